@@ -1,0 +1,42 @@
+"""The exception family of glmagent.
+
+    GlmAgentError
+    ├── ConfigError            bad flags, settings or files supplied by the user (CLI exit 2)
+    │   └── MissingApiKeyError a provider needs a key that is not set
+    ├── PlannerError           the model provider failed: HTTP error, unreachable, timeout, bad reply shape (exit 3)
+    ├── PolicyError            a policy file is invalid or a rule fails its own examples
+    └── PatchRejected          a diff cannot be applied safely (raised by glmagent.patching)
+
+Errors caused by *model* output (invalid JSON, unknown tools, blocked commands, diffs that do not apply) are
+not exceptions that escape the loop: they become observations the planner can act on.
+"""
+
+from __future__ import annotations
+
+
+class GlmAgentError(Exception):
+    """Base class of every error glmagent raises on purpose."""
+
+
+class ConfigError(GlmAgentError):
+    """The user's flags, environment or configuration files are invalid."""
+
+
+class MissingApiKeyError(ConfigError):
+    """A provider needs an API key that is not set in the environment."""
+
+
+class PlannerError(GlmAgentError):
+    """The planner's provider could not produce a reply (HTTP failure, network, timeout, malformed response)."""
+
+
+class PolicyError(GlmAgentError):
+    """A policy file could not be loaded, or one of its rules does not match its own examples."""
+
+
+class PatchRejected(GlmAgentError):
+    """A unified diff was refused; `reason` is a short machine code, the message tells a model how to recover."""
+
+    def __init__(self, message: str, *, reason: str) -> None:
+        super().__init__(message)
+        self.reason = reason
