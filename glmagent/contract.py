@@ -1,0 +1,184 @@
+"""The planner's output contract: one JSON object `{thought, plan[], actions[]}`.
+
+`schemas/planner_output.schema.json` is the single source of truth; the pydantic models below mirror it for
+typed access and a test proves that both accept and reject the same documents. `parse_planner_output` turns
+the raw text a model sent into a validated `PlannerOutput`, or raises `InvalidPlannerOutput` with a message
+that quotes what was wrong so the planner can fix it on its retry.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from enum import StrEnum
+from functools import cache
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from glmagent._resources import data_dir
+from glmagent.errors import GlmAgentError
+
+SCHEMA_FILE = "planner_output.schema.json"
+
+
+class ToolName(StrEnum):
+    """The five tools a planner may call; anything else is rejected."""
+
+    READ_FILE = "read_file"
+    APPLY_DIFF = "apply_diff"
+    RUN = "run"
+    GIT_STATUS = "git_status"
+    GIT_DIFF = "git_diff"
+
+
+#: Fields each tool requires, mirrored from the schema's `allOf` conditions.
+REQUIRED_FIELDS: dict[ToolName, tuple[str, ...]] = {
+    ToolName.READ_FILE: ("path",),
+    ToolName.APPLY_DIFF: ("path", "diff"),
+    ToolName.RUN: ("command",),
+    ToolName.GIT_STATUS: (),
+    ToolName.GIT_DIFF: (),
+}
+
+
+class Action(BaseModel):
+    """One tool call proposed by the planner."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    tool: ToolName
+    path: str | None = Field(default=None, min_length=1)
+    diff: str | None = Field(default=None, min_length=1)
+    command: str | None = Field(default=None, min_length=1)
+
+    @model_validator(mode="after")
+    def _required_fields_present(self) -> Action:
+        missing = [name for name in REQUIRED_FIELDS[self.tool] if getattr(self, name) is None]
+        if missing:
+            raise ValueError(f"tool {self.tool.value!r} requires {', '.join(missing)}")
+        return self
+
+    def brief(self) -> str:
+        """A one-line description for progress output and logs."""
+        if self.tool is ToolName.RUN:
+            return f"run `{self.command}`"
+        if self.path:
+            return f"{self.tool.value} {self.path}"
+        return self.tool.value
+
+
+class PlannerOutput(BaseModel):
+    """A validated planner reply."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    thought: str
+    plan: list[str]
+    actions: list[Action]
+
+
+class InvalidPlannerOutput(GlmAgentError):
+    """The planner's text is not exactly one JSON object matching the schema."""
+
+
+@cache
+def planner_schema() -> dict[str, Any]:
+    """The planner output JSON schema (draft 2020-12), loaded once."""
+    return json.loads((data_dir("schemas") / SCHEMA_FILE).read_text(encoding="utf-8"))
+
+
+@cache
+def _validator() -> Any:
+    import jsonschema
+
+    schema = planner_schema()
+    jsonschema.Draft202012Validator.check_schema(schema)
+    return jsonschema.Draft202012Validator(schema)
+
+
+def schema_errors(document: Any) -> list[str]:
+    """Every schema violation of `document`, each as `at <json path>: <message>`, most specific first."""
+    errors = sorted(_validator().iter_errors(document), key=lambda e: (list(e.absolute_path), e.message))
+    messages = []
+    for error in errors:
+        for leaf in _leaf_errors(error):
+            where = "/".join(str(part) for part in leaf.absolute_path) or "(top level)"
+            messages.append(f"at {where}: {leaf.message}")
+    return list(dict.fromkeys(messages))
+
+
+def _leaf_errors(error: Any) -> list[Any]:
+    # `if/then` failures wrap the useful "'path' is a required property" in their context.
+    if error.context:
+        return [leaf for sub in error.context for leaf in _leaf_errors(sub)]
+    return [error]
+
+
+_FENCE = re.compile(r"```[ \t]*(?:json|JSON|jsonc)?[ \t]*\r?\n(.*?)\r?\n?```", re.DOTALL)
+
+
+def extract_json_object(text: str) -> Any:
+    """Find the one JSON object in a model reply.
+
+    Accepts the bare object, the object inside a Markdown code fence, or the object with prose around it.
+    Never invents one: no object, or several different objects, is an error.
+    """
+    stripped = text.strip()
+    if not stripped:
+        raise InvalidPlannerOutput("the reply was empty; send exactly one JSON object")
+    try:
+        return json.loads(stripped)
+    except json.JSONDecodeError:
+        pass
+    for block in _FENCE.findall(stripped):
+        try:
+            return json.loads(block.strip())
+        except json.JSONDecodeError:
+            continue
+    candidates = _embedded_objects(stripped)
+    if not candidates:
+        raise InvalidPlannerOutput(
+            "no JSON object found in the reply; send exactly one JSON object "
+            '{"thought": ..., "plan": [...], "actions": [...]} and nothing else'
+        )
+    distinct = {json.dumps(c, sort_keys=True) for c in candidates}
+    if len(distinct) > 1:
+        raise InvalidPlannerOutput(
+            f"the reply holds {len(distinct)} different JSON objects; send exactly one JSON object"
+        )
+    return candidates[0]
+
+
+def _embedded_objects(text: str) -> list[Any]:
+    decoder = json.JSONDecoder()
+    found: list[Any] = []
+    index = text.find("{")
+    while index != -1:
+        try:
+            value, end = decoder.raw_decode(text, index)
+        except json.JSONDecodeError:
+            index = text.find("{", index + 1)
+            continue
+        if isinstance(value, dict):
+            found.append(value)
+        index = text.find("{", end)
+    return found
+
+
+def validate_planner_document(document: Any) -> PlannerOutput:
+    """Validate a decoded document against the schema, then build the typed model."""
+    if not isinstance(document, dict):
+        raise InvalidPlannerOutput(
+            f"the reply is a JSON {type(document).__name__}, not an object; "
+            'send {"thought": ..., "plan": [...], "actions": [...]}'
+        )
+    problems = schema_errors(document)
+    if problems:
+        raise InvalidPlannerOutput("the JSON does not match the schema: " + "; ".join(problems[:8]))
+    return PlannerOutput.model_validate(document)
+
+
+def parse_planner_output(text: str) -> PlannerOutput:
+    """Raw planner text → validated `PlannerOutput`, or `InvalidPlannerOutput` explaining what to fix."""
+    return validate_planner_document(extract_json_object(text))

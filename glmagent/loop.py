@@ -1,0 +1,358 @@
+"""`AgentLoop`: plan → act → observe, and the only place that decides whether to go on or stop.
+
+The loop owns no I/O of its own: the planner, the executor, the test runner and the memory store are handed
+in as objects that satisfy small Protocols, so each can be replaced by a real fake in tests.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from enum import StrEnum
+from pathlib import Path
+from typing import Protocol
+
+from pydantic import BaseModel, Field
+
+from glmagent.contract import Action, InvalidPlannerOutput, PlannerOutput, ToolName, parse_planner_output
+from glmagent.errors import PlannerError
+from glmagent.observation import Observation
+from glmagent.planners.base import ChatMessage, Planner, PlannerReply, TokenUsage
+from glmagent.prompt import ContextBuilder, LastIteration
+from glmagent.testing import TestOutcome
+
+
+class StopReason(StrEnum):
+    """Why a task ended."""
+
+    TESTS_PASSED = "tests_passed"
+    NO_ACTIONS = "no_actions"
+    MAX_ITERATIONS = "max_iterations"
+    INVALID_OUTPUT = "invalid_output"
+    PLANNER_ERROR = "planner_error"
+    INTERRUPTED = "interrupted"
+
+
+class Task(BaseModel):
+    """One unit of work for the agent."""
+
+    description: str = Field(min_length=1)
+    working_directory: Path
+    task_id: str
+    max_iterations: int = Field(default=5, ge=1, le=100)
+    test_command: str | None = None
+
+
+class TaskResult(BaseModel):
+    """How a task ended."""
+
+    task_id: str
+    success: bool
+    stop_reason: StopReason
+    iterations: int
+    summary: str
+    """The iteration summaries written during this run, as they appear in the memory file."""
+    error: str | None = None
+    duration_s: float
+    usage: TokenUsage = Field(default_factory=TokenUsage)
+    tests_passed: bool | None = None
+    memory_file: Path | None = None
+    audit_file: Path | None = None
+
+
+class ActionExecutor(Protocol):
+    def execute(self, action: Action) -> Observation: ...
+
+
+class TestRunner(Protocol):
+    def run(self) -> TestOutcome: ...
+
+
+class MemoryStore(Protocol):
+    summary_path: Path
+    audit_path: Path
+
+    def load_summary(self) -> str: ...
+
+    def next_iteration_number(self) -> int: ...
+
+    def append_iteration(self, number: int, lines: Sequence[str]) -> str: ...
+
+    def record(self, event: str, **fields: object) -> None: ...
+
+
+class LoopObserver(Protocol):
+    """Progress callbacks for a user interface; every method is optional to act on."""
+
+    def planning(self, iteration: int, max_iterations: int, attempt: int) -> None: ...
+
+    def planned(self, iteration: int, output: PlannerOutput, reply: PlannerReply) -> None: ...
+
+    def action_done(self, iteration: int, action: Action, observation: Observation) -> None: ...
+
+    def tests_done(self, label: str, outcome: TestOutcome) -> None: ...
+
+    def iteration_done(self, iteration: int, block: str) -> None: ...
+
+
+class SilentObserver:
+    """A `LoopObserver` that shows nothing (library use)."""
+
+    def planning(self, iteration: int, max_iterations: int, attempt: int) -> None:
+        pass
+
+    def planned(self, iteration: int, output: PlannerOutput, reply: PlannerReply) -> None:
+        pass
+
+    def action_done(self, iteration: int, action: Action, observation: Observation) -> None:
+        pass
+
+    def tests_done(self, label: str, outcome: TestOutcome) -> None:
+        pass
+
+    def iteration_done(self, iteration: int, block: str) -> None:
+        pass
+
+
+class _Stop(Exception):
+    """Ends the loop with a reason; raised from deep inside an iteration."""
+
+    def __init__(self, reason: StopReason, error: str | None = None) -> None:
+        super().__init__(reason.value)
+        self.reason = reason
+        self.error = error
+
+
+#: Actions whose execution means files or state may have changed, so tests must run again.
+_CHANGING_TOOLS = (ToolName.APPLY_DIFF, ToolName.RUN)
+
+
+class AgentLoop:
+    """Runs one task to a stop."""
+
+    def __init__(
+        self,
+        *,
+        planner: Planner,
+        executor: ActionExecutor,
+        memory: MemoryStore,
+        tests: TestRunner | None = None,
+        context: ContextBuilder | None = None,
+        observer: LoopObserver | None = None,
+    ) -> None:
+        self.planner = planner
+        self.executor = executor
+        self.memory = memory
+        self.tests = tests
+        self.context = context or ContextBuilder()
+        self.observer = observer or SilentObserver()
+
+    def run(self, task: Task) -> TaskResult:
+        """Plan, act and observe until a stop condition holds; the summary is written whatever happens."""
+        started = time.monotonic()
+        self._usage = TokenUsage()
+        self._blocks: list[str] = []
+        self._lines: list[str] = []
+        self._number = self.memory.next_iteration_number()
+        iterations = 0
+        latest_tests: TestOutcome | None = None
+        baseline_passed: bool | None = None
+        reason, error = StopReason.MAX_ITERATIONS, None
+        self.memory.record(
+            "task_start",
+            description=task.description,
+            working_directory=str(task.working_directory),
+            max_iterations=task.max_iterations,
+            test_command=task.test_command,
+            planner=getattr(self.planner, "name", type(self.planner).__name__),
+        )
+        try:
+            if self.tests is not None:
+                latest_tests = self._run_tests("baseline")
+                baseline_passed = latest_tests.passed
+            last: LastIteration | None = None
+            for _ in range(task.max_iterations):
+                iterations += 1
+                output = self._plan(task, iterations, last, latest_tests)
+                if not output.actions:
+                    self._lines.append(f"Planner returned no actions: {output.thought}")
+                    self._close_iteration()
+                    reason = StopReason.NO_ACTIONS
+                    break
+                observations = self._act(output.actions)
+                if self.tests is not None and _changed_something(output.actions, observations):
+                    latest_tests = self._run_tests(f"after iteration {self._number}")
+                last = LastIteration(number=self._number, observations=observations)
+                self._close_iteration()
+                if baseline_passed is False and latest_tests is not None and latest_tests.passed:
+                    reason = StopReason.TESTS_PASSED
+                    break
+        except _Stop as stop:
+            reason, error = stop.reason, stop.error
+            self._close_iteration()
+        except KeyboardInterrupt:
+            reason, error = StopReason.INTERRUPTED, "interrupted by the user (Ctrl-C)"
+            self._lines.append("Interrupted by the user")
+            self._close_iteration()
+        success = _succeeded(reason, self.tests is not None, latest_tests)
+        if reason is StopReason.MAX_ITERATIONS and error is None:
+            error = f"stopped at the iteration limit ({task.max_iterations}) before the task was done"
+        elif reason is StopReason.NO_ACTIONS and not success:
+            error = (
+                f"the planner stopped while the tests fail ({latest_tests.summary if latest_tests else ''})"
+            )
+        result = TaskResult(
+            task_id=task.task_id,
+            success=success,
+            stop_reason=reason,
+            iterations=iterations,
+            summary="\n".join(self._blocks),
+            error=error,
+            duration_s=round(time.monotonic() - started, 3),
+            usage=self._usage,
+            tests_passed=latest_tests.passed if latest_tests is not None else None,
+            memory_file=self.memory.summary_path,
+            audit_file=self.memory.audit_path,
+        )
+        self.memory.record("task_end", **result.model_dump(mode="json", exclude={"summary"}))
+        return result
+
+    def _plan(
+        self, task: Task, iteration: int, last: LastIteration | None, tests: TestOutcome | None
+    ) -> PlannerOutput:
+        messages = self.context.build(
+            task=task.description,
+            test_command=task.test_command,
+            memory_summary=self.memory.load_summary(),
+            last=last,
+            tests=tests,
+            iteration=iteration,
+            max_iterations=task.max_iterations,
+        )
+        for attempt in (1, 2):
+            reply = self._ask(messages, iteration, task.max_iterations, attempt)
+            try:
+                output = parse_planner_output(reply.text)
+            except InvalidPlannerOutput as invalid:
+                self.memory.record(
+                    "validation", iteration=self._number, attempt=attempt, valid=False, error=str(invalid)
+                )
+                if attempt == 2:
+                    self._lines.append(f"Planner output invalid twice: {invalid}")
+                    raise _Stop(
+                        StopReason.INVALID_OUTPUT, f"planner output invalid twice: {invalid}"
+                    ) from None
+                self._lines.append(f"Planner output invalid, retried: {invalid}")
+                messages = self.context.retry(messages, reply.text, str(invalid))
+                continue
+            self.memory.record("validation", iteration=self._number, attempt=attempt, valid=True)
+            self.observer.planned(self._number, output, reply)
+            return output
+        raise AssertionError("unreachable")
+
+    def _ask(self, messages: list[ChatMessage], iteration: int, limit: int, attempt: int) -> PlannerReply:
+        self.observer.planning(self._number, limit, attempt)
+        self.memory.record(
+            "planner_request",
+            iteration=self._number,
+            attempt=attempt,
+            messages=[m.model_dump() for m in messages],
+        )
+        try:
+            reply = self.planner.plan(messages)
+        except PlannerError as failure:
+            self._lines.append(f"Planner failed: {failure}")
+            raise _Stop(StopReason.PLANNER_ERROR, str(failure)) from None
+        if reply.usage is not None:
+            self._usage = self._usage + reply.usage
+        self.memory.record(
+            "planner_reply",
+            iteration=self._number,
+            attempt=attempt,
+            text=reply.text,
+            usage=reply.usage.model_dump() if reply.usage else None,
+            model=reply.model,
+            latency_s=reply.latency_s,
+        )
+        return reply
+
+    def _act(self, actions: Sequence[Action]) -> list[Observation]:
+        observations: list[Observation] = []
+        for index, action in enumerate(actions):
+            observation = self.executor.execute(action)
+            observations.append(observation)
+            self._lines.append(observation.summary)
+            self.memory.record(
+                "action",
+                iteration=self._number,
+                index=index,
+                action=action.model_dump(mode="json", exclude_none=True),
+                status=observation.status,
+                summary=observation.summary,
+                details=observation.details,
+                duration_s=observation.duration_s,
+            )
+            self.observer.action_done(self._number, action, observation)
+            if observation.status == "rejected":
+                skipped = actions[index + 1 :]
+                for rest in skipped:
+                    observations.append(
+                        Observation(
+                            tool=rest.tool.value,
+                            status="skipped",
+                            summary=f"Skipped {rest.brief()}",
+                            output="Not executed: an earlier action in this batch was rejected.",
+                        )
+                    )
+                    self.memory.record(
+                        "action",
+                        iteration=self._number,
+                        action=rest.model_dump(mode="json", exclude_none=True),
+                        status="skipped",
+                    )
+                if skipped:
+                    self._lines.append(f"Skipped {len(skipped)} remaining action(s) after the rejection")
+                break
+        return observations
+
+    def _run_tests(self, label: str) -> TestOutcome:
+        assert self.tests is not None
+        outcome = self.tests.run()
+        self._lines.append(f"Baseline: {outcome.summary}" if label == "baseline" else outcome.summary)
+        self.memory.record(
+            "tests",
+            label=label,
+            command=outcome.command,
+            passed=outcome.passed,
+            exit_code=outcome.exit_code,
+            summary=outcome.summary,
+            duration_s=outcome.duration_s,
+        )
+        self.observer.tests_done(label, outcome)
+        return outcome
+
+    def _close_iteration(self) -> None:
+        """Write the current iteration's summary (once) and move to the next number."""
+        if not self._lines:
+            return
+        block = self.memory.append_iteration(self._number, self._lines)
+        self.memory.record("iteration_summary", iteration=self._number, summary=block)
+        self._blocks.append(block)
+        self.observer.iteration_done(self._number, block)
+        self._number += 1
+        self._lines = []
+
+
+def _changed_something(actions: Sequence[Action], observations: Sequence[Observation]) -> bool:
+    return any(
+        action.tool in _CHANGING_TOOLS and observation.executed
+        for action, observation in zip(actions, observations, strict=False)
+    )
+
+
+def _succeeded(reason: StopReason, has_tests: bool, latest: TestOutcome | None) -> bool:
+    if reason is StopReason.TESTS_PASSED:
+        return True
+    if reason is StopReason.NO_ACTIONS:
+        return not has_tests or (latest is not None and latest.passed)
+    return False

@@ -1,0 +1,181 @@
+"""`ContextBuilder`: turns the task, the memory and the last observations into chat messages.
+
+The prompt stays bounded however many iterations accumulate: only the last iteration's observations are
+shown in full (each capped), and the memory of earlier iterations keeps only its most recent part.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from pydantic import BaseModel
+
+from glmagent.contract import REQUIRED_FIELDS, ToolName, planner_schema
+from glmagent.observation import Observation
+from glmagent.planners.base import ChatMessage
+from glmagent.testing import TestOutcome
+
+#: Characters of one observation's output shown to the planner; the rest is cut with a note.
+OBSERVATION_CAP = 12_000
+#: Characters of all of the last iteration's observations together.
+OBSERVATIONS_BUDGET = 40_000
+#: Characters of the memory summary of earlier iterations (the most recent part is kept).
+MEMORY_CAP = 6_000
+TEST_OUTPUT_CAP = 6_000
+
+_TOOL_DOCS = {
+    ToolName.READ_FILE: "show a text file with line numbers",
+    ToolName.APPLY_DIFF: "apply a unified diff to ONE file (create it with `--- /dev/null`)",
+    ToolName.RUN: "run a shell command in the working directory (checked by the command policy first)",
+    ToolName.GIT_STATUS: "git status --short --branch",
+    ToolName.GIT_DIFF: "git diff against HEAD, optionally limited to `path`",
+}
+
+SYSTEM_RULES = """\
+You are glmagent, an autonomous coding agent working inside one project directory.
+Each turn you receive the task, a summary of earlier iterations and the results of your last actions.
+Reply with EXACTLY ONE JSON object and nothing else (no prose, no Markdown fence):
+{{"thought": "short reasoning", "plan": ["remaining steps"], "actions": [{{"tool": "...", ...}}]}}
+
+Tools (the only ones that exist; anything else is rejected):
+{tools}
+
+Rules:
+- Actions run in order. If one is rejected (unknown tool, blocked command, path outside the project) the
+  rest of that batch is skipped.
+- Paths are relative to the project root. You cannot read or write outside it, nor write in .git/ or .hazina/.
+- apply_diff takes a unified diff for exactly one file: `--- a/PATH`, `+++ b/PATH`, `@@` hunks with a few
+  unchanged context lines copied exactly from the file (read it first), `-` removed lines, `+` added lines.
+  Never write placeholders such as `... rest unchanged ...`. A diff that is ambiguous or does not match the
+  file is refused with an explanation and the file is left unchanged.
+- run is checked by a command policy. Destructive commands (recursive or forced deletes, disk formatting,
+  truncating files, git clean), network access (curl, wget, package installs, git fetch/push, sockets) and
+  environment inspection (env, printenv, $env:, secret variables) are BLOCKED, including through wrappers
+  (sh -c, eval, python -c, encoded commands). Do not try to rephrase a blocked command: pick a safe approach.
+- The loop, not you, decides when the task ends: return an empty "actions" list when the task is complete.
+  {tests_rule}
+- Keep "thought" short. Make small, verifiable steps.
+
+The reply must validate against this JSON schema:
+{schema}
+"""
+
+
+class LastIteration(BaseModel):
+    """What the previous iteration did, shown in full to the planner."""
+
+    number: int
+    observations: list[Observation]
+
+
+class ContextBuilder:
+    """Builds the system and user messages for one planner call."""
+
+    def __init__(
+        self,
+        *,
+        observation_cap: int = OBSERVATION_CAP,
+        observations_budget: int = OBSERVATIONS_BUDGET,
+        memory_cap: int = MEMORY_CAP,
+    ) -> None:
+        self.observation_cap = observation_cap
+        self.observations_budget = observations_budget
+        self.memory_cap = memory_cap
+
+    def system_prompt(self, test_command: str | None) -> str:
+        tools = "\n".join(
+            f"- {tool.value}: {doc}. Required fields: {', '.join(REQUIRED_FIELDS[tool]) or 'none'}"
+            for tool, doc in _TOOL_DOCS.items()
+        )
+        if test_command:
+            tests_rule = (
+                f"The loop runs the tests (`{test_command}`) itself after every iteration that edits files "
+                "or runs commands; you will see the result."
+            )
+        else:
+            tests_rule = "There is no test command: verify your change yourself with `run` where useful."
+        return SYSTEM_RULES.format(
+            tools=tools, tests_rule=tests_rule, schema=json.dumps(planner_schema(), separators=(",", ":"))
+        )
+
+    def build(
+        self,
+        *,
+        task: str,
+        test_command: str | None,
+        memory_summary: str,
+        last: LastIteration | None,
+        tests: TestOutcome | None,
+        iteration: int,
+        max_iterations: int,
+    ) -> list[ChatMessage]:
+        """The messages for one planner call (before any retry)."""
+        parts = [f"# Task\n{task.strip()}"]
+        parts.append(f"Iteration {iteration} of at most {max_iterations} in this run.")
+        if test_command:
+            parts.append(f"# Test command\n`{test_command}`")
+        parts.append("# Summary of earlier iterations\n" + (self._memory(memory_summary) or "(none yet)"))
+        if last is not None:
+            parts.append(f"# Results of iteration {last.number}\n" + self._observations(last.observations))
+        if tests is not None:
+            verdict = "PASSED" if tests.passed else "FAILED"
+            parts.append(
+                f"# Latest test run: {verdict} ({tests.summary})\n"
+                + _cap(tests.output, TEST_OUTPUT_CAP, tail=True)
+            )
+        parts.append("Reply with one JSON object.")
+        return [
+            ChatMessage(role="system", content=self.system_prompt(test_command)),
+            ChatMessage(role="user", content="\n\n".join(parts)),
+        ]
+
+    def retry(self, messages: Sequence[ChatMessage], bad_reply: str, error: str) -> list[ChatMessage]:
+        """The messages for the single retry after an invalid reply, quoting the validation error."""
+        return [
+            *messages,
+            ChatMessage(role="assistant", content=_cap(bad_reply, 4_000)),
+            ChatMessage(
+                role="user",
+                content=(
+                    f"Your reply was rejected: {error}\n"
+                    "Reply again with exactly one JSON object that validates against the schema: "
+                    '{"thought": string, "plan": [strings], "actions": [{"tool": ..., ...}]}. '
+                    "No other text."
+                ),
+            ),
+        ]
+
+    def _memory(self, summary: str) -> str:
+        summary = summary.strip()
+        if len(summary) <= self.memory_cap:
+            return summary
+        kept = summary[-self.memory_cap :]
+        # Start at an iteration boundary so the planner never sees half a block.
+        boundary = kept.find("Iteration ")
+        kept = kept[boundary:] if boundary != -1 else kept
+        return f"[... earlier iterations omitted: {len(summary) - len(kept):,} characters ...]\n{kept}"
+
+    def _observations(self, observations: Sequence[Observation]) -> str:
+        if not observations:
+            return "(no actions)"
+        budget = self.observations_budget
+        blocks = []
+        for index, observation in enumerate(observations, start=1):
+            cap = max(500, min(self.observation_cap, budget))
+            text = _cap(observation.output, cap)
+            budget -= len(text)
+            blocks.append(f"## Action {index}: {observation.tool} — {observation.status}\n{text}")
+        return "\n\n".join(blocks)
+
+
+def _cap(text: str, limit: int, *, tail: bool = False) -> str:
+    """Cut `text` to about `limit` characters, saying how much was cut (keeping the end for test output)."""
+    if len(text) <= limit:
+        return text
+    cut = len(text) - limit
+    note = f"[... {cut:,} characters cut ...]"
+    if tail:
+        return f"{note}\n{text[-limit:]}"
+    half = limit // 2
+    return f"{text[:half]}\n{note}\n{text[-half:]}"

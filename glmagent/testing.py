@@ -1,0 +1,100 @@
+"""The loop-owned test run: runs the user's `--test` command and condenses its outcome into one line."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+from pydantic import BaseModel
+
+from glmagent.tools.executor import format_process_output
+from glmagent.tools.shell import ShellBackend
+
+DEFAULT_TEST_TIMEOUT = 900.0
+
+_PYTEST_COUNTS = re.compile(
+    r"^=*\s*((?:\d+ (?:failed|passed|errors?|skipped|xfailed|xpassed|warnings?)[, ]*)+)"
+)
+_PYTEST_FAILED = re.compile(r"^(?:FAILED|ERROR) (\S+)", re.MULTILINE)
+
+
+class TestOutcome(BaseModel):
+    """One run of the test command."""
+
+    __test__ = False  # not a pytest test class
+
+    command: str
+    passed: bool
+    exit_code: int | None
+    summary: str
+    """One line for the memory file, e.g. `pytest failed: 1 failed in tests/test_x.py::test_none`."""
+    output: str
+    duration_s: float
+
+
+class ShellTestRunner:
+    """Runs the test command through the same shell backend as `run`, without the policy check.
+
+    The test command comes from the user, not from the model, so it is trusted the way the user's own
+    terminal is.
+    """
+
+    __test__ = False
+
+    def __init__(self, shell: ShellBackend, cwd: Path, command: str, timeout: float = DEFAULT_TEST_TIMEOUT):
+        self.shell = shell
+        self.cwd = cwd
+        self.command = command
+        self.timeout = timeout
+
+    def run(self) -> TestOutcome:
+        result = self.shell.run(self.command, self.cwd, self.timeout)
+        passed = result.ok
+        outcome = f"timed out after {self.timeout:.0f}s" if result.timed_out else f"exit {result.exit_code}"
+        return TestOutcome(
+            command=self.command,
+            passed=passed,
+            exit_code=result.exit_code,
+            summary=summarise_test_run(self.command, passed, result.combined(), result.timed_out),
+            output=format_process_output(self.command, outcome, result.stdout, result.stderr),
+            duration_s=result.duration_s,
+        )
+
+
+def command_label(command: str) -> str:
+    """A short name for the test command: `pytest`, `npm`, or the module of `python -m X`."""
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        words = command.split()
+    if not words:
+        return command
+    name = Path(words[0]).name
+    if name.startswith("python") and len(words) > 2 and words[1] == "-m":
+        return words[2]
+    return name
+
+
+def summarise_test_run(command: str, passed: bool, output: str, timed_out: bool = False) -> str:
+    """`pytest passed`, `pytest failed: 1 failed in tests/t.py::test_x`, or a generic exit-code line."""
+    label = command_label(command)
+    if timed_out:
+        return f"{label} timed out"
+    if passed:
+        return f"{label} passed"
+    counts = None
+    for line in reversed(output.splitlines()):
+        match = _PYTEST_COUNTS.match(line.strip())
+        if match:
+            counts = match.group(1).strip().rstrip(",")
+            counts = re.sub(r"\s+in [\d.]+s.*$", "", counts)
+            break
+    failed = list(dict.fromkeys(_PYTEST_FAILED.findall(output)))
+    if counts and failed:
+        more = f" (+{len(failed) - 3} more)" if len(failed) > 3 else ""
+        return f"{label} failed: {counts} in {', '.join(failed[:3])}{more}"
+    if counts:
+        return f"{label} failed: {counts}"
+    last = next((line.strip() for line in reversed(output.splitlines()) if line.strip()), "")
+    return f"{label} failed" + (f": {last[:160]}" if last else "")

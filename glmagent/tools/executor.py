@@ -1,0 +1,180 @@
+"""`ToolExecutor`: the single gate between planner actions and the machine.
+
+Unknown tools and missing fields are refused before anything runs; every `run` command passes the policy
+first; every path passes workspace confinement. Results come back as `Observation`s, never as exceptions.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Protocol
+
+import structlog
+
+from glmagent.contract import REQUIRED_FIELDS, Action, ToolName
+from glmagent.observation import Observation
+from glmagent.tools import files, git
+from glmagent.tools.shell import ShellBackend, ShellKind
+from glmagent.workspace import PathRejected, Workspace
+
+log = structlog.get_logger(__name__)
+
+#: Default seconds a `run` command may take before its process tree is killed.
+DEFAULT_COMMAND_TIMEOUT = 300.0
+
+
+class PolicyDecision(Protocol):
+    """What the executor needs from a policy decision."""
+
+    allowed: bool
+    rule_id: str | None
+
+    def planner_message(self) -> str: ...
+
+    def model_dump(self, *, mode: str = ...) -> dict[str, Any]: ...
+
+
+class CommandPolicy(Protocol):
+    """Anything that can judge a command line before it runs."""
+
+    def check(self, command: str, shell: ShellKind) -> PolicyDecision: ...
+
+
+class ToolExecutor:
+    """Runs validated actions against one workspace."""
+
+    def __init__(
+        self,
+        workspace: Workspace,
+        shell: ShellBackend,
+        policy: CommandPolicy,
+        *,
+        command_timeout: float = DEFAULT_COMMAND_TIMEOUT,
+    ) -> None:
+        self.workspace = workspace
+        self.shell = shell
+        self.policy = policy
+        self.command_timeout = command_timeout
+        self._handlers: dict[ToolName, Callable[[Action], Observation]] = {
+            ToolName.READ_FILE: lambda a: files.read_file(self.workspace, a.path or ""),
+            ToolName.APPLY_DIFF: lambda a: files.apply_diff(self.workspace, a.path or "", a.diff or ""),
+            ToolName.RUN: self._run,
+            ToolName.GIT_STATUS: self._git_status,
+            ToolName.GIT_DIFF: self._git_diff,
+        }
+
+    @property
+    def root(self) -> Path:
+        return self.workspace.root
+
+    def execute(self, action: Action) -> Observation:
+        """Execute one action; refusals and failures are reported in the observation."""
+        started = time.monotonic()
+        handler = self._handlers.get(action.tool) if isinstance(action.tool, ToolName) else None
+        if handler is None:
+            return reject(str(action.tool), f"unknown tool {action.tool!r}; use one of {tool_list()}")
+        missing = [name for name in REQUIRED_FIELDS[action.tool] if not getattr(action, name)]
+        if missing:
+            return reject(action.tool.value, f"{action.tool.value} requires {', '.join(missing)}")
+        try:
+            observation = handler(action)
+        except PathRejected as refused:
+            observation = reject(action.tool.value, f"path refused: {refused}")
+        except OSError as error:
+            observation = Observation(
+                tool=action.tool.value,
+                status="failed",
+                summary=f"{action.brief()} failed: {error.strerror or error}",
+                output=f"{action.brief()} failed with an operating-system error: {error}",
+            )
+        observation.duration_s = round(time.monotonic() - started, 3)
+        log.info("action", tool=observation.tool, status=observation.status, summary=observation.summary)
+        return observation
+
+    def _run(self, action: Action) -> Observation:
+        command = action.command or ""
+        decision = self.policy.check(command, self.shell.kind)
+        if not decision.allowed:
+            return Observation(
+                tool="run",
+                status="rejected",
+                summary=f"Blocked `{_short(command)}` (rule {decision.rule_id})",
+                output=f"The command was BLOCKED by policy and did not run.\n{decision.planner_message()}",
+                details={"command": command, "policy": decision.model_dump(mode="json")},
+            )
+        result = self.shell.run(command, self.root, self.command_timeout)
+        if result.timed_out:
+            status, outcome = "failed", f"timed out after {self.command_timeout:.0f}s and was killed"
+        else:
+            status = "ok" if result.exit_code == 0 else "failed"
+            outcome = f"exit {result.exit_code}"
+        return Observation(
+            tool="run",
+            status=status,
+            summary=f"Ran `{_short(command)}` ({outcome})",
+            output=format_process_output(command, outcome, result.stdout, result.stderr),
+            details={
+                "command": command,
+                "exit_code": result.exit_code,
+                "timed_out": result.timed_out,
+                "stdout_bytes": result.stdout_bytes,
+                "stderr_bytes": result.stderr_bytes,
+                "policy": decision.model_dump(mode="json"),
+            },
+        )
+
+    def _git_status(self, action: Action) -> Observation:
+        result = git.git_status(self.root)
+        return _git_observation("git_status", "git status", result)
+
+    def _git_diff(self, action: Action) -> Observation:
+        relative = self.workspace.relative(self.workspace.resolve(action.path)) if action.path else None
+        result = git.git_diff(self.root, relative)
+        label = f"git diff {relative}" if relative else "git diff"
+        return _git_observation("git_diff", label, result)
+
+
+def _git_observation(tool: str, label: str, result: git.GitResult) -> Observation:
+    if result.exit_code != 0:
+        stderr_lines = result.stderr.strip().splitlines()
+        reason = stderr_lines[-1] if stderr_lines else f"exit {result.exit_code}"
+        return Observation(
+            tool=tool,
+            status="failed",
+            summary=f"{label} failed: {reason}",
+            output=f"{label} failed (exit {result.exit_code}):\n{result.stderr}",
+        )
+    lines = result.stdout.count("\n")
+    return Observation(
+        tool=tool,
+        status="ok",
+        summary=f"Ran {label} ({lines} lines)" if result.stdout else f"Ran {label} (no changes)",
+        output=result.stdout or f"{label}: nothing to report",
+    )
+
+
+def reject(tool: str, reason: str) -> Observation:
+    """An action refused before it ran."""
+    return Observation(
+        tool=tool, status="rejected", summary=f"Rejected {tool}: {reason}", output=f"REJECTED: {reason}"
+    )
+
+
+def tool_list() -> str:
+    return ", ".join(t.value for t in ToolName)
+
+
+def format_process_output(command: str, outcome: str, stdout: str, stderr: str) -> str:
+    """The observation text of a finished command."""
+    parts = [f"$ {command}", f"[{outcome}]"]
+    parts.append(f"--- stdout ---\n{stdout.rstrip()}" if stdout.strip() else "--- stdout: (empty) ---")
+    if stderr.strip():
+        parts.append(f"--- stderr ---\n{stderr.rstrip()}")
+    return "\n".join(parts)
+
+
+def _short(command: str, limit: int = 80) -> str:
+    flat = " ".join(command.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
