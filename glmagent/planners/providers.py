@@ -1,0 +1,210 @@
+"""Provider settings: turn ``--provider/--model/--base-url/--replay`` plus the environment into a planner.
+
+Defaults (checked against the providers' documentation):
+
+=========  =============================================  ===============  ==================================
+provider   base URL                                       model            API key
+=========  =============================================  ===============  ==================================
+glm        https://api.z.ai/api/paas/v4 (Z.ai), or        glm-4.6          ``ZAI_API_KEY``, else
+           https://open.bigmodel.cn/api/paas/v4 when                       ``ZHIPUAI_API_KEY`` (required)
+           only ``ZHIPUAI_API_KEY`` is set (ZhipuAI)
+openai     https://api.openai.com/v1                      gpt-4o-mini      ``OPENAI_API_KEY`` (required unless
+                                                                           the base URL is a loopback host)
+ollama     http://localhost:11434/v1                      qwen2.5-coder    ``OLLAMA_API_KEY`` (optional; only
+                                                                           for ollama.com's hosted API)
+replay     (none: reads ``--replay FILE``)                (none)           (none)
+=========  =============================================  ===============  ==================================
+
+Z.ai and ZhipuAI (bigmodel.cn) are the international and mainland platforms for the same GLM API; their keys
+are issued separately, so a ``ZHIPUAI_API_KEY`` alone selects the bigmodel.cn endpoint. GLM Coding Plan
+subscribers pass their dedicated endpoint (``https://api.z.ai/api/coding/paas/v4``) with ``--base-url``.
+
+Only explicit arguments and the key variables are read here. Layering flags over ``GLMAGENT_*`` variables over
+``.hazina/config.toml`` is `glmagent.config`'s job: it passes the winning values in as arguments, so this
+module adds no second, competing precedence order.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal, get_args
+from urllib.parse import urlsplit
+
+from pydantic import BaseModel, ConfigDict, SecretStr
+
+from glmagent.errors import ConfigError, MissingApiKeyError
+from glmagent.planners.base import Planner
+from glmagent.planners.openai_compat import normalise_base_url
+
+if TYPE_CHECKING:
+    import httpx
+
+ProviderName = Literal["glm", "openai", "ollama", "replay"]
+PROVIDERS: tuple[str, ...] = get_args(ProviderName)
+
+ZAI_BASE_URL = "https://api.z.ai/api/paas/v4"
+ZHIPUAI_BASE_URL = "https://open.bigmodel.cn/api/paas/v4"
+OPENAI_BASE_URL = "https://api.openai.com/v1"
+OLLAMA_BASE_URL = "http://localhost:11434/v1"
+
+DEFAULT_MODELS: Mapping[str, str] = {"glm": "glm-4.6", "openai": "gpt-4o-mini", "ollama": "qwen2.5-coder"}
+DEFAULT_BASE_URLS: Mapping[str, str] = {
+    "glm": ZAI_BASE_URL,
+    "openai": OPENAI_BASE_URL,
+    "ollama": OLLAMA_BASE_URL,
+}
+
+GLM_KEY_ENV_VARS: tuple[str, ...] = ("ZAI_API_KEY", "ZHIPUAI_API_KEY")
+"""Checked in this order; the first non-empty one wins."""
+
+API_KEY_ENV_VARS: tuple[str, ...] = (*GLM_KEY_ENV_VARS, "OPENAI_API_KEY", "OLLAMA_API_KEY")
+"""Every variable glmagent may read a provider key from; scrub these from child process environments."""
+
+_OFFLINE_HINT = (
+    "To run without a key: `glmagent demo` (offline demo with a recorded planner), "
+    '`glmagent task "..." --provider replay --replay FILE` (replay recorded replies), '
+    "or `--provider ollama` (a local model, no key needed)."
+)
+
+
+class ProviderConfig(BaseModel):
+    """Resolved settings for one planner provider; `build_planner` turns it into a `Planner`."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    provider: ProviderName
+    """Which kind of planner: an OpenAI-compatible API (glm, openai, ollama) or a replay file."""
+    base_url: str | None = None
+    """API root; ``/chat/completions`` is appended. None for replay."""
+    model: str | None = None
+    """Model name sent to the provider. None for replay."""
+    api_key: SecretStr | None = None
+    """The key, hidden from repr, str and logs; None when the provider needs none."""
+    api_key_env: str | None = None
+    """Name of the variable the key came from, so messages can say which one to fix."""
+    replay_file: Path | None = None
+    """JSON Lines file of recorded replies (replay only)."""
+
+    @property
+    def label(self) -> str:
+        """Planner name for logs and audit records: ``"glm:glm-4.6"``, or ``"replay"``."""
+        return f"{self.provider}:{self.model}" if self.model else self.provider
+
+
+def resolve_provider(
+    provider: str,
+    *,
+    model: str | None = None,
+    base_url: str | None = None,
+    replay_file: Path | None = None,
+    env: Mapping[str, str] | None = None,
+) -> ProviderConfig:
+    """Apply defaults and find the API key for `provider`.
+
+    `env` defaults to `os.environ` (tests pass a dict). Blank values count as unset, and a key's surrounding
+    whitespace is stripped (a trailing newline from ``$(cat keyfile)`` would otherwise break the header).
+
+    Raises `MissingApiKeyError` naming the variables to set and the offline alternatives, and `ConfigError`
+    for an unknown provider, a replay without a readable file, or an invalid base URL.
+    """
+    environ: Mapping[str, str] = os.environ if env is None else env
+    name = provider.strip().lower()
+    if name not in PROVIDERS:
+        raise ConfigError(f"unknown provider {provider!r}; choose one of: {', '.join(PROVIDERS)}")
+
+    if name == "replay":
+        if replay_file is None:
+            raise ConfigError(
+                "--provider replay needs --replay FILE: a JSON Lines file with one recorded planner reply "
+                "per line (a JSON object, or a JSON string holding the raw reply text)"
+            )
+        path = Path(replay_file)
+        if not path.is_file():
+            raise ConfigError(f"replay file not found: {path}")
+        return ProviderConfig(provider="replay", replay_file=path)
+
+    chosen_model = (model or "").strip() or DEFAULT_MODELS[name]
+    explicit_url = normalise_base_url(base_url) if base_url and base_url.strip() else None
+
+    if name == "glm":
+        found = _first_key(environ, GLM_KEY_ENV_VARS)
+        if found is None:
+            raise MissingApiKeyError(
+                "--provider glm needs an API key and none is set. Set ZAI_API_KEY (a key from "
+                "https://z.ai, international) or ZHIPUAI_API_KEY (a key from https://open.bigmodel.cn, "
+                f"mainland China), e.g. `export ZAI_API_KEY=<your key>`. {_OFFLINE_HINT}"
+            )
+        key_env, key = found
+        default_url = ZHIPUAI_BASE_URL if key_env == "ZHIPUAI_API_KEY" else ZAI_BASE_URL
+        url = explicit_url or default_url
+    elif name == "openai":
+        url = explicit_url or OPENAI_BASE_URL
+        found = _first_key(environ, ("OPENAI_API_KEY",))
+        # Local OpenAI-compatible servers (llama.cpp, vLLM, LM Studio) usually need no key.
+        if found is None and not _is_loopback(url):
+            raise MissingApiKeyError(
+                f"--provider openai needs an API key for {url} and none is set. Set OPENAI_API_KEY, e.g. "
+                f"`export OPENAI_API_KEY=<your key>`. {_OFFLINE_HINT}"
+            )
+        key_env, key = found or (None, None)
+    else:  # ollama
+        url = explicit_url or OLLAMA_BASE_URL
+        found = _first_key(environ, ("OLLAMA_API_KEY",))
+        key_env, key = found or (None, None)
+
+    return ProviderConfig(
+        provider=name,  # type: ignore[arg-type]  # checked against PROVIDERS above
+        base_url=url,
+        model=chosen_model,
+        api_key=SecretStr(key) if key else None,
+        api_key_env=key_env,
+    )
+
+
+def build_planner(config: ProviderConfig, *, transport: httpx.BaseTransport | None = None) -> Planner:
+    """Create the planner `config` describes; `transport` lets tests answer HTTP requests in-process."""
+    if config.provider == "replay":
+        from glmagent.planners.scripted import ScriptedPlanner
+
+        if config.replay_file is None:
+            raise ConfigError("--provider replay needs --replay FILE")
+        return ScriptedPlanner.from_replay_file(config.replay_file)
+
+    from glmagent.planners.openai_compat import OpenAICompatiblePlanner
+
+    model = config.model or DEFAULT_MODELS[config.provider]
+    return OpenAICompatiblePlanner(
+        base_url=config.base_url or DEFAULT_BASE_URLS[config.provider],
+        model=model,
+        api_key=config.api_key.get_secret_value() if config.api_key else None,
+        name=f"{config.provider}:{model}",
+        transport=transport,
+    )
+
+
+def _first_key(environ: Mapping[str, str], names: tuple[str, ...]) -> tuple[str, str] | None:
+    for var in names:
+        value = (environ.get(var) or "").strip()
+        if value:
+            # Checked here so the failure names the variable, instead of surfacing as an obscure
+            # "invalid header value" from httpx at request time.
+            if not all(0x21 <= ord(ch) <= 0x7E for ch in value):
+                raise ConfigError(
+                    f"{var} contains characters that cannot be sent in an HTTP header (spaces, control "
+                    "characters or non-ASCII); check how the variable was set"
+                )
+            return var, value
+    return None
+
+
+def _is_loopback(url: str) -> bool:
+    host = urlsplit(url).hostname or ""
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
