@@ -47,7 +47,8 @@ class Action(BaseModel):
 
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
-    tool: ToolName
+    # Strict mode would demand a ToolName instance; the JSON gives its string value.
+    tool: ToolName = Field(strict=False)
     path: str | None = Field(default=None, min_length=1)
     diff: str | None = Field(default=None, min_length=1)
     command: str | None = Field(default=None, min_length=1)
@@ -182,3 +183,18 @@ def validate_planner_document(document: Any) -> PlannerOutput:
 def parse_planner_output(text: str) -> PlannerOutput:
     """Raw planner text → validated `PlannerOutput`, or `InvalidPlannerOutput` explaining what to fix."""
     return validate_planner_document(extract_json_object(text))
+
+
+def parse_action(text: str) -> Action:
+    """One action from JSON text (for `glmagent act`), validated against the same schema as planner output."""
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise InvalidPlannerOutput(f"the action is not valid JSON: {error}") from None
+    if not isinstance(document, dict):
+        raise InvalidPlannerOutput('the action must be a JSON object like {"tool": "read_file", "path": "x"}')
+    wrapper = {"thought": "", "plan": [], "actions": [document]}
+    problems = [p.replace("at actions/0", "at action", 1) for p in schema_errors(wrapper)]
+    if problems:
+        raise InvalidPlannerOutput("the action does not match the schema: " + "; ".join(problems[:8]))
+    return Action.model_validate(document)

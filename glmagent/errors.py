@@ -3,7 +3,7 @@
     GlmAgentError
     ├── ConfigError            bad flags, settings or files supplied by the user (CLI exit 2)
     │   └── MissingApiKeyError a provider needs a key that is not set
-    ├── PlannerError           the model provider failed: HTTP error, unreachable, timeout, bad reply shape (exit 3)
+    ├── PlannerError           provider failed: HTTP error, unreachable, timeout, bad reply (exit 3)
     ├── PolicyError            a policy file is invalid or a rule fails its own examples
     └── PatchRejected          a diff cannot be applied safely (raised by glmagent.patching)
 
@@ -27,7 +27,7 @@ class MissingApiKeyError(ConfigError):
 
 
 class PlannerError(GlmAgentError):
-    """The planner's provider could not produce a reply (HTTP failure, network, timeout, malformed response)."""
+    """The planner's provider gave no usable reply (HTTP failure, network, timeout, malformed body)."""
 
 
 class PolicyError(GlmAgentError):
@@ -35,7 +35,7 @@ class PolicyError(GlmAgentError):
 
 
 class PatchRejected(GlmAgentError):
-    """A unified diff was refused; `reason` is a short machine code, the message tells a model how to recover."""
+    """A unified diff was refused: `reason` is a short code, the message tells a model how to recover."""
 
     def __init__(self, message: str, *, reason: str) -> None:
         super().__init__(message)

@@ -1,0 +1,7 @@
+"""`python -m glmagent`."""
+
+import sys
+
+from glmagent.cli import main
+
+sys.exit(main())

@@ -1,0 +1,46 @@
+"""Shared fixtures: real temporary projects, a scripted planner, and the real executor parts."""
+
+from __future__ import annotations
+
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+CORPUS = Path(__file__).resolve().parent / "corpus"
+
+
+def plan(*actions: dict, thought: str = "working on it", steps: list[str] | None = None) -> dict:
+    """A planner reply document."""
+    return {"thought": thought, "plan": steps or [], "actions": list(actions)}
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """A small real project directory with a module and a state-driven test command."""
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / "app.py").write_text("def greet(name):\n    return 'hello ' + name\n", encoding="utf-8")
+    return root
+
+
+@pytest.fixture
+def git_project(project: Path) -> Path:
+    """`project` as a git repository with one commit."""
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    env_args = ["-c", "user.name=t", "-c", "user.email=t@example.invalid", "-c", "commit.gpgsign=false"]
+    subprocess.run(["git", "init", "-q"], cwd=project, check=True)
+    subprocess.run(["git", "add", "-A"], cwd=project, check=True)
+    subprocess.run(["git", *env_args, "commit", "-qm", "init"], cwd=project, check=True)
+    return project
+
+
+def python_check(expression: str) -> str:
+    """A test command that passes when `expression` (Python, run in the project) is true."""
+    code = f"import sys; sys.exit(0 if ({expression}) else 1)"
+    return f"{shlex.quote(sys.executable)} -c {shlex.quote(code)}"

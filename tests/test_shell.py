@@ -1,0 +1,67 @@
+"""The POSIX shell backend with real processes: streams, exit codes, timeouts, environment scrubbing."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from glmagent.tools.shell import KEEP_HEAD, KEEP_TAIL, PosixShell, child_environment, resolve_shell_kind
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX backend")
+
+
+def test_stdout_stderr_and_exit_code_are_captured_separately(tmp_path: Path) -> None:
+    result = PosixShell().run("echo out; echo err >&2; exit 3", tmp_path, 10)
+    assert (result.stdout, result.stderr, result.exit_code, result.timed_out) == ("out\n", "err\n", 3, False)
+
+
+def test_runs_in_the_given_directory(tmp_path: Path) -> None:
+    assert PosixShell().run("pwd", tmp_path, 10).stdout.strip() == str(tmp_path.resolve())
+
+
+def test_timeout_kills_the_whole_process_tree(tmp_path: Path) -> None:
+    marker = tmp_path / "survived"
+    started = time.monotonic()
+    result = PosixShell().run(f"(sleep 2; touch {marker}) & sleep 30", tmp_path, 0.5)
+    assert result.timed_out and result.exit_code is None
+    assert time.monotonic() - started < 10
+    time.sleep(2.5)
+    assert not marker.exists(), "a background child outlived the timeout"
+
+
+def test_huge_output_keeps_head_and_tail(tmp_path: Path) -> None:
+    size = KEEP_HEAD + KEEP_TAIL + 50_000
+    result = PosixShell().run(f"head -c {size} /dev/zero | tr '\\0' a; echo END", tmp_path, 30)
+    assert result.stdout_bytes == size + 4
+    assert "bytes of output cut" in result.stdout
+    assert result.stdout.rstrip().endswith("END")
+
+
+def test_commands_never_wait_for_stdin(tmp_path: Path) -> None:
+    result = PosixShell().run("cat", tmp_path, 5)
+    assert result.exit_code == 0 and not result.timed_out
+
+
+def test_api_keys_never_reach_the_child(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ZAI_API_KEY", "zai-secret-value")
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-secret-value")
+    monkeypatch.setenv("GITHUB_TOKEN", "ghp-secret")
+    monkeypatch.setenv("GLMAGENT_HARMLESS", "visible")
+    # The test process reads its own environment through the child, not the policy engine.
+    result = PosixShell().run("set", tmp_path, 10)
+    assert "secret" not in result.stdout
+    assert "GLMAGENT_HARMLESS" in result.stdout
+
+
+def test_child_environment_keeps_ordinary_variables() -> None:
+    env = child_environment({"PATH": "/bin", "GIT_AUTHOR_NAME": "a", "MY_PASSWORD": "p", "HOME": "/h"})
+    assert env["PATH"] == "/bin" and env["GIT_AUTHOR_NAME"] == "a" and "MY_PASSWORD" not in env
+    assert env["GIT_TERMINAL_PROMPT"] == "0"
+
+
+def test_auto_shell_is_posix_off_windows() -> None:
+    assert resolve_shell_kind("auto") == ("powershell" if os.name == "nt" else "posix")
