@@ -1,4 +1,4 @@
-"""The planner output contract: the JSON schema and the pydantic models accept and reject the same documents."""
+"""The planner output contract: the JSON schema and the pydantic models accept and reject the same input."""
 
 from __future__ import annotations
 
@@ -131,7 +131,9 @@ def test_truncated_json_is_an_error_not_a_partial_plan() -> None:
 
 def test_schema_error_names_the_field_and_location() -> None:
     with pytest.raises(InvalidPlannerOutput) as caught:
-        parse_planner_output(json.dumps({"thought": "x", "plan": [], "actions": [{"tool": "apply_diff", "path": "a"}]}))
+        parse_planner_output(
+            json.dumps({"thought": "x", "plan": [], "actions": [{"tool": "apply_diff", "path": "a"}]})
+        )
     assert "at actions/0: 'diff' is a required property" in str(caught.value)
 
 

@@ -8,8 +8,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-
 from conftest import plan, python_check
+
 from glmagent.agent import CodingAgent
 from glmagent.config import Settings
 from glmagent.errors import PlannerError
@@ -63,19 +63,25 @@ def test_stops_as_soon_as_failing_tests_pass(project: Path) -> None:
         plan({"tool": "run", "command": "touch fixed"}),
         plan({"tool": "run", "command": "touch never-reached"}),
     ]
-    result, planner = run_task(project, replies, test_command=python_check("__import__('os').path.exists('fixed')"))
+    result, planner = run_task(
+        project, replies, test_command=python_check("__import__('os').path.exists('fixed')")
+    )
     assert result.success and result.stop_reason is StopReason.TESTS_PASSED
     assert result.iterations == 2 and len(planner.requests) == 2
     assert not (project / "never-reached").exists()
     text = memory(project)
-    assert text.startswith("Iteration 1:\n- Baseline: python failed\n- Ran `echo step one` (exit 0)\n- python failed\n")
+    assert text.startswith(
+        "Iteration 1:\n- Baseline: python failed\n- Ran `echo step one` (exit 0)\n- python failed\n"
+    )
     assert text.endswith("Iteration 2:\n- Ran `touch fixed` (exit 0)\n- python passed\n")
 
 
 def test_passing_baseline_guards_against_regressions_and_ends_on_no_actions(project: Path) -> None:
     (project / "ok").write_text("")
     replies = [plan({"tool": "run", "command": "echo a"}), plan({"tool": "run", "command": "echo b"}), plan()]
-    result, planner = run_task(project, replies, test_command=python_check("__import__('os').path.exists('ok')"))
+    result, _planner = run_task(
+        project, replies, test_command=python_check("__import__('os').path.exists('ok')")
+    )
     assert result.success and result.stop_reason is StopReason.NO_ACTIONS
     assert result.iterations == 3 and result.tests_passed is True
 
@@ -106,7 +112,10 @@ def test_respects_the_iteration_limit_exactly(project: Path) -> None:
 
 
 def test_invalid_json_is_retried_once_with_the_validation_error_quoted(project: Path) -> None:
-    replies = ['{"thought": "x", "plan": [], "actions": [{"tool": "apply_diff", "path": "a"}]}', plan(thought="done")]
+    replies = [
+        '{"thought": "x", "plan": [], "actions": [{"tool": "apply_diff", "path": "a"}]}',
+        plan(thought="done"),
+    ]
     result, planner = run_task(project, replies)
     assert result.success and len(planner.requests) == 2
     retry = planner.requests[1]
@@ -116,7 +125,7 @@ def test_invalid_json_is_retried_once_with_the_validation_error_quoted(project: 
 
 
 def test_two_invalid_replies_end_the_task_with_a_summary(project: Path) -> None:
-    result, planner = run_task(project, ["I think we should fix it.", "```json\n{\"thought\": 1}\n```"])
+    result, planner = run_task(project, ["I think we should fix it.", '```json\n{"thought": 1}\n```'])
     assert not result.success and result.stop_reason is StopReason.INVALID_OUTPUT
     assert len(planner.requests) == 2 and result.iterations == 1
     assert "Planner output invalid twice" in memory(project)
@@ -132,7 +141,10 @@ def test_unknown_tool_means_nothing_in_the_batch_executes(project: Path) -> None
 
 def test_blocked_command_runs_nothing_skips_the_rest_and_the_planner_sees_the_rule(project: Path) -> None:
     (project / "src").mkdir()
-    replies = [plan({"tool": "run", "command": "ls && rm -fr src"}, {"tool": "run", "command": "touch after"}), plan()]
+    replies = [
+        plan({"tool": "run", "command": "ls && rm -fr src"}, {"tool": "run", "command": "touch after"}),
+        plan(),
+    ]
     result, planner = run_task(project, replies)
     assert (project / "src").is_dir() and not (project / "after").exists()
     next_prompt = planner.requests[1][-1].content
@@ -145,7 +157,10 @@ def test_blocked_command_runs_nothing_skips_the_rest_and_the_planner_sees_the_ru
 
 
 def test_a_failing_command_is_captured_and_the_batch_goes_on(project: Path) -> None:
-    replies = [plan({"tool": "run", "command": "echo boom >&2; exit 2"}, {"tool": "run", "command": "touch ok"}), plan()]
+    replies = [
+        plan({"tool": "run", "command": "echo boom >&2; exit 2"}, {"tool": "run", "command": "touch ok"}),
+        plan(),
+    ]
     _, planner = run_task(project, replies)
     assert (project / "ok").exists()
     prompt = planner.requests[1][-1].content
@@ -153,7 +168,12 @@ def test_a_failing_command_is_captured_and_the_batch_goes_on(project: Path) -> N
 
 
 def test_the_prompt_carries_task_memory_schema_and_last_observations(project: Path) -> None:
-    run_task(project, [plan({"tool": "read_file", "path": "app.py"}), plan()], task_id="same", description="first run")
+    run_task(
+        project,
+        [plan({"tool": "read_file", "path": "app.py"}), plan()],
+        task_id="same",
+        description="first run",
+    )
     _, planner = run_task(
         project,
         [plan({"tool": "run", "command": "echo fresh-observation"}), plan()],
@@ -195,7 +215,10 @@ def test_ctrl_c_stops_with_the_summary_written(project: Path) -> None:
     agent = CodingAgent(planner=_InterruptingPlanner(), settings=Settings(provider="replay", shell="posix"))
     result = agent.run(CodingAgent.create_task("x", project, task_id="t"))
     assert result.stop_reason is StopReason.INTERRUPTED and not result.success
-    assert memory(project) == "Iteration 1:\n- Ran `echo one` (exit 0)\n\nIteration 2:\n- Interrupted by the user\n"
+    assert (
+        memory(project)
+        == "Iteration 1:\n- Ran `echo one` (exit 0)\n\nIteration 2:\n- Interrupted by the user\n"
+    )
     assert audit(project)[-1]["event"] == "task_end"
 
 

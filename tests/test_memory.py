@@ -13,7 +13,13 @@ from glmagent.memory import AgentSummaryStore, Redactor, format_iteration, valid
 
 def test_memory_file_has_the_exact_documented_shape(tmp_path: Path) -> None:
     store = AgentSummaryStore(tmp_path, "t1", redactor=Redactor({}))
-    store.append_iteration(1, ["Read src/parser.py (120 lines)", "pytest failed: 1 failed in tests/test_parser.py::test_none_input"])
+    store.append_iteration(
+        1,
+        [
+            "Read src/parser.py (120 lines)",
+            "pytest failed: 1 failed in tests/test_parser.py::test_none_input",
+        ],
+    )
     store.append_iteration(2, ["Modified src/parser.py (+6 -1)", "pytest passed"])
     assert (tmp_path / ".hazina" / "agent-memory" / "t1.txt").read_text() == (
         "Iteration 1:\n"
@@ -27,7 +33,9 @@ def test_memory_file_has_the_exact_documented_shape(tmp_path: Path) -> None:
 
 
 def test_summary_is_capped_near_500_tokens() -> None:
-    block = format_iteration(1, [f"Ran `command number {i}` with a long description " * 3 for i in range(200)])
+    block = format_iteration(
+        1, [f"Ran `command number {i}` with a long description " * 3 for i in range(200)]
+    )
     assert len(block) / 4 <= 500
     assert "more events not shown" in block
 

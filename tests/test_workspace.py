@@ -20,9 +20,11 @@ def ws(tmp_path: Path) -> Workspace:
     return Workspace(root)
 
 
-@pytest.mark.parametrize("path", ["../secret.txt", "src/../../secret.txt", "/etc/passwd", "C:\\Windows\\win.ini"])
+@pytest.mark.parametrize(
+    "path", ["../secret.txt", "src/../../secret.txt", "/etc/passwd", "C:\\Windows\\win.ini"]
+)
 def test_escapes_are_rejected(ws: Workspace, path: str) -> None:
-    with pytest.raises(PathRejected, match="outside|absolute Windows"):
+    with pytest.raises(PathRejected, match=r"outside|absolute Windows"):
         ws.resolve(path)
 
 
@@ -70,7 +72,9 @@ def test_atomic_write_replaces_content_and_keeps_mode(ws: Workspace) -> None:
     assert [p.name for p in target.parent.iterdir()] == ["a.py"], "no temporary file left behind"
 
 
-def test_failed_atomic_write_leaves_the_original_untouched(ws: Workspace, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_failed_atomic_write_leaves_the_original_untouched(
+    ws: Workspace, monkeypatch: pytest.MonkeyPatch
+) -> None:
     target = ws.root / "src" / "a.py"
 
     def boom(src: str, dst: str) -> None:

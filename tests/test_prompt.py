@@ -1,0 +1,59 @@
+"""ContextBuilder: what the planner sees, and that it stays bounded."""
+
+from __future__ import annotations
+
+from glmagent.observation import Observation
+from glmagent.prompt import ContextBuilder, LastIteration
+from glmagent.testing import TestOutcome
+
+
+def _build(**overrides: object) -> str:
+    arguments: dict[str, object] = {
+        "task": "add null checks to parser.py",
+        "test_command": "pytest -q",
+        "memory_summary": "Iteration 1:\n- Read parser.py (10 lines)\n",
+        "last": LastIteration(
+            number=1,
+            observations=[Observation(tool="run", status="failed", summary="s", output="OUTPUT-MARK")],
+        ),
+        "tests": TestOutcome(
+            command="pytest -q",
+            passed=False,
+            exit_code=1,
+            summary="pytest failed",
+            output="E assert",
+            duration_s=1,
+        ),
+        "iteration": 2,
+        "max_iterations": 5,
+    }
+    arguments.update(overrides)
+    messages = ContextBuilder().build(**arguments)  # type: ignore[arg-type]
+    return "\n".join(m.content for m in messages)
+
+
+def test_prompt_has_task_tests_memory_observations_and_schema() -> None:
+    text = _build()
+    for needle in (
+        "add null checks to parser.py",
+        "`pytest -q`",
+        "Read parser.py (10 lines)",
+        "OUTPUT-MARK",
+        "Latest test run: FAILED",
+        '"$defs"',
+        "apply_diff",
+        "Required fields: path, diff",
+    ):
+        assert needle in text
+
+
+def test_large_observations_are_cut_with_a_note() -> None:
+    huge = Observation(tool="run", status="ok", summary="s", output="A" * 100_000)
+    text = _build(last=LastIteration(number=1, observations=[huge]))
+    assert "characters cut" in text and len(text) < 40_000
+
+
+def test_old_memory_is_trimmed_at_an_iteration_boundary() -> None:
+    summary = "".join(f"Iteration {i}:\n- Ran `step {i}` (exit 0)\n\n" for i in range(1, 500))
+    text = _build(memory_summary=summary)
+    assert "earlier iterations omitted" in text and "Iteration 499:" in text and "Iteration 1:\n" not in text
