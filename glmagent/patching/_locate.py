@@ -1,0 +1,430 @@
+"""Place one hunk in the file, or explain precisely why it cannot be placed.
+
+Order of attempts: every tier strictly (first tier with any match wins; more than one match there is
+ambiguous unless exactly one starts at the header's line); then a single skipped line inside the outer
+context (only if that is unique); then diagnosis: placeholder context, already applied, or stale.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from difflib import SequenceMatcher
+
+from glmagent.patching._indent import IDENTITY, IndentMap, derive_indent_map, leading_ws
+from glmagent.patching._match import KEY, PUNCT_CHARS, TIERS, LineIndex, Tier, keyed, normalise_punct
+from glmagent.patching._parse import Hunk
+from glmagent.patching._placeholder import placeholder_strength
+
+_MAX_LISTED = 5
+_QUOTE_WIDTH = 120
+_COMMON = 50  # a line occurring more often than this says nothing about where a hunk belongs
+
+
+class HunkFailure(Exception):
+    """A hunk that cannot be placed: `reason` is a PatchRejected code, the message says what to do."""
+
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.message = message
+
+
+@dataclass(slots=True)
+class Placement:
+    """Where a hunk goes: file lines [start, end) are replaced according to `plan`.
+
+    `plan` items: ("keep", file line), ("del", file line) or ("add", text to insert).
+    """
+
+    hunk: Hunk
+    start: int
+    end: int
+    tier: Tier
+    plan: list[tuple[str, int | str]]
+    notes: list[str] = field(default_factory=list)
+    new_start: int = 0  # filled in when the result is assembled
+
+    def signature(self) -> tuple[int, int, tuple[tuple[str, int | str], ...]]:
+        """Identity of the edit, used to drop duplicate hunks."""
+        return self.start, self.end, tuple(self.plan)
+
+
+def quote(line: str) -> str:
+    """A line for a message, shortened if very long."""
+    if len(line) > _QUOTE_WIDTH:
+        line = line[: _QUOTE_WIDTH - 3] + "..."
+    return repr(line)
+
+
+def numbered(lines: list[str], start: int, end: int, mark: set[int] | None = None) -> str:
+    """File lines [start, end) as '  NN| text' rows (1-based numbers), for messages."""
+    end = min(end, len(lines))
+    width = len(str(max(end, 1)))
+    rows = []
+    for i in range(max(0, start), end):
+        flag = ">" if mark and i in mark else " "
+        text = lines[i] if len(lines[i]) <= 200 else lines[i][:197] + "..."
+        rows.append(f"  {flag}{i + 1:>{width}}| {text}")
+    return "\n".join(rows)
+
+
+def _join_lines(numbers: list[int]) -> str:
+    shown = [str(n + 1) for n in numbers[:_MAX_LISTED]]
+    more = len(numbers) - len(shown)
+    text = ", ".join(shown[:-1]) + (" and " if len(shown) > 1 else "") + shown[-1]
+    return text + (f" (and {more} more)" if more > 0 else "")
+
+
+class Locator:
+    """Places hunks in one file; shares the line index (and its caches) across hunks."""
+
+    def __init__(self, lines: list[str], hunks: list[Hunk]) -> None:
+        self.lines = lines
+        self.index = LineIndex(lines)
+        self.hunks = hunks
+        self._prefetched: set[Tier] = set()
+
+    def _ready(self, tier: Tier) -> None:
+        """On first use of a tier, index every line of every hunk under it in one pass."""
+        if tier in self._prefetched:
+            return
+        self._prefetched.add(tier)
+        wanted = {KEY[tier](t) for h in self.hunks for t in h.texts}
+        self.index.prefetch(tier, wanted)
+
+    def _find(self, lines: list[str | None], tier: Tier) -> list[int]:
+        self._ready(tier)
+        return self.index.find(lines, tier)
+
+    # -- placing ---------------------------------------------------------------------------------------
+
+    def place(self, hunk: Hunk) -> Placement:
+        """Place `hunk` or raise HunkFailure."""
+        old = hunk.old_lines
+        if not any(line.strip() for line in old):
+            raise HunkFailure(
+                "ambiguous",
+                f"{hunk.label()}: all of its unchanged/removed lines are blank, which does not identify a "
+                "place "
+                "in the file. Include a few non-blank unchanged lines around the change as context.",
+            )
+        total = len(self.lines)
+        for tier in TIERS:
+            starts = self._find(keyed(tier, old), tier)
+            if hunk.old_no_eol:
+                # The marker says the hunk's last old line is the file's last line.
+                starts = [s for s in starts if s + len(old) == total]
+            if starts:
+                return self._choose(hunk, tier, starts)
+        relaxed = self._place_with_skipped_line(hunk)
+        if relaxed is not None:
+            return relaxed
+        raise self._diagnose(hunk)
+
+    def _choose(self, hunk: Hunk, tier: Tier, starts: list[int]) -> Placement:
+        notes: list[str] = []
+        if len(starts) > 1:
+            hinted = [s for s in starts if hunk.old_start is not None and s + 1 == hunk.old_start]
+            if len(hinted) != 1:
+                raise self._ambiguous(hunk, tier, starts)
+            notes.append(
+                f"its lines occur at {len(starts)} places (lines {_join_lines(starts)}); "
+                f"used the one at the header's line {hunk.old_start}"
+            )
+            starts = hinted
+        placement = self._build(hunk, starts[0], None, tier, notes)
+        self._check_not_reapplied(hunk, placement)
+        return placement
+
+    def _ambiguous(self, hunk: Hunk, tier: Tier, starts: list[int]) -> HunkFailure:
+        how = "exactly" if tier == "exact" else f"when compared ignoring {_TIER_WORDS[tier]}"
+        shown = []
+        for s in starts[:_MAX_LISTED]:
+            shown.append(f"at line {s + 1}:\n" + numbered(self.lines, s - 3, s + 1, {s}))
+        hint = ""
+        if hunk.old_start:
+            hint = f" The header's line {hunk.old_start} is not where any of them starts."
+        return HunkFailure(
+            "ambiguous",
+            f"{hunk.label()} matches {len(starts)} places in the file ({how}), starting at lines "
+            f"{_join_lines(starts)}; it is not clear which one to change.{hint}\n"
+            + "\n".join(shown)
+            + "\nAdd unchanged context lines that differ between these places (for example the enclosing "
+            "function's signature) so the hunk matches exactly one place, and put that place's line number "
+            "in "
+            "the @@ header.",
+        )
+
+    def _build(self, hunk: Hunk, start: int, gap: int | None, tier: Tier, notes: list[str]) -> Placement:
+        """Turn a match into a plan; context always comes from the file, added lines are re-indented."""
+        old = hunk.old_lines
+        positions: list[int] = []
+        pos = start
+        for j in range(len(old)):
+            if j == gap:
+                pos += 1
+            positions.append(pos)
+            pos += 1
+        end = pos
+        pairs = [(old[j], self.lines[positions[j]]) for j in range(len(old))]
+        mapping = IDENTITY
+        if tier == "indent":
+            derived = derive_indent_map(pairs)
+            if derived is None:
+                raise self._inconsistent_indent(hunk, start, pairs)
+            mapping = derived
+            if not mapping.identity:
+                notes.append(mapping.describe())
+        translate = _punct_translation(pairs) if tier in ("unicode", "indent") else {}
+        if translate:
+            shown = ", ".join(f"{c!r}->{t!r}" for c, t in sorted(translate.items()))
+            notes.append(f"the diff's typographic characters were normalised in added lines ({shown})")
+        table = str.maketrans(translate)
+        plan: list[tuple[str, int | str]] = []
+        j = 0
+        for kind, text in zip(hunk.kinds, hunk.texts, strict=True):
+            if kind == "+":
+                plan.append(("add", self._map_added(hunk, text.translate(table), mapping)))
+                continue
+            if j == gap:
+                plan.append(("keep", positions[j] - 1))
+            plan.append(("del" if kind == "-" else "keep", positions[j]))
+            j += 1
+        if hunk.new_no_eol and not hunk.old_no_eol and end != len(self.lines):
+            raise HunkFailure(
+                "stale_context",
+                f"{hunk.label()} says its last added line ends the file ('\\ No newline at end of file'), "
+                "but "
+                f"it matched at lines {start + 1}-{end} of {len(self.lines)}. Re-read the end of the file.",
+            )
+        if not hunk.changes:
+            notes.append("changes nothing (context only)")
+        return Placement(hunk, start, end, tier, plan, notes)
+
+    @staticmethod
+    def _map_added(hunk: Hunk, text: str, mapping: IndentMap) -> str:
+        mapped = mapping.apply(text)
+        if mapped is None:
+            raise HunkFailure(
+                "inconsistent_indent",
+                f"{hunk.label()}: the file is indented differently from the diff ({mapping.describe()}), "
+                "and the "
+                f"added line {quote(text)} is too shallow to be mapped the same way. Re-read the file and "
+                "copy "
+                "its indentation exactly.",
+            )
+        return mapped
+
+    def _inconsistent_indent(self, hunk: Hunk, start: int, pairs: list[tuple[str, str]]) -> HunkFailure:
+        examples = []
+        for d, f in pairs:
+            if d.strip() and leading_ws(d) != leading_ws(f):
+                examples.append(f"    diff {quote(d)}\n    file {quote(f)}")
+            if len(examples) == 3:
+                break
+        return HunkFailure(
+            "inconsistent_indent",
+            f"{hunk.label()} only matches lines {start + 1}-{start + len(pairs)} when indentation is "
+            "ignored, "
+            "and its lines are not shifted consistently (no single indentation change maps the diff onto the "
+            "file), so where added lines belong is unclear:\n"
+            + "\n".join(examples)
+            + "\nRe-read the file and copy each line's indentation exactly.",
+        )
+
+    def _check_not_reapplied(self, hunk: Hunk, placement: Placement) -> None:
+        """Context plus pure additions at one edge: if those additions already follow, it was applied."""
+        tier = placement.tier
+        old = keyed(tier, hunk.old_lines)
+        new = keyed(tier, hunk.new_lines)
+        if not hunk.changes or len(new) <= len(old):
+            return
+        keys = self.index.keys(tier)
+        start, end = placement.start, placement.end
+        after = keys[start : start + len(new)] == new
+        before = end - len(new) >= 0 and keys[end - len(new) : end] == new
+        if after or before:
+            where = start if after else end - len(new)
+            raise HunkFailure(
+                "already_applied",
+                f"{hunk.label()} looks already applied: the lines it adds are already in the file next to "
+                "its "
+                f"context (lines {where + 1}-{where + len(new)}):\n"
+                + numbered(self.lines, where, where + len(new))
+                + "\nRe-read the file before editing it again. If you really want these lines a second time, "
+                "include the unchanged lines that follow the insertion point as context.",
+            )
+
+    # -- one skipped context line ----------------------------------------------------------------------
+
+    def _gaps(self, hunk: Hunk) -> list[int]:
+        """Old-side gap positions g ("the file has one extra line before old line g") that are safe.
+
+        Only inside the leading or trailing context, or between that context and a removed line: never next
+        to an added line, where it would be unknowable whether additions go before or after the extra line.
+        """
+        kinds = hunk.kinds
+        changed = [k for k, kind in enumerate(kinds) if kind in "+-"]
+        if not changed:
+            return []
+        first, last = changed[0], changed[-1]
+        lead = first  # context lines before the first change
+        old_count = sum(1 for kind in kinds if kind != "+")
+        trail = len(kinds) - 1 - last
+        gaps = set(range(1, lead))
+        if lead and kinds[first] == "-":
+            gaps.add(lead)
+        tail = old_count - trail  # old index of the first trailing context line
+        gaps.update(range(tail + 1, old_count))
+        if trail and kinds[last] == "-" and tail > 0:
+            gaps.add(tail)
+        return sorted(g for g in gaps if 0 < g < old_count)
+
+    def _place_with_skipped_line(self, hunk: Hunk) -> Placement | None:
+        old = hunk.old_lines
+        if sum(1 for line in old if line.strip()) < 2:
+            return None
+        gaps = self._gaps(hunk)
+        if not gaps:
+            return None
+        for tier in TIERS:
+            keys = keyed(tier, old)
+            found: list[tuple[int, int]] = []
+            for g in gaps:
+                pattern: list[str | None] = [*keys[:g], None, *keys[g:]]
+                for s in self._find(pattern, tier):
+                    if not hunk.old_no_eol or s + len(old) + 1 == len(self.lines):
+                        found.append((s, g))
+            if not found:
+                continue
+            if len(found) > 1:
+                starts = sorted({s for s, _ in found})
+                raise HunkFailure(
+                    "ambiguous",
+                    f"{hunk.label()} does not match the file as written; allowing for one line missing "
+                    "from its "
+                    f"context it would match {len(found)} ways (starting at lines {_join_lines(starts)}). "
+                    "Re-read the file and copy the context lines exactly.",
+                )
+            start, gap = found[0]
+            skipped = start + gap
+            notes = [
+                f"skipped context line {skipped + 1} ({quote(self.lines[skipped])}), which the diff left "
+                "out; "
+                "it is kept"
+            ]
+            return self._build(hunk, start, gap, tier, notes)
+        return None
+
+    # -- diagnosis -------------------------------------------------------------------------------------
+
+    def _diagnose(self, hunk: Hunk) -> HunkFailure:
+        old = hunk.old_lines
+        self._ready("indent")
+        for text in old:
+            if placeholder_strength(text) and not self.index.positions("indent", KEY["indent"](text)):
+                return HunkFailure(
+                    "placeholder",
+                    f"{hunk.label()} contains {quote(text)}, which stands for elided code and is not a "
+                    "line of "
+                    "the file. A diff must quote the file's real lines: use separate, smaller hunks around "
+                    "each change instead of eliding what lies between them.",
+                )
+        new = hunk.new_lines
+        if hunk.changes and any(line.strip() for line in new):
+            for tier in TIERS:
+                starts = self._find(keyed(tier, new), tier)
+                if starts:
+                    s = starts[0]
+                    return HunkFailure(
+                        "already_applied",
+                        f"{hunk.label()} looks already applied: its removed/context lines are not in the "
+                        "file, "
+                        f"but its resulting lines are (at line{'s' if len(starts) > 1 else ''} "
+                        f"{_join_lines(starts)}):\n"
+                        + numbered(self.lines, s, s + len(new))
+                        + "\nRe-read the file before editing it again; send only changes that are still "
+                        "needed.",
+                    )
+        return self._stale(hunk)
+
+    def _stale(self, hunk: Hunk) -> HunkFailure:
+        old = hunk.old_lines
+        self._ready("indent")
+        loose = keyed("indent", old)
+        absent = [
+            text
+            for text, key in zip(old, loose, strict=True)
+            if key and not self.index.positions("indent", key)
+        ]
+        parts = [
+            f"{hunk.label()} does not match the file: its unchanged/removed lines are not there in that "
+            "order "
+            "(the diff was made against other content, or some lines were invented or mistyped)."
+        ]
+        if absent:
+            listed = "\n".join(f"    {quote(t)}" for t in absent[:8])
+            more = f"\n    ... and {len(absent) - 8} more" if len(absent) > 8 else ""
+            parts.append(f"These lines of the hunk are not in the file at all:\n{listed}{more}")
+        region = self._closest(hunk, loose)
+        if region is not None:
+            lo, hi = region
+            parts.append(
+                f"The closest region of the file is lines {lo + 1}-{hi}:\n" + numbered(self.lines, lo, hi)
+            )
+        elif not self.lines:
+            parts.append("The file is empty.")
+        parts.append(
+            "Re-read the file and resend the diff with its unchanged and removed lines copied exactly from "
+            "it."
+        )
+        return HunkFailure("stale_context", "\n".join(parts))
+
+    def _closest(self, hunk: Hunk, loose: list[str]) -> tuple[int, int] | None:
+        """The file window most like the hunk's old side: vote by shared lines, then rank by similarity."""
+        votes: Counter[int] = Counter()
+        for j, key in enumerate(loose):
+            if not key:
+                continue
+            found = self.index.positions("indent", key)
+            if len(found) > _COMMON:
+                continue
+            for p in found:
+                votes[p - j] += 1
+        if not votes:
+            return None
+        size = len(loose)
+        keys = self.index.keys("indent")
+        hint = (hunk.old_start or 0) - 1
+
+        def score(start: int) -> tuple[float, int]:
+            window = keys[max(0, start) : max(0, start) + size]
+            ratio = SequenceMatcher(None, loose, window, autojunk=False).ratio()
+            return ratio, -abs(start - hint)
+
+        best = max((s for s, _ in votes.most_common(10)), key=score)
+        lo = max(0, best - 2)
+        hi = min(len(self.lines), best + size + 2)
+        return lo, hi
+
+
+_TIER_WORDS: dict[Tier, str] = {
+    "exact": "nothing",
+    "trailing_ws": "trailing whitespace",
+    "unicode": "trailing whitespace and typographic punctuation",
+    "indent": "indentation, trailing whitespace and typographic punctuation",
+}
+
+
+def _punct_translation(pairs: list[tuple[str, str]]) -> dict[str, str]:
+    """Typographic characters the diff used where the file has ASCII, to undo them in added lines too.
+
+    A character also found verbatim in the matched file lines is the file's own and is left alone.
+    """
+    wrong: set[str] = set()
+    genuine: set[str] = set()
+    for d, f in pairs:
+        for c in set(d) & PUNCT_CHARS:
+            (genuine if c in f else wrong).add(c)
+    return {c: normalise_punct(c) for c in wrong - genuine}
