@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass, field
-from itertools import pairwise
+from itertools import accumulate, pairwise
 
 from glmagent.errors import PatchRejected
 from glmagent.patching._locate import HunkFailure, Locator, Placement, numbered, quote
 from glmagent.patching._match import TIERS, Tier, keyed
-from glmagent.patching._parse import Hunk, Section, parse_diff
+from glmagent.patching._parse import Hunk, Section, no_hunks_error, parse_diff
 from glmagent.patching._paths import display_name, header_agrees
 from glmagent.patching._placeholder import placeholder_strength
 from glmagent.patching._report import Opcode, Region, context_view, count_changes, opcodes, unified_diff
@@ -28,6 +29,8 @@ def apply_patch(path: str, original: bytes | None, diff: str) -> PatchResult:
     hunks = [h for s in sections for h in s.hunks]
     creating = any(s.old_null for s in sections)
     deleting = any(s.new_null for s in sections)
+    if not hunks and not (creating or deleting):
+        raise no_hunks_error(diff)
     if creating and deleting:
         raise PatchRejected(
             f"The diff both creates {path} ('--- /dev/null') and deletes it ('+++ /dev/null'); send one or "
@@ -43,10 +46,8 @@ def apply_patch(path: str, original: bytes | None, diff: str) -> PatchResult:
             return _create(path, None, hunks, explicit=False)
         raise PatchRejected(
             f"{path} does not exist, and the diff has unchanged/removed lines, so it edits a file that is "
-            "not "
-            "there. Check the path (list the directory or read the file). To create the file, send a diff "
-            "with "
-            "'--- /dev/null' and only '+' lines.",
+            "not there. Check the path (list the directory or read the file). To create the file, send a "
+            "diff with '--- /dev/null' and only '+' lines.",
             reason="missing_file",
         )
     return _modify(path, decode_file(original), hunks)
@@ -60,14 +61,14 @@ def _check_one_file(sections: list[Section], path: str) -> None:
     for section in sections:
         for raw in section.names:
             name = display_name(raw)
+            name = name[2:] if name.startswith(("a/", "b/")) else name
             if not header_agrees(raw, path) and name not in others:
                 others.append(name)
     if others:
         raise PatchRejected(
             f"The diff's headers name {', '.join(others)}, but this call edits {path}. apply_diff changes "
-            "one "
-            "file per call: send each file's part of the diff in its own call with that file's path (renames "
-            "are not supported; create the new file and delete the old one).",
+            "one file per call: send each file's part of the diff in its own call with that file's path "
+            "(renames are not supported; create the new file and delete the old one).",
             reason="wrong_file",
         )
 
@@ -97,8 +98,7 @@ def _strong_placeholder(lines: list[str], label: str) -> None:
         if placeholder_strength(text) == "strong":
             raise PatchRejected(
                 f"{label} adds {quote(text)}, a placeholder for elided code. Added lines are written "
-                "literally, "
-                "so write every line in full.",
+                "literally, so write every line in full.",
                 reason="placeholder",
             )
 
@@ -113,16 +113,14 @@ def _create(path: str, original: bytes | None, hunks: list[Hunk], *, explicit: b
         if other is not None:
             raise PatchRejected(
                 f"{h.label()} belongs to a new-file diff ('--- /dev/null') but has unchanged or removed "
-                "lines "
-                f"(e.g. {quote(other)}); a new file's diff has only '+' lines. To edit an existing file, use "
-                f"'--- a/{path}' and its real lines as context.",
+                f"lines (e.g. {quote(other)}); a new file's diff has only '+' lines. To edit an existing "
+                f"file, use '--- a/{path}' and its real lines as context.",
                 reason="unparseable",
             )
     if len(hunks) > 1 and not _contiguous(hunks):
         raise PatchRejected(
             f"The new-file diff for {path} has {len(hunks)} hunks whose order is unclear; send the whole "
-            "file as "
-            "one hunk of '+' lines.",
+            "file as one hunk of '+' lines.",
             reason="unparseable",
         )
     lines = [t for h in hunks for t in h.texts]
@@ -135,16 +133,14 @@ def _create(path: str, original: bytes | None, hunks: list[Hunk], *, explicit: b
             if keyed("trailing_ws", target.lines) == keyed("trailing_ws", lines):
                 raise PatchRejected(
                     f"The diff creates {path}, which already exists with exactly that content: it looks "
-                    "already "
-                    "applied. Re-read the file before editing it again.",
+                    "already applied. Re-read the file before editing it again.",
                     reason="already_applied",
                 )
             raise PatchRejected(
                 f"The diff creates {path} ('--- /dev/null' or '@@ -0,0'), but {path} already exists with "
                 f"{len(target.lines)} lines; creating it would overwrite them. Re-read the file and send a "
-                "diff "
-                f"against its current content ('--- a/{path}', real lines as context), or pick another path. "
-                f"It starts:\n" + numbered(target.lines, 0, 5),
+                f"diff against its current content ('--- a/{path}', real lines as context), or pick another "
+                "path. It starts:\n" + numbered(target.lines, 0, 5),
                 reason="new_file_exists",
             )
     newline = target.newline if target is not None else "\n"
@@ -191,9 +187,8 @@ def _delete(path: str, original: bytes | None, hunks: list[Hunk]) -> PatchResult
         other = next((t for k, t in zip(h.kinds, h.texts, strict=True) if k in " +"), None)
         if other is not None:
             raise PatchRejected(
-                f"The diff deletes {path} ('+++ /dev/null'), but {h.label()} keeps or adds lines "
-                f"(e.g. {quote(other)}). To delete the file, remove every line; to edit it, use '+++ "
-                f"b/{path}'.",
+                f"The diff deletes {path} ('+++ /dev/null'), but {h.label()} keeps or adds lines (e.g. "
+                f"{quote(other)}). To delete the file, remove every line; to edit it, use '+++ b/{path}'.",
                 reason="partial_delete",
             )
     if all(h.old_start is not None for h in hunks):
@@ -239,15 +234,15 @@ def _partial_delete_message(path: str, removed: list[str], lines: list[str]) -> 
     detail = f"The diff removes {len(removed)} lines; the file has {len(lines)}."
     if first < len(a) and first < len(b):
         detail += (
-            f" They differ from line {first + 1}: the file has {quote(lines[first])}, "
-            f"the diff removes {quote(removed[first])}."
+            f" They differ from line {first + 1}: the file has {quote(lines[first])}, the diff removes "
+            f"{quote(removed[first])}."
         )
     elif first < len(b):
         detail += f" The file continues after line {first} with:\n" + numbered(lines, first, first + 3)
     return (
-        f"The diff deletes {path} ('+++ /dev/null'), but its removed lines are not the whole file. {detail}\n"
-        f"To delete the file, remove every line of its current content (re-read it first); to remove only "
-        f"some lines, use '+++ b/{path}' and keep the rest."
+        f"The diff deletes {path} ('+++ /dev/null'), but its removed lines are not the whole file. "
+        f"{detail}\nTo delete the file, remove every line of its current content (re-read it first); to "
+        f"remove only some lines, use '+++ b/{path}' and keep the rest."
     )
 
 
@@ -294,10 +289,8 @@ def _check_anchorless(path: str, target: FileText, hunks: list[Hunk]) -> None:
         if any(h.old_start == 0 and h.old_count == 0 for h in hunks):
             raise PatchRejected(
                 f"The diff is a new-file diff ('@@ -0,0 ...' with only added lines), but {path} already "
-                "exists "
-                f"with {len(target.lines)} lines. Re-read it and send a diff against its current content, "
-                "with "
-                "unchanged lines as context.",
+                f"exists with {len(target.lines)} lines. Re-read it and send a diff against its current "
+                "content, with unchanged lines as context.",
                 reason="new_file_exists",
             )
     h = anchorless[0]
@@ -331,12 +324,9 @@ def _check_placeholders(hunks: list[Hunk]) -> None:
                 lost = f" in place of {len(dropped)} removed line{plural} (e.g. {quote(dropped[0])})"
             raise PatchRejected(
                 f"{h.label()} adds {quote(text)}{lost}: a placeholder for elided code. apply_diff writes "
-                "added "
-                "lines literally, so the real code would be lost or junk added. Write every added line in "
-                "full; "
-                "leave code you are not changing out of the hunk (or as ' ' context lines), splitting the "
-                "change "
-                "into smaller hunks if needed.",
+                "added lines literally, so the real code would be lost or junk added. Write every added "
+                "line in full; leave code you are not changing out of the hunk (or as ' ' context lines), "
+                "splitting the change into smaller hunks if needed.",
                 reason="placeholder",
             )
 
@@ -352,8 +342,7 @@ def _combined(failures: list[HunkFailure], total: int) -> PatchRejected:
         others = total - len(failures)
         message += (
             f"\n(The other {others} hunk{'s' if others != 1 else ''} matched, but nothing was applied: a "
-            "diff "
-            "applies whole or not at all. Resend it with every hunk fixed.)"
+            "diff applies whole or not at all. Resend it with every hunk fixed.)"
         )
     return PatchRejected(message, reason=failures[0].reason)
 
@@ -461,14 +450,24 @@ def _merge(placements: list[Placement]) -> list[_Cluster]:
     return clusters
 
 
-def _new_start(p: Placement, placements: list[Placement]) -> int:
-    """1-based line in the result where the hunk's region begins."""
-    shift = 0
-    for other in placements:
-        edit = _Edit.of(other)
-        shift -= sum(1 for line in edit.deletes if line < p.start)
-        shift += sum(len(texts) for slot, texts in edit.inserts.items() if slot < p.start)
-    return p.start + shift + 1
+def _new_starts(placements: list[Placement]) -> dict[int, int]:
+    """1-based line in the result where each hunk's region begins, keyed by hunk index."""
+    deleted: list[int] = []
+    inserted: list[tuple[int, int]] = []
+    for p in placements:
+        edit = _Edit.of(p)
+        deleted.extend(edit.deletes)
+        inserted.extend((slot, len(texts)) for slot, texts in edit.inserts.items())
+    deleted.sort()
+    inserted.sort()
+    slots = [slot for slot, _ in inserted]
+    counts = list(accumulate(count for _, count in inserted))
+    starts: dict[int, int] = {}
+    for p in placements:
+        before = bisect_left(slots, p.start)
+        shift = (counts[before - 1] if before else 0) - bisect_left(deleted, p.start)
+        starts[p.hunk.index] = p.start + shift + 1
+    return starts
 
 
 def _assemble(
@@ -509,9 +508,11 @@ def _assemble(
     content = encode_text(result, target.encoding, target.bom)
     ops = opcodes(lines, target.final_newline, new_lines, final_newline, regions)
     added, removed = count_changes(ops)
+    everything = sorted([*placements, *noops], key=lambda p: p.hunk.index)
+    new_starts = _new_starts(everything)
     reports = [
-        HunkReport(p.hunk.index, p.tier, p.start + 1, _new_start(p, placements), list(p.notes))
-        for p in sorted([*placements, *noops], key=lambda p: p.hunk.index)
+        HunkReport(p.hunk.index, p.tier, p.start + 1, new_starts[p.hunk.index], list(p.notes))
+        for p in everything
     ]
     return PatchResult(
         path=path,

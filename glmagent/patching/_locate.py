@@ -43,7 +43,6 @@ class Placement:
     tier: Tier
     plan: list[tuple[str, int | str]]
     notes: list[str] = field(default_factory=list)
-    new_start: int = 0  # filled in when the result is assembled
 
     def signature(self) -> tuple[int, int, tuple[tuple[str, int | str], ...]]:
         """Identity of the edit, used to drop duplicate hunks."""
@@ -106,8 +105,7 @@ class Locator:
             raise HunkFailure(
                 "ambiguous",
                 f"{hunk.label()}: all of its unchanged/removed lines are blank, which does not identify a "
-                "place "
-                "in the file. Include a few non-blank unchanged lines around the change as context.",
+                "place in the file. Include a few non-blank unchanged lines around the change as context.",
             )
         total = len(self.lines)
         for tier in TIERS:
@@ -129,8 +127,8 @@ class Locator:
             if len(hinted) != 1:
                 raise self._ambiguous(hunk, tier, starts)
             notes.append(
-                f"its lines occur at {len(starts)} places (lines {_join_lines(starts)}); "
-                f"used the one at the header's line {hunk.old_start}"
+                f"its lines occur at {len(starts)} places (lines {_join_lines(starts)}); used the one at "
+                f"the header's line {hunk.old_start}"
             )
             starts = hinted
         placement = self._build(hunk, starts[0], None, tier, notes)
@@ -152,8 +150,7 @@ class Locator:
             + "\n".join(shown)
             + "\nAdd unchanged context lines that differ between these places (for example the enclosing "
             "function's signature) so the hunk matches exactly one place, and put that place's line number "
-            "in "
-            "the @@ header.",
+            "in the @@ header.",
         )
 
     def _build(self, hunk: Hunk, start: int, gap: int | None, tier: Tier, notes: list[str]) -> Placement:
@@ -195,8 +192,8 @@ class Locator:
             raise HunkFailure(
                 "stale_context",
                 f"{hunk.label()} says its last added line ends the file ('\\ No newline at end of file'), "
-                "but "
-                f"it matched at lines {start + 1}-{end} of {len(self.lines)}. Re-read the end of the file.",
+                f"but it matched at lines {start + 1}-{end} of {len(self.lines)}. Re-read the end of the "
+                "file.",
             )
         if not hunk.changes:
             notes.append("changes nothing (context only)")
@@ -209,10 +206,8 @@ class Locator:
             raise HunkFailure(
                 "inconsistent_indent",
                 f"{hunk.label()}: the file is indented differently from the diff ({mapping.describe()}), "
-                "and the "
-                f"added line {quote(text)} is too shallow to be mapped the same way. Re-read the file and "
-                "copy "
-                "its indentation exactly.",
+                f"and the added line {quote(text)} is too shallow to be mapped the same way. Re-read the "
+                "file and copy its indentation exactly.",
             )
         return mapped
 
@@ -226,9 +221,8 @@ class Locator:
         return HunkFailure(
             "inconsistent_indent",
             f"{hunk.label()} only matches lines {start + 1}-{start + len(pairs)} when indentation is "
-            "ignored, "
-            "and its lines are not shifted consistently (no single indentation change maps the diff onto the "
-            "file), so where added lines belong is unclear:\n"
+            "ignored, and its lines are not shifted consistently (no single indentation change maps the "
+            "diff onto the file), so where added lines belong is unclear:\n"
             + "\n".join(examples)
             + "\nRe-read the file and copy each line's indentation exactly.",
         )
@@ -249,8 +243,7 @@ class Locator:
             raise HunkFailure(
                 "already_applied",
                 f"{hunk.label()} looks already applied: the lines it adds are already in the file next to "
-                "its "
-                f"context (lines {where + 1}-{where + len(new)}):\n"
+                f"its context (lines {where + 1}-{where + len(new)}):\n"
                 + numbered(self.lines, where, where + len(new))
                 + "\nRe-read the file before editing it again. If you really want these lines a second time, "
                 "include the unchanged lines that follow the insertion point as context.",
@@ -302,17 +295,15 @@ class Locator:
                 starts = sorted({s for s, _ in found})
                 raise HunkFailure(
                     "ambiguous",
-                    f"{hunk.label()} does not match the file as written; allowing for one line missing "
-                    "from its "
-                    f"context it would match {len(found)} ways (starting at lines {_join_lines(starts)}). "
-                    "Re-read the file and copy the context lines exactly.",
+                    f"{hunk.label()} does not match the file as written; allowing for one line missing from "
+                    f"its context it would match {len(found)} ways (starting at lines "
+                    f"{_join_lines(starts)}). Re-read the file and copy the context lines exactly.",
                 )
             start, gap = found[0]
             skipped = start + gap
             notes = [
                 f"skipped context line {skipped + 1} ({quote(self.lines[skipped])}), which the diff left "
-                "out; "
-                "it is kept"
+                "out; it is kept"
             ]
             return self._build(hunk, start, gap, tier, notes)
         return None
@@ -326,10 +317,9 @@ class Locator:
             if placeholder_strength(text) and not self.index.positions("indent", KEY["indent"](text)):
                 return HunkFailure(
                     "placeholder",
-                    f"{hunk.label()} contains {quote(text)}, which stands for elided code and is not a "
-                    "line of "
-                    "the file. A diff must quote the file's real lines: use separate, smaller hunks around "
-                    "each change instead of eliding what lies between them.",
+                    f"{hunk.label()} contains {quote(text)}, which stands for elided code and is not a line "
+                    "of the file. A diff must quote the file's real lines: use separate, smaller hunks "
+                    "around each change instead of eliding what lies between them.",
                 )
         new = hunk.new_lines
         if hunk.changes and any(line.strip() for line in new):
@@ -340,8 +330,7 @@ class Locator:
                     return HunkFailure(
                         "already_applied",
                         f"{hunk.label()} looks already applied: its removed/context lines are not in the "
-                        "file, "
-                        f"but its resulting lines are (at line{'s' if len(starts) > 1 else ''} "
+                        f"file, but its resulting lines are (at line{'s' if len(starts) > 1 else ''} "
                         f"{_join_lines(starts)}):\n"
                         + numbered(self.lines, s, s + len(new))
                         + "\nRe-read the file before editing it again; send only changes that are still "
@@ -360,8 +349,7 @@ class Locator:
         ]
         parts = [
             f"{hunk.label()} does not match the file: its unchanged/removed lines are not there in that "
-            "order "
-            "(the diff was made against other content, or some lines were invented or mistyped)."
+            "order (the diff was made against other content, or some lines were invented or mistyped)."
         ]
         if absent:
             listed = "\n".join(f"    {quote(t)}" for t in absent[:8])

@@ -87,18 +87,25 @@ def is_dev_null(raw: str) -> bool:
 
 
 def parse_diff(diff: str) -> list[Section]:
-    """Parse model-written diff text into sections; raise PatchRejected("unparseable") when there is none."""
-    numbered = _select_diff_lines(diff_lines(diff))
-    sections = _Parser(numbered).run()
-    if not any(s.hunks or s.new_null or s.old_null for s in sections):
-        raise PatchRejected(
-            "No unified-diff hunk found. Send a unified diff: optional '--- a/path' / '+++ b/path' "
-            "headers, then "
-            "hunks that start with an '@@ -start,count +start,count @@' line followed by lines prefixed with "
-            "' ' (unchanged), '-' (removed) or '+' (added).",
-            reason="unparseable",
+    """Parse model-written diff text into sections (possibly without hunks: the caller decides)."""
+    return _Parser(_select_diff_lines(diff_lines(diff))).run()
+
+
+def no_hunks_error(diff: str) -> PatchRejected:
+    """The rejection for text holding no hunk, naming the format that was sent when it is recognisable."""
+    hint = ""
+    if "<<<<<<< SEARCH" in diff or (">>>>>>> REPLACE" in diff and "=======" in diff):
+        hint = "This looks like a SEARCH/REPLACE block; apply_diff takes a unified diff. "
+    elif "*** Begin Patch" in diff:
+        hint = (
+            "This looks like an apply_patch envelope ('*** Begin Patch'); apply_diff takes a unified diff. "
         )
-    return sections
+    return PatchRejected(
+        f"No unified-diff hunk found. {hint}Send a unified diff: optional '--- a/path' / '+++ b/path' "
+        "headers, then hunks that start with an '@@ -start,count +start,count @@' line followed by lines "
+        "prefixed with ' ' (unchanged), '-' (removed) or '+' (added).",
+        reason="unparseable",
+    )
 
 
 def _select_diff_lines(lines: list[str]) -> list[tuple[int, str]]:
@@ -257,10 +264,9 @@ class _Parser:
             elif self._body_follows(i + 1):
                 number = self.numbered[i][0]
                 raise PatchRejected(
-                    f"Line {number} of the diff, inside {hunk.label()}, does not start with ' ', '-' or '+': "
-                    f"{line!r}. Every line of a hunk needs its prefix: a space for an unchanged line, '-' "
-                    "for a "
-                    "removed one, '+' for an added one.",
+                    f"Line {number} of the diff, inside {hunk.label()}, does not start with ' ', '-' or "
+                    f"'+': {line!r}. Every line of a hunk needs its prefix: a space for an unchanged line, "
+                    "'-' for a removed one, '+' for an added one.",
                     reason="unparseable",
                 )
             else:
@@ -269,8 +275,8 @@ class _Parser:
         _trim_trailing_empty(hunk)
         if not hunk.kinds:
             raise PatchRejected(
-                f"{hunk.label()} at line {diff_line} of the diff has no lines; each hunk needs its unchanged "
-                "(' '), removed ('-') and added ('+') lines.",
+                f"{hunk.label()} at line {diff_line} of the diff has no lines; each hunk needs its "
+                "unchanged (' '), removed ('-') and added ('+') lines.",
                 reason="unparseable",
             )
         section.hunks.append(hunk)

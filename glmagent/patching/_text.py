@@ -72,8 +72,8 @@ def decode_file(data: bytes) -> FileText:
     else:
         if b"\x00" in body:
             raise PatchRejected(
-                "The file contains NUL bytes (binary, or UTF-16/32 without a byte-order mark); "
-                "apply_diff only edits text files.",
+                "The file contains NUL bytes (binary, or UTF-16/32 without a byte-order mark); apply_diff "
+                "only edits text files.",
                 reason="encoding",
             )
         # UTF-8 first; legacy 8-bit files round-trip exactly through cp1252 or, failing that, latin-1, so
@@ -131,8 +131,9 @@ def encode_text(text: str, encoding: str, bom: bytes) -> bytes:
         bad = exc.object[exc.start : exc.end]
         line_no = exc.object.count("\n", 0, exc.start) + 1
         raise PatchRejected(
-            f"Line {line_no} of the result contains {bad!r}, which cannot be written in this file's encoding "
-            f"({encoding}); use only characters the file's encoding supports (or an escape sequence).",
+            f"Line {line_no} of the result contains {bad!r}, which cannot be written in this file's "
+            f"encoding ({encoding}); use only characters the file's encoding supports (or an escape "
+            "sequence).",
             reason="encoding",
         ) from exc
 
