@@ -124,7 +124,9 @@ class Locator:
         notes: list[str] = []
         if len(starts) > 1:
             hinted = [s for s in starts if hunk.old_start is not None and s + 1 == hunk.old_start]
-            if len(hinted) != 1:
+            # A line number is trusted only to pick between places that a substantial hunk matches: with a
+            # line or two of "}" as context, an off-by-a-few number would land on another brace.
+            if len(hinted) != 1 or not _substantial(hunk.old_lines):
                 raise self._ambiguous(hunk, tier, starts)
             notes.append(
                 f"its lines occur at {len(starts)} places (lines {_join_lines(starts)}); used the one at "
@@ -141,7 +143,9 @@ class Locator:
         for s in starts[:_MAX_LISTED]:
             shown.append(f"at line {s + 1}:\n" + numbered(self.lines, s - 3, s + 1, {s}))
         hint = ""
-        if hunk.old_start:
+        if hunk.old_start and not _substantial(hunk.old_lines):
+            hint = " Its unchanged/removed lines are too few to trust the header's line number."
+        elif hunk.old_start:
             hint = f" The header's line {hunk.old_start} is not where any of them starts."
         return HunkFailure(
             "ambiguous",
@@ -170,6 +174,8 @@ class Locator:
             derived = derive_indent_map(pairs)
             if derived is None:
                 raise self._inconsistent_indent(hunk, start, pairs)
+            if derived.add == " " or derived.remove == " ":
+                raise self._one_space_shift(hunk, start, derived)
             mapping = derived
             if not mapping.identity:
                 notes.append(mapping.describe())
@@ -211,6 +217,18 @@ class Locator:
             )
         return mapped
 
+    @staticmethod
+    def _one_space_shift(hunk: Hunk, start: int, mapping: IndentMap) -> HunkFailure:
+        # Nobody indents by one space: this is a diff whose unchanged lines lost (or doubled) their leading
+        # ' ' prefix, and shifting the added lines by a space would then break them.
+        return HunkFailure(
+            "inconsistent_indent",
+            f"{hunk.label()} matches near line {start + 1} only if its lines are shifted by one space "
+            f"({mapping.describe()}). That usually means the unchanged lines lost (or gained) their ' ' "
+            "prefix: each unchanged line must be a space followed by the file's line exactly, indentation "
+            "included.",
+        )
+
     def _inconsistent_indent(self, hunk: Hunk, start: int, pairs: list[tuple[str, str]]) -> HunkFailure:
         examples = []
         for d, f in pairs:
@@ -233,6 +251,9 @@ class Locator:
         old = keyed(tier, hunk.old_lines)
         new = keyed(tier, hunk.new_lines)
         if not hunk.changes or len(new) <= len(old):
+            return
+        # Only meaningful additions count as evidence: a blank line or a brace may well be wanted twice.
+        if not any(_informative(t) for k, t in zip(hunk.kinds, hunk.texts, strict=True) if k == "+"):
             return
         keys = self.index.keys(tier)
         start, end = placement.start, placement.end
@@ -322,7 +343,11 @@ class Locator:
                     "around each change instead of eliding what lies between them.",
                 )
         new = hunk.new_lines
-        if hunk.changes and any(line.strip() for line in new):
+        added = [t for k, t in zip(hunk.kinds, hunk.texts, strict=True) if k == "+"]
+        evidence = any(map(_informative, added)) or (
+            not added and sum(1 for line in new if line.strip()) >= 2
+        )
+        if hunk.changes and evidence:
             for tier in TIERS:
                 starts = self._find(keyed(tier, new), tier)
                 if starts:
@@ -395,6 +420,16 @@ class Locator:
         lo = max(0, best - 2)
         hi = min(len(self.lines), best + size + 2)
         return lo, hi
+
+
+def _informative(line: str) -> bool:
+    """Whether a line says something on its own (not blank, not just punctuation like "}")."""
+    return any(c.isalnum() for c in line)
+
+
+def _substantial(old: list[str]) -> bool:
+    """Whether a hunk's old side is specific enough for its header line number to pick among matches."""
+    return sum(1 for line in old if line.strip()) >= 2 and any(map(_informative, old))
 
 
 _TIER_WORDS: dict[Tier, str] = {
