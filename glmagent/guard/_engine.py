@@ -1,0 +1,575 @@
+"""The evaluation of one command: parse, walk, unwrap, match, and pick the finding that explains the block."""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass
+from fnmatch import fnmatch
+
+from . import _parse_cmd, _parse_posix, _parse_powershell
+from ._models import (
+    Decision,
+    Dialect,
+    EngineEvent,
+    ExecutorSpec,
+    PolicyFile,
+    Rule,
+    ShellKind,
+    ShellSpec,
+    WrapperSpec,
+)
+from ._normalise import command_key, fold_arg
+from ._payloads import decode_powershell_b64, static_output, string_literals
+from ._rules import CommandView, RuleIndex, Tri, build_index, dotnet_key
+from ._syntax import DYN, Arg, Frame, Stdin
+from ._unwrap import (
+    cmd_exe,
+    executor,
+    find_exec,
+    joined_command,
+    posix_shell,
+    powershell_exe,
+    split_words,
+    unwrap,
+    windows_split,
+)
+
+_SHOWN_MAX = 160
+
+
+def _shown(argv: list[Arg] | list[str]) -> str:
+    text = " ".join(a if isinstance(a, str) else a.raw for a in argv)
+    text = " ".join(text.split())
+    return text if len(text) <= _SHOWN_MAX else text[: _SHOWN_MAX - 1] + "…"
+
+
+class _Stop(Exception):
+    """A concrete deny was found; nothing later can change the decision."""
+
+
+@dataclass(slots=True)
+class Finding:
+    rule: Rule
+    argv: list[str]
+    reason: str
+
+
+class CompiledPolicy:
+    """Rules and command tables in the shape the evaluation needs (built once per `Policy`)."""
+
+    def __init__(self, data: PolicyFile, rules: list[Rule]) -> None:
+        self.rules = rules
+        self.index: RuleIndex = build_index(rules, data.syntax)
+        self.max_depth = data.max_depth
+        self.aliases = {k.lower(): v.lower() for k, v in data.powershell_aliases.items()}
+        self.command_valued = frozenset(v.upper() for v in data.command_valued_variables)
+        self.wrappers: dict[str, list[WrapperSpec]] = {}
+        for spec in data.wrappers.values():
+            for name in spec.names:
+                self.wrappers.setdefault(name.lower(), []).append(spec)
+        self.shells: dict[str, ShellSpec] = {n.lower(): s for s in data.shells.values() for n in s.names}
+        self.executors: dict[str, ExecutorSpec] = {}
+        self.executor_globs: list[tuple[str, ExecutorSpec]] = []
+        for spec in data.executors.values():
+            for name in spec.names:
+                if any(ch in name for ch in "*?["):
+                    self.executor_globs.append((name.lower(), spec))
+                else:
+                    self.executors[name.lower()] = spec
+
+    def executor_for(self, name: str) -> ExecutorSpec | None:
+        spec = self.executors.get(name)
+        if spec is None and self.executor_globs:
+            spec = next((s for pattern, s in self.executor_globs if fnmatch(name, pattern)), None)
+        return spec
+
+
+class Evaluation:
+    """Checks one command (and everything nested in it); implements the parsers' `Sink`."""
+
+    def __init__(self, policy: CompiledPolicy, *, collect_all: bool = False) -> None:
+        self.p = policy
+        self.index = policy.index
+        self.collect_all = collect_all
+        self.findings: list[Finding] = []
+        self.parse_status = "ok"
+        self._special = {
+            "eval": self._eval,
+            "source": self._source,
+            ".": self._source,
+            "alias": self._alias,
+            "trap": self._trap,
+            "find": self._find,
+            "invoke-expression": self._invoke_expression,
+            "start-process": self._start_process,
+            "set-alias": self._set_alias,
+            "new-alias": self._set_alias,
+            "new-object": self._new_object,
+        }
+
+    # -- entry points --
+    def run(self, text: str, shell: ShellKind) -> None:
+        with contextlib.suppress(_Stop):
+            self.script(text, shell, Frame(shell))
+
+    def decision(self, command: str, shell: ShellKind) -> Decision:
+        chosen = next((f for f in self.findings if f.rule.category != "unverifiable"), None)
+        if chosen is None and self.findings:
+            chosen = self.findings[0]
+        if chosen is None:
+            return Decision(
+                allowed=True,
+                command=command,
+                backend=shell,
+                reason="no deny rule matches any command in it",
+                parse_status=self.parse_status,
+            )
+        rule = chosen.rule
+        return Decision(
+            allowed=False,
+            command=command,
+            backend=shell,
+            rule_id=rule.id,
+            category=rule.category,
+            justification=rule.justification,
+            reason=chosen.reason,
+            argv=chosen.argv,
+            parse_status=self.parse_status,
+        )
+
+    def _add(self, rule: Rule, argv: list[str], reason: str) -> None:
+        self.findings.append(Finding(rule, argv, reason))
+        if not self.collect_all and rule.category != "unverifiable":
+            raise _Stop
+
+    def _rule_finding(
+        self, rule: Rule, argv: list[Arg], names: tuple[str, ...], frame: Frame, detail: str
+    ) -> None:
+        shown = _shown(argv)
+        extra = f" ({detail})" if detail else ""
+        self._add(rule, self._argv(argv, names), f"`{shown}`{frame.where()} {rule.description}{extra}")
+
+    @staticmethod
+    def _argv(argv: list[Arg], names: tuple[str, ...] = ()) -> list[str]:
+        out = [a.text if DYN not in a.text else a.raw for a in argv]
+        if out and names:
+            out[0] = names[-1]
+        return out
+
+    def event(self, event: EngineEvent, frame: Frame, detail: str, argv: list[str] | None = None) -> None:
+        rule = self.index.engine[event]
+        self._add(rule, argv or [], f"{detail}{frame.where()}: {rule.description}")
+
+    # -- scripts --
+    def script(self, text: str, dialect: Dialect, frame: Frame) -> None:
+        if frame.depth > self.p.max_depth:
+            self.event("depth-exceeded", frame, f"nesting deeper than {self.p.max_depth} levels")
+            return
+        if frame.dialect != dialect:
+            frame = Frame(dialect, frame.depth, frame.via)
+        if dialect == "cmd":
+            self._cmd_script(text, frame)
+            return
+        src = text.encode("utf-8", "replace")
+        module = _parse_posix if dialect == "posix" else _parse_powershell
+        root = module.parse(src).root_node
+        if root.has_error:
+            if frame.depth == 0:
+                self.parse_status = "error"
+            elif self.parse_status == "ok":
+                self.parse_status = "nested-error"
+        module.walk(self, frame, src, root)
+        if root.has_error:
+            self.event("parse-error", frame, f"the {dialect} parser cannot read `{_shown([text])}`")
+
+    def _cmd_script(self, text: str, frame: Frame) -> None:
+        parsed = _parse_cmd.parse_cmd(text)
+        for name in parsed.variables:
+            self.variable(name, frame, f"%{name}%")
+        previous: list[Arg] | None = None
+        for command in parsed.commands:
+            stdin = None
+            if command.piped and previous is not None:
+                before = previous
+                stdin = Stdin("pipe", compute=lambda b=before: static_output(b, None, "cmd"))
+            for op, target in command.redirects:
+                self.redirect(op, target, frame)
+            self.command(command.argv, frame, stdin)
+            previous = command.argv
+
+    def _stdin_script(
+        self, stdin: Stdin | None, target: str, frame: Frame, who: str, argv: list[Arg]
+    ) -> None:
+        """A shell or interpreter reads its program from stdin: check it if the text is known, else block."""
+        if stdin is None or stdin.is_file:
+            return
+        text = stdin.text()
+        if text is None:
+            self.event(
+                "unknown-stdin", frame, f"`{who}` runs a script read from a {stdin.origin}", self._argv(argv)
+            )
+        elif target in ("posix", "powershell", "cmd"):
+            self.script(text, target, frame.nested(f"`{who}` reading stdin"))  # type: ignore[arg-type]
+        else:
+            self.payload(target, text, frame.nested(f"`{who}` reading stdin"), argv)
+
+    def _inline(self, line: Arg, dialect: Dialect, frame: Frame, argv: list[Arg]) -> None:
+        if DYN in line.text:
+            self.event(
+                "dynamic-script",
+                frame,
+                f"the script `{line.raw}` is only known at run time",
+                self._argv(argv),
+            )
+        else:
+            self.script(line.text, dialect, frame)
+
+    # -- sink callbacks --
+    def command(
+        self, argv: list[Arg], frame: Frame, stdin: Stdin | None, resolved_name: str | None = None
+    ) -> None:
+        if not argv:
+            return
+        head = argv[0]
+        if head.block:
+            return  # `& { ... }`: the walker checks the block's own commands
+        if DYN in head.text:
+            if resolved_name is not None and frame.depth < self.p.max_depth:
+                value = fold_arg(resolved_name)
+                self.command(
+                    [Arg(value, head.raw), *argv[1:]], frame.wrapped(f"`{head.raw}` = `{value}`"), stdin
+                )
+            self.event(
+                "dynamic-command",
+                frame,
+                f"the command name `{head.raw}` is only known at run time",
+                self._argv(argv),
+            )
+            return
+        name = command_key(head.text)
+        if not name:
+            return
+        if frame.depth > self.p.max_depth:
+            self.event(
+                "depth-exceeded", frame, f"nesting deeper than {self.p.max_depth} levels", self._argv(argv)
+            )
+            return
+        dialect = frame.dialect
+        names: tuple[str, ...] = (name,)
+        if dialect == "powershell":
+            target = frame.aliases.get(name) or self.p.aliases.get(name)
+            if target:
+                names = (name, target)
+        view = CommandView(names, argv, dialect)
+        args = argv[1:]
+
+        wrapper = self._wrapper(names, args)
+        wrapped = None
+        if wrapper is not None:
+            stdin_words = None
+            if wrapper.feeds_arguments and stdin is not None and not stdin.is_file:
+                piped = stdin.text()
+                stdin_words = split_words(piped) if piped is not None else None
+            wrapped = unwrap(wrapper, args, stdin_words)
+            view.has_command = wrapped.has_command
+
+        for compiled in self.index.commands_for(names):
+            state, detail = compiled.check(view)
+            if state is Tri.MATCH:
+                self._rule_finding(compiled.rule, argv, names, frame, detail)
+            elif state is Tri.UNKNOWN:
+                rule = compiled.rule
+                self.event(
+                    "dynamic-arguments",
+                    frame,
+                    f"`{_shown(argv)}` has words only known at run time, so it may be a case of "
+                    f"{rule.id} (which {rule.description})",
+                    self._argv(argv, names),
+                )
+        arg_rules = self.index.arguments.get(dialect)
+        if arg_rules:
+            for a in args:
+                for rule, pattern in arg_rules:
+                    if pattern.match(a.text):
+                        self._rule_finding(rule, argv, names, frame, a.text)
+
+        if wrapped is not None:
+            inner = frame.wrapped(f"`{name}`")
+            for candidate in wrapped.candidates:
+                self.command(candidate, inner, stdin)
+                first = candidate[0].text if candidate else ""
+                if any(ch in first for ch in " \t;|&<>()$`\n") and DYN not in first:
+                    # A "command name" with spaces or operators only makes sense to a shell (`watch 'a; b'`).
+                    self.script(" ".join(a.text for a in candidate), "posix", frame.nested(f"`{name}`"))
+            for line in wrapped.shell_lines:
+                self._inline(line, "posix", frame.nested(f"`{name} -c`"), argv)
+        for n in names:
+            special = self._special.get(n)
+            if special is not None and (
+                dialect != "posix" or not n.startswith(("invoke-", "start-", "set-", "new-"))
+            ):
+                special(n, argv, frame, stdin)
+                break
+        shell = self.p.shells.get(name)
+        if shell is not None:
+            self._shell(name, shell, argv, frame, stdin)
+        spec = self.p.executor_for(name)
+        if spec is not None:
+            self._executor(name, spec, argv, frame, stdin)
+
+    def _wrapper(self, names: tuple[str, ...], args: list[Arg]) -> WrapperSpec | None:
+        for n in names:
+            for spec in self.p.wrappers.get(n, ()):
+                if spec.subcommand is None:
+                    return spec
+                if args and args[0].text.lower() == spec.subcommand:
+                    return spec
+        return None
+
+    def assignment(self, name: str, value: Arg, frame: Frame) -> None:
+        if name.upper() in self.p.command_valued:
+            # Programs run these values as commands (`GIT_PAGER='rm -rf ~' git log`).
+            self._inline(value, "posix", frame.nested(f"`{name}=`"), [Arg(f"{name}={value.text}", value.raw)])
+
+    def redirect(self, op: str, target: Arg, frame: Frame) -> None:
+        base = op.lstrip("0123456789")
+        dialect = frame.dialect
+        for rule, clause, allow in self.index.redirects:
+            if dialect not in clause.shells or base not in clause.operators:
+                continue
+            text = target.text
+            if base.endswith("&") and (text.isdigit() or text == "-"):
+                continue  # descriptor duplication (`>&2`), not a file
+            if allow.match(text) or allow.match(target.raw):
+                continue
+            shown = f"{op} {target.raw}"
+            if DYN in text:
+                self.event(
+                    "dynamic-arguments",
+                    frame,
+                    f"`{shown}` writes to a file named only at run time, so it may be a case of {rule.id}",
+                    [op, target.raw],
+                )
+            else:
+                self._add(rule, [op, text], f"`{shown}`{frame.where()} {rule.description}")
+        arg_rules = self.index.arguments.get(dialect)
+        if arg_rules:
+            for rule, pattern in arg_rules:
+                if pattern.match(target.text):
+                    self._add(
+                        rule, [op, target.text], f"`{op} {target.raw}`{frame.where()} {rule.description}"
+                    )
+
+    def variable(self, name: str, frame: Frame, raw: str) -> None:
+        for rule, pattern in self.index.variables.get(frame.dialect, ()):
+            if pattern.fullmatch(name):
+                self._add(rule, [raw], f"`{raw}`{frame.where()} {rule.description}")
+                return
+
+    def dotnet(self, type_name: str, member: str | None, frame: Frame, raw: str) -> None:
+        entries = self.index.dotnet.get(dotnet_key(type_name))
+        if not entries:
+            return
+        for rule, members in entries:
+            if members is None or (member is not None and members.match(member)):
+                shown = raw + (f"::{member}" if member else "")
+                self._add(rule, [shown], f"`{shown}`{frame.where()} {rule.description}")
+
+    def static_output(self, argv: list[Arg], stdin: Stdin | None, dialect: Dialect) -> str | None:
+        return static_output(argv, stdin, dialect)
+
+    # -- payloads --
+    def payload(self, language: str, text: str, frame: Frame, argv: list[Arg]) -> None:
+        for rule, clause, patterns in self.index.payloads.get(language, ()):
+            for pattern in patterns:
+                m = pattern.search(text)
+                if m is None:
+                    continue
+                if clause.literals_are_commands:
+                    inner = frame.nested(f"a `{language}` payload")
+                    for literal in string_literals(text):
+                        self.script(literal, "posix", inner)
+                hit = " ".join(m.group(0).split())
+                self._add(
+                    rule, self._argv(argv), f"`{_shown(argv)}`{frame.where()} {rule.description} (`{hit}`)"
+                )
+                break
+
+    # -- shells and interpreters --
+    def _shell(self, name: str, spec: ShellSpec, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
+        args = argv[1:]
+        if spec.dialect == "posix":
+            if spec.joined:
+                line = joined_command(spec, args)
+                if line is not None:
+                    self._inline(line, "posix", frame.nested(f"`{name}`"), argv)
+                return
+            run = posix_shell(spec, args)
+            if run.inline is not None:
+                self._inline(run.inline, "posix", frame.nested(f"`{name} -c`"), argv)
+            elif run.reads_stdin:
+                self._stdin_script(stdin, "posix", frame, name, argv)
+        elif spec.dialect == "powershell":
+            ps = powershell_exe(args)
+            if ps.inline:
+                words = [a for a in ps.inline if not a.block]
+                if any(DYN in a.text for a in words):
+                    self.event(
+                        "dynamic-script",
+                        frame,
+                        f"the script `{_shown(ps.inline)}` is only known at run time",
+                        self._argv(argv),
+                    )
+                elif words:
+                    self.script(
+                        " ".join(a.text for a in words), "powershell", frame.nested(f"`{name} -Command`")
+                    )
+            elif ps.encoded is not None:
+                decoded = decode_powershell_b64(ps.encoded.text) if DYN not in ps.encoded.text else None
+                if decoded is None:
+                    self.event(
+                        "dynamic-script",
+                        frame,
+                        f"`{name} -EncodedCommand` carries text that does not decode as UTF-16LE base64",
+                        self._argv(argv),
+                    )
+                else:
+                    self.script(decoded, "powershell", frame.nested(f"`{name} -EncodedCommand`"))
+            elif ps.reads_stdin:
+                self._stdin_script(stdin, "powershell", frame, name, argv)
+        else:
+            line, literal, reads_stdin = cmd_exe(args)
+            if line is not None:
+                self._inline(Arg(line if literal else DYN, line), "cmd", frame.nested(f"`{name} /c`"), argv)
+            elif reads_stdin:
+                self._stdin_script(stdin, "cmd", frame, name, argv)
+
+    def _executor(
+        self, name: str, spec: ExecutorSpec, argv: list[Arg], frame: Frame, stdin: Stdin | None
+    ) -> None:
+        run = executor(spec, argv[1:])
+        for payload in run.payloads:
+            if DYN in payload.text:
+                self.event(
+                    "dynamic-script",
+                    frame,
+                    f"the `{name}` program `{payload.raw}` is only known at run time",
+                    self._argv(argv),
+                )
+            else:
+                self.payload(spec.language, payload.text, frame, argv)
+        if run.module_argv:
+            self.command(run.module_argv, frame.wrapped(f"`{name} -m`"), stdin)
+        if run.reads_stdin:
+            self._stdin_script(stdin, spec.language, frame, name, argv)
+
+    # -- commands that run text --
+    def _eval(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
+        words = argv[1:]
+        if words:
+            line = Arg(" ".join(a.text for a in words), " ".join(a.raw for a in words))
+            self._inline(line, "posix", frame.nested("`eval`"), argv)
+
+    def _source(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
+        if len(argv) > 1 and argv[1].text in ("/dev/stdin", "-", "/dev/fd/0", "/proc/self/fd/0"):
+            self._stdin_script(stdin, "posix", frame, name, argv)
+
+    def _alias(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
+        for a in argv[1:]:
+            if "=" in a.text:
+                _, value = a.text.split("=", 1)
+                self._inline(Arg(value, a.raw), "posix", frame.nested("`alias`"), argv)
+
+    def _trap(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
+        args = [a for a in argv[1:] if a.text != "--"]
+        if len(args) >= 2 and not args[0].text.startswith("-"):
+            self._inline(args[0], "posix", frame.nested("`trap`"), argv)
+
+    def _find(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
+        inner = frame.wrapped("`find -exec`")
+        for command in find_exec(argv[1:]):
+            self.command(command, inner, None)
+
+    def _ps_bind(self, args: list[Arg], valued: tuple[str, ...]) -> tuple[dict[str, list[Arg]], list[Arg]]:
+        """Bind PowerShell arguments: `-Name value` / `-Name:value` / positionals (prefixes resolved)."""
+        named: dict[str, list[Arg]] = {}
+        positional: list[Arg] = []
+        current: str | None = None
+        for a in args:
+            if a.param:
+                word = a.text.lstrip("-\u2013\u2014\u2015")
+                key, sep, value = word.partition(":")
+                key = key.lower()
+                full = next((v for v in valued if v.startswith(key)), None) if key else None
+                if full is None:
+                    current = None
+                    continue
+                if sep:
+                    named.setdefault(full, []).append(Arg(value, a.raw))
+                    current = None
+                else:
+                    named.setdefault(full, [])
+                    current = full
+                continue
+            if current is not None:
+                named[current].append(a)
+                if current != "argumentlist":
+                    current = None
+            else:
+                positional.append(a)
+        return named, positional
+
+    def _invoke_expression(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
+        named, positional = self._ps_bind(argv[1:], ("command",))
+        words = named.get("command", []) + positional
+        if words:
+            line = Arg(" ".join(a.text for a in words), " ".join(a.raw for a in words))
+            self._inline(line, "powershell", frame.nested("`Invoke-Expression`"), argv)
+        else:
+            self._stdin_script(stdin, "powershell", frame, "Invoke-Expression", argv)
+
+    def _start_process(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
+        valued = ("filepath", "argumentlist", "args", "workingdirectory", "verb", "windowstyle", "credential")
+        named, positional = self._ps_bind(argv[1:], valued)
+        files = named.get("filepath") or positional[:1]
+        rest = (
+            named.get("argumentlist", [])
+            + named.get("args", [])
+            + positional[1 if not named.get("filepath") else 0 :]
+        )
+        if not files:
+            return
+        target = files[0]
+        words: list[Arg] = [target]
+        for a in rest:
+            if DYN in a.text:
+                words.append(a)
+            else:
+                words.extend(windows_split(a.text))
+        self.command(words, frame.wrapped("`Start-Process`"), None)
+
+    def _set_alias(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
+        named, positional = self._ps_bind(argv[1:], ("name", "value", "scope", "option", "description"))
+        words = (named.get("name") or positional[:1]) + (named.get("value") or positional[1:2])
+        if len(words) >= 2 and DYN not in words[0].text and DYN not in words[1].text:
+            frame.aliases[command_key(words[0].text)] = command_key(words[1].text)
+        self.event(
+            "dynamic-alias",
+            frame,
+            f"`{_shown(argv)}` renames a command for the rest of the script",
+            self._argv(argv),
+        )
+
+    def _new_object(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
+        named, positional = self._ps_bind(argv[1:], ("typename", "comobject", "argumentlist", "property"))
+        types = named.get("typename") or ([] if "comobject" in named else positional[:1])
+        for a in types + named.get("comobject", []):
+            if DYN in a.text:
+                self.event(
+                    "dynamic-arguments",
+                    frame,
+                    f"`{_shown(argv)}` creates an object whose type is only known at run time",
+                    self._argv(argv),
+                )
+            else:
+                self.dotnet(a.text, None, frame, f"New-Object {a.raw}")

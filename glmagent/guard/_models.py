@@ -1,0 +1,311 @@
+"""Typed shapes of the policy: the public `Decision` and `Rule`, and the TOML schema (checked by pydantic).
+
+A rule is a set of *clauses* ("when" tables); a command is denied when any clause of any rule matches it.
+Each clause says what it looks at with `on`:
+
+    on = "command"   a simple command: names, subcommands, flags/switches/parameters, argument globs
+    on = "redirect"  a redirection operator and its target (truncating writes)
+    on = "variable"  a variable expansion by name ($env:X, secret-looking $NAMES, ${!prefix*})
+    on = "payload"   the program text given to an interpreter (python -c, node -e, awk, ...)
+    on = "dotnet"    a .NET type (and optionally member) used from PowerShell
+    on = "argument"  any argument or redirection target of any command (e.g. /dev/tcp/*, /proc/*/environ)
+    on = "engine"    a fail-closed condition raised by the engine itself (parse error, dynamic name, ...)
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+ShellKind = Literal["posix", "powershell"]
+"""The two shell backends a command can be checked for."""
+
+Dialect = Literal["posix", "powershell", "cmd"]
+"""Syntaxes the engine understands; `cmd` only appears nested (``cmd /c ...``)."""
+
+Category = Literal["destructive", "network", "env", "unverifiable"]
+
+ENGINE_EVENTS = (
+    "parse-error",
+    "dynamic-command",
+    "dynamic-arguments",
+    "dynamic-script",
+    "unknown-stdin",
+    "depth-exceeded",
+    "dynamic-alias",
+)
+EngineEvent = Literal[
+    "parse-error",
+    "dynamic-command",
+    "dynamic-arguments",
+    "dynamic-script",
+    "unknown-stdin",
+    "depth-exceeded",
+    "dynamic-alias",
+]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Example(_Strict):
+    """One command a rule must (or must not) deny, with the backend it is checked on."""
+
+    cmd: str
+    shell: ShellKind = "posix"
+
+
+def _as_examples(value: object, default_shell: ShellKind) -> list[object]:
+    if not isinstance(value, list):
+        return value  # type: ignore[return-value]  # let pydantic report the type error
+    return [{"cmd": v, "shell": default_shell} if isinstance(v, str) else v for v in value]
+
+
+class CommandClause(_Strict):
+    """Matches a simple command by name and by how it is called. Every field given must hold."""
+
+    on: Literal["command"]
+    commands: list[str] = Field(min_length=1)
+    """Normalised command names (lower case, no extension, aliases resolved); `*` globs allowed."""
+    subcommands: list[str] = []
+    """First positional words (space-separated for several, e.g. "pip install"); any one must match."""
+    flags_any: list[str] = []
+    """POSIX-style flags (`-r` also inside clusters like `-rf`; `--recursive` also as a prefix `--rec`)."""
+    flags_none: list[str] = []
+    switches_any: list[str] = []
+    """Windows-style switches, case-insensitive, written `/s`; `-s` and `/s/q` clusters also count."""
+    params_any: list[str] = []
+    """PowerShell parameter names (`Recurse`); any unambiguous prefix or `-Name:$true` counts."""
+    params_none: list[str] = []
+    args_any: list[str] = []
+    """Globs tested against every argument (case-insensitive), e.g. `of=*`, `-delete`, `env:*`."""
+    args_none: list[str] = []
+    """Globs no argument may match (`set` lists variables unless given `NAME=value`)."""
+    no_args: bool = False
+    """Only when the command has no arguments at all (`set`)."""
+    only_flags: bool = False
+    """Only when every argument is a flag (`export -p`, `declare -x`)."""
+    no_command: bool = False
+    """Only when a wrapper (`env`) is given no command to run (so it prints the environment)."""
+    shells: list[Dialect] = ["posix", "powershell", "cmd"]
+
+    @field_validator("flags_any", "flags_none")
+    @classmethod
+    def _flag_shape(cls, flags: list[str]) -> list[str]:
+        for flag in flags:
+            if not re.fullmatch(r"-[^-]|--[^-].*", flag):
+                raise ValueError(f"flag {flag!r} must look like -x or --long (use args_any for -delete)")
+        return flags
+
+
+class RedirectClause(_Strict):
+    """Matches an output redirection (`>`, `>|`, `&>` ...) whose target is not in `allow_targets`."""
+
+    on: Literal["redirect"]
+    operators: list[str] = Field(min_length=1)
+    allow_targets: list[str] = []
+    """Globs (case-insensitive) of harmless targets such as /dev/null or $null."""
+    shells: list[Dialect] = ["posix", "powershell", "cmd"]
+
+
+class VariableClause(_Strict):
+    """Matches a variable read by name (regular expression, case-insensitive, full match)."""
+
+    on: Literal["variable"]
+    names: list[str] = Field(min_length=1)
+    shells: list[Dialect] = ["posix", "powershell", "cmd"]
+
+
+class PayloadClause(_Strict):
+    """Matches interpreter program text (regular expressions searched in the payload)."""
+
+    on: Literal["payload"]
+    languages: list[str] = Field(min_length=1)
+    patterns: list[str] = Field(min_length=1)
+    literals_are_commands: bool = False
+    """The APIs matched run shell commands: string literals in the payload are checked as POSIX commands."""
+
+
+class DotnetClause(_Strict):
+    """Matches a .NET type (`Net.WebClient`, leading `System.` optional) and optionally its members."""
+
+    on: Literal["dotnet"]
+    types: list[str] = Field(min_length=1)
+    members: list[str] = []
+    """Member globs (`GetEnvironmentVariable*`); empty means any use of the type."""
+
+
+class ArgumentClause(_Strict):
+    """Matches any argument or redirection target of any command against path globs."""
+
+    on: Literal["argument"]
+    globs: list[str] = Field(min_length=1)
+    shells: list[Dialect] = ["posix", "powershell", "cmd"]
+
+
+class EngineClause(_Strict):
+    """Names the fail-closed condition of the engine this rule explains."""
+
+    on: Literal["engine"]
+    event: EngineEvent
+
+
+Clause = Annotated[
+    CommandClause
+    | RedirectClause
+    | VariableClause
+    | PayloadClause
+    | DotnetClause
+    | ArgumentClause
+    | EngineClause,
+    Field(discriminator="on"),
+]
+
+
+class Rule(_Strict):
+    """One deny rule: what it matches (`when`), why (`justification`), and the examples proving it."""
+
+    id: str = Field(pattern=r"^[a-z][a-z0-9-]*(\.[a-z0-9][a-z0-9-]*)+$")
+    category: Category
+    description: str = Field(min_length=3)
+    """What a match means, phrased to follow the command: "is a recursive delete"."""
+    justification: str = Field(min_length=10)
+    """Why it is denied and what to do instead; shown to the planner."""
+    when: list[Clause] = Field(min_length=1)
+    match: list[Example] = Field(min_length=1)
+    not_match: list[Example] = []
+
+    @property
+    def shells(self) -> list[Dialect]:
+        """Dialects on which any clause of this rule can apply."""
+        seen: dict[Dialect, None] = {}
+        for clause in self.when:
+            for shell in getattr(clause, "shells", ("posix", "powershell", "cmd")):
+                seen[shell] = None
+        return list(seen)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _normalise_examples(cls, data: object) -> object:
+        if not isinstance(data, dict):
+            return data
+        data = dict(data)
+        default: ShellKind = "posix"
+        clauses = data.get("when")
+        if isinstance(clauses, list) and clauses and all(isinstance(c, dict) for c in clauses):
+            shells = {s for c in clauses for s in c.get("shells", ["posix", "powershell"])}
+            if "posix" not in shells:
+                default = "powershell"
+        for key in ("match", "not_match"):
+            if key in data:
+                data[key] = _as_examples(data[key], default)
+        return data
+
+
+class WrapperSpec(_Strict):
+    """A command that runs another command given in its arguments (`sudo`, `timeout 5`, `uv run`)."""
+
+    names: list[str] = Field(min_length=1)
+    subcommand: str | None = None
+    """Word that must follow the name for it to wrap (`run` for `uv run`)."""
+    value_options: list[str] = []
+    """Options that consume the next word (or an attached value)."""
+    positionals: int = 0
+    """Words to skip after the options before the command (`timeout DURATION`, `chroot DIR`)."""
+    assignments: bool = False
+    """NAME=VALUE words may precede the command (`env`)."""
+    shell_options: list[str] = []
+    """Options whose value is a shell command line (`su -c CMD`); short ones may end a cluster (`-lc`)."""
+    split_options: list[str] = []
+    """Options whose value is split into words that start the command (`env -S 'rm -rf x'`)."""
+    stop_at: list[str] = []
+    """Words that end the wrapped command (`:::` for parallel)."""
+    feeds_arguments: bool = False
+    """The wrapped command receives extra arguments from stdin (`xargs`)."""
+    no_run_flags: list[str] = []
+    """Flags that make the wrapper only inspect, not run (`command -v`)."""
+
+
+class ShellSpec(_Strict):
+    """An interpreter of a shell language and how it receives a script."""
+
+    names: list[str] = Field(min_length=1)
+    dialect: Dialect
+    value_options: list[str] = []
+    joined: bool = False
+    """The words after the options form one command line for the shell (`wsl rm -rf x`)."""
+
+
+class ExecutorSpec(_Strict):
+    """A language interpreter whose inline program (`-c`, `-e` ...) is scanned as a payload."""
+
+    names: list[str] = Field(min_length=1)
+    language: str
+    inline: list[str] = []
+    """Flags whose value is the program; short ones may end a cluster (`perl -ne`)."""
+    value_options: list[str] = []
+    module: list[str] = []
+    """Flags naming a module that runs as if it were a command (`python -m http.server`)."""
+    program_is_first_operand: bool = False
+    """The first operand is the program text (`awk '{...}' file`, `sed 's/a/b/' f`)."""
+    file_flags: list[str] = []
+    """Flags that name a program file, after which there is no inline program (`awk -f x.awk`)."""
+    reads_stdin: bool = True
+    """With neither inline program nor script operand, the program comes from stdin."""
+
+
+class SyntaxSpec(_Strict):
+    """Global options of a command that consume a value, so subcommands are found after them."""
+
+    names: list[str] = Field(min_length=1)
+    value_options: list[str] = []
+
+
+class PolicyFile(_Strict):
+    """The built-in policy file (`policy/default.toml`)."""
+
+    version: Literal[1]
+    rule: list[Rule] = Field(min_length=1)
+    wrappers: dict[str, WrapperSpec] = {}
+    shells: dict[str, ShellSpec] = {}
+    executors: dict[str, ExecutorSpec] = {}
+    syntax: dict[str, SyntaxSpec] = {}
+    powershell_aliases: dict[str, str] = {}
+    command_valued_variables: list[str] = []
+    """Environment variables whose value a program runs as a command (GIT_PAGER, GIT_SSH_COMMAND ...)."""
+    max_depth: int = Field(default=8, ge=1, le=64)
+
+
+class UserPolicyFile(_Strict):
+    """A user or repository policy file: it may only add deny rules."""
+
+    version: Literal[1] = 1
+    rule: list[Rule] = Field(min_length=1)
+
+
+class Decision(BaseModel):
+    """The verdict on one command; JSON-friendly for `policy check --json` and the audit log."""
+
+    model_config = ConfigDict(frozen=True)
+
+    allowed: bool
+    command: str
+    backend: ShellKind
+    rule_id: str | None = None
+    category: str | None = None
+    justification: str | None = None
+    reason: str
+    argv: list[str] = []
+    parse_status: str = "ok"
+
+    def planner_message(self) -> str:
+        """Short text telling the planner what was blocked, why, and what to do instead."""
+        if self.allowed:
+            return f"Allowed: {self.reason}"
+        return (
+            f"Blocked by policy rule {self.rule_id} ({self.category}): {self.reason}. "
+            f"{self.justification or ''}"
+        ).strip()

@@ -1,0 +1,130 @@
+"""Turn command words into comparable keys: the one place that decides when two spellings are equal."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+# Characters that render as nothing (or steer rendering) but survive copy-paste; a model or a hostile file can
+# hide them inside a command word (`r\u200bm`) to dodge a name comparison.
+_INVISIBLE = dict.fromkeys(
+    [
+        0x00AD,
+        0x034F,
+        0x061C,
+        0x115F,
+        0x1160,
+        0x17B4,
+        0x17B5,
+        0x180E,
+        *range(0x200B, 0x2010),
+        *range(0x202A, 0x202F),
+        *range(0x2060, 0x2070),
+        0x3164,
+        0xFEFF,
+        0xFFA0,
+    ]
+)
+_WINDOWS_EXTENSIONS = (".exe", ".cmd", ".bat", ".com")
+_DASHES = "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"
+_DASH_TABLE = dict.fromkeys(map(ord, _DASHES), "-")
+
+
+def clean(text: str) -> str:
+    """NFKC-fold and drop invisible characters (cheap for the common all-ASCII word)."""
+    if text.isascii():
+        return text
+    return unicodedata.normalize("NFKC", text).translate(_INVISIBLE)
+
+
+@lru_cache(maxsize=4096)
+def command_key(word: str) -> str:
+    """Normalise a command word: basename of any path, case-folded, without a Windows executable extension.
+
+    Case is folded on every backend: Windows and macOS resolve `CURL`/`/BIN/RM` to the same program, and
+    treating them alike can only make the policy stricter.
+    """
+    word = clean(word).strip()
+    # Module-qualified cmdlets (`Microsoft.PowerShell.Management\Remove-Item`) and paths reduce alike.
+    cut = max(word.rfind("/"), word.rfind("\\"))
+    if cut >= 0 and cut < len(word) - 1:
+        word = word[cut + 1 :]
+    word = word.casefold()
+    for _ in range(2):  # `curl.exe.exe` is not a thing, but `x.com.exe` style stacking costs nothing to undo
+        if word.endswith(_WINDOWS_EXTENSIONS) and len(word) > 4:
+            word = word[:-4]
+    return word
+
+
+def fold_arg(text: str) -> str:
+    """Normalise an argument for comparison: NFKC, invisible characters out, typographic dashes to `-`."""
+    text = clean(text)
+    if not text.isascii():
+        text = text.translate(_DASH_TABLE)
+    return text
+
+
+_BACKTICK = re.compile(r"`(.)", re.DOTALL)
+_PS_ESCAPES = {
+    "0": "\0",
+    "a": "\a",
+    "b": "\b",
+    "e": "\x1b",
+    "f": "\f",
+    "n": "\n",
+    "r": "\r",
+    "t": "\t",
+    "v": "\v",
+}
+
+
+def ps_unescape(text: str, expandable: bool) -> str:
+    """Undo PowerShell backtick escapes. In bare words a backtick just quotes the next character."""
+    if "`" not in text:
+        return text
+    if expandable:
+        return _BACKTICK.sub(lambda m: _PS_ESCAPES.get(m.group(1), m.group(1)), text)
+    return _BACKTICK.sub(lambda m: m.group(1), text)
+
+
+_ANSI_C = re.compile(r"\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|c.|.)", re.DOTALL)
+_C_SIMPLE = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
+_C_SIMPLE |= {"v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"}
+
+
+def _ansi_c_char(m: re.Match[str]) -> str:
+    esc = m.group(1)
+    head = esc[0]
+    if head in "xuU":
+        return chr(int(esc[1:], 16))
+    if head.isdigit():
+        return chr(int(esc, 8) & 0xFF)
+    if head == "c" and len(esc) == 2:
+        return chr(ord(esc[1]) & 0x1F)
+    return _C_SIMPLE.get(esc, "\\" + esc)
+
+
+def ansi_c_unescape(body: str) -> str:
+    """Decode the escapes of a bash `$'...'` string (also used by `echo -e` and `printf`)."""
+    return _ANSI_C.sub(_ansi_c_char, body) if "\\" in body else body
+
+
+_POSIX_ESCAPE = re.compile(r"\\(\n|.)", re.DOTALL)
+
+
+def posix_unescape_word(text: str) -> str:
+    """Remove backslash quoting from an unquoted POSIX word (`\\rm` -> `rm`, line continuations vanish)."""
+    if "\\" not in text:
+        return text
+    return _POSIX_ESCAPE.sub(lambda m: "" if m.group(1) == "\n" else m.group(1), text)
+
+
+_DQ_ESCAPE = re.compile(r"\\([$`\"\\\n])")
+
+
+def posix_unescape_double(text: str) -> str:
+    """Inside double quotes only `\\$ \\` \\" \\\\` and newline are escapes."""
+    if "\\" not in text:
+        return text
+    return _DQ_ESCAPE.sub(lambda m: "" if m.group(1) == "\n" else m.group(1), text)

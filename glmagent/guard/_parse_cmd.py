@@ -1,0 +1,155 @@
+"""A small reader for `cmd.exe` command lines (there is no tree-sitter grammar for batch).
+
+It splits on `&`, `&&`, `||`, `|` and parentheses, honours `^` escapes and double quotes, separates
+redirections, and peels `@`, `call`, `start`, `if ... CMD` and `for ... do CMD` so the real command is seen.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ._syntax import DYN, Arg
+
+_VARIABLE = re.compile(r"%([A-Za-z_][^%\s=]*)%|!([A-Za-z_][^!\s=]*)!")
+_IF_TESTS = frozenset({"exist", "defined", "errorlevel", "cmdextversion"})
+_IF_OPS = frozenset({"==", "equ", "neq", "lss", "leq", "gtr", "geq"})
+_START_VALUED = frozenset({"/d", "/node", "/affinity"})
+
+
+@dataclass(slots=True)
+class CmdCommand:
+    argv: list[Arg]
+    redirects: list[tuple[str, Arg]] = field(default_factory=list)
+    piped: bool = False
+    """Its stdin is the previous command's stdout."""
+
+
+@dataclass(slots=True)
+class CmdScript:
+    commands: list[CmdCommand]
+    variables: list[str]
+
+
+def _word(text: str, quoted: bool) -> Arg:
+    value = text
+    if _VARIABLE.search(text):
+        value = _VARIABLE.sub(DYN, text)
+    return Arg(value, f'"{text}"' if quoted else text)
+
+
+def parse_cmd(line: str) -> CmdScript:
+    """Split a cmd.exe line into commands; never raises (cmd itself tolerates almost anything)."""
+    variables = [m.group(1) or m.group(2) for m in _VARIABLE.finditer(line)]
+    commands: list[CmdCommand] = []
+    words: list[Arg] = []
+    redirects: list[tuple[str, Arg]] = []
+    buf: list[str] = []
+    quoted = False
+    in_quote = False
+    started = False
+    piped = False
+    pending_redirect: str | None = None
+
+    def end_word() -> None:
+        nonlocal buf, quoted, started, pending_redirect
+        if started:
+            arg = _word("".join(buf), quoted)
+            if pending_redirect is not None:
+                redirects.append((pending_redirect, arg))
+                pending_redirect = None
+            else:
+                words.append(arg)
+        buf, quoted, started = [], False, False
+
+    def end_command(next_piped: bool) -> None:
+        nonlocal words, redirects, piped
+        end_word()
+        if words or redirects:
+            commands.append(CmdCommand(_peel(words), redirects, piped))
+        words, redirects, piped = [], [], next_piped
+
+    i = 0
+    n = len(line)
+    while i < n:
+        ch = line[i]
+        if in_quote:
+            if ch == '"':
+                in_quote = False
+            else:
+                buf.append(ch)
+            i += 1
+            continue
+        if ch == "^" and i + 1 < n:
+            buf.append(line[i + 1])
+            started = True
+            i += 2
+            continue
+        if ch == '"':
+            in_quote = quoted = started = True
+        elif ch in " \t":
+            end_word()
+        elif ch in "\r\n":
+            end_command(False)
+        elif ch == "&" or ch == "|":
+            double = i + 1 < n and line[i + 1] == ch
+            end_command(ch == "|" and not double)
+            i += 2 if double else 1
+            continue
+        elif ch in "()":
+            end_command(False)
+        elif ch in "<>":
+            fd = ""
+            if started and "".join(buf) in ("0", "1", "2", "3"):
+                fd = "".join(buf)
+                buf, started = [], False
+            end_word()
+            op = ch
+            if ch == ">" and i + 1 < n and line[i + 1] == ">":
+                op, i = ">>", i + 1
+            if i + 1 < n and line[i + 1] == "&":
+                op, i = op + "&", i + 1
+            pending_redirect = fd + op
+        else:
+            buf.append(ch)
+            started = True
+        i += 1
+    end_command(False)
+    return CmdScript(commands, variables)
+
+
+def _peel(words: list[Arg]) -> list[Arg]:
+    """Drop `@`, `call`, `start [title] [/opts]`, and the condition of `if` / the header of `for ... do`."""
+    while words:
+        head = words[0].text.lstrip("@").lower()
+        if not head:
+            words = words[1:]
+            continue
+        if head == "call":
+            words = words[1:]
+        elif head == "start":
+            words = words[1:]
+            if words and words[0].raw.startswith('"'):
+                words = words[1:]  # window title
+            while words and words[0].text.startswith("/"):
+                words = words[2:] if words[0].text.lower() in _START_VALUED else words[1:]
+        elif head == "if":
+            words = words[1:]
+            while words and words[0].text.lower() in ("/i", "not"):
+                words = words[1:]
+            if words and words[0].text.lower() in _IF_TESTS:
+                words = words[2:]
+            elif words and "==" in words[0].text and not words[0].text.endswith("=="):
+                words = words[1:]
+            elif len(words) >= 3 and words[1].text.lower() in _IF_OPS:
+                words = words[3:]
+            else:
+                words = words[1:]
+        elif head == "for":
+            rest = [w.text.lower() for w in words]
+            words = words[rest.index("do") + 1 :] if "do" in rest else []
+        else:
+            if words[0].text.startswith("@"):
+                words = [Arg(words[0].text.lstrip("@"), words[0].raw), *words[1:]]
+            return words
+    return words

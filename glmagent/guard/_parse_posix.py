@@ -1,0 +1,357 @@
+"""Walk a tree-sitter-bash tree and report every simple command, redirection and expansion to the engine."""
+
+from __future__ import annotations
+
+import threading
+from typing import TYPE_CHECKING, Any
+
+from ._normalise import ansi_c_unescape, fold_arg, posix_unescape_double, posix_unescape_word
+from ._sink import Sink
+from ._syntax import DYN, Arg, Frame, Stdin
+
+if TYPE_CHECKING:
+    from tree_sitter import Node, Parser
+
+_local = threading.local()
+
+
+def parser() -> Parser:
+    """A bash parser for this thread (tree-sitter parsers are not shareable across threads)."""
+    p = getattr(_local, "parser", None)
+    if p is None:
+        import tree_sitter
+        import tree_sitter_bash
+
+        p = tree_sitter.Parser(tree_sitter.Language(tree_sitter_bash.language()))
+        _local.parser = p
+    return p
+
+
+def parse(source: bytes) -> Any:
+    """Parse POSIX shell source; callers check `root_node.has_error`."""
+    return parser().parse(source)
+
+
+# Node kinds that are words (or pieces of one): they never contain a command unless they hold an expansion.
+_DYNAMIC = frozenset(
+    {
+        "simple_expansion",
+        "expansion",
+        "command_substitution",
+        "process_substitution",
+        "arithmetic_expansion",
+        "brace_expression",
+    }
+)
+_LEAVES = frozenset(
+    {"word", "number", "raw_string", "ansi_c_string", "comment", "variable_name", "file_descriptor"}
+)
+_REDIRECTS = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
+
+
+class PosixWalker:
+    """One walk over one parsed script; `frame` carries depth, wrapper chain and literal assignments."""
+
+    __slots__ = ("frame", "handlers", "sink", "src")
+
+    def __init__(self, sink: Sink, frame: Frame, src: bytes) -> None:
+        self.sink = sink
+        self.frame = frame
+        self.src = src
+        self.handlers = {
+            "command": self._command,
+            "declaration_command": self._declaration,
+            "redirected_statement": self._redirected,
+            "pipeline": self._pipeline,
+            "variable_assignment": self._assignment,
+            "simple_expansion": self._expansion,
+            "expansion": self._expansion,
+            "file_redirect": self._file_redirect,
+            "herestring_redirect": self._children,
+            "heredoc_redirect": self._heredoc,
+        }
+
+    # -- generic walk --
+    def visit(self, node: Node, stdin: Stdin | None = None) -> None:
+        handler = self.handlers.get(node.type)
+        if handler is not None:
+            handler(node, stdin)
+        elif node.named_child_count:
+            for child in node.named_children:
+                if child.type not in _LEAVES:
+                    self.visit(child)
+
+    def _children(self, node: Node, stdin: Stdin | None = None) -> None:
+        for child in node.named_children:
+            if child.type not in _LEAVES:
+                self.visit(child)
+
+    def text(self, node: Node) -> str:
+        return self.src[node.start_byte : node.end_byte].decode("utf-8", "replace")
+
+    # -- words --
+    def arg(self, node: Node) -> Arg:
+        raw = self.text(node)
+        return Arg(fold_arg(self._value(node, raw)), raw)
+
+    def _value(self, node: Node, raw: str) -> str:
+        kind = node.type
+        if kind == "word":
+            return posix_unescape_word(raw)
+        if kind == "number":
+            return raw
+        if kind == "raw_string":
+            return raw[1:-1]
+        if kind == "ansi_c_string":
+            return ansi_c_unescape(raw[2:-1])
+        if kind in ("string", "translated_string"):
+            return self._string_value(node)
+        if kind == "concatenation":
+            return "".join(self._value(c, self.text(c)) for c in node.children)
+        if kind in _DYNAMIC:
+            return DYN
+        if kind in ("string_content", "heredoc_content"):
+            return raw
+        # Globs (`extglob_pattern`), `[[ ]]` regexes and the like are taken as written.
+        return raw
+
+    def _string_value(self, node: Node) -> str:
+        # Rebuild the value from the source between the quotes so no gap between child nodes is lost.
+        start = node.start_byte + (2 if node.type == "translated_string" else 1)
+        end = node.end_byte - 1
+        out: list[str] = []
+        pos = start
+        for child in node.named_children:
+            if child.start_byte > pos:
+                out.append(posix_unescape_double(self.src[pos : child.start_byte].decode("utf-8", "replace")))
+            if child.type in _DYNAMIC:
+                out.append(DYN)
+            else:
+                out.append(posix_unescape_double(self.text(child)))
+            pos = child.end_byte
+        if end > pos:
+            out.append(posix_unescape_double(self.src[pos:end].decode("utf-8", "replace")))
+        return "".join(out)
+
+    def _resolve_name(self, name_node: Node) -> str | None:
+        """The literal value of `$x` / `${x}` in command position when the script assigned one."""
+        inner = name_node.named_children
+        if len(inner) != 1 or inner[0].type not in ("simple_expansion", "expansion"):
+            return None
+        parts = inner[0].named_children
+        if len(parts) != 1 or parts[0].type != "variable_name":
+            return None
+        return self.frame.variables.get(self.text(parts[0]))
+
+    # -- commands --
+    def _command(self, node: Node, stdin: Stdin | None) -> None:
+        argv: list[Arg] = []
+        resolved: str | None = None
+        nested: list[Node] = []
+        for child in node.children:
+            kind = child.type
+            if kind == "command_name":
+                resolved = self._resolve_name(child) if child.named_child_count == 1 else None
+                first = child.named_children[0] if child.named_child_count == 1 else child
+                argv.insert(0, self.arg(first))
+                if first.type not in _LEAVES:
+                    nested.append(first)
+            elif kind == "variable_assignment":
+                self._prefix_assignment(child)
+                nested.append(child)
+            elif kind == "herestring_redirect":
+                stdin = self._herestring(child)
+                nested.append(child)
+            elif kind in _REDIRECTS:
+                nested.append(child)
+            elif child.is_named and kind != "comment":
+                argv.append(self.arg(child))
+                if kind not in _LEAVES:
+                    nested.append(child)
+        self.sink.command(argv, self.frame, stdin, resolved)
+        for child in nested:
+            if child.type == "variable_assignment":
+                self._children(child)
+            else:
+                self.visit(child)
+
+    def _prefix_assignment(self, node: Node) -> None:
+        name = node.child_by_field_name("name")
+        value = node.child_by_field_name("value")
+        if name is not None:
+            self.sink.assignment(
+                self.text(name), self.arg(value) if value is not None else Arg("", ""), self.frame
+            )
+
+    def _assignment(self, node: Node, stdin: Stdin | None = None) -> None:
+        name = node.child_by_field_name("name")
+        value = node.child_by_field_name("value")
+        if name is not None:
+            val = self.arg(value) if value is not None else Arg("", "")
+            key = self.text(name)
+            if val.literal:
+                self.frame.variables[key] = val.text
+            else:
+                self.frame.variables.pop(key, None)
+            self.sink.assignment(key, val, self.frame)
+        self._children(node)
+
+    def _declaration(self, node: Node, stdin: Stdin | None) -> None:
+        # `export`, `declare`, `local`, `readonly`, `typeset`: a command whose arguments may be assignments.
+        argv: list[Arg] = []
+        for child in node.children:
+            if child.type == "variable_assignment":
+                self._assignment(child)
+                argv.append(Arg(self.text(child), self.text(child)))
+            elif child.is_named and child.type != "comment":
+                argv.append(self.arg(child))
+                if child.type not in _LEAVES:
+                    self.visit(child)
+            elif not child.is_named and not argv:
+                argv.append(Arg(self.text(child), self.text(child)))
+        self.sink.command(argv, self.frame, stdin)
+
+    # -- pipes and redirections --
+    def _pipeline(self, node: Node, stdin: Stdin | None) -> None:
+        prev: Node | None = None
+        for child in node.named_children:
+            if child.type == "comment":
+                continue
+            self.visit(child, stdin if prev is None else self._pipe_from(prev))
+            prev = child
+
+    def _pipe_from(self, node: Node, stdin: Stdin | None = None) -> Stdin:
+        return Stdin("pipe", compute=lambda: self._output_of(node, stdin))
+
+    def _output_of(self, node: Node, stdin: Stdin | None) -> str | None:
+        if node.type == "redirected_statement":
+            body = node.child_by_field_name("body")
+            if body is None:
+                return None
+            for r in node.children_by_field_name("redirect"):
+                stdin = self._stdin_of_redirect(r, stdin)
+            node = body
+        if node.type != "command":
+            return None
+        argv: list[Arg] = []
+        for child in node.children:
+            if child.type == "command_name":
+                argv.insert(0, self.arg(child))
+            elif child.type == "herestring_redirect":
+                stdin = self._herestring(child)
+            elif child.is_named and child.type not in ("variable_assignment", "comment", *_REDIRECTS):
+                argv.append(self.arg(child))
+        return self.sink.static_output(argv, stdin, "posix") if argv else None
+
+    def _herestring(self, node: Node) -> Stdin:
+        for child in node.named_children:
+            value = self.arg(child)
+            return Stdin("herestring", value.text + "\n" if value.literal else None)
+        return Stdin("herestring", None)
+
+    def _heredoc_text(self, node: Node) -> str:
+        for child in node.named_children:
+            if child.type == "heredoc_body":
+                return self.text(child)
+        return ""
+
+    def _stdin_of_redirect(self, node: Node, stdin: Stdin | None) -> Stdin | None:
+        if node.type == "herestring_redirect":
+            return self._herestring(node)
+        if node.type == "heredoc_redirect":
+            return Stdin("heredoc", self._heredoc_text(node))
+        if node.type == "file_redirect":
+            op = self._operator(node)
+            if op in ("<", "<>") and not self._has_descriptor(node):
+                return Stdin("file")
+        return stdin
+
+    def _redirected(self, node: Node, stdin: Stdin | None) -> None:
+        body = node.child_by_field_name("body")
+        redirects = node.children_by_field_name("redirect")
+        for r in redirects:
+            stdin = self._stdin_of_redirect(r, stdin)
+        if body is not None:
+            self.visit(body, stdin)
+        for r in redirects:
+            if r.type == "heredoc_redirect":
+                self._heredoc(r, None, body, stdin)
+            else:
+                self.visit(r)
+
+    def _heredoc(
+        self,
+        node: Node,
+        _stdin: Stdin | None = None,
+        body: Node | None = None,
+        body_stdin: Stdin | None = None,
+    ) -> None:
+        # tree-sitter-bash hangs the rest of the line (`| sh`, `&& x`) under the heredoc redirect itself.
+        for child in node.named_children:
+            kind = child.type
+            if kind == "heredoc_body":
+                self._children(child)
+            elif kind in ("heredoc_start", "heredoc_end", "comment"):
+                continue
+            elif kind == "pipeline" and child.child_count and child.children[0].type in ("|", "|&"):
+                feed = self._pipe_from(body, body_stdin) if body is not None else Stdin("pipe", None)
+                self._pipeline(child, feed)
+            else:
+                self.visit(child)
+
+    @staticmethod
+    def _operator(node: Node) -> str:
+        for child in node.children:
+            if not child.is_named:
+                return child.type
+        return ""
+
+    @staticmethod
+    def _has_descriptor(node: Node) -> bool:
+        return any(c.type == "file_descriptor" for c in node.children)
+
+    def _file_redirect(self, node: Node, stdin: Stdin | None = None) -> None:
+        op = self._operator(node)
+        targets = [c for c in node.named_children if c.type not in ("file_descriptor", "comment")]
+        fd = next((self.text(c) for c in node.children if c.type == "file_descriptor"), "")
+        # tree-sitter-bash folds a following `0>&1` into extra destinations; the first is the real target.
+        for i, target in enumerate(targets):
+            self.sink.redirect(fd + op if i == 0 else "<", self.arg(target), self.frame)
+            if target.type not in _LEAVES:
+                self.visit(target)
+
+    # -- expansions --
+    def _expansion(self, node: Node, stdin: Stdin | None = None) -> None:
+        name = ""
+        ops: list[str] = []
+        for child in node.children:
+            kind = child.type
+            if kind in ("variable_name", "special_variable_name") and not name:
+                name = self.text(child)
+            elif not child.is_named and kind not in ("$", "${", "}"):
+                ops.append(kind)
+            elif kind not in _LEAVES:
+                self.visit(child)
+        if not name:
+            return
+        raw = self.text(node)
+        if node.type == "expansion":
+            if ops[:1] == ["!"]:
+                # `${!x}` reads a variable named at run time; `${!AWS*}` lists variable names.
+                self.sink.variable(
+                    "!" + name + ("*" if "*" in ops or "@" in ops[1:] else ""), self.frame, raw
+                )
+                return
+            if "@" in ops and "P" in ops:
+                # Prompt expansion runs `$(...)` found inside the variable's value.
+                self.sink.event("dynamic-script", self.frame, f"`{raw}` expands the value as a prompt string")
+                value = self.frame.variables.get(name)
+                if value is not None:
+                    self.sink.script(value, "posix", self.frame.nested(f"`{raw}`"))
+                return
+        self.sink.variable(name, self.frame, raw)
+
+
+def walk(sink: Sink, frame: Frame, src: bytes, root: Node) -> None:
+    """Report every command in `root` (a parsed POSIX script) to `sink`."""
+    PosixWalker(sink, frame, src).visit(root)

@@ -1,0 +1,382 @@
+"""Walk a tree-sitter-powershell tree and report commands, variables, .NET types and redirections."""
+
+from __future__ import annotations
+
+import re
+import threading
+from typing import TYPE_CHECKING, Any
+
+from ._normalise import fold_arg, ps_unescape
+from ._sink import Sink
+from ._syntax import DYN, Arg, Frame, Stdin
+
+if TYPE_CHECKING:
+    from tree_sitter import Node, Parser
+
+_local = threading.local()
+
+
+def parser() -> Parser:
+    """A PowerShell parser for this thread."""
+    p = getattr(_local, "parser", None)
+    if p is None:
+        import tree_sitter
+        import tree_sitter_powershell
+
+        p = tree_sitter.Parser(tree_sitter.Language(tree_sitter_powershell.language()))
+        _local.parser = p
+    return p
+
+
+def parse(source: bytes) -> Any:
+    """Parse PowerShell source; callers check `root_node.has_error`."""
+    return parser().parse(source)
+
+
+# Expression levels that wrap a single operand; peeled off to see whether an argument is a plain literal.
+_WRAPPERS = frozenset(
+    {
+        "logical_expression",
+        "bitwise_expression",
+        "comparison_expression",
+        "additive_expression",
+        "multiplicative_expression",
+        "format_expression",
+        "range_expression",
+        "array_literal_expression",
+        "unary_expression",
+        "pipeline",
+        "pipeline_chain",
+        "argument_expression",
+        "logical_argument_expression",
+        "bitwise_argument_expression",
+        "comparison_argument_expression",
+        "additive_argument_expression",
+        "multiplicative_argument_expression",
+        "format_argument_expression",
+        "range_argument_expression",
+        "left_assignment_expression",
+        "integer_literal",
+    }
+)
+_LEAVES = frozenset(
+    {
+        "command_argument_sep",
+        "comment",
+        "verbatim_string_characters",
+        "verbatim_here_string_characters",
+        "decimal_integer_literal",
+        "hexadecimal_integer_literal",
+        "real_literal",
+        "simple_name",
+        "type_identifier",
+        "empty_statement",
+        "assignement_operator",
+        "comparison_operator",
+        "format_operator",
+        "file_redirection_operator",
+        "merging_redirection_operator",
+    }
+)
+_DASHES = ("-", "\u2013", "\u2014", "\u2015")
+_VAR_IN_WORD = re.compile(r"\$(?:\{([^}]*)\}|([\w:?^$]+))")
+
+
+def _variable_name(raw: str) -> str:
+    """`$env:PATH` / `${env:PATH}` / `@splat` -> `env:PATH` / `env:PATH` / `splat`."""
+    name = raw[1:]
+    if name.startswith("{") and name.endswith("}"):
+        name = name[1:-1]
+    return ps_unescape(name, False)
+
+
+class PowerShellWalker:
+    """One walk over one parsed PowerShell script."""
+
+    __slots__ = ("frame", "handlers", "sink", "src")
+
+    def __init__(self, sink: Sink, frame: Frame, src: bytes) -> None:
+        self.sink = sink
+        self.frame = frame
+        self.src = src
+        self.handlers = {
+            "command": self._command,
+            "pipeline_chain": self._pipeline_chain,
+            "assignment_expression": self._assignment,
+            "variable": self._variable,
+            "type_literal": self._type_literal,
+            "redirection": self._redirection,
+            "generic_token": self._generic_token,
+        }
+
+    def visit(self, node: Node, stdin: Stdin | None = None) -> None:
+        handler = self.handlers.get(node.type)
+        if handler is not None:
+            handler(node, stdin)
+        elif node.named_child_count:
+            for child in node.named_children:
+                if child.type not in _LEAVES:
+                    self.visit(child)
+
+    def text(self, node: Node) -> str:
+        return self.src[node.start_byte : node.end_byte].decode("utf-8", "replace")
+
+    # -- values --
+    @staticmethod
+    def peel(node: Node) -> Node:
+        """Descend through single-operand expression levels (and plain parentheses) to the operand."""
+        while True:
+            kind = node.type
+            if kind in _WRAPPERS or kind == "parenthesized_expression":
+                named = [c for c in node.named_children if c.type != "comment"]
+                if len(named) == 1:
+                    node = named[0]
+                    continue
+            return node
+
+    def value(self, node: Node) -> str:
+        """Literal value of an expression, with DYN for anything computed at run time."""
+        node = self.peel(node)
+        kind = node.type
+        raw = self.text(node)
+        if kind == "string_literal":
+            return self._string(node, raw)
+        if kind == "generic_token":
+            return self._bare(raw)
+        if kind in ("decimal_integer_literal", "hexadecimal_integer_literal", "real_literal", "command_name"):
+            return raw
+        return DYN
+
+    def _string(self, node: Node, raw: str) -> str:
+        if raw.startswith("@'"):
+            return raw[2:-2].strip("\r\n")
+        if raw.startswith("'"):
+            return raw[1:-1].replace("''", "'")
+        # Expandable string: any variable or $( ) inside makes the value dynamic.
+        inner = node.named_children[0] if node.named_child_count else None
+        if inner is not None and inner.named_child_count:
+            return DYN
+        body = raw[2:-2].strip("\r\n") if raw.startswith('@"') else raw[1:-1].replace('""', '"')
+        if "$" in body.replace("`$", ""):
+            return DYN
+        return ps_unescape(body, True)
+
+    @staticmethod
+    def _bare(raw: str) -> str:
+        if "$" in raw.replace("`$", ""):
+            return DYN
+        return ps_unescape(raw, False)
+
+    def arg(self, node: Node) -> Arg:
+        raw = self.text(node)
+        return Arg(fold_arg(self.value(node)), raw)
+
+    # -- commands --
+    def _command_name(self, node: Node) -> tuple[Arg, str | None]:
+        if node.type == "command_name":
+            raw = self.text(node)
+            return Arg(fold_arg(self._bare(raw)), raw), None
+        # `& <expr>` / `. <expr>`: a literal string or path is a name; anything else is decided at run time.
+        inner = self.peel(node)
+        if inner.type == "command_name_expr" and inner.named_child_count == 1:
+            inner = self.peel(inner.named_children[0])
+        if inner.type == "script_block_expression" or (
+            inner.type == "command_name_expr" and any(c.type == "script_block" for c in inner.named_children)
+        ):
+            return Arg(DYN, self.text(inner), block=True), None
+        if inner.type == "command_name":
+            raw = self.text(inner)
+            return Arg(fold_arg(self._bare(raw)), raw), None
+        if inner.type == "path_command_name":
+            raw = self.text(inner)
+            resolved = None
+            if inner.named_child_count == 1 and inner.named_children[0].type == "variable":
+                resolved = self.frame.variables.get(_variable_name(raw).casefold())
+            if any(c.type == "variable" for c in inner.named_children):
+                return Arg(DYN, raw), resolved
+            return Arg(fold_arg(ps_unescape(raw, False)), raw), None
+        if inner.type == "variable":
+            raw = self.text(inner)
+            return Arg(DYN, raw), self.frame.variables.get(_variable_name(raw).casefold())
+        return self.arg(inner), None
+
+    def _elements(self, node: Node, argv: list[Arg], later: list[Node]) -> None:
+        children = node.named_children
+        i = 0
+        while i < len(children):
+            child = children[i]
+            kind = child.type
+            i += 1
+            if kind == "command_argument_sep":
+                continue
+            if kind == "command_parameter":
+                raw = self.text(child)
+                text = fold_arg(ps_unescape(raw, False))
+                # `-Name:value` arrives as parameter, ':' separator, value.
+                if (
+                    i + 1 < len(children)
+                    and children[i].type == "command_argument_sep"
+                    and ":" in self.text(children[i])
+                ):
+                    value_node = children[i + 1]
+                    # Keep `$false` readable: `-Recurse:$false` switches the parameter off.
+                    value = self.value(value_node)
+                    text += ":" + (self.text(value_node).strip() if value == DYN else value)
+                    raw += ":" + self.text(value_node)
+                    later.append(value_node)
+                    i += 2
+                argv.append(Arg(text, raw, param=True))
+                continue
+            if kind == "stop_parsing":
+                argv.extend(Arg(w, w) for w in self.text(child)[3:].split())
+                continue
+            if kind == "redirection":
+                later.append(child)
+                continue
+            self._append_argument(child, argv, later)
+
+    def _append_argument(self, node: Node, argv: list[Arg], later: list[Node]) -> None:
+        inner = self.peel(node)
+        kind = inner.type
+        if kind == "array_literal_expression":
+            # `a, b` passes each element as its own argument.
+            for element in inner.named_children:
+                if element.type != "comment":
+                    self._append_argument(element, argv, later)
+            return
+        raw = self.text(inner)
+        if kind == "generic_token":
+            text = fold_arg(self._bare(raw))
+            argv.append(Arg(text, raw, param=text[:1] in _DASHES and len(text) > 1))
+        elif kind == "variable" and raw.startswith("@"):
+            argv.append(Arg(DYN, raw, splat=True))
+        elif kind == "script_block_expression":
+            argv.append(Arg(DYN, raw, block=True))
+        else:
+            argv.append(Arg(fold_arg(self.value(inner)), raw))
+        if kind not in _LEAVES:
+            later.append(inner)
+
+    def _command(self, node: Node, stdin: Stdin | None) -> None:
+        argv: list[Arg] = []
+        later: list[Node] = []
+        resolved: str | None = None
+        for child in node.children:
+            kind = child.type
+            if kind in ("command_name", "command_name_expr"):
+                name, resolved = self._command_name(child)
+                argv.insert(0, name)
+                if child.type == "command_name_expr":
+                    later.append(child)
+            elif kind == "command_elements":
+                self._elements(child, argv, later)
+        # The command itself first, so its own rule explains a block before anything nested in its words.
+        self.sink.command(argv, self.frame, stdin, resolved)
+        for child in later:
+            self.visit(child)
+
+    # -- pipelines --
+    def _pipeline_chain(self, node: Node, stdin: Stdin | None) -> None:
+        prev: Node | None = None
+        for child in node.named_children:
+            kind = child.type
+            if kind in _LEAVES:
+                continue
+            if kind == "redirections":
+                self.visit(child)
+                continue
+            self.visit(child, stdin if prev is None else self._pipe_from(prev))
+            prev = child
+
+    def _pipe_from(self, node: Node) -> Stdin:
+        return Stdin("pipe", compute=lambda: self._output_of(node))
+
+    def _output_of(self, node: Node) -> str | None:
+        inner = self.peel(node)
+        if inner.type == "command":
+            argv: list[Arg] = []
+            for child in inner.children:
+                if child.type in ("command_name", "command_name_expr"):
+                    argv.insert(0, self._command_name(child)[0])
+                elif child.type == "command_elements":
+                    for element in child.named_children:
+                        if element.type not in ("command_argument_sep", "redirection"):
+                            self._collect_quiet(element, argv)
+            return self.sink.static_output(argv, None, "powershell")
+        if inner.type == "array_literal_expression":
+            parts = [self.value(c) for c in inner.named_children if c.type != "comment"]
+            return None if any(DYN in p for p in parts) else "\n".join(parts)
+        text = self.value(inner)
+        return None if DYN in text else text
+
+    def _collect_quiet(self, node: Node, argv: list[Arg]) -> None:
+        inner = self.peel(node)
+        if inner.type == "array_literal_expression":
+            for element in inner.named_children:
+                self._collect_quiet(element, argv)
+        elif inner.type == "command_parameter":
+            argv.append(Arg(self.text(inner), self.text(inner), param=True))
+        else:
+            argv.append(self.arg(inner))
+
+    # -- expressions --
+    def _assignment(self, node: Node, stdin: Stdin | None) -> None:
+        left = None
+        for child in node.named_children:
+            if child.type == "left_assignment_expression":
+                left = self.peel(child)
+            elif child.type not in _LEAVES:
+                value = child
+                if left is not None and left.type == "variable":
+                    name = _variable_name(self.text(left)).casefold()
+                    literal = self.value(value)
+                    if DYN not in literal:
+                        self.frame.variables[name] = literal
+                    else:
+                        self.frame.variables.pop(name, None)
+                self.visit(child)
+        # Writing `$env:NAME = value` sets a variable for child processes; only reads inspect the environment.
+        if left is not None and not (left.type == "variable" and self.text(left).lower().startswith("$env:")):
+            self.visit(left)
+
+    def _variable(self, node: Node, stdin: Stdin | None = None) -> None:
+        raw = self.text(node)
+        self.sink.variable(_variable_name(raw), self.frame, raw)
+
+    def _generic_token(self, node: Node, stdin: Stdin | None = None) -> None:
+        # The grammar leaves `a$x` as one token; PowerShell still expands the variable inside it.
+        raw = self.text(node)
+        if "$" in raw:
+            for m in _VAR_IN_WORD.finditer(raw):
+                self.sink.variable(m.group(1) or m.group(2), self.frame, m.group(0))
+
+    def _type_literal(self, node: Node, stdin: Stdin | None = None) -> None:
+        raw = self.text(node)
+        name = raw.strip("[]").split("[", 1)[0].strip()
+        member = None
+        sibling = node.next_sibling
+        if sibling is not None and sibling.type == "::":
+            after = sibling.next_sibling
+            if after is not None:
+                member = self.text(after)
+        self.sink.dotnet(name, member, self.frame, raw)
+
+    def _redirection(self, node: Node, stdin: Stdin | None = None) -> None:
+        op = ""
+        target: Node | None = None
+        for child in node.named_children:
+            if child.type == "file_redirection_operator":
+                op = self.text(child).strip()
+            elif child.type == "merging_redirection_operator":
+                return
+            elif child.type == "redirected_file_name":
+                named = [c for c in child.named_children if c.type != "command_argument_sep"]
+                target = named[0] if named else None
+        if target is not None and op:
+            self.sink.redirect(op, self.arg(target), self.frame)
+            self.visit(target)
+
+
+def walk(sink: Sink, frame: Frame, src: bytes, root: Node) -> None:
+    """Report every command in `root` (a parsed PowerShell script) to `sink`."""
+    PowerShellWalker(sink, frame, src).visit(root)

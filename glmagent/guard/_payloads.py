@@ -1,0 +1,108 @@
+"""Text that becomes code: what a pipe stage prints, encoded PowerShell, and string literals in a payload."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+
+from ._models import Dialect
+from ._normalise import ansi_c_unescape, command_key
+from ._syntax import DYN, Arg, Stdin
+
+
+def decode_powershell_b64(text: str) -> str | None:
+    """Decode `-EncodedCommand` text (base64 of UTF-16LE); None if it is not that."""
+    data = "".join(text.split())
+    try:
+        raw = base64.b64decode(data + "=" * (-len(data) % 4), validate=True)
+    except (binascii.Error, ValueError):
+        return None
+    if len(raw) % 2:
+        return None
+    try:
+        return raw.decode("utf-16-le")
+    except UnicodeDecodeError:
+        return None
+
+
+def _b64_text(text: str) -> str | None:
+    data = "".join(text.split())
+    try:
+        raw = base64.b64decode(data + "=" * (-len(data) % 4))
+    except (binascii.Error, ValueError):
+        return None
+    return raw.decode("utf-8", "replace")
+
+
+def _printf(fmt: str, args: list[str]) -> str:
+    """Enough of printf(1) to read `printf 'rm -rf %s' ~` and `printf '%b' '\\x72m'`."""
+    out: list[str] = []
+    queue = list(args)
+    spec = re.compile(r"%(%|[-+ #0]*\d*(?:\.\d+)?[a-zA-Z])")
+    while True:
+        pos = 0
+        for m in spec.finditer(fmt):
+            out.append(ansi_c_unescape(fmt[pos : m.start()]))
+            pos = m.end()
+            if m.group(1) == "%":
+                out.append("%")
+                continue
+            value = queue.pop(0) if queue else ""
+            out.append(ansi_c_unescape(value) if m.group(1).endswith("b") else value)
+        out.append(ansi_c_unescape(fmt[pos:]))
+        if not queue or not spec.search(fmt):
+            return "".join(out)
+
+
+def static_output(argv: list[Arg], stdin: Stdin | None, dialect: Dialect) -> str | None:
+    """What a producer in a pipe prints, when it is knowable from the words alone; else None."""
+    if not argv or any(DYN in a.text for a in argv):
+        return None
+    name = command_key(argv[0].text)
+    words = [a.text for a in argv[1:]]
+    if name in ("write-output", "write") or (name == "echo" and dialect == "powershell"):
+        return "\n".join(a.text for a in argv[1:] if not a.param) + "\n"
+    if name == "echo" and dialect == "cmd":
+        return " ".join(words) + "\n"
+    if name == "echo":
+        escapes = False
+        while words and re.fullmatch(r"-[neE]+", words[0]):
+            escapes = escapes or "e" in words[0]
+            words.pop(0)
+        text = " ".join(words)
+        return (ansi_c_unescape(text) if escapes else text) + "\n"
+    if name == "printf":
+        if words and words[0] == "--":
+            words.pop(0)
+        return _printf(words[0], words[1:]) if words else None
+    upstream = stdin.text() if stdin is not None and not stdin.is_file else None
+    if name in ("cat", "tac", "type", "get-content") and not [w for w in words if w != "-"]:
+        return upstream
+    if upstream is None:
+        return None
+    if name == "base64" and any(
+        w in ("-d", "-D", "--decode") or re.fullmatch(r"-[a-z]*d[a-z]*", w) for w in words
+    ):
+        return _b64_text(upstream)
+    if name == "xxd" and "-r" in words:
+        try:
+            return binascii.unhexlify("".join(upstream.split())).decode("utf-8", "replace")
+        except (binascii.Error, ValueError):
+            return None
+    if name == "rev":
+        return "\n".join(line[::-1] for line in upstream.split("\n"))
+    return None
+
+
+_STRING = re.compile(r"""(?s)(?:[rRbBuUfF]{0,2})("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`)""")
+
+
+def string_literals(payload: str) -> list[str]:
+    """Quoted strings in an interpreter payload (escapes undone), e.g. the command in `os.system("...")`."""
+    out: list[str] = []
+    for m in _STRING.finditer(payload):
+        body = m.group(1)[1:-1]
+        if body.strip():
+            out.append(ansi_c_unescape(body))
+    return out

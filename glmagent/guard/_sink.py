@@ -1,0 +1,38 @@
+"""The callbacks a parser walk reports to; implemented by the engine, apart so parsers stay engine-free."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from ._models import Dialect, EngineEvent
+from ._syntax import Arg, Frame, Stdin
+
+
+class Sink(Protocol):
+    """What a parser tells the engine while it walks one script."""
+
+    def command(
+        self, argv: list[Arg], frame: Frame, stdin: Stdin | None, resolved_name: str | None = None
+    ) -> None:
+        """A simple command in command position (`resolved_name`: a dynamic name's known literal value)."""
+
+    def assignment(self, name: str, value: Arg, frame: Frame) -> None:
+        """`NAME=value`, as a statement or as a command prefix."""
+
+    def redirect(self, op: str, target: Arg, frame: Frame) -> None:
+        """A redirection of output or input to/from a file or descriptor."""
+
+    def variable(self, name: str, frame: Frame, raw: str) -> None:
+        """A variable read (`$NAME`, `${!prefix*}` as `!prefix*`, `$env:NAME` as `env:NAME`)."""
+
+    def dotnet(self, type_name: str, member: str | None, frame: Frame, raw: str) -> None:
+        """A .NET type used from PowerShell, with the static member accessed on it, if any."""
+
+    def event(self, event: EngineEvent, frame: Frame, detail: str, argv: list[str] | None = None) -> None:
+        """A fail-closed condition found by the parser itself."""
+
+    def script(self, text: str, dialect: Dialect, frame: Frame) -> None:
+        """Check `text` as a whole script (already nested in `frame`)."""
+
+    def static_output(self, argv: list[Arg], stdin: Stdin | None, dialect: Dialect) -> str | None:
+        """What this command prints, if it can be known without running it (`echo`, `printf`, `base64 -d`)."""

@@ -1,0 +1,89 @@
+"""The small intermediate form the parsers hand to the engine: words, stdin sources and the nesting frame."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ._models import Dialect
+
+DYN = "\x00"
+"""Stands for a part of a word whose value is only known when the shell runs (`$x`, `$(...)`)."""
+
+
+@dataclass(slots=True, frozen=True)
+class Arg:
+    """One word of a simple command after quote removal.
+
+    `text` is the literal value with `DYN` where an expansion sits; `param` marks a PowerShell `-Name` token
+    (a quoted '-Name' is a value, not a parameter); `block` marks a script block the parser walks itself.
+    """
+
+    text: str
+    raw: str
+    param: bool = False
+    block: bool = False
+    splat: bool = False
+
+    @property
+    def literal(self) -> bool:
+        return DYN not in self.text
+
+    @property
+    def may_be_flag(self) -> bool:
+        """Could this word be read as an option by the program (POSIX getopt or PowerShell binding)?"""
+        return self.text[:1] in ("-", DYN) or self.splat
+
+
+def lit(text: str) -> Arg:
+    """A literal word (from a decoded or split string) whose raw form is its value."""
+    return Arg(text, text)
+
+
+class Stdin:
+    """What a command reads on standard input, computed only if a consumer asks for it."""
+
+    __slots__ = ("_compute", "_done", "_text", "origin")
+
+    def __init__(self, origin: str, text: str | None = None, compute: Callable[[], str | None] | None = None):
+        self.origin = origin
+        self._text = text
+        self._compute = compute
+        self._done = compute is None
+
+    def text(self) -> str | None:
+        """The literal text, or None when it cannot be known before running."""
+        if not self._done:
+            self._done = True
+            assert self._compute is not None
+            self._text = self._compute()
+        return self._text
+
+    @property
+    def is_file(self) -> bool:
+        return self.origin == "file"
+
+
+@dataclass(slots=True)
+class Frame:
+    """Where a script sits: nesting depth, the wrappers around it, and what the script itself defined."""
+
+    dialect: Dialect
+    depth: int = 0
+    via: tuple[str, ...] = ()
+    variables: dict[str, str] = field(default_factory=dict)
+    """Variables assigned a literal value earlier in the same script (only used to explain dynamic names)."""
+    aliases: dict[str, str] = field(default_factory=dict)
+
+    def nested(self, how: str, dialect: Dialect | None = None) -> Frame:
+        """A frame for a script or command run by a wrapper; definitions do not leak across processes."""
+        return Frame(dialect or self.dialect, self.depth + 1, (*self.via, how))
+
+    def wrapped(self, how: str) -> Frame:
+        """Same script, one wrapper deeper (shares definitions)."""
+        return Frame(self.dialect, self.depth + 1, (*self.via, how), self.variables, self.aliases)
+
+    def where(self) -> str:
+        if not self.via:
+            return ""
+        return " (inside " + " → ".join(self.via) + ")"

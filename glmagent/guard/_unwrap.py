@@ -1,0 +1,465 @@
+"""Find the command, script or program that a wrapper, shell or interpreter invocation will run.
+
+Each function reads one invocation's argument list the way that program's option parser would, and says
+what runs next. Where the reading is ambiguous (an unknown option that may take a value, a word only known
+at run time) it returns every plausible reading, so the engine checks them all.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass, field
+
+from ._models import ExecutorSpec, ShellSpec, WrapperSpec
+from ._syntax import DYN, Arg, lit
+
+_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+
+
+@dataclass(slots=True)
+class Wrapped:
+    """What a wrapper runs: candidate argv readings, shell command lines, and whether it runs anything."""
+
+    candidates: list[list[Arg]] = field(default_factory=list)
+    shell_lines: list[Arg] = field(default_factory=list)
+    has_command: bool | None = False
+
+
+def split_words(text: str) -> list[Arg]:
+    """Split a literal command line the way `sh` would for simple cases (falls back to whitespace)."""
+    try:
+        words = shlex.split(text, posix=True)
+    except ValueError:
+        words = text.split()
+    return [lit(w) for w in words]
+
+
+def unwrap(spec: WrapperSpec, args: list[Arg], stdin_words: list[Arg] | None) -> Wrapped:
+    """Read `sudo -u x cmd ...`, `timeout 5 cmd`, `env A=1 cmd`, `xargs -0 cmd`, `uv run cmd` ..."""
+    out = Wrapped()
+    value_opts = spec.value_options
+    shell_opts = spec.shell_options
+    prefix: list[Arg] = []
+    i = 0
+    n = len(args)
+    if spec.subcommand is not None:
+        i = 1  # the caller checked args[0] is the subcommand
+    ambiguous_at: int | None = None
+    replace: str | None = None
+    while i < n:
+        a = args[i]
+        t = a.text
+        if t == "--":
+            i += 1
+            break
+        if DYN in t and a.may_be_flag:
+            # `sudo $OPTS rm -rf /`: the word may be options or the command itself; check both readings.
+            out.candidates.append(args[i + 1 :])
+            ambiguous_at = None
+            break
+        if t[:1] == "-" and len(t) > 1:
+            name, eq, attached = t.partition("=") if t.startswith("--") else (t, "", "")
+            if t.startswith("--"):
+                if name in shell_opts or name in spec.split_options or name in value_opts:
+                    value = attached if eq else (args[i + 1].text if i + 1 < n else "")
+                    raw = attached if eq else (args[i + 1].raw if i + 1 < n else "")
+                    if name in shell_opts:
+                        out.shell_lines.append(Arg(value, raw))
+                    elif name in spec.split_options:
+                        prefix.extend(split_words(value) if DYN not in value else [Arg(DYN, raw)])
+                    if name in ("--replace", "--replace-str") and spec.feeds_arguments:
+                        replace = value or "{}"
+                    i += 1 if eq else 2
+                    continue
+                if name in spec.no_run_flags:
+                    out.has_command = False
+                    return out
+                ambiguous_at = i
+                i += 1
+                continue
+            consumed = False
+            for j in range(1, len(t)):
+                opt = "-" + t[j]
+                if opt in spec.no_run_flags:
+                    out.has_command = False
+                    return out
+                if opt in shell_opts or opt in spec.split_options or opt in value_opts:
+                    rest = t[j + 1 :]
+                    value_arg = Arg(rest, rest) if rest else (args[i + 1] if i + 1 < n else Arg("", ""))
+                    consumed = not rest
+                    if opt in shell_opts:
+                        out.shell_lines.append(value_arg)
+                    elif opt in spec.split_options:
+                        literal = DYN not in value_arg.text
+                        prefix.extend(split_words(value_arg.text) if literal else [value_arg])
+                    if opt in ("-I", "-i") and spec.feeds_arguments:
+                        replace = value_arg.text or "{}"
+                    break
+            else:
+                ambiguous_at = i
+            i += 2 if consumed else 1
+            continue
+        if spec.assignments and _ASSIGNMENT.match(t):
+            i += 1
+            continue
+        break
+    else:
+        i = n
+    i += spec.positionals
+    if i > n:
+        i = n
+    rest = list(args[i:])
+    if spec.stop_at:
+        for k, a in enumerate(rest):
+            if a.text in spec.stop_at:
+                rest = rest[:k]
+                break
+    readings = [prefix + rest]
+    if ambiguous_at is not None and ambiguous_at + 1 == i - spec.positionals and len(rest) > 1:
+        # The last unknown option might have taken the next word as its value.
+        readings.append(rest[1:])
+    for reading in readings:
+        if not reading:
+            continue
+        if spec.feeds_arguments:
+            reading = _feed(reading, stdin_words, replace)
+        out.candidates.append(reading)
+    if out.candidates or out.shell_lines:
+        out.has_command = True
+    elif any(DYN in a.text for a in args):
+        out.has_command = None
+    return out
+
+
+def _feed(argv: list[Arg], stdin_words: list[Arg] | None, replace: str | None) -> list[Arg]:
+    """`xargs`: the command also gets words read from stdin (unknown unless the pipe is a literal)."""
+    unknown = Arg(DYN, "<words from stdin>")
+    if replace is not None:
+        return [unknown if a.text == replace else a for a in argv]
+    return argv + (stdin_words if stdin_words is not None else [unknown])
+
+
+def find_exec(args: list[Arg]) -> list[list[Arg]]:
+    """The commands of `find ... -exec CMD ;` / `-execdir` / `-ok` / `-okdir` (terminated by `;` or `+`)."""
+    found: list[list[Arg]] = []
+    i = 0
+    while i < len(args):
+        if args[i].text in ("-exec", "-execdir", "-ok", "-okdir"):
+            j = i + 1
+            while j < len(args) and args[j].text not in (";", "+"):
+                j += 1
+            if j > i + 1:
+                found.append(args[i + 1 : j])
+            i = j
+        i += 1
+    return found
+
+
+@dataclass(slots=True)
+class ShellRun:
+    """How a shell invocation gets its script."""
+
+    inline: Arg | None = None
+    """The `-c` command line."""
+    reads_stdin: bool = False
+    script_file: bool = False
+
+
+def posix_shell(spec: ShellSpec, args: list[Arg]) -> ShellRun:
+    """Read `sh`/`bash`/`zsh` options: a short cluster holding `c` (`-lc`, `-xec`) takes the command line."""
+    run = ShellRun()
+    wants_inline = False
+    forced_stdin = False
+    i = 0
+    n = len(args)
+    while i < n:
+        a = args[i]
+        t = a.text
+        if t in ("--", "-"):
+            i += 1
+            if t == "-":
+                forced_stdin = True
+            break
+        if t[:1] in ("-", "+") and len(t) > 1 and DYN not in t:
+            if t.startswith("--"):
+                if t.split("=", 1)[0] in spec.value_options and "=" not in t:
+                    i += 1
+                i += 1
+                continue
+            letters = t[1:]
+            if "c" in letters and t[0] == "-":
+                wants_inline = True
+            if "s" in letters and t[0] == "-":
+                forced_stdin = True
+            if any(("-" + ch) in spec.value_options for ch in letters):
+                i += 1  # `-o pipefail`, `-O extglob`
+            i += 1
+            continue
+        break
+    if wants_inline:
+        run.inline = args[i] if i < n else Arg("", "")
+    elif forced_stdin or i >= n:
+        run.reads_stdin = True
+    else:
+        run.script_file = True
+    return run
+
+
+def joined_command(spec: ShellSpec, args: list[Arg]) -> Arg | None:
+    """`wsl [-d distro] [-e] cmd args`: the words after the options, as one command line."""
+    i = 0
+    while i < len(args):
+        t = args[i].text
+        if t == "--":
+            i += 1
+            break
+        if t[:1] != "-" or DYN in t:
+            break
+        i += 2 if t in spec.value_options else 1
+    words = args[i:]
+    if not words:
+        return None
+    return Arg(" ".join(a.text for a in words), " ".join(a.raw for a in words))
+
+
+_PS_PARAMS = (
+    "command",
+    "encodedcommand",
+    "file",
+    "executionpolicy",
+    "noprofile",
+    "noninteractive",
+    "nologo",
+    "noexit",
+    "windowstyle",
+    "version",
+    "inputformat",
+    "outputformat",
+    "configurationname",
+    "workingdirectory",
+    "commandwithargs",
+    "custompipename",
+    "login",
+    "mta",
+    "sta",
+    "settingsfile",
+    "psconsolefile",
+    "encodedarguments",
+    "help",
+)
+_PS_ALIASES = {
+    "c": "command",
+    "e": "encodedcommand",
+    "ec": "encodedcommand",
+    "enc": "encodedcommand",
+    "ea": "encodedarguments",
+    "ep": "executionpolicy",
+    "ex": "executionpolicy",
+    "exec": "executionpolicy",
+    "f": "file",
+    "nop": "noprofile",
+    "noni": "noninteractive",
+    "nol": "nologo",
+    "w": "windowstyle",
+    "wd": "workingdirectory",
+    "cwa": "commandwithargs",
+    "v": "version",
+    "if": "inputformat",
+    "of": "outputformat",
+    "l": "login",
+}
+_PS_VALUED = frozenset(
+    {
+        "executionpolicy",
+        "windowstyle",
+        "version",
+        "inputformat",
+        "outputformat",
+        "configurationname",
+        "workingdirectory",
+        "custompipename",
+        "settingsfile",
+        "psconsolefile",
+        "encodedarguments",
+    }
+)
+
+
+def powershell_param(word: str) -> str | None:
+    """Resolve a `powershell.exe` parameter (`-enc`, `/C`, `-Comm`) to its full lower-case name."""
+    if len(word) < 2 or word[0] not in "-/\u2013\u2014":
+        return None
+    name = word[1:].lstrip("-").split(":", 1)[0].lower()
+    if not name:
+        return None
+    if name in _PS_ALIASES:
+        return _PS_ALIASES[name]
+    # `-Command` wins any tie: reading too much as a script only makes the check stricter.
+    if "command".startswith(name):
+        return "command"
+    return next((p for p in _PS_PARAMS if p.startswith(name)), None)
+
+
+@dataclass(slots=True)
+class PowerShellRun:
+    """How a `powershell`/`pwsh` invocation gets its script."""
+
+    inline: list[Arg] = field(default_factory=list)
+    encoded: Arg | None = None
+    reads_stdin: bool = False
+    script_file: bool = False
+
+
+def powershell_exe(args: list[Arg]) -> PowerShellRun:
+    """Read `powershell -NoProfile -c ...`, `pwsh -EncodedCommand <b64>`, `powershell -File x.ps1`."""
+    run = PowerShellRun()
+    i = 0
+    n = len(args)
+    while i < n:
+        a = args[i]
+        param = powershell_param(a.text) if DYN not in a.text else None
+        if param is None:
+            if a.text == "-":
+                run.reads_stdin = True
+                return run
+            # powershell.exe treats leftover words as -Command; pwsh as a file. Check as a command.
+            run.inline = args[i:]
+            return run
+        if param in ("command", "commandwithargs"):
+            attached = a.text.split(":", 1)[1] if ":" in a.text else ""
+            rest = ([Arg(attached, attached)] if attached else []) + list(args[i + 1 :])
+            if len(rest) == 1 and rest[0].text == "-":
+                run.reads_stdin = True
+            else:
+                run.inline = rest
+            return run
+        if param == "encodedcommand":
+            run.encoded = args[i + 1] if i + 1 < n else Arg("", "")
+            return run
+        if param == "file":
+            run.script_file = True
+            if i + 1 < n and args[i + 1].text == "-":
+                run.reads_stdin = True
+                run.script_file = False
+            return run
+        i += 2 if param in _PS_VALUED and ":" not in a.text else 1
+    run.reads_stdin = True
+    return run
+
+
+def cmd_exe(args: list[Arg]) -> tuple[str | None, bool, bool]:
+    """`cmd /c LINE` -> (LINE, literal?, reads stdin?); switches ignore case and may be glued (`/c"x"`)."""
+    for i, a in enumerate(args):
+        t = a.text
+        low = t.lower()
+        if low[:2] in ("/c", "/k", "/r") and (len(low) == 2 or not low[2].isalpha()):
+            parts = ([t[2:]] if len(t) > 2 else []) + [x.text for x in args[i + 1 :]]
+            line = " ".join(parts).strip()
+            literal = DYN not in line
+            if len(line) >= 2 and line[0] == '"' and line[-1] == '"':
+                line = line[1:-1]
+            return line, literal, False
+        if not t.startswith("/"):
+            break
+    return None, True, True
+
+
+@dataclass(slots=True)
+class ExecutorRun:
+    """What an interpreter invocation runs."""
+
+    payloads: list[Arg] = field(default_factory=list)
+    module_argv: list[Arg] | None = None
+    reads_stdin: bool = False
+
+
+def executor(spec: ExecutorSpec, args: list[Arg]) -> ExecutorRun:
+    """Find the inline program(s) of `python -c`, `perl -ne`, `node --eval=`, `awk '{...}'`, or `-m mod`."""
+    run = ExecutorRun()
+    inline = spec.inline
+    file_given = False
+    operand: int | None = None
+    i = 0
+    n = len(args)
+    while i < n:
+        a = args[i]
+        t = a.text
+        if t == "--":
+            operand = i + 1 if i + 1 < n else None
+            break
+        if t == "-":
+            operand = i
+            break
+        if t[:1] == "-" and len(t) > 1 and DYN not in t:
+            if t.startswith("--"):
+                name, eq, attached = t.partition("=")
+                value = Arg(attached, attached) if eq else (args[i + 1] if i + 1 < n else Arg("", ""))
+                step = 1 if eq else 2
+                if name in inline:
+                    run.payloads.append(value)
+                elif name in spec.module:
+                    run.module_argv = [value, *args[i + step :]]
+                    return run
+                elif name in spec.file_flags:
+                    file_given = True
+                elif name not in spec.value_options:
+                    step = 1
+                i += step
+                continue
+            step = 1
+            for j in range(1, len(t)):
+                opt = "-" + t[j]
+                if opt in inline or opt in spec.module or opt in spec.file_flags or opt in spec.value_options:
+                    rest = t[j + 1 :]
+                    value = Arg(rest, rest) if rest else (args[i + 1] if i + 1 < n else Arg("", ""))
+                    step = 1 if rest else 2
+                    if opt in inline:
+                        run.payloads.append(value)
+                    elif opt in spec.module:
+                        run.module_argv = [value, *args[i + step :]]
+                        return run
+                    elif opt in spec.file_flags:
+                        file_given = True
+                    break
+            i += step
+            if run.payloads and spec.language == "python":
+                return run  # everything after `-c CODE` is the program's own argv
+            continue
+        if DYN in t and a.may_be_flag and not run.payloads and not file_given:
+            # `python $FLAGS`: could be `-c <code>`; the program cannot be known.
+            run.payloads.append(Arg(DYN, a.raw))
+            return run
+        operand = i
+        break
+    if run.payloads or file_given:
+        return run
+    if spec.program_is_first_operand and operand is not None:
+        run.payloads.append(args[operand])
+        return run
+    if operand is None or (operand < n and args[operand].text == "-"):
+        run.reads_stdin = spec.reads_stdin
+    return run
+
+
+def windows_split(line: str) -> list[Arg]:
+    """Split a Windows command line (double quotes group, backslashes are literal) for `Start-Process`."""
+    words: list[str] = []
+    current: list[str] = []
+    quoted = False
+    started = False
+    for ch in line:
+        if ch == '"':
+            quoted = not quoted
+            started = True
+        elif ch in " \t" and not quoted:
+            if started:
+                words.append("".join(current))
+                current = []
+                started = False
+        else:
+            current.append(ch)
+            started = True
+    if started:
+        words.append("".join(current))
+    return [lit(w) for w in words]
