@@ -185,6 +185,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 70
 
 
+class _StderrLogger:
+    """Writes to whatever `sys.stderr` is at call time (it may be swapped after configuration)."""
+
+    def msg(self, message: str) -> None:
+        print(message, file=sys.stderr, flush=True)
+
+    debug = info = warning = warn = error = critical = exception = fatal = msg
+
+
 def _configure_logging(verbosity: int) -> None:
     import logging
 
@@ -198,7 +207,7 @@ def _configure_logging(verbosity: int) -> None:
             structlog.dev.ConsoleRenderer(colors=False),
         ],
         wrapper_class=structlog.make_filtering_bound_logger(level),
-        logger_factory=structlog.PrintLoggerFactory(sys.stderr),
+        logger_factory=lambda *_: _StderrLogger(),
         cache_logger_on_first_use=False,
     )
 

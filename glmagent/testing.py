@@ -87,8 +87,9 @@ def summarise_test_run(command: str, passed: bool, output: str, timed_out: bool 
     for line in reversed(output.splitlines()):
         match = _PYTEST_COUNTS.match(line.strip())
         if match:
-            counts = match.group(1).strip().rstrip(",")
-            counts = re.sub(r"\s+in [\d.]+s.*$", "", counts)
+            # Only the bad news belongs in the summary: "1 failed, 1 error", not the passes and skips.
+            parts = [p.strip() for p in match.group(1).split(",")]
+            counts = ", ".join(p for p in parts if re.match(r"\d+ (failed|errors?)$", p)) or None
             break
     failed = list(dict.fromkeys(_PYTEST_FAILED.findall(output)))
     if counts and failed:
