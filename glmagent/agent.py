@@ -71,7 +71,7 @@ class CodingAgent:
         """Run the plan → act → observe loop until it stops; never raises for model behaviour."""
         workspace = _workspace(task.working_directory)
         settings = self.settings or resolve_settings(workspace.root)
-        planner = self.planner or _planner_from(settings)
+        planner = self.planner or planner_from_settings(settings)
         shell = self.shell or make_shell(settings.shell)
         executor = ToolExecutor(
             workspace, shell, self.policy or load_policy(settings), command_timeout=settings.command_timeout
@@ -125,7 +125,8 @@ def _workspace(path: Path) -> Workspace:
         raise ConfigError(str(error)) from None
 
 
-def _planner_from(settings: Settings) -> Planner:
+def planner_from_settings(settings: Settings) -> Planner:
+    """Build the planner the settings name (needs the provider's API key in the environment)."""
     from glmagent.planners.providers import build_planner, resolve_provider
 
     config = resolve_provider(

@@ -225,7 +225,7 @@ def _exit_code(result: Any) -> int:
 
 
 def _cmd_task(args: argparse.Namespace) -> int:
-    from glmagent.agent import CodingAgent
+    from glmagent.agent import CodingAgent, planner_from_settings
     from glmagent.config import resolve_settings
     from glmagent.render import ConsoleObserver
 
@@ -247,9 +247,7 @@ def _cmd_task(args: argparse.Namespace) -> int:
     if args.replay is not None and args.provider is None:
         flags["provider"] = "replay"  # --replay alone clearly means offline replay
     settings = resolve_settings(workdir, flags)
-    from glmagent.agent import _planner_from
-
-    planner = _planner_from(settings)
+    planner = planner_from_settings(settings)
     progress = sys.stderr if args.json else sys.stdout
     observer = ConsoleObserver(progress, planner_label=getattr(planner, "name", settings.provider))
     agent = CodingAgent(planner=planner, settings=settings, observer=observer)
@@ -290,7 +288,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     result = run_demo(
         args.dir, observer=ConsoleObserver(progress, planner_label="replay"), shell=args.shell or "auto"
     )
-    print(f"project: {result.memory_file.parent.parent.parent if result.memory_file else ''}", file=progress)
+    print(f"\nproject: {result.working_directory}", file=progress)
     _emit_result(result, args.json)
     return _exit_code(result)
 

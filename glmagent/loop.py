@@ -47,6 +47,7 @@ class TaskResult(BaseModel):
     """How a task ended."""
 
     task_id: str
+    working_directory: Path
     success: bool
     stop_reason: StopReason
     iterations: int
@@ -203,6 +204,7 @@ class AgentLoop:
             )
         result = TaskResult(
             task_id=task.task_id,
+            working_directory=task.working_directory,
             success=success,
             stop_reason=reason,
             iterations=iterations,
