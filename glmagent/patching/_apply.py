@@ -520,7 +520,9 @@ def _assemble(
         content=content,
         added=added,
         removed=removed,
-        diff=unified_diff(path, lines, target.final_newline, new_lines, final_newline, ops) if ops else "",
+        diff=unified_diff(path, lines, target.final_newline, new_lines, final_newline, ops)
+        if added or removed
+        else "",
         hunks=reports,
         context=context_view(new_lines, ops),
     )
