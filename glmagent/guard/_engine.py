@@ -100,6 +100,7 @@ class Evaluation:
             "alias": self._alias,
             "trap": self._trap,
             "find": self._find,
+            "coproc": self._coproc,
             "invoke-expression": self._invoke_expression,
             "start-process": self._start_process,
             "set-alias": self._set_alias,
@@ -173,6 +174,13 @@ class Evaluation:
         src = text.encode("utf-8", "replace")
         module = _parse_posix if dialect == "posix" else _parse_powershell
         root = module.parse(src).root_node
+        if root.has_error and dialect == "powershell":
+            repaired = _parse_powershell.repair(text)
+            if repaired is not None:
+                src2 = repaired.encode("utf-8", "replace")
+                root2 = module.parse(src2).root_node
+                if not root2.has_error:
+                    src, root = src2, root2
         if root.has_error:
             if frame.depth == 0:
                 self.parse_status = "error"
@@ -235,10 +243,10 @@ class Evaluation:
             return  # `& { ... }`: the walker checks the block's own commands
         if DYN in head.text:
             if resolved_name is not None and frame.depth < self.p.max_depth:
+                # Unquoted `$x` splits on whitespace: `x="rm -rf /"; $x` runs rm with two arguments.
                 value = fold_arg(resolved_name)
-                self.command(
-                    [Arg(value, head.raw), *argv[1:]], frame.wrapped(f"`{head.raw}` = `{value}`"), stdin
-                )
+                words = split_words(value) if any(c.isspace() for c in value) else [Arg(value, head.raw)]
+                self.command([*words, *argv[1:]], frame.wrapped(f"`{head.raw}` = `{value}`"), stdin)
             self.event(
                 "dynamic-command",
                 frame,
@@ -484,6 +492,13 @@ class Evaluation:
         args = [a for a in argv[1:] if a.text != "--"]
         if len(args) >= 2 and not args[0].text.startswith("-"):
             self._inline(args[0], "posix", frame.nested("`trap`"), argv)
+
+    def _coproc(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
+        # `coproc NAME { cmd; }` reaches us as words; the body after `{` is a command of its own.
+        words = [a.text for a in argv[1:]]
+        if "{" in words:
+            body = argv[1 + words.index("{") + 1 :]
+            self.command([a for a in body if a.text not in (";", "}")], frame.wrapped("`coproc`"), None)
 
     def _find(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
         inner = frame.wrapped("`find -exec`")

@@ -125,7 +125,7 @@ def _peel(words: list[Arg]) -> list[Arg]:
         if not head:
             words = words[1:]
             continue
-        if head == "call":
+        if head in ("call", "do", "else"):
             words = words[1:]
         elif head == "start":
             words = words[1:]

@@ -217,7 +217,10 @@ class PosixWalker:
         for child in node.named_children:
             if child.type == "comment":
                 continue
-            self.visit(child, stdin if prev is None else self._pipe_from(prev))
+            # Each stage reads what the previous one prints (`echo ... | base64 -d | sh` chains through).
+            if prev is not None:
+                stdin = self._pipe_from(prev, stdin)
+            self.visit(child, stdin)
             prev = child
 
     def _pipe_from(self, node: Node, stdin: Stdin | None = None) -> Stdin:
@@ -326,8 +329,10 @@ class PosixWalker:
         ops: list[str] = []
         for child in node.children:
             kind = child.type
-            if kind in ("variable_name", "special_variable_name") and not name:
+            if kind == "variable_name" and not name:
                 name = self.text(child)
+            elif kind == "special_variable_name":
+                continue  # `$!`, `$$`, `$?`: shell state, not the environment
             elif not child.is_named and kind not in ("$", "${", "}"):
                 ops.append(kind)
             elif kind not in _LEAVES:

@@ -377,6 +377,49 @@ class PowerShellWalker:
             self.visit(target)
 
 
+_PARAM_THEN_CODE = re.compile(r"(?i)(\bparam\s*\([^()]*\))[ \t]+(?=[^\s;])")
+_CLAUSE_THEN_DEFAULT = re.compile(r"(?i)\}[ \t]+(?=default\s*\{)")
+
+
+def repair(source: str) -> str | None:
+    """Respell valid PowerShell that the grammar rejects, changing only whitespace outside strings.
+
+    The grammar fails on `Select-Object Name, Length` (a bare word before a comma), on code after
+    `param(...)` on the same line, and on `default` after a switch clause on the same line. Spacing the
+    comma as `Name ,Length` or breaking the line means the same to PowerShell, and nothing to the policy.
+    """
+    out: list[str] = []
+    quote = ""
+    i = 0
+    n = len(source)
+    while i < n:
+        ch = source[i]
+        if quote:
+            out.append(ch)
+            if ch == "`" and quote == '"' and i + 1 < n:
+                out.append(source[i + 1])
+                i += 2
+                continue
+            if ch == quote:
+                quote = ""
+            i += 1
+            continue
+        if ch in "'\"":
+            quote = ch
+        elif ch == "," and out and not out[-1].isspace() and out[-1] not in ",([{":
+            j = i + 1
+            while j < n and source[j] in " \t":
+                j += 1
+            out.append(" ,")
+            i = j
+            continue
+        out.append(ch)
+        i += 1
+    text = "".join(out)
+    text = _CLAUSE_THEN_DEFAULT.sub("}\n", _PARAM_THEN_CODE.sub("\\1\n", text))
+    return text if text != source else None
+
+
 def walk(sink: Sink, frame: Frame, src: bytes, root: Node) -> None:
     """Report every command in `root` (a parsed PowerShell script) to `sink`."""
     PowerShellWalker(sink, frame, src).visit(root)
