@@ -393,3 +393,19 @@ def test_delete_forgives_trailing_blank_lines_left_out() -> None:
 def test_removing_every_line_without_dev_null_empties_the_file() -> None:
     result = apply_patch("old.py", b"a = 1\nb = 2\n", "--- a/old.py\n+++ b/old.py\n@@\n-a = 1\n-b = 2\n")
     assert (result.action, result.content) == ("modify", b"")
+
+
+def test_a_classic_mac_diff_with_cr_line_ends() -> None:
+    assert apply(f"@@\n{LOAD_HUNK}".replace("\n", "\r")) == LOAD_RESULT
+
+
+def test_a_new_file_in_two_hunks_joined_by_their_line_numbers() -> None:
+    diff = "--- /dev/null\n+++ b/n.txt\n@@ -0,0 +3,1 @@\n+c\n@@ -0,0 +1,2 @@\n+a\n+b\n"
+    assert apply(diff, None, "n.txt") == b"a\nb\nc\n"
+
+
+def test_short_context_applies_when_it_is_unique() -> None:
+    text = b"package main\n\nfunc main() {\n}\n"
+    assert apply("@@\n func main() {\n+\tprintln(1)\n }\n", text, "m.go") == text.replace(
+        b"{\n}", b"{\n\tprintln(1)\n}"
+    )

@@ -417,3 +417,16 @@ def test_a_character_the_files_encoding_cannot_hold_is_refused() -> None:
 
 def test_a_file_claiming_utf16_that_is_not_is_refused() -> None:
     assert reject("@@\n a\n-b\n+c\n", b"\xff\xfea\x00\x00\xd8", "t.txt").reason == "encoding"
+
+
+def test_a_brace_only_context_matching_many_places_is_ambiguous() -> None:
+    text = b"function a() {\n  x();\n}\n\nfunction b() {\n  y();\n}\n"
+    error = reject("@@ -3,1 +3,2 @@\n }\n+// done\n", text, "t.js")
+    assert error.reason == "ambiguous"
+    assert "lines 3 and 7" in str(error)
+
+
+def test_new_file_hunks_in_no_clear_order_are_unparseable() -> None:
+    error = reject("--- /dev/null\n+++ b/n.txt\n@@\n+a\n@@\n+b\n", None, "n.txt")
+    assert error.reason == "unparseable"
+    assert "one hunk" in str(error)

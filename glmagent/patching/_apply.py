@@ -117,12 +117,14 @@ def _create(path: str, original: bytes | None, hunks: list[Hunk], *, explicit: b
                 f"file, use '--- a/{path}' and its real lines as context.",
                 reason="unparseable",
             )
-    if len(hunks) > 1 and not _contiguous(hunks):
+    ordered = _in_file_order(hunks)
+    if ordered is None:
         raise PatchRejected(
             f"The new-file diff for {path} has {len(hunks)} hunks whose order is unclear; send the whole "
             "file as one hunk of '+' lines.",
             reason="unparseable",
         )
+    hunks = ordered
     lines = [t for h in hunks for t in h.texts]
     _strong_placeholder(lines, f"The new-file diff for {path}")
     final_newline = not (hunks and hunks[-1].new_no_eol)
@@ -166,13 +168,16 @@ def _create(path: str, original: bytes | None, hunks: list[Hunk], *, explicit: b
     )
 
 
-def _contiguous(hunks: list[Hunk]) -> bool:
+def _in_file_order(hunks: list[Hunk]) -> list[Hunk] | None:
+    """A new file's hunks in order: one hunk, or several whose +start lines say exactly how they join."""
+    if len(hunks) <= 1:
+        return hunks
     starts = [h.new_start for h in hunks]
     if any(s is None for s in starts):
-        return False
+        return None
     ordered = sorted(hunks, key=lambda h: h.new_start or 0)
-    hunks[:] = ordered
-    return all((b.new_start or 0) == (a.new_start or 0) + len(a.new_lines) for a, b in pairwise(ordered))
+    joined = all((b.new_start or 0) == (a.new_start or 0) + len(a.new_lines) for a, b in pairwise(ordered))
+    return ordered if joined else None
 
 
 def _delete(path: str, original: bytes | None, hunks: list[Hunk]) -> PatchResult:

@@ -19,6 +19,7 @@ from glmagent.patching._placeholder import placeholder_strength
 _MAX_LISTED = 5
 _QUOTE_WIDTH = 120
 _COMMON = 50  # a line occurring more often than this says nothing about where a hunk belongs
+_MAX_REGION = 40  # lines of the closest region quoted in a stale-context message
 
 
 class HunkFailure(Exception):
@@ -418,7 +419,7 @@ class Locator:
 
         best = max((s for s, _ in votes.most_common(10)), key=score)
         lo = max(0, best - 2)
-        hi = min(len(self.lines), best + size + 2)
+        hi = min(len(self.lines), best + size + 2, lo + _MAX_REGION)
         return lo, hi
 
 

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 Action = Literal["create", "modify", "delete"]
+_SUMMARY_WIDTH = 300
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,4 +51,4 @@ class PatchResult:
         notes = [note for h in self.hunks for note in h.notes]
         if notes:
             line += f"; {len(notes)} note{'s' if len(notes) != 1 else ''}: " + "; ".join(notes)
-        return line
+        return line if len(line) <= _SUMMARY_WIDTH else line[: _SUMMARY_WIDTH - 3] + "..."

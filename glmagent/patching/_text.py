@@ -142,6 +142,8 @@ def diff_lines(diff: str) -> list[str]:
     """Split diff text into lines, forgiving CRLF/CR transport: a trailing "\\r" is never content."""
     if diff.startswith("\ufeff"):
         diff = diff[1:]
+    if "\n" not in diff:
+        diff = diff.replace("\r", "\n")  # classic-Mac line ends: CR alone
     lines = diff.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
