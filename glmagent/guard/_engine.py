@@ -408,9 +408,13 @@ class Evaluation:
         args = argv[1:]
         if spec.dialect == "posix":
             if spec.joined:
-                line = joined_command(spec, args)
-                if line is not None:
-                    self._inline(line, "posix", frame.nested(f"`{name}`"), argv)
+                words = joined_command(spec, args)
+                if words:
+                    # `wsl -e cmd args` runs the words as argv; `wsl cmd args` hands them to a shell as a line.
+                    inner = frame.nested(f"`{name}`")
+                    self.command(words, Frame("posix", inner.depth, inner.via), stdin)
+                    line = Arg(" ".join(a.text for a in words), " ".join(a.raw for a in words))
+                    self._inline(line, "posix", inner, argv)
                 return
             run = posix_shell(spec, args)
             if run.inline is not None:

@@ -52,12 +52,13 @@ _REDIRECTS = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirec
 class PosixWalker:
     """One walk over one parsed script; `frame` carries depth, wrapper chain and literal assignments."""
 
-    __slots__ = ("frame", "handlers", "sink", "src")
+    __slots__ = ("frame", "handlers", "inherited", "sink", "src")
 
     def __init__(self, sink: Sink, frame: Frame, src: bytes) -> None:
         self.sink = sink
         self.frame = frame
         self.src = src
+        self.inherited: Stdin | None = None
         self.handlers = {
             "command": self._command,
             "declaration_command": self._declaration,
@@ -168,6 +169,8 @@ class PosixWalker:
                 argv.append(self.arg(child))
                 if kind not in _LEAVES:
                     nested.append(child)
+        if stdin is None:
+            stdin = self.inherited
         self.sink.command(argv, self.frame, stdin, resolved)
         for child in nested:
             if child.type == "variable_assignment":
@@ -253,10 +256,18 @@ class PosixWalker:
         return Stdin("herestring", None)
 
     def _heredoc_text(self, node: Node) -> str:
-        for child in node.named_children:
-            if child.type == "heredoc_body":
-                return self.text(child)
-        return ""
+        # Cut the body from the source: the grammar sometimes parses a body line starting with `\` as
+        # words of the redirect and leaves `heredoc_body` empty.
+        start = end = None
+        for child in node.children:
+            if child.type == "heredoc_start":
+                newline = self.src.find(b"\n", child.end_byte)
+                start = newline + 1 if newline >= 0 else child.end_byte
+            elif child.type == "heredoc_end":
+                end = child.start_byte
+        if start is None or end is None or end < start:
+            return "".join(self.text(c) for c in node.named_children if c.type == "heredoc_body")
+        return self.src[start:end].decode("utf-8", "replace")
 
     def _stdin_of_redirect(self, node: Node, stdin: Stdin | None) -> Stdin | None:
         if node.type == "herestring_redirect":
@@ -275,7 +286,16 @@ class PosixWalker:
         for r in redirects:
             stdin = self._stdin_of_redirect(r, stdin)
         if body is not None:
-            self.visit(body, stdin)
+            if body.type == "command":
+                self.visit(body, stdin)
+            else:
+                # tree-sitter-bash hangs `a && sh <<EOF` off the whole list; give every command in it the
+                # input (bash gives it to the last one, or to the whole group): checking more only blocks more.
+                saved, self.inherited = self.inherited, stdin
+                try:
+                    self.visit(body, stdin)
+                finally:
+                    self.inherited = saved
         for r in redirects:
             if r.type == "heredoc_redirect":
                 self._heredoc(r, None, body, stdin)
@@ -294,7 +314,7 @@ class PosixWalker:
             kind = child.type
             if kind == "heredoc_body":
                 self._children(child)
-            elif kind in ("heredoc_start", "heredoc_end", "comment"):
+            elif kind in ("heredoc_start", "heredoc_end", "comment", "word"):
                 continue
             elif kind == "pipeline" and child.child_count and child.children[0].type in ("|", "|&"):
                 feed = self._pipe_from(body, body_stdin) if body is not None else Stdin("pipe", None)

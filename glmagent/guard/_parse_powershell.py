@@ -378,6 +378,7 @@ class PowerShellWalker:
 
 
 _PARAM_THEN_CODE = re.compile(r"(?i)(\bparam\s*\([^()]*\))[ \t]+(?=[^\s;])")
+_OPENERS = "([{;|&,)}"
 _CLAUSE_THEN_DEFAULT = re.compile(r"(?i)\}[ \t]+(?=default\s*\{)")
 
 
@@ -403,6 +404,25 @@ def repair(source: str) -> str | None:
             if ch == quote:
                 quote = ""
             i += 1
+            continue
+        if ch in "'\"" and out and not out[-1].isspace() and out[-1] not in _OPENERS:
+            # `--grep='a b'`: a bare word glued to a string is one argument; quote it as a whole.
+            k = len(out)
+            while k > 0 and not out[k - 1].isspace() and out[k - 1] not in _OPENERS:
+                k -= 1
+            prefix = "".join(out[k:])
+            del out[k:]
+            j = i + 1
+            while j < n:
+                if source[j] == ch and not (ch == "'" and j + 1 < n and source[j + 1] == "'"):
+                    break
+                j += 2 if (source[j] == "`" and ch == '"') or (ch == "'" and source[j] == "'") else 1
+            body = source[i + 1 : j]
+            if ch == "'":
+                out.append("'" + prefix.replace("'", "''") + body + "'")
+            else:
+                out.append('"' + prefix.replace('"', '`"') + body + '"')
+            i = j + 1
             continue
         if ch in "'\"":
             quote = ch

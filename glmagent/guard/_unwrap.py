@@ -206,8 +206,8 @@ def posix_shell(spec: ShellSpec, args: list[Arg]) -> ShellRun:
     return run
 
 
-def joined_command(spec: ShellSpec, args: list[Arg]) -> Arg | None:
-    """`wsl [-d distro] [-e] cmd args`: the words after the options, as one command line."""
+def joined_command(spec: ShellSpec, args: list[Arg]) -> list[Arg]:
+    """`wsl [-d distro] [-e] cmd args`: the words after the options (run as argv, or as one line)."""
     i = 0
     while i < len(args):
         t = args[i].text
@@ -217,10 +217,7 @@ def joined_command(spec: ShellSpec, args: list[Arg]) -> Arg | None:
         if t[:1] != "-" or DYN in t:
             break
         i += 2 if t in spec.value_options else 1
-    words = args[i:]
-    if not words:
-        return None
-    return Arg(" ".join(a.text for a in words), " ".join(a.raw for a in words))
+    return args[i:]
 
 
 _PS_PARAMS = (
