@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from glmagent.guard import Policy, ShellKind
 
-# -- seeds ---------------------------------------------------------------------------------------------------
+# -- seeds --
 # Simple commands (one program and its words) can be prefixed by argv wrappers; compound ones only nested.
 POSIX_SIMPLE = [
     "rm -rf ./src",
@@ -115,7 +115,7 @@ def requote_first_word(command: str, style: str) -> str:
     return f"{spelled} {rest}".rstrip()
 
 
-# -- POSIX mutations ---------------------------------------------------------------------------------------------
+# -- POSIX mutations --
 Mutation = Callable[[str], str]
 
 PREFIX_WRAPPERS: dict[str, Mutation] = {
@@ -231,7 +231,7 @@ def test_stacked_mutations_keep_blocking(
     assert_blocked(command, "posix")
 
 
-# -- PowerShell mutations ----------------------------------------------------------------------------------------
+# -- PowerShell mutations --
 PS_NESTING: dict[str, Mutation] = {
     "powershell -Command": lambda c: f"powershell -NoProfile -Command {ps_quote(c)}",
     "pwsh -EncodedCommand": lambda c: f"pwsh -EncodedCommand {ps_encoded(c)}",
@@ -297,7 +297,7 @@ def test_powershell_spellings_of_a_recursive_delete(command: str) -> None:
     assert Policy.default().check(command, "powershell").rule_id == "destructive.recursive-delete", command
 
 
-# -- harmless look-alikes ----------------------------------------------------------------------------------------
+# -- harmless look-alikes --
 LOOKALIKE_SEEDS = POSIX_SIMPLE + POSIX_COMPOUND + CMD_SEEDS + POWERSHELL_SEEDS
 
 POSIX_QUOTING: dict[str, Mutation] = {

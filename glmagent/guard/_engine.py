@@ -410,7 +410,7 @@ class Evaluation:
             if spec.joined:
                 words = joined_command(spec, args)
                 if words:
-                    # `wsl -e cmd args` runs the words as argv; `wsl cmd args` hands them to a shell as a line.
+                    # `wsl -e cmd args` runs the words as argv; `wsl cmd args` passes them to a shell.
                     inner = frame.nested(f"`{name}`")
                     self.command(words, Frame("posix", inner.depth, inner.via), stdin)
                     line = Arg(" ".join(a.text for a in words), " ".join(a.raw for a in words))

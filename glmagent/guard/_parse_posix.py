@@ -290,7 +290,7 @@ class PosixWalker:
                 self.visit(body, stdin)
             else:
                 # tree-sitter-bash hangs `a && sh <<EOF` off the whole list; give every command in it the
-                # input (bash gives it to the last one, or to the whole group): checking more only blocks more.
+                # input (bash gives it to the last one, or to a whole group): checking more only blocks more.
                 saved, self.inherited = self.inherited, stdin
                 try:
                     self.visit(body, stdin)
