@@ -298,3 +298,36 @@ def test_reported_counts_and_diff_describe_the_real_change(data: st.DataObject, 
     # The reported diff, applied to the original, gives the result.
     again = apply_patch(PATH, encode(old, "\n", True), result.diff)
     assert again.content == result.content
+
+
+@given(
+    data=st.data(),
+    size=st.integers(4, 40),
+    context=st.integers(1, 3),
+    how=st.sampled_from(["typo", "invent"]),
+)
+@SETTINGS
+def test_mistyped_or_invented_context_is_refused_and_quoted(
+    data: st.DataObject, size: int, context: int, how: str
+) -> None:
+    old = data.draw(st.lists(unique_line(), min_size=size, max_size=size))
+    new = data.draw(edits(old, unique_line()))
+    assume(new != old)
+    head, hunks = split_hunks(make_diff(old, new, context))
+    k = data.draw(st.integers(0, len(hunks) - 1))
+    hunk = hunks[k]
+    context_rows = [i for i, line in enumerate(hunk) if i > 0 and line.startswith(" ")]
+    assume(context_rows)
+    row = data.draw(st.sampled_from(context_rows))
+    bogus = " " + hunk[row][1:].replace("value_", "valeu_")
+    if how == "typo":
+        hunk[row] = bogus
+    else:
+        hunk.insert(row, bogus)
+    diff = "\n".join([*head, *(line for h in hunks for line in h)]) + "\n"
+
+    with pytest.raises(PatchRejected) as rejected:
+        apply_patch(PATH, encode(old, "\n", True), diff)
+
+    assert rejected.value.reason == "stale_context"
+    assert repr(bogus[1:]) in str(rejected.value)

@@ -116,6 +116,10 @@ class Locator:
                 starts = [s for s in starts if s + len(old) == total]
             if starts:
                 return self._choose(hunk, tier, starts)
+        # Before any tolerance: a present new side means the edit was made, not that lines went missing.
+        applied = self._already_applied(hunk)
+        if applied is not None:
+            raise applied
         relaxed = self._place_with_skipped_line(hunk)
         if relaxed is not None:
             return relaxed
@@ -300,42 +304,73 @@ class Locator:
         old = hunk.old_lines
         if sum(1 for line in old if line.strip()) < 2:
             return None
-        gaps = self._gaps(hunk)
-        if not gaps:
+        allowed = set(self._gaps(hunk))
+        if not allowed:
             return None
         for tier in TIERS:
             keys = keyed(tier, old)
+            # Every gap position is searched, not only the safe ones: a match at an unsafe one is another
+            # reading of the same diff, which makes the safe reading ambiguous too.
             found: list[tuple[int, int]] = []
-            for g in gaps:
+            for g in range(1, len(old)):
                 pattern: list[str | None] = [*keys[:g], None, *keys[g:]]
                 for s in self._find(pattern, tier):
                     if not hunk.old_no_eol or s + len(old) + 1 == len(self.lines):
                         found.append((s, g))
             if not found:
                 continue
-            if len(found) > 1:
+            readings: dict[tuple[int, int, tuple[tuple[str, int | str], ...]], Placement] = {}
+            unsafe = [(s, g) for s, g in found if g not in allowed]
+            if not unsafe:
+                for s, g in found:
+                    skipped = s + g
+                    notes = [
+                        f"skipped context line {skipped + 1} ({quote(self.lines[skipped])}), which the diff "
+                        "left out; it is kept"
+                    ]
+                    placement = self._build(hunk, s, g, tier, notes)
+                    readings.setdefault(_outcome(placement, self.lines), placement)
+            if unsafe or len(readings) > 1:
                 starts = sorted({s for s, _ in found})
                 raise HunkFailure(
                     "ambiguous",
-                    f"{hunk.label()} does not match the file as written; allowing for one line missing from "
-                    f"its context it would match {len(found)} ways (starting at lines "
-                    f"{_join_lines(starts)}). Re-read the file and copy the context lines exactly.",
+                    f"{hunk.label()} does not match the file as written. Allowing for one file line missing "
+                    f"from its context, it could be read {len(found)} ways (starting at line"
+                    f"{'s' if len(starts) > 1 else ''} {_join_lines(starts)}), which change the file "
+                    "differently. Re-read the file and copy the unchanged lines exactly, without gaps.",
                 )
-            start, gap = found[0]
-            skipped = start + gap
-            notes = [
-                f"skipped context line {skipped + 1} ({quote(self.lines[skipped])}), which the diff left "
-                "out; it is kept"
-            ]
-            return self._build(hunk, start, gap, tier, notes)
+            return next(iter(readings.values()))
         return None
 
     # -- diagnosis -------------------------------------------------------------------------------------
 
+    def _already_applied(self, hunk: Hunk) -> HunkFailure | None:
+        """The hunk's old side is nowhere, but its new side is: the change was made already."""
+        new = hunk.new_lines
+        added = [t for k, t in zip(hunk.kinds, hunk.texts, strict=True) if k == "+"]
+        evidence = any(map(_informative, added)) or (
+            not added and sum(1 for line in new if line.strip()) >= 2
+        )
+        if not (hunk.changes and evidence):
+            return None
+        for tier in TIERS:
+            starts = self._find(keyed(tier, new), tier)
+            if starts:
+                s = starts[0]
+                return HunkFailure(
+                    "already_applied",
+                    f"{hunk.label()} looks already applied: its removed/context lines are not in the "
+                    f"file, but its resulting lines are (at line{'s' if len(starts) > 1 else ''} "
+                    f"{_join_lines(starts)}):\n"
+                    + numbered(self.lines, s, s + len(new))
+                    + "\nRe-read the file before editing it again; send only changes that are still "
+                    "needed.",
+                )
+        return None
+
     def _diagnose(self, hunk: Hunk) -> HunkFailure:
-        old = hunk.old_lines
         self._ready("indent")
-        for text in old:
+        for text in hunk.old_lines:
             if placeholder_strength(text) and not self.index.positions("indent", KEY["indent"](text)):
                 return HunkFailure(
                     "placeholder",
@@ -343,25 +378,6 @@ class Locator:
                     "of the file. A diff must quote the file's real lines: use separate, smaller hunks "
                     "around each change instead of eliding what lies between them.",
                 )
-        new = hunk.new_lines
-        added = [t for k, t in zip(hunk.kinds, hunk.texts, strict=True) if k == "+"]
-        evidence = any(map(_informative, added)) or (
-            not added and sum(1 for line in new if line.strip()) >= 2
-        )
-        if hunk.changes and evidence:
-            for tier in TIERS:
-                starts = self._find(keyed(tier, new), tier)
-                if starts:
-                    s = starts[0]
-                    return HunkFailure(
-                        "already_applied",
-                        f"{hunk.label()} looks already applied: its removed/context lines are not in the "
-                        f"file, but its resulting lines are (at line{'s' if len(starts) > 1 else ''} "
-                        f"{_join_lines(starts)}):\n"
-                        + numbered(self.lines, s, s + len(new))
-                        + "\nRe-read the file before editing it again; send only changes that are still "
-                        "needed.",
-                    )
         return self._stale(hunk)
 
     def _stale(self, hunk: Hunk) -> HunkFailure:
@@ -421,6 +437,12 @@ class Locator:
         lo = max(0, best - 2)
         hi = min(len(self.lines), best + size + 2, lo + _MAX_REGION)
         return lo, hi
+
+
+def _outcome(p: Placement, lines: list[str]) -> tuple[int, int, tuple[tuple[str, int | str], ...]]:
+    """What a placement does, by text: two readings that produce the same lines are the same edit."""
+    texts = tuple((op, lines[v] if isinstance(v, int) else v) for op, v in p.plan)
+    return p.start, p.end, texts
 
 
 def _informative(line: str) -> bool:
