@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 from dataclasses import dataclass
 from fnmatch import fnmatch
 
@@ -20,7 +19,7 @@ from ._models import (
 )
 from ._normalise import command_key, fold_arg
 from ._payloads import decode_powershell_b64, static_output, string_literals
-from ._rules import CommandView, RuleIndex, Tri, build_index, dotnet_key
+from ._rules import CommandView, CompiledCommand, RuleIndex, Tri, build_index, dotnet_key
 from ._syntax import DYN, Arg, Frame, Stdin
 from ._unwrap import (
     cmd_exe,
@@ -54,6 +53,17 @@ class Finding:
     reason: str
 
 
+@dataclass(slots=True, frozen=True)
+class NameInfo:
+    """What a command name means to the policy: its rule clauses and how it runs other code."""
+
+    clauses: tuple[CompiledCommand, ...]
+    wrappers: tuple[WrapperSpec, ...]
+    shell: ShellSpec | None
+    executor: ExecutorSpec | None
+    special: tuple[str, str] | None
+
+
 class CompiledPolicy:
     """Rules and command tables in the shape the evaluation needs (built once per `Policy`)."""
 
@@ -67,6 +77,7 @@ class CompiledPolicy:
         for spec in data.wrappers.values():
             for name in spec.names:
                 self.wrappers.setdefault(name.lower(), []).append(spec)
+        self._info: dict[tuple[str, ...], NameInfo] = {}
         self.shells: dict[str, ShellSpec] = {n.lower(): s for s in data.shells.values() for n in s.names}
         self.executors: dict[str, ExecutorSpec] = {}
         self.executor_globs: list[tuple[str, ExecutorSpec]] = []
@@ -77,6 +88,22 @@ class CompiledPolicy:
                 else:
                     self.executors[name.lower()] = spec
 
+    def info(self, names: tuple[str, ...]) -> NameInfo:
+        """Everything the policy knows about a command name (and its alias target), computed once per name."""
+        found = self._info.get(names)
+        if found is None:
+            special = next(((n, _SPECIAL[n]) for n in names if n in _SPECIAL), None)
+            found = NameInfo(
+                clauses=tuple(self.index.commands_for(names)),
+                wrappers=tuple(spec for n in names for spec in self.wrappers.get(n, ())),
+                shell=self.shells.get(names[0]),
+                executor=self.executor_for(names[0]),
+                special=special,
+            )
+            if len(self._info) < 65536:  # bounded: names come from untrusted text
+                self._info[names] = found
+        return found
+
     def executor_for(self, name: str) -> ExecutorSpec | None:
         spec = self.executors.get(name)
         if spec is None and self.executor_globs:
@@ -84,8 +111,28 @@ class CompiledPolicy:
         return spec
 
 
+_SPECIAL = {
+    "eval": "_eval",
+    "source": "_source",
+    ".": "_source",
+    "alias": "_alias",
+    "trap": "_trap",
+    "find": "_find",
+    "coproc": "_coproc",
+    "invoke-expression": "_invoke_expression",
+    "start-process": "_start_process",
+    "set-alias": "_set_alias",
+    "new-alias": "_set_alias",
+    "new-object": "_new_object",
+}
+# PowerShell cmdlet handlers do not apply to POSIX programs that happen to share the name.
+_POWERSHELL_ONLY = frozenset({"invoke-expression", "start-process", "set-alias", "new-alias", "new-object"})
+
+
 class Evaluation:
     """Checks one command (and everything nested in it); implements the parsers' `Sink`."""
+
+    __slots__ = ("collect_all", "findings", "index", "p", "parse_status")
 
     def __init__(self, policy: CompiledPolicy, *, collect_all: bool = False) -> None:
         self.p = policy
@@ -93,25 +140,13 @@ class Evaluation:
         self.collect_all = collect_all
         self.findings: list[Finding] = []
         self.parse_status = "ok"
-        self._special = {
-            "eval": self._eval,
-            "source": self._source,
-            ".": self._source,
-            "alias": self._alias,
-            "trap": self._trap,
-            "find": self._find,
-            "coproc": self._coproc,
-            "invoke-expression": self._invoke_expression,
-            "start-process": self._start_process,
-            "set-alias": self._set_alias,
-            "new-alias": self._set_alias,
-            "new-object": self._new_object,
-        }
 
     # -- entry points --
     def run(self, text: str, shell: ShellKind) -> None:
-        with contextlib.suppress(_Stop):
+        try:  # noqa: SIM105 - a raised _Stop is the fast exit, not an error
             self.script(text, shell, Frame(shell))
+        except _Stop:
+            pass
 
     def decision(self, command: str, shell: ShellKind) -> Decision:
         chosen = next((f for f in self.findings if f.rule.category != "unverifiable"), None)
@@ -123,6 +158,7 @@ class Evaluation:
                 command=command,
                 backend=shell,
                 reason="no deny rule matches any command in it",
+                argv=[],
                 parse_status=self.parse_status,
             )
         rule = chosen.rule
@@ -270,8 +306,9 @@ class Evaluation:
                 names = (name, target)
         view = CommandView(names, argv, dialect)
         args = argv[1:]
+        info = self.p.info(names)
 
-        wrapper = self._wrapper(names, args)
+        wrapper = self._wrapper(info.wrappers, args) if info.wrappers else None
         wrapped = None
         if wrapper is not None:
             stdin_words = None
@@ -281,7 +318,7 @@ class Evaluation:
             wrapped = unwrap(wrapper, args, stdin_words)
             view.has_command = wrapped.has_command
 
-        for compiled in self.index.commands_for(names):
+        for compiled in info.clauses:
             state, detail = compiled.check(view)
             if state is Tri.MATCH:
                 self._rule_finding(compiled.rule, argv, names, frame, detail)
@@ -296,10 +333,12 @@ class Evaluation:
                 )
         arg_rules = self.index.arguments.get(dialect)
         if arg_rules:
+            screen = self.index.argument_screen[dialect]
             for a in args:
-                for rule, pattern in arg_rules:
-                    if pattern.match(a.text):
-                        self._rule_finding(rule, argv, names, frame, a.text)
+                if screen.match(a.text):
+                    for rule, pattern in arg_rules:
+                        if pattern.match(a.text):
+                            self._rule_finding(rule, argv, names, frame, a.text)
 
         if wrapped is not None:
             inner = frame.wrapped(f"`{name}`")
@@ -311,27 +350,19 @@ class Evaluation:
                     self.script(" ".join(a.text for a in candidate), "posix", frame.nested(f"`{name}`"))
             for line in wrapped.shell_lines:
                 self._inline(line, "posix", frame.nested(f"`{name} -c`"), argv)
-        for n in names:
-            special = self._special.get(n)
-            if special is not None and (
-                dialect != "posix" or not n.startswith(("invoke-", "start-", "set-", "new-"))
-            ):
-                special(n, argv, frame, stdin)
-                break
-        shell = self.p.shells.get(name)
-        if shell is not None:
-            self._shell(name, shell, argv, frame, stdin)
-        spec = self.p.executor_for(name)
-        if spec is not None:
-            self._executor(name, spec, argv, frame, stdin)
+        if info.special is not None and (dialect != "posix" or info.special[0] not in _POWERSHELL_ONLY):
+            special_name, method = info.special
+            getattr(self, method)(special_name, argv, frame, stdin)
+        if info.shell is not None:
+            self._shell(name, info.shell, argv, frame, stdin)
+        if info.executor is not None:
+            self._executor(name, info.executor, argv, frame, stdin)
 
-    def _wrapper(self, names: tuple[str, ...], args: list[Arg]) -> WrapperSpec | None:
-        for n in names:
-            for spec in self.p.wrappers.get(n, ()):
-                if spec.subcommand is None:
-                    return spec
-                if args and args[0].text.lower() == spec.subcommand:
-                    return spec
+    @staticmethod
+    def _wrapper(specs: tuple[WrapperSpec, ...], args: list[Arg]) -> WrapperSpec | None:
+        for spec in specs:
+            if spec.subcommand is None or (args and args[0].text.lower() == spec.subcommand):
+                return spec
         return None
 
     def assignment(self, name: str, value: Arg, frame: Frame) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ._normalise import ansi_c_unescape, fold_arg, posix_unescape_double, posix_unescape_word
@@ -52,31 +53,19 @@ _REDIRECTS = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirec
 class PosixWalker:
     """One walk over one parsed script; `frame` carries depth, wrapper chain and literal assignments."""
 
-    __slots__ = ("frame", "handlers", "inherited", "sink", "src")
+    __slots__ = ("frame", "inherited", "sink", "src")
 
     def __init__(self, sink: Sink, frame: Frame, src: bytes) -> None:
         self.sink = sink
         self.frame = frame
         self.src = src
         self.inherited: Stdin | None = None
-        self.handlers = {
-            "command": self._command,
-            "declaration_command": self._declaration,
-            "redirected_statement": self._redirected,
-            "pipeline": self._pipeline,
-            "variable_assignment": self._assignment,
-            "simple_expansion": self._expansion,
-            "expansion": self._expansion,
-            "file_redirect": self._file_redirect,
-            "herestring_redirect": self._children,
-            "heredoc_redirect": self._heredoc,
-        }
 
     # -- generic walk --
     def visit(self, node: Node, stdin: Stdin | None = None) -> None:
-        handler = self.handlers.get(node.type)
+        handler = _HANDLERS.get(node.type)
         if handler is not None:
-            handler(node, stdin)
+            handler(self, node, stdin)
         elif node.named_child_count:
             for child in node.named_children:
                 if child.type not in _LEAVES:
@@ -92,7 +81,9 @@ class PosixWalker:
 
     # -- words --
     def arg(self, node: Node) -> Arg:
-        raw = self.text(node)
+        raw = self.src[node.start_byte : node.end_byte].decode("utf-8", "replace")
+        if node.type == "word" and "\\" not in raw and raw.isascii():
+            return Arg(raw, raw)  # the common case: a plain word is its own value
         return Arg(fold_arg(self._value(node, raw)), raw)
 
     def _value(self, node: Node, raw: str) -> str:
@@ -152,10 +143,12 @@ class PosixWalker:
         for child in node.children:
             kind = child.type
             if kind == "command_name":
-                resolved = self._resolve_name(child) if child.named_child_count == 1 else None
-                first = child.named_children[0] if child.named_child_count == 1 else child
+                first = child.named_child(0) if child.named_child_count == 1 else child
+                first_kind = first.type
+                if first_kind in ("simple_expansion", "expansion"):
+                    resolved = self._resolve_name(child)
                 argv.insert(0, self.arg(first))
-                if first.type not in _LEAVES:
+                if first_kind not in _LEAVES:
                     nested.append(first)
             elif kind == "variable_assignment":
                 self._prefix_assignment(child)
@@ -375,6 +368,20 @@ class PosixWalker:
                     self.sink.script(value, "posix", self.frame.nested(f"`{raw}`"))
                 return
         self.sink.variable(name, self.frame, raw)
+
+
+_HANDLERS: dict[str, Callable[[PosixWalker, Node, Stdin | None], None]] = {
+    "command": PosixWalker._command,
+    "declaration_command": PosixWalker._declaration,
+    "redirected_statement": PosixWalker._redirected,
+    "pipeline": PosixWalker._pipeline,
+    "variable_assignment": PosixWalker._assignment,
+    "simple_expansion": PosixWalker._expansion,
+    "expansion": PosixWalker._expansion,
+    "file_redirect": PosixWalker._file_redirect,
+    "herestring_redirect": PosixWalker._children,
+    "heredoc_redirect": PosixWalker._heredoc,
+}
 
 
 def walk(sink: Sink, frame: Frame, src: bytes, root: Node) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import threading
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ._normalise import fold_arg, ps_unescape
@@ -93,30 +94,30 @@ def _variable_name(raw: str) -> str:
 class PowerShellWalker:
     """One walk over one parsed PowerShell script."""
 
-    __slots__ = ("frame", "handlers", "sink", "src")
+    __slots__ = ("frame", "sink", "src")
 
     def __init__(self, sink: Sink, frame: Frame, src: bytes) -> None:
         self.sink = sink
         self.frame = frame
         self.src = src
-        self.handlers = {
-            "command": self._command,
-            "pipeline_chain": self._pipeline_chain,
-            "assignment_expression": self._assignment,
-            "variable": self._variable,
-            "type_literal": self._type_literal,
-            "redirection": self._redirection,
-            "generic_token": self._generic_token,
-        }
 
     def visit(self, node: Node, stdin: Stdin | None = None) -> None:
-        handler = self.handlers.get(node.type)
-        if handler is not None:
-            handler(node, stdin)
-        elif node.named_child_count:
-            for child in node.named_children:
-                if child.type not in _LEAVES:
-                    self.visit(child)
+        while True:
+            handler = _HANDLERS.get(node.type)
+            if handler is not None:
+                handler(self, node, stdin)
+                return
+            count = node.named_child_count
+            if count == 1:
+                # Expression levels nest one operand deep many times over; descend without recursing.
+                node = node.named_child(0)
+                stdin = None
+                continue
+            if count:
+                for child in node.named_children:
+                    if child.type not in _LEAVES:
+                        self.visit(child)
+            return
 
     def text(self, node: Node) -> str:
         return self.src[node.start_byte : node.end_byte].decode("utf-8", "replace")
@@ -127,11 +128,9 @@ class PowerShellWalker:
         """Descend through single-operand expression levels (and plain parentheses) to the operand."""
         while True:
             kind = node.type
-            if kind in _WRAPPERS or kind == "parenthesized_expression":
-                named = [c for c in node.named_children if c.type != "comment"]
-                if len(named) == 1:
-                    node = named[0]
-                    continue
+            if (kind in _WRAPPERS or kind == "parenthesized_expression") and node.named_child_count == 1:
+                node = node.named_child(0)
+                continue
             return node
 
     def value(self, node: Node) -> str:
@@ -438,6 +437,17 @@ def repair(source: str) -> str | None:
     text = "".join(out)
     text = _CLAUSE_THEN_DEFAULT.sub("}\n", _PARAM_THEN_CODE.sub("\\1\n", text))
     return text if text != source else None
+
+
+_HANDLERS: dict[str, Callable[[PowerShellWalker, Node, Stdin | None], None]] = {
+    "command": PowerShellWalker._command,
+    "pipeline_chain": PowerShellWalker._pipeline_chain,
+    "assignment_expression": PowerShellWalker._assignment,
+    "variable": PowerShellWalker._variable,
+    "type_literal": PowerShellWalker._type_literal,
+    "redirection": PowerShellWalker._redirection,
+    "generic_token": PowerShellWalker._generic_token,
+}
 
 
 def walk(sink: Sink, frame: Frame, src: bytes, root: Node) -> None:

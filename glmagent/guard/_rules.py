@@ -43,7 +43,17 @@ _OFF_VALUES = frozenset({"$false", "0", "$null"})
 class CommandView:
     """One simple command as the rules see it; flag tables are computed on first use."""
 
-    __slots__ = ("_params", "_posix", "_switches", "args", "argv", "dialect", "has_command", "names")
+    __slots__ = (
+        "_params",
+        "_positionals",
+        "_posix",
+        "_switches",
+        "args",
+        "argv",
+        "dialect",
+        "has_command",
+        "names",
+    )
 
     def __init__(self, names: tuple[str, ...], argv: list[Arg], dialect: Dialect) -> None:
         self.names = names
@@ -54,6 +64,7 @@ class CommandView:
         self._posix: tuple[set[str], list[str], bool] | None = None
         self._switches: tuple[set[str], bool] | None = None
         self._params: tuple[list[tuple[str, str | None]], bool] | None = None
+        self._positionals: list[Arg] | None = None
 
     def posix_flags(self) -> tuple[set[str], list[str], bool]:
         """Short flag letters, long flag names and whether a run-time word could add flags (before `--`)."""
@@ -108,7 +119,16 @@ class CommandView:
             self._params = (out, dyn)
         return self._params
 
-    def positionals(self, value_options: frozenset[str]) -> list[Arg]:
+    def positionals(self, syntax: dict[str, frozenset[str]]) -> list[Arg]:
+        """Operands after the command's global options (whose values `syntax` lists per command name)."""
+        if self._positionals is None:
+            value_options: frozenset[str] = frozenset()
+            for name in self.names:
+                value_options = value_options | syntax.get(name, frozenset())
+            self._positionals = self._operands(value_options)
+        return self._positionals
+
+    def _operands(self, value_options: frozenset[str]) -> list[Arg]:
         out: list[Arg] = []
         skip = False
         options_done = False
@@ -129,13 +149,20 @@ class CommandView:
         return out
 
 
+def _index_first_word(subcommands: list[str]) -> dict[str, list[tuple[str, ...]]]:
+    index: dict[str, list[tuple[str, ...]]] = {}
+    for entry in subcommands:
+        seq = tuple(entry.lower().split())
+        index.setdefault(seq[0], []).append(seq)
+    return index
+
+
 @dataclass(slots=True)
 class CompiledCommand:
     """A `on = "command"` clause ready to test against a `CommandView`."""
 
     rule: Rule
     clause: CommandClause
-    subcommands: list[tuple[str, ...]]
     short_any: set[str]
     long_any: list[str]
     short_none: set[str]
@@ -147,6 +174,7 @@ class CompiledCommand:
     args_none: re.Pattern[str] | None
     args_flaglike: bool
     syntax: dict[str, frozenset[str]] = field(default_factory=dict)
+    by_first_word: dict[str, list[tuple[str, ...]]] = field(default_factory=dict)
 
     @classmethod
     def build(cls, rule: Rule, clause: CommandClause, syntax: dict[str, frozenset[str]]) -> CompiledCommand:
@@ -158,7 +186,6 @@ class CompiledCommand:
         return cls(
             rule=rule,
             clause=clause,
-            subcommands=[tuple(s.lower().split()) for s in clause.subcommands],
             short_any=short_any,
             long_any=long_any,
             short_none=short_none,
@@ -172,6 +199,7 @@ class CompiledCommand:
             args_none=glob_regex(clause.args_none) if clause.args_none else None,
             args_flaglike=any(g.startswith("-") for g in clause.args_any),
             syntax=syntax,
+            by_first_word=_index_first_word(clause.subcommands),
         )
 
     def check(self, view: CommandView) -> tuple[Tri, str]:
@@ -181,20 +209,25 @@ class CompiledCommand:
         detail: list[str] = []
         if view.dialect not in c.shells:
             return Tri.NO, ""
-        if self.subcommands:
-            value_opts = frozenset().union(*(self.syntax.get(n, frozenset()) for n in view.names))
-            pos = view.positionals(value_opts)
-            best = Tri.NO
-            for seq in self.subcommands:
-                got = self._subcommand(pos, seq)
-                if got > best:
-                    best = got
-                    if got is Tri.MATCH:
-                        detail.append(" ".join(seq))
-                        break
-            if best is Tri.NO:
+        if self.by_first_word:
+            pos = view.positionals(self.syntax)
+            if not pos:
                 return Tri.NO, ""
-            state = min(state, best)
+            first = pos[0].text
+            if DYN in first:
+                state = Tri.UNKNOWN
+            else:
+                best = Tri.NO
+                for seq in self.by_first_word.get(first.lower(), ()):
+                    got = self._subcommand(pos, seq)
+                    if got > best:
+                        best = got
+                        if got is Tri.MATCH:
+                            detail.append(" ".join(seq))
+                            break
+                if best is Tri.NO:
+                    return Tri.NO, ""
+                state = min(state, best)
         if self.args_none is not None and any(self.args_none.match(a.text) for a in view.args):
             return Tri.NO, ""
         if c.no_args and view.args:
@@ -298,6 +331,8 @@ class RuleIndex:
     payloads: dict[str, list[tuple[Rule, PayloadClause, list[re.Pattern[str]]]]] = field(default_factory=dict)
     dotnet: dict[str, list[tuple[Rule, re.Pattern[str] | None]]] = field(default_factory=dict)
     arguments: dict[Dialect, list[tuple[Rule, re.Pattern[str]]]] = field(default_factory=dict)
+    argument_screen: dict[Dialect, re.Pattern[str]] = field(default_factory=dict)
+    """One regex per dialect that any argument must match before the individual globs are tried."""
     engine: dict[str, Rule] = field(default_factory=dict)
 
     def commands_for(self, names: tuple[str, ...]) -> list[CompiledCommand]:
@@ -357,4 +392,8 @@ def build_index(rules: list[Rule], syntax: dict[str, SyntaxSpec]) -> RuleIndex:
                     index.arguments.setdefault(shell, []).append((rule, pattern))
             else:
                 index.engine[clause.event] = rule
+    for shell, entries in index.arguments.items():
+        index.argument_screen[shell] = re.compile(
+            "|".join(f"(?:{p.pattern})" for _, p in entries), re.IGNORECASE | re.DOTALL
+        )
     return index

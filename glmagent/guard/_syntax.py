@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from ._models import Dialect
 
@@ -11,12 +12,12 @@ DYN = "\x00"
 """Stands for a part of a word whose value is only known when the shell runs (`$x`, `$(...)`)."""
 
 
-@dataclass(slots=True, frozen=True)
-class Arg:
+class Arg(NamedTuple):
     """One word of a simple command after quote removal.
 
     `text` is the literal value with `DYN` where an expansion sits; `param` marks a PowerShell `-Name` token
     (a quoted '-Name' is a value, not a parameter); `block` marks a script block the parser walks itself.
+    A named tuple, because parsers make one per word and tuples are the cheapest immutable objects.
     """
 
     text: str
