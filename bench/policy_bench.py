@@ -65,9 +65,8 @@ def main() -> int:
     parses_per_second = total / best_parse
     ratio = best_check / best_parse
     print(f"corpus:            {len(rows)} commands x {args.rounds} rounds = {total} checks")
-    print(
-        f"policy load:       {load_seconds * 1000:.1f} ms ({len(policy.rules)} rules, {examples} examples proven)"
-    )
+    proven = f"{len(policy.rules)} rules, {examples} examples proven"
+    print(f"policy load:       {load_seconds * 1000:.1f} ms ({proven})")
     print(f"bare parsing:      {parses_per_second:,.0f} parses/s ({best_parse / total * 1e6:.1f} us each)")
     print(f"policy check:      {checks_per_second:,.0f} checks/s ({best_check / total * 1e6:.1f} us each)")
     print(f"check / parse:     {ratio:.2f}x  (targets: >= 5,000 checks/s, <= 4x parsing)")
