@@ -1,9 +1,27 @@
 """Apply model-written unified diffs: lenient about form, strict about meaning.
 
-`apply_patch(path, original, diff)` is pure (bytes in, bytes out). It forgives the ways models mangle the
-*form* of a diff (wrong @@ numbers, missing headers, fences and prose, CRLF, whitespace and indentation
-drift, duplicate or out-of-order hunks) and refuses, with an actionable message, anything whose *meaning*
-is unclear (ambiguous or stale context, placeholders, already-applied changes, wrong file, overlaps).
+`apply_patch(path, original, diff) -> PatchResult` is pure (bytes in, bytes out, no filesystem access);
+the caller confines `path`, reads the file, and writes `content` atomically or deletes the file.
+
+Forgiven form: @@ numbers and counts (hints only), placeholder or missing @@/---/+++ headers, a/ b/
+prefixes, labels, timestamps, header paths that are a path suffix of `path` (or the reverse), fenced
+blocks with prose, empty lines standing for blank context, CRLF/LF mismatches, duplicate, out-of-order
+and same-file-section hunks, trailing whitespace, typographic punctuation and indentation drift, and one
+line left out of a hunk's outer context when that reading is the only one.
+
+Refused meaning, as `glmagent.errors.PatchRejected(message, reason=...)`, the file untouched:
+    unparseable          no hunk, a hunk line without prefix, a binary patch, create+delete at once
+    ambiguous            a hunk matching several places (or none identifiable: no or only blank context)
+    stale_context        unchanged/removed lines not in the file (quoted, with the closest region)
+    already_applied      the hunk's new side is present and its old side is not
+    placeholder          "// ... rest unchanged ..." style lines standing for real code
+    new_file_exists      a new-file diff over an existing non-empty file
+    partial_delete       a deletion ('+++ /dev/null') whose removed lines are not the whole file
+    wrong_file           headers naming another file: one file per call
+    overlap              two hunks changing the same lines
+    missing_file         editing or deleting a file that does not exist
+    inconsistent_indent  no single indentation mapping explains the matched lines
+    encoding             binary file, undecodable file, or added text the file's encoding cannot hold
 """
 
 from glmagent.patching._apply import apply_patch

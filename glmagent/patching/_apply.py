@@ -108,6 +108,11 @@ def _strong_placeholder(lines: list[str], label: str) -> None:
 
 def _create(path: str, original: bytes | None, hunks: list[Hunk], *, explicit: bool) -> PatchResult:
     hunks, dropped = _unique(hunks)
+    target = decode_file(original) if original is not None else None
+    if target is not None and target.lines:
+        _refuse_overwrite(
+            path, target, [t for h in hunks for k, t in zip(h.kinds, h.texts, strict=True) if k != "-"]
+        )
     for h in hunks:
         other = next((t for k, t in zip(h.kinds, h.texts, strict=True) if k in " -"), None)
         if other is not None:
@@ -128,23 +133,6 @@ def _create(path: str, original: bytes | None, hunks: list[Hunk], *, explicit: b
     lines = [t for h in hunks for t in h.texts]
     _strong_placeholder(lines, f"The new-file diff for {path}")
     final_newline = not (hunks and hunks[-1].new_no_eol)
-    target: FileText | None = None
-    if original is not None:
-        target = decode_file(original)
-        if target.lines:
-            if keyed("trailing_ws", target.lines) == keyed("trailing_ws", lines):
-                raise PatchRejected(
-                    f"The diff creates {path}, which already exists with exactly that content: it looks "
-                    "already applied. Re-read the file before editing it again.",
-                    reason="already_applied",
-                )
-            raise PatchRejected(
-                f"The diff creates {path} ('--- /dev/null' or '@@ -0,0'), but {path} already exists with "
-                f"{len(target.lines)} lines; creating it would overwrite them. Re-read the file and send a "
-                f"diff against its current content ('--- a/{path}', real lines as context), or pick another "
-                "path. It starts:\n" + numbered(target.lines, 0, 5),
-                reason="new_file_exists",
-            )
     newline = target.newline if target is not None else "\n"
     text = newline.join(lines) + (newline if lines and final_newline else "")
     content = encode_text(text, target.encoding, target.bom) if target else encode_text(text, "utf-8", b"")
@@ -165,6 +153,23 @@ def _create(path: str, original: bytes | None, hunks: list[Hunk], *, explicit: b
         diff=unified_diff(path, None, True, lines, final_newline, ops),
         hunks=reports,
         context=context_view(lines, ops),
+    )
+
+
+def _refuse_overwrite(path: str, target: FileText, lines: list[str]) -> None:
+    """A creation diff for a file that exists with content: already applied, or an overwrite."""
+    if keyed("trailing_ws", target.lines) == keyed("trailing_ws", lines):
+        raise PatchRejected(
+            f"The diff creates {path}, which already exists with exactly that content: it looks already "
+            "applied. Re-read the file before editing it again.",
+            reason="already_applied",
+        )
+    raise PatchRejected(
+        f"The diff creates {path} ('--- /dev/null' or '@@ -0,0'), but {path} already exists with "
+        f"{len(target.lines)} lines; creating it would overwrite them. Re-read the file and send a diff "
+        f"against its current content ('--- a/{path}', real lines as context), or pick another path. "
+        "It starts:\n" + numbered(target.lines, 0, 5),
+        reason="new_file_exists",
     )
 
 

@@ -8,6 +8,7 @@ context (only if that is unique); then diagnosis: placeholder context, already a
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 
@@ -93,7 +94,7 @@ class Locator:
         wanted = {KEY[tier](t) for h in self.hunks for t in h.texts}
         self.index.prefetch(tier, wanted)
 
-    def _find(self, lines: list[str | None], tier: Tier) -> list[int]:
+    def _find(self, lines: Sequence[str | None], tier: Tier) -> list[int]:
         self._ready(tier)
         return self.index.find(lines, tier)
 

@@ -20,13 +20,6 @@ DEV_NULL = "/dev/null"
 _FENCE = re.compile(r"^(```|~~~)")
 _OLD_RANGE = re.compile(r"-(\d+)(?:,(\d+))?")
 _NEW_RANGE = re.compile(r"\+(\d+)(?:,(\d+))?")
-_GIT_EXTENDED = (
-    "index ",
-    "old mode ",
-    "new mode ",
-    "similarity index ",
-    "dissimilarity index ",
-)
 
 
 @dataclass(slots=True)
@@ -76,7 +69,6 @@ class Section:
     new_null: bool = False  # "+++ /dev/null" or "deleted file mode": a deletion
     has_old_header: bool = False
     has_new_header: bool = False
-    renamed: bool = False
     hunks: list[Hunk] = field(default_factory=list)
 
 
@@ -212,12 +204,11 @@ class _Parser:
         elif line.startswith("deleted file mode"):
             section.new_null = True
         elif line.startswith(("rename from ", "rename to ", "copy from ", "copy to ")):
-            section.renamed = True
+            # A rename names a second path: it then fails the one-file check like any other file.
             section.names.append(line.split(" ", 2)[2])
         elif line.startswith(("GIT binary patch", "Binary files ")):
             self._binary()
-        elif line.startswith(_GIT_EXTENDED):
-            pass
+        # Other git extended headers ("index", "old mode", "similarity index") say nothing we use.
 
     @staticmethod
     def _binary() -> None:

@@ -29,7 +29,6 @@ class HunkReport:
 class PatchResult:
     """The outcome of `apply_patch`: write `content` (or delete the file when `action == "delete"`)."""
 
-    path: str
     action: Action
     content: bytes | None
     added: int
@@ -37,13 +36,15 @@ class PatchResult:
     diff: str
     hunks: list[HunkReport]
     context: str
+    path: str = ""  # the target as the caller named it, for summary()
 
     def summary(self) -> str:
         """One line, e.g. "Modified src/app.py (+6 -1), 2 hunks (exact, indent)"."""
+        name = self.path or "the file"
         if self.action == "delete":
-            return f"Deleted {self.path} (-{self.removed})"
+            return f"Deleted {name} (-{self.removed})"
         verb = "Created" if self.action == "create" else "Modified"
-        line = f"{verb} {self.path} (+{self.added} -{self.removed})"
+        line = f"{verb} {name} (+{self.added} -{self.removed})"
         if self.action == "modify":
             count = len(self.hunks)
             tiers = ", ".join(h.tier for h in self.hunks)
