@@ -30,6 +30,11 @@ from glmagent.patching._text import decode_file, diff_lines, split_text
         ("a/lib/x.py", "src/x.py", False),
         ("a/xx.py", "src/x.py", False),  # suffix must be whole path components
         ("a/b/x.py", "b/x.py", True),  # a real directory called b
+        ("original/x.py", "src/x.py", True),
+        ("src/x.py.orig", "src/x.py", True),
+        ("x.py~", "src/x.py", True),
+        ("lib/x.py", "src/x.py", False),
+        ("src/x.pyc", "src/x.py", False),
     ],
 )
 def test_header_agreement(raw: str, path: str, agrees: bool) -> None:

@@ -6,7 +6,11 @@ agrees with `path` when, after stripping those, one is a whole-component suffix 
 
 from __future__ import annotations
 
-_GIT_PREFIXES = ("a/", "b/")
+# Side labels put in front of paths: git's a/ b/ (and its mnemonic i/ w/ c/ o/), and the old/new
+# directory names of `diff -ru old new` style output.
+_SIDE_PREFIXES = ("a/", "b/", "i/", "w/", "c/", "o/", "old/", "new/", "orig/", "original/", "modified/")
+# Backup names of `diff -u x.py.orig x.py` style output.
+_BACKUP_SUFFIXES = (".orig", ".old", ".bak", ".new", ".original", ".modified", "~")
 
 
 def _normalise(name: str) -> str:
@@ -31,9 +35,13 @@ def _spellings(raw: str) -> list[str]:
         name = _normalise(base)
         if not name:
             continue
-        out.append(name)
-        if name.startswith(_GIT_PREFIXES) and len(name) > 2:
-            out.append(name[2:])
+        for unlabelled in (name, *(name[len(p) :] for p in _SIDE_PREFIXES if name.startswith(p))):
+            if not unlabelled:
+                continue
+            out.append(unlabelled)
+            out.extend(
+                unlabelled[: -len(x)] for x in _BACKUP_SUFFIXES if unlabelled.endswith(x) and unlabelled != x
+            )
     return out
 
 
