@@ -321,8 +321,11 @@ class PowerShellWalker:
     # -- expressions --
     def _assignment(self, node: Node, stdin: Stdin | None) -> None:
         left = None
+        plain = False
         for child in node.named_children:
-            if child.type == "left_assignment_expression":
+            if child.type == "assignement_operator":
+                plain = self.text(child).strip() == "="
+            elif child.type == "left_assignment_expression":
                 left = self.peel(child)
             elif child.type not in _LEAVES:
                 value = child
@@ -335,7 +338,9 @@ class PowerShellWalker:
                         self.frame.variables.pop(name, None)
                 self.visit(child)
         # Writing `$env:NAME = value` sets a variable for child processes; only reads inspect the environment.
-        if left is not None and not (left.type == "variable" and self.text(left).lower().startswith("$env:")):
+        # (`$env:PATH += ';x'` also reads it.)
+        writes_env = plain and left is not None and left.type == "variable"
+        if left is not None and not (writes_env and self.text(left).lower().startswith("$env:")):
             self.visit(left)
 
     def _variable(self, node: Node, stdin: Stdin | None = None) -> None:

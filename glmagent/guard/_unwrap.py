@@ -115,6 +115,14 @@ def unwrap(spec: WrapperSpec, args: list[Arg], stdin_words: list[Arg] | None) ->
             if a.text in spec.stop_at:
                 rest = rest[:k]
                 break
+    if shell_opts and not out.shell_lines:
+        # GNU tools accept options after operands (`flock FILE -c CMD`): look for the command line anywhere.
+        for k, a in enumerate(args):
+            t = a.text
+            if t in shell_opts and k + 1 < n:
+                out.shell_lines.append(args[k + 1])
+            elif t.startswith("--") and t.split("=", 1)[0] in shell_opts and "=" in t:
+                out.shell_lines.append(Arg(t.split("=", 1)[1], a.raw))
     readings = [prefix + rest]
     if ambiguous_at is not None and ambiguous_at + 1 == i - spec.positionals and len(rest) > 1:
         # The last unknown option might have taken the next word as its value.

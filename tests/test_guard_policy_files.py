@@ -1,0 +1,143 @@
+"""Policy files: the built-in rules prove themselves, users may add denies but never weaken them."""
+
+from __future__ import annotations
+
+import textwrap
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from glmagent._resources import data_dir
+from glmagent.errors import PolicyError
+from glmagent.guard import Policy
+
+TERRAFORM_RULE = """
+version = 1
+
+[[rule]]
+id = "custom.terraform-apply"
+category = "destructive"
+description = "changes real infrastructure"
+justification = "Infrastructure changes need a human; run `terraform plan` and report the plan instead."
+match = ["terraform apply -auto-approve", "sudo terraform destroy"]
+not_match = ["terraform plan", "echo terraform apply"]
+
+[[rule.when]]
+on = "command"
+commands = ["terraform", "tofu"]
+subcommands = ["apply", "destroy"]
+"""
+
+
+def write(tmp_path: Path, text: str, name: str = "policy.toml") -> Path:
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(text), encoding="utf-8")
+    return path
+
+
+def test_builtin_rules_all_carry_examples_and_justifications() -> None:
+    policy = Policy.default()
+    ids = [r.id for r in policy.rules]
+    assert len(ids) == len(set(ids))
+    for rule in policy.rules:
+        assert rule.match, rule.id
+        assert len(rule.justification) > 30, rule.id
+        assert rule.category in {"destructive", "network", "env", "unverifiable"}
+
+
+def test_builtin_policy_file_is_where_resources_say() -> None:
+    raw = tomllib.loads((data_dir("policy") / "default.toml").read_text(encoding="utf-8"))
+    assert raw["version"] == 1 and raw["rule"]
+
+
+def test_user_file_adds_a_deny_rule(tmp_path: Path) -> None:
+    policy = Policy.load([write(tmp_path, TERRAFORM_RULE)])
+    decision = policy.check("env TF_LOG=1 terraform apply", "posix")
+    assert decision.rule_id == "custom.terraform-apply"
+    assert decision.justification and "terraform plan" in decision.justification
+    assert policy.check("terraform plan", "posix").allowed
+    # the built-in rules are all still there
+    assert policy.check("rm -rf /", "posix").rule_id == "destructive.recursive-delete"
+    assert len(policy.rules) == len(Policy.default().rules) + 1
+
+
+def test_user_file_cannot_replace_a_builtin_rule(tmp_path: Path) -> None:
+    text = TERRAFORM_RULE.replace("custom.terraform-apply", "destructive.recursive-delete")
+    with pytest.raises(PolicyError, match=r"destructive\.recursive-delete is already defined"):
+        Policy.load([write(tmp_path, text)])
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        "[allow]\ncommands = ['rm']\n",
+        "[override]\nrule = 'destructive.recursive-delete'\n",
+        "max_depth = 1\n",
+        "[wrappers.rm]\nnames = ['rm']\n",
+        "[powershell_aliases]\nrm = 'get-date'\n",
+    ],
+)
+def test_user_file_cannot_touch_anything_but_rules(tmp_path: Path, extra: str) -> None:
+    with pytest.raises(PolicyError, match="may only add"):
+        Policy.load([write(tmp_path, extra + TERRAFORM_RULE)])
+
+
+def test_user_rule_with_unknown_keys_is_refused(tmp_path: Path) -> None:
+    text = TERRAFORM_RULE.replace('category = "destructive"', 'category = "destructive"\nenabled = false')
+    with pytest.raises(PolicyError, match="enabled"):
+        Policy.load([write(tmp_path, text)])
+
+
+def test_user_rule_cannot_redefine_engine_events(tmp_path: Path) -> None:
+    text = """
+    [[rule]]
+    id = "custom.no-parse-errors"
+    category = "unverifiable"
+    description = "claims the parse error event"
+    justification = "trying to take over the parse error rule"
+    match = ["echo 'open"]
+    when = [{ on = "engine", event = "parse-error" }]
+    """
+    with pytest.raises(PolicyError, match="engine"):
+        Policy.load([write(tmp_path, text)])
+
+
+def test_rule_that_misses_its_own_example_fails_loudly(tmp_path: Path) -> None:
+    text = TERRAFORM_RULE.replace('"sudo terraform destroy"', '"terraform init"')
+    with pytest.raises(PolicyError, match=r"custom\.terraform-apply.*'terraform init'"):
+        Policy.load([write(tmp_path, text)])
+
+
+def test_rule_that_matches_its_not_match_example_fails_loudly(tmp_path: Path) -> None:
+    text = TERRAFORM_RULE.replace('"terraform plan"', '"terraform apply"')
+    with pytest.raises(PolicyError, match=r"custom\.terraform-apply matches 'terraform apply'"):
+        Policy.load([write(tmp_path, text)])
+
+
+def test_invalid_toml_and_missing_files_are_policy_errors(tmp_path: Path) -> None:
+    with pytest.raises(PolicyError, match="cannot be read"):
+        Policy.load([write(tmp_path, "[[rule]\n")])
+    with pytest.raises(PolicyError, match="does not exist"):
+        Policy.load([tmp_path / "absent.toml"])
+
+
+def test_bad_regular_expression_is_reported(tmp_path: Path) -> None:
+    text = """
+    [[rule]]
+    id = "custom.bad-regex"
+    category = "network"
+    description = "has a broken pattern"
+    justification = "a payload rule whose pattern does not compile"
+    match = ["python -c 'x'"]
+    when = [{ on = "payload", languages = ["python"], patterns = ["(unclosed"] }]
+    """
+    with pytest.raises((PolicyError, ValueError), match=r"custom\.bad-regex"):
+        Policy.load([write(tmp_path, text)])
+
+
+def test_two_user_files_may_not_reuse_an_id(tmp_path: Path) -> None:
+    first = write(tmp_path, TERRAFORM_RULE, "a.toml")
+    second = write(tmp_path, TERRAFORM_RULE, "b.toml")
+    with pytest.raises(PolicyError, match="already defined"):
+        Policy.load([first, second])
