@@ -430,3 +430,18 @@ def test_new_file_hunks_in_no_clear_order_are_unparseable() -> None:
     error = reject("--- /dev/null\n+++ b/n.txt\n@@\n+a\n@@\n+b\n", None, "n.txt")
     assert error.reason == "unparseable"
     assert "one hunk" in str(error)
+
+
+def test_a_resent_diff_whose_old_lines_also_fit_a_twin_function_is_already_applied() -> None:
+    # The diff was applied to save_users (line 6); sent again, its old lines now only match save_orders.
+    applied = STORAGE.replace(b"json.dump(data, fh)\n", b"json.dump(data, fh, indent=2)\n", 1)
+    error = reject(f"@@ -6,4 +6,4 @@\n{DUMP_HUNK}", applied)
+    assert error.reason == "already_applied"
+    assert "already at line 6, where its header points" in str(error)
+    assert "also occur at line 13" in str(error)
+
+
+def test_copying_a_change_from_a_twin_function_is_allowed_when_the_header_points_there() -> None:
+    applied = STORAGE.replace(b"json.dump(data, fh)\n", b"json.dump(data, fh, indent=2)\n", 1)
+    result = apply_patch("storage.py", applied, f"@@ -13,4 +13,4 @@\n{DUMP_HUNK}")
+    assert result.content == STORAGE.replace(b"json.dump(data, fh)\n", b"json.dump(data, fh, indent=2)\n")

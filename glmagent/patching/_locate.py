@@ -252,17 +252,36 @@ class Locator:
         )
 
     def _check_not_reapplied(self, hunk: Hunk, placement: Placement) -> None:
-        """Context plus pure additions at one edge: if those additions already follow, it was applied."""
+        """Refuse a hunk whose change is evidently in the file already, though its old lines matched.
+
+        Two cases: pure additions at one edge of the context that already follow it; and a header that
+        points exactly at the hunk's new side while the old side matched elsewhere (a re-sent diff whose
+        old lines also occur in another place, e.g. a twin function).
+        """
         tier = placement.tier
         old = keyed(tier, hunk.old_lines)
         new = keyed(tier, hunk.new_lines)
-        if not hunk.changes or len(new) <= len(old):
-            return
         # Only meaningful additions count as evidence: a blank line or a brace may well be wanted twice.
-        if not any(_informative(t) for k, t in zip(hunk.kinds, hunk.texts, strict=True) if k == "+"):
+        if not hunk.changes or not any(
+            _informative(t) for k, t in zip(hunk.kinds, hunk.texts, strict=True) if k == "+"
+        ):
             return
         keys = self.index.keys(tier)
         start, end = placement.start, placement.end
+        for hint in {hunk.old_start, hunk.new_start} - {None, 0, start + 1}:
+            assert hint is not None
+            if keys[hint - 1 : hint - 1 + len(new)] == new:
+                raise HunkFailure(
+                    "already_applied",
+                    f"{hunk.label()} looks already applied: the lines it would produce are already at line "
+                    f"{hint}, where its header points:\n"
+                    + numbered(self.lines, hint - 1, hint - 1 + len(new))
+                    + f"\nIts old lines also occur at line {start + 1}, but that is another place. "
+                    "Re-read the file before editing it again; if that other place should change too, send "
+                    "a hunk with context that identifies it.",
+                )
+        if len(new) <= len(old):
+            return
         after = keys[start : start + len(new)] == new
         before = end - len(new) >= 0 and keys[end - len(new) : end] == new
         if after or before:
@@ -336,8 +355,8 @@ class Locator:
                 raise HunkFailure(
                     "ambiguous",
                     f"{hunk.label()} does not match the file as written. Allowing for one file line missing "
-                    f"from its context, it could be read {len(found)} ways (starting at line"
-                    f"{'s' if len(starts) > 1 else ''} {_join_lines(starts)}), which change the file "
+                    f"from its context, it could be read {len(found)} ways (starting at "
+                    f"line{'s' if len(starts) > 1 else ''} {_join_lines(starts)}), which change the file "
                     "differently. Re-read the file and copy the unchanged lines exactly, without gaps.",
                 )
             return next(iter(readings.values()))
@@ -360,8 +379,8 @@ class Locator:
                 s = starts[0]
                 return HunkFailure(
                     "already_applied",
-                    f"{hunk.label()} looks already applied: its removed/context lines are not in the "
-                    f"file, but its resulting lines are (at line{'s' if len(starts) > 1 else ''} "
+                    f"{hunk.label()} looks already applied: its removed/context lines are not in the file, "
+                    f"but its resulting lines are (at line{'s' if len(starts) > 1 else ''} "
                     f"{_join_lines(starts)}):\n"
                     + numbered(self.lines, s, s + len(new))
                     + "\nRe-read the file before editing it again; send only changes that are still "
