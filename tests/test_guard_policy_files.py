@@ -141,3 +141,22 @@ def test_two_user_files_may_not_reuse_an_id(tmp_path: Path) -> None:
     second = write(tmp_path, TERRAFORM_RULE, "b.toml")
     with pytest.raises(PolicyError, match="already defined"):
         Policy.load([first, second])
+
+
+def test_examples_with_a_powershell_prompt_run_on_powershell(tmp_path: Path) -> None:
+    text = """
+    [[rule]]
+    id = "custom.stop-service"
+    category = "destructive"
+    description = "stops a Windows service"
+    justification = "Stopping services breaks the user's machine; ask the user instead."
+    match = ["PS> Stop-Service -Name spooler", "PS> spsv spooler"]
+    not_match = ["PS> Get-Service", "Stop-Service"]
+    when = [{ on = "command", commands = ["stop-service"], shells = ["powershell"] }]
+    """
+    policy = Policy.load([write(tmp_path, text)])
+    rule = policy.rules[-1]
+    assert rule.shells == ["powershell"]
+    assert ("Stop-Service -Name spooler", "powershell", True) in rule.examples()
+    assert policy.check("spsv spooler", "powershell").rule_id == "custom.stop-service"
+    assert policy.check("Stop-Service spooler", "posix").allowed

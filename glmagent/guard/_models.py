@@ -51,17 +51,15 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-class Example(_Strict):
-    """One command a rule must (or must not) deny, with the backend it is checked on."""
-
-    cmd: str
-    shell: ShellKind = "posix"
+POWERSHELL_PROMPT = "PS> "
+"""An example written `PS> command` is checked on the powershell backend."""
 
 
-def _as_examples(value: object, default_shell: ShellKind) -> list[object]:
-    if not isinstance(value, list):
-        return value  # type: ignore[return-value]  # let pydantic report the type error
-    return [{"cmd": v, "shell": default_shell} if isinstance(v, str) else v for v in value]
+def example_backend(example: str, default: ShellKind) -> tuple[str, ShellKind]:
+    """Split a rule example into (command, backend)."""
+    if example.startswith(POWERSHELL_PROMPT):
+        return example[len(POWERSHELL_PROMPT) :], "powershell"
+    return example, default
 
 
 class CommandClause(_Strict):
@@ -175,34 +173,27 @@ class Rule(_Strict):
     justification: str = Field(min_length=10)
     """Why it is denied and what to do instead; shown to the planner."""
     when: list[Clause] = Field(min_length=1)
-    match: list[Example] = Field(min_length=1)
-    not_match: list[Example] = []
+    match: list[str] = Field(min_length=1)
+    """Commands this rule must deny (`PS> ` prefix: on the powershell backend)."""
+    not_match: list[str] = []
+    """Commands this rule must not deny (they may still be denied by another rule)."""
+    shells: list[ShellKind] = []
+    """Backends the rule is written for; the first one runs the examples without a `PS> ` prefix."""
 
-    @property
-    def shells(self) -> list[Dialect]:
-        """Dialects on which any clause of this rule can apply."""
-        seen: dict[Dialect, None] = {}
-        for clause in self.when:
-            for shell in getattr(clause, "shells", ("posix", "powershell", "cmd")):
-                seen[shell] = None
-        return list(seen)
+    @model_validator(mode="after")
+    def _default_shells(self) -> Rule:
+        if not self.shells:
+            dialects = {s for c in self.when for s in getattr(c, "shells", ("posix", "powershell"))}
+            shells: list[ShellKind] = ["posix", "powershell"] if "posix" in dialects else ["powershell"]
+            object.__setattr__(self, "shells", shells)
+        return self
 
-    @model_validator(mode="before")
-    @classmethod
-    def _normalise_examples(cls, data: object) -> object:
-        if not isinstance(data, dict):
-            return data
-        data = dict(data)
-        default: ShellKind = "posix"
-        clauses = data.get("when")
-        if isinstance(clauses, list) and clauses and all(isinstance(c, dict) for c in clauses):
-            shells = {s for c in clauses for s in c.get("shells", ["posix", "powershell"])}
-            if "posix" not in shells:
-                default = "powershell"
-        for key in ("match", "not_match"):
-            if key in data:
-                data[key] = _as_examples(data[key], default)
-        return data
+    def examples(self) -> list[tuple[str, ShellKind, bool]]:
+        """Every example as (command, backend, must_match)."""
+        default = self.shells[0]
+        out = [(*example_backend(e, default), True) for e in self.match]
+        out += [(*example_backend(e, default), False) for e in self.not_match]
+        return out
 
 
 class WrapperSpec(_Strict):

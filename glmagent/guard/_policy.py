@@ -115,18 +115,17 @@ class Policy:
     def self_check(self) -> None:
         """Prove every rule on its examples; raise `PolicyError` naming the first failing rule and example."""
         for rule in self._rules:
-            for example in rule.match:
-                ids = self._finding_ids(example.cmd, example.shell)
-                if rule.id not in ids:
+            for command, shell, must_match in rule.examples():
+                ids = self._finding_ids(command, shell)
+                if must_match and rule.id not in ids:
                     got = ", ".join(sorted(ids)) or "nothing"
                     raise PolicyError(
-                        f"policy rule {rule.id} does not match its own example {example.cmd!r} "
-                        f"on {example.shell} (matched: {got})"
+                        f"policy rule {rule.id} does not match its own example {command!r} "
+                        f"on {shell} (matched: {got})"
                     )
-            for example in rule.not_match:
-                if rule.id in self._finding_ids(example.cmd, example.shell):
+                if not must_match and rule.id in ids:
                     raise PolicyError(
-                        f"policy rule {rule.id} matches {example.cmd!r} on {example.shell}, "
+                        f"policy rule {rule.id} matches {command!r} on {shell}, "
                         "which it lists under not_match"
                     )
 
