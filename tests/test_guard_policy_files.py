@@ -151,7 +151,7 @@ def test_examples_with_a_powershell_prompt_run_on_powershell(tmp_path: Path) -> 
     description = "stops a Windows service"
     justification = "Stopping services breaks the user's machine; ask the user instead."
     match = ["PS> Stop-Service -Name spooler", "PS> spsv spooler"]
-    not_match = ["PS> Get-Service", "Stop-Service"]
+    not_match = ["PS> Get-Service", "Get-Service"]
     when = [{ on = "command", commands = ["stop-service"], shells = ["powershell"] }]
     """
     policy = Policy.load([write(tmp_path, text)])
