@@ -11,9 +11,10 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
 from glmagent.errors import PatchRejected
@@ -191,8 +192,10 @@ def test_repetitive_files_apply_exactly_or_are_refused(
     try:
         result = apply_patch(PATH, encode(old, "\n", True), diff)
     except PatchRejected as rejected:
+        event(f"refused: {rejected.reason}")
         assert rejected.reason in {"ambiguous", "already_applied", "overlap", "stale_context", "placeholder"}
         return
+    event("applied")
     assert result.content == encode(new, "\n", True)
 
 
@@ -331,3 +334,38 @@ def test_mistyped_or_invented_context_is_refused_and_quoted(
 
     assert rejected.value.reason == "stale_context"
     assert repr(bogus[1:]) in str(rejected.value)
+
+
+CORPUS_FILES = sorted(
+    (p.parent.name, p.read_bytes().decode("utf-8"))
+    for p in (Path(__file__).parent / "corpus" / "diffs").glob("*/before")
+)
+
+
+@given(data=st.data(), context=st.integers(1, 3), how=manglings)
+@SETTINGS
+def test_real_source_files_apply_exactly_or_are_refused(
+    data: st.DataObject, context: int, how: Mangling
+) -> None:
+    """Real code repeats itself (blank lines, braces, twin functions): edits there apply or are refused."""
+    _, text = data.draw(st.sampled_from(CORPUS_FILES))
+    old = text.split("\n")
+    final_newline = old[-1] == ""
+    if final_newline:
+        old.pop()
+    # New lines copy real lines (so they may repeat) or are fresh.
+    new = data.draw(edits(old, st.one_of(st.sampled_from(old), unique_line())))
+    assume(new != old)
+    newline = "\r\n" if "\r\n" in text else "\n"
+    old = [line.rstrip("\r") for line in old]
+    new = [line.rstrip("\r") for line in new]
+    diff = mangle(make_diff(old, new, context), how, data)
+
+    try:
+        result = apply_patch(PATH, encode(old, newline, final_newline), diff)
+    except PatchRejected as rejected:
+        event(f"refused: {rejected.reason}")
+        assert rejected.reason in {"ambiguous", "already_applied", "overlap", "stale_context", "placeholder"}
+        return
+    event("applied")
+    assert result.content == encode(new, newline, final_newline)
