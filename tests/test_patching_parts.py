@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import difflib
+
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from glmagent.errors import PatchRejected
 from glmagent.patching._indent import derive_indent_map
@@ -10,6 +14,7 @@ from glmagent.patching._match import LineIndex
 from glmagent.patching._parse import parse_diff
 from glmagent.patching._paths import header_agrees
 from glmagent.patching._placeholder import placeholder_strength
+from glmagent.patching._report import Opcode, unified_diff
 from glmagent.patching._text import decode_file, diff_lines, split_text
 
 # -- header paths ----------------------------------------------------------------------------------------
@@ -183,3 +188,18 @@ def test_index_finds_every_match_and_wildcards() -> None:
     assert index.find(["a", None, "a"], "exact") == [0]
     assert index.find(["A"], "exact") == []
     assert LineIndex(["  a ", "b"]).find(["a", "b"], "indent") == [0]
+
+
+# -- report rendering ------------------------------------------------------------------------------------
+
+
+@given(
+    old=st.lists(st.sampled_from("abcdefg"), max_size=30),
+    new=st.lists(st.sampled_from("abcxyz"), max_size=30),
+)
+@settings(max_examples=200, deadline=None)
+def test_unified_diff_renders_like_difflib(old: list[str], new: list[str]) -> None:
+    assume(old != new)
+    ops = [Opcode(*op) for op in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes()]
+    expected = "\n".join(difflib.unified_diff(old, new, "a/p", "b/p", lineterm="")) + "\n"
+    assert unified_diff("p", old, True, new, True, ops) == expected
