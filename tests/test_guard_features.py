@@ -443,3 +443,9 @@ def test_decision_is_frozen_and_json_friendly() -> None:
 
 def test_alias_is_reported_with_its_target_name() -> None:
     assert check("ri -r x", "powershell").argv == ["remove-item", "-r", "x"]
+
+
+def test_pathologically_deep_nesting_is_blocked_not_crashed() -> None:
+    deep = "echo " + "$(" * 3000 + "ls" + ")" * 3000
+    decision = check(deep)
+    assert not decision.allowed and decision.rule_id == "depth.exceeded"

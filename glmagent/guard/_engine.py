@@ -143,10 +143,17 @@ class Evaluation:
 
     # -- entry points --
     def run(self, text: str, shell: ShellKind) -> None:
-        try:  # noqa: SIM105 - a raised _Stop is the fast exit, not an error
+        try:
             self.script(text, shell, Frame(shell))
         except _Stop:
-            pass
+            pass  # a concrete deny was found; nothing later can change the decision
+        except RecursionError:
+            # Thousands of nested `$(` exhaust the walker's stack: still a decision, never a crash.
+            self.findings.clear()
+            rule = self.index.engine["depth-exceeded"]
+            self.findings.append(
+                Finding(rule, [], f"the command nests too deeply to walk: {rule.description}")
+            )
 
     def decision(self, command: str, shell: ShellKind) -> Decision:
         chosen = next((f for f in self.findings if f.rule.category != "unverifiable"), None)
