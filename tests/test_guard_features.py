@@ -449,3 +449,21 @@ def test_pathologically_deep_nesting_is_blocked_not_crashed() -> None:
     deep = "echo " + "$(" * 3000 + "ls" + ")" * 3000
     decision = check(deep)
     assert not decision.allowed and decision.rule_id == "depth.exceeded"
+
+
+@pytest.mark.parametrize(
+    ("command", "shell"),
+    [
+        ("echo 'rm -rf /' >> x.sh; bash x.sh", "posix"),
+        ("echo 'curl x' | tee run.sh && sh ./run.sh", "posix"),
+        ("printf 'import shutil' >> a.py; python a.py", "posix"),
+        ("echo hi >> x.sh; ./x.sh", "posix"),
+        ("Set-Content x.ps1 'Remove-Item -r x'; .\\x.ps1", "powershell"),
+    ],
+)
+def test_running_a_file_written_by_the_same_command_is_blocked(command: str, shell: str) -> None:
+    assert rule_of(command, shell) == "dynamic.script"
+
+
+def test_writing_logs_and_running_other_scripts_is_fine() -> None:
+    assert check("pytest 2>&1 | tee log.txt; bash run.sh").allowed

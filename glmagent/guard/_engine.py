@@ -62,6 +62,25 @@ class NameInfo:
     shell: ShellSpec | None
     executor: ExecutorSpec | None
     special: tuple[str, str] | None
+    writes_files: str
+    """"all": every operand is a file it writes (`tee`); "first": the first one (`Set-Content`); "": none."""
+
+
+_WRITERS = {
+    "tee": "all",
+    "tee-object": "first",
+    "out-file": "first",
+    "set-content": "first",
+    "add-content": "first",
+}
+
+
+def _path_key(path: str) -> str:
+    """Compare file names loosely: `./x.sh`, `x.sh` and `.\\x.sh` are the same file."""
+    key = path.replace("\\", "/")
+    while key.startswith("./"):
+        key = key[2:]
+    return key.lower()
 
 
 class CompiledPolicy:
@@ -99,6 +118,7 @@ class CompiledPolicy:
                 shell=self.shells.get(names[0]),
                 executor=self.executor_for(names[0]),
                 special=special,
+                writes_files=next((_WRITERS[n] for n in names if n in _WRITERS), ""),
             )
             if len(self._info) < 65536:  # bounded: names come from untrusted text
                 self._info[names] = found
@@ -132,7 +152,7 @@ _POWERSHELL_ONLY = frozenset({"invoke-expression", "start-process", "set-alias",
 class Evaluation:
     """Checks one command (and everything nested in it); implements the parsers' `Sink`."""
 
-    __slots__ = ("collect_all", "findings", "index", "p", "parse_status")
+    __slots__ = ("collect_all", "findings", "index", "p", "parse_status", "written")
 
     def __init__(self, policy: CompiledPolicy, *, collect_all: bool = False) -> None:
         self.p = policy
@@ -140,6 +160,8 @@ class Evaluation:
         self.collect_all = collect_all
         self.findings: list[Finding] = []
         self.parse_status = "ok"
+        self.written: set[str] = set()
+        """Files this command line writes; running one of them runs text the policy never saw."""
 
     # -- entry points --
     def run(self, text: str, shell: ShellKind) -> None:
@@ -357,6 +379,12 @@ class Evaluation:
                     self.script(" ".join(a.text for a in candidate), "posix", frame.nested(f"`{name}`"))
             for line in wrapped.shell_lines:
                 self._inline(line, "posix", frame.nested(f"`{name} -c`"), argv)
+        if info.writes_files:
+            self._note_writes(info.writes_files, args)
+        if self.written and (
+            info.shell or info.executor or info.special or "/" in head.text or "\\" in head.text
+        ):
+            self._check_runs_written(argv, frame)
         if info.special is not None and (dialect != "posix" or info.special[0] not in _POWERSHELL_ONLY):
             special_name, method = info.special
             getattr(self, method)(special_name, argv, frame, stdin)
@@ -372,6 +400,24 @@ class Evaluation:
                 return spec
         return None
 
+    def _note_writes(self, how: str, args: list[Arg]) -> None:
+        operands = [a for a in args if not a.param and not a.text.startswith("-")]
+        targets = operands if how == "all" else operands[:1]
+        for a in targets:
+            if DYN not in a.text:
+                self.written.add(_path_key(a.text))
+
+    def _check_runs_written(self, argv: list[Arg], frame: Frame) -> None:
+        for a in argv:
+            if DYN not in a.text and _path_key(a.text) in self.written:
+                self.event(
+                    "dynamic-script",
+                    frame,
+                    f"`{_shown(argv)}` runs `{a.raw}`, which this same command line writes",
+                    self._argv(argv),
+                )
+                return
+
     def assignment(self, name: str, value: Arg, frame: Frame) -> None:
         if name.upper() in self.p.command_valued:
             # Programs run these values as commands (`GIT_PAGER='rm -rf ~' git log`).
@@ -379,6 +425,8 @@ class Evaluation:
 
     def redirect(self, op: str, target: Arg, frame: Frame) -> None:
         base = op.lstrip("0123456789")
+        if ">" in base and DYN not in target.text and not base.endswith("&"):
+            self.written.add(_path_key(target.text))
         dialect = frame.dialect
         for rule, clause, allow in self.index.redirects:
             if dialect not in clause.shells or base not in clause.operators:
