@@ -70,10 +70,11 @@ def test_stops_as_soon_as_failing_tests_pass(project: Path) -> None:
     assert result.iterations == 2 and len(planner.requests) == 2
     assert not (project / "never-reached").exists()
     text = memory(project)
+    label = Path(sys.executable).name  # the test command runs this interpreter
     assert text.startswith(
-        "Iteration 1:\n- Baseline: python failed\n- Ran `echo step one` (exit 0)\n- python failed\n"
+        f"Iteration 1:\n- Baseline: {label} failed\n- Ran `echo step one` (exit 0)\n- {label} failed\n"
     )
-    assert text.endswith("Iteration 2:\n- Ran `touch fixed` (exit 0)\n- python passed\n")
+    assert text.endswith(f"Iteration 2:\n- Ran `touch fixed` (exit 0)\n- {label} passed\n")
 
 
 def test_passing_baseline_guards_against_regressions_and_ends_on_no_actions(project: Path) -> None:
