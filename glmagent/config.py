@@ -80,7 +80,7 @@ def load_config_file(workdir: Path) -> dict[str, Any]:
     if "policy_files" in table:
         table["policy_files"] = [(path.parent / p) for p in table["policy_files"]]
     if "replay" in table:
-        table["replay"] = path.parent.parent / table["replay"]
+        table["replay"] = path.parent / table["replay"]
     return table
 
 

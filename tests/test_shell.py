@@ -65,3 +65,26 @@ def test_child_environment_keeps_ordinary_variables() -> None:
 
 def test_auto_shell_is_posix_off_windows() -> None:
     assert resolve_shell_kind("auto") == ("powershell" if os.name == "nt" else "posix")
+
+
+def test_powershell_backend_runs_non_interactively_without_profile() -> None:
+    from glmagent.tools.shell import PowerShell
+
+    shell = PowerShell(executable="pwsh")
+    assert shell.kind == "powershell"
+    assert shell.argv("Get-ChildItem") == [
+        "pwsh",
+        "-NoProfile",
+        "-NonInteractive",
+        "-Command",
+        "Get-ChildItem",
+    ]
+
+
+def test_missing_powershell_is_a_clear_configuration_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    from glmagent.errors import ConfigError
+    from glmagent.tools.shell import make_shell
+
+    monkeypatch.setattr("shutil.which", lambda name: None)
+    with pytest.raises(ConfigError, match="needs PowerShell"):
+        make_shell("powershell")
