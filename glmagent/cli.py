@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import traceback
 from collections.abc import Sequence
@@ -18,6 +19,7 @@ EXIT_NOT_DONE = 1
 EXIT_USAGE = 2
 EXIT_PLANNER = 3
 EXIT_INTERRUPTED = 130
+EXIT_BROKEN_PIPE = 141
 
 _MAIN_EPILOG = """\
 examples:
@@ -167,6 +169,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # The reader went away (`glmagent ... | head`): stop quietly, like other Unix tools.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
     except PlannerError as error:
         print(f"glmagent: planner error: {error}", file=sys.stderr)
         return EXIT_PLANNER
