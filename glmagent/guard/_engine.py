@@ -57,6 +57,8 @@ class Finding:
 class NameInfo:
     """What a command name means to the policy: its rule clauses and how it runs other code."""
 
+    names: tuple[str, ...]
+    """The normalised command word and, on PowerShell, the cmdlet an alias stands for (rules name either)."""
     clauses: tuple[CompiledCommand, ...]
     wrappers: tuple[WrapperSpec, ...]
     shell: ShellSpec | None
@@ -64,6 +66,8 @@ class NameInfo:
     special: tuple[str, str] | None
     writes_files: str
     """"all": every operand is a file it writes (`tee`); "first": the first one (`Set-Content`); "": none."""
+    inert: bool
+    """No rule names it and it runs nothing else, so only argument-wide rules apply (`ls`, `pytest`)."""
 
 
 _WRITERS = {
@@ -97,6 +101,8 @@ class CompiledPolicy:
             for name in spec.names:
                 self.wrappers.setdefault(name.lower(), []).append(spec)
         self._info: dict[tuple[str, ...], NameInfo] = {}
+        self._words: dict[str, dict[str, NameInfo]] = {"posix": {}, "powershell": {}, "cmd": {}}
+        """Command word as written -> its `NameInfo`, per dialect: the hot path's single lookup."""
         self.shells: dict[str, ShellSpec] = {n.lower(): s for s in data.shells.values() for n in s.names}
         self.executors: dict[str, ExecutorSpec] = {}
         self.executor_globs: list[tuple[str, ExecutorSpec]] = []
@@ -107,18 +113,41 @@ class CompiledPolicy:
                 else:
                     self.executors[name.lower()] = spec
 
+    def word_info(self, word: str, dialect: Dialect, aliases: dict[str, str]) -> NameInfo:
+        """`NameInfo` of a literal command word; `aliases` are the script's own `Set-Alias` definitions."""
+        if aliases and dialect == "powershell":
+            name = command_key(word)
+            target = aliases.get(name) or self.aliases.get(name)
+            return self.info((name, target) if target else (name,))
+        cache = self._words[dialect]
+        found = cache.get(word)
+        if found is None:
+            name = command_key(word)
+            target = self.aliases.get(name) if dialect == "powershell" else None
+            found = self.info((name, target) if target else (name,))
+            if len(cache) < 65536:  # bounded: words come from untrusted text
+                cache[word] = found
+        return found
+
     def info(self, names: tuple[str, ...]) -> NameInfo:
         """Everything the policy knows about a command name (and its alias target), computed once per name."""
         found = self._info.get(names)
         if found is None:
             special = next(((n, _SPECIAL[n]) for n in names if n in _SPECIAL), None)
+            clauses = tuple(self.index.commands_for(names))
+            wrappers = tuple(spec for n in names for spec in self.wrappers.get(n, ()))
+            shell = self.shells.get(names[0])
+            executor = self.executor_for(names[0])
+            writes = next((_WRITERS[n] for n in names if n in _WRITERS), "")
             found = NameInfo(
-                clauses=tuple(self.index.commands_for(names)),
-                wrappers=tuple(spec for n in names for spec in self.wrappers.get(n, ())),
-                shell=self.shells.get(names[0]),
-                executor=self.executor_for(names[0]),
+                names=names,
+                clauses=clauses,
+                wrappers=wrappers,
+                shell=shell,
+                executor=executor,
                 special=special,
-                writes_files=next((_WRITERS[n] for n in names if n in _WRITERS), ""),
+                writes_files=writes,
+                inert=not (clauses or wrappers or shell or executor or special or writes),
             )
             if len(self._info) < 65536:  # bounded: names come from untrusted text
                 self._info[names] = found
@@ -240,18 +269,19 @@ class Evaluation:
         module = _parse_posix if dialect == "posix" else _parse_powershell
         root = module.parse(src).root_node
         if root.has_error and dialect == "powershell":
+            # Only a failed parse pays for the respelling and the second parse.
             repaired = _parse_powershell.repair(text)
             if repaired is not None:
                 src2 = repaired.encode("utf-8", "replace")
                 root2 = module.parse(src2).root_node
                 if not root2.has_error:
-                    src, root = src2, root2
+                    text, src, root = repaired, src2, root2
         if root.has_error:
             if frame.depth == 0:
                 self.parse_status = "error"
             elif self.parse_status == "ok":
                 self.parse_status = "nested-error"
-        module.walk(self, frame, src, root)
+        module.walk(self, frame, src, root, text)
         if root.has_error:
             self.event("parse-error", frame, f"the {dialect} parser cannot read `{_shown([text])}`")
 
@@ -304,9 +334,10 @@ class Evaluation:
         if not argv:
             return
         head = argv[0]
+        word = head.text
         if head.block:
             return  # `& { ... }`: the walker checks the block's own commands
-        if DYN in head.text:
+        if DYN in word:
             if resolved_name is not None and frame.depth < self.p.max_depth:
                 # Unquoted `$x` splits on whitespace: `x="rm -rf /"; $x` runs rm with two arguments.
                 value = fold_arg(resolved_name)
@@ -319,57 +350,62 @@ class Evaluation:
                 self._argv(argv),
             )
             return
-        name = command_key(head.text)
-        if not name:
+        dialect = frame.dialect
+        info = self.p.word_info(word, dialect, frame.aliases)
+        names = info.names
+        if not names[0]:
             return
         if frame.depth > self.p.max_depth:
             self.event(
                 "depth-exceeded", frame, f"nesting deeper than {self.p.max_depth} levels", self._argv(argv)
             )
             return
-        dialect = frame.dialect
-        names: tuple[str, ...] = (name,)
-        if dialect == "powershell":
-            target = frame.aliases.get(name) or self.p.aliases.get(name)
-            if target:
-                names = (name, target)
-        view = CommandView(names, argv, dialect)
         args = argv[1:]
-        info = self.p.info(names)
+        screen = self.index.argument_screen.get(dialect)
+        if info.inert:
+            # No rule names this program and it runs nothing else: only argument-wide rules, and a file
+            # written earlier in the line, can matter.
+            if screen is not None:
+                for a in args:
+                    if screen.match(a.text):
+                        self._argument_rules(a.text, argv, names, frame)
+            if self.written and ("/" in word or "\\" in word):
+                self._check_runs_written(argv, frame)
+            return
 
-        wrapper = self._wrapper(info.wrappers, args) if info.wrappers else None
         wrapped = None
-        if wrapper is not None:
-            stdin_words = None
-            if wrapper.feeds_arguments and stdin is not None and not stdin.is_file:
-                piped = stdin.text()
-                stdin_words = split_words(piped) if piped is not None else None
-            wrapped = unwrap(wrapper, args, stdin_words)
-            view.has_command = wrapped.has_command
-
-        for compiled in info.clauses:
-            state, detail = compiled.check(view)
-            if state is Tri.MATCH:
-                self._rule_finding(compiled.rule, argv, names, frame, detail)
-            elif state is Tri.UNKNOWN:
-                rule = compiled.rule
-                self.event(
-                    "dynamic-arguments",
-                    frame,
-                    f"`{_shown(argv)}` has words only known at run time, so it may be a case of "
-                    f"{rule.id} (which {rule.description})",
-                    self._argv(argv, names),
-                )
-        arg_rules = self.index.arguments.get(dialect)
-        if arg_rules:
-            screen = self.index.argument_screen[dialect]
+        view = None
+        if info.wrappers:
+            wrapper = self._wrapper(info.wrappers, args)
+            if wrapper is not None:
+                stdin_words = None
+                if wrapper.feeds_arguments and stdin is not None and not stdin.is_file:
+                    piped = stdin.text()
+                    stdin_words = split_words(piped) if piped is not None else None
+                wrapped = unwrap(wrapper, args, stdin_words)
+        if info.clauses:
+            view = CommandView(names, argv, dialect)
+            if wrapped is not None:
+                view.has_command = wrapped.has_command
+            for compiled in info.clauses:
+                state, detail = compiled.check(view)
+                if state is Tri.MATCH:
+                    self._rule_finding(compiled.rule, argv, names, frame, detail)
+                elif state is Tri.UNKNOWN:
+                    rule = compiled.rule
+                    self.event(
+                        "dynamic-arguments",
+                        frame,
+                        f"`{_shown(argv)}` has words only known at run time, so it may be a case of "
+                        f"{rule.id} (which {rule.description})",
+                        self._argv(argv, names),
+                    )
+        if screen is not None:
             for a in args:
                 if screen.match(a.text):
-                    for rule, pattern in arg_rules:
-                        if pattern.match(a.text):
-                            self._rule_finding(rule, argv, names, frame, a.text)
-
+                    self._argument_rules(a.text, argv, names, frame)
         if wrapped is not None:
+            name = names[0]
             inner = frame.wrapped(f"`{name}`")
             for candidate in wrapped.candidates:
                 self.command(candidate, inner, stdin)
@@ -381,17 +417,21 @@ class Evaluation:
                 self._inline(line, "posix", frame.nested(f"`{name} -c`"), argv)
         if info.writes_files:
             self._note_writes(info.writes_files, args)
-        if self.written and (
-            info.shell or info.executor or info.special or "/" in head.text or "\\" in head.text
-        ):
+        if self.written and (info.shell or info.executor or info.special or "/" in word or "\\" in word):
             self._check_runs_written(argv, frame)
         if info.special is not None and (dialect != "posix" or info.special[0] not in _POWERSHELL_ONLY):
             special_name, method = info.special
             getattr(self, method)(special_name, argv, frame, stdin)
         if info.shell is not None:
-            self._shell(name, info.shell, argv, frame, stdin)
+            self._shell(names[0], info.shell, argv, frame, stdin)
         if info.executor is not None:
-            self._executor(name, info.executor, argv, frame, stdin)
+            self._executor(names[0], info.executor, argv, frame, stdin)
+
+    def _argument_rules(self, text: str, argv: list[Arg], names: tuple[str, ...], frame: Frame) -> None:
+        """An argument passed the dialect's combined screen: find the rules whose globs it matches."""
+        for rule, pattern in self.index.arguments[frame.dialect]:
+            if pattern.match(text):
+                self._rule_finding(rule, argv, names, frame, text)
 
     @staticmethod
     def _wrapper(specs: tuple[WrapperSpec, ...], args: list[Arg]) -> WrapperSpec | None:

@@ -50,15 +50,21 @@ _LEAVES = frozenset(
 _REDIRECTS = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
 
 
+_new_arg = tuple.__new__
+
+
 class PosixWalker:
     """One walk over one parsed script; `frame` carries depth, wrapper chain and literal assignments."""
 
-    __slots__ = ("frame", "inherited", "sink", "src")
+    __slots__ = ("ascii", "frame", "inherited", "sink", "src")
 
-    def __init__(self, sink: Sink, frame: Frame, src: bytes) -> None:
+    def __init__(self, sink: Sink, frame: Frame, src: bytes, text: str | None = None) -> None:
         self.sink = sink
         self.frame = frame
         self.src = src
+        self.ascii = text if text is not None and text.isascii() else None
+        """The source as text when it is pure ASCII: byte offsets are then character offsets, so words are
+        sliced out of it directly instead of slicing and decoding bytes per node."""
         self.inherited: Stdin | None = None
 
     # -- generic walk --
@@ -77,13 +83,22 @@ class PosixWalker:
                 self.visit(child)
 
     def text(self, node: Node) -> str:
+        s = self.ascii
+        if s is not None:
+            return s[node.start_byte : node.end_byte]
         return self.src[node.start_byte : node.end_byte].decode("utf-8", "replace")
 
     # -- words --
     def arg(self, node: Node) -> Arg:
-        raw = self.src[node.start_byte : node.end_byte].decode("utf-8", "replace")
-        if node.type == "word" and "\\" not in raw and raw.isascii():
-            return Arg(raw, raw)  # the common case: a plain word is its own value
+        s = self.ascii
+        if s is not None:
+            raw = s[node.start_byte : node.end_byte]
+            if "\\" not in raw and node.type == "word":
+                return _new_arg(Arg, (raw, raw, False, False, False))  # a plain word is its own value
+        else:
+            raw = self.src[node.start_byte : node.end_byte].decode("utf-8", "replace")
+            if node.type == "word" and "\\" not in raw and raw.isascii():
+                return _new_arg(Arg, (raw, raw, False, False, False))
         return Arg(fold_arg(self._value(node, raw)), raw)
 
     def _value(self, node: Node, raw: str) -> str:
@@ -140,9 +155,17 @@ class PosixWalker:
         argv: list[Arg] = []
         resolved: str | None = None
         nested: list[Node] = []
+        s = self.ascii
         for child in node.children:
             kind = child.type
-            if kind == "command_name":
+            if kind == "word" and s is not None:
+                # The bulk of all arguments: cut the plain word straight from the text.
+                raw = s[child.start_byte : child.end_byte]
+                if "\\" not in raw:
+                    argv.append(_new_arg(Arg, (raw, raw, False, False, False)))
+                else:
+                    argv.append(Arg(fold_arg(posix_unescape_word(raw)), raw))
+            elif kind == "command_name":
                 first = child.named_child(0) if child.named_child_count == 1 else child
                 first_kind = first.type
                 if first_kind in ("simple_expansion", "expansion"):
@@ -384,6 +407,6 @@ _HANDLERS: dict[str, Callable[[PosixWalker, Node, Stdin | None], None]] = {
 }
 
 
-def walk(sink: Sink, frame: Frame, src: bytes, root: Node) -> None:
-    """Report every command in `root` (a parsed POSIX script) to `sink`."""
-    PosixWalker(sink, frame, src).visit(root)
+def walk(sink: Sink, frame: Frame, src: bytes, root: Node, text: str | None = None) -> None:
+    """Report every command in `root` (a parsed POSIX script, `text` its decoded source) to `sink`."""
+    PosixWalker(sink, frame, src, text).visit(root)

@@ -80,6 +80,7 @@ _LEAVES = frozenset(
     }
 )
 _DASHES = ("-", "\u2013", "\u2014", "\u2015")
+_new_arg = tuple.__new__
 _VAR_IN_WORD = re.compile(r"\$(?:\{([^}]*)\}|([\w:?^$]+))")
 
 
@@ -94,12 +95,15 @@ def _variable_name(raw: str) -> str:
 class PowerShellWalker:
     """One walk over one parsed PowerShell script."""
 
-    __slots__ = ("frame", "sink", "src")
+    __slots__ = ("ascii", "frame", "sink", "src")
 
-    def __init__(self, sink: Sink, frame: Frame, src: bytes) -> None:
+    def __init__(self, sink: Sink, frame: Frame, src: bytes, text: str | None = None) -> None:
         self.sink = sink
         self.frame = frame
         self.src = src
+        self.ascii = text if text is not None and text.isascii() else None
+        """The source as text when it is pure ASCII: byte offsets are then character offsets, so node text
+        is sliced out of it directly instead of slicing and decoding bytes per node."""
 
     def visit(self, node: Node, stdin: Stdin | None = None) -> None:
         while True:
@@ -120,6 +124,9 @@ class PowerShellWalker:
             return
 
     def text(self, node: Node) -> str:
+        s = self.ascii
+        if s is not None:
+            return s[node.start_byte : node.end_byte]
         return self.src[node.start_byte : node.end_byte].decode("utf-8", "replace")
 
     # -- values --
@@ -174,6 +181,8 @@ class PowerShellWalker:
     def _command_name(self, node: Node) -> tuple[Arg, str | None]:
         if node.type == "command_name":
             raw = self.text(node)
+            if self.ascii is not None and "$" not in raw and "`" not in raw:
+                return _new_arg(Arg, (raw, raw, False, False, False)), None  # nothing to undo or expand
             return Arg(fold_arg(self._bare(raw)), raw), None
         # `& <expr>` / `. <expr>`: a literal string or path is a name; anything else is decided at run time.
         inner = self.peel(node)
@@ -201,16 +210,24 @@ class PowerShellWalker:
 
     def _elements(self, node: Node, argv: list[Arg], later: list[Node]) -> None:
         children = node.named_children
+        s = self.ascii
+        n = len(children)
         i = 0
-        while i < len(children):
+        while i < n:
             child = children[i]
             kind = child.type
             i += 1
             if kind == "command_argument_sep":
                 continue
-            if kind == "command_parameter":
+            if kind == "generic_token" and s is not None:
+                raw = s[child.start_byte : child.end_byte]
+                if "$" not in raw and "`" not in raw:
+                    # A bare ASCII word without escapes or variables is its own value and holds nothing.
+                    argv.append(_new_arg(Arg, (raw, raw, raw[:1] == "-" and len(raw) > 1, False, False)))
+                    continue
+            elif kind == "command_parameter":
                 raw = self.text(child)
-                text = fold_arg(ps_unescape(raw, False))
+                text = raw if s is not None and "`" not in raw else fold_arg(ps_unescape(raw, False))
                 # `-Name:value` arrives as parameter, ':' separator, value.
                 if (
                     i + 1 < len(children)
@@ -224,9 +241,9 @@ class PowerShellWalker:
                     raw += ":" + self.text(value_node)
                     later.append(value_node)
                     i += 2
-                argv.append(Arg(text, raw, param=True))
+                argv.append(_new_arg(Arg, (text, raw, True, False, False)))
                 continue
-            if kind == "stop_parsing":
+            elif kind == "stop_parsing":
                 argv.extend(Arg(w, w) for w in self.text(child)[3:].split())
                 continue
             if kind == "redirection":
@@ -455,6 +472,6 @@ _HANDLERS: dict[str, Callable[[PowerShellWalker, Node, Stdin | None], None]] = {
 }
 
 
-def walk(sink: Sink, frame: Frame, src: bytes, root: Node) -> None:
-    """Report every command in `root` (a parsed PowerShell script) to `sink`."""
-    PowerShellWalker(sink, frame, src).visit(root)
+def walk(sink: Sink, frame: Frame, src: bytes, root: Node, text: str | None = None) -> None:
+    """Report every command in `root` (a parsed PowerShell script, `text` its decoded source) to `sink`."""
+    PowerShellWalker(sink, frame, src, text).visit(root)
