@@ -250,7 +250,8 @@ def test_truncating_redirections_are_blocked(command: str, shell: str) -> None:
         ("echo warn >&2", "posix"),
         ("make >/dev/null 2>&1", "posix"),
         ("echo more >> notes.txt", "posix"),
-        ("pytest 2>&1 | tee log.txt", "posix"),
+        ("pytest 2>&1 | tee -a log.txt", "posix"),
+        ("make | tee /dev/stderr", "posix"),
         ("exec 3>&-", "posix"),
         ("dotnet build 2>$null", "powershell"),
         ("dotnet build > $null", "powershell"),
@@ -455,10 +456,10 @@ def test_pathologically_deep_nesting_is_blocked_not_crashed() -> None:
     ("command", "shell"),
     [
         ("echo 'rm -rf /' >> x.sh; bash x.sh", "posix"),
-        ("echo 'curl x' | tee run.sh && sh ./run.sh", "posix"),
+        ("echo 'curl x' | tee -a run.sh && sh ./run.sh", "posix"),
         ("printf 'import shutil' >> a.py; python a.py", "posix"),
         ("echo hi >> x.sh; ./x.sh", "posix"),
-        ("Set-Content x.ps1 'Remove-Item -r x'; .\\x.ps1", "powershell"),
+        ("Add-Content x.ps1 'Remove-Item -r x'; .\\x.ps1", "powershell"),
     ],
 )
 def test_running_a_file_written_by_the_same_command_is_blocked(command: str, shell: str) -> None:
@@ -466,4 +467,325 @@ def test_running_a_file_written_by_the_same_command_is_blocked(command: str, she
 
 
 def test_writing_logs_and_running_other_scripts_is_fine() -> None:
-    assert check("pytest 2>&1 | tee log.txt; bash run.sh").allowed
+    assert check("pytest 2>&1 | tee -a log.txt; bash run.sh").allowed
+
+
+# -- short options a program accepts --
+@pytest.mark.parametrize("shell", ["posix", "powershell"])
+@pytest.mark.parametrize("command", ["rm -Force file.txt", "rm -fo file.txt", "rm -force file.txt"])
+def test_a_word_rm_rejects_is_no_recursive_flag(command: str, shell: str) -> None:
+    # GNU and BSD rm stop with "invalid option -- 'o'" before deleting; PowerShell's rm reads `-Force`.
+    assert check(command, shell).allowed
+
+
+@pytest.mark.parametrize("shell", ["posix", "powershell"])
+@pytest.mark.parametrize("command", ["rm -rf x", "rm -fr x", "rm -Rfv x", "rm -r x", "rm --recursive x"])
+def test_posix_spellings_of_rm_stay_recursive_on_both_backends(command: str, shell: str) -> None:
+    # On pwsh for Linux and macOS `rm` is the native program, not an alias of Remove-Item.
+    assert rule_of(command, shell) == "destructive.recursive-delete"
+
+
+# -- commands fed by a recursive listing --
+POSIX_LISTINGS = [
+    "find .",
+    "find src -name '*.log' -type f",
+    "fd -e log",
+    "git ls-files",
+    "grep -rl TODO .",
+    "rg --files",
+    "ls -R",
+    "find . -print0",
+]
+POSIX_CONDUITS = [
+    "{listing} | xargs rm",
+    "{listing} | xargs -0 rm -f --",
+    "{listing} | xargs -I{{}} rm {{}}",
+    "{listing} | sort | uniq | xargs rm",
+    "{listing} | grep -v keep | xargs unlink",
+    "{listing} | parallel rm",
+    "rm $({listing})",
+    'rm -f "$({listing})"',
+    '{listing} | while read -r f; do rm -- "$f"; done',
+    "{listing} | xargs sh -c 'rm \"$@\"' _",
+]
+
+
+@pytest.mark.parametrize("conduit", POSIX_CONDUITS)
+@pytest.mark.parametrize("listing", POSIX_LISTINGS)
+def test_deleting_what_a_recursive_listing_prints_is_a_recursive_delete(listing: str, conduit: str) -> None:
+    command = conduit.format(listing=listing)
+    assert rule_of(command) == "destructive.recursive-delete", command
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "find . -exec rm {} +",
+        "find . -execdir rm {} \\;",
+        "find . -ok rm {} \\;",
+        "find . -exec sh -c 'rm $0' {} \\;",
+    ],
+)
+def test_commands_run_by_find_are_fed_by_find(command: str) -> None:
+    assert rule_of(command) == "destructive.recursive-delete"
+
+
+@pytest.mark.parametrize(
+    "listing",
+    ["Get-ChildItem -Recurse", "gci -r", "dir -Recurse -File", "ls -Recurse", "Get-ChildItem -Depth 2"],
+)
+@pytest.mark.parametrize(
+    "conduit",
+    [
+        "{listing} | Remove-Item",
+        "{listing} | ri -Force",
+        "{listing} | Where-Object {{ $_.Length -gt 0 }} | del",
+        "{listing} | Sort-Object Length | Select-Object -First 5 | rm",
+        "{listing} | ForEach-Object {{ Remove-Item $_.FullName }}",
+        "{listing} | % {{ rm $PSItem }}",
+        "Remove-Item ({listing})",
+        "Remove-Item $({listing} | ? {{ $_.Name -like '*.tmp' }})",
+    ],
+)
+def test_powershell_deletes_fed_by_a_recursive_listing(listing: str, conduit: str) -> None:
+    command = conduit.format(listing=listing)
+    assert rule_of(command, "powershell") == "destructive.recursive-delete", command
+
+
+@pytest.mark.parametrize(
+    ("command", "shell"),
+    [
+        ("find . -name '*.py' | xargs grep -n foo", "posix"),
+        ("find . -type f | xargs wc -l", "posix"),
+        ("find . -name '*.pyc' -print", "posix"),
+        ("git ls-files | xargs ruff check", "posix"),
+        ("ls *.tmp | xargs rm --", "posix"),
+        ("rm -- $(cat stale.txt)", "posix"),
+        ('find . -type f | while read -r f; do wc -l "$f"; done', "posix"),
+        ("Get-ChildItem -Recurse | Select-String TODO", "powershell"),
+        ("Get-ChildItem *.tmp | Remove-Item", "powershell"),
+        ("Get-ChildItem -Recurse | Remove-Item -WhatIf", "powershell"),
+        ("Get-ChildItem -Recurse | ForEach-Object { Write-Output $_.FullName }", "powershell"),
+    ],
+)
+def test_recursive_listings_feeding_other_commands_are_allowed(command: str, shell: str) -> None:
+    assert check(command, shell).allowed, check(command, shell).reason
+
+
+def test_file_names_piped_to_rm_may_be_options() -> None:
+    # A file named `-rf` in the directory turns `ls | xargs rm` into a recursive delete; `--` ends options.
+    assert rule_of("ls | xargs rm") == "dynamic.arguments"
+    assert check("ls | xargs rm --").allowed
+
+
+# -- truncating writes --
+@pytest.mark.parametrize(
+    ("command", "shell"),
+    [
+        ("pytest 2>&1 | tee report.txt", "posix"),
+        ("echo x | tee -i a.txt b.txt", "posix"),
+        ("echo x | sudo tee -- /etc/hosts", "posix"),
+        ("sort data.txt | sponge data.txt", "posix"),
+        ("cp /dev/null app.log", "posix"),
+        ("cp -f /dev/zero disk.img", "posix"),
+        ("Get-Process | Out-File .\\procs.txt", "powershell"),
+        ("Get-Process | Out-File -FilePath procs.txt -Append:$false", "powershell"),
+        ("'' | Out-File app.log", "powershell"),
+        ("Set-Content app.py ''", "powershell"),
+        ("Set-Content -Path app.py -Value $null", "powershell"),
+        ("sc app.py 'print(1)'", "powershell"),
+        ("Get-Date | tee stamp.txt", "powershell"),
+        ("Get-Date | Tee-Object -FilePath stamp.txt", "powershell"),
+        ("Copy-Item NUL app.log", "powershell"),
+        ("cmd /c copy nul app.log", "powershell"),
+        ("[IO.File]::WriteAllText('app.py', '')", "powershell"),
+        ("[System.IO.File]::WriteAllLines('a.txt', @('x'))", "powershell"),
+        ("[IO.File]::Create('app.db').Close()", "powershell"),
+        ("New-Item app.py -ItemType File -Force", "powershell"),
+        ("pwsh -c \"Set-Content f.txt ''\"", "posix"),
+    ],
+)
+def test_writes_that_replace_a_whole_file_are_blocked(command: str, shell: str) -> None:
+    assert check(command, shell).category == "destructive", command
+    assert rule_of(command, shell) in ("destructive.truncating-write", "dynamic.arguments"), command
+
+
+@pytest.mark.parametrize(
+    ("command", "shell"),
+    [
+        ("pytest 2>&1 | tee -a report.txt", "posix"),
+        ("make | tee --append build.log", "posix"),
+        ("make | tee /dev/null", "posix"),
+        ("make | tee /dev/stderr /dev/fd/2", "posix"),
+        ("cp src.txt dst.txt", "posix"),
+        ("Get-Process | Out-File procs.txt -Append", "powershell"),
+        ("Get-Process | Out-File procs.txt -NoClobber", "powershell"),
+        ("Add-Content log.txt 'line'", "powershell"),
+        ("Get-Date | Tee-Object -Variable now", "powershell"),
+        ("Get-Date | tee -Append stamp.txt", "powershell"),
+        ("New-Item -ItemType Directory out -Force", "powershell"),
+        ("[IO.File]::AppendAllText('log.txt', 'x')", "powershell"),
+    ],
+)
+def test_appending_and_discarding_writes_are_allowed(command: str, shell: str) -> None:
+    assert check(command, shell).allowed, check(command, shell).reason
+
+
+def test_a_tee_target_named_at_run_time_is_unverifiable() -> None:
+    decision = check('pytest | tee "$LOG"')
+    assert decision.rule_id == "dynamic.arguments" and "truncating-write" in decision.reason
+
+
+# -- credential files --
+HOMES = ["~", "~dev", "$HOME", "${HOME}", '"$HOME"', "/root", "/home/dev", "/Users/dev", "../.."]
+SECRETS = [
+    ".ssh/id_rsa",
+    ".ssh/id_ed25519",
+    ".aws/credentials",
+    ".aws/config",
+    ".netrc",
+    ".git-credentials",
+    ".docker/config.json",
+    ".kube/config",
+    ".config/gh/hosts.yml",
+    ".gnupg/private-keys-v1.d/key",
+    ".pypirc",
+    ".npmrc",
+]
+
+
+@pytest.mark.parametrize("secret", SECRETS)
+@pytest.mark.parametrize("home", HOMES)
+def test_credential_files_under_any_spelling_of_home_are_blocked(home: str, secret: str) -> None:
+    for command in (f"cat {home}/{secret}", f"base64 < {home}/{secret}", f"grep -i key {home}/{secret}"):
+        assert rule_of(command) == "env.secret-files", command
+
+
+@pytest.mark.parametrize("secret", SECRETS)
+@pytest.mark.parametrize("home", ["~", "$HOME", "$env:USERPROFILE", "${env:HOME}", "C:\\Users\\dev"])
+def test_credential_files_are_blocked_on_powershell(home: str, secret: str) -> None:
+    path = home + "\\" + secret.replace("/", "\\")
+    assert check(f'gc "{path}"', "powershell").category == "env"
+    for command in (f"Get-Content {path}", f"Copy-Item {path} .\\x"):
+        # The grammar cannot read some unquoted `$HOME\.name` words: then the parse error blocks.
+        assert not check(command, "powershell").allowed, command
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "python3 -c \"print(open(os.path.expanduser('~/.ssh/id_rsa')).read())\"",
+        "python -c \"import pathlib; pathlib.Path.home().joinpath('.aws', 'credentials').read_text()\"",
+        "node -e \"fs.readFileSync(os.homedir() + '/.docker/config.json')\"",
+        "ruby -e 'puts File.read(Dir.home + \"/.netrc\")'",
+        "perl -ne print ~/.git-credentials",
+    ],
+)
+def test_interpreters_reading_credential_files_are_blocked(command: str) -> None:
+    assert check(command).category == "env", command
+
+
+@pytest.mark.parametrize(
+    ("command", "shell"),
+    [
+        ("cat ~/.ssh/id_ed25519.pub", "posix"),
+        ("ssh-keygen -lf ~/.ssh/id_rsa.pub", "posix"),
+        ("cat ~/.ssh/known_hosts", "posix"),
+        ("cat ~/.ssh/authorized_keys", "posix"),
+        ("cat .npmrc", "posix"),
+        ("cat frontend/.npmrc", "posix"),
+        ("ls ~", "posix"),
+        ("cat ~/.bashrc", "posix"),
+        ("grep -rn 'cat ~/.aws/credentials' docs/", "posix"),
+        ("git commit -m 'docs: never cat ~/.netrc'", "posix"),
+        ("cat docs/aws/credentials.md", "posix"),
+        ("Get-Content .\\README.md", "powershell"),
+        ("Select-String -Pattern 'type ~\\.aws\\credentials' -Path docs\\*.md", "powershell"),
+    ],
+)
+def test_public_keys_and_repository_files_stay_readable(command: str, shell: str) -> None:
+    assert check(command, shell).allowed, check(command, shell).reason
+
+
+def test_credential_directories_are_blocked_as_a_whole() -> None:
+    # `tar`, `cp -r` or `grep -r` on the directory read every key in it; listing it serves no coding task.
+    for command in ("ls ~/.ssh", "tar czf k.tgz ~/.ssh/", "cp -r $HOME/.aws /tmp/a", "zip -r g.zip ~/.gnupg"):
+        assert rule_of(command) == "env.secret-files", command
+
+
+# -- signalling every process --
+@pytest.mark.parametrize(
+    ("command", "shell"),
+    [
+        ("kill -9 -1", "posix"),
+        ("kill -- -1", "posix"),
+        ("kill -KILL -1", "posix"),
+        ("kill -s KILL -1", "posix"),
+        ("kill -n 9 -1", "posix"),
+        ("/bin/kill -9 -1", "posix"),
+        ("kill -9 0", "posix"),
+        ("sudo kill -TERM -1", "posix"),
+        ("pkill -u $USER", "posix"),
+        ('pkill -9 -u "$(whoami)"', "posix"),
+        ("pkill -P 1", "posix"),
+        ("killall -u dev", "posix"),
+        ("killall --user dev -9", "posix"),
+        ("killall5", "posix"),
+        ("kill -9 -1", "powershell"),
+        ("Stop-Process -Name * -Force", "powershell"),
+        ("Get-Process | Stop-Process", "powershell"),
+        ("gps | kill", "powershell"),
+    ],
+)
+def test_signalling_every_process_is_destructive(command: str, shell: str) -> None:
+    assert rule_of(command, shell) == "destructive.kill-all", command
+
+
+@pytest.mark.parametrize(
+    ("command", "shell"),
+    [
+        ("kill 1234", "posix"),
+        ("kill -9 1234 5678", "posix"),
+        ("kill -1 1234", "posix"),
+        ("kill -HUP $(cat server.pid)", "posix"),
+        ("kill %1", "posix"),
+        ("kill -- -4321", "posix"),
+        ("pkill -f uvicorn", "posix"),
+        ("pkill -u dev -f 'node server.js'", "posix"),
+        ("killall -u dev node", "posix"),
+        ("Stop-Process -Id 1234", "powershell"),
+        ("Get-Process node | Stop-Process", "powershell"),
+        ("Get-Process | Where-Object { $_.Name -eq 'node' } | Stop-Process", "powershell"),
+    ],
+)
+def test_stopping_one_process_is_allowed(command: str, shell: str) -> None:
+    assert check(command, shell).allowed, check(command, shell).reason
+
+
+# -- fork bombs --
+@pytest.mark.parametrize(
+    ("command", "shell"),
+    [
+        (":(){ :|:& };:", "posix"),
+        (":(){ :|: & };:", "posix"),
+        ("bomb(){ bomb | bomb & }; bomb", "posix"),
+        ("function f { f | f & }; f", "posix"),
+        ("f() { f & f; }; f", "posix"),
+        ("f() ( f | f )", "posix"),
+        ("bash -c ':(){ :|:& };:'", "posix"),
+        ("function b { b | b }; b", "powershell"),
+        ("bash -c 'x(){ x|x& };x'", "powershell"),
+    ],
+)
+def test_fork_bombs_are_destructive(command: str, shell: str) -> None:
+    decision = check(command, shell)
+    assert decision.rule_id == "destructive.fork-bomb", command
+    assert decision.category == "destructive"
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["f() { echo hi; }; f", "build() { make | tee -a log; }; build", "f() { g | g & }; f", "f() { f; }"],
+)
+def test_functions_that_do_not_multiply_are_allowed(command: str) -> None:
+    assert check(command).allowed, check(command).reason

@@ -20,7 +20,7 @@ from ._models import (
 from ._normalise import command_key, fold_arg
 from ._payloads import decode_powershell_b64, static_output, string_literals
 from ._rules import CommandView, CompiledCommand, RuleIndex, Tri, build_index, dotnet_key
-from ._syntax import DYN, Arg, Frame, Stdin
+from ._syntax import DYN, Arg, Feed, Frame, Stdin
 from ._unwrap import (
     cmd_exe,
     executor,
@@ -96,6 +96,7 @@ class CompiledPolicy:
         self.max_depth = data.max_depth
         self.aliases = {k.lower(): v.lower() for k, v in data.powershell_aliases.items()}
         self.command_valued = frozenset(v.upper() for v in data.command_valued_variables)
+        self.pass_through = frozenset(v.lower() for v in data.pass_through)
         self.wrappers: dict[str, list[WrapperSpec]] = {}
         for spec in data.wrappers.values():
             for name in spec.names:
@@ -261,7 +262,7 @@ class Evaluation:
             self.event("depth-exceeded", frame, f"nesting deeper than {self.p.max_depth} levels")
             return
         if frame.dialect != dialect:
-            frame = Frame(dialect, frame.depth, frame.via)
+            frame = Frame(dialect, frame.depth, frame.via, feeds=frame.feeds)
         if dialect == "cmd":
             self._cmd_script(text, frame)
             return
@@ -329,7 +330,12 @@ class Evaluation:
 
     # -- sink callbacks --
     def command(
-        self, argv: list[Arg], frame: Frame, stdin: Stdin | None, resolved_name: str | None = None
+        self,
+        argv: list[Arg],
+        frame: Frame,
+        stdin: Stdin | None,
+        resolved_name: str | None = None,
+        feeds: tuple[Feed, ...] = (),
     ) -> None:
         if not argv:
             return
@@ -342,7 +348,9 @@ class Evaluation:
                 # Unquoted `$x` splits on whitespace: `x="rm -rf /"; $x` runs rm with two arguments.
                 value = fold_arg(resolved_name)
                 words = split_words(value) if any(c.isspace() for c in value) else [Arg(value, head.raw)]
-                self.command([*words, *argv[1:]], frame.wrapped(f"`{head.raw}` = `{value}`"), stdin)
+                self.command(
+                    [*words, *argv[1:]], frame.wrapped(f"`{head.raw}` = `{value}`"), stdin, None, feeds
+                )
             self.event(
                 "dynamic-command",
                 frame,
@@ -367,14 +375,22 @@ class Evaluation:
             # written earlier in the line, can matter.
             if screen is not None:
                 for a in args:
-                    if screen.match(a.text):
-                        self._argument_rules(a.text, argv, names, frame)
+                    if screen.match(a.text) or (a.raw != a.text and screen.match(a.raw)):
+                        self._argument_rules(a, argv, names, frame)
             if self.written and ("/" in word or "\\" in word):
                 self._check_runs_written(argv, frame)
             return
 
+        # Pipeline input binds to PowerShell parameters (`gci -r | Remove-Item`); a script run by a fed
+        # command is fed too (`find . -exec sh -c 'rm "$1"' _ {} ;`).
+        if dialect == "powershell" and stdin is not None and stdin.feed is not None:
+            feeds = (*feeds, stdin.feed)
+        if frame.feeds:
+            feeds = (*feeds, *frame.feeds) if feeds else frame.feeds
+        if feeds and frame.feeds is not feeds:
+            frame = frame.fed(feeds)
         wrapped = None
-        view = None
+        inner_feeds = feeds
         if info.wrappers:
             wrapper = self._wrapper(info.wrappers, args)
             if wrapper is not None:
@@ -382,11 +398,16 @@ class Evaluation:
                 if wrapper.feeds_arguments and stdin is not None and not stdin.is_file:
                     piped = stdin.text()
                     stdin_words = split_words(piped) if piped is not None else None
+                    if stdin.feed is not None:
+                        # `find . | xargs rm`: the operands of rm come from find.
+                        inner_feeds = (*feeds, stdin.feed)
                 wrapped = unwrap(wrapper, args, stdin_words)
         if info.clauses:
             view = CommandView(names, argv, dialect)
             if wrapped is not None:
                 view.has_command = wrapped.has_command
+            if feeds:
+                view.producers_of = lambda: self._producers(feeds, dialect)
             for compiled in info.clauses:
                 state, detail = compiled.check(view)
                 if state is Tri.MATCH:
@@ -402,13 +423,13 @@ class Evaluation:
                     )
         if screen is not None:
             for a in args:
-                if screen.match(a.text):
-                    self._argument_rules(a.text, argv, names, frame)
+                if screen.match(a.text) or (a.raw != a.text and screen.match(a.raw)):
+                    self._argument_rules(a, argv, names, frame)
         if wrapped is not None:
             name = names[0]
             inner = frame.wrapped(f"`{name}`")
             for candidate in wrapped.candidates:
-                self.command(candidate, inner, stdin)
+                self.command(candidate, inner, stdin, None, inner_feeds)
                 first = candidate[0].text if candidate else ""
                 if any(ch in first for ch in " \t;|&<>()$`\n") and DYN not in first:
                     # A "command name" with spaces or operators only makes sense to a shell (`watch 'a; b'`).
@@ -427,11 +448,35 @@ class Evaluation:
         if info.executor is not None:
             self._executor(names[0], info.executor, argv, frame, stdin)
 
-    def _argument_rules(self, text: str, argv: list[Arg], names: tuple[str, ...], frame: Frame) -> None:
-        """An argument passed the dialect's combined screen: find the rules whose globs it matches."""
+    def _producers(self, feeds: tuple[Feed, ...], dialect: Dialect) -> list[list[CommandView]]:
+        """Per feed, the commands feeding a command: nearest first, then upstream through filters."""
+        out: list[list[CommandView]] = []
+        for feed in feeds:
+            chain: list[CommandView] = []
+            current: Feed | None = feed
+            for _ in range(self.p.max_depth):
+                got = current.producer() if current is not None else None
+                if got is None:
+                    break
+                argv, current = got
+                if not argv or argv[0].block or DYN in argv[0].text:
+                    break  # a producer named at run time is not a simple command the rules can read
+                names = self.p.word_info(argv[0].text, dialect, {}).names
+                chain.append(CommandView(names, argv, dialect))
+                if self.p.pass_through.isdisjoint(names):
+                    break
+            if chain:
+                out.append(chain)
+        return out
+
+    def _argument_rules(self, arg: Arg, argv: list[Arg], names: tuple[str, ...], frame: Frame) -> None:
+        """An argument passed the dialect's combined screen: find the rules whose patterns it matches.
+
+        The raw spelling is tried too: `$HOME/.aws/credentials` keeps the path that the text loses to DYN.
+        """
         for rule, pattern in self.index.arguments[frame.dialect]:
-            if pattern.match(text):
-                self._rule_finding(rule, argv, names, frame, text)
+            if pattern.match(arg.text) or pattern.match(arg.raw):
+                self._rule_finding(rule, argv, names, frame, arg.text if DYN not in arg.text else arg.raw)
 
     @staticmethod
     def _wrapper(specs: tuple[WrapperSpec, ...], args: list[Arg]) -> WrapperSpec | None:
@@ -489,7 +534,7 @@ class Evaluation:
         arg_rules = self.index.arguments.get(dialect)
         if arg_rules:
             for rule, pattern in arg_rules:
-                if pattern.match(target.text):
+                if pattern.match(target.text) or pattern.match(target.raw):
                     self._add(
                         rule, [op, target.text], f"`{op} {target.raw}`{frame.where()} {rule.description}"
                     )
@@ -632,8 +677,9 @@ class Evaluation:
 
     def _find(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
         inner = frame.wrapped("`find -exec`")
+        feed = Feed(lambda: (argv, None))  # every command find runs gets what find found
         for command in find_exec(argv[1:]):
-            self.command(command, inner, None)
+            self.command(command, inner, None, None, (feed,))
 
     def _ps_bind(self, args: list[Arg], valued: tuple[str, ...]) -> tuple[dict[str, list[Arg]], list[Arg]]:
         """Bind PowerShell arguments: `-Name value` / `-Name:value` / positionals (prefixes resolved)."""

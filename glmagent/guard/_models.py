@@ -35,6 +35,7 @@ ENGINE_EVENTS = (
     "unknown-stdin",
     "depth-exceeded",
     "dynamic-alias",
+    "fork-bomb",
 )
 EngineEvent = Literal[
     "parse-error",
@@ -44,6 +45,7 @@ EngineEvent = Literal[
     "unknown-stdin",
     "depth-exceeded",
     "dynamic-alias",
+    "fork-bomb",
 ]
 
 
@@ -62,10 +64,9 @@ def example_backend(example: str, default: ShellKind) -> tuple[str, ShellKind]:
     return example, default
 
 
-class CommandClause(_Strict):
-    """Matches a simple command by name and by how it is called. Every field given must hold."""
+class CommandMatch(_Strict):
+    """How a simple command is called: its name and words. Every field given must hold."""
 
-    on: Literal["command"]
     commands: list[str] = Field(min_length=1)
     """Normalised command names (lower case, no extension, aliases resolved); `*` globs allowed."""
     subcommands: list[str] = []
@@ -73,6 +74,10 @@ class CommandClause(_Strict):
     flags_any: list[str] = []
     """POSIX-style flags (`-r` also inside clusters like `-rf`; `--recursive` also as a prefix `--rec`)."""
     flags_none: list[str] = []
+    short_flags: str = ""
+    """Every short option letter the program accepts (`rm`: "dfiIPrRvWx"). A word holding any other letter
+    makes the program stop with a usage error before it acts, so then the clause does not match: `-Force`
+    is not a cluster of `-r` when `rm` is PowerShell's alias or a native rm that rejects `-o`."""
     switches_any: list[str] = []
     """Windows-style switches, case-insensitive, written `/s`; `-s` and `/s/q` clusters also count."""
     params_any: list[str] = []
@@ -82,13 +87,22 @@ class CommandClause(_Strict):
     """Globs tested against every argument (case-insensitive), e.g. `of=*`, `-delete`, `env:*`."""
     args_none: list[str] = []
     """Globs no argument may match (`set` lists variables unless given `NAME=value`)."""
+    operands_any: list[str] = []
+    """Globs tested against operands: words after the options, `--` respected, option values skipped as the
+    `[syntax]` table says (`kill -9 -1`: `-1` is a process id). A word known only at run time never matches
+    (`kill $pid` stays allowed: the policy cannot know the number)."""
+    operand_not_in: list[str] | None = None
+    """Only when some operand matches none of these globs (`tee out.txt`, not `tee /dev/null`); an operand
+    known only at run time may be anything, so it makes the match unknown (a fail-closed block)."""
+    no_operands: bool = False
+    """Only when there is no operand at all (`pkill -u bob` names no process: it kills all of them); operands
+    known only at run time may be empty, so they make the match unknown (a fail-closed block)."""
     no_args: bool = False
     """Only when the command has no arguments at all (`set`)."""
     only_flags: bool = False
     """Only when every argument is a flag (`export -p`, `declare -x`)."""
     no_command: bool = False
     """Only when a wrapper (`env`) is given no command to run (so it prints the environment)."""
-    shells: list[Dialect] = ["posix", "powershell", "cmd"]
 
     @field_validator("flags_any", "flags_none")
     @classmethod
@@ -97,6 +111,20 @@ class CommandClause(_Strict):
             if not re.fullmatch(r"-[^-]|--[^-].*", flag):
                 raise ValueError(f"flag {flag!r} must look like -x or --long (use args_any for -delete)")
         return flags
+
+
+class CommandClause(CommandMatch):
+    """Matches a simple command by name and by how it is called. Every field given must hold."""
+
+    on: Literal["command"]
+    fed_by: list[CommandMatch] = []
+    """Only when the command's operands or pipeline input come from the output of a command matching one of
+    these: a pipe (`gci -r | ri`, through `xargs`, `while read`, or commands in the `pass_through` list),
+    `find -exec`, or a substitution in its arguments (`rm $(find .)`)."""
+    fed_through: bool = True
+    """Whether `fed_by` also looks upstream through `pass_through` filters (`find . | grep x | xargs rm`);
+    false when a filter changes the meaning (`Get-Process | Where-Object ... | Stop-Process` stops a few)."""
+    shells: list[Dialect] = ["posix", "powershell", "cmd"]
 
 
 class RedirectClause(_Strict):
@@ -136,6 +164,24 @@ class DotnetClause(_Strict):
     """Member globs (`GetEnvironmentVariable*`); empty means any use of the type."""
 
 
+class PathClause(_Strict):
+    """Matches a path to a sensitive file given as any argument or redirection (`cat ~/.aws/credentials`).
+
+    Paths are globs in which `/` also matches `\\`, `*` stays within one path component, and case is
+    ignored. A path written `~/x` matches `x` in a home directory however it is spelled: `~`, `~user`, a
+    variable (`$HOME`, `${HOME}`, `$env:USERPROFILE`: any variable may hold the home directory), `/root`,
+    `/home/NAME`, `/Users/NAME`, `C:\\Users\\NAME`, or a `..` climb. Any other path matches at any depth,
+    relative paths included (`.aws/credentials`, `../../.aws/credentials`, `/root/.aws/credentials`).
+    A word with spaces only counts when it starts like a path, so a phrase mentioning the file is not one.
+    """
+
+    on: Literal["path"]
+    paths: list[str] = Field(min_length=1)
+    except_paths: list[str] = []
+    """Paths that `paths` would match but that are harmless (`~/.ssh/*.pub`)."""
+    shells: list[Dialect] = ["posix", "powershell", "cmd"]
+
+
 class ArgumentClause(_Strict):
     """Matches any argument or redirection target of any command against path globs."""
 
@@ -158,6 +204,7 @@ Clause = Annotated[
     | PayloadClause
     | DotnetClause
     | ArgumentClause
+    | PathClause
     | EngineClause,
     Field(discriminator="on"),
 ]
@@ -249,10 +296,12 @@ class ExecutorSpec(_Strict):
 
 
 class SyntaxSpec(_Strict):
-    """Global options of a command that consume a value, so subcommands are found after them."""
+    """Global options of a command that consume a value, so subcommands and operands are found after them."""
 
     names: list[str] = Field(min_length=1)
     value_options: list[str] = []
+    option_words: int | None = None
+    """At most this many leading words are options; later dash-words are operands (`kill -9 -1`)."""
 
 
 class PolicyFile(_Strict):
@@ -267,6 +316,9 @@ class PolicyFile(_Strict):
     powershell_aliases: dict[str, str] = {}
     command_valued_variables: list[str] = []
     """Environment variables whose value a program runs as a command (GIT_PAGER, GIT_SSH_COMMAND ...)."""
+    pass_through: list[str] = []
+    """Commands that pass on what they read (`grep`, `sort`, `Where-Object`): a command fed through them is
+    fed by whatever feeds them (`find . | grep log | xargs rm`)."""
     max_depth: int = Field(default=8, ge=1, le=64)
 
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from ._normalise import ansi_c_unescape, fold_arg, posix_unescape_double, posix_unescape_word
+from ._normalise import ansi_c_unescape, command_key, fold_arg, posix_unescape_double, posix_unescape_word
 from ._sink import Sink
-from ._syntax import DYN, Arg, Frame, Stdin
+from ._syntax import DYN, Arg, Feed, Frame, Stdin
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Parser
@@ -48,6 +49,8 @@ _LEAVES = frozenset(
     {"word", "number", "raw_string", "ansi_c_string", "comment", "variable_name", "file_descriptor"}
 )
 _REDIRECTS = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
+_HOLDS_SUBSTITUTION = frozenset({"command_substitution", "string", "concatenation"})
+_SIMPLE_STAGES = frozenset({"command", "redirected_statement"})
 
 
 _new_arg = tuple.__new__
@@ -56,7 +59,7 @@ _new_arg = tuple.__new__
 class PosixWalker:
     """One walk over one parsed script; `frame` carries depth, wrapper chain and literal assignments."""
 
-    __slots__ = ("ascii", "frame", "inherited", "sink", "src")
+    __slots__ = ("ascii", "frame", "inherited", "sink", "src", "stage_feed")
 
     def __init__(self, sink: Sink, frame: Frame, src: bytes, text: str | None = None) -> None:
         self.sink = sink
@@ -66,6 +69,8 @@ class PosixWalker:
         """The source as text when it is pure ASCII: byte offsets are then character offsets, so words are
         sliced out of it directly instead of slicing and decoding bytes per node."""
         self.inherited: Stdin | None = None
+        self.stage_feed: Feed | None = None
+        """What feeds the compound pipeline stage being walked (`find . | while read f; do rm "$f"; done`)."""
 
     # -- generic walk --
     def visit(self, node: Node, stdin: Stdin | None = None) -> None:
@@ -187,7 +192,16 @@ class PosixWalker:
                     nested.append(child)
         if stdin is None:
             stdin = self.inherited
-        self.sink.command(argv, self.frame, stdin, resolved)
+        feeds: tuple[Feed, ...] = ()
+        for child in nested:
+            if child.type in _HOLDS_SUBSTITUTION:
+                feeds += self._substitution_feeds(child)
+        if self.stage_feed is not None and any(DYN in a.text for a in argv[1:]):
+            feeds += (self.stage_feed,)  # a loop reading the pipe passes the lines on in variables
+        if feeds:
+            self.sink.command(argv, self.frame, stdin, resolved, feeds)
+        else:
+            self.sink.command(argv, self.frame, stdin, resolved)
         for child in nested:
             if child.type == "variable_assignment":
                 self._children(child)
@@ -239,11 +253,111 @@ class PosixWalker:
             # Each stage reads what the previous one prints (`echo ... | base64 -d | sh` chains through).
             if prev is not None:
                 stdin = self._pipe_from(prev, stdin)
-            self.visit(child, stdin)
+            if stdin is not None and stdin.feed is not None and not self._is_simple_stage(child):
+                saved, self.stage_feed = self.stage_feed, stdin.feed
+                try:
+                    self.visit(child, stdin)
+                finally:
+                    self.stage_feed = saved
+            else:
+                self.visit(child, stdin)
             prev = child
 
+    @staticmethod
+    def _is_simple_stage(node: Node) -> bool:
+        if node.type == "redirected_statement":
+            body = node.child_by_field_name("body")
+            return body is None or body.type == "command"
+        return node.type == "command"
+
     def _pipe_from(self, node: Node, stdin: Stdin | None = None) -> Stdin:
-        return Stdin("pipe", compute=lambda: self._output_of(node, stdin))
+        upstream = stdin.feed if stdin is not None else None
+        return Stdin(
+            "pipe",
+            compute=lambda: self._output_of(node, stdin),
+            feed=Feed(partial(self._stage, node, upstream)),
+        )
+
+    def _stage(self, node: Node, upstream: Feed | None) -> tuple[list[Arg], Feed | None] | None:
+        """The words of a simple command whose output feeds another command, and what feeds it in turn."""
+        if node.type == "redirected_statement":
+            body = node.child_by_field_name("body")
+            if body is None:
+                return None
+            node = body
+        if node.type != "command":
+            return None
+        argv: list[Arg] = []
+        for child in node.children:
+            kind = child.type
+            if kind == "command_name":
+                argv.insert(0, self.arg(child.named_child(0) if child.named_child_count == 1 else child))
+            elif child.is_named and kind not in ("variable_assignment", "comment", *_REDIRECTS):
+                argv.append(self.arg(child))
+        return (argv, upstream) if argv else None
+
+    def _feed_of(self, node: Node) -> Feed | None:
+        """The feed of what a statement prints: its last simple command, chained through a pipeline."""
+        kind = node.type
+        if kind in _SIMPLE_STAGES:
+            return Feed(partial(self._stage, node, None))
+        if kind == "pipeline":
+            feed = None
+            for child in node.named_children:
+                if child.type != "comment":
+                    feed = Feed(partial(self._stage, child, feed))
+            return feed
+        if kind in ("command_substitution", "subshell", "compound_statement", "list"):
+            statements = [c for c in node.named_children if c.type != "comment"]
+            return self._feed_of(statements[-1]) if statements else None
+        return None
+
+    def _substitution_feeds(self, node: Node) -> tuple[Feed, ...]:
+        """`rm $(find .)`, `rm "$(git ls-files)"`: the substitutions whose output becomes operands."""
+        if node.type == "command_substitution":
+            feed = self._feed_of(node)
+            return (feed,) if feed is not None else ()
+        found: tuple[Feed, ...] = ()
+        for child in node.named_children:
+            if child.type in _HOLDS_SUBSTITUTION:
+                found += self._substitution_feeds(child)
+        return found
+
+    # -- functions --
+    def _function(self, node: Node, stdin: Stdin | None = None) -> None:
+        name_node = node.child_by_field_name("name")
+        body = node.child_by_field_name("body")
+        if name_node is not None and body is not None:
+            name = command_key(self.arg(name_node).text)
+            if name and self._spawns_itself(body, name, False):
+                shown = self.text(name_node)
+                self.sink.event(
+                    "fork-bomb",
+                    self.frame,
+                    f"the function `{shown}` runs copies of itself in parallel",
+                    [shown],
+                )
+        self._children(node)
+
+    def _spawns_itself(self, node: Node, name: str, parallel: bool) -> bool:
+        """Does `node` run the command `name` in a pipeline or in the background (`:|:&`)?"""
+        if node.type == "command":
+            if not parallel:
+                return False
+            head = node.child_by_field_name("name")
+            if head is None:
+                return False
+            first = head.named_child(0) if head.named_child_count == 1 else head
+            return command_key(self.arg(first).text) == name
+        children = node.children
+        in_pipe = parallel or node.type == "pipeline"
+        for i, child in enumerate(children):
+            if not child.is_named:
+                continue
+            background = i + 1 < len(children) and children[i + 1].type == "&"
+            if self._spawns_itself(child, name, in_pipe or background):
+                return True
+        return False
 
     def _output_of(self, node: Node, stdin: Stdin | None) -> str | None:
         if node.type == "redirected_statement":
@@ -404,6 +518,7 @@ _HANDLERS: dict[str, Callable[[PosixWalker, Node, Stdin | None], None]] = {
     "file_redirect": PosixWalker._file_redirect,
     "herestring_redirect": PosixWalker._children,
     "heredoc_redirect": PosixWalker._heredoc,
+    "function_definition": PosixWalker._function,
 }
 
 

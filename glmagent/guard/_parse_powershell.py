@@ -5,11 +5,12 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from ._normalise import fold_arg, ps_unescape
+from ._normalise import command_key, fold_arg, ps_unescape
 from ._sink import Sink
-from ._syntax import DYN, Arg, Frame, Stdin
+from ._syntax import DYN, Arg, Feed, Frame, Stdin
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Parser
@@ -80,7 +81,10 @@ _LEAVES = frozenset(
     }
 )
 _DASHES = ("-", "\u2013", "\u2014", "\u2015")
+_SUBSTITUTIONS = frozenset({"command", "pipeline_chain", "sub_expression", "array_expression"})
+"""Argument kinds (after peeling) whose value is a command's output: `(gci -r)`, `$(...)`, `@(...)`."""
 _new_arg = tuple.__new__
+_SIGNED_NUMBER = re.compile(r"[-+]\d+(?:\.\d+)?")
 _VAR_IN_WORD = re.compile(r"\$(?:\{([^}]*)\}|([\w:?^$]+))")
 
 
@@ -95,7 +99,7 @@ def _variable_name(raw: str) -> str:
 class PowerShellWalker:
     """One walk over one parsed PowerShell script."""
 
-    __slots__ = ("ascii", "frame", "sink", "src")
+    __slots__ = ("ascii", "frame", "sink", "src", "stage_feed")
 
     def __init__(self, sink: Sink, frame: Frame, src: bytes, text: str | None = None) -> None:
         self.sink = sink
@@ -104,6 +108,8 @@ class PowerShellWalker:
         self.ascii = text if text is not None and text.isascii() else None
         """The source as text when it is pure ASCII: byte offsets are then character offsets, so node text
         is sliced out of it directly instead of slicing and decoding bytes per node."""
+        self.stage_feed: Feed | None = None
+        """What feeds the pipeline stage whose script blocks are being walked (`$_` is its output)."""
 
     def visit(self, node: Node, stdin: Stdin | None = None) -> None:
         while True:
@@ -151,6 +157,8 @@ class PowerShellWalker:
             return self._bare(raw)
         if kind in ("decimal_integer_literal", "hexadecimal_integer_literal", "real_literal", "command_name"):
             return raw
+        if kind == "expression_with_unary_operator" and _SIGNED_NUMBER.fullmatch(raw):
+            return raw  # `kill -9 -1`: negative numbers are values, not parameters
         return DYN
 
     def _string(self, node: Node, raw: str) -> str:
@@ -286,10 +294,33 @@ class PowerShellWalker:
                     later.append(child)
             elif kind == "command_elements":
                 self._elements(child, argv, later)
-        # The command itself first, so its own rule explains a block before anything nested in its words.
-        self.sink.command(argv, self.frame, stdin, resolved)
+        feeds: tuple[Feed, ...] = ()
         for child in later:
-            self.visit(child)
+            if child.type in _SUBSTITUTIONS:
+                feed = self._feed_of(child)  # `Remove-Item (Get-ChildItem -Recurse)`
+                if feed is not None:
+                    feeds += (feed,)
+        if self.stage_feed is not None and any("$_" in a.raw or "$psitem" in a.raw.lower() for a in argv[1:]):
+            feeds += (self.stage_feed,)  # `gci -r | % { Remove-Item $_ }`
+        if argv and argv[0].text.lower() in ("function", "filter") and len(argv) > 2:
+            # The grammar reads `a && function f { f | f }` as a command named `function`.
+            self._check_fork_bomb(argv[1].raw, [c for c in later if c.type == "script_block_expression"])
+        # The command itself first, so its own rule explains a block before anything nested in its words.
+        if feeds:
+            self.sink.command(argv, self.frame, stdin, resolved, feeds)
+        else:
+            self.sink.command(argv, self.frame, stdin, resolved)
+        if later and stdin is not None and stdin.feed is not None:
+            # Script blocks of a pipeline stage see each input object as `$_`.
+            saved, self.stage_feed = self.stage_feed, stdin.feed
+            try:
+                for child in later:
+                    self.visit(child)
+            finally:
+                self.stage_feed = saved
+        else:
+            for child in later:
+                self.visit(child)
 
     # -- pipelines --
     def _pipeline_chain(self, node: Node, stdin: Stdin | None) -> None:
@@ -301,11 +332,74 @@ class PowerShellWalker:
             if kind == "redirections":
                 self.visit(child)
                 continue
-            self.visit(child, stdin if prev is None else self._pipe_from(prev))
+            if prev is not None:
+                stdin = self._pipe_from(prev, stdin)
+            self.visit(child, stdin)
             prev = child
 
-    def _pipe_from(self, node: Node) -> Stdin:
-        return Stdin("pipe", compute=lambda: self._output_of(node))
+    def _pipe_from(self, node: Node, stdin: Stdin | None = None) -> Stdin:
+        upstream = stdin.feed if stdin is not None else None
+        return Stdin(
+            "pipe", compute=lambda: self._output_of(node), feed=Feed(partial(self._stage, node, upstream))
+        )
+
+    def _stage(self, node: Node, upstream: Feed | None) -> tuple[list[Arg], Feed | None] | None:
+        """The words of a command whose output feeds another command, and what feeds it in turn."""
+        inner = self.peel(node)
+        if inner.type != "command":
+            return None
+        argv: list[Arg] = []
+        for child in inner.children:
+            kind = child.type
+            if kind in ("command_name", "command_name_expr"):
+                argv.insert(0, self._command_name(child)[0])
+            elif kind == "command_elements":
+                self._elements(child, argv, [])
+        return (argv, upstream) if argv else None
+
+    def _feed_of(self, node: Node) -> Feed | None:
+        """The feed of what an expression outputs: its last command, chained through a pipeline."""
+        inner = self.peel(node)
+        kind = inner.type
+        if kind == "command":
+            return Feed(partial(self._stage, inner, None))
+        if kind == "pipeline_chain":
+            feed = None
+            for child in inner.named_children:
+                if child.type not in _LEAVES and child.type != "redirections":
+                    feed = Feed(partial(self._stage, child, feed))
+            return feed
+        if kind in ("sub_expression", "array_expression", "statement_list", "pipeline"):
+            statements = [c for c in inner.named_children if c.type not in _LEAVES]
+            return self._feed_of(statements[-1]) if statements else None
+        return None
+
+    # -- functions --
+    def _function(self, node: Node, stdin: Stdin | None = None) -> None:
+        name_node = next((c for c in node.named_children if c.type == "function_name"), None)
+        if name_node is not None:
+            self._check_fork_bomb(self.text(name_node), [node])
+        for child in node.named_children:
+            if child.type not in _LEAVES and child.type != "function_name":
+                self.visit(child)
+
+    def _check_fork_bomb(self, shown: str, bodies: list[Node]) -> None:
+        name = command_key(ps_unescape(shown, False))
+        if name and any(self._spawns_itself(body, name, False) for body in bodies):
+            self.sink.event(
+                "fork-bomb", self.frame, f"the function `{shown}` runs copies of itself in parallel", [shown]
+            )
+
+    def _spawns_itself(self, node: Node, name: str, parallel: bool) -> bool:
+        """Does `node` run the command `name` in a pipeline (`b | b`)?"""
+        kind = node.type
+        if kind == "command":
+            if not parallel:
+                return False
+            head = next((c for c in node.children if c.type in ("command_name", "command_name_expr")), None)
+            return head is not None and command_key(self._command_name(head)[0].text) == name
+        parallel = parallel or (kind == "pipeline_chain" and node.named_child_count > 1)
+        return any(self._spawns_itself(c, name, parallel) for c in node.named_children)
 
     def _output_of(self, node: Node) -> str | None:
         inner = self.peel(node)
@@ -469,6 +563,7 @@ _HANDLERS: dict[str, Callable[[PowerShellWalker, Node, Stdin | None], None]] = {
     "type_literal": PowerShellWalker._type_literal,
     "redirection": PowerShellWalker._redirection,
     "generic_token": PowerShellWalker._generic_token,
+    "function_statement": PowerShellWalker._function,
 }
 
 

@@ -8,14 +8,17 @@ from __future__ import annotations
 
 import fnmatch
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import IntEnum
 
 from ._models import (
     ArgumentClause,
     CommandClause,
+    CommandMatch,
     Dialect,
     DotnetClause,
+    PathClause,
     PayloadClause,
     RedirectClause,
     Rule,
@@ -31,13 +34,83 @@ class Tri(IntEnum):
     MATCH = 2
 
 
+_NO = (Tri.NO, "")
+
+
 def glob_regex(globs: list[str], *, fold: bool = True) -> re.Pattern[str]:
     """One regex for a list of shell globs (`*` also spans `/` and the DYN marker)."""
     body = "|".join(f"(?:{fnmatch.translate(g)})" for g in globs) or "(?!)"
     return re.compile(body, re.IGNORECASE | re.DOTALL if fold else re.DOTALL)
 
 
+# -- sensitive paths --
+_SEP = r"[/\\]+(?:\.[/\\]+)*"
+"""One path separator, either slash, repeated or with `./` steps (`~//.ssh`, `~/./.ssh`)."""
+_HOME = (
+    r"(?:~[^/\\]*|\x00[^/\\]*|\$\{?[\w:]+\}?|%\w+%|/root|/var/root"
+    r"|(?:.*[/\\])?(?:home|users)[/\\]+[^/\\]+|(?:.*[/\\])?\.\.)"
+)
+"""Spellings of a home directory: `~`, `~user`, any variable (DYN in the text; `$HOME`, `${HOME}`,
+`$env:USERPROFILE`, `%USERPROFILE%` in the raw word), `/root`, `/home/NAME`, `C:\\Users\\NAME`, `..`."""
+_PATH_LIKE = r"""(?=["']?[/~.\\\x00$%]|["']?[a-z]:|\S*$)"""
+"""A word that can be a path: no whitespace, or it starts like one (a quoted `C:\\Users\\John Smith\\...`)."""
+
+
+def _path_glob(path: str) -> str:
+    """A path glob as a regex: `/` is any separator, `*` stays in a component, `**` spans components."""
+    out: list[str] = []
+    i = 0
+    while i < len(path):
+        ch = path[i]
+        if path.startswith("**", i):
+            out.append(".+")
+            i += 2
+            continue
+        if ch == "*":
+            out.append(r"[^/\\]*")
+        elif ch == "?":
+            out.append(r"[^/\\]")
+        elif ch == "/":
+            out.append(_SEP)
+        else:
+            out.append(re.escape(ch))
+        i += 1
+    return "".join(out)
+
+
+def _path_alternatives(paths: list[str]) -> str:
+    end = r"""(?:[/\\]+\.?)*["']?$"""  # `~/.gnupg/`, `~/.gnupg/.` name the directory too
+    parts = []
+    for path in paths:
+        if path.startswith("~/"):
+            parts.append(rf"""["']?{_HOME}{_SEP}{_path_glob(path[2:])}{end}""")
+        else:
+            parts.append(rf"""["']?(?:.*[/\\])?{_path_glob(path)}{end}""")
+    return "|".join(f"(?:{p})" for p in parts)
+
+
+def path_regex(paths: list[str], except_paths: list[str]) -> re.Pattern[str]:
+    """The matcher of a `path` clause, applied with `match` to an argument's text and raw spelling."""
+    body = _PATH_LIKE
+    if except_paths:
+        body += f"(?!{_path_alternatives(except_paths)})"
+    body += f"(?:{_path_alternatives(paths)})"
+    return re.compile(body, re.IGNORECASE | re.DOTALL)
+
+
+# -- commands --
 _OFF_VALUES = frozenset({"$false", "0", "$null"})
+
+
+@dataclass(slots=True, frozen=True)
+class SyntaxInfo:
+    """What decides where a command's operands start (`git -C dir clean`, `kill -9 -1`)."""
+
+    value_options: frozenset[str] = frozenset()
+    option_words: int | None = None
+
+
+_NO_SYNTAX = SyntaxInfo()
 
 
 class CommandView:
@@ -47,12 +120,14 @@ class CommandView:
         "_params",
         "_positionals",
         "_posix",
+        "_producers",
         "_switches",
         "args",
         "argv",
         "dialect",
         "has_command",
         "names",
+        "producers_of",
     )
 
     def __init__(self, names: tuple[str, ...], argv: list[Arg], dialect: Dialect) -> None:
@@ -61,16 +136,21 @@ class CommandView:
         self.args = argv[1:]
         self.dialect = dialect
         self.has_command: bool | None = None
-        self._posix: tuple[set[str], list[str], bool] | None = None
+        self.producers_of: Callable[[], list[list[CommandView]]] | None = None
+        """Set by the engine when something feeds this command (a pipe, `find -exec`, `$(...)`)."""
+        self._posix: tuple[set[str], list[str], bool, list[str]] | None = None
         self._switches: tuple[set[str], bool] | None = None
         self._params: tuple[list[tuple[str, str | None]], bool] | None = None
         self._positionals: list[Arg] | None = None
+        self._producers: list[list[CommandView]] | None = None
 
-    def posix_flags(self) -> tuple[set[str], list[str], bool]:
-        """Short flag letters, long flag names and whether a run-time word could add flags (before `--`)."""
+    def posix_flags(self) -> tuple[set[str], list[str], bool, list[str]]:
+        """Short flag letters, long flag names, whether a run-time word could add flags (before `--`), and
+        the short-option words themselves (without the dash)."""
         if self._posix is None:
             short: set[str] = set()
             long: list[str] = []
+            clusters: list[str] = []
             dyn = False
             for a in self.args:
                 t = a.text
@@ -83,7 +163,8 @@ class CommandView:
                     long.append(t.split("=", 1)[0])
                 elif len(t) > 1 and t[0] == "-":
                     short.update(t[1:])
-            self._posix = (short, long, dyn)
+                    clusters.append(t[1:])
+            self._posix = (short, long, dyn, clusters)
         return self._posix
 
     def switches(self) -> tuple[set[str], bool]:
@@ -119,19 +200,25 @@ class CommandView:
             self._params = (out, dyn)
         return self._params
 
-    def positionals(self, syntax: dict[str, frozenset[str]]) -> list[Arg]:
-        """Operands after the command's global options (whose values `syntax` lists per command name)."""
+    def positionals(self, syntax: dict[str, SyntaxInfo]) -> list[Arg]:
+        """Operands after the command's options (whose values, and how many, `syntax` says per name)."""
         if self._positionals is None:
             value_options: frozenset[str] = frozenset()
+            option_words: int | None = None
             for name in self.names:
-                value_options = value_options | syntax.get(name, frozenset())
-            self._positionals = self._operands(value_options)
+                info = syntax.get(name)
+                if info is not None:
+                    value_options = value_options | info.value_options
+                    if info.option_words is not None:
+                        option_words = min(option_words or info.option_words, info.option_words)
+            self._positionals = self._operands(value_options, option_words)
         return self._positionals
 
-    def _operands(self, value_options: frozenset[str]) -> list[Arg]:
+    def _operands(self, value_options: frozenset[str], option_words: int | None) -> list[Arg]:
         out: list[Arg] = []
         skip = False
         options_done = False
+        seen = 0
         for a in self.args:
             if skip:
                 skip = False
@@ -142,11 +229,21 @@ class CommandView:
                     options_done = True
                     continue
                 if a.param or (len(t) > 1 and t[0] == "-" and DYN not in t):
+                    seen += 1
                     if "=" not in t and t in value_options:
                         skip = True
+                    if option_words is not None and seen >= option_words:
+                        options_done = True
                     continue
             out.append(a)
         return out
+
+    def producers(self) -> list[list[CommandView]]:
+        """For each feed of this command, the commands feeding it: nearest first, then upstream of every
+        pass-through filter (`find . | grep x | xargs rm`: grep, then find)."""
+        if self._producers is None:
+            self._producers = self.producers_of() if self.producers_of is not None else []
+        return self._producers
 
 
 def _index_first_word(subcommands: list[str]) -> dict[str, list[tuple[str, ...]]]:
@@ -157,62 +254,105 @@ def _index_first_word(subcommands: list[str]) -> dict[str, list[tuple[str, ...]]
     return index
 
 
+def _shown_argv(argv: list[Arg]) -> str:
+    text = " ".join(" ".join(a.raw for a in argv).split())
+    return text if len(text) <= 60 else text[:59] + "…"
+
+
+_ALL_DIALECTS: frozenset[str] = frozenset({"posix", "powershell", "cmd"})
+
+
 @dataclass(slots=True)
 class CompiledCommand:
-    """A `on = "command"` clause ready to test against a `CommandView`."""
+    """A `on = "command"` clause (or one of its `fed_by` producers) ready to test against a `CommandView`."""
 
     rule: Rule
-    clause: CommandClause
-    short_any: set[str]
-    long_any: list[str]
-    short_none: set[str]
-    long_none: list[str]
-    switches_any: set[str]
-    params_any: list[str]
-    params_none: list[str]
+    commands: re.Pattern[str]
+    """The clause's command names; the index already selects by name, `fed_by` producers check it."""
+    shells: frozenset[str]
+    short_any: tuple[str, ...]
+    long_any: tuple[str, ...]
+    short_none: frozenset[str]
+    long_none: tuple[str, ...]
+    short_valid: frozenset[str] | None
+    switches_any: frozenset[str]
+    params_any: tuple[tuple[str, str], ...]
+    """(lower-case name, name as the rule spells it) pairs."""
+    params_none: tuple[str, ...]
     args_any: re.Pattern[str] | None
     args_none: re.Pattern[str] | None
     args_flaglike: bool
-    syntax: dict[str, frozenset[str]] = field(default_factory=dict)
+    operands_any: re.Pattern[str] | None
+    operand_not_in: re.Pattern[str] | None
+    no_operands: bool
+    no_args: bool
+    only_flags: bool
+    no_command: bool
+    fed_by: tuple[CompiledCommand, ...]
+    fed_through: bool
+    syntax: dict[str, SyntaxInfo] = field(default_factory=dict)
     by_first_word: dict[str, list[tuple[str, ...]]] = field(default_factory=dict)
+    flags: bool = False
+    """Any POSIX flag test at all (so the flag table is needed)."""
+    operands: bool = False
+    """Any operand test at all."""
 
     @classmethod
-    def build(cls, rule: Rule, clause: CommandClause, syntax: dict[str, frozenset[str]]) -> CompiledCommand:
-        def split(flags: list[str]) -> tuple[set[str], list[str]]:
-            return {f[1] for f in flags if len(f) == 2}, [f for f in flags if len(f) > 2]
+    def build(cls, rule: Rule, clause: CommandMatch, syntax: dict[str, SyntaxInfo]) -> CompiledCommand:
+        def split(flags: list[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+            return tuple(f[1] for f in flags if len(f) == 2), tuple(f for f in flags if len(f) > 2)
 
         short_any, long_any = split(clause.flags_any)
         short_none, long_none = split(clause.flags_none)
+        operand_not_in = None
+        if clause.operand_not_in is not None:
+            operand_not_in = glob_regex(clause.operand_not_in)
+        shells = frozenset(clause.shells) if isinstance(clause, CommandClause) else _ALL_DIALECTS
+        fed_by = ()
+        if isinstance(clause, CommandClause):
+            fed_by = tuple(cls.build(rule, spec, syntax) for spec in clause.fed_by)
         return cls(
             rule=rule,
-            clause=clause,
+            commands=glob_regex(clause.commands),
+            shells=shells,
             short_any=short_any,
             long_any=long_any,
-            short_none=short_none,
+            short_none=frozenset(short_none),
             long_none=long_none,
-            switches_any={
+            short_valid=frozenset(clause.short_flags) if clause.short_flags else None,
+            switches_any=frozenset(
                 s.lower() if s.startswith("/") else "/" + s.lower().lstrip("-") for s in clause.switches_any
-            },
-            params_any=[p.lower().lstrip("-") for p in clause.params_any],
-            params_none=[p.lower().lstrip("-") for p in clause.params_none],
+            ),
+            params_any=tuple((p.lower().lstrip("-"), p.lstrip("-")) for p in clause.params_any),
+            params_none=tuple(p.lower().lstrip("-") for p in clause.params_none),
             args_any=glob_regex(clause.args_any) if clause.args_any else None,
             args_none=glob_regex(clause.args_none) if clause.args_none else None,
             args_flaglike=any(g.startswith("-") for g in clause.args_any),
+            operands_any=glob_regex(clause.operands_any) if clause.operands_any else None,
+            operand_not_in=operand_not_in,
+            no_operands=clause.no_operands,
+            no_args=clause.no_args,
+            only_flags=clause.only_flags,
+            no_command=clause.no_command,
+            fed_by=fed_by,
+            fed_through=clause.fed_through if isinstance(clause, CommandClause) else True,
             syntax=syntax,
             by_first_word=_index_first_word(clause.subcommands),
+            flags=bool(short_any or long_any or short_none or long_none or clause.short_flags),
+            operands=bool(clause.operands_any or clause.no_operands or operand_not_in is not None),
         )
 
     def check(self, view: CommandView) -> tuple[Tri, str]:
         """Three-valued match plus a few words on what decided it."""
-        c = self.clause
+        if view.dialect not in self.shells:
+            return _NO
         state = Tri.MATCH
         detail: list[str] = []
-        if view.dialect not in c.shells:
-            return Tri.NO, ""
+        args = view.args
         if self.by_first_word:
             pos = view.positionals(self.syntax)
             if not pos:
-                return Tri.NO, ""
+                return _NO
             first = pos[0].text
             if DYN in first:
                 state = Tri.UNKNOWN
@@ -226,37 +366,56 @@ class CompiledCommand:
                             detail.append(" ".join(seq))
                             break
                 if best is Tri.NO:
-                    return Tri.NO, ""
-                state = min(state, best)
-        if self.args_none is not None and any(self.args_none.match(a.text) for a in view.args):
-            return Tri.NO, ""
-        if c.no_args and view.args:
-            return Tri.NO, ""
-        if c.only_flags:
-            for a in view.args:
+                    return _NO
+                state = best
+        if self.args_none is not None:
+            none = self.args_none.match
+            for a in args:
+                if none(a.text):
+                    return _NO
+        if self.no_args and args:
+            return _NO
+        if self.only_flags:
+            for a in args:
                 if DYN in a.text:
                     state = min(state, Tri.UNKNOWN)
                 elif not (a.text[:1] in ("-", "+") and len(a.text) > 1):
-                    return Tri.NO, ""
-        if c.no_command:
+                    return _NO
+        if self.no_command:
             if view.has_command is True:
-                return Tri.NO, ""
+                return _NO
             if view.has_command is None:
                 state = min(state, Tri.UNKNOWN)
-        if self.short_any or self.long_any or self.short_none or self.long_none:
-            short, long, dyn = view.posix_flags()
-            if self.short_none & short or any(self._long_hit(f, long) for f in self.long_none):
-                return Tri.NO, ""
+        if self.flags:
+            short, long, dyn, clusters = view.posix_flags()
+            valid = self.short_valid
+            if valid is not None:
+                for cluster in clusters:
+                    if not valid.issuperset(cluster):
+                        return _NO  # the program rejects the word before it does anything
+            if self.short_none and not self.short_none.isdisjoint(short):
+                return _NO
+            if long and self.long_none:
+                for flag in self.long_none:
+                    if self._long_hit(flag, long):
+                        return _NO
             if self.short_any or self.long_any:
-                hit = next((f"-{s}" for s in self.short_any if s in short), None) or next(
-                    (f for f in self.long_any if self._long_hit(f, long)), None
-                )
-                if hit:
+                hit = None
+                for letter in self.short_any:
+                    if letter in short:
+                        hit = "-" + letter
+                        break
+                if hit is None and long:
+                    for flag in self.long_any:
+                        if self._long_hit(flag, long):
+                            hit = flag
+                            break
+                if hit is not None:
                     detail.append(hit)
                 elif dyn:
                     state = min(state, Tri.UNKNOWN)
                 else:
-                    return Tri.NO, ""
+                    return _NO
         if self.switches_any:
             found, dyn = view.switches()
             hits = sorted(self.switches_any & found)
@@ -265,25 +424,52 @@ class CompiledCommand:
             elif dyn:
                 state = min(state, Tri.UNKNOWN)
             else:
-                return Tri.NO, ""
+                return _NO
         if self.params_any or self.params_none:
             params, dyn = view.params()
-            if any(self._param_hit(p, params) for p in self.params_none):
-                return Tri.NO, ""
+            for name in self.params_none:
+                if self._param_hit(name, params):
+                    return _NO
             if self.params_any:
-                hit = next((p for p in self.params_any if self._param_hit(p, params)), None)
-                if hit:
-                    detail.append(
-                        "-" + next(x for x in c.params_any if x.lower().lstrip("-") == hit).lstrip("-")
-                    )
+                shown = next((s for p, s in self.params_any if self._param_hit(p, params)), None)
+                if shown is not None:
+                    detail.append("-" + shown)
                 elif dyn:
                     state = min(state, Tri.UNKNOWN)
                 else:
-                    return Tri.NO, ""
+                    return _NO
+        if self.operands:
+            operands = view.positionals(self.syntax)
+            if self.no_operands and operands:
+                if any(DYN not in a.text for a in operands):
+                    return _NO
+                state = min(state, Tri.UNKNOWN)  # `xargs pkill -u dev`: names may come, or may not
+            if self.operands_any is not None:
+                hit_operand = next(
+                    (a.text for a in operands if DYN not in a.text and self.operands_any.match(a.text)), None
+                )
+                if hit_operand is None:
+                    return _NO
+                detail.append(hit_operand)
+            if self.operand_not_in is not None:
+                outside = None
+                unknown = False
+                for a in operands:
+                    if DYN in a.text:
+                        unknown = True
+                    elif not self.operand_not_in.match(a.text):
+                        outside = a.text
+                        break
+                if outside is not None:
+                    detail.append(outside)
+                elif unknown:
+                    state = min(state, Tri.UNKNOWN)
+                else:
+                    return _NO
         if self.args_any is not None:
             hit_arg = None
             dyn = False
-            for a in view.args:
+            for a in args:
                 if DYN not in a.text:
                     if self.args_any.match(a.text):
                         hit_arg = a.text
@@ -295,7 +481,27 @@ class CompiledCommand:
             elif dyn:
                 state = min(state, Tri.UNKNOWN)
             else:
-                return Tri.NO, ""
+                return _NO
+        if self.fed_by:
+            best_feed = Tri.NO
+            feeder = ""
+            for chain in view.producers():
+                for producer in chain if self.fed_through else chain[:1]:
+                    for spec in self.fed_by:
+                        if not any(spec.commands.match(n) for n in producer.names):
+                            continue
+                        got, _ = spec.check(producer)
+                        if got > best_feed:
+                            best_feed = got
+                            feeder = _shown_argv(producer.argv)
+                    if best_feed is Tri.MATCH:
+                        break
+                if best_feed is Tri.MATCH:
+                    break
+            if best_feed is Tri.NO:
+                return _NO
+            detail.append(f"fed by `{feeder}`")
+            state = min(state, best_feed)
         return state, ", ".join(detail)
 
     @staticmethod
@@ -331,17 +537,21 @@ class RuleIndex:
     payloads: dict[str, list[tuple[Rule, PayloadClause, list[re.Pattern[str]]]]] = field(default_factory=dict)
     dotnet: dict[str, list[tuple[Rule, re.Pattern[str] | None]]] = field(default_factory=dict)
     arguments: dict[Dialect, list[tuple[Rule, re.Pattern[str]]]] = field(default_factory=dict)
+    """Argument globs and sensitive paths, tested against every argument and redirection target."""
     argument_screen: dict[Dialect, re.Pattern[str]] = field(default_factory=dict)
-    """One regex per dialect that any argument must match before the individual globs are tried."""
+    """One regex per dialect that any argument must match before the individual patterns are tried."""
     engine: dict[str, Rule] = field(default_factory=dict)
 
     def commands_for(self, names: tuple[str, ...]) -> list[CompiledCommand]:
         found: list[CompiledCommand] = []
+        # A clause naming both an alias and its target (`rm`, `remove-item`) is checked once.
         for name in names:
-            found.extend(self.by_name.get(name, ()))
+            for compiled in self.by_name.get(name, ()):
+                if not any(c is compiled for c in found):
+                    found.append(compiled)
         if self.by_glob:
             for pattern, compiled in self.by_glob:
-                if any(pattern.match(n) for n in names) and compiled not in found:
+                if any(pattern.match(n) for n in names) and not any(c is compiled for c in found):
                     found.append(compiled)
         return found
 
@@ -354,15 +564,15 @@ def dotnet_key(name: str) -> str:
 
 def build_index(rules: list[Rule], syntax: dict[str, SyntaxSpec]) -> RuleIndex:
     """Compile every clause; invalid regular expressions surface as `ValueError` naming the pattern."""
-    value_opts: dict[str, frozenset[str]] = {}
+    tables: dict[str, SyntaxInfo] = {}
     for spec in syntax.values():
         for n in spec.names:
-            value_opts[n] = frozenset(spec.value_options)
+            tables[n] = SyntaxInfo(frozenset(spec.value_options), spec.option_words)
     index = RuleIndex()
     for rule in rules:
         for clause in rule.when:
             if isinstance(clause, CommandClause):
-                compiled = CompiledCommand.build(rule, clause, value_opts)
+                compiled = CompiledCommand.build(rule, clause, tables)
                 for name in clause.commands:
                     key = name.lower()
                     if any(ch in key for ch in "*?["):
@@ -386,8 +596,11 @@ def build_index(rules: list[Rule], syntax: dict[str, SyntaxSpec]) -> RuleIndex:
                 members = glob_regex(clause.members) if clause.members else None
                 for type_name in clause.types:
                     index.dotnet.setdefault(dotnet_key(type_name), []).append((rule, members))
-            elif isinstance(clause, ArgumentClause):
-                pattern = glob_regex(clause.globs)
+            elif isinstance(clause, ArgumentClause | PathClause):
+                if isinstance(clause, ArgumentClause):
+                    pattern = glob_regex(clause.globs)
+                else:
+                    pattern = path_regex(clause.paths, clause.except_paths)
                 for shell in clause.shells:
                     index.arguments.setdefault(shell, []).append((rule, pattern))
             else:

@@ -5,16 +5,25 @@ from __future__ import annotations
 from typing import Protocol
 
 from ._models import Dialect, EngineEvent
-from ._syntax import Arg, Frame, Stdin
+from ._syntax import Arg, Feed, Frame, Stdin
 
 
 class Sink(Protocol):
     """What a parser tells the engine while it walks one script."""
 
     def command(
-        self, argv: list[Arg], frame: Frame, stdin: Stdin | None, resolved_name: str | None = None
+        self,
+        argv: list[Arg],
+        frame: Frame,
+        stdin: Stdin | None,
+        resolved_name: str | None = None,
+        feeds: tuple[Feed, ...] = (),
     ) -> None:
-        """A simple command in command position (`resolved_name`: a dynamic name's known literal value)."""
+        """A simple command in command position (`resolved_name`: a dynamic name's known literal value;
+        `feeds`: commands whose output becomes its operands, e.g. `$(find .)` or a `while read` loop)."""
+
+    def event(self, event: EngineEvent, frame: Frame, detail: str, argv: list[str] | None = None) -> None:
+        """A fail-closed condition found by the parser itself."""
 
     def assignment(self, name: str, value: Arg, frame: Frame) -> None:
         """`NAME=value`, as a statement or as a command prefix."""
@@ -27,9 +36,6 @@ class Sink(Protocol):
 
     def dotnet(self, type_name: str, member: str | None, frame: Frame, raw: str) -> None:
         """A .NET type used from PowerShell, with the static member accessed on it, if any."""
-
-    def event(self, event: EngineEvent, frame: Frame, detail: str, argv: list[str] | None = None) -> None:
-        """A fail-closed condition found by the parser itself."""
 
     def script(self, text: str, dialect: Dialect, frame: Frame) -> None:
         """Check `text` as a whole script (already nested in `frame`)."""

@@ -41,16 +41,45 @@ def lit(text: str) -> Arg:
     return Arg(text, text)
 
 
+class Feed:
+    """A command whose output another one consumes as operands or pipeline input, found only if asked.
+
+    `producer()` gives that command's words and the feed of its own input (`find . | grep x | xargs rm`:
+    grep's feed is find), or None when the producer is not a simple command.
+    """
+
+    __slots__ = ("_compute", "_done", "_value")
+
+    def __init__(self, compute: Callable[[], tuple[list[Arg], Feed | None] | None]) -> None:
+        self._compute = compute
+        self._done = False
+        self._value: tuple[list[Arg], Feed | None] | None = None
+
+    def producer(self) -> tuple[list[Arg], Feed | None] | None:
+        if not self._done:
+            self._done = True
+            self._value = self._compute()
+        return self._value
+
+
 class Stdin:
     """What a command reads on standard input, computed only if a consumer asks for it."""
 
-    __slots__ = ("_compute", "_done", "_text", "origin")
+    __slots__ = ("_compute", "_done", "_text", "feed", "origin")
 
-    def __init__(self, origin: str, text: str | None = None, compute: Callable[[], str | None] | None = None):
+    def __init__(
+        self,
+        origin: str,
+        text: str | None = None,
+        compute: Callable[[], str | None] | None = None,
+        feed: Feed | None = None,
+    ):
         self.origin = origin
         self._text = text
         self._compute = compute
         self._done = compute is None
+        self.feed = feed
+        """The command writing into the pipe, when the input is a pipe."""
 
     def text(self) -> str | None:
         """The literal text, or None when it cannot be known before running."""
@@ -75,14 +104,20 @@ class Frame:
     variables: dict[str, str] = field(default_factory=dict)
     """Variables assigned a literal value earlier in the same script (only used to explain dynamic names)."""
     aliases: dict[str, str] = field(default_factory=dict)
+    feeds: tuple[Feed, ...] = ()
+    """What feeds the command that runs this script (`find . -exec sh -c 'rm "$1"' _ {} ;`)."""
 
     def nested(self, how: str, dialect: Dialect | None = None) -> Frame:
         """A frame for a script or command run by a wrapper; definitions do not leak across processes."""
-        return Frame(dialect or self.dialect, self.depth + 1, (*self.via, how))
+        return Frame(dialect or self.dialect, self.depth + 1, (*self.via, how), feeds=self.feeds)
 
     def wrapped(self, how: str) -> Frame:
         """Same script, one wrapper deeper (shares definitions)."""
-        return Frame(self.dialect, self.depth + 1, (*self.via, how), self.variables, self.aliases)
+        return Frame(self.dialect, self.depth + 1, (*self.via, how), self.variables, self.aliases, self.feeds)
+
+    def fed(self, feeds: tuple[Feed, ...]) -> Frame:
+        """The same frame, for what a fed command runs in turn (shares definitions)."""
+        return Frame(self.dialect, self.depth, self.via, self.variables, self.aliases, feeds)
 
     def where(self) -> str:
         if not self.via:
