@@ -41,6 +41,14 @@ POSIX_SIMPLE = [
     "python -c 'import shutil; shutil.rmtree(\"/home\")'",
     "python3 -c 'import os; print(os.environ)'",
     "mkfs.ext4 /dev/sdb1",
+    "find . -exec rm {} +",
+    "find . -name '*.log' -execdir rm -f {} ;",
+    "tee src/app.py",
+    "cp /dev/null src/app.py",
+    "cat ~/.aws/credentials",
+    "base64 /root/.ssh/id_ed25519",
+    "kill -9 -1",
+    "killall -u dev",
 ]
 POSIX_COMPOUND = [
     "env",
@@ -50,6 +58,14 @@ POSIX_COMPOUND = [
     "printf 'rm -rf ~' | sh",
     "bash <<< 'rm -rf ~'",
     "x=rm; $x -rf /home",
+    "find . -type f | xargs rm -f",
+    "find . -name '*.log' -print0 | xargs -0 rm",
+    "rm $(git ls-files)",
+    'find . -type f | while read -r f; do rm "$f"; done',
+    "pytest 2>&1 | tee report.txt",
+    "base64 < ~/.ssh/id_ed25519",
+    ":(){ :|:& };:",
+    "bomb(){ bomb | bomb & }; bomb",
 ]
 POWERSHELL_SEEDS = [
     "Remove-Item -Recurse -Force C:\\src",
@@ -66,6 +82,19 @@ POWERSHELL_SEEDS = [
     "net user",
     "Clear-Content .\\app.log",
     "Format-Volume -DriveLetter D",
+    "Get-ChildItem -Recurse | Remove-Item -Force",
+    "gci -r | ri",
+    "dir -Recurse | del",
+    "Get-ChildItem .\\src -Recurse -File | Remove-Item",
+    "gci -r | % { rm $_ }",
+    "Get-Process | Out-File procs.txt",
+    "Set-Content app.py ''",
+    "[IO.File]::WriteAllText('app.py', '')",
+    "Get-Content ~/.ssh/id_rsa",
+    "gc $HOME/.aws/credentials",
+    "Stop-Process -Name *",
+    "rm -rf .\\src",
+    "function b { b | b }; b",
 ]
 CMD_SEEDS = [
     "rd /s /q C:\\project",
@@ -73,6 +102,7 @@ CMD_SEEDS = [
     "rmdir /S x",
     "set",
     "net localgroup admins",
+    "copy nul app.log",
 ]
 
 RM_TARGETS = ["./src", "~", "/", "build/"]
@@ -291,6 +321,10 @@ def test_cmd_lines_keep_blocking(seed: str) -> None:
         "rmdir -Recurse x",
         "erase -r x",
         "rd -r x",
+        "rm -rf x",
+        "rm -Rf x",
+        "gci -r | rm",
+        "Get-ChildItem -Recurse -Filter *.tmp | Where-Object { $_.Length -eq 0 } | Remove-Item",
     ],
 )
 def test_powershell_spellings_of_a_recursive_delete(command: str) -> None:
