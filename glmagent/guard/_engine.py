@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fnmatch import fnmatch
+from operator import itemgetter
 
 from . import _parse_cmd, _parse_posix, _parse_powershell
 from ._models import (
@@ -19,7 +20,16 @@ from ._models import (
 )
 from ._normalise import command_key, fold_arg
 from ._payloads import decode_powershell_b64, static_output, string_literals
-from ._rules import CommandView, CompiledCommand, RuleIndex, Tri, build_index, dotnet_key
+from ._rules import (
+    MATCH,
+    UNKNOWN,
+    CommandView,
+    CompiledCommand,
+    RuleIndex,
+    SyntaxInfo,
+    build_index,
+    dotnet_key,
+)
 from ._syntax import DYN, Arg, Feed, Frame, Stdin
 from ._unwrap import (
     cmd_exe,
@@ -34,11 +44,21 @@ from ._unwrap import (
 )
 
 _SHOWN_MAX = 160
+_ALLOWED = "no deny rule matches any command in it"
 
 
-def _shown(argv: list[Arg] | list[str]) -> str:
-    text = " ".join(a if isinstance(a, str) else a.raw for a in argv)
-    text = " ".join(text.split())
+_TEXT = itemgetter(0)
+_RAW = itemgetter(1)
+
+
+def _shown_args(argv: list[Arg]) -> str:
+    return _shown(" ".join(map(_RAW, argv)))
+
+
+def _shown(text: str) -> str:
+    """A command line shown in a reason: one line, single spaces, cut at `_SHOWN_MAX` characters."""
+    if "  " in text or not text.isprintable() or text[:1] == " " or text[-1:] == " ":
+        text = " ".join(text.split())  # one line, single spaces: the words as the planner would type them
     return text if len(text) <= _SHOWN_MAX else text[: _SHOWN_MAX - 1] + "…"
 
 
@@ -68,6 +88,8 @@ class NameInfo:
     """"all": every operand is a file it writes (`tee`); "first": the first one (`Set-Content`); "": none."""
     inert: bool
     """No rule names it and it runs nothing else, so only argument-wide rules apply (`ls`, `pytest`)."""
+    syntax: SyntaxInfo
+    """Where its operands start (value-taking global options, `kill`'s single option word)."""
 
 
 _WRITERS = {
@@ -102,7 +124,7 @@ class CompiledPolicy:
             for name in spec.names:
                 self.wrappers.setdefault(name.lower(), []).append(spec)
         self._info: dict[tuple[str, ...], NameInfo] = {}
-        self._words: dict[str, dict[str, NameInfo]] = {"posix": {}, "powershell": {}, "cmd": {}}
+        self.words: dict[str, dict[str, NameInfo]] = {"posix": {}, "powershell": {}, "cmd": {}}
         """Command word as written -> its `NameInfo`, per dialect: the hot path's single lookup."""
         self.shells: dict[str, ShellSpec] = {n.lower(): s for s in data.shells.values() for n in s.names}
         self.executors: dict[str, ExecutorSpec] = {}
@@ -120,7 +142,7 @@ class CompiledPolicy:
             name = command_key(word)
             target = aliases.get(name) or self.aliases.get(name)
             return self.info((name, target) if target else (name,))
-        cache = self._words[dialect]
+        cache = self.words[dialect]
         found = cache.get(word)
         if found is None:
             name = command_key(word)
@@ -149,6 +171,7 @@ class CompiledPolicy:
                 special=special,
                 writes_files=writes,
                 inert=not (clauses or wrappers or shell or executor or special or writes),
+                syntax=self.index.syntax_for(names),
             )
             if len(self._info) < 65536:  # bounded: names come from untrusted text
                 self._info[names] = found
@@ -200,38 +223,31 @@ class Evaluation:
         except _Stop:
             pass  # a concrete deny was found; nothing later can change the decision
         except RecursionError:
-            # Thousands of nested `$(` exhaust the walker's stack: still a decision, never a crash.
-            self.findings.clear()
-            rule = self.index.engine["depth-exceeded"]
-            self.findings.append(
-                Finding(rule, [], f"the command nests too deeply to walk: {rule.description}")
-            )
+            self._too_deep()
 
-    def decision(self, command: str, shell: ShellKind) -> Decision:
-        chosen = next((f for f in self.findings if f.rule.category != "unverifiable"), None)
-        if chosen is None and self.findings:
-            chosen = self.findings[0]
-        if chosen is None:
-            return Decision(
-                allowed=True,
-                command=command,
-                backend=shell,
-                reason="no deny rule matches any command in it",
-                argv=[],
-                parse_status=self.parse_status,
-            )
-        rule = chosen.rule
-        return Decision(
-            allowed=False,
-            command=command,
-            backend=shell,
-            rule_id=rule.id,
-            category=rule.category,
-            justification=rule.justification,
-            reason=chosen.reason,
-            argv=chosen.argv,
-            parse_status=self.parse_status,
-        )
+    def _too_deep(self) -> None:
+        # Thousands of nested `$(` exhaust the walker's stack: still a decision, never a crash.
+        self.findings.clear()
+        rule = self.index.engine["depth-exceeded"]
+        self.findings.append(Finding(rule, [], f"the command nests too deeply to walk: {rule.description}"))
+
+    def check(self, command: str, shell: ShellKind) -> Decision:
+        """Run the whole evaluation of `command` and decide (`run` inlined: this is the hot path)."""
+        if command and not command.isspace():
+            try:
+                self.script(command, shell, Frame(shell))
+            except _Stop:
+                pass
+            except RecursionError:
+                self._too_deep()
+        findings = self.findings
+        if not findings:
+            return Decision.allow(command, shell, _ALLOWED, self.parse_status)
+        # A concrete deny explains the block better than an unverifiable word found before it.
+        chosen = findings[-1]  # without collect_all, the first concrete deny stops the walk: it is the last
+        if chosen.rule.category == "unverifiable" or self.collect_all:
+            chosen = next((f for f in findings if f.rule.category != "unverifiable"), findings[0])
+        return Decision.block(command, shell, chosen.rule, chosen.reason, chosen.argv, self.parse_status)
 
     def _add(self, rule: Rule, argv: list[str], reason: str) -> None:
         self.findings.append(Finding(rule, argv, reason))
@@ -241,13 +257,32 @@ class Evaluation:
     def _rule_finding(
         self, rule: Rule, argv: list[Arg], names: tuple[str, ...], frame: Frame, detail: str
     ) -> None:
-        shown = _shown(argv)
-        extra = f" ({detail})" if detail else ""
-        self._add(rule, self._argv(argv, names), f"`{shown}`{frame.where()} {rule.description}{extra}")
+        # `_add`, `_argv` and `_shown_args` inlined: this runs for nearly every blocked command.
+        shown = " ".join(map(_RAW, argv))
+        if (
+            "  " in shown
+            or len(shown) > _SHOWN_MAX
+            or not shown.isprintable()
+            or shown[:1] == " "
+            or shown[-1:] == " "
+        ):
+            shown = _shown(shown)
+        reason = (
+            f"`{shown}`{frame.where()} {rule.description}" if frame.via else f"`{shown}` {rule.description}"
+        )
+        out = list(map(_TEXT, argv))
+        if DYN in "".join(out):
+            out = [a.text if DYN not in a.text else a.raw for a in argv]
+        out[0] = names[-1]
+        self.findings.append(Finding(rule, out, f"{reason} ({detail})" if detail else reason))
+        if not self.collect_all and rule.category != "unverifiable":
+            raise _Stop
 
     @staticmethod
     def _argv(argv: list[Arg], names: tuple[str, ...] = ()) -> list[str]:
-        out = [a.text if DYN not in a.text else a.raw for a in argv]
+        out = list(map(_TEXT, argv))
+        if DYN in "".join(out):
+            out = [a.text if DYN not in a.text else a.raw for a in argv]
         if out and names:
             out[0] = names[-1]
         return out
@@ -282,9 +317,14 @@ class Evaluation:
                 self.parse_status = "error"
             elif self.parse_status == "ok":
                 self.parse_status = "nested-error"
+        else:
+            argv = module.simple_command(text, root)
+            if argv is not None:
+                self.command(argv, frame, None)  # what the walk would report, without walking
+                return
         module.walk(self, frame, src, root, text)
         if root.has_error:
-            self.event("parse-error", frame, f"the {dialect} parser cannot read `{_shown([text])}`")
+            self.event("parse-error", frame, f"the {dialect} parser cannot read `{_shown(text)}`")
 
     def _cmd_script(self, text: str, frame: Frame) -> None:
         parsed = _parse_cmd.parse_cmd(text)
@@ -359,7 +399,9 @@ class Evaluation:
             )
             return
         dialect = frame.dialect
-        info = self.p.word_info(word, dialect, frame.aliases)
+        info = None if frame.aliases else self.p.words[dialect].get(word)
+        if info is None:
+            info = self.p.word_info(word, dialect, frame.aliases)
         names = info.names
         if not names[0]:
             return
@@ -369,14 +411,11 @@ class Evaluation:
             )
             return
         args = argv[1:]
-        screen = self.index.argument_screen.get(dialect)
         if info.inert:
             # No rule names this program and it runs nothing else: only argument-wide rules, and a file
             # written earlier in the line, can matter.
-            if screen is not None:
-                for a in args:
-                    if screen.match(a.text) or (a.raw != a.text and screen.match(a.raw)):
-                        self._argument_rules(a, argv, names, frame)
+            if args:
+                self._arguments(args, argv, names, frame)
             if self.written and ("/" in word or "\\" in word):
                 self._check_runs_written(argv, frame)
             return
@@ -403,28 +442,26 @@ class Evaluation:
                         inner_feeds = (*feeds, stdin.feed)
                 wrapped = unwrap(wrapper, args, stdin_words)
         if info.clauses:
-            view = CommandView(names, argv, dialect)
+            view = CommandView(names, argv, dialect, info.syntax)
             if wrapped is not None:
                 view.has_command = wrapped.has_command
             if feeds:
                 view.producers_of = lambda: self._producers(feeds, dialect)
             for compiled in info.clauses:
                 state, detail = compiled.check(view)
-                if state is Tri.MATCH:
+                if state == MATCH:
                     self._rule_finding(compiled.rule, argv, names, frame, detail)
-                elif state is Tri.UNKNOWN:
+                elif state == UNKNOWN:
                     rule = compiled.rule
                     self.event(
                         "dynamic-arguments",
                         frame,
-                        f"`{_shown(argv)}` has words only known at run time, so it may be a case of "
+                        f"`{_shown_args(argv)}` has words only known at run time, so it may be a case of "
                         f"{rule.id} (which {rule.description})",
                         self._argv(argv, names),
                     )
-        if screen is not None:
-            for a in args:
-                if screen.match(a.text) or (a.raw != a.text and screen.match(a.raw)):
-                    self._argument_rules(a, argv, names, frame)
+        if args:
+            self._arguments(args, argv, names, frame)
         if wrapped is not None:
             name = names[0]
             inner = frame.wrapped(f"`{name}`")
@@ -461,22 +498,33 @@ class Evaluation:
                 argv, current = got
                 if not argv or argv[0].block or DYN in argv[0].text:
                     break  # a producer named at run time is not a simple command the rules can read
-                names = self.p.word_info(argv[0].text, dialect, {}).names
-                chain.append(CommandView(names, argv, dialect))
+                producer = self.p.word_info(argv[0].text, dialect, {})
+                names = producer.names
+                chain.append(CommandView(names, argv, dialect, producer.syntax))
                 if self.p.pass_through.isdisjoint(names):
                     break
             if chain:
                 out.append(chain)
         return out
 
-    def _argument_rules(self, arg: Arg, argv: list[Arg], names: tuple[str, ...], frame: Frame) -> None:
-        """An argument passed the dialect's combined screen: find the rules whose patterns it matches.
+    def _arguments(self, args: list[Arg], argv: list[Arg], names: tuple[str, ...], frame: Frame) -> None:
+        """Argument-wide rules (`/dev/tcp/*`, credential files) on every word of a command.
 
-        The raw spelling is tried too: `$HOME/.aws/credentials` keeps the path that the text loses to DYN.
+        One search for the rules' literal fragments in all the words together rules out nearly every
+        command; the raw spelling counts too: `$HOME/.aws/credentials` keeps the path its text loses to DYN.
         """
-        for rule, pattern in self.index.arguments[frame.dialect]:
-            if pattern.match(arg.text) or pattern.match(arg.raw):
-                self._rule_finding(rule, argv, names, frame, arg.text if DYN not in arg.text else arg.raw)
+        entries = self.index.arguments.get(frame.dialect)
+        if not entries:
+            return
+        screen = self.index.argument_screen[frame.dialect]
+        if screen is not None:
+            blob = "\n".join([a.text if a.raw is a.text else f"{a.text}\n{a.raw}" for a in args])
+            if screen.search(blob) is None:
+                return
+        for a in args:
+            for rule, pattern in entries:
+                if pattern.match(a.text) or (a.raw is not a.text and pattern.match(a.raw)):
+                    self._rule_finding(rule, argv, names, frame, a.text if DYN not in a.text else a.raw)
 
     @staticmethod
     def _wrapper(specs: tuple[WrapperSpec, ...], args: list[Arg]) -> WrapperSpec | None:
@@ -498,7 +546,7 @@ class Evaluation:
                 self.event(
                     "dynamic-script",
                     frame,
-                    f"`{_shown(argv)}` runs `{a.raw}`, which this same command line writes",
+                    f"`{_shown_args(argv)}` runs `{a.raw}`, which this same command line writes",
                     self._argv(argv),
                 )
                 return
@@ -532,7 +580,8 @@ class Evaluation:
             else:
                 self._add(rule, [op, text], f"`{shown}`{frame.where()} {rule.description}")
         arg_rules = self.index.arguments.get(dialect)
-        if arg_rules:
+        screen = self.index.argument_screen.get(dialect)
+        if arg_rules and (screen is None or screen.search(f"{target.text}\n{target.raw}")):
             for rule, pattern in arg_rules:
                 if pattern.match(target.text) or pattern.match(target.raw):
                     self._add(
@@ -559,6 +608,9 @@ class Evaluation:
 
     # -- payloads --
     def payload(self, language: str, text: str, frame: Frame, argv: list[Arg]) -> None:
+        screen = self.index.payload_screen.get(language)
+        if screen is not None and screen.search(text) is None:
+            return  # not one fragment any pattern needs: no pattern can match
         for rule, clause, patterns in self.index.payloads.get(language, ()):
             for pattern in patterns:
                 m = pattern.search(text)
@@ -570,7 +622,9 @@ class Evaluation:
                         self.script(literal, "posix", inner)
                 hit = " ".join(m.group(0).split())
                 self._add(
-                    rule, self._argv(argv), f"`{_shown(argv)}`{frame.where()} {rule.description} (`{hit}`)"
+                    rule,
+                    self._argv(argv),
+                    f"`{_shown_args(argv)}`{frame.where()} {rule.description} (`{hit}`)",
                 )
                 break
 
@@ -600,7 +654,7 @@ class Evaluation:
                     self.event(
                         "dynamic-script",
                         frame,
-                        f"the script `{_shown(ps.inline)}` is only known at run time",
+                        f"the script `{_shown_args(ps.inline)}` is only known at run time",
                         self._argv(argv),
                     )
                 elif words:
@@ -747,7 +801,7 @@ class Evaluation:
         self.event(
             "dynamic-alias",
             frame,
-            f"`{_shown(argv)}` renames a command for the rest of the script",
+            f"`{_shown_args(argv)}` renames a command for the rest of the script",
             self._argv(argv),
         )
 
@@ -759,7 +813,7 @@ class Evaluation:
                 self.event(
                     "dynamic-arguments",
                     frame,
-                    f"`{_shown(argv)}` creates an object whose type is only known at run time",
+                    f"`{_shown_args(argv)}` creates an object whose type is only known at run time",
                     self._argv(argv),
                 )
             else:

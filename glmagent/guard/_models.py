@@ -344,6 +344,54 @@ class Decision(BaseModel):
     argv: list[str] = []
     parse_status: str = "ok"
 
+    @classmethod
+    def allow(cls, command: str, backend: ShellKind, reason: str, parse_status: str) -> Decision:
+        """An allow built from values the engine already typed, without validating them again.
+
+        Validation costs about as much as checking a simple command; this builds exactly what validation
+        would (the same field order and fields-set), so equality, repr and JSON are unchanged.
+        """
+        values = {
+            "allowed": True,
+            "command": command,
+            "backend": backend,
+            "rule_id": None,
+            "category": None,
+            "justification": None,
+            "reason": reason,
+            "argv": [],
+            "parse_status": parse_status,
+        }
+        decision = _new_object(cls)
+        _set_attribute(decision, "__dict__", values)
+        _set_attribute(decision, "__pydantic_fields_set__", set(_ALLOW_FIELDS))
+        _set_attribute(decision, "__pydantic_extra__", None)
+        _set_attribute(decision, "__pydantic_private__", None)
+        return decision
+
+    @classmethod
+    def block(
+        cls, command: str, backend: ShellKind, rule: Rule, reason: str, argv: list[str], parse_status: str
+    ) -> Decision:
+        """A block by `rule`, built like `allow` without validating again."""
+        values = {
+            "allowed": False,
+            "command": command,
+            "backend": backend,
+            "rule_id": rule.id,
+            "category": rule.category,
+            "justification": rule.justification,
+            "reason": reason,
+            "argv": argv,
+            "parse_status": parse_status,
+        }
+        decision = _new_object(cls)  # what `model_construct` does, without its per-field loop
+        _set_attribute(decision, "__dict__", values)
+        _set_attribute(decision, "__pydantic_fields_set__", set(_BLOCK_FIELDS))
+        _set_attribute(decision, "__pydantic_extra__", None)
+        _set_attribute(decision, "__pydantic_private__", None)
+        return decision
+
     def planner_message(self) -> str:
         """Short text telling the planner what was blocked, why, and what to do instead."""
         if self.allowed:
@@ -352,3 +400,11 @@ class Decision(BaseModel):
             f"Blocked by policy rule {self.rule_id} ({self.category}): {self.reason}. "
             f"{self.justification or ''}"
         ).strip()
+
+
+_new_object = object.__new__
+_set_attribute = object.__setattr__
+
+
+_ALLOW_FIELDS = frozenset({"allowed", "command", "backend", "reason", "argv", "parse_status"})
+_BLOCK_FIELDS = frozenset(Decision.model_fields)

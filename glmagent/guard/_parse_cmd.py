@@ -38,9 +38,17 @@ def _word(text: str, quoted: bool) -> Arg:
     return Arg(value, f'"{text}"' if quoted else text)
 
 
+_SPECIAL = re.compile(r'[\^"&|()<>\r\n]')
+_WORDS = re.compile(r"[^ \t]+")
+
+
 def parse_cmd(line: str) -> CmdScript:
     """Split a cmd.exe line into commands; never raises (cmd itself tolerates almost anything)."""
     variables = [m.group(1) or m.group(2) for m in _VARIABLE.finditer(line)]
+    if _SPECIAL.search(line) is None:
+        # No quotes, escapes, operators or redirections: one command of blank-separated words.
+        words = [_word(w, False) for w in _WORDS.findall(line)]
+        return CmdScript([CmdCommand(_peel(words))] if words else [], variables)
     commands: list[CmdCommand] = []
     words: list[Arg] = []
     redirects: list[tuple[str, Arg]] = []

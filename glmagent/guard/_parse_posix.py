@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Callable
 from functools import partial
+from itertools import repeat
 from typing import TYPE_CHECKING, Any
 
 from ._normalise import ansi_c_unescape, command_key, fold_arg, posix_unescape_double, posix_unescape_word
@@ -31,7 +33,10 @@ def parser() -> Parser:
 
 def parse(source: bytes) -> Any:
     """Parse POSIX shell source; callers check `root_node.has_error`."""
-    return parser().parse(source)
+    try:
+        return _local.parser.parse(source)
+    except AttributeError:
+        return parser().parse(source)
 
 
 # Node kinds that are words (or pieces of one): they never contain a command unless they hold an expansion.
@@ -525,3 +530,33 @@ _HANDLERS: dict[str, Callable[[PosixWalker, Node, Stdin | None], None]] = {
 def walk(sink: Sink, frame: Frame, src: bytes, root: Node, text: str | None = None) -> None:
     """Report every command in `root` (a parsed POSIX script, `text` its decoded source) to `sink`."""
     PosixWalker(sink, frame, src, text).visit(root)
+
+
+# -- fast path --
+_PLAIN = re.compile(r"[\w./:@%+,=~^*?-]+(?: [\w./:@%+,=~^*?-]+)*", re.ASCII)
+"""A line of words made only of characters that bash takes literally (no quotes, expansions, operators)."""
+_NOT_A_COMMAND_NAME = frozenset(
+    {
+        "if", "then", "else", "elif", "fi", "case", "esac", "for", "select", "while", "until", "do", "done",
+        "in", "function", "time", "coproc", "declare", "export", "local", "readonly", "typeset", "unset",
+        "unsetenv",
+    }
+)  # fmt: skip
+
+
+def simple_command(text: str, root: Node) -> list[Arg] | None:
+    """The words of a script that is one plain simple command (`git status`, `rm -rf build`), else None.
+
+    Such words are their own values, so they are cut from the text instead of walking the tree; the tree
+    only confirms the shape (one command whose children are the words), and anything else takes the walk.
+    """
+    if not _PLAIN.fullmatch(text):
+        return None
+    words = text.split(" ")
+    first = words[0]
+    if "=" in first or first in _NOT_A_COMMAND_NAME:
+        return None
+    # program > command > (command_name > word), word...: any other node means another shape.
+    if root.descendant_count != len(words) + 3 or root.child(0).type != "command":
+        return None
+    return list(map(_new_arg, repeat(Arg), zip(words, words, repeat(False), repeat(False), repeat(False))))

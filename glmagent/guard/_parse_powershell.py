@@ -6,6 +6,7 @@ import re
 import threading
 from collections.abc import Callable
 from functools import partial
+from itertools import repeat
 from typing import TYPE_CHECKING, Any
 
 from ._normalise import command_key, fold_arg, ps_unescape
@@ -32,7 +33,10 @@ def parser() -> Parser:
 
 def parse(source: bytes) -> Any:
     """Parse PowerShell source; callers check `root_node.has_error`."""
-    return parser().parse(source)
+    try:
+        return _local.parser.parse(source)
+    except AttributeError:
+        return parser().parse(source)
 
 
 # Expression levels that wrap a single operand; peeled off to see whether an argument is a plain literal.
@@ -80,6 +84,44 @@ _LEAVES = frozenset(
         "merging_redirection_operator",
     }
 )
+_EXPRESSIONS = (_WRAPPERS - {"pipeline", "pipeline_chain"}) | {
+    "string_literal",
+    "expression_with_unary_operator",
+}
+"""Expression kinds: in them variables need `$`/`@`, types `[`, and commands `(`, `$(`, `@(` or `{`."""
+_REPORTABLE = re.compile(r"[$@\[({]")
+_SAME_SPAN = _WRAPPERS - {"pipeline", "pipeline_chain", "integer_literal"}
+"""Expression levels that wrap one operand with nothing around it, so the whole chain shares one span."""
+_CHAIN_ENDS = frozenset(
+    {"variable", "decimal_integer_literal", "hexadecimal_integer_literal", "real_literal", "string_literal"}
+)
+_STRING_BODIES = frozenset(
+    {
+        "verbatim_string_characters",
+        "expandable_string_literal",
+        "verbatim_here_string_characters",
+        "expandable_here_string_literal",
+    }
+)
+
+
+def _chain_end(node: Node) -> Node | None:
+    """The operand at the bottom of a chain of single-operand expression levels, found in one step.
+
+    Every level of such a chain spans the same bytes, so the smallest named node spanning them is the
+    operand (or, for a string, its body, whose parent is the string). None unless the result is one of the
+    operands that stepping level by level would stop at; the caller then steps.
+    """
+    end = node.named_descendant_for_byte_range(node.start_byte, node.end_byte)
+    if end is None:
+        return None
+    kind = end.type
+    if kind in _STRING_BODIES:
+        end = end.parent
+        kind = end.type if end is not None else ""
+    return end if kind in _CHAIN_ENDS else None
+
+
 _DASHES = ("-", "\u2013", "\u2014", "\u2015")
 _SUBSTITUTIONS = frozenset({"command", "pipeline_chain", "sub_expression", "array_expression"})
 """Argument kinds (after peeling) whose value is a command's output: `(gci -r)`, `$(...)`, `@(...)`."""
@@ -113,14 +155,22 @@ class PowerShellWalker:
 
     def visit(self, node: Node, stdin: Stdin | None = None) -> None:
         while True:
-            handler = _HANDLERS.get(node.type)
+            kind = node.type
+            handler = _HANDLERS.get(kind)
             if handler is not None:
                 handler(self, node, stdin)
+                return
+            if kind in _EXPRESSIONS and self._inert(node):
                 return
             count = node.named_child_count
             if count == 1:
                 # Expression levels nest one operand deep many times over; descend without recursing.
-                node = node.named_child(0)
+                # A chain of them spans the same bytes and holds nothing but the operand: jump to it.
+                if kind in _SAME_SPAN:
+                    end = node.named_descendant_for_byte_range(node.start_byte, node.end_byte)
+                    node = end if end is not None and end != node else node.named_child(0)
+                else:
+                    node = node.named_child(0)
                 stdin = None
                 continue
             if count:
@@ -128,6 +178,16 @@ class PowerShellWalker:
                     if child.type not in _LEAVES:
                         self.visit(child)
             return
+
+    def _inert(self, node: Node) -> bool:
+        """An expression without `$ @ [ ( {` holds no variable, .NET type or command: nothing to report.
+
+        Literals sit ten expression levels deep; one search of their text replaces the descent.
+        """
+        s = self.ascii
+        if s is not None:
+            return _REPORTABLE.search(s, node.start_byte, node.end_byte) is None
+        return _REPORTABLE.search(self.text(node)) is None
 
     def text(self, node: Node) -> str:
         s = self.ascii
@@ -139,9 +199,16 @@ class PowerShellWalker:
     @staticmethod
     def peel(node: Node) -> Node:
         """Descend through single-operand expression levels (and plain parentheses) to the operand."""
+        jumped = False
         while True:
             kind = node.type
             if (kind in _WRAPPERS or kind == "parenthesized_expression") and node.named_child_count == 1:
+                if not jumped and kind in _SAME_SPAN:
+                    jumped = True  # one try per chain: a miss means the chain ends in something else
+                    end = _chain_end(node)
+                    if end is not None:
+                        node = end
+                        continue
                 node = node.named_child(0)
                 continue
             return node
@@ -570,3 +637,44 @@ _HANDLERS: dict[str, Callable[[PowerShellWalker, Node, Stdin | None], None]] = {
 def walk(sink: Sink, frame: Frame, src: bytes, root: Node, text: str | None = None) -> None:
     """Report every command in `root` (a parsed PowerShell script, `text` its decoded source) to `sink`."""
     PowerShellWalker(sink, frame, src, text).visit(root)
+
+
+# -- fast path --
+_PLAIN = re.compile(r"[\w./:\\*?~+-]+(?: [\w./:\\*?~+-]+)*", re.ASCII)
+"""A line of bare words without variables, strings, escapes, operators, arrays or script blocks."""
+_DASH_WORD = re.compile(r"-.", re.DOTALL)
+_KEYWORDS = frozenset(
+    {
+        "begin", "break", "catch", "class", "continue", "data", "define", "do", "dynamicparam", "else",
+        "elseif", "end", "enum", "exit", "filter", "finally", "for", "foreach", "from", "function", "hidden",
+        "if", "in", "param", "process", "return", "static", "switch", "throw", "trap", "try", "until",
+        "using", "var", "while", "workflow", "parallel", "sequence", "inlinescript", "configuration",
+    }
+)  # fmt: skip
+
+
+def simple_command(text: str, root: Node) -> list[Arg] | None:
+    """The words of a script that is one plain command (`git status`, `Remove-Item -Recurse x`), else None.
+
+    Bare words and parameters without `$` or backticks are their own values, so they are cut from the text;
+    the tree confirms the shape word for word, and anything else (numbers, `-Name:value`, paths run as
+    commands, keywords) takes the walk.
+    """
+    if not _PLAIN.fullmatch(text):
+        return None
+    words = text.split(" ")
+    if words[0].lower() in _KEYWORDS:
+        return None
+    # program > statement_list > pipeline > pipeline_chain > command > command_name, and per argument
+    # command_elements > (separator > ' '), token: numbers, `-Name:value` and the like add nodes.
+    expected = 6 if len(words) == 1 else 4 + 3 * len(words)
+    if root.descendant_count != expected:
+        return None
+    command = root.child(0).child(0).child(0).child(0)
+    if command.type != "command" or command.child(0).type != "command_name":
+        return None
+    # A bare word or parameter starting with a dash binds as a parameter (`_elements` does the same).
+    rest = words[1:]
+    params = map(bool, map(_DASH_WORD.match, rest))
+    head = _new_arg(Arg, (words[0], words[0], False, False, False))
+    return [head, *map(_new_arg, repeat(Arg), zip(rest, rest, params, repeat(False), repeat(False)))]

@@ -142,9 +142,6 @@ class Policy:
 
     def check(self, command: str, shell: ShellKind) -> Decision:
         """Decide whether `command` may run on the `shell` backend ("posix" or "powershell")."""
-        if shell not in ("posix", "powershell"):
+        if shell != "posix" and shell != "powershell":
             raise ValueError(f"unknown shell backend {shell!r}; expected 'posix' or 'powershell'")
-        evaluation = Evaluation(self._compiled)
-        if command.strip():
-            evaluation.run(command, shell)
-        return evaluation.decision(command, shell)
+        return Evaluation(self._compiled).check(command, shell)

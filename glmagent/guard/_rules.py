@@ -10,7 +10,9 @@ import fnmatch
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from enum import IntEnum
+from re import _constants as re_constants  # type: ignore[attr-defined]
+from re import _parser as re_parser  # type: ignore[attr-defined]
+from typing import Any
 
 from ._models import (
     ArgumentClause,
@@ -28,13 +30,18 @@ from ._models import (
 from ._syntax import DYN, Arg
 
 
-class Tri(IntEnum):
+class Tri:
+    """Three-valued match results, ordered so that `min` combines them. Plain ints, not an Enum: the
+    matcher compares them on every clause of every command, and Enum member access costs ~100 ns."""
+
     NO = 0
     UNKNOWN = 1
     MATCH = 2
 
 
-_NO = (Tri.NO, "")
+NO, UNKNOWN, MATCH = Tri.NO, Tri.UNKNOWN, Tri.MATCH
+_NO = (NO, "")
+_MATCH = (MATCH, "")
 
 
 def glob_regex(globs: list[str], *, fold: bool = True) -> re.Pattern[str]:
@@ -114,35 +121,29 @@ _NO_SYNTAX = SyntaxInfo()
 
 
 class CommandView:
-    """One simple command as the rules see it; flag tables are computed on first use."""
+    """One simple command as the rules see it; flag tables are computed on first use.
 
-    __slots__ = (
-        "_params",
-        "_positionals",
-        "_posix",
-        "_producers",
-        "_switches",
-        "args",
-        "argv",
-        "dialect",
-        "has_command",
-        "names",
-        "producers_of",
-    )
+    No `__slots__`: the rarely set attributes default on the class, so making a view stores five.
+    """
 
-    def __init__(self, names: tuple[str, ...], argv: list[Arg], dialect: Dialect) -> None:
+    has_command: bool | None = None
+    producers_of: Callable[[], list[list[CommandView]]] | None = None
+    """Set by the engine when something feeds this command (a pipe, `find -exec`, `$(...)`)."""
+    _posix: tuple[set[str], list[str], bool, list[str]] | None = None
+    _switches: tuple[set[str], bool] | None = None
+    _params: tuple[list[tuple[str, str | None]], bool] | None = None
+    _positionals: list[Arg] | None = None
+    _producers: list[list[CommandView]] | None = None
+
+    def __init__(
+        self, names: tuple[str, ...], argv: list[Arg], dialect: Dialect, syntax: SyntaxInfo = _NO_SYNTAX
+    ) -> None:
         self.names = names
         self.argv = argv
         self.args = argv[1:]
         self.dialect = dialect
-        self.has_command: bool | None = None
-        self.producers_of: Callable[[], list[list[CommandView]]] | None = None
-        """Set by the engine when something feeds this command (a pipe, `find -exec`, `$(...)`)."""
-        self._posix: tuple[set[str], list[str], bool, list[str]] | None = None
-        self._switches: tuple[set[str], bool] | None = None
-        self._params: tuple[list[tuple[str, str | None]], bool] | None = None
-        self._positionals: list[Arg] | None = None
-        self._producers: list[list[CommandView]] | None = None
+        self.syntax = syntax
+        """Where the operands start for this command (from the policy's `[syntax]` tables)."""
 
     def posix_flags(self) -> tuple[set[str], list[str], bool, list[str]]:
         """Short flag letters, long flag names, whether a run-time word could add flags (before `--`), and
@@ -200,18 +201,10 @@ class CommandView:
             self._params = (out, dyn)
         return self._params
 
-    def positionals(self, syntax: dict[str, SyntaxInfo]) -> list[Arg]:
-        """Operands after the command's options (whose values, and how many, `syntax` says per name)."""
+    def positionals(self) -> list[Arg]:
+        """Operands after the command's options (whose values, and how many, its syntax table says)."""
         if self._positionals is None:
-            value_options: frozenset[str] = frozenset()
-            option_words: int | None = None
-            for name in self.names:
-                info = syntax.get(name)
-                if info is not None:
-                    value_options = value_options | info.value_options
-                    if info.option_words is not None:
-                        option_words = min(option_words or info.option_words, info.option_words)
-            self._positionals = self._operands(value_options, option_words)
+            self._positionals = self._operands(self.syntax.value_options, self.syntax.option_words)
         return self._positionals
 
     def _operands(self, value_options: frozenset[str], option_words: int | None) -> list[Arg]:
@@ -290,15 +283,16 @@ class CompiledCommand:
     no_command: bool
     fed_by: tuple[CompiledCommand, ...]
     fed_through: bool
-    syntax: dict[str, SyntaxInfo] = field(default_factory=dict)
     by_first_word: dict[str, list[tuple[str, ...]]] = field(default_factory=dict)
     flags: bool = False
     """Any POSIX flag test at all (so the flag table is needed)."""
     operands: bool = False
     """Any operand test at all."""
+    name_only: bool = False
+    """No test beyond the command name (and backend)."""
 
     @classmethod
-    def build(cls, rule: Rule, clause: CommandMatch, syntax: dict[str, SyntaxInfo]) -> CompiledCommand:
+    def build(cls, rule: Rule, clause: CommandMatch) -> CompiledCommand:
         def split(flags: list[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
             return tuple(f[1] for f in flags if len(f) == 2), tuple(f for f in flags if len(f) > 2)
 
@@ -310,7 +304,7 @@ class CompiledCommand:
         shells = frozenset(clause.shells) if isinstance(clause, CommandClause) else _ALL_DIALECTS
         fed_by = ()
         if isinstance(clause, CommandClause):
-            fed_by = tuple(cls.build(rule, spec, syntax) for spec in clause.fed_by)
+            fed_by = tuple(cls.build(rule, spec) for spec in clause.fed_by)
         return cls(
             rule=rule,
             commands=glob_regex(clause.commands),
@@ -336,36 +330,55 @@ class CompiledCommand:
             no_command=clause.no_command,
             fed_by=fed_by,
             fed_through=clause.fed_through if isinstance(clause, CommandClause) else True,
-            syntax=syntax,
             by_first_word=_index_first_word(clause.subcommands),
             flags=bool(short_any or long_any or short_none or long_none or clause.short_flags),
             operands=bool(clause.operands_any or clause.no_operands or operand_not_in is not None),
+            name_only=not (
+                clause.subcommands
+                or clause.flags_any
+                or clause.flags_none
+                or clause.short_flags
+                or clause.switches_any
+                or clause.params_any
+                or clause.params_none
+                or clause.args_any
+                or clause.args_none
+                or clause.operands_any
+                or clause.operand_not_in is not None
+                or clause.no_operands
+                or clause.no_args
+                or clause.only_flags
+                or clause.no_command
+                or fed_by
+            ),
         )
 
-    def check(self, view: CommandView) -> tuple[Tri, str]:
-        """Three-valued match plus a few words on what decided it."""
-        if view.dialect not in self.shells:
+    def check(self, view: CommandView) -> tuple[int, str]:
+        """Three-valued match (a `Tri` value) plus a few words on what decided it."""
+        if view.dialect not in self.shells or (self.fed_by and view.producers_of is None):
             return _NO
-        state = Tri.MATCH
+        if self.name_only:
+            return _MATCH  # `curl`, `mkfs`, `shred`: the name alone decides
+        state = MATCH
         detail: list[str] = []
         args = view.args
         if self.by_first_word:
-            pos = view.positionals(self.syntax)
+            pos = view.positionals()
             if not pos:
                 return _NO
             first = pos[0].text
             if DYN in first:
-                state = Tri.UNKNOWN
+                state = UNKNOWN
             else:
-                best = Tri.NO
+                best = NO
                 for seq in self.by_first_word.get(first.lower(), ()):
                     got = self._subcommand(pos, seq)
                     if got > best:
                         best = got
-                        if got is Tri.MATCH:
+                        if got == MATCH:
                             detail.append(" ".join(seq))
                             break
-                if best is Tri.NO:
+                if best == NO:
                     return _NO
                 state = best
         if self.args_none is not None:
@@ -378,14 +391,14 @@ class CompiledCommand:
         if self.only_flags:
             for a in args:
                 if DYN in a.text:
-                    state = min(state, Tri.UNKNOWN)
+                    state = UNKNOWN
                 elif not (a.text[:1] in ("-", "+") and len(a.text) > 1):
                     return _NO
         if self.no_command:
             if view.has_command is True:
                 return _NO
             if view.has_command is None:
-                state = min(state, Tri.UNKNOWN)
+                state = UNKNOWN
         if self.flags:
             short, long, dyn, clusters = view.posix_flags()
             valid = self.short_valid
@@ -413,7 +426,7 @@ class CompiledCommand:
                 if hit is not None:
                     detail.append(hit)
                 elif dyn:
-                    state = min(state, Tri.UNKNOWN)
+                    state = UNKNOWN
                 else:
                     return _NO
         if self.switches_any:
@@ -422,28 +435,34 @@ class CompiledCommand:
             if hits:
                 detail.append(" ".join(hits))
             elif dyn:
-                state = min(state, Tri.UNKNOWN)
+                state = UNKNOWN
             else:
                 return _NO
         if self.params_any or self.params_none:
             params, dyn = view.params()
-            for name in self.params_none:
-                if self._param_hit(name, params):
-                    return _NO
+            if params:
+                for name in self.params_none:
+                    if self._param_hit(name, params):
+                        return _NO
             if self.params_any:
-                shown = next((s for p, s in self.params_any if self._param_hit(p, params)), None)
+                shown = None
+                if params:
+                    for p, spelled in self.params_any:
+                        if self._param_hit(p, params):
+                            shown = spelled
+                            break
                 if shown is not None:
                     detail.append("-" + shown)
                 elif dyn:
-                    state = min(state, Tri.UNKNOWN)
+                    state = UNKNOWN
                 else:
                     return _NO
         if self.operands:
-            operands = view.positionals(self.syntax)
+            operands = view.positionals()
             if self.no_operands and operands:
                 if any(DYN not in a.text for a in operands):
                     return _NO
-                state = min(state, Tri.UNKNOWN)  # `xargs pkill -u dev`: names may come, or may not
+                state = UNKNOWN  # `xargs pkill -u dev`: names may come, or may not
             if self.operands_any is not None:
                 hit_operand = next(
                     (a.text for a in operands if DYN not in a.text and self.operands_any.match(a.text)), None
@@ -463,15 +482,16 @@ class CompiledCommand:
                 if outside is not None:
                     detail.append(outside)
                 elif unknown:
-                    state = min(state, Tri.UNKNOWN)
+                    state = UNKNOWN
                 else:
                     return _NO
         if self.args_any is not None:
             hit_arg = None
             dyn = False
+            match = self.args_any.match
             for a in args:
                 if DYN not in a.text:
-                    if self.args_any.match(a.text):
+                    if match(a.text):
                         hit_arg = a.text
                         break
                 elif self.args_flaglike and a.may_be_flag:
@@ -479,11 +499,11 @@ class CompiledCommand:
             if hit_arg is not None:
                 detail.append(hit_arg)
             elif dyn:
-                state = min(state, Tri.UNKNOWN)
+                state = UNKNOWN
             else:
                 return _NO
         if self.fed_by:
-            best_feed = Tri.NO
+            best_feed = NO
             feeder = ""
             for chain in view.producers():
                 for producer in chain if self.fed_through else chain[:1]:
@@ -494,14 +514,15 @@ class CompiledCommand:
                         if got > best_feed:
                             best_feed = got
                             feeder = _shown_argv(producer.argv)
-                    if best_feed is Tri.MATCH:
+                    if best_feed == MATCH:
                         break
-                if best_feed is Tri.MATCH:
+                if best_feed == MATCH:
                     break
-            if best_feed is Tri.NO:
+            if best_feed == NO:
                 return _NO
             detail.append(f"fed by `{feeder}`")
-            state = min(state, best_feed)
+            if best_feed < state:
+                state = best_feed
         return state, ", ".join(detail)
 
     @staticmethod
@@ -514,15 +535,15 @@ class CompiledCommand:
         return any(name and param.startswith(name) and value not in _OFF_VALUES for name, value in given)
 
     @staticmethod
-    def _subcommand(pos: list[Arg], seq: tuple[str, ...]) -> Tri:
+    def _subcommand(pos: list[Arg], seq: tuple[str, ...]) -> int:
         if len(pos) < len(seq):
-            return Tri.UNKNOWN if any(DYN in a.text for a in pos) else Tri.NO
-        state = Tri.MATCH
+            return UNKNOWN if any(DYN in a.text for a in pos) else NO
+        state = MATCH
         for a, word in zip(pos, seq, strict=False):
             if DYN in a.text:
-                state = Tri.UNKNOWN
+                state = UNKNOWN
             elif a.text.lower() != word:
-                return Tri.NO
+                return NO
         return state
 
 
@@ -538,9 +559,26 @@ class RuleIndex:
     dotnet: dict[str, list[tuple[Rule, re.Pattern[str] | None]]] = field(default_factory=dict)
     arguments: dict[Dialect, list[tuple[Rule, re.Pattern[str]]]] = field(default_factory=dict)
     """Argument globs and sensitive paths, tested against every argument and redirection target."""
-    argument_screen: dict[Dialect, re.Pattern[str]] = field(default_factory=dict)
-    """One regex per dialect that any argument must match before the individual patterns are tried."""
+    payload_screen: dict[str, re.Pattern[str] | None] = field(default_factory=dict)
+    """Per language, literal fragments one of which any payload a pattern matches contains."""
+    argument_screen: dict[Dialect, re.Pattern[str] | None] = field(default_factory=dict)
+    """Per dialect, literal fragments one of which any matching argument must contain (searched once in all
+    of a command's words); None when some pattern has no literal part, so every argument is tried."""
     engine: dict[str, Rule] = field(default_factory=dict)
+    syntax: dict[str, SyntaxInfo] = field(default_factory=dict)
+    """Per command name, what decides where its operands start."""
+
+    def syntax_for(self, names: tuple[str, ...]) -> SyntaxInfo:
+        """The syntax of a command known by several names (an alias and its target): options of both."""
+        found = [self.syntax[n] for n in names if n in self.syntax]
+        if not found:
+            return _NO_SYNTAX
+        if len(found) == 1:
+            return found[0]
+        counts = [s.option_words for s in found if s.option_words is not None]
+        return SyntaxInfo(
+            frozenset().union(*(s.value_options for s in found)), min(counts) if counts else None
+        )
 
     def commands_for(self, names: tuple[str, ...]) -> list[CompiledCommand]:
         found: list[CompiledCommand] = []
@@ -568,11 +606,12 @@ def build_index(rules: list[Rule], syntax: dict[str, SyntaxSpec]) -> RuleIndex:
     for spec in syntax.values():
         for n in spec.names:
             tables[n] = SyntaxInfo(frozenset(spec.value_options), spec.option_words)
-    index = RuleIndex()
+    index = RuleIndex(syntax=tables)
+    literals: dict[Dialect, list[str]] = {}
     for rule in rules:
         for clause in rule.when:
             if isinstance(clause, CommandClause):
-                compiled = CompiledCommand.build(rule, clause, tables)
+                compiled = CompiledCommand.build(rule, clause)
                 for name in clause.commands:
                     key = name.lower()
                     if any(ch in key for ch in "*?["):
@@ -599,14 +638,95 @@ def build_index(rules: list[Rule], syntax: dict[str, SyntaxSpec]) -> RuleIndex:
             elif isinstance(clause, ArgumentClause | PathClause):
                 if isinstance(clause, ArgumentClause):
                     pattern = glob_regex(clause.globs)
+                    needles = [_needle(g) for g in clause.globs]
                 else:
                     pattern = path_regex(clause.paths, clause.except_paths)
+                    needles = [_needle(p.removeprefix("~/").split("/")[0]) for p in clause.paths]
                 for shell in clause.shells:
                     index.arguments.setdefault(shell, []).append((rule, pattern))
+                    literals.setdefault(shell, []).extend(needles)
             else:
                 index.engine[clause.event] = rule
-    for shell, entries in index.arguments.items():
-        index.argument_screen[shell] = re.compile(
-            "|".join(f"(?:{p.pattern})" for _, p in entries), re.IGNORECASE | re.DOTALL
-        )
+    for shell, found in literals.items():
+        index.argument_screen[shell] = literal_screen(found, re.IGNORECASE)
+    for language, entries in index.payloads.items():
+        needles: list[str] | None = []
+        flags = 0
+        for _, _, patterns in entries:
+            for pattern in patterns:
+                flags |= pattern.flags & re.IGNORECASE
+                found = _regex_needles(pattern) if needles is not None else None
+                needles = None if found is None or needles is None else needles + found
+        index.payload_screen[language] = literal_screen(needles, flags) if needles is not None else None
     return index
+
+
+def _needle(glob: str) -> str:
+    """The longest literal run of a glob: every word the glob matches contains it (in any case)."""
+    return max(re.split(r"\*+|\?|\[[^\]]*\]", glob), key=len)
+
+
+def _regex_needles(pattern: re.Pattern[str]) -> list[str] | None:
+    """Literal strings one of which every match of `pattern` contains, or None if none can be told."""
+    return _sequence_needles(re_parser.parse(pattern.pattern, pattern.flags))
+
+
+def _sequence_needles(items: Any) -> list[str] | None:
+    best: list[str] | None = None
+
+    def consider(candidates: list[str] | None) -> None:
+        nonlocal best
+        if not candidates or not all(candidates):
+            return
+        if best is None or min(map(len, candidates)) > min(map(len, best)):
+            best = candidates
+
+    run: list[str] = []
+    for op, av in items:
+        if op is re_constants.LITERAL:
+            run.append(chr(av))
+            continue
+        consider(["".join(run)] if run else None)
+        run = []
+        if op is re_constants.SUBPATTERN:
+            consider(_sequence_needles(av[3]))
+        elif op is re_constants.BRANCH:
+            alternatives: list[str] = []
+            for branch in av[1]:
+                found = _sequence_needles(branch)
+                if found is None:
+                    break
+                alternatives.extend(found)
+            else:
+                consider(alternatives)
+    consider(["".join(run)] if run else None)
+    return best
+
+
+def literal_screen(needles: list[str], flags: int = 0) -> re.Pattern[str] | None:
+    """One regex finding any of `needles`, shaped as a trie so a miss costs one pass over the text.
+
+    Python's `re` tries every branch of a plain alternation at every position; sharing prefixes lets it
+    rule most positions out on the first character. None when some needle is empty (it matches anything).
+    """
+    words = sorted(set(needles))
+    if not words or "" in words:
+        return None
+    # Any needle is enough, so one that extends another adds nothing.
+    words = [w for w in words if not any(o != w and w.startswith(o) for o in words)]
+
+    def branch(group: list[str]) -> str:
+        heads: dict[str, list[str]] = {}
+        for word in group:
+            heads.setdefault(word[0], []).append(word[1:])
+        parts = []
+        for head, tails in heads.items():
+            if "" in tails:
+                parts.append(re.escape(head))
+            elif len(tails) == 1:
+                parts.append(re.escape(head + tails[0]))
+            else:
+                parts.append(re.escape(head) + branch(tails))
+        return parts[0] if len(parts) == 1 else "(?:" + "|".join(parts) + ")"
+
+    return re.compile(branch(words), flags)
