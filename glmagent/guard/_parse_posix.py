@@ -535,6 +535,11 @@ def walk(sink: Sink, frame: Frame, src: bytes, root: Node, text: str | None = No
 # -- fast path --
 _PLAIN = re.compile(r"[\w./:@%+,=~^*?-]+(?: [\w./:@%+,=~^*?-]+)*", re.ASCII)
 """A line of words made only of characters that bash takes literally (no quotes, expansions, operators)."""
+_WORD = r"""(?:[\w./:@%+,=~^*?-]|'[^'\n]*'|"[^"$`\\!\n]*")+"""
+_QUOTED_LINE = re.compile(f"{_WORD}(?: {_WORD})*", re.ASCII)
+_QUOTED_WORD = re.compile(_WORD, re.ASCII)
+"""The same with quoted parts: single quotes hold anything, double quotes nothing bash expands."""
+_PIECE = re.compile(r"[\w./:@%+,=~^*?-]+|'([^']*)'|" + r'"([^"]*)"', re.ASCII)
 _NOT_A_COMMAND_NAME = frozenset(
     {
         "if", "then", "else", "elif", "fi", "case", "esac", "for", "select", "while", "until", "do", "done",
@@ -545,18 +550,50 @@ _NOT_A_COMMAND_NAME = frozenset(
 
 
 def simple_command(text: str, root: Node) -> list[Arg] | None:
-    """The words of a script that is one plain simple command (`git status`, `rm -rf build`), else None.
+    """The words of a script that is one simple command of literal words (`git status`,
+    `sed -n '1,80p' f`, `git log --grep="fix"`), else None.
 
-    Such words are their own values, so they are cut from the text instead of walking the tree; the tree
-    only confirms the shape (one command whose children are the words), and anything else takes the walk.
+    Such words are their values with the quotes taken off, so they are cut from the text instead of
+    walking the tree; the tree only confirms the shape (one command, its words parsed as the nodes their
+    quoting makes), and anything else takes the walk.
     """
-    if not _PLAIN.fullmatch(text):
+    if _PLAIN.fullmatch(text):
+        words = text.split(" ")
+        first = words[0]
+        if "=" in first or first in _NOT_A_COMMAND_NAME:
+            return None
+        # program > command > (command_name > word), word...: any other node means another shape.
+        if root.descendant_count != len(words) + 3 or root.child(0).type != "command":
+            return None
+        no = repeat(False)
+        return list(map(_new_arg, repeat(Arg), zip(words, words, no, no, no, strict=False)))
+    if not _QUOTED_LINE.fullmatch(text):
         return None
-    words = text.split(" ")
-    first = words[0]
-    if "=" in first or first in _NOT_A_COMMAND_NAME:
+    argv: list[Arg] = []
+    nodes = 3  # program > command > command_name
+    for word in _QUOTED_WORD.findall(text):
+        if "'" not in word and '"' not in word:
+            argv.append(_new_arg(Arg, (word, word, False, False, False)))
+            nodes += 1
+            continue
+        values = []
+        count = 0
+        for match in _PIECE.finditer(word):
+            piece = match.group(0)
+            if piece[0] == "'":
+                values.append(match.group(1))
+                count += 1  # raw_string
+            elif piece[0] == '"':
+                values.append(match.group(2))
+                count += 4 if match.group(2) else 3  # string > '"', string_content, '"'
+            else:
+                values.append(piece)
+                count += 1  # word
+        nodes += count + 1 if len(values) > 1 else count  # a concatenation node joins the parts
+        argv.append(_new_arg(Arg, ("".join(values), word, False, False, False)))
+    head = argv[0]
+    if "=" in head.raw or head.text in _NOT_A_COMMAND_NAME or not head.text:
         return None
-    # program > command > (command_name > word), word...: any other node means another shape.
-    if root.descendant_count != len(words) + 3 or root.child(0).type != "command":
+    if root.descendant_count != nodes or root.child(0).type != "command":
         return None
-    return list(map(_new_arg, repeat(Arg), zip(words, words, repeat(False), repeat(False), repeat(False))))
+    return argv

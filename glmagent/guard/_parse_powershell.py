@@ -642,6 +642,10 @@ def walk(sink: Sink, frame: Frame, src: bytes, root: Node, text: str | None = No
 # -- fast path --
 _PLAIN = re.compile(r"[\w./:\\*?~+-]+(?: [\w./:\\*?~+-]+)*", re.ASCII)
 """A line of bare words without variables, strings, escapes, operators, arrays or script blocks."""
+_WORD = r"[\w./:\\*?~+-]+|'(?:[^'\n]|'')*'|" + r'"[^"$`\n]*"'
+_QUOTED_LINE = re.compile(f"(?:{_WORD})(?: (?:{_WORD}))*", re.ASCII)
+"""The same with quoted arguments: single quotes hold anything, double quotes nothing PowerShell expands."""
+_QUOTED_WORD = re.compile(_WORD, re.ASCII)
 _DASH_WORD = re.compile(r"-.", re.DOTALL)
 _KEYWORDS = frozenset(
     {
@@ -654,27 +658,52 @@ _KEYWORDS = frozenset(
 
 
 def simple_command(text: str, root: Node) -> list[Arg] | None:
-    """The words of a script that is one plain command (`git status`, `Remove-Item -Recurse x`), else None.
+    """The words of a script that is one command of literal words (`git status`, `Remove-Item -Recurse x`,
+    `Select-String -Pattern 'TODO' -Path src`, `git log -n 5`), else None.
 
-    Bare words and parameters without `$` or backticks are their own values, so they are cut from the text;
-    the tree confirms the shape word for word, and anything else (numbers, `-Name:value`, paths run as
-    commands, keywords) takes the walk.
+    Bare words and parameters without `$` or backticks are their own values, quoted strings without `$` or
+    backticks their contents, so they are cut from the text; the tree confirms the shape word for word,
+    and anything else (`-Name:value`, `-5`, paths run as commands, keywords) takes the walk.
     """
-    if not _PLAIN.fullmatch(text):
+    if _PLAIN.fullmatch(text):
+        words = text.split(" ")
+        if words[0].lower() in _KEYWORDS:
+            return None
+        # program > statement_list > pipeline > pipeline_chain > command > command_name, and per argument
+        # command_elements > (separator > ' '), token: numbers, `-Name:value` and the like add nodes.
+        expected = 6 if len(words) == 1 else 4 + 3 * len(words)
+        if root.descendant_count == expected:
+            command = root.child(0).child(0).child(0).child(0)
+            if command.type != "command" or command.child(0).type != "command_name":
+                return None
+            # A bare word or parameter starting with a dash binds as a parameter (as `_elements` says).
+            rest = words[1:]
+            params = map(bool, map(_DASH_WORD.match, rest))
+            head = _new_arg(Arg, (words[0], words[0], False, False, False))
+            return [head, *map(_new_arg, repeat(Arg), zip(rest, rest, params, repeat(False), repeat(False)))]
+        # Numbers make more nodes: count them below.
+    elif not _QUOTED_LINE.fullmatch(text):
         return None
-    words = text.split(" ")
-    if words[0].lower() in _KEYWORDS:
+    words = _QUOTED_WORD.findall(text)
+    first = words[0]
+    if first[0] in "'\"" or first.isdigit() or first.lower() in _KEYWORDS:
         return None
-    # program > statement_list > pipeline > pipeline_chain > command > command_name, and per argument
-    # command_elements > (separator > ' '), token: numbers, `-Name:value` and the like add nodes.
-    expected = 6 if len(words) == 1 else 4 + 3 * len(words)
-    if root.descendant_count != expected:
+    argv = [_new_arg(Arg, (first, first, False, False, False))]
+    nodes = 7  # program > statement_list > pipeline > pipeline_chain > command > command_name, elements
+    for word in words[1:]:
+        quote = word[0]
+        if quote == "'":
+            argv.append(_new_arg(Arg, (word[1:-1].replace("''", "'"), word, False, False, False)))
+            nodes += 6  # separator > ' ', then array > unary > string_literal > characters
+        elif quote == '"':
+            argv.append(_new_arg(Arg, (word[1:-1], word, False, False, False)))
+            nodes += 6
+        else:
+            argv.append(_new_arg(Arg, (word, word, len(word) > 1 and quote == "-", False, False)))
+            nodes += 6 if word.isdigit() else 3  # a number is array > unary > integer > decimal
+    if root.descendant_count != nodes:
         return None
     command = root.child(0).child(0).child(0).child(0)
     if command.type != "command" or command.child(0).type != "command_name":
         return None
-    # A bare word or parameter starting with a dash binds as a parameter (`_elements` does the same).
-    rest = words[1:]
-    params = map(bool, map(_DASH_WORD.match, rest))
-    head = _new_arg(Arg, (words[0], words[0], False, False, False))
-    return [head, *map(_new_arg, repeat(Arg), zip(rest, rest, params, repeat(False), repeat(False)))]
+    return argv

@@ -1,0 +1,158 @@
+"""The fast paths must report exactly what the tree walk reports, or step aside.
+
+A script that is one command of literal words is read from its text (`simple_command`), a cmd.exe line
+without operators is split without the character loop, and PowerShell jumps over chains of expression
+levels. Each is checked here against the slow path on generated inputs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from glmagent.guard import Policy, _parse_cmd, _parse_posix, _parse_powershell
+from glmagent.guard._syntax import Arg, Frame
+
+
+class Recorder:
+    """A sink that records everything a walk reports."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[Any, ...]] = []
+
+    def command(
+        self, argv: list[Arg], frame: Frame, stdin: Any, resolved_name: Any = None, feeds: Any = ()
+    ) -> None:
+        self.calls.append(("command", tuple(argv), stdin is None, resolved_name, len(feeds)))
+
+    def assignment(self, name: str, value: Arg, frame: Frame) -> None:
+        self.calls.append(("assignment", name, value))
+
+    def redirect(self, op: str, target: Arg, frame: Frame) -> None:
+        self.calls.append(("redirect", op, target))
+
+    def variable(self, name: str, frame: Frame, raw: str) -> None:
+        self.calls.append(("variable", name, raw))
+
+    def dotnet(self, type_name: str, member: str | None, frame: Frame, raw: str) -> None:
+        self.calls.append(("dotnet", type_name, member))
+
+    def event(self, event: str, frame: Frame, detail: str, argv: list[str] | None = None) -> None:
+        self.calls.append(("event", event))
+
+    def script(self, text: str, dialect: str, frame: Frame) -> None:
+        self.calls.append(("script", text, dialect))
+
+    def static_output(self, argv: list[Arg], stdin: Any, dialect: str) -> None:
+        return None
+
+
+POSIX_WORDS = st.one_of(
+    st.from_regex(r"[a-z][a-z0-9_.-]{0,6}", fullmatch=True),
+    st.from_regex(r"-{1,2}[a-zA-Z][a-z=]{0,5}", fullmatch=True),
+    st.from_regex(r"[0-9]{1,3}", fullmatch=True),
+    st.from_regex(r"[~./][a-z/.*?]{0,6}", fullmatch=True),
+    st.from_regex(r"'[a-z $;|&(){}`\\\"]{0,6}'", fullmatch=True),
+    st.from_regex(r'"[a-z ;|&(){}\']{0,6}"', fullmatch=True),
+    st.from_regex(r"[a-z]{1,3}('[a-z ]{0,3}'|\"[a-z ]{0,3}\")[a-z]{0,2}", fullmatch=True),
+    st.sampled_from(["if", "then", "time", "export", "a=b", "x=", "{a,b}", "[", "!", "#c", "%1", "@x", "^y"]),
+)
+PS_WORDS = st.one_of(
+    st.from_regex(r"[A-Za-z][A-Za-z0-9_.-]{0,8}", fullmatch=True),
+    st.from_regex(r"-[A-Za-z][A-Za-z]{0,6}(:[a-z]{1,3})?", fullmatch=True),
+    st.from_regex(r"-?[0-9]{1,3}(\.[0-9])?", fullmatch=True),
+    st.from_regex(r"0x[0-9a-f]{1,2}|[0-9]kb", fullmatch=True),
+    st.from_regex(r"[.~][\\/][A-Za-z*?]{0,6}", fullmatch=True),
+    st.from_regex(r"'([a-z $;|&(){}`\"]|''){0,6}'", fullmatch=True),
+    st.from_regex(r'"[a-z ;|&(){}\']{0,6}"', fullmatch=True),
+    st.sampled_from(["if", "foreach", "function", "exit", "param", "--", "-", "+3", "a=b", "C:\\x", "env:"]),
+)
+
+
+def _walked(module: Any, text: str, dialect: str) -> list[tuple[Any, ...]]:
+    root = module.parse(text.encode()).root_node
+    recorder = Recorder()
+    module.walk(recorder, Frame(dialect), text.encode(), root, text)  # type: ignore[arg-type]
+    return recorder.calls
+
+
+def _assert_same(module: Any, text: str, dialect: str) -> None:
+    root = module.parse(text.encode()).root_node
+    if root.has_error:
+        return  # the engine never takes the fast path for a failed parse
+    fast = module.simple_command(text, root)
+    if fast is None:
+        return  # stepping aside is always allowed
+    assert _walked(module, text, dialect) == [("command", tuple(fast), True, None, 0)], text
+
+
+@settings(max_examples=400, deadline=None, derandomize=True)
+@given(st.lists(POSIX_WORDS, min_size=1, max_size=5))
+def test_posix_fast_path_reports_what_the_walk_reports(words: list[str]) -> None:
+    _assert_same(_parse_posix, " ".join(words), "posix")
+
+
+@settings(max_examples=400, deadline=None, derandomize=True)
+@given(st.lists(PS_WORDS, min_size=1, max_size=5))
+def test_powershell_fast_path_reports_what_the_walk_reports(words: list[str]) -> None:
+    _assert_same(_parse_powershell, " ".join(words), "powershell")
+
+
+@pytest.mark.parametrize(
+    ("text", "dialect"),
+    [
+        ("rm -rf build", "posix"),
+        ("sed -n '1,80p' src/app.py", "posix"),
+        ('git log --oneline --grep="fix"', "posix"),
+        ("r''m -rf x", "posix"),
+        ("Remove-Item -Recurse -Force C:\\src", "powershell"),
+        ("git log -n 5 --oneline", "powershell"),
+        ("Select-String -Path src\\*.cs -Pattern 'Remove-Item'", "powershell"),
+    ],
+)
+def test_common_commands_take_the_fast_path(text: str, dialect: str) -> None:
+    module = _parse_posix if dialect == "posix" else _parse_powershell
+    root = module.parse(text.encode()).root_node
+    assert module.simple_command(text, root) is not None
+    _assert_same(module, text, dialect)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(st.lists(st.from_regex(r"[A-Za-z0-9/:.\\*%_!-]{1,6}", fullmatch=True), min_size=1, max_size=5))
+def test_cmd_lines_without_operators_split_like_the_character_loop(words: list[str]) -> None:
+    line = "  ".join(words) if len(words) % 2 else "\t".join(words)
+    fast = _parse_cmd.parse_cmd(line)
+    slow = _parse_cmd.parse_cmd(line + "&")  # an operator sends the line through the character loop
+    assert [(c.argv, c.redirects, c.piped) for c in fast.commands] == [
+        (c.argv, c.redirects, c.piped) for c in slow.commands
+    ]
+
+
+def _powershell_commands() -> list[str]:
+    commands = [
+        c for rule in Policy.default().rules for c, shell, _ in rule.examples() if shell == "powershell"
+    ]
+    return [
+        *commands,
+        "$c = 'Remove-Item'; & $c -Recurse x",
+        "Write-Output ((1 + 2) * $env:X)",
+        "$x = [IO.File]::ReadAllText('a'); $x",
+        "Compare-Object (Get-Content a.txt) (Get-Content b.txt)",
+        "Write-Output (-not $true) ('a' + \"b$c\") @(1, 2) @{a = 1}",
+        "$a = $b = 3; [int]$n = '4'",
+    ]
+
+
+def test_expression_shortcuts_report_what_stepping_reports(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Skipping literal expressions and jumping over single-operand levels must not lose a variable, type
+    # or command: walk every PowerShell example both ways and compare everything reported.
+    commands = _powershell_commands()
+    fast = [_walked(_parse_powershell, c, "powershell") for c in commands]
+    monkeypatch.setattr(_parse_powershell, "_SAME_SPAN", frozenset())
+    monkeypatch.setattr(_parse_powershell, "_EXPRESSIONS", frozenset())
+    slow = [_walked(_parse_powershell, c, "powershell") for c in commands]
+    for command, a, b in zip(commands, fast, slow, strict=True):
+        assert a == b, command
