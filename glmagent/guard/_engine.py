@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from fnmatch import fnmatch
 from operator import itemgetter
+from typing import NamedTuple
 
 from . import _parse_cmd, _parse_posix, _parse_powershell
 from ._models import (
@@ -22,7 +24,6 @@ from ._normalise import command_key, fold_arg
 from ._payloads import decode_powershell_b64, static_output, string_literals
 from ._rules import (
     MATCH,
-    UNKNOWN,
     CommandView,
     CompiledCommand,
     RuleIndex,
@@ -32,6 +33,7 @@ from ._rules import (
 )
 from ._syntax import DYN, Arg, Feed, Frame, Stdin
 from ._unwrap import (
+    Wrapped,
     cmd_exe,
     executor,
     find_exec,
@@ -66,11 +68,17 @@ class _Stop(Exception):
     """A concrete deny was found; nothing later can change the decision."""
 
 
-@dataclass(slots=True)
-class Finding:
+class Finding(NamedTuple):
+    """A rule that matched, the words it matched (normalised), and the sentence that explains it."""
+
     rule: Rule
     argv: list[str]
     reason: str
+
+
+_new_tuple = tuple.__new__
+_UNTIDY = re.compile(r"  |^ | $|[^ -~]")
+"""What `_shown` would change: doubled or edge spaces, anything but printable ASCII."""
 
 
 @dataclass(slots=True, frozen=True)
@@ -90,6 +98,8 @@ class NameInfo:
     """No rule names it and it runs nothing else, so only argument-wide rules apply (`ls`, `pytest`)."""
     syntax: SyntaxInfo
     """Where its operands start (value-taking global options, `kill`'s single option word)."""
+    acts: bool
+    """It wraps another command, writes files, or runs code (a shell, an interpreter, `eval` ...)."""
 
 
 _WRITERS = {
@@ -119,6 +129,11 @@ class CompiledPolicy:
         self.aliases = {k.lower(): v.lower() for k, v in data.powershell_aliases.items()}
         self.command_valued = frozenset(v.upper() for v in data.command_valued_variables)
         self.pass_through = frozenset(v.lower() for v in data.pass_through)
+        self.argument_rules = {
+            d: (self.index.arguments.get(d, []), self.index.argument_screen.get(d))
+            for d in ("posix", "powershell", "cmd")
+        }
+        """Per dialect, the argument-wide rules and the screen their literal fragments make."""
         self.wrappers: dict[str, list[WrapperSpec]] = {}
         for spec in data.wrappers.values():
             for name in spec.names:
@@ -172,6 +187,7 @@ class CompiledPolicy:
                 writes_files=writes,
                 inert=not (clauses or wrappers or shell or executor or special or writes),
                 syntax=self.index.syntax_for(names),
+                acts=bool(wrappers or shell or executor or special or writes),
             )
             if len(self._info) < 65536:  # bounded: names come from untrusted text
                 self._info[names] = found
@@ -235,7 +251,7 @@ class Evaluation:
         """Run the whole evaluation of `command` and decide (`run` inlined: this is the hot path)."""
         if command and not command.isspace():
             try:
-                self.script(command, shell, Frame(shell))
+                self._parse_and_walk(command, shell, Frame(shell))
             except _Stop:
                 pass
             except RecursionError:
@@ -250,7 +266,7 @@ class Evaluation:
         return Decision.block(command, shell, chosen.rule, chosen.reason, chosen.argv, self.parse_status)
 
     def _add(self, rule: Rule, argv: list[str], reason: str) -> None:
-        self.findings.append(Finding(rule, argv, reason))
+        self.findings.append(_new_tuple(Finding, (rule, argv, reason)))
         if not self.collect_all and rule.category != "unverifiable":
             raise _Stop
 
@@ -259,22 +275,14 @@ class Evaluation:
     ) -> None:
         # `_add`, `_argv` and `_shown_args` inlined: this runs for nearly every blocked command.
         shown = " ".join(map(_RAW, argv))
-        if (
-            "  " in shown
-            or len(shown) > _SHOWN_MAX
-            or not shown.isprintable()
-            or shown[:1] == " "
-            or shown[-1:] == " "
-        ):
+        if len(shown) > _SHOWN_MAX or _UNTIDY.search(shown):
             shown = _shown(shown)
-        reason = (
-            f"`{shown}`{frame.where()} {rule.description}" if frame.via else f"`{shown}` {rule.description}"
-        )
+        reason = f"`{shown}`{frame.where() if frame.via else ''} {rule.description}"
         out = list(map(_TEXT, argv))
         if DYN in "".join(out):
             out = [a.text if DYN not in a.text else a.raw for a in argv]
         out[0] = names[-1]
-        self.findings.append(Finding(rule, out, f"{reason} ({detail})" if detail else reason))
+        self.findings.append(_new_tuple(Finding, (rule, out, f"{reason} ({detail})" if detail else reason)))
         if not self.collect_all and rule.category != "unverifiable":
             raise _Stop
 
@@ -301,6 +309,9 @@ class Evaluation:
         if dialect == "cmd":
             self._cmd_script(text, frame)
             return
+        self._parse_and_walk(text, dialect, frame)
+
+    def _parse_and_walk(self, text: str, dialect: ShellKind, frame: Frame) -> None:
         src = text.encode("utf-8", "replace")
         module = _parse_posix if dialect == "posix" else _parse_powershell
         root = module.parse(src).root_node
@@ -312,19 +323,19 @@ class Evaluation:
                 root2 = module.parse(src2).root_node
                 if not root2.has_error:
                     text, src, root = repaired, src2, root2
-        if root.has_error:
-            if frame.depth == 0:
-                self.parse_status = "error"
-            elif self.parse_status == "ok":
-                self.parse_status = "nested-error"
-        else:
+        if not root.has_error:
             argv = module.simple_command(text, root)
             if argv is not None:
                 self.command(argv, frame, None)  # what the walk would report, without walking
-                return
+            else:
+                module.walk(self, frame, src, root, text)
+            return
+        if frame.depth == 0:
+            self.parse_status = "error"
+        elif self.parse_status == "ok":
+            self.parse_status = "nested-error"
         module.walk(self, frame, src, root, text)
-        if root.has_error:
-            self.event("parse-error", frame, f"the {dialect} parser cannot read `{_shown(text)}`")
+        self.event("parse-error", frame, f"the {dialect} parser cannot read `{_shown(text)}`")
 
     def _cmd_script(self, text: str, frame: Frame) -> None:
         parsed = _parse_cmd.parse_cmd(text)
@@ -380,35 +391,22 @@ class Evaluation:
         if not argv:
             return
         head = argv[0]
-        word = head.text
-        if head.block:
-            return  # `& { ... }`: the walker checks the block's own commands
-        if DYN in word:
-            if resolved_name is not None and frame.depth < self.p.max_depth:
-                # Unquoted `$x` splits on whitespace: `x="rm -rf /"; $x` runs rm with two arguments.
-                value = fold_arg(resolved_name)
-                words = split_words(value) if any(c.isspace() for c in value) else [Arg(value, head.raw)]
-                self.command(
-                    [*words, *argv[1:]], frame.wrapped(f"`{head.raw}` = `{value}`"), stdin, None, feeds
-                )
-            self.event(
-                "dynamic-command",
-                frame,
-                f"the command name `{head.raw}` is only known at run time",
-                self._argv(argv),
-            )
+        word = head[0]
+        if head[3]:  # `& { ... }`: the walker checks the block's own commands
             return
+        if DYN in word:
+            self._dynamic_name(argv, frame, stdin, resolved_name, feeds)
+            return
+        p = self.p
         dialect = frame.dialect
-        info = None if frame.aliases else self.p.words[dialect].get(word)
+        info = None if frame.aliases else p.words[dialect].get(word)
         if info is None:
-            info = self.p.word_info(word, dialect, frame.aliases)
+            info = p.word_info(word, dialect, frame.aliases)
         names = info.names
         if not names[0]:
             return
-        if frame.depth > self.p.max_depth:
-            self.event(
-                "depth-exceeded", frame, f"nesting deeper than {self.p.max_depth} levels", self._argv(argv)
-            )
+        if frame.depth > p.max_depth:
+            self.event("depth-exceeded", frame, f"nesting deeper than {p.max_depth} levels", self._argv(argv))
             return
         args = argv[1:]
         if info.inert:
@@ -422,7 +420,7 @@ class Evaluation:
 
         # Pipeline input binds to PowerShell parameters (`gci -r | Remove-Item`); a script run by a fed
         # command is fed too (`find . -exec sh -c 'rm "$1"' _ {} ;`).
-        if dialect == "powershell" and stdin is not None and stdin.feed is not None:
+        if stdin is not None and stdin.feed is not None and dialect == "powershell":
             feeds = (*feeds, stdin.feed)
         if frame.feeds:
             feeds = (*feeds, *frame.feeds) if feeds else frame.feeds
@@ -449,19 +447,59 @@ class Evaluation:
                 view.producers_of = lambda: self._producers(feeds, dialect)
             for compiled in info.clauses:
                 state, detail = compiled.check(view)
-                if state == MATCH:
-                    self._rule_finding(compiled.rule, argv, names, frame, detail)
-                elif state == UNKNOWN:
-                    rule = compiled.rule
-                    self.event(
-                        "dynamic-arguments",
-                        frame,
-                        f"`{_shown_args(argv)}` has words only known at run time, so it may be a case of "
-                        f"{rule.id} (which {rule.description})",
-                        self._argv(argv, names),
-                    )
+                if state:
+                    if state == MATCH:
+                        self._rule_finding(compiled.rule, argv, names, frame, detail)
+                    else:
+                        rule = compiled.rule
+                        self.event(
+                            "dynamic-arguments",
+                            frame,
+                            f"`{_shown_args(argv)}` has words only known at run time, so it may be a case "
+                            f"of {rule.id} (which {rule.description})",
+                            self._argv(argv, names),
+                        )
         if args:
             self._arguments(args, argv, names, frame)
+        if info.acts:
+            self._acts(info, argv, frame, stdin, wrapped, inner_feeds)
+        elif self.written and ("/" in word or "\\" in word):
+            self._check_runs_written(argv, frame)
+
+    def _dynamic_name(
+        self,
+        argv: list[Arg],
+        frame: Frame,
+        stdin: Stdin | None,
+        resolved_name: str | None,
+        feeds: tuple[Feed, ...],
+    ) -> None:
+        head = argv[0]
+        if resolved_name is not None and frame.depth < self.p.max_depth:
+            # Unquoted `$x` splits on whitespace: `x="rm -rf /"; $x` runs rm with two arguments.
+            value = fold_arg(resolved_name)
+            words = split_words(value) if any(c.isspace() for c in value) else [Arg(value, head.raw)]
+            self.command([*words, *argv[1:]], frame.wrapped(f"`{head.raw}` = `{value}`"), stdin, None, feeds)
+        self.event(
+            "dynamic-command",
+            frame,
+            f"the command name `{head.raw}` is only known at run time",
+            self._argv(argv),
+        )
+
+    def _acts(
+        self,
+        info: NameInfo,
+        argv: list[Arg],
+        frame: Frame,
+        stdin: Stdin | None,
+        wrapped: Wrapped | None,
+        inner_feeds: tuple[Feed, ...],
+    ) -> None:
+        """What a command that wraps, writes or runs other code does beyond its own rules."""
+        names = info.names
+        dialect = frame.dialect
+        word = argv[0].text
         if wrapped is not None:
             name = names[0]
             inner = frame.wrapped(f"`{name}`")
@@ -474,7 +512,7 @@ class Evaluation:
             for line in wrapped.shell_lines:
                 self._inline(line, "posix", frame.nested(f"`{name} -c`"), argv)
         if info.writes_files:
-            self._note_writes(info.writes_files, args)
+            self._note_writes(info.writes_files, argv[1:])
         if self.written and (info.shell or info.executor or info.special or "/" in word or "\\" in word):
             self._check_runs_written(argv, frame)
         if info.special is not None and (dialect != "posix" or info.special[0] not in _POWERSHELL_ONLY):
@@ -513,14 +551,15 @@ class Evaluation:
         One search for the rules' literal fragments in all the words together rules out nearly every
         command; the raw spelling counts too: `$HOME/.aws/credentials` keeps the path its text loses to DYN.
         """
-        entries = self.index.arguments.get(frame.dialect)
+        entries, screen = self.p.argument_rules[frame.dialect]
         if not entries:
             return
-        screen = self.index.argument_screen[frame.dialect]
         if screen is not None:
-            blob = "\n".join([a.text if a.raw is a.text else f"{a.text}\n{a.raw}" for a in args])
-            if screen.search(blob) is None:
-                return
+            texts = "\n".join(map(_TEXT, args))
+            if screen.search(texts) is None:
+                raws = "\n".join(map(_RAW, args))
+                if raws == texts or screen.search(raws) is None:
+                    return
         for a in args:
             for rule, pattern in entries:
                 if pattern.match(a.text) or (a.raw is not a.text and pattern.match(a.raw)):

@@ -557,7 +557,9 @@ def simple_command(text: str, root: Node) -> list[Arg] | None:
     walking the tree; the tree only confirms the shape (one command, its words parsed as the nodes their
     quoting makes), and anything else takes the walk.
     """
-    if _PLAIN.fullmatch(text):
+    if "'" not in text and '"' not in text:
+        if not _PLAIN.fullmatch(text):
+            return None
         words = text.split(" ")
         first = words[0]
         if "=" in first or first in _NOT_A_COMMAND_NAME:
@@ -569,7 +571,7 @@ def simple_command(text: str, root: Node) -> list[Arg] | None:
         return list(map(_new_arg, repeat(Arg), zip(words, words, no, no, no, strict=False)))
     if not _QUOTED_LINE.fullmatch(text):
         return None
-    argv: list[Arg] = []
+    argv: list[Arg] = []  # the quotes make concatenations and strings: count the nodes they make
     nodes = 3  # program > command > command_name
     for word in _QUOTED_WORD.findall(text):
         if "'" not in word and '"' not in word:

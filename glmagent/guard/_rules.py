@@ -290,6 +290,10 @@ class CompiledCommand:
     """Any operand test at all."""
     name_only: bool = False
     """No test beyond the command name (and backend)."""
+    leading: bool = False
+    """Any subcommand or whole-argument-list test (see `_leading`)."""
+    windows: bool = False
+    """Any switch or PowerShell parameter test."""
 
     @classmethod
     def build(cls, rule: Rule, clause: CommandMatch) -> CompiledCommand:
@@ -333,6 +337,14 @@ class CompiledCommand:
             by_first_word=_index_first_word(clause.subcommands),
             flags=bool(short_any or long_any or short_none or long_none or clause.short_flags),
             operands=bool(clause.operands_any or clause.no_operands or operand_not_in is not None),
+            leading=bool(
+                clause.subcommands
+                or clause.args_none
+                or clause.no_args
+                or clause.only_flags
+                or clause.no_command
+            ),
+            windows=bool(clause.switches_any or clause.params_any or clause.params_none),
             name_only=not (
                 clause.subcommands
                 or clause.flags_any
@@ -362,43 +374,8 @@ class CompiledCommand:
         state = MATCH
         detail: list[str] = []
         args = view.args
-        if self.by_first_word:
-            pos = view.positionals()
-            if not pos:
-                return _NO
-            first = pos[0].text
-            if DYN in first:
-                state = UNKNOWN
-            else:
-                best = NO
-                for seq in self.by_first_word.get(first.lower(), ()):
-                    got = self._subcommand(pos, seq)
-                    if got > best:
-                        best = got
-                        if got == MATCH:
-                            detail.append(" ".join(seq))
-                            break
-                if best == NO:
-                    return _NO
-                state = best
-        if self.args_none is not None:
-            none = self.args_none.match
-            for a in args:
-                if none(a.text):
-                    return _NO
-        if self.no_args and args:
+        if self.leading and (state := self._leading(view, detail)) == NO:
             return _NO
-        if self.only_flags:
-            for a in args:
-                if DYN in a.text:
-                    state = UNKNOWN
-                elif not (a.text[:1] in ("-", "+") and len(a.text) > 1):
-                    return _NO
-        if self.no_command:
-            if view.has_command is True:
-                return _NO
-            if view.has_command is None:
-                state = UNKNOWN
         if self.flags:
             short, long, dyn, clusters = view.posix_flags()
             valid = self.short_valid
@@ -429,34 +406,12 @@ class CompiledCommand:
                     state = UNKNOWN
                 else:
                     return _NO
-        if self.switches_any:
-            found, dyn = view.switches()
-            hits = sorted(self.switches_any & found)
-            if hits:
-                detail.append(" ".join(hits))
-            elif dyn:
-                state = UNKNOWN
-            else:
+        if self.windows:
+            got = self._windows(view, detail)
+            if got == NO:
                 return _NO
-        if self.params_any or self.params_none:
-            params, dyn = view.params()
-            if params:
-                for name in self.params_none:
-                    if self._param_hit(name, params):
-                        return _NO
-            if self.params_any:
-                shown = None
-                if params:
-                    for p, spelled in self.params_any:
-                        if self._param_hit(p, params):
-                            shown = spelled
-                            break
-                if shown is not None:
-                    detail.append("-" + shown)
-                elif dyn:
-                    state = UNKNOWN
-                else:
-                    return _NO
+            if got < state:
+                state = got
         if self.operands:
             operands = view.positionals()
             if self.no_operands and operands:
@@ -524,6 +479,82 @@ class CompiledCommand:
             if best_feed < state:
                 state = best_feed
         return state, ", ".join(detail)
+
+    def _windows(self, view: CommandView, detail: list[str]) -> int:
+        """Switch (`/s`) and PowerShell parameter (`-Recurse`) tests."""
+        state = MATCH
+        if self.switches_any:
+            found, dyn = view.switches()
+            hits = sorted(self.switches_any & found)
+            if hits:
+                detail.append(" ".join(hits))
+            elif dyn:
+                state = UNKNOWN
+            else:
+                return NO
+        if self.params_any or self.params_none:
+            params, dyn = view.params()
+            if params:
+                for name in self.params_none:
+                    if self._param_hit(name, params):
+                        return NO
+            if self.params_any:
+                shown = None
+                if params:
+                    for p, spelled in self.params_any:
+                        if self._param_hit(p, params):
+                            shown = spelled
+                            break
+                if shown is not None:
+                    detail.append("-" + shown)
+                elif dyn:
+                    state = UNKNOWN
+                else:
+                    return NO
+        return state
+
+    def _leading(self, view: CommandView, detail: list[str]) -> int:
+        """Subcommand and whole-argument-list tests (`git clean`, `set` with no arguments, `env` alone)."""
+        state = MATCH
+        args = view.args
+        if self.by_first_word:
+            pos = view.positionals()
+            if not pos:
+                return NO
+            first = pos[0].text
+            if DYN in first:
+                state = UNKNOWN
+            else:
+                best = NO
+                for seq in self.by_first_word.get(first.lower(), ()):
+                    got = self._subcommand(pos, seq)
+                    if got > best:
+                        best = got
+                        if got == MATCH:
+                            detail.append(" ".join(seq))
+                            break
+                if best == NO:
+                    return NO
+                state = best
+        if self.args_none is not None:
+            none = self.args_none.match
+            for a in args:
+                if none(a.text):
+                    return NO
+        if self.no_args and args:
+            return NO
+        if self.only_flags:
+            for a in args:
+                if DYN in a.text:
+                    state = UNKNOWN
+                elif not (a.text[:1] in ("-", "+") and len(a.text) > 1):
+                    return NO
+        if self.no_command:
+            if view.has_command is True:
+                return NO
+            if view.has_command is None:
+                state = UNKNOWN
+        return state
 
     @staticmethod
     def _long_hit(flag: str, given: list[str]) -> bool:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from ._models import Dialect
@@ -94,18 +93,32 @@ class Stdin:
         return self.origin == "file"
 
 
-@dataclass(slots=True)
 class Frame:
-    """Where a script sits: nesting depth, the wrappers around it, and what the script itself defined."""
+    """Where a script sits: nesting depth, the wrappers around it, and what the script itself defined.
 
-    dialect: Dialect
-    depth: int = 0
-    via: tuple[str, ...] = ()
-    variables: dict[str, str] = field(default_factory=dict)
-    """Variables assigned a literal value earlier in the same script (only used to explain dynamic names)."""
-    aliases: dict[str, str] = field(default_factory=dict)
-    feeds: tuple[Feed, ...] = ()
-    """What feeds the command that runs this script (`find . -exec sh -c 'rm "$1"' _ {} ;`)."""
+    A plain class rather than a dataclass: one is made per check and per nested script, and the
+    generated `__init__` calls a factory for each default dict.
+    """
+
+    __slots__ = ("aliases", "depth", "dialect", "feeds", "variables", "via")
+
+    def __init__(
+        self,
+        dialect: Dialect,
+        depth: int = 0,
+        via: tuple[str, ...] = (),
+        variables: dict[str, str] | None = None,
+        aliases: dict[str, str] | None = None,
+        feeds: tuple[Feed, ...] = (),
+    ) -> None:
+        self.dialect = dialect
+        self.depth = depth
+        self.via = via
+        self.variables = {} if variables is None else variables
+        """Variables assigned a literal value earlier in the same script (only used to explain names)."""
+        self.aliases = {} if aliases is None else aliases
+        self.feeds = feeds
+        """What feeds the command that runs this script (`find . -exec sh -c 'rm "$1"' _ {} ;`)."""
 
     def nested(self, how: str, dialect: Dialect | None = None) -> Frame:
         """A frame for a script or command run by a wrapper; definitions do not leak across processes."""
