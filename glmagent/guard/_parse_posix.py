@@ -574,6 +574,12 @@ def simple_command(text: str, root: Node) -> list[Arg] | None:
     argv: list[Arg] = []  # the quotes make concatenations and strings: count the nodes they make
     nodes = 3  # program > command > command_name
     for word in _QUOTED_WORD.findall(text):
+        quote = word[0]
+        if (quote == "'" or quote == '"') and word[-1] == quote and word.count(quote) == 2:
+            # One quoted string: a raw_string, or a string with its two quotes and its content.
+            argv.append(_new_arg(Arg, (word[1:-1], word, False, False, False)))
+            nodes += 1 if quote == "'" else (4 if len(word) > 2 else 3)
+            continue
         if "'" not in word and '"' not in word:
             argv.append(_new_arg(Arg, (word, word, False, False, False)))
             nodes += 1

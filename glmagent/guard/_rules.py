@@ -87,12 +87,13 @@ def _path_glob(path: str) -> str:
 
 def _path_alternatives(paths: list[str]) -> str:
     end = r"""(?:[/\\]+\.?)*["']?$"""  # `~/.gnupg/`, `~/.gnupg/.` name the directory too
+    home = [_path_glob(p[2:]) for p in paths if p.startswith("~/")]
+    anywhere = [_path_glob(p) for p in paths if not p.startswith("~/")]
     parts = []
-    for path in paths:
-        if path.startswith("~/"):
-            parts.append(rf"""["']?{_HOME}{_SEP}{_path_glob(path[2:])}{end}""")
-        else:
-            parts.append(rf"""["']?(?:.*[/\\])?{_path_glob(path)}{end}""")
+    if home:
+        parts.append(rf"""["']?{_HOME}{_SEP}(?:{"|".join(home)}){end}""")
+    if anywhere:
+        parts.append(rf"""["']?(?:.*[/\\])?(?:{"|".join(anywhere)}){end}""")
     return "|".join(f"(?:{p})" for p in parts)
 
 
@@ -239,6 +240,11 @@ class CommandView:
         return self._producers
 
 
+def _prefixes(params: list[str]) -> frozenset[str]:
+    names = [p.lower().lstrip("-") for p in params]
+    return frozenset(name[:i] for name in names for i in range(1, len(name) + 1))
+
+
 def _index_first_word(subcommands: list[str]) -> dict[str, list[tuple[str, ...]]]:
     index: dict[str, list[tuple[str, ...]]] = {}
     for entry in subcommands:
@@ -260,8 +266,8 @@ class CompiledCommand:
     """A `on = "command"` clause (or one of its `fed_by` producers) ready to test against a `CommandView`."""
 
     rule: Rule
-    commands: re.Pattern[str]
-    """The clause's command names; the index already selects by name, `fed_by` producers check it."""
+    commands: re.Pattern[str] | None
+    """A `fed_by` producer's command names (a clause's own names select it through the index instead)."""
     shells: frozenset[str]
     short_any: tuple[str, ...]
     long_any: tuple[str, ...]
@@ -292,6 +298,9 @@ class CompiledCommand:
     """No test beyond the command name (and backend)."""
     leading: bool = False
     """Any subcommand or whole-argument-list test (see `_leading`)."""
+    params_any_prefixes: frozenset[str] = frozenset()
+    params_none_prefixes: frozenset[str] = frozenset()
+    """Every prefix of the parameter names: `-r`, `-Rec` and `-Recurse` all bind `-Recurse`."""
     windows: bool = False
     """Any switch or PowerShell parameter test."""
 
@@ -311,7 +320,7 @@ class CompiledCommand:
             fed_by = tuple(cls.build(rule, spec) for spec in clause.fed_by)
         return cls(
             rule=rule,
-            commands=glob_regex(clause.commands),
+            commands=None if isinstance(clause, CommandClause) else glob_regex(clause.commands),
             shells=shells,
             short_any=short_any,
             long_any=long_any,
@@ -345,6 +354,8 @@ class CompiledCommand:
                 or clause.no_command
             ),
             windows=bool(clause.switches_any or clause.params_any or clause.params_none),
+            params_any_prefixes=_prefixes(clause.params_any),
+            params_none_prefixes=_prefixes(clause.params_none),
             name_only=not (
                 clause.subcommands
                 or clause.flags_any
@@ -463,7 +474,8 @@ class CompiledCommand:
             for chain in view.producers():
                 for producer in chain if self.fed_through else chain[:1]:
                     for spec in self.fed_by:
-                        if not any(spec.commands.match(n) for n in producer.names):
+                        names = spec.commands
+                        if names is None or not any(names.match(n) for n in producer.names):
                             continue
                         got, _ = spec.check(producer)
                         if got > best_feed:
@@ -494,18 +506,15 @@ class CompiledCommand:
                 return NO
         if self.params_any or self.params_none:
             params, dyn = view.params()
-            if params:
-                for name in self.params_none:
-                    if self._param_hit(name, params):
-                        return NO
+            # A given name binds every parameter it is a prefix of: look the names up among the prefixes.
+            given = [name for name, value in params if name and value not in _OFF_VALUES]
+            none = self.params_none_prefixes
+            if none and any(name in none for name in given):
+                return NO
             if self.params_any:
-                shown = None
-                if params:
-                    for p, spelled in self.params_any:
-                        if self._param_hit(p, params):
-                            shown = spelled
-                            break
-                if shown is not None:
+                hits = [name for name in given if name in self.params_any_prefixes]
+                if hits:
+                    shown = next(s for p, s in self.params_any if any(p.startswith(h) for h in hits))
                     detail.append("-" + shown)
                 elif dyn:
                     state = UNKNOWN
@@ -560,10 +569,6 @@ class CompiledCommand:
     def _long_hit(flag: str, given: list[str]) -> bool:
         # getopt_long accepts any unambiguous prefix (`--rec`); treating every prefix as a hit fails closed.
         return any(g == flag or (len(g) >= 3 and flag.startswith(g)) for g in given)
-
-    @staticmethod
-    def _param_hit(param: str, given: list[tuple[str, str | None]]) -> bool:
-        return any(name and param.startswith(name) and value not in _OFF_VALUES for name, value in given)
 
     @staticmethod
     def _subcommand(pos: list[Arg], seq: tuple[str, ...]) -> int:
@@ -681,15 +686,35 @@ def build_index(rules: list[Rule], syntax: dict[str, SyntaxSpec]) -> RuleIndex:
     for shell, found in literals.items():
         index.argument_screen[shell] = literal_screen(found, re.IGNORECASE)
     for language, entries in index.payloads.items():
-        needles: list[str] | None = []
-        flags = 0
-        for _, _, patterns in entries:
-            for pattern in patterns:
-                flags |= pattern.flags & re.IGNORECASE
-                found = _regex_needles(pattern) if needles is not None else None
-                needles = None if found is None or needles is None else needles + found
-        index.payload_screen[language] = literal_screen(needles, flags) if needles is not None else None
+        index.payload_screen[language] = _payload_screen([p for _, _, patterns in entries for p in patterns])
     return index
+
+
+_BACKREFERENCE = re.compile(r"\\[1-9]|\(\?P=")
+_COMMON_IN_CODE = frozenset({"import", "from", "print", "return", "self", "def", "os", "sys", "e", "s"})
+"""Literals nearly every program contains: a screen needing them would pass almost everything."""
+
+
+def _payload_screen(patterns: list[re.Pattern[str]]) -> re.Pattern[str] | None:
+    """One search that finds something in every payload any of `patterns` matches (and in few others).
+
+    Patterns whose required literals are distinctive contribute those to a trie; the few whose only
+    literals are words every program has (`from os import`) contribute themselves. None when a pattern
+    can be neither (then every payload is scanned in full).
+    """
+    needles: list[str] = []
+    whole: list[str] = []
+    for pattern in patterns:
+        found = _regex_needles(pattern)
+        if found and not any(n.lower() in _COMMON_IN_CODE for n in found):
+            needles.extend(found)
+        elif pattern.flags != re.UNICODE or _BACKREFERENCE.search(pattern.pattern):
+            return None  # global flags or group numbers would not carry over into one combined expression
+        else:
+            whole.append(pattern.pattern)
+    trie = literal_screen(needles)
+    parts = ([trie.pattern] if trie is not None else []) + [f"(?:{w})" for w in whole]
+    return re.compile("|".join(parts)) if parts else None
 
 
 def _needle(glob: str) -> str:
