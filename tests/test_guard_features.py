@@ -789,3 +789,18 @@ def test_fork_bombs_are_destructive(command: str, shell: str) -> None:
 )
 def test_functions_that_do_not_multiply_are_allowed(command: str) -> None:
     assert check(command).allowed, check(command).reason
+
+
+# -- decisions built without re-validation --
+@pytest.mark.parametrize(
+    ("command", "shell"), [("git status", "posix"), ("rm -rf x", "posix"), ("iwr x", "powershell")]
+)
+def test_engine_built_decisions_equal_validated_ones(command: str, shell: str) -> None:
+    built = check(command, shell)
+    validated = Decision(**{name: getattr(built, name) for name in built.model_fields_set})
+    assert built == validated
+    assert built.model_dump_json() == validated.model_dump_json()
+    assert repr(built) == repr(validated)
+    assert built.model_fields_set == validated.model_fields_set
+    with pytest.raises(ValueError):
+        built.allowed = not built.allowed  # type: ignore[misc]

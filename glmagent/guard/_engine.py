@@ -258,12 +258,14 @@ class Evaluation:
                 self._too_deep()
         findings = self.findings
         if not findings:
-            return Decision.allow(command, shell, _ALLOWED, self.parse_status)
+            return Decision._trusted_allow(command, shell, _ALLOWED, self.parse_status)
         # A concrete deny explains the block better than an unverifiable word found before it.
         chosen = findings[-1]  # without collect_all, the first concrete deny stops the walk: it is the last
         if chosen.rule.category == "unverifiable" or self.collect_all:
             chosen = next((f for f in findings if f.rule.category != "unverifiable"), findings[0])
-        return Decision.block(command, shell, chosen.rule, chosen.reason, chosen.argv, self.parse_status)
+        return Decision._trusted_block(
+            command, shell, chosen.rule, chosen.reason, chosen.argv, self.parse_status
+        )
 
     def _add(self, rule: Rule, argv: list[str], reason: str) -> None:
         self.findings.append(_new_tuple(Finding, (rule, argv, reason)))

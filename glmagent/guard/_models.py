@@ -345,7 +345,7 @@ class Decision(BaseModel):
     parse_status: str = "ok"
 
     @classmethod
-    def allow(cls, command: str, backend: ShellKind, reason: str, parse_status: str) -> Decision:
+    def _trusted_allow(cls, command: str, backend: ShellKind, reason: str, parse_status: str) -> Decision:
         """An allow built from values the engine already typed, without validating them again.
 
         Validation costs about as much as checking a simple command; this builds exactly what validation
@@ -370,10 +370,10 @@ class Decision(BaseModel):
         return decision
 
     @classmethod
-    def block(
+    def _trusted_block(
         cls, command: str, backend: ShellKind, rule: Rule, reason: str, argv: list[str], parse_status: str
     ) -> Decision:
-        """A block by `rule`, built like `allow` without validating again."""
+        """A block by `rule`, built like `_trusted_allow` without validating again."""
         values = {
             "allowed": False,
             "command": command,
