@@ -7,6 +7,7 @@ levels. Each is checked here against the slow path on generated inputs.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -156,3 +157,41 @@ def test_expression_shortcuts_report_what_stepping_reports(monkeypatch: pytest.M
     slow = [_walked(_parse_powershell, c, "powershell") for c in commands]
     for command, a, b in zip(commands, fast, slow, strict=True):
         assert a == b, command
+
+
+class _NoMemory(dict):  # type: ignore[type-arg]
+    """A clause-verdict table that never remembers: every command's clauses are evaluated afresh."""
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        return default
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        pass
+
+
+def _corpus_rows() -> list[tuple[str, str]]:
+    path = Path(__file__).parent / "corpus" / "policy.tsv"
+    rows = []
+    for line in path.read_text(encoding="utf-8").splitlines()[1:]:
+        if line.strip():
+            backend, _expected, _category, command = line.split("\t", 3)
+            rows.append((backend, command))
+    rows += [(shell, c) for rule in Policy.default().rules for c, shell, _ in rule.examples()]
+    return rows
+
+
+def test_remembered_clause_verdicts_decide_what_fresh_ones_decide() -> None:
+    # Clause verdicts are kept per (dialect, names, words) for commands nothing feeds or wraps: deciding
+    # every corpus command and rule example twice with them (the second time from memory) must give the
+    # same decisions as evaluating every clause every time.
+    rows = _corpus_rows()
+    remembering = Policy.load()
+    first = [remembering.check(c, b) for b, c in rows]  # type: ignore[arg-type]
+    second = [remembering.check(c, b) for b, c in rows]  # type: ignore[arg-type]
+    assert remembering._compiled.clause_results  # the table was used
+    fresh = Policy.load()
+    fresh._compiled.clause_results = _NoMemory()
+    for (backend, command), a, b in zip(rows, first, second, strict=True):
+        expected = fresh.check(command, backend)  # type: ignore[arg-type]
+        assert a == expected, (backend, command)
+        assert b == expected, (backend, command)

@@ -119,6 +119,18 @@ def _path_key(path: str) -> str:
     return key.lower()
 
 
+def _clause_hits(
+    clauses: tuple[CompiledCommand, ...], view: CommandView
+) -> tuple[tuple[CompiledCommand, int, str], ...]:
+    """The clauses that match `view` or may match it, in rule order, with their verdicts."""
+    hits = []
+    for compiled in clauses:
+        state, detail = compiled.check(view)
+        if state:
+            hits.append((compiled, state, detail))
+    return tuple(hits)
+
+
 class CompiledPolicy:
     """Rules and command tables in the shape the evaluation needs (built once per `Policy`)."""
 
@@ -139,6 +151,11 @@ class CompiledPolicy:
             for name in spec.names:
                 self.wrappers.setdefault(name.lower(), []).append(spec)
         self._info: dict[tuple[str, ...], NameInfo] = {}
+        self.clause_results: dict[tuple[object, ...], tuple[tuple[CompiledCommand, int, str], ...]] = {}
+        """(dialect, names, *argv) of a command that no wrapper, pipe or `-exec` touches -> the clauses it
+        hits. A clause sees only its `CommandView` (names, words, dialect and the names' syntax), so with
+        nothing else set on the view its verdict is a pure function of this key; findings, events and the
+        rest of the walk still run for every command."""
         self.words: dict[str, dict[str, NameInfo]] = {"posix": {}, "powershell": {}, "cmd": {}}
         """Command word as written -> its `NameInfo`, per dialect: the hot path's single lookup."""
         self.shells: dict[str, ShellSpec] = {n.lower(): s for s in data.shells.values() for n in s.names}
@@ -442,25 +459,33 @@ class Evaluation:
                         inner_feeds = (*feeds, stdin.feed)
                 wrapped = unwrap(wrapper, args, stdin_words)
         if info.clauses:
-            view = CommandView(names, argv, dialect, info.syntax)
-            if wrapped is not None:
-                view.has_command = wrapped.has_command
-            if feeds:
-                view.producers_of = lambda: self._producers(feeds, dialect)
-            for compiled in info.clauses:
-                state, detail = compiled.check(view)
-                if state:
-                    if state == MATCH:
-                        self._rule_finding(compiled.rule, argv, names, frame, detail)
-                    else:
-                        rule = compiled.rule
-                        self.event(
-                            "dynamic-arguments",
-                            frame,
-                            f"`{_shown_args(argv)}` has words only known at run time, so it may be a case "
-                            f"of {rule.id} (which {rule.description})",
-                            self._argv(argv, names),
-                        )
+            if wrapped is None and not feeds:
+                # Nothing but the words decides the clauses here: reuse their verdicts (see `clause_results`).
+                key = (dialect, names, *argv)
+                hits = p.clause_results.get(key)
+                if hits is None:
+                    hits = _clause_hits(info.clauses, CommandView(names, argv, dialect, info.syntax))
+                    if len(p.clause_results) < 4096:  # bounded: words come from untrusted text
+                        p.clause_results[key] = hits
+            else:
+                view = CommandView(names, argv, dialect, info.syntax)
+                if wrapped is not None:
+                    view.has_command = wrapped.has_command
+                if feeds:
+                    view.producers_of = lambda: self._producers(feeds, dialect)
+                hits = _clause_hits(info.clauses, view)
+            for compiled, state, detail in hits:
+                if state == MATCH:
+                    self._rule_finding(compiled.rule, argv, names, frame, detail)
+                else:
+                    rule = compiled.rule
+                    self.event(
+                        "dynamic-arguments",
+                        frame,
+                        f"`{_shown_args(argv)}` has words only known at run time, so it may be a case "
+                        f"of {rule.id} (which {rule.description})",
+                        self._argv(argv, names),
+                    )
         if args:
             self._arguments(args, argv, names, frame)
         if info.acts:
