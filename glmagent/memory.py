@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from glmagent.errors import ConfigError
+from glmagent.secrets import is_secret_name
 
 MEMORY_DIR = Path(".hazina") / "agent-memory"
 
@@ -24,7 +25,6 @@ MEMORY_DIR = Path(".hazina") / "agent-memory"
 #: text and code paths.
 MAX_SUMMARY_CHARS = 1900
 _TASK_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$")
-_KEY_VARS = re.compile(r"(API_?KEY|TOKEN|SECRET|PASSWORD)", re.IGNORECASE)
 
 
 def validate_task_id(task_id: str) -> str:
@@ -56,12 +56,12 @@ def format_iteration(number: int, lines: Iterable[str]) -> str:
 
 
 class Redactor:
-    """Replaces the values of secret-looking environment variables wherever they appear."""
+    """Replaces the values of secret-looking environment variables (the ones commands never see) in text."""
 
     def __init__(self, environ: Mapping[str, str] | None = None) -> None:
         source = os.environ if environ is None else environ
         self._secrets = sorted(
-            {value for name, value in source.items() if _KEY_VARS.search(name) and len(value) >= 8},
+            {value for name, value in source.items() if is_secret_name(name) and len(value) >= 8},
             key=len,
             reverse=True,
         )

@@ -8,7 +8,6 @@ the whole process tree, not only the shell.
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import signal
 import subprocess
@@ -22,6 +21,7 @@ from typing import IO, Literal, Protocol
 from pydantic import BaseModel
 
 from glmagent.errors import ConfigError
+from glmagent.secrets import is_secret_name
 
 ShellKind = Literal["posix", "powershell"]
 ShellChoice = Literal["auto", "posix", "powershell"]
@@ -29,11 +29,6 @@ ShellChoice = Literal["auto", "posix", "powershell"]
 #: Bytes of each stream kept from the start and from the end; the middle of huge outputs is dropped.
 KEEP_HEAD = 48_000
 KEEP_TAIL = 48_000
-
-#: Environment variable names that never reach a child process (every provider key variable matches).
-_SECRET_NAME = re.compile(
-    r"(API_?KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|PRIVATE_KEY|ACCESS_KEY)", re.IGNORECASE
-)
 
 
 class ProcessResult(BaseModel):
@@ -69,7 +64,7 @@ class ShellBackend(Protocol):
 def child_environment(base: Mapping[str, str] | None = None) -> dict[str, str]:
     """The environment for commands the agent runs: the user's, minus API keys and secret-looking names."""
     source = os.environ if base is None else base
-    env = {name: value for name, value in source.items() if not _SECRET_NAME.search(name)}
+    env = {name: value for name, value in source.items() if not is_secret_name(name)}
     # Commands must never stop to ask: no pagers, no credential prompts.
     env.update({"GIT_TERMINAL_PROMPT": "0", "GIT_PAGER": "cat", "PAGER": "cat", "NO_COLOR": "1"})
     return env
