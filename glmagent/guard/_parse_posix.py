@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from ._normalise import ansi_c_unescape, command_key, fold_arg, posix_unescape_double, posix_unescape_word
 from ._sink import Sink
-from ._syntax import DYN, Arg, Feed, Frame, Stdin
+from ._syntax import DYN, Arg, Feed, Frame, Stdin, new_parser
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Parser
@@ -23,10 +23,7 @@ def parser() -> Parser:
     """A bash parser for this thread (tree-sitter parsers are not shareable across threads)."""
     p = getattr(_local, "parser", None)
     if p is None:
-        import tree_sitter
-        import tree_sitter_bash
-
-        p = tree_sitter.Parser(tree_sitter.Language(tree_sitter_bash.language()))
+        p = new_parser("bash")
         _local.parser = p
     return p
 

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from ._normalise import command_key, fold_arg, ps_unescape
 from ._sink import Sink
-from ._syntax import DYN, Arg, Feed, Frame, Stdin
+from ._syntax import DYN, Arg, Feed, Frame, Stdin, new_parser
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Parser
@@ -23,10 +23,7 @@ def parser() -> Parser:
     """A PowerShell parser for this thread."""
     p = getattr(_local, "parser", None)
     if p is None:
-        import tree_sitter
-        import tree_sitter_powershell
-
-        p = tree_sitter.Parser(tree_sitter.Language(tree_sitter_powershell.language()))
+        p = new_parser("powershell")
         _local.parser = p
     return p
 

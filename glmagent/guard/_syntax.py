@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ._models import Dialect
 
@@ -136,3 +136,13 @@ class Frame:
         if not self.via:
             return ""
         return " (inside " + " → ".join(self.via) + ")"
+
+
+def new_parser(grammar: str) -> Any:
+    """A tree-sitter parser for `grammar` ("bash", "powershell"); imported late to keep start-up cheap."""
+    import importlib
+
+    import tree_sitter
+
+    module = importlib.import_module(f"tree_sitter_{grammar}")
+    return tree_sitter.Parser(tree_sitter.Language(module.language()))
