@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from glmagent.guard import Policy, _parse_cmd, _parse_posix, _parse_powershell
+from glmagent.guard._engine import Evaluation
 from glmagent.guard._syntax import Arg, Frame
 
 
@@ -195,3 +196,79 @@ def test_remembered_clause_verdicts_decide_what_fresh_ones_decide() -> None:
         expected = fresh.check(command, backend)  # type: ignore[arg-type]
         assert a == expected, (backend, command)
         assert b == expected, (backend, command)
+
+
+def _full_walk(policy: Policy, command: str, backend: str) -> Any:
+    """The decision of the whole evaluation, without the policy's literal-command shortcut."""
+    return Evaluation(policy._compiled).check(command, backend)  # type: ignore[arg-type]
+
+
+def test_literal_shortcut_decides_what_the_whole_evaluation_decides() -> None:
+    rows = _corpus_rows()
+    policy = Policy.load()
+    shortcut_taken = 0
+    for backend, command in rows:
+        decision = policy.check(command, backend)  # type: ignore[arg-type]
+        assert decision == _full_walk(policy, command, backend), (backend, command)
+        shortcut_taken += _takes_shortcut(policy, command, backend)
+    assert shortcut_taken > 100  # the comparison covered the shortcut, not only the fallback
+
+
+def _takes_shortcut(policy: Policy, command: str, backend: str) -> bool:
+    module = _parse_posix if backend == "posix" else _parse_powershell
+    root = module.parse(command.encode()).root_node
+    argv = None if root.has_error else module.simple_command(command, root)
+    return argv is not None and policy._compiled._literal(command, backend, argv) is not None  # type: ignore[arg-type]
+
+
+PROGRAMS = st.sampled_from(
+    ["rm", "git", "curl", "chmod", "find", "env", "kill", "ls", "cat", "dd", "pip", "printenv", "/bin/rm"]
+)
+PS_PROGRAMS = st.sampled_from(
+    ["Remove-Item", "ri", "del", "rm", "git", "iwr", "Get-ChildItem", "gci", "Get-Content", "Format-Volume"]
+)
+
+
+@settings(max_examples=400, deadline=None, derandomize=True)
+@given(PROGRAMS, st.lists(POSIX_WORDS, max_size=4))
+def test_literal_shortcut_agrees_on_generated_posix_commands(program: str, words: list[str]) -> None:
+    command = " ".join([program, *words])
+    assert Policy.default().check(command, "posix") == _full_walk(Policy.default(), command, "posix"), command
+
+
+@settings(max_examples=400, deadline=None, derandomize=True)
+@given(PS_PROGRAMS, st.lists(PS_WORDS, max_size=4))
+def test_literal_shortcut_agrees_on_generated_powershell_commands(program: str, words: list[str]) -> None:
+    command = " ".join([program, *words])
+    policy = Policy.default()
+    assert policy.check(command, "powershell") == _full_walk(policy, command, "powershell"), command
+
+
+GIT_LOG_RULE = """
+version = 1
+
+[[rule]]
+id = "custom.git-log"
+category = "destructive"
+description = "reads history this project keeps private"
+justification = "Ask for the history you need."
+match = ["git log"]
+not_match = ["git status"]
+
+[[rule.when]]
+on = "command"
+commands = ["git"]
+subcommands = ["log"]
+"""
+
+
+def test_literal_shortcut_defers_when_an_unverifiable_rule_hits_first(tmp_path: Path) -> None:
+    # Built-in "unverifiable" findings do not end the walk: a user's concrete rule later in the order
+    # explains the block better, and the shortcut must not answer with the unverifiable one.
+    path = tmp_path / "policy.toml"
+    path.write_text(GIT_LOG_RULE, encoding="utf-8")
+    policy = Policy.load([path])
+    command = "git -c core.pager=less log"
+    decision = policy.check(command, "posix")
+    assert decision == _full_walk(policy, command, "posix")
+    assert decision.rule_id == "custom.git-log"

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from fnmatch import fnmatch
 from operator import itemgetter
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from . import _parse_cmd, _parse_posix, _parse_powershell
 from ._models import (
@@ -46,6 +46,7 @@ from ._unwrap import (
 )
 
 _SHOWN_MAX = 160
+_NO_ALIASES: dict[str, str] = {}
 _ALLOWED = "no deny rule matches any command in it"
 
 
@@ -66,6 +67,21 @@ def _shown(text: str) -> str:
 
 class _Stop(Exception):
     """A concrete deny was found; nothing later can change the decision."""
+
+
+def _finding(
+    rule: Rule, argv: list[Arg], names: tuple[str, ...], where: str, detail: str
+) -> tuple[list[str], str]:
+    """The words (normalised, the program as the rules name it) and the sentence a rule finding reports."""
+    shown = " ".join(map(_RAW, argv))
+    if len(shown) > _SHOWN_MAX or _UNTIDY.search(shown):
+        shown = _shown(shown)
+    reason = f"`{shown}`{where} {rule.description}"
+    out = list(map(_TEXT, argv))
+    if DYN in "".join(out):
+        out = [a.text if DYN not in a.text else a.raw for a in argv]
+    out[0] = names[-1]
+    return out, f"{reason} ({detail})" if detail else reason
 
 
 class Finding(NamedTuple):
@@ -151,6 +167,8 @@ class CompiledPolicy:
             for name in spec.names:
                 self.wrappers.setdefault(name.lower(), []).append(spec)
         self._info: dict[tuple[str, ...], NameInfo] = {}
+        self.memo_limit = 4096
+        """Bound on `clause_results` (words come from untrusted text); 0 turns the memo off."""
         self.clause_results: dict[tuple[object, ...], tuple[tuple[CompiledCommand, int, str], ...]] = {}
         """(dialect, names, *argv) of a command that no wrapper, pipe or `-exec` touches -> the clauses it
         hits. A clause sees only its `CommandView` (names, words, dialect and the names' syntax), so with
@@ -210,6 +228,67 @@ class CompiledPolicy:
                 self._info[names] = found
         return found
 
+    def clause_hits(
+        self, dialect: Dialect, info: NameInfo, argv: list[Arg]
+    ) -> tuple[tuple[CompiledCommand, int, str], ...]:
+        """The clauses `argv` hits when nothing but its words decides them (see `clause_results`)."""
+        key = (dialect, info.names, *argv)
+        hits = self.clause_results.get(key)
+        if hits is None:
+            hits = _clause_hits(info.clauses, CommandView(info.names, argv, dialect, info.syntax))
+            if len(self.clause_results) < self.memo_limit:
+                self.clause_results[key] = hits
+        return hits
+
+    def check(self, command: str, shell: ShellKind) -> Decision:
+        """Decide `command`. A script that is one command of literal words, run by a program that runs
+        nothing else, is decided here from its words; everything else takes the whole `Evaluation`.
+        tests/test_guard_fast_path.py proves both give the same decision."""
+        if not command or command.isspace():
+            return Evaluation(self).check(command, shell)
+        module = _parse_posix if shell == "posix" else _parse_powershell
+        src = command.encode("utf-8", "replace")
+        root = module.parse(src).root_node
+        argv = None
+        if not root.has_error:
+            argv = module.simple_command(command, root)
+            if argv is not None and DYN not in command:
+                decision = self._literal(command, shell, argv)
+                if decision is not None:
+                    return decision
+        return Evaluation(self).check(command, shell, (src, root, argv))
+
+    def _literal(self, command: str, shell: ShellKind, argv: list[Arg]) -> Decision | None:
+        """What `Evaluation.command` decides for a top-level command of literal words whose program
+        wraps, writes and runs nothing; None when anything beyond its own clauses could matter."""
+        info = self.words[shell].get(argv[0][0])
+        if info is None:
+            info = self.word_info(argv[0][0], shell, _NO_ALIASES)
+        if info.acts or not info.names[0]:
+            return None
+        if info.clauses:
+            hits = self.clause_hits(shell, info, argv)
+            if hits:
+                compiled, state, detail = hits[0]
+                rule = compiled.rule
+                if state != MATCH or rule.category == "unverifiable":
+                    return None  # the walk goes on past these: let it
+                out, reason = _finding(rule, argv, info.names, "", detail)
+                return Decision._trusted_block(command, shell, rule, reason, out, "ok")
+        if len(argv) > 1:
+            entries, screen = self.argument_rules[shell]
+            if entries:
+                if screen is None:
+                    return None
+                args = argv[1:]
+                texts = "\n".join(map(_TEXT, args))
+                if screen.search(texts) is not None:
+                    return None
+                raws = "\n".join(map(_RAW, args))
+                if raws != texts and screen.search(raws) is not None:
+                    return None
+        return Decision._trusted_allow(command, shell, _ALLOWED, "ok")
+
     def executor_for(self, name: str) -> ExecutorSpec | None:
         spec = self.executors.get(name)
         if spec is None and self.executor_globs:
@@ -264,11 +343,14 @@ class Evaluation:
         rule = self.index.engine["depth-exceeded"]
         self.findings.append(Finding(rule, [], f"the command nests too deeply to walk: {rule.description}"))
 
-    def check(self, command: str, shell: ShellKind) -> Decision:
-        """Run the whole evaluation of `command` and decide (`run` inlined: this is the hot path)."""
+    def check(
+        self, command: str, shell: ShellKind, parsed: tuple[bytes, Any, list[Arg] | None] | None = None
+    ) -> Decision:
+        """Run the whole evaluation of `command` and decide; `parsed` is its source, tree and (when the tree
+        has no error) `simple_command` words, when the caller has them already."""
         if command and not command.isspace():
             try:
-                self._parse_and_walk(command, shell, Frame(shell))
+                self._parse_and_walk(command, shell, Frame(shell), parsed)
             except _Stop:
                 pass
             except RecursionError:
@@ -292,16 +374,8 @@ class Evaluation:
     def _rule_finding(
         self, rule: Rule, argv: list[Arg], names: tuple[str, ...], frame: Frame, detail: str
     ) -> None:
-        # `_add`, `_argv` and `_shown_args` inlined: this runs for nearly every blocked command.
-        shown = " ".join(map(_RAW, argv))
-        if len(shown) > _SHOWN_MAX or _UNTIDY.search(shown):
-            shown = _shown(shown)
-        reason = f"`{shown}`{frame.where() if frame.via else ''} {rule.description}"
-        out = list(map(_TEXT, argv))
-        if DYN in "".join(out):
-            out = [a.text if DYN not in a.text else a.raw for a in argv]
-        out[0] = names[-1]
-        self.findings.append(_new_tuple(Finding, (rule, out, f"{reason} ({detail})" if detail else reason)))
+        out, reason = _finding(rule, argv, names, frame.where() if frame.via else "", detail)
+        self.findings.append(_new_tuple(Finding, (rule, out, reason)))
         if not self.collect_all and rule.category != "unverifiable":
             raise _Stop
 
@@ -330,10 +404,20 @@ class Evaluation:
             return
         self._parse_and_walk(text, dialect, frame)
 
-    def _parse_and_walk(self, text: str, dialect: ShellKind, frame: Frame) -> None:
-        src = text.encode("utf-8", "replace")
+    def _parse_and_walk(
+        self,
+        text: str,
+        dialect: ShellKind,
+        frame: Frame,
+        parsed: tuple[bytes, Any, list[Arg] | None] | None = None,
+    ) -> None:
         module = _parse_posix if dialect == "posix" else _parse_powershell
-        root = module.parse(src).root_node
+        if parsed is None:
+            src = text.encode("utf-8", "replace")
+            root = module.parse(src).root_node
+            argv = None if root.has_error else module.simple_command(text, root)
+        else:
+            src, root, argv = parsed
         if root.has_error and dialect == "powershell":
             # Only a failed parse pays for the respelling and the second parse.
             repaired = _parse_powershell.repair(text)
@@ -342,8 +426,8 @@ class Evaluation:
                 root2 = module.parse(src2).root_node
                 if not root2.has_error:
                     text, src, root = repaired, src2, root2
+                    argv = module.simple_command(text, root)
         if not root.has_error:
-            argv = module.simple_command(text, root)
             if argv is not None:
                 self.command(argv, frame, None)  # what the walk would report, without walking
             else:
@@ -460,13 +544,7 @@ class Evaluation:
                 wrapped = unwrap(wrapper, args, stdin_words)
         if info.clauses:
             if wrapped is None and not feeds:
-                # Nothing but the words decides the clauses here: reuse their verdicts (see `clause_results`).
-                key = (dialect, names, *argv)
-                hits = p.clause_results.get(key)
-                if hits is None:
-                    hits = _clause_hits(info.clauses, CommandView(names, argv, dialect, info.syntax))
-                    if len(p.clause_results) < 4096:  # bounded: words come from untrusted text
-                        p.clause_results[key] = hits
+                hits = p.clause_hits(dialect, info, argv)  # nothing but the words decides the clauses
             else:
                 view = CommandView(names, argv, dialect, info.syntax)
                 if wrapped is not None:

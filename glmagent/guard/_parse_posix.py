@@ -6,7 +6,6 @@ import re
 import threading
 from collections.abc import Callable
 from functools import partial
-from itertools import repeat
 from typing import TYPE_CHECKING, Any
 
 from ._normalise import ansi_c_unescape, command_key, fold_arg, posix_unescape_double, posix_unescape_word
@@ -564,8 +563,7 @@ def simple_command(text: str, root: Node) -> list[Arg] | None:
         # program > command > (command_name > word), word...: any other node means another shape.
         if root.descendant_count != len(words) + 3 or root.child(0).type != "command":
             return None
-        no = repeat(False)
-        return list(map(_new_arg, repeat(Arg), zip(words, words, no, no, no, strict=False)))
+        return [_new_arg(Arg, (w, w, False, False, False)) for w in words]
     if not _QUOTED_LINE.fullmatch(text):
         return None
     argv: list[Arg] = []  # the quotes make concatenations and strings: count the nodes they make

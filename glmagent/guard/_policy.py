@@ -144,4 +144,4 @@ class Policy:
         """Decide whether `command` may run on the `shell` backend ("posix" or "powershell")."""
         if shell != "posix" and shell != "powershell":
             raise ValueError(f"unknown shell backend {shell!r}; expected 'posix' or 'powershell'")
-        return Evaluation(self._compiled).check(command, shell)
+        return self._compiled.check(command, shell)
