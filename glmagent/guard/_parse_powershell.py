@@ -559,14 +559,25 @@ class PowerShellWalker:
 _PARAM_THEN_CODE = re.compile(r"(?i)(\bparam\s*\([^()]*\))[ \t]+(?=[^\s;])")
 _OPENERS = "([{;|&,)}"
 _CLAUSE_THEN_DEFAULT = re.compile(r"(?i)\}[ \t]+(?=default\s*\{)")
+_STATEMENT_START = ";|&{(\n"
+_WORD_END = frozenset(" \t\r\n;|&)},<>")
+_UNQUOTABLE = frozenset("'\"`$(){}")
+"""A dash word holding any of these is left alone: a quote is glued below, the rest expands or nests."""
+_NUMBER_SUFFIX = re.compile(r"(?<![\w.$-])(\d+(?:\.\d+)?)([KMGTP][Bb]|[kmgtp]B)(?![\w.])")
+"""`10KB`: the grammar knows the multiplier suffixes only in lower case."""
+_UNGLUED = re.compile(r"[$\[\](){}@]|::|^-\w+:$")
+"""Prefixes that are no bare word glued to a string: `$d.'Delete'()`, `[IO.File]::'Delete'`, `-Name:'x'`."""
 
 
 def repair(source: str) -> str | None:
-    """Respell valid PowerShell that the grammar rejects, changing only whitespace outside strings.
+    """Respell valid PowerShell that the grammar rejects, without changing what the policy reads.
 
     The grammar fails on `Select-Object Name, Length` (a bare word before a comma), on code after
-    `param(...)` on the same line, and on `default` after a switch clause on the same line. Spacing the
-    comma as `Name ,Length` or breaking the line means the same to PowerShell, and nothing to the policy.
+    `param(...)` on the same line, on `default` after a switch clause on the same line, on native-style
+    words such as `--`, `--opt=val` and `-run=X`, and on `10KB`. Spacing the comma as `Name ,Length`,
+    breaking the line, quoting the dash word (`'--'`: the same text, still read as an option by the rules
+    of native programs) and lower-casing the suffix mean the same to PowerShell and nothing to the policy.
+    A word that expands anything is never quoted: it keeps the parse error, and the parse error blocks.
     """
     out: list[str] = []
     quote = ""
@@ -584,25 +595,39 @@ def repair(source: str) -> str | None:
                 quote = ""
             i += 1
             continue
+        if ch == "-" and out and out[-1] in " \t":
+            j = i + 1
+            while j < n and source[j] not in _WORD_END:
+                j += 1
+            word = source[i:j]
+            if (word == "--" or "=" in word) and _UNQUOTABLE.isdisjoint(word):
+                k = len(out) - 1
+                while k >= 0 and out[k] in " \t":
+                    k -= 1
+                if k >= 0 and out[k] not in _STATEMENT_START:
+                    out.append(f"'{word}'")  # an argument of a command, never an operator
+                    i = j
+                    continue
         if ch in "'\"" and out and not out[-1].isspace() and out[-1] not in _OPENERS:
             # `--grep='a b'`: a bare word glued to a string is one argument; quote it as a whole.
             k = len(out)
             while k > 0 and not out[k - 1].isspace() and out[k - 1] not in _OPENERS:
                 k -= 1
             prefix = "".join(out[k:])
-            del out[k:]
-            j = i + 1
-            while j < n:
-                if source[j] == ch and not (ch == "'" and j + 1 < n and source[j + 1] == "'"):
-                    break
-                j += 2 if (source[j] == "`" and ch == '"') or (ch == "'" and source[j] == "'") else 1
-            body = source[i + 1 : j]
-            if ch == "'":
-                out.append("'" + prefix.replace("'", "''") + body + "'")
-            else:
-                out.append('"' + prefix.replace('"', '`"') + body + '"')
-            i = j + 1
-            continue
+            if _UNGLUED.search(prefix) is None:
+                del out[k:]
+                j = i + 1
+                while j < n:
+                    if source[j] == ch and not (ch == "'" and j + 1 < n and source[j + 1] == "'"):
+                        break
+                    j += 2 if (source[j] == "`" and ch == '"') or (ch == "'" and source[j] == "'") else 1
+                body = source[i + 1 : j]
+                if ch == "'":
+                    out.append("'" + prefix.replace("'", "''") + body + "'")
+                else:
+                    out.append('"' + prefix.replace('"', '`"') + body + '"')
+                i = j + 1
+                continue
         if ch in "'\"":
             quote = ch
         elif ch == "," and out and not out[-1].isspace() and out[-1] not in ",([{":
@@ -611,6 +636,10 @@ def repair(source: str) -> str | None:
                 j += 1
             out.append(" ,")
             i = j
+            continue
+        elif ch.isdigit() and (m := _NUMBER_SUFFIX.match(source, i)) is not None:
+            out.append(m.group(1) + m.group(2).lower())
+            i = m.end()
             continue
         out.append(ch)
         i += 1

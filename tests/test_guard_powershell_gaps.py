@@ -1,0 +1,193 @@
+"""PowerShell backend: spellings and constructs that must not get a destructive, network or environment
+command past the guard, and the ordinary commands that must stay allowed."""
+
+from __future__ import annotations
+
+import pytest
+
+from glmagent.guard import Decision, Policy
+from glmagent.guard._normalise import ps_ascii
+from glmagent.guard._parse_powershell import parse, repair
+
+
+def check(command: str) -> Decision:
+    return Policy.default().check(command, "powershell")
+
+
+def assert_blocked(command: str, expected: str) -> None:
+    """`expected` is a rule id (with a dot) or a category."""
+    d = check(command)
+    assert not d.allowed, f"allowed: {command!r}"
+    got = d.rule_id if "." in expected else d.category
+    assert got == expected, f"{command!r}: {d.rule_id} ({d.reason})"
+
+
+def assert_allowed(command: str) -> None:
+    d = check(command)
+    assert d.allowed, f"blocked: {command!r}: {d.rule_id} ({d.reason})"
+    assert d.parse_status == "ok"
+
+
+# -- native-style words the grammar rejects: `--`, `--opt=val`, `-run=X`, `10KB` --
+NATIVE_WORDS_ALLOWED = [
+    "git log --oneline -- src",
+    "git diff --stat -- .",
+    "git checkout -- file.txt",
+    "pytest -k foo -- tests",
+    "npm test -- --watch=false",
+    "npm run build -- --prod",
+    "git log --format=%H -n 5",
+    "git log --pretty=format:'%h %s' -n 5",
+    'git log --pretty=format:"%h %s"',
+    "python -m pytest --maxfail=1 -q",
+    "ruff check --select=E501 .",
+    "python -m pip list --format=json",
+    "grep -rn --include=*.py foo .",
+    "git log -n 5 --since=2.weeks",
+    "cargo test -- --nocapture",
+    "dotnet test --filter=Name~Foo",
+    "go test ./... -run=TestX",
+    "mvn -Dtest=Foo test",
+    "git log --author=me@x.com",
+    "pytest --cov=src --cov-report=term-missing",
+    "Get-ChildItem | Where-Object { $_.Length -gt 10KB }",
+    "Get-ChildItem | Where-Object Length -gt 1MB",
+]
+
+
+@pytest.mark.parametrize("command", NATIVE_WORDS_ALLOWED)
+def test_native_style_words_parse_and_stay_allowed(command: str) -> None:
+    assert_allowed(command)
+
+
+NATIVE_WORDS_BLOCKED = [
+    ("rm --recursive --force=1 x", "destructive.recursive-delete"),
+    ("git clean -fdx --", "destructive.git-clean"),
+    ("git clean -f -- .", "destructive.git-clean"),
+    ("Remove-Item -Recurse x --", "destructive.recursive-delete"),
+    ("Remove-Item x -- -Recurse", "destructive.recursive-delete"),
+    ("Remove-Item -r x --opt=val", "destructive.recursive-delete"),
+    ("Remove-Item -Recurse:'1' -Force x --", "destructive.recursive-delete"),
+    ("Remove-Item -Force x -Recurse:'1' --", "destructive.recursive-delete"),
+    ("Remove-Item -Recurse x 1MB", "destructive.recursive-delete"),
+    ("Remove-Item x -Recurse 10KB", "destructive.recursive-delete"),
+    ("gci -r | Remove-Item --", "destructive.recursive-delete"),
+    ("& 'Remove-Item' -Recurse x --", "destructive.recursive-delete"),
+    ("curl --url=http://x", "network"),
+    ("git push --force=true", "network"),
+    ("git fetch --depth=1", "network"),
+    ("pip install --index-url=http://x pkg", "network"),
+    ("rsync -a --delete=yes src/ dst/", "destructive"),
+    ("cmd /c rd /s /q x --", "destructive.recursive-delete"),
+    ('powershell -c "Remove-Item -r x" --', "destructive.recursive-delete"),
+    ("python -c \"import shutil; shutil.rmtree('x')\" --x=1", "destructive"),
+    ("npm test -- --env=$env:SECRET", "env"),
+    ('Write-Output "$env:SECRET" --x=1', "env"),
+    ("Invoke-Expression --x=$(Remove-Item -r x)", "destructive.recursive-delete"),
+    ("Get-Item x --x=(Remove-Item -Recurse y)", "destructive.recursive-delete"),
+    ("cat ~/.aws/credentials --x=1", "env"),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), NATIVE_WORDS_BLOCKED)
+def test_native_style_words_never_hide_a_dangerous_command(command: str, expected: str) -> None:
+    assert_blocked(command, expected)
+
+
+@pytest.mark.parametrize(
+    "source",
+    ["[IO.File]::'Delete'('x') --", "$d.'Delete'() --", "Get-Item -Name:'x' --", "x --out=$dir"],
+)
+def test_repair_never_glues_members_parameters_or_expansions_into_strings(source: str) -> None:
+    fixed = repair(source) or source
+    for kept in ("::'Delete'", ".'Delete'", "-Name:'x'", "--out=$dir"):
+        if kept in source:
+            assert kept in fixed
+
+
+# -- typographic characters: PowerShell reads them as ASCII quotes, dashes and spaces --
+def test_ps_ascii_maps_only_non_ascii_text() -> None:
+    text = "rm -rf x"
+    assert ps_ascii(text) is text
+    assert (
+        ps_ascii("Remove-Item \u2013Recurse \u201cx\u201d\u3000\u2018y\u2019")
+        == "Remove-Item -Recurse \"x\" 'y'"
+    )
+
+
+TYPOGRAPHY_BLOCKED = [
+    ("Remove-Item \u2013Recurse \u2013Force x", "destructive.recursive-delete"),
+    ("Remove-Item \u2014Recurse \u2014Force x", "destructive.recursive-delete"),
+    ("Remove-Item \u2015Recurse x", "destructive.recursive-delete"),
+    ("Remove-Item\u00a0-Recurse\u00a0-Force\u00a0x", "destructive.recursive-delete"),
+    ("Remove-Item\u3000-Recurse\u3000x", "destructive.recursive-delete"),
+    ("Remove-Item\u2003-Recurse x", "destructive.recursive-delete"),
+    ("\u2018Remove-Item\u2019 -Recurse -Force x", "parse.error"),
+    ("& \u2018Remove-Item\u2019 -Recurse -Force x", "destructive.recursive-delete"),
+    ("& \u201cRemove-Item\u201d -Recurse -Force x", "destructive.recursive-delete"),
+    ("Remove-Item -Recurse -Force \u2018x\u2019", "destructive.recursive-delete"),
+    ("rm \u2013r \u2013fo x", "destructive.recursive-delete"),
+    ("Write-Output \u201c$env:SECRET\u201d", "env.powershell-environment"),
+    ("Write-Output \u201c${env:SECRET}\u201d", "env.powershell-environment"),
+    ("Invoke-WebRequest \u2013Uri http://x", "network"),
+    ("iex \u2018Remove-Item \u2013Recurse x\u2019", "destructive.recursive-delete"),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), TYPOGRAPHY_BLOCKED)
+def test_typographic_quotes_dashes_and_spaces_read_as_powershell_reads_them(
+    command: str, expected: str
+) -> None:
+    assert_blocked(command, expected)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "Write-Output \u2018hello\u2019",
+        "Write-Host \u201cStep 1 \u2013 build\u201d",
+        "Get-ChildItem \u2013Recurse -Filter *.py",
+        "Write-Output \u2018Use $env:PATH carefully\u2019",
+    ],
+)
+def test_typographic_harmless_commands_stay_allowed(command: str) -> None:
+    assert_allowed(command)
+
+
+# -- -WhatIf spares a command only when it is surely on --
+@pytest.mark.parametrize(
+    "command",
+    [
+        "Remove-Item -Recurse -Force x -WhatIf:$false",
+        "Remove-Item -Recurse -Force x -WhatIf:$x",
+        "Remove-Item -Recurse -Force x -WhatIf:0",
+        "Remove-Item -Recurse -Force x -WhatIf:$null",
+        "Remove-Item -Recurse -Force x -WhatIf:([bool]0)",
+        "Remove-Item -Recurse -Force x -WhatIf:''",
+        "Remove-Item -Recurse -Force -- x -WhatIf",
+        "Remove-Item -Recurse -Force x -wh:$false",
+        "gci -r | Remove-Item -WhatIf:$false",
+        "Remove-Item -Recurse x @p -WhatIf:$false",
+    ],
+)
+def test_whatif_that_may_be_off_does_not_spare_a_delete(command: str) -> None:
+    assert_blocked(command, "destructive")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "Remove-Item -Recurse -Force x -WhatIf",
+        "Remove-Item -Recurse -Force x -WhatIf:$true",
+        "Remove-Item -Recurse -Force x -wh",
+        "gci -r | Remove-Item -WhatIf",
+    ],
+)
+def test_whatif_that_is_on_is_a_dry_run(command: str) -> None:
+    assert_allowed(command)
+
+
+def test_parse_of_repaired_text_is_clean() -> None:
+    fixed = repair("git log --oneline -- src")
+    assert fixed == "git log --oneline '--' src"
+    assert not parse(fixed.encode()).root_node.has_error
