@@ -191,3 +191,163 @@ def test_parse_of_repaired_text_is_clean() -> None:
     fixed = repair("git log --oneline -- src")
     assert fixed == "git log --oneline '--' src"
     assert not parse(fixed.encode()).root_node.has_error
+
+
+# -- members of objects whose type the policy does not know --
+OBJECT_MEMBERS_BLOCKED = [
+    ("$d = Get-Item x; $d.Delete()", "destructive.object-delete"),
+    ("(Get-Item x).Delete()", "destructive.object-delete"),
+    ("(Get-Item x).Delete($true)", "destructive.object-delete"),
+    ("(New-Object IO.DirectoryInfo x).Delete($true)", "destructive.object-delete"),
+    ("[IO.DirectoryInfo]::new('x').Delete($true)", "destructive.object-delete"),
+    ("([IO.DirectoryInfo]'x').Delete($true)", "destructive.object-delete"),
+    ("[IO.FileInfo]::new('x').Delete()", "destructive.object-delete"),
+    ("(New-Object System.IO.FileInfo 'x').Delete()", "destructive.object-delete"),
+    ("$fi = New-Object IO.FileInfo x; $fi.Delete()", "destructive.object-delete"),
+    ("[IO.DirectoryInfo]::Delete", "destructive.object-delete"),
+    ("(Get-ChildItem x).Delete()", "destructive.object-delete"),
+    ("$d[0].Delete()", "destructive.object-delete"),
+    ("$d.Parent.Delete($true)", "destructive.object-delete"),
+    ("$m = $d.Delete; $m.Invoke()", "destructive.object-delete"),
+    ("Get-ChildItem -r | % { $_.Delete() }", "destructive.object-delete"),
+    ("Get-ChildItem -r | ForEach-Object { $_.Delete() }", "destructive.object-delete"),
+    ("gci -r | % Delete", "destructive.object-delete"),
+    ("gci -r | ForEach-Object -MemberName Delete", "destructive.object-delete"),
+    ("gci -r | ForEach-Object -MemberName:Delete", "destructive.object-delete"),
+    ("gci | Microsoft.PowerShell.Core\\ForEach-Object Delete", "destructive.object-delete"),
+    ("(Get-Item HKCU:\\Software\\X).DeleteSubKeyTree('y')", "destructive.object-delete"),
+    ("[IO.Directory]::Delete('x', $true)", "destructive.payload-delete"),
+    ("[System.Net.WebClient]::new().DownloadString('x')", "network.payload"),
+    ("$wc.DownloadString('http://x')", "network.object-transfer"),
+    ("$c.UploadFile('http://x', 'a.zip')", "network.object-transfer"),
+    ("$psi.EnvironmentVariables['TOKEN']", "env.object-environment"),
+    ("$d.PSObject.Methods['Delete'].Invoke()", "unverifiable.object-invoke"),
+    ("$t.GetMethod('Delete').Invoke($null, @('x'))", "unverifiable.object-invoke"),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), OBJECT_MEMBERS_BLOCKED)
+def test_members_of_unknown_objects_reach_the_member_rules(command: str, expected: str) -> None:
+    assert_blocked(command, expected)
+
+
+DYNAMIC_MEMBERS = [
+    "$d.'Delete'()",
+    '$d."Delete"()',
+    "$d.$m()",
+    "$d.($m)()",
+    "[IO.File]::'Delete'('x')",
+    "[IO.File]::\"Delete\"('x')",
+    "$t::$m('x')",
+    "[IO.File]::($n)('x')",
+    "[IO.File]::$n('x')",
+    "$t = [IO.File]; $t::Delete('x')",
+    "gci -r | % $m",
+    "gci -r | ForEach-Object -MemberName ('Del' + 'ete')",
+]
+
+
+@pytest.mark.parametrize("command", DYNAMIC_MEMBERS)
+def test_members_or_types_named_at_run_time_block_as_dynamic(command: str) -> None:
+    assert_blocked(command, "dynamic.command-name")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "$h = @{a=1}; $h.Remove('a')",
+        "$list = [System.Collections.ArrayList]::new(); $list.Add(1); $list.Clear()",
+        "'abc'.Replace('a','b')",
+        "(Get-Date).ToString('yyyy')",
+        "[IO.Path]::Combine('a','b')",
+        "[IO.File]::ReadAllText('README.md')",
+        "(Get-Item README.md).Length",
+        "Get-ChildItem | ForEach-Object Name",
+        "Get-ChildItem | % { $_.FullName }",
+        "$h = @{}; $k = 'a'; $h.$k",
+        "$json = Get-Content x.json -Raw | ConvertFrom-Json; $json.'some-key'",
+        "$PSVersionTable.PSVersion",
+        "[IO.FileInfo]::new('x').Exists",
+    ],
+)
+def test_ordinary_member_use_stays_allowed(command: str) -> None:
+    assert_allowed(command)
+
+
+# -- recursive listings kept in a variable and deleted later --
+@pytest.mark.parametrize(
+    "command",
+    [
+        "$f = Get-ChildItem -Recurse; $f | Remove-Item",
+        "$f = Get-ChildItem -Recurse; Remove-Item $f",
+        "$f = Get-ChildItem -Recurse; Remove-Item -Path $f",
+        "$f = Get-ChildItem -Recurse; Remove-Item $f.FullName",
+        "$f = gci -r; $f | ri",
+        "$f = gci -r | Where-Object Length -gt 0; $f | Remove-Item",
+        "$f = @(Get-ChildItem -Recurse -File); Remove-Item $f",
+        "$f = Get-ChildItem -Recurse; $g = $f; $g | Remove-Item",
+        "$f = Get-ChildItem -Recurse; foreach ($i in $f) { Remove-Item $i }",
+        "foreach ($i in Get-ChildItem -Recurse) { Remove-Item $i.FullName }",
+        "$f = Get-ChildItem -Recurse; $f | ForEach-Object { Remove-Item $_ }",
+    ],
+)
+def test_recursive_listing_in_a_variable_then_deleted_blocks(command: str) -> None:
+    assert_blocked(command, "destructive.recursive-delete")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "$f = Get-ChildItem -Recurse; $f | Select-String TODO",
+        "$f = Get-ChildItem *.tmp; $f | Remove-Item",
+        "$f = Get-ChildItem -Recurse; $f = 'x.txt'; Remove-Item $f",
+        "$files = Get-ChildItem -Recurse; $files.Count",
+    ],
+)
+def test_variables_without_a_recursive_listing_to_delete_stay_allowed(command: str) -> None:
+    assert_allowed(command)
+
+
+# -- the environment: variables, strings, the env: drive --
+ENV_BLOCKED = [
+    ("${env:SECRET}", "env.powershell-environment"),
+    ("$env:SECRET", "env.powershell-environment"),
+    ("${ENV:Path}", "env.powershell-environment"),
+    ('Write-Output "$env:SECRET"', "env.powershell-environment"),
+    ('Write-Output "${env:SECRET}"', "env.powershell-environment"),
+    ('Write-Output "x $($env:SECRET)"', "env.powershell-environment"),
+    ('Write-Output @"\nkey: $env:SECRET\n"@', "env.powershell-environment"),
+    ("Get-Content env:SECRET", "env.environment-drive"),
+    ("gc env:SECRET", "env.environment-drive"),
+    ("gci env:", "env.environment-drive"),
+    ("ls Env:\\", "env.environment-drive"),
+    ("dir env:", "env.environment-drive"),
+    ("Get-Item -Path Env:*", "env.environment-drive"),
+    ("Get-Content -Path:env:SECRET", "env.environment-drive"),
+    ("Get-ChildItem -Path:Env:", "env.environment-drive"),
+    ("Get-Content 'env:SECRET'", "env.environment-drive"),
+    ("Get-ChildItem Microsoft.PowerShell.Core\\Environment::", "env.environment-drive"),
+    ("[Environment]::GetEnvironmentVariables()", "env.powershell-environment"),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), ENV_BLOCKED)
+def test_environment_reads_block(command: str, expected: str) -> None:
+    assert_blocked(command, expected)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "Select-String -Pattern 'env:' file.txt",
+        "Select-String 'env:' file.txt",
+        "Write-Output 'Use $env:PATH carefully'",
+        "Write-Output @'\nUse $env:PATH carefully\n'@",
+        "Get-ChildItem .\\env",
+        "Get-Content .\\env.txt",
+        "$env:CI = '1'",
+        "$env:PYTHONPATH = 'src'; pytest",
+    ],
+)
+def test_environment_look_alikes_stay_allowed(command: str) -> None:
+    assert_allowed(command)

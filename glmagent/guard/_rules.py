@@ -461,9 +461,13 @@ class CompiledCommand:
             dyn = False
             match = self.args_any.match
             for a in args:
-                if DYN not in a.text:
-                    if match(a.text):
-                        hit_arg = a.text
+                t = a.text
+                if DYN not in t:
+                    if match(t):
+                        hit_arg = t
+                        break
+                    if a.param and ":" in t and match(value := t.partition(":")[2]):
+                        hit_arg = value  # `-Path:env:SECRET` passes `env:SECRET` like `-Path env:SECRET`
                         break
                 elif self.args_flaglike and a.may_be_flag:
                     dyn = True
