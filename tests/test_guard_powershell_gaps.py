@@ -351,3 +351,66 @@ def test_environment_reads_block(command: str, expected: str) -> None:
 )
 def test_environment_look_alikes_stay_allowed(command: str) -> None:
     assert_allowed(command)
+
+
+# -- system objects, scheduled code, process objects, stored credentials --
+SYSTEM_BLOCKED = [
+    ("Clear-Item HKCU:\\Software\\X", "destructive.overwrite-file"),
+    ("cli HKCU:\\Software\\X", "destructive.overwrite-file"),
+    ("Clear-ItemProperty HKCU:\\Software\\X -Name y", "destructive.overwrite-file"),
+    ("Get-WmiObject Win32_ShadowCopy | Remove-WmiObject", "destructive.wmi-remove"),
+    ("Get-WmiObject Win32_ShadowCopy | rwmi", "destructive.wmi-remove"),
+    ("Get-CimInstance Win32_ShadowCopy | Remove-CimInstance", "destructive.wmi-remove"),
+    ("vssadmin delete shadows /all /quiet", "destructive.wmi-remove"),
+    ("vssadmin.exe Delete Shadows /All", "destructive.wmi-remove"),
+    ("cmd /c wmic shadowcopy delete", "destructive.wmi-remove"),
+    ("Invoke-WmiMethod -Class Win32_Process -Name Create -ArgumentList 'calc'", "unverifiable.wmi-method"),
+    ("iwmi Win32_Process Create 'calc'", "unverifiable.wmi-method"),
+    ("Invoke-CimMethod Win32_Process Create @{CommandLine='calc'}", "unverifiable.wmi-method"),
+    ("([wmiclass]'Win32_Process').Create('calc')", "unverifiable.wmi-method"),
+    ("wmic process call create calc", "unverifiable.wmi-method"),
+    ("Register-ScheduledTask -TaskName x -Action $a", "unverifiable.scheduled-code"),
+    ("schtasks /create /tn x /tr calc /sc once /st 00:00", "unverifiable.scheduled-code"),
+    ("schtasks.exe /Create /TN x /TR calc /SC ONCE", "unverifiable.scheduled-code"),
+    ("New-Service -Name x -BinaryPathName C:\\x.exe", "unverifiable.scheduled-code"),
+    (
+        "Register-ObjectEvent -InputObject $t -EventName Elapsed -Action { Get-Date }",
+        "unverifiable.scheduled-code",
+    ),
+    ("r 5", "unverifiable.scheduled-code"),
+    ("Invoke-History -Id 5", "unverifiable.scheduled-code"),
+    ("$p = New-Object Diagnostics.Process", "unverifiable.process-object"),
+    ("[System.Diagnostics.Process]::new()", "unverifiable.process-object"),
+    ("New-Object -TypeName System.Diagnostics.ProcessStartInfo", "unverifiable.process-object"),
+    ("[Diagnostics.Process]::Start('cmd')", "unverifiable.payload-process"),
+    ("cmdkey /list", "env.stored-credentials"),
+    ("[Windows.Security.Credentials.PasswordVault]::new().RetrieveAll()", "env.stored-credentials"),
+    ("New-Object Net.WebClient", "network"),
+    ("(New-Object Net.WebClient).DownloadString('http://x')", "network"),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), SYSTEM_BLOCKED)
+def test_system_objects_and_scheduled_code_block(command: str, expected: str) -> None:
+    assert_blocked(command, expected)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "Get-CimInstance Win32_OperatingSystem",
+        "vssadmin list shadows",
+        "wmic os get caption",
+        "schtasks /query",
+        "Get-ScheduledTask",
+        "Get-History",
+        "Get-Process",
+        "[Diagnostics.Stopwatch]::StartNew()",
+        "$sw = New-Object Diagnostics.Stopwatch; $sw.Start()",
+        "New-Object System.Text.StringBuilder",
+        "Clear-Host",
+        "Clear-Variable x",
+    ],
+)
+def test_system_look_alikes_stay_allowed(command: str) -> None:
+    assert_allowed(command)

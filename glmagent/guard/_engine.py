@@ -747,7 +747,12 @@ class Evaluation:
             return
         for rule, members in entries:
             if members is None or (member is not None and members.match(member)):
-                shown = raw + (f"::{member}" if member else "")
+                if type_name == "*":
+                    shown = f"{raw}.{member}"  # an instance member: `$d.Delete`
+                elif member and not raw.startswith("New-Object "):
+                    shown = f"{raw}::{member}"
+                else:
+                    shown = raw
                 self._add(rule, [shown], f"`{shown}`{frame.where()} {rule.description}")
 
     def static_output(self, argv: list[Arg], stdin: Stdin | None, dialect: Dialect) -> str | None:
@@ -964,4 +969,4 @@ class Evaluation:
                     self._argv(argv),
                 )
             else:
-                self.dotnet(a.text, None, frame, f"New-Object {a.raw}")
+                self.dotnet(a.text, "new", frame, f"New-Object {a.raw}")  # as `[T]::new()` would
