@@ -414,3 +414,67 @@ def test_system_objects_and_scheduled_code_block(command: str, expected: str) ->
 )
 def test_system_look_alikes_stay_allowed(command: str) -> None:
     assert_allowed(command)
+
+
+# -- PowerShell 7 operators the grammar lacks: `??`, `??=`, `?.`, `?[`, `? :` --
+PS7_BLOCKED = [
+    ("rm -rf ?? x; $a ?? $b", "destructive.recursive-delete"),
+    ("rm -rf ? x; $a ?? $b", "destructive.recursive-delete"),
+    ("Remove-Item -Recurse ?; $a ?? $b", "destructive.recursive-delete"),
+    ("$a ?? (Remove-Item -Recurse x)", "destructive.recursive-delete"),
+    ("$a ??= (Remove-Item -Recurse x)", "destructive.recursive-delete"),
+    ("$a ? (ri x -r) : 1", "destructive.recursive-delete"),
+    ("$a ? 1 : (ri x -r)", "destructive.recursive-delete"),
+    ("$f = $null ?? (gci -r); $f | ri", "destructive.recursive-delete"),
+    ("$f = @() + (gci -r); $f | Remove-Item", "destructive.recursive-delete"),
+    ("$x?.Delete()", "destructive.object-delete"),
+    ("${x}?.Delete()", "destructive.object-delete"),
+    ("(Get-Item x)?.Delete()", "destructive.object-delete"),
+    ("$d?[0].Delete()", "destructive.object-delete"),
+    ("$c = $true ? 'Remove-Item' : 'x'; & $c -r y", "dynamic.command-name"),
+    ("$v = $null ?? $env:SECRET", "env.powershell-environment"),
+    ("$a??=$env:SECRET", "env.powershell-environment"),
+    ("$x = $env:A ? 1 : 2", "env.powershell-environment"),
+    ("Get-Content ~/.ssh/id_??a; $a ?? $b", "env.secret-files"),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), PS7_BLOCKED)
+def test_powershell_7_operators_are_read_not_misread(command: str, expected: str) -> None:
+    assert_blocked(command, expected)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "$a = $b ?? 'x'",
+        "$x = $null ?? 'default'",
+        "$a ??= 1",
+        "$a = $b ? 'y' : 'n'",
+        "$n = $x?.Name",
+        "$v = ${x}?[0]",
+        "gci | ? Name -like '*.py'",
+        "Get-ChildItem ??.txt",
+    ],
+)
+def test_powershell_7_operators_in_harmless_code_stay_allowed(command: str) -> None:
+    assert_allowed(command)
+
+
+ALL_BLOCKED = (
+    NATIVE_WORDS_BLOCKED
+    + TYPOGRAPHY_BLOCKED
+    + OBJECT_MEMBERS_BLOCKED
+    + ENV_BLOCKED
+    + SYSTEM_BLOCKED
+    + [(c, "dynamic.command-name") for c in DYNAMIC_MEMBERS]
+)
+
+
+@pytest.mark.parametrize(("command", "expected"), ALL_BLOCKED)
+def test_a_statement_that_needs_the_recovery_parser_hides_nothing(command: str, expected: str) -> None:
+    """A later statement the grammar rejects sends the whole line through `repair`: still blocked."""
+    d = check(f"{command}; $zz ?? 1")
+    assert not d.allowed, command
+    if expected != "parse.error":
+        assert d.category == check(command).category

@@ -448,6 +448,13 @@ class PowerShellWalker:
         if kind in ("sub_expression", "array_expression", "statement_list", "pipeline"):
             statements = [c for c in inner.named_children if c.type not in _LEAVES]
             return self._feed_of(statements[-1]) if statements else None
+        if kind in _WRAPPERS:
+            # `$null ?? (gci -r)`, `@() + (gci -r)`: an operator passes its operands' items on.
+            for child in inner.named_children:
+                if child.type not in _LEAVES:
+                    feed = self._feed_of(child) or self._variable_feed(child)
+                    if feed is not None:
+                        return feed
         return None
 
     # -- functions --
@@ -682,6 +689,63 @@ _UNGLUED = re.compile(r"[$\[\](){}@]|::|^-\w+:$")
 """Prefixes that are no bare word glued to a string: `$d.'Delete'()`, `[IO.File]::'Delete'`, `-Name:'x'`."""
 
 
+_VARIABLE_END = re.compile(r"\$[\w:]+$")
+
+
+def _ends_operand(out: list[str]) -> bool:
+    """Does the text so far end an operand (`$a`, `)`, `]`, `}`) that an operator can follow directly?"""
+    if not out:
+        return False
+    last = out[-1]
+    if last in ")]}":
+        return True
+    if not (last.isalnum() or last in "_:"):
+        return False
+    tail = "".join(out[-64:])
+    return _VARIABLE_END.search(tail) is not None
+
+
+def _ps7_operator(source: str, i: int, out: list[str]) -> tuple[str, int] | None:
+    """PowerShell 7 operators the grammar lacks, respelled as ones it knows that read the same operands:
+    `$a ?? $b` / `$a ??= $b` as `+` / `+=`, `$a?.M()` / `$a?[0]` as `.` / `[`, and `$c ? x : y` as
+    `$c + x + y`. Only a `?` that stands alone or follows an operand is touched, never one inside a word
+    (`id_??.txt`); as a word of a command `+` is as inert as the `??` it replaces, and it never looks like
+    a parameter (`-or` would: `rm -rf -or` reads as a usage error to the rules, a `+` does not)."""
+    nxt = source[i + 1 : i + 2]
+    before_space = bool(out) and out[-1] in " \t"
+    if nxt == "?":
+        after = source[i + 2 : i + 3]
+        if after == "=":
+            after = source[i + 3 : i + 4]
+            if (before_space or _ends_operand(out)) and after in (
+                "",
+                " ",
+                "\t",
+                "$",
+                "(",
+                "'",
+                '"',
+                "@",
+                "[",
+            ):
+                return "+=", 3
+            return None
+        if (before_space or _ends_operand(out)) and (
+            after in ("", " ", "\t", "$", "(", "'", '"', "@", "[") or after.isdigit()
+        ):
+            return "+", 2
+        return None
+    if nxt in (".", "[") and _ends_operand(out):
+        return "", 1  # drop the `?` of `?.` / `?[`
+    if before_space and nxt in (" ", "\t"):
+        k = len(out) - 1
+        while k >= 0 and out[k] in " \t":
+            k -= 1
+        if k >= 0 and out[k] not in _STATEMENT_START:
+            return "+", 1  # the `?` of `$c ? a : b`, not Where-Object after `|`
+    return None
+
+
 def repair(source: str) -> str | None:
     """Respell valid PowerShell that the grammar rejects, without changing what the policy reads.
 
@@ -749,6 +813,14 @@ def repair(source: str) -> str | None:
                 j += 1
             out.append(" ,")
             i = j
+            continue
+        elif ch == "?" and (step := _ps7_operator(source, i, out)) is not None:
+            out.append(step[0])
+            i += step[1]
+            continue
+        elif ch == ":" and out and out[-1] in " \t" and source[i + 1 : i + 2] in (" ", "\t"):
+            out.append("+")  # the `:` of `$c ? a : b`; as a word (`echo a : b`) `+` is as inert
+            i += 1
             continue
         elif ch.isdigit() and (m := _NUMBER_SUFFIX.match(source, i)) is not None:
             out.append(m.group(1) + m.group(2).lower())
