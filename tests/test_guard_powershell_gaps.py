@@ -478,3 +478,54 @@ def test_a_statement_that_needs_the_recovery_parser_hides_nothing(command: str, 
     assert not d.allowed, command
     if expected != "parse.error":
         assert d.category == check(command).category
+
+
+# -- sparing switches with values; arguments held in variables with known values --
+@pytest.mark.parametrize(
+    "command",
+    [
+        "Remove-Item -Recurse -Force x -WhatIf:0x0",
+        'Remove-Item -Recurse -Force x -WhatIf:"$false"',
+        "Remove-Item -Recurse -Force x -WhatIf:00",
+        "Get-Process | Out-File x.txt -Append:$false",
+        "Get-Process | Out-File x.txt -Append:$a",
+    ],
+)
+def test_sparing_switch_that_may_be_off_spares_nothing(command: str) -> None:
+    assert_blocked(command, "destructive")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "Remove-Item -Recurse -Force x -WhatIf:2",
+        "Get-Process | Tee-Object -Variable:procs",
+        "Get-Process | Tee-Object -Variable procs",
+        "Get-Process | Out-File x.txt -Append:$true",
+    ],
+)
+def test_sparing_switch_that_is_given_spares(command: str) -> None:
+    assert_allowed(command)
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        ("$d = 'env:'; gci $d", "env.environment-drive"),
+        ("$d = 'env:SECRET'; Get-Content $d", "env.environment-drive"),
+        ("$p = 'env:'; Get-ChildItem -Path $p", "env.environment-drive"),
+        ("$f = '-rf'; rm $f x", "destructive.recursive-delete"),
+        ("$u = 'http://x'; curl $u", "network"),
+        ("$k = '~/.ssh/id_rsa'; Get-Content $k", "env.secret-files"),
+    ],
+)
+def test_arguments_in_variables_are_checked_with_their_values(command: str, expected: str) -> None:
+    assert_blocked(command, expected)
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["$d = 'src'; gci $d", "$f = 'x.txt'; Remove-Item $f", "$r = '-Recurse'; Remove-Item $r"],
+)
+def test_harmless_values_in_variables_stay_allowed(command: str) -> None:
+    assert_allowed(command)

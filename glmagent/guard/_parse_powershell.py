@@ -385,6 +385,12 @@ class PowerShellWalker:
             self.sink.command(argv, self.frame, stdin, resolved, feeds)
         else:
             self.sink.command(argv, self.frame, stdin, resolved)
+        if self.frame.variables and len(argv) > 1:
+            known = self._known_values(argv)
+            if known is not None:
+                # `$d = 'env:'; gci $d`: checked once more with the value the script gave the variable. Only
+                # ever stricter: the words as written were checked above, and a loop may change the value.
+                self.sink.command(known, self.frame, stdin, resolved, feeds)
         if later and stdin is not None and stdin.feed is not None:
             # Script blocks of a pipeline stage see each input object as `$_`.
             saved, self.stage_feed = self.stage_feed, stdin.feed
@@ -563,6 +569,20 @@ class PowerShellWalker:
             if after is not None:
                 member = self.text(after)
         self.sink.dotnet(name, member, self.frame, raw)
+
+    def _known_values(self, argv: list[Arg]) -> list[Arg] | None:
+        """`argv` with each plain `$name` argument replaced by the literal the script assigned it, or None
+        when no argument is such a variable. The value is one word and never a parameter, as in PowerShell."""
+        out = None
+        variables = self.frame.variables
+        for i, a in enumerate(argv):
+            if i and a.text == DYN and a.raw[:1] == "$" and not a.splat:
+                value = variables.get(_variable_name(a.raw).casefold())
+                if value is not None:
+                    if out is None:
+                        out = list(argv)
+                    out[i] = Arg(fold_arg(value), a.raw)
+        return out
 
     def _variable_feed(self, node: Node) -> Feed | None:
         """The feed of a variable holding a command's output, also through its members (`$f.FullName`)."""
