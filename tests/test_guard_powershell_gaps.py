@@ -529,3 +529,52 @@ def test_arguments_in_variables_are_checked_with_their_values(command: str, expe
 )
 def test_harmless_values_in_variables_stay_allowed(command: str) -> None:
     assert_allowed(command)
+
+
+# -- redefinitions that change what later commands do --
+@pytest.mark.parametrize(
+    "command",
+    [
+        "$PSDefaultParameterValues['Remove-Item:Recurse'] = $true; Remove-Item x",
+        "$PSDefaultParameterValues.Add('Remove-Item:Recurse', $true); ri x",
+        "$global:PSDefaultParameterValues = @{'*:Recurse' = $true}; ri x",
+        "Set-Variable -Name PSDefaultParameterValues -Value @{'ri:Recurse'=$true}; ri x",
+        "sv PSDefaultParameterValues @{'ri:Recurse'=$true}; ri x",
+        "New-Item -Path function:\\Get-Date -Value 'Remove-Item -Recurse x'; Get-Date",
+        "${function:Get-Date} = 'Remove-Item -Recurse x'; Get-Date",
+        "Set-Item function:Get-Date 'Remove-Item -Recurse x'; Get-Date",
+        "Set-Item -Path:function:Get-Date -Value 'ri -r x'; Get-Date",
+        "New-Item alias:zz -Value Remove-Item; zz -Recurse x",
+        "Set-Item alias:zz Remove-Item; zz -Recurse x",
+        "${alias:zz} = 'Remove-Item'; zz -Recurse x",
+        "Import-Alias aliases.csv; zz -Recurse x",
+    ],
+)
+def test_redefining_commands_or_defaults_blocks(command: str) -> None:
+    assert_blocked(command, "unverifiable.session-redefinition")
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        ("(Get-ChildItem -Recurse).FullName | Remove-Item", "destructive.recursive-delete"),
+        ("Remove-Item (Get-ChildItem -Recurse).FullName", "destructive.recursive-delete"),
+        ("Remove-Item -Path (gci -r | % FullName)", "destructive.recursive-delete"),
+        ("$(Get-ChildItem -Recurse).FullName | ri", "destructive.recursive-delete"),
+    ],
+)
+def test_members_of_a_recursive_listing_feed_a_delete(command: str, expected: str) -> None:
+    assert_blocked(command, expected)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "(Get-ChildItem -Recurse).FullName | Select-String x",
+        "(Get-ChildItem *.tmp).FullName | Remove-Item",
+        "Set-Variable -Name count -Value 1",
+        "Get-Alias ri",
+    ],
+)
+def test_member_and_variable_look_alikes_stay_allowed(command: str) -> None:
+    assert_allowed(command)

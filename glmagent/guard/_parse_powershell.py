@@ -369,8 +369,8 @@ class PowerShellWalker:
                 feed = self._feed_of(child)  # `Remove-Item (Get-ChildItem -Recurse)`
                 if feed is not None:
                     feeds += (feed,)
-            elif self.var_feeds:
-                feed = self._variable_feed(child)  # `$f = gci -r; Remove-Item $f`
+            elif self.var_feeds or child.type in _MEMBER_OF:
+                feed = self._variable_feed(child)  # `$f = gci -r; Remove-Item $f`, `(gci -r).FullName`
                 if feed is not None:
                     feeds += (feed,)
         if argv and command_key(argv[0].text) in _FOREACH_OBJECT:
@@ -585,13 +585,20 @@ class PowerShellWalker:
         return out
 
     def _variable_feed(self, node: Node) -> Feed | None:
-        """The feed of a variable holding a command's output, also through its members (`$f.FullName`)."""
+        """The feed of a variable holding a command's output, also through its members (`$f.FullName`),
+        and of a member of a command's output (`(gci -r).FullName`)."""
         node = self.peel(node)
+        member = False
         while node.type in _MEMBER_OF and node.named_child_count:
             node = self.peel(node.named_children[0])
-        if node.type != "variable" or not self.var_feeds:
-            return None
-        return self.var_feeds.get(_variable_name(self.text(node)).casefold())
+            member = True
+        if node.type == "variable":
+            if not self.var_feeds:
+                return None
+            return self.var_feeds.get(_variable_name(self.text(node)).casefold())
+        if member and node.type in _SUBSTITUTIONS:
+            return self._feed_of(node)
+        return None
 
     def _foreach(self, node: Node, stdin: Stdin | None = None) -> None:
         """`foreach ($i in <listing>) { ... }`: `$i` is fed by the listing, like `$_` in a pipeline."""
