@@ -578,3 +578,44 @@ def test_members_of_a_recursive_listing_feed_a_delete(command: str, expected: st
 )
 def test_member_and_variable_look_alikes_stay_allowed(command: str) -> None:
     assert_allowed(command)
+
+
+# -- network: shares, feeds, browsers, module galleries --
+@pytest.mark.parametrize(
+    "command",
+    [
+        "Copy-Item \\\\server\\share\\x .",
+        "Get-Content \\\\server\\share\\x",
+        "New-PSDrive -Name Z -PSProvider FileSystem -Root \\\\server\\share",
+        "net use Z: \\\\server\\share",
+        "nuget install x",
+        "nuget.exe restore",
+        "Start-Process http://x",
+        "Start-Process msedge http://x",
+        "start http://x",
+        "saps -FilePath 'https://x'",
+        "Invoke-Item http://x",
+        "explorer https://x",
+        "Find-Module x",
+        "Register-PSRepository -Name x -SourceLocation http://x",
+        "Publish-Module -Name x",
+    ],
+)
+def test_windows_network_reaches_block(command: str) -> None:
+    assert_blocked(command, "network")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "Get-Item \\\\?\\C:\\temp\\x",
+        "Start-Process notepad README.md",
+        "nuget help",
+        "net start",
+        "Select-String -Pattern 'https://' -Path README.md",
+        "Get-Module -ListAvailable",
+        "[uri]'http://x'",
+    ],
+)
+def test_windows_network_look_alikes_stay_allowed(command: str) -> None:
+    assert_allowed(command)
