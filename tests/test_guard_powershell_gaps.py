@@ -619,3 +619,30 @@ def test_windows_network_reaches_block(command: str) -> None:
 )
 def test_windows_network_look_alikes_stay_allowed(command: str) -> None:
     assert_allowed(command)
+
+
+# -- .NET calls that list a whole tree feed a delete like `Get-ChildItem -Recurse` --
+@pytest.mark.parametrize(
+    "command",
+    [
+        "[System.IO.Directory]::EnumerateFiles('.', '*', 'AllDirectories') | Remove-Item",
+        "[IO.Directory]::GetFiles('.', '*', [IO.SearchOption]::AllDirectories) | % { Remove-Item $_ }",
+        "$f = [IO.Directory]::GetFiles('.', '*', 'AllDirectories'); $f | ri",
+        "Remove-Item ([IO.Directory]::GetFiles('.', '*', 'AllDirectories'))",
+        "(Get-Item .).EnumerateFiles('*', 'AllDirectories') | Remove-Item",
+        "foreach ($p in [IO.Directory]::GetFiles('.', '*', 'AllDirectories')) { Remove-Item $p }",
+    ],
+)
+def test_dotnet_tree_listing_then_delete_blocks(command: str) -> None:
+    assert_blocked(command, "destructive.recursive-delete")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "[IO.Directory]::GetFiles('.', '*', 'AllDirectories') | Measure-Object",
+        "[IO.Directory]::GetFiles('.') | Remove-Item",
+    ],
+)
+def test_dotnet_listing_without_delete_or_recursion_stays_allowed(command: str) -> None:
+    assert_allowed(command)

@@ -428,6 +428,8 @@ class PowerShellWalker:
         """The words of a command whose output feeds another command, and what feeds it in turn."""
         inner = self.peel(node)
         if inner.type != "command":
+            if inner.type == "invokation_expression" and self._lists_tree(inner):
+                return self._tree_listing(inner), upstream
             feed = self._variable_feed(inner)  # `$f = gci -r; $f | Remove-Item`
             return feed.producer() if feed is not None else None
         argv: list[Arg] = []
@@ -454,6 +456,9 @@ class PowerShellWalker:
         if kind in ("sub_expression", "array_expression", "statement_list", "pipeline"):
             statements = [c for c in inner.named_children if c.type not in _LEAVES]
             return self._feed_of(statements[-1]) if statements else None
+        if kind == "invokation_expression" and self._lists_tree(inner):
+            listing = self._tree_listing(inner)
+            return Feed(lambda: (listing, None))
         if kind in _WRAPPERS:
             # `$null ?? (gci -r)`, `@() + (gci -r)`: an operator passes its operands' items on.
             for child in inner.named_children:
@@ -570,6 +575,20 @@ class PowerShellWalker:
                 member = self.text(after)
         self.sink.dotnet(name, member, self.frame, raw)
 
+    def _lists_tree(self, node: Node) -> bool:
+        """`[IO.Directory]::GetFiles('.', '*', 'AllDirectories')`, `$d.EnumerateFiles('*', 'AllDirectories')`:
+        a .NET call that lists a whole tree."""
+        name = next((c for c in node.children if c.type == "member_name"), None)
+        args = next((c for c in node.children if c.type == "argument_list"), None)
+        if name is None or args is None:
+            return False
+        member = self.text(name).lower()
+        return member.startswith(("enumerate", "get")) and "alldirectories" in self.text(args).lower()
+
+    def _tree_listing(self, node: Node) -> list[Arg]:
+        """The listing as the rules know it: `Get-ChildItem -Recurse`."""
+        return [Arg("get-childitem", self.text(node)), Arg("-Recurse", "", param=True)]
+
     def _known_values(self, argv: list[Arg]) -> list[Arg] | None:
         """`argv` with each plain `$name` argument replaced by the literal the script assigned it, or None
         when no argument is such a variable. The value is one word and never a parameter, as in PowerShell."""
@@ -589,6 +608,8 @@ class PowerShellWalker:
         and of a member of a command's output (`(gci -r).FullName`)."""
         node = self.peel(node)
         member = False
+        if node.type == "invokation_expression" and self._lists_tree(node):
+            return self._feed_of(node)
         while node.type in _MEMBER_OF and node.named_child_count:
             node = self.peel(node.named_children[0])
             member = True
