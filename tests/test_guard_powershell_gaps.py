@@ -214,6 +214,7 @@ OBJECT_MEMBERS_BLOCKED = [
     ("gci -r | % Delete", "destructive.object-delete"),
     ("gci -r | ForEach-Object -MemberName Delete", "destructive.object-delete"),
     ("gci -r | ForEach-Object -MemberName:Delete", "destructive.object-delete"),
+    ("gci -r | ForEach-Object -MemberName ('Del' + 'ete')", "destructive.object-delete"),
     ("gci | Microsoft.PowerShell.Core\\ForEach-Object Delete", "destructive.object-delete"),
     ("(Get-Item HKCU:\\Software\\X).DeleteSubKeyTree('y')", "destructive.object-delete"),
     ("[IO.Directory]::Delete('x', $true)", "destructive.payload-delete"),
@@ -243,7 +244,6 @@ DYNAMIC_MEMBERS = [
     "[IO.File]::$n('x')",
     "$t = [IO.File]; $t::Delete('x')",
     "gci -r | % $m",
-    "gci -r | ForEach-Object -MemberName ('Del' + 'ete')",
 ]
 
 
@@ -645,4 +645,54 @@ def test_dotnet_tree_listing_then_delete_blocks(command: str) -> None:
     ],
 )
 def test_dotnet_listing_without_delete_or_recursion_stays_allowed(command: str) -> None:
+    assert_allowed(command)
+
+
+# -- literal splats and string operators are read for what they pass --
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        ("$p=@{Recurse=$true}; Remove-Item x @p", "destructive.recursive-delete"),
+        ("$p=@{Path='x'; Recurse=$true}; Remove-Item @p", "destructive.recursive-delete"),
+        ("$p=@{r=$true}; Remove-Item x @p", "destructive.recursive-delete"),
+        ("$p=@{Recurse=1}; Remove-Item x @p", "destructive.recursive-delete"),
+        ("$p=@{'Recurse'=$true}; Remove-Item x @p", "destructive.recursive-delete"),
+        ("$p=@{Recurse=$true; Force=$true}; ri .\\src @p", "destructive.recursive-delete"),
+        ("$p=@{Path='x'}; $p.Recurse=$true; Remove-Item @p", "destructive.recursive-delete"),
+        ("$p=@{Path='x'}; $p['Recurse']=$true; Remove-Item @p", "destructive.recursive-delete"),
+        ("$a=@('x','-rf'); rm @a", "destructive.recursive-delete"),
+        ("$p=@{Uri='http://x'}; Invoke-WebRequest @p", "network"),
+        ("$p=@{Path='x'}; Remove-Item @p @q", "dynamic.arguments"),
+        ("Remove-Item x @p", "dynamic.arguments"),
+        ("& ('Remove'+'-Item') -Recurse x", "destructive.recursive-delete"),
+        ('& ("Remove" + "-Item") -Recurse x', "destructive.recursive-delete"),
+        ("& ('{0}-{1}' -f 'Remove','Item') -Recurse x", "destructive.recursive-delete"),
+        ("& (-join ('Remove','-Item')) -Recurse x", "destructive.recursive-delete"),
+        ("iex ('Remove-Item' + ' -Recurse x')", "destructive.recursive-delete"),
+        ("iex ('{0} -Recurse x' -f 'Remove-Item')", "destructive.recursive-delete"),
+        ("Invoke-Expression (-join ('ri',' -r x'))", "destructive.recursive-delete"),
+        ("Get-ChildItem ('env' + ':')", "env.environment-drive"),
+        ("& ('Remove'+'-Item'+$x) -Recurse x", "dynamic.command-name"),
+        ("& ('Remove'+\"-$x\") -Recurse x", "dynamic.command-name"),
+        ("& ('{0}{1}' -f 'Remove') x", "dynamic.command-name"),
+        ("& ('Get'+'-Date')", "dynamic.command-name"),
+        ("iex ('Get-Date' + $x)", "dynamic.script"),
+    ],
+)
+def test_splats_and_string_operators_are_evaluated(command: str, expected: str) -> None:
+    assert_blocked(command, expected)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "$p=@{Recurse=$false}; Get-ChildItem @p",
+        "$p=@{Path='src'}; Get-ChildItem @p",
+        "Write-Output ('a' + 'b')",
+        "$x = 'a' + 'b'",
+        "'{0} items' -f 3",
+        "iex ('Get-' + 'Date')",
+    ],
+)
+def test_harmless_splats_and_string_operators_stay_allowed(command: str) -> None:
     assert_allowed(command)

@@ -46,6 +46,7 @@ from ._unwrap import (
 )
 
 _SHOWN_MAX = 160
+_QUOTED_WORD = re.compile("'[^']*'|\"[^\"$`]*\"")
 _NO_ALIASES: dict[str, str] = {}
 _ALLOWED = "no deny rule matches any command in it"
 
@@ -961,7 +962,8 @@ class Evaluation:
         named, positional = self._ps_bind(argv[1:], ("typename", "comobject", "argumentlist", "property"))
         types = named.get("typename") or ([] if "comobject" in named else positional[:1])
         for a in types + named.get("comobject", []):
-            if DYN in a.text:
+            if DYN in a.text or (a.raw != a.text and not _QUOTED_WORD.fullmatch(a.raw)):
+                # `('Net.' + 'WebClient')` is computed, however literal its parts
                 self.event(
                     "dynamic-arguments",
                     frame,

@@ -123,6 +123,8 @@ _DASHES = ("-", "\u2013", "\u2014", "\u2015")
 _MEMBER_OF = frozenset({"member_access", "invokation_expression", "element_access"})
 """Expressions whose first operand is the object they read from (`$f.FullName`, `$f[0]`, `$f.Name.Trim()`)."""
 _FOREACH_OBJECT = frozenset({"foreach-object", "%", "foreach"})
+_FOLDABLE = frozenset({"additive_expression", "format_expression", "expression_with_unary_operator"})
+_FORMAT_FIELD = re.compile(r"\{(\d+)\}")
 _SUBSTITUTIONS = frozenset({"command", "pipeline_chain", "sub_expression", "array_expression"})
 """Argument kinds (after peeling) whose value is a command's output: `(gci -r)`, `$(...)`, `@(...)`."""
 _new_arg = tuple.__new__
@@ -141,7 +143,7 @@ def _variable_name(raw: str) -> str:
 class PowerShellWalker:
     """One walk over one parsed PowerShell script."""
 
-    __slots__ = ("ascii", "frame", "sink", "src", "stage_feed", "var_feeds")
+    __slots__ = ("ascii", "frame", "sink", "splats", "src", "stage_feed", "var_feeds")
 
     def __init__(self, sink: Sink, frame: Frame, src: bytes, text: str | None = None) -> None:
         self.sink = sink
@@ -152,6 +154,8 @@ class PowerShellWalker:
         is sliced out of it directly instead of slicing and decoding bytes per node."""
         self.stage_feed: Feed | None = None
         """What feeds the pipeline stage whose script blocks are being walked (`$_` is its output)."""
+        self.splats: dict[str, list[Arg]] = {}
+        """Variables assigned a literal hashtable or array, by folded name: the words `@name` passes."""
         self.var_feeds: dict[str, Feed] = {}
         """Variables holding a command's output (`$f = gci -r`), by folded name: what feeds their readers."""
 
@@ -228,6 +232,61 @@ class PowerShellWalker:
             return raw
         if kind == "expression_with_unary_operator" and _SIGNED_NUMBER.fullmatch(raw):
             return raw  # `kill -9 -1`: negative numbers are values, not parameters
+        if kind in _FOLDABLE:
+            return self._fold(node, kind)
+        return DYN
+
+    def _strings(self, nodes: list[Node]) -> list[str] | None:
+        """The values of string literals, or None unless every node is one with a literal value."""
+        out = []
+        for n in nodes:
+            n = self.peel(n)
+            if n.type != "string_literal":
+                return None
+            text = self._string(n, self.text(n))
+            if DYN in text:
+                return None
+            out.append(text)
+        return out
+
+    def _items(self, node: Node) -> list[str] | None:
+        """The strings of `'a', 'b'` (or of one string literal), else None."""
+        node = self.peel(node)
+        if node.type == "array_literal_expression":
+            return self._strings([c for c in node.named_children if c.type != "comment"])
+        return self._strings([node])
+
+    def _fold(self, node: Node, kind: str) -> str:
+        """String operators on literals, evaluated as PowerShell does: `'Remove' + '-Item'`,
+        `'{0}-{1}' -f 'Remove', 'Item'`, `-join ('Remove', '-Item')`. Anything else is DYN."""
+        parts = [c for c in node.named_children if c.type != "comment"]
+        if kind == "additive_expression":
+            ops = [c.type for c in node.children if not c.is_named]
+            if ops and all(op == "+" for op in ops):
+                strings = self._strings(parts)
+                if strings is not None:
+                    return "".join(strings)
+        elif kind == "format_expression" and len(parts) == 3 and self.text(parts[1]).strip().lower() == "-f":
+            fmt = self._strings([parts[0]])
+            items = self._items(parts[2])
+            if fmt is not None and items is not None:
+                pieces = _FORMAT_FIELD.split(fmt[0])
+                if not any("{" in p or "}" in p for p in pieces[::2]):
+                    out = []
+                    for i, piece in enumerate(pieces):
+                        if i % 2 == 0:
+                            out.append(piece)
+                        elif int(piece) < len(items):
+                            out.append(items[int(piece)])
+                        else:
+                            return DYN
+                    return "".join(out)
+        elif kind == "expression_with_unary_operator" and len(parts) == 1:
+            first = node.children[0] if node.child_count else None
+            if first is not None and first.type.lower() == "-join":
+                items = self._items(parts[0])
+                if items is not None:
+                    return "".join(items)
         return DYN
 
     def _string(self, node: Node, raw: str) -> str:
@@ -283,6 +342,11 @@ class PowerShellWalker:
         if inner.type == "variable":
             raw = self.text(inner)
             return Arg(DYN, raw), self.frame.variables.get(_variable_name(raw).casefold())
+        if inner.type in _FOLDABLE:
+            # `& ('Remove' + '-Item')`: a name computed when the command runs, even from literals; it is
+            # checked as what it evaluates to, and still blocks as a run-time name.
+            folded = self.value(inner)
+            return Arg(DYN, self.text(inner)), folded if DYN not in folded else None
         return self.arg(inner), None
 
     def _elements(self, node: Node, argv: list[Arg], later: list[Node]) -> None:
@@ -342,6 +406,9 @@ class PowerShellWalker:
             text = fold_arg(self._bare(raw))
             argv.append(Arg(text, raw, param=text[:1] in _DASHES and len(text) > 1))
         elif kind == "variable" and raw.startswith("@"):
+            # A literal `$p = @{Recurse = $true}` is passed as its words; the splat itself stays, since
+            # the table may have been changed since (`$p.Force = $true`): rules it does not decide block.
+            argv.extend(self.splats.get(_variable_name(raw).casefold(), ()))
             argv.append(Arg(DYN, raw, splat=True))
         elif kind == "script_block_expression":
             argv.append(Arg(DYN, raw, block=True))
@@ -546,6 +613,13 @@ class PowerShellWalker:
                         self.var_feeds[name] = feed
                     else:
                         self.var_feeds.pop(name, None)
+                    words = self._splat_words(value) if plain else None
+                    if words is not None:
+                        self.splats[name] = words
+                    else:
+                        self.splats.pop(name, None)
+                elif left is not None and self.splats and left.type in ("member_access", "element_access"):
+                    self._splat_entry(left, value)  # `$p.Recurse = $true` adds to a splatted table
                 self.visit(child)
         # Writing `$env:NAME = value` sets a variable for child processes; only reads inspect the environment.
         # (`$env:PATH += ';x'` also reads it.)
@@ -574,6 +648,59 @@ class PowerShellWalker:
             if after is not None:
                 member = self.text(after)
         self.sink.dotnet(name, member, self.frame, raw)
+
+    def _splat_words(self, node: Node) -> list[Arg] | None:
+        """The words splatting a literal passes: `@{Recurse = $true; Path = 'x'}` -> `-Recurse:$true`,
+        `-Path:x`; `@('x', '-Recurse')` -> `x`, `-Recurse` (values, as from an array)."""
+        node = self.peel(node)
+        if node.type == "hash_literal_expression":
+            out = []
+            body = next((c for c in node.named_children if c.type == "hash_literal_body"), None)
+            for entry in body.named_children if body is not None else ():
+                if entry.type != "hash_entry":
+                    continue
+                named = [c for c in entry.named_children if c.type not in _LEAVES]
+                if len(named) != 2:
+                    continue
+                key = self.value(named[0]) if named[0].type != "key_expression" else self._key(named[0])
+                if DYN in key or not key:
+                    continue
+                value = self.value(named[1])
+                shown = self.text(named[1]).strip()
+                text = f"-{key}:{value if DYN not in value else shown}"
+                out.append(Arg(fold_arg(text), f"-{key}:{shown}", param=True))
+            return out
+        if node.type == "array_expression":
+            items = [c for c in node.named_children if c.type not in _LEAVES]
+            while len(items) == 1 and items[0].type == "statement_list":
+                items = [c for c in items[0].named_children if c.type not in _LEAVES]
+            if len(items) == 1:
+                found = self._items(self.peel(items[0]))
+                if found is not None:
+                    return [Arg(fold_arg(v), v) for v in found]
+        return None
+
+    def _splat_entry(self, left: Node, value: Node) -> None:
+        named = [c for c in left.named_children if c.type not in _LEAVES]
+        if len(named) != 2 or named[0].type != "variable":
+            return
+        words = self.splats.get(_variable_name(self.text(named[0])).casefold())
+        if words is None:
+            return
+        key = self._key(named[1]) if named[1].type == "member_name" else self.value(named[1])
+        if DYN in key or not key:
+            return
+        literal = self.value(value)
+        shown = self.text(value).strip()
+        words.append(
+            Arg(fold_arg(f"-{key}:{literal if DYN not in literal else shown}"), f"-{key}:{shown}", True)
+        )
+
+    def _key(self, node: Node) -> str:
+        inner = node.named_children[0] if node.named_child_count == 1 else None
+        if inner is None:
+            return DYN
+        return self.text(inner) if inner.type == "simple_name" else self.value(inner)
 
     def _lists_tree(self, node: Node) -> bool:
         """`[IO.Directory]::GetFiles('.', '*', 'AllDirectories')`, `$d.EnumerateFiles('*', 'AllDirectories')`:
