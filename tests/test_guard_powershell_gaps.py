@@ -696,3 +696,16 @@ def test_splats_and_string_operators_are_evaluated(command: str, expected: str) 
 )
 def test_harmless_splats_and_string_operators_stay_allowed(command: str) -> None:
     assert_allowed(command)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "sal zz ri; zz -r x",
+        "Set-Alias -Name zz -Value rm; zz -Recurse x",
+        "New-Alias zz del; zz x -Recurse",
+        "Set-Alias a1 Remove-Item; Set-Alias a2 a1; a2 -Recurse x",
+    ],
+)
+def test_an_alias_of_an_alias_names_its_final_command(command: str) -> None:
+    assert_blocked(command, "destructive.recursive-delete")

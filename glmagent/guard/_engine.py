@@ -950,7 +950,10 @@ class Evaluation:
         named, positional = self._ps_bind(argv[1:], ("name", "value", "scope", "option", "description"))
         words = (named.get("name") or positional[:1]) + (named.get("value") or positional[1:2])
         if len(words) >= 2 and DYN not in words[0].text and DYN not in words[1].text:
-            frame.aliases[command_key(words[0].text)] = command_key(words[1].text)
+            target = command_key(words[1].text)
+            # An alias of an alias names its final command: `sal zz ri` makes `zz` Remove-Item.
+            target = frame.aliases.get(target) or self.p.aliases.get(target) or target
+            frame.aliases[command_key(words[0].text)] = target
         self.event(
             "dynamic-alias",
             frame,
