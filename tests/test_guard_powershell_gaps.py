@@ -709,3 +709,26 @@ def test_harmless_splats_and_string_operators_stay_allowed(command: str) -> None
 )
 def test_an_alias_of_an_alias_names_its_final_command(command: str) -> None:
     assert_blocked(command, "destructive.recursive-delete")
+
+
+# -- `-- 'x'` is the end of the options and a word, not a decrement of the string --
+@pytest.mark.parametrize(
+    "command",
+    ["git grep -n \"TODO\" -- '*.py'", "git checkout -- 'file name.txt'", 'git log -- "src/x y"'],
+)
+def test_dashdash_before_a_quoted_word_stays_allowed(command: str) -> None:
+    assert_allowed(command)
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        ("Remove-Item x -- '-Recurse' -Recurse", "destructive.recursive-delete"),
+        ("rm -rf -- 'x'", "destructive.recursive-delete"),
+        ("git clean -fdx -- '.'", "destructive.git-clean"),
+        ("git checkout -- $(Remove-Item -r x)", "destructive.recursive-delete"),
+        ('Write-Output -- "$env:SECRET"', "env.powershell-environment"),
+    ],
+)
+def test_dashdash_before_a_word_hides_nothing(command: str, expected: str) -> None:
+    assert_blocked(command, expected)

@@ -395,6 +395,14 @@ class PowerShellWalker:
     def _append_argument(self, node: Node, argv: list[Arg], later: list[Node]) -> None:
         inner = self.peel(node)
         kind = inner.type
+        if kind == "expression_with_unary_operator" and inner.named_child_count == 1:
+            op = inner.named_children[0]
+            if op.type == "pre_decrement_expression" and op.child_count == 2 and op.children[0].type == "--":
+                # `git grep x -- '*.py'`: in an argument list `--` is a word of its own (the end of the
+                # options), not a decrement of the string after it.
+                argv.append(Arg("--", "--"))
+                self._append_argument(op.children[1], argv, later)
+                return
         if kind == "array_literal_expression":
             # `a, b` passes each element as its own argument.
             for element in inner.named_children:
