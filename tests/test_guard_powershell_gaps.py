@@ -732,3 +732,28 @@ def test_dashdash_before_a_quoted_word_stays_allowed(command: str) -> None:
 )
 def test_dashdash_before_a_word_hides_nothing(command: str, expected: str) -> None:
     assert_blocked(command, expected)
+
+
+# -- a variable glued to a path (`$HOME\projects`) is one word --
+@pytest.mark.parametrize(
+    "command",
+    ["gci $HOME\\projects", "gci $HOME/projects", "gci ${HOME}\\x", "Set-Location $PSScriptRoot\\..\\src"],
+)
+def test_variable_paths_parse_and_stay_allowed(command: str) -> None:
+    assert_allowed(command)
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        ("gci $env:USERPROFILE\\x", "env.powershell-environment"),
+        ("Get-Content $HOME\\.ssh\\id_rsa", "env.secret-files"),
+        ("Get-Content $HOME/.aws/credentials", "env.secret-files"),
+        ("Get-Content ${env:USERPROFILE}\\.ssh\\id_rsa", "env"),
+        ("Remove-Item -Recurse $HOME\\projects", "destructive.recursive-delete"),
+        ("Remove-Item $PSScriptRoot\\..\\x -Recurse", "destructive.recursive-delete"),
+        ("gci $HOME\\x; Remove-Item -r y", "destructive.recursive-delete"),
+    ],
+)
+def test_variable_paths_hide_nothing(command: str, expected: str) -> None:
+    assert_blocked(command, expected)

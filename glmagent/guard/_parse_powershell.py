@@ -873,6 +873,8 @@ _UNGLUED = re.compile(r"[$\[\](){}@]|::|^-\w+:$")
 
 
 _VARIABLE_END = re.compile(r"\$[\w:]+$")
+_VARIABLE_PATH = re.compile(r"(?:\$[\w:]+|\$\{[^{}`'\"]+\})[\\/][^\s;|&)},<>'\"`$(){}]*(?=[\s;|&)},<>]|$)")
+"""`$HOME\\x`, `${env:ProgramFiles}/x`: a variable and a path that the grammar cannot join into one word."""
 
 
 def _ends_operand(out: list[str]) -> bool:
@@ -968,6 +970,11 @@ def repair(source: str) -> str | None:
                     out.append(f"'{word}'")  # an argument of a command, never an operator
                     i = j
                     continue
+        if ch == "$" and out and out[-1] in " \t" and (m := _VARIABLE_PATH.match(source, i)) is not None:
+            # `$HOME\projects`: a variable glued to a path is one word; PowerShell expands it as in "...".
+            out.append(f'"{m.group(0)}"')
+            i = m.end()
+            continue
         if ch in "'\"" and out and not out[-1].isspace() and out[-1] not in _OPENERS:
             # `--grep='a b'`: a bare word glued to a string is one argument; quote it as a whole.
             k = len(out)
