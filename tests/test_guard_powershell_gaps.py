@@ -757,3 +757,37 @@ def test_variable_paths_parse_and_stay_allowed(command: str) -> None:
 )
 def test_variable_paths_hide_nothing(command: str, expected: str) -> None:
     assert_blocked(command, expected)
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        ("Get-CimInstance Win32_Environment", "env.object-environment"),
+        ("gwmi Win32_Environment | Format-Table", "env.object-environment"),
+        ("Get-ItemProperty HKCU:\\Environment", "env.object-environment"),
+        ("reg query HKCU\\Environment", "env.object-environment"),
+        ("wmic environment list", "env.object-environment"),
+        ("(Get-Process -Id $PID).StartInfo.EnvironmentVariables", "env.object-environment"),
+        ("Get-Process | ForEach-Object { $_.Kill() }", "destructive.object-system"),
+        ("[Diagnostics.Process]::GetProcesses() | % Kill", "destructive.object-system"),
+        ("(Get-WmiObject Win32_OperatingSystem).Win32Shutdown(1)", "destructive.object-system"),
+        ("[IO.File]::Open('x.txt', 'Truncate')", "destructive.truncating-write"),
+        ("[Net.Http.SocketsHttpHandler]::new()", "network"),
+    ],
+)
+def test_more_object_and_wmi_spellings_block(command: str, expected: str) -> None:
+    assert_blocked(command, expected)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "Get-ChildItem environment",
+        "Get-ChildItem .\\environment",
+        "Get-CimInstance Win32_OperatingSystem",
+        "(Get-Process -Id $PID).Id",
+        "Stop-Process -Id 1234",
+    ],
+)
+def test_more_object_and_wmi_look_alikes_stay_allowed(command: str) -> None:
+    assert_allowed(command)
