@@ -791,3 +791,23 @@ def test_more_object_and_wmi_spellings_block(command: str, expected: str) -> Non
 )
 def test_more_object_and_wmi_look_alikes_stay_allowed(command: str) -> None:
     assert_allowed(command)
+
+
+WRAPPINGS = [
+    lambda c: "git status; " + c,
+    lambda c: "& { " + c + " }",
+    lambda c: ". { " + c + " }",
+    lambda c: "if ($true) { " + c + " }",
+    lambda c: "try { " + c + " } catch { }",
+    lambda c: "foreach ($q in 1) { " + c + " }",
+    lambda c: "$(" + c + ")",
+    lambda c: "iex '" + c.replace("'", "''") + "'",
+    lambda c: "Invoke-Command -ScriptBlock { " + c + " }",
+    lambda c: c + " --",
+]
+
+
+@pytest.mark.parametrize("wrap", range(len(WRAPPINGS)))
+def test_every_blocked_case_stays_blocked_when_wrapped(wrap: int) -> None:
+    missed = [c for c, _ in ALL_BLOCKED if check(WRAPPINGS[wrap](c)).allowed]
+    assert not missed
