@@ -159,5 +159,20 @@ def _peel(words: list[Arg]) -> list[Arg]:
         else:
             if words[0].text.startswith("@"):
                 words = [Arg(words[0].text.lstrip("@"), words[0].raw), *words[1:]]
-            return words
+            return _split_switches(words)
     return words
+
+
+_GLUED = re.compile(r"([A-Za-z0-9_-]+)(/.*)", re.DOTALL)
+
+
+def _split_switches(words: list[Arg]) -> list[Arg]:
+    """cmd ends a command name at `/`: `rd/s/q x` is `rd /s/q x`, `dir/s` is `dir /s`."""
+    head = words[0]
+    if "/" not in head.text or head.raw[:1] == '"':
+        return words
+    m = _GLUED.fullmatch(head.text)
+    if m is None:
+        return words
+    name, switches = m.group(1), m.group(2)
+    return [Arg(name, name), Arg(switches, switches), *words[1:]]

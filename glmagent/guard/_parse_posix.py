@@ -600,3 +600,37 @@ def simple_command(text: str, root: Node) -> list[Arg] | None:
     if root.descendant_count != nodes or root.child(0).type != "command":
         return None
     return argv
+
+
+def substitution_output(sink: Sink, raw: str) -> str | None:
+    """What a substitution used as a whole word prints, when its commands' output is knowable from their
+    words: `<(echo 'rm -rf x')`, `"$(printf ...)"`, `` `echo x` ``, `$(echo ... | base64 -d)`; else None."""
+    inner = raw
+    if inner[:1] == '"' and inner[-1:] == '"' and len(inner) > 1:
+        inner = inner[1:-1]
+    if inner.startswith(("<(", "$(")) and inner.endswith(")") and not inner.startswith("$(("):
+        inner = inner[2:-1]
+    elif len(inner) > 1 and inner[0] == "`" and inner[-1] == "`" and inner.count("`") == 2:
+        inner = inner[1:-1]
+    else:
+        return None
+    src = inner.encode("utf-8", "replace")
+    root = parse(src).root_node
+    if root.has_error:
+        return None
+    statements = [c for c in root.named_children if c.type != "comment"]
+    if len(statements) != 1:
+        return None
+    walker = PosixWalker(sink, Frame("posix"), src, inner)
+    node = statements[0]
+    if node.type != "pipeline":
+        return walker._output_of(node, None)
+    stdin: Stdin | None = None
+    previous: Node | None = None
+    for child in node.named_children:
+        if child.type == "comment":
+            continue
+        if previous is not None:
+            stdin = walker._pipe_from(previous, stdin)
+        previous = child
+    return walker._output_of(previous, stdin) if previous is not None else None
