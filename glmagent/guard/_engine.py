@@ -968,13 +968,18 @@ class Evaluation:
         if not files:
             return
         target = files[0]
+        items = powershell_arrays(rest)
         words: list[Arg] = [target]
-        for a in powershell_arrays(rest):
+        for a in items:
             if DYN in a.text:
                 words.append(a)
             else:
                 words.extend(windows_split(a.text))
         self.command(words, frame.wrapped("`Start-Process`"), None)
+        if len(items) > 1 and any(" " in a.text and '"' not in a.text for a in items):
+            # The items are joined with blanks (`'-c','rm -rf x'` gives `-c rm -rf x`); an item written with
+            # blanks was meant as one argument, so that reading is checked too.
+            self.command([target, *items], frame.wrapped("`Start-Process`"), None)
 
     def _set_alias(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
         named, positional = self._ps_bind(argv[1:], ("name", "value", "scope", "option", "description"))

@@ -446,7 +446,7 @@ def cmd_exe(args: list[Arg]) -> tuple[str | None, bool, bool]:
         low = t.lower()
         if DYN in t and (low[:1] in ("/", "-", DYN)):
             return " ".join(x.raw for x in args[i:]), False, False
-        if low[:2] in ("/c", "/k", "/r") and (len(low) == 2 or not low[2].isalpha()):
+        if low[:2] in ("/c", "/k", "/r", "-c", "-k", "-r") and (len(low) == 2 or not low[2].isalpha()):
             glued = t[2:].lstrip() if len(t) > 2 else ""
             parts = ([glued] if glued else []) + [_cmd_word(x) for x in args[i + 1 :]]
             line = " ".join(parts).strip()
@@ -456,7 +456,7 @@ def cmd_exe(args: list[Arg]) -> tuple[str | None, bool, bool]:
                 last = line.rfind('"')
                 line = line[1:last] + line[last + 1 :] if last > 0 else line[1:]
             return line, literal, False
-        if not t.startswith("/"):
+        if not t.startswith(("/", "-")):
             break
     return None, True, True
 
