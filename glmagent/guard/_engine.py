@@ -20,7 +20,7 @@ from ._models import (
     ShellSpec,
     WrapperSpec,
 )
-from ._normalise import command_key, fold_arg
+from ._normalise import command_key, fold_arg, ps_ascii
 from ._payloads import decode_powershell_b64, static_output, string_literals
 from ._rules import (
     MATCH,
@@ -249,11 +249,12 @@ class CompiledPolicy:
         if not command or command.isspace():
             return Evaluation(self).check(command, shell)
         module = _parse_posix if shell == "posix" else _parse_powershell
-        src = command.encode("utf-8", "replace")
+        text = command if shell == "posix" or command.isascii() else ps_ascii(command)
+        src = text.encode("utf-8", "replace")
         root = module.parse(src).root_node
         argv = None
         if not root.has_error:
-            argv = module.simple_command(command, root)
+            argv = module.simple_command(text, root)
             if argv is not None and DYN not in command:
                 decision = self._literal(command, shell, argv)
                 if decision is not None:
@@ -414,6 +415,8 @@ class Evaluation:
         parsed: tuple[bytes, Any, list[Arg] | None] | None = None,
     ) -> None:
         module = _parse_posix if dialect == "posix" else _parse_powershell
+        if dialect == "powershell" and not text.isascii():
+            text = ps_ascii(text)  # the same spelling `CompiledPolicy.check` parsed
         if parsed is None:
             src = text.encode("utf-8", "replace")
             root = module.parse(src).root_node
@@ -746,7 +749,12 @@ class Evaluation:
             return
         for rule, members in entries:
             if members is None or (member is not None and members.match(member)):
-                shown = raw + (f"::{member}" if member else "")
+                if type_name == "*":
+                    shown = f"{raw}.{member}"  # an instance member: `$d.Delete`
+                elif member and not raw.startswith("New-Object "):
+                    shown = f"{raw}::{member}"
+                else:
+                    shown = raw
                 self._add(rule, [shown], f"`{shown}`{frame.where()} {rule.description}")
 
     def static_output(self, argv: list[Arg], stdin: Stdin | None, dialect: Dialect) -> str | None:
@@ -1005,4 +1013,4 @@ class Evaluation:
                     self._argv(argv),
                 )
             else:
-                self.dotnet(a.text, None, frame, f"New-Object {a.raw}")
+                self.dotnet(a.text, "new", frame, f"New-Object {a.raw}")  # as `[T]::new()` would

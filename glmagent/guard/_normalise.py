@@ -79,6 +79,27 @@ _PS_ESCAPES = {
 }
 
 
+_PS_TYPOGRAPHY = str.maketrans(
+    {
+        **dict.fromkeys(map(ord, "\u2018\u2019\u201a\u201b"), "'"),
+        **dict.fromkeys(map(ord, "\u201c\u201d\u201e"), '"'),
+        **_DASH_TABLE,
+        **dict.fromkeys(
+            [0x85, 0xA0, 0x1680, *range(0x2000, 0x200B), 0x2028, 0x2029, 0x202F, 0x205F, 0x3000], " "
+        ),
+    }
+)
+
+
+def ps_ascii(text: str) -> str:
+    """PowerShell's own reading of typographic characters: smart quotes are quotes, en and em dashes are
+    dashes, Unicode spaces are spaces (`Remove-Item \u2013Recurse` binds `-Recurse`). Spelled in ASCII
+    before parsing so the grammar sees what PowerShell runs; ASCII text is returned as it is."""
+    if text.isascii():
+        return text
+    return text.translate(_PS_TYPOGRAPHY)
+
+
 def ps_unescape(text: str, expandable: bool) -> str:
     """Undo PowerShell backtick escapes. In bare words a backtick just quotes the next character."""
     if "`" not in text:

@@ -120,6 +120,9 @@ def _chain_end(node: Node) -> Node | None:
 
 
 _DASHES = ("-", "\u2013", "\u2014", "\u2015")
+_MEMBER_OF = frozenset({"member_access", "invokation_expression", "element_access"})
+"""Expressions whose first operand is the object they read from (`$f.FullName`, `$f[0]`, `$f.Name.Trim()`)."""
+_FOREACH_OBJECT = frozenset({"foreach-object", "%", "foreach"})
 _SUBSTITUTIONS = frozenset({"command", "pipeline_chain", "sub_expression", "array_expression"})
 """Argument kinds (after peeling) whose value is a command's output: `(gci -r)`, `$(...)`, `@(...)`."""
 _new_arg = tuple.__new__
@@ -138,7 +141,7 @@ def _variable_name(raw: str) -> str:
 class PowerShellWalker:
     """One walk over one parsed PowerShell script."""
 
-    __slots__ = ("ascii", "frame", "sink", "src", "stage_feed")
+    __slots__ = ("ascii", "frame", "sink", "src", "stage_feed", "var_feeds")
 
     def __init__(self, sink: Sink, frame: Frame, src: bytes, text: str | None = None) -> None:
         self.sink = sink
@@ -149,6 +152,8 @@ class PowerShellWalker:
         is sliced out of it directly instead of slicing and decoding bytes per node."""
         self.stage_feed: Feed | None = None
         """What feeds the pipeline stage whose script blocks are being walked (`$_` is its output)."""
+        self.var_feeds: dict[str, Feed] = {}
+        """Variables holding a command's output (`$f = gci -r`), by folded name: what feeds their readers."""
 
     def visit(self, node: Node, stdin: Stdin | None = None) -> None:
         while True:
@@ -364,6 +369,12 @@ class PowerShellWalker:
                 feed = self._feed_of(child)  # `Remove-Item (Get-ChildItem -Recurse)`
                 if feed is not None:
                     feeds += (feed,)
+            elif self.var_feeds:
+                feed = self._variable_feed(child)  # `$f = gci -r; Remove-Item $f`
+                if feed is not None:
+                    feeds += (feed,)
+        if argv and command_key(argv[0].text) in _FOREACH_OBJECT:
+            self._foreach_member(argv)
         if self.stage_feed is not None and any("$_" in a.raw or "$psitem" in a.raw.lower() for a in argv[1:]):
             feeds += (self.stage_feed,)  # `gci -r | % { Remove-Item $_ }`
         if argv and argv[0].text.lower() in ("function", "filter") and len(argv) > 2:
@@ -411,7 +422,8 @@ class PowerShellWalker:
         """The words of a command whose output feeds another command, and what feeds it in turn."""
         inner = self.peel(node)
         if inner.type != "command":
-            return None
+            feed = self._variable_feed(inner)  # `$f = gci -r; $f | Remove-Item`
+            return feed.producer() if feed is not None else None
         argv: list[Arg] = []
         for child in inner.children:
             kind = child.type
@@ -511,6 +523,11 @@ class PowerShellWalker:
                         self.frame.variables[name] = literal
                     else:
                         self.frame.variables.pop(name, None)
+                    feed = self._feed_of(value) or self._variable_feed(value)
+                    if feed is not None:
+                        self.var_feeds[name] = feed
+                    else:
+                        self.var_feeds.pop(name, None)
                 self.visit(child)
         # Writing `$env:NAME = value` sets a variable for child processes; only reads inspect the environment.
         # (`$env:PATH += ';x'` also reads it.)
@@ -540,6 +557,102 @@ class PowerShellWalker:
                 member = self.text(after)
         self.sink.dotnet(name, member, self.frame, raw)
 
+    def _variable_feed(self, node: Node) -> Feed | None:
+        """The feed of a variable holding a command's output, also through its members (`$f.FullName`)."""
+        node = self.peel(node)
+        while node.type in _MEMBER_OF and node.named_child_count:
+            node = self.peel(node.named_children[0])
+        if node.type != "variable" or not self.var_feeds:
+            return None
+        return self.var_feeds.get(_variable_name(self.text(node)).casefold())
+
+    def _foreach(self, node: Node, stdin: Stdin | None = None) -> None:
+        """`foreach ($i in <listing>) { ... }`: `$i` is fed by the listing, like `$_` in a pipeline."""
+        named = [c for c in node.named_children if c.type not in _LEAVES]
+        if len(named) >= 2 and named[0].type == "variable":
+            collection = named[1]
+            feed = self._feed_of(collection) or self._variable_feed(collection)
+            name = _variable_name(self.text(named[0])).casefold()
+            if feed is not None:
+                self.var_feeds[name] = feed
+            else:
+                self.var_feeds.pop(name, None)
+        for child in named:
+            self.visit(child)
+
+    def _member(self, node: Node, stdin: Stdin | None = None) -> None:
+        """`$o.M()`, `$o.M`, `(expr).M()`, `[T]::M()`: a member of an object whose type the policy does not
+        know is reported with type `*`, so member rules (`Delete`) apply to any object; a member or a type
+        named only at run time (`$o.$m()`, `[IO.File]::'Delete'`, `$t::M()`) cannot be checked."""
+        obj: Node | None = None
+        op = ""
+        name_node: Node | None = None
+        for child in node.children:
+            kind = child.type
+            if kind == "member_name":
+                name_node = child
+            elif kind in (".", "::"):
+                op = kind
+            elif obj is None and child.is_named and kind != "argument_list":
+                obj = child
+        # What the object and the arguments hold first: a known type explains a block better than `*`.
+        for child in node.named_children:
+            if child.type not in _LEAVES and child.type != "member_name":
+                self.visit(child)
+        if name_node is None or obj is None:
+            return
+        head = name_node.named_children[0] if name_node.named_child_count == 1 else None
+        member = self.text(name_node) if head is not None and head.type == "simple_name" else None
+        invoked = node.type == "invokation_expression"
+        typed = self.peel(obj).type == "type_literal"
+        shown = self.text(node)[: name_node.end_byte - node.start_byte]
+        if member is None:
+            self.visit(name_node)
+            if invoked or typed:
+                self.sink.event(
+                    "dynamic-command",
+                    self.frame,
+                    f"the method in `{shown}` is named only at run time",
+                    [shown],
+                )
+        elif op == "::" and not typed:
+            self.sink.event(
+                "dynamic-command", self.frame, f"the type in `{shown}` is only known at run time", [shown]
+            )
+        elif not typed:
+            self.sink.dotnet("*", member, self.frame, self.text(obj))
+
+    def _foreach_member(self, argv: list[Arg]) -> None:
+        """`gci -r | % Delete` / `ForEach-Object -MemberName Delete` calls that method on every input."""
+        args = argv[1:]
+        named = False
+        for i, a in enumerate(args):
+            if a.param:
+                key = a.text.lstrip("-\u2013\u2014\u2015").split(":", 1)[0].lower()
+                if key and "membername".startswith(key) and len(key) > 1:
+                    named = True
+                    if ":" in a.text:
+                        self._foreach_target(Arg(a.text.split(":", 1)[1], a.raw), argv)
+                    elif i + 1 < len(args):
+                        self._foreach_target(args[i + 1], argv)
+                continue
+        if named:
+            return
+        positional = [a for a in args if not a.param]
+        if positional and not positional[0].block:
+            self._foreach_target(positional[0], argv)
+
+    def _foreach_target(self, target: Arg, argv: list[Arg]) -> None:
+        if target.block:
+            return
+        if DYN in target.text:
+            shown = " ".join(a.raw for a in argv)
+            self.sink.event(
+                "dynamic-command", self.frame, f"`{shown}` calls a method named only at run time", [shown]
+            )
+        else:
+            self.sink.dotnet("*", target.text, self.frame, argv[0].raw)
+
     def _redirection(self, node: Node, stdin: Stdin | None = None) -> None:
         op = ""
         target: Node | None = None
@@ -559,14 +672,25 @@ class PowerShellWalker:
 _PARAM_THEN_CODE = re.compile(r"(?i)(\bparam\s*\([^()]*\))[ \t]+(?=[^\s;])")
 _OPENERS = "([{;|&,)}"
 _CLAUSE_THEN_DEFAULT = re.compile(r"(?i)\}[ \t]+(?=default\s*\{)")
+_STATEMENT_START = ";|&{(\n"
+_WORD_END = frozenset(" \t\r\n;|&)},<>")
+_UNQUOTABLE = frozenset("'\"`$(){}")
+"""A dash word holding any of these is left alone: a quote is glued below, the rest expands or nests."""
+_NUMBER_SUFFIX = re.compile(r"(?<![\w.$-])(\d+(?:\.\d+)?)([KMGTP][Bb]|[kmgtp]B)(?![\w.])")
+"""`10KB`: the grammar knows the multiplier suffixes only in lower case."""
+_UNGLUED = re.compile(r"[$\[\](){}@]|::|^-\w+:$")
+"""Prefixes that are no bare word glued to a string: `$d.'Delete'()`, `[IO.File]::'Delete'`, `-Name:'x'`."""
 
 
 def repair(source: str) -> str | None:
-    """Respell valid PowerShell that the grammar rejects, changing only whitespace outside strings.
+    """Respell valid PowerShell that the grammar rejects, without changing what the policy reads.
 
     The grammar fails on `Select-Object Name, Length` (a bare word before a comma), on code after
-    `param(...)` on the same line, and on `default` after a switch clause on the same line. Spacing the
-    comma as `Name ,Length` or breaking the line means the same to PowerShell, and nothing to the policy.
+    `param(...)` on the same line, on `default` after a switch clause on the same line, on native-style
+    words such as `--`, `--opt=val` and `-run=X`, and on `10KB`. Spacing the comma as `Name ,Length`,
+    breaking the line, quoting the dash word (`'--'`: the same text, still read as an option by the rules
+    of native programs) and lower-casing the suffix mean the same to PowerShell and nothing to the policy.
+    A word that expands anything is never quoted: it keeps the parse error, and the parse error blocks.
     """
     out: list[str] = []
     quote = ""
@@ -584,25 +708,39 @@ def repair(source: str) -> str | None:
                 quote = ""
             i += 1
             continue
+        if ch == "-" and out and out[-1] in " \t":
+            j = i + 1
+            while j < n and source[j] not in _WORD_END:
+                j += 1
+            word = source[i:j]
+            if (word == "--" or "=" in word) and _UNQUOTABLE.isdisjoint(word):
+                k = len(out) - 1
+                while k >= 0 and out[k] in " \t":
+                    k -= 1
+                if k >= 0 and out[k] not in _STATEMENT_START:
+                    out.append(f"'{word}'")  # an argument of a command, never an operator
+                    i = j
+                    continue
         if ch in "'\"" and out and not out[-1].isspace() and out[-1] not in _OPENERS:
             # `--grep='a b'`: a bare word glued to a string is one argument; quote it as a whole.
             k = len(out)
             while k > 0 and not out[k - 1].isspace() and out[k - 1] not in _OPENERS:
                 k -= 1
             prefix = "".join(out[k:])
-            del out[k:]
-            j = i + 1
-            while j < n:
-                if source[j] == ch and not (ch == "'" and j + 1 < n and source[j + 1] == "'"):
-                    break
-                j += 2 if (source[j] == "`" and ch == '"') or (ch == "'" and source[j] == "'") else 1
-            body = source[i + 1 : j]
-            if ch == "'":
-                out.append("'" + prefix.replace("'", "''") + body + "'")
-            else:
-                out.append('"' + prefix.replace('"', '`"') + body + '"')
-            i = j + 1
-            continue
+            if _UNGLUED.search(prefix) is None:
+                del out[k:]
+                j = i + 1
+                while j < n:
+                    if source[j] == ch and not (ch == "'" and j + 1 < n and source[j + 1] == "'"):
+                        break
+                    j += 2 if (source[j] == "`" and ch == '"') or (ch == "'" and source[j] == "'") else 1
+                body = source[i + 1 : j]
+                if ch == "'":
+                    out.append("'" + prefix.replace("'", "''") + body + "'")
+                else:
+                    out.append('"' + prefix.replace('"', '`"') + body + '"')
+                i = j + 1
+                continue
         if ch in "'\"":
             quote = ch
         elif ch == "," and out and not out[-1].isspace() and out[-1] not in ",([{":
@@ -611,6 +749,10 @@ def repair(source: str) -> str | None:
                 j += 1
             out.append(" ,")
             i = j
+            continue
+        elif ch.isdigit() and (m := _NUMBER_SUFFIX.match(source, i)) is not None:
+            out.append(m.group(1) + m.group(2).lower())
+            i = m.end()
             continue
         out.append(ch)
         i += 1
@@ -628,6 +770,10 @@ _HANDLERS: dict[str, Callable[[PowerShellWalker, Node, Stdin | None], None]] = {
     "redirection": PowerShellWalker._redirection,
     "generic_token": PowerShellWalker._generic_token,
     "function_statement": PowerShellWalker._function,
+    "braced_variable": PowerShellWalker._variable,
+    "invokation_expression": PowerShellWalker._member,
+    "member_access": PowerShellWalker._member,
+    "foreach_statement": PowerShellWalker._foreach,
 }
 
 

@@ -108,6 +108,7 @@ def path_regex(paths: list[str], except_paths: list[str]) -> re.Pattern[str]:
 
 # -- commands --
 _OFF_VALUES = frozenset({"$false", "0", "$null"})
+_ON_VALUES = frozenset({None, "$true", "1"})
 
 
 @dataclass(slots=True, frozen=True)
@@ -133,6 +134,8 @@ class CommandView:
     _posix: tuple[set[str], list[str], bool, list[str]] | None = None
     _switches: tuple[set[str], bool] | None = None
     _params: tuple[list[tuple[str, str | None]], bool] | None = None
+    _params_cut: int | None = None
+    """How many of `_params` come before a `--` word (None: no `--`)."""
     _positionals: list[Arg] | None = None
     _producers: list[list[CommandView]] | None = None
 
@@ -196,6 +199,8 @@ class CommandView:
             for a in self.args:
                 if a.splat:
                     dyn = True
+                elif a.text == "--" and self._params_cut is None:
+                    self._params_cut = len(out)  # after `--` a cmdlet binds `-WhatIf` as a path
                 elif a.param:
                     name, sep, value = a.text.lstrip("-\u2013\u2014\u2015").partition(":")
                     out.append((name.lower(), value.lower() if sep else None))
@@ -456,9 +461,13 @@ class CompiledCommand:
             dyn = False
             match = self.args_any.match
             for a in args:
-                if DYN not in a.text:
-                    if match(a.text):
-                        hit_arg = a.text
+                t = a.text
+                if DYN not in t:
+                    if match(t):
+                        hit_arg = t
+                        break
+                    if a.param and ":" in t and match(value := t.partition(":")[2]):
+                        hit_arg = value  # `-Path:env:SECRET` passes `env:SECRET` like `-Path env:SECRET`
                         break
                 elif self.args_flaglike and a.may_be_flag:
                     dyn = True
@@ -509,8 +518,13 @@ class CompiledCommand:
             # A given name binds every parameter it is a prefix of: look the names up among the prefixes.
             given = [name for name, value in params if name and value not in _OFF_VALUES]
             none = self.params_none_prefixes
-            if none and any(name in none for name in given):
-                return NO
+            if none:
+                # A switch that spares the command (`-WhatIf`) counts only when surely on: bare or `:$true`.
+                # `-WhatIf:$false`, `-WhatIf:$x` and a `-WhatIf` after `--` (a path) spare nothing.
+                cut = view._params_cut
+                for name, value in params[:cut] if cut is not None else params:
+                    if name in none and value in _ON_VALUES:
+                        return NO
             if self.params_any:
                 hits = [name for name in given if name in self.params_any_prefixes]
                 if hits:

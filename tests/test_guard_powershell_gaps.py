@@ -1,0 +1,416 @@
+"""PowerShell backend: spellings and constructs that must not get a destructive, network or environment
+command past the guard, and the ordinary commands that must stay allowed."""
+
+from __future__ import annotations
+
+import pytest
+
+from glmagent.guard import Decision, Policy
+from glmagent.guard._normalise import ps_ascii
+from glmagent.guard._parse_powershell import parse, repair
+
+
+def check(command: str) -> Decision:
+    return Policy.default().check(command, "powershell")
+
+
+def assert_blocked(command: str, expected: str) -> None:
+    """`expected` is a rule id (with a dot) or a category."""
+    d = check(command)
+    assert not d.allowed, f"allowed: {command!r}"
+    got = d.rule_id if "." in expected else d.category
+    assert got == expected, f"{command!r}: {d.rule_id} ({d.reason})"
+
+
+def assert_allowed(command: str) -> None:
+    d = check(command)
+    assert d.allowed, f"blocked: {command!r}: {d.rule_id} ({d.reason})"
+    assert d.parse_status == "ok"
+
+
+# -- native-style words the grammar rejects: `--`, `--opt=val`, `-run=X`, `10KB` --
+NATIVE_WORDS_ALLOWED = [
+    "git log --oneline -- src",
+    "git diff --stat -- .",
+    "git checkout -- file.txt",
+    "pytest -k foo -- tests",
+    "npm test -- --watch=false",
+    "npm run build -- --prod",
+    "git log --format=%H -n 5",
+    "git log --pretty=format:'%h %s' -n 5",
+    'git log --pretty=format:"%h %s"',
+    "python -m pytest --maxfail=1 -q",
+    "ruff check --select=E501 .",
+    "python -m pip list --format=json",
+    "grep -rn --include=*.py foo .",
+    "git log -n 5 --since=2.weeks",
+    "cargo test -- --nocapture",
+    "dotnet test --filter=Name~Foo",
+    "go test ./... -run=TestX",
+    "mvn -Dtest=Foo test",
+    "git log --author=me@x.com",
+    "pytest --cov=src --cov-report=term-missing",
+    "Get-ChildItem | Where-Object { $_.Length -gt 10KB }",
+    "Get-ChildItem | Where-Object Length -gt 1MB",
+]
+
+
+@pytest.mark.parametrize("command", NATIVE_WORDS_ALLOWED)
+def test_native_style_words_parse_and_stay_allowed(command: str) -> None:
+    assert_allowed(command)
+
+
+NATIVE_WORDS_BLOCKED = [
+    ("rm --recursive --force=1 x", "destructive.recursive-delete"),
+    ("git clean -fdx --", "destructive.git-clean"),
+    ("git clean -f -- .", "destructive.git-clean"),
+    ("Remove-Item -Recurse x --", "destructive.recursive-delete"),
+    ("Remove-Item x -- -Recurse", "destructive.recursive-delete"),
+    ("Remove-Item -r x --opt=val", "destructive.recursive-delete"),
+    ("Remove-Item -Recurse:'1' -Force x --", "destructive.recursive-delete"),
+    ("Remove-Item -Force x -Recurse:'1' --", "destructive.recursive-delete"),
+    ("Remove-Item -Recurse x 1MB", "destructive.recursive-delete"),
+    ("Remove-Item x -Recurse 10KB", "destructive.recursive-delete"),
+    ("gci -r | Remove-Item --", "destructive.recursive-delete"),
+    ("& 'Remove-Item' -Recurse x --", "destructive.recursive-delete"),
+    ("curl --url=http://x", "network"),
+    ("git push --force=true", "network"),
+    ("git fetch --depth=1", "network"),
+    ("pip install --index-url=http://x pkg", "network"),
+    ("rsync -a --delete=yes src/ dst/", "destructive"),
+    ("cmd /c rd /s /q x --", "destructive.recursive-delete"),
+    ('powershell -c "Remove-Item -r x" --', "destructive.recursive-delete"),
+    ("python -c \"import shutil; shutil.rmtree('x')\" --x=1", "destructive"),
+    ("npm test -- --env=$env:SECRET", "env"),
+    ('Write-Output "$env:SECRET" --x=1', "env"),
+    ("Invoke-Expression --x=$(Remove-Item -r x)", "destructive.recursive-delete"),
+    ("Get-Item x --x=(Remove-Item -Recurse y)", "destructive.recursive-delete"),
+    ("cat ~/.aws/credentials --x=1", "env"),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), NATIVE_WORDS_BLOCKED)
+def test_native_style_words_never_hide_a_dangerous_command(command: str, expected: str) -> None:
+    assert_blocked(command, expected)
+
+
+@pytest.mark.parametrize(
+    "source",
+    ["[IO.File]::'Delete'('x') --", "$d.'Delete'() --", "Get-Item -Name:'x' --", "x --out=$dir"],
+)
+def test_repair_never_glues_members_parameters_or_expansions_into_strings(source: str) -> None:
+    fixed = repair(source) or source
+    for kept in ("::'Delete'", ".'Delete'", "-Name:'x'", "--out=$dir"):
+        if kept in source:
+            assert kept in fixed
+
+
+# -- typographic characters: PowerShell reads them as ASCII quotes, dashes and spaces --
+def test_ps_ascii_maps_only_non_ascii_text() -> None:
+    text = "rm -rf x"
+    assert ps_ascii(text) is text
+    assert (
+        ps_ascii("Remove-Item \u2013Recurse \u201cx\u201d\u3000\u2018y\u2019")
+        == "Remove-Item -Recurse \"x\" 'y'"
+    )
+
+
+TYPOGRAPHY_BLOCKED = [
+    ("Remove-Item \u2013Recurse \u2013Force x", "destructive.recursive-delete"),
+    ("Remove-Item \u2014Recurse \u2014Force x", "destructive.recursive-delete"),
+    ("Remove-Item \u2015Recurse x", "destructive.recursive-delete"),
+    ("Remove-Item\u00a0-Recurse\u00a0-Force\u00a0x", "destructive.recursive-delete"),
+    ("Remove-Item\u3000-Recurse\u3000x", "destructive.recursive-delete"),
+    ("Remove-Item\u2003-Recurse x", "destructive.recursive-delete"),
+    ("\u2018Remove-Item\u2019 -Recurse -Force x", "parse.error"),
+    ("& \u2018Remove-Item\u2019 -Recurse -Force x", "destructive.recursive-delete"),
+    ("& \u201cRemove-Item\u201d -Recurse -Force x", "destructive.recursive-delete"),
+    ("Remove-Item -Recurse -Force \u2018x\u2019", "destructive.recursive-delete"),
+    ("rm \u2013r \u2013fo x", "destructive.recursive-delete"),
+    ("Write-Output \u201c$env:SECRET\u201d", "env.powershell-environment"),
+    ("Write-Output \u201c${env:SECRET}\u201d", "env.powershell-environment"),
+    ("Invoke-WebRequest \u2013Uri http://x", "network"),
+    ("iex \u2018Remove-Item \u2013Recurse x\u2019", "destructive.recursive-delete"),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), TYPOGRAPHY_BLOCKED)
+def test_typographic_quotes_dashes_and_spaces_read_as_powershell_reads_them(
+    command: str, expected: str
+) -> None:
+    assert_blocked(command, expected)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "Write-Output \u2018hello\u2019",
+        "Write-Host \u201cStep 1 \u2013 build\u201d",
+        "Get-ChildItem \u2013Recurse -Filter *.py",
+        "Write-Output \u2018Use $env:PATH carefully\u2019",
+    ],
+)
+def test_typographic_harmless_commands_stay_allowed(command: str) -> None:
+    assert_allowed(command)
+
+
+# -- -WhatIf spares a command only when it is surely on --
+@pytest.mark.parametrize(
+    "command",
+    [
+        "Remove-Item -Recurse -Force x -WhatIf:$false",
+        "Remove-Item -Recurse -Force x -WhatIf:$x",
+        "Remove-Item -Recurse -Force x -WhatIf:0",
+        "Remove-Item -Recurse -Force x -WhatIf:$null",
+        "Remove-Item -Recurse -Force x -WhatIf:([bool]0)",
+        "Remove-Item -Recurse -Force x -WhatIf:''",
+        "Remove-Item -Recurse -Force -- x -WhatIf",
+        "Remove-Item -Recurse -Force x -wh:$false",
+        "gci -r | Remove-Item -WhatIf:$false",
+        "Remove-Item -Recurse x @p -WhatIf:$false",
+    ],
+)
+def test_whatif_that_may_be_off_does_not_spare_a_delete(command: str) -> None:
+    assert_blocked(command, "destructive")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "Remove-Item -Recurse -Force x -WhatIf",
+        "Remove-Item -Recurse -Force x -WhatIf:$true",
+        "Remove-Item -Recurse -Force x -wh",
+        "gci -r | Remove-Item -WhatIf",
+    ],
+)
+def test_whatif_that_is_on_is_a_dry_run(command: str) -> None:
+    assert_allowed(command)
+
+
+def test_parse_of_repaired_text_is_clean() -> None:
+    fixed = repair("git log --oneline -- src")
+    assert fixed == "git log --oneline '--' src"
+    assert not parse(fixed.encode()).root_node.has_error
+
+
+# -- members of objects whose type the policy does not know --
+OBJECT_MEMBERS_BLOCKED = [
+    ("$d = Get-Item x; $d.Delete()", "destructive.object-delete"),
+    ("(Get-Item x).Delete()", "destructive.object-delete"),
+    ("(Get-Item x).Delete($true)", "destructive.object-delete"),
+    ("(New-Object IO.DirectoryInfo x).Delete($true)", "destructive.object-delete"),
+    ("[IO.DirectoryInfo]::new('x').Delete($true)", "destructive.object-delete"),
+    ("([IO.DirectoryInfo]'x').Delete($true)", "destructive.object-delete"),
+    ("[IO.FileInfo]::new('x').Delete()", "destructive.object-delete"),
+    ("(New-Object System.IO.FileInfo 'x').Delete()", "destructive.object-delete"),
+    ("$fi = New-Object IO.FileInfo x; $fi.Delete()", "destructive.object-delete"),
+    ("[IO.DirectoryInfo]::Delete", "destructive.object-delete"),
+    ("(Get-ChildItem x).Delete()", "destructive.object-delete"),
+    ("$d[0].Delete()", "destructive.object-delete"),
+    ("$d.Parent.Delete($true)", "destructive.object-delete"),
+    ("$m = $d.Delete; $m.Invoke()", "destructive.object-delete"),
+    ("Get-ChildItem -r | % { $_.Delete() }", "destructive.object-delete"),
+    ("Get-ChildItem -r | ForEach-Object { $_.Delete() }", "destructive.object-delete"),
+    ("gci -r | % Delete", "destructive.object-delete"),
+    ("gci -r | ForEach-Object -MemberName Delete", "destructive.object-delete"),
+    ("gci -r | ForEach-Object -MemberName:Delete", "destructive.object-delete"),
+    ("gci | Microsoft.PowerShell.Core\\ForEach-Object Delete", "destructive.object-delete"),
+    ("(Get-Item HKCU:\\Software\\X).DeleteSubKeyTree('y')", "destructive.object-delete"),
+    ("[IO.Directory]::Delete('x', $true)", "destructive.payload-delete"),
+    ("[System.Net.WebClient]::new().DownloadString('x')", "network.payload"),
+    ("$wc.DownloadString('http://x')", "network.object-transfer"),
+    ("$c.UploadFile('http://x', 'a.zip')", "network.object-transfer"),
+    ("$psi.EnvironmentVariables['TOKEN']", "env.object-environment"),
+    ("$d.PSObject.Methods['Delete'].Invoke()", "unverifiable.object-invoke"),
+    ("$t.GetMethod('Delete').Invoke($null, @('x'))", "unverifiable.object-invoke"),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), OBJECT_MEMBERS_BLOCKED)
+def test_members_of_unknown_objects_reach_the_member_rules(command: str, expected: str) -> None:
+    assert_blocked(command, expected)
+
+
+DYNAMIC_MEMBERS = [
+    "$d.'Delete'()",
+    '$d."Delete"()',
+    "$d.$m()",
+    "$d.($m)()",
+    "[IO.File]::'Delete'('x')",
+    "[IO.File]::\"Delete\"('x')",
+    "$t::$m('x')",
+    "[IO.File]::($n)('x')",
+    "[IO.File]::$n('x')",
+    "$t = [IO.File]; $t::Delete('x')",
+    "gci -r | % $m",
+    "gci -r | ForEach-Object -MemberName ('Del' + 'ete')",
+]
+
+
+@pytest.mark.parametrize("command", DYNAMIC_MEMBERS)
+def test_members_or_types_named_at_run_time_block_as_dynamic(command: str) -> None:
+    assert_blocked(command, "dynamic.command-name")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "$h = @{a=1}; $h.Remove('a')",
+        "$list = [System.Collections.ArrayList]::new(); $list.Add(1); $list.Clear()",
+        "'abc'.Replace('a','b')",
+        "(Get-Date).ToString('yyyy')",
+        "[IO.Path]::Combine('a','b')",
+        "[IO.File]::ReadAllText('README.md')",
+        "(Get-Item README.md).Length",
+        "Get-ChildItem | ForEach-Object Name",
+        "Get-ChildItem | % { $_.FullName }",
+        "$h = @{}; $k = 'a'; $h.$k",
+        "$json = Get-Content x.json -Raw | ConvertFrom-Json; $json.'some-key'",
+        "$PSVersionTable.PSVersion",
+        "[IO.FileInfo]::new('x').Exists",
+    ],
+)
+def test_ordinary_member_use_stays_allowed(command: str) -> None:
+    assert_allowed(command)
+
+
+# -- recursive listings kept in a variable and deleted later --
+@pytest.mark.parametrize(
+    "command",
+    [
+        "$f = Get-ChildItem -Recurse; $f | Remove-Item",
+        "$f = Get-ChildItem -Recurse; Remove-Item $f",
+        "$f = Get-ChildItem -Recurse; Remove-Item -Path $f",
+        "$f = Get-ChildItem -Recurse; Remove-Item $f.FullName",
+        "$f = gci -r; $f | ri",
+        "$f = gci -r | Where-Object Length -gt 0; $f | Remove-Item",
+        "$f = @(Get-ChildItem -Recurse -File); Remove-Item $f",
+        "$f = Get-ChildItem -Recurse; $g = $f; $g | Remove-Item",
+        "$f = Get-ChildItem -Recurse; foreach ($i in $f) { Remove-Item $i }",
+        "foreach ($i in Get-ChildItem -Recurse) { Remove-Item $i.FullName }",
+        "$f = Get-ChildItem -Recurse; $f | ForEach-Object { Remove-Item $_ }",
+    ],
+)
+def test_recursive_listing_in_a_variable_then_deleted_blocks(command: str) -> None:
+    assert_blocked(command, "destructive.recursive-delete")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "$f = Get-ChildItem -Recurse; $f | Select-String TODO",
+        "$f = Get-ChildItem *.tmp; $f | Remove-Item",
+        "$f = Get-ChildItem -Recurse; $f = 'x.txt'; Remove-Item $f",
+        "$files = Get-ChildItem -Recurse; $files.Count",
+    ],
+)
+def test_variables_without_a_recursive_listing_to_delete_stay_allowed(command: str) -> None:
+    assert_allowed(command)
+
+
+# -- the environment: variables, strings, the env: drive --
+ENV_BLOCKED = [
+    ("${env:SECRET}", "env.powershell-environment"),
+    ("$env:SECRET", "env.powershell-environment"),
+    ("${ENV:Path}", "env.powershell-environment"),
+    ('Write-Output "$env:SECRET"', "env.powershell-environment"),
+    ('Write-Output "${env:SECRET}"', "env.powershell-environment"),
+    ('Write-Output "x $($env:SECRET)"', "env.powershell-environment"),
+    ('Write-Output @"\nkey: $env:SECRET\n"@', "env.powershell-environment"),
+    ("Get-Content env:SECRET", "env.environment-drive"),
+    ("gc env:SECRET", "env.environment-drive"),
+    ("gci env:", "env.environment-drive"),
+    ("ls Env:\\", "env.environment-drive"),
+    ("dir env:", "env.environment-drive"),
+    ("Get-Item -Path Env:*", "env.environment-drive"),
+    ("Get-Content -Path:env:SECRET", "env.environment-drive"),
+    ("Get-ChildItem -Path:Env:", "env.environment-drive"),
+    ("Get-Content 'env:SECRET'", "env.environment-drive"),
+    ("Get-ChildItem Microsoft.PowerShell.Core\\Environment::", "env.environment-drive"),
+    ("[Environment]::GetEnvironmentVariables()", "env.powershell-environment"),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), ENV_BLOCKED)
+def test_environment_reads_block(command: str, expected: str) -> None:
+    assert_blocked(command, expected)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "Select-String -Pattern 'env:' file.txt",
+        "Select-String 'env:' file.txt",
+        "Write-Output 'Use $env:PATH carefully'",
+        "Write-Output @'\nUse $env:PATH carefully\n'@",
+        "Get-ChildItem .\\env",
+        "Get-Content .\\env.txt",
+        "$env:CI = '1'",
+        "$env:PYTHONPATH = 'src'; pytest",
+    ],
+)
+def test_environment_look_alikes_stay_allowed(command: str) -> None:
+    assert_allowed(command)
+
+
+# -- system objects, scheduled code, process objects, stored credentials --
+SYSTEM_BLOCKED = [
+    ("Clear-Item HKCU:\\Software\\X", "destructive.overwrite-file"),
+    ("cli HKCU:\\Software\\X", "destructive.overwrite-file"),
+    ("Clear-ItemProperty HKCU:\\Software\\X -Name y", "destructive.overwrite-file"),
+    ("Get-WmiObject Win32_ShadowCopy | Remove-WmiObject", "destructive.wmi-remove"),
+    ("Get-WmiObject Win32_ShadowCopy | rwmi", "destructive.wmi-remove"),
+    ("Get-CimInstance Win32_ShadowCopy | Remove-CimInstance", "destructive.wmi-remove"),
+    ("vssadmin delete shadows /all /quiet", "destructive.wmi-remove"),
+    ("vssadmin.exe Delete Shadows /All", "destructive.wmi-remove"),
+    ("cmd /c wmic shadowcopy delete", "destructive.wmi-remove"),
+    ("Invoke-WmiMethod -Class Win32_Process -Name Create -ArgumentList 'calc'", "unverifiable.wmi-method"),
+    ("iwmi Win32_Process Create 'calc'", "unverifiable.wmi-method"),
+    ("Invoke-CimMethod Win32_Process Create @{CommandLine='calc'}", "unverifiable.wmi-method"),
+    ("([wmiclass]'Win32_Process').Create('calc')", "unverifiable.wmi-method"),
+    ("wmic process call create calc", "unverifiable.wmi-method"),
+    ("Register-ScheduledTask -TaskName x -Action $a", "unverifiable.scheduled-code"),
+    ("schtasks /create /tn x /tr calc /sc once /st 00:00", "unverifiable.scheduled-code"),
+    ("schtasks.exe /Create /TN x /TR calc /SC ONCE", "unverifiable.scheduled-code"),
+    ("New-Service -Name x -BinaryPathName C:\\x.exe", "unverifiable.scheduled-code"),
+    (
+        "Register-ObjectEvent -InputObject $t -EventName Elapsed -Action { Get-Date }",
+        "unverifiable.scheduled-code",
+    ),
+    ("r 5", "unverifiable.scheduled-code"),
+    ("Invoke-History -Id 5", "unverifiable.scheduled-code"),
+    ("$p = New-Object Diagnostics.Process", "unverifiable.process-object"),
+    ("[System.Diagnostics.Process]::new()", "unverifiable.process-object"),
+    ("New-Object -TypeName System.Diagnostics.ProcessStartInfo", "unverifiable.process-object"),
+    ("[Diagnostics.Process]::Start('cmd')", "unverifiable.payload-process"),
+    ("cmdkey /list", "env.stored-credentials"),
+    ("[Windows.Security.Credentials.PasswordVault]::new().RetrieveAll()", "env.stored-credentials"),
+    ("New-Object Net.WebClient", "network"),
+    ("(New-Object Net.WebClient).DownloadString('http://x')", "network"),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), SYSTEM_BLOCKED)
+def test_system_objects_and_scheduled_code_block(command: str, expected: str) -> None:
+    assert_blocked(command, expected)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "Get-CimInstance Win32_OperatingSystem",
+        "vssadmin list shadows",
+        "wmic os get caption",
+        "schtasks /query",
+        "Get-ScheduledTask",
+        "Get-History",
+        "Get-Process",
+        "[Diagnostics.Stopwatch]::StartNew()",
+        "$sw = New-Object Diagnostics.Stopwatch; $sw.Start()",
+        "New-Object System.Text.StringBuilder",
+        "Clear-Host",
+        "Clear-Variable x",
+    ],
+)
+def test_system_look_alikes_stay_allowed(command: str) -> None:
+    assert_allowed(command)
