@@ -1,0 +1,148 @@
+"""Classes of destructive and unverifiable commands: every wrapper that runs a command, every spelling of a
+delete, overwrite, history loss or scheduled job, and the harmless look-alikes that must stay allowed."""
+
+from __future__ import annotations
+
+import pytest
+
+from glmagent.guard import Decision, Policy
+
+
+def check(command: str, shell: str) -> Decision:
+    return Policy.default().check(command, shell)  # type: ignore[arg-type]
+
+
+def _cases(backend: str, text: str) -> list[tuple[str, str, str]]:
+    """`expected<TAB>command` lines -> (backend, expected, command)."""
+    out = []
+    for line in text.strip().splitlines():
+        expected, command = line.split("\t", 1)
+        out.append((backend, expected, command))
+    return out
+
+
+WRAPPERS_POSIX = """
+destructive	pkexec rm -rf /
+destructive	pkexec --user root rm -rf /
+destructive	systemd-run rm -rf /home
+destructive	systemd-run --user --unit x -p Foo=bar rm -rf /home
+destructive	systemd-run --scope rm -rf x
+destructive	run0 -u root rm -rf /
+destructive	unshare -r rm -rf x
+destructive	unshare --mount --pid --fork rm -rf x
+destructive	nsenter -t 1 -m rm -rf /
+destructive	nsenter --target 1 --mount rm -rf /
+destructive	firejail --noprofile rm -rf x
+destructive	toybox rm -rf x
+destructive	toybox sh -c 'rm -rf x'
+destructive	perf record -- rm -rf x
+destructive	perf stat rm -rf x
+destructive	perf stat -e cycles rm -rf x
+destructive	perf record -o out.data rm -rf x
+destructive	perf trace rm -rf x
+destructive	perf stat --pre 'rm -rf x' true
+destructive	gdb -batch -ex run --args rm -rf x
+destructive	gdb -nx --args rm -rf x
+destructive	gdb --args rm -rf x
+destructive	lldb -- rm -rf x
+destructive	lldb -b -o run -- rm -rf x
+destructive	screen -dm rm -rf x
+destructive	screen -dmS name rm -rf x
+destructive	screen -S name -dm rm -rf x
+destructive	tmux new -d 'rm -rf x'
+destructive	tmux new-session -d -s x 'rm -rf x'
+destructive	tmux new-window 'rm -rf x'
+destructive	tmux split-window -h 'rm -rf x'
+destructive	tmux run-shell 'rm -rf x'
+destructive	git bisect run rm -rf x
+destructive	git bisect run sh -c 'rm -rf x'
+destructive	git submodule foreach 'rm -rf x'
+destructive	git submodule foreach --recursive 'rm -rf x'
+destructive	git submodule foreach rm -rf x
+destructive	sudo -u root rm -rf x
+destructive	sudo -E -H -u root rm -rf x
+destructive	sudo --user=root rm -rf x
+destructive	runuser -u root -- rm -rf x
+destructive	sg wheel 'rm -rf x'
+destructive	sg wheel -c 'rm -rf x'
+destructive	cgexec -g cpu:grp rm -rf x
+destructive	systemd-inhibit --what=sleep rm -rf x
+destructive	capsh -- -c 'rm -rf x'
+destructive	setpriv --reuid 0 rm -rf x
+destructive	prlimit --nofile=10 rm -rf x
+destructive	numactl -C 0 rm -rf x
+destructive	cpulimit -l 50 -- rm -rf x
+destructive	trickle -d 10 rm -rf x
+destructive	faketime '2020-01-01' rm -rf x
+destructive	rlwrap rm -rf x
+destructive	xvfb-run -a rm -rf x
+destructive	dbus-launch rm -rf x
+destructive	ssh-agent rm -rf x
+destructive	ls | entr -r rm -rf x
+destructive	ls | entr -s 'rm -rf x'
+destructive	hyperfine --warmup 3 'rm -rf x'
+destructive	hyperfine --prepare 'rm -rf x' 'sleep 1'
+destructive	nix-shell --run 'rm -rf x'
+destructive	nix develop -c rm -rf x
+destructive	direnv exec . rm -rf x
+destructive	docker exec c rm -rf /src
+destructive	kubectl exec pod -- rm -rf x
+destructive	mise exec -- rm -rf x
+destructive	pyenv exec rm -rf x
+destructive	rustup run stable rm -rf x
+destructive	pipx run rm -rf x
+destructive	sem rm -rf x
+destructive	tini -- rm -rf x
+destructive	schroot -c jail -- rm -rf x
+destructive	timeout 5s sudo -u x env A=1 nice rm -rf x
+"""
+
+WRAPPERS_POWERSHELL = """
+destructive	forfiles /p C:\\x /s /m *.log /c "cmd /c del /q @path"
+destructive	forfiles /S /C "cmd /c rd /s /q @path"
+destructive	conhost --headless cmd /c rd /s /q x
+destructive	gsudo Remove-Item -Recurse x
+destructive	wt cmd /c rd /s /q x
+"""
+
+HARMLESS_POSIX = """
+allow	timeout 60 pytest
+allow	env PYTHONPATH=src pytest
+allow	sudo -u root ls
+allow	screen -ls
+allow	tmux ls
+allow	tmux attach -t main
+allow	perf stat pytest
+allow	perf report
+allow	gdb -batch -ex run --args ./a.out
+allow	git bisect start
+allow	git bisect good
+allow	git bisect run pytest -q
+allow	git submodule status
+allow	git submodule foreach git status
+allow	git submodule foreach --recursive 'git status'
+allow	systemd-run --user --scope pytest
+allow	unshare -r whoami
+allow	hyperfine 'sleep 0.1'
+allow	xvfb-run pytest
+allow	docker exec web ls
+"""
+
+CASES = (
+    _cases("posix", WRAPPERS_POSIX)
+    + _cases("powershell", WRAPPERS_POWERSHELL)
+    + _cases("posix", HARMLESS_POSIX)
+)
+
+
+@pytest.mark.parametrize(("backend", "expected", "command"), CASES)
+def test_decision_and_category(backend: str, expected: str, command: str) -> None:
+    decision = check(command, backend)
+    if expected == "allow":
+        assert decision.allowed, decision.reason
+    else:
+        assert not decision.allowed, command
+        if "." in expected:
+            assert decision.rule_id == expected, decision.reason
+        else:
+            assert decision.category == expected, decision.reason
