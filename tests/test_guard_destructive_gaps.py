@@ -128,8 +128,119 @@ allow	xvfb-run pytest
 allow	docker exec web ls
 """
 
+GIT = """
+destructive.git-rm	git rm -r x
+destructive.git-rm	git rm -rf src
+destructive.git-rm	git rm --force -r src
+destructive.git-rm	git -C repo rm -r src
+destructive.git-discard	git checkout -- .
+destructive.git-discard	git checkout .
+destructive.git-discard	git checkout -f
+destructive.git-discard	git switch --discard-changes main
+destructive.git-discard	git restore .
+destructive.git-discard	git restore -W -S .
+destructive.git-discard	git restore --source=HEAD~3 .
+destructive.git-discard	git reset --hard
+destructive.git-discard	git stash clear
+destructive.git-discard	git stash drop
+destructive.git-discard	git worktree remove --force x
+destructive.git-history	git reflog expire --expire=now --all
+destructive.git-history	git gc --prune=now
+destructive.git-history	git prune
+destructive.git-history	git branch -D feature
+destructive.git-history	git branch --delete --force feature
+destructive.git-history	git update-ref -d refs/heads/main
+destructive.git-history	git filter-branch --tree-filter 'true' HEAD
+allow	git rm --cached -r x
+allow	git rm -r --cached build/
+allow	git rm --cached f
+allow	git rm -r -n src
+allow	git stash
+allow	git stash -u
+allow	git stash pop
+allow	git checkout main
+allow	git checkout -b feature
+allow	git checkout HEAD~1 -- file.py
+allow	git restore --staged .
+allow	git restore src/app.py
+allow	git branch -d merged
+allow	git gc
+allow	git reset --soft HEAD~1
+"""
+
+DESTRUCTIVE_POSIX = """
+destructive.crontab-remove	crontab file.txt
+destructive.crontab-remove	echo '* * * * * x' | crontab -
+destructive.crontab-remove	crontab -r
+destructive.kill-all	pkill -f .
+destructive.kill-all	pkill -9 -f '.*'
+destructive.kill-all	killall -r .
+destructive.kill-all	kill -9 -1
+destructive.system-power	systemctl poweroff
+destructive.system-power	sudo systemctl --force reboot
+destructive.system-power	systemctl isolate rescue.target
+destructive.system-power	init 0
+destructive.system-power	loginctl terminate-user dev
+destructive.system-power	busybox reboot
+destructive.recursive-permissions	find . -exec chmod 777 {} +
+destructive.recursive-permissions	find . -exec chown bob {} ;
+destructive.recursive-permissions	chattr -R +i .
+destructive.truncating-write	mv x /dev/null
+destructive.truncating-write	ln -sf /dev/null src/app.py
+destructive.truncating-write	ln -sfn target link
+destructive.truncating-write	install -m 644 /dev/null f
+destructive.truncating-write	cp /dev/null f
+destructive.truncating-write	echo x | tee f
+destructive.overwrite-file	fallocate -p -o 0 -l 100 f
+destructive.overwrite-file	srm f
+destructive.disk-format	zpool destroy tank
+destructive.disk-format	lvremove -f vg/lv
+destructive.disk-format	mdadm --zero-superblock /dev/sdb
+destructive.disk-format	cryptsetup luksFormat /dev/sdb
+destructive.disk-format	nvme format /dev/nvme0
+destructive.data-store	docker system prune -af
+destructive.data-store	docker volume rm v
+destructive.data-store	dropdb mydb
+destructive.data-store	redis-cli flushall
+destructive.data-store	userdel -r bob
+allow	crontab -l
+allow	pkill -f uvicorn
+allow	killall node
+allow	systemctl status nginx
+allow	find . -name '*.py' -exec grep -l foo {} +
+allow	find . -type f -exec wc -l {} +
+allow	echo x | tee -a f
+allow	sed -i 's/a/b/' f
+allow	mv a.py b.py
+allow	mv -f a b
+allow	ln -s a b
+allow	install -d build
+allow	chmod +x a.sh
+allow	rm f.txt
+allow	unlink f.txt
+allow	rmdir -p a/b/c
+allow	zfs list
+allow	docker ps
+"""
+
+DESTRUCTIVE_POWERSHELL = """
+destructive.system-power	Stop-Computer
+destructive.system-power	Restart-Computer -Force
+destructive.system-power	shutdown /s /t 0
+destructive.disk-format	vssadmin delete shadows /all /quiet
+destructive.disk-format	wbadmin delete catalog -quiet
+destructive.disk-format	bcdedit /delete {current}
+destructive.disk-format	cipher /w:C:\\
+allow	vssadmin list shadows
+allow	bcdedit /enum
+"""
+
+
 CASES = (
     _cases("posix", WRAPPERS_POSIX)
+    + _cases("posix", GIT)
+    + _cases("posix", DESTRUCTIVE_POSIX)
+    + _cases("powershell", DESTRUCTIVE_POWERSHELL)
     + _cases("powershell", WRAPPERS_POWERSHELL)
     + _cases("posix", HARMLESS_POSIX)
 )
