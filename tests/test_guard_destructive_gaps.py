@@ -218,6 +218,11 @@ allow	install -d build
 allow	chmod +x a.sh
 allow	rm f.txt
 allow	unlink f.txt
+allow	rm *.pyc
+allow	rm build/*.o
+destructive.forced-delete	rm *
+destructive.forced-delete	rm -f ./*
+destructive.forced-delete	sudo rm -- src/*
 allow	rmdir -p a/b/c
 allow	zfs list
 allow	docker ps
@@ -231,8 +236,38 @@ destructive.disk-format	vssadmin delete shadows /all /quiet
 destructive.disk-format	wbadmin delete catalog -quiet
 destructive.disk-format	bcdedit /delete {current}
 destructive.disk-format	cipher /w:C:\\
+destructive.rsync-delete	robocopy src dst /MIR
+destructive.rsync-delete	robocopy src dst /e /purge
+destructive.rsync-delete	cmd /c robocopy a b /MOVE
+destructive.registry	reg delete HKCU\\Software\\X /f
+destructive.registry	reg add HKCU\\Software\\X /v Y /d 1 /f
+destructive.registry	Remove-ItemProperty -Path HKCU:\\Software\\X -Name Y
+destructive.registry	Remove-Item HKLM:\\Software\\X
+destructive.truncating-write	Get-Process | Export-Csv -Path procs.csv
+destructive.truncating-write	Get-Process | Export-Clixml p.xml
+destructive.truncating-write	[IO.File]::Open('f.txt', 'Create')
+destructive.truncating-write	New-Object IO.FileStream('f', 'Create')
+destructive.forced-delete	Remove-Item * -Force
+destructive.forced-delete	Remove-Item -Path .\\src\\*
+destructive.forced-delete	forfiles /c "cmd /c del @file"
+destructive.forced-delete	cmd /c forfiles /c "cmd /c del @file"
+destructive.kill-all	taskkill /f /im *
+destructive.kill-all	taskkill /F /FI "USERNAME eq dev"
+destructive.data-store	Get-CimInstance Win32_ShadowCopy | Remove-CimInstance
+destructive.data-store	wmic shadowcopy delete
+destructive.recursive-permissions	attrib -r -s -h /s /d *
 allow	vssadmin list shadows
 allow	bcdedit /enum
+allow	robocopy src dst /E
+allow	reg query HKCU\\Software\\X
+allow	Get-Process | Export-Csv -Path procs.csv -Append
+allow	[IO.File]::OpenRead('f.txt')
+allow	Remove-Item f.txt
+allow	Remove-Item *.log
+allow	taskkill /im node.exe
+allow	Copy-Item a b
+allow	Select-String -Path x -Pattern 'robocopy /MIR'
+allow	Get-Help Export-Csv
 """
 
 
