@@ -39,7 +39,9 @@ from ._unwrap import (
     find_exec,
     joined_command,
     posix_shell,
+    powershell_arrays,
     powershell_exe,
+    script_source,
     split_words,
     unwrap,
     windows_split,
@@ -794,12 +796,20 @@ class Evaluation:
                     line = Arg(" ".join(a.text for a in words), " ".join(a.raw for a in words))
                     self._inline(line, "posix", inner, argv)
                 return
-            run = posix_shell(spec, args)
-            if run.inline is not None:
+            if frame.dialect == "powershell":
+                args = powershell_arrays(args)
+            run = posix_shell(spec, args, name)
+            for init in run.init:
+                self._inline(init, "posix", frame.nested(f"`{name} --init-command`"), argv)
+            if run.dynamic is not None:
+                self._script_file(name, run.dynamic, argv, frame, stdin)
+            elif run.inline is not None:
                 self._inline(run.inline, "posix", frame.nested(f"`{name} -c`"), argv)
             elif run.reads_stdin:
                 self._stdin_script(stdin, "posix", frame, name, argv)
         elif spec.dialect == "powershell":
+            if frame.dialect == "powershell":
+                args = powershell_arrays(args)
             ps = powershell_exe(args)
             if ps.inline:
                 words = [a for a in ps.inline if not a.block]
@@ -828,6 +838,8 @@ class Evaluation:
             elif ps.reads_stdin:
                 self._stdin_script(stdin, "powershell", frame, name, argv)
         else:
+            if frame.dialect == "powershell":
+                args = powershell_arrays(args)
             line, literal, reads_stdin = cmd_exe(args)
             if line is not None:
                 self._inline(Arg(line if literal else DYN, line), "cmd", frame.nested(f"`{name} /c`"), argv)
@@ -861,8 +873,35 @@ class Evaluation:
             self._inline(line, "posix", frame.nested("`eval`"), argv)
 
     def _source(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
-        if len(argv) > 1 and argv[1].text in ("/dev/stdin", "-", "/dev/fd/0", "/proc/self/fd/0"):
+        args = argv[1:]
+        if args and args[0].text == "--":
+            args = args[1:]
+        if not args:
+            return
+        source = script_source(args[0])
+        if source == "stdin":
             self._stdin_script(stdin, "posix", frame, name, argv)
+        elif source == "dynamic":
+            self._script_file(name, args[0], argv, frame, stdin)
+
+    def _script_file(
+        self, name: str, script: Arg, argv: list[Arg], frame: Frame, stdin: Stdin | None
+    ) -> None:
+        """A shell runs a script whose file (or options) is only known at run time: check the text when it is
+        the known output of a process substitution (`bash <(echo ...)`), else block."""
+        text = None
+        if script.raw.startswith("<("):
+            text = _parse_posix.substitution_output(self, script.raw)
+        if text is not None:
+            self.script(text, "posix", frame.nested(f"`{name}` reading `{_shown(script.raw)}`"))
+            return
+        self.event(
+            "dynamic-script",
+            frame,
+            f"`{_shown_args(argv)}` runs a script, or takes options, given by `{_shown(script.raw)}`, "
+            "which is only known at run time",
+            self._argv(argv),
+        )
 
     def _alias(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
         for a in argv[1:]:
@@ -938,13 +977,18 @@ class Evaluation:
         if not files:
             return
         target = files[0]
+        items = powershell_arrays(rest)
         words: list[Arg] = [target]
-        for a in rest:
+        for a in items:
             if DYN in a.text:
                 words.append(a)
             else:
                 words.extend(windows_split(a.text))
         self.command(words, frame.wrapped("`Start-Process`"), None)
+        if len(items) > 1 and any(" " in a.text and '"' not in a.text for a in items):
+            # The items are joined with blanks (`'-c','rm -rf x'` gives `-c rm -rf x`); an item written with
+            # blanks was meant as one argument, so that reading is checked too.
+            self.command([target, *items], frame.wrapped("`Start-Process`"), None)
 
     def _set_alias(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
         named, positional = self._ps_bind(argv[1:], ("name", "value", "scope", "option", "description"))

@@ -159,5 +159,30 @@ def _peel(words: list[Arg]) -> list[Arg]:
         else:
             if words[0].text.startswith("@"):
                 words = [Arg(words[0].text.lstrip("@"), words[0].raw), *words[1:]]
-            return words
+            return _split_switches(words)
     return words
+
+
+_GLUED = re.compile(r"([A-Za-z0-9_-]+)(/.*)", re.DOTALL)
+
+
+def _split_switches(words: list[Arg]) -> list[Arg]:
+    """cmd ends a command name at `/` or an escaped blank: `rd/s/q x` is `rd /s/q x`, `rd^ /s` is `rd /s`."""
+    head = words[0]
+    if head.raw[:1] == '"':
+        return words
+    text = head.text
+    if " " in text or "\t" in text:
+        if DYN in text:
+            return words
+        parts = text.split()
+        if not parts:
+            return words
+        return _split_switches([Arg(w, w) for w in parts]) + words[1:]
+    if "/" not in text:
+        return words
+    m = _GLUED.fullmatch(text)
+    if m is None:
+        return words
+    name, switches = m.group(1), m.group(2)
+    return [Arg(name, name), Arg(switches, switches), *words[1:]]

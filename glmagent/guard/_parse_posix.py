@@ -176,7 +176,11 @@ class PosixWalker:
                 first_kind = first.type
                 if first_kind in ("simple_expansion", "expansion"):
                     resolved = self._resolve_name(child)
-                argv.insert(0, self.arg(first))
+                expanded = self._braces(first) if first_kind == "concatenation" else None
+                if expanded is not None:
+                    argv[0:0] = expanded  # `r{m,} -rf x` runs `rm r -rf x`
+                else:
+                    argv.insert(0, self.arg(first))
                 if first_kind not in _LEAVES:
                     nested.append(first)
             elif kind == "variable_assignment":
@@ -188,7 +192,11 @@ class PosixWalker:
             elif kind in _REDIRECTS:
                 nested.append(child)
             elif child.is_named and kind != "comment":
-                argv.append(self.arg(child))
+                expanded = self._braces(child) if kind == "concatenation" else None
+                if expanded is not None:
+                    argv.extend(expanded)  # `rm -r{,f} x` is `rm -r -rf x`
+                else:
+                    argv.append(self.arg(child))
                 if kind not in _LEAVES:
                     nested.append(child)
         if stdin is None:
@@ -208,6 +216,32 @@ class PosixWalker:
                 self._children(child)
             else:
                 self.visit(child)
+
+    def _braces(self, node: Node) -> list[Arg] | None:
+        """The words bash's brace expansion makes of a concatenation (`-r{,f}`, `cu{r,}l`, `{1..3}`), or None
+        when it makes just the one word. Only unquoted, unescaped braces and commas count; a word that
+        expands to more than `BRACE_LIMIT` words stays one word known only at run time."""
+        raw = self.text(node)
+        if "{" not in raw or "}" not in raw:
+            return None
+        tokens: list[tuple[bool, str]] = []
+        pos = node.start_byte
+        for child in node.children:
+            if child.start_byte > pos:
+                tokens.extend(_active(self.src[pos : child.start_byte].decode("utf-8", "replace")))
+            if child.type == "word":
+                tokens.extend(_active(self.text(child)))
+            else:
+                tokens.append((False, self._value(child, self.text(child))))
+            pos = child.end_byte
+        if not any(special and value == "{" for special, value in tokens):
+            return None
+        words = _expand_braces(tokens, BRACE_LIMIT)
+        if words is None:
+            return [Arg(DYN, raw)]
+        if len(words) == 1:
+            return None
+        return [Arg(fold_arg(w), w if DYN not in w else raw) for w in words]
 
     def _prefix_assignment(self, node: Node) -> None:
         name = node.child_by_field_name("name")
@@ -408,6 +442,11 @@ class PosixWalker:
         if node.type == "file_redirect":
             op = self._operator(node)
             if op in ("<", "<>") and not self._has_descriptor(node):
+                target = next((c for c in node.named_children if c.type == "process_substitution"), None)
+                if target is not None:
+                    # `bash < <(echo ...)`: the input is what the substituted commands print.
+                    raw = self.text(target)
+                    return Stdin("process substitution", compute=lambda: substitution_output(self.sink, raw))
                 return Stdin("file")
         return stdin
 
@@ -508,6 +547,96 @@ class PosixWalker:
         self.sink.variable(name, self.frame, raw)
 
 
+BRACE_LIMIT = 1024
+"""At most this many words from one brace expansion; more stands for a word only known at run time."""
+_SEQUENCE = re.compile(r"(-?\d+)\.\.(-?\d+)(?:\.\.(-?\d+))?|([A-Za-z])\.\.([A-Za-z])(?:\.\.(-?\d+))?")
+
+
+def _active(text: str) -> list[tuple[bool, str]]:
+    """Unquoted word text as brace-expansion tokens: (True, c) for a `{`, `,` or `}` that counts."""
+    out: list[tuple[bool, str]] = []
+    i = 0
+    n = len(text)
+    while i < n:
+        ch = text[i]
+        if ch == "\\" and i + 1 < n:
+            out.append((False, text[i + 1]))
+            i += 2
+            continue
+        out.append((ch in "{,}", ch))
+        i += 1
+    return out
+
+
+def _sequence(text: str, limit: int) -> list[str] | bool | None:
+    """`1..5`, `01..10..3`, `a..e`: the items; False when it is no sequence; None when it is too long."""
+    m = _SEQUENCE.fullmatch(text)
+    if m is None:
+        return False
+    if m.group(1) is not None:
+        a, b = int(m.group(1)), int(m.group(2))
+        step = abs(int(m.group(3) or 1)) or 1
+        if abs(b - a) // step + 1 > limit:
+            return None
+        width = max(len(m.group(1)), len(m.group(2)))
+        pad = any(g.lstrip("-").startswith("0") and len(g.lstrip("-")) > 1 for g in (m.group(1), m.group(2)))
+        numbers = range(a, b + 1, step) if a <= b else range(a, b - 1, -step)
+        return [str(x).zfill(width) if pad else str(x) for x in numbers]
+    a, b = ord(m.group(4)), ord(m.group(5))
+    step = abs(int(m.group(6) or 1)) or 1
+    letters = range(a, b + 1, step) if a <= b else range(a, b - 1, -step)
+    return [chr(x) for x in letters]
+
+
+def _expand_braces(tokens: list[tuple[bool, str]], limit: int) -> list[str] | None:
+    """Bash brace expansion over tokens; None when it makes more than `limit` words."""
+    n = len(tokens)
+    for i in range(n):
+        if tokens[i] != (True, "{"):
+            continue
+        depth = 0
+        commas: list[int] = []
+        close = None
+        for j in range(i, n):
+            special, ch = tokens[j]
+            if not special:
+                continue
+            if ch == "{":
+                depth += 1
+            elif ch == "}":
+                depth -= 1
+                if depth == 0:
+                    close = j
+                    break
+            elif depth == 1:
+                commas.append(j)
+        if close is None:
+            continue
+        parts: list[list[tuple[bool, str]]]
+        if commas:
+            bounds = [i, *commas, close]
+            parts = [tokens[bounds[k] + 1 : bounds[k + 1]] for k in range(len(bounds) - 1)]
+        else:
+            inner = tokens[i + 1 : close]
+            items = _sequence("".join(v for _, v in inner), limit) if all(not s for s, _ in inner) else False
+            if items is None:
+                return None
+            if items is False:
+                continue
+            parts = [[(False, item)] for item in items]
+        before, after = tokens[:i], tokens[close + 1 :]
+        words: list[str] = []
+        for part in parts:
+            more = _expand_braces(before + part + after, limit)
+            if more is None:
+                return None
+            words.extend(more)
+            if len(words) > limit:
+                return None
+        return words
+    return ["".join(v for _, v in tokens)]
+
+
 _HANDLERS: dict[str, Callable[[PosixWalker, Node, Stdin | None], None]] = {
     "command": PosixWalker._command,
     "declaration_command": PosixWalker._declaration,
@@ -523,8 +652,19 @@ _HANDLERS: dict[str, Callable[[PosixWalker, Node, Stdin | None], None]] = {
 }
 
 
+_BRACE_COMMAND = re.compile(r"(^|[;&|(\n])([ \t]*)\{(?=[^\s{}]*,\S*\})")
+"""A brace expansion in command position (`{rm,-rf,x}`): a word to bash, a broken group to the grammar."""
+
+
 def walk(sink: Sink, frame: Frame, src: bytes, root: Node, text: str | None = None) -> None:
     """Report every command in `root` (a parsed POSIX script, `text` its decoded source) to `sink`."""
+    if root.has_error and text is not None and "{" in text:
+        # `{rm,-rf,x}` runs `rm -rf x`; written `''{rm,-rf,x}` (the same word) the grammar reads it.
+        fixed = _BRACE_COMMAND.sub(r"\1\2''{", text)
+        if fixed != text:
+            text = fixed
+            src = fixed.encode("utf-8", "replace")
+            root = parse(src).root_node
     PosixWalker(sink, frame, src, text).visit(root)
 
 
@@ -600,3 +740,37 @@ def simple_command(text: str, root: Node) -> list[Arg] | None:
     if root.descendant_count != nodes or root.child(0).type != "command":
         return None
     return argv
+
+
+def substitution_output(sink: Sink, raw: str) -> str | None:
+    """What a substitution used as a whole word prints, when its commands' output is knowable from their
+    words: `<(echo 'rm -rf x')`, `"$(printf ...)"`, `` `echo x` ``, `$(echo ... | base64 -d)`; else None."""
+    inner = raw
+    if inner[:1] == '"' and inner[-1:] == '"' and len(inner) > 1:
+        inner = inner[1:-1]
+    if inner.startswith(("<(", "$(")) and inner.endswith(")") and not inner.startswith("$(("):
+        inner = inner[2:-1]
+    elif len(inner) > 1 and inner[0] == "`" and inner[-1] == "`" and inner.count("`") == 2:
+        inner = inner[1:-1]
+    else:
+        return None
+    src = inner.encode("utf-8", "replace")
+    root = parse(src).root_node
+    if root.has_error:
+        return None
+    statements = [c for c in root.named_children if c.type != "comment"]
+    if len(statements) != 1:
+        return None
+    walker = PosixWalker(sink, Frame("posix"), src, inner)
+    node = statements[0]
+    if node.type != "pipeline":
+        return walker._output_of(node, None)
+    stdin: Stdin | None = None
+    previous: Node | None = None
+    for child in node.named_children:
+        if child.type == "comment":
+            continue
+        if previous is not None:
+            stdin = walker._pipe_from(previous, stdin)
+        previous = child
+    return walker._output_of(previous, stdin) if previous is not None else None

@@ -1070,6 +1070,8 @@ def simple_command(text: str, root: Node) -> list[Arg] | None:
     backticks their contents, so they are cut from the text; the tree confirms the shape word for word,
     and anything else (`-Name:value`, `-5`, paths run as commands, keywords) takes the walk.
     """
+    if " - " in text or text.endswith(" -"):
+        return None  # the grammar reads `- 0` as one negated operand: let the walk decide
     if _PLAIN.fullmatch(text):
         words = text.split(" ")
         if words[0].lower() in _KEYWORDS:

@@ -172,13 +172,53 @@ class ShellRun:
     """The `-c` command line."""
     reads_stdin: bool = False
     script_file: bool = False
+    script: Arg | None = None
+    """The script operand (`bash x.sh`, `bash <(...)`), when the script comes from a file."""
+    dynamic: Arg | None = None
+    """A word known only at run time where an option or the script could be (`bash $x`, `sh -$f`)."""
+    init: list[Arg] = field(default_factory=list)
+    """Commands run before the script (`fish -C CMD`, `fish --init-command=CMD`)."""
 
 
-def posix_shell(spec: ShellSpec, args: list[Arg]) -> ShellRun:
-    """Read `sh`/`bash`/`zsh` options: a short cluster holding `c` (`-lc`, `-xec`) takes the command line."""
+_STDIN_FILES = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0", "/proc/thread-self/fd/0"})
+_DESCRIPTOR_FILE = re.compile(r"/dev/fd/[^/]*|/proc/[^/]*/fd/[^/]*|/dev/std(?:in|out|err)")
+_PROC_STDIN = re.compile(r"/proc/[^/]*/fd/0")
+
+
+def script_source(script: Arg) -> str:
+    """Where a script file named by `script` really comes from: "stdin", "dynamic" or "file".
+
+    `/dev/stdin`, `/dev/fd/0` and `/proc/*/fd/0` are standard input; any other descriptor file, a process
+    substitution, or a name only known at run time whose value may be anything (`$x`, `"$(...)"`) cannot be
+    read in advance. A quoted name that is only partly dynamic (`"$DIR/build.sh"`) is a file like any other.
+    """
+    text = script.text
+    if text in _STDIN_FILES or _PROC_STDIN.fullmatch(text.replace(DYN, "x")):
+        return "stdin"
+    if DYN not in text:
+        return "dynamic" if _DESCRIPTOR_FILE.fullmatch(text) else "file"
+    if not text.replace(DYN, "") or script.raw.startswith(("<(", ">(")):
+        return "dynamic"  # `$x`, `"$x"`, `$(...)`, `<(...)`: all of it is decided at run time
+    if text.startswith(DYN) and not script.raw.startswith('"'):
+        return "dynamic"  # unquoted `$x/y` splits into words, the first of which may be an option
+    if _DESCRIPTOR_FILE.fullmatch(text.replace(DYN, "x")):
+        return "dynamic"
+    return "file"
+
+
+_FISH_INIT = frozenset({"-C", "--init-command"})
+
+
+def posix_shell(spec: ShellSpec, args: list[Arg], name: str = "") -> ShellRun:
+    """Read `sh`/`bash`/`zsh` options: a short cluster holding `c` (`-lc`, `-xec`) takes the command line.
+
+    A word known only at run time before the script (`bash $x`, `bash $opts x.sh`, `sh -$f`) may be `-c`
+    with a command line, or the script itself: it is reported as `dynamic` and nothing else is guessed.
+    """
     run = ShellRun()
     wants_inline = False
     forced_stdin = False
+    fish = name == "fish"
     i = 0
     n = len(args)
     while i < n:
@@ -189,13 +229,35 @@ def posix_shell(spec: ShellSpec, args: list[Arg]) -> ShellRun:
             if t == "-":
                 forced_stdin = True
             break
-        if t[:1] in ("-", "+") and len(t) > 1 and DYN not in t:
+        if DYN in t and (t[:1] in ("-", "+", DYN)):
+            if t[:1] == DYN and script_source(a) == "file":
+                break  # `"$DIR/x.sh"`: a script path, partly named at run time
+            run.dynamic = a
+            return run
+        if t[:1] in ("-", "+") and len(t) > 1:
             if t.startswith("--"):
-                if t.split("=", 1)[0] in spec.value_options and "=" not in t:
+                long_name, eq, attached = t.partition("=")
+                if long_name == "--command":
+                    wants_inline = True  # fish
+                    if eq:
+                        run.inline = Arg(attached, a.raw)
+                        return run
+                elif fish and long_name in _FISH_INIT:
+                    value = Arg(attached, a.raw) if eq else (args[i + 1] if i + 1 < n else Arg("", ""))
+                    run.init.append(value)
+                    i += 1 if eq else 2
+                    continue
+                elif long_name in spec.value_options and not eq:
                     i += 1
                 i += 1
                 continue
             letters = t[1:]
+            if fish and t[0] == "-" and "C" in letters:
+                rest = letters[letters.index("C") + 1 :]
+                value = Arg(rest, rest) if rest else (args[i + 1] if i + 1 < n else Arg("", ""))
+                run.init.append(value)
+                i += 1 if rest else 2
+                continue
             if "c" in letters and t[0] == "-":
                 wants_inline = True
             if "s" in letters and t[0] == "-":
@@ -210,7 +272,15 @@ def posix_shell(spec: ShellSpec, args: list[Arg]) -> ShellRun:
     elif forced_stdin or i >= n:
         run.reads_stdin = True
     else:
-        run.script_file = True
+        script = args[i]
+        source = script_source(script)
+        if source == "stdin":
+            run.reads_stdin = True
+        elif source == "dynamic":
+            run.dynamic = script
+        else:
+            run.script_file = True
+            run.script = script
     return run
 
 
@@ -353,21 +423,89 @@ def powershell_exe(args: list[Arg]) -> PowerShellRun:
     return run
 
 
+def _cmd_word(a: Arg) -> str:
+    """One argument as it appears on the command line `cmd` reads: a word holding blanks is quoted."""
+    t = a.text
+    if t and '"' not in t and " " not in t and "\t" not in t:
+        return t
+    if '"' in t:
+        return t
+    return f'"{t}"'
+
+
 def cmd_exe(args: list[Arg]) -> tuple[str | None, bool, bool]:
-    """`cmd /c LINE` -> (LINE, literal?, reads stdin?); switches ignore case and may be glued (`/c"x"`)."""
+    """`cmd /c LINE` -> (LINE, literal?, reads stdin?); switches ignore case and may be glued (`/c"x"`).
+
+    The words after `/c` are joined the way the process's command line carries them (a word with blanks is
+    quoted, so `cmd /c echo "a & b"` stays one `echo`), then cmd's own rule strips one pair of outer quotes.
+    A word known only at run time where a switch could be (`cmd $a`) may be `/c` with a command line: the
+    line is then unknown (None's second element False).
+    """
     for i, a in enumerate(args):
         t = a.text
         low = t.lower()
-        if low[:2] in ("/c", "/k", "/r") and (len(low) == 2 or not low[2].isalpha()):
-            parts = ([t[2:]] if len(t) > 2 else []) + [x.text for x in args[i + 1 :]]
+        if DYN in t and (low[:1] in ("/", "-", DYN)):
+            return " ".join(x.raw for x in args[i:]), False, False
+        if low[:2] in ("/c", "/k", "/r", "-c", "-k", "-r") and (len(low) == 2 or not low[2].isalpha()):
+            glued = t[2:].lstrip() if len(t) > 2 else ""
+            parts = ([glued] if glued else []) + [_cmd_word(x) for x in args[i + 1 :]]
             line = " ".join(parts).strip()
             literal = DYN not in line
-            if len(line) >= 2 and line[0] == '"' and line[-1] == '"':
-                line = line[1:-1]
+            if line[:1] == '"':
+                # cmd strips the first quote and the last one (`cmd /c "rd /s /q x"` runs `rd /s /q x`).
+                last = line.rfind('"')
+                line = line[1:last] + line[last + 1 :] if last > 0 else line[1:]
             return line, literal, False
-        if not t.startswith("/"):
+        if not t.startswith(("/", "-")):
             break
     return None, True, True
+
+
+_PS_ARRAY_ITEM = re.compile(r"""\s*(?:'((?:[^']|'')*)'|"([^"$`]*)"|([^\s,'"$`()@{};]+))\s*(?:,|$)""")
+
+
+def powershell_array(raw: str) -> list[Arg] | None:
+    """The items of a literal PowerShell array argument (`@('/c','rd /s /q x')`, `('a','b')`), else None.
+
+    PowerShell passes each item of an array to a native program as its own argument; an array holding
+    anything but literal strings and bare words is only known at run time.
+    """
+    body = raw.strip()
+    if body.startswith("@(") and body.endswith(")"):
+        body = body[2:-1]
+    elif body.startswith("(") and body.endswith(")"):
+        body = body[1:-1]
+    else:
+        return None
+    body = body.strip()
+    if not body:
+        return []
+    items: list[Arg] = []
+    pos = 0
+    while pos < len(body):
+        m = _PS_ARRAY_ITEM.match(body, pos)
+        if m is None or m.end() == pos:
+            return None
+        if m.group(1) is not None:
+            items.append(Arg(m.group(1).replace("''", "'"), m.group(0).strip().rstrip(",").strip()))
+        elif m.group(2) is not None:
+            items.append(Arg(m.group(2), m.group(0).strip().rstrip(",").strip()))
+        else:
+            items.append(lit(m.group(3)))
+        pos = m.end()
+    return items
+
+
+def powershell_arrays(args: list[Arg]) -> list[Arg]:
+    """PowerShell passes each item of an array argument on its own: unpack literal `@('/c','x')` arrays
+    (anything else in one stays a word only known at run time)."""
+    if not any(DYN in a.text and a.raw[:1] in ("@", "(") for a in args):
+        return args
+    out: list[Arg] = []
+    for a in args:
+        items = powershell_array(a.raw) if DYN in a.text and a.raw[:1] in ("@", "(") else None
+        out.extend(items if items is not None else (a,))
+    return out
 
 
 @dataclass(slots=True)

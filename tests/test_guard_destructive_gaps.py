@@ -1,0 +1,294 @@
+"""Classes of destructive and unverifiable commands: every wrapper that runs a command, every spelling of a
+delete, overwrite, history loss or scheduled job, and the harmless look-alikes that must stay allowed."""
+
+from __future__ import annotations
+
+import pytest
+
+from glmagent.guard import Decision, Policy
+
+
+def check(command: str, shell: str) -> Decision:
+    return Policy.default().check(command, shell)  # type: ignore[arg-type]
+
+
+def _cases(backend: str, text: str) -> list[tuple[str, str, str]]:
+    """`expected<TAB>command` lines -> (backend, expected, command)."""
+    out = []
+    for line in text.strip().splitlines():
+        expected, command = line.split("\t", 1)
+        out.append((backend, expected, command))
+    return out
+
+
+WRAPPERS_POSIX = """
+destructive	pkexec rm -rf /
+destructive	pkexec --user root rm -rf /
+destructive	systemd-run rm -rf /home
+destructive	systemd-run --user --unit x -p Foo=bar rm -rf /home
+destructive	systemd-run --scope rm -rf x
+destructive	run0 -u root rm -rf /
+destructive	unshare -r rm -rf x
+destructive	unshare --mount --pid --fork rm -rf x
+destructive	nsenter -t 1 -m rm -rf /
+destructive	nsenter --target 1 --mount rm -rf /
+destructive	firejail --noprofile rm -rf x
+destructive	toybox rm -rf x
+destructive	toybox sh -c 'rm -rf x'
+destructive	perf record -- rm -rf x
+destructive	perf stat rm -rf x
+destructive	perf stat -e cycles rm -rf x
+destructive	perf record -o out.data rm -rf x
+destructive	perf trace rm -rf x
+destructive	perf stat --pre 'rm -rf x' true
+destructive	gdb -batch -ex run --args rm -rf x
+destructive	gdb -nx --args rm -rf x
+destructive	gdb --args rm -rf x
+destructive	lldb -- rm -rf x
+destructive	lldb -b -o run -- rm -rf x
+destructive	screen -dm rm -rf x
+destructive	screen -dmS name rm -rf x
+destructive	screen -S name -dm rm -rf x
+destructive	tmux new -d 'rm -rf x'
+destructive	tmux new-session -d -s x 'rm -rf x'
+destructive	tmux new-window 'rm -rf x'
+destructive	tmux split-window -h 'rm -rf x'
+destructive	tmux run-shell 'rm -rf x'
+destructive	git bisect run rm -rf x
+destructive	git bisect run sh -c 'rm -rf x'
+destructive	git submodule foreach 'rm -rf x'
+destructive	git submodule foreach --recursive 'rm -rf x'
+destructive	git submodule foreach rm -rf x
+destructive	sudo -u root rm -rf x
+destructive	sudo -E -H -u root rm -rf x
+destructive	sudo --user=root rm -rf x
+destructive	runuser -u root -- rm -rf x
+destructive	sg wheel 'rm -rf x'
+destructive	sg wheel -c 'rm -rf x'
+destructive	cgexec -g cpu:grp rm -rf x
+destructive	systemd-inhibit --what=sleep rm -rf x
+destructive	capsh -- -c 'rm -rf x'
+destructive	setpriv --reuid 0 rm -rf x
+destructive	prlimit --nofile=10 rm -rf x
+destructive	numactl -C 0 rm -rf x
+destructive	cpulimit -l 50 -- rm -rf x
+destructive	trickle -d 10 rm -rf x
+destructive	faketime '2020-01-01' rm -rf x
+destructive	rlwrap rm -rf x
+destructive	xvfb-run -a rm -rf x
+destructive	dbus-launch rm -rf x
+destructive	ssh-agent rm -rf x
+destructive	ls | entr -r rm -rf x
+destructive	ls | entr -s 'rm -rf x'
+destructive	hyperfine --warmup 3 'rm -rf x'
+destructive	hyperfine --prepare 'rm -rf x' 'sleep 1'
+destructive	nix-shell --run 'rm -rf x'
+destructive	nix develop -c rm -rf x
+destructive	direnv exec . rm -rf x
+destructive	docker exec c rm -rf /src
+destructive	kubectl exec pod -- rm -rf x
+destructive	mise exec -- rm -rf x
+destructive	pyenv exec rm -rf x
+destructive	rustup run stable rm -rf x
+destructive	pipx run rm -rf x
+destructive	sem rm -rf x
+destructive	tini -- rm -rf x
+destructive	schroot -c jail -- rm -rf x
+destructive	timeout 5s sudo -u x env A=1 nice rm -rf x
+"""
+
+WRAPPERS_POWERSHELL = """
+destructive	forfiles /p C:\\x /s /m *.log /c "cmd /c del /q @path"
+destructive	forfiles /S /C "cmd /c rd /s /q @path"
+destructive	conhost --headless cmd /c rd /s /q x
+destructive	gsudo Remove-Item -Recurse x
+destructive	wt cmd /c rd /s /q x
+"""
+
+HARMLESS_POSIX = """
+allow	timeout 60 pytest
+allow	env PYTHONPATH=src pytest
+allow	sudo -u root ls
+allow	screen -ls
+allow	tmux ls
+allow	tmux attach -t main
+allow	perf stat pytest
+allow	perf report
+allow	gdb -batch -ex run --args ./a.out
+allow	git bisect start
+allow	git bisect good
+allow	git bisect run pytest -q
+allow	git submodule status
+allow	git submodule foreach git status
+allow	git submodule foreach --recursive 'git status'
+allow	systemd-run --user --scope pytest
+allow	unshare -r whoami
+allow	hyperfine 'sleep 0.1'
+allow	xvfb-run pytest
+allow	docker exec web ls
+"""
+
+GIT = """
+destructive.git-rm	git rm -r x
+destructive.git-rm	git rm -rf src
+destructive.git-rm	git rm --force -r src
+destructive.git-rm	git -C repo rm -r src
+destructive.git-discard	git checkout -- .
+destructive.git-discard	git checkout .
+destructive.git-discard	git checkout -f
+destructive.git-discard	git switch --discard-changes main
+destructive.git-discard	git restore .
+destructive.git-discard	git restore -W -S .
+destructive.git-discard	git restore --source=HEAD~3 .
+destructive.git-discard	git reset --hard
+destructive.git-discard	git stash clear
+destructive.git-discard	git stash drop
+destructive.git-discard	git worktree remove --force x
+destructive.git-history	git reflog expire --expire=now --all
+destructive.git-history	git gc --prune=now
+destructive.git-history	git prune
+destructive.git-history	git branch -D feature
+destructive.git-history	git branch --delete --force feature
+destructive.git-history	git update-ref -d refs/heads/main
+destructive.git-history	git filter-branch --tree-filter 'true' HEAD
+allow	git rm --cached -r x
+allow	git rm -r --cached build/
+allow	git rm --cached f
+allow	git rm -r -n src
+allow	git stash
+allow	git stash -u
+allow	git stash pop
+allow	git checkout main
+allow	git checkout -b feature
+allow	git checkout HEAD~1 -- file.py
+allow	git restore --staged .
+allow	git restore src/app.py
+allow	git branch -d merged
+allow	git gc
+allow	git reset --soft HEAD~1
+"""
+
+DESTRUCTIVE_POSIX = """
+destructive.crontab-remove	crontab file.txt
+destructive.crontab-remove	echo '* * * * * x' | crontab -
+destructive.crontab-remove	crontab -r
+destructive.kill-all	pkill -f .
+destructive.kill-all	pkill -9 -f '.*'
+destructive.kill-all	killall -r .
+destructive.kill-all	kill -9 -1
+destructive.system-power	systemctl poweroff
+destructive.system-power	sudo systemctl --force reboot
+destructive.system-power	systemctl isolate rescue.target
+destructive.system-power	init 0
+destructive.system-power	loginctl terminate-user dev
+destructive.system-power	busybox reboot
+destructive.recursive-permissions	find . -exec chmod 777 {} +
+destructive.recursive-permissions	find . -exec chown bob {} ;
+destructive.recursive-permissions	chattr -R +i .
+destructive.truncating-write	mv x /dev/null
+destructive.truncating-write	ln -sf /dev/null src/app.py
+destructive.truncating-write	ln -sfn target link
+destructive.truncating-write	install -m 644 /dev/null f
+destructive.truncating-write	cp /dev/null f
+destructive.truncating-write	echo x | tee f
+destructive.overwrite-file	fallocate -p -o 0 -l 100 f
+destructive.overwrite-file	srm f
+destructive.disk-format	zpool destroy tank
+destructive.disk-format	lvremove -f vg/lv
+destructive.disk-format	mdadm --zero-superblock /dev/sdb
+destructive.disk-format	cryptsetup luksFormat /dev/sdb
+destructive.disk-format	nvme format /dev/nvme0
+destructive.data-store	docker system prune -af
+destructive.data-store	docker volume rm v
+destructive.data-store	dropdb mydb
+destructive.data-store	redis-cli flushall
+destructive.data-store	userdel -r bob
+allow	crontab -l
+allow	pkill -f uvicorn
+allow	killall node
+allow	systemctl status nginx
+allow	find . -name '*.py' -exec grep -l foo {} +
+allow	find . -type f -exec wc -l {} +
+allow	echo x | tee -a f
+allow	sed -i 's/a/b/' f
+allow	mv a.py b.py
+allow	mv -f a b
+allow	ln -s a b
+allow	install -d build
+allow	chmod +x a.sh
+allow	rm f.txt
+allow	unlink f.txt
+allow	rm *.pyc
+allow	rm build/*.o
+destructive.forced-delete	rm *
+destructive.forced-delete	rm -f ./*
+destructive.forced-delete	sudo rm -- src/*
+allow	rmdir -p a/b/c
+allow	zfs list
+allow	docker ps
+"""
+
+DESTRUCTIVE_POWERSHELL = """
+destructive.system-power	Stop-Computer
+destructive.system-power	Restart-Computer -Force
+destructive.system-power	shutdown /s /t 0
+destructive.disk-format	vssadmin delete shadows /all /quiet
+destructive.disk-format	wbadmin delete catalog -quiet
+destructive.disk-format	bcdedit /delete {current}
+destructive.disk-format	cipher /w:C:\\
+destructive.rsync-delete	robocopy src dst /MIR
+destructive.rsync-delete	robocopy src dst /e /purge
+destructive.rsync-delete	cmd /c robocopy a b /MOVE
+destructive.registry	reg delete HKCU\\Software\\X /f
+destructive.registry	reg add HKCU\\Software\\X /v Y /d 1 /f
+destructive.registry	Remove-ItemProperty -Path HKCU:\\Software\\X -Name Y
+destructive.registry	Remove-Item HKLM:\\Software\\X
+destructive.truncating-write	Get-Process | Export-Csv -Path procs.csv
+destructive.truncating-write	Get-Process | Export-Clixml p.xml
+destructive.truncating-write	[IO.File]::Open('f.txt', 'Create')
+destructive.truncating-write	New-Object IO.FileStream('f', 'Create')
+destructive.forced-delete	Remove-Item * -Force
+destructive.forced-delete	Remove-Item -Path .\\src\\*
+destructive.forced-delete	forfiles /c "cmd /c del @file"
+destructive.forced-delete	cmd /c forfiles /c "cmd /c del @file"
+destructive.kill-all	taskkill /f /im *
+destructive.kill-all	taskkill /F /FI "USERNAME eq dev"
+destructive.data-store	Get-CimInstance Win32_ShadowCopy | Remove-CimInstance
+destructive.data-store	wmic shadowcopy delete
+destructive.recursive-permissions	attrib -r -s -h /s /d *
+allow	vssadmin list shadows
+allow	bcdedit /enum
+allow	robocopy src dst /E
+allow	reg query HKCU\\Software\\X
+allow	Get-Process | Export-Csv -Path procs.csv -Append
+allow	[IO.File]::OpenRead('f.txt')
+allow	Remove-Item f.txt
+allow	Remove-Item *.log
+allow	taskkill /im node.exe
+allow	Copy-Item a b
+allow	Select-String -Path x -Pattern 'robocopy /MIR'
+allow	Get-Help Export-Csv
+"""
+
+
+CASES = (
+    _cases("posix", WRAPPERS_POSIX)
+    + _cases("posix", GIT)
+    + _cases("posix", DESTRUCTIVE_POSIX)
+    + _cases("powershell", DESTRUCTIVE_POWERSHELL)
+    + _cases("powershell", WRAPPERS_POWERSHELL)
+    + _cases("posix", HARMLESS_POSIX)
+)
+
+
+@pytest.mark.parametrize(("backend", "expected", "command"), CASES)
+def test_decision_and_category(backend: str, expected: str, command: str) -> None:
+    decision = check(command, backend)
+    if expected == "allow":
+        assert decision.allowed, decision.reason
+    else:
+        assert not decision.allowed, command
+        if "." in expected:
+            assert decision.rule_id == expected, decision.reason
+        else:
+            assert decision.category == expected, decision.reason
