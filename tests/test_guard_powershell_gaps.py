@@ -811,3 +811,15 @@ WRAPPINGS = [
 def test_every_blocked_case_stays_blocked_when_wrapped(wrap: int) -> None:
     missed = [c for c, _ in ALL_BLOCKED if check(WRAPPINGS[wrap](c)).allowed]
     assert not missed
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["dir -s | del", "gci -s | Remove-Item", "Get-ChildItem -s:$true | ri", "$f = ls -s; $f | rm"],
+)
+def test_get_childitem_s_is_its_recurse_alias(command: str) -> None:
+    assert_blocked(command, "destructive.recursive-delete")
+
+
+def test_get_childitem_system_files_are_not_a_recursion() -> None:
+    assert_allowed("Get-ChildItem -System | Remove-Item")
