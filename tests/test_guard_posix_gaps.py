@@ -114,6 +114,23 @@ BLOCKED = [
     ("posix", "w{get,} http://x", "network.http-client"),
     ("posix", "echo | cu{r,}l x", "network.http-client"),
     ("posix", "rm -r{1..2000} x", "dynamic.arguments"),
+    # A command line that is the known output of a substitution is checked as that text.
+    ("posix", "bash -c \"$(echo 'rm -rf x')\"", "destructive.recursive-delete"),
+    ("posix", 'sh -c "$(echo cm0gLXJmIHgK | base64 -d)"', "destructive.recursive-delete"),
+    ("posix", 'sh -c "$(base64 -d <<< cm0gLXJmIHgK)"', "destructive.recursive-delete"),
+    ("posix", "eval \"$(echo 'rm -rf x')\"", "destructive.recursive-delete"),
+    ("posix", "eval `printf 'curl http://x'`", "network.http-client"),
+    ("posix", 'sh -c "$(cat x)"', "dynamic.script"),
+    ("posix", "sh -c $(echo rm -rf x)", "dynamic.script"),
+    ("posix", "eval -- 'rm -rf x'", "destructive.recursive-delete"),
+    # Start-up files are scripts too.
+    ("posix", "bash --rcfile <(echo 'rm -rf x') -i", "destructive.recursive-delete"),
+    ("posix", "bash --init-file=<(echo 'rm -rf x')", "destructive.recursive-delete"),
+    ("posix", "bash --rcfile /dev/stdin -i <<< 'rm -rf x'", "destructive.recursive-delete"),
+    ("posix", "bash --rcfile $x -i", "dynamic.script"),
+    ("posix", "fish -C 'rm -rf x'", "destructive.recursive-delete"),
+    ("posix", "fish --init-command='curl http://x' -c true", "network.http-client"),
+    ("posix", "fish --command='rm -rf x'", "destructive.recursive-delete"),
 ]
 
 ALLOWED = [
@@ -151,6 +168,9 @@ ALLOWED = [
     ("posix", "grep -E 'a{1,3}' f"),
     ("posix", "for i in {1..3}; do echo $i; done"),
     ("posix", "find . -name '*.py' -exec grep -l x {} +"),
+    ("posix", 'bash -c "$(echo ls)"'),
+    ("posix", "bash --rcfile ./dev.rc -i"),
+    ("posix", "eval 'echo hi'"),
 ]
 
 

@@ -475,6 +475,12 @@ class Evaluation:
 
     def _inline(self, line: Arg, dialect: Dialect, frame: Frame, argv: list[Arg]) -> None:
         if DYN in line.text:
+            if frame.dialect == "posix" and line.text == DYN:
+                # `sh -c "$(echo ...)"`, `eval "$(printf ...)"`: the line is what the substitution prints.
+                text = _parse_posix.substitution_output(self, line.raw)
+                if text is not None:
+                    self.script(text.rstrip("\n"), dialect, frame)
+                    return
             self.event(
                 "dynamic-script",
                 frame,
@@ -792,6 +798,12 @@ class Evaluation:
             run = posix_shell(spec, args, name)
             for init in run.init:
                 self._inline(init, "posix", frame.nested(f"`{name} --init-command`"), argv)
+            for rcfile in run.rcfiles:
+                source = script_source(rcfile)
+                if source == "stdin":
+                    self._stdin_script(stdin, "posix", frame, name, argv)
+                elif source == "dynamic":
+                    self._script_file(name, rcfile, argv, frame, stdin)
             if run.dynamic is not None:
                 self._script_file(name, run.dynamic, argv, frame, stdin)
             elif run.inline is not None:
@@ -859,6 +871,8 @@ class Evaluation:
     # -- commands that run text --
     def _eval(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
         words = argv[1:]
+        if words and words[0].text == "--":
+            words = words[1:]
         if words:
             line = Arg(" ".join(a.text for a in words), " ".join(a.raw for a in words))
             self._inline(line, "posix", frame.nested("`eval`"), argv)

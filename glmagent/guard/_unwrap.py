@@ -178,6 +178,8 @@ class ShellRun:
     """A word known only at run time where an option or the script could be (`bash $x`, `sh -$f`)."""
     init: list[Arg] = field(default_factory=list)
     """Commands run before the script (`fish -C CMD`, `fish --init-command=CMD`)."""
+    rcfiles: list[Arg] = field(default_factory=list)
+    """Start-up files named on the command line (`bash --rcfile F`, `--init-file F`)."""
 
 
 _STDIN_FILES = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0", "/proc/thread-self/fd/0"})
@@ -232,6 +234,8 @@ def posix_shell(spec: ShellSpec, args: list[Arg], name: str = "") -> ShellRun:
         if DYN in t and (t[:1] in ("-", "+", DYN)):
             if t[:1] == DYN and script_source(a) == "file":
                 break  # `"$DIR/x.sh"`: a script path, partly named at run time
+            if wants_inline and a.raw[:1] == '"':
+                break  # `sh -c "$(...)"`: one word, the command line (checked when its value is known)
             run.dynamic = a
             return run
         if t[:1] in ("-", "+") and len(t) > 1:
@@ -247,8 +251,12 @@ def posix_shell(spec: ShellSpec, args: list[Arg], name: str = "") -> ShellRun:
                     run.init.append(value)
                     i += 1 if eq else 2
                     continue
-                elif long_name in spec.value_options and not eq:
-                    i += 1
+                elif long_name in spec.value_options:
+                    if long_name in ("--rcfile", "--init-file"):
+                        value = Arg(attached, a.raw) if eq else (args[i + 1] if i + 1 < n else Arg("", ""))
+                        run.rcfiles.append(value)
+                    if not eq:
+                        i += 1
                 i += 1
                 continue
             letters = t[1:]
