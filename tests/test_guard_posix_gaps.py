@@ -131,6 +131,13 @@ BLOCKED = [
     ("posix", "fish -C 'rm -rf x'", "destructive.recursive-delete"),
     ("posix", "fish --init-command='curl http://x' -c true", "network.http-client"),
     ("posix", "fish --command='rm -rf x'", "destructive.recursive-delete"),
+    # Here-documents and here-strings reach the command that reads them, whatever the statement's shape.
+    ("posix", "if true; then bash; fi <<< 'rm -rf x'", "destructive.recursive-delete"),
+    ("posix", "while true; do sh; done <<< 'curl http://x'", "network.http-client"),
+    ("posix", "echo hi | bash <<EOF\nrm -rf x\nEOF", "destructive.recursive-delete"),
+    ("posix", "cat <<EOF\n`rm -rf x`\nEOF", "destructive.recursive-delete"),
+    ("posix", "cat <<EOF\nok `curl http://x` ok\nEOF", "network.http-client"),
+    ("posix", "cat <<EOF\nunmatched ` quote\nEOF", "parse.error"),
 ]
 
 ALLOWED = [
@@ -171,6 +178,11 @@ ALLOWED = [
     ("posix", 'bash -c "$(echo ls)"'),
     ("posix", "bash --rcfile ./dev.rc -i"),
     ("posix", "eval 'echo hi'"),
+    ("posix", "cat <<'EOF'\n`rm -rf x`\nEOF"),
+    ("posix", 'cat <<"EOF"\n`rm -rf x`\nEOF'),
+    ("posix", "cat <<EOF\nuse \\`rm -rf x\\` with care\nEOF"),
+    ("posix", "cat <<EOF\nrun `date`\nEOF"),
+    ("posix", "echo hi | bash <<EOF\nls\nEOF"),
 ]
 
 
@@ -179,9 +191,8 @@ def test_blocked(shell: str, command: str, rule: str) -> None:
     decision = _check(command, shell)
     assert not decision.allowed, f"{command!r} must be blocked"
     assert decision.rule_id == rule, decision.reason
-    expected_category = rule.split(".")[0] if not rule.startswith("dynamic.") else "unverifiable"
-    if rule.startswith("env."):
-        expected_category = "env"
+    engine = rule.startswith(("dynamic.", "parse.", "depth."))
+    expected_category = "unverifiable" if engine else rule.split(".")[0]
     assert decision.category == expected_category
 
 

@@ -201,6 +201,10 @@ class PosixWalker:
                     nested.append(child)
         if stdin is None:
             stdin = self.inherited
+        elif self.inherited is not None and stdin is not self.inherited:
+            # `echo hi | bash <<EOF`: the grammar hangs the here-document on the whole pipeline; the last
+            # command reads it instead of the pipe. Both inputs are checked.
+            self.sink.command(argv, self.frame, self.inherited, resolved)
         feeds: tuple[Feed, ...] = ()
         for child in nested:
             if child.type in _HOLDS_SUBSTITUTION:
@@ -399,7 +403,7 @@ class PosixWalker:
             body = node.child_by_field_name("body")
             if body is None:
                 return None
-            for r in node.children_by_field_name("redirect"):
+            for r in _redirects_of(node):
                 stdin = self._stdin_of_redirect(r, stdin)
             node = body
         if node.type != "command":
@@ -452,7 +456,7 @@ class PosixWalker:
 
     def _redirected(self, node: Node, stdin: Stdin | None) -> None:
         body = node.child_by_field_name("body")
-        redirects = node.children_by_field_name("redirect")
+        redirects = _redirects_of(node)
         for r in redirects:
             stdin = self._stdin_of_redirect(r, stdin)
         if body is not None:
@@ -484,6 +488,7 @@ class PosixWalker:
             kind = child.type
             if kind == "heredoc_body":
                 self._children(child)
+                self._heredoc_backticks(node, child)
             elif kind in ("heredoc_start", "heredoc_end", "comment", "word"):
                 continue
             elif kind == "pipeline" and child.child_count and child.children[0].type in ("|", "|&"):
@@ -491,6 +496,21 @@ class PosixWalker:
                 self._pipeline(child, feed)
             else:
                 self.visit(child)
+
+    def _heredoc_backticks(self, node: Node, body: Node) -> None:
+        """Backquoted commands in an unquoted here-document run when the shell reads it; the grammar leaves
+        them as text (`cat <<EOF` / `` `rm -rf x` `` / `EOF`)."""
+        text = self.text(body)
+        if "`" not in text:
+            return
+        start = next((c for c in node.children if c.type == "heredoc_start"), None)
+        if start is not None and any(q in self.text(start) for q in "'\"\\"):
+            return  # a quoted delimiter: the body is taken literally
+        inner = self.frame.nested("a here-document")
+        for m in _BACKTICKS.finditer(text):
+            self.sink.script(m.group(1).replace("\\`", "`"), "posix", inner)
+        if _BACKTICKS.sub("", text).replace("\\`", "").count("`"):
+            self.sink.event("parse-error", self.frame, "a here-document holds an unmatched backquote")
 
     @staticmethod
     def _operator(node: Node) -> str:
@@ -635,6 +655,15 @@ def _expand_braces(tokens: list[tuple[bool, str]], limit: int) -> list[str] | No
                 return None
         return words
     return ["".join(v for _, v in tokens)]
+
+
+def _redirects_of(node: Node) -> list[Node]:
+    """The redirections of a `redirected_statement` (the grammar tags some, after a compound body, with no
+    field name: `if ...; fi <<< 'x'`)."""
+    return [c for c in node.children if c.type in _REDIRECTS]
+
+
+_BACKTICKS = re.compile(r"`((?:[^`\\]|\\.)*)`", re.DOTALL)
 
 
 _HANDLERS: dict[str, Callable[[PosixWalker, Node, Stdin | None], None]] = {
