@@ -421,6 +421,9 @@ class PosixWalker:
     def _herestring(self, node: Node) -> Stdin:
         for child in node.named_children:
             value = self.arg(child)
+            if value.text == DYN:
+                # `<<< "$(echo ...)"`: what the substitution prints, when that is known.
+                return Stdin("herestring", compute=partial(_herestring_of, self.sink, value.raw))
             return Stdin("herestring", value.text + "\n" if value.literal else None)
         return Stdin("herestring", None)
 
@@ -655,6 +658,11 @@ def _expand_braces(tokens: list[tuple[bool, str]], limit: int) -> list[str] | No
                 return None
         return words
     return ["".join(v for _, v in tokens)]
+
+
+def _herestring_of(sink: Sink, raw: str) -> str | None:
+    text = substitution_output(sink, raw)
+    return None if text is None else text.rstrip("\n") + "\n"
 
 
 def _redirects_of(node: Node) -> list[Node]:

@@ -441,6 +441,14 @@ def _cmd_word(a: Arg) -> str:
     return f'"{t}"'
 
 
+_MSYS_SWITCH = re.compile(r"//[A-Za-z?](?:[:/][^/\\\s]*)?")
+"""`//c`, `//s`, `//v:on`: how a Git Bash (MSYS) command line spells a Windows switch (it passes `/c`)."""
+
+
+def _msys(a: Arg) -> Arg:
+    return Arg(a.text[1:], a.raw) if a.text[:2] == "//" and _MSYS_SWITCH.fullmatch(a.text) else a
+
+
 def cmd_exe(args: list[Arg]) -> tuple[str | None, bool, bool]:
     """`cmd /c LINE` -> (LINE, literal?, reads stdin?); switches ignore case and may be glued (`/c"x"`).
 
@@ -449,6 +457,8 @@ def cmd_exe(args: list[Arg]) -> tuple[str | None, bool, bool]:
     A word known only at run time where a switch could be (`cmd $a`) may be `/c` with a command line: the
     line is then unknown (None's second element False).
     """
+    if any(a.text[:2] == "//" for a in args):
+        args = [_msys(a) for a in args]
     for i, a in enumerate(args):
         t = a.text
         low = t.lower()
