@@ -86,6 +86,9 @@ BLOCKED = [
     ("powershell", "cmd /c rd /s,/q x", "destructive.recursive-delete"),
     ("powershell", "cmd /c curl,http://x", "network.http-client"),
     ("posix", "cmd /c 'if 1==1 rd /s /q x'", "destructive.recursive-delete"),
+    # `for /f ... in ('CMD')` runs CMD.
+    ("posix", "cmd /c \"for /f %i in ('curl http://x') do echo %i\"", "network.http-client"),
+    ("posix", "cmd /c 'for /f usebackq %i in (`rd /s /q x`) do echo %i'", "destructive.recursive-delete"),
     # A script file that is really standard input or a process substitution.
     ("posix", "bash /dev/stdin <<< 'rm -rf x'", "destructive.recursive-delete"),
     ("posix", "sh - <<< 'rm -rf x'", "destructive.recursive-delete"),
@@ -175,6 +178,9 @@ ALLOWED = [
     ("powershell", "cmd /c copy a,b c"),
     ("posix", "cmd /c 'echo a,b;c=d'"),
     ("posix", "cmd /c 'if 1==2 echo x'"),
+    ("posix", "cmd /c 'for %i in (*.txt) do echo %i'"),
+    ("posix", "cmd /c \"for /f %i in ('dir /b') do echo %i\""),
+    ("posix", "cmd /c 'echo a ^& rd /s /q x'"),
     ("posix", "while read l; do echo $l; done < <(ls)"),
     ("posix", "python < <(echo 'print(1)')"),
     ("posix", "echo {a,b}"),

@@ -129,6 +129,19 @@ def parse_cmd(line: str) -> CmdScript:
 def _peel(words: list[Arg]) -> list[Arg]:
     """Drop `@`, `call`, `start [title] [/opts]`, and the condition of `if` / the header of `for ... do`."""
     while words:
+        first, last = words[0].text[:1], words[-1].text[-1:]
+        if first in ("'", "`") and last == first and (len(words) > 1 or len(words[0].text) > 1):
+            # `for /f %i in ('curl x') do ...` runs the quoted command (backquoted with usebackq).
+            if len(words) == 1:
+                words = [Arg(words[0].text[1:-1], words[0].raw)]
+            else:
+                words = [
+                    Arg(words[0].text[1:], words[0].raw),
+                    *words[1:-1],
+                    Arg(words[-1].text[:-1], words[-1].raw),
+                ]
+            words = [w for w in words if w.text]
+            continue
         head = words[0].text.lstrip("@").lower()
         if not head:
             words = words[1:]
