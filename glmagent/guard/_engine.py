@@ -883,7 +883,11 @@ class Evaluation:
             args = args[1:]
         if not args:
             return
-        source = script_source(args[0])
+        script = args[0]
+        if script.text[:1] == DYN and script.raw[:1] != '"' and script.text.replace(DYN, ""):
+            # `source $VENV/bin/activate`: `source` reads no options, so a split word is still a file name.
+            script = Arg(script.text, f'"{script.raw}"')
+        source = script_source(script)
         if source == "stdin":
             self._stdin_script(stdin, "posix", frame, name, argv)
         elif source == "dynamic":
