@@ -152,6 +152,12 @@ BLOCKED = [
     ("posix", "cat <<EOF\n`rm -rf x`\nEOF", "destructive.recursive-delete"),
     ("posix", "cat <<EOF\nok `curl http://x` ok\nEOF", "network.http-client"),
     ("posix", "cat <<EOF\nunmatched ` quote\nEOF", "parse.error"),
+    # What a prefixed producer prints is what the command after the prefix prints.
+    ("posix", "sudo echo 'rm -rf x' | sh", "destructive.recursive-delete"),
+    ("posix", "exec echo 'curl http://x' | sh", "network.http-client"),
+    ("posix", "timeout 5 echo 'rm -rf x' | bash", "destructive.recursive-delete"),
+    ("posix", "env A=1 printf 'rm -rf x' | sh", "destructive.recursive-delete"),
+    ("posix", "sudo -u x echo 'ls' | sh", "dynamic.stdin"),
 ]
 
 ALLOWED = [

@@ -416,6 +416,7 @@ class PosixWalker:
                 stdin = self._herestring(child)
             elif child.is_named and child.type not in ("variable_assignment", "comment", *_REDIRECTS):
                 argv.append(self.arg(child))
+        argv = _past_prefixes(argv)
         return self.sink.static_output(argv, stdin, "posix") if argv else None
 
     def _herestring(self, node: Node) -> Stdin:
@@ -658,6 +659,31 @@ def _expand_braces(tokens: list[tuple[bool, str]], limit: int) -> list[str] | No
                 return None
         return words
     return ["".join(v for _, v in tokens)]
+
+
+_PREFIXES = frozenset({"exec", "command", "builtin", "nohup", "sudo", "doas", "time", "env", "nice"})
+
+
+def _past_prefixes(argv: list[Arg]) -> list[Arg]:
+    """`sudo echo x`, `timeout 5 printf x`, `env A=1 echo x`: the command whose output it is (prefixes that
+    take options other than assignments are left alone: the output is then unknown, which only blocks)."""
+    for _ in range(8):
+        if not argv:
+            break
+        name = command_key(argv[0].text)
+        if name in _PREFIXES:
+            rest = argv[1:]
+            while name == "env" and rest and _ASSIGNMENT_WORD.match(rest[0].text):
+                rest = rest[1:]
+            argv = rest
+        elif name == "timeout" and len(argv) > 2 and argv[1].text[:1].isdigit():
+            argv = argv[2:]
+        else:
+            break
+    return argv
+
+
+_ASSIGNMENT_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 
 
 def _herestring_of(sink: Sink, raw: str) -> str | None:
