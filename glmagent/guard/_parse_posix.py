@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Callable
+from fnmatch import fnmatchcase
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -199,6 +200,8 @@ class PosixWalker:
                     argv.append(self.arg(child))
                 if kind not in _LEAVES:
                     nested.append(child)
+        if argv and _GLOB_CHARS.search(argv[0].raw) and self._globbed(node):
+            argv = self._glob_name(argv, stdin)
         if stdin is None:
             stdin = self.inherited
         elif self.inherited is not None and stdin is not self.inherited:
@@ -246,6 +249,27 @@ class PosixWalker:
         if len(words) == 1:
             return None
         return [Arg(fold_arg(w), w if DYN not in w else raw) for w in words]
+
+    def _globbed(self, node: Node) -> bool:
+        """Does the command word hold an unquoted, unescaped `*`, `?` or `[`? (`/???/?m`, `/bin/r*`)"""
+        name = node.child_by_field_name("name")
+        if name is None:
+            return False
+        first = name.named_child(0) if name.named_child_count == 1 else name
+        parts = first.children if first.type == "concatenation" else [first]
+        return any(part.type == "word" and _UNESCAPED_GLOB.search(self.text(part)) for part in parts)
+
+    def _glob_name(self, argv: list[Arg], stdin: Stdin | None) -> list[Arg]:
+        """The command name is a file-name pattern: which program runs depends on the file system. Each
+        well-known program the pattern fits is checked (`/???/?m -rf x` may be `rm -rf x`); the word itself
+        stands for a name only known at run time."""
+        head = argv[0]
+        base = head.text.replace("\\", "/").rsplit("/", 1)[-1]
+        fits = any(ch.isalnum() for ch in base)  # a bare `*` fits everything: it says nothing
+        for candidate in _GLOB_CANDIDATES if fits else ():
+            if fnmatchcase(candidate, base):
+                self.sink.command([Arg(candidate, head.raw), *argv[1:]], self.frame, stdin)
+        return [Arg(DYN, head.raw), *argv[1:]]
 
     def _prefix_assignment(self, node: Node) -> None:
         name = node.child_by_field_name("name")
@@ -571,6 +595,16 @@ class PosixWalker:
         self.sink.variable(name, self.frame, raw)
 
 
+_GLOB_CHARS = re.compile(r"[*?\[]")
+_UNESCAPED_GLOB = re.compile(r"(?<!\\)[*?]|(?<!\\)\[[^\]]+\]")
+_GLOB_CANDIDATES = (
+    "rm", "rmdir", "shred", "dd", "mkfs", "wipefs", "truncate", "chmod", "chown", "find", "xargs", "git",
+    "curl", "wget", "nc", "ncat", "netcat", "socat", "ssh", "scp", "sftp", "rsync", "telnet", "ftp",
+    "printenv", "env", "set", "export", "sh", "bash", "dash", "zsh", "ksh", "python", "python3", "perl",
+    "ruby", "node", "php", "eval", "sudo", "pip", "npm",
+)  # fmt: skip
+"""Programs a file-name pattern in command position is tried as (`/???/?m` fits `rm`)."""
+
 BRACE_LIMIT = 1024
 """At most this many words from one brace expansion; more stands for a word only known at run time."""
 _SEQUENCE = re.compile(r"(-?\d+)\.\.(-?\d+)(?:\.\.(-?\d+))?|([A-Za-z])\.\.([A-Za-z])(?:\.\.(-?\d+))?")
@@ -761,8 +795,8 @@ def simple_command(text: str, root: Node) -> list[Arg] | None:
             return None
         words = text.split(" ")
         first = words[0]
-        if "=" in first or first in _NOT_A_COMMAND_NAME:
-            return None
+        if "=" in first or first in _NOT_A_COMMAND_NAME or _GLOB_CHARS.search(first):
+            return None  # an assignment, a keyword, or a file-name pattern as the program: take the walk
         # program > command > (command_name > word), word...: any other node means another shape.
         if root.descendant_count != len(words) + 3 or root.child(0).type != "command":
             return None
@@ -798,7 +832,7 @@ def simple_command(text: str, root: Node) -> list[Arg] | None:
         nodes += count + 1 if len(values) > 1 else count  # a concatenation node joins the parts
         argv.append(_new_arg(Arg, ("".join(values), word, False, False, False)))
     head = argv[0]
-    if "=" in head.raw or head.text in _NOT_A_COMMAND_NAME or not head.text:
+    if "=" in head.raw or head.text in _NOT_A_COMMAND_NAME or not head.text or _GLOB_CHARS.search(head.raw):
         return None
     if root.descendant_count != nodes or root.child(0).type != "command":
         return None
