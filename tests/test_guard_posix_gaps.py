@@ -161,6 +161,12 @@ BLOCKED = [
     ("posix", "./*.sh", "dynamic.command-name"),
     ("posix", "~/bin/* x", "dynamic.command-name"),
     ("posix", "/bin/l? x", "dynamic.command-name"),
+    # xargs -0 / -d: the input is not split on blanks, so a shell gets the whole line as its script.
+    ("posix", "echo 'rm -rf x' | xargs -0 sh -c", "destructive.recursive-delete"),
+    ("posix", "printf 'rm -rf x' | xargs --null bash -c", "destructive.recursive-delete"),
+    ("posix", "echo 'curl http://x' | xargs -d '\\n' sh -c", "network.http-client"),
+    ("posix", "echo 'rm -rf x' | xargs -r0 sh -c", "destructive.recursive-delete"),
+    ("posix", "cat f | xargs -0 sh -c", "dynamic.script"),
     # What a prefixed producer prints is what the command after the prefix prints.
     ("posix", "sudo echo 'rm -rf x' | sh", "destructive.recursive-delete"),
     ("posix", "exec echo 'curl http://x' | sh", "network.http-client"),
@@ -217,6 +223,9 @@ ALLOWED = [
     ("posix", "/bin/r\\? x"),
     ("posix", "ls *.py ?.txt [ab].md"),
     ("posix", "echo ?"),
+    ("posix", "echo 'ls' | xargs -0 sh -c"),
+    ("posix", "echo a b | xargs -0 echo"),
+    ("posix", "echo 'rm -rf x' | xargs sh -c"),
     ("posix", ". $HOME/.bashrc"),
     ("posix", "source ${VIRTUAL_ENV}/bin/activate"),
     ("posix", "git show stash@{0}"),

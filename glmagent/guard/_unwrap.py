@@ -127,9 +127,15 @@ def unwrap(spec: WrapperSpec, args: list[Arg], stdin_words: list[Arg] | None) ->
     if ambiguous_at is not None and ambiguous_at + 1 == i - spec.positionals and len(rest) > 1:
         # The last unknown option might have taken the next word as its value.
         readings.append(rest[1:])
+    whole_input = spec.feeds_arguments and replace is None and stdin_words and _delimited(args[:i])
     for reading in readings:
         if not reading:
             continue
+        if whole_input and stdin_words:
+            # `xargs -0` / `-d '\n'`: blanks do not split the input, so `echo 'rm -rf x' | xargs -0 sh -c`
+            # gives sh one argument, the whole line.
+            joined = " ".join(a.text for a in stdin_words)
+            out.candidates.append([*reading, Arg(joined, joined)])
         if spec.feeds_arguments:
             reading = _feed(reading, stdin_words, replace)
         out.candidates.append(reading)
@@ -138,6 +144,17 @@ def unwrap(spec: WrapperSpec, args: list[Arg], stdin_words: list[Arg] | None) ->
     elif any(DYN in a.text for a in args):
         out.has_command = None
     return out
+
+
+def _delimited(options: list[Arg]) -> bool:
+    """Do xargs options make it split its input on NULs or a delimiter instead of blanks?"""
+    for a in options:
+        t = a.text
+        if t in ("--null", "-0") or t.startswith(("--delimiter", "-d")):
+            return True
+        if t[:1] == "-" and t[1:2] != "-" and "0" in t:
+            return True  # `-0r`, `-r0`
+    return False
 
 
 def _feed(argv: list[Arg], stdin_words: list[Arg] | None, replace: str | None) -> list[Arg]:
