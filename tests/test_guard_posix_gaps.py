@@ -672,6 +672,9 @@ WRAPPED += [
     ("posix", "cmd.exe /c 'rd /s /q x'", "destructive"),
     ("posix", "cmd //c 'rd /s /q x'", "destructive"),
     ("posix", "cmd //c rd //s //q x", "destructive"),
+    ("powershell", "pwsh -File $a", "unverifiable"),
+    ("posix", "pwsh -File $x", "unverifiable"),
+    ("posix", "pwsh -File <(echo 'Remove-Item -Recurse x')", "destructive"),
     ("posix", "powershell.exe -c 'Remove-Item -Recurse x'", "destructive"),
     ("posix", "pwsh -Command 'Remove-Item -Recurse x'", "destructive"),
     ("posix", 'powershell -c "Remove-Item -Recurse $x"', "unverifiable"),
@@ -710,6 +713,8 @@ WRAPPED += [
     ("posix", 'bash <<< "$(cat x)"', "unverifiable"),
     ("posix", "cmd //c 'rd /s /q x'", "destructive"),
     ("posix", "cmd //c rd //s //q x", "destructive"),
+    ("powershell", "pwsh -File $a", "unverifiable"),
+    ("posix", "pwsh -File $x", "unverifiable"),
 ]
 WRAPPED_ALLOWED += [
     ("powershell", "Start-Process cmd -ArgumentList '/c dir'"),
@@ -718,12 +723,16 @@ WRAPPED_ALLOWED += [
     ("powershell", "bash -c 'ls'"),
     ("powershell", 'cmd /c "dir" | Out-Null'),
     ("posix", "cmd //c dir"),
+    ("posix", "pwsh -File build.ps1"),
+    ("powershell", "powershell -File .\\build.ps1"),
     ("posix", "cat <<'EOF'\n$(rm -rf x)\nEOF"),
     ("posix", "bash <<EOF\necho $HOME\nEOF"),
     ("posix", "cat <<EOF >> /dev/null\nrm -rf x\nEOF"),
     ("posix", 'bash <<< "$(echo ls)"'),
     ("posix", 'grep x <<< "$(ls)"'),
     ("posix", "cmd //c dir"),
+    ("posix", "pwsh -File build.ps1"),
+    ("powershell", "powershell -File .\\build.ps1"),
 ]
 
 

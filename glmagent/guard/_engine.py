@@ -840,6 +840,8 @@ class Evaluation:
                     self.script(decoded, "powershell", frame.nested(f"`{name} -EncodedCommand`"))
             elif ps.reads_stdin:
                 self._stdin_script(stdin, "powershell", frame, name, argv)
+            elif ps.file is not None and (ps.file.text[:1] == DYN or ps.file.raw.startswith("<(")):
+                self._script_file(name, ps.file, argv, frame, stdin, "powershell")
         else:
             if frame.dialect == "powershell":
                 args = powershell_arrays(args)
@@ -894,15 +896,21 @@ class Evaluation:
             self._script_file(name, args[0], argv, frame, stdin)
 
     def _script_file(
-        self, name: str, script: Arg, argv: list[Arg], frame: Frame, stdin: Stdin | None
+        self,
+        name: str,
+        script: Arg,
+        argv: list[Arg],
+        frame: Frame,
+        stdin: Stdin | None,
+        dialect: Dialect = "posix",
     ) -> None:
         """A shell runs a script whose file (or options) is only known at run time: check the text when it is
         the known output of a process substitution (`bash <(echo ...)`), else block."""
         text = None
-        if script.raw.startswith("<("):
+        if script.raw.startswith("<(") and frame.dialect == "posix":
             text = _parse_posix.substitution_output(self, script.raw)
         if text is not None:
-            self.script(text, "posix", frame.nested(f"`{name}` reading `{_shown(script.raw)}`"))
+            self.script(text, dialect, frame.nested(f"`{name}` reading `{_shown(script.raw)}`"))
             return
         self.event(
             "dynamic-script",

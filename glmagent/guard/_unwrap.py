@@ -409,6 +409,8 @@ class PowerShellRun:
     encoded: Arg | None = None
     reads_stdin: bool = False
     script_file: bool = False
+    file: Arg | None = None
+    """The `-File` operand."""
 
 
 def powershell_exe(args: list[Arg]) -> PowerShellRun:
@@ -439,6 +441,7 @@ def powershell_exe(args: list[Arg]) -> PowerShellRun:
             return run
         if param == "file":
             run.script_file = True
+            run.file = args[i + 1] if i + 1 < n else None
             if i + 1 < n and args[i + 1].text == "-":
                 run.reads_stdin = True
                 run.script_file = False
