@@ -61,7 +61,7 @@ _new_arg = tuple.__new__
 class PosixWalker:
     """One walk over one parsed script; `frame` carries depth, wrapper chain and literal assignments."""
 
-    __slots__ = ("ascii", "frame", "inherited", "sink", "src", "stage_feed")
+    __slots__ = ("ascii", "exec_stdin", "frame", "inherited", "sink", "src", "stage_feed")
 
     def __init__(self, sink: Sink, frame: Frame, src: bytes, text: str | None = None) -> None:
         self.sink = sink
@@ -71,6 +71,8 @@ class PosixWalker:
         """The source as text when it is pure ASCII: byte offsets are then character offsets, so words are
         sliced out of it directly instead of slicing and decoding bytes per node."""
         self.inherited: Stdin | None = None
+        self.exec_stdin: Stdin | None = None
+        """Standard input the script gave itself with `exec < ...`: later commands read it."""
         self.stage_feed: Feed | None = None
         """What feeds the compound pipeline stage being walked (`find . | while read f; do rm "$f"; done`)."""
 
@@ -188,8 +190,12 @@ class PosixWalker:
                 self._prefix_assignment(child)
                 nested.append(child)
             elif kind == "herestring_redirect":
-                stdin = self._herestring(child)
+                if self._fd_before(child) in ("", "0"):
+                    stdin = self._herestring(child)
                 nested.append(child)
+            elif kind == "number" and self.src[child.end_byte : child.end_byte + 1] in (b"<", b">"):
+                # `bash 0<&3`, `exec 3<<< x`: the grammar reads the descriptor as an argument.
+                continue
             elif kind in _REDIRECTS:
                 nested.append(child)
             elif child.is_named and kind != "comment":
@@ -202,8 +208,11 @@ class PosixWalker:
                     nested.append(child)
         if argv and _GLOB_CHARS.search(argv[0].raw) and self._globbed(node):
             argv = self._glob_name(argv, stdin)
+        if stdin is not None and argv and argv[0].text == "exec" and all(a.text == "0" for a in argv[1:]):
+            # `exec <<< 'x'`, `exec < <(...)`: the rest of the script reads this input.
+            self.exec_stdin = stdin
         if stdin is None:
-            stdin = self.inherited
+            stdin = self.inherited or self.exec_stdin
         elif self.inherited is not None and stdin is not self.inherited:
             # `echo hi | bash <<EOF`: the grammar hangs the here-document on the whole pipeline; the last
             # command reads it instead of the pipe. Both inputs are checked.
@@ -473,7 +482,13 @@ class PosixWalker:
             return Stdin("heredoc", self._heredoc_text(node))
         if node.type == "file_redirect":
             op = self._operator(node)
-            if op in ("<", "<>") and not self._has_descriptor(node):
+            fd = self._descriptor(node) or self._fd_before(node)
+            reads_stdin = fd in ("", "0")
+            if op == "<&" and reads_stdin:
+                target = [c for c in node.named_children if c.type not in ("file_descriptor", "comment")]
+                if not target or self.text(target[0]) not in ("-", "0"):
+                    return Stdin("descriptor")  # `bash <&3`: whatever was opened on that descriptor
+            if op in ("<", "<>") and reads_stdin:
                 target = next((c for c in node.named_children if c.type == "process_substitution"), None)
                 if target is not None:
                     # `bash < <(echo ...)`: the input is what the substituted commands print.
@@ -546,6 +561,18 @@ class PosixWalker:
             if not child.is_named:
                 return child.type
         return ""
+
+    def _fd_before(self, node: Node) -> str:
+        """The digits written right before a redirection (`3<<< x`) that the grammar left in the command."""
+        start = end = node.start_byte
+        while start > 0 and 48 <= self.src[start - 1] <= 57:
+            start -= 1
+        if start == end or (start > 0 and self.src[start - 1] not in b" \t"):
+            return ""
+        return self.src[start:end].decode()
+
+    def _descriptor(self, node: Node) -> str:
+        return next((self.text(c) for c in node.children if c.type == "file_descriptor"), "")
 
     @staticmethod
     def _has_descriptor(node: Node) -> bool:
