@@ -214,6 +214,7 @@ OBJECT_MEMBERS_BLOCKED = [
     ("gci -r | % Delete", "destructive.object-delete"),
     ("gci -r | ForEach-Object -MemberName Delete", "destructive.object-delete"),
     ("gci -r | ForEach-Object -MemberName:Delete", "destructive.object-delete"),
+    ("gci -r | ForEach-Object -MemberName ('Del' + 'ete')", "destructive.object-delete"),
     ("gci | Microsoft.PowerShell.Core\\ForEach-Object Delete", "destructive.object-delete"),
     ("(Get-Item HKCU:\\Software\\X).DeleteSubKeyTree('y')", "destructive.object-delete"),
     ("[IO.Directory]::Delete('x', $true)", "destructive.payload-delete"),
@@ -243,7 +244,6 @@ DYNAMIC_MEMBERS = [
     "[IO.File]::$n('x')",
     "$t = [IO.File]; $t::Delete('x')",
     "gci -r | % $m",
-    "gci -r | ForEach-Object -MemberName ('Del' + 'ete')",
 ]
 
 
@@ -414,3 +414,400 @@ def test_system_objects_and_scheduled_code_block(command: str, expected: str) ->
 )
 def test_system_look_alikes_stay_allowed(command: str) -> None:
     assert_allowed(command)
+
+
+# -- PowerShell 7 operators the grammar lacks: `??`, `??=`, `?.`, `?[`, `? :` --
+PS7_BLOCKED = [
+    ("rm -rf ?? x; $a ?? $b", "destructive.recursive-delete"),
+    ("rm -rf ? x; $a ?? $b", "destructive.recursive-delete"),
+    ("Remove-Item -Recurse ?; $a ?? $b", "destructive.recursive-delete"),
+    ("$a ?? (Remove-Item -Recurse x)", "destructive.recursive-delete"),
+    ("$a ??= (Remove-Item -Recurse x)", "destructive.recursive-delete"),
+    ("$a ? (ri x -r) : 1", "destructive.recursive-delete"),
+    ("$a ? 1 : (ri x -r)", "destructive.recursive-delete"),
+    ("$f = $null ?? (gci -r); $f | ri", "destructive.recursive-delete"),
+    ("$f = @() + (gci -r); $f | Remove-Item", "destructive.recursive-delete"),
+    ("$x?.Delete()", "destructive.object-delete"),
+    ("${x}?.Delete()", "destructive.object-delete"),
+    ("(Get-Item x)?.Delete()", "destructive.object-delete"),
+    ("$d?[0].Delete()", "destructive.object-delete"),
+    ("$c = $true ? 'Remove-Item' : 'x'; & $c -r y", "dynamic.command-name"),
+    ("$v = $null ?? $env:SECRET", "env.powershell-environment"),
+    ("$a??=$env:SECRET", "env.powershell-environment"),
+    ("$x = $env:A ? 1 : 2", "env.powershell-environment"),
+    ("Get-Content ~/.ssh/id_??a; $a ?? $b", "env.secret-files"),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), PS7_BLOCKED)
+def test_powershell_7_operators_are_read_not_misread(command: str, expected: str) -> None:
+    assert_blocked(command, expected)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "$a = $b ?? 'x'",
+        "$x = $null ?? 'default'",
+        "$a ??= 1",
+        "$a = $b ? 'y' : 'n'",
+        "$n = $x?.Name",
+        "$v = ${x}?[0]",
+        "gci | ? Name -like '*.py'",
+        "Get-ChildItem ??.txt",
+    ],
+)
+def test_powershell_7_operators_in_harmless_code_stay_allowed(command: str) -> None:
+    assert_allowed(command)
+
+
+ALL_BLOCKED = (
+    NATIVE_WORDS_BLOCKED
+    + TYPOGRAPHY_BLOCKED
+    + OBJECT_MEMBERS_BLOCKED
+    + ENV_BLOCKED
+    + SYSTEM_BLOCKED
+    + [(c, "dynamic.command-name") for c in DYNAMIC_MEMBERS]
+)
+
+
+@pytest.mark.parametrize(("command", "expected"), ALL_BLOCKED)
+def test_a_statement_that_needs_the_recovery_parser_hides_nothing(command: str, expected: str) -> None:
+    """A later statement the grammar rejects sends the whole line through `repair`: still blocked."""
+    d = check(f"{command}; $zz ?? 1")
+    assert not d.allowed, command
+    if expected != "parse.error":
+        assert d.category == check(command).category
+
+
+# -- sparing switches with values; arguments held in variables with known values --
+@pytest.mark.parametrize(
+    "command",
+    [
+        "Remove-Item -Recurse -Force x -WhatIf:0x0",
+        'Remove-Item -Recurse -Force x -WhatIf:"$false"',
+        "Remove-Item -Recurse -Force x -WhatIf:00",
+        "Get-Process | Out-File x.txt -Append:$false",
+        "Get-Process | Out-File x.txt -Append:$a",
+    ],
+)
+def test_sparing_switch_that_may_be_off_spares_nothing(command: str) -> None:
+    assert_blocked(command, "destructive")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "Remove-Item -Recurse -Force x -WhatIf:2",
+        "Get-Process | Tee-Object -Variable:procs",
+        "Get-Process | Tee-Object -Variable procs",
+        "Get-Process | Out-File x.txt -Append:$true",
+    ],
+)
+def test_sparing_switch_that_is_given_spares(command: str) -> None:
+    assert_allowed(command)
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        ("$d = 'env:'; gci $d", "env.environment-drive"),
+        ("$d = 'env:SECRET'; Get-Content $d", "env.environment-drive"),
+        ("$p = 'env:'; Get-ChildItem -Path $p", "env.environment-drive"),
+        ("$f = '-rf'; rm $f x", "destructive.recursive-delete"),
+        ("$u = 'http://x'; curl $u", "network"),
+        ("$k = '~/.ssh/id_rsa'; Get-Content $k", "env.secret-files"),
+    ],
+)
+def test_arguments_in_variables_are_checked_with_their_values(command: str, expected: str) -> None:
+    assert_blocked(command, expected)
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["$d = 'src'; gci $d", "$f = 'x.txt'; Remove-Item $f", "$r = '-Recurse'; Remove-Item $r"],
+)
+def test_harmless_values_in_variables_stay_allowed(command: str) -> None:
+    assert_allowed(command)
+
+
+# -- redefinitions that change what later commands do --
+@pytest.mark.parametrize(
+    "command",
+    [
+        "$PSDefaultParameterValues['Remove-Item:Recurse'] = $true; Remove-Item x",
+        "$PSDefaultParameterValues.Add('Remove-Item:Recurse', $true); ri x",
+        "$global:PSDefaultParameterValues = @{'*:Recurse' = $true}; ri x",
+        "Set-Variable -Name PSDefaultParameterValues -Value @{'ri:Recurse'=$true}; ri x",
+        "sv PSDefaultParameterValues @{'ri:Recurse'=$true}; ri x",
+        "New-Item -Path function:\\Get-Date -Value 'Remove-Item -Recurse x'; Get-Date",
+        "${function:Get-Date} = 'Remove-Item -Recurse x'; Get-Date",
+        "Set-Item function:Get-Date 'Remove-Item -Recurse x'; Get-Date",
+        "Set-Item -Path:function:Get-Date -Value 'ri -r x'; Get-Date",
+        "New-Item alias:zz -Value Remove-Item; zz -Recurse x",
+        "Set-Item alias:zz Remove-Item; zz -Recurse x",
+        "${alias:zz} = 'Remove-Item'; zz -Recurse x",
+        "Import-Alias aliases.csv; zz -Recurse x",
+    ],
+)
+def test_redefining_commands_or_defaults_blocks(command: str) -> None:
+    assert_blocked(command, "unverifiable.session-redefinition")
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        ("(Get-ChildItem -Recurse).FullName | Remove-Item", "destructive.recursive-delete"),
+        ("Remove-Item (Get-ChildItem -Recurse).FullName", "destructive.recursive-delete"),
+        ("Remove-Item -Path (gci -r | % FullName)", "destructive.recursive-delete"),
+        ("$(Get-ChildItem -Recurse).FullName | ri", "destructive.recursive-delete"),
+    ],
+)
+def test_members_of_a_recursive_listing_feed_a_delete(command: str, expected: str) -> None:
+    assert_blocked(command, expected)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "(Get-ChildItem -Recurse).FullName | Select-String x",
+        "(Get-ChildItem *.tmp).FullName | Remove-Item",
+        "Set-Variable -Name count -Value 1",
+        "Get-Alias ri",
+    ],
+)
+def test_member_and_variable_look_alikes_stay_allowed(command: str) -> None:
+    assert_allowed(command)
+
+
+# -- network: shares, feeds, browsers, module galleries --
+@pytest.mark.parametrize(
+    "command",
+    [
+        "Copy-Item \\\\server\\share\\x .",
+        "Get-Content \\\\server\\share\\x",
+        "New-PSDrive -Name Z -PSProvider FileSystem -Root \\\\server\\share",
+        "net use Z: \\\\server\\share",
+        "nuget install x",
+        "nuget.exe restore",
+        "Start-Process http://x",
+        "Start-Process msedge http://x",
+        "start http://x",
+        "saps -FilePath 'https://x'",
+        "Invoke-Item http://x",
+        "explorer https://x",
+        "Find-Module x",
+        "Register-PSRepository -Name x -SourceLocation http://x",
+        "Publish-Module -Name x",
+    ],
+)
+def test_windows_network_reaches_block(command: str) -> None:
+    assert_blocked(command, "network")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "Get-Item \\\\?\\C:\\temp\\x",
+        "Start-Process notepad README.md",
+        "nuget help",
+        "net start",
+        "Select-String -Pattern 'https://' -Path README.md",
+        "Get-Module -ListAvailable",
+        "[uri]'http://x'",
+    ],
+)
+def test_windows_network_look_alikes_stay_allowed(command: str) -> None:
+    assert_allowed(command)
+
+
+# -- .NET calls that list a whole tree feed a delete like `Get-ChildItem -Recurse` --
+@pytest.mark.parametrize(
+    "command",
+    [
+        "[System.IO.Directory]::EnumerateFiles('.', '*', 'AllDirectories') | Remove-Item",
+        "[IO.Directory]::GetFiles('.', '*', [IO.SearchOption]::AllDirectories) | % { Remove-Item $_ }",
+        "$f = [IO.Directory]::GetFiles('.', '*', 'AllDirectories'); $f | ri",
+        "Remove-Item ([IO.Directory]::GetFiles('.', '*', 'AllDirectories'))",
+        "(Get-Item .).EnumerateFiles('*', 'AllDirectories') | Remove-Item",
+        "foreach ($p in [IO.Directory]::GetFiles('.', '*', 'AllDirectories')) { Remove-Item $p }",
+    ],
+)
+def test_dotnet_tree_listing_then_delete_blocks(command: str) -> None:
+    assert_blocked(command, "destructive.recursive-delete")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "[IO.Directory]::GetFiles('.', '*', 'AllDirectories') | Measure-Object",
+        "[IO.Directory]::GetFiles('.') | Remove-Item",
+    ],
+)
+def test_dotnet_listing_without_delete_or_recursion_stays_allowed(command: str) -> None:
+    assert_allowed(command)
+
+
+# -- literal splats and string operators are read for what they pass --
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        ("$p=@{Recurse=$true}; Remove-Item x @p", "destructive.recursive-delete"),
+        ("$p=@{Path='x'; Recurse=$true}; Remove-Item @p", "destructive.recursive-delete"),
+        ("$p=@{r=$true}; Remove-Item x @p", "destructive.recursive-delete"),
+        ("$p=@{Recurse=1}; Remove-Item x @p", "destructive.recursive-delete"),
+        ("$p=@{'Recurse'=$true}; Remove-Item x @p", "destructive.recursive-delete"),
+        ("$p=@{Recurse=$true; Force=$true}; ri .\\src @p", "destructive.recursive-delete"),
+        ("$p=@{Path='x'}; $p.Recurse=$true; Remove-Item @p", "destructive.recursive-delete"),
+        ("$p=@{Path='x'}; $p['Recurse']=$true; Remove-Item @p", "destructive.recursive-delete"),
+        ("$a=@('x','-rf'); rm @a", "destructive.recursive-delete"),
+        ("$p=@{Uri='http://x'}; Invoke-WebRequest @p", "network"),
+        ("$p=@{Path='x'}; Remove-Item @p @q", "dynamic.arguments"),
+        ("Remove-Item x @p", "dynamic.arguments"),
+        ("& ('Remove'+'-Item') -Recurse x", "destructive.recursive-delete"),
+        ('& ("Remove" + "-Item") -Recurse x', "destructive.recursive-delete"),
+        ("& ('{0}-{1}' -f 'Remove','Item') -Recurse x", "destructive.recursive-delete"),
+        ("& (-join ('Remove','-Item')) -Recurse x", "destructive.recursive-delete"),
+        ("iex ('Remove-Item' + ' -Recurse x')", "destructive.recursive-delete"),
+        ("iex ('{0} -Recurse x' -f 'Remove-Item')", "destructive.recursive-delete"),
+        ("Invoke-Expression (-join ('ri',' -r x'))", "destructive.recursive-delete"),
+        ("Get-ChildItem ('env' + ':')", "env.environment-drive"),
+        ("& ('Remove'+'-Item'+$x) -Recurse x", "dynamic.command-name"),
+        ("& ('Remove'+\"-$x\") -Recurse x", "dynamic.command-name"),
+        ("& ('{0}{1}' -f 'Remove') x", "dynamic.command-name"),
+        ("& ('Get'+'-Date')", "dynamic.command-name"),
+        ("iex ('Get-Date' + $x)", "dynamic.script"),
+    ],
+)
+def test_splats_and_string_operators_are_evaluated(command: str, expected: str) -> None:
+    assert_blocked(command, expected)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "$p=@{Recurse=$false}; Get-ChildItem @p",
+        "$p=@{Path='src'}; Get-ChildItem @p",
+        "Write-Output ('a' + 'b')",
+        "$x = 'a' + 'b'",
+        "'{0} items' -f 3",
+        "iex ('Get-' + 'Date')",
+    ],
+)
+def test_harmless_splats_and_string_operators_stay_allowed(command: str) -> None:
+    assert_allowed(command)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "sal zz ri; zz -r x",
+        "Set-Alias -Name zz -Value rm; zz -Recurse x",
+        "New-Alias zz del; zz x -Recurse",
+        "Set-Alias a1 Remove-Item; Set-Alias a2 a1; a2 -Recurse x",
+    ],
+)
+def test_an_alias_of_an_alias_names_its_final_command(command: str) -> None:
+    assert_blocked(command, "destructive.recursive-delete")
+
+
+# -- `-- 'x'` is the end of the options and a word, not a decrement of the string --
+@pytest.mark.parametrize(
+    "command",
+    ["git grep -n \"TODO\" -- '*.py'", "git checkout -- 'file name.txt'", 'git log -- "src/x y"'],
+)
+def test_dashdash_before_a_quoted_word_stays_allowed(command: str) -> None:
+    assert_allowed(command)
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        ("Remove-Item x -- '-Recurse' -Recurse", "destructive.recursive-delete"),
+        ("rm -rf -- 'x'", "destructive.recursive-delete"),
+        ("git clean -fdx -- '.'", "destructive.git-clean"),
+        ("git checkout -- $(Remove-Item -r x)", "destructive.recursive-delete"),
+        ('Write-Output -- "$env:SECRET"', "env.powershell-environment"),
+    ],
+)
+def test_dashdash_before_a_word_hides_nothing(command: str, expected: str) -> None:
+    assert_blocked(command, expected)
+
+
+# -- a variable glued to a path (`$HOME\projects`) is one word --
+@pytest.mark.parametrize(
+    "command",
+    ["gci $HOME\\projects", "gci $HOME/projects", "gci ${HOME}\\x", "Set-Location $PSScriptRoot\\..\\src"],
+)
+def test_variable_paths_parse_and_stay_allowed(command: str) -> None:
+    assert_allowed(command)
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        ("gci $env:USERPROFILE\\x", "env.powershell-environment"),
+        ("Get-Content $HOME\\.ssh\\id_rsa", "env.secret-files"),
+        ("Get-Content $HOME/.aws/credentials", "env.secret-files"),
+        ("Get-Content ${env:USERPROFILE}\\.ssh\\id_rsa", "env"),
+        ("Remove-Item -Recurse $HOME\\projects", "destructive.recursive-delete"),
+        ("Remove-Item $PSScriptRoot\\..\\x -Recurse", "destructive.recursive-delete"),
+        ("gci $HOME\\x; Remove-Item -r y", "destructive.recursive-delete"),
+    ],
+)
+def test_variable_paths_hide_nothing(command: str, expected: str) -> None:
+    assert_blocked(command, expected)
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        ("Get-CimInstance Win32_Environment", "env.object-environment"),
+        ("gwmi Win32_Environment | Format-Table", "env.object-environment"),
+        ("Get-ItemProperty HKCU:\\Environment", "env.object-environment"),
+        ("reg query HKCU\\Environment", "env.object-environment"),
+        ("wmic environment list", "env.object-environment"),
+        ("(Get-Process -Id $PID).StartInfo.EnvironmentVariables", "env.object-environment"),
+        ("Get-Process | ForEach-Object { $_.Kill() }", "destructive.object-system"),
+        ("[Diagnostics.Process]::GetProcesses() | % Kill", "destructive.object-system"),
+        ("(Get-WmiObject Win32_OperatingSystem).Win32Shutdown(1)", "destructive.object-system"),
+        ("[IO.File]::Open('x.txt', 'Truncate')", "destructive.truncating-write"),
+        ("[Net.Http.SocketsHttpHandler]::new()", "network"),
+    ],
+)
+def test_more_object_and_wmi_spellings_block(command: str, expected: str) -> None:
+    assert_blocked(command, expected)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "Get-ChildItem environment",
+        "Get-ChildItem .\\environment",
+        "Get-CimInstance Win32_OperatingSystem",
+        "(Get-Process -Id $PID).Id",
+        "Stop-Process -Id 1234",
+    ],
+)
+def test_more_object_and_wmi_look_alikes_stay_allowed(command: str) -> None:
+    assert_allowed(command)
+
+
+WRAPPINGS = [
+    lambda c: "git status; " + c,
+    lambda c: "& { " + c + " }",
+    lambda c: ". { " + c + " }",
+    lambda c: "if ($true) { " + c + " }",
+    lambda c: "try { " + c + " } catch { }",
+    lambda c: "foreach ($q in 1) { " + c + " }",
+    lambda c: "$(" + c + ")",
+    lambda c: "iex '" + c.replace("'", "''") + "'",
+    lambda c: "Invoke-Command -ScriptBlock { " + c + " }",
+    lambda c: c + " --",
+]
+
+
+@pytest.mark.parametrize("wrap", range(len(WRAPPINGS)))
+def test_every_blocked_case_stays_blocked_when_wrapped(wrap: int) -> None:
+    missed = [c for c, _ in ALL_BLOCKED if check(WRAPPINGS[wrap](c)).allowed]
+    assert not missed

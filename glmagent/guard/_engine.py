@@ -48,6 +48,7 @@ from ._unwrap import (
 )
 
 _SHOWN_MAX = 160
+_QUOTED_WORD = re.compile("'[^']*'|\"[^\"$`]*\"")
 _NO_ALIASES: dict[str, str] = {}
 _ALLOWED = "no deny rule matches any command in it"
 
@@ -1019,7 +1020,10 @@ class Evaluation:
         named, positional = self._ps_bind(argv[1:], ("name", "value", "scope", "option", "description"))
         words = (named.get("name") or positional[:1]) + (named.get("value") or positional[1:2])
         if len(words) >= 2 and DYN not in words[0].text and DYN not in words[1].text:
-            frame.aliases[command_key(words[0].text)] = command_key(words[1].text)
+            target = command_key(words[1].text)
+            # An alias of an alias names its final command: `sal zz ri` makes `zz` Remove-Item.
+            target = frame.aliases.get(target) or self.p.aliases.get(target) or target
+            frame.aliases[command_key(words[0].text)] = target
         self.event(
             "dynamic-alias",
             frame,
@@ -1031,7 +1035,8 @@ class Evaluation:
         named, positional = self._ps_bind(argv[1:], ("typename", "comobject", "argumentlist", "property"))
         types = named.get("typename") or ([] if "comobject" in named else positional[:1])
         for a in types + named.get("comobject", []):
-            if DYN in a.text:
+            if DYN in a.text or (a.raw != a.text and not _QUOTED_WORD.fullmatch(a.raw)):
+                # `('Net.' + 'WebClient')` is computed, however literal its parts
                 self.event(
                     "dynamic-arguments",
                     frame,

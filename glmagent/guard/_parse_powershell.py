@@ -123,6 +123,8 @@ _DASHES = ("-", "\u2013", "\u2014", "\u2015")
 _MEMBER_OF = frozenset({"member_access", "invokation_expression", "element_access"})
 """Expressions whose first operand is the object they read from (`$f.FullName`, `$f[0]`, `$f.Name.Trim()`)."""
 _FOREACH_OBJECT = frozenset({"foreach-object", "%", "foreach"})
+_FOLDABLE = frozenset({"additive_expression", "format_expression", "expression_with_unary_operator"})
+_FORMAT_FIELD = re.compile(r"\{(\d+)\}")
 _SUBSTITUTIONS = frozenset({"command", "pipeline_chain", "sub_expression", "array_expression"})
 """Argument kinds (after peeling) whose value is a command's output: `(gci -r)`, `$(...)`, `@(...)`."""
 _new_arg = tuple.__new__
@@ -141,7 +143,7 @@ def _variable_name(raw: str) -> str:
 class PowerShellWalker:
     """One walk over one parsed PowerShell script."""
 
-    __slots__ = ("ascii", "frame", "sink", "src", "stage_feed", "var_feeds")
+    __slots__ = ("ascii", "frame", "sink", "splats", "src", "stage_feed", "var_feeds")
 
     def __init__(self, sink: Sink, frame: Frame, src: bytes, text: str | None = None) -> None:
         self.sink = sink
@@ -152,6 +154,8 @@ class PowerShellWalker:
         is sliced out of it directly instead of slicing and decoding bytes per node."""
         self.stage_feed: Feed | None = None
         """What feeds the pipeline stage whose script blocks are being walked (`$_` is its output)."""
+        self.splats: dict[str, list[Arg]] = {}
+        """Variables assigned a literal hashtable or array, by folded name: the words `@name` passes."""
         self.var_feeds: dict[str, Feed] = {}
         """Variables holding a command's output (`$f = gci -r`), by folded name: what feeds their readers."""
 
@@ -228,6 +232,61 @@ class PowerShellWalker:
             return raw
         if kind == "expression_with_unary_operator" and _SIGNED_NUMBER.fullmatch(raw):
             return raw  # `kill -9 -1`: negative numbers are values, not parameters
+        if kind in _FOLDABLE:
+            return self._fold(node, kind)
+        return DYN
+
+    def _strings(self, nodes: list[Node]) -> list[str] | None:
+        """The values of string literals, or None unless every node is one with a literal value."""
+        out = []
+        for n in nodes:
+            n = self.peel(n)
+            if n.type != "string_literal":
+                return None
+            text = self._string(n, self.text(n))
+            if DYN in text:
+                return None
+            out.append(text)
+        return out
+
+    def _items(self, node: Node) -> list[str] | None:
+        """The strings of `'a', 'b'` (or of one string literal), else None."""
+        node = self.peel(node)
+        if node.type == "array_literal_expression":
+            return self._strings([c for c in node.named_children if c.type != "comment"])
+        return self._strings([node])
+
+    def _fold(self, node: Node, kind: str) -> str:
+        """String operators on literals, evaluated as PowerShell does: `'Remove' + '-Item'`,
+        `'{0}-{1}' -f 'Remove', 'Item'`, `-join ('Remove', '-Item')`. Anything else is DYN."""
+        parts = [c for c in node.named_children if c.type != "comment"]
+        if kind == "additive_expression":
+            ops = [c.type for c in node.children if not c.is_named]
+            if ops and all(op == "+" for op in ops):
+                strings = self._strings(parts)
+                if strings is not None:
+                    return "".join(strings)
+        elif kind == "format_expression" and len(parts) == 3 and self.text(parts[1]).strip().lower() == "-f":
+            fmt = self._strings([parts[0]])
+            items = self._items(parts[2])
+            if fmt is not None and items is not None:
+                pieces = _FORMAT_FIELD.split(fmt[0])
+                if not any("{" in p or "}" in p for p in pieces[::2]):
+                    out = []
+                    for i, piece in enumerate(pieces):
+                        if i % 2 == 0:
+                            out.append(piece)
+                        elif int(piece) < len(items):
+                            out.append(items[int(piece)])
+                        else:
+                            return DYN
+                    return "".join(out)
+        elif kind == "expression_with_unary_operator" and len(parts) == 1:
+            first = node.children[0] if node.child_count else None
+            if first is not None and first.type.lower() == "-join":
+                items = self._items(parts[0])
+                if items is not None:
+                    return "".join(items)
         return DYN
 
     def _string(self, node: Node, raw: str) -> str:
@@ -283,6 +342,11 @@ class PowerShellWalker:
         if inner.type == "variable":
             raw = self.text(inner)
             return Arg(DYN, raw), self.frame.variables.get(_variable_name(raw).casefold())
+        if inner.type in _FOLDABLE:
+            # `& ('Remove' + '-Item')`: a name computed when the command runs, even from literals; it is
+            # checked as what it evaluates to, and still blocks as a run-time name.
+            folded = self.value(inner)
+            return Arg(DYN, self.text(inner)), folded if DYN not in folded else None
         return self.arg(inner), None
 
     def _elements(self, node: Node, argv: list[Arg], later: list[Node]) -> None:
@@ -331,6 +395,14 @@ class PowerShellWalker:
     def _append_argument(self, node: Node, argv: list[Arg], later: list[Node]) -> None:
         inner = self.peel(node)
         kind = inner.type
+        if kind == "expression_with_unary_operator" and inner.named_child_count == 1:
+            op = inner.named_children[0]
+            if op.type == "pre_decrement_expression" and op.child_count == 2 and op.children[0].type == "--":
+                # `git grep x -- '*.py'`: in an argument list `--` is a word of its own (the end of the
+                # options), not a decrement of the string after it.
+                argv.append(Arg("--", "--"))
+                self._append_argument(op.children[1], argv, later)
+                return
         if kind == "array_literal_expression":
             # `a, b` passes each element as its own argument.
             for element in inner.named_children:
@@ -342,6 +414,9 @@ class PowerShellWalker:
             text = fold_arg(self._bare(raw))
             argv.append(Arg(text, raw, param=text[:1] in _DASHES and len(text) > 1))
         elif kind == "variable" and raw.startswith("@"):
+            # A literal `$p = @{Recurse = $true}` is passed as its words; the splat itself stays, since
+            # the table may have been changed since (`$p.Force = $true`): rules it does not decide block.
+            argv.extend(self.splats.get(_variable_name(raw).casefold(), ()))
             argv.append(Arg(DYN, raw, splat=True))
         elif kind == "script_block_expression":
             argv.append(Arg(DYN, raw, block=True))
@@ -369,8 +444,8 @@ class PowerShellWalker:
                 feed = self._feed_of(child)  # `Remove-Item (Get-ChildItem -Recurse)`
                 if feed is not None:
                     feeds += (feed,)
-            elif self.var_feeds:
-                feed = self._variable_feed(child)  # `$f = gci -r; Remove-Item $f`
+            elif self.var_feeds or child.type in _MEMBER_OF:
+                feed = self._variable_feed(child)  # `$f = gci -r; Remove-Item $f`, `(gci -r).FullName`
                 if feed is not None:
                     feeds += (feed,)
         if argv and command_key(argv[0].text) in _FOREACH_OBJECT:
@@ -385,6 +460,12 @@ class PowerShellWalker:
             self.sink.command(argv, self.frame, stdin, resolved, feeds)
         else:
             self.sink.command(argv, self.frame, stdin, resolved)
+        if self.frame.variables and len(argv) > 1:
+            known = self._known_values(argv)
+            if known is not None:
+                # `$d = 'env:'; gci $d`: checked once more with the value the script gave the variable. Only
+                # ever stricter: the words as written were checked above, and a loop may change the value.
+                self.sink.command(known, self.frame, stdin, resolved, feeds)
         if later and stdin is not None and stdin.feed is not None:
             # Script blocks of a pipeline stage see each input object as `$_`.
             saved, self.stage_feed = self.stage_feed, stdin.feed
@@ -422,6 +503,8 @@ class PowerShellWalker:
         """The words of a command whose output feeds another command, and what feeds it in turn."""
         inner = self.peel(node)
         if inner.type != "command":
+            if inner.type == "invokation_expression" and self._lists_tree(inner):
+                return self._tree_listing(inner), upstream
             feed = self._variable_feed(inner)  # `$f = gci -r; $f | Remove-Item`
             return feed.producer() if feed is not None else None
         argv: list[Arg] = []
@@ -448,6 +531,16 @@ class PowerShellWalker:
         if kind in ("sub_expression", "array_expression", "statement_list", "pipeline"):
             statements = [c for c in inner.named_children if c.type not in _LEAVES]
             return self._feed_of(statements[-1]) if statements else None
+        if kind == "invokation_expression" and self._lists_tree(inner):
+            listing = self._tree_listing(inner)
+            return Feed(lambda: (listing, None))
+        if kind in _WRAPPERS:
+            # `$null ?? (gci -r)`, `@() + (gci -r)`: an operator passes its operands' items on.
+            for child in inner.named_children:
+                if child.type not in _LEAVES:
+                    feed = self._feed_of(child) or self._variable_feed(child)
+                    if feed is not None:
+                        return feed
         return None
 
     # -- functions --
@@ -528,6 +621,13 @@ class PowerShellWalker:
                         self.var_feeds[name] = feed
                     else:
                         self.var_feeds.pop(name, None)
+                    words = self._splat_words(value) if plain else None
+                    if words is not None:
+                        self.splats[name] = words
+                    else:
+                        self.splats.pop(name, None)
+                elif left is not None and self.splats and left.type in ("member_access", "element_access"):
+                    self._splat_entry(left, value)  # `$p.Recurse = $true` adds to a splatted table
                 self.visit(child)
         # Writing `$env:NAME = value` sets a variable for child processes; only reads inspect the environment.
         # (`$env:PATH += ';x'` also reads it.)
@@ -557,14 +657,104 @@ class PowerShellWalker:
                 member = self.text(after)
         self.sink.dotnet(name, member, self.frame, raw)
 
-    def _variable_feed(self, node: Node) -> Feed | None:
-        """The feed of a variable holding a command's output, also through its members (`$f.FullName`)."""
+    def _splat_words(self, node: Node) -> list[Arg] | None:
+        """The words splatting a literal passes: `@{Recurse = $true; Path = 'x'}` -> `-Recurse:$true`,
+        `-Path:x`; `@('x', '-Recurse')` -> `x`, `-Recurse` (values, as from an array)."""
         node = self.peel(node)
+        if node.type == "hash_literal_expression":
+            out = []
+            body = next((c for c in node.named_children if c.type == "hash_literal_body"), None)
+            for entry in body.named_children if body is not None else ():
+                if entry.type != "hash_entry":
+                    continue
+                named = [c for c in entry.named_children if c.type not in _LEAVES]
+                if len(named) != 2:
+                    continue
+                key = self.value(named[0]) if named[0].type != "key_expression" else self._key(named[0])
+                if DYN in key or not key:
+                    continue
+                value = self.value(named[1])
+                shown = self.text(named[1]).strip()
+                text = f"-{key}:{value if DYN not in value else shown}"
+                out.append(Arg(fold_arg(text), f"-{key}:{shown}", param=True))
+            return out
+        if node.type == "array_expression":
+            items = [c for c in node.named_children if c.type not in _LEAVES]
+            while len(items) == 1 and items[0].type == "statement_list":
+                items = [c for c in items[0].named_children if c.type not in _LEAVES]
+            if len(items) == 1:
+                found = self._items(self.peel(items[0]))
+                if found is not None:
+                    return [Arg(fold_arg(v), v) for v in found]
+        return None
+
+    def _splat_entry(self, left: Node, value: Node) -> None:
+        named = [c for c in left.named_children if c.type not in _LEAVES]
+        if len(named) != 2 or named[0].type != "variable":
+            return
+        words = self.splats.get(_variable_name(self.text(named[0])).casefold())
+        if words is None:
+            return
+        key = self._key(named[1]) if named[1].type == "member_name" else self.value(named[1])
+        if DYN in key or not key:
+            return
+        literal = self.value(value)
+        shown = self.text(value).strip()
+        words.append(
+            Arg(fold_arg(f"-{key}:{literal if DYN not in literal else shown}"), f"-{key}:{shown}", True)
+        )
+
+    def _key(self, node: Node) -> str:
+        inner = node.named_children[0] if node.named_child_count == 1 else None
+        if inner is None:
+            return DYN
+        return self.text(inner) if inner.type == "simple_name" else self.value(inner)
+
+    def _lists_tree(self, node: Node) -> bool:
+        """`[IO.Directory]::GetFiles('.', '*', 'AllDirectories')`, `$d.EnumerateFiles('*', 'AllDirectories')`:
+        a .NET call that lists a whole tree."""
+        name = next((c for c in node.children if c.type == "member_name"), None)
+        args = next((c for c in node.children if c.type == "argument_list"), None)
+        if name is None or args is None:
+            return False
+        member = self.text(name).lower()
+        return member.startswith(("enumerate", "get")) and "alldirectories" in self.text(args).lower()
+
+    def _tree_listing(self, node: Node) -> list[Arg]:
+        """The listing as the rules know it: `Get-ChildItem -Recurse`."""
+        return [Arg("get-childitem", self.text(node)), Arg("-Recurse", "", param=True)]
+
+    def _known_values(self, argv: list[Arg]) -> list[Arg] | None:
+        """`argv` with each plain `$name` argument replaced by the literal the script assigned it, or None
+        when no argument is such a variable. The value is one word and never a parameter, as in PowerShell."""
+        out = None
+        variables = self.frame.variables
+        for i, a in enumerate(argv):
+            if i and a.text == DYN and a.raw[:1] == "$" and not a.splat:
+                value = variables.get(_variable_name(a.raw).casefold())
+                if value is not None:
+                    if out is None:
+                        out = list(argv)
+                    out[i] = Arg(fold_arg(value), a.raw)
+        return out
+
+    def _variable_feed(self, node: Node) -> Feed | None:
+        """The feed of a variable holding a command's output, also through its members (`$f.FullName`),
+        and of a member of a command's output (`(gci -r).FullName`)."""
+        node = self.peel(node)
+        member = False
+        if node.type == "invokation_expression" and self._lists_tree(node):
+            return self._feed_of(node)
         while node.type in _MEMBER_OF and node.named_child_count:
             node = self.peel(node.named_children[0])
-        if node.type != "variable" or not self.var_feeds:
-            return None
-        return self.var_feeds.get(_variable_name(self.text(node)).casefold())
+            member = True
+        if node.type == "variable":
+            if not self.var_feeds:
+                return None
+            return self.var_feeds.get(_variable_name(self.text(node)).casefold())
+        if member and node.type in _SUBSTITUTIONS:
+            return self._feed_of(node)
+        return None
 
     def _foreach(self, node: Node, stdin: Stdin | None = None) -> None:
         """`foreach ($i in <listing>) { ... }`: `$i` is fed by the listing, like `$_` in a pipeline."""
@@ -682,6 +872,65 @@ _UNGLUED = re.compile(r"[$\[\](){}@]|::|^-\w+:$")
 """Prefixes that are no bare word glued to a string: `$d.'Delete'()`, `[IO.File]::'Delete'`, `-Name:'x'`."""
 
 
+_VARIABLE_END = re.compile(r"\$[\w:]+$")
+_VARIABLE_PATH = re.compile(r"(?:\$[\w:]+|\$\{[^{}`'\"]+\})[\\/][^\s;|&)},<>'\"`$(){}]*(?=[\s;|&)},<>]|$)")
+"""`$HOME\\x`, `${env:ProgramFiles}/x`: a variable and a path that the grammar cannot join into one word."""
+
+
+def _ends_operand(out: list[str]) -> bool:
+    """Does the text so far end an operand (`$a`, `)`, `]`, `}`) that an operator can follow directly?"""
+    if not out:
+        return False
+    last = out[-1]
+    if last in ")]}":
+        return True
+    if not (last.isalnum() or last in "_:"):
+        return False
+    tail = "".join(out[-64:])
+    return _VARIABLE_END.search(tail) is not None
+
+
+def _ps7_operator(source: str, i: int, out: list[str]) -> tuple[str, int] | None:
+    """PowerShell 7 operators the grammar lacks, respelled as ones it knows that read the same operands:
+    `$a ?? $b` / `$a ??= $b` as `+` / `+=`, `$a?.M()` / `$a?[0]` as `.` / `[`, and `$c ? x : y` as
+    `$c + x + y`. Only a `?` that stands alone or follows an operand is touched, never one inside a word
+    (`id_??.txt`); as a word of a command `+` is as inert as the `??` it replaces, and it never looks like
+    a parameter (`-or` would: `rm -rf -or` reads as a usage error to the rules, a `+` does not)."""
+    nxt = source[i + 1 : i + 2]
+    before_space = bool(out) and out[-1] in " \t"
+    if nxt == "?":
+        after = source[i + 2 : i + 3]
+        if after == "=":
+            after = source[i + 3 : i + 4]
+            if (before_space or _ends_operand(out)) and after in (
+                "",
+                " ",
+                "\t",
+                "$",
+                "(",
+                "'",
+                '"',
+                "@",
+                "[",
+            ):
+                return "+=", 3
+            return None
+        if (before_space or _ends_operand(out)) and (
+            after in ("", " ", "\t", "$", "(", "'", '"', "@", "[") or after.isdigit()
+        ):
+            return "+", 2
+        return None
+    if nxt in (".", "[") and _ends_operand(out):
+        return "", 1  # drop the `?` of `?.` / `?[`
+    if before_space and nxt in (" ", "\t"):
+        k = len(out) - 1
+        while k >= 0 and out[k] in " \t":
+            k -= 1
+        if k >= 0 and out[k] not in _STATEMENT_START:
+            return "+", 1  # the `?` of `$c ? a : b`, not Where-Object after `|`
+    return None
+
+
 def repair(source: str) -> str | None:
     """Respell valid PowerShell that the grammar rejects, without changing what the policy reads.
 
@@ -721,6 +970,11 @@ def repair(source: str) -> str | None:
                     out.append(f"'{word}'")  # an argument of a command, never an operator
                     i = j
                     continue
+        if ch == "$" and out and out[-1] in " \t" and (m := _VARIABLE_PATH.match(source, i)) is not None:
+            # `$HOME\projects`: a variable glued to a path is one word; PowerShell expands it as in "...".
+            out.append(f'"{m.group(0)}"')
+            i = m.end()
+            continue
         if ch in "'\"" and out and not out[-1].isspace() and out[-1] not in _OPENERS:
             # `--grep='a b'`: a bare word glued to a string is one argument; quote it as a whole.
             k = len(out)
@@ -749,6 +1003,14 @@ def repair(source: str) -> str | None:
                 j += 1
             out.append(" ,")
             i = j
+            continue
+        elif ch == "?" and (step := _ps7_operator(source, i, out)) is not None:
+            out.append(step[0])
+            i += step[1]
+            continue
+        elif ch == ":" and out and out[-1] in " \t" and source[i + 1 : i + 2] in (" ", "\t"):
+            out.append("+")  # the `:` of `$c ? a : b`; as a word (`echo a : b`) `+` is as inert
+            i += 1
             continue
         elif ch.isdigit() and (m := _NUMBER_SUFFIX.match(source, i)) is not None:
             out.append(m.group(1) + m.group(2).lower())

@@ -108,7 +108,22 @@ def path_regex(paths: list[str], except_paths: list[str]) -> re.Pattern[str]:
 
 # -- commands --
 _OFF_VALUES = frozenset({"$false", "0", "$null"})
-_ON_VALUES = frozenset({None, "$true", "1"})
+_NONZERO = re.compile(r"[1-9][0-9]*")
+
+
+def _surely_given(value: str | None) -> bool:
+    """Is a sparing parameter (`-WhatIf`, `-Append`, `-Variable name`) surely in force with this value?
+
+    Bare, `:$true`, a nonzero integer or a plain word (`-Variable:procs`) are; `$false`, `0`, `0x0`, an
+    empty string, or anything computed (`$x`, `(...)`, `"$x"`), which may turn a switch off, are not."""
+    if value is None or value == "$true":
+        return True
+    if not value or value in _OFF_VALUES:
+        return False
+    head = value[0]
+    if head.isdigit():
+        return _NONZERO.fullmatch(value) is not None
+    return head not in "$(@[{'\"-+.,"
 
 
 @dataclass(slots=True, frozen=True)
@@ -523,7 +538,7 @@ class CompiledCommand:
                 # `-WhatIf:$false`, `-WhatIf:$x` and a `-WhatIf` after `--` (a path) spare nothing.
                 cut = view._params_cut
                 for name, value in params[:cut] if cut is not None else params:
-                    if name in none and value in _ON_VALUES:
+                    if name in none and _surely_given(value):
                         return NO
             if self.params_any:
                 hits = [name for name in given if name in self.params_any_prefixes]
