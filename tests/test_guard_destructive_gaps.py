@@ -270,10 +270,76 @@ allow	Select-String -Path x -Pattern 'robocopy /MIR'
 allow	Get-Help Export-Csv
 """
 
+PAYLOADS = """
+destructive.payload-delete	python -c "import os; os.unlink('x')"
+destructive.payload-delete	python -c "import pathlib; pathlib.Path('x').unlink()"
+destructive.payload-delete	python -c "from pathlib import Path; Path('src').rmdir()"
+destructive.payload-delete	python -c "import os; os.removedirs('a/b')"
+destructive.payload-delete	python -c 'from os import remove; remove("x")'
+destructive.payload-delete	python -c 'import shutil as s; s.rmtree("x")'
+destructive.payload-delete	node -e "require('fs').rm('x', {recursive: true}, () => {})"
+destructive.payload-delete	node -e "require('fs/promises').rm('x', {recursive: true})"
+destructive.payload-delete	node -e "fs.promises.unlink('x')"
+destructive.payload-delete	perl -e 'use File::Path; rmtree("x")'
+destructive.payload-delete	ruby -e 'File.delete("x")'
+destructive.payload-delete	php -r 'unlink("x");'
+destructive.payload-delete	lua -e 'os.remove("x")'
+destructive.payload-delete	Rscript -e 'file.remove("x")'
+destructive.payload-delete	julia -e 'rm("x"; recursive=true)'
+destructive.payload-delete	tclsh <<< 'file delete -force x'
+destructive.payload-delete	groovy -e 'new File("x").delete()'
+destructive.payload-delete	jshell <<< 'new java.io.File("x").delete()'
+destructive.payload-delete	deno eval "Deno.removeSync('x', {recursive: true})"
+destructive.payload-write	python -c "open('src/app.py', 'w').write('')"
+destructive.payload-write	python -c "from pathlib import Path; Path('x').write_bytes(b'')"
+destructive.payload-write	python -c "import io; io.open('f', 'w')"
+destructive.payload-write	node -e "require('fs').writeFileSync('x', '')"
+destructive.payload-write	node -e "require('fs').truncateSync('x')"
+destructive.payload-write	perl -e 'open(F, ">x")'
+destructive.payload-write	ruby -e 'File.write("x", "")'
+destructive.payload-write	php -r 'file_put_contents("x", "");'
+destructive.payload-write	lua -e 'io.open("x", "w")'
+destructive.payload-write	awk 'BEGIN { printf "" > "x" }'
+destructive.payload-write	julia -e 'write("x", "")'
+destructive	python -c "import subprocess; subprocess.run(['rm', '-rf', 'x'])"
+destructive	node -e "require('child_process').execFileSync('rm', ['-rf', 'x'])"
+destructive	perl -e 'system("rm", "-rf", "x")'
+destructive	osascript -e 'do shell script "rm -rf x"'
+destructive	julia -e 'run(`rm -rf x`)'
+destructive	Rscript -e 'system("rm -rf x")'
+unverifiable.payload-process	python -c "import os; os.popen('ls')"
+unverifiable.payload-process	Rscript -e 'system2("ls")'
+unverifiable.payload-process	groovy -e '"ls".execute()'
+unverifiable.payload-process	expect -c 'spawn ls'
+unverifiable.payload-process	echo 'exec ls' | tclsh
+unverifiable.payload-process	node -e "process.binding('spawn_sync')"
+unverifiable.payload-dynamic	python -c "import base64; exec(base64.b64decode('cHJpbnQoMSk='))"
+unverifiable.payload-dynamic	python -c "import importlib; importlib.import_module('os')"
+unverifiable.inline-code	deno eval 'console.log(1)'
+allow	python -c 'import sys; print(sys.version)'
+allow	python -c "import importlib.metadata as m; print(m.version('x'))"
+allow	python -c 'import base64; print(base64.b64encode(b"x"))'
+allow	python -c "print(open('README.md').read())"
+allow	python -c "open('log.txt', 'a').write('x')"
+allow	python -c "import os; print(os.listdir('.'))"
+allow	node -e 'console.log(1)'
+allow	node -e "console.log(require('fs').readFileSync('x', 'utf8'))"
+allow	perl -ne 'print if /foo/' f
+allow	ruby -e 'puts File.read("x")'
+allow	php -r 'echo PHP_VERSION;'
+allow	Rscript -e 'print(1)'
+allow	julia -e 'println(1)'
+allow	awk -F, '{ print $2 > "/dev/stderr" }' f
+allow	awk '$3 > 10 { print $1 }' f
+allow	osascript -e 'display notification "done"'
+allow	grep -rn 'shutil.rmtree' src/
+"""
+
 
 CASES = (
     _cases("posix", WRAPPERS_POSIX)
     + _cases("posix", GIT)
+    + _cases("posix", PAYLOADS)
     + _cases("posix", DESTRUCTIVE_POSIX)
     + _cases("powershell", DESTRUCTIVE_POWERSHELL)
     + _cases("powershell", WRAPPERS_POWERSHELL)
@@ -292,3 +358,23 @@ def test_decision_and_category(backend: str, expected: str, command: str) -> Non
             assert decision.rule_id == expected, decision.reason
         else:
             assert decision.category == expected, decision.reason
+
+
+@pytest.mark.parametrize(
+    ("payload", "joined"),
+    [
+        ("subprocess.run(['rm', '-rf', 'x'])", "rm -rf x"),
+        ("execFileSync('rm', ['-rf', 'my dir'])", "rm -rf 'my dir'"),
+        ('system("rm", "-rf", "x")', "rm -rf x"),
+    ],
+)
+def test_argument_lists_in_a_payload_are_also_read_as_one_command(payload: str, joined: str) -> None:
+    from glmagent.guard._payloads import string_literals
+
+    assert joined in string_literals(payload)
+
+
+def test_literals_apart_from_each_other_are_not_joined() -> None:
+    from glmagent.guard._payloads import string_literals
+
+    assert string_literals("run('rm', cwd='-rf')") == ["rm", "-rf"]
