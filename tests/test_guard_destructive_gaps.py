@@ -378,3 +378,10 @@ def test_literals_apart_from_each_other_are_not_joined() -> None:
     from glmagent.guard._payloads import string_literals
 
     assert string_literals("run('rm', cwd='-rf')") == ["rm", "-rf"]
+
+
+def test_a_base64_literal_run_as_a_command_is_read_decoded() -> None:
+    command = "python -c \"import base64,os; os.system(base64.b64decode('cm0gLXJmIH4=').decode())\""
+    decision = check(command, "posix")
+    assert not decision.allowed
+    assert decision.category == "destructive", decision.reason

@@ -99,6 +99,7 @@ def static_output(argv: list[Arg], stdin: Stdin | None, dialect: Dialect) -> str
 _STRING = re.compile(r"""(?s)(?:[rRbBuUfF]{0,2})("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`)""")
 
 
+_BASE64 = re.compile(r"[A-Za-z0-9+/]+={0,2}")
 _LIST_GAP = re.compile(r"\s*[\])]?\s*,\s*[\[(]?\s*")
 """What separates the words of an argument list: `'rm', '-rf'`, `'rm', ['-rf', 'x']`, `"rm", "-rf"`."""
 
@@ -108,7 +109,8 @@ def string_literals(payload: str) -> list[str]:
 
     A run of literals separated only by commas (and list brackets) is also given joined into one command
     line, quoted for `sh`: `subprocess.run(['rm', '-rf', 'x'])`, `execFileSync('rm', ['-rf', 'x'])` and
-    `system("rm", "-rf", "x")` run `rm -rf x`, which no single literal shows.
+    `system("rm", "-rf", "x")` run `rm -rf x`, which no single literal shows. A literal that is base64 of
+    printable text is also given decoded.
     """
     out: list[str] = []
     run: list[str] = []
@@ -123,6 +125,10 @@ def string_literals(payload: str) -> list[str]:
         end = m.end()
         if body.strip():
             out.append(body)
+            if len(body) >= 8 and _BASE64.fullmatch(body):
+                decoded = _b64_text(body)
+                if decoded is not None and decoded.replace("\n", " ").replace("\t", " ").isprintable():
+                    out.append(decoded)  # `os.system(b64decode('cm0gLXJmIH4='))` runs `rm -rf ~`
     if len(run) > 1:
         out.append(" ".join(shlex.quote(w) for w in run))
     return out
