@@ -335,11 +335,77 @@ allow	osascript -e 'display notification "done"'
 allow	grep -rn 'shutil.rmtree' src/
 """
 
+UNVERIFIABLE_POSIX = """
+unverifiable.command-option	tar --to-command='rm -rf x' -xf a.tar
+unverifiable.command-option	tar -I 'sh -c "id"' -xf a.tar
+unverifiable.command-option	tar -cf a.tar --checkpoint=1 --checkpoint-action=exec='id' .
+unverifiable.command-option	zip -TT 'id' -T a.zip f
+unverifiable.command-option	man -P 'sh -c id' ls
+unverifiable.command-option	vim -c ':!id' f
+unverifiable.command-option	vi -c 'silent !ls' -c q
+unverifiable.command-option	nvim --headless -c '!ls' -c q
+unverifiable.command-option	emacs -batch --eval '(delete-directory "x" t)'
+unverifiable.command-option	gdb -batch -ex 'shell id'
+unverifiable.command-option	psql -c '\\! id'
+unverifiable.command-option	sqlite3 db '.system id'
+unverifiable.command-option	make SHELL='/tmp/x'
+unverifiable.command-option	git grep --open-files-in-pager='id' foo
+unverifiable.command-option	git -C repo bisect run ./check.sh
+unverifiable.git-config-exec	git -c core.pager='sh -c id' log
+destructive	git rebase -x 'rm -rf x' HEAD~1
+destructive	git difftool --extcmd='rm -rf x'
+destructive.truncating-write	find . -fprint out.txt
+unverifiable.scheduled-job	at now
+unverifiable.scheduled-job	echo ls | at 10:00
+unverifiable.scheduled-job	batch
+unverifiable.scheduled-job	systemd-run --on-calendar=daily ls
+unverifiable.terminal-input	tmux send-keys 'ls' Enter
+unverifiable.terminal-input	screen -S s -X stuff 'ls'
+unverifiable.terminal-input	xdotool type 'ls'
+unverifiable.terminal-input	kitty @ send-text ls
+allow	git -c color.ui=never log
+allow	tar -xzf a.tar.gz
+allow	tar -czf a.tar.gz src
+allow	zip -r a.zip src
+allow	vim --version
+allow	man ls
+allow	git rebase -i HEAD~3
+allow	git rebase -x pytest HEAD~3
+allow	git difftool --tool=meld
+allow	make test
+allow	make -f other.mk build
+allow	psql -f schema.sql
+allow	sqlite3 db 'select 1'
+allow	atq
+allow	tmux ls
+allow	find . -name '*.py' -print
+"""
+
+UNVERIFIABLE_POWERSHELL = """
+unverifiable.scheduled-job	schtasks /create /tn x /tr calc.exe /sc daily
+unverifiable.scheduled-job	Register-ScheduledTask -TaskName x -Action $a
+unverifiable.scheduled-job	Register-ScheduledJob -Name x -ScriptBlock { Get-Date }
+destructive	schtasks /create /tn x /tr "cmd /c rd /s /q C:\\x" /sc once /st 00:00
+unverifiable.windows-launcher	wmic process call create calc.exe
+unverifiable.windows-launcher	Invoke-WmiMethod -Class Win32_Process -Name Create -ArgumentList calc.exe
+unverifiable.windows-launcher	Invoke-CimMethod Win32_Process -MethodName Create -Arguments @{a='b'}
+unverifiable.windows-launcher	([wmiclass]'Win32_Process').Create('calc.exe')
+unverifiable.windows-launcher	runas /user:admin cmd
+unverifiable.windows-launcher	rundll32 shell32.dll,ShellExec_RunDLL cmd
+unverifiable.terminal-input	[System.Windows.Forms.SendKeys]::SendWait('x{ENTER}')
+allow	schtasks /query
+allow	Get-ScheduledTask
+allow	wmic process list brief
+allow	Get-CimInstance Win32_Process
+"""
+
 
 CASES = (
     _cases("posix", WRAPPERS_POSIX)
     + _cases("posix", GIT)
     + _cases("posix", PAYLOADS)
+    + _cases("posix", UNVERIFIABLE_POSIX)
+    + _cases("powershell", UNVERIFIABLE_POWERSHELL)
     + _cases("posix", DESTRUCTIVE_POSIX)
     + _cases("powershell", DESTRUCTIVE_POWERSHELL)
     + _cases("powershell", WRAPPERS_POWERSHELL)
