@@ -451,3 +451,22 @@ def test_a_base64_literal_run_as_a_command_is_read_decoded() -> None:
     decision = check(command, "posix")
     assert not decision.allowed
     assert decision.category == "destructive", decision.reason
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "python -c \"getattr(__import__('os'), 'system')('rm -rf x')\"",
+        "node -e \"eval('require(\\\"child_process\\\")').execSync('rm -rf x')\"",
+        "/usr/bin/pkexec rm -rf x",
+        "'systemd-run' --user rm -rf x",
+        "\\tmux new -d 'rm -rf x'",
+        "echo ok && nsenter -t 1 -m -- rm -rf /",
+        "sudo -u dev perf stat -- rm -rf x",
+        "timeout 5 gdb --args rm -rf x",
+    ],
+)
+def test_mutants_of_wrapped_and_dynamic_deletes_stay_destructive(command: str) -> None:
+    decision = check(command, "posix")
+    assert not decision.allowed
+    assert decision.category == "destructive", decision.reason
