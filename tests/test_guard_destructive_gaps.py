@@ -470,3 +470,23 @@ def test_mutants_of_wrapped_and_dynamic_deletes_stay_destructive(command: str) -
     decision = check(command, "posix")
     assert not decision.allowed
     assert decision.category == "destructive", decision.reason
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        ("fd -e log -X rm -f", "destructive.recursive-delete"),
+        ("fdfind . -x rm", "destructive.recursive-delete"),
+        ("fd -e py -x sh -c 'id'", "unverifiable.command-option"),
+        ("yarn rimraf dist", "destructive.recursive-delete"),
+        ("sed -n '/foo/w out.txt' f", "destructive.payload-write"),
+        ("sed 's/a/b/w changes.txt' f", "destructive.payload-write"),
+        ("sed 's/a/b/w /dev/stdout' f", None),
+        ("sed -i 's/word/other/g' f", None),
+        ("sed 's/w/W/g' f", None),
+        ("fd -e py", None),
+    ],
+)
+def test_find_like_tools_and_sed_writes(command: str, expected: str | None) -> None:
+    decision = check(command, "posix")
+    assert decision.rule_id == expected, decision.reason
