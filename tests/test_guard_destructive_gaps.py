@@ -86,6 +86,8 @@ destructive	nix-shell --run 'rm -rf x'
 destructive	nix develop -c rm -rf x
 destructive	direnv exec . rm -rf x
 destructive	docker exec c rm -rf /src
+destructive	docker run --rm -v "$PWD:/w" -w /w alpine rm -rf /w
+destructive	podman run --rm alpine sh -c 'rm -rf /x'
 destructive	kubectl exec pod -- rm -rf x
 destructive	mise exec -- rm -rf x
 destructive	pyenv exec rm -rf x
@@ -126,6 +128,7 @@ allow	unshare -r whoami
 allow	hyperfine 'sleep 0.1'
 allow	xvfb-run pytest
 allow	docker exec web ls
+allow	docker run -it --rm python:3.12 python -V
 """
 
 GIT = """
