@@ -529,6 +529,19 @@ def test_network_look_alikes_stay_allowed(command: str) -> None:
 
 
 ENVIRONMENT = [
+    "make -pn",
+    "npm run env",
+    "php -i",
+    "php -r 'phpinfo();'",
+    "jq -n env",
+    "jq -n '$ENV.API_KEY'",
+    "systemctl show-environment",
+    "tmux show-environment",
+    "docker exec app env",
+    "env - bash -c env",
+    "node -e \"const {env} = require('process'); console.log(env)\"",
+    "PS> Get-CimInstance Win32_Environment",
+    "PS> wmic environment list",
     "printenv",
     "printenv HOME",
     "env",
@@ -780,6 +793,11 @@ ENVIRONMENT = [
 ]
 
 ENVIRONMENT_ALLOWED = [
+    "make -j4 test",
+    "php -l index.php",
+    "npm run envelope",
+    "jq .environment config.json",
+    "docker exec app ls",
     "echo $key",
     "for key in a b; do echo $key; done",
     "echo $TOKENIZERS_PARALLELISM",
