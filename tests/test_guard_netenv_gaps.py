@@ -414,6 +414,8 @@ PROBES_AND_CLIENTS = [
 ]
 
 NETWORK_ALLOWED = [
+    "open -a Xcode .",
+    "uv run --with-editable . pytest",
     "PS> Get-Help Invoke-WebRequest",
     "PS> Get-Command curl",
     "PS> Write-Output 'iwr'",
@@ -793,6 +795,10 @@ ENVIRONMENT = [
 ]
 
 ENVIRONMENT_ALLOWED = [
+    "ps -eo pid,user,args",
+    "ps axo pid,user,comm",
+    "ps aux --sort=-%mem",
+    "jq '.[] | select(.env == \"prod\")' x.json",
     "make -j4 test",
     "php -l index.php",
     "npm run envelope",
