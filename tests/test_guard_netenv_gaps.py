@@ -175,6 +175,15 @@ NETWORK = [
 ]
 
 PROBES_AND_CLIENTS = [
+    "PS> plink user@srv",
+    "PS> winrs -r:srv cmd",
+    "PS> psexec \\\\srv cmd",
+    "PS> schtasks /query /s srv",
+    "PS> tasklist /s srv",
+    "PS> reg query \\\\srv\\HKLM\\Software",
+    "GET http://example.com",
+    "julia -e 'using Downloads; Downloads.download(\"x\")'",
+    "ngrok http 8000",
     "ping -c 1 example.com",
     "ping6 x",
     "traceroute x",
@@ -414,6 +423,10 @@ PROBES_AND_CLIENTS = [
 ]
 
 NETWORK_ALLOWED = [
+    "PS> schtasks /query",
+    "PS> tasklist",
+    "PS> reg query HKCU\\Software /s",
+    "head -n 5 README.md",
     "open -a Xcode .",
     "uv run --with-editable . pytest",
     "PS> Get-Help Invoke-WebRequest",
@@ -531,6 +544,8 @@ def test_network_look_alikes_stay_allowed(command: str) -> None:
 
 
 ENVIRONMENT = [
+    "declare -p GITHUB_TOKEN",
+    "typeset -p",
     "make -pn",
     "npm run env",
     "php -i",
