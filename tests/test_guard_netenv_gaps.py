@@ -18,6 +18,9 @@ def check(command: str) -> Decision:
 
 
 NETWORK = [
+    "pip config set global.index-url http://mirror.example",
+    "conda config --add channels mirror",
+    "yarn config set registry http://mirror.example",
     # git talks to remotes in every spelling, global options first or not
     "git fetch",
     "git -C dir fetch",
@@ -423,6 +426,8 @@ PROBES_AND_CLIENTS = [
 ]
 
 NETWORK_ALLOWED = [
+    "pip config list",
+    "conda config --show",
     "PS> schtasks /query",
     "PS> tasklist",
     "PS> reg query HKCU\\Software /s",
