@@ -178,6 +178,11 @@ NETWORK = [
 ]
 
 PROBES_AND_CLIENTS = [
+    "uvicorn app:app --reload",
+    "python manage.py runserver 0.0.0.0:8000",
+    "flask run --host 0.0.0.0",
+    "jupyter lab --no-browser",
+    "streamlit run app.py",
     "PS> plink user@srv",
     "PS> winrs -r:srv cmd",
     "PS> psexec \\\\srv cmd",
@@ -426,6 +431,10 @@ PROBES_AND_CLIENTS = [
 ]
 
 NETWORK_ALLOWED = [
+    "python manage.py test",
+    "flask routes",
+    "mkdocs build",
+    "jupyter nbconvert --to html x.ipynb",
     "pip config list",
     "conda config --show",
     "PS> schtasks /query",
