@@ -18,6 +18,9 @@ def check(command: str) -> Decision:
 
 
 NETWORK = [
+    "skopeo inspect docker://registry.example/app",
+    "docker manifest inspect alpine",
+    "deno cache main.ts",
     "pip config set global.index-url http://mirror.example",
     "conda config --add channels mirror",
     "yarn config set registry http://mirror.example",
@@ -558,6 +561,7 @@ def test_network_look_alikes_stay_allowed(command: str) -> None:
 
 
 ENVIRONMENT = [
+    "docker inspect app",
     "declare -p GITHUB_TOKEN",
     "typeset -p",
     "make -pn",
