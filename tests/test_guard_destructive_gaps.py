@@ -86,6 +86,8 @@ destructive	nix-shell --run 'rm -rf x'
 destructive	nix develop -c rm -rf x
 destructive	direnv exec . rm -rf x
 destructive	docker exec c rm -rf /src
+destructive	docker run --rm -v "$PWD:/w" -w /w alpine rm -rf /w
+destructive	podman run --rm alpine sh -c 'rm -rf /x'
 destructive	kubectl exec pod -- rm -rf x
 destructive	mise exec -- rm -rf x
 destructive	pyenv exec rm -rf x
@@ -126,6 +128,7 @@ allow	unshare -r whoami
 allow	hyperfine 'sleep 0.1'
 allow	xvfb-run pytest
 allow	docker exec web ls
+allow	docker run -it --rm python:3.12 python -V
 """
 
 GIT = """
@@ -270,10 +273,142 @@ allow	Select-String -Path x -Pattern 'robocopy /MIR'
 allow	Get-Help Export-Csv
 """
 
+PAYLOADS = """
+destructive.payload-delete	python -c "import os; os.unlink('x')"
+destructive.payload-delete	python -c "import pathlib; pathlib.Path('x').unlink()"
+destructive.payload-delete	python -c "from pathlib import Path; Path('src').rmdir()"
+destructive.payload-delete	python -c "import os; os.removedirs('a/b')"
+destructive.payload-delete	python -c 'from os import remove; remove("x")'
+destructive.payload-delete	python -c 'import shutil as s; s.rmtree("x")'
+destructive.payload-delete	node -e "require('fs').rm('x', {recursive: true}, () => {})"
+destructive.payload-delete	node -e "require('fs/promises').rm('x', {recursive: true})"
+destructive.payload-delete	node -e "fs.promises.unlink('x')"
+destructive.payload-delete	perl -e 'use File::Path; rmtree("x")'
+destructive.payload-delete	ruby -e 'File.delete("x")'
+destructive.payload-delete	php -r 'unlink("x");'
+destructive.payload-delete	lua -e 'os.remove("x")'
+destructive.payload-delete	Rscript -e 'file.remove("x")'
+destructive.payload-delete	julia -e 'rm("x"; recursive=true)'
+destructive.payload-delete	tclsh <<< 'file delete -force x'
+destructive.payload-delete	groovy -e 'new File("x").delete()'
+destructive.payload-delete	jshell <<< 'new java.io.File("x").delete()'
+destructive.payload-delete	deno eval "Deno.removeSync('x', {recursive: true})"
+destructive.payload-write	python -c "open('src/app.py', 'w').write('')"
+destructive.payload-write	python -c "from pathlib import Path; Path('x').write_bytes(b'')"
+destructive.payload-write	python -c "import io; io.open('f', 'w')"
+destructive.payload-write	node -e "require('fs').writeFileSync('x', '')"
+destructive.payload-write	node -e "require('fs').truncateSync('x')"
+destructive.payload-write	perl -e 'open(F, ">x")'
+destructive.payload-write	ruby -e 'File.write("x", "")'
+destructive.payload-write	php -r 'file_put_contents("x", "");'
+destructive.payload-write	lua -e 'io.open("x", "w")'
+destructive.payload-write	awk 'BEGIN { printf "" > "x" }'
+destructive.payload-write	julia -e 'write("x", "")'
+destructive	python -c "import subprocess; subprocess.run(['rm', '-rf', 'x'])"
+destructive	node -e "require('child_process').execFileSync('rm', ['-rf', 'x'])"
+destructive	perl -e 'system("rm", "-rf", "x")'
+destructive	osascript -e 'do shell script "rm -rf x"'
+destructive	julia -e 'run(`rm -rf x`)'
+destructive	Rscript -e 'system("rm -rf x")'
+unverifiable.payload-process	python -c "import os; os.popen('ls')"
+unverifiable.payload-process	Rscript -e 'system2("ls")'
+unverifiable.payload-process	groovy -e '"ls".execute()'
+unverifiable.payload-process	expect -c 'spawn ls'
+unverifiable.payload-process	echo 'exec ls' | tclsh
+unverifiable.payload-process	node -e "process.binding('spawn_sync')"
+unverifiable.payload-dynamic	python -c "import base64; exec(base64.b64decode('cHJpbnQoMSk='))"
+unverifiable.payload-dynamic	python -c "import importlib; importlib.import_module('os')"
+unverifiable.inline-code	deno eval 'console.log(1)'
+allow	python -c 'import sys; print(sys.version)'
+allow	python -c "import importlib.metadata as m; print(m.version('x'))"
+allow	python -c 'import base64; print(base64.b64encode(b"x"))'
+allow	python -c "print(open('README.md').read())"
+allow	python -c "open('log.txt', 'a').write('x')"
+allow	python -c "import os; print(os.listdir('.'))"
+allow	node -e 'console.log(1)'
+allow	node -e "console.log(require('fs').readFileSync('x', 'utf8'))"
+allow	perl -ne 'print if /foo/' f
+allow	ruby -e 'puts File.read("x")'
+allow	php -r 'echo PHP_VERSION;'
+allow	Rscript -e 'print(1)'
+allow	julia -e 'println(1)'
+allow	awk -F, '{ print $2 > "/dev/stderr" }' f
+allow	awk '$3 > 10 { print $1 }' f
+allow	osascript -e 'display notification "done"'
+allow	grep -rn 'shutil.rmtree' src/
+"""
+
+UNVERIFIABLE_POSIX = """
+unverifiable.command-option	tar --to-command='rm -rf x' -xf a.tar
+unverifiable.command-option	tar -I 'sh -c "id"' -xf a.tar
+unverifiable.command-option	tar -cf a.tar --checkpoint=1 --checkpoint-action=exec='id' .
+unverifiable.command-option	zip -TT 'id' -T a.zip f
+unverifiable.command-option	man -P 'sh -c id' ls
+unverifiable.command-option	vim -c ':!id' f
+unverifiable.command-option	vi -c 'silent !ls' -c q
+unverifiable.command-option	nvim --headless -c '!ls' -c q
+unverifiable.command-option	emacs -batch --eval '(delete-directory "x" t)'
+unverifiable.command-option	gdb -batch -ex 'shell id'
+unverifiable.command-option	psql -c '\\! id'
+unverifiable.command-option	sqlite3 db '.system id'
+unverifiable.command-option	make SHELL='/tmp/x'
+unverifiable.command-option	git grep --open-files-in-pager='id' foo
+unverifiable.command-option	git -C repo bisect run ./check.sh
+unverifiable.git-config-exec	git -c core.pager='sh -c id' log
+destructive	git rebase -x 'rm -rf x' HEAD~1
+destructive	git difftool --extcmd='rm -rf x'
+destructive.truncating-write	find . -fprint out.txt
+unverifiable.scheduled-job	at now
+unverifiable.scheduled-job	echo ls | at 10:00
+unverifiable.scheduled-job	batch
+unverifiable.scheduled-job	systemd-run --on-calendar=daily ls
+unverifiable.terminal-input	tmux send-keys 'ls' Enter
+unverifiable.terminal-input	screen -S s -X stuff 'ls'
+unverifiable.terminal-input	xdotool type 'ls'
+unverifiable.terminal-input	kitty @ send-text ls
+allow	git -c color.ui=never log
+allow	tar -xzf a.tar.gz
+allow	tar -czf a.tar.gz src
+allow	zip -r a.zip src
+allow	vim --version
+allow	man ls
+allow	git rebase -i HEAD~3
+allow	git rebase -x pytest HEAD~3
+allow	git difftool --tool=meld
+allow	make test
+allow	make -f other.mk build
+allow	psql -f schema.sql
+allow	sqlite3 db 'select 1'
+allow	atq
+allow	tmux ls
+allow	find . -name '*.py' -print
+"""
+
+UNVERIFIABLE_POWERSHELL = """
+unverifiable.scheduled-job	schtasks /create /tn x /tr calc.exe /sc daily
+unverifiable.scheduled-job	Register-ScheduledTask -TaskName x -Action $a
+unverifiable.scheduled-job	Register-ScheduledJob -Name x -ScriptBlock { Get-Date }
+destructive	schtasks /create /tn x /tr "cmd /c rd /s /q C:\\x" /sc once /st 00:00
+unverifiable.windows-launcher	wmic process call create calc.exe
+unverifiable.windows-launcher	Invoke-WmiMethod -Class Win32_Process -Name Create -ArgumentList calc.exe
+unverifiable.windows-launcher	Invoke-CimMethod Win32_Process -MethodName Create -Arguments @{a='b'}
+unverifiable.windows-launcher	([wmiclass]'Win32_Process').Create('calc.exe')
+unverifiable.windows-launcher	runas /user:admin cmd
+unverifiable.windows-launcher	rundll32 shell32.dll,ShellExec_RunDLL cmd
+unverifiable.terminal-input	[System.Windows.Forms.SendKeys]::SendWait('x{ENTER}')
+allow	schtasks /query
+allow	Get-ScheduledTask
+allow	wmic process list brief
+allow	Get-CimInstance Win32_Process
+"""
+
 
 CASES = (
     _cases("posix", WRAPPERS_POSIX)
     + _cases("posix", GIT)
+    + _cases("posix", PAYLOADS)
+    + _cases("posix", UNVERIFIABLE_POSIX)
+    + _cases("powershell", UNVERIFIABLE_POWERSHELL)
     + _cases("posix", DESTRUCTIVE_POSIX)
     + _cases("powershell", DESTRUCTIVE_POWERSHELL)
     + _cases("powershell", WRAPPERS_POWERSHELL)
@@ -292,3 +427,69 @@ def test_decision_and_category(backend: str, expected: str, command: str) -> Non
             assert decision.rule_id == expected, decision.reason
         else:
             assert decision.category == expected, decision.reason
+
+
+@pytest.mark.parametrize(
+    ("payload", "joined"),
+    [
+        ("subprocess.run(['rm', '-rf', 'x'])", "rm -rf x"),
+        ("execFileSync('rm', ['-rf', 'my dir'])", "rm -rf 'my dir'"),
+        ('system("rm", "-rf", "x")', "rm -rf x"),
+    ],
+)
+def test_argument_lists_in_a_payload_are_also_read_as_one_command(payload: str, joined: str) -> None:
+    from glmagent.guard._payloads import string_literals
+
+    assert joined in string_literals(payload)
+
+
+def test_literals_apart_from_each_other_are_not_joined() -> None:
+    from glmagent.guard._payloads import string_literals
+
+    assert string_literals("run('rm', cwd='-rf')") == ["rm", "-rf"]
+
+
+def test_a_base64_literal_run_as_a_command_is_read_decoded() -> None:
+    command = "python -c \"import base64,os; os.system(base64.b64decode('cm0gLXJmIH4=').decode())\""
+    decision = check(command, "posix")
+    assert not decision.allowed
+    assert decision.category == "destructive", decision.reason
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "python -c \"getattr(__import__('os'), 'system')('rm -rf x')\"",
+        "node -e \"eval('require(\\\"child_process\\\")').execSync('rm -rf x')\"",
+        "/usr/bin/pkexec rm -rf x",
+        "'systemd-run' --user rm -rf x",
+        "\\tmux new -d 'rm -rf x'",
+        "echo ok && nsenter -t 1 -m -- rm -rf /",
+        "sudo -u dev perf stat -- rm -rf x",
+        "timeout 5 gdb --args rm -rf x",
+    ],
+)
+def test_mutants_of_wrapped_and_dynamic_deletes_stay_destructive(command: str) -> None:
+    decision = check(command, "posix")
+    assert not decision.allowed
+    assert decision.category == "destructive", decision.reason
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        ("fd -e log -X rm -f", "destructive.recursive-delete"),
+        ("fdfind . -x rm", "destructive.recursive-delete"),
+        ("fd -e py -x sh -c 'id'", "unverifiable.command-option"),
+        ("yarn rimraf dist", "destructive.recursive-delete"),
+        ("sed -n '/foo/w out.txt' f", "destructive.payload-write"),
+        ("sed 's/a/b/w changes.txt' f", "destructive.payload-write"),
+        ("sed 's/a/b/w /dev/stdout' f", None),
+        ("sed -i 's/word/other/g' f", None),
+        ("sed 's/w/W/g' f", None),
+        ("fd -e py", None),
+    ],
+)
+def test_find_like_tools_and_sed_writes(command: str, expected: str | None) -> None:
+    decision = check(command, "posix")
+    assert decision.rule_id == expected, decision.reason

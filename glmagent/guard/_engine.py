@@ -479,6 +479,12 @@ class Evaluation:
 
     def _inline(self, line: Arg, dialect: Dialect, frame: Frame, argv: list[Arg]) -> None:
         if DYN in line.text:
+            if frame.dialect == "posix" and line.text == DYN:
+                # `sh -c "$(echo ...)"`, `eval "$(printf ...)"`: the line is what the substitution prints.
+                text = _parse_posix.substitution_output(self, line.raw)
+                if text is not None:
+                    self.script(text.rstrip("\n"), dialect, frame)
+                    return
             self.event(
                 "dynamic-script",
                 frame,
@@ -801,6 +807,12 @@ class Evaluation:
             run = posix_shell(spec, args, name)
             for init in run.init:
                 self._inline(init, "posix", frame.nested(f"`{name} --init-command`"), argv)
+            for rcfile in run.rcfiles:
+                source = script_source(rcfile)
+                if source == "stdin":
+                    self._stdin_script(stdin, "posix", frame, name, argv)
+                elif source == "dynamic":
+                    self._script_file(name, rcfile, argv, frame, stdin)
             if run.dynamic is not None:
                 self._script_file(name, run.dynamic, argv, frame, stdin)
             elif run.inline is not None:
@@ -837,6 +849,8 @@ class Evaluation:
                     self.script(decoded, "powershell", frame.nested(f"`{name} -EncodedCommand`"))
             elif ps.reads_stdin:
                 self._stdin_script(stdin, "powershell", frame, name, argv)
+            elif ps.file is not None and (ps.file.text[:1] == DYN or ps.file.raw.startswith("<(")):
+                self._script_file(name, ps.file, argv, frame, stdin, "powershell")
         else:
             if frame.dialect == "powershell":
                 args = powershell_arrays(args)
@@ -868,6 +882,8 @@ class Evaluation:
     # -- commands that run text --
     def _eval(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
         words = argv[1:]
+        if words and words[0].text == "--":
+            words = words[1:]
         if words:
             line = Arg(" ".join(a.text for a in words), " ".join(a.raw for a in words))
             self._inline(line, "posix", frame.nested("`eval`"), argv)
@@ -878,22 +894,32 @@ class Evaluation:
             args = args[1:]
         if not args:
             return
-        source = script_source(args[0])
+        script = args[0]
+        if script.text[:1] == DYN and script.raw[:1] != '"' and script.text.replace(DYN, ""):
+            # `source $VENV/bin/activate`: `source` reads no options, so a split word is still a file name.
+            script = Arg(script.text, f'"{script.raw}"')
+        source = script_source(script)
         if source == "stdin":
             self._stdin_script(stdin, "posix", frame, name, argv)
         elif source == "dynamic":
             self._script_file(name, args[0], argv, frame, stdin)
 
     def _script_file(
-        self, name: str, script: Arg, argv: list[Arg], frame: Frame, stdin: Stdin | None
+        self,
+        name: str,
+        script: Arg,
+        argv: list[Arg],
+        frame: Frame,
+        stdin: Stdin | None,
+        dialect: Dialect = "posix",
     ) -> None:
         """A shell runs a script whose file (or options) is only known at run time: check the text when it is
         the known output of a process substitution (`bash <(echo ...)`), else block."""
         text = None
-        if script.raw.startswith("<("):
+        if script.raw.startswith("<(") and frame.dialect == "posix":
             text = _parse_posix.substitution_output(self, script.raw)
         if text is not None:
-            self.script(text, "posix", frame.nested(f"`{name}` reading `{_shown(script.raw)}`"))
+            self.script(text, dialect, frame.nested(f"`{name}` reading `{_shown(script.raw)}`"))
             return
         self.event(
             "dynamic-script",

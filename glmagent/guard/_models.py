@@ -137,12 +137,29 @@ class RedirectClause(_Strict):
     shells: list[Dialect] = ["posix", "powershell", "cmd"]
 
 
+SECRET_NAME = "<secret-name>"
+"""A `variable` clause name standing for the shared secret-name rule (`glmagent.secrets`)."""
+
+
 class VariableClause(_Strict):
-    """Matches a variable read by name (regular expression, case-insensitive, full match)."""
+    """Matches a variable read by name (regular expression, case-insensitive, full match).
+
+    The name `<secret-name>` stands for `glmagent.secrets.SECRET_NAME_PATTERN`, the rule that also decides
+    which variables commands never see and which values logs redact, so the three cannot drift apart.
+    """
 
     on: Literal["variable"]
     names: list[str] = Field(min_length=1)
     shells: list[Dialect] = ["posix", "powershell", "cmd"]
+
+    @field_validator("names")
+    @classmethod
+    def _shared_secret_rule(cls, names: list[str]) -> list[str]:
+        if SECRET_NAME not in names:
+            return names
+        from glmagent.secrets import SECRET_NAME_PATTERN
+
+        return [SECRET_NAME_PATTERN if n == SECRET_NAME else n for n in names]
 
 
 class PayloadClause(_Strict):

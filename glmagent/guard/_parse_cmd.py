@@ -129,6 +129,19 @@ def parse_cmd(line: str) -> CmdScript:
 def _peel(words: list[Arg]) -> list[Arg]:
     """Drop `@`, `call`, `start [title] [/opts]`, and the condition of `if` / the header of `for ... do`."""
     while words:
+        first, last = words[0].text[:1], words[-1].text[-1:]
+        if first in ("'", "`") and last == first and (len(words) > 1 or len(words[0].text) > 1):
+            # `for /f %i in ('curl x') do ...` runs the quoted command (backquoted with usebackq).
+            if len(words) == 1:
+                words = [Arg(words[0].text[1:-1], words[0].raw)]
+            else:
+                words = [
+                    Arg(words[0].text[1:], words[0].raw),
+                    *words[1:-1],
+                    Arg(words[-1].text[:-1], words[-1].raw),
+                ]
+            words = [w for w in words if w.text]
+            continue
         head = words[0].text.lstrip("@").lower()
         if not head:
             words = words[1:]
@@ -166,8 +179,25 @@ def _peel(words: list[Arg]) -> list[Arg]:
 _GLUED = re.compile(r"([A-Za-z0-9_-]+)(/.*)", re.DOTALL)
 
 
+_DELIMITERS = re.compile(r"[,;=]+")
+
+
 def _split_switches(words: list[Arg]) -> list[Arg]:
-    """cmd ends a command name at `/` or an escaped blank: `rd/s/q x` is `rd /s/q x`, `rd^ /s` is `rd /s`."""
+    """cmd ends a command name at `/` or an escaped blank: `rd/s/q x` is `rd /s/q x`, `rd^ /s` is `rd /s`.
+
+    Outside quotes cmd also separates words with `,`, `;` and `=` (`rd,/s,/q,x`); `set` and `setx` read
+    their own `name=value`.
+    """
+    if any(_DELIMITERS.search(w.text) for w in words) and words[0].text.lower() not in ("set", "setx"):
+        split: list[Arg] = []
+        for w in words:
+            if w.raw[:1] == '"' or DYN in w.text or not _DELIMITERS.search(w.text):
+                split.append(w)
+            else:
+                split.extend(Arg(part, part) for part in _DELIMITERS.split(w.text) if part)
+        if not split:
+            return words
+        words = split
     head = words[0]
     if head.raw[:1] == '"':
         return words

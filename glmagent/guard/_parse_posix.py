@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Callable
+from fnmatch import fnmatchcase
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -60,7 +61,7 @@ _new_arg = tuple.__new__
 class PosixWalker:
     """One walk over one parsed script; `frame` carries depth, wrapper chain and literal assignments."""
 
-    __slots__ = ("ascii", "frame", "inherited", "sink", "src", "stage_feed")
+    __slots__ = ("ascii", "exec_stdin", "frame", "inherited", "sink", "src", "stage_feed")
 
     def __init__(self, sink: Sink, frame: Frame, src: bytes, text: str | None = None) -> None:
         self.sink = sink
@@ -70,6 +71,8 @@ class PosixWalker:
         """The source as text when it is pure ASCII: byte offsets are then character offsets, so words are
         sliced out of it directly instead of slicing and decoding bytes per node."""
         self.inherited: Stdin | None = None
+        self.exec_stdin: Stdin | None = None
+        """Standard input the script gave itself with `exec < ...`: later commands read it."""
         self.stage_feed: Feed | None = None
         """What feeds the compound pipeline stage being walked (`find . | while read f; do rm "$f"; done`)."""
 
@@ -187,8 +190,12 @@ class PosixWalker:
                 self._prefix_assignment(child)
                 nested.append(child)
             elif kind == "herestring_redirect":
-                stdin = self._herestring(child)
+                if self._fd_before(child) in ("", "0"):
+                    stdin = self._herestring(child)
                 nested.append(child)
+            elif kind == "number" and self.src[child.end_byte : child.end_byte + 1] in (b"<", b">"):
+                # `bash 0<&3`, `exec 3<<< x`: the grammar reads the descriptor as an argument.
+                continue
             elif kind in _REDIRECTS:
                 nested.append(child)
             elif child.is_named and kind != "comment":
@@ -199,8 +206,17 @@ class PosixWalker:
                     argv.append(self.arg(child))
                 if kind not in _LEAVES:
                     nested.append(child)
+        if argv and _GLOB_CHARS.search(argv[0].raw) and self._globbed(node):
+            argv = self._glob_name(argv, stdin)
+        if stdin is not None and argv and argv[0].text == "exec" and all(a.text == "0" for a in argv[1:]):
+            # `exec <<< 'x'`, `exec < <(...)`: the rest of the script reads this input.
+            self.exec_stdin = stdin
         if stdin is None:
-            stdin = self.inherited
+            stdin = self.inherited or self.exec_stdin
+        elif self.inherited is not None and stdin is not self.inherited:
+            # `echo hi | bash <<EOF`: the grammar hangs the here-document on the whole pipeline; the last
+            # command reads it instead of the pipe. Both inputs are checked.
+            self.sink.command(argv, self.frame, self.inherited, resolved)
         feeds: tuple[Feed, ...] = ()
         for child in nested:
             if child.type in _HOLDS_SUBSTITUTION:
@@ -242,6 +258,27 @@ class PosixWalker:
         if len(words) == 1:
             return None
         return [Arg(fold_arg(w), w if DYN not in w else raw) for w in words]
+
+    def _globbed(self, node: Node) -> bool:
+        """Does the command word hold an unquoted, unescaped `*`, `?` or `[`? (`/???/?m`, `/bin/r*`)"""
+        name = node.child_by_field_name("name")
+        if name is None:
+            return False
+        first = name.named_child(0) if name.named_child_count == 1 else name
+        parts = first.children if first.type == "concatenation" else [first]
+        return any(part.type == "word" and _UNESCAPED_GLOB.search(self.text(part)) for part in parts)
+
+    def _glob_name(self, argv: list[Arg], stdin: Stdin | None) -> list[Arg]:
+        """The command name is a file-name pattern: which program runs depends on the file system. Each
+        well-known program the pattern fits is checked (`/???/?m -rf x` may be `rm -rf x`); the word itself
+        stands for a name only known at run time."""
+        head = argv[0]
+        base = head.text.replace("\\", "/").rsplit("/", 1)[-1]
+        fits = any(ch.isalnum() for ch in base)  # a bare `*` fits everything: it says nothing
+        for candidate in _GLOB_CANDIDATES if fits else ():
+            if fnmatchcase(candidate, base):
+                self.sink.command([Arg(candidate, head.raw), *argv[1:]], self.frame, stdin)
+        return [Arg(DYN, head.raw), *argv[1:]]
 
     def _prefix_assignment(self, node: Node) -> None:
         name = node.child_by_field_name("name")
@@ -399,7 +436,7 @@ class PosixWalker:
             body = node.child_by_field_name("body")
             if body is None:
                 return None
-            for r in node.children_by_field_name("redirect"):
+            for r in _redirects_of(node):
                 stdin = self._stdin_of_redirect(r, stdin)
             node = body
         if node.type != "command":
@@ -412,11 +449,15 @@ class PosixWalker:
                 stdin = self._herestring(child)
             elif child.is_named and child.type not in ("variable_assignment", "comment", *_REDIRECTS):
                 argv.append(self.arg(child))
+        argv = _past_prefixes(argv)
         return self.sink.static_output(argv, stdin, "posix") if argv else None
 
     def _herestring(self, node: Node) -> Stdin:
         for child in node.named_children:
             value = self.arg(child)
+            if value.text == DYN:
+                # `<<< "$(echo ...)"`: what the substitution prints, when that is known.
+                return Stdin("herestring", compute=partial(_herestring_of, self.sink, value.raw))
             return Stdin("herestring", value.text + "\n" if value.literal else None)
         return Stdin("herestring", None)
 
@@ -441,7 +482,13 @@ class PosixWalker:
             return Stdin("heredoc", self._heredoc_text(node))
         if node.type == "file_redirect":
             op = self._operator(node)
-            if op in ("<", "<>") and not self._has_descriptor(node):
+            fd = self._descriptor(node) or self._fd_before(node)
+            reads_stdin = fd in ("", "0")
+            if op == "<&" and reads_stdin:
+                target = [c for c in node.named_children if c.type not in ("file_descriptor", "comment")]
+                if not target or self.text(target[0]) not in ("-", "0"):
+                    return Stdin("descriptor")  # `bash <&3`: whatever was opened on that descriptor
+            if op in ("<", "<>") and reads_stdin:
                 target = next((c for c in node.named_children if c.type == "process_substitution"), None)
                 if target is not None:
                     # `bash < <(echo ...)`: the input is what the substituted commands print.
@@ -452,7 +499,7 @@ class PosixWalker:
 
     def _redirected(self, node: Node, stdin: Stdin | None) -> None:
         body = node.child_by_field_name("body")
-        redirects = node.children_by_field_name("redirect")
+        redirects = _redirects_of(node)
         for r in redirects:
             stdin = self._stdin_of_redirect(r, stdin)
         if body is not None:
@@ -484,6 +531,7 @@ class PosixWalker:
             kind = child.type
             if kind == "heredoc_body":
                 self._children(child)
+                self._heredoc_backticks(node, child)
             elif kind in ("heredoc_start", "heredoc_end", "comment", "word"):
                 continue
             elif kind == "pipeline" and child.child_count and child.children[0].type in ("|", "|&"):
@@ -492,12 +540,39 @@ class PosixWalker:
             else:
                 self.visit(child)
 
+    def _heredoc_backticks(self, node: Node, body: Node) -> None:
+        """Backquoted commands in an unquoted here-document run when the shell reads it; the grammar leaves
+        them as text (`cat <<EOF` / `` `rm -rf x` `` / `EOF`)."""
+        text = self.text(body)
+        if "`" not in text:
+            return
+        start = next((c for c in node.children if c.type == "heredoc_start"), None)
+        if start is not None and any(q in self.text(start) for q in "'\"\\"):
+            return  # a quoted delimiter: the body is taken literally
+        inner = self.frame.nested("a here-document")
+        for m in _BACKTICKS.finditer(text):
+            self.sink.script(m.group(1).replace("\\`", "`"), "posix", inner)
+        if _BACKTICKS.sub("", text).replace("\\`", "").count("`"):
+            self.sink.event("parse-error", self.frame, "a here-document holds an unmatched backquote")
+
     @staticmethod
     def _operator(node: Node) -> str:
         for child in node.children:
             if not child.is_named:
                 return child.type
         return ""
+
+    def _fd_before(self, node: Node) -> str:
+        """The digits written right before a redirection (`3<<< x`) that the grammar left in the command."""
+        start = end = node.start_byte
+        while start > 0 and 48 <= self.src[start - 1] <= 57:
+            start -= 1
+        if start == end or (start > 0 and self.src[start - 1] not in b" \t"):
+            return ""
+        return self.src[start:end].decode()
+
+    def _descriptor(self, node: Node) -> str:
+        return next((self.text(c) for c in node.children if c.type == "file_descriptor"), "")
 
     @staticmethod
     def _has_descriptor(node: Node) -> bool:
@@ -546,6 +621,16 @@ class PosixWalker:
                 return
         self.sink.variable(name, self.frame, raw)
 
+
+_GLOB_CHARS = re.compile(r"[*?\[]")
+_UNESCAPED_GLOB = re.compile(r"(?<!\\)[*?]|(?<!\\)\[[^\]]+\]")
+_GLOB_CANDIDATES = (
+    "rm", "rmdir", "shred", "dd", "mkfs", "wipefs", "truncate", "chmod", "chown", "find", "xargs", "git",
+    "curl", "wget", "nc", "ncat", "netcat", "socat", "ssh", "scp", "sftp", "rsync", "telnet", "ftp",
+    "printenv", "env", "set", "export", "sh", "bash", "dash", "zsh", "ksh", "python", "python3", "perl",
+    "ruby", "node", "php", "eval", "sudo", "pip", "npm",
+)  # fmt: skip
+"""Programs a file-name pattern in command position is tried as (`/???/?m` fits `rm`)."""
 
 BRACE_LIMIT = 1024
 """At most this many words from one brace expansion; more stands for a word only known at run time."""
@@ -637,6 +722,45 @@ def _expand_braces(tokens: list[tuple[bool, str]], limit: int) -> list[str] | No
     return ["".join(v for _, v in tokens)]
 
 
+_PREFIXES = frozenset({"exec", "command", "builtin", "nohup", "sudo", "doas", "time", "env", "nice"})
+
+
+def _past_prefixes(argv: list[Arg]) -> list[Arg]:
+    """`sudo echo x`, `timeout 5 printf x`, `env A=1 echo x`: the command whose output it is (prefixes that
+    take options other than assignments are left alone: the output is then unknown, which only blocks)."""
+    for _ in range(8):
+        if not argv:
+            break
+        name = command_key(argv[0].text)
+        if name in _PREFIXES:
+            rest = argv[1:]
+            while name == "env" and rest and _ASSIGNMENT_WORD.match(rest[0].text):
+                rest = rest[1:]
+            argv = rest
+        elif name == "timeout" and len(argv) > 2 and argv[1].text[:1].isdigit():
+            argv = argv[2:]
+        else:
+            break
+    return argv
+
+
+_ASSIGNMENT_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+
+
+def _herestring_of(sink: Sink, raw: str) -> str | None:
+    text = substitution_output(sink, raw)
+    return None if text is None else text.rstrip("\n") + "\n"
+
+
+def _redirects_of(node: Node) -> list[Node]:
+    """The redirections of a `redirected_statement` (the grammar tags some, after a compound body, with no
+    field name: `if ...; fi <<< 'x'`)."""
+    return [c for c in node.children if c.type in _REDIRECTS]
+
+
+_BACKTICKS = re.compile(r"`((?:[^`\\]|\\.)*)`", re.DOTALL)
+
+
 _HANDLERS: dict[str, Callable[[PosixWalker, Node, Stdin | None], None]] = {
     "command": PosixWalker._command,
     "declaration_command": PosixWalker._declaration,
@@ -698,8 +822,8 @@ def simple_command(text: str, root: Node) -> list[Arg] | None:
             return None
         words = text.split(" ")
         first = words[0]
-        if "=" in first or first in _NOT_A_COMMAND_NAME:
-            return None
+        if "=" in first or first in _NOT_A_COMMAND_NAME or _GLOB_CHARS.search(first):
+            return None  # an assignment, a keyword, or a file-name pattern as the program: take the walk
         # program > command > (command_name > word), word...: any other node means another shape.
         if root.descendant_count != len(words) + 3 or root.child(0).type != "command":
             return None
@@ -735,7 +859,7 @@ def simple_command(text: str, root: Node) -> list[Arg] | None:
         nodes += count + 1 if len(values) > 1 else count  # a concatenation node joins the parts
         argv.append(_new_arg(Arg, ("".join(values), word, False, False, False)))
     head = argv[0]
-    if "=" in head.raw or head.text in _NOT_A_COMMAND_NAME or not head.text:
+    if "=" in head.raw or head.text in _NOT_A_COMMAND_NAME or not head.text or _GLOB_CHARS.search(head.raw):
         return None
     if root.descendant_count != nodes or root.child(0).type != "command":
         return None

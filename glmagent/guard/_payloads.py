@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import binascii
 import re
+import shlex
 
 from ._models import Dialect
 from ._normalise import ansi_c_unescape, command_key
@@ -98,11 +99,36 @@ def static_output(argv: list[Arg], stdin: Stdin | None, dialect: Dialect) -> str
 _STRING = re.compile(r"""(?s)(?:[rRbBuUfF]{0,2})("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`)""")
 
 
+_BASE64 = re.compile(r"[A-Za-z0-9+/]+={0,2}")
+_LIST_GAP = re.compile(r"\s*[\])]?\s*,\s*[\[(]?\s*")
+"""What separates the words of an argument list: `'rm', '-rf'`, `'rm', ['-rf', 'x']`, `"rm", "-rf"`."""
+
+
 def string_literals(payload: str) -> list[str]:
-    """Quoted strings in an interpreter payload (escapes undone), e.g. the command in `os.system("...")`."""
+    """Quoted strings in an interpreter payload (escapes undone), e.g. the command in `os.system("...")`.
+
+    A run of literals separated only by commas (and list brackets) is also given joined into one command
+    line, quoted for `sh`: `subprocess.run(['rm', '-rf', 'x'])`, `execFileSync('rm', ['-rf', 'x'])` and
+    `system("rm", "-rf", "x")` run `rm -rf x`, which no single literal shows. A literal that is base64 of
+    printable text is also given decoded.
+    """
     out: list[str] = []
+    run: list[str] = []
+    end = -1
     for m in _STRING.finditer(payload):
-        body = m.group(1)[1:-1]
+        body = ansi_c_unescape(m.group(1)[1:-1])
+        if run and not _LIST_GAP.fullmatch(payload, end, m.start()):
+            if len(run) > 1:
+                out.append(" ".join(shlex.quote(w) for w in run))
+            run = []
+        run.append(body)
+        end = m.end()
         if body.strip():
-            out.append(ansi_c_unescape(body))
+            out.append(body)
+            if len(body) >= 8 and _BASE64.fullmatch(body):
+                decoded = _b64_text(body)
+                if decoded is not None and decoded.replace("\n", " ").replace("\t", " ").isprintable():
+                    out.append(decoded)  # `os.system(b64decode('cm0gLXJmIH4='))` runs `rm -rf ~`
+    if len(run) > 1:
+        out.append(" ".join(shlex.quote(w) for w in run))
     return out

@@ -127,9 +127,15 @@ def unwrap(spec: WrapperSpec, args: list[Arg], stdin_words: list[Arg] | None) ->
     if ambiguous_at is not None and ambiguous_at + 1 == i - spec.positionals and len(rest) > 1:
         # The last unknown option might have taken the next word as its value.
         readings.append(rest[1:])
+    whole_input = spec.feeds_arguments and replace is None and stdin_words and _delimited(args[:i])
     for reading in readings:
         if not reading:
             continue
+        if whole_input and stdin_words:
+            # `xargs -0` / `-d '\n'`: blanks do not split the input, so `echo 'rm -rf x' | xargs -0 sh -c`
+            # gives sh one argument, the whole line.
+            joined = " ".join(a.text for a in stdin_words)
+            out.candidates.append([*reading, Arg(joined, joined)])
         if spec.feeds_arguments:
             reading = _feed(reading, stdin_words, replace)
         out.candidates.append(reading)
@@ -138,6 +144,17 @@ def unwrap(spec: WrapperSpec, args: list[Arg], stdin_words: list[Arg] | None) ->
     elif any(DYN in a.text for a in args):
         out.has_command = None
     return out
+
+
+def _delimited(options: list[Arg]) -> bool:
+    """Do xargs options make it split its input on NULs or a delimiter instead of blanks?"""
+    for a in options:
+        t = a.text
+        if t in ("--null", "-0") or t.startswith(("--delimiter", "-d")):
+            return True
+        if t[:1] == "-" and t[1:2] != "-" and "0" in t:
+            return True  # `-0r`, `-r0`
+    return False
 
 
 def _feed(argv: list[Arg], stdin_words: list[Arg] | None, replace: str | None) -> list[Arg]:
@@ -178,6 +195,8 @@ class ShellRun:
     """A word known only at run time where an option or the script could be (`bash $x`, `sh -$f`)."""
     init: list[Arg] = field(default_factory=list)
     """Commands run before the script (`fish -C CMD`, `fish --init-command=CMD`)."""
+    rcfiles: list[Arg] = field(default_factory=list)
+    """Start-up files named on the command line (`bash --rcfile F`, `--init-file F`)."""
 
 
 _STDIN_FILES = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0", "/proc/thread-self/fd/0"})
@@ -232,6 +251,8 @@ def posix_shell(spec: ShellSpec, args: list[Arg], name: str = "") -> ShellRun:
         if DYN in t and (t[:1] in ("-", "+", DYN)):
             if t[:1] == DYN and script_source(a) == "file":
                 break  # `"$DIR/x.sh"`: a script path, partly named at run time
+            if wants_inline and a.raw[:1] == '"':
+                break  # `sh -c "$(...)"`: one word, the command line (checked when its value is known)
             run.dynamic = a
             return run
         if t[:1] in ("-", "+") and len(t) > 1:
@@ -247,8 +268,12 @@ def posix_shell(spec: ShellSpec, args: list[Arg], name: str = "") -> ShellRun:
                     run.init.append(value)
                     i += 1 if eq else 2
                     continue
-                elif long_name in spec.value_options and not eq:
-                    i += 1
+                elif long_name in spec.value_options:
+                    if long_name in ("--rcfile", "--init-file"):
+                        value = Arg(attached, a.raw) if eq else (args[i + 1] if i + 1 < n else Arg("", ""))
+                        run.rcfiles.append(value)
+                    if not eq:
+                        i += 1
                 i += 1
                 continue
             letters = t[1:]
@@ -384,6 +409,8 @@ class PowerShellRun:
     encoded: Arg | None = None
     reads_stdin: bool = False
     script_file: bool = False
+    file: Arg | None = None
+    """The `-File` operand."""
 
 
 def powershell_exe(args: list[Arg]) -> PowerShellRun:
@@ -414,6 +441,7 @@ def powershell_exe(args: list[Arg]) -> PowerShellRun:
             return run
         if param == "file":
             run.script_file = True
+            run.file = args[i + 1] if i + 1 < n else None
             if i + 1 < n and args[i + 1].text == "-":
                 run.reads_stdin = True
                 run.script_file = False
@@ -433,6 +461,14 @@ def _cmd_word(a: Arg) -> str:
     return f'"{t}"'
 
 
+_MSYS_SWITCH = re.compile(r"//[A-Za-z?](?:[:/][^/\\\s]*)?")
+"""`//c`, `//s`, `//v:on`: how a Git Bash (MSYS) command line spells a Windows switch (it passes `/c`)."""
+
+
+def _msys(a: Arg) -> Arg:
+    return Arg(a.text[1:], a.raw) if a.text[:2] == "//" and _MSYS_SWITCH.fullmatch(a.text) else a
+
+
 def cmd_exe(args: list[Arg]) -> tuple[str | None, bool, bool]:
     """`cmd /c LINE` -> (LINE, literal?, reads stdin?); switches ignore case and may be glued (`/c"x"`).
 
@@ -441,6 +477,8 @@ def cmd_exe(args: list[Arg]) -> tuple[str | None, bool, bool]:
     A word known only at run time where a switch could be (`cmd $a`) may be `/c` with a command line: the
     line is then unknown (None's second element False).
     """
+    if any(a.text[:2] == "//" for a in args):
+        args = [_msys(a) for a in args]
     for i, a in enumerate(args):
         t = a.text
         low = t.lower()
