@@ -826,3 +826,23 @@ def test_get_childitem_s_is_its_recurse_alias(command: str) -> None:
 
 def test_get_childitem_system_files_are_not_a_recursion() -> None:
     assert_allowed("Get-ChildItem -System | Remove-Item")
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        ('Get-Content "env:$name"', "env.environment-drive"),
+        ('Get-ChildItem "env:$x"', "env.environment-drive"),
+        ('gc -Path "Env:\\$n"', "env.environment-drive"),
+    ],
+)
+def test_interpolated_words_are_checked_with_their_literal_part(command: str, expected: str) -> None:
+    assert_blocked(command, expected)
+
+
+@pytest.mark.parametrize(
+    "command",
+    ['Write-Output "Processing $file"', 'Get-Content "$dir\\readme.md"', 'Remove-Item "$dir\\x.txt"'],
+)
+def test_interpolated_harmless_words_stay_allowed(command: str) -> None:
+    assert_allowed(command)

@@ -130,6 +130,8 @@ _SUBSTITUTIONS = frozenset({"command", "pipeline_chain", "sub_expression", "arra
 _new_arg = tuple.__new__
 _SIGNED_NUMBER = re.compile(r"[-+]\d+(?:\.\d+)?")
 _VAR_IN_WORD = re.compile(r"\$(?:\{([^}]*)\}|([\w:?^$]+))")
+_SIMPLE_EXPANDABLE = re.compile(r'"([^"`$]*(?:\$(?:\{[^}]*\}|[\w:?^$]+)[^"`$]*)+)"')
+"""A double-quoted word whose only expansions are plain variables (`"env:$name"`, no `$(...)`)."""
 
 
 def _variable_name(raw: str) -> str:
@@ -460,7 +462,7 @@ class PowerShellWalker:
             self.sink.command(argv, self.frame, stdin, resolved, feeds)
         else:
             self.sink.command(argv, self.frame, stdin, resolved)
-        if self.frame.variables and len(argv) > 1:
+        if len(argv) > 1 and (self.frame.variables or any(a.text == DYN and a.raw[:1] == '"' for a in argv)):
             known = self._known_values(argv)
             if known is not None:
                 # `$d = 'env:'; gci $d`: checked once more with the value the script gave the variable. Only
@@ -730,12 +732,19 @@ class PowerShellWalker:
         out = None
         variables = self.frame.variables
         for i, a in enumerate(argv):
-            if i and a.text == DYN and a.raw[:1] == "$" and not a.splat:
+            if not i or a.text != DYN or a.splat:
+                continue
+            if a.raw[:1] == "$":
                 value = variables.get(_variable_name(a.raw).casefold())
-                if value is not None:
-                    if out is None:
-                        out = list(argv)
-                    out[i] = Arg(fold_arg(value), a.raw)
+            elif (m := _SIMPLE_EXPANDABLE.fullmatch(a.raw)) is not None and " " not in m.group(1):
+                # `"env:$name"`: one value a path-like word may take is its text with every variable empty.
+                value = _VAR_IN_WORD.sub("", m.group(1))
+            else:
+                value = None
+            if value is not None:
+                if out is None:
+                    out = list(argv)
+                out[i] = Arg(fold_arg(value), a.raw)
         return out
 
     def _variable_feed(self, node: Node) -> Feed | None:
