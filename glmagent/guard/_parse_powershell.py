@@ -741,7 +741,7 @@ class PowerShellWalker:
                 value = _VAR_IN_WORD.sub("", m.group(1))
             else:
                 value = None
-            if value is not None:
+            if value:
                 if out is None:
                     out = list(argv)
                 out[i] = Arg(fold_arg(value), a.raw)
