@@ -561,6 +561,12 @@ def test_network_look_alikes_stay_allowed(command: str) -> None:
 
 
 ENVIRONMENT = [
+    "cat ./.env",
+    "head -n1 .env",
+    "export $(cat .env | xargs)",
+    "cat prod.env",
+    "PS> gc .\\.env",
+    "PS> cat C:\\app\\.env",
     "docker inspect app",
     "declare -p GITHUB_TOKEN",
     "typeset -p",
@@ -828,6 +834,10 @@ ENVIRONMENT = [
 ]
 
 ENVIRONMENT_ALLOWED = [
+    "echo .env >> .gitignore",
+    "grep -rn '\\.env' docs",
+    "cp .env.example .env",
+    "cat .venv/pyvenv.cfg",
     "ps -eo pid,user,args",
     "ps axo pid,user,comm",
     "ps aux --sort=-%mem",
