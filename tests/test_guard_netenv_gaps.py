@@ -561,6 +561,14 @@ def test_network_look_alikes_stay_allowed(command: str) -> None:
 
 
 ENVIRONMENT = [
+    "cat < config/.env",
+    "cat ~/.env",
+    "cat config/.env.local",
+    "cat id_rsa",
+    "cat config/secrets.json",
+    "cat cert.p12",
+    "cat $HOME/.pgpass",
+    "ls ~/.password-store",
     "cat ./.env",
     "head -n1 .env",
     "export $(cat .env | xargs)",
@@ -834,6 +842,14 @@ ENVIRONMENT = [
 ]
 
 ENVIRONMENT_ALLOWED = [
+    'grep -r "cat config/.env" docs',
+    "ls src/.env.d.ts",
+    "cat config/.env.example",
+    "echo shadow",
+    "grep -rn shadow src",
+    "echo id_rsa >> .gitignore",
+    "echo secrets.json >> .gitignore",
+    "echo .pgpass",
     "echo .env >> .gitignore",
     "grep -rn '\\.env' docs",
     "cp .env.example .env",
