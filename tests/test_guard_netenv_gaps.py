@@ -434,6 +434,14 @@ PROBES_AND_CLIENTS = [
 ]
 
 NETWORK_ALLOWED = [
+    "docker logs $CID",
+    "docker stop $(docker ps -q)",
+    "openssl x509 -in $CERT -noout",
+    "npx jest $TEST",
+    "npx tsc -p .",
+    "mvn test $ARGS",
+    "uv run pytest $X",
+    "conda config --show",
     "python manage.py test",
     "flask routes",
     "mkdocs build",
@@ -614,7 +622,6 @@ ENVIRONMENT = [
     "compgen -A variable",
     "compgen -A export",
     "ps e",
-    "ps -E",
     "ps auxe",
     "ps eww",
     "ps -ef e",
@@ -842,6 +849,10 @@ ENVIRONMENT = [
 ]
 
 ENVIRONMENT_ALLOWED = [
+    "ps -p $PID -o pid,cmd",
+    "gpg --verify $SIG",
+    "make $TARGET",
+    "make -C src/pkg",
     'grep -r "cat config/.env" docs',
     "ls src/.env.d.ts",
     "cat config/.env.example",
