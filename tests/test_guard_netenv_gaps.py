@@ -434,6 +434,14 @@ PROBES_AND_CLIENTS = [
 ]
 
 NETWORK_ALLOWED = [
+    "docker logs $CID",
+    "docker stop $(docker ps -q)",
+    "openssl x509 -in $CERT -noout",
+    "npx jest $TEST",
+    "npx tsc -p .",
+    "mvn test $ARGS",
+    "uv run pytest $X",
+    "conda config --show",
     "python manage.py test",
     "flask routes",
     "mkdocs build",
@@ -561,6 +569,20 @@ def test_network_look_alikes_stay_allowed(command: str) -> None:
 
 
 ENVIRONMENT = [
+    "cat < config/.env",
+    "cat ~/.env",
+    "cat config/.env.local",
+    "cat id_rsa",
+    "cat config/secrets.json",
+    "cat cert.p12",
+    "cat $HOME/.pgpass",
+    "ls ~/.password-store",
+    "cat ./.env",
+    "head -n1 .env",
+    "export $(cat .env | xargs)",
+    "cat prod.env",
+    "PS> gc .\\.env",
+    "PS> cat C:\\app\\.env",
     "docker inspect app",
     "declare -p GITHUB_TOKEN",
     "typeset -p",
@@ -600,7 +622,6 @@ ENVIRONMENT = [
     "compgen -A variable",
     "compgen -A export",
     "ps e",
-    "ps -E",
     "ps auxe",
     "ps eww",
     "ps -ef e",
@@ -828,6 +849,22 @@ ENVIRONMENT = [
 ]
 
 ENVIRONMENT_ALLOWED = [
+    "ps -p $PID -o pid,cmd",
+    "gpg --verify $SIG",
+    "make $TARGET",
+    "make -C src/pkg",
+    'grep -r "cat config/.env" docs',
+    "ls src/.env.d.ts",
+    "cat config/.env.example",
+    "echo shadow",
+    "grep -rn shadow src",
+    "echo id_rsa >> .gitignore",
+    "echo secrets.json >> .gitignore",
+    "echo .pgpass",
+    "echo .env >> .gitignore",
+    "grep -rn '\\.env' docs",
+    "cp .env.example .env",
+    "cat .venv/pyvenv.cfg",
     "ps -eo pid,user,args",
     "ps axo pid,user,comm",
     "ps aux --sort=-%mem",
