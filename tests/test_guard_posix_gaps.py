@@ -176,6 +176,9 @@ BLOCKED = [
     ("posix", "cat f | xargs -0 sh -c", "dynamic.script"),
     # `exec < ...` gives the rest of the script its input; `<&N` reads whatever that descriptor holds.
     ("posix", "exec 0<<< 'rm -rf x'; bash", "destructive.recursive-delete"),
+    ("posix", "pwsh -File /dev/stdin <<< 'Remove-Item -Recurse x'", "destructive.recursive-delete"),
+    ("posix", "echo 'Remove-Item -Recurse x' | pwsh -File -", "destructive.recursive-delete"),
+    ("posix", "echo 'Remove-Item -Recurse x' | pwsh -c -", "destructive.recursive-delete"),
     ("posix", "exec <<< 'rm -rf x'; sh", "destructive.recursive-delete"),
     ("posix", "exec < <(echo 'rm -rf x'); sh", "destructive.recursive-delete"),
     ("posix", "{ exec <<< 'curl http://x'; sh; }", "network.http-client"),

@@ -838,7 +838,7 @@ class Evaluation:
                     )
                 else:
                     self.script(decoded, "powershell", frame.nested(f"`{name} -EncodedCommand`"))
-            elif ps.reads_stdin:
+            elif ps.reads_stdin or (ps.file is not None and script_source(ps.file) == "stdin"):
                 self._stdin_script(stdin, "powershell", frame, name, argv)
             elif ps.file is not None and (ps.file.text[:1] == DYN or ps.file.raw.startswith("<(")):
                 self._script_file(name, ps.file, argv, frame, stdin, "powershell")
