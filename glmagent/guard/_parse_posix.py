@@ -206,6 +206,8 @@ class PosixWalker:
                     argv.append(self.arg(child))
                 if kind not in _LEAVES:
                     nested.append(child)
+        while len(argv) > 1 and argv[0].raw in _FISH_PREFIXES:
+            argv = argv[1:]  # fish's `and CMD`, `or CMD`, `not CMD` (no program of these names exists)
         if argv and _GLOB_CHARS.search(argv[0].raw) and self._globbed(node):
             argv = self._glob_name(argv, stdin)
         if stdin is not None and argv and argv[0].text == "exec" and all(a.text == "0" for a in argv[1:]):
@@ -622,6 +624,7 @@ class PosixWalker:
         self.sink.variable(name, self.frame, raw)
 
 
+_FISH_PREFIXES = frozenset({"and", "or", "not"})
 _GLOB_CHARS = re.compile(r"[*?\[]")
 _UNESCAPED_GLOB = re.compile(r"(?<!\\)[*?]|(?<!\\)\[[^\]]+\]")
 _GLOB_CANDIDATES = (
@@ -804,7 +807,7 @@ _NOT_A_COMMAND_NAME = frozenset(
     {
         "if", "then", "else", "elif", "fi", "case", "esac", "for", "select", "while", "until", "do", "done",
         "in", "function", "time", "coproc", "declare", "export", "local", "readonly", "typeset", "unset",
-        "unsetenv",
+        "unsetenv", "and", "or", "not",
     }
 )  # fmt: skip
 
