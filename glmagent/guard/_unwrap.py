@@ -618,8 +618,12 @@ def executor(spec: ExecutorSpec, args: list[Arg]) -> ExecutorRun:
     if spec.program_is_first_operand and operand is not None:
         run.payloads.append(args[operand])
         return run
-    if operand is None or (operand < n and args[operand].text == "-"):
+    source = script_source(args[operand]) if operand is not None and operand < n else "stdin"
+    if source == "stdin":
+        # `python`, `python -`, `python /dev/stdin`, `perl /dev/fd/0`: the program is read from stdin.
         run.reads_stdin = spec.reads_stdin
+    elif source == "dynamic" and DYN not in args[operand].text:
+        run.payloads.append(Arg(DYN, args[operand].raw))  # `python /dev/fd/3`: another descriptor
     return run
 
 
