@@ -195,6 +195,12 @@ BLOCKED = [
     ("posix", "bash 0<&3", "dynamic.stdin"),
     ("posix", "exec 3< x.sh; bash <&3", "dynamic.stdin"),
     ("posix", "bash 0< <(echo 'rm -rf x')", "destructive.recursive-delete"),
+    # A backslash-newline joins the words around it; backslash-escaped backquotes nest a substitution.
+    ("posix", "r\\\nm -rf x", "destructive.recursive-delete"),
+    ("posix", "cu\\\nrl http://x", "network.http-client"),
+    ("posix", "rm -r\\\nf x", "destructive.recursive-delete"),
+    ("posix", "echo `echo \\`rm -rf x\\``", "destructive.recursive-delete"),
+    ("posix", "echo `echo \\`curl x\\``", "network.http-client"),
     # What a prefixed producer prints is what the command after the prefix prints.
     ("posix", "sudo echo 'rm -rf x' | sh", "destructive.recursive-delete"),
     ("posix", "exec echo 'curl http://x' | sh", "network.http-client"),
@@ -255,6 +261,10 @@ ALLOWED = [
     ("posix", "ls *.py ?.txt [ab].md"),
     ("posix", "echo ?"),
     ("posix", "exec 2>&1"),
+    ("posix", "echo 'a\\\nb'"),
+    ("posix", "ls \\\n  -la"),
+    ("posix", "echo `echo \\`date\\``"),
+    ("posix", "echo `echo \\$HOME_DIR`"),
     ("posix", "python /dev/stdin <<< 'print(1)'"),
     ("posix", "python - <<< 'print(1)'"),
     ("posix", "fish -c 'echo and or not'"),
