@@ -201,6 +201,13 @@ BLOCKED = [
     ("posix", "rm -r\\\nf x", "destructive.recursive-delete"),
     ("posix", "echo `echo \\`rm -rf x\\``", "destructive.recursive-delete"),
     ("posix", "echo `echo \\`curl x\\``", "network.http-client"),
+    # `sh -c SCRIPT a0 a1 ...`: the script's `$0`, `$1` ... name those words.
+    ("posix", "sh -c '$0 -rf x' rm", "destructive.recursive-delete"),
+    ("posix", "sh -c '\"$0\" -rf x' rm", "destructive.recursive-delete"),
+    ("posix", "bash -c '$1 -rf x' _ rm", "destructive.recursive-delete"),
+    ("posix", "sh -c '$0 http://x' curl", "network.http-client"),
+    ("posix", "sh -c '$0 \"$@\"' rm -rf x", "dynamic.arguments"),
+    ("posix", "sh -c '$0 --version' git", "dynamic.command-name"),
     # What a prefixed producer prints is what the command after the prefix prints.
     ("posix", "sudo echo 'rm -rf x' | sh", "destructive.recursive-delete"),
     ("posix", "exec echo 'curl http://x' | sh", "network.http-client"),

@@ -807,7 +807,11 @@ class Evaluation:
             if run.dynamic is not None:
                 self._script_file(name, run.dynamic, argv, frame, stdin)
             elif run.inline is not None:
-                self._inline(run.inline, "posix", frame.nested(f"`{name} -c`"), argv)
+                inner = frame.nested(f"`{name} -c`")
+                for k, param in enumerate(run.params[:10]):
+                    if DYN not in param.text:
+                        inner.variables[str(k)] = param.text  # `sh -c '$0 -rf x' rm` names rm
+                self._inline(run.inline, "posix", inner, argv)
             elif run.reads_stdin:
                 self._stdin_script(stdin, "posix", frame, name, argv)
         elif spec.dialect == "powershell":

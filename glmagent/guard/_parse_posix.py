@@ -153,6 +153,8 @@ class PosixWalker:
     def _resolve_name(self, name_node: Node) -> str | None:
         """The literal value of `$x` / `${x}` in command position when the script assigned one."""
         inner = name_node.named_children
+        if len(inner) == 1 and inner[0].type == "string" and self.text(inner[0]).count("$") == 1:
+            inner = inner[0].named_children  # `"$0"`: one expansion in double quotes
         if len(inner) != 1 or inner[0].type not in ("simple_expansion", "expansion"):
             return None
         parts = inner[0].named_children
@@ -178,7 +180,7 @@ class PosixWalker:
             elif kind == "command_name":
                 first = child.named_child(0) if child.named_child_count == 1 else child
                 first_kind = first.type
-                if first_kind in ("simple_expansion", "expansion"):
+                if first_kind in ("simple_expansion", "expansion", "string"):
                     resolved = self._resolve_name(child)
                 expanded = self._braces(first) if first_kind == "concatenation" else None
                 if expanded is not None:

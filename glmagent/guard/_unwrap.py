@@ -197,6 +197,8 @@ class ShellRun:
     """Commands run before the script (`fish -C CMD`, `fish --init-command=CMD`)."""
     rcfiles: list[Arg] = field(default_factory=list)
     """Start-up files named on the command line (`bash --rcfile F`, `--init-file F`)."""
+    params: list[Arg] = field(default_factory=list)
+    """The words after the `-c` command line: `$0`, `$1` ... of that script."""
 
 
 _STDIN_FILES = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0", "/proc/thread-self/fd/0"})
@@ -294,6 +296,7 @@ def posix_shell(spec: ShellSpec, args: list[Arg], name: str = "") -> ShellRun:
         break
     if wants_inline:
         run.inline = args[i] if i < n else Arg("", "")
+        run.params = list(args[i + 1 :])
     elif forced_stdin or i >= n:
         run.reads_stdin = True
     else:
