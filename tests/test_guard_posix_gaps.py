@@ -211,6 +211,14 @@ BLOCKED = [
     ("posix", "sh -c '$0 http://x' curl", "network.http-client"),
     ("posix", "sh -c '$0 \"$@\"' rm -rf x", "dynamic.arguments"),
     ("posix", "sh -c '$0 --version' git", "dynamic.command-name"),
+    # A script with run-time parts: its literal part may already be a concrete deny.
+    ("posix", 'sh -c "rm -rf $d"', "destructive.recursive-delete"),
+    ("posix", 'bash -c "curl $url"', "network.http-client"),
+    ("posix", 'eval "rm -rf $x"', "destructive.recursive-delete"),
+    ("posix", 'sh -c "$x; rm -rf y"', "destructive.recursive-delete"),
+    ("posix", 'cmd /c "rd /s /q $d"', "destructive.recursive-delete"),
+    ("posix", 'sh -c "echo $x"', "dynamic.script"),
+    ("powershell", 'cmd /c "rd /s /q $d"', "dynamic.script"),
     # What a prefixed producer prints is what the command after the prefix prints.
     ("posix", "sudo echo 'rm -rf x' | sh", "destructive.recursive-delete"),
     ("posix", "exec echo 'curl http://x' | sh", "network.http-client"),

@@ -481,6 +481,10 @@ class Evaluation:
                 if text is not None:
                     self.script(text.rstrip("\n"), dialect, frame)
                     return
+            if line.text.replace(DYN, "").strip():
+                # `sh -c "rm -rf $d"`: the literal part may already be a concrete deny, which explains the
+                # block better; the run-time part stands in as a plain word. Either way it blocks below.
+                self.script(line.text.replace(DYN, "_"), dialect, frame)
             self.event(
                 "dynamic-script",
                 frame,
@@ -851,7 +855,13 @@ class Evaluation:
                 args = powershell_arrays(args)
             line, literal, reads_stdin = cmd_exe(args)
             if line is not None:
-                self._inline(Arg(line if literal else DYN, line), "cmd", frame.nested(f"`{name} /c`"), argv)
+                if literal:
+                    script = Arg(line, line)
+                elif DYN in line:
+                    script = Arg(line, line.replace(DYN, "%?%"))  # words only known at run time
+                else:
+                    script = Arg(DYN, line)  # a switch only known at run time: the whole line is unknown
+                self._inline(script, "cmd", frame.nested(f"`{name} /c`"), argv)
             elif reads_stdin:
                 self._stdin_script(stdin, "cmd", frame, name, argv)
 
