@@ -485,6 +485,10 @@ class Evaluation:
                 if text is not None:
                     self.script(text.rstrip("\n"), dialect, frame)
                     return
+            if line.text.replace(DYN, "").strip():
+                # `sh -c "rm -rf $d"`: the literal part may already be a concrete deny, which explains the
+                # block better; the run-time part stands in as a plain word. Either way it blocks below.
+                self.script(line.text.replace(DYN, "_"), dialect, frame)
             self.event(
                 "dynamic-script",
                 frame,
@@ -816,7 +820,11 @@ class Evaluation:
             if run.dynamic is not None:
                 self._script_file(name, run.dynamic, argv, frame, stdin)
             elif run.inline is not None:
-                self._inline(run.inline, "posix", frame.nested(f"`{name} -c`"), argv)
+                inner = frame.nested(f"`{name} -c`")
+                for k, param in enumerate(run.params[:10]):
+                    if DYN not in param.text:
+                        inner.variables[str(k)] = param.text  # `sh -c '$0 -rf x' rm` names rm
+                self._inline(run.inline, "posix", inner, argv)
             elif run.reads_stdin:
                 self._stdin_script(stdin, "posix", frame, name, argv)
         elif spec.dialect == "powershell":
@@ -847,7 +855,7 @@ class Evaluation:
                     )
                 else:
                     self.script(decoded, "powershell", frame.nested(f"`{name} -EncodedCommand`"))
-            elif ps.reads_stdin:
+            elif ps.reads_stdin or (ps.file is not None and script_source(ps.file) == "stdin"):
                 self._stdin_script(stdin, "powershell", frame, name, argv)
             elif ps.file is not None and (ps.file.text[:1] == DYN or ps.file.raw.startswith("<(")):
                 self._script_file(name, ps.file, argv, frame, stdin, "powershell")
@@ -856,7 +864,13 @@ class Evaluation:
                 args = powershell_arrays(args)
             line, literal, reads_stdin = cmd_exe(args)
             if line is not None:
-                self._inline(Arg(line if literal else DYN, line), "cmd", frame.nested(f"`{name} /c`"), argv)
+                if literal:
+                    script = Arg(line, line)
+                elif DYN in line:
+                    script = Arg(line, line.replace(DYN, "%?%"))  # words only known at run time
+                else:
+                    script = Arg(DYN, line)  # a switch only known at run time: the whole line is unknown
+                self._inline(script, "cmd", frame.nested(f"`{name} /c`"), argv)
             elif reads_stdin:
                 self._stdin_script(stdin, "cmd", frame, name, argv)
 

@@ -113,7 +113,8 @@ class PosixWalker:
     def _value(self, node: Node, raw: str) -> str:
         kind = node.type
         if kind == "word":
-            return posix_unescape_word(raw)
+            # A backslash-newline is removed before words are read: `r\<newline>m` is `rm`.
+            return posix_unescape_word(raw.replace("\\\n", "") if "\\\n" in raw else raw)
         if kind == "number":
             return raw
         if kind == "raw_string":
@@ -152,6 +153,8 @@ class PosixWalker:
     def _resolve_name(self, name_node: Node) -> str | None:
         """The literal value of `$x` / `${x}` in command position when the script assigned one."""
         inner = name_node.named_children
+        if len(inner) == 1 and inner[0].type == "string" and self.text(inner[0]).count("$") == 1:
+            inner = inner[0].named_children  # `"$0"`: one expansion in double quotes
         if len(inner) != 1 or inner[0].type not in ("simple_expansion", "expansion"):
             return None
         parts = inner[0].named_children
@@ -173,11 +176,11 @@ class PosixWalker:
                 if "\\" not in raw:
                     argv.append(_new_arg(Arg, (raw, raw, False, False, False)))
                 else:
-                    argv.append(Arg(fold_arg(posix_unescape_word(raw)), raw))
+                    argv.append(Arg(fold_arg(self._value(child, raw)), raw))
             elif kind == "command_name":
                 first = child.named_child(0) if child.named_child_count == 1 else child
                 first_kind = first.type
-                if first_kind in ("simple_expansion", "expansion"):
+                if first_kind in ("simple_expansion", "expansion", "string"):
                     resolved = self._resolve_name(child)
                 expanded = self._braces(first) if first_kind == "concatenation" else None
                 if expanded is not None:
@@ -206,6 +209,8 @@ class PosixWalker:
                     argv.append(self.arg(child))
                 if kind not in _LEAVES:
                     nested.append(child)
+        while len(argv) > 1 and argv[0].raw in _FISH_PREFIXES:
+            argv = argv[1:]  # fish's `and CMD`, `or CMD`, `not CMD` (no program of these names exists)
         if argv and _GLOB_CHARS.search(argv[0].raw) and self._globbed(node):
             argv = self._glob_name(argv, stdin)
         if stdin is not None and argv and argv[0].text == "exec" and all(a.text == "0" for a in argv[1:]):
@@ -279,6 +284,16 @@ class PosixWalker:
             if fnmatchcase(candidate, base):
                 self.sink.command([Arg(candidate, head.raw), *argv[1:]], self.frame, stdin)
         return [Arg(DYN, head.raw), *argv[1:]]
+
+    def _substitution(self, node: Node, stdin: Stdin | None = None) -> None:
+        """`$(...)` and backquotes. Inside backquotes `\\``, `\\$` and `\\\\` lose their backslash before the
+        text is run, so `` `echo \\`rm -rf x\\`` `` runs a nested substitution the grammar reads as words."""
+        self._children(node)
+        raw = self.text(node)
+        if raw[:1] == "`" and "\\" in raw:
+            inner = _BACKQUOTE_ESCAPE.sub(r"\1", raw[1:-1] if raw.endswith("`") else raw[1:])
+            if "`" in inner or "$" in inner:
+                self.sink.script(inner, "posix", self.frame.nested("backquotes"))
 
     def _prefix_assignment(self, node: Node) -> None:
         name = node.child_by_field_name("name")
@@ -622,6 +637,8 @@ class PosixWalker:
         self.sink.variable(name, self.frame, raw)
 
 
+_BACKQUOTE_ESCAPE = re.compile(r"\\([`$\\])")
+_FISH_PREFIXES = frozenset({"and", "or", "not"})
 _GLOB_CHARS = re.compile(r"[*?\[]")
 _UNESCAPED_GLOB = re.compile(r"(?<!\\)[*?]|(?<!\\)\[[^\]]+\]")
 _GLOB_CANDIDATES = (
@@ -773,7 +790,41 @@ _HANDLERS: dict[str, Callable[[PosixWalker, Node, Stdin | None], None]] = {
     "herestring_redirect": PosixWalker._children,
     "heredoc_redirect": PosixWalker._heredoc,
     "function_definition": PosixWalker._function,
+    "command_substitution": PosixWalker._substitution,
 }
+
+
+def _join_continued_lines(text: str) -> str | None:
+    """`text` with every backslash-newline outside single quotes removed, as bash reads it; None when it
+    holds a here-document or a comment (where the removal differs), so the text is taken as it is."""
+    if "<<" in text or "#" in text:
+        return None
+    out: list[str] = []
+    i = 0
+    n = len(text)
+    quote = ""
+    while i < n:
+        ch = text[i]
+        if quote == "'":
+            out.append(ch)
+            if ch == "'":
+                quote = ""
+            i += 1
+            continue
+        if ch == "\\" and i + 1 < n:
+            if text[i + 1] == "\n":
+                i += 2
+                continue
+            out.append(text[i : i + 2])
+            i += 2
+            continue
+        if ch == "'" and not quote:
+            quote = "'"
+        elif ch == '"':
+            quote = "" if quote == '"' else '"'
+        out.append(ch)
+        i += 1
+    return "".join(out)
 
 
 _BRACE_COMMAND = re.compile(r"(^|[;&|(\n])([ \t]*)\{(?=[^\s{}]*,\S*\})")
@@ -782,6 +833,13 @@ _BRACE_COMMAND = re.compile(r"(^|[;&|(\n])([ \t]*)\{(?=[^\s{}]*,\S*\})")
 
 def walk(sink: Sink, frame: Frame, src: bytes, root: Node, text: str | None = None) -> None:
     """Report every command in `root` (a parsed POSIX script, `text` its decoded source) to `sink`."""
+    if text is not None and "\\\n" in text:
+        joined = _join_continued_lines(text)
+        if joined is not None and joined != text:
+            # `r\<newline>m -rf x` is `rm -rf x`: the grammar reads a backslash-newline as a blank.
+            text = joined
+            src = joined.encode("utf-8", "replace")
+            root = parse(src).root_node
     if root.has_error and text is not None and "{" in text:
         # `{rm,-rf,x}` runs `rm -rf x`; written `''{rm,-rf,x}` (the same word) the grammar reads it.
         fixed = _BRACE_COMMAND.sub(r"\1\2''{", text)
@@ -804,7 +862,7 @@ _NOT_A_COMMAND_NAME = frozenset(
     {
         "if", "then", "else", "elif", "fi", "case", "esac", "for", "select", "while", "until", "do", "done",
         "in", "function", "time", "coproc", "declare", "export", "local", "readonly", "typeset", "unset",
-        "unsetenv",
+        "unsetenv", "and", "or", "not",
     }
 )  # fmt: skip
 

@@ -197,6 +197,8 @@ class ShellRun:
     """Commands run before the script (`fish -C CMD`, `fish --init-command=CMD`)."""
     rcfiles: list[Arg] = field(default_factory=list)
     """Start-up files named on the command line (`bash --rcfile F`, `--init-file F`)."""
+    params: list[Arg] = field(default_factory=list)
+    """The words after the `-c` command line: `$0`, `$1` ... of that script."""
 
 
 _STDIN_FILES = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0", "/proc/thread-self/fd/0"})
@@ -294,6 +296,7 @@ def posix_shell(spec: ShellSpec, args: list[Arg], name: str = "") -> ShellRun:
         break
     if wants_inline:
         run.inline = args[i] if i < n else Arg("", "")
+        run.params = list(args[i + 1 :])
     elif forced_stdin or i >= n:
         run.reads_stdin = True
     else:
@@ -618,8 +621,12 @@ def executor(spec: ExecutorSpec, args: list[Arg]) -> ExecutorRun:
     if spec.program_is_first_operand and operand is not None:
         run.payloads.append(args[operand])
         return run
-    if operand is None or (operand < n and args[operand].text == "-"):
+    source = script_source(args[operand]) if operand is not None and operand < n else "stdin"
+    if source == "stdin":
+        # `python`, `python -`, `python /dev/stdin`, `perl /dev/fd/0`: the program is read from stdin.
         run.reads_stdin = spec.reads_stdin
+    elif source == "dynamic" and DYN not in args[operand].text:
+        run.payloads.append(Arg(DYN, args[operand].raw))  # `python /dev/fd/3`: another descriptor
     return run
 
 
