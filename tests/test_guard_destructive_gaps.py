@@ -493,3 +493,21 @@ def test_mutants_of_wrapped_and_dynamic_deletes_stay_destructive(command: str) -
 def test_find_like_tools_and_sed_writes(command: str, expected: str | None) -> None:
     decision = check(command, "posix")
     assert decision.rule_id == expected, decision.reason
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        "python -c '{}'".format("from os import a, " * 3000),
+        "perl -e '{}'".format("open F, " * 3000),
+        "ruby -e '{}'".format("File.open(a, " * 3000),
+        "awk '{}'".format("print a " * 3000),
+        "Rscript -e '{}'".format("file(a, " * 3000),
+    ],
+)
+def test_payload_patterns_stay_fast_on_long_hostile_text(payload: str) -> None:
+    import time
+
+    started = time.perf_counter()
+    check(payload, "posix")
+    assert time.perf_counter() - started < 0.5
