@@ -511,3 +511,17 @@ def test_payload_patterns_stay_fast_on_long_hostile_text(payload: str) -> None:
     started = time.perf_counter()
     check(payload, "posix")
     assert time.perf_counter() - started < 0.5
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        ("python3 <<'EOF'\nimport shutil\nshutil.rmtree('x')\nEOF", "destructive.payload-delete"),
+        ("node <<EOF\nrequire('fs').writeFileSync('a', '')\nEOF", "destructive.payload-write"),
+        ("Rscript - <<EOF\nunlink('x', recursive = TRUE)\nEOF", "destructive.payload-delete"),
+        ("echo 'unlink(\"x\")' | R --no-save", "destructive.payload-delete"),
+        ("Rscript analysis.R", None),
+    ],
+)
+def test_programs_read_from_stdin_are_scanned(command: str, expected: str | None) -> None:
+    assert check(command, "posix").rule_id == expected
