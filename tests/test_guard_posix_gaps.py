@@ -814,3 +814,50 @@ def test_wrapped_shells_block(shell: str, command: str, category: str) -> None:
 def test_wrapped_shells_allow(shell: str, command: str) -> None:
     decision = _check(command, shell)
     assert decision.allowed, f"{command!r} must be allowed, got {decision.rule_id}: {decision.reason}"
+
+
+# A program started by cmd splits its command line with the C runtime's rules, where `\"` is a quote
+# inside an argument; cmd itself reads `\` as a plain character. Both readings are checked.
+PROGRAM_READINGS = [
+    ("posix", 'cmd.exe /c bash -c "find . -name \\"*.py\\" -delete"', "destructive.find-delete"),
+    ("posix", 'cmd /c bash -c "python -c \\"import os; print(os.environ)\\""', "env.payload"),
+    ("posix", "cmd /c bash -c 'python3 -c \"import os; os.system(1)\"'", "unverifiable.payload-process"),
+    (
+        "posix",
+        'cmd /c python -c "import shutil; shutil.rmtree(\\"x\\")" & echo ok',
+        "destructive.payload-delete",
+    ),
+    # An -ArgumentList item with blanks is also read as one argument, quotes inside it included.
+    (
+        "powershell",
+        "Start-Process pwsh -ArgumentList '-c', 'python -c \"import shutil; shutil.rmtree(1)\"'",
+        "destructive.payload-delete",
+    ),
+    # A reserved word where a command should be: bash rejects the line, the grammar reads a command `do`.
+    ("posix", 'nohup for d in src; do rm -rf "$d"; done &', "parse.error"),
+    ("posix", "sudo -- for d in a; do rm -rf $d; done", "parse.error"),
+    ("posix", "timeout 5 if true; then rm -rf x; fi", "parse.error"),
+]
+
+
+@pytest.mark.parametrize(
+    ("shell", "command", "rule"), PROGRAM_READINGS, ids=[c for _, c, _ in PROGRAM_READINGS]
+)
+def test_program_readings_block(shell: str, command: str, rule: str) -> None:
+    decision = _check(command, shell)
+    assert not decision.allowed
+    assert decision.rule_id == rule, decision.reason
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        'cmd /c git commit -m "say \\"hi\\""',
+        'cmd /c echo "a \\"b\\" c" & dir',
+        "for d in a b; do ls $d; done",
+        "if true; then ls; else pwd; fi",
+        "case x in a) ls;; esac",
+    ],
+)
+def test_program_readings_allow(command: str) -> None:
+    assert _check(command, "posix").allowed

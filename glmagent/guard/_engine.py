@@ -450,6 +450,8 @@ class Evaluation:
         parsed = _parse_cmd.parse_cmd(text)
         for name in parsed.variables:
             self.variable(name, frame, f"%{name}%")
+        for argv in parsed.program_readings:  # first: for a program the C runtime's reading is exact
+            self.command(argv, frame, None)
         previous: list[Arg] | None = None
         for command in parsed.commands:
             stdin = None
@@ -1025,9 +1027,10 @@ class Evaluation:
             else:
                 words.extend(windows_split(a.text))
         self.command(words, frame.wrapped("`Start-Process`"), None)
-        if len(items) > 1 and any(" " in a.text and '"' not in a.text for a in items):
-            # The items are joined with blanks (`'-c','rm -rf x'` gives `-c rm -rf x`); an item written with
-            # blanks was meant as one argument, so that reading is checked too.
+        if len(items) > 1 and any(" " in a.text for a in items):
+            # The items are joined with blanks (`'-c','rm -rf x'` gives `-c rm -rf x`, and the quotes inside
+            # an item are the program's to read); an item written with blanks was meant as one argument, so
+            # that reading is checked too.
             self.command([target, *items], frame.wrapped("`Start-Process`"), None)
 
     def _set_alias(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:

@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass, field
 
 from ._syntax import DYN, Arg
+from ._unwrap import windows_split
 
 _VARIABLE = re.compile(r"%([A-Za-z_][^%\s=]*)%|!([A-Za-z_][^!\s=]*)!")
 _IF_TESTS = frozenset({"exist", "defined", "errorlevel", "cmdextversion"})
@@ -29,6 +30,9 @@ class CmdCommand:
 class CmdScript:
     commands: list[CmdCommand]
     variables: list[str]
+    program_readings: list[list[Arg]] = field(default_factory=list)
+    """Commands as a program's C runtime splits them, where that differs from cmd's reading (`\\"`
+    escapes a quote for the program, not for cmd): both readings are checked."""
 
 
 def _word(text: str, quoted: bool) -> Arg:
@@ -123,10 +127,42 @@ def parse_cmd(line: str) -> CmdScript:
             started = True
         i += 1
     end_command(False)
-    return CmdScript(commands, variables)
+    readings = _program_readings(line, commands) if '\\"' in line else []
+    return CmdScript(commands, variables, readings)
 
 
-def _peel(words: list[Arg]) -> list[Arg]:
+_OPERATOR = re.compile(r"&&?|\|\|?|[\r\n]")
+
+
+def _program_readings(line: str, commands: list[CmdCommand]) -> list[list[Arg]]:
+    """Each `&`/`|`-separated part holding `\\"` as its program reads it (cmd drops `^` outside quotes)."""
+    seen = {tuple(a.text for a in c.argv) for c in commands}
+    readings: list[list[Arg]] = []
+    part: list[str] = []
+    in_quote = False
+    i, n = 0, len(line)
+    while i <= n:
+        ch = line[i] if i < n else "\n"
+        if ch == '"':
+            in_quote = not in_quote
+            part.append(ch)
+        elif ch == "^" and not in_quote and i + 1 < n:
+            part.append(line[i + 1])
+            i += 1
+        elif not in_quote and _OPERATOR.match(ch):
+            text = "".join(part)
+            if '\\"' in text:
+                argv = _peel([_word(a.text, False) for a in windows_split(text)], split=False)
+                if argv and tuple(a.text for a in argv) not in seen:
+                    readings.append(argv)
+            part = []
+        else:
+            part.append(ch)
+        i += 1
+    return readings
+
+
+def _peel(words: list[Arg], split: bool = True) -> list[Arg]:
     """Drop `@`, `call`, `start [title] [/opts]`, and the condition of `if` / the header of `for ... do`."""
     while words:
         first, last = words[0].text[:1], words[-1].text[-1:]
@@ -172,7 +208,7 @@ def _peel(words: list[Arg]) -> list[Arg]:
         else:
             if words[0].text.startswith("@"):
                 words = [Arg(words[0].text.lstrip("@"), words[0].raw), *words[1:]]
-            return _split_switches(words)
+            return _split_switches(words) if split else words
     return words
 
 

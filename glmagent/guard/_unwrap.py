@@ -460,8 +460,15 @@ def _cmd_word(a: Arg) -> str:
     if t and '"' not in t and " " not in t and "\t" not in t:
         return t
     if '"' in t:
-        return t
+        if " " not in t and "\t" not in t:
+            return t
+        # The launcher quotes the word and escapes its quotes for the program's C runtime (and cmd's own
+        # reading of the same text is checked as well: see `CmdCommand.program_argv`).
+        return '"' + _ESCAPED_QUOTE.sub(lambda m: m.group(1) * 2 + '\\"', t) + '"'
     return f'"{t}"'
+
+
+_ESCAPED_QUOTE = re.compile(r'(\\*)"')
 
 
 _MSYS_SWITCH = re.compile(r"//[A-Za-z?](?:[:/][^/\\\s]*)?")
@@ -631,13 +638,40 @@ def executor(spec: ExecutorSpec, args: list[Arg]) -> ExecutorRun:
 
 
 def windows_split(line: str) -> list[Arg]:
-    """Split a Windows command line (double quotes group, backslashes are literal) for `Start-Process`."""
+    """Split a Windows command line as a program's C runtime does (`CommandLineToArgvW`): double quotes
+    group, `""` inside quotes is a quote, and backslashes are literal except before a quote, where each
+    pair gives one backslash and an odd one escapes the quote (`\\"*.py\\"` is `"*.py"`)."""
     words: list[str] = []
     current: list[str] = []
     quoted = False
     started = False
-    for ch in line:
+    i, n = 0, len(line)
+    while i < n:
+        ch = line[i]
+        if ch == "\\":
+            j = i
+            while j < n and line[j] == "\\":
+                j += 1
+            count = j - i
+            if j < n and line[j] == '"':
+                current.append("\\" * (count // 2))
+                if count % 2:
+                    current.append('"')
+                    i = j + 1
+                else:
+                    i = j  # the quote toggles below
+                started = True
+                continue
+            current.append("\\" * count)
+            started = True
+            i = j
+            continue
         if ch == '"':
+            if quoted and i + 1 < n and line[i + 1] == '"':
+                current.append('"')
+                i += 2
+                started = True
+                continue
             quoted = not quoted
             started = True
         elif ch in " \t" and not quoted:
@@ -648,6 +682,7 @@ def windows_split(line: str) -> list[Arg]:
         else:
             current.append(ch)
             started = True
+        i += 1
     if started:
         words.append("".join(current))
     return [lit(w) for w in words]
