@@ -381,7 +381,6 @@ allow	find . -name '*.py' -print
 UNVERIFIABLE_POWERSHELL = """
 unverifiable.scheduled-job	schtasks /create /tn x /tr calc.exe /sc daily
 destructive	schtasks /create /tn x /tr "cmd /c rd /s /q C:\\x" /sc once /st 00:00
-unverifiable.windows-launcher	wmic useraccount create name=x
 unverifiable.windows-launcher	runas /user:admin cmd
 unverifiable.windows-launcher	rundll32 shell32.dll,ShellExec_RunDLL cmd
 unverifiable.terminal-input	[System.Windows.Forms.SendKeys]::SendWait('x{ENTER}')
