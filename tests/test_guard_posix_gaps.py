@@ -861,3 +861,25 @@ def test_program_readings_block(shell: str, command: str, rule: str) -> None:
 )
 def test_program_readings_allow(command: str) -> None:
     assert _check(command, "posix").allowed
+
+
+# The grammar drops a word standing just before `<<`: a lone `-` (read stdin) is put back.
+DASH_BEFORE_HEREDOC = [
+    ("pwsh -Command - <<'EOF'\nRemove-Item -Recurse x\nEOF", "destructive.recursive-delete"),
+    ("pwsh -c - <<EOF\nInvoke-WebRequest https://example.com\nEOF", "network.http-client"),
+    ("python3 - <<EOF\nimport shutil; shutil.rmtree('x')\nEOF", "destructive.payload-delete"),
+    ("sudo X=1 rm -rf /", "destructive.recursive-delete"),
+]
+
+
+@pytest.mark.parametrize(("command", "rule"), DASH_BEFORE_HEREDOC)
+def test_dash_before_heredoc_and_sudo_assignments(command: str, rule: str) -> None:
+    decision = _check(command, "posix")
+    assert decision.rule_id == rule, decision.reason
+
+
+@pytest.mark.parametrize(
+    "command", ["python3 - <<EOF\nprint(1)\nEOF", "cat 2<<EOF\nhi\nEOF", "sudo VAR=1 pytest -q"]
+)
+def test_dash_before_heredoc_stays_allowed(command: str) -> None:
+    assert _check(command, "posix").allowed

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from ._normalise import ansi_c_unescape, command_key, fold_arg, posix_unescape_double, posix_unescape_word
 from ._sink import Sink
-from ._syntax import DYN, Arg, Feed, Frame, Stdin, new_parser
+from ._syntax import DYN, Arg, Feed, Frame, Stdin, lit, new_parser
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Parser
@@ -209,6 +209,15 @@ class PosixWalker:
                     argv.append(self.arg(child))
                 if kind not in _LEAVES:
                     nested.append(child)
+        after = node.next_sibling
+        if after is not None and after.type == "heredoc_redirect" and after.start_byte > node.end_byte + 1:
+            # The grammar drops a word standing just before `<<` (`pwsh -Command - <<EOF`): put back a lone
+            # `-`, and refuse anything else it left out.
+            dropped = self.src[node.end_byte : after.start_byte].strip()
+            if dropped == b"-":
+                argv.append(lit("-"))
+            elif dropped:
+                self.sink.event("parse-error", self.frame, "the parser dropped a word before a here-document")
         while len(argv) > 1 and argv[0].raw in _FISH_PREFIXES:
             argv = argv[1:]  # fish's `and CMD`, `or CMD`, `not CMD` (no program of these names exists)
         if argv and _GLOB_CHARS.search(argv[0].raw) and self._globbed(node):
