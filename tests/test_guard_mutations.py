@@ -292,10 +292,43 @@ def test_powershell_launched_from_posix_keeps_blocking(seed: str) -> None:
     assert_blocked(f"powershell -Command {shlex.quote(seed)}", "posix")
 
 
+@pytest.mark.parametrize("seed", POWERSHELL_SEEDS)
+def test_powershell_fed_its_script_on_stdin_keeps_blocking(seed: str) -> None:
+    assert_blocked(f"echo {shlex.quote(seed)} | pwsh -Command -", "posix")
+    assert_blocked(f"pwsh -Command - <<'EOF'\n{seed}\nEOF", "posix")
+    assert_blocked(f"pwsh -NoProfile -Command - <<< {shlex.quote(seed)}", "posix")
+
+
 @pytest.mark.parametrize("seed", POSIX_SIMPLE + POSIX_COMPOUND)
 def test_posix_launched_from_powershell_keeps_blocking(seed: str) -> None:
     assert_blocked(f"bash -c {ps_quote(seed)}", "powershell")
     assert_blocked(f"wsl -e sh -c {ps_quote(seed)}", "powershell")
+    assert_blocked(f"Start-Process bash -ArgumentList '-c', {ps_quote(seed)}", "powershell")
+
+
+def crt_quote(text: str) -> str:
+    """Quote one argument for a Windows program's C runtime: `\\"` is a quote inside it."""
+    out, slashes = [], 0
+    for ch in text:
+        if ch == "\\":
+            slashes += 1
+            continue
+        if ch == '"':
+            out.append("\\" * (2 * slashes + 1) + '"')
+        else:
+            out.append("\\" * slashes + ch)
+        slashes = 0
+    return '"' + "".join(out) + "\\" * (2 * slashes) + '"'
+
+
+# cmd itself acts on `&|<>^%` and newlines before bash sees the line: those seeds are cmd's, not bash's.
+CMD_SAFE_SEEDS = [s for s in POSIX_SIMPLE + POSIX_COMPOUND if not any(ch in s for ch in "&|<>^%\n")]
+
+
+@pytest.mark.parametrize("seed", CMD_SAFE_SEEDS)
+def test_posix_launched_through_cmd_keeps_blocking(seed: str) -> None:
+    # The program cmd starts reads its own line: `cmd /c bash -c "find . -name \\"*.py\\" -delete"`.
+    assert_blocked(f"cmd.exe /c bash -c {crt_quote(seed)}", "posix")
 
 
 @pytest.mark.parametrize("seed", CMD_SEEDS)
