@@ -153,6 +153,8 @@ POWERSHELL_ALLOWED = [
     "Get-Content a.txt | Add-Content b.txt",
 ]
 
+_PS_ENV = "env.powershell-environment"
+
 # Fixed look-alikes (backend, harmless command) with their blocked twin (command, rule id).
 FIXED = [
     # `sls` is PowerShell's built-in alias of Select-String; the Serverless CLI of that name stays denied.
@@ -170,6 +172,30 @@ FIXED = [
     ("powershell", "clc app.log -WhatIf", "clc app.log -WhatIf:$false", "destructive.overwrite-file"),
     ("powershell", "Clear-Item .\\x.txt -WhatIf", "Clear-Item .\\x.txt", "destructive.overwrite-file"),
     ("powershell", "New-Item f.txt -Force -WhatIf", "New-Item f.txt -Force", "destructive.truncating-write"),
+    # urllib.parse only splits and quotes strings; urllib.request and a bare urllib stay network.
+    (
+        "posix",
+        "python -c \"import urllib.parse; print(urllib.parse.quote('a b'))\"",
+        'python -c "import urllib.parse, urllib.request"',
+        "network.payload",
+    ),
+    (
+        "powershell",
+        "python -c \"from urllib.parse import urlparse; print(urlparse('http://x/y').path)\"",
+        'python -c "from urllib import request"',
+        "network.payload",
+    ),
+    # Encoding to base64 hides nothing; decoding it still counts as a hidden payload.
+    (
+        "posix",
+        "node -e \"console.log(Buffer.from('hi').toString('base64'))\"",
+        "node -e \"console.log(Buffer.from('aGk=', 'base64').toString())\"",
+        "unverifiable.payload-dynamic",
+    ),
+    # cmd's dynamic values are no environment variables.
+    ("powershell", 'cmd /c "echo %CD%"', 'cmd /c "echo %USERPROFILE%"', _PS_ENV),
+    ("posix", 'cmd /c "build.bat & echo %ERRORLEVEL%"', 'cmd /c "echo %API_KEY%"', _PS_ENV),
+    ("powershell", "cmd /c echo %date% %time%", 'cmd /c "echo %CD%%GITHUB_TOKEN%"', _PS_ENV),
 ]
 
 
