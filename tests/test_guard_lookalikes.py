@@ -1,0 +1,230 @@
+"""Everyday commands and look-alikes of denied ones stay allowed; their dangerous twins stay blocked."""
+
+from __future__ import annotations
+
+import pytest
+
+from glmagent.guard import Decision, Policy
+
+
+def _check(command: str, shell: str) -> Decision:
+    return Policy.default().check(command, shell)  # type: ignore[arg-type]
+
+
+# Everyday work on the POSIX backend.
+POSIX_ALLOWED = [
+    "git status -sb",
+    "git diff --stat HEAD~3",
+    "git log --graph --decorate --all --oneline",
+    "git show HEAD:README.md",
+    "git add -A",
+    'git commit -m "fix: handle rm -rf in docs"',
+    "git commit -m 'remove curl usage; use requests'",
+    "git stash list",
+    "git stash pop",
+    "git switch -c feature/y",
+    "git checkout -b feature/z",
+    "git merge --no-ff feature/x",
+    "git tag -a v1.0 -m release",
+    "git blame -L 10,20 src/app.py",
+    'git grep -n "rm -rf"',
+    "git ls-files -m",
+    "git rev-parse --show-toplevel",
+    "git describe --tags",
+    "git cherry-pick abc123",
+    "git revert --no-edit abc123",
+    "git rm --cached f",
+    "pytest -x -k test_foo tests/",
+    "python -m pytest -q",
+    "python -m venv .venv",
+    "python -m pip list",
+    "python -m pip freeze",
+    "python -m json.tool data.json",
+    "python -m compileall src",
+    "python -m unittest discover",
+    "python -m doctest README.md",
+    "python -m timeit '\"-\".join(map(str, range(100)))'",
+    "python -m cProfile -o prof.out script.py",
+    "tox -e py311",
+    "nox -s tests",
+    "mypy --strict src/app.py",
+    "ruff check --fix src",
+    "black --check src",
+    "isort --check-only .",
+    "coverage run -m pytest",
+    "npm run lint -- --fix",
+    "npx tsc --noEmit",
+    "npx jest",
+    "cargo clippy -- -D warnings",
+    "cargo test -- --nocapture",
+    "go test -run TestFoo -v ./pkg/...",
+    "go vet ./...",
+    "make -C subdir all",
+    "cmake -S . -B build",
+    "ninja -C build",
+    "docker logs -f --tail 100 web",
+    "jq -r '.dependencies | keys[]' package.json",
+    "sed -n '/rm -rf/p' script.sh",
+    "awk 'NR>1 {sum+=$3} END {print sum}' data.csv",
+    "patch --dry-run -p1 < fix.patch",
+    "tar -tzf archive.tar.gz",
+    "unzip -l archive.zip",
+    "find . -mtime -1 -print",
+    "find . -name '*.py' | xargs wc -l",
+    "grep -rn 'rm -rf' docs/",
+    "rg 'curl|wget'",
+    "grep -E 'API_KEY|TOKEN' .env.example",
+    "rg 'shutil.rmtree'",
+    'echo "rm -rf /"',
+    "printf '%s\\n' 'wget file'",
+    "ls # rm -rf /",
+    "du -sh .",
+    "df -h",
+    "ps aux | grep python",
+    "kill %1",
+    "which curl",
+    "type rm",
+    "command -v python3",
+    "man rm",
+    "mkdir -p build/out",
+    "cp -r src dst",
+    "ln -s ../lib lib",
+    "chmod +x script.sh",
+    'export PATH="$HOME/.local/bin:$PATH"',
+    "source .venv/bin/activate",
+    "set -euo pipefail",
+    'for f in src/*.py; do python -m py_compile "$f"; done',
+    "if [ -f setup.py ]; then python setup.py --version; fi",
+    "git ls-files '*.py' | xargs ruff check",
+    "cat log.txt | less",
+    "env PYTHONPATH=src pytest",
+    "timeout 60 pytest",
+    'echo "x" >> log.txt',
+    "python script.py 2>&1 | tee -a out.log",
+    "cat >> notes.txt <<'EOF'\nmore\nEOF",
+]
+
+# Everyday work on the PowerShell backend.
+POWERSHELL_ALLOWED = [
+    "Get-ChildItem -Recurse -Filter *.py",
+    "gci -r *.log | Measure-Object -Property Length -Sum",
+    "Get-ChildItem .\\env",
+    "Get-Content .\\log.txt -Tail 50",
+    "Get-Content data.json -Raw | ConvertFrom-Json | ConvertTo-Json -Depth 5",
+    "Select-String -Path *.ps1 -Pattern 'Remove-Item'",
+    "Select-String -Pattern 'rm -rf' -Path docs\\*.md",
+    "Get-ChildItem -Recurse *.ps1 | Select-String 'Invoke-WebRequest'",
+    "Get-Process | Sort-Object CPU -Descending | Select-Object -First 10",
+    "Get-ChildItem | Group-Object Extension | Sort-Object Count -Descending",
+    "1..10 | ForEach-Object { $_ * 2 }",
+    "Test-Path .\\build",
+    "Join-Path -Path src -ChildPath app.ps1",
+    "Split-Path -Leaf C:\\a\\b\\c.txt",
+    "Resolve-Path .\\src",
+    "New-Item -ItemType Directory -Force -Path out\\logs",
+    "New-Item -ItemType File -Path notes.txt",
+    "Copy-Item -Recurse src dst",
+    "Move-Item old.txt new.txt",
+    "Rename-Item -Path old.ps1 -NewName new.ps1",
+    "Remove-Item .\\build\\out.log",
+    "Push-Location src; pytest; Pop-Location",
+    "Write-Output 'Use $env:PATH carefully'",
+    "Write-Host 'Invoke-WebRequest https://example.com'",
+    "$PSVersionTable.PSVersion",
+    "$h = @{ Name = 'a'; Count = 3 }; $h.Name",
+    "[IO.Path]::Combine('a','b')",
+    "[Math]::Round(3.14159, 2)",
+    "[DateTime]::UtcNow.ToString('o')",
+    "'abcdef'.Remove(1, 2)",
+    "$list = [System.Collections.Generic.List[string]]::new(); $list.Add('a'); $list.Remove('a')",
+    "Remove-Item .\\build -Recurse -WhatIf",
+    "Set-Content x.txt 'y' -WhatIf",
+    "Invoke-Pester -Path .\\tests -Output Detailed",
+    "dotnet build -c Release",
+    "dotnet test --no-build",
+    "Start-Process notepad .\\notes.txt",
+    "Get-Help Remove-Item -Full",
+    "Get-Command Remove-Item -Syntax",
+    "Import-Module .\\tools.psm1",
+    "Export-ModuleMember -Function Get-Thing",
+    "Get-Process | Format-Table Name, Id",
+    "$params = @{ Path = 'src'; Filter = '*.ps1' }; Get-ChildItem @params",
+    "Invoke-Command -ScriptBlock { Get-Date }",
+    "Get-Content a.txt | Add-Content b.txt",
+]
+
+_PS_ENV = "env.powershell-environment"
+
+# Fixed look-alikes (backend, harmless command) with their blocked twin (command, rule id).
+FIXED = [
+    # `sls` is PowerShell's built-in alias of Select-String; the Serverless CLI of that name stays denied.
+    ("powershell", "sls TODO *.py", "sls deploy --stage prod", "network.remote-service"),
+    ("powershell", "sls -Pattern 'TODO' -Path *.md", "sls.cmd invoke -f hello", "network.remote-service"),
+    ("powershell", "Get-Content x.ps1 | sls 'curl'", "sls", "network.remote-service"),
+    ("powershell", "sls 'rm -rf' docs\\*.md -SimpleMatch", "sls remove", "network.remote-service"),
+    # Copy-Item's `-r` is -Recurse (it has no -ResourceURI outside the WSMan: drive).
+    ("powershell", "cp -r src dst", "Copy-Item -ToSession $s a b", "network.socket"),
+    ("powershell", "Copy-Item -r .\\src .\\backup", "cpi -FromSession $s C:\\a b", "network.socket"),
+    ("powershell", "copy -Rec src dst", "Copy-Item -ComputerName srv a b", "network.socket"),
+    ("powershell", "cpi -r a b -Force", "cp -cn srv a b", "network.socket"),
+    # -WhatIf only reports what the cmdlet would do.
+    ("powershell", "Clear-Content log.txt -WhatIf", "Clear-Content log.txt", "destructive.overwrite-file"),
+    ("powershell", "clc app.log -WhatIf", "clc app.log -WhatIf:$false", "destructive.overwrite-file"),
+    ("powershell", "Clear-Item .\\x.txt -WhatIf", "Clear-Item .\\x.txt", "destructive.overwrite-file"),
+    ("powershell", "New-Item f.txt -Force -WhatIf", "New-Item f.txt -Force", "destructive.truncating-write"),
+    # urllib.parse only splits and quotes strings; urllib.request and a bare urllib stay network.
+    (
+        "posix",
+        "python -c \"import urllib.parse; print(urllib.parse.quote('a b'))\"",
+        'python -c "import urllib.parse, urllib.request"',
+        "network.payload",
+    ),
+    (
+        "powershell",
+        "python -c \"from urllib.parse import urlparse; print(urlparse('http://x/y').path)\"",
+        'python -c "from urllib import request"',
+        "network.payload",
+    ),
+    # Encoding to base64 hides nothing; decoding it still counts as a hidden payload.
+    (
+        "posix",
+        "node -e \"console.log(Buffer.from('hi').toString('base64'))\"",
+        "node -e \"console.log(Buffer.from('aGk=', 'base64').toString())\"",
+        "unverifiable.payload-dynamic",
+    ),
+    # cmd's dynamic values are no environment variables.
+    ("powershell", 'cmd /c "echo %CD%"', 'cmd /c "echo %USERPROFILE%"', _PS_ENV),
+    ("posix", 'cmd /c "build.bat & echo %ERRORLEVEL%"', 'cmd /c "echo %API_KEY%"', _PS_ENV),
+    ("powershell", "cmd /c echo %date% %time%", 'cmd /c "echo %CD%%GITHUB_TOKEN%"', _PS_ENV),
+]
+
+
+@pytest.mark.parametrize("command", POSIX_ALLOWED)
+def test_everyday_posix_commands_are_allowed(command: str) -> None:
+    decision = _check(command, "posix")
+    assert decision.allowed, (command, decision.rule_id, decision.reason)
+
+
+@pytest.mark.parametrize("command", POWERSHELL_ALLOWED)
+def test_everyday_powershell_commands_are_allowed(command: str) -> None:
+    decision = _check(command, "powershell")
+    assert decision.allowed, (command, decision.rule_id, decision.reason)
+
+
+@pytest.mark.parametrize(("shell", "harmless", "twin", "rule_id"), FIXED)
+def test_fixed_lookalike_is_allowed(shell: str, harmless: str, twin: str, rule_id: str) -> None:
+    decision = _check(harmless, shell)
+    assert decision.allowed, (harmless, decision.rule_id, decision.reason)
+
+
+@pytest.mark.parametrize(("shell", "harmless", "twin", "rule_id"), FIXED)
+def test_blocked_twin_stays_blocked(shell: str, harmless: str, twin: str, rule_id: str) -> None:
+    decision = _check(twin, shell)
+    assert not decision.allowed
+    assert decision.rule_id == rule_id, (twin, decision.rule_id)
+
+
+def test_serverless_cli_stays_denied_on_posix() -> None:
+    decision = _check("sls TODO", "posix")
+    assert decision.rule_id == "network.remote-service"
+    assert decision.category == "network"
