@@ -60,3 +60,38 @@ def test_expandable_blocked(command: str, expected: str) -> None:
 @pytest.mark.parametrize("command", EXPANDABLE_ALLOWED)
 def test_expandable_allowed(command: str) -> None:
     assert_allowed(command)
+
+
+# -- file paths given to .NET file APIs; registry keys opened through objects --
+DOTNET_BLOCKED = [
+    ('[IO.File]::ReadAllText("$HOME\\.ssh\\id_rsa")', "env.secret-files"),
+    ("[IO.File]::ReadAllText('C:\\Users\\me\\.ssh\\id_rsa')", "env.secret-files"),
+    ("[System.IO.File]::ReadAllText('~/.ssh/id_rsa')", "env.secret-files"),
+    ("[IO.File]::ReadAllBytes('~\\.aws\\credentials')", "env.secret-files"),
+    ("[IO.StreamReader]::new('.env').ReadToEnd()", "env.secret-files"),
+    ('[IO.File]::ReadAllLines(".env")', "env.secret-files"),
+    ("[File]::ReadAllText('~/.netrc')", "env.secret-files"),
+    ("[Microsoft.Win32.Registry]::CurrentUser.OpenSubKey('Environment').GetValue('K')", "env"),
+    ("[Microsoft.Win32.RegistryKey]::OpenBaseKey('CurrentUser','Default').OpenSubKey('Environment')", "env"),
+    ("(Get-Item HKCU:\\).OpenSubKey('Environment').GetValue('API_KEY')", "env.registry-subkey"),
+]
+
+DOTNET_ALLOWED = [
+    "[IO.File]::ReadAllText('README.md')",
+    "[IO.Path]::Combine('a', 'b')",
+    "[string]::Join(',', @('a','b'))",
+    '[IO.File]::ReadAllText("$PWD\\src\\a.cs")',
+    "[regex]::Match('a.env', 'env')",
+    "[IO.File]::Exists('.env.example')",
+    "$a = 1, 2; $a.GetValue(0)",
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), DOTNET_BLOCKED)
+def test_dotnet_blocked(command: str, expected: str) -> None:
+    assert_blocked(command, expected)
+
+
+@pytest.mark.parametrize("command", DOTNET_ALLOWED)
+def test_dotnet_allowed(command: str) -> None:
+    assert_allowed(command)

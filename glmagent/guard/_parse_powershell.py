@@ -852,12 +852,35 @@ class PowerShellWalker:
                     f"the method in `{shown}` is named only at run time",
                     [shown],
                 )
-        elif op == "::" and not typed:
+        elif invoked and typed and _FILE_TYPE.match(self.text(obj)):
+            self._method_paths(node, shown)
+        if member is None:
+            return
+        if op == "::" and not typed:
             self.sink.event(
                 "dynamic-command", self.frame, f"the type in `{shown}` is only known at run time", [shown]
             )
         elif not typed:
             self.sink.dotnet("*", member, self.frame, self.text(obj))
+
+    def _method_paths(self, node: Node, shown: str) -> None:
+        """`[IO.File]::ReadAllText('~/.ssh/id_rsa')`: the string arguments of a static .NET call name files
+        as a command's words do, so path rules (credential files) see them."""
+        args = next((c for c in node.children if c.type == "argument_list"), None)
+        listed = (
+            next((c for c in args.named_children if c.type == "argument_expression_list"), None)
+            if args
+            else None
+        )
+        if listed is None:
+            return
+        argv = [Arg(shown.replace(" ", "").lower(), shown)]
+        for item in listed.named_children:
+            inner = self.peel(item)
+            if inner.type == "string_literal":
+                argv.append(Arg(fold_arg(self.value(inner)), self.text(inner)))
+        if len(argv) > 1:
+            self.sink.command(argv, self.frame, None)
 
     def _foreach_member(self, argv: list[Arg]) -> None:
         """`gci -r | % Delete` / `ForEach-Object -MemberName Delete` calls that method on every input."""
@@ -924,6 +947,12 @@ _VARIABLE_PATH = re.compile(r"(?:\$[\w:]+|\$\{[^{}`'\"]+\})[\\/][^\s;|&)},<>'\"`
 """`$HOME\\x`, `${env:ProgramFiles}/x`: a variable and a path that the grammar cannot join into one word."""
 
 
+_FILE_TYPE = re.compile(
+    r"(?i)\(*\[\s*(?:system\.)?(?:io\.|microsoft\.visualbasic\.fileio\.|(?:file|directory|fileinfo|"
+    r"directoryinfo|streamreader|streamwriter|filestream|binaryreader|filesystem)\s*\])"
+)
+"""Types whose static methods and constructors open files by path (`[IO.File]`, `[System.IO.StreamReader]`,
+`[File]` under `using namespace System.IO`, Visual Basic's `FileSystem`)."""
 _RUN_TIME_PART = re.compile(r"\$(?:\{[^}]*\}|[\w:?^$]+|\((?:[^()]|\([^()]*\))*\))")
 """A variable or `$( )` inside an expandable word."""
 
