@@ -296,14 +296,42 @@ class PowerShellWalker:
             return raw[2:-2].strip("\r\n")
         if raw.startswith("'"):
             return raw[1:-1].replace("''", "'")
-        # Expandable string: any variable or $( ) inside makes the value dynamic.
+        # Expandable string: any variable or $( ) inside makes the value dynamic, unless every `$( )` holds
+        # only a literal (`"$('En' + 'v'):"` is the word `Env:`).
         inner = node.named_children[0] if node.named_child_count else None
         if inner is not None and inner.named_child_count:
-            return DYN
+            return self._expand(node, inner, raw)
         body = raw[2:-2].strip("\r\n") if raw.startswith('@"') else raw[1:-1].replace('""', '"')
         if "$" in body.replace("`$", ""):
             return DYN
         return ps_unescape(body, True)
+
+    def _expand(self, node: Node, inner: Node, raw: str) -> str:
+        """`"a$('b')c"`: the value of a one-line expandable string whose `$( )` parts are all literals."""
+        if raw[:1] != '"' or raw[-1:] != '"' or len(raw) < 2:
+            return DYN
+        src = self.src
+        pos = node.start_byte + 1
+        out = []
+        for part in inner.named_children:
+            if part.type != "sub_expression":
+                return DYN
+            statements = [c for c in part.named_children if c.type not in _LEAVES]
+            while len(statements) == 1 and statements[0].type == "statement_list":
+                statements = [c for c in statements[0].named_children if c.type not in _LEAVES]
+            if len(statements) != 1:
+                return DYN
+            value = self.value(statements[0])
+            if DYN in value:
+                return DYN
+            out.append(src[pos : part.start_byte].decode("utf-8", "replace"))
+            out.append(value.replace("`", "``").replace("$", "`$").replace('"', '""'))
+            pos = part.end_byte
+        out.append(src[pos : node.end_byte - 1].decode("utf-8", "replace"))
+        body = "".join(out)
+        if "$" in body.replace("``", "").replace("`$", ""):
+            return DYN
+        return ps_unescape(body.replace('""', '"'), True)
 
     @staticmethod
     def _bare(raw: str) -> str:
@@ -344,7 +372,11 @@ class PowerShellWalker:
         if inner.type == "variable":
             raw = self.text(inner)
             return Arg(DYN, raw), self.frame.variables.get(_variable_name(raw).casefold())
-        if inner.type in _FOLDABLE:
+        if inner.type in _FOLDABLE or (
+            inner.type == "string_literal"
+            and inner.named_child_count
+            and inner.named_children[0].named_child_count
+        ):
             # `& ('Remove' + '-Item')`: a name computed when the command runs, even from literals; it is
             # checked as what it evaluates to, and still blocks as a run-time name.
             folded = self.value(inner)
@@ -737,8 +769,14 @@ class PowerShellWalker:
             if a.raw[:1] == "$":
                 value = variables.get(_variable_name(a.raw).casefold())
             elif (m := _SIMPLE_EXPANDABLE.fullmatch(a.raw)) is not None and " " not in m.group(1):
-                # `"env:$name"`: one value a path-like word may take is its text with every variable empty.
-                value = _VAR_IN_WORD.sub("", m.group(1))
+                # `"env:$name"`: one value a path-like word may take is its text with every variable it was
+                # given (`$x = 'env'; gci "${x}:"`) and every other variable empty.
+                value = _VAR_IN_WORD.sub(
+                    lambda v: variables.get(_variable_name(v.group(0)).casefold(), ""), m.group(1)
+                )
+                value = _run_time_drive(a.raw, value)
+            elif a.raw[:1] == '"':
+                value = _run_time_drive(a.raw, None)
             else:
                 value = None
             if value:
@@ -814,12 +852,35 @@ class PowerShellWalker:
                     f"the method in `{shown}` is named only at run time",
                     [shown],
                 )
-        elif op == "::" and not typed:
+        elif invoked and typed and _FILE_TYPE.match(self.text(obj)):
+            self._method_paths(node, shown)
+        if member is None:
+            return
+        if op == "::" and not typed:
             self.sink.event(
                 "dynamic-command", self.frame, f"the type in `{shown}` is only known at run time", [shown]
             )
         elif not typed:
             self.sink.dotnet("*", member, self.frame, self.text(obj))
+
+    def _method_paths(self, node: Node, shown: str) -> None:
+        """`[IO.File]::ReadAllText('~/.ssh/id_rsa')`: the string arguments of a static .NET call name files
+        as a command's words do, so path rules (credential files) see them."""
+        args = next((c for c in node.children if c.type == "argument_list"), None)
+        listed = (
+            next((c for c in args.named_children if c.type == "argument_expression_list"), None)
+            if args
+            else None
+        )
+        if listed is None:
+            return
+        argv = [Arg(shown.replace(" ", "").lower(), shown)]
+        for item in listed.named_children:
+            inner = self.peel(item)
+            if inner.type == "string_literal":
+                argv.append(Arg(fold_arg(self.value(inner)), self.text(inner)))
+        if len(argv) > 1:
+            self.sink.command(argv, self.frame, None)
 
     def _foreach_member(self, argv: list[Arg]) -> None:
         """`gci -r | % Delete` / `ForEach-Object -MemberName Delete` calls that method on every input."""
@@ -884,6 +945,27 @@ _UNGLUED = re.compile(r"[$\[\](){}@]|::|^-\w+:$")
 _VARIABLE_END = re.compile(r"\$[\w:]+$")
 _VARIABLE_PATH = re.compile(r"(?:\$[\w:]+|\$\{[^{}`'\"]+\})[\\/][^\s;|&)},<>'\"`$(){}]*(?=[\s;|&)},<>]|$)")
 """`$HOME\\x`, `${env:ProgramFiles}/x`: a variable and a path that the grammar cannot join into one word."""
+
+
+_FILE_TYPE = re.compile(
+    r"(?i)\(*\[\s*(?:system\.)?(?:io\.|microsoft\.visualbasic\.fileio\.|(?:file|directory|fileinfo|"
+    r"directoryinfo|streamreader|streamwriter|filestream|binaryreader|filesystem)\s*\])"
+)
+"""Types whose static methods and constructors open files by path (`[IO.File]`, `[System.IO.StreamReader]`,
+`[File]` under `using namespace System.IO`, Visual Basic's `FileSystem`)."""
+_RUN_TIME_PART = re.compile(r"\$(?:\{[^}]*\}|[\w:?^$]+|\((?:[^()]|\([^()]*\))*\))")
+"""A variable or `$( )` inside an expandable word."""
+
+
+def _run_time_drive(raw: str, value: str | None) -> str | None:
+    """`"$($_.Name):"`, `"${d}:\\x"`: a path whose drive is named only at run time may name any drive,
+    `Env:` (the environment) included; read as that drive. Otherwise `value` is returned unchanged."""
+    body = raw[1:-1] if len(raw) > 1 and raw[-1:] == '"' else raw[1:]
+    marked = _RUN_TIME_PART.sub("\0", body)
+    head = re.split(r"[\\/]", marked, maxsplit=1)[0]
+    if ":" in head and "\0" in head.split(":", 1)[0]:
+        return "env:" + marked.split(":", 1)[1].replace("\0", "")
+    return value
 
 
 def _ends_operand(out: list[str]) -> bool:

@@ -1,0 +1,97 @@
+"""PowerShell backend: rewrites of blocked commands that PowerShell still runs the same way (strings built
+inside expandable strings, drives named at run time, ...), and look-alikes that must stay allowed."""
+
+from __future__ import annotations
+
+import pytest
+
+from glmagent.guard import Decision, Policy
+
+
+def check(command: str) -> Decision:
+    return Policy.default().check(command, "powershell")
+
+
+def assert_blocked(command: str, expected: str) -> None:
+    """`expected` is a rule id (with a dot) or a category."""
+    d = check(command)
+    assert not d.allowed, f"allowed: {command!r}"
+    got = d.rule_id if "." in expected else d.category
+    assert got == expected, f"{command!r}: {d.rule_id} ({d.reason})"
+
+
+def assert_allowed(command: str) -> None:
+    d = check(command)
+    assert d.allowed, f"blocked: {command!r}: {d.rule_id} ({d.reason})"
+
+
+# -- `$( )` holding only a literal is that literal; a drive named at run time may be Env: --
+EXPANDABLE_BLOCKED = [
+    ("Get-ChildItem \"$('Env'):\"", "env.environment-drive"),
+    ("Get-ChildItem \"$('En'+'v'):\"", "env.environment-drive"),
+    ("Get-ChildItem \"$(-join ('E','nv')):\\\"", "env.environment-drive"),
+    ("gc \"$('env'):API_KEY\"", "env.environment-drive"),
+    ("$x='env'; gci \"${x}:\"", "env.environment-drive"),
+    ('Get-PSDrive env | % { gci "$($_.Name):" }', "env.environment-drive"),
+    ('Get-PSProvider Environment | % Drives | % { gci "$($_.Name):" }', "env.environment-drive"),
+    ('Get-Content "${d}:PATH"', "env.environment-drive"),
+    ("& \"$('Remove-Item')\" x -Recurse", "destructive.recursive-delete"),
+    ("& \"$('echo')\" x", "dynamic.command-name"),
+]
+
+EXPANDABLE_ALLOWED = [
+    "Get-ChildItem \"$('src')\"",
+    "Write-Output \"a $('b') c\"",
+    'Get-ChildItem "$PWD\\src"',
+    "$d='src'; Get-ChildItem \"$d\\x\"",
+    'Get-ChildItem "$($PWD.Path)\\src"',
+    'Write-Host "$($x.Count): items"',
+    'Write-Output "${n}: done"',
+    'Get-Content "$($PSScriptRoot)\\a.txt"',
+    'Select-String -Path "$d\\*.cs" -Pattern "x: y"',
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), EXPANDABLE_BLOCKED)
+def test_expandable_blocked(command: str, expected: str) -> None:
+    assert_blocked(command, expected)
+
+
+@pytest.mark.parametrize("command", EXPANDABLE_ALLOWED)
+def test_expandable_allowed(command: str) -> None:
+    assert_allowed(command)
+
+
+# -- file paths given to .NET file APIs; registry keys opened through objects --
+DOTNET_BLOCKED = [
+    ('[IO.File]::ReadAllText("$HOME\\.ssh\\id_rsa")', "env.secret-files"),
+    ("[IO.File]::ReadAllText('C:\\Users\\me\\.ssh\\id_rsa')", "env.secret-files"),
+    ("[System.IO.File]::ReadAllText('~/.ssh/id_rsa')", "env.secret-files"),
+    ("[IO.File]::ReadAllBytes('~\\.aws\\credentials')", "env.secret-files"),
+    ("[IO.StreamReader]::new('.env').ReadToEnd()", "env.secret-files"),
+    ('[IO.File]::ReadAllLines(".env")', "env.secret-files"),
+    ("[File]::ReadAllText('~/.netrc')", "env.secret-files"),
+    ("[Microsoft.Win32.Registry]::CurrentUser.OpenSubKey('Environment').GetValue('K')", "env"),
+    ("[Microsoft.Win32.RegistryKey]::OpenBaseKey('CurrentUser','Default').OpenSubKey('Environment')", "env"),
+    ("(Get-Item HKCU:\\).OpenSubKey('Environment').GetValue('API_KEY')", "env.registry-subkey"),
+]
+
+DOTNET_ALLOWED = [
+    "[IO.File]::ReadAllText('README.md')",
+    "[IO.Path]::Combine('a', 'b')",
+    "[string]::Join(',', @('a','b'))",
+    '[IO.File]::ReadAllText("$PWD\\src\\a.cs")',
+    "[regex]::Match('a.env', 'env')",
+    "[IO.File]::Exists('.env.example')",
+    "$a = 1, 2; $a.GetValue(0)",
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), DOTNET_BLOCKED)
+def test_dotnet_blocked(command: str, expected: str) -> None:
+    assert_blocked(command, expected)
+
+
+@pytest.mark.parametrize("command", DOTNET_ALLOWED)
+def test_dotnet_allowed(command: str) -> None:
+    assert_allowed(command)
