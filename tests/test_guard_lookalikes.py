@@ -154,6 +154,7 @@ POWERSHELL_ALLOWED = [
 ]
 
 _PS_ENV = "env.powershell-environment"
+_DD = "destructive.raw-disk-write"
 
 # Fixed look-alikes (backend, harmless command) with their blocked twin (command, rule id).
 FIXED = [
@@ -196,6 +197,37 @@ FIXED = [
     ("powershell", 'cmd /c "echo %CD%"', 'cmd /c "echo %USERPROFILE%"', _PS_ENV),
     ("posix", 'cmd /c "build.bat & echo %ERRORLEVEL%"', 'cmd /c "echo %API_KEY%"', _PS_ENV),
     ("powershell", "cmd /c echo %date% %time%", 'cmd /c "echo %CD%%GITHUB_TOKEN%"', _PS_ENV),
+    # dd writing to /dev/null is a read benchmark; any other target (dd uses the last) writes.
+    ("posix", "dd if=in.img of=/dev/null", "dd of=/dev/null of=/dev/sda", _DD),
+    ("posix", "dd if=/dev/zero of=/dev/null bs=1M count=100", "dd if=x of=disk.img", _DD),
+    ("posix", "sudo dd if=/dev/sda of=/dev/null bs=4M", "dd of=/dev/sda of=/dev/null", _DD),
+]
+
+# Option values that hide a word the rule trusted, and run-time targets: these stay blocked.
+BLOCKED = [
+    # `-e PATTERN` swallows the next word (or the rest of its cluster): the `-n` is no dry run.
+    ("posix", "git clean -e -n -fdx", "destructive.git-clean"),
+    ("posix", "git clean -en -f", "destructive.git-clean"),
+    ("posix", "git clean --exclude -n -f", "destructive.git-clean"),
+    ("posix", "git clean --ex --dry-run -fd", "destructive.git-clean"),
+    ("powershell", "git clean -e -n -fdx", "destructive.git-clean"),
+    # `--pathspec-from-file FILE` swallows `--cached`: the paths listed in that file are deleted.
+    ("posix", "git rm --pathspec-from-file --cached -r", "destructive.git-rm"),
+    ("posix", "git rm --pathspec-from --cached -rf", "destructive.git-rm"),
+    # A dd target known only at run time may be a disk.
+    ("posix", "dd if=x of=$dev", "dynamic.arguments"),
+    ("posix", 'dd if=img "$@"', "dynamic.arguments"),
+]
+
+STILL_ALLOWED = [
+    ("posix", "git clean -n"),
+    ("posix", "git clean -nd"),
+    ("posix", "git clean --dry-run -dx"),
+    ("posix", "git clean -n --exclude=build"),
+    ("posix", "git rm --cached -r build/"),
+    ("posix", "git rm -r -n src"),
+    ("posix", "git rm --pathspec-from-file=paths.txt --cached"),
+    ("posix", "dd if=disk.img bs=1M count=1"),
 ]
 
 
@@ -228,3 +260,16 @@ def test_serverless_cli_stays_denied_on_posix() -> None:
     decision = _check("sls TODO", "posix")
     assert decision.rule_id == "network.remote-service"
     assert decision.category == "network"
+
+
+@pytest.mark.parametrize(("shell", "command", "rule_id"), BLOCKED)
+def test_hidden_option_values_stay_blocked(shell: str, command: str, rule_id: str) -> None:
+    decision = _check(command, shell)
+    assert not decision.allowed, command
+    assert decision.rule_id == rule_id, (command, decision.rule_id)
+
+
+@pytest.mark.parametrize(("shell", "command"), STILL_ALLOWED)
+def test_dry_runs_and_plain_uses_stay_allowed(shell: str, command: str) -> None:
+    decision = _check(command, shell)
+    assert decision.allowed, (command, decision.rule_id, decision.reason)
