@@ -217,6 +217,13 @@ BLOCKED = [
     # A dd target known only at run time may be a disk.
     ("posix", "dd if=x of=$dev", "dynamic.arguments"),
     ("posix", 'dd if=img "$@"', "dynamic.arguments"),
+    # A word whose literal part already fits a glob ending in `*` fits it whatever the run-time part is.
+    ("posix", "git -c core.pager=\"$(printf 'rm -rf ~')\" log -1", "dynamic.arguments"),
+    ("posix", "x='sh'; git -c core.pager=\"$x\" log", "dynamic.arguments"),
+    ("posix", 'git -c "alias.st=$y" st', "dynamic.arguments"),
+    ("posix", "make SHELL=$x", "dynamic.arguments"),
+    ("posix", "make .SHELLFLAGS=$(echo -c) all", "dynamic.arguments"),
+    ("powershell", 'git -c "core.pager=$x" log', "dynamic.arguments"),
 ]
 
 STILL_ALLOWED = [
@@ -228,6 +235,11 @@ STILL_ALLOWED = [
     ("posix", "git rm -r -n src"),
     ("posix", "git rm --pathspec-from-file=paths.txt --cached"),
     ("posix", "dd if=disk.img bs=1M count=1"),
+    ("posix", 'git -c user.name="$n" commit -m x'),
+    ("posix", "make CC=$cc"),
+    ("posix", "make -j$(nproc)"),
+    ("posix", 'pytest -k "$expr"'),
+    ("posix", "ps -p $pid"),
 ]
 
 
