@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import shlex
+import tomllib
+from pathlib import Path
+
 import pytest
 
 from glmagent.guard import Decision, Policy
@@ -285,3 +289,96 @@ def test_hidden_option_values_stay_blocked(shell: str, command: str, rule_id: st
 def test_dry_runs_and_plain_uses_stay_allowed(shell: str, command: str) -> None:
     decision = _check(command, shell)
     assert decision.allowed, (command, decision.rule_id, decision.reason)
+
+
+# -- every denied example and every denied program name, written as data, stays allowed --
+
+
+def _ps_quote(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
+_POSIX_DATA = [
+    "grep -rnF -- {q} docs/",
+    "echo {q}",
+    "git commit -m {q}",
+    "printf '%s\\n' {q}",
+    "rg -F -e {q}",
+    "git log --grep={q}",
+]
+_POWERSHELL_DATA = [
+    "Select-String -Pattern {q} -Path *.md",
+    "Write-Output {q}",
+    "git commit -m {q}",
+    "$s = {q}; $s.Length",
+    "rg -F {q} docs",
+]
+
+
+def _examples() -> list[tuple[str, list[str]]]:
+    return [(rule.id, [ex for ex in rule.match if "\n" not in ex]) for rule in Policy.default().rules]
+
+
+@pytest.mark.parametrize(("rule_id", "examples"), _examples(), ids=lambda v: v if isinstance(v, str) else "")
+def test_denied_examples_quoted_as_data_are_allowed(rule_id: str, examples: list[str]) -> None:
+    wrong = []
+    for example in examples:
+        if example.startswith("PS> "):
+            body, shell, templates, quote = example[4:], "powershell", _POWERSHELL_DATA, _ps_quote
+        else:
+            body, shell, templates, quote = example, "posix", _POSIX_DATA, shlex.quote
+        for template in templates:
+            command = template.format(q=quote(body))
+            decision = _check(command, shell)
+            if not decision.allowed:
+                wrong.append((shell, command, decision.rule_id))
+        comment = f"Get-ChildItem # {body}" if shell == "powershell" else f"ls # {body}"
+        if not _check(comment, shell).allowed:
+            wrong.append((shell, comment, _check(comment, shell).rule_id))
+    assert not wrong, wrong
+
+
+def _rule_command_names() -> list[str]:
+    data = tomllib.loads((Path(__file__).parent.parent / "policy" / "default.toml").read_text())
+    names = {
+        name
+        for rule in data["rule"]
+        for clause in rule.get("when", [])
+        for name in clause.get("commands", [])
+        if not any(ch in name for ch in "*?[")
+    }
+    return sorted(names)
+
+
+_NAME_AS_DATA = [
+    ("posix", "which {n}"),
+    ("posix", "type {n}"),
+    ("posix", "command -v {n}"),
+    ("posix", "man {n}"),
+    ("posix", "echo {n}"),
+    ("posix", "grep -rn '{n} ' docs/"),
+    ("posix", "git log --grep='{n}'"),
+    ("posix", "cat {n}.md"),
+    ("posix", "mkdir -p {n}"),
+    ("posix", "git add {n}.py"),
+    ("posix", "pytest tests/test_{n}.py"),
+    ("posix", "python {n}.py"),
+    ("powershell", "Get-Command {n}"),
+    ("powershell", "Get-Help {n}"),
+    ("powershell", "Write-Output '{n}'"),
+    ("powershell", "Select-String -Pattern '{n}' -Path *.md"),
+    ("powershell", "Test-Path .\\{n}"),
+    ("powershell", "Get-Content .\\{n}.md"),
+    ("powershell", "New-Item -ItemType Directory .\\{n}"),
+]
+
+
+@pytest.mark.parametrize(("shell", "template"), _NAME_AS_DATA)
+def test_denied_program_names_as_data_are_allowed(shell: str, template: str) -> None:
+    wrong = []
+    for name in _rule_command_names():
+        command = template.format(n=name)
+        decision = _check(command, shell)
+        if not decision.allowed:
+            wrong.append((command, decision.rule_id))
+    assert not wrong, wrong[:20]
