@@ -167,6 +167,10 @@ FIXED = [
     ("powershell", "sls -Pattern 'TODO' -Path *.md", "sls.cmd invoke -f hello", "network.remote-service"),
     ("powershell", "Get-Content x.ps1 | sls 'curl'", "sls", "network.remote-service"),
     ("powershell", "sls 'rm -rf' docs\\*.md -SimpleMatch", "sls remove", "network.remote-service"),
+    # `twine check` validates local distributions; uploading stays network.
+    ("posix", "twine check dist/*", "twine upload dist/*", "network.remote-service"),
+    ("posix", "python -m twine check --strict dist/*", "twine upload check", "network.remote-service"),
+    ("powershell", "python -m twine check dist\\*", "py -m twine upload dist\\*", "network.remote-service"),
     # Copy-Item's `-r` is -Recurse (it has no -ResourceURI outside the WSMan: drive).
     ("powershell", "cp -r src dst", "Copy-Item -ToSession $s a b", "network.socket"),
     ("powershell", "Copy-Item -r .\\src .\\backup", "cpi -FromSession $s C:\\a b", "network.socket"),
