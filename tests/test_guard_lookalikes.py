@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import shlex
+import tomllib
+from pathlib import Path
+
 import pytest
 
 from glmagent.guard import Decision, Policy
@@ -154,6 +158,7 @@ POWERSHELL_ALLOWED = [
 ]
 
 _PS_ENV = "env.powershell-environment"
+_DD = "destructive.raw-disk-write"
 
 # Fixed look-alikes (backend, harmless command) with their blocked twin (command, rule id).
 FIXED = [
@@ -162,6 +167,10 @@ FIXED = [
     ("powershell", "sls -Pattern 'TODO' -Path *.md", "sls.cmd invoke -f hello", "network.remote-service"),
     ("powershell", "Get-Content x.ps1 | sls 'curl'", "sls", "network.remote-service"),
     ("powershell", "sls 'rm -rf' docs\\*.md -SimpleMatch", "sls remove", "network.remote-service"),
+    # `twine check` validates local distributions; uploading stays network.
+    ("posix", "twine check dist/*", "twine upload dist/*", "network.remote-service"),
+    ("posix", "python -m twine check --strict dist/*", "twine upload check", "network.remote-service"),
+    ("powershell", "python -m twine check dist\\*", "py -m twine upload dist\\*", "network.remote-service"),
     # Copy-Item's `-r` is -Recurse (it has no -ResourceURI outside the WSMan: drive).
     ("powershell", "cp -r src dst", "Copy-Item -ToSession $s a b", "network.socket"),
     ("powershell", "Copy-Item -r .\\src .\\backup", "cpi -FromSession $s C:\\a b", "network.socket"),
@@ -196,6 +205,49 @@ FIXED = [
     ("powershell", 'cmd /c "echo %CD%"', 'cmd /c "echo %USERPROFILE%"', _PS_ENV),
     ("posix", 'cmd /c "build.bat & echo %ERRORLEVEL%"', 'cmd /c "echo %API_KEY%"', _PS_ENV),
     ("powershell", "cmd /c echo %date% %time%", 'cmd /c "echo %CD%%GITHUB_TOKEN%"', _PS_ENV),
+    # dd writing to /dev/null is a read benchmark; any other target (dd uses the last) writes.
+    ("posix", "dd if=in.img of=/dev/null", "dd of=/dev/null of=/dev/sda", _DD),
+    ("posix", "dd if=/dev/zero of=/dev/null bs=1M count=100", "dd if=x of=disk.img", _DD),
+    ("posix", "sudo dd if=/dev/sda of=/dev/null bs=4M", "dd of=/dev/sda of=/dev/null", _DD),
+]
+
+# Option values that hide a word the rule trusted, and run-time targets: these stay blocked.
+BLOCKED = [
+    # `-e PATTERN` swallows the next word (or the rest of its cluster): the `-n` is no dry run.
+    ("posix", "git clean -e -n -fdx", "destructive.git-clean"),
+    ("posix", "git clean -en -f", "destructive.git-clean"),
+    ("posix", "git clean --exclude -n -f", "destructive.git-clean"),
+    ("posix", "git clean --ex --dry-run -fd", "destructive.git-clean"),
+    ("powershell", "git clean -e -n -fdx", "destructive.git-clean"),
+    # `--pathspec-from-file FILE` swallows `--cached`: the paths listed in that file are deleted.
+    ("posix", "git rm --pathspec-from-file --cached -r", "destructive.git-rm"),
+    ("posix", "git rm --pathspec-from --cached -rf", "destructive.git-rm"),
+    # A dd target known only at run time may be a disk.
+    ("posix", "dd if=x of=$dev", "dynamic.arguments"),
+    ("posix", 'dd if=img "$@"', "dynamic.arguments"),
+    # A word whose literal part already fits a glob ending in `*` fits it whatever the run-time part is.
+    ("posix", "git -c core.pager=\"$(printf 'rm -rf ~')\" log -1", "dynamic.arguments"),
+    ("posix", "x='sh'; git -c core.pager=\"$x\" log", "dynamic.arguments"),
+    ("posix", 'git -c "alias.st=$y" st', "dynamic.arguments"),
+    ("posix", "make SHELL=$x", "dynamic.arguments"),
+    ("posix", "make .SHELLFLAGS=$(echo -c) all", "dynamic.arguments"),
+    ("powershell", 'git -c "core.pager=$x" log', "dynamic.arguments"),
+]
+
+STILL_ALLOWED = [
+    ("posix", "git clean -n"),
+    ("posix", "git clean -nd"),
+    ("posix", "git clean --dry-run -dx"),
+    ("posix", "git clean -n --exclude=build"),
+    ("posix", "git rm --cached -r build/"),
+    ("posix", "git rm -r -n src"),
+    ("posix", "git rm --pathspec-from-file=paths.txt --cached"),
+    ("posix", "dd if=disk.img bs=1M count=1"),
+    ("posix", 'git -c user.name="$n" commit -m x'),
+    ("posix", "make CC=$cc"),
+    ("posix", "make -j$(nproc)"),
+    ("posix", 'pytest -k "$expr"'),
+    ("posix", "ps -p $pid"),
 ]
 
 
@@ -228,3 +280,109 @@ def test_serverless_cli_stays_denied_on_posix() -> None:
     decision = _check("sls TODO", "posix")
     assert decision.rule_id == "network.remote-service"
     assert decision.category == "network"
+
+
+@pytest.mark.parametrize(("shell", "command", "rule_id"), BLOCKED)
+def test_hidden_option_values_stay_blocked(shell: str, command: str, rule_id: str) -> None:
+    decision = _check(command, shell)
+    assert not decision.allowed, command
+    assert decision.rule_id == rule_id, (command, decision.rule_id)
+
+
+@pytest.mark.parametrize(("shell", "command"), STILL_ALLOWED)
+def test_dry_runs_and_plain_uses_stay_allowed(shell: str, command: str) -> None:
+    decision = _check(command, shell)
+    assert decision.allowed, (command, decision.rule_id, decision.reason)
+
+
+# -- every denied example and every denied program name, written as data, stays allowed --
+
+
+def _ps_quote(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
+_POSIX_DATA = [
+    "grep -rnF -- {q} docs/",
+    "echo {q}",
+    "git commit -m {q}",
+    "printf '%s\\n' {q}",
+    "rg -F -e {q}",
+    "git log --grep={q}",
+]
+_POWERSHELL_DATA = [
+    "Select-String -Pattern {q} -Path *.md",
+    "Write-Output {q}",
+    "git commit -m {q}",
+    "$s = {q}; $s.Length",
+    "rg -F {q} docs",
+]
+
+
+def _examples() -> list[tuple[str, list[str]]]:
+    return [(rule.id, [ex for ex in rule.match if "\n" not in ex]) for rule in Policy.default().rules]
+
+
+@pytest.mark.parametrize(("rule_id", "examples"), _examples(), ids=lambda v: v if isinstance(v, str) else "")
+def test_denied_examples_quoted_as_data_are_allowed(rule_id: str, examples: list[str]) -> None:
+    wrong = []
+    for example in examples:
+        if example.startswith("PS> "):
+            body, shell, templates, quote = example[4:], "powershell", _POWERSHELL_DATA, _ps_quote
+        else:
+            body, shell, templates, quote = example, "posix", _POSIX_DATA, shlex.quote
+        for template in templates:
+            command = template.format(q=quote(body))
+            decision = _check(command, shell)
+            if not decision.allowed:
+                wrong.append((shell, command, decision.rule_id))
+        comment = f"Get-ChildItem # {body}" if shell == "powershell" else f"ls # {body}"
+        if not _check(comment, shell).allowed:
+            wrong.append((shell, comment, _check(comment, shell).rule_id))
+    assert not wrong, wrong
+
+
+def _rule_command_names() -> list[str]:
+    data = tomllib.loads((Path(__file__).parent.parent / "policy" / "default.toml").read_text())
+    names = {
+        name
+        for rule in data["rule"]
+        for clause in rule.get("when", [])
+        for name in clause.get("commands", [])
+        if not any(ch in name for ch in "*?[")
+    }
+    return sorted(names)
+
+
+_NAME_AS_DATA = [
+    ("posix", "which {n}"),
+    ("posix", "type {n}"),
+    ("posix", "command -v {n}"),
+    ("posix", "man {n}"),
+    ("posix", "echo {n}"),
+    ("posix", "grep -rn '{n} ' docs/"),
+    ("posix", "git log --grep='{n}'"),
+    ("posix", "cat {n}.md"),
+    ("posix", "mkdir -p {n}"),
+    ("posix", "git add {n}.py"),
+    ("posix", "pytest tests/test_{n}.py"),
+    ("posix", "python {n}.py"),
+    ("powershell", "Get-Command {n}"),
+    ("powershell", "Get-Help {n}"),
+    ("powershell", "Write-Output '{n}'"),
+    ("powershell", "Select-String -Pattern '{n}' -Path *.md"),
+    ("powershell", "Test-Path .\\{n}"),
+    ("powershell", "Get-Content .\\{n}.md"),
+    ("powershell", "New-Item -ItemType Directory .\\{n}"),
+]
+
+
+@pytest.mark.parametrize(("shell", "template"), _NAME_AS_DATA)
+def test_denied_program_names_as_data_are_allowed(shell: str, template: str) -> None:
+    wrong = []
+    for name in _rule_command_names():
+        command = template.format(n=name)
+        decision = _check(command, shell)
+        if not decision.allowed:
+            wrong.append((command, decision.rule_id))
+    assert not wrong, wrong[:20]

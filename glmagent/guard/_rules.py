@@ -484,7 +484,8 @@ class CompiledCommand:
                     if a.param and ":" in t and match(value := t.partition(":")[2]):
                         hit_arg = value  # `-Path:env:SECRET` passes `env:SECRET` like `-Path env:SECRET`
                         break
-                elif self.args_flaglike and a.may_be_flag:
+                elif (self.args_flaglike and a.may_be_flag) or match(t):
+                    # `*` spans the run-time part, so `core.pager="$x"` may well be `core.pager*`.
                     dyn = True
             if hit_arg is not None:
                 detail.append(hit_arg)
