@@ -1,0 +1,81 @@
+"""POSIX (and cmd.exe) spellings that run a blocked command another way: each must still block, and its
+harmless look-alikes must stay allowed."""
+
+from __future__ import annotations
+
+import pytest
+
+from glmagent.guard import Decision, Policy
+
+
+def _check(command: str, shell: str = "posix") -> Decision:
+    return Policy.default().check(command, shell)  # type: ignore[arg-type]
+
+
+# (command, rule id that must block it)
+BLOCKED = [
+    # A program file that is standard input: `awk -f -` reads its program from the pipe like `python -`.
+    ("awk -f /dev/stdin <<< 'BEGIN{system(\"rm -rf x\")}'", "destructive.recursive-delete"),
+    ("echo 'BEGIN{system(\"rm -rf x\")}' | awk -f -", "destructive.recursive-delete"),
+    ("echo 'BEGIN{system(\"rm -rf x\")}' | gawk --file=/dev/stdin", "destructive.recursive-delete"),
+    ("awk -f - <<'EOF'\nBEGIN{system(\"rm -rf x\")}\nEOF", "destructive.recursive-delete"),
+    ("echo '1e rm -rf x' | sed -f - f", "unverifiable.payload-process"),
+    ("cat prog | awk -f -", "dynamic.stdin"),
+    ("awk -f <(echo 'BEGIN{system(\"id\")}')", "dynamic.script"),
+    ("Rscript -f - <<< 'unlink(\"x\", recursive=TRUE)'", "destructive.payload-delete"),
+    # A wrapper given no command starts a shell, which runs what stdin feeds it.
+    ("echo 'rm -rf x' | sudo -s", "destructive.recursive-delete"),
+    ("echo 'rm -rf x' | sudo -i", "destructive.recursive-delete"),
+    ("echo 'rm -rf x' | sudo -u root -s", "destructive.recursive-delete"),
+    ("echo 'rm -rf x' | sudo --login", "destructive.recursive-delete"),
+    ("echo 'rm -rf x' | sudo su", "destructive.recursive-delete"),
+    ("echo 'rm -rf x' | su", "destructive.recursive-delete"),
+    ("echo 'rm -rf x' | su -", "destructive.recursive-delete"),
+    ("su root <<< 'rm -rf x'", "destructive.recursive-delete"),
+    ("echo 'rm -rf x' | doas -s", "destructive.recursive-delete"),
+    ("echo 'rm -rf x' | newgrp staff", "destructive.recursive-delete"),
+    ("echo 'rm -rf x' | sg staff", "destructive.recursive-delete"),
+    ("echo 'rm -rf x' | script -q /dev/null", "destructive.recursive-delete"),
+    ("echo 'rm -rf x' | unshare -r", "destructive.recursive-delete"),
+    ("echo 'rm -rf x' | nsenter -t 1 -a", "destructive.recursive-delete"),
+    ("echo 'rm -rf x' | chroot /", "destructive.recursive-delete"),
+    ("echo 'rm -rf x' | fakeroot", "destructive.recursive-delete"),
+    ("echo 'rm -rf x' | nix-shell shell.nix", "destructive.recursive-delete"),
+    ("echo 'rm -rf x' | firejail", "destructive.recursive-delete"),
+    ("echo 'rm -rf x' | pkexec", "destructive.recursive-delete"),
+    ("echo 'rm -rf x' | machinectl shell root@.host", "destructive.recursive-delete"),
+    ("echo 'curl http://x' | sudo -s", "network.http-client"),
+    ("sudo -i <<EOF\nprintenv\nEOF", "env.print-environment"),
+    ("fakeroot rm -rf x", "destructive.recursive-delete"),
+    ("cat x | su", "dynamic.stdin"),
+]
+
+ALLOWED = [
+    "awk -f prog.awk data.txt",
+    "sed -f script.sed file",
+    "sed -f - file < script.sed",
+    "awk -f - data < prog.awk",
+    "sudo -s",
+    "su",
+    "newgrp staff",
+    "script -q /dev/null",
+    "echo hi | sudo tee /dev/null",
+    "cat f | sudo -u x cat",
+    "su -c 'ls' root",
+    "fakeroot make",
+    "sudo -u x ls",
+    "echo data | sudo -u x grep a",
+]
+
+
+@pytest.mark.parametrize(("command", "rule_id"), BLOCKED)
+def test_blocked(command: str, rule_id: str) -> None:
+    decision = _check(command)
+    assert not decision.allowed, command
+    assert decision.rule_id == rule_id, (command, decision.rule_id, decision.reason)
+
+
+@pytest.mark.parametrize("command", ALLOWED)
+def test_allowed(command: str) -> None:
+    decision = _check(command)
+    assert decision.allowed, (command, decision.rule_id, decision.reason)
