@@ -48,6 +48,17 @@ BLOCKED = [
     ("sudo -i <<EOF\nprintenv\nEOF", "env.print-environment"),
     ("fakeroot rm -rf x", "destructive.recursive-delete"),
     ("cat x | su", "dynamic.stdin"),
+    # cmd.exe: `/c` glued to the command line (no other cmd switch starts with c, k or r).
+    ('cmd /c"rd /s /q x"', "destructive.recursive-delete"),
+    ('cmd /c""rd /s /q x""', "destructive.recursive-delete"),
+    ("cmd /crd /s /q x", "destructive.recursive-delete"),
+    ("cmd /kdel /s /q x", "destructive.recursive-delete"),
+    # cmd.exe: a `for` loop variable is only known at run time, in command position too.
+    ("cmd /c \"for /f %i in ('echo rd') do %i /s /q y\"", "dynamic.command-name"),
+    ('cmd /c "for /f "tokens=*" %i in (\'echo rd\') do %i /s /q y"', "dynamic.command-name"),
+    ('cmd /c "for /f %i in (list.txt) do %~nxi"', "dynamic.command-name"),
+    ('cmd /c "for %%i in (x) do rd /s /q %%i"', "destructive.recursive-delete"),
+    ('cmd /c "for /r %i in (*) do del %i"', "dynamic.arguments"),
 ]
 
 ALLOWED = [
@@ -65,7 +76,22 @@ ALLOWED = [
     "fakeroot make",
     "sudo -u x ls",
     "echo data | sudo -u x grep a",
+    "cmd /cdir",
+    'cmd /c "for %i in (*.txt) do type %i"',
+    'cmd /c "for /l %i in (1,1,5) do echo %i"',
 ]
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "cmd /c \"for /f %i in ('echo rd') do %i /s /q y\"",
+        'cmd /c"rd /s /q x"',
+        'cmd /c "for /r %i in (*) do del %i"',
+    ],
+)
+def test_blocked_from_powershell(command: str) -> None:
+    assert not _check(command, "powershell").allowed
 
 
 @pytest.mark.parametrize(("command", "rule_id"), BLOCKED)

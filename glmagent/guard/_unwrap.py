@@ -535,7 +535,10 @@ def cmd_exe(args: list[Arg]) -> tuple[str | None, bool, bool]:
         low = t.lower()
         if DYN in t and (low[:1] in ("/", "-", DYN)):
             return " ".join(x.raw for x in args[i:]), False, False
-        if low[:2] in ("/c", "/k", "/r", "-c", "-k", "-r") and (len(low) == 2 or not low[2].isalpha()):
+        if low[:2] in ("/c", "/k", "/r", "-c", "-k", "-r") and (
+            len(low) == 2 or low[0] == "/" or not low[2].isalpha()
+        ):
+            # No other cmd switch starts with c, k or r: `/crd /s /q x` is `/c rd /s /q x`.
             glued = t[2:].lstrip() if len(t) > 2 else ""
             parts = ([glued] if glued else []) + [_cmd_word(x) for x in args[i + 1 :]]
             line = " ".join(parts).strip()
