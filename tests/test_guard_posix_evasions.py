@@ -59,6 +59,16 @@ BLOCKED = [
     ('cmd /c "for /f %i in (list.txt) do %~nxi"', "dynamic.command-name"),
     ('cmd /c "for %%i in (x) do rd /s /q %%i"', "destructive.recursive-delete"),
     ('cmd /c "for /r %i in (*) do del %i"', "dynamic.arguments"),
+    # A bracket pattern in the command word is a glob, spread over several grammar words or not.
+    ("/usr/bin/[r]m -rf x", "destructive.recursive-delete"),
+    ("/bin/r[m] -rf x", "destructive.recursive-delete"),
+    ("/usr/bin/[c]url http://x", "network.http-client"),
+    ("/usr/bin/[p]rintenv", "env.print-environment"),
+    ("/usr/bin/[l]s", "dynamic.command-name"),
+    # Rebinding what a name runs, inline make rules, a crontab read from stdin.
+    ("hash -p /bin/rm x; x -rf y", "unverifiable.command-rebind"),
+    ("enable -f ./evil.so x", "unverifiable.command-rebind"),
+    ("echo '* * * * * rm -rf x' | crontab", "destructive.crontab-stdin"),
 ]
 
 ALLOWED = [
@@ -77,6 +87,12 @@ ALLOWED = [
     "sudo -u x ls",
     "echo data | sudo -u x grep a",
     "cmd /cdir",
+    "ls [abc]",
+    "echo [r]m -rf x",
+    '/usr/bin/"[r]"m -rf x',
+    "hash -r",
+    "enable -n kill",
+    "crontab -l",
     'cmd /c "for %i in (*.txt) do type %i"',
     'cmd /c "for /l %i in (1,1,5) do echo %i"',
 ]

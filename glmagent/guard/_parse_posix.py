@@ -280,7 +280,10 @@ class PosixWalker:
             return False
         first = name.named_child(0) if name.named_child_count == 1 else name
         parts = first.children if first.type == "concatenation" else [first]
-        return any(part.type == "word" and _UNESCAPED_GLOB.search(self.text(part)) for part in parts)
+        # The grammar splits `[r]m` into the words `[`, `r`, `]`, `m`: join the unquoted pieces, with a quoted
+        # piece as a stop, so a bracket pattern spread over several words is still seen.
+        joined = "".join(self.text(part) if part.type == "word" else "\0" for part in parts)
+        return _UNESCAPED_GLOB.search(joined) is not None
 
     def _glob_name(self, argv: list[Arg], stdin: Stdin | None) -> list[Arg]:
         """The command name is a file-name pattern: which program runs depends on the file system. Each
