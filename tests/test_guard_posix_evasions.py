@@ -65,6 +65,13 @@ BLOCKED = [
     ("/usr/bin/[c]url http://x", "network.http-client"),
     ("/usr/bin/[p]rintenv", "env.print-environment"),
     ("/usr/bin/[l]s", "dynamic.command-name"),
+    # A locale string `$"..."` is its own text when no catalogue translates it.
+    ('$"curl" http://x', "network.http-client"),
+    ('r$"m" -rf y', "destructive.recursive-delete"),
+    ('c$"u"rl http://x', "network.http-client"),
+    ('rm -r$"f" y', "destructive.recursive-delete"),
+    ('rm -$"rf" y', "destructive.recursive-delete"),
+    ('$"printenv"', "env.print-environment"),
     # Rebinding what a name runs, inline make rules, a crontab read from stdin.
     ("hash -p /bin/rm x; x -rf y", "unverifiable.command-rebind"),
     ("enable -f ./evil.so x", "unverifiable.command-rebind"),
@@ -91,6 +98,8 @@ ALLOWED = [
     "echo [r]m -rf x",
     '/usr/bin/"[r]"m -rf x',
     "hash -r",
+    'echo $"a b"',
+    'git commit -m $"fix the build"',
     "enable -n kill",
     "crontab -l",
     'cmd /c "for %i in (*.txt) do type %i"',
