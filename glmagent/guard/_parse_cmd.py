@@ -16,6 +16,8 @@ _VARIABLE = re.compile(r"%([A-Za-z_][^%\s=]*)%|!([A-Za-z_][^!\s=]*)!")
 _IF_TESTS = frozenset({"exist", "defined", "errorlevel", "cmdextversion"})
 _IF_OPS = frozenset({"==", "equ", "neq", "lss", "leq", "gtr", "geq"})
 _START_VALUED = frozenset({"/d", "/node", "/affinity"})
+# `for [/d | /r [dir] | /l | /f ["options"]] %i in (...)`: the loop variable's letter.
+_FOR_LOOP = re.compile(r"""(?i)\bfor(?:\s+/[dlrf](?:\s+"[^"]*"|\s+[^\s%"/]+)?)*\s+%%?([A-Za-z])\s+in\b""")
 
 
 @dataclass(slots=True)
@@ -127,8 +129,24 @@ def parse_cmd(line: str) -> CmdScript:
             started = True
         i += 1
     end_command(False)
+    loops = {m.group(1) for m in _FOR_LOOP.finditer(line)} if "%" in line else set()
+    if loops:
+        _loop_values(commands, loops)
     readings = _program_readings(line, commands) if '\\"' in line else []
     return CmdScript(commands, variables, readings)
+
+
+def _loop_values(commands: list[CmdCommand], letters: set[str]) -> None:
+    """A `for` loop variable (`%i`, `%%i`, `%~nxi`) holds what the loop reads: a file name, a token of a
+    command's output (`for /f %i in ('echo rd') do %i /s /q x`), only known at run time."""
+    used = re.compile(r"%%?(?:~[A-Za-z$:]*?)?[" + "".join(sorted(letters)) + "]")
+
+    def value(a: Arg) -> Arg:
+        return Arg(used.sub(DYN, a.text), a.raw) if "%" in a.text else a
+
+    for command in commands:
+        command.argv = [value(a) for a in command.argv]
+        command.redirects = [(op, value(a)) for op, a in command.redirects]
 
 
 _OPERATOR = re.compile(r"&&?|\|\|?|[\r\n]")

@@ -124,7 +124,13 @@ class PosixWalker:
         if kind in ("string", "translated_string"):
             return self._string_value(node)
         if kind == "concatenation":
-            return "".join(self._value(c, self.text(c)) for c in node.children)
+            # `r$"m"`: the grammar gives `$"..."` (a locale string, which is its text when no catalogue
+            # translates it) as a bare `$` before a string; that `$` is no character of the word.
+            return "".join(
+                self._value(c, self.text(c))
+                for c in node.children
+                if c.type != "$" or c.next_sibling is None or c.next_sibling.type != "string"
+            )
         if kind in _DYNAMIC:
             return DYN
         if kind in ("string_content", "heredoc_content"):
@@ -133,6 +139,10 @@ class PosixWalker:
         return raw
 
     def _string_value(self, node: Node) -> str:
+        if node.type == "translated_string":
+            inner = node.named_children
+            if len(inner) == 1 and inner[0].type == "string":
+                return self._string_value(inner[0])  # `$"curl"` is `"curl"`
         # Rebuild the value from the source between the quotes so no gap between child nodes is lost.
         start = node.start_byte + (2 if node.type == "translated_string" else 1)
         end = node.end_byte - 1
@@ -167,6 +177,7 @@ class PosixWalker:
         argv: list[Arg] = []
         resolved: str | None = None
         nested: list[Node] = []
+        glue = ""
         s = self.ascii
         for child in node.children:
             kind = child.type
@@ -201,12 +212,21 @@ class PosixWalker:
                 continue
             elif kind in _REDIRECTS:
                 nested.append(child)
+            elif kind == "$" and child.next_sibling is not None and child.next_sibling.type == "string":
+                # `rm -r$"f" x`: the grammar splits the word before a locale string `$"..."` (its text when
+                # no catalogue translates it) into an anonymous `-r$` and the string: one word `-rf`.
+                if child.next_sibling.start_byte == child.end_byte:
+                    glue = self.text(child)[:-1]
             elif child.is_named and kind != "comment":
                 expanded = self._braces(child) if kind == "concatenation" else None
                 if expanded is not None:
                     argv.extend(expanded)  # `rm -r{,f} x` is `rm -r -rf x`
+                elif glue:
+                    value = self.arg(child)
+                    argv.append(Arg(fold_arg(posix_unescape_word(glue) + value.text), f"{glue}${value.raw}"))
                 else:
                     argv.append(self.arg(child))
+                glue = ""
                 if kind not in _LEAVES:
                     nested.append(child)
         after = node.next_sibling
@@ -280,7 +300,10 @@ class PosixWalker:
             return False
         first = name.named_child(0) if name.named_child_count == 1 else name
         parts = first.children if first.type == "concatenation" else [first]
-        return any(part.type == "word" and _UNESCAPED_GLOB.search(self.text(part)) for part in parts)
+        # The grammar splits `[r]m` into the words `[`, `r`, `]`, `m`: join the unquoted pieces, with a quoted
+        # piece as a stop, so a bracket pattern spread over several words is still seen.
+        joined = "".join(self.text(part) if part.type == "word" else "\0" for part in parts)
+        return _UNESCAPED_GLOB.search(joined) is not None
 
     def _glob_name(self, argv: list[Arg], stdin: Stdin | None) -> list[Arg]:
         """The command name is a file-name pattern: which program runs depends on the file system. Each

@@ -139,11 +139,52 @@ def unwrap(spec: WrapperSpec, args: list[Arg], stdin_words: list[Arg] | None) ->
         if spec.feeds_arguments:
             reading = _feed(reading, stdin_words, replace)
         out.candidates.append(reading)
+    if not out.shell_lines and _starts_shell(spec, args, bool(out.candidates)):
+        # `echo 'rm -rf x' | sudo -s`, `su root <<EOF`: a login shell reads its commands from stdin.
+        out.candidates.append([lit("sh")])
     if out.candidates or out.shell_lines:
         out.has_command = True
     elif any(DYN in a.text for a in args):
         out.has_command = None
     return out
+
+
+# Wrappers that start the user's shell, which reads its commands from stdin, when they are given no command
+# (`unshare -r`, `chroot /`, `fakeroot`, `nix-shell -p x`), or always: the operands of `su USER ARGS` and
+# `script FILE` go to the shell or name a log file, and `newgrp GROUP` takes no command at all.
+_SHELL_WHEN_EMPTY = frozenset(
+    {"unshare", "nsenter", "chroot", "pkexec", "firejail", "fakeroot", "sg", "nix"}
+) | {"systemd-run", "capsh", "machinectl"}
+_SHELL_ALWAYS = frozenset({"su", "script", "newgrp", "nix-shell"})
+# ... or when a flag asks for the shell: `sudo -s`, `sudo -i`, `doas -s`.
+_SHELL_FLAGS = {"sudo": frozenset("si"), "doas": frozenset("s")}
+_SHELL_LONG_FLAGS = frozenset({"--shell", "--login"})
+
+
+def _starts_shell(spec: WrapperSpec, args: list[Arg], has_command: bool) -> bool:
+    name = spec.names[0]
+    if name in _SHELL_ALWAYS:
+        return True
+    if has_command:
+        return False
+    if name in _SHELL_WHEN_EMPTY:
+        return True
+    letters = _SHELL_FLAGS.get(name)
+    if letters is None:
+        return False
+    skip = False
+    for a in args:
+        t = a.text
+        if skip:
+            skip = False
+            continue
+        if t == "--" or t[:1] != "-":
+            break
+        if t in spec.value_options:
+            skip = True
+        elif t in _SHELL_LONG_FLAGS or (t[1:2] != "-" and not letters.isdisjoint(t[1:])):
+            return True
+    return False
 
 
 def _delimited(options: list[Arg]) -> bool:
@@ -494,7 +535,10 @@ def cmd_exe(args: list[Arg]) -> tuple[str | None, bool, bool]:
         low = t.lower()
         if DYN in t and (low[:1] in ("/", "-", DYN)):
             return " ".join(x.raw for x in args[i:]), False, False
-        if low[:2] in ("/c", "/k", "/r", "-c", "-k", "-r") and (len(low) == 2 or not low[2].isalpha()):
+        if low[:2] in ("/c", "/k", "/r", "-c", "-k", "-r") and (
+            len(low) == 2 or low[0] == "/" or not low[2].isalpha()
+        ):
+            # No other cmd switch starts with c, k or r: `/crd /s /q x` is `/c rd /s /q x`.
             glued = t[2:].lstrip() if len(t) > 2 else ""
             parts = ([glued] if glued else []) + [_cmd_word(x) for x in args[i + 1 :]]
             line = " ".join(parts).strip()
@@ -565,6 +609,16 @@ class ExecutorRun:
     reads_stdin: bool = False
 
 
+def _program_file(run: ExecutorRun, value: Arg) -> None:
+    """`awk -f FILE`, `sed -f FILE`: a program file that is standard input (`-`, `/dev/stdin`) is read like
+    `python -`; one only known at run time (`<(...)`, `$f`, `/dev/fd/3`) cannot be read in advance."""
+    source = "stdin" if value.text == "-" else script_source(value)
+    if source == "stdin":
+        run.reads_stdin = True
+    elif source == "dynamic":
+        run.payloads.append(Arg(DYN, value.raw))
+
+
 def executor(spec: ExecutorSpec, args: list[Arg]) -> ExecutorRun:
     """Find the inline program(s) of `python -c`, `perl -ne`, `node --eval=`, `awk '{...}'`, or `-m mod`."""
     run = ExecutorRun()
@@ -594,6 +648,7 @@ def executor(spec: ExecutorSpec, args: list[Arg]) -> ExecutorRun:
                     return run
                 elif name in spec.file_flags:
                     file_given = True
+                    _program_file(run, value)
                 elif name not in spec.value_options:
                     step = 1
                 i += step
@@ -612,6 +667,7 @@ def executor(spec: ExecutorSpec, args: list[Arg]) -> ExecutorRun:
                         return run
                     elif opt in spec.file_flags:
                         file_given = True
+                        _program_file(run, value)
                     break
             i += step
             if run.payloads and spec.language == "python":

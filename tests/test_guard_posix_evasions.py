@@ -1,0 +1,132 @@
+"""POSIX (and cmd.exe) spellings that run a blocked command another way: each must still block, and its
+harmless look-alikes must stay allowed."""
+
+from __future__ import annotations
+
+import pytest
+
+from glmagent.guard import Decision, Policy
+
+
+def _check(command: str, shell: str = "posix") -> Decision:
+    return Policy.default().check(command, shell)  # type: ignore[arg-type]
+
+
+# (command, rule id that must block it)
+BLOCKED = [
+    # A program file that is standard input: `awk -f -` reads its program from the pipe like `python -`.
+    ("awk -f /dev/stdin <<< 'BEGIN{system(\"rm -rf x\")}'", "destructive.recursive-delete"),
+    ("echo 'BEGIN{system(\"rm -rf x\")}' | awk -f -", "destructive.recursive-delete"),
+    ("echo 'BEGIN{system(\"rm -rf x\")}' | gawk --file=/dev/stdin", "destructive.recursive-delete"),
+    ("awk -f - <<'EOF'\nBEGIN{system(\"rm -rf x\")}\nEOF", "destructive.recursive-delete"),
+    ("echo '1e rm -rf x' | sed -f - f", "unverifiable.payload-process"),
+    ("cat prog | awk -f -", "dynamic.stdin"),
+    ("awk -f <(echo 'BEGIN{system(\"id\")}')", "dynamic.script"),
+    ("Rscript -f - <<< 'unlink(\"x\", recursive=TRUE)'", "destructive.payload-delete"),
+    # A wrapper given no command starts a shell, which runs what stdin feeds it.
+    ("echo 'rm -rf x' | sudo -s", "destructive.recursive-delete"),
+    ("echo 'rm -rf x' | sudo -i", "destructive.recursive-delete"),
+    ("echo 'rm -rf x' | sudo -u root -s", "destructive.recursive-delete"),
+    ("echo 'rm -rf x' | sudo --login", "destructive.recursive-delete"),
+    ("echo 'rm -rf x' | sudo su", "destructive.recursive-delete"),
+    ("echo 'rm -rf x' | su", "destructive.recursive-delete"),
+    ("echo 'rm -rf x' | su -", "destructive.recursive-delete"),
+    ("su root <<< 'rm -rf x'", "destructive.recursive-delete"),
+    ("echo 'rm -rf x' | doas -s", "destructive.recursive-delete"),
+    ("echo 'rm -rf x' | newgrp staff", "destructive.recursive-delete"),
+    ("echo 'rm -rf x' | sg staff", "destructive.recursive-delete"),
+    ("echo 'rm -rf x' | script -q /dev/null", "destructive.recursive-delete"),
+    ("echo 'rm -rf x' | unshare -r", "destructive.recursive-delete"),
+    ("echo 'rm -rf x' | nsenter -t 1 -a", "destructive.recursive-delete"),
+    ("echo 'rm -rf x' | chroot /", "destructive.recursive-delete"),
+    ("echo 'rm -rf x' | fakeroot", "destructive.recursive-delete"),
+    ("echo 'rm -rf x' | nix-shell shell.nix", "destructive.recursive-delete"),
+    ("echo 'rm -rf x' | firejail", "destructive.recursive-delete"),
+    ("echo 'rm -rf x' | pkexec", "destructive.recursive-delete"),
+    ("echo 'rm -rf x' | machinectl shell root@.host", "destructive.recursive-delete"),
+    ("echo 'curl http://x' | sudo -s", "network.http-client"),
+    ("sudo -i <<EOF\nprintenv\nEOF", "env.print-environment"),
+    ("fakeroot rm -rf x", "destructive.recursive-delete"),
+    ("cat x | su", "dynamic.stdin"),
+    # cmd.exe: `/c` glued to the command line (no other cmd switch starts with c, k or r).
+    ('cmd /c"rd /s /q x"', "destructive.recursive-delete"),
+    ('cmd /c""rd /s /q x""', "destructive.recursive-delete"),
+    ("cmd /crd /s /q x", "destructive.recursive-delete"),
+    ("cmd /kdel /s /q x", "destructive.recursive-delete"),
+    # cmd.exe: a `for` loop variable is only known at run time, in command position too.
+    ("cmd /c \"for /f %i in ('echo rd') do %i /s /q y\"", "dynamic.command-name"),
+    ('cmd /c "for /f "tokens=*" %i in (\'echo rd\') do %i /s /q y"', "dynamic.command-name"),
+    ('cmd /c "for /f %i in (list.txt) do %~nxi"', "dynamic.command-name"),
+    ('cmd /c "for %%i in (x) do rd /s /q %%i"', "destructive.recursive-delete"),
+    ('cmd /c "for /r %i in (*) do del %i"', "dynamic.arguments"),
+    # A bracket pattern in the command word is a glob, spread over several grammar words or not.
+    ("/usr/bin/[r]m -rf x", "destructive.recursive-delete"),
+    ("/bin/r[m] -rf x", "destructive.recursive-delete"),
+    ("/usr/bin/[c]url http://x", "network.http-client"),
+    ("/usr/bin/[p]rintenv", "env.print-environment"),
+    ("/usr/bin/[l]s", "dynamic.command-name"),
+    # A locale string `$"..."` is its own text when no catalogue translates it.
+    ('$"curl" http://x', "network.http-client"),
+    ('r$"m" -rf y', "destructive.recursive-delete"),
+    ('c$"u"rl http://x', "network.http-client"),
+    ('rm -r$"f" y', "destructive.recursive-delete"),
+    ('rm -$"rf" y', "destructive.recursive-delete"),
+    ('$"printenv"', "env.print-environment"),
+    # Rebinding what a name runs, inline make rules, a crontab read from stdin.
+    ("hash -p /bin/rm x; x -rf y", "unverifiable.command-rebind"),
+    ("enable -f ./evil.so x", "unverifiable.command-rebind"),
+    ("echo '* * * * * rm -rf x' | crontab", "destructive.crontab-stdin"),
+]
+
+ALLOWED = [
+    "awk -f prog.awk data.txt",
+    "sed -f script.sed file",
+    "sed -f - file < script.sed",
+    "awk -f - data < prog.awk",
+    "sudo -s",
+    "su",
+    "newgrp staff",
+    "script -q /dev/null",
+    "echo hi | sudo tee /dev/null",
+    "cat f | sudo -u x cat",
+    "su -c 'ls' root",
+    "fakeroot make",
+    "sudo -u x ls",
+    "echo data | sudo -u x grep a",
+    "cmd /cdir",
+    "ls [abc]",
+    "echo [r]m -rf x",
+    '/usr/bin/"[r]"m -rf x',
+    "hash -r",
+    'echo $"a b"',
+    'git commit -m $"fix the build"',
+    "enable -n kill",
+    "crontab -l",
+    'cmd /c "for %i in (*.txt) do type %i"',
+    'cmd /c "for /l %i in (1,1,5) do echo %i"',
+]
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "cmd /c \"for /f %i in ('echo rd') do %i /s /q y\"",
+        'cmd /c"rd /s /q x"',
+        'cmd /c "for /r %i in (*) do del %i"',
+    ],
+)
+def test_blocked_from_powershell(command: str) -> None:
+    assert not _check(command, "powershell").allowed
+
+
+@pytest.mark.parametrize(("command", "rule_id"), BLOCKED)
+def test_blocked(command: str, rule_id: str) -> None:
+    decision = _check(command)
+    assert not decision.allowed, command
+    assert decision.rule_id == rule_id, (command, decision.rule_id, decision.reason)
+
+
+@pytest.mark.parametrize("command", ALLOWED)
+def test_allowed(command: str) -> None:
+    decision = _check(command)
+    assert decision.allowed, (command, decision.rule_id, decision.reason)
