@@ -95,3 +95,46 @@ def test_dotnet_blocked(command: str, expected: str) -> None:
 @pytest.mark.parametrize("command", DOTNET_ALLOWED)
 def test_dotnet_allowed(command: str) -> None:
     assert_allowed(command)
+
+
+# -- `using namespace` short type names; programs run from a share; URLs given to methods --
+REACH_BLOCKED = [
+    ("using namespace System.Net.Sockets; [TcpClient]::new('1.2.3.4',80)", "network"),
+    ("using namespace System.Net.Http; [HttpClient]::new()", "network"),
+    ("using namespace System.IO; [Directory]::Delete('x',$true)", "destructive"),
+    ("using namespace System.IO; [File]::Delete('x')", "destructive"),
+    ("& \\\\e.com\\share\\x.exe", "network.windows-remote"),
+    ("\\\\e.com\\share\\x.exe", "network.windows-remote"),
+    ("& '\\\\e.com\\share\\x.exe'", "network.windows-remote"),
+    (". \\\\e.com\\share\\x.ps1", "network.windows-remote"),
+    ("& '//e.com/share/x.exe'", "network.windows-remote-slash"),
+    ("Get-Content //srv/share/x", "network.windows-remote-slash"),
+    ("$x = [xml]::new(); $x.Load('http://e.com/a.xml')", "network.url-method"),
+    ("[xml]::new().Load('http://e.com/a.xml')", "network.url-method"),
+    ("(New-Object System.Xml.XmlDocument).Load('http://e.com/a.xml')", "network.url-method"),
+    ("[System.Xml.XmlReader]::Create('http://e.com/a.xml')", "network.url-method"),
+    ("[System.Xml.Linq.XDocument]::Load('https://e.com/a')", "network.url-method"),
+]
+
+REACH_ALLOWED = [
+    "using namespace System.Text; [StringBuilder]::new()",
+    "& .\\build.ps1",
+    ".\\tools\\x.exe",
+    "$u.Replace('http://e.com','https://e.com')",
+    "[uri]::new('https://e.com').Host",
+    "[regex]::Match($s, 'https://\\S+')",
+    "$s.StartsWith('https://')",
+    "[xml]::new().Load('a.xml')",
+    "$sb.AppendLine('see https://e.com')",
+    "Write-Host 'https://e.com'",
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), REACH_BLOCKED)
+def test_reach_blocked(command: str, expected: str) -> None:
+    assert_blocked(command, expected)
+
+
+@pytest.mark.parametrize("command", REACH_ALLOWED)
+def test_reach_allowed(command: str) -> None:
+    assert_allowed(command)

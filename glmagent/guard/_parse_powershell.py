@@ -145,7 +145,7 @@ def _variable_name(raw: str) -> str:
 class PowerShellWalker:
     """One walk over one parsed PowerShell script."""
 
-    __slots__ = ("ascii", "frame", "sink", "splats", "src", "stage_feed", "var_feeds")
+    __slots__ = ("ascii", "frame", "namespaces", "sink", "splats", "src", "stage_feed", "var_feeds")
 
     def __init__(self, sink: Sink, frame: Frame, src: bytes, text: str | None = None) -> None:
         self.sink = sink
@@ -159,6 +159,8 @@ class PowerShellWalker:
         self.splats: dict[str, list[Arg]] = {}
         """Variables assigned a literal hashtable or array, by folded name: the words `@name` passes."""
         self.var_feeds: dict[str, Feed] = {}
+        self.namespaces: list[str] = []
+        """Namespaces of `using namespace N` statements: `[TcpClient]` may then be `[N.TcpClient]`."""
         """Variables holding a command's output (`$f = gci -r`), by folded name: what feeds their readers."""
 
     def visit(self, node: Node, stdin: Stdin | None = None) -> None:
@@ -482,6 +484,8 @@ class PowerShellWalker:
                 feed = self._variable_feed(child)  # `$f = gci -r; Remove-Item $f`, `(gci -r).FullName`
                 if feed is not None:
                     feeds += (feed,)
+        if len(argv) > 2 and argv[0].text.lower() == "using" and argv[1].text.lower() == "namespace":
+            self.namespaces.append(argv[2].text.strip().rstrip(";"))
         if argv and command_key(argv[0].text) in _FOREACH_OBJECT:
             self._foreach_member(argv)
         if self.stage_feed is not None and any("$_" in a.raw or "$psitem" in a.raw.lower() for a in argv[1:]):
@@ -490,6 +494,9 @@ class PowerShellWalker:
             # The grammar reads `a && function f { f | f }` as a command named `function`.
             self._check_fork_bomb(argv[1].raw, [c for c in later if c.type == "script_block_expression"])
         # The command itself first, so its own rule explains a block before anything nested in its words.
+        if argv and argv[0].text[:2] in _UNC_STARTS:
+            # `& \\server\share\x.exe` runs a program from another machine: its path is checked as a word is.
+            self.sink.command([Arg("&", "&"), argv[0]], self.frame, None)
         if feeds:
             self.sink.command(argv, self.frame, stdin, resolved, feeds)
         else:
@@ -690,6 +697,8 @@ class PowerShellWalker:
             if after is not None:
                 member = self.text(after)
         self.sink.dotnet(name, member, self.frame, raw)
+        for namespace in self.namespaces:
+            self.sink.dotnet(f"{namespace}.{name}", member, self.frame, raw)
 
     def _splat_words(self, node: Node) -> list[Arg] | None:
         """The words splatting a literal passes: `@{Recurse = $true; Path = 'x'}` -> `-Recurse:$true`,
@@ -862,6 +871,13 @@ class PowerShellWalker:
             )
         elif not typed:
             self.sink.dotnet("*", member, self.frame, self.text(obj))
+        # After the member's own rules, which explain a block better (`$wc.DownloadString(url)`).
+        if (
+            invoked
+            and member.lower() not in _TEXT_METHODS
+            and not (typed and _TEXT_TYPE.match(self.text(obj)))
+        ):
+            self._method_url(node, shown)
 
     def _method_paths(self, node: Node, shown: str) -> None:
         """`[IO.File]::ReadAllText('~/.ssh/id_rsa')`: the string arguments of a static .NET call name files
@@ -881,6 +897,19 @@ class PowerShellWalker:
                 argv.append(Arg(fold_arg(self.value(inner)), self.text(inner)))
         if len(argv) > 1:
             self.sink.command(argv, self.frame, None)
+
+    def _method_url(self, node: Node, shown: str) -> None:
+        """`[xml]::new().Load('https://host/x')`, `[Xml.XmlReader]::Create('https://host/x')`: a method
+        given a URL may fetch it, whatever object it belongs to; reported as the pseudo-type `(url)`."""
+        args = next((c for c in node.children if c.type == "argument_list"), None)
+        if args is None:
+            return
+        text = self.text(args)
+        if "://" not in text:
+            return
+        for m in _URL_IN_ARGS.finditer(text):
+            self.sink.dotnet("(url)", None, self.frame, f"{shown}('{m.group(0)}')")
+            return
 
     def _foreach_member(self, argv: list[Arg]) -> None:
         """`gci -r | % Delete` / `ForEach-Object -MemberName Delete` calls that method on every input."""
@@ -947,6 +976,62 @@ _VARIABLE_PATH = re.compile(r"(?:\$[\w:]+|\$\{[^{}`'\"]+\})[\\/][^\s;|&)},<>'\"`
 """`$HOME\\x`, `${env:ProgramFiles}/x`: a variable and a path that the grammar cannot join into one word."""
 
 
+_UNC_STARTS = frozenset({"\\\\", "//", "\\/", "/\\"})
+"""How a UNC path (`\\\\server\\share`) starts; PowerShell takes either slash."""
+_URL_IN_ARGS = re.compile(
+    r"(?i)(?<![\w.+-])(?:https?|ftps?|wss?|sftp|smb|ldaps?|gopher)://[\w\[\]@%.:-]*\w[^\s'\"]*"
+)
+"""A URL with a host written in a method's arguments."""
+_TEXT_METHODS = frozenset(
+    {
+        "replace",
+        "startswith",
+        "endswith",
+        "contains",
+        "indexof",
+        "lastindexof",
+        "split",
+        "trim",
+        "trimstart",
+        "trimend",
+        "equals",
+        "compare",
+        "compareto",
+        "format",
+        "join",
+        "concat",
+        "escapedatastring",
+        "unescapedatastring",
+        "escapeuristring",
+        "ismatch",
+        "match",
+        "matches",
+        "tolower",
+        "toupper",
+        "substring",
+        "padleft",
+        "padright",
+        "insert",
+        "remove",
+        "add",
+        "append",
+        "appendline",
+        "writeline",
+        "write",
+        "tostring",
+        "getbytes",
+        "iswellformeduristring",
+        "trycreate",
+        "parse",
+        "tryparse",
+        "combine",
+    }
+)
+"""Methods that only handle the text of a URL (`$s.Replace('http://a', 'https://a')`)."""
+_TEXT_TYPE = re.compile(
+    r"(?i)\(*\[\s*(?:system\.)?(?:uri|uribuilder|string|regex|text\.\w+|console|math|io\.path)\s*\]"
+)
+"""Types whose methods only handle text (`[uri]::new('https://host')` fetches nothing)."""
 _FILE_TYPE = re.compile(
     r"(?i)\(*\[\s*(?:system\.)?(?:io\.|microsoft\.visualbasic\.fileio\.|(?:file|directory|fileinfo|"
     r"directoryinfo|streamreader|streamwriter|filestream|binaryreader|filesystem)\s*\])"
@@ -1161,8 +1246,9 @@ def simple_command(text: str, root: Node) -> list[Arg] | None:
     backticks their contents, so they are cut from the text; the tree confirms the shape word for word,
     and anything else (`-Name:value`, `-5`, paths run as commands, keywords) takes the walk.
     """
-    if " - " in text or text.endswith(" -"):
-        return None  # the grammar reads `- 0` as one negated operand: let the walk decide
+    if " - " in text or text.endswith(" -") or text[:2] in _UNC_STARTS:
+        # The grammar reads `- 0` as one negated operand; a program on a share is a path to check: the walk.
+        return None
     if _PLAIN.fullmatch(text):
         words = text.split(" ")
         if words[0].lower() in _KEYWORDS:
