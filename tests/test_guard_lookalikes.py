@@ -222,6 +222,11 @@ BLOCKED = [
     # `--pathspec-from-file FILE` swallows `--cached`: the paths listed in that file are deleted.
     ("posix", "git rm --pathspec-from-file --cached -r", "destructive.git-rm"),
     ("posix", "git rm --pathspec-from --cached -rf", "destructive.git-rm"),
+    # Paths read from a file may be `.`: checkout and restore then discard every change.
+    ("posix", "git checkout --pathspec-from-file=paths.txt", "destructive.git-discard"),
+    ("posix", "git restore --pathspec-from-file paths.txt", "destructive.git-discard"),
+    ("posix", "git checkout --pathspec-from=- < list", "destructive.git-discard"),
+    ("powershell", "git restore --pathspec-from-file=paths.txt", "destructive.git-discard"),
     # A dd target known only at run time may be a disk.
     ("posix", "dd if=x of=$dev", "dynamic.arguments"),
     ("posix", 'dd if=img "$@"', "dynamic.arguments"),
