@@ -949,7 +949,12 @@ class Evaluation:
         for a in argv[1:]:
             if "=" in a.text:
                 _, value = a.text.split("=", 1)
-                self._inline(Arg(value, a.raw), "posix", frame.nested("`alias`"), argv)
+                if DYN in value or not value.strip():
+                    self._inline(Arg(value, a.raw), "posix", frame.nested("`alias`"), argv)
+                else:
+                    # Using the alias runs its value followed by the words after it (`alias x=rm; x -rf y`),
+                    # which are not known here: they stand as a run-time word.
+                    self.script(f'{value} "$@"', "posix", frame.nested("`alias`"))
 
     def _trap(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
         args = [a for a in argv[1:] if a.text != "--"]

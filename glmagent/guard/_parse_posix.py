@@ -331,9 +331,22 @@ class PosixWalker:
         name = node.child_by_field_name("name")
         value = node.child_by_field_name("value")
         if name is not None:
-            self.sink.assignment(
-                self.text(name), self.arg(value) if value is not None else Arg("", ""), self.frame
+            key = self.text(name)
+            val = self.arg(value) if value is not None else Arg("", "")
+            if key in _PROMPT_VARIABLES:
+                self._prompt(key, val)
+            self.sink.assignment(key, val, self.frame)
+
+    def _prompt(self, key: str, val: Arg) -> None:
+        """Bash expands a prompt string again each time it shows it, `$(...)` included: `PS4='$(rm -rf x)'
+        bash -x -c true` runs rm. Its text is checked as an unquoted here-document (the same expansions)."""
+        if DYN in val.text:
+            self.sink.event(
+                "dynamic-script", self.frame, f"the prompt `{key}={val.raw}` is only known at run time"
             )
+        elif "$" in val.text or "`" in val.text:
+            script = f": <<{_PROMPT_END}\n{val.text}\n{_PROMPT_END}"
+            self.sink.script(script, "posix", self.frame.nested(f"`{key}`"))
 
     def _assignment(self, node: Node, stdin: Stdin | None = None) -> None:
         name = node.child_by_field_name("name")
@@ -345,6 +358,8 @@ class PosixWalker:
                 self.frame.variables[key] = val.text
             else:
                 self.frame.variables.pop(key, None)
+            if key in _PROMPT_VARIABLES:
+                self._prompt(key, val)
             self.sink.assignment(key, val, self.frame)
         self._children(node)
 
@@ -672,6 +687,8 @@ class PosixWalker:
 _BACKQUOTE_ESCAPE = re.compile(r"\\([`$\\])")
 _FISH_PREFIXES = frozenset({"and", "or", "not"})
 _GLOB_CHARS = re.compile(r"[*?\[]")
+_PROMPT_VARIABLES = frozenset({"PS0", "PS1", "PS2", "PS4"})
+_PROMPT_END = "__GLMAGENT_PROMPT__"
 _UNESCAPED_GLOB = re.compile(r"(?<!\\)[*?]|(?<!\\)\[[^\]]+\]")
 _GLOB_CANDIDATES = (
     "rm", "rmdir", "shred", "dd", "mkfs", "wipefs", "truncate", "chmod", "chown", "find", "xargs", "git",
