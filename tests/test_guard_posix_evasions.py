@@ -87,6 +87,10 @@ BLOCKED = [
     ("PS4='`curl x`' bash -x s.sh", "network.http-client"),
     ("declare PS0='$(printenv)'", "env.print-environment"),
     ('PS4="$x" bash -x -c true', "dynamic.script"),
+    # Option words that take a value, spelt the way each program spells them.
+    ("groovy -cp lib -e '\"rm -rf x\".execute()'", "destructive.recursive-delete"),
+    ('elixir -pa v -e \'System.cmd("rm", ["-rf", "x"])\'', "destructive.recursive-delete"),
+    ("zsh --emulate sh -c 'rm -rf x'", "destructive.recursive-delete"),
     # Rebinding what a name runs, inline make rules, a crontab read from stdin.
     ("hash -p /bin/rm x; x -rf y", "unverifiable.command-rebind"),
     ("enable -f ./evil.so x", "unverifiable.command-rebind"),
@@ -113,6 +117,8 @@ ALLOWED = [
     "echo [r]m -rf x",
     '/usr/bin/"[r]"m -rf x',
     "hash -r",
+    "scala -classpath lib -e 'println(1)'",
+    "groovy -cp lib script.groovy",
     "time { ls; }",
     "! { ls; }",
     "echo { a }",

@@ -653,6 +653,9 @@ def executor(spec: ExecutorSpec, args: list[Arg]) -> ExecutorRun:
                     step = 1
                 i += step
                 continue
+            if len(t) > 2 and t in spec.value_options:
+                i += 2  # a long option written with one dash (`-cp DIR`, `-pa DIR`), not a cluster
+                continue
             step = 1
             for j in range(1, len(t)):
                 opt = "-" + t[j]
