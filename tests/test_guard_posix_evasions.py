@@ -91,6 +91,11 @@ BLOCKED = [
     ("groovy -cp lib -e '\"rm -rf x\".execute()'", "destructive.recursive-delete"),
     ('elixir -pa v -e \'System.cmd("rm", ["-rf", "x"])\'', "destructive.recursive-delete"),
     ("zsh --emulate sh -c 'rm -rf x'", "destructive.recursive-delete"),
+    # BASH_ENV names a file every non-interactive bash sources first.
+    ("BASH_ENV=<(echo rm -rf x) bash -c true", "destructive.recursive-delete"),
+    ("export BASH_ENV=<(curl http://x)", "network.http-client"),
+    ("BASH_ENV=$f bash -c true", "dynamic.script"),
+    ('BASH_ENV=/dev/stdin bash -c true <<< "rm -rf x"', "dynamic.script"),
     # Rebinding what a name runs, inline make rules, a crontab read from stdin.
     ("hash -p /bin/rm x; x -rf y", "unverifiable.command-rebind"),
     ("enable -f ./evil.so x", "unverifiable.command-rebind"),
@@ -117,6 +122,8 @@ ALLOWED = [
     "echo [r]m -rf x",
     '/usr/bin/"[r]"m -rf x',
     "hash -r",
+    "BASH_ENV=.venv/env.sh bash -c make",
+    "ENV=prod npm start",
     "scala -classpath lib -e 'println(1)'",
     "groovy -cp lib script.groovy",
     "time { ls; }",

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from ._normalise import ansi_c_unescape, command_key, fold_arg, posix_unescape_double, posix_unescape_word
 from ._sink import Sink
 from ._syntax import DYN, Arg, Feed, Frame, Stdin, lit, new_parser
+from ._unwrap import script_source
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Parser
@@ -335,7 +336,17 @@ class PosixWalker:
             val = self.arg(value) if value is not None else Arg("", "")
             if key in _PROMPT_VARIABLES:
                 self._prompt(key, val)
+            elif key == "BASH_ENV" and val.raw:
+                self._sourced(key, val)
             self.sink.assignment(key, val, self.frame)
+
+    def _sourced(self, key: str, val: Arg) -> None:
+        """`BASH_ENV=FILE bash -c ...`: every non-interactive bash sources FILE first, like `. FILE`."""
+        if script_source(val) == "stdin":
+            # The shell that reads it may be fed anything (`BASH_ENV=/dev/stdin bash -c x <<< ...`).
+            self.sink.event("dynamic-script", self.frame, f"`{key}={val.raw}` sources standard input")
+        else:
+            self.sink.script(f". {val.raw}", "posix", self.frame.nested(f"`{key}`"))
 
     def _prompt(self, key: str, val: Arg) -> None:
         """Bash expands a prompt string again each time it shows it, `$(...)` included: `PS4='$(rm -rf x)'
@@ -360,6 +371,8 @@ class PosixWalker:
                 self.frame.variables.pop(key, None)
             if key in _PROMPT_VARIABLES:
                 self._prompt(key, val)
+            elif key == "BASH_ENV" and val.raw:
+                self._sourced(key, val)
             self.sink.assignment(key, val, self.frame)
         self._children(node)
 
