@@ -318,6 +318,9 @@ _SPECIAL = {
 _POWERSHELL_ONLY = frozenset({"invoke-expression", "start-process", "set-alias", "new-alias", "new-object"})
 
 
+_FED = "__GLMAGENT_STDIN__"
+
+
 class Evaluation:
     """Checks one command (and everything nested in it); implements the parsers' `Sink`."""
 
@@ -826,7 +829,13 @@ class Evaluation:
                 for k, param in enumerate(run.params[:10]):
                     if DYN not in param.text:
                         inner.variables[str(k)] = param.text  # `sh -c '$0 -rf x' rm` names rm
-                self._inline(run.inline, "posix", inner, argv)
+                line = run.inline
+                if stdin is not None and not stdin.is_file and DYN not in line.text:
+                    # `echo 'rm -rf x' | sh -c 'sh'`: the line's commands read what the shell reads.
+                    text = stdin.text()
+                    feed = "<&3" if text is None else f"<<'{_FED}'\n{text}\n{_FED}"
+                    line = Arg(f"{{ {line.text}\n}} {feed}", line.raw)
+                self._inline(line, "posix", inner, argv)
             elif run.reads_stdin:
                 self._stdin_script(stdin, "posix", frame, name, argv)
         elif spec.dialect == "powershell":

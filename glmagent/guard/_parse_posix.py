@@ -400,12 +400,18 @@ class PosixWalker:
             # Each stage reads what the previous one prints (`echo ... | base64 -d | sh` chains through).
             if prev is not None:
                 stdin = self._pipe_from(prev, stdin)
-            if stdin is not None and stdin.feed is not None and not self._is_simple_stage(child):
-                saved, self.stage_feed = self.stage_feed, stdin.feed
+            if stdin is not None and not self._is_simple_stage(child):
+                # `... | (sh)`, `... | { sh; }`, `... | if x; then sh; fi`: the commands inside read the pipe.
+                saved, self.stage_feed = (
+                    self.stage_feed,
+                    stdin.feed if stdin.feed is not None else self.stage_feed,
+                )
+                saved_in, self.inherited = self.inherited, stdin
                 try:
                     self.visit(child, stdin)
                 finally:
                     self.stage_feed = saved
+                    self.inherited = saved_in
             else:
                 self.visit(child, stdin)
             prev = child

@@ -113,8 +113,16 @@ def unwrap(spec: WrapperSpec, args: list[Arg], stdin_words: list[Arg] | None) ->
     if spec.stop_at:
         for k, a in enumerate(rest):
             if a.text in spec.stop_at:
-                rest = rest[:k]
+                rest, inputs = rest[:k], rest[k:]
                 break
+        else:
+            inputs = []
+        if not rest and not out.shell_lines:
+            # `parallel ::: 'rm -rf x'`, `echo 'rm -rf x' | parallel`: with no command, every input line is
+            # itself a command line (inputs from files, `::::`, are unknown here).
+            _inputs_as_commands(out, inputs, stdin_words, spec.stop_at)
+        if any(a.text in ("--pipe", "--pipepart") for a in args[:i]):
+            stdin_words = None  # the input goes to the command's stdin in blocks, not into its arguments
     if shell_opts and not out.shell_lines:
         # GNU tools accept options after operands (`flock FILE -c CMD`): look for the command line anywhere.
         for k, a in enumerate(args):
@@ -185,6 +193,25 @@ def _starts_shell(spec: WrapperSpec, args: list[Arg], has_command: bool) -> bool
         elif t in _SHELL_LONG_FLAGS or (t[1:2] != "-" and not letters.isdisjoint(t[1:])):
             return True
     return False
+
+
+def _inputs_as_commands(
+    out: Wrapped, inputs: list[Arg], stdin_words: list[Arg] | None, stops: list[str]
+) -> None:
+    files = False
+    for a in inputs:
+        if a.text in stops:
+            files = a.text.startswith("::::")
+        elif files or DYN in a.text:
+            out.candidates.append([Arg(DYN, a.raw)])
+        else:
+            out.shell_lines.append(a)
+    if not inputs:
+        if stdin_words is not None:
+            text = " ".join(a.text for a in stdin_words)
+            out.shell_lines.append(Arg(text, text))
+        else:
+            out.candidates.append([Arg(DYN, "<stdin>")])  # lines read at run time
 
 
 def _delimited(options: list[Arg]) -> bool:
