@@ -121,6 +121,17 @@ BLOCKED = [
     ('node -e \'require("vm").runInThisContext("1")\'', "unverifiable.payload-indirect"),
     ('perl -e \'&{"sys"."tem"}("id")\'', "unverifiable.payload-indirect"),
     ("gawk '@load \"x\"; BEGIN{}'", "unverifiable.payload-indirect"),
+    # A wrapper's NAME=value words are checked like the shell's own prefix assignments.
+    ("env EDITOR='rm -rf x' git commit", "destructive.recursive-delete"),
+    ("sudo EDITOR='rm -rf x' visudo", "destructive.recursive-delete"),
+    ("env -S \"EDITOR='rm -rf x' git commit\"", "destructive.recursive-delete"),
+    ("env PS4='$(rm -rf x)' bash -x -c true", "destructive.recursive-delete"),
+    # Git configuration passed in the environment is `git -c`.
+    (
+        "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.pager GIT_CONFIG_VALUE_0='rm -rf x' git log",
+        "unverifiable.git-config-exec",
+    ),
+    ("GIT_CONFIG_PARAMETERS=\"'core.pager'='rm -rf x'\" git log", "unverifiable.git-config-exec"),
     # Rebinding what a name runs, inline make rules, a crontab read from stdin.
     ("hash -p /bin/rm x; x -rf y", "unverifiable.command-rebind"),
     ("enable -f ./evil.so x", "unverifiable.command-rebind"),
@@ -147,6 +158,13 @@ ALLOWED = [
     "echo [r]m -rf x",
     '/usr/bin/"[r]"m -rf x',
     "hash -r",
+    "env PYTHONPATH=src pytest",
+    "env -i A=1 B=2 make",
+    "sudo DEBUG=1 make",
+    "env -S 'A=1 pytest -q'",
+    "env GIT_PAGER=cat git log",
+    "GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0=x git log",
+    "GIT_CONFIG_NOSYSTEM=1 git status",
     "python -c 'import numpy as np; print(np.__version__)'",
     "python -c 'import pandas as pd, json'",
     "node -e 'const a = [1]; console.log(a[0])'",

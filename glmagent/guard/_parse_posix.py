@@ -338,6 +338,8 @@ class PosixWalker:
                 self._prompt(key, val)
             elif key == "BASH_ENV" and val.raw:
                 self._sourced(key, val)
+            elif key.startswith("GIT_CONFIG_"):
+                self._git_config(key, val)
             self.sink.assignment(key, val, self.frame)
 
     def _sourced(self, key: str, val: Arg) -> None:
@@ -347,6 +349,15 @@ class PosixWalker:
             self.sink.event("dynamic-script", self.frame, f"`{key}={val.raw}` sources standard input")
         else:
             self.sink.script(f". {val.raw}", "posix", self.frame.nested(f"`{key}`"))
+
+    def _git_config(self, key: str, val: Arg) -> None:
+        """`GIT_CONFIG_PARAMETERS="'core.pager'='...'"`, `GIT_CONFIG_KEY_0=core.pager`: configuration git
+        reads like `git -c` (keys are checked apart from values: any value of a risky key counts)."""
+        if key == "GIT_CONFIG_PARAMETERS" or key.startswith(("GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_")):
+            text = val.text.replace("'", "") if DYN not in val.text else DYN
+            words = text.split() or [""]
+            line = " ".join(f"-c {_shell_quote(w)}" for w in words)
+            self.sink.script(f"git {line} status", "posix", self.frame.nested(f"`{key}`"))
 
     def _prompt(self, key: str, val: Arg) -> None:
         """Bash expands a prompt string again each time it shows it, `$(...)` included: `PS4='$(rm -rf x)'
@@ -373,6 +384,8 @@ class PosixWalker:
                 self._prompt(key, val)
             elif key == "BASH_ENV" and val.raw:
                 self._sourced(key, val)
+            elif key.startswith("GIT_CONFIG_"):
+                self._git_config(key, val)
             self.sink.assignment(key, val, self.frame)
         self._children(node)
 
@@ -706,6 +719,12 @@ class PosixWalker:
 _BACKQUOTE_ESCAPE = re.compile(r"\\([`$\\])")
 _FISH_PREFIXES = frozenset({"and", "or", "not"})
 _GLOB_CHARS = re.compile(r"[*?\[]")
+
+
+def _shell_quote(text: str) -> str:
+    return '"$x"' if text == DYN else "'" + text.replace("'", "'\\''") + "'"
+
+
 _PROMPT_VARIABLES = frozenset({"PS0", "PS1", "PS2", "PS4"})
 _PROMPT_END = "__GLMAGENT_PROMPT__"
 _UNESCAPED_GLOB = re.compile(r"(?<!\\)[*?]|(?<!\\)\[[^\]]+\]")

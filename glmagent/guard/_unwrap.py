@@ -47,6 +47,7 @@ def unwrap(spec: WrapperSpec, args: list[Arg], stdin_words: list[Arg] | None) ->
         i = 1  # the caller checked args[0] is the subcommand
     ambiguous_at: int | None = None
     replace: str | None = None
+    assigned: list[str] = []
     while i < n:
         a = args[i]
         t = a.text
@@ -101,6 +102,8 @@ def unwrap(spec: WrapperSpec, args: list[Arg], stdin_words: list[Arg] | None) ->
             i += 2 if consumed else 1
             continue
         if spec.assignments and _ASSIGNMENT.match(t):
+            if DYN not in t:
+                assigned.append(t)
             i += 1
             continue
         break
@@ -131,6 +134,8 @@ def unwrap(spec: WrapperSpec, args: list[Arg], stdin_words: list[Arg] | None) ->
                 out.shell_lines.append(args[k + 1])
             elif t.startswith("--") and t.split("=", 1)[0] in shell_opts and "=" in t:
                 out.shell_lines.append(Arg(t.split("=", 1)[1], a.raw))
+    while spec.assignments and prefix and _ASSIGNMENT.match(prefix[0].text) and DYN not in prefix[0].text:
+        assigned.append(prefix.pop(0).text)  # `env -S 'EDITOR=x git commit'`
     readings = [prefix + rest]
     if ambiguous_at is not None and ambiguous_at + 1 == i - spec.positionals and len(rest) > 1:
         # The last unknown option might have taken the next word as its value.
@@ -154,6 +159,12 @@ def unwrap(spec: WrapperSpec, args: list[Arg], stdin_words: list[Arg] | None) ->
         out.has_command = True
     elif any(DYN in a.text for a in args):
         out.has_command = None
+    for t in assigned:
+        # `env EDITOR='rm -rf x' git commit`: the value is checked as the shell checks `NAME=value cmd`
+        # (programs run some values as commands). Added after `has_command`: `env A=1` alone runs nothing.
+        name, _, value = t.partition("=")
+        line = f"{name}={shlex.quote(value)} :"
+        out.shell_lines.append(Arg(line, line))
     return out
 
 
