@@ -132,6 +132,11 @@ BLOCKED = [
         "unverifiable.git-config-exec",
     ),
     ("GIT_CONFIG_PARAMETERS=\"'core.pager'='rm -rf x'\" git log", "unverifiable.git-config-exec"),
+    # make recipes given inline or on stdin.
+    ("make --eval='all:;rm -rf x'", "unverifiable.make-inline"),
+    ("make -E 'all:; id'", "unverifiable.make-inline"),
+    ("make -f - <<< 'all:; rm -rf x'", "unverifiable.make-inline"),
+    ("echo 'all:; id' | gmake -f /dev/stdin", "unverifiable.command-option"),
     # Rebinding what a name runs, inline make rules, a crontab read from stdin.
     ("hash -p /bin/rm x; x -rf y", "unverifiable.command-rebind"),
     ("enable -f ./evil.so x", "unverifiable.command-rebind"),
@@ -158,6 +163,11 @@ ALLOWED = [
     "echo [r]m -rf x",
     '/usr/bin/"[r]"m -rf x',
     "hash -r",
+    "make $TARGET",
+    "make -e CC=clang",
+    "make -j4 -C sub all",
+    "make -f Makefile.ci test",
+    "echo x | make -f other.mk",
     "env PYTHONPATH=src pytest",
     "env -i A=1 B=2 make",
     "sudo DEBUG=1 make",

@@ -714,8 +714,8 @@ def executor(spec: ExecutorSpec, args: list[Arg]) -> ExecutorRun:
             if run.payloads and spec.language == "python":
                 return run  # everything after `-c CODE` is the program's own argv
             continue
-        if DYN in t and a.may_be_flag and not run.payloads and not file_given:
-            # `python $FLAGS`: could be `-c <code>`; the program cannot be known.
+        if DYN in t and a.may_be_flag and not run.payloads and not file_given and spec.language != "make":
+            # `python $FLAGS`: could be `-c <code>`; the program cannot be known (make takes it as a target).
             run.payloads.append(Arg(DYN, a.raw))
             return run
         operand = i
