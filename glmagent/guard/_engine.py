@@ -318,6 +318,9 @@ _SPECIAL = {
 _POWERSHELL_ONLY = frozenset({"invoke-expression", "start-process", "set-alias", "new-alias", "new-object"})
 
 
+_FED = "__GLMAGENT_STDIN__"
+
+
 class Evaluation:
     """Checks one command (and everything nested in it); implements the parsers' `Sink`."""
 
@@ -826,7 +829,13 @@ class Evaluation:
                 for k, param in enumerate(run.params[:10]):
                     if DYN not in param.text:
                         inner.variables[str(k)] = param.text  # `sh -c '$0 -rf x' rm` names rm
-                self._inline(run.inline, "posix", inner, argv)
+                line = run.inline
+                if stdin is not None and not stdin.is_file and DYN not in line.text:
+                    # `echo 'rm -rf x' | sh -c 'sh'`: the line's commands read what the shell reads.
+                    text = stdin.text()
+                    feed = "<&3" if text is None else f"<<'{_FED}'\n{text}\n{_FED}"
+                    line = Arg(f"{{ {line.text}\n}} {feed}", line.raw)
+                self._inline(line, "posix", inner, argv)
             elif run.reads_stdin:
                 self._stdin_script(stdin, "posix", frame, name, argv)
         elif spec.dialect == "powershell":
@@ -949,7 +958,12 @@ class Evaluation:
         for a in argv[1:]:
             if "=" in a.text:
                 _, value = a.text.split("=", 1)
-                self._inline(Arg(value, a.raw), "posix", frame.nested("`alias`"), argv)
+                if DYN in value or not value.strip():
+                    self._inline(Arg(value, a.raw), "posix", frame.nested("`alias`"), argv)
+                else:
+                    # Using the alias runs its value followed by the words after it (`alias x=rm; x -rf y`),
+                    # which are not known here: they stand as a run-time word.
+                    self.script(f'{value} "$@"', "posix", frame.nested("`alias`"))
 
     def _trap(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
         args = [a for a in argv[1:] if a.text != "--"]

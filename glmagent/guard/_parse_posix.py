@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from ._normalise import ansi_c_unescape, command_key, fold_arg, posix_unescape_double, posix_unescape_word
 from ._sink import Sink
 from ._syntax import DYN, Arg, Feed, Frame, Stdin, lit, new_parser
+from ._unwrap import script_source
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Parser
@@ -331,9 +332,43 @@ class PosixWalker:
         name = node.child_by_field_name("name")
         value = node.child_by_field_name("value")
         if name is not None:
-            self.sink.assignment(
-                self.text(name), self.arg(value) if value is not None else Arg("", ""), self.frame
+            key = self.text(name)
+            val = self.arg(value) if value is not None else Arg("", "")
+            if key in _PROMPT_VARIABLES:
+                self._prompt(key, val)
+            elif key == "BASH_ENV" and val.raw:
+                self._sourced(key, val)
+            elif key.startswith("GIT_CONFIG_"):
+                self._git_config(key, val)
+            self.sink.assignment(key, val, self.frame)
+
+    def _sourced(self, key: str, val: Arg) -> None:
+        """`BASH_ENV=FILE bash -c ...`: every non-interactive bash sources FILE first, like `. FILE`."""
+        if script_source(val) == "stdin":
+            # The shell that reads it may be fed anything (`BASH_ENV=/dev/stdin bash -c x <<< ...`).
+            self.sink.event("dynamic-script", self.frame, f"`{key}={val.raw}` sources standard input")
+        else:
+            self.sink.script(f". {val.raw}", "posix", self.frame.nested(f"`{key}`"))
+
+    def _git_config(self, key: str, val: Arg) -> None:
+        """`GIT_CONFIG_PARAMETERS="'core.pager'='...'"`, `GIT_CONFIG_KEY_0=core.pager`: configuration git
+        reads like `git -c` (keys are checked apart from values: any value of a risky key counts)."""
+        if key == "GIT_CONFIG_PARAMETERS" or key.startswith(("GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_")):
+            text = val.text.replace("'", "") if DYN not in val.text else DYN
+            words = text.split() or [""]
+            line = " ".join(f"-c {_shell_quote(w)}" for w in words)
+            self.sink.script(f"git {line} status", "posix", self.frame.nested(f"`{key}`"))
+
+    def _prompt(self, key: str, val: Arg) -> None:
+        """Bash expands a prompt string again each time it shows it, `$(...)` included: `PS4='$(rm -rf x)'
+        bash -x -c true` runs rm. Its text is checked as an unquoted here-document (the same expansions)."""
+        if DYN in val.text:
+            self.sink.event(
+                "dynamic-script", self.frame, f"the prompt `{key}={val.raw}` is only known at run time"
             )
+        elif "$" in val.text or "`" in val.text:
+            script = f": <<{_PROMPT_END}\n{val.text}\n{_PROMPT_END}"
+            self.sink.script(script, "posix", self.frame.nested(f"`{key}`"))
 
     def _assignment(self, node: Node, stdin: Stdin | None = None) -> None:
         name = node.child_by_field_name("name")
@@ -345,6 +380,12 @@ class PosixWalker:
                 self.frame.variables[key] = val.text
             else:
                 self.frame.variables.pop(key, None)
+            if key in _PROMPT_VARIABLES:
+                self._prompt(key, val)
+            elif key == "BASH_ENV" and val.raw:
+                self._sourced(key, val)
+            elif key.startswith("GIT_CONFIG_"):
+                self._git_config(key, val)
             self.sink.assignment(key, val, self.frame)
         self._children(node)
 
@@ -372,12 +413,18 @@ class PosixWalker:
             # Each stage reads what the previous one prints (`echo ... | base64 -d | sh` chains through).
             if prev is not None:
                 stdin = self._pipe_from(prev, stdin)
-            if stdin is not None and stdin.feed is not None and not self._is_simple_stage(child):
-                saved, self.stage_feed = self.stage_feed, stdin.feed
+            if stdin is not None and not self._is_simple_stage(child):
+                # `... | (sh)`, `... | { sh; }`, `... | if x; then sh; fi`: the commands inside read the pipe.
+                saved, self.stage_feed = (
+                    self.stage_feed,
+                    stdin.feed if stdin.feed is not None else self.stage_feed,
+                )
+                saved_in, self.inherited = self.inherited, stdin
                 try:
                     self.visit(child, stdin)
                 finally:
                     self.stage_feed = saved
+                    self.inherited = saved_in
             else:
                 self.visit(child, stdin)
             prev = child
@@ -672,6 +719,14 @@ class PosixWalker:
 _BACKQUOTE_ESCAPE = re.compile(r"\\([`$\\])")
 _FISH_PREFIXES = frozenset({"and", "or", "not"})
 _GLOB_CHARS = re.compile(r"[*?\[]")
+
+
+def _shell_quote(text: str) -> str:
+    return '"$x"' if text == DYN else "'" + text.replace("'", "'\\''") + "'"
+
+
+_PROMPT_VARIABLES = frozenset({"PS0", "PS1", "PS2", "PS4"})
+_PROMPT_END = "__GLMAGENT_PROMPT__"
 _UNESCAPED_GLOB = re.compile(r"(?<!\\)[*?]|(?<!\\)\[[^\]]+\]")
 _GLOB_CANDIDATES = (
     "rm", "rmdir", "shred", "dd", "mkfs", "wipefs", "truncate", "chmod", "chown", "find", "xargs", "git",

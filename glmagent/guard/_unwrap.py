@@ -47,6 +47,7 @@ def unwrap(spec: WrapperSpec, args: list[Arg], stdin_words: list[Arg] | None) ->
         i = 1  # the caller checked args[0] is the subcommand
     ambiguous_at: int | None = None
     replace: str | None = None
+    assigned: list[str] = []
     while i < n:
         a = args[i]
         t = a.text
@@ -101,6 +102,8 @@ def unwrap(spec: WrapperSpec, args: list[Arg], stdin_words: list[Arg] | None) ->
             i += 2 if consumed else 1
             continue
         if spec.assignments and _ASSIGNMENT.match(t):
+            if DYN not in t:
+                assigned.append(t)
             i += 1
             continue
         break
@@ -113,8 +116,16 @@ def unwrap(spec: WrapperSpec, args: list[Arg], stdin_words: list[Arg] | None) ->
     if spec.stop_at:
         for k, a in enumerate(rest):
             if a.text in spec.stop_at:
-                rest = rest[:k]
+                rest, inputs = rest[:k], rest[k:]
                 break
+        else:
+            inputs = []
+        if not rest and not out.shell_lines:
+            # `parallel ::: 'rm -rf x'`, `echo 'rm -rf x' | parallel`: with no command, every input line is
+            # itself a command line (inputs from files, `::::`, are unknown here).
+            _inputs_as_commands(out, inputs, stdin_words, spec.stop_at)
+        if any(a.text in ("--pipe", "--pipepart") for a in args[:i]):
+            stdin_words = None  # the input goes to the command's stdin in blocks, not into its arguments
     if shell_opts and not out.shell_lines:
         # GNU tools accept options after operands (`flock FILE -c CMD`): look for the command line anywhere.
         for k, a in enumerate(args):
@@ -123,6 +134,8 @@ def unwrap(spec: WrapperSpec, args: list[Arg], stdin_words: list[Arg] | None) ->
                 out.shell_lines.append(args[k + 1])
             elif t.startswith("--") and t.split("=", 1)[0] in shell_opts and "=" in t:
                 out.shell_lines.append(Arg(t.split("=", 1)[1], a.raw))
+    while spec.assignments and prefix and _ASSIGNMENT.match(prefix[0].text) and DYN not in prefix[0].text:
+        assigned.append(prefix.pop(0).text)  # `env -S 'EDITOR=x git commit'`
     readings = [prefix + rest]
     if ambiguous_at is not None and ambiguous_at + 1 == i - spec.positionals and len(rest) > 1:
         # The last unknown option might have taken the next word as its value.
@@ -146,6 +159,12 @@ def unwrap(spec: WrapperSpec, args: list[Arg], stdin_words: list[Arg] | None) ->
         out.has_command = True
     elif any(DYN in a.text for a in args):
         out.has_command = None
+    for t in assigned:
+        # `env EDITOR='rm -rf x' git commit`: the value is checked as the shell checks `NAME=value cmd`
+        # (programs run some values as commands). Added after `has_command`: `env A=1` alone runs nothing.
+        name, _, value = t.partition("=")
+        line = f"{name}={shlex.quote(value)} :"
+        out.shell_lines.append(Arg(line, line))
     return out
 
 
@@ -185,6 +204,25 @@ def _starts_shell(spec: WrapperSpec, args: list[Arg], has_command: bool) -> bool
         elif t in _SHELL_LONG_FLAGS or (t[1:2] != "-" and not letters.isdisjoint(t[1:])):
             return True
     return False
+
+
+def _inputs_as_commands(
+    out: Wrapped, inputs: list[Arg], stdin_words: list[Arg] | None, stops: list[str]
+) -> None:
+    files = False
+    for a in inputs:
+        if a.text in stops:
+            files = a.text.startswith("::::")
+        elif files or DYN in a.text:
+            out.candidates.append([Arg(DYN, a.raw)])
+        else:
+            out.shell_lines.append(a)
+    if not inputs:
+        if stdin_words is not None:
+            text = " ".join(a.text for a in stdin_words)
+            out.shell_lines.append(Arg(text, text))
+        else:
+            out.candidates.append([Arg(DYN, "<stdin>")])  # lines read at run time
 
 
 def _delimited(options: list[Arg]) -> bool:
@@ -653,6 +691,9 @@ def executor(spec: ExecutorSpec, args: list[Arg]) -> ExecutorRun:
                     step = 1
                 i += step
                 continue
+            if len(t) > 2 and t in spec.value_options:
+                i += 2  # a long option written with one dash (`-cp DIR`, `-pa DIR`), not a cluster
+                continue
             step = 1
             for j in range(1, len(t)):
                 opt = "-" + t[j]
@@ -673,8 +714,8 @@ def executor(spec: ExecutorSpec, args: list[Arg]) -> ExecutorRun:
             if run.payloads and spec.language == "python":
                 return run  # everything after `-c CODE` is the program's own argv
             continue
-        if DYN in t and a.may_be_flag and not run.payloads and not file_given:
-            # `python $FLAGS`: could be `-c <code>`; the program cannot be known.
+        if DYN in t and a.may_be_flag and not run.payloads and not file_given and spec.language != "make":
+            # `python $FLAGS`: could be `-c <code>`; the program cannot be known (make takes it as a target).
             run.payloads.append(Arg(DYN, a.raw))
             return run
         operand = i
