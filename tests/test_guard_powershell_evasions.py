@@ -138,3 +138,41 @@ def test_reach_blocked(command: str, expected: str) -> None:
 @pytest.mark.parametrize("command", REACH_ALLOWED)
 def test_reach_allowed(command: str) -> None:
     assert_allowed(command)
+
+
+# -- a script block the command runs, held in a variable --
+BLOCK_VARIABLE_BLOCKED = [
+    "Invoke-Command -ScriptBlock $sb",
+    "Invoke-Command -ScriptBlock:$sb",
+    "Invoke-Command -Script $sb",
+    "Start-Job -ScriptBlock $sb",
+    "Start-Job $sb",
+    "Start-ThreadJob $sb",
+    "New-Module -ScriptBlock $sb",
+    "1 | Where-Object -FilterScript $sb",
+    "Measure-Command $sb",
+    "Measure-Command -Expression $h.a",
+    "1 | ForEach-Object -Begin $b -Process { }",
+    "Register-ObjectEvent $t Elapsed -Action $a",
+]
+
+BLOCK_VARIABLE_ALLOWED = [
+    "Invoke-Command -ScriptBlock { Get-Date }",
+    "Start-Job { Get-Date }",
+    "Measure-Command { dotnet test }",
+    "1 | ForEach-Object -Process { $_ }",
+    "1 | Where-Object -FilterScript { $_ -gt 0 }",
+    "gci | Where-Object Name -eq $n",
+    "gci | Sort-Object -Property $p",
+    "Start-Process notepad -ArgumentList $f",
+]
+
+
+@pytest.mark.parametrize("command", BLOCK_VARIABLE_BLOCKED)
+def test_block_variable_blocked(command: str) -> None:
+    assert_blocked(command, "dynamic.command-name")
+
+
+@pytest.mark.parametrize("command", BLOCK_VARIABLE_ALLOWED)
+def test_block_variable_allowed(command: str) -> None:
+    assert_allowed(command)

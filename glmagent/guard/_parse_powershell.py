@@ -488,6 +488,8 @@ class PowerShellWalker:
             self.namespaces.append(argv[2].text.strip().rstrip(";"))
         if argv and command_key(argv[0].text) in _FOREACH_OBJECT:
             self._foreach_member(argv)
+        if len(argv) > 1 and command_key(argv[0].text) in _BLOCK_RUNNERS:
+            self._block_from_variable(argv)
         if self.stage_feed is not None and any("$_" in a.raw or "$psitem" in a.raw.lower() for a in argv[1:]):
             feeds += (self.stage_feed,)  # `gci -r | % { Remove-Item $_ }`
         if argv and argv[0].text.lower() in ("function", "filter") and len(argv) > 2:
@@ -911,6 +913,36 @@ class PowerShellWalker:
             self.sink.dotnet("(url)", None, self.frame, f"{shown}('{m.group(0)}')")
             return
 
+    def _block_from_variable(self, argv: list[Arg]) -> None:
+        """`Invoke-Command -ScriptBlock $sb`, `Start-Job $sb`: a script block the command runs that is not
+        written in it (a variable, a member, a call) is code the policy cannot read."""
+        args = argv[1:]
+        found = None
+        for i, a in enumerate(args):
+            if not a.param:
+                continue
+            key, colon, value = a.text.lstrip("-\u2013\u2014\u2015").partition(":")
+            key = key.lower()
+            if len(key) < 2 or not any(name.startswith(key) for name in _BLOCK_PARAMS):
+                continue
+            if colon:
+                if not value.lstrip("(").startswith("{"):
+                    found = a
+            elif i + 1 < len(args) and not args[i + 1].block and not args[i + 1].param:
+                found = args[i + 1]
+        first = args[0]
+        positional = not first.param and not first.block and DYN in first.text
+        if found is None and positional and command_key(argv[0].text) in _BLOCK_FIRST:
+            found = first
+        if found is not None:
+            shown = " ".join(a.raw for a in argv)
+            self.sink.event(
+                "dynamic-command",
+                self.frame,
+                f"`{shown}` runs a script block held in `{found.raw}`, known only at run time",
+                [shown],
+            )
+
     def _foreach_member(self, argv: list[Arg]) -> None:
         """`gci -r | % Delete` / `ForEach-Object -MemberName Delete` calls that method on every input."""
         args = argv[1:]
@@ -978,6 +1010,60 @@ _VARIABLE_PATH = re.compile(r"(?:\$[\w:]+|\$\{[^{}`'\"]+\})[\\/][^\s;|&)},<>'\"`
 
 _UNC_STARTS = frozenset({"\\\\", "//", "\\/", "/\\"})
 """How a UNC path (`\\\\server\\share`) starts; PowerShell takes either slash."""
+_BLOCK_RUNNERS = frozenset(
+    {
+        "invoke-command",
+        "icm",
+        "start-job",
+        "sajb",
+        "start-threadjob",
+        "new-module",
+        "nmo",
+        "measure-command",
+        "trace-command",
+        "where-object",
+        "?",
+        "where",
+        "foreach-object",
+        "%",
+        "foreach",
+        "register-engineevent",
+        "register-objectevent",
+        "register-wmievent",
+        "register-cimindicationevent",
+        "set-psbreakpoint",
+        "sbp",
+        "register-scheduledjob",
+        "select-object",
+        "select",
+        "sort-object",
+        "sort",
+        "group-object",
+        "group",
+        "format-table",
+        "ft",
+        "format-list",
+        "fl",
+        "invoke-expression",
+        "iex",
+        "start-process",
+    }
+)
+"""Cmdlets that run a script block given to one of their parameters."""
+_BLOCK_PARAMS = (
+    "scriptblock",
+    "action",
+    "process",
+    "begin",
+    "end",
+    "filterscript",
+    "initializationscript",
+    "expression",
+    "remainingscripts",
+    "parallel",
+)
+_BLOCK_FIRST = frozenset({"invoke-command", "icm", "start-job", "sajb", "start-threadjob", "measure-command"})
+"""Cmdlets whose first positional parameter is the script block they run."""
 _URL_IN_ARGS = re.compile(
     r"(?i)(?<![\w.+-])(?:https?|ftps?|wss?|sftp|smb|ldaps?|gopher)://[\w\[\]@%.:-]*\w[^\s'\"]*"
 )
