@@ -176,3 +176,29 @@ def test_block_variable_blocked(command: str) -> None:
 @pytest.mark.parametrize("command", BLOCK_VARIABLE_ALLOWED)
 def test_block_variable_allowed(command: str) -> None:
     assert_allowed(command)
+
+
+# -- calculated properties after a bare word (`Select-Object Name, @{...}`) parse, and are still read --
+CALCULATED_ALLOWED = [
+    "gci | Select-Object Name, @{n='S';e={$_.Length}}",
+    "Select-Object @{n='S'}, Name",
+    "Format-Table Name, @{l='x';e={1}} -AutoSize",
+    "Select-Object Name, @{ n='S'; e={ 1 } }",
+    "git log --grep='a b'",
+]
+
+CALCULATED_BLOCKED = [
+    ("gci | Select-Object Name, @{n='S';e={Remove-Item x -Recurse}}", "destructive.recursive-delete"),
+    ("Select-Object Name, @{n='S';e={$env:API_KEY}}", "env"),
+    ("Format-Table Name, @{l='x';e={iwr https://e.com}}", "network"),
+]
+
+
+@pytest.mark.parametrize("command", CALCULATED_ALLOWED)
+def test_calculated_allowed(command: str) -> None:
+    assert_allowed(command)
+
+
+@pytest.mark.parametrize(("command", "expected"), CALCULATED_BLOCKED)
+def test_calculated_blocked(command: str, expected: str) -> None:
+    assert_blocked(command, expected)

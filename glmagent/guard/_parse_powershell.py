@@ -1205,6 +1205,7 @@ def repair(source: str) -> str | None:
     """
     out: list[str] = []
     quote = ""
+    opened: list[str] = []  # the brackets open here: `h` for a hash literal `@{`, else the bracket
     i = 0
     n = len(source)
     while i < n:
@@ -1243,7 +1244,9 @@ def repair(source: str) -> str | None:
             while k > 0 and not out[k - 1].isspace() and out[k - 1] not in _OPENERS:
                 k -= 1
             prefix = "".join(out[k:])
-            if _UNGLUED.search(prefix) is None:
+            # `@{n='S'}`: in a hash literal `key=` before a string is an entry, not a word.
+            entry = bool(opened) and opened[-1] == "h" and prefix.endswith("=")
+            if _UNGLUED.search(prefix) is None and not entry:
                 del out[k:]
                 j = i + 1
                 while j < n:
@@ -1263,7 +1266,7 @@ def repair(source: str) -> str | None:
             j = i + 1
             while j < n and source[j] in " \t":
                 j += 1
-            out.append(" ,")
+            out.append(" , " if source[j : j + 1] == "@" else " ,")  # `Name ,@{...}` is still rejected
             i = j
             continue
         elif ch == "?" and (step := _ps7_operator(source, i, out)) is not None:
@@ -1278,6 +1281,10 @@ def repair(source: str) -> str | None:
             out.append(m.group(1) + m.group(2).lower())
             i = m.end()
             continue
+        if ch in "({":
+            opened.append("h" if ch == "{" and out and out[-1] == "@" else ch)
+        elif ch in ")}" and opened:
+            opened.pop()
         out.append(ch)
         i += 1
     text = "".join(out)
