@@ -202,3 +202,35 @@ def test_calculated_allowed(command: str) -> None:
 @pytest.mark.parametrize(("command", "expected"), CALCULATED_BLOCKED)
 def test_calculated_blocked(command: str, expected: str) -> None:
     assert_blocked(command, expected)
+
+
+# -- redirections glued to words: PowerShell ends a bare word at `>` --
+GLUED_REDIRECT_BLOCKED = [
+    ("echo hi>out.txt", "destructive.truncating-redirect"),
+    ("echo hi >out.txt", "destructive.truncating-redirect"),
+    ("echo hi 2>err.txt", "destructive.truncating-redirect"),
+    ("echo x >.\\data\\app.db", "destructive.truncating-redirect"),
+    ("2>nul Remove-Item x -Recurse", "dynamic.command-name"),
+    ("2>>x.log Remove-Item x -Recurse", "dynamic.command-name"),
+    (">x.log ri x -r", "dynamic.command-name"),
+]
+
+GLUED_REDIRECT_ALLOWED = [
+    "echo hi 2>$null",
+    "echo hi>>x.log",
+    "Get-Date >>x.log",
+    "git log 2>&1",
+    "echo a`>b",
+    "echo 'a>b'",
+    "echo hi >$null",
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), GLUED_REDIRECT_BLOCKED)
+def test_glued_redirect_blocked(command: str, expected: str) -> None:
+    assert_blocked(command, expected)
+
+
+@pytest.mark.parametrize("command", GLUED_REDIRECT_ALLOWED)
+def test_glued_redirect_allowed(command: str) -> None:
+    assert_allowed(command)

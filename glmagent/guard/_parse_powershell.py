@@ -349,6 +349,9 @@ class PowerShellWalker:
     def _command_name(self, node: Node) -> tuple[Arg, str | None]:
         if node.type == "command_name":
             raw = self.text(node)
+            if ">" in raw and _GLUED_REDIRECT.search(raw) is not None:
+                # `2>nul Remove-Item x`: a redirection written first hides the command name from the grammar.
+                return Arg(DYN, raw), None
             if self.ascii is not None and "$" not in raw and "`" not in raw:
                 return _new_arg(Arg, (raw, raw, False, False, False)), None  # nothing to undo or expand
             return Arg(fold_arg(self._bare(raw)), raw), None
@@ -398,7 +401,7 @@ class PowerShellWalker:
                 continue
             if kind == "generic_token" and s is not None:
                 raw = s[child.start_byte : child.end_byte]
-                if "$" not in raw and "`" not in raw:
+                if "$" not in raw and "`" not in raw and ">" not in raw:
                     # A bare ASCII word without escapes or variables is its own value and holds nothing.
                     argv.append(_new_arg(Arg, (raw, raw, raw[:1] == "-" and len(raw) > 1, False, False)))
                     continue
@@ -446,6 +449,17 @@ class PowerShellWalker:
                     self._append_argument(element, argv, later)
             return
         raw = self.text(inner)
+        if kind == "generic_token" and ">" in raw and (m := _GLUED_REDIRECT.search(raw)) is not None:
+            # `echo hi>out.txt`, `2>err.txt`: PowerShell ends a bare word at `>` and reads a redirection; the
+            # grammar keeps one word.
+            if m.start():
+                head = raw[: m.start()]
+                text = fold_arg(self._bare(head))
+                argv.append(Arg(text, head, param=text[:1] in _DASHES and len(text) > 1))
+            target = raw[m.end() :]
+            if target:
+                self.sink.redirect(m.group(1), Arg(fold_arg(self._bare(target)), target), self.frame)
+            return
         if kind == "generic_token":
             text = fold_arg(self._bare(raw))
             argv.append(Arg(text, raw, param=text[:1] in _DASHES and len(text) > 1))
@@ -1010,6 +1024,8 @@ _VARIABLE_PATH = re.compile(r"(?:\$[\w:]+|\$\{[^{}`'\"]+\})[\\/][^\s;|&)},<>'\"`
 
 _UNC_STARTS = frozenset({"\\\\", "//", "\\/", "/\\"})
 """How a UNC path (`\\\\server\\share`) starts; PowerShell takes either slash."""
+_GLUED_REDIRECT = re.compile(r"(?<!`)((?:(?<![\w.])[1-6*])?>>?)(?!&)")
+"""A redirection operator inside a bare word (`hi>out.txt`, `2>>log`), not a merge (`2>&1`)."""
 _BLOCK_RUNNERS = frozenset(
     {
         "invoke-command",
