@@ -234,3 +234,43 @@ def test_glued_redirect_blocked(command: str, expected: str) -> None:
 @pytest.mark.parametrize("command", GLUED_REDIRECT_ALLOWED)
 def test_glued_redirect_allowed(command: str) -> None:
     assert_allowed(command)
+
+
+# -- a path computed from literals in a way the policy does not evaluate may name the Env: drive --
+COMPUTED_PATH_BLOCKED = [
+    "Get-ChildItem -Path ([System.IO.Path]::Combine('env:', ''))",
+    "Get-ChildItem ([string]'env:')",
+    "Get-ChildItem ('env:').ToString()",
+    "Get-ChildItem 'env:'.Trim()",
+    "Get-ChildItem ('xenv:'.Substring(1))",
+    "Get-ChildItem ('ENV:'.ToLower())",
+    "Get-ChildItem ('vne:'[-1..-4] -join '')",
+    "gc ('vne:'[-1..-4] -join '')",
+    "gci -Force ('env:'.Trim())",
+]
+
+COMPUTED_PATH_ALLOWED = [
+    "Get-ChildItem (Get-Location)",
+    "Get-ChildItem (Join-Path src x)",
+    "Write-Output ('a'.ToUpper())",
+    "Get-ChildItem -Depth (1+1) src",
+    "Get-Content ('a.txt','b.txt')",
+    "Get-ChildItem -Path src -Filter ('*.cs'.Trim())",
+    "Get-Date -Format ('yyyy'.Trim())",
+    "Start-Sleep -Seconds (2*3)",
+    "Get-Content a.txt -TotalCount (5+5)",
+]
+
+
+@pytest.mark.parametrize("command", COMPUTED_PATH_BLOCKED)
+def test_computed_path_blocked(command: str) -> None:
+    assert_blocked(command, "env.environment-drive")
+
+
+@pytest.mark.parametrize("command", COMPUTED_PATH_ALLOWED)
+def test_computed_path_allowed(command: str) -> None:
+    assert_allowed(command)
+
+
+def test_visual_basic_shell_runs_a_program() -> None:
+    assert_blocked("[Microsoft.VisualBasic.Interaction]::Shell('cmd /c rd /s /q x')", "unverifiable")

@@ -145,7 +145,7 @@ def _variable_name(raw: str) -> str:
 class PowerShellWalker:
     """One walk over one parsed PowerShell script."""
 
-    __slots__ = ("ascii", "frame", "namespaces", "sink", "splats", "src", "stage_feed", "var_feeds")
+    __slots__ = ("ascii", "frame", "namespaces", "opaque", "sink", "splats", "src", "stage_feed", "var_feeds")
 
     def __init__(self, sink: Sink, frame: Frame, src: bytes, text: str | None = None) -> None:
         self.sink = sink
@@ -160,6 +160,9 @@ class PowerShellWalker:
         """Variables assigned a literal hashtable or array, by folded name: the words `@name` passes."""
         self.var_feeds: dict[str, Feed] = {}
         self.namespaces: list[str] = []
+        self.opaque: list[Arg] = []
+        """Arguments of the command being read that are computed from literals alone in a way the policy
+        does not evaluate (`'env:'.Trim()`, `([string]'env:')`): any value, a drive name included."""
         """Namespaces of `using namespace N` statements: `[TcpClient]` may then be `[N.TcpClient]`."""
         """Variables holding a command's output (`$f = gci -r`), by folded name: what feeds their readers."""
 
@@ -471,11 +474,15 @@ class PowerShellWalker:
         elif kind == "script_block_expression":
             argv.append(Arg(DYN, raw, block=True))
         else:
-            argv.append(Arg(fold_arg(self.value(inner)), raw))
+            arg = Arg(fold_arg(self.value(inner)), raw)
+            argv.append(arg)
+            if arg.text == DYN and "$" not in raw and kind not in _NOT_OPAQUE and not _runs_command(inner):
+                self.opaque.append(arg)
         if kind not in _LEAVES:
             later.append(inner)
 
     def _command(self, node: Node, stdin: Stdin | None) -> None:
+        self.opaque.clear()
         argv: list[Arg] = []
         later: list[Node] = []
         resolved: str | None = None
@@ -517,7 +524,9 @@ class PowerShellWalker:
             self.sink.command(argv, self.frame, stdin, resolved, feeds)
         else:
             self.sink.command(argv, self.frame, stdin, resolved)
-        if len(argv) > 1 and (self.frame.variables or any(a.text == DYN and a.raw[:1] == '"' for a in argv)):
+        if len(argv) > 1 and (
+            self.frame.variables or self.opaque or any(a.text == DYN and a.raw[:1] == '"' for a in argv)
+        ):
             known = self._known_values(argv)
             if known is not None:
                 # `$d = 'env:'; gci $d`: checked once more with the value the script gave the variable. Only
@@ -802,6 +811,14 @@ class PowerShellWalker:
                 value = _run_time_drive(a.raw, value)
             elif a.raw[:1] == '"':
                 value = _run_time_drive(a.raw, None)
+            elif (
+                any(o is a for o in self.opaque)
+                and ("'" in a.raw or '"' in a.raw)
+                and _path_position(argv, i)
+            ):
+                value = (
+                    "env:"  # `gci ('vne:'[-1..-4] -join '')`: a value computed from literals may be a drive
+                )
             else:
                 value = None
             if value:
@@ -1142,6 +1159,52 @@ _FILE_TYPE = re.compile(
 `[File]` under `using namespace System.IO`, Visual Basic's `FileSystem`)."""
 _RUN_TIME_PART = re.compile(r"\$(?:\{[^}]*\}|[\w:?^$]+|\((?:[^()]|\([^()]*\))*\))")
 """A variable or `$( )` inside an expandable word."""
+
+
+_NOT_OPAQUE = _SUBSTITUTIONS | {"hash_literal_expression", "type_literal", "script_block_expression"}
+_PATH_OR_SWITCH = (
+    "path",
+    "literalpath",
+    "pspath",
+    "lp",
+    "recurse",
+    "force",
+    "name",
+    "directory",
+    "file",
+    "hidden",
+    "readonly",
+    "system",
+    "raw",
+    "wait",
+    "asbytestream",
+    "followsymlink",
+    "verbose",
+    "debug",
+    "whatif",
+    "confirm",
+)
+"""Parameters after which a word is a path: the path parameters, and switches (which take no value)."""
+
+
+def _path_position(argv: list[Arg], i: int) -> bool:
+    """Is `argv[i]` a positional word or the value of a path parameter (`-Path`, `-LiteralPath`)?"""
+    before = argv[i - 1] if i > 1 else None
+    if before is None or not before.param or ":" in before.text:
+        return True
+    key = before.text.lstrip("-\u2013\u2014\u2015").lower()
+    return any(name.startswith(key) for name in _PATH_OR_SWITCH)
+
+
+def _runs_command(node: Node) -> bool:
+    """Does the expression hold a command (`(Get-Location).Path`) or a script block?"""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n.type in ("command", "script_block", "script_block_expression"):
+            return True
+        stack.extend(n.named_children)
+    return False
 
 
 def _run_time_drive(raw: str, value: str | None) -> str | None:
