@@ -274,3 +274,20 @@ def test_computed_path_allowed(command: str) -> None:
 
 def test_visual_basic_shell_runs_a_program() -> None:
     assert_blocked("[Microsoft.VisualBasic.Interaction]::Shell('cmd /c rd /s /q x')", "unverifiable")
+
+
+# -- escapes and stop-parsing around parameters --
+PARAMETER_SPELLINGS_BLOCKED = [
+    "Remove-Item x -Recurse`:$true",
+    "Remove-Item x -Recurse`:1",
+    "Remove-Item --% x -Recurse",
+]
+
+
+@pytest.mark.parametrize("command", PARAMETER_SPELLINGS_BLOCKED)
+def test_parameter_spellings_blocked(command: str) -> None:
+    assert_blocked(command, "destructive.recursive-delete")
+
+
+def test_stop_parsing_native_allowed() -> None:
+    assert_allowed("git --% log -n 5")

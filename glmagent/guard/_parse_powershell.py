@@ -410,7 +410,10 @@ class PowerShellWalker:
                     continue
             elif kind == "command_parameter":
                 raw = self.text(child)
-                text = raw if s is not None and "`" not in raw else fold_arg(ps_unescape(raw, False))
+                # `-Recurse`:$true`: a backtick before the `:` escapes nothing the binder reads; fail closed.
+                text = (
+                    raw if s is not None and "`" not in raw else fold_arg(ps_unescape(raw, False)).rstrip("`")
+                )
                 # `-Name:value` arrives as parameter, ':' separator, value.
                 if (
                     i + 1 < len(children)
@@ -427,7 +430,10 @@ class PowerShellWalker:
                 argv.append(_new_arg(Arg, (text, raw, True, False, False)))
                 continue
             elif kind == "stop_parsing":
-                argv.extend(Arg(w, w) for w in self.text(child)[3:].split())
+                # `--%`: the rest is passed as written; a dash word still reads as a parameter (fail closed).
+                argv.extend(
+                    Arg(w, w, param=w[:1] in _DASHES and len(w) > 1) for w in self.text(child)[3:].split()
+                )
                 continue
             if kind == "redirection":
                 later.append(child)
