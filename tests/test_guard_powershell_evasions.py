@@ -291,3 +291,22 @@ def test_parameter_spellings_blocked(command: str) -> None:
 
 def test_stop_parsing_native_allowed() -> None:
     assert_allowed("git --% log -n 5")
+
+
+# -- default aliases the table lacked --
+ALIASES_BLOCKED = [
+    ("rvpa env:*", "env.environment-drive"),
+    ("trcm -Name x -Expression $e", "dynamic.command-name"),
+    ("nmo -ScriptBlock $sb", "dynamic.command-name"),
+    ("nmo { Remove-Item x -Recurse }", "destructive.recursive-delete"),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), ALIASES_BLOCKED)
+def test_aliases_blocked(command: str, expected: str) -> None:
+    assert_blocked(command, expected)
+
+
+@pytest.mark.parametrize("command", ["h", "gmo", "gjb", "clear", "gu", "gcs"])
+def test_harmless_aliases_allowed(command: str) -> None:
+    assert_allowed(command)

@@ -1060,6 +1060,7 @@ _BLOCK_RUNNERS = frozenset(
         "nmo",
         "measure-command",
         "trace-command",
+        "trcm",
         "where-object",
         "?",
         "where",
