@@ -138,3 +138,175 @@ def test_reach_blocked(command: str, expected: str) -> None:
 @pytest.mark.parametrize("command", REACH_ALLOWED)
 def test_reach_allowed(command: str) -> None:
     assert_allowed(command)
+
+
+# -- a script block the command runs, held in a variable --
+BLOCK_VARIABLE_BLOCKED = [
+    "Invoke-Command -ScriptBlock $sb",
+    "Invoke-Command -ScriptBlock:$sb",
+    "Invoke-Command -Script $sb",
+    "Start-Job -ScriptBlock $sb",
+    "Start-Job $sb",
+    "Start-ThreadJob $sb",
+    "New-Module -ScriptBlock $sb",
+    "1 | Where-Object -FilterScript $sb",
+    "Measure-Command $sb",
+    "Measure-Command -Expression $h.a",
+    "1 | ForEach-Object -Begin $b -Process { }",
+    "Register-ObjectEvent $t Elapsed -Action $a",
+]
+
+BLOCK_VARIABLE_ALLOWED = [
+    "Invoke-Command -ScriptBlock { Get-Date }",
+    "Start-Job { Get-Date }",
+    "Measure-Command { dotnet test }",
+    "1 | ForEach-Object -Process { $_ }",
+    "1 | Where-Object -FilterScript { $_ -gt 0 }",
+    "gci | Where-Object Name -eq $n",
+    "gci | Sort-Object -Property $p",
+    "Start-Process notepad -ArgumentList $f",
+]
+
+
+@pytest.mark.parametrize("command", BLOCK_VARIABLE_BLOCKED)
+def test_block_variable_blocked(command: str) -> None:
+    assert_blocked(command, "dynamic.command-name")
+
+
+@pytest.mark.parametrize("command", BLOCK_VARIABLE_ALLOWED)
+def test_block_variable_allowed(command: str) -> None:
+    assert_allowed(command)
+
+
+# -- calculated properties after a bare word (`Select-Object Name, @{...}`) parse, and are still read --
+CALCULATED_ALLOWED = [
+    "gci | Select-Object Name, @{n='S';e={$_.Length}}",
+    "Select-Object @{n='S'}, Name",
+    "Format-Table Name, @{l='x';e={1}} -AutoSize",
+    "Select-Object Name, @{ n='S'; e={ 1 } }",
+    "git log --grep='a b'",
+]
+
+CALCULATED_BLOCKED = [
+    ("gci | Select-Object Name, @{n='S';e={Remove-Item x -Recurse}}", "destructive.recursive-delete"),
+    ("Select-Object Name, @{n='S';e={$env:API_KEY}}", "env"),
+    ("Format-Table Name, @{l='x';e={iwr https://e.com}}", "network"),
+]
+
+
+@pytest.mark.parametrize("command", CALCULATED_ALLOWED)
+def test_calculated_allowed(command: str) -> None:
+    assert_allowed(command)
+
+
+@pytest.mark.parametrize(("command", "expected"), CALCULATED_BLOCKED)
+def test_calculated_blocked(command: str, expected: str) -> None:
+    assert_blocked(command, expected)
+
+
+# -- redirections glued to words: PowerShell ends a bare word at `>` --
+GLUED_REDIRECT_BLOCKED = [
+    ("echo hi>out.txt", "destructive.truncating-redirect"),
+    ("echo hi >out.txt", "destructive.truncating-redirect"),
+    ("echo hi 2>err.txt", "destructive.truncating-redirect"),
+    ("echo x >.\\data\\app.db", "destructive.truncating-redirect"),
+    ("2>nul Remove-Item x -Recurse", "dynamic.command-name"),
+    ("2>>x.log Remove-Item x -Recurse", "dynamic.command-name"),
+    (">x.log ri x -r", "dynamic.command-name"),
+]
+
+GLUED_REDIRECT_ALLOWED = [
+    "echo hi 2>$null",
+    "echo hi>>x.log",
+    "Get-Date >>x.log",
+    "git log 2>&1",
+    "echo a`>b",
+    "echo 'a>b'",
+    "echo hi >$null",
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), GLUED_REDIRECT_BLOCKED)
+def test_glued_redirect_blocked(command: str, expected: str) -> None:
+    assert_blocked(command, expected)
+
+
+@pytest.mark.parametrize("command", GLUED_REDIRECT_ALLOWED)
+def test_glued_redirect_allowed(command: str) -> None:
+    assert_allowed(command)
+
+
+# -- a path computed from literals in a way the policy does not evaluate may name the Env: drive --
+COMPUTED_PATH_BLOCKED = [
+    "Get-ChildItem -Path ([System.IO.Path]::Combine('env:', ''))",
+    "Get-ChildItem ([string]'env:')",
+    "Get-ChildItem ('env:').ToString()",
+    "Get-ChildItem 'env:'.Trim()",
+    "Get-ChildItem ('xenv:'.Substring(1))",
+    "Get-ChildItem ('ENV:'.ToLower())",
+    "Get-ChildItem ('vne:'[-1..-4] -join '')",
+    "gc ('vne:'[-1..-4] -join '')",
+    "gci -Force ('env:'.Trim())",
+]
+
+COMPUTED_PATH_ALLOWED = [
+    "Get-ChildItem (Get-Location)",
+    "Get-ChildItem (Join-Path src x)",
+    "Write-Output ('a'.ToUpper())",
+    "Get-ChildItem -Depth (1+1) src",
+    "Get-Content ('a.txt','b.txt')",
+    "Get-ChildItem -Path src -Filter ('*.cs'.Trim())",
+    "Get-Date -Format ('yyyy'.Trim())",
+    "Start-Sleep -Seconds (2*3)",
+    "Get-Content a.txt -TotalCount (5+5)",
+]
+
+
+@pytest.mark.parametrize("command", COMPUTED_PATH_BLOCKED)
+def test_computed_path_blocked(command: str) -> None:
+    assert_blocked(command, "env.environment-drive")
+
+
+@pytest.mark.parametrize("command", COMPUTED_PATH_ALLOWED)
+def test_computed_path_allowed(command: str) -> None:
+    assert_allowed(command)
+
+
+def test_visual_basic_shell_runs_a_program() -> None:
+    assert_blocked("[Microsoft.VisualBasic.Interaction]::Shell('cmd /c rd /s /q x')", "unverifiable")
+
+
+# -- escapes and stop-parsing around parameters --
+PARAMETER_SPELLINGS_BLOCKED = [
+    "Remove-Item x -Recurse`:$true",
+    "Remove-Item x -Recurse`:1",
+    "Remove-Item --% x -Recurse",
+]
+
+
+@pytest.mark.parametrize("command", PARAMETER_SPELLINGS_BLOCKED)
+def test_parameter_spellings_blocked(command: str) -> None:
+    assert_blocked(command, "destructive.recursive-delete")
+
+
+def test_stop_parsing_native_allowed() -> None:
+    assert_allowed("git --% log -n 5")
+
+
+# -- default aliases the table lacked --
+ALIASES_BLOCKED = [
+    ("rvpa env:*", "env.environment-drive"),
+    ("trcm -Name x -Expression $e", "dynamic.command-name"),
+    ("nmo -ScriptBlock $sb", "dynamic.command-name"),
+    ("nmo { Remove-Item x -Recurse }", "destructive.recursive-delete"),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), ALIASES_BLOCKED)
+def test_aliases_blocked(command: str, expected: str) -> None:
+    assert_blocked(command, expected)
+
+
+@pytest.mark.parametrize("command", ["h", "gmo", "gjb", "clear", "gu", "gcs"])
+def test_harmless_aliases_allowed(command: str) -> None:
+    assert_allowed(command)

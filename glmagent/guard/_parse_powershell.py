@@ -145,7 +145,7 @@ def _variable_name(raw: str) -> str:
 class PowerShellWalker:
     """One walk over one parsed PowerShell script."""
 
-    __slots__ = ("ascii", "frame", "namespaces", "sink", "splats", "src", "stage_feed", "var_feeds")
+    __slots__ = ("ascii", "frame", "namespaces", "opaque", "sink", "splats", "src", "stage_feed", "var_feeds")
 
     def __init__(self, sink: Sink, frame: Frame, src: bytes, text: str | None = None) -> None:
         self.sink = sink
@@ -160,6 +160,9 @@ class PowerShellWalker:
         """Variables assigned a literal hashtable or array, by folded name: the words `@name` passes."""
         self.var_feeds: dict[str, Feed] = {}
         self.namespaces: list[str] = []
+        self.opaque: list[Arg] = []
+        """Arguments of the command being read that are computed from literals alone in a way the policy
+        does not evaluate (`'env:'.Trim()`, `([string]'env:')`): any value, a drive name included."""
         """Namespaces of `using namespace N` statements: `[TcpClient]` may then be `[N.TcpClient]`."""
         """Variables holding a command's output (`$f = gci -r`), by folded name: what feeds their readers."""
 
@@ -349,6 +352,9 @@ class PowerShellWalker:
     def _command_name(self, node: Node) -> tuple[Arg, str | None]:
         if node.type == "command_name":
             raw = self.text(node)
+            if ">" in raw and _GLUED_REDIRECT.search(raw) is not None:
+                # `2>nul Remove-Item x`: a redirection written first hides the command name from the grammar.
+                return Arg(DYN, raw), None
             if self.ascii is not None and "$" not in raw and "`" not in raw:
                 return _new_arg(Arg, (raw, raw, False, False, False)), None  # nothing to undo or expand
             return Arg(fold_arg(self._bare(raw)), raw), None
@@ -398,13 +404,16 @@ class PowerShellWalker:
                 continue
             if kind == "generic_token" and s is not None:
                 raw = s[child.start_byte : child.end_byte]
-                if "$" not in raw and "`" not in raw:
+                if "$" not in raw and "`" not in raw and ">" not in raw:
                     # A bare ASCII word without escapes or variables is its own value and holds nothing.
                     argv.append(_new_arg(Arg, (raw, raw, raw[:1] == "-" and len(raw) > 1, False, False)))
                     continue
             elif kind == "command_parameter":
                 raw = self.text(child)
-                text = raw if s is not None and "`" not in raw else fold_arg(ps_unescape(raw, False))
+                # `-Recurse`:$true`: a backtick before the `:` escapes nothing the binder reads; fail closed.
+                text = (
+                    raw if s is not None and "`" not in raw else fold_arg(ps_unescape(raw, False)).rstrip("`")
+                )
                 # `-Name:value` arrives as parameter, ':' separator, value.
                 if (
                     i + 1 < len(children)
@@ -421,7 +430,10 @@ class PowerShellWalker:
                 argv.append(_new_arg(Arg, (text, raw, True, False, False)))
                 continue
             elif kind == "stop_parsing":
-                argv.extend(Arg(w, w) for w in self.text(child)[3:].split())
+                # `--%`: the rest is passed as written; a dash word still reads as a parameter (fail closed).
+                argv.extend(
+                    Arg(w, w, param=w[:1] in _DASHES and len(w) > 1) for w in self.text(child)[3:].split()
+                )
                 continue
             if kind == "redirection":
                 later.append(child)
@@ -446,6 +458,17 @@ class PowerShellWalker:
                     self._append_argument(element, argv, later)
             return
         raw = self.text(inner)
+        if kind == "generic_token" and ">" in raw and (m := _GLUED_REDIRECT.search(raw)) is not None:
+            # `echo hi>out.txt`, `2>err.txt`: PowerShell ends a bare word at `>` and reads a redirection; the
+            # grammar keeps one word.
+            if m.start():
+                head = raw[: m.start()]
+                text = fold_arg(self._bare(head))
+                argv.append(Arg(text, head, param=text[:1] in _DASHES and len(text) > 1))
+            target = raw[m.end() :]
+            if target:
+                self.sink.redirect(m.group(1), Arg(fold_arg(self._bare(target)), target), self.frame)
+            return
         if kind == "generic_token":
             text = fold_arg(self._bare(raw))
             argv.append(Arg(text, raw, param=text[:1] in _DASHES and len(text) > 1))
@@ -457,11 +480,15 @@ class PowerShellWalker:
         elif kind == "script_block_expression":
             argv.append(Arg(DYN, raw, block=True))
         else:
-            argv.append(Arg(fold_arg(self.value(inner)), raw))
+            arg = Arg(fold_arg(self.value(inner)), raw)
+            argv.append(arg)
+            if arg.text == DYN and "$" not in raw and kind not in _NOT_OPAQUE and not _runs_command(inner):
+                self.opaque.append(arg)
         if kind not in _LEAVES:
             later.append(inner)
 
     def _command(self, node: Node, stdin: Stdin | None) -> None:
+        self.opaque.clear()
         argv: list[Arg] = []
         later: list[Node] = []
         resolved: str | None = None
@@ -488,6 +515,8 @@ class PowerShellWalker:
             self.namespaces.append(argv[2].text.strip().rstrip(";"))
         if argv and command_key(argv[0].text) in _FOREACH_OBJECT:
             self._foreach_member(argv)
+        if len(argv) > 1 and command_key(argv[0].text) in _BLOCK_RUNNERS:
+            self._block_from_variable(argv)
         if self.stage_feed is not None and any("$_" in a.raw or "$psitem" in a.raw.lower() for a in argv[1:]):
             feeds += (self.stage_feed,)  # `gci -r | % { Remove-Item $_ }`
         if argv and argv[0].text.lower() in ("function", "filter") and len(argv) > 2:
@@ -501,7 +530,9 @@ class PowerShellWalker:
             self.sink.command(argv, self.frame, stdin, resolved, feeds)
         else:
             self.sink.command(argv, self.frame, stdin, resolved)
-        if len(argv) > 1 and (self.frame.variables or any(a.text == DYN and a.raw[:1] == '"' for a in argv)):
+        if len(argv) > 1 and (
+            self.frame.variables or self.opaque or any(a.text == DYN and a.raw[:1] == '"' for a in argv)
+        ):
             known = self._known_values(argv)
             if known is not None:
                 # `$d = 'env:'; gci $d`: checked once more with the value the script gave the variable. Only
@@ -786,6 +817,14 @@ class PowerShellWalker:
                 value = _run_time_drive(a.raw, value)
             elif a.raw[:1] == '"':
                 value = _run_time_drive(a.raw, None)
+            elif (
+                any(o is a for o in self.opaque)
+                and ("'" in a.raw or '"' in a.raw)
+                and _path_position(argv, i)
+            ):
+                value = (
+                    "env:"  # `gci ('vne:'[-1..-4] -join '')`: a value computed from literals may be a drive
+                )
             else:
                 value = None
             if value:
@@ -911,6 +950,36 @@ class PowerShellWalker:
             self.sink.dotnet("(url)", None, self.frame, f"{shown}('{m.group(0)}')")
             return
 
+    def _block_from_variable(self, argv: list[Arg]) -> None:
+        """`Invoke-Command -ScriptBlock $sb`, `Start-Job $sb`: a script block the command runs that is not
+        written in it (a variable, a member, a call) is code the policy cannot read."""
+        args = argv[1:]
+        found = None
+        for i, a in enumerate(args):
+            if not a.param:
+                continue
+            key, colon, value = a.text.lstrip("-\u2013\u2014\u2015").partition(":")
+            key = key.lower()
+            if len(key) < 2 or not any(name.startswith(key) for name in _BLOCK_PARAMS):
+                continue
+            if colon:
+                if not value.lstrip("(").startswith("{"):
+                    found = a
+            elif i + 1 < len(args) and not args[i + 1].block and not args[i + 1].param:
+                found = args[i + 1]
+        first = args[0]
+        positional = not first.param and not first.block and DYN in first.text
+        if found is None and positional and command_key(argv[0].text) in _BLOCK_FIRST:
+            found = first
+        if found is not None:
+            shown = " ".join(a.raw for a in argv)
+            self.sink.event(
+                "dynamic-command",
+                self.frame,
+                f"`{shown}` runs a script block held in `{found.raw}`, known only at run time",
+                [shown],
+            )
+
     def _foreach_member(self, argv: list[Arg]) -> None:
         """`gci -r | % Delete` / `ForEach-Object -MemberName Delete` calls that method on every input."""
         args = argv[1:]
@@ -978,6 +1047,63 @@ _VARIABLE_PATH = re.compile(r"(?:\$[\w:]+|\$\{[^{}`'\"]+\})[\\/][^\s;|&)},<>'\"`
 
 _UNC_STARTS = frozenset({"\\\\", "//", "\\/", "/\\"})
 """How a UNC path (`\\\\server\\share`) starts; PowerShell takes either slash."""
+_GLUED_REDIRECT = re.compile(r"(?<!`)((?:(?<![\w.])[1-6*])?>>?)(?!&)")
+"""A redirection operator inside a bare word (`hi>out.txt`, `2>>log`), not a merge (`2>&1`)."""
+_BLOCK_RUNNERS = frozenset(
+    {
+        "invoke-command",
+        "icm",
+        "start-job",
+        "sajb",
+        "start-threadjob",
+        "new-module",
+        "nmo",
+        "measure-command",
+        "trace-command",
+        "trcm",
+        "where-object",
+        "?",
+        "where",
+        "foreach-object",
+        "%",
+        "foreach",
+        "register-engineevent",
+        "register-objectevent",
+        "register-wmievent",
+        "register-cimindicationevent",
+        "set-psbreakpoint",
+        "sbp",
+        "register-scheduledjob",
+        "select-object",
+        "select",
+        "sort-object",
+        "sort",
+        "group-object",
+        "group",
+        "format-table",
+        "ft",
+        "format-list",
+        "fl",
+        "invoke-expression",
+        "iex",
+        "start-process",
+    }
+)
+"""Cmdlets that run a script block given to one of their parameters."""
+_BLOCK_PARAMS = (
+    "scriptblock",
+    "action",
+    "process",
+    "begin",
+    "end",
+    "filterscript",
+    "initializationscript",
+    "expression",
+    "remainingscripts",
+    "parallel",
+)
+_BLOCK_FIRST = frozenset({"invoke-command", "icm", "start-job", "sajb", "start-threadjob", "measure-command"})
+"""Cmdlets whose first positional parameter is the script block they run."""
 _URL_IN_ARGS = re.compile(
     r"(?i)(?<![\w.+-])(?:https?|ftps?|wss?|sftp|smb|ldaps?|gopher)://[\w\[\]@%.:-]*\w[^\s'\"]*"
 )
@@ -1040,6 +1166,52 @@ _FILE_TYPE = re.compile(
 `[File]` under `using namespace System.IO`, Visual Basic's `FileSystem`)."""
 _RUN_TIME_PART = re.compile(r"\$(?:\{[^}]*\}|[\w:?^$]+|\((?:[^()]|\([^()]*\))*\))")
 """A variable or `$( )` inside an expandable word."""
+
+
+_NOT_OPAQUE = _SUBSTITUTIONS | {"hash_literal_expression", "type_literal", "script_block_expression"}
+_PATH_OR_SWITCH = (
+    "path",
+    "literalpath",
+    "pspath",
+    "lp",
+    "recurse",
+    "force",
+    "name",
+    "directory",
+    "file",
+    "hidden",
+    "readonly",
+    "system",
+    "raw",
+    "wait",
+    "asbytestream",
+    "followsymlink",
+    "verbose",
+    "debug",
+    "whatif",
+    "confirm",
+)
+"""Parameters after which a word is a path: the path parameters, and switches (which take no value)."""
+
+
+def _path_position(argv: list[Arg], i: int) -> bool:
+    """Is `argv[i]` a positional word or the value of a path parameter (`-Path`, `-LiteralPath`)?"""
+    before = argv[i - 1] if i > 1 else None
+    if before is None or not before.param or ":" in before.text:
+        return True
+    key = before.text.lstrip("-\u2013\u2014\u2015").lower()
+    return any(name.startswith(key) for name in _PATH_OR_SWITCH)
+
+
+def _runs_command(node: Node) -> bool:
+    """Does the expression hold a command (`(Get-Location).Path`) or a script block?"""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n.type in ("command", "script_block", "script_block_expression"):
+            return True
+        stack.extend(n.named_children)
+    return False
 
 
 def _run_time_drive(raw: str, value: str | None) -> str | None:
@@ -1119,6 +1291,7 @@ def repair(source: str) -> str | None:
     """
     out: list[str] = []
     quote = ""
+    opened: list[str] = []  # the brackets open here: `h` for a hash literal `@{`, else the bracket
     i = 0
     n = len(source)
     while i < n:
@@ -1157,7 +1330,9 @@ def repair(source: str) -> str | None:
             while k > 0 and not out[k - 1].isspace() and out[k - 1] not in _OPENERS:
                 k -= 1
             prefix = "".join(out[k:])
-            if _UNGLUED.search(prefix) is None:
+            # `@{n='S'}`: in a hash literal `key=` before a string is an entry, not a word.
+            entry = bool(opened) and opened[-1] == "h" and prefix.endswith("=")
+            if _UNGLUED.search(prefix) is None and not entry:
                 del out[k:]
                 j = i + 1
                 while j < n:
@@ -1177,7 +1352,7 @@ def repair(source: str) -> str | None:
             j = i + 1
             while j < n and source[j] in " \t":
                 j += 1
-            out.append(" ,")
+            out.append(" , " if source[j : j + 1] == "@" else " ,")  # `Name ,@{...}` is still rejected
             i = j
             continue
         elif ch == "?" and (step := _ps7_operator(source, i, out)) is not None:
@@ -1192,6 +1367,10 @@ def repair(source: str) -> str | None:
             out.append(m.group(1) + m.group(2).lower())
             i = m.end()
             continue
+        if ch in "({":
+            opened.append("h" if ch == "{" and out and out[-1] == "@" else ch)
+        elif ch in ")}" and opened:
+            opened.pop()
         out.append(ch)
         i += 1
     text = "".join(out)
