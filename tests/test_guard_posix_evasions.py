@@ -137,6 +137,9 @@ BLOCKED = [
     ("make -E 'all:; id'", "unverifiable.make-inline"),
     ("make -f - <<< 'all:; rm -rf x'", "unverifiable.make-inline"),
     ("echo 'all:; id' | gmake -f /dev/stdin", "unverifiable.command-option"),
+    # An unquoted here-document reaches the shell with its backslash escapes removed.
+    ("sh <<EOF\n\\$x -rf y\nEOF", "dynamic.command-name"),
+    ("bash <<EOF\n\\`echo rm\\` -rf y\nEOF", "dynamic.command-name"),
     # Rebinding what a name runs, inline make rules, a crontab read from stdin.
     ("hash -p /bin/rm x; x -rf y", "unverifiable.command-rebind"),
     ("enable -f ./evil.so x", "unverifiable.command-rebind"),
@@ -163,6 +166,9 @@ ALLOWED = [
     "echo [r]m -rf x",
     '/usr/bin/"[r]"m -rf x',
     "hash -r",
+    "sh <<'EOF'\n\\$x -rf y\nEOF",
+    "cat <<EOF > /dev/null\n\\`curl x\\`\nEOF",
+    'python3 <<EOF\nprint("a\\\\nb")\nEOF',
     "make $TARGET",
     "make -e CC=clang",
     "make -j4 -C sub all",

@@ -559,15 +559,23 @@ class PosixWalker:
         # Cut the body from the source: the grammar sometimes parses a body line starting with `\` as
         # words of the redirect and leaves `heredoc_body` empty.
         start = end = None
+        quoted = True
         for child in node.children:
             if child.type == "heredoc_start":
                 newline = self.src.find(b"\n", child.end_byte)
                 start = newline + 1 if newline >= 0 else child.end_byte
+                quoted = any(q in self.text(child) for q in "'\"\\")
             elif child.type == "heredoc_end":
                 end = child.start_byte
         if start is None or end is None or end < start:
-            return "".join(self.text(c) for c in node.named_children if c.type == "heredoc_body")
-        return self.src[start:end].decode("utf-8", "replace")
+            text = "".join(self.text(c) for c in node.named_children if c.type == "heredoc_body")
+        else:
+            text = self.src[start:end].decode("utf-8", "replace")
+        if not quoted and "\\" in text:
+            # An unquoted here-document reaches the program with `\$` and `\`` unescaped: `sh <<EOF` given
+            # `\$x -rf y` runs `$x -rf y`. (`\\` is kept: reading it as two backslashes only checks more.)
+            text = _HEREDOC_ESCAPE.sub(_heredoc_unescape, text)
+        return text
 
     def _stdin_of_redirect(self, node: Node, stdin: Stdin | None) -> Stdin | None:
         if node.type == "herestring_redirect":
@@ -719,6 +727,13 @@ class PosixWalker:
 _BACKQUOTE_ESCAPE = re.compile(r"\\([`$\\])")
 _FISH_PREFIXES = frozenset({"and", "or", "not"})
 _GLOB_CHARS = re.compile(r"[*?\[]")
+
+
+_HEREDOC_ESCAPE = re.compile(r"\\([$`\\])")
+
+
+def _heredoc_unescape(m: re.Match[str]) -> str:
+    return m.group(0) if m.group(1) == "\\" else m.group(1)
 
 
 def _shell_quote(text: str) -> str:
