@@ -310,3 +310,28 @@ def test_aliases_blocked(command: str, expected: str) -> None:
 @pytest.mark.parametrize("command", ["h", "gmo", "gjb", "clear", "gu", "gcs"])
 def test_harmless_aliases_allowed(command: str) -> None:
     assert_allowed(command)
+
+
+# -- COM objects and WMI classes that run programs --
+OBJECT_RUNNERS_BLOCKED = [
+    ("New-Object -ComObject Schedule.Service", "unverifiable.payload-process"),
+    ("New-Object -ComObject Excel.Application", "unverifiable.payload-process"),
+    ("New-Object -ComObject Outlook.Application", "unverifiable.payload-process"),
+    ("New-Object -ComObject ADODB.Stream", "unverifiable.payload-process"),
+    ("(Get-WmiObject -List Win32_Process).Create('cmd')", "unverifiable.wmi-object-method"),
+    ("Get-WmiObject -Class Win32_Process -List | % Create 'cmd'", "unverifiable.wmi-object-method"),
+    (
+        "$c = Get-CimClass Win32_Process; $c.InvokeMethod('Create', @('cmd'))",
+        "unverifiable",
+    ),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), OBJECT_RUNNERS_BLOCKED)
+def test_object_runners_blocked(command: str, expected: str) -> None:
+    assert_blocked(command, expected)
+
+
+@pytest.mark.parametrize("command", ["Get-WmiObject -List Win32_Process", "[IO.Path]::Combine('a', 'b')"])
+def test_object_lookalikes_allowed(command: str) -> None:
+    assert_allowed(command)
