@@ -335,3 +335,35 @@ def test_object_runners_blocked(command: str, expected: str) -> None:
 @pytest.mark.parametrize("command", ["Get-WmiObject -List Win32_Process", "[IO.Path]::Combine('a', 'b')"])
 def test_object_lookalikes_allowed(command: str) -> None:
     assert_allowed(command)
+
+
+# -- cloud modules and stored Wi-Fi keys --
+CLOUD_BLOCKED = [
+    ("Connect-AzAccount", "network.cloud-cmdlets"),
+    ("Connect-ExchangeOnline", "network.cloud-cmdlets"),
+    ("Connect-MgGraph", "network.cloud-cmdlets"),
+    ("Get-AzResource", "network.cloud-cmdlets"),
+    ("Get-S3Bucket", "network.cloud-cmdlets"),
+    ("netsh wlan show profile name=x key=clear", "env.wifi-keys"),
+    ("cmd /c netsh wlan show profiles name=x key=clear", "env.wifi-keys"),
+]
+
+CLOUD_ALLOWED = [
+    "Get-Member",
+    "Get-Module",
+    "Measure-Object",
+    "Get-Acl .\\x",
+    "Get-Unique",
+    "echo Connect-AzAccount",
+    "netsh wlan show interfaces",
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), CLOUD_BLOCKED)
+def test_cloud_blocked(command: str, expected: str) -> None:
+    assert_blocked(command, expected)
+
+
+@pytest.mark.parametrize("command", CLOUD_ALLOWED)
+def test_cloud_allowed(command: str) -> None:
+    assert_allowed(command)
