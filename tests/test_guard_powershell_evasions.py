@@ -367,3 +367,35 @@ def test_cloud_blocked(command: str, expected: str) -> None:
 @pytest.mark.parametrize("command", CLOUD_ALLOWED)
 def test_cloud_allowed(command: str) -> None:
     assert_allowed(command)
+
+
+# -- paths given as arrays glued by the grammar, and as pipeline input --
+PATH_INPUT_BLOCKED = [
+    "Get-ChildItem ., env:",
+    "Get-ChildItem .,env:",
+    "Get-ChildItem -Path ., env:",
+    "'env:' | Get-ChildItem",
+    "'env:' | gci",
+    "'.', 'env:' | gci",
+    "[pscustomobject]@{Path='env:'} | Get-ChildItem",
+    "[pscustomobject]@{PSPath='env:'} | gi",
+]
+
+PATH_INPUT_ALLOWED = [
+    "Get-ChildItem src,tests",
+    "git log --format=%H,%s -n 1",
+    "Select-Object Name,Length",
+    "'src' | Get-ChildItem",
+    "'a.txt' | Get-Content",
+    "'env:' | Select-String env",
+]
+
+
+@pytest.mark.parametrize("command", PATH_INPUT_BLOCKED)
+def test_path_input_blocked(command: str) -> None:
+    assert_blocked(command, "env.environment-drive")
+
+
+@pytest.mark.parametrize("command", PATH_INPUT_ALLOWED)
+def test_path_input_allowed(command: str) -> None:
+    assert_allowed(command)

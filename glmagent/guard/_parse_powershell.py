@@ -145,7 +145,18 @@ def _variable_name(raw: str) -> str:
 class PowerShellWalker:
     """One walk over one parsed PowerShell script."""
 
-    __slots__ = ("ascii", "frame", "namespaces", "opaque", "sink", "splats", "src", "stage_feed", "var_feeds")
+    __slots__ = (
+        "ascii",
+        "frame",
+        "namespaces",
+        "opaque",
+        "piped",
+        "sink",
+        "splats",
+        "src",
+        "stage_feed",
+        "var_feeds",
+    )
 
     def __init__(self, sink: Sink, frame: Frame, src: bytes, text: str | None = None) -> None:
         self.sink = sink
@@ -160,6 +171,8 @@ class PowerShellWalker:
         """Variables assigned a literal hashtable or array, by folded name: the words `@name` passes."""
         self.var_feeds: dict[str, Feed] = {}
         self.namespaces: list[str] = []
+        self.piped: Node | None = None
+        """The pipeline stage whose output feeds the command about to be read."""
         self.opaque: list[Arg] = []
         """Arguments of the command being read that are computed from literals alone in a way the policy
         does not evaluate (`'env:'.Trim()`, `([string]'env:')`): any value, a drive name included."""
@@ -404,7 +417,7 @@ class PowerShellWalker:
                 continue
             if kind == "generic_token" and s is not None:
                 raw = s[child.start_byte : child.end_byte]
-                if "$" not in raw and "`" not in raw and ">" not in raw:
+                if "$" not in raw and "`" not in raw and ">" not in raw and "," not in raw:
                     # A bare ASCII word without escapes or variables is its own value and holds nothing.
                     argv.append(_new_arg(Arg, (raw, raw, raw[:1] == "-" and len(raw) > 1, False, False)))
                     continue
@@ -469,6 +482,12 @@ class PowerShellWalker:
             if target:
                 self.sink.redirect(m.group(1), Arg(fold_arg(self._bare(target)), target), self.frame)
             return
+        if kind == "generic_token" and "," in raw and raw[:1] not in _DASHES and _PLAIN_LIST.fullmatch(raw):
+            # `gci .,env:` / `gci ., env:` (the grammar glues the comma to a word): an array, one word each.
+            for piece in raw.split(","):
+                if piece:
+                    argv.append(Arg(fold_arg(piece), piece))
+            return
         if kind == "generic_token":
             text = fold_arg(self._bare(raw))
             argv.append(Arg(text, raw, param=text[:1] in _DASHES and len(text) > 1))
@@ -489,6 +508,7 @@ class PowerShellWalker:
 
     def _command(self, node: Node, stdin: Stdin | None) -> None:
         self.opaque.clear()
+        piped, self.piped = self.piped, None
         argv: list[Arg] = []
         later: list[Node] = []
         resolved: str | None = None
@@ -530,6 +550,11 @@ class PowerShellWalker:
             self.sink.command(argv, self.frame, stdin, resolved, feeds)
         else:
             self.sink.command(argv, self.frame, stdin, resolved)
+        if piped is not None and argv and command_key(argv[0].text) in _PATH_FROM_PIPELINE:
+            words = self._piped_words(piped)
+            if words:
+                # `'env:' | gci`, `[pscustomobject]@{Path = 'env:'} | gi`: input binds to the path parameters.
+                self.sink.command(argv + words, self.frame, stdin, resolved, feeds)
         if len(argv) > 1 and (
             self.frame.variables or self.opaque or any(a.text == DYN and a.raw[:1] == '"' for a in argv)
         ):
@@ -562,7 +587,9 @@ class PowerShellWalker:
                 continue
             if prev is not None:
                 stdin = self._pipe_from(prev, stdin)
+            self.piped = prev
             self.visit(child, stdin)
+            self.piped = None
             prev = child
 
     def _pipe_from(self, node: Node, stdin: Stdin | None = None) -> Stdin:
@@ -937,6 +964,18 @@ class PowerShellWalker:
         if len(argv) > 1:
             self.sink.command(argv, self.frame, None)
 
+    def _piped_words(self, node: Node) -> list[Arg]:
+        """The words a literal pipeline input binds to: strings by value, a table's keys by name."""
+        inner = self.peel(node)
+        if inner.type == "expression_with_unary_operator" and inner.named_child_count == 1:
+            inner = inner.named_children[0]
+        if inner.type == "cast_expression" and inner.named_child_count == 2:
+            inner = self.peel(inner.named_children[1])  # `[pscustomobject]@{...}`
+        if inner.type == "hash_literal_expression":
+            return self._splat_words(inner) or []
+        items = self._items(inner)
+        return [Arg(fold_arg(v), v) for v in items] if items else []
+
     def _method_url(self, node: Node, shown: str) -> None:
         """`[xml]::new().Load('https://host/x')`, `[Xml.XmlReader]::Create('https://host/x')`: a method
         given a URL may fetch it, whatever object it belongs to; reported as the pseudo-type `(url)`."""
@@ -1047,6 +1086,54 @@ _VARIABLE_PATH = re.compile(r"(?:\$[\w:]+|\$\{[^{}`'\"]+\})[\\/][^\s;|&)},<>'\"`
 
 _UNC_STARTS = frozenset({"\\\\", "//", "\\/", "/\\"})
 """How a UNC path (`\\\\server\\share`) starts; PowerShell takes either slash."""
+_PATH_FROM_PIPELINE = frozenset(
+    {
+        "get-childitem",
+        "gci",
+        "dir",
+        "ls",
+        "get-item",
+        "gi",
+        "get-content",
+        "gc",
+        "cat",
+        "type",
+        "get-itemproperty",
+        "gp",
+        "get-itempropertyvalue",
+        "gpv",
+        "copy-item",
+        "cpi",
+        "cp",
+        "copy",
+        "move-item",
+        "mi",
+        "mv",
+        "move",
+        "resolve-path",
+        "rvpa",
+        "test-path",
+        "invoke-item",
+        "ii",
+        "set-location",
+        "sl",
+        "cd",
+        "chdir",
+        "push-location",
+        "pushd",
+        "convert-path",
+        "cvpa",
+        "get-acl",
+        "export-clixml",
+        "format-list",
+        "fl",
+        "select-object",
+        "select",
+    }
+)
+"""Provider cmdlets whose path parameters take pipeline input: `'env:' | gci` lists `env:`."""
+_PLAIN_LIST = re.compile(r"[^\s'\"`$(){}@;|&<>\[\]]+")
+"""A bare word of plain characters and commas: PowerShell reads `a,b` as the array of `a` and `b`."""
 _GLUED_REDIRECT = re.compile(r"(?<!`)((?:(?<![\w.])[1-6*])?>>?)(?!&)")
 """A redirection operator inside a bare word (`hi>out.txt`, `2>>log`), not a merge (`2>&1`)."""
 _BLOCK_RUNNERS = frozenset(
