@@ -399,3 +399,15 @@ def test_path_input_blocked(command: str) -> None:
 @pytest.mark.parametrize("command", PATH_INPUT_ALLOWED)
 def test_path_input_allowed(command: str) -> None:
     assert_allowed(command)
+
+
+@pytest.mark.parametrize(
+    "command", ["Get-ChildItem env:$x", "$n='API_KEY'; Get-Content env:$n", "gci env:\\$x", "gi Env:$n"]
+)
+def test_bare_word_variables_blocked(command: str) -> None:
+    assert_blocked(command, "env.environment-drive")
+
+
+@pytest.mark.parametrize("command", ["Get-ChildItem src\\$x", "$d='src'; Get-ChildItem $d\\x"])
+def test_bare_word_variables_allowed(command: str) -> None:
+    assert_allowed(command)

@@ -556,7 +556,9 @@ class PowerShellWalker:
                 # `'env:' | gci`, `[pscustomobject]@{Path = 'env:'} | gi`: input binds to the path parameters.
                 self.sink.command(argv + words, self.frame, stdin, resolved, feeds)
         if len(argv) > 1 and (
-            self.frame.variables or self.opaque or any(a.text == DYN and a.raw[:1] == '"' for a in argv)
+            self.frame.variables
+            or self.opaque
+            or any(a.text == DYN and a.raw[:1] not in "$@({" for a in argv)
         ):
             known = self._known_values(argv)
             if known is not None:
@@ -835,13 +837,16 @@ class PowerShellWalker:
                 continue
             if a.raw[:1] == "$":
                 value = variables.get(_variable_name(a.raw).casefold())
-            elif (m := _SIMPLE_EXPANDABLE.fullmatch(a.raw)) is not None and " " not in m.group(1):
+            elif (
+                m := _SIMPLE_EXPANDABLE.fullmatch(quoted := a.raw if a.raw[:1] == '"' else f'"{a.raw}"')
+            ) is not None and " " not in m.group(1):
+                # `gci env:$x`: a bare word expands its variables as a double-quoted one does.
                 # `"env:$name"`: one value a path-like word may take is its text with every variable it was
                 # given (`$x = 'env'; gci "${x}:"`) and every other variable empty.
                 value = _VAR_IN_WORD.sub(
                     lambda v: variables.get(_variable_name(v.group(0)).casefold(), ""), m.group(1)
                 )
-                value = _run_time_drive(a.raw, value)
+                value = _run_time_drive(quoted, value)
             elif a.raw[:1] == '"':
                 value = _run_time_drive(a.raw, None)
             elif (
