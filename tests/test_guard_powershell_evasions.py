@@ -411,3 +411,30 @@ def test_bare_word_variables_blocked(command: str) -> None:
 @pytest.mark.parametrize("command", ["Get-ChildItem src\\$x", "$d='src'; Get-ChildItem $d\\x"])
 def test_bare_word_variables_allowed(command: str) -> None:
     assert_allowed(command)
+
+
+# -- literal values reaching a path through loops, `$_`, splatted strings and array expressions --
+LOOP_VALUES_BLOCKED = [
+    "foreach ($d in 'env:') { gci $d }",
+    "'env:' | % { gci $_ }",
+    "'env:' | ForEach-Object { Get-ChildItem $PSItem }",
+    "$a='env:'; gci @a",
+    "Get-ChildItem @('.', 'env:')",
+]
+
+LOOP_VALUES_ALLOWED = [
+    "foreach ($d in 'src', 'tests') { gci $d }",
+    "'src' | % { gci $_ }",
+    "Get-ChildItem @('src', 'tests')",
+    "1..3 | % { $_ * 2 }",
+]
+
+
+@pytest.mark.parametrize("command", LOOP_VALUES_BLOCKED)
+def test_loop_values_blocked(command: str) -> None:
+    assert_blocked(command, "env.environment-drive")
+
+
+@pytest.mark.parametrize("command", LOOP_VALUES_ALLOWED)
+def test_loop_values_allowed(command: str) -> None:
+    assert_allowed(command)

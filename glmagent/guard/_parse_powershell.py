@@ -494,10 +494,16 @@ class PowerShellWalker:
         elif kind == "variable" and raw.startswith("@"):
             # A literal `$p = @{Recurse = $true}` is passed as its words; the splat itself stays, since
             # the table may have been changed since (`$p.Force = $true`): rules it does not decide block.
-            argv.extend(self.splats.get(_variable_name(raw).casefold(), ()))
+            name = _variable_name(raw).casefold()
+            words = self.splats.get(name)
+            if words is None and (value := self.frame.variables.get(name)) is not None:
+                words = [Arg(fold_arg(value), raw)]  # `$a = 'env:'; gci @a` splats one value
+            argv.extend(words or ())
             argv.append(Arg(DYN, raw, splat=True))
         elif kind == "script_block_expression":
             argv.append(Arg(DYN, raw, block=True))
+        elif kind == "array_expression" and (words := self._splat_words(inner)):
+            argv.extend(words)  # `gci @('.', 'env:')`: the array's items, one word each
         else:
             arg = Arg(fold_arg(self.value(inner)), raw)
             argv.append(arg)
@@ -568,11 +574,18 @@ class PowerShellWalker:
         if later and stdin is not None and stdin.feed is not None:
             # Script blocks of a pipeline stage see each input object as `$_`.
             saved, self.stage_feed = self.stage_feed, stdin.feed
+            items = self._items(piped) if piped is not None else None
+            variables = self.frame.variables
+            if items:
+                variables["_"] = variables["psitem"] = items[-1]  # `'env:' | % { gci $_ }`
             try:
                 for child in later:
                     self.visit(child)
             finally:
                 self.stage_feed = saved
+                if items:
+                    variables.pop("_", None)
+                    variables.pop("psitem", None)
         else:
             for child in later:
                 self.visit(child)
@@ -894,6 +907,11 @@ class PowerShellWalker:
                 self.var_feeds[name] = feed
             else:
                 self.var_feeds.pop(name, None)
+            items = self._items(collection)
+            if items:
+                self.frame.variables[name] = items[-1]  # `foreach ($d in 'env:') { gci $d }`
+            else:
+                self.frame.variables.pop(name, None)
         for child in named:
             self.visit(child)
 
