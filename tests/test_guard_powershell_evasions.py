@@ -438,3 +438,13 @@ def test_loop_values_blocked(command: str) -> None:
 @pytest.mark.parametrize("command", LOOP_VALUES_ALLOWED)
 def test_loop_values_allowed(command: str) -> None:
     assert_allowed(command)
+
+
+@pytest.mark.parametrize("command", ["$x = 'en'; gci ($x + 'v:')", "$x = 'en'; $y = 'v:'; gci ($x + $y)"])
+def test_joined_variables_blocked(command: str) -> None:
+    assert_blocked(command, "env.environment-drive")
+
+
+@pytest.mark.parametrize("command", ["$x = 'sr'; gci ($x + 'c')", "$r = 'src'; gci ($r + '\\x')"])
+def test_joined_variables_allowed(command: str) -> None:
+    assert_allowed(command)

@@ -147,6 +147,7 @@ class PowerShellWalker:
 
     __slots__ = (
         "ascii",
+        "folded",
         "frame",
         "namespaces",
         "opaque",
@@ -173,6 +174,9 @@ class PowerShellWalker:
         self.namespaces: list[str] = []
         self.piped: Node | None = None
         """The pipeline stage whose output feeds the command about to be read."""
+        self.folded: list[tuple[Arg, str]] = []
+        """Arguments of the command being read joined from strings and variables the script gave literals
+        (`$x = 'en'; gci ($x + 'v:')`), with the value they then have."""
         self.opaque: list[Arg] = []
         """Arguments of the command being read that are computed from literals alone in a way the policy
         does not evaluate (`'env:'.Trim()`, `([string]'env:')`): any value, a drive name included."""
@@ -509,11 +513,16 @@ class PowerShellWalker:
             argv.append(arg)
             if arg.text == DYN and "$" not in raw and kind not in _NOT_OPAQUE and not _runs_command(inner):
                 self.opaque.append(arg)
+            elif arg.text == DYN and kind == "additive_expression" and self.frame.variables:
+                joined = self._join_known(inner)
+                if joined is not None:
+                    self.folded.append((arg, joined))
         if kind not in _LEAVES:
             later.append(inner)
 
     def _command(self, node: Node, stdin: Stdin | None) -> None:
         self.opaque.clear()
+        self.folded.clear()
         piped, self.piped = self.piped, None
         argv: list[Arg] = []
         later: list[Node] = []
@@ -848,7 +857,9 @@ class PowerShellWalker:
         for i, a in enumerate(argv):
             if not i or a.text != DYN or a.splat:
                 continue
-            if a.raw[:1] == "$":
+            if self.folded and (joined := next((v for o, v in self.folded if o is a), None)) is not None:
+                value = joined
+            elif a.raw[:1] == "$":
                 value = variables.get(_variable_name(a.raw).casefold())
             elif (
                 m := _SIMPLE_EXPANDABLE.fullmatch(quoted := a.raw if a.raw[:1] == '"' else f'"{a.raw}"')
@@ -986,6 +997,22 @@ class PowerShellWalker:
                 argv.append(Arg(fold_arg(self.value(inner)), self.text(inner)))
         if len(argv) > 1:
             self.sink.command(argv, self.frame, None)
+
+    def _join_known(self, node: Node) -> str | None:
+        """`$x + 'v:'` with `$x` given a literal: the joined value, else None."""
+        if not all(c.type == "+" for c in node.children if not c.is_named):
+            return None
+        out = []
+        for part in node.named_children:
+            inner = self.peel(part)
+            if inner.type == "variable":
+                value = self.frame.variables.get(_variable_name(self.text(inner)).casefold())
+            else:
+                value = self.value(inner)
+            if value is None or DYN in value:
+                return None
+            out.append(value)
+        return "".join(out)
 
     def _piped_words(self, node: Node) -> list[Arg]:
         """The words a literal pipeline input binds to: strings by value, a table's keys by name."""
