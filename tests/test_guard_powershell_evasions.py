@@ -310,3 +310,141 @@ def test_aliases_blocked(command: str, expected: str) -> None:
 @pytest.mark.parametrize("command", ["h", "gmo", "gjb", "clear", "gu", "gcs"])
 def test_harmless_aliases_allowed(command: str) -> None:
     assert_allowed(command)
+
+
+# -- COM objects and WMI classes that run programs --
+OBJECT_RUNNERS_BLOCKED = [
+    ("New-Object -ComObject Schedule.Service", "unverifiable.payload-process"),
+    ("New-Object -ComObject Excel.Application", "unverifiable.payload-process"),
+    ("New-Object -ComObject Outlook.Application", "unverifiable.payload-process"),
+    ("New-Object -ComObject ADODB.Stream", "unverifiable.payload-process"),
+    ("(Get-WmiObject -List Win32_Process).Create('cmd')", "unverifiable.wmi-object-method"),
+    ("Get-WmiObject -Class Win32_Process -List | % Create 'cmd'", "unverifiable.wmi-object-method"),
+    (
+        "$c = Get-CimClass Win32_Process; $c.InvokeMethod('Create', @('cmd'))",
+        "unverifiable",
+    ),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), OBJECT_RUNNERS_BLOCKED)
+def test_object_runners_blocked(command: str, expected: str) -> None:
+    assert_blocked(command, expected)
+
+
+@pytest.mark.parametrize("command", ["Get-WmiObject -List Win32_Process", "[IO.Path]::Combine('a', 'b')"])
+def test_object_lookalikes_allowed(command: str) -> None:
+    assert_allowed(command)
+
+
+# -- cloud modules and stored Wi-Fi keys --
+CLOUD_BLOCKED = [
+    ("Connect-AzAccount", "network.cloud-cmdlets"),
+    ("Connect-ExchangeOnline", "network.cloud-cmdlets"),
+    ("Connect-MgGraph", "network.cloud-cmdlets"),
+    ("Get-AzResource", "network.cloud-cmdlets"),
+    ("Get-S3Bucket", "network.cloud-cmdlets"),
+    ("netsh wlan show profile name=x key=clear", "env.wifi-keys"),
+    ("cmd /c netsh wlan show profiles name=x key=clear", "env.wifi-keys"),
+]
+
+CLOUD_ALLOWED = [
+    "Get-Member",
+    "Get-Module",
+    "Measure-Object",
+    "Get-Acl .\\x",
+    "Get-Unique",
+    "echo Connect-AzAccount",
+    "netsh wlan show interfaces",
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), CLOUD_BLOCKED)
+def test_cloud_blocked(command: str, expected: str) -> None:
+    assert_blocked(command, expected)
+
+
+@pytest.mark.parametrize("command", CLOUD_ALLOWED)
+def test_cloud_allowed(command: str) -> None:
+    assert_allowed(command)
+
+
+# -- paths given as arrays glued by the grammar, and as pipeline input --
+PATH_INPUT_BLOCKED = [
+    "Get-ChildItem ., env:",
+    "Get-ChildItem .,env:",
+    "Get-ChildItem -Path ., env:",
+    "'env:' | Get-ChildItem",
+    "'env:' | gci",
+    "'.', 'env:' | gci",
+    "[pscustomobject]@{Path='env:'} | Get-ChildItem",
+    "[pscustomobject]@{PSPath='env:'} | gi",
+]
+
+PATH_INPUT_ALLOWED = [
+    "Get-ChildItem src,tests",
+    "git log --format=%H,%s -n 1",
+    "Select-Object Name,Length",
+    "'src' | Get-ChildItem",
+    "'a.txt' | Get-Content",
+    "'env:' | Select-String env",
+]
+
+
+@pytest.mark.parametrize("command", PATH_INPUT_BLOCKED)
+def test_path_input_blocked(command: str) -> None:
+    assert_blocked(command, "env.environment-drive")
+
+
+@pytest.mark.parametrize("command", PATH_INPUT_ALLOWED)
+def test_path_input_allowed(command: str) -> None:
+    assert_allowed(command)
+
+
+@pytest.mark.parametrize(
+    "command", ["Get-ChildItem env:$x", "$n='API_KEY'; Get-Content env:$n", "gci env:\\$x", "gi Env:$n"]
+)
+def test_bare_word_variables_blocked(command: str) -> None:
+    assert_blocked(command, "env.environment-drive")
+
+
+@pytest.mark.parametrize("command", ["Get-ChildItem src\\$x", "$d='src'; Get-ChildItem $d\\x"])
+def test_bare_word_variables_allowed(command: str) -> None:
+    assert_allowed(command)
+
+
+# -- literal values reaching a path through loops, `$_`, splatted strings and array expressions --
+LOOP_VALUES_BLOCKED = [
+    "foreach ($d in 'env:') { gci $d }",
+    "'env:' | % { gci $_ }",
+    "'env:' | ForEach-Object { Get-ChildItem $PSItem }",
+    "$a='env:'; gci @a",
+    "Get-ChildItem @('.', 'env:')",
+]
+
+LOOP_VALUES_ALLOWED = [
+    "foreach ($d in 'src', 'tests') { gci $d }",
+    "'src' | % { gci $_ }",
+    "Get-ChildItem @('src', 'tests')",
+    "1..3 | % { $_ * 2 }",
+]
+
+
+@pytest.mark.parametrize("command", LOOP_VALUES_BLOCKED)
+def test_loop_values_blocked(command: str) -> None:
+    assert_blocked(command, "env.environment-drive")
+
+
+@pytest.mark.parametrize("command", LOOP_VALUES_ALLOWED)
+def test_loop_values_allowed(command: str) -> None:
+    assert_allowed(command)
+
+
+@pytest.mark.parametrize("command", ["$x = 'en'; gci ($x + 'v:')", "$x = 'en'; $y = 'v:'; gci ($x + $y)"])
+def test_joined_variables_blocked(command: str) -> None:
+    assert_blocked(command, "env.environment-drive")
+
+
+@pytest.mark.parametrize("command", ["$x = 'sr'; gci ($x + 'c')", "$r = 'src'; gci ($r + '\\x')"])
+def test_joined_variables_allowed(command: str) -> None:
+    assert_allowed(command)

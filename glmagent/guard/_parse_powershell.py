@@ -145,7 +145,19 @@ def _variable_name(raw: str) -> str:
 class PowerShellWalker:
     """One walk over one parsed PowerShell script."""
 
-    __slots__ = ("ascii", "frame", "namespaces", "opaque", "sink", "splats", "src", "stage_feed", "var_feeds")
+    __slots__ = (
+        "ascii",
+        "folded",
+        "frame",
+        "namespaces",
+        "opaque",
+        "piped",
+        "sink",
+        "splats",
+        "src",
+        "stage_feed",
+        "var_feeds",
+    )
 
     def __init__(self, sink: Sink, frame: Frame, src: bytes, text: str | None = None) -> None:
         self.sink = sink
@@ -160,6 +172,11 @@ class PowerShellWalker:
         """Variables assigned a literal hashtable or array, by folded name: the words `@name` passes."""
         self.var_feeds: dict[str, Feed] = {}
         self.namespaces: list[str] = []
+        self.piped: Node | None = None
+        """The pipeline stage whose output feeds the command about to be read."""
+        self.folded: list[tuple[Arg, str]] = []
+        """Arguments of the command being read joined from strings and variables the script gave literals
+        (`$x = 'en'; gci ($x + 'v:')`), with the value they then have."""
         self.opaque: list[Arg] = []
         """Arguments of the command being read that are computed from literals alone in a way the policy
         does not evaluate (`'env:'.Trim()`, `([string]'env:')`): any value, a drive name included."""
@@ -404,7 +421,7 @@ class PowerShellWalker:
                 continue
             if kind == "generic_token" and s is not None:
                 raw = s[child.start_byte : child.end_byte]
-                if "$" not in raw and "`" not in raw and ">" not in raw:
+                if "$" not in raw and "`" not in raw and ">" not in raw and "," not in raw:
                     # A bare ASCII word without escapes or variables is its own value and holds nothing.
                     argv.append(_new_arg(Arg, (raw, raw, raw[:1] == "-" and len(raw) > 1, False, False)))
                     continue
@@ -469,26 +486,44 @@ class PowerShellWalker:
             if target:
                 self.sink.redirect(m.group(1), Arg(fold_arg(self._bare(target)), target), self.frame)
             return
+        if kind == "generic_token" and "," in raw and raw[:1] not in _DASHES and _PLAIN_LIST.fullmatch(raw):
+            # `gci .,env:` / `gci ., env:` (the grammar glues the comma to a word): an array, one word each.
+            for piece in raw.split(","):
+                if piece:
+                    argv.append(Arg(fold_arg(piece), piece))
+            return
         if kind == "generic_token":
             text = fold_arg(self._bare(raw))
             argv.append(Arg(text, raw, param=text[:1] in _DASHES and len(text) > 1))
         elif kind == "variable" and raw.startswith("@"):
             # A literal `$p = @{Recurse = $true}` is passed as its words; the splat itself stays, since
             # the table may have been changed since (`$p.Force = $true`): rules it does not decide block.
-            argv.extend(self.splats.get(_variable_name(raw).casefold(), ()))
+            name = _variable_name(raw).casefold()
+            words = self.splats.get(name)
+            if words is None and (value := self.frame.variables.get(name)) is not None:
+                words = [Arg(fold_arg(value), raw)]  # `$a = 'env:'; gci @a` splats one value
+            argv.extend(words or ())
             argv.append(Arg(DYN, raw, splat=True))
         elif kind == "script_block_expression":
             argv.append(Arg(DYN, raw, block=True))
+        elif kind == "array_expression" and (words := self._splat_words(inner)):
+            argv.extend(words)  # `gci @('.', 'env:')`: the array's items, one word each
         else:
             arg = Arg(fold_arg(self.value(inner)), raw)
             argv.append(arg)
             if arg.text == DYN and "$" not in raw and kind not in _NOT_OPAQUE and not _runs_command(inner):
                 self.opaque.append(arg)
+            elif arg.text == DYN and kind == "additive_expression" and self.frame.variables:
+                joined = self._join_known(inner)
+                if joined is not None:
+                    self.folded.append((arg, joined))
         if kind not in _LEAVES:
             later.append(inner)
 
     def _command(self, node: Node, stdin: Stdin | None) -> None:
         self.opaque.clear()
+        self.folded.clear()
+        piped, self.piped = self.piped, None
         argv: list[Arg] = []
         later: list[Node] = []
         resolved: str | None = None
@@ -530,8 +565,15 @@ class PowerShellWalker:
             self.sink.command(argv, self.frame, stdin, resolved, feeds)
         else:
             self.sink.command(argv, self.frame, stdin, resolved)
+        if piped is not None and argv and command_key(argv[0].text) in _PATH_FROM_PIPELINE:
+            words = self._piped_words(piped)
+            if words:
+                # `'env:' | gci`, `[pscustomobject]@{Path = 'env:'} | gi`: input binds to the path parameters.
+                self.sink.command(argv + words, self.frame, stdin, resolved, feeds)
         if len(argv) > 1 and (
-            self.frame.variables or self.opaque or any(a.text == DYN and a.raw[:1] == '"' for a in argv)
+            self.frame.variables
+            or self.opaque
+            or any(a.text == DYN and a.raw[:1] not in "$@({" for a in argv)
         ):
             known = self._known_values(argv)
             if known is not None:
@@ -541,11 +583,18 @@ class PowerShellWalker:
         if later and stdin is not None and stdin.feed is not None:
             # Script blocks of a pipeline stage see each input object as `$_`.
             saved, self.stage_feed = self.stage_feed, stdin.feed
+            items = self._items(piped) if piped is not None else None
+            variables = self.frame.variables
+            if items:
+                variables["_"] = variables["psitem"] = items[-1]  # `'env:' | % { gci $_ }`
             try:
                 for child in later:
                     self.visit(child)
             finally:
                 self.stage_feed = saved
+                if items:
+                    variables.pop("_", None)
+                    variables.pop("psitem", None)
         else:
             for child in later:
                 self.visit(child)
@@ -562,7 +611,9 @@ class PowerShellWalker:
                 continue
             if prev is not None:
                 stdin = self._pipe_from(prev, stdin)
+            self.piped = prev
             self.visit(child, stdin)
+            self.piped = None
             prev = child
 
     def _pipe_from(self, node: Node, stdin: Stdin | None = None) -> Stdin:
@@ -806,15 +857,20 @@ class PowerShellWalker:
         for i, a in enumerate(argv):
             if not i or a.text != DYN or a.splat:
                 continue
-            if a.raw[:1] == "$":
+            if self.folded and (joined := next((v for o, v in self.folded if o is a), None)) is not None:
+                value = joined
+            elif a.raw[:1] == "$":
                 value = variables.get(_variable_name(a.raw).casefold())
-            elif (m := _SIMPLE_EXPANDABLE.fullmatch(a.raw)) is not None and " " not in m.group(1):
+            elif (
+                m := _SIMPLE_EXPANDABLE.fullmatch(quoted := a.raw if a.raw[:1] == '"' else f'"{a.raw}"')
+            ) is not None and " " not in m.group(1):
+                # `gci env:$x`: a bare word expands its variables as a double-quoted one does.
                 # `"env:$name"`: one value a path-like word may take is its text with every variable it was
                 # given (`$x = 'env'; gci "${x}:"`) and every other variable empty.
                 value = _VAR_IN_WORD.sub(
                     lambda v: variables.get(_variable_name(v.group(0)).casefold(), ""), m.group(1)
                 )
-                value = _run_time_drive(a.raw, value)
+                value = _run_time_drive(quoted, value)
             elif a.raw[:1] == '"':
                 value = _run_time_drive(a.raw, None)
             elif (
@@ -862,6 +918,11 @@ class PowerShellWalker:
                 self.var_feeds[name] = feed
             else:
                 self.var_feeds.pop(name, None)
+            items = self._items(collection)
+            if items:
+                self.frame.variables[name] = items[-1]  # `foreach ($d in 'env:') { gci $d }`
+            else:
+                self.frame.variables.pop(name, None)
         for child in named:
             self.visit(child)
 
@@ -936,6 +997,34 @@ class PowerShellWalker:
                 argv.append(Arg(fold_arg(self.value(inner)), self.text(inner)))
         if len(argv) > 1:
             self.sink.command(argv, self.frame, None)
+
+    def _join_known(self, node: Node) -> str | None:
+        """`$x + 'v:'` with `$x` given a literal: the joined value, else None."""
+        if not all(c.type == "+" for c in node.children if not c.is_named):
+            return None
+        out = []
+        for part in node.named_children:
+            inner = self.peel(part)
+            if inner.type == "variable":
+                value = self.frame.variables.get(_variable_name(self.text(inner)).casefold())
+            else:
+                value = self.value(inner)
+            if value is None or DYN in value:
+                return None
+            out.append(value)
+        return "".join(out)
+
+    def _piped_words(self, node: Node) -> list[Arg]:
+        """The words a literal pipeline input binds to: strings by value, a table's keys by name."""
+        inner = self.peel(node)
+        if inner.type == "expression_with_unary_operator" and inner.named_child_count == 1:
+            inner = inner.named_children[0]
+        if inner.type == "cast_expression" and inner.named_child_count == 2:
+            inner = self.peel(inner.named_children[1])  # `[pscustomobject]@{...}`
+        if inner.type == "hash_literal_expression":
+            return self._splat_words(inner) or []
+        items = self._items(inner)
+        return [Arg(fold_arg(v), v) for v in items] if items else []
 
     def _method_url(self, node: Node, shown: str) -> None:
         """`[xml]::new().Load('https://host/x')`, `[Xml.XmlReader]::Create('https://host/x')`: a method
@@ -1047,6 +1136,54 @@ _VARIABLE_PATH = re.compile(r"(?:\$[\w:]+|\$\{[^{}`'\"]+\})[\\/][^\s;|&)},<>'\"`
 
 _UNC_STARTS = frozenset({"\\\\", "//", "\\/", "/\\"})
 """How a UNC path (`\\\\server\\share`) starts; PowerShell takes either slash."""
+_PATH_FROM_PIPELINE = frozenset(
+    {
+        "get-childitem",
+        "gci",
+        "dir",
+        "ls",
+        "get-item",
+        "gi",
+        "get-content",
+        "gc",
+        "cat",
+        "type",
+        "get-itemproperty",
+        "gp",
+        "get-itempropertyvalue",
+        "gpv",
+        "copy-item",
+        "cpi",
+        "cp",
+        "copy",
+        "move-item",
+        "mi",
+        "mv",
+        "move",
+        "resolve-path",
+        "rvpa",
+        "test-path",
+        "invoke-item",
+        "ii",
+        "set-location",
+        "sl",
+        "cd",
+        "chdir",
+        "push-location",
+        "pushd",
+        "convert-path",
+        "cvpa",
+        "get-acl",
+        "export-clixml",
+        "format-list",
+        "fl",
+        "select-object",
+        "select",
+    }
+)
+"""Provider cmdlets whose path parameters take pipeline input: `'env:' | gci` lists `env:`."""
+_PLAIN_LIST = re.compile(r"[^\s'\"`$(){}@;|&<>\[\]]+")
+"""A bare word of plain characters and commas: PowerShell reads `a,b` as the array of `a` and `b`."""
 _GLUED_REDIRECT = re.compile(r"(?<!`)((?:(?<![\w.])[1-6*])?>>?)(?!&)")
 """A redirection operator inside a bare word (`hi>out.txt`, `2>>log`), not a merge (`2>&1`)."""
 _BLOCK_RUNNERS = frozenset(
