@@ -448,3 +448,21 @@ def test_joined_variables_blocked(command: str) -> None:
 @pytest.mark.parametrize("command", ["$x = 'sr'; gci ($x + 'c')", "$r = 'src'; gci ($r + '\\x')"])
 def test_joined_variables_allowed(command: str) -> None:
     assert_allowed(command)
+
+
+@pytest.mark.parametrize(
+    ("command", "rule"),
+    [
+        ("cmd /c echo %PATH:~0,10%", "env.powershell-environment"),
+        ("cmd /c echo %API_KEY:a=b%", "env.powershell-environment"),
+        ("cmd /c echo !TOKEN:~1!", "env.powershell-environment"),
+        ("icm srv { Get-Date }", "network.socket"),
+    ],
+)
+def test_cmd_variable_substrings_and_remote_invoke_block(command: str, rule: str) -> None:
+    assert Policy.default().check(command, "powershell").rule_id == rule
+
+
+@pytest.mark.parametrize("command", ["Invoke-Command { Get-Date }", "icm { Get-Date }", "cmd /c echo 100%"])
+def test_local_script_blocks_and_literal_percent_stay_allowed(command: str) -> None:
+    assert Policy.default().check(command, "powershell").allowed

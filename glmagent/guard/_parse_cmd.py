@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from ._syntax import DYN, Arg
 from ._unwrap import windows_split
 
-_VARIABLE = re.compile(r"%([A-Za-z_][^%\s=]*)%|!([A-Za-z_][^!\s=]*)!")
+# `%NAME%`, `!NAME!`, and their substring and substitution forms `%NAME:~0,5%`, `%NAME:a=b%`.
+_VARIABLE = re.compile(r"%([A-Za-z_][^%\s=:]*)(?::[^%]*)?%|!([A-Za-z_][^!\s=:]*)(?::[^!]*)?!")
 _IF_TESTS = frozenset({"exist", "defined", "errorlevel", "cmdextversion"})
 _IF_OPS = frozenset({"==", "equ", "neq", "lss", "leq", "gtr", "geq"})
 _START_VALUED = frozenset({"/d", "/node", "/affinity"})

@@ -460,6 +460,8 @@ class CompiledCommand:
                 outside = None
                 unknown = False
                 for a in operands:
+                    if a.block:
+                        continue  # a literal script block: its commands are checked on their own
                     if DYN in a.text:
                         unknown = True
                     elif not self.operand_not_in.match(a.text):
