@@ -236,3 +236,29 @@ def test_blocked(command: str, rule_id: str) -> None:
 def test_allowed(command: str) -> None:
     decision = _check(command)
     assert decision.allowed, (command, decision.rule_id, decision.reason)
+
+
+@pytest.mark.parametrize(
+    ("shell", "command"),
+    [
+        ("posix", "cp /bin/rm ./x; ./x -rf y"),
+        ("posix", "ln -s /bin/rm r && ./r -rf y"),
+        ("posix", "install -m755 /usr/bin/curl ./c; ./c http://example.com"),
+        ("powershell", "Copy-Item C:\\Windows\\System32\\cmd.exe .\\c.exe; .\\c.exe /c rd /s /q x"),
+    ],
+)
+def test_running_a_copy_made_in_the_same_line_blocks(shell: str, command: str) -> None:
+    decision = Policy.default().check(command, shell)  # type: ignore[arg-type]
+    assert decision.rule_id == "dynamic.command-name", decision.reason
+
+
+@pytest.mark.parametrize(
+    ("shell", "command"),
+    [
+        ("posix", "cp a.py b.py; python b.py"),
+        ("posix", "cp build/app ./app.bak && ls ./app.bak"),
+        ("powershell", "Copy-Item a.txt b.txt; Get-Content .\\b.txt"),
+    ],
+)
+def test_using_a_copy_as_data_stays_allowed(shell: str, command: str) -> None:
+    assert Policy.default().check(command, shell).allowed  # type: ignore[arg-type]

@@ -122,6 +122,13 @@ class NameInfo:
 
 
 _WRITERS = {
+    # "copy": the last operand becomes a copy of another file, maybe a program (`cp /bin/rm ./x; ./x -rf y`).
+    "cp": "copy",
+    "mv": "copy",
+    "ln": "copy",
+    "install": "copy",
+    "copy-item": "copy",
+    "move-item": "copy",
     "tee": "all",
     "tee-object": "first",
     "out-file": "first",
@@ -324,7 +331,7 @@ _FED = "__GLMAGENT_STDIN__"
 class Evaluation:
     """Checks one command (and everything nested in it); implements the parsers' `Sink`."""
 
-    __slots__ = ("collect_all", "findings", "index", "p", "parse_status", "written")
+    __slots__ = ("collect_all", "copied", "findings", "index", "p", "parse_status", "written")
 
     def __init__(self, policy: CompiledPolicy, *, collect_all: bool = False) -> None:
         self.p = policy
@@ -334,6 +341,8 @@ class Evaluation:
         self.parse_status = "ok"
         self.written: set[str] = set()
         """Files this command line writes; running one of them runs text the policy never saw."""
+        self.copied: set[str] = set()
+        """Copies or links of other files this command line makes; running one runs an unknown program."""
 
     # -- entry points --
     def run(self, text: str, shell: ShellKind) -> None:
@@ -538,7 +547,7 @@ class Evaluation:
             # written earlier in the line, can matter.
             if args:
                 self._arguments(args, argv, names, frame)
-            if self.written and ("/" in word or "\\" in word):
+            if (self.written or self.copied) and ("/" in word or "\\" in word):
                 self._check_runs_written(argv, frame)
             return
 
@@ -589,7 +598,7 @@ class Evaluation:
             self._arguments(args, argv, names, frame)
         if info.acts:
             self._acts(info, argv, frame, stdin, wrapped, inner_feeds)
-        elif self.written and ("/" in word or "\\" in word):
+        elif (self.written or self.copied) and ("/" in word or "\\" in word):
             self._check_runs_written(argv, frame)
 
     def _dynamic_name(
@@ -639,7 +648,9 @@ class Evaluation:
                 self._inline(line, "posix", frame.nested(f"`{name} -c`"), argv)
         if info.writes_files:
             self._note_writes(info.writes_files, argv[1:])
-        if self.written and (info.shell or info.executor or info.special or "/" in word or "\\" in word):
+        if (self.written or self.copied) and (
+            info.shell or info.executor or info.special or "/" in word or "\\" in word
+        ):
             self._check_runs_written(argv, frame)
         if info.special is not None and (dialect != "posix" or info.special[0] not in _POWERSHELL_ONLY):
             special_name, method = info.special
@@ -700,12 +711,24 @@ class Evaluation:
 
     def _note_writes(self, how: str, args: list[Arg]) -> None:
         operands = [a for a in args if not a.param and not a.text.startswith("-")]
+        if how == "copy":
+            if len(operands) > 1 and DYN not in operands[-1].text:
+                self.copied.add(_path_key(operands[-1].text))
+            return
         targets = operands if how == "all" else operands[:1]
         for a in targets:
             if DYN not in a.text:
                 self.written.add(_path_key(a.text))
 
     def _check_runs_written(self, argv: list[Arg], frame: Frame) -> None:
+        if self.copied and DYN not in argv[0].text and _path_key(argv[0].text) in self.copied:
+            self.event(
+                "dynamic-command",
+                frame,
+                f"`{_shown_args(argv)}` runs `{argv[0].raw}`, a copy of a file made in this command line",
+                self._argv(argv),
+            )
+            return
         for a in argv:
             if DYN not in a.text and _path_key(a.text) in self.written:
                 self.event(
