@@ -7,8 +7,12 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from glmagent.guard import Decision
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 CORPUS = Path(__file__).resolve().parent / "corpus"
@@ -44,3 +48,26 @@ def python_check(expression: str) -> str:
     """A test command that passes when `expression` (Python, run in the project) is true."""
     code = f"import sys; sys.exit(0 if ({expression}) else 1)"
     return f"{shlex.quote(sys.executable)} -c {shlex.quote(code)}"
+
+
+def guard_decision(shell: str, command: str) -> Decision:
+    """The built-in policy's decision on `command` (imported here lazily: conftest loads for every test)."""
+    from glmagent.guard import Policy
+
+    return Policy.default().check(command, shell)  # type: ignore[arg-type]
+
+
+def guard_blocks(shell: str, command: str, expected: str) -> None:
+    """`command` is blocked by `expected`: a rule id (with a dot) or a category."""
+    d = guard_decision(shell, command)
+    assert not d.allowed, f"allowed: {command!r}"
+    got = d.rule_id if "." in expected else d.category
+    assert got == expected, f"{command!r}: {d.rule_id} ({d.reason})"
+
+
+def guard_allows(shell: str, command: str, *, clean_parse: bool = False) -> None:
+    """`command` is allowed (and, with `clean_parse`, read without a parse problem)."""
+    d = guard_decision(shell, command)
+    assert d.allowed, f"blocked: {command!r}: {d.rule_id} ({d.reason})"
+    if clean_parse:
+        assert d.parse_status == "ok"

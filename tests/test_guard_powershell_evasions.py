@@ -3,26 +3,16 @@ inside expandable strings, drives named at run time, ...), and look-alikes that 
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
+from conftest import guard_allows, guard_blocks, guard_decision
 
-from glmagent.guard import Decision, Policy
+from glmagent.guard import Policy
 
-
-def check(command: str) -> Decision:
-    return Policy.default().check(command, "powershell")
-
-
-def assert_blocked(command: str, expected: str) -> None:
-    """`expected` is a rule id (with a dot) or a category."""
-    d = check(command)
-    assert not d.allowed, f"allowed: {command!r}"
-    got = d.rule_id if "." in expected else d.category
-    assert got == expected, f"{command!r}: {d.rule_id} ({d.reason})"
-
-
-def assert_allowed(command: str) -> None:
-    d = check(command)
-    assert d.allowed, f"blocked: {command!r}: {d.rule_id} ({d.reason})"
+check = partial(guard_decision, "powershell")
+assert_blocked = partial(guard_blocks, "powershell")
+assert_allowed = partial(guard_allows, "powershell")
 
 
 # -- `$( )` holding only a literal is that literal; a drive named at run time may be Env: --

@@ -3,29 +3,17 @@ command past the guard, and the ordinary commands that must stay allowed."""
 
 from __future__ import annotations
 
-import pytest
+from functools import partial
 
-from glmagent.guard import Decision, Policy
+import pytest
+from conftest import guard_allows, guard_blocks, guard_decision
+
 from glmagent.guard._normalise import ps_ascii
 from glmagent.guard._parse_powershell import parse, repair
 
-
-def check(command: str) -> Decision:
-    return Policy.default().check(command, "powershell")
-
-
-def assert_blocked(command: str, expected: str) -> None:
-    """`expected` is a rule id (with a dot) or a category."""
-    d = check(command)
-    assert not d.allowed, f"allowed: {command!r}"
-    got = d.rule_id if "." in expected else d.category
-    assert got == expected, f"{command!r}: {d.rule_id} ({d.reason})"
-
-
-def assert_allowed(command: str) -> None:
-    d = check(command)
-    assert d.allowed, f"blocked: {command!r}: {d.rule_id} ({d.reason})"
-    assert d.parse_status == "ok"
+check = partial(guard_decision, "powershell")
+assert_blocked = partial(guard_blocks, "powershell")
+assert_allowed = partial(guard_allows, "powershell", clean_parse=True)
 
 
 # -- native-style words the grammar rejects: `--`, `--opt=val`, `-run=X`, `10KB` --

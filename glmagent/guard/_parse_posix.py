@@ -334,13 +334,17 @@ class PosixWalker:
         if name is not None:
             key = self.text(name)
             val = self.arg(value) if value is not None else Arg("", "")
-            if key in _PROMPT_VARIABLES:
-                self._prompt(key, val)
-            elif key == "BASH_ENV" and val.raw:
-                self._sourced(key, val)
-            elif key.startswith("GIT_CONFIG_"):
-                self._git_config(key, val)
-            self.sink.assignment(key, val, self.frame)
+            self._assigned(key, val)
+
+    def _assigned(self, key: str, val: Arg) -> None:
+        """What setting `key` may run: prompts, `BASH_ENV`, git configuration, command-valued variables."""
+        if key in _PROMPT_VARIABLES:
+            self._prompt(key, val)
+        elif key == "BASH_ENV" and val.raw:
+            self._sourced(key, val)
+        elif key.startswith("GIT_CONFIG_"):
+            self._git_config(key, val)
+        self.sink.assignment(key, val, self.frame)
 
     def _sourced(self, key: str, val: Arg) -> None:
         """`BASH_ENV=FILE bash -c ...`: every non-interactive bash sources FILE first, like `. FILE`."""
@@ -380,13 +384,7 @@ class PosixWalker:
                 self.frame.variables[key] = val.text
             else:
                 self.frame.variables.pop(key, None)
-            if key in _PROMPT_VARIABLES:
-                self._prompt(key, val)
-            elif key == "BASH_ENV" and val.raw:
-                self._sourced(key, val)
-            elif key.startswith("GIT_CONFIG_"):
-                self._git_config(key, val)
-            self.sink.assignment(key, val, self.frame)
+            self._assigned(key, val)
         self._children(node)
 
     def _declaration(self, node: Node, stdin: Stdin | None) -> None:
