@@ -1,0 +1,44 @@
+"""`glmagent act`: run ONE action exactly as the loop would and print the observation as JSON."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from glmagent.cli._common import add_directory, add_policy_files, add_shell
+from glmagent.cli._exit import EXIT_NOT_DONE, EXIT_SUCCESS, EXIT_USAGE
+
+
+def register(commands: Any) -> None:
+    act = commands.add_parser(
+        "act",
+        help="run ONE action through validation, policy and executor",
+        description="Run one action exactly as the loop would and print the observation as JSON. "
+        "Exit 0 if it succeeded, 1 if it was rejected or failed, 2 if the action JSON is invalid.",
+        epilog='example: glmagent act \'{"tool": "run", "command": "pytest -q"}\'',
+    )
+    act.add_argument("action", help="the action as JSON, or - to read it from stdin")
+    add_directory(act)
+    add_shell(act)
+    add_policy_files(act)
+    act.set_defaults(handler=run_act)
+
+
+def run_act(args: argparse.Namespace) -> int:
+    from glmagent.agent import CodingAgent
+    from glmagent.config import resolve_settings
+    from glmagent.contract import InvalidPlannerOutput, parse_action
+
+    text = sys.stdin.read() if args.action == "-" else args.action
+    try:
+        action = parse_action(text)
+    except InvalidPlannerOutput as invalid:
+        print(json.dumps({"status": "rejected", "error": str(invalid)}))
+        return EXIT_USAGE
+    workdir = args.directory.expanduser().resolve()
+    settings = resolve_settings(workdir, {"shell": args.shell, "policy_files": args.policy_files})
+    observation = CodingAgent(settings=settings).act(action, workdir)
+    print(json.dumps(observation.model_dump(mode="json"), indent=2))
+    return EXIT_SUCCESS if observation.status == "ok" else EXIT_NOT_DONE

@@ -1,0 +1,44 @@
+"""Argument helpers shared by several subcommands."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+
+def add_shell(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--shell",
+        choices=("auto", "posix", "powershell"),
+        help="command backend (auto: PowerShell on Windows)",
+    )
+
+
+def add_policy_files(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--policy",
+        dest="policy_files",
+        action="append",
+        type=Path,
+        metavar="FILE",
+        default=[],
+        help="extra deny rules (TOML); repeatable; can only add denies",
+    )
+
+
+def add_directory(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "-C", "--directory", type=Path, default=Path("."), help="project directory (default: .)"
+    )
+
+
+def emit_result(result: Any, as_json: bool) -> None:
+    """Print a `TaskResult`: the JSON document on stdout, or the human summary."""
+    from glmagent.render import render_result
+
+    if as_json:
+        print(json.dumps(result.model_dump(mode="json"), indent=2))
+    else:
+        render_result(result)

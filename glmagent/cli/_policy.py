@@ -1,0 +1,68 @@
+"""`glmagent policy check|rules`: ask the command policy about a command, or list its rules."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from glmagent.cli._common import add_policy_files
+from glmagent.cli._exit import EXIT_NOT_DONE, EXIT_SUCCESS
+
+
+def register(commands: Any) -> None:
+    policy = commands.add_parser("policy", help="check commands against the command policy, list its rules")
+    policy_commands = policy.add_subparsers(dest="policy_command", metavar="SUBCOMMAND")
+    policy_commands.required = True
+    check = policy_commands.add_parser(
+        "check",
+        help="would this command be allowed?",
+        description="Check COMMAND against the policy. Exit 0 allowed, 1 blocked. With -, read one command "
+        "per line from stdin and print one JSON line per command (exit 1 if any was blocked).",
+    )
+    check.add_argument("cmd", metavar="COMMAND", help="the command line, or - for batch mode on stdin")
+    check.add_argument("--shell", choices=("posix", "powershell"), default="posix", help="backend (posix)")
+    check.add_argument("--json", action="store_true", help="print the full decision as JSON")
+    add_policy_files(check)
+    check.set_defaults(handler=run_check)
+    rules = policy_commands.add_parser("rules", help="list the deny rules with their justification")
+    rules.add_argument("--json", action="store_true", help="print the rules as JSON")
+    add_policy_files(rules)
+    rules.set_defaults(handler=run_rules)
+
+
+def _load(args: argparse.Namespace) -> Any:
+    from glmagent.guard import Policy
+
+    return Policy.load(args.policy_files) if args.policy_files else Policy.default()
+
+
+def run_check(args: argparse.Namespace) -> int:
+    policy = _load(args)
+    if args.cmd == "-":
+        blocked = 0
+        for line in sys.stdin:
+            decision = policy.check(line.rstrip("\r\n"), args.shell)
+            blocked += not decision.allowed
+            print(json.dumps(decision.model_dump(mode="json")), flush=False)
+        return EXIT_NOT_DONE if blocked else EXIT_SUCCESS
+    decision = policy.check(args.cmd, args.shell)
+    if args.json:
+        print(json.dumps(decision.model_dump(mode="json"), indent=2))
+    elif decision.allowed:
+        print(f"allowed ({args.shell})")
+    else:
+        print(f"BLOCKED ({args.shell})\n{decision.planner_message()}")
+    return EXIT_SUCCESS if decision.allowed else EXIT_NOT_DONE
+
+
+def run_rules(args: argparse.Namespace) -> int:
+    rules = list(_load(args).rules)
+    if args.json:
+        print(json.dumps([rule.model_dump(mode="json") for rule in rules], indent=2))
+        return EXIT_SUCCESS
+    for rule in rules:
+        print(f"{rule.id}  [{rule.category}]\n    {rule.justification}")
+    print(f"\n{len(rules)} rules")
+    return EXIT_SUCCESS

@@ -1,0 +1,122 @@
+"""`glmagent task` and `glmagent demo`: run the loop on a project, or on the bundled sample offline."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from glmagent.cli._common import add_directory, add_policy_files, add_shell, emit_result
+from glmagent.cli._exit import task_exit_code
+from glmagent.errors import ConfigError
+
+_TASK_EPILOG = """\
+The loop stops by itself: when the planner returns no actions, when the tests pass (if they failed before
+iteration 1), or at --max-iterations. Each iteration's summary is appended to
+.hazina/agent-memory/TASK_ID.txt and every event to TASK_ID.jsonl beside it; reuse --task-id to continue.
+
+providers (API keys come from the environment only):
+  glm     GLM API (default): ZAI_API_KEY or ZHIPUAI_API_KEY
+  openai  any OpenAI-compatible endpoint: OPENAI_API_KEY, --base-url URL --model M
+  ollama  local Ollama at http://localhost:11434/v1, no key
+  replay  recorded replies, offline: --replay FILE (JSON Lines, one reply per line)
+
+settings precedence: flags > GLMAGENT_* environment variables > .hazina/config.toml > defaults.
+"""
+
+
+def register(commands: Any) -> None:
+    task = commands.add_parser(
+        "task",
+        help="run a task in a project",
+        description="Run the plan → act → observe loop on DESCRIPTION in a project directory.",
+        epilog=_TASK_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    task.add_argument("description", help="what to do, in plain words")
+    task.add_argument("--test", dest="test_command", metavar="CMD", help="test command the loop runs itself")
+    add_directory(task)
+    task.add_argument("--max-iterations", type=int, metavar="N", help="iteration limit (default 5)")
+    task.add_argument("--provider", choices=("glm", "openai", "ollama", "replay"), help="planner provider")
+    task.add_argument("--model", help="model name (each provider has a default)")
+    task.add_argument("--base-url", metavar="URL", help="API root of an OpenAI-compatible provider")
+    task.add_argument("--replay", type=Path, metavar="FILE", help="recorded replies for --provider replay")
+    add_shell(task)
+    task.add_argument("--task-id", metavar="ID", help="memory file name; reuse it to continue a task")
+    add_policy_files(task)
+    task.add_argument("--command-timeout", type=float, metavar="S", help="seconds per `run` command (300)")
+    task.add_argument("--test-timeout", type=float, metavar="S", help="seconds for the test command (900)")
+    task.add_argument("--json", action="store_true", help="print the result as JSON on stdout")
+    task.set_defaults(handler=run_task)
+
+    demo = commands.add_parser(
+        "demo",
+        help="offline end-to-end run on a bundled sample project",
+        description="Copy a small sample project into a temporary directory and run the real loop on it "
+        "with a recorded planner: read the file, apply a fix, tests pass, stop. Needs pytest.",
+    )
+    demo.add_argument("--dir", type=Path, metavar="DIR", help="copy the sample project here instead")
+    add_shell(demo)
+    demo.add_argument("--json", action="store_true", help="print the result as JSON on stdout")
+    demo.set_defaults(handler=run_demo)
+
+
+def run_task(args: argparse.Namespace) -> int:
+    from glmagent.agent import CodingAgent, planner_from_settings
+    from glmagent.config import resolve_settings
+    from glmagent.render import ConsoleObserver
+
+    workdir = args.directory.expanduser().resolve()
+    if not workdir.is_dir():
+        raise ConfigError(f"project directory does not exist: {workdir}")
+    flags = {
+        "provider": args.provider,
+        "model": args.model,
+        "base_url": args.base_url,
+        "replay": args.replay,
+        "max_iterations": args.max_iterations,
+        "test_command": args.test_command,
+        "shell": args.shell,
+        "command_timeout": args.command_timeout,
+        "test_timeout": args.test_timeout,
+        "policy_files": args.policy_files,
+    }
+    if args.replay is not None and args.provider is None:
+        flags["provider"] = "replay"  # --replay alone clearly means offline replay
+    settings = resolve_settings(workdir, flags)
+    planner = planner_from_settings(settings)
+    progress = sys.stderr if args.json else sys.stdout
+    observer = ConsoleObserver(progress, planner_label=getattr(planner, "name", settings.provider))
+    agent = CodingAgent(planner=planner, settings=settings, observer=observer)
+    task = CodingAgent.create_task(
+        description=args.description,
+        working_directory=workdir,
+        max_iterations=settings.max_iterations,
+        test_command=settings.test_command,
+        task_id=args.task_id,
+    )
+    print(f"task {task.task_id} in {workdir}", file=progress)
+    try:
+        result = agent.run(task)
+    finally:
+        close = getattr(planner, "close", None)
+        if callable(close):
+            close()
+    emit_result(result, args.json)
+    return task_exit_code(result)
+
+
+def run_demo(args: argparse.Namespace) -> int:
+    from glmagent.demo import DEMO_TASK, run_demo
+    from glmagent.render import ConsoleObserver
+
+    progress = sys.stderr if args.json else sys.stdout
+    print(f"glmagent demo: {DEMO_TASK}", file=progress)
+    print("planner: recorded replies (offline); tests: the sample project's pytest suite", file=progress)
+    result = run_demo(
+        args.dir, observer=ConsoleObserver(progress, planner_label="replay"), shell=args.shell or "auto"
+    )
+    print(f"\nproject: {result.working_directory}", file=progress)
+    emit_result(result, args.json)
+    return task_exit_code(result)
