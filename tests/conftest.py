@@ -18,6 +18,14 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 CORPUS = Path(__file__).resolve().parent / "corpus"
 
 
+@pytest.fixture(autouse=True)
+def _private_user_dirs(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test gets its own user config and state folders: nothing reads or writes the real ones."""
+    base = tmp_path_factory.mktemp("user")
+    monkeypatch.setenv("GLMAGENT_CONFIG_DIR", str(base / "config"))
+    monkeypatch.setenv("GLMAGENT_STATE_DIR", str(base / "state"))
+
+
 def plan(*actions: dict, thought: str = "working on it", steps: list[str] | None = None) -> dict:
     """A planner reply document."""
     return {"thought": thought, "plan": steps or [], "actions": list(actions)}
