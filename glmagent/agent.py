@@ -15,6 +15,7 @@ from glmagent.observation import Observation
 from glmagent.planners.base import Planner
 from glmagent.testing import ShellTestRunner
 from glmagent.tools.executor import ToolExecutor
+from glmagent.tools.sandbox import NO_SANDBOX_NOTICE, Sandbox, resolve_sandbox
 from glmagent.tools.shell import ShellBackend, make_shell
 from glmagent.workspace import Workspace
 
@@ -72,7 +73,7 @@ class CodingAgent:
         workspace = _workspace(task.working_directory)
         settings = self.settings or resolve_settings(workspace.root)
         planner = self.planner or planner_from_settings(settings)
-        shell = self.shell or make_shell(settings.shell)
+        shell = self.shell or make_shell(settings.shell, sandbox_for(settings, workspace.root))
         executor = ToolExecutor(
             workspace, shell, self.policy or load_policy(settings), command_timeout=settings.command_timeout
         )
@@ -87,6 +88,7 @@ class CodingAgent:
             memory=AgentSummaryStore(workspace.root, task.task_id),
             tests=tests,
             observer=self.observer,
+            start_details={"sandbox": containment(shell), "allow_network": settings.allow_network},
         )
         try:
             return loop.run(task)
@@ -99,10 +101,21 @@ class CodingAgent:
         """Run ONE action through the same policy and executor a task would use."""
         workspace = _workspace(Path(working_directory))
         settings = self.settings or resolve_settings(workspace.root)
-        shell = self.shell or make_shell(settings.shell)
+        shell = self.shell or make_shell(settings.shell, sandbox_for(settings, workspace.root))
         policy = self.policy or load_policy(settings)
         executor = ToolExecutor(workspace, shell, policy, command_timeout=settings.command_timeout)
         return executor.execute(action)
+
+
+def sandbox_for(settings: Settings, root: Path) -> Sandbox:
+    """The OS sandbox the settings ask for, for commands run in `root`."""
+    return resolve_sandbox(settings.sandbox, root, allow_network=settings.allow_network)
+
+
+def containment(shell: ShellBackend) -> str:
+    """What contains the commands `shell` runs, in one line (shells built by callers may not say)."""
+    describe = getattr(shell, "describe_containment", None)
+    return describe() if callable(describe) else NO_SANDBOX_NOTICE
 
 
 def load_policy(settings: Settings) -> Policy:

@@ -30,6 +30,8 @@ ENV_VARS: Mapping[str, str] = {
     "shell": "GLMAGENT_SHELL",
     "command_timeout": "GLMAGENT_COMMAND_TIMEOUT",
     "test_timeout": "GLMAGENT_TEST_TIMEOUT",
+    "sandbox": "GLMAGENT_SANDBOX",
+    "allow_network": "GLMAGENT_ALLOW_NETWORK",
 }
 
 
@@ -58,6 +60,10 @@ class Settings(BaseModel):
     """Seconds the test command may take."""
     policy_files: list[Path] = Field(default_factory=list)
     """Extra deny rules (TOML) on top of the built-in policy; they can only add denies."""
+    sandbox: Literal["auto", "bwrap", "none"] = "auto"
+    """OS sandbox for commands and tests: `auto` is bubblewrap on Linux (sandbox-exec on macOS) if usable."""
+    allow_network: bool = False
+    """Let sandboxed commands and tests use the network (off by default)."""
 
 
 def load_config_file(workdir: Path) -> dict[str, Any]:

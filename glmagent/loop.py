@@ -7,7 +7,7 @@ in as objects that satisfy small Protocols, so each can be replaced by a real fa
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from enum import StrEnum
 from pathlib import Path
 from typing import Protocol
@@ -140,6 +140,7 @@ class AgentLoop:
         tests: TestRunner | None = None,
         context: ContextBuilder | None = None,
         observer: LoopObserver | None = None,
+        start_details: Mapping[str, object] | None = None,
     ) -> None:
         self.planner = planner
         self.executor = executor
@@ -147,6 +148,8 @@ class AgentLoop:
         self.tests = tests
         self.context = context or ContextBuilder()
         self.observer = observer or SilentObserver()
+        self.start_details = dict(start_details or {})
+        """Extra facts for the `task_start` record (e.g. which OS sandbox contains the commands)."""
 
     def run(self, task: Task) -> TaskResult:
         """Plan, act and observe until a stop condition holds; the summary is written whatever happens."""
@@ -166,6 +169,7 @@ class AgentLoop:
             max_iterations=task.max_iterations,
             test_command=task.test_command,
             planner=getattr(self.planner, "name", type(self.planner).__name__),
+            **self.start_details,
         )
         try:
             if self.tests is not None:
@@ -191,9 +195,11 @@ class AgentLoop:
         except _Stop as stop:
             reason, error = stop.reason, stop.error
             self._close_iteration()
-        except KeyboardInterrupt:
-            reason, error = StopReason.INTERRUPTED, "interrupted by the user (Ctrl-C)"
-            self._lines.append("Interrupted by the user")
+        except KeyboardInterrupt as stop:
+            # A signal-specific subclass says what stopped the run (e.g. "stopped by SIGTERM").
+            said = str(stop)
+            reason, error = StopReason.INTERRUPTED, said or "interrupted by the user (Ctrl-C)"
+            self._lines.append(f"Interrupted: {said}" if said else "Interrupted by the user")
             self._close_iteration()
         success = _succeeded(reason, self.tests is not None, latest_tests)
         if reason is StopReason.MAX_ITERATIONS and error is None:

@@ -72,13 +72,33 @@ def test_powershell_backend_runs_non_interactively_without_profile() -> None:
 
     shell = PowerShell(executable="pwsh")
     assert shell.kind == "powershell"
+    # The command travels as base64 of UTF-16LE: no argv quoting layer can change what the policy checked.
     assert shell.argv("Get-ChildItem") == [
         "pwsh",
         "-NoProfile",
         "-NonInteractive",
-        "-Command",
-        "Get-ChildItem",
+        "-EncodedCommand",
+        "RwBlAHQALQBDAGgAaQBsAGQASQB0AGUAbQA=",
     ]
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        'Write-Output "a b" \'c\' `"quoted`"',
+        'echo \\"x\\" & calc.exe',
+        "Get-Item 'ünïcödé ✓ 𝄞'",
+        "line1\nline2\r\n\ttab",
+        "",
+    ],
+)
+def test_powershell_encoded_command_round_trips_exactly(command: str) -> None:
+    from glmagent.tools.shell import PowerShell, decode_command
+
+    argv = PowerShell(executable="pwsh").argv(command)
+    assert argv[:4] == ["pwsh", "-NoProfile", "-NonInteractive", "-EncodedCommand"]
+    assert len(argv) == 5 and argv[4].isascii() and " " not in argv[4]
+    assert decode_command(argv[4]) == command
 
 
 def test_missing_powershell_is_a_clear_configuration_error(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -40,7 +40,8 @@ examples:
   glmagent policy rules                           the deny rules and why each exists
 
 exit codes of `task`: 0 success, 1 finished without success, 2 usage or configuration error,
-3 planner/provider failure, 130 interrupted (Ctrl-C).
+3 planner/provider failure, 130 interrupted (Ctrl-C), 143/129 stopped by SIGTERM/SIGHUP (summary and
+audit record written, running commands stopped).
 """
 
 
@@ -77,11 +78,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     _configure_logging(args.verbose)
     handler = args.handler
+    from glmagent.cli._signals import stop_on_termination, termination_exit_code
+
     try:
-        return handler(args)
-    except KeyboardInterrupt:
-        print("\ninterrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
+        with stop_on_termination():
+            code = handler(args)
+        return termination_exit_code() or code
+    except KeyboardInterrupt as stop:
+        print(f"\n{stop or 'interrupted'}", file=sys.stderr)
+        return termination_exit_code() or EXIT_INTERRUPTED
     except BrokenPipeError:
         # The reader went away (`glmagent ... | head`): stop quietly, like other Unix tools.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

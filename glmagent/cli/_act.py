@@ -7,7 +7,7 @@ import json
 import sys
 from typing import Any
 
-from glmagent.cli._common import add_directory, add_policy_files, add_shell
+from glmagent.cli._common import add_containment, add_directory, add_policy_files, add_shell
 from glmagent.cli._exit import EXIT_NOT_DONE, EXIT_SUCCESS, EXIT_USAGE
 
 
@@ -23,11 +23,12 @@ def register(commands: Any) -> None:
     add_directory(act)
     add_shell(act)
     add_policy_files(act)
+    add_containment(act)
     act.set_defaults(handler=run_act)
 
 
 def run_act(args: argparse.Namespace) -> int:
-    from glmagent.agent import CodingAgent
+    from glmagent.agent import CodingAgent, sandbox_for
     from glmagent.config import resolve_settings
     from glmagent.contract import InvalidPlannerOutput, parse_action
 
@@ -38,7 +39,16 @@ def run_act(args: argparse.Namespace) -> int:
         print(json.dumps({"status": "rejected", "error": str(invalid)}))
         return EXIT_USAGE
     workdir = args.directory.expanduser().resolve()
-    settings = resolve_settings(workdir, {"shell": args.shell, "policy_files": args.policy_files})
+    flags = {
+        "shell": args.shell,
+        "policy_files": args.policy_files,
+        "sandbox": args.sandbox,
+        "allow_network": args.allow_network,
+        "command_timeout": args.command_timeout,
+    }
+    settings = resolve_settings(workdir, flags)
     observation = CodingAgent(settings=settings).act(action, workdir)
-    print(json.dumps(observation.model_dump(mode="json"), indent=2))
+    document = observation.model_dump(mode="json")
+    document["sandbox"] = sandbox_for(settings, workdir).describe()
+    print(json.dumps(document, indent=2))
     return EXIT_SUCCESS if observation.status == "ok" else EXIT_NOT_DONE

@@ -16,6 +16,22 @@ def add_shell(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_containment(parser: argparse.ArgumentParser) -> None:
+    """`--sandbox`, `--allow-network` and `--command-timeout`: how commands the agent runs are contained."""
+    parser.add_argument(
+        "--sandbox",
+        choices=("auto", "bwrap", "none"),
+        help="OS sandbox for commands and tests (auto: bubblewrap on Linux if installed; none: policy only)",
+    )
+    parser.add_argument(
+        "--allow-network",
+        action="store_true",
+        default=None,
+        help="let sandboxed commands and tests use the network (recorded in the audit log)",
+    )
+    parser.add_argument("--command-timeout", type=float, metavar="S", help="seconds per `run` command (300)")
+
+
 def add_policy_files(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--policy",

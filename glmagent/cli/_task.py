@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from glmagent.cli._common import add_directory, add_policy_files, add_shell, emit_result
+from glmagent.cli._common import add_containment, add_directory, add_policy_files, add_shell, emit_result
 from glmagent.cli._exit import task_exit_code
 from glmagent.errors import ConfigError
 
@@ -45,7 +45,7 @@ def register(commands: Any) -> None:
     add_shell(task)
     task.add_argument("--task-id", metavar="ID", help="memory file name; reuse it to continue a task")
     add_policy_files(task)
-    task.add_argument("--command-timeout", type=float, metavar="S", help="seconds per `run` command (300)")
+    add_containment(task)
     task.add_argument("--test-timeout", type=float, metavar="S", help="seconds for the test command (900)")
     task.add_argument("--json", action="store_true", help="print the result as JSON on stdout")
     task.set_defaults(handler=run_task)
@@ -58,6 +58,7 @@ def register(commands: Any) -> None:
     )
     demo.add_argument("--dir", type=Path, metavar="DIR", help="copy the sample project here instead")
     add_shell(demo)
+    add_containment(demo)
     demo.add_argument("--json", action="store_true", help="print the result as JSON on stdout")
     demo.set_defaults(handler=run_demo)
 
@@ -81,6 +82,8 @@ def run_task(args: argparse.Namespace) -> int:
         "command_timeout": args.command_timeout,
         "test_timeout": args.test_timeout,
         "policy_files": args.policy_files,
+        "sandbox": args.sandbox,
+        "allow_network": args.allow_network,
     }
     if args.replay is not None and args.provider is None:
         flags["provider"] = "replay"  # --replay alone clearly means offline replay
@@ -97,6 +100,7 @@ def run_task(args: argparse.Namespace) -> int:
         task_id=args.task_id,
     )
     print(f"task {task.task_id} in {workdir}", file=progress)
+    print(containment_line(settings, workdir), file=progress)
     try:
         result = agent.run(task)
     finally:
@@ -115,8 +119,21 @@ def run_demo(args: argparse.Namespace) -> int:
     print(f"glmagent demo: {DEMO_TASK}", file=progress)
     print("planner: recorded replies (offline); tests: the sample project's pytest suite", file=progress)
     result = run_demo(
-        args.dir, observer=ConsoleObserver(progress, planner_label="replay"), shell=args.shell or "auto"
+        args.dir,
+        observer=ConsoleObserver(progress, planner_label="replay"),
+        shell=args.shell or "auto",
+        sandbox=args.sandbox or "auto",
+        allow_network=bool(args.allow_network),
+        command_timeout=args.command_timeout,
+        announce=lambda line: print(line, file=progress),
     )
     print(f"\nproject: {result.working_directory}", file=progress)
     emit_result(result, args.json)
     return task_exit_code(result)
+
+
+def containment_line(settings: Any, workdir: Path) -> str:
+    """The start-up line saying which layer guards commands (raises ConfigError for an unusable choice)."""
+    from glmagent.agent import sandbox_for
+
+    return sandbox_for(settings, workdir).describe()

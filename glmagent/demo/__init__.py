@@ -13,6 +13,7 @@ import shlex
 import shutil
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 from glmagent.errors import ConfigError
@@ -45,32 +46,50 @@ def prepare_project(destination: Path | None = None) -> Path:
 
 
 def run_demo(
-    destination: Path | None = None, *, observer: LoopObserver | None = None, shell: str = "auto"
+    destination: Path | None = None,
+    *,
+    observer: LoopObserver | None = None,
+    shell: str = "auto",
+    sandbox: str = "auto",
+    allow_network: bool = False,
+    command_timeout: float | None = None,
+    announce: Callable[[str], None] | None = None,
 ) -> TaskResult:
-    """Run the whole demo and return the loop's result; the project stays on disk for inspection."""
+    """Run the whole demo and return the loop's result; the project stays on disk for inspection.
+
+    `announce` receives the line saying which layer contains the commands (the OS sandbox or none).
+    """
     if importlib.util.find_spec("pytest") is None:
         raise ConfigError(
             "the demo runs the sample project's pytest suite, but pytest is not installed; "
             "install it with `pip install pytest` (or `pip install 'glmagent[test]'`)"
         )
-    from glmagent.agent import CodingAgent
+    from glmagent.agent import CodingAgent, sandbox_for
     from glmagent.config import Settings
     from glmagent.planners.scripted import ScriptedPlanner
-    from glmagent.tools.shell import make_shell
+    from glmagent.tools.shell import resolve_shell_kind
 
+    kind = resolve_shell_kind(shell)  # type: ignore[arg-type]
+    extra = {} if command_timeout is None else {"command_timeout": command_timeout}
+    settings = Settings(
+        provider="replay",
+        replay=REPLAY_FILE,
+        shell=kind,
+        sandbox=sandbox,  # type: ignore[arg-type]
+        allow_network=allow_network,
+        **extra,
+    )
     project = prepare_project(destination)
-    backend = make_shell(shell)  # type: ignore[arg-type]
+    if announce is not None:
+        announce(sandbox_for(settings, project).describe())
     agent = CodingAgent(
-        planner=ScriptedPlanner.from_replay_file(REPLAY_FILE),
-        settings=Settings(provider="replay", replay=REPLAY_FILE, shell=backend.kind),
-        observer=observer,
-        shell=backend,
+        planner=ScriptedPlanner.from_replay_file(REPLAY_FILE), settings=settings, observer=observer
     )
     task = CodingAgent.create_task(
         description=DEMO_TASK,
         working_directory=project,
         max_iterations=5,
-        test_command=demo_test_command(backend.kind),
+        test_command=demo_test_command(kind),
         task_id="demo",
     )
     return agent.run(task)

@@ -1,13 +1,18 @@
 """Running commands: POSIX `/bin/sh -c` or PowerShell, with a timeout, separate stdout/stderr and a scrubbed
-environment.
+environment, inside the OS sandbox when there is one.
 
-Commands never see provider API keys or other secret-looking variables, never read stdin, and a timeout kills
-the whole process tree, not only the shell.
+Commands never see provider API keys or other secret-looking variables, never read stdin, and cannot open an
+interactive editor. Everything a command starts is gone when it ends or times out: on Linux a PID namespace
+(bubblewrap) or a subreaper process (`_reaper.py`) collects detached children and background jobs, on Windows
+a job object; the agent never waits on a pipe an orphan holds open for more than a short grace.
 """
 
 from __future__ import annotations
 
+import base64
+import contextlib
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -22,6 +27,7 @@ from pydantic import BaseModel
 
 from glmagent.errors import ConfigError
 from glmagent.secrets import is_secret_name
+from glmagent.tools.sandbox import NoSandbox, Sandbox
 
 ShellKind = Literal["posix", "powershell"]
 ShellChoice = Literal["auto", "posix", "powershell"]
@@ -29,6 +35,20 @@ ShellChoice = Literal["auto", "posix", "powershell"]
 #: Bytes of each stream kept from the start and from the end; the middle of huge outputs is dropped.
 KEEP_HEAD = 48_000
 KEEP_TAIL = 48_000
+
+#: Seconds to wait for the output pipes to close after the command ended, before returning what arrived.
+PIPE_GRACE_S = 1.0
+#: Seconds a stopped command (timeout, Ctrl-C) gets to clean up its descendants before everything is killed.
+STOP_GRACE_S = 1.0
+
+_REAPER = Path(__file__).with_name("_reaper.py")
+
+#: What a command that tries to open an editor gets instead: a failure that says what to do.
+EDITOR_REFUSAL = (
+    "echo 'glmagent: commands cannot open an interactive editor; pass the text on the command line "
+    '(for example git commit -m "message")\' >&2; exit 1'
+)
+_PROXY_CREDENTIALS = re.compile(r"^(?P<scheme>[a-z][a-z0-9+.-]*://)?[^/@\s]+@", re.IGNORECASE)
 
 
 class ProcessResult(BaseModel):
@@ -62,11 +82,17 @@ class ShellBackend(Protocol):
 
 
 def child_environment(base: Mapping[str, str] | None = None) -> dict[str, str]:
-    """The environment for commands the agent runs: the user's, minus API keys and secret-looking names."""
+    """The environment for commands the agent runs: the user's, minus API keys and secret-looking names,
+    proxy URLs without their credentials, and editors that fail at once instead of waiting for a human."""
     source = os.environ if base is None else base
     env = {name: value for name, value in source.items() if not is_secret_name(name)}
-    # Commands must never stop to ask: no pagers, no credential prompts.
+    for name, value in list(env.items()):
+        if name.casefold().endswith("_proxy"):
+            env[name] = _PROXY_CREDENTIALS.sub(lambda m: m.group("scheme") or "", value.strip())
+    # Commands must never stop to ask: no pagers, no credential prompts, no editors.
     env.update({"GIT_TERMINAL_PROMPT": "0", "GIT_PAGER": "cat", "PAGER": "cat", "NO_COLOR": "1"})
+    env.update({"GIT_EDITOR": EDITOR_REFUSAL, "GIT_SEQUENCE_EDITOR": EDITOR_REFUSAL})
+    env.update({"EDITOR": "false", "VISUAL": "false"})
     return env
 
 
@@ -93,41 +119,61 @@ class _Capture:
                     del self.tail[: len(self.tail) - KEEP_TAIL]
         stream.close()
 
-    def text(self, timeout: float = 5.0) -> str:
+    def text(self, timeout: float = PIPE_GRACE_S) -> str:
+        """What arrived; waits at most `timeout` for the pipe to close (an orphan may hold it open)."""
         self._thread.join(timeout)
-        kept = len(self.head) + len(self.tail)
-        head = self.head.decode("utf-8", errors="replace")
-        if self.total <= kept:
-            return head + self.tail.decode("utf-8", errors="replace")
-        cut = self.total - kept
-        tail = self.tail.decode("utf-8", errors="replace")
+        head_bytes, tail_bytes, total = bytes(self.head), bytes(self.tail), self.total
+        kept = len(head_bytes) + len(tail_bytes)
+        head = head_bytes.decode("utf-8", errors="replace")
+        if total <= kept:
+            return head + tail_bytes.decode("utf-8", errors="replace")
+        cut = total - kept
+        tail = tail_bytes.decode("utf-8", errors="replace")
         return f"{head}\n[... {cut:,} bytes of output cut ...]\n{tail}"
 
 
 class _SubprocessShell:
     kind: ShellKind
+    sandbox: Sandbox
 
     def argv(self, command: str) -> list[str]:
         raise NotImplementedError
 
+    def describe_containment(self) -> str:
+        """Which OS layer contains the commands this backend runs."""
+        return self.sandbox.describe()
+
+    def contained_argv(self, command: str, cwd: Path) -> list[str]:
+        """The argv actually executed: sandboxed, and under the reaper where nothing else collects orphans."""
+        argv = self.sandbox.wrap(self.argv(command), cwd)
+        if not self.sandbox.contains_processes and sys.platform.startswith("linux"):
+            argv = [sys.executable, "-I", "-S", str(_REAPER), *argv]
+        return argv
+
     def run(self, command: str, cwd: Path, timeout: float) -> ProcessResult:
-        """Run `command` in `cwd`; on timeout or Ctrl-C the whole process tree is killed."""
+        """Run `command` in `cwd`; on timeout or Ctrl-C everything it started is stopped."""
         started = time.monotonic()
+        if "\x00" in command:
+            return _refused(command, self.kind, "the command contains a NUL byte, which no shell can run")
         kwargs: dict[str, object] = {}
         if os.name == "nt":
             kwargs["creationflags"] = subprocess.CREATE_NEW_PROCESS_GROUP  # type: ignore[attr-defined]
         else:
             kwargs["start_new_session"] = True
         # The policy engine vetted `command` before it got here.
-        proc = subprocess.Popen(
-            self.argv(command),
-            cwd=cwd,
-            env=child_environment(),
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            **kwargs,  # type: ignore[call-overload]
-        )
+        try:
+            proc = subprocess.Popen(
+                self.contained_argv(command, cwd),
+                cwd=cwd,
+                env=child_environment(),
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                **kwargs,  # type: ignore[call-overload]
+            )
+        except (OSError, ValueError) as error:
+            return _refused(command, self.kind, f"the command could not be started: {error}")
+        job = _WindowsJob.attach(proc) if os.name == "nt" else None
         assert proc.stdout is not None and proc.stderr is not None
         out, err = _Capture(proc.stdout), _Capture(proc.stderr)
         timed_out = False
@@ -135,10 +181,17 @@ class _SubprocessShell:
             proc.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
             timed_out = True
-            _kill_tree(proc)
+            _stop_tree(proc, graceful=self.sandbox.contains_processes or _uses_reaper())
         except BaseException:
-            _kill_tree(proc)
+            _stop_tree(proc, graceful=self.sandbox.contains_processes or _uses_reaper())
             raise
+        finally:
+            if job is not None:
+                job.close()
+        if not timed_out and os.name != "nt" and not (self.sandbox.contains_processes or _uses_reaper()):
+            # macOS without a reaper: what is still in the command's process group goes with it.
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(proc.pid, signal.SIGKILL)
         return ProcessResult(
             command=command,
             shell=self.kind,
@@ -152,15 +205,105 @@ class _SubprocessShell:
         )
 
 
-def _kill_tree(proc: subprocess.Popen[bytes]) -> None:
+def _uses_reaper() -> bool:
+    return sys.platform.startswith("linux")
+
+
+def _refused(command: str, kind: ShellKind, reason: str) -> ProcessResult:
+    return ProcessResult(
+        command=command,
+        shell=kind,
+        exit_code=126,
+        stdout="",
+        stderr=f"glmagent: {reason}",
+        duration_s=0.0,
+        stdout_bytes=0,
+        stderr_bytes=0,
+    )
+
+
+def _stop_tree(proc: subprocess.Popen[bytes], *, graceful: bool) -> None:
+    """Stop a command and everything it started.
+
+    With a reaper or a PID namespace in front of the command, SIGTERM lets that layer kill every
+    descendant (even ones in their own sessions) before it exits; whatever is left after a short grace, and
+    everything on systems without such a layer, gets SIGKILL by process group.
+    """
     if os.name == "nt":
         subprocess.run(["taskkill", "/F", "/T", "/PID", str(proc.pid)], capture_output=True, check=False)
-    else:
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
+        proc.wait()
+        return
+    if graceful:
+        with contextlib.suppress(ProcessLookupError):
+            proc.terminate()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(timeout=STOP_GRACE_S)
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        with contextlib.suppress(ProcessLookupError):
             proc.kill()
     proc.wait()
+
+
+class _WindowsJob:
+    """A Windows job object with kill-on-close: closing it ends every process the command started."""
+
+    def __init__(self, handle: int) -> None:
+        self.handle = handle
+
+    @classmethod
+    def attach(cls, proc: subprocess.Popen[bytes]) -> _WindowsJob | None:
+        try:
+            import ctypes
+            from ctypes import wintypes
+
+            kernel32 = ctypes.WinDLL("kernel32", use_last_error=True)  # type: ignore[attr-defined]
+
+            class _Basic(ctypes.Structure):
+                _fields_ = [
+                    ("PerProcessUserTimeLimit", ctypes.c_int64),
+                    ("PerJobUserTimeLimit", ctypes.c_int64),
+                    ("LimitFlags", wintypes.DWORD),
+                    ("MinimumWorkingSetSize", ctypes.c_size_t),
+                    ("MaximumWorkingSetSize", ctypes.c_size_t),
+                    ("ActiveProcessLimit", wintypes.DWORD),
+                    ("Affinity", ctypes.c_size_t),
+                    ("PriorityClass", wintypes.DWORD),
+                    ("SchedulingClass", wintypes.DWORD),
+                ]
+
+            class _Io(ctypes.Structure):
+                _fields_ = [(name, ctypes.c_uint64) for name in ("r", "w", "o", "rb", "wb", "ob")]
+
+            class _Extended(ctypes.Structure):
+                _fields_ = [
+                    ("BasicLimitInformation", _Basic),
+                    ("IoInfo", _Io),
+                    ("ProcessMemoryLimit", ctypes.c_size_t),
+                    ("JobMemoryLimit", ctypes.c_size_t),
+                    ("PeakProcessMemoryUsed", ctypes.c_size_t),
+                    ("PeakJobMemoryUsed", ctypes.c_size_t),
+                ]
+
+            job = kernel32.CreateJobObjectW(None, None)
+            if not job:
+                return None
+            info = _Extended()
+            info.BasicLimitInformation.LimitFlags = 0x2000  # JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE
+            extended_limit_information = 9
+            kernel32.SetInformationJobObject(
+                job, extended_limit_information, ctypes.byref(info), ctypes.sizeof(info)
+            )
+            kernel32.AssignProcessToJobObject(job, int(proc._handle))  # type: ignore[attr-defined]
+            return cls(job)
+        except (OSError, AttributeError, ImportError):
+            return None
+
+    def close(self) -> None:
+        import ctypes
+
+        ctypes.WinDLL("kernel32").CloseHandle(self.handle)  # type: ignore[attr-defined]
 
 
 class PosixShell(_SubprocessShell):
@@ -168,19 +311,25 @@ class PosixShell(_SubprocessShell):
 
     kind: ShellKind = "posix"
 
-    def __init__(self, executable: str = "/bin/sh") -> None:
+    def __init__(self, executable: str = "/bin/sh", sandbox: Sandbox | None = None) -> None:
         self.executable = executable
+        self.sandbox = sandbox or NoSandbox()
 
     def argv(self, command: str) -> list[str]:
         return [self.executable, "-c", command]
 
 
 class PowerShell(_SubprocessShell):
-    """`pwsh` (or Windows PowerShell) with `-NoProfile -NonInteractive -Command COMMAND`."""
+    """`pwsh` (or Windows PowerShell) with `-NoProfile -NonInteractive -EncodedCommand BASE64`.
+
+    The command travels base64-encoded (UTF-16LE), so no Windows argv quoting layer can change the text the
+    policy checked.
+    """
 
     kind: ShellKind = "powershell"
 
-    def __init__(self, executable: str | None = None) -> None:
+    def __init__(self, executable: str | None = None, sandbox: Sandbox | None = None) -> None:
+        self.sandbox = sandbox or NoSandbox()
         found = (
             executable or shutil.which("pwsh") or shutil.which("powershell.exe") or shutil.which("powershell")
         )
@@ -192,7 +341,17 @@ class PowerShell(_SubprocessShell):
         self.executable = found
 
     def argv(self, command: str) -> list[str]:
-        return [self.executable, "-NoProfile", "-NonInteractive", "-Command", command]
+        return [self.executable, "-NoProfile", "-NonInteractive", "-EncodedCommand", encode_command(command)]
+
+
+def encode_command(command: str) -> str:
+    """PowerShell's `-EncodedCommand` form: base64 of the UTF-16LE text."""
+    return base64.b64encode(command.encode("utf-16-le")).decode("ascii")
+
+
+def decode_command(encoded: str) -> str:
+    """The inverse of `encode_command`."""
+    return base64.b64decode(encoded).decode("utf-16-le")
 
 
 def resolve_shell_kind(choice: ShellChoice) -> ShellKind:
@@ -204,7 +363,7 @@ def resolve_shell_kind(choice: ShellChoice) -> ShellKind:
     return choice
 
 
-def make_shell(choice: ShellChoice) -> ShellBackend:
-    """Build the backend for `--shell auto|posix|powershell`."""
+def make_shell(choice: ShellChoice, sandbox: Sandbox | None = None) -> ShellBackend:
+    """Build the backend for `--shell auto|posix|powershell`, running its commands inside `sandbox`."""
     kind = resolve_shell_kind(choice)
-    return PowerShell() if kind == "powershell" else PosixShell()
+    return PowerShell(sandbox=sandbox) if kind == "powershell" else PosixShell(sandbox=sandbox)
