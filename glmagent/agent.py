@@ -13,6 +13,7 @@ from glmagent.loop import AgentLoop, LoopObserver, Task, TaskResult
 from glmagent.memory import AgentSummaryStore, validate_task_id
 from glmagent.observation import Observation
 from glmagent.planners.base import Planner
+from glmagent.secrets import Redactor
 from glmagent.testing import ShellTestRunner
 from glmagent.tools.executor import ToolExecutor
 from glmagent.tools.sandbox import NO_SANDBOX_NOTICE, Sandbox, resolve_sandbox
@@ -74,18 +75,23 @@ class CodingAgent:
         settings = self.settings or resolve_settings(workspace.root)
         planner = self.planner or planner_from_settings(settings)
         shell = self.shell or make_shell(settings.shell, sandbox_for(settings, workspace.root))
+        redactor = Redactor()
         executor = ToolExecutor(
-            workspace, shell, self.policy or load_policy(settings), command_timeout=settings.command_timeout
+            workspace,
+            shell,
+            self.policy or load_policy(settings),
+            command_timeout=settings.command_timeout,
+            redactor=redactor,
         )
         tests = (
-            ShellTestRunner(shell, workspace.root, task.test_command, settings.test_timeout)
+            ShellTestRunner(shell, workspace.root, task.test_command, settings.test_timeout, redactor)
             if task.test_command
             else None
         )
         loop = AgentLoop(
             planner=planner,
             executor=executor,
-            memory=AgentSummaryStore(workspace.root, task.task_id),
+            memory=AgentSummaryStore(workspace.root, task.task_id, redactor=redactor),
             tests=tests,
             observer=self.observer,
             start_details={"sandbox": containment(shell), "allow_network": settings.allow_network},

@@ -167,6 +167,36 @@ def _embedded_objects(text: str) -> list[Any]:
     return found
 
 
+_UNUSABLE = re.compile("[\x00\ud800-\udfff]")
+
+
+def unusable_text(document: Any, where: str = "") -> list[str]:
+    """Strings in `document` that hold a NUL byte or a lone UTF-16 surrogate, as `at <path>: <why>`.
+
+    Both pass a JSON schema, yet no file name, command line or UTF-8 file can hold them: they are invalid
+    output, told to the model like any schema violation.
+    """
+    problems: list[str] = []
+    if isinstance(document, str):
+        found = _UNUSABLE.search(document)
+        if found:
+            char = found.group()
+            what = "a NUL byte (\\u0000)" if char == "\x00" else f"a lone surrogate (\\u{ord(char):04x})"
+            problems.append(
+                f"at {where or '(top level)'}: the text contains {what}, which is not usable text"
+            )
+    elif isinstance(document, dict):
+        for key, value in document.items():
+            label = f"{where}/{key}" if where else str(key)
+            if isinstance(key, str) and _UNUSABLE.search(key):
+                problems.append(f"at {label!r}: a key contains a NUL byte or a lone surrogate")
+            problems += unusable_text(value, label)
+    elif isinstance(document, list):
+        for index, value in enumerate(document):
+            problems += unusable_text(value, f"{where}/{index}" if where else str(index))
+    return problems
+
+
 def validate_planner_document(document: Any) -> PlannerOutput:
     """Validate a decoded document against the schema, then build the typed model."""
     if not isinstance(document, dict):
@@ -174,7 +204,7 @@ def validate_planner_document(document: Any) -> PlannerOutput:
             f"the reply is a JSON {type(document).__name__}, not an object; "
             'send {"thought": ..., "plan": [...], "actions": [...]}'
         )
-    problems = schema_errors(document)
+    problems = schema_errors(document) or unusable_text(document)
     if problems:
         raise InvalidPlannerOutput("the JSON does not match the schema: " + "; ".join(problems[:8]))
     return PlannerOutput.model_validate(document)
@@ -194,7 +224,8 @@ def parse_action(text: str) -> Action:
     if not isinstance(document, dict):
         raise InvalidPlannerOutput('the action must be a JSON object like {"tool": "read_file", "path": "x"}')
     wrapper = {"thought": "", "plan": [], "actions": [document]}
-    problems = [p.replace("at actions/0", "at action", 1) for p in schema_errors(wrapper)]
+    problems = schema_errors(wrapper) or unusable_text(wrapper)
+    problems = [p.replace("at actions/0", "at action", 1) for p in problems]
     if problems:
         raise InvalidPlannerOutput("the action does not match the schema: " + "; ".join(problems[:8]))
     return Action.model_validate(document)

@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import os
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from glmagent.errors import ConfigError
-from glmagent.secrets import is_secret_name
+from glmagent.secrets import Redactor
 
 MEMORY_DIR = Path(".hazina") / "agent-memory"
 
@@ -55,24 +54,6 @@ def format_iteration(number: int, lines: Iterable[str]) -> str:
     return f"Iteration {number}:\n" + "\n".join(bullets) + "\n"
 
 
-class Redactor:
-    """Replaces the values of secret-looking environment variables (the ones commands never see) in text."""
-
-    def __init__(self, environ: Mapping[str, str] | None = None) -> None:
-        source = os.environ if environ is None else environ
-        self._secrets = sorted(
-            {value for name, value in source.items() if is_secret_name(name) and len(value) >= 8},
-            key=len,
-            reverse=True,
-        )
-
-    def __call__(self, text: str) -> str:
-        for secret in self._secrets:
-            if secret in text:
-                text = text.replace(secret, "[REDACTED]")
-        return text
-
-
 class AgentSummaryStore:
     """Reads and appends one task's memory file and audit log."""
 
@@ -100,7 +81,7 @@ class AgentSummaryStore:
         block = self._redact(format_iteration(number, lines))
         self.directory.mkdir(parents=True, exist_ok=True)
         existing = self.summary_path.exists() and self.summary_path.stat().st_size > 0
-        with self.summary_path.open("a", encoding="utf-8", newline="\n") as handle:
+        with self.summary_path.open("a", encoding="utf-8", errors="backslashreplace", newline="\n") as handle:
             handle.write(("\n" if existing else "") + block)
         return block
 
@@ -114,5 +95,6 @@ class AgentSummaryStore:
         }
         line = self._redact(json.dumps(entry, ensure_ascii=False, default=str))
         self.directory.mkdir(parents=True, exist_ok=True)
-        with self.audit_path.open("a", encoding="utf-8", newline="\n") as handle:
+        # Model text may hold lone surrogates: they are written escaped, never allowed to break the record.
+        with self.audit_path.open("a", encoding="utf-8", errors="backslashreplace", newline="\n") as handle:
             handle.write(line + "\n")

@@ -15,7 +15,11 @@ guard's variable rules (`names = ["<secret-name>"]` in the policy) use exactly t
 
 from __future__ import annotations
 
+import base64
+import os
 import re
+import urllib.parse
+from collections.abc import Iterable, Mapping
 
 _STRONG = (
     r"(?:[a-z]*(?:secret|password|passwd|passphrase|credential|cookie|webhook)s?"
@@ -49,3 +53,72 @@ _SECRET_NAME = re.compile(SECRET_NAME_PATTERN, re.IGNORECASE | re.DOTALL)
 def is_secret_name(name: str) -> bool:
     """True for variable names that look like they hold a key, token or password."""
     return _SECRET_NAME.fullmatch(name) is not None
+
+
+#: Values shorter than this are not redacted: one to three characters (`1`, `on`, `dev`) occur everywhere
+#: in ordinary output, so replacing them would garble observations without protecting anything real.
+MIN_SECRET_LENGTH = 4
+
+#: Values that are settings, not secrets, even under a secret-looking name (`AUTH_ENABLED=true`).
+_HARMLESS_VALUES = frozenset(
+    {"true", "false", "yes", "no", "none", "null", "nil", "on", "off", "enabled", "disabled"}
+    | {"auto", "default"}
+)
+
+_PROXY_PASSWORD = re.compile(r"^(?:[a-z][a-z0-9+.-]*://)?[^/@:\s]*:(?P<password>[^/@\s]+)@", re.IGNORECASE)
+
+REDACTED = "[REDACTED]"
+
+
+def secret_values(environ: Mapping[str, str], extra_names: Iterable[str] = ()) -> list[str]:
+    """The values to hide: every secret-looking variable, the names in `extra_names` (e.g. the provider's
+    key variable), and passwords inside proxy URLs; longest first so overlapping values are hidden whole."""
+    extra = set(extra_names)
+    found: set[str] = set()
+    for name, value in environ.items():
+        if name.casefold().endswith("_proxy"):
+            match = _PROXY_PASSWORD.match(value.strip())
+            if match:
+                found.add(urllib.parse.unquote(match.group("password")))
+                found.add(match.group("password"))
+            continue
+        if name in extra or is_secret_name(name):
+            found.add(value.strip())
+            found.add(value)
+    usable = {v for v in found if len(v) >= MIN_SECRET_LENGTH and v.casefold() not in _HARMLESS_VALUES}
+    return sorted(usable, key=len, reverse=True)
+
+
+def _encodings(value: str) -> set[str]:
+    """Common ways a value shows up in output besides verbatim: URL-encoded and base64 (as in `user:key`)."""
+    forms = {urllib.parse.quote(value, safe=""), urllib.parse.quote_plus(value)}
+    raw = value.encode("utf-8", "surrogatepass")
+    if len(raw) >= 8:
+        forms.add(base64.b64encode(raw).decode("ascii").rstrip("="))
+    forms.discard(value)
+    return {form for form in forms if len(form) >= MIN_SECRET_LENGTH}
+
+
+class Redactor:
+    """Replaces secret values — verbatim, URL-encoded or base64 — in text, and counts what it replaced.
+
+    One instance serves the observation boundary (before anything reaches the model, the screen, the memory
+    file or the audit log) and the memory writer.
+    """
+
+    def __init__(self, environ: Mapping[str, str] | None = None, extra_names: Iterable[str] = ()) -> None:
+        values = secret_values(os.environ if environ is None else environ, extra_names)
+        forms = set(values)
+        for value in values:
+            forms |= _encodings(value)
+        self._forms = sorted(forms, key=len, reverse=True)
+        self._pattern = re.compile("|".join(re.escape(f) for f in self._forms)) if self._forms else None
+
+    def redact(self, text: str) -> tuple[str, int]:
+        """`text` with every secret replaced by `[REDACTED]`, and how many replacements were made."""
+        if self._pattern is None or not text:
+            return text, 0
+        return self._pattern.subn(REDACTED, text)
+
+    def __call__(self, text: str) -> str:
+        return self.redact(text)[0]

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
+from glmagent.secrets import Redactor
 from glmagent.tools.executor import format_process_output
 from glmagent.tools.shell import ShellBackend
 
@@ -34,22 +35,34 @@ class TestOutcome(BaseModel):
 
 
 class ShellTestRunner:
-    """Runs the test command through the same shell backend as `run`, without the policy check.
+    """Runs the test command through the same shell backend (and OS sandbox) as `run`.
 
-    The test command comes from the user, not from the model, so it is trusted the way the user's own
-    terminal is.
+    The command line comes from the user (or a trusted project config), not from the model, so it skips the
+    command policy; the code it runs may have been edited by the model, so it runs inside the same sandbox.
     """
 
     __test__ = False
 
-    def __init__(self, shell: ShellBackend, cwd: Path, command: str, timeout: float = DEFAULT_TEST_TIMEOUT):
+    def __init__(
+        self,
+        shell: ShellBackend,
+        cwd: Path,
+        command: str,
+        timeout: float = DEFAULT_TEST_TIMEOUT,
+        redactor: Redactor | None = None,
+    ):
         self.shell = shell
         self.cwd = cwd
         self.command = command
         self.timeout = timeout
+        self.redactor = redactor or Redactor()
 
     def run(self) -> TestOutcome:
         result = self.shell.run(self.command, self.cwd, self.timeout)
+        # Test output reaches the model and the records like any observation: secrets are replaced first.
+        result = result.model_copy(
+            update={"stdout": self.redactor(result.stdout), "stderr": self.redactor(result.stderr)}
+        )
         passed = result.ok
         outcome = f"timed out after {self.timeout:.0f}s" if result.timed_out else f"exit {result.exit_code}"
         return TestOutcome(

@@ -1,7 +1,8 @@
 """The working directory the agent may touch, and the only way file tools reach the disk.
 
 Every path a planner names goes through `Workspace.resolve`: absolute paths outside the root, `..` escapes
-and symlinks pointing out are rejected, and writes into `.git/` or `.hazina/` are refused. Writes are atomic
+and symlinks pointing out are rejected, and writes into any `.git/` or `.hazina/` (at any depth) are
+refused. Writes are atomic
 (temporary file in the same directory, then rename) so an interrupted write never leaves a half-written file.
 """
 
@@ -16,7 +17,7 @@ from pathlib import Path, PurePosixPath
 
 from glmagent.errors import GlmAgentError
 
-#: Top-level folders the agent must never write into: git's own data and glmagent's memory and audit trail.
+#: Folders the agent never writes into, at any depth: git's own data and glmagent's memory and audit trail.
 PROTECTED_DIRS = (".git", ".hazina")
 
 _WINDOWS_ABSOLUTE = re.compile(r"^(?:[A-Za-z]:|[\\/]{2})")
@@ -56,10 +57,29 @@ class Workspace:
         if real == self.root:
             raise PathRejected(f"{path!r} is the working directory itself, not a file")
         if for_write:
-            first = real.relative_to(self.root).parts[0]
-            if first.casefold() in PROTECTED_DIRS:
-                raise PathRejected(f"{path!r} is inside {first}/, which the agent never writes")
+            # Nested repositories (vendored code, submodules) have hooks and config of their own.
+            for part in real.relative_to(self.root).parts:
+                if part.casefold() in PROTECTED_DIRS:
+                    raise PathRejected(f"{path!r} is inside a {part}/ folder, which the agent never writes")
         return real
+
+    def require_regular(self, target: Path, shown: str) -> None:
+        """Refuse FIFOs, sockets and devices without opening them (opening a FIFO blocks forever)."""
+        try:
+            mode = target.stat().st_mode
+        except FileNotFoundError:
+            return
+        if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+            kind = (
+                "a named pipe (FIFO)"
+                if stat.S_ISFIFO(mode)
+                else "a socket"
+                if stat.S_ISSOCK(mode)
+                else "a device"
+                if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+                else "not a regular file"
+            )
+            raise PathRejected(f"{shown!r} is {kind}; the file tools only open regular files")
 
     def relative(self, path: Path) -> str:
         """The workspace-relative POSIX form of an absolute path inside the workspace."""

@@ -15,6 +15,7 @@ import structlog
 
 from glmagent.contract import REQUIRED_FIELDS, Action, ToolName
 from glmagent.observation import Observation
+from glmagent.secrets import Redactor
 from glmagent.tools import files, git
 from glmagent.tools.shell import ShellBackend, ShellKind
 from glmagent.workspace import PathRejected, Workspace
@@ -52,11 +53,13 @@ class ToolExecutor:
         policy: CommandPolicy,
         *,
         command_timeout: float = DEFAULT_COMMAND_TIMEOUT,
+        redactor: Redactor | None = None,
     ) -> None:
         self.workspace = workspace
         self.shell = shell
         self.policy = policy
         self.command_timeout = command_timeout
+        self.redactor = redactor or Redactor()
         self._handlers: dict[ToolName, Callable[[Action], Observation]] = {
             ToolName.READ_FILE: lambda a: files.read_file(self.workspace, a.path or ""),
             ToolName.APPLY_DIFF: lambda a: files.apply_diff(self.workspace, a.path or "", a.diff or ""),
@@ -89,6 +92,10 @@ class ToolExecutor:
                 summary=f"{action.brief()} failed: {error.strerror or error}",
                 output=f"{action.brief()} failed with an operating-system error: {error}",
             )
+        except (ValueError, UnicodeError) as error:
+            # Text the OS cannot take (odd encodings in a path or command): the model's problem, not a crash.
+            observation = reject(action.tool.value, f"unusable input: {error}")
+        observation = redact_observation(observation, self.redactor)
         observation.duration_s = round(time.monotonic() - started, 3)
         log.info("action", tool=observation.tool, status=observation.status, summary=observation.summary)
         return observation
@@ -153,6 +160,34 @@ def _git_observation(tool: str, label: str, result: git.GitResult) -> Observatio
         summary=f"Ran {label} ({lines} lines)" if result.stdout else f"Ran {label} (no changes)",
         output=result.stdout or f"{label}: nothing to report",
     )
+
+
+def redact_observation(observation: Observation, redactor: Redactor) -> Observation:
+    """The observation with every secret value replaced, before the model, screen or disk see it; the count
+    of replacements goes into `details["redactions"]` for the audit record."""
+    total = 0
+
+    def scrub(value: Any) -> Any:
+        nonlocal total
+        if isinstance(value, str):
+            clean, count = redactor.redact(value)
+            total += count
+            return clean
+        if isinstance(value, dict):
+            return {key: scrub(item) for key, item in value.items()}
+        if isinstance(value, list):
+            return [scrub(item) for item in value]
+        return value
+
+    summary, output, details = (
+        scrub(observation.summary),
+        scrub(observation.output),
+        scrub(observation.details),
+    )
+    if not total:
+        return observation
+    details = {**details, "redactions": total}
+    return observation.model_copy(update={"summary": summary, "output": output, "details": details})
 
 
 def reject(tool: str, reason: str) -> Observation:

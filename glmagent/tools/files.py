@@ -15,6 +15,7 @@ def read_file(workspace: Workspace, path: str) -> Observation:
     """The file's text with line numbers (capped), or a clear failure."""
     target = workspace.resolve(path)
     shown = workspace.relative(target)
+    workspace.require_regular(target, shown)
     if target.is_dir():
         entries = sorted(p.name + ("/" if p.is_dir() else "") for p in target.iterdir())
         listing = "\n".join(entries[:200])
@@ -70,6 +71,7 @@ def apply_diff(workspace: Workspace, path: str, diff: str) -> Observation:
 
     target = workspace.resolve(path, for_write=True)
     shown = workspace.relative(target)
+    workspace.require_regular(target, shown)
     if target.is_dir():
         return Observation(
             tool="apply_diff",

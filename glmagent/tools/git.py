@@ -45,16 +45,16 @@ def run_git(root: Path, *args: str, timeout: float = 60.0) -> GitResult:
 
 
 def git_status(root: Path) -> GitResult:
-    """Short status with the branch line."""
-    return run_git(root, "status", "--short", "--branch", "--untracked-files=all")
+    """Short status with the branch line, limited to `root` (which may be a subfolder of a repository)."""
+    return run_git(root, "status", "--short", "--branch", "--untracked-files=all", "--", ".")
 
 
 def git_diff(root: Path, relative_path: str | None = None) -> GitResult:
     """Unstaged and staged changes against HEAD (or the index when there is no commit yet)."""
-    args = ["diff", "--no-ext-diff", "--no-textconv", "--no-color"]
+    # --relative and the `.` pathspec keep a subfolder's diff to that subfolder, paths relative to it.
+    args = ["diff", "--no-ext-diff", "--no-textconv", "--no-color", "--relative"]
     has_head = run_git(root, "rev-parse", "--verify", "--quiet", "HEAD").exit_code == 0
     if has_head:
         args.append("HEAD")
-    if relative_path:
-        args += ["--", relative_path]
+    args += ["--", relative_path or "."]
     return run_git(root, *args)
