@@ -1,15 +1,18 @@
 """Settings for a run, layered: command-line flags > `GLMAGENT_*` environment variables >
-`{workdir}/.hazina/config.toml` > defaults.
+`{workdir}/.hazina/config.toml` (the project file) > the user's `config.toml` (in the user's config folder) >
+defaults.
 
 API keys are never read from config files: they come from the environment only (see
-`glmagent.planners.providers`), so a checked-in config cannot leak one.
+`glmagent.planners.providers`), so a checked-in config cannot leak one. Settings that could send the key
+somewhere or run code (`TRUST_GATED_KEYS`) are taken from a project file only once the user trusted it
+(`glmagent trust`); the user's own file and flags are always trusted.
 """
 
 from __future__ import annotations
 
 import os
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
@@ -18,6 +21,11 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from glmagent.errors import ConfigError
 
 CONFIG_FILE = Path(".hazina") / "config.toml"
+USER_CONFIG_FILE = "config.toml"
+
+#: Project-file settings that can send the API key somewhere, run code, or loosen containment: ignored until
+#: the user trusts the file. Any key naming an environment variable (`*_env`) counts too.
+TRUST_GATED_KEYS = ("provider", "base_url", "replay", "test_command", "sandbox", "allow_network")
 USER_POLICY_FILE = Path(".hazina") / "policy.toml"
 
 #: Environment variables that can set a field, by field name.
@@ -66,9 +74,18 @@ class Settings(BaseModel):
     """Let sandboxed commands and tests use the network (off by default)."""
 
 
+def is_trust_gated(key: str) -> bool:
+    """True for settings a project file may only set once trusted."""
+    return key in TRUST_GATED_KEYS or key.endswith("_env")
+
+
 def load_config_file(workdir: Path) -> dict[str, Any]:
     """The `[glmagent]` table (or top level) of `.hazina/config.toml`, or `{}` when absent."""
-    path = workdir / CONFIG_FILE
+    return read_config_file(workdir / CONFIG_FILE)
+
+
+def read_config_file(path: Path) -> dict[str, Any]:
+    """The `[glmagent]` table (or top level) of a config file, or `{}` when absent."""
     if not path.is_file():
         return {}
     try:
@@ -90,12 +107,58 @@ def load_config_file(workdir: Path) -> dict[str, Any]:
     return table
 
 
+def untrusted_project_keys(workdir: Path) -> list[str]:
+    """The trust-gated keys the project file sets while it is not trusted (empty when trusted or absent)."""
+    from glmagent.trust import TrustStore
+
+    path = workdir / CONFIG_FILE
+    gated = [key for key in read_config_file(path) if is_trust_gated(key)]
+    if not gated or TrustStore().is_trusted(path):
+        return []
+    return gated
+
+
+def project_layer(workdir: Path, warn: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """The project file's settings, minus the trust-gated ones while it is untrusted (with a warning)."""
+    table = load_config_file(workdir)
+    ignored = untrusted_project_keys(workdir)
+    if ignored:
+        message = (
+            f"ignoring {', '.join(ignored)} from {workdir / CONFIG_FILE}: the file is not trusted "
+            f"(settings that can receive your API key or run code need `glmagent trust -C {workdir}`)"
+        )
+        (warn or _log_warning)(message)
+    return {key: value for key, value in table.items() if key not in ignored}
+
+
+def user_config_path() -> Path:
+    """The user's own config file (always trusted)."""
+    from glmagent.userdirs import config_dir
+
+    return config_dir() / USER_CONFIG_FILE
+
+
+def _log_warning(message: str) -> None:
+    import structlog
+
+    structlog.get_logger(__name__).warning(message)
+
+
 def resolve_settings(
-    workdir: Path, flags: Mapping[str, Any] | None = None, env: Mapping[str, str] | None = None
+    workdir: Path,
+    flags: Mapping[str, Any] | None = None,
+    env: Mapping[str, str] | None = None,
+    *,
+    warn: Callable[[str], None] | None = None,
 ) -> Settings:
-    """Layer flags over environment over config file over defaults; `None` flags count as not given."""
+    """Layer flags over environment over the project file over the user file over defaults; `None` flags
+    count as not given. Trust-gated keys of an untrusted project file are dropped and reported to `warn`."""
     environ = os.environ if env is None else env
-    merged: dict[str, Any] = dict(load_config_file(workdir))
+    user = dict(read_config_file(user_config_path()))
+    project = project_layer(workdir, warn)
+    # Rule files add up across layers: neither file silently drops the other's deny rules.
+    combined_rules = list(user.pop("policy_files", [])) + list(project.pop("policy_files", []))
+    merged: dict[str, Any] = {**user, **project, "policy_files": combined_rules}
     for field, var in ENV_VARS.items():
         value = environ.get(var, "").strip()
         if value:

@@ -1,4 +1,7 @@
-"""Settings layering: flags > GLMAGENT_* environment > .hazina/config.toml > defaults."""
+"""Settings layering: flags > GLMAGENT_* environment > .hazina/config.toml > the user's file > defaults.
+
+Project files here are trusted first where they set trust-gated keys (see tests/test_trust.py for the gate).
+"""
 
 from __future__ import annotations
 
@@ -8,11 +11,14 @@ import pytest
 
 from glmagent.config import resolve_settings
 from glmagent.errors import ConfigError
+from glmagent.trust import TrustStore
 
 
-def _config(root: Path, text: str) -> None:
+def _config(root: Path, text: str, *, trusted: bool = True) -> None:
     (root / ".hazina").mkdir(exist_ok=True)
     (root / ".hazina" / "config.toml").write_text(text)
+    if trusted:
+        TrustStore().trust(root / ".hazina" / "config.toml")
 
 
 def test_defaults_without_any_source(tmp_path: Path) -> None:
@@ -36,6 +42,7 @@ def test_flags_beat_environment_beat_file(tmp_path: Path) -> None:
 
 def test_the_shipped_sample_config_is_valid() -> None:
     root = Path(__file__).resolve().parent.parent
+    TrustStore().trust(root / ".hazina" / "config.toml")  # the private user config folder of this test
     settings = resolve_settings(root, {}, env={})
     assert settings.provider == "glm" and settings.test_command
 

@@ -46,7 +46,9 @@ def run_act(args: argparse.Namespace) -> int:
         "allow_network": args.allow_network,
         "command_timeout": args.command_timeout,
     }
-    settings = resolve_settings(workdir, flags)
+    settings = resolve_settings(
+        workdir, flags, warn=lambda message: print(f"glmagent: {message}", file=sys.stderr)
+    )
     observation = CodingAgent(settings=settings).act(action, workdir)
     document = observation.model_dump(mode="json")
     document["sandbox"] = sandbox_for(settings, workdir).describe()

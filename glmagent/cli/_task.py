@@ -87,7 +87,9 @@ def run_task(args: argparse.Namespace) -> int:
     }
     if args.replay is not None and args.provider is None:
         flags["provider"] = "replay"  # --replay alone clearly means offline replay
-    settings = resolve_settings(workdir, flags)
+    settings = resolve_settings(
+        workdir, flags, warn=lambda message: print(f"glmagent: {message}", file=sys.stderr)
+    )
     planner = planner_from_settings(settings)
     progress = sys.stderr if args.json else sys.stdout
     observer = ConsoleObserver(progress, planner_label=getattr(planner, "name", settings.provider))
