@@ -43,7 +43,7 @@ def test_builtin_rules_all_carry_examples_and_justifications() -> None:
     for rule in policy.rules:
         assert rule.match, rule.id
         assert len(rule.justification) > 30, rule.id
-        assert rule.category in {"destructive", "network", "env", "unverifiable"}
+        assert rule.category in {"destructive", "network", "env", "containment", "unverifiable"}
 
 
 def test_builtin_policy_file_is_where_resources_say() -> None:

@@ -44,10 +44,8 @@ def add_policy_files(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def add_directory(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "-C", "--directory", type=Path, default=Path("."), help="project directory (default: .)"
-    )
+def add_directory(parser: argparse.ArgumentParser, help: str = "project directory (default: .)") -> None:
+    parser.add_argument("-C", "--directory", type=Path, default=Path("."), help=help)
 
 
 def emit_result(result: Any, as_json: bool) -> None:

@@ -7,7 +7,7 @@ import json
 import sys
 from typing import Any
 
-from glmagent.cli._common import add_policy_files
+from glmagent.cli._common import add_directory, add_policy_files
 from glmagent.cli._exit import EXIT_NOT_DONE, EXIT_SUCCESS
 
 
@@ -25,6 +25,7 @@ def register(commands: Any) -> None:
     check.add_argument("--shell", choices=("posix", "powershell"), default="posix", help="backend (posix)")
     check.add_argument("--json", action="store_true", help="print the full decision as JSON")
     add_policy_files(check)
+    add_directory(check, "working directory the command's writes are judged against (default: .)")
     check.set_defaults(handler=run_check)
     rules = policy_commands.add_parser("rules", help="list the deny rules with their justification")
     rules.add_argument("--json", action="store_true", help="print the rules as JSON")
@@ -40,14 +41,15 @@ def _load(args: argparse.Namespace) -> Any:
 
 def run_check(args: argparse.Namespace) -> int:
     policy = _load(args)
+    cwd = args.directory.expanduser().resolve()
     if args.cmd == "-":
         blocked = 0
         for line in sys.stdin:
-            decision = policy.check(line.rstrip("\r\n"), args.shell)
+            decision = policy.check(line.rstrip("\r\n"), args.shell, cwd=cwd)
             blocked += not decision.allowed
             print(json.dumps(decision.model_dump(mode="json")), flush=False)
         return EXIT_NOT_DONE if blocked else EXIT_SUCCESS
-    decision = policy.check(args.cmd, args.shell)
+    decision = policy.check(args.cmd, args.shell, cwd=cwd)
     if args.json:
         print(json.dumps(decision.model_dump(mode="json"), indent=2))
     elif decision.allowed:

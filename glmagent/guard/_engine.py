@@ -21,6 +21,7 @@ from ._models import (
     WrapperSpec,
 )
 from ._normalise import command_key, fold_arg, ps_ascii
+from ._paths import CHANGE_DIRECTORY, DELETERS, WRITERS, PathScope, write_targets
 from ._payloads import decode_powershell_b64, static_output, string_literals
 from ._rules import (
     MATCH,
@@ -119,6 +120,9 @@ class NameInfo:
     """Where its operands start (value-taking global options, `kill`'s single option word)."""
     acts: bool
     """It wraps another command, writes files, or runs code (a shell, an interpreter, `eval` ...)."""
+    paths: str = ""
+    """"cd" when it changes the working directory, "write" when `_paths.write_targets` can name what it
+    writes, "" otherwise: either way its words are judged against the working directory."""
 
 
 _WRITERS = {
@@ -135,6 +139,11 @@ _WRITERS = {
     "set-content": "first",
     "add-content": "first",
 }
+
+
+def _maybe_environ(text: str) -> bool:
+    """A cheap screen: only words mentioning `env`, holding a glob or a run-time piece can name one."""
+    return "env" in text or "ENV" in text or "*" in text or "?" in text or "[" in text or DYN in text
 
 
 def _path_key(path: str) -> str:
@@ -222,6 +231,14 @@ class CompiledPolicy:
             shell = self.shells.get(names[0])
             executor = self.executor_for(names[0])
             writes = next((_WRITERS[n] for n in names if n in _WRITERS), "")
+            paths = next(
+                (
+                    "cd" if n in CHANGE_DIRECTORY else "write"
+                    for n in names
+                    if n in CHANGE_DIRECTORY or n in WRITERS
+                ),
+                "",
+            )
             found = NameInfo(
                 names=names,
                 clauses=clauses,
@@ -230,9 +247,10 @@ class CompiledPolicy:
                 executor=executor,
                 special=special,
                 writes_files=writes,
-                inert=not (clauses or wrappers or shell or executor or special or writes),
+                inert=not (clauses or wrappers or shell or executor or special or writes or paths),
                 syntax=self.index.syntax_for(names),
-                acts=bool(wrappers or shell or executor or special or writes),
+                acts=bool(wrappers or shell or executor or special or writes or paths),
+                paths=paths,
             )
             if len(self._info) < 65536:  # bounded: names come from untrusted text
                 self._info[names] = found
@@ -250,12 +268,13 @@ class CompiledPolicy:
                 self.clause_results[key] = hits
         return hits
 
-    def check(self, command: str, shell: ShellKind) -> Decision:
-        """Decide `command`. A script that is one command of literal words, run by a program that runs
-        nothing else, is decided here from its words; everything else takes the whole `Evaluation`.
-        tests/test_guard_fast_path.py proves both give the same decision."""
+    def check(self, command: str, shell: ShellKind, cwd: str | None = None) -> Decision:
+        """Decide `command` run in `cwd` (the working directory write targets are judged against; None:
+        unknown, so every absolute target counts as outside). A script that is one command of literal
+        words, run by a program that runs nothing else, is decided here from its words; everything else
+        takes the whole `Evaluation`. tests/test_guard_fast_path.py proves both give the same decision."""
         if not command or command.isspace():
-            return Evaluation(self).check(command, shell)
+            return Evaluation(self, root=cwd).check(command, shell)
         module = _parse_posix if shell == "posix" else _parse_powershell
         text = command if shell == "posix" or command.isascii() else ps_ascii(command)
         src = text.encode("utf-8", "replace")
@@ -267,7 +286,7 @@ class CompiledPolicy:
                 decision = self._literal(command, shell, argv)
                 if decision is not None:
                     return decision
-        return Evaluation(self).check(command, shell, (src, root, argv))
+        return Evaluation(self, root=cwd).check(command, shell, (src, root, argv))
 
     def _literal(self, command: str, shell: ShellKind, argv: list[Arg]) -> Decision | None:
         """What `Evaluation.command` decides for a top-level command of literal words whose program
@@ -286,6 +305,8 @@ class CompiledPolicy:
                     return None  # the walk goes on past these: let it
                 out, reason = _finding(rule, argv, info.names, "", detail)
                 return Decision._trusted_block(command, shell, rule, reason, out, "ok")
+        if len(argv) > 1 and any(_maybe_environ(a.text) for a in argv):
+            return None  # a path that could be a process environment: the walk judges it
         if len(argv) > 1:
             entries, screen = self.argument_rules[shell]
             if entries:
@@ -331,9 +352,22 @@ _FED = "__GLMAGENT_STDIN__"
 class Evaluation:
     """Checks one command (and everything nested in it); implements the parsers' `Sink`."""
 
-    __slots__ = ("collect_all", "copied", "findings", "index", "p", "parse_status", "written")
+    __slots__ = (
+        "_scope",
+        "collect_all",
+        "copied",
+        "findings",
+        "index",
+        "p",
+        "parse_status",
+        "root",
+        "written",
+    )
 
-    def __init__(self, policy: CompiledPolicy, *, collect_all: bool = False) -> None:
+    def __init__(self, policy: CompiledPolicy, *, collect_all: bool = False, root: str | None = None) -> None:
+        self.root = root
+        """The working directory write targets are judged against (None: not known)."""
+        self._scope: PathScope | None = None
         self.p = policy
         self.index = policy.index
         self.collect_all = collect_all
@@ -646,6 +680,8 @@ class Evaluation:
                     self.script(" ".join(a.text for a in candidate), "posix", frame.nested(f"`{name}`"))
             for line in wrapped.shell_lines:
                 self._inline(line, "posix", frame.nested(f"`{name} -c`"), argv)
+        if info.paths:
+            self._paths(info, argv, frame)
         if info.writes_files:
             self._note_writes(info.writes_files, argv[1:])
         if (self.written or self.copied) and (
@@ -688,6 +724,18 @@ class Evaluation:
         One search for the rules' literal fragments in all the words together rules out nearly every
         command; the raw spelling counts too: `$HOME/.aws/credentials` keeps the path its text loses to DYN.
         """
+        screened = [a for a in args if _maybe_environ(a.text)]
+        if screened:
+            scope = self.scope(frame)
+            hit = next((a for a in screened if scope.reads_process_environment(a)), None)
+            if hit is not None or (len(args) > 1 and scope.mentions_proc_and_environ(args)):
+                shown = hit.raw if hit is not None else " ".join(a.raw for a in args)
+                self.event(
+                    "proc-environ",
+                    frame,
+                    f"`{shown}` may name a process environment under /proc",
+                    self._argv(argv, names),
+                )
         entries, screen = self.p.argument_rules[frame.dialect]
         if not entries:
             return
@@ -708,6 +756,32 @@ class Evaluation:
             if spec.subcommand is None or (args and args[0].text.lower() == spec.subcommand):
                 return spec
         return None
+
+    def scope(self, frame: Frame) -> PathScope:
+        """The working directory of this command line, followed through its `cd`s (made on first use)."""
+        if self._scope is None:
+            self._scope = PathScope(self.root, frame.dialect)
+        return self._scope
+
+    def _paths(self, info: NameInfo, argv: list[Arg], frame: Frame) -> None:
+        """Follow a `cd`, or judge the files a writing command names against the working directory."""
+        scope = self.scope(frame)
+        args = argv[1:]
+        if info.paths == "cd":
+            operands = [a for a in args if not a.text.startswith("-") or a.text == "-"]
+            scope.change_directory(operands[0] if operands else None)
+            return
+        name = next((n for n in info.names if n in WRITERS), info.names[0])
+        lenient = name in DELETERS
+        for target in write_targets(name, args, frame.dialect):
+            if lenient and (DYN in target.text or "$" in target.raw):
+                continue
+            self._judge_write(scope, target, frame, self._argv(argv, info.names))
+
+    def _judge_write(self, scope: PathScope, target: Arg, frame: Frame, argv: list[str]) -> None:
+        verdict = scope.judge_write(target)
+        if verdict is not None:
+            self.event(verdict.event, frame, verdict.detail, argv)  # type: ignore[arg-type]
 
     def _note_writes(self, how: str, args: list[Arg]) -> None:
         operands = [a for a in args if not a.param and not a.text.startswith("-")]
@@ -775,6 +849,14 @@ class Evaluation:
                     self._add(
                         rule, [op, target.text], f"`{op} {target.raw}`{frame.where()} {rule.description}"
                     )
+        if ">" in base and not (base.endswith("&") and (target.text.isdigit() or target.text == "-")):
+            self._judge_write(self.scope(frame), target, frame, [op, target.raw])
+        elif (
+            "<" in base
+            and _maybe_environ(target.text)
+            and self.scope(frame).reads_process_environment(target)
+        ):
+            self.event("proc-environ", frame, f"`{op} {target.raw}` may read a process environment", [op])
 
     def variable(self, name: str, frame: Frame, raw: str) -> None:
         for rule, pattern in self.index.variables.get(frame.dialect, ()):

@@ -25,7 +25,7 @@ ShellKind = Literal["posix", "powershell"]
 Dialect = Literal["posix", "powershell", "cmd"]
 """Syntaxes the engine understands; `cmd` only appears nested (``cmd /c ...``)."""
 
-Category = Literal["destructive", "network", "env", "unverifiable"]
+Category = Literal["destructive", "network", "env", "containment", "unverifiable"]
 
 ENGINE_EVENTS = (
     "parse-error",
@@ -36,6 +36,10 @@ ENGINE_EVENTS = (
     "depth-exceeded",
     "dynamic-alias",
     "fork-bomb",
+    "write-outside-project",
+    "write-protected-dir",
+    "write-unknown-target",
+    "proc-environ",
 )
 EngineEvent = Literal[
     "parse-error",
@@ -46,6 +50,10 @@ EngineEvent = Literal[
     "depth-exceeded",
     "dynamic-alias",
     "fork-bomb",
+    "write-outside-project",
+    "write-protected-dir",
+    "write-unknown-target",
+    "proc-environ",
 ]
 
 

@@ -140,8 +140,9 @@ class Policy:
         """Every rule, built-in first, in evaluation order."""
         return self._rules
 
-    def check(self, command: str, shell: ShellKind) -> Decision:
-        """Decide whether `command` may run on the `shell` backend ("posix" or "powershell")."""
+    def check(self, command: str, shell: ShellKind, *, cwd: Path | str | None = None) -> Decision:
+        """Decide whether `command` may run on the `shell` backend ("posix" or "powershell") in the working
+        directory `cwd`; writes are judged against it (without one, every absolute target is outside)."""
         if shell != "posix" and shell != "powershell":
             raise ValueError(f"unknown shell backend {shell!r}; expected 'posix' or 'powershell'")
-        return self._compiled.check(command, shell)
+        return self._compiled.check(command, shell, None if cwd is None else str(cwd))

@@ -40,7 +40,9 @@ class PolicyDecision(Protocol):
 class CommandPolicy(Protocol):
     """Anything that can judge a command line before it runs."""
 
-    def check(self, command: str, shell: ShellKind) -> PolicyDecision: ...
+    def check(self, command: str, shell: ShellKind, *, cwd: Path | None = None) -> PolicyDecision:
+        """Judge `command`; writes are judged against the working directory `cwd`."""
+        ...
 
 
 class ToolExecutor:
@@ -102,7 +104,7 @@ class ToolExecutor:
 
     def _run(self, action: Action) -> Observation:
         command = action.command or ""
-        decision = self.policy.check(command, self.shell.kind)
+        decision = self.policy.check(command, self.shell.kind, cwd=self.root)
         if not decision.allowed:
             return Observation(
                 tool="run",

@@ -1,0 +1,330 @@
+"""Where a command line writes, and whether it reads a process environment: paths the policy can see.
+
+The engine reports every write target it can read — redirections, `tee`, `sed -i`, `cp`/`mv`/`ln`/`install`/
+`touch`/`chmod`/`truncate`/`dd of=`, PowerShell `Set-Content`/`Out-File`/`Copy-Item`/`New-Item`/… — and every
+`cd` in the line to a `PathScope`, which judges each target against the working directory:
+
+- inside any `.git/` or `.hazina/` (any depth, any case): git hooks and config run code later, and the audit
+  trail must not be edited by the task it records;
+- outside the working directory (absolute paths, `~`, `$HOME`, `..` escapes, after following `cd`): the
+  user's shell start-up files, other projects;
+- named only at run time (`> "$f"`, `cd $DIR && echo x > y`): fail closed.
+
+`/dev/null`, the standard streams, the temp directory and PowerShell's `$null` stay allowed. Any argument that
+could name `/proc/<process>/environ` (globs, doubled slashes, `.` and `..`, run-time pieces, `cd /proc`)
+is reported too: a process environment holds the user's secrets.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+import tempfile
+from fnmatch import fnmatchcase
+from typing import NamedTuple
+
+from ._syntax import DYN, Arg
+
+PROTECTED = (".git", ".hazina")
+
+_OUTSIDE_HOME = "/\x00home"
+"""Stands for the home directory: never inside the project, never the temp directory."""
+_VIRTUAL_ROOT = "/\x00project"
+"""The working directory when the caller did not say which it is: relative paths stay inside it."""
+
+_SAFE_DEVICES = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero"})
+_WINDOWS_DEVICES = frozenset({"nul", "nul:", "con", "con:", "$null"})
+_TEMP_VARIABLES = re.compile(
+    r"^(?:\"?\$\{?(?:TMPDIR|TMP|TEMP)\}?\"?|\$env:(?:TEMP|TMP)|\"\$env:(?:TEMP|TMP)\")(?:[/\\]|$)",
+    re.IGNORECASE,
+)
+_HOME_VARIABLES = re.compile(
+    r"^\"?(?:\$\{?HOME\}?|\$env:(?:USERPROFILE|HOME|APPDATA|LOCALAPPDATA)|\$HOME)\"?(?:[/\\]|\"?$)",
+    re.IGNORECASE,
+)
+_RUN_TIME = re.compile(r"[$`]|<\(|>\(")
+_DRIVE = re.compile(r"^([A-Za-z]):[/\\]?")
+_GLOB = re.compile(r"[*?\[]")
+
+#: Sample process directories a glob under /proc is tried against.
+_PROC_SAMPLES = tuple(
+    f"/proc/{pid}/{tail}"
+    for pid in ("1", "42", "12345", "self", "thread-self", "curproc")
+    for tail in ("environ", "task/1/environ", "task/12345/environ")
+)
+
+
+class Judgement(NamedTuple):
+    """Why a path is refused: the engine event and a sentence for the planner."""
+
+    event: str
+    detail: str
+
+
+def _temp_dirs() -> tuple[str, ...]:
+    dirs = {"/tmp", "/var/tmp", "/dev/shm", posixpath.normpath(tempfile.gettempdir().replace("\\", "/"))}
+    return tuple(sorted(dirs))
+
+
+_TEMP_DIRS = _temp_dirs()
+
+
+def _normal(path: str) -> str:
+    """Collapse `//`, `/./` and `..` of an absolute POSIX path (`//proc` is `/proc` on Linux)."""
+    return "/" + posixpath.normpath(path).lstrip("/") if path.startswith("/") else posixpath.normpath(path)
+
+
+def _inside(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
+
+
+class PathScope:
+    """The working directory of one command line, followed through its `cd`s."""
+
+    __slots__ = ("cwd", "dialect", "root")
+
+    def __init__(self, root: str | None, dialect: str) -> None:
+        self.root = _normal(root.replace("\\", "/")) if root else _VIRTUAL_ROOT
+        if _DRIVE.match(self.root.lstrip("/")):
+            self.root = self._absolute(self.root.lstrip("/")) or self.root
+        self.cwd: str | None = self.root
+        self.dialect = dialect
+
+    # -- resolving --
+    def _absolute(self, text: str) -> str | None:
+        """The absolute, normalised form of `text` from the current directory; None when not knowable."""
+        if self.dialect != "posix":
+            text = text.replace("\\", "/")
+        drive = _DRIVE.match(text)
+        if drive:
+            return _normal(f"/\x00drive/{drive.group(1).lower()}/{text[drive.end() :]}")
+        if text == "~" or text.startswith("~/") or text.startswith("~\\"):
+            return _normal(_OUTSIDE_HOME + text[1:])
+        if text.startswith("~"):
+            return _normal(f"{_OUTSIDE_HOME}/../{text[1:]}")  # `~user/...`: another user's home
+        if text.startswith("/"):
+            return _normal(text)
+        if self.cwd is None:
+            return None
+        return _normal(f"{self.cwd}/{text}")
+
+    def change_directory(self, target: Arg | None) -> None:
+        """Follow `cd TARGET` (`cd` alone goes home; a run-time target makes later relative paths unknown)."""
+        if target is None:
+            self.cwd = _OUTSIDE_HOME
+        elif DYN in target.text or target.text == "-":
+            raw = target.raw.strip("\"'")
+            self.cwd = _OUTSIDE_HOME if raw in ("$HOME", "${HOME}", "$env:USERPROFILE", "$env:HOME") else None
+        else:
+            self.cwd = self._absolute(target.text)
+
+    # -- judging --
+    def judge_write(self, target: Arg) -> Judgement | None:
+        """None when writing `target` stays inside the project (outside `.git`/`.hazina`) or is harmless."""
+        text, raw = target.text, target.raw
+        if DYN in text and not _RUN_TIME.search(raw):
+            # Only brace expansion or globbing made it dynamic (`touch f{1..3}.txt`): judge it as a pattern.
+            text = text.replace(DYN, "*")
+        if text in _SAFE_DEVICES or text.startswith("/dev/fd/") or raw.lower() in _WINDOWS_DEVICES:
+            return None
+        if DYN in text:
+            if _TEMP_VARIABLES.match(raw) and ".." not in raw:
+                return None
+            if raw.strip("\"'").lower() in _WINDOWS_DEVICES:
+                return None
+            if _HOME_VARIABLES.match(raw):
+                return Judgement("write-outside-project", f"`{raw}` is in the home directory")
+            return Judgement("write-unknown-target", f"`{raw}` names a file only known at run time")
+        path = self._absolute(text)
+        if path is None:
+            return Judgement(
+                "write-unknown-target", f"`{raw}` is relative to a directory only known at run time"
+            )
+        if _inside(path, self.root):
+            for part in path[len(self.root) :].split("/"):
+                if part and any(fnmatchcase(name, part.lower()) for name in PROTECTED):
+                    return Judgement("write-protected-dir", f"`{raw}` is inside {part}/")
+            return None
+        temp = next((t for t in _TEMP_DIRS if _inside(path, t)), None)
+        if temp is not None and not self._beside_project_in(temp, path):
+            return None
+        return Judgement("write-outside-project", f"`{raw}` is outside the working directory")
+
+    def _beside_project_in(self, temp: str, path: str) -> bool:
+        """A project inside the temp directory: its neighbours (`../x`) are not scratch space."""
+        if not _inside(self.root, temp) or self.root == temp:
+            return False
+        top = temp.rstrip("/") + "/" + self.root[len(temp) :].lstrip("/").split("/", 1)[0]
+        return _inside(path, top)
+
+    def mentions_proc_and_environ(self, args: list[Arg]) -> bool:
+        """Words that together could read one: a path under /proc and a name that could be `environ`
+        (`find /proc -name environ`, or a word the parser split in two)."""
+        named = False
+        under = False
+        for a in args:
+            text = a.text.replace(DYN, "*") if DYN in a.text else a.text
+            last = text.rstrip("/").rsplit("/", 1)[-1].lower()
+            if last and ("environ" in last or (_GLOB.search(last) and fnmatchcase("environ", last))):
+                named = True
+            if "proc" in text.lower() or _GLOB.search(text):
+                path = self._absolute(text)
+                first = path[1:].split("/", 1)[0] if path else ""
+                if first == "proc" or (_GLOB.search(first) and fnmatchcase("proc", first)):
+                    under = True
+        return named and under
+
+    def reads_process_environment(self, arg: Arg) -> bool:
+        """Could `arg` name `/proc/<process>/environ`? Globs and run-time pieces count as wildcards."""
+        text = arg.text.replace(DYN, "*") if DYN in arg.text else arg.text
+        lowered = text.lower()
+        if "env" not in lowered and _GLOB.search(text) is None:
+            return False
+        path = self._absolute(text)
+        if path is None:
+            # Relative to a directory only known at run time: any name that could be `environ` counts.
+            last = lowered.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1]
+            return "environ" in last or fnmatchcase("environ", last)
+        first = path[1:].split("/", 1)[0]
+        if first != "proc" and not (_GLOB.search(first) and fnmatchcase("proc", first)):
+            return False
+        if _GLOB.search(path) is None:
+            return path.endswith("/environ")
+        return any(fnmatchcase(sample, path) for sample in _PROC_SAMPLES)
+
+
+# -- which operands a program writes --------------------------------------------------------------------
+
+_ALL = frozenset({"tee", "touch", "mkdir", "rm", "rmdir", "unlink", "shred", "mkfifo", "mknod"})
+_LAST = frozenset({"cp", "mv", "install", "ln", "rsync", "scp"})
+_AFTER_FIRST = frozenset({"chmod", "chown", "chgrp"})
+_VALUE_OPTIONS = {
+    "truncate": ("-s", "--size", "-r", "--reference"),
+    "install": ("-m", "--mode", "-o", "--owner", "-g", "--group"),
+    "cp": ("-S", "--suffix"),
+    "mv": ("-S", "--suffix"),
+    "ln": ("-S", "--suffix"),
+    "mkdir": ("-m", "--mode"),
+    "mkfifo": ("-m", "--mode"),
+    "mknod": ("-m", "--mode"),
+    "tee": (),
+    "touch": ("-d", "--date", "-t", "-r", "--reference"),
+    "sed": ("-e", "--expression", "-f", "--file", "-l", "--line-length", "-s"),
+}
+_TARGET_DIRECTORY = ("-t", "--target-directory")
+
+#: PowerShell cmdlets that write: the parameters naming what they write, and which positional operand does.
+_PS_WRITERS: dict[str, tuple[tuple[str, ...], int | None]] = {
+    "set-content": (("path", "literalpath"), 0),
+    "add-content": (("path", "literalpath"), 0),
+    "clear-content": (("path", "literalpath"), 0),
+    "out-file": (("filepath", "literalpath", "path"), 0),
+    "tee-object": (("filepath", "literalpath", "path"), 0),
+    "export-csv": (("path", "literalpath"), 0),
+    "export-clixml": (("path", "literalpath"), 0),
+    "new-item": (("path", "name"), 0),
+    "remove-item": (("path", "literalpath"), 0),
+    "rename-item": (("path", "literalpath", "newname"), 0),
+    "copy-item": (("destination",), 1),
+    "move-item": (("destination",), 1),
+    "set-itemproperty": (("path", "literalpath"), 0),
+    "new-itemproperty": (("path", "literalpath"), 0),
+}
+_PS_SWITCHES = frozenset(
+    {"force", "recurse", "append", "nonewline", "passthru", "whatif", "confirm", "noclobber", "container"}
+)
+
+#: Deleting programs: their literal targets are judged (`rm ../x`, `rm .git/hooks/x`); run-time names are
+#: left to the destructive rules, which know when a computed delete is dangerous.
+DELETERS = frozenset({"rm", "rmdir", "unlink", "shred", "remove-item"})
+
+CHANGE_DIRECTORY = frozenset({"cd", "chdir", "pushd", "set-location", "sl", "push-location"})
+
+WRITERS = _ALL | _LAST | _AFTER_FIRST | frozenset({"truncate", "dd", "sed", *_PS_WRITERS})
+"""Programs whose write targets `write_targets` can name."""
+
+
+def _operands(args: list[Arg], value_options: tuple[str, ...]) -> tuple[list[Arg], list[Arg]]:
+    """(operands, values of --target-directory) of a POSIX command's arguments."""
+    operands: list[Arg] = []
+    targets: list[Arg] = []
+    skip_next = False
+    want_target = False
+    ended = False
+    for a in args:
+        text = a.text
+        if want_target:
+            targets.append(a)
+            want_target = False
+            continue
+        if skip_next:
+            skip_next = False
+            continue
+        if ended or not text.startswith("-") or text == "-":
+            operands.append(a)
+            continue
+        if text == "--":
+            ended = True
+        elif text in _TARGET_DIRECTORY:
+            want_target = True
+        elif text.startswith("--target-directory="):
+            targets.append(Arg(text.split("=", 1)[1], a.raw.split("=", 1)[-1]))
+        elif text in value_options:
+            skip_next = True
+    return operands, targets
+
+
+def write_targets(name: str, args: list[Arg], dialect: str) -> list[Arg]:
+    """The words of `name ARGS` that name files or folders it writes, as far as the words tell."""
+    if name in _PS_WRITERS:
+        return _powershell_targets(name, args)
+    operands, targets = _operands(args, _VALUE_OPTIONS.get(name, ()))
+    if name == "dd":
+        return [Arg(a.text[3:], a.raw[3:]) for a in args if a.text.startswith("of=")]
+    if name == "sed":
+        if not any(a.text.startswith("-i") or a.text.startswith("--in-place") for a in args if a.literal):
+            return []
+        scripted = any(a.text in ("-e", "--expression", "-f", "--file") for a in args)
+        return operands if scripted else operands[1:]
+    if name in _LAST:
+        return targets + (operands[-1:] if len(operands) > 1 else [])
+    if name in _AFTER_FIRST:
+        if any(a.text.startswith("--reference") for a in args):
+            return operands
+        return operands[1:]
+    return operands
+
+
+def _powershell_targets(name: str, args: list[Arg]) -> list[Arg]:
+    parameters, position = _PS_WRITERS[name]
+    found: list[Arg] = []
+    positional: list[Arg] = []
+    pending: str | None = None
+    for a in args:
+        if pending is not None:
+            if pending in parameters:
+                found.append(a)
+            pending = None
+            continue
+        if a.param or (a.text.startswith("-") and len(a.text) > 1 and a.literal):
+            key, _, glued = a.text[1:].partition(":")
+            key = key.lower()
+            full = next((p for p in parameters if p.startswith(key)), None) if key else None
+            if glued:
+                if full:
+                    found.append(Arg(glued, glued))
+            elif key in _PS_SWITCHES or (any(s.startswith(key) for s in _PS_SWITCHES) and full is None):
+                continue
+            else:
+                pending = full or key
+            continue
+        positional.append(a)
+    if (
+        position is not None
+        and len(positional) > position
+        and not (name in ("copy-item", "move-item") and found)
+    ):
+        found.append(positional[position])
+    if name == "rename-item" and len(positional) > 1:
+        found.append(positional[1])
+    return found

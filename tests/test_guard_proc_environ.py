@@ -1,0 +1,72 @@
+"""A process environment under /proc holds the user's secrets: every spelling the policy can resolve to
+`/proc/<process>/environ` is denied, fail-closed (globs, doubled slashes, `.`, quotes, run-time pieces)."""
+
+from __future__ import annotations
+
+import pytest
+
+from glmagent.guard import Policy
+
+POSIX = [
+    "cat /proc/[0-9]*/env*ron",
+    "cat //proc/$PPID/environ",
+    "cat /./proc/$PPID/environ",
+    'cat /pro""c/$PPID/environ',
+    "cat /proc/../proc/1/environ",
+    "cd /proc && cat */environ",
+    "cd /proc/self && cat environ",
+    "cd / && cat proc/1/environ",
+    "cat /proc/self/task/*/environ",
+    "cat /proc/thread-self/environ",
+    "xargs -0 < /proc/1/environ",
+    "tr '\\0' '\\n' < /proc/$$/environ",
+    "grep -a TOKEN /proc/*/e*",
+    "cat /p?oc/1/environ",
+    "cat /*/self/environ",
+    "find /proc -name environ -exec cat {} +",
+    "sudo cat /proc/1/environ",
+    "bash -c 'cat /proc/$PPID/environ'",
+    "cd $D && cat environ",
+    "strings /proc/${PID}/environ",
+]
+POWERSHELL = [
+    "Get-Content /proc/$PID/environ",
+    "gc /pr*c/self/env*",
+    "Get-Content -Path '/proc/1/environ'",
+    "Set-Location /proc; Get-Content */environ",
+]
+
+
+@pytest.mark.parametrize("command", POSIX)
+def test_posix_spellings_are_denied(command: str) -> None:
+    decision = Policy.default().check(command, "posix")
+    assert not decision.allowed, command
+    assert decision.rule_id in ("env.proc-environ", "dynamic.arguments", "env.print-environment"), (
+        decision.reason
+    )
+
+
+@pytest.mark.parametrize("command", POWERSHELL)
+def test_powershell_spellings_are_denied(command: str) -> None:
+    assert not Policy.default().check(command, "powershell").allowed
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "cat /proc/cpuinfo",
+        "cat /proc/meminfo",
+        "cat /proc/self/status",
+        "ls *.py",
+        "python -m venv .venv",
+        "cat env.txt",
+        "cat environment.yml",
+        "cd src && cat environment.py",
+        "source .venv/bin/activate",
+        "echo $HOME",
+        "pytest -k 'env and not slow'",
+    ],
+)
+def test_neighbours_stay_allowed(command: str) -> None:
+    decision = Policy.default().check(command, "posix")
+    assert decision.allowed, f"{decision.rule_id}: {decision.reason}"
