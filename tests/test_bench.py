@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -23,3 +25,19 @@ def test_policy_bench_prints_rates_and_ratios_for_both_measurements() -> None:
         line = next(line for line in run.stdout.splitlines() if line.startswith(f"check, {name}:"))
         assert re.search(r"[\d,]+ checks/s .* ([\d.]+)x bare parsing; targets", line), line
     assert re.search(r"bare parsing: +[\d,]+ parses/s", run.stdout)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="measures the POSIX backend")
+def test_exec_bench_prints_overhead_and_memory_figures() -> None:
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "exec_bench.py"), "--runs", "2", "--megabytes", "5"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    assert re.search(r"subprocess.run baseline: +[\d.]+ ms", run.stdout)
+    assert re.search(r"agent run, no sandbox: +[\d.]+ ms +\(\+[\d.]+ ms", run.stdout)
+    assert re.search(r"agent run, bubblewrap: +(not measured|[\d.]+ ms .*target <= 30 ms)", run.stdout)
+    assert re.search(r"peak RSS, 5 MB of output: .*above idle: target <= 20 MB", run.stdout)

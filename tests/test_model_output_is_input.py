@@ -225,3 +225,22 @@ def test_fuzzed_actions_never_crash_and_never_touch_anything_outside(fuzz_area: 
     assert observation.summary and "Traceback" not in observation.output
     assert _outside_state(fuzz_area) == before
     assert os.path.isdir(fuzz_area)
+
+
+@posix_only
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(document=_ACTIONS)
+def test_fuzzed_actions_through_the_cli_end_with_a_documented_exit_code(
+    fuzz_area: Path, document: dict
+) -> None:
+    import contextlib
+    import io
+
+    out, err = io.StringIO(), io.StringIO()
+    before = _outside_state(fuzz_area)
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(["act", json.dumps(document), "-C", str(fuzz_area), "--command-timeout", "10"])
+    assert code in (0, 1, 2, 3), err.getvalue()
+    assert "Traceback" not in out.getvalue() + err.getvalue()
+    json.loads(out.getvalue())  # one JSON document, whatever happened
+    assert _outside_state(fuzz_area) == before

@@ -11,10 +11,10 @@ It deliberately imports nothing from glmagent: it must start fast and run with `
 
 from __future__ import annotations
 
-import contextlib
+# The C module `_signal`, not `signal` (which imports enum), and no contextlib: 8 ms less per command.
+import _signal as signal
 import ctypes
 import os
-import signal
 import sys
 
 _PR_SET_PDEATHSIG = 1
@@ -39,11 +39,9 @@ def _children() -> list[int]:
     found: list[int] = []
     try:
         with open(f"/proc/{me}/task/{me}/children", encoding="ascii") as handle:
-            found = [int(pid) for pid in handle.read().split()]
+            return [int(pid) for pid in handle.read().split()]
     except OSError:
-        pass
-    if found:
-        return found
+        pass  # kernels without CONFIG_PROC_CHILDREN: scan every process's parent instead
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
@@ -66,8 +64,10 @@ def _kill_descendants() -> None:
         if not children:
             break
         for pid in children:
-            with contextlib.suppress(ProcessLookupError):
+            try:  # noqa: SIM105
                 os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
         _reap(block=True)
     _reap(block=False)
 
