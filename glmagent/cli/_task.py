@@ -22,7 +22,16 @@ providers (API keys come from the environment only):
   ollama  local Ollama at http://localhost:11434/v1, no key
   replay  recorded replies, offline: --replay FILE (JSON Lines, one reply per line)
 
-settings precedence: flags > GLMAGENT_* environment variables > .hazina/config.toml > defaults.
+containment: commands and the test command run in an OS sandbox where the OS has one (--sandbox auto:
+bubblewrap on Linux); the first lines of output say which layer is active. --allow-network lets them use the
+network.
+
+settings precedence: flags > GLMAGENT_* environment variables > .hazina/config.toml > your own config.toml >
+defaults. A project's provider, base_url, test_command, sandbox and allow_network apply only once you run
+`glmagent trust -C DIR` (an edited file needs trusting again).
+
+exit codes: 0 success, 1 finished without success, 2 usage or configuration error, 3 planner failure,
+130 Ctrl-C, 143/129 SIGTERM/SIGHUP (summary and audit record still written).
 """
 
 
