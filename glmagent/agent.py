@@ -13,6 +13,7 @@ from glmagent.loop import AgentLoop, LoopObserver, Task, TaskResult
 from glmagent.memory import AgentSummaryStore, validate_task_id
 from glmagent.observation import Observation
 from glmagent.planners.base import Planner
+from glmagent.project_map import project_map
 from glmagent.secrets import Redactor
 from glmagent.testing import ShellTestRunner
 from glmagent.tools.executor import ToolExecutor
@@ -89,6 +90,7 @@ class CodingAgent:
             else None
         )
         loop = AgentLoop(
+            project_map=project_map(workspace.root),
             planner=planner,
             executor=executor,
             memory=AgentSummaryStore(workspace.root, task.task_id, redactor=redactor),
@@ -146,9 +148,22 @@ def _workspace(path: Path) -> Workspace:
 
 def planner_from_settings(settings: Settings) -> Planner:
     """Build the planner the settings name (needs the provider's API key in the environment)."""
-    from glmagent.planners.providers import build_planner, resolve_provider
+    from glmagent.planners.providers import RequestOptions, build_planner, resolve_provider
 
     config = resolve_provider(
-        settings.provider, model=settings.model, base_url=settings.base_url, replay_file=settings.replay
+        settings.provider,
+        model=settings.model,
+        base_url=settings.base_url,
+        replay_file=settings.replay,
+        api_key_env=settings.api_key_env,
     )
-    return build_planner(config)
+    options = RequestOptions(
+        max_tokens=settings.max_tokens,
+        request_timeout=settings.request_timeout,
+        max_retries=settings.max_retries,
+        retry_deadline=settings.retry_deadline,
+        requests_per_minute=settings.requests_per_minute,
+        thinking=settings.thinking,
+        prices=settings.prices,
+    )
+    return build_planner(config, options=options)

@@ -19,6 +19,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from glmagent.errors import ConfigError
+from glmagent.planners.pricing import Price
 
 CONFIG_FILE = Path(".hazina") / "config.toml"
 USER_CONFIG_FILE = "config.toml"
@@ -40,6 +41,12 @@ ENV_VARS: Mapping[str, str] = {
     "test_timeout": "GLMAGENT_TEST_TIMEOUT",
     "sandbox": "GLMAGENT_SANDBOX",
     "allow_network": "GLMAGENT_ALLOW_NETWORK",
+    "api_key_env": "GLMAGENT_API_KEY_ENV",
+    "max_tokens": "GLMAGENT_MAX_TOKENS",
+    "request_timeout": "GLMAGENT_REQUEST_TIMEOUT",
+    "max_retries": "GLMAGENT_MAX_RETRIES",
+    "requests_per_minute": "GLMAGENT_REQUESTS_PER_MINUTE",
+    "thinking": "GLMAGENT_THINKING",
 }
 
 
@@ -48,8 +55,8 @@ class Settings(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    provider: Literal["glm", "openai", "ollama", "replay"] = "glm"
-    """Where plans come from: the GLM API, any OpenAI-compatible API, a local Ollama, or a replay file."""
+    provider: Literal["glm", "openai", "ollama", "openai-compatible", "replay"] = "glm"
+    """Where plans come from: the GLM API, OpenAI, a local Ollama, any OpenAI-compatible server, a replay."""
     model: str | None = None
     """Model name; each provider has a documented default."""
     base_url: str | None = None
@@ -72,6 +79,22 @@ class Settings(BaseModel):
     """OS sandbox for commands and tests: `auto` is bubblewrap on Linux (sandbox-exec on macOS) if usable."""
     allow_network: bool = False
     """Let sandboxed commands and tests use the network (off by default)."""
+    api_key_env: str | None = None
+    """Name of the environment variable holding the provider's key (instead of the provider's usual one)."""
+    max_tokens: int = Field(default=4096, ge=16, le=1_000_000)
+    """Completion tokens asked for at most per planner call; a cut-off reply counts as invalid output."""
+    request_timeout: float = Field(default=120.0, gt=0)
+    """Seconds one planner request may take in all, however slowly the server answers."""
+    max_retries: int = Field(default=4, ge=0, le=20)
+    """Retries of a planner request after rate limits, server errors, dropped connections and timeouts."""
+    retry_deadline: float = Field(default=300.0, gt=0)
+    """Seconds one planner call may spend in all, retries and waits included."""
+    requests_per_minute: float | None = Field(default=None, gt=0)
+    """Client-side cap on planner requests a minute (unset: no cap)."""
+    thinking: bool | None = None
+    """GLM thinking on or off for models that think by default (unset: the model's default)."""
+    prices: dict[str, Price] = Field(default_factory=dict)
+    """USD per million tokens per model (`[prices."glm-5"] input = 1.0, output = 3.2`); unknown: no cost."""
 
 
 def is_trust_gated(key: str) -> bool:

@@ -4,6 +4,8 @@
     ├── ConfigError            bad flags, settings or files supplied by the user (CLI exit 2)
     │   └── MissingApiKeyError a provider needs a key that is not set
     ├── PlannerError           provider failed: HTTP error, unreachable, timeout, bad reply (exit 3)
+    │   ├── ContextTooLongError    the prompt exceeds the model's context: the loop shrinks it, once
+    │   └── ContentFilteredError   the provider's content filter blocked the reply: the iteration fails
     ├── PolicyError            a policy file is invalid or a rule fails its own examples
     └── PatchRejected          a diff cannot be applied safely (raised by glmagent.patching)
 
@@ -28,6 +30,14 @@ class MissingApiKeyError(ConfigError):
 
 class PlannerError(GlmAgentError):
     """The planner's provider gave no usable reply (HTTP failure, network, timeout, malformed body)."""
+
+
+class ContextTooLongError(PlannerError):
+    """The provider refused the prompt as longer than the model's context window."""
+
+
+class ContentFilteredError(PlannerError):
+    """The provider's content filter blocked the request or the reply."""
 
 
 class PolicyError(GlmAgentError):

@@ -15,7 +15,7 @@ from typing import Protocol
 from pydantic import BaseModel, Field
 
 from glmagent.contract import Action, InvalidPlannerOutput, PlannerOutput, ToolName, parse_planner_output
-from glmagent.errors import PlannerError
+from glmagent.errors import ContentFilteredError, ContextTooLongError, PlannerError
 from glmagent.observation import Observation
 from glmagent.planners.base import ChatMessage, Planner, PlannerReply, TokenUsage
 from glmagent.prompt import ContextBuilder, LastIteration
@@ -56,6 +56,8 @@ class TaskResult(BaseModel):
     error: str | None = None
     duration_s: float
     usage: TokenUsage = Field(default_factory=TokenUsage)
+    cost_usd: float | None = None
+    """What the planner calls cost, from the configured price table; None when any price was unknown."""
     tests_passed: bool | None = None
     memory_file: Path | None = None
     audit_file: Path | None = None
@@ -115,6 +117,10 @@ class SilentObserver:
         pass
 
 
+class _SkipIteration(Exception):
+    """The iteration ends without actions (the provider's content filter blocked the reply)."""
+
+
 class _Stop(Exception):
     """Ends the loop with a reason; raised from deep inside an iteration."""
 
@@ -141,6 +147,7 @@ class AgentLoop:
         context: ContextBuilder | None = None,
         observer: LoopObserver | None = None,
         start_details: Mapping[str, object] | None = None,
+        project_map: str | None = None,
     ) -> None:
         self.planner = planner
         self.executor = executor
@@ -148,6 +155,8 @@ class AgentLoop:
         self.tests = tests
         self.context = context or ContextBuilder()
         self.observer = observer or SilentObserver()
+        self.project_map = project_map
+        """The project's files, shown in the first prompt of the run (real models guess paths otherwise)."""
         self.start_details = dict(start_details or {})
         """Extra facts for the `task_start` record (e.g. which OS sandbox contains the commands)."""
 
@@ -155,6 +164,10 @@ class AgentLoop:
         """Plan, act and observe until a stop condition holds; the summary is written whatever happens."""
         started = time.monotonic()
         self._usage = TokenUsage()
+        self._cost: float | None = 0.0
+        self._priced = False
+        self._iteration_usage = TokenUsage()
+        self._iteration_cost: float | None = 0.0
         self._blocks: list[str] = []
         self._lines: list[str] = []
         self._number = self.memory.next_iteration_number()
@@ -178,7 +191,12 @@ class AgentLoop:
             last: LastIteration | None = None
             for _ in range(task.max_iterations):
                 iterations += 1
-                output = self._plan(task, iterations, last, latest_tests)
+                try:
+                    output = self._plan(task, iterations, last, latest_tests)
+                except _SkipIteration:
+                    last = None
+                    self._close_iteration()
+                    continue
                 if not output.actions:
                     self._lines.append(f"Planner returned no actions: {output.thought}")
                     self._close_iteration()
@@ -218,6 +236,7 @@ class AgentLoop:
             error=error,
             duration_s=round(time.monotonic() - started, 3),
             usage=self._usage,
+            cost_usd=self._cost if self._priced else None,
             tests_passed=latest_tests.passed if latest_tests is not None else None,
             memory_file=self.memory.summary_path,
             audit_file=self.memory.audit_path,
@@ -236,10 +255,28 @@ class AgentLoop:
             tests=tests,
             iteration=iteration,
             max_iterations=task.max_iterations,
+            project_map=self.project_map if iteration == 1 else None,
         )
+        shrunk = False
         for attempt in (1, 2):
-            reply = self._ask(messages, iteration, task.max_iterations, attempt)
             try:
+                reply = self._ask(messages, iteration, task.max_iterations, attempt)
+            except ContextTooLongError as too_long:
+                if shrunk:
+                    self._lines.append(f"Planner failed: {too_long}")
+                    raise _Stop(StopReason.PLANNER_ERROR, str(too_long)) from None
+                # Once: the same request with older observations dropped and the rest cut harder.
+                shrunk = True
+                self._lines.append("Prompt too long for the model's context; retried with a shorter one")
+                self.memory.record("context_shrunk", iteration=self._number, error=str(too_long))
+                messages = self.context.shrink(messages)
+                reply = self._ask(messages, iteration, task.max_iterations, attempt)
+            try:
+                if reply.finish_reason == "length":
+                    raise InvalidPlannerOutput(
+                        "the reply was cut off at the max_tokens limit before it was complete; send a much "
+                        "shorter reply: a one-line thought, a short plan and fewer actions"
+                    )
                 output = parse_planner_output(reply.text)
             except InvalidPlannerOutput as invalid:
                 self.memory.record(
@@ -268,19 +305,31 @@ class AgentLoop:
         )
         try:
             reply = self.planner.plan(messages)
+        except ContextTooLongError:
+            raise
+        except ContentFilteredError as filtered:
+            self._lines.append(f"Planner reply blocked by the provider's content filter: {filtered}")
+            self.memory.record("planner_filtered", iteration=self._number, error=str(filtered))
+            raise _SkipIteration from None
         except PlannerError as failure:
             self._lines.append(f"Planner failed: {failure}")
             raise _Stop(StopReason.PLANNER_ERROR, str(failure)) from None
         if reply.usage is not None:
             self._usage = self._usage + reply.usage
+            self._iteration_usage = self._iteration_usage + reply.usage
+            self._iteration_cost = (
+                None
+                if reply.cost_usd is None or self._iteration_cost is None
+                else self._iteration_cost + reply.cost_usd
+            )
+            if reply.cost_usd is None:
+                self._cost = None  # one unknown price makes the total unknown, not smaller
+            elif self._cost is not None:
+                self._cost = round(self._cost + reply.cost_usd, 6)
+            self._priced = self._priced or reply.cost_usd is not None
+        # Everything the reply carries (usage, finish_reason, response_format, attempts, cost, ...).
         self.memory.record(
-            "planner_reply",
-            iteration=self._number,
-            attempt=attempt,
-            text=reply.text,
-            usage=reply.usage.model_dump() if reply.usage else None,
-            model=reply.model,
-            latency_s=reply.latency_s,
+            "planner_reply", iteration=self._number, attempt=attempt, **reply.model_dump(mode="json")
         )
         return reply
 
@@ -343,6 +392,14 @@ class AgentLoop:
         """Write the current iteration's summary (once) and move to the next number."""
         if not self._lines:
             return
+        spent = self._iteration_usage
+        if spent.total_tokens:
+            cost = f", ${self._iteration_cost:.4f}" if self._iteration_cost else ""
+            self._lines.append(
+                f"Planner used {spent.total_tokens:,} tokens ({spent.prompt_tokens:,} in, "
+                f"{spent.completion_tokens:,} out{cost})"
+            )
+        self._iteration_usage, self._iteration_cost = TokenUsage(), 0.0
         block = self.memory.append_iteration(self._number, self._lines)
         self.memory.record("iteration_summary", iteration=self._number, summary=block)
         self._blocks.append(block)

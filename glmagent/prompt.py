@@ -1,7 +1,10 @@
 """`ContextBuilder`: turns the task, the memory and the last observations into chat messages.
 
 The prompt stays bounded however many iterations accumulate: only the last iteration's observations are
-shown in full (each capped), and the memory of earlier iterations keeps only its most recent part.
+shown in full (each capped), and the memory of earlier iterations keeps only its most recent part. The whole
+prompt stays within `PROMPT_BUDGET_CHARS` (about 20,000 tokens at ~4 characters a token): when the parts add
+up to more, the observations are cut further. The first prompt of a run carries a map of the project's files.
+The schema shown to the model is the strict form (`glmagent.strict_schema`), simpler to follow.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel
 
-from glmagent.contract import REQUIRED_FIELDS, ToolName, planner_schema
+from glmagent.contract import REQUIRED_FIELDS, ToolName
 from glmagent.observation import Observation
 from glmagent.planners.base import ChatMessage
 from glmagent.testing import TestOutcome
@@ -23,6 +26,10 @@ OBSERVATIONS_BUDGET = 40_000
 #: Characters of the memory summary of earlier iterations (the most recent part is kept).
 MEMORY_CAP = 6_000
 TEST_OUTPUT_CAP = 6_000
+#: Characters of the project map in the first prompt.
+PROJECT_MAP_CAP = 8_000
+#: Characters of the whole prompt (system and user message): about 20,000 tokens.
+PROMPT_BUDGET_CHARS = 80_000
 
 _TOOL_DOCS = {
     ToolName.READ_FILE: "show a text file with line numbers",
@@ -95,8 +102,12 @@ class ContextBuilder:
             )
         else:
             tests_rule = "There is no test command: verify your change yourself with `run` where useful."
+        from glmagent.strict_schema import strict_planner_schema
+
         return SYSTEM_RULES.format(
-            tools=tools, tests_rule=tests_rule, schema=json.dumps(planner_schema(), separators=(",", ":"))
+            tools=tools,
+            tests_rule=tests_rule,
+            schema=json.dumps(strict_planner_schema(), separators=(",", ":")),
         )
 
     def build(
@@ -109,12 +120,15 @@ class ContextBuilder:
         tests: TestOutcome | None,
         iteration: int,
         max_iterations: int,
+        project_map: str | None = None,
     ) -> list[ChatMessage]:
         """The messages for one planner call (before any retry)."""
         parts = [f"# Task\n{task.strip()}"]
         parts.append(f"Iteration {iteration} of at most {max_iterations} in this run.")
         if test_command:
             parts.append(f"# Test command\n`{test_command}`")
+        if project_map:
+            parts.append("# Project files\n" + _cap(project_map, PROJECT_MAP_CAP))
         parts.append("# Summary of earlier iterations\n" + (self._memory(memory_summary) or "(none yet)"))
         if last is not None:
             parts.append(f"# Results of iteration {last.number}\n" + self._observations(last.observations))
@@ -125,9 +139,25 @@ class ContextBuilder:
                 + _cap(tests.output, TEST_OUTPUT_CAP, tail=True)
             )
         parts.append("Reply with one JSON object.")
-        return [
+        messages = [
             ChatMessage(role="system", content=self.system_prompt(test_command)),
             ChatMessage(role="user", content="\n\n".join(parts)),
+        ]
+        if sum(len(m.content) for m in messages) > PROMPT_BUDGET_CHARS:
+            messages = self.shrink(messages, PROMPT_BUDGET_CHARS)
+        return messages
+
+    def shrink(self, messages: Sequence[ChatMessage], limit: int | None = None) -> list[ChatMessage]:
+        """The same conversation made shorter: each user message (observations, test output, memory) cut to
+        a quarter — or to fit `limit` characters — keeping its start and end; the system rules stay whole."""
+        total = sum(len(m.content) for m in messages)
+        fixed = sum(len(m.content) for m in messages if m.role == "system")
+        room = (limit if limit is not None else total // 4) - fixed
+        flexible = [m for m in messages if m.role != "system"]
+        share = max(2_000, room // max(1, len(flexible)))
+        return [
+            m if m.role == "system" else ChatMessage(role=m.role, content=_cap(m.content, share))
+            for m in messages
         ]
 
     def retry(self, messages: Sequence[ChatMessage], bad_reply: str, error: str) -> list[ChatMessage]:

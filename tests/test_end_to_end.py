@@ -87,12 +87,20 @@ def test_task_against_a_local_openai_compatible_server(project: Path, provider: 
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     assert result["stop_reason"] == "tests_passed" and result["iterations"] == 2
-    assert result["usage"] == {"prompt_tokens": 200, "completion_tokens": 20, "total_tokens": 220}
+    assert result["usage"] == {
+        "prompt_tokens": 200,
+        "completion_tokens": 20,
+        "total_tokens": 220,
+        "reasoning_tokens": 0,
+        "cached_tokens": 0,
+    }
 
     first = ScriptedProvider.received[0]
     assert first["headers"]["Authorization"] == f"Bearer {KEY}"
     assert first["body"]["model"] == "local-model"
-    assert first["body"]["response_format"] == {"type": "json_object"}
+    assert first["body"]["response_format"]["type"] == "json_schema"  # the strict form, enforceable
+    assert first["body"]["response_format"]["json_schema"]["strict"] is True
+    assert first["body"]["max_tokens"] == 4096
 
     memory_dir = project / ".hazina" / "agent-memory"
     for text in (

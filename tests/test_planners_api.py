@@ -28,7 +28,16 @@ def test_all_lists_exactly_the_public_names() -> None:
     for name in planners.__all__:
         assert getattr(planners, name) is not None
     public = {name for name in vars(planners) if not name.startswith("_")}
-    assert public - set(planners.__all__) <= {"annotations", "base", "openai_compat", "providers", "scripted"}
+    assert public - set(planners.__all__) <= {
+        "annotations",
+        "base",
+        "openai_compat",
+        "providers",
+        "scripted",
+        "failures",
+        "retry",
+        "pricing",
+    }
 
 
 def test_importing_planners_does_not_import_httpx() -> None:

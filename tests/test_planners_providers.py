@@ -28,10 +28,10 @@ def test_glm_defaults_to_zai_endpoint_and_glm_4_6() -> None:
 
     assert config.provider == "glm"
     assert config.base_url == "https://api.z.ai/api/paas/v4"
-    assert config.model == "glm-4.6"
+    assert config.model == "glm-5"
     assert config.api_key is not None and config.api_key.get_secret_value() == ZAI_KEY
     assert config.api_key_env == "ZAI_API_KEY"
-    assert config.label == "glm:glm-4.6"
+    assert config.label == "glm:glm-5"
 
 
 def test_zhipuai_key_alone_selects_the_bigmodel_endpoint() -> None:
@@ -155,7 +155,9 @@ def test_config_never_prints_the_key() -> None:
 
 
 def test_unknown_provider_lists_the_known_ones() -> None:
-    with pytest.raises(ConfigError, match=r"unknown provider 'anthropic'.*glm, openai, ollama, replay"):
+    with pytest.raises(
+        ConfigError, match=r"unknown provider 'anthropic'.*glm, openai, ollama, openai-compatible, replay"
+    ):
         resolve_provider("anthropic", env={})
 
 

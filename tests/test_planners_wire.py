@@ -14,6 +14,7 @@ import pytest
 
 from glmagent.errors import PlannerError
 from glmagent.planners import ChatMessage, OpenAICompatiblePlanner, TokenUsage
+from glmagent.planners.retry import RetryPolicy
 
 KEY = "wire-test-key-0123456789"
 REPLY = '{"thought": "read first", "plan": ["read"], "actions": [{"tool": "read_file", "path": "a.py"}]}'
@@ -105,7 +106,9 @@ def test_slow_server_times_out_with_a_clear_message(
     base_url, _ = slow_provider
 
     with (
-        OpenAICompatiblePlanner(base_url=base_url, model="m", api_key=KEY, timeout=0.2) as planner,
+        OpenAICompatiblePlanner(
+            base_url=base_url, model="m", api_key=KEY, timeout=0.2, retry=RetryPolicy(max_retries=0)
+        ) as planner,
         pytest.raises(PlannerError, match=r"no reply from .* within 0\.2s"),
     ):
         planner.plan([ChatMessage(role="user", content="hi")])
@@ -117,7 +120,9 @@ def test_closed_port_is_reported_unreachable() -> None:
         port = probe.getsockname()[1]
 
     with (
-        OpenAICompatiblePlanner(base_url=f"http://127.0.0.1:{port}/v1", model="m", api_key=KEY) as planner,
+        OpenAICompatiblePlanner(
+            base_url=f"http://127.0.0.1:{port}/v1", model="m", api_key=KEY, retry=RetryPolicy(max_retries=0)
+        ) as planner,
         pytest.raises(PlannerError) as caught,
     ):
         planner.plan([ChatMessage(role="user", content="hi")])

@@ -40,7 +40,7 @@ def test_prompt_has_task_tests_memory_observations_and_schema() -> None:
         "Read parser.py (10 lines)",
         "OUTPUT-MARK",
         "Latest test run: FAILED",
-        '"$defs"',
+        '"anyOf"',
         "apply_diff",
         "Required fields: path, diff",
     ):

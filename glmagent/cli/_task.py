@@ -17,10 +17,13 @@ iteration 1), or at --max-iterations. Each iteration's summary is appended to
 .hazina/agent-memory/TASK_ID.txt and every event to TASK_ID.jsonl beside it; reuse --task-id to continue.
 
 providers (API keys come from the environment only):
-  glm     GLM API (default): ZAI_API_KEY or ZHIPUAI_API_KEY
-  openai  any OpenAI-compatible endpoint: OPENAI_API_KEY, --base-url URL --model M
-  ollama  local Ollama at http://localhost:11434/v1, no key
-  replay  recorded replies, offline: --replay FILE (JSON Lines, one reply per line)
+  glm                GLM API (default, model glm-5): ZAI_API_KEY or ZHIPUAI_API_KEY
+  openai             OpenAI (or OPENAI_BASE_URL): OPENAI_API_KEY
+  ollama             local Ollama (OLLAMA_HOST or http://localhost:11434), no key
+  openai-compatible  any server speaking the API: --base-url URL --model M [--api-key-env NAME]
+  replay             recorded replies, offline: --replay FILE (JSON Lines, one reply per line)
+A planner request is retried after rate limits, server errors and dropped connections (4 times, 300 s in
+all); --request-timeout bounds each request, --max-tokens each reply.
 
 containment: commands and the test command run in an OS sandbox where the OS has one (--sandbox auto:
 bubblewrap on Linux); the first lines of output say which layer is active. --allow-network lets them use the
@@ -47,9 +50,21 @@ def register(commands: Any) -> None:
     task.add_argument("--test", dest="test_command", metavar="CMD", help="test command the loop runs itself")
     add_directory(task)
     task.add_argument("--max-iterations", type=int, metavar="N", help="iteration limit (default 5)")
-    task.add_argument("--provider", choices=("glm", "openai", "ollama", "replay"), help="planner provider")
+    task.add_argument(
+        "--provider",
+        choices=("glm", "openai", "ollama", "openai-compatible", "replay"),
+        help="planner provider",
+    )
     task.add_argument("--model", help="model name (each provider has a default)")
     task.add_argument("--base-url", metavar="URL", help="API root of an OpenAI-compatible provider")
+    task.add_argument("--api-key-env", metavar="NAME", help="environment variable holding the provider's key")
+    task.add_argument("--max-tokens", type=int, metavar="N", help="completion tokens per planner call (4096)")
+    task.add_argument(
+        "--request-timeout", type=float, metavar="S", help="seconds one planner request may take in all (120)"
+    )
+    task.add_argument(
+        "--thinking", choices=("on", "off"), help="GLM thinking on/off (default: the model's own default)"
+    )
     task.add_argument("--replay", type=Path, metavar="FILE", help="recorded replies for --provider replay")
     add_shell(task)
     task.add_argument("--task-id", metavar="ID", help="memory file name; reuse it to continue a task")
@@ -93,6 +108,10 @@ def run_task(args: argparse.Namespace) -> int:
         "policy_files": args.policy_files,
         "sandbox": args.sandbox,
         "allow_network": args.allow_network,
+        "api_key_env": args.api_key_env,
+        "max_tokens": args.max_tokens,
+        "request_timeout": args.request_timeout,
+        "thinking": None if args.thinking is None else args.thinking == "on",
     }
     if args.replay is not None and args.provider is None:
         flags["provider"] = "replay"  # --replay alone clearly means offline replay

@@ -32,6 +32,10 @@ class TokenUsage(BaseModel):
     prompt_tokens: int = Field(default=0, ge=0)
     completion_tokens: int = Field(default=0, ge=0)
     total_tokens: int = Field(default=0, ge=0)
+    reasoning_tokens: int = Field(default=0, ge=0)
+    """Of the completion tokens, those spent thinking (`reasoning_content`; billed as output)."""
+    cached_tokens: int = Field(default=0, ge=0)
+    """Of the prompt tokens, those served from the provider's prompt cache (often billed lower)."""
 
     def __add__(self, other: object) -> TokenUsage:
         if not isinstance(other, TokenUsage):
@@ -40,6 +44,8 @@ class TokenUsage(BaseModel):
             prompt_tokens=self.prompt_tokens + other.prompt_tokens,
             completion_tokens=self.completion_tokens + other.completion_tokens,
             total_tokens=self.total_tokens + other.total_tokens,
+            reasoning_tokens=self.reasoning_tokens + other.reasoning_tokens,
+            cached_tokens=self.cached_tokens + other.cached_tokens,
         )
 
 
@@ -56,6 +62,14 @@ class PlannerReply(BaseModel):
     """The model that answered, as the provider names it."""
     latency_s: float | None = None
     """Wall-clock seconds the request took."""
+    finish_reason: str | None = None
+    """Why the model stopped (`stop`, `length` when cut off at `max_tokens`, ...), as the provider says."""
+    response_format: str | None = None
+    """The structured-output mode the server accepted: `json_schema`, `json_object` or `none`."""
+    attempts: int = Field(default=1, ge=1)
+    """HTTP requests this reply took (retries after rate limits, server errors and timeouts included)."""
+    cost_usd: float | None = None
+    """What the request cost, from the configured price table; None when the model's price is unknown."""
 
 
 @runtime_checkable
@@ -63,7 +77,7 @@ class Planner(Protocol):
     """Anything that can answer a conversation: a hosted model, a local one, or a scripted replay."""
 
     name: str
-    """Short label for logs and audit records, e.g. ``"replay"`` or ``"glm:glm-4.6"``."""
+    """Short label for logs and audit records, e.g. ``"replay"`` or ``"glm:glm-5"``."""
 
     def plan(self, messages: Sequence[ChatMessage]) -> PlannerReply:
         """Return the next reply to `messages`; raise `PlannerError` if no reply could be obtained."""

@@ -15,17 +15,21 @@ httpx are cut (``from None``) because their frames hold the raw request headers.
 from __future__ import annotations
 
 import json
+import re
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from types import TracebackType
-from typing import TYPE_CHECKING, Any
-from urllib.parse import urlsplit, urlunsplit
+from typing import TYPE_CHECKING, Any, Literal
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import structlog
 from pydantic import SecretStr
 
-from glmagent.errors import ConfigError, PlannerError
+from glmagent.errors import ConfigError, ContentFilteredError, ContextTooLongError, PlannerError
 from glmagent.planners.base import ChatMessage, PlannerReply, TokenUsage
+from glmagent.planners.failures import Failure, classify
+from glmagent.planners.pricing import Price, cost_usd
+from glmagent.planners.retry import RateLimiter, RetryPolicy, parse_retry_after
 
 if TYPE_CHECKING:
     import httpx
@@ -43,22 +47,31 @@ def normalise_base_url(base_url: str) -> str:
     """Validate an http(s) base URL and return it without a trailing slash.
 
     A pasted full endpoint (``.../chat/completions``) is trimmed back to its base, a common slip when copying
-    from provider docs. Raises `ConfigError` for anything that is not an absolute http(s) URL.
+    from provider docs; a query (``?api-version=...``) is kept, to follow the path. Raises `ConfigError` for
+    anything that is not an absolute http(s) URL with a valid port.
     """
-    url = base_url.strip().rstrip("/")
-    if url.endswith("/chat/completions"):
-        url = url[: -len("/chat/completions")].rstrip("/")
-    parts = urlsplit(url)
+    parts = urlsplit(base_url.strip())
+    path = parts.path.rstrip("/")
+    if path.endswith("/chat/completions"):
+        path = path[: -len("/chat/completions")].rstrip("/")
+    problem = None
+    try:
+        parts.port  # noqa: B018 - raises ValueError for a port out of range or not a number
+    except ValueError as error:
+        problem = f"bad port ({error})"
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ConfigError(
-            f"invalid base URL {redact_url(base_url)!r}: expected an absolute http(s) URL such as "
-            "https://api.z.ai/api/paas/v4"
-        )
-    return url
+        problem = "expected an absolute http(s) URL such as https://api.z.ai/api/paas/v4"
+    if problem:
+        raise ConfigError(f"invalid base URL {redact_url(base_url)!r}: {problem}")
+    return urlunsplit((parts.scheme, parts.netloc, path, parts.query, ""))
+
+
+_SECRET_QUERY = re.compile(r"key|token|secret|password|passwd|sig|signature|auth|credential|code", re.I)
 
 
 def redact_url(url: str) -> str:
-    """Return `url` safe for messages and logs: no user-info (``user:pass@``), no query, no fragment."""
+    """Return `url` safe for messages and logs: no user-info (``user:pass@``), no fragment, and a query whose
+    secret-looking values (``api-key=``, ``sig=``, ``token=``) are masked while the rest stays visible."""
     try:
         parts = urlsplit(url)
         host = parts.hostname or ""
@@ -67,14 +80,40 @@ def redact_url(url: str) -> str:
         netloc = f"{host}:{parts.port}" if parts.port else host
     except ValueError:  # malformed port etc.: show only what precedes the authority
         return url.split("//", 1)[0] + "//…"
-    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
+    query = urlencode(
+        [
+            (k, "***" if _SECRET_QUERY.search(k) else v)
+            for k, v in parse_qsl(parts.query, keep_blank_values=True)
+        ],
+        safe="*",
+    )
+    return urlunsplit((parts.scheme, netloc, parts.path, query, ""))
+
+
+ResponseFormat = Literal["json_schema", "json_object", "none"]
+
+#: The structured-output ladder: the strictest form the server accepts is used, stepping down on a 400/422
+#: that names the response format.
+FORMAT_LADDER: tuple[ResponseFormat, ...] = ("json_schema", "json_object", "none")
+
+DEFAULT_MAX_TOKENS = 4096
+"""Completion tokens asked for at most: plans are short, and uncapped small models pad up to the timeout."""
+
+DEFAULT_REQUEST_TIMEOUT_S = 120.0
+
+_WORKING_FORMAT: dict[tuple[str, str], ResponseFormat] = {}
+"""What worked per (base URL, model) in this run, so a step-down happens once, not every iteration."""
 
 
 class OpenAICompatiblePlanner:
     """Plans by calling ``POST {base_url}/chat/completions`` and returning ``choices[0].message.content``.
 
-    Only the message content is read: reasoning fields some providers add (``reasoning_content``) are
-    ignored, they are not part of the plan.
+    Each `plan()` retries what is worth retrying (rate limits, server errors, dropped connections, timeouts:
+    see `glmagent.planners.failures`) with backoff, within `retry.total_deadline_s`; every single request has
+    an overall deadline of `timeout` seconds, however slowly the server trickles its answer. Structured output
+    is asked for in the strictest form the server takes (`formats`, stepping down on a 400/422 about it), and
+    `max_tokens` is always sent. Reasoning fields (``reasoning_content``) are not part of the plan: ignored,
+    but their tokens are counted when the provider reports them.
     """
 
     def __init__(
@@ -84,31 +123,57 @@ class OpenAICompatiblePlanner:
         model: str,
         api_key: str | None,
         name: str | None = None,
-        timeout: float = 120.0,
+        timeout: float = DEFAULT_REQUEST_TIMEOUT_S,
         temperature: float = 0.0,
         json_mode: bool = True,
         transport: httpx.BaseTransport | None = None,
-        max_tokens: int | None = None,
+        max_tokens: int | None = DEFAULT_MAX_TOKENS,
+        formats: Sequence[ResponseFormat] | None = None,
+        retry: RetryPolicy | None = None,
+        requests_per_minute: float | None = None,
+        thinking: bool | None = None,
+        price: Price | None = None,
+        sleep: Callable[[float], None] = time.sleep,
     ) -> None:
-        import httpx
 
         if not model.strip():
             raise ConfigError("a model name is required for an OpenAI-compatible provider")
         if timeout <= 0:
             raise ConfigError(f"timeout must be positive, got {timeout}")
+        if max_tokens is not None and max_tokens <= 0:
+            raise ConfigError(f"max_tokens must be positive, got {max_tokens}")
         self.base_url = normalise_base_url(base_url)
         self.model = model
         self.name = name or f"openai-compatible:{model}"
         self.timeout = timeout
         self.temperature = temperature
-        self.json_mode = json_mode
         self.max_tokens = max_tokens
-        self.url = f"{self.base_url}/chat/completions"
+        if formats is None:
+            formats = ("json_object", "none") if json_mode else ("none",)
+        self.formats: tuple[ResponseFormat, ...] = tuple(formats) or ("none",)
+        self.retry = retry or RetryPolicy()
+        self.thinking = thinking
+        self.price = price
+        self._sleep = sleep
+        self._limiter = RateLimiter(requests_per_minute, sleep=sleep)
+        self.url = endpoint_url(self.base_url, "chat/completions")
         self._api_key = SecretStr(api_key) if api_key else None
-        self._client = httpx.Client(
-            # `timeout` bounds reading the reply, which slow reasoning models need room for.
-            timeout=httpx.Timeout(timeout, connect=min(timeout, _CONNECT_TIMEOUT_S)),
-            transport=transport,
+        self._transport = transport
+        self._client = self._new_client()
+        self._pool: Any = None
+
+    @property
+    def json_mode(self) -> bool:
+        """True when some structured-output format is asked for."""
+        return self.formats[0] != "none"
+
+    def _new_client(self) -> httpx.Client:
+        import httpx
+
+        return httpx.Client(
+            # The read timeout bounds silence between bytes; `_send` bounds the whole request.
+            timeout=httpx.Timeout(self.timeout, connect=min(self.timeout, _CONNECT_TIMEOUT_S)),
+            transport=self._transport,
             auth=_BearerAuth(self._api_key) if self._api_key else None,
             headers={"Accept": "application/json", "User-Agent": "glmagent"},
         )
@@ -116,58 +181,74 @@ class OpenAICompatiblePlanner:
     # -- public API --------------------------------------------------------------------------------------
 
     def plan(self, messages: Sequence[ChatMessage]) -> PlannerReply:
-        """Send the conversation and return the model's reply; raise `PlannerError` on any failure."""
-        import httpx
+        """Send the conversation and return the model's reply.
 
+        Raises `PlannerError` when no reply could be had (after retries), `ContextTooLongError` when the
+        prompt is too long for the model, `ContentFilteredError` when the provider's filter blocked it.
+        """
         wire_messages = [ChatMessage.model_validate(m).model_dump() for m in messages]
-        body: dict[str, Any] = {
-            "model": self.model,
-            "messages": wire_messages,
-            "temperature": self.temperature,
-            # Explicit: some compatible servers and proxies stream unless told otherwise.
-            "stream": False,
-        }
-        if self.json_mode:
-            body["response_format"] = {"type": "json_object"}
-        if self.max_tokens is not None:
-            body["max_tokens"] = self.max_tokens
-
         where = redact_url(self.url)
-        log.info(
-            "planner.request",
-            planner=self.name,
-            url=where,
-            model=self.model,
-            messages=len(wire_messages),
-            prompt_chars=sum(len(m["content"]) for m in wire_messages),
-        )
-        started = time.perf_counter()
-        # Every handler raises `from None`: httpx/httpcore frames hold the raw request headers, key included.
-        try:
-            response = self._client.post(self.url, json=body)
-        except httpx.ConnectTimeout:
-            connect_s = min(self.timeout, _CONNECT_TIMEOUT_S)
-            raise self._unreachable(where, f"no answer within {connect_s:g}s") from None
-        except httpx.TimeoutException as exc:
-            raise self._fail(
-                f"no reply from {where} within {self.timeout:g}s ({type(exc).__name__}); the provider may be "
-                "overloaded, or the model too slow for this timeout"
-            ) from None
-        except httpx.ConnectError as exc:
-            raise self._unreachable(where, self._scrub(str(exc)) or type(exc).__name__) from None
-        except httpx.HTTPError as exc:
-            raise self._fail(
-                f"request to {where} failed: {type(exc).__name__}: {self._scrub(str(exc))}"
-            ) from None
-        latency = time.perf_counter() - started
-
-        if not response.is_success:
-            raise self._fail(self._status_message(response, where))
-        return self._parse(response, where, latency)
+        started = time.monotonic()
+        deadline = started + self.retry.total_deadline_s
+        attempts = 0
+        retries = 0
+        key = (self.base_url, self.model)
+        formats = list(self.formats)
+        if key in _WORKING_FORMAT and _WORKING_FORMAT[key] in formats:
+            formats = formats[formats.index(_WORKING_FORMAT[key]) :]
+        while True:
+            fmt = formats[0]
+            body = self._body(wire_messages, fmt)
+            self._limiter.wait()
+            attempts += 1
+            log.info(
+                "planner.request",
+                planner=self.name,
+                url=where,
+                model=self.model,
+                messages=len(wire_messages),
+                prompt_chars=sum(len(m["content"]) for m in wire_messages),
+                response_format=fmt,
+                attempt=attempts,
+            )
+            sent = time.monotonic()
+            try:
+                response = self._send(body, where)
+            except _Retryable as problem:
+                retries += 1
+                if not self._may_retry(retries, deadline, None):
+                    raise self._fail(f"{problem.message}{self._after(attempts)}") from None
+                self._backoff(retries, None, problem.message)
+                continue
+            if response.is_success:
+                reply = self._parse(response, where, time.monotonic() - sent)
+                _WORKING_FORMAT[key] = fmt
+                return reply.model_copy(update={"response_format": fmt, "attempts": attempts})
+            data = _json_or_none(response)
+            failure = classify(response.status_code, data, response.text)
+            message = self._status_message(response, where, failure)
+            if failure.kind == "step_down" and len(formats) > 1:
+                log.warning("planner.format_rejected", planner=self.name, response_format=fmt, error=message)
+                formats = formats[1:]
+                continue
+            if failure.kind == "retry":
+                retries += 1
+                retry_after = parse_retry_after(response.headers.get("retry-after"))
+                if self._may_retry(retries, deadline, retry_after):
+                    self._backoff(retries, retry_after, message)
+                    continue
+                raise self._fail(f"{message}{self._after(attempts)}")
+            if failure.kind == "context":
+                raise self._fail(message, ContextTooLongError)
+            if failure.kind == "filtered":
+                raise self._fail(message, ContentFilteredError)
+            raise self._fail(message)
 
     def close(self) -> None:
         """Release the HTTP connection pool."""
         self._client.close()
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
 
     def __enter__(self) -> OpenAICompatiblePlanner:
         return self
@@ -188,6 +269,86 @@ class OpenAICompatiblePlanner:
         )
 
     # -- internals ---------------------------------------------------------------------------------------
+
+    def _body(self, wire_messages: list[dict[str, Any]], fmt: ResponseFormat) -> dict[str, Any]:
+        body: dict[str, Any] = {
+            "model": self.model,
+            "messages": wire_messages,
+            "temperature": self.temperature,
+            # Explicit: some compatible servers and proxies stream unless told otherwise.
+            "stream": False,
+        }
+        if self.max_tokens is not None:
+            body["max_tokens"] = self.max_tokens
+        if fmt == "json_schema":
+            from glmagent.strict_schema import strict_planner_schema
+
+            body["response_format"] = {
+                "type": "json_schema",
+                "json_schema": {"name": "planner_output", "strict": True, "schema": strict_planner_schema()},
+            }
+        elif fmt == "json_object":
+            body["response_format"] = {"type": "json_object"}
+        if self.thinking is not None:
+            body["thinking"] = {"type": "enabled" if self.thinking else "disabled"}
+        return body
+
+    def _send(self, body: dict[str, Any], where: str) -> httpx.Response:
+        """POST with an overall deadline: a worker thread does the request, this thread waits at most
+        `timeout` seconds (a server trickling a byte at a time cannot hold the task), and Ctrl-C while
+        waiting stops at once."""
+        import concurrent.futures
+
+        import httpx
+
+        if self._pool is None:
+            self._pool = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="planner")
+        client = self._client
+        future = self._pool.submit(client.post, self.url, json=body)
+        try:
+            return future.result(timeout=self.timeout)
+        except concurrent.futures.TimeoutError:
+            # Abandon the request: close its client (the worker gives up with an error nobody reads) and
+            # start a fresh one, with a fresh worker, for the next attempt.
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+            client.close()
+            self._client = self._new_client()
+            raise _Retryable(
+                f"no reply from {where} within {self.timeout:g}s (overall deadline); the provider may be "
+                "overloaded, or the model too slow for this timeout (--request-timeout)"
+            ) from None
+        except httpx.ConnectTimeout:
+            connect_s = min(self.timeout, _CONNECT_TIMEOUT_S)
+            raise _Retryable(self._unreachable_text(where, f"no answer within {connect_s:g}s")) from None
+        except httpx.TimeoutException as exc:
+            raise _Retryable(
+                f"no reply from {where} within {self.timeout:g}s ({type(exc).__name__}); the provider may be "
+                "overloaded, or the model too slow for this timeout (--request-timeout)"
+            ) from None
+        except httpx.ConnectError as exc:
+            raise _Retryable(
+                self._unreachable_text(where, self._scrub(str(exc)) or type(exc).__name__)
+            ) from None
+        except httpx.HTTPError as exc:
+            raise _Retryable(
+                f"request to {where} failed: {type(exc).__name__}: {self._scrub(str(exc))}"
+            ) from None
+
+    def _may_retry(self, retries: int, deadline: float, retry_after: float | None) -> bool:
+        if retries > self.retry.max_retries:
+            return False
+        wait = self.retry.delay(retries, retry_after) if retry_after is not None else 0.0
+        return time.monotonic() + wait < deadline
+
+    def _backoff(self, retries: int, retry_after: float | None, why: str) -> None:
+        delay = self.retry.delay(retries, retry_after)
+        log.warning("planner.retry", planner=self.name, retry=retries, wait_s=round(delay, 2), error=why)
+        self._sleep(delay)
+
+    @staticmethod
+    def _after(attempts: int) -> str:
+        return f" (gave up after {attempts} attempts)" if attempts > 1 else ""
 
     def _parse(self, response: httpx.Response, where: str, latency: float) -> PlannerReply:
         try:
@@ -241,32 +402,36 @@ class OpenAICompatiblePlanner:
             reply_chars=len(content),
             **(usage.model_dump() if usage else {}),
         )
-        return PlannerReply(text=content, usage=usage, model=model, latency_s=latency)
+        return PlannerReply(
+            text=content,
+            usage=usage,
+            model=model,
+            latency_s=latency,
+            finish_reason=finish_reason if isinstance(finish_reason, str) else None,
+            cost_usd=cost_usd(usage, self.price),
+        )
 
-    def _status_message(self, response: httpx.Response, where: str) -> str:
+    def _status_message(self, response: httpx.Response, where: str, failure: Failure) -> str:
         status = response.status_code
-        try:
-            problem = _provider_error(response.json())
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            problem = None
-        detail = problem or self._excerpt(response.text) or "(empty body)"
+        detail = self._scrub(failure.detail)
+        if len(detail) > _EXCERPT_CHARS:
+            detail = self._excerpt(detail)
         reason = f" {response.reason_phrase}" if response.reason_phrase else ""
-        hint = _STATUS_HINTS.get(status, "")
-        if not hint and status >= 500:
-            hint = "the provider had an internal error; try again later"
-        elif not hint and 300 <= status < 400:
+        hint = failure.hint
+        if 300 <= status < 400:
             hint = f"redirected to {redact_url(response.headers.get('location', '?'))}; check the base URL"
         message = f"HTTP {status}{reason} from {where}: {detail}"
         return f"{message} ({hint})" if hint else message
 
-    def _unreachable(self, where: str, reason: str) -> PlannerError:
-        return self._fail(
+    @staticmethod
+    def _unreachable_text(where: str, reason: str) -> str:
+        return (
             f"cannot connect to {where}: the server is unreachable ({reason}); "
             "check the base URL, your network, and that the server is running"
         )
 
-    def _fail(self, message: str) -> PlannerError:
-        error = PlannerError(f"{self.name}: {self._scrub(message)}")
+    def _fail(self, message: str, kind: type[PlannerError] = PlannerError) -> PlannerError:
+        error = kind(f"{self.name}: {self._scrub(message)}")
         log.warning("planner.error", planner=self.name, error=str(error))
         return error
 
@@ -345,3 +510,24 @@ def _usage(raw: object) -> TokenUsage | None:
     return TokenUsage(
         prompt_tokens=prompt, completion_tokens=completion, total_tokens=total or prompt + completion
     )
+
+
+class _Retryable(Exception):
+    """A transport-level failure worth another attempt (the message is already scrubbed)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def _json_or_none(response: httpx.Response) -> Any:
+    try:
+        return response.json()
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        return None
+
+
+def endpoint_url(base_url: str, path: str) -> str:
+    """`base_url` + `/path`, keeping a query (`...?api-version=...`, as Azure uses) after the new path."""
+    parts = urlsplit(base_url)
+    return urlunsplit((parts.scheme, parts.netloc, parts.path.rstrip("/") + "/" + path, parts.query, ""))

@@ -1,0 +1,60 @@
+"""The strict form of the planner schema, for servers that enforce a JSON schema while decoding.
+
+Grammar-constrained decoders (llama.cpp, vLLM, OpenAI's strict mode, Ollama's `format`) do not enforce the
+documented schema's per-tool `if`/`then` requirements, so a model could send `{"tool": "read_file"}` with no
+`path`. This form says the same thing in the subset they all enforce: each action is one of six closed objects
+(`tool` a `const`, every field required, `additionalProperties: false`; `git_diff` with or without `path`),
+and lengths are bounded so a decoder cannot run on forever. For well-formed replies it accepts exactly what
+`schemas/planner_output.schema.json` accepts (tests/test_strict_schema.py compares the two).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from glmagent.contract import REQUIRED_FIELDS, ToolName
+
+MAX_THOUGHT_CHARS = 4_000
+MAX_PLAN_STEPS = 30
+MAX_STEP_CHARS = 500
+MAX_ACTIONS = 30
+
+_FIELD_DOCS = {
+    "path": "Workspace-relative file path.",
+    "diff": "A unified diff for `path`.",
+    "command": "A shell command; checked by the command policy before it runs.",
+}
+
+
+def _action(tool: ToolName, fields: tuple[str, ...]) -> dict[str, Any]:
+    properties: dict[str, Any] = {"tool": {"type": "string", "const": tool.value}}
+    for name in fields:
+        properties[name] = {"type": "string", "minLength": 1, "description": _FIELD_DOCS[name]}
+    return {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["tool", *fields],
+        "properties": properties,
+    }
+
+
+@cache
+def strict_planner_schema() -> dict[str, Any]:
+    """The strict schema (draft 2020-12 keywords only, no conditionals, no `$ref`)."""
+    variants = [_action(tool, REQUIRED_FIELDS[tool]) for tool in ToolName]
+    variants.append(_action(ToolName.GIT_DIFF, ("path",)))  # git_diff's optional path: a variant of its own
+    return {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["thought", "plan", "actions"],
+        "properties": {
+            "thought": {"type": "string", "maxLength": MAX_THOUGHT_CHARS},
+            "plan": {
+                "type": "array",
+                "maxItems": MAX_PLAN_STEPS,
+                "items": {"type": "string", "maxLength": MAX_STEP_CHARS},
+            },
+            "actions": {"type": "array", "maxItems": MAX_ACTIONS, "items": {"anyOf": variants}},
+        },
+    }
