@@ -502,13 +502,21 @@ def _usage(raw: object) -> TokenUsage | None:
     if not isinstance(raw, dict):
         return None
 
-    def count(key: str) -> int:
-        value = raw.get(key)
+    def count(block: object, key: str) -> int:
+        value = block.get(key) if isinstance(block, dict) else None
         return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
 
-    prompt, completion, total = count("prompt_tokens"), count("completion_tokens"), count("total_tokens")
+    prompt, completion = count(raw, "prompt_tokens"), count(raw, "completion_tokens")
+    total = count(raw, "total_tokens")
+    # OpenAI-style details; some servers put the counts at the top level instead.
+    reasoning = count(raw.get("completion_tokens_details"), "reasoning_tokens") or count(raw, "reasoning_tokens")
+    cached = count(raw.get("prompt_tokens_details"), "cached_tokens") or count(raw, "cached_tokens")
     return TokenUsage(
-        prompt_tokens=prompt, completion_tokens=completion, total_tokens=total or prompt + completion
+        prompt_tokens=prompt,
+        completion_tokens=completion,
+        total_tokens=total or prompt + completion,
+        reasoning_tokens=min(reasoning, completion) if completion else reasoning,
+        cached_tokens=min(cached, prompt) if prompt else cached,
     )
 
 
