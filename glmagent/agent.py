@@ -7,7 +7,7 @@ import secrets
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from glmagent.config import Settings, resolve_settings
+from glmagent.config import Settings, resolve_settings, split_policy_files
 from glmagent.errors import ConfigError
 from glmagent.loop import AgentLoop, LoopObserver, Task, TaskResult
 from glmagent.memory import AgentSummaryStore, validate_task_id
@@ -80,7 +80,7 @@ class CodingAgent:
         executor = ToolExecutor(
             workspace,
             shell,
-            self.policy or load_policy(settings),
+            self.policy or load_policy(settings, workspace.root),
             command_timeout=settings.command_timeout,
             redactor=redactor,
         )
@@ -110,7 +110,7 @@ class CodingAgent:
         workspace = _workspace(Path(working_directory))
         settings = self.settings or resolve_settings(workspace.root)
         shell = self.shell or make_shell(settings.shell, sandbox_for(settings, workspace.root))
-        policy = self.policy or load_policy(settings)
+        policy = self.policy or load_policy(settings, workspace.root)
         executor = ToolExecutor(workspace, shell, policy, command_timeout=settings.command_timeout)
         return executor.execute(action)
 
@@ -126,11 +126,15 @@ def containment(shell: ShellBackend) -> str:
     return describe() if callable(describe) else NO_SANDBOX_NOTICE
 
 
-def load_policy(settings: Settings) -> Policy:
-    """The built-in policy plus the user's extra deny rules."""
+def load_policy(settings: Settings, workdir: Path | None = None) -> Policy:
+    """The built-in policy plus the policy files the settings name; those the project in `workdir`
+    supplies can add deny rules and narrow an allowlist, never widen it."""
     from glmagent.guard import Policy
 
-    return Policy.load(settings.policy_files) if settings.policy_files else Policy.default()
+    if not settings.policy_files:
+        return Policy.default()
+    mine, project = split_policy_files(workdir or Path.cwd(), settings.policy_files)
+    return Policy.load(mine, project_files=project)
 
 
 def new_task_id() -> str:

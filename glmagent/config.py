@@ -28,6 +28,9 @@ USER_CONFIG_FILE = "config.toml"
 #: the user trusts the file. Any key naming an environment variable (`*_env`) counts too.
 TRUST_GATED_KEYS = ("provider", "base_url", "replay", "test_command", "sandbox", "allow_network")
 USER_POLICY_FILE = Path(".hazina") / "policy.toml"
+"""The project's own policy file (despite the name: the project's, not the user's)."""
+OWN_POLICY_FILE = "policy.toml"
+"""The user's own policy file, in the user's config folder (always trusted, like `config.toml` there)."""
 
 #: Environment variables that can set a field, by field name.
 ENV_VARS: Mapping[str, str] = {
@@ -178,6 +181,9 @@ def resolve_settings(
     count as not given. Trust-gated keys of an untrusted project file are dropped and reported to `warn`."""
     environ = os.environ if env is None else env
     user = dict(read_config_file(user_config_path()))
+    own_policy = user_config_path().with_name(OWN_POLICY_FILE)
+    if own_policy.is_file():
+        user["policy_files"] = [own_policy, *user.get("policy_files", [])]
     project = project_layer(workdir, warn)
     # Rule files add up across layers: neither file silently drops the other's deny rules.
     combined_rules = list(user.pop("policy_files", [])) + list(project.pop("policy_files", []))
@@ -204,3 +210,31 @@ def resolve_settings(
             f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in error.errors(include_url=False)
         )
         raise ConfigError(f"invalid settings: {problems}") from None
+
+
+def project_policy_files(workdir: Path) -> list[Path]:
+    """The policy files the project itself supplies: `.hazina/policy.toml` and those its config names.
+
+    They may add deny rules and narrow an allowlist, but never widen one (see `glmagent.guard.Policy.load`).
+    """
+    found = [Path(p) for p in load_config_file(workdir).get("policy_files", [])]
+    own = workdir / USER_POLICY_FILE
+    if own.is_file():
+        found.insert(0, own)
+    return found
+
+
+def split_policy_files(workdir: Path, policy_files: list[Path]) -> tuple[list[Path], list[Path]]:
+    """`policy_files` split into (the user's, the project's): a file the project supplies is the project's
+    even when a flag names it too, so it can never widen an allowlist."""
+    project = {_same_file_key(p) for p in project_policy_files(workdir)}
+    mine = [p for p in policy_files if _same_file_key(p) not in project]
+    theirs = [p for p in policy_files if _same_file_key(p) in project]
+    return mine, theirs
+
+
+def _same_file_key(path: Path) -> str:
+    try:
+        return str(path.resolve())
+    except OSError:
+        return str(path.absolute())

@@ -1,10 +1,12 @@
-"""`glmagent policy check|rules`: ask the command policy about a command, or list its rules."""
+"""`glmagent policy check|explain|rules|suggest|cache`: ask the command policy about commands, list its rules,
+suggest an allowlist from recent tasks, manage the load cache."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 from glmagent.cli._common import add_directory, add_policy_files
@@ -12,31 +14,108 @@ from glmagent.cli._exit import EXIT_NOT_DONE, EXIT_SUCCESS
 
 
 def register(commands: Any) -> None:
-    policy = commands.add_parser("policy", help="check commands against the command policy, list its rules")
+    policy = commands.add_parser(
+        "policy",
+        help="check or explain commands against the command policy, list its rules, suggest an allowlist",
+    )
     policy_commands = policy.add_subparsers(dest="policy_command", metavar="SUBCOMMAND")
     policy_commands.required = True
     check = policy_commands.add_parser(
         "check",
         help="would this command be allowed?",
-        description="Check COMMAND against the policy. Exit 0 allowed, 1 blocked. With -, read one command "
-        "per line from stdin and print one JSON line per command (exit 1 if any was blocked).",
+        description="Check COMMAND against the policy that applies in DIR (the built-in rules, your policy "
+        "files, the project's .hazina/policy.toml). Exit 0 allowed, 1 blocked. With -, read one command per "
+        "line from stdin and print one JSON line per command (exit 1 if any was blocked).",
     )
     check.add_argument("cmd", metavar="COMMAND", help="the command line, or - for batch mode on stdin")
-    check.add_argument("--shell", choices=("posix", "powershell"), default="posix", help="backend (posix)")
+    _add_shell(check)
     check.add_argument("--json", action="store_true", help="print the full decision as JSON")
     add_policy_files(check)
     add_directory(check, "working directory the command's writes are judged against (default: .)")
     check.set_defaults(handler=run_check)
-    rules = policy_commands.add_parser("rules", help="list the deny rules with their justification")
-    rules.add_argument("--json", action="store_true", help="print the rules as JSON")
+
+    explain = policy_commands.add_parser(
+        "explain",
+        help="why is this command allowed or blocked?",
+        description="Show how the policy reads COMMAND: every simple command in it, the layers it was "
+        "unwrapped from (sudo, sh -c, substitutions, ...), the rules that matched each, the allow entry that "
+        "allows it in allowlist mode, and the rule that decided. Exit 0 allowed, 1 blocked.",
+    )
+    explain.add_argument("cmd", metavar="COMMAND", help="the command line")
+    _add_shell(explain)
+    explain.add_argument("--json", action="store_true", help="print the explanation as JSON")
+    explain.add_argument("--tree", action="store_true", help="also print the parser's syntax tree")
+    add_policy_files(explain)
+    add_directory(explain, "working directory the command's writes are judged against (default: .)")
+    explain.set_defaults(handler=run_explain)
+
+    rules = policy_commands.add_parser(
+        "rules", help="list the deny rules (and allow entries) with their justification"
+    )
+    rules.add_argument("--json", action="store_true", help="print the deny rules as JSON")
     add_policy_files(rules)
+    add_directory(rules, "project whose policy files count (default: .)")
     rules.set_defaults(handler=run_rules)
+
+    suggest = policy_commands.add_parser(
+        "suggest",
+        help="print [[allow]] entries for the commands of your last tasks",
+        description="Read the audit logs of the last tasks in DIR (.hazina/agent-memory/*.jsonl) and print a "
+        "policy file in allowlist mode whose [[allow]] entries cover every command they ran: programs, "
+        "programs with their subcommands (git status|diff), interpreters with their module (python -m "
+        "pytest), each with the commands it came from as proven examples. Review it, then save it with "
+        "--policy FILE or as policy.toml in your config folder.",
+    )
+    suggest.add_argument(
+        "--tasks", type=int, default=10, metavar="N", help="how many recent tasks to read (10)"
+    )
+    add_directory(suggest, "project whose tasks to read (default: .)")
+    suggest.set_defaults(handler=run_suggest)
+
+    cache = policy_commands.add_parser(
+        "cache",
+        help="show or clear the compiled-policy cache",
+        description="Policies are compiled and their examples proven once, then kept in your state folder "
+        "per policy-file content and glmagent build. Show where, or delete every entry with --clear.",
+    )
+    cache.add_argument("--clear", action="store_true", help="delete every cached policy")
+    cache.set_defaults(handler=run_cache)
+
+
+def _add_shell(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--shell", choices=("posix", "powershell"), default="posix", help="backend (posix)")
 
 
 def _load(args: argparse.Namespace) -> Any:
+    """The policy a task in `args.directory` would use, plus the files named with --policy."""
     from glmagent.guard import Policy
 
-    return Policy.load(args.policy_files) if args.policy_files else Policy.default()
+    workdir = args.directory.expanduser().resolve()
+    if not _layered_files_exist(workdir):
+        return Policy.load(args.policy_files) if args.policy_files else Policy.default()
+    from glmagent.config import resolve_settings, split_policy_files
+
+    # Only the policy files matter here; the environment never names any.
+    settings = resolve_settings(workdir, {"policy_files": args.policy_files}, env={}, warn=lambda _: None)
+    mine, project = split_policy_files(workdir, settings.policy_files)
+    return Policy.load(mine, project_files=project)
+
+
+def _layered_files_exist(workdir: Path) -> bool:
+    """Is there a config or policy file (the project's or the user's) that could name policy files?
+
+    Checked first so that the common case never imports the settings machinery: `policy check` starts fast.
+    """
+    from glmagent.userdirs import config_dir
+
+    user = config_dir()
+    candidates = (
+        workdir / ".hazina" / "policy.toml",
+        workdir / ".hazina" / "config.toml",
+        user / "policy.toml",
+        user / "config.toml",
+    )
+    return any(path.is_file() for path in candidates)
 
 
 def run_check(args: argparse.Namespace) -> int:
@@ -59,12 +138,124 @@ def run_check(args: argparse.Namespace) -> int:
     return EXIT_SUCCESS if decision.allowed else EXIT_NOT_DONE
 
 
+def run_explain(args: argparse.Namespace) -> int:
+    policy = _load(args)
+    cwd = args.directory.expanduser().resolve()
+    explained = policy.explain(args.cmd, args.shell, cwd=cwd, tree=args.tree)
+    if args.json:
+        print(json.dumps(explained.model_dump(mode="json"), indent=2))
+    else:
+        print(render_explanation(explained))
+    return EXIT_SUCCESS if explained.decision.allowed else EXIT_NOT_DONE
+
+
 def run_rules(args: argparse.Namespace) -> int:
-    rules = list(_load(args).rules)
+    policy = _load(args)
+    rules = list(policy.rules)
     if args.json:
         print(json.dumps([rule.model_dump(mode="json") for rule in rules], indent=2))
         return EXIT_SUCCESS
     for rule in rules:
         print(f"{rule.id}  [{rule.category}]\n    {rule.justification}")
     print(f"\n{len(rules)} rules")
+    if policy.mode == "allowlist":
+        entries = policy.allow_entries
+        print(f"\nallowlist mode: only commands these {len(entries)} entries allow may run")
+        for entry in entries:
+            how = " ".join(entry.prefix) or "|".join(entry.subcommands) or "any arguments"
+            print(
+                f"  {entry.id}: {'|'.join(entry.commands)} {how}"
+                + (f"  ({entry.description})" * bool(entry.description))
+            )
     return EXIT_SUCCESS
+
+
+def run_suggest(args: argparse.Namespace) -> int:
+    from glmagent.errors import ConfigError
+    from glmagent.guard import Policy
+    from glmagent.guard._suggest import allow_entries_toml, suggest_allow_entries
+    from glmagent.recent_commands import audit_logs, recent_run_commands
+
+    if args.tasks < 1:
+        raise ConfigError("--tasks must be at least 1")
+    workdir = args.directory.expanduser().resolve()
+    logs = audit_logs(workdir, args.tasks)
+    seen = list(recent_run_commands(workdir, args.tasks))
+    if not seen:
+        where = f"{len(logs)} task log(s)" if logs else "no task logs"
+        print(
+            f"glmagent: nothing to suggest: {where} in {workdir / '.hazina' / 'agent-memory'} hold a `run` "
+            "command that ran",
+            file=sys.stderr,
+        )
+        return EXIT_NOT_DONE
+    lines = list(dict.fromkeys((c.command, c.backend) for c in seen))
+    suggestion = suggest_allow_entries(Policy.default(), lines)
+    tasks = sorted({c.task_id for c in seen})
+    header = [
+        f"Allow entries for the {len(lines)} distinct commands {len(tasks)} recent task(s) ran in {workdir}.",
+        "Review before use: an entry without subcommands or prefix allows every use of its program (the deny",
+        "rules still apply). Save as policy.toml in your glmagent config folder, or pass with --policy FILE.",
+    ]
+    if suggestion.skipped:
+        header += ["", "Not covered (a command of these lines will stay blocked):"]
+        header += [f"  {line}" for line in suggestion.skipped]
+    print(allow_entries_toml(suggestion.entries, header), end="")
+    return EXIT_SUCCESS
+
+
+def run_cache(args: argparse.Namespace) -> int:
+    from glmagent.guard import _cache
+
+    folder = _cache.cache_dir()
+    if args.clear:
+        removed = _cache.clear()
+        print(f"removed {removed} cached polic{'y' if removed == 1 else 'ies'} from {folder}")
+        return EXIT_SUCCESS
+    entries = _cache.entries()
+    state = "on" if _cache.enabled() else "off (GLMAGENT_POLICY_CACHE)"
+    print(f"policy cache: {folder} ({state})")
+    total = sum(p.stat().st_size for p in entries)
+    print(f"{len(entries)} entr{'y' if len(entries) == 1 else 'ies'}, {total / 1024:.0f} KiB")
+    return EXIT_SUCCESS
+
+
+def render_explanation(explained: Any) -> str:
+    """An `Explanation` as text: the decision first, then each simple command at its nesting depth."""
+    decision = explained.decision
+    mode = f"{explained.mode} mode"
+    lines = []
+    if decision.allowed:
+        lines.append(f"ALLOWED ({decision.backend}, {mode}): {decision.reason}")
+    else:
+        lines.append(f"BLOCKED ({decision.backend}, {mode}) by {decision.rule_id} [{decision.category}]")
+        lines.append(f"  {decision.reason}")
+        if decision.justification:
+            lines.append(f"  why: {decision.justification}")
+    lines.append(f"\nparse: {explained.parse_status}")
+    if explained.commands:
+        lines.append("commands, outermost first (indented: run by the command above it):")
+    for number, step in enumerate(explained.commands, 1):
+        indent = "  " * (step.depth + 1)
+        lines.append(f"{indent}{number}. {' '.join(step.raw)}")
+        detail = f"{indent}   program {step.program}"
+        if step.via:
+            detail += f", inside {' -> '.join(step.via)}"
+        if step.dialect != decision.backend:
+            detail += f", read as {step.dialect}"
+        lines.append(detail)
+        if step.words != step.raw:
+            lines.append(f"{indent}   words: {' | '.join(step.words)}")
+        if explained.mode == "allowlist" and step.allowed_by is not None:
+            lines.append(f"{indent}   on the allowlist: {', '.join(step.allowed_by)}")
+        lines += [_finding_line(indent, found) for found in step.findings]
+    for found in explained.line_findings:
+        lines.append(_finding_line("  ", found))
+    if explained.tree is not None:
+        lines.append(f"\nsyntax tree:\n{explained.tree}")
+    return "\n".join(lines)
+
+
+def _finding_line(indent: str, found: Any) -> str:
+    mark = "  <- decides" if found.decides else ""
+    return f"{indent}   {found.rule_id} [{found.category}]: {found.reason}{mark}"
