@@ -32,7 +32,7 @@ from ._rules import (
     build_index,
     dotnet_key,
 )
-from ._syntax import DYN, Arg, Feed, Frame, Stdin
+from ._syntax import DYN, Arg, Feed, Frame, Stdin, TooLarge
 from ._unwrap import (
     Wrapped,
     cmd_exe,
@@ -49,6 +49,12 @@ from ._unwrap import (
 )
 
 _SHOWN_MAX = 160
+CMD_MAX_LINE = 8191
+"""cmd.exe refuses longer command lines, so a longer one cannot run as written."""
+MAX_WORK = 6000
+"""Syntax nodes parsed plus words of simple commands, summed over a line and everything nested in it, that
+the policy checks before it gives up and blocks (`too-large`): past it the walk could take longer than a
+check may (50 ms), and no coding step needs a line that large."""
 _QUOTED_WORD = re.compile("'[^']*'|\"[^\"$`]*\"")
 _NO_ALIASES: dict[str, str] = {}
 _ALLOWED = "no deny rule matches any command in it"
@@ -278,9 +284,14 @@ class CompiledPolicy:
         module = _parse_posix if shell == "posix" else _parse_powershell
         text = command if shell == "posix" or command.isascii() else ps_ascii(command)
         src = text.encode("utf-8", "replace")
-        root = module.parse(src).root_node
+        try:
+            root = module.parse(src).root_node
+        except TooLarge as too_large:
+            evaluation = Evaluation(self, root=cwd)
+            evaluation._too_large(str(too_large))
+            return evaluation.decide(command, shell)
         argv = None
-        if not root.has_error:
+        if not root.has_error and root.descendant_count <= MAX_WORK:
             argv = module.simple_command(text, root)
             if argv is not None and DYN not in command:
                 decision = self._literal(command, shell, argv)
@@ -361,6 +372,7 @@ class Evaluation:
         "p",
         "parse_status",
         "root",
+        "work",
         "written",
     )
 
@@ -377,6 +389,8 @@ class Evaluation:
         """Files this command line writes; running one of them runs text the policy never saw."""
         self.copied: set[str] = set()
         """Copies or links of other files this command line makes; running one runs an unknown program."""
+        self.work = 0
+        """Syntax nodes and command words seen so far (see `MAX_WORK`)."""
 
     # -- entry points --
     def run(self, text: str, shell: ShellKind) -> None:
@@ -386,6 +400,8 @@ class Evaluation:
             pass  # a concrete deny was found; nothing later can change the decision
         except RecursionError:
             self._too_deep()
+        except TooLarge as too_large:
+            self._too_large(str(too_large))
 
     def _too_deep(self) -> None:
         # Thousands of nested `$(` exhaust the walker's stack: still a decision, never a crash.
@@ -405,6 +421,12 @@ class Evaluation:
                 pass
             except RecursionError:
                 self._too_deep()
+            except TooLarge as too_large:
+                self._too_large(str(too_large))
+        return self.decide(command, shell)
+
+    def decide(self, command: str, shell: ShellKind) -> Decision:
+        """The decision the findings so far make."""
         findings = self.findings
         if not findings:
             return Decision._trusted_allow(command, shell, _ALLOWED, self.parse_status)
@@ -415,6 +437,16 @@ class Evaluation:
         return Decision._trusted_block(
             command, shell, chosen.rule, chosen.reason, chosen.argv, self.parse_status
         )
+
+    def _spend(self, units: int) -> None:
+        """Count work against `MAX_WORK`; past it, stop the walk: the line is too large to check."""
+        self.work += units
+        if self.work > MAX_WORK:
+            raise TooLarge(f"the command holds more than {MAX_WORK:,} syntax nodes and words")
+
+    def _too_large(self, detail: str) -> None:
+        rule = self.index.engine["too-large"]
+        self.findings.append(Finding(rule, [], f"{detail}: {rule.description}"))
 
     def _add(self, rule: Rule, argv: list[str], reason: str) -> None:
         self.findings.append(_new_tuple(Finding, (rule, argv, reason)))
@@ -479,6 +511,7 @@ class Evaluation:
                 if not root2.has_error:
                     text, src, root = repaired, src2, root2
                     argv = module.simple_command(text, root)
+        self._spend(root.descendant_count)
         if not root.has_error:
             if argv is not None:
                 self.command(argv, frame, None)  # what the walk would report, without walking
@@ -493,6 +526,8 @@ class Evaluation:
         self.event("parse-error", frame, f"the {dialect} parser cannot read `{_shown(text)}`")
 
     def _cmd_script(self, text: str, frame: Frame) -> None:
+        if len(text) > CMD_MAX_LINE:
+            raise TooLarge(f"the cmd.exe line is longer than cmd.exe accepts ({CMD_MAX_LINE:,} characters)")
         parsed = _parse_cmd.parse_cmd(text)
         for name in parsed.variables:
             self.variable(name, frame, f"%{name}%")
@@ -557,6 +592,7 @@ class Evaluation:
     ) -> None:
         if not argv:
             return
+        self._spend(len(argv))
         head = argv[0]
         word = head[0]
         if head[3]:  # `& { ... }`: the walker checks the block's own commands
@@ -773,10 +809,13 @@ class Evaluation:
             return
         name = next((n for n in info.names if n in WRITERS), info.names[0])
         lenient = name in DELETERS
+        words = None  # made once, not once per target: `rm` with thousands of files stays linear
         for target in write_targets(name, args, frame.dialect):
             if lenient and (DYN in target.text or "$" in target.raw):
                 continue
-            self._judge_write(scope, target, frame, self._argv(argv, info.names))
+            if words is None:
+                words = self._argv(argv, info.names)
+            self._judge_write(scope, target, frame, words)
 
     def _judge_write(self, scope: PathScope, target: Arg, frame: Frame, argv: list[str]) -> None:
         verdict = scope.judge_write(target)

@@ -41,6 +41,7 @@ ENGINE_EVENTS = (
     "write-protected-dir",
     "write-unknown-target",
     "proc-environ",
+    "too-large",
 )
 EngineEvent = Literal[
     "parse-error",
@@ -55,6 +56,7 @@ EngineEvent = Literal[
     "write-protected-dir",
     "write-unknown-target",
     "proc-environ",
+    "too-large",
 ]
 
 

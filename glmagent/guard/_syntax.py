@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
@@ -146,3 +147,32 @@ def new_parser(grammar: str) -> Any:
 
     module = importlib.import_module(f"tree_sitter_{grammar}")
     return tree_sitter.Parser(tree_sitter.Language(module.language()))
+
+
+PARSE_BUDGET_S = 0.03
+"""Seconds one parse may take. Some grammars take seconds on some large inputs (a bash pipeline of a
+thousand quoted `xargs sh -c` stages); a check must answer in well under a tenth of a second."""
+_TIMED_FROM = 2048
+"""Shorter sources always parse in well under the budget, so they skip the timed path and its cost."""
+
+
+class TooLarge(Exception):
+    """The command is too large to check in the time a check may take (the message says what was)."""
+
+
+def parse_within_budget(parser: Any, source: bytes) -> Any:
+    """`parser.parse(source)`, stopped with `TooLarge` if it takes longer than `PARSE_BUDGET_S`."""
+    if len(source) < _TIMED_FROM:
+        return parser.parse(source)
+    deadline = time.perf_counter() + PARSE_BUDGET_S
+    try:
+        tree = parser.parse(
+            lambda offset, _point: source[offset:],
+            progress_callback=lambda _offset, _has_error: time.perf_counter() > deadline,
+        )
+    except ValueError:  # how the binding reports a parse the callback stopped
+        tree = None
+    if tree is None:
+        parser.reset()  # a stopped parser would resume this source on its next call
+        raise TooLarge(f"parsing the command takes longer than {PARSE_BUDGET_S * 1000:.0f} ms")
+    return tree
