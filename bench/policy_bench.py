@@ -26,7 +26,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -34,8 +34,8 @@ sys.path.insert(0, str(ROOT))
 
 from glmagent.guard import Policy, _parse_posix, _parse_powershell  # noqa: E402
 
-SIZE = 100_000
-"""Bytes of each hostile input (at most)."""
+SIZES = (100_000, 30_000, 10_000, 3_000)
+"""Bytes of each hostile input (at most): the largest allowed, and smaller ones that fit the work budget."""
 
 
 def load_corpus(path: Path) -> list[tuple[str, str]]:
@@ -171,10 +171,13 @@ def corpus_allowlist(rows: list[tuple[str, str]], folder: Path) -> Policy:
 
 
 # -- 3. hostile inputs --
-def _fill(unit: str, prefix: str = "", suffix: str = "") -> str:
-    """`prefix` + `unit` repeated + `suffix`, at most `SIZE` bytes, whole units only."""
-    room = SIZE - len(prefix.encode()) - len(suffix.encode())
-    return prefix + unit * max(1, room // len(unit.encode())) + suffix
+def _filler(size: int) -> Callable[..., str]:
+    def fill(unit: str, prefix: str = "", suffix: str = "") -> str:
+        """`prefix` + `unit` repeated + `suffix`, at most `size` bytes, whole units only."""
+        room = size - len(prefix.encode()) - len(suffix.encode())
+        return prefix + unit * max(1, room // len(unit.encode())) + suffix
+
+    return fill
 
 
 def _nested(command: str, wrap: str, times: int) -> str:
@@ -189,8 +192,10 @@ def _encoded_powershell(command: str, times: int) -> str:
     return command
 
 
-def hostile_inputs() -> Iterator[tuple[str, str, str]]:
-    """(backend, name, command): inputs made to be slow to parse, walk or match, at most `SIZE` bytes each."""
+def hostile_inputs(size: int) -> Iterator[tuple[str, str, str]]:
+    """(backend, name, command): inputs made to be slow to parse, walk or match, at most `size` bytes each
+    (those built to a shape rather than a size are the same at every size)."""
+    _fill = _filler(size)
     posix: list[tuple[str, str]] = [
         ("deep $( ) nesting", "echo " + "$(" * 2000 + "x" + ")" * 2000),
         ("deep subshells", "(" * 5000 + "ls" + ")" * 5000),
@@ -216,7 +221,7 @@ def hostile_inputs() -> Iterator[tuple[str, str, str]]:
         ("alternating quotes", _fill("'a'\"b\"", prefix="echo ")),
         ("backslashes", _fill("\\\\\\ ", prefix="echo ")),
         ("unterminated quote", _fill("abc ", prefix="echo '")),
-        ("one long word", "echo " + "a" * (SIZE - 5)),
+        ("one long word", "echo " + "a" * (size - 5)),
         ("many arguments", _fill("f.o ", prefix="rm ")),
         ("many redirections", _fill(">> log ", prefix="echo x ")),
         ("many variables", _fill("$a${b}", prefix="echo ")),
@@ -227,7 +232,7 @@ def hostile_inputs() -> Iterator[tuple[str, str, str]]:
         ("function definitions", _fill("f() { ls; }; ")),
         ("python -c payload", _fill("x = 1 + 2\n", prefix="python -c '", suffix="'")),
         ("awk program", _fill("{ print $1 } ", prefix="awk '", suffix="' f")),
-        ("base64 | sh", f"echo {base64.b64encode(('echo hi; ' * 5000).encode()).decode()} | base64 -d | sh"),
+        ("base64 | sh", _fill("ZWNobyBoaTsg", prefix="echo ", suffix=" | base64 -d | sh")),
         ("cmd /c carets", _fill("^e^c^h^o ", prefix="cmd /c ")),
         ("cmd /c chain", _fill("dir & ", prefix='cmd /c "', suffix='dir"')),
         ("control characters", _fill("".join(map(chr, range(1, 256))))),
@@ -257,11 +262,12 @@ def hostile_inputs() -> Iterator[tuple[str, str, str]]:
         yield "powershell", name, command
 
 
-def measure_hostile(repeats: int, allowlisted: Policy) -> None:
+def measure_hostile(repeats: int, sizes: list[int], allowlisted: Policy) -> None:
     policies = {"deny mode": Policy.default(), "allowlist mode": allowlisted}
     results: list[tuple[float, str, str, int, str]] = []
-    for backend, name, command in hostile_inputs():
-        assert len(command.encode()) <= SIZE, (name, len(command.encode()))
+    largest = max(sizes)
+    inputs = {(b, c): n for size in sizes for b, n, c in hostile_inputs(size) if len(c.encode()) <= largest}
+    for (backend, command), name in inputs.items():
         for mode, policy in policies.items():
             best = float("inf")
             for _ in range(repeats):
@@ -274,7 +280,7 @@ def measure_hostile(repeats: int, allowlisted: Policy) -> None:
     worst = results[0][0] * 1000
     slow = [r for r in results if r[0] > 0.05]
     print(
-        f"hostile inputs:    {len(results) // 2} inputs up to {SIZE // 1000} kB, 2 modes, best of {repeats}: "
+        f"hostile inputs:    {len(inputs)} inputs up to {largest // 1000} kB, 2 modes, best of {repeats}: "
         f"worst {worst:.1f} ms; target <= 50 ms {_met(not slow)}" + (f" ({len(slow)} slower)" if slow else "")
     )
     for seconds, name, mode, size, verdict in results[:8]:
@@ -291,6 +297,9 @@ def main() -> int:
     parser.add_argument("--trials", type=int, default=15, help="alternating trials; the best of each counts")
     parser.add_argument("--runs", type=int, default=5, help="fresh processes per load measurement (5)")
     parser.add_argument("--repeats", type=int, default=3, help="checks of each hostile input (default 3)")
+    parser.add_argument(
+        "--sizes", default=",".join(map(str, SIZES)), help="bytes of the hostile inputs, comma-separated"
+    )
     parser.add_argument("--corpus", type=Path, default=ROOT / "tests" / "corpus" / "policy.tsv")
     args = parser.parse_args()
     rows = load_corpus(args.corpus)
@@ -300,7 +309,7 @@ def main() -> int:
         allowlisted = corpus_allowlist(rows, Path(folder))
     print(f"allowlist mode:    {len(allowlisted.allow_entries)} entries (the corpus's programs)")
     measure_throughput(rows, args.rounds, args.trials, allowlisted)
-    measure_hostile(args.repeats, allowlisted)
+    measure_hostile(args.repeats, [int(s) for s in args.sizes.split(",")], allowlisted)
     return 0
 
 

@@ -17,7 +17,7 @@ def test_policy_bench_prints_load_throughput_and_hostile_input_figures() -> None
         [
             sys.executable,
             str(ROOT / "bench" / "policy_bench.py"),
-            *("--rounds", "1", "--trials", "1", "--runs", "1", "--repeats", "1"),
+            *("--rounds", "1", "--trials", "1", "--runs", "1", "--repeats", "1", "--sizes", "3000"),
         ],
         capture_output=True,
         text=True,

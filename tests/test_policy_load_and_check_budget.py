@@ -33,7 +33,7 @@ def assert_too_large(command: str, shell: str = "posix", *, says: str) -> None:
     ("command", "shell"),
     [
         ("ls; " * 10_000, "posix"),
-        ("cat x | " * 5_000 + "cat", "posix"),
+        ("cat x && " * 3_000 + "cat", "posix"),
         ("rm a.o " + "b.o " * 8_000, "posix"),
         ("$x = 1; " * 5_000, "powershell"),
         ("gci | " * 3_000 + "gci", "powershell"),
@@ -106,3 +106,21 @@ def test_a_delete_of_many_files_is_judged_once_per_file() -> None:
     assert decision.allowed, decision.reason
     decision = check("rm " + " ".join(f"build/f{n}.o" for n in range(2_000)) + " /etc/passwd")
     assert not decision.allowed
+
+
+def test_a_bash_line_with_too_many_pipes_is_blocked_before_it_is_parsed() -> None:
+    # The bash grammar's time grows with the square of a pipeline's length and cannot be interrupted.
+    assert_too_large("a -c | " * 300 + "b", says="more than 256 pipes")
+    assert_too_large("a |& " * 300 + "b", says="more than 256 pipes")
+    # Quoted bars and `||` are not pipes.
+    assert check("grep -E '" + "|".join(["x"] * 400) + "' f").allowed
+    assert check("true || " * 300 + "true").allowed
+    assert check("git log | head -5").allowed
+
+
+def test_a_long_powershell_script_with_a_parse_error_is_not_respelled() -> None:
+    # Respelling reads the script character by character: past REPAIR_MAX the parse error simply blocks.
+    script = "Select-Object Name, Length\n" + "# comment\n" * 2_500
+    decision = check(script, "powershell")
+    assert not decision.allowed and decision.rule_id == "parse.error"
+    assert check("Get-ChildItem | Select-Object Name, Length", "powershell").allowed

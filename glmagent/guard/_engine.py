@@ -51,6 +51,9 @@ from ._unwrap import (
 _SHOWN_MAX = 160
 CMD_MAX_LINE = 8191
 """cmd.exe refuses longer command lines, so a longer one cannot run as written."""
+REPAIR_MAX = 20_000
+"""Longest PowerShell script respelled after a parse error (`_parse_powershell.repair` reads it character by
+character, then it is parsed again); a longer one keeps its parse error, which blocks."""
 MAX_WORK = 6000
 """Syntax nodes parsed plus words of simple commands, summed over a line and everything nested in it, that
 the policy checks before it gives up and blocks (`too-large`): past it the walk could take longer than a
@@ -502,16 +505,17 @@ class Evaluation:
             argv = None if root.has_error else module.simple_command(text, root)
         else:
             src, root, argv = parsed
-        if root.has_error and dialect == "powershell":
+        self._spend(root.descendant_count)
+        if root.has_error and dialect == "powershell" and len(text) <= REPAIR_MAX:
             # Only a failed parse pays for the respelling and the second parse.
             repaired = _parse_powershell.repair(text)
             if repaired is not None:
                 src2 = repaired.encode("utf-8", "replace")
                 root2 = module.parse(src2).root_node
                 if not root2.has_error:
+                    self._spend(max(0, root2.descendant_count - root.descendant_count))
                     text, src, root = repaired, src2, root2
                     argv = module.simple_command(text, root)
-        self._spend(root.descendant_count)
         if not root.has_error:
             if argv is not None:
                 self.command(argv, frame, None)  # what the walk would report, without walking
