@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -112,3 +113,25 @@ def test_act_refuses_an_unlisted_command_and_tells_the_planner_why(
     assert "allowlist.not-allowed" in observation["output"]
     assert "`ls -la` is not on the project's allowlist" in observation["output"]
     assert "git" in observation["output"]  # the planner learns what it may run instead
+
+
+def test_policy_files_named_by_a_config_file_count_too(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (user_folder() / "config.toml").write_text('policy_files = ["strict.toml"]\n', encoding="utf-8")
+    (user_folder() / "strict.toml").write_text(GIT_ONLY, encoding="utf-8")
+    assert check(project, "cat app.py", capsys=capsys)["rule_id"] == "allowlist.not-allowed"
+    assert check(project, "git status", capsys=capsys)["allowed"]
+
+
+def test_policy_check_starts_without_the_settings_machinery(project: Path) -> None:
+    (user_folder() / "config.toml").write_text('model = "glm-4.6"\n', encoding="utf-8")
+    (user_folder() / "policy.toml").write_text(GIT_ONLY, encoding="utf-8")
+    project_policy(project, GIT_AND_CAT)
+    code = (
+        "import sys; from glmagent.cli import main; "
+        f"code = main(['policy', 'check', '-C', {str(project)!r}, 'cat app.py']); "
+        "print(code, 'glmagent.config' in sys.modules, 'glmagent.planners' in sys.modules)"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert run.stdout.split()[-3:] == ["1", "False", "False"], run.stdout

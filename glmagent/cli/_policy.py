@@ -89,33 +89,40 @@ def _add_shell(parser: argparse.ArgumentParser) -> None:
 def _load(args: argparse.Namespace) -> Any:
     """The policy a task in `args.directory` would use, plus the files named with --policy."""
     from glmagent.guard import Policy
+    from glmagent.userdirs import config_dir
 
     workdir = args.directory.expanduser().resolve()
-    if not _layered_files_exist(workdir):
-        return Policy.load(args.policy_files) if args.policy_files else Policy.default()
-    from glmagent.config import resolve_settings, split_policy_files
+    configs = (workdir / ".hazina" / "config.toml", config_dir() / "config.toml")
+    if any(_names_policy_files(path) for path in configs):
+        # Config files can name policy files: take them as a task would (this imports the settings).
+        from glmagent.config import resolve_settings, split_policy_files
 
-    # Only the policy files matter here; the environment never names any.
-    settings = resolve_settings(workdir, {"policy_files": args.policy_files}, env={}, warn=lambda _: None)
-    mine, project = split_policy_files(workdir, settings.policy_files)
+        settings = resolve_settings(workdir, {"policy_files": args.policy_files}, env={}, warn=lambda _: None)
+        mine, project = split_policy_files(workdir, settings.policy_files)
+        return Policy.load(mine, project_files=project)
+    # The common case, without importing the settings machinery, so that `policy check` starts fast.
+    own = config_dir() / "policy.toml"
+    projects = workdir / ".hazina" / "policy.toml"
+    project = [projects] if projects.is_file() else []
+    mine = [own] if own.is_file() else []
+    mine += [p for p in args.policy_files if not (project and _same_file(p, projects))]
+    if not mine and not project:
+        return Policy.default()
     return Policy.load(mine, project_files=project)
 
 
-def _layered_files_exist(workdir: Path) -> bool:
-    """Is there a config or policy file (the project's or the user's) that could name policy files?
+def _names_policy_files(config: Path) -> bool:
+    try:
+        return b"policy_files" in config.read_bytes()
+    except OSError:
+        return False
 
-    Checked first so that the common case never imports the settings machinery: `policy check` starts fast.
-    """
-    from glmagent.userdirs import config_dir
 
-    user = config_dir()
-    candidates = (
-        workdir / ".hazina" / "policy.toml",
-        workdir / ".hazina" / "config.toml",
-        user / "policy.toml",
-        user / "config.toml",
-    )
-    return any(path.is_file() for path in candidates)
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.resolve() == b.resolve()
+    except OSError:
+        return False
 
 
 def run_check(args: argparse.Namespace) -> int:

@@ -30,7 +30,6 @@ import os
 import pickle
 import re
 import sys
-import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -65,7 +64,10 @@ def code_fingerprint() -> str:
         digest = hashlib.sha256()
         for part in (__version__, sys.version, sys.implementation.cache_tag or "", pydantic.VERSION):
             digest.update(part.encode() + b"\0")
-        for path in [*sorted(_PACKAGE.glob("*.py")), _PACKAGE.parent / "secrets.py"]:
+        sources = sorted(_PACKAGE.glob("*.py"))
+        if not sources:
+            raise OSError(f"no policy sources in {_PACKAGE} to tell this build apart")  # no cache then
+        for path in [*sources, _PACKAGE.parent / "secrets.py"]:
             digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
         for name in _GRAMMARS:
             digest.update(_build_stamp(name).encode() + b"\0")
@@ -102,6 +104,8 @@ def dumps(value: Any) -> bytes:
 
 def store(key: str, body: bytes) -> None:
     """Write one entry atomically (a failure to write only costs the next process a full load)."""
+    import tempfile
+
     folder = cache_dir()
     header = _MAGIC + key.encode() + b"\n" + hashlib.sha256(body).hexdigest().encode() + b"\n"
     try:
