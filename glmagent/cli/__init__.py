@@ -47,7 +47,7 @@ audit record written, running commands stopped).
 
 #: Subcommand modules, in the order `--help` lists them; each has `register(commands)`, which adds its
 #: parser and sets `handler`. Keeping each command in its own module keeps this file to the shared plumbing.
-_COMMAND_MODULES = ("_task", "_act", "_policy", "_schema", "_trust")
+_COMMAND_MODULES = ("_task", "_act", "_audit", "_replay", "_policy", "_schema", "_trust")
 
 
 def build_parser() -> argparse.ArgumentParser:
