@@ -138,13 +138,13 @@ def load_runs(path: Path) -> list[Run]:
 
 
 def find_run(path: Path, run_id: str | None = None) -> Run:
-    """One run of a log: `run_id` (a unique prefix is enough), or the latest one."""
+    """One run of a log: `run_id` (any unique part of it, e.g. its random end), or the latest one."""
     runs = [run for run in load_runs(path) if run.start]
     if not runs:
         raise ConfigError(f"no runs recorded in {path}")
     if run_id is None:
         return runs[-1]
-    matches = [run for run in runs if run.run_id.startswith(run_id)]
+    matches = [run for run in runs if run_id in run.run_id]
     if len(matches) != 1:
         known = ", ".join(run.run_id for run in runs)
         what = "no run" if not matches else "several runs"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -137,10 +138,15 @@ def run_export(args: argparse.Namespace) -> int:
     page = render_html(build_timeline(run), report)
     from glmagent.workspace import Workspace
 
+    existed = target.exists()
     try:
         # Written whole or not at all: never a half page where an earlier export stood.
         Workspace(target.parent.resolve()).write_atomic(target.resolve(), page.encode("utf-8"))
-    except (OSError, NotADirectoryError) as error:
+        if not existed:
+            mask = os.umask(0)
+            os.umask(mask)
+            os.chmod(target, 0o666 & ~mask)  # a new page gets the permissions any new file would
+    except OSError as error:
         raise ConfigError(f"cannot write {target}: {error.strerror or error}") from None
     print(f"wrote {target} (run {run.run_id}, {report.run_status(run.run_id)})", file=sys.stderr)
     return EXIT_SUCCESS

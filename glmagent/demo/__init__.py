@@ -55,8 +55,10 @@ def _commit_start(project: Path) -> None:
     from glmagent.tools.shell import child_environment
 
     settings = ["-c", "user.name=glmagent demo", "-c", "user.email=demo@glmagent.invalid"]
-    settings += ["-c", "commit.gpgsign=false", "-c", "core.hooksPath=/dev/null", "-c", "init.defaultBranch=main"]
-    for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "wordstats sample as the demo starts"]):
+    settings += ["-c", "commit.gpgsign=false", "-c", "core.hooksPath=/dev/null"]
+    settings += ["-c", "init.defaultBranch=main"]
+    message = "wordstats sample as the demo starts"
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", message]):
         done = subprocess.run(
             ["git", *settings, *args],
             cwd=project,
