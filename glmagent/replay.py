@@ -45,8 +45,10 @@ class ReplayReport:
     task_id: str
     run_id: str
     directory: Path
-    """Where the replay ran (removed afterwards when glmagent made it)."""
+    """Where the replay ran."""
     result: TaskResult
+    scratch: bool = False
+    """True when glmagent made `directory` (a clone of the recorded commit) and removed it afterwards."""
     differences: list[Difference] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     compared: int = 0
@@ -61,6 +63,7 @@ class ReplayReport:
             "task_id": self.task_id,
             "run": self.run_id,
             "directory": str(self.directory),
+            "scratch": self.scratch,
             "reproduced": self.reproduced,
             "compared": self.compared,
             "differences": [d.__dict__ for d in self.differences],
@@ -114,7 +117,7 @@ def replay_run(
         )
         result = agent.run(task, details={"replay_of": {"task_id": task_id, "run": recorded.run_id}})
         replayed = load_runs(Path(result.audit_file or ""))[-1]
-        report = ReplayReport(task_id, recorded.run_id, directory, result, notes=notes)
+        report = ReplayReport(task_id, recorded.run_id, directory, result, scratch=into is None, notes=notes)
         _compare(recorded, replayed, report)
     return report
 

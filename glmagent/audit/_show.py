@@ -72,8 +72,8 @@ def render_show(timeline: Timeline, report: VerifyReport) -> str:
     out.append(f"  {'chain'.ljust(width)}  {chain_line(report, run.run_id)}")
     if timeline.summaries:
         out += ["", "Summary (memory file)"]
-        for block in timeline.summaries:
-            out += [f"  {line}" for line in block.rstrip("\n").splitlines()]
+        for index, block in enumerate(timeline.summaries):
+            out += ([""] if index else []) + [f"  {line}" for line in block.rstrip("\n").splitlines()]
     out += ["", "Timeline"]
     current: int | None = None
     for step in timeline.steps:
@@ -175,9 +175,8 @@ def render_verify(report: VerifyReport) -> str:
         lines.append("OK: the chain, the stored replies, the memory file and the anchors agree")
     else:
         first = report.problems[0]
-        lines.append(
-            f"FAILED: {len(report.problems)} problem(s); the first is {first.kind} at line {first.line}"
-        )
+        where = f" at line {first.line}" if first.line else ""
+        lines.append(f"FAILED: {len(report.problems)} problem(s); the first is {first.kind}{where}")
     return "\n".join(lines)
 
 

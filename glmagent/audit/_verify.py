@@ -324,7 +324,6 @@ class _ChainChecker:
 
     def _name_breaks(self, breaks: list[tuple[LogLine, LogLine | None]]) -> None:
         explained: set[int] = set()
-        numbers = {line.number for line, _ in breaks}
         for line, previous in breaks:
             if line.number in explained:
                 continue
@@ -336,7 +335,7 @@ class _ChainChecker:
                 and prev_record.get("run") == record["run"]
                 and prev_record.get("seq") == record["seq"] - 1
             )
-            where = f"line {line.number} (run {record['run']}, seq {record['seq']}, {record['event']})"
+            where = _where(line.number, record)
             if target is not None and target > line.number:
                 self.add(
                     "reordered",
@@ -352,21 +351,12 @@ class _ChainChecker:
                     "were inserted or moved there",
                     line,
                 )
-            elif line.number + 1 in numbers and self._next_names_unknown(line):
+            elif consecutive and previous is not None and prev_record is not None:
+                # Either line i-1 changed or line i's link to it did; content edits are the usual case.
                 self.add(
                     "modified",
-                    f"{where} was modified after it was written (neither its own predecessor hash nor the "
-                    "next "
-                    "record's hash of it matches)",
-                    line,
-                )
-                explained.add(line.number + 1)
-            elif consecutive and previous is not None:
-                self.add(
-                    "modified",
-                    f"line {previous.number} (run {prev_record.get('run')}, seq {prev_record.get('seq')}, "  # type: ignore[union-attr]
-                    f"{prev_record.get('event')}) was modified after it was written: {where} holds a "  # type: ignore[union-attr]
-                    "different hash of it",
+                    f"{_where(previous.number, prev_record)} was modified after it was written: "
+                    f"{where} holds a different hash of it (or that link was edited)",
                     previous,
                 )
             elif prev_record is not None and prev_record.get("run") == record["run"]:
@@ -394,11 +384,11 @@ class _ChainChecker:
                     line,
                 )
 
-    def _next_names_unknown(self, line: LogLine) -> bool:
-        following = self.lines[line.number] if line.number < len(self.lines) else None
-        if following is None or following.record is None:
-            return False
-        return following.record.get("prev") not in self.by_hash
+
+def _where(number: int, record: dict[str, Any]) -> str:
+    """`line 7 (action, seq 7 of run …c5b1c9ed)`: enough to find the record, short enough to read."""
+    run = str(record.get("run"))[-8:]
+    return f"line {number} ({record.get('event')}, seq {record.get('seq')} of run …{run})"
 
 
 def _check_runs(report: VerifyReport, runs: list[Run], lines: list[LogLine]) -> None:

@@ -62,7 +62,8 @@ def run_replay(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report.to_json(), indent=2))
     else:
-        print(f"\nreplayed run {report.run_id} of {report.task_id} in {report.directory}")
+        where = "a clone of the recorded commit (removed)" if report.scratch else str(report.directory)
+        print(f"\nreplayed run {report.run_id} of {report.task_id} in {where}")
         for note in report.notes:
             print(f"  note: {note}")
         if report.reproduced:
