@@ -146,6 +146,17 @@ def test_api_key_values_are_redacted_from_memory_audit_and_anchor(tmp_path: Path
     assert verify_log(store.audit_path, summary=store.summary_path).ok
 
 
+def test_text_no_file_can_hold_is_stored_escaped_and_still_verifies(tmp_path: Path) -> None:
+    store = AgentSummaryStore(tmp_path, "t1")
+    start(store, description="an argument with a stray byte \udcff in it")
+    store.append_iteration(1, ["Planner output invalid: at thought: the text contains \ud800"])
+    store.finish_run(success=False, stop_reason="invalid_output", iterations=1)
+    assert "byte \\udcff in it" in store.summary_path.read_text(encoding="utf-8")
+    assert next(iter_records(store.audit_path))["description"].endswith("\udcff in it")
+    report = verify_log(store.audit_path, summary=store.summary_path)
+    assert report.ok, report.problems
+
+
 @pytest.mark.parametrize("task_id", ["../x", "a/b", "", ".hidden", "x" * 81, "a..b"])
 def test_task_ids_that_are_not_plain_file_names_are_refused(task_id: str) -> None:
     with pytest.raises(ConfigError):

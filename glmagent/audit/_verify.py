@@ -644,7 +644,8 @@ def _expected_section(run: Run, hashes: dict[int, str]) -> str:
     pieces += [str(r.get("summary", "")) for r in run.events("iteration_summary")]
     if run.end is not None:
         pieces.append(render_footer(run.end, hashes[run.lines[-1]]))
-    return "\n".join(pieces)
+    # The memory file stores text the way the writer encodes it: lone surrogates as `\udcff` escapes.
+    return "\n".join(pieces).encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def _first_difference(got: list[str], want: list[str]) -> int:
