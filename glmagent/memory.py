@@ -34,6 +34,7 @@ from glmagent.audit import (
     render_footer,
     render_header,
     text_hash,
+    uninterrupted,
     utc_now,
     validate_task_id,
 )
@@ -141,15 +142,16 @@ class AgentSummaryStore:
         )
         self.run_id = run_id
         self._writer = AuditWriter(self.audit_path, self.task_id, run_id, redactor=self._redact)
+        self._prompt_parts = set()
         try:
             self._writer.open()
-            stored = self._writer.append("task_start", details)
+            with uninterrupted():  # the record and its header, or neither
+                stored = self._writer.append("task_start", details)
+                if self.keep_summary:
+                    self._append_text(render_header(stored))
         except BaseException:
             self.close()
             raise
-        self._prompt_parts = set()
-        if self.keep_summary:
-            self._append_text(render_header(stored))
         return run_id
 
     def record(self, event: str, **fields: Any) -> dict[str, Any]:
@@ -204,9 +206,10 @@ class AgentSummaryStore:
     def append_iteration(self, number: int, lines: Iterable[str]) -> str:
         """Record one iteration summary, then append its block to the memory file; returns the block."""
         block = self._redact(format_iteration(number, lines))
-        self.record("iteration_summary", iteration=number, summary=block)
-        if self.keep_summary:
-            self._append_text(block)
+        with uninterrupted():  # both files say the same, whatever signal arrives meanwhile
+            self.record("iteration_summary", iteration=number, summary=block)
+            if self.keep_summary:
+                self._append_text(block)
         return block
 
     def finish_run(self, **outcome: Any) -> None:
@@ -215,15 +218,16 @@ class AgentSummaryStore:
         if writer is None:
             raise RuntimeError("start_run() first: no run is open")
         try:
-            stored = writer.append("task_end", outcome)
-            if self.keep_summary:
-                self._append_text(render_footer(stored, writer.head))
-            try:
-                (self._anchors or AnchorBook()).append(
-                    self.audit_path, self.task_id, writer.run_id, writer.seq, writer.head, writer.size
-                )
-            except OSError as error:
-                log.warning(f"could not write the audit anchor ({error}); `audit verify` will say so")
+            with uninterrupted():
+                stored = writer.append("task_end", outcome)
+                if self.keep_summary:
+                    self._append_text(render_footer(stored, writer.head))
+                try:
+                    (self._anchors or AnchorBook()).append(
+                        self.audit_path, self.task_id, writer.run_id, writer.seq, writer.head, writer.size
+                    )
+                except OSError as error:
+                    log.warning(f"could not write the audit anchor ({error}); `audit verify` will say so")
         finally:
             self.close()
 

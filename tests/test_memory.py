@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -296,3 +298,28 @@ def test_a_torn_last_record_is_closed_and_acknowledged_by_the_next_run(tmp_path:
     report = verify_log(resumed.audit_path, summary=resumed.summary_path)
     assert report.ok, report.problems
     assert [f.kind for f in report.notes] == ["torn", "incomplete"]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_ctrl_c_during_a_write_waits_until_both_files_agree(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import glmagent.audit._writer as writer
+
+    store = AgentSummaryStore(tmp_path, "t")
+    start(store)
+    real = writer.write_durably
+
+    def interrupted(fd: int, data: bytes) -> None:
+        real(fd, data)
+        os.kill(os.getpid(), signal.SIGINT)  # lands after the bytes, before the writer notes their hash
+
+    monkeypatch.setattr(writer, "write_durably", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        store.append_iteration(1, ["Ran `make` (exit 0)"])
+    monkeypatch.undo()
+    assert "Iteration 1:\n- Ran `make` (exit 0)" in store.summary_path.read_text()
+    store.append_iteration(2, ["Interrupted by the user"])
+    store.finish_run(success=False, stop_reason="interrupted", iterations=2)
+    report = verify_log(store.audit_path, summary=store.summary_path)
+    assert report.ok, report.problems

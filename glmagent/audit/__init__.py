@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from glmagent.audit._anchors import Anchor, AnchorBook, default_anchor_file
 from glmagent.audit._facts import planner_schema_sha256, software_facts
-from glmagent.audit._files import append_durably, ensure_private_dir, last_byte
+from glmagent.audit._files import append_durably, ensure_private_dir, last_byte, uninterrupted
 from glmagent.audit._lock import DEFAULT_LOCK_WAIT, RunLock
 from glmagent.audit._records import (
     GENESIS,
@@ -80,6 +80,7 @@ __all__ = [
     "task_ids",
     "task_records",
     "text_hash",
+    "uninterrupted",
     "utc_now",
     "validate_task_id",
     "verify_log",

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import sys
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 #: Keeps `.hazina/agent-memory/` (memory files, audit logs, locks) out of the user's `git status`.
@@ -83,3 +86,46 @@ def last_byte(path: Path) -> bytes:
             return handle.read(1)
     except FileNotFoundError:
         return b""
+
+
+_HELD = ("SIGINT", "SIGTERM", "SIGHUP")
+_holding = threading.local()
+
+
+@contextlib.contextmanager
+def uninterrupted() -> Iterator[None]:
+    """Hold Ctrl-C, SIGTERM and SIGHUP while a record and what goes with it are written, then deliver them.
+
+    A `KeyboardInterrupt` raised between writing a record and noting its hash would make the next record
+    link to the wrong predecessor, and one between a record and its memory-file block would make the two
+    files disagree: both would read as tampering. Outside the main thread signals cannot be handled (or
+    raised) anyway, so there this does nothing.
+    """
+    if threading.current_thread() is not threading.main_thread() or getattr(_holding, "active", False):
+        yield
+        return
+    caught: list[int] = []
+    previous: dict[int, object] = {}
+    for name in _HELD:
+        signum = getattr(signal, name, None)
+        handler = signal.getsignal(signum) if signum is not None else None
+        if signum is None or handler is None:
+            continue  # not on this OS, or installed outside Python: leave it alone
+        with contextlib.suppress(ValueError, OSError):
+            previous[signum] = signal.signal(signum, lambda number, frame: caught.append(number))
+    _holding.active = True
+    try:
+        yield
+    finally:
+        _holding.active = False
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)  # type: ignore[arg-type]
+        if caught:
+            _deliver(caught[0], previous.get(caught[0]))
+
+
+def _deliver(signum: int, handler: object) -> None:
+    if callable(handler):
+        handler(signum, None)  # raises KeyboardInterrupt (or the CLI's Terminated), as it would have
+    elif handler == signal.SIG_DFL:
+        os.kill(os.getpid(), signum)

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from glmagent.audit._files import ensure_private_dir, open_append, write_durably
+from glmagent.audit._files import ensure_private_dir, open_append, uninterrupted, write_durably
 from glmagent.audit._records import (
     FORMAT_VERSION,
     GENESIS,
@@ -56,29 +56,30 @@ class AuditWriter:
         if self._fd is None:
             self.open()
         assert self._fd is not None
-        self.seq += 1
         record: dict[str, Any] = {
             "v": FORMAT_VERSION,
             "run": self.run_id,
-            "seq": self.seq,
+            "seq": self.seq + 1,
             "prev": self.head,
             "ts": utc_now(),
             "task_id": self.task_id,
             "event": event,
         }
         body = dict(fields)
-        if self.seq == 1 and self._torn:
+        if self.seq == 0 and self._torn:
             body["torn"] = self._torn
         for key, value in body.items():
             if key not in record:
                 record[key] = redact_value(value, self._redact)
         line = encode_record(record)
         prefix = b"\n" if self._needs_newline else b""
-        # The newline closing a torn line and the record acknowledging it go down in one write.
-        write_durably(self._fd, prefix + line + b"\n")
-        self._needs_newline = False
-        self.head = sha256_hex(line)
-        self.size += len(prefix) + len(line) + 1
+        with uninterrupted():
+            # The newline closing a torn line and the record acknowledging it go down in one write.
+            write_durably(self._fd, prefix + line + b"\n")
+            self._needs_newline = False
+            self.seq += 1
+            self.head = sha256_hex(line)
+            self.size += len(prefix) + len(line) + 1
         return record
 
     def close(self) -> None:
