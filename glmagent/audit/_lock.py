@@ -41,25 +41,30 @@ class RunLock:
         """Take the lock, waiting up to `wait` seconds; raise `TaskBusyError` naming the holder otherwise."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            self._wait_for(fd, wait, on_wait)
+            os.ftruncate(fd, _INFO_OFFSET)
+            os.lseek(fd, 0, os.SEEK_SET)
+            os.write(fd, b" " + json.dumps(holder).encode() + b"\n")
+        except BaseException:
+            os.close(fd)  # Ctrl-C while waiting, or gave up: nothing held, nothing leaked
+            raise
+        self._fd = fd
+
+    def _wait_for(self, fd: int, wait: float, on_wait: Callable[[str], None] | None) -> None:
         deadline = time.monotonic() + max(0.0, wait)
         told = False
         while not _try_lock(fd):
             if time.monotonic() >= deadline:
-                os.close(fd)
                 raise TaskBusyError(
                     f"task {self.task_id} is already running ({self.describe_holder()}); "
-                    f"waited {wait:.0f} s. "
-                    "Wait for it to finish, stop it, or use another --task-id"
+                    f"waited {wait:.0f} s. Wait for it to finish, stop it, or use another --task-id"
                 )
             if not told and on_wait is not None:
-                on_wait(
-                    f"task {self.task_id} is running ({self.describe_holder()}); waiting up to {wait:.0f} s"
-                )
+                holder = self.describe_holder()
+                on_wait(f"task {self.task_id} is running ({holder}); waiting up to {wait:.0f} s")
                 told = True
             time.sleep(_POLL)
-        os.ftruncate(fd, _INFO_OFFSET)
-        os.pwrite(fd, b" " + json.dumps(holder).encode() + b"\n", 0)
-        self._fd = fd
 
     def release(self) -> None:
         if self._fd is None:
