@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 from conftest import plan, python_check
@@ -40,3 +42,18 @@ def finished_task(project: Path, task_id: str = "t", description: str = "say hi"
     result = agent.run(CodingAgent.create_task(description, project, test_command=check, task_id=task_id))
     assert result.success
     return project / ".hazina" / "agent-memory" / f"{task_id}.jsonl"
+
+
+def run_glmagent(
+    *args: str, cwd: Path, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """`glmagent ARGS` as a separate process, as a user runs it."""
+    return subprocess.run(
+        [sys.executable, "-m", "glmagent", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )

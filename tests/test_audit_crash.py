@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from audit_support import run_glmagent
 from conftest import plan
 
 from glmagent.audit import iter_records, split_runs
@@ -52,9 +53,7 @@ def running(pattern: str) -> bool:
 
 
 def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "glmagent", *args], cwd=cwd, text=True, capture_output=True, timeout=120
-    )
+    return run_glmagent(*args, cwd=cwd)
 
 
 def test_kill_9_mid_iteration_leaves_a_log_that_verifies_and_resume_continues_it(

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from audit_support import run_glmagent
 from conftest import plan
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="uses the POSIX backend")
@@ -35,15 +36,7 @@ def test_no_key_reaches_any_file_glmagent_stores(project: Path, tmp_path: Path) 
     )
 
     def glmagent(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "-m", "glmagent", *args],
-            cwd=project,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=120,
-            check=False,
-        )
+        return run_glmagent(*args, cwd=project, env=env)
 
     task = glmagent(
         "task",

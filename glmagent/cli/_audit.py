@@ -40,18 +40,13 @@ def register(commands: Any) -> None:
     listing.add_argument("--json", action="store_true", help="print the runs as a JSON array")
     listing.set_defaults(handler=run_list)
 
-    show = sub.add_parser("show", help="one run: summaries and a timeline of plans, actions, tests")
-    show.add_argument("task_id", metavar="TASK_ID")
-    add_directory(show)
-    show.add_argument("--run", metavar="RUN", help="which run (id, or its start or end); default: the latest")
+    show = _task_parser(sub, "show", "one run: summaries and a timeline of plans, actions, tests", run=True)
     show.add_argument("--json", action="store_true", help="print the run's records and verification as JSON")
     show.set_defaults(handler=run_show)
 
-    verify = sub.add_parser(
-        "verify", help="check the chain, replies, memory file and anchors (exit 1: tampered)"
+    verify = _task_parser(
+        sub, "verify", "check the chain, replies, memory file and anchors (exit 1: tampered)"
     )
-    verify.add_argument("task_id", metavar="TASK_ID")
-    add_directory(verify)
     verify.add_argument(
         "--anchors",
         type=Path,
@@ -61,12 +56,21 @@ def register(commands: Any) -> None:
     verify.add_argument("--json", action="store_true", help="print the report as JSON")
     verify.set_defaults(handler=run_verify)
 
-    export = sub.add_parser("export", help="write one run as a self-contained HTML page")
-    export.add_argument("task_id", metavar="TASK_ID")
-    add_directory(export)
-    export.add_argument("--run", metavar="RUN", help="which run; default: the latest")
+    export = _task_parser(sub, "export", "write one run as a self-contained HTML page", run=True)
     export.add_argument("--html", type=Path, metavar="FILE", required=True, help="the page to write")
     export.set_defaults(handler=run_export)
+
+
+def _task_parser(sub: Any, name: str, help: str, *, run: bool = False) -> argparse.ArgumentParser:
+    """A subcommand about one task: TASK_ID, -C DIR, and (for one run) --run RUN."""
+    parser: argparse.ArgumentParser = sub.add_parser(name, help=help)
+    parser.add_argument("task_id", metavar="TASK_ID")
+    add_directory(parser)
+    if run:
+        parser.add_argument(
+            "--run", metavar="RUN", help="which run (any unique part of its id); default: the latest"
+        )
+    return parser
 
 
 def _workdir(args: argparse.Namespace) -> Path:
