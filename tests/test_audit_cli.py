@@ -67,7 +67,7 @@ def test_show_gives_summaries_and_a_timeline_with_blocks_highlighted(
         "  !! [BLOCKED] run `rm -rf /`\n  !!     rule destructive.",
         "  [ok] Modified app.py (+1 -1)\n",
         "      -    return 'hello ' + name\n      +    return 'hi ' + name",
-        "      $ echo changed  → exit 0",
+        "      $ echo changed  → exit 0 · policy: allowed",
         "  tests (after iteration 3): PASSED · exit 0",
         "  end: SUCCESS (tests_passed) at ",
     ):

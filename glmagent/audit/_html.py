@@ -143,6 +143,8 @@ def _action(data: dict[str, Any]) -> str:
         parts.append(f'<div class="blocked-rule">{escape(why)}</div>')
     if data["tool"] == "run" and status != "rejected":
         code = "timed out" if data.get("timed_out") else f"exit {data.get('exit_code')}"
+        if (data.get("policy") or {}).get("allowed"):
+            code += " · policy: allowed"
         parts.append(f'<pre class="command">$ {escape(str(data.get("command")))}   → {escape(code)}</pre>')
         if data.get("output_tail"):
             parts.append(f'<pre class="output">{escape(str(data["output_tail"]))}</pre>')

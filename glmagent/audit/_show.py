@@ -142,7 +142,8 @@ def _action(data: dict[str, Any]) -> list[str]:
     lines = [f"  [{status}] {data['summary']}"]
     if data["tool"] == "run":
         code = "timed out" if data.get("timed_out") else f"exit {data.get('exit_code')}"
-        lines.append(f"      $ {data.get('command')}  → {code}")
+        allowed = " · policy: allowed" if (data.get("policy") or {}).get("allowed") else ""
+        lines.append(f"      $ {data.get('command')}  → {code}{allowed}")
         if data.get("output_tail"):
             lines += _indented(str(data["output_tail"]).splitlines()[-SHOWN_LINES // 4 :], "      | ")
     if data.get("diff"):
