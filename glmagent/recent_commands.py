@@ -6,13 +6,13 @@ like, so a change to the record's shape is mended in one place.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from glmagent.memory import MEMORY_DIR
+from glmagent.audit import iter_records
+from glmagent.memory import ACT_TASK_ID, MEMORY_DIR
 
 Backend = Literal["posix", "powershell"]
 
@@ -47,10 +47,11 @@ def run_command(record: Mapping[str, Any]) -> tuple[str, Backend] | None:
 
 
 def audit_logs(workdir: Path, tasks: int) -> list[Path]:
-    """The audit logs of the `tasks` most recently written tasks in `workdir`, newest first."""
+    """The audit logs of the `tasks` most recently written tasks in `workdir`, newest first (`glmagent act`'s
+    log holds single actions, not tasks, and is left out)."""
     folder = workdir / MEMORY_DIR
     try:
-        logs = [p for p in folder.glob("*.jsonl") if p.is_file()]
+        logs = [p for p in folder.glob("*.jsonl") if p.is_file() and p.stem != ACT_TASK_ID]
     except OSError:
         return []
     logs.sort(key=lambda p: p.stat().st_mtime_ns, reverse=True)
@@ -60,18 +61,14 @@ def audit_logs(workdir: Path, tasks: int) -> list[Path]:
 def recent_run_commands(workdir: Path, tasks: int = 10) -> Iterator[RunCommand]:
     """Every `run` command the last `tasks` tasks ran, oldest task first, in the order they ran.
 
-    Lines that are not JSON objects (a log cut short by a crash) are skipped.
+    Lines that are not whole JSON objects (a log cut short by a crash) are skipped.
     """
     for log in reversed(audit_logs(workdir, tasks)):
         try:
-            lines = log.read_text(encoding="utf-8", errors="replace").splitlines()
+            records = list(iter_records(log))
         except OSError:
             continue
-        for line in lines:
-            try:
-                record = json.loads(line)
-            except ValueError:
-                continue
-            found = run_command(record) if isinstance(record, dict) else None
+        for record in records:
+            found = run_command(record)
             if found is not None:
                 yield RunCommand(found[0], found[1], log.stem)
