@@ -10,21 +10,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from test_policy_allowlist import ONLY_GIT as GIT_ONLY
 
 from glmagent.cli import main
 from glmagent.config import project_policy_files, resolve_settings, split_policy_files
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="uses the POSIX backend")
 
-GIT_ONLY = """
-[policy]
-mode = "allowlist"
-
-[[allow]]
-id = "git-any"
-commands = ["git"]
-match = ["git status"]
-"""
 
 GIT_AND_CAT = (
     GIT_ONLY.replace("git-any", "project-git")

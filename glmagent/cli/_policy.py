@@ -20,33 +20,24 @@ def register(commands: Any) -> None:
     )
     policy_commands = policy.add_subparsers(dest="policy_command", metavar="SUBCOMMAND")
     policy_commands.required = True
-    check = policy_commands.add_parser(
+    check = _command_parser(
+        policy_commands,
         "check",
-        help="would this command be allowed?",
-        description="Check COMMAND against the policy that applies in DIR (the built-in rules, your policy "
-        "files, the project's .hazina/policy.toml). Exit 0 allowed, 1 blocked. With -, read one command per "
-        "line from stdin and print one JSON line per command (exit 1 if any was blocked).",
+        "would this command be allowed?",
+        "Check COMMAND against the policy that applies in DIR (the built-in rules, your policy files, the "
+        "project's .hazina/policy.toml). Exit 0 allowed, 1 blocked. With -, read one command per line from "
+        "stdin and print one JSON line per command (exit 1 if any was blocked).",
     )
-    check.add_argument("cmd", metavar="COMMAND", help="the command line, or - for batch mode on stdin")
-    _add_shell(check)
-    check.add_argument("--json", action="store_true", help="print the full decision as JSON")
-    add_policy_files(check)
-    add_directory(check, "working directory the command's writes are judged against (default: .)")
     check.set_defaults(handler=run_check)
-
-    explain = policy_commands.add_parser(
+    explain = _command_parser(
+        policy_commands,
         "explain",
-        help="why is this command allowed or blocked?",
-        description="Show how the policy reads COMMAND: every simple command in it, the layers it was "
-        "unwrapped from (sudo, sh -c, substitutions, ...), the rules that matched each, the allow entry that "
-        "allows it in allowlist mode, and the rule that decided. Exit 0 allowed, 1 blocked.",
+        "why is this command allowed or blocked?",
+        "Show how the policy reads COMMAND: every simple command in it, the layers it was unwrapped from "
+        "(sudo, sh -c, substitutions, ...), the rules that matched each, the allow entry that allows it in "
+        "allowlist mode, and the rule that decided. Exit 0 allowed, 1 blocked.",
     )
-    explain.add_argument("cmd", metavar="COMMAND", help="the command line")
-    _add_shell(explain)
-    explain.add_argument("--json", action="store_true", help="print the explanation as JSON")
     explain.add_argument("--tree", action="store_true", help="also print the parser's syntax tree")
-    add_policy_files(explain)
-    add_directory(explain, "working directory the command's writes are judged against (default: .)")
     explain.set_defaults(handler=run_explain)
 
     rules = policy_commands.add_parser(
@@ -82,8 +73,20 @@ def register(commands: Any) -> None:
     cache.set_defaults(handler=run_cache)
 
 
-def _add_shell(parser: argparse.ArgumentParser) -> None:
+def _command_parser(commands: Any, name: str, help: str, description: str) -> argparse.ArgumentParser:
+    """A subcommand about one COMMAND: the backend, JSON output, policy files and working directory."""
+    parser: argparse.ArgumentParser = commands.add_parser(name, help=help, description=description)
+    what = "the command line, or - for batch mode on stdin" if name == "check" else "the command line"
+    parser.add_argument("cmd", metavar="COMMAND", help=what)
     parser.add_argument("--shell", choices=("posix", "powershell"), default="posix", help="backend (posix)")
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help=f"print the {'decision' if name == 'check' else 'explanation'} as JSON",
+    )
+    add_policy_files(parser)
+    add_directory(parser, "working directory the command's writes are judged against (default: .)")
+    return parser
 
 
 def _load(args: argparse.Namespace) -> Any:
