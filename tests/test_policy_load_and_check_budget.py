@@ -124,3 +124,13 @@ def test_a_long_powershell_script_with_a_parse_error_is_not_respelled() -> None:
     decision = check(script, "powershell")
     assert not decision.allowed and decision.rule_id == "parse.error"
     assert check("Get-ChildItem | Select-Object Name, Length", "powershell").allowed
+
+
+def test_explaining_a_line_too_large_to_parse_names_why(capsys: pytest.CaptureFixture[str]) -> None:
+    from glmagent.cli import main
+
+    line = "a -c | " * 300 + "b"
+    assert main(["policy", "explain", "--tree", line]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith("BLOCKED (posix, deny mode) by size.exceeded [unverifiable]")
+    assert "syntax tree:\n(not shown: the command holds more than 256 pipes)" in out

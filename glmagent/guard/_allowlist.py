@@ -64,16 +64,32 @@ class CompiledAllow:
         return self.matcher.check(view)[0] == MATCH
 
 
-@dataclass(slots=True, frozen=True)
 class AllowLayer:
     """The entries of one layer, and where they come from (for the reason a command is refused)."""
 
-    source: str
-    """"your allowlist" or the project file's path."""
-    entries: tuple[CompiledAllow, ...]
+    __slots__ = ("by_name", "entries", "globbed", "source")
+
+    def __init__(self, source: str, entries: tuple[CompiledAllow, ...]) -> None:
+        self.source = source
+        """"your allowlist (FILES)" or "the project's allowlist (FILE)"."""
+        self.entries = entries
+        self.by_name: dict[str, list[int]] = {}
+        """Program name -> the positions of the entries naming it (so a check tries only those)."""
+        globbed = []
+        for position, compiled in enumerate(entries):
+            for name in compiled.entry.commands:
+                if any(ch in name for ch in "*?["):
+                    globbed.append(position)
+                else:
+                    self.by_name.setdefault(name.lower(), []).append(position)
+        self.globbed = tuple(dict.fromkeys(globbed))
 
     def entry_for(self, view: CommandView) -> AllowEntry | None:
-        for compiled in self.entries:
+        """The first entry (in file order) that allows `view`, or None."""
+        candidates = {p for name in view.names for p in self.by_name.get(name, ())}
+        candidates.update(self.globbed)
+        for position in sorted(candidates):
+            compiled = self.entries[position]
             if compiled.allows(view):
                 return compiled.entry
         return None

@@ -32,7 +32,7 @@ from ._rules import (
     build_index,
     dotnet_key,
 )
-from ._syntax import DYN, Arg, Feed, Frame, Stdin, TooLarge
+from ._syntax import DYN, Arg, Feed, Frame, Stdin, TooLarge, start_check
 from ._unwrap import (
     Wrapped,
     cmd_exe,
@@ -287,6 +287,7 @@ class CompiledPolicy:
         module = _parse_posix if shell == "posix" else _parse_powershell
         text = command if shell == "posix" or command.isascii() else ps_ascii(command)
         src = text.encode("utf-8", "replace")
+        start_check()
         try:
             root = module.parse(src).root_node
         except TooLarge as too_large:
@@ -397,6 +398,7 @@ class Evaluation:
 
     # -- entry points --
     def run(self, text: str, shell: ShellKind) -> None:
+        start_check()
         try:
             self.script(text, shell, Frame(shell))
         except _Stop:
@@ -418,6 +420,8 @@ class Evaluation:
         """Run the whole evaluation of `command` and decide; `parsed` is its source, tree and (when the tree
         has no error) `simple_command` words, when the caller has them already."""
         if command and not command.isspace():
+            if parsed is None:
+                start_check()  # else the caller started it before it parsed
             try:
                 self._parse_and_walk(command, shell, Frame(shell), parsed)
             except _Stop:

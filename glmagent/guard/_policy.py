@@ -330,9 +330,14 @@ def _check_shell(shell: str) -> None:
 
 def _syntax_tree(command: str, shell: ShellKind) -> str:
     from . import _parse_posix, _parse_powershell
+    from ._syntax import TooLarge, start_check
 
     module = _parse_posix if shell == "posix" else _parse_powershell
-    return str(module.parse(command.encode("utf-8", "replace")).root_node)
+    start_check()
+    try:
+        return str(module.parse(command.encode("utf-8", "replace")).root_node)
+    except TooLarge as too_large:
+        return f"(not shown: {too_large})"
 
 
 def _is_compiled_form(value: object) -> bool:
