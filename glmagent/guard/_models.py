@@ -377,8 +377,8 @@ class AllowEntry(CommandMatch):
     shells: list[Dialect] = ["posix", "powershell", "cmd"]
     """Syntaxes the entry applies to; examples run on the first of posix/powershell it lists."""
     match: list[str] = Field(min_length=1)
-    """Commands this entry must allow (`PS> ` prefix: on the powershell backend); every simple command in
-    an example must match the entry."""
+    """Commands this entry must allow (`PS> ` prefix: on the powershell backend): every simple command
+    written in an example matches the entry (what those run in turn, `sudo X`, needs entries of its own)."""
     not_match: list[str] = []
     """Commands this entry must not allow (some simple command in the example misses it)."""
 
