@@ -9,12 +9,17 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from ._allowlist import IMPLICITLY_ALLOWED
 from ._explain import ExplainedCommand, TracingEvaluation
 from ._models import POWERSHELL_PROMPT, AllowEntry, ShellKind
 from ._rules import CommandView
 from ._syntax import DYN, Arg, Frame
+
+if TYPE_CHECKING:
+    from ._engine import CompiledPolicy
+    from ._policy import Policy
 
 _VERB_FIRST = """
     apt apt-get bazel brew bun bundle cabal cargo composer conda coverage deno django-admin docker dotnet
@@ -51,10 +56,10 @@ class Suggestion:
     skipped: list[str]
 
 
-def suggest_allow_entries(policy: object, commands: Iterable[tuple[str, ShellKind]]) -> Suggestion:
+def suggest_allow_entries(policy: Policy, commands: Iterable[tuple[str, ShellKind]]) -> Suggestion:
     """Allow entries covering every simple command in `commands` (each a line and its backend), in the order
     their programs first appear. `policy` is the `Policy` whose parser reads the lines."""
-    compiled = policy._compiled  # type: ignore[attr-defined]
+    compiled = policy._compiled
     uses: dict[str, _Uses] = {}
     skipped: list[str] = []
     for line, shell in commands:
@@ -79,7 +84,7 @@ def suggest_allow_entries(policy: object, commands: Iterable[tuple[str, ShellKin
 
 
 def _observe(
-    compiled: object,
+    compiled: CompiledPolicy,
     argv: list[Arg],
     frame: Frame,
     step: ExplainedCommand,
@@ -95,7 +100,7 @@ def _observe(
     if DYN in argv[0].text:
         skipped.append(f"{shown}  (the program is only known at run time)")
         return
-    info = compiled.word_info(argv[0].text, frame.dialect, frame.aliases)  # type: ignore[attr-defined]
+    info = compiled.word_info(argv[0].text, frame.dialect, frame.aliases)
     program = info.names[-1]
     if not program or program in IMPLICITLY_ALLOWED:
         return
@@ -147,7 +152,7 @@ def _entries(found: _Uses) -> list[AllowEntry]:
     shells = sorted(found.dialects, key=["posix", "powershell", "cmd"].index)
     out: list[AllowEntry] = []
 
-    def add(id_: str, description: str, examples: list[str], **match: object) -> None:
+    def add(id_: str, description: str, examples: list[str], **match: Any) -> None:
         examples = _examples(examples)
         if examples:
             out.append(
@@ -155,9 +160,9 @@ def _entries(found: _Uses) -> list[AllowEntry]:
                     id=_slug(id_),
                     description=description,
                     commands=[program],
-                    shells=shells,  # type: ignore[arg-type]
+                    shells=shells,
                     match=examples,
-                    **match,  # type: ignore[arg-type]
+                    **match,
                 )
             )
 
@@ -177,14 +182,14 @@ def _entries(found: _Uses) -> list[AllowEntry]:
     return out
 
 
-def _proven(policy: object, entry: AllowEntry) -> AllowEntry | None:
+def _proven(policy: Policy, entry: AllowEntry) -> AllowEntry | None:
     """The entry keeping only the examples it provably allows (None when none is left)."""
     from ._policy import allow_example_problem
 
     kept = [
         example
         for example in entry.match
-        if allow_example_problem(policy, entry, "suggested", example, True) is None  # type: ignore[arg-type]
+        if allow_example_problem(policy, entry, "suggested", example, True) is None
     ]
     if not kept:
         return None
