@@ -150,7 +150,7 @@ def new_parser(grammar: str) -> Any:
     return tree_sitter.Parser(tree_sitter.Language(module.language()))
 
 
-PARSE_BUDGET_S = 0.03
+PARSE_BUDGET_S = 0.025
 """Seconds the parses of one check may take together (the line and every script nested in it). Some
 grammars take seconds on some large inputs; a check must answer in well under a tenth of a second."""
 _TIMED_FROM = 2048
