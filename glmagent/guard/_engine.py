@@ -22,7 +22,7 @@ from ._models import (
 )
 from ._normalise import command_key, fold_arg, ps_ascii
 from ._paths import CHANGE_DIRECTORY, DELETERS, WRITERS, PathScope, write_targets
-from ._payloads import decode_powershell_b64, static_output, string_literals
+from ._payloads import PREPARE, decode_powershell_b64, static_output, string_literals
 from ._rules import (
     MATCH,
     CommandView,
@@ -470,9 +470,11 @@ class Evaluation:
             argv = None if root.has_error else module.simple_command(text, root)
         else:
             src, root, argv = parsed
-        if root.has_error and dialect == "powershell":
+        if root.has_error:
             # Only a failed parse pays for the respelling and the second parse.
-            repaired = _parse_powershell.repair(text)
+            repaired = module.repair(text)
+            if repaired == "":
+                return  # comments only: nothing runs
             if repaired is not None:
                 src2 = repaired.encode("utf-8", "replace")
                 root2 = module.parse(src2).root_node
@@ -883,6 +885,9 @@ class Evaluation:
 
     # -- payloads --
     def payload(self, language: str, text: str, frame: Frame, argv: list[Arg]) -> None:
+        prepare = PREPARE.get(language)
+        if prepare is not None:
+            text = prepare(text)
         screen = self.index.payload_screen.get(language)
         if screen is not None and screen.search(text) is None:
             return  # not one fragment any pattern needs: no pattern can match

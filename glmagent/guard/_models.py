@@ -111,6 +111,13 @@ class CommandMatch(_Strict):
     """Only when every argument is a flag (`export -p`, `declare -x`)."""
     no_command: bool = False
     """Only when a wrapper (`env`) is given no command to run (so it prints the environment)."""
+    global_options: bool = False
+    """`flags_*` and `args_*` look only at the words before the first operand: the program's own options,
+    not its subcommand's (`git --config-env=… log`, never the message of `git commit -m "$msg"`)."""
+    needs_operand: bool = False
+    """The clause only matters when the command names something to act on (`rm -r` with nothing to delete
+    does nothing), so a lone word only known at run time is the operand or a flag, never both: `rm -f "$f"`
+    is no recursive delete, `rm -f "$f" build` may be."""
 
     @field_validator("flags_any", "flags_none")
     @classmethod

@@ -1024,6 +1024,17 @@ def simple_command(text: str, root: Node) -> list[Arg] | None:
     return argv
 
 
+_AT_NAME = re.compile(r"(?m)(^|[;&|(]\s*|\s(?:then|do|else)\s+)([A-Za-z_][\w.+-]*@[\w.@+:-]*)(?=[ \t]|$)")
+"""`poetry@main --version`: a command word holding `@`, which the grammar reads as the start of `$@`."""
+
+
+def repair(source: str) -> str | None:
+    """Respell valid shell text the grammar rejects without changing its words: a command name holding an
+    `@` (`pipx run poetry@main`, `poetry@main --version`) is quoted, which is the same word to the shell."""
+    text = _AT_NAME.sub(lambda m: f"{m[1]}'{m[2]}'", source)
+    return text if text != source else None
+
+
 def substitution_output(sink: Sink, raw: str) -> str | None:
     """What a substitution used as a whole word prints, when its commands' output is knowable from their
     words: `<(echo 'rm -rf x')`, `"$(printf ...)"`, `` `echo x` ``, `$(echo ... | base64 -d)`; else None."""

@@ -128,6 +128,8 @@ _FORMAT_FIELD = re.compile(r"\{(\d+)\}")
 _SUBSTITUTIONS = frozenset({"command", "pipeline_chain", "sub_expression", "array_expression"})
 """Argument kinds (after peeling) whose value is a command's output: `(gci -r)`, `$(...)`, `@(...)`."""
 _new_arg = tuple.__new__
+_RANGE = re.compile(r"[-+]?\d+(?:\.\d+)?\.\.")
+"""`1..$n`: a statement starting with a number is an expression, never a command."""
 _SIGNED_NUMBER = re.compile(r"[-+]\d+(?:\.\d+)?")
 _VAR_IN_WORD = re.compile(r"\$(?:\{([^}]*)\}|([\w:?^$]+))")
 _SIMPLE_EXPANDABLE = re.compile(r'"([^"`$]*(?:\$(?:\{[^}]*\}|[\w:?^$]+)[^"`$]*)+)"')
@@ -557,6 +559,14 @@ class PowerShellWalker:
         if argv and argv[0].text.lower() in ("function", "filter") and len(argv) > 2:
             # The grammar reads `a && function f { f | f }` as a command named `function`.
             self._check_fork_bomb(argv[1].raw, [c for c in later if c.type == "script_block_expression"])
+        if argv and _RANGE.match(argv[0].raw):
+            # `foreach ($i in 1..$n)`: the grammar reads the range as a command; PowerShell, seeing a number
+            # first, reads an expression. Only the variables in it are read.
+            for m in _VAR_IN_WORD.finditer(argv[0].raw):
+                self.sink.variable(m.group(1) or m.group(2), self.frame, m.group(0))
+            for child in later:
+                self.visit(child)
+            return
         # The command itself first, so its own rule explains a block before anything nested in its words.
         if argv and argv[0].text[:2] in _UNC_STARTS:
             # `& \\server\share\x.exe` runs a program from another machine: its path is checked as a word is.
@@ -1416,16 +1426,34 @@ def _ps7_operator(source: str, i: int, out: list[str]) -> tuple[str, int] | None
     return None
 
 
+_NAMED_BLOCK = re.compile(r"(?im)(?:^|[;}])\s*(?:begin|process|end|clean|dynamicparam)\s*\{")
+_PARAM_BLOCK = re.compile(r"(?im)^\s*(?:\[[^\]\n]*\]\s*)*param\s*\(")
+_COMMENTS = re.compile(r"<#.*?#>|#[^\n]*", re.DOTALL)
+_DIGIT_PARAMETER = re.compile(r"-[A-Za-z_]\w*\d\w*")
+"""`-Run1`: the grammar ends a parameter name at its first digit and reads the digit as a redirection."""
+
+
+def _at_statement_start(out: list[str]) -> bool:
+    k = len(out) - 1
+    while k >= 0 and out[k] in " \t":
+        k -= 1
+    return k < 0 or out[k] in _STATEMENT_START
+
+
 def repair(source: str) -> str | None:
     """Respell valid PowerShell that the grammar rejects, without changing what the policy reads.
 
     The grammar fails on `Select-Object Name, Length` (a bare word before a comma), on code after
     `param(...)` on the same line, on `default` after a switch clause on the same line, on native-style
-    words such as `--`, `--opt=val` and `-run=X`, and on `10KB`. Spacing the comma as `Name ,Length`,
-    breaking the line, quoting the dash word (`'--'`: the same text, still read as an option by the rules
-    of native programs) and lower-casing the suffix mean the same to PowerShell and nothing to the policy.
+    words such as `--`, `--opt=val`, `-run=X` and `-Run1`, on `10KB`, on `./build.ps1` starting a statement
+    (a leading `.` reads as dot-sourcing) and on a script of comments only. Spacing the comma as
+    `Name ,Length`, breaking the line, quoting the dash word (`'--'`: the same text, still read as an option
+    by the rules of native programs), lower-casing the suffix, calling the script with `&` and dropping the
+    comments mean the same to PowerShell and nothing to the policy.
     A word that expands anything is never quoted: it keeps the parse error, and the parse error blocks.
     """
+    if _COMMENTS.sub("", source).isspace() or not _COMMENTS.sub("", source):
+        return ""  # only comments: nothing runs (the grammar wants at least one statement)
     out: list[str] = []
     quote = ""
     opened: list[str] = []  # the brackets open here: `h` for a hash literal `@{`, else the bracket
@@ -1448,7 +1476,8 @@ def repair(source: str) -> str | None:
             while j < n and source[j] not in _WORD_END:
                 j += 1
             word = source[i:j]
-            if (word == "--" or "=" in word) and _UNQUOTABLE.isdisjoint(word):
+            native = word == "--" or "=" in word or _DIGIT_PARAMETER.fullmatch(word) is not None
+            if native and _UNQUOTABLE.isdisjoint(word):
                 k = len(out) - 1
                 while k >= 0 and out[k] in " \t":
                     k -= 1
@@ -1461,6 +1490,8 @@ def repair(source: str) -> str | None:
             out.append(f'"{m.group(0)}"')
             i = m.end()
             continue
+        if ch == "." and source.startswith(("./", "../"), i) and _at_statement_start(out):
+            out.append("& ")  # `./build.ps1 -Test`: the grammar reads a leading `.` as dot-sourcing
         if ch in "'\"" and out and not out[-1].isspace() and out[-1] not in _OPENERS:
             # `--grep='a b'`: a bare word glued to a string is one argument; quote it as a whole.
             k = len(out)
@@ -1489,7 +1520,7 @@ def repair(source: str) -> str | None:
             j = i + 1
             while j < n and source[j] in " \t":
                 j += 1
-            out.append(" , " if source[j : j + 1] == "@" else " ,")  # `Name ,@{...}` is still rejected
+            out.extend((" ", ",", " ") if source[j : j + 1] == "@" else (" ", ","))  # `Name ,@{...}` too
             i = j
             continue
         elif ch == "?" and (step := _ps7_operator(source, i, out)) is not None:
@@ -1512,6 +1543,11 @@ def repair(source: str) -> str | None:
         i += 1
     text = "".join(out)
     text = _CLAUSE_THEN_DEFAULT.sub("}\n", _PARAM_THEN_CODE.sub("\\1\n", text))
+    if _NAMED_BLOCK.search(text):
+        # `begin { } process { } end { }`: the grammar knows named blocks only in a function's body.
+        text = f"function _ {{\n{text}\n}}"
+    elif _PARAM_BLOCK.search(text):
+        text += "\n$null"  # the grammar wants a statement after a script's `param(...)`
     return text if text != source else None
 
 
