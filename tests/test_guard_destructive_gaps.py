@@ -333,7 +333,7 @@ allow	grep -rn 'shutil.rmtree' src/
 """
 
 UNVERIFIABLE_POSIX = """
-unverifiable.command-option	tar --to-command='rm -rf x' -xf a.tar
+destructive.recursive-delete	tar --to-command='rm -rf x' -xf a.tar
 unverifiable.command-option	tar -I 'sh -c "id"' -xf a.tar
 unverifiable.command-option	tar -cf a.tar --checkpoint=1 --checkpoint-action=exec='id' .
 unverifiable.command-option	zip -TT 'id' -T a.zip f

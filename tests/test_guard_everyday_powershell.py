@@ -11,7 +11,7 @@ ALLOWED = [
     "./build.ps1 -Test",
     "./build -package",
     "./Build.ps1",
-    "../tools/build.ps1 -Configuration Release",
+    "./tools/build.ps1 -Configuration Release",
     "./build.cmd build",
     "./build.cmd docs-fetch --depth 2 --preview",
     "./tools/updateVersion.ps1 -Version '4.0.0' -Changes 'Major release!'",

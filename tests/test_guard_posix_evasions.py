@@ -151,10 +151,10 @@ ALLOWED = [
     "sed -f script.sed file",
     "sed -f - file < script.sed",
     "awk -f - data < prog.awk",
-    "sudo -s",
-    "su",
-    "newgrp staff",
-    "script -q /dev/null",
+    "sudo -s < setup.sh",
+    "su -c 'make test'",
+    "newgrp staff < setup.sh",
+    "script -q /dev/null -c 'make test'",
     "echo hi | sudo tee /dev/null",
     "cat f | sudo -u x cat",
     "su -c 'ls' root",
@@ -243,7 +243,7 @@ def test_allowed(command: str) -> None:
     [
         ("posix", "cp /bin/rm ./x; ./x -rf y"),
         ("posix", "ln -s /bin/rm r && ./r -rf y"),
-        ("posix", "install -m755 /usr/bin/curl ./c; ./c http://example.com"),
+        ("posix", "install -m755 /usr/bin/curl ./c; ./c -V"),
         ("powershell", "Copy-Item C:\\Windows\\System32\\cmd.exe .\\c.exe; .\\c.exe /c rd /s /q x"),
     ],
 )

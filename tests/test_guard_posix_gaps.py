@@ -300,7 +300,7 @@ ALLOWED = [
     ("posix", "echo ${x},{a,b}"),
     ("posix", "ls *.{py,txt}"),
     ("posix", "printf '%s\\n' {a,b}"),
-    ("posix", "bash --rcfile ./dev.rc -i"),
+    ("posix", "bash --rcfile ./dev.rc -c 'make test'"),
     ("posix", "eval 'echo hi'"),
     ("posix", "cat <<'EOF'\n`rm -rf x`\nEOF"),
     ("posix", 'cat <<"EOF"\n`rm -rf x`\nEOF'),

@@ -5,10 +5,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from fnmatch import fnmatch
+from fnmatch import translate as fnmatch_translate
 from operator import itemgetter
 from typing import Any, NamedTuple
 
-from . import _parse_cmd, _parse_posix, _parse_powershell
+from . import _locators, _parse_cmd, _parse_posix, _parse_powershell
 from ._models import (
     Decision,
     Dialect,
@@ -154,6 +155,16 @@ def _path_key(path: str) -> str:
     return key.lower()
 
 
+def _name_matcher(names: list[str]) -> re.Pattern[str]:
+    """Variable names (`*` globs allowed) as one case-insensitive full-match expression."""
+    body = "|".join(fnmatch_translate(n) for n in names) or "(?!)"
+    return re.compile(body, re.IGNORECASE)
+
+
+def _option_matcher(globs: list[str]) -> re.Pattern[str] | None:
+    return re.compile("|".join(fnmatch_translate(g) for g in globs), re.IGNORECASE) if globs else None
+
+
 def _clause_hits(
     clauses: tuple[CompiledCommand, ...], view: CommandView
 ) -> tuple[tuple[CompiledCommand, int, str], ...]:
@@ -174,7 +185,19 @@ class CompiledPolicy:
         self.index: RuleIndex = build_index(rules, data.syntax)
         self.max_depth = data.max_depth
         self.aliases = {k.lower(): v.lower() for k, v in data.powershell_aliases.items()}
-        self.command_valued = frozenset(v.upper() for v in data.command_valued_variables)
+        self.command_valued = _name_matcher(data.command_valued_variables)
+        self.code_loading = _name_matcher(data.code_loading_variables)
+        self.command_options = _option_matcher(data.command_options)
+        """Options whose value a program runs as a command line (`--rsh`, `--*-cmd-prefix`), or None."""
+        self.text_tools = frozenset(v.lower() for v in data.text_tools)
+        self.locators = {
+            d: [
+                (rule, regex, spared | self.text_tools)
+                for rule, regex, spared in self.index.locators.get(d, ())
+            ]
+            for d in _DIALECTS
+        }
+        """Per dialect, the locator rules with the programs each spares (its own list and the text tools)."""
         self.pass_through = frozenset(v.lower() for v in data.pass_through)
         self.argument_rules = {
             d: (self.index.arguments.get(d, []), self.index.argument_screen.get(d))
@@ -291,9 +314,12 @@ class CompiledPolicy:
     def _literal(self, command: str, shell: ShellKind, argv: list[Arg]) -> Decision | None:
         """What `Evaluation.command` decides for a top-level command of literal words whose program
         wraps, writes and runs nothing; None when anything beyond its own clauses could matter."""
-        info = self.words[shell].get(argv[0][0])
+        word = argv[0][0]
+        if "/" in word or "\\" in word:
+            return None  # a program named by a path: the walk judges where it is
+        info = self.words[shell].get(word)
         if info is None:
-            info = self.word_info(argv[0][0], shell, _NO_ALIASES)
+            info = self.word_info(word, shell, _NO_ALIASES)
         if info.acts or not info.names[0]:
             return None
         if info.clauses:
@@ -319,6 +345,13 @@ class CompiledPolicy:
                 raws = "\n".join(map(_RAW, args))
                 if raws != texts and screen.search(raws) is not None:
                     return None
+            if self.locators[shell] and any(_locators.screen(a.text) for a in argv):
+                return None  # a word that may name another machine: the walk judges it
+            options = self.command_options
+            if options is not None and any(
+                a.text[:1] == "-" and options.fullmatch(a.text.partition("=")[0]) for a in argv
+            ):
+                return None  # an option whose value may be a command line
         return Decision._trusted_allow(command, shell, _ALLOWED, "ok")
 
     def executor_for(self, name: str) -> ExecutorSpec | None:
@@ -341,12 +374,19 @@ _SPECIAL = {
     "set-alias": "_set_alias",
     "new-alias": "_set_alias",
     "new-object": "_new_object",
+    "import-module": "_import_module",
 }
 # PowerShell cmdlet handlers do not apply to POSIX programs that happen to share the name.
-_POWERSHELL_ONLY = frozenset({"invoke-expression", "start-process", "set-alias", "new-alias", "new-object"})
+_POWERSHELL_ONLY = frozenset(
+    {"invoke-expression", "start-process", "set-alias", "new-alias", "new-object", "import-module"}
+)
 
 
 _FED = "__GLMAGENT_STDIN__"
+_DIALECTS: tuple[Dialect, ...] = ("posix", "powershell", "cmd")
+_INFO_FLAGS = frozenset({"-V", "-h", "-?", "/?"})
+_INFO_WORDS = frozenset({"--version", "--help", "-help", "-version", "--usage", "-?", "/?"})
+"""Options with which a shell or interpreter prints its version or usage and exits, reading nothing."""
 
 
 class Evaluation:
@@ -514,8 +554,19 @@ class Evaluation:
     def _stdin_script(
         self, stdin: Stdin | None, target: str, frame: Frame, who: str, argv: list[Arg]
     ) -> None:
-        """A shell or interpreter reads its program from stdin: check it if the text is known, else block."""
-        if stdin is None or stdin.is_file:
+        """A shell or interpreter reads its program from stdin: check it if the text is known, else block.
+        With nothing on stdin it reads the terminal: whatever would be typed there is unknown (and an
+        unattended agent has nobody to type), unless it only prints its version or help."""
+        if stdin is None:
+            if not any(a.text in _INFO_FLAGS or a.text.lower() in _INFO_WORDS for a in argv[1:]):
+                self.event(
+                    "terminal-program",
+                    frame,
+                    f"`{_shown_args(argv)}` runs what is typed at the terminal",
+                    self._argv(argv),
+                )
+            return
+        if stdin.is_file:
             return
         text = stdin.text()
         if text is None:
@@ -577,12 +628,14 @@ class Evaluation:
         if frame.depth > p.max_depth:
             self.event("depth-exceeded", frame, f"nesting deeper than {p.max_depth} levels", self._argv(argv))
             return
+        if "/" in word or "\\" in word:
+            self._judge_program(head, frame, argv)
         args = argv[1:]
         if info.inert:
             # No rule names this program and it runs nothing else: only argument-wide rules, and a file
             # written earlier in the line, can matter.
             if args:
-                self._arguments(args, argv, names, frame)
+                self._arguments(args, argv, info, frame)
             if (self.written or self.copied) and ("/" in word or "\\" in word):
                 self._check_runs_written(argv, frame)
             return
@@ -631,7 +684,7 @@ class Evaluation:
                         self._argv(argv, names),
                     )
         if args:
-            self._arguments(args, argv, names, frame)
+            self._arguments(args, argv, info, frame)
         if info.acts:
             self._acts(info, argv, frame, stdin, wrapped, inner_feeds)
         elif (self.written or self.copied) and ("/" in word or "\\" in word):
@@ -720,7 +773,62 @@ class Evaluation:
                 out.append(chain)
         return out
 
-    def _arguments(self, args: list[Arg], argv: list[Arg], names: tuple[str, ...], frame: Frame) -> None:
+    def _arguments(self, args: list[Arg], argv: list[Arg], info: NameInfo, frame: Frame) -> None:
+        """What any word of any command can give away: a process environment, argument-wide rules
+        (`/dev/tcp/*`, credential files), another machine (`_locators`), and an option whose value the
+        program runs as a command (`--rsh CMD`)."""
+        names = info.names
+        self._argument_rules(args, argv, names, frame)
+        p = self.p
+        if info.shell or info.wrappers:
+            return  # what they run is checked as a command of its own, with its own words
+        if p.locators[frame.dialect]:
+            self._locators(args, argv, info, frame)
+        if p.command_options is not None and info.executor is None and p.text_tools.isdisjoint(names):
+            self._command_options(args, argv, names, frame)
+
+    def _locators(self, args: list[Arg], argv: list[Arg], info: NameInfo, frame: Frame) -> None:
+        """A word naming another machine (`http://…`, `\\\\host\\share`, `user@host:path`, `host:port`)."""
+        candidates = [a for a in args if _locators.screen(a.text)]
+        if not candidates:
+            return
+        if info.executor is not None:
+            # An inline program is text in its own language (`sed 's|http://a|https://b|'`): its network
+            # calls are the payload rules' to find.
+            programs = [p.text for p in executor(info.executor, args).payloads]
+            candidates = [a for a in candidates if not any(p and p in a.text for p in programs)]
+        names = info.names
+        for rule, pattern, spared in self.p.locators[frame.dialect]:
+            if names[0] in spared or (len(names) > 1 and names[1] in spared):
+                continue
+            for a in candidates:
+                if pattern.match(a.text) or (a.raw is not a.text and DYN in a.text and pattern.match(a.raw)):
+                    self._rule_finding(rule, argv, names, frame, a.text if DYN not in a.text else a.raw)
+
+    def _command_options(
+        self, args: list[Arg], argv: list[Arg], names: tuple[str, ...], frame: Frame
+    ) -> None:
+        """`--password-command CMD`, `--rsh=CMD`, `--gpu-launcher=CMD`: the value runs as a command line,
+        checked like one (in the syntax a Windows program's command line has); a run-time value blocks."""
+        matcher = self.p.command_options
+        assert matcher is not None
+        dialect: Dialect = "posix" if frame.dialect == "posix" else "cmd"
+        for i, a in enumerate(args):
+            t = a.text
+            if t[:1] != "-" or len(t) < 3:
+                continue
+            name, eq, value = t.partition("=")
+            if matcher.fullmatch(name) is None:
+                continue
+            if eq:
+                line = Arg(value, a.raw.partition("=")[2] or value)
+            elif i + 1 < len(args):
+                line = args[i + 1]
+            else:
+                continue
+            self._inline(line, dialect, frame.nested(f"`{names[-1]} {name}`"), argv)
+
+    def _argument_rules(self, args: list[Arg], argv: list[Arg], names: tuple[str, ...], frame: Frame) -> None:
         """Argument-wide rules (`/dev/tcp/*`, credential files) on every word of a command.
 
         One search for the rules' literal fragments in all the words together rules out nearly every
@@ -780,6 +888,12 @@ class Evaluation:
                 continue
             self._judge_write(scope, target, frame, self._argv(argv, info.names))
 
+    def _judge_program(self, program: Arg, frame: Frame, argv: list[Arg]) -> None:
+        """A program or script named by a path: fine in the project or where programs are installed."""
+        verdict = self.scope(frame).judge_program(program)
+        if verdict is not None:
+            self.event(verdict.event, frame, verdict.detail, self._argv(argv))  # type: ignore[arg-type]
+
     def _judge_write(self, scope: PathScope, target: Arg, frame: Frame, argv: list[str]) -> None:
         verdict = scope.judge_write(target)
         if verdict is not None:
@@ -816,9 +930,16 @@ class Evaluation:
                 return
 
     def assignment(self, name: str, value: Arg, frame: Frame) -> None:
-        if name.upper() in self.p.command_valued:
+        if self.p.command_valued.fullmatch(name):
             # Programs run these values as commands (`GIT_PAGER='rm -rf ~' git log`).
             self._inline(value, "posix", frame.nested(f"`{name}=`"), [Arg(f"{name}={value.text}", value.raw)])
+        elif value.text and self.p.code_loading.fullmatch(name):
+            self.event(
+                "dynamic-script",
+                frame,
+                f"`{name}={_shown(value.raw)}` makes programs load code the policy cannot read",
+                [f"{name}={value.raw}"],
+            )
 
     def redirect(self, op: str, target: Arg, frame: Frame) -> None:
         base = op.lstrip("0123456789")
@@ -851,6 +972,9 @@ class Evaluation:
                     self._add(
                         rule, [op, target.text], f"`{op} {target.raw}`{frame.where()} {rule.description}"
                     )
+        for rule, pattern, _ in self.p.locators[dialect]:
+            if _locators.screen(target.text) and pattern.match(target.text):
+                self._add(rule, [op, target.text], f"`{op} {target.raw}`{frame.where()} {rule.description}")
         if ">" in base and not (base.endswith("&") and (target.text.isdigit() or target.text == "-")):
             self._judge_write(self.scope(frame), target, frame, [op, target.raw])
         elif (
@@ -932,6 +1056,8 @@ class Evaluation:
                     self._stdin_script(stdin, "posix", frame, name, argv)
                 elif source == "dynamic":
                     self._script_file(name, rcfile, argv, frame, stdin)
+            if run.script is not None:
+                self._judge_program(run.script, frame, argv)
             if run.dynamic is not None:
                 self._script_file(name, run.dynamic, argv, frame, stdin)
             elif run.inline is not None:
@@ -980,6 +1106,8 @@ class Evaluation:
                 self._stdin_script(stdin, "powershell", frame, name, argv)
             elif ps.file is not None and (ps.file.text[:1] == DYN or ps.file.raw.startswith("<(")):
                 self._script_file(name, ps.file, argv, frame, stdin, "powershell")
+            elif ps.file is not None:
+                self._judge_program(ps.file, frame, argv)
         else:
             if frame.dialect == "powershell":
                 args = powershell_arrays(args)
@@ -1011,6 +1139,8 @@ class Evaluation:
                 self.payload(spec.language, payload.text, frame, argv)
         if run.module_argv:
             self.command(run.module_argv, frame.wrapped(f"`{name} -m`"), stdin)
+        if run.script is not None:
+            self._judge_program(run.script, frame, argv)
         if run.reads_stdin:
             self._stdin_script(stdin, spec.language, frame, name, argv)
 
@@ -1038,6 +1168,8 @@ class Evaluation:
             self._stdin_script(stdin, "posix", frame, name, argv)
         elif source == "dynamic":
             self._script_file(name, args[0], argv, frame, stdin)
+        else:
+            self._judge_program(script, frame, argv)
 
     def _script_file(
         self,
@@ -1171,6 +1303,12 @@ class Evaluation:
             f"`{_shown_args(argv)}` renames a command for the rest of the script",
             self._argv(argv),
         )
+
+    def _import_module(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
+        """`Import-Module C:\\x\\evil.psm1` runs the module's code: a module named by a path is a script."""
+        named, positional = self._ps_bind(argv[1:], ("name", "fullyqualifiedname", "prefix", "scope"))
+        for module in named.get("name", []) + positional[:1]:
+            self._judge_program(module, frame, argv)
 
     def _new_object(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
         named, positional = self._ps_bind(argv[1:], ("typename", "comobject", "argumentlist", "property"))

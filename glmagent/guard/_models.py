@@ -9,6 +9,7 @@ Each clause says what it looks at with `on`:
     on = "payload"   the program text given to an interpreter (python -c, node -e, awk, ...)
     on = "dotnet"    a .NET type (and optionally member) used from PowerShell
     on = "argument"  any argument or redirection target of any command (e.g. /dev/tcp/*, /proc/*/environ)
+    on = "locator"   an argument naming another machine (URL, UNC path, user@host:path, host:port)
     on = "engine"    a fail-closed condition raised by the engine itself (parse error, dynamic name, ...)
 """
 
@@ -40,6 +41,8 @@ ENGINE_EVENTS = (
     "write-protected-dir",
     "write-unknown-target",
     "proc-environ",
+    "terminal-program",
+    "outside-program",
 )
 EngineEvent = Literal[
     "parse-error",
@@ -54,6 +57,8 @@ EngineEvent = Literal[
     "write-protected-dir",
     "write-unknown-target",
     "proc-environ",
+    "terminal-program",
+    "outside-program",
 ]
 
 
@@ -222,6 +227,24 @@ class ArgumentClause(_Strict):
     shells: list[Dialect] = ["posix", "powershell", "cmd"]
 
 
+LocatorKind = Literal["url", "unc", "scp", "host-port"]
+
+
+class LocatorClause(_Strict):
+    """Matches an argument (or redirection target) that names another machine, given to any program but
+    the `except_commands`: a URL (`scheme://…`, also inside `rest:http://…` or `/format:https://…`), a UNC
+    path (`\\\\host\\share`), an scp-style `user@host:path`, or a `host:port`. A word holding blanks is
+    text (a message, a script), not a locator."""
+
+    on: Literal["locator"]
+    kinds: list[LocatorKind] = Field(min_length=1)
+    local_schemes: list[str] = ["file", "unix", "npipe"]
+    """URL schemes that stay on this machine."""
+    except_commands: list[str] = []
+    """Programs that read their words as text or local files only (`echo`, `grep`, `git commit -m`)."""
+    shells: list[Dialect] = ["posix", "powershell", "cmd"]
+
+
 class EngineClause(_Strict):
     """Names the fail-closed condition of the engine this rule explains."""
 
@@ -237,6 +260,7 @@ Clause = Annotated[
     | DotnetClause
     | ArgumentClause
     | PathClause
+    | LocatorClause
     | EngineClause,
     Field(discriminator="on"),
 ]
@@ -347,7 +371,17 @@ class PolicyFile(_Strict):
     syntax: dict[str, SyntaxSpec] = {}
     powershell_aliases: dict[str, str] = {}
     command_valued_variables: list[str] = []
-    """Environment variables whose value a program runs as a command (GIT_PAGER, GIT_SSH_COMMAND ...)."""
+    """Environment variables whose value a program runs as a command (GIT_PAGER, GIT_SSH_COMMAND ...);
+    `*` globs allowed (`*_COMMAND`)."""
+    code_loading_variables: list[str] = []
+    """Environment variables that make programs load code the policy cannot read (`LD_PRELOAD`,
+    `PERL5DB`): setting one to anything but an empty value is unverifiable."""
+    command_options: list[str] = []
+    """Option globs (`--*-command`, `--rsh`) whose value any program not described elsewhere runs as a
+    command line: a literal value is checked as one, a value known only at run time blocks."""
+    text_tools: list[str] = []
+    """Programs that only print, filter or store the words they are given: their words are never read
+    as `command_options` (`echo --editor=vim`, `git commit -m "--pager"`)."""
     pass_through: list[str] = []
     """Commands that pass on what they read (`grep`, `sort`, `Where-Object`): a command fed through them is
     fed by whatever feeds them (`find . | grep log | xargs rm`)."""

@@ -62,7 +62,7 @@ _new_arg = tuple.__new__
 class PosixWalker:
     """One walk over one parsed script; `frame` carries depth, wrapper chain and literal assignments."""
 
-    __slots__ = ("ascii", "exec_stdin", "frame", "inherited", "sink", "src", "stage_feed")
+    __slots__ = ("ascii", "exec_stdin", "frame", "inherited", "sink", "src", "stage_feed", "trailing")
 
     def __init__(self, sink: Sink, frame: Frame, src: bytes, text: str | None = None) -> None:
         self.sink = sink
@@ -76,6 +76,9 @@ class PosixWalker:
         """Standard input the script gave itself with `exec < ...`: later commands read it."""
         self.stage_feed: Feed | None = None
         """What feeds the compound pipeline stage being walked (`find . | while read f; do rm "$f"; done`)."""
+        self.trailing: list[Node] = []
+        """Words written after a redirection (`rm 2>/dev/null -rf /`): arguments of the command it follows,
+        which the grammar files under the redirection."""
 
     # -- generic walk --
     def visit(self, node: Node, stdin: Stdin | None = None) -> None:
@@ -230,6 +233,10 @@ class PosixWalker:
                 glue = ""
                 if kind not in _LEAVES:
                     nested.append(child)
+        if self.trailing:
+            argv.extend(self.arg(w) for w in self.trailing)  # `rm 2>/dev/null -rf /` runs `rm -rf /`
+            nested.extend(w for w in self.trailing if w.type not in _LEAVES)
+            self.trailing = []
         after = node.next_sibling
         if after is not None and after.type == "heredoc_redirect" and after.start_byte > node.end_byte + 1:
             # The grammar drops a word standing just before `<<` (`pwsh -Command - <<EOF`): put back a lone
@@ -604,7 +611,11 @@ class PosixWalker:
             stdin = self._stdin_of_redirect(r, stdin)
         if body is not None:
             if body.type == "command":
-                self.visit(body, stdin)
+                self.trailing = [w for r in redirects for w in _words_after_target(r)]
+                try:
+                    self.visit(body, stdin)
+                finally:
+                    self.trailing = []
             else:
                 # tree-sitter-bash hangs `a && sh <<EOF` off the whole list; give every command in it the
                 # input (bash gives it to the last one, or to a whole group): checking more only blocks more.
@@ -682,9 +693,11 @@ class PosixWalker:
         op = self._operator(node)
         targets = [c for c in node.named_children if c.type not in ("file_descriptor", "comment")]
         fd = next((self.text(c) for c in node.children if c.type == "file_descriptor"), "")
-        # tree-sitter-bash folds a following `0>&1` into extra destinations; the first is the real target.
-        for i, target in enumerate(targets):
+        # The grammar files the words after the target under the redirection: the command's arguments
+        # (`_words_after_target`), or the descriptor of the next redirection (`>& x 0>&1`).
+        for i, target in enumerate(targets[:1]):
             self.sink.redirect(fd + op if i == 0 else "<", self.arg(target), self.frame)
+        for target in targets:
             if target.type not in _LEAVES:
                 self.visit(target)
 
@@ -867,6 +880,19 @@ _ASSIGNMENT_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 def _herestring_of(sink: Sink, raw: str) -> str | None:
     text = substitution_output(sink, raw)
     return None if text is None else text.rstrip("\n") + "\n"
+
+
+def _words_after_target(redirect: Node) -> list[Node]:
+    """The words the grammar hangs on a file redirection after its target: arguments of the command, except
+    a number glued to the next redirection (`0` of `>& x 0>&1`), which is that redirection's descriptor."""
+    if redirect.type != "file_redirect":
+        return []
+    targets = [c for c in redirect.named_children if c.type not in ("file_descriptor", "comment")][1:]
+    if targets and targets[-1].type == "number":
+        after = redirect.next_sibling
+        if after is not None and after.start_byte == targets[-1].end_byte:
+            targets = targets[:-1]
+    return targets
 
 
 def _redirects_of(node: Node) -> list[Node]:

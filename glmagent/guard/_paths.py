@@ -78,6 +78,21 @@ def _inside(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder.rstrip("/") + "/")
 
 
+_HOME_PREFIX = r"(?:/\x00home|/home/[^/]+|/users/[^/]+|/root|/var/root|/\x00drive/[a-z]/users/[^/]+)"
+_PROGRAM_FOLDERS = re.compile(
+    r"(?:/usr|/bin|/sbin|/lib|/lib64|/libexec|/etc|/nix|/snap|/run/current-system|/applications|/system"
+    r"|/library|/opt/(?:homebrew|local|hostedtoolcache|conda|miniconda3|anaconda3|rh|ros|python[^/]*|pypy[^/]*)"
+    r"|/\x00drive/[a-z]/(?:windows(?!/(?:temp|tasks|tracing|debug|system32/tasks)(?:/|$))|program files"
+    r"|program files \(x86\)|programdata/chocolatey|hostedtoolcache|tools|msys64|cygwin64|strawberry)"
+    rf"|{_HOME_PREFIX}/(?:\.local/bin|\.cargo|go/bin|\.dotnet|\.npm-global|\.nvm|\.pyenv|\.rbenv"
+    r"|\.volta|\.bun/bin|\.deno/bin|\.rustup|\.sdkman|\.jenv|\.poetry/bin|\.conda|miniconda3|anaconda3"
+    r"|bin|\.local/share/pnpm|\.yarn/bin|appdata/local/programs|appdata/roaming/npm|scoop/shims"
+    r"|appdata/local/microsoft/windowsapps))(?:/|$)"
+)
+"""Folders the system and the usual tool managers (Homebrew, rustup, nvm, pyenv, Scoop…) install programs
+in: running one of their programs is running an installed tool, like running it by name."""
+
+
 class PathScope:
     """The working directory of one command line, followed through its `cd`s."""
 
@@ -149,6 +164,22 @@ class PathScope:
         if temp is not None and not self._beside_project_in(temp, path):
             return None
         return Judgement("write-outside-project", f"`{raw}` is outside the working directory")
+
+    def judge_program(self, program: Arg) -> Judgement | None:
+        """None when `program` is a bare name (found on PATH), inside the project, or in a folder where
+        the system and the user's tool managers install programs; a program anywhere else (`/tmp/x`,
+        `C:\\Users\\Public\\x.exe`, `../other/x.sh`) is code the policy has never seen."""
+        text = program.text
+        if DYN in text or ("/" not in text and "\\" not in text):
+            return None  # a name found on PATH, or decided at run time (the engine blocks those itself)
+        if self.dialect != "posix" and text[:1] == "/" and "/" not in text[1:] and "\\" not in text:
+            return None  # `/query`: a Windows switch where a wrapper's command was looked for
+        path = self._absolute(text)
+        if path is None:
+            return Judgement("outside-program", f"`{program.raw}` is in a directory only known at run time")
+        if _inside(path, self.root) or _PROGRAM_FOLDERS.match(path.lower()):
+            return None
+        return Judgement("outside-program", f"`{program.raw}` is outside the project and the program folders")
 
     def _beside_project_in(self, temp: str, path: str) -> bool:
         """A project inside the temp directory: its neighbours (`../x`) are not scratch space."""

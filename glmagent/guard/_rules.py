@@ -14,12 +14,14 @@ from re import _constants as re_constants  # type: ignore[attr-defined]
 from re import _parser as re_parser  # type: ignore[attr-defined]
 from typing import Any
 
+from ._locators import locator_regex
 from ._models import (
     ArgumentClause,
     CommandClause,
     CommandMatch,
     Dialect,
     DotnetClause,
+    LocatorClause,
     PathClause,
     PayloadClause,
     RedirectClause,
@@ -657,6 +659,8 @@ class RuleIndex:
     argument_screen: dict[Dialect, CaselessScreen | None] = field(default_factory=dict)
     """Per dialect, literal fragments one of which any matching argument must contain (searched once in all
     of a command's words); None when some pattern has no literal part, so every argument is tried."""
+    locators: dict[Dialect, list[tuple[Rule, re.Pattern[str], frozenset[str]]]] = field(default_factory=dict)
+    """Per dialect, (rule, the locator expression, the programs it spares) for words naming a machine."""
     engine: dict[str, Rule] = field(default_factory=dict)
     syntax: dict[str, SyntaxInfo] = field(default_factory=dict)
     """Per command name, what decides where its operands start."""
@@ -738,6 +742,11 @@ def build_index(rules: list[Rule], syntax: dict[str, SyntaxSpec]) -> RuleIndex:
                 for shell in clause.shells:
                     index.arguments.setdefault(shell, []).append((rule, pattern))
                     literals.setdefault(shell, []).extend(needles)
+            elif isinstance(clause, LocatorClause):
+                spared = frozenset(c.lower() for c in clause.except_commands)
+                for shell in clause.shells:
+                    pattern = locator_regex(clause.kinds, clause.local_schemes, shell)
+                    index.locators.setdefault(shell, []).append((rule, pattern, spared))
             else:
                 index.engine[clause.event] = rule
     for shell, found in literals.items():
