@@ -203,8 +203,8 @@ destructive.data-store	dropdb mydb
 destructive.data-store	redis-cli flushall
 destructive.data-store	userdel -r bob
 allow	crontab -l
-allow	pkill -f uvicorn
-allow	killall node
+destructive.machine-state	pkill -f uvicorn
+destructive.machine-state	killall node
 allow	systemctl status nginx
 allow	find . -name '*.py' -exec grep -l foo {} +
 allow	find . -type f -exec wc -l {} +
@@ -262,7 +262,7 @@ allow	Get-Process | Export-Csv -Path procs.csv -Append
 allow	[IO.File]::OpenRead('f.txt')
 allow	Remove-Item f.txt
 allow	Remove-Item *.log
-allow	taskkill /im node.exe
+destructive.machine-state	taskkill /im node.exe
 allow	Copy-Item a b
 allow	Select-String -Path x -Pattern 'robocopy /MIR'
 allow	Get-Help Export-Csv

@@ -351,7 +351,7 @@ SYSTEM_BLOCKED = [
     ("Get-CimInstance Win32_ShadowCopy | Remove-CimInstance", "destructive"),
     ("Get-CimInstance Win32_ShadowCopy | rcim", "destructive.wmi-remove"),
     ("icim Win32_Process Create", "unverifiable.wmi-method"),
-    ("Set-Service x -StartupType Automatic", "unverifiable.scheduled-code"),
+    ("Set-Service x -StartupType Automatic", "destructive.machine-state"),
     ("vssadmin delete shadows /all /quiet", "destructive"),
     ("vssadmin.exe Delete Shadows /All", "destructive"),
     ("cmd /c wmic shadowcopy delete", "destructive"),
@@ -363,7 +363,7 @@ SYSTEM_BLOCKED = [
     ("Register-ScheduledTask -TaskName x -Action $a", "unverifiable.scheduled-code"),
     ("schtasks /create /tn x /tr calc /sc once /st 00:00", "unverifiable"),
     ("schtasks.exe /Create /TN x /TR calc /SC ONCE", "unverifiable"),
-    ("New-Service -Name x -BinaryPathName C:\\x.exe", "unverifiable.scheduled-code"),
+    ("New-Service -Name x -BinaryPathName C:\\x.exe", "destructive.machine-state"),
     (
         "Register-ObjectEvent -InputObject $t -EventName Elapsed -Action { Get-Date }",
         "unverifiable.scheduled-code",
