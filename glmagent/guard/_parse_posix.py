@@ -395,7 +395,8 @@ class PosixWalker:
         self._children(node)
 
     def _declaration(self, node: Node, stdin: Stdin | None) -> None:
-        # `export`, `declare`, `local`, `readonly`, `typeset`: a command whose arguments may be assignments.
+        # `export`, `declare`, `local`, `readonly`, `typeset`, `unset`: a command whose arguments may be
+        # assignments.
         argv: list[Arg] = []
         for child in node.children:
             if child.type == "variable_assignment":
@@ -907,6 +908,7 @@ _BACKTICKS = re.compile(r"`((?:[^`\\]|\\.)*)`", re.DOTALL)
 _HANDLERS: dict[str, Callable[[PosixWalker, Node, Stdin | None], None]] = {
     "command": PosixWalker._command,
     "declaration_command": PosixWalker._declaration,
+    "unset_command": PosixWalker._declaration,
     "redirected_statement": PosixWalker._redirected,
     "pipeline": PosixWalker._pipeline,
     "variable_assignment": PosixWalker._assignment,
