@@ -385,6 +385,9 @@ _POWERSHELL_ONLY = frozenset(
 _FED = "__GLMAGENT_STDIN__"
 _DIALECTS: tuple[Dialect, ...] = ("posix", "powershell", "cmd")
 _INFO_FLAGS = frozenset({"-V", "-h", "-?", "/?"})
+_VERSION_V = frozenset({"node", "perl", "ruby", "php", "lua", "r", "julia", "elixir"})
+"""Languages whose interpreter prints its version for `-v` (python and the shells turn on verbose mode)."""
+_VERSION_V_FLAGS = _INFO_FLAGS | {"-v"}
 _INFO_WORDS = frozenset({"--version", "--help", "-help", "-version", "--usage", "-?", "/?"})
 """Options with which a shell or interpreter prints its version or usage and exits, reading nothing."""
 
@@ -558,7 +561,8 @@ class Evaluation:
         With nothing on stdin it reads the terminal: whatever would be typed there is unknown (and an
         unattended agent has nobody to type), unless it only prints its version or help."""
         if stdin is None:
-            if not any(a.text in _INFO_FLAGS or a.text.lower() in _INFO_WORDS for a in argv[1:]):
+            info = _VERSION_V_FLAGS if target in _VERSION_V else _INFO_FLAGS  # `bash -v` is verbose
+            if not any(a.text in info or a.text.lower() in _INFO_WORDS for a in argv[1:]):
                 self.event(
                     "terminal-program",
                     frame,
