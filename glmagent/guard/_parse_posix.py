@@ -602,6 +602,12 @@ class PosixWalker:
                     # `bash < <(echo ...)`: the input is what the substituted commands print.
                     raw = self.text(target)
                     return Stdin("process substitution", compute=lambda: substitution_output(self.sink, raw))
+                files = [c for c in node.named_children if c.type not in ("file_descriptor", "comment")]
+                name = self.text(files[0]).strip("'\"") if files else ""
+                if name in _TERMINALS:
+                    return None  # `sh < /dev/tty`: what is typed at the terminal, like no redirection
+                if name in _OWN_INPUT:
+                    return stdin  # `sh < /dev/stdin`: the input it had anyway
                 return Stdin("file")
         return stdin
 
@@ -881,6 +887,10 @@ _ASSIGNMENT_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 def _herestring_of(sink: Sink, raw: str) -> str | None:
     text = substitution_output(sink, raw)
     return None if text is None else text.rstrip("\n") + "\n"
+
+
+_TERMINALS = frozenset({"/dev/tty", "/dev/console"})
+_OWN_INPUT = frozenset({"/dev/stdin", "/dev/fd/0", "/proc/self/fd/0", "/proc/thread-self/fd/0"})
 
 
 def _words_after_target(redirect: Node) -> list[Node]:

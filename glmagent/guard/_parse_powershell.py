@@ -981,6 +981,9 @@ class PowerShellWalker:
             )
         elif not typed:
             self.sink.dotnet("*", member, self.frame, self.text(obj))
+        elif op == ".":
+            # `[Ref].Assembly`: a member of the type object itself, named after the type.
+            self.sink.dotnet(self.text(self.peel(obj)), member, self.frame, self.text(obj))
         # After the member's own rules, which explain a block better (`$wc.DownloadString(url)`).
         if (
             invoked
