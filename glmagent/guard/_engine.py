@@ -22,7 +22,7 @@ from ._models import (
     WrapperSpec,
 )
 from ._normalise import command_key, fold_arg, ps_ascii
-from ._paths import CHANGE_DIRECTORY, DELETERS, WRITERS, PathScope, write_targets
+from ._paths import CHANGE_DIRECTORY, DELETERS, WRITERS, PathScope, output_targets, write_targets
 from ._payloads import PREPARE, decode_powershell_b64, static_output, string_literals
 from ._rules import (
     MATCH,
@@ -352,6 +352,8 @@ class CompiledPolicy:
                 a.text[:1] == "-" and options.fullmatch(a.text.partition("=")[0]) for a in argv
             ):
                 return None  # an option whose value may be a command line
+            if output_targets(info.names[-1], argv[1:]):
+                return None  # an output file: the walk judges where it is
         return Decision._trusted_allow(command, shell, _ALLOWED, "ok")
 
     def executor_for(self, name: str) -> ExecutorSpec | None:
@@ -788,8 +790,14 @@ class Evaluation:
             return  # what they run is checked as a command of its own, with its own words
         if p.locators[frame.dialect]:
             self._locators(args, argv, info, frame)
-        if p.command_options is not None and info.executor is None and p.text_tools.isdisjoint(names):
-            self._command_options(args, argv, names, frame)
+        if p.text_tools.isdisjoint(names):
+            if p.command_options is not None and info.executor is None:
+                self._command_options(args, argv, names, frame)
+            if info.paths != "write":
+                scope = None
+                for target in output_targets(names[-1], args):
+                    scope = scope or self.scope(frame)
+                    self._judge_write(scope, target, frame, self._argv(argv, names))
 
     def _locators(self, args: list[Arg], argv: list[Arg], info: NameInfo, frame: Frame) -> None:
         """A word naming another machine (`http://…`, `\\\\host\\share`, `user@host:path`, `host:port`)."""

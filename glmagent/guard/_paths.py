@@ -227,8 +227,8 @@ class PathScope:
 # -- which operands a program writes --------------------------------------------------------------------
 
 _ALL = frozenset({"tee", "touch", "mkdir", "rm", "rmdir", "unlink", "shred", "mkfifo", "mknod"})
-_LAST = frozenset({"cp", "mv", "install", "ln", "rsync", "scp"})
-_AFTER_FIRST = frozenset({"chmod", "chown", "chgrp"})
+_LAST = frozenset({"cp", "mv", "install", "ln", "rsync", "scp", "xcopy", "xxd"})
+_AFTER_FIRST = frozenset({"chmod", "chown", "chgrp", "setfacl"})
 _VALUE_OPTIONS = {
     "truncate": ("-s", "--size", "-r", "--reference"),
     "install": ("-m", "--mode", "-o", "--owner", "-g", "--group"),
@@ -241,6 +241,19 @@ _VALUE_OPTIONS = {
     "tee": (),
     "touch": ("-d", "--date", "-t", "-r", "--reference"),
     "sed": ("-e", "--expression", "-f", "--file", "-l", "--line-length", "-s"),
+    "setfacl": (
+        "-m",
+        "--modify",
+        "-M",
+        "--modify-file",
+        "-x",
+        "--remove",
+        "-X",
+        "--remove-file",
+        "--set",
+        "--set-file",
+    ),
+    "xxd": ("-c", "-g", "-l", "-o", "-s", "-cols", "-len", "-seek"),
 }
 _TARGET_DIRECTORY = ("-t", "--target-directory")
 
@@ -273,6 +286,51 @@ CHANGE_DIRECTORY = frozenset({"cd", "chdir", "pushd", "set-location", "sl", "pus
 
 WRITERS = _ALL | _LAST | _AFTER_FIRST | frozenset({"truncate", "dd", "sed", *_PS_WRITERS})
 """Programs whose write targets `write_targets` can name."""
+
+
+#: Options naming the file a program writes its result to, whatever the program: `--output FILE`,
+#: `--output=FILE`, openssl's `-out FILE`, and `-o FILE` for programs where `-o` is that (for `ls -o`,
+#: `grep -o` or `ps -o` it is something else).
+_OUTPUT_LONG = frozenset(
+    {
+        "--output", "--output-file", "--out", "--outfile", "--out-file", "--output-document", "--log-file",
+        "--logfile", "--junit-xml", "--junitxml", "--write", "-out", "-outfile",
+    }
+)  # fmt: skip
+_OUTPUT_SHORT = frozenset(
+    {
+        "gcc", "g++", "cc", "c++", "clang", "clang++", "gfortran", "go", "rustc", "tcc", "ld", "as", "nasm",
+        "sort", "shuf", "pandoc", "dos2unix", "unix2dos", "iconv", "pdftotext", "convert", "magick", "ffmpeg",
+        "xz", "zstd", "lz4", "base64", "openssl", "gpg", "gpg2", "protoc", "cython", "nuitka", "pyinstaller",
+        "gzip", "bzip2", "varnishncsa", "tcpdump", "tshark", "exiftool",
+    }
+)  # fmt: skip
+_SHORT_OUTPUT_OPTIONS = ("-o", "-w")
+
+
+def output_targets(name: str, args: list[Arg]) -> list[Arg]:
+    """Files a program writes its result to, named by an output option (`sort -o F`, `--output=F`)."""
+    found: list[Arg] = []
+    short = name in _OUTPUT_SHORT
+    for i, a in enumerate(args):
+        t = a.text
+        if t[:1] != "-" or a.param:
+            continue
+        key, eq, value = t.partition("=")
+        if key in _OUTPUT_LONG or (
+            short and key in _SHORT_OUTPUT_OPTIONS and (key != "-w" or name in _W_WRITES)
+        ):
+            if eq:
+                found.append(Arg(value, a.raw.partition("=")[2] or value))
+            elif i + 1 < len(args):
+                found.append(args[i + 1])
+        elif short and t[:2] == "-o" and len(t) > 2 and name in _GLUED_O:
+            found.append(Arg(t[2:], a.raw[2:]))  # `gcc -oout x.c`
+    return found
+
+
+_W_WRITES = frozenset({"varnishncsa", "tcpdump", "tshark", "exiftool"})
+_GLUED_O = frozenset({"gcc", "g++", "cc", "c++", "clang", "clang++", "gfortran", "tcc", "ld"})
 
 
 def _operands(args: list[Arg], value_options: tuple[str, ...]) -> tuple[list[Arg], list[Arg]]:
@@ -320,7 +378,7 @@ def write_targets(name: str, args: list[Arg], dialect: str) -> list[Arg]:
     if name in _LAST:
         return targets + (operands[-1:] if len(operands) > 1 else [])
     if name in _AFTER_FIRST:
-        if any(a.text.startswith("--reference") for a in args):
+        if name == "setfacl" or any(a.text.startswith("--reference") for a in args):
             return operands
         return operands[1:]
     return operands
