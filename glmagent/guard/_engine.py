@@ -50,6 +50,7 @@ from ._unwrap import (
 )
 
 _SHOWN_MAX = 160
+_EXTENSION = re.compile(r"\.(?:exe|com|cmd|bat)$", re.IGNORECASE)
 _QUOTED_WORD = re.compile("'[^']*'|\"[^\"$`]*\"")
 _NO_ALIASES: dict[str, str] = {}
 _ALLOWED = "no deny rule matches any command in it"
@@ -232,13 +233,15 @@ class CompiledPolicy:
         """`NameInfo` of a literal command word; `aliases` are the script's own `Set-Alias` definitions."""
         if aliases and dialect == "powershell":
             name = command_key(word)
-            target = aliases.get(name) or self.aliases.get(name)
+            target = None if _EXTENSION.search(word) else aliases.get(name) or self.aliases.get(name)
             return self.info((name, target) if target else (name,))
         cache = self.words[dialect]
         found = cache.get(word)
         if found is None:
             name = command_key(word)
-            target = self.aliases.get(name) if dialect == "powershell" else None
+            # `sc.exe` names the program; only a bare `sc` is PowerShell's alias of Set-Content.
+            aliased = dialect == "powershell" and not _EXTENSION.search(word)
+            target = self.aliases.get(name) if aliased else None
             found = self.info((name, target) if target else (name,))
             if len(cache) < 65536:  # bounded: words come from untrusted text
                 cache[word] = found
@@ -790,14 +793,11 @@ class Evaluation:
             return  # what they run is checked as a command of its own, with its own words
         if p.locators[frame.dialect]:
             self._locators(args, argv, info, frame)
-        if p.text_tools.isdisjoint(names):
-            if p.command_options is not None and info.executor is None:
-                self._command_options(args, argv, names, frame)
-            if info.paths != "write":
-                scope = None
-                for target in output_targets(names[-1], args):
-                    scope = scope or self.scope(frame)
-                    self._judge_write(scope, target, frame, self._argv(argv, names))
+        if p.command_options is not None and info.executor is None and p.text_tools.isdisjoint(names):
+            self._command_options(args, argv, names, frame)
+        if info.paths != "write":
+            for target in output_targets(names[-1], args):
+                self._judge_write(self.scope(frame), target, frame, self._argv(argv, names))
 
     def _locators(self, args: list[Arg], argv: list[Arg], info: NameInfo, frame: Frame) -> None:
         """A word naming another machine (`http://…`, `\\\\host\\share`, `user@host:path`, `host:port`)."""

@@ -1,5 +1,5 @@
-"""Classes of destructive and unverifiable commands: every wrapper that runs a command, every spelling of a
-delete, overwrite, history loss or scheduled job, and the harmless look-alikes that must stay allowed."""
+"""Destructive commands: every spelling of a delete, overwrite, history loss or scheduled job, through every
+wrapper and inline program that can run it, and the harmless look-alikes that must stay allowed."""
 
 from __future__ import annotations
 
