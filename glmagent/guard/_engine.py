@@ -6,7 +6,6 @@ import re
 from dataclasses import dataclass
 from fnmatch import fnmatch
 from fnmatch import translate as fnmatch_translate
-from operator import itemgetter
 from typing import Any, NamedTuple
 
 from . import _locators, _parse_cmd, _parse_posix, _parse_powershell
@@ -56,12 +55,8 @@ _NO_ALIASES: dict[str, str] = {}
 _ALLOWED = "no deny rule matches any command in it"
 
 
-_TEXT = itemgetter(0)
-_RAW = itemgetter(1)
-
-
 def _shown_args(argv: list[Arg]) -> str:
-    return _shown(" ".join(map(_RAW, argv)))
+    return _shown(" ".join([a.raw for a in argv]))
 
 
 def _shown(text: str) -> str:
@@ -79,11 +74,11 @@ def _finding(
     rule: Rule, argv: list[Arg], names: tuple[str, ...], where: str, detail: str
 ) -> tuple[list[str], str]:
     """The words (normalised, the program as the rules name it) and the sentence a rule finding reports."""
-    shown = " ".join(map(_RAW, argv))
+    shown = " ".join([a.raw for a in argv])
     if len(shown) > _SHOWN_MAX or _UNTIDY.search(shown):
         shown = _shown(shown)
     reason = f"`{shown}`{where} {rule.description}"
-    out = list(map(_TEXT, argv))
+    out = [a.text for a in argv]
     if DYN in "".join(out):
         out = [a.text if DYN not in a.text else a.raw for a in argv]
     out[0] = names[-1]
@@ -98,7 +93,6 @@ class Finding(NamedTuple):
     reason: str
 
 
-_new_tuple = tuple.__new__
 _UNTIDY = re.compile(r"  |^ | $|[^ -~]")
 """What `_shown` would change: doubled or edge spaces, anything but printable ASCII."""
 
@@ -334,29 +328,30 @@ class CompiledPolicy:
                     return None  # the walk goes on past these: let it
                 out, reason = _finding(rule, argv, info.names, "", detail)
                 return Decision._trusted_block(command, shell, rule, reason, out, "ok")
-        if len(argv) > 1 and any(_maybe_environ(a.text) for a in argv):
-            return None  # a path that could be a process environment: the walk judges it
         if len(argv) > 1:
+            args = argv[1:]
+            texts = "\n".join([a.text for a in args])
+            if _maybe_environ(texts):
+                return None  # a path that could be a process environment: the walk judges it
             entries, screen = self.argument_rules[shell]
             if entries:
                 if screen is None:
                     return None
-                args = argv[1:]
-                texts = "\n".join(map(_TEXT, args))
                 if screen.search(texts) is not None:
                     return None
-                raws = "\n".join(map(_RAW, args))
+                raws = "\n".join([a.raw for a in args])
                 if raws != texts and screen.search(raws) is not None:
                     return None
-            if self.locators[shell] and any(_locators.screen(a.text) for a in argv):
+            if self.locators[shell] and _locators.screen(texts):
                 return None  # a word that may name another machine: the walk judges it
-            options = self.command_options
-            if options is not None and any(
-                a.text[:1] == "-" and options.fullmatch(a.text.partition("=")[0]) for a in argv
-            ):
-                return None  # an option whose value may be a command line
-            if output_targets(info.names[-1], argv[1:]):
-                return None  # an output file: the walk judges where it is
+            if "-" in texts:
+                options = self.command_options
+                if options is not None and any(
+                    a.text[:1] == "-" and options.fullmatch(a.text.partition("=")[0]) for a in args
+                ):
+                    return None  # an option whose value may be a command line
+                if output_targets(info.names[-1], args):
+                    return None  # an output file: the walk judges where it is
         return Decision._trusted_allow(command, shell, _ALLOWED, "ok")
 
     def executor_for(self, name: str) -> ExecutorSpec | None:
@@ -465,7 +460,7 @@ class Evaluation:
         )
 
     def _add(self, rule: Rule, argv: list[str], reason: str) -> None:
-        self.findings.append(_new_tuple(Finding, (rule, argv, reason)))
+        self.findings.append(Finding(rule, argv, reason))
         if not self.collect_all and rule.category != "unverifiable":
             raise _Stop
 
@@ -473,13 +468,13 @@ class Evaluation:
         self, rule: Rule, argv: list[Arg], names: tuple[str, ...], frame: Frame, detail: str
     ) -> None:
         out, reason = _finding(rule, argv, names, frame.where() if frame.via else "", detail)
-        self.findings.append(_new_tuple(Finding, (rule, out, reason)))
+        self.findings.append(Finding(rule, out, reason))
         if not self.collect_all and rule.category != "unverifiable":
             raise _Stop
 
     @staticmethod
     def _argv(argv: list[Arg], names: tuple[str, ...] = ()) -> list[str]:
-        out = list(map(_TEXT, argv))
+        out = [a.text for a in argv]
         if DYN in "".join(out):
             out = [a.text if DYN not in a.text else a.raw for a in argv]
         if out and names:
@@ -787,12 +782,15 @@ class Evaluation:
         (`/dev/tcp/*`, credential files), another machine (`_locators`), and an option whose value the
         program runs as a command (`--rsh CMD`)."""
         names = info.names
-        self._argument_rules(args, argv, names, frame)
-        p = self.p
+        texts = "\n".join([a.text for a in args])
+        self._argument_rules(args, argv, names, frame, texts)
         if info.shell or info.wrappers:
             return  # what they run is checked as a command of its own, with its own words
-        if p.locators[frame.dialect]:
+        p = self.p
+        if p.locators[frame.dialect] and _locators.screen(texts):
             self._locators(args, argv, info, frame)
+        if "-" not in texts:
+            return  # no option at all: neither a command option nor an output file
         if p.command_options is not None and info.executor is None and p.text_tools.isdisjoint(names):
             self._command_options(args, argv, names, frame)
         if info.paths != "write":
@@ -840,7 +838,9 @@ class Evaluation:
                 continue
             self._inline(line, dialect, frame.nested(f"`{names[-1]} {name}`"), argv)
 
-    def _argument_rules(self, args: list[Arg], argv: list[Arg], names: tuple[str, ...], frame: Frame) -> None:
+    def _argument_rules(
+        self, args: list[Arg], argv: list[Arg], names: tuple[str, ...], frame: Frame, texts: str
+    ) -> None:
         """Argument-wide rules (`/dev/tcp/*`, credential files) on every word of a command.
 
         One search for the rules' literal fragments in all the words together rules out nearly every
@@ -861,12 +861,10 @@ class Evaluation:
         entries, screen = self.p.argument_rules[frame.dialect]
         if not entries:
             return
-        if screen is not None:
-            texts = "\n".join(map(_TEXT, args))
-            if screen.search(texts) is None:
-                raws = "\n".join(map(_RAW, args))
-                if raws == texts or screen.search(raws) is None:
-                    return
+        if screen is not None and screen.search(texts) is None:
+            raws = "\n".join([a.raw for a in args])
+            if raws == texts or screen.search(raws) is None:
+                return
         for a in args:
             for rule, pattern in entries:
                 if pattern.match(a.text) or (a.raw is not a.text and pattern.match(a.raw)):

@@ -35,6 +35,9 @@ _PATTERNS = {
     "unc": r"\\\\(?![.?]\\)[A-Za-z0-9_$-][^\\/\s]*[\\/][^\\/\s]",
     "scp": r"[A-Za-z0-9_.+-]+@[A-Za-z0-9][A-Za-z0-9.-]*:(?!//)",
     "host-port": rf"{_HOST}:\d{{1,5}}(?:[/?#]\S*)?$",
+    # `notes.txt:evil.exe`, `C:\\t\\x.bin:ads`: a file name with an extension, then a stream name that is no
+    # line number (`app.py:12`) and no second colon (`Registry::HKLM`, `test_x.py::test_y`).
+    "stream": r"(?:[^\s]*[\\/])?[^\\/\s:]+\.[^\\/\s:]+:(?![0-9])[^\\/\s:]+$",
 }
 
 

@@ -227,14 +227,15 @@ class ArgumentClause(_Strict):
     shells: list[Dialect] = ["posix", "powershell", "cmd"]
 
 
-LocatorKind = Literal["url", "unc", "scp", "host-port"]
+LocatorKind = Literal["url", "unc", "scp", "host-port", "stream"]
 
 
 class LocatorClause(_Strict):
-    """Matches an argument (or redirection target) that names another machine, given to any program but
-    the `except_commands`: a URL (`scheme://…`, also inside `rest:http://…` or `/format:https://…`), a UNC
-    path (`\\\\host\\share`), an scp-style `user@host:path`, or a `host:port`. A word holding blanks is
-    text (a message, a script), not a locator."""
+    """Matches an argument (or redirection target) that points where the policy cannot look, given to any
+    program but the `except_commands`: another machine — a URL (`scheme://…`, also inside `rest:http://…`
+    or `/format:https://…`), a UNC path (`\\\\host\\share`), an scp-style `user@host:path`, a `host:port`
+    — or an NTFS alternate data stream (`file.txt:hidden.exe`). A word holding blanks is text (a message, a
+    script), not a locator."""
 
     on: Literal["locator"]
     kinds: list[LocatorKind] = Field(min_length=1)
@@ -414,8 +415,9 @@ class Decision(BaseModel):
     def _trusted_allow(cls, command: str, backend: ShellKind, reason: str, parse_status: str) -> Decision:
         """An allow built from values the engine already typed, without validating them again.
 
-        Validation costs about as much as checking a simple command; this builds exactly what validation
-        would (the same field order and fields-set), so equality, repr and JSON are unchanged.
+        Validation (and even `model_construct`, with its loop over the fields) costs about as much as
+        checking a simple command; this sets exactly what validation would (the same field order and
+        fields-set), so equality, repr and JSON are unchanged.
         """
         values = {
             "allowed": True,
@@ -428,12 +430,7 @@ class Decision(BaseModel):
             "argv": [],
             "parse_status": parse_status,
         }
-        decision = _new_object(cls)
-        _set_attribute(decision, "__dict__", values)
-        _set_attribute(decision, "__pydantic_fields_set__", set(_ALLOW_FIELDS))
-        _set_attribute(decision, "__pydantic_extra__", None)
-        _set_attribute(decision, "__pydantic_private__", None)
-        return decision
+        return cls._built(values, _ALLOW_FIELDS)
 
     @classmethod
     def _trusted_block(
@@ -451,11 +448,15 @@ class Decision(BaseModel):
             "argv": argv,
             "parse_status": parse_status,
         }
-        decision = _new_object(cls)  # what `model_construct` does, without its per-field loop
-        _set_attribute(decision, "__dict__", values)
-        _set_attribute(decision, "__pydantic_fields_set__", set(_BLOCK_FIELDS))
-        _set_attribute(decision, "__pydantic_extra__", None)
-        _set_attribute(decision, "__pydantic_private__", None)
+        return cls._built(values, _BLOCK_FIELDS)
+
+    @classmethod
+    def _built(cls, values: dict[str, object], fields_set: frozenset[str]) -> Decision:
+        decision = object.__new__(cls)
+        object.__setattr__(decision, "__dict__", values)
+        object.__setattr__(decision, "__pydantic_fields_set__", set(fields_set))
+        object.__setattr__(decision, "__pydantic_extra__", None)
+        object.__setattr__(decision, "__pydantic_private__", None)
         return decision
 
     def planner_message(self) -> str:
@@ -466,10 +467,6 @@ class Decision(BaseModel):
             f"Blocked by policy rule {self.rule_id} ({self.category}): {self.reason}. "
             f"{self.justification or ''}"
         ).strip()
-
-
-_new_object = object.__new__
-_set_attribute = object.__setattr__
 
 
 _ALLOW_FIELDS = frozenset({"allowed", "command", "backend", "reason", "argv", "parse_status"})

@@ -56,9 +56,6 @@ _HOLDS_SUBSTITUTION = frozenset({"command_substitution", "string", "concatenatio
 _SIMPLE_STAGES = frozenset({"command", "redirected_statement"})
 
 
-_new_arg = tuple.__new__
-
-
 class PosixWalker:
     """One walk over one parsed script; `frame` carries depth, wrapper chain and literal assignments."""
 
@@ -107,11 +104,11 @@ class PosixWalker:
         if s is not None:
             raw = s[node.start_byte : node.end_byte]
             if "\\" not in raw and node.type == "word":
-                return _new_arg(Arg, (raw, raw, False, False, False))  # a plain word is its own value
+                return Arg(raw, raw)  # a plain word is its own value
         else:
             raw = self.src[node.start_byte : node.end_byte].decode("utf-8", "replace")
             if node.type == "word" and "\\" not in raw and raw.isascii():
-                return _new_arg(Arg, (raw, raw, False, False, False))
+                return Arg(raw, raw)
         return Arg(fold_arg(self._value(node, raw)), raw)
 
     def _value(self, node: Node, raw: str) -> str:
@@ -189,7 +186,7 @@ class PosixWalker:
                 # The bulk of all arguments: cut the plain word straight from the text.
                 raw = s[child.start_byte : child.end_byte]
                 if "\\" not in raw:
-                    argv.append(_new_arg(Arg, (raw, raw, False, False, False)))
+                    argv.append(Arg(raw, raw))
                 else:
                     argv.append(Arg(fold_arg(self._value(child, raw)), raw))
             elif kind == "command_name":
@@ -1023,7 +1020,7 @@ def simple_command(text: str, root: Node) -> list[Arg] | None:
         # program > command > (command_name > word), word...: any other node means another shape.
         if root.descendant_count != len(words) + 3 or root.child(0).type != "command":
             return None
-        return [_new_arg(Arg, (w, w, False, False, False)) for w in words]
+        return [Arg(w, w) for w in words]
     if not _QUOTED_LINE.fullmatch(text):
         return None
     argv: list[Arg] = []  # the quotes make concatenations and strings: count the nodes they make
@@ -1032,11 +1029,11 @@ def simple_command(text: str, root: Node) -> list[Arg] | None:
         quote = word[0]
         if (quote == "'" or quote == '"') and word[-1] == quote and word.count(quote) == 2:
             # One quoted string: a raw_string, or a string with its two quotes and its content.
-            argv.append(_new_arg(Arg, (word[1:-1], word, False, False, False)))
+            argv.append(Arg(word[1:-1], word))
             nodes += 1 if quote == "'" else (4 if len(word) > 2 else 3)
             continue
         if "'" not in word and '"' not in word:
-            argv.append(_new_arg(Arg, (word, word, False, False, False)))
+            argv.append(Arg(word, word))
             nodes += 1
             continue
         values = []
@@ -1053,7 +1050,7 @@ def simple_command(text: str, root: Node) -> list[Arg] | None:
                 values.append(piece)
                 count += 1  # word
         nodes += count + 1 if len(values) > 1 else count  # a concatenation node joins the parts
-        argv.append(_new_arg(Arg, ("".join(values), word, False, False, False)))
+        argv.append(Arg("".join(values), word))
     head = argv[0]
     if "=" in head.raw or head.text in _NOT_A_COMMAND_NAME or not head.text or _GLOB_CHARS.search(head.raw):
         return None

@@ -6,7 +6,6 @@ import re
 import threading
 from collections.abc import Callable
 from functools import partial
-from itertools import repeat
 from typing import TYPE_CHECKING, Any
 
 from ._normalise import command_key, fold_arg, ps_unescape
@@ -127,7 +126,6 @@ _FOLDABLE = frozenset({"additive_expression", "format_expression", "expression_w
 _FORMAT_FIELD = re.compile(r"\{(\d+)\}")
 _SUBSTITUTIONS = frozenset({"command", "pipeline_chain", "sub_expression", "array_expression"})
 """Argument kinds (after peeling) whose value is a command's output: `(gci -r)`, `$(...)`, `@(...)`."""
-_new_arg = tuple.__new__
 _RANGE = re.compile(r"[-+]?\d+(?:\.\d+)?\.\.")
 """`1..$n`: a statement starting with a number is an expression, never a command."""
 _SIGNED_NUMBER = re.compile(r"[-+]\d+(?:\.\d+)?")
@@ -375,7 +373,7 @@ class PowerShellWalker:
                 # `2>nul Remove-Item x`: a redirection written first hides the command name from the grammar.
                 return Arg(DYN, raw), None
             if self.ascii is not None and "$" not in raw and "`" not in raw:
-                return _new_arg(Arg, (raw, raw, False, False, False)), None  # nothing to undo or expand
+                return Arg(raw, raw), None  # nothing to undo or expand
             return Arg(fold_arg(self._bare(raw)), raw), None
         # `& <expr>` / `. <expr>`: a literal string or path is a name; anything else is decided at run time.
         inner = self.peel(node)
@@ -425,7 +423,7 @@ class PowerShellWalker:
                 raw = s[child.start_byte : child.end_byte]
                 if "$" not in raw and "`" not in raw and ">" not in raw and "," not in raw:
                     # A bare ASCII word without escapes or variables is its own value and holds nothing.
-                    argv.append(_new_arg(Arg, (raw, raw, raw[:1] == "-" and len(raw) > 1, False, False)))
+                    argv.append(Arg(raw, raw, raw[:1] == "-" and len(raw) > 1))
                     continue
             elif kind == "command_parameter":
                 raw = self.text(child)
@@ -446,7 +444,7 @@ class PowerShellWalker:
                     raw += ":" + self.text(value_node)
                     later.append(value_node)
                     i += 2
-                argv.append(_new_arg(Arg, (text, raw, True, False, False)))
+                argv.append(Arg(text, raw, True))
                 continue
             elif kind == "stop_parsing":
                 # `--%`: the rest is passed as written; a dash word still reads as a parameter (fail closed).
@@ -1616,10 +1614,8 @@ def simple_command(text: str, root: Node) -> list[Arg] | None:
             if command.type != "command" or command.child(0).type != "command_name":
                 return None
             # A bare word or parameter starting with a dash binds as a parameter (as `_elements` says).
-            rest = words[1:]
-            params = map(bool, map(_DASH_WORD.match, rest))
-            head = _new_arg(Arg, (words[0], words[0], False, False, False))
-            return [head, *map(_new_arg, repeat(Arg), zip(rest, rest, params, repeat(False), repeat(False)))]
+            head = Arg(words[0], words[0])
+            return [head, *(Arg(w, w, _DASH_WORD.match(w) is not None) for w in words[1:])]
         # Numbers make more nodes: count them below.
     elif not _QUOTED_LINE.fullmatch(text):
         return None
@@ -1627,18 +1623,18 @@ def simple_command(text: str, root: Node) -> list[Arg] | None:
     first = words[0]
     if first[0] in "'\"" or first.isdigit() or first.lower() in _KEYWORDS:
         return None
-    argv = [_new_arg(Arg, (first, first, False, False, False))]
+    argv = [Arg(first, first)]
     nodes = 7  # program > statement_list > pipeline > pipeline_chain > command > command_name, elements
     for word in words[1:]:
         quote = word[0]
         if quote == "'":
-            argv.append(_new_arg(Arg, (word[1:-1].replace("''", "'"), word, False, False, False)))
+            argv.append(Arg(word[1:-1].replace("''", "'"), word))
             nodes += 6  # separator > ' ', then array > unary > string_literal > characters
         elif quote == '"':
-            argv.append(_new_arg(Arg, (word[1:-1], word, False, False, False)))
+            argv.append(Arg(word[1:-1], word))
             nodes += 6
         else:
-            argv.append(_new_arg(Arg, (word, word, len(word) > 1 and quote == "-", False, False)))
+            argv.append(Arg(word, word, len(word) > 1 and quote == "-"))
             nodes += 6 if word.isdigit() else 3  # a number is array > unary > integer > decimal
     if root.descendant_count != nodes:
         return None
