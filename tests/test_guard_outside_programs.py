@@ -66,3 +66,22 @@ def test_a_project_in_the_temp_directory_runs_its_own_programs(tmp_path: Path) -
     project = tmp_path / "work"
     assert Policy.default().check(f"{project}/build.sh", "posix", cwd=project).allowed
     assert not Policy.default().check(f"{tmp_path}/other/x.sh", "posix", cwd=project).allowed
+
+
+@pytest.mark.parametrize(
+    ("shell", "command"),
+    [
+        ("posix", "/tmp/venvs/proj/bin/python check.py"),
+        ("posix", "~/.virtualenvs/proj/bin/pytest -q"),
+        ("posix", "/home/dev/.cache/pypoetry/virtualenvs/x-py3.12/bin/python -m pytest"),
+        ("powershell", "C:\\Users\\dev\\envs\\proj\\Scripts\\python.exe check.py"),
+    ],
+)
+def test_an_environment_interpreter_outside_the_project_is_an_installed_tool(
+    shell: str, command: str, tmp_path: Path
+) -> None:
+    assert Policy.default().check(command, shell, cwd=tmp_path / "p").allowed, command  # type: ignore[arg-type]
+
+
+def test_any_other_program_in_such_a_folder_is_not() -> None:
+    assert not Policy.default().check("/tmp/venvs/proj/bin/payload", "posix", cwd="/work/p").allowed

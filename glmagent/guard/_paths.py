@@ -93,6 +93,16 @@ _PROGRAM_FOLDERS = re.compile(
 in: running one of their programs is running an installed tool, like running it by name."""
 
 
+_ENVIRONMENT_TOOL = re.compile(
+    r"/(?:bin|Scripts)/(?:python[0-9.]*|pypy[0-9.]*|pip[0-9.]*|pytest|py\.test|tox|nox|coverage|ruff|mypy|black|"
+    r"isort|flake8|pylint|uv|poetry|pdm|hatch|ipython|jupyter|node|npm|npx|yarn|pnpm|ruby|gem|bundle|rake|"
+    r"rspec|perl|php|composer|java|javac|mvn|gradle|go|cargo|rustc|dotnet)(?:\.exe)?$",
+    re.IGNORECASE,
+)
+"""An interpreter or tool in the `bin`/`Scripts` folder of an environment (a virtualenv in `~/.virtualenvs`,
+a conda or Poetry environment, a toolchain): the same program as when run by name from that environment."""
+
+
 class PathScope:
     """The working directory of one command line, followed through its `cd`s."""
 
@@ -177,7 +187,7 @@ class PathScope:
         path = self._absolute(text)
         if path is None:
             return Judgement("outside-program", f"`{program.raw}` is in a directory only known at run time")
-        if _inside(path, self.root) or _PROGRAM_FOLDERS.match(path.lower()):
+        if _inside(path, self.root) or _PROGRAM_FOLDERS.match(path.lower()) or _ENVIRONMENT_TOOL.search(path):
             return None
         return Judgement("outside-program", f"`{program.raw}` is outside the project and the program folders")
 
