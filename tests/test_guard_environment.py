@@ -7,17 +7,10 @@ from __future__ import annotations
 import re
 
 import pytest
+from conftest import guard_example as check
 
-from glmagent.guard import Decision, Policy
+from glmagent.guard import Policy
 from glmagent.secrets import SECRET_NAME_PATTERN, is_secret_name
-
-
-def check(command: str) -> Decision:
-    """`PS> ` runs on the PowerShell backend, anything else on POSIX."""
-    if command.startswith("PS> "):
-        return Policy.default().check(command[4:], "powershell")
-    return Policy.default().check(command, "posix")
-
 
 ENVIRONMENT = [
     "cat < config/.env",
@@ -429,19 +422,6 @@ ENVIRONMENT_ALLOWED = [
 ]
 
 
-@pytest.mark.parametrize("command", ENVIRONMENT)
-def test_environment_inspection_is_blocked_as_env(command: str) -> None:
-    decision = check(command)
-    assert not decision.allowed, command
-    assert decision.category == "env", (command, decision.rule_id)
-
-
-@pytest.mark.parametrize("command", ENVIRONMENT_ALLOWED)
-def test_environment_look_alikes_stay_allowed(command: str) -> None:
-    decision = check(command)
-    assert decision.allowed, (command, decision.rule_id, decision.reason)
-
-
 # Credential lookups that are also network clients are blocked either way; network is reported first.
 @pytest.mark.parametrize(
     "command",
@@ -680,12 +660,13 @@ INLINE_LOOK_ALIKES = [
 ]
 
 
-@pytest.mark.parametrize("command", WRAPPED_ENVIRONMENT)
-def test_wrapped_environment_reads_are_blocked_as_env(command: str) -> None:
+@pytest.mark.parametrize("command", ENVIRONMENT + WRAPPED_ENVIRONMENT)
+def test_environment_inspection_is_blocked_as_env(command: str) -> None:
     decision = check(command)
     assert not decision.allowed and decision.category == "env", (command, decision.rule_id)
 
 
-@pytest.mark.parametrize("command", INLINE_LOOK_ALIKES)
-def test_inline_look_alikes_stay_allowed(command: str) -> None:
-    assert check(command).allowed, command
+@pytest.mark.parametrize("command", ENVIRONMENT_ALLOWED + INLINE_LOOK_ALIKES)
+def test_environment_look_alikes_stay_allowed(command: str) -> None:
+    decision = check(command)
+    assert decision.allowed, (command, decision.rule_id, decision.reason)

@@ -5,16 +5,7 @@ what its arguments name (a URL, a share, `host:port`) is in test_guard_network_l
 from __future__ import annotations
 
 import pytest
-
-from glmagent.guard import Decision, Policy
-
-
-def check(command: str) -> Decision:
-    """`PS> ` runs on the PowerShell backend, anything else on POSIX."""
-    if command.startswith("PS> "):
-        return Policy.default().check(command[4:], "powershell")
-    return Policy.default().check(command, "posix")
-
+from conftest import guard_example as check
 
 NETWORK = [
     "skopeo inspect docker://registry.example/app",
@@ -556,19 +547,6 @@ NETWORK_ALLOWED = [
 ]
 
 
-@pytest.mark.parametrize("command", NETWORK + PROBES_AND_CLIENTS)
-def test_network_classes_are_blocked_as_network(command: str) -> None:
-    decision = check(command)
-    assert not decision.allowed, command
-    assert decision.category == "network", (command, decision.rule_id)
-
-
-@pytest.mark.parametrize("command", NETWORK_ALLOWED)
-def test_network_look_alikes_stay_allowed(command: str) -> None:
-    decision = check(command)
-    assert decision.allowed, (command, decision.rule_id, decision.reason)
-
-
 # Spellings, wrappers and inline programs around the same classes.
 WRAPPED_NETWORK = [
     "pwsh -c 'iwr https://x'",
@@ -696,7 +674,12 @@ WRAPPED_NETWORK = [
 ]
 
 
-@pytest.mark.parametrize("command", WRAPPED_NETWORK)
-def test_wrapped_network_is_blocked_as_network(command: str) -> None:
+@pytest.mark.parametrize("command", NETWORK + PROBES_AND_CLIENTS + WRAPPED_NETWORK)
+def test_network_classes_are_blocked_as_network(command: str) -> None:
     decision = check(command)
     assert not decision.allowed and decision.category == "network", (command, decision.rule_id)
+
+
+@pytest.mark.parametrize("command", NETWORK_ALLOWED)
+def test_network_look_alikes_stay_allowed(command: str) -> None:
+    assert check(command).allowed, command
