@@ -14,7 +14,7 @@ from re import _constants as re_constants  # type: ignore[attr-defined]
 from re import _parser as re_parser  # type: ignore[attr-defined]
 from typing import Any
 
-from ._locators import locator_regex
+from ._locators import LocatorMatcher, locator_regex
 from ._models import (
     ArgumentClause,
     CommandClause,
@@ -659,7 +659,7 @@ class RuleIndex:
     argument_screen: dict[Dialect, CaselessScreen | None] = field(default_factory=dict)
     """Per dialect, literal fragments one of which any matching argument must contain (searched once in all
     of a command's words); None when some pattern has no literal part, so every argument is tried."""
-    locators: dict[Dialect, list[tuple[Rule, re.Pattern[str], frozenset[str]]]] = field(default_factory=dict)
+    locators: dict[Dialect, list[tuple[Rule, LocatorMatcher, frozenset[str]]]] = field(default_factory=dict)
     """Per dialect, (rule, the locator expression, the programs it spares) for words naming a machine."""
     engine: dict[str, Rule] = field(default_factory=dict)
     syntax: dict[str, SyntaxInfo] = field(default_factory=dict)

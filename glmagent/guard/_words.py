@@ -49,8 +49,11 @@ class WordChecks:
         if p.command_options is not None and info.executor is None and p.text_tools.isdisjoint(names):
             self._command_options(args, argv, names, frame)
         if info.paths != "write":
-            for target in output_targets(names[-1], args):
-                self._judge_write(self.scope(frame), target, frame, self._argv(argv, names))
+            targets = output_targets(names[-1], args)
+            if targets:
+                words = self._argv(argv, names)
+                for target in targets:
+                    self._judge_write(self.scope(frame), target, frame, words)
 
     def _locators(self, args: list[Arg], argv: list[Arg], info: NameInfo, frame: Frame) -> None:
         """A word naming another machine (`http://…`, `\\\\host\\share`, `user@host:path`, `host:port`)."""
