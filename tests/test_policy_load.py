@@ -244,3 +244,13 @@ def test_lazy_patterns_behave_like_compiled_ones() -> None:
 def test_the_unpickler_resolves_nothing_but_policy_classes(planted: object) -> None:
     with pytest.raises(pickle.UnpicklingError, match="is not a policy class"):
         _cache._PolicyUnpickler(io.BytesIO(pickle.dumps(planted))).load()
+
+
+def test_a_compiled_form_that_cannot_be_stored_only_costs_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*_args: object, **_kwargs: object) -> bytes:
+        raise pickle.PicklingError("a lambda in the tables")
+
+    monkeypatch.setattr(pickle, "dumps", refuse)
+    policy = Policy.load()
+    assert not policy.from_cache and _cache.entries() == []
+    assert policy.check("rm -rf ~", "posix").rule_id == "destructive.recursive-delete"

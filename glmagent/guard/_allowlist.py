@@ -16,7 +16,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ._engine import CompiledPolicy, Evaluation, Finding
+from ._engine import CompiledPolicy, Evaluation
+from ._findings import Finding
 from ._models import AllowEntry, Decision, Rule, ShellKind
 from ._rules import MATCH, CommandView, CompiledCommand, glob_regex
 from ._syntax import DYN, Arg, Feed, Frame, Stdin

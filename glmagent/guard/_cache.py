@@ -98,8 +98,13 @@ def cache_key(files: Iterable[tuple[str, Path, bytes]]) -> str:
     return digest.hexdigest()
 
 
-def dumps(value: Any) -> bytes:
-    return pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+def dumps(value: Any) -> bytes | None:
+    """The compiled form as bytes, or None when it holds something that cannot be stored (then every
+    process compiles and proves the policy itself, as without a cache)."""
+    try:
+        return pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+    except (pickle.PicklingError, TypeError, AttributeError):
+        return None
 
 
 def store(key: str, body: bytes) -> None:

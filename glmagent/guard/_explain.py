@@ -11,7 +11,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from ._allowlist import AllowlistEvaluation
-from ._engine import Finding
+from ._findings import Finding
 from ._models import AllowEntry, Decision
 from ._syntax import DYN, Arg, Feed, Frame, Stdin
 

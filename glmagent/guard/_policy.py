@@ -126,9 +126,9 @@ class Policy:
                 policy.from_cache = True
                 return policy
         policy = cls._build(files)
-        body = _cache.dumps(policy._parts()) if key is not None else b""
+        body = _cache.dumps(policy._parts()) if key is not None else None
         policy.self_check()
-        if key is not None:
+        if key is not None and body is not None:
             _cache.store(key, body)
         return policy
 
