@@ -275,9 +275,10 @@ class AgentLoop:
             try:
                 if reply.finish_reason == "length":
                     raise InvalidPlannerOutput(
-                        "the reply was cut off at the max_tokens limit before it was complete "
-                        "(finish_reason: length); send a much shorter reply: a one-line thought, a short "
-                        "plan and fewer actions"
+                        f"the reply was cut off at the max_tokens limit ({reply_limit(self.planner)}) before "
+                        "it was complete (finish_reason: length); send a much shorter reply: a one-line "
+                        "thought, a short plan and fewer actions (the user can raise the limit with "
+                        "--max-tokens)"
                     )
                 output = parse_planner_output(reply.text)
             except InvalidPlannerOutput as invalid:
@@ -404,6 +405,12 @@ class AgentLoop:
         self.observer.iteration_done(self._number, block)
         self._number += 1
         self._lines = []
+
+
+def reply_limit(planner: Planner) -> str:
+    """The planner's completion-token limit, as far as it says (`?` for planners without one)."""
+    limit = getattr(planner, "max_tokens", None)
+    return f"{limit:,}" if isinstance(limit, int) else "?"
 
 
 def usage_line(usage: TokenUsage, cost_usd: float | None) -> str:

@@ -123,6 +123,7 @@ def test_a_reply_cut_off_at_max_tokens_is_reported_as_such_and_recorded(wire_pro
     result = json.loads(done.stdout)
     assert result["stop_reason"] == "invalid_output" and "max_tokens" in result["error"]
     assert "no JSON object found" not in result["error"]
+    assert "(4,096)" in result["error"] and "--max-tokens" in result["error"]
     retry_prompt = server.seen[1].body["messages"][-1]["content"]
     assert "cut off" in retry_prompt and "max_tokens" in retry_prompt
     replies = [r for r in records(wire_project) if r["event"] == "planner_reply"]
