@@ -17,20 +17,15 @@ import pytest
 from structlog.testing import capture_logs
 
 from glmagent.errors import ContentFilteredError, ContextTooLongError, PlannerError
-from glmagent.planners.base import ChatMessage
 from glmagent.planners.failures import HINT_CONTEXT, HINT_OTHER, classify
 from glmagent.planners.openai_compat import OpenAICompatiblePlanner
 from glmagent.planners.pricing import Price
 from glmagent.planners.retry import RateLimiter, RetryPolicy, parse_retry_after
 from glmagent.strict_schema import strict_planner_schema
+from tests.test_planners_openai_compat import BASE, MESSAGES
+from tests.test_planners_openai_compat import PLAN_TEXT as PLAN
 
 KEY = "zk-77e1c0ffee.Rg9SecretPart"
-BASE = "https://api.example.test/api/paas/v4"
-MESSAGES = [
-    ChatMessage(role="system", content="Reply with JSON."),
-    ChatMessage(role="user", content="Fix it"),
-]
-PLAN = '{"thought": "t", "plan": [], "actions": []}'
 
 
 def ok(content: Any = PLAN, usage: dict[str, Any] | None = None, **choice: Any) -> httpx.Response:
@@ -43,6 +38,11 @@ def ok(content: Any = PLAN, usage: dict[str, Any] | None = None, **choice: Any) 
     }
     body["choices"][0].update(choice)
     return httpx.Response(200, json=body)
+
+
+def api_error(status: int, message: str, **fields: object) -> httpx.Response:
+    """An OpenAI-shaped error body: `{"error": {"message": ..., **fields}}`."""
+    return httpx.Response(status, json={"error": {"message": message, **fields}})
 
 
 def glm_error(status: int, code: str, message: str = "provider says no", **headers: str) -> httpx.Response:
@@ -247,16 +247,12 @@ CONTEXT = {
             }
         },
     ),
-    "OpenAI context_length_exceeded": httpx.Response(
+    "OpenAI context_length_exceeded": api_error(
         400,
-        json={
-            "error": {
-                "message": "This model's maximum context length is 128000 tokens. However, your messages "
-                "resulted in 130000 tokens.",
-                "type": "invalid_request_error",
-                "code": "context_length_exceeded",
-            }
-        },
+        "This model's maximum context length is 128000 tokens. However, your messages "
+        "resulted in 130000 tokens.",
+        type="invalid_request_error",
+        code="context_length_exceeded",
     ),
     "vLLM maximum context length": httpx.Response(
         400, json={"object": "error", "message": "This model's maximum context length is 4096 tokens."}
@@ -461,15 +457,11 @@ def test_the_ladder_ends_at_the_prompt_alone_and_fails_below_it() -> None:
 
 
 def test_the_strict_schema_is_sent_whole_and_without_length_keywords_when_those_are_refused() -> None:
-    refusal = httpx.Response(
+    refusal = api_error(
         400,
-        json={
-            "error": {
-                "message": "Invalid schema for response_format 'planner_output': In context=('properties', "
-                "'thought'), 'maxLength' is not permitted.",
-                "type": "invalid_request_error",
-            }
-        },
+        "Invalid schema for response_format 'planner_output': In context=('properties', "
+        "'thought'), 'maxLength' is not permitted.",
+        type="invalid_request_error",
     )
     script = Script(refusal, ok())
 
@@ -515,16 +507,12 @@ def test_a_step_down_is_recorded_in_the_audit_log(tmp_path: Any) -> None:
 
 
 def test_a_model_that_wants_max_completion_tokens_gets_it_from_then_on() -> None:
-    refusal = httpx.Response(
+    refusal = api_error(
         400,
-        json={
-            "error": {
-                "message": "Unsupported parameter: 'max_tokens' is not supported with this model. Use "
-                "'max_completion_tokens' instead.",
-                "type": "invalid_request_error",
-                "code": "unsupported_parameter",
-            }
-        },
+        "Unsupported parameter: 'max_tokens' is not supported with this model. Use "
+        "'max_completion_tokens' instead.",
+        type="invalid_request_error",
+        code="unsupported_parameter",
     )
     script = Script(refusal, ok())
     subject = planner(script, max_tokens=900)
@@ -539,15 +527,11 @@ def test_a_model_that_wants_max_completion_tokens_gets_it_from_then_on() -> None
 
 
 def test_a_model_that_only_takes_its_default_temperature_gets_none_sent() -> None:
-    refusal = httpx.Response(
+    refusal = api_error(
         400,
-        json={
-            "error": {
-                "message": "Unsupported value: 'temperature' does not support 0 with this model. Only the "
-                "default (1) value is supported.",
-                "code": "unsupported_value",
-            }
-        },
+        "Unsupported value: 'temperature' does not support 0 with this model. Only the "
+        "default (1) value is supported.",
+        code="unsupported_value",
     )
     script = Script(refusal, refusal, ok())
 
