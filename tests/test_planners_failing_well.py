@@ -17,6 +17,7 @@ import pytest
 from structlog.testing import capture_logs
 
 from glmagent.errors import ContentFilteredError, ContextTooLongError, PlannerError
+from glmagent.planners.base import ChatMessage
 from glmagent.planners.failures import HINT_CONTEXT, HINT_OTHER, classify
 from glmagent.planners.openai_compat import OpenAICompatiblePlanner
 from glmagent.planners.pricing import Price
@@ -439,6 +440,7 @@ def test_a_refused_json_schema_steps_down_to_json_object_and_is_remembered(refus
     assert formats_sent(script) == ["json_schema", "json_object", "json_object"]
     assert first.response_format == "json_object" and second.response_format == "json_object"
     assert [r["response_format"] for r in first.response_format_refused] == ["json_schema"]
+    assert first.response_format_refused[0]["next"] == "json_object"
     assert "HTTP" in first.response_format_refused[0]["error"]
     assert second.response_format_refused == []  # remembered: not asked again this run
     assert subject.response_format == "json_object"
@@ -467,6 +469,7 @@ def test_the_strict_schema_is_sent_whole_and_without_length_keywords_when_those_
 
     reply = planner(script, formats=LADDER, schema=SCHEMA).plan(MESSAGES)
 
+    assert reply.response_format_refused[0]["next"] == "json_schema without minLength/maxLength"
     first, second = (b["response_format"] for b in script.bodies)
     assert first == {
         "type": "json_schema",
@@ -702,3 +705,9 @@ def test_a_provider_echoing_the_key_never_gets_it_into_messages_logs_or_records(
         repr(subject._client.auth),
     ):
         assert KEY not in text
+
+
+def test_text_utf8_cannot_carry_is_sent_as_a_replacement_character() -> None:
+    script = Script(ok())
+    planner(script).plan([ChatMessage(role="user", content="file \udcff name")])
+    assert script.bodies[0]["messages"][0]["content"] == "file \ufffd name"

@@ -126,6 +126,9 @@ DEFAULT_REQUEST_TIMEOUT_S = 120.0
 _LENGTH_KEYWORDS = re.compile(r"\b(minLength|maxLength)\b")
 """Schema keywords some strict modes refuse (OpenAI's, Azure's): dropped before leaving `json_schema`."""
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+"""Text UTF-8 cannot carry (e.g. undecodable bytes of a file name): sent as U+FFFD, never as a crash."""
+
 _FILTERED_FINISH = frozenset({"content_filter", "sensitive"})
 """`finish_reason` values meaning the provider's filter stopped the reply (OpenAI, GLM)."""
 
@@ -229,7 +232,10 @@ class OpenAICompatiblePlanner:
         Raises `PlannerError` when no reply could be had (after retries), `ContextTooLongError` when the
         prompt is too long for the model, `ContentFilteredError` when the provider's filter blocked it.
         """
-        wire_messages = [ChatMessage.model_validate(m).model_dump() for m in messages]
+        wire_messages = [
+            {"role": m.role, "content": _LONE_SURROGATE.sub("\ufffd", m.content)}
+            for m in (ChatMessage.model_validate(m) for m in messages)
+        ]
         where = redact_url(self.url)
         deadline = time.monotonic() + self.retry.total_deadline_s
         attempts = retries = 0
@@ -273,7 +279,7 @@ class OpenAICompatiblePlanner:
                     self._sleep(wait)
                     continue
                 if failure.kind == "step_down" and self._step_down(fmt, failure.detail):
-                    refused.append({"response_format": fmt, "error": message})
+                    refused.append({"response_format": fmt, "error": message, "next": self._next_form()})
                     log.warning(
                         "planner.format_refused", planner=self.name, response_format=fmt, error=message
                     )
@@ -347,6 +353,11 @@ class OpenAICompatiblePlanner:
             return False
         self._start = ladder[1]
         return True
+
+    def _next_form(self) -> str:
+        if self._start == "json_schema" and not self._schema_lengths:
+            return "json_schema without minLength/maxLength"
+        return self._start
 
     def _adjust(self, param: str | None) -> bool:
         """Change the request the way the model asked for; False when that was done already."""
