@@ -29,6 +29,7 @@ import os
 import re
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -309,6 +310,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=2, help="llama-server threads (2)")
     parser.add_argument("--progress", action="store_true", help="print a line every 10 tasks")
     args = parser.parse_args(argv)
+    # A stopped benchmark must stop its server too: SIGTERM unwinds like Ctrl-C, through the `with` blocks.
+    signal.signal(signal.SIGTERM, _stop)
     if server_binary() is None:
         where = server_dir() / "bin" / "llama-server"
         print(
@@ -322,6 +325,10 @@ def main(argv: list[str] | None = None) -> int:
     return failed
 
 
+def _stop(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt(f"stopped by signal {signum}")
+
+
 @contextlib.contextmanager
 def served(model: str = "tiny", **options: object) -> Iterator[LlamaServer]:
     """A running server for `model` (for tests); raises LookupError when the binary or model is missing."""
@@ -333,4 +340,8 @@ def served(model: str = "tiny", **options: object) -> Iterator[LlamaServer]:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt as stopped:
+        print(f"\n{stopped or 'interrupted'}: the server was stopped; nothing more measured")
+        sys.exit(130)
