@@ -38,6 +38,9 @@ examples:
   glmagent act '{"tool": "read_file", "path": "README.md"}'
   glmagent policy check "rm -rf build"            exit 1: blocked, with the rule that matched
   glmagent policy rules                           the deny rules and why each exists
+  glmagent audit list                             recorded runs here, newest first, with chain status
+  glmagent audit verify TASK_ID                   exit 1 if a record was edited, removed or rewritten
+  glmagent task --resume TASK_ID                  continue a stopped task with its memory
 
 exit codes of `task`: 0 success, 1 finished without success, 2 usage or configuration error,
 3 planner/provider failure, 130 interrupted (Ctrl-C), 143/129 stopped by SIGTERM/SIGHUP (summary and
@@ -47,7 +50,7 @@ audit record written, running commands stopped).
 
 #: Subcommand modules, in the order `--help` lists them; each has `register(commands)`, which adds its
 #: parser and sets `handler`. Keeping each command in its own module keeps this file to the shared plumbing.
-_COMMAND_MODULES = ("_task", "_act", "_policy", "_schema", "_trust")
+_COMMAND_MODULES = ("_task", "_act", "_audit", "_replay", "_policy", "_schema", "_trust")
 
 
 def build_parser() -> argparse.ArgumentParser:

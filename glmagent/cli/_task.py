@@ -14,7 +14,8 @@ from glmagent.errors import ConfigError
 _TASK_EPILOG = """\
 The loop stops by itself: when the planner returns no actions, when the tests pass (if they failed before
 iteration 1), or at --max-iterations. Each iteration's summary is appended to
-.hazina/agent-memory/TASK_ID.txt and every event to TASK_ID.jsonl beside it; reuse --task-id to continue.
+.hazina/agent-memory/TASK_ID.txt and every event to TASK_ID.jsonl beside it (`glmagent audit` reads them);
+reuse --task-id to continue with new instructions, or --resume TASK_ID to continue a stopped task as it was.
 
 providers (API keys come from the environment only; README "Providers" has the details):
   glm                GLM API (default, model glm-5): ZAI_API_KEY, or ZHIPUAI_API_KEY (open.bigmodel.cn);
@@ -51,7 +52,7 @@ def register(commands: Any) -> None:
         epilog=_TASK_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    task.add_argument("description", help="what to do, in plain words")
+    task.add_argument("description", nargs="?", help="what to do, in plain words (not with --resume)")
     task.add_argument("--test", dest="test_command", metavar="CMD", help="test command the loop runs itself")
     add_directory(task)
     task.add_argument("--max-iterations", type=int, metavar="N", help="iteration limit (default 5)")
@@ -81,6 +82,11 @@ def register(commands: Any) -> None:
     task.add_argument("--replay", type=Path, metavar="FILE", help="recorded replies for --provider replay")
     add_shell(task)
     task.add_argument("--task-id", metavar="ID", help="memory file name; reuse it to continue a task")
+    task.add_argument(
+        "--resume",
+        metavar="TASK_ID",
+        help="continue a stopped task (interrupted, killed, out of iterations) with its memory and task",
+    )
     add_policy_files(task)
     add_containment(task)
     task.add_argument("--test-timeout", type=float, metavar="S", help="seconds for the test command (900)")
@@ -108,6 +114,7 @@ def run_task(args: argparse.Namespace) -> int:
     workdir = args.directory.expanduser().resolve()
     if not workdir.is_dir():
         raise ConfigError(f"project directory does not exist: {workdir}")
+    _check_resume_arguments(args)
     flags = {
         "provider": args.provider,
         "model": args.model,
@@ -137,14 +144,20 @@ def run_task(args: argparse.Namespace) -> int:
     progress = sys.stderr if args.json else sys.stdout
     observer = ConsoleObserver(progress, planner_label=getattr(planner, "name", settings.provider))
     agent = CodingAgent(planner=planner, settings=settings, observer=observer)
-    task = CodingAgent.create_task(
-        description=args.description,
-        working_directory=workdir,
-        max_iterations=settings.max_iterations,
-        test_command=settings.test_command,
-        task_id=args.task_id,
-    )
-    print(f"task {task.task_id} in {workdir}", file=progress)
+    if args.resume:
+        task = CodingAgent.resume_task(
+            args.resume, workdir, max_iterations=settings.max_iterations, test_command=settings.test_command
+        )
+    else:
+        task = CodingAgent.create_task(
+            description=args.description,
+            working_directory=workdir,
+            max_iterations=settings.max_iterations,
+            test_command=settings.test_command,
+            task_id=args.task_id,
+        )
+    resumes = f" (resuming run {task.resumes})" if task.resumes else ""
+    print(f"task {task.task_id} in {workdir}{resumes}", file=progress)
     print(containment_line(settings, workdir), file=progress)
     try:
         result = agent.run(task)
@@ -154,6 +167,17 @@ def run_task(args: argparse.Namespace) -> int:
             close()
     emit_result(result, args.json)
     return task_exit_code(result)
+
+
+def _check_resume_arguments(args: argparse.Namespace) -> None:
+    if args.resume is None:
+        if not args.description or not args.description.strip():
+            raise ConfigError("say what to do: glmagent task DESCRIPTION (or --resume TASK_ID)")
+        return
+    if args.description:
+        raise ConfigError("--resume continues a task with its recorded description; leave DESCRIPTION out")
+    if args.task_id and args.task_id != args.resume:
+        raise ConfigError(f"--resume {args.resume} and --task-id {args.task_id} name different tasks")
 
 
 def run_demo(args: argparse.Namespace) -> int:
