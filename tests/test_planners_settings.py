@@ -254,3 +254,19 @@ def test_build_planner_without_a_schema_never_asks_for_json_schema() -> None:
     config = resolve_provider("openai", env={"OPENAI_API_KEY": "sk"})
     planner = build_planner(config, options=RequestOptions())
     assert isinstance(planner, OpenAICompatiblePlanner) and planner.formats == ("json_object", "none")
+
+
+def test_the_settings_defaults_are_the_planners_own() -> None:
+    # config.py may not import planners/ (one floor), so the figures are written twice: keep them equal.
+    from glmagent.config import Settings
+    from glmagent.planners.openai_compat import DEFAULT_MAX_TOKENS, DEFAULT_REQUEST_TIMEOUT_S
+    from glmagent.planners.retry import DEFAULT_BACKOFF_S, DEFAULT_MAX_RETRIES, DEFAULT_TOTAL_DEADLINE_S
+    from glmagent.prompt import PROMPT_BUDGET_TOKENS
+
+    fields = Settings.model_fields
+    assert fields["max_tokens"].default == DEFAULT_MAX_TOKENS == RequestOptions().max_tokens
+    assert fields["request_timeout"].default == DEFAULT_REQUEST_TIMEOUT_S
+    assert fields["max_retries"].default == DEFAULT_MAX_RETRIES
+    assert fields["retry_backoff"].default == DEFAULT_BACKOFF_S
+    assert fields["retry_deadline"].default == DEFAULT_TOTAL_DEADLINE_S
+    assert fields["prompt_budget"].default == PROMPT_BUDGET_TOKENS
