@@ -142,7 +142,7 @@ class CodingAgent:
             executor=executor,
             memory=memory,
             tests=tests,
-            context=self.context,
+            context=self.context or ContextBuilder(prompt_budget=settings.prompt_budget),
             observer=self.observer,
             start_details={
                 **run_facts(settings, shell, policy),
@@ -276,6 +276,7 @@ def _workspace(path: Path) -> Workspace:
 def planner_from_settings(settings: Settings) -> Planner:
     """Build the planner the settings name (needs the provider's API key in the environment)."""
     from glmagent.planners.providers import RequestOptions, build_planner, resolve_provider
+    from glmagent.strict_schema import strict_planner_schema
 
     config = resolve_provider(
         settings.provider,
@@ -283,14 +284,16 @@ def planner_from_settings(settings: Settings) -> Planner:
         base_url=settings.base_url,
         replay_file=settings.replay,
         api_key_env=settings.api_key_env,
+        response_format=settings.response_format,
     )
     options = RequestOptions(
         max_tokens=settings.max_tokens,
         request_timeout=settings.request_timeout,
         max_retries=settings.max_retries,
+        retry_backoff=settings.retry_backoff,
         retry_deadline=settings.retry_deadline,
         requests_per_minute=settings.requests_per_minute,
         thinking=settings.thinking,
-        prices=settings.prices,
+        prices={model: table.model_dump(exclude_none=True) for model, table in settings.prices.items()},
     )
-    return build_planner(config, options=options)
+    return build_planner(config, options=options, schema=strict_planner_schema())

@@ -19,7 +19,6 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from glmagent.errors import ConfigError
-from glmagent.planners.pricing import Price
 
 CONFIG_FILE = Path(".hazina") / "config.toml"
 USER_CONFIG_FILE = "config.toml"
@@ -48,9 +47,26 @@ ENV_VARS: Mapping[str, str] = {
     "max_tokens": "GLMAGENT_MAX_TOKENS",
     "request_timeout": "GLMAGENT_REQUEST_TIMEOUT",
     "max_retries": "GLMAGENT_MAX_RETRIES",
+    "retry_backoff": "GLMAGENT_RETRY_BACKOFF",
+    "retry_deadline": "GLMAGENT_RETRY_DEADLINE",
     "requests_per_minute": "GLMAGENT_REQUESTS_PER_MINUTE",
+    "response_format": "GLMAGENT_RESPONSE_FORMAT",
+    "prompt_budget": "GLMAGENT_PROMPT_BUDGET",
     "thinking": "GLMAGENT_THINKING",
 }
+
+
+class PriceTable(BaseModel):
+    """`[prices."MODEL"]` in a config file: USD per million tokens."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    input: float = Field(ge=0)
+    """Prompt tokens."""
+    output: float = Field(ge=0)
+    """Completion tokens, reasoning tokens included."""
+    cached_input: float | None = Field(default=None, ge=0)
+    """Prompt tokens served from the provider's cache (unset: the `input` price)."""
 
 
 class Settings(BaseModel):
@@ -90,13 +106,19 @@ class Settings(BaseModel):
     """Seconds one planner request may take in all, however slowly the server answers."""
     max_retries: int = Field(default=4, ge=0, le=20)
     """Retries of a planner request after rate limits, server errors, dropped connections and timeouts."""
+    retry_backoff: float = Field(default=1.0, ge=0, le=60)
+    """Seconds before the first retry; each next wait doubles (at most 30 s), with jitter."""
     retry_deadline: float = Field(default=300.0, gt=0)
     """Seconds one planner call may spend in all, retries and waits included."""
     requests_per_minute: float | None = Field(default=None, gt=0)
     """Client-side cap on planner requests a minute (unset: no cap)."""
+    response_format: Literal["auto", "json_schema", "json_object", "none"] = "auto"
+    """Structured output to ask for first (`auto`: strict JSON schema, or `json_object` for GLM)."""
+    prompt_budget: int = Field(default=20_000, ge=4_000, le=2_000_000)
+    """Tokens (estimated high) the whole prompt may take; lower it for a model with a small context window."""
     thinking: bool | None = None
     """GLM thinking on or off for models that think by default (unset: the model's default)."""
-    prices: dict[str, Price] = Field(default_factory=dict)
+    prices: dict[str, PriceTable] = Field(default_factory=dict)
     """USD per million tokens per model (`[prices."glm-5"] input = 1.0, output = 3.2`); unknown: no cost."""
 
 
@@ -121,6 +143,8 @@ def read_config_file(path: Path) -> dict[str, Any]:
     table = data.get("glmagent", data)
     if not isinstance(table, dict):
         raise ConfigError(f"{path}: [glmagent] must be a table")
+    if table is not data and "prices" in data and "prices" not in table:
+        table["prices"] = data["prices"]  # `[prices."MODEL"]` reads naturally beside `[glmagent]` too
     for key in ("api_key", "key", "token"):
         if key in table:
             raise ConfigError(

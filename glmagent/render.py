@@ -12,7 +12,7 @@ import time
 from typing import TextIO
 
 from glmagent.contract import Action, PlannerOutput
-from glmagent.loop import TaskResult
+from glmagent.loop import TaskResult, usage_line
 from glmagent.observation import Observation
 from glmagent.planners.base import PlannerReply
 from glmagent.testing import TestOutcome
@@ -106,9 +106,7 @@ def render_result(result: TaskResult, stream: TextIO | None = None) -> None:
     if result.tests_passed is not None:
         print(f"  tests: {'passing' if result.tests_passed else 'failing'}", file=out)
     if result.usage.total_tokens:
-        usage = result.usage
-        split = f"{usage.prompt_tokens} prompt, {usage.completion_tokens} completion"
-        print(f"  tokens: {usage.total_tokens} ({split})", file=out)
+        print(f"  planner: {usage_line(result.usage, result.cost_usd)}", file=out)
     if result.memory_file:
         print(f"  memory: {result.memory_file}", file=out)
     if result.audit_file:
