@@ -203,3 +203,45 @@ def test_output_options_inside_the_project_and_other_dash_o_stay_allowed(
     command: str, tmp_path: Path
 ) -> None:
     assert Policy.default().check(command, "posix", cwd=tmp_path).allowed, command
+
+
+# Output options are recognised by their name whatever the program (`--outFile`, `--out-dir`, `-Logfile`),
+# in the Windows spelling too (`/out:FILE`, `-out:FILE`); wrappers' own output files count (`strace -o`,
+# `screen -Logfile`), and so do the files Windows copy tools name (`print /D:`, `replace`, `expand`).
+@pytest.mark.parametrize(
+    ("shell", "command"),
+    [
+        ("posix", "tsc src/x.ts --outFile /path/to/output-file"),
+        ("posix", "webpack --output-dir /srv/www"),
+        ("posix", "dmidecode --no-sysfs -d x.dmi --dump-bin /path/to/output-file"),
+        ("posix", "strace -s 999 -o /path/to/output-file ls"),
+        ("posix", "screen -L -Logfile /path/to/output-file echo DATA"),
+        ("posix", "script -q -c 'make' /path/to/output-file"),
+        ("powershell", "csc.exe -out:C:\\Windows\\Temp\\x.exe tool.cs"),
+        ("powershell", "vbc.exe /out:C:\\Users\\Public\\x.exe tool.vb"),
+        ("powershell", "print /D:C:\\Users\\Public\\payload.exe payload.exe"),
+        ("powershell", "replace.exe payload.cab C:\\Users\\Public\\payloadfolder /A"),
+        ("powershell", "expand payload.cab C:\\Users\\Public\\payload.exe"),
+        ("powershell", "esentutl.exe /y payload.exe /d C:\\Users\\Public\\payload.exe /o"),
+    ],
+)
+def test_output_files_named_in_any_spelling_outside_the_project_block(shell: str, command: str) -> None:
+    decision = Policy.default().check(command, shell, cwd="/work/project")  # type: ignore[arg-type]
+    assert not decision.allowed and decision.rule_id == "containment.write-outside-project", decision.reason
+
+
+@pytest.mark.parametrize(
+    ("shell", "command"),
+    [
+        ("posix", "tsc --outDir dist"),
+        ("posix", "tsc src/x.ts --outFile build/x.js"),
+        ("posix", "strace -o trace.txt ./build/app"),
+        ("posix", "script -q /dev/null -c 'make test'"),
+        ("powershell", "csc.exe -out:tool.exe tool.cs"),
+        ("powershell", "xcopy src dist /E /I"),
+        ("powershell", "robocopy src dist /E"),
+        ("powershell", "expand payload.cab out.txt"),
+    ],
+)
+def test_the_same_output_options_inside_the_project_stay_allowed(shell: str, command: str) -> None:
+    assert Policy.default().check(command, shell, cwd="/work/project").allowed, command  # type: ignore[arg-type]

@@ -236,8 +236,13 @@ class PathScope:
 
 # -- which operands a program writes --------------------------------------------------------------------
 
-_ALL = frozenset({"tee", "touch", "mkdir", "rm", "rmdir", "unlink", "shred", "mkfifo", "mknod"})
-_LAST = frozenset({"cp", "mv", "install", "ln", "rsync", "scp", "xcopy", "xxd"})
+_ALL = frozenset({"tee", "touch", "mkdir", "rm", "rmdir", "unlink", "shred", "mkfifo", "mknod", "script"})
+_LAST = frozenset(
+    {"cp", "mv", "install", "ln", "rsync", "scp", "xcopy", "xxd", "robocopy", "replace", "expand", "makecab"}
+)
+#: Windows programs that name what they write with a switch (`print /D:FILE`, `esentutl /y SRC /d DEST`).
+_SWITCH_TARGETS = {"print": "/d", "esentutl": "/d"}
+_WINDOWS_SWITCH = re.compile(r"^/[A-Za-z?][\w?-]*(?::.*)?$", re.DOTALL)
 _AFTER_FIRST = frozenset({"chmod", "chown", "chgrp", "setfacl"})
 _VALUE_OPTIONS = {
     "truncate": ("-s", "--size", "-r", "--reference"),
@@ -264,6 +269,20 @@ _VALUE_OPTIONS = {
         "--set-file",
     ),
     "xxd": ("-c", "-g", "-l", "-o", "-s", "-cols", "-len", "-seek"),
+    "script": (
+        "-c",
+        "--command",
+        "-t",
+        "--timing",
+        "-I",
+        "-O",
+        "-B",
+        "-T",
+        "-E",
+        "--echo",
+        "-m",
+        "--logging-format",
+    ),
 }
 _TARGET_DIRECTORY = ("-t", "--target-directory")
 
@@ -294,7 +313,7 @@ DELETERS = frozenset({"rm", "rmdir", "unlink", "shred", "remove-item"})
 
 CHANGE_DIRECTORY = frozenset({"cd", "chdir", "pushd", "set-location", "sl", "push-location"})
 
-WRITERS = _ALL | _LAST | _AFTER_FIRST | frozenset({"truncate", "dd", "sed", *_PS_WRITERS})
+WRITERS = _ALL | _LAST | _AFTER_FIRST | frozenset({"truncate", "dd", "sed", *_PS_WRITERS, *_SWITCH_TARGETS})
 """Programs whose write targets `write_targets` can name."""
 
 
@@ -304,7 +323,8 @@ WRITERS = _ALL | _LAST | _AFTER_FIRST | frozenset({"truncate", "dd", "sed", *_PS
 _OUTPUT_LONG = frozenset(
     {
         "--output", "--output-file", "--out", "--outfile", "--out-file", "--output-document", "--log-file",
-        "--logfile", "--junit-xml", "--junitxml", "--write", "-out", "-outfile",
+        "--logfile", "--junit-xml", "--junitxml", "--write", "-out", "-outfile", "--outdir", "--out-dir",
+        "--output-dir", "--output-directory", "--outputdir", "--dump-bin", "-logfile", "/out", "/output",
     }
 )  # fmt: skip
 _OUTPUT_SHORT = frozenset(
@@ -312,7 +332,7 @@ _OUTPUT_SHORT = frozenset(
         "gcc", "g++", "cc", "c++", "clang", "clang++", "gfortran", "go", "rustc", "tcc", "ld", "as", "nasm",
         "sort", "shuf", "pandoc", "dos2unix", "unix2dos", "iconv", "pdftotext", "convert", "magick", "ffmpeg",
         "xz", "zstd", "lz4", "base64", "openssl", "gpg", "gpg2", "protoc", "cython", "nuitka", "pyinstaller",
-        "gzip", "bzip2", "varnishncsa", "tcpdump", "tshark", "exiftool",
+        "gzip", "bzip2", "varnishncsa", "tcpdump", "tshark", "exiftool", "strace", "ltrace", "gtester",
     }
 )  # fmt: skip
 _SHORT_OUTPUT_OPTIONS = ("-o", "-w")
@@ -324,9 +344,15 @@ def output_targets(name: str, args: list[Arg]) -> list[Arg]:
     short = name in _OUTPUT_SHORT
     for i, a in enumerate(args):
         t = a.text
-        if t[:1] != "-" or a.param:
+        if t[:1] not in "-/" or (a.param and ":" not in t):
             continue
         key, eq, value = t.partition("=")
+        key = key.lower()
+        if (not eq and t[:1] == "/") or t[:4].lower() == "-out":
+            key, eq, value = t.partition(":")  # `/out:FILE`, `-out:FILE` (csc, vbc)
+            key = key.lower()
+            if not eq and t[:1] == "/":
+                continue  # a path, not a switch
         if key in _OUTPUT_LONG or (
             short and key in _SHORT_OUTPUT_OPTIONS and (key != "-w" or name in _W_WRITES)
         ):
@@ -377,6 +403,15 @@ def write_targets(name: str, args: list[Arg], dialect: str) -> list[Arg]:
     """The words of `name ARGS` that name files or folders it writes, as far as the words tell."""
     if name in _PS_WRITERS:
         return _powershell_targets(name, args)
+    if name in _SWITCH_TARGETS:
+        return _switch_targets(_SWITCH_TARGETS[name], args)
+    if dialect != "posix":
+        # `xcopy src dst /E /I`: a Windows switch is no file.
+        args = [
+            a
+            for a in args
+            if not (_WINDOWS_SWITCH.match(a.text) and "/" not in a.text[1:] and "\\" not in a.text)
+        ]
     operands, targets = _operands(args, _VALUE_OPTIONS.get(name, ()))
     if name == "dd":
         return [Arg(a.text[3:], a.raw[3:]) for a in args if a.text.startswith("of=")]
@@ -392,6 +427,20 @@ def write_targets(name: str, args: list[Arg], dialect: str) -> list[Arg]:
             return operands
         return operands[1:]
     return operands
+
+
+def _switch_targets(switch: str, args: list[Arg]) -> list[Arg]:
+    """The value of a Windows switch naming the output (`/D:FILE` or `/d FILE`)."""
+    found: list[Arg] = []
+    for i, a in enumerate(args):
+        key, colon, value = a.text.partition(":")
+        if key.lower() != switch:
+            continue
+        if colon:
+            found.append(Arg(value, a.raw.partition(":")[2] or value))
+        elif i + 1 < len(args):
+            found.append(args[i + 1])
+    return found
 
 
 def _powershell_targets(name: str, args: list[Arg]) -> list[Arg]:
