@@ -9,6 +9,17 @@ import pytest
 from conftest import guard_allows, guard_blocks
 
 BLOCKED = [
+    ("posix", "getent shadow", "env.credential-dump"),
+    ("posix", "getent gshadow root", "env.credential-dump"),
+    ("posix", "grep -ri password /", "env.credential-dump"),
+    ("posix", "find //.aws -name credentials -type f", "env.credential-dump"),
+    ("powershell", "findstr /S cpassword \\\\corp.local\\sysvol\\*.xml", "env.credential-dump"),
+    ("powershell", "appcmd.exe list apppool /text:*", "env.credential-dump"),
+    (
+        "powershell",
+        'dsdbutil.exe "activate instance ntds" "snapshot" "create" "quit" "quit"',
+        "env.credential-dump",
+    ),
     ("posix", "useradd -m -s /bin/bash art", "env.accounts"),
     ("posix", "sudo usermod -aG sudo dev", "env.accounts"),
     ("posix", "echo 'dev:secret' | chpasswd", "env.accounts"),
@@ -42,6 +53,11 @@ BLOCKED = [
 ]
 
 ALLOWED = [
+    ("posix", "getent hosts localhost"),
+    ("posix", "getent passwd $USER"),
+    ("posix", "grep -rn password src/"),
+    ("posix", "rg -i token src"),
+    ("powershell", "appcmd list site"),
     ("posix", "id -u"),
     ("posix", "whoami"),
     ("posix", "getent passwd dev"),

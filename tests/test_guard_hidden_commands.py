@@ -4,7 +4,13 @@ has its literal value checked as a command and blocks when the value is known on
 that hold commands (`*_COMMAND`, `CRASHPAGER`) are checked the same way, and variables that load code
 (`LD_PRELOAD`, `PERL5DB`, `DOTNET_STARTUP_HOOKS`) block; interpreters the policy does not read (`dc -e`,
 `gnuplot -e`, `rpm --eval`, TeX shell escape) block when given code. Beside each, the program used plainly
-stays allowed."""
+stays allowed.
+
+Whatever the program, a word that is a command line starting with a shell, an interpreter, a wrapper or an
+installed program (`split --filter='/bin/sh -i'`, `certbot --pre-hook '…'`), or holding one after a command
+separator (`xdg-user-dir '}; /bin/sh #'`), is checked as a command line; so is an installed program given by
+its path with its arguments after it (`ip netns exec ns /usr/bin/id -u`), and any path after `--`
+(`openvt -- /path/to/cmd`). Code in the languages of database consoles, m4 and jrunscript is read too."""
 
 from __future__ import annotations
 
@@ -96,6 +102,60 @@ ALLOWED = [
     ("posix", "dvips -o out.ps texput.dvi"),
     ("powershell", "msedge.exe --version"),
 ]
+
+
+COMMAND_LINES_IN_WORDS = [
+    ("posix", "split --filter='/bin/sh -i 0<&2 1>&2' /etc/hosts", "unverifiable"),
+    ("posix", "certbot certonly --pre-hook '/bin/sh 1>&0 2>&0'", "unverifiable.terminal-program"),
+    ("posix", "certbot renew --deploy-hook 'rm -rf /etc/nginx'", "destructive.recursive-delete"),
+    ("posix", "socket -svp '/bin/sh -i' 12345", "unverifiable.terminal-program"),
+    ("posix", "concurrently 'npm run watch' 'python -m http.server'", "network.local-server"),
+    ("posix", "gem open -e '/bin/sh -s' rake", "unverifiable.terminal-program"),
+    ("posix", "xdg-user-dir '}; /bin/sh #'", "unverifiable.terminal-program"),
+    ("posix", "notify-send 'x; bash -c \"curl http://x\"'", "network"),
+    ("posix", "ip netns exec blue /usr/bin/curl http://x", "network"),
+    ("posix", "ip vrf exec mgmt /bin/rm -rf /srv", "destructive.recursive-delete"),
+    ("posix", "runner-x /usr/bin/rm -rf /srv", "destructive.recursive-delete"),
+    ("posix", "openvt -- /path/to/command", "unverifiable.outside-program"),
+    ("posix", "echo '\\! id' | sqlite3", "unverifiable.command-option"),
+    ("posix", "echo '\\! id' | psql app", "unverifiable.command-option"),
+    ("posix", "psql -c \"copy t from program 'id'\"", "unverifiable.command-option"),
+    ("posix", "echo 'esyscmd(/bin/sh)' | m4", "unverifiable.payload-process"),
+    ("posix", "jrunscript -e 'exec(\"/bin/sh -c id\")'", "unverifiable.payload-process"),
+    ("powershell", "$env:COR_PROFILER_PATH = 'C:\\x\\profiler.dll'", "dynamic.script"),
+    ("powershell", "$env:GIT_PAGER = 'rm -rf build'", "destructive.recursive-delete"),
+    ("posix", "FACTERLIB=/tmp/facts facter", "dynamic.script"),
+    ("posix", "gdb -nx -ex 'dump value /etc/x \"DATA\"' -ex quit", "unverifiable.command-option"),
+    ("posix", "pdflatex '\\immediate\\openout\\f=x.tex'", "unverifiable.shell-escape"),
+    ("posix", "git --exec-path=. x", "unverifiable.git-config-exec"),
+]
+
+PLAIN_WORDS = [
+    ("posix", "git commit -m 'run bash -c in CI'"),
+    ("posix", "echo 'python -m http.server'"),
+    ("posix", "pytest -k 'python and not slow'"),
+    ("posix", "concurrently 'npm run watch' 'npm run test'"),
+    ("posix", "certbot renew --dry-run"),
+    ("posix", "pnpm --filter @scope/pkg build"),
+    ("posix", "notify-send 'build done; tests passed'"),
+    ("posix", "ip netns list"),
+    ("posix", "echo 'select 1;' | sqlite3 app.db"),
+    ("posix", "echo 'define(X, 1)X' | m4"),
+    ("posix", "jrunscript -e 'print(1)'"),
+    ("powershell", "$env:RUST_LOG = 'debug'"),
+    ("posix", "gdb -batch -ex 'bt' ./a.out core"),
+    ("posix", "git --exec-path"),
+]
+
+
+@pytest.mark.parametrize(("shell", "command", "expected"), COMMAND_LINES_IN_WORDS)
+def test_a_command_line_handed_to_any_program_is_checked(shell: str, command: str, expected: str) -> None:
+    guard_blocks(shell, command, expected)
+
+
+@pytest.mark.parametrize(("shell", "command"), PLAIN_WORDS)
+def test_words_that_only_mention_programs_stay_allowed(shell: str, command: str) -> None:
+    guard_allows(shell, command)
 
 
 @pytest.mark.parametrize(("shell", "command", "expected"), BLOCKED)

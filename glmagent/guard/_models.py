@@ -45,6 +45,7 @@ ENGINE_EVENTS = (
     "too-large",
     "terminal-program",
     "outside-program",
+    "code-file",
 )
 EngineEvent = Literal[
     "parse-error",
@@ -62,6 +63,7 @@ EngineEvent = Literal[
     "too-large",
     "terminal-program",
     "outside-program",
+    "code-file",
 ]
 
 
@@ -308,7 +310,7 @@ class WrapperSpec(_Strict):
 
     names: list[str] = Field(min_length=1)
     subcommand: str | None = None
-    """Word that must follow the name for it to wrap (`run` for `uv run`)."""
+    """Word(s) that must follow the name for it to wrap (`run` for `uv run`, `netns exec` for `ip netns`)."""
     value_options: list[str] = []
     """Options that consume the next word (or an attached value)."""
     positionals: int = 0
@@ -325,6 +327,19 @@ class WrapperSpec(_Strict):
     """The wrapped command receives extra arguments from stdin (`xargs`)."""
     no_run_flags: list[str] = []
     """Flags that make the wrapper only inspect, not run (`command -v`)."""
+    shell_when_empty: bool = False
+    """Given no command, it starts the user's shell, which reads the terminal (`chroot DIR`, `unshare -r`,
+    `ip netns exec NS`)."""
+    shell_always: bool = False
+    """It always starts a shell (`su USER`, `script FILE`, `newgrp GROUP`); its operands feed that shell."""
+    operands_run_nothing: bool = False
+    """Its operands are no command (`script LOGFILE`, `newgrp GROUP`)."""
+    own_stdin: bool = False
+    """It reads stdin itself, so the command it runs reads nothing there (`xargs` gives it /dev/null)."""
+    tty_flags: list[str] = []
+    """Flags that give the command it runs the terminal as stdin (`xargs -o`)."""
+    arg_file_options: list[str] = []
+    """Options naming the file the extra arguments come from instead of stdin (`xargs -a FILE`)."""
 
 
 class ShellSpec(_Strict):
@@ -353,6 +368,14 @@ class ExecutorSpec(_Strict):
     """Flags that name a program file, after which there is no inline program (`awk -f x.awk`)."""
     reads_stdin: bool = True
     """With neither inline program nor script operand, the program comes from stdin."""
+    operands_before_program: int = 0
+    """With `program_is_first_operand`, operands that come before the program (`sqlite3 DB 'SQL'`: one)."""
+    script_operand: bool = True
+    """The first operand is a script file (`python x.py`); false when operands are data (`psql DBNAME`)."""
+    no_program_flags: list[str] = []
+    """Flags with which it reads no program at all (`psql -l` lists the databases)."""
+    interactive_flags: list[str] = []
+    """Flags that make it read the terminal after its program (`python -i x.py`)."""
 
 
 class SyntaxSpec(_Strict):
@@ -386,6 +409,19 @@ class PolicyFile(_Strict):
     text_tools: list[str] = []
     """Programs that only print, filter or store the words they are given: their words are never read
     as `command_options` (`echo --editor=vim`, `git commit -m "--pager"`)."""
+    file_tools: list[str] = []
+    """Programs that only read, list, inspect, copy or pack the files they are named: a program, library
+    or script among their words is data to them (`file /bin/sh`, `cp x.dll dist/`, `sha256sum app.exe`)."""
+    code_host_files: list[str] = []
+    """Globs of files only a code host runs (scriptlets, HTML applications, control-panel items, driver
+    INFs): handing one to a program that is not a file tool is unverifiable wherever the file is."""
+    code_files: list[str] = []
+    """Globs of programs, libraries, scripts, sources and build projects (`*.exe`, `*.so`, `*.ps1`, `*.c`,
+    `*.csproj`): handing one from outside the project and the program folders to a program that is not a
+    file tool runs or builds code nobody reviewed."""
+    library_options: list[str] = []
+    """Option globs whose value is a library or plugin the program loads (`--default-auth`, `--plugin-dir`):
+    a value from outside the project is unverifiable, like a program from there."""
     pass_through: list[str] = []
     """Commands that pass on what they read (`grep`, `sort`, `Where-Object`): a command fed through them is
     fed by whatever feeds them (`find . | grep log | xargs rm`)."""

@@ -733,6 +733,7 @@ class PowerShellWalker:
     def _assignment(self, node: Node, stdin: Stdin | None) -> None:
         left = None
         plain = False
+        assigned: Arg | None = None
         for child in node.named_children:
             if child.type == "assignement_operator":
                 plain = self.text(child).strip() == "="
@@ -743,6 +744,7 @@ class PowerShellWalker:
                 if left is not None and left.type == "variable":
                     name = _variable_name(self.text(left)).casefold()
                     literal = self.value(value)
+                    assigned = Arg(literal, self.text(value))
                     if DYN not in literal:
                         self.frame.variables[name] = literal
                     else:
@@ -765,6 +767,9 @@ class PowerShellWalker:
         writes_env = plain and left is not None and left.type == "variable"
         if left is not None and not (writes_env and self.text(left).lower().startswith("$env:")):
             self.visit(left)
+        elif left is not None and assigned is not None:
+            # `$env:COR_PROFILER_PATH = 'x.dll'` is judged like `COR_PROFILER_PATH=x.dll` in a POSIX shell.
+            self.sink.assignment(self.text(left)[5:].strip("{}"), assigned, self.frame)
 
     def _variable(self, node: Node, stdin: Stdin | None = None) -> None:
         raw = self.text(node)

@@ -24,6 +24,8 @@ class Wrapped:
     candidates: list[list[Arg]] = field(default_factory=list)
     shell_lines: list[Arg] = field(default_factory=list)
     has_command: bool | None = False
+    stdin: str = "inherit"
+    """What the command it runs reads: "inherit" (the wrapper's stdin), "none" (/dev/null), "terminal"."""
 
 
 def split_words(text: str) -> list[Arg]:
@@ -35,18 +37,35 @@ def split_words(text: str) -> list[Arg]:
     return [lit(w) for w in words]
 
 
+def matching_wrapper(specs: tuple[WrapperSpec, ...], args: list[Arg]) -> WrapperSpec | None:
+    """The spec that reads `args` as a wrapped command (`uv run ...`), if any: one without a subcommand, or
+    one whose subcommand words the arguments start with (`ip netns exec`)."""
+    for spec in specs:
+        if spec.subcommand is None:
+            return spec
+        words = spec.subcommand.split()
+        if len(args) >= len(words) and all(a.text.lower() == w for a, w in zip(args, words, strict=False)):
+            return spec
+    return None
+
+
 def unwrap(spec: WrapperSpec, args: list[Arg], stdin_words: list[Arg] | None) -> Wrapped:
     """Read `sudo -u x cmd ...`, `timeout 5 cmd`, `env A=1 cmd`, `xargs -0 cmd`, `uv run cmd` ..."""
     out = Wrapped()
+    if spec.tty_flags and any(_has_flag(a.text, spec.tty_flags) for a in args):
+        out.stdin = "terminal"  # `xargs -o`: the command reads the terminal
+    elif spec.own_stdin:
+        out.stdin = "none"
     value_opts = spec.value_options
     shell_opts = spec.shell_options
     prefix: list[Arg] = []
     i = 0
     n = len(args)
     if spec.subcommand is not None:
-        i = 1  # the caller checked args[0] is the subcommand
+        i = len(spec.subcommand.split())  # the caller checked the args start with the subcommand
     ambiguous_at: int | None = None
     replace: str | None = None
+    arg_file: str | None = None
     assigned: list[str] = []
     while i < n:
         a = args[i]
@@ -71,6 +90,8 @@ def unwrap(spec: WrapperSpec, args: list[Arg], stdin_words: list[Arg] | None) ->
                         prefix.extend(split_words(value) if DYN not in value else [Arg(DYN, raw)])
                     if name in ("--replace", "--replace-str") and spec.feeds_arguments:
                         replace = value or "{}"
+                    if name in spec.arg_file_options:
+                        arg_file = value
                     i += 1 if eq else 2
                     continue
                 if name in spec.no_run_flags:
@@ -96,6 +117,8 @@ def unwrap(spec: WrapperSpec, args: list[Arg], stdin_words: list[Arg] | None) ->
                         prefix.extend(split_words(value_arg.text) if literal else [value_arg])
                     if opt in ("-I", "-i") and spec.feeds_arguments:
                         replace = value_arg.text or "{}"
+                    if opt in spec.arg_file_options:
+                        arg_file = value_arg.text
                     break
             else:
                 ambiguous_at = i
@@ -109,6 +132,12 @@ def unwrap(spec: WrapperSpec, args: list[Arg], stdin_words: list[Arg] | None) ->
         break
     else:
         i = n
+    if arg_file is not None:
+        # `xargs -a FILE`: the words come from FILE, not stdin (none from /dev/null), and the command it runs
+        # reads xargs' own stdin.
+        stdin_words = [] if arg_file == "/dev/null" else None
+        if out.stdin == "none":
+            out.stdin = "inherit"
     i += spec.positionals
     if i > n:
         i = n
@@ -136,7 +165,7 @@ def unwrap(spec: WrapperSpec, args: list[Arg], stdin_words: list[Arg] | None) ->
                 out.shell_lines.append(Arg(t.split("=", 1)[1], a.raw))
     while spec.assignments and prefix and _ASSIGNMENT.match(prefix[0].text) and DYN not in prefix[0].text:
         assigned.append(prefix.pop(0).text)  # `env -S 'EDITOR=x git commit'`
-    if spec.names[0] in _NO_COMMAND_OPERANDS:
+    if spec.operands_run_nothing:
         rest = []  # `script LOGFILE`, `newgrp GROUP`: the operands are no command
     readings = [prefix + rest]
     if ambiguous_at is not None and ambiguous_at + 1 == i - spec.positionals and len(rest) > 1:
@@ -170,28 +199,31 @@ def unwrap(spec: WrapperSpec, args: list[Arg], stdin_words: list[Arg] | None) ->
     return out
 
 
-# Wrappers that start the user's shell, which reads its commands from stdin, when they are given no command
-# (`unshare -r`, `chroot /`, `fakeroot`, `nix-shell -p x`), or always: the operands of `su USER ARGS` and
-# `script FILE` go to the shell or name a log file, and `newgrp GROUP` takes no command at all.
-_SHELL_WHEN_EMPTY = frozenset(
-    {"unshare", "nsenter", "chroot", "pkexec", "firejail", "fakeroot", "sg", "nix"}
-) | {"systemd-run", "capsh", "machinectl"}
-_SHELL_ALWAYS = frozenset({"su", "script", "newgrp", "nix-shell"})
-_NO_COMMAND_OPERANDS = frozenset({"script", "newgrp"})
 # ... or when a flag asks for the shell: `sudo -s`, `sudo -i`, `doas -s`.
 _SHELL_FLAGS = {"sudo": frozenset("si"), "doas": frozenset("s")}
 _SHELL_LONG_FLAGS = frozenset({"--shell", "--login"})
 
 
+def _has_flag(word: str, flags: list[str]) -> bool:
+    """`word` is one of `flags`, or a cluster of short options holding one (`-ot` holds `-o`)."""
+    if word in flags:
+        return True
+    if word[:1] != "-" or word[:2] == "--":
+        return False
+    return any(len(f) == 2 and f[1] in word[1:] for f in flags if f[:2] != "--")
+
+
 def _starts_shell(spec: WrapperSpec, args: list[Arg], has_command: bool) -> bool:
-    name = spec.names[0]
-    if name in _SHELL_ALWAYS:
+    """Does the wrapper start the user's shell (which reads its commands from stdin)? Always for `su USER`,
+    `script FILE`, `newgrp GROUP`; with no command for `chroot DIR`, `unshare -r`; or when a flag asks for it
+    (`sudo -s`, `sudo -i`, `doas -s`)."""
+    if spec.shell_always:
         return True
     if has_command:
         return False
-    if name in _SHELL_WHEN_EMPTY:
+    if spec.shell_when_empty:
         return True
-    letters = _SHELL_FLAGS.get(name)
+    letters = _SHELL_FLAGS.get(spec.names[0])
     if letters is None:
         return False
     skip = False
@@ -650,6 +682,8 @@ class ExecutorRun:
     reads_stdin: bool = False
     script: Arg | None = None
     """The program file it runs (`python x.py`), when named by a literal path."""
+    interactive: bool = False
+    """A flag makes it read the terminal once its program ends (`python -i x.py`)."""
 
 
 def _program_file(run: ExecutorRun, value: Arg) -> None:
@@ -666,8 +700,13 @@ def executor(spec: ExecutorSpec, args: list[Arg]) -> ExecutorRun:
     """Find the inline program(s) of `python -c`, `perl -ne`, `node --eval=`, `awk '{...}'`, or `-m mod`."""
     run = ExecutorRun()
     inline = spec.inline
+    if spec.no_program_flags and any(a.text in spec.no_program_flags for a in args):
+        return run  # `psql -l`: it lists, and reads no program
+    if spec.interactive_flags and any(a.text in spec.interactive_flags for a in args):
+        run.interactive = True
     file_given = False
     operand: int | None = None
+    operands_seen = 0
     i = 0
     n = len(args)
     while i < n:
@@ -696,8 +735,15 @@ def executor(spec: ExecutorSpec, args: list[Arg]) -> ExecutorRun:
                     step = 1
                 i += step
                 continue
-            if len(t) > 2 and t in spec.value_options:
-                i += 2  # a long option written with one dash (`-cp DIR`, `-pa DIR`), not a cluster
+            if len(t) > 2 and (t in spec.value_options or t in inline or t in spec.file_flags):
+                # A long option written with one dash (`-cp DIR`, `sqlite3 -cmd SQL`), not a cluster.
+                value = args[i + 1] if i + 1 < n else Arg("", "")
+                if t in inline:
+                    run.payloads.append(value)
+                elif t in spec.file_flags:
+                    file_given = True
+                    _program_file(run, value)
+                i += 2
                 continue
             step = 1
             for j in range(1, len(t)):
@@ -723,6 +769,10 @@ def executor(spec: ExecutorSpec, args: list[Arg]) -> ExecutorRun:
             # `python $FLAGS`: could be `-c <code>`; the program cannot be known (make takes it as a target).
             run.payloads.append(Arg(DYN, a.raw))
             return run
+        if operands_seen < spec.operands_before_program:
+            operands_seen += 1  # `sqlite3 DB 'SQL'`: the database comes before the program
+            i += 1
+            continue
         operand = i
         break
     if run.payloads or file_given:
@@ -730,6 +780,8 @@ def executor(spec: ExecutorSpec, args: list[Arg]) -> ExecutorRun:
     if spec.program_is_first_operand and operand is not None:
         run.payloads.append(args[operand])
         return run
+    if not spec.script_operand:
+        operand = None  # `psql DBNAME`: operands are data; the program comes from stdin
     source = script_source(args[operand]) if operand is not None and operand < n else "stdin"
     if source == "stdin":
         # `python`, `python -`, `python /dev/stdin`, `perl /dev/fd/0`: the program is read from stdin.

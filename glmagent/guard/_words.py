@@ -4,13 +4,27 @@ writes and the program it runs, judged against the working directory (`_paths`).
 
 from __future__ import annotations
 
+import re
+
 from . import _locators
 from ._compiled import NameInfo
 from ._findings import shown_args
+from ._handed import first_word, in_program_folder, is_path, last_part, pieces
 from ._models import Dialect
+from ._normalise import command_key
 from ._paths import DELETERS, WRITERS, PathScope, output_targets, write_targets
 from ._syntax import DYN, Arg, Frame
-from ._unwrap import executor
+from ._unwrap import executor, matching_wrapper
+
+_CONSOLE_WORDS = frozenset({"shell", "console", "repl"})
+"""A first operand that opens an interactive console (`poetry shell`, `flask shell`, `ansible-test shell`)."""
+
+_SEPARATED = re.compile(r"(?:[;|`]|&&|\$\()\s*([^\s;|&`()]+)")
+
+
+def _after_separators(text: str) -> list[str]:
+    """Words that start a command after a separator in a word (`x; /bin/sh`, `$(id)`)."""
+    return [m.group(1).strip("\"'") for m in _SEPARATED.finditer(text)]
 
 
 def maybe_environ(text: str) -> bool:
@@ -39,19 +53,31 @@ class WordChecks:
         names = info.names
         texts = "\n".join([a.text for a in args])
         self._argument_rules(args, argv, names, frame, texts)
-        if info.shell or info.wrappers:
+        if info.shell or (info.wrappers and matching_wrapper(info.wrappers, args) is not None):
+            if info.wrappers and ("-" in texts or ":" in texts):
+                self._output_targets(args, argv, info, frame)  # `strace -o FILE`, `screen -Logfile FILE`
             return  # what they run is checked as a command of its own, with its own words
         p = self.p
         if p.locators[frame.dialect] and _locators.screen(texts):
             self._locators(args, argv, info, frame)
-        if "-" not in texts:
-            return  # no option at all: neither a command option nor an output file
+        if (
+            info.special is None
+            and p.file_tools.isdisjoint(names)
+            and p.handed_screen.search(texts) is not None
+        ):
+            self._handed_code(args, argv, info, frame)
+        if "-" not in texts and ":" not in texts:
+            return  # no option at all (`-x`, `/x:v`): neither a command option nor an output file
         if p.command_options is not None and info.executor is None and p.text_tools.isdisjoint(names):
             self._command_options(args, argv, names, frame)
+        self._output_targets(args, argv, info, frame)
+
+    def _output_targets(self, args: list[Arg], argv: list[Arg], info: NameInfo, frame: Frame) -> None:
+        """Files named by an output option (`-o FILE`, `--output=FILE`, `/out:FILE`), judged as writes."""
         if info.paths != "write":
-            targets = output_targets(names[-1], args)
+            targets = output_targets(info.names[-1], args)
             if targets:
-                words = self._argv(argv, names)
+                words = self._argv(argv, info.names)
                 for target in targets:
                     self._judge_write(self.scope(frame), target, frame, words)
 
@@ -72,6 +98,114 @@ class WordChecks:
             for a in candidates:
                 if pattern.match(a.text) or (a.raw is not a.text and DYN in a.text and pattern.match(a.raw)):
                     self._rule_finding(rule, argv, names, frame, a.text if DYN not in a.text else a.raw)
+
+    def _handed_code(self, args: list[Arg], argv: list[Arg], info: NameInfo, frame: Frame) -> None:
+        """Words that hand the program code to run (see `_handed`).
+
+        - a command line starting with a shell, an interpreter, a wrapper or an installed program (`--filter=
+          '/bin/sh -i'`), or one hidden after a separator (`'}; /bin/sh #'`), is checked as a command line;
+        - a shell given by its path (`multitime /bin/sh`), a program by its installed path followed by its
+          arguments (`ip netns exec ns /usr/bin/id`), or any path after `--`, is checked as the command made;
+        - a first operand `shell`, `console` or `repl` opens an interactive console (`poetry shell`);
+        - a file only a code host runs (`x.sct`, `x.inf`) is unverifiable;
+        - a program, script, source, library or plugin from outside the project is judged like a program run
+          from there.
+        Interpreters (`info.executor`) get only the last two: the rest of their words are their program's."""
+        p = self.p
+        names = info.names
+        windows = frame.dialect != "posix"
+        name = names[-1]
+        launches = info.executor is None
+        if (
+            launches
+            and args
+            and args[0].text.lower() in _CONSOLE_WORDS
+            and all(a.text[:1] == "-" for a in args[1:])
+        ):
+            self.event(
+                "terminal-program",
+                frame,
+                f"`{shown_args(argv)}` opens an interactive console",
+                self._argv(argv, names),
+            )
+        for i, a in enumerate(args):
+            t = a.text
+            if not t or DYN in t or a.param:
+                continue
+            if p.library_options is not None and p.library_options.fullmatch(t) and i + 1 < len(args):
+                self._outside_code(args[i + 1].text, argv, names, frame)  # `--default-auth LIB`
+                continue
+            if launches and t == "--" and i + 1 < len(args) and is_path(args[i + 1].text):
+                # `openvt -- /path/to/cmd`: what follows the end of the options is the command it runs.
+                self.command(args[i + 1 :], frame.wrapped(f"`{name} --`"), None)
+                return
+            for piece in pieces(t, windows):
+                text = piece.text
+                if not text:
+                    continue
+                if (
+                    piece.option
+                    and p.library_options is not None
+                    and p.library_options.fullmatch(piece.option)
+                ):
+                    self._outside_code(text, argv, names, frame)
+                    continue
+                if " " in text or "\t" in text:
+                    if launches:
+                        self._command_line(text, a, argv, name, frame)
+                    continue
+                file_name = last_part(text)
+                if p.code_host_files is not None and p.code_host_files.fullmatch(file_name):
+                    self.event(
+                        "code-file",
+                        frame,
+                        f"`{shown_args(argv)}` hands `{name}` `{text}`, a file only a code host runs",
+                        self._argv(argv, names),
+                    )
+                    continue
+                if not is_path(text):
+                    continue
+                if p.code_files is not None and p.code_files.fullmatch(file_name):
+                    self._outside_code(text, argv, names, frame)
+                if not launches:
+                    continue
+                if command_key(text) in p.shells:
+                    # `agetty -l /bin/sh`, `multitime /bin/sh -i`: the shell alone, and with what follows it.
+                    self.command([Arg(text, a.raw)], frame.wrapped(f"`{name}`"), None)
+                    if piece.bare and i + 1 < len(args):
+                        self.command([Arg(text, a.raw), *args[i + 1 :]], frame.wrapped(f"`{name}`"), None)
+                    if piece.bare:
+                        return
+                elif piece.bare and in_program_folder(text) and i + 1 < len(args):
+                    # `ip netns exec ns /usr/bin/id -u`: the words from here on are the command it runs.
+                    self.command([Arg(text, a.raw), *args[i + 1 :]], frame.wrapped(f"`{name}`"), None)
+                    return
+
+    def _command_line(self, text: str, word: Arg, argv: list[Arg], name: str, frame: Frame) -> None:
+        """A word holding blanks is a command line when it starts with a runner or an installed program, or
+        when one follows a command separator in it (`'}; /bin/sh #'`): check it as one."""
+        p = self.p
+        start = first_word(text)
+        hidden = next((w for w in _after_separators(text) if p.is_runner(w) or in_program_folder(w)), None)
+        if (start and (p.is_runner(start) or in_program_folder(start))) or hidden is not None:
+            dialect: Dialect = "posix" if frame.dialect == "posix" else "cmd"
+            shown_start = start if hidden is None else hidden
+            self._inline(
+                Arg(text, word.raw), dialect, frame.nested(f"`{name}` given `{shown_start} …`"), argv
+            )
+
+    def _outside_code(self, text: str, argv: list[Arg], names: tuple[str, ...], frame: Frame) -> None:
+        """A program, library or plugin handed to `names` is judged where it is, like a program run there."""
+        if not text or DYN in text:
+            return
+        verdict = self.scope(frame).judge_program(Arg(text, text))
+        if verdict is not None:
+            self.event(
+                "outside-program",
+                frame,
+                f"`{shown_args(argv)}` hands `{names[-1]}` code from outside the project: {verdict.detail}",
+                self._argv(argv, names),
+            )
 
     def _command_options(
         self, args: list[Arg], argv: list[Arg], names: tuple[str, ...], frame: Frame

@@ -1,0 +1,75 @@
+"""Words that hand a program code to run, whatever the program: a command line that starts with a shell, an
+interpreter or a wrapper (`split --filter='/bin/sh -i'`), a shell or a program given by its path with its
+arguments after it (`multitime /bin/sh`, `ip netns exec ns /usr/bin/id`), a file only a code host runs
+(`x.sct`, `x.inf`), a program or library from outside the project, a library named by a library option.
+
+This module only reads words; `_words.WordChecks._handed_code` decides what each finding means."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from fnmatch import translate as fnmatch_translate
+from typing import NamedTuple
+
+_OPTION_VALUE = re.compile(r"^(--?[A-Za-z][\w.-]*|/[A-Za-z][\w-]*)([=:])(.*)$", re.DOTALL)
+"""`--opt=value`, `-opt=value`, `-opt:value` (`java -agentpath:x`), `/opt:value` (Windows)."""
+
+_BIN_PROGRAM = re.compile(r"(?:^|[/\\])(?:s?bin|libexec|system32|syswow64)[/\\][^/\\]+$", re.IGNORECASE)
+"""A program in a folder of programs (`/usr/bin/id`, `C:\\Windows\\System32\\cmd.exe`)."""
+
+
+class Piece(NamedTuple):
+    """A part of a word that may name code: the option it is the value of ("" for a bare word)."""
+
+    option: str
+    text: str
+    bare: bool
+    """The whole word: an operand, not the value of an option."""
+
+
+def globs(patterns: Iterable[str]) -> re.Pattern[str] | None:
+    """File-name globs (`*.dll`) as one case-insensitive full-match expression."""
+    body = "|".join(fnmatch_translate(p) for p in patterns)
+    return re.compile(body, re.IGNORECASE) if body else None
+
+
+def pieces(text: str, windows: bool) -> list[Piece]:
+    """The word itself, or the value of an option written in one word; a value holding `,`/`;` lists
+    (`rundll32 x.dll,Entry`, `/logger:Name,C:\\x.dll`) gives each item too."""
+    option = ""
+    value = text
+    bare = True
+    m = _OPTION_VALUE.match(text)
+    if m is not None and (m.group(1)[0] == "-" or windows):
+        option, value, bare = m.group(1), m.group(3), False
+    value = value.strip("\"'")
+    out = [Piece(option, value, bare)]
+    if " " in value:
+        return out
+    if "," in value or ";" in value:
+        out.extend(Piece(option, v.strip("\"'"), False) for v in re.split(r"[,;]", value) if v and v != value)
+    if "=" in value:
+        # `ladspa=file=/x/lib.so`, `key=value` settings: the last value may name a file.
+        out.append(Piece(option, value.rsplit("=", 1)[1].strip("\"'"), False))
+    return out
+
+
+def last_part(path: str) -> str:
+    """The file name of a path (either separator)."""
+    cut = max(path.rfind("/"), path.rfind("\\"))
+    return path[cut + 1 :] if cut >= 0 else path
+
+
+def is_path(text: str) -> bool:
+    return "/" in text or "\\" in text
+
+
+def in_program_folder(text: str) -> bool:
+    """`/usr/bin/id`, `/sbin/ip`, `C:\\Windows\\System32\\cmd.exe`: a program given by its installed path."""
+    return _BIN_PROGRAM.search(text) is not None
+
+
+def first_word(line: str) -> str:
+    """The first blank-separated word of a command line, without quotes."""
+    return line.split(None, 1)[0].strip("\"'") if line.strip() else ""
