@@ -90,6 +90,13 @@ HANDED_CODE = [
     ("posix", "cowsay -f /tmp/x.pl hi", "unverifiable.outside-program"),
     ("posix", "swift /opt/payloads/keylogger.swift", "unverifiable.outside-program"),
     ("powershell", "certutil -decode payload.b64 payload.exe", "unverifiable.payload-decode"),
+    # On Windows, a program handed another program or installer launches it.
+    ("powershell", "mpiexec.exe payload.exe", "unverifiable.launched-program"),
+    ("powershell", "OpenConsole.exe payload.exe", "unverifiable.launched-program"),
+    ("powershell", "Mftrace.exe payload.exe", "unverifiable.launched-program"),
+    ("powershell", "adplus.exe -crash -o out -sc payload.exe", "unverifiable.launched-program"),
+    ("powershell", "SettingSyncHost -LoadAndRunDiagScriptNoCab payload.bat", "unverifiable.launched-program"),
+    ("powershell", "Invoke-Item setup.msi", "unverifiable.launched-program"),
     (
         "powershell",
         "certutil -encode C:\\Windows\\System32\\calc.exe calc.txt",
@@ -115,6 +122,13 @@ PROJECT_CODE = [
     ("posix", "pytest tests/test_x.py"),
     ("posix", "ruff check src/app.py"),
     ("powershell", "certutil -hashfile app.zip SHA256"),
+    ("powershell", "signtool sign /a /fd SHA256 dist\\app.exe"),
+    ("powershell", "Compress-Archive -Path dist\\app.exe -DestinationPath app.zip"),
+    ("powershell", "rcedit dist\\app.exe --set-version-string ProductName App"),
+    ("powershell", ".\\build\\tool.exe --version"),
+    ("powershell", "Add-Content notes.txt 'https://example.com'"),
+    ("posix", "zip -j dist/app.zip target/release/app.exe"),
+    ("posix", "x86_64-w64-mingw32-strip target/release/app.exe"),
 ]
 
 

@@ -115,7 +115,8 @@ def _extensions(patterns: list[str]) -> list[str]:
 def _handed_screen(data: PolicyFile) -> re.Pattern[str]:
     """Any word holding a blank (a possible command line), a program folder or shell path, a code or program
     file's extension, or what a library option's name is made of."""
-    extensions = "|".join(sorted(set(_extensions(data.code_host_files) + _extensions(data.code_files))))
+    files = data.code_host_files + data.code_files + data.program_files
+    extensions = "|".join(sorted(set(_extensions(files))))
     shells = "|".join(sorted(re.escape(n.lower()) for s in data.shells.values() for n in s.names))
     parts = [
         r"[ \t]",
@@ -158,6 +159,7 @@ class PolicyTables:
         """Programs whose words are data to them: neither code they run nor a command line (see `_handed`)."""
         self.code_host_files = globs(data.code_host_files)
         self.code_files = globs(data.code_files)
+        self.program_files = globs(data.program_files)
         self.library_options = _option_matcher(data.library_options)
         self.runner_names, self.runner_globs = _runner_names(data)
         """Programs that run a command line or program given to them: shells, interpreters, wrappers."""

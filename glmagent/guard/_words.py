@@ -19,6 +19,11 @@ from ._unwrap import executor, matching_wrapper
 _CONSOLE_WORDS = frozenset({"shell", "console", "repl"})
 """A first operand that opens an interactive console (`poetry shell`, `flask shell`, `ansible-test shell`)."""
 
+"""A first operand that opens an interactive console (`poetry shell`, `flask shell`, `ansible-test shell`)."""
+
+_OUTPUT_SWITCHES = frozenset({"out", "output", "o", "outfile", "outputfile", "outdir", "target"})
+"""Switch names whose value is what a program builds, not what it runs (`csc -out:x.exe`)."""
+
 _SEPARATED = re.compile(r"(?:[;|`]|&&|\$\()\s*([^\s;|&`()]+)")
 
 
@@ -116,6 +121,7 @@ class WordChecks:
         windows = frame.dialect != "posix"
         name = names[-1]
         launches = info.executor is None
+        outputs: list[Arg] | None = None
         if (
             launches
             and args
@@ -163,11 +169,24 @@ class WordChecks:
                         self._argv(argv, names),
                     )
                     continue
-                if not is_path(text):
-                    continue
-                if p.code_files is not None and p.code_files.fullmatch(file_name):
+                if "://" in text:
+                    continue  # a URL: the locator rules judge it
+                if is_path(text) and p.code_files is not None and p.code_files.fullmatch(file_name):
                     self._outside_code(text, argv, names, frame)
-                if not launches:
+                program = p.program_files is not None and p.program_files.fullmatch(file_name)
+                if program and windows and launches:
+                    # `mpiexec x.exe`: a launcher of the program, unless it is what the command builds.
+                    if outputs is None:
+                        outputs = output_targets(name, args)
+                    built = piece.option.lower().lstrip("-/") in _OUTPUT_SWITCHES if piece.option else False
+                    if not built and all(o is not a for o in outputs):
+                        self.event(
+                            "launched-program",
+                            frame,
+                            f"`{shown_args(argv)}` hands `{name}` the program `{text}`",
+                            self._argv(argv, names),
+                        )
+                if not launches or not is_path(text):
                     continue
                 if command_key(text) in p.shells:
                     # `agetty -l /bin/sh`, `multitime /bin/sh -i`: the shell alone, and with what follows it.
