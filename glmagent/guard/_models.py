@@ -422,8 +422,9 @@ class PolicyFile(_Strict):
     `*.csproj`): handing one from outside the project and the program folders to a program that is not a
     file tool runs or builds code nobody reviewed."""
     program_files: list[str] = []
-    """Globs of Windows programs and installers (`*.exe`, `*.msi`, `*.bat`): one handed to a program on Windows
-    (not a file tool, and not as an output) is what that program launches, which the policy cannot follow."""
+    """Globs of Windows programs and installers (`*.exe`, `*.msi`, `*.bat`): one handed to a program on
+    Windows (not a file tool, and not as an output) is what that program launches, which the policy cannot
+    follow."""
     library_options: list[str] = []
     """Option globs whose value is a library or plugin the program loads (`--default-auth`, `--plugin-dir`):
     a value from outside the project is unverifiable, like a program from there."""
