@@ -81,3 +81,41 @@ def test_credentials_and_accounts_are_blocked(shell: str, command: str, expected
 @pytest.mark.parametrize(("shell", "command"), ALLOWED)
 def test_ordinary_uses_stay_allowed(shell: str, command: str) -> None:
     guard_allows(shell, command)
+
+
+# What the user sees, hears, types or copied: screenshots, recordings, key captures, the clipboard and a
+# password dialog are collected from the user, not from the project.
+CAPTURE = [
+    ("posix", "screencapture -x /tmp/T1113_desktop.png"),
+    ("posix", "xwd -root -out /tmp/desktop.xwd"),
+    ("posix", "import -window root /tmp/desktop.png"),
+    ("posix", "ffmpeg -f x11grab -video_size 1920x1080 -i :0.0 out.mp4"),
+    ("posix", "ffmpeg -f v4l2 -i /dev/video0 cam.mkv"),
+    ("posix", "arecord -d 5 /tmp/mic.wav"),
+    ("posix", "sox -d /tmp/mic.wav trim 0 5"),
+    ("posix", "echo $(pbpaste)"),
+    ("posix", "xclip -o -sel clip > history.txt"),
+    ("powershell", "Get-Clipboard | Out-String"),
+    ("powershell", "$mic = Get-AudioDevice -Recording"),
+    ("powershell", "$g = [Drawing.Graphics]::FromImage($bitmap); $g.CopyFromScreen(0, 0, 0, 0, $size)"),
+    ("posix", 'osascript -e \'display dialog "Password:" default answer "" with hidden answer\''),
+]
+
+NOT_CAPTURE = [
+    ("posix", "ffmpeg -i demo.mp4 -vf scale=640:-1 demo.webm"),
+    ("posix", "echo done | pbcopy"),
+    ("posix", "xclip -sel clip < notes.txt"),
+    ("powershell", "Set-Clipboard -Value 'copied'"),
+    ("posix", "osascript -e 'display notification \"tests passed\"'"),
+    ("posix", "python -c 'import sys; print(sys.version)'"),
+]
+
+
+@pytest.mark.parametrize(("shell", "command"), CAPTURE)
+def test_capturing_the_user_s_screen_devices_and_clipboard_is_blocked(shell: str, command: str) -> None:
+    guard_blocks(shell, command, "env.user-capture")
+
+
+@pytest.mark.parametrize(("shell", "command"), NOT_CAPTURE)
+def test_the_same_programs_on_the_project_s_own_files_stay_allowed(shell: str, command: str) -> None:
+    guard_allows(shell, command)

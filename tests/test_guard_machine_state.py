@@ -9,6 +9,7 @@ import pytest
 from conftest import guard_allows, guard_blocks
 
 BLOCKED = [
+    ("posix", "export HISTCONTROL=ignoreboth", "destructive.machine-state"),
     # Set-user-ID bits and capabilities, remote management, trust stores, disk images.
     ("posix", "chmod u+s /tmp/evilBinary", "destructive.machine-state"),
     ("posix", "chmod g+xs ./helper", "destructive.machine-state"),
@@ -85,6 +86,7 @@ BLOCKED = [
 ]
 
 ALLOWED = [
+    ("posix", "export HISTSIZE=5000"),
     ("posix", "chmod +x build.sh"),
     ("posix", "chmod 755 build.sh"),
     ("posix", "chmod a+rX docs"),
