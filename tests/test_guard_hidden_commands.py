@@ -137,6 +137,8 @@ PLAIN_WORDS = [
     ("posix", "concurrently 'npm run watch' 'npm run test'"),
     ("posix", "certbot renew --dry-run"),
     ("posix", "pnpm --filter @scope/pkg build"),
+    ("posix", "notify-send 'npm install finished'"),
+    ("posix", "terminal-notifier -message 'git push done'"),
     ("posix", "notify-send 'build done; tests passed'"),
     ("posix", "ip netns list"),
     ("posix", "echo 'select 1;' | sqlite3 app.db"),

@@ -126,6 +126,7 @@ PROJECT_CODE = [
     ("powershell", "Compress-Archive -Path dist\\app.exe -DestinationPath app.zip"),
     ("powershell", "rcedit dist\\app.exe --set-version-string ProductName App"),
     ("powershell", ".\\build\\tool.exe --version"),
+    ("powershell", "wix build setup.wxs -o dist\\setup.msi"),
     ("powershell", "Add-Content notes.txt 'https://example.com'"),
     ("posix", "zip -j dist/app.zip target/release/app.exe"),
     ("posix", "x86_64-w64-mingw32-strip target/release/app.exe"),

@@ -21,7 +21,9 @@ _CONSOLE_WORDS = frozenset({"shell", "console", "repl"})
 
 """A first operand that opens an interactive console (`poetry shell`, `flask shell`, `ansible-test shell`)."""
 
-_OUTPUT_SWITCHES = frozenset({"out", "output", "o", "outfile", "outputfile", "outdir", "target"})
+_OUTPUT_SWITCHES = frozenset(
+    {"out", "output", "o", "outfile", "outputfile", "outdir", "outputpath", "destinationpath", "destination"}
+)
 """Switch names whose value is what a program builds, not what it runs (`csc -out:x.exe`)."""
 
 _SEPARATED = re.compile(r"(?:[;|`]|&&|\$\()\s*([^\s;|&`()]+)")
@@ -178,7 +180,8 @@ class WordChecks:
                     # `mpiexec x.exe`: a launcher of the program, unless it is what the command builds.
                     if outputs is None:
                         outputs = output_targets(name, args)
-                    built = piece.option.lower().lstrip("-/") in _OUTPUT_SWITCHES if piece.option else False
+                    option = piece.option or (args[i - 1].text if i and piece.bare else "")
+                    built = option.lower().lstrip("-/").partition("=")[0] in _OUTPUT_SWITCHES
                     if not built and all(o is not a for o in outputs):
                         self.event(
                             "launched-program",
