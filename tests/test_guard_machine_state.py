@@ -9,6 +9,8 @@ import pytest
 from conftest import guard_allows, guard_blocks
 
 BLOCKED = [
+    ("posix", "hdiutil attach payload.dmg", "destructive.machine-state"),
+    ("posix", "udisksctl mount -b /dev/sdb1", "destructive.machine-state"),
     ("posix", "export HISTCONTROL=ignoreboth", "destructive.machine-state"),
     # Set-user-ID bits and capabilities, remote management, trust stores, disk images.
     ("posix", "chmod u+s /tmp/evilBinary", "destructive.machine-state"),
@@ -86,6 +88,8 @@ BLOCKED = [
 ]
 
 ALLOWED = [
+    ("posix", "hdiutil create -size 10m -fs APFS build/app.dmg"),
+    ("posix", "diskutil list"),
     ("posix", "export HISTSIZE=5000"),
     ("posix", "chmod +x build.sh"),
     ("posix", "chmod 755 build.sh"),

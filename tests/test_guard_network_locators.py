@@ -1,7 +1,8 @@
 """Network by argument, not by name: a program the policy knows nothing about reaches the network when one of
 its words names another machine — a URL (also after `rest:`, `/format:`, `--url=`), a UNC path, an scp-style
-`user@host:path` or a `host:port`. Text tools keep reading such words as text, programs that only open local
-files keep reading them as file names, and the same programs used locally stay allowed."""
+`user@host:path`, a `host:port` or a login at a host (`user@10.0.0.1`, `corp/user:password@dc01.corp.local`).
+Text tools keep reading such words as text, programs that only open local files keep reading them as file
+names, and the same programs used locally stay allowed."""
 
 from __future__ import annotations
 
@@ -11,6 +12,9 @@ from conftest import guard_allows, guard_blocks
 from glmagent.guard._locators import locator_regex
 
 BLOCKED = [
+    ("posix", "python3 secretsdump.py test.local/john:password123@10.10.10.1"),
+    ("posix", "psexec.py '/Administrator:P@ssw0rd1@127.0.0.1' 'whoami'"),
+    ("posix", "mytool push deploy@10.0.0.5"),
     ("posix", "restic -r rest:http://backup.example/repo snapshots"),
     ("posix", "backup-tool --server=10.0.0.1:4444 push"),
     ("posix", "unison . ssh://host//srv/copy"),
@@ -36,6 +40,8 @@ BLOCKED = [
 
 # The same programs, and the words that look like locators but name nothing remote.
 ALLOWED = [
+    ("posix", "mytool notify --to dev@example.com"),
+    ("posix", "mytool resolve lodash@4.17.21"),
     ("posix", "restic -r ./backup snapshots"),
     ("posix", "backup-tool --server=local push"),
     ("posix", "mytool sync ./out ./www"),
@@ -94,6 +100,10 @@ def test_local_twins_and_text_stay_allowed(shell: str, command: str) -> None:
         ("example.com:443", "host-port"),
         ("localhost:8000", "host-port"),
         ("[::1]:80", "host-port"),
+        ("admin@10.0.0.1", "user-host"),
+        ("test.local/john:password123@10.10.10.1", "user-host"),
+        ("corp/svc:Winter2024!@dc01.corp.local", "user-host"),
+        ("/Administrator:P@ssw0rd1@127.0.0.1", "user-host"),
     ],
 )
 def test_each_kind_of_locator_is_recognised(word: str, kind: str) -> None:
@@ -115,8 +125,11 @@ def test_each_kind_of_locator_is_recognised(word: str, kind: str) -> None:
         "\\\\.\\pipe\\x",
         "//etc/passwd",
         "C:\\x",
+        "dev@example.com",
+        "pkg@1.2.3",
+        "@scope/pkg@latest",
     ],
 )
 def test_words_that_only_look_like_locators_are_not(word: str) -> None:
-    regex = locator_regex(["url", "unc", "scp", "host-port"], ["file", "unix", "npipe"], "posix")
+    regex = locator_regex(["url", "unc", "scp", "host-port", "user-host"], ["file", "unix", "npipe"], "posix")
     assert not regex.match(word), word

@@ -1,5 +1,6 @@
 """Words that point where the policy cannot look: another machine (a URL, a UNC path, an scp-style
-`user@host:path`, a `host:port`) or an NTFS alternate data stream (`notes.txt:evil.exe`).
+`user@host:path`, a `host:port`, a login at a host: `user@10.0.0.1`, `corp/user:password@dc01.corp.local`) or
+an NTFS alternate data stream (`notes.txt:evil.exe`).
 
 A program the policy knows nothing about may still reach the network: `restic -r rest:http://…`,
 `certutil -URL http://…`, `msxsl http://…/x.xsl`, `sqlcmd -i https://…`, `plink host:22`. What gives it
@@ -46,6 +47,21 @@ _WINDOWS_UNC = rf"{_AFTER_SEPARATOR}//(?![.?]/)[A-Za-z0-9_$-][^\\/\s]*+/[^\\/\s]
 """PowerShell and Windows programs also take `//server/share`; on POSIX `//etc` is just `/etc`."""
 
 _BLANK = re.compile(r"\s")
+_ADDRESS = re.compile(r"(?:\d{1,3}(?:\.\d{1,3}){3}|\[[0-9A-Fa-f:.]++\])(?:[:/]\S*+)?")
+_HOST_NAME = re.compile(rf"{_HOST}(?:[:/]\S*+)?", re.IGNORECASE)
+
+
+def _names_login(word: str) -> bool:
+    """A login at another machine: `user@ADDRESS`, or `[domain/]user:password@HOST` (a password before the
+    last `@`). An e-mail address (`dev@example.com`) is neither."""
+    user, _, host = word.rpartition("@")
+    if not user or not host:
+        return False
+    user = user.lstrip("'\"")
+    host = host.rstrip("'\"")
+    if _ADDRESS.fullmatch(host) is not None:
+        return True
+    return ":" in user and _HOST_NAME.fullmatch(host) is not None
 
 
 def _names_stream(word: str) -> bool:
@@ -60,16 +76,19 @@ def _names_stream(word: str) -> bool:
 class LocatorMatcher:
     """Does one blank-free word hold a locator of the given kinds? (`match`, like a compiled pattern's.)"""
 
-    __slots__ = ("machine", "stream")
+    __slots__ = ("login", "machine", "stream")
 
-    def __init__(self, machine: re.Pattern[str] | None, stream: bool) -> None:
+    def __init__(self, machine: re.Pattern[str] | None, stream: bool, login: bool = False) -> None:
         self.machine = machine
         self.stream = stream
+        self.login = login
 
     def match(self, word: str) -> bool:
         if not word or _BLANK.search(word) is not None:
             return False
         if self.machine is not None and self.machine.search(word) is not None:
+            return True
+        if self.login and "@" in word and _names_login(word):
             return True
         return self.stream and ":" in word and _names_stream(word)
 
@@ -79,7 +98,7 @@ def locator_regex(kinds: Iterable[str], local_schemes: Iterable[str], dialect: s
     kinds = list(kinds)
     parts = []
     for kind in kinds:
-        if kind == "stream":
+        if kind in ("stream", "user-host"):
             continue
         body = _PATTERNS[kind]
         if kind == "url":
@@ -89,9 +108,9 @@ def locator_regex(kinds: Iterable[str], local_schemes: Iterable[str], dialect: s
             body = f"(?:{body}|{_WINDOWS_UNC})"
         parts.append(f"(?:{body})")
     machine = re.compile("|".join(parts), re.IGNORECASE) if parts else None
-    return LocatorMatcher(machine, "stream" in kinds)
+    return LocatorMatcher(machine, "stream" in kinds, "user-host" in kinds)
 
 
 def screen(text: str) -> bool:
     """Could `text` (words joined by newlines) hold a locator at all? One cheap test before the regex."""
-    return ":" in text or "\\\\" in text or "//" in text
+    return ":" in text or "\\\\" in text or "//" in text or "@" in text

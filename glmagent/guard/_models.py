@@ -234,13 +234,14 @@ class ArgumentClause(_Strict):
     shells: list[Dialect] = ["posix", "powershell", "cmd"]
 
 
-LocatorKind = Literal["url", "unc", "scp", "host-port", "stream"]
+LocatorKind = Literal["url", "unc", "scp", "host-port", "user-host", "stream"]
 
 
 class LocatorClause(_Strict):
     """Matches an argument (or redirection target) that points where the policy cannot look, given to any
     program but the `except_commands`: another machine — a URL (`scheme://…`, also inside `rest:http://…`
-    or `/format:https://…`), a UNC path (`\\\\host\\share`), an scp-style `user@host:path`, a `host:port`
+    or `/format:https://…`), a UNC path (`\\\\host\\share`), an scp-style `user@host:path`, a `host:port`,
+    a login at a host (`user@10.0.0.1`, `corp/user:password@dc01.corp.local`)
     — or an NTFS alternate data stream (`file.txt:hidden.exe`). A word holding blanks is text (a message, a
     script), not a locator."""
 
