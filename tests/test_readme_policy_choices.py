@@ -130,6 +130,8 @@ BLOCKED = [
     ("posix", "chmod u+s ./x", "destructive"),
     ("powershell", "Enable-PSRemoting -Force", "destructive"),
     ("posix", "lp report.pdf", "network"),
+    ("posix", "mytool push deploy@10.0.0.1", "network"),
+    ("posix", "mytool corp/user:password@dc01.corp.local", "network"),
     ("powershell", "nltest /dclist:corp", "network"),
 ]
 
