@@ -432,7 +432,8 @@ class OpenAICompatiblePlanner:
 
     def _fail(self, message: str, kind: type[PlannerError] = PlannerError) -> PlannerError:
         error = kind(f"{self.name}: {self._scrub(message)}")
-        log.warning("planner.error", planner=self.name, error=str(error))
+        # Info, not warning: the error reaches the user once, as the task's result (or the CLI's message).
+        log.info("planner.error", planner=self.name, error=str(error))
         return error
 
     def _excerpt(self, text: str) -> str:
@@ -509,7 +510,9 @@ def _usage(raw: object) -> TokenUsage | None:
     prompt, completion = count(raw, "prompt_tokens"), count(raw, "completion_tokens")
     total = count(raw, "total_tokens")
     # OpenAI-style details; some servers put the counts at the top level instead.
-    reasoning = count(raw.get("completion_tokens_details"), "reasoning_tokens") or count(raw, "reasoning_tokens")
+    reasoning = count(raw.get("completion_tokens_details"), "reasoning_tokens") or count(
+        raw, "reasoning_tokens"
+    )
     cached = count(raw.get("prompt_tokens_details"), "cached_tokens") or count(raw, "cached_tokens")
     return TokenUsage(
         prompt_tokens=prompt,
