@@ -15,6 +15,7 @@ from glmagent.observation import Observation
 from glmagent.planners.base import Planner
 from glmagent.project_map import project_map
 from glmagent.secrets import Redactor
+from glmagent.stopping import StopControl
 from glmagent.testing import ShellTestRunner
 from glmagent.tools.executor import ToolExecutor
 from glmagent.tools.sandbox import NO_SANDBOX_NOTICE, Sandbox, resolve_sandbox
@@ -46,12 +47,15 @@ class CodingAgent:
         observer: LoopObserver | None = None,
         shell: ShellBackend | None = None,
         policy: Policy | None = None,
+        stop: StopControl | None = None,
     ) -> None:
         self.planner = planner
         self.settings = settings
         self.observer = observer
         self.shell = shell
         self.policy = policy
+        self.stop = stop
+        """Lets a signal handler (the CLI's) ask for a stop after the running action."""
 
     @staticmethod
     def create_task(
@@ -97,6 +101,7 @@ class CodingAgent:
             tests=tests,
             observer=self.observer,
             start_details={"sandbox": containment(shell), "allow_network": settings.allow_network},
+            stop=self.stop,
         )
         try:
             return loop.run(task)
