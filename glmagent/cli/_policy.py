@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-from typing import Any
 
 from glmagent.cli._common import add_directory, add_policy_files
 from glmagent.cli._exit import EXIT_NOT_DONE, EXIT_SUCCESS
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def register(commands: Any) -> None:
@@ -40,6 +42,8 @@ def _load(args: argparse.Namespace) -> Any:
 
 
 def run_check(args: argparse.Namespace) -> int:
+    import json
+
     policy = _load(args)
     cwd = args.directory.expanduser().resolve()
     if args.cmd == "-":
@@ -60,6 +64,8 @@ def run_check(args: argparse.Namespace) -> int:
 
 
 def run_rules(args: argparse.Namespace) -> int:
+    import json
+
     rules = list(_load(args).rules)
     if args.json:
         print(json.dumps([rule.model_dump(mode="json") for rule in rules], indent=2))

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import json
-from typing import Any
 
 from glmagent.cli._common import add_directory
 from glmagent.cli._exit import EXIT_NOT_DONE, EXIT_SUCCESS
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _EPILOG = """\
 A repository you clone could name a server that receives your API key, or a test command that runs before
@@ -40,6 +42,7 @@ def register(commands: Any) -> None:
 
 
 def run_trust(args: argparse.Namespace) -> int:
+    import json
     from pathlib import Path
 
     from glmagent.config import CONFIG_FILE, untrusted_project_keys
