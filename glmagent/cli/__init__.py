@@ -55,7 +55,7 @@ audit record written, running commands stopped), 141 output pipe closed.
 
 #: Subcommand modules, in the order `--help` lists them; each has `register(commands)`, which adds its
 #: parser and sets `handler`. Keeping each command in its own module keeps this file to the shared plumbing.
-_COMMAND_MODULES = ("_task", "_act", "_policy", "_schema", "_trust")
+_COMMAND_MODULES = ("_task", "_act", "_policy", "_schema", "_trust", "_config", "_init")
 
 
 def build_parser() -> argparse.ArgumentParser:
