@@ -35,7 +35,7 @@ def _env(**extra: str) -> dict[str, str]:
 
 
 def run_in_pty(args: list[str], env: dict[str, str], timeout: float = 120) -> tuple[int, str]:
-    """Run `glmagent ARGS` with stdin, stdout and stderr on a pseudo-terminal; its exit code and raw output."""
+    """Run `glmagent ARGS` with stdin, stdout and stderr on a pseudo-terminal: its exit code, raw output."""
     import pty
 
     leader, follower = pty.openpty()

@@ -53,14 +53,70 @@ audit record written, running commands stopped), 141 output pipe closed.
 """
 
 
-#: Subcommand modules, in the order `--help` lists them; each has `register(commands)`, which adds its
-#: parser and sets `handler`. Keeping each command in its own module keeps this file to the shared plumbing.
-_COMMAND_MODULES = ("_task", "_act", "_policy", "_schema", "_trust", "_config", "_init")
+#: The subcommands, in the order `--help` lists them: the module that registers each (its `register(commands)`
+#: adds the parser and sets `handler`) and its one-line help. Only the module of the command being run is
+#: imported; the others appear in `glmagent --help` from this table (tests keep it equal to the modules).
+COMMANDS: dict[str, tuple[str, str]] = {
+    "task": ("_task", "run a task in a project"),
+    "demo": ("_task", "offline end-to-end run on a bundled sample project"),
+    "act": ("_act", "run ONE action through validation, policy and executor"),
+    "policy": ("_policy", "check commands against the command policy, list its rules"),
+    "schema": ("_schema", "print the planner output JSON schema"),
+    "trust": ("_trust", "trust a project's .hazina/config.toml (provider, base_url, test_command)"),
+    "config": ("_config", "show the effective settings and where each came from"),
+    "init": ("_init", "write a commented .hazina/config.toml with every setting"),
+}
+
+#: Main-level options that take a value (so the word after them is not the command).
+_VALUED_OPTIONS = ("--log-format",)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The full argument parser (exposed for tests and documentation)."""
-    parser = argparse.ArgumentParser(
+class _Formatter(argparse.RawDescriptionHelpFormatter):
+    """argparse's formatter, minus a `shutil` import and a terminal-size query per argument added."""
+
+    def __init__(
+        self, prog: str, indent_increment: int = 2, max_help_position: int = 24, width: int | None = None
+    ):
+        super().__init__(prog, indent_increment, max_help_position, width or _help_width())
+
+
+class _WrappingFormatter(_Formatter, argparse.HelpFormatter):
+    """`_Formatter` that also wraps descriptions (for parsers that did not ask for raw ones)."""
+
+    _fill_text = argparse.HelpFormatter._fill_text
+
+
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser using the cheap formatters (subcommand parsers inherit the class)."""
+
+    def __init__(self, *args: object, formatter_class: object = None, **kwargs: object) -> None:
+        raw = formatter_class is argparse.RawDescriptionHelpFormatter or formatter_class is _Formatter
+        super().__init__(*args, formatter_class=_Formatter if raw else _WrappingFormatter, **kwargs)  # type: ignore[misc, arg-type]
+
+
+_width: list[int] = []
+
+
+def _help_width() -> int:
+    if not _width:
+        import os
+
+        columns = os.environ.get("COLUMNS", "")
+        if columns.isdigit():
+            width = int(columns)
+        else:
+            try:
+                width = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+            except (AttributeError, ValueError, OSError):
+                width = 80
+        _width.append(max(width - 2, 20))
+    return _width[0]
+
+
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The argument parser. Given `argv`, only the command it names is built in full (start-up time);
+    without, every command is (for tests and documentation)."""
+    parser = _Parser(
         prog="glmagent",
         description="A plan → act → observe coding agent: a model plans, glmagent acts through five "
         "checked tools (read_file, apply_diff, run, git_status, git_diff) and observes the results.",
@@ -71,12 +127,35 @@ def build_parser() -> argparse.ArgumentParser:
     add_output_options(parser, sub=False)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.required = True
-    for name in _COMMAND_MODULES:
-        module = __import__(f"glmagent.cli.{name}", fromlist=["register"])
+    wanted = _command_in(argv) if argv is not None else None
+    registered: set[str] = set()
+    for name, (module_name, help) in COMMANDS.items():
+        if name in registered:
+            continue
+        if argv is not None and name != wanted and COMMANDS.get(wanted or "", ("",))[0] != module_name:
+            commands.add_parser(name, help=help, add_help=False)
+            continue
+        module = __import__(f"glmagent.cli.{module_name}", fromlist=["register"])
+        before = set(commands.choices)
         module.register(commands)
+        registered |= set(commands.choices) - before
     for subparser in _subparsers(parser):
-        add_output_options(subparser, sub=True)
+        if subparser.add_help:  # stubs of commands not being run have nothing to add to
+            add_output_options(subparser, sub=True)
     return parser
+
+
+def _command_in(argv: Sequence[str]) -> str | None:
+    """The subcommand `argv` names: its first word that is not a main-level option (or an option's value)."""
+    skip = False
+    for word in argv:
+        if skip:
+            skip = False
+        elif word in _VALUED_OPTIONS:
+            skip = True
+        elif not word.startswith("-"):
+            return word
+    return None
 
 
 def _subparsers(parser: argparse.ArgumentParser) -> list[argparse.ArgumentParser]:
@@ -95,8 +174,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     from glmagent.cli._output import protect_streams
 
     protect_streams()
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(arguments)
+    args = parser.parse_args(arguments)
     merge_output_options(args)
     handler = args.handler
     from glmagent.cli._output import configure_logging

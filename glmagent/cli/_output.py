@@ -108,6 +108,46 @@ def listen(event: str, listener: Callable[[dict[str, Any]], bool] | None) -> Non
 
 
 def configure_logging(verbosity: int, log_format: str, *, colour: bool) -> None:
+    """Configure structlog for this run — when something first imports it.
+
+    structlog pulls in asyncio and, with rich installed, rich's traceback machinery: a cost `policy check`
+    and `schema` should not pay, since nothing they run logs. Configuring at first import keeps every log
+    line (whoever writes it) going through the processors below.
+    """
+    if "structlog" in sys.modules:
+        _configure(verbosity, log_format, colour=colour)
+        return
+    sys.meta_path[:] = [finder for finder in sys.meta_path if not isinstance(finder, _ConfigureOnImport)]
+    sys.meta_path.insert(0, _ConfigureOnImport(lambda: _configure(verbosity, log_format, colour=colour)))
+
+
+class _ConfigureOnImport:
+    """A meta path finder: runs `configure` right after `structlog` is first imported, then steps aside."""
+
+    def __init__(self, configure: Callable[[], None]) -> None:
+        self.configure = configure
+
+    def find_spec(self, name: str, path: object = None, target: object = None) -> Any:
+        if name != "structlog":
+            return None
+        sys.meta_path.remove(self)
+        import importlib.util
+
+        spec = importlib.util.find_spec(name)
+        loader = getattr(spec, "loader", None)
+        if loader is None or not hasattr(loader, "exec_module"):
+            return spec
+        run, configure = loader.exec_module, self.configure
+
+        def exec_module(module: object) -> None:
+            run(module)
+            configure()
+
+        loader.exec_module = exec_module
+        return spec
+
+
+def _configure(verbosity: int, log_format: str, *, colour: bool) -> None:
     import logging
 
     import structlog
