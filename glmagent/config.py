@@ -55,7 +55,8 @@ class Settings(BaseModel):
     """Everything a run can be configured with (besides the task description and API keys)."""
 
     # Attribute docstrings become field descriptions: `glmagent init` writes them as comments.
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+    # Infinity and NaN are no number of seconds or tokens: refused like any other invalid value.
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True, allow_inf_nan=False)
 
     provider: Literal["glm", "openai", "ollama", "openai-compatible", "replay"] = "glm"
     """Where plans come from: the GLM API, OpenAI, a local Ollama, any OpenAI-compatible server, a replay."""

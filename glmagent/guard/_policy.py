@@ -25,7 +25,7 @@ def _read_toml(path: Path) -> dict[str, Any]:
             return tomllib.load(fh)
     except FileNotFoundError as exc:
         raise PolicyError(f"policy file {path} does not exist") from exc
-    except (OSError, tomllib.TOMLDecodeError) as exc:
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise PolicyError(f"policy file {path} cannot be read: {exc}") from exc
 
 
