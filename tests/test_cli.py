@@ -184,3 +184,21 @@ def test_bad_config_file_exits_2(project: Path, capsys: pytest.CaptureFixture[st
     (project / ".hazina" / "config.toml").write_text("max_iterations = 'many'\n")
     assert main(["task", "x", "-C", str(project), "--provider", "ollama"]) == 2
     assert "max_iterations" in capsys.readouterr().err
+
+
+def test_policy_check_shows_the_command_inert(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["policy", "check", "rm -rf / \x1b]0;owned\x07"]) == 1
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\x07" not in out and "\\x1b]0" in out
+
+
+def test_task_help_states_the_success_rule_the_description_sources_and_ctrl_c(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit):
+        main(["task", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "at least one iteration in which every action succeeded" in out
+    assert "--task-file FILE" in out and "- to read it from stdin" in out
+    assert "the first lets the running action finish" in out
+    assert "1-100" in out

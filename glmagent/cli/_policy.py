@@ -59,7 +59,9 @@ def run_check(args: argparse.Namespace) -> int:
     elif decision.allowed:
         print(f"allowed ({args.shell})")
     else:
-        print(f"BLOCKED ({args.shell})\n{decision.planner_message()}")
+        from glmagent.ui import inert  # the command and the rules' text are shown, never obeyed
+
+        print(f"BLOCKED ({args.shell})\n{inert(decision.planner_message(), multiline=True)}")
     return EXIT_SUCCESS if decision.allowed else EXIT_NOT_DONE
 
 
@@ -70,7 +72,9 @@ def run_rules(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps([rule.model_dump(mode="json") for rule in rules], indent=2))
         return EXIT_SUCCESS
+    from glmagent.ui import inert
+
     for rule in rules:
-        print(f"{rule.id}  [{rule.category}]\n    {rule.justification}")
+        print(inert(f"{rule.id}  [{rule.category}]") + f"\n    {inert(rule.justification)}")
     print(f"\n{len(rules)} rules")
     return EXIT_SUCCESS

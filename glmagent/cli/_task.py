@@ -219,7 +219,9 @@ def run_task(args: argparse.Namespace) -> int:
     if args.task_id is not None:
         from glmagent.memory import validate_task_id
 
-        validate_task_id(args.task_id)  # an empty id (`--task-id "$UNSET"`) must not start a new task silently
+        validate_task_id(
+            args.task_id
+        )  # an empty id (`--task-id "$UNSET"`) must not start a new task silently
     workdir = args.directory.expanduser().resolve()
     if not workdir.is_dir():
         raise ConfigError(f"project directory does not exist: {workdir}")
