@@ -158,7 +158,7 @@ def print_summary(console: Console, result: TaskResult, facts: RunFacts) -> None
     headline = verdict(result, g)
     headline.append(f" · {result.stop_reason.value}", style="muted")
     console.print(headline)
-    print_rows(console, rows, indent=2, width=10)
+    print_rows(console, rows, indent=2, width=11)
 
 
 def print_one_line(console: Console, result: TaskResult) -> None:
