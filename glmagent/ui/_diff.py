@@ -50,7 +50,8 @@ def diff_lines(diff: str, *, limit: int, indent: str = "", ellipsis: str = "…"
         gutter = f"{'' if old_no is None else old_no:>{width}} {'' if new_no is None else new_no:>{width}} "
         row.append(gutter, style="diff.lineno")
         style = {"+": "diff.add", "-": "diff.del"}.get(mark, "muted")
-        row.append_text(inert_text(f"{mark} {text}" if text else mark, style))
+        row.append_text(inert_text(f"{mark} {text}", style))
+        row.rstrip()  # an empty context line ends at its line numbers
         shown.append(row)
     if len(rows) > limit:
         more = Text(indent)
