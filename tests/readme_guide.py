@@ -35,7 +35,6 @@ _FENCE = re.compile(r"^```(\w*)[^\n]*\n(.*?)^```\s*$", re.MULTILINE | re.DOTALL)
 _EXIT = re.compile(r"#.*?\bexits? (\d+)\b")
 #: Words that stand for a value of the reader's in a usage line (`glmagent audit show TASK_ID`).
 _PLACEHOLDERS = frozenset({"TASK_ID", "ID", "DIR", "FILE", "URL", "CMD", "COMMAND", "DESCRIPTION", "NAME"})
-_URL = re.compile(r"https?://[^\s'\"]+")
 
 
 @dataclass
@@ -86,11 +85,22 @@ def _end_of(readme: str, line: int) -> int:
     raise AssertionError(line)
 
 
+_HEREDOC = re.compile(r"<<-?\s*(['\"]?)(\w+)\1")
+
+
 def _commands(body: str, first_line: int) -> list[Command]:
     commands: list[Command] = []
     pending: list[str] = []
+    heredoc: str | None = None
     start = first_line
     for offset, raw in enumerate(body.splitlines()):
+        if heredoc is not None:
+            pending.append(raw)
+            if raw.strip() == heredoc:
+                heredoc = None
+                commands.append(_command("\n".join(pending), start))
+                pending = []
+            continue
         if not pending:
             start = first_line + offset
             if not raw.strip() or raw.lstrip().startswith("#"):
@@ -99,31 +109,70 @@ def _commands(body: str, first_line: int) -> list[Command]:
             pending.append(raw.rstrip()[:-1])
             continue
         pending.append(raw)
-        text = "\n".join(pending).strip()
+        opened = _HEREDOC.search(raw)
+        if opened:
+            heredoc = opened.group(2)
+            continue
+        commands.append(_command("\n".join(pending), start))
         pending = []
-        command = Command(text, start)
-        expected = _EXIT.search(text)
-        if expected:
-            command.expected_exit = int(expected.group(1))
-        command.skip = _skip_reason(text)
-        commands.append(command)
+    assert heredoc is None and not pending, f"unfinished command at README.md:{start}"
     return commands
 
 
-def _skip_reason(text: str) -> str | None:
+def _command(text: str, line: int) -> Command:
+    command = Command(text.strip(), line)
+    first_line = text.strip().splitlines()[0]
+    expected = _EXIT.search(first_line)
+    if expected:
+        command.expected_exit = int(expected.group(1))
+    command.skip = _skip_reason(first_line, command.expected_exit)
+    return command
+
+
+def _skip_reason(text: str, expected_exit: int) -> str | None:
     code = text.split(" #", 1)[0]
-    for url in _URL.findall(code):
+    words = _words(code)
+    for url in _server_urls(words):
         host = re.sub(r"^https?://([^/:]+).*$", r"\1", url)
         if host not in ("127.0.0.1", "localhost"):
             return f"talks to {host}, which tests never reach"
-    words = _words(code)
-    if "pytest" in words and "glmagent" not in words and "--test" not in words:
-        return "runs the project's own test suite, which this test is part of"
+        if expected_exit == 0:
+            return f"needs a server listening at {url}"
+    for segment in _segments(words):
+        runs = segment[1:3] == ["-m", "pytest"] and segment[0].startswith("python")
+        if segment[:1] == ["pytest"] or runs:
+            return "runs the project's own test suite, which this test is part of"
+    if any(word.startswith("bench/") for word in words):
+        return "a benchmark takes minutes; tests/test_bench.py runs each one briefly"
+    if words and words[0] in ("sudo", "apt-get", "apt", "brew", "winget", "choco", "ollama"):
+        return f"{words[0]} changes the machine itself"
     for word in words:
         value = word.split("=", 1)[1] if word.startswith("--") and "=" in word else word
         if value in _PLACEHOLDERS:
             return f"{value} is a placeholder for a value of yours"
     return None
+
+
+def _server_urls(words: list[str]) -> list[str]:
+    """The servers a command line points glmagent at: `--base-url URL` and `*_BASE_URL=URL`/`OLLAMA_HOST=`."""
+    found = []
+    for index, word in enumerate(words):
+        if word == "--base-url" and index + 1 < len(words):
+            found.append(words[index + 1])
+        elif word.startswith("--base-url=") or re.match(r"^(\w*_BASE_URL|OLLAMA_HOST)=", word):
+            found.append(word.split("=", 1)[1])
+    return [url if "://" in url else f"http://{url}" for url in found]
+
+
+def _segments(words: list[str]) -> list[list[str]]:
+    """Simple commands of a line split at `&&`, `||`, `;` and `|`."""
+    segments: list[list[str]] = [[]]
+    for word in words:
+        if word in ("&&", "||", ";", "|"):
+            segments.append([])
+        else:
+            segments[-1].append(word)
+    return [segment for segment in segments if segment]
 
 
 def _words(code: str) -> list[str]:
@@ -148,8 +197,11 @@ def normalise(text: str) -> str:
     return text
 
 
-def missing_output_lines(shown: str, actual: str) -> list[str]:
-    """Lines of the README's output block not found, in order, in the actual output."""
+def missing_output_lines(shown: str, actual: str, home: str | None = None) -> list[str]:
+    """Lines of the README's output block not found, in order, in the actual output (`home`: the path the
+    README writes as `~`)."""
+    if home:
+        actual = actual.replace(home, "~")
     got = [normalise(line).strip() for line in actual.splitlines()]
     position = 0
     missing = []
@@ -170,7 +222,8 @@ def missing_output_lines(shown: str, actual: str) -> list[str]:
 
 class _StandIn(BaseHTTPRequestHandler):
     """An OpenAI-compatible chat endpoint answering like a model fixing the sample project: iteration N of a
-    task gets the demo's recorded reply N (then: nothing left to do)."""
+    task gets the demo's recorded reply N, then "nothing left to do" (at once, once the read file shows the
+    fix is already in)."""
 
     replies: ClassVar[list[str]] = []
     requests: ClassVar[list[dict[str, Any]]] = []
@@ -178,18 +231,26 @@ class _StandIn(BaseHTTPRequestHandler):
     def do_POST(self) -> None:
         body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", "0"))) or b"{}")
         self.requests.append(body)
-        prompt = "\n".join(str(m.get("content", "")) for m in body.get("messages", []) if m.get("role") == "user")
+        prompt = "\n".join(
+            str(m.get("content", "")) for m in body.get("messages", []) if m.get("role") == "user"
+        )
         found = re.findall(r"Iteration (\d+) of", prompt)
         index = int(found[-1]) - 1 if found else 0
-        content = self.replies[index] if index < len(self.replies) else json.dumps(
-            {"thought": "Nothing is left to do.", "plan": [], "actions": []}
+        done = json.dumps({"thought": "Nothing is left to do.", "plan": [], "actions": []})
+        # A project fixed by an earlier command: having read it, there is nothing left to do.
+        content = (
+            done if index >= len(self.replies) or (index and "def _words" in prompt) else self.replies[index]
         )
         payload = json.dumps(
             {
                 "id": "stand-in",
                 "model": body.get("model", "stand-in"),
                 "choices": [
-                    {"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}
+                    {
+                        "index": 0,
+                        "message": {"role": "assistant", "content": content},
+                        "finish_reason": "stop",
+                    }
                 ],
                 "usage": {"prompt_tokens": 900, "completion_tokens": 120, "total_tokens": 1020},
             }

@@ -36,9 +36,15 @@ def register(commands: Any) -> None:
 
 
 def _load(args: argparse.Namespace) -> Any:
+    """The policy a task in `-C DIR` would use for these files: the project's .hazina/policy.toml counts."""
     from glmagent.guard import Policy
 
-    return Policy.load(args.policy_files) if args.policy_files else Policy.default()
+    files = list(args.policy_files)
+    directory = getattr(args, "directory", None)
+    project_rules = directory.expanduser().resolve() / ".hazina" / "policy.toml" if directory else None
+    if project_rules is not None and project_rules.is_file() and project_rules not in files:
+        files.insert(0, project_rules)
+    return Policy.load(files) if files else Policy.default()
 
 
 def run_check(args: argparse.Namespace) -> int:
