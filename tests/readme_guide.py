@@ -31,6 +31,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, ClassVar
 
+from cli_helpers import send_chat_reply, send_json
+
 _FENCE = re.compile(r"^```(\w*)[^\n]*\n(.*?)^```\s*$", re.MULTILINE | re.DOTALL)
 _EXIT = re.compile(r"#.*?\bexits? (\d+)\b")
 #: Words that stand for a value of the reader's in a usage line (`glmagent audit show TASK_ID`).
@@ -241,33 +243,10 @@ class _StandIn(BaseHTTPRequestHandler):
         content = (
             done if index >= len(self.replies) or (index and "def _words" in prompt) else self.replies[index]
         )
-        payload = json.dumps(
-            {
-                "id": "stand-in",
-                "model": body.get("model", "stand-in"),
-                "choices": [
-                    {
-                        "index": 0,
-                        "message": {"role": "assistant", "content": content},
-                        "finish_reason": "stop",
-                    }
-                ],
-                "usage": {"prompt_tokens": 900, "completion_tokens": 120, "total_tokens": 1020},
-            }
-        ).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(payload)))
-        self.end_headers()
-        self.wfile.write(payload)
+        send_chat_reply(self, content, prompt_tokens=900, completion_tokens=120)
 
     def do_GET(self) -> None:  # model listings some clients ask for
-        payload = json.dumps({"data": [{"id": "stand-in"}], "models": [{"name": "stand-in"}]}).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(payload)))
-        self.end_headers()
-        self.wfile.write(payload)
+        send_json(self, {"data": [{"id": "stand-in"}], "models": [{"name": "stand-in"}]})
 
     def log_message(self, format: str, *args: Any) -> None:
         pass

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-import socket
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from cli_helpers import closed_port
 from conftest import CORPUS, plan, python_check
 
 from glmagent.cli import main
@@ -145,9 +145,7 @@ def test_missing_api_key_says_which_variable_and_how_to_run_offline(project: Pat
 
 
 def test_unreachable_provider_exits_3(project: Path) -> None:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
+    port = closed_port()
     env = {"PATH": "/usr/bin:/bin", "HOME": str(project), "OPENAI_API_KEY": "sk-test-not-real"}
     done = _glmagent(
         "task",

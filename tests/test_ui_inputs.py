@@ -7,12 +7,12 @@ with a usage error (exit 2) or an ordinary outcome, with a message and without a
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from cli_helpers import run_glmagent
 from conftest import plan
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="uses the POSIX backend")
@@ -36,18 +36,7 @@ def workspace(tmp_path: Path) -> Path:
 
 
 def _run(workspace: Path, argv: list[str], stdin: str = "") -> subprocess.CompletedProcess[str]:
-    env = {
-        k: v for k, v in os.environ.items() if k not in ("ZAI_API_KEY", "ZHIPUAI_API_KEY", "OPENAI_API_KEY")
-    }
-    return subprocess.run(
-        [sys.executable, "-m", "glmagent", *argv],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        cwd=workspace,
-        env=env,
-        timeout=120,
-    )
+    return run_glmagent(*argv, stdin=stdin, cwd=workspace)
 
 
 TASK = ["task", "x", "-C", "project", "--sandbox", "none"]

@@ -9,14 +9,13 @@ without debug lines.
 from __future__ import annotations
 
 import json
-import os
 import re
-import socket
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from cli_helpers import clean_env, closed_port, run_glmagent
 from conftest import REPO_ROOT, plan
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="uses the POSIX backend")
@@ -28,20 +27,10 @@ OSC_THOUGHT = (
 
 
 def glmagent(
-    *args: str, stdin: str | None = None, env: dict[str, str] | None = None, cwd: Path | None = None
+    *args: str, stdin: str | None = None, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
-    """Run the real command line in a child process, as a user would, with colour and TTY out of play."""
-    environment = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "NO_COLOR", "TERM")}
-    environment.update(env or {})
-    return subprocess.run(
-        [sys.executable, "-m", "glmagent", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        env=environment,
-        cwd=cwd,
-        timeout=120,
-    )
+    """Run the real command line in a child process, as a user would (piped: not a terminal)."""
+    return run_glmagent(*args, stdin=stdin, env=clean_env(**(env or {})))
 
 
 def replay_file(tmp_path: Path, *replies: object, name: str = "replies.jsonl") -> Path:
@@ -179,9 +168,7 @@ def test_a_dash_reads_the_description_from_stdin(project: Path, tmp_path: Path) 
 
 
 def test_a_planner_error_is_printed_once(project: Path) -> None:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
+    port = closed_port()
     done = glmagent(
         "task",
         "x",

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
+from cli_helpers import clean_env, run_glmagent, send_chat_reply
 from conftest import plan
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
@@ -29,9 +30,7 @@ COLOUR_SGR = re.compile(r"\x1b\[(?:[0-9;]*;)?(?:3[0-8]|4[0-8]|9[0-7]|10[0-7])(?:
 
 
 def _env(**extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR", "TTY_COMPATIBLE")}
-    env.update(TERM="xterm-256color", COLUMNS="120", LINES="50", **extra)
-    return env
+    return clean_env(TERM="xterm-256color", COLUMNS="120", LINES="50", **extra)
 
 
 def run_in_pty(args: list[str], env: dict[str, str], timeout: float = 120) -> tuple[int, str]:
@@ -120,13 +119,7 @@ def test_the_terminal_run_is_coloured(demo_on_a_terminal: tuple[int, str]) -> No
 
 
 def test_the_demo_piped_has_no_escape_codes_at_all(tmp_path: Path) -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "glmagent", "demo", "--dir", str(tmp_path / "demo")],
-        capture_output=True,
-        text=True,
-        env=_env(),
-        timeout=120,
-    )
+    done = run_glmagent("demo", "--dir", str(tmp_path / "demo"), env=_env())
     assert done.returncode == 0, done.stderr
     assert "\x1b" not in done.stdout + done.stderr
     assert "✓ SUCCESS · tests_passed" in done.stdout and "+ def _words(text):" in done.stdout
@@ -149,13 +142,7 @@ def test_the_no_color_flag_on_a_terminal_has_no_colour(tmp_path: Path) -> None:
 def test_json_prints_exactly_one_document_matching_task_result(tmp_path: Path) -> None:
     from glmagent.loop import TaskResult
 
-    done = subprocess.run(
-        [sys.executable, "-m", "glmagent", "-v", "demo", "--dir", str(tmp_path / "demo"), "--json"],
-        capture_output=True,
-        text=True,
-        env=_env(),
-        timeout=120,
-    )
+    done = run_glmagent("-v", "demo", "--dir", str(tmp_path / "demo"), "--json", env=_env())
     assert done.returncode == 0, done.stderr
     document = json.loads(done.stdout)  # raises if anything but one JSON document is on stdout
     result = TaskResult.model_validate(document)
@@ -185,13 +172,7 @@ def test_json_on_a_terminal_keeps_stdout_to_the_document(tmp_path: Path) -> None
 
 
 def test_quiet_prints_the_outcome_in_one_line(tmp_path: Path) -> None:
-    done = subprocess.run(
-        [sys.executable, "-m", "glmagent", "demo", "-q", "--dir", str(tmp_path / "demo")],
-        capture_output=True,
-        text=True,
-        env=_env(),
-        timeout=120,
-    )
+    done = run_glmagent("demo", "-q", "--dir", str(tmp_path / "demo"), env=_env())
     assert done.returncode == 0
     assert done.stdout.strip().splitlines() == [
         next(line for line in done.stdout.splitlines() if line.startswith("✓ SUCCESS · tests_passed"))
@@ -256,17 +237,7 @@ class _SlowServer(BaseHTTPRequestHandler):
         if len(self.calls) == 2:
             time.sleep(4)
         reply = self.replies.pop(0) if self.replies else plan()
-        payload = json.dumps(
-            {
-                "choices": [{"index": 0, "message": {"role": "assistant", "content": json.dumps(reply)}}],
-                "usage": {"prompt_tokens": 1200, "completion_tokens": 34, "total_tokens": 1234},
-            }
-        ).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(payload)))
-        self.end_headers()
-        self.wfile.write(payload)
+        send_chat_reply(self, json.dumps(reply), prompt_tokens=1200, completion_tokens=34)
 
     def log_message(self, format: str, *args: Any) -> None:
         pass
