@@ -4,19 +4,25 @@ from __future__ import annotations
 
 import datetime as dt
 import secrets
+from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+import structlog
+
+from glmagent.audit import DEFAULT_LOCK_WAIT, software_facts, utc_now
 from glmagent.config import Settings, resolve_settings
 from glmagent.errors import ConfigError
 from glmagent.loop import AgentLoop, LoopObserver, Task, TaskResult
-from glmagent.memory import AgentSummaryStore, validate_task_id
+from glmagent.memory import AgentSummaryStore, act_store, validate_task_id
 from glmagent.observation import Observation
 from glmagent.planners.base import Planner
 from glmagent.project_map import project_map
+from glmagent.prompt import ContextBuilder
 from glmagent.secrets import Redactor
 from glmagent.stopping import StopControl
 from glmagent.testing import ShellTestRunner
+from glmagent.tools import git
 from glmagent.tools.executor import ToolExecutor
 from glmagent.tools.sandbox import NO_SANDBOX_NOTICE, Sandbox, resolve_sandbox
 from glmagent.tools.shell import ShellBackend, make_shell
@@ -25,6 +31,8 @@ from glmagent.workspace import Workspace
 if TYPE_CHECKING:
     from glmagent.contract import Action
     from glmagent.guard import Policy
+
+log = structlog.get_logger(__name__)
 
 
 class CodingAgent:
@@ -47,6 +55,8 @@ class CodingAgent:
         observer: LoopObserver | None = None,
         shell: ShellBackend | None = None,
         policy: Policy | None = None,
+        context: ContextBuilder | None = None,
+        lock_wait: float = DEFAULT_LOCK_WAIT,
         stop: StopControl | None = None,
     ) -> None:
         self.planner = planner
@@ -54,6 +64,10 @@ class CodingAgent:
         self.observer = observer
         self.shell = shell
         self.policy = policy
+        self.context = context
+        """How prompts are built (caps on memory, observations, the whole prompt); the default if None."""
+        self.lock_wait = lock_wait
+        """Seconds a run waits for another run of the same task id before failing with `TaskBusyError`."""
         self.stop = stop
         """Lets a signal handler (the CLI's) ask for a stop after the running action."""
 
@@ -74,50 +88,159 @@ class CodingAgent:
             task_id=validate_task_id(task_id) if task_id else new_task_id(),
         )
 
-    def run(self, task: Task) -> TaskResult:
-        """Run the plan → act → observe loop until it stops; never raises for model behaviour."""
+    @staticmethod
+    def resume_task(
+        task_id: str,
+        working_directory: Path | str = ".",
+        *,
+        max_iterations: int = 5,
+        test_command: str | None = None,
+    ) -> Task:
+        """A `Task` that continues a stopped task with its memory: the description and (unless given) the
+        test command of its latest run. Raises `ConfigError` when there is nothing to resume."""
+        from glmagent.audit import find_run, require_log
+
+        root = Path(working_directory).expanduser().resolve()
+        last = find_run(require_log(root, validate_task_id(task_id)))
+        if last.mode != "task":
+            raise ConfigError(f"{task_id!r} records `glmagent act` runs, not a task to resume")
+        if last.end is not None and last.end.get("success"):
+            raise ConfigError(
+                f"task {task_id} already succeeded (run {last.run_id}); to keep working on it, start a new "
+                "run "
+                f'with `glmagent task "WHAT NEXT" --task-id {task_id}`'
+            )
+        return Task(
+            description=last.description,
+            working_directory=root,
+            max_iterations=max_iterations,
+            test_command=test_command or last.start.get("test_command") or None,
+            task_id=task_id,
+            resumes=last.run_id,
+        )
+
+    def run(self, task: Task, *, details: Mapping[str, Any] | None = None) -> TaskResult:
+        """Run the plan → act → observe loop until it stops; never raises for model behaviour.
+
+        `details` are extra facts for the run's `task_start` record (e.g. `resumed_from`). Raises
+        `TaskBusyError` when another run of the same task id holds it longer than `lock_wait`.
+        """
         workspace = _workspace(task.working_directory)
         settings = self.settings or resolve_settings(workspace.root)
         planner = self.planner or planner_from_settings(settings)
         shell = self.shell or make_shell(settings.shell, sandbox_for(settings, workspace.root))
         redactor = Redactor()
+        policy = self.policy or load_policy(settings)
         executor = ToolExecutor(
-            workspace,
-            shell,
-            self.policy or load_policy(settings),
-            command_timeout=settings.command_timeout,
-            redactor=redactor,
+            workspace, shell, policy, command_timeout=settings.command_timeout, redactor=redactor
         )
         tests = (
             ShellTestRunner(shell, workspace.root, task.test_command, settings.test_timeout, redactor)
             if task.test_command
             else None
         )
+        memory = AgentSummaryStore(workspace.root, task.task_id, redactor=redactor, lock_wait=self.lock_wait)
         loop = AgentLoop(
             project_map=project_map(workspace.root),
             planner=planner,
             executor=executor,
-            memory=AgentSummaryStore(workspace.root, task.task_id, redactor=redactor),
+            memory=memory,
             tests=tests,
+            context=self.context,
             observer=self.observer,
-            start_details={"sandbox": containment(shell), "allow_network": settings.allow_network},
+            start_details={
+                **run_facts(settings, shell, policy),
+                "start_state": start_state(workspace.root),
+                **(details or {}),
+            },
             stop=self.stop,
         )
         try:
             return loop.run(task)
         finally:
+            memory.close()
             close = getattr(planner, "close", None)
             if self.planner is None and callable(close):
                 close()
 
     def act(self, action: Action, working_directory: Path | str = ".") -> Observation:
-        """Run ONE action through the same policy and executor a task would use."""
+        """Run ONE action through the same policy and executor a task would use, and record it in
+        `.hazina/agent-memory/act.jsonl`."""
         workspace = _workspace(Path(working_directory))
         settings = self.settings or resolve_settings(workspace.root)
         shell = self.shell or make_shell(settings.shell, sandbox_for(settings, workspace.root))
         policy = self.policy or load_policy(settings)
-        executor = ToolExecutor(workspace, shell, policy, command_timeout=settings.command_timeout)
-        return executor.execute(action)
+        redactor = Redactor()
+        executor = ToolExecutor(
+            workspace, shell, policy, command_timeout=settings.command_timeout, redactor=redactor
+        )
+        started = utc_now()
+        observation = executor.execute(action)
+        _record_act(
+            workspace.root, action, observation, redactor, started, run_facts(settings, shell, policy)
+        )
+        return observation
+
+
+def run_facts(settings: Settings, shell: ShellBackend, policy: Policy) -> dict[str, Any]:
+    """The facts every run's first record carries: containment, limits, software, policy and schema."""
+    return {
+        "sandbox": containment(shell),
+        "allow_network": settings.allow_network,
+        "shell": getattr(shell, "kind", None),
+        "command_timeout": settings.command_timeout,
+        "test_timeout": settings.test_timeout,
+        **software_facts(getattr(policy, "sources", ())),
+    }
+
+
+def start_state(root: Path) -> dict[str, Any]:
+    """Where the project stood when the run began: its git commit and whether the tree was clean, so a
+    replay can start from the same files."""
+    head = git.run_git(root, "rev-parse", "--verify", "--quiet", "HEAD", timeout=15)
+    if head.exit_code != 0:
+        return {"git_head": None}
+    prefix = git.run_git(root, "rev-parse", "--show-prefix", timeout=15)
+    status = git.run_git(root, "status", "--porcelain", "--untracked-files=normal", "--", ".", timeout=60)
+    return {
+        "git_head": head.stdout.strip(),
+        "git_prefix": prefix.stdout.strip() if prefix.exit_code == 0 else "",
+        "git_clean": status.exit_code == 0 and not status.stdout.strip(),
+    }
+
+
+def _record_act(
+    root: Path,
+    action: Action,
+    observation: Observation,
+    redactor: Redactor,
+    started: str,
+    facts: Mapping[str, Any],
+) -> None:
+    """Append one `act` run (start, the action, its end) to `act.jsonl`; a failure to record is reported,
+    and the action's own result still stands."""
+    store = act_store(root, redactor=redactor)
+    try:
+        store.start_run(
+            mode="act",
+            description=action.brief(),
+            working_directory=str(root),
+            started_at=started,
+            planner=None,
+            test_command=None,
+            **facts,
+        )
+        store.record_action(action.model_dump(mode="json", exclude_none=True), observation, index=0)
+        store.finish_run(
+            success=observation.status == "ok",
+            stop_reason=observation.status,
+            iterations=0,
+            duration_s=observation.duration_s,
+        )
+    except (OSError, ConfigError) as error:
+        log.warning(f"glmagent act: the action ran but could not be recorded in {store.audit_path}: {error}")
+    finally:
+        store.close()
 
 
 def sandbox_for(settings: Settings, root: Path) -> Sandbox:

@@ -2,7 +2,8 @@
 
     GlmAgentError
     ├── ConfigError            bad flags, settings or files supplied by the user (CLI exit 2)
-    │   └── MissingApiKeyError a provider needs a key that is not set
+    │   ├── MissingApiKeyError a provider needs a key that is not set
+    │   └── TaskBusyError      another run of the same task id holds its lock
     ├── PlannerError           provider failed: HTTP error, unreachable, timeout, bad reply (exit 3)
     │   ├── ContextTooLongError    the prompt exceeds the model's context: the loop shrinks it, once
     │   └── ContentFilteredError   the provider's content filter blocked the reply: the iteration fails
@@ -26,6 +27,10 @@ class ConfigError(GlmAgentError):
 
 class MissingApiKeyError(ConfigError):
     """A provider needs an API key that is not set in the environment."""
+
+
+class TaskBusyError(ConfigError):
+    """Another run of the same task id is in progress (one run per task id at a time)."""
 
 
 class PlannerError(GlmAgentError):

@@ -10,7 +10,7 @@ import time
 from collections.abc import Mapping, Sequence
 from enum import StrEnum
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from pydantic import BaseModel, Field
 
@@ -48,6 +48,8 @@ class Task(BaseModel):
     task_id: str
     max_iterations: int = Field(default=5, ge=1, le=100)
     test_command: str | None = None
+    resumes: str | None = None
+    """The run this one continues (`glmagent task --resume`), recorded in `task_start` as `resumed_from`."""
 
 
 class TaskResult(BaseModel):
@@ -79,6 +81,8 @@ class TestRunner(Protocol):
 
 
 class MemoryStore(Protocol):
+    """Where a run is recorded: the memory summary and the audit log (`glmagent.memory`)."""
+
     summary_path: Path
     audit_path: Path
 
@@ -86,9 +90,19 @@ class MemoryStore(Protocol):
 
     def next_iteration_number(self) -> int: ...
 
+    def start_run(self, **details: Any) -> str: ...
+
+    def record(self, event: str, **fields: Any) -> object: ...
+
+    def record_request(self, iteration: int, attempt: int, messages: Sequence[Mapping[str, Any]]) -> None: ...
+
+    def record_action(self, action: Mapping[str, Any], observation: Observation, **extra: Any) -> None: ...
+
+    def record_tests(self, label: str, outcome: Mapping[str, Any]) -> None: ...
+
     def append_iteration(self, number: int, lines: Sequence[str]) -> str: ...
 
-    def record(self, event: str, **fields: object) -> None: ...
+    def finish_run(self, **outcome: Any) -> None: ...
 
 
 class LoopObserver(Protocol):
@@ -170,8 +184,8 @@ class AgentLoop:
         self.planner = planner
         self.executor = executor
         self.stop = stop or StopControl()
-        """Lets a first Ctrl-C finish the running action; records are always written whole."""
-        self.memory: MemoryStore = _WholeRecords(memory, self.stop)  # type: ignore[assignment]
+        """Lets a first Ctrl-C finish the running action (the memory store writes each record whole)."""
+        self.memory = memory
         self.tests = tests
         self.context = context or ContextBuilder()
         self.observer = observer or SilentObserver()
@@ -191,21 +205,22 @@ class AgentLoop:
         self._iteration_cost: float | None = 0.0
         self._blocks: list[str] = []
         self._lines: list[str] = []
+        # The store takes the task's lock first, so the numbering and memory read below are this run's own.
+        self.memory.start_run(
+            description=task.description,
+            working_directory=str(task.working_directory),
+            max_iterations=task.max_iterations,
+            test_command=task.test_command,
+            planner=getattr(self.planner, "name", type(self.planner).__name__),
+            **({"resumed_from": task.resumes} if task.resumes else {}),
+            **self.start_details,
+        )
         self._number = self.memory.next_iteration_number()
         iterations = 0
         clean_iterations = 0  # iterations in which every action succeeded
         latest_tests: TestOutcome | None = None
         baseline_passed: bool | None = None
         reason, error = StopReason.MAX_ITERATIONS, None
-        self.memory.record(
-            "task_start",
-            description=task.description,
-            working_directory=str(task.working_directory),
-            max_iterations=task.max_iterations,
-            test_command=task.test_command,
-            planner=getattr(self.planner, "name", type(self.planner).__name__),
-            **self.start_details,
-        )
         try:
             if self.tests is not None:
                 latest_tests = self._run_tests("baseline")
@@ -270,7 +285,7 @@ class AgentLoop:
             memory_file=self.memory.summary_path,
             audit_file=self.memory.audit_path,
         )
-        self.memory.record("task_end", **result.model_dump(mode="json", exclude={"summary"}))
+        self.memory.finish_run(**result.model_dump(mode="json", exclude={"summary"}))
         return result
 
     def _plan(
@@ -326,12 +341,7 @@ class AgentLoop:
 
     def _ask(self, messages: list[ChatMessage], iteration: int, limit: int, attempt: int) -> PlannerReply:
         self.observer.planning(self._number, limit, attempt)
-        self.memory.record(
-            "planner_request",
-            iteration=self._number,
-            attempt=attempt,
-            messages=[m.model_dump() for m in messages],
-        )
+        self.memory.record_request(self._number, attempt, [m.model_dump() for m in messages])
         try:
             reply = self.planner.plan(messages)
         except ContextTooLongError:
@@ -370,36 +380,31 @@ class AgentLoop:
                 observation = self.executor.execute(action)
             observations.append(observation)
             self._lines.append(observation.summary)
-            self.memory.record(
-                "action",
+            self.memory.record_action(
+                action.model_dump(mode="json", exclude_none=True),
+                observation,
                 iteration=self._number,
                 index=index,
-                action=action.model_dump(mode="json", exclude_none=True),
-                status=observation.status,
-                summary=observation.summary,
-                details=observation.details,
-                duration_s=observation.duration_s,
             )
             self.observer.action_done(self._number, action, observation)
             if self.stop.requested is not None:
                 raise KeyboardInterrupt(self.stop.requested)
             if observation.status == "rejected":
                 skipped = actions[index + 1 :]
-                for rest in skipped:
-                    observations.append(
-                        Observation(
-                            tool=rest.tool.value,
-                            status="skipped",
-                            summary=f"Skipped {rest.brief()}",
-                            output="Not executed: an earlier action in this batch was rejected.",
-                        )
-                    )
-                    self.observer.action_done(self._number, rest, observations[-1])
-                    self.memory.record(
-                        "action",
-                        iteration=self._number,
-                        action=rest.model_dump(mode="json", exclude_none=True),
+                for offset, rest in enumerate(skipped, start=index + 1):
+                    skip = Observation(
+                        tool=rest.tool.value,
                         status="skipped",
+                        summary=f"Skipped {rest.brief()}",
+                        output="Not executed: an earlier action in this batch was rejected.",
+                    )
+                    observations.append(skip)
+                    self.observer.action_done(self._number, rest, skip)
+                    self.memory.record_action(
+                        rest.model_dump(mode="json", exclude_none=True),
+                        skip,
+                        iteration=self._number,
+                        index=offset,
                     )
                 if skipped:
                     self._lines.append(f"Skipped {len(skipped)} remaining action(s) after the rejection")
@@ -411,15 +416,7 @@ class AgentLoop:
         self.observer.tests_started(label)
         outcome = self.tests.run()
         self._lines.append(f"Baseline: {outcome.summary}" if label == "baseline" else outcome.summary)
-        self.memory.record(
-            "tests",
-            label=label,
-            command=outcome.command,
-            passed=outcome.passed,
-            exit_code=outcome.exit_code,
-            summary=outcome.summary,
-            duration_s=outcome.duration_s,
-        )
+        self.memory.record_tests(label, outcome.model_dump(mode="json"))
         self.observer.tests_done(label, outcome)
         return outcome
 
@@ -436,7 +433,6 @@ class AgentLoop:
             )
         self._iteration_usage, self._iteration_cost = TokenUsage(), 0.0
         block = self.memory.append_iteration(self._number, self._lines)
-        self.memory.record("iteration_summary", iteration=self._number, summary=block)
         self._blocks.append(block)
         self.observer.iteration_done(self._number, block)
         self._number += 1
@@ -459,22 +455,3 @@ def _succeeded(
     if reason is StopReason.NO_ACTIONS and clean_iterations:
         return not has_tests or (latest is not None and latest.passed)
     return False
-
-
-class _WholeRecords:
-    """The memory store with every write shielded from Ctrl-C, so no record is ever cut in half."""
-
-    def __init__(self, store: MemoryStore, stop: StopControl) -> None:
-        self._store = store
-        self._stop = stop
-
-    def __getattr__(self, name: str) -> object:
-        value = getattr(self._store, name)
-        if not callable(value):
-            return value
-
-        def shielded(*args: object, **kwargs: object) -> object:
-            with self._stop.shielded():
-                return value(*args, **kwargs)
-
-        return shielded

@@ -1,7 +1,9 @@
 """`ContextBuilder`: turns the task, the memory and the last observations into chat messages.
 
 The prompt stays bounded however many iterations accumulate: only the last iteration's observations are
-shown in full (each capped), and the memory of earlier iterations keeps only its most recent part. The whole
+shown in full (each capped). Of the memory of earlier iterations, the last `RECENT_ITERATIONS` summaries are
+shown in full and older ones condensed to one line each, at most `CONDENSED_CAP` characters of them (the most
+recent); the rest are named as omitted, and the whole memory part stays within `MEMORY_CAP`. The whole
 prompt stays within `PROMPT_BUDGET_CHARS` (about 20,000 tokens at ~4 characters a token): when the parts add
 up to more, the observations are cut further. The first prompt of a run carries a map of the project's files.
 The schema shown to the model is the strict form (`glmagent.strict_schema`), simpler to follow.
@@ -15,6 +17,7 @@ from collections.abc import Sequence
 from pydantic import BaseModel
 
 from glmagent.contract import REQUIRED_FIELDS, ToolName
+from glmagent.memory import iteration_blocks
 from glmagent.observation import Observation
 from glmagent.planners.base import ChatMessage
 from glmagent.testing import TestOutcome
@@ -25,6 +28,12 @@ OBSERVATION_CAP = 12_000
 OBSERVATIONS_BUDGET = 40_000
 #: Characters of the memory summary of earlier iterations (the most recent part is kept).
 MEMORY_CAP = 6_000
+#: Iteration summaries shown in full; older ones are condensed to one line each.
+RECENT_ITERATIONS = 3
+#: Characters of one condensed iteration line.
+CONDENSED_LINE_CAP = 120
+#: Characters of all condensed lines together (the most recent are kept; older ones are named as omitted).
+CONDENSED_CAP = 800
 TEST_OUTPUT_CAP = 6_000
 #: Characters of the project map in the first prompt.
 PROJECT_MAP_CAP = 8_000
@@ -85,10 +94,15 @@ class ContextBuilder:
         observation_cap: int = OBSERVATION_CAP,
         observations_budget: int = OBSERVATIONS_BUDGET,
         memory_cap: int = MEMORY_CAP,
+        recent_iterations: int | None = RECENT_ITERATIONS,
+        condensed_cap: int = CONDENSED_CAP,
     ) -> None:
         self.observation_cap = observation_cap
         self.observations_budget = observations_budget
         self.memory_cap = memory_cap
+        self.recent_iterations = recent_iterations
+        """Iteration summaries shown in full (None: all of them, as far as `memory_cap` allows)."""
+        self.condensed_cap = condensed_cap
 
     def system_prompt(self, test_command: str | None) -> str:
         tools = "\n".join(
@@ -177,6 +191,10 @@ class ContextBuilder:
         ]
 
     def _memory(self, summary: str) -> str:
+        blocks = iteration_blocks(summary)
+        if self.recent_iterations is not None and len(blocks) > self.recent_iterations:
+            cut = len(blocks) - self.recent_iterations
+            summary = self._condensed(blocks[:cut]) + "\n".join(text for _, text in blocks[cut:])
         summary = summary.strip()
         if len(summary) <= self.memory_cap:
             return summary
@@ -185,6 +203,26 @@ class ContextBuilder:
         boundary = kept.find("Iteration ")
         kept = kept[boundary:] if boundary != -1 else kept
         return f"[... earlier iterations omitted: {len(summary) - len(kept):,} characters ...]\n{kept}"
+
+    def _condensed(self, blocks: Sequence[tuple[int, str]]) -> str:
+        """Older iterations, one line each, newest kept within `condensed_cap`; the rest named as omitted."""
+        lines = [_condense(number, text) for number, text in blocks]
+        kept: list[str] = []
+        used = 0
+        for line in reversed(lines):
+            if used + len(line) + 1 > self.condensed_cap:
+                break
+            kept.append(line)
+            used += len(line) + 1
+        kept.reverse()
+        omitted = blocks[: len(blocks) - len(kept)]
+        parts = []
+        if omitted:
+            first, last = omitted[0][0], omitted[-1][0]
+            span = f"iteration {first}" if first == last else f"iterations {first}-{last}"
+            parts.append(f"[... earlier iterations omitted: {span}; the memory file keeps them ...]")
+        parts.extend(kept)
+        return "\n".join(parts) + "\n\n"
 
     def _observations(self, observations: Sequence[Observation]) -> str:
         if not observations:
@@ -197,6 +235,17 @@ class ContextBuilder:
             budget -= len(text)
             blocks.append(f"## Action {index}: {observation.tool} — {observation.status}\n{text}")
         return "\n\n".join(blocks)
+
+
+def _condense(number: int, block: str) -> str:
+    """`Iteration N: bullet; bullet; ...` within `CONDENSED_LINE_CAP` characters (token counts left out)."""
+    bullets = [
+        line[2:].strip()
+        for line in block.splitlines()[1:]
+        if line.startswith("- ") and not line.startswith("- Planner used ")
+    ]
+    line = f"Iteration {number}: " + ("; ".join(bullets) or "no actions")
+    return line if len(line) <= CONDENSED_LINE_CAP else line[: CONDENSED_LINE_CAP - 1] + "…"
 
 
 def _cap(text: str, limit: int, *, tail: bool = False) -> str:

@@ -3,8 +3,8 @@
 A first Ctrl-C while an action runs lets that action finish, then the loop stops and writes its summary; a
 second stops at once (the running command's process tree is killed). At any other moment — waiting for the
 planner, running the tests — nothing of the project is half-done, so a first Ctrl-C stops at once.
-Whatever stops the task, a record being written to the memory or audit file is finished first, so both stay
-whole and the `task_end` record is written.
+Whatever stops the task, the loop then writes its summary and the `task_end` record, ignoring further
+interrupts; a record being written when the signal comes is finished first (`glmagent.audit.uninterrupted`).
 
 `StopControl` holds no signal handler itself: the CLI installs one that calls `interrupt`. Library users
 without one get Python's usual KeyboardInterrupt, which the loop also turns into a written summary.
@@ -19,7 +19,7 @@ GRACEFUL_STOP = "stopped after the current action (Ctrl-C)"
 
 
 class StopControl:
-    """Where the loop is (running an action, writing a record, finishing) and whether a stop was asked."""
+    """Where the loop is (running an action, finishing) and whether a stop was asked."""
 
     def __init__(self) -> None:
         self.requested: str | None = None
@@ -27,15 +27,12 @@ class StopControl:
         self.on_request: Callable[[str], None] | None = None
         """Told when a graceful stop was requested (the UI says "stopping after this action")."""
         self._in_action = False
-        self._shield = 0
-        self._pending: BaseException | None = None
         self._finishing = False
 
     def interrupt(self, error: KeyboardInterrupt, *, graceful: bool) -> None:
         """Stop the task: called in the main thread by a signal handler, which returns if this returns.
 
-        `graceful` (a first Ctrl-C) during an action only records the request; otherwise `error` is raised
-        here — or, while a record is being written, as soon as it is written.
+        `graceful` (a first Ctrl-C) during an action only records the request; otherwise `error` is raised.
         """
         if self._finishing:
             return  # already stopping: the summary and the last record are being written
@@ -43,9 +40,6 @@ class StopControl:
             self.requested = GRACEFUL_STOP
             if self.on_request is not None:
                 self.on_request(GRACEFUL_STOP)
-            return
-        if self._shield:
-            self._pending = self._pending or error
             return
         raise error
 
@@ -58,23 +52,10 @@ class StopControl:
         finally:
             self._in_action = False
 
-    @contextmanager
-    def shielded(self) -> Iterator[None]:
-        """While the block runs (writing a record), a stop is held back until the block ends."""
-        self._shield += 1
-        try:
-            yield
-        finally:
-            self._shield -= 1
-            if not self._shield and self._pending is not None:
-                pending, self._pending = self._pending, None
-                raise pending
-
     def finishing(self) -> None:
         """The loop is writing its summary: further interrupts change nothing."""
         self._finishing = True
-        self._pending = None
 
     def reset(self) -> None:
         """Ready for another task (library users may run several with one control)."""
-        self.requested, self._pending, self._finishing = None, None, False
+        self.requested, self._finishing = None, False

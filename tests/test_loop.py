@@ -14,6 +14,7 @@ from glmagent.agent import CodingAgent
 from glmagent.config import Settings
 from glmagent.errors import PlannerError
 from glmagent.loop import StopReason, TaskResult
+from glmagent.memory import iteration_blocks
 from glmagent.planners.base import ChatMessage, PlannerReply
 from glmagent.planners.scripted import ScriptedPlanner
 
@@ -42,7 +43,9 @@ def run_task(
 
 
 def memory(project: Path, task_id: str = "t") -> str:
-    return (project / ".hazina" / "agent-memory" / f"{task_id}.txt").read_text()
+    """The memory file's iteration blocks, exactly as written (run headers and footers left out)."""
+    text = (project / ".hazina" / "agent-memory" / f"{task_id}.txt").read_text()
+    return "\n".join(block for _, block in iteration_blocks(text))
 
 
 def audit(project: Path, task_id: str = "t") -> list[dict]:

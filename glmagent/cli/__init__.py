@@ -46,6 +46,9 @@ examples:
   glmagent act '{"tool": "read_file", "path": "README.md"}'
   glmagent policy check "rm -rf build"            exit 1: blocked, with the rule that matched
   glmagent config show                            every setting and where it came from
+  glmagent audit list                             recorded runs here, newest first, with chain status
+  glmagent audit verify TASK_ID                   exit 1 if a record was edited, removed or rewritten
+  glmagent task --resume TASK_ID                  continue a stopped task with its memory
 
 exit codes: 0 success, 1 finished without success (or: blocked, failed), 2 usage or configuration error,
 3 planner/provider failure, 130 interrupted (Ctrl-C), 143/129 stopped by SIGTERM/SIGHUP (summary and
@@ -60,6 +63,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "task": ("_task", "run a task in a project"),
     "demo": ("_task", "offline end-to-end run on a bundled sample project"),
     "act": ("_act", "run ONE action through validation, policy and executor"),
+    "audit": ("_audit", "review, verify and export recorded runs"),
+    "replay": ("_replay", "re-run a recorded run's replies and report where the outcome differs"),
     "policy": ("_policy", "check commands against the command policy, list its rules"),
     "schema": ("_schema", "print the planner output JSON schema"),
     "trust": ("_trust", "trust a project's .hazina/config.toml (provider, base_url, test_command)"),

@@ -27,7 +27,8 @@ if TYPE_CHECKING:
 _TASK_EPILOG = """\
 The loop stops by itself: when the planner returns no actions, when the tests pass (if they failed before
 iteration 1), or at --max-iterations (1-100). Each iteration's summary is appended to
-.hazina/agent-memory/TASK_ID.txt and every event to TASK_ID.jsonl beside it; reuse --task-id to continue.
+.hazina/agent-memory/TASK_ID.txt and every event to TASK_ID.jsonl beside it (`glmagent audit` reads them);
+reuse --task-id to continue with new instructions, or --resume TASK_ID to continue a stopped task as it was.
 
 success: the tests pass after failing before iteration 1; or the planner declares the task done (no
 actions) after at least one iteration in which every action succeeded — and, with --test, the tests pass.
@@ -75,7 +76,7 @@ def register(commands: Any) -> None:
     task.add_argument(
         "description",
         nargs="?",
-        help="what to do, in plain words (- reads it from stdin)",
+        help="what to do, in plain words (- reads it from stdin; not with --resume)",
     )
     task.add_argument(
         "--task-file",
@@ -85,6 +86,11 @@ def register(commands: Any) -> None:
     )
     add_settings_arguments(task)
     task.add_argument("--task-id", metavar="ID", help="memory file name; reuse it to continue a task")
+    task.add_argument(
+        "--resume",
+        metavar="TASK_ID",
+        help="continue a stopped task (interrupted, killed, out of iterations) with its memory and task",
+    )
     add_json(task)
     task.set_defaults(handler=run_task)
 
@@ -215,35 +221,41 @@ def run_task(args: argparse.Namespace) -> int:
     from glmagent.config import resolve_settings
     from glmagent.errors import ConfigError
 
-    description = read_description(args)
+    _check_resume_arguments(args)
+    description = None if args.resume else read_description(args)
     if args.task_id is not None:
         from glmagent.memory import validate_task_id
 
-        validate_task_id(
-            args.task_id
-        )  # an empty id (`--task-id "$UNSET"`) must not start a new task silently
+        # An empty id (`--task-id "$UNSET"`) must not silently start a new task.
+        validate_task_id(args.task_id)
     workdir = args.directory.expanduser().resolve()
     if not workdir.is_dir():
         raise ConfigError(f"project directory does not exist: {workdir}")
     settings = resolve_settings(workdir, settings_flags(args), warn=warn)
     _log_settings(settings)
-    task = CodingAgent.create_task(
-        description=description,
-        working_directory=workdir,
-        max_iterations=settings.max_iterations,
-        test_command=settings.test_command,
-        task_id=args.task_id,
-    )
+    if args.resume:
+        task = CodingAgent.resume_task(
+            args.resume, workdir, max_iterations=settings.max_iterations, test_command=settings.test_command
+        )
+    else:
+        task = CodingAgent.create_task(
+            description=description or "",
+            working_directory=workdir,
+            max_iterations=settings.max_iterations,
+            test_command=settings.test_command,
+            task_id=args.task_id,
+        )
     containment = containment_line(settings, workdir)
     planner = planner_from_settings(settings)
     label = getattr(planner, "name", settings.provider)
     screen = _screen(args, label)
+    resumes = f" (resuming run {task.resumes})" if task.resumes else ""
     screen.header(
         "glmagent task",
-        task.task_id,
+        task.task_id + resumes,
         [
             ("project", str(workdir)),
-            ("task", _first_line(description)),
+            ("task", _first_line(task.description)),
             ("planner", f"{label} · up to {settings.max_iterations} iterations"),
             ("tests", settings.test_command or "none (--test CMD: the loop runs them itself)"),
             ("sandbox", _sandbox_row(containment)),
@@ -259,6 +271,17 @@ def run_task(args: argparse.Namespace) -> int:
         if callable(close):
             close()
     return _finish(args, screen, result)
+
+
+def _check_resume_arguments(args: argparse.Namespace) -> None:
+    from glmagent.errors import ConfigError
+
+    if args.resume is None:
+        return
+    if args.description is not None or args.task_file is not None:
+        raise ConfigError("--resume continues a task with its recorded description; leave DESCRIPTION out")
+    if args.task_id and args.task_id != args.resume:
+        raise ConfigError(f"--resume {args.resume} and --task-id {args.task_id} name different tasks")
 
 
 def run_demo(args: argparse.Namespace) -> int:

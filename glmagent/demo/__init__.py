@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib.util
 import shlex
 import shutil
+import subprocess
 import sys
 import tempfile
 from collections.abc import Callable
@@ -43,7 +44,32 @@ def prepare_project(destination: Path | None = None) -> Path:
     if target.exists() and any(target.iterdir()):
         raise ConfigError(f"demo directory {target} is not empty")
     shutil.copytree(SAMPLE_PROJECT, target, dirs_exist_ok=True, ignore=shutil.ignore_patterns("__pycache__"))
+    _commit_start(target)
     return target
+
+
+def _commit_start(project: Path) -> None:
+    """Commit the sample as the demo starts (when git is installed): `git diff` then shows what the agent
+    changed, and `glmagent replay demo` can rebuild the starting files from the recorded commit."""
+    if shutil.which("git") is None:
+        return
+    from glmagent.tools.shell import child_environment
+
+    settings = ["-c", "user.name=glmagent demo", "-c", "user.email=demo@glmagent.invalid"]
+    settings += ["-c", "commit.gpgsign=false", "-c", "core.hooksPath=/dev/null"]
+    settings += ["-c", "init.defaultBranch=main"]
+    message = "wordstats sample as the demo starts"
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", message]):
+        done = subprocess.run(
+            ["git", *settings, *args],
+            cwd=project,
+            env=child_environment(),
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            check=False,
+        )
+        if done.returncode != 0:
+            return  # the demo works without a repository; only replay then needs --in
 
 
 def run_demo(

@@ -34,8 +34,10 @@ def outcome_sentence(result: TaskResult) -> str:
 
 
 def review_command(result: TaskResult) -> str:
-    """The command that shows the task's records."""
-    return f"less {shlex.quote(_shown_path(result.memory_file))}" if result.memory_file else ""
+    """The command that shows the task's record (`glmagent audit show`)."""
+    directory = _shown_path(result.working_directory)
+    where = "" if directory == "." else f" -C {shlex.quote(directory)}"
+    return f"glmagent audit show {shlex.quote(result.task_id)}{where}"
 
 
 def _shown_path(path: Path | None) -> str:
@@ -46,7 +48,7 @@ def _shown_path(path: Path | None) -> str:
         relative = path.relative_to(Path.cwd())
     except (ValueError, OSError):
         return str(path)
-    return str(relative) if str(relative) != "." else str(path)
+    return str(relative)
 
 
 def _tests(facts: RunFacts, result: TaskResult, g: Glyphs) -> Text:
@@ -123,9 +125,8 @@ def summary_rows(result: TaskResult, facts: RunFacts, g: Glyphs) -> list[tuple[s
         rows.append(("memory", inert_text(_shown_path(result.memory_file))))
     if result.audit_file:
         rows.append(("audit", inert_text(_shown_path(result.audit_file))))
-    review = review_command(result)
-    if review:
-        rows.append(("review", inert_text(review, "accent")))
+    if result.audit_file:
+        rows.append(("review", inert_text(review_command(result), "accent")))
     return rows
 
 
