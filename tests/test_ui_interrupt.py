@@ -45,8 +45,16 @@ def _wait_for(path: Path, proc: subprocess.Popen[str], timeout: float = 60) -> N
 
 
 def _audit(project: Path) -> list[dict]:
-    (log,) = (project / ".hazina" / "agent-memory").glob("*.jsonl")
-    return [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]  # every line whole
+    """The task's records — each line whole JSON — after `glmagent audit verify` found the record intact."""
+    (log,) = (project / ".hazina" / "agent-memory").glob("task-*.jsonl")
+    verified = subprocess.run(
+        [sys.executable, "-m", "glmagent", "audit", "verify", log.stem, "-C", str(project)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+    return [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
 
 
 def test_a_first_ctrl_c_lets_the_running_action_finish_then_stops_with_the_summary(

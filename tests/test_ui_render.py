@@ -113,7 +113,7 @@ def test_the_summary_has_files_tests_tokens_and_cost(project: Path) -> None:
     assert "  tests       failing → passing · tests passed" in shown
     assert "  tokens      1,200 (1,000 in, 200 out, 50 reasoning) · $0.0021" in shown
     assert re.search(r"  iterations  1 of 5\n", shown)
-    assert "  review      " in shown and "t.txt" in shown
+    assert "  review      glmagent audit show t -C " in shown and "t.txt" in shown
 
 
 def test_verbose_shows_the_whole_thought(project: Path) -> None:
