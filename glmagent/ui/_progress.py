@@ -92,7 +92,9 @@ class TaskProgress:
                 get_renderable=self._status,
                 transient=True,
                 refresh_per_second=8,
-                redirect_stdout=self.console.file is not None,
+                # Whatever else writes to the terminal while the status line is up (log lines, a library's
+                # print) goes above it instead of through it; with --json this also keeps stdout clean.
+                redirect_stdout=True,
                 redirect_stderr=True,
             )
             self._live.start()
