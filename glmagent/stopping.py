@@ -25,7 +25,7 @@ class StopControl:
         self.requested: str | None = None
         """Set by a first Ctrl-C during an action: the loop stops once the action is done."""
         self.on_request: Callable[[str], None] | None = None
-        """Told when a graceful stop was requested (the UI says "stopping after this action")."""
+        """Told when a graceful stop was requested (the UI says "stopping after the current action")."""
         self._in_action = False
         self._finishing = False
 
@@ -39,7 +39,7 @@ class StopControl:
         if graceful and self._in_action and self.requested is None:
             self.requested = GRACEFUL_STOP
             if self.on_request is not None:
-                self.on_request(GRACEFUL_STOP)
+                self.on_request("stopping after the current action")
             return
         raise error
 
