@@ -65,6 +65,14 @@ def guard_decision(shell: str, command: str) -> Decision:
     return Policy.default().check(command, shell)  # type: ignore[arg-type]
 
 
+def guard_example(command: str) -> Decision:
+    """The built-in policy's decision on a command written like a rule example: `PS> ` runs it on the
+    PowerShell backend, anything else on POSIX."""
+    if command.startswith("PS> "):
+        return guard_decision("powershell", command[4:])
+    return guard_decision("posix", command)
+
+
 def guard_blocks(shell: str, command: str, expected: str) -> None:
     """`command` is blocked by `expected`: a rule id (with a dot) or a category."""
     d = guard_decision(shell, command)

@@ -35,7 +35,7 @@ ALLOWED = [
     "dart analyze",
     "swift build",
     "dotnet user-secrets --help",
-    "SYSTEMD_EDITOR=vim systemctl status foo",
+    "SYSTEMD_EDITOR=true systemctl status foo",
 ]
 
 

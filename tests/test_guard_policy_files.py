@@ -146,17 +146,17 @@ def test_two_user_files_may_not_reuse_an_id(tmp_path: Path) -> None:
 def test_examples_with_a_powershell_prompt_run_on_powershell(tmp_path: Path) -> None:
     text = """
     [[rule]]
-    id = "custom.stop-service"
+    id = "custom.stop-job"
     category = "destructive"
-    description = "stops a Windows service"
-    justification = "Stopping services breaks the user's machine; ask the user instead."
-    match = ["PS> Stop-Service -Name spooler", "PS> spsv spooler"]
-    not_match = ["PS> Get-Service", "Get-Service"]
-    when = [{ on = "command", commands = ["stop-service"], shells = ["powershell"] }]
+    description = "stops a background job"
+    justification = "Jobs belong to the user's session; ask the user instead."
+    match = ["PS> Stop-Job -Name build", "PS> spjb build"]
+    not_match = ["PS> Get-Job", "Get-Job"]
+    when = [{ on = "command", commands = ["stop-job"], shells = ["powershell"] }]
     """
     policy = Policy.load([write(tmp_path, text)])
     rule = policy.rules[-1]
     assert rule.shells == ["powershell"]
-    assert ("Stop-Service -Name spooler", "powershell", True) in rule.examples()
-    assert policy.check("spsv spooler", "powershell").rule_id == "custom.stop-service"
-    assert policy.check("Stop-Service spooler", "posix").allowed
+    assert ("Stop-Job -Name build", "powershell", True) in rule.examples()
+    assert policy.check("spjb build", "powershell").rule_id == "custom.stop-job"
+    assert policy.check("Stop-Job build", "posix").allowed

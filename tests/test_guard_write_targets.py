@@ -166,3 +166,40 @@ def test_blocked_writes_never_run(git_project: Path, command: str) -> None:
     after = {p: p.read_bytes() for p in git_project.parent.rglob("*") if p.is_file() and p not in own_record}
     assert after == before
     assert json.loads((memory / "TASK.jsonl").read_text(encoding="utf-8"))["event"] == "task_start"
+
+
+# Output files named by an option are writes like any other.
+@pytest.mark.parametrize(
+    "command",
+    [
+        "openssl enc -in x -out /path/to/output-file",
+        "shuf -e DATA -o /path/to/output-file",
+        "sort -o /etc/hosts names.txt",
+        "gcc -x c /dev/null -o /usr/local/bin/x",
+        "mypy src --junit-xml /srv/report.xml",
+        "pandoc -o ~/report.pdf README.md",
+        "setfacl -m u:dev:rwx /etc/x",
+        "echo 41 | xxd -r - /path/to/output-file",
+    ],
+)
+def test_output_options_outside_the_project_block(command: str, tmp_path: Path) -> None:
+    decision = Policy.default().check(command, "posix", cwd=tmp_path)
+    assert not decision.allowed and decision.rule_id == "containment.write-outside-project", decision.reason
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "gcc -O2 -o build/app main.c",
+        "go build -o ./bin/tool .",
+        "sort -o sorted.txt names.txt",
+        "pytest --junit-xml=reports/junit.xml",
+        "ls -o /etc",
+        "grep -o 'x' /etc/hosts",
+        "ps -o pid,cmd",
+    ],
+)
+def test_output_options_inside_the_project_and_other_dash_o_stay_allowed(
+    command: str, tmp_path: Path
+) -> None:
+    assert Policy.default().check(command, "posix", cwd=tmp_path).allowed, command

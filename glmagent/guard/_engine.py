@@ -1,272 +1,39 @@
-"""The evaluation of one command: parse, walk, unwrap, match, and pick the finding that explains the block."""
+"""The evaluation of one command: parse, walk, unwrap, match, and pick the finding that explains the block.
+
+`Evaluation` walks a command line and everything nested in it; the words of each command are checked by
+`_words.WordChecks`, the code it runs is followed by `_launchers.RunsOtherCode`. `CompiledPolicy` adds the
+decision entry point, with its fast path for one command of literal words, to the tables of `_compiled`.
+"""
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
-from fnmatch import fnmatch
-from operator import itemgetter
-from typing import Any, NamedTuple
+from typing import Any
 
-from . import _parse_cmd, _parse_posix, _parse_powershell
-from ._models import (
-    Decision,
-    Dialect,
-    EngineEvent,
-    ExecutorSpec,
-    PolicyFile,
-    Rule,
-    ShellKind,
-    ShellSpec,
-    WrapperSpec,
-)
-from ._normalise import command_key, fold_arg, ps_ascii
-from ._paths import CHANGE_DIRECTORY, DELETERS, WRITERS, PathScope, write_targets
-from ._payloads import decode_powershell_b64, static_output, string_literals
-from ._rules import (
-    MATCH,
-    CommandView,
-    CompiledCommand,
-    RuleIndex,
-    SyntaxInfo,
-    build_index,
-    dotnet_key,
-)
+from . import _locators, _parse_cmd, _parse_posix, _parse_powershell
+from ._compiled import POWERSHELL_ONLY, NameInfo, PolicyTables, matching_clauses
+from ._findings import Finding, finding_words, shown, shown_args
+from ._launchers import RunsOtherCode
+from ._models import Decision, Dialect, EngineEvent, Rule, ShellKind, WrapperSpec
+from ._normalise import fold_arg, ps_ascii
+from ._paths import PathScope, output_targets
+from ._payloads import PREPARE, static_output, string_literals
+from ._rules import MATCH, CommandView, dotnet_key
 from ._syntax import DYN, Arg, Feed, Frame, Stdin
-from ._unwrap import (
-    Wrapped,
-    cmd_exe,
-    executor,
-    find_exec,
-    joined_command,
-    posix_shell,
-    powershell_arrays,
-    powershell_exe,
-    script_source,
-    split_words,
-    unwrap,
-    windows_split,
-)
+from ._unwrap import Wrapped, split_words, unwrap
+from ._words import WordChecks, maybe_environ, path_key
 
-_SHOWN_MAX = 160
-_QUOTED_WORD = re.compile("'[^']*'|\"[^\"$`]*\"")
-_NO_ALIASES: dict[str, str] = {}
 _ALLOWED = "no deny rule matches any command in it"
 
-
-_TEXT = itemgetter(0)
-_RAW = itemgetter(1)
-
-
-def _shown_args(argv: list[Arg]) -> str:
-    return _shown(" ".join(map(_RAW, argv)))
-
-
-def _shown(text: str) -> str:
-    """A command line shown in a reason: one line, single spaces, cut at `_SHOWN_MAX` characters."""
-    if "  " in text or not text.isprintable() or text[:1] == " " or text[-1:] == " ":
-        text = " ".join(text.split())  # one line, single spaces: the words as the planner would type them
-    return text if len(text) <= _SHOWN_MAX else text[: _SHOWN_MAX - 1] + "…"
+_NO_ALIASES: dict[str, str] = {}
 
 
 class _Stop(Exception):
     """A concrete deny was found; nothing later can change the decision."""
 
 
-def _finding(
-    rule: Rule, argv: list[Arg], names: tuple[str, ...], where: str, detail: str
-) -> tuple[list[str], str]:
-    """The words (normalised, the program as the rules name it) and the sentence a rule finding reports."""
-    shown = " ".join(map(_RAW, argv))
-    if len(shown) > _SHOWN_MAX or _UNTIDY.search(shown):
-        shown = _shown(shown)
-    reason = f"`{shown}`{where} {rule.description}"
-    out = list(map(_TEXT, argv))
-    if DYN in "".join(out):
-        out = [a.text if DYN not in a.text else a.raw for a in argv]
-    out[0] = names[-1]
-    return out, f"{reason} ({detail})" if detail else reason
-
-
-class Finding(NamedTuple):
-    """A rule that matched, the words it matched (normalised), and the sentence that explains it."""
-
-    rule: Rule
-    argv: list[str]
-    reason: str
-
-
-_new_tuple = tuple.__new__
-_UNTIDY = re.compile(r"  |^ | $|[^ -~]")
-"""What `_shown` would change: doubled or edge spaces, anything but printable ASCII."""
-
-
-@dataclass(slots=True, frozen=True)
-class NameInfo:
-    """What a command name means to the policy: its rule clauses and how it runs other code."""
-
-    names: tuple[str, ...]
-    """The normalised command word and, on PowerShell, the cmdlet an alias stands for (rules name either)."""
-    clauses: tuple[CompiledCommand, ...]
-    wrappers: tuple[WrapperSpec, ...]
-    shell: ShellSpec | None
-    executor: ExecutorSpec | None
-    special: tuple[str, str] | None
-    writes_files: str
-    """"all": every operand is a file it writes (`tee`); "first": the first one (`Set-Content`); "": none."""
-    inert: bool
-    """No rule names it and it runs nothing else, so only argument-wide rules apply (`ls`, `pytest`)."""
-    syntax: SyntaxInfo
-    """Where its operands start (value-taking global options, `kill`'s single option word)."""
-    acts: bool
-    """It wraps another command, writes files, or runs code (a shell, an interpreter, `eval` ...)."""
-    paths: str = ""
-    """"cd" when it changes the working directory, "write" when `_paths.write_targets` can name what it
-    writes, "" otherwise: either way its words are judged against the working directory."""
-
-
-_WRITERS = {
-    # "copy": the last operand becomes a copy of another file, maybe a program (`cp /bin/rm ./x; ./x -rf y`).
-    "cp": "copy",
-    "mv": "copy",
-    "ln": "copy",
-    "install": "copy",
-    "copy-item": "copy",
-    "move-item": "copy",
-    "tee": "all",
-    "tee-object": "first",
-    "out-file": "first",
-    "set-content": "first",
-    "add-content": "first",
-}
-
-
-def _maybe_environ(text: str) -> bool:
-    """A cheap screen: only words mentioning `env`, holding a glob or a run-time piece can name one."""
-    return "env" in text or "ENV" in text or "*" in text or "?" in text or "[" in text or DYN in text
-
-
-def _path_key(path: str) -> str:
-    """Compare file names loosely: `./x.sh`, `x.sh` and `.\\x.sh` are the same file."""
-    key = path.replace("\\", "/")
-    while key.startswith("./"):
-        key = key[2:]
-    return key.lower()
-
-
-def _clause_hits(
-    clauses: tuple[CompiledCommand, ...], view: CommandView
-) -> tuple[tuple[CompiledCommand, int, str], ...]:
-    """The clauses that match `view` or may match it, in rule order, with their verdicts."""
-    hits = []
-    for compiled in clauses:
-        state, detail = compiled.check(view)
-        if state:
-            hits.append((compiled, state, detail))
-    return tuple(hits)
-
-
-class CompiledPolicy:
-    """Rules and command tables in the shape the evaluation needs (built once per `Policy`)."""
-
-    def __init__(self, data: PolicyFile, rules: list[Rule]) -> None:
-        self.rules = rules
-        self.index: RuleIndex = build_index(rules, data.syntax)
-        self.max_depth = data.max_depth
-        self.aliases = {k.lower(): v.lower() for k, v in data.powershell_aliases.items()}
-        self.command_valued = frozenset(v.upper() for v in data.command_valued_variables)
-        self.pass_through = frozenset(v.lower() for v in data.pass_through)
-        self.argument_rules = {
-            d: (self.index.arguments.get(d, []), self.index.argument_screen.get(d))
-            for d in ("posix", "powershell", "cmd")
-        }
-        """Per dialect, the argument-wide rules and the screen their literal fragments make."""
-        self.wrappers: dict[str, list[WrapperSpec]] = {}
-        for spec in data.wrappers.values():
-            for name in spec.names:
-                self.wrappers.setdefault(name.lower(), []).append(spec)
-        self._info: dict[tuple[str, ...], NameInfo] = {}
-        self.memo_limit = 4096
-        """Bound on `clause_results` (words come from untrusted text); 0 turns the memo off."""
-        self.clause_results: dict[tuple[object, ...], tuple[tuple[CompiledCommand, int, str], ...]] = {}
-        """(dialect, names, *argv) of a command that no wrapper, pipe or `-exec` touches -> the clauses it
-        hits. A clause sees only its `CommandView` (names, words, dialect and the names' syntax), so with
-        nothing else set on the view its verdict is a pure function of this key; findings, events and the
-        rest of the walk still run for every command."""
-        self.words: dict[str, dict[str, NameInfo]] = {"posix": {}, "powershell": {}, "cmd": {}}
-        """Command word as written -> its `NameInfo`, per dialect: the hot path's single lookup."""
-        self.shells: dict[str, ShellSpec] = {n.lower(): s for s in data.shells.values() for n in s.names}
-        self.executors: dict[str, ExecutorSpec] = {}
-        self.executor_globs: list[tuple[str, ExecutorSpec]] = []
-        for spec in data.executors.values():
-            for name in spec.names:
-                if any(ch in name for ch in "*?["):
-                    self.executor_globs.append((name.lower(), spec))
-                else:
-                    self.executors[name.lower()] = spec
-
-    def word_info(self, word: str, dialect: Dialect, aliases: dict[str, str]) -> NameInfo:
-        """`NameInfo` of a literal command word; `aliases` are the script's own `Set-Alias` definitions."""
-        if aliases and dialect == "powershell":
-            name = command_key(word)
-            target = aliases.get(name) or self.aliases.get(name)
-            return self.info((name, target) if target else (name,))
-        cache = self.words[dialect]
-        found = cache.get(word)
-        if found is None:
-            name = command_key(word)
-            target = self.aliases.get(name) if dialect == "powershell" else None
-            found = self.info((name, target) if target else (name,))
-            if len(cache) < 65536:  # bounded: words come from untrusted text
-                cache[word] = found
-        return found
-
-    def info(self, names: tuple[str, ...]) -> NameInfo:
-        """Everything the policy knows about a command name (and its alias target), computed once per name."""
-        found = self._info.get(names)
-        if found is None:
-            special = next(((n, _SPECIAL[n]) for n in names if n in _SPECIAL), None)
-            clauses = tuple(self.index.commands_for(names))
-            wrappers = tuple(spec for n in names for spec in self.wrappers.get(n, ()))
-            shell = self.shells.get(names[0])
-            executor = self.executor_for(names[0])
-            writes = next((_WRITERS[n] for n in names if n in _WRITERS), "")
-            paths = next(
-                (
-                    "cd" if n in CHANGE_DIRECTORY else "write"
-                    for n in names
-                    if n in CHANGE_DIRECTORY or n in WRITERS
-                ),
-                "",
-            )
-            found = NameInfo(
-                names=names,
-                clauses=clauses,
-                wrappers=wrappers,
-                shell=shell,
-                executor=executor,
-                special=special,
-                writes_files=writes,
-                inert=not (clauses or wrappers or shell or executor or special or writes or paths),
-                syntax=self.index.syntax_for(names),
-                acts=bool(wrappers or shell or executor or special or writes or paths),
-                paths=paths,
-            )
-            if len(self._info) < 65536:  # bounded: names come from untrusted text
-                self._info[names] = found
-        return found
-
-    def clause_hits(
-        self, dialect: Dialect, info: NameInfo, argv: list[Arg]
-    ) -> tuple[tuple[CompiledCommand, int, str], ...]:
-        """The clauses `argv` hits when nothing but its words decides them (see `clause_results`)."""
-        key = (dialect, info.names, *argv)
-        hits = self.clause_results.get(key)
-        if hits is None:
-            hits = _clause_hits(info.clauses, CommandView(info.names, argv, dialect, info.syntax))
-            if len(self.clause_results) < self.memo_limit:
-                self.clause_results[key] = hits
-        return hits
+class CompiledPolicy(PolicyTables):
+    """The policy's tables and its decision: the whole `Evaluation`, or the fast path for one command of
+    literal words."""
 
     def check(self, command: str, shell: ShellKind, cwd: str | None = None) -> Decision:
         """Decide `command` run in `cwd` (the working directory write targets are judged against; None:
@@ -291,9 +58,12 @@ class CompiledPolicy:
     def _literal(self, command: str, shell: ShellKind, argv: list[Arg]) -> Decision | None:
         """What `Evaluation.command` decides for a top-level command of literal words whose program
         wraps, writes and runs nothing; None when anything beyond its own clauses could matter."""
-        info = self.words[shell].get(argv[0][0])
+        word = argv[0][0]
+        if "/" in word or "\\" in word:
+            return None  # a program named by a path: the walk judges where it is
+        info = self.words[shell].get(word)
         if info is None:
-            info = self.word_info(argv[0][0], shell, _NO_ALIASES)
+            info = self.word_info(word, shell, _NO_ALIASES)
         if info.acts or not info.names[0]:
             return None
         if info.clauses:
@@ -303,53 +73,36 @@ class CompiledPolicy:
                 rule = compiled.rule
                 if state != MATCH or rule.category == "unverifiable":
                     return None  # the walk goes on past these: let it
-                out, reason = _finding(rule, argv, info.names, "", detail)
+                out, reason = finding_words(rule, argv, info.names, "", detail)
                 return Decision._trusted_block(command, shell, rule, reason, out, "ok")
-        if len(argv) > 1 and any(_maybe_environ(a.text) for a in argv):
-            return None  # a path that could be a process environment: the walk judges it
         if len(argv) > 1:
+            args = argv[1:]
+            texts = "\n".join([a.text for a in args])
+            if maybe_environ(texts):
+                return None  # a path that could be a process environment: the walk judges it
             entries, screen = self.argument_rules[shell]
             if entries:
                 if screen is None:
                     return None
-                args = argv[1:]
-                texts = "\n".join(map(_TEXT, args))
                 if screen.search(texts) is not None:
                     return None
-                raws = "\n".join(map(_RAW, args))
+                raws = "\n".join([a.raw for a in args])
                 if raws != texts and screen.search(raws) is not None:
                     return None
+            if self.locators[shell] and _locators.screen(texts):
+                return None  # a word that may name another machine: the walk judges it
+            if "-" in texts:
+                options = self.command_options
+                if options is not None and any(
+                    a.text[:1] == "-" and options.fullmatch(a.text.partition("=")[0]) for a in args
+                ):
+                    return None  # an option whose value may be a command line
+                if output_targets(info.names[-1], args):
+                    return None  # an output file: the walk judges where it is
         return Decision._trusted_allow(command, shell, _ALLOWED, "ok")
 
-    def executor_for(self, name: str) -> ExecutorSpec | None:
-        spec = self.executors.get(name)
-        if spec is None and self.executor_globs:
-            spec = next((s for pattern, s in self.executor_globs if fnmatch(name, pattern)), None)
-        return spec
 
-
-_SPECIAL = {
-    "eval": "_eval",
-    "source": "_source",
-    ".": "_source",
-    "alias": "_alias",
-    "trap": "_trap",
-    "find": "_find",
-    "coproc": "_coproc",
-    "invoke-expression": "_invoke_expression",
-    "start-process": "_start_process",
-    "set-alias": "_set_alias",
-    "new-alias": "_set_alias",
-    "new-object": "_new_object",
-}
-# PowerShell cmdlet handlers do not apply to POSIX programs that happen to share the name.
-_POWERSHELL_ONLY = frozenset({"invoke-expression", "start-process", "set-alias", "new-alias", "new-object"})
-
-
-_FED = "__GLMAGENT_STDIN__"
-
-
-class Evaluation:
+class Evaluation(RunsOtherCode, WordChecks):
     """Checks one command (and everything nested in it); implements the parsers' `Sink`."""
 
     __slots__ = (
@@ -417,21 +170,21 @@ class Evaluation:
         )
 
     def _add(self, rule: Rule, argv: list[str], reason: str) -> None:
-        self.findings.append(_new_tuple(Finding, (rule, argv, reason)))
+        self.findings.append(Finding(rule, argv, reason))
         if not self.collect_all and rule.category != "unverifiable":
             raise _Stop
 
     def _rule_finding(
         self, rule: Rule, argv: list[Arg], names: tuple[str, ...], frame: Frame, detail: str
     ) -> None:
-        out, reason = _finding(rule, argv, names, frame.where() if frame.via else "", detail)
-        self.findings.append(_new_tuple(Finding, (rule, out, reason)))
+        out, reason = finding_words(rule, argv, names, frame.where() if frame.via else "", detail)
+        self.findings.append(Finding(rule, out, reason))
         if not self.collect_all and rule.category != "unverifiable":
             raise _Stop
 
     @staticmethod
     def _argv(argv: list[Arg], names: tuple[str, ...] = ()) -> list[str]:
-        out = list(map(_TEXT, argv))
+        out = [a.text for a in argv]
         if DYN in "".join(out):
             out = [a.text if DYN not in a.text else a.raw for a in argv]
         if out and names:
@@ -470,9 +223,11 @@ class Evaluation:
             argv = None if root.has_error else module.simple_command(text, root)
         else:
             src, root, argv = parsed
-        if root.has_error and dialect == "powershell":
+        if root.has_error:
             # Only a failed parse pays for the respelling and the second parse.
-            repaired = _parse_powershell.repair(text)
+            repaired = module.repair(text)
+            if repaired == "":
+                return  # comments only: nothing runs
             if repaired is not None:
                 src2 = repaired.encode("utf-8", "replace")
                 root2 = module.parse(src2).root_node
@@ -490,7 +245,7 @@ class Evaluation:
         elif self.parse_status == "ok":
             self.parse_status = "nested-error"
         module.walk(self, frame, src, root, text)
-        self.event("parse-error", frame, f"the {dialect} parser cannot read `{_shown(text)}`")
+        self.event("parse-error", frame, f"the {dialect} parser cannot read `{shown(text)}`")
 
     def _cmd_script(self, text: str, frame: Frame) -> None:
         parsed = _parse_cmd.parse_cmd(text)
@@ -508,43 +263,6 @@ class Evaluation:
                 self.redirect(op, target, frame)
             self.command(command.argv, frame, stdin)
             previous = command.argv
-
-    def _stdin_script(
-        self, stdin: Stdin | None, target: str, frame: Frame, who: str, argv: list[Arg]
-    ) -> None:
-        """A shell or interpreter reads its program from stdin: check it if the text is known, else block."""
-        if stdin is None or stdin.is_file:
-            return
-        text = stdin.text()
-        if text is None:
-            self.event(
-                "unknown-stdin", frame, f"`{who}` runs a script read from a {stdin.origin}", self._argv(argv)
-            )
-        elif target in ("posix", "powershell", "cmd"):
-            self.script(text, target, frame.nested(f"`{who}` reading stdin"))  # type: ignore[arg-type]
-        else:
-            self.payload(target, text, frame.nested(f"`{who}` reading stdin"), argv)
-
-    def _inline(self, line: Arg, dialect: Dialect, frame: Frame, argv: list[Arg]) -> None:
-        if DYN in line.text:
-            if frame.dialect == "posix" and line.text == DYN:
-                # `sh -c "$(echo ...)"`, `eval "$(printf ...)"`: the line is what the substitution prints.
-                text = _parse_posix.substitution_output(self, line.raw)
-                if text is not None:
-                    self.script(text.rstrip("\n"), dialect, frame)
-                    return
-            if line.text.replace(DYN, "").strip():
-                # `sh -c "rm -rf $d"`: the literal part may already be a concrete deny, which explains the
-                # block better; the run-time part stands in as a plain word. Either way it blocks below.
-                self.script(line.text.replace(DYN, "_"), dialect, frame)
-            self.event(
-                "dynamic-script",
-                frame,
-                f"the script `{line.raw}` is only known at run time",
-                self._argv(argv),
-            )
-        else:
-            self.script(line.text, dialect, frame)
 
     # -- sink callbacks --
     def command(
@@ -575,12 +293,14 @@ class Evaluation:
         if frame.depth > p.max_depth:
             self.event("depth-exceeded", frame, f"nesting deeper than {p.max_depth} levels", self._argv(argv))
             return
+        if "/" in word or "\\" in word:
+            self._judge_program(head, frame, argv)
         args = argv[1:]
         if info.inert:
             # No rule names this program and it runs nothing else: only argument-wide rules, and a file
             # written earlier in the line, can matter.
             if args:
-                self._arguments(args, argv, names, frame)
+                self._arguments(args, argv, info, frame)
             if (self.written or self.copied) and ("/" in word or "\\" in word):
                 self._check_runs_written(argv, frame)
             return
@@ -615,7 +335,7 @@ class Evaluation:
                     view.has_command = wrapped.has_command
                 if feeds:
                     view.producers_of = lambda: self._producers(feeds, dialect)
-                hits = _clause_hits(info.clauses, view)
+                hits = matching_clauses(info.clauses, view)
             for compiled, state, detail in hits:
                 if state == MATCH:
                     self._rule_finding(compiled.rule, argv, names, frame, detail)
@@ -624,12 +344,12 @@ class Evaluation:
                     self.event(
                         "dynamic-arguments",
                         frame,
-                        f"`{_shown_args(argv)}` has words only known at run time, so it may be a case "
+                        f"`{shown_args(argv)}` has words only known at run time, so it may be a case "
                         f"of {rule.id} (which {rule.description})",
                         self._argv(argv, names),
                     )
         if args:
-            self._arguments(args, argv, names, frame)
+            self._arguments(args, argv, info, frame)
         if info.acts:
             self._acts(info, argv, frame, stdin, wrapped, inner_feeds)
         elif (self.written or self.copied) and ("/" in word or "\\" in word):
@@ -688,7 +408,7 @@ class Evaluation:
             info.shell or info.executor or info.special or "/" in word or "\\" in word
         ):
             self._check_runs_written(argv, frame)
-        if info.special is not None and (dialect != "posix" or info.special[0] not in _POWERSHELL_ONLY):
+        if info.special is not None and (dialect != "posix" or info.special[0] not in POWERSHELL_ONLY):
             special_name, method = info.special
             getattr(self, method)(special_name, argv, frame, stdin)
         if info.shell is not None:
@@ -718,38 +438,6 @@ class Evaluation:
                 out.append(chain)
         return out
 
-    def _arguments(self, args: list[Arg], argv: list[Arg], names: tuple[str, ...], frame: Frame) -> None:
-        """Argument-wide rules (`/dev/tcp/*`, credential files) on every word of a command.
-
-        One search for the rules' literal fragments in all the words together rules out nearly every
-        command; the raw spelling counts too: `$HOME/.aws/credentials` keeps the path its text loses to DYN.
-        """
-        screened = [a for a in args if _maybe_environ(a.text)]
-        if screened:
-            scope = self.scope(frame)
-            hit = next((a for a in screened if scope.reads_process_environment(a)), None)
-            if hit is not None or (len(args) > 1 and scope.mentions_proc_and_environ(args)):
-                shown = hit.raw if hit is not None else " ".join(a.raw for a in args)
-                self.event(
-                    "proc-environ",
-                    frame,
-                    f"`{shown}` may name a process environment under /proc",
-                    self._argv(argv, names),
-                )
-        entries, screen = self.p.argument_rules[frame.dialect]
-        if not entries:
-            return
-        if screen is not None:
-            texts = "\n".join(map(_TEXT, args))
-            if screen.search(texts) is None:
-                raws = "\n".join(map(_RAW, args))
-                if raws == texts or screen.search(raws) is None:
-                    return
-        for a in args:
-            for rule, pattern in entries:
-                if pattern.match(a.text) or (a.raw is not a.text and pattern.match(a.raw)):
-                    self._rule_finding(rule, argv, names, frame, a.text if DYN not in a.text else a.raw)
-
     @staticmethod
     def _wrapper(specs: tuple[WrapperSpec, ...], args: list[Arg]) -> WrapperSpec | None:
         for spec in specs:
@@ -757,71 +445,22 @@ class Evaluation:
                 return spec
         return None
 
-    def scope(self, frame: Frame) -> PathScope:
-        """The working directory of this command line, followed through its `cd`s (made on first use)."""
-        if self._scope is None:
-            self._scope = PathScope(self.root, frame.dialect)
-        return self._scope
-
-    def _paths(self, info: NameInfo, argv: list[Arg], frame: Frame) -> None:
-        """Follow a `cd`, or judge the files a writing command names against the working directory."""
-        scope = self.scope(frame)
-        args = argv[1:]
-        if info.paths == "cd":
-            operands = [a for a in args if not a.text.startswith("-") or a.text == "-"]
-            scope.change_directory(operands[0] if operands else None)
-            return
-        name = next((n for n in info.names if n in WRITERS), info.names[0])
-        lenient = name in DELETERS
-        for target in write_targets(name, args, frame.dialect):
-            if lenient and (DYN in target.text or "$" in target.raw):
-                continue
-            self._judge_write(scope, target, frame, self._argv(argv, info.names))
-
-    def _judge_write(self, scope: PathScope, target: Arg, frame: Frame, argv: list[str]) -> None:
-        verdict = scope.judge_write(target)
-        if verdict is not None:
-            self.event(verdict.event, frame, verdict.detail, argv)  # type: ignore[arg-type]
-
-    def _note_writes(self, how: str, args: list[Arg]) -> None:
-        operands = [a for a in args if not a.param and not a.text.startswith("-")]
-        if how == "copy":
-            if len(operands) > 1 and DYN not in operands[-1].text:
-                self.copied.add(_path_key(operands[-1].text))
-            return
-        targets = operands if how == "all" else operands[:1]
-        for a in targets:
-            if DYN not in a.text:
-                self.written.add(_path_key(a.text))
-
-    def _check_runs_written(self, argv: list[Arg], frame: Frame) -> None:
-        if self.copied and DYN not in argv[0].text and _path_key(argv[0].text) in self.copied:
-            self.event(
-                "dynamic-command",
-                frame,
-                f"`{_shown_args(argv)}` runs `{argv[0].raw}`, a copy of a file made in this command line",
-                self._argv(argv),
-            )
-            return
-        for a in argv:
-            if DYN not in a.text and _path_key(a.text) in self.written:
-                self.event(
-                    "dynamic-script",
-                    frame,
-                    f"`{_shown_args(argv)}` runs `{a.raw}`, which this same command line writes",
-                    self._argv(argv),
-                )
-                return
-
     def assignment(self, name: str, value: Arg, frame: Frame) -> None:
-        if name.upper() in self.p.command_valued:
+        if self.p.command_valued.fullmatch(name):
             # Programs run these values as commands (`GIT_PAGER='rm -rf ~' git log`).
             self._inline(value, "posix", frame.nested(f"`{name}=`"), [Arg(f"{name}={value.text}", value.raw)])
+        elif value.text and self.p.code_loading.fullmatch(name):
+            self.event(
+                "dynamic-script",
+                frame,
+                f"`{name}={shown(value.raw)}` makes programs load code the policy cannot read",
+                [f"{name}={value.raw}"],
+            )
 
     def redirect(self, op: str, target: Arg, frame: Frame) -> None:
         base = op.lstrip("0123456789")
         if ">" in base and DYN not in target.text and not base.endswith("&"):
-            self.written.add(_path_key(target.text))
+            self.written.add(path_key(target.text))
         dialect = frame.dialect
         for rule, clause, allow in self.index.redirects:
             if dialect not in clause.shells or base not in clause.operators:
@@ -849,12 +488,13 @@ class Evaluation:
                     self._add(
                         rule, [op, target.text], f"`{op} {target.raw}`{frame.where()} {rule.description}"
                     )
+        for rule, pattern, _ in self.p.locators[dialect]:
+            if _locators.screen(target.text) and pattern.match(target.text):
+                self._add(rule, [op, target.text], f"`{op} {target.raw}`{frame.where()} {rule.description}")
         if ">" in base and not (base.endswith("&") and (target.text.isdigit() or target.text == "-")):
             self._judge_write(self.scope(frame), target, frame, [op, target.raw])
         elif (
-            "<" in base
-            and _maybe_environ(target.text)
-            and self.scope(frame).reads_process_environment(target)
+            "<" in base and maybe_environ(target.text) and self.scope(frame).reads_process_environment(target)
         ):
             self.event("proc-environ", frame, f"`{op} {target.raw}` may read a process environment", [op])
 
@@ -883,6 +523,9 @@ class Evaluation:
 
     # -- payloads --
     def payload(self, language: str, text: str, frame: Frame, argv: list[Arg]) -> None:
+        prepare = PREPARE.get(language)
+        if prepare is not None:
+            text = prepare(text)
         screen = self.index.payload_screen.get(language)
         if screen is not None and screen.search(text) is None:
             return  # not one fragment any pattern needs: no pattern can match
@@ -899,285 +542,6 @@ class Evaluation:
                 self._add(
                     rule,
                     self._argv(argv),
-                    f"`{_shown_args(argv)}`{frame.where()} {rule.description} (`{hit}`)",
+                    f"`{shown_args(argv)}`{frame.where()} {rule.description} (`{hit}`)",
                 )
                 break
-
-    # -- shells and interpreters --
-    def _shell(self, name: str, spec: ShellSpec, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
-        args = argv[1:]
-        if spec.dialect == "posix":
-            if spec.joined:
-                words = joined_command(spec, args)
-                if words:
-                    # `wsl -e cmd args` runs the words as argv; `wsl cmd args` passes them to a shell.
-                    inner = frame.nested(f"`{name}`")
-                    self.command(words, Frame("posix", inner.depth, inner.via), stdin)
-                    line = Arg(" ".join(a.text for a in words), " ".join(a.raw for a in words))
-                    self._inline(line, "posix", inner, argv)
-                return
-            if frame.dialect == "powershell":
-                args = powershell_arrays(args)
-            run = posix_shell(spec, args, name)
-            for init in run.init:
-                self._inline(init, "posix", frame.nested(f"`{name} --init-command`"), argv)
-            for rcfile in run.rcfiles:
-                source = script_source(rcfile)
-                if source == "stdin":
-                    self._stdin_script(stdin, "posix", frame, name, argv)
-                elif source == "dynamic":
-                    self._script_file(name, rcfile, argv, frame, stdin)
-            if run.dynamic is not None:
-                self._script_file(name, run.dynamic, argv, frame, stdin)
-            elif run.inline is not None:
-                inner = frame.nested(f"`{name} -c`")
-                for k, param in enumerate(run.params[:10]):
-                    if DYN not in param.text:
-                        inner.variables[str(k)] = param.text  # `sh -c '$0 -rf x' rm` names rm
-                line = run.inline
-                if stdin is not None and not stdin.is_file and DYN not in line.text:
-                    # `echo 'rm -rf x' | sh -c 'sh'`: the line's commands read what the shell reads.
-                    text = stdin.text()
-                    feed = "<&3" if text is None else f"<<'{_FED}'\n{text}\n{_FED}"
-                    line = Arg(f"{{ {line.text}\n}} {feed}", line.raw)
-                self._inline(line, "posix", inner, argv)
-            elif run.reads_stdin:
-                self._stdin_script(stdin, "posix", frame, name, argv)
-        elif spec.dialect == "powershell":
-            if frame.dialect == "powershell":
-                args = powershell_arrays(args)
-            ps = powershell_exe(args)
-            if ps.inline:
-                words = [a for a in ps.inline if not a.block]
-                if any(DYN in a.text for a in words):
-                    self.event(
-                        "dynamic-script",
-                        frame,
-                        f"the script `{_shown_args(ps.inline)}` is only known at run time",
-                        self._argv(argv),
-                    )
-                elif words:
-                    self.script(
-                        " ".join(a.text for a in words), "powershell", frame.nested(f"`{name} -Command`")
-                    )
-            elif ps.encoded is not None:
-                decoded = decode_powershell_b64(ps.encoded.text) if DYN not in ps.encoded.text else None
-                if decoded is None:
-                    self.event(
-                        "dynamic-script",
-                        frame,
-                        f"`{name} -EncodedCommand` carries text that does not decode as UTF-16LE base64",
-                        self._argv(argv),
-                    )
-                else:
-                    self.script(decoded, "powershell", frame.nested(f"`{name} -EncodedCommand`"))
-            elif ps.reads_stdin or (ps.file is not None and script_source(ps.file) == "stdin"):
-                self._stdin_script(stdin, "powershell", frame, name, argv)
-            elif ps.file is not None and (ps.file.text[:1] == DYN or ps.file.raw.startswith("<(")):
-                self._script_file(name, ps.file, argv, frame, stdin, "powershell")
-        else:
-            if frame.dialect == "powershell":
-                args = powershell_arrays(args)
-            line, literal, reads_stdin = cmd_exe(args)
-            if line is not None:
-                if literal:
-                    script = Arg(line, line)
-                elif DYN in line:
-                    script = Arg(line, line.replace(DYN, "%?%"))  # words only known at run time
-                else:
-                    script = Arg(DYN, line)  # a switch only known at run time: the whole line is unknown
-                self._inline(script, "cmd", frame.nested(f"`{name} /c`"), argv)
-            elif reads_stdin:
-                self._stdin_script(stdin, "cmd", frame, name, argv)
-
-    def _executor(
-        self, name: str, spec: ExecutorSpec, argv: list[Arg], frame: Frame, stdin: Stdin | None
-    ) -> None:
-        run = executor(spec, argv[1:])
-        for payload in run.payloads:
-            if DYN in payload.text:
-                self.event(
-                    "dynamic-script",
-                    frame,
-                    f"the `{name}` program `{payload.raw}` is only known at run time",
-                    self._argv(argv),
-                )
-            else:
-                self.payload(spec.language, payload.text, frame, argv)
-        if run.module_argv:
-            self.command(run.module_argv, frame.wrapped(f"`{name} -m`"), stdin)
-        if run.reads_stdin:
-            self._stdin_script(stdin, spec.language, frame, name, argv)
-
-    # -- commands that run text --
-    def _eval(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
-        words = argv[1:]
-        if words and words[0].text == "--":
-            words = words[1:]
-        if words:
-            line = Arg(" ".join(a.text for a in words), " ".join(a.raw for a in words))
-            self._inline(line, "posix", frame.nested("`eval`"), argv)
-
-    def _source(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
-        args = argv[1:]
-        if args and args[0].text == "--":
-            args = args[1:]
-        if not args:
-            return
-        script = args[0]
-        if script.text[:1] == DYN and script.raw[:1] != '"' and script.text.replace(DYN, ""):
-            # `source $VENV/bin/activate`: `source` reads no options, so a split word is still a file name.
-            script = Arg(script.text, f'"{script.raw}"')
-        source = script_source(script)
-        if source == "stdin":
-            self._stdin_script(stdin, "posix", frame, name, argv)
-        elif source == "dynamic":
-            self._script_file(name, args[0], argv, frame, stdin)
-
-    def _script_file(
-        self,
-        name: str,
-        script: Arg,
-        argv: list[Arg],
-        frame: Frame,
-        stdin: Stdin | None,
-        dialect: Dialect = "posix",
-    ) -> None:
-        """A shell runs a script whose file (or options) is only known at run time: check the text when it is
-        the known output of a process substitution (`bash <(echo ...)`), else block."""
-        text = None
-        if script.raw.startswith("<(") and frame.dialect == "posix":
-            text = _parse_posix.substitution_output(self, script.raw)
-        if text is not None:
-            self.script(text, dialect, frame.nested(f"`{name}` reading `{_shown(script.raw)}`"))
-            return
-        self.event(
-            "dynamic-script",
-            frame,
-            f"`{_shown_args(argv)}` runs a script, or takes options, given by `{_shown(script.raw)}`, "
-            "which is only known at run time",
-            self._argv(argv),
-        )
-
-    def _alias(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
-        for a in argv[1:]:
-            if "=" in a.text:
-                _, value = a.text.split("=", 1)
-                if DYN in value or not value.strip():
-                    self._inline(Arg(value, a.raw), "posix", frame.nested("`alias`"), argv)
-                else:
-                    # Using the alias runs its value followed by the words after it (`alias x=rm; x -rf y`),
-                    # which are not known here: they stand as a run-time word.
-                    self.script(f'{value} "$@"', "posix", frame.nested("`alias`"))
-
-    def _trap(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
-        args = [a for a in argv[1:] if a.text != "--"]
-        if len(args) >= 2 and not args[0].text.startswith("-"):
-            self._inline(args[0], "posix", frame.nested("`trap`"), argv)
-
-    def _coproc(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
-        # `coproc NAME { cmd; }` reaches us as words; the body after `{` is a command of its own.
-        words = [a.text for a in argv[1:]]
-        if "{" in words:
-            body = argv[1 + words.index("{") + 1 :]
-            self.command([a for a in body if a.text not in (";", "}")], frame.wrapped("`coproc`"), None)
-
-    def _find(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
-        inner = frame.wrapped("`find -exec`")
-        feed = Feed(lambda: (argv, None))  # every command find runs gets what find found
-        for command in find_exec(argv[1:]):
-            self.command(command, inner, None, None, (feed,))
-
-    def _ps_bind(self, args: list[Arg], valued: tuple[str, ...]) -> tuple[dict[str, list[Arg]], list[Arg]]:
-        """Bind PowerShell arguments: `-Name value` / `-Name:value` / positionals (prefixes resolved)."""
-        named: dict[str, list[Arg]] = {}
-        positional: list[Arg] = []
-        current: str | None = None
-        for a in args:
-            if a.param:
-                word = a.text.lstrip("-\u2013\u2014\u2015")
-                key, sep, value = word.partition(":")
-                key = key.lower()
-                full = next((v for v in valued if v.startswith(key)), None) if key else None
-                if full is None:
-                    current = None
-                    continue
-                if sep:
-                    named.setdefault(full, []).append(Arg(value, a.raw))
-                    current = None
-                else:
-                    named.setdefault(full, [])
-                    current = full
-                continue
-            if current is not None:
-                named[current].append(a)
-                if current != "argumentlist":
-                    current = None
-            else:
-                positional.append(a)
-        return named, positional
-
-    def _invoke_expression(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
-        named, positional = self._ps_bind(argv[1:], ("command",))
-        words = named.get("command", []) + positional
-        if words:
-            line = Arg(" ".join(a.text for a in words), " ".join(a.raw for a in words))
-            self._inline(line, "powershell", frame.nested("`Invoke-Expression`"), argv)
-        else:
-            self._stdin_script(stdin, "powershell", frame, "Invoke-Expression", argv)
-
-    def _start_process(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
-        valued = ("filepath", "argumentlist", "args", "workingdirectory", "verb", "windowstyle", "credential")
-        named, positional = self._ps_bind(argv[1:], valued)
-        files = named.get("filepath") or positional[:1]
-        rest = (
-            named.get("argumentlist", [])
-            + named.get("args", [])
-            + positional[1 if not named.get("filepath") else 0 :]
-        )
-        if not files:
-            return
-        target = files[0]
-        items = powershell_arrays(rest)
-        words: list[Arg] = [target]
-        for a in items:
-            if DYN in a.text:
-                words.append(a)
-            else:
-                words.extend(windows_split(a.text))
-        self.command(words, frame.wrapped("`Start-Process`"), None)
-        if len(items) > 1 and any(" " in a.text for a in items):
-            # The items are joined with blanks (`'-c','rm -rf x'` gives `-c rm -rf x`, and the quotes inside
-            # an item are the program's to read); an item written with blanks was meant as one argument, so
-            # that reading is checked too.
-            self.command([target, *items], frame.wrapped("`Start-Process`"), None)
-
-    def _set_alias(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
-        named, positional = self._ps_bind(argv[1:], ("name", "value", "scope", "option", "description"))
-        words = (named.get("name") or positional[:1]) + (named.get("value") or positional[1:2])
-        if len(words) >= 2 and DYN not in words[0].text and DYN not in words[1].text:
-            target = command_key(words[1].text)
-            # An alias of an alias names its final command: `sal zz ri` makes `zz` Remove-Item.
-            target = frame.aliases.get(target) or self.p.aliases.get(target) or target
-            frame.aliases[command_key(words[0].text)] = target
-        self.event(
-            "dynamic-alias",
-            frame,
-            f"`{_shown_args(argv)}` renames a command for the rest of the script",
-            self._argv(argv),
-        )
-
-    def _new_object(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
-        named, positional = self._ps_bind(argv[1:], ("typename", "comobject", "argumentlist", "property"))
-        types = named.get("typename") or ([] if "comobject" in named else positional[:1])
-        for a in types + named.get("comobject", []):
-            if DYN in a.text or (a.raw != a.text and not _QUOTED_WORD.fullmatch(a.raw)):
-                # `('Net.' + 'WebClient')` is computed, however literal its parts
-                self.event(
-                    "dynamic-arguments",
-                    frame,
-                    f"`{_shown_args(argv)}` creates an object whose type is only known at run time",
-                    self._argv(argv),
-                )
-            else:
-                self.dotnet(a.text, "new", frame, f"New-Object {a.raw}")  # as `[T]::new()` would

@@ -9,6 +9,7 @@ Each clause says what it looks at with `on`:
     on = "payload"   the program text given to an interpreter (python -c, node -e, awk, ...)
     on = "dotnet"    a .NET type (and optionally member) used from PowerShell
     on = "argument"  any argument or redirection target of any command (e.g. /dev/tcp/*, /proc/*/environ)
+    on = "locator"   an argument naming another machine (URL, UNC path, user@host:path, host:port)
     on = "engine"    a fail-closed condition raised by the engine itself (parse error, dynamic name, ...)
 """
 
@@ -40,6 +41,8 @@ ENGINE_EVENTS = (
     "write-protected-dir",
     "write-unknown-target",
     "proc-environ",
+    "terminal-program",
+    "outside-program",
 )
 EngineEvent = Literal[
     "parse-error",
@@ -54,6 +57,8 @@ EngineEvent = Literal[
     "write-protected-dir",
     "write-unknown-target",
     "proc-environ",
+    "terminal-program",
+    "outside-program",
 ]
 
 
@@ -111,6 +116,13 @@ class CommandMatch(_Strict):
     """Only when every argument is a flag (`export -p`, `declare -x`)."""
     no_command: bool = False
     """Only when a wrapper (`env`) is given no command to run (so it prints the environment)."""
+    global_options: bool = False
+    """`flags_*` and `args_*` look only at the words before the first operand: the program's own options,
+    not its subcommand's (`git --config-env=… log`, never the message of `git commit -m "$msg"`)."""
+    needs_operand: bool = False
+    """The clause only matters when the command names something to act on (`rm -r` with nothing to delete
+    does nothing), so a lone word only known at run time is the operand or a flag, never both: `rm -f "$f"`
+    is no recursive delete, `rm -f "$f" build` may be."""
 
     @field_validator("flags_any", "flags_none")
     @classmethod
@@ -215,6 +227,25 @@ class ArgumentClause(_Strict):
     shells: list[Dialect] = ["posix", "powershell", "cmd"]
 
 
+LocatorKind = Literal["url", "unc", "scp", "host-port", "stream"]
+
+
+class LocatorClause(_Strict):
+    """Matches an argument (or redirection target) that points where the policy cannot look, given to any
+    program but the `except_commands`: another machine — a URL (`scheme://…`, also inside `rest:http://…`
+    or `/format:https://…`), a UNC path (`\\\\host\\share`), an scp-style `user@host:path`, a `host:port`
+    — or an NTFS alternate data stream (`file.txt:hidden.exe`). A word holding blanks is text (a message, a
+    script), not a locator."""
+
+    on: Literal["locator"]
+    kinds: list[LocatorKind] = Field(min_length=1)
+    local_schemes: list[str] = ["file", "unix", "npipe"]
+    """URL schemes that stay on this machine."""
+    except_commands: list[str] = []
+    """Programs that read their words as text or local files only (`echo`, `grep`, `git commit -m`)."""
+    shells: list[Dialect] = ["posix", "powershell", "cmd"]
+
+
 class EngineClause(_Strict):
     """Names the fail-closed condition of the engine this rule explains."""
 
@@ -230,6 +261,7 @@ Clause = Annotated[
     | DotnetClause
     | ArgumentClause
     | PathClause
+    | LocatorClause
     | EngineClause,
     Field(discriminator="on"),
 ]
@@ -340,7 +372,17 @@ class PolicyFile(_Strict):
     syntax: dict[str, SyntaxSpec] = {}
     powershell_aliases: dict[str, str] = {}
     command_valued_variables: list[str] = []
-    """Environment variables whose value a program runs as a command (GIT_PAGER, GIT_SSH_COMMAND ...)."""
+    """Environment variables whose value a program runs as a command (GIT_PAGER, GIT_SSH_COMMAND ...);
+    `*` globs allowed (`*_COMMAND`)."""
+    code_loading_variables: list[str] = []
+    """Environment variables that make programs load code the policy cannot read (`LD_PRELOAD`,
+    `PERL5DB`): setting one to anything but an empty value is unverifiable."""
+    command_options: list[str] = []
+    """Option globs (`--*-command`, `--rsh`) whose value any program not described elsewhere runs as a
+    command line: a literal value is checked as one, a value known only at run time blocks."""
+    text_tools: list[str] = []
+    """Programs that only print, filter or store the words they are given: their words are never read
+    as `command_options` (`echo --editor=vim`, `git commit -m "--pager"`)."""
     pass_through: list[str] = []
     """Commands that pass on what they read (`grep`, `sort`, `Where-Object`): a command fed through them is
     fed by whatever feeds them (`find . | grep log | xargs rm`)."""
@@ -373,8 +415,9 @@ class Decision(BaseModel):
     def _trusted_allow(cls, command: str, backend: ShellKind, reason: str, parse_status: str) -> Decision:
         """An allow built from values the engine already typed, without validating them again.
 
-        Validation costs about as much as checking a simple command; this builds exactly what validation
-        would (the same field order and fields-set), so equality, repr and JSON are unchanged.
+        Validation (and even `model_construct`, with its loop over the fields) costs about as much as
+        checking a simple command; this sets exactly what validation would (the same field order and
+        fields-set), so equality, repr and JSON are unchanged.
         """
         values = {
             "allowed": True,
@@ -387,12 +430,7 @@ class Decision(BaseModel):
             "argv": [],
             "parse_status": parse_status,
         }
-        decision = _new_object(cls)
-        _set_attribute(decision, "__dict__", values)
-        _set_attribute(decision, "__pydantic_fields_set__", set(_ALLOW_FIELDS))
-        _set_attribute(decision, "__pydantic_extra__", None)
-        _set_attribute(decision, "__pydantic_private__", None)
-        return decision
+        return cls._built(values, _ALLOW_FIELDS)
 
     @classmethod
     def _trusted_block(
@@ -410,11 +448,15 @@ class Decision(BaseModel):
             "argv": argv,
             "parse_status": parse_status,
         }
-        decision = _new_object(cls)  # what `model_construct` does, without its per-field loop
-        _set_attribute(decision, "__dict__", values)
-        _set_attribute(decision, "__pydantic_fields_set__", set(_BLOCK_FIELDS))
-        _set_attribute(decision, "__pydantic_extra__", None)
-        _set_attribute(decision, "__pydantic_private__", None)
+        return cls._built(values, _BLOCK_FIELDS)
+
+    @classmethod
+    def _built(cls, values: dict[str, object], fields_set: frozenset[str]) -> Decision:
+        decision = object.__new__(cls)
+        object.__setattr__(decision, "__dict__", values)
+        object.__setattr__(decision, "__pydantic_fields_set__", set(fields_set))
+        object.__setattr__(decision, "__pydantic_extra__", None)
+        object.__setattr__(decision, "__pydantic_private__", None)
         return decision
 
     def planner_message(self) -> str:
@@ -425,10 +467,6 @@ class Decision(BaseModel):
             f"Blocked by policy rule {self.rule_id} ({self.category}): {self.reason}. "
             f"{self.justification or ''}"
         ).strip()
-
-
-_new_object = object.__new__
-_set_attribute = object.__setattr__
 
 
 _ALLOW_FIELDS = frozenset({"allowed", "command", "backend", "reason", "argv", "parse_status"})

@@ -56,13 +56,10 @@ _HOLDS_SUBSTITUTION = frozenset({"command_substitution", "string", "concatenatio
 _SIMPLE_STAGES = frozenset({"command", "redirected_statement"})
 
 
-_new_arg = tuple.__new__
-
-
 class PosixWalker:
     """One walk over one parsed script; `frame` carries depth, wrapper chain and literal assignments."""
 
-    __slots__ = ("ascii", "exec_stdin", "frame", "inherited", "sink", "src", "stage_feed")
+    __slots__ = ("ascii", "exec_stdin", "frame", "inherited", "sink", "src", "stage_feed", "trailing")
 
     def __init__(self, sink: Sink, frame: Frame, src: bytes, text: str | None = None) -> None:
         self.sink = sink
@@ -76,6 +73,9 @@ class PosixWalker:
         """Standard input the script gave itself with `exec < ...`: later commands read it."""
         self.stage_feed: Feed | None = None
         """What feeds the compound pipeline stage being walked (`find . | while read f; do rm "$f"; done`)."""
+        self.trailing: list[Node] = []
+        """Words written after a redirection (`rm 2>/dev/null -rf /`): arguments of the command it follows,
+        which the grammar files under the redirection."""
 
     # -- generic walk --
     def visit(self, node: Node, stdin: Stdin | None = None) -> None:
@@ -104,11 +104,11 @@ class PosixWalker:
         if s is not None:
             raw = s[node.start_byte : node.end_byte]
             if "\\" not in raw and node.type == "word":
-                return _new_arg(Arg, (raw, raw, False, False, False))  # a plain word is its own value
+                return Arg(raw, raw)  # a plain word is its own value
         else:
             raw = self.src[node.start_byte : node.end_byte].decode("utf-8", "replace")
             if node.type == "word" and "\\" not in raw and raw.isascii():
-                return _new_arg(Arg, (raw, raw, False, False, False))
+                return Arg(raw, raw)
         return Arg(fold_arg(self._value(node, raw)), raw)
 
     def _value(self, node: Node, raw: str) -> str:
@@ -186,7 +186,7 @@ class PosixWalker:
                 # The bulk of all arguments: cut the plain word straight from the text.
                 raw = s[child.start_byte : child.end_byte]
                 if "\\" not in raw:
-                    argv.append(_new_arg(Arg, (raw, raw, False, False, False)))
+                    argv.append(Arg(raw, raw))
                 else:
                     argv.append(Arg(fold_arg(self._value(child, raw)), raw))
             elif kind == "command_name":
@@ -230,6 +230,10 @@ class PosixWalker:
                 glue = ""
                 if kind not in _LEAVES:
                     nested.append(child)
+        if self.trailing:
+            argv.extend(self.arg(w) for w in self.trailing)  # `rm 2>/dev/null -rf /` runs `rm -rf /`
+            nested.extend(w for w in self.trailing if w.type not in _LEAVES)
+            self.trailing = []
         after = node.next_sibling
         if after is not None and after.type == "heredoc_redirect" and after.start_byte > node.end_byte + 1:
             # The grammar drops a word standing just before `<<` (`pwsh -Command - <<EOF`): put back a lone
@@ -388,7 +392,8 @@ class PosixWalker:
         self._children(node)
 
     def _declaration(self, node: Node, stdin: Stdin | None) -> None:
-        # `export`, `declare`, `local`, `readonly`, `typeset`: a command whose arguments may be assignments.
+        # `export`, `declare`, `local`, `readonly`, `typeset`, `unset`: a command whose arguments may be
+        # assignments.
         argv: list[Arg] = []
         for child in node.children:
             if child.type == "variable_assignment":
@@ -594,6 +599,12 @@ class PosixWalker:
                     # `bash < <(echo ...)`: the input is what the substituted commands print.
                     raw = self.text(target)
                     return Stdin("process substitution", compute=lambda: substitution_output(self.sink, raw))
+                files = [c for c in node.named_children if c.type not in ("file_descriptor", "comment")]
+                name = self.text(files[0]).strip("'\"") if files else ""
+                if name in _TERMINALS:
+                    return None  # `sh < /dev/tty`: what is typed at the terminal, like no redirection
+                if name in _OWN_INPUT:
+                    return stdin  # `sh < /dev/stdin`: the input it had anyway
                 return Stdin("file")
         return stdin
 
@@ -604,7 +615,11 @@ class PosixWalker:
             stdin = self._stdin_of_redirect(r, stdin)
         if body is not None:
             if body.type == "command":
-                self.visit(body, stdin)
+                self.trailing = [w for r in redirects for w in _words_after_target(r)]
+                try:
+                    self.visit(body, stdin)
+                finally:
+                    self.trailing = []
             else:
                 # tree-sitter-bash hangs `a && sh <<EOF` off the whole list; give every command in it the
                 # input (bash gives it to the last one, or to a whole group): checking more only blocks more.
@@ -682,9 +697,11 @@ class PosixWalker:
         op = self._operator(node)
         targets = [c for c in node.named_children if c.type not in ("file_descriptor", "comment")]
         fd = next((self.text(c) for c in node.children if c.type == "file_descriptor"), "")
-        # tree-sitter-bash folds a following `0>&1` into extra destinations; the first is the real target.
-        for i, target in enumerate(targets):
+        # The grammar files the words after the target under the redirection: the command's arguments
+        # (`_words_after_target`), or the descriptor of the next redirection (`>& x 0>&1`).
+        for i, target in enumerate(targets[:1]):
             self.sink.redirect(fd + op if i == 0 else "<", self.arg(target), self.frame)
+        for target in targets:
             if target.type not in _LEAVES:
                 self.visit(target)
 
@@ -869,6 +886,23 @@ def _herestring_of(sink: Sink, raw: str) -> str | None:
     return None if text is None else text.rstrip("\n") + "\n"
 
 
+_TERMINALS = frozenset({"/dev/tty", "/dev/console"})
+_OWN_INPUT = frozenset({"/dev/stdin", "/dev/fd/0", "/proc/self/fd/0", "/proc/thread-self/fd/0"})
+
+
+def _words_after_target(redirect: Node) -> list[Node]:
+    """The words the grammar hangs on a file redirection after its target: arguments of the command, except
+    a number glued to the next redirection (`0` of `>& x 0>&1`), which is that redirection's descriptor."""
+    if redirect.type != "file_redirect":
+        return []
+    targets = [c for c in redirect.named_children if c.type not in ("file_descriptor", "comment")][1:]
+    if targets and targets[-1].type == "number":
+        after = redirect.next_sibling
+        if after is not None and after.start_byte == targets[-1].end_byte:
+            targets = targets[:-1]
+    return targets
+
+
 def _redirects_of(node: Node) -> list[Node]:
     """The redirections of a `redirected_statement` (the grammar tags some, after a compound body, with no
     field name: `if ...; fi <<< 'x'`)."""
@@ -881,6 +915,7 @@ _BACKTICKS = re.compile(r"`((?:[^`\\]|\\.)*)`", re.DOTALL)
 _HANDLERS: dict[str, Callable[[PosixWalker, Node, Stdin | None], None]] = {
     "command": PosixWalker._command,
     "declaration_command": PosixWalker._declaration,
+    "unset_command": PosixWalker._declaration,
     "redirected_statement": PosixWalker._redirected,
     "pipeline": PosixWalker._pipeline,
     "variable_assignment": PosixWalker._assignment,
@@ -985,7 +1020,7 @@ def simple_command(text: str, root: Node) -> list[Arg] | None:
         # program > command > (command_name > word), word...: any other node means another shape.
         if root.descendant_count != len(words) + 3 or root.child(0).type != "command":
             return None
-        return [_new_arg(Arg, (w, w, False, False, False)) for w in words]
+        return [Arg(w, w) for w in words]
     if not _QUOTED_LINE.fullmatch(text):
         return None
     argv: list[Arg] = []  # the quotes make concatenations and strings: count the nodes they make
@@ -994,11 +1029,11 @@ def simple_command(text: str, root: Node) -> list[Arg] | None:
         quote = word[0]
         if (quote == "'" or quote == '"') and word[-1] == quote and word.count(quote) == 2:
             # One quoted string: a raw_string, or a string with its two quotes and its content.
-            argv.append(_new_arg(Arg, (word[1:-1], word, False, False, False)))
+            argv.append(Arg(word[1:-1], word))
             nodes += 1 if quote == "'" else (4 if len(word) > 2 else 3)
             continue
         if "'" not in word and '"' not in word:
-            argv.append(_new_arg(Arg, (word, word, False, False, False)))
+            argv.append(Arg(word, word))
             nodes += 1
             continue
         values = []
@@ -1015,13 +1050,24 @@ def simple_command(text: str, root: Node) -> list[Arg] | None:
                 values.append(piece)
                 count += 1  # word
         nodes += count + 1 if len(values) > 1 else count  # a concatenation node joins the parts
-        argv.append(_new_arg(Arg, ("".join(values), word, False, False, False)))
+        argv.append(Arg("".join(values), word))
     head = argv[0]
     if "=" in head.raw or head.text in _NOT_A_COMMAND_NAME or not head.text or _GLOB_CHARS.search(head.raw):
         return None
     if root.descendant_count != nodes or root.child(0).type != "command":
         return None
     return argv
+
+
+_AT_NAME = re.compile(r"(?m)(^|[;&|(]\s*|\s(?:then|do|else)\s+)([A-Za-z_][\w.+-]*@[\w.@+:-]*)(?=[ \t]|$)")
+"""`poetry@main --version`: a command word holding `@`, which the grammar reads as the start of `$@`."""
+
+
+def repair(source: str) -> str | None:
+    """Respell valid shell text the grammar rejects without changing its words: a command name holding an
+    `@` (`pipx run poetry@main`, `poetry@main --version`) is quoted, which is the same word to the shell."""
+    text = _AT_NAME.sub(lambda m: f"{m[1]}'{m[2]}'", source)
+    return text if text != source else None
 
 
 def substitution_output(sink: Sink, raw: str) -> str | None:

@@ -6,7 +6,6 @@ import re
 import threading
 from collections.abc import Callable
 from functools import partial
-from itertools import repeat
 from typing import TYPE_CHECKING, Any
 
 from ._normalise import command_key, fold_arg, ps_unescape
@@ -127,7 +126,8 @@ _FOLDABLE = frozenset({"additive_expression", "format_expression", "expression_w
 _FORMAT_FIELD = re.compile(r"\{(\d+)\}")
 _SUBSTITUTIONS = frozenset({"command", "pipeline_chain", "sub_expression", "array_expression"})
 """Argument kinds (after peeling) whose value is a command's output: `(gci -r)`, `$(...)`, `@(...)`."""
-_new_arg = tuple.__new__
+_RANGE = re.compile(r"[-+]?\d+(?:\.\d+)?\.\.")
+"""`1..$n`: a statement starting with a number is an expression, never a command."""
 _SIGNED_NUMBER = re.compile(r"[-+]\d+(?:\.\d+)?")
 _VAR_IN_WORD = re.compile(r"\$(?:\{([^}]*)\}|([\w:?^$]+))")
 _SIMPLE_EXPANDABLE = re.compile(r'"([^"`$]*(?:\$(?:\{[^}]*\}|[\w:?^$]+)[^"`$]*)+)"')
@@ -373,7 +373,7 @@ class PowerShellWalker:
                 # `2>nul Remove-Item x`: a redirection written first hides the command name from the grammar.
                 return Arg(DYN, raw), None
             if self.ascii is not None and "$" not in raw and "`" not in raw:
-                return _new_arg(Arg, (raw, raw, False, False, False)), None  # nothing to undo or expand
+                return Arg(raw, raw), None  # nothing to undo or expand
             return Arg(fold_arg(self._bare(raw)), raw), None
         # `& <expr>` / `. <expr>`: a literal string or path is a name; anything else is decided at run time.
         inner = self.peel(node)
@@ -423,7 +423,7 @@ class PowerShellWalker:
                 raw = s[child.start_byte : child.end_byte]
                 if "$" not in raw and "`" not in raw and ">" not in raw and "," not in raw:
                     # A bare ASCII word without escapes or variables is its own value and holds nothing.
-                    argv.append(_new_arg(Arg, (raw, raw, raw[:1] == "-" and len(raw) > 1, False, False)))
+                    argv.append(Arg(raw, raw, raw[:1] == "-" and len(raw) > 1))
                     continue
             elif kind == "command_parameter":
                 raw = self.text(child)
@@ -444,7 +444,7 @@ class PowerShellWalker:
                     raw += ":" + self.text(value_node)
                     later.append(value_node)
                     i += 2
-                argv.append(_new_arg(Arg, (text, raw, True, False, False)))
+                argv.append(Arg(text, raw, True))
                 continue
             elif kind == "stop_parsing":
                 # `--%`: the rest is passed as written; a dash word still reads as a parameter (fail closed).
@@ -557,6 +557,14 @@ class PowerShellWalker:
         if argv and argv[0].text.lower() in ("function", "filter") and len(argv) > 2:
             # The grammar reads `a && function f { f | f }` as a command named `function`.
             self._check_fork_bomb(argv[1].raw, [c for c in later if c.type == "script_block_expression"])
+        if argv and _RANGE.match(argv[0].raw):
+            # `foreach ($i in 1..$n)`: the grammar reads the range as a command; PowerShell, seeing a number
+            # first, reads an expression. Only the variables in it are read.
+            for m in _VAR_IN_WORD.finditer(argv[0].raw):
+                self.sink.variable(m.group(1) or m.group(2), self.frame, m.group(0))
+            for child in later:
+                self.visit(child)
+            return
         # The command itself first, so its own rule explains a block before anything nested in its words.
         if argv and argv[0].text[:2] in _UNC_STARTS:
             # `& \\server\share\x.exe` runs a program from another machine: its path is checked as a word is.
@@ -971,6 +979,9 @@ class PowerShellWalker:
             )
         elif not typed:
             self.sink.dotnet("*", member, self.frame, self.text(obj))
+        elif op == ".":
+            # `[Ref].Assembly`: a member of the type object itself, named after the type.
+            self.sink.dotnet(self.text(self.peel(obj)), member, self.frame, self.text(obj))
         # After the member's own rules, which explain a block better (`$wc.DownloadString(url)`).
         if (
             invoked
@@ -1416,16 +1427,34 @@ def _ps7_operator(source: str, i: int, out: list[str]) -> tuple[str, int] | None
     return None
 
 
+_NAMED_BLOCK = re.compile(r"(?im)(?:^|[;}])\s*(?:begin|process|end|clean|dynamicparam)\s*\{")
+_PARAM_BLOCK = re.compile(r"(?im)^\s*(?:\[[^\]\n]*\]\s*)*param\s*\(")
+_COMMENTS = re.compile(r"<#.*?#>|#[^\n]*", re.DOTALL)
+_DIGIT_PARAMETER = re.compile(r"-[A-Za-z_]\w*\d\w*")
+"""`-Run1`: the grammar ends a parameter name at its first digit and reads the digit as a redirection."""
+
+
+def _at_statement_start(out: list[str]) -> bool:
+    k = len(out) - 1
+    while k >= 0 and out[k] in " \t":
+        k -= 1
+    return k < 0 or out[k] in _STATEMENT_START
+
+
 def repair(source: str) -> str | None:
     """Respell valid PowerShell that the grammar rejects, without changing what the policy reads.
 
     The grammar fails on `Select-Object Name, Length` (a bare word before a comma), on code after
     `param(...)` on the same line, on `default` after a switch clause on the same line, on native-style
-    words such as `--`, `--opt=val` and `-run=X`, and on `10KB`. Spacing the comma as `Name ,Length`,
-    breaking the line, quoting the dash word (`'--'`: the same text, still read as an option by the rules
-    of native programs) and lower-casing the suffix mean the same to PowerShell and nothing to the policy.
+    words such as `--`, `--opt=val`, `-run=X` and `-Run1`, on `10KB`, on `./build.ps1` starting a statement
+    (a leading `.` reads as dot-sourcing) and on a script of comments only. Spacing the comma as
+    `Name ,Length`, breaking the line, quoting the dash word (`'--'`: the same text, still read as an option
+    by the rules of native programs), lower-casing the suffix, calling the script with `&` and dropping the
+    comments mean the same to PowerShell and nothing to the policy.
     A word that expands anything is never quoted: it keeps the parse error, and the parse error blocks.
     """
+    if _COMMENTS.sub("", source).isspace() or not _COMMENTS.sub("", source):
+        return ""  # only comments: nothing runs (the grammar wants at least one statement)
     out: list[str] = []
     quote = ""
     opened: list[str] = []  # the brackets open here: `h` for a hash literal `@{`, else the bracket
@@ -1448,7 +1477,8 @@ def repair(source: str) -> str | None:
             while j < n and source[j] not in _WORD_END:
                 j += 1
             word = source[i:j]
-            if (word == "--" or "=" in word) and _UNQUOTABLE.isdisjoint(word):
+            native = word == "--" or "=" in word or _DIGIT_PARAMETER.fullmatch(word) is not None
+            if native and _UNQUOTABLE.isdisjoint(word):
                 k = len(out) - 1
                 while k >= 0 and out[k] in " \t":
                     k -= 1
@@ -1461,6 +1491,8 @@ def repair(source: str) -> str | None:
             out.append(f'"{m.group(0)}"')
             i = m.end()
             continue
+        if ch == "." and source.startswith(("./", "../"), i) and _at_statement_start(out):
+            out.append("& ")  # `./build.ps1 -Test`: the grammar reads a leading `.` as dot-sourcing
         if ch in "'\"" and out and not out[-1].isspace() and out[-1] not in _OPENERS:
             # `--grep='a b'`: a bare word glued to a string is one argument; quote it as a whole.
             k = len(out)
@@ -1489,7 +1521,7 @@ def repair(source: str) -> str | None:
             j = i + 1
             while j < n and source[j] in " \t":
                 j += 1
-            out.append(" , " if source[j : j + 1] == "@" else " ,")  # `Name ,@{...}` is still rejected
+            out.extend((" ", ",", " ") if source[j : j + 1] == "@" else (" ", ","))  # `Name ,@{...}` too
             i = j
             continue
         elif ch == "?" and (step := _ps7_operator(source, i, out)) is not None:
@@ -1512,6 +1544,11 @@ def repair(source: str) -> str | None:
         i += 1
     text = "".join(out)
     text = _CLAUSE_THEN_DEFAULT.sub("}\n", _PARAM_THEN_CODE.sub("\\1\n", text))
+    if _NAMED_BLOCK.search(text):
+        # `begin { } process { } end { }`: the grammar knows named blocks only in a function's body.
+        text = f"function _ {{\n{text}\n}}"
+    elif _PARAM_BLOCK.search(text):
+        text += "\n$null"  # the grammar wants a statement after a script's `param(...)`
     return text if text != source else None
 
 
@@ -1577,10 +1614,8 @@ def simple_command(text: str, root: Node) -> list[Arg] | None:
             if command.type != "command" or command.child(0).type != "command_name":
                 return None
             # A bare word or parameter starting with a dash binds as a parameter (as `_elements` says).
-            rest = words[1:]
-            params = map(bool, map(_DASH_WORD.match, rest))
-            head = _new_arg(Arg, (words[0], words[0], False, False, False))
-            return [head, *map(_new_arg, repeat(Arg), zip(rest, rest, params, repeat(False), repeat(False)))]
+            head = Arg(words[0], words[0])
+            return [head, *(Arg(w, w, _DASH_WORD.match(w) is not None) for w in words[1:])]
         # Numbers make more nodes: count them below.
     elif not _QUOTED_LINE.fullmatch(text):
         return None
@@ -1588,18 +1623,18 @@ def simple_command(text: str, root: Node) -> list[Arg] | None:
     first = words[0]
     if first[0] in "'\"" or first.isdigit() or first.lower() in _KEYWORDS:
         return None
-    argv = [_new_arg(Arg, (first, first, False, False, False))]
+    argv = [Arg(first, first)]
     nodes = 7  # program > statement_list > pipeline > pipeline_chain > command > command_name, elements
     for word in words[1:]:
         quote = word[0]
         if quote == "'":
-            argv.append(_new_arg(Arg, (word[1:-1].replace("''", "'"), word, False, False, False)))
+            argv.append(Arg(word[1:-1].replace("''", "'"), word))
             nodes += 6  # separator > ' ', then array > unary > string_literal > characters
         elif quote == '"':
-            argv.append(_new_arg(Arg, (word[1:-1], word, False, False, False)))
+            argv.append(Arg(word[1:-1], word))
             nodes += 6
         else:
-            argv.append(_new_arg(Arg, (word, word, len(word) > 1 and quote == "-", False, False)))
+            argv.append(Arg(word, word, len(word) > 1 and quote == "-"))
             nodes += 6 if word.isdigit() else 3  # a number is array > unary > integer > decimal
     if root.descendant_count != nodes:
         return None

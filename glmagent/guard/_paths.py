@@ -78,6 +78,31 @@ def _inside(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder.rstrip("/") + "/")
 
 
+_HOME_PREFIX = r"(?:/\x00home|/home/[^/]+|/users/[^/]+|/root|/var/root|/\x00drive/[a-z]/users/[^/]+)"
+_PROGRAM_FOLDERS = re.compile(
+    r"(?:/usr|/bin|/sbin|/lib|/lib64|/libexec|/etc|/nix|/snap|/run/current-system|/applications|/system"
+    r"|/library|/opt/(?:homebrew|local|hostedtoolcache|conda|miniconda3|anaconda3|rh|ros|python[^/]*|pypy[^/]*)"
+    r"|/\x00drive/[a-z]/(?:windows(?!/(?:temp|tasks|tracing|debug|system32/tasks)(?:/|$))|program files"
+    r"|program files \(x86\)|programdata/chocolatey|hostedtoolcache|tools|msys64|cygwin64|strawberry)"
+    rf"|{_HOME_PREFIX}/(?:\.local/bin|\.cargo|go/bin|\.dotnet|\.npm-global|\.nvm|\.pyenv|\.rbenv"
+    r"|\.volta|\.bun/bin|\.deno/bin|\.rustup|\.sdkman|\.jenv|\.poetry/bin|\.conda|miniconda3|anaconda3"
+    r"|bin|\.local/share/pnpm|\.yarn/bin|appdata/local/programs|appdata/roaming/npm|scoop/shims"
+    r"|appdata/local/microsoft/windowsapps))(?:/|$)"
+)
+"""Folders the system and the usual tool managers (Homebrew, rustup, nvm, pyenv, Scoop…) install programs
+in: running one of their programs is running an installed tool, like running it by name."""
+
+
+_ENVIRONMENT_TOOL = re.compile(
+    r"/(?:bin|Scripts)/(?:python[0-9.]*|pypy[0-9.]*|pip[0-9.]*|pytest|py\.test|tox|nox|coverage|ruff|mypy|black|"
+    r"isort|flake8|pylint|uv|poetry|pdm|hatch|ipython|jupyter|node|npm|npx|yarn|pnpm|ruby|gem|bundle|rake|"
+    r"rspec|perl|php|composer|java|javac|mvn|gradle|go|cargo|rustc|dotnet)(?:\.exe)?$",
+    re.IGNORECASE,
+)
+"""An interpreter or tool in the `bin`/`Scripts` folder of an environment (a virtualenv in `~/.virtualenvs`,
+a conda or Poetry environment, a toolchain): the same program as when run by name from that environment."""
+
+
 class PathScope:
     """The working directory of one command line, followed through its `cd`s."""
 
@@ -150,6 +175,22 @@ class PathScope:
             return None
         return Judgement("write-outside-project", f"`{raw}` is outside the working directory")
 
+    def judge_program(self, program: Arg) -> Judgement | None:
+        """None when `program` is a bare name (found on PATH), inside the project, or in a folder where
+        the system and the user's tool managers install programs; a program anywhere else (`/tmp/x`,
+        `C:\\Users\\Public\\x.exe`, `../other/x.sh`) is code the policy has never seen."""
+        text = program.text
+        if DYN in text or ("/" not in text and "\\" not in text):
+            return None  # a name found on PATH, or decided at run time (the engine blocks those itself)
+        if self.dialect != "posix" and text[:1] == "/" and "/" not in text[1:] and "\\" not in text:
+            return None  # `/query`: a Windows switch where a wrapper's command was looked for
+        path = self._absolute(text)
+        if path is None:
+            return Judgement("outside-program", f"`{program.raw}` is in a directory only known at run time")
+        if _inside(path, self.root) or _PROGRAM_FOLDERS.match(path.lower()) or _ENVIRONMENT_TOOL.search(path):
+            return None
+        return Judgement("outside-program", f"`{program.raw}` is outside the project and the program folders")
+
     def _beside_project_in(self, temp: str, path: str) -> bool:
         """A project inside the temp directory: its neighbours (`../x`) are not scratch space."""
         if not _inside(self.root, temp) or self.root == temp:
@@ -196,8 +237,8 @@ class PathScope:
 # -- which operands a program writes --------------------------------------------------------------------
 
 _ALL = frozenset({"tee", "touch", "mkdir", "rm", "rmdir", "unlink", "shred", "mkfifo", "mknod"})
-_LAST = frozenset({"cp", "mv", "install", "ln", "rsync", "scp"})
-_AFTER_FIRST = frozenset({"chmod", "chown", "chgrp"})
+_LAST = frozenset({"cp", "mv", "install", "ln", "rsync", "scp", "xcopy", "xxd"})
+_AFTER_FIRST = frozenset({"chmod", "chown", "chgrp", "setfacl"})
 _VALUE_OPTIONS = {
     "truncate": ("-s", "--size", "-r", "--reference"),
     "install": ("-m", "--mode", "-o", "--owner", "-g", "--group"),
@@ -210,6 +251,19 @@ _VALUE_OPTIONS = {
     "tee": (),
     "touch": ("-d", "--date", "-t", "-r", "--reference"),
     "sed": ("-e", "--expression", "-f", "--file", "-l", "--line-length", "-s"),
+    "setfacl": (
+        "-m",
+        "--modify",
+        "-M",
+        "--modify-file",
+        "-x",
+        "--remove",
+        "-X",
+        "--remove-file",
+        "--set",
+        "--set-file",
+    ),
+    "xxd": ("-c", "-g", "-l", "-o", "-s", "-cols", "-len", "-seek"),
 }
 _TARGET_DIRECTORY = ("-t", "--target-directory")
 
@@ -242,6 +296,51 @@ CHANGE_DIRECTORY = frozenset({"cd", "chdir", "pushd", "set-location", "sl", "pus
 
 WRITERS = _ALL | _LAST | _AFTER_FIRST | frozenset({"truncate", "dd", "sed", *_PS_WRITERS})
 """Programs whose write targets `write_targets` can name."""
+
+
+#: Options naming the file a program writes its result to, whatever the program: `--output FILE`,
+#: `--output=FILE`, openssl's `-out FILE`, and `-o FILE` for programs where `-o` is that (for `ls -o`,
+#: `grep -o` or `ps -o` it is something else).
+_OUTPUT_LONG = frozenset(
+    {
+        "--output", "--output-file", "--out", "--outfile", "--out-file", "--output-document", "--log-file",
+        "--logfile", "--junit-xml", "--junitxml", "--write", "-out", "-outfile",
+    }
+)  # fmt: skip
+_OUTPUT_SHORT = frozenset(
+    {
+        "gcc", "g++", "cc", "c++", "clang", "clang++", "gfortran", "go", "rustc", "tcc", "ld", "as", "nasm",
+        "sort", "shuf", "pandoc", "dos2unix", "unix2dos", "iconv", "pdftotext", "convert", "magick", "ffmpeg",
+        "xz", "zstd", "lz4", "base64", "openssl", "gpg", "gpg2", "protoc", "cython", "nuitka", "pyinstaller",
+        "gzip", "bzip2", "varnishncsa", "tcpdump", "tshark", "exiftool",
+    }
+)  # fmt: skip
+_SHORT_OUTPUT_OPTIONS = ("-o", "-w")
+
+
+def output_targets(name: str, args: list[Arg]) -> list[Arg]:
+    """Files a program writes its result to, named by an output option (`sort -o F`, `--output=F`)."""
+    found: list[Arg] = []
+    short = name in _OUTPUT_SHORT
+    for i, a in enumerate(args):
+        t = a.text
+        if t[:1] != "-" or a.param:
+            continue
+        key, eq, value = t.partition("=")
+        if key in _OUTPUT_LONG or (
+            short and key in _SHORT_OUTPUT_OPTIONS and (key != "-w" or name in _W_WRITES)
+        ):
+            if eq:
+                found.append(Arg(value, a.raw.partition("=")[2] or value))
+            elif i + 1 < len(args):
+                found.append(args[i + 1])
+        elif short and t[:2] == "-o" and len(t) > 2 and name in _GLUED_O:
+            found.append(Arg(t[2:], a.raw[2:]))  # `gcc -oout x.c`
+    return found
+
+
+_W_WRITES = frozenset({"varnishncsa", "tcpdump", "tshark", "exiftool"})
+_GLUED_O = frozenset({"gcc", "g++", "cc", "c++", "clang", "clang++", "gfortran", "tcc", "ld"})
 
 
 def _operands(args: list[Arg], value_options: tuple[str, ...]) -> tuple[list[Arg], list[Arg]]:
@@ -289,7 +388,7 @@ def write_targets(name: str, args: list[Arg], dialect: str) -> list[Arg]:
     if name in _LAST:
         return targets + (operands[-1:] if len(operands) > 1 else [])
     if name in _AFTER_FIRST:
-        if any(a.text.startswith("--reference") for a in args):
+        if name == "setfacl" or any(a.text.startswith("--reference") for a in args):
             return operands
         return operands[1:]
     return operands

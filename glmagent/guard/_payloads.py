@@ -132,3 +132,34 @@ def string_literals(payload: str) -> list[str]:
     if len(run) > 1:
         out.append(" ".join(shlex.quote(w) for w in run))
     return out
+
+
+# -- reading a payload as its interpreter would --
+_SED_TEXT = re.compile(
+    r"(?<![A-Za-z_])([sy])([^\w\s\\;{}])((?:(?!\2)[^\\\n]|\\.)*)\2((?:(?!\2)[^\\\n]|\\.)*)\2"
+)
+_SED_ADDRESS = re.compile(r"(^|[;\n{}!,]\s*)/((?:[^/\\\n]|\\.)*)/")
+_LITERAL_GETATTR = re.compile(r"""\bgetattr\s*\(\s*([\w.]+)\s*,\s*(['"])(\w+)\2\s*([,)])""")
+
+
+def _blank(text: str) -> str:
+    return " " * len(text)
+
+
+def sed_commands(script: str) -> str:
+    """A sed script with the text of its `s`/`y` patterns and replacements and of its `/regex/` addresses
+    blanked: what is left are its commands and flags (`s/a = { w/b/` holds no `w` command, `s/a/b/w f` does).
+    """
+    script = _SED_TEXT.sub(lambda m: f"{m[1]}{m[2]}{_blank(m[3])}{m[2]}{_blank(m[4])}{m[2]}", script)
+    return _SED_ADDRESS.sub(lambda m: f"{m[1]}/{_blank(m[2])}/", script)
+
+
+def python_attributes(code: str) -> str:
+    """Python code with `getattr(obj, 'name')` written as `(obj.name)` (and `getattr(obj, 'name', d)` as
+    `(obj.name, d)`), which is what it reads: the patterns that look for `os.system` then see it, and a
+    `getattr` left over takes its name from run-time data."""
+    return _LITERAL_GETATTR.sub(r"(\1.\3\4", code)
+
+
+PREPARE = {"sed": sed_commands, "python": python_attributes}
+"""Per payload language, the reading of a program that the payload patterns are written for."""

@@ -14,12 +14,14 @@ from re import _constants as re_constants  # type: ignore[attr-defined]
 from re import _parser as re_parser  # type: ignore[attr-defined]
 from typing import Any
 
+from ._locators import LocatorMatcher, locator_regex
 from ._models import (
     ArgumentClause,
     CommandClause,
     CommandMatch,
     Dialect,
     DotnetClause,
+    LocatorClause,
     PathClause,
     PayloadClause,
     RedirectClause,
@@ -252,6 +254,25 @@ class CommandView:
             out.append(a)
         return out
 
+    def before_operands(self) -> CommandView:
+        """The command with only the words before its first operand (its global options)."""
+        first = next((a for a in self.positionals() if DYN not in a.text), None)
+        if first is None:
+            return self
+        cut = next(i for i, a in enumerate(self.args) if a is first)
+        return CommandView(self.names, self.argv[: cut + 1], self.dialect, self.syntax)
+
+    def lone_unknown_operand(self) -> bool:
+        """Is the only possible operand one word known only at run time, which is therefore either that
+        operand or an option, but not both?"""
+        operands = self.positionals()
+        # Only a quoted word is one word: an unquoted `$x` may split into `-rf` and `/`, and `"$@"` and
+        # `"${a[@]}"` give a word per item.
+        if len(operands) != 1:
+            return False
+        word = operands[0]
+        return word.text[:1] == DYN and word.raw[:1] == '"' and "@" not in word.raw
+
     def producers(self) -> list[list[CommandView]]:
         """For each feed of this command, the commands feeding it: nearest first, then upstream of every
         pass-through filter (`find . | grep x | xargs rm`: grep, then find)."""
@@ -309,6 +330,8 @@ class CompiledCommand:
     no_command: bool
     fed_by: tuple[CompiledCommand, ...]
     fed_through: bool
+    global_options: bool
+    needs_operand: bool
     by_first_word: dict[str, list[tuple[str, ...]]] = field(default_factory=dict)
     flags: bool = False
     """Any POSIX flag test at all (so the flag table is needed)."""
@@ -363,6 +386,8 @@ class CompiledCommand:
             no_command=clause.no_command,
             fed_by=fed_by,
             fed_through=clause.fed_through if isinstance(clause, CommandClause) else True,
+            global_options=clause.global_options,
+            needs_operand=clause.needs_operand,
             by_first_word=_index_first_word(clause.subcommands),
             flags=bool(short_any or long_any or short_none or long_none or clause.short_flags),
             operands=bool(clause.operands_any or clause.no_operands or operand_not_in is not None),
@@ -402,6 +427,8 @@ class CompiledCommand:
             return _NO
         if self.name_only:
             return _MATCH  # `curl`, `mkfs`, `shred`: the name alone decides
+        if self.global_options:
+            view = view.before_operands()
         state = MATCH
         detail: list[str] = []
         args = view.args
@@ -433,7 +460,7 @@ class CompiledCommand:
                             break
                 if hit is not None:
                     detail.append(hit)
-                elif dyn:
+                elif dyn and not (self.needs_operand and view.lone_unknown_operand()):
                     state = UNKNOWN
                 else:
                     return _NO
@@ -632,6 +659,8 @@ class RuleIndex:
     argument_screen: dict[Dialect, CaselessScreen | None] = field(default_factory=dict)
     """Per dialect, literal fragments one of which any matching argument must contain (searched once in all
     of a command's words); None when some pattern has no literal part, so every argument is tried."""
+    locators: dict[Dialect, list[tuple[Rule, LocatorMatcher, frozenset[str]]]] = field(default_factory=dict)
+    """Per dialect, (rule, the locator expression, the programs it spares) for words naming a machine."""
     engine: dict[str, Rule] = field(default_factory=dict)
     syntax: dict[str, SyntaxInfo] = field(default_factory=dict)
     """Per command name, what decides where its operands start."""
@@ -713,6 +742,11 @@ def build_index(rules: list[Rule], syntax: dict[str, SyntaxSpec]) -> RuleIndex:
                 for shell in clause.shells:
                     index.arguments.setdefault(shell, []).append((rule, pattern))
                     literals.setdefault(shell, []).extend(needles)
+            elif isinstance(clause, LocatorClause):
+                spared = frozenset(c.lower() for c in clause.except_commands)
+                for shell in clause.shells:
+                    pattern = locator_regex(clause.kinds, clause.local_schemes, shell)
+                    index.locators.setdefault(shell, []).append((rule, pattern, spared))
             else:
                 index.engine[clause.event] = rule
     for shell, found in literals.items():

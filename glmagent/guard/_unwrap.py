@@ -136,6 +136,8 @@ def unwrap(spec: WrapperSpec, args: list[Arg], stdin_words: list[Arg] | None) ->
                 out.shell_lines.append(Arg(t.split("=", 1)[1], a.raw))
     while spec.assignments and prefix and _ASSIGNMENT.match(prefix[0].text) and DYN not in prefix[0].text:
         assigned.append(prefix.pop(0).text)  # `env -S 'EDITOR=x git commit'`
+    if spec.names[0] in _NO_COMMAND_OPERANDS:
+        rest = []  # `script LOGFILE`, `newgrp GROUP`: the operands are no command
     readings = [prefix + rest]
     if ambiguous_at is not None and ambiguous_at + 1 == i - spec.positionals and len(rest) > 1:
         # The last unknown option might have taken the next word as its value.
@@ -175,6 +177,7 @@ _SHELL_WHEN_EMPTY = frozenset(
     {"unshare", "nsenter", "chroot", "pkexec", "firejail", "fakeroot", "sg", "nix"}
 ) | {"systemd-run", "capsh", "machinectl"}
 _SHELL_ALWAYS = frozenset({"su", "script", "newgrp", "nix-shell"})
+_NO_COMMAND_OPERANDS = frozenset({"script", "newgrp"})
 # ... or when a flag asks for the shell: `sudo -s`, `sudo -i`, `doas -s`.
 _SHELL_FLAGS = {"sudo": frozenset("si"), "doas": frozenset("s")}
 _SHELL_LONG_FLAGS = frozenset({"--shell", "--login"})
@@ -645,6 +648,8 @@ class ExecutorRun:
     payloads: list[Arg] = field(default_factory=list)
     module_argv: list[Arg] | None = None
     reads_stdin: bool = False
+    script: Arg | None = None
+    """The program file it runs (`python x.py`), when named by a literal path."""
 
 
 def _program_file(run: ExecutorRun, value: Arg) -> None:
@@ -731,6 +736,8 @@ def executor(spec: ExecutorSpec, args: list[Arg]) -> ExecutorRun:
         run.reads_stdin = spec.reads_stdin
     elif source == "dynamic" and DYN not in args[operand].text:
         run.payloads.append(Arg(DYN, args[operand].raw))  # `python /dev/fd/3`: another descriptor
+    elif source == "file" and operand is not None and spec.language != "make":
+        run.script = args[operand]
     return run
 
 

@@ -1,5 +1,5 @@
-"""POSIX (and cmd.exe) spellings that run a blocked command another way: each must still block, and its
-harmless look-alikes must stay allowed."""
+"""POSIX (and cmd.exe) respellings that run a blocked command another way (escapes, globs, aliases, copies,
+rebinding): each must still block, and its harmless look-alikes must stay allowed."""
 
 from __future__ import annotations
 
@@ -151,10 +151,10 @@ ALLOWED = [
     "sed -f script.sed file",
     "sed -f - file < script.sed",
     "awk -f - data < prog.awk",
-    "sudo -s",
-    "su",
-    "newgrp staff",
-    "script -q /dev/null",
+    "sudo -s < setup.sh",
+    "su -c 'make test'",
+    "newgrp staff < setup.sh",
+    "script -q /dev/null -c 'make test'",
     "echo hi | sudo tee /dev/null",
     "cat f | sudo -u x cat",
     "su -c 'ls' root",
@@ -243,7 +243,7 @@ def test_allowed(command: str) -> None:
     [
         ("posix", "cp /bin/rm ./x; ./x -rf y"),
         ("posix", "ln -s /bin/rm r && ./r -rf y"),
-        ("posix", "install -m755 /usr/bin/curl ./c; ./c http://example.com"),
+        ("posix", "install -m755 /usr/bin/curl ./c; ./c -V"),
         ("powershell", "Copy-Item C:\\Windows\\System32\\cmd.exe .\\c.exe; .\\c.exe /c rd /s /q x"),
     ],
 )
@@ -262,3 +262,31 @@ def test_running_a_copy_made_in_the_same_line_blocks(shell: str, command: str) -
 )
 def test_using_a_copy_as_data_stays_allowed(shell: str, command: str) -> None:
     assert Policy.default().check(command, shell).allowed  # type: ignore[arg-type]
+
+
+# Words written after a redirection are still the command's arguments (the grammar files them under it).
+@pytest.mark.parametrize(
+    ("command", "rule_id"),
+    [
+        ("rm 2>/dev/null -rf /", "destructive.recursive-delete"),
+        ("rm >/dev/null -r -f build", "destructive.recursive-delete"),
+        ("python 2>/dev/null -c 'import os; os.system(\"rm -rf ~\")'", "destructive.recursive-delete"),
+        ("curl 2>/dev/null http://example.com", "network.http-client"),
+    ],
+)
+def test_words_after_a_redirection_are_arguments(command: str, rule_id: str) -> None:
+    decision = _check(command)
+    assert not decision.allowed and decision.rule_id == rule_id, (command, decision.rule_id)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "ls >/dev/null 2>&1 -la",
+        "python 2>/dev/null -c 'print(1)'",
+        "cat < notes.txt extra.txt",
+        "bash -c 'x' 0>&1",
+    ],
+)
+def test_words_after_a_redirection_stay_harmless_arguments(command: str) -> None:
+    assert _check(command).allowed, command

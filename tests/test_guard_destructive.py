@@ -1,5 +1,5 @@
-"""Classes of destructive and unverifiable commands: every wrapper that runs a command, every spelling of a
-delete, overwrite, history loss or scheduled job, and the harmless look-alikes that must stay allowed."""
+"""Destructive commands: every spelling of a delete, overwrite, history loss or scheduled job, through every
+wrapper and inline program that can run it, and the harmless look-alikes that must stay allowed."""
 
 from __future__ import annotations
 
@@ -203,8 +203,8 @@ destructive.data-store	dropdb mydb
 destructive.data-store	redis-cli flushall
 destructive.data-store	userdel -r bob
 allow	crontab -l
-allow	pkill -f uvicorn
-allow	killall node
+destructive.machine-state	pkill -f uvicorn
+destructive.machine-state	killall node
 allow	systemctl status nginx
 allow	find . -name '*.py' -exec grep -l foo {} +
 allow	find . -type f -exec wc -l {} +
@@ -262,7 +262,7 @@ allow	Get-Process | Export-Csv -Path procs.csv -Append
 allow	[IO.File]::OpenRead('f.txt')
 allow	Remove-Item f.txt
 allow	Remove-Item *.log
-allow	taskkill /im node.exe
+destructive.machine-state	taskkill /im node.exe
 allow	Copy-Item a b
 allow	Select-String -Path x -Pattern 'robocopy /MIR'
 allow	Get-Help Export-Csv
@@ -333,7 +333,7 @@ allow	grep -rn 'shutil.rmtree' src/
 """
 
 UNVERIFIABLE_POSIX = """
-unverifiable.command-option	tar --to-command='rm -rf x' -xf a.tar
+destructive.recursive-delete	tar --to-command='rm -rf x' -xf a.tar
 unverifiable.command-option	tar -I 'sh -c "id"' -xf a.tar
 unverifiable.command-option	tar -cf a.tar --checkpoint=1 --checkpoint-action=exec='id' .
 unverifiable.command-option	zip -TT 'id' -T a.zip f

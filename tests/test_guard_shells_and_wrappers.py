@@ -1,4 +1,5 @@
-"""Shell and cmd.exe invocations that hide what they run: run-time options, stdin scripts, glued switches."""
+"""Shells, cmd.exe and wrappers that run another command: every way to hand them a script (`-c`, stdin,
+here-documents, run-time options, glued switches, arrays) is read, and what they run is checked."""
 
 from __future__ import annotations
 
@@ -300,7 +301,7 @@ ALLOWED = [
     ("posix", "echo ${x},{a,b}"),
     ("posix", "ls *.{py,txt}"),
     ("posix", "printf '%s\\n' {a,b}"),
-    ("posix", "bash --rcfile ./dev.rc -i"),
+    ("posix", "bash --rcfile ./dev.rc -c 'make test'"),
     ("posix", "eval 'echo hi'"),
     ("posix", "cat <<'EOF'\n`rm -rf x`\nEOF"),
     ("posix", 'cat <<"EOF"\n`rm -rf x`\nEOF'),

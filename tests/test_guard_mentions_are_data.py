@@ -1,4 +1,6 @@
-"""Everyday commands and look-alikes of denied ones stay allowed; their dangerous twins stay blocked."""
+"""Mentioning a denied command is not running it: denied examples and program names quoted as data (echo,
+grep, git log --grep, Select-String, file names), fixed look-alikes beside their blocked twins, and option
+values that hide a word a rule trusted."""
 
 from __future__ import annotations
 
@@ -15,150 +17,11 @@ def _check(command: str, shell: str) -> Decision:
     return Policy.default().check(command, shell)  # type: ignore[arg-type]
 
 
-# Everyday work on the POSIX backend.
-POSIX_ALLOWED = [
-    "git status -sb",
-    "git diff --stat HEAD~3",
-    "git log --graph --decorate --all --oneline",
-    "git show HEAD:README.md",
-    "git add -A",
-    'git commit -m "fix: handle rm -rf in docs"',
-    "git commit -m 'remove curl usage; use requests'",
-    "git stash list",
-    "git stash pop",
-    "git switch -c feature/y",
-    "git checkout -b feature/z",
-    "git merge --no-ff feature/x",
-    "git tag -a v1.0 -m release",
-    "git blame -L 10,20 src/app.py",
-    'git grep -n "rm -rf"',
-    "git ls-files -m",
-    "git rev-parse --show-toplevel",
-    "git describe --tags",
-    "git cherry-pick abc123",
-    "git revert --no-edit abc123",
-    "git rm --cached f",
-    "pytest -x -k test_foo tests/",
-    "python -m pytest -q",
-    "python -m venv .venv",
-    "python -m pip list",
-    "python -m pip freeze",
-    "python -m json.tool data.json",
-    "python -m compileall src",
-    "python -m unittest discover",
-    "python -m doctest README.md",
-    "python -m timeit '\"-\".join(map(str, range(100)))'",
-    "python -m cProfile -o prof.out script.py",
-    "tox -e py311",
-    "nox -s tests",
-    "mypy --strict src/app.py",
-    "ruff check --fix src",
-    "black --check src",
-    "isort --check-only .",
-    "coverage run -m pytest",
-    "npm run lint -- --fix",
-    "npx tsc --noEmit",
-    "npx jest",
-    "cargo clippy -- -D warnings",
-    "cargo test -- --nocapture",
-    "go test -run TestFoo -v ./pkg/...",
-    "go vet ./...",
-    "make -C subdir all",
-    "cmake -S . -B build",
-    "ninja -C build",
-    "docker logs -f --tail 100 web",
-    "jq -r '.dependencies | keys[]' package.json",
-    "sed -n '/rm -rf/p' script.sh",
-    "awk 'NR>1 {sum+=$3} END {print sum}' data.csv",
-    "patch --dry-run -p1 < fix.patch",
-    "tar -tzf archive.tar.gz",
-    "unzip -l archive.zip",
-    "find . -mtime -1 -print",
-    "find . -name '*.py' | xargs wc -l",
-    "grep -rn 'rm -rf' docs/",
-    "rg 'curl|wget'",
-    "grep -E 'API_KEY|TOKEN' .env.example",
-    "rg 'shutil.rmtree'",
-    'echo "rm -rf /"',
-    "printf '%s\\n' 'wget file'",
-    "ls # rm -rf /",
-    "du -sh .",
-    "df -h",
-    "ps aux | grep python",
-    "kill %1",
-    "which curl",
-    "type rm",
-    "command -v python3",
-    "man rm",
-    "mkdir -p build/out",
-    "cp -r src dst",
-    "ln -s ../lib lib",
-    "chmod +x script.sh",
-    'export PATH="$HOME/.local/bin:$PATH"',
-    "source .venv/bin/activate",
-    "set -euo pipefail",
-    'for f in src/*.py; do python -m py_compile "$f"; done',
-    "if [ -f setup.py ]; then python setup.py --version; fi",
-    "git ls-files '*.py' | xargs ruff check",
-    "cat log.txt | less",
-    "env PYTHONPATH=src pytest",
-    "timeout 60 pytest",
-    'echo "x" >> log.txt',
-    "python script.py 2>&1 | tee -a out.log",
-    "cat >> notes.txt <<'EOF'\nmore\nEOF",
-]
-
-# Everyday work on the PowerShell backend.
-POWERSHELL_ALLOWED = [
-    "Get-ChildItem -Recurse -Filter *.py",
-    "gci -r *.log | Measure-Object -Property Length -Sum",
-    "Get-ChildItem .\\env",
-    "Get-Content .\\log.txt -Tail 50",
-    "Get-Content data.json -Raw | ConvertFrom-Json | ConvertTo-Json -Depth 5",
-    "Select-String -Path *.ps1 -Pattern 'Remove-Item'",
-    "Select-String -Pattern 'rm -rf' -Path docs\\*.md",
-    "Get-ChildItem -Recurse *.ps1 | Select-String 'Invoke-WebRequest'",
-    "Get-Process | Sort-Object CPU -Descending | Select-Object -First 10",
-    "Get-ChildItem | Group-Object Extension | Sort-Object Count -Descending",
-    "1..10 | ForEach-Object { $_ * 2 }",
-    "Test-Path .\\build",
-    "Join-Path -Path src -ChildPath app.ps1",
-    "Split-Path -Leaf C:\\a\\b\\c.txt",
-    "Resolve-Path .\\src",
-    "New-Item -ItemType Directory -Force -Path out\\logs",
-    "New-Item -ItemType File -Path notes.txt",
-    "Copy-Item -Recurse src dst",
-    "Move-Item old.txt new.txt",
-    "Rename-Item -Path old.ps1 -NewName new.ps1",
-    "Remove-Item .\\build\\out.log",
-    "Push-Location src; pytest; Pop-Location",
-    "Write-Output 'Use $env:PATH carefully'",
-    "Write-Host 'Invoke-WebRequest https://example.com'",
-    "$PSVersionTable.PSVersion",
-    "$h = @{ Name = 'a'; Count = 3 }; $h.Name",
-    "[IO.Path]::Combine('a','b')",
-    "[Math]::Round(3.14159, 2)",
-    "[DateTime]::UtcNow.ToString('o')",
-    "'abcdef'.Remove(1, 2)",
-    "$list = [System.Collections.Generic.List[string]]::new(); $list.Add('a'); $list.Remove('a')",
-    "Remove-Item .\\build -Recurse -WhatIf",
-    "Set-Content x.txt 'y' -WhatIf",
-    "Invoke-Pester -Path .\\tests -Output Detailed",
-    "dotnet build -c Release",
-    "dotnet test --no-build",
-    "Start-Process notepad .\\notes.txt",
-    "Get-Help Remove-Item -Full",
-    "Get-Command Remove-Item -Syntax",
-    "Import-Module .\\tools.psm1",
-    "Export-ModuleMember -Function Get-Thing",
-    "Get-Process | Format-Table Name, Id",
-    "$params = @{ Path = 'src'; Filter = '*.ps1' }; Get-ChildItem @params",
-    "Invoke-Command -ScriptBlock { Get-Date }",
-    "Get-Content a.txt | Add-Content b.txt",
-]
-
 _PS_ENV = "env.powershell-environment"
+
+
 _DD = "destructive.raw-disk-write"
+
 
 # Fixed look-alikes (backend, harmless command) with their blocked twin (command, rule id).
 FIXED = [
@@ -211,6 +74,7 @@ FIXED = [
     ("posix", "sudo dd if=/dev/sda of=/dev/null bs=4M", "dd of=/dev/sda of=/dev/null", _DD),
 ]
 
+
 # Option values that hide a word the rule trusted, and run-time targets: these stay blocked.
 BLOCKED = [
     # `-e PATTERN` swallows the next word (or the rest of its cluster): the `-n` is no dry run.
@@ -239,6 +103,7 @@ BLOCKED = [
     ("powershell", 'git -c "core.pager=$x" log', "dynamic.arguments"),
 ]
 
+
 STILL_ALLOWED = [
     ("posix", "git clean -n"),
     ("posix", "git clean -nd"),
@@ -254,18 +119,6 @@ STILL_ALLOWED = [
     ("posix", 'pytest -k "$expr"'),
     ("posix", "ps -p $pid"),
 ]
-
-
-@pytest.mark.parametrize("command", POSIX_ALLOWED)
-def test_everyday_posix_commands_are_allowed(command: str) -> None:
-    decision = _check(command, "posix")
-    assert decision.allowed, (command, decision.rule_id, decision.reason)
-
-
-@pytest.mark.parametrize("command", POWERSHELL_ALLOWED)
-def test_everyday_powershell_commands_are_allowed(command: str) -> None:
-    decision = _check(command, "powershell")
-    assert decision.allowed, (command, decision.rule_id, decision.reason)
 
 
 @pytest.mark.parametrize(("shell", "harmless", "twin", "rule_id"), FIXED)
@@ -300,9 +153,6 @@ def test_dry_runs_and_plain_uses_stay_allowed(shell: str, command: str) -> None:
     assert decision.allowed, (command, decision.rule_id, decision.reason)
 
 
-# -- every denied example and every denied program name, written as data, stays allowed --
-
-
 def _ps_quote(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
@@ -315,6 +165,8 @@ _POSIX_DATA = [
     "rg -F -e {q}",
     "git log --grep={q}",
 ]
+
+
 _POWERSHELL_DATA = [
     "Select-String -Pattern {q} -Path *.md",
     "Write-Output {q}",

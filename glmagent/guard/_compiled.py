@@ -1,0 +1,226 @@
+"""The policy in the shape an evaluation reads it: rule clauses indexed by command name, what each name means
+(wrapper, shell, interpreter, writer, special handler), and the tables of variables, options and locators."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from fnmatch import fnmatch
+from fnmatch import translate as fnmatch_translate
+
+from ._models import Dialect, ExecutorSpec, PolicyFile, Rule, ShellSpec, WrapperSpec
+from ._normalise import command_key
+from ._paths import CHANGE_DIRECTORY, WRITERS
+from ._rules import CommandView, CompiledCommand, RuleIndex, SyntaxInfo, build_index
+from ._syntax import Arg
+
+_EXTENSION = re.compile(r"\.(?:exe|com|cmd|bat)$", re.IGNORECASE)
+
+_DIALECTS: tuple[Dialect, ...] = ("posix", "powershell", "cmd")
+
+
+@dataclass(slots=True, frozen=True)
+class NameInfo:
+    """What a command name means to the policy: its rule clauses and how it runs other code."""
+
+    names: tuple[str, ...]
+    """The normalised command word and, on PowerShell, the cmdlet an alias stands for (rules name either)."""
+    clauses: tuple[CompiledCommand, ...]
+    wrappers: tuple[WrapperSpec, ...]
+    shell: ShellSpec | None
+    executor: ExecutorSpec | None
+    special: tuple[str, str] | None
+    writes_files: str
+    """"all": every operand is a file it writes (`tee`); "first": the first one (`Set-Content`); "": none."""
+    inert: bool
+    """No rule names it and it runs nothing else, so only argument-wide rules apply (`ls`, `pytest`)."""
+    syntax: SyntaxInfo
+    """Where its operands start (value-taking global options, `kill`'s single option word)."""
+    acts: bool
+    """It wraps another command, writes files, or runs code (a shell, an interpreter, `eval` ...)."""
+    paths: str = ""
+    """"cd" when it changes the working directory, "write" when `_paths.write_targets` can name what it
+    writes, "" otherwise: either way its words are judged against the working directory."""
+
+
+_WRITERS = {
+    # "copy": the last operand becomes a copy of another file, maybe a program (`cp /bin/rm ./x; ./x -rf y`).
+    "cp": "copy",
+    "mv": "copy",
+    "ln": "copy",
+    "install": "copy",
+    "copy-item": "copy",
+    "move-item": "copy",
+    "tee": "all",
+    "tee-object": "first",
+    "out-file": "first",
+    "set-content": "first",
+    "add-content": "first",
+}
+
+
+SPECIAL = {
+    "eval": "_eval",
+    "source": "_source",
+    ".": "_source",
+    "alias": "_alias",
+    "trap": "_trap",
+    "find": "_find",
+    "coproc": "_coproc",
+    "invoke-expression": "_invoke_expression",
+    "start-process": "_start_process",
+    "set-alias": "_set_alias",
+    "new-alias": "_set_alias",
+    "new-object": "_new_object",
+    "import-module": "_import_module",
+}
+
+# PowerShell cmdlet handlers do not apply to POSIX programs that happen to share the name.
+POWERSHELL_ONLY = frozenset(
+    {"invoke-expression", "start-process", "set-alias", "new-alias", "new-object", "import-module"}
+)
+
+
+def _name_matcher(names: list[str]) -> re.Pattern[str]:
+    """Variable names (`*` globs allowed) as one case-insensitive full-match expression."""
+    body = "|".join(fnmatch_translate(n) for n in names) or "(?!)"
+    return re.compile(body, re.IGNORECASE)
+
+
+def _option_matcher(globs: list[str]) -> re.Pattern[str] | None:
+    return re.compile("|".join(fnmatch_translate(g) for g in globs), re.IGNORECASE) if globs else None
+
+
+def matching_clauses(
+    clauses: tuple[CompiledCommand, ...], view: CommandView
+) -> tuple[tuple[CompiledCommand, int, str], ...]:
+    """The clauses that match `view` or may match it, in rule order, with their verdicts."""
+    hits = []
+    for compiled in clauses:
+        state, detail = compiled.check(view)
+        if state:
+            hits.append((compiled, state, detail))
+    return tuple(hits)
+
+
+class PolicyTables:
+    """Rules and command tables in the shape the evaluation needs (built once per `Policy`)."""
+
+    def __init__(self, data: PolicyFile, rules: list[Rule]) -> None:
+        self.rules = rules
+        self.index: RuleIndex = build_index(rules, data.syntax)
+        self.max_depth = data.max_depth
+        self.aliases = {k.lower(): v.lower() for k, v in data.powershell_aliases.items()}
+        self.command_valued = _name_matcher(data.command_valued_variables)
+        self.code_loading = _name_matcher(data.code_loading_variables)
+        self.command_options = _option_matcher(data.command_options)
+        """Options whose value a program runs as a command line (`--rsh`, `--*-cmd-prefix`), or None."""
+        self.text_tools = frozenset(v.lower() for v in data.text_tools)
+        self.locators = {
+            d: [
+                (rule, regex, spared | self.text_tools)
+                for rule, regex, spared in self.index.locators.get(d, ())
+            ]
+            for d in _DIALECTS
+        }
+        """Per dialect, the locator rules with the programs each spares (its own list and the text tools)."""
+        self.pass_through = frozenset(v.lower() for v in data.pass_through)
+        self.argument_rules = {
+            d: (self.index.arguments.get(d, []), self.index.argument_screen.get(d))
+            for d in ("posix", "powershell", "cmd")
+        }
+        """Per dialect, the argument-wide rules and the screen their literal fragments make."""
+        self.wrappers: dict[str, list[WrapperSpec]] = {}
+        for spec in data.wrappers.values():
+            for name in spec.names:
+                self.wrappers.setdefault(name.lower(), []).append(spec)
+        self._info: dict[tuple[str, ...], NameInfo] = {}
+        self.memo_limit = 4096
+        """Bound on `clause_results` (words come from untrusted text); 0 turns the memo off."""
+        self.clause_results: dict[tuple[object, ...], tuple[tuple[CompiledCommand, int, str], ...]] = {}
+        """(dialect, names, *argv) of a command that no wrapper, pipe or `-exec` touches -> the clauses it
+        hits. A clause sees only its `CommandView` (names, words, dialect and the names' syntax), so with
+        nothing else set on the view its verdict is a pure function of this key; findings, events and the
+        rest of the walk still run for every command."""
+        self.words: dict[str, dict[str, NameInfo]] = {"posix": {}, "powershell": {}, "cmd": {}}
+        """Command word as written -> its `NameInfo`, per dialect: the hot path's single lookup."""
+        self.shells: dict[str, ShellSpec] = {n.lower(): s for s in data.shells.values() for n in s.names}
+        self.executors: dict[str, ExecutorSpec] = {}
+        self.executor_globs: list[tuple[str, ExecutorSpec]] = []
+        for spec in data.executors.values():
+            for name in spec.names:
+                if any(ch in name for ch in "*?["):
+                    self.executor_globs.append((name.lower(), spec))
+                else:
+                    self.executors[name.lower()] = spec
+
+    def word_info(self, word: str, dialect: Dialect, aliases: dict[str, str]) -> NameInfo:
+        """`NameInfo` of a literal command word; `aliases` are the script's own `Set-Alias` definitions."""
+        if aliases and dialect == "powershell":
+            name = command_key(word)
+            target = None if _EXTENSION.search(word) else aliases.get(name) or self.aliases.get(name)
+            return self.info((name, target) if target else (name,))
+        cache = self.words[dialect]
+        found = cache.get(word)
+        if found is None:
+            name = command_key(word)
+            # `sc.exe` names the program; only a bare `sc` is PowerShell's alias of Set-Content.
+            aliased = dialect == "powershell" and not _EXTENSION.search(word)
+            target = self.aliases.get(name) if aliased else None
+            found = self.info((name, target) if target else (name,))
+            if len(cache) < 65536:  # bounded: words come from untrusted text
+                cache[word] = found
+        return found
+
+    def info(self, names: tuple[str, ...]) -> NameInfo:
+        """Everything the policy knows about a command name (and its alias target), computed once per name."""
+        found = self._info.get(names)
+        if found is None:
+            special = next(((n, SPECIAL[n]) for n in names if n in SPECIAL), None)
+            clauses = tuple(self.index.commands_for(names))
+            wrappers = tuple(spec for n in names for spec in self.wrappers.get(n, ()))
+            shell = self.shells.get(names[0])
+            executor = self.executor_for(names[0])
+            writes = next((_WRITERS[n] for n in names if n in _WRITERS), "")
+            paths = next(
+                (
+                    "cd" if n in CHANGE_DIRECTORY else "write"
+                    for n in names
+                    if n in CHANGE_DIRECTORY or n in WRITERS
+                ),
+                "",
+            )
+            found = NameInfo(
+                names=names,
+                clauses=clauses,
+                wrappers=wrappers,
+                shell=shell,
+                executor=executor,
+                special=special,
+                writes_files=writes,
+                inert=not (clauses or wrappers or shell or executor or special or writes or paths),
+                syntax=self.index.syntax_for(names),
+                acts=bool(wrappers or shell or executor or special or writes or paths),
+                paths=paths,
+            )
+            if len(self._info) < 65536:  # bounded: names come from untrusted text
+                self._info[names] = found
+        return found
+
+    def clause_hits(
+        self, dialect: Dialect, info: NameInfo, argv: list[Arg]
+    ) -> tuple[tuple[CompiledCommand, int, str], ...]:
+        """The clauses `argv` hits when nothing but its words decides them (see `clause_results`)."""
+        key = (dialect, info.names, *argv)
+        hits = self.clause_results.get(key)
+        if hits is None:
+            hits = matching_clauses(info.clauses, CommandView(info.names, argv, dialect, info.syntax))
+            if len(self.clause_results) < self.memo_limit:
+                self.clause_results[key] = hits
+        return hits
+
+    def executor_for(self, name: str) -> ExecutorSpec | None:
+        spec = self.executors.get(name)
+        if spec is None and self.executor_globs:
+            spec = next((s for pattern, s in self.executor_globs if fnmatch(name, pattern)), None)
+        return spec

@@ -1,0 +1,389 @@
+"""Commands that run other code: shells (`sh -c`, `pwsh -Command`, `cmd /c`), interpreters (`python -c`),
+and the commands that run text or other commands (`eval`, `source`, `alias`, `trap`, `find -exec`,
+`Invoke-Expression`, `Start-Process`, `Set-Alias`, `New-Object`, `Import-Module`). Each finds what runs and
+hands it back to the evaluation as a script, a command or a payload; what cannot be known blocks."""
+
+from __future__ import annotations
+
+import re
+
+from . import _parse_posix
+from ._findings import shown, shown_args
+from ._models import Dialect, ExecutorSpec, ShellSpec
+from ._normalise import command_key
+from ._payloads import decode_powershell_b64
+from ._syntax import DYN, Arg, Feed, Frame, Stdin
+from ._unwrap import (
+    cmd_exe,
+    executor,
+    find_exec,
+    joined_command,
+    posix_shell,
+    powershell_arrays,
+    powershell_exe,
+    script_source,
+    windows_split,
+)
+
+_QUOTED_WORD = re.compile("'[^']*'|\"[^\"$`]*\"")
+
+_FED = "__GLMAGENT_STDIN__"
+
+_INFO_FLAGS = frozenset({"-V", "-h", "-?", "/?"})
+
+_VERSION_V = frozenset({"node", "perl", "ruby", "php", "lua", "r", "julia", "elixir"})
+"""Languages whose interpreter prints its version for `-v` (python and the shells turn on verbose mode)."""
+
+_VERSION_V_FLAGS = _INFO_FLAGS | {"-v"}
+
+_INFO_WORDS = frozenset({"--version", "--help", "-help", "-version", "--usage", "-?", "/?"})
+"""Options with which a shell or interpreter prints its version or usage and exits, reading nothing."""
+
+
+class RunsOtherCode:
+    """How an `Evaluation` follows a command into the code it runs (a mixin: it calls back the
+    evaluation's `script`, `command`, `payload` and `event`)."""
+
+    __slots__ = ()
+
+    def _stdin_script(
+        self, stdin: Stdin | None, target: str, frame: Frame, who: str, argv: list[Arg]
+    ) -> None:
+        """A shell or interpreter reads its program from stdin: check it if the text is known, else block.
+        With nothing on stdin it reads the terminal: whatever would be typed there is unknown (and an
+        unattended agent has nobody to type), unless it only prints its version or help."""
+        if stdin is None:
+            info = _VERSION_V_FLAGS if target in _VERSION_V else _INFO_FLAGS  # `bash -v` is verbose
+            if not any(a.text in info or a.text.lower() in _INFO_WORDS for a in argv[1:]):
+                self.event(
+                    "terminal-program",
+                    frame,
+                    f"`{shown_args(argv)}` runs what is typed at the terminal",
+                    self._argv(argv),
+                )
+            return
+        if stdin.is_file:
+            return
+        text = stdin.text()
+        if text is None:
+            self.event(
+                "unknown-stdin", frame, f"`{who}` runs a script read from a {stdin.origin}", self._argv(argv)
+            )
+        elif target in ("posix", "powershell", "cmd"):
+            self.script(text, target, frame.nested(f"`{who}` reading stdin"))  # type: ignore[arg-type]
+        else:
+            self.payload(target, text, frame.nested(f"`{who}` reading stdin"), argv)
+
+    def _inline(self, line: Arg, dialect: Dialect, frame: Frame, argv: list[Arg]) -> None:
+        if DYN in line.text:
+            if frame.dialect == "posix" and line.text == DYN:
+                # `sh -c "$(echo ...)"`, `eval "$(printf ...)"`: the line is what the substitution prints.
+                text = _parse_posix.substitution_output(self, line.raw)
+                if text is not None:
+                    self.script(text.rstrip("\n"), dialect, frame)
+                    return
+            if line.text.replace(DYN, "").strip():
+                # `sh -c "rm -rf $d"`: the literal part may already be a concrete deny, which explains the
+                # block better; the run-time part stands in as a plain word. Either way it blocks below.
+                self.script(line.text.replace(DYN, "_"), dialect, frame)
+            self.event(
+                "dynamic-script",
+                frame,
+                f"the script `{line.raw}` is only known at run time",
+                self._argv(argv),
+            )
+        else:
+            self.script(line.text, dialect, frame)
+
+    # -- shells and interpreters --
+    def _shell(self, name: str, spec: ShellSpec, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
+        args = argv[1:]
+        if spec.dialect == "posix":
+            if spec.joined:
+                words = joined_command(spec, args)
+                if words:
+                    # `wsl -e cmd args` runs the words as argv; `wsl cmd args` passes them to a shell.
+                    inner = frame.nested(f"`{name}`")
+                    self.command(words, Frame("posix", inner.depth, inner.via), stdin)
+                    line = Arg(" ".join(a.text for a in words), " ".join(a.raw for a in words))
+                    self._inline(line, "posix", inner, argv)
+                return
+            if frame.dialect == "powershell":
+                args = powershell_arrays(args)
+            run = posix_shell(spec, args, name)
+            for init in run.init:
+                self._inline(init, "posix", frame.nested(f"`{name} --init-command`"), argv)
+            for rcfile in run.rcfiles:
+                source = script_source(rcfile)
+                if source == "stdin":
+                    self._stdin_script(stdin, "posix", frame, name, argv)
+                elif source == "dynamic":
+                    self._script_file(name, rcfile, argv, frame, stdin)
+            if run.script is not None:
+                self._judge_program(run.script, frame, argv)
+            if run.dynamic is not None:
+                self._script_file(name, run.dynamic, argv, frame, stdin)
+            elif run.inline is not None:
+                inner = frame.nested(f"`{name} -c`")
+                for k, param in enumerate(run.params[:10]):
+                    if DYN not in param.text:
+                        inner.variables[str(k)] = param.text  # `sh -c '$0 -rf x' rm` names rm
+                line = run.inline
+                if stdin is not None and not stdin.is_file and DYN not in line.text:
+                    # `echo 'rm -rf x' | sh -c 'sh'`: the line's commands read what the shell reads.
+                    text = stdin.text()
+                    feed = "<&3" if text is None else f"<<'{_FED}'\n{text}\n{_FED}"
+                    line = Arg(f"{{ {line.text}\n}} {feed}", line.raw)
+                self._inline(line, "posix", inner, argv)
+            elif run.reads_stdin:
+                self._stdin_script(stdin, "posix", frame, name, argv)
+        elif spec.dialect == "powershell":
+            if frame.dialect == "powershell":
+                args = powershell_arrays(args)
+            ps = powershell_exe(args)
+            if ps.inline:
+                words = [a for a in ps.inline if not a.block]
+                if any(DYN in a.text for a in words):
+                    self.event(
+                        "dynamic-script",
+                        frame,
+                        f"the script `{shown_args(ps.inline)}` is only known at run time",
+                        self._argv(argv),
+                    )
+                elif words:
+                    self.script(
+                        " ".join(a.text for a in words), "powershell", frame.nested(f"`{name} -Command`")
+                    )
+            elif ps.encoded is not None:
+                decoded = decode_powershell_b64(ps.encoded.text) if DYN not in ps.encoded.text else None
+                if decoded is None:
+                    self.event(
+                        "dynamic-script",
+                        frame,
+                        f"`{name} -EncodedCommand` carries text that does not decode as UTF-16LE base64",
+                        self._argv(argv),
+                    )
+                else:
+                    self.script(decoded, "powershell", frame.nested(f"`{name} -EncodedCommand`"))
+            elif ps.reads_stdin or (ps.file is not None and script_source(ps.file) == "stdin"):
+                self._stdin_script(stdin, "powershell", frame, name, argv)
+            elif ps.file is not None and (ps.file.text[:1] == DYN or ps.file.raw.startswith("<(")):
+                self._script_file(name, ps.file, argv, frame, stdin, "powershell")
+            elif ps.file is not None:
+                self._judge_program(ps.file, frame, argv)
+        else:
+            if frame.dialect == "powershell":
+                args = powershell_arrays(args)
+            line, literal, reads_stdin = cmd_exe(args)
+            if line is not None:
+                if literal:
+                    script = Arg(line, line)
+                elif DYN in line:
+                    script = Arg(line, line.replace(DYN, "%?%"))  # words only known at run time
+                else:
+                    script = Arg(DYN, line)  # a switch only known at run time: the whole line is unknown
+                self._inline(script, "cmd", frame.nested(f"`{name} /c`"), argv)
+            elif reads_stdin:
+                self._stdin_script(stdin, "cmd", frame, name, argv)
+
+    def _executor(
+        self, name: str, spec: ExecutorSpec, argv: list[Arg], frame: Frame, stdin: Stdin | None
+    ) -> None:
+        run = executor(spec, argv[1:])
+        for payload in run.payloads:
+            if DYN in payload.text:
+                self.event(
+                    "dynamic-script",
+                    frame,
+                    f"the `{name}` program `{payload.raw}` is only known at run time",
+                    self._argv(argv),
+                )
+            else:
+                self.payload(spec.language, payload.text, frame, argv)
+        if run.module_argv:
+            self.command(run.module_argv, frame.wrapped(f"`{name} -m`"), stdin)
+        if run.script is not None:
+            self._judge_program(run.script, frame, argv)
+        if run.reads_stdin:
+            self._stdin_script(stdin, spec.language, frame, name, argv)
+
+    # -- commands that run text --
+    def _eval(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
+        words = argv[1:]
+        if words and words[0].text == "--":
+            words = words[1:]
+        if words:
+            line = Arg(" ".join(a.text for a in words), " ".join(a.raw for a in words))
+            self._inline(line, "posix", frame.nested("`eval`"), argv)
+
+    def _source(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
+        args = argv[1:]
+        if args and args[0].text == "--":
+            args = args[1:]
+        if not args:
+            return
+        script = args[0]
+        if script.text[:1] == DYN and script.raw[:1] != '"' and script.text.replace(DYN, ""):
+            # `source $VENV/bin/activate`: `source` reads no options, so a split word is still a file name.
+            script = Arg(script.text, f'"{script.raw}"')
+        source = script_source(script)
+        if source == "stdin":
+            self._stdin_script(stdin, "posix", frame, name, argv)
+        elif source == "dynamic":
+            self._script_file(name, args[0], argv, frame, stdin)
+        else:
+            self._judge_program(script, frame, argv)
+
+    def _script_file(
+        self,
+        name: str,
+        script: Arg,
+        argv: list[Arg],
+        frame: Frame,
+        stdin: Stdin | None,
+        dialect: Dialect = "posix",
+    ) -> None:
+        """A shell runs a script whose file (or options) is only known at run time: check the text when it is
+        the known output of a process substitution (`bash <(echo ...)`), else block."""
+        text = None
+        if script.raw.startswith("<(") and frame.dialect == "posix":
+            text = _parse_posix.substitution_output(self, script.raw)
+        if text is not None:
+            self.script(text, dialect, frame.nested(f"`{name}` reading `{shown(script.raw)}`"))
+            return
+        self.event(
+            "dynamic-script",
+            frame,
+            f"`{shown_args(argv)}` runs a script, or takes options, given by `{shown(script.raw)}`, "
+            "which is only known at run time",
+            self._argv(argv),
+        )
+
+    def _alias(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
+        for a in argv[1:]:
+            if "=" in a.text:
+                _, value = a.text.split("=", 1)
+                if DYN in value or not value.strip():
+                    self._inline(Arg(value, a.raw), "posix", frame.nested("`alias`"), argv)
+                else:
+                    # Using the alias runs its value followed by the words after it (`alias x=rm; x -rf y`),
+                    # which are not known here: they stand as a run-time word.
+                    self.script(f'{value} "$@"', "posix", frame.nested("`alias`"))
+
+    def _trap(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
+        args = [a for a in argv[1:] if a.text != "--"]
+        if len(args) >= 2 and not args[0].text.startswith("-"):
+            self._inline(args[0], "posix", frame.nested("`trap`"), argv)
+
+    def _coproc(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
+        # `coproc NAME { cmd; }` reaches us as words; the body after `{` is a command of its own.
+        words = [a.text for a in argv[1:]]
+        if "{" in words:
+            body = argv[1 + words.index("{") + 1 :]
+            self.command([a for a in body if a.text not in (";", "}")], frame.wrapped("`coproc`"), None)
+
+    def _find(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
+        inner = frame.wrapped("`find -exec`")
+        feed = Feed(lambda: (argv, None))  # every command find runs gets what find found
+        for command in find_exec(argv[1:]):
+            self.command(command, inner, None, None, (feed,))
+
+    def _ps_bind(self, args: list[Arg], valued: tuple[str, ...]) -> tuple[dict[str, list[Arg]], list[Arg]]:
+        """Bind PowerShell arguments: `-Name value` / `-Name:value` / positionals (prefixes resolved)."""
+        named: dict[str, list[Arg]] = {}
+        positional: list[Arg] = []
+        current: str | None = None
+        for a in args:
+            if a.param:
+                word = a.text.lstrip("-\u2013\u2014\u2015")
+                key, sep, value = word.partition(":")
+                key = key.lower()
+                full = next((v for v in valued if v.startswith(key)), None) if key else None
+                if full is None:
+                    current = None
+                    continue
+                if sep:
+                    named.setdefault(full, []).append(Arg(value, a.raw))
+                    current = None
+                else:
+                    named.setdefault(full, [])
+                    current = full
+                continue
+            if current is not None:
+                named[current].append(a)
+                if current != "argumentlist":
+                    current = None
+            else:
+                positional.append(a)
+        return named, positional
+
+    def _invoke_expression(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
+        named, positional = self._ps_bind(argv[1:], ("command",))
+        words = named.get("command", []) + positional
+        if words:
+            line = Arg(" ".join(a.text for a in words), " ".join(a.raw for a in words))
+            self._inline(line, "powershell", frame.nested("`Invoke-Expression`"), argv)
+        else:
+            self._stdin_script(stdin, "powershell", frame, "Invoke-Expression", argv)
+
+    def _start_process(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
+        valued = ("filepath", "argumentlist", "args", "workingdirectory", "verb", "windowstyle", "credential")
+        named, positional = self._ps_bind(argv[1:], valued)
+        files = named.get("filepath") or positional[:1]
+        rest = (
+            named.get("argumentlist", [])
+            + named.get("args", [])
+            + positional[1 if not named.get("filepath") else 0 :]
+        )
+        if not files:
+            return
+        target = files[0]
+        items = powershell_arrays(rest)
+        words: list[Arg] = [target]
+        for a in items:
+            if DYN in a.text:
+                words.append(a)
+            else:
+                words.extend(windows_split(a.text))
+        self.command(words, frame.wrapped("`Start-Process`"), None)
+        if len(items) > 1 and any(" " in a.text for a in items):
+            # The items are joined with blanks (`'-c','rm -rf x'` gives `-c rm -rf x`, and the quotes inside
+            # an item are the program's to read); an item written with blanks was meant as one argument, so
+            # that reading is checked too.
+            self.command([target, *items], frame.wrapped("`Start-Process`"), None)
+
+    def _set_alias(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
+        named, positional = self._ps_bind(argv[1:], ("name", "value", "scope", "option", "description"))
+        words = (named.get("name") or positional[:1]) + (named.get("value") or positional[1:2])
+        if len(words) >= 2 and DYN not in words[0].text and DYN not in words[1].text:
+            target = command_key(words[1].text)
+            # An alias of an alias names its final command: `sal zz ri` makes `zz` Remove-Item.
+            target = frame.aliases.get(target) or self.p.aliases.get(target) or target
+            frame.aliases[command_key(words[0].text)] = target
+        self.event(
+            "dynamic-alias",
+            frame,
+            f"`{shown_args(argv)}` renames a command for the rest of the script",
+            self._argv(argv),
+        )
+
+    def _import_module(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
+        """`Import-Module C:\\x\\evil.psm1` runs the module's code: a module named by a path is a script."""
+        named, positional = self._ps_bind(argv[1:], ("name", "fullyqualifiedname", "prefix", "scope"))
+        for module in named.get("name", []) + positional[:1]:
+            self._judge_program(module, frame, argv)
+
+    def _new_object(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
+        named, positional = self._ps_bind(argv[1:], ("typename", "comobject", "argumentlist", "property"))
+        types = named.get("typename") or ([] if "comobject" in named else positional[:1])
+        for a in types + named.get("comobject", []):
+            if DYN in a.text or (a.raw != a.text and not _QUOTED_WORD.fullmatch(a.raw)):
+                # `('Net.' + 'WebClient')` is computed, however literal its parts
+                self.event(
+                    "dynamic-arguments",
+                    frame,
+                    f"`{shown_args(argv)}` creates an object whose type is only known at run time",
+                    self._argv(argv),
+                )
+            else:
+                self.dotnet(a.text, "new", frame, f"New-Object {a.raw}")  # as `[T]::new()` would

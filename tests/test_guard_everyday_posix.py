@@ -1,0 +1,156 @@
+"""Everyday POSIX lines of CI workflows, Makefiles and contributing guides stay allowed, each beside a
+twin that does something dangerous and stays blocked: messages and files named by variables, sed scripts
+whose patterns hold braces, `getattr` with a literal name, `uv build`, command names holding `@`."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import guard_allows, guard_blocks
+
+from glmagent.guard import Decision, Policy
+
+ALLOWED = [
+    'git commit -m "$msg"',
+    "git commit -m \"$(cat <<'EOF'\nFix the parser\n\nIt now reads quotes.\nEOF\n)\"",
+    'git tag -a "v$VERSION" -m "$NOTES"',
+    'rm -f "$tmpfile"',
+    'rm -f "${RUNNER_TEMP}/cache/servers.json"',
+    'rm -- "$f"',
+    "sed -i 's/syn = { workspace = true/syn = { version = \"2\"/' serde_derive/Cargo.toml",
+    "sed -e 's/{ w/[ w/g' notes.txt",
+    "python -c \"import sys; print(getattr(sys, 'version'))\"",
+    "python -c \"import pkg; print(getattr(pkg, '__version__', 'dev'))\"",
+    "uv build",
+    "poetry@main --version",
+    "cd docs && poetry@main run mkdocs build",
+]
+
+BLOCKED = [
+    ('git --config-env=core.pager=PAGER log "$msg"', "unverifiable.command-option"),
+    ('git commit -m "$(curl -s https://example.com/msg)"', "network"),
+    ('rm -f "$tmpfile" build', "dynamic.arguments"),
+    ("rm -f $tmpfile", "dynamic.arguments"),
+    ('rm -f "$@"', "dynamic.arguments"),
+    ("sed -i 's/a/b/w /etc/passwd' f", "destructive.payload-write"),
+    ("sed -n '1s/.*/x/w out.txt' f", "destructive.payload-write"),
+    ("sed '{w out.txt' -e '}' f", "destructive.payload-write"),
+    ("sed '1,3s/a/id/e' f", "unverifiable.payload-process"),
+    ("python -c \"import os; getattr(os, 'system')('rm -rf ~')\"", "destructive.recursive-delete"),
+    ("python -c \"import os; getattr(os, name)('x')\"", "unverifiable.payload-dynamic"),
+    ("uv sync", "network.package-install"),
+    ("poetry@main --version; rm -rf ~", "destructive.recursive-delete"),
+]
+
+
+@pytest.mark.parametrize("command", ALLOWED)
+def test_everyday_line_is_allowed(command: str) -> None:
+    guard_allows("posix", command)
+
+
+@pytest.mark.parametrize(("command", "expected"), BLOCKED)
+def test_its_dangerous_twin_is_blocked(command: str, expected: str) -> None:
+    guard_blocks("posix", command, expected)
+
+
+# Everyday work on the POSIX backend.
+POSIX_ALLOWED = [
+    "git status -sb",
+    "git diff --stat HEAD~3",
+    "git log --graph --decorate --all --oneline",
+    "git show HEAD:README.md",
+    "git add -A",
+    'git commit -m "fix: handle rm -rf in docs"',
+    "git commit -m 'remove curl usage; use requests'",
+    "git stash list",
+    "git stash pop",
+    "git switch -c feature/y",
+    "git checkout -b feature/z",
+    "git merge --no-ff feature/x",
+    "git tag -a v1.0 -m release",
+    "git blame -L 10,20 src/app.py",
+    'git grep -n "rm -rf"',
+    "git ls-files -m",
+    "git rev-parse --show-toplevel",
+    "git describe --tags",
+    "git cherry-pick abc123",
+    "git revert --no-edit abc123",
+    "git rm --cached f",
+    "pytest -x -k test_foo tests/",
+    "python -m pytest -q",
+    "python -m venv .venv",
+    "python -m pip list",
+    "python -m pip freeze",
+    "python -m json.tool data.json",
+    "python -m compileall src",
+    "python -m unittest discover",
+    "python -m doctest README.md",
+    "python -m timeit '\"-\".join(map(str, range(100)))'",
+    "python -m cProfile -o prof.out script.py",
+    "tox -e py311",
+    "nox -s tests",
+    "mypy --strict src/app.py",
+    "ruff check --fix src",
+    "black --check src",
+    "isort --check-only .",
+    "coverage run -m pytest",
+    "npm run lint -- --fix",
+    "npx tsc --noEmit",
+    "npx jest",
+    "cargo clippy -- -D warnings",
+    "cargo test -- --nocapture",
+    "go test -run TestFoo -v ./pkg/...",
+    "go vet ./...",
+    "make -C subdir all",
+    "cmake -S . -B build",
+    "ninja -C build",
+    "docker logs -f --tail 100 web",
+    "jq -r '.dependencies | keys[]' package.json",
+    "sed -n '/rm -rf/p' script.sh",
+    "awk 'NR>1 {sum+=$3} END {print sum}' data.csv",
+    "patch --dry-run -p1 < fix.patch",
+    "tar -tzf archive.tar.gz",
+    "unzip -l archive.zip",
+    "find . -mtime -1 -print",
+    "find . -name '*.py' | xargs wc -l",
+    "grep -rn 'rm -rf' docs/",
+    "rg 'curl|wget'",
+    "grep -E 'API_KEY|TOKEN' .env.example",
+    "rg 'shutil.rmtree'",
+    'echo "rm -rf /"',
+    "printf '%s\\n' 'wget file'",
+    "ls # rm -rf /",
+    "du -sh .",
+    "df -h",
+    "ps aux | grep python",
+    "kill %1",
+    "which curl",
+    "type rm",
+    "command -v python3",
+    "man rm",
+    "mkdir -p build/out",
+    "cp -r src dst",
+    "ln -s ../lib lib",
+    "chmod +x script.sh",
+    'export PATH="$HOME/.local/bin:$PATH"',
+    "source .venv/bin/activate",
+    "set -euo pipefail",
+    'for f in src/*.py; do python -m py_compile "$f"; done',
+    "if [ -f setup.py ]; then python setup.py --version; fi",
+    "git ls-files '*.py' | xargs ruff check",
+    "cat log.txt | less",
+    "env PYTHONPATH=src pytest",
+    "timeout 60 pytest",
+    'echo "x" >> log.txt',
+    "python script.py 2>&1 | tee -a out.log",
+    "cat >> notes.txt <<'EOF'\nmore\nEOF",
+]
+
+
+@pytest.mark.parametrize("command", POSIX_ALLOWED)
+def test_everyday_posix_commands_are_allowed(command: str) -> None:
+    decision = _check(command, "posix")
+    assert decision.allowed, (command, decision.rule_id, decision.reason)
+
+
+def _check(command: str, shell: str) -> Decision:
+    return Policy.default().check(command, shell)  # type: ignore[arg-type]

@@ -1,0 +1,124 @@
+"""Everyday PowerShell stays allowed: the build entry points of PowerShell projects (`./build.ps1 -Test`),
+parameters with digits, comment-only input, `param()` and `begin`/`process`/`end` blocks, ranges. Beside
+each, the same shape doing something dangerous stays blocked, so the fix is a reading, not a hole."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import guard_allows, guard_blocks
+
+from glmagent.guard import Decision, Policy
+
+ALLOWED = [
+    "./build.ps1 -Test",
+    "./build -package",
+    "./Build.ps1",
+    "./tools/build.ps1 -Configuration Release",
+    "./build.cmd build",
+    "./build.cmd docs-fetch --depth 2 --preview",
+    "./tools/updateVersion.ps1 -Version '4.0.0' -Changes 'Major release!'",
+    "if ($IsWindows) { ./build.ps1 -Bootstrap } else { ./build.ps1 }",
+    "Get-ChildItem *.ps1 | ./Format.ps1",
+    "Invoke-Pester -Run1 $cov1",
+    "./run.ps1 -Run1 $cov1 -Run2 $cov2",
+    "# only a note",
+    "<# a block comment #>",
+    "# one\n# two\n",
+    "param([string]$Configuration = 'Release')\ndotnet build -c $Configuration",
+    "param()\nWrite-Output 'ready'",
+    "begin { $n = 0 } process { $n++ } end { Write-Output $n }",
+    "begin {\n  $items = @()\n}\nprocess {\n  $items += $_\n}\nend {\n  $items | Sort-Object\n}",
+    "param($a) begin { } process { $_ } end { }",
+    "param([string]$Path)",
+    "param([Parameter(Mandatory=$true)][string]$Name)",
+    "param(\n    [ValidateSet('Debug','Release')]\n    [string] $Configuration = 'Debug'\n)",
+    "#Requires -Version 7\nparam([string]$Target)",
+    "foreach ($i in 1..$count) { Write-Output $i }",
+    "1..10 | ForEach-Object { $_ * 2 }",
+    "nbtstat -n",
+]
+
+BLOCKED = [
+    ("./build.ps1 -Test; Remove-Item -Recurse -Force C:\\src", "destructive.recursive-delete"),
+    ("./build -package | Invoke-Expression", "unverifiable"),
+    ("if ($IsWindows) { ./build.ps1 } else { rm -r ~ }", "destructive.recursive-delete"),
+    ("Invoke-Pester -Run1 $env:API_TOKEN", "env"),
+    ("# a note\nRemove-Item -Recurse x", "destructive.recursive-delete"),
+    ("param([string]$p)\nRemove-Item -Recurse $p", "destructive.recursive-delete"),
+    ("begin { } process { Remove-Item -Recurse $_ } end { }", "destructive.recursive-delete"),
+    ("param([string]$x)\nbegin { rm -r x }", "destructive.recursive-delete"),
+    ("param([ValidateSet('a','b')][string]$c = $env:TOKEN)", "env"),
+    ("foreach ($i in 1..$env:COUNT) { Write-Output $i }", "env"),
+    ('1..3 | ForEach-Object { Remove-Item -Recurse "dir$_" }', "destructive.recursive-delete"),
+    ("nbtstat -A 10.0.0.1", "network.dns"),
+]
+
+
+@pytest.mark.parametrize("command", ALLOWED)
+def test_everyday_powershell_is_allowed(command: str) -> None:
+    guard_allows("powershell", command)
+
+
+@pytest.mark.parametrize(("command", "expected"), BLOCKED)
+def test_its_dangerous_twin_is_blocked(command: str, expected: str) -> None:
+    guard_blocks("powershell", command, expected)
+
+
+# Everyday work on the PowerShell backend.
+POWERSHELL_ALLOWED = [
+    "Get-ChildItem -Recurse -Filter *.py",
+    "gci -r *.log | Measure-Object -Property Length -Sum",
+    "Get-ChildItem .\\env",
+    "Get-Content .\\log.txt -Tail 50",
+    "Get-Content data.json -Raw | ConvertFrom-Json | ConvertTo-Json -Depth 5",
+    "Select-String -Path *.ps1 -Pattern 'Remove-Item'",
+    "Select-String -Pattern 'rm -rf' -Path docs\\*.md",
+    "Get-ChildItem -Recurse *.ps1 | Select-String 'Invoke-WebRequest'",
+    "Get-Process | Sort-Object CPU -Descending | Select-Object -First 10",
+    "Get-ChildItem | Group-Object Extension | Sort-Object Count -Descending",
+    "1..10 | ForEach-Object { $_ * 2 }",
+    "Test-Path .\\build",
+    "Join-Path -Path src -ChildPath app.ps1",
+    "Split-Path -Leaf C:\\a\\b\\c.txt",
+    "Resolve-Path .\\src",
+    "New-Item -ItemType Directory -Force -Path out\\logs",
+    "New-Item -ItemType File -Path notes.txt",
+    "Copy-Item -Recurse src dst",
+    "Move-Item old.txt new.txt",
+    "Rename-Item -Path old.ps1 -NewName new.ps1",
+    "Remove-Item .\\build\\out.log",
+    "Push-Location src; pytest; Pop-Location",
+    "Write-Output 'Use $env:PATH carefully'",
+    "Write-Host 'Invoke-WebRequest https://example.com'",
+    "$PSVersionTable.PSVersion",
+    "$h = @{ Name = 'a'; Count = 3 }; $h.Name",
+    "[IO.Path]::Combine('a','b')",
+    "[Math]::Round(3.14159, 2)",
+    "[DateTime]::UtcNow.ToString('o')",
+    "'abcdef'.Remove(1, 2)",
+    "$list = [System.Collections.Generic.List[string]]::new(); $list.Add('a'); $list.Remove('a')",
+    "Remove-Item .\\build -Recurse -WhatIf",
+    "Set-Content x.txt 'y' -WhatIf",
+    "Invoke-Pester -Path .\\tests -Output Detailed",
+    "dotnet build -c Release",
+    "dotnet test --no-build",
+    "Start-Process notepad .\\notes.txt",
+    "Get-Help Remove-Item -Full",
+    "Get-Command Remove-Item -Syntax",
+    "Import-Module .\\tools.psm1",
+    "Export-ModuleMember -Function Get-Thing",
+    "Get-Process | Format-Table Name, Id",
+    "$params = @{ Path = 'src'; Filter = '*.ps1' }; Get-ChildItem @params",
+    "Invoke-Command -ScriptBlock { Get-Date }",
+    "Get-Content a.txt | Add-Content b.txt",
+]
+
+
+@pytest.mark.parametrize("command", POWERSHELL_ALLOWED)
+def test_everyday_powershell_commands_are_allowed(command: str) -> None:
+    decision = _check(command, "powershell")
+    assert decision.allowed, (command, decision.rule_id, decision.reason)
+
+
+def _check(command: str, shell: str) -> Decision:
+    return Policy.default().check(command, shell)  # type: ignore[arg-type]

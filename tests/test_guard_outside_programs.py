@@ -1,0 +1,87 @@
+"""Programs and scripts from outside the project: a program named by a path outside the working directory
+and the folders programs are installed in (`/tmp/x`, `C:\\Users\\Public\\x.exe`, `../other/run.sh`,
+`./x` after `cd /tmp`), a script given to an interpreter or module loader from there, is code nobody reviewed
+for this task. The project's own programs, installed tools by name or by their install path stay allowed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from glmagent.guard import Policy
+
+BLOCKED = [
+    ("posix", "/tmp/payload"),
+    ("posix", "/path/to/command --flag"),
+    ("posix", "bash /tmp/x.sh"),
+    ("posix", "python /opt/AtomicRedTeam/x.py"),
+    ("posix", "cd /tmp && ./x"),
+    ("posix", "source /tmp/env.sh"),
+    ("posix", "../other-project/run.sh"),
+    ("posix", "systemd-run /path/to/command"),
+    ("posix", "cd $DIR && ./run.sh"),
+    ("powershell", "C:\\Users\\Public\\payload.exe"),
+    ("powershell", "& 'C:\\AtomicRedTeam\\atomics\\T1055\\bin\\T1055.exe'"),
+    ("powershell", "Start-Process C:\\Users\\Public\\x.exe"),
+    ("powershell", "Import-Module C:\\AtomicRedTeam\\PowerDump.ps1"),
+    ("powershell", "pwsh -File C:\\Temp\\x.ps1"),
+    ("powershell", ". C:\\Users\\Public\\x.ps1"),
+]
+
+ALLOWED = [
+    ("posix", "./build.sh"),
+    ("posix", "bin/tool --check"),
+    ("posix", "cd build && ./app --self-test"),
+    ("posix", "/usr/bin/python3 -m pytest"),
+    ("posix", "/bin/ls"),
+    ("posix", "~/.cargo/bin/cargo test"),
+    ("posix", "~/.local/bin/ruff check ."),
+    ("posix", "bash scripts/ci.sh"),
+    ("posix", "python tools/gen.py"),
+    ("posix", ". /etc/os-release"),
+    ("posix", ". .venv/bin/activate"),
+    ("powershell", ".\\build.ps1"),
+    ("powershell", "C:\\Windows\\System32\\where.exe git"),
+    ("powershell", "& 'C:\\Program Files\\Git\\bin\\git.exe' status"),
+    ("powershell", "Import-Module ./build/Pester.psd1"),
+    ("powershell", "Import-Module Pester"),
+]
+
+
+@pytest.mark.parametrize(("shell", "command"), BLOCKED)
+def test_a_program_from_outside_the_project_is_unverifiable(shell: str, command: str, tmp_path: Path) -> None:
+    decision = Policy.default().check(command, shell, cwd=tmp_path / "project")  # type: ignore[arg-type]
+    assert not decision.allowed, command
+    assert decision.rule_id == "unverifiable.outside-program", (command, decision.reason)
+
+
+@pytest.mark.parametrize(("shell", "command"), ALLOWED)
+def test_project_programs_and_installed_tools_stay_allowed(shell: str, command: str, tmp_path: Path) -> None:
+    decision = Policy.default().check(command, shell, cwd=tmp_path / "project")  # type: ignore[arg-type]
+    assert decision.allowed, (command, decision.rule_id, decision.reason)
+
+
+def test_a_project_in_the_temp_directory_runs_its_own_programs(tmp_path: Path) -> None:
+    project = tmp_path / "work"
+    assert Policy.default().check(f"{project}/build.sh", "posix", cwd=project).allowed
+    assert not Policy.default().check(f"{tmp_path}/other/x.sh", "posix", cwd=project).allowed
+
+
+@pytest.mark.parametrize(
+    ("shell", "command"),
+    [
+        ("posix", "/tmp/venvs/proj/bin/python check.py"),
+        ("posix", "~/.virtualenvs/proj/bin/pytest -q"),
+        ("posix", "/home/dev/.cache/pypoetry/virtualenvs/x-py3.12/bin/python -m pytest"),
+        ("powershell", "C:\\Users\\dev\\envs\\proj\\Scripts\\python.exe check.py"),
+    ],
+)
+def test_an_environment_interpreter_outside_the_project_is_an_installed_tool(
+    shell: str, command: str, tmp_path: Path
+) -> None:
+    assert Policy.default().check(command, shell, cwd=tmp_path / "p").allowed, command  # type: ignore[arg-type]
+
+
+def test_any_other_program_in_such_a_folder_is_not() -> None:
+    assert not Policy.default().check("/tmp/venvs/proj/bin/payload", "posix", cwd="/work/p").allowed
