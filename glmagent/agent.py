@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import structlog
 
 from glmagent.audit import DEFAULT_LOCK_WAIT, software_facts, utc_now
-from glmagent.config import Settings, resolve_settings
+from glmagent.config import Settings, resolve_settings, split_policy_files
 from glmagent.errors import ConfigError
 from glmagent.loop import AgentLoop, LoopObserver, Task, TaskResult
 from glmagent.memory import AgentSummaryStore, act_store, validate_task_id
@@ -130,7 +130,7 @@ class CodingAgent:
         planner = self.planner or planner_from_settings(settings)
         shell = self.shell or make_shell(settings.shell, sandbox_for(settings, workspace.root))
         redactor = Redactor()
-        policy = self.policy or load_policy(settings)
+        policy = self.policy or load_policy(settings, workspace.root)
         executor = ToolExecutor(
             workspace, shell, policy, command_timeout=settings.command_timeout, redactor=redactor
         )
@@ -146,7 +146,7 @@ class CodingAgent:
             executor=executor,
             memory=memory,
             tests=tests,
-            context=self.context,
+            context=self.context or ContextBuilder(prompt_budget=settings.prompt_budget),
             observer=self.observer,
             start_details={
                 **run_facts(settings, shell, policy),
@@ -169,7 +169,7 @@ class CodingAgent:
         workspace = _workspace(Path(working_directory))
         settings = self.settings or resolve_settings(workspace.root)
         shell = self.shell or make_shell(settings.shell, sandbox_for(settings, workspace.root))
-        policy = self.policy or load_policy(settings)
+        policy = self.policy or load_policy(settings, workspace.root)
         redactor = Redactor()
         executor = ToolExecutor(
             workspace, shell, policy, command_timeout=settings.command_timeout, redactor=redactor
@@ -254,11 +254,15 @@ def containment(shell: ShellBackend) -> str:
     return describe() if callable(describe) else NO_SANDBOX_NOTICE
 
 
-def load_policy(settings: Settings) -> Policy:
-    """The built-in policy plus the user's extra deny rules."""
+def load_policy(settings: Settings, workdir: Path | None = None) -> Policy:
+    """The built-in policy plus the policy files the settings name; those the project in `workdir`
+    supplies can add deny rules and narrow an allowlist, never widen it."""
     from glmagent.guard import Policy
 
-    return Policy.load(settings.policy_files) if settings.policy_files else Policy.default()
+    if not settings.policy_files:
+        return Policy.default()
+    mine, project = split_policy_files(workdir or Path.cwd(), settings.policy_files)
+    return Policy.load(mine, project_files=project)
 
 
 def new_task_id() -> str:
@@ -277,6 +281,7 @@ def _workspace(path: Path) -> Workspace:
 def planner_from_settings(settings: Settings) -> Planner:
     """Build the planner the settings name (needs the provider's API key in the environment)."""
     from glmagent.planners.providers import RequestOptions, build_planner, resolve_provider
+    from glmagent.strict_schema import strict_planner_schema
 
     config = resolve_provider(
         settings.provider,
@@ -284,14 +289,16 @@ def planner_from_settings(settings: Settings) -> Planner:
         base_url=settings.base_url,
         replay_file=settings.replay,
         api_key_env=settings.api_key_env,
+        response_format=settings.response_format,
     )
     options = RequestOptions(
         max_tokens=settings.max_tokens,
         request_timeout=settings.request_timeout,
         max_retries=settings.max_retries,
+        retry_backoff=settings.retry_backoff,
         retry_deadline=settings.retry_deadline,
         requests_per_minute=settings.requests_per_minute,
         thinking=settings.thinking,
-        prices=settings.prices,
+        prices={model: table.model_dump(exclude_none=True) for model, table in settings.prices.items()},
     )
-    return build_planner(config, options=options)
+    return build_planner(config, options=options, schema=strict_planner_schema())

@@ -20,7 +20,6 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from glmagent.errors import ConfigError
-from glmagent.planners.pricing import Price
 
 CONFIG_FILE = Path(".hazina") / "config.toml"
 USER_CONFIG_FILE = "config.toml"
@@ -29,6 +28,9 @@ USER_CONFIG_FILE = "config.toml"
 #: the user trusts the file. Any key naming an environment variable (`*_env`) counts too.
 TRUST_GATED_KEYS = ("provider", "base_url", "replay", "test_command", "sandbox", "allow_network")
 USER_POLICY_FILE = Path(".hazina") / "policy.toml"
+"""The project's own policy file (despite the name: the project's, not the user's)."""
+OWN_POLICY_FILE = "policy.toml"
+"""The user's own policy file, in the user's config folder (always trusted, like `config.toml` there)."""
 
 #: Environment variables that can set a field, by field name.
 ENV_VARS: Mapping[str, str] = {
@@ -46,9 +48,26 @@ ENV_VARS: Mapping[str, str] = {
     "max_tokens": "GLMAGENT_MAX_TOKENS",
     "request_timeout": "GLMAGENT_REQUEST_TIMEOUT",
     "max_retries": "GLMAGENT_MAX_RETRIES",
+    "retry_backoff": "GLMAGENT_RETRY_BACKOFF",
+    "retry_deadline": "GLMAGENT_RETRY_DEADLINE",
     "requests_per_minute": "GLMAGENT_REQUESTS_PER_MINUTE",
+    "response_format": "GLMAGENT_RESPONSE_FORMAT",
+    "prompt_budget": "GLMAGENT_PROMPT_BUDGET",
     "thinking": "GLMAGENT_THINKING",
 }
+
+
+class PriceTable(BaseModel):
+    """`[prices."MODEL"]` in a config file: USD per million tokens."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    input: float = Field(ge=0)
+    """Prompt tokens."""
+    output: float = Field(ge=0)
+    """Completion tokens, reasoning tokens included."""
+    cached_input: float | None = Field(default=None, ge=0)
+    """Prompt tokens served from the provider's cache (unset: the `input` price)."""
 
 
 class Settings(BaseModel):
@@ -90,13 +109,19 @@ class Settings(BaseModel):
     """Seconds one planner request may take in all, however slowly the server answers."""
     max_retries: int = Field(default=4, ge=0, le=20)
     """Retries of a planner request after rate limits, server errors, dropped connections and timeouts."""
+    retry_backoff: float = Field(default=1.0, ge=0, le=60)
+    """Seconds before the first retry; each next wait doubles (at most 30 s), with jitter."""
     retry_deadline: float = Field(default=300.0, gt=0)
     """Seconds one planner call may spend in all, retries and waits included."""
     requests_per_minute: float | None = Field(default=None, gt=0)
     """Client-side cap on planner requests a minute (unset: no cap)."""
+    response_format: Literal["auto", "json_schema", "json_object", "none"] = "auto"
+    """Structured output to ask for first (`auto`: strict JSON schema, or `json_object` for GLM)."""
+    prompt_budget: int = Field(default=20_000, ge=4_000, le=2_000_000)
+    """Tokens (estimated high) the whole prompt may take; lower it for a model with a small context window."""
     thinking: bool | None = None
     """GLM thinking on or off for models that think by default (unset: the model's default)."""
-    prices: dict[str, Price] = Field(default_factory=dict)
+    prices: dict[str, PriceTable] = Field(default_factory=dict)
     """USD per million tokens per model (`[prices."glm-5"] input = 1.0, output = 3.2`); unknown: no cost."""
 
 
@@ -121,6 +146,8 @@ def read_config_file(path: Path) -> dict[str, Any]:
     table = data.get("glmagent", data)
     if not isinstance(table, dict):
         raise ConfigError(f"{path}: [glmagent] must be a table")
+    if table is not data and "prices" in data and "prices" not in table:
+        table["prices"] = data["prices"]  # `[prices."MODEL"]` reads naturally beside `[glmagent]` too
     for key in ("api_key", "key", "token"):
         if key in table:
             raise ConfigError(
@@ -249,6 +276,10 @@ def resolve_settings_with_origins(
     # Rule files add up across layers: neither file silently drops the other's deny rules.
     policy_files: list[Path] = []
     policy_origins: list[Origin] = []
+    own_policy = user_path.with_name(OWN_POLICY_FILE)
+    if own_policy.is_file():
+        policy_files.append(own_policy)
+        policy_origins.append(Origin("user file", f"{own_policy} (picked up because it exists)"))
     merged: dict[str, Any] = {}
     origins: dict[str, Origin] = {}
     for layer, origin in ((user, user_origin), (project, project_origin)):
@@ -295,3 +326,31 @@ def resolve_settings_with_origins(
         project_trusted=trusted,
         user_file=user_path,
     )
+
+
+def project_policy_files(workdir: Path) -> list[Path]:
+    """The policy files the project itself supplies: `.hazina/policy.toml` and those its config names.
+
+    They may add deny rules and narrow an allowlist, but never widen one (see `glmagent.guard.Policy.load`).
+    """
+    found = [Path(p) for p in load_config_file(workdir).get("policy_files", [])]
+    own = workdir / USER_POLICY_FILE
+    if own.is_file():
+        found.insert(0, own)
+    return found
+
+
+def split_policy_files(workdir: Path, policy_files: list[Path]) -> tuple[list[Path], list[Path]]:
+    """`policy_files` split into (the user's, the project's): a file the project supplies is the project's
+    even when a flag names it too, so it can never widen an allowlist."""
+    project = {_same_file_key(p) for p in project_policy_files(workdir)}
+    mine = [p for p in policy_files if _same_file_key(p) not in project]
+    theirs = [p for p in policy_files if _same_file_key(p) in project]
+    return mine, theirs
+
+
+def _same_file_key(path: Path) -> str:
+    try:
+        return str(path.resolve())
+    except OSError:
+        return str(path.absolute())

@@ -303,23 +303,26 @@ class AgentLoop:
         )
         shrunk = False
         for attempt in (1, 2):
-            try:
-                reply = self._ask(messages, iteration, task.max_iterations, attempt)
-            except ContextTooLongError as too_long:
-                if shrunk:
-                    self._lines.append(f"Planner failed: {too_long}")
-                    raise _Stop(StopReason.PLANNER_ERROR, str(too_long)) from None
-                # Once: the same request with older observations dropped and the rest cut harder.
-                shrunk = True
-                self._lines.append("Prompt too long for the model's context; retried with a shorter one")
-                self.memory.record("context_shrunk", iteration=self._number, error=str(too_long))
-                messages = self.context.shrink(messages)
-                reply = self._ask(messages, iteration, task.max_iterations, attempt)
+            while True:
+                try:
+                    reply = self._ask(messages, iteration, task.max_iterations, attempt)
+                    break
+                except ContextTooLongError as too_long:
+                    if shrunk:
+                        self._lines.append(f"Planner failed: {too_long}")
+                        raise _Stop(StopReason.PLANNER_ERROR, str(too_long)) from None
+                    # Once per iteration: the same request with the observations cut hard.
+                    shrunk = True
+                    self._lines.append("Prompt too long for the model's context; retried with a shorter one")
+                    self.memory.record("context_shrunk", iteration=self._number, error=str(too_long))
+                    messages = self.context.shrink(messages)
             try:
                 if reply.finish_reason == "length":
                     raise InvalidPlannerOutput(
-                        "the reply was cut off at the max_tokens limit before it was complete; send a much "
-                        "shorter reply: a one-line thought, a short plan and fewer actions"
+                        f"the reply was cut off at the max_tokens limit ({reply_limit(self.planner)}) before "
+                        "it was complete (finish_reason: length); send a much shorter reply: a one-line "
+                        "thought, a short plan and fewer actions (the user can raise the limit with "
+                        "--max-tokens)"
                     )
                 output = parse_planner_output(reply.text)
             except InvalidPlannerOutput as invalid:
@@ -426,17 +429,32 @@ class AgentLoop:
             return
         spent = self._iteration_usage
         if spent.total_tokens:
-            cost = f", ${self._iteration_cost:.4f}" if self._iteration_cost else ""
-            self._lines.append(
-                f"Planner used {spent.total_tokens:,} tokens ({spent.prompt_tokens:,} in, "
-                f"{spent.completion_tokens:,} out{cost})"
-            )
+            self._lines.append(f"Planner used {usage_line(spent, self._iteration_cost)}")
         self._iteration_usage, self._iteration_cost = TokenUsage(), 0.0
         block = self.memory.append_iteration(self._number, self._lines)
         self._blocks.append(block)
         self.observer.iteration_done(self._number, block)
         self._number += 1
         self._lines = []
+
+
+def reply_limit(planner: Planner) -> str:
+    """The planner's completion-token limit, as far as it says (`?` for planners without one)."""
+    limit = getattr(planner, "max_tokens", None)
+    return f"{limit:,}" if isinstance(limit, int) else "?"
+
+
+def usage_line(usage: TokenUsage, cost_usd: float | None) -> str:
+    """`1,234 tokens (1,000 in of which 500 cached, 234 out of which 100 reasoning, $0.0012)`; the cost only
+    when every price was known."""
+    prompt = f"{usage.prompt_tokens:,} in"
+    if usage.cached_tokens:
+        prompt += f" of which {usage.cached_tokens:,} cached"
+    completion = f"{usage.completion_tokens:,} out"
+    if usage.reasoning_tokens:
+        completion += f" of which {usage.reasoning_tokens:,} reasoning"
+    cost = f", ${cost_usd:.4f}" if cost_usd is not None else ""
+    return f"{usage.total_tokens:,} tokens ({prompt}, {completion}{cost})"
 
 
 def _changed_something(actions: Sequence[Action], observations: Sequence[Observation]) -> bool:

@@ -1,7 +1,9 @@
 """The project map shown in the first prompt: which files exist, so a model does not guess paths.
 
 Tracked files from `git ls-files` inside a repository (untracked files the user has not ignored included),
-or a bounded walk elsewhere; capped, with a count of what was left out.
+or a bounded walk elsewhere. Capped by a number of files and of characters: when the project is larger, the
+shallowest paths are shown (the top level and the main folders say most about a project) and the rest are
+counted in a last line.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ from pathlib import Path
 
 #: Files listed at most; the rest are counted.
 MAX_FILES = 400
+#: Characters of the whole map at most, the last line included.
+MAX_CHARS = 8_000
 _SKIPPED_DIRS = frozenset(
     {
         ".git",
@@ -32,17 +36,28 @@ _SKIPPED_DIRS = frozenset(
 )
 
 
-def project_map(root: Path, limit: int = MAX_FILES) -> str:
+def project_map(root: Path, limit: int = MAX_FILES, max_chars: int = MAX_CHARS) -> str:
     """One path per line (sorted), then `(N more files not shown)` when the list was cut."""
     files = _git_files(root)
+    complete = True
     if files is None:
-        files = _walked_files(root, limit * 10)
-    files = sorted(f for f in files if not f.startswith((".hazina/", ".git/")))
-    shown = files[:limit]
-    lines = list(shown)
-    if len(files) > limit:
-        lines.append(f"({len(files) - limit:,} more files not shown)")
-    return "\n".join(lines) if lines else "(no files yet)"
+        files, complete = _walked_files(root, limit * 10)
+    files = sorted({f for f in files if not f.startswith((".hazina/", ".git/"))})
+    if not files:
+        return "(no files yet)"
+    room = max_chars - len(f"(at least {len(files):,} more files not shown)") - 1
+    chosen: set[str] = set()
+    for path in sorted(files, key=lambda f: (f.count("/"), f)):
+        if len(chosen) >= limit or room < len(path) + 1:
+            break
+        chosen.add(path)
+        room -= len(path) + 1
+    lines = [f for f in files if f in chosen]
+    left_out = len(files) - len(lines)
+    if left_out or not complete:
+        at_least = "" if complete else "at least "
+        lines.append(f"({at_least}{left_out:,} more files not shown)")
+    return "\n".join(lines)
 
 
 def _git_files(root: Path) -> list[str] | None:
@@ -74,12 +89,14 @@ def _git_files(root: Path) -> list[str] | None:
     return [p for p in done.stdout.decode("utf-8", "replace").split("\0") if p]
 
 
-def _walked_files(root: Path, cap: int) -> list[str]:
+def _walked_files(root: Path, cap: int) -> tuple[list[str], bool]:
+    """About `cap` files under `root` at most (hidden and generated folders skipped), and whether that is
+    all of them."""
     found: list[str] = []
     for current, dirnames, filenames in os.walk(root):
         dirnames[:] = sorted(d for d in dirnames if d not in _SKIPPED_DIRS and not d.startswith("."))
         base = Path(current).relative_to(root)
         found.extend((base / name).as_posix() for name in filenames)
         if len(found) >= cap:
-            break
-    return found
+            return found, False
+    return found, True

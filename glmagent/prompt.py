@@ -4,9 +4,11 @@ The prompt stays bounded however many iterations accumulate: only the last itera
 shown in full (each capped). Of the memory of earlier iterations, the last `RECENT_ITERATIONS` summaries are
 shown in full and older ones condensed to one line each, at most `CONDENSED_CAP` characters of them (the most
 recent); the rest are named as omitted, and the whole memory part stays within `MEMORY_CAP`. The whole
-prompt stays within `PROMPT_BUDGET_CHARS` (about 20,000 tokens at ~4 characters a token): when the parts add
-up to more, the observations are cut further. The first prompt of a run carries a map of the project's files.
-The schema shown to the model is the strict form (`glmagent.strict_schema`), simpler to follow.
+prompt (system and user messages, retries included) stays within a token budget, `PROMPT_BUDGET_TOKENS` by
+default, counted with `estimate_tokens`: when the parts add up to more, the user messages are cut further,
+keeping their start (the task) and end (the latest results). The first prompt of a run carries a map of the
+project's files. The schema shown to the model is the strict form (`glmagent.strict_schema`), which says per
+tool which fields it takes and is simpler to follow than the documented schema's conditionals.
 """
 
 from __future__ import annotations
@@ -35,10 +37,26 @@ CONDENSED_LINE_CAP = 120
 #: Characters of all condensed lines together (the most recent are kept; older ones are named as omitted).
 CONDENSED_CAP = 800
 TEST_OUTPUT_CAP = 6_000
-#: Characters of the project map in the first prompt.
+#: Characters of the project map in the first prompt (`glmagent.project_map` keeps whole lines and counts
+#: the files it leaves out).
 PROJECT_MAP_CAP = 8_000
-#: Characters of the whole prompt (system and user message): about 20,000 tokens.
-PROMPT_BUDGET_CHARS = 80_000
+#: Tokens of the whole prompt, as `estimate_tokens` counts them.
+PROMPT_BUDGET_TOKENS = 20_000
+#: Tokens a user message keeps at least when the prompt is cut to fit the budget.
+_MIN_MESSAGE_TOKENS = 500
+
+
+def estimate_tokens(text: str) -> int:
+    """A deliberately high estimate of the tokens `text` costs: one per 3 ASCII characters (code and JSON
+    tokenize more densely than prose) and one per other character (CJK, emoji, accents)."""
+    ascii_chars = len(text.encode("ascii", "ignore"))
+    return -(-ascii_chars // 3) + (len(text) - ascii_chars)
+
+
+def prompt_tokens(messages: Sequence[ChatMessage]) -> int:
+    """`estimate_tokens` over every message of a conversation."""
+    return sum(estimate_tokens(m.content) for m in messages)
+
 
 _TOOL_DOCS = {
     ToolName.READ_FILE: "show a text file with line numbers",
@@ -96,6 +114,7 @@ class ContextBuilder:
         memory_cap: int = MEMORY_CAP,
         recent_iterations: int | None = RECENT_ITERATIONS,
         condensed_cap: int = CONDENSED_CAP,
+        prompt_budget: int = PROMPT_BUDGET_TOKENS,
     ) -> None:
         self.observation_cap = observation_cap
         self.observations_budget = observations_budget
@@ -103,6 +122,8 @@ class ContextBuilder:
         self.recent_iterations = recent_iterations
         """Iteration summaries shown in full (None: all of them, as far as `memory_cap` allows)."""
         self.condensed_cap = condensed_cap
+        self.prompt_budget = prompt_budget
+        """Tokens (estimated) the whole prompt may take."""
 
     def system_prompt(self, test_command: str | None) -> str:
         tools = "\n".join(
@@ -142,7 +163,9 @@ class ContextBuilder:
         if test_command:
             parts.append(f"# Test command\n`{test_command}`")
         if project_map:
-            parts.append("# Project files\n" + _cap(project_map, PROJECT_MAP_CAP))
+            parts.append(
+                "# Project files (paths relative to the project root)\n" + _cap(project_map, PROJECT_MAP_CAP)
+            )
         parts.append("# Summary of earlier iterations\n" + (self._memory(memory_summary) or "(none yet)"))
         if last is not None:
             parts.append(f"# Results of iteration {last.number}\n" + self._observations(last.observations))
@@ -157,38 +180,48 @@ class ContextBuilder:
             ChatMessage(role="system", content=self.system_prompt(test_command)),
             ChatMessage(role="user", content="\n\n".join(parts)),
         ]
-        if sum(len(m.content) for m in messages) > PROMPT_BUDGET_CHARS:
-            messages = self.shrink(messages, PROMPT_BUDGET_CHARS)
-        return messages
+        return self._within_budget(messages)
 
-    def shrink(self, messages: Sequence[ChatMessage], limit: int | None = None) -> list[ChatMessage]:
-        """The same conversation made shorter: each user message (observations, test output, memory) cut to
-        a quarter — or to fit `limit` characters — keeping its start and end; the system rules stay whole."""
-        total = sum(len(m.content) for m in messages)
-        fixed = sum(len(m.content) for m in messages if m.role == "system")
-        room = (limit if limit is not None else total // 4) - fixed
-        flexible = [m for m in messages if m.role != "system"]
-        share = max(2_000, room // max(1, len(flexible)))
+    def shrink(self, messages: Sequence[ChatMessage]) -> list[ChatMessage]:
+        """The same conversation made much shorter, for a model whose context window refused it: each user
+        and assistant message cut to a quarter, keeping its start and end; the system rules stay whole."""
         return [
-            m if m.role == "system" else ChatMessage(role=m.role, content=_cap(m.content, share))
+            m
+            if m.role == "system"
+            else ChatMessage(role=m.role, content=_cap_tokens(m.content, estimate_tokens(m.content) // 4))
+            for m in messages
+        ]
+
+    def _within_budget(self, messages: Sequence[ChatMessage]) -> list[ChatMessage]:
+        """`messages` cut to fit `prompt_budget`: the system rules stay whole, the other messages share the
+        rest equally (each keeps its start and end)."""
+        if prompt_tokens(messages) <= self.prompt_budget:
+            return list(messages)
+        fixed = prompt_tokens([m for m in messages if m.role == "system"])
+        flexible = [m for m in messages if m.role != "system"]
+        share = max(_MIN_MESSAGE_TOKENS, (self.prompt_budget - fixed) // max(1, len(flexible)))
+        return [
+            m if m.role == "system" else ChatMessage(role=m.role, content=_cap_tokens(m.content, share))
             for m in messages
         ]
 
     def retry(self, messages: Sequence[ChatMessage], bad_reply: str, error: str) -> list[ChatMessage]:
         """The messages for the single retry after an invalid reply, quoting the validation error."""
-        return [
-            *messages,
-            ChatMessage(role="assistant", content=_cap(bad_reply, 4_000)),
-            ChatMessage(
-                role="user",
-                content=(
-                    f"Your reply was rejected: {error}\n"
-                    "Reply again with exactly one JSON object that validates against the schema: "
-                    '{"thought": string, "plan": [strings], "actions": [{"tool": ..., ...}]}. '
-                    "No other text."
+        return self._within_budget(
+            [
+                *messages,
+                ChatMessage(role="assistant", content=_cap(bad_reply, 4_000)),
+                ChatMessage(
+                    role="user",
+                    content=(
+                        f"Your reply was rejected: {error}\n"
+                        "Reply again with exactly one JSON object that validates against the schema: "
+                        '{"thought": string, "plan": [strings], "actions": [{"tool": ..., ...}]}. '
+                        "No other text."
+                    ),
                 ),
-            ),
-        ]
+            ]
+        )
 
     def _memory(self, summary: str) -> str:
         blocks = iteration_blocks(summary)
@@ -249,12 +282,26 @@ def _condense(number: int, block: str) -> str:
 
 
 def _cap(text: str, limit: int, *, tail: bool = False) -> str:
-    """Cut `text` to about `limit` characters, saying how much was cut (keeping the end for test output)."""
+    """Cut `text` to at most `limit` characters (the note included, for `limit` ≥ 64), saying how much was
+    cut; keeps the start and end, or only the end (`tail`, for test output)."""
     if len(text) <= limit:
         return text
-    cut = len(text) - limit
-    note = f"[... {cut:,} characters cut ...]"
+    note = f"[... {len(text):,} characters cut ...]"  # an upper bound on the figure, so its width too
+    keep = max(0, limit - len(note) - 2)
+    note = f"[... {len(text) - keep:,} characters cut ...]"
     if tail:
-        return f"{note}\n{text[-limit:]}"
-    half = limit // 2
-    return f"{text[:half]}\n{note}\n{text[-half:]}"
+        return f"{note}\n{text[len(text) - keep :]}"
+    head = keep - keep // 2
+    return f"{text[:head]}\n{note}\n{text[len(text) - keep // 2 :]}"
+
+
+def _cap_tokens(text: str, tokens: int) -> str:
+    """Cut `text` (keeping its start and end) until `estimate_tokens` says it fits in `tokens`."""
+    if estimate_tokens(text) <= tokens:
+        return text
+    limit = max(64, len(text) * tokens // max(1, estimate_tokens(text)))
+    capped = _cap(text, limit)
+    while estimate_tokens(capped) > tokens and limit > 64:
+        limit = max(64, limit * 9 // 10)
+        capped = _cap(text, limit)
+    return capped

@@ -2,9 +2,10 @@
 
 Grammar-constrained decoders (llama.cpp, vLLM, OpenAI's strict mode, Ollama's `format`) do not enforce the
 documented schema's per-tool `if`/`then` requirements, so a model could send `{"tool": "read_file"}` with no
-`path`. This form says the same thing in the subset they all enforce: each action is one of six closed objects
-(`tool` a `const`, every field required, `additionalProperties: false`; `git_diff` with or without `path`),
-and lengths are bounded so a decoder cannot run on forever. For well-formed replies it accepts exactly what
+`path`. This form says the same thing in the subset they all enforce: each action is one closed object per
+tool (`tool` a `const`, every field required, `additionalProperties: false`), and `git_diff`, whose `path` is
+optional, gets two (with and without it) since strict modes insist that every field be required. Lengths are
+bounded so a decoder cannot run on forever. For well-formed replies it accepts exactly what
 `schemas/planner_output.schema.json` accepts (tests/test_strict_schema.py compares the two).
 """
 
@@ -41,9 +42,9 @@ def _action(tool: ToolName, fields: tuple[str, ...]) -> dict[str, Any]:
 
 @cache
 def strict_planner_schema() -> dict[str, Any]:
-    """The strict schema (draft 2020-12 keywords only, no conditionals, no `$ref`)."""
+    """The strict schema (draft 2020-12 keywords only, no conditionals, no `$ref`); cached, do not mutate."""
     variants = [_action(tool, REQUIRED_FIELDS[tool]) for tool in ToolName]
-    variants.append(_action(ToolName.GIT_DIFF, ("path",)))  # git_diff's optional path: a variant of its own
+    variants.append(_action(ToolName.GIT_DIFF, ("path",)))  # git_diff's optional path: a form of its own
     return {
         "type": "object",
         "additionalProperties": False,

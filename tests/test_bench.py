@@ -12,19 +12,31 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def test_policy_bench_prints_rates_and_ratios_for_both_measurements() -> None:
+def test_policy_bench_prints_load_throughput_and_hostile_input_figures() -> None:
     run = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "policy_bench.py"), "--rounds", "1", "--trials", "1"],
+        [
+            sys.executable,
+            str(ROOT / "bench" / "policy_bench.py"),
+            *("--rounds", "1", "--trials", "1", "--runs", "1", "--repeats", "1", "--sizes", "3000"),
+        ],
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=300,
         check=False,
     )
     assert run.returncode == 0, run.stderr
-    for name in ("repeated", "first sight"):
-        line = next(line for line in run.stdout.splitlines() if line.startswith(f"check, {name}:"))
-        assert re.search(r"[\d,]+ checks/s .* ([\d.]+)x bare parsing; targets", line), line
-    assert re.search(r"bare parsing: +[\d,]+ parses/s", run.stdout)
+    out = run.stdout
+    assert re.search(r"process start: +[\d.]+ ms \(`python -c pass`, baseline\)", out)
+    assert re.search(r"policy load, cold: +[\d.]+ ms", out)
+    assert re.search(
+        r"policy load, warm: +[\d.]+ ms \(\d+x faster than cold, .*target <= 100 ms (met|NOT met)", out
+    )
+    for name in ("repeated", "first sight", "allowlist mode"):
+        line = next(line for line in out.splitlines() if line.startswith(f"check, {name}:"))
+        assert re.search(r"[\d,]+ checks/s .* ([\d.]+)x bare parsing; target >= 20,000/s", line), line
+    assert re.search(r"bare parsing: +[\d,]+ parses/s", out)
+    assert re.search(r"hostile inputs: +\d+ inputs .* worst [\d.]+ ms; target <= 50 ms (met|NOT met)", out)
+    assert len(re.findall(r"^ +[\d.]+ ms  (posix|powershell): ", out, flags=re.MULTILINE)) == 8
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="measures the POSIX backend")

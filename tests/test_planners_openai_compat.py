@@ -236,14 +236,24 @@ def test_json_that_is_not_an_object() -> None:
 
 def test_null_content_names_the_finish_reason() -> None:
     body = completion(None)
-    body["choices"][0]["finish_reason"] = "length"
+    body["choices"][0]["finish_reason"] = "stop"
     body["choices"][0]["message"]["reasoning_content"] = "long thoughts..."
 
     message = failure(lambda r: httpx.Response(200, json=body))
 
     assert "no message content" in message
-    assert "'length'" in message
+    assert "'stop'" in message
     assert "reasoning_content" in message
+
+
+def test_reasoning_that_used_up_max_tokens_is_a_cut_off_reply_for_the_loop_to_judge() -> None:
+    body = completion(None)
+    body["choices"][0]["finish_reason"] = "length"
+    body["choices"][0]["message"]["reasoning_content"] = "long thoughts..."
+
+    reply = make(lambda r: httpx.Response(200, json=body)).plan(MESSAGES)
+
+    assert (reply.text, reply.finish_reason) == ("", "length")
 
 
 def test_tool_calls_instead_of_content() -> None:

@@ -23,7 +23,7 @@ ZAI_KEY = "zai-key.0123456789"
 ZHIPU_KEY = "zhipu-key.9876543210"
 
 
-def test_glm_defaults_to_zai_endpoint_and_glm_4_6() -> None:
+def test_glm_defaults_to_zai_endpoint_and_glm_5() -> None:
     config = resolve_provider("glm", env={"ZAI_API_KEY": ZAI_KEY})
 
     assert config.provider == "glm"

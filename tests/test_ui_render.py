@@ -111,7 +111,7 @@ def test_the_summary_has_files_tests_tokens_and_cost(project: Path) -> None:
     assert "✓ SUCCESS · tests_passed" in shown
     assert "  files       app.py +1 −0" in shown
     assert "  tests       failing → passing · tests passed" in shown
-    assert "  tokens      1,200 (1,000 in, 200 out, 50 reasoning) · $0.0021" in shown
+    assert "  tokens      1,200 tokens (1,000 in, 200 out of which 50 reasoning, $0.0021)" in shown
     assert re.search(r"  iterations  1 of 5\n", shown)
     assert "  review      glmagent audit show t -C " in shown and "t.txt" in shown
 

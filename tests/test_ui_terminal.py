@@ -294,4 +294,4 @@ def test_the_status_line_shows_spinner_elapsed_iteration_and_tokens_while_the_pl
         subprocess.run([*tmux, "kill-server"], capture_output=True)
     assert done.read_text().strip() == "0", final
     assert "asking openai-compatible" not in final, "the status line is gone once the run ends"
-    assert "tokens      2,468 (2,400 in, 68 out)" in final
+    assert "tokens      2,468 tokens (2,400 in, 68 out)" in final

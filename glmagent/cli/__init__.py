@@ -65,7 +65,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "act": ("_act", "run ONE action through validation, policy and executor"),
     "audit": ("_audit", "review, verify and export recorded runs"),
     "replay": ("_replay", "re-run a recorded run's replies and report where the outcome differs"),
-    "policy": ("_policy", "check commands against the command policy, list its rules"),
+    "policy": (
+        "_policy",
+        "check or explain commands against the command policy, list its rules, suggest an allowlist",
+    ),
     "schema": ("_schema", "print the planner output JSON schema"),
     "trust": ("_trust", "trust a project's .hazina/config.toml (provider, base_url, test_command)"),
     "config": ("_config", "show the effective settings and where each came from"),

@@ -37,14 +37,19 @@ Declaring done without such an iteration (an empty replay, a batch of failures) 
 task description: the DESCRIPTION argument, - to read it from stdin, or --task-file FILE (- for stdin) for
 descriptions too long for a command line.
 
-providers (API keys come from the environment only):
-  glm                GLM API (default, model glm-5): ZAI_API_KEY or ZHIPUAI_API_KEY
-  openai             OpenAI (or OPENAI_BASE_URL): OPENAI_API_KEY
-  ollama             local Ollama (OLLAMA_HOST or http://localhost:11434), no key
-  openai-compatible  any server speaking the API: --base-url URL --model M [--api-key-env NAME]
+providers (API keys come from the environment only; README "Providers" has the details):
+  glm                GLM API (default, model glm-5): ZAI_API_KEY, or ZHIPUAI_API_KEY (open.bigmodel.cn);
+                     GLM Coding Plan: --base-url https://api.z.ai/api/coding/paas/v4
+  openai             OpenAI (model gpt-4o-mini; OPENAI_BASE_URL moves it): OPENAI_API_KEY
+  ollama             local Ollama (model qwen2.5-coder; OLLAMA_HOST or http://localhost:11434), no key
+  openai-compatible  any server speaking the API (llama.cpp, vLLM, LM Studio, OpenRouter, ...):
+                     --base-url URL --model M [--api-key-env NAME] (no key needed on 127.0.0.1)
   replay             recorded replies, offline: --replay FILE (JSON Lines, one reply per line)
-A planner request is retried after rate limits, server errors and dropped connections (4 times, 300 s in
-all); --request-timeout bounds each request, --max-tokens each reply.
+Each planner request has an overall deadline (--request-timeout, 120 s) and asks for at most --max-tokens
+(4096). Rate limits, server errors, dropped connections and timeouts are retried with backoff honouring
+Retry-After (--max-retries, 4; 300 s in all); a bad key, an empty balance or an unknown model stop at once
+with exit 3. Structured output: the strict JSON schema first, stepping down to json_object, then to the
+prompt alone when the server refuses (--response-format picks the first).
 
 containment: commands and the test command run in an OS sandbox where the OS has one (--sandbox auto:
 bubblewrap on Linux); the first lines of output say which layer is active. --allow-network lets them use the
@@ -130,6 +135,14 @@ def add_settings_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--request-timeout", type=float, metavar="S", help="seconds one planner request may take in all (120)"
+    )
+    parser.add_argument(
+        "--max-retries", type=int, metavar="N", help="retries of a failed planner request (4; 0: none)"
+    )
+    parser.add_argument(
+        "--response-format",
+        choices=("auto", "json_schema", "json_object", "none"),
+        help="structured output to ask for first (auto: json_schema, json_object for glm)",
     )
     parser.add_argument(
         "--thinking", choices=("on", "off"), help="GLM thinking on/off (default: the model's own default)"

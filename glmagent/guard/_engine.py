@@ -18,11 +18,20 @@ from ._normalise import fold_arg, ps_ascii
 from ._paths import PathScope, output_targets
 from ._payloads import PREPARE, static_output, string_literals
 from ._rules import MATCH, CommandView, dotnet_key
-from ._syntax import DYN, Arg, Feed, Frame, Stdin
+from ._syntax import DYN, Arg, Feed, Frame, Stdin, TooLarge, start_check
 from ._unwrap import Wrapped, split_words, unwrap
 from ._words import WordChecks, maybe_environ, path_key
 
 _ALLOWED = "no deny rule matches any command in it"
+CMD_MAX_LINE = 8191
+"""cmd.exe refuses longer command lines, so a longer one cannot run as written."""
+REPAIR_MAX = 20_000
+"""Longest script respelled after a parse error (`repair` reads it character by character, then it is
+parsed again); a longer one keeps its parse error, which blocks."""
+MAX_WORK = 6000
+"""Syntax nodes parsed plus words of simple commands, summed over a line and everything nested in it, that
+the policy checks before it gives up and blocks (`too-large`): past it the walk could take longer than a
+check may (50 ms), and no coding step needs a line that large."""
 
 _NO_ALIASES: dict[str, str] = {}
 
@@ -45,9 +54,15 @@ class CompiledPolicy(PolicyTables):
         module = _parse_posix if shell == "posix" else _parse_powershell
         text = command if shell == "posix" or command.isascii() else ps_ascii(command)
         src = text.encode("utf-8", "replace")
-        root = module.parse(src).root_node
+        start_check()
+        try:
+            root = module.parse(src).root_node
+        except TooLarge as too_large:
+            evaluation = Evaluation(self, root=cwd)
+            evaluation._too_large(str(too_large))
+            return evaluation.decide(command, shell)
         argv = None
-        if not root.has_error:
+        if not root.has_error and root.descendant_count <= MAX_WORK:
             argv = module.simple_command(text, root)
             if argv is not None and DYN not in command:
                 decision = self._literal(command, shell, argv)
@@ -114,6 +129,7 @@ class Evaluation(RunsOtherCode, WordChecks):
         "p",
         "parse_status",
         "root",
+        "work",
         "written",
     )
 
@@ -130,15 +146,20 @@ class Evaluation(RunsOtherCode, WordChecks):
         """Files this command line writes; running one of them runs text the policy never saw."""
         self.copied: set[str] = set()
         """Copies or links of other files this command line makes; running one runs an unknown program."""
+        self.work = 0
+        """Syntax nodes and command words seen so far (see `MAX_WORK`)."""
 
     # -- entry points --
     def run(self, text: str, shell: ShellKind) -> None:
+        start_check()
         try:
             self.script(text, shell, Frame(shell))
         except _Stop:
             pass  # a concrete deny was found; nothing later can change the decision
         except RecursionError:
             self._too_deep()
+        except TooLarge as too_large:
+            self._too_large(str(too_large))
 
     def _too_deep(self) -> None:
         # Thousands of nested `$(` exhaust the walker's stack: still a decision, never a crash.
@@ -152,12 +173,20 @@ class Evaluation(RunsOtherCode, WordChecks):
         """Run the whole evaluation of `command` and decide; `parsed` is its source, tree and (when the tree
         has no error) `simple_command` words, when the caller has them already."""
         if command and not command.isspace():
+            if parsed is None:
+                start_check()  # else the caller started it before it parsed
             try:
                 self._parse_and_walk(command, shell, Frame(shell), parsed)
             except _Stop:
                 pass
             except RecursionError:
                 self._too_deep()
+            except TooLarge as too_large:
+                self._too_large(str(too_large))
+        return self.decide(command, shell)
+
+    def decide(self, command: str, shell: ShellKind) -> Decision:
+        """The decision the findings so far make."""
         findings = self.findings
         if not findings:
             return Decision._trusted_allow(command, shell, _ALLOWED, self.parse_status)
@@ -168,6 +197,16 @@ class Evaluation(RunsOtherCode, WordChecks):
         return Decision._trusted_block(
             command, shell, chosen.rule, chosen.reason, chosen.argv, self.parse_status
         )
+
+    def _spend(self, units: int) -> None:
+        """Count work against `MAX_WORK`; past it, stop the walk: the line is too large to check."""
+        self.work += units
+        if self.work > MAX_WORK:
+            raise TooLarge(f"the command holds more than {MAX_WORK:,} syntax nodes and words")
+
+    def _too_large(self, detail: str) -> None:
+        rule = self.index.engine["too-large"]
+        self.findings.append(Finding(rule, [], f"{detail}: {rule.description}"))
 
     def _add(self, rule: Rule, argv: list[str], reason: str) -> None:
         self.findings.append(Finding(rule, argv, reason))
@@ -223,7 +262,8 @@ class Evaluation(RunsOtherCode, WordChecks):
             argv = None if root.has_error else module.simple_command(text, root)
         else:
             src, root, argv = parsed
-        if root.has_error:
+        self._spend(root.descendant_count)
+        if root.has_error and len(text) <= REPAIR_MAX:
             # Only a failed parse pays for the respelling and the second parse.
             repaired = module.repair(text)
             if repaired == "":
@@ -232,6 +272,7 @@ class Evaluation(RunsOtherCode, WordChecks):
                 src2 = repaired.encode("utf-8", "replace")
                 root2 = module.parse(src2).root_node
                 if not root2.has_error:
+                    self._spend(max(0, root2.descendant_count - root.descendant_count))
                     text, src, root = repaired, src2, root2
                     argv = module.simple_command(text, root)
         if not root.has_error:
@@ -248,6 +289,8 @@ class Evaluation(RunsOtherCode, WordChecks):
         self.event("parse-error", frame, f"the {dialect} parser cannot read `{shown(text)}`")
 
     def _cmd_script(self, text: str, frame: Frame) -> None:
+        if len(text) > CMD_MAX_LINE:
+            raise TooLarge(f"the cmd.exe line is longer than cmd.exe accepts ({CMD_MAX_LINE:,} characters)")
         parsed = _parse_cmd.parse_cmd(text)
         for name in parsed.variables:
             self.variable(name, frame, f"%{name}%")
@@ -275,6 +318,7 @@ class Evaluation(RunsOtherCode, WordChecks):
     ) -> None:
         if not argv:
             return
+        self._spend(len(argv))
         head = argv[0]
         word = head[0]
         if head[3]:  # `& { ... }`: the walker checks the block's own commands

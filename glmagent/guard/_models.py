@@ -26,7 +26,8 @@ ShellKind = Literal["posix", "powershell"]
 Dialect = Literal["posix", "powershell", "cmd"]
 """Syntaxes the engine understands; `cmd` only appears nested (``cmd /c ...``)."""
 
-Category = Literal["destructive", "network", "env", "containment", "unverifiable"]
+Category = Literal["destructive", "network", "env", "containment", "unverifiable", "allowlist"]
+"""`allowlist`: a command no `[[allow]]` entry matches while the policy runs in allowlist mode."""
 
 ENGINE_EVENTS = (
     "parse-error",
@@ -41,6 +42,7 @@ ENGINE_EVENTS = (
     "write-protected-dir",
     "write-unknown-target",
     "proc-environ",
+    "too-large",
     "terminal-program",
     "outside-program",
 )
@@ -57,6 +59,7 @@ EngineEvent = Literal[
     "write-protected-dir",
     "write-unknown-target",
     "proc-environ",
+    "too-large",
     "terminal-program",
     "outside-program",
 ]
@@ -389,11 +392,72 @@ class PolicyFile(_Strict):
     max_depth: int = Field(default=8, ge=1, le=64)
 
 
+PolicyMode = Literal["deny", "allowlist"]
+"""`deny`: every command runs unless a deny rule matches it; `allowlist`: only commands an `[[allow]]` entry
+matches run, and the deny rules still apply on top."""
+
+
+class PolicySection(_Strict):
+    """The `[policy]` table of a user or repository policy file."""
+
+    mode: PolicyMode = "deny"
+
+
+class AllowEntry(CommandMatch):
+    """One `[[allow]]` entry: a program and how it may be called, with examples proven when the policy loads.
+
+    The fields of `CommandMatch` mean what they mean in a deny rule's `on = "command"` clause; a command is
+    on the allowlist when every field given holds (a word only known at run time never counts as a hold).
+    """
+
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9._-]*$")
+    description: str = ""
+    """What the entry allows, for people reading the policy and `policy explain`."""
+    prefix: list[str] = []
+    """Globs (case-insensitive) the first arguments must match in order: `["-m", "pytest"]` for
+    `python -m pytest`. Unlike `subcommands`, options are not skipped: position 1 is the first word."""
+    shells: list[Dialect] = ["posix", "powershell", "cmd"]
+    """Syntaxes the entry applies to; examples run on the first of posix/powershell it lists."""
+    match: list[str] = Field(min_length=1)
+    """Commands this entry must allow (`PS> ` prefix: on the powershell backend): every simple command
+    written in an example matches the entry (what those run in turn, `sudo X`, needs entries of its own)."""
+    not_match: list[str] = []
+    """Commands this entry must not allow (some simple command in the example misses it)."""
+
+    def backend_of(self, example: str) -> tuple[str, ShellKind]:
+        """An example split into (command, backend): `PS> `, or an entry just for PowerShell: powershell."""
+        default: ShellKind = "posix" if "posix" in self.shells or "cmd" in self.shells else "powershell"
+        return example_backend(example, default)
+
+    def examples(self) -> list[tuple[str, ShellKind, bool]]:
+        """Every example as (command, backend, must_match)."""
+        out = [(*self.backend_of(e), True) for e in self.match]
+        out += [(*self.backend_of(e), False) for e in self.not_match]
+        return out
+
+
 class UserPolicyFile(_Strict):
-    """A user or repository policy file: it may only add deny rules."""
+    """A user or repository policy file: it may add deny rules and, in allowlist mode, allow entries."""
 
     version: Literal[1] = 1
-    rule: list[Rule] = Field(min_length=1)
+    rule: list[Rule] = []
+    policy: PolicySection = PolicySection()
+    allow: list[AllowEntry] = []
+
+    @model_validator(mode="after")
+    def _says_something(self) -> UserPolicyFile:
+        if not self.rule and self.policy.mode == "deny":
+            raise ValueError('add at least one [[rule]], or set [policy] mode = "allowlist"')
+        if self.allow and self.policy.mode != "allowlist":
+            raise ValueError(
+                '[[allow]] entries only take effect with [policy] mode = "allowlist"; a file in the '
+                "default deny mode may only add [[rule]] deny rules"
+            )
+        ids = [entry.id for entry in self.allow]
+        twice = sorted({i for i in ids if ids.count(i) > 1})
+        if twice:
+            raise ValueError(f"allow entry id {', '.join(twice)} is used twice")
+        return self
 
 
 class Decision(BaseModel):

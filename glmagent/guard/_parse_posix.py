@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from ._normalise import ansi_c_unescape, command_key, fold_arg, posix_unescape_double, posix_unescape_word
 from ._sink import Sink
-from ._syntax import DYN, Arg, Feed, Frame, Stdin, lit, new_parser
+from ._syntax import DYN, Arg, Feed, Frame, Stdin, TooLarge, lit, new_parser, parse_within_budget
 from ._unwrap import script_source
 
 if TYPE_CHECKING:
@@ -29,12 +29,24 @@ def parser() -> Parser:
     return p
 
 
+MAX_PIPES = 256
+"""Pipes (`|`, `|&`) a line may hold. The bash grammar's time grows with the square of a pipeline's length
+(1,000 stages of `a -c |` take about 60 ms) and it cannot be stopped while it finishes one, so a line with
+more pipes is too large to check before it is parsed."""
+_QUOTED = re.compile(r"'[^']*'|\"(?:[^\"\\]|\\.)*\"")
+_PIPE = re.compile(r"(?<!\|)\|(?!\|)")
+
+
 def parse(source: bytes) -> Any:
     """Parse POSIX shell source; callers check `root_node.has_error`."""
+    if source.count(b"|") > MAX_PIPES:
+        unquoted = _QUOTED.sub("", source.decode("utf-8", "replace"))
+        if len(_PIPE.findall(unquoted)) > MAX_PIPES:
+            raise TooLarge(f"the command holds more than {MAX_PIPES} pipes")
     try:
-        return _local.parser.parse(source)
+        return parse_within_budget(_local.parser, source)
     except AttributeError:
-        return parser().parse(source)
+        return parse_within_budget(parser(), source)
 
 
 # Node kinds that are words (or pieces of one): they never contain a command unless they hold an expansion.
@@ -59,13 +71,24 @@ _SIMPLE_STAGES = frozenset({"command", "redirected_statement"})
 class PosixWalker:
     """One walk over one parsed script; `frame` carries depth, wrapper chain and literal assignments."""
 
-    __slots__ = ("ascii", "exec_stdin", "frame", "inherited", "sink", "src", "stage_feed", "trailing")
+    __slots__ = (
+        "ascii",
+        "brace_work",
+        "exec_stdin",
+        "frame",
+        "inherited",
+        "sink",
+        "src",
+        "stage_feed",
+        "trailing",
+    )
 
     def __init__(self, sink: Sink, frame: Frame, src: bytes, text: str | None = None) -> None:
         self.sink = sink
         self.frame = frame
         self.src = src
         self.ascii = text if text is not None and text.isascii() else None
+        self.brace_work = [BRACE_WORK]
         """The source as text when it is pure ASCII: byte offsets are then character offsets, so words are
         sliced out of it directly instead of slicing and decoding bytes per node."""
         self.inherited: Stdin | None = None
@@ -279,6 +302,9 @@ class PosixWalker:
         raw = self.text(node)
         if "{" not in raw or "}" not in raw:
             return None
+        self.brace_work[0] -= 5 * len(raw)  # reading a character costs about five copied ones
+        if self.brace_work[0] < 0:
+            raise TooLarge("its words with braces are too long to expand")
         tokens: list[tuple[bool, str]] = []
         pos = node.start_byte
         for child in node.children:
@@ -291,7 +317,7 @@ class PosixWalker:
             pos = child.end_byte
         if not any(special and value == "{" for special, value in tokens):
             return None
-        words = _expand_braces(tokens, BRACE_LIMIT)
+        words = _expand_braces(tokens, BRACE_LIMIT, self.brace_work)
         if words is None:
             return [Arg(DYN, raw)]
         if len(words) == 1:
@@ -768,6 +794,10 @@ _GLOB_CANDIDATES = (
 
 BRACE_LIMIT = 1024
 """At most this many words from one brace expansion; more stands for a word only known at run time."""
+BRACE_WORK = 100_000
+"""Characters brace expansion may copy over one script (about 15 ms): a word that needs more stands for a
+word only known at run time, and words with braces too long to even read make the script too large to check
+(a 50 kB word with ten `{a,b}` would make 1,024 words of 50 kB)."""
 _SEQUENCE = re.compile(r"(-?\d+)\.\.(-?\d+)(?:\.\.(-?\d+))?|([A-Za-z])\.\.([A-Za-z])(?:\.\.(-?\d+))?")
 
 
@@ -807,9 +837,17 @@ def _sequence(text: str, limit: int) -> list[str] | bool | None:
     return [chr(x) for x in letters]
 
 
-def _expand_braces(tokens: list[tuple[bool, str]], limit: int) -> list[str] | None:
-    """Bash brace expansion over tokens; None when it makes more than `limit` words."""
+def _expand_braces(
+    tokens: list[tuple[bool, str]], limit: int, work: list[int] | None = None
+) -> list[str] | None:
+    """Bash brace expansion over tokens; None when it makes more than `limit` words, or would copy more
+    characters than `work` still holds (`BRACE_WORK` when not given)."""
     n = len(tokens)
+    if work is None:
+        work = [BRACE_WORK]
+    work[0] -= n
+    if work[0] < 0:
+        return None
     for i in range(n):
         if tokens[i] != (True, "{"):
             continue
@@ -846,7 +884,7 @@ def _expand_braces(tokens: list[tuple[bool, str]], limit: int) -> list[str] | No
         before, after = tokens[:i], tokens[close + 1 :]
         words: list[str] = []
         for part in parts:
-            more = _expand_braces(before + part + after, limit)
+            more = _expand_braces(before + part + after, limit, work)
             if more is None:
                 return None
             words.extend(more)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from ._normalise import command_key, fold_arg, ps_unescape
 from ._sink import Sink
-from ._syntax import DYN, Arg, Feed, Frame, Stdin, new_parser
+from ._syntax import DYN, Arg, Feed, Frame, Stdin, new_parser, parse_within_budget
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Parser
@@ -30,9 +30,9 @@ def parser() -> Parser:
 def parse(source: bytes) -> Any:
     """Parse PowerShell source; callers check `root_node.has_error`."""
     try:
-        return _local.parser.parse(source)
+        return parse_within_budget(_local.parser, source)
     except AttributeError:
-        return parser().parse(source)
+        return parse_within_budget(parser(), source)
 
 
 # Expression levels that wrap a single operand; peeled off to see whether an argument is a plain literal.
@@ -1499,6 +1499,8 @@ def repair(source: str) -> str | None:
             while k > 0 and not out[k - 1].isspace() and out[k - 1] not in _OPENERS:
                 k -= 1
             prefix = "".join(out[k:])
+            if len(prefix) > n:
+                return None  # respelling a respelled word again doubles its quotes each time: give up
             # `@{n='S'}`: in a hash literal `key=` before a string is an entry, not a word.
             entry = bool(opened) and opened[-1] == "h" and prefix.endswith("=")
             if _UNGLUED.search(prefix) is None and not entry:

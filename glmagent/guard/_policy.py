@@ -1,4 +1,4 @@
-"""`Policy`: load the built-in rules plus user additions, prove each rule on its examples, check commands."""
+"""`Policy`: load the built-in rules plus user additions, prove each example, check and explain commands."""
 
 from __future__ import annotations
 
@@ -6,26 +6,48 @@ import threading
 import tomllib
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import ValidationError
 
 from .._resources import data_dir
 from ..errors import PolicyError
+from . import _cache
+from ._allowlist import NOT_ALLOWED_ID, Allowlist, AllowlistEvaluation
 from ._engine import CompiledPolicy, Evaluation
-from ._models import ENGINE_EVENTS, Decision, EngineClause, PolicyFile, Rule, ShellKind, UserPolicyFile
+from ._explain import Explanation, TracingEvaluation, explanation
+from ._models import (
+    ENGINE_EVENTS,
+    AllowEntry,
+    Decision,
+    EngineClause,
+    PolicyFile,
+    PolicyMode,
+    Rule,
+    ShellKind,
+    UserPolicyFile,
+)
 
 _DEFAULT: Policy | None = None
 _DEFAULT_LOCK = threading.Lock()
 
+Role = Literal["builtin", "user", "project"]
+_USER_KEYS = {"version", "rule", "policy", "allow"}
 
-def _read_toml(path: Path) -> dict[str, Any]:
+
+def _read_bytes(path: Path) -> bytes:
     try:
-        with path.open("rb") as fh:
-            return tomllib.load(fh)
+        return path.read_bytes()
     except FileNotFoundError as exc:
         raise PolicyError(f"policy file {path} does not exist") from exc
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+    except OSError as exc:
+        raise PolicyError(f"policy file {path} cannot be read: {exc}") from exc
+
+
+def _parse_toml(path: Path, data: bytes) -> dict[str, Any]:
+    try:
+        return tomllib.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise PolicyError(f"policy file {path} cannot be read: {exc}") from exc
 
 
@@ -33,18 +55,28 @@ def _validation_message(path: Path, exc: ValidationError) -> str:
     lines = [f"policy file {path} is invalid:"]
     for err in exc.errors()[:8]:
         where = ".".join(str(p) for p in err["loc"])
-        lines.append(f"  {where}: {err['msg']}")
+        lines.append(f"  {where}: {err['msg']}" if where else f"  {err['msg']}")
     return "\n".join(lines)
 
 
 class Policy:
-    """A deny-list command policy: built-in rules plus rules added by user files; rules can only be added."""
+    """The command policy: built-in deny rules plus rules added by user files (rules can only be added), and,
+    when a file asks for it, an allowlist on top (see `glmagent.guard._allowlist`)."""
 
-    def __init__(self, base: PolicyFile, rules: list[Rule], sources: Sequence[Path]) -> None:
-        self._compiled = CompiledPolicy(base, rules)
+    def __init__(
+        self,
+        compiled: CompiledPolicy,
+        rules: Sequence[Rule],
+        sources: Sequence[Path],
+        allowlist: Allowlist | None = None,
+    ) -> None:
+        self._compiled = compiled
         self._rules = tuple(rules)
+        self._allowlist = allowlist
         self.sources = tuple(sources)
         """The files the rules came from, built-in first."""
+        self.from_cache = False
+        """Whether the compiled form came from the load cache (its examples were proven when it was made)."""
 
     # -- construction --
     @classmethod
@@ -58,14 +90,52 @@ class Policy:
         return _DEFAULT
 
     @classmethod
-    def load(cls, extra_files: Sequence[Path] = ()) -> Policy:
-        """Built-in rules plus the deny rules of `extra_files` (e.g. `.hazina/policy.toml`, `--policy FILE`).
+    def load(
+        cls,
+        extra_files: Sequence[Path] = (),
+        *,
+        project_files: Sequence[Path] = (),
+        use_cache: bool = True,
+    ) -> Policy:
+        """Built-in rules plus the user's `extra_files` (`--policy FILE`, the user's config folder) and the
+        files a project supplies (`project_files`: `.hazina/policy.toml`, files its config names).
 
-        Raises `PolicyError` when a file is unreadable or invalid, tries to change or drop a built-in rule
-        (anything but `[[rule]]` tables, or a rule id already taken), or when a rule misses its own examples.
+        Every file may add `[[rule]]` deny rules. A file may also set `[policy] mode = "allowlist"` with
+        `[[allow]]` entries: the user's files together make one allowlist, and each project file's allowlist
+        can only narrow what runs. Raises `PolicyError` when a file is unreadable or invalid, tries to
+        change or drop a built-in rule, or when a rule or allow entry misses its own examples.
+
+        The compiled result is cached per file content and glmagent build (`glmagent.guard._cache`).
         """
         builtin_path = data_dir("policy") / "default.toml"
-        raw = _read_toml(builtin_path)
+        files: list[tuple[Role, Path, bytes]] = [("builtin", builtin_path, _read_bytes(builtin_path))]
+        files += [("user", Path(p), _read_bytes(Path(p))) for p in extra_files]
+        files += [("project", Path(p), _read_bytes(Path(p))) for p in project_files]
+        sources = [path for _, path, _ in files]
+        key = None
+        if use_cache and _cache.enabled():
+            try:
+                key = _cache.cache_key((role, path.resolve(), data) for role, path, data in files)
+            except OSError:
+                key = None  # glmagent's own files cannot be read: build every time
+        if key is not None:
+            cached = _cache.load(key)
+            if _is_compiled_form(cached):
+                compiled, rules, allowlist = cached
+                policy = cls(compiled, rules, sources, allowlist)
+                policy.from_cache = True
+                return policy
+        policy = cls._build(files)
+        body = _cache.dumps(policy._parts()) if key is not None else None
+        policy.self_check()
+        if key is not None and body is not None:
+            _cache.store(key, body)
+        return policy
+
+    @classmethod
+    def _build(cls, files: list[tuple[Role, Path, bytes]]) -> Policy:
+        _, builtin_path, builtin_data = files[0]
+        raw = _parse_toml(builtin_path, builtin_data)
         try:
             base = PolicyFile.model_validate(raw)
         except ValidationError as exc:
@@ -82,20 +152,45 @@ class Policy:
             raise PolicyError(
                 f"policy file {builtin_path} lacks rules for engine events: {', '.join(missing)}"
             )
-        for path in extra_files:
-            rules.extend(cls._user_rules(Path(path), seen))
-        policy = cls(base, rules, [builtin_path, *extra_files])
-        policy.self_check()
-        return policy
+        user_entries: list[AllowEntry] = []
+        user_paths: list[Path] = []
+        layers: list[tuple[str, list[AllowEntry]]] = []
+        allow_seen: dict[str, Path] = {}
+        for role, path, data in files[1:]:
+            parsed = cls._user_file(path, _parse_toml(path, data), seen, allow_seen)
+            rules.extend(parsed.rule)
+            if parsed.policy.mode != "allowlist":
+                continue
+            if role == "user":
+                user_entries.extend(parsed.allow)
+                user_paths.append(path)
+            else:
+                layers.append((f"the project's allowlist ({path})", list(parsed.allow)))
+        if user_paths:
+            names = ", ".join(str(p) for p in user_paths)
+            layers.insert(0, (f"your allowlist ({names})", user_entries))
+        try:
+            compiled = CompiledPolicy(base, rules)
+        except ValueError as exc:
+            raise PolicyError(str(exc)) from exc
+        return cls(compiled, rules, [path for _, path, _ in files], Allowlist(layers) if layers else None)
 
     @staticmethod
-    def _user_rules(path: Path, seen: dict[str, Path]) -> list[Rule]:
-        raw = _read_toml(path)
-        extra = sorted(set(raw) - {"version", "rule"})
+    def _user_file(
+        path: Path, raw: dict[str, Any], seen: dict[str, Path], allow_seen: dict[str, Path]
+    ) -> UserPolicyFile:
+        extra = sorted(set(raw) - _USER_KEYS)
         if extra:
             raise PolicyError(
-                f"policy file {path} may only add [[rule]] deny rules; it also sets {', '.join(extra)}, "
-                "which could weaken the built-in policy"
+                f"policy file {path} may only add [[rule]] deny rules (and, with [policy] mode = "
+                f'"allowlist", [[allow]] entries); it also sets {", ".join(extra)}, which could weaken the '
+                "built-in policy"
+            )
+        section = raw.get("policy")
+        if "allow" in raw and not (isinstance(section, dict) and section.get("mode") == "allowlist"):
+            raise PolicyError(
+                f'policy file {path} has [[allow]] entries but no [policy] mode = "allowlist": a file in the '
+                "default deny mode may only add [[rule]] deny rules"
             )
         try:
             parsed = UserPolicyFile.model_validate(raw)
@@ -110,10 +205,19 @@ class Policy:
             if any(isinstance(c, EngineClause) for c in rule.when):
                 raise PolicyError(f"policy file {path}: rule {rule.id} may not redefine an engine rule")
             seen[rule.id] = path
-        return list(parsed.rule)
+        for entry in parsed.allow:
+            if entry.id in allow_seen:
+                raise PolicyError(
+                    f"policy file {path}: allow entry {entry.id} is already defined in {allow_seen[entry.id]}"
+                )
+            allow_seen[entry.id] = path
+        return parsed
+
+    def _parts(self) -> tuple[CompiledPolicy, tuple[Rule, ...], Allowlist | None]:
+        return self._compiled, self._rules, self._allowlist
 
     def self_check(self) -> None:
-        """Prove every rule on its examples; raise `PolicyError` naming the first failing rule and example."""
+        """Prove every rule and allow entry on its examples; raise `PolicyError` naming the first failure."""
         for rule in self._rules:
             for command, shell, must_match in rule.examples():
                 ids = self._finding_ids(command, shell)
@@ -128,6 +232,16 @@ class Policy:
                         f"policy rule {rule.id} matches {command!r} on {shell}, "
                         "which it lists under not_match"
                     )
+        if self._allowlist is not None:
+            for layer in self._allowlist.layers:
+                for compiled in layer.entries:
+                    self._prove_allow_entry(compiled.entry, layer.source)
+
+    def _prove_allow_entry(self, entry: AllowEntry, source: str) -> None:
+        for command, shell, must_match in entry.examples():
+            problem = allow_example_problem(self, entry, source, command, must_match, shell)
+            if problem is not None:
+                raise PolicyError(problem)
 
     def _finding_ids(self, command: str, shell: ShellKind) -> set[str]:
         evaluation = Evaluation(self._compiled, collect_all=True)
@@ -137,12 +251,106 @@ class Policy:
     # -- use --
     @property
     def rules(self) -> Sequence[Rule]:
-        """Every rule, built-in first, in evaluation order."""
+        """Every deny rule, built-in first, in evaluation order."""
         return self._rules
+
+    @property
+    def mode(self) -> PolicyMode:
+        """`allowlist` when any policy file asked for it, else `deny`."""
+        return "deny" if self._allowlist is None else "allowlist"
+
+    @property
+    def allow_entries(self) -> list[AllowEntry]:
+        """Every allow entry (empty in deny mode)."""
+        return [] if self._allowlist is None else self._allowlist.entries()
+
+    @property
+    def not_allowed_rule(self) -> Rule | None:
+        """The rule a command off the allowlist is blocked by (None in deny mode)."""
+        return None if self._allowlist is None else self._allowlist.rule
 
     def check(self, command: str, shell: ShellKind, *, cwd: Path | str | None = None) -> Decision:
         """Decide whether `command` may run on the `shell` backend ("posix" or "powershell") in the working
         directory `cwd`; writes are judged against it (without one, every absolute target is outside)."""
-        if shell != "posix" and shell != "powershell":
-            raise ValueError(f"unknown shell backend {shell!r}; expected 'posix' or 'powershell'")
-        return self._compiled.check(command, shell, None if cwd is None else str(cwd))
+        _check_shell(shell)
+        root = None if cwd is None else str(cwd)
+        if self._allowlist is None:
+            return self._compiled.check(command, shell, root)
+        return AllowlistEvaluation(self._compiled, self._allowlist, root=root).check(command, shell)
+
+    def explain(
+        self, command: str, shell: ShellKind, *, cwd: Path | str | None = None, tree: bool = False
+    ) -> Explanation:
+        """The decision on `command`, every simple command found in it with the layers around it (wrappers,
+        nested shells, substitutions), each rule that matched, and (`tree`) the parser's syntax tree."""
+        decision = self.check(command, shell, cwd=cwd)
+        root = None if cwd is None else str(cwd)
+        trace = TracingEvaluation(self._compiled, self._allowlist, collect_all=True, root=root)
+        trace.check(command, shell)
+        return explanation(trace, decision, self.mode, _syntax_tree(command, shell) if tree else None)
+
+
+def allow_example_problem(
+    policy: Policy,
+    entry: AllowEntry,
+    source: str,
+    example: str,
+    must_match: bool,
+    shell: ShellKind | None = None,
+) -> str | None:
+    """What is wrong with one example of an allow entry, or None when the entry passes it.
+
+    A `match` example must be allowed by the entry alone: every simple command written in it (not the
+    commands those run in turn, `sudo X`, `python -m X`, which need entries of their own) matches it. A
+    `not_match` example must hold a command the entry does not allow.
+    """
+    if shell is None:
+        example, shell = entry.backend_of(example)
+    alone = Allowlist([(source, [entry])])
+    trace = TracingEvaluation(policy._compiled, alone, collect_all=True)
+    trace.run(example, shell)
+    written = [step for step in trace.steps if step.depth == 0]
+    refused = [step for step in written if step.allowed_by is None]
+    if must_match:
+        if refused or not any(step.allowed_by == [entry.id] for step in written):
+            missed = f"`{' '.join(refused[0].raw)}` misses it" if refused else "it runs no command"
+            return (
+                f"allow entry {entry.id} in {source} does not allow its own example {example!r} on {shell}: "
+                f"{missed}"
+            )
+    elif not refused:
+        return f"allow entry {entry.id} in {source} allows {example!r} on {shell}, listed under not_match"
+    return None
+
+
+def _check_shell(shell: str) -> None:
+    if shell != "posix" and shell != "powershell":
+        raise ValueError(f"unknown shell backend {shell!r}; expected 'posix' or 'powershell'")
+
+
+def _syntax_tree(command: str, shell: ShellKind) -> str:
+    from . import _parse_posix, _parse_powershell
+    from ._syntax import TooLarge, start_check
+
+    module = _parse_posix if shell == "posix" else _parse_powershell
+    start_check()
+    try:
+        return str(module.parse(command.encode("utf-8", "replace")).root_node)
+    except TooLarge as too_large:
+        return f"(not shown: {too_large})"
+
+
+def _is_compiled_form(value: object) -> bool:
+    """Is an unpickled cache entry shaped like `Policy._parts()`?"""
+    if not (isinstance(value, tuple) and len(value) == 3):
+        return False
+    compiled, rules, allowlist = value
+    return (
+        isinstance(compiled, CompiledPolicy)
+        and isinstance(rules, tuple)
+        and all(isinstance(r, Rule) for r in rules)
+        and (allowlist is None or isinstance(allowlist, Allowlist))
+    )
+
+
+__all__ = ["NOT_ALLOWED_ID", "Policy"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
@@ -146,3 +148,43 @@ def new_parser(grammar: str) -> Any:
 
     module = importlib.import_module(f"tree_sitter_{grammar}")
     return tree_sitter.Parser(tree_sitter.Language(module.language()))
+
+
+PARSE_BUDGET_S = 0.025
+"""Seconds the parses of one check may take together (the line and every script nested in it). Some
+grammars take seconds on some large inputs; a check must answer in well under a tenth of a second."""
+_TIMED_FROM = 2048
+"""Shorter sources always parse in well under the budget, so they skip the timed path and its cost."""
+
+
+class TooLarge(Exception):
+    """The command is too large to check in the time a check may take (the message says what was)."""
+
+
+_clock = threading.local()
+
+
+def start_check() -> None:
+    """A check begins (in this thread): its parses share one `PARSE_BUDGET_S` from now on."""
+    _clock.left = PARSE_BUDGET_S
+
+
+def parse_within_budget(parser: Any, source: bytes) -> Any:
+    """`parser.parse(source)`, stopped with `TooLarge` once the check's parses took `PARSE_BUDGET_S`."""
+    if len(source) < _TIMED_FROM:
+        return parser.parse(source)
+    started = time.perf_counter()
+    left = getattr(_clock, "left", PARSE_BUDGET_S)
+    deadline = started + left
+    try:
+        tree = parser.parse(
+            lambda offset, _point: source[offset:],
+            progress_callback=lambda _offset, _has_error: time.perf_counter() > deadline,
+        )
+    except ValueError:  # how the binding reports a parse the callback stopped
+        tree = None
+    _clock.left = left - (time.perf_counter() - started)
+    if tree is None:
+        parser.reset()  # a stopped parser would resume this source on its next call
+        raise TooLarge(f"parsing the command takes longer than {PARSE_BUDGET_S * 1000:.0f} ms")
+    return tree

@@ -144,10 +144,13 @@ class WordChecks:
             return
         name = next((n for n in info.names if n in WRITERS), info.names[0])
         lenient = name in DELETERS
+        words = None  # made once, not once per target: `rm` with thousands of files stays linear
         for target in write_targets(name, args, frame.dialect):
             if lenient and (DYN in target.text or "$" in target.raw):
                 continue
-            self._judge_write(scope, target, frame, self._argv(argv, info.names))
+            if words is None:
+                words = self._argv(argv, info.names)
+            self._judge_write(scope, target, frame, words)
 
     def _judge_program(self, program: Arg, frame: Frame, argv: list[Arg]) -> None:
         """A program or script named by a path: fine in the project or where programs are installed."""

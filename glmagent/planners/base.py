@@ -66,6 +66,8 @@ class PlannerReply(BaseModel):
     """Why the model stopped (`stop`, `length` when cut off at `max_tokens`, ...), as the provider says."""
     response_format: str | None = None
     """The structured-output mode the server accepted: `json_schema`, `json_object` or `none`."""
+    response_format_refused: list[dict[str, str]] = Field(default_factory=list)
+    """Structured-output modes the server refused during this request, each with its error (a step-down)."""
     attempts: int = Field(default=1, ge=1)
     """HTTP requests this reply took (retries after rate limits, server errors and timeouts included)."""
     cost_usd: float | None = None

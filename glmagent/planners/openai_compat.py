@@ -1,23 +1,29 @@
-"""A planner for any server speaking the OpenAI Chat Completions API: GLM (Z.ai / ZhipuAI), OpenAI, Ollama.
+"""A planner for any server speaking the OpenAI Chat Completions API: GLM (Z.ai / ZhipuAI), OpenAI, Ollama,
+llama.cpp, vLLM, LM Studio, OpenRouter and the like.
 
-One request per `plan()` call, one attempt: every failure (HTTP status, network, timeout, a body that is not
-a chat completion) becomes a `PlannerError` whose message says what happened and where, without secrets.
-Retries and rate-limit handling belong to a later layer.
+Each `plan()` call survives what real servers do: it retries rate limits, server errors, dropped connections,
+timeouts and garbled bodies with backoff (see `glmagent.planners.failures` for the whole error map), gives
+every request an overall deadline however slowly the server trickles, asks for the strictest structured
+output the server takes and steps down when it refuses, and fixes a parameter the model does not take
+(``max_tokens`` → ``max_completion_tokens``, ``temperature``) once. What cannot be had ends as one
+`PlannerError` whose message says what happened, where, and what to do, without secrets.
 
 httpx is imported inside the functions that need it, so importing this module (and `glmagent --help`)
 stays fast.
 
 The API key never leaves this object except in the ``Authorization`` header: it is kept as a `SecretStr`,
-attached by an `httpx.Auth` whose repr hides it, scrubbed from every error message, and error chains from
+attached by an auth callable whose repr hides it, scrubbed from every error message, and error chains from
 httpx are cut (``from None``) because their frames hold the raw request headers.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
+import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
@@ -27,7 +33,7 @@ from pydantic import SecretStr
 
 from glmagent.errors import ConfigError, ContentFilteredError, ContextTooLongError, PlannerError
 from glmagent.planners.base import ChatMessage, PlannerReply, TokenUsage
-from glmagent.planners.failures import Failure, classify
+from glmagent.planners.failures import HINT_AUTH, HINT_CONTEXT, Failure, classify
 from glmagent.planners.pricing import Price, cost_usd
 from glmagent.planners.retry import RateLimiter, RetryPolicy, parse_retry_after
 
@@ -48,22 +54,37 @@ def normalise_base_url(base_url: str) -> str:
 
     A pasted full endpoint (``.../chat/completions``) is trimmed back to its base, a common slip when copying
     from provider docs; a query (``?api-version=...``) is kept, to follow the path. Raises `ConfigError` for
-    anything that is not an absolute http(s) URL with a valid port.
+    anything that is not an absolute http(s) URL with a valid host and port.
     """
-    parts = urlsplit(base_url.strip())
+    text = base_url.strip()
+    try:
+        parts = urlsplit(text)
+        parts.port  # noqa: B018 - raises ValueError for a port out of range or not a number
+    except ValueError as error:
+        raise ConfigError(f"invalid base URL {_shown(text)!r}: {error}") from None
     path = parts.path.rstrip("/")
     if path.endswith("/chat/completions"):
         path = path[: -len("/chat/completions")].rstrip("/")
-    problem = None
-    try:
-        parts.port  # noqa: B018 - raises ValueError for a port out of range or not a number
-    except ValueError as error:
-        problem = f"bad port ({error})"
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        problem = "expected an absolute http(s) URL such as https://api.z.ai/api/paas/v4"
-    if problem:
-        raise ConfigError(f"invalid base URL {redact_url(base_url)!r}: {problem}")
+    host = parts.hostname or ""
+    if parts.scheme not in ("http", "https") or not host:
+        raise ConfigError(
+            f"invalid base URL {_shown(text)!r}: expected an absolute http(s) URL such as "
+            "https://api.z.ai/api/paas/v4"
+        )
+    if any(ch.isspace() or ord(ch) < 0x21 for ch in text) or not _HOST.fullmatch(host):
+        raise ConfigError(f"invalid base URL {_shown(text)!r}: the host or path has characters a URL cannot")
     return urlunsplit((parts.scheme, parts.netloc, path, parts.query, ""))
+
+
+_HOST = re.compile(r"[\w.-]+|[0-9a-fA-F:.]+(%\w+)?")
+"""A host name (letters of any script, digits, dots, hyphens) or an IP address; anything else is a typo."""
+
+
+def _shown(url: str) -> str:
+    """`url`, which failed validation, fit for the message saying so: without a `user:password@` part or a
+    fragment, and with secret-looking query values masked (the rest, such as `api-version`, stays)."""
+    shown = re.sub(r"//[^/?#]*@", "//", url.split("#", 1)[0], count=1)
+    return re.sub(rf"([?&][^=&]*(?:{_SECRET_QUERY.pattern})[^=&]*=)[^&]*", r"\1***", shown, flags=re.I)
 
 
 _SECRET_QUERY = re.compile(r"key|token|secret|password|passwd|sig|signature|auth|credential|code", re.I)
@@ -100,20 +121,30 @@ DEFAULT_MAX_TOKENS = 4096
 """Completion tokens asked for at most: plans are short, and uncapped small models pad up to the timeout."""
 
 DEFAULT_REQUEST_TIMEOUT_S = 120.0
+"""Seconds one request may take in all, from connecting to the last byte of the reply."""
 
-_WORKING_FORMAT: dict[tuple[str, str], ResponseFormat] = {}
-"""What worked per (base URL, model) in this run, so a step-down happens once, not every iteration."""
+_LENGTH_KEYWORDS = re.compile(r"\b(minLength|maxLength)\b")
+"""Schema keywords some strict modes refuse (OpenAI's, Azure's): dropped before leaving `json_schema`."""
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+"""Text UTF-8 cannot carry (e.g. undecodable bytes of a file name): sent as U+FFFD, never as a crash."""
+
+_FILTERED_FINISH = frozenset({"content_filter", "sensitive"})
+"""`finish_reason` values meaning the provider's filter stopped the reply (OpenAI, GLM)."""
 
 
 class OpenAICompatiblePlanner:
     """Plans by calling ``POST {base_url}/chat/completions`` and returning ``choices[0].message.content``.
 
-    Each `plan()` retries what is worth retrying (rate limits, server errors, dropped connections, timeouts:
-    see `glmagent.planners.failures`) with backoff, within `retry.total_deadline_s`; every single request has
-    an overall deadline of `timeout` seconds, however slowly the server trickles its answer. Structured output
-    is asked for in the strictest form the server takes (`formats`, stepping down on a 400/422 about it), and
-    `max_tokens` is always sent. Reasoning fields (``reasoning_content``) are not part of the plan: ignored,
-    but their tokens are counted when the provider reports them.
+    Each `plan()` retries what is worth retrying (rate limits, server errors, dropped connections, timeouts,
+    garbled bodies: see `glmagent.planners.failures`) with backoff, within `retry.total_deadline_s`; every
+    single request has an overall deadline of `timeout` seconds, however slowly the server trickles its
+    answer, and Ctrl-C while waiting stops at once. Structured output is asked for in the strictest form the
+    server takes (`formats`, stepping down on a 400/422 about it); what worked is remembered for the rest of
+    the run (this planner's lifetime, which belongs to one base URL and model) and every reply says which
+    form it used and which were refused. `max_tokens` is always sent. Reasoning fields
+    (``reasoning_content``) are not part of the plan: ignored, but their tokens are counted when the provider
+    reports them.
     """
 
     def __init__(
@@ -133,9 +164,10 @@ class OpenAICompatiblePlanner:
         requests_per_minute: float | None = None,
         thinking: bool | None = None,
         price: Price | None = None,
+        key_env: str | None = None,
+        schema: Mapping[str, Any] | None = None,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
-
         if not model.strip():
             raise ConfigError("a model name is required for an OpenAI-compatible provider")
         if timeout <= 0:
@@ -146,26 +178,40 @@ class OpenAICompatiblePlanner:
         self.model = model
         self.name = name or f"openai-compatible:{model}"
         self.timeout = timeout
-        self.temperature = temperature
+        self.temperature: float | None = temperature
         self.max_tokens = max_tokens
         if formats is None:
             formats = ("json_object", "none") if json_mode else ("none",)
+        if schema is None:
+            formats = [f for f in formats if f != "json_schema"]  # nothing to enforce without a schema
         self.formats: tuple[ResponseFormat, ...] = tuple(formats) or ("none",)
+        self.schema = schema
+        """The JSON schema asked for in `json_schema` mode (glmagent passes the strict planner schema)."""
         self.retry = retry or RetryPolicy()
         self.thinking = thinking
         self.price = price
+        self.key_env = key_env
         self._sleep = sleep
         self._limiter = RateLimiter(requests_per_minute, sleep=sleep)
         self.url = endpoint_url(self.base_url, "chat/completions")
         self._api_key = SecretStr(api_key) if api_key else None
         self._transport = transport
         self._client = self._new_client()
-        self._pool: Any = None
+        # Learned from this server during the run: where on the ladder to start, whether the strict schema
+        # may carry length bounds, and what the completion limit is called.
+        self._start: ResponseFormat = self.formats[0]
+        self._schema_lengths = True
+        self._tokens_field = "max_tokens"
 
     @property
     def json_mode(self) -> bool:
         """True when some structured-output format is asked for."""
         return self.formats[0] != "none"
+
+    @property
+    def response_format(self) -> ResponseFormat:
+        """The structured-output form the next request will ask for (after any step-down so far)."""
+        return self._start
 
     def _new_client(self) -> httpx.Client:
         import httpx
@@ -186,18 +232,16 @@ class OpenAICompatiblePlanner:
         Raises `PlannerError` when no reply could be had (after retries), `ContextTooLongError` when the
         prompt is too long for the model, `ContentFilteredError` when the provider's filter blocked it.
         """
-        wire_messages = [ChatMessage.model_validate(m).model_dump() for m in messages]
+        wire_messages = [
+            {"role": m.role, "content": _LONE_SURROGATE.sub("\ufffd", m.content)}
+            for m in (ChatMessage.model_validate(m) for m in messages)
+        ]
         where = redact_url(self.url)
-        started = time.monotonic()
-        deadline = started + self.retry.total_deadline_s
-        attempts = 0
-        retries = 0
-        key = (self.base_url, self.model)
-        formats = list(self.formats)
-        if key in _WORKING_FORMAT and _WORKING_FORMAT[key] in formats:
-            formats = formats[formats.index(_WORKING_FORMAT[key]) :]
+        deadline = time.monotonic() + self.retry.total_deadline_s
+        attempts = retries = 0
+        refused: list[dict[str, str]] = []
         while True:
-            fmt = formats[0]
+            fmt = self._start
             body = self._body(wire_messages, fmt)
             self._limiter.wait()
             attempts += 1
@@ -213,42 +257,48 @@ class OpenAICompatiblePlanner:
             )
             sent = time.monotonic()
             try:
-                response = self._send(body, where)
-            except _Retryable as problem:
-                retries += 1
-                if not self._may_retry(retries, deadline, None):
-                    raise self._fail(f"{problem.message}{self._after(attempts)}") from None
-                self._backoff(retries, None, problem.message)
-                continue
-            if response.is_success:
-                reply = self._parse(response, where, time.monotonic() - sent)
-                _WORKING_FORMAT[key] = fmt
-                return reply.model_copy(update={"response_format": fmt, "attempts": attempts})
-            data = _json_or_none(response)
-            failure = classify(response.status_code, data, response.text)
-            message = self._status_message(response, where, failure)
-            if failure.kind == "step_down" and len(formats) > 1:
-                log.warning("planner.format_rejected", planner=self.name, response_format=fmt, error=message)
-                formats = formats[1:]
-                continue
-            if failure.kind == "retry":
-                retries += 1
-                retry_after = parse_retry_after(response.headers.get("retry-after"))
-                if self._may_retry(retries, deadline, retry_after):
-                    self._backoff(retries, retry_after, message)
+                # Never past the retry deadline, however long one request may otherwise take.
+                response = self._send(body, where, min(self.timeout, max(0.1, deadline - sent)))
+                reply = self._read(response, where, time.monotonic() - sent)
+            except _FailedAttempt as failed:
+                failure, message = failed.failure, failed.message
+                if failure.kind == "retry":
+                    retries += 1
+                    wait = self._wait_before(retries, failed.retry_after, deadline)
+                    if wait is None:
+                        raise self._fail(
+                            message + self._gave_up(attempts, failed.retry_after, deadline)
+                        ) from None
+                    log.warning(
+                        "planner.retry",
+                        planner=self.name,
+                        retry=retries,
+                        wait_s=round(wait, 2),
+                        error=message,
+                    )
+                    self._sleep(wait)
                     continue
-                raise self._fail(f"{message}{self._after(attempts)}")
-            if failure.kind == "context":
-                raise self._fail(message, ContextTooLongError)
-            if failure.kind == "filtered":
-                raise self._fail(message, ContentFilteredError)
-            raise self._fail(message)
+                if failure.kind == "step_down" and self._step_down(fmt, failure.detail):
+                    refused.append({"response_format": fmt, "error": message, "next": self._next_form()})
+                    log.warning(
+                        "planner.format_refused", planner=self.name, response_format=fmt, error=message
+                    )
+                    continue
+                if failure.kind == "adjust" and self._adjust(failure.param):
+                    log.warning("planner.parameter_adjusted", planner=self.name, param=failure.param)
+                    continue
+                if failure.kind == "context":
+                    raise self._fail(message, ContextTooLongError) from None
+                if failure.kind == "filtered":
+                    raise self._fail(message, ContentFilteredError) from None
+                raise self._fail(message) from None
+            return reply.model_copy(
+                update={"response_format": fmt, "attempts": attempts, "response_format_refused": refused}
+            )
 
     def close(self) -> None:
         """Release the HTTP connection pool."""
         self._client.close()
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
 
     def __enter__(self) -> OpenAICompatiblePlanner:
         return self
@@ -274,18 +324,18 @@ class OpenAICompatiblePlanner:
         body: dict[str, Any] = {
             "model": self.model,
             "messages": wire_messages,
-            "temperature": self.temperature,
             # Explicit: some compatible servers and proxies stream unless told otherwise.
             "stream": False,
         }
+        if self.temperature is not None:
+            body["temperature"] = self.temperature
         if self.max_tokens is not None:
-            body["max_tokens"] = self.max_tokens
-        if fmt == "json_schema":
-            from glmagent.strict_schema import strict_planner_schema
-
+            body[self._tokens_field] = self.max_tokens
+        if fmt == "json_schema" and self.schema is not None:
+            schema = self.schema if self._schema_lengths else _without_length_keywords(self.schema)
             body["response_format"] = {
                 "type": "json_schema",
-                "json_schema": {"name": "planner_output", "strict": True, "schema": strict_planner_schema()},
+                "json_schema": {"name": "planner_output", "strict": True, "schema": schema},
             }
         elif fmt == "json_object":
             body["response_format"] = {"type": "json_object"}
@@ -293,103 +343,178 @@ class OpenAICompatiblePlanner:
             body["thinking"] = {"type": "enabled" if self.thinking else "disabled"}
         return body
 
-    def _send(self, body: dict[str, Any], where: str) -> httpx.Response:
-        """POST with an overall deadline: a worker thread does the request, this thread waits at most
-        `timeout` seconds (a server trickling a byte at a time cannot hold the task), and Ctrl-C while
-        waiting stops at once."""
-        import concurrent.futures
+    def _step_down(self, fmt: ResponseFormat, detail: str) -> bool:
+        """Move to the next structured-output form after the server refused `fmt`; False at the bottom."""
+        if fmt == "json_schema" and self._schema_lengths and _LENGTH_KEYWORDS.search(detail):
+            self._schema_lengths = False  # the same strict schema without string length bounds first
+            return True
+        ladder = self.formats[self.formats.index(fmt) :] if fmt in self.formats else (fmt,)
+        if len(ladder) < 2:
+            return False
+        self._start = ladder[1]
+        return True
 
+    def _next_form(self) -> str:
+        if self._start == "json_schema" and not self._schema_lengths:
+            return "json_schema without minLength/maxLength"
+        return self._start
+
+    def _adjust(self, param: str | None) -> bool:
+        """Change the request the way the model asked for; False when that was done already."""
+        if param == "max_tokens" and self._tokens_field == "max_tokens":
+            self._tokens_field = "max_completion_tokens"
+            return True
+        if param == "temperature" and self.temperature is not None:
+            self.temperature = None  # the model's default: the only value reasoning models take
+            return True
+        return False
+
+    def _send(self, body: dict[str, Any], where: str, timeout: float) -> httpx.Response:
+        """POST with an overall deadline: a daemon thread does the request, this thread waits at most
+        `timeout` seconds (a server trickling a byte at a time cannot hold the task), and Ctrl-C while
+        waiting stops at once (the abandoned request cannot hold the process's exit either)."""
         import httpx
 
-        if self._pool is None:
-            self._pool = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="planner")
         client = self._client
-        future = self._pool.submit(client.post, self.url, json=body)
+        outcome: dict[str, Any] = {}
+        finished = threading.Event()
+
+        def request() -> None:
+            try:
+                outcome["response"] = client.post(self.url, json=body)
+            except BaseException as exc:  # handed to the waiting thread, which raises or maps it
+                outcome["error"] = exc
+            finally:
+                finished.set()
+
+        threading.Thread(target=request, name="glmagent-planner-request", daemon=True).start()
         try:
-            return future.result(timeout=self.timeout)
-        except concurrent.futures.TimeoutError:
-            # Abandon the request: close its client (the worker gives up with an error nobody reads) and
-            # start a fresh one, with a fresh worker, for the next attempt.
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
-            client.close()
-            self._client = self._new_client()
-            raise _Retryable(
-                f"no reply from {where} within {self.timeout:g}s (overall deadline); the provider may be "
-                "overloaded, or the model too slow for this timeout (--request-timeout)"
-            ) from None
-        except httpx.ConnectTimeout:
+            done = finished.wait(timeout)
+        except BaseException:
+            self._abandon(client)
+            raise
+        if not done:
+            self._abandon(client)
+            raise _FailedAttempt.retry(
+                f"no reply from {where} within {timeout:g}s (the deadline of one whole request); "
+                "the provider may be overloaded, or the model too slow for this timeout (--request-timeout)"
+            )
+        error = outcome.get("error")
+        if error is None:
+            response: httpx.Response = outcome["response"]
+            return response
+        if isinstance(error, httpx.ConnectTimeout):
             connect_s = min(self.timeout, _CONNECT_TIMEOUT_S)
-            raise _Retryable(self._unreachable_text(where, f"no answer within {connect_s:g}s")) from None
-        except httpx.TimeoutException as exc:
-            raise _Retryable(
-                f"no reply from {where} within {self.timeout:g}s ({type(exc).__name__}); the provider may be "
-                "overloaded, or the model too slow for this timeout (--request-timeout)"
-            ) from None
-        except httpx.ConnectError as exc:
-            raise _Retryable(
-                self._unreachable_text(where, self._scrub(str(exc)) or type(exc).__name__)
-            ) from None
-        except httpx.HTTPError as exc:
-            raise _Retryable(
-                f"request to {where} failed: {type(exc).__name__}: {self._scrub(str(exc))}"
-            ) from None
+            raise _FailedAttempt.retry(self._unreachable_text(where, f"no answer within {connect_s:g}s"))
+        if isinstance(error, httpx.TimeoutException):
+            raise _FailedAttempt.retry(
+                f"no reply from {where} within {self.timeout:g}s ({type(error).__name__}); the provider may "
+                "be overloaded, or the model too slow for this timeout (--request-timeout)"
+            )
+        if isinstance(error, httpx.ConnectError):
+            reason = self._scrub(str(error)) or type(error).__name__
+            raise _FailedAttempt.retry(self._unreachable_text(where, reason))
+        if isinstance(error, httpx.HTTPError):
+            raise _FailedAttempt.retry(
+                f"request to {where} failed: {type(error).__name__}: {self._scrub(str(error))}"
+            )
+        if isinstance(error, (httpx.InvalidURL, httpx.UnsupportedProtocol)):
+            reason = self._scrub(str(error))
+            raise _FailedAttempt.stop(f"cannot send to {where}: {reason}; check the base URL")
+        raise error
 
-    def _may_retry(self, retries: int, deadline: float, retry_after: float | None) -> bool:
+    def _abandon(self, client: httpx.Client) -> None:
+        """Give up on the request in flight: close its client (the worker then fails with an error nobody
+        reads) and start a fresh one for the next attempt."""
+        self._client = self._new_client()
+        with contextlib.suppress(Exception):  # closing a pool mid-request may complain; it is dropped anyway
+            client.close()
+
+    def _wait_before(self, retries: int, retry_after: float | None, deadline: float) -> float | None:
+        """Seconds to wait before retry number `retries`, or None when no retry is left or it would end
+        past the deadline."""
         if retries > self.retry.max_retries:
-            return False
-        wait = self.retry.delay(retries, retry_after) if retry_after is not None else 0.0
-        return time.monotonic() + wait < deadline
+            return None
+        wait = self.retry.delay(retries, retry_after)
+        return wait if time.monotonic() + wait < deadline else None
 
-    def _backoff(self, retries: int, retry_after: float | None, why: str) -> None:
-        delay = self.retry.delay(retries, retry_after)
-        log.warning("planner.retry", planner=self.name, retry=retries, wait_s=round(delay, 2), error=why)
-        self._sleep(delay)
-
-    @staticmethod
-    def _after(attempts: int) -> str:
+    def _gave_up(self, attempts: int, retry_after: float | None, deadline: float) -> str:
+        left = deadline - time.monotonic()
+        if retry_after is not None and retry_after >= left:
+            return (
+                f" (the provider asked to wait {retry_after:g}s, past the {self.retry.total_deadline_s:g}s "
+                "retry deadline; try again later)"
+            )
         return f" (gave up after {attempts} attempts)" if attempts > 1 else ""
 
-    def _parse(self, response: httpx.Response, where: str, latency: float) -> PlannerReply:
+    def _read(self, response: httpx.Response, where: str, latency: float) -> PlannerReply:
+        """The reply in `response`, or `_FailedAttempt` saying what went wrong and what that means."""
+        retry_after = parse_retry_after(response.headers.get("retry-after"))
+        if not response.is_success:
+            data = _json_or_none(response)
+            failure = classify(response.status_code, data, response.text)
+            message = self._status_message(response, where, failure, retry_after)
+            raise _FailedAttempt(failure, message, retry_after)
         try:
             data = response.json()
         except (json.JSONDecodeError, UnicodeDecodeError):
             content_type = response.headers.get("content-type", "unknown")
-            raise self._fail(
+            raise _FailedAttempt.retry(
                 f"{where} answered HTTP {response.status_code} with a body that is not JSON "
                 f"(content-type {content_type}): {self._excerpt(response.text)!r}; is the base URL an "
                 "OpenAI-compatible API (usually ending in /v1 or /v4)?"
             ) from None
         if not isinstance(data, dict):
-            raise self._fail(
-                f"{where} answered with JSON that is not an object: {self._excerpt(response.text)!r}"
+            raise _FailedAttempt.stop(
+                f"{where} answered with JSON that is not an object: {self._excerpt(response.text)!r}; is "
+                "the base URL an OpenAI-compatible API?"
             )
 
         choices = data.get("choices")
         if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
-            # Some providers report errors with HTTP 200 and an `error` member instead of choices.
-            problem = _provider_error(data)
-            detail = f": {problem}" if problem else f"; body: {self._excerpt(response.text)!r}"
-            raise self._fail(f"reply from {where} has no choices{self._scrub(detail)}")
+            if data.get("error") is not None:
+                # Some providers report errors with HTTP 200 and an `error` member instead of choices.
+                failure = classify(response.status_code, data, response.text)
+                message = f"reply from {where} has no choices: {self._scrub(failure.detail)} ({failure.hint})"
+                raise _FailedAttempt(failure, message, retry_after)
+            raise _FailedAttempt.stop(
+                f"reply from {where} has no choices; body: {self._excerpt(response.text)!r}"
+            )
         choice = choices[0]
         message = choice.get("message")
         finish_reason = choice.get("finish_reason")
+        finish = finish_reason if isinstance(finish_reason, str) else None
         content = message.get("content") if isinstance(message, dict) else None
         if isinstance(content, list):
             # Content given as parts ([{"type": "text", "text": ...}]): still the message content.
             texts = [p.get("text") for p in content if isinstance(p, dict) and isinstance(p.get("text"), str)]
             content = "".join(texts) if texts else None
-        if not isinstance(content, str):
-            extra = ""
-            if isinstance(message, dict) and message.get("tool_calls"):
-                extra = " (it sent tool_calls instead of text)"
-            elif isinstance(message, dict) and message.get("reasoning_content"):
-                extra = " (only reasoning_content; the answer may have been cut off)"
-            raise self._fail(
-                f"reply from {where} has no message content{extra}; finish_reason={finish_reason!r}"
+        if finish in _FILTERED_FINISH:
+            raise _FailedAttempt(
+                Failure("filtered", finish, "the provider's content filter blocked this reply"),
+                f"{where} stopped the reply: finish_reason={finish!r} (the provider's content filter)",
             )
-        if finish_reason == "length":
-            log.warning("planner.truncated", planner=self.name, finish_reason=finish_reason)
+        if finish == "model_context_window_exceeded":
+            raise _FailedAttempt(
+                Failure("context", finish, HINT_CONTEXT),
+                f"{where} stopped the reply: finish_reason={finish!r} ({HINT_CONTEXT})",
+            )
+        if finish == "network_error":
+            raise _FailedAttempt.retry(f"{where} stopped the reply: finish_reason={finish!r}")
+        if not isinstance(content, str):
+            if finish == "length":
+                content = ""  # all the budget went to reasoning: the loop tells the model it was cut off
+            else:
+                extra = ""
+                if isinstance(message, dict) and message.get("tool_calls"):
+                    extra = " (it sent tool_calls instead of text)"
+                elif isinstance(message, dict) and message.get("reasoning_content"):
+                    extra = " (only reasoning_content; the answer may have been cut off)"
+                raise _FailedAttempt.stop(
+                    f"reply from {where} has no message content{extra}; finish_reason={finish_reason!r}"
+                )
+        if finish == "length":
+            log.warning("planner.truncated", planner=self.name, finish_reason=finish)
 
         usage = _usage(data.get("usage"))
         model = data.get("model") if isinstance(data.get("model"), str) else self.model
@@ -400,6 +525,7 @@ class OpenAICompatiblePlanner:
             model=model,
             latency_s=round(latency, 3),
             reply_chars=len(content),
+            finish_reason=finish,
             **(usage.model_dump() if usage else {}),
         )
         return PlannerReply(
@@ -407,11 +533,13 @@ class OpenAICompatiblePlanner:
             usage=usage,
             model=model,
             latency_s=latency,
-            finish_reason=finish_reason if isinstance(finish_reason, str) else None,
+            finish_reason=finish,
             cost_usd=cost_usd(usage, self.price),
         )
 
-    def _status_message(self, response: httpx.Response, where: str, failure: Failure) -> str:
+    def _status_message(
+        self, response: httpx.Response, where: str, failure: Failure, retry_after: float | None
+    ) -> str:
         status = response.status_code
         detail = self._scrub(failure.detail)
         if len(detail) > _EXCERPT_CHARS:
@@ -420,8 +548,17 @@ class OpenAICompatiblePlanner:
         hint = failure.hint
         if 300 <= status < 400:
             hint = f"redirected to {redact_url(response.headers.get('location', '?'))}; check the base URL"
-        message = f"HTTP {status}{reason} from {where}: {detail}"
-        return f"{message} ({hint})" if hint else message
+        elif hint == HINT_AUTH:
+            hint = (
+                f"{hint} (the key came from {self.key_env})"
+                if self.key_env and self._api_key
+                else hint
+                if self._api_key
+                else "no API key was sent; name the variable holding it with --api-key-env NAME"
+            )
+        if failure.kind == "stop" and retry_after is not None:
+            hint += f"; the provider says to try again in {retry_after:g}s"
+        return f"HTTP {status}{reason} from {where}: {detail} ({hint})"
 
     @staticmethod
     def _unreachable_text(where: str, reason: str) -> str:
@@ -432,8 +569,7 @@ class OpenAICompatiblePlanner:
 
     def _fail(self, message: str, kind: type[PlannerError] = PlannerError) -> PlannerError:
         error = kind(f"{self.name}: {self._scrub(message)}")
-        # Info, not warning: the error reaches the user once, as the task's result (or the CLI's message).
-        log.info("planner.error", planner=self.name, error=str(error))
+        log.info("planner.error", planner=self.name, error=str(error))  # the result reports it
         return error
 
     def _excerpt(self, text: str) -> str:
@@ -451,15 +587,22 @@ class OpenAICompatiblePlanner:
         return text
 
 
-_STATUS_HINTS: dict[int, str] = {
-    400: "the provider rejected the request; check the model name and parameters",
-    401: "the API key was rejected; check that it is valid for this provider and base URL",
-    403: "the API key is not allowed to use this model or endpoint",
-    404: "check the base URL and the model name",
-    408: "the provider timed out",
-    413: "the prompt is too large for this provider",
-    429: "rate limited or out of quota; wait, or check your plan and balance",
-}
+class _FailedAttempt(Exception):
+    """One request that gave no reply: what the failure means, the message to show, and any Retry-After."""
+
+    def __init__(self, failure: Failure, message: str, retry_after: float | None = None) -> None:
+        super().__init__(message)
+        self.failure = failure
+        self.message = message
+        self.retry_after = retry_after
+
+    @classmethod
+    def retry(cls, message: str) -> _FailedAttempt:
+        return cls(Failure("retry", message, ""), message)
+
+    @classmethod
+    def stop(cls, message: str) -> _FailedAttempt:
+        return cls(Failure("stop", message, ""), message)
 
 
 class _BearerAuth:
@@ -479,25 +622,6 @@ class _BearerAuth:
         return "_BearerAuth(key='**********')"
 
 
-def _provider_error(data: object) -> str | None:
-    """Pull the human message out of the error shapes providers use, if any."""
-    if not isinstance(data, dict):
-        return None
-    error = data.get("error")
-    if isinstance(error, dict):  # OpenAI, Z.ai: {"error": {"message": ..., "code": ...}}
-        message = error.get("message")
-        code = error.get("code")
-        if isinstance(message, str) and message:
-            return f"{message} (code {code})" if code not in (None, "") else message
-    if isinstance(error, str) and error:  # Ollama: {"error": "model 'x' not found"}
-        return error
-    for key in ("message", "detail", "msg"):
-        value = data.get(key)
-        if isinstance(value, str) and value:
-            return value
-    return None
-
-
 def _usage(raw: object) -> TokenUsage | None:
     """Read the usage block tolerantly: missing or odd values must not lose a good reply."""
     if not isinstance(raw, dict):
@@ -510,9 +634,8 @@ def _usage(raw: object) -> TokenUsage | None:
     prompt, completion = count(raw, "prompt_tokens"), count(raw, "completion_tokens")
     total = count(raw, "total_tokens")
     # OpenAI-style details; some servers put the counts at the top level instead.
-    reasoning = count(raw.get("completion_tokens_details"), "reasoning_tokens") or count(
-        raw, "reasoning_tokens"
-    )
+    reasoning = count(raw.get("completion_tokens_details"), "reasoning_tokens")
+    reasoning = reasoning or count(raw, "reasoning_tokens")
     cached = count(raw.get("prompt_tokens_details"), "cached_tokens") or count(raw, "cached_tokens")
     return TokenUsage(
         prompt_tokens=prompt,
@@ -523,12 +646,14 @@ def _usage(raw: object) -> TokenUsage | None:
     )
 
 
-class _Retryable(Exception):
-    """A transport-level failure worth another attempt (the message is already scrubbed)."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
+def _without_length_keywords(schema: Any) -> Any:
+    """`schema` without `minLength`/`maxLength` anywhere (a copy; the caller's schema is left alone)."""
+    if isinstance(schema, Mapping):
+        dropped = ("minLength", "maxLength")
+        return {k: _without_length_keywords(v) for k, v in schema.items() if k not in dropped}
+    if isinstance(schema, list):
+        return [_without_length_keywords(item) for item in schema]
+    return schema
 
 
 def _json_or_none(response: httpx.Response) -> Any:

@@ -19,10 +19,12 @@ replay             (none: reads ``--replay FILE``)           (none)         (non
 =================  ========================================  =============  =================================
 
 Structured output: OpenAI, Ollama and OpenAI-compatible servers are asked for the strict JSON schema first
-(`response_format: json_schema`, strict), stepping down to `json_object` and then to the prompt alone when a
-server rejects it; GLM starts at `json_object`, the form its chat API documents. GLM Coding Plan subscribers
-pass their endpoint (``https://api.z.ai/api/coding/paas/v4``) with ``--base-url``; ``--thinking on|off``
-switches GLM's thinking for models that think by default (GLM-4.7 and GLM-5 do).
+(`response_format: json_schema`, strict; Ollama ≥ 0.5 turns it into its `format`), stepping down to
+`json_object` and then to the prompt alone when a server rejects it; GLM starts at `json_object`, the form
+its chat API documents for every model (`response_format = "json_schema"` in the settings starts higher).
+GLM Coding Plan subscribers pass their endpoint (``https://api.z.ai/api/coding/paas/v4``) with
+``--base-url``; ``--thinking on|off`` switches GLM's thinking for models that think by default (GLM-4.7 and
+GLM-5 do).
 
 Only explicit arguments and the key variables are read here. Layering flags over ``GLMAGENT_*`` variables over
 config files is `glmagent.config`'s job: it passes the winning values in as arguments, so this module adds no
@@ -35,7 +37,7 @@ import ipaddress
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, get_args
+from typing import TYPE_CHECKING, Any, Literal, get_args
 from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, SecretStr
@@ -45,11 +47,17 @@ from glmagent.planners.base import Planner
 from glmagent.planners.openai_compat import (
     DEFAULT_MAX_TOKENS,
     DEFAULT_REQUEST_TIMEOUT_S,
+    FORMAT_LADDER,
     ResponseFormat,
     normalise_base_url,
 )
 from glmagent.planners.pricing import Price, price_for
-from glmagent.planners.retry import DEFAULT_MAX_RETRIES, DEFAULT_TOTAL_DEADLINE_S, RetryPolicy
+from glmagent.planners.retry import (
+    DEFAULT_BACKOFF_S,
+    DEFAULT_MAX_RETRIES,
+    DEFAULT_TOTAL_DEADLINE_S,
+    RetryPolicy,
+)
 
 if TYPE_CHECKING:
     import httpx
@@ -72,10 +80,11 @@ DEFAULT_BASE_URLS: Mapping[str, str] = {
 #: The structured-output ladder each provider starts from (see `OpenAICompatiblePlanner`).
 FORMATS: Mapping[str, tuple[ResponseFormat, ...]] = {
     "glm": ("json_object", "none"),
-    "openai": ("json_schema", "json_object", "none"),
-    "ollama": ("json_schema", "json_object", "none"),
-    "openai-compatible": ("json_schema", "json_object", "none"),
+    "openai": FORMAT_LADDER,
+    "ollama": FORMAT_LADDER,
+    "openai-compatible": FORMAT_LADDER,
 }
+ResponseFormatChoice = Literal["auto", "json_schema", "json_object", "none"]
 
 GLM_KEY_ENV_VARS: tuple[str, ...] = ("ZAI_API_KEY", "ZHIPUAI_API_KEY")
 """Checked in this order; the first non-empty one wins."""
@@ -123,9 +132,13 @@ def resolve_provider(
     base_url: str | None = None,
     replay_file: Path | None = None,
     api_key_env: str | None = None,
+    response_format: ResponseFormatChoice = "auto",
     env: Mapping[str, str] | None = None,
 ) -> ProviderConfig:
     """Apply defaults and find the API key for `provider`.
+
+    `response_format` chooses the structured-output form to start from (`auto`: the provider's own, see
+    `FORMATS`); a server that refuses it still steps down from there.
 
     `env` defaults to `os.environ` (tests pass a dict). Blank values count as unset, and a key's surrounding
     whitespace is stripped (a trailing newline from ``$(cat keyfile)`` would otherwise break the header).
@@ -212,8 +225,14 @@ def resolve_provider(
         model=chosen_model,
         api_key=SecretStr(key) if key else None,
         api_key_env=key_env,
-        formats=FORMATS[name],
+        formats=FORMATS[name] if response_format == "auto" else _ladder_from(response_format),
     )
+
+
+def _ladder_from(start: ResponseFormat) -> tuple[ResponseFormat, ...]:
+    if start not in FORMAT_LADDER:
+        raise ConfigError(f"unknown response format {start!r}; choose auto, {', '.join(FORMAT_LADDER)}")
+    return FORMAT_LADDER[FORMAT_LADDER.index(start) :]
 
 
 class RequestOptions(BaseModel):
@@ -224,6 +243,7 @@ class RequestOptions(BaseModel):
     max_tokens: int = DEFAULT_MAX_TOKENS
     request_timeout: float = DEFAULT_REQUEST_TIMEOUT_S
     max_retries: int = DEFAULT_MAX_RETRIES
+    retry_backoff: float = DEFAULT_BACKOFF_S
     retry_deadline: float = DEFAULT_TOTAL_DEADLINE_S
     requests_per_minute: float | None = None
     thinking: bool | None = None
@@ -235,8 +255,11 @@ def build_planner(
     *,
     transport: httpx.BaseTransport | None = None,
     options: RequestOptions | None = None,
+    schema: Mapping[str, Any] | None = None,
 ) -> Planner:
-    """Create the planner `config` describes; `transport` lets tests answer HTTP requests in-process."""
+    """Create the planner `config` describes; `schema` is the JSON schema servers are asked to enforce
+    (`glmagent.strict_schema.strict_planner_schema()`; without it no `json_schema` is asked for), and
+    `transport` lets tests answer HTTP requests in-process."""
     if config.provider == "replay":
         from glmagent.planners.scripted import ScriptedPlanner
 
@@ -257,10 +280,16 @@ def build_planner(
         formats=config.formats,
         max_tokens=options.max_tokens,
         timeout=options.request_timeout,
-        retry=RetryPolicy(max_retries=options.max_retries, total_deadline_s=options.retry_deadline),
+        retry=RetryPolicy(
+            max_retries=options.max_retries,
+            backoff_s=options.retry_backoff,
+            total_deadline_s=options.retry_deadline,
+        ),
         requests_per_minute=options.requests_per_minute,
         thinking=options.thinking if config.provider == "glm" else None,
         price=price_for(options.prices, model),
+        key_env=config.api_key_env,
+        schema=schema,
     )
 
 

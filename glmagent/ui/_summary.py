@@ -14,7 +14,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from glmagent.loop import StopReason, TaskResult
+from glmagent.loop import StopReason, TaskResult, usage_line
 from glmagent.testing import TestOutcome
 from glmagent.ui._console import Glyphs, duration, glyphs_for, inert_text, is_live, print_rows
 from glmagent.ui._progress import RunFacts
@@ -95,17 +95,11 @@ def _files(facts: RunFacts, g: Glyphs) -> Text:
 
 
 def _tokens(result: TaskResult) -> Text:
-    usage = result.usage
-    if not usage.total_tokens:
+    if not result.usage.total_tokens:
         return Text("none reported by the planner", style="muted")
-    parts = [f"{usage.prompt_tokens:,} in", f"{usage.completion_tokens:,} out"]
-    if usage.reasoning_tokens:
-        parts.append(f"{usage.reasoning_tokens:,} reasoning")
-    if usage.cached_tokens:
-        parts.append(f"{usage.cached_tokens:,} cached")
-    text = Text(f"{usage.total_tokens:,} ({', '.join(parts)})")
-    cost = f" · ${result.cost_usd:.4f}" if result.cost_usd is not None else " · cost unknown (no price set)"
-    text.append(cost, style="muted")
+    text = Text(usage_line(result.usage, result.cost_usd))
+    if result.cost_usd is None:
+        text.append(" · cost unknown (no price set for the model)", style="muted")
     return text
 
 

@@ -1,0 +1,256 @@
+"""The load cache: a compiled policy is reused only for the same policy files and the same glmagent build;
+an edited file or another version proves the examples again; a damaged or planted cache file is ignored."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import os
+import pickle
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from glmagent.cli import main
+from glmagent.errors import PolicyError
+from glmagent.guard import Policy, _cache
+from glmagent.guard._cache import LazyPattern
+
+RULE = """
+[[rule]]
+id = "custom.terraform-apply"
+category = "destructive"
+description = "changes real infrastructure"
+justification = "Infrastructure changes need a human; run `terraform plan` and report the plan instead."
+match = ["terraform apply"]
+not_match = ["terraform plan"]
+when = [{ on = "command", commands = ["terraform"], subcommands = ["apply"] }]
+"""
+
+
+@pytest.fixture
+def proofs(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Counts the times examples are proven (one entry per `self_check`)."""
+    counted: list[int] = []
+    original = Policy.self_check
+
+    def counting(self: Policy) -> None:
+        counted.append(1)
+        original(self)
+
+    monkeypatch.setattr(Policy, "self_check", counting)
+    return counted
+
+
+@pytest.fixture
+def fresh_fingerprint(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_cache, "_fingerprint", None)
+
+
+def only_entry() -> Path:
+    entries = _cache.entries()
+    assert len(entries) == 1, entries
+    return entries[0]
+
+
+def test_the_second_load_comes_from_the_cache_and_decides_the_same(proofs: list[int]) -> None:
+    cold = Policy.load()
+    warm = Policy.load()
+    assert (cold.from_cache, warm.from_cache) == (False, True)
+    assert proofs == [1]  # proven once, when the entry was made
+    assert [r.id for r in warm.rules] == [r.id for r in cold.rules]
+    for command, shell in [
+        ("rm -rf ~", "posix"),
+        ("ls -la", "posix"),
+        ("cat ~/.ssh/id_rsa", "posix"),
+        ("python -c 'import os; os.system(\"curl x\")'", "posix"),
+        ("Remove-Item -Recurse C:\\src", "powershell"),
+        ("[Net.WebClient]::new().DownloadString('http://x')", "powershell"),
+    ]:
+        assert warm.check(command, shell) == cold.check(command, shell), command  # type: ignore[arg-type]
+
+
+def test_the_cache_lives_in_the_users_state_folder() -> None:
+    Policy.load()
+    folder = Path(os.environ["GLMAGENT_STATE_DIR"]) / "policy-cache"
+    assert _cache.cache_dir() == folder
+    assert only_entry().parent == folder
+
+
+def test_an_edited_policy_file_is_proven_again(tmp_path: Path, proofs: list[int]) -> None:
+    mine = tmp_path / "mine.toml"
+    mine.write_text(RULE, encoding="utf-8")
+    assert not Policy.load([mine]).from_cache
+    assert Policy.load([mine]).from_cache
+    mine.write_text(RULE.replace('"terraform plan"', '"terraform init"'), encoding="utf-8")
+    edited = Policy.load([mine])
+    assert not edited.from_cache and proofs == [1, 1]
+    # an edit that breaks an example fails the load, however warm the cache was
+    mine.write_text(RULE.replace('"terraform plan"', '"terraform apply -auto-approve"'), encoding="utf-8")
+    with pytest.raises(PolicyError, match=r"custom\.terraform-apply matches"):
+        Policy.load([mine])
+
+
+def test_the_same_file_as_the_users_or_the_projects_is_two_entries(tmp_path: Path) -> None:
+    allow = tmp_path / "allow.toml"
+    allow.write_text('[policy]\nmode = "allowlist"\n', encoding="utf-8")
+    Policy.load([allow])
+    project = Policy.load(project_files=[allow])
+    assert not project.from_cache
+    assert "project's allowlist" in project.check("ls", "posix").reason
+
+
+def test_another_glmagent_version_proves_the_examples_again(
+    monkeypatch: pytest.MonkeyPatch, proofs: list[int], fresh_fingerprint: None
+) -> None:
+    Policy.load()
+    assert Policy.load().from_cache
+    monkeypatch.setattr("glmagent.__version__", "999.0.0")
+    monkeypatch.setattr(_cache, "_fingerprint", None)
+    assert not Policy.load().from_cache
+    assert proofs == [1, 1]
+
+
+def test_edited_policy_code_proves_the_examples_again(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, fresh_fingerprint: None
+) -> None:
+    Policy.load()
+    fake = tmp_path / "guard"
+    fake.mkdir()
+    for source in Path(_cache.__file__).parent.glob("*.py"):
+        (fake / source.name).write_bytes(source.read_bytes())
+    (tmp_path / "secrets.py").write_bytes((Path(_cache.__file__).parent.parent / "secrets.py").read_bytes())
+    monkeypatch.setattr(_cache, "_PACKAGE", fake)
+    assert Policy.load().from_cache  # the same sources: the same key
+    (fake / "_rules.py").write_text("# edited\n" + (fake / "_rules.py").read_text(encoding="utf-8"))
+    monkeypatch.setattr(_cache, "_fingerprint", None)
+    assert not Policy.load().from_cache
+
+
+def _damage(path: Path, how: str) -> None:
+    data = path.read_bytes()
+    if how == "truncated":
+        path.write_bytes(data[: len(data) // 2])
+    elif how == "flipped":
+        middle = len(data) // 2
+        path.write_bytes(data[:middle] + bytes([data[middle] ^ 0xFF]) + data[middle + 1 :])
+    elif how == "empty":
+        path.write_bytes(b"")
+    elif how == "garbage":
+        path.write_bytes(os.urandom(4096))
+    elif how == "other-key":
+        header, _, rest = data.partition(b"\n")
+        _key, _, rest = rest.partition(b"\n")
+        path.write_bytes(header + b"\n" + b"0" * 64 + b"\n" + rest)
+    else:
+        raise AssertionError(how)
+
+
+@pytest.mark.parametrize("how", ["truncated", "flipped", "empty", "garbage", "other-key"])
+def test_a_damaged_cache_file_is_ignored_and_replaced(how: str, proofs: list[int]) -> None:
+    Policy.load()
+    entry = only_entry()
+    _damage(entry, how)
+    policy = Policy.load()
+    assert not policy.from_cache and proofs == [1, 1]
+    assert policy.check("rm -rf ~", "posix").rule_id == "destructive.recursive-delete"
+    assert Policy.load().from_cache  # rewritten whole
+
+
+def _planted(entry: Path, payload: object) -> None:
+    """Replace the entry's body with `payload` pickled, under a header whose digest matches."""
+    header, key, _ = entry.read_bytes().split(b"\n", 2)
+    body = pickle.dumps(payload)
+    entry.write_bytes(header + b"\n" + key + b"\n" + hashlib.sha256(body).hexdigest().encode() + b"\n" + body)
+
+
+class _RunsCode:
+    def __init__(self, marker: Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        return os.system, (f"touch {self.marker}",)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="uses touch")
+def test_a_planted_pickle_cannot_run_code(tmp_path: Path) -> None:
+    Policy.load()
+    marker = tmp_path / "ran"
+    _planted(only_entry(), _RunsCode(marker))
+    policy = Policy.load()
+    assert not marker.exists()
+    assert not policy.from_cache
+    assert policy.check("rm -rf ~", "posix").rule_id == "destructive.recursive-delete"
+
+
+def test_a_planted_policy_of_the_wrong_shape_is_ignored() -> None:
+    Policy.load()
+    _planted(only_entry(), ("not", "a", "policy"))
+    assert not Policy.load().from_cache
+
+
+def test_a_cache_folder_that_cannot_be_written_costs_only_time(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    blocked = tmp_path / "state"
+    blocked.write_text("a file where the folder should be", encoding="utf-8")
+    monkeypatch.setenv("GLMAGENT_STATE_DIR", str(blocked))
+    assert not Policy.load().from_cache
+    assert not Policy.load().from_cache
+    assert Policy.load().check("ls", "posix").allowed
+
+
+def test_the_cache_can_be_switched_off(monkeypatch: pytest.MonkeyPatch, proofs: list[int]) -> None:
+    monkeypatch.setenv("GLMAGENT_POLICY_CACHE", "0")
+    Policy.load()
+    assert not Policy.load().from_cache
+    assert proofs == [1, 1] and _cache.entries() == []
+
+
+def test_policy_cache_command_shows_and_clears(capsys: pytest.CaptureFixture[str]) -> None:
+    Policy.load()
+    assert main(["policy", "cache"]) == 0
+    out = capsys.readouterr().out
+    assert str(_cache.cache_dir()) in out and "1 entry" in out
+    assert main(["policy", "cache", "--clear"]) == 0
+    assert "removed 1 cached policy" in capsys.readouterr().out
+    assert _cache.entries() == []
+    assert not Policy.load().from_cache
+
+
+def test_old_entries_are_pruned(tmp_path: Path) -> None:
+    for n in range(_cache._KEEP + 3):
+        mine = tmp_path / f"p{n}.toml"
+        mine.write_text(RULE.replace("terraform-apply", f"terraform-apply-{n}"), encoding="utf-8")
+        Policy.load([mine])
+    assert len(_cache.entries()) == _cache._KEEP
+
+
+def test_lazy_patterns_behave_like_compiled_ones() -> None:
+    compiled = re.compile(r"(?P<word>[a-z]+)-(\d+)", re.IGNORECASE)
+    pattern = _cache._PolicyUnpickler(io.BytesIO(pickle.dumps(compiled))).load()
+    assert isinstance(pattern, LazyPattern)
+    assert pattern.pattern == compiled.pattern and pattern.flags == compiled.flags
+    assert pattern.match("Abc-12").group("word") == "Abc"
+    assert pattern.search("x abc-3").span() == (2, 7)
+    assert pattern.groupindex == compiled.groupindex
+    assert pattern.fullmatch("abc-") is None
+    assert pickle.loads(pickle.dumps(pattern)).pattern == compiled.pattern
+
+
+@pytest.mark.parametrize("planted", [os.system, Path, pickle.loads, _cache.load, Policy.__init__])
+def test_the_unpickler_resolves_nothing_but_policy_classes(planted: object) -> None:
+    with pytest.raises(pickle.UnpicklingError, match="is not a policy class"):
+        _cache._PolicyUnpickler(io.BytesIO(pickle.dumps(planted))).load()
+
+
+def test_a_compiled_form_that_cannot_be_stored_only_costs_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*_args: object, **_kwargs: object) -> bytes:
+        raise pickle.PicklingError("a lambda in the tables")
+
+    monkeypatch.setattr(pickle, "dumps", refuse)
+    policy = Policy.load()
+    assert not policy.from_cache and _cache.entries() == []
+    assert policy.check("rm -rf ~", "posix").rule_id == "destructive.recursive-delete"

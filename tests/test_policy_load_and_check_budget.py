@@ -1,0 +1,136 @@
+"""Checks stay bounded: a line too large to parse or walk in the time a check may take is blocked as
+`size.exceeded` (never allowed, never a crash), and inputs that made parts of the policy blow up no longer do.
+How fast is measured in bench/policy_bench.py; these tests only prove the behaviour."""
+
+from __future__ import annotations
+
+import pytest
+
+from glmagent.guard import Policy, _parse_posix, _parse_powershell, _syntax
+from glmagent.guard._engine import CMD_MAX_LINE, MAX_WORK
+
+
+@pytest.fixture
+def untimed_parsing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Parsing never runs out of time, so a test sees the deterministic budget whatever the machine's load."""
+    monkeypatch.setattr(_syntax, "PARSE_BUDGET_S", 600.0)
+
+
+def check(command: str, shell: str = "posix"):  # type: ignore[no-untyped-def]
+    return Policy.default().check(command, shell)  # type: ignore[arg-type]
+
+
+def assert_too_large(command: str, shell: str = "posix", *, says: str) -> None:
+    decision = check(command, shell)
+    assert not decision.allowed
+    assert decision.rule_id == "size.exceeded", decision
+    assert decision.category == "unverifiable"
+    assert says in decision.reason, decision.reason
+    assert "Split the work into smaller commands" in (decision.justification or "")
+
+
+@pytest.mark.parametrize(
+    ("command", "shell"),
+    [
+        ("ls; " * 10_000, "posix"),
+        ("cat x && " * 3_000 + "cat", "posix"),
+        ("rm a.o " + "b.o " * 8_000, "posix"),
+        ("$x = 1; " * 5_000, "powershell"),
+        ("gci | " * 3_000 + "gci", "powershell"),
+    ],
+)
+@pytest.mark.usefixtures("untimed_parsing")
+def test_a_line_with_too_many_commands_or_words_is_blocked(command: str, shell: str) -> None:
+    assert_too_large(command, shell, says=f"more than {MAX_WORK:,} syntax nodes and words")
+
+
+@pytest.mark.usefixtures("untimed_parsing")
+def test_the_budget_counts_nested_scripts_too() -> None:
+    inner = "ls; " * (MAX_WORK // 4)
+    assert check(inner[: len(inner) // 3]).allowed
+    assert_too_large(f"sh -c '{inner}'", says="syntax nodes and words")
+    assert_too_large(f"bash <<'EOF'\n{inner}\nEOF", says="syntax nodes and words")
+
+
+def test_a_parse_over_its_time_budget_is_blocked_and_the_parser_recovers(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(_syntax, "PARSE_BUDGET_S", 0.0)  # every timed parse runs out at once
+    long_line = "git status && " * 300 + "ls"  # long enough to be timed
+    assert_too_large(long_line, says="parsing the command takes longer than 0 ms")
+    assert_too_large("Get-ChildItem; " * 300, "powershell", says="parsing the command takes longer")
+    monkeypatch.setattr(_syntax, "PARSE_BUDGET_S", 30.0)
+    # The stopped parser starts afresh: the same parsers read the next commands correctly.
+    assert check(long_line).allowed
+    assert check("rm -rf ~").rule_id == "destructive.recursive-delete"
+    assert check("Remove-Item -Recurse x", "powershell").rule_id == "destructive.recursive-delete"
+
+
+def test_short_commands_are_never_timed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_syntax, "PARSE_BUDGET_S", 0.0)
+    assert check("git status && pytest -q").allowed
+    assert check("rm -rf ~").rule_id == "destructive.recursive-delete"
+
+
+@pytest.mark.usefixtures("untimed_parsing")
+def test_a_cmd_line_longer_than_cmd_accepts_is_blocked() -> None:
+    line = "dir & " * (CMD_MAX_LINE // 6 + 1)
+    assert_too_large(f'cmd /c "{line}"', says="longer than cmd.exe accepts (8,191 characters)")
+    assert check('cmd /c "dir & dir"').allowed
+
+
+@pytest.mark.usefixtures("untimed_parsing")
+def test_brace_expansion_is_bounded_by_work_not_only_by_words() -> None:
+    # A long word with braces would make 1,024 copies of itself.
+    assert_too_large("echo " + "x" * 50_000 + "{a,b}" * 10, says="words with braces are too long")
+    # Deeply nested braces stand for a word only known at run time instead of taking seconds.
+    assert check("echo " + "{a," * 500 + "b" + "}" * 500).allowed
+    assert check("rm -r" + "{a," * 500 + "b" + "}" * 500 + " x").rule_id is not None
+    # Ordinary expansions are unchanged.
+    assert check("rm -r{,f} x").rule_id == "destructive.recursive-delete"
+    words = _parse_posix._expand_braces(_parse_posix._active("x{a,b}{c,d}"), _parse_posix.BRACE_LIMIT)
+    assert words == ["xac", "xad", "xbc", "xbd"]
+
+
+def test_respelling_powershell_quotes_cannot_grow_exponentially() -> None:
+    glued = "echo " + "'a''b'\"c`\"d\"" * 40  # each glued string used to double the quotes before it
+    assert _parse_powershell.repair(glued) is None
+    assert not check(glued, "powershell").allowed  # the parse error stands: blocked, fail-closed
+    assert _parse_powershell.repair("git log --grep='a b'") == "git log '--grep=a b'"
+
+
+@pytest.mark.usefixtures("untimed_parsing")
+def test_a_delete_of_many_files_is_judged_once_per_file() -> None:
+    # Thousands of targets inside the budget: each is judged against the project, none is outside it.
+    decision = check("rm " + " ".join(f"build/f{n}.o" for n in range(2_000)))
+    assert decision.allowed, decision.reason
+    decision = check("rm " + " ".join(f"build/f{n}.o" for n in range(2_000)) + " /etc/passwd")
+    assert not decision.allowed
+
+
+def test_a_bash_line_with_too_many_pipes_is_blocked_before_it_is_parsed() -> None:
+    # The bash grammar's time grows with the square of a pipeline's length and cannot be interrupted.
+    assert_too_large("a -c | " * 300 + "b", says="more than 256 pipes")
+    assert_too_large("a |& " * 300 + "b", says="more than 256 pipes")
+    # Quoted bars and `||` are not pipes.
+    assert check("grep -E '" + "|".join(["x"] * 400) + "' f").allowed
+    assert check("true || " * 300 + "true").allowed
+    assert check("git log | head -5").allowed
+
+
+def test_a_long_powershell_script_with_a_parse_error_is_not_respelled() -> None:
+    # Respelling reads the script character by character: past REPAIR_MAX the parse error simply blocks.
+    script = "Select-Object Name, Length\n" + "# comment\n" * 2_500
+    decision = check(script, "powershell")
+    assert not decision.allowed and decision.rule_id == "parse.error"
+    assert check("Get-ChildItem | Select-Object Name, Length", "powershell").allowed
+
+
+def test_explaining_a_line_too_large_to_parse_names_why(capsys: pytest.CaptureFixture[str]) -> None:
+    from glmagent.cli import main
+
+    line = "a -c | " * 300 + "b"
+    assert main(["policy", "explain", "--tree", line]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith("BLOCKED (posix, deny mode) by size.exceeded [unverifiable]")
+    assert "syntax tree:\n(not shown: the command holds more than 256 pipes)" in out
