@@ -3,31 +3,17 @@
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from cli_helpers import closed_port
+from cli_helpers import closed_port, run_glmagent
 from conftest import CORPUS, plan, python_check
 
 from glmagent.cli import main
 from glmagent.contract import planner_schema
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="uses the POSIX backend")
-
-
-def _glmagent(
-    *args: str, stdin: str | None = None, env: dict[str, str] | None = None
-) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "glmagent", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-    )
 
 
 def test_help_teaches_commands_and_exit_codes(capsys: pytest.CaptureFixture[str]) -> None:
@@ -70,7 +56,9 @@ def _corpus(backend: str) -> list[tuple[str, str]]:
 @pytest.mark.parametrize("backend", ["posix", "powershell"])
 def test_sample_policy_corpus_through_the_batch_cli(backend: str) -> None:
     rows = _corpus(backend)
-    done = _glmagent("policy", "check", "--shell", backend, "-", stdin="\n".join(c for _, c in rows) + "\n")
+    done = run_glmagent(
+        "policy", "check", "--shell", backend, "-", stdin="\n".join(c for _, c in rows) + "\n"
+    )
     decisions = [json.loads(line) for line in done.stdout.splitlines()]
     assert len(decisions) == len(rows)
     wrong = [
@@ -139,7 +127,7 @@ def test_task_not_done_exits_1(project: Path, capsys: pytest.CaptureFixture[str]
 
 def test_missing_api_key_says_which_variable_and_how_to_run_offline(project: Path) -> None:
     env = {"PATH": "/usr/bin:/bin", "HOME": str(project)}
-    done = _glmagent("task", "x", "-C", str(project), "--provider", "glm", env=env)
+    done = run_glmagent("task", "x", "-C", str(project), "--provider", "glm", env=env)
     assert done.returncode == 2
     assert "ZAI_API_KEY" in done.stderr and "glmagent demo" in done.stderr and "Traceback" not in done.stderr
 
@@ -147,7 +135,7 @@ def test_missing_api_key_says_which_variable_and_how_to_run_offline(project: Pat
 def test_unreachable_provider_exits_3(project: Path) -> None:
     port = closed_port()
     env = {"PATH": "/usr/bin:/bin", "HOME": str(project), "OPENAI_API_KEY": "sk-test-not-real"}
-    done = _glmagent(
+    done = run_glmagent(
         "task",
         "x",
         "-C",
