@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from cli_helpers import run_glmagent
+from cli_helpers import clean_env, run_glmagent
 from conftest import plan
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="uses the POSIX backend")
@@ -46,6 +46,10 @@ USAGE_ERRORS: dict[str, tuple[list[str], str]] = {
     "empty description": (
         ["task", "", "--replay", "good.jsonl", "-C", "project"],
         "task description is empty",
+    ),
+    "undecodable description": (
+        ["task", "fix \udcff it", "--replay", "good.jsonl", "-C", "project"],
+        "not UTF-8 text (byte 0xff at character 4)",
     ),
     "blank description": (["task", " \n\t ", "--replay", "good.jsonl", "-C", "project"], "is empty"),
     "no description": (["task", "--replay", "good.jsonl", "-C", "project"], "no task description"),
@@ -139,3 +143,18 @@ def test_hostile_model_replies_end_as_ordinary_outcomes(workspace: Path, reply: 
     done = _run(workspace, [*TASK, "--replay", "hostile.jsonl"])
     assert done.returncode == 1, done.stdout + done.stderr
     assert "Traceback" not in done.stderr and "internal error" not in done.stderr
+
+
+def test_a_secret_value_in_model_text_never_reaches_the_screen(workspace: Path) -> None:
+    """The screen is held to the same rule as the memory file: a key the model echoes is shown redacted."""
+    key = "sk-screen-7f3a9c1e"
+    reply = plan({"tool": "read_file", "path": f"{key}.txt"})
+    reply["thought"] = f"I will print the key {key} now"
+    reply["plan"] = [f"show {key}"]
+    (workspace / "leaky.jsonl").write_text(json.dumps(reply) + "\n")
+    done = run_glmagent(
+        *TASK, "--replay", "leaky.jsonl", cwd=workspace, env={**clean_env(), "SCREEN_API_KEY": key}
+    )
+    shown = done.stdout + done.stderr
+    assert "I will print the key [REDACTED] now" in shown
+    assert key not in shown

@@ -199,7 +199,23 @@ def read_description(args: argparse.Namespace) -> str:
     text = text.strip()
     if not text:
         raise ConfigError(f"the task description is empty ({source}); say what the agent should do")
+    undecodable = _first_undecodable(text)
+    if undecodable is not None:
+        raise ConfigError(
+            f"the task description from {source} is not UTF-8 text ({undecodable}); send it as UTF-8"
+        )
     return text
+
+
+def _first_undecodable(text: str) -> str | None:
+    """Where `text` holds what the OS could not decode (kept as lone surrogates by Python), described."""
+    for index, char in enumerate(text):
+        code = ord(char)
+        if 0xDC80 <= code <= 0xDCFF:  # `surrogateescape`: the original byte, as the terminal sent it
+            return f"byte 0x{code - 0xDC00:02x} at character {index}"
+        if 0xD800 <= code <= 0xDFFF:
+            return f"a lone surrogate \\u{code:04x} at character {index}"
+    return None
 
 
 def _read_task_file(path: Path) -> str:

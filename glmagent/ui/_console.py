@@ -18,7 +18,7 @@ from rich.table import Table
 from rich.text import Text
 from rich.theme import Theme
 
-from glmagent.ui._inert import escape_char, unsafe_pattern
+from glmagent.ui._inert import escape_char, redact, unsafe_pattern
 
 THEME = Theme(
     {
@@ -97,7 +97,8 @@ def glyphs_for(console: Console) -> Glyphs:
 
 
 def inert_text(text: str, style: str = "", *, multiline: bool = False) -> Text:
-    """Untrusted text as a rich `Text`: control characters shown as styled escapes, never sent raw."""
+    """Untrusted text as a rich `Text`: secrets replaced, control characters shown as styled escapes."""
+    text = redact(text)
     if multiline:
         text = text.replace("\r\n", "\n")
     result = Text(style=style)

@@ -4,11 +4,19 @@ A terminal obeys what it is sent: an escape sequence in a model's `thought` can 
 retitle the window or plant a hyperlink; a carriage return can overwrite a line; a right-to-left override can
 make `rm -rf /tmp/x` read as something else. Every such character is shown as a visible escape instead
 (`\\x1b`, `\\r`, `\\u202e`), so what the screen shows is what was sent — and nothing more.
+
+Secret values (the same ones the memory file and the audit log never hold) are replaced first: a model that
+echoes a key, or a command that prints one, must not put it on a screen that may be shared or recorded.
 """
 
 from __future__ import annotations
 
 import re
+from functools import cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from glmagent.secrets import Redactor
 
 # Every control (Cc), format (Cf), line/paragraph separator (Zl, Zp) and surrogate (Cs) code point: C0 and
 # C1 controls, DEL, soft hyphen, bidirectional overrides and isolates, zero-width characters, the BOM,
@@ -41,12 +49,25 @@ def unsafe_pattern(*, multiline: bool) -> re.Pattern[str]:
     return _BLOCK if multiline else _LINE
 
 
+@cache
+def _redactor() -> Redactor:
+    from glmagent.secrets import Redactor  # lazily: `--help` never needs it
+
+    return Redactor()
+
+
+def redact(text: str) -> str:
+    """`text` with the values of this process's secret-looking environment variables replaced."""
+    return _redactor()(text)
+
+
 def inert(text: str, *, multiline: bool = False) -> str:
     """`text` with every control or invisible formatting character replaced by its visible escape.
 
     Single-line text (a summary, a command, a path) shows newlines and tabs as `\\n` and `\\t` too;
     multi-line text (command output, a diff) keeps them, and a Windows line end (CRLF) counts as a newline.
     """
+    text = redact(text)
     if multiline:
         text = text.replace("\r\n", "\n")
     return unsafe_pattern(multiline=multiline).sub(lambda m: escape_char(m.group()), text)
