@@ -185,3 +185,14 @@ def test_the_readme_has_runnable_blocks_and_nothing_unclassified() -> None:
     assert [block.name for block in BLOCKS if block.language in ("bash", "shell", "console")] == [], (
         "use ```sh for commands"
     )
+
+
+def test_ci_runs_exactly_the_test_command_the_readme_gives() -> None:
+    """CI proves what a reader is told: the quick start's test command is the line `.ci/run` executes."""
+    ci = (REPO_ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    marker = next(i for i, line in enumerate(ci) if "the README's test command" in line)
+    ci_command = ci[marker + 1].strip()
+    quick_start = README.split("## Quick start", 1)[1].split("\n## ", 1)[0]
+    readme_commands = [c.text for b in blocks(quick_start) for c in b.commands]
+    assert ci_command in readme_commands
+    assert any(c.endswith("glmagent demo") and "pip install" in c for c in readme_commands)
