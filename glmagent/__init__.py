@@ -5,7 +5,7 @@ The public API is what `__all__` lists; everything else is internal and may chan
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: importing typing alone slows `glmagent --help` measurably
 
 __version__ = "0.1.0"
 
@@ -59,7 +59,7 @@ if TYPE_CHECKING:
     from glmagent.planners.scripted import ScriptedPlanner
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     if name in _LAZY:
         import importlib
 

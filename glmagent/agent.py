@@ -20,6 +20,7 @@ from glmagent.planners.base import Planner
 from glmagent.project_map import project_map
 from glmagent.prompt import ContextBuilder
 from glmagent.secrets import Redactor
+from glmagent.stopping import StopControl
 from glmagent.testing import ShellTestRunner
 from glmagent.tools import git
 from glmagent.tools.executor import ToolExecutor
@@ -56,6 +57,7 @@ class CodingAgent:
         policy: Policy | None = None,
         context: ContextBuilder | None = None,
         lock_wait: float = DEFAULT_LOCK_WAIT,
+        stop: StopControl | None = None,
     ) -> None:
         self.planner = planner
         self.settings = settings
@@ -66,6 +68,8 @@ class CodingAgent:
         """How prompts are built (caps on memory, observations, the whole prompt); the default if None."""
         self.lock_wait = lock_wait
         """Seconds a run waits for another run of the same task id before failing with `TaskBusyError`."""
+        self.stop = stop
+        """Lets a signal handler (the CLI's) ask for a stop after the running action."""
 
     @staticmethod
     def create_task(
@@ -149,6 +153,7 @@ class CodingAgent:
                 "start_state": start_state(workspace.root),
                 **(details or {}),
             },
+            stop=self.stop,
         )
         try:
             return loop.run(task)

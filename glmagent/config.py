@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import tomllib
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
@@ -72,7 +73,9 @@ class PriceTable(BaseModel):
 class Settings(BaseModel):
     """Everything a run can be configured with (besides the task description and API keys)."""
 
-    model_config = ConfigDict(extra="forbid")
+    # Attribute docstrings become field descriptions: `glmagent init` writes them as comments.
+    # Infinity and NaN are no number of seconds or tokens: refused like any other invalid value.
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True, allow_inf_nan=False)
 
     provider: Literal["glm", "openai", "ollama", "openai-compatible", "replay"] = "glm"
     """Where plans come from: the GLM API, OpenAI, a local Ollama, any OpenAI-compatible server, a replay."""
@@ -150,6 +153,9 @@ def read_config_file(path: Path) -> dict[str, Any]:
             raise ConfigError(
                 f"{path}: API keys never go in config files; set the environment variable instead"
             )
+    unknown = [key for key in table if key not in Settings.model_fields]
+    if unknown:
+        raise ConfigError(f"{path}: {_unknown_keys_message(unknown)}")
     if "policy_files" in table:
         table["policy_files"] = [(path.parent / p) for p in table["policy_files"]]
     if "replay" in table:
@@ -194,6 +200,47 @@ def _log_warning(message: str) -> None:
     structlog.get_logger(__name__).warning(message)
 
 
+def _unknown_keys_message(keys: list[str]) -> str:
+    import difflib
+
+    parts = []
+    for key in keys:
+        close = difflib.get_close_matches(key, list(Settings.model_fields), n=1)
+        parts.append(f"unknown key {key!r}" + (f" (did you mean {close[0]!r}?)" if close else ""))
+    return "; ".join(parts) + f"; the known keys are: {', '.join(Settings.model_fields)}"
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where one setting's value came from."""
+
+    kind: Literal["flag", "environment", "project file", "user file", "default"]
+    detail: str = ""
+    """The variable name, or the file's path; for a project file also whether it is trusted."""
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.detail}".strip()
+
+
+DEFAULT = Origin("default")
+
+
+@dataclass(frozen=True)
+class ResolvedSettings:
+    """The settings of a run, and where each value came from (`glmagent config show`)."""
+
+    settings: Settings
+    origins: dict[str, Origin]
+    """Per field; `policy_files` has one origin per file in `policy_origins` instead."""
+    policy_origins: list[Origin]
+    ignored: dict[str, Any]
+    """Trust-gated keys the project file sets but that were not used, because it is not trusted."""
+    project_file: Path
+    project_trusted: bool | None
+    """None when there is no project file."""
+    user_file: Path
+
+
 def resolve_settings(
     workdir: Path,
     flags: Mapping[str, Any] | None = None,
@@ -203,37 +250,82 @@ def resolve_settings(
 ) -> Settings:
     """Layer flags over environment over the project file over the user file over defaults; `None` flags
     count as not given. Trust-gated keys of an untrusted project file are dropped and reported to `warn`."""
+    return resolve_settings_with_origins(workdir, flags, env, warn=warn).settings
+
+
+def resolve_settings_with_origins(
+    workdir: Path,
+    flags: Mapping[str, Any] | None = None,
+    env: Mapping[str, str] | None = None,
+    *,
+    warn: Callable[[str], None] | None = None,
+) -> ResolvedSettings:
+    """`resolve_settings`, keeping where each value came from."""
+    from glmagent.trust import TrustStore
+
     environ = os.environ if env is None else env
-    user = dict(read_config_file(user_config_path()))
-    own_policy = user_config_path().with_name(OWN_POLICY_FILE)
-    if own_policy.is_file():
-        user["policy_files"] = [own_policy, *user.get("policy_files", [])]
+    user_path = user_config_path()
+    project_path = workdir / CONFIG_FILE
+    user = dict(read_config_file(user_path))
+    whole_project = load_config_file(workdir)
     project = project_layer(workdir, warn)
+    trusted = TrustStore().is_trusted(project_path) if project_path.is_file() else None
+    ignored = {key: value for key, value in whole_project.items() if key not in project}
+    project_origin = Origin("project file", f"{project_path} ({'trusted' if trusted else 'not trusted'})")
+    user_origin = Origin("user file", str(user_path))
     # Rule files add up across layers: neither file silently drops the other's deny rules.
-    combined_rules = list(user.pop("policy_files", [])) + list(project.pop("policy_files", []))
-    merged: dict[str, Any] = {**user, **project, "policy_files": combined_rules}
+    policy_files: list[Path] = []
+    policy_origins: list[Origin] = []
+    own_policy = user_path.with_name(OWN_POLICY_FILE)
+    if own_policy.is_file():
+        policy_files.append(own_policy)
+        policy_origins.append(Origin("user file", f"{own_policy} (picked up because it exists)"))
+    merged: dict[str, Any] = {}
+    origins: dict[str, Origin] = {}
+    for layer, origin in ((user, user_origin), (project, project_origin)):
+        for key, value in layer.items():
+            if key == "policy_files":
+                policy_files += list(value)
+                policy_origins += [origin] * len(value)
+            else:
+                merged[key], origins[key] = value, origin
     for field, var in ENV_VARS.items():
         value = environ.get(var, "").strip()
         if value:
-            merged[field] = value
-    policy_files = list(merged.pop("policy_files", []))
+            merged[field], origins[field] = value, Origin("environment", var)
     for field, value in (flags or {}).items():
         if field == "policy_files":
             # Rule files add up: a flag never silently drops the repository's own deny rules.
             policy_files += list(value or [])
+            policy_origins += [Origin("flag")] * len(value or [])
         elif value is not None:
-            merged[field] = value
+            merged[field], origins[field] = value, Origin("flag")
     user_policy = workdir / USER_POLICY_FILE
     if user_policy.is_file() and user_policy not in policy_files:
         policy_files.insert(0, user_policy)
+        policy_origins.insert(0, Origin("project file", f"{user_policy} (picked up because it exists)"))
     merged["policy_files"] = policy_files
     try:
-        return Settings.model_validate(merged)
+        settings = Settings.model_validate(merged)
     except ValidationError as error:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in error.errors(include_url=False)
-        )
-        raise ConfigError(f"invalid settings: {problems}") from None
+        problems = []
+        for problem in error.errors(include_url=False):
+            field = ".".join(str(part) for part in problem["loc"])
+            origin = origins.get(str(problem["loc"][0]) if problem["loc"] else "", DEFAULT)
+            source = "" if origin is DEFAULT else f" (from {origin})"
+            problems.append(f"{field}{source}: {problem['msg']}")
+        raise ConfigError(f"invalid settings: {'; '.join(problems)}") from None
+    return ResolvedSettings(
+        settings=settings,
+        origins={
+            name: origins.get(name, DEFAULT) for name in Settings.model_fields if name != "policy_files"
+        },
+        policy_origins=policy_origins,
+        ignored=ignored,
+        project_file=project_path,
+        project_trusted=trusted,
+        user_file=user_path,
+    )
 
 
 def project_policy_files(workdir: Path) -> list[Path]:

@@ -129,12 +129,12 @@ def extract_json_object(text: str) -> Any:
     if not stripped:
         raise InvalidPlannerOutput("the reply was empty; send exactly one JSON object")
     try:
-        return json.loads(stripped)
+        return _loads(stripped)
     except json.JSONDecodeError:
         pass
     for block in _FENCE.findall(stripped):
         try:
-            return json.loads(block.strip())
+            return _loads(block.strip())
         except json.JSONDecodeError:
             continue
     candidates = _embedded_objects(stripped)
@@ -151,6 +151,21 @@ def extract_json_object(text: str) -> Any:
     return candidates[0]
 
 
+#: Deeper JSON than any plan needs; Python's decoder would exhaust the stack (RecursionError) long before
+#: a real reply got there, so such text is refused as invalid input instead.
+_TOO_DEEP = (
+    "the JSON is nested too deeply to be a plan or an action; send exactly one flat JSON object "
+    '{"thought": ..., "plan": [...], "actions": [...]}'
+)
+
+
+def _loads(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise InvalidPlannerOutput(_TOO_DEEP) from None
+
+
 def _embedded_objects(text: str) -> list[Any]:
     decoder = json.JSONDecoder()
     found: list[Any] = []
@@ -161,6 +176,8 @@ def _embedded_objects(text: str) -> list[Any]:
         except json.JSONDecodeError:
             index = text.find("{", index + 1)
             continue
+        except RecursionError:
+            raise InvalidPlannerOutput(_TOO_DEEP) from None
         if isinstance(value, dict):
             found.append(value)
         index = text.find("{", end)
@@ -218,7 +235,7 @@ def parse_planner_output(text: str) -> PlannerOutput:
 def parse_action(text: str) -> Action:
     """One action from JSON text (for `glmagent act`), validated against the same schema as planner output."""
     try:
-        document = json.loads(text)
+        document = _loads(text)
     except json.JSONDecodeError as error:
         raise InvalidPlannerOutput(f"the action is not valid JSON: {error}") from None
     if not isinstance(document, dict):

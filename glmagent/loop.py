@@ -19,11 +19,18 @@ from glmagent.errors import ContentFilteredError, ContextTooLongError, PlannerEr
 from glmagent.observation import Observation
 from glmagent.planners.base import ChatMessage, Planner, PlannerReply, TokenUsage
 from glmagent.prompt import ContextBuilder, LastIteration
+from glmagent.stopping import StopControl
 from glmagent.testing import TestOutcome
 
 
 class StopReason(StrEnum):
-    """Why a task ended."""
+    """Why a task ended.
+
+    Success is decided apart from the reason (see `_succeeded`): `tests_passed` is always success;
+    `no_actions` is success only when the planner declares the task done after at least one iteration in
+    this run in which every action succeeded — and, with a test command, while the tests pass. An empty
+    replay, a batch of failures followed by "done", or no iteration at all is not success.
+    """
 
     TESTS_PASSED = "tests_passed"
     NO_ACTIONS = "no_actions"
@@ -105,7 +112,11 @@ class LoopObserver(Protocol):
 
     def planned(self, iteration: int, output: PlannerOutput, reply: PlannerReply) -> None: ...
 
+    def action_started(self, iteration: int, action: Action) -> None: ...
+
     def action_done(self, iteration: int, action: Action, observation: Observation) -> None: ...
+
+    def tests_started(self, label: str) -> None: ...
 
     def tests_done(self, label: str, outcome: TestOutcome) -> None: ...
 
@@ -121,7 +132,13 @@ class SilentObserver:
     def planned(self, iteration: int, output: PlannerOutput, reply: PlannerReply) -> None:
         pass
 
+    def action_started(self, iteration: int, action: Action) -> None:
+        pass
+
     def action_done(self, iteration: int, action: Action, observation: Observation) -> None:
+        pass
+
+    def tests_started(self, label: str) -> None:
         pass
 
     def tests_done(self, label: str, outcome: TestOutcome) -> None:
@@ -162,9 +179,12 @@ class AgentLoop:
         observer: LoopObserver | None = None,
         start_details: Mapping[str, object] | None = None,
         project_map: str | None = None,
+        stop: StopControl | None = None,
     ) -> None:
         self.planner = planner
         self.executor = executor
+        self.stop = stop or StopControl()
+        """Lets a first Ctrl-C finish the running action (the memory store writes each record whole)."""
         self.memory = memory
         self.tests = tests
         self.context = context or ContextBuilder()
@@ -177,6 +197,7 @@ class AgentLoop:
     def run(self, task: Task) -> TaskResult:
         """Plan, act and observe until a stop condition holds; the summary is written whatever happens."""
         started = time.monotonic()
+        self.stop.reset()
         self._usage = TokenUsage()
         self._cost: float | None = 0.0
         self._priced = False
@@ -196,6 +217,7 @@ class AgentLoop:
         )
         self._number = self.memory.next_iteration_number()
         iterations = 0
+        clean_iterations = 0  # iterations in which every action succeeded
         latest_tests: TestOutcome | None = None
         baseline_passed: bool | None = None
         reason, error = StopReason.MAX_ITERATIONS, None
@@ -218,6 +240,7 @@ class AgentLoop:
                     reason = StopReason.NO_ACTIONS
                     break
                 observations = self._act(output.actions)
+                clean_iterations += all(o.status == "ok" for o in observations)
                 if self.tests is not None and _changed_something(output.actions, observations):
                     latest_tests = self._run_tests(f"after iteration {self._number}")
                 last = LastIteration(number=self._number, observations=observations)
@@ -226,20 +249,26 @@ class AgentLoop:
                     reason = StopReason.TESTS_PASSED
                     break
         except _Stop as stop:
+            self.stop.finishing()
             reason, error = stop.reason, stop.error
             self._close_iteration()
         except KeyboardInterrupt as stop:
+            self.stop.finishing()
             # A signal-specific subclass says what stopped the run (e.g. "stopped by SIGTERM").
             said = str(stop)
             reason, error = StopReason.INTERRUPTED, said or "interrupted by the user (Ctrl-C)"
             self._lines.append(f"Interrupted: {said}" if said else "Interrupted by the user")
             self._close_iteration()
-        success = _succeeded(reason, self.tests is not None, latest_tests)
+        self.stop.finishing()
+        success = _succeeded(reason, self.tests is not None, latest_tests, clean_iterations)
         if reason is StopReason.MAX_ITERATIONS and error is None:
             error = f"stopped at the iteration limit ({task.max_iterations}) before the task was done"
+        elif reason is StopReason.NO_ACTIONS and not success and latest_tests and not latest_tests.passed:
+            error = f"the planner stopped while the tests fail ({latest_tests.summary})"
         elif reason is StopReason.NO_ACTIONS and not success:
             error = (
-                f"the planner stopped while the tests fail ({latest_tests.summary if latest_tests else ''})"
+                "the planner declared the task done, but no iteration ran actions that all succeeded, "
+                "so nothing shows the task was done"
             )
         result = TaskResult(
             task_id=task.task_id,
@@ -349,7 +378,9 @@ class AgentLoop:
     def _act(self, actions: Sequence[Action]) -> list[Observation]:
         observations: list[Observation] = []
         for index, action in enumerate(actions):
-            observation = self.executor.execute(action)
+            self.observer.action_started(self._number, action)
+            with self.stop.action():
+                observation = self.executor.execute(action)
             observations.append(observation)
             self._lines.append(observation.summary)
             self.memory.record_action(
@@ -359,6 +390,8 @@ class AgentLoop:
                 index=index,
             )
             self.observer.action_done(self._number, action, observation)
+            if self.stop.requested is not None:
+                raise KeyboardInterrupt(self.stop.requested)
             if observation.status == "rejected":
                 skipped = actions[index + 1 :]
                 for offset, rest in enumerate(skipped, start=index + 1):
@@ -369,6 +402,7 @@ class AgentLoop:
                         output="Not executed: an earlier action in this batch was rejected.",
                     )
                     observations.append(skip)
+                    self.observer.action_done(self._number, rest, skip)
                     self.memory.record_action(
                         rest.model_dump(mode="json", exclude_none=True),
                         skip,
@@ -382,6 +416,7 @@ class AgentLoop:
 
     def _run_tests(self, label: str) -> TestOutcome:
         assert self.tests is not None
+        self.observer.tests_started(label)
         outcome = self.tests.run()
         self._lines.append(f"Baseline: {outcome.summary}" if label == "baseline" else outcome.summary)
         self.memory.record_tests(label, outcome.model_dump(mode="json"))
@@ -429,9 +464,12 @@ def _changed_something(actions: Sequence[Action], observations: Sequence[Observa
     )
 
 
-def _succeeded(reason: StopReason, has_tests: bool, latest: TestOutcome | None) -> bool:
+def _succeeded(
+    reason: StopReason, has_tests: bool, latest: TestOutcome | None, clean_iterations: int
+) -> bool:
+    """The honest success rule (documented on `StopReason` and in the README)."""
     if reason is StopReason.TESTS_PASSED:
         return True
-    if reason is StopReason.NO_ACTIONS:
+    if reason is StopReason.NO_ACTIONS and clean_iterations:
         return not has_tests or (latest is not None and latest.passed)
     return False

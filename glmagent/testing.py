@@ -75,18 +75,91 @@ class ShellTestRunner:
         )
 
 
+#: Test runners named by one word (`pytest`), also as `python -m NAME`.
+_RUNNERS = frozenset(
+    {
+        "pytest",
+        "py.test",
+        "unittest",
+        "tox",
+        "nox",
+        "nose2",
+        "jest",
+        "vitest",
+        "mocha",
+        "ava",
+        "karma",
+        "rspec",
+        "phpunit",
+        "pest",
+        "ctest",
+        "prove",
+        "behave",
+        "bats",
+        "busted",
+        "tap",
+        "playwright",
+    }
+)
+#: Tools whose first word after them names what runs (`npm test`, `go test`, `make check`).
+_TOOLS = frozenset(
+    {
+        "npm",
+        "yarn",
+        "pnpm",
+        "bun",
+        "cargo",
+        "go",
+        "make",
+        "gmake",
+        "mvn",
+        "mvnw",
+        "gradle",
+        "gradlew",
+        "dotnet",
+        "deno",
+        "bazel",
+        "swift",
+        "mix",
+        "hatch",
+        "rake",
+        "composer",
+        "just",
+        "task",
+        "ninja",
+        "zig",
+    }
+)
+
+
 def command_label(command: str) -> str:
-    """A short name for the test command: `pytest`, `npm`, or the module of `python -m X`."""
+    """A short name for the test command: its test runner (`pytest`, `npm test`, `cargo test`, `make check`),
+    wherever it sits in the line (`timeout 60 pytest`, `cd web && npm test`); `tests` when none is known.
+
+    Never the first word of an arbitrary command: `sleep 5` or `env CI=1 ./check.sh` are just `tests`.
+    """
     try:
         words = shlex.split(command)
     except ValueError:
         words = command.split()
-    if not words:
-        return command
-    name = Path(words[0]).name
-    if name.startswith("python") and len(words) > 2 and words[1] == "-m":
-        return words[2]
-    return name
+    names = [Path(word).name.removesuffix(".exe").removesuffix(".cmd").lower() for word in words]
+    for index, name in enumerate(names):
+        if name.startswith("python") and names[index + 1 : index + 2] == ["-m"] and index + 2 < len(words):
+            module = names[index + 2]
+            if module in _RUNNERS:
+                return module
+        if name in _RUNNERS:
+            return name
+        if name in _TOOLS:
+            rest = [word for word in words[index + 1 :] if not word.startswith("-")]
+            if rest[:1] == ["run"] and len(rest) > 1:
+                return f"{name} run {rest[1]}"
+            return f"{name} {rest[0]}" if rest and _plain_word(rest[0]) else name
+    return "tests"
+
+
+def _plain_word(word: str) -> bool:
+    return bool(re.fullmatch(r"[\w.:/-]{1,40}", word)) and "=" not in word
 
 
 def summarise_test_run(command: str, passed: bool, output: str, timed_out: bool = False) -> str:

@@ -53,3 +53,22 @@ def test_exec_bench_prints_overhead_and_memory_figures() -> None:
     assert re.search(r"agent run, no sandbox: +[\d.]+ ms +\(\+[\d.]+ ms", run.stdout)
     assert re.search(r"agent run, bubblewrap: +(not measured|[\d.]+ ms .*target <= 30 ms)", run.stdout)
     assert re.search(r"peak RSS, 5 MB of output: .*above idle: target <= 20 MB", run.stdout)
+
+
+def test_startup_bench_prints_medians_and_the_ratio_to_a_bare_interpreter() -> None:
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "startup_bench.py"), "--runs", "2"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    assert re.search(r"python -c pass: +[\d.]+ ms +\(1\.00x", run.stdout)
+    assert re.search(
+        r"glmagent --help: +[\d.]+ ms +\([\d.]+x the bare interpreter; target <= 2.5x\)", run.stdout
+    )
+    assert re.search(r"glmagent policy check 'ls -la': +[\d.]+ ms", run.stdout)
+    assert re.search(
+        r"^glmagent --help: [\d.]+x python -c pass \((meets|misses) the 2.5x target\)$", run.stdout, re.M
+    )

@@ -3,31 +3,17 @@
 from __future__ import annotations
 
 import json
-import socket
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from cli_helpers import closed_port, run_glmagent
 from conftest import CORPUS, plan, python_check
 
 from glmagent.cli import main
 from glmagent.contract import planner_schema
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="uses the POSIX backend")
-
-
-def _glmagent(
-    *args: str, stdin: str | None = None, env: dict[str, str] | None = None
-) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "glmagent", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-    )
 
 
 def test_help_teaches_commands_and_exit_codes(capsys: pytest.CaptureFixture[str]) -> None:
@@ -70,7 +56,9 @@ def _corpus(backend: str) -> list[tuple[str, str]]:
 @pytest.mark.parametrize("backend", ["posix", "powershell"])
 def test_sample_policy_corpus_through_the_batch_cli(backend: str) -> None:
     rows = _corpus(backend)
-    done = _glmagent("policy", "check", "--shell", backend, "-", stdin="\n".join(c for _, c in rows) + "\n")
+    done = run_glmagent(
+        "policy", "check", "--shell", backend, "-", stdin="\n".join(c for _, c in rows) + "\n"
+    )
     decisions = [json.loads(line) for line in done.stdout.splitlines()]
     assert len(decisions) == len(rows)
     wrong = [
@@ -139,17 +127,15 @@ def test_task_not_done_exits_1(project: Path, capsys: pytest.CaptureFixture[str]
 
 def test_missing_api_key_says_which_variable_and_how_to_run_offline(project: Path) -> None:
     env = {"PATH": "/usr/bin:/bin", "HOME": str(project)}
-    done = _glmagent("task", "x", "-C", str(project), "--provider", "glm", env=env)
+    done = run_glmagent("task", "x", "-C", str(project), "--provider", "glm", env=env)
     assert done.returncode == 2
     assert "ZAI_API_KEY" in done.stderr and "glmagent demo" in done.stderr and "Traceback" not in done.stderr
 
 
 def test_unreachable_provider_exits_3(project: Path) -> None:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
+    port = closed_port()
     env = {"PATH": "/usr/bin:/bin", "HOME": str(project), "OPENAI_API_KEY": "sk-test-not-real"}
-    done = _glmagent(
+    done = run_glmagent(
         "task",
         "x",
         "-C",
@@ -184,3 +170,21 @@ def test_bad_config_file_exits_2(project: Path, capsys: pytest.CaptureFixture[st
     (project / ".hazina" / "config.toml").write_text("max_iterations = 'many'\n")
     assert main(["task", "x", "-C", str(project), "--provider", "ollama"]) == 2
     assert "max_iterations" in capsys.readouterr().err
+
+
+def test_policy_check_shows_the_command_inert(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["policy", "check", "rm -rf / \x1b]0;owned\x07"]) == 1
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\x07" not in out and "\\x1b]0" in out
+
+
+def test_task_help_states_the_success_rule_the_description_sources_and_ctrl_c(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit):
+        main(["task", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "at least one iteration in which every action succeeded" in out
+    assert "--task-file FILE" in out and "- to read it from stdin" in out
+    assert "the first lets the running action finish" in out
+    assert "1-100" in out

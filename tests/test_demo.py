@@ -25,8 +25,8 @@ def test_demo_runs_the_real_loop_and_fixes_the_sample(
     target = tmp_path / "demo"
     assert main(["demo", "--dir", str(target)]) == 0
     out = capsys.readouterr().out
-    assert "SUCCESS" in out and "tests_passed" in out and "memory:" in out
-    assert "Modified wordstats.py (+10 -3)" in out
+    assert "SUCCESS · tests_passed" in out and "memory" in out and "failing → passing" in out
+    assert "modified wordstats.py +10 −3" in out
     memory = (target / ".hazina" / "agent-memory" / "demo.txt").read_text()
     assert memory.startswith("# run ") and "\n# task: wordstats crashes when given None" in memory
     assert "\n\nIteration 1:\n- Baseline: pytest failed: 1 failed in tests/test_wordstats.py::" in memory

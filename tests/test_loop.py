@@ -53,11 +53,46 @@ def audit(project: Path, task_id: str = "t") -> list[dict]:
     return [json.loads(line) for line in path.read_text().splitlines()]
 
 
-def test_completes_when_the_planner_returns_no_actions(project: Path) -> None:
+def test_completes_when_the_planner_returns_no_actions_after_an_iteration_that_worked(project: Path) -> None:
+    result, planner = run_task(
+        project, [plan({"tool": "read_file", "path": "app.py"}), plan(thought="nothing left to do")]
+    )
+    assert result.success and result.stop_reason is StopReason.NO_ACTIONS and result.error is None
+    assert result.iterations == 2 and len(planner.requests) == 2
+    assert memory(project).endswith("Iteration 2:\n- Planner returned no actions: nothing left to do\n")
+
+
+def test_declaring_done_without_doing_anything_is_not_success(project: Path) -> None:
     result, planner = run_task(project, [plan(thought="nothing to do")])
-    assert result.success and result.stop_reason is StopReason.NO_ACTIONS
+    assert not result.success and result.stop_reason is StopReason.NO_ACTIONS
     assert result.iterations == 1 and len(planner.requests) == 1
+    assert "no iteration ran actions that all succeeded" in (result.error or "")
     assert memory(project) == "Iteration 1:\n- Planner returned no actions: nothing to do\n"
+
+
+def test_declaring_done_after_only_failed_actions_is_not_success(project: Path) -> None:
+    replies = [
+        plan({"tool": "run", "command": "exit 1"}),
+        plan({"tool": "read_file", "path": "app.py"}, {"tool": "read_file", "path": "gone.py"}),
+        plan(),
+    ]
+    result, _ = run_task(project, replies)
+    assert not result.success and result.stop_reason is StopReason.NO_ACTIONS and result.iterations == 3
+
+
+def test_one_fully_successful_iteration_then_done_is_success_even_after_a_failure(project: Path) -> None:
+    replies = [
+        plan({"tool": "read_file", "path": "gone.py"}),
+        plan({"tool": "run", "command": "true"}),
+        plan(),
+    ]
+    result, _ = run_task(project, replies)
+    assert result.success and result.stop_reason is StopReason.NO_ACTIONS
+
+
+def test_a_passing_test_command_does_not_make_doing_nothing_a_success(project: Path) -> None:
+    result, _ = run_task(project, [plan()], test_command="true")
+    assert not result.success and result.tests_passed is True
 
 
 def test_stops_as_soon_as_failing_tests_pass(project: Path) -> None:
@@ -73,7 +108,7 @@ def test_stops_as_soon_as_failing_tests_pass(project: Path) -> None:
     assert result.iterations == 2 and len(planner.requests) == 2
     assert not (project / "never-reached").exists()
     text = memory(project)
-    label = Path(sys.executable).name  # the test command runs this interpreter
+    label = "tests"  # `python -c ...` names no test runner
     assert text.startswith(
         f"Iteration 1:\n- Baseline: {label} failed\n- Ran `echo step one` (exit 0)\n- {label} failed\n"
     )
@@ -121,7 +156,7 @@ def test_invalid_json_is_retried_once_with_the_validation_error_quoted(project: 
         plan(thought="done"),
     ]
     result, planner = run_task(project, replies)
-    assert result.success and len(planner.requests) == 2
+    assert result.stop_reason is StopReason.NO_ACTIONS and len(planner.requests) == 2
     retry = planner.requests[1]
     assert retry[-2].role == "assistant" and "apply_diff" in retry[-2].content
     assert "'diff' is a required property" in retry[-1].content
@@ -157,7 +192,8 @@ def test_blocked_command_runs_nothing_skips_the_rest_and_the_planner_sees_the_ru
     assert blocked and blocked[0]["details"]["policy"]["rule_id"]
     assert [r["status"] for r in audit(project) if r["event"] == "action"] == ["rejected", "skipped"]
     assert "Skipped 1 remaining action(s)" in memory(project)
-    assert result.success  # the planner then stopped with no actions and there is no test command
+    # The planner then stopped with no actions, having done nothing that worked: not success.
+    assert not result.success and result.stop_reason is StopReason.NO_ACTIONS
 
 
 def test_a_failing_command_is_captured_and_the_batch_goes_on(project: Path) -> None:

@@ -161,7 +161,8 @@ def test_a_refused_json_schema_steps_down_once_for_the_run_and_is_recorded(wire_
     assert replies[0]["response_format_refused"][0]["response_format"] == "json_schema"
     assert "json_object" in replies[0]["response_format_refused"][0]["error"]
     assert replies[1]["response_format_refused"] == []
-    assert "planner: 240 tokens (200 in, 40 out)" in done.stdout  # totals on screen; no price configured
+    # Totals on screen, in the summary; no price configured.
+    assert "tokens      240 tokens (200 in, 40 out) · cost unknown" in done.stdout
 
 
 def test_an_empty_balance_ends_the_task_at_once_with_one_line_and_exit_3(wire_project: Path) -> None:

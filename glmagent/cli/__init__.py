@@ -1,26 +1,34 @@
-"""The `glmagent` command: argument parsing and rendering over the library API, nothing more."""
+"""The `glmagent` command: argument parsing and rendering over the library API, nothing more.
+
+Start-up matters (`glmagent --help`, `glmagent policy check` in a loop): at import this package loads only
+argparse and its own small modules; everything else is imported by the handler that needs it.
+`bench/startup_bench.py` measures it against a bare interpreter.
+"""
 
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import traceback
-from collections.abc import Sequence
 
 from glmagent import __version__
 from glmagent.cli._exit import (
     EXIT_BROKEN_PIPE,
+    EXIT_INTERNAL,
     EXIT_INTERRUPTED,
     EXIT_NOT_DONE,
     EXIT_PLANNER,
     EXIT_SUCCESS,
     EXIT_USAGE,
 )
-from glmagent.errors import ConfigError, GlmAgentError, PlannerError, PolicyError
+from glmagent.cli._output import add_output_options, merge_output_options
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 __all__ = [
     "EXIT_BROKEN_PIPE",
+    "EXIT_INTERNAL",
     "EXIT_INTERRUPTED",
     "EXIT_NOT_DONE",
     "EXIT_PLANNER",
@@ -34,30 +42,89 @@ _MAIN_EPILOG = """\
 examples:
   glmagent demo                                   offline run on a bundled sample project
   glmagent task "add null checks to parser.py" --test "pytest"
-  glmagent task "fix the failing test" --provider replay --replay replies.jsonl --json
+  glmagent task --task-file TASK.md --replay replies.jsonl --json
   glmagent act '{"tool": "read_file", "path": "README.md"}'
   glmagent policy check "rm -rf build"            exit 1: blocked, with the rule that matched
-  glmagent policy rules                           the deny rules and why each exists
+  glmagent config show                            every setting and where it came from
   glmagent audit list                             recorded runs here, newest first, with chain status
   glmagent audit verify TASK_ID                   exit 1 if a record was edited, removed or rewritten
   glmagent task --resume TASK_ID                  continue a stopped task with its memory
 
-exit codes of `task`: 0 success, 1 finished without success, 2 usage or configuration error,
+exit codes: 0 success, 1 finished without success (or: blocked, failed), 2 usage or configuration error,
 3 planner/provider failure, 130 interrupted (Ctrl-C), 143/129 stopped by SIGTERM/SIGHUP (summary and
-audit record written, running commands stopped).
+audit record written, running commands stopped), 141 output pipe closed.
 """
 
 
-#: Subcommand modules, in the order `--help` lists them; each has `register(commands)`, which adds its
-#: parser and sets `handler`. Keeping each command in its own module keeps this file to the shared plumbing.
-_COMMAND_MODULES = ("_task", "_act", "_audit", "_replay", "_policy", "_schema", "_trust")
+#: The subcommands, in the order `--help` lists them: the module that registers each (its `register(commands)`
+#: adds the parser and sets `handler`) and its one-line help. Only the module of the command being run is
+#: imported; the others appear in `glmagent --help` from this table (tests keep it equal to the modules).
+COMMANDS: dict[str, tuple[str, str]] = {
+    "task": ("_task", "run a task in a project"),
+    "demo": ("_task", "offline end-to-end run on a bundled sample project"),
+    "act": ("_act", "run ONE action through validation, policy and executor"),
+    "audit": ("_audit", "review, verify and export recorded runs"),
+    "replay": ("_replay", "re-run a recorded run's replies and report where the outcome differs"),
+    "policy": (
+        "_policy",
+        "check or explain commands against the command policy, list its rules, suggest an allowlist",
+    ),
+    "schema": ("_schema", "print the planner output JSON schema"),
+    "trust": ("_trust", "trust a project's .hazina/config.toml (provider, base_url, test_command)"),
+    "config": ("_config", "show the effective settings and where each came from"),
+    "init": ("_init", "write a commented .hazina/config.toml with every setting"),
+}
+
+#: Main-level options that take a value (so the word after them is not the command).
+_VALUED_OPTIONS = ("--log-format",)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The full argument parser (exposed for tests and documentation)."""
-    import importlib
+class _Formatter(argparse.RawDescriptionHelpFormatter):
+    """argparse's formatter, minus a `shutil` import and a terminal-size query per argument added."""
 
-    parser = argparse.ArgumentParser(
+    def __init__(
+        self, prog: str, indent_increment: int = 2, max_help_position: int = 24, width: int | None = None
+    ):
+        super().__init__(prog, indent_increment, max_help_position, width or _help_width())
+
+
+class _WrappingFormatter(_Formatter, argparse.HelpFormatter):
+    """`_Formatter` that also wraps descriptions (for parsers that did not ask for raw ones)."""
+
+    _fill_text = argparse.HelpFormatter._fill_text
+
+
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser using the cheap formatters (subcommand parsers inherit the class)."""
+
+    def __init__(self, *args: object, formatter_class: object = None, **kwargs: object) -> None:
+        raw = formatter_class is argparse.RawDescriptionHelpFormatter or formatter_class is _Formatter
+        super().__init__(*args, formatter_class=_Formatter if raw else _WrappingFormatter, **kwargs)  # type: ignore[misc, arg-type]
+
+
+_width: list[int] = []
+
+
+def _help_width() -> int:
+    if not _width:
+        import os
+
+        columns = os.environ.get("COLUMNS", "")
+        if columns.isdigit():
+            width = int(columns)
+        else:
+            try:
+                width = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+            except (AttributeError, ValueError, OSError):
+                width = 80
+        _width.append(max(width - 2, 20))
+    return _width[0]
+
+
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The argument parser. Given `argv`, only the command it names is built in full (start-up time);
+    without, every command is (for tests and documentation)."""
+    parser = _Parser(
         prog="glmagent",
         description="A plan → act → observe coding agent: a model plans, glmagent acts through five "
         "checked tools (read_file, apply_diff, run, git_status, git_diff) and observes the results.",
@@ -65,75 +132,100 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"glmagent {__version__}")
-    parser.add_argument(
-        "-v", "--verbose", action="count", default=0, help="operational logs on stderr (-vv: debug)"
-    )
+    add_output_options(parser, sub=False)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.required = True
-    for name in _COMMAND_MODULES:
-        importlib.import_module(f"glmagent.cli.{name}").register(commands)
+    wanted = _command_in(argv) if argv is not None else None
+    registered: set[str] = set()
+    for name, (module_name, help) in COMMANDS.items():
+        if name in registered:
+            continue
+        if argv is not None and name != wanted and COMMANDS.get(wanted or "", ("",))[0] != module_name:
+            commands.add_parser(name, help=help, add_help=False)
+            continue
+        module = __import__(f"glmagent.cli.{module_name}", fromlist=["register"])
+        before = set(commands.choices)
+        module.register(commands)
+        registered |= set(commands.choices) - before
+    for subparser in _subparsers(parser):
+        if subparser.add_help:  # stubs of commands not being run have nothing to add to
+            add_output_options(subparser, sub=True)
     return parser
+
+
+def _command_in(argv: Sequence[str]) -> str | None:
+    """The subcommand `argv` names: its first word that is not a main-level option (or an option's value)."""
+    skip = False
+    for word in argv:
+        if skip:
+            skip = False
+        elif word in _VALUED_OPTIONS:
+            skip = True
+        elif not word.startswith("-"):
+            return word
+    return None
+
+
+def _subparsers(parser: argparse.ArgumentParser) -> list[argparse.ArgumentParser]:
+    """Every subcommand's parser, nested ones (`policy check`) included."""
+    found: list[argparse.ArgumentParser] = []
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for child in dict.fromkeys(action.choices.values()):  # aliases map to the same parser
+                found.append(child)
+                found += _subparsers(child)
+    return found
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script; returns the exit code."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    _configure_logging(args.verbose)
-    handler = args.handler
-    from glmagent.cli._signals import stop_on_termination, termination_exit_code
+    from glmagent.cli._output import protect_streams
 
+    protect_streams()
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(arguments)
+    args = parser.parse_args(arguments)
+    merge_output_options(args)
+    handler = args.handler
+    from glmagent.cli._output import configure_logging
+    from glmagent.cli._signals import stop_on_termination, termination_exit_code
+    from glmagent.errors import ConfigError, GlmAgentError, PlannerError, PolicyError
+
+    configure_logging(args.verbose, args.log_format, colour=args.colour)
     try:
         with stop_on_termination():
             code = handler(args)
         return termination_exit_code() or code
     except KeyboardInterrupt as stop:
-        print(f"\n{stop or 'interrupted'}", file=sys.stderr)
+        print(f"\nglmagent: {stop or 'interrupted'}", file=sys.stderr)
         return termination_exit_code() or EXIT_INTERRUPTED
     except BrokenPipeError:
         # The reader went away (`glmagent ... | head`): stop quietly, like other Unix tools.
+        import os
+
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_BROKEN_PIPE
     except PlannerError as error:
-        print(f"glmagent: planner error: {error}", file=sys.stderr)
+        _error(f"planner error: {error}")
         return EXIT_PLANNER
     except (ConfigError, PolicyError) as error:
-        print(f"glmagent: {error}", file=sys.stderr)
+        _error(str(error))
         return EXIT_USAGE
     except GlmAgentError as error:
-        print(f"glmagent: {error}", file=sys.stderr)
+        _error(str(error))
         return EXIT_NOT_DONE
     except Exception as error:  # a bug in glmagent itself: say so plainly, keep the traceback behind -v
-        print(f"glmagent: internal error: {type(error).__name__}: {error}", file=sys.stderr)
+        _error(f"internal error (a bug in glmagent): {type(error).__name__}: {error}")
         if args.verbose:
+            import traceback
+
             traceback.print_exc()
         else:
             print("run again with -v for the traceback", file=sys.stderr)
-        return 70
+        return EXIT_INTERNAL
 
 
-class _StderrLogger:
-    """Writes to whatever `sys.stderr` is at call time (it may be swapped after configuration)."""
+def _error(message: str) -> None:
+    from glmagent.ui import inert
 
-    def msg(self, message: str) -> None:
-        print(message, file=sys.stderr, flush=True)
-
-    debug = info = warning = warn = error = critical = exception = fatal = msg
-
-
-def _configure_logging(verbosity: int) -> None:
-    import logging
-
-    import structlog
-
-    level = logging.WARNING if verbosity == 0 else logging.INFO if verbosity == 1 else logging.DEBUG
-    structlog.configure(
-        processors=[
-            structlog.processors.add_log_level,
-            structlog.processors.TimeStamper(fmt="%H:%M:%S"),
-            structlog.dev.ConsoleRenderer(colors=False),
-        ],
-        wrapper_class=structlog.make_filtering_bound_logger(level),
-        logger_factory=lambda *_: _StderrLogger(),
-        cache_logger_on_first_use=False,
-    )
+    print(f"glmagent: {inert(message, multiline=True)}", file=sys.stderr)

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-from typing import Any
 
-from glmagent.cli._common import add_containment, add_directory, add_policy_files, add_shell
+from glmagent.cli._common import add_containment, add_directory, add_policy_files, add_shell, warn
 from glmagent.cli._exit import EXIT_NOT_DONE, EXIT_SUCCESS, EXIT_USAGE
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def register(commands: Any) -> None:
@@ -28,6 +30,8 @@ def register(commands: Any) -> None:
 
 
 def run_act(args: argparse.Namespace) -> int:
+    import json
+
     from glmagent.agent import CodingAgent, sandbox_for
     from glmagent.config import resolve_settings
     from glmagent.contract import InvalidPlannerOutput, parse_action
@@ -46,9 +50,7 @@ def run_act(args: argparse.Namespace) -> int:
         "allow_network": args.allow_network,
         "command_timeout": args.command_timeout,
     }
-    settings = resolve_settings(
-        workdir, flags, warn=lambda message: print(f"glmagent: {message}", file=sys.stderr)
-    )
+    settings = resolve_settings(workdir, flags, warn=warn)
     observation = CodingAgent(settings=settings).act(action, workdir)
     document = observation.model_dump(mode="json")
     document["sandbox"] = sandbox_for(settings, workdir).describe()

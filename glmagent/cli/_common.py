@@ -1,11 +1,23 @@
-"""Argument helpers shared by several subcommands."""
+"""Argument helpers shared by several subcommands.
+
+Imported by every `glmagent` invocation, `--help` included: only `argparse` at module level (paths are
+built by `path_arg` when an option is actually given), so start-up stays close to a bare interpreter.
+"""
 
 from __future__ import annotations
 
 import argparse
-import json
-from pathlib import Path
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pathlib import Path
+
+
+def path_arg(text: str) -> Path:
+    """`type=` for path options; pathlib is imported only when a path is parsed."""
+    from pathlib import Path
+
+    return Path(text)
 
 
 def add_shell(parser: argparse.ArgumentParser) -> None:
@@ -29,7 +41,9 @@ def add_containment(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="let sandboxed commands and tests use the network (recorded in the audit log)",
     )
-    parser.add_argument("--command-timeout", type=float, metavar="S", help="seconds per `run` command (300)")
+    parser.add_argument(
+        "--command-timeout", type=float, metavar="S", help="seconds per `run` command (default 300)"
+    )
 
 
 def add_policy_files(parser: argparse.ArgumentParser) -> None:
@@ -37,7 +51,7 @@ def add_policy_files(parser: argparse.ArgumentParser) -> None:
         "--policy",
         dest="policy_files",
         action="append",
-        type=Path,
+        type=path_arg,
         metavar="FILE",
         default=[],
         help="extra deny rules (TOML); repeatable; can only add denies",
@@ -45,14 +59,16 @@ def add_policy_files(parser: argparse.ArgumentParser) -> None:
 
 
 def add_directory(parser: argparse.ArgumentParser, help: str = "project directory (default: .)") -> None:
-    parser.add_argument("-C", "--directory", type=Path, default=Path("."), help=help)
+    # A string default goes through `type` too, so handlers always get a Path.
+    parser.add_argument("-C", "--directory", type=path_arg, default=".", help=help)
 
 
-def emit_result(result: Any, as_json: bool) -> None:
-    """Print a `TaskResult`: the JSON document on stdout, or the human summary."""
-    from glmagent.render import render_result
+def add_json(parser: argparse.ArgumentParser, help: str = "print the result as JSON on stdout") -> None:
+    parser.add_argument("--json", action="store_true", help=help)
 
-    if as_json:
-        print(json.dumps(result.model_dump(mode="json"), indent=2))
-    else:
-        render_result(result)
+
+def warn(message: str) -> None:
+    """A warning on stderr (`glmagent: ...`), control characters made visible."""
+    from glmagent.cli._output import warning
+
+    warning(message)

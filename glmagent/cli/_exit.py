@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 EXIT_SUCCESS = 0
 EXIT_NOT_DONE = 1
 EXIT_USAGE = 2
 EXIT_PLANNER = 3
+EXIT_INTERNAL = 70
+"""A bug in glmagent itself; never the answer to bad input from the user or the model."""
 EXIT_INTERRUPTED = 130
 EXIT_BROKEN_PIPE = 141
 

@@ -144,7 +144,9 @@ def run_check(args: argparse.Namespace) -> int:
     elif decision.allowed:
         print(f"allowed ({args.shell})")
     else:
-        print(f"BLOCKED ({args.shell})\n{decision.planner_message()}")
+        from glmagent.ui import inert  # the command and the rules' text are shown, never obeyed
+
+        print(f"BLOCKED ({args.shell})\n{inert(decision.planner_message(), multiline=True)}")
     return EXIT_SUCCESS if decision.allowed else EXIT_NOT_DONE
 
 
@@ -155,7 +157,9 @@ def run_explain(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(explained.model_dump(mode="json"), indent=2))
     else:
-        print(render_explanation(explained))
+        from glmagent.ui import inert
+
+        print(inert(render_explanation(explained), multiline=True))
     return EXIT_SUCCESS if explained.decision.allowed else EXIT_NOT_DONE
 
 
@@ -165,8 +169,10 @@ def run_rules(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps([rule.model_dump(mode="json") for rule in rules], indent=2))
         return EXIT_SUCCESS
+    from glmagent.ui import inert
+
     for rule in rules:
-        print(f"{rule.id}  [{rule.category}]\n    {rule.justification}")
+        print(inert(f"{rule.id}  [{rule.category}]") + f"\n    {inert(rule.justification)}")
     print(f"\n{len(rules)} rules")
     if policy.mode == "allowlist":
         entries = policy.allow_entries

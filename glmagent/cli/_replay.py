@@ -46,26 +46,30 @@ def register(commands: Any) -> None:
 
 
 def run_replay(args: argparse.Namespace) -> int:
-    from glmagent.render import ConsoleObserver
     from glmagent.replay import replay_run
+    from glmagent.ui import TaskScreen, inert
 
     progress = sys.stderr if args.json else sys.stdout
-    report = replay_run(
-        args.directory,
-        args.task_id,
-        run_id=args.run,
-        into=args.into,
-        shell=args.shell,
-        sandbox=args.sandbox,
-        observer=ConsoleObserver(progress, planner_label="recorded replies"),
+    screen = TaskScreen(
+        progress, colour=args.colour, planner_label="recorded replies", quiet=args.quiet, verbose=args.verbose
     )
+    with screen.running():
+        report = replay_run(
+            args.directory,
+            args.task_id,
+            run_id=args.run,
+            into=args.into,
+            shell=args.shell,
+            sandbox=args.sandbox,
+            observer=screen.observer,
+        )
     if args.json:
         print(json.dumps(report.to_json(), indent=2))
     else:
         where = "a clone of the recorded commit (removed)" if report.scratch else str(report.directory)
         print(f"\nreplayed run {report.run_id} of {report.task_id} in {where}")
         for note in report.notes:
-            print(f"  note: {note}")
+            print(f"  note: {inert(note)}")
         if report.reproduced:
             print(
                 f"REPRODUCED: {report.compared} steps match the record ({report.result.stop_reason.value}, "
@@ -74,8 +78,9 @@ def run_replay(args: argparse.Namespace) -> int:
         else:
             print(f"DIFFERS: {len(report.differences)} of {report.compared} steps")
             for difference in report.differences[:20]:
+                # Recorded text is model and command output: shown, never obeyed.
                 print(
-                    f"  {difference.step}:\n    recorded: {difference.recorded}\n    replayed: "
-                    f"{difference.replayed}"
+                    f"  {inert(difference.step)}:\n    recorded: {inert(str(difference.recorded))}\n"
+                    f"    replayed: {inert(str(difference.replayed))}"
                 )
     return EXIT_SUCCESS if report.reproduced else EXIT_NOT_DONE

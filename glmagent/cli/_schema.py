@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import json
-from typing import Any
 
 from glmagent.cli._exit import EXIT_SUCCESS
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def register(commands: Any) -> None:
@@ -15,6 +17,8 @@ def register(commands: Any) -> None:
 
 
 def run_schema(args: argparse.Namespace) -> int:
+    import json
+
     from glmagent.contract import planner_schema
 
     print(json.dumps(planner_schema(), indent=2))

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import json
-from typing import Any
 
 from glmagent.cli._common import add_directory
 from glmagent.cli._exit import EXIT_NOT_DONE, EXIT_SUCCESS
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _EPILOG = """\
 A repository you clone could name a server that receives your API key, or a test command that runs before
@@ -40,10 +42,12 @@ def register(commands: Any) -> None:
 
 
 def run_trust(args: argparse.Namespace) -> int:
+    import json
     from pathlib import Path
 
     from glmagent.config import CONFIG_FILE, untrusted_project_keys
     from glmagent.trust import TrustStore, file_digest
+    from glmagent.ui import inert
 
     store = TrustStore()
     if args.list:
@@ -58,7 +62,9 @@ def run_trust(args: argparse.Namespace) -> int:
         elif not rows:
             print("no trusted project config files")
         for row in [] if args.json else rows:
-            print(f"{row['state']:8} {row['path']}  (sha256 {row['sha256'][:12]}…, {row['trusted_at']})")
+            print(
+                f"{row['state']:8} {inert(row['path'])}  (sha256 {row['sha256'][:12]}…, {row['trusted_at']})"
+            )
         return EXIT_SUCCESS
     workdir = args.directory.expanduser().resolve()
     config = workdir / CONFIG_FILE
@@ -75,7 +81,7 @@ def run_trust(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({**entry.model_dump(), "unlocked": gated}, indent=2))
     else:
-        print(f"trusted {config} (sha256 {entry.sha256[:12]}…)")
+        print(f"trusted {inert(str(config))} (sha256 {entry.sha256[:12]}…)")
         if gated:
             print(f"its {', '.join(gated)} will now be used; editing the file makes it untrusted again")
     return EXIT_SUCCESS

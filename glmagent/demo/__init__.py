@@ -19,6 +19,7 @@ from pathlib import Path
 
 from glmagent.errors import ConfigError
 from glmagent.loop import LoopObserver, TaskResult
+from glmagent.stopping import StopControl
 
 DEMO_DIR = Path(__file__).resolve().parent
 SAMPLE_PROJECT = DEMO_DIR / "sample_project"
@@ -79,11 +80,13 @@ def run_demo(
     sandbox: str = "auto",
     allow_network: bool = False,
     command_timeout: float | None = None,
-    announce: Callable[[str], None] | None = None,
+    announce: Callable[[Path, str], None] | None = None,
+    stop: StopControl | None = None,
 ) -> TaskResult:
     """Run the whole demo and return the loop's result; the project stays on disk for inspection.
 
-    `announce` receives the line saying which layer contains the commands (the OS sandbox or none).
+    `announce` receives the sample project's path and the line saying which layer contains the commands
+    (the OS sandbox or none) before the run starts; `stop` is handed to the agent (see `CodingAgent`).
     """
     if importlib.util.find_spec("pytest") is None:
         raise ConfigError(
@@ -107,9 +110,9 @@ def run_demo(
     )
     project = prepare_project(destination)
     if announce is not None:
-        announce(sandbox_for(settings, project).describe())
+        announce(project, sandbox_for(settings, project).describe())
     agent = CodingAgent(
-        planner=ScriptedPlanner.from_replay_file(REPLAY_FILE), settings=settings, observer=observer
+        planner=ScriptedPlanner.from_replay_file(REPLAY_FILE), settings=settings, observer=observer, stop=stop
     )
     task = CodingAgent.create_task(
         description=DEMO_TASK,

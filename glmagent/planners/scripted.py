@@ -65,6 +65,11 @@ class ScriptedPlanner:
                     f"{path}:{number}:{exc.colno}: not valid JSON ({exc.msg}); each line of a replay file "
                     "must be a JSON object (the reply) or a JSON string (the raw reply text)"
                 ) from None
+            except RecursionError:
+                raise ConfigError(
+                    f"{path}:{number}: the JSON is nested too deeply to be a reply; to replay such a reply, "
+                    "store the raw text as a JSON string"
+                ) from None
             if not isinstance(value, dict | str):
                 raise ConfigError(
                     f"{path}:{number}: expected a JSON object or a JSON string, got {type(value).__name__}"

@@ -1,0 +1,194 @@
+"""Output options every subcommand takes (`-q`, `-v`/`-vv`, `--no-color`, `--log-format`), and logging.
+
+They are accepted before or after the subcommand (`glmagent -v task ...` or `glmagent task ... -vv`).
+Logs are structlog lines on stderr: warnings by default, info with `-v`, debug with `-vv`; `--log-format
+json` prints one JSON object per line. Every string value in a log line has its control characters made
+visible first: logs carry text from servers, commands and files too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any, TextIO
+
+#: Sub-level copies of the options are stored under these names and merged into the main ones.
+_SUB = "sub_"
+
+
+def add_output_options(parser: argparse.ArgumentParser, *, sub: bool) -> None:
+    """Add the output options; on a subcommand's parser they must not reset what the main parser set."""
+    prefix = _SUB if sub else ""
+    group = parser.add_argument_group("output")
+    count_default: object = 0
+    flag_default: object = False
+    format_default: object = "console"
+    if sub:
+        count_default = flag_default = format_default = argparse.SUPPRESS
+    group.add_argument(
+        "-v",
+        "--verbose",
+        dest=prefix + "verbose",
+        action="count",
+        default=count_default,
+        help="more detail; operational logs on stderr (-vv: debug logs)",
+    )
+    group.add_argument(
+        "-q",
+        "--quiet",
+        dest=prefix + "quiet",
+        action="store_true",
+        default=flag_default,
+        help="only the result",
+    )
+    group.add_argument(
+        "--no-color",
+        dest=prefix + "no_color",
+        action="store_true",
+        default=flag_default,
+        help="no colour (also when NO_COLOR is set; piped output never has any)",
+    )
+    group.add_argument(
+        "--log-format",
+        dest=prefix + "log_format",
+        choices=("console", "json"),
+        default=format_default,
+        help="logs on stderr as console lines (default) or JSON lines",
+    )
+
+
+def merge_output_options(args: argparse.Namespace) -> None:
+    """Fold `glmagent task -v` into `glmagent -v task`, and settle colour once for the whole run."""
+    args.verbose = getattr(args, "verbose", 0) + getattr(args, _SUB + "verbose", 0)
+    args.quiet = getattr(args, "quiet", False) or getattr(args, _SUB + "quiet", False)
+    args.no_color = getattr(args, "no_color", False) or getattr(args, _SUB + "no_color", False)
+    args.log_format = getattr(args, _SUB + "log_format", getattr(args, "log_format", "console"))
+    for name in ("verbose", "quiet", "no_color", "log_format"):
+        if hasattr(args, _SUB + name):
+            delattr(args, _SUB + name)
+    args.colour = not args.no_color and not os.environ.get("NO_COLOR")
+
+
+def protect_streams() -> None:
+    """Text the terminal cannot encode is written as escapes rather than crashing the run."""
+    import contextlib
+
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if callable(reconfigure):
+            with contextlib.suppress(ValueError, OSError):  # a closed or exotic stream: leave it alone
+                reconfigure(errors="backslashreplace")
+
+
+class _StderrLogger:
+    """Writes to whatever `sys.stderr` is at call time (the live status line swaps it while it runs)."""
+
+    def msg(self, message: str) -> None:
+        print(message, file=sys.stderr, flush=True)
+
+    debug = info = warning = warn = error = critical = exception = fatal = msg
+
+
+#: Listeners for log events by name (the status line shows planner retries); see `listen`.
+_listeners: dict[str, Callable[[dict[str, Any]], bool]] = {}
+
+
+def listen(event: str, listener: Callable[[dict[str, Any]], bool] | None) -> None:
+    """Call `listener` with each `event` log entry; when it returns True (it showed the event) and no `-v`
+    was given, the plain log line is left out."""
+    if listener is None:
+        _listeners.pop(event, None)
+    else:
+        _listeners[event] = listener
+
+
+def configure_logging(verbosity: int, log_format: str, *, colour: bool) -> None:
+    """Configure structlog for this run — when something first imports it.
+
+    structlog pulls in asyncio and, with rich installed, rich's traceback machinery: a cost `policy check`
+    and `schema` should not pay, since nothing they run logs. Configuring at first import keeps every log
+    line (whoever writes it) going through the processors below.
+    """
+    if "structlog" in sys.modules:
+        _configure(verbosity, log_format, colour=colour)
+        return
+    sys.meta_path[:] = [finder for finder in sys.meta_path if not isinstance(finder, _ConfigureOnImport)]
+    sys.meta_path.insert(0, _ConfigureOnImport(lambda: _configure(verbosity, log_format, colour=colour)))
+
+
+class _ConfigureOnImport:
+    """A meta path finder: runs `configure` right after `structlog` is first imported, then steps aside."""
+
+    def __init__(self, configure: Callable[[], None]) -> None:
+        self.configure = configure
+
+    def find_spec(self, name: str, path: object = None, target: object = None) -> Any:
+        if name != "structlog":
+            return None
+        sys.meta_path.remove(self)
+        import importlib.util
+
+        spec = importlib.util.find_spec(name)
+        loader = getattr(spec, "loader", None)
+        if loader is None or not hasattr(loader, "exec_module"):
+            return spec
+        run, configure = loader.exec_module, self.configure
+
+        def exec_module(module: object) -> None:
+            run(module)
+            configure()
+
+        loader.exec_module = exec_module
+        return spec
+
+
+def _configure(verbosity: int, log_format: str, *, colour: bool) -> None:
+    import logging
+
+    import structlog
+
+    from glmagent.ui import inert
+
+    level = logging.WARNING if verbosity == 0 else logging.INFO if verbosity == 1 else logging.DEBUG
+
+    def make_inert(logger: object, name: str, event: dict[str, Any]) -> dict[str, Any]:
+        return {key: inert(value) if isinstance(value, str) else value for key, value in event.items()}
+
+    def route(logger: object, name: str, event: dict[str, Any]) -> dict[str, Any]:
+        listener = _listeners.get(str(event.get("event")))
+        if listener is not None and listener(event) and verbosity == 0:
+            raise structlog.DropEvent
+        return event
+
+    renderer: Any
+    if log_format == "json":
+        renderer = structlog.processors.JSONRenderer()
+        stamp = structlog.processors.TimeStamper(fmt="iso", utc=True)
+    else:
+        use_colour = colour and sys.stderr.isatty()
+        renderer = structlog.dev.ConsoleRenderer(colors=use_colour, exception_formatter=_plain_exception)
+        stamp = structlog.processors.TimeStamper(fmt="%H:%M:%S")
+    structlog.configure(
+        processors=[route, structlog.processors.add_log_level, stamp, make_inert, renderer],
+        wrapper_class=structlog.make_filtering_bound_logger(level),
+        logger_factory=lambda *_: _StderrLogger(),
+        cache_logger_on_first_use=False,
+    )
+
+
+def _plain_exception(stream: TextIO, exc_info: Any) -> None:
+    import traceback
+
+    stream.write("\n" + "".join(traceback.format_exception(*exc_info)))
+
+
+def warning(message: str) -> None:
+    """`glmagent: <message>` on stderr, control characters made visible."""
+    from glmagent.ui import inert
+
+    print(f"glmagent: {inert(message)}", file=sys.stderr, flush=True)

@@ -1,0 +1,90 @@
+"""Start-up stays light: `glmagent --help` and `glmagent policy check` import only what they use.
+
+Timings live in bench/startup_bench.py (ratios against a bare interpreter measured in the same run); these
+tests check the cause instead — which modules a command imports — which does not depend on a noisy machine.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from glmagent.cli import COMMANDS, _subparsers, build_parser
+
+_PROBE = """
+import sys
+sys.argv[0] = "glmagent"
+from glmagent.cli import main
+try:
+    main()
+except SystemExit:
+    pass
+sys.stdout.flush()
+print("\\nMODULES " + " ".join(sorted(sys.modules)), file=sys.stderr)
+"""
+
+
+def imported_by(*args: str) -> set[str]:
+    done = subprocess.run([sys.executable, "-c", _PROBE, *args], capture_output=True, text=True, timeout=120)
+    line = next(line for line in done.stderr.splitlines() if line.startswith("MODULES "))
+    return set(line.removeprefix("MODULES ").split())
+
+
+HEAVY = (
+    "pydantic",
+    "rich",
+    "structlog",
+    "httpx",
+    "jsonschema",
+    "tree_sitter",
+    "asyncio",
+    "typing",
+    "pathlib",
+    "json.decoder",
+)
+
+
+def test_help_imports_nothing_heavy() -> None:
+    modules = imported_by("--help")
+    assert [m for m in modules if m.split(".")[0] in HEAVY or m in HEAVY] == []
+    other_commands = {m for m in modules if m.startswith("glmagent.cli._")} - {
+        "glmagent.cli._exit",
+        "glmagent.cli._output",
+    }
+    assert other_commands == set(), "no subcommand module is imported to list the subcommands"
+
+
+def test_policy_check_imports_no_logging_terminal_or_network_stack() -> None:
+    modules = imported_by("policy", "check", "ls -la")
+    assert "glmagent.guard" in modules
+    unused = ("rich", "structlog", "httpx", "asyncio", "jsonschema", "glmagent.loop", "glmagent.planners")
+    assert [m for m in modules if m.split(".")[0] in unused or m.startswith(unused)] == []
+
+
+def test_a_command_run_builds_only_its_own_parser() -> None:
+    parser = build_parser(["policy", "check", "ls"])
+    built = {p.prog for p in _subparsers(parser) if p._actions and len(p._actions) > 1}
+    assert "glmagent policy check" in built and "glmagent task" not in built
+
+
+def test_the_command_table_matches_what_each_module_registers() -> None:
+    full = build_parser()
+    (commands,) = [a for a in full._actions if a.__class__.__name__ == "_SubParsersAction"]
+    registered = {action.dest: action.help for action in commands._choices_actions}
+    assert registered == {name: help for name, (_, help) in COMMANDS.items()}
+
+
+@pytest.mark.parametrize(
+    ("argv", "usage"),
+    [
+        (["-v", "task", "--help"], "glmagent task"),
+        (["--log-format", "json", "policy", "rules", "-h"], "glmagent policy rules"),
+    ],
+)
+def test_main_options_before_the_command_still_find_it(argv: list[str], usage: str) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "glmagent", *argv], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0 and done.stdout.startswith(f"usage: {usage} ")
