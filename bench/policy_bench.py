@@ -236,6 +236,14 @@ def hostile_inputs(size: int) -> Iterator[tuple[str, str, str]]:
         ("cmd /c carets", _fill("^e^c^h^o ", prefix="cmd /c ")),
         ("cmd /c chain", _fill("dir & ", prefix='cmd /c "', suffix='dir"')),
         ("control characters", _fill("".join(map(chr, range(1, 256))))),
+        ("comma-listed libraries", _fill("x.dll,", prefix="tool ")),
+        ("separators in a word", _fill("x; sh ", prefix="tool '", suffix="'")),
+        ("at signs", "tool " + "@" * (size - 5)),
+        ("login with a long user", _fill("u:", prefix="tool ", suffix="@10.0.0.1")),
+        ("key=value chain", _fill("a=", prefix="tool ", suffix="/tmp/x.so")),
+        ("slashes in a word", _fill("a/", prefix="tool ")),
+        ("shell paths", _fill("/bin/sh ", prefix="tool ")),
+        ("command-line words", _fill("'sh -c x' ", prefix="tool ")),
     ]
     powershell: list[tuple[str, str]] = [
         ("long script", _fill("Get-ChildItem -Path . | Where-Object { $_.Length -gt 10 } | Select Name\n")),
@@ -255,6 +263,8 @@ def hostile_inputs(size: int) -> Iterator[tuple[str, str, str]]:
         ("unbalanced brackets", _fill("{ ( [ ")),
         (".NET calls", _fill("[System.IO.Path]::GetFileName('x'); ")),
         ("nested iex", "iex 'iex " * 100 + "gci" + "'" * 100),
+        ("comma-listed programs", _fill("C:\\x\\a.exe,", prefix="tool ")),
+        ("switch values", _fill("/i:a.sct ", prefix="tool ")),
     ]
     for name, command in posix:
         yield "posix", name, command

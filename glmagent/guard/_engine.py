@@ -106,7 +106,7 @@ class CompiledPolicy(PolicyTables):
                     return None
             if self.locators[shell] and _locators.screen(texts):
                 return None  # a word that may name another machine: the walk judges it
-            if self.handed_screen.search(texts) is not None and self.file_tools.isdisjoint(info.names):
+            if self.handed_screen.search(texts) and self.file_tools.isdisjoint(info.names):
                 return None  # a word that may hand the program code to run: the walk judges it
             if "-" in texts or ":" in texts:
                 options = self.command_options

@@ -48,6 +48,8 @@ _WINDOWS_UNC = rf"{_AFTER_SEPARATOR}//(?![.?]/)[A-Za-z0-9_$-][^\\/\s]*+/[^\\/\s]
 
 _BLANK = re.compile(r"\s")
 _ADDRESS = re.compile(r"(?:\d{1,3}(?:\.\d{1,3}){3}|\[[0-9A-Fa-f:.]++\])(?:[:/]\S*+)?")
+_AT_ADDRESS = re.compile(r"@[\d\[]")
+"""Without `:` (a password, a port, a scheme), only `user@ADDRESS` can name another machine."""
 _HOST_NAME = re.compile(rf"{_HOST}(?:[:/]\S*+)?", re.IGNORECASE)
 
 
@@ -113,4 +115,4 @@ def locator_regex(kinds: Iterable[str], local_schemes: Iterable[str], dialect: s
 
 def screen(text: str) -> bool:
     """Could `text` (words joined by newlines) hold a locator at all? One cheap test before the regex."""
-    return ":" in text or "\\\\" in text or "//" in text or "@" in text
+    return ":" in text or "\\\\" in text or "//" in text or _AT_ADDRESS.search(text) is not None

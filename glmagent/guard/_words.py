@@ -67,11 +67,7 @@ class WordChecks:
         p = self.p
         if p.locators[frame.dialect] and _locators.screen(texts):
             self._locators(args, argv, info, frame)
-        if (
-            info.special is None
-            and p.file_tools.isdisjoint(names)
-            and p.handed_screen.search(texts) is not None
-        ):
+        if info.special is None and p.file_tools.isdisjoint(names) and p.handed_screen.search(texts):
             self._handed_code(args, argv, info, frame)
         if "-" not in texts and ":" not in texts:
             return  # no option at all (`-x`, `/x:v`): neither a command option nor an output file
@@ -124,6 +120,7 @@ class WordChecks:
         name = names[-1]
         launches = info.executor is None
         outputs: list[Arg] | None = None
+        before = len(self.findings)
         if (
             launches
             and args
@@ -137,6 +134,8 @@ class WordChecks:
                 self._argv(argv, names),
             )
         for i, a in enumerate(args):
+            if len(self.findings) > before:
+                return  # the command is blocked already; one reason is enough (and keeps this linear)
             t = a.text
             if not t or DYN in t or a.param:
                 continue
@@ -147,9 +146,11 @@ class WordChecks:
                 # `openvt -- /path/to/cmd`: what follows the end of the options is the command it runs.
                 self.command(args[i + 1 :], frame.wrapped(f"`{name} --`"), None)
                 return
-            for piece in pieces(t, windows):
+            parts = pieces(t, windows)
+            self._spend(len(parts) - 1)  # a word listing thousands of items costs like thousands of words
+            for piece in parts:
                 text = piece.text
-                if not text:
+                if not text or len(self.findings) > before:
                     continue
                 if (
                     piece.option
