@@ -139,6 +139,7 @@ GIVEN_SOMETHING_TO_RUN = [
     ("posix", "find . -name '*.py' | xargs grep TODO"),
     ("posix", "git ls-files | xargs sh -c 'wc -l \"$@\"' _"),
     ("posix", "ip netns list"),
+    ("posix", "hx --health"),
 ]
 
 
