@@ -37,12 +37,34 @@ _QUOTED = re.compile(r"'[^']*'|\"(?:[^\"\\]|\\.)*\"")
 _PIPE = re.compile(r"(?<!\|)\|(?!\|)")
 
 
+_WIDE_AFTER_BRACE = re.compile(rb"\{[0-9]*+(?:\.\.[0-9]*+)?+([\x80-\xff][\x80-\xbf]*+)")
+"""A character beyond ASCII where the bash grammar's scanner asks `isdigit()` about it: right after `{`, `{1`
+or `{1..2` (where it looks for a `{1..9}` range). `isdigit` takes only bytes; given a code point such as
+U+101D84 it reads far past its table, and the process dies of a segmentation fault (about one run in two)."""
+
+
+def _unwide(match: re.Match[bytes]) -> bytes:
+    char = match.group(1)
+    fill = b" " if char.decode("utf-8", "replace").isspace() else b"x"
+    return match.group(0)[: match.start(1) - match.start(0)] + fill * len(char)
+
+
+def grammar_safe(source: bytes) -> bytes:
+    """`source` with each character the bash scanner would crash on replaced by as many ASCII bytes (`x`, or
+    blanks for a blank), so byte offsets still point into the caller's source, where words are read from."""
+    if b"{" not in source or source.isascii():
+        return source
+    return _WIDE_AFTER_BRACE.sub(_unwide, source)
+
+
 def parse(source: bytes) -> Any:
-    """Parse POSIX shell source; callers check `root_node.has_error`."""
+    """Parse POSIX shell source; callers check `root_node.has_error` and read words from their own `source`
+    (the grammar may have been given a copy with some characters replaced: `grammar_safe`)."""
     if source.count(b"|") > MAX_PIPES:
         unquoted = _QUOTED.sub("", source.decode("utf-8", "replace"))
         if len(_PIPE.findall(unquoted)) > MAX_PIPES:
             raise TooLarge(f"the command holds more than {MAX_PIPES} pipes")
+    source = grammar_safe(source)
     try:
         return parse_within_budget(_local.parser, source)
     except AttributeError:
