@@ -316,6 +316,9 @@ class WrapperSpec(_Strict):
     """Word(s) that must follow the name for it to wrap (`run` for `uv run`, `netns exec` for `ip netns`)."""
     value_options: list[str] = []
     """Options that consume the next word (or an attached value)."""
+    flag_options: list[str] = []
+    """Options that take no value, so the word after them is never theirs (`uv run --locked ruff`); any other
+    unknown option just before the command is read both ways."""
     positionals: int = 0
     """Words to skip after the options before the command (`timeout DURATION`, `chroot DIR`)."""
     assignments: bool = False
