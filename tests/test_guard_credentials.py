@@ -50,6 +50,11 @@ BLOCKED = [
     ("posix", "unshadow /etc/passwd /etc/shadow", "env"),
     ("posix", "hashcat -m 1000 hashes.txt words.txt", "env.credential-dump"),
     ("posix", "john hashes.txt", "env.credential-dump"),
+    # Kerberos ticket and DPAPI tools, in-memory dumpers and hash extractors.
+    ("powershell", "Rubeus.exe kerberoast /outfile:h.txt", "env.credential-dump"),
+    ("powershell", ".\\Certify.exe find /vulnerable", "env.credential-dump"),
+    ("powershell", "SharpDPAPI.exe triage", "env.credential-dump"),
+    ("posix", "samdump2 SYSTEM SAM", "env.credential-dump"),
 ]
 
 ALLOWED = [
@@ -70,6 +75,8 @@ ALLOWED = [
     ("powershell", "reg query HKLM\\Software\\Microsoft /s"),
     ("powershell", "Get-Process"),
     ("powershell", "Get-Content .\\docs\\setup.md"),
+    ("posix", "grep -rn rubeus docs/"),
+    ("posix", "which samdump2"),
 ]
 
 
