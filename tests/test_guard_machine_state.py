@@ -1,7 +1,7 @@
 """The machine's own state: stopping or reconfiguring services, killing processes the agent did not start
 (by name, by filter, through pgrep), installing system packages, kernel parameters and modules, driver
 filters, backups and shadow copies, boot and time settings, mounts, registry writes, security agents and
-the shell's history. Stopping what the agent started, by its id, and every read-only form stay allowed."""
+the shell's history, and the machines a hypervisor hosts. Stopping what the agent started, by its id, and every read-only form stay allowed."""
 
 from __future__ import annotations
 
@@ -9,6 +9,19 @@ import pytest
 from conftest import guard_allows, guard_blocks
 
 BLOCKED = [
+    # A hypervisor's own management tools: the machines it hosts, their power, snapshots and its firewall.
+    ("posix", "esxcli network firewall set --enabled false", "destructive.machine-state"),
+    ("posix", "esxcli --formatter=csv vm process list", "destructive.machine-state"),
+    ("posix", "vim-cmd vmsvc/snapshot.removeall 12", "destructive.machine-state"),
+    (
+        "posix",
+        "for i in $(vim-cmd vmsvc/getallvms | awk '{print $1}'); do vim-cmd vmsvc/power.off $i; done",
+        "destructive.machine-state",
+    ),
+    ("posix", "esxcfg-advcfg -s 32768 /BufferCache/MaxCapacity", "destructive.machine-state"),
+    ("posix", "vmkfstools -c 10M disk.vmdk", "destructive.machine-state"),
+    ("powershell", ".\\VBoxManage.exe modifyvm $name --memory 1024", "destructive.machine-state"),
+    ("posix", "virsh destroy web1", "destructive.machine-state"),
     ("posix", "hdiutil attach payload.dmg", "destructive.machine-state"),
     ("posix", "udisksctl mount -b /dev/sdb1", "destructive.machine-state"),
     ("posix", "export HISTCONTROL=ignoreboth", "destructive.machine-state"),
@@ -88,6 +101,10 @@ BLOCKED = [
 ]
 
 ALLOWED = [
+    ("posix", "esxcli --help"),
+    ("posix", "VBoxManage --version"),
+    ("posix", "grep -rn esxcli docs"),
+    ("posix", "qemu-img info disk.qcow2"),
     ("posix", "hdiutil create -size 10m -fs APFS build/app.dmg"),
     ("posix", "diskutil list"),
     ("posix", "export HISTSIZE=5000"),
