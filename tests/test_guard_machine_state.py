@@ -1,7 +1,8 @@
 """The machine's own state: stopping or reconfiguring services, killing processes the agent did not start
 (by name, by filter, through pgrep), installing system packages, kernel parameters and modules, driver
 filters, backups and shadow copies, boot and time settings, mounts, registry writes, security agents and
-the shell's history, and the machines a hypervisor hosts. Stopping what the agent started, by its id, and every read-only form stay allowed."""
+the shell's history, and the machines a hypervisor hosts. Stopping what the agent started, by its id, and
+every read-only form stay allowed."""
 
 from __future__ import annotations
 
