@@ -14,6 +14,7 @@ NETWORK = [
     "deno run -A https://deno.land/x/tool/mod.ts",
     "deno run --allow-net jsr:@std/http/file-server",
     "deno -A npm:vite build",
+    "deno serve -A server.ts",
     "pip config set global.index-url http://mirror.example",
     "conda config --add channels mirror",
     "yarn config set registry http://mirror.example",
