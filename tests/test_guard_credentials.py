@@ -55,6 +55,8 @@ BLOCKED = [
     ("powershell", ".\\Certify.exe find /vulnerable", "env.credential-dump"),
     ("powershell", "SharpDPAPI.exe triage", "env.credential-dump"),
     ("posix", "samdump2 SYSTEM SAM", "env.credential-dump"),
+    ("powershell", "Set-SeBackupPrivilege", "env.credential-dump"),
+    ("posix", "dscl . passwd /Users/dev old new", "env.accounts"),
 ]
 
 ALLOWED = [
@@ -77,6 +79,7 @@ ALLOWED = [
     ("powershell", "Get-Content .\\docs\\setup.md"),
     ("posix", "grep -rn rubeus docs/"),
     ("posix", "which samdump2"),
+    ("posix", "dscl . -read /Users/dev"),
 ]
 
 

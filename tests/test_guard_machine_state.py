@@ -32,6 +32,31 @@ BLOCKED = [
     ("posix", "yum check-update", "network.package-install"),
     ("posix", "dnf list available", "network.package-install"),
     ("posix", "brew cask install firefox", "network.package-install"),
+    # Security agents told to stand down.
+    ("powershell", "cytool.exe protect disable", "destructive.machine-state"),
+    (
+        "powershell",
+        '& "C:\\Program Files\\Windows Defender\\MpCmdRun.exe" -RemoveDefinitions -All',
+        "destructive",
+    ),
+    ("powershell", ".\\elastic-agent.exe uninstall", "destructive.machine-state"),
+    # Code that runs later: WMI's permanent event subscriptions and the parts of a scheduled task.
+    (
+        "powershell",
+        "New-CimInstance -Namespace root/subscription -ClassName __EventFilter -Property $p",
+        "unverifiable",
+    ),
+    (
+        "powershell",
+        "Get-WmiObject -Namespace root\\subscription -Class CommandLineEventConsumer",
+        "unverifiable",
+    ),
+    ("powershell", "$t = New-ScheduledTaskTrigger -Daily -At 9am", "unverifiable"),
+    (
+        "powershell",
+        "$p = New-ScheduledTaskPrincipal 'NT AUTHORITY\\SYSTEM' -RunLevel Highest",
+        "unverifiable",
+    ),
     ("posix", "hdiutil attach payload.dmg", "destructive.machine-state"),
     ("posix", "udisksctl mount -b /dev/sdb1", "destructive.machine-state"),
     ("posix", "export HISTCONTROL=ignoreboth", "destructive.machine-state"),
@@ -121,6 +146,10 @@ ALLOWED = [
     ("posix", "npm uninstall lodash"),
     ("posix", "pip uninstall -y requests"),
     ("posix", "cargo remove serde"),
+    ("powershell", "MpCmdRun.exe -Scan -ScanType 1"),
+    ("posix", "elastic-agent status"),
+    ("powershell", "Get-CimInstance -Namespace root/cimv2 -ClassName Win32_Process"),
+    ("powershell", "Get-ScheduledTask"),
     ("posix", "hdiutil create -size 10m -fs APFS build/app.dmg"),
     ("posix", "diskutil list"),
     ("posix", "export HISTSIZE=5000"),

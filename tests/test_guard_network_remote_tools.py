@@ -33,6 +33,10 @@ BLOCKED = [
     ("powershell", "Get-DomainUser -Identity bob"),
     ("powershell", "Find-DomainShare"),
     ("powershell", "Invoke-Kerberoast"),
+    ("powershell", "Invoke-ASREPRoast -Verbose"),
+    ("powershell", "New-MachineAccount -MachineAccount x -Password $pw"),
+    ("powershell", "Get-SQLServerLinkCrawl -Instance sql01 -Verbose"),
+    ("powershell", "Get-SQLInstanceDomain | Get-SQLConnectionTestThreaded"),
     ("posix", "kinit alice@CORP.LOCAL"),
     ("posix", "ldapmodify -f change.ldif"),
     ("posix", "realm join corp.local"),
@@ -48,6 +52,8 @@ BLOCKED = [
     ("posix", "dnsrecon -d corp.example"),
     ("posix", "gobuster dir -w words.txt"),
     ("posix", "nuclei -l targets.txt"),
+    ("posix", "sublist3r -d corp.example"),
+    ("posix", "smbserver.py share ./out"),
 ]
 
 ALLOWED = [
