@@ -134,7 +134,7 @@ class MachineOptions:
       first character says which). A build script's `-Node 18` is neither.
     """
 
-    __slots__ = ("host", "machine", "parameters", "switches")
+    __slots__ = ("_screen", "host", "machine", "parameters", "switches")
 
     def __init__(
         self, machine: Iterable[str], host: Iterable[str], parameters: Iterable[str], windows: bool
@@ -145,6 +145,14 @@ class MachineOptions:
         self.parameters = frozenset(n.lstrip("-") for n in parameters if n[:1] == "-")
         self.switches = frozenset(n.lstrip("/") for n in parameters if n[:1] == "/")
         """Windows switches (`/node:srv`, `/S srv`): not on POSIX, where `/node` is a path."""
+        dashed = "|".join(
+            re.escape(n) for n in sorted(self.machine | self.host | self.parameters, key=len)[::-1]
+        )
+        slashed = "|".join(re.escape(n) for n in sorted(self.switches, key=len)[::-1])
+        alternatives = [f"--?(?:{dashed})" if dashed else "", f"/(?:{slashed})" if slashed else ""]
+        body = "|".join(a for a in alternatives if a) or "(?!)"
+        self._screen = re.compile(rf"^(?:{body})(?:[=:]|$)", re.IGNORECASE | re.MULTILINE)
+        """One search over the words joined by newlines finds any of the options, as `_name` reads them."""
 
     def __bool__(self) -> bool:
         return bool(self.machine or self.host or self.parameters or self.switches)
@@ -153,16 +161,7 @@ class MachineOptions:
         """Could one of the words (joined by newlines) be one of these options? Linear in the words."""
         if "-" not in texts and not (self.switches and "/" in texts):
             return False
-        for word in texts.split("\n"):
-            named = self._name(word) if word[:1] in "-/" and len(word) > 1 else None
-            if named is not None and (
-                named[0] in self.machine
-                or named[0] in self.host
-                or named[0] in self.parameters
-                or (word[0] == "/" and named[0] in self.switches)
-            ):
-                return True
-        return False
+        return self._screen.search(texts) is not None
 
     def _name(self, word: str) -> tuple[str, str | None] | None:
         """(option name, attached value or None) when `word` is written as an option."""
