@@ -32,6 +32,16 @@ BLOCKED = [
     ("posix", "yum check-update", "network.package-install"),
     ("posix", "dnf list available", "network.package-install"),
     ("posix", "brew cask install firefox", "network.package-install"),
+    # WSL's own administration, macOS privacy grants, device management and firmware switches, udev.
+    ("powershell", "wsl --unregister Ubuntu", "destructive.machine-state"),
+    ("powershell", "wsl --set-default-version 2", "destructive.machine-state"),
+    ("posix", "tccutil reset AppleEvents", "destructive.machine-state"),
+    ("posix", "sudo jamf policy -id 0", "destructive.machine-state"),
+    ("posix", "sfltool resetbtm", "destructive.machine-state"),
+    ("posix", "csrutil disable", "destructive.machine-state"),
+    ("posix", 'nvram boot-args="-v"', "destructive.machine-state"),
+    ("posix", "sudo safaridriver --enable", "destructive.machine-state"),
+    ("posix", "sudo udevadm control --reload-rules", "destructive.machine-state"),
     # Security agents told to stand down.
     ("powershell", "cytool.exe protect disable", "destructive.machine-state"),
     (
@@ -150,6 +160,11 @@ ALLOWED = [
     ("posix", "elastic-agent status"),
     ("powershell", "Get-CimInstance -Namespace root/cimv2 -ClassName Win32_Process"),
     ("powershell", "Get-ScheduledTask"),
+    ("powershell", "wsl -l -v"),
+    ("powershell", "wsl ls -t"),
+    ("posix", "csrutil status"),
+    ("posix", "nvram -p"),
+    ("posix", "udevadm info /dev/sda"),
     ("posix", "hdiutil create -size 10m -fs APFS build/app.dmg"),
     ("posix", "diskutil list"),
     ("posix", "export HISTSIZE=5000"),

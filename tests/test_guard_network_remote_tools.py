@@ -54,6 +54,13 @@ BLOCKED = [
     ("posix", "nuclei -l targets.txt"),
     ("posix", "sublist3r -d corp.example"),
     ("posix", "smbserver.py share ./out"),
+    ("posix", "sudo ./Responder.py -I eth0"),
+    # AppleScript mounting a share or driving an application on another machine.
+    ("posix", """osascript -e 'mount volume "smb://user:pw@10.0.0.1/share"'"""),
+    (
+        "posix",
+        """osascript -e 'tell application "Finder" of machine "eppc://10.0.0.1" to get name of every disk'""",
+    ),
 ]
 
 ALLOWED = [
@@ -71,6 +78,7 @@ ALLOWED = [
     ("powershell", "nltest /?"),
     ("posix", "echo 'run ngrok http 8080 to share it'"),
     ("posix", "grep -rn kerbrute docs"),
+    ("posix", """osascript -e 'display notification "see https://example.com/build"'"""),
 ]
 
 
