@@ -45,8 +45,6 @@ BLOCKED = [
     ("posix", "fzf --bind 'enter:execute(/bin/sh)'", "unverifiable.command-option"),
     ("posix", "hg --config alias.x='!/bin/sh' x", "unverifiable.command-option"),
     ("posix", "git -c core.hooksPath=.githooks commit -m x", "unverifiable.git-config-exec"),
-    ("posix", "ssh-keygen -D ./pkcs11.so", "unverifiable.command-option"),
-    ("posix", "ssh-add -s /tmp/provider.so", "unverifiable.command-option"),
     ("posix", "git -c core.hooksPath=/dev/null -c core.hooksPath=h ci", "unverifiable.git-config-exec"),
     ("posix", "git -c core.hooksPath=/dev/nul commit", "unverifiable.git-config-exec"),
     ("posix", "git -c core.hooksPath=/dev/null/x commit", "unverifiable.git-config-exec"),
@@ -79,8 +77,6 @@ ALLOWED = [
     ("posix", "mytool --password-file=creds.txt sync"),
     # No hooks at all: nothing runs.
     ("posix", "git -c core.hooksPath=/dev/null commit -m 'update changelog'"),
-    ("posix", "ssh-keygen -t ed25519 -f deploy_key -N ''"),
-    ("posix", "ssh-keygen -s ca_key -I build user_key.pub"),
     ("posix", "backup --dry-run src dst"),
     ("posix", "aria2c2 --on-download-complete=true file"),
     ("posix", "electron-app --gpu-launcher=true"),
