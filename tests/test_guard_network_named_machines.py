@@ -30,6 +30,7 @@ BLOCKED = [
     ("posix", "mytool 192.168.1.20"),
     ("posix", "enum-things -a 10.10.10.10"),
     ("posix", "python3 scan.py 10.0.0.5/32"),
+    ("posix", "mytool /opt/version 10.1.2.3"),
     ("posix", "mytool --peer=172.16.4.2,172.16.4.3"),
     ("posix", "mytool 8.8.8.8"),
     # PowerShell parameters and Windows switches holding a machine or a session on one.
@@ -73,6 +74,8 @@ ALLOWED = [
     ("posix", "python bump.py 1.0.0.0"),
     ("posix", "mytool --version 10.3.4.5"),
     ("posix", "./build.sh --set-version 2.1.3.4"),
+    ("posix", "npm version 1.2.3.4"),
+    ("posix", "cargo set-version 1.2.3.4"),
     ("posix", "./wait-for.sh 127.0.0.1 -t 30"),
     ("posix", "echo 10.0.0.5"),
     ("posix", "grep -rn 10.0.0.5 logs/"),

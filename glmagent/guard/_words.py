@@ -26,9 +26,10 @@ _OUTPUT_SWITCHES = frozenset(
 )
 """Switch names whose value is what a program builds, not what it runs (`csc -out:x.exe`)."""
 
-_VERSION_OPTION = re.compile(r"[-/][\w-]*version", re.IGNORECASE)
+_VERSION_OPTION = re.compile(r"[-/]{0,2}[\w-]*version", re.IGNORECASE)
 _DOTTED_NUMBER = re.compile(r"\d+(?:\.\d+){3}")
-"""`-Version 1.2.3.4`, `--set-version 2.0.1.7`: the word after such an option is a version, not an address."""
+"""`-Version 1.2.3.4`, `--set-version 2.0.1.7`, `npm version 1.2.3.4`: the word after such an option or
+subcommand is a version, not an address."""
 
 _SEPARATED = re.compile(r"(?:[;|`]|&&|\$\()\s*([^\s;|&`()]+)")
 
