@@ -56,6 +56,9 @@ BLOCKED = [
     ("powershell", "SharpDPAPI.exe triage", "env.credential-dump"),
     ("posix", "samdump2 SYSTEM SAM", "env.credential-dump"),
     ("powershell", "Set-SeBackupPrivilege", "env.credential-dump"),
+    ("posix", "find / -name authorized_keys 2> /dev/null", "env.credential-dump"),
+    ("posix", "find / -name '*.ccache'", "env.credential-dump"),
+    ("posix", "find ~ -name 'msal_token_cache.json'", "env.credential-dump"),
     ("posix", "dscl . passwd /Users/dev old new", "env.accounts"),
 ]
 
@@ -80,6 +83,8 @@ ALLOWED = [
     ("posix", "grep -rn rubeus docs/"),
     ("posix", "which samdump2"),
     ("posix", "dscl . -read /Users/dev"),
+    ("posix", "find . -name '*token*'"),
+    ("posix", "find ~/models -name 'tokenizer.json'"),
 ]
 
 
