@@ -50,6 +50,16 @@ BLOCKED = [
     ("posix", "unshadow /etc/passwd /etc/shadow", "env"),
     ("posix", "hashcat -m 1000 hashes.txt words.txt", "env.credential-dump"),
     ("posix", "john hashes.txt", "env.credential-dump"),
+    # Kerberos ticket and DPAPI tools, in-memory dumpers and hash extractors.
+    ("powershell", "Rubeus.exe kerberoast /outfile:h.txt", "env.credential-dump"),
+    ("powershell", ".\\Certify.exe find /vulnerable", "env.credential-dump"),
+    ("powershell", "SharpDPAPI.exe triage", "env.credential-dump"),
+    ("posix", "samdump2 SYSTEM SAM", "env.credential-dump"),
+    ("powershell", "Set-SeBackupPrivilege", "env.credential-dump"),
+    ("posix", "find / -name authorized_keys 2> /dev/null", "env.credential-dump"),
+    ("posix", "find / -name '*.ccache'", "env.credential-dump"),
+    ("posix", "find ~ -name 'msal_token_cache.json'", "env.credential-dump"),
+    ("posix", "dscl . passwd /Users/dev old new", "env.accounts"),
 ]
 
 ALLOWED = [
@@ -70,6 +80,11 @@ ALLOWED = [
     ("powershell", "reg query HKLM\\Software\\Microsoft /s"),
     ("powershell", "Get-Process"),
     ("powershell", "Get-Content .\\docs\\setup.md"),
+    ("posix", "grep -rn rubeus docs/"),
+    ("posix", "which samdump2"),
+    ("posix", "dscl . -read /Users/dev"),
+    ("posix", "find . -name '*token*'"),
+    ("posix", "find ~/models -name 'tokenizer.json'"),
 ]
 
 

@@ -125,6 +125,11 @@ allow	systemd-run --user --scope pytest
 allow	unshare -r whoami
 allow	hyperfine 'sleep 0.1'
 allow	xvfb-run pytest
+allow	chmod -R 755 build
+allow	chmod -R a+rX docs
+allow	chmod ug=rwX,o=rX -R build/dist
+allow	chmod --recursive 0755 ./scripts
+allow	chmod -R 775 storage build/cache
 """
 
 GIT = """
@@ -184,6 +189,19 @@ destructive.system-power	busybox reboot
 destructive.recursive-permissions	find . -exec chmod 777 {} +
 destructive.recursive-permissions	find . -exec chown bob {} ;
 destructive.recursive-permissions	chattr -R +i .
+destructive.recursive-permissions	chmod -R 755 .
+destructive.recursive-permissions	chmod -R 755 ./
+destructive.recursive-permissions	chmod -R 755 *
+destructive.recursive-permissions	chmod -R 755 .github
+destructive.recursive-permissions	chmod -R 777 build
+destructive.recursive-permissions	chmod -R o+w build
+destructive.recursive-permissions	chmod -R 000 src
+destructive.recursive-permissions	chmod -R go-w .
+destructive.recursive-permissions	chmod -R 755 build/../..
+destructive.recursive-permissions	chmod -R 755 build /usr
+destructive.recursive-permissions	chown -R me build
+destructive.machine-state	chmod -R 4755 build
+unverifiable	chmod -R 755 "$DIR"
 destructive.truncating-write	mv x /dev/null
 destructive.truncating-write	ln -sf /dev/null src/app.py
 destructive.truncating-write	ln -sfn target link

@@ -44,6 +44,10 @@ BLOCKED = [
     ("posix", "csvtool call '/bin/sh;false' data.csv", "unverifiable.command-option"),
     ("posix", "fzf --bind 'enter:execute(/bin/sh)'", "unverifiable.command-option"),
     ("posix", "hg --config alias.x='!/bin/sh' x", "unverifiable.command-option"),
+    ("posix", "git -c core.hooksPath=.githooks commit -m x", "unverifiable.git-config-exec"),
+    ("posix", "git -c core.hooksPath=/dev/null -c core.hooksPath=h ci", "unverifiable.git-config-exec"),
+    ("posix", "git -c core.hooksPath=/dev/nul commit", "unverifiable.git-config-exec"),
+    ("posix", "git -c core.hooksPath=/dev/null/x commit", "unverifiable.git-config-exec"),
     ("posix", "openssl req -engine ./lib.so", "unverifiable.command-option"),
     # Variables holding a command or loading code.
     ("posix", "CRASHPAGER='rm -rf ~' crash -h", "destructive.recursive-delete"),
@@ -71,6 +75,8 @@ BLOCKED = [
 
 ALLOWED = [
     ("posix", "mytool --password-file=creds.txt sync"),
+    # No hooks at all: nothing runs.
+    ("posix", "git -c core.hooksPath=/dev/null commit -m 'update changelog'"),
     ("posix", "backup --dry-run src dst"),
     ("posix", "aria2c2 --on-download-complete=true file"),
     ("posix", "electron-app --gpu-launcher=true"),

@@ -1,7 +1,8 @@
 """The machine's own state: stopping or reconfiguring services, killing processes the agent did not start
 (by name, by filter, through pgrep), installing system packages, kernel parameters and modules, driver
 filters, backups and shadow copies, boot and time settings, mounts, registry writes, security agents and
-the shell's history. Stopping what the agent started, by its id, and every read-only form stay allowed."""
+the shell's history, and the machines a hypervisor hosts. Stopping what the agent started, by its id, and
+every read-only form stay allowed."""
 
 from __future__ import annotations
 
@@ -9,6 +10,63 @@ import pytest
 from conftest import guard_allows, guard_blocks
 
 BLOCKED = [
+    # A hypervisor's own management tools: the machines it hosts, their power, snapshots and its firewall.
+    ("posix", "esxcli network firewall set --enabled false", "destructive.machine-state"),
+    ("posix", "esxcli --formatter=csv vm process list", "destructive.machine-state"),
+    ("posix", "vim-cmd vmsvc/snapshot.removeall 12", "destructive.machine-state"),
+    (
+        "posix",
+        "for i in $(vim-cmd vmsvc/getallvms | awk '{print $1}'); do vim-cmd vmsvc/power.off $i; done",
+        "destructive.machine-state",
+    ),
+    ("posix", "esxcfg-advcfg -s 32768 /BufferCache/MaxCapacity", "destructive.machine-state"),
+    ("posix", "vmkfstools -c 10M disk.vmdk", "destructive.machine-state"),
+    ("powershell", ".\\VBoxManage.exe modifyvm $name --memory 1024", "destructive.machine-state"),
+    ("posix", "virsh destroy web1", "destructive.machine-state"),
+    # Removing or downgrading the system's packages, and asking the repositories what they offer.
+    ("posix", "sudo apt-get purge -y nginx", "destructive.machine-state"),
+    ("posix", "yum remove httpd", "destructive.machine-state"),
+    ("posix", "dnf history undo 3", "destructive.machine-state"),
+    ("posix", "brew uninstall wget", "destructive.machine-state"),
+    ("powershell", "choco uninstall git -y", "destructive.machine-state"),
+    ("posix", "yum check-update", "network.package-install"),
+    ("posix", "dnf list available", "network.package-install"),
+    ("posix", "brew cask install firefox", "network.package-install"),
+    # WSL's own administration, macOS privacy grants, device management and firmware switches, udev.
+    ("powershell", "wsl --unregister Ubuntu", "destructive.machine-state"),
+    ("powershell", "wsl --set-default-version 2", "destructive.machine-state"),
+    ("posix", "tccutil reset AppleEvents", "destructive.machine-state"),
+    ("posix", "sudo jamf policy -id 0", "destructive.machine-state"),
+    ("posix", "sfltool resetbtm", "destructive.machine-state"),
+    ("posix", "csrutil disable", "destructive.machine-state"),
+    ("posix", 'nvram boot-args="-v"', "destructive.machine-state"),
+    ("posix", "sudo safaridriver --enable", "destructive.machine-state"),
+    ("posix", "sudo udevadm control --reload-rules", "destructive.machine-state"),
+    # Security agents told to stand down.
+    ("powershell", "cytool.exe protect disable", "destructive.machine-state"),
+    (
+        "powershell",
+        '& "C:\\Program Files\\Windows Defender\\MpCmdRun.exe" -RemoveDefinitions -All',
+        "destructive",
+    ),
+    ("powershell", ".\\elastic-agent.exe uninstall", "destructive.machine-state"),
+    # Code that runs later: WMI's permanent event subscriptions and the parts of a scheduled task.
+    (
+        "powershell",
+        "New-CimInstance -Namespace root/subscription -ClassName __EventFilter -Property $p",
+        "unverifiable",
+    ),
+    (
+        "powershell",
+        "Get-WmiObject -Namespace root\\subscription -Class CommandLineEventConsumer",
+        "unverifiable",
+    ),
+    ("powershell", "$t = New-ScheduledTaskTrigger -Daily -At 9am", "unverifiable"),
+    (
+        "powershell",
+        "$p = New-ScheduledTaskPrincipal 'NT AUTHORITY\\SYSTEM' -RunLevel Highest",
+        "unverifiable",
+    ),
     ("posix", "hdiutil attach payload.dmg", "destructive.machine-state"),
     ("posix", "udisksctl mount -b /dev/sdb1", "destructive.machine-state"),
     ("posix", "export HISTCONTROL=ignoreboth", "destructive.machine-state"),
@@ -88,6 +146,25 @@ BLOCKED = [
 ]
 
 ALLOWED = [
+    ("posix", "esxcli --help"),
+    ("posix", "VBoxManage --version"),
+    ("posix", "grep -rn esxcli docs"),
+    ("posix", "qemu-img info disk.qcow2"),
+    ("posix", "yum list installed"),
+    ("posix", "apt list --installed"),
+    ("posix", "brew list"),
+    ("posix", "npm uninstall lodash"),
+    ("posix", "pip uninstall -y requests"),
+    ("posix", "cargo remove serde"),
+    ("powershell", "MpCmdRun.exe -Scan -ScanType 1"),
+    ("posix", "elastic-agent status"),
+    ("powershell", "Get-CimInstance -Namespace root/cimv2 -ClassName Win32_Process"),
+    ("powershell", "Get-ScheduledTask"),
+    ("powershell", "wsl -l -v"),
+    ("powershell", "wsl ls -t"),
+    ("posix", "csrutil status"),
+    ("posix", "nvram -p"),
+    ("posix", "udevadm info /dev/sda"),
     ("posix", "hdiutil create -size 10m -fs APFS build/app.dmg"),
     ("posix", "diskutil list"),
     ("posix", "export HISTSIZE=5000"),

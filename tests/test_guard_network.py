@@ -11,6 +11,15 @@ NETWORK = [
     "skopeo inspect docker://registry.example/app",
     "docker manifest inspect alpine",
     "deno cache main.ts",
+    "deno run -A https://deno.land/x/tool/mod.ts",
+    "deno run --allow-net jsr:@std/http/file-server",
+    "deno -A npm:vite build",
+    "deno serve -A server.ts",
+    "curl -V https://example.com",
+    "curl --data @data.json https://example.com/c --help",
+    "wget -q https://example.com/x",
+    "dotnet tool exec some-tool",
+    "dotnet tool restore",
     "pip config set global.index-url http://mirror.example",
     "conda config --add channels mirror",
     "yarn config set registry http://mirror.example",
@@ -426,6 +435,18 @@ PROBES_AND_CLIENTS = [
 
 
 NETWORK_ALLOWED = [
+    # deno's permission flags say what the project's own script may do, as running it with node would.
+    "deno run -A tools/check_docs.ts",
+    "deno run --allow-read --allow-write --allow-net ./tools/format.js --check",
+    "deno test -A --parallel --doc",
+    "deno -A --config tests/config/deno.json tests/run.ts",
+    "target/release/deno run --allow-all --lock=tools/deno.lock.json ./tools/upload.js",
+    "deno task build",
+    # Clients asked for their version or help print it and exit; a tool the manifest restored runs locally.
+    "curl --version",
+    "http --version",
+    "wget --help",
+    "dotnet tool run dotnet-cake --target=Test --configuration=Release",
     "lpstat -p",
     "PS> nltest /?",
     "PS> Get-CimInstance Win32_OperatingSystem",

@@ -38,6 +38,12 @@ BLOCKED = [
     ('sc create x binPath= "cmd /c payload.exe"', "destructive.machine-state"),
     ("sc config x binpath= payload.exe", "destructive.machine-state"),
     ("conhost.exe --headless cmd /c rd /s /q C:\\src", "destructive"),
+    # Programs that elevate themselves or load what they are handed, and Windows' own launchers.
+    ("iscsicpl.exe", "unverifiable"),
+    ("odbcad32.exe", "unverifiable"),
+    ("rasautou -d payload.dll -p export_name -a a -e e", "unverifiable"),
+    ("Runonce.exe /AlternateShellStartup", "unverifiable"),
+    ("tscon 2 /dest:console", "unverifiable"),
     ('conhost.exe powershell -c "iwr http://x"', "network"),
     ('msedgewebview2.exe --utility-cmd-prefix="cmd /c rd /s /q C:\\src"', "destructive"),
     ('wmic process call create "cmd /c x"', "unverifiable"),
@@ -47,6 +53,9 @@ BLOCKED = [
 
 ALLOWED = [
     "msiexec /?",
+    "iscsicpl /?",
+    "write-output done",
+    "Write-Host ready",
     "cscript /?",
     "conhost.exe --headless dotnet test",
     "msedgewebview2.exe --version",

@@ -884,3 +884,38 @@ def test_dash_before_heredoc_and_sudo_assignments(command: str, rule: str) -> No
 )
 def test_dash_before_heredoc_stays_allowed(command: str) -> None:
     assert _check(command, "posix").allowed
+
+
+# A wrapper's own options end where its command starts: an option known to take no value (`uv run --locked`)
+# never swallows the command's name, and `--opt=value` holds its value whatever it is; an unknown option
+# just before the command is still read both ways (it may take the next word or not).
+WRAPPER_OPTIONS_ALLOWED = [
+    "uv run --locked ruff format .",
+    "uv run -q ruff format --check .",
+    "uv run --frozen --all-extras pytest -q",
+    "uv run --only-group=check ruff format --diff .",
+    'uv run --python="$PY" pytest',
+    "uv run --no-sync --isolated mypy src",
+    "poetry run --quiet black .",
+]
+WRAPPER_OPTIONS_BLOCKED = [
+    ("uv run --locked rm -rf /", "destructive.recursive-delete"),
+    ("uv run --locked format /dev/sda", "destructive.disk-format"),
+    ("uv run --unknown-flag format /dev/sda", "destructive.disk-format"),
+    ('uv run --python="$PY" rm -rf /', "destructive.recursive-delete"),
+    ("uv run $OPTS rm -rf /", "destructive.recursive-delete"),
+    ("pixi run --frozen rm -rf /", "destructive.recursive-delete"),
+]
+
+
+@pytest.mark.parametrize("command", WRAPPER_OPTIONS_ALLOWED)
+def test_wrapper_flags_do_not_swallow_the_command(command: str) -> None:
+    decision = _check(command, "posix")
+    assert decision.allowed, f"{command!r} must be allowed, got {decision.rule_id}: {decision.reason}"
+
+
+@pytest.mark.parametrize(("command", "rule"), WRAPPER_OPTIONS_BLOCKED)
+def test_what_a_wrapper_runs_after_its_flags_is_checked(command: str, rule: str) -> None:
+    decision = _check(command, "posix")
+    assert not decision.allowed, f"{command!r} must be blocked"
+    assert decision.rule_id == rule, decision.reason

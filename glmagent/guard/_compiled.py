@@ -211,6 +211,10 @@ class PolicyTables:
             for d in _DIALECTS
         }
         """Per dialect, the locator rules with the programs each spares (its own list and the text tools)."""
+        self._machine_options = {
+            d: [regex.options for _, regex, _ in self.locators[d] if regex.options is not None]
+            for d in _DIALECTS
+        }
         self.pass_through = frozenset(v.lower() for v in data.pass_through)
         self.argument_rules = {
             d: (self.index.arguments.get(d, []), self.index.argument_screen.get(d))
@@ -240,6 +244,10 @@ class PolicyTables:
                     self.executor_globs.append((name.lower(), spec))
                 else:
                     self.executors[name.lower()] = spec
+
+    def machine_options(self, dialect: Dialect, texts: str) -> bool:
+        """Could one of the words (joined by newlines) be an option whose value names a machine?"""
+        return any(options.screen(texts) for options in self._machine_options[dialect])
 
     def is_runner(self, word: str) -> bool:
         """Is `word` (a name or a path) a shell, an interpreter or a wrapper, which runs what follows it?"""

@@ -104,7 +104,7 @@ class CompiledPolicy(PolicyTables):
                 raws = "\n".join([a.raw for a in args])
                 if raws != texts and screen.search(raws) is not None:
                     return None
-            if self.locators[shell] and _locators.screen(texts):
+            if self.locators[shell] and (_locators.screen(texts) or self.machine_options(shell, texts)):
                 return None  # a word that may name another machine: the walk judges it
             if self.handed_screen.search(texts) and self.file_tools.isdisjoint(info.names):
                 return None  # a word that may hand the program code to run: the walk judges it

@@ -1,6 +1,7 @@
 """Words that point where the policy cannot look: another machine (a URL, a UNC path, an scp-style
-`user@host:path`, a `host:port`, a login at a host: `user@10.0.0.1`, `corp/user:password@dc01.corp.local`) or
-an NTFS alternate data stream (`notes.txt:evil.exe`).
+`user@host:path`, a `host:port`, a login at a host: `user@10.0.0.1`, `corp/user:password@dc01.corp.local`, an
+IP address, the value of an option that names a machine: `-ComputerName dc01`, `--dc-ip 10.0.0.1`,
+`/node:srv`, `--host db.corp.local`) or an NTFS alternate data stream (`notes.txt:evil.exe`).
 
 A program the policy knows nothing about may still reach the network: `restic -r rest:http://…`,
 `certutil -URL http://…`, `msxsl http://…/x.xsl`, `sqlcmd -i https://…`, `plink host:22`. What gives it
@@ -46,6 +47,27 @@ _PATTERNS = {
 _WINDOWS_UNC = rf"{_AFTER_SEPARATOR}//(?![.?]/)[A-Za-z0-9_$-][^\\/\s]*+/[^\\/\s]"
 """PowerShell and Windows programs also take `//server/share`; on POSIX `//etc` is just `/etc`."""
 
+_OCTET = r"(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)"
+_ADDRESS_IN_WORD = re.compile(rf"{_AFTER_SEPARATOR}({_OCTET}(?:\.{_OCTET}){{3}})(?![\w.])")
+"""An IPv4 address at the start of a word or after a separator (`--dc-ip=10.0.0.1`, `/dc:10.0.0.1`), ending
+where the word or a `:port`, `/prefix` or list goes on."""
+_LOCAL_ADDRESS = re.compile(r"127\.|0\.0\.0\.0$|255\.")
+"""Loopback, the unspecified address (`--host 0.0.0.0` binds this machine) and netmasks."""
+_VERSION = re.compile(r"version", re.IGNORECASE)
+_RANGE = re.compile(r"/(?:[12]?\d|3[01])(?![\w.])")
+"""`/16` after an address: a network range, not a machine (`/32` is one machine)."""
+_LOCAL_HOST_NAMES = frozenset(
+    {"localhost", ".", "::1", "[::1]", "::", "[::]", "%computername%", "ip6-localhost"}
+)
+_HOST_WORD = re.compile(
+    rf"(?:\\\\)?(?:{_OCTET}(?:\.{_OCTET}){{3}}|\[[0-9A-Fa-f:.]++\]|(?:[A-Za-z0-9-]++\.)++(?:{_TOP_LEVEL}))"
+    r"(?::\d{1,5})?\.?",
+    re.IGNORECASE,
+)
+"""A value that can only be a host: an address, or a name ending in a top-level domain (`dc01.corp.local`)."""
+_UNC_HOST = re.compile(r"\\\\[A-Za-z0-9][A-Za-z0-9_.$-]*+\\?")
+"""`\\\\W10.corp.local`, `\\\\srv`: a machine named the Windows way, without a share."""
+
 _BLANK = re.compile(r"\s")
 _ADDRESS = re.compile(r"(?:\d{1,3}(?:\.\d{1,3}){3}|\[[0-9A-Fa-f:.]++\])(?:[:/]\S*+)?")
 _AT_ADDRESS = re.compile(r"@[\d\[]")
@@ -75,15 +97,144 @@ def _names_stream(word: str) -> bool:
     return bool(stream) and ":" not in stream and not stream[0].isdigit() and "." in name.strip(".")
 
 
+def names_address(word: str) -> bool:
+    """Does a blank-free word hold an IP address of another machine? Loopback, `0.0.0.0`, netmasks, a network
+    (`10.0.0.0`, a range `172.28.0.0/16`) and a dotted version (`1.0.0.0`, `/p:Version=1.2.3.4`,
+    `AssemblyVersion=2.1.0.7`) are not one."""
+    for m in _ADDRESS_IN_WORD.finditer(word):
+        address = m.group(1)
+        if (
+            _LOCAL_ADDRESS.match(address) is None
+            and not address.endswith(".0")
+            and _RANGE.match(word, m.end()) is None
+            and _VERSION.search(word, 0, m.start()) is None
+        ):
+            return True
+    return False
+
+
+def is_local_host(value: str) -> bool:
+    """A value naming this machine: `localhost`, loopback, the unspecified address, `.`."""
+    v = value.strip("\"'").lower().rstrip("\\")
+    if v.startswith("\\\\"):
+        v = v[2:]
+    host = v.rsplit(":", 1)[0] if v.count(":") == 1 else v
+    return host in _LOCAL_HOST_NAMES or _LOCAL_ADDRESS.match(host) is not None
+
+
+class MachineOptions:
+    """Options whose value names another machine, whatever the program.
+
+    - `machine` options (`--dc-ip`, `-ComputerName`, `-rhost`) name one with any value but this machine's own
+      (a number is a count, not a machine); a value known only at run time counts.
+    - `host` options (`--host`, `--server`, `--domain`) only with a value that can be nothing but a host: an
+      address or a name with a top-level domain (`--host db.corp.local`, never `--target x86_64-linux-gnu`).
+    - `parameters` hold a machine or a connection to one, like `machine` options, but only written their
+      own way: `-CimSession $s` as a PowerShell parameter, `/node:srv` as a Windows switch (the entry's
+      first character says which). A build script's `-Node 18` is neither.
+    """
+
+    __slots__ = ("_screen", "host", "machine", "parameters", "switches")
+
+    def __init__(
+        self, machine: Iterable[str], host: Iterable[str], parameters: Iterable[str], windows: bool
+    ) -> None:
+        self.machine = frozenset(n.lower().lstrip("-/") for n in machine)
+        self.host = frozenset(n.lower().lstrip("-/") for n in host)
+        parameters = [n.lower() for n in parameters] if windows else []
+        self.parameters = frozenset(n.lstrip("-") for n in parameters if n[:1] == "-")
+        self.switches = frozenset(n.lstrip("/") for n in parameters if n[:1] == "/")
+        """Windows switches (`/node:srv`, `/S srv`): not on POSIX, where `/node` is a path."""
+        dashed = "|".join(
+            re.escape(n) for n in sorted(self.machine | self.host | self.parameters, key=len)[::-1]
+        )
+        slashed = "|".join(re.escape(n) for n in sorted(self.switches, key=len)[::-1])
+        alternatives = [f"--?(?:{dashed})" if dashed else "", f"/(?:{slashed})" if slashed else ""]
+        body = "|".join(a for a in alternatives if a) or "(?!)"
+        self._screen = re.compile(rf"^(?:{body})(?:[=:]|$)", re.IGNORECASE | re.MULTILINE)
+        """One search over the words joined by newlines finds any of the options, as `_name` reads them."""
+
+    def __bool__(self) -> bool:
+        return bool(self.machine or self.host or self.parameters or self.switches)
+
+    def screen(self, texts: str) -> bool:
+        """Could one of the words (joined by newlines) be one of these options? Linear in the words."""
+        if "-" not in texts and not (self.switches and "/" in texts):
+            return False
+        return self._screen.search(texts) is not None
+
+    def _name(self, word: str) -> tuple[str, str | None] | None:
+        """(option name, attached value or None) when `word` is written as an option."""
+        if word[:1] == "-":
+            body = word[2:] if word[:2] == "--" else word[1:]
+        elif word[:1] == "/" and self.switches:
+            body = word[1:]
+        else:
+            return None
+        cut = min((i for i in (body.find("="), body.find(":")) if i >= 0), default=-1)
+        if cut >= 0:
+            return body[:cut].lower(), body[cut + 1 :]
+        return body.lower(), None
+
+    def hit(self, texts: list[str], params: list[bool], dyn: str) -> str | None:
+        """The first `option value` naming another machine among a command's words (texts, with `dyn` where
+        a run-time part sits; `params`: which words are PowerShell parameters), or None."""
+        n = len(texts)
+        for i, word in enumerate(texts):
+            if not word or word[:1] == dyn:
+                continue
+            named = self._name(word)
+            if named is None:
+                continue
+            name, value = named
+            if word[0] == "/":
+                strong = name in self.switches
+            else:
+                strong = name in self.machine or (params[i] and name in self.parameters)
+            if not strong and (word[0] == "/" or name not in self.host):
+                continue
+            shown = word
+            if value is None:
+                if i + 1 >= n:
+                    continue
+                value = texts[i + 1]
+                if value[:1] == "-" or (self.switches and value[:1] == "/" and len(value) < 4):
+                    continue  # another option: this one took no value (`vite --host --port 3000`)
+                shown = f"{word} {value}"
+            if not value or value.isdigit():
+                continue
+            if dyn in value:
+                if strong:
+                    return shown.replace(dyn, "$…")
+                continue
+            if is_local_host(value):
+                continue
+            if strong or _HOST_WORD.fullmatch(value) is not None or _UNC_HOST.fullmatch(value) is not None:
+                return shown
+        return None
+
+
 class LocatorMatcher:
-    """Does one blank-free word hold a locator of the given kinds? (`match`, like a compiled pattern's.)"""
+    """Does one blank-free word hold a locator of the given kinds? (`match`, like a compiled pattern's.)
+    `options` finds option values that name a machine among a command's words."""
 
-    __slots__ = ("login", "machine", "stream")
+    __slots__ = ("address", "login", "machine", "options", "stream", "unc_host")
 
-    def __init__(self, machine: re.Pattern[str] | None, stream: bool, login: bool = False) -> None:
+    def __init__(
+        self,
+        machine: re.Pattern[str] | None,
+        stream: bool,
+        login: bool = False,
+        address: bool = False,
+        unc_host: bool = False,
+        options: MachineOptions | None = None,
+    ) -> None:
         self.machine = machine
         self.stream = stream
         self.login = login
+        self.address = address
+        self.unc_host = unc_host
+        self.options = options if options else None
 
     def match(self, word: str) -> bool:
         if not word or _BLANK.search(word) is not None:
@@ -92,15 +243,27 @@ class LocatorMatcher:
             return True
         if self.login and "@" in word and _names_login(word):
             return True
+        if self.address and "." in word and names_address(word):
+            return True
+        if self.unc_host and word[:2] == "\\\\" and _UNC_HOST.fullmatch(word) and not is_local_host(word):
+            return True
         return self.stream and ":" in word and _names_stream(word)
 
 
-def locator_regex(kinds: Iterable[str], local_schemes: Iterable[str], dialect: str) -> LocatorMatcher:
-    """The matcher of a `locator` clause: `match(word)` tells whether a word holds a locator of `kinds`."""
+def locator_regex(
+    kinds: Iterable[str],
+    local_schemes: Iterable[str],
+    dialect: str,
+    machine_options: Iterable[str] = (),
+    host_options: Iterable[str] = (),
+    machine_parameters: Iterable[str] = (),
+) -> LocatorMatcher:
+    """The matcher of a `locator` clause: `match(word)` tells whether a word holds a locator of `kinds`;
+    `options` (when the clause names any) finds option values naming a machine."""
     kinds = list(kinds)
     parts = []
     for kind in kinds:
-        if kind in ("stream", "user-host"):
+        if kind in ("stream", "user-host", "address"):
             continue
         body = _PATTERNS[kind]
         if kind == "url":
@@ -110,9 +273,27 @@ def locator_regex(kinds: Iterable[str], local_schemes: Iterable[str], dialect: s
             body = f"(?:{body}|{_WINDOWS_UNC})"
         parts.append(f"(?:{body})")
     machine = re.compile("|".join(parts), re.IGNORECASE) if parts else None
-    return LocatorMatcher(machine, "stream" in kinds, "user-host" in kinds)
+    windows = dialect != "posix"
+    options = MachineOptions(machine_options, host_options, machine_parameters if windows else (), windows)
+    return LocatorMatcher(
+        machine,
+        "stream" in kinds,
+        "user-host" in kinds,
+        address="address" in kinds,
+        unc_host="unc" in kinds and windows,
+        options=options,
+    )
+
+
+_DOTTED = re.compile(r"\d\.\d{1,3}\.\d{1,3}\.\d")
 
 
 def screen(text: str) -> bool:
     """Could `text` (words joined by newlines) hold a locator at all? One cheap test before the regex."""
-    return ":" in text or "\\\\" in text or "//" in text or _AT_ADDRESS.search(text) is not None
+    return (
+        ":" in text
+        or "\\\\" in text
+        or "//" in text
+        or _AT_ADDRESS.search(text) is not None
+        or ("." in text and _DOTTED.search(text) is not None)
+    )

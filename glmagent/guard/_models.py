@@ -234,19 +234,30 @@ class ArgumentClause(_Strict):
     shells: list[Dialect] = ["posix", "powershell", "cmd"]
 
 
-LocatorKind = Literal["url", "unc", "scp", "host-port", "user-host", "stream"]
+LocatorKind = Literal["url", "unc", "scp", "host-port", "user-host", "address", "stream"]
 
 
 class LocatorClause(_Strict):
     """Matches an argument (or redirection target) that points where the policy cannot look, given to any
     program but the `except_commands`: another machine — a URL (`scheme://…`, also inside `rest:http://…`
     or `/format:https://…`), a UNC path (`\\\\host\\share`), an scp-style `user@host:path`, a `host:port`,
-    a login at a host (`user@10.0.0.1`, `corp/user:password@dc01.corp.local`)
+    a login at a host (`user@10.0.0.1`, `corp/user:password@dc01.corp.local`), an IP address of another
+    machine (`address`; not loopback, `0.0.0.0` or a dotted version), an option whose value names a machine
+    (`machine_options`, `host_options`, `machine_parameters`)
     — or an NTFS alternate data stream (`file.txt:hidden.exe`). A word holding blanks is text (a message, a
     script), not a locator."""
 
     on: Literal["locator"]
     kinds: list[LocatorKind] = Field(min_length=1)
+    machine_options: list[str] = []
+    """Options whose value names a machine, whatever it is unless this machine's own (`-ComputerName`,
+    `--dc-ip`, `/node:`); a value only known at run time counts."""
+    host_options: list[str] = []
+    """Options whose value names a machine only when it can be nothing but a host: an address or a name with
+    a top-level domain (`--host db.corp.local`, never `--target x86_64-unknown-linux-gnu`)."""
+    machine_parameters: list[str] = []
+    """Like `machine_options`, but only written one way: `-CimSession` as a PowerShell parameter (`-Session
+    $s`), `/node` as a Windows switch (`wmic /node:srv`); the first character says which."""
     local_schemes: list[str] = ["file", "unix", "npipe"]
     """URL schemes that stay on this machine."""
     except_commands: list[str] = []
@@ -316,6 +327,9 @@ class WrapperSpec(_Strict):
     """Word(s) that must follow the name for it to wrap (`run` for `uv run`, `netns exec` for `ip netns`)."""
     value_options: list[str] = []
     """Options that consume the next word (or an attached value)."""
+    flag_options: list[str] = []
+    """Options that take no value, so the word after them is never theirs (`uv run --locked ruff`); any other
+    unknown option just before the command is read both ways."""
     positionals: int = 0
     """Words to skip after the options before the command (`timeout DURATION`, `chroot DIR`)."""
     assignments: bool = False

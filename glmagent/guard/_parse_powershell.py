@@ -1435,8 +1435,9 @@ def _ps7_operator(source: str, i: int, out: list[str]) -> tuple[str, int] | None
 _NAMED_BLOCK = re.compile(r"(?im)(?:^|[;}])\s*(?:begin|process|end|clean|dynamicparam)\s*\{")
 _PARAM_BLOCK = re.compile(r"(?im)^\s*(?:\[[^\]\n]*\]\s*)*param\s*\(")
 _COMMENTS = re.compile(r"<#.*?#>|#[^\n]*", re.DOTALL)
-_DIGIT_PARAMETER = re.compile(r"-[A-Za-z_]\w*\d\w*")
-"""`-Run1`: the grammar ends a parameter name at its first digit and reads the digit as a redirection."""
+_DIGIT_PARAMETER = re.compile(r"--?[A-Za-z_][\w-]*\d[\w-]*")
+"""`-Run1`, `--no-x86`: the grammar ends a parameter name at its first digit and reads the digit as a
+redirection."""
 
 
 def _at_statement_start(out: list[str]) -> bool:

@@ -745,7 +745,14 @@ def build_index(rules: list[Rule], syntax: dict[str, SyntaxSpec]) -> RuleIndex:
             elif isinstance(clause, LocatorClause):
                 spared = frozenset(c.lower() for c in clause.except_commands)
                 for shell in clause.shells:
-                    pattern = locator_regex(clause.kinds, clause.local_schemes, shell)
+                    pattern = locator_regex(
+                        clause.kinds,
+                        clause.local_schemes,
+                        shell,
+                        clause.machine_options,
+                        clause.host_options,
+                        clause.machine_parameters,
+                    )
                     index.locators.setdefault(shell, []).append((rule, pattern, spared))
             else:
                 index.engine[clause.event] = rule

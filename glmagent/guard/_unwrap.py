@@ -73,8 +73,10 @@ def unwrap(spec: WrapperSpec, args: list[Arg], stdin_words: list[Arg] | None) ->
         if t == "--":
             i += 1
             break
-        if DYN in t and a.may_be_flag:
+        attached = t[:2] == "--" and "=" in t and DYN not in t.partition("=")[0]
+        if DYN in t and a.may_be_flag and not attached:
             # `sudo $OPTS rm -rf /`: the word may be options or the command itself; check both readings.
+            # (`--python="$V"` is an option whatever `$V` holds: its value is attached.)
             out.candidates.append(args[i + 1 :])
             ambiguous_at = None
             break
@@ -97,7 +99,8 @@ def unwrap(spec: WrapperSpec, args: list[Arg], stdin_words: list[Arg] | None) ->
                 if name in spec.no_run_flags:
                     out.has_command = False
                     return out
-                ambiguous_at = i
+                if not eq and name not in spec.flag_options:
+                    ambiguous_at = i  # an unknown `--opt` may take the next word; `--opt=value` cannot
                 i += 1
                 continue
             consumed = False
@@ -121,7 +124,8 @@ def unwrap(spec: WrapperSpec, args: list[Arg], stdin_words: list[Arg] | None) ->
                         arg_file = value_arg.text
                     break
             else:
-                ambiguous_at = i
+                if not all("-" + ch in spec.flag_options for ch in t[1:]):
+                    ambiguous_at = i
             i += 2 if consumed else 1
             continue
         if spec.assignments and _ASSIGNMENT.match(t):

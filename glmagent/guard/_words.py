@@ -26,6 +26,11 @@ _OUTPUT_SWITCHES = frozenset(
 )
 """Switch names whose value is what a program builds, not what it runs (`csc -out:x.exe`)."""
 
+_VERSION_OPTION = re.compile(r"[-/]{0,2}[\w-]*version", re.IGNORECASE)
+_DOTTED_NUMBER = re.compile(r"\d+(?:\.\d+){3}")
+"""`-Version 1.2.3.4`, `--set-version 2.0.1.7`, `npm version 1.2.3.4`: the word after such an option or
+subcommand is a version, not an address."""
+
 _SEPARATED = re.compile(r"(?:[;|`]|&&|\$\()\s*([^\s;|&`()]+)")
 
 
@@ -65,7 +70,7 @@ class WordChecks:
                 self._output_targets(args, argv, info, frame)  # `strace -o FILE`, `screen -Logfile FILE`
             return  # what they run is checked as a command of its own, with its own words
         p = self.p
-        if p.locators[frame.dialect] and _locators.screen(texts):
+        if p.locators[frame.dialect] and (_locators.screen(texts) or p.machine_options(frame.dialect, texts)):
             self._locators(args, argv, info, frame)
         if info.special is None and p.file_tools.isdisjoint(names) and p.handed_screen.search(texts):
             self._handed_code(args, argv, info, frame)
@@ -85,22 +90,34 @@ class WordChecks:
                     self._judge_write(self.scope(frame), target, frame, words)
 
     def _locators(self, args: list[Arg], argv: list[Arg], info: NameInfo, frame: Frame) -> None:
-        """A word naming another machine (`http://…`, `\\\\host\\share`, `user@host:path`, `host:port`)."""
-        candidates = [a for a in args if _locators.screen(a.text)]
-        if not candidates:
-            return
-        if info.executor is not None:
+        """A word naming another machine (`http://…`, `\\\\host\\share`, `user@host:path`, `host:port`, an
+        address), or an option whose value names one (`-ComputerName dc01`, `--dc-ip 10.0.0.1`)."""
+        candidates = [
+            a
+            for i, a in enumerate(args)
+            if _locators.screen(a.text)
+            and not (i and _DOTTED_NUMBER.fullmatch(a.text) and _VERSION_OPTION.fullmatch(args[i - 1].text))
+        ]
+        if candidates and info.executor is not None:
             # An inline program is text in its own language (`sed 's|http://a|https://b|'`): its network
             # calls are the payload rules' to find.
             programs = [p.text for p in executor(info.executor, args).payloads]
             candidates = [a for a in candidates if not any(p and p in a.text for p in programs)]
         names = info.names
+        texts: list[str] | None = None
         for rule, pattern, spared in self.p.locators[frame.dialect]:
             if names[0] in spared or (len(names) > 1 and names[1] in spared):
                 continue
             for a in candidates:
                 if pattern.match(a.text) or (a.raw is not a.text and DYN in a.text and pattern.match(a.raw)):
                     self._rule_finding(rule, argv, names, frame, a.text if DYN not in a.text else a.raw)
+            options = pattern.options
+            if options is not None:
+                if texts is None:
+                    texts = [a.text for a in args]
+                shown = options.hit(texts, [a.param for a in args], DYN)
+                if shown is not None:
+                    self._rule_finding(rule, argv, names, frame, shown)
 
     def _handed_code(self, args: list[Arg], argv: list[Arg], info: NameInfo, frame: Frame) -> None:
         """Words that hand the program code to run (see `_handed`).
