@@ -81,6 +81,11 @@ ALLOWED = [
     ("powershell", "ipconfig"),
     ("posix", "ss -tlnp"),
     ("powershell", "netstat -ano"),
+    ("posix", "zip -r dist/app.zip build"),
+    ("posix", "7z x -pPASS in.7z"),
+    ("posix", "openssl enc -d -aes-256-cbc -in a.enc -out a"),
+    ("posix", "gpg --detach-sign dist/app.tar.gz"),
+    ("posix", "find . -name '*.docx'"),
 ]
 
 BLOCKED = [
@@ -196,6 +201,15 @@ BLOCKED = [
     ("posix", "ioreg", "env"),
     ("posix", "dmidecode", "env"),
     ("powershell", "Get-ComputerInfo", "env"),
+    ("posix", "zip -P pw out.zip notes", "env"),
+    ("posix", "zip -e out.zip notes", "env"),
+    ("posix", "7z a -ppw out.7z notes", "env"),
+    ("posix", "rar a -hppw out.rar notes", "env"),
+    ("posix", "hdiutil create -encryption -srcfolder notes out.dmg", "env"),
+    ("posix", "gpg -c notes.tar", "env"),
+    ("posix", "openssl enc -aes-256-cbc -in notes -out notes.enc", "env"),
+    ("posix", "find / -name '*.docx'", "env"),
+    ("powershell", "Get-ChildItem C:\\Users -Recurse -Include *.pdf", "env"),
 ]
 
 
