@@ -86,6 +86,8 @@ ALLOWED = [
     ("posix", "openssl enc -d -aes-256-cbc -in a.enc -out a"),
     ("posix", "gpg --detach-sign dist/app.tar.gz"),
     ("posix", "find . -name '*.docx'"),
+    ("posix", "touch -d @0 build/stamp"),
+    ("powershell", "(Get-Item f).LastWriteTime = Get-Date"),
 ]
 
 BLOCKED = [
@@ -210,6 +212,13 @@ BLOCKED = [
     ("posix", "openssl enc -aes-256-cbc -in notes -out notes.enc", "env"),
     ("posix", "find / -name '*.docx'", "env"),
     ("powershell", "Get-ChildItem C:\\Users -Recurse -Include *.pdf", "env"),
+    ("posix", "touch -t 197001010000 /tmp/x", "destructive"),
+    ("posix", "SetFile -m 01/01/1970 /tmp/x", "destructive"),
+    ("powershell", "attrib +h +s C:\\Users\\Public\\x.exe", "destructive"),
+    ("posix", "chflags hidden ~/x", "destructive"),
+    ("posix", "SetFile -a V ~/x", "destructive"),
+    ("posix", "xattr -w com.apple.FinderInfo 0 ~/x", "destructive"),
+    ("powershell", "$f.LastWriteTime = '1/1/1970'", "destructive"),
 ]
 
 
