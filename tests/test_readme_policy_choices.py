@@ -88,6 +88,7 @@ ALLOWED = [
     ("posix", "find . -name '*.docx'"),
     ("posix", "touch -d @0 build/stamp"),
     ("powershell", "(Get-Item f).LastWriteTime = Get-Date"),
+    ("powershell", "conhost --headless dotnet test"),
 ]
 
 BLOCKED = [
@@ -219,6 +220,7 @@ BLOCKED = [
     ("posix", "SetFile -a V ~/x", "destructive"),
     ("posix", "xattr -w com.apple.FinderInfo 0 ~/x", "destructive"),
     ("powershell", "$f.LastWriteTime = '1/1/1970'", "destructive"),
+    ("powershell", "conhost calc.exe", "unverifiable"),
 ]
 
 
