@@ -89,6 +89,8 @@ ALLOWED = [
     ("posix", "touch -d @0 build/stamp"),
     ("powershell", "(Get-Item f).LastWriteTime = Get-Date"),
     ("powershell", "conhost --headless dotnet test"),
+    ("posix", "export KRB5CCNAME="),
+    ("posix", "unset KRB5CCNAME"),
 ]
 
 BLOCKED = [
@@ -221,6 +223,11 @@ BLOCKED = [
     ("posix", "xattr -w com.apple.FinderInfo 0 ~/x", "destructive"),
     ("powershell", "$f.LastWriteTime = '1/1/1970'", "destructive"),
     ("powershell", "conhost calc.exe", "unverifiable"),
+    ("posix", "export KRB5CCNAME=admin.ccache", "env"),
+    ("powershell", "cmd /c set KRB5CCNAME=C:\\x\\tkt", "env"),
+    ("powershell", "$env:KRB5CCNAME = 'C:\\x\\tkt'", "env"),
+    ("posix", "export SSH_AUTH_SOCK=/tmp/ssh-x/agent.1", "env"),
+    ("posix", "cat /tmp/krb5cc_1000", "env"),
 ]
 
 
