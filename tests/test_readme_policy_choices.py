@@ -91,6 +91,7 @@ ALLOWED = [
     ("powershell", "conhost --headless dotnet test"),
     ("posix", "export KRB5CCNAME="),
     ("posix", "unset KRB5CCNAME"),
+    ("posix", 'deno eval "console.log(1+2)"'),
 ]
 
 BLOCKED = [
@@ -228,6 +229,7 @@ BLOCKED = [
     ("powershell", "$env:KRB5CCNAME = 'C:\\x\\tkt'", "env"),
     ("posix", "export SSH_AUTH_SOCK=/tmp/ssh-x/agent.1", "env"),
     ("posix", "cat /tmp/krb5cc_1000", "env"),
+    ("posix", "deno eval \"fetch('https://example.com')\"", "network"),
 ]
 
 

@@ -395,6 +395,9 @@ class ExecutorSpec(_Strict):
     """Flags with which it reads no program at all (`psql -l` lists the databases)."""
     interactive_flags: list[str] = []
     """Flags that make it read the terminal after its program (`python -i x.py`)."""
+    subcommand: str = ""
+    """Only this subcommand runs an inline program, the first operand after it (`deno eval CODE`); the
+    program's other subcommands run no inline program (`deno run x.ts`, `deno test`)."""
 
 
 class SyntaxSpec(_Strict):
