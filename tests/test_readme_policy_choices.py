@@ -92,6 +92,7 @@ ALLOWED = [
     ("posix", "export KRB5CCNAME="),
     ("posix", "unset KRB5CCNAME"),
     ("posix", 'deno eval "console.log(1+2)"'),
+    ("posix", "find target/bin -type f -exec chmod +x {} +"),
 ]
 
 BLOCKED = [
@@ -230,6 +231,7 @@ BLOCKED = [
     ("posix", "export SSH_AUTH_SOCK=/tmp/ssh-x/agent.1", "env"),
     ("posix", "cat /tmp/krb5cc_1000", "env"),
     ("posix", "deno eval \"fetch('https://example.com')\"", "network"),
+    ("posix", "find /usr/local/bin -type f -exec chmod +x {} +", "destructive"),
 ]
 
 
