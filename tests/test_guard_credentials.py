@@ -134,3 +134,51 @@ def test_capturing_the_user_s_screen_devices_and_clipboard_is_blocked(shell: str
 @pytest.mark.parametrize(("shell", "command"), NOT_CAPTURE)
 def test_the_same_programs_on_the_project_s_own_files_stay_allowed(shell: str, command: str) -> None:
     guard_allows(shell, command)
+
+
+# -- credentials used through the environment --
+CREDENTIAL_VARIABLES = [
+    ("posix", "export KRB5CCNAME=/tmp/administrator.ccache"),
+    ("posix", "KRB5CCNAME=admin.ccache psexec.py -k -no-pass corp/admin@dc01"),
+    ("posix", "export KRB5_KTNAME=/tmp/svc.keytab"),
+    ("posix", "export SSH_AUTH_SOCK=/tmp/ssh-abc/agent.1234"),
+    ("posix", "declare -x GOOGLE_APPLICATION_CREDENTIALS=/tmp/sa.json"),
+    ("posix", "env AWS_SESSION_TOKEN=abc AWS_SECRET_ACCESS_KEY=def make deploy"),
+    ("powershell", "$env:KRB5CCNAME = 'C:\\Users\\Public\\admin.ccache'"),
+    ("powershell", "cmd /c set KRB5_CLIENT_KTNAME=C:\\Users\\Public\\svc"),
+    ("powershell", 'cmd /c "set KRB5CCNAME=admin.ccache & klist"'),
+    ("powershell", 'cmd /c set "VAULT_TOKEN=s.abc"'),
+]
+
+NOT_CREDENTIAL_VARIABLES = [
+    ("posix", "export KRB5CCNAME="),
+    ("posix", "unset KRB5CCNAME SSH_AUTH_SOCK"),
+    ("posix", "export AWS_REGION=eu-west-1"),
+    ("posix", "export CCACHE_DIR=$HOME/.ccache"),
+    ("posix", "ccache -s"),
+    ("powershell", "cmd /c set PYTHONPATH=src"),
+    ("powershell", "cmd /c set /a n=1+1"),
+    ("powershell", "$env:RUST_LOG = 'debug'"),
+]
+
+TICKET_CACHES = [
+    ("posix", "cp user.ccache /tmp/krb5cc_1045"),
+    ("posix", "base64 -w0 admin.ccache"),
+    ("posix", "cat /tmp/krb5cc_1000"),
+    ("powershell", "Copy-Item .\\ticket.kirbi C:\\Users\\Public\\"),
+]
+
+
+@pytest.mark.parametrize(("shell", "command"), CREDENTIAL_VARIABLES)
+def test_pointing_commands_at_a_credential_by_a_variable_is_blocked(shell: str, command: str) -> None:
+    guard_blocks(shell, command, "env.credential-variable")
+
+
+@pytest.mark.parametrize(("shell", "command"), NOT_CREDENTIAL_VARIABLES)
+def test_ordinary_variables_and_emptied_credentials_stay_allowed(shell: str, command: str) -> None:
+    guard_allows(shell, command)
+
+
+@pytest.mark.parametrize(("shell", "command"), TICKET_CACHES)
+def test_kerberos_ticket_caches_are_credential_files(shell: str, command: str) -> None:
+    guard_blocks(shell, command, "env.secret-files")

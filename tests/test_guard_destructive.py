@@ -130,6 +130,8 @@ allow	chmod -R a+rX docs
 allow	chmod ug=rwX,o=rX -R build/dist
 allow	chmod --recursive 0755 ./scripts
 allow	chmod -R 775 storage build/cache
+allow	find target/codspeed -type f -exec chmod +x {} +
+allow	find bin -name '*.sh' -exec chmod 755 {} \\;
 """
 
 GIT = """
@@ -187,6 +189,12 @@ destructive.system-power	init 0
 destructive.system-power	loginctl terminate-user dev
 destructive.system-power	busybox reboot
 destructive.recursive-permissions	find . -exec chmod 777 {} +
+destructive.recursive-permissions	find build -type f -exec chmod o+w {} +
+destructive.recursive-permissions	find /usr/local/bin -type f -exec chmod +x {} +
+destructive.recursive-permissions	find ~/bin -type f | xargs chmod 755
+destructive.recursive-permissions	find build/../.. -type f -exec chmod +x {} +
+destructive.recursive-permissions	git ls-files | xargs chmod 644
+destructive.machine-state	find build -type d | xargs chmod g+s
 destructive.recursive-permissions	find . -exec chown bob {} ;
 destructive.recursive-permissions	chattr -R +i .
 destructive.recursive-permissions	chmod -R 755 .

@@ -1,6 +1,7 @@
 """Everyday POSIX lines of CI workflows, Makefiles and contributing guides stay allowed, each beside a
 twin that does something dangerous and stays blocked: messages and files named by variables, sed scripts
-whose patterns hold braces, `getattr` with a literal name, `uv build`, command names holding `@`."""
+whose patterns hold braces, `getattr` with a literal name, `uv build`, command names holding `@`, `deno eval`
+read like `node -e`."""
 
 from __future__ import annotations
 
@@ -23,6 +24,12 @@ ALLOWED = [
     "uv build",
     "poetry@main --version",
     "cd docs && poetry@main run mkdocs build",
+    # `deno eval CODE` is read like `node -e CODE`: its program is scanned, not refused unread.
+    'deno eval "console.log(1+2)"',
+    'target/release/deno eval "console.log(1+2)" | grep 3',
+    'deno eval -p "1+2"',
+    'deno eval --ext=ts "const x: number = 1; console.log(x)"',
+    "npx deno eval \"console.log('local install works')\"",
 ]
 
 BLOCKED = [
@@ -39,6 +46,13 @@ BLOCKED = [
     ("python -c \"import os; getattr(os, name)('x')\"", "unverifiable.payload-dynamic"),
     ("uv sync", "network.package-install"),
     ("poetry@main --version; rm -rf ~", "destructive.recursive-delete"),
+    ("deno eval \"await fetch('https://example.com')\"", "network.payload"),
+    ("deno eval \"Deno.removeSync('/x', {recursive: true})\"", "destructive.payload-delete"),
+    ("deno eval \"Deno.writeTextFileSync('x', '')\"", "destructive.payload-write"),
+    ("deno eval \"console.log(Deno.env.get('API_KEY'))\"", "env.payload"),
+    ("deno eval \"new Deno.Command('curl', {args: ['https://x']}).outputSync()\"", "network"),
+    ("deno eval $CODE", "dynamic.script"),
+    ("deno repl", "network.payload"),
 ]
 
 

@@ -1,4 +1,5 @@
-"""Firewall and packet-filter changes block on both backends; reading the rules stays allowed."""
+"""Firewall and packet-filter changes block on both backends. Reading the rules tells which ports are open to
+whom: it is machine discovery (tests/test_guard_machine_discovery.py), not a firewall change."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ BLOCKED = [
     ("powershell", "cmd /c netsh advfirewall reset"),
 ]
 
-ALLOWED = [
+READS = [
     ("posix", "iptables -L -n"),
     ("posix", "iptables -S"),
     ("posix", "nft list ruleset"),
@@ -31,6 +32,12 @@ ALLOWED = [
     ("posix", "firewall-cmd --list-all"),
     ("powershell", "Get-NetFirewallRule -Enabled True"),
     ("powershell", "netsh advfirewall show allprofiles"),
+]
+
+ALLOWED = [
+    ("posix", "iptables --version"),
+    ("posix", "ufw --help"),
+    ("powershell", "netsh advfirewall /?"),
     ("powershell", "Set-NetFirewallProfile -Enabled False -WhatIf"),
 ]
 
@@ -41,7 +48,13 @@ def test_firewall_changes_block(shell: str, command: str) -> None:
     assert decision.rule_id == "destructive.firewall", decision.reason
 
 
+@pytest.mark.parametrize(("shell", "command"), READS)
+def test_reading_firewall_rules_is_machine_discovery(shell: str, command: str) -> None:
+    decision = Policy.default().check(command, shell)  # type: ignore[arg-type]
+    assert decision.rule_id == "env.machine-discovery", decision.reason
+
+
 @pytest.mark.parametrize(("shell", "command"), ALLOWED)
-def test_reading_firewall_rules_stays_allowed(shell: str, command: str) -> None:
+def test_help_and_dry_runs_stay_allowed(shell: str, command: str) -> None:
     decision = Policy.default().check(command, shell)  # type: ignore[arg-type]
     assert decision.allowed, decision.reason

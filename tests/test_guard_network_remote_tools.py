@@ -72,7 +72,7 @@ ALLOWED = [
     ("posix", "dscl . -list /Users"),
     ("posix", "python services.py"),
     ("posix", "python reg.py --check"),
-    ("powershell", "netsh interface show interface"),
+    ("powershell", "netsh interface /?"),
     ("powershell", "Get-NetAdapter"),
     ("powershell", "Get-NetIPAddress"),
     ("powershell", "Test-Admin"),

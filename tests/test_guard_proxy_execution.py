@@ -49,6 +49,13 @@ BLOCKED = [
     ('wmic process call create "cmd /c x"', "unverifiable"),
     ("wmic process list /FORMAT:evil.xsl", "unverifiable.windows-launcher"),
     ("type payload.exe >> note.txt:evil.exe", "unverifiable.alternate-stream"),
+    # Console hosts and terminals handed a program file start it in a console of their own.
+    ("conhost.exe calc.exe", "unverifiable.windows-launcher"),
+    ('conhost.exe "notepad.exe"', "unverifiable.windows-launcher"),
+    ("conhost --headless C:\\Users\\Public\\x.exe", "unverifiable"),
+    ("wt.exe calc.exe", "unverifiable.windows-launcher"),
+    ("wt -w 0 new-tab payload.bat", "unverifiable.windows-launcher"),
+    ("cmd /c conhost.exe payload.exe", "unverifiable.windows-launcher"),
 ]
 
 ALLOWED = [
@@ -58,6 +65,9 @@ ALLOWED = [
     "Write-Host ready",
     "cscript /?",
     "conhost.exe --headless dotnet test",
+    "conhost /?",
+    "wt -d . pwsh -File build.ps1",
+    "wt --help",
     "msedgewebview2.exe --version",
     "wmic process list brief",
     "wmic os get caption /format:list",

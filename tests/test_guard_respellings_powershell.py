@@ -1178,7 +1178,7 @@ CLOUD_ALLOWED = [
     "Get-Acl .\\x",
     "Get-Unique",
     "echo Connect-AzAccount",
-    "netsh wlan show interfaces",
+    "netsh wlan /?",
 ]
 
 

@@ -300,6 +300,7 @@ class Evaluation(RunsOtherCode, WordChecks):
             self.command(argv, frame, None)
         previous: list[Arg] | None = None
         for command in parsed.commands:
+            self._cmd_set(command.argv, frame)
             stdin = None
             if command.piped and previous is not None:
                 before = previous
@@ -308,6 +309,15 @@ class Evaluation(RunsOtherCode, WordChecks):
                 self.redirect(op, target, frame)
             self.command(command.argv, frame, stdin)
             previous = command.argv
+
+    def _cmd_set(self, argv: list[Arg], frame: Frame) -> None:
+        """`set NAME=value` (also `set "NAME=value"`) sets a variable for the commands after it, as an
+        assignment does in the other shells; `set /a` computes and `set /p` reads the terminal."""
+        if len(argv) < 2 or argv[0].text.lower() != "set" or argv[1].text.lower() in ("/a", "/p"):
+            return
+        name, eq, value = " ".join(a.text for a in argv[1:]).partition("=")
+        if eq and name.strip():
+            self.assignment(name.strip(), Arg(value, value), frame)
 
     # -- sink callbacks --
     def command(
@@ -498,6 +508,13 @@ class Evaluation(RunsOtherCode, WordChecks):
                 "dynamic-script",
                 frame,
                 f"`{name}={shown(value.raw)}` makes programs load code the policy cannot read",
+                [f"{name}={value.raw}"],
+            )
+        elif value.text and self.p.credential_variables.fullmatch(name):
+            self.event(
+                "credential-variable",
+                frame,
+                f"`{name}={shown(value.raw)}` points later commands at a credential",
                 [f"{name}={value.raw}"],
             )
 

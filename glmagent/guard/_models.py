@@ -47,6 +47,7 @@ ENGINE_EVENTS = (
     "outside-program",
     "code-file",
     "launched-program",
+    "credential-variable",
 )
 EngineEvent = Literal[
     "parse-error",
@@ -66,6 +67,7 @@ EngineEvent = Literal[
     "outside-program",
     "code-file",
     "launched-program",
+    "credential-variable",
 ]
 
 
@@ -393,6 +395,9 @@ class ExecutorSpec(_Strict):
     """Flags with which it reads no program at all (`psql -l` lists the databases)."""
     interactive_flags: list[str] = []
     """Flags that make it read the terminal after its program (`python -i x.py`)."""
+    subcommand: str = ""
+    """Only this subcommand runs an inline program, the first operand after it (`deno eval CODE`); the
+    program's other subcommands run no inline program (`deno run x.ts`, `deno test`)."""
 
 
 class SyntaxSpec(_Strict):
@@ -420,6 +425,9 @@ class PolicyFile(_Strict):
     code_loading_variables: list[str] = []
     """Environment variables that make programs load code the policy cannot read (`LD_PRELOAD`,
     `PERL5DB`): setting one to anything but an empty value is unverifiable."""
+    credential_variables: list[str] = []
+    """Environment variables that point programs at a credential (`KRB5CCNAME`, `SSH_AUTH_SOCK`): setting one
+    to anything but an empty value makes later commands act as whoever that credential belongs to."""
     command_options: list[str] = []
     """Option globs (`--*-command`, `--rsh`) whose value any program not described elsewhere runs as a
     command line: a literal value is checked as one, a value known only at run time blocks."""

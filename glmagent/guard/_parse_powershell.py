@@ -119,6 +119,9 @@ def _chain_end(node: Node) -> Node | None:
 
 
 _DASHES = ("-", "\u2013", "\u2014", "\u2015")
+_NOW = re.compile(r"\(*\s*(?:get-date|\[(?:system\.)?datetime\]::(?:utc)?now)\s*\)*", re.IGNORECASE)
+"""A value that is the current time: setting a file's time to it is `touch`."""
+_HIDING = re.compile(r"hidden|system", re.IGNORECASE)
 _MEMBER_OF = frozenset({"member_access", "invokation_expression", "element_access"})
 """Expressions whose first operand is the object they read from (`$f.FullName`, `$f[0]`, `$f.Name.Trim()`)."""
 _FOREACH_OBJECT = frozenset({"foreach-object", "%", "foreach"})
@@ -732,6 +735,7 @@ class PowerShellWalker:
     # -- expressions --
     def _assignment(self, node: Node, stdin: Stdin | None) -> None:
         left = None
+        value: Node | None = None
         plain = False
         assigned: Arg | None = None
         for child in node.named_children:
@@ -767,9 +771,28 @@ class PowerShellWalker:
         writes_env = plain and left is not None and left.type == "variable"
         if left is not None and not (writes_env and self.text(left).lower().startswith("$env:")):
             self.visit(left)
+            if left.type == "member_access" and value is not None:
+                self._property_set(left, self.text(value))
         elif left is not None and assigned is not None:
             # `$env:COR_PROFILER_PATH = 'x.dll'` is judged like `COR_PROFILER_PATH=x.dll` in a POSIX shell.
             self.sink.assignment(self.text(left)[5:].strip("{}"), assigned, self.frame)
+
+    def _property_set(self, left: Node, value: str) -> None:
+        """`$f.LastWriteTime = '1/1/1970'` calls the property's setter: report it as .NET names it
+        (`set_LastWriteTime`) so rules can tell setting a property from reading it. Setting a time to now
+        (`= Get-Date`) is PowerShell's `touch`, and attributes other than hidden or system hide nothing: those
+        are not reported."""
+        name = next((c for c in left.children if c.type == "member_name"), None)
+        head = name.named_children[0] if name is not None and name.named_child_count == 1 else None
+        if name is None or head is None or head.type != "simple_name":
+            return
+        member = self.text(name).lower()
+        if member.endswith(("time", "timeutc")) and _NOW.fullmatch(value.strip()):
+            return
+        if member == "attributes" and not _HIDING.search(value):
+            return
+        obj = self.text(left)[: name.start_byte - left.start_byte].rstrip(".")
+        self.sink.dotnet("*", "set_" + self.text(name), self.frame, obj)
 
     def _variable(self, node: Node, stdin: Stdin | None = None) -> None:
         raw = self.text(node)

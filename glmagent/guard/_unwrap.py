@@ -700,12 +700,28 @@ def _program_file(run: ExecutorRun, value: Arg) -> None:
         run.payloads.append(Arg(DYN, value.raw))
 
 
+def _first_operand(args: list[Arg], value_options: list[str]) -> int | None:
+    """Where the first word that is neither an option nor an option's value is (`deno -q eval`: 1)."""
+    i = 0
+    while i < len(args):
+        t = args[i].text
+        if t[:1] != "-" or len(t) == 1:
+            return i
+        i += 2 if t in value_options else 1
+    return None
+
+
 def executor(spec: ExecutorSpec, args: list[Arg]) -> ExecutorRun:
     """Find the inline program(s) of `python -c`, `perl -ne`, `node --eval=`, `awk '{...}'`, or `-m mod`."""
     run = ExecutorRun()
     inline = spec.inline
     if spec.no_program_flags and any(a.text in spec.no_program_flags for a in args):
         return run  # `psql -l`: it lists, and reads no program
+    if spec.subcommand:
+        at = _first_operand(args, spec.value_options)
+        if at is None or args[at].text != spec.subcommand:
+            return run  # `deno run x.ts`: another subcommand, no inline program
+        args = args[at + 1 :]
     if spec.interactive_flags and any(a.text in spec.interactive_flags for a in args):
         run.interactive = True
     file_given = False

@@ -1,0 +1,70 @@
+"""Staging data to take away: archives packed under a password or encrypted, files encrypted for later, and
+documents, mailboxes or other repositories searched for across the disk or the home folders. Packing build
+outputs without a password, extracting or decrypting, signing releases, and searching inside the project stay
+allowed."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import guard_allows, guard_blocks
+
+BLOCKED = [
+    # Archives with a password or encrypted headers.
+    ("posix", "zip -P hunter2 out.zip report.txt"),
+    ("posix", "zip -rP pw out.zip src"),
+    ("posix", "zip -e -r out.zip notes"),
+    ("posix", "zip --encrypt out.zip notes.txt"),
+    ("posix", "7z a -phunter2 out.7z notes"),
+    ("posix", "7za u -mhe=on -psecret out.7z notes"),
+    ("powershell", '& "C:\\Program Files\\7-Zip\\7z.exe" a out.7z notes "-pPassw0rd"'),
+    ("posix", "rar a -hpsecret out.rar notes"),
+    ("powershell", "Compress-7Zip -Path notes -ArchiveFileName out.7z -Password p"),
+    ("posix", "hdiutil create -encryption -stdinpass -srcfolder notes out.dmg"),
+    # Files encrypted with a passphrase or for a key, ready to leave.
+    ("posix", "gpg -c notes.tar"),
+    ("posix", "echo pw | gpg --batch --passphrase-fd 0 --symmetric notes.tar"),
+    ("posix", "openssl enc -aes-256-cbc -pass pass:x -in notes.zip -out notes.enc"),
+    ("posix", "openssl des3 -in notes.zip -out notes.enc"),
+    ("posix", "ccencrypt notes.txt"),
+    # Documents, mailboxes and repositories searched for across the disk or the home folders.
+    ("posix", "find / -type f -name '*.pdf' 2>/dev/null | head"),
+    ("posix", "find ~ -iname '*.xlsx' -exec cp {} stash \\;"),
+    ("posix", "find ~/Documents -name '*.docx'"),
+    ("posix", "find /Users -name '*.pst'"),
+    ("posix", "find /home -maxdepth 3 -name .git -type d"),
+    ("posix", "locate '*.docx'"),
+    ("powershell", "Get-ChildItem C:\\Users -Recurse -Include *.pdf"),
+    ("powershell", "gci -Path C:\\ -Recurse -Filter *.xlsx -ErrorAction SilentlyContinue"),
+    ("posix", "sudo sh -c \"find / -name '*.eml'\""),
+]
+
+ALLOWED = [
+    ("posix", "zip -r dist/app.zip build"),
+    ("posix", "zip -9r ../dist/docs.zip ."),
+    ("posix", "7z a dist/app.7z build"),
+    ("posix", "7z x -pPASS vendor.7z"),
+    ("posix", "unzip -P pw fixtures.zip"),
+    ("posix", "rar x vendor.rar"),
+    ("powershell", "Compress-Archive -Path dist -DestinationPath app.zip"),
+    ("posix", "hdiutil create -srcfolder build/App.app -volname App dist/App.dmg"),
+    ("posix", "gpg --detach-sign --armor dist/app.tar.gz"),
+    ("posix", "gpg --verify dist/app.tar.gz.asc"),
+    ("posix", "openssl enc -d -aes-256-cbc -in fixture.enc -out fixture.bin"),
+    ("posix", "openssl dgst -sha256 dist/app.tar.gz"),
+    ("posix", "openssl enc -base64 -in logo.png"),
+    ("posix", "find . -name '*.pdf'"),
+    ("posix", "find docs -name '*.docx' -newer build.stamp"),
+    ("posix", "find / -name libssl.so 2>/dev/null"),
+    ("powershell", "Get-ChildItem -Recurse -Include *.docx"),
+    ("posix", "echo 'find / -name *.docx'"),
+]
+
+
+@pytest.mark.parametrize(("shell", "command"), BLOCKED)
+def test_staging_data_to_take_away_is_blocked(shell: str, command: str) -> None:
+    guard_blocks(shell, command, "env.data-staging")
+
+
+@pytest.mark.parametrize(("shell", "command"), ALLOWED)
+def test_packing_and_searching_the_project_stay_allowed(shell: str, command: str) -> None:
+    guard_allows(shell, command)

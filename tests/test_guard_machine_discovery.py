@@ -1,0 +1,149 @@
+"""Surveying the machine and its network surroundings: neighbours, routes, DNS and proxy settings, shares,
+Wi-Fi profiles, packet traces, firewall rules, Kerberos tickets, other users' sessions and login history, and
+the machine's whole hardware and software inventory. A coding task needs none of them. The few facts a build
+reads about the machine it runs on (architecture, CPU count, its own name and addresses, the ports the
+project listens on) stay allowed, as do the same programs asked for help, and another machine's sessions
+stay named as network."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import guard_allows, guard_blocks
+
+BLOCKED = [
+    # Neighbours and routes.
+    ("posix", "arp -an"),
+    ("powershell", "arp -a"),
+    ("posix", "ip -6 neigh show dev eth0"),
+    ("posix", "ip route get 8.8.8.8"),
+    ("posix", "ip ro list table main"),
+    ("posix", "ip tcpm show"),
+    ("posix", "sudo ip xfrm state"),
+    ("posix", "route"),
+    ("powershell", "cmd /c route PRINT -4"),
+    ("posix", "netstat -nr"),
+    ("posix", "netstat --route"),
+    ("powershell", "netstat -anob"),
+    # Windows shares, sessions, the workstation's settings, netsh listings and packet traces.
+    ("powershell", "net share"),
+    ("powershell", "net sessions"),
+    ("powershell", "NET CONFIG server"),
+    ("powershell", "net file"),
+    ("powershell", "netsh advfirewall firewall show rule name=all"),
+    ("powershell", "netsh firewall show state"),
+    ("powershell", "netsh interface ip show config"),
+    ("powershell", "netsh winhttp show proxy"),
+    ("powershell", "netsh trace start capture=yes tracefile=%TEMP%\\t.etl"),
+    ("powershell", "netsh wlan export profile folder=."),
+    ("powershell", "ipconfig /ALL"),
+    ("powershell", "cmd /c ipconfig -displaydns"),
+    ("powershell", "Get-SmbShare"),
+    ("powershell", "Get-SmbSession"),
+    ("powershell", "Get-NetRoute -AddressFamily IPv4"),
+    ("powershell", "Get-DnsClientCache"),
+    ("powershell", "Get-ComputerInfo -Property Os*"),
+    ("powershell", "Get-HotFix"),
+    ("powershell", "wmic share list"),
+    ("powershell", "wmic /namespace:\\\\root\\securitycenter2 path antivirusproduct get displayname"),
+    ("powershell", "Get-CimInstance -ClassName Win32_Share"),
+    ("powershell", "Get-WmiObject -Query 'select * from Win32_NetworkAdapterConfiguration'"),
+    ("powershell", "systeminfo | findstr /B OS"),
+    ("powershell", "query session"),
+    ("powershell", "qwinsta"),
+    # macOS: network services, DNS and proxies, the hardware registry, notifications, the inventory.
+    ("posix", "networksetup -listnetworkserviceorder"),
+    ("posix", "networksetup -getwebproxy Wi-Fi"),
+    ("posix", "scutil --nwi"),
+    ("posix", "ioreg -l | grep -i serial"),
+    ("posix", "notifyutil -p com.example.channel"),
+    ("posix", "system_profiler SPUSBDataType SPNetworkDataType"),
+    ("posix", "ipconfig getsummary en0"),
+    # Tickets, sessions and login history; Wi-Fi scans; DNS resolver state.
+    ("posix", "klist -e"),
+    ("powershell", "klist sessions"),
+    ("posix", "who"),
+    ("posix", "w -h"),
+    ("posix", "last -a"),
+    ("posix", "sudo lastb"),
+    ("posix", "lastlog -u dev"),
+    ("posix", "sudo dmidecode -s system-serial-number"),
+    ("posix", "smbstatus -S"),
+    ("posix", "nmcli connection show"),
+    ("posix", "resolvectl dns"),
+    # Firewall rules and state.
+    ("posix", "sudo iptables -S"),
+    ("posix", "ip6tables --list -n"),
+    ("posix", "sudo iptables-save"),
+    ("posix", "nft list tables"),
+    ("posix", "ufw status numbered"),
+    ("posix", "firewall-cmd --get-active-zones"),
+    ("posix", "/usr/libexec/ApplicationFirewall/socketfilterfw --listapps"),
+    ("posix", "defaults read /Library/Preferences/com.apple.alf globalstate"),
+    ("powershell", "Get-NetFirewallProfile"),
+    # Inside a wrapper or a script, it is the same survey.
+    ("posix", "sudo sh -c 'arp -a; ip route'"),
+    ("powershell", 'cmd /c "ipconfig /all & net share"'),
+]
+
+# The same programs used for what a build needs, asked for help, or mentioned as text.
+ALLOWED = [
+    ("posix", "hostname"),
+    ("posix", "uname -srm"),
+    ("posix", "nproc"),
+    ("posix", "lscpu"),
+    ("posix", "getconf _NPROCESSORS_ONLN"),
+    ("posix", "sysctl -n hw.logicalcpu"),
+    ("posix", "lsb_release -cs"),
+    ("posix", "sw_vers -productVersion"),
+    ("posix", "ip addr show"),
+    ("posix", "ip -br link"),
+    ("posix", "ifconfig lo0"),
+    ("posix", "ss -tlnp"),
+    ("posix", "netstat -tlnp"),
+    ("powershell", "netstat -ano | findstr :8080"),
+    ("powershell", "ipconfig"),
+    ("posix", "ipconfig getifaddr en0"),
+    ("posix", "scutil --get LocalHostName"),
+    ("powershell", "net start"),
+    ("powershell", "netsh advfirewall /?"),
+    ("posix", "arp --help"),
+    ("posix", "route --help"),
+    ("posix", "klist --version"),
+    ("posix", "networksetup -version"),
+    ("posix", "iptables --version"),
+    ("powershell", "wmic cpu get NumberOfCores"),
+    ("powershell", "wmic logicaldisk get size,freespace"),
+    ("powershell", "(Get-CimInstance Win32_ComputerSystem).NumberOfLogicalProcessors"),
+    ("powershell", "Get-NetIPAddress -AddressFamily IPv4"),
+    ("powershell", "tasklist"),
+    ("posix", "whoami"),
+    ("posix", "echo 'run arp -a to see neighbours'"),
+    ("posix", "grep -rn 'ip route' docs/"),
+    ("posix", "npm run route"),
+    ("posix", "git log --grep=netstat"),
+    ("posix", "defaults read com.apple.dock autohide"),
+]
+
+# The same surveys of another machine are network, named by the network rules.
+REMOTE = [
+    ("powershell", "qwinsta /server:ts01.corp.local"),
+    ("powershell", "query user /server:ts01"),
+    ("powershell", "netsh -r srv01 interface show interface"),
+    ("powershell", "systeminfo /s srv01"),
+    ("powershell", "net view \\\\fileserver"),
+]
+
+
+@pytest.mark.parametrize(("shell", "command"), BLOCKED)
+def test_surveying_the_machine_and_its_network_is_blocked(shell: str, command: str) -> None:
+    guard_blocks(shell, command, "env.machine-discovery")
+
+
+@pytest.mark.parametrize(("shell", "command"), ALLOWED)
+def test_facts_a_build_reads_stay_allowed(shell: str, command: str) -> None:
+    guard_allows(shell, command)
+
+
+@pytest.mark.parametrize(("shell", "command"), REMOTE)
+def test_surveying_another_machine_stays_network(shell: str, command: str) -> None:
+    guard_blocks(shell, command, "network")
