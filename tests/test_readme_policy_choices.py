@@ -93,6 +93,7 @@ ALLOWED = [
     ("posix", "unset KRB5CCNAME"),
     ("posix", 'deno eval "console.log(1+2)"'),
     ("posix", "find target/bin -type f -exec chmod +x {} +"),
+    ("powershell", 'if ($w) { "C:\\Tools Dir\\x.exe" }'),
 ]
 
 BLOCKED = [
@@ -232,6 +233,7 @@ BLOCKED = [
     ("posix", "cat /tmp/krb5cc_1000", "env"),
     ("posix", "deno eval \"fetch('https://example.com')\"", "network"),
     ("posix", "find /usr/local/bin -type f -exec chmod +x {} +", "destructive"),
+    ("powershell", '"C:\\Tools Dir\\x.exe"', "unverifiable"),
 ]
 
 
