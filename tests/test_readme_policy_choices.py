@@ -94,6 +94,9 @@ ALLOWED = [
     ("posix", 'deno eval "console.log(1+2)"'),
     ("posix", "find target/bin -type f -exec chmod +x {} +"),
     ("powershell", 'if ($w) { "C:\\Tools Dir\\x.exe" }'),
+    ("powershell", 'reg query "HKLM\\SOFTWARE\\Microsoft\\Windows Kits\\Installed Roots"'),
+    ("powershell", "vswhere -latest"),
+    ("powershell", "reg query HKLM\\SYSTEM\\CurrentControlSet\\Control\\FileSystem /v LongPathsEnabled"),
 ]
 
 BLOCKED = [
@@ -234,6 +237,11 @@ BLOCKED = [
     ("posix", "deno eval \"fetch('https://example.com')\"", "network"),
     ("posix", "find /usr/local/bin -type f -exec chmod +x {} +", "destructive"),
     ("powershell", '"C:\\Tools Dir\\x.exe"', "unverifiable"),
+    ("powershell", "reg query HKCU\\Software\\Microsoft\\Windows\\CurrentVersion\\Run", "env"),
+    ("powershell", "reg query HKLM\\SYSTEM\\CurrentControlSet\\Control\\Lsa", "env"),
+    ("powershell", "Get-ItemProperty HKLM:\\SOFTWARE\\Policies\\Microsoft\\Windows\\System", "env"),
+    ("powershell", "reg query HKLM\\SYSTEM\\CurrentControlSet\\Services\\Tcpip", "env"),
+    ("powershell", "reg query HKCU\\Software\\ORL\\WinVNC3\\Password", "env"),
 ]
 
 
