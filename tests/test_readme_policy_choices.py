@@ -96,6 +96,8 @@ ALLOWED = [
     ("powershell", 'if ($w) { "C:\\Tools Dir\\x.exe" }'),
     ("powershell", 'reg query "HKLM\\SOFTWARE\\Microsoft\\Windows Kits\\Installed Roots"'),
     ("powershell", "vswhere -latest"),
+    ("posix", "systemctl status postgresql"),
+    ("powershell", "Get-Service docker"),
     ("powershell", "reg query HKLM\\SYSTEM\\CurrentControlSet\\Control\\FileSystem /v LongPathsEnabled"),
 ]
 
@@ -242,6 +244,14 @@ BLOCKED = [
     ("powershell", "Get-ItemProperty HKLM:\\SOFTWARE\\Policies\\Microsoft\\Windows\\System", "env"),
     ("powershell", "reg query HKLM\\SYSTEM\\CurrentControlSet\\Services\\Tcpip", "env"),
     ("powershell", "reg query HKCU\\Software\\ORL\\WinVNC3\\Password", "env"),
+    ("posix", "crontab -l", "env"),
+    ("powershell", "schtasks /query", "env"),
+    ("posix", "systemctl list-timers", "env"),
+    ("posix", "launchctl list", "env"),
+    ("powershell", "vssadmin list shadows", "env"),
+    ("powershell", "Get-AppLockerPolicy -Effective", "env"),
+    ("powershell", "Get-MpPreference", "env"),
+    ("powershell", "sc.exe sdshow scmanager", "env"),
 ]
 
 
