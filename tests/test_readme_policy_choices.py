@@ -98,6 +98,8 @@ ALLOWED = [
     ("powershell", "vswhere -latest"),
     ("posix", "systemctl status postgresql"),
     ("powershell", "Get-Service docker"),
+    ("posix", "git config user.name x"),
+    ("posix", "git config --global --get user.name"),
     ("powershell", "reg query HKLM\\SYSTEM\\CurrentControlSet\\Control\\FileSystem /v LongPathsEnabled"),
 ]
 
@@ -245,6 +247,7 @@ BLOCKED = [
     ("powershell", "reg query HKLM\\SYSTEM\\CurrentControlSet\\Services\\Tcpip", "env"),
     ("powershell", "reg query HKCU\\Software\\ORL\\WinVNC3\\Password", "env"),
     ("posix", "crontab -l", "env"),
+    ("posix", "git config --global user.name x", "containment"),
     ("powershell", "schtasks /query", "env"),
     ("posix", "systemctl list-timers", "env"),
     ("posix", "launchctl list", "env"),
