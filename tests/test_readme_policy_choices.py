@@ -248,6 +248,8 @@ BLOCKED = [
     ("powershell", "reg query HKCU\\Software\\ORL\\WinVNC3\\Password", "env"),
     ("posix", "crontab -l", "env"),
     ("posix", "git config --global user.name x", "containment"),
+    ("powershell", "$p = ConvertTo-SecureString 'pw' -AsPlainText -Force", "env"),
+    ("powershell", "New-Object System.Management.Automation.PSCredential('u', $p)", "env"),
     ("powershell", "schtasks /query", "env"),
     ("posix", "systemctl list-timers", "env"),
     ("posix", "launchctl list", "env"),
