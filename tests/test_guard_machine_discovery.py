@@ -96,6 +96,12 @@ BLOCKED = [
     ("powershell", "Get-AppLockerPolicy -Effective | Select -ExpandProperty RuleCollections"),
     ("powershell", "Get-MpComputerStatus"),
     ("powershell", "(Get-MpPreference).ExclusionPath"),
+    # Hunting the disk for set-ID programs and files anyone may write.
+    ("posix", "find / -perm -4000 -type f 2>/dev/null"),
+    ("posix", "find /usr/bin -perm /6000"),
+    ("posix", "find / -perm -g=s -type f"),
+    ("posix", "find / -writable -perm -0002 -type d"),
+    ("posix", "find /opt -type f -perm -o+w"),
     # Inside a wrapper or a script, it is the same survey.
     ("posix", "sudo sh -c 'arp -a; ip route'"),
     ("powershell", 'cmd /c "ipconfig /all & net share"'),
@@ -148,6 +154,11 @@ ALLOWED = [
     ("powershell", "Get-Service docker"),
     ("powershell", "Get-ExecutionPolicy -List"),
     ("powershell", "schtasks /?"),
+    # The same search inside the project, and permissions that are not set-ID or world-writable.
+    ("posix", "find . -perm -4000"),
+    ("posix", "find dist -type f -perm -u+x"),
+    ("posix", "find /opt/app -perm -0755"),
+    ("posix", "find . -type f -perm -111 -name '*.sh'"),
 ]
 
 # The same surveys of another machine are network, named by the network rules.

@@ -99,6 +99,7 @@ ALLOWED = [
     ("posix", "systemctl status postgresql"),
     ("powershell", "Get-Service docker"),
     ("posix", "git config user.name x"),
+    ("posix", "find . -perm -4000"),
     ("posix", "git config --global --get user.name"),
     ("powershell", "reg query HKLM\\SYSTEM\\CurrentControlSet\\Control\\FileSystem /v LongPathsEnabled"),
 ]
@@ -248,6 +249,7 @@ BLOCKED = [
     ("powershell", "reg query HKCU\\Software\\ORL\\WinVNC3\\Password", "env"),
     ("posix", "crontab -l", "env"),
     ("posix", "git config --global user.name x", "containment"),
+    ("posix", "find / -perm -4000", "env"),
     ("powershell", "$p = ConvertTo-SecureString 'pw' -AsPlainText -Force", "env"),
     ("powershell", "New-Object System.Management.Automation.PSCredential('u', $p)", "env"),
     ("powershell", "schtasks /query", "env"),
