@@ -212,3 +212,23 @@ def test_building_a_logon_credential_from_a_held_password_is_blocked(command: st
 @pytest.mark.parametrize("command", NOT_LOGON_CREDENTIALS)
 def test_prompting_for_or_mentioning_a_credential_stays_allowed(command: str) -> None:
     guard_allows("powershell", command)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        # Secrets a container platform mounts for the workload, and macOS's per-session shell history.
+        "cat /var/run/secrets/kubernetes.io/serviceaccount/token",
+        "cat /run/secrets/db_password",
+        "cp /run/secrets/api_key /tmp/k",
+        "find ~/.bash_sessions -name '*' -exec cat {} \\;",
+        "cat ~/.bash_sessions/1A2B.history",
+    ],
+)
+def test_mounted_container_secrets_and_session_history_are_secret_files(command: str) -> None:
+    guard_blocks("posix", command, "env.secret-files")
+
+
+@pytest.mark.parametrize("command", ["grep -rn run/secrets docs/", "cat docs/secrets.md", "ls /run"])
+def test_mentioning_where_secrets_are_mounted_stays_allowed(command: str) -> None:
+    guard_allows("posix", command)
