@@ -250,6 +250,8 @@ BLOCKED = [
     ("posix", "crontab -l", "env"),
     ("posix", "git config --global user.name x", "containment"),
     ("posix", "find / -perm -4000", "env"),
+    ("posix", "cat /run/secrets/kubernetes.io/serviceaccount/token", "env"),
+    ("posix", "mytool corp/user:password@dc01", "network"),
     ("powershell", "$p = ConvertTo-SecureString 'pw' -AsPlainText -Force", "env"),
     ("powershell", "New-Object System.Management.Automation.PSCredential('u', $p)", "env"),
     ("powershell", "schtasks /query", "env"),
