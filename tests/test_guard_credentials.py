@@ -182,3 +182,53 @@ def test_ordinary_variables_and_emptied_credentials_stay_allowed(shell: str, com
 @pytest.mark.parametrize(("shell", "command"), TICKET_CACHES)
 def test_kerberos_ticket_caches_are_credential_files(shell: str, command: str) -> None:
     guard_blocks(shell, command, "env.secret-files")
+
+
+# A logon credential made from a password the command holds, or decrypted with a key it holds: acting as
+# another account. Only mentioning the cmdlets is not.
+LOGON_CREDENTIALS = [
+    "$p = ConvertTo-SecureString 'Winter2024!' -AsPlainText -Force",
+    "$p = ConvertTo-SecureString -String $plain -AsPlainText -Force",
+    "$s = ConvertTo-SecureString -String $exported -Key (1..16)",
+    "$c = New-Object System.Management.Automation.PSCredential('corp\\svc', $p)",
+    "$c = New-Object -TypeName PSCredential -ArgumentList 'svc', $p",
+    "$c = [System.Management.Automation.PSCredential]::new('svc', $p)",
+    "Start-Job -ScriptBlock { $p = ConvertTo-SecureString 'x' -AsPlainText -Force }",
+    "[Net.NetworkCredential]::new('', $secure).Password",
+]
+NOT_LOGON_CREDENTIALS = [
+    "Get-Help ConvertTo-SecureString",
+    "$s | ConvertFrom-Json",
+    "Write-Output 'ConvertTo-SecureString -AsPlainText is discouraged'",
+    "Select-String -Pattern PSCredential -Path src\\*.ps1",
+]
+
+
+@pytest.mark.parametrize("command", LOGON_CREDENTIALS)
+def test_building_a_logon_credential_from_a_held_password_is_blocked(command: str) -> None:
+    guard_blocks("powershell", command, "env.logon-credential")
+
+
+@pytest.mark.parametrize("command", NOT_LOGON_CREDENTIALS)
+def test_prompting_for_or_mentioning_a_credential_stays_allowed(command: str) -> None:
+    guard_allows("powershell", command)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        # Secrets a container platform mounts for the workload, and macOS's per-session shell history.
+        "cat /var/run/secrets/kubernetes.io/serviceaccount/token",
+        "cat /run/secrets/db_password",
+        "cp /run/secrets/api_key /tmp/k",
+        "find ~/.bash_sessions -name '*' -exec cat {} \\;",
+        "cat ~/.bash_sessions/1A2B.history",
+    ],
+)
+def test_mounted_container_secrets_and_session_history_are_secret_files(command: str) -> None:
+    guard_blocks("posix", command, "env.secret-files")
+
+
+@pytest.mark.parametrize("command", ["grep -rn run/secrets docs/", "cat docs/secrets.md", "ls /run"])
+def test_mentioning_where_secrets_are_mounted_stays_allowed(command: str) -> None:
+    guard_allows("posix", command)

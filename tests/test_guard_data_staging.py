@@ -36,6 +36,11 @@ BLOCKED = [
     ("powershell", "Get-ChildItem C:\\Users -Recurse -Include *.pdf"),
     ("powershell", "gci -Path C:\\ -Recurse -Filter *.xlsx -ErrorAction SilentlyContinue"),
     ("posix", "sudo sh -c \"find / -name '*.eml'\""),
+    # Virtual machines' disks and memory on a hypervisor's datastores or anywhere on the disk.
+    ("posix", "find /vmfs/volumes/ -type f -name '*.vmdk'"),
+    ("posix", "find /vmfs/volumes -name '*.vmx' -o -name '*.vmem'"),
+    ("posix", "find / -name '*.qcow2' 2>/dev/null"),
+    ("posix", "find /var/lib/libvirt -name '*.vhdx'"),
 ]
 
 ALLOWED = [
@@ -55,6 +60,8 @@ ALLOWED = [
     ("posix", "find . -name '*.pdf'"),
     ("posix", "find docs -name '*.docx' -newer build.stamp"),
     ("posix", "find / -name libssl.so 2>/dev/null"),
+    ("posix", "find . -name '*.vmdk'"),
+    ("posix", "find tests/fixtures -name '*.vhdx'"),
     ("powershell", "Get-ChildItem -Recurse -Include *.docx"),
     ("posix", "echo 'find / -name *.docx'"),
 ]

@@ -228,7 +228,7 @@ destructive.data-store	docker volume rm v
 destructive.data-store	dropdb mydb
 destructive.data-store	redis-cli flushall
 destructive.data-store	userdel -r bob
-allow	crontab -l
+env.machine-discovery	crontab -l
 destructive.machine-state	pkill -f uvicorn
 destructive.machine-state	killall node
 allow	systemctl status nginx
@@ -280,7 +280,7 @@ destructive.kill-all	taskkill /f /im *
 destructive.kill-all	taskkill /F /FI "USERNAME eq dev"
 destructive.data-store	wmic shadowcopy delete
 destructive.recursive-permissions	attrib -r -s -h /s /d *
-allow	vssadmin list shadows
+env.machine-discovery	vssadmin list shadows
 allow	bcdedit /enum
 allow	robocopy src dst /E
 allow	reg query HKCU\\Software\\X
@@ -410,8 +410,8 @@ destructive	schtasks /create /tn x /tr "cmd /c rd /s /q C:\\x" /sc once /st 00:0
 unverifiable.windows-launcher	runas /user:admin cmd
 unverifiable.windows-launcher	rundll32 shell32.dll,ShellExec_RunDLL cmd
 unverifiable.terminal-input	[System.Windows.Forms.SendKeys]::SendWait('x{ENTER}')
-allow	schtasks /query
-allow	Get-ScheduledTask
+env.machine-discovery	schtasks /query
+env.machine-discovery	Get-ScheduledTask
 allow	wmic process list brief
 allow	Get-CimInstance Win32_Process
 """

@@ -80,6 +80,28 @@ BLOCKED = [
     ("posix", "/usr/libexec/ApplicationFirewall/socketfilterfw --listapps"),
     ("posix", "defaults read /Library/Preferences/com.apple.alf globalstate"),
     ("powershell", "Get-NetFirewallProfile"),
+    # What runs on its own (jobs, tasks, services, timers, shadow copies) and the machine's defences.
+    ("posix", "crontab -l"),
+    ("posix", "sudo crontab -u root -l"),
+    ("powershell", "schtasks /query /fo LIST /v"),
+    ("powershell", "schtasks"),
+    ("powershell", "Get-ScheduledTask | Where-Object State -eq Ready"),
+    ("posix", "systemctl list-unit-files --state=enabled"),
+    ("posix", "systemctl list-timers --all"),
+    ("posix", "launchctl list | grep -v apple"),
+    ("powershell", "vssadmin list shadows"),
+    ("powershell", "sc.exe qc spooler"),
+    ("powershell", "sc sdshow scmanager"),
+    ("powershell", "logman query -ets"),
+    ("powershell", "Get-AppLockerPolicy -Effective | Select -ExpandProperty RuleCollections"),
+    ("powershell", "Get-MpComputerStatus"),
+    ("powershell", "(Get-MpPreference).ExclusionPath"),
+    # Hunting the disk for set-ID programs and files anyone may write.
+    ("posix", "find / -perm -4000 -type f 2>/dev/null"),
+    ("posix", "find /usr/bin -perm /6000"),
+    ("posix", "find / -perm -g=s -type f"),
+    ("posix", "find / -writable -perm -0002 -type d"),
+    ("posix", "find /opt -type f -perm -o+w"),
     # Inside a wrapper or a script, it is the same survey.
     ("posix", "sudo sh -c 'arp -a; ip route'"),
     ("powershell", 'cmd /c "ipconfig /all & net share"'),
@@ -122,6 +144,21 @@ ALLOWED = [
     ("posix", "npm run route"),
     ("posix", "git log --grep=netstat"),
     ("posix", "defaults read com.apple.dock autohide"),
+    # The services running now, like its processes; one the project uses; the script policy; help.
+    ("posix", "systemctl list-units --failed"),
+    ("posix", "service --status-all"),
+    ("powershell", "net start"),
+    ("powershell", "Get-Service"),
+    ("posix", "systemctl status postgresql"),
+    ("posix", "systemctl is-active --quiet docker"),
+    ("powershell", "Get-Service docker"),
+    ("powershell", "Get-ExecutionPolicy -List"),
+    ("powershell", "schtasks /?"),
+    # The same search inside the project, and permissions that are not set-ID or world-writable.
+    ("posix", "find . -perm -4000"),
+    ("posix", "find dist -type f -perm -u+x"),
+    ("posix", "find /opt/app -perm -0755"),
+    ("posix", "find . -type f -perm -111 -name '*.sh'"),
 ]
 
 # The same surveys of another machine are network, named by the network rules.

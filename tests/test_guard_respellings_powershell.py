@@ -394,10 +394,7 @@ def test_system_objects_and_scheduled_code_block(command: str, expected: str) ->
     "command",
     [
         "Get-CimInstance Win32_OperatingSystem",
-        "vssadmin list shadows",
         "wmic os get caption",
-        "schtasks /query",
-        "Get-ScheduledTask",
         "Get-History",
         "Get-Process",
         "[Diagnostics.Stopwatch]::StartNew()",

@@ -245,3 +245,38 @@ def test_output_files_named_in_any_spelling_outside_the_project_block(shell: str
 )
 def test_the_same_output_options_inside_the_project_stay_allowed(shell: str, command: str) -> None:
     assert Policy.default().check(command, shell, cwd="/work/project").allowed, command  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("shell", "command"),
+    [
+        ("posix", "git config --global user.name 'CI Bot'"),
+        ("posix", 'git config --global user.email "$EMAIL"'),
+        ("posix", "git config --global --add safe.directory '*'"),
+        ("posix", "git config --global --unset-all safe.directory"),
+        ("posix", "git -C sub config --system core.longpaths true"),
+        ("posix", "git config set --global core.autocrlf input"),
+        ("posix", "git config --glob user.name x"),
+        ("powershell", "git config --global core.autocrlf false"),
+    ],
+)
+def test_git_config_of_the_user_or_the_machine_writes_outside_the_project(shell: str, command: str) -> None:
+    decision = Policy.default().check(command, shell, cwd="/work/project")  # type: ignore[arg-type]
+    assert not decision.allowed and decision.rule_id == "containment.write-outside-project", decision.reason
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "git config user.name 'CI Bot'",
+        'git config user.email "$EMAIL"',
+        "git config --local core.autocrlf input",
+        "git config --global --get user.name",
+        "git config --global --list",
+        "git config get --global user.email",
+        "git commit -m 'git config --global user.name x'",
+        "echo git config --global user.name x",
+    ],
+)
+def test_the_repository_s_own_git_config_and_reading_the_user_s_stay_allowed(command: str) -> None:
+    assert Policy.default().check(command, "posix", cwd="/work/project").allowed, command

@@ -93,6 +93,15 @@ ALLOWED = [
     ("posix", "unset KRB5CCNAME"),
     ("posix", 'deno eval "console.log(1+2)"'),
     ("posix", "find target/bin -type f -exec chmod +x {} +"),
+    ("powershell", 'if ($w) { "C:\\Tools Dir\\x.exe" }'),
+    ("powershell", 'reg query "HKLM\\SOFTWARE\\Microsoft\\Windows Kits\\Installed Roots"'),
+    ("powershell", "vswhere -latest"),
+    ("posix", "systemctl status postgresql"),
+    ("powershell", "Get-Service docker"),
+    ("posix", "git config user.name x"),
+    ("posix", "find . -perm -4000"),
+    ("posix", "git config --global --get user.name"),
+    ("powershell", "reg query HKLM\\SYSTEM\\CurrentControlSet\\Control\\FileSystem /v LongPathsEnabled"),
 ]
 
 BLOCKED = [
@@ -232,6 +241,26 @@ BLOCKED = [
     ("posix", "cat /tmp/krb5cc_1000", "env"),
     ("posix", "deno eval \"fetch('https://example.com')\"", "network"),
     ("posix", "find /usr/local/bin -type f -exec chmod +x {} +", "destructive"),
+    ("powershell", '"C:\\Tools Dir\\x.exe"', "unverifiable"),
+    ("powershell", "reg query HKCU\\Software\\Microsoft\\Windows\\CurrentVersion\\Run", "env"),
+    ("powershell", "reg query HKLM\\SYSTEM\\CurrentControlSet\\Control\\Lsa", "env"),
+    ("powershell", "Get-ItemProperty HKLM:\\SOFTWARE\\Policies\\Microsoft\\Windows\\System", "env"),
+    ("powershell", "reg query HKLM\\SYSTEM\\CurrentControlSet\\Services\\Tcpip", "env"),
+    ("powershell", "reg query HKCU\\Software\\ORL\\WinVNC3\\Password", "env"),
+    ("posix", "crontab -l", "env"),
+    ("posix", "git config --global user.name x", "containment"),
+    ("posix", "find / -perm -4000", "env"),
+    ("posix", "cat /run/secrets/kubernetes.io/serviceaccount/token", "env"),
+    ("posix", "mytool corp/user:password@dc01", "network"),
+    ("powershell", "$p = ConvertTo-SecureString 'pw' -AsPlainText -Force", "env"),
+    ("powershell", "New-Object System.Management.Automation.PSCredential('u', $p)", "env"),
+    ("powershell", "schtasks /query", "env"),
+    ("posix", "systemctl list-timers", "env"),
+    ("posix", "launchctl list", "env"),
+    ("powershell", "vssadmin list shadows", "env"),
+    ("powershell", "Get-AppLockerPolicy -Effective", "env"),
+    ("powershell", "Get-MpPreference", "env"),
+    ("powershell", "sc.exe sdshow scmanager", "env"),
 ]
 
 

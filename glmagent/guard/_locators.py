@@ -73,6 +73,9 @@ _ADDRESS = re.compile(r"(?:\d{1,3}(?:\.\d{1,3}){3}|\[[0-9A-Fa-f:.]++\])(?:[:/]\S
 _AT_ADDRESS = re.compile(r"@[\d\[]")
 """Without `:` (a password, a port, a scheme), only `user@ADDRESS` can name another machine."""
 _HOST_NAME = re.compile(rf"{_HOST}(?:[:/]\S*+)?", re.IGNORECASE)
+_DOMAIN_LOGIN = re.compile(r"[\w.-]+/[^/:@\s]+:(?!\d+$)[^@\s]+")
+"""`corp/alice:Passw0rd`: a domain, an account and its password (not `src/a.py:12`, a file and a line)."""
+_BARE_HOST = re.compile(r"[A-Za-z0-9][\w.-]*+")
 
 
 def _names_login(word: str) -> bool:
@@ -85,7 +88,14 @@ def _names_login(word: str) -> bool:
     host = host.rstrip("'\"")
     if _ADDRESS.fullmatch(host) is not None:
         return True
-    return ":" in user and _HOST_NAME.fullmatch(host) is not None
+    if ":" not in user:
+        return False
+    # `domain/user:password@TARGET` names a domain account and its password: the host is another machine
+    # whatever it is called (`dc01`, `target_dc_ip`), while a package or image reference puts its `:` first
+    # (`pkg:npm/x@1.0`) or after the `@` (`img:tag@sha256:…`).
+    return _HOST_NAME.fullmatch(host) is not None or (
+        _DOMAIN_LOGIN.fullmatch(user) is not None and _BARE_HOST.fullmatch(host) is not None
+    )
 
 
 def _names_stream(word: str) -> bool:

@@ -612,6 +612,8 @@ class PowerShellWalker:
 
     # -- pipelines --
     def _pipeline_chain(self, node: Node, stdin: Stdin | None) -> None:
+        if node.named_child_count == 1 and node.parent is not None and node.parent.parent is not None:
+            self._quoted_program(node, node.parent.parent)
         prev: Node | None = None
         for child in node.named_children:
             kind = child.type
@@ -626,6 +628,22 @@ class PowerShellWalker:
             self.visit(child, stdin)
             self.piped = None
             prev = child
+
+    def _quoted_program(self, node: Node, statements: Node) -> None:
+        """A statement that is only a quoted path to a program file (`"C:\\Tools Dir\\x.exe"`) is how cmd
+        runs a program whose path holds spaces. PowerShell would print the path, but the line was written
+        to run it: report it as the command it names, so its path is judged like `& "C:\\...\\x.exe"`."""
+        if node.parent.type != "pipeline" or statements.parent is None or statements.parent.type != "program":
+            return  # a string inside a block is the block's value (`if ($w) { "./x.exe" } else { ... }`)
+        inner = self.peel(node.named_child(0))
+        if inner.type != "string_literal":
+            return
+        raw = self.text(inner)
+        if raw[:1] not in "'\"":
+            return
+        value = self._string(inner, raw)
+        if DYN not in value and _PROGRAM_PATH.fullmatch(value):
+            self.sink.command([Arg(value, raw)], self.frame, None)
 
     def _pipe_from(self, node: Node, stdin: Stdin | None = None) -> Stdin:
         upstream = stdin.feed if stdin is not None else None
@@ -1175,6 +1193,12 @@ _VARIABLE_PATH = re.compile(r"(?:\$[\w:]+|\$\{[^{}`'\"]+\})[\\/][^\s;|&)},<>'\"`
 
 _UNC_STARTS = frozenset({"\\\\", "//", "\\/", "/\\"})
 """How a UNC path (`\\\\server\\share`) starts; PowerShell takes either slash."""
+_PROGRAM_PATH = re.compile(
+    r'(?:[a-z]:|[\\/]|\.{1,2}[\\/]|~[\\/]|%\w+%)[^\n"<>|]*'
+    r"\.(?:exe|com|bat|cmd|ps1|vbs|vbe|js|jse|wsf|hta|msi|scr|cpl|lnk)",
+    re.IGNORECASE,
+)
+"""A path to a file cmd (or Explorer's file associations) runs when it is named on its own."""
 _PATH_FROM_PIPELINE = frozenset(
     {
         "get-childitem",
