@@ -129,10 +129,9 @@ def api_key_status(settings: Any) -> dict[str, Any]:
 
 
 def _loopback(url: str | None) -> bool:
-    from urllib.parse import urlsplit
+    from glmagent.planners.providers import is_loopback_url
 
-    host = (urlsplit(url).hostname or "") if url else ""
-    return host in ("localhost", "127.0.0.1", "::1")
+    return url is not None and is_loopback_url(url)
 
 
 def mask_url(url: str) -> str:

@@ -192,7 +192,7 @@ def resolve_provider(
         variable = custom_key or "OPENAI_API_KEY"
         found = _first_key(environ, (variable,))
         # Local OpenAI-compatible servers (llama.cpp, vLLM, LM Studio) usually need no key.
-        if found is None and not _is_loopback(url):
+        if found is None and not is_loopback_url(url):
             raise MissingApiKeyError(
                 f"--provider openai needs an API key for {url} and none is set. Set {variable}, e.g. "
                 f"`export {variable}=<your key>`. {_OFFLINE_HINT}"
@@ -212,7 +212,7 @@ def resolve_provider(
             raise ConfigError("--provider openai-compatible needs --model NAME (the model the server serves)")
         url = explicit_url
         found = _first_key(environ, (custom_key,)) if custom_key else None
-        if custom_key and found is None and not _is_loopback(url):
+        if custom_key and found is None and not is_loopback_url(url):
             raise MissingApiKeyError(
                 f"--api-key-env {custom_key} names a variable that is not set; "
                 f"`export {custom_key}=<your key>`"
@@ -318,7 +318,8 @@ def _first_key(environ: Mapping[str, str], names: tuple[str, ...]) -> tuple[str,
     return None
 
 
-def _is_loopback(url: str) -> bool:
+def is_loopback_url(url: str) -> bool:
+    """Does `url` point at this machine (`localhost`, `*.localhost`, any loopback address)?"""
     host = urlsplit(url).hostname or ""
     if host == "localhost" or host.endswith(".localhost"):
         return True
