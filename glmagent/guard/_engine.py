@@ -387,6 +387,7 @@ class Evaluation(RunsOtherCode, WordChecks):
                 hits = p.clause_hits(dialect, info, argv)  # nothing but the words decides the clauses
             else:
                 view = CommandView(names, argv, dialect, info.syntax)
+                view.windows_program = p.windows_program(dialect, word, names)
                 if wrapped is not None:
                     view.has_command = wrapped.has_command
                 if feeds:
@@ -469,9 +470,15 @@ class Evaluation(RunsOtherCode, WordChecks):
             info.shell or info.executor or info.special or "/" in word or "\\" in word
         ):
             self._check_runs_written(argv, frame)
-        if info.special is not None and (dialect != "posix" or info.special[0] not in POWERSHELL_ONLY):
+        if info.special is not None:
             special_name, method = info.special
-            getattr(self, method)(special_name, argv, frame, stdin)
+            if dialect != "posix" or special_name not in POWERSHELL_ONLY:
+                getattr(self, method)(special_name, argv, frame, stdin)
+            elif frame.depth < self.p.max_depth:
+                # No POSIX program bears a cmdlet's name: a line written so (`Start-Process x "IEX …"`) is a
+                # PowerShell line in the wrong box, judged as PowerShell would run it.
+                line = " ".join(a.raw for a in argv)
+                self.script(line, "powershell", frame.nested(f"`{argv[0].raw}` read as PowerShell"))
         if info.shell is not None:
             self._shell(names[0], info.shell, argv, frame, stdin)
         if info.executor is not None:

@@ -19,6 +19,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from ._syntax import Arg
+
 _AFTER_SEPARATOR = r"(?:^|(?<=[=:,@/\\(\"']))"
 """Where a locator may start: the word's start, or after an option name and `=` or `:`, a quote, a slash."""
 
@@ -293,6 +295,17 @@ def locator_regex(
         unc_host="unc" in kinds and windows,
         options=options,
     )
+
+
+_BASH_UNC = re.compile(r"\\\\[A-Za-z0-9_$-][^\\/\s'\"]*+\\[A-Za-z0-9_$]")
+"""`\\\\host\\share` as a cheat sheet writes it for a POSIX shell, which reads it as `\\hostshare`."""
+
+
+def bash_unc(words: list[Arg]) -> list[Arg]:
+    """Words written in a POSIX shell as an unquoted UNC path (`\\\\host\\share\\x.dll`), read as Windows
+    reads them: on Windows (Git Bash, WSL interop) that spelling means the share, whatever bash makes of
+    it."""
+    return [Arg(w.raw, w.raw) for w in words if w.text[:1] == "\\" and _BASH_UNC.match(w.raw)]
 
 
 _DOTTED = re.compile(r"\d\.\d{1,3}\.\d{1,3}\.\d")

@@ -448,6 +448,11 @@ class PolicyFile(_Strict):
     """Globs of Windows programs and installers (`*.exe`, `*.msi`, `*.bat`): one handed to a program on
     Windows (not a file tool, and not as an output) is what that program launches, which the policy cannot
     follow."""
+    windows_programs: list[str] = []
+    """Programs that exist only on Windows (`reg`, `vssadmin`, `rundll32`): written in a POSIX shell (Git
+    Bash, MSYS2, Cygwin, WSL interop) they are still those programs, so clauses written for cmd apply to them
+    there too; so they do to any command word ending in `.exe`. Names with a POSIX namesake (`net`,
+    `certutil`, `expand`) count only with `.exe`."""
     library_options: list[str] = []
     """Option globs whose value is a library or plugin the program loads (`--default-auth`, `--plugin-dir`):
     a value from outside the project is unverifiable, like a program from there."""
