@@ -74,8 +74,8 @@ class CompiledPolicy(PolicyTables):
         """What `Evaluation.command` decides for a top-level command of literal words whose program
         wraps, writes and runs nothing; None when anything beyond its own clauses could matter."""
         word = argv[0][0]
-        if "/" in word or "\\" in word:
-            return None  # a program named by a path: the walk judges where it is
+        if "/" in word or "\\" in word or (":" in word and shell != "posix"):
+            return None  # a program named by a path or a URI: the walk judges where it is
         info = self.words[shell].get(word)
         if info is None:
             info = self.word_info(word, shell, _NO_ALIASES)
@@ -349,8 +349,8 @@ class Evaluation(RunsOtherCode, WordChecks):
         if frame.depth > p.max_depth:
             self.event("depth-exceeded", frame, f"nesting deeper than {p.max_depth} levels", self._argv(argv))
             return
-        if "/" in word or "\\" in word:
-            self._judge_program(head, frame, argv)
+        if "/" in word or "\\" in word or (":" in word and dialect != "posix"):
+            self._judge_program(head, frame, argv)  # a path, or a Windows URI (`shell:AppsFolder\…`)
         args = argv[1:]
         if info.inert:
             # No rule names this program and it runs nothing else: only argument-wide rules, and a file
