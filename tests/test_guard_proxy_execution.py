@@ -120,7 +120,7 @@ HANDED_CODE = [
     ("powershell", "mpiexec.exe payload.exe", "unverifiable.launched-program"),
     ("powershell", "OpenConsole.exe payload.exe", "unverifiable.launched-program"),
     ("powershell", "Mftrace.exe payload.exe", "unverifiable.launched-program"),
-    ("powershell", "adplus.exe -crash -o out -sc payload.exe", "unverifiable.launched-program"),
+    ("powershell", "adplus.exe -crash -o out -sc payload.exe", "env.credential-dump"),  # a dump tool first
     ("powershell", "SettingSyncHost -LoadAndRunDiagScriptNoCab payload.bat", "unverifiable.launched-program"),
     ("powershell", "Invoke-Item setup.msi", "unverifiable.launched-program"),
     (

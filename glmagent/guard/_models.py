@@ -266,6 +266,9 @@ class LocatorClause(_Strict):
     """URL schemes that stay on this machine."""
     except_commands: list[str] = []
     """Programs that read their words as text or local files only (`echo`, `grep`, `git commit -m`)."""
+    commands: list[str] = []
+    """Only these programs (normalised names), for options whose meaning is theirs alone (`sqlcmd -S`,
+    `certutil -config`); empty: any program."""
     shells: list[Dialect] = ["posix", "powershell", "cmd"]
 
 

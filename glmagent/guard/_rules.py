@@ -757,6 +757,7 @@ def build_index(rules: list[Rule], syntax: dict[str, SyntaxSpec]) -> RuleIndex:
                         clause.host_options,
                         clause.machine_parameters,
                     )
+                    pattern.only = frozenset(c.lower() for c in clause.commands)
                     index.locators.setdefault(shell, []).append((rule, pattern, spared))
             else:
                 index.engine[clause.event] = rule

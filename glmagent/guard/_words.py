@@ -112,6 +112,8 @@ class WordChecks:
         for rule, pattern, spared in self.p.locators[frame.dialect]:
             if names[0] in spared or (len(names) > 1 and names[1] in spared):
                 continue
+            if pattern.only and pattern.only.isdisjoint(names):
+                continue
             for a in candidates:
                 if pattern.match(a.text) or (a.raw is not a.text and DYN in a.text and pattern.match(a.raw)):
                     self._rule_finding(rule, argv, names, frame, a.text if DYN not in a.text else a.raw)
