@@ -268,6 +268,10 @@ class LocatorClause(_Strict):
     $s`), `/node` as a Windows switch (`wmic /node:srv`); the first character says which."""
     local_schemes: list[str] = ["file", "unix", "npipe"]
     """URL schemes that stay on this machine."""
+    naming_options: list[str] = []
+    """Long options whose value only names an address, the one a site will be served at, which the program
+    never connects to (`hugo --baseURL https://example.org/`, `--site-url`); compared without case. A locator
+    given there (as the next word or after `=`) is no machine the command reaches."""
     except_commands: list[str] = []
     """Programs that read their words as text or local files only (`echo`, `grep`, `git commit -m`)."""
     commands: list[str] = []

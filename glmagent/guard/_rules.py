@@ -776,6 +776,7 @@ def build_index(rules: list[Rule], syntax: dict[str, SyntaxSpec]) -> RuleIndex:
                         clause.machine_parameters,
                     )
                     pattern.only = frozenset(c.lower() for c in clause.commands)
+                    pattern.naming = frozenset(o.lower() for o in clause.naming_options)
                     index.locators.setdefault(shell, []).append((rule, pattern, spared))
             else:
                 index.engine[clause.event] = rule
