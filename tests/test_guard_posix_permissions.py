@@ -36,6 +36,12 @@ BLOCKED = [
     "chgrp wheel /tmp/x",
     "chgrp -h staff ~/x",
     "chown bob ../x",
+    "mkdir -m 777 /tmp/x",
+    "mkdir -p -m777 /tmp/a/b",
+    "mkdir --mode=1777 /var/tmp/x",
+    "mkdir -m a+w ~/x",
+    "install -m 0666 notes.txt /tmp/x",
+    "install -d -m o+rwx /tmp/x",
 ]
 
 ALLOWED = [
@@ -53,6 +59,11 @@ ALLOWED = [
     "chown bob src/x",
     "chown root:root dist/app",
     "chgrp staff build",
+    "mkdir -m 700 /tmp/x",
+    "mkdir -p /tmp/x",
+    "install -m 755 tool /tmp/bin/tool",
+    "mkdir -m 777 build/cache",
+    "install -m 666 a.txt dist/a.txt",
 ]
 
 
