@@ -334,6 +334,9 @@ class WrapperSpec(_Strict):
     unknown option just before the command is read both ways."""
     positionals: int = 0
     """Words to skip after the options before the command (`timeout DURATION`, `chroot DIR`)."""
+    leading_positionals: int = 0
+    """Words to skip before the options, when the first word is no option (`setarch ARCH -R cmd`, while
+    `setarch -R cmd` names no architecture)."""
     assignments: bool = False
     """NAME=VALUE words may precede the command (`env`)."""
     shell_options: list[str] = []

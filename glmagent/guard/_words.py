@@ -33,6 +33,10 @@ subcommand is a version, not an address."""
 
 _SEPARATED = re.compile(r"(?:[;|`]|&&|\$\()\s*([^\s;|&`()]+)")
 
+_SSH_COMMAND_SETTING = re.compile(r"(?is)(?:proxy|local|knownhosts)command(?:\s*=\s*|\s+)(.*)")
+"""An ssh-style `-o` setting whose value runs locally as a command line (`-o "ProxyCommand sh -i"`,
+`-oLocalCommand=CMD`); OpenSSH and the tools that pass `-o` on to it accept `key value` and `key=value`."""
+
 
 def _after_separators(text: str) -> list[str]:
     """Words that start a command after a separator in a word (`x; /bin/sh`, `$(id)`)."""
@@ -257,6 +261,10 @@ class WordChecks:
         dialect: Dialect = "posix" if frame.dialect == "posix" else "cmd"
         for i, a in enumerate(args):
             t = a.text
+            if t[:2] == "-o":
+                setting = a if len(t) > 2 else args[i + 1] if i + 1 < len(args) else None
+                if setting is not None:
+                    self._ssh_setting(setting, t == "-o", dialect, frame, names, argv)
             if t[:1] != "-" or len(t) < 3:
                 continue
             name, eq, value = t.partition("=")
@@ -269,6 +277,24 @@ class WordChecks:
             else:
                 continue
             self._inline(line, dialect, frame.nested(f"`{names[-1]} {name}`"), argv)
+
+    def _ssh_setting(
+        self,
+        setting: Arg,
+        alone: bool,
+        dialect: Dialect,
+        frame: Frame,
+        names: tuple[str, ...],
+        argv: list[Arg],
+    ) -> None:
+        """`-o ProxyCommand=CMD`, `-o "LocalCommand CMD"`: the value is checked as a command line."""
+        text, raw = (setting.text, setting.raw) if alone else (setting.text[2:], setting.raw[2:])
+        found = _SSH_COMMAND_SETTING.fullmatch(text)
+        if found is None:
+            return
+        shown = _SSH_COMMAND_SETTING.search(raw)
+        line = Arg(found.group(1), shown.group(1) if shown is not None else found.group(1))
+        self._inline(line, dialect, frame.nested(f"`{names[-1]} -o {text.split()[0].split('=')[0]}`"), argv)
 
     def _argument_rules(
         self, args: list[Arg], argv: list[Arg], names: tuple[str, ...], frame: Frame, texts: str
