@@ -20,7 +20,7 @@ from ._payloads import PREPARE, static_output, string_literals
 from ._rules import MATCH, CommandView, dotnet_key
 from ._syntax import DYN, Arg, Feed, Frame, Stdin, TooLarge, start_check
 from ._unwrap import Wrapped, matching_wrapper, split_words, unwrap
-from ._words import WordChecks, maybe_environ, path_key
+from ._words import WordChecks, listens_or_runs_setting, maybe_environ, path_key
 
 _ALLOWED = "no deny rule matches any command in it"
 CMD_MAX_LINE = 8191
@@ -114,6 +114,8 @@ class CompiledPolicy(PolicyTables):
                     a.text[:1] == "-" and options.fullmatch(a.text.partition("=")[0]) for a in args
                 ):
                     return None  # an option whose value may be a command line
+                if listens_or_runs_setting(args):
+                    return None  # a listening option, or `-o ProxyCommand=…`
                 if output_targets(info.names[-1], args):
                     return None  # an output file: the walk judges where it is
         return Decision._trusted_allow(command, shell, _ALLOWED, "ok")

@@ -48,6 +48,7 @@ ENGINE_EVENTS = (
     "code-file",
     "launched-program",
     "credential-variable",
+    "listen-option",
 )
 EngineEvent = Literal[
     "parse-error",
@@ -68,6 +69,7 @@ EngineEvent = Literal[
     "code-file",
     "launched-program",
     "credential-variable",
+    "listen-option",
 ]
 
 

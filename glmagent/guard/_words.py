@@ -33,6 +33,9 @@ subcommand is a version, not an address."""
 
 _SEPARATED = re.compile(r"(?:[;|`]|&&|\$\()\s*([^\s;|&`()]+)")
 
+_LISTEN_OPTION = re.compile(r"(?is)--?listen(?:[-_](?:addr|address|port|host|on)\w*)?(?:[=:].*)?")
+"""An option that makes a program accept connections (`fzf --listen=12345`, `--listen-address=:9090`)."""
+
 _SSH_COMMAND_SETTING = re.compile(r"(?is)(?:proxy|local|knownhosts)command(?:\s*=\s*|\s+)(.*)")
 """An ssh-style `-o` setting whose value runs locally as a command line (`-o "ProxyCommand sh -i"`,
 `-oLocalCommand=CMD`); OpenSSH and the tools that pass `-o` on to it accept `key value` and `key=value`."""
@@ -41,6 +44,20 @@ _SSH_COMMAND_SETTING = re.compile(r"(?is)(?:proxy|local|knownhosts)command(?:\s*
 def _after_separators(text: str) -> list[str]:
     """Words that start a command after a separator in a word (`x; /bin/sh`, `$(id)`)."""
     return [m.group(1).strip("\"'") for m in _SEPARATED.finditer(text)]
+
+
+def listens_or_runs_setting(args: list[Arg]) -> bool:
+    """Does a word make the program listen for connections, or hand it an ssh-style `-o` setting that runs
+    a command? (The fast path steps aside for these; `WordChecks._command_options` judges them.)"""
+    for i, a in enumerate(args):
+        t = a.text
+        if t[:7].lower() in ("--liste", "-listen") and _LISTEN_OPTION.fullmatch(t):
+            return True
+        if t[:2] == "-o":
+            setting = t[2:] if len(t) > 2 else args[i + 1].text if i + 1 < len(args) else ""
+            if _SSH_COMMAND_SETTING.fullmatch(setting):
+                return True
+    return False
 
 
 def maybe_environ(text: str) -> bool:
@@ -261,6 +278,13 @@ class WordChecks:
         dialect: Dialect = "posix" if frame.dialect == "posix" else "cmd"
         for i, a in enumerate(args):
             t = a.text
+            if t[:7].lower() in ("--liste", "-listen") and _LISTEN_OPTION.fullmatch(t):
+                self.event(
+                    "listen-option",
+                    frame,
+                    f"`{shown_args(argv)}` listens for connections (`{t}`)",
+                    self._argv(argv, names),
+                )
             if t[:2] == "-o":
                 setting = a if len(t) > 2 else args[i + 1] if i + 1 < len(args) else None
                 if setting is not None:
