@@ -114,9 +114,21 @@ CAPTURE = [
     ("powershell", "$mic = Get-AudioDevice -Recording"),
     ("powershell", "$g = [Drawing.Graphics]::FromImage($bitmap); $g.CopyFromScreen(0, 0, 0, 0, $size)"),
     ("posix", 'osascript -e \'display dialog "Password:" default answer "" with hidden answer\''),
+    # A DEBUG trap or a zsh preexec hook sees every command line the shell runs: a keylogger of the shell.
+    (
+        "posix",
+        'trap \'echo "$(date +"%d/%m/%y %H:%M:%S.%s") $USER $BASH_COMMAND" >> /tmp/.keyboard.log\' DEBUG',
+    ),
+    ("posix", "trap 'echo \"$BASH_COMMAND\" >> /tmp/art-fish.txt' DEBUG\nwhoami"),
+    ("posix", 'bash -c "trap \'logger -t sh \\"\\$BASH_COMMAND\\"\' debug; make"'),
+    ("posix", "add-zsh-hook preexec log_line"),
 ]
 
 NOT_CAPTURE = [
+    ("posix", "trap 'rm -f \"$tmp\"' EXIT"),
+    ("posix", "trap - DEBUG"),
+    ("posix", "trap -p DEBUG"),
+    ("posix", "add-zsh-hook chpwd update_title"),
     ("posix", "ffmpeg -i demo.mp4 -vf scale=640:-1 demo.webm"),
     ("posix", "echo done | pbcopy"),
     ("posix", "xclip -sel clip < notes.txt"),
