@@ -385,14 +385,18 @@ class Evaluation(RunsOtherCode, WordChecks):
                         inner_feeds = (*feeds, stdin.feed)
                 wrapped = unwrap(wrapper, args, stdin_words)
         if info.clauses:
-            if wrapped is None and not feeds:
+            clause_feeds = feeds
+            if stdin is not None and stdin.feed is not None and (info.shell or info.executor):
+                # What a shell or interpreter reads on a pipe may be its program (`… | base64 -d | sh`).
+                clause_feeds = (*feeds, stdin.feed) if dialect != "powershell" else feeds
+            if wrapped is None and not clause_feeds:
                 hits = p.clause_hits(dialect, info, argv)  # nothing but the words decides the clauses
             else:
                 view = CommandView(names, argv, dialect, info.syntax)
                 if wrapped is not None:
                     view.has_command = wrapped.has_command
-                if feeds:
-                    view.producers_of = lambda: self._producers(feeds, dialect)
+                if clause_feeds:
+                    view.producers_of = lambda: self._producers(clause_feeds, dialect)
                 hits = matching_clauses(info.clauses, view)
             for compiled, state, detail in hits:
                 if state == MATCH:
