@@ -32,6 +32,15 @@ BLOCKED = [
     ("powershell", "'C:\\Users\\Public\\run.bat'"),
     ("powershell", '"C:\\Users\\Public\\x.js"'),
     ("powershell", 'cd C:\\src; "C:\\Temp\\dropper.exe"'),
+    # Named through an environment variable's folder, another drive's current folder, or a Windows URI.
+    ("powershell", '"%PROGRAMFILES(x86)%/Radmin Viewer 3/Radmin.exe"'),
+    ("powershell", "%PROGRAMFILES%\\dcrypt\\dcrypt.exe"),
+    ("powershell", "'%APPDATA%\\x\\run.bat'"),
+    ("powershell", 'Start-Process -FilePath "C:Program Files (x86)\\SupRemo\\SRServer.exe"'),
+    ("powershell", 'Start-Process "shell:AppsFolder\\Microsoft.WindowsCalculator_8wekyb3d8bbwe!App"'),
+    ("powershell", "start shell:startup"),
+    ("powershell", 'Start-Process "ms-settings:"'),
+    ("posix", '"%PROGRAMFILES(x86)%/Radmin Viewer 3/Radmin.exe"'),
 ]
 
 ALLOWED = [
@@ -53,6 +62,11 @@ ALLOWED = [
     ("powershell", "Import-Module Pester"),
     ("powershell", '"C:\\Program Files\\Git\\bin\\git.exe"'),
     ("powershell", '".\\tools\\gen.exe"'),
+    ("powershell", '& "C:\\Program Files\\dotnet\\dotnet.exe" build'),
+    ("powershell", "./build.ps1 -Configuration:Release"),
+    ("powershell", "Microsoft.PowerShell.Management\\Get-ChildItem"),
+    ("powershell", "C:"),
+    ("posix", "./configure --prefix=%PREFIX%"),
 ]
 
 

@@ -56,6 +56,12 @@ BLOCKED = [
     ("wt.exe calc.exe", "unverifiable.windows-launcher"),
     ("wt -w 0 new-tab payload.bat", "unverifiable.windows-launcher"),
     ("cmd /c conhost.exe payload.exe", "unverifiable.windows-launcher"),
+    # Explorer opening a shell location starts whatever application Windows resolves it to.
+    (
+        "explorer.exe shell:AppsFolder\\Microsoft.WindowsCalculator_8wekyb3d8bbwe!App",
+        "unverifiable.windows-launcher",
+    ),
+    ("explorer shell:startup", "unverifiable.windows-launcher"),
 ]
 
 ALLOWED = [
@@ -74,6 +80,7 @@ ALLOWED = [
     "sc.exe query",
     "Get-Content notes.txt",
     "pytest tests/test_x.py::test_y",
+    "explorer.exe .",
 ]
 
 
@@ -113,7 +120,7 @@ HANDED_CODE = [
     ("powershell", "mpiexec.exe payload.exe", "unverifiable.launched-program"),
     ("powershell", "OpenConsole.exe payload.exe", "unverifiable.launched-program"),
     ("powershell", "Mftrace.exe payload.exe", "unverifiable.launched-program"),
-    ("powershell", "adplus.exe -crash -o out -sc payload.exe", "unverifiable.launched-program"),
+    ("powershell", "adplus.exe -crash -o out -sc payload.exe", "env.credential-dump"),  # a dump tool first
     ("powershell", "SettingSyncHost -LoadAndRunDiagScriptNoCab payload.bat", "unverifiable.launched-program"),
     ("powershell", "Invoke-Item setup.msi", "unverifiable.launched-program"),
     (

@@ -13,7 +13,7 @@ from ._models import Dialect, ExecutorSpec, PolicyFile, Rule, ShellSpec, Wrapper
 from ._normalise import command_key
 from ._paths import CHANGE_DIRECTORY, WRITERS
 from ._rules import CommandView, CompiledCommand, RuleIndex, SyntaxInfo, build_index
-from ._syntax import Arg
+from ._syntax import DYN, Arg
 
 _EXTENSION = re.compile(r"\.(?:exe|com|cmd|bat)$", re.IGNORECASE)
 
@@ -171,13 +171,41 @@ class HandedScreen:
 def matching_clauses(
     clauses: tuple[CompiledCommand, ...], view: CommandView
 ) -> tuple[tuple[CompiledCommand, int, str], ...]:
-    """The clauses that match `view` or may match it, in rule order, with their verdicts."""
+    """The clauses that match `view` or may match it, in rule order, with their verdicts; for a Windows
+    program written in a POSIX shell, also as Windows reads its unquoted backslashes (`windows_words`)."""
     hits = []
     for compiled in clauses:
         state, detail = compiled.check(view)
         if state:
             hits.append((compiled, state, detail))
+    if view.windows_program:
+        windows = windows_words(view.argv)
+        if windows is not None:
+            seen = {id(h[0]) for h in hits}
+            other = CommandView(view.names, windows, view.dialect, view.syntax)
+            other.windows_program = True
+            other.has_command = view.has_command
+            other.producers_of = view.producers_of
+            for compiled in clauses:
+                if id(compiled) not in seen:
+                    state, detail = compiled.check(other)
+                    if state:
+                        hits.append((compiled, state, detail))
     return tuple(hits)
+
+
+def windows_words(argv: list[Arg]) -> list[Arg] | None:
+    """The words of a Windows program written in a POSIX shell as the cheat sheet that wrote them means them:
+    an unquoted backslash is a path separator, not bash's escape (`reg save HKLM\\SAM x`, which bash passes as
+    `HKLMSAM`). None when no word reads differently."""
+    out = None
+    for i, a in enumerate(argv):
+        raw = a.raw
+        if "\\" in raw and raw != a.text and DYN not in a.text and not any(q in raw for q in "'\"$`"):
+            if out is None:
+                out = list(argv)
+            out[i] = Arg(raw, raw, a.param, a.block, a.splat)
+    return out
 
 
 class PolicyTables:
@@ -200,6 +228,7 @@ class PolicyTables:
         self.code_files = globs(data.code_files)
         self.program_files = globs(data.program_files)
         self.library_options = _option_matcher(data.library_options)
+        self.windows_programs = frozenset(n.lower() for n in data.windows_programs)
         self.runner_names, self.runner_globs = _runner_names(data)
         """Programs that run a command line or program given to them: shells, interpreters, wrappers."""
         self.handed_screen = HandedScreen(data, self.library_options)
@@ -317,10 +346,16 @@ class PolicyTables:
         key = (dialect, info.names, *argv)
         hits = self.clause_results.get(key)
         if hits is None:
-            hits = matching_clauses(info.clauses, CommandView(info.names, argv, dialect, info.syntax))
+            view = CommandView(info.names, argv, dialect, info.syntax)
+            view.windows_program = self.windows_program(dialect, argv[0].text, info.names)
+            hits = matching_clauses(info.clauses, view)
             if len(self.clause_results) < self.memo_limit:
                 self.clause_results[key] = hits
         return hits
+
+    def windows_program(self, dialect: Dialect, word: str, names: tuple[str, ...]) -> bool:
+        """Is `word`, written in a POSIX shell, a program only Windows has (see `windows_programs`)?"""
+        return dialect == "posix" and (names[0] in self.windows_programs or word[-4:].lower() == ".exe")
 
     def executor_for(self, name: str) -> ExecutorSpec | None:
         spec = self.executors.get(name)

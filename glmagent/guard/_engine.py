@@ -74,8 +74,8 @@ class CompiledPolicy(PolicyTables):
         """What `Evaluation.command` decides for a top-level command of literal words whose program
         wraps, writes and runs nothing; None when anything beyond its own clauses could matter."""
         word = argv[0][0]
-        if "/" in word or "\\" in word:
-            return None  # a program named by a path: the walk judges where it is
+        if "/" in word or "\\" in word or (":" in word and shell != "posix"):
+            return None  # a program named by a path or a URI: the walk judges where it is
         info = self.words[shell].get(word)
         if info is None:
             info = self.word_info(word, shell, _NO_ALIASES)
@@ -351,8 +351,8 @@ class Evaluation(RunsOtherCode, WordChecks):
         if frame.depth > p.max_depth:
             self.event("depth-exceeded", frame, f"nesting deeper than {p.max_depth} levels", self._argv(argv))
             return
-        if "/" in word or "\\" in word:
-            self._judge_program(head, frame, argv)
+        if "/" in word or "\\" in word or (":" in word and dialect != "posix"):
+            self._judge_program(head, frame, argv)  # a path, or a Windows URI (`shell:AppsFolder\…`)
         args = argv[1:]
         if info.inert:
             # No rule names this program and it runs nothing else: only argument-wide rules, and a file
@@ -393,6 +393,7 @@ class Evaluation(RunsOtherCode, WordChecks):
                 hits = p.clause_hits(dialect, info, argv)  # nothing but the words decides the clauses
             else:
                 view = CommandView(names, argv, dialect, info.syntax)
+                view.windows_program = p.windows_program(dialect, word, names)
                 if wrapped is not None:
                     view.has_command = wrapped.has_command
                 if clause_feeds:
@@ -475,9 +476,15 @@ class Evaluation(RunsOtherCode, WordChecks):
             info.shell or info.executor or info.special or "/" in word or "\\" in word
         ):
             self._check_runs_written(argv, frame)
-        if info.special is not None and (dialect != "posix" or info.special[0] not in POWERSHELL_ONLY):
+        if info.special is not None:
             special_name, method = info.special
-            getattr(self, method)(special_name, argv, frame, stdin)
+            if dialect != "posix" or special_name not in POWERSHELL_ONLY:
+                getattr(self, method)(special_name, argv, frame, stdin)
+            elif frame.depth < self.p.max_depth:
+                # No POSIX program bears a cmdlet's name: a line written so (`Start-Process x "IEX …"`) is a
+                # PowerShell line in the wrong box, judged as PowerShell would run it.
+                line = " ".join(a.raw for a in argv)
+                self.script(line, "powershell", frame.nested(f"`{argv[0].raw}` read as PowerShell"))
         if info.shell is not None:
             self._shell(names[0], info.shell, argv, frame, stdin)
         if info.executor is not None:

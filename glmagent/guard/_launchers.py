@@ -17,6 +17,7 @@ from ._unwrap import (
     cmd_exe,
     executor,
     find_exec,
+    hides_window,
     joined_command,
     posix_shell,
     powershell_arrays,
@@ -28,6 +29,22 @@ from ._unwrap import (
 _QUOTED_WORD = re.compile("'[^']*'|\"[^\"$`]*\"")
 
 _FED = "__GLMAGENT_STDIN__"
+
+
+def _window_styles(args: list[Arg]) -> list[Arg]:
+    """`Start-Process`'s `-WindowStyle` values, also under a prefix PowerShell finds ambiguous (`-w h`: then
+    nothing starts, so reading it as the window style costs nothing)."""
+    out = []
+    for i, a in enumerate(args):
+        if a.param:
+            key, sep, value = a.text.lstrip("-\u2013\u2014\u2015").partition(":")
+            if key and "windowstyle".startswith(key.lower()):
+                if sep:
+                    out.append(Arg(value, a.raw))
+                elif i + 1 < len(args):
+                    out.append(args[i + 1])
+    return out
+
 
 _INFO_FLAGS = frozenset({"-V", "-h", "-?", "/?"})
 
@@ -163,6 +180,8 @@ class RunsOtherCode:
             if frame.dialect == "powershell":
                 args = powershell_arrays(args)
             ps = powershell_exe(args)
+            if ps.window_style is not None:
+                self._hidden_window(ps.window_style, name, argv, frame)
             if ps.inline:
                 words = [a for a in ps.inline if not a.block]
                 if any(DYN in a.text for a in words):
@@ -358,6 +377,8 @@ class RunsOtherCode:
     def _start_process(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
         valued = ("filepath", "argumentlist", "args", "workingdirectory", "verb", "windowstyle", "credential")
         named, positional = self._ps_bind(argv[1:], valued)
+        for style in _window_styles(argv[1:]):
+            self._hidden_window(style, name, argv, frame)
         files = named.get("filepath") or positional[:1]
         rest = (
             named.get("argumentlist", [])
@@ -380,6 +401,18 @@ class RunsOtherCode:
             # an item are the program's to read); an item written with blanks was meant as one argument, so
             # that reading is checked too.
             self.command([target, *items], frame.wrapped("`Start-Process`"), None)
+
+    def _hidden_window(self, style: Arg, name: str, argv: list[Arg], frame: Frame) -> None:
+        """A program started in a window the user never sees (`-WindowStyle Hidden`, `-w h`)."""
+        hidden = hides_window(style)
+        if hidden is None or hidden:
+            how = "hidden" if hidden else "only known at run time, so maybe hidden"
+            self.event(
+                "hidden-window",
+                frame,
+                f"`{shown_args(argv)}` starts a window that is {how} (`{name} -WindowStyle {style.raw}`)",
+                self._argv(argv),
+            )
 
     def _set_alias(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
         named, positional = self._ps_bind(argv[1:], ("name", "value", "scope", "option", "description"))

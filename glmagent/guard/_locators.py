@@ -19,6 +19,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from ._syntax import Arg
+
 _AFTER_SEPARATOR = r"(?:^|(?<=[=:,@/\\(\"']))"
 """Where a locator may start: the word's start, or after an option name and `=` or `:`, a quote, a slash."""
 
@@ -57,8 +59,20 @@ _VERSION = re.compile(r"version", re.IGNORECASE)
 _RANGE = re.compile(r"/(?:[12]?\d|3[01])(?![\w.])")
 """`/16` after an address: a network range, not a machine (`/32` is one machine)."""
 _LOCAL_HOST_NAMES = frozenset(
-    {"localhost", ".", "::1", "[::1]", "::", "[::]", "%computername%", "ip6-localhost"}
+    {
+        "localhost",
+        ".",
+        "::1",
+        "[::1]",
+        "::",
+        "[::]",
+        "%computername%",
+        "ip6-localhost",
+        "(local)",
+        "(localdb)",
+    },
 )
+_SQL_PROTOCOL = re.compile(r"^(?:tcp|np|lpc|admin):")
 _HOST_WORD = re.compile(
     rf"(?:\\\\)?(?:{_OCTET}(?:\.{_OCTET}){{3}}|\[[0-9A-Fa-f:.]++\]|(?:[A-Za-z0-9-]++\.)++(?:{_TOP_LEVEL}))"
     r"(?::\d{1,5})?\.?",
@@ -128,6 +142,8 @@ def is_local_host(value: str) -> bool:
     v = value.strip("\"'").lower().rstrip("\\")
     if v.startswith("\\\\"):
         v = v[2:]
+    # SQL Server's spellings of a server: `tcp:host,1433`, `host\\INSTANCE`, `(local)`, `(localdb)\\name`.
+    v = _SQL_PROTOCOL.sub("", v).split("\\", 1)[0].split(",", 1)[0]
     host = v.rsplit(":", 1)[0] if v.count(":") == 1 else v
     return host in _LOCAL_HOST_NAMES or _LOCAL_ADDRESS.match(host) is not None
 
@@ -217,6 +233,8 @@ class MachineOptions:
                 if strong:
                     return shown.replace(dyn, "$…")
                 continue
+            if len(value) <= 2 and not value.isalnum():
+                continue  # a separator (`sqlcmd -s ,`, `-s "\\t"`): no machine
             if is_local_host(value):
                 continue
             if strong or _HOST_WORD.fullmatch(value) is not None or _UNC_HOST.fullmatch(value) is not None:
@@ -228,7 +246,7 @@ class LocatorMatcher:
     """Does one blank-free word hold a locator of the given kinds? (`match`, like a compiled pattern's.)
     `options` finds option values that name a machine among a command's words."""
 
-    __slots__ = ("address", "login", "machine", "options", "stream", "unc_host")
+    __slots__ = ("address", "login", "machine", "only", "options", "stream", "unc_host")
 
     def __init__(
         self,
@@ -245,6 +263,8 @@ class LocatorMatcher:
         self.address = address
         self.unc_host = unc_host
         self.options = options if options else None
+        self.only: frozenset[str] = frozenset()
+        """The programs this matcher is for (`sqlcmd -S`); empty: any program."""
 
     def match(self, word: str) -> bool:
         if not word or _BLANK.search(word) is not None:
@@ -293,6 +313,17 @@ def locator_regex(
         unc_host="unc" in kinds and windows,
         options=options,
     )
+
+
+_BASH_UNC = re.compile(r"\\\\[A-Za-z0-9_$-][^\\/\s'\"]*+\\[A-Za-z0-9_$]")
+"""`\\\\host\\share` as a cheat sheet writes it for a POSIX shell, which reads it as `\\hostshare`."""
+
+
+def bash_unc(words: list[Arg]) -> list[Arg]:
+    """Words written in a POSIX shell as an unquoted UNC path (`\\\\host\\share\\x.dll`), read as Windows
+    reads them: on Windows (Git Bash, WSL interop) that spelling means the share, whatever bash makes of
+    it."""
+    return [Arg(w.raw, w.raw) for w in words if w.text[:1] == "\\" and _BASH_UNC.match(w.raw)]
 
 
 _DOTTED = re.compile(r"\d\.\d{1,3}\.\d{1,3}\.\d")

@@ -49,6 +49,7 @@ ENGINE_EVENTS = (
     "launched-program",
     "credential-variable",
     "listen-option",
+    "hidden-window",
 )
 EngineEvent = Literal[
     "parse-error",
@@ -70,6 +71,7 @@ EngineEvent = Literal[
     "launched-program",
     "credential-variable",
     "listen-option",
+    "hidden-window",
 ]
 
 
@@ -266,6 +268,9 @@ class LocatorClause(_Strict):
     """URL schemes that stay on this machine."""
     except_commands: list[str] = []
     """Programs that read their words as text or local files only (`echo`, `grep`, `git commit -m`)."""
+    commands: list[str] = []
+    """Only these programs (normalised names), for options whose meaning is theirs alone (`sqlcmd -S`,
+    `certutil -config`); empty: any program."""
     shells: list[Dialect] = ["posix", "powershell", "cmd"]
 
 
@@ -453,6 +458,11 @@ class PolicyFile(_Strict):
     """Globs of Windows programs and installers (`*.exe`, `*.msi`, `*.bat`): one handed to a program on
     Windows (not a file tool, and not as an output) is what that program launches, which the policy cannot
     follow."""
+    windows_programs: list[str] = []
+    """Programs that exist only on Windows (`reg`, `vssadmin`, `rundll32`): written in a POSIX shell (Git
+    Bash, MSYS2, Cygwin, WSL interop) they are still those programs, so clauses written for cmd apply to them
+    there too; so they do to any command word ending in `.exe`. Names with a POSIX namesake (`net`,
+    `certutil`, `expand`) count only with `.exe`."""
     library_options: list[str] = []
     """Option globs whose value is a library or plugin the program loads (`--default-auth`, `--plugin-dir`):
     a value from outside the project is unverifiable, like a program from there."""

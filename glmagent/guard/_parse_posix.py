@@ -396,6 +396,10 @@ class PosixWalker:
             self._sourced(key, val)
         elif key.startswith("GIT_CONFIG_"):
             self._git_config(key, val)
+        elif key in _HISTORY_VARIABLES:
+            # The shell reads these itself, so `HISTFILE=/dev/null` acts as `export HISTFILE=/dev/null` does.
+            word = f"{key}={val.text}"
+            self.sink.command([Arg("declare", "declare"), Arg(word, f"{key}={val.raw}")], self.frame, None)
         self.sink.assignment(key, val, self.frame)
 
     def _sourced(self, key: str, val: Arg) -> None:
@@ -804,6 +808,10 @@ def _shell_quote(text: str) -> str:
 
 
 _PROMPT_VARIABLES = frozenset({"PS0", "PS1", "PS2", "PS4"})
+_HISTORY_VARIABLES = frozenset(
+    {"HISTFILE", "HISTSIZE", "HISTFILESIZE", "SAVEHIST", "HISTCONTROL", "HISTIGNORE"}
+)
+"""The shell's history settings, read by the shell itself whether exported or not."""
 _PROMPT_END = "__GLMAGENT_PROMPT__"
 _UNESCAPED_GLOB = re.compile(r"(?<!\\)[*?]|(?<!\\)\[[^\]]+\]")
 _GLOB_CANDIDATES = (

@@ -1194,7 +1194,7 @@ _VARIABLE_PATH = re.compile(r"(?:\$[\w:]+|\$\{[^{}`'\"]+\})[\\/][^\s;|&)},<>'\"`
 _UNC_STARTS = frozenset({"\\\\", "//", "\\/", "/\\"})
 """How a UNC path (`\\\\server\\share`) starts; PowerShell takes either slash."""
 _PROGRAM_PATH = re.compile(
-    r'(?:[a-z]:|[\\/]|\.{1,2}[\\/]|~[\\/]|%\w+%)[^\n"<>|]*'
+    r'(?:[a-z]:|[\\/]|\.{1,2}[\\/]|~[\\/]|%[\w()]+%)[^\n"<>|]*'
     r"\.(?:exe|com|bat|cmd|ps1|vbs|vbe|js|jse|wsf|hta|msi|scr|cpl|lnk)",
     re.IGNORECASE,
 )

@@ -93,6 +93,20 @@ _PROGRAM_FOLDERS = re.compile(
 in: running one of their programs is running an installed tool, like running it by name."""
 
 
+_WINDOWS_INDIRECT = re.compile(
+    r"(?P<variable>%[^%\s]+%)|(?P<drive>[A-Za-z]:(?![/\\]|$))|(?P<uri>(?!https?:)[A-Za-z][A-Za-z0-9+.-]+:)"
+)
+"""A Windows program named where the policy cannot see: under a folder an environment variable names
+(`%PROGRAMFILES%\\x\\x.exe`: any folder at all, as the variable is set), relative to the current folder of
+another drive (`C:Program Files\\x.exe`), or by a URI Windows resolves to an application
+(`shell:AppsFolder\\…!App`, `ms-settings:`)."""
+_INDIRECT_REASONS = {
+    "variable": "is in a folder an environment variable names, only known at run time",
+    "drive": "is relative to the current folder of a drive, only known at run time",
+    "uri": "names an application by a URI, which Windows resolves to a program the policy cannot see",
+}
+
+
 _ENVIRONMENT_TOOL = re.compile(
     r"/(?:bin|Scripts)/(?:python[0-9.]*|pypy[0-9.]*|pip[0-9.]*|pytest|py\.test|tox|nox|coverage|ruff|mypy|black|"
     r"isort|flake8|pylint|uv|poetry|pdm|hatch|ipython|jupyter|node|npm|npx|yarn|pnpm|ruby|gem|bundle|rake|"
@@ -180,6 +194,10 @@ class PathScope:
         the system and the user's tool managers install programs; a program anywhere else (`/tmp/x`,
         `C:\\Users\\Public\\x.exe`, `../other/x.sh`) is code the policy has never seen."""
         text = program.text
+        if DYN not in text and (self.dialect != "posix" or text[-4:].lower() == ".exe"):
+            named = _WINDOWS_INDIRECT.match(text)
+            if named is not None and named.lastgroup is not None:
+                return Judgement("outside-program", f"`{program.raw}` {_INDIRECT_REASONS[named.lastgroup]}")
         if DYN in text or ("/" not in text and "\\" not in text):
             return None  # a name found on PATH, or decided at run time (the engine blocks those itself)
         if self.dialect != "posix" and text[:1] == "/" and "/" not in text[1:] and "\\" not in text:

@@ -146,6 +146,8 @@ class CommandView:
     """
 
     has_command: bool | None = None
+    windows_program: bool = False
+    """A Windows program written in a POSIX shell (`reg.exe`, `vssadmin`): clauses for cmd apply too."""
     producers_of: Callable[[], list[list[CommandView]]] | None = None
     """Set by the engine when something feeds this command (a pipe, `find -exec`, `$(...)`)."""
     _posix: tuple[set[str], list[str], bool, list[str]] | None = None
@@ -423,7 +425,9 @@ class CompiledCommand:
 
     def check(self, view: CommandView) -> tuple[int, str]:
         """Three-valued match (a `Tri` value) plus a few words on what decided it."""
-        if view.dialect not in self.shells or (self.fed_by and view.producers_of is None):
+        if view.dialect not in self.shells and not (view.windows_program and "cmd" in self.shells):
+            return _NO
+        if self.fed_by and view.producers_of is None:
             return _NO
         if self.name_only:
             return _MATCH  # `curl`, `mkfs`, `shred`: the name alone decides
@@ -753,6 +757,7 @@ def build_index(rules: list[Rule], syntax: dict[str, SyntaxSpec]) -> RuleIndex:
                         clause.host_options,
                         clause.machine_parameters,
                     )
+                    pattern.only = frozenset(c.lower() for c in clause.commands)
                     index.locators.setdefault(shell, []).append((rule, pattern, spared))
             else:
                 index.engine[clause.event] = rule

@@ -534,6 +534,8 @@ class PowerShellRun:
     script_file: bool = False
     file: Arg | None = None
     """The `-File` operand."""
+    window_style: Arg | None = None
+    """The `-WindowStyle` value (`Hidden`, `-w h`)."""
 
 
 def powershell_exe(args: list[Arg]) -> PowerShellRun:
@@ -569,9 +571,28 @@ def powershell_exe(args: list[Arg]) -> PowerShellRun:
                 run.reads_stdin = True
                 run.script_file = False
             return run
+        if param == "windowstyle":
+            attached = a.text.split(":", 1)[1] if ":" in a.text else None
+            if attached is not None:
+                run.window_style = Arg(attached, attached)
+            elif i + 1 < n:
+                run.window_style = args[i + 1]
         i += 2 if param in _PS_VALUED and ":" not in a.text else 1
     run.reads_stdin = True
     return run
+
+
+_HIDDEN = frozenset({"hidden", "1", "[diagnostics.processwindowstyle]::hidden"})
+
+
+def hides_window(style: Arg) -> bool | None:
+    """Does a `-WindowStyle` value hide the window? `Hidden` in any case, any prefix of it (`-w h`, `-win
+    hid`: the launchers read abbreviations), or `1` (its number); None when only known at run time."""
+    value = style.text.strip("'\" ").lower()
+    if DYN in value:
+        return None
+    value = value.replace("system.", "").strip("()")
+    return value in _HIDDEN or (len(value) >= 1 and "hidden".startswith(value))
 
 
 def _cmd_word(a: Arg) -> str:

@@ -93,6 +93,10 @@ class WordChecks:
         p = self.p
         if p.locators[frame.dialect] and (_locators.screen(texts) or p.machine_options(frame.dialect, texts)):
             self._locators(args, argv, info, frame)
+        if frame.dialect == "posix" and "\\" in texts and p.locators["posix"]:
+            spelled = _locators.bash_unc(args)
+            if spelled:
+                self._locators(spelled, argv, info, frame)
         if info.special is None and p.file_tools.isdisjoint(names) and p.handed_screen.search(texts):
             self._handed_code(args, argv, info, frame)
         if "-" not in texts and ":" not in texts:
@@ -128,6 +132,8 @@ class WordChecks:
         texts: list[str] | None = None
         for rule, pattern, spared in self.p.locators[frame.dialect]:
             if names[0] in spared or (len(names) > 1 and names[1] in spared):
+                continue
+            if pattern.only and pattern.only.isdisjoint(names):
                 continue
             for a in candidates:
                 if pattern.match(a.text) or (a.raw is not a.text and DYN in a.text and pattern.match(a.raw)):
@@ -377,7 +383,14 @@ class WordChecks:
             self._judge_write(scope, target, frame, words)
 
     def _judge_program(self, program: Arg, frame: Frame, argv: list[Arg]) -> None:
-        """A program or script named by a path: fine in the project or where programs are installed."""
+        """A program or script named by a path: fine in the project or where programs are installed; one on
+        another machine (`\\\\host\\share\\x.bat`, also as a POSIX shell spells it) is network."""
+        if frame.dialect == "posix" and program.text[:1] == "\\":
+            names = (command_key(program.text),)
+            for word in (program, *_locators.bash_unc([program])):
+                for rule, pattern, _ in self.p.locators["posix"]:
+                    if pattern.match(word.text):
+                        self._rule_finding(rule, argv, names, frame, word.text)
         verdict = self.scope(frame).judge_program(program)
         if verdict is not None:
             self.event(verdict.event, frame, verdict.detail, self._argv(argv))  # type: ignore[arg-type]
