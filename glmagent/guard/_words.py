@@ -46,18 +46,34 @@ def _after_separators(text: str) -> list[str]:
     return [m.group(1).strip("\"'") for m in _SEPARATED.finditer(text)]
 
 
+def _listen_option(word: str) -> bool:
+    """`--listen=12345`, `--listen-address=:9090`, `-listen`: the program accepts connections."""
+    return word[:7].lower() in ("--liste", "-listen") and _LISTEN_OPTION.fullmatch(word) is not None
+
+
+def _ssh_command_setting(args: list[Arg], i: int) -> Arg | None:
+    """The command line of the ssh-style setting `args[i]` gives, if it is one (`-o "ProxyCommand CMD"`,
+    `-oLocalCommand=CMD`); None otherwise."""
+    t = args[i].text
+    if t[:2] != "-o":
+        return None
+    if t == "-o":
+        if i + 1 >= len(args):
+            return None
+        text, raw = args[i + 1].text, args[i + 1].raw
+    else:
+        text, raw = t[2:], args[i].raw[2:]
+    found = _SSH_COMMAND_SETTING.fullmatch(text)
+    if found is None:
+        return None
+    shown = _SSH_COMMAND_SETTING.search(raw)
+    return Arg(found.group(1), shown.group(1) if shown is not None else found.group(1))
+
+
 def listens_or_runs_setting(args: list[Arg]) -> bool:
     """Does a word make the program listen for connections, or hand it an ssh-style `-o` setting that runs
     a command? (The fast path steps aside for these; `WordChecks._command_options` judges them.)"""
-    for i, a in enumerate(args):
-        t = a.text
-        if t[:7].lower() in ("--liste", "-listen") and _LISTEN_OPTION.fullmatch(t):
-            return True
-        if t[:2] == "-o":
-            setting = t[2:] if len(t) > 2 else args[i + 1].text if i + 1 < len(args) else ""
-            if _SSH_COMMAND_SETTING.fullmatch(setting):
-                return True
-    return False
+    return any(_listen_option(a.text) or _ssh_command_setting(args, i) for i, a in enumerate(args))
 
 
 def maybe_environ(text: str) -> bool:
@@ -284,17 +300,16 @@ class WordChecks:
         dialect: Dialect = "posix" if frame.dialect == "posix" else "cmd"
         for i, a in enumerate(args):
             t = a.text
-            if t[:7].lower() in ("--liste", "-listen") and _LISTEN_OPTION.fullmatch(t):
+            if _listen_option(t):
                 self.event(
                     "listen-option",
                     frame,
                     f"`{shown_args(argv)}` listens for connections (`{t}`)",
                     self._argv(argv, names),
                 )
-            if t[:2] == "-o":
-                setting = a if len(t) > 2 else args[i + 1] if i + 1 < len(args) else None
-                if setting is not None:
-                    self._ssh_setting(setting, t == "-o", dialect, frame, names, argv)
+            setting = _ssh_command_setting(args, i)
+            if setting is not None:
+                self._inline(setting, dialect, frame.nested(f"`{names[-1]} -o`"), argv)
             if t[:1] != "-" or len(t) < 3:
                 continue
             name, eq, value = t.partition("=")
@@ -307,24 +322,6 @@ class WordChecks:
             else:
                 continue
             self._inline(line, dialect, frame.nested(f"`{names[-1]} {name}`"), argv)
-
-    def _ssh_setting(
-        self,
-        setting: Arg,
-        alone: bool,
-        dialect: Dialect,
-        frame: Frame,
-        names: tuple[str, ...],
-        argv: list[Arg],
-    ) -> None:
-        """`-o ProxyCommand=CMD`, `-o "LocalCommand CMD"`: the value is checked as a command line."""
-        text, raw = (setting.text, setting.raw) if alone else (setting.text[2:], setting.raw[2:])
-        found = _SSH_COMMAND_SETTING.fullmatch(text)
-        if found is None:
-            return
-        shown = _SSH_COMMAND_SETTING.search(raw)
-        line = Arg(found.group(1), shown.group(1) if shown is not None else found.group(1))
-        self._inline(line, dialect, frame.nested(f"`{names[-1]} -o {text.split()[0].split('=')[0]}`"), argv)
 
     def _argument_rules(
         self, args: list[Arg], argv: list[Arg], names: tuple[str, ...], frame: Frame, texts: str
