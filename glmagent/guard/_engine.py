@@ -114,7 +114,7 @@ class CompiledPolicy(PolicyTables):
                     a.text[:1] == "-" and options.fullmatch(a.text.partition("=")[0]) for a in args
                 ):
                     return None  # an option whose value may be a command line
-                if listens_or_runs_setting(args):
+                if listens_or_runs_setting(args, texts):
                     return None  # a listening option, or `-o ProxyCommand=…`
                 if output_targets(info.names[-1], args):
                     return None  # an output file: the walk judges where it is

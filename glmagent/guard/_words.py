@@ -70,9 +70,12 @@ def _ssh_command_setting(args: list[Arg], i: int) -> Arg | None:
     return Arg(found.group(1), shown.group(1) if shown is not None else found.group(1))
 
 
-def listens_or_runs_setting(args: list[Arg]) -> bool:
+def listens_or_runs_setting(args: list[Arg], texts: str) -> bool:
     """Does a word make the program listen for connections, or hand it an ssh-style `-o` setting that runs
-    a command? (The fast path steps aside for these; `WordChecks._command_options` judges them.)"""
+    a command? (The fast path steps aside for these; `WordChecks._command_options` judges them.) `texts`:
+    the words joined, searched first so that nearly every command is ruled out at once."""
+    if "-o" not in texts and "isten" not in texts and "ISTEN" not in texts:
+        return False
     return any(_listen_option(a.text) or _ssh_command_setting(args, i) for i, a in enumerate(args))
 
 
@@ -300,14 +303,14 @@ class WordChecks:
         dialect: Dialect = "posix" if frame.dialect == "posix" else "cmd"
         for i, a in enumerate(args):
             t = a.text
-            if _listen_option(t):
+            if ("isten" in t or "ISTEN" in t) and _listen_option(t):
                 self.event(
                     "listen-option",
                     frame,
                     f"`{shown_args(argv)}` listens for connections (`{t}`)",
                     self._argv(argv, names),
                 )
-            setting = _ssh_command_setting(args, i)
+            setting = _ssh_command_setting(args, i) if t[:2] == "-o" else None
             if setting is not None:
                 self._inline(setting, dialect, frame.nested(f"`{names[-1]} -o`"), argv)
             if t[:1] != "-" or len(t) < 3:
