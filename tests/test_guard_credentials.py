@@ -60,6 +60,29 @@ BLOCKED = [
     ("posix", "find / -name '*.ccache'", "env.credential-dump"),
     ("posix", "find ~ -name 'msal_token_cache.json'", "env.credential-dump"),
     ("posix", "dscl . passwd /Users/dev old new", "env.accounts"),
+    # Hunting a credential word through a file pattern, the whole working directory, what a recursive listing
+    # or `find` names, or the Spotlight index.
+    ("posix", "grep -ri password .", "env.credential-dump"),
+    ("posix", "sudo grep -rn passw ./", "env.credential-dump"),
+    ("posix", "grep -i password *.conf", "env.credential-dump"),
+    ("posix", "rg -i secret .", "env.credential-dump"),
+    ("posix", 'find . -type f -exec grep -i -I "PASSWORD" {} /dev/null \\;', "env.credential-dump"),
+    ("posix", "find . -type f | xargs grep -il credentials", "env.credential-dump"),
+    ("powershell", "findstr /si pass *.xml *.doc *.txt *.xls", "env.credential-dump"),
+    ("powershell", 'findstr /spin "password" *.*', "env.credential-dump"),
+    ("posix", "findstr /si password *.xml *.ini *.txt *.config 2>nul >> results.txt", "env.credential-dump"),
+    (
+        "powershell",
+        "ls -R | select-string -ErrorAction SilentlyContinue -Pattern password",
+        "env.credential-dump",
+    ),
+    ("powershell", "Get-ChildItem -Recurse | Select-String -Pattern password", "env.credential-dump"),
+    ("posix", "mdfind -live passw", "env.credential-dump"),
+    (
+        "posix",
+        "mdfind 'kMDItemTextContext == AKIA || kMDItemDisplayName = *AKIA* -onlyin ~'",
+        "env.credential-dump",
+    ),
 ]
 
 ALLOWED = [
@@ -85,6 +108,13 @@ ALLOWED = [
     ("posix", "dscl . -read /Users/dev"),
     ("posix", "find . -name '*token*'"),
     ("posix", "find ~/models -name 'tokenizer.json'"),
+    ("posix", "grep -rn PasswordField src/"),
+    ("posix", "grep -rn PasswordField ."),
+    ("posix", "grep password config/settings.py"),
+    ("powershell", "findstr /n password app.config"),
+    ("powershell", "findstr /s TODO *.cs"),
+    ("posix", "find . -name '*.py' -exec grep -l TODO {} +"),
+    ("posix", "mdfind -name report.pdf"),
 ]
 
 
@@ -114,9 +144,21 @@ CAPTURE = [
     ("powershell", "$mic = Get-AudioDevice -Recording"),
     ("powershell", "$g = [Drawing.Graphics]::FromImage($bitmap); $g.CopyFromScreen(0, 0, 0, 0, $size)"),
     ("posix", 'osascript -e \'display dialog "Password:" default answer "" with hidden answer\''),
+    # A DEBUG trap or a zsh preexec hook sees every command line the shell runs: a keylogger of the shell.
+    (
+        "posix",
+        'trap \'echo "$(date +"%d/%m/%y %H:%M:%S.%s") $USER $BASH_COMMAND" >> /tmp/.keyboard.log\' DEBUG',
+    ),
+    ("posix", "trap 'echo \"$BASH_COMMAND\" >> /tmp/art-fish.txt' DEBUG\nwhoami"),
+    ("posix", 'bash -c "trap \'logger -t sh \\"\\$BASH_COMMAND\\"\' debug; make"'),
+    ("posix", "add-zsh-hook preexec log_line"),
 ]
 
 NOT_CAPTURE = [
+    ("posix", "trap 'rm -f \"$tmp\"' EXIT"),
+    ("posix", "trap - DEBUG"),
+    ("posix", "trap -p DEBUG"),
+    ("posix", "add-zsh-hook chpwd update_title"),
     ("posix", "ffmpeg -i demo.mp4 -vf scale=640:-1 demo.webm"),
     ("posix", "echo done | pbcopy"),
     ("posix", "xclip -sel clip < notes.txt"),

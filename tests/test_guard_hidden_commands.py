@@ -1,16 +1,16 @@
 """Commands hidden in an option, a variable or another language. An option whose value a program runs
-(`--password-command`, `--rsh`, `--gpu-launcher`, `--*-cmd-prefix`, `--editor`, `scrot -e`, `gcc -wrapper`)
-has its literal value checked as a command and blocks when the value is known only at run time; variables
-that hold commands (`*_COMMAND`, `CRASHPAGER`) are checked the same way, and variables that load code
-(`LD_PRELOAD`, `PERL5DB`, `DOTNET_STARTUP_HOOKS`) block; interpreters the policy does not read (`dc -e`,
-`gnuplot -e`, `rpm --eval`, TeX shell escape) block when given code. Beside each, the program used plainly
-stays allowed.
+(`--password-command`, `--rsh`, `--gpu-launcher`, `--*-cmd-prefix`, `--editor`, `scrot -e`, `gcc -wrapper`, an
+ssh-style `-o ProxyCommand=CMD` or `-o "LocalCommand CMD"`) has its literal value checked as a command and
+blocks when the value is known only at run time; variables that hold commands (`*_COMMAND`, `CRASHPAGER`) are
+checked the same way, and variables that load code (`LD_PRELOAD`, `PERL5DB`, `DOTNET_STARTUP_HOOKS`) block;
+interpreters the policy does not read (`dc -e`, `gnuplot -e`, `rpm --eval`, TeX shell escape) block when given
+code. Beside each, the program used plainly stays allowed.
 
 Whatever the program, a word that is a command line starting with a shell, an interpreter, a wrapper or an
 installed program (`split --filter='/bin/sh -i'`, `certbot --pre-hook '…'`), or holding one after a command
 separator (`xdg-user-dir '}; /bin/sh #'`), is checked as a command line; so is an installed program given by
-its path with its arguments after it (`ip netns exec ns /usr/bin/id -u`), and any path after `--`
-(`openvt -- /path/to/cmd`). Code in the languages of database consoles, m4 and jrunscript is read too."""
+its path with its arguments after it (`ip netns exec ns /usr/bin/id -u`), and any path after `--` (`openvt --
+/path/to/cmd`). Code in the languages of database consoles, m4 and jrunscript is read too."""
 
 from __future__ import annotations
 
@@ -36,7 +36,17 @@ BLOCKED = [
         'teams.exe --renderer-cmd-prefix="powershell -c Remove-Item -Recurse C:\\x"',
         "destructive",
     ),
-    # Per-program options whose value runs.
+    # An ssh-style `-o` setting whose value runs locally, `key value` or `key=value`, for any program.
+    (
+        "posix",
+        'check_by_ssh -o "ProxyCommand /bin/sh -i <$(tty) |& tee $(tty)" -H localhost -C x',
+        "destructive",
+    ),
+    ("posix", "check_by_ssh -o 'ProxyCommand /bin/sh -i' -H localhost -C x", "unverifiable.terminal-program"),
+    ("posix", "mytool -oProxyCommand='rm -rf build' sync", "destructive.recursive-delete"),
+    ("posix", "mytool -o 'LocalCommand rm -rf ~' host", "destructive.recursive-delete"),
+    ("posix", 'mytool -o "KnownHostsCommand $cmd" host', "dynamic.script"),
+    ("posix", "check_by_ssh -o 'ProxyCommand nc bastion 22' -H localhost -C uptime", "network"),
     ("posix", "scrot -e 'mv $f ~/shots/'", "unverifiable.command-option"),
     ("posix", "pidstat -e /bin/sh", "unverifiable.command-option"),
     ("posix", "enscript /dev/null -qo /dev/null -I 'sh -c id'", "unverifiable.command-option"),
@@ -75,6 +85,9 @@ BLOCKED = [
 
 ALLOWED = [
     ("posix", "mytool --password-file=creds.txt sync"),
+    ("posix", "check_by_ssh -o 'StrictHostKeyChecking=no' -H localhost -C uptime"),
+    ("posix", "mytool -o ProxyCommandTimeout=5 sync"),
+    ("posix", "sort -o sorted.txt names.txt"),
     # No hooks at all: nothing runs.
     ("posix", "git -c core.hooksPath=/dev/null commit -m 'update changelog'"),
     ("posix", "backup --dry-run src dst"),

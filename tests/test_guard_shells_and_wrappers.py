@@ -621,9 +621,29 @@ WRAPPED = [
     ("powershell", "'rd /s /q x' | cmd", "destructive"),
     ("powershell", "echo 'rd /s /q x' | cmd", "destructive"),
     ("powershell", "Get-Content x.bat | cmd", "unverifiable"),
+    # setarch's architecture comes first and may be left out; its options are flags; the per-architecture
+    # names take none.
+    ("posix", "setarch -3 /bin/sh", "unverifiable"),
+    ("posix", "setarch $(arch) /bin/sh", "unverifiable"),
+    ("posix", "setarch x86_64 -R rm -rf x", "destructive"),
+    ("posix", "setarch -R rm -rf x", "destructive"),
+    ("posix", "setarch x86_64 --uname-2.6 /bin/sh", "unverifiable"),
+    ("posix", "linux32 rm -rf x", "destructive"),
+    ("posix", "/usr/bin/linux64 /bin/bash", "unverifiable"),
+    # run-parts runs every program of a folder: one outside the project is code nobody reviewed.
+    ("posix", "run-parts --new-session --regex '^sh$' /bin", "unverifiable"),
+    ("posix", "sudo run-parts /etc/cron.daily", "unverifiable"),
+    ("posix", "run-parts --arg=x ../other/hooks", "unverifiable"),
 ]
 
 WRAPPED_ALLOWED = [
+    ("posix", "setarch x86_64 -R ./build/app --selftest"),
+    ("posix", "setarch $(uname -m) make test"),
+    ("posix", "setarch --list"),
+    ("posix", "linux32 make"),
+    ("posix", "run-parts ./hooks.d"),
+    ("posix", "run-parts -a --verbose hooks.d"),
+    ("posix", "run-parts --test /etc/cron.daily"),
     ("posix", "sudo -u x bash -lc 'ls'"),
     ("posix", "env -i bash -c 'ls'"),
     ("posix", "bash -o posix -c 'echo hi'"),

@@ -61,7 +61,6 @@ ALLOWED = [
     ("posix", "cat http://x"),
     ("posix", "man git"),
     ("posix", "git help config"),
-    ("posix", "journalctl"),
     ("posix", "less app.log"),
     ("powershell", "msbuild App.csproj"),
     ("powershell", "csc -out:tool.exe tool.cs"),
@@ -261,6 +260,9 @@ BLOCKED = [
     ("powershell", "Get-AppLockerPolicy -Effective", "env"),
     ("powershell", "Get-MpPreference", "env"),
     ("powershell", "sc.exe sdshow scmanager", "env"),
+    ("posix", "journalctl", "env"),
+    ("posix", "journalctl -u docker --no-pager", "env"),
+    ("posix", "tail /var/log/syslog", "env"),
 ]
 
 

@@ -20,7 +20,7 @@ from ._payloads import PREPARE, static_output, string_literals
 from ._rules import MATCH, CommandView, dotnet_key
 from ._syntax import DYN, Arg, Feed, Frame, Stdin, TooLarge, start_check
 from ._unwrap import Wrapped, matching_wrapper, split_words, unwrap
-from ._words import WordChecks, maybe_environ, path_key
+from ._words import WordChecks, listens_or_runs_setting, maybe_environ, path_key
 
 _ALLOWED = "no deny rule matches any command in it"
 CMD_MAX_LINE = 8191
@@ -114,6 +114,8 @@ class CompiledPolicy(PolicyTables):
                     a.text[:1] == "-" and options.fullmatch(a.text.partition("=")[0]) for a in args
                 ):
                     return None  # an option whose value may be a command line
+                if listens_or_runs_setting(args, texts):
+                    return None  # a listening option, or `-o ProxyCommand=…`
                 if output_targets(info.names[-1], args):
                     return None  # an output file: the walk judges where it is
         return Decision._trusted_allow(command, shell, _ALLOWED, "ok")
@@ -389,15 +391,19 @@ class Evaluation(RunsOtherCode, WordChecks):
                         inner_feeds = (*feeds, stdin.feed)
                 wrapped = unwrap(wrapper, args, stdin_words)
         if info.clauses:
-            if wrapped is None and not feeds:
+            clause_feeds = feeds
+            if stdin is not None and stdin.feed is not None and (info.shell or info.executor):
+                # What a shell or interpreter reads on a pipe may be its program (`… | base64 -d | sh`).
+                clause_feeds = (*feeds, stdin.feed) if dialect != "powershell" else feeds
+            if wrapped is None and not clause_feeds:
                 hits = p.clause_hits(dialect, info, argv)  # nothing but the words decides the clauses
             else:
                 view = CommandView(names, argv, dialect, info.syntax)
                 view.windows_program = p.windows_program(dialect, word, names)
                 if wrapped is not None:
                     view.has_command = wrapped.has_command
-                if feeds:
-                    view.producers_of = lambda: self._producers(feeds, dialect)
+                if clause_feeds:
+                    view.producers_of = lambda: self._producers(clause_feeds, dialect)
                 hits = matching_clauses(info.clauses, view)
             for compiled, state, detail in hits:
                 if state == MATCH:

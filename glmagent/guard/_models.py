@@ -16,7 +16,7 @@ Each clause says what it looks at with `on`:
 from __future__ import annotations
 
 import re
-from typing import Annotated, Literal
+from typing import Annotated, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -29,27 +29,6 @@ Dialect = Literal["posix", "powershell", "cmd"]
 Category = Literal["destructive", "network", "env", "containment", "unverifiable", "allowlist"]
 """`allowlist`: a command no `[[allow]]` entry matches while the policy runs in allowlist mode."""
 
-ENGINE_EVENTS = (
-    "parse-error",
-    "dynamic-command",
-    "dynamic-arguments",
-    "dynamic-script",
-    "unknown-stdin",
-    "depth-exceeded",
-    "dynamic-alias",
-    "fork-bomb",
-    "write-outside-project",
-    "write-protected-dir",
-    "write-unknown-target",
-    "proc-environ",
-    "too-large",
-    "terminal-program",
-    "outside-program",
-    "code-file",
-    "launched-program",
-    "credential-variable",
-    "hidden-window",
-)
 EngineEvent = Literal[
     "parse-error",
     "dynamic-command",
@@ -69,8 +48,11 @@ EngineEvent = Literal[
     "code-file",
     "launched-program",
     "credential-variable",
+    "listen-option",
     "hidden-window",
 ]
+ENGINE_EVENTS: tuple[str, ...] = get_args(EngineEvent)
+"""Every fail-closed condition of the engine; each needs a rule that explains it."""
 
 
 class _Strict(BaseModel):
@@ -347,6 +329,9 @@ class WrapperSpec(_Strict):
     unknown option just before the command is read both ways."""
     positionals: int = 0
     """Words to skip after the options before the command (`timeout DURATION`, `chroot DIR`)."""
+    leading_positionals: int = 0
+    """Words to skip before the options, when the first word is no option (`setarch ARCH -R cmd`, while
+    `setarch -R cmd` names no architecture)."""
     assignments: bool = False
     """NAME=VALUE words may precede the command (`env`)."""
     shell_options: list[str] = []

@@ -89,6 +89,15 @@ _REDIRECTS = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirec
 _HOLDS_SUBSTITUTION = frozenset({"command_substitution", "string", "concatenation"})
 _SIMPLE_STAGES = frozenset({"command", "redirected_statement"})
 
+_NAME_BINDERS = re.compile(
+    r"\b(?:read|mapfile|readarray|getopts|eval|source|unset|let|declare|typeset|local|select|IFS)\b"
+    r"|\bprintf\s+-v\b|(?:^|[;&|(\s])\.\s"
+)
+"""Commands that set variables named among their words, or run text that may: in a script holding one, no
+variable is taken as a constant."""
+_CONSTANT_VALUE = re.compile(r"[\w./+,:@%=~-]*")
+"""A value that reads the same quoted or not: no blank splits it and no pattern character globs it."""
+
 
 class PosixWalker:
     """One walk over one parsed script; `frame` carries depth, wrapper chain and literal assignments."""
@@ -96,6 +105,7 @@ class PosixWalker:
     __slots__ = (
         "ascii",
         "brace_work",
+        "constants",
         "exec_stdin",
         "frame",
         "inherited",
@@ -111,6 +121,9 @@ class PosixWalker:
         self.src = src
         self.ascii = text if text is not None and text.isascii() else None
         self.brace_work = [BRACE_WORK]
+        self.constants: dict[str, str] = {}
+        """Variables this script set once, at its top level, to a literal that needs no quoting
+        (`out=report.html`): a later `$out` is that value (`>> $out` writes report.html)."""
         """The source as text when it is pure ASCII: byte offsets are then character offsets, so words are
         sliced out of it directly instead of slicing and decoding bytes per node."""
         self.inherited: Stdin | None = None
@@ -178,7 +191,7 @@ class PosixWalker:
                 if c.type != "$" or c.next_sibling is None or c.next_sibling.type != "string"
             )
         if kind in _DYNAMIC:
-            return DYN
+            return self._constant(node)
         if kind in ("string_content", "heredoc_content"):
             return raw
         # Globs (`extglob_pattern`), `[[ ]]` regexes and the like are taken as written.
@@ -198,13 +211,45 @@ class PosixWalker:
             if child.start_byte > pos:
                 out.append(posix_unescape_double(self.src[pos : child.start_byte].decode("utf-8", "replace")))
             if child.type in _DYNAMIC:
-                out.append(DYN)
+                out.append(self._constant(child))
             else:
                 out.append(posix_unescape_double(self.text(child)))
             pos = child.end_byte
         if end > pos:
             out.append(posix_unescape_double(self.src[pos:end].decode("utf-8", "replace")))
         return "".join(out)
+
+    def _constant(self, node: Node) -> str:
+        """The value of `$x` / `${x}` when `x` is one of the script's constants; DYN otherwise."""
+        if self.constants and node.type in ("simple_expansion", "expansion"):
+            parts = node.named_children
+            if len(parts) == 1 and parts[0].type == "variable_name":
+                name = self.text(parts[0])
+                text = self.text(node)
+                if text == f"${name}" or text == f"${{{name}}}":
+                    return self.constants.get(name, DYN)
+        return DYN
+
+    def _constant_assignment(self, node: Node, key: str, val: Arg) -> bool:
+        """Is this assignment the only one the script makes to `key`, at its top level, of a plain literal?
+        Only then does every later `$key` in the script read as its value: an assignment inside a branch,
+        loop, function or subshell, a second one, or any command that binds names (`read`, `eval`, `.`)
+        leaves the variable unknown."""
+        parent = node.parent
+        if parent is not None and parent.type == "declaration_command":
+            parent = parent.parent
+        if parent is None or parent.type != "program" or not val.literal:
+            return False
+        if _CONSTANT_VALUE.fullmatch(val.text) is None:
+            return False
+        text = self.ascii if self.ascii is not None else self.src.decode("utf-8", "replace")
+        if _NAME_BINDERS.search(text):
+            return False
+        name = re.escape(key)
+        assignments = re.findall(rf"(?<![\w$./-]){name}(?:\[[^\]]*\])?\+?=", text)
+        return len(assignments) == 1 and not re.search(
+            rf"\bfor\s+{name}\b|\$\{{{name}:?=|\(\([^)]*\b{name}\b", text
+        )
 
     def _resolve_name(self, name_node: Node) -> str | None:
         """The literal value of `$x` / `${x}` in command position when the script assigned one."""
@@ -242,6 +287,8 @@ class PosixWalker:
                 expanded = self._braces(first) if first_kind == "concatenation" else None
                 if expanded is not None:
                     argv[0:0] = expanded  # `r{m,} -rf x` runs `rm r -rf x`
+                elif resolved is not None:
+                    argv.insert(0, Arg(DYN, self.text(first)))  # the sink names `$x` = its value
                 else:
                     argv.insert(0, self.arg(first))
                 if first_kind not in _LEAVES:
@@ -440,6 +487,10 @@ class PosixWalker:
                 self.frame.variables[key] = val.text
             else:
                 self.frame.variables.pop(key, None)
+            if self._constant_assignment(node, key, val):
+                self.constants[key] = val.text
+            else:
+                self.constants.pop(key, None)
             self._assigned(key, val)
         self._children(node)
 

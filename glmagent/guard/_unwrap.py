@@ -63,6 +63,8 @@ def unwrap(spec: WrapperSpec, args: list[Arg], stdin_words: list[Arg] | None) ->
     n = len(args)
     if spec.subcommand is not None:
         i = len(spec.subcommand.split())  # the caller checked the args start with the subcommand
+    if spec.leading_positionals and i < n and args[i].text[:1] != "-":
+        i = min(n, i + spec.leading_positionals)
     ambiguous_at: int | None = None
     replace: str | None = None
     arg_file: str | None = None

@@ -33,10 +33,50 @@ subcommand is a version, not an address."""
 
 _SEPARATED = re.compile(r"(?:[;|`]|&&|\$\()\s*([^\s;|&`()]+)")
 
+_LISTEN_OPTION = re.compile(r"(?is)--?listen(?:[-_](?:addr|address|port|host|on)\w*)?(?:[=:].*)?")
+"""An option that makes a program accept connections (`fzf --listen=12345`, `--listen-address=:9090`)."""
+
+_SSH_COMMAND_SETTING = re.compile(r"(?is)(?:proxy|local|knownhosts)command(?:\s*=\s*|\s+)(.*)")
+"""An ssh-style `-o` setting whose value runs locally as a command line (`-o "ProxyCommand sh -i"`,
+`-oLocalCommand=CMD`); OpenSSH and the tools that pass `-o` on to it accept `key value` and `key=value`."""
+
 
 def _after_separators(text: str) -> list[str]:
     """Words that start a command after a separator in a word (`x; /bin/sh`, `$(id)`)."""
     return [m.group(1).strip("\"'") for m in _SEPARATED.finditer(text)]
+
+
+def _listen_option(word: str) -> bool:
+    """`--listen=12345`, `--listen-address=:9090`, `-listen`: the program accepts connections."""
+    return word[:7].lower() in ("--liste", "-listen") and _LISTEN_OPTION.fullmatch(word) is not None
+
+
+def _ssh_command_setting(args: list[Arg], i: int) -> Arg | None:
+    """The command line of the ssh-style setting `args[i]` gives, if it is one (`-o "ProxyCommand CMD"`,
+    `-oLocalCommand=CMD`); None otherwise."""
+    t = args[i].text
+    if t[:2] != "-o":
+        return None
+    if t == "-o":
+        if i + 1 >= len(args):
+            return None
+        text, raw = args[i + 1].text, args[i + 1].raw
+    else:
+        text, raw = t[2:], args[i].raw[2:]
+    found = _SSH_COMMAND_SETTING.fullmatch(text)
+    if found is None:
+        return None
+    shown = _SSH_COMMAND_SETTING.search(raw)
+    return Arg(found.group(1), shown.group(1) if shown is not None else found.group(1))
+
+
+def listens_or_runs_setting(args: list[Arg], texts: str) -> bool:
+    """Does a word make the program listen for connections, or hand it an ssh-style `-o` setting that runs
+    a command? (The fast path steps aside for these; `WordChecks._command_options` judges them.) `texts`:
+    the words joined, searched first so that nearly every command is ruled out at once."""
+    if "-o" not in texts and "isten" not in texts and "ISTEN" not in texts:
+        return False
+    return any(_listen_option(a.text) or _ssh_command_setting(args, i) for i, a in enumerate(args))
 
 
 def maybe_environ(text: str) -> bool:
@@ -265,6 +305,16 @@ class WordChecks:
         dialect: Dialect = "posix" if frame.dialect == "posix" else "cmd"
         for i, a in enumerate(args):
             t = a.text
+            if ("isten" in t or "ISTEN" in t) and _listen_option(t):
+                self.event(
+                    "listen-option",
+                    frame,
+                    f"`{shown_args(argv)}` listens for connections (`{t}`)",
+                    self._argv(argv, names),
+                )
+            setting = _ssh_command_setting(args, i) if t[:2] == "-o" else None
+            if setting is not None:
+                self._inline(setting, dialect, frame.nested(f"`{names[-1]} -o`"), argv)
             if t[:1] != "-" or len(t) < 3:
                 continue
             name, eq, value = t.partition("=")

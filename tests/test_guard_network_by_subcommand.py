@@ -1,0 +1,56 @@
+"""Network by subcommand or option: what a program does with the network is named by how it is called, not
+by its name. Package-manager subcommands that fetch from the distribution's servers (`apt-get changelog`,
+`apt download`, `apt-get source`), any program told to listen for connections (`--listen[=][host:]port`,
+`--listen-address`, `-listen`), configuration-management and orchestration clients (`knife`, `salt`,
+`pdsh`), and packet-capture programs (`wireshark`, `tshark`, `dumpcap`) are network. Beside them, the same
+programs used locally stay allowed: listing what is installed, filtering text, a word that only mentions the
+option."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import guard_allows, guard_blocks
+
+BLOCKED = [
+    ("posix", "apt-get changelog apt", "network.package-install"),
+    ("posix", "aptitude changelog aptitude", "network.package-install"),
+    ("posix", "sudo apt changelog curl", "network.package-install"),
+    ("posix", "apt download curl", "network.package-install"),
+    ("posix", "apt-get source curl", "network.package-install"),
+    ("posix", "fzf --listen=12345", "network.local-server"),
+    ("posix", "fzf --listen", "network.local-server"),
+    ("posix", "mytool --listen-address=:9090", "network.local-server"),
+    ("posix", "env X=1 mytool -listen :8080", "network.local-server"),
+    ("posix", "mytool --listen 0.0.0.0:9000", "network"),
+    ("powershell", "mytool.exe -Listen 8080", "network.local-server"),
+    ("posix", "knife node list", "network.remote-service"),
+    ("posix", "knife ssh 'name:*' uptime", "network.remote-service"),
+    ("posix", "salt '*' cmd.run id", "network.remote-service"),
+    ("posix", "pdsh -w 'node[1-4]' uptime", "network.remote-service"),
+    ("posix", "wireshark", "network.socket"),
+    ("posix", "/usr/bin/wireshark -k -i any", "network.socket"),
+    ("posix", "dumpcap -i any -w cap.pcapng", "network.socket"),
+    ("posix", "termshark -i eth0", "network.socket"),
+]
+
+ALLOWED = [
+    ("posix", "apt list --installed"),
+    ("posix", "apt-cache show curl"),
+    ("posix", "dpkg -l"),
+    ("posix", "fzf --filter main"),
+    ("posix", "mytool --listener-name ci"),
+    ("posix", "echo --listen"),
+    ("posix", "grep -rn -- --listen docs/"),
+    ("posix", "git commit -m 'add --listen option'"),
+    ("posix", "chef exec rspec"),
+]
+
+
+@pytest.mark.parametrize(("shell", "command", "expected"), BLOCKED)
+def test_network_named_by_subcommand_or_option_is_blocked(shell: str, command: str, expected: str) -> None:
+    guard_blocks(shell, command, expected)
+
+
+@pytest.mark.parametrize(("shell", "command"), ALLOWED)
+def test_the_same_programs_used_locally_stay_allowed(shell: str, command: str) -> None:
+    guard_allows(shell, command)
