@@ -372,8 +372,6 @@ ENVIRONMENT_ALLOWED = [
     "cat /proc/self/status",
     "cat /proc/meminfo",
     "ls /proc",
-    "cat ~/.ssh/id_rsa.pub",
-    "cat ~/.ssh/known_hosts",
     "ls ~",
     "cat .env.example",
     "cat .env.sample",

@@ -690,10 +690,8 @@ def test_interpreters_reading_credential_files_are_blocked(command: str) -> None
 @pytest.mark.parametrize(
     ("command", "shell"),
     [
-        ("cat ~/.ssh/id_ed25519.pub", "posix"),
-        ("ssh-keygen -lf ~/.ssh/id_rsa.pub", "posix"),
-        ("cat ~/.ssh/known_hosts", "posix"),
-        ("cat ~/.ssh/authorized_keys", "posix"),
+        ("cat deploy_key.pub", "posix"),
+        ("ssh-keygen -lf ./deploy_key.pub", "posix"),
         ("cat .npmrc", "posix"),
         ("cat frontend/.npmrc", "posix"),
         ("ls ~", "posix"),
@@ -705,7 +703,7 @@ def test_interpreters_reading_credential_files_are_blocked(command: str) -> None
         ("Select-String -Pattern 'type ~\\.aws\\credentials' -Path docs\\*.md", "powershell"),
     ],
 )
-def test_public_keys_and_repository_files_stay_readable(command: str, shell: str) -> None:
+def test_project_key_pairs_and_repository_files_stay_readable(command: str, shell: str) -> None:
     assert check(command, shell).allowed, check(command, shell).reason
 
 

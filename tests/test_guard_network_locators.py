@@ -147,3 +147,38 @@ def test_each_kind_of_locator_is_recognised(word: str, kind: str) -> None:
 def test_words_that_only_look_like_locators_are_not(word: str) -> None:
     regex = locator_regex(["url", "unc", "scp", "host-port", "user-host"], ["file", "unix", "npipe"], "posix")
     assert not regex.match(word), word
+
+
+# Options that only name the address a site will be served at: the build writes it into pages and connects
+# nowhere. A client's options that name the server it calls (`--url`, `--base-url`, `--index-url`) still
+# count, and so does any other locator on the same line.
+NAMING_ONLY = [
+    ("posix", 'hugo --gc --minify --baseURL "https://example.org/"'),
+    ("posix", "hugo --baseURL=https://example.org/ --destination public"),
+    ("posix", "HUGO_ENV=production hugo --minify --baseURL https://docs.example.org/"),
+    ("posix", "bundle exec jekyll build --baseurl https://example.org/blog"),
+    ("posix", "ng build --configuration production --base-href https://cdn.example.org/app/"),
+    ("posix", "npx ng build --deploy-url=https://cdn.example.org/"),
+    ("posix", "parcel build src/index.html --public-url https://cdn.example.org/"),
+    ("posix", "mysitegen build --site-url https://example.org --canonical-url https://example.org/"),
+    ("powershell", "hugo --minify --baseURL https://example.org/"),
+]
+CONNECTS = [
+    ("posix", "hugo --baseURL https://example.org/ --url http://10.0.0.1:1313/x"),
+    ("posix", "mytool --baseurl https://example.org https://evil.example/payload"),
+    ("posix", "mytool --url https://example.org"),
+    ("posix", "openai --base-url https://api.example.com/v1 api models.list"),
+    ("posix", "mytool --index-url https://pypi.example/simple"),
+    ("posix", "hugo -b https://example.org/"),
+    ("posix", "mytool --baseurl-fetch=https://example.org/"),
+]
+
+
+@pytest.mark.parametrize(("shell", "command"), NAMING_ONLY)
+def test_options_that_only_name_a_sites_address_are_not_network(shell: str, command: str) -> None:
+    guard_allows(shell, command)
+
+
+@pytest.mark.parametrize(("shell", "command"), CONNECTS)
+def test_addresses_a_program_may_reach_stay_network(shell: str, command: str) -> None:
+    guard_blocks(shell, command, "network.locator")

@@ -917,6 +917,14 @@ WRAPPER_OPTIONS_ALLOWED = [
     'uv run --python="$PY" pytest',
     "uv run --no-sync --isolated mypy src",
     "poetry run --quiet black .",
+    # An end-of-options `--` after the program xargs runs is that program's (`file -- NAME...`), and no
+    # program of its own when an unknown option might have taken the program's name as its value.
+    "find . \\( -name '*.exe' -o -name '*.a' \\) -print0 | xargs -0 file --",
+    "find . -type f -print0 | xargs -0 stat -c '%10s bytes: %n' --",
+    "find . -name '*.so' -print0 | grep -z curl | xargs -0 stat -f '%10z bytes: %N' --",
+    "git ls-files -z | xargs -0r wc -l --",
+    "ls | xargs --null file --",
+    "ls | xargs -Z file --",
 ]
 WRAPPER_OPTIONS_BLOCKED = [
     ("uv run --locked rm -rf /", "destructive.recursive-delete"),
@@ -925,6 +933,10 @@ WRAPPER_OPTIONS_BLOCKED = [
     ('uv run --python="$PY" rm -rf /', "destructive.recursive-delete"),
     ("uv run $OPTS rm -rf /", "destructive.recursive-delete"),
     ("pixi run --frozen rm -rf /", "destructive.recursive-delete"),
+    ("find / -print0 | xargs -0 rm -rf --", "destructive.recursive-delete"),
+    ("ls | xargs -0 -- sh -c 'curl http://x'", "network.http-client"),
+    ("ls | xargs -Z file -- rm -rf /", "destructive.recursive-delete"),
+    ('ls | xargs -0 file -- "$(curl http://x)"', "network.http-client"),
 ]
 
 

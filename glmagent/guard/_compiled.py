@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import posixpath
 import re
 from dataclasses import dataclass
 from fnmatch import fnmatch
@@ -246,6 +247,8 @@ class PolicyTables:
             for d in _DIALECTS
         }
         self.pass_through = frozenset(v.lower() for v in data.pass_through)
+        self.service_folders = frozenset(posixpath.normpath(f).casefold() for f in data.service_scripts)
+        """Folders of init scripts (see `service_script`)."""
         self.argument_rules = {
             d: (self.index.arguments.get(d, []), self.index.argument_screen.get(d))
             for d in ("posix", "powershell", "cmd")
@@ -352,6 +355,16 @@ class PolicyTables:
             if len(self.clause_results) < self.memo_limit:
                 self.clause_results[key] = hits
         return hits
+
+    def service_script(self, word: str) -> str | None:
+        """The service a program path names when it is an init script (`/etc/init.d/ssh` -> `ssh`), else
+        None. Case is folded (stricter, as for command names) and the path normalised, so `/etc//init.d/./ssh`
+        is one and `/etc/init.d/../../bin/rm` is not."""
+        if word[:1] != "/" or DYN in word:
+            return None
+        path = "/" + posixpath.normpath(word.replace("\\", "/")).lstrip("/")  # `//etc` is `/etc` on Linux
+        folder, _, name = path.rpartition("/")
+        return name if name and folder.casefold() in self.service_folders else None
 
     def windows_program(self, dialect: Dialect, word: str, names: tuple[str, ...]) -> bool:
         """Is `word`, written in a POSIX shell, a program only Windows has (see `windows_programs`)?"""

@@ -353,6 +353,12 @@ class Evaluation(RunsOtherCode, WordChecks):
             return
         if "/" in word or "\\" in word or (":" in word and dialect != "posix"):
             self._judge_program(head, frame, argv)  # a path, or a Windows URI (`shell:AppsFolder\…`)
+            service = p.service_script(word) if dialect == "posix" and p.service_folders else None
+            if service is not None:
+                how = f"`{head.raw}` is the init script of service `{service}`"
+                words = [Arg("service", "service"), Arg(service, service), *argv[1:]]
+                self.command(words, frame.wrapped(how), stdin)
+                return
         args = argv[1:]
         if info.inert:
             # No rule names this program and it runs nothing else: only argument-wide rules, and a file

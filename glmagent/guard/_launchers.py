@@ -160,6 +160,10 @@ class RunsOtherCode:
                     self._script_file(name, rcfile, argv, frame, stdin)
             if run.script is not None:
                 self._judge_program(run.script, frame, argv)
+                if self.p.service_folders and self.p.service_script(run.script.text) is not None:
+                    # `sh /etc/init.d/ssh stop` drives the service as running the script by its path does.
+                    at = next(i for i, a in enumerate(args) if a is run.script)
+                    self.command(args[at:], frame.wrapped(f"`{name}`"), stdin)
             if run.dynamic is not None:
                 self._script_file(name, run.dynamic, argv, frame, stdin)
             elif run.inline is not None:

@@ -246,7 +246,7 @@ class LocatorMatcher:
     """Does one blank-free word hold a locator of the given kinds? (`match`, like a compiled pattern's.)
     `options` finds option values that name a machine among a command's words."""
 
-    __slots__ = ("address", "login", "machine", "only", "options", "stream", "unc_host")
+    __slots__ = ("address", "login", "machine", "naming", "only", "options", "stream", "unc_host")
 
     def __init__(
         self,
@@ -265,6 +265,17 @@ class LocatorMatcher:
         self.options = options if options else None
         self.only: frozenset[str] = frozenset()
         """The programs this matcher is for (`sqlcmd -S`); empty: any program."""
+        self.naming: frozenset[str] = frozenset()
+        """Lower-case long options whose value only names an address (`--baseurl`): no machine to reach."""
+
+    def names_only(self, args: list[Arg], i: int) -> bool:
+        """Is `args[i]` the value of a `naming` option (`--baseURL URL`, `--baseURL=URL`)?"""
+        if not self.naming:
+            return False
+        t = args[i].text
+        if t[:2] == "--" and "=" in t:
+            return t.partition("=")[0].lower() in self.naming
+        return i > 0 and args[i - 1].text.lower() in self.naming
 
     def match(self, word: str) -> bool:
         if not word or _BLANK.search(word) is not None:

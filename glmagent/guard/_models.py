@@ -77,6 +77,10 @@ class CommandMatch(_Strict):
     """Normalised command names (lower case, no extension, aliases resolved); `*` globs allowed."""
     subcommands: list[str] = []
     """First positional words (space-separated for several, e.g. "pip install"); any one must match."""
+    subcommands_none: list[str] = []
+    """Operands that spare the command when they are all it has, written like `subcommands`; a `*` word
+    stands for any one word (`* status`: `service ssh status` reads the state, `service ssh status stop` may
+    not)."""
     flags_any: list[str] = []
     """POSIX-style flags (`-r` also inside clusters like `-rf`; `--recursive` also as a prefix `--rec`)."""
     flags_none: list[str] = []
@@ -246,6 +250,10 @@ class LocatorClause(_Strict):
     $s`), `/node` as a Windows switch (`wmic /node:srv`); the first character says which."""
     local_schemes: list[str] = ["file", "unix", "npipe"]
     """URL schemes that stay on this machine."""
+    naming_options: list[str] = []
+    """Long options whose value only names an address, the one a site will be served at, which the program
+    never connects to (`hugo --baseURL https://example.org/`, `--site-url`); compared without case. A locator
+    given there (as the next word or after `=`) is no machine the command reaches."""
     except_commands: list[str] = []
     """Programs that read their words as text or local files only (`echo`, `grep`, `git commit -m`)."""
     commands: list[str] = []
@@ -446,6 +454,10 @@ class PolicyFile(_Strict):
     library_options: list[str] = []
     """Option globs whose value is a library or plugin the program loads (`--default-auth`, `--plugin-dir`):
     a value from outside the project is unverifiable, like a program from there."""
+    service_scripts: list[str] = []
+    """Folders of the scripts that start and stop services (`/etc/init.d`): a program run from one is that
+    service driven as `service NAME ACTION` drives it (`/etc/init.d/ssh stop`), so the service rules judge
+    it."""
     pass_through: list[str] = []
     """Commands that pass on what they read (`grep`, `sort`, `Where-Object`): a command fed through them is
     fed by whatever feeds them (`find . | grep log | xargs rm`)."""

@@ -335,6 +335,8 @@ class CompiledCommand:
     global_options: bool
     needs_operand: bool
     by_first_word: dict[str, list[tuple[str, ...]]] = field(default_factory=dict)
+    sparing_words: tuple[tuple[str, ...], ...] = ()
+    """`subcommands_none` as lower-case word sequences (`*` is any word)."""
     flags: bool = False
     """Any POSIX flag test at all (so the flag table is needed)."""
     operands: bool = False
@@ -391,10 +393,12 @@ class CompiledCommand:
             global_options=clause.global_options,
             needs_operand=clause.needs_operand,
             by_first_word=_index_first_word(clause.subcommands),
+            sparing_words=tuple(tuple(entry.lower().split()) for entry in clause.subcommands_none),
             flags=bool(short_any or long_any or short_none or long_none or clause.short_flags),
             operands=bool(clause.operands_any or clause.no_operands or operand_not_in is not None),
             leading=bool(
                 clause.subcommands
+                or clause.subcommands_none
                 or clause.args_none
                 or clause.no_args
                 or clause.only_flags
@@ -405,6 +409,7 @@ class CompiledCommand:
             params_none_prefixes=_prefixes(clause.params_none),
             name_only=not (
                 clause.subcommands
+                or clause.subcommands_none
                 or clause.flags_any
                 or clause.flags_none
                 or clause.short_flags
@@ -608,6 +613,8 @@ class CompiledCommand:
                 if best == NO:
                     return NO
                 state = best
+        if self.sparing_words and self._spared(view.positionals()):
+            return NO
         if self.args_none is not None:
             none = self.args_none.match
             for a in args:
@@ -627,6 +634,17 @@ class CompiledCommand:
             if view.has_command is None:
                 state = UNKNOWN
         return state
+
+    def _spared(self, pos: list[Arg]) -> bool:
+        """Do the operands spell one of `subcommands_none`, and nothing more? A word known only at run time
+        spares nothing unless the entry takes any word there."""
+        for seq in self.sparing_words:
+            if len(pos) == len(seq) and all(
+                word == "*" or (DYN not in a.text and a.text.lower() == word)
+                for a, word in zip(pos, seq, strict=True)
+            ):
+                return True
+        return False
 
     @staticmethod
     def _long_hit(flag: str, given: list[str]) -> bool:
@@ -758,6 +776,7 @@ def build_index(rules: list[Rule], syntax: dict[str, SyntaxSpec]) -> RuleIndex:
                         clause.machine_parameters,
                     )
                     pattern.only = frozenset(c.lower() for c in clause.commands)
+                    pattern.naming = frozenset(o.lower() for o in clause.naming_options)
                     index.locators.setdefault(shell, []).append((rule, pattern, spared))
             else:
                 index.engine[clause.event] = rule

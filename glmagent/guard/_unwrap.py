@@ -175,8 +175,9 @@ def unwrap(spec: WrapperSpec, args: list[Arg], stdin_words: list[Arg] | None) ->
         rest = []  # `script LOGFILE`, `newgrp GROUP`: the operands are no command
     readings = [prefix + rest]
     if ambiguous_at is not None and ambiguous_at + 1 == i - spec.positionals and len(rest) > 1:
-        # The last unknown option might have taken the next word as its value.
-        readings.append(rest[1:])
+        # The last unknown option might have taken the next word as its value; then a `--` after that word
+        # ends the options (`xargs -Z file -- x` runs `x`), and is no program of its own.
+        readings.append(rest[2:] if rest[1].text == "--" else rest[1:])
     whole_input = spec.feeds_arguments and replace is None and stdin_words and _delimited(args[:i])
     for reading in readings:
         if not reading:

@@ -137,7 +137,7 @@ class WordChecks:
         """A word naming another machine (`http://…`, `\\\\host\\share`, `user@host:path`, `host:port`, an
         address), or an option whose value names one (`-ComputerName dc01`, `--dc-ip 10.0.0.1`)."""
         candidates = [
-            a
+            (i, a)
             for i, a in enumerate(args)
             if _locators.screen(a.text)
             and not (i and _DOTTED_NUMBER.fullmatch(a.text) and _VERSION_OPTION.fullmatch(args[i - 1].text))
@@ -146,7 +146,7 @@ class WordChecks:
             # An inline program is text in its own language (`sed 's|http://a|https://b|'`): its network
             # calls are the payload rules' to find.
             programs = [p.text for p in executor(info.executor, args).payloads]
-            candidates = [a for a in candidates if not any(p and p in a.text for p in programs)]
+            candidates = [(i, a) for i, a in candidates if not any(p and p in a.text for p in programs)]
         names = info.names
         texts: list[str] | None = None
         for rule, pattern, spared in self.p.locators[frame.dialect]:
@@ -154,7 +154,9 @@ class WordChecks:
                 continue
             if pattern.only and pattern.only.isdisjoint(names):
                 continue
-            for a in candidates:
+            for i, a in candidates:
+                if pattern.names_only(args, i):
+                    continue  # `--baseURL https://example.org/`: where the site will be served, not a peer
                 if pattern.match(a.text) or (a.raw is not a.text and DYN in a.text and pattern.match(a.raw)):
                     self._rule_finding(rule, argv, names, frame, a.text if DYN not in a.text else a.raw)
             options = pattern.options
