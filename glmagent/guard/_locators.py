@@ -43,7 +43,10 @@ _PATTERNS = {
     # A scheme starts where no scheme character precedes it (`rest:http://`, `/zhttp://`, `git+https://`).
     "url": r"(?<![A-Za-z0-9+.-])(?!(?:{local})://)[A-Za-z][A-Za-z0-9+.-]*+://",
     "unc": rf"{_AFTER_SEPARATOR}\\\\(?![.?]\\)[A-Za-z0-9_$-][^\\/\s]*+[\\/][^\\/\s]",
-    "scp": rf"{_AFTER_SEPARATOR}(?<![A-Za-z0-9_.+-])[A-Za-z0-9_.+-]++@[A-Za-z0-9][A-Za-z0-9.-]*+:(?!//)",
+    # `user@host:path`; a one-label name followed by a bare version (`node@runtime:26.7.0`, `pkg@tag:1.2`) is
+    # a package specification, not a copy to a machine.
+    "scp": rf"{_AFTER_SEPARATOR}(?<![A-Za-z0-9_.+-])[A-Za-z0-9_.+-]++@"
+    r"(?:[A-Za-z0-9][A-Za-z0-9-]*+:(?!//|\d++(?:\.\d++)++(?![\w/.-]))|[A-Za-z0-9][A-Za-z0-9-]*+\.[A-Za-z0-9.-]*+:(?!//))",
     "host-port": rf"{_AFTER_SEPARATOR}{_HOST}:\d{{1,5}}(?:[/?#]\S*+)?$",
 }
 _WINDOWS_UNC = rf"{_AFTER_SEPARATOR}//(?![.?]/)[A-Za-z0-9_$-][^\\/\s]*+/[^\\/\s]"
