@@ -227,6 +227,7 @@ def hostile_inputs(size: int) -> Iterator[tuple[str, str, str]]:
         ("many variables", _fill("$a${b}", prefix="echo ")),
         ("many substitutions", _fill("$(ls) ", prefix="echo ")),
         ("many env assignments", _fill("A=1 ", prefix="env ", suffix="ls")),
+        ("top-level assignments", _fill("a=1; b=$a; ")),
         ("glob program names", _fill("/???/?? ")),
         ("case arms", _fill("a) ls;; ", prefix="case x in ", suffix="esac")),
         ("function definitions", _fill("f() { ls; }; ")),

@@ -97,6 +97,25 @@ _NAME_BINDERS = re.compile(
 variable is taken as a constant."""
 _CONSTANT_VALUE = re.compile(r"[\w./+,:@%=~-]*")
 """A value that reads the same quoted or not: no blank splits it and no pattern character globs it."""
+_ASSIGNED_NAME = re.compile(r"(?<![\w$./-])([A-Za-z_]\w*)(?:\[[^\]]*\])?\+?=")
+_LOOP_NAME = re.compile(r"\bfor\s+([A-Za-z_]\w*)")
+_DEFAULTED_NAME = re.compile(r"\$\{([A-Za-z_]\w*):?=")
+_ARITHMETIC = re.compile(r"\(\(([^)]*)")
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
+
+
+def _changeable_names(text: str) -> tuple[dict[str, int], set[str]] | None:
+    """One pass over a script: how often each name is assigned (`x=`, `x+=`, `x[0]=`), and the names a
+    loop, a `${x:=…}` default or arithmetic may change. None when a command that binds names appears."""
+    if _NAME_BINDERS.search(text):
+        return None
+    counts: dict[str, int] = {}
+    for name in _ASSIGNED_NAME.findall(text):
+        counts[name] = counts.get(name, 0) + 1
+    changed = set(_LOOP_NAME.findall(text)) | set(_DEFAULTED_NAME.findall(text))
+    for inner in _ARITHMETIC.findall(text):
+        changed.update(_IDENTIFIER.findall(inner))
+    return counts, changed
 
 
 class PosixWalker:
@@ -105,6 +124,7 @@ class PosixWalker:
     __slots__ = (
         "ascii",
         "brace_work",
+        "changeable",
         "constants",
         "exec_stdin",
         "frame",
@@ -124,6 +144,8 @@ class PosixWalker:
         self.constants: dict[str, str] = {}
         """Variables this script set once, at its top level, to a literal that needs no quoting
         (`out=report.html`): a later `$out` is that value (`>> $out` writes report.html)."""
+        self.changeable: tuple[dict[str, int], set[str]] | bool | None = False
+        """`_changeable_names` of the script, read at its first top-level assignment (False: not yet)."""
         """The source as text when it is pure ASCII: byte offsets are then character offsets, so words are
         sliced out of it directly instead of slicing and decoding bytes per node."""
         self.inherited: Stdin | None = None
@@ -242,14 +264,13 @@ class PosixWalker:
             return False
         if _CONSTANT_VALUE.fullmatch(val.text) is None:
             return False
-        text = self.ascii if self.ascii is not None else self.src.decode("utf-8", "replace")
-        if _NAME_BINDERS.search(text):
+        if self.changeable is False:
+            text = self.ascii if self.ascii is not None else self.src.decode("utf-8", "replace")
+            self.changeable = _changeable_names(text)
+        if not self.changeable:
             return False
-        name = re.escape(key)
-        assignments = re.findall(rf"(?<![\w$./-]){name}(?:\[[^\]]*\])?\+?=", text)
-        return len(assignments) == 1 and not re.search(
-            rf"\bfor\s+{name}\b|\$\{{{name}:?=|\(\([^)]*\b{name}\b", text
-        )
+        counts, changed = self.changeable
+        return counts.get(key) == 1 and key not in changed
 
     def _resolve_name(self, name_node: Node) -> str | None:
         """The literal value of `$x` / `${x}` in command position when the script assigned one."""
