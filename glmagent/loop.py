@@ -20,7 +20,7 @@ from glmagent.observation import Observation
 from glmagent.planners.base import ChatMessage, Planner, PlannerReply, TokenUsage
 from glmagent.prompt import ContextBuilder, LastIteration
 from glmagent.stopping import StopControl
-from glmagent.testing import TestOutcome
+from glmagent.testing import TestOutcome, task_allows_test_changes
 
 
 class StopReason(StrEnum):
@@ -50,6 +50,10 @@ class Task(BaseModel):
     test_command: str | None = None
     resumes: str | None = None
     """The run this one continues (`glmagent task --resume`), recorded in `task_start` as `resumed_from`."""
+    test_edits: bool | None = None
+    """May the model change test files? None: only when the description asks for test changes
+    (`glmagent.testing.task_allows_test_changes`). When not, the tests judge the task as they were at its
+    start: diffs to them are refused and changes made by commands are put back."""
 
 
 class TaskResult(BaseModel):
@@ -68,6 +72,9 @@ class TaskResult(BaseModel):
     cost_usd: float | None = None
     """What the planner calls cost, from the configured price table; None when any price was unknown."""
     tests_passed: bool | None = None
+    test_files: dict[str, str] = Field(default_factory=dict)
+    """Every test file the model changed or tried to change, and what became of it: `changed` (the task
+    asked for test changes), `edit refused`, `put back`, or `could not be put back` (then no success)."""
     memory_file: Path | None = None
     audit_file: Path | None = None
 
@@ -103,6 +110,31 @@ class MemoryStore(Protocol):
     def append_iteration(self, number: int, lines: Sequence[str]) -> str: ...
 
     def finish_run(self, **outcome: Any) -> None: ...
+
+
+class FileFocus(Protocol):
+    """The files the model works on, shown in full in each prompt, and which it has seen
+    (`glmagent.focus.WorkingSet`)."""
+
+    def start_from(self, test_output: str) -> None: ...
+
+    def add(self, path: str) -> None: ...
+
+    def mark_seen(self, path: str) -> None: ...
+
+    def has_seen(self, path: str) -> bool: ...
+
+    def render(self) -> list[tuple[str, str]]: ...
+
+
+class TestFileGuard(Protocol):
+    """The project's test files as they were at the start (`glmagent.testing.TestFiles`)."""
+
+    def is_test(self, path: str) -> bool: ...
+
+    def changed(self) -> list[str]: ...
+
+    def restore(self, paths: list[str]) -> list[str]: ...
 
 
 class LoopObserver(Protocol):
@@ -180,6 +212,8 @@ class AgentLoop:
         start_details: Mapping[str, object] | None = None,
         project_map: str | None = None,
         stop: StopControl | None = None,
+        focus: FileFocus | None = None,
+        test_files: TestFileGuard | None = None,
     ) -> None:
         self.planner = planner
         self.executor = executor
@@ -193,6 +227,10 @@ class AgentLoop:
         """The project's files, shown in the first prompt of the run (real models guess paths otherwise)."""
         self.start_details = dict(start_details or {})
         """Extra facts for the `task_start` record (e.g. which OS sandbox contains the commands)."""
+        self.focus = focus
+        """Files shown in full in every prompt; without it the model sees files only through read_file."""
+        self.test_files = test_files
+        """The test files as they were at the start; without it test edits are neither refused nor seen."""
 
     def run(self, task: Task) -> TaskResult:
         """Plan, act and observe until a stop condition holds; the summary is written whatever happens."""
@@ -205,6 +243,13 @@ class AgentLoop:
         self._iteration_cost: float | None = 0.0
         self._blocks: list[str] = []
         self._lines: list[str] = []
+        self._notes: list[str] = []
+        self._failed_actions: dict[tuple[str, str, str, int], tuple[int, str]] = {}
+        self._edits = 0  # changes made so far: a failed action may succeed once something changed
+        self._test_report: dict[str, str] = {}
+        self._tests_editable = (
+            task.test_edits if task.test_edits is not None else task_allows_test_changes(task.description)
+        )
         # The store takes the task's lock first, so the numbering and memory read below are this run's own.
         self.memory.start_run(
             description=task.description,
@@ -225,6 +270,8 @@ class AgentLoop:
             if self.tests is not None:
                 latest_tests = self._run_tests("baseline")
                 baseline_passed = latest_tests.passed
+                if self.focus is not None and not latest_tests.passed:
+                    self.focus.start_from(latest_tests.output)
             last: LastIteration | None = None
             for _ in range(task.max_iterations):
                 iterations += 1
@@ -261,6 +308,13 @@ class AgentLoop:
             self._close_iteration()
         self.stop.finishing()
         success = _succeeded(reason, self.tests is not None, latest_tests, clean_iterations)
+        unguarded = self._settle_test_files()
+        if unguarded and success:
+            success = False
+            error = (
+                f"test files changed and could not be put back ({', '.join(unguarded)}), so passing tests do "
+                "not show the task was done"
+            )
         if reason is StopReason.MAX_ITERATIONS and error is None:
             error = f"stopped at the iteration limit ({task.max_iterations}) before the task was done"
         elif reason is StopReason.NO_ACTIONS and not success and latest_tests and not latest_tests.passed:
@@ -282,6 +336,7 @@ class AgentLoop:
             usage=self._usage,
             cost_usd=self._cost if self._priced else None,
             tests_passed=latest_tests.passed if latest_tests is not None else None,
+            test_files=self._test_report,
             memory_file=self.memory.summary_path,
             audit_file=self.memory.audit_path,
         )
@@ -291,6 +346,7 @@ class AgentLoop:
     def _plan(
         self, task: Task, iteration: int, last: LastIteration | None, tests: TestOutcome | None
     ) -> PlannerOutput:
+        notes, self._notes = self._notes, []
         messages = self.context.build(
             task=task.description,
             test_command=task.test_command,
@@ -300,6 +356,8 @@ class AgentLoop:
             iteration=iteration,
             max_iterations=task.max_iterations,
             project_map=self.project_map if iteration == 1 else None,
+            files=self.focus.render() if self.focus is not None else (),
+            notes=notes,
         )
         shrunk = False
         for attempt in (1, 2):
@@ -379,8 +437,11 @@ class AgentLoop:
         observations: list[Observation] = []
         for index, action in enumerate(actions):
             self.observer.action_started(self._number, action)
-            with self.stop.action():
-                observation = self.executor.execute(action)
+            observation = self._refusal(action)
+            if observation is None:
+                with self.stop.action():
+                    observation = self.executor.execute(action)
+                self._after(action, observation)
             observations.append(observation)
             self._lines.append(observation.summary)
             self.memory.record_action(
@@ -412,7 +473,129 @@ class AgentLoop:
                 if skipped:
                     self._lines.append(f"Skipped {len(skipped)} remaining action(s) after the rejection")
                 break
+        for action, observation in zip(actions, observations, strict=False):
+            if self.focus is not None and action.path and action.tool is ToolName.APPLY_DIFF:
+                self.focus.add(action.path)
+            read = action.tool is ToolName.READ_FILE and observation.status == "ok"
+            if self.focus is not None and action.path and read:
+                self.focus.add(action.path)
+                self.focus.mark_seen(action.path)
         return observations
+
+    def _refusal(self, action: Action) -> Observation | None:
+        """Why the loop does not run `action` at all, as its observation; None when it may run.
+
+        Three things are refused here, before the executor sees them: an action that failed before and
+        would fail the same way (nothing changed since), a diff to a test file the task does not ask to
+        change, and a diff to an existing file whose content the model has not been shown (it was written
+        blind, so it is wrong or right by luck)."""
+        earlier = self._failed_actions.get(self._fingerprint(action))
+        if earlier is not None:
+            number, summary = earlier
+            advice = (
+                "copy its ' ' and '-' lines from the file's current content under # Files"
+                if action.tool is ToolName.APPLY_DIFF
+                else "change it, or do something else"
+            )
+            return self._refused(
+                action,
+                "repeated",
+                f"Not run: the same action as in iteration {number}, which failed ({summary}), and nothing "
+                f"has changed since, so it would fail the same way. Do not send it again: {advice}.",
+            )
+        if action.tool is not ToolName.APPLY_DIFF or not action.path:
+            return None
+        if self.test_files is not None and not self._tests_editable and self.test_files.is_test(action.path):
+            self._test_report[action.path] = "edit refused"
+            return self._refused(
+                action,
+                "test_file",
+                f"Not applied: {action.path} is a test file, and the task does not ask to change tests: the "
+                "tests decide whether the task is done, as they were at its start. Change the code they "
+                "test instead.",
+            )
+        if self.focus is not None and not self.focus.has_seen(action.path):
+            self.focus.add(action.path)
+            return self._refused(
+                action,
+                "unseen_file",
+                f"Not applied: you had not seen the content of {action.path} when you wrote this diff, so "
+                "its lines are guesses. The file is now shown under # Files: write the diff against it.",
+            )
+        return None
+
+    def _refused(self, action: Action, reason: str, text: str) -> Observation:
+        label = action.brief()
+        return Observation(
+            tool=action.tool.value,
+            status="failed",
+            summary=f"Not run: {label} ({reason.replace('_', ' ')})",
+            output=text,
+            details={
+                "refused_by": "loop",
+                "reason": reason,
+                **({"path": action.path} if action.path else {}),
+            },
+        )
+
+    def _fingerprint(self, action: Action) -> tuple[str, str, str, int]:
+        text = action.diff if action.tool is ToolName.APPLY_DIFF else action.command
+        return action.tool.value, action.path or "", (text or "").strip(), self._edits
+
+    def _after(self, action: Action, observation: Observation) -> None:
+        """Remember what an executed action means for the next ones: a failure not to repeat, a change
+        that lets failed actions be tried again, test files a command changed (put back unless allowed)."""
+        if observation.status in ("failed", "rejected"):
+            self._failed_actions[self._fingerprint(action)] = (self._number, observation.summary)
+        changed = observation.status == "ok" and action.tool is ToolName.APPLY_DIFF
+        if action.tool is ToolName.RUN and observation.executed:
+            changed = observation.status == "ok"
+            self._guard_tests(action)
+        if changed:
+            self._edits += 1
+
+    def _guard_tests(self, action: Action) -> None:
+        """Put back test files a command changed, unless the task asks for test changes."""
+        if self.test_files is None or self._tests_editable:
+            return
+        changed = self.test_files.changed()
+        if not changed:
+            return
+        stuck = self.test_files.restore(changed)
+        for path in changed:
+            self._test_report[path] = "could not be put back" if path in stuck else "put back"
+        put_back = [p for p in changed if p not in stuck]
+        command = action.brief()
+        if put_back:
+            names = ", ".join(put_back)
+            self._lines.append(f"Put back test file(s) changed by {command}: {names}")
+            self._notes.append(
+                f"{command} changed the test file(s) {names}. The task does not ask to change tests, so "
+                "they were put back as they were: change the code they test instead."
+            )
+        if stuck:
+            self._lines.append(f"Could not put back test file(s) changed by {command}: {', '.join(stuck)}")
+        self.memory.record(
+            "test_files", iteration=self._number, changed=changed, put_back=put_back, not_put_back=stuck
+        )
+
+    def _settle_test_files(self) -> list[str]:
+        """At the end: name the test files the model changed (when it may) and return those it changed
+        although it may not, and that could not be put back."""
+        if self.test_files is None:
+            return []
+        try:
+            changed = self.test_files.changed()
+        except OSError:
+            changed = []
+        if self._tests_editable:
+            for path in changed:
+                self._test_report[path] = "changed"
+        if self._test_report:
+            self.memory.record("test_files", iteration=None, final=dict(self._test_report))
+        return [
+            p for p, what in self._test_report.items() if what == "could not be put back" and p in changed
+        ]
 
     def _run_tests(self, label: str) -> TestOutcome:
         assert self.tests is not None
@@ -459,7 +642,7 @@ def usage_line(usage: TokenUsage, cost_usd: float | None) -> str:
 
 def _changed_something(actions: Sequence[Action], observations: Sequence[Observation]) -> bool:
     return any(
-        action.tool in _CHANGING_TOOLS and observation.executed
+        action.tool in _CHANGING_TOOLS and observation.executed and "refused_by" not in observation.details
         for action, observation in zip(actions, observations, strict=False)
     )
 

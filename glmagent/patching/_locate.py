@@ -2,14 +2,17 @@
 
 Order of attempts: every tier strictly (first tier with any match wins; more than one match there is
 ambiguous unless exactly one starts at the header's line); then a single skipped line inside the outer
-context (only if that is unique); then diagnosis: placeholder context, already applied, or stale.
+context (only if that is unique); then, for a hunk whose changed lines form one block with removed lines,
+that block alone when its removed lines occur at exactly one place (the unchanged lines around it, which
+only locate the change, are then ignored and named in a note); then diagnosis: placeholder context, already
+applied, or stale.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from difflib import SequenceMatcher
 
 from glmagent.patching._indent import IDENTITY, IndentMap, derive_indent_map, leading_ws
@@ -121,7 +124,7 @@ class Locator:
         applied = self._already_applied(hunk)
         if applied is not None:
             raise applied
-        relaxed = self._place_with_skipped_line(hunk)
+        relaxed = self._place_with_skipped_line(hunk) or self._place_by_changed_block(hunk)
         if relaxed is not None:
             return relaxed
         raise self._diagnose(hunk)
@@ -360,6 +363,55 @@ class Locator:
                     "differently. Re-read the file and copy the unchanged lines exactly, without gaps.",
                 )
             return next(iter(readings.values()))
+        return None
+
+    # -- context that does not match: the changed block alone -----------------------------------------
+
+    def _place_by_changed_block(self, hunk: Hunk) -> Placement | None:
+        """Place a hunk by its changed lines when its unchanged ones match nowhere.
+
+        Small models often get the context wrong (lines out of order, a line kept both as context and as
+        removed, text copied from a traceback) while their removed lines are the file's. When the changes
+        form one block (no unchanged line between them) whose removed lines include a line that says
+        something and occur at exactly one place in the file, the block is placed there and the unchanged
+        lines are ignored: what is removed and what replaces it are exactly what the diff says. Anything
+        less certain (several places, a block split by context, only blank or brace lines) is refused as
+        before.
+        """
+        kinds = hunk.kinds
+        changed = [k for k, kind in enumerate(kinds) if kind in "+-"]
+        if not changed or "-" not in kinds:
+            return None
+        first, last = changed[0], changed[-1]
+        if any(kind not in "+-" for kind in kinds[first : last + 1]):
+            return None
+        block = replace(
+            hunk,
+            kinds=kinds[first : last + 1],
+            texts=hunk.texts[first : last + 1],
+            old_no_eol=hunk.old_no_eol and last == len(kinds) - 1,
+            new_no_eol=hunk.new_no_eol and last == len(kinds) - 1,
+        )
+        removed = block.old_lines
+        if not any(map(_informative, removed)):
+            return None
+        for tier in TIERS:
+            starts = self._find(keyed(tier, removed), tier)
+            if block.old_no_eol:
+                starts = [s for s in starts if s + len(removed) == len(self.lines)]
+            if not starts:
+                continue
+            if len(starts) > 1:
+                return None
+            ignored = [t for k, t in zip(kinds, hunk.texts, strict=True) if k not in "+-" and t.strip()]
+            shown = ", ".join(quote(t) for t in ignored[:8]) + (" ..." if len(ignored) > 8 else "")
+            note = (
+                f"its unchanged lines ({shown}) do not match the file and were ignored; its removed lines "
+                f"occur only at line {starts[0] + 1}, where the change was made"
+            )
+            placement = self._build(block, starts[0], None, tier, [note] if ignored else [])
+            self._check_not_reapplied(block, placement)
+            return placement
         return None
 
     # -- diagnosis -------------------------------------------------------------------------------------

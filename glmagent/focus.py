@@ -1,0 +1,149 @@
+"""The files a model works on, shown in full in every prompt, and which of them it has seen.
+
+A small model spends its first iteration reading the files a failing test names, and writes diffs against
+content it has not seen (or remembers wrongly). So the loop keeps a working set: the project files named in
+the failing test output at the start (code before tests), then every file the model reads or edits; each
+prompt shows the current text of the most recent ones, numbered as `read_file` shows them, within a budget
+(`FILES_CAP` characters in all, `FILE_CAP` per file). What was shown is "seen": a diff for an existing file
+the model has not seen is not applied (`glmagent.loop`), like an edit tool that refuses unread files.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from glmagent.errors import GlmAgentError
+from glmagent.testing import is_test_path, locations_in
+from glmagent.tools import files
+from glmagent.workspace import Workspace
+
+#: Characters of file text shown per prompt in all, and per file (a longer file shows its start and end).
+FILES_CAP = 16_000
+FILE_CAP = 9_000
+#: Files kept in the working set (the most recently used are shown first).
+MAX_FILES = 6
+#: Files taken from the failing test output at the start.
+MAX_FROM_TESTS = 3
+
+
+class FileView:
+    """Reads project files for the prompt through the workspace's confinement (never outside the project,
+    never .git/ or .hazina/), numbered like `read_file`."""
+
+    def __init__(self, workspace: Workspace) -> None:
+        self.workspace = workspace
+
+    def normalise(self, path: str) -> str | None:
+        """The workspace-relative form of `path` (relative or absolute), or None when it is outside the
+        project or names no regular file."""
+        try:
+            candidate = Path(path)
+            if candidate.is_absolute():
+                candidate = candidate.resolve()
+                if not candidate.is_relative_to(self.workspace.root):
+                    return None
+                path = self.workspace.relative(candidate)
+            target = self.workspace.resolve(path)
+            if not target.is_file() or target.is_symlink():
+                return None
+            return self.workspace.relative(target)
+        except (GlmAgentError, OSError, ValueError):
+            return None
+
+    def exists(self, path: str) -> bool:
+        return self.normalise(path) is not None
+
+    def show(self, path: str) -> str | None:
+        """The file's numbered text (as `read_file` shows it), or None when it cannot be shown as text."""
+        try:
+            observation = files.read_file(self.workspace, path)
+        except (GlmAgentError, OSError, ValueError):
+            return None
+        return observation.output if observation.status == "ok" else None
+
+
+def files_named_in(output: str, view: FileView, limit: int = MAX_FROM_TESTS) -> list[str]:
+    """Project files that test output names (traceback frames, `path:line` locations), code before tests,
+    in order of mention; at most `limit`."""
+    found: list[str] = []
+    for path, _line in locations_in(output):
+        relative = view.normalise(path)
+        if relative is not None and relative not in found:
+            found.append(relative)
+    code = [p for p in found if not is_test_path(p)]
+    tests = [p for p in found if is_test_path(p)]
+    return (code + tests)[:limit]
+
+
+class WorkingSet:
+    """The files the model works on, most recent first, and every file whose text it has been shown."""
+
+    def __init__(self, view: FileView, *, cap: int = FILES_CAP, file_cap: int = FILE_CAP) -> None:
+        self.view = view
+        self.cap = cap
+        self.file_cap = file_cap
+        self.paths: list[str] = []
+        self.seen: set[str] = set()
+
+    def start_from(self, test_output: str) -> None:
+        """Begin with the project files the failing test output names (code first)."""
+        for path in reversed(files_named_in(test_output, self.view)):
+            self.add(path)
+
+    def add(self, path: str) -> None:
+        """Put `path` (if it is a project file) at the front."""
+        relative = self.view.normalise(path)
+        if relative is None:
+            return
+        if relative in self.paths:
+            self.paths.remove(relative)
+        self.paths.insert(0, relative)
+        del self.paths[MAX_FILES:]
+
+    def mark_seen(self, path: str) -> None:
+        relative = self.view.normalise(path)
+        if relative is not None:
+            self.seen.add(relative)
+
+    def has_seen(self, path: str) -> bool:
+        relative = self.view.normalise(path)
+        return relative is None or relative in self.seen
+
+    def render(self) -> list[tuple[str, str]]:
+        """`(path, numbered text)` of the files to show now, within the budget; each counts as seen."""
+        shown: list[tuple[str, str]] = []
+        room = self.cap
+        for path in self.paths:
+            text = self.view.show(path)
+            if text is None:
+                continue
+            if len(text) > min(self.file_cap, room):
+                if room < 1_000:
+                    break
+                text = _cut(text, min(self.file_cap, room))
+            shown.append((path, text))
+            self.seen.add(path)
+            room -= len(text)
+        return shown
+
+
+def _cut(text: str, limit: int) -> str:
+    """The start and end of a numbered file text, whole lines only, with a note on what is left out."""
+    lines = text.splitlines()
+    head: list[str] = []
+    tail: list[str] = []
+    used = 0
+    budget = limit - 200
+    for line in lines:
+        if used + len(line) + 1 > budget * 2 // 3:
+            break
+        head.append(line)
+        used += len(line) + 1
+    for line in reversed(lines[len(head) :]):
+        if used + len(line) + 1 > budget:
+            break
+        tail.insert(0, line)
+        used += len(line) + 1
+    left_out = len(lines) - len(head) - len(tail)
+    note = f"[... {left_out} lines not shown here; read_file shows more ...]"
+    return "\n".join([*head, note, *tail])
