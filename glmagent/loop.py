@@ -439,9 +439,15 @@ class AgentLoop:
             self.observer.action_started(self._number, action)
             observation = self._refusal(action)
             if observation is None:
+                unseen = (
+                    action.tool is ToolName.APPLY_DIFF
+                    and action.path is not None
+                    and self.focus is not None
+                    and not self.focus.has_seen(action.path)
+                )
                 with self.stop.action():
                     observation = self.executor.execute(action)
-                self._after(action, observation)
+                observation = self._after(action, observation, unseen=unseen)
             observations.append(observation)
             self._lines.append(observation.summary)
             self.memory.record_action(
@@ -485,10 +491,11 @@ class AgentLoop:
     def _refusal(self, action: Action) -> Observation | None:
         """Why the loop does not run `action` at all, as its observation; None when it may run.
 
-        Three things are refused here, before the executor sees them: an action that failed before and
-        would fail the same way (nothing changed since), a diff to a test file the task does not ask to
-        change, and a diff to an existing file whose content the model has not been shown (it was written
-        blind, so it is wrong or right by luck)."""
+        Two things are refused here, before the executor sees them: an action that failed before and would
+        fail the same way (nothing changed since), and a diff to a test file the task does not ask to
+        change. A diff to a file the model has not been shown is not refused: its lines must match the file
+        like any diff's (so it cannot make a wrong edit), and when they do not, the refusal says the file
+        was unseen and the next prompt shows it."""
         earlier = self._failed_actions.get(self._fingerprint(action))
         if earlier is not None:
             number, summary = earlier
@@ -514,14 +521,6 @@ class AgentLoop:
                 "tests decide whether the task is done, as they were at its start. Change the code they "
                 "test instead.",
             )
-        if self.focus is not None and not self.focus.has_seen(action.path):
-            self.focus.add(action.path)
-            return self._refused(
-                action,
-                "unseen_file",
-                f"Not applied: you had not seen the content of {action.path} when you wrote this diff, so "
-                "its lines are guesses. The file is now shown under # Files: write the diff against it.",
-            )
         return None
 
     def _refused(self, action: Action, reason: str, text: str) -> Observation:
@@ -542,17 +541,28 @@ class AgentLoop:
         text = action.diff if action.tool is ToolName.APPLY_DIFF else action.command
         return action.tool.value, action.path or "", (text or "").strip(), self._edits
 
-    def _after(self, action: Action, observation: Observation) -> None:
+    def _after(self, action: Action, observation: Observation, *, unseen: bool) -> Observation:
         """Remember what an executed action means for the next ones: a failure not to repeat, a change
-        that lets failed actions be tried again, test files a command changed (put back unless allowed)."""
+        that lets failed actions be tried again, test files a command changed (put back unless allowed).
+        Returns the observation, told that the file was unseen when a diff written blind failed."""
         if observation.status in ("failed", "rejected"):
             self._failed_actions[self._fingerprint(action)] = (self._number, observation.summary)
+        if unseen and observation.status == "failed":
+            observation = observation.model_copy(
+                update={
+                    "output": observation.output
+                    + f"\nYou had not seen {action.path} when you wrote this diff: its current content is "
+                    "shown under # Files now. Copy the diff's ' ' and '-' lines from there.",
+                    "details": {**observation.details, "unseen_file": True},
+                }
+            )
         changed = observation.status == "ok" and action.tool is ToolName.APPLY_DIFF
         if action.tool is ToolName.RUN and observation.executed:
             changed = observation.status == "ok"
             self._guard_tests(action)
         if changed:
             self._edits += 1
+        return observation
 
     def _guard_tests(self, action: Action) -> None:
         """Put back test files a command changed, unless the task asks for test changes."""

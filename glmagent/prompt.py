@@ -60,7 +60,7 @@ def prompt_tokens(messages: Sequence[ChatMessage]) -> int:
 
 _TOOL_DOCS = {
     ToolName.READ_FILE: "show a text file with line numbers",
-    ToolName.APPLY_DIFF: "apply a unified diff to ONE file (create it with `--- /dev/null`)",
+    ToolName.APPLY_DIFF: "change ONE file: SEARCH/REPLACE blocks or a unified diff in `diff`",
     ToolName.RUN: "run a shell command in the working directory (checked by the command policy first)",
     ToolName.GIT_STATUS: "git status --short --branch",
     ToolName.GIT_DIFF: "git diff against HEAD, optionally limited to `path`",
@@ -79,21 +79,18 @@ Rules:
 - Actions run in order. If one is rejected (unknown tool, blocked command, path outside the project) the
   rest of that batch is skipped.
 - Paths are relative to the project root. You cannot read or write outside it, nor write in .git/ or .hazina/.
-- apply_diff changes ONE file with a unified diff whose lines are copied from the file as shown to you,
-  without the line numbers and the " | " after them:
-      --- a/PATH
-      +++ b/PATH
-      @@
-       an unchanged line just before the change
-      -a line to remove, exactly as it is in the file
-      +the line that replaces it
-  Each line after @@ is ONE character (' ' unchanged, '-' removed, '+' added) followed by the file's line
-  exactly, indentation included. The @@ line needs no numbers; changes far apart get one @@ hunk each. A
-  new file: `--- /dev/null` and only '+' lines. Never write placeholders such as `... rest unchanged ...`.
-  A diff that does not match the file is refused, the file stays unchanged, and the refusal shows the
-  file's real lines to copy.
-- Edit only files whose current content you have been shown (under "# Files", or by read_file): a diff
-  for a file you have not seen is not applied.
+- apply_diff changes ONE file. Write the change as SEARCH/REPLACE blocks, one per place that changes:
+      <<<<<<< SEARCH
+      the lines to change, copied exactly from the file (without the line numbers and " | ")
+      =======
+      the lines that replace them
+      >>>>>>> REPLACE
+  The SEARCH lines must occur exactly once in the file, indentation included: add a neighbouring line
+  when they are not unique. A unified diff (`--- a/PATH`, `+++ b/PATH`, `@@` hunks of ' ', '-' and '+'
+  lines) is accepted too. A new file: an empty SEARCH part. Never write placeholders such as
+  `... rest unchanged ...`. A change that does not match the file is refused, the file stays unchanged,
+  and the refusal shows the file's real lines.
+- Edit only files whose current content you have been shown (under "# Files", or by read_file).
 - run is checked by a command policy. Destructive commands (recursive or forced deletes, disk formatting,
   truncating files, git clean), network access (curl, wget, package installs, git fetch/push, sockets) and
   environment inspection (env, printenv, $env:, secret variables) are BLOCKED, including through wrappers
@@ -116,8 +113,8 @@ _EXAMPLE_REPLY = {
         {
             "tool": "apply_diff",
             "path": "app/net.py",
-            "diff": "--- a/app/net.py\n+++ b/app/net.py\n@@\n def connect(host, port, timeout=10):\n"
-            "-    return Connection(host, port)\n+    return Connection(host, port, timeout=timeout)\n",
+            "diff": "<<<<<<< SEARCH\n    return Connection(host, port)\n=======\n"
+            "    return Connection(host, port, timeout=timeout)\n>>>>>>> REPLACE\n",
         }
     ],
 }

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from difflib import SequenceMatcher
+from difflib import SequenceMatcher, get_close_matches
 
 from glmagent.patching._indent import IDENTITY, IndentMap, derive_indent_map, leading_ws
 from glmagent.patching._match import KEY, PUNCT_CHARS, TIERS, LineIndex, Tier, keyed, normalise_punct
@@ -24,6 +24,7 @@ _MAX_LISTED = 5
 _QUOTE_WIDTH = 120
 _COMMON = 50  # a line occurring more often than this says nothing about where a hunk belongs
 _MAX_REGION = 40  # lines of the closest region quoted in a stale-context message
+_CLOSE_SEARCH_LINES = 5_000  # files up to this size are searched for the line a mistyped one meant
 
 
 class HunkFailure(Exception):
@@ -466,7 +467,7 @@ class Locator:
             "order (the diff was made against other content, or some lines were invented or mistyped)."
         ]
         if absent:
-            listed = "\n".join(f"    {quote(t)}" for t in absent[:8])
+            listed = "\n".join(self._absent_line(t) for t in absent[:8])
             more = f"\n    ... and {len(absent) - 8} more" if len(absent) > 8 else ""
             parts.append(f"These lines of the hunk are not in the file at all:\n{listed}{more}")
         region = self._closest(hunk, loose)
@@ -482,6 +483,19 @@ class Locator:
             "it."
         )
         return HunkFailure("stale_context", "\n".join(parts))
+
+    def _absent_line(self, text: str) -> str:
+        """`text` (a hunk line found nowhere in the file) and, when one is close, the file line it was
+        probably meant to be, so the model sees the difference (a missing '.', another name)."""
+        line = f"    {quote(text)}"
+        if len(self.lines) > _CLOSE_SEARCH_LINES or not text.strip():
+            return line
+        keys = self.index.keys("indent")
+        close = get_close_matches(text.strip(), [k.strip() for k in keys], n=1, cutoff=0.75)
+        if not close:
+            return line
+        where = next(i for i, k in enumerate(keys) if k.strip() == close[0])
+        return f"{line}\n      the file has, at line {where + 1}: {quote(self.lines[where])}"
 
     def _closest(self, hunk: Hunk, loose: list[str]) -> tuple[int, int] | None:
         """The file window most like the hunk's old side: vote by shared lines, then rank by similarity."""

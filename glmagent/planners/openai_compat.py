@@ -474,6 +474,11 @@ class OpenAICompatiblePlanner:
         if isinstance(error, httpx.ConnectTimeout):
             connect_s = min(self.timeout, _CONNECT_TIMEOUT_S)
             raise _FailedAttempt.retry(self._unreachable_text(where, f"no answer within {connect_s:g}s"))
+        if isinstance(error, httpx.TimeoutException) and outcome.get("streaming"):
+            raise _FailedAttempt.went_silent(
+                f"the streamed reply from {where} stopped arriving: nothing for {timeout:g}s "
+                "(--request-timeout); the server may be stuck or overloaded"
+            )
         if isinstance(error, httpx.TimeoutException):
             raise _FailedAttempt.went_silent(
                 f"no reply from {where} within {self.timeout:g}s ({type(error).__name__}); the provider may "
