@@ -10,6 +10,8 @@ the model has not seen is not applied (`glmagent.loop`), like an edit tool that 
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from pathlib import Path
 
 from glmagent.errors import GlmAgentError
@@ -53,6 +55,17 @@ class FileView:
     def exists(self, path: str) -> bool:
         return self.normalise(path) is not None
 
+    def text(self, path: str) -> str | None:
+        """The file's text as it is (at most `FILE_CAP` * 4 characters), or None."""
+        relative = self.normalise(path)
+        if relative is None:
+            return None
+        try:
+            with (self.workspace.root / relative).open(encoding="utf-8", errors="replace") as handle:
+                return handle.read(FILE_CAP * 4)
+        except OSError:
+            return None
+
     def show(self, path: str) -> str | None:
         """The file's numbered text (as `read_file` shows it), or None when it cannot be shown as text."""
         try:
@@ -63,16 +76,54 @@ class FileView:
 
 
 def files_named_in(output: str, view: FileView, limit: int = MAX_FROM_TESTS) -> list[str]:
-    """Project files that test output names (traceback frames, `path:line` locations), code before tests,
-    in order of mention; at most `limit`."""
+    """Project files that test output names (traceback frames, `path:line` locations) and the project
+    modules those test files import (an assertion that fails in a test names no code file); code before
+    tests, in order of mention; at most `limit`."""
     found: list[str] = []
     for path, _line in locations_in(output):
         relative = view.normalise(path)
         if relative is not None and relative not in found:
             found.append(relative)
-    code = [p for p in found if not is_test_path(p)]
     tests = [p for p in found if is_test_path(p)]
+    for test in tests:
+        for imported in imported_files(test, view):
+            if imported not in found:
+                found.append(imported)
+    code = [p for p in found if not is_test_path(p)]
     return (code + tests)[:limit]
+
+
+#: `import a.b`, `from a.b import c`, `from . import c` (Python); `from './x'`, `require('../x')` (JS/TS).
+_PY_IMPORT = re.compile(r"^\s*(?:from\s+([\w.]+)\s+import|import\s+([\w.]+))", re.MULTILINE)
+_JS_IMPORT = re.compile(r"""(?:from\s+|require\()\s*['"](\.{1,2}/[^'"]+)['"]""")
+
+
+def imported_files(path: str, view: FileView) -> list[str]:
+    """The project files a source file imports, as far as its import lines say (Python modules from the
+    project root or the file's folder; relative JavaScript and TypeScript paths)."""
+    text = view.text(path)
+    if text is None:
+        return []
+    folder = Path(path).parent
+    candidates: list[str] = []
+    if path.endswith(".py"):
+        for match in _PY_IMPORT.finditer(text):
+            module = (match.group(1) or match.group(2) or "").lstrip(".")
+            if not module:
+                continue
+            base = module.replace(".", "/")
+            for root in (Path(), folder):
+                candidates += [(root / f"{base}.py").as_posix(), (root / base / "__init__.py").as_posix()]
+    else:
+        for match in _JS_IMPORT.finditer(text):
+            base = (folder / match.group(1)).as_posix()
+            candidates += [base, *(f"{base}{ext}" for ext in (".js", ".ts", ".jsx", ".tsx", ".mjs"))]
+    found: list[str] = []
+    for candidate in candidates:
+        relative = view.normalise(candidate)
+        if relative is not None and relative != path and relative not in found:
+            found.append(relative)
+    return found
 
 
 class WorkingSet:
@@ -109,14 +160,23 @@ class WorkingSet:
         relative = self.view.normalise(path)
         return relative is None or relative in self.seen
 
-    def render(self) -> list[tuple[str, str]]:
-        """`(path, numbered text)` of the files to show now, within the budget; each counts as seen."""
+    def render(self, read_only: Callable[[str], bool] | None = None) -> list[tuple[str, str]]:
+        """`(path, numbered text)` of the files to show now, within the budget, the files `read_only`
+        names last and marked so; each counts as seen."""
         shown: list[tuple[str, str]] = []
         room = self.cap
-        for path in self.paths:
+        locked = [p for p in self.paths if read_only is not None and read_only(p)]
+        for path in [p for p in self.paths if p not in locked] + locked:
             text = self.view.show(path)
             if text is None:
                 continue
+            if path in locked:
+                text = text.replace(
+                    "line numbers are not part of the file):",
+                    "line numbers are not part of the file; a test file you may not change: the task is "
+                    "done when it passes):",
+                    1,
+                )
             if len(text) > min(self.file_cap, room):
                 if room < 1_000:
                     break

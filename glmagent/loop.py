@@ -7,7 +7,7 @@ in as objects that satisfy small Protocols, so each can be replaced by a real fa
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from enum import StrEnum
 from pathlib import Path
 from typing import Any, Protocol
@@ -116,6 +116,8 @@ class FileFocus(Protocol):
     """The files the model works on, shown in full in each prompt, and which it has seen
     (`glmagent.focus.WorkingSet`)."""
 
+    paths: list[str]
+
     def start_from(self, test_output: str) -> None: ...
 
     def add(self, path: str) -> None: ...
@@ -124,7 +126,7 @@ class FileFocus(Protocol):
 
     def has_seen(self, path: str) -> bool: ...
 
-    def render(self) -> list[tuple[str, str]]: ...
+    def render(self, read_only: Callable[[str], bool] | None = None) -> list[tuple[str, str]]: ...
 
 
 class TestFileGuard(Protocol):
@@ -356,7 +358,7 @@ class AgentLoop:
             iteration=iteration,
             max_iterations=task.max_iterations,
             project_map=self.project_map if iteration == 1 else None,
-            files=self.focus.render() if self.focus is not None else (),
+            files=self.focus.render(self._read_only) if self.focus is not None else (),
             notes=notes,
         )
         shrunk = False
@@ -512,16 +514,23 @@ class AgentLoop:
             )
         if action.tool is not ToolName.APPLY_DIFF or not action.path:
             return None
-        if self.test_files is not None and not self._tests_editable and self.test_files.is_test(action.path):
+        if self._read_only(action.path):
             self._test_report[action.path] = "edit refused"
+            self._failed_actions[self._fingerprint(action)] = (self._number, "a test file: not to be changed")
+            code = [p for p in (self.focus.paths if self.focus else []) if not self._read_only(p)]
+            where = f" ({', '.join(code)}, under # Files)" if code else ""
             return self._refused(
                 action,
                 "test_file",
                 f"Not applied: {action.path} is a test file, and the task does not ask to change tests: the "
                 "tests decide whether the task is done, as they were at its start. Change the code they "
-                "test instead.",
+                f"test instead{where}.",
             )
         return None
+
+    def _read_only(self, path: str) -> bool:
+        """Whether the model may not change `path`: a test file of a task that does not ask for that."""
+        return self.test_files is not None and not self._tests_editable and self.test_files.is_test(path)
 
     def _refused(self, action: Action, reason: str, text: str) -> Observation:
         label = action.brief()

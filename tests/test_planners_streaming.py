@@ -7,6 +7,7 @@ elsewhere."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 import time
@@ -88,10 +89,8 @@ class StreamingServer:
                 body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
                 number = len(server.requests)
                 server.requests.append(json.loads(body))
-                try:
+                with contextlib.suppress(BrokenPipeError, ConnectionResetError):  # the client gave up
                     script(self, number)
-                except (BrokenPipeError, ConnectionResetError):
-                    pass  # the client gave up, as it should
 
             def log_message(self, format: str, *args: Any) -> None:
                 pass
