@@ -11,10 +11,15 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import json
 import os
 import shutil
+import subprocess
 import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 
@@ -132,3 +137,84 @@ def test_a_real_model_runs_one_task_through_glmagent(tmp_path: Path) -> None:
     assert outcome.calls >= 1 and outcome.prompt_tokens > 0
     # The bench's own verdict and the agent's agree: success (exit 0) only when the original tests pass.
     assert (outcome.exit_code == 0) == outcome.solved
+
+
+class _StandIn(BaseHTTPRequestHandler):
+    """A chat-completions server whose model fixes `stats_empty` at once, then has nothing left to do."""
+
+    protocol_version = "HTTP/1.1"
+    replies: ClassVar[list[dict[str, object]]] = [
+        {
+            "thought": "return 0.0 for an empty list",
+            "plan": [],
+            "actions": [
+                {
+                    "tool": "apply_diff",
+                    "path": "stats.py",
+                    "diff": "<<<<<<< SEARCH\n    return sum(values) / len(values)\n=======\n"
+                    "    if not values:\n        return 0.0\n    return sum(values) / len(values)\n"
+                    ">>>>>>> REPLACE\n",
+                }
+            ],
+        }
+    ]
+
+    def do_POST(self) -> None:
+        self.rfile.read(int(self.headers.get("Content-Length", "0")))
+        content = json.dumps(self.replies[0])
+        body = json.dumps(
+            {
+                "model": "stand-in",
+                "choices": [
+                    {
+                        "index": 0,
+                        "message": {"role": "assistant", "content": content},
+                        "finish_reason": "stop",
+                    }
+                ],
+                "usage": {"prompt_tokens": 1000, "completion_tokens": 50, "total_tokens": 1050},
+            }
+        ).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+def test_the_bench_prints_a_row_per_task_and_agent_and_totals(tmp_path: Path) -> None:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _StandIn)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        done = subprocess.run(
+            [
+                sys.executable,
+                str(BENCH / "live_bench.py"),
+                *("--base-url", f"http://127.0.0.1:{server.server_address[1]}/v1", "--alias", "stand-in"),
+                *("--tasks", "stats_empty", "--agents", "glmagent,mini", "--mini", str(tmp_path / "no-mini")),
+                *("--max-iterations", "2", "--keep", str(tmp_path / "runs")),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=False,
+        )
+    finally:
+        server.shutdown()
+        server.server_close()
+
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = done.stdout.splitlines()
+    assert f"mini-swe-agent column skipped: --mini {tmp_path / 'no-mini'} does not exist" in lines
+    row = next(line for line in lines if line.startswith("stats_empty") and " glmagent " in line)
+    assert row.split()[:7] == ["stats_empty", "glmagent", "yes", "0", "1", "1", "1000"]
+    assert any(line.startswith("stats_empty") and line.split()[1:3] == ["mini", "-"] for line in lines)
+    assert "glmagent: solved 1/1 (100%); 1 model calls, 1,000 prompt + 50 completion tokens" in done.stdout
+    # The agent's own record of the run is kept, with the fix in the project.
+    assert (
+        "if not values:"
+        in (tmp_path / "runs" / "stats_empty" / "glmagent" / "project" / "stats.py").read_text()
+    )
