@@ -304,9 +304,11 @@ class TestFiles:
         self.workspace = workspace
         self._list = list_files
         self._original: dict[str, bytes | None] = {}
+        self._stats: dict[str, tuple[int, int] | None] = {}
         self.complete = True
         """False when the snapshot hit its bounds: changes beyond them cannot be put back."""
         for path in self._test_paths():
+            self._stats[path] = self._stat(path)
             self._original[path] = self._read(path)
 
     def _test_paths(self) -> list[str]:
@@ -328,6 +330,13 @@ class TestFiles:
         except OSError:
             return None
 
+    def _stat(self, path: str) -> tuple[int, int] | None:
+        try:
+            info = (self.workspace.root / path).lstat()
+        except OSError:
+            return None
+        return info.st_size, info.st_mtime_ns
+
     def is_test(self, path: str) -> bool:
         return is_test_path(path)
 
@@ -335,6 +344,8 @@ class TestFiles:
         """Test files whose content differs from the start, or that were created or deleted since."""
         changed = []
         for path, data in self._original.items():
+            if data is not None and self._stat(path) == self._stats[path]:
+                continue  # same size and modification time: not rewritten (reading every file is slow)
             target = self.workspace.root / path
             try:
                 now = target.read_bytes() if target.is_file() and not target.is_symlink() else None
@@ -362,6 +373,7 @@ class TestFiles:
                     failed.append(path)
                     continue
                 self.workspace.write_atomic(target, data)
+                self._stats[path] = self._stat(path)
             except (OSError, PathRejected):
                 failed.append(path)
         return failed
