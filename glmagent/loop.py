@@ -20,7 +20,7 @@ from glmagent.observation import Observation
 from glmagent.planners.base import ChatMessage, Planner, PlannerReply, TokenUsage
 from glmagent.prompt import ContextBuilder, LastIteration
 from glmagent.stopping import StopControl
-from glmagent.testing import TestOutcome, task_allows_test_changes
+from glmagent.testing import TestOutcome, failing_tests, task_allows_test_changes
 
 
 class StopReason(StrEnum):
@@ -291,7 +291,9 @@ class AgentLoop:
                 observations = self._act(output.actions)
                 clean_iterations += all(o.status == "ok" for o in observations)
                 if self.tests is not None and _changed_something(output.actions, observations):
+                    before = latest_tests
                     latest_tests = self._run_tests(f"after iteration {self._number}")
+                    self._note_regressions(before, latest_tests)
                 last = LastIteration(number=self._number, observations=observations)
                 self._close_iteration()
                 if baseline_passed is False and latest_tests is not None and latest_tests.passed:
@@ -615,6 +617,19 @@ class AgentLoop:
         return [
             p for p, what in self._test_report.items() if what == "could not be put back" and p in changed
         ]
+
+    def _note_regressions(self, before: TestOutcome | None, now: TestOutcome) -> None:
+        """Tell the model which tests its last changes broke: small models rarely see that a fix of one
+        test failed another, and keep building on the broken change."""
+        if before is None or now.passed:
+            return
+        earlier = set(failing_tests(before.output))
+        broken = [t for t in failing_tests(now.output) if t not in earlier]
+        if broken and (earlier or before.passed):
+            self._notes.append(
+                f"Your changes in iteration {self._number} made tests fail that passed before: "
+                f"{', '.join(broken[:5])}. Fix that part of the change (or undo it) as well."
+            )
 
     def _run_tests(self, label: str) -> TestOutcome:
         assert self.tests is not None

@@ -166,6 +166,11 @@ def _plain_word(word: str) -> bool:
     return bool(re.fullmatch(r"[\w.:/-]{1,40}", word)) and "=" not in word
 
 
+def failing_tests(output: str) -> list[str]:
+    """The ids of the tests a run reports as failed or in error (pytest's `FAILED x::y` lines)."""
+    return list(dict.fromkeys(_PYTEST_FAILED.findall(output)))
+
+
 def summarise_test_run(command: str, passed: bool, output: str, timed_out: bool = False) -> str:
     """`pytest passed`, `pytest failed: 1 failed in tests/t.py::test_x`, or a generic exit-code line."""
     label = command_label(command)

@@ -186,3 +186,18 @@ def test_code_a_failing_test_imports_is_shown_though_the_failure_names_only_the_
     files = prompt(planner, 0).split("# Files", 1)[1]
     assert files.index("## defaults.py (") < files.index("## tests/test_defaults.py (")
     assert "a test file you may not change" in files.split("## tests/test_defaults.py", 1)[1].splitlines()[0]
+
+
+def test_tests_a_change_broke_are_named_to_the_model(stats_project: Path) -> None:
+    (stats_project / "tests" / "test_stats.py").write_text(
+        TEST + "\n\ndef test_mean():\n    assert mean([2, 4]) == 3\n"
+    )
+    breaks = (
+        "<<<<<<< SEARCH\n    return sum(values) / len(values)\n=======\n    return 0.0\n>>>>>>> REPLACE\n"
+    )
+
+    _, planner = run_task(
+        stats_project, [plan({"tool": "apply_diff", "path": "stats.py", "diff": breaks}), plan()]
+    )
+
+    assert "made tests fail that passed before: tests/test_stats.py::test_mean." in prompt(planner, 1)
