@@ -160,6 +160,28 @@ class WorkingSet:
         relative = self.view.normalise(path)
         return relative is None or relative in self.seen
 
+    def capture(self, path: str) -> bytes | None:
+        """The file's bytes now (None: it does not exist), to put back with `put_back`."""
+        try:
+            target = self.view.workspace.resolve(path)
+            return target.read_bytes() if target.is_file() and not target.is_symlink() else None
+        except (GlmAgentError, OSError, ValueError):
+            return None
+
+    def put_back(self, path: str, data: bytes | None) -> bool:
+        """Make the file hold `data` again (written atomically; None: delete it); False when that failed."""
+        workspace = self.view.workspace
+        try:
+            target = workspace.resolve(path, for_write=True)
+            if data is None:
+                if target.is_file() and not target.is_symlink():
+                    workspace.delete(target)
+            else:
+                workspace.write_atomic(target, data)
+        except (GlmAgentError, OSError, ValueError):
+            return False
+        return True
+
     def render(self, read_only: Callable[[str], bool] | None = None) -> list[tuple[str, str]]:
         """`(path, numbered text)` of the files to show now, within the budget, the files `read_only`
         names last and marked so; each counts as seen."""

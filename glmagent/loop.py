@@ -128,6 +128,10 @@ class FileFocus(Protocol):
 
     def render(self, read_only: Callable[[str], bool] | None = None) -> list[tuple[str, str]]: ...
 
+    def capture(self, path: str) -> bytes | None: ...
+
+    def put_back(self, path: str, data: bytes | None) -> bool: ...
+
 
 class TestFileGuard(Protocol):
     """The project's test files as they were at the start (`glmagent.testing.TestFiles`)."""
@@ -249,6 +253,8 @@ class AgentLoop:
         self._failed_actions: dict[tuple[str, str, str, int], tuple[int, str]] = {}
         self._edits = 0  # changes made so far: a failed action may succeed once something changed
         self._test_report: dict[str, str] = {}
+        self._undo: dict[str, bytes | None] = {}  # files this iteration's diffs changed, as they were before
+        self._ran_command = False
         self._tests_editable = (
             task.test_edits if task.test_edits is not None else task_allows_test_changes(task.description)
         )
@@ -288,12 +294,17 @@ class AgentLoop:
                     self._close_iteration()
                     reason = StopReason.NO_ACTIONS
                     break
+                self._undo, self._ran_command = {}, False
                 observations = self._act(output.actions)
                 clean_iterations += all(o.status == "ok" for o in observations)
                 if self.tests is not None and _changed_something(output.actions, observations):
                     before = latest_tests
                     latest_tests = self._run_tests(f"after iteration {self._number}")
-                    self._note_regressions(before, latest_tests)
+                    if self._made_worse(before, latest_tests):
+                        assert before is not None
+                        latest_tests = self._undo_iteration(before, latest_tests)
+                    else:
+                        self._note_regressions(before, latest_tests)
                 last = LastIteration(number=self._number, observations=observations)
                 self._close_iteration()
                 if baseline_passed is False and latest_tests is not None and latest_tests.passed:
@@ -449,6 +460,8 @@ class AgentLoop:
                     and self.focus is not None
                     and not self.focus.has_seen(action.path)
                 )
+                if action.tool is ToolName.APPLY_DIFF and action.path and self.focus is not None:
+                    self._undo.setdefault(action.path, self.focus.capture(action.path))
                 with self.stop.action():
                     observation = self.executor.execute(action)
                 observation = self._after(action, observation, unseen=unseen)
@@ -569,6 +582,7 @@ class AgentLoop:
             )
         changed = observation.status == "ok" and action.tool is ToolName.APPLY_DIFF
         if action.tool is ToolName.RUN and observation.executed:
+            self._ran_command = True
             changed = observation.status == "ok"
             self._guard_tests(action)
         if changed:
@@ -617,6 +631,36 @@ class AgentLoop:
         return [
             p for p, what in self._test_report.items() if what == "could not be put back" and p in changed
         ]
+
+    def _made_worse(self, before: TestOutcome | None, now: TestOutcome) -> bool:
+        """Whether this iteration's diffs (and nothing else: no command ran) left more tests failing than
+        before, tests that passed then among them. Only when both runs name their failing tests."""
+        if before is None or before.passed or now.passed or self._ran_command or not self._undo:
+            return False
+        earlier, failing = set(failing_tests(before.output)), set(failing_tests(now.output))
+        return bool(earlier) and len(failing) > len(earlier) and bool(failing - earlier)
+
+    def _undo_iteration(self, before: TestOutcome, now: TestOutcome) -> TestOutcome:
+        """Put the files this iteration's diffs changed back as they were, and say why: a small model that
+        builds on a change that broke more than it fixed only makes things worse. Returns the test outcome
+        that holds again (the files are as they were when it was measured)."""
+        assert self.focus is not None
+        failed = [path for path, data in self._undo.items() if not self.focus.put_back(path, data)]
+        if failed:  # could not undo all of it: keep what is there, and only say what broke
+            self._note_regressions(before, now)
+            return now
+        self._edits += 1
+        paths = ", ".join(self._undo)
+        broken = [t for t in failing_tests(now.output) if t not in set(failing_tests(before.output))]
+        self._lines.append(f"Undid the changes to {paths}: they broke {len(broken)} more test(s)")
+        self._notes.append(
+            f"Your changes in iteration {self._number} to {paths} made more tests fail "
+            f"({now.summary}; before: {before.summary}), breaking {', '.join(broken[:5])}, so they were "
+            "undone: the files are as they were before them. Try a different change; if it needs several "
+            "edits, make them all in one reply."
+        )
+        self.memory.record("undone", iteration=self._number, paths=list(self._undo), broke=broken)
+        return before
 
     def _note_regressions(self, before: TestOutcome | None, now: TestOutcome) -> None:
         """Tell the model which tests its last changes broke: small models rarely see that a fix of one

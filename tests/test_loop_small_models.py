@@ -201,3 +201,24 @@ def test_tests_a_change_broke_are_named_to_the_model(stats_project: Path) -> Non
     )
 
     assert "made tests fail that passed before: tests/test_stats.py::test_mean." in prompt(planner, 1)
+
+
+def test_a_change_that_breaks_more_tests_than_it_fixes_is_undone(stats_project: Path) -> None:
+    test = stats_project / "tests" / "test_stats.py"
+    more = (
+        "\n\ndef test_mean():\n    assert mean([2, 4]) == 3\n\n\ndef test_one():\n    assert mean([5]) == 5\n"
+    )
+    test.write_text(TEST + more)
+    worse = "<<<<<<< SEARCH\n    return sum(values) / len(values)\n=======\n    return 0.0\n>>>>>>> REPLACE\n"
+    replies = [
+        plan({"tool": "apply_diff", "path": "stats.py", "diff": worse}),
+        plan({"tool": "apply_diff", "path": "stats.py", "diff": FIX}),
+    ]
+
+    result, planner = run_task(stats_project, replies)
+
+    # Iteration 1 fixed one test and broke two: undone, so iteration 2's fix applies to the original file.
+    assert (stats_project / "stats.py").read_text() != STATS and result.success and result.iterations == 2
+    second = prompt(planner, 1)
+    assert "so they were undone" in second and "tests/test_stats.py::test_mean" in second
+    assert "## stats.py (" in second and "6 |     return sum(values) / len(values)" in second
