@@ -500,5 +500,5 @@ if __name__ == "__main__":
     try:
         sys.exit(main())
     except KeyboardInterrupt as stopped:
-        print(f"\n{stopped or 'interrupted'}: the server was stopped; nothing more measured")
+        print(f"\n{stopped or 'interrupted'}: nothing more measured (a server the bench started is stopped)")
         sys.exit(130)
