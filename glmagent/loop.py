@@ -20,7 +20,7 @@ from glmagent.observation import Observation
 from glmagent.planners.base import ChatMessage, Planner, PlannerReply, TokenUsage
 from glmagent.prompt import ContextBuilder, LastIteration
 from glmagent.stopping import StopControl
-from glmagent.testing import TestOutcome, failing_tests, task_allows_test_changes
+from glmagent.testing import TestOutcome, failing_tests, passed_count, task_allows_test_changes
 
 
 class StopReason(StrEnum):
@@ -633,10 +633,14 @@ class AgentLoop:
         ]
 
     def _made_worse(self, before: TestOutcome | None, now: TestOutcome) -> bool:
-        """Whether this iteration's diffs (and nothing else: no command ran) left more tests failing than
-        before, tests that passed then among them. Only when both runs name their failing tests."""
+        """Whether this iteration's diffs (and nothing else: no command ran) left the tests worse than
+        before: fewer passing (a syntax error fails a whole file at collection), or more failing with tests
+        that passed then among them. Only when the runs say so in pytest's terms."""
         if before is None or before.passed or now.passed or self._ran_command or not self._undo:
             return False
+        passed_before, passed_now = passed_count(before.output), passed_count(now.output)
+        if passed_before is not None and passed_now is not None and passed_now < passed_before:
+            return True
         earlier, failing = set(failing_tests(before.output)), set(failing_tests(now.output))
         return bool(earlier) and len(failing) > len(earlier) and bool(failing - earlier)
 
@@ -652,12 +656,13 @@ class AgentLoop:
         self._edits += 1
         paths = ", ".join(self._undo)
         broken = [t for t in failing_tests(now.output) if t not in set(failing_tests(before.output))]
-        self._lines.append(f"Undid the changes to {paths}: they broke {len(broken)} more test(s)")
+        self._lines.append(f"Undid the changes to {paths}: the tests were worse after them ({now.summary})")
         self._notes.append(
-            f"Your changes in iteration {self._number} to {paths} made more tests fail "
-            f"({now.summary}; before: {before.summary}), breaking {', '.join(broken[:5])}, so they were "
-            "undone: the files are as they were before them. Try a different change; if it needs several "
-            "edits, make them all in one reply."
+            f"Your changes in iteration {self._number} to {paths} left the tests worse than before "
+            f"({now.summary}; before: {before.summary})"
+            + (f", breaking {', '.join(broken[:5])}" if broken else "")
+            + ", so they were undone: the files are as they were before them. Try a different change; if it "
+            "needs several edits, make them all in one reply."
         )
         self.memory.record("undone", iteration=self._number, paths=list(self._undo), broke=broken)
         return before

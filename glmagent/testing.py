@@ -166,6 +166,17 @@ def _plain_word(word: str) -> bool:
     return bool(re.fullmatch(r"[\w.:/-]{1,40}", word)) and "=" not in word
 
 
+def passed_count(output: str) -> int | None:
+    """How many tests the run's closing line says passed (`3 failed, 2 passed in 0.1s`; 0 when it names no
+    passes); None without such a line."""
+    for line in reversed(output.splitlines()):
+        match = _PYTEST_COUNTS.match(line.strip())
+        if match:
+            passed = re.search(r"(\d+) passed", match.group(1))
+            return int(passed.group(1)) if passed else 0
+    return None
+
+
 def failing_tests(output: str) -> list[str]:
     """The ids of the tests a run reports as failed or in error (pytest's `FAILED x::y` lines)."""
     return list(dict.fromkeys(_PYTEST_FAILED.findall(output)))

@@ -222,3 +222,16 @@ def test_a_change_that_breaks_more_tests_than_it_fixes_is_undone(stats_project: 
     second = prompt(planner, 1)
     assert "so they were undone" in second and "tests/test_stats.py::test_mean" in second
     assert "## stats.py (" in second and "6 |     return sum(values) / len(values)" in second
+
+
+def test_a_change_that_breaks_a_whole_test_file_is_undone(stats_project: Path) -> None:
+    syntax_error = "<<<<<<< SEARCH\n    return sum(values) / len(values)\n=======\n    return sum(values) /\n"
+    syntax_error += ">>>>>>> REPLACE\n"
+    (stats_project / "tests" / "test_more.py").write_text("def test_passes():\n    assert True\n")
+
+    _, planner = run_task(
+        stats_project, [plan({"tool": "apply_diff", "path": "stats.py", "diff": syntax_error}), plan()]
+    )
+
+    assert (stats_project / "stats.py").read_text() == STATS
+    assert "left the tests worse than before" in prompt(planner, 1)
