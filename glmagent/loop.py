@@ -569,6 +569,22 @@ class AgentLoop:
         """Remember what an executed action means for the next ones: a failure not to repeat, a change
         that lets failed actions be tried again, test files a command changed (put back unless allowed).
         Returns the observation, told that the file was unseen when a diff written blind failed."""
+        details = observation.details
+        if (
+            action.tool is ToolName.APPLY_DIFF
+            and observation.status == "ok"
+            and details.get("added") == 0
+            and details.get("removed") == 0
+        ):
+            observation = observation.model_copy(
+                update={
+                    "status": "failed",
+                    "summary": f"Diff for {action.path} changed nothing",
+                    "output": "The diff changed nothing: what it puts in is exactly what it takes out (the "
+                    "REPLACE part equals the SEARCH part, or the hunk has only unchanged lines). Write the "
+                    "lines as they must read after the fix.",
+                }
+            )
         if observation.status in ("failed", "rejected"):
             self._failed_actions[self._fingerprint(action)] = (self._number, observation.summary)
         if unseen and observation.status == "failed":

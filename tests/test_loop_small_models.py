@@ -235,3 +235,19 @@ def test_a_change_that_breaks_a_whole_test_file_is_undone(stats_project: Path) -
 
     assert (stats_project / "stats.py").read_text() == STATS
     assert "left the tests worse than before" in prompt(planner, 1)
+
+
+def test_a_diff_that_changes_nothing_is_a_failure_and_not_accepted_again(stats_project: Path) -> None:
+    line = "    return sum(values) / len(values)\n"
+    same = f"<<<<<<< SEARCH\n{line}=======\n{line}>>>>>>> REPLACE\n"
+    again = plan({"tool": "apply_diff", "path": "stats.py", "diff": same})
+
+    result, planner = run_task(stats_project, [again, again, plan()])
+
+    diffs = actions(stats_project)
+    assert [d["status"] for d in diffs] == ["failed", "failed"]
+    assert (
+        diffs[0]["summary"] == "Diff for stats.py changed nothing"
+        and diffs[1]["details"]["reason"] == "repeated"
+    )
+    assert "The diff changed nothing" in prompt(planner, 1) and not result.success
