@@ -143,7 +143,7 @@ class CodingAgent:
         memory = AgentSummaryStore(workspace.root, task.task_id, redactor=redactor, lock_wait=self.lock_wait)
         loop = AgentLoop(
             project_map=project_map(workspace.root),
-            focus=WorkingSet(FileView(workspace)),
+            focus=WorkingSet(FileView(workspace, redactor)),
             test_files=TestFiles(workspace, lambda: project_files(workspace.root)) if tests else None,
             planner=planner,
             executor=executor,

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from glmagent.errors import GlmAgentError
+from glmagent.secrets import Redactor
 from glmagent.testing import is_test_path, locations_in
 from glmagent.tools import files
 from glmagent.workspace import Workspace
@@ -32,8 +33,10 @@ class FileView:
     """Reads project files for the prompt through the workspace's confinement (never outside the project,
     never .git/ or .hazina/), numbered like `read_file`."""
 
-    def __init__(self, workspace: Workspace) -> None:
+    def __init__(self, workspace: Workspace, redactor: Redactor | None = None) -> None:
         self.workspace = workspace
+        self.redactor = redactor or Redactor()
+        """Secret values are replaced before any text reaches the model, as in every observation."""
 
     def normalise(self, path: str) -> str | None:
         """The workspace-relative form of `path` (relative or absolute), or None when it is outside the
@@ -72,7 +75,7 @@ class FileView:
             observation = files.read_file(self.workspace, path)
         except (GlmAgentError, OSError, ValueError):
             return None
-        return observation.output if observation.status == "ok" else None
+        return self.redactor(observation.output) if observation.status == "ok" else None
 
 
 def files_named_in(output: str, view: FileView, limit: int = MAX_FROM_TESTS) -> list[str]:
@@ -227,5 +230,9 @@ def _cut(text: str, limit: int) -> str:
         tail.insert(0, line)
         used += len(line) + 1
     left_out = len(lines) - len(head) - len(tail)
+    if len(head) < 2:  # a few very long lines (minified code, a log): show their start instead of nothing
+        return (
+            text[: max(0, budget)] + f"\n[... {len(text) - max(0, budget):,} characters not shown here ...]"
+        )
     note = f"[... {left_out} lines not shown here; read_file shows more ...]"
     return "\n".join([*head, note, *tail])

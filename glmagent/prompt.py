@@ -99,13 +99,14 @@ Rules:
   {tests_rule}
 - Keep "thought" short. Make small, verifiable steps.
 
-An example reply (for some other project) that changes one line of app/net.py:
+{example_heading}
 {example}
 
 The reply must validate against this JSON schema:
 {schema}
 """
 
+_EXAMPLE_HEADING = "An example reply (for some other project) that changes one line of app/net.py:"
 _EXAMPLE_REPLY = {
     "thought": "connect() never passes the timeout it was given",
     "plan": ["pass timeout on to Connection"],
@@ -167,6 +168,7 @@ class ContextBuilder:
         return SYSTEM_RULES.format(
             tools=tools,
             tests_rule=tests_rule,
+            example_heading=_EXAMPLE_HEADING,
             example=json.dumps(_EXAMPLE_REPLY),
             schema=json.dumps(strict_planner_schema(), separators=(",", ":")),
         )
