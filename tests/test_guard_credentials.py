@@ -10,6 +10,8 @@ from conftest import guard_allows, guard_blocks
 
 BLOCKED = [
     ("posix", "getent shadow", "env.credential-dump"),
+    ("powershell", '.\\tools\\nanodump.x64.exe -w "%temp%\\nanodump.dmp"', "env.credential-dump"),
+    ("powershell", "BetterSafetyKatz.exe", "env.credential-dump"),
     ("posix", "getent gshadow root", "env.credential-dump"),
     ("posix", "grep -ri password /", "env.credential-dump"),
     ("posix", "find //.aws -name credentials -type f", "env.credential-dump"),

@@ -491,7 +491,10 @@ def test_mutants_of_wrapped_and_dynamic_deletes_stay_destructive(command: str) -
     [
         ("fd -e log -X rm -f", "destructive.recursive-delete"),
         ("fdfind . -x rm", "destructive.recursive-delete"),
-        ("fd -e py -x sh -c 'id'", "unverifiable.command-option"),
+        ("fd -e py -Hx sh -c 'id'", "unverifiable.command-option"),
+        ("fd -e py -x sh -c 'rm -rf x'", "destructive.recursive-delete"),
+        ("fd -e py -x sh -c 'id'", None),
+        ("fd PATTERN -x git status", None),
         ("yarn rimraf dist", "destructive.recursive-delete"),
         ("sed -n '/foo/w out.txt' f", "destructive.payload-write"),
         ("sed 's/a/b/w changes.txt' f", "destructive.payload-write"),

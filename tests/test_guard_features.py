@@ -700,7 +700,7 @@ def test_interpreters_reading_credential_files_are_blocked(command: str) -> None
         ("cat .npmrc", "posix"),
         ("cat frontend/.npmrc", "posix"),
         ("ls ~", "posix"),
-        ("cat ~/.bashrc", "posix"),
+        ("cat .bashrc", "posix"),
         ("grep -rn 'cat ~/.aws/credentials' docs/", "posix"),
         ("git commit -m 'docs: never cat ~/.netrc'", "posix"),
         ("cat docs/aws/credentials.md", "posix"),

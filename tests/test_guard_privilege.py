@@ -70,6 +70,9 @@ BLOCKED = [
     ("powershell", "gsudo notepad C:\\Windows\\System32\\drivers\\etc\\hosts"),
     ("powershell", "sudo winget upgrade --all"),
     ("powershell", "cmd /c runas /user:admin cmd"),
+    ("powershell", "fodhelper.exe"),
+    ("powershell", "C:\\Windows\\System32\\computerdefaults.exe"),
+    ("powershell", ".\\Akagi64.exe 23 C:\\Windows\\System32\\cmd.exe"),
     ("posix", "runas.exe /user:Administrator cmd.exe"),
 ]
 

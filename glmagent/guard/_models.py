@@ -161,8 +161,9 @@ SECRET_NAME = "<secret-name>"
 class VariableClause(_Strict):
     """Matches a variable read by name (regular expression, case-insensitive, full match).
 
-    The name `<secret-name>` stands for `glmagent.secrets.SECRET_NAME_PATTERN`, the rule that also decides
-    which variables commands never see and which values logs redact, so the three cannot drift apart.
+    The name `<secret-name>` (alone, or inside a longer expression such as `env:<secret-name>`) stands for
+    `glmagent.secrets.SECRET_NAME_PATTERN`, the rule that also decides which variables commands never see and
+    which values logs redact, so the three cannot drift apart.
     """
 
     on: Literal["variable"]
@@ -172,11 +173,14 @@ class VariableClause(_Strict):
     @field_validator("names")
     @classmethod
     def _shared_secret_rule(cls, names: list[str]) -> list[str]:
-        if SECRET_NAME not in names:
+        if not any(SECRET_NAME in n for n in names):
             return names
         from glmagent.secrets import SECRET_NAME_PATTERN
 
-        return [SECRET_NAME_PATTERN if n == SECRET_NAME else n for n in names]
+        return [
+            SECRET_NAME_PATTERN if n == SECRET_NAME else n.replace(SECRET_NAME, f"(?:{SECRET_NAME_PATTERN})")
+            for n in names
+        ]
 
 
 class PayloadClause(_Strict):
