@@ -53,7 +53,7 @@ def _cmd_writes_nothing(argv: list[Arg]) -> bool:
     if not argv:
         return True
     word = argv[0].text.lower()
-    if word in ("break", "rem", "rem.", "cd.", "call", "ver>nul", ":"):
+    if word in ("break", "rem", "rem.", "cd.", "type."):
         return True
     return word == "type" and len(argv) > 1 and all(a.text.lower() in ("nul", "nul:") for a in argv[1:])
 
