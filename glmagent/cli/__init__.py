@@ -102,6 +102,17 @@ class _Parser(argparse.ArgumentParser):
         super().__init__(*args, formatter_class=_Formatter if raw else _WrappingFormatter, **kwargs)  # type: ignore[misc, arg-type]
 
 
+def _remember_translations() -> None:
+    """argparse asks gettext for each message it sets up or shows (a dozen per parser), and gettext searches
+    the locale folders on every call; the answers cannot change while glmagent runs, so keep them."""
+    import functools
+
+    if not hasattr(argparse._, "cache_info"):  # type: ignore[attr-defined]
+        argparse._ = functools.cache(argparse._)  # type: ignore[attr-defined]
+
+
+_remember_translations()
+
 _width: list[int] = []
 
 

@@ -4,7 +4,6 @@ suggest an allowlist from recent tasks, manage the load cache."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -115,10 +114,13 @@ def _load(args: argparse.Namespace) -> Any:
 
 
 def _names_policy_files(config: Path) -> bool:
+    """Could `config` set `policy_files`? Any line naming it outside a comment counts (then the settings
+    are read as a task reads them); the commented mention in the file `glmagent init` writes does not."""
     try:
-        return b"policy_files" in config.read_bytes()
+        data = config.read_bytes()
     except OSError:
         return False
+    return any(b"policy_files" in line.split(b"#", 1)[0] for line in data.splitlines())
 
 
 def _same_file(a: Path, b: Path) -> bool:
@@ -126,6 +128,12 @@ def _same_file(a: Path, b: Path) -> bool:
         return a.resolve() == b.resolve()
     except OSError:
         return False
+
+
+def _json(value: Any, indent: int | None = None) -> str:
+    import json  # only JSON output needs it; a plain check stays light
+
+    return json.dumps(value, indent=indent)
 
 
 def run_check(args: argparse.Namespace) -> int:
@@ -136,11 +144,11 @@ def run_check(args: argparse.Namespace) -> int:
         for line in sys.stdin:
             decision = policy.check(line.rstrip("\r\n"), args.shell, cwd=cwd)
             blocked += not decision.allowed
-            print(json.dumps(decision.model_dump(mode="json")), flush=False)
+            print(_json(decision.model_dump(mode="json")), flush=False)
         return EXIT_NOT_DONE if blocked else EXIT_SUCCESS
     decision = policy.check(args.cmd, args.shell, cwd=cwd)
     if args.json:
-        print(json.dumps(decision.model_dump(mode="json"), indent=2))
+        print(_json(decision.model_dump(mode="json"), indent=2))
     elif decision.allowed:
         print(f"allowed ({args.shell})")
     else:
@@ -155,7 +163,7 @@ def run_explain(args: argparse.Namespace) -> int:
     cwd = args.directory.expanduser().resolve()
     explained = policy.explain(args.cmd, args.shell, cwd=cwd, tree=args.tree)
     if args.json:
-        print(json.dumps(explained.model_dump(mode="json"), indent=2))
+        print(_json(explained.model_dump(mode="json"), indent=2))
     else:
         from glmagent.ui import inert
 
@@ -167,7 +175,7 @@ def run_rules(args: argparse.Namespace) -> int:
     policy = _load(args)
     rules = list(policy.rules)
     if args.json:
-        print(json.dumps([rule.model_dump(mode="json") for rule in rules], indent=2))
+        print(_json([rule.model_dump(mode="json") for rule in rules], indent=2))
         return EXIT_SUCCESS
     from glmagent.ui import inert
 
