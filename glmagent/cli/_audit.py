@@ -114,7 +114,9 @@ def run_show(args: argparse.Namespace) -> int:
     run = find_run(report.log, args.run)
     if args.json:
         document = {"run": run.run_id, "records": run.records, "verification": report.to_json()}
-        print(json.dumps(document, indent=2, ensure_ascii=False))
+        from glmagent.inert import inert_json  # readable non-ASCII text, nothing a terminal would obey
+
+        print(inert_json(json.dumps(document, indent=2, ensure_ascii=False)))
     else:
         print(render_show(build_timeline(run), report))
     return EXIT_SUCCESS
