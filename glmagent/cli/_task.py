@@ -163,6 +163,14 @@ def settings_flags(args: argparse.Namespace) -> dict[str, Any]:
     from glmagent.config import Settings
 
     flags = {name: getattr(args, name) for name in Settings.model_fields if hasattr(args, name)}
+    test = flags.get("test_command")
+    if test is not None and not test.strip():
+        from glmagent.errors import ConfigError
+
+        # `--test "$UNSET"` must not quietly run a task without tests and call it a success.
+        raise ConfigError(
+            "--test is empty: give the command that runs the tests (leave --test out to run none)"
+        )
     if "thinking" in flags and flags["thinking"] is not None:
         flags["thinking"] = flags["thinking"] == "on"
     if flags.get("replay") is not None and flags.get("provider") is None:
