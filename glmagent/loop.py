@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field
 from glmagent.contract import Action, InvalidPlannerOutput, PlannerOutput, ToolName, parse_planner_output
 from glmagent.errors import ContentFilteredError, ContextTooLongError, PlannerError
 from glmagent.observation import Observation
-from glmagent.planners.base import ChatMessage, Planner, PlannerReply, TokenUsage
+from glmagent.planners.base import NO_REPLY_LEFT, ChatMessage, Planner, PlannerReply, TokenUsage
 from glmagent.prompt import ContextBuilder, LastIteration
 from glmagent.stopping import StopControl
 from glmagent.testing import TestOutcome
@@ -302,6 +302,7 @@ class AgentLoop:
             project_map=self.project_map if iteration == 1 else None,
         )
         shrunk = False
+        first = ""  # why the first reply was invalid, once it was
         for attempt in (1, 2):
             while True:
                 try:
@@ -316,6 +317,10 @@ class AgentLoop:
                     self._lines.append("Prompt too long for the model's context; retried with a shorter one")
                     self.memory.record("context_shrunk", iteration=self._number, error=str(too_long))
                     messages = self.context.shrink(messages)
+            if attempt == 2 and reply.finish_reason == NO_REPLY_LEFT:
+                # Nothing answered the retry: the outcome is the invalid reply, not the stand-in's empty plan.
+                self._lines.append(f"Planner output invalid, and no reply was left to retry with: {first}")
+                raise _Stop(StopReason.INVALID_OUTPUT, f"planner output invalid: {first}")
             try:
                 if reply.finish_reason == "length":
                     raise InvalidPlannerOutput(
@@ -335,7 +340,8 @@ class AgentLoop:
                         StopReason.INVALID_OUTPUT, f"planner output invalid twice: {invalid}"
                     ) from None
                 self._lines.append(f"Planner output invalid, retried: {invalid}")
-                messages = self.context.retry(messages, reply.text, str(invalid))
+                first = str(invalid)
+                messages = self.context.retry(messages, reply.text, first)
                 continue
             self.memory.record("validation", iteration=self._number, attempt=attempt, valid=True)
             self.observer.planned(self._number, output, reply)

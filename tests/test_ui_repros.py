@@ -87,6 +87,25 @@ def test_a_very_deeply_nested_model_reply_is_invalid_output_not_a_crash(
     assert "invalid_output" in done.stdout and "internal error" not in done.stderr
 
 
+def test_a_schema_invalid_reply_with_none_left_to_retry_is_invalid_output_never_done(
+    project: Path, tmp_path: Path
+) -> None:
+    """`{"foo": 1}` and nothing after it: the replay has no reply for the retry, so the outcome is the
+    invalid reply and why, on screen, in --json and in the audit record; not "the planner declared done"."""
+    replies = replay_file(tmp_path, {"foo": 1})
+    args = ("task", "x", "-C", str(project), "--replay", str(replies), "--sandbox", "none")
+    done = glmagent(*args)
+    assert done.returncode == 1, done.stderr
+    assert "invalid_output" in done.stdout and "declared the task done" not in done.stdout
+    assert "'foo' was unexpected" in done.stdout and "'actions' is a required property" in done.stdout
+    document = json.loads(glmagent(*args, "--json", "-q").stdout)
+    assert document["stop_reason"] == "invalid_output" and "'foo' was unexpected" in document["error"]
+    log = Path(document["audit_file"]).read_text(encoding="utf-8").splitlines()
+    end = json.loads(log[-1])
+    assert end["event"] == "task_end" and end["stop_reason"] == "invalid_output"
+    assert "'foo' was unexpected" in end["error"]
+
+
 # --- doing nothing is not success ---------------------------------------------------------------------------
 
 

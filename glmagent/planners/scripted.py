@@ -15,7 +15,7 @@ from typing import Any
 import structlog
 
 from glmagent.errors import ConfigError
-from glmagent.planners.base import ChatMessage, PlannerReply
+from glmagent.planners.base import NO_REPLY_LEFT, ChatMessage, PlannerReply
 
 log = structlog.get_logger(__name__)
 
@@ -92,7 +92,12 @@ class ScriptedPlanner:
             self._next += 1
         else:
             log.info("replay.exhausted", planner=self.name, requests=len(self.requests))
-            text = EXHAUSTED_REPLY
+            return PlannerReply(
+                text=EXHAUSTED_REPLY,
+                model=self.name,
+                latency_s=time.perf_counter() - started,
+                finish_reason=NO_REPLY_LEFT,
+            )
         return PlannerReply(text=text, model=self.name, latency_s=time.perf_counter() - started)
 
     def __repr__(self) -> str:
