@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -154,5 +153,7 @@ def run_export(args: argparse.Namespace) -> int:
             os.chmod(target, 0o666 & ~mask)  # a new page gets the permissions any new file would
     except OSError as error:
         raise ConfigError(f"cannot write {target}: {error.strerror or error}") from None
-    print(f"wrote {target} (run {run.run_id}, {report.run_status(run.run_id)})", file=sys.stderr)
+    from glmagent.cli._output import notice
+
+    notice(f"wrote {target} (run {run.run_id}, {report.run_status(run.run_id)})", level="info")
     return EXIT_SUCCESS
