@@ -195,8 +195,10 @@ def run_rules(args: argparse.Namespace) -> int:
 
 
 def run_suggest(args: argparse.Namespace) -> int:
+    from glmagent.cli._output import notice
     from glmagent.errors import ConfigError
     from glmagent.guard import Policy
+    from glmagent.guard._allowlist import NOT_ALLOWED_ID
     from glmagent.guard._suggest import allow_entries_toml, suggest_allow_entries
     from glmagent.recent_commands import audit_logs, recent_run_commands
 
@@ -204,28 +206,63 @@ def run_suggest(args: argparse.Namespace) -> int:
         raise ConfigError("--tasks must be at least 1")
     workdir = args.directory.expanduser().resolve()
     logs = audit_logs(workdir, args.tasks)
-    seen = list(recent_run_commands(workdir, args.tasks))
-    if not seen:
-        where = f"{len(logs)} task log(s)" if logs else "no task logs"
-        print(
-            f"glmagent: nothing to suggest: {where} in {workdir / '.hazina' / 'agent-memory'} hold a `run` "
-            "command that ran",
-            file=sys.stderr,
+    found = list(recent_run_commands(workdir, args.tasks, blocked=True))
+    # Commands that ran, and those only the allowlist stopped: an entry is what lets them run. A deny rule
+    # applies on top of any allowlist, so no entry could let its commands run.
+    wanted = [c for c in found if c.blocked_by is None or c.blocked_by == NOT_ALLOWED_ID]
+    denied = list(
+        dict.fromkeys(
+            (c.command, c.blocked_by or "a rule the record does not name") for c in found if c not in wanted
         )
+    )
+    folder = workdir / ".hazina" / "agent-memory"
+    if not wanted:
+        if not logs:
+            notice(f"nothing to suggest: no task logs in {folder}")
+        else:
+            notice(f"nothing to suggest: {_found_sentence(len(logs), found, folder)}" + _denied_note(denied))
         return EXIT_NOT_DONE
-    lines = list(dict.fromkeys((c.command, c.backend) for c in seen))
+    lines = list(dict.fromkeys((c.command, c.backend) for c in wanted))
     suggestion = suggest_allow_entries(Policy.default(), lines)
-    tasks = sorted({c.task_id for c in seen})
+    tasks = sorted({c.task_id for c in wanted})
+    off_list = len({c.command for c in wanted if c.blocked_by is not None})
     header = [
-        f"Allow entries for the {len(lines)} distinct commands {len(tasks)} recent task(s) ran in {workdir}.",
+        f"Allow entries for the {len(lines)} distinct commands {len(tasks)} recent task(s) ran or asked to "
+        f"run in {workdir}" + (f" ({off_list} of them blocked by your allowlist)." if off_list else "."),
         "Review before use: an entry without subcommands or prefix allows every use of its program (the deny",
         "rules still apply). Save as policy.toml in your glmagent config folder, or pass with --policy FILE.",
     ]
     if suggestion.skipped:
         header += ["", "Not covered (a command of these lines will stay blocked):"]
         header += [f"  {line}" for line in suggestion.skipped]
+    if denied:
+        header += [
+            "",
+            "Blocked by deny rules, which apply on top of any allowlist (no entry can allow these):",
+        ]
+        header += [f"  {command}  ({rule})" for command, rule in denied]
     print(allow_entries_toml(suggestion.entries, header), end="")
     return EXIT_SUCCESS
+
+
+def _found_sentence(logs: int, found: list[Any], folder: Path) -> str:
+    """What the logs hold: `3 task log(s) in DIR hold 2 run command(s), 2 blocked by deny rules`."""
+    if not found:
+        return f"{logs} task log(s) in {folder} hold no `run` command"
+    blocked = sum(1 for c in found if c.blocked_by is not None)
+    ran = len(found) - blocked
+    return (
+        f"{logs} task log(s) in {folder} hold {len(found)} `run` command(s): {ran} ran, {blocked} blocked by "
+        "deny rules"
+    )
+
+
+def _denied_note(denied: list[tuple[str, str]]) -> str:
+    if not denied:
+        return ""
+    shown = "; ".join(f"`{command}` ({rule})" for command, rule in denied[:5])
+    more = f"; and {len(denied) - 5} more" if len(denied) > 5 else ""
+    return f" ({shown}{more}); a deny rule applies on top of any allowlist, so no allow entry can allow them"
 
 
 def run_cache(args: argparse.Namespace) -> int:
