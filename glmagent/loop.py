@@ -60,6 +60,11 @@ class TaskResult(BaseModel):
     success: bool
     stop_reason: StopReason
     iterations: int
+    """How many iterations this run ran."""
+    first_iteration: int = 1
+    """The number of this run's first iteration. Iterations are numbered across the runs of one task (a
+    resumed task, a reused task id continue from the memory file), alike in the memory file, the audit log,
+    on screen and here: this run ran `first_iteration` .. `first_iteration + iterations - 1`."""
     summary: str
     """The iteration summaries written during this run, as they appear in the memory file."""
     error: str | None = None
@@ -216,6 +221,8 @@ class AgentLoop:
             **self.start_details,
         )
         self._number = self.memory.next_iteration_number()
+        first = self._number
+        self._last = first + task.max_iterations - 1  # the highest number this run may reach
         iterations = 0
         clean_iterations = 0  # iterations in which every action succeeded
         latest_tests: TestOutcome | None = None
@@ -276,6 +283,7 @@ class AgentLoop:
             success=success,
             stop_reason=reason,
             iterations=iterations,
+            first_iteration=first,
             summary="\n".join(self._blocks),
             error=error,
             duration_s=round(time.monotonic() - started, 3),
@@ -306,7 +314,7 @@ class AgentLoop:
         for attempt in (1, 2):
             while True:
                 try:
-                    reply = self._ask(messages, iteration, task.max_iterations, attempt)
+                    reply = self._ask(messages, iteration, self._last, attempt)
                     break
                 except ContextTooLongError as too_long:
                     if shrunk:
