@@ -11,7 +11,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from glmagent.audit._timeline import Step, Timeline, brief, facts, policy_line
+from glmagent.audit._timeline import Step, Timeline, brief, facts, last_line, output_body, policy_line
 from glmagent.audit._verify import VerifyReport
 from glmagent.inert import inert
 
@@ -42,6 +42,8 @@ padding:6px 10px;margin:6px 0}
 .diff .add{color:#14532d;background:#e6f6ea}.diff .del{color:#7f1d1d;background:#fdecec}
 .diff .hunk{color:#4338ca}.diff .file{font-weight:600}.muted{color:#6b7280}
 .problem{color:#7f1d1d}.blocked-rule{color:#7f1d1d;font-weight:600}
+.plan ol{margin:4px 0 2px}details.output{margin:4px 0}details.output summary{cursor:pointer;color:#374151}
+details.output summary code{font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 """
 
 
@@ -112,19 +114,7 @@ def _timeline(steps: list[Step]) -> str:
 def _step(step: Step) -> str:
     data = step.data
     if step.kind == "tests":
-        css = "passed" if data["passed"] else "failed"
-        verdict = "PASSED" if data["passed"] else "FAILED"
-        output = (
-            f"<pre>{_text(str(data['output_tail']))}</pre>"
-            if not data["passed"] and data.get("output_tail")
-            else ""
-        )
-        return (
-            f'<div class="tests {css}"><span class="badge">{verdict}</span> '
-            f"tests ({_text(data['label'])}) · "
-            f"exit {_text(str(data['exit_code']))} · {_text(data['summary'])}"
-            f'<pre class="command">$ {_text(str(data.get("command") or ""))}</pre>{output}</div>'
-        )
+        return _tests(data)
     if step.kind == "plan":
         if not data["valid"]:
             return (
@@ -142,6 +132,30 @@ def _step(step: Step) -> str:
     return f'<div class="note">{_text(data["event"])}: {_text(data["text"])}</div>'
 
 
+def _tests(data: dict[str, Any]) -> str:
+    """A test run, its command once: a failed run with its output open, a passing one with the runner's
+    last line (`4 passed in 1.90s`) and its output folded away."""
+    css = "passed" if data["passed"] else "failed"
+    verdict = "PASSED" if data["passed"] else "FAILED"
+    head = (
+        f'<div class="tests {css}"><span class="badge">{verdict}</span> tests ({_text(data["label"])}) · '
+        f"exit {_text(data['exit_code'])} · {_text(data['summary'])}"
+    )
+    command = f"$ {data.get('command') or ''}"
+    body = output_body(data.get("output_tail"), data.get("command"))
+    if not data["passed"]:
+        output = f'<pre class="output">{_text(body)}</pre>' if body else ""
+        return f'{head}<pre class="command">{_text(command)}</pre>{output}</div>'
+    last = last_line(body)
+    if not last:  # it printed nothing worth unfolding
+        return f'{head}<pre class="command">{_text(command)}</pre></div>'
+    shown = f"{command}   → {last}"
+    return (
+        f'{head}<details class="output"><summary><code>{_text(shown)}</code></summary>'
+        f"<pre>{_text(body)}</pre></details></div>"
+    )
+
+
 def _action(data: dict[str, Any]) -> str:
     status = data["status"]
     label = "BLOCKED" if status == "rejected" else status
@@ -155,19 +169,21 @@ def _action(data: dict[str, Any]) -> str:
         if (data.get("policy") or {}).get("allowed"):
             code += " · policy: allowed"
         parts.append(f'<pre class="command">$ {_text(str(data.get("command")))}   → {_text(code)}</pre>')
-        if data.get("output_tail"):
-            parts.append(f'<pre class="output">{_text(str(data["output_tail"]))}</pre>')
+        body = output_body(data.get("output_tail"), data.get("command"))
+        if body:
+            parts.append(f'<pre class="output">{_text(body)}</pre>')
     if data.get("diff"):
         parts.append(_diff(str(data["diff"])))
     elif status == "failed" and data["tool"] != "run" and data.get("output_tail"):
-        parts.append(f"<pre>{_text(str(data['output_tail']))}</pre>")
+        parts.append(f"<pre>{_text(str(data['output_tail']).rstrip())}</pre>")
     parts.append("</div>")
     return "".join(parts)
 
 
 def _diff(diff: str) -> str:
     lines = []
-    for line in diff.splitlines():
+    # Newlines only (splitlines also breaks at form feeds and U+2028, which are shown escaped instead).
+    for line in diff.replace("\r\n", "\n").rstrip("\n").split("\n"):
         css = (
             "file"
             if line.startswith(("+++", "---"))

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from glmagent.audit._runs import Run
-from glmagent.audit._timeline import Step, Timeline, brief, facts, policy_line
+from glmagent.audit._timeline import Step, Timeline, brief, facts, last_line, output_body, policy_line
 from glmagent.audit._verify import VerifyReport
 from glmagent.inert import inert_line
 
@@ -123,8 +123,12 @@ def _step(step: Step) -> list[str]:
         verdict = "PASSED" if data["passed"] else "FAILED"
         where = "baseline" if data["label"] == "baseline" else data["label"]
         lines = [f"  tests ({where}): {verdict} · exit {data['exit_code']} · {data['summary']}"]
-        if not data["passed"] and data.get("output_tail"):
-            lines += _indented(_block(data["output_tail"])[-8:], "      | ")
+        body = output_body(data.get("output_tail"), data.get("command"))
+        last = last_line(body)
+        shown = f"      $ {data.get('command') or ''}"
+        lines.append(f"{shown}  → {last}" if data["passed"] and last else shown)
+        if not data["passed"] and body:
+            lines += _indented(_block(body)[-8:], "      | ")
         return lines
     if step.kind == "plan":
         if not data["valid"]:
@@ -155,8 +159,9 @@ def _action(data: dict[str, Any]) -> list[str]:
         code = "timed out" if data.get("timed_out") else f"exit {data.get('exit_code')}"
         allowed = " · policy: allowed" if (data.get("policy") or {}).get("allowed") else ""
         lines.append(f"      $ {data.get('command')}  → {code}{allowed}")
-        if data.get("output_tail"):
-            lines += _indented(_block(data["output_tail"])[-SHOWN_LINES // 4 :], "      | ")
+        body = output_body(data.get("output_tail"), data.get("command"))
+        if body:
+            lines += _indented(_block(body)[-SHOWN_LINES // 4 :], "      | ")
     if data.get("diff"):
         diff_lines = _block(data["diff"])
         lines += _indented(diff_lines[:SHOWN_LINES], "      ")
