@@ -46,6 +46,7 @@ HEAVY = (
     "typing",
     "pathlib",
     "json.decoder",
+    "datetime",
 )
 
 

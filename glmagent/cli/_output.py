@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from datetime import UTC
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -216,7 +215,7 @@ def notice(message: str, *, level: str = "warning", multiline: bool = False) -> 
 
     if stderr_is_json():
         import json
-        from datetime import datetime
+        from datetime import UTC, datetime
 
         stamp = datetime.now(UTC).isoformat().replace("+00:00", "Z")
         line = json.dumps({"event": inert(message, multiline=True), "level": level, "timestamp": stamp})
