@@ -167,8 +167,8 @@ def main() -> None:
         print(f"  {name:55} {statistics.median(values):7.1f} ms")
     cached = all(run["cached"] for run in phases)
     heavy = sorted(
-        {m for run in phases for m in run["modules"] if m.split(".")[0] in ("pydantic", "dataclasses")}
-    )  # type: ignore[union-attr]
+        {m.split(".")[0] for run in phases for m in run["modules"]} & {"pydantic", "dataclasses"}  # type: ignore[union-attr]
+    )
     imported = ", ".join(heavy) or "none"
     print(
         f"  (policy from the cache: {'yes' if cached else 'NO'}; pydantic, dataclasses imported: {imported})"
