@@ -101,6 +101,8 @@ class Settings(BaseModel):
     """OS sandbox for commands and tests: `auto` is bubblewrap on Linux (sandbox-exec on macOS) if usable."""
     allow_network: bool = False
     """Let sandboxed commands and tests use the network (off by default)."""
+    sandbox_hide: list[str] = Field(default_factory=list)
+    """More files or folders commands must not see in the sandbox (`~/` for the home; the list only adds)."""
     api_key_env: str | None = None
     """Name of the environment variable holding the provider's key (instead of the provider's usual one)."""
     max_tokens: int = Field(default=4096, ge=16, le=1_000_000)
@@ -282,11 +284,16 @@ def resolve_settings_with_origins(
         policy_origins.append(Origin("user file", f"{own_policy} (picked up because it exists)"))
     merged: dict[str, Any] = {}
     origins: dict[str, Origin] = {}
+    hidden: list[str] = []
     for layer, origin in ((user, user_origin), (project, project_origin)):
         for key, value in layer.items():
             if key == "policy_files":
                 policy_files += list(value)
                 policy_origins += [origin] * len(value)
+            elif key == "sandbox_hide" and isinstance(value, list):
+                # Paths to hide add up: a project file can hide more, never show what the user hid.
+                hidden += [item for item in value if item not in hidden]
+                merged[key], origins[key] = list(hidden), origin
             else:
                 merged[key], origins[key] = value, origin
     for field, var in ENV_VARS.items():

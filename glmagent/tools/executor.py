@@ -56,12 +56,15 @@ class ToolExecutor:
         *,
         command_timeout: float = DEFAULT_COMMAND_TIMEOUT,
         redactor: Redactor | None = None,
+        git_runner: git.GitRunner | None = None,
     ) -> None:
         self.workspace = workspace
         self.shell = shell
         self.policy = policy
         self.command_timeout = command_timeout
         self.redactor = redactor or Redactor()
+        # The repository is found now, before any action runs: one the model builds later is never used.
+        self.git = git_runner or git.GitRunner(workspace.root, getattr(shell, "sandbox", None))
         self._handlers: dict[ToolName, Callable[[Action], Observation]] = {
             ToolName.READ_FILE: lambda a: files.read_file(self.workspace, a.path or ""),
             ToolName.APPLY_DIFF: lambda a: files.apply_diff(self.workspace, a.path or "", a.diff or ""),
@@ -135,12 +138,12 @@ class ToolExecutor:
         )
 
     def _git_status(self, action: Action) -> Observation:
-        result = git.git_status(self.root)
+        result = self.git.status()
         return _git_observation("git_status", "git status", result)
 
     def _git_diff(self, action: Action) -> Observation:
         relative = self.workspace.relative(self.workspace.resolve(action.path)) if action.path else None
-        result = git.git_diff(self.root, relative)
+        result = self.git.diff(relative)
         label = f"git diff {relative}" if relative else "git diff"
         return _git_observation("git_diff", label, result)
 
