@@ -176,6 +176,8 @@ class CodingAgent:
         """Run ONE action through the same policy and executor a task would use, and record it in
         `.hazina/agent-memory/act.jsonl`."""
         workspace = _workspace(Path(working_directory))
+        # The action is recorded after it ran: a record folder that is a link is refused before it runs.
+        act_store(workspace.root).check_paths()
         settings = self.settings or resolve_settings(workspace.root)
         declare_secret_variable(settings.api_key_env)
         shell = self.shell or make_shell(settings.shell, sandbox_for(settings, workspace.root))
