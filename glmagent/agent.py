@@ -13,6 +13,7 @@ import structlog
 from glmagent.audit import DEFAULT_LOCK_WAIT, software_facts, utc_now
 from glmagent.config import Settings, resolve_settings, split_policy_files
 from glmagent.errors import ConfigError
+from glmagent.limits import Limits
 from glmagent.loop import AgentLoop, LoopObserver, Task, TaskResult
 from glmagent.memory import AgentSummaryStore, act_store, validate_task_id
 from glmagent.observation import Observation
@@ -142,6 +143,7 @@ class CodingAgent:
             command_timeout=settings.command_timeout,
             redactor=redactor,
             git_runner=git_runner,
+            limits=limits_for(settings),
         )
         tests = (
             ShellTestRunner(shell, workspace.root, task.test_command, settings.test_timeout, redactor)
@@ -163,6 +165,7 @@ class CodingAgent:
                 **(details or {}),
             },
             stop=self.stop,
+            limits=limits_for(settings),
         )
         try:
             return loop.run(task)
@@ -184,7 +187,12 @@ class CodingAgent:
         policy = self.policy or load_policy(settings, workspace.root)
         redactor = Redactor()
         executor = ToolExecutor(
-            workspace, shell, policy, command_timeout=settings.command_timeout, redactor=redactor
+            workspace,
+            shell,
+            policy,
+            command_timeout=settings.command_timeout,
+            redactor=redactor,
+            limits=limits_for(settings),
         )
         started = utc_now()
         observation = executor.execute(action)
@@ -192,6 +200,17 @@ class CodingAgent:
             workspace.root, action, observation, redactor, started, run_facts(settings, shell, policy)
         )
         return observation
+
+
+def limits_for(settings: Settings) -> Limits:
+    """The bounds the settings set on what one reply can make glmagent do."""
+    return Limits(
+        max_actions=settings.max_actions,
+        read_max_bytes=settings.read_max_bytes,
+        diff_max_bytes=settings.diff_max_bytes,
+        edit_max_bytes=settings.edit_max_bytes,
+        observation_max_chars=settings.observation_max_chars,
+    )
 
 
 def run_facts(settings: Settings, shell: ShellBackend, policy: Policy) -> dict[str, Any]:
@@ -202,6 +221,7 @@ def run_facts(settings: Settings, shell: ShellBackend, policy: Policy) -> dict[s
         "shell": getattr(shell, "kind", None),
         "command_timeout": settings.command_timeout,
         "test_timeout": settings.test_timeout,
+        "limits": limits_for(settings).model_dump(),
         **software_facts(getattr(policy, "sources", ())),
     }
 

@@ -54,6 +54,7 @@ ENV_VARS: Mapping[str, str] = {
     "response_format": "GLMAGENT_RESPONSE_FORMAT",
     "prompt_budget": "GLMAGENT_PROMPT_BUDGET",
     "thinking": "GLMAGENT_THINKING",
+    "max_actions": "GLMAGENT_MAX_ACTIONS",
 }
 
 
@@ -119,6 +120,16 @@ class Settings(BaseModel):
     """Client-side cap on planner requests a minute (unset: no cap)."""
     response_format: Literal["auto", "json_schema", "json_object", "none"] = "auto"
     """Structured output to ask for first (`auto`: strict JSON schema, or `json_object` for GLM)."""
+    max_actions: int = Field(default=20, ge=1, le=1_000)
+    """Actions run from one planner reply; the rest are refused and the model is told to send them again."""
+    read_max_bytes: int = Field(default=1_000_000, ge=1_000)
+    """Bytes read_file reads from one file; a longer file is read in parts (`"lines": "START-END"`)."""
+    diff_max_bytes: int = Field(default=1_000_000, ge=1_000)
+    """Bytes of one diff apply_diff accepts."""
+    edit_max_bytes: int = Field(default=10_000_000, ge=1_000)
+    """Bytes of a file apply_diff edits at most."""
+    observation_max_chars: int = Field(default=400_000, ge=10_000)
+    """Characters of action output one iteration keeps in all; later outputs are cut to what is left."""
     prompt_budget: int = Field(default=20_000, ge=4_000, le=2_000_000)
     """Tokens (estimated high) the whole prompt may take; lower it for a model with a small context window."""
     thinking: bool | None = None
