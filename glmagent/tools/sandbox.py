@@ -294,8 +294,10 @@ def _holds(folder: Path, path: Path) -> bool:
 
 
 def _toolchain_paths(environ: Mapping[str, str]) -> list[Path]:
-    """Where the commands' toolchains live: PATH entries and active virtual or conda environments."""
+    """Where the commands' toolchains live: PATH entries, active virtual or conda environments, and the
+    Python running glmagent (test commands often name it by its full path)."""
     found = [Path(entry) for entry in environ.get("PATH", "").split(os.pathsep) if entry.startswith("/")]
+    found += [Path(sys.prefix), Path(sys.base_prefix), Path(sys.executable).parent]
     for name in ("VIRTUAL_ENV", "CONDA_PREFIX"):
         value = environ.get(name, "")
         if value.startswith("/"):
