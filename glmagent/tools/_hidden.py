@@ -245,15 +245,23 @@ RUNTIME_PATHS = (
 SOCKET_VARIABLES = ("SSH_AUTH_SOCK", "GPG_AGENT_INFO", "TMUX", "DBUS_SESSION_BUS_ADDRESS", "SCREENDIR")
 
 
-def hidden_home_paths(home: Path) -> Iterator[Path]:
-    """Every hidden path under `home` that exists (links included: the caller decides what to mask)."""
-    for paths in HIDDEN_HOME_PATHS.values():
-        for relative in paths:
-            path = home / relative
-            if os.path.lexists(path):
-                yield path
+#: Every hidden path, home-relative, in one tuple (the order of `HIDDEN_HOME_PATHS`).
+_ALL_HIDDEN = tuple(path for paths in HIDDEN_HOME_PATHS.values() for path in paths)
+
+
+def hidden_home_paths(home: Path) -> Iterator[str]:
+    """Every hidden path under `home` that exists (links included: the caller decides what to mask).
+
+    Plain strings and `os.path`: this runs for every command, and pathlib would cost milliseconds.
+    """
+    base = str(home)
+    lexists = os.path.lexists
+    for relative in _ALL_HIDDEN:
+        path = f"{base}/{relative}"
+        if lexists(path):
+            yield path
     try:
-        entries = list(os.scandir(home))
+        entries = list(os.scandir(base))
     except OSError:
         return
     for entry in entries:
@@ -264,7 +272,7 @@ def hidden_home_paths(home: Path) -> Iterator[Path]:
         except OSError:
             continue
         if not is_folder:
-            yield home / entry.name
+            yield entry.path
 
 
 def runtime_paths(environ: Mapping[str, str], home: Path) -> Iterator[Path]:

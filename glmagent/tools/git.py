@@ -260,9 +260,12 @@ class GitRunner:
             "--relative",
             "--ignore-submodules=all",
         ]
-        if self.run("rev-parse", "--verify", "--quiet", "HEAD").exit_code == 0:
-            args.append("HEAD")
-        return self.run(*args, "--", relative_path or ".")
+        against_head = self.run(*args, "HEAD", "--", relative_path or ".")
+        if against_head.exit_code == 128 and "HEAD" in against_head.stderr:
+            # No commit yet: the changes against the index. (Tried second rather than asking `rev-parse`
+            # first: every git call costs a sandbox start.)
+            return self.run(*args, "--", relative_path or ".")
+        return against_head
 
     def files(self) -> list[str] | None:
         """Tracked files and untracked ones not ignored, relative to the project; None without git."""

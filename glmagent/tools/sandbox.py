@@ -251,32 +251,35 @@ class BwrapSandbox:
 
     def _masks(self, shown_in_temp: Sequence[Path]) -> list[str]:
         """Mounts hiding the home's secrets and the session's sockets (only paths that exist)."""
-        temps = self._temp_dirs()
-        keep = [self.root, self.home, Path("/"), *temps]
+        temps = [str(t) for t in self._temp_dirs()]
+        shown = [str(s) for s in shown_in_temp]
+        keep = [str(self.root), str(self.home), "/", *temps]
         masks: list[str] = []
-        seen: set[Path] = set()
-        candidates: list[Path] = []
+        seen: set[str] = set()
+        candidates: list[str] = []
         if self.home != Path("/"):
             candidates += hidden_home_paths(self.home)
-        candidates += runtime_paths(self.environ, self.home)
-        candidates += self.hidden
-        for path in candidates:
+        candidates += (str(p) for p in runtime_paths(self.environ, self.home))
+        candidates += (str(p) for p in self.hidden)
+        realpath, lexists, isdir = os.path.realpath, os.path.lexists, os.path.isdir
+        for candidate in candidates:
             # Mount points must not be links (nor lie under one): the real path is hidden instead.
-            try:
-                path = path.resolve()
-            except OSError:
+            path = realpath(candidate)
+            if path in seen or not lexists(path) or any(_within(k, path) for k in keep):
                 continue
-            if path in seen or not os.path.lexists(path) or any(_holds(path, k) for k in keep):
-                continue
-            in_temp = [t for t in temps if path.is_relative_to(t)]
-            if in_temp and not any(path.is_relative_to(s) for s in shown_in_temp):
+            if any(_within(path, t) for t in temps) and not any(_within(path, s) for s in shown):
                 continue  # already gone with the private temp directory
             seen.add(path)
-            if path.is_dir():
-                masks += ["--tmpfs", str(path), "--remount-ro", str(path)]
+            if isdir(path):
+                masks += ["--tmpfs", path, "--remount-ro", path]
             else:
-                masks += ["--ro-bind", "/dev/null", str(path)]
+                masks += ["--ro-bind", "/dev/null", path]
         return masks
+
+
+def _within(path: str, folder: str) -> bool:
+    """True when `path` is `folder` or lies inside it (plain strings: no pathlib on the hot path)."""
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
 
 
 def expand_user_path(path: str | Path, home: Path) -> Path:
