@@ -41,6 +41,7 @@ from glmagent.audit import (
     utc_now,
     validate_task_id,
 )
+from glmagent.errors import RecordPathError
 from glmagent.observation import Observation
 from glmagent.secrets import Redactor
 
@@ -131,6 +132,8 @@ class AgentSummaryStore:
         a check to make before an action runs whose record could not be written afterwards."""
         for path in (self.summary_path, self.audit_path, self.lock_path, self.directory / ".gitignore"):
             check_record_path(path, base=self.workdir)
+        anchors = (self._anchors or AnchorBook()).path
+        check_record_path(anchors, base=anchors.parent)
 
     def next_iteration_number(self) -> int:
         """Iteration numbers continue across runs that share a task id."""
@@ -238,7 +241,7 @@ class AgentSummaryStore:
                     (self._anchors or AnchorBook()).append(
                         self.audit_path, self.task_id, writer.run_id, writer.seq, writer.head, writer.size
                     )
-                except OSError as error:
+                except (OSError, RecordPathError) as error:
                     log.warning(f"could not write the audit anchor ({error}); `audit verify` will say so")
         finally:
             self.close()

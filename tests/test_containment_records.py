@@ -149,6 +149,20 @@ def test_a_memory_file_linked_to_the_shell_start_up_file_is_never_written(
     assert not (project / name).exists()
 
 
+def test_a_linked_anchor_file_is_refused_before_the_run(project: Path, elsewhere: Path) -> None:
+    """The anchor file in the user's state folder: a link there stops the run before anything is written."""
+    from glmagent.audit import default_anchor_file
+
+    anchor = default_anchor_file()
+    anchor.parent.mkdir(parents=True, exist_ok=True)
+    anchor.symlink_to(elsewhere / "victim.txt")
+    store = AgentSummaryStore(project, TASK)
+    with pytest.raises(RecordPathError, match="audit-anchors"):
+        store.start_run(description="x")
+    assert not (project / ".hazina").exists()
+    assert (elsewhere / "victim.txt").read_text(encoding="utf-8") == "# the user's file\n"
+
+
 def test_a_hard_linked_record_file_is_refused(project: Path, elsewhere: Path) -> None:
     memory = project / ".hazina" / "agent-memory"
     memory.mkdir(parents=True)
