@@ -274,8 +274,11 @@ def test_every_program_naming_key_is_switched_off() -> None:
 
 # -- row 2: the model builds a repository out of ordinary files ---------------------------------------------
 
+#: The model's repository plants a driver of each kind that fires on status or diff, all at one witness.
 MODEL_CONFIG = (
     '[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = .\n[filter "x"]\n\tclean = {clean}\n'
+    '\tsmudge = {clean}\n\tprocess = {clean}\n[diff "x"]\n\ttextconv = {clean}\n\tcommand = {clean}\n'
+    "[diff]\n\texternal = {clean}\n[core]\n\tfsmonitor = {clean}\n\thooksPath = hooks\n\tpager = {clean}\n"
 )
 
 
@@ -294,7 +297,8 @@ def model_repository_actions(clean: str) -> list[dict[str, str]]:
         create("objects/info/keep", "keep"),
         create("refs/heads/keep", "keep"),
         create("config", MODEL_CONFIG.format(clean=clean)),
-        create(".gitattributes", "a.txt filter=x"),
+        create(".gitattributes", "a.txt filter=x diff=x"),
+        create("hooks/post-index-change", f"#!/bin/sh\n{clean}"),
         create("a.txt", "one"),
     ]
 
@@ -354,13 +358,14 @@ def test_a_repository_written_after_the_start_is_not_discovered(
     clean = script(tmp_path, witness, "model-filter")
     maker = (
         "import subprocess\n"
-        "subprocess.run(['git', '-c', 'filter.x.clean=cat', '-c', 'safe.bareRepository=all', 'add', 'a.txt'],"
-        " check=True)\n"
+        "off = ['filter.x.clean=cat', 'filter.x.process=', 'core.fsmonitor=false',"
+        " 'core.hooksPath=/dev/null', 'safe.bareRepository=all']\n"
+        "subprocess.run(['git', *[a for o in off for a in ('-c', o)], 'add', 'a.txt'], check=True)\n"
     )
     make_index = {
         "tool": "apply_diff",
         "path": "mk.py",
-        "diff": "--- /dev/null\n+++ b/mk.py\n@@ -0,0 +1,2 @@\n"
+        "diff": "--- /dev/null\n+++ b/mk.py\n@@ -0,0 +1,3 @@\n"
         + "".join(f"+{line}\n" for line in maker.splitlines()),
     }
     planner = ScriptedPlanner(

@@ -275,3 +275,18 @@ def test_an_untrusted_project_config_cannot_name_the_key_variable(
     settings = resolve_settings(project, warn=warnings.append)
     assert settings.api_key_env is None and settings.model == "m"
     assert len(warnings) == 1 and "api_key_env" in warnings[0] and "glmagent trust" in warnings[0]
+
+
+def test_a_project_file_can_hide_more_but_never_unhide_what_the_user_hid(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from glmagent.config import resolve_settings, user_config_path
+
+    user = user_config_path()
+    user.parent.mkdir(parents=True, exist_ok=True)
+    user.write_text('sandbox_hide = ["~/vault"]\n', encoding="utf-8")
+    (project / ".hazina").mkdir()
+    (project / ".hazina" / "config.toml").write_text("sandbox_hide = []\n", encoding="utf-8")
+    assert resolve_settings(project).sandbox_hide == ["~/vault"]
+    (project / ".hazina" / "config.toml").write_text('sandbox_hide = ["~/more"]\n', encoding="utf-8")
+    assert resolve_settings(project).sandbox_hide == ["~/vault", "~/more"]
