@@ -277,9 +277,7 @@ def test_an_untrusted_project_config_cannot_name_the_key_variable(
     assert len(warnings) == 1 and "api_key_env" in warnings[0] and "glmagent trust" in warnings[0]
 
 
-def test_a_project_file_can_hide_more_but_never_unhide_what_the_user_hid(
-    project: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_project_file_can_hide_more_but_never_unhide_what_the_user_hid(project: Path) -> None:
     from glmagent.config import resolve_settings, user_config_path
 
     user = user_config_path()
