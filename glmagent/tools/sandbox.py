@@ -19,6 +19,7 @@ sandbox contains whatever runs — model-proposed commands and the test command 
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import functools
 import os
@@ -270,11 +271,24 @@ class BwrapSandbox:
             if any(_within(path, t) for t in temps) and not any(_within(path, s) for s in shown):
                 continue  # already gone with the private temp directory
             seen.add(path)
-            if isdir(path):
-                masks += ["--tmpfs", path, "--remount-ro", path]
-            else:
-                masks += ["--ro-bind", "/dev/null", path]
+            # A read-only bind of an empty folder (or of /dev/null) costs a fraction of a tmpfs mount.
+            masks += ["--ro-bind", _empty_folder() if isdir(path) else "/dev/null", path]
         return masks
+
+
+@functools.lru_cache(maxsize=1)
+def _empty_folder() -> str:
+    """An empty, read-only folder of this process, bound over folders the sandbox hides (removed at exit)."""
+    folder = tempfile.mkdtemp(prefix="glmagent-empty-")
+    os.chmod(folder, 0o555)
+    atexit.register(_remove_folder, folder)
+    return folder
+
+
+def _remove_folder(folder: str) -> None:
+    with contextlib.suppress(OSError):
+        os.chmod(folder, 0o700)
+        os.rmdir(folder)
 
 
 def _within(path: str, folder: str) -> bool:
