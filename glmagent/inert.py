@@ -15,7 +15,6 @@ echoes a key, or a command that prints one, must not put it on a screen that may
 from __future__ import annotations
 
 import re
-from functools import cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -52,11 +51,11 @@ def unsafe_pattern(*, multiline: bool) -> re.Pattern[str]:
     return _BLOCK if multiline else _LINE
 
 
-@cache
 def _redactor() -> Redactor:
-    from glmagent.secrets import Redactor  # lazily: `--help` never needs it
+    from glmagent.secrets import shared_redactor  # lazily: `--help` never needs it
 
-    return Redactor()
+    # Shared and rebuilt when the provider's key variable is declared, so a key under any name is hidden.
+    return shared_redactor()
 
 
 def redact(text: str) -> str:

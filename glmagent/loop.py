@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field
 
 from glmagent.contract import Action, InvalidPlannerOutput, PlannerOutput, ToolName, parse_planner_output
 from glmagent.errors import ContentFilteredError, ContextTooLongError, PlannerError
+from glmagent.limits import Limits, ObservationBudget, refused_actions
 from glmagent.observation import Observation
 from glmagent.planners.base import NO_REPLY_LEFT, ChatMessage, Planner, PlannerReply, TokenUsage
 from glmagent.prompt import ContextBuilder, LastIteration
@@ -185,8 +186,11 @@ class AgentLoop:
         start_details: Mapping[str, object] | None = None,
         project_map: str | None = None,
         stop: StopControl | None = None,
+        limits: Limits | None = None,
     ) -> None:
         self.planner = planner
+        self.limits = limits or Limits()
+        """Actions run per reply and observation text kept per iteration (`glmagent.limits`)."""
         self.executor = executor
         self.stop = stop or StopControl()
         """Lets a first Ctrl-C finish the running action (the memory store writes each record whole)."""
@@ -391,10 +395,26 @@ class AgentLoop:
 
     def _act(self, actions: Sequence[Action]) -> list[Observation]:
         observations: list[Observation] = []
+        beyond = actions[self.limits.max_actions :]
+        actions = actions[: self.limits.max_actions]
+        budget = ObservationBudget(self.limits.observation_max_chars)
+        self._act_within_limits(actions, observations, budget)
+        if beyond:  # one observation, one record: a reply of 10,000 actions costs no more than one of 21
+            refused = refused_actions(len(beyond), self.limits.max_actions, beyond[0].tool.value)
+            observations.append(refused)
+            self._lines.append(refused.summary)
+            self.memory.record(
+                "actions_refused", iteration=self._number, count=len(beyond), limit=self.limits.max_actions
+            )
+        return observations
+
+    def _act_within_limits(
+        self, actions: Sequence[Action], observations: list[Observation], budget: ObservationBudget
+    ) -> None:
         for index, action in enumerate(actions):
             self.observer.action_started(self._number, action)
             with self.stop.action():
-                observation = self.executor.execute(action)
+                observation = budget.fit(self.executor.execute(action))
             observations.append(observation)
             self._lines.append(observation.summary)
             self.memory.record_action(
@@ -426,7 +446,6 @@ class AgentLoop:
                 if skipped:
                     self._lines.append(f"Skipped {len(skipped)} remaining action(s) after the rejection")
                 break
-        return observations
 
     def _run_tests(self, label: str) -> TestOutcome:
         assert self.tests is not None
