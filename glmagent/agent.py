@@ -8,8 +8,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import structlog
-
+from glmagent._log import get_logger
 from glmagent.audit import DEFAULT_LOCK_WAIT, software_facts, utc_now
 from glmagent.config import Settings, resolve_settings, split_policy_files
 from glmagent.errors import ConfigError
@@ -33,7 +32,7 @@ if TYPE_CHECKING:
     from glmagent.contract import Action
     from glmagent.guard import Policy
 
-log = structlog.get_logger(__name__)
+log = get_logger(__name__)
 
 
 class CodingAgent:

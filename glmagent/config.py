@@ -208,9 +208,9 @@ def user_config_path() -> Path:
 
 
 def _log_warning(message: str) -> None:
-    import structlog
+    from glmagent._log import get_logger
 
-    structlog.get_logger(__name__).warning(message)
+    get_logger(__name__).warning(message)
 
 
 def _unknown_keys_message(keys: list[str]) -> str:

@@ -18,7 +18,7 @@ from glmagent.contract import Action, InvalidPlannerOutput, PlannerOutput, ToolN
 from glmagent.errors import ContentFilteredError, ContextTooLongError, PlannerError
 from glmagent.limits import Limits, ObservationBudget, refused_actions
 from glmagent.observation import Observation
-from glmagent.planners.base import ChatMessage, Planner, PlannerReply, TokenUsage
+from glmagent.planners.base import NO_REPLY_LEFT, ChatMessage, Planner, PlannerReply, TokenUsage
 from glmagent.prompt import ContextBuilder, LastIteration
 from glmagent.stopping import StopControl
 from glmagent.testing import TestOutcome
@@ -61,6 +61,11 @@ class TaskResult(BaseModel):
     success: bool
     stop_reason: StopReason
     iterations: int
+    """How many iterations this run ran."""
+    first_iteration: int = 1
+    """The number of this run's first iteration. Iterations are numbered across the runs of one task (a
+    resumed task, a reused task id continue from the memory file), alike in the memory file, the audit log,
+    on screen and here: this run ran `first_iteration` .. `first_iteration + iterations - 1`."""
     summary: str
     """The iteration summaries written during this run, as they appear in the memory file."""
     error: str | None = None
@@ -220,6 +225,8 @@ class AgentLoop:
             **self.start_details,
         )
         self._number = self.memory.next_iteration_number()
+        first = self._number
+        self._last = first + task.max_iterations - 1  # the highest number this run may reach
         iterations = 0
         clean_iterations = 0  # iterations in which every action succeeded
         latest_tests: TestOutcome | None = None
@@ -280,6 +287,7 @@ class AgentLoop:
             success=success,
             stop_reason=reason,
             iterations=iterations,
+            first_iteration=first,
             summary="\n".join(self._blocks),
             error=error,
             duration_s=round(time.monotonic() - started, 3),
@@ -306,10 +314,11 @@ class AgentLoop:
             project_map=self.project_map if iteration == 1 else None,
         )
         shrunk = False
+        first = ""  # why the first reply was invalid, once it was
         for attempt in (1, 2):
             while True:
                 try:
-                    reply = self._ask(messages, iteration, task.max_iterations, attempt)
+                    reply = self._ask(messages, iteration, self._last, attempt)
                     break
                 except ContextTooLongError as too_long:
                     if shrunk:
@@ -320,6 +329,10 @@ class AgentLoop:
                     self._lines.append("Prompt too long for the model's context; retried with a shorter one")
                     self.memory.record("context_shrunk", iteration=self._number, error=str(too_long))
                     messages = self.context.shrink(messages)
+            if attempt == 2 and reply.finish_reason == NO_REPLY_LEFT:
+                # Nothing answered the retry: the outcome is the invalid reply, not the stand-in's empty plan.
+                self._lines.append(f"Planner output invalid, and no reply was left to retry with: {first}")
+                raise _Stop(StopReason.INVALID_OUTPUT, f"planner output invalid: {first}")
             try:
                 if reply.finish_reason == "length":
                     raise InvalidPlannerOutput(
@@ -339,7 +352,8 @@ class AgentLoop:
                         StopReason.INVALID_OUTPUT, f"planner output invalid twice: {invalid}"
                     ) from None
                 self._lines.append(f"Planner output invalid, retried: {invalid}")
-                messages = self.context.retry(messages, reply.text, str(invalid))
+                first = str(invalid)
+                messages = self.context.retry(messages, reply.text, first)
                 continue
             self.memory.record("validation", iteration=self._number, attempt=attempt, valid=True)
             self.observer.planned(self._number, output, reply)

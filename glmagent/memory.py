@@ -19,8 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-import structlog
-
+from glmagent._log import get_logger
 from glmagent.audit import (
     DEFAULT_LOCK_WAIT,
     MEMORY_DIR,
@@ -45,7 +44,7 @@ from glmagent.errors import RecordPathError
 from glmagent.observation import Observation
 from glmagent.secrets import Redactor
 
-log = structlog.get_logger(__name__)
+log = get_logger(__name__)
 
 #: The task id under which `glmagent act` records its runs.
 ACT_TASK_ID = "act"

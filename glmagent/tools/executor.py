@@ -11,8 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
-import structlog
-
+from glmagent._log import get_logger
 from glmagent.contract import REQUIRED_FIELDS, Action, ToolName
 from glmagent.limits import Limits
 from glmagent.observation import Observation
@@ -21,7 +20,7 @@ from glmagent.tools import files, git
 from glmagent.tools.shell import ShellBackend, ShellKind
 from glmagent.workspace import PathRejected, Workspace
 
-log = structlog.get_logger(__name__)
+log = get_logger(__name__)
 
 #: Default seconds a `run` command may take before its process tree is killed.
 DEFAULT_COMMAND_TIMEOUT = 300.0
