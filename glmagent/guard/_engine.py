@@ -7,13 +7,13 @@ decision entry point, with its fast path for one command of literal words, to th
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from . import _locators, _parse_cmd, _parse_posix, _parse_powershell
 from ._compiled import POWERSHELL_ONLY, NameInfo, PolicyTables, matching_clauses
 from ._findings import Finding, finding_words, shown, shown_args
 from ._launchers import RunsOtherCode
+from ._lazy import lazy_re
 from ._models import Decision, Dialect, EngineEvent, Rule, ShellKind
 from ._normalise import fold_arg, ps_ascii
 from ._paths import PathScope, output_targets, write_targets
@@ -43,7 +43,7 @@ git ignores) when the working directory is known: writing generated output into 
 destructive. A statement that writes nothing (`: > f`, `> f`, `$null > f`) only empties a file: not spared."""
 _REGENERATING = frozenset({"tee", "tee-object", "out-file", "set-content", "export-csv", "export-clixml"})
 """Programs whose whole output replaces the files they name (`make | tee build.log`, `Out-File out.txt`)."""
-_PERCENT_NAME = re.compile(r"%[^%\s]+%")
+_PERCENT_NAME = lazy_re(r"%[^%\s]+%")
 _STREAMS = frozenset({"-", "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "$null", "nul", "nul:"})
 
 
@@ -111,7 +111,7 @@ class CompiledPolicy(PolicyTables):
                 if state != MATCH or rule.category == "unverifiable":
                     return None  # the walk goes on past these: let it
                 out, reason = finding_words(rule, argv, info.names, "", detail)
-                return Decision._trusted_block(command, shell, rule, reason, out, "ok")
+                return Decision.block(command, shell, rule, reason, out, "ok")
         if len(argv) > 1:
             args = argv[1:]
             texts = "\n".join([a.text for a in args])
@@ -140,7 +140,7 @@ class CompiledPolicy(PolicyTables):
                     return None  # a listening option, or `-o ProxyCommand=…`
                 if output_targets(info.names[-1], args):
                     return None  # an output file: the walk judges where it is
-        return Decision._trusted_allow(command, shell, _ALLOWED, "ok")
+        return Decision.allow(command, shell, _ALLOWED, "ok")
 
 
 class Evaluation(RunsOtherCode, WordChecks):
@@ -223,14 +223,12 @@ class Evaluation(RunsOtherCode, WordChecks):
         """The decision the findings so far make."""
         findings = self.findings
         if not findings:
-            return Decision._trusted_allow(command, shell, _ALLOWED, self.parse_status)
+            return Decision.allow(command, shell, _ALLOWED, self.parse_status)
         # A concrete deny explains the block better than an unverifiable word found before it.
         chosen = findings[-1]  # without collect_all, the first concrete deny stops the walk: it is the last
         if chosen.rule.category == "unverifiable" or self.collect_all:
             chosen = next((f for f in findings if f.rule.category != "unverifiable"), findings[0])
-        return Decision._trusted_block(
-            command, shell, chosen.rule, chosen.reason, chosen.argv, self.parse_status
-        )
+        return Decision.block(command, shell, chosen.rule, chosen.reason, chosen.argv, self.parse_status)
 
     def _spend(self, units: int) -> None:
         """Count work against `MAX_WORK`; past it, stop the walk: the line is too large to check."""

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import stat
-import subprocess
 
 GIT_LOOKUPS = 4
 """Files of one command line git is asked about at most; later ones are kept (a check stays fast)."""
@@ -60,6 +59,8 @@ class ReplaceableFiles:
         if self._asked >= GIT_LOOKUPS:
             return False
         self._asked += 1
+        import subprocess  # only here: a check that asks git nothing does not pay for the import
+
         env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "GIT_TERMINAL_PROMPT": "0"}
         try:
             done = subprocess.run(
