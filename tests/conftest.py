@@ -73,12 +73,33 @@ def guard_example(command: str) -> Decision:
     return guard_decision("posix", command)
 
 
+ELEVATION = "containment.privilege-elevation"
+"""The rule that decides any line that elevates or switches user (`sudo X`), whatever X is."""
+
+
+def guard_findings(shell: str, command: str) -> set[str]:
+    """Every rule id and category the whole walk finds in `command` (not only the deciding one)."""
+    from glmagent.guard import Policy
+
+    explained = Policy.default().explain(command, shell)  # type: ignore[arg-type]
+    found = [f for c in explained.commands for f in c.findings] + list(explained.line_findings)
+    return {f.rule_id for f in found} | {f.category for f in found}
+
+
+def assert_decided_as(shell: str, command: str, decision: Decision, expected: str) -> None:
+    """`decision` blocks `command` as `expected` (a rule id with a dot, or a category). A line that elevates
+    (`sudo X`) is decided by the privilege rule; what it wraps must still be found as `expected` inside it."""
+    assert not decision.allowed, f"allowed: {command!r}"
+    got = decision.rule_id if "." in expected else decision.category
+    if got != expected and decision.rule_id == ELEVATION:
+        assert expected in guard_findings(shell, command), f"{command!r}: {expected} not found inside"
+        return
+    assert got == expected, f"{command!r}: {decision.rule_id} ({decision.reason})"
+
+
 def guard_blocks(shell: str, command: str, expected: str) -> None:
-    """`command` is blocked by `expected`: a rule id (with a dot) or a category."""
-    d = guard_decision(shell, command)
-    assert not d.allowed, f"allowed: {command!r}"
-    got = d.rule_id if "." in expected else d.category
-    assert got == expected, f"{command!r}: {d.rule_id} ({d.reason})"
+    """`command` is blocked by `expected`: a rule id (with a dot) or a category (see `assert_decided_as`)."""
+    assert_decided_as(shell, command, guard_decision(shell, command), expected)
 
 
 def guard_allows(shell: str, command: str, *, clean_parse: bool = False) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from conftest import assert_decided_as
 from conftest import guard_example as check
 
 from glmagent.guard import Policy
@@ -660,8 +661,7 @@ INLINE_LOOK_ALIKES = [
 
 @pytest.mark.parametrize("command", ENVIRONMENT + WRAPPED_ENVIRONMENT)
 def test_environment_inspection_is_blocked_as_env(command: str) -> None:
-    decision = check(command)
-    assert not decision.allowed and decision.category == "env", (command, decision.rule_id)
+    assert_decided_as("posix", command, check(command), "env")
 
 
 @pytest.mark.parametrize("command", ENVIRONMENT_ALLOWED + INLINE_LOOK_ALIKES)

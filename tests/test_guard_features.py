@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 import pytest
+from conftest import ELEVATION, assert_decided_as, guard_findings
 
 import glmagent.guard as guard
 from glmagent.guard import Decision, Policy, Rule
@@ -167,7 +168,7 @@ def test_known_literal_assignment_explains_a_dynamic_name() -> None:
     ],
 )
 def test_wrappers_are_unwrapped(command: str) -> None:
-    assert rule_of(command) == "destructive.recursive-delete"
+    assert_decided_as("posix", command, check(command), "destructive.recursive-delete")
 
 
 @pytest.mark.parametrize(
@@ -608,7 +609,11 @@ def test_file_names_piped_to_rm_may_be_options() -> None:
     ],
 )
 def test_writes_that_replace_a_whole_file_are_blocked(command: str, shell: str) -> None:
-    assert check(command, shell).category == "destructive", command
+    decision = check(command, shell)
+    if decision.rule_id == ELEVATION:  # `sudo tee`: the elevation decides; the truncating write is still seen
+        assert "destructive.truncating-write" in guard_findings(shell, command), command
+        return
+    assert decision.category == "destructive", command
     assert rule_of(command, shell) in ("destructive.truncating-write", "dynamic.arguments"), command
 
 
@@ -695,7 +700,7 @@ def test_interpreters_reading_credential_files_are_blocked(command: str) -> None
         ("cat .npmrc", "posix"),
         ("cat frontend/.npmrc", "posix"),
         ("ls ~", "posix"),
-        ("cat ~/.bashrc", "posix"),
+        ("cat .bashrc", "posix"),
         ("grep -rn 'cat ~/.aws/credentials' docs/", "posix"),
         ("git commit -m 'docs: never cat ~/.netrc'", "posix"),
         ("cat docs/aws/credentials.md", "posix"),
@@ -738,7 +743,7 @@ def test_credential_directories_are_blocked_as_a_whole() -> None:
     ],
 )
 def test_signalling_every_process_is_destructive(command: str, shell: str) -> None:
-    assert rule_of(command, shell) == "destructive.kill-all", command
+    assert_decided_as(shell, command, check(command, shell), "destructive.kill-all")
 
 
 @pytest.mark.parametrize(

@@ -5,6 +5,7 @@ what its arguments name (a URL, a share, `host:port`) is in test_guard_network_l
 from __future__ import annotations
 
 import pytest
+from conftest import assert_decided_as
 from conftest import guard_example as check
 
 NETWORK = [
@@ -715,8 +716,7 @@ PRINTING_AND_DIRECTORIES = [
 
 @pytest.mark.parametrize("command", NETWORK + PROBES_AND_CLIENTS + WRAPPED_NETWORK + PRINTING_AND_DIRECTORIES)
 def test_network_classes_are_blocked_as_network(command: str) -> None:
-    decision = check(command)
-    assert not decision.allowed and decision.category == "network", (command, decision.rule_id)
+    assert_decided_as("posix", command, check(command), "network")
 
 
 @pytest.mark.parametrize("command", NETWORK_ALLOWED)

@@ -69,6 +69,8 @@ SPECIAL = {
     "alias": "_alias",
     "trap": "_trap",
     "find": "_find",
+    "fd": "_fd",
+    "fdfind": "_fd",
     "coproc": "_coproc",
     "invoke-expression": "_invoke_expression",
     "start-process": "_start_process",

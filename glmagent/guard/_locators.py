@@ -152,6 +152,10 @@ def is_local_host(value: str) -> bool:
     return host in _LOCAL_HOST_NAMES or _LOCAL_ADDRESS.match(host) is not None
 
 
+_FILE_LIKE = lazy_re(r"[/\\]|\.\w+$")
+"""A word that reads as a path or a file name (`data/x.bz2`, `x.gz`)."""
+
+
 class MachineOptions:
     """Options whose value names another machine, whatever the program.
 
@@ -217,6 +221,19 @@ class MachineOptions:
             if named is None:
                 continue
             name, value = named
+            # `-dc` may also be a cluster of one-letter flags before a file (`bzip2 -dc data/x.bz2`): a value
+            # that reads as a path or a file name, and not as a host, is that file.
+            if (
+                word[0] == "-"
+                and word[1:2] != "-"
+                and len(name) <= 2
+                and value is None
+                and not params[i]
+                and i + 1 < n
+                and _FILE_LIKE.search(texts[i + 1])
+                and _HOST_WORD.fullmatch(texts[i + 1]) is None
+            ):
+                continue
             if word[0] == "/":
                 strong = name in self.switches
             else:

@@ -159,8 +159,9 @@ SECRET_NAME = "<secret-name>"
 class VariableClause(Shape):
     """Matches a variable read by name (regular expression, case-insensitive, full match).
 
-    The name `<secret-name>` stands for `glmagent.secrets.SECRET_NAME_PATTERN`, the rule that also decides
-    which variables commands never see and which values logs redact, so the three cannot drift apart.
+    The name `<secret-name>` (alone, or inside a longer expression such as `env:<secret-name>`) stands for
+    `glmagent.secrets.SECRET_NAME_PATTERN`, the rule that also decides which variables commands never see and
+    which values logs redact, so the three cannot drift apart.
     """
 
     on: Literal["variable"]
@@ -168,10 +169,15 @@ class VariableClause(Shape):
     shells: list[Dialect] = many("posix", "powershell", "cmd")
 
     def __post_init__(self) -> None:
-        if SECRET_NAME in self.names:
+        if any(SECRET_NAME in n for n in self.names):
             from glmagent.secrets import SECRET_NAME_PATTERN
 
-            names = [SECRET_NAME_PATTERN if n == SECRET_NAME else n for n in self.names]
+            names = [
+                SECRET_NAME_PATTERN
+                if n == SECRET_NAME
+                else n.replace(SECRET_NAME, f"(?:{SECRET_NAME_PATTERN})")
+                for n in self.names
+            ]
             object.__setattr__(self, "names", names)
 
 

@@ -127,6 +127,7 @@ class PosixWalker:
         "brace_work",
         "changeable",
         "constants",
+        "empty_output",
         "exec_stdin",
         "frame",
         "inherited",
@@ -157,6 +158,8 @@ class PosixWalker:
         self.trailing: list[Node] = []
         """Words written after a redirection (`rm 2>/dev/null -rf /`): arguments of the command it follows,
         which the grammar files under the redirection."""
+        self.empty_output = False
+        """The statement whose redirections are being read writes nothing (`> f`, `: > f`, `true > f`)."""
 
     # -- generic walk --
     def visit(self, node: Node, stdin: Stdin | None = None) -> None:
@@ -753,11 +756,29 @@ class PosixWalker:
                     self.visit(body, stdin)
                 finally:
                     self.inherited = saved
-        for r in redirects:
-            if r.type == "heredoc_redirect":
-                self._heredoc(r, None, body, stdin)
-            else:
-                self.visit(r)
+        self.empty_output = self._writes_nothing(body)
+        try:
+            for r in redirects:
+                if r.type == "heredoc_redirect":
+                    self._heredoc(r, None, body, stdin)
+                else:
+                    self.visit(r)
+        finally:
+            self.empty_output = False
+
+    def _writes_nothing(self, body: Node | None) -> bool:
+        """Is `body` no statement at all (`> f`) or one that prints nothing (`:`, `true`, `false`, `cat
+        /dev/null`): its output redirection then only empties the file?"""
+        if body is None:
+            return True
+        if body.type != "command":
+            return False
+        words = [self.text(c) for c in body.named_children if c.type in ("command_name", "word")]
+        if not words:
+            return False
+        if words[0] in (":", "true", "false"):
+            return True
+        return words[0] == "cat" and len(words) > 1 and all(w == "/dev/null" for w in words[1:])
 
     def _heredoc(
         self,
@@ -825,7 +846,7 @@ class PosixWalker:
         # The grammar files the words after the target under the redirection: the command's arguments
         # (`_words_after_target`), or the descriptor of the next redirection (`>& x 0>&1`).
         for i, target in enumerate(targets[:1]):
-            self.sink.redirect(fd + op if i == 0 else "<", self.arg(target), self.frame)
+            self.sink.redirect(fd + op if i == 0 else "<", self.arg(target), self.frame, self.empty_output)
         for target in targets:
             if target.type not in _LEAVES:
                 self.visit(target)

@@ -151,6 +151,7 @@ class PowerShellWalker:
 
     __slots__ = (
         "ascii",
+        "empty_output",
         "folded",
         "frame",
         "namespaces",
@@ -178,6 +179,8 @@ class PowerShellWalker:
         self.namespaces: list[str] = []
         self.piped: Node | None = None
         """The pipeline stage whose output feeds the command about to be read."""
+        self.empty_output = False
+        """The expression whose redirections are being read writes nothing (`$null > f`, `'' > f`)."""
         self.folded: list[tuple[Arg, str]] = []
         """Arguments of the command being read joined from strings and variables the script gave literals
         (`$x = 'en'; gci ($x + 'v:')`), with the value they then have."""
@@ -621,7 +624,11 @@ class PowerShellWalker:
             if kind in _LEAVES:
                 continue
             if kind == "redirections":
-                self.visit(child)
+                self.empty_output = prev is None or self.text(prev).strip().lower() in _NOTHING
+                try:
+                    self.visit(child)
+                finally:
+                    self.empty_output = False
                 continue
             if prev is not None:
                 stdin = self._pipe_from(prev, stdin)
@@ -1170,10 +1177,12 @@ class PowerShellWalker:
                 named = [c for c in child.named_children if c.type != "command_argument_sep"]
                 target = named[0] if named else None
         if target is not None and op:
-            self.sink.redirect(op, self.arg(target), self.frame)
+            self.sink.redirect(op, self.arg(target), self.frame, self.empty_output)
             self.visit(target)
 
 
+_NOTHING = frozenset({"$null", "''", '""', "@()", "[void]0"})
+"""Expressions that write nothing: redirected, they only empty the file (`$null > f`)."""
 _PARAM_THEN_CODE = lazy_re(r"(?i)(\bparam\s*\([^()]*\))[ \t]+(?=[^\s;])")
 _OPENERS = "([{;|&,)}"
 _CLAUSE_THEN_DEFAULT = lazy_re(r"(?i)\}[ \t]+(?=default\s*\{)")
@@ -1500,11 +1509,11 @@ def repair(source: str) -> str | None:
 
     The grammar fails on `Select-Object Name, Length` (a bare word before a comma), on code after
     `param(...)` on the same line, on `default` after a switch clause on the same line, on native-style
-    words such as `--`, `--opt=val`, `-run=X` and `-Run1`, on `10KB`, on `./build.ps1` starting a statement
-    (a leading `.` reads as dot-sourcing) and on a script of comments only. Spacing the comma as
-    `Name ,Length`, breaking the line, quoting the dash word (`'--'`: the same text, still read as an option
-    by the rules of native programs), lower-casing the suffix, calling the script with `&` and dropping the
-    comments mean the same to PowerShell and nothing to the policy.
+    words such as `--`, `--opt=val`, `-run=X` and `-Run1`, on a lone `-` (`Set-Location -`), on `10KB`, on
+    `./build.ps1` starting a statement (a leading `.` reads as dot-sourcing) and on a script of comments
+    only. Spacing the comma as `Name ,Length`, breaking the line, quoting the dash word (`'--'`: the same
+    text, still read as an option by the rules of native programs), lower-casing the suffix, calling the
+    script with `&` and dropping the comments mean the same to PowerShell and nothing to the policy.
     A word that expands anything is never quoted: it keeps the parse error, and the parse error blocks.
     """
     if _COMMENTS.sub("", source).isspace() or not _COMMENTS.sub("", source):
@@ -1531,7 +1540,8 @@ def repair(source: str) -> str | None:
             while j < n and source[j] not in _WORD_END:
                 j += 1
             word = source[i:j]
-            native = word == "--" or "=" in word or _DIGIT_PARAMETER.fullmatch(word) is not None
+            # `--`, `--opt=val`, `-Run1`, and a lone `-` (`Set-Location -`: the previous location).
+            native = word in ("--", "-") or "=" in word or _DIGIT_PARAMETER.fullmatch(word) is not None
             if native and _UNQUOTABLE.isdisjoint(word):
                 k = len(out) - 1
                 while k >= 0 and out[k] in " \t":

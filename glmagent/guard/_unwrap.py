@@ -739,8 +739,12 @@ def executor(spec: ExecutorSpec, args: list[Arg]) -> ExecutorRun:
     """Find the inline program(s) of `python -c`, `perl -ne`, `node --eval=`, `awk '{...}'`, or `-m mod`."""
     run = ExecutorRun()
     inline = spec.inline
-    if spec.no_program_flags and any(a.text in spec.no_program_flags for a in args):
-        return run  # `psql -l`: it lists, and reads no program
+    if (
+        spec.no_program_flags
+        and any(a.text in spec.no_program_flags for a in args)
+        and not any(a.text[:2] in inline or a.text.partition("=")[0] in inline for a in args)
+    ):
+        return run  # `psql -l`, `php -m`: it lists or prints, and reads no program (unless given one too)
     if spec.subcommand:
         at = _first_operand(args, spec.value_options)
         if at is None or args[at].text != spec.subcommand:

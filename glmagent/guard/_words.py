@@ -360,6 +360,14 @@ class WordChecks:
             for rule, pattern in entries:
                 if pattern.match(a.text) or (a.raw is not a.text and pattern.match(a.raw)):
                     self._rule_finding(rule, argv, names, frame, a.text if DYN not in a.text else a.raw)
+        scope = self._scope
+        if scope is not None and scope.cwd is not scope.root:
+            for a in args:
+                seen = scope.beyond_project(a.text)
+                if seen is not None:
+                    for rule, pattern in entries:
+                        if pattern.match(seen):
+                            self._rule_finding(rule, argv, names, frame, f"{a.text}, that is {seen}")
 
     def scope(self, frame: Frame) -> PathScope:
         """The working directory of this command line, followed through its `cd`s (made on first use)."""
