@@ -400,7 +400,6 @@ allow	make -f other.mk build
 allow	psql -f schema.sql
 allow	sqlite3 db 'select 1'
 allow	atq
-allow	tmux ls
 allow	find . -name '*.py' -print
 """
 

@@ -317,7 +317,8 @@ def test_ctrl_c_during_a_write_waits_until_both_files_agree(
     monkeypatch.setattr(writer, "write_durably", interrupted)
     with pytest.raises(KeyboardInterrupt):
         store.append_iteration(1, ["Ran `make` (exit 0)"])
-    monkeypatch.undo()
+    # Only the patched writer goes back: `monkeypatch.undo()` would also drop the private user folders.
+    monkeypatch.setattr(writer, "write_durably", real)
     assert "Iteration 1:\n- Ran `make` (exit 0)" in store.summary_path.read_text()
     store.append_iteration(2, ["Interrupted by the user"])
     store.finish_run(success=False, stop_reason="interrupted", iterations=2)
