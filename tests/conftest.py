@@ -73,11 +73,16 @@ def _private_home() -> Path:
 def pytest_configure(config: pytest.Config) -> None:
     """Point every per-user directory at a private home before any test module is imported."""
     global _real_home, _home_before
+    config.addinivalue_line("markers", "own_policy_cache: the test starts with an empty policy cache")
     import hypothesis_profiles
 
     hypothesis_profiles.load()
     if _is_worker(config) and os.environ.get(_SESSION_HOME):
         return  # the controller set it all up; its environment is inherited
+    # Compiled modules are built artefacts like any other: with PYTHONDONTWRITEBYTECODE set (as on CI
+    # machines) every `glmagent` a test starts would compile the whole package again.
+    sys.dont_write_bytecode = False
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     _real_home = Path(os.path.expanduser("~")).resolve()
     _home_before = snapshot(_real_home)
     home = _private_home()
@@ -157,15 +162,15 @@ def home_changes(
     root: Path,
 ) -> list[str]:
     """What differs between two snapshots, one line per path, relative to `root`."""
+    if before == after:
+        return []
+    differing = (before.keys() ^ after.keys()) | {
+        p for p in before.keys() & after.keys() if before[p] != after[p]
+    }
     changes = []
-    for path in sorted(before.keys() | after.keys()):
-        shown = os.path.relpath(path, root)
-        if path not in before:
-            changes.append(f"created  ~/{shown}")
-        elif path not in after:
-            changes.append(f"removed  ~/{shown}")
-        elif before[path] != after[path]:
-            changes.append(f"changed  ~/{shown}")
+    for path in sorted(differing):
+        verb = "created" if path not in before else "removed" if path not in after else "changed"
+        changes.append(f"{verb}  ~/{os.path.relpath(path, root)}")
     return changes
 
 
@@ -201,12 +206,24 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 @pytest.fixture(autouse=True)
-def _private_user_dirs(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+def _private_user_dirs(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Every test gets its own user config and state folders, apart from other tests' (the session's
-    private home stays beneath, should a test undo its monkeypatches)."""
+    private home stays beneath, should a test undo its monkeypatches).
+
+    The compiled-policy cache in it is the session's, shared: every `glmagent` a test starts would
+    otherwise compile and prove the policy again. Tests of the cache itself mark their module
+    `own_policy_cache` and get an empty one.
+    """
     base = tmp_path_factory.mktemp("user")
     monkeypatch.setenv("GLMAGENT_CONFIG_DIR", str(base / "config"))
     monkeypatch.setenv("GLMAGENT_STATE_DIR", str(base / "state"))
+    if request.node.get_closest_marker("own_policy_cache") is None and os.environ.get(_SESSION_HOME):
+        shared = Path(os.environ[_SESSION_HOME]) / ".local" / "state" / "glmagent" / "policy-cache"
+        shared.mkdir(parents=True, exist_ok=True)
+        (base / "state").mkdir()
+        (base / "state" / "policy-cache").symlink_to(shared, target_is_directory=True)
 
 
 def plan(*actions: dict, thought: str = "working on it", steps: list[str] | None = None) -> dict:

@@ -18,6 +18,8 @@ from glmagent.errors import PolicyError
 from glmagent.guard import Policy, _cache
 from glmagent.guard._cache import LazyPattern
 
+pytestmark = pytest.mark.own_policy_cache  # each test starts with an empty cache of its own
+
 RULE = """
 [[rule]]
 id = "custom.terraform-apply"
