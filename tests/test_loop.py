@@ -288,3 +288,4 @@ def test_a_blocked_command_changes_nothing_so_the_tests_are_not_run_again(projec
     # Only the baseline ran: nothing the blocked commands "did" could have changed the outcome.
     assert [r["label"] for r in audit(project) if r["event"] == "tests"] == ["baseline"]
     assert counter.read_text() == "x" and result.stop_reason is StopReason.MAX_ITERATIONS
+    assert result.error == "stopped at the iteration limit (2) before the task was done"

@@ -93,6 +93,7 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
             "GLMAGENT_BASE_URL": url,
             "OLLAMA_HOST": url.removesuffix("/v1"),
             "GLMAGENT_MAX_RETRIES": "1",
+            "GLMAGENT_RETRY_BACKOFF": "0.05",  # a retry still happens, without a second's wait
             "HTTP_PROXY": closed,
             "HTTPS_PROXY": closed,
             "ALL_PROXY": closed,

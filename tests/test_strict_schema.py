@@ -165,7 +165,7 @@ def _reply(draw: st.DrawFn) -> Any:
     return document
 
 
-@settings(max_examples=examples(1500), deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(_reply())
 def test_strict_and_documented_schemas_agree_on_generated_replies(document: Any) -> None:
     strict, documented = STRICT.is_valid(document), DOCUMENTED.is_valid(document)
