@@ -77,8 +77,8 @@ def pytest_configure(config: pytest.Config) -> None:
     import hypothesis_profiles
 
     hypothesis_profiles.load()
-    _untimed_parsing()
     if _is_worker(config) and os.environ.get(_SESSION_HOME):
+        _untimed_parsing()
         return  # the controller set it all up; its environment is inherited
     # Compiled modules are built artefacts like any other: with PYTHONDONTWRITEBYTECODE set (as on CI
     # machines) every `glmagent` a test starts would compile the whole package again.
@@ -99,6 +99,7 @@ def pytest_configure(config: pytest.Config) -> None:
         os.environ.pop(variable, None)
     os.environ["GLMAGENT_CONFIG_DIR"] = str(home / ".config" / "glmagent")
     os.environ["GLMAGENT_STATE_DIR"] = str(home / ".local" / "state" / "glmagent")
+    _untimed_parsing()
 
 
 def _untimed_parsing() -> None:
