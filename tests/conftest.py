@@ -77,6 +77,7 @@ def pytest_configure(config: pytest.Config) -> None:
     import hypothesis_profiles
 
     hypothesis_profiles.load()
+    _hear_ctrl_c()
     if _is_worker(config) and os.environ.get(_SESSION_HOME):
         _untimed_parsing()
         return  # the controller set it all up; its environment is inherited
@@ -100,6 +101,17 @@ def pytest_configure(config: pytest.Config) -> None:
     os.environ["GLMAGENT_CONFIG_DIR"] = str(home / ".config" / "glmagent")
     os.environ["GLMAGENT_STATE_DIR"] = str(home / ".local" / "state" / "glmagent")
     _untimed_parsing()
+
+
+def _hear_ctrl_c() -> None:
+    """Tests press Ctrl-C (SIGINT) at glmagent, in this process and in the ones it starts. A shell that starts
+    the suite in the background (`cmd &` in a script) has every process ignore SIGINT, and ignoring is
+    inherited: take it back, so what those tests see does not depend on how pytest was started (the
+    processes a test starts then begin with SIGINT at its default, as from a terminal)."""
+    import signal
+
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def _untimed_parsing() -> None:

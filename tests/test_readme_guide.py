@@ -21,7 +21,11 @@ from readme_guide import Block, Command, blocks, missing_output_lines, stand_in
 
 from glmagent.demo import REPLAY_FILE, SAMPLE_PROJECT
 
-pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="the README's sh blocks are POSIX shell")
+pytestmark = [
+    pytest.mark.skipif(sys.platform == "win32", reason="the README's sh blocks are POSIX shell"),
+    # One reader, top to bottom: later blocks build on earlier ones, so all run in one worker, in order.
+    pytest.mark.xdist_group("readme-guide"),
+]
 
 README = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
 BLOCKS = blocks(README)
