@@ -21,11 +21,9 @@ from readme_guide import Block, Command, blocks, missing_output_lines, stand_in
 
 from glmagent.demo import REPLAY_FILE, SAMPLE_PROJECT
 
-pytestmark = [
-    pytest.mark.skipif(sys.platform == "win32", reason="the README's sh blocks are POSIX shell"),
-    # One reader, top to bottom: later blocks build on earlier ones, so all run in one worker, in order.
-    pytest.mark.xdist_group("readme-guide"),
-]
+# One reader, top to bottom: later blocks build on earlier ones (pyproject's `--dist loadfile` keeps this file
+# in one worker, in order).
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="the README's sh blocks are POSIX shell")
 
 README = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
 BLOCKS = blocks(README)
