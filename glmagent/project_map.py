@@ -9,8 +9,11 @@ counted in a last line.
 from __future__ import annotations
 
 import os
-import subprocess
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from glmagent.tools.git import GitRunner
 
 #: Files listed at most; the rest are counted.
 MAX_FILES = 400
@@ -36,9 +39,16 @@ _SKIPPED_DIRS = frozenset(
 )
 
 
-def project_map(root: Path, limit: int = MAX_FILES, max_chars: int = MAX_CHARS) -> str:
-    """One path per line (sorted), then `(N more files not shown)` when the list was cut."""
-    files = _git_files(root)
+def project_map(
+    root: Path, limit: int = MAX_FILES, max_chars: int = MAX_CHARS, *, git: GitRunner | None = None
+) -> str:
+    """One path per line (sorted), then `(N more files not shown)` when the list was cut; the file list
+    comes from `git` (glmagent's contained git, made for `root` when not given) inside a repository."""
+    if git is None:
+        from glmagent.tools.git import GitRunner
+
+        git = GitRunner(root)
+    files = git.files()
     complete = True
     if files is None:
         files, complete = _walked_files(root, limit * 10)
@@ -58,35 +68,6 @@ def project_map(root: Path, limit: int = MAX_FILES, max_chars: int = MAX_CHARS) 
         at_least = "" if complete else "at least "
         lines.append(f"({at_least}{left_out:,} more files not shown)")
     return "\n".join(lines)
-
-
-def _git_files(root: Path) -> list[str] | None:
-    from glmagent.tools.shell import child_environment
-
-    try:
-        done = subprocess.run(
-            [
-                "git",
-                "-c",
-                "core.fsmonitor=false",
-                "ls-files",
-                "--cached",
-                "--others",
-                "--exclude-standard",
-                "-z",
-            ],
-            cwd=root,
-            env=child_environment(),
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            timeout=30,
-            check=False,
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    if done.returncode != 0:
-        return None
-    return [p for p in done.stdout.decode("utf-8", "replace").split("\0") if p]
 
 
 def _walked_files(root: Path, cap: int) -> tuple[list[str], bool]:

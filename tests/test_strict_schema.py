@@ -31,6 +31,7 @@ DOCUMENTED = jsonschema.Draft202012Validator(planner_schema())
 #: Fields each tool may carry: the required ones, and git_diff's optional path.
 ALLOWED_FIELDS = {tool: {"tool", *REQUIRED_FIELDS[tool]} for tool in ToolName}
 ALLOWED_FIELDS[ToolName.GIT_DIFF] |= {"path"}
+ALLOWED_FIELDS[ToolName.READ_FILE] |= {"lines"}
 
 
 def well_formed(document: Any) -> bool:
@@ -223,10 +224,11 @@ def test_the_strict_schema_has_no_conditionals_and_one_closed_object_per_tool_fo
             "const": variant["properties"]["tool"]["const"],
         }
     forms = sorted((v["properties"]["tool"]["const"], tuple(sorted(v["required"]))) for v in variants)
-    # One object per tool; git_diff twice, since its path is optional and strict modes require every field.
+    # One object per tool; git_diff and read_file twice, since git_diff's path and read_file's lines are
+    # optional and strict modes require every field.
     assert forms == sorted(
         [(t.value, tuple(sorted({"tool", *REQUIRED_FIELDS[t]}))) for t in ToolName]
-        + [("git_diff", ("path", "tool"))]
+        + [("git_diff", ("path", "tool")), ("read_file", ("lines", "path", "tool"))]
     )
     assert {v["properties"]["tool"]["const"] for v in variants} == {t.value for t in ToolName}
 

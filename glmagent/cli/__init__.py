@@ -25,6 +25,7 @@ from glmagent.cli._output import add_output_options, merge_output_options
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
+    from typing import NoReturn
 
 __all__ = [
     "EXIT_BROKEN_PIPE",
@@ -101,6 +102,26 @@ class _Parser(argparse.ArgumentParser):
         raw = formatter_class is argparse.RawDescriptionHelpFormatter or formatter_class is _Formatter
         super().__init__(*args, formatter_class=_Formatter if raw else _WrappingFormatter, **kwargs)  # type: ignore[misc, arg-type]
 
+    def error(self, message: str) -> NoReturn:
+        """A usage error: argparse's usage and message, or with `--log-format json` one JSON line."""
+        from glmagent.cli._output import notice, stderr_is_json
+
+        if not stderr_is_json():
+            super().error(message)
+        notice(f"{self.prog}: {message} (see {self.prog} --help)", level="error")
+        sys.exit(EXIT_USAGE)
+
+
+def _remember_translations() -> None:
+    """argparse asks gettext for each message it sets up or shows (a dozen per parser), and gettext searches
+    the locale folders on every call; the answers cannot change while glmagent runs, so keep them."""
+    import functools
+
+    if not hasattr(argparse._, "cache_info"):  # type: ignore[attr-defined]
+        argparse._ = functools.cache(argparse._)  # type: ignore[attr-defined]
+
+
+_remember_translations()
 
 _width: list[int] = []
 
@@ -151,6 +172,14 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         if subparser.add_help:  # stubs of commands not being run have nothing to add to
             add_output_options(subparser, sub=True)
     return parser
+
+
+def _wants_json_logs(argv: Sequence[str]) -> bool:
+    """Does `argv` ask for `--log-format json` (before or after the command, `=` or not)?"""
+    return any(
+        word == "--log-format=json" or (word == "--log-format" and following == "json")
+        for word, following in zip(argv, [*argv[1:], ""], strict=True)
+    )
 
 
 def _command_in(argv: Sequence[str]) -> str | None:
@@ -208,6 +237,10 @@ _STOPPED_BY_SIGNAL = frozenset({EXIT_INTERRUPTED, 128 + 1, 128 + 15})
 
 def _main(argv: Sequence[str] | None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
+    if _wants_json_logs(arguments):
+        from glmagent.cli._output import use_log_format
+
+        use_log_format("json")  # before parsing: a usage error is then a JSON line too
     parser = build_parser(arguments)
     args = parser.parse_args(arguments)
     merge_output_options(args)
@@ -222,7 +255,7 @@ def _main(argv: Sequence[str] | None) -> int:
             code = handler(args)
         return termination_exit_code() or code
     except KeyboardInterrupt as stop:
-        print(f"\nglmagent: {stop or 'interrupted'}", file=sys.stderr)
+        _error(f"{stop or 'interrupted'}")
         return termination_exit_code() or EXIT_INTERRUPTED
     except BrokenPipeError:
         # The reader went away (`glmagent ... | head`): stop quietly, like other Unix tools.
@@ -246,11 +279,11 @@ def _main(argv: Sequence[str] | None) -> int:
 
             traceback.print_exc()
         else:
-            print("run again with -v for the traceback", file=sys.stderr)
+            _error("run again with -v for the traceback")
         return EXIT_INTERNAL
 
 
 def _error(message: str) -> None:
-    from glmagent.ui import inert
+    from glmagent.cli._output import notice
 
-    print(f"glmagent: {inert(message, multiline=True)}", file=sys.stderr)
+    notice(message, level="error", multiline=True)

@@ -89,7 +89,7 @@ class CompiledPolicy(PolicyTables):
                 if state != MATCH or rule.category == "unverifiable":
                     return None  # the walk goes on past these: let it
                 out, reason = finding_words(rule, argv, info.names, "", detail)
-                return Decision._trusted_block(command, shell, rule, reason, out, "ok")
+                return Decision.block(command, shell, rule, reason, out, "ok")
         if len(argv) > 1:
             args = argv[1:]
             texts = "\n".join([a.text for a in args])
@@ -118,7 +118,7 @@ class CompiledPolicy(PolicyTables):
                     return None  # a listening option, or `-o ProxyCommand=…`
                 if output_targets(info.names[-1], args):
                     return None  # an output file: the walk judges where it is
-        return Decision._trusted_allow(command, shell, _ALLOWED, "ok")
+        return Decision.allow(command, shell, _ALLOWED, "ok")
 
 
 class Evaluation(RunsOtherCode, WordChecks):
@@ -193,14 +193,12 @@ class Evaluation(RunsOtherCode, WordChecks):
         """The decision the findings so far make."""
         findings = self.findings
         if not findings:
-            return Decision._trusted_allow(command, shell, _ALLOWED, self.parse_status)
+            return Decision.allow(command, shell, _ALLOWED, self.parse_status)
         # A concrete deny explains the block better than an unverifiable word found before it.
         chosen = findings[-1]  # without collect_all, the first concrete deny stops the walk: it is the last
         if chosen.rule.category == "unverifiable" or self.collect_all:
             chosen = next((f for f in findings if f.rule.category != "unverifiable"), findings[0])
-        return Decision._trusted_block(
-            command, shell, chosen.rule, chosen.reason, chosen.argv, self.parse_status
-        )
+        return Decision.block(command, shell, chosen.rule, chosen.reason, chosen.argv, self.parse_status)
 
     def _spend(self, units: int) -> None:
         """Count work against `MAX_WORK`; past it, stop the walk: the line is too large to check."""

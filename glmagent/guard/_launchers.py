@@ -5,10 +5,9 @@ hands it back to the evaluation as a script, a command or a payload; what cannot
 
 from __future__ import annotations
 
-import re
-
 from . import _parse_posix
 from ._findings import shown, shown_args
+from ._lazy import lazy_re
 from ._models import Dialect, ExecutorSpec, ShellSpec
 from ._normalise import command_key
 from ._payloads import decode_powershell_b64
@@ -26,7 +25,7 @@ from ._unwrap import (
     windows_split,
 )
 
-_QUOTED_WORD = re.compile("'[^']*'|\"[^\"$`]*\"")
+_QUOTED_WORD = lazy_re("'[^']*'|\"[^\"$`]*\"")
 
 _FED = "__GLMAGENT_STDIN__"
 

@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import posixpath
 import re
-import tempfile
 from fnmatch import fnmatchcase
+from functools import cache
 from typing import NamedTuple
 
+from ._lazy import lazy_re
 from ._syntax import DYN, Arg
 
 PROTECTED = (".git", ".hazina")
@@ -34,17 +35,17 @@ _VIRTUAL_ROOT = "/\x00project"
 
 _SAFE_DEVICES = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero"})
 _WINDOWS_DEVICES = frozenset({"nul", "nul:", "con", "con:", "$null"})
-_TEMP_VARIABLES = re.compile(
+_TEMP_VARIABLES = lazy_re(
     r"^(?:\"?\$\{?(?:TMPDIR|TMP|TEMP)\}?\"?|\$env:(?:TEMP|TMP)|\"\$env:(?:TEMP|TMP)\")(?:[/\\]|$)",
     re.IGNORECASE,
 )
-_HOME_VARIABLES = re.compile(
+_HOME_VARIABLES = lazy_re(
     r"^\"?(?:\$\{?HOME\}?|\$env:(?:USERPROFILE|HOME|APPDATA|LOCALAPPDATA)|\$HOME)\"?(?:[/\\]|\"?$)",
     re.IGNORECASE,
 )
-_RUN_TIME = re.compile(r"[$`]|<\(|>\(")
-_DRIVE = re.compile(r"^([A-Za-z]):[/\\]?")
-_GLOB = re.compile(r"[*?\[]")
+_RUN_TIME = lazy_re(r"[$`]|<\(|>\(")
+_DRIVE = lazy_re(r"^([A-Za-z]):[/\\]?")
+_GLOB = lazy_re(r"[*?\[]")
 
 #: Sample process directories a glob under /proc is tried against.
 _PROC_SAMPLES = tuple(
@@ -61,12 +62,12 @@ class Judgement(NamedTuple):
     detail: str
 
 
+@cache
 def _temp_dirs() -> tuple[str, ...]:
+    import tempfile  # here, not at import: it costs a check that writes nothing as much as the check
+
     dirs = {"/tmp", "/var/tmp", "/dev/shm", posixpath.normpath(tempfile.gettempdir().replace("\\", "/"))}
     return tuple(sorted(dirs))
-
-
-_TEMP_DIRS = _temp_dirs()
 
 
 def _normal(path: str) -> str:
@@ -79,7 +80,7 @@ def _inside(path: str, folder: str) -> bool:
 
 
 _HOME_PREFIX = r"(?:/\x00home|/home/[^/]+|/users/[^/]+|/root|/var/root|/\x00drive/[a-z]/users/[^/]+)"
-_PROGRAM_FOLDERS = re.compile(
+_PROGRAM_FOLDERS = lazy_re(
     r"(?:/usr|/bin|/sbin|/lib|/lib64|/libexec|/etc|/nix|/snap|/run/current-system|/applications|/system"
     r"|/library|/opt/(?:homebrew|local|hostedtoolcache|conda|miniconda3|anaconda3|rh|ros|python[^/]*|pypy[^/]*)"
     r"|/\x00drive/[a-z]/(?:windows(?!/(?:temp|tasks|tracing|debug|system32/tasks)(?:/|$))|program files"
@@ -93,7 +94,7 @@ _PROGRAM_FOLDERS = re.compile(
 in: running one of their programs is running an installed tool, like running it by name."""
 
 
-_WINDOWS_INDIRECT = re.compile(
+_WINDOWS_INDIRECT = lazy_re(
     r"(?P<variable>%[^%\s]+%)|(?P<drive>[A-Za-z]:(?![/\\]|$))|(?P<uri>(?!https?:)[A-Za-z][A-Za-z0-9+.-]+:)"
 )
 """A Windows program named where the policy cannot see: under a folder an environment variable names
@@ -107,7 +108,7 @@ _INDIRECT_REASONS = {
 }
 
 
-_ENVIRONMENT_TOOL = re.compile(
+_ENVIRONMENT_TOOL = lazy_re(
     r"/(?:bin|Scripts)/(?:python[0-9.]*|pypy[0-9.]*|pip[0-9.]*|pytest|py\.test|tox|nox|coverage|ruff|mypy|black|"
     r"isort|flake8|pylint|uv|poetry|pdm|hatch|ipython|jupyter|node|npm|npx|yarn|pnpm|ruby|gem|bundle|rake|"
     r"rspec|perl|php|composer|java|javac|mvn|gradle|go|cargo|rustc|dotnet)(?:\.exe)?$",
@@ -184,7 +185,7 @@ class PathScope:
                 if part and any(fnmatchcase(name, part.lower()) for name in PROTECTED):
                     return Judgement("write-protected-dir", f"`{raw}` is inside {part}/")
             return None
-        temp = next((t for t in _TEMP_DIRS if _inside(path, t)), None)
+        temp = next((t for t in _temp_dirs() if _inside(path, t)), None)
         if temp is not None and not self._beside_project_in(temp, path):
             return None
         return Judgement("write-outside-project", f"`{raw}` is outside the working directory")
@@ -260,7 +261,7 @@ _LAST = frozenset(
 )
 #: Windows programs that name what they write with a switch (`print /D:FILE`, `esentutl /y SRC /d DEST`).
 _SWITCH_TARGETS = {"print": "/d", "esentutl": "/d"}
-_WINDOWS_SWITCH = re.compile(r"^/[A-Za-z?][\w?-]*(?::.*)?$", re.DOTALL)
+_WINDOWS_SWITCH = lazy_re(r"^/[A-Za-z?][\w?-]*(?::.*)?$", re.DOTALL)
 _AFTER_FIRST = frozenset({"chmod", "chown", "chgrp", "setfacl"})
 _VALUE_OPTIONS = {
     "truncate": ("-s", "--size", "-r", "--reference"),

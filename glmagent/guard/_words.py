@@ -10,6 +10,7 @@ from . import _locators
 from ._compiled import NameInfo
 from ._findings import shown_args
 from ._handed import first_word, in_program_folder, is_path, last_part, pieces
+from ._lazy import lazy_re
 from ._models import Dialect
 from ._normalise import command_key
 from ._paths import DELETERS, WRITERS, PathScope, output_targets, write_targets
@@ -26,17 +27,17 @@ _OUTPUT_SWITCHES = frozenset(
 )
 """Switch names whose value is what a program builds, not what it runs (`csc -out:x.exe`)."""
 
-_VERSION_OPTION = re.compile(r"[-/]{0,2}[\w-]*version", re.IGNORECASE)
-_DOTTED_NUMBER = re.compile(r"\d+(?:\.\d+){3}")
+_VERSION_OPTION = lazy_re(r"[-/]{0,2}[\w-]*version", re.IGNORECASE)
+_DOTTED_NUMBER = lazy_re(r"\d+(?:\.\d+){3}")
 """`-Version 1.2.3.4`, `--set-version 2.0.1.7`, `npm version 1.2.3.4`: the word after such an option or
 subcommand is a version, not an address."""
 
-_SEPARATED = re.compile(r"(?:[;|`]|&&|\$\()\s*([^\s;|&`()]+)")
+_SEPARATED = lazy_re(r"(?:[;|`]|&&|\$\()\s*([^\s;|&`()]+)")
 
-_LISTEN_OPTION = re.compile(r"(?is)--?listen(?:[-_](?:addr|address|port|host|on)\w*)?(?:[=:].*)?")
+_LISTEN_OPTION = lazy_re(r"(?is)--?listen(?:[-_](?:addr|address|port|host|on)\w*)?(?:[=:].*)?")
 """An option that makes a program accept connections (`fzf --listen=12345`, `--listen-address=:9090`)."""
 
-_SSH_COMMAND_SETTING = re.compile(r"(?is)(?:proxy|local|knownhosts)command(?:\s*=\s*|\s+)(.*)")
+_SSH_COMMAND_SETTING = lazy_re(r"(?is)(?:proxy|local|knownhosts)command(?:\s*=\s*|\s+)(.*)")
 """An ssh-style `-o` setting whose value runs locally as a command line (`-o "ProxyCommand sh -i"`,
 `-oLocalCommand=CMD`); OpenSSH and the tools that pass `-o` on to it accept `key value` and `key=value`."""
 

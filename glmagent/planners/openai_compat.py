@@ -28,9 +28,9 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-import structlog
 from pydantic import SecretStr
 
+from glmagent._log import get_logger
 from glmagent.errors import ConfigError, ContentFilteredError, ContextTooLongError, PlannerError
 from glmagent.planners.base import ChatMessage, PlannerReply, TokenUsage
 from glmagent.planners.failures import HINT_AUTH, HINT_CONTEXT, Failure, classify
@@ -40,7 +40,7 @@ from glmagent.planners.retry import RateLimiter, RetryPolicy, parse_retry_after
 if TYPE_CHECKING:
     import httpx
 
-log = structlog.get_logger(__name__)
+log = get_logger(__name__)
 
 _CONNECT_TIMEOUT_S = 10.0
 """Connecting never needs long; capping it makes a wrong host or a stopped local server fail fast."""
