@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis_profiles import examples
 
 from glmagent.errors import PolicyError
 from glmagent.guard import Decision, Policy, Rule
@@ -210,7 +211,7 @@ _GLOB_PIECES = st.sampled_from(["*", "?", "a", "b", "-", ".", "ab", "s", "k", "[
 _NAME_CHARS = st.sampled_from(["a", "b", "-", ".", "s", "k", "A", "ſ", "K", "\u212a", "é", "\x00"])
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(st.lists(_GLOB_PIECES, min_size=1, max_size=6), st.lists(_NAME_CHARS, max_size=8))
 def test_the_screen_only_rules_out_names_the_glob_cannot_match(pieces: list[str], chars: list[str]) -> None:
     glob, name = "".join(pieces), "".join(chars)

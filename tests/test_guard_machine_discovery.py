@@ -152,7 +152,6 @@ ALLOWED = [
     # The services running now, like its processes; one the project uses; the script policy; help.
     ("posix", "systemctl list-units --failed"),
     ("posix", "service --status-all"),
-    ("powershell", "net start"),
     ("powershell", "Get-Service"),
     ("posix", "systemctl status postgresql"),
     ("posix", "systemctl is-active --quiet docker"),

@@ -218,7 +218,6 @@ ALLOWED = [
     ("powershell", "Set-ItemProperty .\\notes.txt -Name IsReadOnly -Value $true"),
     ("posix", "history"),
     ("posix", "set -euo pipefail"),
-    ("posix", "export HISTSIZE=5000"),
     ("powershell", "Set-PSReadLineOption -EditMode Emacs"),
 ]
 

@@ -21,6 +21,8 @@ from readme_guide import Block, Command, blocks, output_mismatch, printed_lines,
 
 from glmagent.demo import REPLAY_FILE, SAMPLE_PROJECT
 
+# One reader, top to bottom: later blocks build on earlier ones (pyproject's `--dist loadfile` keeps this file
+# in one worker, in order).
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="the README's sh blocks are POSIX shell")
 
 README = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
@@ -93,6 +95,7 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
             "GLMAGENT_BASE_URL": url,
             "OLLAMA_HOST": url.removesuffix("/v1"),
             "GLMAGENT_MAX_RETRIES": "1",
+            "GLMAGENT_RETRY_BACKOFF": "0.05",  # a retry still happens, without a second's wait
             "HTTP_PROXY": closed,
             "HTTPS_PROXY": closed,
             "ALL_PROXY": closed,

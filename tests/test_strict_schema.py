@@ -14,6 +14,7 @@ import jsonschema
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis_profiles import examples
 
 from glmagent.contract import REQUIRED_FIELDS, ToolName, extract_json_object, planner_schema
 from glmagent.strict_schema import (
@@ -165,7 +166,7 @@ def _reply(draw: st.DrawFn) -> Any:
     return document
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(_reply())
 def test_strict_and_documented_schemas_agree_on_generated_replies(document: Any) -> None:
     strict, documented = STRICT.is_valid(document), DOCUMENTED.is_valid(document)
@@ -175,7 +176,7 @@ def test_strict_and_documented_schemas_agree_on_generated_replies(document: Any)
         assert not strict or documented
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.sampled_from(list(ToolName)), max_size=MAX_ACTIONS), st.booleans())
 def test_every_well_formed_action_list_passes_both(tools: list[ToolName], diff_path: bool) -> None:
     values = {"path": "src/a.py", "diff": "@@ -1 +1 @@\n-a\n+b\n", "command": "pytest -q"}

@@ -94,6 +94,7 @@ def test_main_options_before_the_command_still_find_it(argv: list[str], usage: s
     assert done.returncode == 0 and done.stdout.startswith(f"usage: {usage} ")
 
 
+@pytest.mark.own_policy_cache  # the first run below must build the cache itself
 def test_policy_check_with_a_warm_cache_builds_no_models_and_parses_no_toml(tmp_path: Path) -> None:
     """The checked path of a guard people call from hooks: no pydantic (nor the `dataclasses`/`inspect` pair
     it would need instead), no TOML parser, no temp-file or resource machinery."""

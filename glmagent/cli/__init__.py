@@ -53,7 +53,7 @@ examples:
 
 exit codes: 0 success, 1 finished without success (or: blocked, failed), 2 usage or configuration error,
 3 planner/provider failure, 130 interrupted (Ctrl-C), 143/129 stopped by SIGTERM/SIGHUP (summary and
-audit record written, running commands stopped), 141 output pipe closed.
+audit record written, running commands stopped), 141 output pipe closed (the run still goes on to its end).
 """
 
 
@@ -208,9 +208,34 @@ def _subparsers(parser: argparse.ArgumentParser) -> list[argparse.ArgumentParser
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script; returns the exit code."""
-    from glmagent.cli._output import protect_streams
+    from glmagent.cli._output import ReaderGoneStdout, protect_streams
 
     protect_streams()
+    stdout = sys.stdout
+    guarded = ReaderGoneStdout(stdout) if stdout is not None else None
+    if guarded is not None:
+        sys.stdout = guarded  # type: ignore[assignment]
+    try:
+        code = _main(argv)
+        if guarded is not None and not guarded.reader_gone:
+            guarded.flush()  # a reader that left during the last lines shows here
+    finally:
+        if sys.stdout is guarded:
+            sys.stdout = stdout
+    if guarded is not None and guarded.reader_gone and code not in _STOPPED_BY_SIGNAL:
+        # The reader left (`glmagent … | head`); the run went on to its end: say so where it can be seen.
+        print(
+            "glmagent: the output pipe was closed by its reader; the run went on to its end", file=sys.stderr
+        )
+        return EXIT_BROKEN_PIPE
+    return code
+
+
+#: Exit codes of a run stopped by Ctrl-C or a signal: they say more than a closed output pipe does.
+_STOPPED_BY_SIGNAL = frozenset({EXIT_INTERRUPTED, 128 + 1, 128 + 15})
+
+
+def _main(argv: Sequence[str] | None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     if _wants_json_logs(arguments):
         from glmagent.cli._output import use_log_format

@@ -15,7 +15,7 @@ import sys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterable
     from typing import Any, TextIO
 
 #: Sub-level copies of the options are stored under these names and merged into the main ones.
@@ -84,6 +84,54 @@ def protect_streams() -> None:
         if callable(reconfigure):
             with contextlib.suppress(ValueError, OSError):  # a closed or exotic stream: leave it alone
                 reconfigure(errors="backslashreplace")
+
+
+class ReaderGoneStdout:
+    """`sys.stdout` for one run: when its reader goes away (`glmagent task … | head -c1`), the rest of the
+    output is dropped and the run goes on to its end — the edit it was making, its summary and its audit
+    record matter more than the screen — and `reader_gone` tells the CLI to exit 141 then.
+
+    Every other attribute is the wrapped stream's, so rich and `print` see the stream they expect.
+    """
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.reader_gone = False
+
+    def write(self, text: str) -> int:
+        if not self.reader_gone:
+            try:
+                return self.stream.write(text)
+            except BrokenPipeError:
+                self._drop_the_rest()
+        return len(text)
+
+    def writelines(self, lines: Iterable[str]) -> None:
+        for line in lines:
+            self.write(line)
+
+    def flush(self) -> None:
+        if not self.reader_gone:
+            try:
+                self.stream.flush()
+            except BrokenPipeError:
+                self._drop_the_rest()
+
+    def _drop_the_rest(self) -> None:
+        import contextlib
+
+        self.reader_gone = True
+        # The descriptor now leads nowhere: what is still buffered (flushed again at exit) is dropped
+        # without another error.
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            sink = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(sink, self.stream.fileno())
+            os.close(sink)
+        with contextlib.suppress(OSError, ValueError):
+            self.stream.flush()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
 
 
 class _StderrLogger:

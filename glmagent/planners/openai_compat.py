@@ -167,6 +167,7 @@ class OpenAICompatiblePlanner:
         key_env: str | None = None,
         schema: Mapping[str, Any] | None = None,
         sleep: Callable[[float], None] = time.sleep,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         if not model.strip():
             raise ConfigError("a model name is required for an OpenAI-compatible provider")
@@ -192,7 +193,9 @@ class OpenAICompatiblePlanner:
         self.price = price
         self.key_env = key_env
         self._sleep = sleep
-        self._limiter = RateLimiter(requests_per_minute, sleep=sleep)
+        # Deadlines and waits are measured on `clock`; tests hand in a clock that `sleep` advances.
+        self._clock = clock
+        self._limiter = RateLimiter(requests_per_minute, clock=clock, sleep=sleep)
         self.url = endpoint_url(self.base_url, "chat/completions")
         self._api_key = SecretStr(api_key) if api_key else None
         self._transport = transport
@@ -237,7 +240,7 @@ class OpenAICompatiblePlanner:
             for m in (ChatMessage.model_validate(m) for m in messages)
         ]
         where = redact_url(self.url)
-        deadline = time.monotonic() + self.retry.total_deadline_s
+        deadline = self._clock() + self.retry.total_deadline_s
         attempts = retries = 0
         refused: list[dict[str, str]] = []
         while True:
@@ -255,11 +258,11 @@ class OpenAICompatiblePlanner:
                 response_format=fmt,
                 attempt=attempts,
             )
-            sent = time.monotonic()
+            sent = self._clock()
             try:
                 # Never past the retry deadline, however long one request may otherwise take.
                 response = self._send(body, where, min(self.timeout, max(0.1, deadline - sent)))
-                reply = self._read(response, where, time.monotonic() - sent)
+                reply = self._read(response, where, self._clock() - sent)
             except _FailedAttempt as failed:
                 failure, message = failed.failure, failed.message
                 if failure.kind == "retry":
@@ -436,10 +439,10 @@ class OpenAICompatiblePlanner:
         if retries > self.retry.max_retries:
             return None
         wait = self.retry.delay(retries, retry_after)
-        return wait if time.monotonic() + wait < deadline else None
+        return wait if self._clock() + wait < deadline else None
 
     def _gave_up(self, attempts: int, retry_after: float | None, deadline: float) -> str:
-        left = deadline - time.monotonic()
+        left = deadline - self._clock()
         if retry_after is not None and retry_after >= left:
             return (
                 f" (the provider asked to wait {retry_after:g}s, past the {self.retry.total_deadline_s:g}s "
