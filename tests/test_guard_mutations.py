@@ -16,6 +16,7 @@ import shlex
 from collections.abc import Callable
 
 import pytest
+from conftest import ELEVATION, guard_findings
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis_profiles import examples
@@ -215,6 +216,10 @@ def assert_blocked(command: str, shell: ShellKind, rule: str | set[str]) -> None
     decision = Policy.default().check(command, shell)
     assert not decision.allowed, f"mutant got through on {shell}: {command!r}"
     wanted = {rule} if isinstance(rule, str) else rule
+    if decision.rule_id == ELEVATION and ELEVATION not in wanted:
+        # An elevating wrapper (`sudo X`) decides the line as elevation; X must still be found inside it.
+        assert wanted & guard_findings(shell, command), f"{command!r}: none of {sorted(wanted)} found inside"
+        return
     assert decision.rule_id in wanted, (
         f"{command!r} on {shell}: blocked by {decision.rule_id}, not {' or '.join(sorted(wanted))} "
         f"({decision.reason})"
