@@ -207,10 +207,15 @@ def _plain(value: object) -> bool:
     return isinstance(value, (tuple, list)) and all(_plain(item) for item in value)
 
 
+#: On a parametrized case listed twice: the node id of its first listing.
+_DUPLICATE_OF = pytest.StashKey[str]()
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """A parametrized case listed twice checks nothing new: name every exact duplicate and stop."""
+    """A parametrized case listed twice checks nothing new: every exact repeat fails, naming the first.
+    (Failing the repeats, rather than stopping collection, keeps the reason visible under xdist, whose
+    workers collect on their own and would only report a crashed worker.)"""
     seen: dict[tuple[str, str, str], str] = {}
-    duplicates = []
     for item in items:
         callspec = getattr(item, "callspec", None)
         if callspec is None or not all(_plain(value) for value in callspec.params.values()):
@@ -221,11 +226,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             repr(sorted(callspec.params.items())),
         )
         if key in seen:
-            duplicates.append(f"{item.nodeid} repeats {seen[key]}")
+            item.stash[_DUPLICATE_OF] = seen[key]
         else:
             seen[key] = item.nodeid
-    if duplicates:
-        raise pytest.UsageError("duplicate parametrized cases:\n  " + "\n  ".join(duplicates))
 
 
 @pytest.fixture(autouse=True)
@@ -239,6 +242,8 @@ def _private_user_dirs(
     otherwise compile and prove the policy again. Tests of the cache itself mark their module
     `own_policy_cache` and get an empty one.
     """
+    if _DUPLICATE_OF in request.node.stash:
+        pytest.fail(f"duplicate parametrized case: it repeats {request.node.stash[_DUPLICATE_OF]}")
     base = tmp_path_factory.mktemp("user")
     monkeypatch.setenv("GLMAGENT_CONFIG_DIR", str(base / "config"))
     monkeypatch.setenv("GLMAGENT_STATE_DIR", str(base / "state"))

@@ -183,7 +183,6 @@ ALLOWED = [
     ("posix", "nvram -p"),
     ("posix", "udevadm info /dev/sda"),
     ("posix", "hdiutil create -size 10m -fs APFS build/app.dmg"),
-    ("posix", "diskutil list"),
     ("posix", "export HISTSIZE=5000"),
     ("posix", "chmod +x build.sh"),
     ("posix", "chmod 755 build.sh"),

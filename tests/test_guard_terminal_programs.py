@@ -56,7 +56,6 @@ ALLOWED = [
     ("posix", "node -v"),
     ("posix", "ruby script.rb"),
     ("posix", "nice -n 5 make test"),
-    ("posix", "sh -c 'make test'"),
     ("posix", "gdb -batch -ex run --args ./a.out"),
     ("posix", "vim --version"),
     ("posix", "less README.md"),
