@@ -7,6 +7,10 @@ Overhead: in alternating rounds (these machines are noisy), `true` through `subp
 agent's shell backend without a sandbox (scrubbed environment, subreaper on Linux, output capture) and with
 bubblewrap when it is usable; the median of each, and the differences. Targets: the sandbox adds <= 30 ms.
 
+glmagent's own git: `git status` through `subprocess.run` (the baseline), and a `git_status` action through
+`GitRunner` without and with the sandbox (each lists the repository's config to switch off every program
+it names, then runs the command: two git processes). Target: the sandbox adds <= 30 ms per git process.
+
 Memory: in a fresh child process each, the peak RSS of the agent running `true`, and running a command that
 prints M megabytes (default 200). Target: <= 20 MB above the idle run.
 """
@@ -25,6 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from glmagent.tools.git import GitRunner  # noqa: E402
 from glmagent.tools.sandbox import BwrapSandbox, NoSandbox, bwrap_problem  # noqa: E402
 from glmagent.tools.shell import PosixShell  # noqa: E402
 
@@ -80,6 +85,52 @@ def overhead(runs: int, cwd: Path) -> None:
     )
 
 
+def git_overhead(runs: int, cwd: Path) -> None:
+    repo = cwd / "repo"
+    repo.mkdir()
+    for index in range(50):
+        (repo / f"file{index}.py").write_text(f"x = {index}\n", encoding="utf-8")
+    quiet = {"capture_output": True, "check": False}
+    subprocess.run(["git", "init", "-q"], cwd=repo, **quiet)  # type: ignore[call-overload]
+    subprocess.run(["git", "add", "-A"], cwd=repo, **quiet)  # type: ignore[call-overload]
+    subprocess.run(  # type: ignore[call-overload]
+        ["git", "-c", "user.name=b", "-c", "user.email=b@b", "commit", "-qm", "b"], cwd=repo, **quiet
+    )
+    (repo / "file0.py").write_text("x = 'changed'\n", encoding="utf-8")
+    plain: list[float] = []
+    bare: list[float] = []
+    boxed: list[float] = []
+    unboxed_runner = GitRunner(repo, NoSandbox())
+    problem = bwrap_problem()
+    boxed_runner = GitRunner(repo, BwrapSandbox(repo)) if problem is None else None
+    for _ in range(runs):
+        started = time.perf_counter()
+        subprocess.run(["git", "status", "--short"], cwd=repo, **quiet)  # type: ignore[call-overload]
+        plain.append(time.perf_counter() - started)
+        started = time.perf_counter()
+        unboxed_runner.status()
+        bare.append(time.perf_counter() - started)
+        if boxed_runner is not None:
+            started = time.perf_counter()
+            boxed_runner.status()
+            boxed.append(time.perf_counter() - started)
+    base = _median_ms(plain)
+    print(f"git status baseline:       {base:7.1f} ms per call (median of {runs})")
+    print(
+        f"git_status, no sandbox:    {_median_ms(bare):7.1f} ms  (+{_median_ms(bare) - base:.1f} ms, "
+        f"{_median_ms(bare) / base:.2f}x; two git processes)"
+    )
+    if boxed_runner is None:
+        print(f"git_status, bubblewrap:    not measured ({problem})")
+        return
+    per_process = (_median_ms(boxed) - _median_ms(bare)) / 2
+    verdict = "met" if per_process <= 30 else "NOT met"
+    print(
+        f"git_status, bubblewrap:    {_median_ms(boxed):7.1f} ms  ({_median_ms(boxed) / base:.2f}x the "
+        f"baseline); the sandbox adds {per_process:+.1f} ms per git process: target <= 30 ms {verdict}"
+    )
+
+
 def peak(command: str, cwd: Path) -> dict[str, int]:
     script = _PEAK_SCRIPT.format(root=str(ROOT), command=command, cwd=str(cwd))
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
@@ -109,6 +160,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="glmagent-exec-bench-") as tmp:
         cwd = Path(tmp)
         overhead(args.runs, cwd)
+        git_overhead(args.runs, cwd)
         memory(args.megabytes, cwd)
     return 0
 

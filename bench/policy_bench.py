@@ -12,8 +12,10 @@ Three measurements, each against a baseline taken in the same run (the machine i
    command words: "repeated" is that steady state, "first sight" turns the memory off. Target >= 20,000
    checks/s. Allowlist mode (every program of the corpus listed) is measured too.
 3. Hostile inputs of up to 100 kB: deep nesting, long pipelines and chains, huge heredocs, brace expansions,
-   long PowerShell scripts, pathological quoting. Each is checked `--repeats` times; its best time counts
-   (the input's own cost, not the machine's hiccups), and the worst input is reported. Target <= 50 ms.
+   long PowerShell scripts, pathological quoting, thousands of writes into the project. Each is checked
+   `--repeats` times in deny and allowlist mode, and in deny mode with a git project as the working
+   directory (where writes are judged by what their targets hold); its best time counts (the input's own
+   cost, not the machine's hiccups), and the worst input is reported. Target <= 50 ms.
 """
 
 from __future__ import annotations
@@ -180,6 +182,19 @@ def _filler(size: int) -> Callable[..., str]:
     return fill
 
 
+def _numbered(unit: str, size: int) -> str:
+    """`unit` with 0, 1, 2, ... filled in, repeated up to `size` bytes: every file name a new one."""
+    parts: list[str] = []
+    used = 0
+    for i in range(size):
+        part = unit.format(i)
+        if used + len(part) > size:
+            break
+        parts.append(part)
+        used += len(part)
+    return "".join(parts)
+
+
 def _nested(command: str, wrap: str, times: int) -> str:
     for _ in range(times):
         command = wrap.format(shlex.quote(command))
@@ -232,6 +247,11 @@ def hostile_inputs(size: int) -> Iterator[tuple[str, str, str]]:
         ("case arms", _fill("a) ls;; ", prefix="case x in ", suffix="esac")),
         ("function definitions", _fill("f() { ls; }; ")),
         ("python -c payload", _fill("x = 1 + 2\n", prefix="python -c '", suffix="'")),
+        ("payload patterns: python", "python -c '{}'".format("from os import a, " * 3000)),
+        ("payload patterns: perl", "perl -e '{}'".format("open F, " * 3000)),
+        ("payload patterns: ruby", "ruby -e '{}'".format("File.open(a, " * 3000)),
+        ("payload patterns: awk", "awk '{}'".format("print a " * 3000)),
+        ("payload patterns: Rscript", "Rscript -e '{}'".format("file(a, " * 3000)),
         ("awk program", _fill("{ print $1 } ", prefix="awk '", suffix="' f")),
         ("base64 | sh", _fill("ZWNobyBoaTsg", prefix="echo ", suffix=" | base64 -d | sh")),
         ("cmd /c carets", _fill("^e^c^h^o ", prefix="cmd /c ")),
@@ -245,6 +265,8 @@ def hostile_inputs(size: int) -> Iterator[tuple[str, str, str]]:
         ("slashes in a word", _fill("a/", prefix="tool ")),
         ("shell paths", _fill("/bin/sh ", prefix="tool ")),
         ("command-line words", _fill("'sh -c x' ", prefix="tool ")),
+        ("writes of new files", _numbered("make > out{}.txt; ", size)),
+        ("tee into new files", _numbered("make | tee log{}.txt; ", size)),
     ]
     powershell: list[tuple[str, str]] = [
         ("long script", _fill("Get-ChildItem -Path . | Where-Object { $_.Length -gt 10 } | Select Name\n")),
@@ -273,17 +295,22 @@ def hostile_inputs(size: int) -> Iterator[tuple[str, str, str]]:
         yield "powershell", name, command
 
 
-def measure_hostile(repeats: int, sizes: list[int], allowlisted: Policy) -> None:
-    policies = {"deny mode": Policy.default(), "allowlist mode": allowlisted}
+def measure_hostile(repeats: int, sizes: list[int], allowlisted: Policy, project: Path) -> None:
+    default = Policy.default()
+    modes: dict[str, tuple[Policy, Path | None]] = {
+        "deny mode": (default, None),
+        "allowlist mode": (allowlisted, None),
+        "deny, in project": (default, project),
+    }
     results: list[tuple[float, str, str, int, str]] = []
     largest = max(sizes)
     inputs = {(b, c): n for size in sizes for b, n, c in hostile_inputs(size) if len(c.encode()) <= largest}
     for (backend, command), name in inputs.items():
-        for mode, policy in policies.items():
+        for mode, (policy, cwd) in modes.items():
             best = float("inf")
             for _ in range(repeats):
                 started = time.perf_counter()
-                decision = policy.check(command, backend)  # type: ignore[arg-type]
+                decision = policy.check(command, backend, cwd=cwd)  # type: ignore[arg-type]
                 best = min(best, time.perf_counter() - started)
             verdict = "allowed" if decision.allowed else str(decision.rule_id)
             results.append((best, f"{backend}: {name}", mode, len(command.encode()), verdict))
@@ -291,7 +318,8 @@ def measure_hostile(repeats: int, sizes: list[int], allowlisted: Policy) -> None
     worst = results[0][0] * 1000
     slow = [r for r in results if r[0] > 0.05]
     print(
-        f"hostile inputs:    {len(inputs)} inputs up to {largest // 1000} kB, 2 modes, best of {repeats}: "
+        f"hostile inputs:    {len(inputs)} inputs up to {largest // 1000} kB, {len(modes)} modes, "
+        f"best of {repeats}: "
         f"worst {worst:.1f} ms; target <= 50 ms {_met(not slow)}" + (f" ({len(slow)} slower)" if slow else "")
     )
     for seconds, name, mode, size, verdict in results[:8]:
@@ -320,7 +348,11 @@ def main() -> int:
         allowlisted = corpus_allowlist(rows, Path(folder))
     print(f"allowlist mode:    {len(allowlisted.allow_entries)} entries (the corpus's programs)")
     measure_throughput(rows, args.rounds, args.trials, allowlisted)
-    measure_hostile(args.repeats, [int(s) for s in args.sizes.split(",")], allowlisted)
+    with tempfile.TemporaryDirectory() as folder:
+        project = Path(folder)
+        subprocess.run(["git", "init", "-q"], cwd=project, check=False, capture_output=True)
+        (project / ".gitignore").write_text("*.log\n", encoding="utf-8")
+        measure_hostile(args.repeats, [int(s) for s in args.sizes.split(",")], allowlisted, project)
     return 0
 
 

@@ -8,19 +8,19 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import structlog
-
+from glmagent._log import get_logger
 from glmagent.audit import DEFAULT_LOCK_WAIT, software_facts, utc_now
 from glmagent.config import Settings, resolve_settings, split_policy_files
 from glmagent.errors import ConfigError
 from glmagent.focus import FileView, WorkingSet
+from glmagent.limits import Limits
 from glmagent.loop import AgentLoop, LoopObserver, Task, TaskResult
 from glmagent.memory import AgentSummaryStore, act_store, validate_task_id
 from glmagent.observation import Observation
 from glmagent.planners.base import Planner
 from glmagent.project_map import project_files, project_map
 from glmagent.prompt import ContextBuilder
-from glmagent.secrets import Redactor
+from glmagent.secrets import Redactor, declare_secret_variable
 from glmagent.stopping import StopControl
 from glmagent.testing import ShellTestRunner, TestFiles
 from glmagent.tools import git
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from glmagent.contract import Action
     from glmagent.guard import Policy
 
-log = structlog.get_logger(__name__)
+log = get_logger(__name__)
 
 
 class CodingAgent:
@@ -128,12 +128,22 @@ class CodingAgent:
         """
         workspace = _workspace(task.working_directory)
         settings = self.settings or resolve_settings(workspace.root)
+        declare_secret_variable(settings.api_key_env)
         planner = self.planner or planner_from_settings(settings)
+        declare_secret_variable(getattr(planner, "key_env", None))
         shell = self.shell or make_shell(settings.shell, sandbox_for(settings, workspace.root))
+        # glmagent's own git: the repository is decided now, before the model acts, and git runs contained.
+        git_runner = git.GitRunner(workspace.root, getattr(shell, "sandbox", None))
         redactor = Redactor()
         policy = self.policy or load_policy(settings, workspace.root)
         executor = ToolExecutor(
-            workspace, shell, policy, command_timeout=settings.command_timeout, redactor=redactor
+            workspace,
+            shell,
+            policy,
+            command_timeout=settings.command_timeout,
+            redactor=redactor,
+            git_runner=git_runner,
+            limits=limits_for(settings),
         )
         tests = (
             ShellTestRunner(shell, workspace.root, task.test_command, settings.test_timeout, redactor)
@@ -142,9 +152,11 @@ class CodingAgent:
         )
         memory = AgentSummaryStore(workspace.root, task.task_id, redactor=redactor, lock_wait=self.lock_wait)
         loop = AgentLoop(
-            project_map=project_map(workspace.root),
+            project_map=project_map(workspace.root, git=git_runner),
             focus=WorkingSet(FileView(workspace, redactor)),
-            test_files=TestFiles(workspace, lambda: project_files(workspace.root)) if tests else None,
+            test_files=TestFiles(workspace, lambda: project_files(workspace.root, git_runner))
+            if tests
+            else None,
             planner=planner,
             executor=executor,
             memory=memory,
@@ -153,10 +165,11 @@ class CodingAgent:
             observer=self.observer,
             start_details={
                 **run_facts(settings, shell, policy),
-                "start_state": start_state(workspace.root),
+                "start_state": start_state(workspace.root, git_runner),
                 **(details or {}),
             },
             stop=self.stop,
+            limits=limits_for(settings),
         )
         try:
             return loop.run(task)
@@ -170,12 +183,20 @@ class CodingAgent:
         """Run ONE action through the same policy and executor a task would use, and record it in
         `.hazina/agent-memory/act.jsonl`."""
         workspace = _workspace(Path(working_directory))
+        # The action is recorded after it ran: a record folder that is a link is refused before it runs.
+        act_store(workspace.root).check_paths()
         settings = self.settings or resolve_settings(workspace.root)
+        declare_secret_variable(settings.api_key_env)
         shell = self.shell or make_shell(settings.shell, sandbox_for(settings, workspace.root))
         policy = self.policy or load_policy(settings, workspace.root)
         redactor = Redactor()
         executor = ToolExecutor(
-            workspace, shell, policy, command_timeout=settings.command_timeout, redactor=redactor
+            workspace,
+            shell,
+            policy,
+            command_timeout=settings.command_timeout,
+            redactor=redactor,
+            limits=limits_for(settings),
         )
         started = utc_now()
         observation = executor.execute(action)
@@ -183,6 +204,17 @@ class CodingAgent:
             workspace.root, action, observation, redactor, started, run_facts(settings, shell, policy)
         )
         return observation
+
+
+def limits_for(settings: Settings) -> Limits:
+    """The bounds the settings set on what one reply can make glmagent do."""
+    return Limits(
+        max_actions=settings.max_actions,
+        read_max_bytes=settings.read_max_bytes,
+        diff_max_bytes=settings.diff_max_bytes,
+        edit_max_bytes=settings.edit_max_bytes,
+        observation_max_chars=settings.observation_max_chars,
+    )
 
 
 def run_facts(settings: Settings, shell: ShellBackend, policy: Policy) -> dict[str, Any]:
@@ -193,18 +225,22 @@ def run_facts(settings: Settings, shell: ShellBackend, policy: Policy) -> dict[s
         "shell": getattr(shell, "kind", None),
         "command_timeout": settings.command_timeout,
         "test_timeout": settings.test_timeout,
+        "limits": limits_for(settings).model_dump(),
         **software_facts(getattr(policy, "sources", ())),
     }
 
 
-def start_state(root: Path) -> dict[str, Any]:
+def start_state(root: Path, runner: git.GitRunner | None = None) -> dict[str, Any]:
     """Where the project stood when the run began: its git commit and whether the tree was clean, so a
     replay can start from the same files."""
-    head = git.run_git(root, "rev-parse", "--verify", "--quiet", "HEAD", timeout=15)
+    runner = runner or git.GitRunner(root)
+    head = runner.run("rev-parse", "--verify", "--quiet", "HEAD", timeout=15)
     if head.exit_code != 0:
         return {"git_head": None}
-    prefix = git.run_git(root, "rev-parse", "--show-prefix", timeout=15)
-    status = git.run_git(root, "status", "--porcelain", "--untracked-files=normal", "--", ".", timeout=60)
+    prefix = runner.run("rev-parse", "--show-prefix", timeout=15)
+    status = runner.run(
+        "status", "--porcelain", "--untracked-files=normal", "--ignore-submodules=all", "--", ".", timeout=60
+    )
     return {
         "git_head": head.stdout.strip(),
         "git_prefix": prefix.stdout.strip() if prefix.exit_code == 0 else "",
@@ -248,7 +284,9 @@ def _record_act(
 
 def sandbox_for(settings: Settings, root: Path) -> Sandbox:
     """The OS sandbox the settings ask for, for commands run in `root`."""
-    return resolve_sandbox(settings.sandbox, root, allow_network=settings.allow_network)
+    return resolve_sandbox(
+        settings.sandbox, root, allow_network=settings.allow_network, hidden=settings.sandbox_hide
+    )
 
 
 def containment(shell: ShellBackend) -> str:
@@ -286,6 +324,8 @@ def planner_from_settings(settings: Settings) -> Planner:
     from glmagent.planners.providers import RequestOptions, build_planner, resolve_provider
     from glmagent.strict_schema import strict_planner_schema
 
+    # The key's variable is a secret from here on, whatever its name: out of commands, redacted everywhere.
+    declare_secret_variable(settings.api_key_env)
     config = resolve_provider(
         settings.provider,
         model=settings.model,
@@ -294,6 +334,7 @@ def planner_from_settings(settings: Settings) -> Planner:
         api_key_env=settings.api_key_env,
         response_format=settings.response_format,
     )
+    declare_secret_variable(config.api_key_env)
     options = RequestOptions(
         max_tokens=settings.max_tokens,
         request_timeout=settings.request_timeout,

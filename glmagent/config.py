@@ -54,6 +54,7 @@ ENV_VARS: Mapping[str, str] = {
     "response_format": "GLMAGENT_RESPONSE_FORMAT",
     "prompt_budget": "GLMAGENT_PROMPT_BUDGET",
     "thinking": "GLMAGENT_THINKING",
+    "max_actions": "GLMAGENT_MAX_ACTIONS",
 }
 
 
@@ -101,6 +102,8 @@ class Settings(BaseModel):
     """OS sandbox for commands and tests: `auto` is bubblewrap on Linux (sandbox-exec on macOS) if usable."""
     allow_network: bool = False
     """Let sandboxed commands and tests use the network (off by default)."""
+    sandbox_hide: list[str] = Field(default_factory=list)
+    """More files or folders commands must not see in the sandbox (`~/` for the home; the list only adds)."""
     api_key_env: str | None = None
     """Name of the environment variable holding the provider's key (instead of the provider's usual one)."""
     max_tokens: int = Field(default=4096, ge=16, le=1_000_000)
@@ -118,6 +121,16 @@ class Settings(BaseModel):
     """Client-side cap on planner requests a minute (unset: no cap)."""
     response_format: Literal["auto", "json_schema", "json_object", "none"] = "auto"
     """Structured output to ask for first (`auto`: strict JSON schema, or `json_object` for GLM)."""
+    max_actions: int = Field(default=20, ge=1, le=1_000)
+    """Actions run from one planner reply; the rest are refused and the model is told to send them again."""
+    read_max_bytes: int = Field(default=1_000_000, ge=1_000)
+    """Bytes read_file reads from one file; a longer file is read in parts (`"lines": "START-END"`)."""
+    diff_max_bytes: int = Field(default=1_000_000, ge=1_000)
+    """Bytes of one diff apply_diff accepts."""
+    edit_max_bytes: int = Field(default=10_000_000, ge=1_000)
+    """Bytes of a file apply_diff edits at most."""
+    observation_max_chars: int = Field(default=400_000, ge=10_000)
+    """Characters of action output one iteration keeps in all; later outputs are cut to what is left."""
     prompt_budget: int = Field(default=12_000, ge=4_000, le=2_000_000)
     """Tokens (estimated high) the whole prompt may take; lower it for a model with a small context window."""
     thinking: bool | None = None
@@ -196,9 +209,9 @@ def user_config_path() -> Path:
 
 
 def _log_warning(message: str) -> None:
-    import structlog
+    from glmagent._log import get_logger
 
-    structlog.get_logger(__name__).warning(message)
+    get_logger(__name__).warning(message)
 
 
 def _unknown_keys_message(keys: list[str]) -> str:
@@ -283,11 +296,16 @@ def resolve_settings_with_origins(
         policy_origins.append(Origin("user file", f"{own_policy} (picked up because it exists)"))
     merged: dict[str, Any] = {}
     origins: dict[str, Origin] = {}
+    hidden: list[str] = []
     for layer, origin in ((user, user_origin), (project, project_origin)):
         for key, value in layer.items():
             if key == "policy_files":
                 policy_files += list(value)
                 policy_origins += [origin] * len(value)
+            elif key == "sandbox_hide" and isinstance(value, list):
+                # Paths to hide add up: a project file can hide more, never show what the user hid.
+                hidden += [item for item in value if item not in hidden]
+                merged[key], origins[key] = list(hidden), origin
             else:
                 merged[key], origins[key] = value, origin
     for field, var in ENV_VARS.items():

@@ -52,6 +52,8 @@ class Action(BaseModel):
     path: str | None = Field(default=None, min_length=1)
     diff: str | None = Field(default=None, min_length=1)
     command: str | None = Field(default=None, min_length=1)
+    lines: str | None = Field(default=None, min_length=1)
+    """read_file only: the line range `START-END` of a long file to show."""
 
     @model_validator(mode="after")
     def _required_fields_present(self) -> Action:
@@ -64,6 +66,8 @@ class Action(BaseModel):
         """A one-line description for progress output and logs."""
         if self.tool is ToolName.RUN:
             return f"run `{self.command}`"
+        if self.path and self.lines and self.tool is ToolName.READ_FILE:
+            return f"{self.tool.value} {self.path} lines {self.lines}"
         if self.path:
             return f"{self.tool.value} {self.path}"
         return self.tool.value

@@ -3,7 +3,8 @@
     GlmAgentError
     ├── ConfigError            bad flags, settings or files supplied by the user (CLI exit 2)
     │   ├── MissingApiKeyError a provider needs a key that is not set
-    │   └── TaskBusyError      another run of the same task id holds its lock
+    │   ├── TaskBusyError      another run of the same task id holds its lock
+    │   └── RecordPathError    a folder or file glmagent records into is a link (or not what it must be)
     ├── PlannerError           provider failed: HTTP error, unreachable, timeout, bad reply (exit 3)
     │   ├── ContextTooLongError    the prompt exceeds the model's context: the loop shrinks it, once
     │   └── ContentFilteredError   the provider's content filter blocked the reply: the iteration fails
@@ -31,6 +32,11 @@ class MissingApiKeyError(ConfigError):
 
 class TaskBusyError(ConfigError):
     """Another run of the same task id is in progress (one run per task id at a time)."""
+
+
+class RecordPathError(ConfigError):
+    """glmagent's own files (memory, audit log, lock, anchors) would be written through a link or into
+    something that is not a plain folder or file; nothing was written."""
 
 
 class PlannerError(GlmAgentError):

@@ -16,8 +16,9 @@ from pydantic import BaseModel, Field
 
 from glmagent.contract import Action, InvalidPlannerOutput, PlannerOutput, ToolName, parse_planner_output
 from glmagent.errors import ContentFilteredError, ContextTooLongError, PlannerError
+from glmagent.limits import Limits, ObservationBudget, refused_actions
 from glmagent.observation import Observation
-from glmagent.planners.base import ChatMessage, Planner, PlannerReply, TokenUsage
+from glmagent.planners.base import NO_REPLY_LEFT, ChatMessage, Planner, PlannerReply, TokenUsage
 from glmagent.prompt import ContextBuilder, LastIteration
 from glmagent.stopping import StopControl
 from glmagent.testing import TestOutcome, failing_tests, passed_count, task_allows_test_changes
@@ -64,6 +65,11 @@ class TaskResult(BaseModel):
     success: bool
     stop_reason: StopReason
     iterations: int
+    """How many iterations this run ran."""
+    first_iteration: int = 1
+    """The number of this run's first iteration. Iterations are numbered across the runs of one task (a
+    resumed task, a reused task id continue from the memory file), alike in the memory file, the audit log,
+    on screen and here: this run ran `first_iteration` .. `first_iteration + iterations - 1`."""
     summary: str
     """The iteration summaries written during this run, as they appear in the memory file."""
     error: str | None = None
@@ -220,8 +226,11 @@ class AgentLoop:
         stop: StopControl | None = None,
         focus: FileFocus | None = None,
         test_files: TestFileGuard | None = None,
+        limits: Limits | None = None,
     ) -> None:
         self.planner = planner
+        self.limits = limits or Limits()
+        """Actions run per reply and observation text kept per iteration (`glmagent.limits`)."""
         self.executor = executor
         self.stop = stop or StopControl()
         """Lets a first Ctrl-C finish the running action (the memory store writes each record whole)."""
@@ -269,6 +278,8 @@ class AgentLoop:
             **self.start_details,
         )
         self._number = self.memory.next_iteration_number()
+        first = self._number
+        self._last = first + task.max_iterations - 1  # the highest number this run may reach
         iterations = 0
         clean_iterations = 0  # iterations in which every action succeeded
         latest_tests: TestOutcome | None = None
@@ -345,6 +356,7 @@ class AgentLoop:
             success=success,
             stop_reason=reason,
             iterations=iterations,
+            first_iteration=first,
             summary="\n".join(self._blocks),
             error=error,
             duration_s=round(time.monotonic() - started, 3),
@@ -375,10 +387,11 @@ class AgentLoop:
             notes=notes,
         )
         shrunk = False
+        first = ""  # why the first reply was invalid, once it was
         for attempt in (1, 2):
             while True:
                 try:
-                    reply = self._ask(messages, iteration, task.max_iterations, attempt)
+                    reply = self._ask(messages, iteration, self._last, attempt)
                     break
                 except ContextTooLongError as too_long:
                     if shrunk:
@@ -389,6 +402,10 @@ class AgentLoop:
                     self._lines.append("Prompt too long for the model's context; retried with a shorter one")
                     self.memory.record("context_shrunk", iteration=self._number, error=str(too_long))
                     messages = self.context.shrink(messages)
+            if attempt == 2 and reply.finish_reason == NO_REPLY_LEFT:
+                # Nothing answered the retry: the outcome is the invalid reply, not the stand-in's empty plan.
+                self._lines.append(f"Planner output invalid, and no reply was left to retry with: {first}")
+                raise _Stop(StopReason.INVALID_OUTPUT, f"planner output invalid: {first}")
             try:
                 if reply.finish_reason == "length":
                     raise InvalidPlannerOutput(
@@ -408,7 +425,8 @@ class AgentLoop:
                         StopReason.INVALID_OUTPUT, f"planner output invalid twice: {invalid}"
                     ) from None
                 self._lines.append(f"Planner output invalid, retried: {invalid}")
-                messages = self.context.retry(messages, reply.text, str(invalid))
+                first = str(invalid)
+                messages = self.context.retry(messages, reply.text, first)
                 continue
             self.memory.record("validation", iteration=self._number, attempt=attempt, valid=True)
             self.observer.planned(self._number, output, reply)
@@ -450,6 +468,29 @@ class AgentLoop:
 
     def _act(self, actions: Sequence[Action]) -> list[Observation]:
         observations: list[Observation] = []
+        beyond = actions[self.limits.max_actions :]
+        actions = actions[: self.limits.max_actions]
+        budget = ObservationBudget(self.limits.observation_max_chars)
+        self._act_within_limits(actions, observations, budget)
+        for action, observation in zip(actions, observations, strict=False):
+            if self.focus is not None and action.path and action.tool is ToolName.APPLY_DIFF:
+                self.focus.add(action.path)
+            read = action.tool is ToolName.READ_FILE and observation.status == "ok"
+            if self.focus is not None and action.path and read:
+                self.focus.add(action.path)
+                self.focus.mark_seen(action.path)
+        if beyond:  # one observation, one record: a reply of 10,000 actions costs no more than one of 21
+            refused = refused_actions(len(beyond), self.limits.max_actions, beyond[0].tool.value)
+            observations.append(refused)
+            self._lines.append(refused.summary)
+            self.memory.record(
+                "actions_refused", iteration=self._number, count=len(beyond), limit=self.limits.max_actions
+            )
+        return observations
+
+    def _act_within_limits(
+        self, actions: Sequence[Action], observations: list[Observation], budget: ObservationBudget
+    ) -> None:
         for index, action in enumerate(actions):
             self.observer.action_started(self._number, action)
             observation = self._refusal(action)
@@ -463,7 +504,7 @@ class AgentLoop:
                 if action.tool is ToolName.APPLY_DIFF and action.path and self.focus is not None:
                     self._undo.setdefault(action.path, self.focus.capture(action.path))
                 with self.stop.action():
-                    observation = self.executor.execute(action)
+                    observation = budget.fit(self.executor.execute(action))
                 observation = self._after(action, observation, unseen=unseen)
             observations.append(observation)
             self._lines.append(observation.summary)
@@ -496,14 +537,6 @@ class AgentLoop:
                 if skipped:
                     self._lines.append(f"Skipped {len(skipped)} remaining action(s) after the rejection")
                 break
-        for action, observation in zip(actions, observations, strict=False):
-            if self.focus is not None and action.path and action.tool is ToolName.APPLY_DIFF:
-                self.focus.add(action.path)
-            read = action.tool is ToolName.READ_FILE and observation.status == "ok"
-            if self.focus is not None and action.path and read:
-                self.focus.add(action.path)
-                self.focus.mark_seen(action.path)
-        return observations
 
     def _refusal(self, action: Action) -> Observation | None:
         """Why the loop does not run `action` at all, as its observation; None when it may run.

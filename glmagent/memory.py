@@ -19,8 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-import structlog
-
+from glmagent._log import get_logger
 from glmagent.audit import (
     DEFAULT_LOCK_WAIT,
     MEMORY_DIR,
@@ -28,9 +27,12 @@ from glmagent.audit import (
     AuditWriter,
     RunLock,
     append_durably,
+    check_record_path,
     ensure_private_dir,
     last_byte,
     new_run_id,
+    one_line,
+    read_no_follow,
     render_footer,
     render_header,
     text_hash,
@@ -38,10 +40,11 @@ from glmagent.audit import (
     utc_now,
     validate_task_id,
 )
+from glmagent.errors import RecordPathError
 from glmagent.observation import Observation
 from glmagent.secrets import Redactor
 
-log = structlog.get_logger(__name__)
+log = get_logger(__name__)
 
 #: The task id under which `glmagent act` records its runs.
 ACT_TASK_ID = "act"
@@ -60,9 +63,7 @@ def format_iteration(number: int, lines: Iterable[str]) -> str:
     """One iteration block in the memory file's exact format, capped at ~500 tokens."""
     bullets, used, dropped = [], 0, 0
     for line in lines:
-        flat = " ".join(line.split())
-        if len(flat) > 300:
-            flat = flat[:299] + "…"
+        flat = one_line(line, 300)  # data only: no name or thought can start a line of its own
         if used + len(flat) > MAX_SUMMARY_CHARS:
             dropped += 1
             continue
@@ -101,6 +102,8 @@ class AgentSummaryStore:
         keep_summary: bool = True,
     ) -> None:
         self.task_id = validate_task_id(task_id)
+        self.workdir = workdir
+        """Every file below it is opened without following links (`glmagent.audit._files`)."""
         self.directory = workdir / MEMORY_DIR
         self.summary_path = self.directory / f"{task_id}.txt"
         self.audit_path = self.directory / f"{task_id}.jsonl"
@@ -109,7 +112,7 @@ class AgentSummaryStore:
         self.lock_wait = lock_wait
         self._redact = redactor or Redactor()
         self._anchors = anchors
-        self._lock = RunLock(self.lock_path, task_id)
+        self._lock = RunLock(self.lock_path, task_id, base=workdir)
         self._writer: AuditWriter | None = None
         self._prompt_parts: set[str] = set()
         self.run_id: str | None = None
@@ -117,11 +120,19 @@ class AgentSummaryStore:
     # -- reading --
     def load_summary(self) -> str:
         """The iteration blocks earlier iterations (of this or previous runs with the task id) wrote."""
-        try:
-            text = self.summary_path.read_text(encoding="utf-8", errors="replace")
-        except FileNotFoundError:
+        data = read_no_follow(self.summary_path, base=self.workdir)
+        if data is None:
             return ""
+        text = data.decode("utf-8", errors="replace")
         return "\n".join(block for _, block in iteration_blocks(text))
+
+    def check_paths(self) -> None:
+        """Raise `RecordPathError` when a folder or file this store writes is a link (nothing is written):
+        a check to make before an action runs whose record could not be written afterwards."""
+        for path in (self.summary_path, self.audit_path, self.lock_path, self.directory / ".gitignore"):
+            check_record_path(path, base=self.workdir)
+        anchors = (self._anchors or AnchorBook()).path
+        check_record_path(anchors, base=anchors.parent)
 
     def next_iteration_number(self) -> int:
         """Iteration numbers continue across runs that share a task id."""
@@ -134,14 +145,17 @@ class AgentSummaryStore:
         if self._writer is not None:
             raise RuntimeError("a run is already open on this store")
         run_id = new_run_id()
-        ensure_private_dir(self.directory)
+        self.check_paths()
+        ensure_private_dir(self.directory, base=self.workdir)
         self._lock.acquire(
             {"run": run_id, "pid": os.getpid(), "started": utc_now()},
             wait=self.lock_wait,
             on_wait=lambda message: log.warning(message),
         )
         self.run_id = run_id
-        self._writer = AuditWriter(self.audit_path, self.task_id, run_id, redactor=self._redact)
+        self._writer = AuditWriter(
+            self.audit_path, self.task_id, run_id, redactor=self._redact, base=self.workdir
+        )
         self._prompt_parts = set()
         try:
             self._writer.open()
@@ -226,7 +240,7 @@ class AgentSummaryStore:
                     (self._anchors or AnchorBook()).append(
                         self.audit_path, self.task_id, writer.run_id, writer.seq, writer.head, writer.size
                     )
-                except OSError as error:
+                except (OSError, RecordPathError) as error:
                     log.warning(f"could not write the audit anchor ({error}); `audit verify` will say so")
         finally:
             self.close()
@@ -240,10 +254,12 @@ class AgentSummaryStore:
         self._lock.release()
 
     def _append_text(self, piece: str) -> None:
-        previous = last_byte(self.summary_path)
+        previous = last_byte(self.summary_path, base=self.workdir)
         # A blank line between pieces; a piece cut short by a crash is closed first.
         separator = "" if not previous else ("\n" if previous == b"\n" else "\n\n")
-        append_durably(self.summary_path, (separator + piece).encode("utf-8", "backslashreplace"))
+        append_durably(
+            self.summary_path, (separator + piece).encode("utf-8", "backslashreplace"), base=self.workdir
+        )
 
 
 def act_store(workdir: Path, *, redactor: Redactor | None = None) -> AgentSummaryStore:

@@ -11,8 +11,11 @@ counted in a last line.
 from __future__ import annotations
 
 import os
-import subprocess
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from glmagent.tools.git import GitRunner
 
 #: Files listed at most; the rest are counted.
 MAX_FILES = 400
@@ -44,21 +47,27 @@ SYMBOLS_MAX_FILES = 200
 SYMBOLS_MAX_BYTES = 200_000
 
 
-def project_map(root: Path, limit: int = MAX_FILES, max_chars: int = MAX_CHARS) -> str:
-    """One path per line (sorted), then `(N more files not shown)` when the list was cut. In a small project
-    a Python file's line also names its top-level functions and classes: `shop/pricing.py: order_total(items),
-    discounted(total, percent)`."""
-    lines = _listing(root, limit, max_chars)
+def project_map(
+    root: Path, limit: int = MAX_FILES, max_chars: int = MAX_CHARS, *, git: GitRunner | None = None
+) -> str:
+    """One path per line (sorted), then `(N more files not shown)` when the list was cut; the file list
+    comes from `git` (glmagent's contained git, made for `root` when not given) inside a repository. In a
+    small project a Python file's line also names its top-level functions and classes:
+    `shop/pricing.py: order_total(items), discounted(total, percent)`."""
+    lines = _listing(root, limit, max_chars, git)
     if len(lines) > SYMBOLS_MAX_FILES or any(line.startswith("(") for line in lines):
         return "\n".join(lines)
-    with_symbols = [_with_symbols(root, line) for line in lines]
-    text = "\n".join(with_symbols)
+    text = "\n".join(_with_symbols(root, line) for line in lines)
     return text if len(text) <= max_chars else "\n".join(lines)
 
 
-def project_files(root: Path) -> list[str]:
+def project_files(root: Path, git: GitRunner | None = None) -> list[str]:
     """Every project file (tracked and untracked-not-ignored, or a bounded walk outside git), sorted."""
-    files = _git_files(root)
+    if git is None:
+        from glmagent.tools.git import GitRunner
+
+        git = GitRunner(root)
+    files = git.files()
     if files is None:
         files, _ = _walked_files(root, MAX_FILES * 10)
     return sorted({f for f in files if not f.startswith((".hazina/", ".git/"))})
@@ -90,8 +99,12 @@ def _with_symbols(root: Path, path: str) -> str:
     return f"{path}: {', '.join(names)}" if names else path
 
 
-def _listing(root: Path, limit: int, max_chars: int) -> list[str]:
-    files = _git_files(root)
+def _listing(root: Path, limit: int, max_chars: int, git: GitRunner | None) -> list[str]:
+    if git is None:
+        from glmagent.tools.git import GitRunner
+
+        git = GitRunner(root)
+    files = git.files()
     complete = True
     if files is None:
         files, complete = _walked_files(root, limit * 10)
@@ -111,35 +124,6 @@ def _listing(root: Path, limit: int, max_chars: int) -> list[str]:
         at_least = "" if complete else "at least "
         lines.append(f"({at_least}{left_out:,} more files not shown)")
     return lines
-
-
-def _git_files(root: Path) -> list[str] | None:
-    from glmagent.tools.shell import child_environment
-
-    try:
-        done = subprocess.run(
-            [
-                "git",
-                "-c",
-                "core.fsmonitor=false",
-                "ls-files",
-                "--cached",
-                "--others",
-                "--exclude-standard",
-                "-z",
-            ],
-            cwd=root,
-            env=child_environment(),
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            timeout=30,
-            check=False,
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    if done.returncode != 0:
-        return None
-    return [p for p in done.stdout.decode("utf-8", "replace").split("\0") if p]
 
 
 def _walked_files(root: Path, cap: int) -> tuple[list[str], bool]:

@@ -59,7 +59,7 @@ def prompt_tokens(messages: Sequence[ChatMessage]) -> int:
 
 
 _TOOL_DOCS = {
-    ToolName.READ_FILE: "show a text file with line numbers",
+    ToolName.READ_FILE: 'show a text file with line numbers (a long one in parts: "lines": "START-END")',
     ToolName.APPLY_DIFF: "change ONE file: SEARCH/REPLACE blocks or a unified diff in `diff`",
     ToolName.RUN: "run a shell command in the working directory (checked by the command policy first)",
     ToolName.GIT_STATUS: "git status --short --branch",

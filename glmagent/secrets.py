@@ -11,6 +11,10 @@ directory, while `STRIPE_KEY`, `DB_PASS`, `MYSQL_PWD` and `GH_PAT` are secrets.
 
 `SECRET_NAME_PATTERN` is the same rule as one regular expression, matched in full and ignoring case, so the
 guard's variable rules (`names = ["<secret-name>"]` in the policy) use exactly this definition.
+
+A provider's key may sit in a variable whose name looks like nothing (`--api-key-env LLMKEY`): whoever picks
+that variable declares it with `declare_secret_variable`, and from then on, in this process, it is kept out
+of every command's environment (`is_hidden_variable`) and its value is redacted by every `Redactor`.
 """
 
 from __future__ import annotations
@@ -53,6 +57,26 @@ _SECRET_NAME = re.compile(SECRET_NAME_PATTERN, re.IGNORECASE | re.DOTALL)
 def is_secret_name(name: str) -> bool:
     """True for variable names that look like they hold a key, token or password."""
     return _SECRET_NAME.fullmatch(name) is not None
+
+
+_DECLARED: set[str] = set()
+
+
+def declare_secret_variable(name: str | None) -> None:
+    """Treat the variable `name` as a secret from now on in this process, whatever its name looks like (the
+    provider's key variable): no command sees it, and its value is redacted everywhere."""
+    if name and name.strip():
+        _DECLARED.add(name.strip())
+
+
+def declared_secret_variables() -> frozenset[str]:
+    """The variables declared with `declare_secret_variable`."""
+    return frozenset(_DECLARED)
+
+
+def is_hidden_variable(name: str) -> bool:
+    """True for variables no command may see: secret-looking names and declared key variables."""
+    return name in _DECLARED or is_secret_name(name)
 
 
 #: Values shorter than this are not redacted: one to three characters (`1`, `on`, `dev`) occur everywhere
@@ -107,7 +131,9 @@ class Redactor:
     """
 
     def __init__(self, environ: Mapping[str, str] | None = None, extra_names: Iterable[str] = ()) -> None:
-        values = secret_values(os.environ if environ is None else environ, extra_names)
+        self.names = frozenset(extra_names) | declared_secret_variables()
+        """The variables redacted besides the secret-looking ones."""
+        values = secret_values(os.environ if environ is None else environ, self.names)
         forms = set(values)
         for value in values:
             forms |= _encodings(value)
@@ -122,3 +148,14 @@ class Redactor:
 
     def __call__(self, text: str) -> str:
         return self.redact(text)[0]
+
+
+_shared: Redactor | None = None
+
+
+def shared_redactor() -> Redactor:
+    """One `Redactor` for this process's environment, rebuilt when a key variable is declared later."""
+    global _shared
+    if _shared is None or _shared.names != declared_secret_variables():
+        _shared = Redactor()
+    return _shared

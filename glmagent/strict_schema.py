@@ -4,7 +4,8 @@ Grammar-constrained decoders (llama.cpp, vLLM, OpenAI's strict mode, Ollama's `f
 documented schema's per-tool `if`/`then` requirements, so a model could send `{"tool": "read_file"}` with no
 `path`. This form says the same thing in the subset they all enforce: each action is one closed object per
 tool (`tool` a `const`, every field required, `additionalProperties: false`), and `git_diff`, whose `path` is
-optional, gets two (with and without it) since strict modes insist that every field be required. Lengths are
+optional, gets two (with and without it) since strict modes insist that every field be required (and so does
+`read_file` with its optional `lines`). Lengths are
 bounded so a decoder cannot run on forever. For well-formed replies it accepts exactly what
 `schemas/planner_output.schema.json` accepts (tests/test_strict_schema.py compares the two).
 """
@@ -25,6 +26,7 @@ _FIELD_DOCS = {
     "path": "Workspace-relative file path.",
     "diff": "SEARCH/REPLACE blocks or a unified diff for `path`.",
     "command": "A shell command; checked by the command policy before it runs.",
+    "lines": 'The part of a long file to show: "START-END", e.g. "120-180".',
 }
 
 
@@ -45,6 +47,7 @@ def strict_planner_schema() -> dict[str, Any]:
     """The strict schema (draft 2020-12 keywords only, no conditionals, no `$ref`); cached, do not mutate."""
     variants = [_action(tool, REQUIRED_FIELDS[tool]) for tool in ToolName]
     variants.append(_action(ToolName.GIT_DIFF, ("path",)))  # git_diff's optional path: a form of its own
+    variants.append(_action(ToolName.READ_FILE, ("path", "lines")))  # so is read_file's optional range
     return {
         "type": "object",
         "additionalProperties": False,

@@ -35,10 +35,13 @@ REPLIES = [
 ]
 
 
-def finished_task(project: Path, task_id: str = "t", description: str = "say hi") -> Path:
-    """Run a task with a read, a blocked command, a diff, a command and test runs; returns its audit log."""
+def finished_task(
+    project: Path, task_id: str = "t", description: str = "say hi", *, test_output: str = ""
+) -> Path:
+    """Run a task with a read, a blocked command, a diff, a command and test runs; returns its audit log.
+    The test command prints `test_output` (nothing by default) before it passes or fails."""
     agent = CodingAgent(planner=ScriptedPlanner(REPLIES), settings=Settings(provider="replay", shell="posix"))
-    check = python_check("'hi ' in open('app.py').read()")
+    check = python_check(f"print({test_output!r}) or 'hi ' in open('app.py').read()")
     result = agent.run(CodingAgent.create_task(description, project, test_command=check, task_id=task_id))
     assert result.success
     return project / ".hazina" / "agent-memory" / f"{task_id}.jsonl"

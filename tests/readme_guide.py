@@ -6,9 +6,13 @@ follows (also stated in the README's own "About this guide" note):
 - ```sh blocks hold commands, one per line (a trailing `\\` continues a line); lines of one block run in one
   shell, in order, so `export`, `cd` and `. .venv/bin/activate` carry over. A command must exit 0 unless a
   comment on its line says otherwise (`# exit 1`, `# exits 2`).
-- A ```text block right after a ```sh block of one command shows that command's output: every line of it
-  must appear in what the command prints, in order (temporary paths, task ids and timings may differ).
-- ```python blocks run with the interpreter under test; ```powershell blocks run only on Windows.
+- A ```text block right after a ```sh block of one command shows that command's output, all of it, in
+  order: a line holding only `…` stands for lines left out there, and nothing else may be missing (blank
+  lines aside; temporary paths, task and run ids, times, hashes and the interpreter's path may differ).
+  A ```text block that starts with `$ ` is a terminal session: each `$ COMMAND` runs (in the same shell,
+  like a ```sh block) and must print what follows it, by the same rule. No other block shows output.
+- ```python blocks run with the interpreter under test; a `print(...)  # TEXT` line says what it prints, and
+  the block's stdout must be exactly those lines. ```powershell blocks run only on Windows.
 - Commands run in a copy of the demo's sample project (a module that crashes on None and its pytest suite),
   with `replies.jsonl` (the demo's recorded replies) and `TASK.md` beside its files; `~` is a fresh home
   holding `~/src/app`, another copy. Every provider points at a loopback stand-in that answers like a model
@@ -56,6 +60,8 @@ class Block:
     commands: list[Command] = field(default_factory=list)
     output: str | None = None
     """The ```text block that follows, when this block is one command whose output it shows."""
+    transcript: list[tuple[Command, str]] = field(default_factory=list)
+    """A ```text block written as a terminal session: each `$ COMMAND` line and the output after it."""
 
     @property
     def name(self) -> str:
@@ -71,6 +77,8 @@ def blocks(readme: str) -> list[Block]:
         block = Block(language, match.group(2), line)
         if language in ("sh", "bash", "shell", "console"):
             block.commands = _commands(block.body, line + 1)
+        elif language == "text" and block.body.lstrip().startswith("$ "):
+            block.transcript = _transcript(block.body, line + 1)
         elif language == "text" and found and found[-1].commands and len(found[-1].commands) == 1:
             between = readme[_end_of(readme, found[-1].line) : match.start()]
             if not between.strip():
@@ -85,6 +93,17 @@ def _end_of(readme: str, line: int) -> int:
         if readme.count("\n", 0, match.start()) + 1 == line:
             return match.end()
     raise AssertionError(line)
+
+
+def _transcript(body: str, first_line: int) -> list[tuple[Command, str]]:
+    """The `$ COMMAND` lines of a session block, each with the lines shown after it as its output."""
+    session: list[tuple[Command, list[str]]] = []
+    for offset, raw in enumerate(body.splitlines()):
+        if raw.startswith("$ "):
+            session.append((_command(raw[2:], first_line + offset), []))
+        elif session:
+            session[-1][1].append(raw)
+    return [(command, "\n".join(lines)) for command, lines in session]
 
 
 _HEREDOC = re.compile(r"<<-?\s*(['\"]?)(\w+)\1")
@@ -187,6 +206,13 @@ def _words(code: str) -> list[str]:
 _NORMALISE = [
     (re.compile(r"/tmp/[^\s│]*?(?=/wordstats\b)|/tmp/glmagent-demo-[^/\s│]+"), "<tmp>"),
     (re.compile(r"task-\d{8}-\d{6}-[0-9a-f]{4}"), "<task-id>"),
+    (re.compile(r"\b\d{8}T\d{6}Z-[0-9a-f]{8}\b"), "<run-id>"),
+    (re.compile(r"\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[+-]\d{2}:\d{2}|Z)?"), "<when>"),
+    (re.compile(r"\b[0-9a-f]{64}\b"), "<sha256>"),
+    (re.compile(r"\b(?=[0-9]*[a-f])[0-9a-f]{12,16}\b…?"), "<hex>"),
+    (re.compile(r"…[0-9a-f]{8}\b"), "…<run>"),
+    (re.compile(r"\b\d{4}-\d{2}-\d{2}\b"), "<date>"),
+    (re.compile(r"(?<![\w/])[~\w./-]*/python3?(?:\.\d+)?(?=\s)"), "<python>"),
     (re.compile(r"\b\d+\.\d+s\b"), "<s>"),
     (re.compile(r"\b\d{2}:\d{2}:\d{2}\b"), "<time>"),
     (re.compile(r"[ \t]+"), " "),
@@ -199,24 +225,84 @@ def normalise(text: str) -> str:
     return text
 
 
-def missing_output_lines(shown: str, actual: str, home: str | None = None) -> list[str]:
-    """Lines of the README's output block not found, in order, in the actual output (`home`: the path the
-    README writes as `~`)."""
+#: A line holding only this, in an output block, stands for lines the README leaves out.
+ELISIONS = ("…", "...")
+
+
+def output_mismatch(shown: str, actual: str, home: str | None = None) -> list[str]:
+    """Why the README's output block is not what the command printed, or [] when it is.
+
+    The shown lines must be the command's output, all of it, in order: a line `…` alone stands for any
+    lines left out there (a diff's middle, a row that depends on the machine), and nothing else may be left
+    out. Blank lines do not count; temporary paths, task ids, timings and clock times are normalised, and
+    `home` (the folder the README writes as `~`) is written `~`."""
     if home:
         actual = actual.replace(home, "~")
-    got = [normalise(line).strip() for line in actual.splitlines()]
-    position = 0
-    missing = []
-    for wanted in (normalise(line).strip() for line in shown.splitlines()):
-        if not wanted or wanted in ("…", "..."):
-            continue
-        for index in range(position, len(got)):
-            if got[index] == wanted:
-                position = index + 1
-                break
+    got = [line for line in (normalise(line).strip() for line in actual.splitlines()) if line]
+    wanted = [line for line in (normalise(line).strip() for line in shown.splitlines()) if line]
+    segments: list[list[str]] = [[]]
+    for line in wanted:
+        if line in ELISIONS:
+            segments.append([])
         else:
-            missing.append(wanted)
-    return missing
+            segments[-1].append(line)
+    opens = bool(wanted) and wanted[0] in ELISIONS
+    closes = bool(wanted) and wanted[-1] in ELISIONS
+    position = 0
+    for index, segment in enumerate(segments):
+        if not segment:
+            continue
+        last = index == len(segments) - 1
+        starts = [
+            at
+            for at in range(position, len(got) - len(segment) + 1)
+            if got[at : at + len(segment)] == segment
+        ]
+        if index == 0 and not opens:
+            starts = [at for at in starts if at == 0]
+        if last and not closes:
+            ending = [at for at in starts if at + len(segment) == len(got)]
+            if starts and not ending:
+                after = got[starts[0] + len(segment) : starts[0] + len(segment) + 3]
+                return [f"the command printed more after the last shown line: {after}"]
+            starts = ending
+        if not starts:
+            return _diagnose(segment, got, position, anchored=index == 0 and not opens)
+        position = starts[0] + len(segment)
+    if not closes and position != len(got):
+        return [f"the command printed more after the last shown line: {got[position : position + 3]}"]
+    return []
+
+
+def _diagnose(segment: list[str], got: list[str], position: int, *, anchored: bool) -> list[str]:
+    """The first shown line of `segment` that the output does not have where the README puts it."""
+    start = (
+        position
+        if anchored
+        else next((at for at in range(position, len(got)) if got[at] == segment[0]), None)
+    )
+    if start is None:
+        return [f"not printed (after line {position} of the output): {segment[0]!r}"]
+    for offset, line in enumerate(segment):
+        at = start + offset
+        if at >= len(got):
+            return [f"the output ends before {line!r}"]
+        if got[at] != line:
+            return [
+                f"README shows {line!r} where the command printed {got[at]!r} "
+                "(leave lines out only with a line holding `…`)"
+            ]
+    return [f"{segment[0]!r} matches only where the README's order or ends do not allow"]
+
+
+_PRINT_SHOWS = re.compile(r"^\s*print\(.*\)\s+#\s?(.+?)\s*$")
+
+
+def printed_lines(body: str) -> list[str] | None:
+    """What a ```python block says it prints: the comment after each `print(...)` (`# True tests_passed 1`),
+    or None when no print of it says."""
+    shown = [m.group(1) for m in map(_PRINT_SHOWS.match, body.splitlines()) if m]
+    return shown or None
 
 
 # --- the loopback stand-in for every provider -----------------------------------------------------------

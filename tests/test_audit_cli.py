@@ -173,3 +173,59 @@ def test_act_records_each_action_in_act_jsonl(project: Path, capsys: pytest.Capt
     assert verify_log(log).ok
     assert main(["audit", "list", "-C", str(project)]) == 0
     assert capsys.readouterr().out.count(" act ") == 2
+
+
+def _blocks(html: str, css: str) -> list[str]:
+    """The HTML of each step box of one kind (`tests`, `action`), in order."""
+    return re.findall(rf'<div class="{css}\b.*?</div>(?=\n<div|\n</section>)', html, re.DOTALL)
+
+
+def test_the_export_shows_each_run_once_and_folds_a_passing_runs_output(
+    project: Path, tmp_path: Path
+) -> None:
+    """Each test run and command once (the recorded output repeats them at its top); a failed run with its
+    output open; a passing one with the runner's last line in view and its output folded away."""
+    finished_task(project, test_output="collected 4 items\n\n4 passed in 0.01s")
+    page = tmp_path / "audit.html"
+    assert main(["audit", "export", "t", "-C", str(project), "--html", str(page)]) == 0
+    html = page.read_text(encoding="utf-8")
+    tests = _blocks(html, "tests")
+    assert len(tests) >= 2 and 'class="tests failed"' in tests[0] and 'class="tests passed"' in tests[-1]
+    for block in tests:
+        command = re.search(r"\$ ([^<]*?)(?:   →|</)", block)
+        assert command is not None, block
+        assert block.count(command.group(1)) == 1, f"the command appears more than once:\n{block}"
+        assert "[exit " not in block, "the exit is shown once, in the header"
+    failed, passed = tests[0], tests[-1]
+    assert '<pre class="output">' in failed and "<details" not in failed
+    summary = re.search(
+        r'<details class="output"><summary><code>(.*?)</code></summary><pre>(.*?)</pre>', passed, re.S
+    )
+    assert summary is not None, passed
+    assert "open" not in passed.split("<summary>")[0], "folded unless the reader opens it"
+    assert summary.group(1).endswith("→ 4 passed in 0.01s") and "collected 4 items" in summary.group(2)
+    runs = [block for block in _blocks(html, "action") if '<pre class="command">$ echo changed' in block]
+    assert len(runs) == 1 and runs[0].count("$ echo changed") == 1
+    assert "[exit 0]" not in runs[0] and "changed" in runs[0].split("</pre>", 1)[1]
+
+
+def test_a_passing_run_that_printed_nothing_shows_only_its_command(project: Path, tmp_path: Path) -> None:
+    finished_task(project)
+    page = tmp_path / "audit.html"
+    assert main(["audit", "export", "t", "-C", str(project), "--html", str(page)]) == 0
+    passed = _blocks(page.read_text(encoding="utf-8"), "tests")[-1]
+    assert 'class="tests passed"' in passed and "<details" not in passed and "stdout: (empty)" not in passed
+
+
+def test_show_gives_each_run_once_and_a_passing_runs_last_line(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    finished_task(project, test_output="4 passed in 0.01s")
+    capsys.readouterr()
+    assert main(["audit", "show", "t", "-C", str(project)]) == 0
+    timeline = capsys.readouterr().out.split("\nTimeline\n", 1)[1]
+    assert "[exit " not in timeline, "the recorded output's own header is not repeated"
+    assert timeline.count("$ echo changed") == 1
+    passed = timeline[timeline.index("tests (after iteration 3): PASSED") :].splitlines()
+    assert passed[1].startswith("      $ ") and passed[1].endswith("  → 4 passed in 0.01s")
+    assert not passed[2].startswith("      | "), "a passing run's output stays folded"

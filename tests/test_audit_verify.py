@@ -205,3 +205,26 @@ def test_verify_of_an_unknown_task_is_a_usage_error(
 ) -> None:
     assert main(["audit", "verify", "nope", "-C", str(project)]) == 2
     assert "no audit log for task 'nope'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("removed", ["a middle record", "the run's first records"])
+def test_records_removed_from_a_rechained_log_without_its_anchor_show_as_a_sequence_gap(
+    task: Path, removed: str
+) -> None:
+    # A forger who deletes records, recomputes every link and drops the anchor leaves a consistent chain;
+    # only the run's own numbering (seq from 1, up by one) still tells.
+    content = lines(task)
+    k = index_of(task, "action", 1)
+    kept = content[:k] + content[k + 1 :] if removed == "a middle record" else content[2:]
+    write(task, rechain(kept))
+    AnchorBook().path.unlink()
+
+    report = verify(task)
+
+    gaps = [p for p in report.problems if p.kind == "sequence"]
+    assert len(gaps) == 1, report.problems
+    if removed == "a middle record":
+        assert gaps[0].line == k + 1 and f"jumps from seq {k} to {k + 2}" in gaps[0].message
+    else:
+        assert gaps[0].line == 1 and "starts at seq 3, not 1" in gaps[0].message
+    assert report.runs[0].status == "TAMPERED OR DAMAGED"

@@ -72,3 +72,8 @@ def test_startup_bench_prints_medians_and_the_ratio_to_a_bare_interpreter() -> N
     assert re.search(
         r"^glmagent --help: [\d.]+x python -c pass \((meets|misses) the 2.5x target\)$", run.stdout, re.M
     )
+    assert re.search(
+        r"^glmagent policy check 'ls -la': [\d.]+ ms \((meets|misses) the 150 ms target\)$", run.stdout, re.M
+    )
+    assert re.search(r"^  load the cached policy \(key, read, unpickle\) +[\d.]+ ms$", run.stdout, re.M)
+    assert "(policy from the cache: yes; pydantic, dataclasses imported: none)" in run.stdout

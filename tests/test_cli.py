@@ -135,6 +135,7 @@ def test_missing_api_key_says_which_variable_and_how_to_run_offline(project: Pat
 def test_unreachable_provider_exits_3(project: Path) -> None:
     port = closed_port()
     env = {"PATH": "/usr/bin:/bin", "HOME": str(project), "OPENAI_API_KEY": "sk-test-not-real"}
+    env["GLMAGENT_RETRY_BACKOFF"] = "0.01"  # the retries still happen; the test need not sit through them
     done = run_glmagent(
         "task",
         "x",
@@ -188,3 +189,42 @@ def test_task_help_states_the_success_rule_the_description_sources_and_ctrl_c(
     assert "--task-file FILE" in out and "- to read it from stdin" in out
     assert "the first lets the running action finish" in out
     assert "1-100" in out
+
+
+DIFF_TO_HI = (
+    "--- a/app.py\n+++ b/app.py\n@@ -1,2 +1,2 @@\n def greet(name):\n"
+    "-    return 'hello ' + name\n+    return 'hi ' + name\n"
+)
+
+
+@pytest.mark.parametrize("output", ["progress", "--json"])
+def test_a_closed_output_pipe_exits_141_after_the_task_ran_to_its_end(project: Path, output: str) -> None:
+    """`glmagent task … | head -c1`: the reader leaves; the task still makes its edit and records its end."""
+    import os
+    import subprocess
+
+    replies = project.parent / "replies.jsonl"
+    edit = plan({"tool": "apply_diff", "path": "app.py", "diff": DIFF_TO_HI})
+    replies.write_text(json.dumps(edit) + "\n" + json.dumps(plan(thought="done")) + "\n", encoding="utf-8")
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # the reader is gone before the first byte: every write meets a closed pipe
+    try:
+        args = ["task", "say hi", "-C", str(project), "--replay", str(replies), "--sandbox", "none"]
+        done = subprocess.run(
+            [sys.executable, "-m", "glmagent", *args, *(["--json"] if output == "--json" else [])],
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+    finally:
+        os.close(write_end)
+
+    assert done.returncode == 141, done.stderr
+    assert "Traceback" not in done.stderr and "output pipe was closed" in done.stderr
+    assert "'hi ' + name" in (project / "app.py").read_text()
+    log = project / ".hazina" / "agent-memory"
+    (audit,) = log.glob("*.jsonl")
+    events = [json.loads(line)["event"] for line in audit.read_text(encoding="utf-8").splitlines()]
+    assert events[-1] == "task_end"

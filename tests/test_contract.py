@@ -7,6 +7,7 @@ import json
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis_profiles import examples
 from pydantic import ValidationError
 
 from glmagent.contract import (
@@ -88,7 +89,7 @@ _documents = st.dictionaries(
 )
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(_documents)
 def test_schema_and_models_agree_on_generated_documents(document: dict) -> None:
     assert _schema_accepts(document) == _model_accepts(document)

@@ -102,7 +102,8 @@ def test_command_timeout_is_reported(project: Path) -> None:
     assert observation.status == "failed" and "timed out" in observation.summary
 
 
-def test_git_tools_in_a_repository(executor: ToolExecutor, git_project: Path) -> None:
+def test_git_tools_in_a_repository(git_project: Path, executor: ToolExecutor) -> None:
+    # The executor is made after `git init`: the repository is decided when it is made, never later.
     (git_project / "app.py").write_text("changed\n")
     status = act(executor, tool="git_status")
     assert status.status == "ok" and " M app.py" in status.output

@@ -10,6 +10,9 @@ from conftest import guard_allows, guard_blocks
 
 BLOCKED = [
     ("posix", "getent shadow", "env.credential-dump"),
+    ("posix", "echo $(openssl passwd -1 art) | pw mod user nobody -h 0", "env.accounts"),
+    ("powershell", '.\\tools\\nanodump.x64.exe -w "%temp%\\nanodump.dmp"', "env.credential-dump"),
+    ("powershell", "BetterSafetyKatz.exe", "env.credential-dump"),
     ("posix", "getent gshadow root", "env.credential-dump"),
     ("posix", "grep -ri password /", "env.credential-dump"),
     ("posix", "find //.aws -name credentials -type f", "env.credential-dump"),
@@ -144,6 +147,9 @@ CAPTURE = [
     ("powershell", "$mic = Get-AudioDevice -Recording"),
     ("powershell", "$g = [Drawing.Graphics]::FromImage($bitmap); $g.CopyFromScreen(0, 0, 0, 0, $size)"),
     ("posix", 'osascript -e \'display dialog "Password:" default answer "" with hidden answer\''),
+    ("powershell", "$cred = Get-Credential -Message 'Windows Security Update'"),
+    ("powershell", "$c = $host.UI.PromptForCredential('Windows Security Update', '', $user, $domain)"),
+    ("powershell", "$p = Read-Host -AsSecureString 'Password'"),
     # A DEBUG trap or a zsh preexec hook sees every command line the shell runs: a keylogger of the shell.
     (
         "posix",
@@ -156,6 +162,8 @@ CAPTURE = [
 
 NOT_CAPTURE = [
     ("posix", "trap 'rm -f \"$tmp\"' EXIT"),
+    ("powershell", "Get-Help Get-Credential"),
+    ("powershell", "$name = Read-Host 'Project name'"),
     ("posix", "trap - DEBUG"),
     ("posix", "trap -p DEBUG"),
     ("posix", "add-zsh-hook chpwd update_title"),

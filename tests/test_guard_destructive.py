@@ -4,6 +4,7 @@ wrapper and inline program that can run it, and the harmless look-alikes that mu
 from __future__ import annotations
 
 import pytest
+from conftest import assert_decided_as
 
 from glmagent.guard import Decision, Policy
 
@@ -110,7 +111,7 @@ destructive	wt cmd /c rd /s /q x
 HARMLESS_POSIX = """
 allow	timeout 60 pytest
 allow	env PYTHONPATH=src pytest
-allow	sudo -u root ls
+containment.privilege-elevation	sudo -u root ls
 allow	screen -ls
 allow	tmux ls
 allow	tmux attach -t main
@@ -400,7 +401,6 @@ allow	make -f other.mk build
 allow	psql -f schema.sql
 allow	sqlite3 db 'select 1'
 allow	atq
-allow	tmux ls
 allow	find . -name '*.py' -print
 """
 
@@ -439,10 +439,8 @@ def test_decision_and_category(backend: str, expected: str, command: str) -> Non
         assert not decision.allowed, command
         if expected == "block":
             pass  # the outer program may be refused first by a rule of its own (network, environment)
-        elif "." in expected:
-            assert decision.rule_id == expected, decision.reason
         else:
-            assert decision.category == expected, decision.reason
+            assert_decided_as(backend, command, decision, expected)
 
 
 @pytest.mark.parametrize(
@@ -467,9 +465,7 @@ def test_literals_apart_from_each_other_are_not_joined() -> None:
 
 def test_a_base64_literal_run_as_a_command_is_read_decoded() -> None:
     command = "python -c \"import base64,os; os.system(base64.b64decode('cm0gLXJmIH4=').decode())\""
-    decision = check(command, "posix")
-    assert not decision.allowed
-    assert decision.category == "destructive", decision.reason
+    assert_decided_as("posix", command, check(command, "posix"), "destructive")
 
 
 @pytest.mark.parametrize(
@@ -486,9 +482,7 @@ def test_a_base64_literal_run_as_a_command_is_read_decoded() -> None:
     ],
 )
 def test_mutants_of_wrapped_and_dynamic_deletes_stay_destructive(command: str) -> None:
-    decision = check(command, "posix")
-    assert not decision.allowed
-    assert decision.category == "destructive", decision.reason
+    assert_decided_as("posix", command, check(command, "posix"), "destructive")
 
 
 @pytest.mark.parametrize(
@@ -496,7 +490,10 @@ def test_mutants_of_wrapped_and_dynamic_deletes_stay_destructive(command: str) -
     [
         ("fd -e log -X rm -f", "destructive.recursive-delete"),
         ("fdfind . -x rm", "destructive.recursive-delete"),
-        ("fd -e py -x sh -c 'id'", "unverifiable.command-option"),
+        ("fd -e py -Hx sh -c 'id'", "unverifiable.command-option"),
+        ("fd -e py -x sh -c 'rm -rf x'", "destructive.recursive-delete"),
+        ("fd -e py -x sh -c 'id'", None),
+        ("fd PATTERN -x git status", None),
         ("yarn rimraf dist", "destructive.recursive-delete"),
         ("sed -n '/foo/w out.txt' f", "destructive.payload-write"),
         ("sed 's/a/b/w changes.txt' f", "destructive.payload-write"),
@@ -512,21 +509,18 @@ def test_find_like_tools_and_sed_writes(command: str, expected: str | None) -> N
 
 
 @pytest.mark.parametrize(
-    "payload",
+    ("payload", "expected"),
     [
-        "python -c '{}'".format("from os import a, " * 3000),
-        "perl -e '{}'".format("open F, " * 3000),
-        "ruby -e '{}'".format("File.open(a, " * 3000),
-        "awk '{}'".format("print a " * 3000),
-        "Rscript -e '{}'".format("file(a, " * 3000),
+        ("python -c '{}'".format("from os import a, " * 3000), "unverifiable.payload-process"),
+        ("perl -e '{}'".format("open F, " * 3000), None),
+        ("ruby -e '{}'".format("File.open(a, " * 3000), None),
+        ("awk '{}'".format("print a " * 3000), None),
+        ("Rscript -e '{}'".format("file(a, " * 3000), None),
     ],
 )
-def test_payload_patterns_stay_fast_on_long_hostile_text(payload: str) -> None:
-    import time
-
-    started = time.perf_counter()
-    check(payload, "posix")
-    assert time.perf_counter() - started < 0.5
+def test_payload_patterns_decide_long_hostile_text(payload: str, expected: str | None) -> None:
+    # How long these take is measured by bench/policy_bench.py (its "payload patterns" inputs).
+    assert check(payload, "posix").rule_id == expected
 
 
 @pytest.mark.parametrize(

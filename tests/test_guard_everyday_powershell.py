@@ -52,7 +52,7 @@ BLOCKED = [
     ("begin { } process { Remove-Item -Recurse $_ } end { }", "destructive.recursive-delete"),
     ("param([string]$x)\nbegin { rm -r x }", "destructive.recursive-delete"),
     ("param([ValidateSet('a','b')][string]$c = $env:TOKEN)", "env"),
-    ("foreach ($i in 1..$env:COUNT) { Write-Output $i }", "env"),
+    ("foreach ($i in 1..$env:API_TOKEN) { Write-Output $i }", "env"),
     ('1..3 | ForEach-Object { Remove-Item -Recurse "dir$_" }', "destructive.recursive-delete"),
     ("nbtstat -A 10.0.0.1", "network.dns"),
 ]

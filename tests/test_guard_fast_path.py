@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis_profiles import examples
 
 from glmagent.guard import Policy, _parse_cmd, _parse_posix, _parse_powershell
 from glmagent.guard._engine import Evaluation
@@ -33,8 +34,8 @@ class Recorder:
     def assignment(self, name: str, value: Arg, frame: Frame) -> None:
         self.calls.append(("assignment", name, value))
 
-    def redirect(self, op: str, target: Arg, frame: Frame) -> None:
-        self.calls.append(("redirect", op, target))
+    def redirect(self, op: str, target: Arg, frame: Frame, empty: bool = False) -> None:
+        self.calls.append(("redirect", op, target, empty))
 
     def variable(self, name: str, frame: Frame, raw: str) -> None:
         self.calls.append(("variable", name, raw))
@@ -91,13 +92,13 @@ def _assert_same(module: Any, text: str, dialect: str) -> None:
     assert _walked(module, text, dialect) == [("command", tuple(fast), True, None, 0)], text
 
 
-@settings(max_examples=400, deadline=None, derandomize=True)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(POSIX_WORDS, min_size=1, max_size=5))
 def test_posix_fast_path_reports_what_the_walk_reports(words: list[str]) -> None:
     _assert_same(_parse_posix, " ".join(words), "posix")
 
 
-@settings(max_examples=400, deadline=None, derandomize=True)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(PS_WORDS, min_size=1, max_size=5))
 def test_powershell_fast_path_reports_what_the_walk_reports(words: list[str]) -> None:
     _assert_same(_parse_powershell, " ".join(words), "powershell")
@@ -122,7 +123,7 @@ def test_common_commands_take_the_fast_path(text: str, dialect: str) -> None:
     _assert_same(module, text, dialect)
 
 
-@settings(max_examples=300, deadline=None, derandomize=True)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.from_regex(r"[A-Za-z0-9/:.\\*%_!-]{1,6}", fullmatch=True), min_size=1, max_size=5))
 def test_cmd_lines_without_operators_split_like_the_character_loop(words: list[str]) -> None:
     line = "  ".join(words) if len(words) % 2 else "\t".join(words)
@@ -229,14 +230,14 @@ PS_PROGRAMS = st.sampled_from(
 )
 
 
-@settings(max_examples=400, deadline=None, derandomize=True)
+@settings(max_examples=examples(200), deadline=None)
 @given(PROGRAMS, st.lists(POSIX_WORDS, max_size=4))
 def test_literal_shortcut_agrees_on_generated_posix_commands(program: str, words: list[str]) -> None:
     command = " ".join([program, *words])
     assert Policy.default().check(command, "posix") == _full_walk(Policy.default(), command, "posix"), command
 
 
-@settings(max_examples=400, deadline=None, derandomize=True)
+@settings(max_examples=examples(200), deadline=None)
 @given(PS_PROGRAMS, st.lists(PS_WORDS, max_size=4))
 def test_literal_shortcut_agrees_on_generated_powershell_commands(program: str, words: list[str]) -> None:
     command = " ".join([program, *words])

@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 import pytest
+from conftest import ELEVATION, assert_decided_as, guard_findings
 
 import glmagent.guard as guard
 from glmagent.guard import Decision, Policy, Rule
@@ -167,7 +168,7 @@ def test_known_literal_assignment_explains_a_dynamic_name() -> None:
     ],
 )
 def test_wrappers_are_unwrapped(command: str) -> None:
-    assert rule_of(command) == "destructive.recursive-delete"
+    assert_decided_as("posix", command, check(command), "destructive.recursive-delete")
 
 
 @pytest.mark.parametrize(
@@ -608,7 +609,11 @@ def test_file_names_piped_to_rm_may_be_options() -> None:
     ],
 )
 def test_writes_that_replace_a_whole_file_are_blocked(command: str, shell: str) -> None:
-    assert check(command, shell).category == "destructive", command
+    decision = check(command, shell)
+    if decision.rule_id == ELEVATION:  # `sudo tee`: the elevation decides; the truncating write is still seen
+        assert "destructive.truncating-write" in guard_findings(shell, command), command
+        return
+    assert decision.category == "destructive", command
     assert rule_of(command, shell) in ("destructive.truncating-write", "dynamic.arguments"), command
 
 
@@ -695,7 +700,7 @@ def test_interpreters_reading_credential_files_are_blocked(command: str) -> None
         ("cat .npmrc", "posix"),
         ("cat frontend/.npmrc", "posix"),
         ("ls ~", "posix"),
-        ("cat ~/.bashrc", "posix"),
+        ("cat .bashrc", "posix"),
         ("grep -rn 'cat ~/.aws/credentials' docs/", "posix"),
         ("git commit -m 'docs: never cat ~/.netrc'", "posix"),
         ("cat docs/aws/credentials.md", "posix"),
@@ -738,7 +743,7 @@ def test_credential_directories_are_blocked_as_a_whole() -> None:
     ],
 )
 def test_signalling_every_process_is_destructive(command: str, shell: str) -> None:
-    assert rule_of(command, shell) == "destructive.kill-all", command
+    assert_decided_as(shell, command, check(command, shell), "destructive.kill-all")
 
 
 @pytest.mark.parametrize(
@@ -788,16 +793,16 @@ def test_functions_that_do_not_multiply_are_allowed(command: str) -> None:
     assert check(command).allowed, check(command).reason
 
 
-# -- decisions built without re-validation --
+# -- decisions are plain frozen records --
 @pytest.mark.parametrize(
     ("command", "shell"), [("git status", "posix"), ("rm -rf x", "posix"), ("iwr x", "powershell")]
 )
-def test_engine_built_decisions_equal_validated_ones(command: str, shell: str) -> None:
+def test_engine_built_decisions_equal_ones_built_from_their_fields(command: str, shell: str) -> None:
     built = check(command, shell)
-    validated = Decision(**{name: getattr(built, name) for name in built.model_fields_set})
-    assert built == validated
-    assert built.model_dump_json() == validated.model_dump_json()
-    assert repr(built) == repr(validated)
-    assert built.model_fields_set == validated.model_fields_set
-    with pytest.raises(ValueError):
+    rebuilt = Decision(**built.model_dump())
+    assert built == rebuilt and repr(built) == repr(rebuilt)
+    assert json.dumps(built.model_dump(mode="json")) == json.dumps(rebuilt.model_dump(mode="json"))
+    with pytest.raises(AttributeError, match="frozen"):
         built.allowed = not built.allowed  # type: ignore[misc]
+    with pytest.raises(TypeError, match="no field"):
+        Decision(**built.model_dump(), extra=1)

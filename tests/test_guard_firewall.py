@@ -4,6 +4,7 @@ whom: it is machine discovery (tests/test_guard_machine_discovery.py), not a fir
 from __future__ import annotations
 
 import pytest
+from conftest import assert_decided_as
 
 from glmagent.guard import Policy
 
@@ -45,7 +46,7 @@ ALLOWED = [
 @pytest.mark.parametrize(("shell", "command"), BLOCKED)
 def test_firewall_changes_block(shell: str, command: str) -> None:
     decision = Policy.default().check(command, shell)  # type: ignore[arg-type]
-    assert decision.rule_id == "destructive.firewall", decision.reason
+    assert_decided_as(shell, command, decision, "destructive.firewall")
 
 
 @pytest.mark.parametrize(("shell", "command"), READS)

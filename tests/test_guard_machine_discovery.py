@@ -11,6 +11,11 @@ import pytest
 from conftest import guard_allows, guard_blocks
 
 BLOCKED = [
+    # Surveys for what could be turned into more rights (privilege-escalation enumeration).
+    ("posix", "./linpeas.sh -a"),
+    ("powershell", "winpeas.exe cmd > output.txt"),
+    ("powershell", ".\\SharpUp.exe audit"),
+    ("powershell", "Import-Module .\\PowerUp.ps1; Invoke-AllChecks"),
     # Neighbours and routes.
     ("posix", "arp -an"),
     ("powershell", "arp -a"),
@@ -147,7 +152,6 @@ ALLOWED = [
     # The services running now, like its processes; one the project uses; the script policy; help.
     ("posix", "systemctl list-units --failed"),
     ("posix", "service --status-all"),
-    ("powershell", "net start"),
     ("powershell", "Get-Service"),
     ("posix", "systemctl status postgresql"),
     ("posix", "systemctl is-active --quiet docker"),

@@ -10,6 +10,19 @@ import pytest
 from conftest import guard_allows, guard_blocks
 
 BLOCKED = [
+    # Mount helpers, disk encryption, other root file systems, secure boot and firmware, volume repair.
+    ("posix", "systemd-mount /dev/sdb1 /mnt", "destructive.machine-state"),
+    ("posix", "grub-mount /dev/sdXY /mnt", "destructive.machine-state"),
+    ("posix", "systemd-cryptsetup attach data /dev/sdb2", "destructive.machine-state"),
+    ("posix", "arch-chroot /mnt", "destructive.machine-state"),
+    ("posix", "schroot --chroot bookworm make", "destructive.machine-state"),
+    ("posix", "mokutil --disable-validation", "destructive.machine-state"),
+    ("posix", "efibootmgr -o 0001,0002", "destructive.machine-state"),
+    ("posix", "bless --mount /Volumes/Mac_OS --setBoot", "destructive.machine-state"),
+    ("posix", "diskutil repairVolume /dev/disk2", "destructive.machine-state"),
+    ("posix", "rauc install update.raucb", "destructive.machine-state"),
+    ("posix", "firewall-cmd --permanent --zone block --change-interface enp1s0", "destructive.firewall"),
+    ("posix", "gio trash --empty", "destructive.recursive-delete"),
     # A hypervisor's own management tools: the machines it hosts, their power, snapshots and its firewall.
     ("posix", "esxcli network firewall set --enabled false", "destructive.machine-state"),
     ("posix", "esxcli --formatter=csv vm process list", "destructive.machine-state"),
@@ -146,6 +159,11 @@ BLOCKED = [
 ]
 
 ALLOWED = [
+    ("posix", "systemd-mount --list"),
+    ("posix", "mokutil --sb-state"),
+    ("posix", "bless --info"),
+    ("posix", "diskutil list"),
+    ("posix", "gio trash build/old.log"),
     ("posix", "esxcli --help"),
     ("posix", "VBoxManage --version"),
     ("posix", "grep -rn esxcli docs"),
@@ -165,7 +183,6 @@ ALLOWED = [
     ("posix", "nvram -p"),
     ("posix", "udevadm info /dev/sda"),
     ("posix", "hdiutil create -size 10m -fs APFS build/app.dmg"),
-    ("posix", "diskutil list"),
     ("posix", "export HISTSIZE=5000"),
     ("posix", "chmod +x build.sh"),
     ("posix", "chmod 755 build.sh"),
@@ -200,7 +217,6 @@ ALLOWED = [
     ("powershell", "Set-ItemProperty .\\notes.txt -Name IsReadOnly -Value $true"),
     ("posix", "history"),
     ("posix", "set -euo pipefail"),
-    ("posix", "export HISTSIZE=5000"),
     ("powershell", "Set-PSReadLineOption -EditMode Emacs"),
 ]
 

@@ -71,7 +71,7 @@ FIXED = [
     # dd writing to /dev/null is a read benchmark; any other target (dd uses the last) writes.
     ("posix", "dd if=in.img of=/dev/null", "dd of=/dev/null of=/dev/sda", _DD),
     ("posix", "dd if=/dev/zero of=/dev/null bs=1M count=100", "dd if=x of=disk.img", _DD),
-    ("posix", "sudo dd if=/dev/sda of=/dev/null bs=4M", "dd of=/dev/sda of=/dev/null", _DD),
+    ("posix", "dd if=/dev/sda of=/dev/null bs=4M", "dd of=/dev/sda of=/dev/null", _DD),
 ]
 
 

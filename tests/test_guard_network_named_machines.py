@@ -17,6 +17,8 @@ BLOCKED = [
     ("posix", "python3 GetUsers.py corp.local/ -dc-ip 10.10.10.1 -usersfile users.txt"),
     ("posix", "mytool --dc-ip=10.1.2.3 --list"),
     ("posix", "mytool -dc DC01 -u alice"),
+    ("powershell", 'net groups "Account Operators" /domain'),
+    ("powershell", "net share /domain:corp"),
     ("posix", "mytool --kdcHost dc01 query"),
     ("posix", 'mytool --rhost "$TARGET" run'),
     ("posix", "sudo mytool --remote-host build7 sync"),

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import pytest
+from conftest import ELEVATION, guard_findings
 
 from glmagent.guard import Policy
 
@@ -41,6 +42,9 @@ POWERSHELL = [
 def test_posix_spellings_are_denied(command: str) -> None:
     decision = Policy.default().check(command, "posix")
     assert not decision.allowed, command
+    if decision.rule_id == ELEVATION:
+        assert "env.proc-environ" in guard_findings("posix", command), command
+        return
     assert decision.rule_id in ("env.proc-environ", "dynamic.arguments", "env.print-environment"), (
         decision.reason
     )

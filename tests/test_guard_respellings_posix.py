@@ -4,6 +4,7 @@ rebinding): each must still block, and its harmless look-alikes must stay allowe
 from __future__ import annotations
 
 import pytest
+from conftest import assert_decided_as
 
 from glmagent.guard import Decision, Policy
 
@@ -151,16 +152,12 @@ ALLOWED = [
     "sed -f script.sed file",
     "sed -f - file < script.sed",
     "awk -f - data < prog.awk",
-    "sudo -s < setup.sh",
-    "su -c 'make test'",
-    "newgrp staff < setup.sh",
     "script -q /dev/null -c 'make test'",
-    "echo hi | sudo tee /dev/null",
-    "cat f | sudo -u x cat",
-    "su -c 'ls' root",
+    "echo hi | nice tee /dev/null",
+    "cat f | nice -n 5 cat",
     "fakeroot make",
-    "sudo -u x ls",
-    "echo data | sudo -u x grep a",
+    "env -u X ls",
+    "echo data | timeout 5 grep a",
     "cmd /cdir",
     "ls [abc]",
     "echo [r]m -rf x",
@@ -176,7 +173,7 @@ ALLOWED = [
     "echo x | make -f other.mk",
     "env PYTHONPATH=src pytest",
     "env -i A=1 B=2 make",
-    "sudo DEBUG=1 make",
+    "env DEBUG=1 make",
     "env -S 'A=1 pytest -q'",
     "env GIT_PAGER=cat git log",
     "GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0=x git log",
@@ -226,9 +223,7 @@ def test_blocked_from_powershell(command: str) -> None:
 
 @pytest.mark.parametrize(("command", "rule_id"), BLOCKED)
 def test_blocked(command: str, rule_id: str) -> None:
-    decision = _check(command)
-    assert not decision.allowed, command
-    assert decision.rule_id == rule_id, (command, decision.rule_id, decision.reason)
+    assert_decided_as("posix", command, _check(command), rule_id)
 
 
 @pytest.mark.parametrize("command", ALLOWED)

@@ -426,7 +426,7 @@ PS7_BLOCKED = [
     ("$c = $true ? 'Remove-Item' : 'x'; & $c -r y", "dynamic.command-name"),
     ("$v = $null ?? $env:SECRET", "env.powershell-environment"),
     ("$a??=$env:SECRET", "env.powershell-environment"),
-    ("$x = $env:A ? 1 : 2", "env.powershell-environment"),
+    ("$x = $env:API_KEY ? 1 : 2", "env.powershell-environment"),
     ("Get-Content ~/.ssh/id_??a; $a ?? $b", "env.secret-files"),
 ]
 

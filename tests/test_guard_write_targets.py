@@ -82,6 +82,10 @@ UNKNOWN = [
     ("posix", "cd - && touch x"),
     ("powershell", "Add-Content $p 'x'"),
     ("powershell", "Set-Location $d; 'x' >> y.txt"),
+    # A folder a cmd variable names (a literal word to PowerShell, but a cmd line run there never meant one).
+    ("powershell", "copy %SystemRoot%\\System32\\cscript.exe %APPDATA%\\notepad.exe /Y"),
+    ("powershell", "del %windir%\\System32\\osk.exe"),
+    ("powershell", "copy x.txt %TEMP%\\..\\x.txt"),
 ]
 
 
@@ -102,6 +106,7 @@ ALLOWED = [
     ("posix", "echo x >> /dev/null"),
     ("posix", "ls 2>/dev/null >/dev/stderr"),
     ("posix", "echo x >> /tmp/scratch.txt"),
+    ("powershell", "mkdir %TEMP%\\scratch"),
     ("posix", 'echo x >> "$TMPDIR/scratch"'),
     ("posix", "echo x >> /home/dev/proj/notes.txt"),
     ("posix", "cd src && echo x >> notes.txt"),

@@ -274,3 +274,18 @@ def test_provider_failure_stops_with_planner_error(project: Path) -> None:
     result = agent.run(CodingAgent.create_task("x", project, task_id="t"))
     assert result.stop_reason is StopReason.PLANNER_ERROR and "unreachable" in (result.error or "")
     assert "Planner failed: provider unreachable" in memory(project)
+
+
+def test_a_blocked_command_changes_nothing_so_the_tests_are_not_run_again(project: Path) -> None:
+    counter = project / "test-runs"
+    count_runs = python_check(f"open({str(counter)!r}, 'a').write('x') and False")
+    replies = [plan({"tool": "run", "command": "rm -rf src"}), plan({"tool": "run", "command": "curl x"})]
+
+    result, _ = run_task(project, replies, test_command=count_runs, max_iterations=2)
+
+    assert [r["event"] for r in audit(project)].count("action") == 2
+    assert all(r["status"] == "rejected" for r in audit(project) if r["event"] == "action")
+    # Only the baseline ran: nothing the blocked commands "did" could have changed the outcome.
+    assert [r["label"] for r in audit(project) if r["event"] == "tests"] == ["baseline"]
+    assert counter.read_text() == "x" and result.stop_reason is StopReason.MAX_ITERATIONS
+    assert result.error == "stopped at the iteration limit (2) before the task was done"

@@ -18,6 +18,7 @@ import pytest
 from conftest import plan
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from hypothesis_profiles import examples
 
 from glmagent.agent import CodingAgent
 from glmagent.cli import main
@@ -211,7 +212,9 @@ def _outside_state(project: Path) -> dict[str, object]:
 
 
 @posix_only
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(document=_ACTIONS)
 def test_fuzzed_actions_never_crash_and_never_touch_anything_outside(fuzz_area: Path, document: dict) -> None:
     before = _outside_state(fuzz_area)
@@ -228,7 +231,9 @@ def test_fuzzed_actions_never_crash_and_never_touch_anything_outside(fuzz_area: 
 
 
 @posix_only
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(document=_ACTIONS)
 def test_fuzzed_actions_through_the_cli_end_with_a_documented_exit_code(
     fuzz_area: Path, document: dict

@@ -7,6 +7,7 @@ import difflib
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from hypothesis_profiles import examples
 
 from glmagent.errors import PatchRejected
 from glmagent.patching._indent import derive_indent_map
@@ -197,7 +198,7 @@ def test_index_finds_every_match_and_wildcards() -> None:
     old=st.lists(st.sampled_from("abcdefg"), max_size=30),
     new=st.lists(st.sampled_from("abcxyz"), max_size=30),
 )
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 def test_unified_diff_renders_like_difflib(old: list[str], new: list[str]) -> None:
     assume(old != new)
     ops = [Opcode(*op) for op in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes()]

@@ -16,12 +16,13 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
+from hypothesis_profiles import examples
 
 from glmagent.errors import PatchRejected
 from glmagent.patching import apply_patch
 
 PATH = "src/module.py"
-SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 _HEADER = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 
 

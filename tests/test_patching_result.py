@@ -5,7 +5,6 @@ from __future__ import annotations
 import codecs
 import shutil
 import subprocess
-import time
 from pathlib import Path
 
 import pytest
@@ -147,7 +146,8 @@ def test_untouched_bytes_are_copied_verbatim() -> None:
     assert result.content == original.replace(b"e = 5", b"e = 6")
 
 
-def test_large_file_with_many_hunks_is_fast() -> None:
+def test_large_file_with_many_hunks_applies_every_hunk() -> None:
+    """How fast, against git apply, is bench/diff_bench.py's job; here: every hunk lands, none twice."""
     lines = [f"value_{i} = compute({i * 7919 % 10007})" for i in range(20_000)]
     original = ("\n".join(lines) + "\n").encode()
     parts = []
@@ -156,9 +156,8 @@ def test_large_file_with_many_hunks_is_fast() -> None:
         parts += [" " + line for line in lines[at - 2 : at]] + ["-" + lines[at], "+" + lines[at] + "  # x"]
         parts += [" " + line for line in lines[at + 1 : at + 3]]
     diff = "\n".join(parts) + "\n"
-    start = time.perf_counter()
     result = apply_patch("big.py", original, diff)
-    elapsed = time.perf_counter() - start
     assert len(result.hunks) == 100
     assert result.added == result.removed == 100
-    assert elapsed < 2.0, f"100 hunks on 20k lines took {elapsed:.2f}s"
+    changed = [line for line in result.content.decode().splitlines() if line.endswith("  # x")]
+    assert changed == [lines[at] + "  # x" for at in range(50, 20_000, 200)]

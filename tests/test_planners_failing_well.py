@@ -81,6 +81,40 @@ class Sleeps(list[float]):
         self.append(seconds)
 
 
+class Clock:
+    """A monotonic clock that only its own `sleep` moves: deadlines and waits without waiting."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+        self.sleeps = Sleeps()
+
+    def __call__(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.sleeps(seconds)
+        self.now += seconds
+
+
+def returns_within(seconds: float, call: Callable[[], object]) -> BaseException | None:
+    """Run `call` on a daemon thread and return what it raised (None if nothing). Fails when it has not
+    returned after `seconds`: a generous bound that only a call which never returns can miss."""
+    outcome: list[BaseException | None] = []
+
+    def run() -> None:
+        try:
+            call()
+            outcome.append(None)
+        except BaseException as exc:
+            outcome.append(exc)
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    worker.join(seconds)
+    assert outcome, f"still running after {seconds:g}s"
+    return outcome[0]
+
+
 def planner(script: Script, sleeps: Sleeps | None = None, **kwargs: Any) -> OpenAICompatiblePlanner:
     options: dict[str, Any] = {
         "base_url": BASE,
@@ -329,13 +363,34 @@ def test_a_retry_after_past_the_deadline_stops_at_once_and_says_why() -> None:
 
 
 def test_the_total_deadline_bounds_a_call_however_many_retries_are_allowed() -> None:
-    script = Script(httpx.Response(503))
-    started = time.monotonic()
+    script, clock = Script(httpx.Response(503)), Clock()
+    retry = RetryPolicy(max_retries=50, backoff_s=1.0, total_deadline_s=60, jitter=lambda low, high: high)
 
-    fails(script, sleeps=time.sleep, retry=RetryPolicy(max_retries=50, backoff_s=0.1, total_deadline_s=0.6))
+    message = fails(script, sleeps=clock.sleep, clock=clock, retry=retry)
 
-    assert time.monotonic() - started < 1.5
-    assert 2 <= len(script.requests) < 10
+    # 1+2+4+8+16 = 31 s waited; the next wait (30 s, the cap) would end past the 60 s deadline.
+    assert clock.sleeps == [1.0, 2.0, 4.0, 8.0, 16.0]
+    assert len(script.requests) == 6 and "gave up after 6 attempts" in message
+
+
+def test_a_request_is_cut_off_at_the_total_deadline_when_that_comes_before_its_own_timeout() -> None:
+    release, answered = threading.Event(), threading.Event()
+
+    def slow(request: httpx.Request) -> httpx.Response:
+        release.wait(300)
+        answered.set()
+        return ok()
+
+    retry = RetryPolicy(max_retries=3, total_deadline_s=0.5)
+    subject = planner(Script(slow), timeout=600, retry=retry, clock=Clock())
+    try:
+        # The bound is generous: the call must end at its 0.5 s deadline, not at the 600 s request timeout.
+        error = returns_within(60, lambda: subject.plan(MESSAGES))
+        assert not answered.is_set(), "plan() waited for the server past its deadline"
+    finally:
+        release.set()
+        subject.close()
+    assert isinstance(error, PlannerError) and "within 0.5s" in str(error), error
 
 
 def test_one_request_is_cut_off_at_its_deadline_even_when_the_server_never_stops_sending() -> None:
@@ -347,28 +402,29 @@ def test_one_request_is_cut_off_at_its_deadline_even_when_the_server_never_stops
 
         return httpx.Response(200, content=trickle())
 
-    started = time.monotonic()
-    message = fails(Script(endless), timeout=0.5, retry=RetryPolicy(max_retries=0))
-
-    assert time.monotonic() - started < 2.0
-    assert "within 0.5s" in message and "--request-timeout" in message
+    # The trickle never ends: returning at all (within a generous bound) is the cut-off.
+    error = returns_within(
+        60, lambda: planner(Script(endless), timeout=0.5, retry=RetryPolicy(max_retries=0)).plan(MESSAGES)
+    )
+    assert isinstance(error, PlannerError), error
+    assert "within 0.5s" in str(error) and "--request-timeout" in str(error)
 
 
 def test_ctrl_c_during_a_request_stops_the_call_at_once() -> None:
-    release = threading.Event()
+    release, answered = threading.Event(), threading.Event()
 
     def hang(request: httpx.Request) -> httpx.Response:
-        release.wait(30)
+        release.wait(300)
+        answered.set()
         return ok()
 
-    subject = planner(Script(hang), timeout=30)
+    subject = planner(Script(hang), timeout=600)
     # A real SIGINT, as Ctrl-C sends: it must interrupt the wait, not only set a flag.
     threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGINT)).start()
-    started = time.monotonic()
     try:
         with pytest.raises(KeyboardInterrupt):
             subject.plan(MESSAGES)
-        assert time.monotonic() - started < 2.0
+        assert not answered.is_set(), "the call waited for the server instead of stopping"
         # The abandoned request runs on a daemon thread: it cannot keep the process from exiting.
         assert all(t.daemon for t in threading.enumerate() if t.name == "glmagent-planner-request")
         assert subject.plan is not None and subject._client is not None

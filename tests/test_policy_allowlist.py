@@ -38,9 +38,9 @@ match = ["python -m pytest -q", "python3 -m pytest"]
 not_match = ["python -m http.server", "python x.py", "python -c 'print(1)'"]
 
 [[allow]]
-id = "sudo"
-commands = ["sudo"]
-match = ["sudo pytest"]
+id = "nice"
+commands = ["nice"]
+match = ["nice pytest"]
 
 [[allow]]
 id = "rm-files"
@@ -88,7 +88,7 @@ def test_mode_and_entries_are_reported(policy: Policy) -> None:
         "git log --oneline -5",
         "pytest -q",
         "python -m pytest -x tests/test_a.py",
-        "sudo pytest",
+        "nice pytest",
         "rm build/x.o",
         "ls -la && git diff",
         "pytest || true",  # true does nothing: it needs no entry
@@ -109,7 +109,7 @@ def test_listed_commands_run(policy: Policy, command: str) -> None:
         ("git status && cat x", "cat x"),  # a chain
         ("git log | head -3", "head -3"),  # a pipeline
         ("pytest $(cat tests.txt)", "cat tests.txt"),  # a substitution
-        ("sudo cat /etc/hosts", "cat /etc/hosts"),  # what a wrapper runs
+        ("nice cat /etc/hosts", "cat /etc/hosts"),  # what a wrapper runs
         ("sh -c 'pytest'", "sh -c 'pytest'"),  # the shell itself
         ("python -m pytest -q", "pytest -q"),  # what `python -m` runs (no entry for a bare pytest here)
         ("git $sub", "git $sub"),  # a subcommand only known at run time never counts as listed
@@ -119,14 +119,14 @@ def test_listed_commands_run(policy: Policy, command: str) -> None:
 def test_every_simple_command_must_be_listed(tmp_path: Path, command: str, word: str) -> None:
     text = ALLOWLIST.replace('id = "pytest"\ncommands = ["pytest"]', 'id = "pytest"\ncommands = ["pytest-x"]')
     text = text.replace('match = ["pytest -q tests"]', 'match = ["pytest-x -q"]')
-    text = text.replace('match = ["sudo pytest"]', 'match = ["sudo ls"]')
+    text = text.replace('match = ["nice pytest"]', 'match = ["nice ls"]')
     policy = Policy.load([write(tmp_path, text)])
     refused(policy.check(command, "posix"), word)
 
 
 def test_a_wrapper_and_what_it_runs_are_both_needed(policy: Policy) -> None:
-    assert policy.check("sudo pytest", "posix").allowed
-    refused(policy.check("sudo make", "posix"), "make")
+    assert policy.check("nice pytest", "posix").allowed
+    refused(policy.check("nice make", "posix"), "make")
     refused(policy.check("timeout 5 pytest", "posix"), "timeout 5 pytest")
     both = policy.check("find . -name '*.o' -exec cat {} +", "posix")
     refused(both, "find . -name '*.o' -exec cat {} +")
@@ -138,8 +138,8 @@ def test_deny_rules_still_apply_on_top(policy: Policy) -> None:
     # Listed programs, dangerous calls: the deny rule explains the block, not the allowlist.
     push = policy.check("git push origin main", "posix")
     assert not push.allowed and push.category == "network", push
-    sudo = policy.check("sudo rm -rf /", "posix")
-    assert not sudo.allowed and sudo.rule_id == "destructive.recursive-delete", sudo
+    nice = policy.check("nice rm -rf /", "posix")
+    assert not nice.allowed and nice.rule_id == "destructive.recursive-delete", nice
     server = policy.check("python -m pytest && python -m http.server", "posix")
     assert not server.allowed
     # A deny found after an unlisted command still names the real danger.
@@ -165,7 +165,7 @@ def test_the_reason_tells_the_planner_what_is_allowed(policy: Policy) -> None:
     message = decision.planner_message()
     assert "allowlist.not-allowed" in message and "`cat x` is not on your allowlist" in message
     assert decision.justification is not None
-    for listed in ("git status|diff|log|push", "pytest", "python|python3 -m pytest", "sudo"):
+    for listed in ("git status|diff|log|push", "pytest", "python|python3 -m pytest", "nice"):
         assert listed in decision.justification, decision.justification
 
 
@@ -199,8 +199,8 @@ def test_an_entry_allowing_its_not_match_example_fails_the_load(tmp_path: Path) 
 
 
 def test_a_match_example_must_be_one_command_the_entry_allows(tmp_path: Path) -> None:
-    text = ALLOWLIST.replace('match = ["sudo pytest"]', 'match = ["sudo pytest | cat"]')
-    with pytest.raises(PolicyError, match=r"allow entry sudo .*`cat` misses it"):
+    text = ALLOWLIST.replace('match = ["nice pytest"]', 'match = ["nice pytest | cat"]')
+    with pytest.raises(PolicyError, match=r"allow entry nice .*`cat` misses it"):
         Policy.load([write(tmp_path, text)])
 
 

@@ -18,12 +18,12 @@ def explain(command: str, shell: str = "posix"):  # type: ignore[no-untyped-def]
 
 
 def test_each_layer_of_a_wrapped_command_is_shown_with_its_wrappers() -> None:
-    explained = explain("sudo sh -c 'rm -rf build' && ls")
-    assert explained.decision == Policy.default().check("sudo sh -c 'rm -rf build' && ls", "posix")
+    explained = explain("nice sh -c 'rm -rf build' && ls")
+    assert explained.decision == Policy.default().check("nice sh -c 'rm -rf build' && ls", "posix")
     assert [(c.depth, c.program, c.via) for c in explained.commands] == [
-        (0, "sudo", []),
-        (1, "sh", ["`sudo`"]),
-        (2, "rm", ["`sudo`", "`sh -c`"]),
+        (0, "nice", []),
+        (1, "sh", ["`nice`"]),
+        (2, "rm", ["`nice`", "`sh -c`"]),
         (0, "ls", []),
     ]
     rm = explained.commands[2]
@@ -75,16 +75,16 @@ def test_a_parse_error_is_a_finding_about_the_line() -> None:
 def test_allowlist_mode_names_the_entry_that_allows_each_command(tmp_path: Path) -> None:
     allow = tmp_path / "allow.toml"
     allow.write_text(
-        '[policy]\nmode = "allowlist"\n\n[[allow]]\nid = "sudo"\ncommands = ["sudo"]\nmatch = ["sudo ls"]\n'
+        '[policy]\nmode = "allowlist"\n\n[[allow]]\nid = "nice"\ncommands = ["nice"]\nmatch = ["nice ls"]\n'
         '\n[[allow]]\nid = "listing"\ncommands = ["ls"]\nmatch = ["ls -la"]\n',
         encoding="utf-8",
     )
-    explained = Policy.load([allow]).explain("sudo ls && sudo cat x; head y", "posix")
+    explained = Policy.load([allow]).explain("nice ls && nice cat x; head y", "posix")
     assert explained.mode == "allowlist"
     assert [(c.program, c.allowed_by) for c in explained.commands] == [
-        ("sudo", ["sudo"]),
+        ("nice", ["nice"]),
         ("ls", ["listing"]),
-        ("sudo", ["sudo"]),
+        ("nice", ["nice"]),
         ("cat", None),
         ("head", None),
     ]
@@ -93,12 +93,12 @@ def test_allowlist_mode_names_the_entry_that_allows_each_command(tmp_path: Path)
 
 
 def test_cli_text_shows_layers_rules_and_the_decision(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["policy", "explain", "sudo sh -c 'rm -rf build'"]) == 1
+    assert main(["policy", "explain", "nice sh -c 'rm -rf build'"]) == 1
     out = capsys.readouterr().out
     assert out.startswith("BLOCKED (posix, deny mode) by destructive.recursive-delete [destructive]")
     assert "why: " in out and "parse: ok" in out
-    assert "      3. rm -rf build" in out  # indented two levels: run by sh, run by sudo
-    assert "inside `sudo` -> `sh -c`" in out
+    assert "      3. rm -rf build" in out  # indented two levels: run by sh, run by nice
+    assert "inside `nice` -> `sh -c`" in out
     assert "<- decides" in out
     assert main(["policy", "explain", "ls -la"]) == 0
     assert capsys.readouterr().out.startswith("ALLOWED (posix, deny mode)")

@@ -18,6 +18,8 @@ from glmagent.errors import PolicyError
 from glmagent.guard import Policy, _cache
 from glmagent.guard._cache import LazyPattern
 
+pytestmark = pytest.mark.own_policy_cache  # each test starts with an empty cache of its own
+
 RULE = """
 [[rule]]
 id = "custom.terraform-apply"
@@ -220,7 +222,10 @@ def test_policy_cache_command_shows_and_clears(capsys: pytest.CaptureFixture[str
     assert not Policy.load().from_cache
 
 
-def test_old_entries_are_pruned(tmp_path: Path) -> None:
+def test_old_entries_are_pruned(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Pruning is what is tested: a smaller limit and no proof of the examples keep the loads few and cheap.
+    monkeypatch.setattr(_cache, "_KEEP", 2)
+    monkeypatch.setattr(Policy, "self_check", lambda self: None)
     for n in range(_cache._KEEP + 3):
         mine = tmp_path / f"p{n}.toml"
         mine.write_text(RULE.replace("terraform-apply", f"terraform-apply-{n}"), encoding="utf-8")

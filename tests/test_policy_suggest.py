@@ -100,7 +100,7 @@ def test_the_output_is_a_policy_file_that_allows_what_the_tasks_ran(
         "git --version",
         "python -m pytest -q",
         "python scripts/check.py",
-        "sudo make test",
+        "nice make test",
         "cd src && ls | head -3",
         "echo \"a 'quoted' \\\\ thing\" | wc -l",
     ]
@@ -208,3 +208,61 @@ def test_toml_strings_survive_quotes_and_control_characters(tmp_path: Path) -> N
     suggestion = suggest_allow_entries(Policy.default(), [(odd, "posix")])
     text = allow_entries_toml(suggestion.entries, ['header with "quotes"'])
     assert tomllib.loads(text)["allow"][0]["match"] == [odd]
+
+
+def _blocked_run_task(project: Path, capsys: pytest.CaptureFixture[str], *commands: str) -> None:
+    replay = project.parent / "blocked.jsonl"
+    replay.write_text(
+        json.dumps(plan(*({"tool": "run", "command": c} for c in commands)))
+        + "\n"
+        + json.dumps(plan())
+        + "\n"
+    )
+    argv = ["task", "x", "-C", str(project), "--replay", str(replay), "--shell", "posix", "--sandbox", "none"]
+    main([*argv, "-q"])
+    capsys.readouterr()
+
+
+def test_commands_the_allowlist_blocked_are_suggested_too(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """After a task stopped by the allowlist, that is when the entries are needed."""
+    hazina = project / ".hazina"
+    hazina.mkdir(exist_ok=True)
+    (hazina / "policy.toml").write_text(
+        'version = 1\n[policy]\nmode = "allowlist"\n[[allow]]\nid = "ls"\ncommands = ["ls"]\nmatch = ["ls"]\n'
+    )
+    _blocked_run_task(project, capsys, "ls", "git status")
+    assert [(c.command, c.blocked_by) for c in recent_run_commands(project, blocked=True)] == [
+        ("ls", None),
+        ("git status", "allowlist.not-allowed"),
+    ]
+    code, out = suggest(project, capsys)
+    assert code == 0
+    assert "1 of them blocked by your allowlist" in out
+    suggested = project.parent / "suggested.toml"
+    suggested.write_text(out)
+    mine = Policy.load([suggested])
+    assert mine.mode == "allowlist"
+    assert mine.check("git status", "posix").allowed and mine.check("ls", "posix").allowed
+
+
+def test_with_only_denied_commands_the_message_says_what_it_found(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _blocked_run_task(project, capsys, "rm -rf /")
+    assert main(["policy", "suggest", "-C", str(project)]) == 1
+    err = capsys.readouterr().err
+    assert "1 task log(s)" in err and "1 `run` command(s): 0 ran, 1 blocked by deny rules" in err
+    assert "`rm -rf /` (destructive.recursive-delete)" in err and "no allow entry can allow them" in err
+
+
+def test_denied_commands_are_listed_beside_the_suggestions(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    denied = action("rm -rf /", status="rejected")
+    denied["details"]["policy"]["rule_id"] = "destructive.recursive-delete"
+    write_log(project, "t", [action("pytest -q"), denied])
+    code, out = suggest(project, capsys)
+    assert code == 0 and [e["id"] for e in tomllib.loads(out)["allow"]] == ["pytest"]
+    assert "#   rm -rf /  (destructive.recursive-delete)" in out

@@ -59,25 +59,25 @@ def glmagent(*args: str, cwd: Path, **popen: object) -> subprocess.Popen[str]:
 
 
 @pytest.mark.parametrize("sandbox", SANDBOXES)
-def test_a_timeout_kills_detached_grandchildren_and_returns_promptly(
+def test_a_timeout_kills_detached_grandchildren_and_returns_before_the_command_would_end(
     project: Path, reaped: list[str], sandbox: str
 ) -> None:
-    duration = unique_sleep(301)
+    duration = unique_sleep(901)
     reaped.append(f"sleep {duration}")
     (project / "spawn.py").write_text(
         "import subprocess, time\n"
         f"subprocess.Popen(['sleep', '{duration}'], start_new_session=True)\n"
-        "time.sleep(100)\n",
+        "time.sleep(600)\n"
+        "open('finished', 'w').close()\n",
         encoding="utf-8",
     )
     action = json.dumps({"tool": "run", "command": "python3 spawn.py"})
-    started = time.monotonic()
     proc = glmagent("act", action, "--command-timeout", "3", "--sandbox", sandbox, cwd=project)
-    out, err = proc.communicate(timeout=60)
-    elapsed = time.monotonic() - started
+    # Generous: a 3 s timeout must end the act long before the command's own 600 s, at any load.
+    out, err = proc.communicate(timeout=300)
     observation = json.loads(out)
     assert observation["details"]["timed_out"] is True, err
-    assert elapsed < 3 + 2.5, f"a 3 s timeout took {elapsed:.1f} s"
+    assert not (project / "finished").exists()
     assert running(f"sleep {duration}") == []
 
 
@@ -85,17 +85,15 @@ def test_a_timeout_kills_detached_grandchildren_and_returns_promptly(
 def test_background_jobs_die_with_the_command_and_its_output_is_kept(
     project: Path, reaped: list[str], sandbox: str
 ) -> None:
-    duration = unique_sleep(120)
+    duration = unique_sleep(900)
     reaped.append(f"sleep {duration}")
     action = json.dumps({"tool": "run", "command": f"echo hello; sleep {duration} &"})
-    started = time.monotonic()
     proc = glmagent("act", action, "--sandbox", sandbox, cwd=project)
-    out, err = proc.communicate(timeout=60)
-    elapsed = time.monotonic() - started
+    # The act must not wait for its background job (900 s): a generous bound holds at any load.
+    out, err = proc.communicate(timeout=300)
     observation = json.loads(out)
     assert observation["status"] == "ok", err
     assert "--- stdout ---\nhello" in observation["output"]
-    assert elapsed < 5, f"took {elapsed:.1f} s"
     assert running(f"sleep {duration}") == []
 
 
@@ -136,11 +134,10 @@ def test_a_signal_stops_the_task_writes_the_summary_and_kills_the_command(
 def test_an_editor_launch_fails_at_once_with_advice(git_project: Path) -> None:
     (git_project / "app.py").write_text("changed\n", encoding="utf-8")
     subprocess.run(["git", "add", "app.py"], cwd=git_project, check=True)
-    started = time.monotonic()
     result = PosixShell().run(
-        "git -c user.name=t -c user.email=t@example.invalid commit", git_project, timeout=60
+        "git -c user.name=t -c user.email=t@example.invalid commit", git_project, timeout=600
     )
-    assert time.monotonic() - started < 10 and not result.timed_out
+    assert not result.timed_out  # it failed at once instead of waiting for an editor until the timeout
     assert result.exit_code != 0
     assert "pass the text on the command line" in result.stderr
 

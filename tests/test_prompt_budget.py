@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis_profiles import examples
 
 from glmagent.agent import CodingAgent
 from glmagent.observation import Observation
@@ -180,7 +181,7 @@ def test_the_token_estimate_is_on_the_high_side() -> None:
     assert estimate_tokens(code) >= len(code) / 4
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.text(max_size=3000), st.integers(64, 4000), st.booleans())
 def test_cut_text_never_exceeds_its_limit_and_keeps_both_ends(text: str, limit: int, tail: bool) -> None:
     capped = _cap(text, limit, tail=tail)

@@ -17,10 +17,12 @@ from pathlib import Path
 
 import pytest
 from conftest import REPO_ROOT
-from readme_guide import Block, Command, blocks, missing_output_lines, stand_in
+from readme_guide import Block, Command, blocks, output_mismatch, printed_lines, stand_in
 
 from glmagent.demo import REPLAY_FILE, SAMPLE_PROJECT
 
+# One reader, top to bottom: later blocks build on earlier ones (pyproject's `--dist loadfile` keeps this file
+# in one worker, in order).
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="the README's sh blocks are POSIX shell")
 
 README = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
@@ -93,6 +95,7 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
             "GLMAGENT_BASE_URL": url,
             "OLLAMA_HOST": url.removesuffix("/v1"),
             "GLMAGENT_MAX_RETRIES": "1",
+            "GLMAGENT_RETRY_BACKOFF": "0.05",  # a retry still happens, without a second's wait
             "HTTP_PROXY": closed,
             "HTTPS_PROXY": closed,
             "ALL_PROXY": closed,
@@ -134,7 +137,9 @@ def _run_block(world: World, block: Block) -> tuple[list[int], str]:
 
 
 #: Every block that runs, in README order: later commands build on earlier ones, as for a reader.
-RUNNABLE = [block for block in BLOCKS if block.commands or block.language in ("python", *WINDOWS)]
+RUNNABLE = [
+    block for block in BLOCKS if block.commands or block.transcript or block.language in ("python", *WINDOWS)
+]
 
 
 @pytest.mark.parametrize("block", RUNNABLE, ids=[block.name for block in RUNNABLE])
@@ -151,6 +156,13 @@ def test_the_readme_works_as_shown_top_to_bottom(world: World, block: Block) -> 
             timeout=300,
         )
         assert done.returncode == 0, done.stdout + done.stderr
+        shown = printed_lines(block.body)
+        if shown is not None:
+            printed = [line for line in done.stdout.splitlines() if line.strip()]
+            assert printed == shown, f"{block.name} prints {printed}, the README shows {shown}"
+        return
+    if block.transcript:
+        _check_transcript(world, block)
         return
     if all(command.skip for command in block.commands):
         pytest.skip("; ".join(f"line {c.line}: {c.skip}" for c in block.commands))
@@ -165,9 +177,27 @@ def test_the_readme_works_as_shown_top_to_bottom(world: World, block: Block) -> 
     assert wrong == [], "\n".join(wrong) + "\n\n" + output
     assert "Traceback" not in output and "internal error" not in output, output
     if block.output is not None:
-        missing = missing_output_lines(block.output, output, home=str(world.home))
-        assert missing == [], (
-            f"lines the README shows that {block.name} did not print:\n{missing}\n\n{output}"
+        wrong = output_mismatch(block.output, output, home=str(world.home))
+        assert wrong == [], (
+            f"{block.name}: the output shown is not what the command printed:\n{wrong}\n\n{output}"
+        )
+
+
+def _check_transcript(world: World, block: Block) -> None:
+    """Run a session block's commands in one shell, each printing what the README shows after it."""
+    marks = [f"@@readme-{block.line}-{index}@@" for index in range(len(block.transcript))]
+    script = Block("sh", "", block.line)
+    for (command, _), mark in zip(block.transcript, marks, strict=True):
+        assert command.skip is None, f"README.md:{command.line}: {command.skip}"
+        merged = f"{{ {command.text}\n}} 2>&1"  # stderr in place, as a terminal shows it
+        script.commands += [Command(merged, command.line, command.expected_exit), Command(f"echo {mark}", 0)]
+    exits, output = _run_block(world, script)
+    assert exits[0::2] == [command.expected_exit for command, _ in block.transcript], output
+    for (command, shown), mark in zip(block.transcript, marks, strict=True):
+        printed, output = output.split(mark + "\n", 1)
+        wrong = output_mismatch(shown, printed, home=str(world.home))
+        assert wrong == [], (
+            f"README.md:{command.line}: `{command.text}` printed otherwise:\n{wrong}\n\n{printed}"
         )
 
 
@@ -196,3 +226,31 @@ def test_ci_runs_exactly_the_test_command_the_readme_gives() -> None:
     readme_commands = [c.text for b in blocks(quick_start) for c in b.commands]
     assert ci_command in readme_commands
     assert any(c.endswith("glmagent demo") and "pip install" in c for c in readme_commands)
+
+
+_MEMORY_FILE = """# run 20260114T093012Z-5d2c81fa started 2026-01-14T09:30:12.481+00:00
+# task: fix it
+
+Iteration 1:
+- Read wordstats.py (20 lines)
+
+# run 20260114T093012Z-5d2c81fa ended 2026-01-14T09:30:16.613+00:00: SUCCESS (tests_passed), 1 iteration
+"""
+
+
+def test_an_output_block_shows_all_of_the_output_or_marks_where_it_leaves_lines_out() -> None:
+    """The tour showed the memory file without its `# run` lines and still passed: a shown block is now the
+    whole output, with `…` where lines are left out on purpose."""
+    without_header = "Iteration 1:\n- Read wordstats.py (20 lines)\n"
+    assert output_mismatch(without_header, _MEMORY_FILE) != []
+    assert output_mismatch("…\n" + without_header + "…\n", _MEMORY_FILE) == []
+    other_run = _MEMORY_FILE.replace("5d2c81fa", "00c0ffee").replace("09:30", "17:45")
+    assert output_mismatch(_MEMORY_FILE, other_run) == [], "ids and times may differ"
+    assert output_mismatch(_MEMORY_FILE.replace("(20 lines)", "(2 lines)"), _MEMORY_FILE) != []
+    assert output_mismatch("a\nb", "a\nb\nc") == ["the command printed more after the last shown line: ['c']"]
+
+
+def test_a_python_block_says_what_it_prints_in_its_print_comments() -> None:
+    body = 'x = 1\nprint(x, "y")  # 1 y\nprint("no comment")\n'
+    assert printed_lines(body) == ["1 y"]
+    assert printed_lines("print(1)\n") is None

@@ -252,7 +252,10 @@ def test_the_bwrap_argv_protects_git_and_hazina_and_hides_credentials(tmp_path: 
     joined = " ".join(argv)
     assert f"--bind {project} {project}" in joined
     assert f"--ro-bind {project / '.git'} {project / '.git'}" in joined
-    assert f"--tmpfs {home / '.aws'}" in joined and f"--ro-bind /dev/null {home / '.netrc'}" in joined
+    hidden_folder = argv[argv.index(str(home / ".aws")) - 1]  # bound over by an empty, read-only folder
+    assert os.listdir(hidden_folder) == [] and os.stat(hidden_folder).st_mode & 0o777 == 0o555
+    assert f"--ro-bind {hidden_folder} {home / '.aws'}" in joined
+    assert f"--ro-bind /dev/null {home / '.netrc'}" in joined
     assert "--unshare-all" in argv and "--share-net" not in argv and "--die-with-parent" in argv
     assert argv[-4:] == ["--", "sh", "-c", "true"]
     allowed = BwrapSandbox(project, home=home, allow_network=True).wrap(["true"], project)

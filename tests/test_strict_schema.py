@@ -14,6 +14,7 @@ import jsonschema
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis_profiles import examples
 
 from glmagent.contract import REQUIRED_FIELDS, ToolName, extract_json_object, planner_schema
 from glmagent.strict_schema import (
@@ -30,6 +31,7 @@ DOCUMENTED = jsonschema.Draft202012Validator(planner_schema())
 #: Fields each tool may carry: the required ones, and git_diff's optional path.
 ALLOWED_FIELDS = {tool: {"tool", *REQUIRED_FIELDS[tool]} for tool in ToolName}
 ALLOWED_FIELDS[ToolName.GIT_DIFF] |= {"path"}
+ALLOWED_FIELDS[ToolName.READ_FILE] |= {"lines"}
 
 
 def well_formed(document: Any) -> bool:
@@ -164,7 +166,7 @@ def _reply(draw: st.DrawFn) -> Any:
     return document
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(_reply())
 def test_strict_and_documented_schemas_agree_on_generated_replies(document: Any) -> None:
     strict, documented = STRICT.is_valid(document), DOCUMENTED.is_valid(document)
@@ -174,7 +176,7 @@ def test_strict_and_documented_schemas_agree_on_generated_replies(document: Any)
         assert not strict or documented
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.sampled_from(list(ToolName)), max_size=MAX_ACTIONS), st.booleans())
 def test_every_well_formed_action_list_passes_both(tools: list[ToolName], diff_path: bool) -> None:
     values = {"path": "src/a.py", "diff": "@@ -1 +1 @@\n-a\n+b\n", "command": "pytest -q"}
@@ -222,10 +224,11 @@ def test_the_strict_schema_has_no_conditionals_and_one_closed_object_per_tool_fo
             "const": variant["properties"]["tool"]["const"],
         }
     forms = sorted((v["properties"]["tool"]["const"], tuple(sorted(v["required"]))) for v in variants)
-    # One object per tool; git_diff twice, since its path is optional and strict modes require every field.
+    # One object per tool; git_diff and read_file twice, since git_diff's path and read_file's lines are
+    # optional and strict modes require every field.
     assert forms == sorted(
         [(t.value, tuple(sorted({"tool", *REQUIRED_FIELDS[t]}))) for t in ToolName]
-        + [("git_diff", ("path", "tool"))]
+        + [("git_diff", ("path", "tool")), ("read_file", ("lines", "path", "tool"))]
     )
     assert {v["properties"]["tool"]["const"] for v in variants} == {t.value for t in ToolName}
 

@@ -136,3 +136,27 @@ def test_init_refuses_to_overwrite_unless_forced(tmp_path: Path, capsys: pytest.
     assert "already exists" in capsys.readouterr().err and path.read_text() == "max_iterations = 3\n"
     assert main(["init", "-C", str(tmp_path), "--force"]) == 0
     assert "# max_iterations = 5" in path.read_text()
+
+
+def _long_options(argv: list[str]) -> set[str]:
+    from glmagent.cli import _subparsers, build_parser
+
+    prog = "glmagent " + " ".join(argv)
+    parser = next(p for p in _subparsers(build_parser(argv)) if p.prog == prog)
+    return {o for action in parser._actions for o in action.option_strings if o.startswith("--")}
+
+
+def test_the_readme_and_help_say_which_flags_of_task_config_show_does_not_take() -> None:
+    """README said config show takes "the flags of task"; --task-file, --task-id and --resume were refused."""
+    from conftest import REPO_ROOT
+
+    missing = sorted(_long_options(["task"]) - _long_options(["config", "show"]) - {"--json"})
+    assert missing == ["--resume", "--task-file", "--task-id"]
+    readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    row = next(line for line in readme.splitlines() if line.startswith("| `glmagent config show"))
+    said = re.search(r"the flags of task but ([^\]]+)\]", row)
+    assert said is not None, row
+    assert sorted(re.findall(r"--[\w-]+", said.group(1))) == sorted([*missing, "--json"])
+    from glmagent.cli._config import _EPILOG
+
+    assert all(flag in _EPILOG for flag in missing)

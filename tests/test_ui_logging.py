@@ -67,3 +67,96 @@ def test_log_values_have_their_control_characters_made_visible(capsys: pytest.Ca
     err = capsys.readouterr().err
     assert "\x1b" not in err and "\x07" not in err
     assert "ok\\x1b]0;pwned\\x07\\x1b[2J" in err
+
+
+def _json_lines(stderr: str) -> list[dict[str, object]]:
+    lines = [line for line in stderr.splitlines() if line.strip()]
+    not_json = []
+    records = []
+    for line in lines:
+        try:
+            records.append(json.loads(line))
+        except ValueError:
+            not_json.append(line)
+    assert not_json == [], f"{len(not_json)} of {len(lines)} stderr lines are not JSON: {not_json[:5]}"
+    return records
+
+
+def test_with_json_logs_stderr_carries_only_json_lines_also_without_quiet(
+    project: Path, tmp_path: Path
+) -> None:
+    """The README's `glmagent -vv --log-format json task ... --json 2> log.jsonl`: progress that would go to
+    stderr (stdout holds the result) is left out; the logs say what happened."""
+    done = _task(project, tmp_path, "-vv", "--log-format", "json", "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["success"] is True
+    records = _json_lines(done.stderr)
+    assert {"planner.request", "action.start", "action.done"} <= {r["event"] for r in records}
+
+
+def test_with_json_logs_glmagents_own_messages_are_json_lines_too(project: Path, tmp_path: Path) -> None:
+    bad = _task(project, tmp_path, "--log-format", "json", "--max-iterations", "0")
+    assert bad.returncode == 2
+    (error,) = _json_lines(bad.stderr)
+    assert error["level"] == "error" and "max_iterations" in str(error["event"])
+    usage = _task(project, tmp_path, "--bogus", "--log-format=json")
+    assert usage.returncode == 2
+    (error,) = _json_lines(usage.stderr)
+    assert "unrecognized arguments: --bogus" in str(error["event"])
+    progress_on_stdout = _task(project, tmp_path, "--log-format", "json")
+    assert progress_on_stdout.returncode == 0 and "iteration 1" in progress_on_stdout.stdout
+    assert _json_lines(progress_on_stdout.stderr) == []
+
+
+_LIBRARY_RUN = """
+import sys, tempfile
+from pathlib import Path
+{host}
+from glmagent import CodingAgent, ScriptedPlanner, Settings
+
+project = Path(tempfile.mkdtemp())
+(project / "app.py").write_text("x = 1\\n")
+planner = ScriptedPlanner([
+    {{"thought": "look", "plan": [], "actions": [{{"tool": "read_file", "path": "app.py"}}]}},
+    {{"thought": "done", "plan": [], "actions": []}},
+])
+task = CodingAgent.create_task("look", project)
+result = CodingAgent(planner=planner, settings=Settings(provider="replay", shell="posix")).run(task)
+print("RESULT", result.success, result.stop_reason)
+"""
+
+_HOST_LOGGING = (
+    "import logging; "
+    "logging.basicConfig(level=logging.INFO, stream=sys.stderr, format='%(name)s %(message)s')"
+)
+_HOST_STRUCTLOG = """
+import structlog
+seen = []
+def keep(logger, name, event):
+    seen.append(event["event"])
+    raise structlog.DropEvent
+structlog.configure(processors=[keep])
+import atexit; atexit.register(lambda: print("HOST SAW", sorted(set(seen)), file=sys.stderr))
+"""
+
+
+def _library(host: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", _LIBRARY_RUN.format(host=host)], capture_output=True, text=True, timeout=120
+    )
+
+
+def test_the_library_writes_nothing_on_stdout_and_nothing_at_all_unless_the_host_asks() -> None:
+    done = _library("")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "RESULT True no_actions\n"
+    assert done.stderr == ""
+
+
+def test_the_library_logs_through_the_hosts_logging_or_structlog() -> None:
+    through_logging = _library(_HOST_LOGGING)
+    assert through_logging.stdout == "RESULT True no_actions\n"
+    assert "glmagent.tools.executor event='action'" in through_logging.stderr
+    through_structlog = _library(_HOST_STRUCTLOG)
+    assert through_structlog.stdout == "RESULT True no_actions\n"
+    assert "HOST SAW" in through_structlog.stderr and "'action'" in through_structlog.stderr

@@ -87,6 +87,56 @@ def test_a_very_deeply_nested_model_reply_is_invalid_output_not_a_crash(
     assert "invalid_output" in done.stdout and "internal error" not in done.stderr
 
 
+def test_a_schema_invalid_reply_with_none_left_to_retry_is_invalid_output_never_done(
+    project: Path, tmp_path: Path
+) -> None:
+    """`{"foo": 1}` and nothing after it: the replay has no reply for the retry, so the outcome is the
+    invalid reply and why, on screen, in --json and in the audit record; not "the planner declared done"."""
+    replies = replay_file(tmp_path, {"foo": 1})
+    args = ("task", "x", "-C", str(project), "--replay", str(replies), "--sandbox", "none")
+    done = glmagent(*args)
+    assert done.returncode == 1, done.stderr
+    assert "invalid_output" in done.stdout and "declared the task done" not in done.stdout
+    assert "'foo' was unexpected" in done.stdout and "'actions' is a required property" in done.stdout
+    document = json.loads(glmagent(*args, "--json", "-q").stdout)
+    assert document["stop_reason"] == "invalid_output" and "'foo' was unexpected" in document["error"]
+    log = Path(document["audit_file"]).read_text(encoding="utf-8").splitlines()
+    end = json.loads(log[-1])
+    assert end["event"] == "task_end" and end["stop_reason"] == "invalid_output"
+    assert "'foo' was unexpected" in end["error"]
+
+
+# --- one iteration numbering -------------------------------------------------------------------------------
+
+
+def test_a_resumed_task_numbers_its_iterations_alike_on_screen_in_the_summary_memory_and_audit(
+    project: Path, tmp_path: Path
+) -> None:
+    read = plan({"tool": "read_file", "path": "app.py"})
+    replies = replay_file(tmp_path, read, read, read, read)
+    common = ("-C", str(project), "--replay", str(replies), "--sandbox", "none")
+    first = glmagent("task", "look", *common, "--max-iterations", "1", "--task-id", "t")
+    assert "iterations  1 of 1" in first.stdout
+    resumed = glmagent("task", "--resume", "t", *common, "--max-iterations", "3")
+    asked = [line.split(" · ")[0] for line in resumed.stdout.splitlines() if line.startswith("iteration ")]
+    assert asked == ["iteration 2 of 4", "iteration 3 of 4", "iteration 4 of 4"], resumed.stdout
+    assert "iterations  4 of 4 (2-4 in this run)" in resumed.stdout
+    memory = (project / ".hazina" / "agent-memory" / "t.txt").read_text(encoding="utf-8")
+    assert [line for line in memory.splitlines() if line.startswith("Iteration ")] == [
+        "Iteration 1:", "Iteration 2:", "Iteration 3:", "Iteration 4:"
+    ]  # fmt: skip
+    records = [json.loads(line) for line in (project / ".hazina" / "agent-memory" / "t.jsonl").open()]
+    summaries = [r["iteration"] for r in records if r["event"] == "iteration_summary"]
+    assert summaries == [1, 2, 3, 4]
+    end = [r for r in records if r["event"] == "task_end"][-1]
+    assert (end["first_iteration"], end["iterations"]) == (2, 3)
+    again = json.loads(
+        glmagent("task", "--resume", "t", *common, "--max-iterations", "1", "--json", "-q").stdout
+    )
+    assert (again["first_iteration"], again["iterations"]) == (5, 1)
+    assert again["summary"].startswith("Iteration 5:")
+
+
 # --- doing nothing is not success ---------------------------------------------------------------------------
 
 

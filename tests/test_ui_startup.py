@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -26,8 +27,10 @@ print("\\nMODULES " + " ".join(sorted(sys.modules)), file=sys.stderr)
 """
 
 
-def imported_by(*args: str) -> set[str]:
-    done = subprocess.run([sys.executable, "-c", _PROBE, *args], capture_output=True, text=True, timeout=120)
+def imported_by(*args: str, cwd: Path | None = None) -> set[str]:
+    done = subprocess.run(
+        [sys.executable, "-c", _PROBE, *args], capture_output=True, text=True, timeout=120, cwd=cwd
+    )
     line = next(line for line in done.stderr.splitlines() if line.startswith("MODULES "))
     return set(line.removeprefix("MODULES ").split())
 
@@ -43,6 +46,7 @@ HEAVY = (
     "typing",
     "pathlib",
     "json.decoder",
+    "datetime",
 )
 
 
@@ -88,3 +92,50 @@ def test_main_options_before_the_command_still_find_it(argv: list[str], usage: s
         [sys.executable, "-m", "glmagent", *argv], capture_output=True, text=True, timeout=60
     )
     assert done.returncode == 0 and done.stdout.startswith(f"usage: {usage} ")
+
+
+@pytest.mark.own_policy_cache  # the first run below must build the cache itself
+def test_policy_check_with_a_warm_cache_builds_no_models_and_parses_no_toml(tmp_path: Path) -> None:
+    """The checked path of a guard people call from hooks: no pydantic (nor the `dataclasses`/`inspect` pair
+    it would need instead), no TOML parser, no temp-file or resource machinery."""
+    (tmp_path / ".hazina").mkdir()
+    (tmp_path / ".hazina" / "config.toml").write_text("# policy_files = ['x.toml'] (a comment only)\n")
+    first = imported_by("policy", "check", "ls -la", cwd=tmp_path)  # builds the cache
+    assert "pydantic" in first, "the first run compiles the policy (so this test sees a warm second run)"
+    modules = imported_by("policy", "check", "ls -la", cwd=tmp_path)
+    unused = ("pydantic", "dataclasses", "inspect", "tomllib", "tempfile", "importlib.resources", "json")
+    assert "glmagent.guard" in modules
+    assert [m for m in modules if m in unused or m.startswith(tuple(u + "." for u in unused))] == []
+
+
+_COMPILES = """
+import re._compiler, sys
+from pathlib import Path
+guard = str(Path(sys.argv[1]).resolve())
+compile, own = re._compiler.compile, []
+def counting(pattern, flags=0):
+    caller = sys._getframe(1)
+    while caller is not None and caller.f_code.co_filename.startswith(str(Path(re.__file__).parent)):
+        caller = caller.f_back
+    if caller is not None and caller.f_code.co_filename.startswith(guard):
+        own.append(pattern)
+    return compile(pattern, flags)
+re._compiler.compile = counting
+import glmagent.guard
+print(len(own))
+"""
+
+
+def test_importing_the_guard_compiles_none_of_its_regular_expressions() -> None:
+    """The guard holds over a hundred expressions; one check needs a handful, compiled on first use."""
+    import glmagent.guard
+
+    folder = Path(glmagent.guard.__file__).parent
+    done = subprocess.run(
+        [sys.executable, "-c", _COMPILES, str(folder)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    assert done.stdout.strip() == "0"

@@ -141,7 +141,7 @@ def trickle(handler: BaseHTTPRequestHandler) -> None:
 
 
 def hang(handler: BaseHTTPRequestHandler) -> None:
-    time.sleep(60)
+    time.sleep(600)  # longer than any bound a test waits: a reply never comes
 
 
 def make_project(tmp_path: Path) -> Path:

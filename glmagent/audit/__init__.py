@@ -18,7 +18,15 @@ from __future__ import annotations
 
 from glmagent.audit._anchors import Anchor, AnchorBook, default_anchor_file
 from glmagent.audit._facts import planner_schema_sha256, software_facts
-from glmagent.audit._files import append_durably, ensure_private_dir, last_byte, uninterrupted
+from glmagent.audit._files import (
+    append_durably,
+    check_record_path,
+    ensure_private_dir,
+    last_byte,
+    open_no_follow,
+    read_no_follow,
+    uninterrupted,
+)
 from glmagent.audit._lock import DEFAULT_LOCK_WAIT, RunLock
 from glmagent.audit._records import (
     GENESIS,
@@ -42,7 +50,7 @@ from glmagent.audit._runs import (
     task_records,
     validate_task_id,
 )
-from glmagent.audit._summary import render_footer, render_header, split_runs
+from glmagent.audit._summary import one_line, render_footer, render_header, split_runs
 from glmagent.audit._verify import Finding, RunCheck, VerifyReport, verify_log
 from glmagent.audit._writer import AuditWriter
 
@@ -61,6 +69,7 @@ __all__ = [
     "VerifyReport",
     "append_durably",
     "audit_log_path",
+    "check_record_path",
     "default_anchor_file",
     "ensure_private_dir",
     "find_run",
@@ -69,8 +78,11 @@ __all__ = [
     "load_runs",
     "memory_dir",
     "new_run_id",
+    "one_line",
+    "open_no_follow",
     "planner_schema_sha256",
     "read_lines",
+    "read_no_follow",
     "render_footer",
     "render_header",
     "require_log",

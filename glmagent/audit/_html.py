@@ -1,7 +1,8 @@
 """`glmagent audit export --html`: one self-contained page for a run.
 
 Everything is inline (styles, no scripts, no fonts, no images), and a Content-Security-Policy forbids the
-page from loading anything, so opening it makes no network request. Sections have stable ids: `overview`,
+page from loading anything, so opening it makes no network request. Recorded text goes through the same
+`glmagent.inert` as on a terminal before it is escaped for HTML. Sections have stable ids: `overview`,
 `verification`, `summary`, `timeline` (with `iteration-N` inside) and `outcome`.
 """
 
@@ -10,8 +11,16 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from glmagent.audit._timeline import Step, Timeline, brief, facts, policy_line
+from glmagent.audit._timeline import Step, Timeline, brief, facts, last_line, output_body, policy_line
 from glmagent.audit._verify import VerifyReport
+from glmagent.inert import inert
+
+
+def _text(text: object) -> str:
+    """Recorded text as HTML: made inert first, as on a terminal (a bidirectional override or an escape
+    sequence is shown as `\\u202e`, `\\x1b`, never applied), then escaped for HTML."""
+    return escape(inert(str(text), multiline=True))
+
 
 _CSS = """
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;background:#f6f7f9;color:#1d2330}
@@ -33,6 +42,8 @@ padding:6px 10px;margin:6px 0}
 .diff .add{color:#14532d;background:#e6f6ea}.diff .del{color:#7f1d1d;background:#fdecec}
 .diff .hunk{color:#4338ca}.diff .file{font-weight:600}.muted{color:#6b7280}
 .problem{color:#7f1d1d}.blocked-rule{color:#7f1d1d;font-weight:600}
+.plan ol{margin:4px 0 2px}details.output{margin:4px 0}details.output summary{cursor:pointer;color:#374151}
+details.output summary code{font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 """
 
 
@@ -46,11 +57,11 @@ def render_html(timeline: Timeline, report: VerifyReport) -> str:
         '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; style-src '
         "'unsafe-inline'\">",
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{escape(title)}</title><style>{_CSS}</style></head><body><main>",
-        f"<h1>{escape(run.description or run.task_id)}</h1>",
-        f'<p class="muted">task {escape(run.task_id)} · run {escape(run.run_id)}</p>',
+        f"<title>{_text(title)}</title><style>{_CSS}</style></head><body><main>",
+        f"<h1>{_text(run.description or run.task_id)}</h1>",
+        f'<p class="muted">task {_text(run.task_id)} · run {_text(run.run_id)}</p>',
         '<section id="overview"><h2>Overview</h2><table class="facts">',
-        *(f"<tr><td>{escape(label)}</td><td>{escape(text)}</td></tr>" for label, text in facts(run)),
+        *(f"<tr><td>{_text(label)}</td><td>{_text(text)}</td></tr>" for label, text in facts(run)),
         "</table></section>",
         _verification(report, run.run_id),
         _summary(timeline.summaries),
@@ -64,21 +75,21 @@ def render_html(timeline: Timeline, report: VerifyReport) -> str:
 def _verification(report: VerifyReport, run_id: str) -> str:
     status = report.run_status(run_id)
     css = "verified" if report.ok else "bad"
-    items = [f'<li class="problem">{escape(f.kind)}: {escape(f.message)}</li>' for f in report.problems]
-    items += [f"<li>{escape(f.kind)}: {escape(f.message)}</li>" for f in report.notes]
+    items = [f'<li class="problem">{_text(f.kind)}: {_text(f.message)}</li>' for f in report.problems]
+    items += [f"<li>{_text(f.kind)}: {_text(f.message)}</li>" for f in report.notes]
     check = next((c for c in report.runs if c.run == run_id), None)
-    head = f"head <code>{escape(check.head)}</code>" if check else ""
-    anchored = f", anchored {escape(check.anchored_at)}" if check and check.anchored_at else ""
+    head = f"head <code>{_text(check.head)}</code>" if check else ""
+    anchored = f", anchored {_text(check.anchored_at)}" if check and check.anchored_at else ""
     return (
         '<section id="verification"><h2>Verification</h2>'
-        f'<p><span class="badge {css}">{escape(status)}</span> {report.records} records, {head}{anchored}</p>'
+        f'<p><span class="badge {css}">{_text(status)}</span> {report.records} records, {head}{anchored}</p>'
         + (f"<ul>{''.join(items)}</ul>" if items else "")
         + "</section>"
     )
 
 
 def _summary(blocks: list[str]) -> str:
-    body = "".join(f"<pre>{escape(block.rstrip())}</pre>" for block in blocks) or "<p>(none)</p>"
+    body = "".join(f"<pre>{_text(block.rstrip())}</pre>" for block in blocks) or "<p>(none)</p>"
     return f'<section id="summary"><h2>Summary (memory file)</h2>{body}</section>'
 
 
@@ -103,62 +114,76 @@ def _timeline(steps: list[Step]) -> str:
 def _step(step: Step) -> str:
     data = step.data
     if step.kind == "tests":
-        css = "passed" if data["passed"] else "failed"
-        verdict = "PASSED" if data["passed"] else "FAILED"
-        output = (
-            f"<pre>{escape(str(data['output_tail']))}</pre>"
-            if not data["passed"] and data.get("output_tail")
-            else ""
-        )
-        return (
-            f'<div class="tests {css}"><span class="badge">{verdict}</span> '
-            f"tests ({escape(data['label'])}) · "
-            f"exit {escape(str(data['exit_code']))} · {escape(data['summary'])}"
-            f'<pre class="command">$ {escape(str(data.get("command") or ""))}</pre>{output}</div>'
-        )
+        return _tests(data)
     if step.kind == "plan":
         if not data["valid"]:
             return (
                 f'<div class="plan"><span class="badge bad">invalid reply</span> attempt {data["attempt"]}: '
-                f"{escape(str(data.get('error')))}<pre>{escape(str(data.get('raw', ''))[:4000])}</pre></div>"
+                f"{_text(str(data.get('error')))}<pre>{_text(str(data.get('raw', ''))[:4000])}</pre></div>"
             )
-        steps = "".join(f"<li>{escape(item)}</li>" for item in data.get("steps", []))
+        steps = "".join(f"<li>{_text(item)}</li>" for item in data.get("steps", []))
         return (
-            f'<div class="plan"><strong>plan</strong> {escape(str(data.get("thought", "")))}'
+            f'<div class="plan"><strong>plan</strong> {_text(str(data.get("thought", "")))}'
             + (f"<ol>{steps}</ol>" if steps else "")
             + "</div>"
         )
     if step.kind == "action":
         return _action(data)
-    return f'<div class="note">{escape(data["event"])}: {escape(data["text"])}</div>'
+    return f'<div class="note">{_text(data["event"])}: {_text(data["text"])}</div>'
+
+
+def _tests(data: dict[str, Any]) -> str:
+    """A test run, its command once: a failed run with its output open, a passing one with the runner's
+    last line (`4 passed in 1.90s`) and its output folded away."""
+    css = "passed" if data["passed"] else "failed"
+    verdict = "PASSED" if data["passed"] else "FAILED"
+    head = (
+        f'<div class="tests {css}"><span class="badge">{verdict}</span> tests ({_text(data["label"])}) · '
+        f"exit {_text(data['exit_code'])} · {_text(data['summary'])}"
+    )
+    command = f"$ {data.get('command') or ''}"
+    body = output_body(data.get("output_tail"), data.get("command"))
+    if not data["passed"]:
+        output = f'<pre class="output">{_text(body)}</pre>' if body else ""
+        return f'{head}<pre class="command">{_text(command)}</pre>{output}</div>'
+    last = last_line(body)
+    if not last:  # it printed nothing worth unfolding
+        return f'{head}<pre class="command">{_text(command)}</pre></div>'
+    shown = f"{command}   → {last}"
+    return (
+        f'{head}<details class="output"><summary><code>{_text(shown)}</code></summary>'
+        f"<pre>{_text(body)}</pre></details></div>"
+    )
 
 
 def _action(data: dict[str, Any]) -> str:
     status = data["status"]
     label = "BLOCKED" if status == "rejected" else status
-    parts = [f'<div class="action {escape(status)}"><span class="badge">{escape(label)}</span> ']
-    parts.append(escape(brief(data) if status == "rejected" else data["summary"]))
+    parts = [f'<div class="action {_text(status)}"><span class="badge">{_text(label)}</span> ']
+    parts.append(_text(brief(data) if status == "rejected" else data["summary"]))
     if status == "rejected":
         why = policy_line(data["policy"]) if data.get("policy") else data["summary"]
-        parts.append(f'<div class="blocked-rule">{escape(why)}</div>')
+        parts.append(f'<div class="blocked-rule">{_text(why)}</div>')
     if data["tool"] == "run" and status != "rejected":
         code = "timed out" if data.get("timed_out") else f"exit {data.get('exit_code')}"
         if (data.get("policy") or {}).get("allowed"):
             code += " · policy: allowed"
-        parts.append(f'<pre class="command">$ {escape(str(data.get("command")))}   → {escape(code)}</pre>')
-        if data.get("output_tail"):
-            parts.append(f'<pre class="output">{escape(str(data["output_tail"]))}</pre>')
+        parts.append(f'<pre class="command">$ {_text(str(data.get("command")))}   → {_text(code)}</pre>')
+        body = output_body(data.get("output_tail"), data.get("command"))
+        if body:
+            parts.append(f'<pre class="output">{_text(body)}</pre>')
     if data.get("diff"):
         parts.append(_diff(str(data["diff"])))
     elif status == "failed" and data["tool"] != "run" and data.get("output_tail"):
-        parts.append(f"<pre>{escape(str(data['output_tail']))}</pre>")
+        parts.append(f"<pre>{_text(str(data['output_tail']).rstrip())}</pre>")
     parts.append("</div>")
     return "".join(parts)
 
 
 def _diff(diff: str) -> str:
     lines = []
-    for line in diff.splitlines():
+    # Newlines only (splitlines also breaks at form feeds and U+2028, which are shown escaped instead).
+    for line in diff.replace("\r\n", "\n").rstrip("\n").split("\n"):
         css = (
             "file"
             if line.startswith(("+++", "---"))
@@ -170,7 +195,7 @@ def _diff(diff: str) -> str:
             if line.startswith("@@")
             else ""
         )
-        lines.append(f'<span class="{css}">{escape(line)}</span>' if css else escape(line))
+        lines.append(f'<span class="{css}">{_text(line)}</span>' if css else _text(line))
     return '<pre class="diff">' + "\n".join(lines) + "</pre>"
 
 
@@ -184,5 +209,5 @@ def _outcome(timeline: Timeline) -> str:
             f" — {run.end['error']}" if run.end.get("error") else ""
         )
         css = "verified" if run.end.get("success") else "bad"
-    badge = f'<span class="badge {css}">{escape(text)}</span>'
+    badge = f'<span class="badge {css}">{_text(text)}</span>'
     return f'<section id="outcome"><h2>Outcome</h2><p>{badge}</p></section>'

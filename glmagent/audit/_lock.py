@@ -14,7 +14,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from glmagent.errors import TaskBusyError
+from glmagent.audit._files import open_no_follow
+from glmagent.errors import GlmAgentError, TaskBusyError
 
 #: Seconds a second run of the same task id waits for the first before giving up.
 DEFAULT_LOCK_WAIT = 60.0
@@ -26,9 +27,11 @@ _INFO_OFFSET = 1
 class RunLock:
     """An exclusive, process-lifetime lock on one file."""
 
-    def __init__(self, path: Path, task_id: str) -> None:
+    def __init__(self, path: Path, task_id: str, *, base: Path | None = None) -> None:
         self.path = path
         self.task_id = task_id
+        self.base = base
+        """The trusted folder the lock's path is walked from without following links (default: its own)."""
         self._fd: int | None = None
 
     def acquire(
@@ -39,8 +42,7 @@ class RunLock:
         on_wait: Callable[[str], None] | None = None,
     ) -> None:
         """Take the lock, waiting up to `wait` seconds; raise `TaskBusyError` naming the holder otherwise."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        fd = open_no_follow(self.path, os.O_RDWR | os.O_CREAT, base=self.base, make_dirs=True)
         try:
             self._wait_for(fd, wait, on_wait)
             os.ftruncate(fd, _INFO_OFFSET)
@@ -79,10 +81,10 @@ class RunLock:
     def describe_holder(self) -> str:
         """`run R, pid N, started T` from the lock file, as far as it can be read."""
         try:
-            with self.path.open("rb") as handle:
+            with os.fdopen(open_no_follow(self.path, os.O_RDONLY, base=self.base), "rb") as handle:
                 handle.seek(_INFO_OFFSET)
                 info = json.loads(handle.read().decode("utf-8") or "{}")
-        except (OSError, ValueError):
+        except (OSError, ValueError, GlmAgentError):
             info = {}
         parts = [f"{key} {info[key]}" for key in ("run", "pid", "started") if info.get(key)]
         return ", ".join(parts) or "another process"

@@ -1,6 +1,10 @@
-"""Plain-text views for `glmagent audit list` and `glmagent audit show`.
+"""Plain-text views for `glmagent audit list`, `show` and `verify`.
 
 Blocked and rejected actions stand out without colour: their lines start with `!!` and name the rule.
+Records hold what the model, its commands and the files wrote, so every line passes through
+`glmagent.inert` on its way out: an escape sequence, a carriage return or a bidirectional override in a
+thought, a file name or an output is shown as `\x1b`, `\r`, `\u202e`, never obeyed by the terminal.
+Multi-line blocks (a diff, an output tail) are split on newlines only, so each line is one line on screen.
 """
 
 from __future__ import annotations
@@ -9,8 +13,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from glmagent.audit._runs import Run
-from glmagent.audit._timeline import Step, Timeline, brief, facts, policy_line
+from glmagent.audit._timeline import Step, Timeline, brief, facts, last_line, output_body, policy_line
 from glmagent.audit._verify import VerifyReport
+from glmagent.inert import inert_line
 
 #: Lines of a diff or an output tail shown inline; `--json` and the HTML export have all of it.
 SHOWN_LINES = 40
@@ -56,6 +61,7 @@ def render_list(rows: Sequence[dict[str, Any]]) -> str:
                 _clip(row["description"], 60),
             )
         )
+    table = [tuple(inert_line(cell) for cell in line) for line in table]
     widths = [max(len(line[i]) for line in table) for i in range(len(header) - 1)]
     return "\n".join(
         "  ".join(cell.ljust(width) for cell, width in zip(line[:-1], widths, strict=True)) + "  " + line[-1]
@@ -64,6 +70,11 @@ def render_list(rows: Sequence[dict[str, Any]]) -> str:
 
 
 def render_show(timeline: Timeline, report: VerifyReport) -> str:
+    """One run: its facts, chain status, memory summaries and timeline, every line inert."""
+    return _shown(_show_lines(timeline, report))
+
+
+def _show_lines(timeline: Timeline, report: VerifyReport) -> list[str]:
     run = timeline.run
     out: list[str] = [f"task {run.task_id} · run {run.run_id}"]
     labels = facts(run)
@@ -73,7 +84,7 @@ def render_show(timeline: Timeline, report: VerifyReport) -> str:
     if timeline.summaries:
         out += ["", "Summary (memory file)"]
         for index, block in enumerate(timeline.summaries):
-            out += ([""] if index else []) + [f"  {line}" for line in block.rstrip("\n").splitlines()]
+            out += ([""] if index else []) + [f"  {line}" for line in _block(block.rstrip("\n"))]
     out += ["", "Timeline"]
     current: int | None = None
     for step in timeline.steps:
@@ -90,7 +101,7 @@ def render_show(timeline: Timeline, report: VerifyReport) -> str:
             "",
             "  end: none recorded: the run was stopped or killed (resume it with `glmagent task --resume`)",
         ]
-    return "\n".join(out)
+    return out
 
 
 def chain_line(report: VerifyReport, run_id: str) -> str:
@@ -112,14 +123,18 @@ def _step(step: Step) -> list[str]:
         verdict = "PASSED" if data["passed"] else "FAILED"
         where = "baseline" if data["label"] == "baseline" else data["label"]
         lines = [f"  tests ({where}): {verdict} · exit {data['exit_code']} · {data['summary']}"]
-        if not data["passed"] and data.get("output_tail"):
-            lines += _indented(str(data["output_tail"]).splitlines()[-8:], "      | ")
+        body = output_body(data.get("output_tail"), data.get("command"))
+        last = last_line(body)
+        shown = f"      $ {data.get('command') or ''}"
+        lines.append(f"{shown}  → {last}" if data["passed"] and last else shown)
+        if not data["passed"] and body:
+            lines += _indented(_block(body)[-8:], "      | ")
         return lines
     if step.kind == "plan":
         if not data["valid"]:
             return [
                 f"  !! reply {data['attempt']} INVALID: {data.get('error')}",
-                *_indented(_clip(str(data.get("raw", "")), 400).splitlines()[:6], "      | "),
+                *_indented(_block(_clip(str(data.get("raw", "")), 400))[:6], "      | "),
             ]
         tokens = f" ({data['tokens']:,} tokens)" if data.get("tokens") else ""
         lines = [f"  plan{tokens}: {data.get('thought', '')}"]
@@ -144,15 +159,16 @@ def _action(data: dict[str, Any]) -> list[str]:
         code = "timed out" if data.get("timed_out") else f"exit {data.get('exit_code')}"
         allowed = " · policy: allowed" if (data.get("policy") or {}).get("allowed") else ""
         lines.append(f"      $ {data.get('command')}  → {code}{allowed}")
-        if data.get("output_tail"):
-            lines += _indented(str(data["output_tail"]).splitlines()[-SHOWN_LINES // 4 :], "      | ")
+        body = output_body(data.get("output_tail"), data.get("command"))
+        if body:
+            lines += _indented(_block(body)[-SHOWN_LINES // 4 :], "      | ")
     if data.get("diff"):
-        diff_lines = str(data["diff"]).splitlines()
+        diff_lines = _block(data["diff"])
         lines += _indented(diff_lines[:SHOWN_LINES], "      ")
         if len(diff_lines) > SHOWN_LINES:
             lines.append(f"      … {len(diff_lines) - SHOWN_LINES} more diff lines (--json or export --html)")
     elif status == "failed" and data["tool"] != "run" and data.get("output_tail"):
-        lines += _indented(str(data["output_tail"]).splitlines()[:8], "      | ")
+        lines += _indented(_block(data["output_tail"])[:8], "      | ")
     return lines
 
 
@@ -178,7 +194,19 @@ def render_verify(report: VerifyReport) -> str:
         first = report.problems[0]
         where = f" at line {first.line}" if first.line else ""
         lines.append(f"FAILED: {len(report.problems)} problem(s); the first is {first.kind}{where}")
-    return "\n".join(lines)
+    return _shown(lines)
+
+
+def _shown(lines: Sequence[str]) -> str:
+    """The report's lines as terminal text: each made inert (a newline inside one is shown as `\\n`)."""
+    return "\n".join(inert_line(line) for line in lines)
+
+
+def _block(text: object) -> list[str]:
+    """A multi-line block's lines, split on newlines only (`str.splitlines` would also break at form
+    feeds, `\\x1c`-`\\x1e`, `\\x85` and U+2028, which are then shown escaped instead)."""
+    text = str(text).replace("\r\n", "\n").removesuffix("\n")
+    return text.split("\n") if text else []
 
 
 def _indented(lines: Sequence[str], prefix: str) -> list[str]:

@@ -1,7 +1,10 @@
 """The header and footer each run adds to the memory file (`{taskId}.txt`), rendered from its records.
 
 They are `# ` lines, neither `Iteration N:` headers nor `- ` bullets, so the iteration blocks keep their exact
-format. Both are rendered from the records as stored, which lets `verify` rebuild the memory file from the
+format. Every line of the memory file is data (`one_line`): text from the task, the model or a file name is
+flattened to one line, and control and invisible formatting characters are written as visible escapes, so
+no name or thought can start a line of its own (one a shell would run if the file were ever sourced).
+Both are rendered from the records as stored, which lets `verify` rebuild the memory file from the
 audit log and spot an edit in either.
 
     # run 20250101T120000Z-3f9c2a1b started 2025-01-01T12:00:00.000+00:00
@@ -19,16 +22,32 @@ audit log and spot an edit in either.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
 _HEADER = re.compile(r"^# run (\S+) started ", re.MULTILINE)
 _LINE_CAP = 300
+_INVISIBLE = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 
 
-def _one_line(text: object) -> str:
+def _visible(char: str) -> str:
+    if unicodedata.category(char) not in _INVISIBLE:
+        return char
+    code = ord(char)
+    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
+
+
+def one_line(text: object, cap: int = _LINE_CAP) -> str:
+    """`text` as one line of data for the memory file: whitespace runs (newlines included) become one
+    space, control and invisible formatting characters visible escapes, and at most `cap` characters."""
     flat = " ".join(str(text).split())
-    return flat if len(flat) <= _LINE_CAP else flat[: _LINE_CAP - 1] + "…"
+    if not flat.isprintable():
+        flat = "".join(_visible(char) for char in flat)
+    return flat if len(flat) <= cap else flat[: cap - 1] + "…"
+
+
+_one_line = one_line
 
 
 def render_header(start: Mapping[str, Any]) -> str:

@@ -122,6 +122,29 @@ def brief(action: dict[str, Any]) -> str:
     return f"{action['tool']} {action['path']}" if action.get("path") else action["tool"]
 
 
+def output_body(tail: object, command: object) -> str:
+    """A command's recorded output without the header the record repeats (`$ COMMAND`, then `[exit 0]`):
+    the views show the command and its exit once, beside the verdict. Trailing blank lines are dropped."""
+    text = str(tail or "").replace("\r\n", "\n")
+    head = f"$ {command}\n"
+    if command is not None and text.startswith(head):
+        rest = text[len(head) :]
+        first, newline, after = rest.partition("\n")
+        text = after if first.startswith("[") and first.endswith("]") else rest
+        if not newline and first.startswith("[") and first.endswith("]"):
+            text = ""
+    return text.rstrip("\n")
+
+
+def last_line(body: str) -> str:
+    """The last line a command printed (`4 passed in 1.90s`), not a section marker; "" when none."""
+    for line in reversed(body.split("\n")):
+        stripped = line.strip()
+        if stripped and not (stripped.startswith("--- ") and stripped.endswith(" ---")):
+            return stripped
+    return ""
+
+
 def policy_line(policy: dict[str, Any]) -> str:
     """`rule net.curl (network): justification` for a blocking decision."""
     rule = policy.get("rule_id") or "?"

@@ -13,7 +13,13 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from glmagent.audit._files import ensure_private_dir, open_append, uninterrupted, write_durably
+from glmagent.audit._files import (
+    ensure_private_dir,
+    open_append,
+    open_no_follow,
+    uninterrupted,
+    write_durably,
+)
 from glmagent.audit._records import (
     FORMAT_VERSION,
     GENESIS,
@@ -31,8 +37,18 @@ _TAIL_WINDOW = 64 * 1024
 class AuditWriter:
     """Writes the records of one run to one audit log, flushed and fsynced one by one."""
 
-    def __init__(self, path: Path, task_id: str, run_id: str, *, redactor: Redactor | None = None) -> None:
+    def __init__(
+        self,
+        path: Path,
+        task_id: str,
+        run_id: str,
+        *,
+        redactor: Redactor | None = None,
+        base: Path | None = None,
+    ) -> None:
         self.path = path
+        self.base = base
+        """The trusted folder the log's path is walked from without following links (default: its own)."""
         self.task_id = task_id
         self.run_id = run_id
         self._redact = redactor or Redactor()
@@ -46,10 +62,10 @@ class AuditWriter:
         self._needs_newline = False
 
     def open(self) -> None:
-        ensure_private_dir(self.path.parent)
-        self._fd = open_append(self.path)
+        ensure_private_dir(self.path.parent, base=self.base)
+        self._fd = open_append(self.path, base=self.base)
         self.size = os.fstat(self._fd).st_size
-        self.head, self._torn, self._needs_newline = _tail_state(self.path, self.size)
+        self.head, self._torn, self._needs_newline = _tail_state(self.path, self.size, self.base)
 
     def append(self, event: str, fields: Mapping[str, Any]) -> dict[str, Any]:
         """Write one record; returns it as stored (secrets replaced)."""
@@ -88,12 +104,12 @@ class AuditWriter:
             os.close(fd)
 
 
-def _tail_state(path: Path, size: int) -> tuple[str, list[dict[str, Any]], bool]:
+def _tail_state(path: Path, size: int, base: Path | None = None) -> tuple[str, list[dict[str, Any]], bool]:
     """(hash of the last JSON-object line, the broken lines after it, whether the file lacks its final
     newline), read backwards from the end so a long log costs no more than a short one."""
     if size == 0:
         return GENESIS, [], False
-    with path.open("rb") as handle:
+    with os.fdopen(open_no_follow(path, os.O_RDONLY | getattr(os, "O_BINARY", 0), base=base), "rb") as handle:
         window = _TAIL_WINDOW
         while True:
             start = max(0, size - window)

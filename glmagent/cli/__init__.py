@@ -25,6 +25,7 @@ from glmagent.cli._output import add_output_options, merge_output_options
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
+    from typing import NoReturn
 
 __all__ = [
     "EXIT_BROKEN_PIPE",
@@ -52,7 +53,7 @@ examples:
 
 exit codes: 0 success, 1 finished without success (or: blocked, failed), 2 usage or configuration error,
 3 planner/provider failure, 130 interrupted (Ctrl-C), 143/129 stopped by SIGTERM/SIGHUP (summary and
-audit record written, running commands stopped), 141 output pipe closed.
+audit record written, running commands stopped), 141 output pipe closed (the run still goes on to its end).
 """
 
 
@@ -101,6 +102,26 @@ class _Parser(argparse.ArgumentParser):
         raw = formatter_class is argparse.RawDescriptionHelpFormatter or formatter_class is _Formatter
         super().__init__(*args, formatter_class=_Formatter if raw else _WrappingFormatter, **kwargs)  # type: ignore[misc, arg-type]
 
+    def error(self, message: str) -> NoReturn:
+        """A usage error: argparse's usage and message, or with `--log-format json` one JSON line."""
+        from glmagent.cli._output import notice, stderr_is_json
+
+        if not stderr_is_json():
+            super().error(message)
+        notice(f"{self.prog}: {message} (see {self.prog} --help)", level="error")
+        sys.exit(EXIT_USAGE)
+
+
+def _remember_translations() -> None:
+    """argparse asks gettext for each message it sets up or shows (a dozen per parser), and gettext searches
+    the locale folders on every call; the answers cannot change while glmagent runs, so keep them."""
+    import functools
+
+    if not hasattr(argparse._, "cache_info"):  # type: ignore[attr-defined]
+        argparse._ = functools.cache(argparse._)  # type: ignore[attr-defined]
+
+
+_remember_translations()
 
 _width: list[int] = []
 
@@ -153,6 +174,14 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def _wants_json_logs(argv: Sequence[str]) -> bool:
+    """Does `argv` ask for `--log-format json` (before or after the command, `=` or not)?"""
+    return any(
+        word == "--log-format=json" or (word == "--log-format" and following == "json")
+        for word, following in zip(argv, [*argv[1:], ""], strict=True)
+    )
+
+
 def _command_in(argv: Sequence[str]) -> str | None:
     """The subcommand `argv` names: its first word that is not a main-level option (or an option's value)."""
     skip = False
@@ -179,10 +208,39 @@ def _subparsers(parser: argparse.ArgumentParser) -> list[argparse.ArgumentParser
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script; returns the exit code."""
-    from glmagent.cli._output import protect_streams
+    from glmagent.cli._output import ReaderGoneStdout, protect_streams
 
     protect_streams()
+    stdout = sys.stdout
+    guarded = ReaderGoneStdout(stdout) if stdout is not None else None
+    if guarded is not None:
+        sys.stdout = guarded  # type: ignore[assignment]
+    try:
+        code = _main(argv)
+        if guarded is not None and not guarded.reader_gone:
+            guarded.flush()  # a reader that left during the last lines shows here
+    finally:
+        if sys.stdout is guarded:
+            sys.stdout = stdout
+    if guarded is not None and guarded.reader_gone and code not in _STOPPED_BY_SIGNAL:
+        # The reader left (`glmagent … | head`); the run went on to its end: say so where it can be seen.
+        print(
+            "glmagent: the output pipe was closed by its reader; the run went on to its end", file=sys.stderr
+        )
+        return EXIT_BROKEN_PIPE
+    return code
+
+
+#: Exit codes of a run stopped by Ctrl-C or a signal: they say more than a closed output pipe does.
+_STOPPED_BY_SIGNAL = frozenset({EXIT_INTERRUPTED, 128 + 1, 128 + 15})
+
+
+def _main(argv: Sequence[str] | None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
+    if _wants_json_logs(arguments):
+        from glmagent.cli._output import use_log_format
+
+        use_log_format("json")  # before parsing: a usage error is then a JSON line too
     parser = build_parser(arguments)
     args = parser.parse_args(arguments)
     merge_output_options(args)
@@ -197,7 +255,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             code = handler(args)
         return termination_exit_code() or code
     except KeyboardInterrupt as stop:
-        print(f"\nglmagent: {stop or 'interrupted'}", file=sys.stderr)
+        _error(f"{stop or 'interrupted'}")
         return termination_exit_code() or EXIT_INTERRUPTED
     except BrokenPipeError:
         # The reader went away (`glmagent ... | head`): stop quietly, like other Unix tools.
@@ -221,11 +279,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             traceback.print_exc()
         else:
-            print("run again with -v for the traceback", file=sys.stderr)
+            _error("run again with -v for the traceback")
         return EXIT_INTERNAL
 
 
 def _error(message: str) -> None:
-    from glmagent.ui import inert
+    from glmagent.cli._output import notice
 
-    print(f"glmagent: {inert(message, multiline=True)}", file=sys.stderr)
+    notice(message, level="error", multiline=True)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -114,7 +113,9 @@ def run_show(args: argparse.Namespace) -> int:
     run = find_run(report.log, args.run)
     if args.json:
         document = {"run": run.run_id, "records": run.records, "verification": report.to_json()}
-        print(json.dumps(document, indent=2, ensure_ascii=False))
+        from glmagent.inert import inert_json  # readable non-ASCII text, nothing a terminal would obey
+
+        print(inert_json(json.dumps(document, indent=2, ensure_ascii=False)))
     else:
         print(render_show(build_timeline(run), report))
     return EXIT_SUCCESS
@@ -152,5 +153,7 @@ def run_export(args: argparse.Namespace) -> int:
             os.chmod(target, 0o666 & ~mask)  # a new page gets the permissions any new file would
     except OSError as error:
         raise ConfigError(f"cannot write {target}: {error.strerror or error}") from None
-    print(f"wrote {target} (run {run.run_id}, {report.run_status(run.run_id)})", file=sys.stderr)
+    from glmagent.cli._output import notice
+
+    notice(f"wrote {target} (run {run.run_id}, {report.run_status(run.run_id)})", level="info")
     return EXIT_SUCCESS

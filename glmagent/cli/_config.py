@@ -14,9 +14,10 @@ if TYPE_CHECKING:
     from glmagent.config import ResolvedSettings
 
 _EPILOG = """\
-Each setting comes from the first of: a flag (config show takes the same flags as `task`, to preview a
-command line), a GLMAGENT_* environment variable, the project's .hazina/config.toml (its provider, base_url,
-replay, test_command, sandbox, allow_network and *_env keys only once trusted: `glmagent trust`), your own
+Each setting comes from the first of: a flag (config show takes the flags of `task` that set a setting, to
+preview a command line; not --task-file, --task-id or --resume, which choose the task, not how it runs), a
+GLMAGENT_* environment variable, the project's .hazina/config.toml (its provider, base_url, replay,
+test_command, sandbox, allow_network and *_env keys only once trusted: `glmagent trust`), your own
 config.toml, the default. API keys are never shown: only whether the variable holding one is set.
 
 examples:

@@ -2,8 +2,9 @@
 
 They are accepted before or after the subcommand (`glmagent -v task ...` or `glmagent task ... -vv`).
 Logs are structlog lines on stderr: warnings by default, info with `-v`, debug with `-vv`; `--log-format
-json` prints one JSON object per line. Every string value in a log line has its control characters made
-visible first: logs carry text from servers, commands and files too.
+json` prints one JSON object per line, and then nothing else goes to stderr: glmagent's own messages become
+JSON lines too (`notice`) and progress that would be shown there is left out. Every string value in a log
+line has its control characters made visible first: logs carry text from servers, commands and files too.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import sys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterable
     from typing import Any, TextIO
 
 #: Sub-level copies of the options are stored under these names and merged into the main ones.
@@ -85,6 +86,54 @@ def protect_streams() -> None:
                 reconfigure(errors="backslashreplace")
 
 
+class ReaderGoneStdout:
+    """`sys.stdout` for one run: when its reader goes away (`glmagent task … | head -c1`), the rest of the
+    output is dropped and the run goes on to its end — the edit it was making, its summary and its audit
+    record matter more than the screen — and `reader_gone` tells the CLI to exit 141 then.
+
+    Every other attribute is the wrapped stream's, so rich and `print` see the stream they expect.
+    """
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.reader_gone = False
+
+    def write(self, text: str) -> int:
+        if not self.reader_gone:
+            try:
+                return self.stream.write(text)
+            except BrokenPipeError:
+                self._drop_the_rest()
+        return len(text)
+
+    def writelines(self, lines: Iterable[str]) -> None:
+        for line in lines:
+            self.write(line)
+
+    def flush(self) -> None:
+        if not self.reader_gone:
+            try:
+                self.stream.flush()
+            except BrokenPipeError:
+                self._drop_the_rest()
+
+    def _drop_the_rest(self) -> None:
+        import contextlib
+
+        self.reader_gone = True
+        # The descriptor now leads nowhere: what is still buffered (flushed again at exit) is dropped
+        # without another error.
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            sink = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(sink, self.stream.fileno())
+            os.close(sink)
+        with contextlib.suppress(OSError, ValueError):
+            self.stream.flush()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
+
+
 class _StderrLogger:
     """Writes to whatever `sys.stderr` is at call time (the live status line swaps it while it runs)."""
 
@@ -107,6 +156,20 @@ def listen(event: str, listener: Callable[[dict[str, Any]], bool] | None) -> Non
         _listeners[event] = listener
 
 
+#: The log format of this run: with "json", everything glmagent writes on stderr is a JSON line.
+_format: list[str] = ["console"]
+
+
+def use_log_format(log_format: str) -> None:
+    """Set the log format before logging is configured (`main` reads it from the arguments first)."""
+    _format[0] = log_format
+
+
+def stderr_is_json() -> bool:
+    """Does stderr carry JSON lines only (`--log-format json`)? Then no progress text may go there."""
+    return _format[0] == "json"
+
+
 def configure_logging(verbosity: int, log_format: str, *, colour: bool) -> None:
     """Configure structlog for this run — when something first imports it.
 
@@ -114,6 +177,7 @@ def configure_logging(verbosity: int, log_format: str, *, colour: bool) -> None:
     and `schema` should not pay, since nothing they run logs. Configuring at first import keeps every log
     line (whoever writes it) going through the processors below.
     """
+    _format[0] = log_format
     if "structlog" in sys.modules:
         _configure(verbosity, log_format, colour=colour)
         return
@@ -189,6 +253,20 @@ def _plain_exception(stream: TextIO, exc_info: Any) -> None:
 
 def warning(message: str) -> None:
     """`glmagent: <message>` on stderr, control characters made visible."""
-    from glmagent.ui import inert
+    notice(message)
 
-    print(f"glmagent: {inert(message)}", file=sys.stderr, flush=True)
+
+def notice(message: str, *, level: str = "warning", multiline: bool = False) -> None:
+    """A message of glmagent's own on stderr: `glmagent: <message>`, control characters made visible, or
+    with `--log-format json` a JSON line like the log's (`event`, `level`, `timestamp`)."""
+    from glmagent.inert import inert
+
+    if stderr_is_json():
+        import json
+        from datetime import UTC, datetime
+
+        stamp = datetime.now(UTC).isoformat().replace("+00:00", "Z")
+        line = json.dumps({"event": inert(message, multiline=True), "level": level, "timestamp": stamp})
+    else:
+        line = f"glmagent: {inert(message, multiline=multiline)}"
+    print(line, file=sys.stderr, flush=True)

@@ -4,7 +4,6 @@ suggest an allowlist from recent tasks, manage the load cache."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -115,10 +114,13 @@ def _load(args: argparse.Namespace) -> Any:
 
 
 def _names_policy_files(config: Path) -> bool:
+    """Could `config` set `policy_files`? Any line naming it outside a comment counts (then the settings
+    are read as a task reads them); the commented mention in the file `glmagent init` writes does not."""
     try:
-        return b"policy_files" in config.read_bytes()
+        data = config.read_bytes()
     except OSError:
         return False
+    return any(b"policy_files" in line.split(b"#", 1)[0] for line in data.splitlines())
 
 
 def _same_file(a: Path, b: Path) -> bool:
@@ -126,6 +128,12 @@ def _same_file(a: Path, b: Path) -> bool:
         return a.resolve() == b.resolve()
     except OSError:
         return False
+
+
+def _json(value: Any, indent: int | None = None) -> str:
+    import json  # only JSON output needs it; a plain check stays light
+
+    return json.dumps(value, indent=indent)
 
 
 def run_check(args: argparse.Namespace) -> int:
@@ -136,11 +144,11 @@ def run_check(args: argparse.Namespace) -> int:
         for line in sys.stdin:
             decision = policy.check(line.rstrip("\r\n"), args.shell, cwd=cwd)
             blocked += not decision.allowed
-            print(json.dumps(decision.model_dump(mode="json")), flush=False)
+            print(_json(decision.model_dump(mode="json")), flush=False)
         return EXIT_NOT_DONE if blocked else EXIT_SUCCESS
     decision = policy.check(args.cmd, args.shell, cwd=cwd)
     if args.json:
-        print(json.dumps(decision.model_dump(mode="json"), indent=2))
+        print(_json(decision.model_dump(mode="json"), indent=2))
     elif decision.allowed:
         print(f"allowed ({args.shell})")
     else:
@@ -155,7 +163,7 @@ def run_explain(args: argparse.Namespace) -> int:
     cwd = args.directory.expanduser().resolve()
     explained = policy.explain(args.cmd, args.shell, cwd=cwd, tree=args.tree)
     if args.json:
-        print(json.dumps(explained.model_dump(mode="json"), indent=2))
+        print(_json(explained.model_dump(mode="json"), indent=2))
     else:
         from glmagent.ui import inert
 
@@ -167,7 +175,7 @@ def run_rules(args: argparse.Namespace) -> int:
     policy = _load(args)
     rules = list(policy.rules)
     if args.json:
-        print(json.dumps([rule.model_dump(mode="json") for rule in rules], indent=2))
+        print(_json([rule.model_dump(mode="json") for rule in rules], indent=2))
         return EXIT_SUCCESS
     from glmagent.ui import inert
 
@@ -187,8 +195,10 @@ def run_rules(args: argparse.Namespace) -> int:
 
 
 def run_suggest(args: argparse.Namespace) -> int:
+    from glmagent.cli._output import notice
     from glmagent.errors import ConfigError
     from glmagent.guard import Policy
+    from glmagent.guard._allowlist import NOT_ALLOWED_ID
     from glmagent.guard._suggest import allow_entries_toml, suggest_allow_entries
     from glmagent.recent_commands import audit_logs, recent_run_commands
 
@@ -196,28 +206,63 @@ def run_suggest(args: argparse.Namespace) -> int:
         raise ConfigError("--tasks must be at least 1")
     workdir = args.directory.expanduser().resolve()
     logs = audit_logs(workdir, args.tasks)
-    seen = list(recent_run_commands(workdir, args.tasks))
-    if not seen:
-        where = f"{len(logs)} task log(s)" if logs else "no task logs"
-        print(
-            f"glmagent: nothing to suggest: {where} in {workdir / '.hazina' / 'agent-memory'} hold a `run` "
-            "command that ran",
-            file=sys.stderr,
+    found = list(recent_run_commands(workdir, args.tasks, blocked=True))
+    # Commands that ran, and those only the allowlist stopped: an entry is what lets them run. A deny rule
+    # applies on top of any allowlist, so no entry could let its commands run.
+    wanted = [c for c in found if c.blocked_by is None or c.blocked_by == NOT_ALLOWED_ID]
+    denied = list(
+        dict.fromkeys(
+            (c.command, c.blocked_by or "a rule the record does not name") for c in found if c not in wanted
         )
+    )
+    folder = workdir / ".hazina" / "agent-memory"
+    if not wanted:
+        if not logs:
+            notice(f"nothing to suggest: no task logs in {folder}")
+        else:
+            notice(f"nothing to suggest: {_found_sentence(len(logs), found, folder)}" + _denied_note(denied))
         return EXIT_NOT_DONE
-    lines = list(dict.fromkeys((c.command, c.backend) for c in seen))
+    lines = list(dict.fromkeys((c.command, c.backend) for c in wanted))
     suggestion = suggest_allow_entries(Policy.default(), lines)
-    tasks = sorted({c.task_id for c in seen})
+    tasks = sorted({c.task_id for c in wanted})
+    off_list = len({c.command for c in wanted if c.blocked_by is not None})
     header = [
-        f"Allow entries for the {len(lines)} distinct commands {len(tasks)} recent task(s) ran in {workdir}.",
+        f"Allow entries for the {len(lines)} distinct commands {len(tasks)} recent task(s) ran or asked to "
+        f"run in {workdir}" + (f" ({off_list} of them blocked by your allowlist)." if off_list else "."),
         "Review before use: an entry without subcommands or prefix allows every use of its program (the deny",
         "rules still apply). Save as policy.toml in your glmagent config folder, or pass with --policy FILE.",
     ]
     if suggestion.skipped:
         header += ["", "Not covered (a command of these lines will stay blocked):"]
         header += [f"  {line}" for line in suggestion.skipped]
+    if denied:
+        header += [
+            "",
+            "Blocked by deny rules, which apply on top of any allowlist (no entry can allow these):",
+        ]
+        header += [f"  {command}  ({rule})" for command, rule in denied]
     print(allow_entries_toml(suggestion.entries, header), end="")
     return EXIT_SUCCESS
+
+
+def _found_sentence(logs: int, found: list[Any], folder: Path) -> str:
+    """What the logs hold: `3 task log(s) in DIR hold 2 run command(s), 2 blocked by deny rules`."""
+    if not found:
+        return f"{logs} task log(s) in {folder} hold no `run` command"
+    blocked = sum(1 for c in found if c.blocked_by is not None)
+    ran = len(found) - blocked
+    return (
+        f"{logs} task log(s) in {folder} hold {len(found)} `run` command(s): {ran} ran, {blocked} blocked by "
+        "deny rules"
+    )
+
+
+def _denied_note(denied: list[tuple[str, str]]) -> str:
+    if not denied:
+        return ""
+    shown = "; ".join(f"`{command}` ({rule})" for command, rule in denied[:5])
+    more = f"; and {len(denied) - 5} more" if len(denied) > 5 else ""
+    return f" ({shown}{more}); a deny rule applies on top of any allowlist, so no allow entry can allow them"
 
 
 def run_cache(args: argparse.Namespace) -> int:

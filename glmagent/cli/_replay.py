@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -46,13 +45,11 @@ def register(commands: Any) -> None:
 
 
 def run_replay(args: argparse.Namespace) -> int:
+    from glmagent.cli._task import task_screen
     from glmagent.replay import replay_run
-    from glmagent.ui import TaskScreen, inert
+    from glmagent.ui import inert
 
-    progress = sys.stderr if args.json else sys.stdout
-    screen = TaskScreen(
-        progress, colour=args.colour, planner_label="recorded replies", quiet=args.quiet, verbose=args.verbose
-    )
+    screen = task_screen(args, "recorded replies")
     with screen.running():
         report = replay_run(
             args.directory,

@@ -164,6 +164,14 @@ def settings_flags(args: argparse.Namespace) -> dict[str, Any]:
     from glmagent.config import Settings
 
     flags = {name: getattr(args, name) for name in Settings.model_fields if hasattr(args, name)}
+    test = flags.get("test_command")
+    if test is not None and not test.strip():
+        from glmagent.errors import ConfigError
+
+        # `--test "$UNSET"` must not quietly run a task without tests and call it a success.
+        raise ConfigError(
+            "--test is empty: give the command that runs the tests (leave --test out to run none)"
+        )
     if "thinking" in flags and flags["thinking"] is not None:
         flags["thinking"] = flags["thinking"] == "on"
     if flags.get("replay") is not None and flags.get("provider") is None:
@@ -187,7 +195,9 @@ def read_description(args: argparse.Namespace) -> str:
         if sys.stdin is None:
             raise ConfigError("cannot read the task description: there is no standard input")
         if sys.stdin.isatty():
-            print("reading the task description from stdin; end it with Ctrl-D", file=sys.stderr)
+            from glmagent.cli._output import notice
+
+            notice("reading the task description from stdin; end it with Ctrl-D", level="info")
         text, source = sys.stdin.read(MAX_DESCRIPTION_CHARS + 1), "stdin"
     elif task_file is not None:
         text, source = _read_task_file(task_file), str(task_file)
@@ -238,11 +248,23 @@ def _read_task_file(path: Path) -> str:
 
 
 def _screen(args: argparse.Namespace, planner_label: str) -> TaskScreen:
+    return task_screen(args, planner_label)
+
+
+def task_screen(args: argparse.Namespace, planner_label: str) -> TaskScreen:
+    """The screen of a run: on stdout, or on stderr when stdout carries JSON — and then nothing at all when
+    stderr carries JSON log lines (`--log-format json`): the logs say what happened."""
+    from glmagent.cli._output import stderr_is_json
     from glmagent.ui import TaskScreen
 
     progress = sys.stderr if args.json else sys.stdout
     return TaskScreen(
-        progress, colour=args.colour, planner_label=planner_label, quiet=args.quiet, verbose=args.verbose
+        progress,
+        colour=args.colour,
+        planner_label=planner_label,
+        quiet=args.quiet,
+        verbose=args.verbose,
+        silent=args.json and stderr_is_json(),
     )
 
 
@@ -372,7 +394,7 @@ def _finish(args: argparse.Namespace, screen: TaskScreen, result: TaskResult) ->
     from glmagent.cli._exit import task_exit_code
 
     if not (args.json and args.quiet):
-        screen.summary(result)
+        screen.summary(result)  # nothing when the screen is silent
     if args.json:
         sys.stdout.write(json.dumps(result.model_dump(mode="json"), indent=2) + "\n")
         sys.stdout.flush()

@@ -13,13 +13,13 @@ narrow what runs, never widen it.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any
 
 from ._engine import CompiledPolicy, Evaluation
 from ._findings import Finding
 from ._models import AllowEntry, Decision, Rule, ShellKind
 from ._rules import MATCH, CommandView, CompiledCommand, glob_regex
+from ._shape import record
 from ._syntax import DYN, Arg, Feed, Frame, Stdin
 
 IMPLICITLY_ALLOWED = frozenset({":", "true", "false"})
@@ -31,7 +31,7 @@ _SUMMARY_MAX = 600
 _REASONS_SHOWN = 5
 
 
-@dataclass(slots=True, frozen=True)
+@record(frozen=True)
 class CompiledAllow:
     """One allow entry, ready to test against a `CommandView`."""
 
@@ -140,8 +140,8 @@ class Allowlist:
 
 
 def _not_allowed_rule(justification: str) -> Rule:
-    # A rule of the engine's own making: built without validation (it has no clauses or examples to prove).
-    return Rule.model_construct(
+    # A rule of the engine's own making: it has no clauses or examples to prove.
+    return Rule(
         id=NOT_ALLOWED_ID,
         category="allowlist",
         description="is not on the allowlist",
@@ -183,7 +183,7 @@ class AllowlistEvaluation(Evaluation):
         if self.allowlist is None:
             return decision
         if decision.allowed:
-            return Decision._trusted_allow(command, shell, ALLOWED_REASON, decision.parse_status)
+            return Decision.allow(command, shell, ALLOWED_REASON, decision.parse_status)
         if decision.rule_id == NOT_ALLOWED_ID:
             # Name every unlisted command at once, in the order they appear, so one reply can fix them all.
             unlisted = [f for f in self.findings if f.rule is self.allowlist.rule]
@@ -192,9 +192,7 @@ class AllowlistEvaluation(Evaluation):
             if len(reasons) > _REASONS_SHOWN:
                 reason += f"; and {len(reasons) - _REASONS_SHOWN} more"
             argv = unlisted[0].argv
-            return Decision._trusted_block(
-                command, shell, self.allowlist.rule, reason, argv, decision.parse_status
-            )
+            return Decision.block(command, shell, self.allowlist.rule, reason, argv, decision.parse_status)
         return decision
 
     def command(

@@ -7,7 +7,8 @@ examples were proven, under a key that covers everything the result depends on:
 - the bytes and path of every policy file (built-in, the user's, the project's) and the role of each;
 - glmagent's version and the source of the modules that build and run the policy (`glmagent/guard/*.py`,
   `glmagent/secrets.py`), so an upgrade or an edit proves the examples again;
-- the Python, pydantic and tree-sitter builds that read and parse it.
+- the Python, pydantic and tree-sitter builds that read and parse it (the installed folder of each, so
+  telling them apart imports none of them: a policy loaded from here never uses pydantic).
 
 Editing any of them changes the key, so a stale entry is never found. The cache lives in the user's
 state folder (`glmagent.userdirs.state_dir()/policy-cache`), beside the trust store: never in a project,
@@ -23,22 +24,25 @@ expressions come back uncompiled and compile on first use, which is most of the 
 from __future__ import annotations
 
 import contextlib
+import gc
 import hashlib
 import importlib.util
 import io
 import os
 import pickle
-import re
 import sys
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from ._lazy import LazyPattern
+
 _MAGIC = b"glmagent-policy-cache 1\n"
 _KEEP = 8
 """Entries kept; older ones (other versions, edited files) are pruned when a new one is written."""
 _PACKAGE = Path(__file__).resolve().parent
-_GRAMMARS = ("tree_sitter", "tree_sitter_bash", "tree_sitter_powershell")
+_BUILDERS = ("pydantic", "pydantic_core", "tree_sitter", "tree_sitter_bash", "tree_sitter_powershell")
+"""Packages that validate and parse a policy: a reinstall of any of them builds it again."""
 _fingerprint: str | None = None
 
 
@@ -57,35 +61,37 @@ def code_fingerprint() -> str:
     """SHA-256 over everything besides the policy files that a compiled policy and its proof depend on."""
     global _fingerprint
     if _fingerprint is None:
-        import pydantic
-
         from glmagent import __version__
 
         digest = hashlib.sha256()
-        for part in (__version__, sys.version, sys.implementation.cache_tag or "", pydantic.VERSION):
+        for part in (__version__, sys.version, sys.implementation.cache_tag or ""):
             digest.update(part.encode() + b"\0")
         sources = sorted(_PACKAGE.glob("*.py"))
         if not sources:
             raise OSError(f"no policy sources in {_PACKAGE} to tell this build apart")  # no cache then
         for path in [*sources, _PACKAGE.parent / "secrets.py"]:
             digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
-        for name in _GRAMMARS:
+        for name in _BUILDERS:
             digest.update(_build_stamp(name).encode() + b"\0")
         _fingerprint = digest.hexdigest()
     return _fingerprint
 
 
 def _build_stamp(module: str) -> str:
-    """Names, sizes and times of an installed package's files: changes whenever it is reinstalled."""
+    """Size and times of an installed package's folder and `__init__.py`: both change whenever it is
+    installed again (pip removes the old files and writes new ones), without reading the folder."""
     spec = importlib.util.find_spec(module)
     if spec is None or not spec.submodule_search_locations:
         return f"{module}:absent"
     stamps = []
     for folder in spec.submodule_search_locations:
-        for entry in sorted(os.scandir(folder), key=lambda e: e.name):
-            if entry.is_file():
-                stat = entry.stat()
-                stamps.append(f"{entry.name}:{stat.st_size}:{stat.st_mtime_ns}")
+        for path in (folder, os.path.join(folder, "__init__.py")):
+            try:
+                stat = os.stat(path)
+            except OSError:
+                stamps.append(f"{path}:absent")
+                continue
+            stamps.append(f"{path}:{stat.st_size}:{stat.st_mtime_ns}:{stat.st_ino}")
     return f"{module}:" + ",".join(stamps)
 
 
@@ -141,10 +147,15 @@ def load(key: str) -> Any | None:
     digest, _, body = data[len(expected) :].partition(b"\n")
     if digest != hashlib.sha256(body).hexdigest().encode():
         return None
+    collecting = gc.isenabled()
+    gc.disable()  # tens of thousands of new containers and no cycle: collecting costs a tenth of a check
     try:
         return _PolicyUnpickler(io.BytesIO(body)).load()
     except Exception:  # a damaged or foreign file is only a cache miss
         return None
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def clear() -> int:
@@ -170,34 +181,6 @@ def _prune(folder: Path) -> None:
     for stale in entries()[_KEEP:]:
         with contextlib.suppress(OSError):
             stale.unlink()
-
-
-class LazyPattern:
-    """A regular expression that compiles on first use, then answers with the compiled pattern's methods.
-
-    Most of a policy's expressions are never needed by one process (a check of `pytest -q` touches a few),
-    and compiling all of them is most of the cost of loading.
-    """
-
-    __slots__ = ("findall", "finditer", "flags", "fullmatch", "match", "pattern", "search", "split", "sub")
-
-    def __init__(self, pattern: str, flags: int = 0) -> None:
-        self.pattern = pattern
-        self.flags = flags
-
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("__"):
-            raise AttributeError(name)
-        compiled = re.compile(self.pattern, self.flags)
-        for method in ("findall", "finditer", "fullmatch", "match", "search", "split", "sub"):
-            setattr(self, method, getattr(compiled, method))
-        return getattr(compiled, name)
-
-    def __reduce__(self) -> tuple[Any, tuple[str, int]]:
-        return re.compile, (self.pattern, self.flags)
-
-    def __repr__(self) -> str:
-        return f"LazyPattern({self.pattern[:40]!r})"
 
 
 _GUARD = __name__.rsplit(".", 1)[0] + "."

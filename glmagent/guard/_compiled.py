@@ -5,23 +5,24 @@ from __future__ import annotations
 
 import posixpath
 import re
-from dataclasses import dataclass
 from fnmatch import fnmatch
 from fnmatch import translate as fnmatch_translate
 
 from ._handed import globs
+from ._lazy import lazy_re
 from ._models import Dialect, ExecutorSpec, PolicyFile, Rule, ShellSpec, WrapperSpec
 from ._normalise import command_key
 from ._paths import CHANGE_DIRECTORY, WRITERS
 from ._rules import CommandView, CompiledCommand, RuleIndex, SyntaxInfo, build_index
+from ._shape import record
 from ._syntax import DYN, Arg
 
-_EXTENSION = re.compile(r"\.(?:exe|com|cmd|bat)$", re.IGNORECASE)
+_EXTENSION = lazy_re(r"\.(?:exe|com|cmd|bat)$", re.IGNORECASE)
 
 _DIALECTS: tuple[Dialect, ...] = ("posix", "powershell", "cmd")
 
 
-@dataclass(slots=True, frozen=True)
+@record(frozen=True)
 class NameInfo:
     """What a command name means to the policy: its rule clauses and how it runs other code."""
 
@@ -68,6 +69,8 @@ SPECIAL = {
     "alias": "_alias",
     "trap": "_trap",
     "find": "_find",
+    "fd": "_fd",
+    "fdfind": "_fd",
     "coproc": "_coproc",
     "invoke-expression": "_invoke_expression",
     "start-process": "_start_process",
@@ -116,9 +119,9 @@ def _extensions(patterns: list[str]) -> set[str]:
     return {p[2:].split(".", 1)[0].lower() for p in patterns if p.startswith("*.")}
 
 
-_PIECE_SEPARATORS = re.compile(r"[\n,;=:\"' ]")
+_PIECE_SEPARATORS = lazy_re(r"[\n,;=:\"' ]")
 _CONSOLE_WORDS = frozenset({"shell", "console", "repl"})
-_PATH_SEPARATORS = re.compile(r"[/\\]")
+_PATH_SEPARATORS = lazy_re(r"[/\\]")
 _PROGRAM_FOLDERS = frozenset({"bin", "sbin", "libexec", "system32", "syswow64"})
 
 

@@ -13,10 +13,12 @@ from . import _locators, _parse_cmd, _parse_posix, _parse_powershell
 from ._compiled import POWERSHELL_ONLY, NameInfo, PolicyTables, matching_clauses
 from ._findings import Finding, finding_words, shown, shown_args
 from ._launchers import RunsOtherCode
+from ._lazy import lazy_re
 from ._models import Decision, Dialect, EngineEvent, Rule, ShellKind
 from ._normalise import fold_arg, ps_ascii
-from ._paths import PathScope, output_targets
+from ._paths import PathScope, output_targets, write_targets
 from ._payloads import PREPARE, static_output, string_literals
+from ._project import ReplaceableFiles
 from ._rules import MATCH, CommandView, dotnet_key
 from ._syntax import DYN, Arg, Feed, Frame, Stdin, TooLarge, start_check
 from ._unwrap import Wrapped, matching_wrapper, split_words, unwrap
@@ -34,6 +36,26 @@ the policy checks before it gives up and blocks (`too-large`): past it the walk 
 check may (50 ms), and no coding step needs a line that large."""
 
 _NO_ALIASES: dict[str, str] = {}
+
+REGENERABLE = frozenset({"destructive.truncating-redirect", "destructive.truncating-write"})
+"""Rules against replacing a whole file, which spare a file that holds nothing to lose (new, empty, or output
+git ignores) when the working directory is known: writing generated output into the project is not
+destructive. A statement that writes nothing (`: > f`, `> f`, `$null > f`) only empties a file: not spared."""
+_REGENERATING = frozenset({"tee", "tee-object", "out-file", "set-content", "export-csv", "export-clixml"})
+"""Programs whose whole output replaces the files they name (`make | tee build.log`, `Out-File out.txt`)."""
+_PERCENT_NAME = lazy_re(r"%[^%\s]+%")
+_STREAMS = frozenset({"-", "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "$null", "nul", "nul:"})
+
+
+def _cmd_writes_nothing(argv: list[Arg]) -> bool:
+    """A cmd statement that prints nothing (`> f`, `type nul > f`, `break > f`, `cd. > f`): redirected, it
+    only empties the file."""
+    if not argv:
+        return True
+    word = argv[0].text.lower()
+    if word in ("break", "rem", "rem.", "cd.", "type."):
+        return True
+    return word == "type" and len(argv) > 1 and all(a.text.lower() in ("nul", "nul:") for a in argv[1:])
 
 
 class _Stop(Exception):
@@ -89,7 +111,7 @@ class CompiledPolicy(PolicyTables):
                 if state != MATCH or rule.category == "unverifiable":
                     return None  # the walk goes on past these: let it
                 out, reason = finding_words(rule, argv, info.names, "", detail)
-                return Decision._trusted_block(command, shell, rule, reason, out, "ok")
+                return Decision.block(command, shell, rule, reason, out, "ok")
         if len(argv) > 1:
             args = argv[1:]
             texts = "\n".join([a.text for a in args])
@@ -118,13 +140,15 @@ class CompiledPolicy(PolicyTables):
                     return None  # a listening option, or `-o ProxyCommand=…`
                 if output_targets(info.names[-1], args):
                     return None  # an output file: the walk judges where it is
-        return Decision._trusted_allow(command, shell, _ALLOWED, "ok")
+        return Decision.allow(command, shell, _ALLOWED, "ok")
 
 
 class Evaluation(RunsOtherCode, WordChecks):
     """Checks one command (and everything nested in it); implements the parsers' `Sink`."""
 
     __slots__ = (
+        "_files",
+        "_names",
         "_scope",
         "collect_all",
         "copied",
@@ -133,6 +157,7 @@ class Evaluation(RunsOtherCode, WordChecks):
         "p",
         "parse_status",
         "root",
+        "seen",
         "work",
         "written",
     )
@@ -152,6 +177,11 @@ class Evaluation(RunsOtherCode, WordChecks):
         """Copies or links of other files this command line makes; running one runs an unknown program."""
         self.work = 0
         """Syntax nodes and command words seen so far (see `MAX_WORK`)."""
+        self.seen: list[list[Arg]] = []
+        """Every simple command so far, in the order the line runs them (what a later write may destroy)."""
+        self._files: ReplaceableFiles | None = None
+        self._names: tuple[set[str], int, bool] = (set(), 0, False)
+        """`_named` so far: the files named, how many commands of `seen` that covers, any glob among them."""
 
     # -- entry points --
     def run(self, text: str, shell: ShellKind) -> None:
@@ -193,14 +223,12 @@ class Evaluation(RunsOtherCode, WordChecks):
         """The decision the findings so far make."""
         findings = self.findings
         if not findings:
-            return Decision._trusted_allow(command, shell, _ALLOWED, self.parse_status)
+            return Decision.allow(command, shell, _ALLOWED, self.parse_status)
         # A concrete deny explains the block better than an unverifiable word found before it.
         chosen = findings[-1]  # without collect_all, the first concrete deny stops the walk: it is the last
         if chosen.rule.category == "unverifiable" or self.collect_all:
             chosen = next((f for f in findings if f.rule.category != "unverifiable"), findings[0])
-        return Decision._trusted_block(
-            command, shell, chosen.rule, chosen.reason, chosen.argv, self.parse_status
-        )
+        return Decision.block(command, shell, chosen.rule, chosen.reason, chosen.argv, self.parse_status)
 
     def _spend(self, units: int) -> None:
         """Count work against `MAX_WORK`; past it, stop the walk: the line is too large to check."""
@@ -307,9 +335,10 @@ class Evaluation(RunsOtherCode, WordChecks):
             if command.piped and previous is not None:
                 before = previous
                 stdin = Stdin("pipe", compute=lambda b=before: static_output(b, None, "cmd"))
-            for op, target in command.redirects:
-                self.redirect(op, target, frame)
             self.command(command.argv, frame, stdin)
+            empty = _cmd_writes_nothing(command.argv)
+            for op, target in command.redirects:
+                self.redirect(op, target, frame, empty)
             previous = command.argv
 
     def _cmd_set(self, argv: list[Arg], frame: Frame) -> None:
@@ -333,6 +362,7 @@ class Evaluation(RunsOtherCode, WordChecks):
         if not argv:
             return
         self._spend(len(argv))
+        self.seen.append(argv)
         head = argv[0]
         word = head[0]
         if head[3]:  # `& { ... }`: the walker checks the block's own commands
@@ -407,6 +437,8 @@ class Evaluation(RunsOtherCode, WordChecks):
                 hits = matching_clauses(info.clauses, view)
             for compiled, state, detail in hits:
                 if state == MATCH:
+                    if compiled.rule.id in REGENERABLE and self._regenerates(names, argv, frame):
+                        continue
                     self._rule_finding(compiled.rule, argv, names, frame, detail)
                 else:
                     rule = compiled.rule
@@ -537,10 +569,15 @@ class Evaluation(RunsOtherCode, WordChecks):
                 [f"{name}={value.raw}"],
             )
 
-    def redirect(self, op: str, target: Arg, frame: Frame) -> None:
+    def redirect(self, op: str, target: Arg, frame: Frame, empty: bool = False) -> None:
         base = op.lstrip("0123456789")
+        # Decided on first need (it may read the disk); a statement that writes nothing only empties the file.
+        spared: bool | None = False if empty or self.root is None else None
         if ">" in base and DYN not in target.text and not base.endswith("&"):
-            self.written.add(path_key(target.text))
+            key = path_key(target.text)
+            if key in self.written:
+                spared = False  # written twice in one line: what the first write left is lost
+            self.written.add(key)
         dialect = frame.dialect
         for rule, clause, allow in self.index.redirects:
             if dialect not in clause.shells or base not in clause.operators:
@@ -559,11 +596,19 @@ class Evaluation(RunsOtherCode, WordChecks):
                     [op, target.raw],
                 )
             else:
+                if rule.id in REGENERABLE:
+                    if spared is None:
+                        spared = self._replaceable(target, frame, len(self.seen), written=False)
+                    if spared:
+                        continue  # generated output into a file that holds nothing to lose
                 self._add(rule, [op, text], f"`{shown}`{frame.where()} {rule.description}")
         arg_rules = self.index.arguments.get(dialect)
         screen = self.index.argument_screen.get(dialect)
         if arg_rules and (screen is None or screen.search(f"{target.text}\n{target.raw}")):
+            writes = ">" in base
             for rule, pattern in arg_rules:
+                if writes and rule.category == "env":
+                    continue  # what a file holds is read by a reader; writing it is judged as a write, below
                 if pattern.match(target.text) or pattern.match(target.raw):
                     self._add(
                         rule, [op, target.text], f"`{op} {target.raw}`{frame.where()} {rule.description}"
@@ -577,6 +622,57 @@ class Evaluation(RunsOtherCode, WordChecks):
             "<" in base and maybe_environ(target.text) and self.scope(frame).reads_process_environment(target)
         ):
             self.event("proc-environ", frame, f"`{op} {target.raw}` may read a process environment", [op])
+
+    def _replaceable(self, target: Arg, frame: Frame, upto: int, written: bool = True) -> bool:
+        """May this line replace the whole of `target` without loss? Only with a known working directory,
+        for a literal file in the project that is new, empty or ignored output (see
+        `_project`), and that no command before the write in this line names or writes: `sort f > f` and
+        `mv a f; x > f` empty a file that held something. A file that exists also counts as named by any
+        earlier glob or run-time word. `upto`: how many of the line's commands so far run before the write;
+        `written`: whether to look for the file among the ones this line writes (the caller did already)."""
+        if self.root is None or DYN in target.text or _PERCENT_NAME.search(target.raw):
+            return False  # `%TEMP%\x` is a cmd variable, wherever the line runs: a run-time place
+        key = path_key(target.text)
+        if written and key in self.written:
+            return False
+        named, wild = self._named(upto)
+        if key in named:
+            return False
+        relative = self.scope(frame).replaceable_place(target)
+        if relative is None:
+            return False
+        if self._files is None:
+            self._files = ReplaceableFiles(self.root)
+        state = self._files.state(relative)
+        return state == "new" or (state is not None and not wild)
+
+    def _named(self, upto: int) -> tuple[set[str], bool]:
+        """The files the first `upto` commands of the line name, and whether one of their words is a glob or
+        known only at run time. Built up as the walk goes, so many writes in one line stay linear."""
+        named, done, wild = self._names
+        for argv in self.seen[done:upto]:
+            for a in argv:
+                text = a.text
+                if DYN in text or "*" in text or "?" in text or "[" in text:
+                    wild = True
+                else:
+                    named.add(path_key(text))
+        if upto > done:
+            self._names = (named, upto, wild)
+        return named, wild
+
+    def _regenerates(self, names: tuple[str, ...], argv: list[Arg], frame: Frame) -> bool:
+        """Does `tee F`, `Out-File F`, `Set-Content F` … write its output only into files that hold nothing
+        to lose (see `_replaceable`)? What runs before it in the line is what it could destroy."""
+        name = next((n for n in names if n in _REGENERATING), None)
+        if name is None or self.root is None:
+            return False
+        targets = [t for t in write_targets(name, argv[1:], frame.dialect) if t.text.lower() not in _STREAMS]
+        keys = [path_key(t.text) for t in targets]
+        if not targets or len(set(keys)) != len(keys):
+            return False
+        upto = len(self.seen) - 1 if self.seen and self.seen[-1] is argv else len(self.seen)
+        return all(self._replaceable(t, frame, upto) for t in targets)
 
     def variable(self, name: str, frame: Frame, raw: str) -> None:
         for rule, pattern in self.index.variables.get(frame.dialect, ()):

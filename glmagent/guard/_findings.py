@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import re
 from typing import NamedTuple
 
+from ._lazy import lazy_re
 from ._models import Rule
 from ._syntax import DYN, Arg
 
 SHOWN_MAX = 160
 
 
-_UNTIDY = re.compile(r"  |^ | $|[^ -~]")
+_UNTIDY = lazy_re(r"  |^ | $|[^ -~]")
 """What `shown` would change: doubled or edge spaces, anything but printable ASCII."""
 
 

@@ -12,10 +12,12 @@ from collections.abc import Iterable
 from fnmatch import translate as fnmatch_translate
 from typing import NamedTuple
 
-_OPTION_VALUE = re.compile(r"^(--?[A-Za-z][\w.-]*|/[A-Za-z][\w-]*)([=:])(.*)$", re.DOTALL)
+from ._lazy import lazy_re
+
+_OPTION_VALUE = lazy_re(r"^(--?[A-Za-z][\w.-]*|/[A-Za-z][\w-]*)([=:])(.*)$", re.DOTALL)
 """`--opt=value`, `-opt=value`, `-opt:value` (`java -agentpath:x`), `/opt:value` (Windows)."""
 
-_BIN_PROGRAM = re.compile(r"(?:^|[/\\])(?:s?bin|libexec|system32|syswow64)[/\\][^/\\]+$", re.IGNORECASE)
+_BIN_PROGRAM = lazy_re(r"(?:^|[/\\])(?:s?bin|libexec|system32|syswow64)[/\\][^/\\]+$", re.IGNORECASE)
 """A program in a folder of programs (`/usr/bin/id`, `C:\\Windows\\System32\\cmd.exe`)."""
 
 

@@ -5,10 +5,9 @@ hands it back to the evaluation as a script, a command or a payload; what cannot
 
 from __future__ import annotations
 
-import re
-
 from . import _parse_posix
 from ._findings import shown, shown_args
+from ._lazy import lazy_re
 from ._models import Dialect, ExecutorSpec, ShellSpec
 from ._normalise import command_key
 from ._payloads import decode_powershell_b64
@@ -26,7 +25,7 @@ from ._unwrap import (
     windows_split,
 )
 
-_QUOTED_WORD = re.compile("'[^']*'|\"[^\"$`]*\"")
+_QUOTED_WORD = lazy_re("'[^']*'|\"[^\"$`]*\"")
 
 _FED = "__GLMAGENT_STDIN__"
 
@@ -45,6 +44,9 @@ def _window_styles(args: list[Arg]) -> list[Arg]:
                     out.append(args[i + 1])
     return out
 
+
+_FD_EXEC = frozenset({"-x", "-X", "--exec", "--exec-batch"})
+"""fd's options after which the rest of the words (to a `;`) are a command it runs on what it finds."""
 
 _INFO_FLAGS = frozenset({"-V", "-h", "-?", "/?"})
 
@@ -339,6 +341,23 @@ class RunsOtherCode:
         feed = Feed(lambda: (argv, None))  # every command find runs gets what find found
         for command in find_exec(argv[1:]):
             self.command(command, inner, None, None, (feed,))
+
+    def _fd(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
+        """`fd PATTERN -x CMD ARGS…` (`-X`, `--exec`, `--exec-batch`) runs CMD, up to a `;` or the end, on
+        every path fd finds, as `find -exec` does: the command is checked like any other, fed by what fd
+        found."""
+        args = argv[1:]
+        feed = Feed(lambda: (argv, None))
+        for i, a in enumerate(args):
+            if a.text not in _FD_EXEC:
+                continue
+            command: list[Arg] = []
+            for b in args[i + 1 :]:
+                if b.text == ";":
+                    break
+                command.append(b)
+            if command:
+                self.command(command, frame.wrapped(f"`{name} {a.text}`"), None, None, (feed,))
 
     def _ps_bind(self, args: list[Arg], valued: tuple[str, ...]) -> tuple[dict[str, list[Arg]], list[Arg]]:
         """Bind PowerShell arguments: `-Name value` / `-Name:value` / positionals (prefixes resolved)."""

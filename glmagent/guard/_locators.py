@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from ._lazy import lazy_re
 from ._syntax import Arg
 
 _AFTER_SEPARATOR = r"(?:^|(?<=[=:,@/\\(\"']))"
@@ -53,13 +54,13 @@ _WINDOWS_UNC = rf"{_AFTER_SEPARATOR}//(?![.?]/)[A-Za-z0-9_$-][^\\/\s]*+/[^\\/\s]
 """PowerShell and Windows programs also take `//server/share`; on POSIX `//etc` is just `/etc`."""
 
 _OCTET = r"(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)"
-_ADDRESS_IN_WORD = re.compile(rf"{_AFTER_SEPARATOR}({_OCTET}(?:\.{_OCTET}){{3}})(?![\w.])")
+_ADDRESS_IN_WORD = lazy_re(rf"{_AFTER_SEPARATOR}({_OCTET}(?:\.{_OCTET}){{3}})(?![\w.])")
 """An IPv4 address at the start of a word or after a separator (`--dc-ip=10.0.0.1`, `/dc:10.0.0.1`), ending
 where the word or a `:port`, `/prefix` or list goes on."""
-_LOCAL_ADDRESS = re.compile(r"127\.|0\.0\.0\.0$|255\.")
+_LOCAL_ADDRESS = lazy_re(r"127\.|0\.0\.0\.0$|255\.")
 """Loopback, the unspecified address (`--host 0.0.0.0` binds this machine) and netmasks."""
-_VERSION = re.compile(r"version", re.IGNORECASE)
-_RANGE = re.compile(r"/(?:[12]?\d|3[01])(?![\w.])")
+_VERSION = lazy_re(r"version", re.IGNORECASE)
+_RANGE = lazy_re(r"/(?:[12]?\d|3[01])(?![\w.])")
 """`/16` after an address: a network range, not a machine (`/32` is one machine)."""
 _LOCAL_HOST_NAMES = frozenset(
     {
@@ -75,24 +76,24 @@ _LOCAL_HOST_NAMES = frozenset(
         "(localdb)",
     },
 )
-_SQL_PROTOCOL = re.compile(r"^(?:tcp|np|lpc|admin):")
-_HOST_WORD = re.compile(
+_SQL_PROTOCOL = lazy_re(r"^(?:tcp|np|lpc|admin):")
+_HOST_WORD = lazy_re(
     rf"(?:\\\\)?(?:{_OCTET}(?:\.{_OCTET}){{3}}|\[[0-9A-Fa-f:.]++\]|(?:[A-Za-z0-9-]++\.)++(?:{_TOP_LEVEL}))"
     r"(?::\d{1,5})?\.?",
     re.IGNORECASE,
 )
 """A value that can only be a host: an address, or a name ending in a top-level domain (`dc01.corp.local`)."""
-_UNC_HOST = re.compile(r"\\\\[A-Za-z0-9][A-Za-z0-9_.$-]*+\\?")
+_UNC_HOST = lazy_re(r"\\\\[A-Za-z0-9][A-Za-z0-9_.$-]*+\\?")
 """`\\\\W10.corp.local`, `\\\\srv`: a machine named the Windows way, without a share."""
 
-_BLANK = re.compile(r"\s")
-_ADDRESS = re.compile(r"(?:\d{1,3}(?:\.\d{1,3}){3}|\[[0-9A-Fa-f:.]++\])(?:[:/]\S*+)?")
-_AT_ADDRESS = re.compile(r"@[\d\[]")
+_BLANK = lazy_re(r"\s")
+_ADDRESS = lazy_re(r"(?:\d{1,3}(?:\.\d{1,3}){3}|\[[0-9A-Fa-f:.]++\])(?:[:/]\S*+)?")
+_AT_ADDRESS = lazy_re(r"@[\d\[]")
 """Without `:` (a password, a port, a scheme), only `user@ADDRESS` can name another machine."""
-_HOST_NAME = re.compile(rf"{_HOST}(?:[:/]\S*+)?", re.IGNORECASE)
-_DOMAIN_LOGIN = re.compile(r"[\w.-]+/[^/:@\s]+:(?!\d+$)[^@\s]+")
+_HOST_NAME = lazy_re(rf"{_HOST}(?:[:/]\S*+)?", re.IGNORECASE)
+_DOMAIN_LOGIN = lazy_re(r"[\w.-]+/[^/:@\s]+:(?!\d+$)[^@\s]+")
 """`corp/alice:Passw0rd`: a domain, an account and its password (not `src/a.py:12`, a file and a line)."""
-_BARE_HOST = re.compile(r"[A-Za-z0-9][\w.-]*+")
+_BARE_HOST = lazy_re(r"[A-Za-z0-9][\w.-]*+")
 
 
 def _names_login(word: str) -> bool:
@@ -149,6 +150,10 @@ def is_local_host(value: str) -> bool:
     v = _SQL_PROTOCOL.sub("", v).split("\\", 1)[0].split(",", 1)[0]
     host = v.rsplit(":", 1)[0] if v.count(":") == 1 else v
     return host in _LOCAL_HOST_NAMES or _LOCAL_ADDRESS.match(host) is not None
+
+
+_FILE_LIKE = lazy_re(r"[/\\]|\.\w+$")
+"""A word that reads as a path or a file name (`data/x.bz2`, `x.gz`)."""
 
 
 class MachineOptions:
@@ -216,6 +221,19 @@ class MachineOptions:
             if named is None:
                 continue
             name, value = named
+            # `-dc` may also be a cluster of one-letter flags before a file (`bzip2 -dc data/x.bz2`): a value
+            # that reads as a path or a file name, and not as a host, is that file.
+            if (
+                word[0] == "-"
+                and word[1:2] != "-"
+                and len(name) <= 2
+                and value is None
+                and not params[i]
+                and i + 1 < n
+                and _FILE_LIKE.search(texts[i + 1])
+                and _HOST_WORD.fullmatch(texts[i + 1]) is None
+            ):
+                continue
             if word[0] == "/":
                 strong = name in self.switches
             else:
@@ -329,7 +347,7 @@ def locator_regex(
     )
 
 
-_BASH_UNC = re.compile(r"\\\\[A-Za-z0-9_$-][^\\/\s'\"]*+\\[A-Za-z0-9_$]")
+_BASH_UNC = lazy_re(r"\\\\[A-Za-z0-9_$-][^\\/\s'\"]*+\\[A-Za-z0-9_$]")
 """`\\\\host\\share` as a cheat sheet writes it for a POSIX shell, which reads it as `\\hostshare`."""
 
 
@@ -340,7 +358,7 @@ def bash_unc(words: list[Arg]) -> list[Arg]:
     return [Arg(w.raw, w.raw) for w in words if w.text[:1] == "\\" and _BASH_UNC.match(w.raw)]
 
 
-_DOTTED = re.compile(r"\d\.\d{1,3}\.\d{1,3}\.\d")
+_DOTTED = lazy_re(r"\d\.\d{1,3}\.\d{1,3}\.\d")
 
 
 def screen(text: str) -> bool:

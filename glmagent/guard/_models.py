@@ -1,4 +1,9 @@
-"""Typed shapes of the policy: the public `Decision` and `Rule`, and the TOML schema (checked by pydantic).
+"""Typed shapes of the policy: the public `Decision` and `Rule`, and the TOML schema they are read from.
+
+They are `Shape`s (frozen records, see `_shape`), so a policy loaded from the cache and checking a command
+never imports pydantic. Pydantic validates a policy file into these same classes when `Policy.load`
+compiles it: `Check` and `Tagged` in the annotations carry the constraints it applies, `__post_init__` the
+rules it cannot express.
 
 A rule is a set of *clauses* ("when" tables); a command is denied when any clause of any rule matches it.
 Each clause says what it looks at with `on`:
@@ -18,7 +23,7 @@ from __future__ import annotations
 import re
 from typing import Annotated, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from ._shape import Check, Fresh, Shape, Tagged, many, table
 
 ShellKind = Literal["posix", "powershell"]
 """The two shell backends a command can be checked for."""
@@ -55,10 +60,6 @@ ENGINE_EVENTS: tuple[str, ...] = get_args(EngineEvent)
 """Every fail-closed condition of the engine; each needs a rule that explains it."""
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
 POWERSHELL_PROMPT = "PS> "
 """An example written `PS> command` is checked on the powershell backend."""
 
@@ -70,34 +71,34 @@ def example_backend(example: str, default: ShellKind) -> tuple[str, ShellKind]:
     return example, default
 
 
-class CommandMatch(_Strict):
+class CommandMatch(Shape):
     """How a simple command is called: its name and words. Every field given must hold."""
 
-    commands: list[str] = Field(min_length=1)
+    commands: Annotated[list[str], Check(min_length=1)]
     """Normalised command names (lower case, no extension, aliases resolved); `*` globs allowed."""
-    subcommands: list[str] = []
+    subcommands: list[str] = many()
     """First positional words (space-separated for several, e.g. "pip install"); any one must match."""
-    subcommands_none: list[str] = []
+    subcommands_none: list[str] = many()
     """Operands that spare the command when they are all it has, written like `subcommands`; a `*` word
     stands for any one word (`* status`: `service ssh status` reads the state, `service ssh status stop` may
     not)."""
-    flags_any: list[str] = []
+    flags_any: list[str] = many()
     """POSIX-style flags (`-r` also inside clusters like `-rf`; `--recursive` also as a prefix `--rec`)."""
-    flags_none: list[str] = []
+    flags_none: list[str] = many()
     short_flags: str = ""
     """Every short option letter the program accepts (`rm`: "dfiIPrRvWx"). A word holding any other letter
     makes the program stop with a usage error before it acts, so then the clause does not match: `-Force`
     is not a cluster of `-r` when `rm` is PowerShell's alias or a native rm that rejects `-o`."""
-    switches_any: list[str] = []
+    switches_any: list[str] = many()
     """Windows-style switches, case-insensitive, written `/s`; `-s` and `/s/q` clusters also count."""
-    params_any: list[str] = []
+    params_any: list[str] = many()
     """PowerShell parameter names (`Recurse`); any unambiguous prefix or `-Name:$true` counts."""
-    params_none: list[str] = []
-    args_any: list[str] = []
+    params_none: list[str] = many()
+    args_any: list[str] = many()
     """Globs tested against every argument (case-insensitive), e.g. `of=*`, `-delete`, `env:*`."""
-    args_none: list[str] = []
+    args_none: list[str] = many()
     """Globs no argument may match (`set` lists variables unless given `NAME=value`)."""
-    operands_any: list[str] = []
+    operands_any: list[str] = many()
     """Globs tested against operands: words after the options, `--` respected, option values skipped as the
     `[syntax]` table says (`kill -9 -1`: `-1` is a process id). A word known only at run time never matches
     (`kill $pid` stays allowed: the policy cannot know the number)."""
@@ -121,84 +122,85 @@ class CommandMatch(_Strict):
     does nothing), so a lone word only known at run time is the operand or a flag, never both: `rm -f "$f"`
     is no recursive delete, `rm -f "$f" build` may be."""
 
-    @field_validator("flags_any", "flags_none")
-    @classmethod
-    def _flag_shape(cls, flags: list[str]) -> list[str]:
-        for flag in flags:
+    def __post_init__(self) -> None:
+        for flag in (*self.flags_any, *self.flags_none):
             if not re.fullmatch(r"-[^-]|--[^-].*", flag):
                 raise ValueError(f"flag {flag!r} must look like -x or --long (use args_any for -delete)")
-        return flags
 
 
 class CommandClause(CommandMatch):
     """Matches a simple command by name and by how it is called. Every field given must hold."""
 
     on: Literal["command"]
-    fed_by: list[CommandMatch] = []
+    fed_by: list[CommandMatch] = many()
     """Only when the command's operands or pipeline input come from the output of a command matching one of
     these: a pipe (`gci -r | ri`, through `xargs`, `while read`, or commands in the `pass_through` list),
     `find -exec`, or a substitution in its arguments (`rm $(find .)`)."""
     fed_through: bool = True
     """Whether `fed_by` also looks upstream through `pass_through` filters (`find . | grep x | xargs rm`);
     false when a filter changes the meaning (`Get-Process | Where-Object ... | Stop-Process` stops a few)."""
-    shells: list[Dialect] = ["posix", "powershell", "cmd"]
+    shells: list[Dialect] = many("posix", "powershell", "cmd")
 
 
-class RedirectClause(_Strict):
+class RedirectClause(Shape):
     """Matches an output redirection (`>`, `>|`, `&>` ...) whose target is not in `allow_targets`."""
 
     on: Literal["redirect"]
-    operators: list[str] = Field(min_length=1)
-    allow_targets: list[str] = []
+    operators: Annotated[list[str], Check(min_length=1)]
+    allow_targets: list[str] = many()
     """Globs (case-insensitive) of harmless targets such as /dev/null or $null."""
-    shells: list[Dialect] = ["posix", "powershell", "cmd"]
+    shells: list[Dialect] = many("posix", "powershell", "cmd")
 
 
 SECRET_NAME = "<secret-name>"
 """A `variable` clause name standing for the shared secret-name rule (`glmagent.secrets`)."""
 
 
-class VariableClause(_Strict):
+class VariableClause(Shape):
     """Matches a variable read by name (regular expression, case-insensitive, full match).
 
-    The name `<secret-name>` stands for `glmagent.secrets.SECRET_NAME_PATTERN`, the rule that also decides
-    which variables commands never see and which values logs redact, so the three cannot drift apart.
+    The name `<secret-name>` (alone, or inside a longer expression such as `env:<secret-name>`) stands for
+    `glmagent.secrets.SECRET_NAME_PATTERN`, the rule that also decides which variables commands never see and
+    which values logs redact, so the three cannot drift apart.
     """
 
     on: Literal["variable"]
-    names: list[str] = Field(min_length=1)
-    shells: list[Dialect] = ["posix", "powershell", "cmd"]
+    names: Annotated[list[str], Check(min_length=1)]
+    shells: list[Dialect] = many("posix", "powershell", "cmd")
 
-    @field_validator("names")
-    @classmethod
-    def _shared_secret_rule(cls, names: list[str]) -> list[str]:
-        if SECRET_NAME not in names:
-            return names
-        from glmagent.secrets import SECRET_NAME_PATTERN
+    def __post_init__(self) -> None:
+        if any(SECRET_NAME in n for n in self.names):
+            from glmagent.secrets import SECRET_NAME_PATTERN
 
-        return [SECRET_NAME_PATTERN if n == SECRET_NAME else n for n in names]
+            names = [
+                SECRET_NAME_PATTERN
+                if n == SECRET_NAME
+                else n.replace(SECRET_NAME, f"(?:{SECRET_NAME_PATTERN})")
+                for n in self.names
+            ]
+            object.__setattr__(self, "names", names)
 
 
-class PayloadClause(_Strict):
+class PayloadClause(Shape):
     """Matches interpreter program text (regular expressions searched in the payload)."""
 
     on: Literal["payload"]
-    languages: list[str] = Field(min_length=1)
-    patterns: list[str] = Field(min_length=1)
+    languages: Annotated[list[str], Check(min_length=1)]
+    patterns: Annotated[list[str], Check(min_length=1)]
     literals_are_commands: bool = False
     """The APIs matched run shell commands: string literals in the payload are checked as POSIX commands."""
 
 
-class DotnetClause(_Strict):
+class DotnetClause(Shape):
     """Matches a .NET type (`Net.WebClient`, leading `System.` optional) and optionally its members."""
 
     on: Literal["dotnet"]
-    types: list[str] = Field(min_length=1)
-    members: list[str] = []
+    types: Annotated[list[str], Check(min_length=1)]
+    members: list[str] = many()
     """Member globs (`GetEnvironmentVariable*`); empty means any use of the type."""
 
 
-class PathClause(_Strict):
+class PathClause(Shape):
     """Matches a path to a sensitive file given as any argument or redirection (`cat ~/.aws/credentials`).
 
     Paths are globs in which `/` also matches `\\`, `*` stays within one path component, and case is
@@ -210,24 +212,24 @@ class PathClause(_Strict):
     """
 
     on: Literal["path"]
-    paths: list[str] = Field(min_length=1)
-    except_paths: list[str] = []
+    paths: Annotated[list[str], Check(min_length=1)]
+    except_paths: list[str] = many()
     """Paths that `paths` would match but that are harmless (`~/.ssh/*.pub`)."""
-    shells: list[Dialect] = ["posix", "powershell", "cmd"]
+    shells: list[Dialect] = many("posix", "powershell", "cmd")
 
 
-class ArgumentClause(_Strict):
+class ArgumentClause(Shape):
     """Matches any argument or redirection target of any command against path globs."""
 
     on: Literal["argument"]
-    globs: list[str] = Field(min_length=1)
-    shells: list[Dialect] = ["posix", "powershell", "cmd"]
+    globs: Annotated[list[str], Check(min_length=1)]
+    shells: list[Dialect] = many("posix", "powershell", "cmd")
 
 
 LocatorKind = Literal["url", "unc", "scp", "host-port", "user-host", "address", "stream"]
 
 
-class LocatorClause(_Strict):
+class LocatorClause(Shape):
     """Matches an argument (or redirection target) that points where the policy cannot look, given to any
     program but the `except_commands`: another machine — a URL (`scheme://…`, also inside `rest:http://…`
     or `/format:https://…`), a UNC path (`\\\\host\\share`), an scp-style `user@host:path`, a `host:port`,
@@ -238,31 +240,31 @@ class LocatorClause(_Strict):
     script), not a locator."""
 
     on: Literal["locator"]
-    kinds: list[LocatorKind] = Field(min_length=1)
-    machine_options: list[str] = []
+    kinds: Annotated[list[LocatorKind], Check(min_length=1)]
+    machine_options: list[str] = many()
     """Options whose value names a machine, whatever it is unless this machine's own (`-ComputerName`,
     `--dc-ip`, `/node:`); a value only known at run time counts."""
-    host_options: list[str] = []
+    host_options: list[str] = many()
     """Options whose value names a machine only when it can be nothing but a host: an address or a name with
     a top-level domain (`--host db.corp.local`, never `--target x86_64-unknown-linux-gnu`)."""
-    machine_parameters: list[str] = []
+    machine_parameters: list[str] = many()
     """Like `machine_options`, but only written one way: `-CimSession` as a PowerShell parameter (`-Session
     $s`), `/node` as a Windows switch (`wmic /node:srv`); the first character says which."""
-    local_schemes: list[str] = ["file", "unix", "npipe"]
+    local_schemes: list[str] = many("file", "unix", "npipe")
     """URL schemes that stay on this machine."""
-    naming_options: list[str] = []
+    naming_options: list[str] = many()
     """Long options whose value only names an address, the one a site will be served at, which the program
     never connects to (`hugo --baseURL https://example.org/`, `--site-url`); compared without case. A locator
     given there (as the next word or after `=`) is no machine the command reaches."""
-    except_commands: list[str] = []
+    except_commands: list[str] = many()
     """Programs that read their words as text or local files only (`echo`, `grep`, `git commit -m`)."""
-    commands: list[str] = []
+    commands: list[str] = many()
     """Only these programs (normalised names), for options whose meaning is theirs alone (`sqlcmd -S`,
     `certutil -config`); empty: any program."""
-    shells: list[Dialect] = ["posix", "powershell", "cmd"]
+    shells: list[Dialect] = many("posix", "powershell", "cmd")
 
 
-class EngineClause(_Strict):
+class EngineClause(Shape):
     """Names the fail-closed condition of the engine this rule explains."""
 
     on: Literal["engine"]
@@ -279,34 +281,32 @@ Clause = Annotated[
     | PathClause
     | LocatorClause
     | EngineClause,
-    Field(discriminator="on"),
+    Tagged("on"),
 ]
 
 
-class Rule(_Strict):
+class Rule(Shape):
     """One deny rule: what it matches (`when`), why (`justification`), and the examples proving it."""
 
-    id: str = Field(pattern=r"^[a-z][a-z0-9-]*(\.[a-z0-9][a-z0-9-]*)+$")
+    id: Annotated[str, Check(pattern=r"^[a-z][a-z0-9-]*(\.[a-z0-9][a-z0-9-]*)+$")]
     category: Category
-    description: str = Field(min_length=3)
+    description: Annotated[str, Check(min_length=3)]
     """What a match means, phrased to follow the command: "is a recursive delete"."""
-    justification: str = Field(min_length=10)
+    justification: Annotated[str, Check(min_length=10)]
     """Why it is denied and what to do instead; shown to the planner."""
-    when: list[Clause] = Field(min_length=1)
-    match: list[str] = Field(min_length=1)
+    when: Annotated[list[Clause], Check(min_length=1)]
+    match: Annotated[list[str], Check(min_length=1)]
     """Commands this rule must deny (`PS> ` prefix: on the powershell backend)."""
-    not_match: list[str] = []
+    not_match: list[str] = many()
     """Commands this rule must not deny (they may still be denied by another rule)."""
-    shells: list[ShellKind] = []
+    shells: list[ShellKind] = many()
     """Backends the rule is written for; the first one runs the examples without a `PS> ` prefix."""
 
-    @model_validator(mode="after")
-    def _default_shells(self) -> Rule:
+    def __post_init__(self) -> None:
         if not self.shells:
             dialects = {s for c in self.when for s in getattr(c, "shells", ("posix", "powershell"))}
             shells: list[ShellKind] = ["posix", "powershell"] if "posix" in dialects else ["powershell"]
             object.__setattr__(self, "shells", shells)
-        return self
 
     def examples(self) -> list[tuple[str, ShellKind, bool]]:
         """Every example as (command, backend, must_match)."""
@@ -316,15 +316,15 @@ class Rule(_Strict):
         return out
 
 
-class WrapperSpec(_Strict):
+class WrapperSpec(Shape):
     """A command that runs another command given in its arguments (`sudo`, `timeout 5`, `uv run`)."""
 
-    names: list[str] = Field(min_length=1)
+    names: Annotated[list[str], Check(min_length=1)]
     subcommand: str | None = None
     """Word(s) that must follow the name for it to wrap (`run` for `uv run`, `netns exec` for `ip netns`)."""
-    value_options: list[str] = []
+    value_options: list[str] = many()
     """Options that consume the next word (or an attached value)."""
-    flag_options: list[str] = []
+    flag_options: list[str] = many()
     """Options that take no value, so the word after them is never theirs (`uv run --locked ruff`); any other
     unknown option just before the command is read both ways."""
     positionals: int = 0
@@ -334,15 +334,15 @@ class WrapperSpec(_Strict):
     `setarch -R cmd` names no architecture)."""
     assignments: bool = False
     """NAME=VALUE words may precede the command (`env`)."""
-    shell_options: list[str] = []
+    shell_options: list[str] = many()
     """Options whose value is a shell command line (`su -c CMD`); short ones may end a cluster (`-lc`)."""
-    split_options: list[str] = []
+    split_options: list[str] = many()
     """Options whose value is split into words that start the command (`env -S 'rm -rf x'`)."""
-    stop_at: list[str] = []
+    stop_at: list[str] = many()
     """Words that end the wrapped command (`:::` for parallel)."""
     feeds_arguments: bool = False
     """The wrapped command receives extra arguments from stdin (`xargs`)."""
-    no_run_flags: list[str] = []
+    no_run_flags: list[str] = many()
     """Flags that make the wrapper only inspect, not run (`command -v`)."""
     shell_when_empty: bool = False
     """Given no command, it starts the user's shell, which reads the terminal (`chroot DIR`, `unshare -r`,
@@ -353,35 +353,35 @@ class WrapperSpec(_Strict):
     """Its operands are no command (`script LOGFILE`, `newgrp GROUP`)."""
     own_stdin: bool = False
     """It reads stdin itself, so the command it runs reads nothing there (`xargs` gives it /dev/null)."""
-    tty_flags: list[str] = []
+    tty_flags: list[str] = many()
     """Flags that give the command it runs the terminal as stdin (`xargs -o`)."""
-    arg_file_options: list[str] = []
+    arg_file_options: list[str] = many()
     """Options naming the file the extra arguments come from instead of stdin (`xargs -a FILE`)."""
 
 
-class ShellSpec(_Strict):
+class ShellSpec(Shape):
     """An interpreter of a shell language and how it receives a script."""
 
-    names: list[str] = Field(min_length=1)
+    names: Annotated[list[str], Check(min_length=1)]
     dialect: Dialect
-    value_options: list[str] = []
+    value_options: list[str] = many()
     joined: bool = False
     """The words after the options form one command line for the shell (`wsl rm -rf x`)."""
 
 
-class ExecutorSpec(_Strict):
+class ExecutorSpec(Shape):
     """A language interpreter whose inline program (`-c`, `-e` ...) is scanned as a payload."""
 
-    names: list[str] = Field(min_length=1)
+    names: Annotated[list[str], Check(min_length=1)]
     language: str
-    inline: list[str] = []
+    inline: list[str] = many()
     """Flags whose value is the program; short ones may end a cluster (`perl -ne`)."""
-    value_options: list[str] = []
-    module: list[str] = []
+    value_options: list[str] = many()
+    module: list[str] = many()
     """Flags naming a module that runs as if it were a command (`python -m http.server`)."""
     program_is_first_operand: bool = False
     """The first operand is the program text (`awk '{...}' file`, `sed 's/a/b/' f`)."""
-    file_flags: list[str] = []
+    file_flags: list[str] = many()
     """Flags that name a program file, after which there is no inline program (`awk -f x.awk`)."""
     reads_stdin: bool = True
     """With neither inline program nor script operand, the program comes from stdin."""
@@ -389,79 +389,79 @@ class ExecutorSpec(_Strict):
     """With `program_is_first_operand`, operands that come before the program (`sqlite3 DB 'SQL'`: one)."""
     script_operand: bool = True
     """The first operand is a script file (`python x.py`); false when operands are data (`psql DBNAME`)."""
-    no_program_flags: list[str] = []
+    no_program_flags: list[str] = many()
     """Flags with which it reads no program at all (`psql -l` lists the databases)."""
-    interactive_flags: list[str] = []
+    interactive_flags: list[str] = many()
     """Flags that make it read the terminal after its program (`python -i x.py`)."""
     subcommand: str = ""
     """Only this subcommand runs an inline program, the first operand after it (`deno eval CODE`); the
     program's other subcommands run no inline program (`deno run x.ts`, `deno test`)."""
 
 
-class SyntaxSpec(_Strict):
+class SyntaxSpec(Shape):
     """Global options of a command that consume a value, so subcommands and operands are found after them."""
 
-    names: list[str] = Field(min_length=1)
-    value_options: list[str] = []
+    names: Annotated[list[str], Check(min_length=1)]
+    value_options: list[str] = many()
     option_words: int | None = None
     """At most this many leading words are options; later dash-words are operands (`kill -9 -1`)."""
 
 
-class PolicyFile(_Strict):
+class PolicyFile(Shape):
     """The built-in policy file (`policy/default.toml`)."""
 
     version: Literal[1]
-    rule: list[Rule] = Field(min_length=1)
-    wrappers: dict[str, WrapperSpec] = {}
-    shells: dict[str, ShellSpec] = {}
-    executors: dict[str, ExecutorSpec] = {}
-    syntax: dict[str, SyntaxSpec] = {}
-    powershell_aliases: dict[str, str] = {}
-    command_valued_variables: list[str] = []
+    rule: Annotated[list[Rule], Check(min_length=1)]
+    wrappers: dict[str, WrapperSpec] = table()
+    shells: dict[str, ShellSpec] = table()
+    executors: dict[str, ExecutorSpec] = table()
+    syntax: dict[str, SyntaxSpec] = table()
+    powershell_aliases: dict[str, str] = table()
+    command_valued_variables: list[str] = many()
     """Environment variables whose value a program runs as a command (GIT_PAGER, GIT_SSH_COMMAND ...);
     `*` globs allowed (`*_COMMAND`)."""
-    code_loading_variables: list[str] = []
+    code_loading_variables: list[str] = many()
     """Environment variables that make programs load code the policy cannot read (`LD_PRELOAD`,
     `PERL5DB`): setting one to anything but an empty value is unverifiable."""
-    credential_variables: list[str] = []
+    credential_variables: list[str] = many()
     """Environment variables that point programs at a credential (`KRB5CCNAME`, `SSH_AUTH_SOCK`): setting one
     to anything but an empty value makes later commands act as whoever that credential belongs to."""
-    command_options: list[str] = []
+    command_options: list[str] = many()
     """Option globs (`--*-command`, `--rsh`) whose value any program not described elsewhere runs as a
     command line: a literal value is checked as one, a value known only at run time blocks."""
-    text_tools: list[str] = []
+    text_tools: list[str] = many()
     """Programs that only print, filter or store the words they are given: their words are never read
     as `command_options` (`echo --editor=vim`, `git commit -m "--pager"`)."""
-    file_tools: list[str] = []
+    file_tools: list[str] = many()
     """Programs that only read, list, inspect, copy or pack the files they are named: a program, library
     or script among their words is data to them (`file /bin/sh`, `cp x.dll dist/`, `sha256sum app.exe`)."""
-    code_host_files: list[str] = []
+    code_host_files: list[str] = many()
     """Globs of files only a code host runs (scriptlets, HTML applications, control-panel items, driver
     INFs): handing one to a program that is not a file tool is unverifiable wherever the file is."""
-    code_files: list[str] = []
+    code_files: list[str] = many()
     """Globs of programs, libraries, scripts, sources and build projects (`*.exe`, `*.so`, `*.ps1`, `*.c`,
     `*.csproj`): handing one from outside the project and the program folders to a program that is not a
     file tool runs or builds code nobody reviewed."""
-    program_files: list[str] = []
+    program_files: list[str] = many()
     """Globs of Windows programs and installers (`*.exe`, `*.msi`, `*.bat`): one handed to a program on
     Windows (not a file tool, and not as an output) is what that program launches, which the policy cannot
     follow."""
-    windows_programs: list[str] = []
+    windows_programs: list[str] = many()
     """Programs that exist only on Windows (`reg`, `vssadmin`, `rundll32`): written in a POSIX shell (Git
     Bash, MSYS2, Cygwin, WSL interop) they are still those programs, so clauses written for cmd apply to them
     there too; so they do to any command word ending in `.exe`. Names with a POSIX namesake (`net`,
     `certutil`, `expand`) count only with `.exe`."""
-    library_options: list[str] = []
+    library_options: list[str] = many()
     """Option globs whose value is a library or plugin the program loads (`--default-auth`, `--plugin-dir`):
     a value from outside the project is unverifiable, like a program from there."""
-    service_scripts: list[str] = []
+    service_scripts: list[str] = many()
     """Folders of the scripts that start and stop services (`/etc/init.d`): a program run from one is that
     service driven as `service NAME ACTION` drives it (`/etc/init.d/ssh stop`), so the service rules judge
     it."""
-    pass_through: list[str] = []
+    pass_through: list[str] = many()
     """Commands that pass on what they read (`grep`, `sort`, `Where-Object`): a command fed through them is
     fed by whatever feeds them (`find . | grep log | xargs rm`)."""
-    max_depth: int = Field(default=8, ge=1, le=64)
+    max_depth: Annotated[int, Check(ge=1, le=64)] = 8
 
 
 PolicyMode = Literal["deny", "allowlist"]
@@ -469,7 +469,7 @@ PolicyMode = Literal["deny", "allowlist"]
 matches run, and the deny rules still apply on top."""
 
 
-class PolicySection(_Strict):
+class PolicySection(Shape):
     """The `[policy]` table of a user or repository policy file."""
 
     mode: PolicyMode = "deny"
@@ -482,18 +482,18 @@ class AllowEntry(CommandMatch):
     on the allowlist when every field given holds (a word only known at run time never counts as a hold).
     """
 
-    id: str = Field(pattern=r"^[a-z0-9][a-z0-9._-]*$")
+    id: Annotated[str, Check(pattern=r"^[a-z0-9][a-z0-9._-]*$")]
     description: str = ""
     """What the entry allows, for people reading the policy and `policy explain`."""
-    prefix: list[str] = []
+    prefix: list[str] = many()
     """Globs (case-insensitive) the first arguments must match in order: `["-m", "pytest"]` for
     `python -m pytest`. Unlike `subcommands`, options are not skipped: position 1 is the first word."""
-    shells: list[Dialect] = ["posix", "powershell", "cmd"]
+    shells: list[Dialect] = many("posix", "powershell", "cmd")
     """Syntaxes the entry applies to; examples run on the first of posix/powershell it lists."""
-    match: list[str] = Field(min_length=1)
+    match: Annotated[list[str], Check(min_length=1)]
     """Commands this entry must allow (`PS> ` prefix: on the powershell backend): every simple command
     written in an example matches the entry (what those run in turn, `sudo X`, needs entries of its own)."""
-    not_match: list[str] = []
+    not_match: list[str] = many()
     """Commands this entry must not allow (some simple command in the example misses it)."""
 
     def backend_of(self, example: str) -> tuple[str, ShellKind]:
@@ -508,16 +508,15 @@ class AllowEntry(CommandMatch):
         return out
 
 
-class UserPolicyFile(_Strict):
+class UserPolicyFile(Shape):
     """A user or repository policy file: it may add deny rules and, in allowlist mode, allow entries."""
 
     version: Literal[1] = 1
-    rule: list[Rule] = []
-    policy: PolicySection = PolicySection()
-    allow: list[AllowEntry] = []
+    rule: list[Rule] = many()
+    policy: PolicySection = Fresh(PolicySection)
+    allow: list[AllowEntry] = many()
 
-    @model_validator(mode="after")
-    def _says_something(self) -> UserPolicyFile:
+    def __post_init__(self) -> None:
         if not self.rule and self.policy.mode == "deny":
             raise ValueError('add at least one [[rule]], or set [policy] mode = "allowlist"')
         if self.allow and self.policy.mode != "allowlist":
@@ -529,13 +528,10 @@ class UserPolicyFile(_Strict):
         twice = sorted({i for i in ids if ids.count(i) > 1})
         if twice:
             raise ValueError(f"allow entry id {', '.join(twice)} is used twice")
-        return self
 
 
-class Decision(BaseModel):
+class Decision(Shape):
     """The verdict on one command; JSON-friendly for `policy check --json` and the audit log."""
-
-    model_config = ConfigDict(frozen=True)
 
     allowed: bool
     command: str
@@ -544,56 +540,30 @@ class Decision(BaseModel):
     category: str | None = None
     justification: str | None = None
     reason: str
-    argv: list[str] = []
+    argv: list[str] = many()
     parse_status: str = "ok"
 
     @classmethod
-    def _trusted_allow(cls, command: str, backend: ShellKind, reason: str, parse_status: str) -> Decision:
-        """An allow built from values the engine already typed, without validating them again.
-
-        Validation (and even `model_construct`, with its loop over the fields) costs about as much as
-        checking a simple command; this sets exactly what validation would (the same field order and
-        fields-set), so equality, repr and JSON are unchanged.
-        """
-        values = {
-            "allowed": True,
-            "command": command,
-            "backend": backend,
-            "rule_id": None,
-            "category": None,
-            "justification": None,
-            "reason": reason,
-            "argv": [],
-            "parse_status": parse_status,
-        }
-        return cls._built(values, _ALLOW_FIELDS)
+    def allow(cls, command: str, backend: ShellKind, reason: str, parse_status: str) -> Decision:
+        """`command` may run: `reason` says why."""
+        return cls(allowed=True, command=command, backend=backend, reason=reason, parse_status=parse_status)
 
     @classmethod
-    def _trusted_block(
+    def block(
         cls, command: str, backend: ShellKind, rule: Rule, reason: str, argv: list[str], parse_status: str
     ) -> Decision:
-        """A block by `rule`, built like `_trusted_allow` without validating again."""
-        values = {
-            "allowed": False,
-            "command": command,
-            "backend": backend,
-            "rule_id": rule.id,
-            "category": rule.category,
-            "justification": rule.justification,
-            "reason": reason,
-            "argv": argv,
-            "parse_status": parse_status,
-        }
-        return cls._built(values, _BLOCK_FIELDS)
-
-    @classmethod
-    def _built(cls, values: dict[str, object], fields_set: frozenset[str]) -> Decision:
-        decision = object.__new__(cls)
-        object.__setattr__(decision, "__dict__", values)
-        object.__setattr__(decision, "__pydantic_fields_set__", set(fields_set))
-        object.__setattr__(decision, "__pydantic_extra__", None)
-        object.__setattr__(decision, "__pydantic_private__", None)
-        return decision
+        """`command` is denied by `rule`; `reason` says where, `argv` is the simple command it matched."""
+        return cls(
+            allowed=False,
+            command=command,
+            backend=backend,
+            rule_id=rule.id,
+            category=rule.category,
+            justification=rule.justification,
+            reason=reason,
+            argv=argv,
+            parse_status=parse_status,
+        )
 
     def planner_message(self) -> str:
         """Short text telling the planner what was blocked, why, and what to do instead."""
@@ -603,7 +573,3 @@ class Decision(BaseModel):
             f"Blocked by policy rule {self.rule_id} ({self.category}): {self.reason}. "
             f"{self.justification or ''}"
         ).strip()
-
-
-_ALLOW_FIELDS = frozenset({"allowed", "command", "backend", "reason", "argv", "parse_status"})
-_BLOCK_FIELDS = frozenset(Decision.model_fields)

@@ -6,6 +6,8 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from ._lazy import lazy_re
+
 # Characters that render as nothing (or steer rendering) but survive copy-paste; a model or a hostile file can
 # hide them inside a command word (`r\u200bm`) to dodge a name comparison.
 _INVISIBLE = dict.fromkeys(
@@ -65,7 +67,7 @@ def fold_arg(text: str) -> str:
     return text
 
 
-_BACKTICK = re.compile(r"`(.)", re.DOTALL)
+_BACKTICK = lazy_re(r"`(.)", re.DOTALL)
 _PS_ESCAPES = {
     "0": "\0",
     "a": "\a",
@@ -109,7 +111,7 @@ def ps_unescape(text: str, expandable: bool) -> str:
     return _BACKTICK.sub(lambda m: m.group(1), text)
 
 
-_ANSI_C = re.compile(r"\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|c.|.)", re.DOTALL)
+_ANSI_C = lazy_re(r"\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|c.|.)", re.DOTALL)
 _C_SIMPLE = {"a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
 _C_SIMPLE |= {"v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"}
 
@@ -131,7 +133,7 @@ def ansi_c_unescape(body: str) -> str:
     return _ANSI_C.sub(_ansi_c_char, body) if "\\" in body else body
 
 
-_POSIX_ESCAPE = re.compile(r"\\(\n|.)", re.DOTALL)
+_POSIX_ESCAPE = lazy_re(r"\\(\n|.)", re.DOTALL)
 
 
 def posix_unescape_word(text: str) -> str:
@@ -141,7 +143,7 @@ def posix_unescape_word(text: str) -> str:
     return _POSIX_ESCAPE.sub(lambda m: "" if m.group(1) == "\n" else m.group(1), text)
 
 
-_DQ_ESCAPE = re.compile(r"\\([$`\"\\\n])")
+_DQ_ESCAPE = lazy_re(r"\\([$`\"\\\n])")
 
 
 def posix_unescape_double(text: str) -> str:

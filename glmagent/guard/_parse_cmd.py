@@ -7,33 +7,34 @@ redirections, and peels `@`, `call`, `start`, `if ... CMD` and `for ... do CMD` 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
+from ._lazy import lazy_re
+from ._shape import many, record
 from ._syntax import DYN, Arg
 from ._unwrap import windows_split
 
 # `%NAME%`, `!NAME!`, and their substring and substitution forms `%NAME:~0,5%`, `%NAME:a=b%`.
-_VARIABLE = re.compile(r"%([A-Za-z_][^%\s=:]*)(?::[^%]*)?%|!([A-Za-z_][^!\s=:]*)(?::[^!]*)?!")
+_VARIABLE = lazy_re(r"%([A-Za-z_][^%\s=:]*)(?::[^%]*)?%|!([A-Za-z_][^!\s=:]*)(?::[^!]*)?!")
 _IF_TESTS = frozenset({"exist", "defined", "errorlevel", "cmdextversion"})
 _IF_OPS = frozenset({"==", "equ", "neq", "lss", "leq", "gtr", "geq"})
 _START_VALUED = frozenset({"/d", "/node", "/affinity"})
 # `for [/d | /r [dir] | /l | /f ["options"]] %i in (...)`: the loop variable's letter.
-_FOR_LOOP = re.compile(r"""(?i)\bfor(?:\s+/[dlrf](?:\s+"[^"]*"|\s+[^\s%"/]+)?)*\s+%%?([A-Za-z])\s+in\b""")
+_FOR_LOOP = lazy_re(r"""(?i)\bfor(?:\s+/[dlrf](?:\s+"[^"]*"|\s+[^\s%"/]+)?)*\s+%%?([A-Za-z])\s+in\b""")
 
 
-@dataclass(slots=True)
+@record()
 class CmdCommand:
     argv: list[Arg]
-    redirects: list[tuple[str, Arg]] = field(default_factory=list)
+    redirects: list[tuple[str, Arg]] = many()
     piped: bool = False
     """Its stdin is the previous command's stdout."""
 
 
-@dataclass(slots=True)
+@record()
 class CmdScript:
     commands: list[CmdCommand]
     variables: list[str]
-    program_readings: list[list[Arg]] = field(default_factory=list)
+    program_readings: list[list[Arg]] = many()
     """Commands as a program's C runtime splits them, where that differs from cmd's reading (`\\"`
     escapes a quote for the program, not for cmd): both readings are checked."""
 
@@ -45,8 +46,8 @@ def _word(text: str, quoted: bool) -> Arg:
     return Arg(value, f'"{text}"' if quoted else text)
 
 
-_SPECIAL = re.compile(r'[\^"&|()<>\r\n]')
-_WORDS = re.compile(r"[^ \t]+")
+_SPECIAL = lazy_re(r'[\^"&|()<>\r\n]')
+_WORDS = lazy_re(r"[^ \t]+")
 
 
 def parse_cmd(line: str) -> CmdScript:
@@ -150,7 +151,7 @@ def _loop_values(commands: list[CmdCommand], letters: set[str]) -> None:
         command.redirects = [(op, value(a)) for op, a in command.redirects]
 
 
-_OPERATOR = re.compile(r"&&?|\|\|?|[\r\n]")
+_OPERATOR = lazy_re(r"&&?|\|\|?|[\r\n]")
 
 
 def _program_readings(line: str, commands: list[CmdCommand]) -> list[list[Arg]]:
@@ -231,10 +232,10 @@ def _peel(words: list[Arg], split: bool = True) -> list[Arg]:
     return words
 
 
-_GLUED = re.compile(r"([A-Za-z0-9_-]+)(/.*)", re.DOTALL)
+_GLUED = lazy_re(r"([A-Za-z0-9_-]+)(/.*)", re.DOTALL)
 
 
-_DELIMITERS = re.compile(r"[,;=]+")
+_DELIMITERS = lazy_re(r"[,;=]+")
 
 
 def _split_switches(words: list[Arg]) -> list[Arg]:

@@ -9,6 +9,7 @@ from fnmatch import fnmatchcase
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from ._lazy import lazy_re
 from ._normalise import ansi_c_unescape, command_key, fold_arg, posix_unescape_double, posix_unescape_word
 from ._sink import Sink
 from ._syntax import DYN, Arg, Feed, Frame, Stdin, TooLarge, lit, new_parser, parse_within_budget
@@ -33,11 +34,11 @@ MAX_PIPES = 256
 """Pipes (`|`, `|&`) a line may hold. The bash grammar's time grows with the square of a pipeline's length
 (1,000 stages of `a -c |` take about 60 ms) and it cannot be stopped while it finishes one, so a line with
 more pipes is too large to check before it is parsed."""
-_QUOTED = re.compile(r"'[^']*'|\"(?:[^\"\\]|\\.)*\"")
-_PIPE = re.compile(r"(?<!\|)\|(?!\|)")
+_QUOTED = lazy_re(r"'[^']*'|\"(?:[^\"\\]|\\.)*\"")
+_PIPE = lazy_re(r"(?<!\|)\|(?!\|)")
 
 
-_WIDE_AFTER_BRACE = re.compile(rb"\{[0-9]*+(?:\.\.[0-9]*+)?+([\x80-\xff][\x80-\xbf]*+)")
+_WIDE_AFTER_BRACE = lazy_re(rb"\{[0-9]*+(?:\.\.[0-9]*+)?+([\x80-\xff][\x80-\xbf]*+)")
 """A character beyond ASCII where the bash grammar's scanner asks `isdigit()` about it: right after `{`, `{1`
 or `{1..2` (where it looks for a `{1..9}` range). `isdigit` takes only bytes; given a code point such as
 U+101D84 it reads far past its table, and the process dies of a segmentation fault (about one run in two)."""
@@ -89,19 +90,19 @@ _REDIRECTS = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirec
 _HOLDS_SUBSTITUTION = frozenset({"command_substitution", "string", "concatenation"})
 _SIMPLE_STAGES = frozenset({"command", "redirected_statement"})
 
-_NAME_BINDERS = re.compile(
+_NAME_BINDERS = lazy_re(
     r"\b(?:read|mapfile|readarray|getopts|eval|source|unset|let|declare|typeset|local|select|IFS)\b"
     r"|\bprintf\s+-v\b|(?:^|[;&|(\s])\.\s"
 )
 """Commands that set variables named among their words, or run text that may: in a script holding one, no
 variable is taken as a constant."""
-_CONSTANT_VALUE = re.compile(r"[\w./+,:@%=~-]*")
+_CONSTANT_VALUE = lazy_re(r"[\w./+,:@%=~-]*")
 """A value that reads the same quoted or not: no blank splits it and no pattern character globs it."""
-_ASSIGNED_NAME = re.compile(r"(?<![\w$./-])([A-Za-z_]\w*)(?:\[[^\]]*\])?\+?=")
-_LOOP_NAME = re.compile(r"\bfor\s+([A-Za-z_]\w*)")
-_DEFAULTED_NAME = re.compile(r"\$\{([A-Za-z_]\w*):?=")
-_ARITHMETIC = re.compile(r"\(\(([^)]*)")
-_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
+_ASSIGNED_NAME = lazy_re(r"(?<![\w$./-])([A-Za-z_]\w*)(?:\[[^\]]*\])?\+?=")
+_LOOP_NAME = lazy_re(r"\bfor\s+([A-Za-z_]\w*)")
+_DEFAULTED_NAME = lazy_re(r"\$\{([A-Za-z_]\w*):?=")
+_ARITHMETIC = lazy_re(r"\(\(([^)]*)")
+_IDENTIFIER = lazy_re(r"[A-Za-z_]\w*")
 
 
 def _changeable_names(text: str) -> tuple[dict[str, int], set[str]] | None:
@@ -126,6 +127,7 @@ class PosixWalker:
         "brace_work",
         "changeable",
         "constants",
+        "empty_output",
         "exec_stdin",
         "frame",
         "inherited",
@@ -156,6 +158,8 @@ class PosixWalker:
         self.trailing: list[Node] = []
         """Words written after a redirection (`rm 2>/dev/null -rf /`): arguments of the command it follows,
         which the grammar files under the redirection."""
+        self.empty_output = False
+        """The statement whose redirections are being read writes nothing (`> f`, `: > f`, `true > f`)."""
 
     # -- generic walk --
     def visit(self, node: Node, stdin: Stdin | None = None) -> None:
@@ -752,11 +756,29 @@ class PosixWalker:
                     self.visit(body, stdin)
                 finally:
                     self.inherited = saved
-        for r in redirects:
-            if r.type == "heredoc_redirect":
-                self._heredoc(r, None, body, stdin)
-            else:
-                self.visit(r)
+        self.empty_output = self._writes_nothing(body)
+        try:
+            for r in redirects:
+                if r.type == "heredoc_redirect":
+                    self._heredoc(r, None, body, stdin)
+                else:
+                    self.visit(r)
+        finally:
+            self.empty_output = False
+
+    def _writes_nothing(self, body: Node | None) -> bool:
+        """Is `body` no statement at all (`> f`) or one that prints nothing (`:`, `true`, `false`, `cat
+        /dev/null`): its output redirection then only empties the file?"""
+        if body is None:
+            return True
+        if body.type != "command":
+            return False
+        words = [self.text(c) for c in body.named_children if c.type in ("command_name", "word")]
+        if not words:
+            return False
+        if words[0] in (":", "true", "false"):
+            return True
+        return words[0] == "cat" and len(words) > 1 and all(w == "/dev/null" for w in words[1:])
 
     def _heredoc(
         self,
@@ -824,7 +846,7 @@ class PosixWalker:
         # The grammar files the words after the target under the redirection: the command's arguments
         # (`_words_after_target`), or the descriptor of the next redirection (`>& x 0>&1`).
         for i, target in enumerate(targets[:1]):
-            self.sink.redirect(fd + op if i == 0 else "<", self.arg(target), self.frame)
+            self.sink.redirect(fd + op if i == 0 else "<", self.arg(target), self.frame, self.empty_output)
         for target in targets:
             if target.type not in _LEAVES:
                 self.visit(target)
@@ -863,12 +885,12 @@ class PosixWalker:
         self.sink.variable(name, self.frame, raw)
 
 
-_BACKQUOTE_ESCAPE = re.compile(r"\\([`$\\])")
+_BACKQUOTE_ESCAPE = lazy_re(r"\\([`$\\])")
 _FISH_PREFIXES = frozenset({"and", "or", "not"})
-_GLOB_CHARS = re.compile(r"[*?\[]")
+_GLOB_CHARS = lazy_re(r"[*?\[]")
 
 
-_HEREDOC_ESCAPE = re.compile(r"\\([$`\\])")
+_HEREDOC_ESCAPE = lazy_re(r"\\([$`\\])")
 
 
 def _heredoc_unescape(m: re.Match[str]) -> str:
@@ -885,7 +907,7 @@ _HISTORY_VARIABLES = frozenset(
 )
 """The shell's history settings, read by the shell itself whether exported or not."""
 _PROMPT_END = "__GLMAGENT_PROMPT__"
-_UNESCAPED_GLOB = re.compile(r"(?<!\\)[*?]|(?<!\\)\[[^\]]+\]")
+_UNESCAPED_GLOB = lazy_re(r"(?<!\\)[*?]|(?<!\\)\[[^\]]+\]")
 _GLOB_CANDIDATES = (
     "rm", "rmdir", "shred", "dd", "mkfs", "wipefs", "truncate", "chmod", "chown", "find", "xargs", "git",
     "curl", "wget", "nc", "ncat", "netcat", "socat", "ssh", "scp", "sftp", "rsync", "telnet", "ftp",
@@ -900,7 +922,7 @@ BRACE_WORK = 100_000
 """Characters brace expansion may copy over one script (about 15 ms): a word that needs more stands for a
 word only known at run time, and words with braces too long to even read make the script too large to check
 (a 50 kB word with ten `{a,b}` would make 1,024 words of 50 kB)."""
-_SEQUENCE = re.compile(r"(-?\d+)\.\.(-?\d+)(?:\.\.(-?\d+))?|([A-Za-z])\.\.([A-Za-z])(?:\.\.(-?\d+))?")
+_SEQUENCE = lazy_re(r"(-?\d+)\.\.(-?\d+)(?:\.\.(-?\d+))?|([A-Za-z])\.\.([A-Za-z])(?:\.\.(-?\d+))?")
 
 
 def _active(text: str) -> list[tuple[bool, str]]:
@@ -1018,7 +1040,7 @@ def _past_prefixes(argv: list[Arg]) -> list[Arg]:
     return argv
 
 
-_ASSIGNMENT_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+_ASSIGNMENT_WORD = lazy_re(r"[A-Za-z_][A-Za-z0-9_]*=")
 
 
 def _herestring_of(sink: Sink, raw: str) -> str | None:
@@ -1049,7 +1071,7 @@ def _redirects_of(node: Node) -> list[Node]:
     return [c for c in node.children if c.type in _REDIRECTS]
 
 
-_BACKTICKS = re.compile(r"`((?:[^`\\]|\\.)*)`", re.DOTALL)
+_BACKTICKS = lazy_re(r"`((?:[^`\\]|\\.)*)`", re.DOTALL)
 
 
 _HANDLERS: dict[str, Callable[[PosixWalker, Node, Stdin | None], None]] = {
@@ -1102,7 +1124,7 @@ def _join_continued_lines(text: str) -> str | None:
     return "".join(out)
 
 
-_BRACE_COMMAND = re.compile(r"(^|[;&|(\n])([ \t]*)\{(?=[^\s{}]*,\S*\})")
+_BRACE_COMMAND = lazy_re(r"(^|[;&|(\n])([ \t]*)\{(?=[^\s{}]*,\S*\})")
 """A brace expansion in command position (`{rm,-rf,x}`): a word to bash, a broken group to the grammar."""
 
 
@@ -1126,13 +1148,13 @@ def walk(sink: Sink, frame: Frame, src: bytes, root: Node, text: str | None = No
 
 
 # -- fast path --
-_PLAIN = re.compile(r"[\w./:@%+,=~^*?-]+(?: [\w./:@%+,=~^*?-]+)*", re.ASCII)
+_PLAIN = lazy_re(r"[\w./:@%+,=~^*?-]+(?: [\w./:@%+,=~^*?-]+)*", re.ASCII)
 """A line of words made only of characters that bash takes literally (no quotes, expansions, operators)."""
 _WORD = r"""(?:[\w./:@%+,=~^*?-]|'[^'\n]*'|"[^"$`\\!\n]*")+"""
-_QUOTED_LINE = re.compile(f"{_WORD}(?: {_WORD})*", re.ASCII)
-_QUOTED_WORD = re.compile(_WORD, re.ASCII)
+_QUOTED_LINE = lazy_re(f"{_WORD}(?: {_WORD})*", re.ASCII)
+_QUOTED_WORD = lazy_re(_WORD, re.ASCII)
 """The same with quoted parts: single quotes hold anything, double quotes nothing bash expands."""
-_PIECE = re.compile(r"[\w./:@%+,=~^*?-]+|'([^']*)'|" + r'"([^"]*)"', re.ASCII)
+_PIECE = lazy_re(r"[\w./:@%+,=~^*?-]+|'([^']*)'|" + r'"([^"]*)"', re.ASCII)
 _NOT_A_COMMAND_NAME = frozenset(
     {
         "if", "then", "else", "elif", "fi", "case", "esac", "for", "select", "while", "until", "do", "done",
@@ -1199,7 +1221,7 @@ def simple_command(text: str, root: Node) -> list[Arg] | None:
     return argv
 
 
-_AT_NAME = re.compile(r"(?m)(^|[;&|(]\s*|\s(?:then|do|else)\s+)([A-Za-z_][\w.+-]*@[\w.@+:-]*)(?=[ \t]|$)")
+_AT_NAME = lazy_re(r"(?m)(^|[;&|(]\s*|\s(?:then|do|else)\s+)([A-Za-z_][\w.+-]*@[\w.@+:-]*)(?=[ \t]|$)")
 """`poetry@main --version`: a command word holding `@`, which the grammar reads as the start of `$@`."""
 
 

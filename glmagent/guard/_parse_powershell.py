@@ -8,6 +8,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from ._lazy import lazy_re
 from ._normalise import command_key, fold_arg, ps_unescape
 from ._sink import Sink
 from ._syntax import DYN, Arg, Feed, Frame, Stdin, new_parser, parse_within_budget
@@ -85,7 +86,7 @@ _EXPRESSIONS = (_WRAPPERS - {"pipeline", "pipeline_chain"}) | {
     "expression_with_unary_operator",
 }
 """Expression kinds: in them variables need `$`/`@`, types `[`, and commands `(`, `$(`, `@(` or `{`."""
-_REPORTABLE = re.compile(r"[$@\[({]")
+_REPORTABLE = lazy_re(r"[$@\[({]")
 _SAME_SPAN = _WRAPPERS - {"pipeline", "pipeline_chain", "integer_literal"}
 """Expression levels that wrap one operand with nothing around it, so the whole chain shares one span."""
 _CHAIN_ENDS = frozenset(
@@ -119,21 +120,21 @@ def _chain_end(node: Node) -> Node | None:
 
 
 _DASHES = ("-", "\u2013", "\u2014", "\u2015")
-_NOW = re.compile(r"\(*\s*(?:get-date|\[(?:system\.)?datetime\]::(?:utc)?now)\s*\)*", re.IGNORECASE)
+_NOW = lazy_re(r"\(*\s*(?:get-date|\[(?:system\.)?datetime\]::(?:utc)?now)\s*\)*", re.IGNORECASE)
 """A value that is the current time: setting a file's time to it is `touch`."""
-_HIDING = re.compile(r"hidden|system", re.IGNORECASE)
+_HIDING = lazy_re(r"hidden|system", re.IGNORECASE)
 _MEMBER_OF = frozenset({"member_access", "invokation_expression", "element_access"})
 """Expressions whose first operand is the object they read from (`$f.FullName`, `$f[0]`, `$f.Name.Trim()`)."""
 _FOREACH_OBJECT = frozenset({"foreach-object", "%", "foreach"})
 _FOLDABLE = frozenset({"additive_expression", "format_expression", "expression_with_unary_operator"})
-_FORMAT_FIELD = re.compile(r"\{(\d+)\}")
+_FORMAT_FIELD = lazy_re(r"\{(\d+)\}")
 _SUBSTITUTIONS = frozenset({"command", "pipeline_chain", "sub_expression", "array_expression"})
 """Argument kinds (after peeling) whose value is a command's output: `(gci -r)`, `$(...)`, `@(...)`."""
-_RANGE = re.compile(r"[-+]?\d+(?:\.\d+)?\.\.")
+_RANGE = lazy_re(r"[-+]?\d+(?:\.\d+)?\.\.")
 """`1..$n`: a statement starting with a number is an expression, never a command."""
-_SIGNED_NUMBER = re.compile(r"[-+]\d+(?:\.\d+)?")
-_VAR_IN_WORD = re.compile(r"\$(?:\{([^}]*)\}|([\w:?^$]+))")
-_SIMPLE_EXPANDABLE = re.compile(r'"([^"`$]*(?:\$(?:\{[^}]*\}|[\w:?^$]+)[^"`$]*)+)"')
+_SIGNED_NUMBER = lazy_re(r"[-+]\d+(?:\.\d+)?")
+_VAR_IN_WORD = lazy_re(r"\$(?:\{([^}]*)\}|([\w:?^$]+))")
+_SIMPLE_EXPANDABLE = lazy_re(r'"([^"`$]*(?:\$(?:\{[^}]*\}|[\w:?^$]+)[^"`$]*)+)"')
 """A double-quoted word whose only expansions are plain variables (`"env:$name"`, no `$(...)`)."""
 
 
@@ -150,6 +151,7 @@ class PowerShellWalker:
 
     __slots__ = (
         "ascii",
+        "empty_output",
         "folded",
         "frame",
         "namespaces",
@@ -177,6 +179,8 @@ class PowerShellWalker:
         self.namespaces: list[str] = []
         self.piped: Node | None = None
         """The pipeline stage whose output feeds the command about to be read."""
+        self.empty_output = False
+        """The expression whose redirections are being read writes nothing (`$null > f`, `'' > f`)."""
         self.folded: list[tuple[Arg, str]] = []
         """Arguments of the command being read joined from strings and variables the script gave literals
         (`$x = 'en'; gci ($x + 'v:')`), with the value they then have."""
@@ -620,7 +624,11 @@ class PowerShellWalker:
             if kind in _LEAVES:
                 continue
             if kind == "redirections":
-                self.visit(child)
+                self.empty_output = prev is None or self.text(prev).strip().lower() in _NOTHING
+                try:
+                    self.visit(child)
+                finally:
+                    self.empty_output = False
                 continue
             if prev is not None:
                 stdin = self._pipe_from(prev, stdin)
@@ -1169,31 +1177,33 @@ class PowerShellWalker:
                 named = [c for c in child.named_children if c.type != "command_argument_sep"]
                 target = named[0] if named else None
         if target is not None and op:
-            self.sink.redirect(op, self.arg(target), self.frame)
+            self.sink.redirect(op, self.arg(target), self.frame, self.empty_output)
             self.visit(target)
 
 
-_PARAM_THEN_CODE = re.compile(r"(?i)(\bparam\s*\([^()]*\))[ \t]+(?=[^\s;])")
+_NOTHING = frozenset({"$null", "''", '""', "@()", "[void]0"})
+"""Expressions that write nothing: redirected, they only empty the file (`$null > f`)."""
+_PARAM_THEN_CODE = lazy_re(r"(?i)(\bparam\s*\([^()]*\))[ \t]+(?=[^\s;])")
 _OPENERS = "([{;|&,)}"
-_CLAUSE_THEN_DEFAULT = re.compile(r"(?i)\}[ \t]+(?=default\s*\{)")
+_CLAUSE_THEN_DEFAULT = lazy_re(r"(?i)\}[ \t]+(?=default\s*\{)")
 _STATEMENT_START = ";|&{(\n"
 _WORD_END = frozenset(" \t\r\n;|&)},<>")
 _UNQUOTABLE = frozenset("'\"`$(){}")
 """A dash word holding any of these is left alone: a quote is glued below, the rest expands or nests."""
-_NUMBER_SUFFIX = re.compile(r"(?<![\w.$-])(\d+(?:\.\d+)?)([KMGTP][Bb]|[kmgtp]B)(?![\w.])")
+_NUMBER_SUFFIX = lazy_re(r"(?<![\w.$-])(\d+(?:\.\d+)?)([KMGTP][Bb]|[kmgtp]B)(?![\w.])")
 """`10KB`: the grammar knows the multiplier suffixes only in lower case."""
-_UNGLUED = re.compile(r"[$\[\](){}@]|::|^-\w+:$")
+_UNGLUED = lazy_re(r"[$\[\](){}@]|::|^-\w+:$")
 """Prefixes that are no bare word glued to a string: `$d.'Delete'()`, `[IO.File]::'Delete'`, `-Name:'x'`."""
 
 
-_VARIABLE_END = re.compile(r"\$[\w:]+$")
-_VARIABLE_PATH = re.compile(r"(?:\$[\w:]+|\$\{[^{}`'\"]+\})[\\/][^\s;|&)},<>'\"`$(){}]*(?=[\s;|&)},<>]|$)")
+_VARIABLE_END = lazy_re(r"\$[\w:]+$")
+_VARIABLE_PATH = lazy_re(r"(?:\$[\w:]+|\$\{[^{}`'\"]+\})[\\/][^\s;|&)},<>'\"`$(){}]*(?=[\s;|&)},<>]|$)")
 """`$HOME\\x`, `${env:ProgramFiles}/x`: a variable and a path that the grammar cannot join into one word."""
 
 
 _UNC_STARTS = frozenset({"\\\\", "//", "\\/", "/\\"})
 """How a UNC path (`\\\\server\\share`) starts; PowerShell takes either slash."""
-_PROGRAM_PATH = re.compile(
+_PROGRAM_PATH = lazy_re(
     r'(?:[a-z]:|[\\/]|\.{1,2}[\\/]|~[\\/]|%[\w()]+%)[^\n"<>|]*'
     r"\.(?:exe|com|bat|cmd|ps1|vbs|vbe|js|jse|wsf|hta|msi|scr|cpl|lnk)",
     re.IGNORECASE,
@@ -1245,9 +1255,9 @@ _PATH_FROM_PIPELINE = frozenset(
     }
 )
 """Provider cmdlets whose path parameters take pipeline input: `'env:' | gci` lists `env:`."""
-_PLAIN_LIST = re.compile(r"[^\s'\"`$(){}@;|&<>\[\]]+")
+_PLAIN_LIST = lazy_re(r"[^\s'\"`$(){}@;|&<>\[\]]+")
 """A bare word of plain characters and commas: PowerShell reads `a,b` as the array of `a` and `b`."""
-_GLUED_REDIRECT = re.compile(r"(?<!`)((?:(?<![\w.])[1-6*])?>>?)(?!&)")
+_GLUED_REDIRECT = lazy_re(r"(?<!`)((?:(?<![\w.])[1-6*])?>>?)(?!&)")
 """A redirection operator inside a bare word (`hi>out.txt`, `2>>log`), not a merge (`2>&1`)."""
 _BLOCK_RUNNERS = frozenset(
     {
@@ -1304,7 +1314,7 @@ _BLOCK_PARAMS = (
 )
 _BLOCK_FIRST = frozenset({"invoke-command", "icm", "start-job", "sajb", "start-threadjob", "measure-command"})
 """Cmdlets whose first positional parameter is the script block they run."""
-_URL_IN_ARGS = re.compile(
+_URL_IN_ARGS = lazy_re(
     r"(?i)(?<![\w.+-])(?:https?|ftps?|wss?|sftp|smb|ldaps?|gopher)://[\w\[\]@%.:-]*\w[^\s'\"]*"
 )
 """A URL with a host written in a method's arguments."""
@@ -1354,17 +1364,17 @@ _TEXT_METHODS = frozenset(
     }
 )
 """Methods that only handle the text of a URL (`$s.Replace('http://a', 'https://a')`)."""
-_TEXT_TYPE = re.compile(
+_TEXT_TYPE = lazy_re(
     r"(?i)\(*\[\s*(?:system\.)?(?:uri|uribuilder|string|regex|text\.\w+|console|math|io\.path)\s*\]"
 )
 """Types whose methods only handle text (`[uri]::new('https://host')` fetches nothing)."""
-_FILE_TYPE = re.compile(
+_FILE_TYPE = lazy_re(
     r"(?i)\(*\[\s*(?:system\.)?(?:io\.|microsoft\.visualbasic\.fileio\.|(?:file|directory|fileinfo|"
     r"directoryinfo|streamreader|streamwriter|filestream|binaryreader|filesystem)\s*\])"
 )
 """Types whose static methods and constructors open files by path (`[IO.File]`, `[System.IO.StreamReader]`,
 `[File]` under `using namespace System.IO`, Visual Basic's `FileSystem`)."""
-_RUN_TIME_PART = re.compile(r"\$(?:\{[^}]*\}|[\w:?^$]+|\((?:[^()]|\([^()]*\))*\))")
+_RUN_TIME_PART = lazy_re(r"\$(?:\{[^}]*\}|[\w:?^$]+|\((?:[^()]|\([^()]*\))*\))")
 """A variable or `$( )` inside an expandable word."""
 
 
@@ -1479,10 +1489,10 @@ def _ps7_operator(source: str, i: int, out: list[str]) -> tuple[str, int] | None
     return None
 
 
-_NAMED_BLOCK = re.compile(r"(?im)(?:^|[;}])\s*(?:begin|process|end|clean|dynamicparam)\s*\{")
-_PARAM_BLOCK = re.compile(r"(?im)^\s*(?:\[[^\]\n]*\]\s*)*param\s*\(")
-_COMMENTS = re.compile(r"<#.*?#>|#[^\n]*", re.DOTALL)
-_DIGIT_PARAMETER = re.compile(r"--?[A-Za-z_][\w-]*\d[\w-]*")
+_NAMED_BLOCK = lazy_re(r"(?im)(?:^|[;}])\s*(?:begin|process|end|clean|dynamicparam)\s*\{")
+_PARAM_BLOCK = lazy_re(r"(?im)^\s*(?:\[[^\]\n]*\]\s*)*param\s*\(")
+_COMMENTS = lazy_re(r"<#.*?#>|#[^\n]*", re.DOTALL)
+_DIGIT_PARAMETER = lazy_re(r"--?[A-Za-z_][\w-]*\d[\w-]*")
 """`-Run1`, `--no-x86`: the grammar ends a parameter name at its first digit and reads the digit as a
 redirection."""
 
@@ -1499,11 +1509,11 @@ def repair(source: str) -> str | None:
 
     The grammar fails on `Select-Object Name, Length` (a bare word before a comma), on code after
     `param(...)` on the same line, on `default` after a switch clause on the same line, on native-style
-    words such as `--`, `--opt=val`, `-run=X` and `-Run1`, on `10KB`, on `./build.ps1` starting a statement
-    (a leading `.` reads as dot-sourcing) and on a script of comments only. Spacing the comma as
-    `Name ,Length`, breaking the line, quoting the dash word (`'--'`: the same text, still read as an option
-    by the rules of native programs), lower-casing the suffix, calling the script with `&` and dropping the
-    comments mean the same to PowerShell and nothing to the policy.
+    words such as `--`, `--opt=val`, `-run=X` and `-Run1`, on a lone `-` (`Set-Location -`), on `10KB`, on
+    `./build.ps1` starting a statement (a leading `.` reads as dot-sourcing) and on a script of comments
+    only. Spacing the comma as `Name ,Length`, breaking the line, quoting the dash word (`'--'`: the same
+    text, still read as an option by the rules of native programs), lower-casing the suffix, calling the
+    script with `&` and dropping the comments mean the same to PowerShell and nothing to the policy.
     A word that expands anything is never quoted: it keeps the parse error, and the parse error blocks.
     """
     if _COMMENTS.sub("", source).isspace() or not _COMMENTS.sub("", source):
@@ -1530,7 +1540,8 @@ def repair(source: str) -> str | None:
             while j < n and source[j] not in _WORD_END:
                 j += 1
             word = source[i:j]
-            native = word == "--" or "=" in word or _DIGIT_PARAMETER.fullmatch(word) is not None
+            # `--`, `--opt=val`, `-Run1`, and a lone `-` (`Set-Location -`: the previous location).
+            native = word in ("--", "-") or "=" in word or _DIGIT_PARAMETER.fullmatch(word) is not None
             if native and _UNQUOTABLE.isdisjoint(word):
                 k = len(out) - 1
                 while k >= 0 and out[k] in " \t":
@@ -1629,13 +1640,13 @@ def walk(sink: Sink, frame: Frame, src: bytes, root: Node, text: str | None = No
 
 
 # -- fast path --
-_PLAIN = re.compile(r"[\w./:\\*?~+-]+(?: [\w./:\\*?~+-]+)*", re.ASCII)
+_PLAIN = lazy_re(r"[\w./:\\*?~+-]+(?: [\w./:\\*?~+-]+)*", re.ASCII)
 """A line of bare words without variables, strings, escapes, operators, arrays or script blocks."""
 _WORD = r"[\w./:\\*?~+-]+|'(?:[^'\n]|'')*'|" + r'"[^"$`\n]*"'
-_QUOTED_LINE = re.compile(f"(?:{_WORD})(?: (?:{_WORD}))*", re.ASCII)
+_QUOTED_LINE = lazy_re(f"(?:{_WORD})(?: (?:{_WORD}))*", re.ASCII)
 """The same with quoted arguments: single quotes hold anything, double quotes nothing PowerShell expands."""
-_QUOTED_WORD = re.compile(_WORD, re.ASCII)
-_DASH_WORD = re.compile(r"-.", re.DOTALL)
+_QUOTED_WORD = lazy_re(_WORD, re.ASCII)
+_DASH_WORD = lazy_re(r"-.", re.DOTALL)
 _KEYWORDS = frozenset(
     {
         "begin", "break", "catch", "class", "continue", "data", "define", "do", "dynamicparam", "else",

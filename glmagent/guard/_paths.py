@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import posixpath
 import re
-import tempfile
 from fnmatch import fnmatchcase
+from functools import cache
 from typing import NamedTuple
 
+from ._lazy import lazy_re
 from ._syntax import DYN, Arg
 
 PROTECTED = (".git", ".hazina")
@@ -34,17 +35,19 @@ _VIRTUAL_ROOT = "/\x00project"
 
 _SAFE_DEVICES = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero"})
 _WINDOWS_DEVICES = frozenset({"nul", "nul:", "con", "con:", "$null"})
-_TEMP_VARIABLES = re.compile(
+_TEMP_VARIABLES = lazy_re(
     r"^(?:\"?\$\{?(?:TMPDIR|TMP|TEMP)\}?\"?|\$env:(?:TEMP|TMP)|\"\$env:(?:TEMP|TMP)\")(?:[/\\]|$)",
     re.IGNORECASE,
 )
-_HOME_VARIABLES = re.compile(
+_HOME_VARIABLES = lazy_re(
     r"^\"?(?:\$\{?HOME\}?|\$env:(?:USERPROFILE|HOME|APPDATA|LOCALAPPDATA)|\$HOME)\"?(?:[/\\]|\"?$)",
     re.IGNORECASE,
 )
-_RUN_TIME = re.compile(r"[$`]|<\(|>\(")
-_DRIVE = re.compile(r"^([A-Za-z]):[/\\]?")
-_GLOB = re.compile(r"[*?\[]")
+_RUN_TIME = lazy_re(r"[$`]|<\(|>\(")
+_PERCENT_NAME = lazy_re(r"%[^%\s]+%")
+_PERCENT_TEMP = lazy_re(r"^\"?%(?:TEMP|TMP)%(?:[/\\]|\"?$)", re.IGNORECASE)
+_DRIVE = lazy_re(r"^([A-Za-z]):[/\\]?")
+_GLOB = lazy_re(r"[*?\[]")
 
 #: Sample process directories a glob under /proc is tried against.
 _PROC_SAMPLES = tuple(
@@ -54,6 +57,23 @@ _PROC_SAMPLES = tuple(
 )
 
 
+_BRACE_DOT = lazy_re(r"[{,]\.")
+
+
+def _may_name(name: str, part: str) -> bool:
+    """Can the path component `part` (a literal or a glob) name the dot-folder `name` (`.git`)? A glob
+    starting with a wildcard does not match a leading dot, in the shell (without `dotglob`) nor in the glob
+    libraries tools use (`prettier --write "**/*.js"`); one that spells the dot, a bracket or a brace list
+    holding a dot-name (`{.git,src}`) may."""
+    if not _GLOB.search(part) and "{" not in part:
+        return name == part
+    if "{" in part and _BRACE_DOT.search(part):
+        return True
+    if part[:1] not in ".[{":
+        return False
+    return fnmatchcase(name, part)
+
+
 class Judgement(NamedTuple):
     """Why a path is refused: the engine event and a sentence for the planner."""
 
@@ -61,12 +81,12 @@ class Judgement(NamedTuple):
     detail: str
 
 
+@cache
 def _temp_dirs() -> tuple[str, ...]:
+    import tempfile  # here, not at import: it costs a check that writes nothing as much as the check
+
     dirs = {"/tmp", "/var/tmp", "/dev/shm", posixpath.normpath(tempfile.gettempdir().replace("\\", "/"))}
     return tuple(sorted(dirs))
-
-
-_TEMP_DIRS = _temp_dirs()
 
 
 def _normal(path: str) -> str:
@@ -79,7 +99,7 @@ def _inside(path: str, folder: str) -> bool:
 
 
 _HOME_PREFIX = r"(?:/\x00home|/home/[^/]+|/users/[^/]+|/root|/var/root|/\x00drive/[a-z]/users/[^/]+)"
-_PROGRAM_FOLDERS = re.compile(
+_PROGRAM_FOLDERS = lazy_re(
     r"(?:/usr|/bin|/sbin|/lib|/lib64|/libexec|/etc|/nix|/snap|/run/current-system|/applications|/system"
     r"|/library|/opt/(?:homebrew|local|hostedtoolcache|conda|miniconda3|anaconda3|rh|ros|python[^/]*|pypy[^/]*)"
     r"|/\x00drive/[a-z]/(?:windows(?!/(?:temp|tasks|tracing|debug|system32/tasks)(?:/|$))|program files"
@@ -93,7 +113,7 @@ _PROGRAM_FOLDERS = re.compile(
 in: running one of their programs is running an installed tool, like running it by name."""
 
 
-_WINDOWS_INDIRECT = re.compile(
+_WINDOWS_INDIRECT = lazy_re(
     r"(?P<variable>%[^%\s]+%)|(?P<drive>[A-Za-z]:(?![/\\]|$))|(?P<uri>(?!https?:)[A-Za-z][A-Za-z0-9+.-]+:)"
 )
 """A Windows program named where the policy cannot see: under a folder an environment variable names
@@ -107,7 +127,7 @@ _INDIRECT_REASONS = {
 }
 
 
-_ENVIRONMENT_TOOL = re.compile(
+_ENVIRONMENT_TOOL = lazy_re(
     r"/(?:bin|Scripts)/(?:python[0-9.]*|pypy[0-9.]*|pip[0-9.]*|pytest|py\.test|tox|nox|coverage|ruff|mypy|black|"
     r"isort|flake8|pylint|uv|poetry|pdm|hatch|ipython|jupyter|node|npm|npx|yarn|pnpm|ruby|gem|bundle|rake|"
     r"rspec|perl|php|composer|java|javac|mvn|gradle|go|cargo|rustc|dotnet)(?:\.exe)?$",
@@ -166,6 +186,12 @@ class PathScope:
             text = text.replace(DYN, "*")
         if text in _SAFE_DEVICES or text.startswith("/dev/fd/") or raw.lower() in _WINDOWS_DEVICES:
             return None
+        if self.dialect != "posix" and _PERCENT_NAME.search(raw):
+            if _PERCENT_TEMP.match(raw) and ".." not in raw:
+                return None  # `%TEMP%\x`: the temp folder, like `$env:TEMP\x`
+            # `%APPDATA%\x.exe`: a folder cmd fills in at run time (and a literal name to PowerShell, which
+            # a cmd line run there never meant).
+            return Judgement("write-unknown-target", f"`{raw}` is in a folder named by a cmd variable")
         if DYN in text:
             if _TEMP_VARIABLES.match(raw) and ".." not in raw:
                 return None
@@ -181,13 +207,48 @@ class PathScope:
             )
         if _inside(path, self.root):
             for part in path[len(self.root) :].split("/"):
-                if part and any(fnmatchcase(name, part.lower()) for name in PROTECTED):
+                if part and any(_may_name(name, part.lower()) for name in PROTECTED):
                     return Judgement("write-protected-dir", f"`{raw}` is inside {part}/")
             return None
-        temp = next((t for t in _TEMP_DIRS if _inside(path, t)), None)
+        temp = next((t for t in _temp_dirs() if _inside(path, t)), None)
         if temp is not None and not self._beside_project_in(temp, path):
             return None
         return Judgement("write-outside-project", f"`{raw}` is outside the working directory")
+
+    def beyond_project(self, text: str) -> str | None:
+        """A relative path seen from a folder a `cd` in this line moved to outside the project (`cd ~ && cat
+        .bashrc` reads `~/.bashrc`, `cd /etc && cat shadow` reads `/etc/shadow`): the path it names, the home
+        folder written `~`; None while the line stays in the project, or for a word that is no relative
+        path."""
+        cwd = self.cwd
+        if cwd is None or _inside(cwd, self.root) or not text or DYN in text:
+            return None
+        if text[0] in "/~$%\\" or _DRIVE.match(text):
+            return None
+        path = self._absolute(text)
+        if path is None:
+            return None
+        if path.startswith(_OUTSIDE_HOME):
+            return "~" + path[len(_OUTSIDE_HOME) :]
+        return path.replace("\x00", "")
+
+    def replaceable_place(self, target: Arg) -> str | None:
+        """Where a literal write target lies, when the working directory is a real one: its path relative to
+        the working directory (outside `.git`/`.hazina`); None anywhere else (the temp
+        folder too: it is every program's, so a file there may be anyone's), or when the place is only known
+        at run time."""
+        if self.root == _VIRTUAL_ROOT or DYN in target.text:
+            return None
+        path = self._absolute(target.text)
+        if path is None:
+            return None
+        if _inside(path, self.root) and path != self.root:
+            relative = path[len(self.root) :].strip("/")
+            parts = relative.lower().split("/")
+            if any(_may_name(name, part) for part in parts for name in PROTECTED):
+                return None
+            return relative
+        return None
 
     def judge_program(self, program: Arg) -> Judgement | None:
         """None when `program` is a bare name (found on PATH), inside the project, or in a folder where
@@ -260,8 +321,11 @@ _LAST = frozenset(
 )
 #: Windows programs that name what they write with a switch (`print /D:FILE`, `esentutl /y SRC /d DEST`).
 _SWITCH_TARGETS = {"print": "/d", "esentutl": "/d"}
-_WINDOWS_SWITCH = re.compile(r"^/[A-Za-z?][\w?-]*(?::.*)?$", re.DOTALL)
+_WINDOWS_SWITCH = lazy_re(r"^/[A-Za-z?][\w?-]*(?::.*)?$", re.DOTALL)
 _AFTER_FIRST = frozenset({"chmod", "chown", "chgrp", "setfacl"})
+_LINKS = frozenset({"mklink"})
+"""Windows links and junctions (`mklink [/d|/h|/j] LINK TARGET`): the link is written, and the target is what
+the link opens to writes made through it, so both must be inside the project."""
 _VALUE_OPTIONS = {
     "truncate": ("-s", "--size", "-r", "--reference"),
     "install": ("-m", "--mode", "-o", "--owner", "-g", "--group"),
@@ -331,7 +395,13 @@ DELETERS = frozenset({"rm", "rmdir", "unlink", "shred", "remove-item"})
 
 CHANGE_DIRECTORY = frozenset({"cd", "chdir", "pushd", "set-location", "sl", "push-location"})
 
-WRITERS = _ALL | _LAST | _AFTER_FIRST | frozenset({"truncate", "dd", "sed", *_PS_WRITERS, *_SWITCH_TARGETS})
+WRITERS = (
+    _ALL
+    | _LAST
+    | _AFTER_FIRST
+    | _LINKS
+    | frozenset({"truncate", "dd", "sed", *_PS_WRITERS, *_SWITCH_TARGETS})
+)
 """Programs whose write targets `write_targets` can name."""
 
 
@@ -423,7 +493,8 @@ def write_targets(name: str, args: list[Arg], dialect: str) -> list[Arg]:
         return _powershell_targets(name, args)
     if name in _SWITCH_TARGETS:
         return _switch_targets(_SWITCH_TARGETS[name], args)
-    if dialect != "posix":
+    given = args
+    if dialect != "posix" or name in _LINKS:
         # `xcopy src dst /E /I`: a Windows switch is no file.
         args = [
             a
@@ -431,6 +502,8 @@ def write_targets(name: str, args: list[Arg], dialect: str) -> list[Arg]:
             if not (_WINDOWS_SWITCH.match(a.text) and "/" not in a.text[1:] and "\\" not in a.text)
         ]
     operands, targets = _operands(args, _VALUE_OPTIONS.get(name, ()))
+    if name in _LINKS:
+        return _link_targets(operands, given)
     if name == "dd":
         return [Arg(a.text[3:], a.raw[3:]) for a in args if a.text.startswith("of=")]
     if name == "sed":
@@ -445,6 +518,21 @@ def write_targets(name: str, args: list[Arg], dialect: str) -> list[Arg]:
             return operands
         return operands[1:]
     return operands
+
+
+def _link_targets(operands: list[Arg], args: list[Arg]) -> list[Arg]:
+    """`mklink [/d] LINK TARGET`: the link, and its target as a symbolic link resolves it (relative to the
+    link's folder); a junction or hard link (`/j`, `/h`) takes the target as given."""
+    if len(operands) != 2:
+        return operands
+    link, target = operands
+    switches = {a.text.lower() for a in args if a.text[:1] == "/"}
+    text = target.text.replace("\\", "/")
+    folder = link.text.replace("\\", "/").rpartition("/")[0]
+    relative = not (text[:1] in "/~$%" or _DRIVE.match(text) or DYN in text)
+    if relative and folder and not switches & {"/j", "/h"}:
+        target = Arg(f"{folder}/{text}", target.raw)
+    return [link, target]
 
 
 def _switch_targets(switch: str, args: list[Arg]) -> list[Arg]:

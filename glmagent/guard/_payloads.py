@@ -7,6 +7,7 @@ import binascii
 import re
 import shlex
 
+from ._lazy import lazy_re
 from ._models import Dialect
 from ._normalise import ansi_c_unescape, command_key
 from ._syntax import DYN, Arg, Stdin
@@ -96,11 +97,11 @@ def static_output(argv: list[Arg], stdin: Stdin | None, dialect: Dialect) -> str
     return None
 
 
-_STRING = re.compile(r"""(?s)(?:[rRbBuUfF]{0,2})("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`)""")
+_STRING = lazy_re(r"""(?s)(?:[rRbBuUfF]{0,2})("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`)""")
 
 
-_BASE64 = re.compile(r"[A-Za-z0-9+/]+={0,2}")
-_LIST_GAP = re.compile(r"\s*[\])]?\s*,\s*[\[(]?\s*")
+_BASE64 = lazy_re(r"[A-Za-z0-9+/]+={0,2}")
+_LIST_GAP = lazy_re(r"\s*[\])]?\s*,\s*[\[(]?\s*")
 """What separates the words of an argument list: `'rm', '-rf'`, `'rm', ['-rf', 'x']`, `"rm", "-rf"`."""
 
 
@@ -135,11 +136,9 @@ def string_literals(payload: str) -> list[str]:
 
 
 # -- reading a payload as its interpreter would --
-_SED_TEXT = re.compile(
-    r"(?<![A-Za-z_])([sy])([^\w\s\\;{}])((?:(?!\2)[^\\\n]|\\.)*)\2((?:(?!\2)[^\\\n]|\\.)*)\2"
-)
-_SED_ADDRESS = re.compile(r"(^|[;\n{}!,]\s*)/((?:[^/\\\n]|\\.)*)/")
-_LITERAL_GETATTR = re.compile(r"""\bgetattr\s*\(\s*([\w.]+)\s*,\s*(['"])(\w+)\2\s*([,)])""")
+_SED_TEXT = lazy_re(r"(?<![A-Za-z_])([sy])([^\w\s\\;{}])((?:(?!\2)[^\\\n]|\\.)*)\2((?:(?!\2)[^\\\n]|\\.)*)\2")
+_SED_ADDRESS = lazy_re(r"(^|[;\n{}!,]\s*)/((?:[^/\\\n]|\\.)*)/")
+_LITERAL_GETATTR = lazy_re(r"""\bgetattr\s*\(\s*([\w.]+)\s*,\s*(['"])(\w+)\2\s*([,)])""")
 
 
 def _blank(text: str) -> str:

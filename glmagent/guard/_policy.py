@@ -3,19 +3,15 @@
 from __future__ import annotations
 
 import threading
-import tomllib
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Literal
-
-from pydantic import ValidationError
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from .._resources import data_dir
 from ..errors import PolicyError
 from . import _cache
 from ._allowlist import NOT_ALLOWED_ID, Allowlist, AllowlistEvaluation
 from ._engine import CompiledPolicy, Evaluation
-from ._explain import Explanation, TracingEvaluation, explanation
 from ._models import (
     ENGINE_EVENTS,
     AllowEntry,
@@ -27,6 +23,11 @@ from ._models import (
     ShellKind,
     UserPolicyFile,
 )
+
+if TYPE_CHECKING:
+    from pydantic import ValidationError
+
+    from ._explain import Explanation
 
 _DEFAULT: Policy | None = None
 _DEFAULT_LOCK = threading.Lock()
@@ -45,10 +46,26 @@ def _read_bytes(path: Path) -> bytes:
 
 
 def _parse_toml(path: Path, data: bytes) -> dict[str, Any]:
+    import tomllib  # here: a policy loaded from the cache is never parsed
+
     try:
         return tomllib.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise PolicyError(f"policy file {path} cannot be read: {exc}") from exc
+
+
+_T = TypeVar("_T")
+
+
+def _validated(shape: type[_T], path: Path, raw: dict[str, Any]) -> _T:
+    """`raw` read into `shape`, checked by pydantic: imported here, since only compiling a policy file
+    needs it (a policy loaded from the cache never does)."""
+    from pydantic import TypeAdapter, ValidationError
+
+    try:
+        return TypeAdapter(shape).validate_python(raw)
+    except ValidationError as exc:
+        raise PolicyError(_validation_message(path, exc)) from exc
 
 
 def _validation_message(path: Path, exc: ValidationError) -> str:
@@ -136,10 +153,7 @@ class Policy:
     def _build(cls, files: list[tuple[Role, Path, bytes]]) -> Policy:
         _, builtin_path, builtin_data = files[0]
         raw = _parse_toml(builtin_path, builtin_data)
-        try:
-            base = PolicyFile.model_validate(raw)
-        except ValidationError as exc:
-            raise PolicyError(_validation_message(builtin_path, exc)) from exc
+        base = _validated(PolicyFile, builtin_path, raw)
         rules = list(base.rule)
         seen: dict[str, Path] = {}
         for rule in rules:
@@ -192,10 +206,7 @@ class Policy:
                 f'policy file {path} has [[allow]] entries but no [policy] mode = "allowlist": a file in the '
                 "default deny mode may only add [[rule]] deny rules"
             )
-        try:
-            parsed = UserPolicyFile.model_validate(raw)
-        except ValidationError as exc:
-            raise PolicyError(_validation_message(path, exc)) from exc
+        parsed = _validated(UserPolicyFile, path, raw)
         for rule in parsed.rule:
             if rule.id in seen:
                 raise PolicyError(
@@ -283,6 +294,8 @@ class Policy:
     ) -> Explanation:
         """The decision on `command`, every simple command found in it with the layers around it (wrappers,
         nested shells, substitutions), each rule that matched, and (`tree`) the parser's syntax tree."""
+        from ._explain import TracingEvaluation, explanation
+
         decision = self.check(command, shell, cwd=cwd)
         root = None if cwd is None else str(cwd)
         trace = TracingEvaluation(self._compiled, self._allowlist, collect_all=True, root=root)
@@ -304,6 +317,8 @@ def allow_example_problem(
     commands those run in turn, `sudo X`, `python -m X`, which need entries of their own) matches it. A
     `not_match` example must hold a command the entry does not allow.
     """
+    from ._explain import TracingEvaluation
+
     if shell is None:
         example, shell = entry.backend_of(example)
     alone = Allowlist([(source, [entry])])

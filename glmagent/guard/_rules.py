@@ -9,11 +9,11 @@ from __future__ import annotations
 import fnmatch
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from re import _constants as re_constants  # type: ignore[attr-defined]
 from re import _parser as re_parser  # type: ignore[attr-defined]
 from typing import Any
 
+from ._lazy import lazy_re
 from ._locators import LocatorMatcher, locator_regex
 from ._models import (
     ArgumentClause,
@@ -29,6 +29,7 @@ from ._models import (
     SyntaxSpec,
     VariableClause,
 )
+from ._shape import many, record, table
 from ._syntax import DYN, Arg
 
 
@@ -50,6 +51,19 @@ def glob_regex(globs: list[str], *, fold: bool = True) -> re.Pattern[str]:
     """One regex for a list of shell globs (`*` also spans `/` and the DYN marker)."""
     body = "|".join(f"(?:{fnmatch.translate(g)})" for g in globs) or "(?!)"
     return re.compile(body, re.IGNORECASE | re.DOTALL if fold else re.DOTALL)
+
+
+def glob_literals(glob: str) -> tuple[str, str, tuple[str, ...]]:
+    """What every name `glob` matches holds literally: its start, its end and the pieces between the
+    wildcards (`invoke-*hunter`: "invoke-", "hunter"), so an ASCII name (case-folded, as names are) is
+    ruled out without compiling the glob's regex. Nothing for a glob with a `[...]` set or a letter that
+    is not lower-case ASCII, which IGNORECASE may match in other ways."""
+    if "[" in glob or not glob.isascii() or glob.lower() != glob:
+        return "", "", ()
+    pieces = tuple(p for p in re.split(r"[*?]+", glob) if p)
+    head = re.split(r"[*?]", glob, maxsplit=1)[0]
+    tail = re.split(r"[*?]", glob)[-1]
+    return head, tail, pieces
 
 
 # -- sensitive paths --
@@ -110,7 +124,7 @@ def path_regex(paths: list[str], except_paths: list[str]) -> re.Pattern[str]:
 
 # -- commands --
 _OFF_VALUES = frozenset({"$false", "0", "$null"})
-_NONZERO = re.compile(r"[1-9][0-9]*")
+_NONZERO = lazy_re(r"[1-9][0-9]*")
 
 
 def _surely_given(value: str | None) -> bool:
@@ -128,7 +142,7 @@ def _surely_given(value: str | None) -> bool:
     return head not in "$(@[{'\"-+.,"
 
 
-@dataclass(slots=True, frozen=True)
+@record(frozen=True)
 class SyntaxInfo:
     """What decides where a command's operands start (`git -C dir clean`, `kill -9 -1`)."""
 
@@ -304,7 +318,7 @@ def _shown_argv(argv: list[Arg]) -> str:
 _ALL_DIALECTS: frozenset[str] = frozenset({"posix", "powershell", "cmd"})
 
 
-@dataclass(slots=True)
+@record()
 class CompiledCommand:
     """A `on = "command"` clause (or one of its `fed_by` producers) ready to test against a `CommandView`."""
 
@@ -334,7 +348,7 @@ class CompiledCommand:
     fed_through: bool
     global_options: bool
     needs_operand: bool
-    by_first_word: dict[str, list[tuple[str, ...]]] = field(default_factory=dict)
+    by_first_word: dict[str, list[tuple[str, ...]]] = table()
     sparing_words: tuple[tuple[str, ...], ...] = ()
     """`subcommands_none` as lower-case word sequences (`*` is any word)."""
     flags: bool = False
@@ -664,27 +678,28 @@ class CompiledCommand:
         return state
 
 
-@dataclass(slots=True)
+@record()
 class RuleIndex:
     """Every clause of every rule, indexed the way the engine asks for them."""
 
-    by_name: dict[str, list[CompiledCommand]] = field(default_factory=dict)
-    by_glob: list[tuple[re.Pattern[str], CompiledCommand]] = field(default_factory=list)
-    redirects: list[tuple[Rule, RedirectClause, re.Pattern[str]]] = field(default_factory=list)
-    variables: dict[Dialect, list[tuple[Rule, re.Pattern[str]]]] = field(default_factory=dict)
-    payloads: dict[str, list[tuple[Rule, PayloadClause, list[re.Pattern[str]]]]] = field(default_factory=dict)
-    dotnet: dict[str, list[tuple[Rule, re.Pattern[str] | None]]] = field(default_factory=dict)
-    arguments: dict[Dialect, list[tuple[Rule, re.Pattern[str]]]] = field(default_factory=dict)
+    by_name: dict[str, list[CompiledCommand]] = table()
+    by_glob: list[tuple[tuple[str, str, tuple[str, ...]], re.Pattern[str], CompiledCommand]] = many()
+    """Clauses naming commands by glob: (what every match holds literally, the glob, the clause)."""
+    redirects: list[tuple[Rule, RedirectClause, re.Pattern[str]]] = many()
+    variables: dict[Dialect, list[tuple[Rule, re.Pattern[str]]]] = table()
+    payloads: dict[str, list[tuple[Rule, PayloadClause, list[re.Pattern[str]]]]] = table()
+    dotnet: dict[str, list[tuple[Rule, re.Pattern[str] | None]]] = table()
+    arguments: dict[Dialect, list[tuple[Rule, re.Pattern[str]]]] = table()
     """Argument globs and sensitive paths, tested against every argument and redirection target."""
-    payload_screen: dict[str, re.Pattern[str] | None] = field(default_factory=dict)
+    payload_screen: dict[str, re.Pattern[str] | None] = table()
     """Per language, literal fragments one of which any payload a pattern matches contains."""
-    argument_screen: dict[Dialect, CaselessScreen | None] = field(default_factory=dict)
+    argument_screen: dict[Dialect, CaselessScreen | None] = table()
     """Per dialect, literal fragments one of which any matching argument must contain (searched once in all
     of a command's words); None when some pattern has no literal part, so every argument is tried."""
-    locators: dict[Dialect, list[tuple[Rule, LocatorMatcher, frozenset[str]]]] = field(default_factory=dict)
+    locators: dict[Dialect, list[tuple[Rule, LocatorMatcher, frozenset[str]]]] = table()
     """Per dialect, (rule, the locator expression, the programs it spares) for words naming a machine."""
-    engine: dict[str, Rule] = field(default_factory=dict)
-    syntax: dict[str, SyntaxInfo] = field(default_factory=dict)
+    engine: dict[str, Rule] = table()
+    syntax: dict[str, SyntaxInfo] = table()
     """Per command name, what decides where its operands start."""
 
     def syntax_for(self, names: tuple[str, ...]) -> SyntaxInfo:
@@ -707,10 +722,21 @@ class RuleIndex:
                 if not any(c is compiled for c in found):
                     found.append(compiled)
         if self.by_glob:
-            for pattern, compiled in self.by_glob:
-                if any(pattern.match(n) for n in names) and not any(c is compiled for c in found):
+            for literals, pattern, compiled in self.by_glob:
+                # The literals rule out most names without the glob's regex (compiled on first use).
+                if any(_may_match(literals, n) and pattern.match(n) for n in names) and not any(
+                    c is compiled for c in found
+                ):
                     found.append(compiled)
         return found
+
+
+def _may_match(literals: tuple[str, str, tuple[str, ...]], name: str) -> bool:
+    if not name.isascii():
+        return True
+    head, tail, pieces = literals
+    name = name.lower()
+    return name.startswith(head) and name.endswith(tail) and all(p in name for p in pieces)
 
 
 def dotnet_key(name: str) -> str:
@@ -734,7 +760,7 @@ def build_index(rules: list[Rule], syntax: dict[str, SyntaxSpec]) -> RuleIndex:
                 for name in clause.commands:
                     key = name.lower()
                     if any(ch in key for ch in "*?["):
-                        index.by_glob.append((glob_regex([key]), compiled))
+                        index.by_glob.append((glob_literals(key), glob_regex([key]), compiled))
                     else:
                         index.by_name.setdefault(key, []).append(compiled)
             elif isinstance(clause, RedirectClause):
@@ -801,7 +827,7 @@ def _one_search(patterns: list[re.Pattern[str]]) -> list[re.Pattern[str]]:
         return patterns
 
 
-_BACKREFERENCE = re.compile(r"\\[1-9]|\(\?P=")
+_BACKREFERENCE = lazy_re(r"\\[1-9]|\(\?P=")
 _COMMON_IN_CODE = frozenset({"import", "from", "print", "return", "self", "def", "os", "sys", "e", "s"})
 """Literals nearly every program contains: a screen needing them would pass almost everything."""
 

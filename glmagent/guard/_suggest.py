@@ -76,7 +76,7 @@ def suggest_allow_entries(policy: Policy, commands: Iterable[tuple[str, ShellKin
                 continue
             base, n = entry.id, 2
             while entry.id in taken:
-                entry = entry.model_copy(update={"id": f"{base}-{n}"})
+                entry = entry.replace(id=f"{base}-{n}")
                 n += 1
             taken.add(entry.id)
             entries.append(entry)
@@ -193,7 +193,7 @@ def _proven(policy: Policy, entry: AllowEntry) -> AllowEntry | None:
     ]
     if not kept:
         return None
-    return entry.model_copy(update={"match": kept})
+    return entry.replace(match=kept)
 
 
 def allow_entries_toml(entries: list[AllowEntry], header: list[str] | None = None) -> str:

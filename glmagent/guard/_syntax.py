@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -142,12 +143,40 @@ class Frame:
 
 def new_parser(grammar: str) -> Any:
     """A tree-sitter parser for `grammar` ("bash", "powershell"); imported late to keep start-up cheap."""
-    import importlib
-
     import tree_sitter
 
-    module = importlib.import_module(f"tree_sitter_{grammar}")
-    return tree_sitter.Parser(tree_sitter.Language(module.language()))
+    return tree_sitter.Parser(tree_sitter.Language(_grammar_binding(f"tree_sitter_{grammar}").language()))
+
+
+def _grammar_binding(package: str) -> Any:
+    """The compiled grammar of `package` (its `_binding` extension, which holds `language()`).
+
+    The package's `__init__` only re-exports it, after importing `importlib.resources` for highlighting
+    queries nobody here reads, which costs a `policy check` as much as parsing and checking together; so
+    the extension is loaded from the package's folder by its own name, and through the package only when
+    it is not found there."""
+    import importlib
+    import importlib.machinery
+    import importlib.util
+    import os
+
+    name = f"{package}._binding"
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.find_spec(package)
+    for folder in (spec.submodule_search_locations or []) if spec is not None else []:
+        for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+            path = os.path.join(folder, "_binding" + suffix)
+            if os.path.isfile(path):
+                loader = importlib.machinery.ExtensionFileLoader(name, path)
+                binding_spec = importlib.util.spec_from_file_location(name, path, loader=loader)
+                if binding_spec is None:
+                    break
+                module = importlib.util.module_from_spec(binding_spec)
+                loader.exec_module(module)
+                sys.modules[name] = module
+                return module
+    return importlib.import_module(name)
 
 
 PARSE_BUDGET_S = 0.025

@@ -7,22 +7,22 @@ at run time) it returns every plausible reading, so the engine checks them all.
 
 from __future__ import annotations
 
-import re
 import shlex
-from dataclasses import dataclass, field
 
+from ._lazy import lazy_re
 from ._models import ExecutorSpec, ShellSpec, WrapperSpec
+from ._shape import many, record
 from ._syntax import DYN, Arg, lit
 
-_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+_ASSIGNMENT = lazy_re(r"[A-Za-z_][A-Za-z0-9_]*=")
 
 
-@dataclass(slots=True)
+@record()
 class Wrapped:
     """What a wrapper runs: candidate argv readings, shell command lines, and whether it runs anything."""
 
-    candidates: list[list[Arg]] = field(default_factory=list)
-    shell_lines: list[Arg] = field(default_factory=list)
+    candidates: list[list[Arg]] = many()
+    shell_lines: list[Arg] = many()
     has_command: bool | None = False
     stdin: str = "inherit"
     """What the command it runs reads: "inherit" (the wrapper's stdin), "none" (/dev/null), "terminal"."""
@@ -302,7 +302,7 @@ def find_exec(args: list[Arg]) -> list[list[Arg]]:
     return found
 
 
-@dataclass(slots=True)
+@record()
 class ShellRun:
     """How a shell invocation gets its script."""
 
@@ -314,17 +314,17 @@ class ShellRun:
     """The script operand (`bash x.sh`, `bash <(...)`), when the script comes from a file."""
     dynamic: Arg | None = None
     """A word known only at run time where an option or the script could be (`bash $x`, `sh -$f`)."""
-    init: list[Arg] = field(default_factory=list)
+    init: list[Arg] = many()
     """Commands run before the script (`fish -C CMD`, `fish --init-command=CMD`)."""
-    rcfiles: list[Arg] = field(default_factory=list)
+    rcfiles: list[Arg] = many()
     """Start-up files named on the command line (`bash --rcfile F`, `--init-file F`)."""
-    params: list[Arg] = field(default_factory=list)
+    params: list[Arg] = many()
     """The words after the `-c` command line: `$0`, `$1` ... of that script."""
 
 
 _STDIN_FILES = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0", "/proc/thread-self/fd/0"})
-_DESCRIPTOR_FILE = re.compile(r"/dev/fd/[^/]*|/proc/[^/]*/fd/[^/]*|/dev/std(?:in|out|err)")
-_PROC_STDIN = re.compile(r"/proc/[^/]*/fd/0")
+_DESCRIPTOR_FILE = lazy_re(r"/dev/fd/[^/]*|/proc/[^/]*/fd/[^/]*|/dev/std(?:in|out|err)")
+_PROC_STDIN = lazy_re(r"/proc/[^/]*/fd/0")
 
 
 def script_source(script: Arg) -> str:
@@ -525,11 +525,11 @@ def powershell_param(word: str) -> str | None:
     return next((p for p in _PS_PARAMS if p.startswith(name)), None)
 
 
-@dataclass(slots=True)
+@record()
 class PowerShellRun:
     """How a `powershell`/`pwsh` invocation gets its script."""
 
-    inline: list[Arg] = field(default_factory=list)
+    inline: list[Arg] = many()
     encoded: Arg | None = None
     reads_stdin: bool = False
     script_file: bool = False
@@ -610,10 +610,10 @@ def _cmd_word(a: Arg) -> str:
     return f'"{t}"'
 
 
-_ESCAPED_QUOTE = re.compile(r'(\\*)"')
+_ESCAPED_QUOTE = lazy_re(r'(\\*)"')
 
 
-_MSYS_SWITCH = re.compile(r"//[A-Za-z?](?:[:/][^/\\\s]*)?")
+_MSYS_SWITCH = lazy_re(r"//[A-Za-z?](?:[:/][^/\\\s]*)?")
 """`//c`, `//s`, `//v:on`: how a Git Bash (MSYS) command line spells a Windows switch (it passes `/c`)."""
 
 
@@ -654,7 +654,7 @@ def cmd_exe(args: list[Arg]) -> tuple[str | None, bool, bool]:
     return None, True, True
 
 
-_PS_ARRAY_ITEM = re.compile(r"""\s*(?:'((?:[^']|'')*)'|"([^"$`]*)"|([^\s,'"$`()@{};]+))\s*(?:,|$)""")
+_PS_ARRAY_ITEM = lazy_re(r"""\s*(?:'((?:[^']|'')*)'|"([^"$`]*)"|([^\s,'"$`()@{};]+))\s*(?:,|$)""")
 
 
 def powershell_array(raw: str) -> list[Arg] | None:
@@ -701,11 +701,11 @@ def powershell_arrays(args: list[Arg]) -> list[Arg]:
     return out
 
 
-@dataclass(slots=True)
+@record()
 class ExecutorRun:
     """What an interpreter invocation runs."""
 
-    payloads: list[Arg] = field(default_factory=list)
+    payloads: list[Arg] = many()
     module_argv: list[Arg] | None = None
     reads_stdin: bool = False
     script: Arg | None = None
@@ -739,8 +739,12 @@ def executor(spec: ExecutorSpec, args: list[Arg]) -> ExecutorRun:
     """Find the inline program(s) of `python -c`, `perl -ne`, `node --eval=`, `awk '{...}'`, or `-m mod`."""
     run = ExecutorRun()
     inline = spec.inline
-    if spec.no_program_flags and any(a.text in spec.no_program_flags for a in args):
-        return run  # `psql -l`: it lists, and reads no program
+    if (
+        spec.no_program_flags
+        and any(a.text in spec.no_program_flags for a in args)
+        and not any(a.text[:2] in inline or a.text.partition("=")[0] in inline for a in args)
+    ):
+        return run  # `psql -l`, `php -m`: it lists or prints, and reads no program (unless given one too)
     if spec.subcommand:
         at = _first_operand(args, spec.value_options)
         if at is None or args[at].text != spec.subcommand:

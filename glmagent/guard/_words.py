@@ -10,6 +10,7 @@ from . import _locators
 from ._compiled import NameInfo
 from ._findings import shown_args
 from ._handed import first_word, in_program_folder, is_path, last_part, pieces
+from ._lazy import lazy_re
 from ._models import Dialect
 from ._normalise import command_key
 from ._paths import DELETERS, WRITERS, PathScope, output_targets, write_targets
@@ -26,17 +27,17 @@ _OUTPUT_SWITCHES = frozenset(
 )
 """Switch names whose value is what a program builds, not what it runs (`csc -out:x.exe`)."""
 
-_VERSION_OPTION = re.compile(r"[-/]{0,2}[\w-]*version", re.IGNORECASE)
-_DOTTED_NUMBER = re.compile(r"\d+(?:\.\d+){3}")
+_VERSION_OPTION = lazy_re(r"[-/]{0,2}[\w-]*version", re.IGNORECASE)
+_DOTTED_NUMBER = lazy_re(r"\d+(?:\.\d+){3}")
 """`-Version 1.2.3.4`, `--set-version 2.0.1.7`, `npm version 1.2.3.4`: the word after such an option or
 subcommand is a version, not an address."""
 
-_SEPARATED = re.compile(r"(?:[;|`]|&&|\$\()\s*([^\s;|&`()]+)")
+_SEPARATED = lazy_re(r"(?:[;|`]|&&|\$\()\s*([^\s;|&`()]+)")
 
-_LISTEN_OPTION = re.compile(r"(?is)--?listen(?:[-_](?:addr|address|port|host|on)\w*)?(?:[=:].*)?")
+_LISTEN_OPTION = lazy_re(r"(?is)--?listen(?:[-_](?:addr|address|port|host|on)\w*)?(?:[=:].*)?")
 """An option that makes a program accept connections (`fzf --listen=12345`, `--listen-address=:9090`)."""
 
-_SSH_COMMAND_SETTING = re.compile(r"(?is)(?:proxy|local|knownhosts)command(?:\s*=\s*|\s+)(.*)")
+_SSH_COMMAND_SETTING = lazy_re(r"(?is)(?:proxy|local|knownhosts)command(?:\s*=\s*|\s+)(.*)")
 """An ssh-style `-o` setting whose value runs locally as a command line (`-o "ProxyCommand sh -i"`,
 `-oLocalCommand=CMD`); OpenSSH and the tools that pass `-o` on to it accept `key value` and `key=value`."""
 
@@ -359,6 +360,14 @@ class WordChecks:
             for rule, pattern in entries:
                 if pattern.match(a.text) or (a.raw is not a.text and pattern.match(a.raw)):
                     self._rule_finding(rule, argv, names, frame, a.text if DYN not in a.text else a.raw)
+        scope = self._scope
+        if scope is not None and scope.cwd is not scope.root:
+            for a in args:
+                seen = scope.beyond_project(a.text)
+                if seen is not None:
+                    for rule, pattern in entries:
+                        if pattern.match(seen):
+                            self._rule_finding(rule, argv, names, frame, f"{a.text}, that is {seen}")
 
     def scope(self, frame: Frame) -> PathScope:
         """The working directory of this command line, followed through its `cd`s (made on first use)."""

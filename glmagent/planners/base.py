@@ -49,6 +49,11 @@ class TokenUsage(BaseModel):
         )
 
 
+NO_REPLY_LEFT = "exhausted"
+"""`PlannerReply.finish_reason` of the stand-in reply a scripted planner gives once its replies are used up:
+no model said it, so it cannot stand for a retried reply either."""
+
+
 class PlannerReply(BaseModel):
     """The raw answer of a planner, with what it cost."""
 
@@ -63,7 +68,8 @@ class PlannerReply(BaseModel):
     latency_s: float | None = None
     """Wall-clock seconds the request took."""
     finish_reason: str | None = None
-    """Why the model stopped (`stop`, `length` when cut off at `max_tokens`, ...), as the provider says."""
+    """Why the model stopped (`stop`, `length` when cut off at `max_tokens`, ...), as the provider says;
+    `exhausted` (`NO_REPLY_LEFT`): a scripted planner had no reply left and answered with an empty plan."""
     response_format: str | None = None
     """The structured-output mode the server accepted: `json_schema`, `json_object` or `none`."""
     response_format_refused: list[dict[str, str]] = Field(default_factory=list)

@@ -30,9 +30,9 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-import structlog
 from pydantic import SecretStr
 
+from glmagent._log import get_logger
 from glmagent.errors import ConfigError, ContentFilteredError, ContextTooLongError, PlannerError
 from glmagent.planners.base import ChatMessage, PlannerReply, TokenUsage
 from glmagent.planners.failures import HINT_AUTH, HINT_CONTEXT, Failure, classify
@@ -42,7 +42,7 @@ from glmagent.planners.retry import RateLimiter, RetryPolicy, parse_retry_after
 if TYPE_CHECKING:
     import httpx
 
-log = structlog.get_logger(__name__)
+log = get_logger(__name__)
 
 _CONNECT_TIMEOUT_S = 10.0
 """Connecting never needs long; capping it makes a wrong host or a stopped local server fail fast."""
@@ -183,6 +183,7 @@ class OpenAICompatiblePlanner:
         key_env: str | None = None,
         schema: Mapping[str, Any] | None = None,
         sleep: Callable[[float], None] = time.sleep,
+        clock: Callable[[], float] = time.monotonic,
         stream: bool = True,
     ) -> None:
         if not model.strip():
@@ -209,7 +210,9 @@ class OpenAICompatiblePlanner:
         self.price = price
         self.key_env = key_env
         self._sleep = sleep
-        self._limiter = RateLimiter(requests_per_minute, sleep=sleep)
+        # Deadlines and waits are measured on `clock`; tests hand in a clock that `sleep` advances.
+        self._clock = clock
+        self._limiter = RateLimiter(requests_per_minute, clock=clock, sleep=sleep)
         self.url = endpoint_url(self.base_url, "chat/completions")
         self._api_key = SecretStr(api_key) if api_key else None
         self._transport = transport
@@ -257,7 +260,7 @@ class OpenAICompatiblePlanner:
             for m in (ChatMessage.model_validate(m) for m in messages)
         ]
         where = redact_url(self.url)
-        deadline = time.monotonic() + self.retry.total_deadline_s
+        deadline = self._clock() + self.retry.total_deadline_s
         attempts = retries = silent = 0
         refused: list[dict[str, str]] = []
         while True:
@@ -275,10 +278,10 @@ class OpenAICompatiblePlanner:
                 response_format=fmt,
                 attempt=attempts,
             )
-            sent = time.monotonic()
+            sent = self._clock()
             try:
                 response = self._send(body, where, self.timeout)
-                reply = self._read(response, where, time.monotonic() - sent)
+                reply = self._read(response, where, self._clock() - sent)
             except _FailedAttempt as failed:
                 failure, message = failed.failure, failed.message
                 if failed.silent:
@@ -509,10 +512,10 @@ class OpenAICompatiblePlanner:
         if retries > self.retry.max_retries:
             return None
         wait = self.retry.delay(retries, retry_after)
-        return wait if time.monotonic() + wait < deadline else None
+        return wait if self._clock() + wait < deadline else None
 
     def _gave_up(self, attempts: int, retry_after: float | None, deadline: float) -> str:
-        left = deadline - time.monotonic()
+        left = deadline - self._clock()
         if retry_after is not None and retry_after >= left:
             return (
                 f" (the provider asked to wait {retry_after:g}s, past the {self.retry.total_deadline_s:g}s "

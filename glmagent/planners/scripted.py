@@ -12,12 +12,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-import structlog
-
+from glmagent._log import get_logger
 from glmagent.errors import ConfigError
-from glmagent.planners.base import ChatMessage, PlannerReply
+from glmagent.planners.base import NO_REPLY_LEFT, ChatMessage, PlannerReply
 
-log = structlog.get_logger(__name__)
+log = get_logger(__name__)
 
 EXHAUSTED_REPLY = '{"thought": "No scripted replies left.", "plan": [], "actions": []}'
 """Returned once the script is used up: a valid plan with no actions, so the loop stops cleanly."""
@@ -92,7 +91,12 @@ class ScriptedPlanner:
             self._next += 1
         else:
             log.info("replay.exhausted", planner=self.name, requests=len(self.requests))
-            text = EXHAUSTED_REPLY
+            return PlannerReply(
+                text=EXHAUSTED_REPLY,
+                model=self.name,
+                latency_s=time.perf_counter() - started,
+                finish_reason=NO_REPLY_LEFT,
+            )
         return PlannerReply(text=text, model=self.name, latency_s=time.perf_counter() - started)
 
     def __repr__(self) -> str:

@@ -11,16 +11,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
-import structlog
-
+from glmagent._log import get_logger
 from glmagent.contract import REQUIRED_FIELDS, Action, ToolName
+from glmagent.limits import Limits
 from glmagent.observation import Observation
 from glmagent.secrets import Redactor
 from glmagent.tools import files, git
 from glmagent.tools.shell import ShellBackend, ShellKind
 from glmagent.workspace import PathRejected, Workspace
 
-log = structlog.get_logger(__name__)
+log = get_logger(__name__)
 
 #: Default seconds a `run` command may take before its process tree is killed.
 DEFAULT_COMMAND_TIMEOUT = 300.0
@@ -56,15 +56,28 @@ class ToolExecutor:
         *,
         command_timeout: float = DEFAULT_COMMAND_TIMEOUT,
         redactor: Redactor | None = None,
+        git_runner: git.GitRunner | None = None,
+        limits: Limits | None = None,
     ) -> None:
         self.workspace = workspace
         self.shell = shell
         self.policy = policy
         self.command_timeout = command_timeout
         self.redactor = redactor or Redactor()
+        self.limits = limits or Limits()
+        # The repository is found now, before any action runs: one the model builds later is never used.
+        self.git = git_runner or git.GitRunner(workspace.root, getattr(shell, "sandbox", None))
         self._handlers: dict[ToolName, Callable[[Action], Observation]] = {
-            ToolName.READ_FILE: lambda a: files.read_file(self.workspace, a.path or ""),
-            ToolName.APPLY_DIFF: lambda a: files.apply_diff(self.workspace, a.path or "", a.diff or ""),
+            ToolName.READ_FILE: lambda a: files.read_file(
+                self.workspace, a.path or "", a.lines, max_bytes=self.limits.read_max_bytes
+            ),
+            ToolName.APPLY_DIFF: lambda a: files.apply_diff(
+                self.workspace,
+                a.path or "",
+                a.diff or "",
+                max_diff_bytes=self.limits.diff_max_bytes,
+                max_file_bytes=self.limits.edit_max_bytes,
+            ),
             ToolName.RUN: self._run,
             ToolName.GIT_STATUS: self._git_status,
             ToolName.GIT_DIFF: self._git_diff,
@@ -135,12 +148,12 @@ class ToolExecutor:
         )
 
     def _git_status(self, action: Action) -> Observation:
-        result = git.git_status(self.root)
+        result = self.git.status()
         return _git_observation("git_status", "git status", result)
 
     def _git_diff(self, action: Action) -> Observation:
         relative = self.workspace.relative(self.workspace.resolve(action.path)) if action.path else None
-        result = git.git_diff(self.root, relative)
+        result = self.git.diff(relative)
         label = f"git diff {relative}" if relative else "git diff"
         return _git_observation("git_diff", label, result)
 

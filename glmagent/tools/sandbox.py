@@ -4,10 +4,12 @@ The policy sees command lines; it cannot see what `pytest`, `make` or a project 
 sandbox contains whatever runs — model-proposed commands and the test command alike:
 
 - `BwrapSandbox` (Linux, bubblewrap): the root file system read-only, so toolchains and virtual environments
-  anywhere keep working; the project writable except every `.git` and `.hazina` inside it; the temp directory
-  writable (except the folder holding the project, when the project itself lives in the temp directory);
-  the user's credential stores hidden; no network unless allowed; its own PID namespace, so no
-  process outside is visible and everything the command started dies with it.
+  anywhere keep working; the project writable except every `.git` and `.hazina` inside it; a private, empty
+  temp directory (where the project or a toolchain lives in the temp directory, that folder stays visible,
+  read-only); the user's secrets at home and the sockets of the user's session hidden, and no Unix socket can
+  be created at all (a seccomp filter, `_seccomp.py`); no network unless allowed; its own PID namespace, so
+  no process outside is visible and everything the command started dies with it. glmagent's own git runs
+  in the same sandbox with nothing writable (`launch(..., read_only=True)`).
 - `SandboxExecSandbox` (macOS, `sandbox-exec`): the same file-write and network rules as a Seatbelt profile;
   processes are not isolated.
 - `NoSandbox`: only the command policy guards commands (Windows, or Linux without bubblewrap).
@@ -17,16 +19,27 @@ sandbox contains whatever runs — model-proposed commands and the test command 
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import functools
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, Protocol
 
 from glmagent.errors import ConfigError
+from glmagent.tools._hidden import (
+    HIDDEN_HOME_PATHS,
+    KNOWN_HOME_DOTFILES,
+    hidden_home_paths,
+    runtime_paths,
+)
+from glmagent.tools._seccomp import filter_pipe, unix_socket_filter
 
 SandboxChoice = Literal["auto", "bwrap", "none"]
 
@@ -35,31 +48,30 @@ NO_SANDBOX_NOTICE = "no OS sandbox: only the command policy guards commands"
 #: Folders inside the project that commands may read but never write: git's data and the agent's records.
 PROTECTED_NAMES = (".git", ".hazina")
 
-#: Credential stores under the home directory, hidden from commands (only those that exist are masked).
+#: Credential stores under the home directory, hidden from commands (only those that exist are masked); the
+#: sandbox hides every other dotfile at home too (see `glmagent.tools._hidden`).
 CREDENTIAL_PATHS = (
-    ".ssh",
-    ".aws",
-    ".azure",
-    ".config/gcloud",
-    ".config/gh",
-    ".config/hub",
-    ".netrc",
-    ".git-credentials",
-    ".docker",
-    ".kube",
-    ".gnupg",
-    ".password-store",
-    ".local/share/keyrings",
-    ".pypirc",
-    ".npmrc",
-    ".cargo/credentials",
-    ".cargo/credentials.toml",
-    ".terraform.d/credentials.tfrc.json",
-    ".vault-token",
+    *KNOWN_HOME_DOTFILES,
+    *(path for paths in HIDDEN_HOME_PATHS.values() for path in paths),
 )
 
 #: At most this many directories are visited looking for nested `.git` / `.hazina` folders per command.
 WALK_LIMIT = 20_000
+
+
+@dataclass
+class Launch:
+    """What to execute for one contained command: the argv, and the descriptors the child must inherit
+    (bubblewrap reads its seccomp filter from one). `close()` after the process started."""
+
+    argv: list[str]
+    pass_fds: tuple[int, ...] = field(default=())
+
+    def close(self) -> None:
+        for fd in self.pass_fds:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        self.pass_fds = ()
 
 
 class Sandbox(Protocol):
@@ -77,6 +89,23 @@ class Sandbox(Protocol):
         """The argv to execute instead of `argv`, with `cwd` as the command's working directory."""
         ...
 
+    def launch(
+        self, argv: list[str], cwd: Path, *, read_only: bool = False, visible: Sequence[Path] = ()
+    ) -> Launch:
+        """`wrap` plus what the process must inherit; `read_only` makes nothing writable and allows no
+        network (glmagent's own git), `visible` names folders outside the project it must still see."""
+        ...
+
+
+def launch(
+    sandbox: Sandbox, argv: list[str], cwd: Path, *, read_only: bool = False, visible: Sequence[Path] = ()
+) -> Launch:
+    """`sandbox.launch(...)`, for sandboxes written before it existed too (they only `wrap`)."""
+    method = getattr(sandbox, "launch", None)
+    if callable(method):
+        return method(argv, cwd, read_only=read_only, visible=visible)  # type: ignore[no-any-return]
+    return Launch(sandbox.wrap(argv, cwd))
+
 
 class NoSandbox:
     """No OS layer: commands run as the user, guarded by the command policy alone."""
@@ -89,6 +118,11 @@ class NoSandbox:
 
     def wrap(self, argv: list[str], cwd: Path) -> list[str]:
         return list(argv)
+
+    def launch(
+        self, argv: list[str], cwd: Path, *, read_only: bool = False, visible: Sequence[Path] = ()
+    ) -> Launch:
+        return Launch(list(argv))
 
 
 def protected_dirs(root: Path, limit: int = WALK_LIMIT) -> list[Path]:
@@ -113,7 +147,8 @@ def protected_dirs(root: Path, limit: int = WALK_LIMIT) -> list[Path]:
 
 
 class BwrapSandbox:
-    """bubblewrap: read-only system, writable project (minus `.git`/`.hazina`), no network, own PIDs."""
+    """bubblewrap: read-only system, writable project (minus `.git`/`.hazina`), private temp, secrets and
+    session sockets hidden, no Unix sockets, no network, own PIDs."""
 
     name = "bwrap"
     contains_processes = True
@@ -126,59 +161,171 @@ class BwrapSandbox:
         executable: str = "bwrap",
         home: Path | None = None,
         temp_dir: Path | None = None,
+        hidden: Iterable[str | Path] = (),
+        environ: Mapping[str, str] | None = None,
     ) -> None:
         self.root = root.resolve()
         self.allow_network = allow_network
         self.executable = executable
         self.home = (home or Path.home()).resolve()
         self.temp_dir = (temp_dir or Path(tempfile.gettempdir())).resolve()
+        self.environ = dict(os.environ if environ is None else environ)
+        self.hidden = tuple(expand_user_path(p, self.home) for p in hidden)
+        """Paths the user asked to hide too (`sandbox_hide`)."""
 
     def describe(self) -> str:
         network = "network allowed" if self.allow_network else "no network"
+        sockets = "; no Unix sockets" if unix_socket_filter() is not None else ""
         return (
             f"OS sandbox: bubblewrap (system read-only; {self.root.name or self.root}/ writable except .git/ "
-            f"and .hazina/; temp writable; credential stores hidden; {network}; own process namespace)"
+            f"and .hazina/; private temp; home secrets and session sockets hidden{sockets}; {network}; "
+            "own process namespace)"
         )
 
     def wrap(self, argv: list[str], cwd: Path) -> list[str]:
+        """The mounts and namespaces; `launch` adds the seccomp filter, which travels as a descriptor."""
+        return self._argv(argv, cwd, read_only=False, visible=(), seccomp_fd=None)
+
+    def launch(
+        self, argv: list[str], cwd: Path, *, read_only: bool = False, visible: Sequence[Path] = ()
+    ) -> Launch:
+        program = unix_socket_filter()
+        if program is None:
+            return Launch(self._argv(argv, cwd, read_only=read_only, visible=visible, seccomp_fd=None))
+        fd = filter_pipe(program)
+        try:
+            wrapped = self._argv(argv, cwd, read_only=read_only, visible=visible, seccomp_fd=fd)
+        except BaseException:
+            os.close(fd)
+            raise
+        return Launch(wrapped, (fd,))
+
+    def _argv(
+        self,
+        argv: list[str],
+        cwd: Path,
+        *,
+        read_only: bool,
+        visible: Sequence[Path],
+        seccomp_fd: int | None,
+    ) -> list[str]:
         args = [self.executable, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
-        if self.temp_dir.is_dir() and not self.temp_dir.is_relative_to(self.root):
-            args += ["--bind", str(self.temp_dir), str(self.temp_dir)]
-            if self.root.is_relative_to(self.temp_dir):
-                # A project inside the temp directory: its neighbours (`../x`) stay read-only; only the
-                # rest of the temp directory is scratch space.
-                top = self.temp_dir / self.root.relative_to(self.temp_dir).parts[0]
-                if top != self.root:
-                    args += ["--ro-bind", str(top), str(top)]
-        args += ["--bind", str(self.root), str(self.root)]
-        for path in protected_dirs(self.root):
-            args += ["--ro-bind", str(path), str(path)]
-        args += self._credential_masks()
+        shown = self._temp_args(args, [self.root, *visible])
+        if not read_only:
+            args += ["--bind", str(self.root), str(self.root)]
+            for path in protected_dirs(self.root):
+                args += ["--ro-bind", str(path), str(path)]
+        args += self._masks(shown)
         args += ["--unshare-all"]
-        if self.allow_network:
+        if self.allow_network and not read_only:
             args += ["--share-net"]
+        if seccomp_fd is not None:
+            args += ["--seccomp", str(seccomp_fd)]
         args += ["--die-with-parent", "--new-session", "--chdir", str(cwd), "--", *argv]
         return args
 
-    def _credential_masks(self) -> list[str]:
+    def _temp_dirs(self) -> list[Path]:
+        """The temp directories made private (not one holding the project: that one stays as it is)."""
+        found: list[Path] = []
+        for candidate in (self.temp_dir, Path("/tmp")):
+            try:
+                real = candidate.resolve()
+            except OSError:
+                continue
+            if real.is_dir() and real not in found and real != Path("/") and not _holds(self.root, real):
+                found.append(real)
+        return found
+
+    def _temp_args(self, args: list[str], needed: Sequence[Path]) -> list[Path]:
+        """A private, empty, writable temp directory; the folders in it that the project, the home or a
+        toolchain on PATH live in stay visible (read-only). Returns the temp folders shown."""
+        shown: list[Path] = []
+        for temp in self._temp_dirs():
+            args += ["--tmpfs", str(temp)]
+            for path in [*needed, self.home, *_toolchain_paths(self.environ)]:
+                if path != temp and path.is_relative_to(temp):
+                    top = temp / path.relative_to(temp).parts[0]
+                    if top not in shown and os.path.isdir(top) and not os.path.islink(top):
+                        args += ["--ro-bind", str(top), str(top)]
+                        shown.append(top)
+        return shown
+
+    def _masks(self, shown_in_temp: Sequence[Path]) -> list[str]:
+        """Mounts hiding the home's secrets and the session's sockets (only paths that exist)."""
+        temps = [str(t) for t in self._temp_dirs()]
+        shown = [str(s) for s in shown_in_temp]
+        keep = [str(self.root), str(self.home), "/", *temps]
         masks: list[str] = []
-        if self.home == Path("/") or self.root.is_relative_to(self.home / ".ssh"):
-            return masks
-        for relative in CREDENTIAL_PATHS:
-            path = self.home / relative
-            if path.is_symlink():
-                # Mount points must not be links; the link's target is hidden instead when it is a store.
-                path = path.resolve()
-            if path.is_dir():
-                masks += ["--tmpfs", str(path), "--remount-ro", str(path)]
-            elif path.is_file():
-                masks += ["--ro-bind", "/dev/null", str(path)]
+        seen: set[str] = set()
+        candidates: list[str] = []
+        if self.home != Path("/"):
+            candidates += hidden_home_paths(self.home)
+        candidates += (str(p) for p in runtime_paths(self.environ, self.home))
+        candidates += (str(p) for p in self.hidden)
+        realpath, lexists, isdir = os.path.realpath, os.path.lexists, os.path.isdir
+        for candidate in candidates:
+            # Mount points must not be links (nor lie under one): the real path is hidden instead.
+            path = realpath(candidate)
+            if path in seen or not lexists(path) or any(_within(k, path) for k in keep):
+                continue
+            if any(_within(path, t) for t in temps) and not any(_within(path, s) for s in shown):
+                continue  # already gone with the private temp directory
+            seen.add(path)
+            # A read-only bind of an empty folder (or of /dev/null) costs a fraction of a tmpfs mount.
+            masks += ["--ro-bind", _empty_folder() if isdir(path) else "/dev/null", path]
         return masks
+
+
+@functools.lru_cache(maxsize=1)
+def _empty_folder() -> str:
+    """An empty, read-only folder of this process, bound over folders the sandbox hides (removed at exit)."""
+    folder = tempfile.mkdtemp(prefix="glmagent-empty-")
+    os.chmod(folder, 0o555)
+    atexit.register(_remove_folder, folder)
+    return folder
+
+
+def _remove_folder(folder: str) -> None:
+    with contextlib.suppress(OSError):
+        os.chmod(folder, 0o700)
+        os.rmdir(folder)
+
+
+def _within(path: str, folder: str) -> bool:
+    """True when `path` is `folder` or lies inside it (plain strings: no pathlib on the hot path)."""
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
+
+
+def expand_user_path(path: str | Path, home: Path) -> Path:
+    """A configured path: `~/x` and relative paths are in the home, absolute paths stay as they are."""
+    text = str(path).strip()
+    if text == "~" or text.startswith("~/"):
+        return home / text[2:]
+    candidate = Path(text)
+    return candidate if candidate.is_absolute() else home / candidate
+
+
+def _holds(folder: Path, path: Path) -> bool:
+    """True when `folder` is `path` or one of its ancestors (hiding it would hide `path`)."""
+    return path == folder or path.is_relative_to(folder)
+
+
+def _toolchain_paths(environ: Mapping[str, str]) -> list[Path]:
+    """Where the commands' toolchains live: PATH entries, active virtual or conda environments, and the
+    Python running glmagent (test commands often name it by its full path)."""
+    found = [Path(entry) for entry in environ.get("PATH", "").split(os.pathsep) if entry.startswith("/")]
+    found += [Path(sys.prefix), Path(sys.base_prefix), Path(sys.executable).parent]
+    for name in ("VIRTUAL_ENV", "CONDA_PREFIX"):
+        value = environ.get(name, "")
+        if value.startswith("/"):
+            found.append(Path(value))
+    return found
 
 
 class SandboxExecSandbox:
     """macOS Seatbelt (`sandbox-exec`): writes only in the project (minus `.git`/`.hazina`) and temp folders,
-    credential stores unreadable, no network unless allowed. Processes are not isolated."""
+    credential stores and shell files unreadable, no Unix sockets, no network unless allowed. Processes are
+    not isolated."""
 
     name = "sandbox-exec"
     contains_processes = False
@@ -191,6 +338,7 @@ class SandboxExecSandbox:
         executable: str = "/usr/bin/sandbox-exec",
         home: Path | None = None,
         temp_dirs: tuple[Path, ...] | None = None,
+        hidden: Iterable[str | Path] = (),
     ) -> None:
         self.root = root.resolve()
         self.allow_network = allow_network
@@ -199,42 +347,49 @@ class SandboxExecSandbox:
         self.temp_dirs = temp_dirs or tuple(
             {Path(tempfile.gettempdir()).resolve(), Path("/private/tmp"), Path("/private/var/folders")}
         )
+        self.hidden = tuple(expand_user_path(p, self.home) for p in hidden)
 
     def describe(self) -> str:
         network = "network allowed" if self.allow_network else "no network"
         return (
             f"OS sandbox: macOS sandbox-exec (writes only in {self.root.name}/ except .git/ and .hazina/, "
-            f"and temp; credential stores unreadable; {network}; processes not isolated)"
+            f"and temp; credential stores unreadable; no Unix sockets; {network}; processes not isolated)"
         )
 
-    def profile(self) -> str:
+    def profile(self, *, read_only: bool = False) -> str:
         """The Seatbelt profile; later rules win, so the denials for protected folders come last."""
 
         def quoted(path: Path) -> str:
             return '"' + str(path).replace("\\", "\\\\").replace('"', '\\"') + '"'
 
-        writable = [self.root, *self.temp_dirs]
-        lines = [
-            "(version 1)",
-            "(allow default)",
-            "(deny file-write*)",
-            "(allow file-write* " + " ".join(f"(subpath {quoted(p)})" for p in writable) + ")",
+        writable = [] if read_only else [self.root, *self.temp_dirs]
+        lines = ["(version 1)", "(allow default)", "(deny file-write*)"]
+        if writable:
+            lines.append("(allow file-write* " + " ".join(f"(subpath {quoted(p)})" for p in writable) + ")")
+        lines.append(
             '(allow file-write* (literal "/dev/null") (literal "/dev/stdout") (literal "/dev/stderr")'
-            ' (regex #"^/dev/fd/") (regex #"^/dev/tty"))',
-        ]
-        protected = [self.root / name for name in PROTECTED_NAMES] + [
-            p for p in protected_dirs(self.root) if p.parent != self.root
-        ]
-        lines.append("(deny file-write* " + " ".join(f"(subpath {quoted(p)})" for p in protected) + ")")
-        secrets = " ".join(f"(subpath {quoted(self.home / rel)})" for rel in CREDENTIAL_PATHS)
+            ' (regex #"^/dev/fd/") (regex #"^/dev/tty"))'
+        )
+        if not read_only:
+            protected = [self.root / name for name in PROTECTED_NAMES] + [
+                p for p in protected_dirs(self.root) if p.parent != self.root
+            ]
+            lines.append("(deny file-write* " + " ".join(f"(subpath {quoted(p)})" for p in protected) + ")")
+        hidden = [self.home / rel for rel in CREDENTIAL_PATHS] + list(self.hidden)
+        secrets = " ".join(f"(subpath {quoted(p)})" for p in hidden)
         lines.append(f"(deny file-read* {secrets})")
-        if not self.allow_network:
+        lines.append("(deny network-outbound (remote unix-socket))")
+        if not self.allow_network or read_only:
             lines.append('(deny network* (remote ip "*:*"))')
-            lines.append("(deny network-outbound (remote unix-socket))")
         return "\n".join(lines) + "\n"
 
     def wrap(self, argv: list[str], cwd: Path) -> list[str]:
         return [self.executable, "-p", self.profile(), *argv]
+
+    def launch(
+        self, argv: list[str], cwd: Path, *, read_only: bool = False, visible: Sequence[Path] = ()
+    ) -> Launch:
+        return Launch([self.executable, "-p", self.profile(read_only=read_only), *argv])
 
 
 @functools.lru_cache(maxsize=4)
@@ -258,19 +413,26 @@ def bwrap_problem(executable: str = "bwrap") -> str | None:
     return None
 
 
-def resolve_sandbox(choice: SandboxChoice, root: Path, *, allow_network: bool = False) -> Sandbox:
-    """The sandbox for `--sandbox`: `auto` picks the best the OS offers and falls back to none."""
+def resolve_sandbox(
+    choice: SandboxChoice, root: Path, *, allow_network: bool = False, hidden: Iterable[str | Path] = ()
+) -> Sandbox:
+    """The sandbox for `--sandbox`: `auto` picks the best the OS offers and falls back to none; `hidden`
+    names extra paths commands must not see (`sandbox_hide`)."""
     if choice == "none":
         return NoSandbox()
     if choice == "bwrap":
         problem = bwrap_problem()
         if problem:
             raise ConfigError(f"--sandbox bwrap: {problem}; use --sandbox auto or none")
-        return BwrapSandbox(root, allow_network=allow_network, executable=shutil.which("bwrap") or "bwrap")
+        return BwrapSandbox(
+            root, allow_network=allow_network, executable=shutil.which("bwrap") or "bwrap", hidden=hidden
+        )
     if choice != "auto":
         raise ConfigError(f"unknown sandbox {choice!r}; use auto, bwrap or none")
     if sys.platform.startswith("linux") and bwrap_problem() is None:
-        return BwrapSandbox(root, allow_network=allow_network, executable=shutil.which("bwrap") or "bwrap")
+        return BwrapSandbox(
+            root, allow_network=allow_network, executable=shutil.which("bwrap") or "bwrap", hidden=hidden
+        )
     if sys.platform == "darwin" and Path("/usr/bin/sandbox-exec").exists():
-        return SandboxExecSandbox(root, allow_network=allow_network)
+        return SandboxExecSandbox(root, allow_network=allow_network, hidden=hidden)
     return NoSandbox()

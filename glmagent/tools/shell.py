@@ -26,8 +26,8 @@ from typing import IO, Literal, Protocol
 from pydantic import BaseModel
 
 from glmagent.errors import ConfigError
-from glmagent.secrets import is_secret_name
-from glmagent.tools.sandbox import NoSandbox, Sandbox
+from glmagent.secrets import is_hidden_variable
+from glmagent.tools.sandbox import NoSandbox, Sandbox, launch
 
 ShellKind = Literal["posix", "powershell"]
 ShellChoice = Literal["auto", "posix", "powershell"]
@@ -49,6 +49,25 @@ EDITOR_REFUSAL = (
     '(for example git commit -m "message")\' >&2; exit 1'
 )
 _PROXY_CREDENTIALS = re.compile(r"^(?P<scheme>[a-z][a-z0-9+.-]*://)?[^/@\s]+@", re.IGNORECASE)
+
+#: Variables that lead to the user's session (agents, terminal multiplexers, the desktop, the Docker daemon):
+#: commands need none of them, and each is a way to act outside the sandbox.
+SESSION_VARIABLES = frozenset(
+    {
+        "SSH_AUTH_SOCK",
+        "SSH_AGENT_PID",
+        "GPG_AGENT_INFO",
+        "DBUS_SESSION_BUS_ADDRESS",
+        "TMUX",
+        "TMUX_PANE",
+        "STY",
+        "DISPLAY",
+        "WAYLAND_DISPLAY",
+        "XAUTHORITY",
+        "DOCKER_HOST",
+        "KRB5CCNAME",
+    }
+)
 
 
 class ProcessResult(BaseModel):
@@ -82,10 +101,15 @@ class ShellBackend(Protocol):
 
 
 def child_environment(base: Mapping[str, str] | None = None) -> dict[str, str]:
-    """The environment for commands the agent runs: the user's, minus API keys and secret-looking names,
-    proxy URLs without their credentials, and editors that fail at once instead of waiting for a human."""
+    """The environment for commands the agent runs: the user's, minus API keys, secret-looking names and the
+    provider's declared key variable, minus the variables leading into the user's session, proxy URLs
+    without their credentials, and editors that fail at once instead of waiting for a human."""
     source = os.environ if base is None else base
-    env = {name: value for name, value in source.items() if not is_secret_name(name)}
+    env = {
+        name: value
+        for name, value in source.items()
+        if not is_hidden_variable(name) and name not in SESSION_VARIABLES
+    }
     for name, value in list(env.items()):
         if name.casefold().endswith("_proxy"):
             env[name] = _PROXY_CREDENTIALS.sub(lambda m: m.group("scheme") or "", value.strip())
@@ -144,8 +168,11 @@ class _SubprocessShell:
         return self.sandbox.describe()
 
     def contained_argv(self, command: str, cwd: Path) -> list[str]:
-        """The argv actually executed: sandboxed, and under the reaper where nothing else collects orphans."""
-        argv = self.sandbox.wrap(self.argv(command), cwd)
+        """The argv actually executed (without the descriptors `run` passes along: see `Sandbox.launch`)."""
+        return self._reaped(self.sandbox.wrap(self.argv(command), cwd))
+
+    def _reaped(self, argv: list[str]) -> list[str]:
+        """`argv` under the reaper where nothing else collects orphans."""
         if not self.sandbox.contains_processes and sys.platform.startswith("linux"):
             argv = [sys.executable, "-I", "-S", str(_REAPER), *argv]
         return argv
@@ -162,17 +189,24 @@ class _SubprocessShell:
             kwargs["start_new_session"] = True
         # The policy engine vetted `command` before it got here.
         try:
+            contained = launch(self.sandbox, self.argv(command), cwd)
+        except OSError as error:
+            return _refused(command, self.kind, f"the sandbox could not be prepared: {error}")
+        try:
             proc = subprocess.Popen(
-                self.contained_argv(command, cwd),
+                self._reaped(contained.argv),
                 cwd=cwd,
                 env=child_environment(),
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
+                pass_fds=contained.pass_fds,
                 **kwargs,  # type: ignore[call-overload]
             )
         except (OSError, ValueError) as error:
             return _refused(command, self.kind, f"the command could not be started: {error}")
+        finally:
+            contained.close()
         job = _WindowsJob.attach(proc) if os.name == "nt" else None
         assert proc.stdout is not None and proc.stderr is not None
         out, err = _Capture(proc.stdout), _Capture(proc.stderr)

@@ -15,15 +15,15 @@ __all__ = ["TaskScreen", "colour_wanted", "inert", "outcome_sentence", "review_c
 _LAZY = {
     "TaskScreen": "glmagent.ui._screen",
     "colour_wanted": "glmagent.ui._console",
-    "inert": "glmagent.ui._inert",
+    "inert": "glmagent.inert",
     "outcome_sentence": "glmagent.ui._summary",
     "review_command": "glmagent.ui._summary",
 }
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from glmagent.inert import inert
     from glmagent.ui._console import colour_wanted
-    from glmagent.ui._inert import inert
     from glmagent.ui._screen import TaskScreen
     from glmagent.ui._summary import outcome_sentence, review_command
 

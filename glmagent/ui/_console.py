@@ -18,7 +18,7 @@ from rich.table import Table
 from rich.text import Text
 from rich.theme import Theme
 
-from glmagent.ui._inert import escape_char, redact, unsafe_pattern
+from glmagent.inert import escape_char, redact, unsafe_pattern
 
 THEME = Theme(
     {

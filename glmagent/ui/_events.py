@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import structlog
-
+from glmagent._log import get_logger
 from glmagent.contract import Action, PlannerOutput
 from glmagent.loop import LoopObserver
 from glmagent.observation import Observation
 from glmagent.planners.base import PlannerReply
 from glmagent.testing import TestOutcome
 
-log = structlog.get_logger("glmagent.loop")
+log = get_logger("glmagent.loop")
 
 
 class LoggingObserver:

@@ -18,10 +18,19 @@ class TaskScreen:
     """Everything `task` and `demo` print, on one stream (stdout, or stderr when stdout carries JSON)."""
 
     def __init__(
-        self, stream: TextIO, *, colour: bool, planner_label: str, quiet: bool = False, verbose: int = 0
+        self,
+        stream: TextIO,
+        *,
+        colour: bool,
+        planner_label: str,
+        quiet: bool = False,
+        verbose: int = 0,
+        silent: bool = False,
     ) -> None:
         self.console = make_console(stream, colour=colour)
-        self.quiet = quiet
+        self.quiet = quiet or silent
+        self.silent = silent
+        """Nothing at all, not even the one-line result (the stream carries JSON log lines)."""
         self.verbose = verbose
         self.progress = TaskProgress(self.console, planner_label=planner_label, verbose=verbose)
 
@@ -52,6 +61,8 @@ class TaskScreen:
             self.progress.planner_retry(message)
 
     def summary(self, result: TaskResult) -> None:
+        if self.silent:
+            return
         if self.quiet:
             print_one_line(self.console, result)
         else:

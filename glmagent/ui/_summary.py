@@ -106,10 +106,9 @@ def _tokens(result: TaskResult) -> Text:
 def summary_rows(result: TaskResult, facts: RunFacts, g: Glyphs) -> list[tuple[str, Text]]:
     """The summary as (name, value) rows, in the order shown."""
     outcome = inert_text(outcome_sentence(result), "" if result.success else "fail")
-    limit = f" of {facts.max_iterations}" if facts.max_iterations else ""
     rows = [
         ("outcome", outcome),
-        ("iterations", Text(f"{result.iterations}{limit}")),
+        ("iterations", Text(iterations_text(result, facts.max_iterations))),
         ("files", _files(facts, g)),
         ("tests", _tests(facts, result, g)),
         ("tokens", _tokens(result)),
@@ -122,6 +121,19 @@ def summary_rows(result: TaskResult, facts: RunFacts, g: Glyphs) -> list[tuple[s
     if result.audit_file:
         rows.append(("review", inert_text(review_command(result), "accent")))
     return rows
+
+
+def iterations_text(result: TaskResult, limit: int = 0) -> str:
+    """The iterations by their numbers, which run on across the runs of a task (a resumed one):
+    `2 of 5`, or `4 of 4 (2-4 in this run)`; `limit` is the highest number this run could reach."""
+    of = f" of {limit}" if limit else ""
+    first = result.first_iteration
+    if first <= 1:
+        return f"{result.iterations}{of}"
+    if not result.iterations:
+        return f"none in this run (the task had {first - 1} before){of.replace(' of', ', up to')}"
+    last = first + result.iterations - 1
+    return f"{last}{of} ({first}-{last} in this run)" if last > first else f"{last}{of} (this run's only one)"
 
 
 def verdict(result: TaskResult, g: Glyphs) -> Text:
@@ -160,10 +172,19 @@ def print_one_line(console: Console, result: TaskResult) -> None:
     """`-q`: the outcome in one line."""
     g = glyphs_for(console)
     line = verdict(result, g)
-    line.append(
-        f" · {result.stop_reason.value} · {result.iterations} iteration(s) · {duration(result.duration_s)}"
-    )
+    line.append(f" · {result.stop_reason.value} · {_iteration_count(result)} · {duration(result.duration_s)}")
     if not result.success:
         line.append(" · ")
         line.append_text(inert_text(outcome_sentence(result)))
     console.print(line)
+
+
+def _iteration_count(result: TaskResult) -> str:
+    if result.first_iteration <= 1 or not result.iterations:
+        return f"{result.iterations} iteration(s)"
+    last = result.first_iteration + result.iterations - 1
+    return (
+        f"iterations {result.first_iteration}-{last}"
+        if last > result.first_iteration
+        else f"iteration {last}"
+    )

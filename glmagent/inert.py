@@ -1,4 +1,7 @@
-"""Text from the model, a command or a file, made safe to put on a terminal.
+"""Text from the model, a command or a file, made safe to put on a terminal: the one renderer of such text.
+
+The task console (`glmagent.ui`), `glmagent audit show|list|verify`, the HTML export and every message the
+CLI prints pass untrusted text through `inert` (JSON output through `inert_json`).
 
 A terminal obeys what it is sent: an escape sequence in a model's `thought` can erase the lines above it,
 retitle the window or plant a hyperlink; a carriage return can overwrite a line; a right-to-left override can
@@ -12,7 +15,6 @@ echoes a key, or a command that prints one, must not put it on a screen that may
 from __future__ import annotations
 
 import re
-from functools import cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -49,11 +51,11 @@ def unsafe_pattern(*, multiline: bool) -> re.Pattern[str]:
     return _BLOCK if multiline else _LINE
 
 
-@cache
 def _redactor() -> Redactor:
-    from glmagent.secrets import Redactor  # lazily: `--help` never needs it
+    from glmagent.secrets import shared_redactor  # lazily: `--help` never needs it
 
-    return Redactor()
+    # Shared and rebuilt when the provider's key variable is declared, so a key under any name is hidden.
+    return shared_redactor()
 
 
 def redact(text: str) -> str:
@@ -71,3 +73,25 @@ def inert(text: str, *, multiline: bool = False) -> str:
     if multiline:
         text = text.replace("\r\n", "\n")
     return unsafe_pattern(multiline=multiline).sub(lambda m: escape_char(m.group()), text)
+
+
+def inert_line(text: str) -> str:
+    """One line of a plain-text report: like `inert`, but a tab stays a tab (diffs and output keep their
+    indentation) while a newline or carriage return inside the text is shown, never obeyed."""
+    return inert(text, multiline=True).replace("\n", "\\n")
+
+
+def inert_json(document: str) -> str:
+    """JSON text (from `json.dumps(..., ensure_ascii=False)`) with every character a terminal could act on
+    written as a JSON escape (`\\u009b`, `\\u202e`): the same data, nothing for a terminal to obey. Other
+    non-ASCII text stays readable. (`json.dumps` already escapes C0 controls inside strings; such characters
+    cannot appear outside them.)"""
+    return unsafe_pattern(multiline=True).sub(lambda m: _json_escape(m.group()), document)
+
+
+def _json_escape(char: str) -> str:
+    code = ord(char)
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"

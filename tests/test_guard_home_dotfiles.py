@@ -1,0 +1,96 @@
+"""Reading the home folder's shell start-up, history and credential files is environment inspection.
+
+Any reader or encoder (`cat`, `head`, `base64`, `xxd`, `grep`, `sed -n`, `awk`, `tr <`, an interpreter's
+`open()`, `Get-Content`, `type`) of `~/.bashrc`, `~/.zshrc`, `~/.profile`, a shell history, a `.env` in the
+home folder, a credential store (container registries, other agents' logins, `~/.config/**/credentials*`) is
+blocked however the home folder is spelled (`~`, `$HOME`, `/home/NAME`, `/root`, `C:\\Users\\NAME`,
+`$env:USERPROFILE`, `%USERPROFILE%`) and also when a `cd` in the line moved there first. The project's own
+files with the same names (a dotfiles repository, `.env.example`) and listing the home folder stay fine.
+"""
+
+from __future__ import annotations
+
+import pytest
+from conftest import guard_allows, guard_blocks
+
+RULE = "env.secret-files"
+
+BLOCKED = [
+    ("posix", "cat ~/.bashrc"),
+    ("posix", "head -n 20 ~/.zshrc"),
+    ("posix", "base64 ~/.zsh_history"),
+    ("posix", "xxd ~/.bash_profile"),
+    ("posix", "od -c $HOME/.profile"),
+    ("posix", "strings ${HOME}/.zshenv"),
+    ("posix", "grep -n export ~/.bashrc"),
+    ("posix", "sed -n '1,40p' ~/.bashrc"),
+    ("posix", "awk '/TOKEN/' ~/.zprofile"),
+    ("posix", "tr -d x < ~/.bashrc"),
+    ("posix", "rev ~/.bash_history"),
+    ("posix", "fold -w 80 /home/dev/.bashrc"),
+    ("posix", "less /root/.bashrc"),
+    ("posix", "cat ~/.config/fish/config.fish"),
+    ("posix", "cat ~/.local/share/fish/fish_history"),
+    ("posix", "cat ~/.node_repl_history"),
+    ("posix", "cat ~/.env"),
+    ("posix", "cat ~/.config/containers/auth.json"),
+    ("posix", "cat ~/.config/acme-cli/credentials.json"),
+    ("posix", "cat ~/.git-credentials"),
+    ("posix", "cat ~/.pgpass"),
+    ("posix", "cat ~/.m2/settings.xml"),
+    ("posix", "cat ~/.gem/credentials"),
+    ("posix", "cat ~/.s3cfg"),
+    ("posix", "cat ~/.my.cnf"),
+    ("posix", "cat ~/.config/rclone/rclone.conf"),
+    ("posix", "cat ~/.netrc"),
+    ("posix", "cat ~/.docker/config.json"),
+    ("posix", "cat ~/.kube/config"),
+    ("posix", "cat ~/.codex/auth.json"),
+    ("posix", "cat ~/.claude/.credentials.json"),
+    ("posix", "jq . ~/.gemini/oauth_creds.json"),
+    ("posix", "cd ~ && cat .bashrc"),
+    ("posix", "cd && grep -i key .zshrc"),
+    ("posix", "cd ~/.config && cat gh/hosts.yml"),
+    ("posix", "cd /root; cat .bash_history"),
+    ("posix", "python3 -c \"print(open('/root/.bashrc').read())\""),
+    ("posix", "python3 -c \"import os; print(open(os.path.expanduser('~/.zshrc')).read())\""),
+    (
+        "posix",
+        "node -e \"console.log(require('fs').readFileSync(require('os').homedir() + '/.bashrc', 'utf8'))\"",
+    ),
+    ("powershell", "Get-Content ~\\.bashrc"),
+    ("powershell", "Get-Content $HOME\\.zshrc"),
+    ("powershell", 'gc "$env:USERPROFILE\\.git-credentials"'),
+    ("powershell", "type C:\\Users\\dev\\.bashrc"),
+    ("powershell", "cmd /c type %USERPROFILE%\\.bashrc"),
+    ("powershell", "Get-Content $env:USERPROFILE\\Documents\\PowerShell\\Microsoft.PowerShell_profile.ps1"),
+    ("powershell", "Get-Content C:\\Users\\dev\\.codex\\auth.json"),
+    ("powershell", "Select-String -Path ~\\.bash_history -Pattern token"),
+]
+
+ALLOWED = [
+    ("posix", "cat .bashrc"),
+    ("posix", "cat ./.zshrc"),
+    ("posix", "diff dotfiles/.bashrc dotfiles/.bashrc.orig"),
+    ("posix", "cd docs && cat .profile"),
+    ("posix", "cat .env.example"),
+    ("posix", "cp .env.example .env"),
+    ("posix", "ls ~"),
+    ("posix", "ls -la ~/.config"),
+    ("posix", "echo 'add it to ~/.bashrc'"),
+    ("posix", "grep -rn bashrc docs/"),
+    ("posix", "python3 -c \"print(open('.bashrc').read())\""),
+    ("posix", "cat config/credentials.example.json"),
+    ("powershell", "Get-Content .\\.bashrc"),
+    ("powershell", "Get-ChildItem ~"),
+]
+
+
+@pytest.mark.parametrize(("shell", "command"), BLOCKED)
+def test_reading_the_homes_dotfiles_and_credentials_is_blocked(shell: str, command: str) -> None:
+    guard_blocks(shell, command, RULE)
+
+
+@pytest.mark.parametrize(("shell", "command"), ALLOWED)
+def test_the_projects_files_of_the_same_names_stay_allowed(shell: str, command: str) -> None:
+    guard_allows(shell, command)

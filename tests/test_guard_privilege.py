@@ -1,0 +1,121 @@
+"""Privilege elevation and switching user are a deny class of their own, whatever the command wraps.
+
+An unattended agent never elevates: `sudo make test` is refused as `sudo`, not judged by `make test`. Asking
+what one may elevate to (`sudo -l`) and editing as root (`sudo -e`, `sudoedit`) count too; only a lone
+`--help` or `--version` prints. What the elevating program would run is still read, so `policy explain`
+shows both.
+"""
+
+from __future__ import annotations
+
+import pytest
+from conftest import ELEVATION, guard_allows, guard_blocks, guard_findings
+
+BLOCKED = [
+    ("posix", "sudo iptables -t nat -A POSTROUTING -s 10.8.0.0/24 -o eth0 -j MASQUERADE"),
+    ("posix", "sudo -e /etc/fstab"),
+    ("posix", "sudo --edit /etc/hosts"),
+    ("posix", "sudoedit /etc/sudoers.d/ci"),
+    ("posix", "sudo install -d -m 0755 /etc/apt/keyrings"),
+    ("posix", 'su - deploy -c "cd /srv/app && git pull"'),
+    ("posix", "su -c 'make test'"),
+    ("posix", "su -c 'ls' root"),
+    ("posix", "su -"),
+    ("posix", "sudo -u#-1 /bin/bash"),
+    ("posix", "sudo -l"),
+    ("posix", "sudo -ll"),
+    ("posix", "sudo --list"),
+    ("posix", "sudo -v"),
+    ("posix", "sudo -V"),
+    ("posix", "sudo !!"),
+    ("posix", "sudo make install"),
+    ("posix", "sudo -u x ls"),
+    ("posix", "sudo -s < setup.sh"),
+    ("posix", "sudo DEBUG=1 make"),
+    ("posix", "echo hi | sudo tee /dev/null"),
+    ("posix", "newgrp staff < setup.sh"),
+    ("posix", "newgrp docker"),
+    ("posix", "sg docker -c 'docker ps'"),
+    ("posix", "doas ls"),
+    ("posix", "doas -u www make"),
+    ("posix", "pkexec env DISPLAY=:0 gparted"),
+    ("posix", "run0 systemctl status"),
+    ("posix", "runuser -u postgres -- psql -c 'select 1'"),
+    ("posix", "gosu app ./start.sh"),
+    ("posix", "su-exec app make"),
+    ("posix", "/usr/bin/sudo ls"),
+    ("posix", "sudo -- --version"),
+    ("posix", "sudo --version ls"),
+    ("posix", "env sudo ls"),
+    ("posix", "timeout 60 sudo -n true"),
+    ("posix", "find . -name '*.sh' -exec sudo chmod 755 {} +"),
+    ("posix", "bash -c 'sudo ls'"),
+    ("posix", "make && sudo make install"),
+    ("posix", "setpriv --reuid=0 --regid=0 --init-groups ls"),
+    ("posix", "systemd-run --uid=0 --pty bash"),
+    ("posix", "systemd-run -p User=root ls"),
+    ("posix", "machinectl shell root@.host"),
+    ("posix", "chpst -u nobody ls"),
+    ("posix", "start-stop-daemon --start --chuid app --exec ./server"),
+    ("posix", "capsh --user=root -- -c id"),
+    ("powershell", "runas /user:Administrator cmd"),
+    ("powershell", "runas /netonly /user:corp\\admin powershell"),
+    ("powershell", "Start-Process pwsh -Verb RunAs"),
+    ("powershell", "Start-Process -FilePath cmd -Verb runas -ArgumentList '/c dir'"),
+    ("powershell", "Start-Process powershell -Verb:RunAs"),
+    ("powershell", "saps notepad -Verb RunAs"),
+    ("powershell", "start wt -verb runAs"),
+    ("powershell", "Start-Process cmd -Credential $cred"),
+    ("powershell", "Start-Job -Credential (Get-Credential) { dir }"),
+    ("powershell", "gsudo notepad C:\\Windows\\System32\\drivers\\etc\\hosts"),
+    ("powershell", "sudo winget upgrade --all"),
+    ("powershell", "cmd /c runas /user:admin cmd"),
+    ("powershell", "fodhelper.exe"),
+    ("powershell", "C:\\Windows\\System32\\computerdefaults.exe"),
+    ("powershell", ".\\Akagi64.exe 23 C:\\Windows\\System32\\cmd.exe"),
+    ("posix", "runas.exe /user:Administrator cmd.exe"),
+]
+
+ALLOWED = [
+    ("posix", "sudo --help"),
+    ("posix", "sudo --version"),
+    ("posix", "which sudo"),
+    ("posix", "command -v doas"),
+    ("posix", "man sudo"),
+    ("posix", "echo 'run: sudo make install'"),
+    ("posix", "grep -rn sudo docs/"),
+    ("posix", "git commit -m 'docs: drop sudo from the install steps'"),
+    ("posix", "nice -n 5 make test"),
+    ("posix", "env DEBUG=1 make"),
+    ("posix", "systemd-run --user --scope make"),
+    ("posix", "setpriv --no-new-privs make"),
+    ("powershell", "Start-Process pwsh -ArgumentList '-File', 'build.ps1' -NoNewWindow -Wait"),
+    ("powershell", "Start-Process notepad -Verb Open"),
+    ("powershell", "Get-Help Start-Process -Parameter Verb"),
+    ("powershell", "gsudo --help"),
+    ("powershell", "Write-Output 'needs runas'"),
+]
+
+
+@pytest.mark.parametrize(("shell", "command"), BLOCKED)
+def test_elevating_or_switching_user_is_its_own_deny_class(shell: str, command: str) -> None:
+    guard_blocks(shell, command, ELEVATION)
+
+
+@pytest.mark.parametrize(("shell", "command"), ALLOWED)
+def test_help_mentions_and_unprivileged_wrappers_stay_allowed(shell: str, command: str) -> None:
+    guard_allows(shell, command)
+
+
+@pytest.mark.parametrize(
+    ("command", "inner"),
+    [
+        ("sudo rm -rf /", "destructive.recursive-delete"),
+        ("sudo curl -fsSL http://x/i.sh", "network.http-client"),
+        ("doas cat /etc/shadow", "env.secret-files"),
+        ("su -c 'printenv'", "env.print-environment"),
+    ],
+)
+def test_what_the_elevated_command_does_is_still_found(command: str, inner: str) -> None:
+    """The decision names the elevation; `policy explain` still shows the wrapped command's own rule."""
+    assert {ELEVATION, inner} <= guard_findings("posix", command)

@@ -1,0 +1,119 @@
+"""Windows machine state written in cmd or PowerShell form is blocked like its POSIX counterparts.
+
+Boot configuration, drive letters and volumes, system file repair, power schemes, drivers, disk encryption and
+write filters, store apps and Windows features for the machine, and package managers' machine-wide settings
+change the whole machine. Reading that state, asking for help, and links made inside the project stay fine;
+a link or junction with its link or its target outside the project is a write outside it.
+"""
+
+from __future__ import annotations
+
+import pytest
+from conftest import guard_allows, guard_blocks
+
+BLOCKED = [
+    ("powershell", "bcdboot C:\\Windows /s S: /f UEFI", "destructive.machine-state"),
+    ("powershell", "bcdboot C:\\Windows", "destructive.machine-state"),
+    ("powershell", "reagentc /disable", "destructive.machine-state"),
+    ("powershell", "bootrec /fixmbr", "destructive"),
+    ("powershell", "subst Z: C:\\Python27", "destructive.machine-state"),
+    ("powershell", "subst Z: /d", "destructive.machine-state"),
+    ("powershell", "cmd /c subst X: .", "destructive.machine-state"),
+    ("powershell", "mountvol X: /d", "destructive"),
+    ("powershell", "label C: SYSTEM", "destructive.machine-state"),
+    ("powershell", "Set-Volume -DriveLetter D -NewFileSystemLabel Data", "destructive.machine-state"),
+    (
+        "powershell",
+        "Get-Partition -DriveLetter E | Set-Partition -NewDriveLetter F",
+        "destructive.machine-state",
+    ),
+    ("powershell", "Optimize-Volume -DriveLetter C -ReTrim", "destructive.machine-state"),
+    ("powershell", "sfc /scannow", "destructive.machine-state"),
+    ("powershell", "sfc /scanfile=C:\\Windows\\System32\\kernel32.dll", "destructive.machine-state"),
+    ("powershell", "chkdsk C: /f /r", "destructive.machine-state"),
+    ("powershell", "defrag C: /O", "destructive.machine-state"),
+    ("powershell", "compact /compactos:always", "destructive.machine-state"),
+    ("powershell", "powercfg /setactive SCHEME_MIN", "destructive.machine-state"),
+    ("powershell", "powercfg /x monitor-timeout-ac 10", "destructive.machine-state"),
+    ("powershell", "powercfg -h off", "destructive.machine-state"),
+    (
+        "powershell",
+        "powercfg /duplicatescheme 381b4222-f694-41f0-9685-ff5bb260df2e",
+        "destructive.machine-state",
+    ),
+    ("powershell", "pnputil /export-driver * C:\\drivers", "destructive.machine-state"),
+    ("powershell", 'pnputil /disable-device "USB\\VID_1234"', "destructive.machine-state"),
+    ("powershell", "pnputil /delete-driver oem12.inf /uninstall /force", "destructive.machine-state"),
+    ("powershell", "Remove-AppxPackage -AllUsers -Package Microsoft.BingNews", "destructive.machine-state"),
+    ("powershell", "Get-AppxPackage *xbox* | Remove-AppxPackage", "destructive.machine-state"),
+    ("powershell", "Remove-AppxProvisionedPackage -Online -PackageName x", "destructive.machine-state"),
+    ("powershell", "Install-WindowsUpdate -AcceptAll -AutoReboot", "destructive.machine-state"),
+    ("powershell", "Get-WindowsUpdate -Install -AcceptAll", "destructive.machine-state"),
+    ("powershell", "Uninstall-Module PSReadLine -AllVersions", "destructive.machine-state"),
+    ("powershell", "Disable-BitLocker -MountPoint C:", "destructive.machine-state"),
+    ("powershell", "manage-bde -off C:", "destructive.machine-state"),
+    ("powershell", "repair-bde C: D: -RecoveryKey F:\\key.bek", "destructive.machine-state"),
+    ("powershell", "uwfmgr filter disable", "destructive.machine-state"),
+    ("powershell", "Clear-Tpm", "destructive.machine-state"),
+    ("powershell", "Rename-Computer -NewName build01", "destructive.machine-state"),
+    ("powershell", "choco feature enable -n allowGlobalConfirmation", "destructive.machine-state"),
+    ("powershell", "choco config set cacheLocation C:\\temp", "destructive.machine-state"),
+    ("powershell", "scoop bucket rm extras", "destructive.machine-state"),
+    ("powershell", "scoop reset python", "destructive.machine-state"),
+    ("powershell", "nvm use 20.11.0", "destructive.machine-state"),
+    ("powershell", "nvm uninstall 18.0.0", "destructive.machine-state"),
+    ("powershell", "bleachbit_console.exe --clean system.cache", "destructive.machine-state"),
+    ("posix", "sfc.exe /scannow", "destructive.machine-state"),
+    ("posix", "bcdboot C:\\\\Windows", "destructive.machine-state"),
+    ("powershell", "mklink /d C:\\link C:\\Windows", "containment.write-outside-project"),
+    ("powershell", "mklink /j link C:\\Windows", "containment.write-outside-project"),
+    (
+        "powershell",
+        "mklink /h src\\hosts C:\\Windows\\System32\\drivers\\etc\\hosts",
+        "containment.write-outside-project",
+    ),
+    ("powershell", "mklink /j docs\\api ..\\shared\\api", "containment.write-outside-project"),
+    ("powershell", "mklink /d docs\\api ..\\..\\shared\\api", "containment.write-outside-project"),
+    ("powershell", "cmd /c mklink /j link C:\\Users\\me\\Documents", "containment.write-outside-project"),
+    ("posix", "cmd.exe /c mklink /d link C:\\\\Windows", "containment.write-outside-project"),
+]
+
+ALLOWED = [
+    ("powershell", "subst"),
+    ("powershell", "mountvol"),
+    ("powershell", "sfc /?"),
+    ("powershell", "chkdsk C:"),
+    ("powershell", "defrag C: /A"),
+    ("powershell", "compact /c /s:build"),
+    ("powershell", "powercfg /list"),
+    ("powershell", "powercfg /getactivescheme"),
+    ("powershell", "powercfg /batteryreport /output battery.html"),
+    ("powershell", "pnputil /enum-drivers"),
+    ("powershell", "pnputil /enum-devices /connected"),
+    ("powershell", "Get-AppxPackage -Name *terminal*"),
+    ("powershell", "Get-Volume"),
+    ("powershell", "Get-WindowsUpdate"),
+    ("powershell", "manage-bde -status"),
+    ("powershell", "uwfmgr get-config"),
+    ("powershell", "bcdboot /?"),
+    ("powershell", "choco feature list"),
+    ("powershell", "scoop bucket list"),
+    ("powershell", "nvm list"),
+    ("powershell", "bleachbit_console.exe --list-cleaners"),
+    ("powershell", "mklink link.txt target.txt"),
+    ("powershell", "mklink /d docs\\api ..\\shared\\api"),
+    ("powershell", "mklink /j build\\current build\\v2"),
+    ("powershell", "Write-Output 'run sfc /scannow as an administrator'"),
+    ("posix", "nvm use 20"),
+    ("posix", "grep -rn 'powercfg /setactive' docs/"),
+]
+
+
+@pytest.mark.parametrize(("shell", "command", "expected"), BLOCKED)
+def test_changing_windows_machine_state_is_blocked(shell: str, command: str, expected: str) -> None:
+    guard_blocks(shell, command, expected)
+
+
+@pytest.mark.parametrize(("shell", "command"), ALLOWED)
+def test_reading_it_and_links_inside_the_project_stay_allowed(shell: str, command: str) -> None:
+    guard_allows(shell, command)

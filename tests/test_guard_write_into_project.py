@@ -1,0 +1,158 @@
+"""Writing generated output into the project is judged by what the target holds, not by the `>` alone.
+
+`> file`, `tee file`, `Out-File file` replace the whole file. With the working directory known, a target that
+holds nothing to lose is fine: a new file, an empty one, or output git ignores and does not track. A tracked
+file with content, an untracked one (maybe the user's unsaved work), a file the same line reads or moves
+first, a link, anything outside the project, and any statement that writes nothing (`: > f`, `> f`, `$null >
+f`), which only empties the file, stay blocked. Without a working directory nothing is known: blocked.
+These tests use real git repositories in temporary folders.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from glmagent.guard import Policy
+
+if shutil.which("git") is None:
+    pytest.skip("git is not installed", allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A git project: tracked files with content, an empty tracked file, ignored output, untracked work."""
+    root = tmp_path_factory.mktemp("proj")
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid", "-c", "commit.gpgsign=false"]
+    subprocess.run(["git", "init", "-q"], cwd=root, check=True)
+    (root / "src").mkdir()
+    (root / "src" / "app.py").write_text("print('hi')\n")
+    (root / "src" / "__init__.py").write_text("")
+    (root / "README.md").write_text("# demo\n")
+    (root / "data").mkdir()
+    (root / "data" / "names.txt").write_text("b\na\n")
+    (root / ".gitignore").write_text("coverage.lcov\nbuild/\n*.log\n")
+    subprocess.run([*git, "add", "-A"], cwd=root, check=True)
+    subprocess.run([*git, "commit", "-qm", "init"], cwd=root, check=True)
+    (root / "coverage.lcov").write_text("TN:\nSF:src/app.py\n")  # ignored output from an earlier run
+    (root / "build").mkdir()
+    (root / "build" / "test.log").write_text("ok\n")
+    (root / "notes.txt").write_text("the user's unsaved notes\n")  # untracked, not ignored
+    (root / "empty.out").write_text("")
+    outside = tmp_path_factory.mktemp("outside")
+    (outside / "precious.txt").write_text("keep me\n")
+    os.symlink(outside / "precious.txt", root / "link.txt")
+    os.symlink(outside, root / "elsewhere")
+    return root
+
+
+def decide(command: str, root: Path | None, shell: str = "posix"):  # type: ignore[no-untyped-def]
+    return Policy.default().check(command, shell, cwd=root)  # type: ignore[arg-type]
+
+
+ALLOWED = [
+    ("posix", "c8 report --reporter=text-lcov > coverage.lcov"),  # ignored output, regenerated
+    ("posix", "sha256sum README.md > src/file.sha256"),  # a new file
+    ("posix", "gzip -cd data/x.gz > data/x"),
+    ("posix", "diff -u README.md src/app.py > data/diff.patch"),
+    ("posix", "pytest -q > build/test.log 2>&1"),  # ignored
+    ("posix", "make > build/new/out.txt"),  # a new file in a new folder
+    ("posix", "sort data/names.txt > data/sorted.txt"),
+    ("posix", "pytest > out.txt; cat out.txt"),  # read after it is written
+    ("posix", "echo '' > empty.out"),  # empty: nothing to lose
+    ("posix", "echo x > src/__init__.py"),  # tracked but empty
+    ("posix", "pytest | tee report.txt"),
+    ("posix", "make 2>&1 | tee build/make.log"),
+    ("posix", "cd src && python -m pydoc app > app.txt"),
+    ("posix", "out=report.html; pytest --html=x > $out"),
+    ("posix", "sh -c 'pytest > results.txt'"),
+    ("posix", 'bash -c "make > build/all.log"'),
+    ("powershell", "Get-Process | Tee-Object -FilePath out.txt"),
+    ("powershell", "Get-ChildItem -Recurse src | Out-File listing.txt"),
+    ("powershell", "Get-Process > procs.txt"),
+    ("powershell", "'generated' > new.txt"),
+    ("powershell", "Set-Content -Path new.txt -Value 'x'"),
+    ("powershell", "dotnet test | Out-File -FilePath build\\test.log"),
+    ("powershell", "Get-Process | Export-Csv -Path procs.csv"),
+    ("powershell", 'cmd /c "dir /b > listing.txt"'),
+]
+
+BLOCKED = [
+    ("posix", ": > src/app.py"),  # tracked, and a statement that writes nothing
+    ("posix", ": > new.txt"),  # empties: never generated output
+    ("posix", "> new.txt"),
+    ("posix", "true > new.txt"),
+    ("posix", "cat /dev/null > coverage.lcov"),
+    ("posix", "echo x > src/app.py"),  # tracked with content
+    ("posix", "python gen.py > README.md"),
+    ("posix", "echo x > notes.txt"),  # untracked, not ignored: maybe the user's work
+    ("posix", "sort data/names.txt > data/names.txt"),  # read and emptied by the same line
+    ("posix", "cat coverage.lcov | sort > coverage.lcov"),
+    ("posix", "mv README.md new.txt; echo x > new.txt"),
+    ("posix", "pytest > x.log; make > x.log"),  # written twice
+    ("posix", "cat build/*.log > build/test.log"),  # a glob may name an existing file
+    ("posix", "echo x > link.txt"),  # a link: writes outside
+    ("posix", "echo x > elsewhere/new.txt"),  # through a linked folder
+    ("posix", "echo x > ../outside.txt"),
+    ("posix", "echo x > /tmp/glmagent-new-output.txt"),  # the temp folder is every program's
+    ("posix", "echo x > .git/config"),
+    ("posix", "pytest | tee src/app.py"),
+    ("posix", "pytest | tee out.txt out.txt"),
+    ("posix", "cat README.md | tee README.md"),
+    ("posix", 'f=$1; pytest > "$f"'),
+    ("powershell", "$null > .\\data\\app.db"),
+    ("powershell", "$null > new.db"),
+    ("powershell", "'' > new.txt"),
+    ("powershell", "Get-Process | Out-File README.md"),
+    ("powershell", "Set-Content -Path src\\app.py -Value 'x'"),
+    ("powershell", "Get-Content data\\names.txt | Set-Content data\\names.txt"),
+    ("powershell", 'cmd /c "type nul > new.txt"'),
+    ("powershell", 'cmd /c "echo x > README.md"'),
+]
+
+
+@pytest.mark.parametrize(("shell", "command"), ALLOWED)
+def test_output_into_a_file_with_nothing_to_lose_is_allowed(repo: Path, shell: str, command: str) -> None:
+    decision = decide(command, repo, shell)
+    assert decision.allowed, (command, decision.rule_id, decision.reason)
+
+
+@pytest.mark.parametrize(("shell", "command"), BLOCKED)
+def test_replacing_what_a_file_holds_stays_blocked(repo: Path, shell: str, command: str) -> None:
+    decision = decide(command, repo, shell)
+    assert not decision.allowed, command
+
+
+@pytest.mark.parametrize(("shell", "command"), ALLOWED)
+def test_without_a_working_directory_nothing_is_known(shell: str, command: str) -> None:
+    assert not decide(command, None, shell).allowed, command
+
+
+def test_nothing_is_written_while_deciding(repo: Path) -> None:
+    before = sorted(p.relative_to(repo).as_posix() for p in repo.rglob("*") if ".git" not in p.parts)
+    for _, command in ALLOWED + BLOCKED:
+        decide(command, repo)
+    after = sorted(p.relative_to(repo).as_posix() for p in repo.rglob("*") if ".git" not in p.parts)
+    assert after == before
+
+
+def test_a_project_that_is_no_git_repository_spares_only_new_and_empty_files(tmp_path: Path) -> None:
+    (tmp_path / "report.txt").write_text("last week's report\n")
+    assert decide("pytest > fresh.txt", tmp_path).allowed
+    assert not decide("pytest > report.txt", tmp_path).allowed
+
+
+def test_a_tracked_file_stays_blocked_even_when_a_pattern_ignores_it(tmp_path: Path) -> None:
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid", "-c", "commit.gpgsign=false"]
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    (tmp_path / "schema.log").write_text("kept on purpose\n")
+    subprocess.run([*git, "add", "schema.log"], cwd=tmp_path, check=True)
+    subprocess.run([*git, "commit", "-qm", "x"], cwd=tmp_path, check=True)
+    (tmp_path / ".gitignore").write_text("*.log\n")
+    (tmp_path / "other.log").write_text("output of an earlier run\n")
+    assert not decide("make schema > schema.log", tmp_path).allowed
+    assert decide("make > other.log", tmp_path).allowed
