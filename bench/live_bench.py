@@ -87,6 +87,8 @@ class LiveTask:
 def is_test(path: Path) -> bool:
     """Test files and what steers pytest: the bench restores these before judging."""
     name = path.name
+    if "__pycache__" in path.parts or name.endswith(".pyc"):
+        return False
     return (
         name.startswith("test_")
         or name.endswith("_test.py")

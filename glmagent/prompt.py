@@ -230,9 +230,10 @@ class ContextBuilder:
 
     def shrink(self, messages: Sequence[ChatMessage]) -> list[ChatMessage]:
         """The same conversation made much shorter, for a model whose context window refused it: each user
-        and assistant message cut to a quarter, keeping its start and end; the system rules stay whole."""
+        and assistant message cut to a quarter, keeping its start and end; the system rules stay whole, less
+        their example reply."""
         return [
-            m
+            ChatMessage(role="system", content=_without_example(m.content))
             if m.role == "system"
             else ChatMessage(role=m.role, content=_cap_tokens(m.content, estimate_tokens(m.content) // 4))
             for m in messages
@@ -320,6 +321,13 @@ class ContextBuilder:
             budget -= len(text)
             blocks.append(f"## Action {index}: {observation.tool} — {observation.status}\n{text}")
         return "\n\n".join(blocks)
+
+
+def _without_example(rules: str) -> str:
+    """The system rules without the example reply (the rules and the schema stay)."""
+    start = rules.find(_EXAMPLE_HEADING)
+    end = rules.find("The reply must validate", start)
+    return rules if start == -1 or end == -1 else rules[:start] + rules[end:]
 
 
 def _abridged(observation: Observation, shown: set[str] | frozenset[str], test_command: str | None) -> str:

@@ -46,6 +46,7 @@ def outcomes_in_process(project: Path) -> dict[str, bool]:
     names = {p.stem for p in project.rglob("*.py")} | {p.name for p in project.iterdir() if p.is_dir()}
     results: dict[str, bool] = {}
     sys.path.insert(0, str(project))
+    sys.dont_write_bytecode, writes = True, sys.dont_write_bytecode  # no __pycache__ in the task set
     try:
         _forget(names, project)
         for test_file in sorted(project.rglob("test_*.py")):
@@ -65,6 +66,7 @@ def outcomes_in_process(project: Path) -> dict[str, bool]:
                     except Exception:
                         results[name] = False
     finally:
+        sys.dont_write_bytecode = writes
         sys.path.remove(str(project))
         _forget(names, project)
     return results

@@ -280,7 +280,10 @@ class OpenAICompatiblePlanner:
             )
             sent = self._clock()
             try:
-                response = self._send(body, where, self.timeout)
+                # Silence before the first byte counts against the retry deadline too; a reply that is
+                # arriving is never cut by it.
+                first = min(self.timeout, max(0.1, deadline - sent))
+                response = self._send(body, where, self.timeout, first_byte=first)
                 reply = self._read(response, where, self._clock() - sent)
             except _FailedAttempt as failed:
                 failure, message = failed.failure, failed.message
@@ -406,7 +409,9 @@ class OpenAICompatiblePlanner:
             return True
         return False
 
-    def _send(self, body: dict[str, Any], where: str, timeout: float) -> httpx.Response:
+    def _send(
+        self, body: dict[str, Any], where: str, timeout: float, *, first_byte: float | None = None
+    ) -> httpx.Response:
         """POST and wait for the reply on a daemon thread, so that Ctrl-C while waiting stops at once (the
         abandoned request cannot hold the process's exit either).
 
@@ -455,10 +460,10 @@ class OpenAICompatiblePlanner:
                             f"the streamed reply from {where} was still arriving after {STREAM_CAP_S:g}s; "
                             "lower --max-tokens"
                         )
-                elif now - started > timeout:
+                elif now - started > (limit := timeout if first_byte is None else first_byte):
                     self._abandon(client)
                     raise _FailedAttempt.went_silent(
-                        f"no reply from {where} within {timeout:g}s (--request-timeout: the longest a "
+                        f"no reply from {where} within {limit:g}s (--request-timeout: the longest a "
                         "request may stay silent, or a reply that is not streamed may take); the provider "
                         "may be overloaded, or the model too slow for this timeout"
                     )
