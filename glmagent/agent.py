@@ -12,16 +12,17 @@ from glmagent._log import get_logger
 from glmagent.audit import DEFAULT_LOCK_WAIT, software_facts, utc_now
 from glmagent.config import Settings, resolve_settings, split_policy_files
 from glmagent.errors import ConfigError
+from glmagent.focus import FileView, WorkingSet
 from glmagent.limits import Limits
 from glmagent.loop import AgentLoop, LoopObserver, Task, TaskResult
 from glmagent.memory import AgentSummaryStore, act_store, validate_task_id
 from glmagent.observation import Observation
 from glmagent.planners.base import Planner
-from glmagent.project_map import project_map
+from glmagent.project_map import project_files, project_map
 from glmagent.prompt import ContextBuilder
 from glmagent.secrets import Redactor, declare_secret_variable
 from glmagent.stopping import StopControl
-from glmagent.testing import ShellTestRunner
+from glmagent.testing import ShellTestRunner, TestFiles
 from glmagent.tools import git
 from glmagent.tools.executor import ToolExecutor
 from glmagent.tools.sandbox import NO_SANDBOX_NOTICE, Sandbox, resolve_sandbox
@@ -152,6 +153,10 @@ class CodingAgent:
         memory = AgentSummaryStore(workspace.root, task.task_id, redactor=redactor, lock_wait=self.lock_wait)
         loop = AgentLoop(
             project_map=project_map(workspace.root, git=git_runner),
+            focus=WorkingSet(FileView(workspace, redactor)),
+            test_files=TestFiles(workspace, lambda: project_files(workspace.root, git_runner))
+            if tests
+            else None,
             planner=planner,
             executor=executor,
             memory=memory,

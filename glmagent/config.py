@@ -108,14 +108,15 @@ class Settings(BaseModel):
     """Name of the environment variable holding the provider's key (instead of the provider's usual one)."""
     max_tokens: int = Field(default=4096, ge=16, le=1_000_000)
     """Completion tokens asked for at most per planner call; a cut-off reply counts as invalid output."""
-    request_timeout: float = Field(default=120.0, gt=0)
-    """Seconds one planner request may take in all, however slowly the server answers."""
+    request_timeout: float = Field(default=600.0, gt=0)
+    """Seconds a planner request may stay silent: before the reply's first byte, and between two parts of a
+    streamed reply (one that keeps arriving is never cut); a reply that is not streamed must arrive whole."""
     max_retries: int = Field(default=4, ge=0, le=20)
     """Retries of a planner request after rate limits, server errors, dropped connections and timeouts."""
     retry_backoff: float = Field(default=1.0, ge=0, le=60)
     """Seconds before the first retry; each next wait doubles (at most 30 s), with jitter."""
     retry_deadline: float = Field(default=300.0, gt=0)
-    """Seconds one planner call may spend in all, retries and waits included."""
+    """Seconds after the start of a planner call in which retries may begin (a reply arriving is not cut)."""
     requests_per_minute: float | None = Field(default=None, gt=0)
     """Client-side cap on planner requests a minute (unset: no cap)."""
     response_format: Literal["auto", "json_schema", "json_object", "none"] = "auto"
@@ -130,7 +131,7 @@ class Settings(BaseModel):
     """Bytes of a file apply_diff edits at most."""
     observation_max_chars: int = Field(default=400_000, ge=10_000)
     """Characters of action output one iteration keeps in all; later outputs are cut to what is left."""
-    prompt_budget: int = Field(default=20_000, ge=4_000, le=2_000_000)
+    prompt_budget: int = Field(default=12_000, ge=4_000, le=2_000_000)
     """Tokens (estimated high) the whole prompt may take; lower it for a model with a small context window."""
     thinking: bool | None = None
     """GLM thinking on or off for models that think by default (unset: the model's default)."""

@@ -7,7 +7,7 @@ in as objects that satisfy small Protocols, so each can be replaced by a real fa
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from enum import StrEnum
 from pathlib import Path
 from typing import Any, Protocol
@@ -21,7 +21,7 @@ from glmagent.observation import Observation
 from glmagent.planners.base import NO_REPLY_LEFT, ChatMessage, Planner, PlannerReply, TokenUsage
 from glmagent.prompt import ContextBuilder, LastIteration
 from glmagent.stopping import StopControl
-from glmagent.testing import TestOutcome
+from glmagent.testing import TestOutcome, failing_tests, passed_count, task_allows_test_changes
 
 
 class StopReason(StrEnum):
@@ -51,6 +51,10 @@ class Task(BaseModel):
     test_command: str | None = None
     resumes: str | None = None
     """The run this one continues (`glmagent task --resume`), recorded in `task_start` as `resumed_from`."""
+    test_edits: bool | None = None
+    """May the model change test files? None: only when the description asks for test changes
+    (`glmagent.testing.task_allows_test_changes`). When not, the tests judge the task as they were at its
+    start: diffs to them are refused and changes made by commands are put back."""
 
 
 class TaskResult(BaseModel):
@@ -74,6 +78,9 @@ class TaskResult(BaseModel):
     cost_usd: float | None = None
     """What the planner calls cost, from the configured price table; None when any price was unknown."""
     tests_passed: bool | None = None
+    test_files: dict[str, str] = Field(default_factory=dict)
+    """Every test file the model changed or tried to change, and what became of it: `changed` (the task
+    asked for test changes), `edit refused`, `put back`, or `could not be put back` (then no success)."""
     memory_file: Path | None = None
     audit_file: Path | None = None
 
@@ -109,6 +116,37 @@ class MemoryStore(Protocol):
     def append_iteration(self, number: int, lines: Sequence[str]) -> str: ...
 
     def finish_run(self, **outcome: Any) -> None: ...
+
+
+class FileFocus(Protocol):
+    """The files the model works on, shown in full in each prompt, and which it has seen
+    (`glmagent.focus.WorkingSet`)."""
+
+    paths: list[str]
+
+    def start_from(self, test_output: str) -> None: ...
+
+    def add(self, path: str) -> None: ...
+
+    def mark_seen(self, path: str) -> None: ...
+
+    def has_seen(self, path: str) -> bool: ...
+
+    def render(self, read_only: Callable[[str], bool] | None = None) -> list[tuple[str, str]]: ...
+
+    def capture(self, path: str) -> bytes | None: ...
+
+    def put_back(self, path: str, data: bytes | None) -> bool: ...
+
+
+class TestFileGuard(Protocol):
+    """The project's test files as they were at the start (`glmagent.testing.TestFiles`)."""
+
+    def is_test(self, path: str) -> bool: ...
+
+    def changed(self) -> list[str]: ...
+
+    def restore(self, paths: list[str]) -> list[str]: ...
 
 
 class LoopObserver(Protocol):
@@ -186,6 +224,8 @@ class AgentLoop:
         start_details: Mapping[str, object] | None = None,
         project_map: str | None = None,
         stop: StopControl | None = None,
+        focus: FileFocus | None = None,
+        test_files: TestFileGuard | None = None,
         limits: Limits | None = None,
     ) -> None:
         self.planner = planner
@@ -202,6 +242,10 @@ class AgentLoop:
         """The project's files, shown in the first prompt of the run (real models guess paths otherwise)."""
         self.start_details = dict(start_details or {})
         """Extra facts for the `task_start` record (e.g. which OS sandbox contains the commands)."""
+        self.focus = focus
+        """Files shown in full in every prompt; without it the model sees files only through read_file."""
+        self.test_files = test_files
+        """The test files as they were at the start; without it test edits are neither refused nor seen."""
 
     def run(self, task: Task) -> TaskResult:
         """Plan, act and observe until a stop condition holds; the summary is written whatever happens."""
@@ -214,6 +258,15 @@ class AgentLoop:
         self._iteration_cost: float | None = 0.0
         self._blocks: list[str] = []
         self._lines: list[str] = []
+        self._notes: list[str] = []
+        self._failed_actions: dict[tuple[str, str, str, int], tuple[int, str]] = {}
+        self._edits = 0  # changes made so far: a failed action may succeed once something changed
+        self._test_report: dict[str, str] = {}
+        self._undo: dict[str, bytes | None] = {}  # files this iteration's diffs changed, as they were before
+        self._ran_command = False
+        self._tests_editable = (
+            task.test_edits if task.test_edits is not None else task_allows_test_changes(task.description)
+        )
         # The store takes the task's lock first, so the numbering and memory read below are this run's own.
         self.memory.start_run(
             description=task.description,
@@ -236,6 +289,8 @@ class AgentLoop:
             if self.tests is not None:
                 latest_tests = self._run_tests("baseline")
                 baseline_passed = latest_tests.passed
+                if self.focus is not None and not latest_tests.passed:
+                    self.focus.start_from(latest_tests.output)
             last: LastIteration | None = None
             for _ in range(task.max_iterations):
                 iterations += 1
@@ -250,10 +305,17 @@ class AgentLoop:
                     self._close_iteration()
                     reason = StopReason.NO_ACTIONS
                     break
+                self._undo, self._ran_command = {}, False
                 observations = self._act(output.actions)
                 clean_iterations += all(o.status == "ok" for o in observations)
                 if self.tests is not None and _changed_something(output.actions, observations):
+                    before = latest_tests
                     latest_tests = self._run_tests(f"after iteration {self._number}")
+                    if self._made_worse(before, latest_tests):
+                        assert before is not None
+                        latest_tests = self._undo_iteration(before, latest_tests)
+                    else:
+                        self._note_regressions(before, latest_tests)
                 last = LastIteration(number=self._number, observations=observations)
                 self._close_iteration()
                 if baseline_passed is False and latest_tests is not None and latest_tests.passed:
@@ -272,6 +334,13 @@ class AgentLoop:
             self._close_iteration()
         self.stop.finishing()
         success = _succeeded(reason, self.tests is not None, latest_tests, clean_iterations)
+        unguarded = self._settle_test_files()
+        if unguarded and success:
+            success = False
+            error = (
+                f"test files changed and could not be put back ({', '.join(unguarded)}), so passing tests do "
+                "not show the task was done"
+            )
         if reason is StopReason.MAX_ITERATIONS and error is None:
             error = f"stopped at the iteration limit ({task.max_iterations}) before the task was done"
         elif reason is StopReason.NO_ACTIONS and not success and latest_tests and not latest_tests.passed:
@@ -294,6 +363,7 @@ class AgentLoop:
             usage=self._usage,
             cost_usd=self._cost if self._priced else None,
             tests_passed=latest_tests.passed if latest_tests is not None else None,
+            test_files=self._test_report,
             memory_file=self.memory.summary_path,
             audit_file=self.memory.audit_path,
         )
@@ -303,6 +373,7 @@ class AgentLoop:
     def _plan(
         self, task: Task, iteration: int, last: LastIteration | None, tests: TestOutcome | None
     ) -> PlannerOutput:
+        notes, self._notes = self._notes, []
         messages = self.context.build(
             task=task.description,
             test_command=task.test_command,
@@ -312,6 +383,8 @@ class AgentLoop:
             iteration=iteration,
             max_iterations=task.max_iterations,
             project_map=self.project_map if iteration == 1 else None,
+            files=self.focus.render(self._read_only) if self.focus is not None else (),
+            notes=notes,
         )
         shrunk = False
         first = ""  # why the first reply was invalid, once it was
@@ -399,6 +472,13 @@ class AgentLoop:
         actions = actions[: self.limits.max_actions]
         budget = ObservationBudget(self.limits.observation_max_chars)
         self._act_within_limits(actions, observations, budget)
+        for action, observation in zip(actions, observations, strict=False):
+            if self.focus is not None and action.path and action.tool is ToolName.APPLY_DIFF:
+                self.focus.add(action.path)
+            read = action.tool is ToolName.READ_FILE and observation.status == "ok"
+            if self.focus is not None and action.path and read:
+                self.focus.add(action.path)
+                self.focus.mark_seen(action.path)
         if beyond:  # one observation, one record: a reply of 10,000 actions costs no more than one of 21
             refused = refused_actions(len(beyond), self.limits.max_actions, beyond[0].tool.value)
             observations.append(refused)
@@ -413,8 +493,19 @@ class AgentLoop:
     ) -> None:
         for index, action in enumerate(actions):
             self.observer.action_started(self._number, action)
-            with self.stop.action():
-                observation = budget.fit(self.executor.execute(action))
+            observation = self._refusal(action)
+            if observation is None:
+                unseen = (
+                    action.tool is ToolName.APPLY_DIFF
+                    and action.path is not None
+                    and self.focus is not None
+                    and not self.focus.has_seen(action.path)
+                )
+                if action.tool is ToolName.APPLY_DIFF and action.path and self.focus is not None:
+                    self._undo.setdefault(action.path, self.focus.capture(action.path))
+                with self.stop.action():
+                    observation = budget.fit(self.executor.execute(action))
+                observation = self._after(action, observation, unseen=unseen)
             observations.append(observation)
             self._lines.append(observation.summary)
             self.memory.record_action(
@@ -446,6 +537,197 @@ class AgentLoop:
                 if skipped:
                     self._lines.append(f"Skipped {len(skipped)} remaining action(s) after the rejection")
                 break
+
+    def _refusal(self, action: Action) -> Observation | None:
+        """Why the loop does not run `action` at all, as its observation; None when it may run.
+
+        Two things are refused here, before the executor sees them: an action that failed before and would
+        fail the same way (nothing changed since), and a diff to a test file the task does not ask to
+        change. A diff to a file the model has not been shown is not refused: its lines must match the file
+        like any diff's (so it cannot make a wrong edit), and when they do not, the refusal says the file
+        was unseen and the next prompt shows it."""
+        earlier = self._failed_actions.get(self._fingerprint(action))
+        if earlier is not None:
+            number, summary = earlier
+            advice = (
+                "copy its ' ' and '-' lines from the file's current content under # Files"
+                if action.tool is ToolName.APPLY_DIFF
+                else "change it, or do something else"
+            )
+            return self._refused(
+                action,
+                "repeated",
+                f"Not run: the same action as in iteration {number}, which failed ({summary}), and nothing "
+                f"has changed since, so it would fail the same way. Do not send it again: {advice}.",
+            )
+        if action.tool is not ToolName.APPLY_DIFF or not action.path:
+            return None
+        if self._read_only(action.path):
+            self._test_report[action.path] = "edit refused"
+            self._failed_actions[self._fingerprint(action)] = (self._number, "a test file: not to be changed")
+            code = [p for p in (self.focus.paths if self.focus else []) if not self._read_only(p)]
+            where = f" ({', '.join(code)}, under # Files)" if code else ""
+            return self._refused(
+                action,
+                "test_file",
+                f"Not applied: {action.path} is a test file, and the task does not ask to change tests: the "
+                "tests decide whether the task is done, as they were at its start. Change the code they "
+                f"test instead{where}.",
+            )
+        return None
+
+    def _read_only(self, path: str) -> bool:
+        """Whether the model may not change `path`: a test file of a task that does not ask for that."""
+        return self.test_files is not None and not self._tests_editable and self.test_files.is_test(path)
+
+    def _refused(self, action: Action, reason: str, text: str) -> Observation:
+        label = action.brief()
+        return Observation(
+            tool=action.tool.value,
+            status="failed",
+            summary=f"Not run: {label} ({reason.replace('_', ' ')})",
+            output=text,
+            details={
+                "refused_by": "loop",
+                "reason": reason,
+                **({"path": action.path} if action.path else {}),
+            },
+        )
+
+    def _fingerprint(self, action: Action) -> tuple[str, str, str, int]:
+        text = action.diff if action.tool is ToolName.APPLY_DIFF else action.command
+        return action.tool.value, action.path or "", (text or "").strip(), self._edits
+
+    def _after(self, action: Action, observation: Observation, *, unseen: bool) -> Observation:
+        """Remember what an executed action means for the next ones: a failure not to repeat, a change
+        that lets failed actions be tried again, test files a command changed (put back unless allowed).
+        Returns the observation, told that the file was unseen when a diff written blind failed."""
+        details = observation.details
+        if (
+            action.tool is ToolName.APPLY_DIFF
+            and observation.status == "ok"
+            and details.get("added") == 0
+            and details.get("removed") == 0
+        ):
+            observation = observation.model_copy(
+                update={
+                    "status": "failed",
+                    "summary": f"Diff for {action.path} changed nothing",
+                    "output": "The diff changed nothing: what it puts in is exactly what it takes out (the "
+                    "REPLACE part equals the SEARCH part, or the hunk has only unchanged lines). Write the "
+                    "lines as they must read after the fix.",
+                }
+            )
+        if observation.status in ("failed", "rejected"):
+            self._failed_actions[self._fingerprint(action)] = (self._number, observation.summary)
+        if unseen and observation.status == "failed":
+            observation = observation.model_copy(
+                update={
+                    "output": observation.output
+                    + f"\nYou had not seen {action.path} when you wrote this diff: its current content is "
+                    "shown under # Files now. Copy the diff's ' ' and '-' lines from there.",
+                    "details": {**observation.details, "unseen_file": True},
+                }
+            )
+        changed = observation.status == "ok" and action.tool is ToolName.APPLY_DIFF
+        if action.tool is ToolName.RUN and observation.executed:
+            self._ran_command = True
+            changed = observation.status == "ok"
+            self._guard_tests(action)
+        if changed:
+            self._edits += 1
+        return observation
+
+    def _guard_tests(self, action: Action) -> None:
+        """Put back test files a command changed, unless the task asks for test changes."""
+        if self.test_files is None or self._tests_editable:
+            return
+        changed = self.test_files.changed()
+        if not changed:
+            return
+        stuck = self.test_files.restore(changed)
+        for path in changed:
+            self._test_report[path] = "could not be put back" if path in stuck else "put back"
+        put_back = [p for p in changed if p not in stuck]
+        command = action.brief()
+        if put_back:
+            names = ", ".join(put_back)
+            self._lines.append(f"Put back test file(s) changed by {command}: {names}")
+            self._notes.append(
+                f"{command} changed the test file(s) {names}. The task does not ask to change tests, so "
+                "they were put back as they were: change the code they test instead."
+            )
+        if stuck:
+            self._lines.append(f"Could not put back test file(s) changed by {command}: {', '.join(stuck)}")
+        self.memory.record(
+            "test_files", iteration=self._number, changed=changed, put_back=put_back, not_put_back=stuck
+        )
+
+    def _settle_test_files(self) -> list[str]:
+        """At the end: name the test files the model changed (when it may) and return those it changed
+        although it may not, and that could not be put back."""
+        if self.test_files is None:
+            return []
+        try:
+            changed = self.test_files.changed()
+        except OSError:
+            changed = []
+        if self._tests_editable:
+            for path in changed:
+                self._test_report[path] = "changed"
+        if self._test_report:
+            self.memory.record("test_files", iteration=None, final=dict(self._test_report))
+        return [
+            p for p, what in self._test_report.items() if what == "could not be put back" and p in changed
+        ]
+
+    def _made_worse(self, before: TestOutcome | None, now: TestOutcome) -> bool:
+        """Whether this iteration's diffs (and nothing else: no command ran) left the tests worse than
+        before: fewer passing (a syntax error fails a whole file at collection), or more failing with tests
+        that passed then among them. Only when the runs say so in pytest's terms."""
+        if before is None or before.passed or now.passed or self._ran_command or not self._undo:
+            return False
+        passed_before, passed_now = passed_count(before.output), passed_count(now.output)
+        if passed_before is not None and passed_now is not None and passed_now < passed_before:
+            return True
+        earlier, failing = set(failing_tests(before.output)), set(failing_tests(now.output))
+        return bool(earlier) and len(failing) > len(earlier) and bool(failing - earlier)
+
+    def _undo_iteration(self, before: TestOutcome, now: TestOutcome) -> TestOutcome:
+        """Put the files this iteration's diffs changed back as they were, and say why: a small model that
+        builds on a change that broke more than it fixed only makes things worse. Returns the test outcome
+        that holds again (the files are as they were when it was measured)."""
+        assert self.focus is not None
+        failed = [path for path, data in self._undo.items() if not self.focus.put_back(path, data)]
+        if failed:  # could not undo all of it: keep what is there, and only say what broke
+            self._note_regressions(before, now)
+            return now
+        self._edits += 1
+        paths = ", ".join(self._undo)
+        broken = [t for t in failing_tests(now.output) if t not in set(failing_tests(before.output))]
+        self._lines.append(f"Undid the changes to {paths}: the tests were worse after them ({now.summary})")
+        self._notes.append(
+            f"Your changes in iteration {self._number} to {paths} left the tests worse than before "
+            f"({now.summary}; before: {before.summary})"
+            + (f", breaking {', '.join(broken[:5])}" if broken else "")
+            + ", so they were undone: the files are as they were before them. Try a different change; if it "
+            "needs several edits, make them all in one reply."
+        )
+        self.memory.record("undone", iteration=self._number, paths=list(self._undo), broke=broken)
+        return before
+
+    def _note_regressions(self, before: TestOutcome | None, now: TestOutcome) -> None:
+        """Tell the model which tests its last changes broke: small models rarely see that a fix of one
+        test failed another, and keep building on the broken change."""
+        if before is None or now.passed:
+            return
+        earlier = set(failing_tests(before.output))
+        broken = [t for t in failing_tests(now.output) if t not in earlier]
+        if broken and (earlier or before.passed):
+            self._notes.append(
+                f"Your changes in iteration {self._number} made tests fail that passed before: "
+                f"{', '.join(broken[:5])}. Fix that part of the change (or undo it) as well."
+            )
 
     def _run_tests(self, label: str) -> TestOutcome:
         assert self.tests is not None
@@ -492,7 +774,7 @@ def usage_line(usage: TokenUsage, cost_usd: float | None) -> str:
 
 def _changed_something(actions: Sequence[Action], observations: Sequence[Observation]) -> bool:
     return any(
-        action.tool in _CHANGING_TOOLS and observation.executed
+        action.tool in _CHANGING_TOOLS and observation.executed and "refused_by" not in observation.details
         for action, observation in zip(actions, observations, strict=False)
     )
 

@@ -22,7 +22,7 @@ from glmagent.contract import REQUIRED_FIELDS, ToolName
 from glmagent.memory import iteration_blocks
 from glmagent.observation import Observation
 from glmagent.planners.base import ChatMessage
-from glmagent.testing import TestOutcome
+from glmagent.testing import TestOutcome, trim_test_output
 
 #: Characters of one observation's output shown to the planner; the rest is cut with a note.
 OBSERVATION_CAP = 12_000
@@ -41,7 +41,7 @@ TEST_OUTPUT_CAP = 6_000
 #: the files it leaves out).
 PROJECT_MAP_CAP = 8_000
 #: Tokens of the whole prompt, as `estimate_tokens` counts them.
-PROMPT_BUDGET_TOKENS = 20_000
+PROMPT_BUDGET_TOKENS = 12_000
 #: Tokens a user message keeps at least when the prompt is cut to fit the budget.
 _MIN_MESSAGE_TOKENS = 500
 
@@ -60,7 +60,7 @@ def prompt_tokens(messages: Sequence[ChatMessage]) -> int:
 
 _TOOL_DOCS = {
     ToolName.READ_FILE: 'show a text file with line numbers (a long one in parts: "lines": "START-END")',
-    ToolName.APPLY_DIFF: "apply a unified diff to ONE file (create it with `--- /dev/null`)",
+    ToolName.APPLY_DIFF: "change ONE file: SEARCH/REPLACE blocks or a unified diff in `diff`",
     ToolName.RUN: "run a shell command in the working directory (checked by the command policy first)",
     ToolName.GIT_STATUS: "git status --short --branch",
     ToolName.GIT_DIFF: "git diff against HEAD, optionally limited to `path`",
@@ -79,10 +79,18 @@ Rules:
 - Actions run in order. If one is rejected (unknown tool, blocked command, path outside the project) the
   rest of that batch is skipped.
 - Paths are relative to the project root. You cannot read or write outside it, nor write in .git/ or .hazina/.
-- apply_diff takes a unified diff for exactly one file: `--- a/PATH`, `+++ b/PATH`, `@@` hunks with a few
-  unchanged context lines copied exactly from the file (read it first), `-` removed lines, `+` added lines.
-  Never write placeholders such as `... rest unchanged ...`. A diff that is ambiguous or does not match the
-  file is refused with an explanation and the file is left unchanged.
+- apply_diff changes ONE file. Write the change as SEARCH/REPLACE blocks, one per place that changes:
+      <<<<<<< SEARCH
+      the lines to change, copied exactly from the file (without the line numbers and " | ")
+      =======
+      the lines that replace them
+      >>>>>>> REPLACE
+  The SEARCH lines must occur exactly once in the file, indentation included: add a neighbouring line
+  when they are not unique. A unified diff (`--- a/PATH`, `+++ b/PATH`, `@@` hunks of ' ', '-' and '+'
+  lines) is accepted too. A new file: an empty SEARCH part. Never write placeholders such as
+  `... rest unchanged ...`. A change that does not match the file is refused, the file stays unchanged,
+  and the refusal shows the file's real lines.
+- Edit only files whose current content you have been shown (under "# Files", or by read_file).
 - run is checked by a command policy. Destructive commands (recursive or forced deletes, disk formatting,
   truncating files, git clean), network access (curl, wget, package installs, git fetch/push, sockets) and
   environment inspection (env, printenv, $env:, secret variables) are BLOCKED, including through wrappers
@@ -91,9 +99,26 @@ Rules:
   {tests_rule}
 - Keep "thought" short. Make small, verifiable steps.
 
+{example_heading}
+{example}
+
 The reply must validate against this JSON schema:
 {schema}
 """
+
+_EXAMPLE_HEADING = "An example reply (for some other project) that changes one line of app/net.py:"
+_EXAMPLE_REPLY = {
+    "thought": "connect() never passes the timeout it was given",
+    "plan": ["pass timeout on to Connection"],
+    "actions": [
+        {
+            "tool": "apply_diff",
+            "path": "app/net.py",
+            "diff": "<<<<<<< SEARCH\n    return Connection(host, port)\n=======\n"
+            "    return Connection(host, port, timeout=timeout)\n>>>>>>> REPLACE\n",
+        }
+    ],
+}
 
 
 class LastIteration(BaseModel):
@@ -133,7 +158,8 @@ class ContextBuilder:
         if test_command:
             tests_rule = (
                 f"The loop runs the tests (`{test_command}`) itself after every iteration that edits files "
-                "or runs commands; you will see the result."
+                "or runs commands, and shows you the result: do not run them yourself. The task is done "
+                "when they pass."
             )
         else:
             tests_rule = "There is no test command: verify your change yourself with `run` where useful."
@@ -142,6 +168,8 @@ class ContextBuilder:
         return SYSTEM_RULES.format(
             tools=tools,
             tests_rule=tests_rule,
+            example_heading=_EXAMPLE_HEADING,
+            example=json.dumps(_EXAMPLE_REPLY),
             schema=json.dumps(strict_planner_schema(), separators=(",", ":")),
         )
 
@@ -156,8 +184,14 @@ class ContextBuilder:
         iteration: int,
         max_iterations: int,
         project_map: str | None = None,
+        files: Sequence[tuple[str, str]] = (),
+        notes: Sequence[str] = (),
     ) -> list[ChatMessage]:
-        """The messages for one planner call (before any retry)."""
+        """The messages for one planner call (before any retry).
+
+        `files` are `(path, numbered text)` of the files the model works on, shown in full after the
+        results (`glmagent.focus`); `notes` are things the loop itself did or refused that the model must
+        know (e.g. a test file put back)."""
         parts = [f"# Task\n{task.strip()}"]
         parts.append(f"Iteration {iteration} of at most {max_iterations} in this run.")
         if test_command:
@@ -167,13 +201,25 @@ class ContextBuilder:
                 "# Project files (paths relative to the project root)\n" + _cap(project_map, PROJECT_MAP_CAP)
             )
         parts.append("# Summary of earlier iterations\n" + (self._memory(memory_summary) or "(none yet)"))
+        shown = {path for path, _ in files}
         if last is not None:
-            parts.append(f"# Results of iteration {last.number}\n" + self._observations(last.observations))
+            parts.append(
+                f"# Results of iteration {last.number}\n"
+                + self._observations(last.observations, shown=shown, test_command=test_command)
+            )
+        if notes:
+            parts.append("# Notes from the loop\n" + "\n".join(f"- {note}" for note in notes))
         if tests is not None:
             verdict = "PASSED" if tests.passed else "FAILED"
             parts.append(
                 f"# Latest test run: {verdict} ({tests.summary})\n"
-                + _cap(tests.output, TEST_OUTPUT_CAP, tail=True)
+                + _cap(trim_test_output(tests.output), TEST_OUTPUT_CAP, tail=True)
+            )
+        if files:
+            listed = "\n\n".join(f"## {text}" for _, text in files)
+            parts.append(
+                "# Files (their current content; the line numbers and ' | ' are not part of the files)\n"
+                + listed
             )
         parts.append("Reply with one JSON object.")
         messages = [
@@ -184,9 +230,10 @@ class ContextBuilder:
 
     def shrink(self, messages: Sequence[ChatMessage]) -> list[ChatMessage]:
         """The same conversation made much shorter, for a model whose context window refused it: each user
-        and assistant message cut to a quarter, keeping its start and end; the system rules stay whole."""
+        and assistant message cut to a quarter, keeping its start and end; the system rules stay whole, less
+        their example reply."""
         return [
-            m
+            ChatMessage(role="system", content=_without_example(m.content))
             if m.role == "system"
             else ChatMessage(role=m.role, content=_cap_tokens(m.content, estimate_tokens(m.content) // 4))
             for m in messages
@@ -257,17 +304,47 @@ class ContextBuilder:
         parts.extend(kept)
         return "\n".join(parts) + "\n\n"
 
-    def _observations(self, observations: Sequence[Observation]) -> str:
+    def _observations(
+        self,
+        observations: Sequence[Observation],
+        *,
+        shown: set[str] | frozenset[str] = frozenset(),
+        test_command: str | None = None,
+    ) -> str:
         if not observations:
             return "(no actions)"
         budget = self.observations_budget
         blocks = []
         for index, observation in enumerate(observations, start=1):
             cap = max(500, min(self.observation_cap, budget))
-            text = _cap(observation.output, cap)
+            text = _cap(_abridged(observation, shown, test_command), cap)
             budget -= len(text)
             blocks.append(f"## Action {index}: {observation.tool} — {observation.status}\n{text}")
         return "\n\n".join(blocks)
+
+
+def _without_example(rules: str) -> str:
+    """The system rules without the example reply (the rules and the schema stay)."""
+    start = rules.find(_EXAMPLE_HEADING)
+    end = rules.find("The reply must validate", start)
+    return rules if start == -1 or end == -1 else rules[:start] + rules[end:]
+
+
+def _abridged(observation: Observation, shown: set[str] | frozenset[str], test_command: str | None) -> str:
+    """An observation's text, without what the prompt shows elsewhere anyway: a file read in full that is
+    under "# Files", and the output of the test command (under "# Latest test run")."""
+    details = observation.details
+    if observation.tool == "read_file" and observation.status == "ok" and details.get("path") in shown:
+        return f"{observation.summary}: its current content is under # Files below."
+    if (
+        observation.tool == "run"
+        and test_command
+        and details.get("command", "").strip() == test_command.strip()
+    ):
+        return f"{observation.summary}: the test command; its output is under # Latest test run below."
+    if observation.tool == "run":
+        return trim_test_output(observation.output)
+    return observation.output
 
 
 def _condense(number: int, block: str) -> str:

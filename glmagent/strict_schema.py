@@ -24,7 +24,7 @@ MAX_ACTIONS = 30
 
 _FIELD_DOCS = {
     "path": "Workspace-relative file path.",
-    "diff": "A unified diff for `path`.",
+    "diff": "SEARCH/REPLACE blocks or a unified diff for `path`.",
     "command": "A shell command; checked by the command policy before it runs.",
     "lines": 'The part of a long file to show: "START-END", e.g. "120-180".',
 }

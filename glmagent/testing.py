@@ -1,9 +1,12 @@
-"""The loop-owned test run: runs the user's `--test` command and condenses its outcome into one line."""
+"""The loop-owned test run: runs the user's `--test` command and condenses its outcome into one line; what
+of its output a model needs (`trim_test_output`, `locations_in`); and which files are tests, so that a model
+cannot pass a task by changing them (`TestFiles`, `task_allows_test_changes`)."""
 
 from __future__ import annotations
 
 import re
 import shlex
+from collections.abc import Callable
 from pathlib import Path
 
 from pydantic import BaseModel
@@ -11,6 +14,7 @@ from pydantic import BaseModel
 from glmagent.secrets import Redactor
 from glmagent.tools.executor import format_process_output
 from glmagent.tools.shell import ShellBackend
+from glmagent.workspace import PathRejected, Workspace
 
 DEFAULT_TEST_TIMEOUT = 900.0
 
@@ -162,6 +166,22 @@ def _plain_word(word: str) -> bool:
     return bool(re.fullmatch(r"[\w.:/-]{1,40}", word)) and "=" not in word
 
 
+def passed_count(output: str) -> int | None:
+    """How many tests the run's closing line says passed (`3 failed, 2 passed in 0.1s`; 0 when it names no
+    passes); None without such a line."""
+    for line in reversed(output.splitlines()):
+        match = _PYTEST_COUNTS.match(line.strip())
+        if match:
+            passed = re.search(r"(\d+) passed", match.group(1))
+            return int(passed.group(1)) if passed else 0
+    return None
+
+
+def failing_tests(output: str) -> list[str]:
+    """The ids of the tests a run reports as failed or in error (pytest's `FAILED x::y` lines)."""
+    return list(dict.fromkeys(_PYTEST_FAILED.findall(output)))
+
+
 def summarise_test_run(command: str, passed: bool, output: str, timed_out: bool = False) -> str:
     """`pytest passed`, `pytest failed: 1 failed in tests/t.py::test_x`, or a generic exit-code line."""
     label = command_label(command)
@@ -185,3 +205,191 @@ def summarise_test_run(command: str, passed: bool, output: str, timed_out: bool 
         return f"{label} failed: {counts}"
     last = next((line.strip() for line in reversed(output.splitlines()) if line.strip()), "")
     return f"{label} failed" + (f": {last[:160]}" if last else "")
+
+
+# -- what of the test output a model needs --------------------------------------------------------------
+
+#: Lines that only point at columns (`^^^^`, `~~~^~~~`): noise to a model, which copies them into diffs.
+_MARKER_LINE = re.compile(r"^\s*[\^~]+[\s\^~]*$")
+#: pytest's separators between the frames of one traceback.
+_FRAME_SEPARATOR = re.compile(r"^(_ ){8,}_?\s*$")
+#: `path/to/file.py:12` (pytest, compilers, linters) and `File "path/to/file.py", line 12` (Python).
+_LOCATION = re.compile(
+    r"""(?:File\s+"(?P<quoted>[^"\n]+)",\s+line\s+(?P<qline>\d+))"""
+    r"""|(?:(?<![\w./-])(?P<path>[\w./-]*\w\.\w+):(?P<line>\d+)\b)"""
+)
+
+
+def trim_test_output(output: str) -> str:
+    """Test output as a model should see it: without column-marker lines (`^^^^`), pytest's frame
+    separators and runs of blank lines; and in pytest's failure reports, only each failure's title, the
+    failing lines (`>`, unindented), its `E` lines (the error and the values compared) and its `file:line`
+    locations, not the rest of the quoted source (the prompt shows the files themselves, numbered; models
+    copy quoted lines, with pytest's indentation, into diffs)."""
+    kept: list[str] = []
+    in_failures = False
+    for line in output.splitlines():
+        if _MARKER_LINE.match(line) or _FRAME_SEPARATOR.match(line):
+            continue
+        if _PYTEST_SECTION.match(line):
+            in_failures = "FAILURES" in line or "ERRORS" in line
+        elif in_failures and line.startswith(">"):
+            line = "> " + line[1:].strip()  # the failing line, without pytest's indentation
+        elif in_failures and not _PYTEST_KEPT.match(line):
+            continue
+        if not line.strip() and kept and not kept[-1].strip():
+            continue
+        kept.append(line.rstrip())
+    return "\n".join(kept).strip("\n")
+
+
+#: `==== FAILURES ====`, `==== short test summary info ====` and the like.
+_PYTEST_SECTION = re.compile(r"^={3,} .* ={3,}$")
+#: What a pytest failure report keeps: titles, `E` lines, `path:line:` locations, captured-output headers.
+_PYTEST_KEPT = re.compile(r"^(_{3,} .* _{3,}|E  |[\w./-]+:\d+:|-{3,} .* -{3,}|\s*$)")
+
+
+def locations_in(output: str) -> list[tuple[str, int]]:
+    """`(path, line)` for every file location the output names, first mention first, each path once
+    (its first line). Paths are as written: relative, or absolute for tracebacks."""
+    seen: dict[str, int] = {}
+    for match in _LOCATION.finditer(output):
+        path = match.group("quoted") or match.group("path")
+        line = match.group("qline") or match.group("line")
+        if path and path not in seen:
+            seen[path] = int(line)
+    return list(seen.items())
+
+
+# -- test files: what the verdict rests on ---------------------------------------------------------------
+
+_TEST_DIRS = frozenset({"test", "tests", "testing", "spec", "specs", "__tests__", "testdata"})
+_TEST_NAME = re.compile(
+    r"^(test_.*|.*_test|.*_tests|.*\.test|.*\.spec|.*_spec|.*Tests?|conftest)\.\w+$|^(pytest\.ini|tox\.ini|"
+    r"jest\.config\.\w+|vitest\.config\.\w+|\.mocharc.*)$"
+)
+
+
+def is_test_path(path: str) -> bool:
+    """Whether a project path is a test file, or configuration that decides which tests run: in a test
+    folder, named like one (`test_x.py`, `x_test.go`, `x.spec.ts`, `XTest.java`), `conftest.py`,
+    `pytest.ini`."""
+    parts = path.replace("\\", "/").split("/")
+    if any(part.lower() in _TEST_DIRS for part in parts[:-1]):
+        return True
+    return bool(_TEST_NAME.match(parts[-1]))
+
+
+_ASKS_FOR_TEST_CHANGES = re.compile(
+    r"\b(add|write|update|change|edit|adjust|extend|rewrite|create|remove|delete|rename|correct|modify|"
+    r"improve|refactor|move|split)\s+(?:(?:a|an|the|its|their|these|those|this|that|my|our|new|more|some|"
+    r"all|any|failing|broken|existing|old|unit|integration|regression|missing|matching|related)\s+){0,3}"
+    r"(?:tests?|specs?|test cases?|test files?|test suite|unit tests?)\b"
+    r"|\b(?:tests?|specs?|test suite)\b[^.!?\n]{0,30}\b(?:is|are)\s+(?:wrong|outdated|incorrect|out of "
+    r"date|obsolete)\b",
+    re.IGNORECASE,
+)
+
+
+def task_allows_test_changes(description: str) -> bool:
+    """Whether a task's description asks for changes to tests ("add a test for ...", "update the tests",
+    "the test is wrong"). "Fix the failing test" or "make the tests pass" do not: they ask for the code to
+    change, with the tests as the judge."""
+    return bool(_ASKS_FOR_TEST_CHANGES.search(description))
+
+
+#: Bounds of the snapshot of test files (beyond them, changes are still seen but cannot be undone).
+SNAPSHOT_MAX_FILES = 5_000
+SNAPSHOT_MAX_BYTES = 64 * 1024 * 1024
+
+
+class TestFiles:
+    """The project's test files as they were when the task started, to see and undo changes to them.
+
+    "The tests pass" decides a task, so a model must not be able to turn a failing run into a passing one by
+    editing the tests (by mistake or on purpose). Unless the task asks for test changes, the loop refuses
+    diffs to these files and puts back any that a command changed, created or deleted; every such file is
+    named in the summary, the result and the audit log. Files are listed once, at the start (tracked and
+    untracked, as the project map lists them), up to `SNAPSHOT_MAX_FILES` files and `SNAPSHOT_MAX_BYTES`;
+    a test file created later is found by a second listing.
+    """
+
+    __test__ = False
+
+    def __init__(self, workspace: Workspace, list_files: Callable[[], list[str]]) -> None:
+        self.workspace = workspace
+        self._list = list_files
+        self._original: dict[str, bytes | None] = {}
+        self._stats: dict[str, tuple[int, int] | None] = {}
+        self.complete = True
+        """False when the snapshot hit its bounds: changes beyond them cannot be put back."""
+        for path in self._test_paths():
+            self._stats[path] = self._stat(path)
+            self._original[path] = self._read(path)
+
+    def _test_paths(self) -> list[str]:
+        return [p for p in self._list() if is_test_path(p)]
+
+    def _read(self, path: str) -> bytes | None:
+        if len(self._original) >= SNAPSHOT_MAX_FILES:
+            self.complete = False
+            return None
+        target = self.workspace.root / path
+        try:
+            if target.is_symlink() or not target.is_file():
+                return None
+            size = target.stat().st_size
+            if size + sum(len(v or b"") for v in self._original.values()) > SNAPSHOT_MAX_BYTES:
+                self.complete = False
+                return None
+            return target.read_bytes()
+        except OSError:
+            return None
+
+    def _stat(self, path: str) -> tuple[int, int] | None:
+        try:
+            info = (self.workspace.root / path).lstat()
+        except OSError:
+            return None
+        return info.st_size, info.st_mtime_ns
+
+    def is_test(self, path: str) -> bool:
+        return is_test_path(path)
+
+    def changed(self) -> list[str]:
+        """Test files whose content differs from the start, or that were created or deleted since."""
+        changed = []
+        for path, data in self._original.items():
+            if data is not None and self._stat(path) == self._stats[path]:
+                continue  # same size and modification time: not rewritten (reading every file is slow)
+            target = self.workspace.root / path
+            try:
+                now = target.read_bytes() if target.is_file() and not target.is_symlink() else None
+            except OSError:
+                now = None
+            if now != data:
+                changed.append(path)
+        known = set(self._original)
+        changed.extend(p for p in self._test_paths() if p not in known)
+        return sorted(changed)
+
+    def restore(self, paths: list[str]) -> list[str]:
+        """Put `paths` back as they were at the start (written atomically; created ones deleted); returns
+        those that could not be (beyond the snapshot's bounds, or an operating-system error)."""
+        failed = []
+        for path in paths:
+            try:
+                target = self.workspace.resolve(path, for_write=True)
+                if path not in self._original:
+                    if target.is_file() and not target.is_symlink():
+                        self.workspace.delete(target)
+                    continue
+                data = self._original[path]
+                if data is None:
+                    failed.append(path)
+                    continue
+                self.workspace.write_atomic(target, data)
+                self._stats[path] = self._stat(path)
+            except (OSError, PathRejected):
+                failed.append(path)
+        return failed

@@ -321,7 +321,7 @@ def test_reported_counts_and_diff_describe_the_real_change(data: st.DataObject, 
     how=st.sampled_from(["typo", "invent"]),
 )
 @SETTINGS
-def test_mistyped_or_invented_context_is_refused_and_quoted(
+def test_mistyped_or_invented_context_is_refused_and_quoted_unless_the_removed_lines_place_the_change(
     data: st.DataObject, size: int, context: int, how: str
 ) -> None:
     old = data.draw(st.lists(unique_line(), min_size=size, max_size=size))
@@ -339,7 +339,17 @@ def test_mistyped_or_invented_context_is_refused_and_quoted(
     else:
         hunk.insert(row, bogus)
     diff = "\n".join([*head, *(line for h in hunks for line in h)]) + "\n"
+    kinds = [line[:1] for line in hunk[1:]]
+    changed = [i for i, kind in enumerate(kinds) if kind in "+-"]
+    one_block = all(kind in "+-" for kind in kinds[changed[0] : changed[-1] + 1])
 
+    if one_block and "-" in kinds:
+        # Its removed lines occur at one place only (every line here is unique): the change is made there,
+        # exactly as intended, and the note names the context that was ignored.
+        result = apply_patch(PATH, encode(old, "\n", True), diff)
+        assert result.content == encode(new, "\n", True)
+        assert any(repr(bogus[1:]) in note and "ignored" in note for h in result.hunks for note in h.notes)
+        return
     with pytest.raises(PatchRejected) as rejected:
         apply_patch(PATH, encode(old, "\n", True), diff)
 

@@ -49,10 +49,16 @@ def test_text_without_hunks_is_unparseable(diff: str) -> None:
     assert "@@" in str(error)
 
 
-def test_search_replace_blocks_are_named() -> None:
+def test_a_search_replace_block_whose_lines_occur_twice_is_ambiguous() -> None:
     error = reject("<<<<<<< SEARCH\n        json.dump(data, fh)\n=======\n        pass\n>>>>>>> REPLACE\n")
+    assert error.reason == "ambiguous"
+    assert "SEARCH/REPLACE" in str(error) and "lines 7 and 14" in str(error)
+
+
+def test_an_unclosed_search_replace_block_is_unparseable() -> None:
+    error = reject("<<<<<<< SEARCH\n        json.dump(data, fh)\n        pass\n>>>>>>> REPLACE\n")
     assert error.reason == "unparseable"
-    assert "SEARCH/REPLACE" in str(error)
+    assert "'======='" in str(error)
 
 
 def test_a_hunk_line_without_prefix_is_quoted_with_its_line_number() -> None:

@@ -95,7 +95,9 @@ def test_posts_chat_completion_request_with_bearer_key_and_json_mode() -> None:
             {"role": "user", "content": "Fix it"},
         ],
         "temperature": 0.0,
-        "stream": False,
+        # Streamed, so that only silence times a request out; usage comes in the last event.
+        "stream": True,
+        "stream_options": {"include_usage": True},
         "response_format": {"type": "json_object"},
         "max_tokens": 4096,  # always sent: without it a small model can pad its reply until the timeout
     }

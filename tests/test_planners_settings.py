@@ -147,11 +147,11 @@ def test_every_request_setting_comes_from_flag_env_or_config(tmp_path: Path, fie
 def test_defaults_are_the_documented_ones(tmp_path: Path) -> None:
     settings = resolve_settings(tmp_path, {}, env={})
     got = (settings.request_timeout, settings.max_tokens, settings.max_retries, settings.retry_deadline)
-    assert got == (120.0, 4096, 4, 300.0)
+    assert got == (600.0, 4096, 4, 300.0)
     assert (settings.requests_per_minute, settings.response_format, settings.prompt_budget) == (
         None,
         "auto",
-        20000,
+        12000,
     )
 
 

@@ -97,7 +97,7 @@ def test_a_task_survives_a_misbehaving_server_and_completes(wire_project: Path) 
         assert request.headers["authorization"] == f"Bearer {KEY}"  # from the variable --api-key-env names
         assert request.headers["content-type"] == "application/json"
         assert request.body["model"] == MODEL and request.body["max_tokens"] == 777
-        assert request.body["stream"] is False
+        assert request.body["stream"] is True and request.body["stream_options"] == {"include_usage": True}
         assert request.body["response_format"] == {
             "type": "json_schema",
             "json_schema": {"name": "planner_output", "strict": True, "schema": strict_planner_schema()},

@@ -45,11 +45,12 @@ providers (API keys come from the environment only; README "Providers" has the d
   openai-compatible  any server speaking the API (llama.cpp, vLLM, LM Studio, OpenRouter, ...):
                      --base-url URL --model M [--api-key-env NAME] (no key needed on 127.0.0.1)
   replay             recorded replies, offline: --replay FILE (JSON Lines, one reply per line)
-Each planner request has an overall deadline (--request-timeout, 120 s) and asks for at most --max-tokens
-(4096). Rate limits, server errors, dropped connections and timeouts are retried with backoff honouring
-Retry-After (--max-retries, 4; 300 s in all); a bad key, an empty balance or an unknown model stop at once
-with exit 3. Structured output: the strict JSON schema first, stepping down to json_object, then to the
-prompt alone when the server refuses (--response-format picks the first).
+Replies are streamed: a planner request is given up only when the server stays silent for --request-timeout
+(600 s: before the first byte, or between two parts of the reply), and asks for at most --max-tokens (4096).
+Rate limits, server errors and dropped connections are retried with backoff honouring Retry-After
+(--max-retries, 4; none starts after 300 s), a silent server once; a bad key, an empty balance or an unknown
+model stop at once with exit 3. Structured output: the strict JSON schema first, stepping down to
+json_object, then to the prompt alone when the server refuses (--response-format picks the first).
 
 containment: commands and the test command run in an OS sandbox where the OS has one (--sandbox auto:
 bubblewrap on Linux); the first lines of output say which layer is active. --allow-network lets them use the
@@ -134,7 +135,7 @@ def add_settings_arguments(parser: argparse.ArgumentParser) -> None:
         "--max-tokens", type=int, metavar="N", help="completion tokens per planner call (4096)"
     )
     parser.add_argument(
-        "--request-timeout", type=float, metavar="S", help="seconds one planner request may take in all (120)"
+        "--request-timeout", type=float, metavar="S", help="seconds a planner request may stay silent (600)"
     )
     parser.add_argument(
         "--max-retries", type=int, metavar="N", help="retries of a failed planner request (4; 0: none)"

@@ -3,11 +3,15 @@
 `apply_patch(path, original, diff) -> PatchResult` is pure (bytes in, bytes out, no filesystem access);
 the caller confines `path`, reads the file, and writes `content` atomically or deletes the file.
 
+Forms: unified diffs, and SEARCH/REPLACE blocks (`<<<<<<< SEARCH` / `=======` / `>>>>>>> REPLACE`), read
+as hunks of removed and added lines.
+
 Forgiven form: @@ numbers and counts (hints only), placeholder or missing @@/---/+++ headers, a/ b/
 prefixes, labels, timestamps, header paths that are a path suffix of `path` (or the reverse), fenced
 blocks with prose, empty lines standing for blank context, CRLF/LF mismatches, duplicate, out-of-order
-and same-file-section hunks, trailing whitespace, typographic punctuation and indentation drift, and one
-line left out of a hunk's outer context when that reading is the only one.
+and same-file-section hunks, trailing whitespace, typographic punctuation and indentation drift, one
+line left out of a hunk's outer context when that reading is the only one, and unchanged lines that match
+nowhere around a changed block whose removed lines occur at exactly one place (named in a note).
 
 Refused meaning, as `glmagent.errors.PatchRejected(message, reason=...)`, the file untouched:
     unparseable          no hunk, a hunk line without prefix, a binary patch, create+delete at once

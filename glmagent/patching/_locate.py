@@ -2,15 +2,18 @@
 
 Order of attempts: every tier strictly (first tier with any match wins; more than one match there is
 ambiguous unless exactly one starts at the header's line); then a single skipped line inside the outer
-context (only if that is unique); then diagnosis: placeholder context, already applied, or stale.
+context (only if that is unique); then, for a hunk whose changed lines form one block with removed lines,
+that block alone when its removed lines occur at exactly one place (the unchanged lines around it, which
+only locate the change, are then ignored and named in a note); then diagnosis: placeholder context, already
+applied, or stale.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from difflib import SequenceMatcher
+from dataclasses import dataclass, field, replace
+from difflib import SequenceMatcher, get_close_matches
 
 from glmagent.patching._indent import IDENTITY, IndentMap, derive_indent_map, leading_ws
 from glmagent.patching._match import KEY, PUNCT_CHARS, TIERS, LineIndex, Tier, keyed, normalise_punct
@@ -21,6 +24,7 @@ _MAX_LISTED = 5
 _QUOTE_WIDTH = 120
 _COMMON = 50  # a line occurring more often than this says nothing about where a hunk belongs
 _MAX_REGION = 40  # lines of the closest region quoted in a stale-context message
+_CLOSE_SEARCH_LINES = 5_000  # files up to this size are searched for the line a mistyped one meant
 
 
 class HunkFailure(Exception):
@@ -121,7 +125,7 @@ class Locator:
         applied = self._already_applied(hunk)
         if applied is not None:
             raise applied
-        relaxed = self._place_with_skipped_line(hunk)
+        relaxed = self._place_with_skipped_line(hunk) or self._place_by_changed_block(hunk)
         if relaxed is not None:
             return relaxed
         raise self._diagnose(hunk)
@@ -362,6 +366,55 @@ class Locator:
             return next(iter(readings.values()))
         return None
 
+    # -- context that does not match: the changed block alone -----------------------------------------
+
+    def _place_by_changed_block(self, hunk: Hunk) -> Placement | None:
+        """Place a hunk by its changed lines when its unchanged ones match nowhere.
+
+        Small models often get the context wrong (lines out of order, a line kept both as context and as
+        removed, text copied from a traceback) while their removed lines are the file's. When the changes
+        form one block (no unchanged line between them) whose removed lines include a line that says
+        something and occur at exactly one place in the file, the block is placed there and the unchanged
+        lines are ignored: what is removed and what replaces it are exactly what the diff says. Anything
+        less certain (several places, a block split by context, only blank or brace lines) is refused as
+        before.
+        """
+        kinds = hunk.kinds
+        changed = [k for k, kind in enumerate(kinds) if kind in "+-"]
+        if not changed or "-" not in kinds:
+            return None
+        first, last = changed[0], changed[-1]
+        if any(kind not in "+-" for kind in kinds[first : last + 1]):
+            return None
+        block = replace(
+            hunk,
+            kinds=kinds[first : last + 1],
+            texts=hunk.texts[first : last + 1],
+            old_no_eol=hunk.old_no_eol and last == len(kinds) - 1,
+            new_no_eol=hunk.new_no_eol and last == len(kinds) - 1,
+        )
+        removed = block.old_lines
+        if not any(map(_informative, removed)):
+            return None
+        for tier in TIERS:
+            starts = self._find(keyed(tier, removed), tier)
+            if block.old_no_eol:
+                starts = [s for s in starts if s + len(removed) == len(self.lines)]
+            if not starts:
+                continue
+            if len(starts) > 1:
+                return None
+            ignored = [t for k, t in zip(kinds, hunk.texts, strict=True) if k not in "+-" and t.strip()]
+            shown = ", ".join(quote(t) for t in ignored[:8]) + (" ..." if len(ignored) > 8 else "")
+            note = (
+                f"its unchanged lines ({shown}) do not match the file and were ignored; its removed lines "
+                f"occur only at line {starts[0] + 1}, where the change was made"
+            )
+            placement = self._build(block, starts[0], None, tier, [note] if ignored else [])
+            self._check_not_reapplied(block, placement)
+            return placement
+        return None
+
     # -- diagnosis -------------------------------------------------------------------------------------
 
     def _already_applied(self, hunk: Hunk) -> HunkFailure | None:
@@ -414,7 +467,7 @@ class Locator:
             "order (the diff was made against other content, or some lines were invented or mistyped)."
         ]
         if absent:
-            listed = "\n".join(f"    {quote(t)}" for t in absent[:8])
+            listed = "\n".join(self._absent_line(t) for t in absent[:8])
             more = f"\n    ... and {len(absent) - 8} more" if len(absent) > 8 else ""
             parts.append(f"These lines of the hunk are not in the file at all:\n{listed}{more}")
         region = self._closest(hunk, loose)
@@ -430,6 +483,19 @@ class Locator:
             "it."
         )
         return HunkFailure("stale_context", "\n".join(parts))
+
+    def _absent_line(self, text: str) -> str:
+        """`text` (a hunk line found nowhere in the file) and, when one is close, the file line it was
+        probably meant to be, so the model sees the difference (a missing '.', another name)."""
+        line = f"    {quote(text)}"
+        if len(self.lines) > _CLOSE_SEARCH_LINES or not text.strip():
+            return line
+        keys = self.index.keys("indent")
+        close = get_close_matches(text.strip(), [k.strip() for k in keys], n=1, cutoff=0.75)
+        if not close:
+            return line
+        where = next(i for i, k in enumerate(keys) if k.strip() == close[0])
+        return f"{line}\n      the file has, at line {where + 1}: {quote(self.lines[where])}"
 
     def _closest(self, hunk: Hunk, loose: list[str]) -> tuple[int, int] | None:
         """The file window most like the hunk's old side: vote by shared lines, then rank by similarity."""

@@ -79,23 +79,76 @@ def is_dev_null(raw: str) -> bool:
 
 
 def parse_diff(diff: str) -> list[Section]:
-    """Parse model-written diff text into sections (possibly without hunks: the caller decides)."""
-    return _Parser(_select_diff_lines(diff_lines(diff))).run()
+    """Parse model-written diff text into sections (possibly without hunks: the caller decides).
+
+    SEARCH/REPLACE blocks (`<<<<<<< SEARCH`, the lines to find, `=======`, the lines to put there,
+    `>>>>>>> REPLACE`) are read as hunks of removed and added lines: the form small models get right most
+    often, since it needs no per-line prefixes; the lines to find must still occur at exactly one place."""
+    lines = diff_lines(diff)
+    if any(_SEARCH.match(line) for line in lines):
+        return [_search_replace(lines)]
+    return _Parser(_select_diff_lines(lines)).run()
+
+
+_SEARCH = re.compile(r"^\s*<{5,9}\s*SEARCH\s*$", re.IGNORECASE)
+_DIVIDER = re.compile(r"^\s*={5,9}\s*$")
+_REPLACE = re.compile(r"^\s*>{5,9}\s*REPLACE\s*$", re.IGNORECASE)
+
+
+def _search_replace(lines: list[str]) -> Section:
+    """One section of hunks, one per SEARCH/REPLACE block; `--- a/x` / `+++ b/x` headers name the file."""
+    section = Section()
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if line.startswith(("--- ", "+++ ")):
+            (_Parser._old_header if line.startswith("-") else _Parser._new_header)(section, line[4:])
+            i += 1
+            continue
+        if not _SEARCH.match(line):
+            i += 1  # prose, fences or a file name around the blocks
+            continue
+        start = i + 1
+        divider = next((j for j in range(start, len(lines)) if _DIVIDER.match(lines[j])), None)
+        end = (
+            next((j for j in range(divider + 1, len(lines)) if _REPLACE.match(lines[j])), None)
+            if divider is not None
+            else None
+        )
+        if divider is None or end is None:
+            raise PatchRejected(
+                f"The SEARCH/REPLACE block at line {i + 1} of the diff is not closed: it needs a line "
+                "'=======' after the lines to find and a line '>>>>>>> REPLACE' after the lines that replace "
+                "them.",
+                reason="unparseable",
+            )
+        hunk = Hunk(index=len(section.hunks) + 1, header="SEARCH/REPLACE", diff_line=i + 1)
+        for kind, texts in (("-", lines[start:divider]), ("+", lines[divider + 1 : end])):
+            hunk.kinds.extend(kind for _ in texts)
+            hunk.texts.extend(texts)
+        if not hunk.kinds:
+            raise PatchRejected(
+                f"The SEARCH/REPLACE block at line {i + 1} of the diff is empty: put the file's lines to "
+                "change between SEARCH and '=======', and their replacement after it.",
+                reason="unparseable",
+            )
+        section.hunks.append(hunk)
+        i = end + 1
+    return section
 
 
 def no_hunks_error(diff: str) -> PatchRejected:
     """The rejection for text holding no hunk, naming the format that was sent when it is recognisable."""
     hint = ""
-    if "<<<<<<< SEARCH" in diff or (">>>>>>> REPLACE" in diff and "=======" in diff):
-        hint = "This looks like a SEARCH/REPLACE block; apply_diff takes a unified diff. "
-    elif "*** Begin Patch" in diff:
+    if "*** Begin Patch" in diff:
         hint = (
             "This looks like an apply_patch envelope ('*** Begin Patch'); apply_diff takes a unified diff. "
         )
     return PatchRejected(
         f"No unified-diff hunk found. {hint}Send a unified diff: optional '--- a/path' / '+++ b/path' "
-        "headers, then hunks that start with an '@@ -start,count +start,count @@' line followed by lines "
-        "prefixed with ' ' (unchanged), '-' (removed) or '+' (added).",
+        "headers, then hunks that start with an '@@' line followed by lines prefixed with ' ' (unchanged), "
+        "'-' (removed) or '+' (added); or SEARCH/REPLACE blocks: a line '<<<<<<< SEARCH', the file's lines "
+        "to change, a line '=======', the new lines, a line '>>>>>>> REPLACE'.",
         reason="unparseable",
     )
 

@@ -15,7 +15,8 @@ context     GLM 1261, `exceed_context_size_error`, context-length 400s       shr
 filtered    GLM 1301 (content filter)                                        fails the iteration
 step_down   HTTP 400/422 about `response_format` / JSON schema               next structured-output form
 adjust      HTTP 400 naming a parameter this model does not take             drops or renames it, once
-            (`max_tokens` → `max_completion_tokens`, `temperature`)
+            (`max_tokens` → `max_completion_tokens`, `temperature`,
+            `stream_options`, `stream`)
 ==========  ===============================================================  ===============================
 """
 
@@ -41,6 +42,10 @@ _FORMAT_TEXT = re.compile(
     r"response_format|json_schema|json schema|\bschema\b|grammar|structured output", re.I
 )
 _MAX_TOKENS_TEXT = re.compile(r"max_completion_tokens", re.I)
+_STREAM_OPTIONS_TEXT = re.compile(r"stream_options|include_usage", re.I)
+_STREAM_TEXT = re.compile(
+    r"\bstream(ing)?\b.{0,80}(unsupported|not supported|not allowed|invalid)", re.I | re.S
+)
 _TEMPERATURE_TEXT = re.compile(
     r"temperature.{0,80}(unsupported|not supported|does not support|only the default)", re.I | re.S
 )
@@ -70,7 +75,7 @@ class Failure(NamedTuple):
     hint: str
     """What the user can do."""
     param: str | None = None
-    """For `adjust`: the request parameter to change (`max_tokens` or `temperature`)."""
+    """For `adjust`: the parameter to change (`max_tokens`, `temperature`, `stream_options`, `stream`)."""
 
 
 def error_fields(data: Any) -> tuple[str | None, str | None, str | None]:
@@ -126,6 +131,10 @@ def classify(status: int, data: Any, text: str) -> Failure:
         return Failure("adjust", detail, HINT_OTHER, param="max_tokens")
     if status in (400, 422) and _TEMPERATURE_TEXT.search(said):
         return Failure("adjust", detail, HINT_OTHER, param="temperature")
+    if status in (400, 422) and _STREAM_OPTIONS_TEXT.search(said):
+        return Failure("adjust", detail, HINT_OTHER, param="stream_options")
+    if status in (400, 422) and _STREAM_TEXT.search(said):
+        return Failure("adjust", detail, HINT_OTHER, param="stream")
     if status in (400, 422) and _FORMAT_TEXT.search(said):
         return Failure("step_down", detail, HINT_FORMAT)
     return Failure("stop", detail, HINT_OTHER)

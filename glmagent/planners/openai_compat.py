@@ -2,10 +2,12 @@
 llama.cpp, vLLM, LM Studio, OpenRouter and the like.
 
 Each `plan()` call survives what real servers do: it retries rate limits, server errors, dropped connections,
-timeouts and garbled bodies with backoff (see `glmagent.planners.failures` for the whole error map), gives
-every request an overall deadline however slowly the server trickles, asks for the strictest structured
-output the server takes and steps down when it refuses, and fixes a parameter the model does not take
-(``max_tokens`` → ``max_completion_tokens``, ``temperature``) once. What cannot be had ends as one
+timeouts and garbled bodies with backoff (see `glmagent.planners.failures` for the whole error map), streams
+the reply so that only silence, never length, times a request out (a slow local model's reply that is
+still arriving is not a dead server; a server that went silent is retried once, not handed copy after copy
+of the prompt), asks for the strictest structured output the server takes and steps down when it refuses,
+and fixes a parameter the model does not take (``max_tokens`` → ``max_completion_tokens``,
+``temperature``, the streaming options) once. What cannot be had ends as one
 `PlannerError` whose message says what happened, where, and what to do, without secrets.
 
 httpx is imported inside the functions that need it, so importing this module (and `glmagent --help`)
@@ -120,8 +122,20 @@ FORMAT_LADDER: tuple[ResponseFormat, ...] = ("json_schema", "json_object", "none
 DEFAULT_MAX_TOKENS = 4096
 """Completion tokens asked for at most: plans are short, and uncapped small models pad up to the timeout."""
 
-DEFAULT_REQUEST_TIMEOUT_S = 120.0
-"""Seconds one request may take in all, from connecting to the last byte of the reply."""
+DEFAULT_REQUEST_TIMEOUT_S = 600.0
+"""Seconds a request may stay silent: until the first byte of the reply (a slow local model may spend
+minutes reading a long prompt), and between two parts of a streamed reply. A reply that keeps arriving is
+never cut by it; a reply that is not streamed must arrive whole within it."""
+
+STREAM_CAP_S = 3600.0
+"""Seconds one streamed reply may take in all, however steadily it arrives (a server that never ends)."""
+
+SILENT_RETRIES = 1
+"""Retries after a request went silent. A silent server is often a busy one still reading the prompt: each
+retry hands it another copy, so one is allowed, and rate limits and server errors keep the full count."""
+
+_POLL_S = 0.25
+"""How often the waiting thread checks the silence clocks (Ctrl-C is felt at once regardless)."""
 
 _LENGTH_KEYWORDS = re.compile(r"\b(minLength|maxLength)\b")
 """Schema keywords some strict modes refuse (OpenAI's, Azure's): dropped before leaving `json_schema`."""
@@ -137,9 +151,11 @@ class OpenAICompatiblePlanner:
     """Plans by calling ``POST {base_url}/chat/completions`` and returning ``choices[0].message.content``.
 
     Each `plan()` retries what is worth retrying (rate limits, server errors, dropped connections, timeouts,
-    garbled bodies: see `glmagent.planners.failures`) with backoff, within `retry.total_deadline_s`; every
-    single request has an overall deadline of `timeout` seconds, however slowly the server trickles its
-    answer, and Ctrl-C while waiting stops at once. Structured output is asked for in the strictest form the
+    garbled bodies: see `glmagent.planners.failures`) with backoff, starting no retry after
+    `retry.total_deadline_s`. Replies are streamed (`stream`): a request is given up when the server stays
+    silent for `timeout` seconds, before its first byte or between two events, and retried once at most
+    after that; a reply that is not streamed must arrive whole within `timeout`. Ctrl-C while waiting
+    stops at once. Structured output is asked for in the strictest form the
     server takes (`formats`, stepping down on a 400/422 about it); what worked is remembered for the rest of
     the run (this planner's lifetime, which belongs to one base URL and model) and every reply says which
     form it used and which were refused. `max_tokens` is always sent. Reasoning fields
@@ -168,6 +184,7 @@ class OpenAICompatiblePlanner:
         schema: Mapping[str, Any] | None = None,
         sleep: Callable[[float], None] = time.sleep,
         clock: Callable[[], float] = time.monotonic,
+        stream: bool = True,
     ) -> None:
         if not model.strip():
             raise ConfigError("a model name is required for an OpenAI-compatible provider")
@@ -205,6 +222,9 @@ class OpenAICompatiblePlanner:
         self._start: ResponseFormat = self.formats[0]
         self._schema_lengths = True
         self._tokens_field = "max_tokens"
+        self.stream = stream
+        """Ask for a streamed reply (server-sent events): its silence, not its length, decides a timeout."""
+        self._stream_usage = True
 
     @property
     def json_mode(self) -> bool:
@@ -241,7 +261,7 @@ class OpenAICompatiblePlanner:
         ]
         where = redact_url(self.url)
         deadline = self._clock() + self.retry.total_deadline_s
-        attempts = retries = 0
+        attempts = retries = silent = 0
         refused: list[dict[str, str]] = []
         while True:
             fmt = self._start
@@ -260,11 +280,20 @@ class OpenAICompatiblePlanner:
             )
             sent = self._clock()
             try:
-                # Never past the retry deadline, however long one request may otherwise take.
-                response = self._send(body, where, min(self.timeout, max(0.1, deadline - sent)))
+                # Silence before the first byte counts against the retry deadline too; a reply that is
+                # arriving is never cut by it.
+                first = min(self.timeout, max(0.1, deadline - sent))
+                response = self._send(body, where, self.timeout, first_byte=first)
                 reply = self._read(response, where, self._clock() - sent)
             except _FailedAttempt as failed:
                 failure, message = failed.failure, failed.message
+                if failed.silent:
+                    silent += 1
+                    if silent > SILENT_RETRIES:
+                        raise self._fail(
+                            f"{message} (it went silent {silent} times; not sent again, so that a busy "
+                            "server is not handed yet another copy of the prompt)"
+                        ) from None
                 if failure.kind == "retry":
                     retries += 1
                     wait = self._wait_before(retries, failed.retry_after, deadline)
@@ -327,9 +356,11 @@ class OpenAICompatiblePlanner:
         body: dict[str, Any] = {
             "model": self.model,
             "messages": wire_messages,
-            # Explicit: some compatible servers and proxies stream unless told otherwise.
-            "stream": False,
+            # Explicit either way: some compatible servers and proxies stream unless told otherwise.
+            "stream": self.stream,
         }
+        if self.stream and self._stream_usage:
+            body["stream_options"] = {"include_usage": True}
         if self.temperature is not None:
             body["temperature"] = self.temperature
         if self.max_tokens is not None:
@@ -370,47 +401,94 @@ class OpenAICompatiblePlanner:
         if param == "temperature" and self.temperature is not None:
             self.temperature = None  # the model's default: the only value reasoning models take
             return True
+        if param == "stream_options" and self.stream and self._stream_usage:
+            self._stream_usage = False
+            return True
+        if param == "stream" and self.stream:
+            self.stream = False
+            return True
         return False
 
-    def _send(self, body: dict[str, Any], where: str, timeout: float) -> httpx.Response:
-        """POST with an overall deadline: a daemon thread does the request, this thread waits at most
-        `timeout` seconds (a server trickling a byte at a time cannot hold the task), and Ctrl-C while
-        waiting stops at once (the abandoned request cannot hold the process's exit either)."""
+    def _send(
+        self, body: dict[str, Any], where: str, timeout: float, *, first_byte: float | None = None
+    ) -> httpx.Response:
+        """POST and wait for the reply on a daemon thread, so that Ctrl-C while waiting stops at once (the
+        abandoned request cannot hold the process's exit either).
+
+        A streamed reply (server-sent events) is given up only when it falls silent for `timeout` seconds,
+        before its first event or between two (or after `STREAM_CAP_S` in all), and is returned assembled
+        as the JSON body a plain reply would have had. A plain reply must arrive whole within `timeout`
+        seconds, so that a server trickling a byte at a time cannot hold the task."""
         import httpx
 
         client = self._client
         outcome: dict[str, Any] = {}
+        heard = [time.monotonic()]  # when the stream last said something; the worker moves it on
         finished = threading.Event()
 
         def request() -> None:
             try:
-                outcome["response"] = client.post(self.url, json=body)
+                with client.stream("POST", self.url, json=body) as response:
+                    kind = response.headers.get("content-type", "")
+                    if response.is_success and "text/event-stream" in kind:
+                        outcome["streaming"] = True
+                        heard[0] = time.monotonic()
+                        outcome["response"] = _assemble_stream(response, heard)
+                    else:
+                        response.read()
+                        outcome["response"] = response
             except BaseException as exc:  # handed to the waiting thread, which raises or maps it
                 outcome["error"] = exc
             finally:
                 finished.set()
 
         threading.Thread(target=request, name="glmagent-planner-request", daemon=True).start()
+        started = time.monotonic()
         try:
-            done = finished.wait(timeout)
+            while not finished.wait(min(_POLL_S, timeout)):
+                now = time.monotonic()
+                if outcome.get("streaming"):
+                    if now - heard[0] > timeout:
+                        self._abandon(client)
+                        raise _FailedAttempt.went_silent(
+                            f"the streamed reply from {where} stopped arriving: nothing for {timeout:g}s "
+                            "(--request-timeout); the server may be stuck or overloaded"
+                        )
+                    if now - started > STREAM_CAP_S:
+                        self._abandon(client)
+                        raise _FailedAttempt.stop(
+                            f"the streamed reply from {where} was still arriving after {STREAM_CAP_S:g}s; "
+                            "lower --max-tokens"
+                        )
+                elif now - started > (limit := timeout if first_byte is None else first_byte):
+                    self._abandon(client)
+                    raise _FailedAttempt.went_silent(
+                        f"no reply from {where} within {limit:g}s (--request-timeout: the longest a "
+                        "request may stay silent, or a reply that is not streamed may take); the provider "
+                        "may be overloaded, or the model too slow for this timeout"
+                    )
         except BaseException:
-            self._abandon(client)
+            if not finished.is_set():
+                self._abandon(client)
             raise
-        if not done:
-            self._abandon(client)
-            raise _FailedAttempt.retry(
-                f"no reply from {where} within {timeout:g}s (the deadline of one whole request); "
-                "the provider may be overloaded, or the model too slow for this timeout (--request-timeout)"
-            )
         error = outcome.get("error")
         if error is None:
             response: httpx.Response = outcome["response"]
             return response
+        if isinstance(error, _StreamBroken):
+            raise _FailedAttempt.retry(
+                f"the streamed reply from {where} broke off: {self._scrub(str(error))}"
+            )
         if isinstance(error, httpx.ConnectTimeout):
             connect_s = min(self.timeout, _CONNECT_TIMEOUT_S)
             raise _FailedAttempt.retry(self._unreachable_text(where, f"no answer within {connect_s:g}s"))
+        if isinstance(error, httpx.TimeoutException) and outcome.get("streaming"):
+            raise _FailedAttempt.went_silent(
+                f"the streamed reply from {where} stopped arriving: nothing for {timeout:g}s "
+                "(--request-timeout); the server may be stuck or overloaded"
+            )
         if isinstance(error, httpx.TimeoutException):
-            raise _FailedAttempt.retry(
+            raise _FailedAttempt.went_silent(
                 f"no reply from {where} within {self.timeout:g}s ({type(error).__name__}); the provider may "
                 "be overloaded, or the model too slow for this timeout (--request-timeout)"
             )
@@ -593,11 +671,15 @@ class OpenAICompatiblePlanner:
 class _FailedAttempt(Exception):
     """One request that gave no reply: what the failure means, the message to show, and any Retry-After."""
 
-    def __init__(self, failure: Failure, message: str, retry_after: float | None = None) -> None:
+    def __init__(
+        self, failure: Failure, message: str, retry_after: float | None = None, *, silent: bool = False
+    ) -> None:
         super().__init__(message)
         self.failure = failure
         self.message = message
         self.retry_after = retry_after
+        self.silent = silent
+        """The server said nothing for too long: retried at most `SILENT_RETRIES` times."""
 
     @classmethod
     def retry(cls, message: str) -> _FailedAttempt:
@@ -606,6 +688,65 @@ class _FailedAttempt(Exception):
     @classmethod
     def stop(cls, message: str) -> _FailedAttempt:
         return cls(Failure("stop", message, ""), message)
+
+    @classmethod
+    def went_silent(cls, message: str) -> _FailedAttempt:
+        return cls(Failure("retry", message, ""), message, silent=True)
+
+
+class _StreamBroken(Exception):
+    """A streamed reply ended before it was complete (no finish reason, no `[DONE]`)."""
+
+
+def _assemble_stream(response: httpx.Response, heard: list[float]) -> httpx.Response:
+    """Read a server-sent-events reply to its end and return the JSON body a plain reply would have had:
+    the content joined, the last finish reason, usage and model. Every event moves `heard[0]` on (the
+    waiting thread's silence clock). An error event (sent inside an HTTP 200 once streaming began) is
+    returned as such, for the usual error map; a stream that stops before it is complete raises
+    `_StreamBroken`."""
+    import httpx
+
+    parts: list[str] = []
+    finish: object = None
+    usage: object = None
+    model: object = None
+    saw_content = done = False
+    for line in response.iter_lines():
+        heard[0] = time.monotonic()
+        if not line.startswith("data:"):
+            continue  # blank separators, `event:` names and `: keep-alive` comments
+        data = line[5:].strip()
+        if data == "[DONE]":
+            done = True
+            break
+        try:
+            chunk = json.loads(data)
+        except json.JSONDecodeError:
+            raise _StreamBroken(f"an event that is not JSON: {data[:200]!r}") from None
+        if not isinstance(chunk, dict):
+            continue
+        if chunk.get("error") is not None:
+            return httpx.Response(200, json=chunk, headers={"content-type": "application/json"})
+        model = chunk.get("model", model)
+        if chunk.get("usage"):
+            usage = chunk["usage"]
+        choices = chunk.get("choices")
+        if isinstance(choices, list) and choices and isinstance(choices[0], dict):
+            choice = choices[0]
+            delta = choice.get("delta") or choice.get("message") or {}
+            content = delta.get("content") if isinstance(delta, dict) else None
+            if isinstance(content, str):
+                parts.append(content)
+                saw_content = True
+            if choice.get("finish_reason"):
+                finish = choice["finish_reason"]
+    if finish is None and not done:
+        raise _StreamBroken("the connection closed before the reply was complete")
+    message = {"role": "assistant", "content": "".join(parts) if saw_content else None}
+    body = {"model": model, "choices": [{"index": 0, "message": message, "finish_reason": finish}]}
+    if usage is not None:
+        body["usage"] = usage
+    return httpx.Response(200, json=body, headers={"content-type": "application/json"})
 
 
 class _BearerAuth:

@@ -1,0 +1,11 @@
+class TodoList:
+    """A list of things to do."""
+
+    def __init__(self, items=[]):
+        self.items = items
+
+    def add(self, text):
+        self.items.append(text)
+
+    def pending(self):
+        return len(self.items)

@@ -1,0 +1,216 @@
+"""The edit forms a small model gets right, and what it is shown: SEARCH/REPLACE blocks, a changed block
+placed by its removed lines when the context around it is wrong, a refusal that names the file line a
+mistyped one meant, test output without what models copy by mistake, and a symbol map."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from glmagent.errors import PatchRejected
+from glmagent.patching import apply_patch
+from glmagent.project_map import project_map
+from glmagent.testing import is_test_path, locations_in, task_allows_test_changes, trim_test_output
+
+STATS = b'''"""Small statistics helpers."""
+
+
+def mean(values):
+    """Return the arithmetic mean of values."""
+    return sum(values) / len(values)
+
+
+def spread(values):
+    """Return the difference between the largest and the smallest value."""
+    return max(values) - min(values)
+'''
+FIXED = STATS.replace(
+    b"    return sum(values) / len(values)\n",
+    b"    if len(values) == 0:\n        return 0.0\n    return sum(values) / len(values)\n",
+)
+
+
+def test_the_reported_small_model_diff_is_applied_where_its_removed_line_is() -> None:
+    # A 1.5B model's reply: the docstring lost its final '.', and the return line is both context and
+    # removed. Its change is clear all the same: the removed line occurs once, and is replaced.
+    diff = (
+        "--- a/stats.py\n+++ b/stats.py\n@@ -4,3 +4,5 @@\n def mean(values):\n"
+        '     """Return the arithmetic mean of values"""\n     return sum(values) / len(values)\n'
+        "-    return sum(values) / len(values)\n+    if len(values) == 0:\n+        return 0.0\n"
+        "+    return sum(values) / len(values)\n"
+    )
+
+    result = apply_patch("stats.py", STATS, diff)
+
+    assert result.content == FIXED
+    [note] = [n for h in result.hunks for n in h.notes]
+    assert "do not match the file and were ignored" in note and "line 6" in note
+
+
+def test_a_changed_block_whose_removed_lines_occur_twice_is_still_refused() -> None:
+    twice = STATS + b"\n\ndef average(values):\n    return sum(values) / len(values)\n"
+    diff = "@@\n def mean(vals):\n-    return sum(values) / len(values)\n+    return 0.0\n"
+
+    with pytest.raises(PatchRejected) as refused:
+        apply_patch("stats.py", twice, diff)
+
+    assert refused.value.reason == "stale_context"
+
+
+def test_a_changed_block_split_by_context_is_not_placed_by_its_removed_lines() -> None:
+    diff = "@@\n def mean(vals):\n-    return sum(values) / len(values)\n wrong line\n+    return 0.0\n"
+
+    with pytest.raises(PatchRejected) as refused:
+        apply_patch("stats.py", STATS, diff)
+
+    assert refused.value.reason == "stale_context"
+
+
+def test_search_replace_blocks_edit_one_place_each() -> None:
+    diff = (
+        "Here is the change:\n```\n<<<<<<< SEARCH\n    return sum(values) / len(values)\n=======\n"
+        "    if len(values) == 0:\n        return 0.0\n    return sum(values) / len(values)\n"
+        ">>>>>>> REPLACE\n<<<<<<< SEARCH\n    return max(values) - min(values)\n=======\n"
+        "    return max(values) - min(values) if values else 0\n>>>>>>> REPLACE\n```\n"
+    )
+
+    result = apply_patch("stats.py", STATS, diff)
+
+    assert result.content == FIXED.replace(b"min(values)\n", b"min(values) if values else 0\n")
+    assert len(result.hunks) == 2
+
+
+def test_search_replace_with_an_empty_search_creates_a_missing_file() -> None:
+    result = apply_patch("new.py", None, "<<<<<<< SEARCH\n=======\nVALUE = 1\n>>>>>>> REPLACE\n")
+
+    assert result.action == "create" and result.content == b"VALUE = 1\n"
+
+
+def test_search_lines_found_nowhere_are_refused_with_the_lines_they_were_meant_to_be() -> None:
+    diff = (
+        '<<<<<<< SEARCH\n    """Return the arithmetic mean of values"""\n    return sum(values) / len(vals)\n'
+        "=======\n    return 0.0\n>>>>>>> REPLACE\n"
+    )
+
+    with pytest.raises(PatchRejected) as refused:
+        apply_patch("stats.py", STATS, diff)
+
+    message = str(refused.value)
+    assert refused.value.reason == "stale_context"
+    assert 'the file has, at line 5: \'    """Return the arithmetic mean of values."""\'' in message
+    assert "the file has, at line 6: '    return sum(values) / len(values)'" in message
+
+
+PYTEST_FAILURE = """\
+.F.                                                                      [100%]
+=================================== FAILURES ===================================
+_________________________ test_mean_of_nothing_is_zero _________________________
+
+    def test_mean_of_nothing_is_zero():
+>       assert mean([]) == 0.0
+               ^^^^^^^^
+
+tests/test_stats.py:9:
+_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _
+
+values = []
+
+    def mean(values):
+        \"\"\"Return the arithmetic mean of values.\"\"\"
+>       return sum(values) / len(values)
+               ^^^^^^^^^^^^^^^^^^^^^^^^^
+E       ZeroDivisionError: division by zero
+
+stats.py:6: ZeroDivisionError
+=========================== short test summary info ============================
+FAILED tests/test_stats.py::test_mean_of_nothing_is_zero - ZeroDivisionError:...
+1 failed, 2 passed in 0.70s
+"""
+
+
+def test_pytest_failures_are_trimmed_to_what_a_model_needs() -> None:
+    trimmed = trim_test_output(PYTEST_FAILURE)
+
+    assert trimmed.splitlines() == [
+        ".F.                                                                      [100%]",
+        "=================================== FAILURES ===================================",
+        "_________________________ test_mean_of_nothing_is_zero _________________________",
+        "",
+        "> assert mean([]) == 0.0",
+        "",
+        "tests/test_stats.py:9:",
+        "",
+        "> return sum(values) / len(values)",
+        "E       ZeroDivisionError: division by zero",
+        "",
+        "stats.py:6: ZeroDivisionError",
+        "=========================== short test summary info ============================",
+        "FAILED tests/test_stats.py::test_mean_of_nothing_is_zero - ZeroDivisionError:...",
+        "1 failed, 2 passed in 0.70s",
+    ]
+
+
+def test_other_output_only_loses_its_column_markers() -> None:
+    traceback = (
+        'Traceback (most recent call last):\n  File "/p/app.py", line 3, in <module>\n    print(1 / 0)\n'
+        "          ~~^~~\nZeroDivisionError: division by zero\n"
+    )
+
+    assert trim_test_output(traceback) == traceback.replace("          ~~^~~\n", "").rstrip("\n")
+    assert locations_in(traceback) == [("/p/app.py", 3)]
+    assert locations_in(PYTEST_FAILURE) == [("tests/test_stats.py", 9), ("stats.py", 6)]
+
+
+@pytest.mark.parametrize(
+    ("path", "test"),
+    [
+        ("tests/test_x.py", True),
+        ("test_a.py", True),
+        ("pkg/a_test.go", True),
+        ("web/app.spec.ts", True),
+        ("src/FooTest.java", True),
+        ("conftest.py", True),
+        ("pytest.ini", True),
+        ("src/testing.py", False),
+        ("latest.py", False),
+        ("contest.py", False),
+        ("app.py", False),
+    ],
+)
+def test_test_files_are_recognised_by_folder_and_name(path: str, test: bool) -> None:
+    assert is_test_path(path) is test
+
+
+@pytest.mark.parametrize(
+    ("description", "allowed"),
+    [
+        ("add a test for mean([])", True),
+        ("Update the tests for the new API", True),
+        ("write unit tests for slugify", True),
+        ("the test is wrong: it expects 3", True),
+        ("fix the failing test", False),
+        ("make the tests pass", False),
+        ("Rename calc_total to order_total and make the tests pass", False),
+        ("mean([]) crashes with ZeroDivisionError", False),
+    ],
+)
+def test_only_a_task_that_asks_for_test_changes_allows_them(description: str, allowed: bool) -> None:
+    assert task_allows_test_changes(description) is allowed
+
+
+def test_a_small_project_map_names_each_python_files_functions_and_classes(tmp_path: Path) -> None:
+    (tmp_path / "shop").mkdir()
+    (tmp_path / "shop" / "pricing.py").write_text(
+        "def calc_total(items):\n    pass\n\n\nclass Cart:\n    def add(self, item):\n        pass\n"
+    )
+    (tmp_path / "broken.py").write_text("def oops(:\n")
+    (tmp_path / "notes.txt").write_text("x")
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+
+    assert project_map(tmp_path).splitlines() == [
+        "broken.py",
+        "notes.txt",
+        "shop/pricing.py: calc_total(items), class Cart (add)",
+    ]
