@@ -79,14 +79,17 @@ class CodingAgent:
         max_iterations: int = 5,
         test_command: str | None = None,
         task_id: str | None = None,
+        test_edits: bool | None = None,
     ) -> Task:
-        """Build a `Task`; a fresh task id is generated unless one is given (reuse one to continue a task)."""
+        """Build a `Task`; a fresh task id is generated unless one is given (reuse one to continue a task).
+        `test_edits` None: the model may change test files only if the description asks for test changes."""
         return Task(
             description=description,
             working_directory=Path(working_directory).expanduser().resolve(),
             max_iterations=max_iterations,
             test_command=test_command or None,
             task_id=validate_task_id(task_id) if task_id else new_task_id(),
+            test_edits=test_edits,
         )
 
     @staticmethod
@@ -129,6 +132,8 @@ class CodingAgent:
         workspace = _workspace(task.working_directory)
         settings = self.settings or resolve_settings(workspace.root)
         declare_secret_variable(settings.api_key_env)
+        if task.test_edits is None and settings.test_edits != "auto":
+            task = task.model_copy(update={"test_edits": settings.test_edits == "allow"})
         planner = self.planner or planner_from_settings(settings)
         declare_secret_variable(getattr(planner, "key_env", None))
         shell = self.shell or make_shell(settings.shell, sandbox_for(settings, workspace.root))

@@ -24,9 +24,18 @@ from glmagent.errors import ConfigError
 CONFIG_FILE = Path(".hazina") / "config.toml"
 USER_CONFIG_FILE = "config.toml"
 
-#: Project-file settings that can send the API key somewhere, run code, or loosen containment: ignored until
-#: the user trusts the file. Any key naming an environment variable (`*_env`) counts too.
-TRUST_GATED_KEYS = ("provider", "base_url", "replay", "test_command", "sandbox", "allow_network")
+#: Project-file settings that can send the API key somewhere, run code, loosen containment or let the model
+#: rewrite the tests that judge it: ignored until the user trusts the file. Any key naming an environment
+#: variable (`*_env`) counts too.
+TRUST_GATED_KEYS = (
+    "provider",
+    "base_url",
+    "replay",
+    "test_command",
+    "test_edits",
+    "sandbox",
+    "allow_network",
+)
 USER_POLICY_FILE = Path(".hazina") / "policy.toml"
 """The project's own policy file (despite the name: the project's, not the user's)."""
 OWN_POLICY_FILE = "policy.toml"
@@ -42,6 +51,7 @@ ENV_VARS: Mapping[str, str] = {
     "shell": "GLMAGENT_SHELL",
     "command_timeout": "GLMAGENT_COMMAND_TIMEOUT",
     "test_timeout": "GLMAGENT_TEST_TIMEOUT",
+    "test_edits": "GLMAGENT_TEST_EDITS",
     "sandbox": "GLMAGENT_SANDBOX",
     "allow_network": "GLMAGENT_ALLOW_NETWORK",
     "api_key_env": "GLMAGENT_API_KEY_ENV",
@@ -90,6 +100,8 @@ class Settings(BaseModel):
     """Plan → act → observe rounds before the loop stops."""
     test_command: str | None = None
     """Command the loop runs before iteration 1 and after every iteration that changed something."""
+    test_edits: Literal["auto", "allow", "deny"] = "auto"
+    """May the model change test files? `auto`: only if the task asks for test changes ("add a test for")."""
     shell: Literal["auto", "posix", "powershell"] = "auto"
     """Backend for `run` and the tests: `auto` is PowerShell on Windows, /bin/sh elsewhere."""
     command_timeout: float = Field(default=300.0, gt=0)

@@ -177,6 +177,37 @@ def passed_count(output: str) -> int | None:
     return None
 
 
+def ran_count(output: str) -> int | None:
+    """How many tests the run's closing line says ran (passed, failed or in error; skipped and deselected
+    tests did not run); None without such a line."""
+    for line in reversed(output.splitlines()):
+        match = _PYTEST_COUNTS.match(line.strip())
+        if match:
+            counts = re.findall(r"(\d+) (passed|failed|errors?)\b", match.group(1))
+            return sum(int(n) for n, _ in counts)
+    return None
+
+
+def fewer_tests_ran(baseline: TestOutcome, now: TestOutcome) -> TestOutcome:
+    """`now`, marked failed when it passed with fewer tests run than the baseline ran.
+
+    With the test files read-only, a model can still make a run pass by running less of it: a
+    `-k`/`--deselect` or `addopts` in pyproject.toml or setup.cfg, a module-level skip in the code under
+    test, a collection hook. A passing run that ran fewer tests than at the start is no proof of a fix.
+    Only judged when both runs print pytest's closing line; a run that ran more tests is fine.
+    """
+    before, after = ran_count(baseline.output), ran_count(now.output)
+    if not now.passed or before is None or after is None or after >= before:
+        return now
+    return now.model_copy(
+        update={
+            "passed": False,
+            "summary": f"{now.summary}, but only {after} of the {before} tests that ran at the start ran "
+            "(the others were skipped or deselected)",
+        }
+    )
+
+
 def failing_tests(output: str) -> list[str]:
     """The ids of the tests a run reports as failed or in error (pytest's `FAILED x::y` lines)."""
     return list(dict.fromkeys(_PYTEST_FAILED.findall(output)))

@@ -181,6 +181,7 @@ def test_the_test_command_runs_inside_the_same_sandbox(git_project: Path, home: 
         git_project,
         max_iterations=2,
         test_command=f"{sys.executable} -m pytest -q -p no:cacheprovider",
+        test_edits=True,  # conftest.py is a test file: this task may change it
     )
     agent.run(task)
     assert (git_project / "conftest.py").exists()

@@ -119,6 +119,11 @@ def add_settings_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--test", dest="test_command", metavar="CMD", help="test command the loop runs itself"
     )
+    parser.add_argument(
+        "--test-edits",
+        choices=("auto", "allow", "deny"),
+        help="may the model change test files? auto (default): only if the task asks for test changes",
+    )
     add_directory(parser)
     parser.add_argument("--max-iterations", type=int, metavar="N", help="iteration limit, 1-100 (default 5)")
     parser.add_argument(
