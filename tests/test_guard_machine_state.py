@@ -212,7 +212,7 @@ ALLOWED = [
     ("posix", "mount"),
     ("posix", "date +%s"),
     ("posix", "auditctl -l"),
-    ("powershell", "wevtutil qe Application /c:5"),
+    ("powershell", "wevtutil /?"),
     ("powershell", "reg query HKCU\\Software\\X"),
     ("powershell", "Set-ItemProperty .\\notes.txt -Name IsReadOnly -Value $true"),
     ("posix", "history"),

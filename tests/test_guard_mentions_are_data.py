@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import shlex
 import tomllib
+from fnmatch import fnmatchcase
 from pathlib import Path
 
 import pytest
@@ -200,12 +201,15 @@ def test_denied_examples_quoted_as_data_are_allowed(rule_id: str, examples: list
     assert not wrong, wrong
 
 
-def _rule_command_names() -> list[str]:
+def _rule_command_names(*, scripts: bool | None = None) -> list[str]:
+    """The command names the default policy's clauses list; `scripts`: only those of clauses whose programs
+    also ship as scripts (True), or only the others (False)."""
     data = tomllib.loads((Path(__file__).parent.parent / "policy" / "default.toml").read_text())
     names = {
         name
         for rule in data["rule"]
         for clause in rule.get("when", [])
+        if scripts is None or bool(clause.get("script_names")) == scripts
         for name in clause.get("commands", [])
         if not any(ch in name for ch in "*?[")
     }
@@ -224,7 +228,6 @@ _NAME_AS_DATA = [
     ("posix", "mkdir -p {n}"),
     ("posix", "git add {n}.py"),
     ("posix", "pytest tests/test_{n}.py"),
-    ("posix", "python {n}.py"),
     ("powershell", "Get-Command {n}"),
     ("powershell", "Get-Help {n}"),
     ("powershell", "Write-Output '{n}'"),
@@ -243,4 +246,52 @@ def test_denied_program_names_as_data_are_allowed(shell: str, template: str) -> 
         decision = _check(command, shell)
         if not decision.allowed:
             wrong.append((command, decision.rule_id))
+    assert not wrong, wrong[:20]
+
+
+def _script_tools() -> dict[str, str]:
+    """Tools of the clauses whose programs also ship as scripts, with the backend to run each on."""
+    data = tomllib.loads((Path(__file__).parent.parent / "policy" / "default.toml").read_text())
+    out: dict[str, str] = {}
+    for rule in data["rule"]:
+        for clause in rule.get("when", []):
+            if clause.get("script_names"):
+                shells = clause.get("shells", ["posix", "powershell", "cmd"])
+                for name in clause.get("commands", []):
+                    out.setdefault(name, "posix" if "posix" in shells else "powershell")
+    return out
+
+
+def test_a_project_script_named_like_a_program_is_the_projects() -> None:
+    """`python curl.py` runs the project's own script, whatever it is called: only the names of tools that
+    ship as scripts themselves (`GetNPUsers.py`, `lazagne.py`, below) are those tools."""
+    tools = _script_tools()
+    wrong = []
+    for name in _rule_command_names(scripts=False):
+        if "." in name or any(fnmatchcase(name, t) or t.startswith(name + ".") for t in tools):
+            continue
+        for shell, template in (
+            ("posix", "python {n}.py"),
+            ("posix", "bash scripts/{n}.sh"),
+            ("powershell", "pwsh -File .\\{n}.ps1"),
+        ):
+            command = template.format(n=name)
+            decision = _check(command, shell)
+            if not decision.allowed:
+                wrong.append((command, decision.rule_id))
+    assert not wrong, wrong[:20]
+
+
+def test_a_tool_that_ships_as_a_script_is_that_tool_by_any_interpreter() -> None:
+    tools = _script_tools()
+    assert len(tools) > 100
+    wrong = []
+    for name, shell in tools.items():
+        if any(ch in name for ch in ".*?["):
+            continue
+        if shell == "posix":
+            commands = [f"python3 {name}.py", f"./{name}.py", f"bash {name}.sh"]
+        else:
+            commands = [f".\\{name}.ps1", f"Import-Module .\\{name}.ps1", f"pwsh -File {name}.ps1"]
+        wrong += [c for c in commands if _check(c, shell).allowed]
     assert not wrong, wrong[:20]

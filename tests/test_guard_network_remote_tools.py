@@ -69,7 +69,7 @@ ALLOWED = [
     ("posix", "kinit --help"),
     ("posix", "ldapmodify --help"),
     ("posix", "dscl . -read /Users/dev"),
-    ("posix", "dscl . -list /Users"),
+    ("posix", "dscl . -read /Users/dev RealName"),
     ("posix", "python services.py"),
     ("posix", "python reg.py --check"),
     ("powershell", "netsh interface /?"),

@@ -159,4 +159,6 @@ def test_examples_with_a_powershell_prompt_run_on_powershell(tmp_path: Path) -> 
     assert rule.shells == ["powershell"]
     assert ("Stop-Job -Name build", "powershell", True) in rule.examples()
     assert policy.check("spjb build", "powershell").rule_id == "custom.stop-job"
-    assert policy.check("Stop-Job build", "posix").allowed
+    assert policy.check("stop-job build", "posix").allowed  # no cmdlet's spelling: a POSIX program
+    # A cmdlet as PowerShell spells it, in a POSIX line, is a PowerShell line in the wrong box.
+    assert policy.check("Stop-Job build", "posix").rule_id == "custom.stop-job"

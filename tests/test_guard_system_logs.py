@@ -1,7 +1,8 @@
 """Reading the machine's own logs (ATT&CK log enumeration): the systemd journal, the kernel ring buffer, the
-audit trail, macOS's unified log and the files under /var/log (also `/private/var/log`,
-`~/Library/Logs`) record what every user and service did, so reading them is env. The project's own logs,
-`git log`, `docker logs` of the project's container and a log folder inside the project stay allowed."""
+audit trail, macOS's unified log, the files under /var/log (also `/private/var/log`, `~/Library/Logs`) and
+Windows' event logs record what every user and service did, so reading them is env. The project's own logs,
+`git log`, `docker logs` of the project's container, a log folder inside the project and the tools' own help
+stay allowed."""
 
 from __future__ import annotations
 
@@ -24,6 +25,17 @@ BLOCKED = [
     ("posix", "log show --info --debug --predicate 'eventMessage CONTAINS[d] \"eyJ\"'"),
     ("posix", "log stream --level debug"),
     ("posix", "ausearch -m USER_LOGIN"),
+    ("powershell", "Get-WinEvent -LogName Security -MaxEvents 20"),
+    ("powershell", "Get-WinEvent -FilterHashtable @{LogName='System'; Id=7045}"),
+    ("powershell", "Get-EventLog -LogName Application -Newest 5"),
+    ("powershell", "Get-EventLog -List"),
+    ("powershell", "wevtutil qe Security /c:10 /f:text"),
+    ("powershell", "wevtutil.exe query-events System /rd:true"),
+    ("powershell", "wevtutil epl System C:\\Temp\\sys.evtx"),
+    ("powershell", "wevtutil el"),
+    ("powershell", "cmd /c wevtutil gli Security"),
+    ("posix", "Get-WinEvent -LogName Security"),
+    ("posix", "wevtutil.exe qe Security"),
 ]
 
 ALLOWED = [
@@ -35,6 +47,10 @@ ALLOWED = [
     ("posix", "npm run log"),
     ("posix", "ls log/"),
     ("powershell", "Get-Content .\\logs\\build.log -Tail 20"),
+    ("powershell", "wevtutil /?"),
+    ("powershell", "Get-Help Get-WinEvent"),
+    ("powershell", "Get-Content .\\logs\\events.evtx.txt"),
+    ("powershell", "Select-String -Pattern Get-EventLog -Path *.md"),
 ]
 
 

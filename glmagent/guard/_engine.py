@@ -44,6 +44,18 @@ destructive. A statement that writes nothing (`: > f`, `> f`, `$null > f`) only 
 _REGENERATING = frozenset({"tee", "tee-object", "out-file", "set-content", "export-csv", "export-clixml"})
 """Programs whose whole output replaces the files they name (`make | tee build.log`, `Out-File out.txt`)."""
 _PERCENT_NAME = lazy_re(r"%[^%\s]+%")
+_CMDLET = lazy_re(
+    r"(?:Add|Approve|Assert|Backup|Block|Build|Checkpoint|Clear|Close|Compare|Complete|Compress|Confirm|Connect"
+    r"|Convert|ConvertFrom|ConvertTo|Copy|Debug|Deny|Deploy|Disable|Disconnect|Dismount|Edit|Enable|Enter|Exit"
+    r"|Expand|Export|Find|Format|Get|Grant|Group|Hide|Import|Initialize|Install|Invoke|Join|Limit|Lock|Measure"
+    r"|Merge|Mount|Move|New|Open|Optimize|Out|Ping|Pop|Protect|Publish|Push|Read|Receive|Redo|Register|Remove"
+    r"|Rename|Repair|Request|Reset|Resize|Resolve|Restart|Restore|Resume|Revoke|Save|Search|Select|Send|Set|Show"
+    r"|Skip|Split|Start|Step|Stop|Submit|Suspend|Switch|Sync|Test|Trace|Unblock|Undo|Uninstall|Unlock|Unprotect"
+    r"|Unpublish|Unregister|Update|Use|Wait|Watch|Write)-[A-Z][A-Za-z0-9]*+"
+)
+"""A cmdlet's name as PowerShell writes it: an approved verb, capitalised, and a capitalised noun
+(`Get-DomainUser`, `Invoke-PassTheCert`). No POSIX program is named so (theirs are lower case:
+`add-apt-repository`, `update-alternatives`)."""
 _STREAMS = frozenset({"-", "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "$null", "nul", "nul:"})
 
 
@@ -98,6 +110,8 @@ class CompiledPolicy(PolicyTables):
         word = argv[0][0]
         if "/" in word or "\\" in word or (":" in word and shell != "posix"):
             return None  # a program named by a path or a URI: the walk judges where it is
+        if shell == "posix" and _CMDLET.fullmatch(word):
+            return None  # a cmdlet in a POSIX line: the walk reads it as PowerShell
         info = self.words[shell].get(word)
         if info is None:
             info = self.word_info(word, shell, _NO_ALIASES)
@@ -389,6 +403,13 @@ class Evaluation(RunsOtherCode, WordChecks):
                 words = [Arg("service", "service"), Arg(service, service), *argv[1:]]
                 self.command(words, frame.wrapped(how), stdin)
                 return
+        if dialect == "posix" and info.special is None and _CMDLET.fullmatch(word):
+            if frame.depth < p.max_depth:
+                # A cmdlet written in a POSIX line (`Get-DomainUser bob`, as cheat sheets and Git Bash notes
+                # do) is a PowerShell line in the wrong box: judged as PowerShell would run it.
+                line = " ".join(a.raw for a in argv)
+                self.script(line, "powershell", frame.nested(f"`{head.raw}` read as PowerShell"))
+            return
         args = argv[1:]
         if info.inert:
             # No rule names this program and it runs nothing else: only argument-wide rules, and a file

@@ -11,6 +11,7 @@ from ._lazy import lazy_re
 from ._models import Dialect, ExecutorSpec, ShellSpec
 from ._normalise import command_key
 from ._payloads import decode_powershell_b64
+from ._rules import MATCH, CommandView
 from ._syntax import DYN, Arg, Feed, Frame, Stdin
 from ._unwrap import (
     cmd_exe,
@@ -132,6 +133,28 @@ class RunsOtherCode:
         else:
             self.script(line.text, dialect, frame)
 
+    def _named_script(
+        self, script: Arg, argv: list[Arg], frame: Frame, who: str, module: bool = False
+    ) -> None:
+        """A script handed to its interpreter, or imported as a module, is the program it is: `python3
+        lazagne.py all` runs as `./lazagne.py all` does, so the rules that know a tool by its name (those
+        whose programs also ship as scripts) judge it so. Only a name with an extension counts, or a
+        module's."""
+        text = script.text
+        if not text or DYN in text or ("." not in command_key(text) and not module):
+            return
+        info = self.p.word_info(text, frame.dialect, frame.aliases)
+        clauses = tuple(c for c in info.clauses if c.script_names)
+        if not clauses:
+            return
+        at = next((i for i, a in enumerate(argv) if a is script), len(argv) - 1)
+        words = [script, *argv[at + 1 :]]
+        inner = frame.wrapped(f"`{who}`")
+        for compiled in clauses:
+            state, detail = compiled.check(CommandView(info.names, words, frame.dialect, info.syntax))
+            if state == MATCH:
+                self._rule_finding(compiled.rule, words, info.names, inner, detail)
+
     # -- shells and interpreters --
     def _shell(self, name: str, spec: ShellSpec, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
         args = argv[1:]
@@ -162,6 +185,7 @@ class RunsOtherCode:
                     self._script_file(name, rcfile, argv, frame, stdin)
             if run.script is not None:
                 self._judge_program(run.script, frame, argv)
+                self._named_script(run.script, argv, frame, name)
                 if self.p.service_folders and self.p.service_script(run.script.text) is not None:
                     # `sh /etc/init.d/ssh stop` drives the service as running the script by its path does.
                     at = next(i for i, a in enumerate(args) if a is run.script)
@@ -218,6 +242,7 @@ class RunsOtherCode:
                 self._script_file(name, ps.file, argv, frame, stdin, "powershell")
             elif ps.file is not None:
                 self._judge_program(ps.file, frame, argv)
+                self._named_script(ps.file, argv, frame, name)
         else:
             if frame.dialect == "powershell":
                 args = powershell_arrays(args)
@@ -251,6 +276,7 @@ class RunsOtherCode:
             self.command(run.module_argv, frame.wrapped(f"`{name} -m`"), stdin)
         if run.script is not None:
             self._judge_program(run.script, frame, argv)
+            self._named_script(run.script, argv, frame, name)
         if run.reads_stdin:
             self._stdin_script(stdin, spec.language, frame, name, argv, not spec.no_program_flags)
         elif run.interactive:
@@ -287,6 +313,7 @@ class RunsOtherCode:
             self._script_file(name, args[0], argv, frame, stdin)
         else:
             self._judge_program(script, frame, argv)
+            self._named_script(script, argv, frame, name)
 
     def _script_file(
         self,
@@ -457,6 +484,7 @@ class RunsOtherCode:
         named, positional = self._ps_bind(argv[1:], ("name", "fullyqualifiedname", "prefix", "scope"))
         for module in named.get("name", []) + positional[:1]:
             self._judge_program(module, frame, argv)
+            self._named_script(module, argv, frame, name, module=True)
 
     def _new_object(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
         named, positional = self._ps_bind(argv[1:], ("typename", "comobject", "argumentlist", "property"))

@@ -94,6 +94,14 @@ _HOST_NAME = lazy_re(rf"{_HOST}(?:[:/]\S*+)?", re.IGNORECASE)
 _DOMAIN_LOGIN = lazy_re(r"[\w.-]+/[^/:@\s]+:(?!\d+$)[^@\s]+")
 """`corp/alice:Passw0rd`: a domain, an account and its password (not `src/a.py:12`, a file and a line)."""
 _BARE_HOST = lazy_re(r"[A-Za-z0-9][\w.-]*+")
+_MACHINE_VARIABLE = lazy_re(
+    r"\$(?:env:)?\{?(?:(?:[A-Za-z0-9]++_)++(?:HOST|HOSTNAME)"
+    r"|(?:[A-Za-z0-9]++_)*+(?:IP|IPS|IPV4|IPV6|IPADDR|FQDN|URL|URLS|URI|ENDPOINT|SERVER|SERVERS|DC|KDC|RHOST"
+    r"|RHOSTS|LHOST|ATTACKER|VICTIM|DOMAINCONTROLLER|DOMAIN_CONTROLLER))(?:_[A-Za-z0-9]++)*+\}?(?![A-Za-z0-9_])",
+    re.IGNORECASE,
+)
+"""A variable whose name says it holds another machine: `$TARGET_IP`, `${DC_HOST}`, `$URL`, `$env:API_URL`.
+A shell's own `$HOST`/`$HOSTNAME` name this machine, and a bare `$TARGET` is as often a build target."""
 
 
 def _names_login(word: str) -> bool:
@@ -267,7 +275,7 @@ class LocatorMatcher:
     """Does one blank-free word hold a locator of the given kinds? (`match`, like a compiled pattern's.)
     `options` finds option values that name a machine among a command's words."""
 
-    __slots__ = ("address", "login", "machine", "naming", "only", "options", "stream", "unc_host")
+    __slots__ = ("address", "login", "machine", "naming", "only", "options", "stream", "unc_host", "variable")
 
     def __init__(
         self,
@@ -277,8 +285,11 @@ class LocatorMatcher:
         address: bool = False,
         unc_host: bool = False,
         options: MachineOptions | None = None,
+        variable: bool = False,
     ) -> None:
         self.machine = machine
+        self.variable = variable
+        """Also a run-time word whose variable names a machine (`$DC_IP`), in its raw spelling."""
         self.stream = stream
         self.login = login
         self.address = address
@@ -311,6 +322,13 @@ class LocatorMatcher:
             return True
         return self.stream and ":" in word and _names_stream(word)
 
+    def match_raw(self, raw: str) -> bool:
+        """Does the raw spelling of a word known only at run time name a machine: a locator around the
+        run-time part (`http://$h/x`, `\\\\$srv\\share`) or a variable named for one (`$TARGET_IP`)?"""
+        if self.match(raw):
+            return True
+        return self.variable and "$" in raw and _MACHINE_VARIABLE.search(raw) is not None
+
 
 def locator_regex(
     kinds: Iterable[str],
@@ -325,7 +343,7 @@ def locator_regex(
     kinds = list(kinds)
     parts = []
     for kind in kinds:
-        if kind in ("stream", "user-host", "address"):
+        if kind in ("stream", "user-host", "address", "variable"):
             continue
         body = _PATTERNS[kind]
         if kind == "url":
@@ -344,6 +362,7 @@ def locator_regex(
         address="address" in kinds,
         unc_host="unc" in kinds and windows,
         options=options,
+        variable="variable" in kinds,
     )
 
 

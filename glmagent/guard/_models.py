@@ -140,6 +140,10 @@ class CommandClause(CommandMatch):
     """Whether `fed_by` also looks upstream through `pass_through` filters (`find . | grep x | xargs rm`);
     false when a filter changes the meaning (`Get-Process | Where-Object ... | Stop-Process` stops a few)."""
     shells: list[Dialect] = many("posix", "powershell", "cmd")
+    script_names: bool = False
+    """The programs also ship as scripts, so each name matches with a script's extension too (`winpeas.ps1`,
+    `lazagne.py`), and such a script handed to its interpreter or imported as a module is the program
+    (`python3 lazagne.py all`, `Import-Module .\\PowerView.ps1`)."""
 
 
 class RedirectClause(Shape):
@@ -226,7 +230,7 @@ class ArgumentClause(Shape):
     shells: list[Dialect] = many("posix", "powershell", "cmd")
 
 
-LocatorKind = Literal["url", "unc", "scp", "host-port", "user-host", "address", "stream"]
+LocatorKind = Literal["url", "unc", "scp", "host-port", "user-host", "address", "stream", "variable"]
 
 
 class LocatorClause(Shape):
@@ -235,7 +239,8 @@ class LocatorClause(Shape):
     or `/format:https://…`), a UNC path (`\\\\host\\share`), an scp-style `user@host:path`, a `host:port`,
     a login at a host (`user@10.0.0.1`, `corp/user:password@dc01.corp.local`), an IP address of another
     machine (`address`; not loopback, `0.0.0.0` or a dotted version), an option whose value names a machine
-    (`machine_options`, `host_options`, `machine_parameters`)
+    (`machine_options`, `host_options`, `machine_parameters`), a word known only at run time whose variable
+    is named for a machine (`variable`: `$TARGET_IP`, `${DC_HOST}`, `$URL`)
     — or an NTFS alternate data stream (`file.txt:hidden.exe`). A word holding blanks is text (a message, a
     script), not a locator."""
 

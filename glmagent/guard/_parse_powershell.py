@@ -1204,11 +1204,12 @@ _VARIABLE_PATH = lazy_re(r"(?:\$[\w:]+|\$\{[^{}`'\"]+\})[\\/][^\s;|&)},<>'\"`$()
 _UNC_STARTS = frozenset({"\\\\", "//", "\\/", "/\\"})
 """How a UNC path (`\\\\server\\share`) starts; PowerShell takes either slash."""
 _PROGRAM_PATH = lazy_re(
-    r'(?:[a-z]:|[\\/]|\.{1,2}[\\/]|~[\\/]|%[\w()]+%)[^\n"<>|]*'
+    r'(?:[a-z]:|[\\/]|\.{1,2}[\\/]|~[\\/]|%[\w()]+%|[\w.()-][\w .()-]*[\\/])[^\n"<>|]*'
     r"\.(?:exe|com|bat|cmd|ps1|vbs|vbe|js|jse|wsf|hta|msi|scr|cpl|lnk)",
     re.IGNORECASE,
 )
-"""A path to a file cmd (or Explorer's file associations) runs when it is named on its own."""
+"""A path to a file cmd (or Explorer's file associations) runs when it is named on its own, from the root, a
+drive, the home, a `%VAR%` folder or a folder of the working directory (`"tools\\x.exe"`)."""
 _PATH_FROM_PIPELINE = frozenset(
     {
         "get-childitem",

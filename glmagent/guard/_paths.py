@@ -47,6 +47,13 @@ _RUN_TIME = lazy_re(r"[$`]|<\(|>\(")
 _PERCENT_NAME = lazy_re(r"%[^%\s]+%")
 _PERCENT_TEMP = lazy_re(r"^\"?%(?:TEMP|TMP)%(?:[/\\]|\"?$)", re.IGNORECASE)
 _DRIVE = lazy_re(r"^([A-Za-z]):[/\\]?")
+_PROVIDER_DRIVE = lazy_re(
+    r"^(?:microsoft\.powershell\.\w+\\)?(cert|hklm|hkcu|hkcr|hku|hkcc|wsman):"
+    r"|^registry::",
+    re.IGNORECASE,
+)
+"""A PowerShell drive of another provider than the file system that outlives the session: certificate stores,
+registry hives, remoting settings. (`Env:`, `Function:`, `Alias:` and `Variable:` are the session's own.)"""
 _GLOB = lazy_re(r"[*?\[]")
 
 #: Sample process directories a glob under /proc is tried against.
@@ -186,6 +193,11 @@ class PathScope:
             text = text.replace(DYN, "*")
         if text in _SAFE_DEVICES or text.startswith("/dev/fd/") or raw.lower() in _WINDOWS_DEVICES:
             return None
+        if self.dialect == "powershell" and _PROVIDER_DRIVE.match(text.lstrip("\"'")):
+            # `Move-Item $c.PSPath Cert:\LocalMachine\Root` plants a trusted certificate: no project file.
+            return Judgement(
+                "write-outside-project", f"`{raw}` is on a PowerShell drive outside the file system"
+            )
         if self.dialect != "posix" and _PERCENT_NAME.search(raw):
             if _PERCENT_TEMP.match(raw) and ".." not in raw:
                 return None  # `%TEMP%\x`: the temp folder, like `$env:TEMP\x`

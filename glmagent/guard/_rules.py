@@ -364,6 +364,8 @@ class CompiledCommand:
     """Every prefix of the parameter names: `-r`, `-Rec` and `-Recurse` all bind `-Recurse`."""
     windows: bool = False
     """Any switch or PowerShell parameter test."""
+    script_names: bool = False
+    """The clause's programs also ship as scripts (`CommandClause.script_names`)."""
 
     @classmethod
     def build(cls, rule: Rule, clause: CommandMatch) -> CompiledCommand:
@@ -404,6 +406,7 @@ class CompiledCommand:
             no_command=clause.no_command,
             fed_by=fed_by,
             fed_through=clause.fed_through if isinstance(clause, CommandClause) else True,
+            script_names=isinstance(clause, CommandClause) and clause.script_names,
             global_options=clause.global_options,
             needs_operand=clause.needs_operand,
             by_first_word=_index_first_word(clause.subcommands),
@@ -739,6 +742,10 @@ def _may_match(literals: tuple[str, str, tuple[str, ...]], name: str) -> bool:
     return name.startswith(head) and name.endswith(tail) and all(p in name for p in pieces)
 
 
+SCRIPT_EXTENSIONS = (".py", ".ps1", ".psm1", ".sh", ".pl", ".rb")
+"""Extensions of the scripts a tool may ship as (see `CommandClause.script_names`)."""
+
+
 def dotnet_key(name: str) -> str:
     """`[System.Net.WebClient]` / `system.net.webclient` / `Net.WebClient` -> `net.webclient`."""
     key = name.strip().strip("[]").split("[", 1)[0].lower()
@@ -757,12 +764,13 @@ def build_index(rules: list[Rule], syntax: dict[str, SyntaxSpec]) -> RuleIndex:
         for clause in rule.when:
             if isinstance(clause, CommandClause):
                 compiled = CompiledCommand.build(rule, clause)
+                suffixes = ("", *SCRIPT_EXTENSIONS) if clause.script_names else ("",)
                 for name in clause.commands:
-                    key = name.lower()
-                    if any(ch in key for ch in "*?["):
-                        index.by_glob.append((glob_literals(key), glob_regex([key]), compiled))
-                    else:
-                        index.by_name.setdefault(key, []).append(compiled)
+                    for key in [name.lower() + suffix for suffix in suffixes]:
+                        if any(ch in key for ch in "*?["):
+                            index.by_glob.append((glob_literals(key), glob_regex([key]), compiled))
+                        else:
+                            index.by_name.setdefault(key, []).append(compiled)
             elif isinstance(clause, RedirectClause):
                 index.redirects.append((rule, clause, glob_regex(clause.allow_targets)))
             elif isinstance(clause, VariableClause):

@@ -111,7 +111,9 @@ class WordChecks:
                 self._output_targets(args, argv, info, frame)  # `strace -o FILE`, `screen -Logfile FILE`
             return  # what they run is checked as a command of its own, with its own words
         p = self.p
-        if p.locators[frame.dialect] and (_locators.screen(texts) or p.machine_options(frame.dialect, texts)):
+        if p.locators[frame.dialect] and (
+            _locators.screen(texts) or DYN in texts or p.machine_options(frame.dialect, texts)
+        ):
             self._locators(args, argv, info, frame)
         if frame.dialect == "posix" and "\\" in texts and p.locators["posix"]:
             spelled = _locators.bash_unc(args)
@@ -140,7 +142,7 @@ class WordChecks:
         candidates = [
             (i, a)
             for i, a in enumerate(args)
-            if _locators.screen(a.text)
+            if (_locators.screen(a.text) or (DYN in a.text and "$" in a.raw))
             and not (i and _DOTTED_NUMBER.fullmatch(a.text) and _VERSION_OPTION.fullmatch(args[i - 1].text))
         ]
         if candidates and info.executor is not None:
@@ -158,7 +160,9 @@ class WordChecks:
             for i, a in candidates:
                 if pattern.names_only(args, i):
                     continue  # `--baseURL https://example.org/`: where the site will be served, not a peer
-                if pattern.match(a.text) or (a.raw is not a.text and DYN in a.text and pattern.match(a.raw)):
+                if pattern.match(a.text) or (
+                    a.raw is not a.text and DYN in a.text and pattern.match_raw(a.raw)
+                ):
                     self._rule_finding(rule, argv, names, frame, a.text if DYN not in a.text else a.raw)
             options = pattern.options
             if options is not None:
