@@ -229,7 +229,13 @@ ENVIRONMENT = [
     'PS> "$env:API_KEY"',
     "PS> Write-Host $Env:GITHUB_TOKEN",
     "PS> [Environment]::GetEnvironmentVariables()",
-    "PS> [Environment]::GetEnvironmentVariable('X')",
+    "PS> [Environment]::GetEnvironmentVariable('USERNAME')",
+    "PS> [Environment]::GetEnvironmentVariable($name)",
+    "PS> [Environment]::UserName",
+    "PS> [System.Environment]::MachineName",
+    "PS> [Environment]::UserDomainName",
+    "PS> Write-Output \"$([Environment]::UserDomainName)\\$([Environment]::UserName)\"",
+    "PS> [Environment]::GetFolderPath('UserProfile')",
     "PS> [System.Environment]::GetEnvironmentVariables('Machine')",
     "PS> [Environment]::ExpandEnvironmentVariables('%API_KEY%')",
     "PS> [System.Environment]::GetEnvironmentVariables().Keys",
@@ -293,6 +299,13 @@ ENVIRONMENT = [
 
 
 ENVIRONMENT_ALLOWED = [
+    # One named variable that is neither a secret nor who or where the user is, as `$env:CI` reads it.
+    "PS> [Environment]::GetEnvironmentVariable('CI')",
+    "PS> [System.Environment]::GetEnvironmentVariable(\"BUILD_NUMBER\", 'Process')",
+    "PS> if ([Environment]::GetEnvironmentVariable('CI') -eq 'true') { dotnet test }",
+    "PS> [Environment]::ProcessorCount",
+    "PS> [Environment]::OSVersion.Platform",
+    "PS> Write-Output '[Environment]::UserName'",
     "ps -p $PID -o pid,cmd",
     "gpg --verify $SIG",
     "make $TARGET",

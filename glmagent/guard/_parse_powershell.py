@@ -840,9 +840,28 @@ class PowerShellWalker:
             after = sibling.next_sibling
             if after is not None:
                 member = self.text(after)
+                named = self._environment_variable(name, member, after.next_sibling)
+                if named is not None:
+                    # `[Environment]::GetEnvironmentVariable('CI')` reads one variable, as `$env:CI` does.
+                    self.sink.variable(f"env:{named}", self.frame, self.text(node.parent or node))
+                    return
         self.sink.dotnet(name, member, self.frame, raw)
         for namespace in self.namespaces:
             self.sink.dotnet(f"{namespace}.{name}", member, self.frame, raw)
+
+    def _environment_variable(self, type_name: str, member: str, arguments: Node | None) -> str | None:
+        """The variable `[Environment]::GetEnvironmentVariable('NAME'[, scope])` reads, when its name is
+        written out; None for any other member, or a name known only at run time."""
+        if member.lower() != "getenvironmentvariable" or arguments is None or arguments.type != "argument_list":
+            return None
+        if type_name.lower().removeprefix("system.") != "environment":
+            return None
+        listed = next((c for c in arguments.named_children if c.type == "argument_expression_list"), None)
+        first = listed.named_children[0] if listed is not None and listed.named_child_count else None
+        if first is None:
+            return None
+        named = self.value(first)
+        return named if named and DYN not in named and _ENV_NAME.fullmatch(named) else None
 
     def _splat_words(self, node: Node) -> list[Arg] | None:
         """The words splatting a literal passes: `@{Recurse = $true; Path = 'x'}` -> `-Recurse:$true`,
@@ -1201,6 +1220,8 @@ _VARIABLE_PATH = lazy_re(r"(?:\$[\w:]+|\$\{[^{}`'\"]+\})[\\/][^\s;|&)},<>'\"`$()
 """`$HOME\\x`, `${env:ProgramFiles}/x`: a variable and a path that the grammar cannot join into one word."""
 
 
+_ENV_NAME = lazy_re(r"[A-Za-z_][\w()]*+")
+"""An environment variable's name as one can write it after `$env:` (`CI`, `ProgramFiles(x86)`)."""
 _UNC_STARTS = frozenset({"\\\\", "//", "\\/", "/\\"})
 """How a UNC path (`\\\\server\\share`) starts; PowerShell takes either slash."""
 _PROGRAM_PATH = lazy_re(
