@@ -16,6 +16,20 @@ BLOCKED = [
     ("powershell", "winpeas.exe cmd > output.txt"),
     ("powershell", ".\\SharpUp.exe audit"),
     ("powershell", "Import-Module .\\PowerUp.ps1; Invoke-AllChecks"),
+    # ... under any build or version of their family's name, and through any interpreter or launcher.
+    ("posix", "sh linpeas.sh"),
+    ("posix", "bash ./LinEnum.sh -t"),
+    ("posix", "./linpeas_fat.sh"),
+    ("posix", "perl linux-exploit-suggester-2.pl -k 3.2"),
+    ("posix", "python3 linuxprivchecker.py -w"),
+    ("posix", "./pspy64s -pf -i 1000"),
+    ("posix", "sh lse.sh -l1"),
+    ("powershell", ".\\winPEASx64_ofs.exe quiet"),
+    ("powershell", "pwsh -NoProfile -File .\\winPEAS.ps1"),
+    ("powershell", ". .\\PrivescCheck.ps1; Invoke-PrivescCheck -Extended"),
+    ("powershell", "& .\\jaws-enum.ps1 -OutputFilename out.txt"),
+    ("powershell", "python wesng\\wes.py systeminfo.txt"),
+    ("powershell", "cmd /c winPEASany.exe log"),
     # Neighbours and routes.
     ("posix", "arp -an"),
     ("powershell", "arp -a"),
@@ -114,6 +128,11 @@ BLOCKED = [
 
 # The same programs used for what a build needs, asked for help, or mentioned as text.
 ALLOWED = [
+    # The project's own scripts and tests about the subject, and the kits named as text.
+    ("posix", "python3 scripts/check_privesc.py"),
+    ("posix", "pytest tests/test_privesc.py"),
+    ("posix", "grep -rn linpeas docs"),
+    ("powershell", "Get-Content .\\docs\\winpeas-notes.md"),
     ("posix", "hostname"),
     ("posix", "uname -srm"),
     ("posix", "nproc"),
