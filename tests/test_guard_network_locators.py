@@ -18,6 +18,13 @@ BLOCKED = [
     ("posix", "restic -r rest:http://backup.example/repo snapshots"),
     ("posix", "mytool --db postgres://db.corp.local/app"),
     ("posix", "backup-tool --server=10.0.0.1:4444 push"),
+    # A run-time word whose variable is named for another machine.
+    ("posix", "mytool -t $TARGET_IP"),
+    ("posix", 'python3 timeroast.py "$DC_IP"'),
+    ("posix", 'zerologon-scan "$DC_NAME"'),
+    ("posix", "mytool --peer ${DB_HOST}"),
+    ("powershell", "Invoke-Thing -Server $env:API_URL"),
+    ("powershell", "mytool $ATTACKER_IP 4444"),
     ("posix", "unison . ssh://host//srv/copy"),
     ("posix", "mytool sync ./out user@host:/srv/www"),
     ("posix", "mytool sync ./out user@host:backup-1.2"),
@@ -48,6 +55,12 @@ BLOCKED = [
 
 # The same programs, and the words that look like locators but name nothing remote.
 ALLOWED = [
+    # Run-time words whose variables name this machine, a build target, or anything.
+    ("posix", "cargo build --target $TARGET"),
+    ("posix", 'ssh-keygen -lf key.pub -E "$HOSTNAME"'),
+    ("posix", "mytool build $HOST_ARCH_DIR"),
+    ("powershell", "Wait-Process $dc"),
+    ("posix", 'echo "$DC_IP"'),
     ("posix", "mytool notify --to dev@example.com"),
     ("posix", "mytool resolve lodash@4.17.21"),
     ("posix", "restic -r ./backup snapshots"),

@@ -95,13 +95,15 @@ _DOMAIN_LOGIN = lazy_re(r"[\w.-]+/[^/:@\s]+:(?!\d+$)[^@\s]+")
 """`corp/alice:Passw0rd`: a domain, an account and its password (not `src/a.py:12`, a file and a line)."""
 _BARE_HOST = lazy_re(r"[A-Za-z0-9][\w.-]*+")
 _MACHINE_VARIABLE = lazy_re(
-    r"\$(?:env:)?\{?(?:(?:[A-Za-z0-9]++_)++(?:HOST|HOSTNAME)"
-    r"|(?:[A-Za-z0-9]++_)*+(?:IP|IPS|IPV4|IPV6|IPADDR|FQDN|URL|URLS|URI|ENDPOINT|SERVER|SERVERS|DC|KDC|RHOST"
-    r"|RHOSTS|LHOST|ATTACKER|VICTIM|DOMAINCONTROLLER|DOMAIN_CONTROLLER))(?:_[A-Za-z0-9]++)*+\}?(?![A-Za-z0-9_])",
+    r"\$(?:env:)?\{?(?:(?:[A-Za-z0-9]++_)++(?:HOST|HOSTNAME|K?DC)"
+    r"|(?:[A-Za-z0-9]++_)*+(?:IP|IPS|IPV4|IPV6|IPADDR|FQDN|URL|URLS|URI|ENDPOINT|SERVER|SERVERS|RHOST"
+    r"|RHOSTS|LHOST|ATTACKER|VICTIM|DOMAINCONTROLLER|DOMAIN_CONTROLLER)|K?DC(?=_))(?:_[A-Za-z0-9]++)*+\}?"
+    r"(?![A-Za-z0-9_])",
     re.IGNORECASE,
 )
-"""A variable whose name says it holds another machine: `$TARGET_IP`, `${DC_HOST}`, `$URL`, `$env:API_URL`.
-A shell's own `$HOST`/`$HOSTNAME` name this machine, and a bare `$TARGET` is as often a build target."""
+"""A variable whose name says it holds another machine: `$TARGET_IP`, `${DC_HOST}`, `$DC_NAME`, `$URL`,
+`$env:API_URL`. A shell's own `$HOST`/`$HOSTNAME` name this machine, a bare `$TARGET` is as often a build
+target, and a bare `$dc` as often anything else."""
 
 
 def _names_login(word: str) -> bool:
