@@ -234,7 +234,7 @@ ENVIRONMENT = [
     "PS> [Environment]::UserName",
     "PS> [System.Environment]::MachineName",
     "PS> [Environment]::UserDomainName",
-    "PS> Write-Output \"$([Environment]::UserDomainName)\\$([Environment]::UserName)\"",
+    'PS> Write-Output "$([Environment]::UserDomainName)\\$([Environment]::UserName)"',
     "PS> [Environment]::GetFolderPath('UserProfile')",
     "PS> [System.Environment]::GetEnvironmentVariables('Machine')",
     "PS> [Environment]::ExpandEnvironmentVariables('%API_KEY%')",

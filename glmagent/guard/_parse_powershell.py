@@ -852,7 +852,11 @@ class PowerShellWalker:
     def _environment_variable(self, type_name: str, member: str, arguments: Node | None) -> str | None:
         """The variable `[Environment]::GetEnvironmentVariable('NAME'[, scope])` reads, when its name is
         written out; None for any other member, or a name known only at run time."""
-        if member.lower() != "getenvironmentvariable" or arguments is None or arguments.type != "argument_list":
+        if (
+            member.lower() != "getenvironmentvariable"
+            or arguments is None
+            or arguments.type != "argument_list"
+        ):
             return None
         if type_name.lower().removeprefix("system.") != "environment":
             return None
