@@ -60,6 +60,8 @@ ALLOWED = [
     ("posix", 'ssh-keygen -lf key.pub -E "$HOSTNAME"'),
     ("posix", "mytool build $HOST_ARCH_DIR"),
     ("powershell", "Wait-Process $dc"),
+    ("powershell", "Remove-Item $dc_output_file -ErrorAction Ignore"),
+    ("posix", "mytool clean $SERVER_LOG_DIR"),
     ("posix", 'echo "$DC_IP"'),
     ("posix", "mytool notify --to dev@example.com"),
     ("posix", "mytool resolve lodash@4.17.21"),
