@@ -322,7 +322,7 @@ def test_string_literals_are_extracted_from_payloads() -> None:
         ("(New-Object Net.WebClient).DownloadFile('u', 'f')", "network.payload"),
         ("New-Object -TypeName System.Net.Sockets.TcpClient", "network.payload"),
         ("[IO.Directory]::Delete('x', $true)", "destructive.payload-delete"),
-        ("[Environment]::GetEnvironmentVariable('KEY')", "env.powershell-environment"),
+        ("[Environment]::GetEnvironmentVariable('API_KEY')", "env.powershell-environment"),
         ("[scriptblock]::Create('x')", "unverifiable.payload-dynamic"),
         ("New-Object -TypeName ('Net.' + 'WebClient')", "dynamic.arguments"),
     ],
