@@ -203,22 +203,28 @@ def run_glmagent(
     env = _plain_env()
     env["GLMAGENT_CONFIG_DIR"] = str(workdir / "user-config")  # no personal settings
     env["PYTHONPATH"] = str(ROOT)
-    started = time.monotonic()
-    try:
-        done = subprocess.run(
-            command, capture_output=True, text=True, env=env, timeout=TASK_TIMEOUT, check=False, cwd=workdir
-        )
-        output, exit_code = done.stdout + done.stderr, done.returncode
-    except subprocess.TimeoutExpired as late:
-        output, exit_code = str(late.stdout or "") + str(late.stderr or ""), None
-    outcome = Outcome(exit_code=exit_code, seconds=time.monotonic() - started)
+    output, outcome = _run_agent(command, env, cwd=workdir)
     outcome.traceback = "Traceback (most recent call last)" in output
     (workdir / "glmagent-output.txt").write_text(output, encoding="utf-8")
     _read_audit(project, outcome)
     outcome.solved, outcome.tests_changed = judge(task, project, workdir / "judged")
-    if exit_code not in (0, 1, 2, 3):
-        outcome.note = f"exit {exit_code}: " + output.strip()[-300:]
+    if outcome.exit_code not in (0, 1, 2, 3):
+        outcome.note = f"exit {outcome.exit_code}: " + output.strip()[-300:]
     return outcome
+
+
+def _run_agent(command: list[str], env: dict[str, str], cwd: Path) -> tuple[str, Outcome]:
+    """Run one agent on one task: its output (stdout then stderr) and an outcome with exit code and time
+    (exit code None when it ran out of `TASK_TIMEOUT`)."""
+    started = time.monotonic()
+    try:
+        done = subprocess.run(
+            command, capture_output=True, text=True, env=env, timeout=TASK_TIMEOUT, check=False, cwd=cwd
+        )
+        output, exit_code = done.stdout + done.stderr, done.returncode
+    except subprocess.TimeoutExpired as late:
+        output, exit_code = str(late.stdout or "") + str(late.stderr or ""), None
+    return output, Outcome(exit_code=exit_code, seconds=time.monotonic() - started)
 
 
 def _read_audit(project: Path, outcome: Outcome) -> None:
@@ -309,15 +315,7 @@ def run_mini(
         OPENAI_API_KEY="none",
         LITELLM_LOCAL_MODEL_COST_MAP="True",
     )
-    started = time.monotonic()
-    try:
-        done = subprocess.run(
-            command, capture_output=True, text=True, env=env, timeout=TASK_TIMEOUT, check=False, cwd=project
-        )
-        output, exit_code = done.stdout + done.stderr, done.returncode
-    except subprocess.TimeoutExpired as late:
-        output, exit_code = str(late.stdout or "") + str(late.stderr or ""), None
-    outcome = Outcome(exit_code=exit_code, seconds=time.monotonic() - started)
+    output, outcome = _run_agent(command, env, cwd=project)
     (workdir / "mini-output.txt").write_text(output, encoding="utf-8")
     if trajectory.is_file():
         _read_trajectory(trajectory, outcome)

@@ -113,6 +113,11 @@ def open_no_follow(
             os.fsync(current)
     finally:
         os.close(current)
+    return _regular_or_closed(fd, path)
+
+
+def _regular_or_closed(fd: int, path: Path) -> int:
+    """`fd` once it is known to be a regular file with one name; closed (and refused) otherwise."""
     try:
         _check_regular(fd, path)
     except BaseException:
@@ -149,13 +154,7 @@ def _open_checked_by_lstat(
                 walked.mkdir(exist_ok=True)
             elif walked.exists() and not walked.is_dir():
                 raise _refuse(walked, "is not a folder")
-    fd = os.open(path, flags, mode)
-    try:
-        _check_regular(fd, path)
-    except BaseException:
-        os.close(fd)
-        raise
-    return fd
+    return _regular_or_closed(os.open(path, flags, mode), path)
 
 
 def check_record_path(path: Path, *, base: Path) -> None:
