@@ -45,6 +45,14 @@ class Output:
         self.reader.join(60)
         return "".join(self.lines)
 
+    def finish(self, proc: subprocess.Popen[str], timeout: float = 300) -> str:
+        """Wait for the child to end and return its stderr. Not `communicate()`: that would read stdout too,
+        racing this reader for the last lines (the summary), which a busy machine then loses."""
+        assert proc.stderr is not None
+        err = proc.stderr.read()
+        proc.wait(timeout=timeout)
+        return err
+
 
 def _start(project: Path, tmp_path: Path, *extra: str) -> subprocess.Popen[str]:
     replies = tmp_path / "replies.jsonl"
@@ -95,7 +103,7 @@ def test_a_first_ctrl_c_lets_the_running_action_finish_then_stops_with_the_summa
     proc.send_signal(signal.SIGINT)
     output.wait_for("Ctrl-C again to stop now", proc)
     (project / "go").touch()  # the running command may end now that the Ctrl-C was taken
-    _, err = proc.communicate(timeout=300)
+    err = output.finish(proc)
     out = output.text()
     assert proc.returncode == 130, out + err
     assert (project / "finished").exists(), "the running command was allowed to finish"
@@ -116,7 +124,7 @@ def test_a_second_ctrl_c_stops_at_once_and_the_audit_stays_whole(project: Path, 
     proc.send_signal(signal.SIGINT)
     output.wait_for("Ctrl-C again to stop now", proc)
     proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=300)  # the gate never opens: only stopping the command ends this
+    err = output.finish(proc)  # the gate never opens: only stopping the command ends this
     out = output.text()
     assert proc.returncode == 130, out + err
     assert not (project / "finished").exists(), "the running command was stopped"
