@@ -9,7 +9,8 @@ as hunks of removed and added lines.
 Forgiven form: @@ numbers and counts (hints only), placeholder or missing @@/---/+++ headers, a/ b/
 prefixes, labels, timestamps, header paths that are a path suffix of `path` (or the reverse), fenced
 blocks with prose, empty lines standing for blank context, CRLF/LF mismatches, duplicate, out-of-order
-and same-file-section hunks, trailing whitespace, typographic punctuation and indentation drift, one
+and same-file-section hunks, trailing whitespace, typographic punctuation and indentation drift, ' for "
+in Python and JavaScript/TypeScript (where both quote the same string), one
 line left out of a hunk's outer context when that reading is the only one, and unchanged lines that match
 nowhere around a changed block whose removed lines occur at exactly one place (named in a note).
 

@@ -8,7 +8,7 @@ from itertools import accumulate, pairwise
 
 from glmagent.errors import PatchRejected
 from glmagent.patching._locate import HunkFailure, Locator, Placement, numbered, quote
-from glmagent.patching._match import TIERS, Tier, keyed
+from glmagent.patching._match import QUOTE_BLIND_TIERS, TIERS, Tier, keyed
 from glmagent.patching._parse import Hunk, Section, no_hunks_error, parse_diff
 from glmagent.patching._paths import display_name, header_agrees
 from glmagent.patching._placeholder import placeholder_strength
@@ -269,7 +269,7 @@ def _modify(path: str, target: FileText, hunks: list[Hunk]) -> PatchResult:
         return _create(path, target.bom + target.text.encode(target.encoding), hunks, explicit=False)
     _check_anchorless(path, target, hunks)
     _check_placeholders(hunks)
-    locator = Locator(target.lines, hunks)
+    locator = Locator(target.lines, hunks, _tiers_for(path))
     placements: list[Placement] = []
     failures: list[HunkFailure] = []
     for h in hunks:
@@ -282,6 +282,19 @@ def _modify(path: str, target: FileText, hunks: list[Hunk]) -> PatchResult:
     placements = _drop_duplicates(placements)
     changing = [p for p in placements if p.hunk.changes]
     return _assemble(path, target, changing, [p for p in placements if not p.hunk.changes])
+
+
+# Languages in which '...' and "..." are the same string; elsewhere ('a' a char, "$x" interpolated) the
+# quote is part of what the line means.
+_QUOTE_BLIND_SUFFIXES = frozenset(
+    {".py", ".pyi", ".pyw", ".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts"}
+)
+
+
+def _tiers_for(path: str) -> tuple[Tier, ...]:
+    """The match tiers for a file: quote style is only forgiven where it carries no meaning."""
+    suffix = path[path.rfind(".") :].lower() if "." in path.rsplit("/", 1)[-1] else ""
+    return QUOTE_BLIND_TIERS if suffix in _QUOTE_BLIND_SUFFIXES else TIERS
 
 
 def _check_anchorless(path: str, target: FileText, hunks: list[Hunk]) -> None:

@@ -84,10 +84,11 @@ def _join_lines(numbers: list[int]) -> str:
 class Locator:
     """Places hunks in one file; shares the line index (and its caches) across hunks."""
 
-    def __init__(self, lines: list[str], hunks: list[Hunk]) -> None:
+    def __init__(self, lines: list[str], hunks: list[Hunk], tiers: tuple[Tier, ...] = TIERS) -> None:
         self.lines = lines
         self.index = LineIndex(lines)
         self.hunks = hunks
+        self.tiers = tiers
         self._prefetched: set[Tier] = set()
 
     def _ready(self, tier: Tier) -> None:
@@ -114,7 +115,7 @@ class Locator:
                 "place in the file. Include a few non-blank unchanged lines around the change as context.",
             )
         total = len(self.lines)
-        for tier in TIERS:
+        for tier in self.tiers:
             starts = self._find(keyed(tier, old), tier)
             if hunk.old_no_eol:
                 # The marker says the hunk's last old line is the file's last line.
@@ -180,7 +181,7 @@ class Locator:
         end = pos
         pairs = [(old[j], self.lines[positions[j]]) for j in range(len(old))]
         mapping = IDENTITY
-        if tier == "indent":
+        if tier in ("indent", "quotes"):
             derived = derive_indent_map(pairs)
             if derived is None:
                 raise self._inconsistent_indent(hunk, start, pairs)
@@ -189,7 +190,12 @@ class Locator:
             mapping = derived
             if not mapping.identity:
                 notes.append(mapping.describe())
-        translate = _punct_translation(pairs) if tier in ("unicode", "indent") else {}
+        translate = _punct_translation(pairs) if tier in ("unicode", "indent", "quotes") else {}
+        if tier == "quotes":
+            notes.append(
+                "its unchanged/removed lines matched the file only with ' and \" taken as the same quote; "
+                "the file's own lines were kept and the added lines are as written"
+            )
         if translate:
             shown = ", ".join(f"{c!r}->{t!r}" for c, t in sorted(translate.items()))
             notes.append(f"the diff's typographic characters were normalised in added lines ({shown})")
@@ -331,7 +337,7 @@ class Locator:
         allowed = set(self._gaps(hunk))
         if not allowed:
             return None
-        for tier in TIERS:
+        for tier in self.tiers:
             keys = keyed(tier, old)
             # Every gap position is searched, not only the safe ones: a match at an unsafe one is another
             # reading of the same diff, which makes the safe reading ambiguous too.
@@ -396,7 +402,7 @@ class Locator:
         removed = block.old_lines
         if not any(map(_informative, removed)):
             return None
-        for tier in TIERS:
+        for tier in self.tiers:
             starts = self._find(keyed(tier, removed), tier)
             if block.old_no_eol:
                 starts = [s for s in starts if s + len(removed) == len(self.lines)]
@@ -426,7 +432,7 @@ class Locator:
         )
         if not (hunk.changes and evidence):
             return None
-        for tier in TIERS:
+        for tier in self.tiers:
             starts = self._find(keyed(tier, new), tier)
             if starts:
                 s = starts[0]
@@ -470,6 +476,13 @@ class Locator:
             listed = "\n".join(self._absent_line(t) for t in absent[:8])
             more = f"\n    ... and {len(absent) - 8} more" if len(absent) > 8 else ""
             parts.append(f"These lines of the hunk are not in the file at all:\n{listed}{more}")
+        if hunk.old_lines == hunk.new_lines:
+            # Small models often put the lines they want in both halves, as if the edit were made.
+            parts.append(
+                "Besides, what it puts in is exactly what it takes out, so even where it matched it would "
+                "change nothing: the lines to find (SEARCH, or ' '/'-' lines) must be the file's lines as "
+                "they are now, and only the replacement (REPLACE, or '+' lines) holds the new code."
+            )
         region = self._closest(hunk, loose)
         if region is not None:
             lo, hi = region
@@ -546,6 +559,7 @@ _TIER_WORDS: dict[Tier, str] = {
     "trailing_ws": "trailing whitespace",
     "unicode": "trailing whitespace and typographic punctuation",
     "indent": "indentation, trailing whitespace and typographic punctuation",
+    "quotes": "quote style, indentation, trailing whitespace and typographic punctuation",
 }
 
 

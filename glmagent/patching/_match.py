@@ -11,8 +11,11 @@ from collections.abc import Callable, Iterable, Sequence
 from itertools import compress
 from typing import Literal
 
-Tier = Literal["exact", "trailing_ws", "unicode", "indent"]
+Tier = Literal["exact", "trailing_ws", "unicode", "indent", "quotes"]
 TIERS: tuple[Tier, ...] = ("exact", "trailing_ws", "unicode", "indent")
+# For languages where '...' and "..." are the same kind of string (Python, JavaScript/TypeScript), a model
+# that writes the file's lines in its own favourite quote style still means those lines.
+QUOTE_BLIND_TIERS: tuple[Tier, ...] = (*TIERS, "quotes")
 
 # Typographic characters that chat pipelines substitute for ASCII ones. Mapped to what a programmer types;
 # zero-width characters vanish.
@@ -67,11 +70,16 @@ def _key_indent(line: str) -> str:
     return line.translate(_PUNCT_TABLE).strip()
 
 
+def _key_quotes(line: str) -> str:
+    return line.translate(_PUNCT_TABLE).strip().replace('"', "'")
+
+
 KEY: dict[Tier, Callable[[str], str]] = {
     "exact": str,
     "trailing_ws": str.rstrip,
     "unicode": _key_unicode,
     "indent": _key_indent,
+    "quotes": _key_quotes,
 }
 
 

@@ -15,7 +15,7 @@ class HunkReport:
 
     `index` is the hunk's 1-based position in the diff; `old_start`/`new_start` are 1-based lines in the
     original and in the result; `tier` names the comparison that located it ("exact", "trailing_ws",
-    "unicode", "indent", or "create"/"delete" for whole-file diffs).
+    "unicode", "indent", "quotes", or "create"/"delete" for whole-file diffs).
     """
 
     index: int
