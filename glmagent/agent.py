@@ -158,7 +158,9 @@ class CodingAgent:
         memory = AgentSummaryStore(workspace.root, task.task_id, redactor=redactor, lock_wait=self.lock_wait)
         loop = AgentLoop(
             project_map=project_map(workspace.root, git=git_runner),
-            focus=WorkingSet(FileView(workspace, redactor)),
+            focus=WorkingSet(
+                FileView(workspace, redactor), project_files=lambda: project_files(workspace.root, git_runner)
+            ),
             test_files=TestFiles(workspace, lambda: project_files(workspace.root, git_runner))
             if tests
             else None,

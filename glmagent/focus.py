@@ -132,10 +132,18 @@ def imported_files(path: str, view: FileView) -> list[str]:
 class WorkingSet:
     """The files the model works on, most recent first, and every file whose text it has been shown."""
 
-    def __init__(self, view: FileView, *, cap: int = FILES_CAP, file_cap: int = FILE_CAP) -> None:
+    def __init__(
+        self,
+        view: FileView,
+        *,
+        cap: int = FILES_CAP,
+        file_cap: int = FILE_CAP,
+        project_files: Callable[[], list[str]] | None = None,
+    ) -> None:
         self.view = view
         self.cap = cap
         self.file_cap = file_cap
+        self.project_files = project_files
         self.paths: list[str] = []
         self.seen: set[str] = set()
 
@@ -162,6 +170,30 @@ class WorkingSet:
     def has_seen(self, path: str) -> bool:
         relative = self.view.normalise(path)
         return relative is None or relative in self.seen
+
+    def namesake(self, path: str, diff: str | None = None) -> str | None:
+        """The one project file a path that names no file evidently means, or None.
+
+        Small models invent folders (`app/settings.py` for the root's `settings.py`). A relative path inside
+        the project that names no file, read or edited (a diff with lines to find, not one creating the
+        file), means the project file of the same name when there is exactly one; anything else (several
+        namesakes, a diff creating the file, a path leaving the project) is left as given.
+        """
+        if self.project_files is None or self.view.exists(path):
+            return None
+        candidate = Path(path)
+        if candidate.is_absolute() or ".." in candidate.parts or not candidate.name:
+            return None
+        if diff is not None and not _edits_existing_file(path, diff):
+            return None
+        try:
+            listed = self.project_files()
+        except (GlmAgentError, OSError, ValueError):
+            return None
+        found = [f for f in listed if f.rsplit("/", 1)[-1] == candidate.name]
+        if len(found) != 1 or not self.view.exists(found[0]):
+            return None
+        return found[0]
 
     def capture(self, path: str) -> bytes | None:
         """The file's bytes now (None: it does not exist), to put back with `put_back`."""
@@ -210,6 +242,18 @@ class WorkingSet:
             self.seen.add(path)
             room -= len(text)
         return shown
+
+
+def _edits_existing_file(path: str, diff: str) -> bool:
+    """Whether `diff` edits a file (has lines to find in it) rather than creating it."""
+    from glmagent.errors import PatchRejected
+    from glmagent.patching import apply_patch
+
+    try:
+        apply_patch(path, None, diff)
+    except PatchRejected as refused:
+        return refused.reason == "missing_file"
+    return False
 
 
 def _cut(text: str, limit: int) -> str:

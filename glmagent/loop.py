@@ -138,6 +138,8 @@ class FileFocus(Protocol):
 
     def has_seen(self, path: str) -> bool: ...
 
+    def namesake(self, path: str, diff: str | None = None) -> str | None: ...
+
     def render(self, read_only: Callable[[str], bool] | None = None) -> list[tuple[str, str]]: ...
 
     def capture(self, path: str) -> bytes | None: ...
@@ -479,8 +481,9 @@ class AgentLoop:
         beyond = actions[self.limits.max_actions :]
         actions = actions[: self.limits.max_actions]
         budget = ObservationBudget(self.limits.observation_max_chars)
-        self._act_within_limits(actions, observations, budget)
-        for action, observation in zip(actions, observations, strict=False):
+        done: list[Action] = []
+        self._act_within_limits(actions, observations, budget, done)
+        for action, observation in zip(done, observations, strict=False):
             if self.focus is not None and action.path and action.tool is ToolName.APPLY_DIFF:
                 self.focus.add(action.path)
             read = action.tool is ToolName.READ_FILE and observation.status == "ok"
@@ -497,10 +500,17 @@ class AgentLoop:
         return observations
 
     def _act_within_limits(
-        self, actions: Sequence[Action], observations: list[Observation], budget: ObservationBudget
+        self,
+        actions: Sequence[Action],
+        observations: list[Observation],
+        budget: ObservationBudget,
+        done: list[Action],
     ) -> None:
-        for index, action in enumerate(actions):
-            self.observer.action_started(self._number, action)
+        """Run `actions` in order, appending each one's observation and the action as run (its path
+        corrected, see `_retarget`) to `done`; a rejection skips the rest."""
+        for index, given in enumerate(actions):
+            self.observer.action_started(self._number, given)
+            action, moved = self._retarget(given)
             observation = self._refusal(action)
             if observation is None:
                 unseen = (
@@ -514,7 +524,16 @@ class AgentLoop:
                 with self.stop.action():
                     observation = budget.fit(self.executor.execute(action))
                 observation = self._after(action, observation, unseen=unseen)
+            if moved:
+                observation = observation.model_copy(
+                    update={
+                        "summary": f"{observation.summary} (there is no {given.path}: used {action.path})",
+                        "output": f"{moved}\n{observation.output}",
+                        "details": {**observation.details, "path_given": given.path},
+                    }
+                )
             observations.append(observation)
+            done.append(action)
             self._lines.append(observation.summary)
             self.memory.record_action(
                 action.model_dump(mode="json", exclude_none=True),
@@ -535,6 +554,7 @@ class AgentLoop:
                         output="Not executed: an earlier action in this batch was rejected.",
                     )
                     observations.append(skip)
+                    done.append(rest)
                     self.observer.action_done(self._number, rest, skip)
                     self.memory.record_action(
                         rest.model_dump(mode="json", exclude_none=True),
@@ -545,6 +565,22 @@ class AgentLoop:
                 if skipped:
                     self._lines.append(f"Skipped {len(skipped)} remaining action(s) after the rejection")
                 break
+
+    def _retarget(self, action: Action) -> tuple[Action, str | None]:
+        """`action` with a path that names no file replaced by the one project file it evidently means
+        (same name, only one), and what to tell the model; every check below sees the corrected path."""
+        moves = (ToolName.READ_FILE, ToolName.APPLY_DIFF)
+        if self.focus is None or not action.path or action.tool not in moves:
+            return action, None
+        diff = action.diff if action.tool is ToolName.APPLY_DIFF else None
+        meant = self.focus.namesake(action.path, diff)
+        if meant is None:
+            return action, None
+        note = (
+            f"There is no {action.path}; the project's only file of that name is {meant}, so {meant} was "
+            f"used. Write {meant} from now on."
+        )
+        return action.model_copy(update={"path": meant}), note
 
     def _refusal(self, action: Action) -> Observation | None:
         """Why the loop does not run `action` at all, as its observation; None when it may run.
