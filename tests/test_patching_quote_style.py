@@ -74,3 +74,17 @@ def test_a_hunk_that_would_change_nothing_and_matches_nowhere_is_told_both() -> 
     with pytest.raises(PatchRejected) as changing:
         apply_patch("m.py", src, diff.replace("=======\n", "=======\n    pass\n"))
     assert "would change nothing" not in str(changing.value)
+
+
+def test_a_hunk_with_its_halves_swapped_is_told_so() -> None:
+    """Small models put the lines they want in SEARCH and the file's lines in REPLACE: the refusal says
+    which half holds what."""
+    src = b"def percent(done, total):\n    return round(100 * done / total)\n"
+    diff = (
+        "<<<<<<< SEARCH\n    if total == 0:\n        return 0\n=======\n"
+        "    return round(100 * done / total)\n>>>>>>> REPLACE\n"
+    )
+    with pytest.raises(PatchRejected) as caught:
+        apply_patch("progress.py", src, diff)
+    assert caught.value.reason == "already_applied"
+    assert "the two halves are swapped" in str(caught.value)

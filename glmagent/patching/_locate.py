@@ -443,7 +443,10 @@ class Locator:
                     f"{_join_lines(starts)}):\n"
                     + numbered(self.lines, s, s + len(new))
                     + "\nRe-read the file before editing it again; send only changes that are still "
-                    "needed.",
+                    "needed. If you have not made this change yet, the two halves are swapped: the lines "
+                    "to find (SEARCH, or ' '/'-' lines) must be the file's lines as they are now, and the "
+                    "replacement (REPLACE, or '+' lines) those lines as they must read after the change, "
+                    "new lines included.",
                 )
         return None
 
