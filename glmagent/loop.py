@@ -593,11 +593,12 @@ class AgentLoop:
         earlier = self._failed_actions.get(self._fingerprint(action))
         if earlier is not None:
             number, summary = earlier
-            advice = (
-                "copy its ' ' and '-' lines from the file's current content under # Files"
-                if action.tool is ToolName.APPLY_DIFF
-                else "change it, or do something else"
-            )
+            if action.tool is not ToolName.APPLY_DIFF:
+                advice = "change it, or do something else"
+            elif action.path and self._read_only(action.path):
+                advice = f"the tests may not change; change the code they test instead{self._code_files()}"
+            else:
+                advice = "copy its ' ' and '-' lines from the file's current content under # Files"
             return self._refused(
                 action,
                 "repeated",
@@ -609,16 +610,19 @@ class AgentLoop:
         if self._read_only(action.path):
             self._test_report[action.path] = "edit refused"
             self._failed_actions[self._fingerprint(action)] = (self._number, "a test file: not to be changed")
-            code = [p for p in (self.focus.paths if self.focus else []) if not self._read_only(p)]
-            where = f" ({', '.join(code)}, under # Files)" if code else ""
             return self._refused(
                 action,
                 "test_file",
                 f"Not applied: {action.path} is a test file, and the task does not ask to change tests: the "
                 "tests decide whether the task is done, as they were at its start. Change the code they "
-                f"test instead{where}.",
+                f"test instead{self._code_files()}.",
             )
         return None
+
+    def _code_files(self) -> str:
+        """` (a.py, b.py, under # Files)`: the code files the prompt shows, or nothing."""
+        code = [p for p in (self.focus.paths if self.focus else []) if not self._read_only(p)]
+        return f" ({', '.join(code)}, under # Files)" if code else ""
 
     def _read_only(self, path: str) -> bool:
         """Whether the model may not change `path`: a test file of a task that does not ask for that."""

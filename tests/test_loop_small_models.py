@@ -110,6 +110,16 @@ def test_a_diff_to_a_test_file_is_refused_when_the_task_does_not_ask_for_it(stat
     assert "the task does not ask to change tests" in prompt(planner, 1)
 
 
+def test_a_test_file_diff_sent_again_is_told_to_change_the_code(stats_project: Path) -> None:
+    weaken = {"tool": "apply_diff", "path": "tests/test_stats.py", "diff": WEAKEN_TEST}
+    _, planner = run_task(stats_project, [plan(weaken), plan(weaken), plan()])
+
+    again = prompt(planner, 2)
+    assert "the same action as in iteration 1" in again
+    assert "change the code they test instead (stats.py" in again
+    assert "copy its ' ' and '-' lines" not in again
+
+
 def test_a_task_that_asks_for_test_changes_may_make_them_and_they_are_named(stats_project: Path) -> None:
     weaken = {"tool": "apply_diff", "path": "tests/test_stats.py", "diff": WEAKEN_TEST}
     result, _ = run_task(stats_project, [plan(weaken)], description="the test is wrong: update the test")
