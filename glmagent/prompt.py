@@ -86,7 +86,9 @@ Rules:
       the lines that replace them
       >>>>>>> REPLACE
   The SEARCH lines must occur exactly once in the file, indentation included: add a neighbouring line
-  when they are not unique. A unified diff (`--- a/PATH`, `+++ b/PATH`, `@@` hunks of ' ', '-' and '+'
+  when they are not unique. SEARCH holds only lines the file has NOW, never the new code: to add lines,
+  SEARCH for the line next to where they go and write that line again in REPLACE, with the new lines
+  before or after it. A unified diff (`--- a/PATH`, `+++ b/PATH`, `@@` hunks of ' ', '-' and '+'
   lines) is accepted too. A new file: an empty SEARCH part. Never write placeholders such as
   `... rest unchanged ...`. A change that does not match the file is refused, the file stays unchanged,
   and the refusal shows the file's real lines.
@@ -106,16 +108,19 @@ The reply must validate against this JSON schema:
 {schema}
 """
 
-_EXAMPLE_HEADING = "An example reply (for some other project) that changes one line of app/net.py:"
+_EXAMPLE_HEADING = (
+    "An example reply (for some other project) that changes one line of app/net.py and adds two before it:"
+)
 _EXAMPLE_REPLY = {
-    "thought": "connect() never passes the timeout it was given",
-    "plan": ["pass timeout on to Connection"],
+    "thought": "connect() drops the timeout it was given and has no default for it",
+    "plan": ["default the timeout and pass it on to Connection"],
     "actions": [
         {
             "tool": "apply_diff",
             "path": "app/net.py",
-            "diff": "<<<<<<< SEARCH\n    return Connection(host, port)\n=======\n"
-            "    return Connection(host, port, timeout=timeout)\n>>>>>>> REPLACE\n",
+            "diff": "<<<<<<< SEARCH\n    return Connection(host, port)\n=======\n    if timeout is None:\n"
+            "        timeout = DEFAULT_TIMEOUT\n    return Connection(host, port, timeout=timeout)\n"
+            ">>>>>>> REPLACE\n",
         }
     ],
 }
