@@ -108,19 +108,16 @@ The reply must validate against this JSON schema:
 {schema}
 """
 
-_EXAMPLE_HEADING = (
-    "An example reply (for some other project) that changes one line of app/net.py and adds two before it:"
-)
+_EXAMPLE_HEADING = "An example reply (for some other project) that changes one line of app/net.py:"
 _EXAMPLE_REPLY = {
-    "thought": "connect() drops the timeout it was given and has no default for it",
-    "plan": ["default the timeout and pass it on to Connection"],
+    "thought": "connect() never passes the timeout it was given",
+    "plan": ["pass timeout on to Connection"],
     "actions": [
         {
             "tool": "apply_diff",
             "path": "app/net.py",
-            "diff": "<<<<<<< SEARCH\n    return Connection(host, port)\n=======\n    if timeout is None:\n"
-            "        timeout = DEFAULT_TIMEOUT\n    return Connection(host, port, timeout=timeout)\n"
-            ">>>>>>> REPLACE\n",
+            "diff": "<<<<<<< SEARCH\n    return Connection(host, port)\n=======\n"
+            "    return Connection(host, port, timeout=timeout)\n>>>>>>> REPLACE\n",
         }
     ],
 }
