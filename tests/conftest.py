@@ -127,6 +127,12 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     """Fail the run when anything under the real home changed while it ran."""
     if _is_worker(session.config) or _real_home is None or _home_before is None:
         return
+    cache = getattr(session.config, "cache", None)
+    if cache is not None and _file_seconds:
+        # Merged, so a run of a few files updates theirs and keeps the others'.
+        stored = dict(cache.get(_FILE_SECONDS, {}) or {})
+        stored.update({name: round(seconds, 2) for name, seconds in _file_seconds.items()})
+        cache.set(_FILE_SECONDS, stored)
     changed = home_changes(_home_before, snapshot(_real_home), _real_home)
     private = os.environ.get(_SESSION_HOME)
     if private:
@@ -229,6 +235,41 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.stash[_DUPLICATE_OF] = seen[key]
         else:
             seen[key] = item.nodeid
+    _heaviest_files_first(config, items)
+
+
+#: Where the controller keeps each test file's run time (summed over its tests) for the next session.
+_FILE_SECONDS = "glmagent/file-seconds"
+_file_seconds: dict[str, float] = {}
+
+
+def _heaviest_files_first(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Order whole files, longest first, each file's tests kept in order (`--dist loadfile` hands files out
+    in this order, `--no-loadscope-reorder` in pyproject). xdist's own order, most tests first, left
+    the few-test end-to-end files (a real model server, a wheel build) for last, where one of them ran
+    alone on one core while the other cores sat idle. Times come from the previous session when the
+    pytest cache has them; otherwise a file counts as its number of tests, as xdist would order it."""
+    cache = getattr(config, "cache", None)
+    known: dict[str, float] = (cache.get(_FILE_SECONDS, {}) if cache is not None else {}) or {}
+    counts: dict[str, int] = {}
+    for item in items:
+        name = item.nodeid.split("::", 1)[0]
+        counts[name] = counts.get(name, 0) + 1
+    typical = sorted(known.values())[len(known) // 2] if known else 0.0
+
+    def weight(name: str) -> float:
+        if known:
+            return float(known.get(name, typical))
+        return float(counts[name])
+
+    rank = {name: position for position, name in enumerate(sorted(counts, key=weight, reverse=True))}
+    items.sort(key=lambda item: rank[item.nodeid.split("::", 1)[0]])  # stable: a file keeps its order
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Add up each file's run time (on the controller, workers' reports included) for the next order."""
+    name = report.nodeid.split("::", 1)[0]
+    _file_seconds[name] = _file_seconds.get(name, 0.0) + report.duration
 
 
 @pytest.fixture(autouse=True)

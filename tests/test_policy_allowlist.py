@@ -68,6 +68,15 @@ def policy(tmp_path_factory: pytest.TempPathFactory) -> Policy:
     return Policy.load([write(tmp_path_factory.mktemp("allowlist"), ALLOWLIST)])
 
 
+@pytest.fixture(scope="module")
+def without_pytest(tmp_path_factory: pytest.TempPathFactory) -> Policy:
+    """ALLOWLIST with no entry for a bare `pytest` (so `python -m pytest` runs an unlisted command)."""
+    text = ALLOWLIST.replace('id = "pytest"\ncommands = ["pytest"]', 'id = "pytest"\ncommands = ["pytest-x"]')
+    text = text.replace('match = ["pytest -q tests"]', 'match = ["pytest-x -q"]')
+    text = text.replace('match = ["nice pytest"]', 'match = ["nice ls"]')
+    return Policy.load([write(tmp_path_factory.mktemp("without-pytest"), text)])
+
+
 def refused(decision: Decision, word: str) -> None:
     assert not decision.allowed, decision
     assert decision.rule_id == "allowlist.not-allowed", decision
@@ -116,12 +125,8 @@ def test_listed_commands_run(policy: Policy, command: str) -> None:
         ("python -c 'print(1)'", "python -c 'print(1)'"),
     ],
 )
-def test_every_simple_command_must_be_listed(tmp_path: Path, command: str, word: str) -> None:
-    text = ALLOWLIST.replace('id = "pytest"\ncommands = ["pytest"]', 'id = "pytest"\ncommands = ["pytest-x"]')
-    text = text.replace('match = ["pytest -q tests"]', 'match = ["pytest-x -q"]')
-    text = text.replace('match = ["nice pytest"]', 'match = ["nice ls"]')
-    policy = Policy.load([write(tmp_path, text)])
-    refused(policy.check(command, "posix"), word)
+def test_every_simple_command_must_be_listed(without_pytest: Policy, command: str, word: str) -> None:
+    refused(without_pytest.check(command, "posix"), word)
 
 
 def test_a_wrapper_and_what_it_runs_are_both_needed(policy: Policy) -> None:

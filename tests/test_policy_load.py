@@ -47,6 +47,16 @@ def proofs(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 
 @pytest.fixture
+def unproven(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Counts the times examples would be proven, without proving them: for tests of when the cache is used,
+    where proving the whole default policy again (most of a cold load) shows nothing new. That a load proves
+    the examples, and fails on a broken one, is `test_an_edited_policy_file_is_proven_again`."""
+    counted: list[int] = []
+    monkeypatch.setattr(Policy, "self_check", lambda self: counted.append(1))
+    return counted
+
+
+@pytest.fixture
 def fresh_fingerprint(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(_cache, "_fingerprint", None)
 
@@ -95,7 +105,9 @@ def test_an_edited_policy_file_is_proven_again(tmp_path: Path, proofs: list[int]
         Policy.load([mine])
 
 
-def test_the_same_file_as_the_users_or_the_projects_is_two_entries(tmp_path: Path) -> None:
+def test_the_same_file_as_the_users_or_the_projects_is_two_entries(
+    tmp_path: Path, unproven: list[int]
+) -> None:
     allow = tmp_path / "allow.toml"
     allow.write_text('[policy]\nmode = "allowlist"\n', encoding="utf-8")
     Policy.load([allow])
@@ -105,18 +117,18 @@ def test_the_same_file_as_the_users_or_the_projects_is_two_entries(tmp_path: Pat
 
 
 def test_another_glmagent_version_proves_the_examples_again(
-    monkeypatch: pytest.MonkeyPatch, proofs: list[int], fresh_fingerprint: None
+    monkeypatch: pytest.MonkeyPatch, unproven: list[int], fresh_fingerprint: None
 ) -> None:
     Policy.load()
     assert Policy.load().from_cache
     monkeypatch.setattr("glmagent.__version__", "999.0.0")
     monkeypatch.setattr(_cache, "_fingerprint", None)
     assert not Policy.load().from_cache
-    assert proofs == [1, 1]
+    assert unproven == [1, 1]
 
 
 def test_edited_policy_code_proves_the_examples_again(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, fresh_fingerprint: None
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, fresh_fingerprint: None, unproven: list[int]
 ) -> None:
     Policy.load()
     fake = tmp_path / "guard"
@@ -151,12 +163,12 @@ def _damage(path: Path, how: str) -> None:
 
 
 @pytest.mark.parametrize("how", ["truncated", "flipped", "empty", "garbage", "other-key"])
-def test_a_damaged_cache_file_is_ignored_and_replaced(how: str, proofs: list[int]) -> None:
+def test_a_damaged_cache_file_is_ignored_and_replaced(how: str, unproven: list[int]) -> None:
     Policy.load()
     entry = only_entry()
     _damage(entry, how)
     policy = Policy.load()
-    assert not policy.from_cache and proofs == [1, 1]
+    assert not policy.from_cache and unproven == [1, 1]
     assert policy.check("rm -rf ~", "posix").rule_id == "destructive.recursive-delete"
     assert Policy.load().from_cache  # rewritten whole
 
@@ -177,7 +189,7 @@ class _RunsCode:
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="uses touch")
-def test_a_planted_pickle_cannot_run_code(tmp_path: Path) -> None:
+def test_a_planted_pickle_cannot_run_code(tmp_path: Path, unproven: list[int]) -> None:
     Policy.load()
     marker = tmp_path / "ran"
     _planted(only_entry(), _RunsCode(marker))
@@ -187,14 +199,14 @@ def test_a_planted_pickle_cannot_run_code(tmp_path: Path) -> None:
     assert policy.check("rm -rf ~", "posix").rule_id == "destructive.recursive-delete"
 
 
-def test_a_planted_policy_of_the_wrong_shape_is_ignored() -> None:
+def test_a_planted_policy_of_the_wrong_shape_is_ignored(unproven: list[int]) -> None:
     Policy.load()
     _planted(only_entry(), ("not", "a", "policy"))
     assert not Policy.load().from_cache
 
 
 def test_a_cache_folder_that_cannot_be_written_costs_only_time(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, unproven: list[int]
 ) -> None:
     blocked = tmp_path / "state"
     blocked.write_text("a file where the folder should be", encoding="utf-8")
@@ -204,14 +216,16 @@ def test_a_cache_folder_that_cannot_be_written_costs_only_time(
     assert Policy.load().check("ls", "posix").allowed
 
 
-def test_the_cache_can_be_switched_off(monkeypatch: pytest.MonkeyPatch, proofs: list[int]) -> None:
+def test_the_cache_can_be_switched_off(monkeypatch: pytest.MonkeyPatch, unproven: list[int]) -> None:
     monkeypatch.setenv("GLMAGENT_POLICY_CACHE", "0")
     Policy.load()
     assert not Policy.load().from_cache
-    assert proofs == [1, 1] and _cache.entries() == []
+    assert unproven == [1, 1] and _cache.entries() == []
 
 
-def test_policy_cache_command_shows_and_clears(capsys: pytest.CaptureFixture[str]) -> None:
+def test_policy_cache_command_shows_and_clears(
+    capsys: pytest.CaptureFixture[str], unproven: list[int]
+) -> None:
     Policy.load()
     assert main(["policy", "cache"]) == 0
     out = capsys.readouterr().out
