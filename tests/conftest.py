@@ -16,6 +16,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -72,7 +73,7 @@ def _private_home() -> Path:
 
 def pytest_configure(config: pytest.Config) -> None:
     """Point every per-user directory at a private home before any test module is imported."""
-    global _real_home, _home_before
+    global _real_home
     config.addinivalue_line("markers", "own_policy_cache: the test starts with an empty policy cache")
     import hypothesis_profiles
 
@@ -86,7 +87,7 @@ def pytest_configure(config: pytest.Config) -> None:
     sys.dont_write_bytecode = False
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     _real_home = Path(os.path.expanduser("~")).resolve()
-    _home_before = snapshot(_real_home)
+    _start_home_snapshot(_real_home)
     home = _private_home()
     os.environ[_SESSION_HOME] = str(home)
     os.environ["HOME"] = str(home)
@@ -101,6 +102,40 @@ def pytest_configure(config: pytest.Config) -> None:
     os.environ["GLMAGENT_CONFIG_DIR"] = str(home / ".config" / "glmagent")
     os.environ["GLMAGENT_STATE_DIR"] = str(home / ".local" / "state" / "glmagent")
     _untimed_parsing()
+
+
+_home_snapshot_thread: threading.Thread | None = None
+
+
+def _start_home_snapshot(root: Path) -> None:
+    """Walk the real home beside the workers' start-up (a developer's home holds toolchains of 100,000s of
+    files: seconds of walking); `_home_snapshot_taken` waits for it before any test runs."""
+    global _home_snapshot_thread
+
+    def take() -> None:
+        global _home_before
+        _home_before = snapshot(root)
+
+    _home_snapshot_thread = threading.Thread(target=take, name="real-home-snapshot", daemon=True)
+    _home_snapshot_thread.start()
+
+
+def _home_snapshot_taken() -> None:
+    global _home_snapshot_thread
+    if _home_snapshot_thread is not None:
+        _home_snapshot_thread.join()
+        _home_snapshot_thread = None
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Without workers: the home's first snapshot is complete before the first test runs."""
+    _home_snapshot_taken()
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_node_collection_finished(node: object, ids: list[str]) -> None:
+    """With workers (on the controller): no test is handed out before the home's first snapshot is taken."""
+    _home_snapshot_taken()
 
 
 def _hear_ctrl_c() -> None:
@@ -125,6 +160,7 @@ def _untimed_parsing() -> None:
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     """Fail the run when anything under the real home changed while it ran."""
+    _home_snapshot_taken()
     if _is_worker(session.config) or _real_home is None or _home_before is None:
         return
     cache = getattr(session.config, "cache", None)
