@@ -660,10 +660,13 @@ class AgentLoop:
             observation = observation.model_copy(
                 update={
                     "status": "failed",
-                    "summary": f"Diff for {action.path} changed nothing",
-                    "output": "The diff changed nothing: what it puts in is exactly what it takes out (the "
-                    "REPLACE part equals the SEARCH part, or the hunk has only unchanged lines). Write the "
-                    "lines as they must read after the fix.",
+                    # Worded as a mistake to correct: "the diff changed nothing" was read by small models
+                    # as "nothing needs changing", and they gave up with the tests still failing.
+                    "summary": f"Diff for {action.path} not applied: its REPLACE part equals its SEARCH part",
+                    "output": "The diff was not applied: its REPLACE part is identical to its SEARCH "
+                    "part (or the hunk has only unchanged lines), so the file is unchanged and the fix is "
+                    "still to be made. Send the diff again with REPLACE holding the lines as they must read "
+                    "after the fix.",
                 }
             )
         if observation.status in ("failed", "rejected"):

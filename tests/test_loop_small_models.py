@@ -257,7 +257,9 @@ def test_a_diff_that_changes_nothing_is_a_failure_and_not_accepted_again(stats_p
     diffs = actions(stats_project)
     assert [d["status"] for d in diffs] == ["failed", "failed"]
     assert (
-        diffs[0]["summary"] == "Diff for stats.py changed nothing"
+        diffs[0]["summary"] == "Diff for stats.py not applied: its REPLACE part equals its SEARCH part"
         and diffs[1]["details"]["reason"] == "repeated"
     )
-    assert "The diff changed nothing" in prompt(planner, 1) and not result.success
+    told = prompt(planner, 1)
+    assert "the fix is still to be made" in told and "changed nothing" not in told
+    assert not result.success
