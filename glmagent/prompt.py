@@ -86,9 +86,7 @@ Rules:
       the lines that replace them
       >>>>>>> REPLACE
   The SEARCH lines must occur exactly once in the file, indentation included: add a neighbouring line
-  when they are not unique. SEARCH holds only lines the file has NOW, never the new code: to add lines,
-  SEARCH for the line next to where they go and write that line again in REPLACE, with the new lines
-  before or after it. A unified diff (`--- a/PATH`, `+++ b/PATH`, `@@` hunks of ' ', '-' and '+'
+  when they are not unique. A unified diff (`--- a/PATH`, `+++ b/PATH`, `@@` hunks of ' ', '-' and '+'
   lines) is accepted too. A new file: an empty SEARCH part. Never write placeholders such as
   `... rest unchanged ...`. A change that does not match the file is refused, the file stays unchanged,
   and the refusal shows the file's real lines.
