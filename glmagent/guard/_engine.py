@@ -455,7 +455,7 @@ class Evaluation(RunsOtherCode, WordChecks):
                     view.has_command = wrapped.has_command
                 if clause_feeds:
                     view.producers_of = lambda: self._producers(clause_feeds, dialect)
-                hits = matching_clauses(info.clauses, view)
+                hits = matching_clauses(info.clauses, view, info.clause_table)
             for compiled, state, detail in hits:
                 if state == MATCH:
                     if compiled.rule.id in REGENERABLE and self._regenerates(names, argv, frame):
@@ -724,21 +724,20 @@ class Evaluation(RunsOtherCode, WordChecks):
         if prepare is not None:
             text = prepare(text)
         screen = self.index.payload_screen.get(language)
-        if screen is not None and screen.search(text) is None:
+        if screen is not None and not screen.search(text):
             return  # not one fragment any pattern needs: no pattern can match
+        memo: dict[int, bool] = {}
         for rule, clause, patterns in self.index.payloads.get(language, ()):
-            for pattern in patterns:
-                m = pattern.search(text)
-                if m is None:
-                    continue
-                if clause.literals_are_commands:
-                    inner = frame.nested(f"a `{language}` payload")
-                    for literal in string_literals(text):
-                        self.script(literal, "posix", inner)
-                hit = " ".join(m.group(0).split())
-                self._add(
-                    rule,
-                    self._argv(argv),
-                    f"`{shown_args(argv)}`{frame.where()} {rule.description} (`{hit}`)",
-                )
-                break
+            m = patterns.search(text, memo)
+            if m is None:
+                continue
+            if clause.literals_are_commands:
+                inner = frame.nested(f"a `{language}` payload")
+                for literal in string_literals(text):
+                    self.script(literal, "posix", inner)
+            hit = " ".join(m.group(0).split())
+            self._add(
+                rule,
+                self._argv(argv),
+                f"`{shown_args(argv)}`{frame.where()} {rule.description} (`{hit}`)",
+            )
