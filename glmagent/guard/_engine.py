@@ -96,17 +96,24 @@ class CompiledPolicy(PolicyTables):
             evaluation._too_large(str(too_large))
             return evaluation.decide(command, shell)
         argv = None
+        known: list[Any] = []
         if not root.has_error and root.descendant_count <= MAX_WORK:
             argv = module.simple_command(text, root)
             if argv is not None and DYN not in command:
-                decision = self._literal(command, shell, argv)
+                decision = self._literal(command, shell, argv, known)
                 if decision is not None:
                     return decision
-        return Evaluation(self, root=cwd).check(command, shell, (src, root, argv))
+        evaluation = Evaluation(self, root=cwd)
+        if known:
+            evaluation.known_hits = (shell, *known)
+        return evaluation.check(command, shell, (src, root, argv))
 
-    def _literal(self, command: str, shell: ShellKind, argv: list[Arg]) -> Decision | None:
+    def _literal(
+        self, command: str, shell: ShellKind, argv: list[Arg], known: list[Any] | None = None
+    ) -> Decision | None:
         """What `Evaluation.command` decides for a top-level command of literal words whose program
-        wraps, writes and runs nothing; None when anything beyond its own clauses could matter."""
+        wraps, writes and runs nothing; None when anything beyond its own clauses could matter (then
+        `known` holds the words, their `NameInfo` and clause hits, which the walk need not compute again)."""
         word = argv[0][0]
         if "/" in word or "\\" in word or (":" in word and shell != "posix"):
             return None  # a program named by a path or a URI: the walk judges where it is
@@ -119,6 +126,8 @@ class CompiledPolicy(PolicyTables):
             return None
         if info.clauses:
             hits = self.clause_hits(shell, info, argv)
+            if known is not None:
+                known[:] = (argv, info, hits)
             if hits:
                 compiled, state, detail = hits[0]
                 rule = compiled.rule
@@ -168,6 +177,7 @@ class Evaluation(RunsOtherCode, WordChecks):
         "copied",
         "findings",
         "index",
+        "known_hits",
         "p",
         "parse_status",
         "root",
@@ -194,6 +204,8 @@ class Evaluation(RunsOtherCode, WordChecks):
         self.seen: list[list[Arg]] = []
         """Every simple command so far, in the order the line runs them (what a later write may destroy)."""
         self._files: ReplaceableFiles | None = None
+        self.known_hits: tuple[Any, ...] | None = None
+        """(dialect, words, `NameInfo`, clause hits) the fast path computed for the line's one command."""
         self._names: tuple[set[str], int, bool] = (set(), 0, False)
         """`_named` so far: the files named, how many commands of `seen` that covers, any glob among them."""
 
@@ -446,8 +458,12 @@ class Evaluation(RunsOtherCode, WordChecks):
             if stdin is not None and stdin.feed is not None and (info.shell or info.executor):
                 # What a shell or interpreter reads on a pipe may be its program (`… | base64 -d | sh`).
                 clause_feeds = (*feeds, stdin.feed) if dialect != "powershell" else feeds
+            known = self.known_hits
             if wrapped is None and not clause_feeds:
-                hits = p.clause_hits(dialect, info, argv)  # nothing but the words decides the clauses
+                if known is not None and known[1] is argv and known[2] is info and known[0] == dialect:
+                    hits = known[3]  # the fast path found them for these very words
+                else:
+                    hits = p.clause_hits(dialect, info, argv)  # nothing but the words decides the clauses
             else:
                 view = CommandView(names, argv, dialect, info.syntax)
                 view.windows_program = p.windows_program(dialect, word, names)
