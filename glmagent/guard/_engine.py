@@ -59,6 +59,25 @@ _CMDLET = lazy_re(
 _STREAMS = frozenset({"-", "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "$null", "nul", "nul:"})
 
 
+def asks_help_only(argv: list[Arg], dialect: Dialect, names: tuple[str, ...]) -> bool:
+    """Is this a program, named without a path, given nothing but a request for its usage text (`ftp --help`,
+    `robocopy /?`, `Get-Item -?`)? It prints that and exits. `/?` asks cmd's builtins and Windows programs,
+    never a PowerShell cmdlet or alias, to which it is a path (`del /?` in PowerShell is `Remove-Item /?`,
+    a wildcard in the drive's root); `-?` is help to PowerShell and Windows, a glob to a POSIX shell."""
+    if len(argv) != 2:
+        return False
+    word, flag = argv[0].text, argv[1].text
+    if "/" in word or "\\" in word or DYN in word or argv[1].raw != flag:
+        return False
+    if flag == "--help":
+        return True
+    if flag == "-?":
+        return dialect != "posix"
+    if flag == "/?":
+        return dialect == "cmd" or (dialect == "powershell" and len(names) == 1 and "-" not in names[0])
+    return False
+
+
 def _cmd_writes_nothing(argv: list[Arg]) -> bool:
     """A cmd statement that prints nothing (`> f`, `type nul > f`, `break > f`, `cd. > f`): redirected, it
     only empties the file."""
@@ -122,6 +141,8 @@ class CompiledPolicy(PolicyTables):
         info = self.words[shell].get(word)
         if info is None:
             info = self.word_info(word, shell, _NO_ALIASES)
+        if info.names[0] and asks_help_only(argv, shell, info.names):
+            return Decision.allow(command, shell, _ALLOWED, "ok")
         if info.acts or not info.names[0]:
             return None
         if info.clauses:
@@ -407,6 +428,8 @@ class Evaluation(RunsOtherCode, WordChecks):
         if frame.depth > p.max_depth:
             self.event("depth-exceeded", frame, f"nesting deeper than {p.max_depth} levels", self._argv(argv))
             return
+        if len(argv) == 2 and asks_help_only(argv, dialect, names):
+            return  # `ftp --help`, `robocopy /?`: prints how to use the program and exits
         if "/" in word or "\\" in word or (":" in word and dialect != "posix"):
             self._judge_program(head, frame, argv)  # a path, or a Windows URI (`shell:AppsFolder\…`)
             service = p.service_script(word) if dialect == "posix" and p.service_folders else None

@@ -258,6 +258,9 @@ class CommandView:
                 if t == "--":
                     options_done = True
                     continue
+                if t in value_options and t[:1] != "-":
+                    skip = True  # a BSD-style option word and its value (`ps k size`, `ps o pid,comm`)
+                    continue
                 if a.param or (len(t) > 1 and t[0] == "-" and DYN not in t):
                     seen += 1
                     if "=" not in t and t in value_options:
