@@ -282,3 +282,34 @@ def test_mounted_container_secrets_and_session_history_are_secret_files(command:
 @pytest.mark.parametrize("command", ["grep -rn run/secrets docs/", "cat docs/secrets.md", "ls /run"])
 def test_mentioning_where_secrets_are_mounted_stays_allowed(command: str) -> None:
     guard_allows("posix", command)
+
+
+# Listing every account or group is blocked however it is asked for (`net user`, `Get-LocalUser`,
+# `dscl . -list /Users`, `getent passwd`); one user's or group's own record is like `id`.
+@pytest.mark.parametrize(
+    ("shell", "command"),
+    [
+        ("posix", "getent passwd"),
+        ("posix", "getent group"),
+        ("posix", "dscl . -list /Users"),
+        ("posix", "dscacheutil -q user"),
+        ("powershell", "net user"),
+    ],
+)
+def test_listing_every_account_or_group_is_blocked(shell: str, command: str) -> None:
+    guard_blocks(shell, command, "env.accounts")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "getent passwd dev",
+        "getent group docker",
+        "getent passwd $USER",
+        "dscl . -read /Users/dev",
+        "id -u",
+        "getent hosts localhost",
+    ],
+)
+def test_one_account_record_stays_allowed(command: str) -> None:
+    guard_allows("posix", command)

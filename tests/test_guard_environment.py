@@ -676,3 +676,21 @@ def test_environment_inspection_is_blocked_as_env(command: str) -> None:
 def test_environment_look_alikes_stay_allowed(command: str) -> None:
     decision = check(command)
     assert decision.allowed, (command, decision.rule_id, decision.reason)
+
+
+# BSD-style `ps` option words take the next word as their value (`k` a sort key, `o` columns, `p` a process
+# id): that value is not a cluster of letters, so `size` does not read as `e` (the environment), while BSD
+# `e` (`ps e`, `auxe`, `eww`) still prints every process's environment.
+PS_VALUES_ALLOWED = ["ps k size", "ps aux k -rss", "ps axk -pcpu", "ps o pid,comm", "ps p 1 o user", "ps -ef"]
+PS_ENVIRONMENT = ["ps k size e", "ps o pid e", "ps aux --sort=-rss e", "ps p 1 eww"]
+
+
+@pytest.mark.parametrize("command", PS_VALUES_ALLOWED)
+def test_values_of_bsd_ps_options_are_not_environment_flags(command: str) -> None:
+    decision = check(command)
+    assert decision.allowed, (command, decision.rule_id, decision.reason)
+
+
+@pytest.mark.parametrize("command", PS_ENVIRONMENT)
+def test_ps_flags_that_print_the_environment_stay_blocked(command: str) -> None:
+    assert_decided_as("posix", command, check(command), "env.print-environment")

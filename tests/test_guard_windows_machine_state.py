@@ -117,3 +117,25 @@ def test_changing_windows_machine_state_is_blocked(shell: str, command: str, exp
 @pytest.mark.parametrize(("shell", "command"), ALLOWED)
 def test_reading_it_and_links_inside_the_project_stay_allowed(shell: str, command: str) -> None:
     guard_allows(shell, command)
+
+
+# cmd's file associations: listing them reads (`assoc`, `assoc .py`, `ftype Python.File`); `=` changes one,
+# or deletes it when nothing follows. assoc and ftype read their own `name=value`, so `=` stays in the word.
+@pytest.mark.parametrize(
+    "command",
+    [
+        "cmd /c assoc .py=Python.File",
+        "cmd /c assoc .py=",
+        "cmd /c ftype Python.File=C:\\x.exe %1",
+        "assoc .hta=txtfile",
+    ],
+)
+def test_changing_a_file_association_is_machine_state(command: str) -> None:
+    guard_blocks("powershell", command, "destructive.machine-state")
+
+
+@pytest.mark.parametrize(
+    "command", ["cmd /c assoc", "cmd /c assoc .py", "cmd /c ftype", "cmd /c ftype Python.File"]
+)
+def test_listing_file_associations_stays_allowed(command: str) -> None:
+    guard_allows("powershell", command)

@@ -44,6 +44,8 @@ class NameInfo:
     paths: str = ""
     """"cd" when it changes the working directory, "write" when `_paths.write_targets` can name what it
     writes, "" otherwise: either way its words are judged against the working directory."""
+    clause_table: dict[str, tuple[CompiledCommand, ...]] | None = None
+    """`clause_table(clauses)`: the clauses worth trying per first operand."""
 
 
 _WRITERS = {
@@ -172,13 +174,37 @@ class HandedScreen:
         return False
 
 
+def clause_table(clauses: tuple[CompiledCommand, ...]) -> dict[str, tuple[CompiledCommand, ...]] | None:
+    """Per lower-case first operand, the clauses a command with that first operand may match, in rule order:
+    those without a subcommand test and those with one that begins with the word (`git status` tries none
+    of git's thirty subcommand clauses); "" for any other word, or none. None when no clause has a
+    subcommand test."""
+    if not any(c.by_first_word for c in clauses):
+        return None
+    words = {w for c in clauses for w in c.by_first_word}
+    table = {w: tuple(c for c in clauses if not c.by_first_word or w in c.by_first_word) for w in words}
+    table[""] = tuple(c for c in clauses if not c.by_first_word)
+    return table
+
+
 def matching_clauses(
-    clauses: tuple[CompiledCommand, ...], view: CommandView
+    clauses: tuple[CompiledCommand, ...],
+    view: CommandView,
+    table: dict[str, tuple[CompiledCommand, ...]] | None = None,
 ) -> tuple[tuple[CompiledCommand, int, str], ...]:
     """The clauses that match `view` or may match it, in rule order, with their verdicts; for a Windows
-    program written in a POSIX shell, also as Windows reads its unquoted backslashes (`windows_words`)."""
+    program written in a POSIX shell, also as Windows reads its unquoted backslashes (`windows_words`).
+    `table` (`clause_table` of `clauses`) skips the clauses whose subcommand test the first operand fails."""
     hits = []
-    for compiled in clauses:
+    tried = clauses
+    if table is not None:
+        operands = view.positionals()
+        if not operands:
+            tried = table[""]
+        elif DYN not in operands[0].text:
+            first = operands[0].text.lower()
+            tried = table.get(first, table[""])
+    for compiled in tried:
         state, detail = compiled.check(view)
         if state:
             hits.append((compiled, state, detail))
@@ -340,6 +366,7 @@ class PolicyTables:
                 syntax=self.index.syntax_for(names),
                 acts=bool(wrappers or shell or executor or special or writes or paths),
                 paths=paths,
+                clause_table=clause_table(clauses),
             )
             if len(self._info) < 65536:  # bounded: names come from untrusted text
                 self._info[names] = found
@@ -354,7 +381,7 @@ class PolicyTables:
         if hits is None:
             view = CommandView(info.names, argv, dialect, info.syntax)
             view.windows_program = self.windows_program(dialect, argv[0].text, info.names)
-            hits = matching_clauses(info.clauses, view)
+            hits = matching_clauses(info.clauses, view, info.clause_table)
             if len(self.clause_results) < self.memo_limit:
                 self.clause_results[key] = hits
         return hits

@@ -59,6 +59,25 @@ _CMDLET = lazy_re(
 _STREAMS = frozenset({"-", "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "$null", "nul", "nul:"})
 
 
+def asks_help_only(argv: list[Arg], dialect: Dialect, names: tuple[str, ...]) -> bool:
+    """Is this a program, named without a path, given nothing but a request for its usage text (`ftp --help`,
+    `robocopy /?`, `Get-Item -?`)? It prints that and exits. `/?` asks cmd's builtins and Windows programs,
+    never a PowerShell cmdlet or alias, to which it is a path (`del /?` in PowerShell is `Remove-Item /?`,
+    a wildcard in the drive's root); `-?` is help to PowerShell and Windows, a glob to a POSIX shell."""
+    if len(argv) != 2:
+        return False
+    word, flag = argv[0].text, argv[1].text
+    if "/" in word or "\\" in word or DYN in word or argv[1].raw != flag:
+        return False
+    if flag == "--help":
+        return True
+    if flag == "-?":
+        return dialect != "posix"
+    if flag == "/?":
+        return dialect == "cmd" or (dialect == "powershell" and len(names) == 1 and "-" not in names[0])
+    return False
+
+
 def _cmd_writes_nothing(argv: list[Arg]) -> bool:
     """A cmd statement that prints nothing (`> f`, `type nul > f`, `break > f`, `cd. > f`): redirected, it
     only empties the file."""
@@ -96,17 +115,24 @@ class CompiledPolicy(PolicyTables):
             evaluation._too_large(str(too_large))
             return evaluation.decide(command, shell)
         argv = None
+        known: list[Any] = []
         if not root.has_error and root.descendant_count <= MAX_WORK:
             argv = module.simple_command(text, root)
             if argv is not None and DYN not in command:
-                decision = self._literal(command, shell, argv)
+                decision = self._literal(command, shell, argv, known)
                 if decision is not None:
                     return decision
-        return Evaluation(self, root=cwd).check(command, shell, (src, root, argv))
+        evaluation = Evaluation(self, root=cwd)
+        if known:
+            evaluation.known_hits = (shell, *known)
+        return evaluation.check(command, shell, (src, root, argv))
 
-    def _literal(self, command: str, shell: ShellKind, argv: list[Arg]) -> Decision | None:
+    def _literal(
+        self, command: str, shell: ShellKind, argv: list[Arg], known: list[Any] | None = None
+    ) -> Decision | None:
         """What `Evaluation.command` decides for a top-level command of literal words whose program
-        wraps, writes and runs nothing; None when anything beyond its own clauses could matter."""
+        wraps, writes and runs nothing; None when anything beyond its own clauses could matter (then
+        `known` holds the words, their `NameInfo` and clause hits, which the walk need not compute again)."""
         word = argv[0][0]
         if "/" in word or "\\" in word or (":" in word and shell != "posix"):
             return None  # a program named by a path or a URI: the walk judges where it is
@@ -115,10 +141,14 @@ class CompiledPolicy(PolicyTables):
         info = self.words[shell].get(word)
         if info is None:
             info = self.word_info(word, shell, _NO_ALIASES)
+        if info.names[0] and asks_help_only(argv, shell, info.names):
+            return Decision.allow(command, shell, _ALLOWED, "ok")
         if info.acts or not info.names[0]:
             return None
         if info.clauses:
             hits = self.clause_hits(shell, info, argv)
+            if known is not None:
+                known[:] = (argv, info, hits)
             if hits:
                 compiled, state, detail = hits[0]
                 rule = compiled.rule
@@ -168,6 +198,7 @@ class Evaluation(RunsOtherCode, WordChecks):
         "copied",
         "findings",
         "index",
+        "known_hits",
         "p",
         "parse_status",
         "root",
@@ -194,6 +225,8 @@ class Evaluation(RunsOtherCode, WordChecks):
         self.seen: list[list[Arg]] = []
         """Every simple command so far, in the order the line runs them (what a later write may destroy)."""
         self._files: ReplaceableFiles | None = None
+        self.known_hits: tuple[Any, ...] | None = None
+        """(dialect, words, `NameInfo`, clause hits) the fast path computed for the line's one command."""
         self._names: tuple[set[str], int, bool] = (set(), 0, False)
         """`_named` so far: the files named, how many commands of `seen` that covers, any glob among them."""
 
@@ -395,6 +428,8 @@ class Evaluation(RunsOtherCode, WordChecks):
         if frame.depth > p.max_depth:
             self.event("depth-exceeded", frame, f"nesting deeper than {p.max_depth} levels", self._argv(argv))
             return
+        if len(argv) == 2 and asks_help_only(argv, dialect, names):
+            return  # `ftp --help`, `robocopy /?`: prints how to use the program and exits
         if "/" in word or "\\" in word or (":" in word and dialect != "posix"):
             self._judge_program(head, frame, argv)  # a path, or a Windows URI (`shell:AppsFolder\…`)
             service = p.service_script(word) if dialect == "posix" and p.service_folders else None
@@ -446,8 +481,12 @@ class Evaluation(RunsOtherCode, WordChecks):
             if stdin is not None and stdin.feed is not None and (info.shell or info.executor):
                 # What a shell or interpreter reads on a pipe may be its program (`… | base64 -d | sh`).
                 clause_feeds = (*feeds, stdin.feed) if dialect != "powershell" else feeds
+            known = self.known_hits
             if wrapped is None and not clause_feeds:
-                hits = p.clause_hits(dialect, info, argv)  # nothing but the words decides the clauses
+                if known is not None and known[1] is argv and known[2] is info and known[0] == dialect:
+                    hits = known[3]  # the fast path found them for these very words
+                else:
+                    hits = p.clause_hits(dialect, info, argv)  # nothing but the words decides the clauses
             else:
                 view = CommandView(names, argv, dialect, info.syntax)
                 view.windows_program = p.windows_program(dialect, word, names)
@@ -455,7 +494,7 @@ class Evaluation(RunsOtherCode, WordChecks):
                     view.has_command = wrapped.has_command
                 if clause_feeds:
                     view.producers_of = lambda: self._producers(clause_feeds, dialect)
-                hits = matching_clauses(info.clauses, view)
+                hits = matching_clauses(info.clauses, view, info.clause_table)
             for compiled, state, detail in hits:
                 if state == MATCH:
                     if compiled.rule.id in REGENERABLE and self._regenerates(names, argv, frame):
@@ -724,21 +763,20 @@ class Evaluation(RunsOtherCode, WordChecks):
         if prepare is not None:
             text = prepare(text)
         screen = self.index.payload_screen.get(language)
-        if screen is not None and screen.search(text) is None:
+        if screen is not None and not screen.search(text):
             return  # not one fragment any pattern needs: no pattern can match
+        memo: dict[int, bool] = {}
         for rule, clause, patterns in self.index.payloads.get(language, ()):
-            for pattern in patterns:
-                m = pattern.search(text)
-                if m is None:
-                    continue
-                if clause.literals_are_commands:
-                    inner = frame.nested(f"a `{language}` payload")
-                    for literal in string_literals(text):
-                        self.script(literal, "posix", inner)
-                hit = " ".join(m.group(0).split())
-                self._add(
-                    rule,
-                    self._argv(argv),
-                    f"`{shown_args(argv)}`{frame.where()} {rule.description} (`{hit}`)",
-                )
-                break
+            m = patterns.search(text, memo)
+            if m is None:
+                continue
+            if clause.literals_are_commands:
+                inner = frame.nested(f"a `{language}` payload")
+                for literal in string_literals(text):
+                    self.script(literal, "posix", inner)
+            hit = " ".join(m.group(0).split())
+            self._add(
+                rule,
+                self._argv(argv),
+                f"`{shown_args(argv)}`{frame.where()} {rule.description} (`{hit}`)",
+            )

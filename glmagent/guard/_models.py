@@ -551,24 +551,49 @@ class Decision(Shape):
     @classmethod
     def allow(cls, command: str, backend: ShellKind, reason: str, parse_status: str) -> Decision:
         """`command` may run: `reason` says why."""
-        return cls(allowed=True, command=command, backend=backend, reason=reason, parse_status=parse_status)
+        return cls._made(True, command, backend, None, None, None, reason, [], parse_status)
 
     @classmethod
     def block(
         cls, command: str, backend: ShellKind, rule: Rule, reason: str, argv: list[str], parse_status: str
     ) -> Decision:
         """`command` is denied by `rule`; `reason` says where, `argv` is the simple command it matched."""
-        return cls(
-            allowed=False,
-            command=command,
-            backend=backend,
-            rule_id=rule.id,
-            category=rule.category,
-            justification=rule.justification,
-            reason=reason,
-            argv=argv,
-            parse_status=parse_status,
+        return cls._made(
+            False, command, backend, rule.id, rule.category, rule.justification, reason, argv, parse_status
         )
+
+    @classmethod
+    def _made(
+        cls,
+        allowed: bool,
+        command: str,
+        backend: ShellKind,
+        rule_id: str | None,
+        category: str | None,
+        justification: str | None,
+        reason: str,
+        argv: list[str],
+        parse_status: str,
+    ) -> Decision:
+        # Every check makes one: every field given in order, without the keyword checks of `Shape`, whose
+        # generic loop costs about a tenth of checking a short command.
+        decision = cls.__new__(cls)
+        object.__setattr__(
+            decision,
+            "__dict__",
+            {
+                "allowed": allowed,
+                "command": command,
+                "backend": backend,
+                "rule_id": rule_id,
+                "category": category,
+                "justification": justification,
+                "reason": reason,
+                "argv": argv,
+                "parse_status": parse_status,
+            },
+        )
+        return decision
 
     def planner_message(self) -> str:
         """Short text telling the planner what was blocked, why, and what to do instead."""

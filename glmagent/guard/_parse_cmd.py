@@ -236,15 +236,16 @@ _GLUED = lazy_re(r"([A-Za-z0-9_-]+)(/.*)", re.DOTALL)
 
 
 _DELIMITERS = lazy_re(r"[,;=]+")
+_OWN_ASSIGNMENTS = frozenset({"set", "setx", "assoc", "ftype"})
 
 
 def _split_switches(words: list[Arg]) -> list[Arg]:
     """cmd ends a command name at `/` or an escaped blank: `rd/s/q x` is `rd /s/q x`, `rd^ /s` is `rd /s`.
 
-    Outside quotes cmd also separates words with `,`, `;` and `=` (`rd,/s,/q,x`); `set` and `setx` read
-    their own `name=value`.
+    Outside quotes cmd also separates words with `,`, `;` and `=` (`rd,/s,/q,x`); `set`, `setx`, `assoc`
+    and `ftype` read their own `name=value`.
     """
-    if any(_DELIMITERS.search(w.text) for w in words) and words[0].text.lower() not in ("set", "setx"):
+    if any(_DELIMITERS.search(w.text) for w in words) and words[0].text.lower() not in _OWN_ASSIGNMENTS:
         split: list[Arg] = []
         for w in words:
             if w.raw[:1] == '"' or DYN in w.text or not _DELIMITERS.search(w.text):

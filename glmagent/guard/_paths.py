@@ -292,19 +292,20 @@ class PathScope:
     def mentions_proc_and_environ(self, args: list[Arg]) -> bool:
         """Words that together could read one: a path under /proc and a name that could be `environ`
         (`find /proc -name environ`, or a word the parser split in two)."""
-        named = False
-        under = False
-        for a in args:
-            text = a.text.replace(DYN, "*") if DYN in a.text else a.text
+        texts = [a.text.replace(DYN, "*") if DYN in a.text else a.text for a in args]
+        for text in texts:  # first the cheap half: a name that could be `environ`
             last = text.rstrip("/").rsplit("/", 1)[-1].lower()
             if last and ("environ" in last or (_GLOB.search(last) and fnmatchcase("environ", last))):
-                named = True
+                break
+        else:
+            return False
+        for text in texts:
             if "proc" in text.lower() or _GLOB.search(text):
                 path = self._absolute(text)
                 first = path[1:].split("/", 1)[0] if path else ""
                 if first == "proc" or (_GLOB.search(first) and fnmatchcase("proc", first)):
-                    under = True
-        return named and under
+                    return True
+        return False
 
     def reads_process_environment(self, arg: Arg) -> bool:
         """Could `arg` name `/proc/<process>/environ`? Globs and run-time pieces count as wildcards."""

@@ -9,9 +9,6 @@ from __future__ import annotations
 import fnmatch
 import re
 from collections.abc import Callable
-from re import _constants as re_constants  # type: ignore[attr-defined]
-from re import _parser as re_parser  # type: ignore[attr-defined]
-from typing import Any
 
 from ._lazy import lazy_re
 from ._locators import LocatorMatcher, locator_regex
@@ -29,6 +26,7 @@ from ._models import (
     SyntaxSpec,
     VariableClause,
 )
+from ._screens import AnyScreen, CaselessScreen, PatternList
 from ._shape import many, record, table
 from ._syntax import DYN, Arg
 
@@ -259,6 +257,9 @@ class CommandView:
             if not options_done:
                 if t == "--":
                     options_done = True
+                    continue
+                if t in value_options and t[:1] != "-":
+                    skip = True  # a BSD-style option word and its value (`ps k size`, `ps o pid,comm`)
                     continue
                 if a.param or (len(t) > 1 and t[0] == "-" and DYN not in t):
                     seen += 1
@@ -690,11 +691,12 @@ class RuleIndex:
     """Clauses naming commands by glob: (what every match holds literally, the glob, the clause)."""
     redirects: list[tuple[Rule, RedirectClause, re.Pattern[str]]] = many()
     variables: dict[Dialect, list[tuple[Rule, re.Pattern[str]]]] = table()
-    payloads: dict[str, list[tuple[Rule, PayloadClause, list[re.Pattern[str]]]]] = table()
+    payloads: dict[str, list[tuple[Rule, PayloadClause, PatternList]]] = table()
+    """Per language, each clause's patterns behind their literal screens."""
     dotnet: dict[str, list[tuple[Rule, re.Pattern[str] | None]]] = table()
     arguments: dict[Dialect, list[tuple[Rule, re.Pattern[str]]]] = table()
     """Argument globs and sensitive paths, tested against every argument and redirection target."""
-    payload_screen: dict[str, re.Pattern[str] | None] = table()
+    payload_screen: dict[str, AnyScreen | None] = table()
     """Per language, literal fragments one of which any payload a pattern matches contains."""
     argument_screen: dict[Dialect, CaselessScreen | None] = table()
     """Per dialect, literal fragments one of which any matching argument must contain (searched once in all
@@ -760,6 +762,7 @@ def build_index(rules: list[Rule], syntax: dict[str, SyntaxSpec]) -> RuleIndex:
             tables[n] = SyntaxInfo(frozenset(spec.value_options), spec.option_words)
     index = RuleIndex(syntax=tables)
     literals: dict[Dialect, list[str]] = {}
+    payloads: dict[str, list[tuple[Rule, PayloadClause, list[re.Pattern[str]]]]] = {}
     for rule in rules:
         for clause in rule.when:
             if isinstance(clause, CommandClause):
@@ -783,7 +786,7 @@ def build_index(rules: list[Rule], syntax: dict[str, SyntaxSpec]) -> RuleIndex:
                 except re.error as exc:
                     raise ValueError(f"rule {rule.id}: bad payload pattern: {exc}") from exc
                 for language in clause.languages:
-                    index.payloads.setdefault(language, []).append((rule, clause, patterns))
+                    payloads.setdefault(language, []).append((rule, clause, patterns))
             elif isinstance(clause, DotnetClause):
                 members = glob_regex(clause.members) if clause.members else None
                 for type_name in clause.types:
@@ -816,50 +819,13 @@ def build_index(rules: list[Rule], syntax: dict[str, SyntaxSpec]) -> RuleIndex:
                 index.engine[clause.event] = rule
     for shell, found in literals.items():
         index.argument_screen[shell] = CaselessScreen.of(found)
-    for language, entries in index.payloads.items():
-        index.payload_screen[language] = _payload_screen([p for _, _, patterns in entries for p in patterns])
-        # A clause's verdict needs one match of any of its patterns: one search instead of one per pattern.
-        entries[:] = [(rule, clause, _one_search(patterns)) for rule, clause, patterns in entries]
+    tries: dict[tuple[tuple[str, ...], int], re.Pattern[str]] = {}
+    for language, entries in payloads.items():
+        index.payload_screen[language] = AnyScreen.build([p for _, _, patterns in entries for p in patterns])
+        # A clause's verdict needs one match of any of its patterns: only those whose literals a payload
+        # holds are searched, as one alternation where joining them cannot change the match.
+        index.payloads[language] = [(r, c, PatternList.build(patterns, tries)) for r, c, patterns in entries]
     return index
-
-
-def _one_search(patterns: list[re.Pattern[str]]) -> list[re.Pattern[str]]:
-    """`patterns` as a single alternation, when joining them cannot change what any one of them matches."""
-    if len(patterns) < 2 or any(
-        p.flags != re.UNICODE or p.groupindex or _BACKREFERENCE.search(p.pattern) for p in patterns
-    ):
-        return patterns
-    try:
-        return [re.compile("|".join(f"(?:{p.pattern})" for p in patterns))]
-    except re.error:  # e.g. an inline global flag, which must open the whole expression
-        return patterns
-
-
-_BACKREFERENCE = lazy_re(r"\\[1-9]|\(\?P=")
-_COMMON_IN_CODE = frozenset({"import", "from", "print", "return", "self", "def", "os", "sys", "e", "s"})
-"""Literals nearly every program contains: a screen needing them would pass almost everything."""
-
-
-def _payload_screen(patterns: list[re.Pattern[str]]) -> re.Pattern[str] | None:
-    """One search that finds something in every payload any of `patterns` matches (and in few others).
-
-    Patterns whose required literals are distinctive contribute those to a trie; the few whose only
-    literals are words every program has (`from os import`) contribute themselves. None when a pattern
-    can be neither (then every payload is scanned in full).
-    """
-    needles: list[str] = []
-    whole: list[str] = []
-    for pattern in patterns:
-        found = _regex_needles(pattern)
-        if found and not any(n.lower() in _COMMON_IN_CODE for n in found):
-            needles.extend(found)
-        elif pattern.flags != re.UNICODE or _BACKREFERENCE.search(pattern.pattern):
-            return None  # global flags or group numbers would not carry over into one combined expression
-        else:
-            whole.append(pattern.pattern)
-    trie = literal_screen(needles)
-    parts = ([trie.pattern] if trie is not None else []) + [f"(?:{w})" for w in whole]
-    return re.compile("|".join(parts)) if parts else None
 
 
 def _needle(glob: str) -> str:
@@ -871,92 +837,3 @@ def _path_needle(glob: str) -> str:
     """The longest literal run within one component of a path glob (`/` also matches `\\`, so a run
     never spans one): every path the glob matches contains it, however its home part is spelled."""
     return max((_needle(part) for part in glob.removeprefix("~/").split("/")), key=len)
-
-
-def _regex_needles(pattern: re.Pattern[str]) -> list[str] | None:
-    """Literal strings one of which every match of `pattern` contains, or None if none can be told."""
-    return _sequence_needles(re_parser.parse(pattern.pattern, pattern.flags))
-
-
-def _sequence_needles(items: Any) -> list[str] | None:
-    best: list[str] | None = None
-
-    def consider(candidates: list[str] | None) -> None:
-        nonlocal best
-        if not candidates or not all(candidates):
-            return
-        if best is None or min(map(len, candidates)) > min(map(len, best)):
-            best = candidates
-
-    run: list[str] = []
-    for op, av in items:
-        if op is re_constants.LITERAL:
-            run.append(chr(av))
-            continue
-        consider(["".join(run)] if run else None)
-        run = []
-        if op is re_constants.SUBPATTERN:
-            consider(_sequence_needles(av[3]))
-        elif op is re_constants.BRANCH:
-            alternatives: list[str] = []
-            for branch in av[1]:
-                found = _sequence_needles(branch)
-                if found is None:
-                    break
-                alternatives.extend(found)
-            else:
-                consider(alternatives)
-    consider(["".join(run)] if run else None)
-    return best
-
-
-class CaselessScreen:
-    """`literal_screen` of needles in any case. ASCII text is lower-cased and searched case-sensitively,
-    several times faster than `re.IGNORECASE`; other text (where case folding has more rules than
-    `str.lower`, such as `ſ` matching `s`) takes the IGNORECASE search."""
-
-    __slots__ = ("ascii", "folding")
-
-    def __init__(self, ascii: re.Pattern[str], folding: re.Pattern[str]) -> None:
-        self.ascii = ascii
-        self.folding = folding
-
-    @classmethod
-    def of(cls, needles: list[str]) -> CaselessScreen | None:
-        lowered = literal_screen([n.lower() for n in needles])
-        folding = literal_screen(needles, re.IGNORECASE)
-        return cls(lowered, folding) if lowered is not None and folding is not None else None
-
-    def search(self, text: str) -> re.Match[str] | None:
-        if text.isascii():
-            return self.ascii.search(text.lower())
-        return self.folding.search(text)
-
-
-def literal_screen(needles: list[str], flags: int = 0) -> re.Pattern[str] | None:
-    """One regex finding any of `needles`, shaped as a trie so a miss costs one pass over the text.
-
-    Python's `re` tries every branch of a plain alternation at every position; sharing prefixes lets it
-    rule most positions out on the first character. None when some needle is empty (it matches anything).
-    """
-    words = sorted(set(needles))
-    if not words or "" in words:
-        return None
-    # Any needle is enough, so one that extends another adds nothing.
-    words = [w for w in words if not any(o != w and w.startswith(o) for o in words)]
-
-    def branch(group: list[str]) -> str:
-        heads: dict[str, list[str]] = {}
-        for word in group:
-            heads.setdefault(word[0], []).append(word[1:])
-        parts = []
-        for head, tails in heads.items():
-            if "" in tails:
-                parts.append(re.escape(head))
-            elif len(tails) == 1:
-                parts.append(re.escape(head + tails[0]))
-            else:
-                parts.append(re.escape(head) + branch(tails))
-        return parts[0] if len(parts) == 1 else "(?:" + "|".join(parts) + ")"
-
-    return re.compile(branch(words), flags)

@@ -40,13 +40,24 @@ def split_words(text: str) -> list[Arg]:
 def matching_wrapper(specs: tuple[WrapperSpec, ...], args: list[Arg]) -> WrapperSpec | None:
     """The spec that reads `args` as a wrapped command (`uv run ...`), if any: one without a subcommand, or
     one whose subcommand words the arguments start with (`ip netns exec`)."""
+    first: str | None = None
     for spec in specs:
         if spec.subcommand is None:
             return spec
-        words = spec.subcommand.split()
-        if len(args) >= len(words) and all(a.text.lower() == w for a, w in zip(args, words, strict=False)):
+        words = _SUBCOMMAND_WORDS.get(spec.subcommand)
+        if words is None:
+            words = _SUBCOMMAND_WORDS[spec.subcommand] = tuple(spec.subcommand.split())
+        if len(args) < len(words):
+            continue
+        if first is None:
+            first = args[0].text.lower()
+        if first == words[0] and all(a.text.lower() == w for a, w in zip(args[1:], words[1:], strict=False)):
             return spec
     return None
+
+
+_SUBCOMMAND_WORDS: dict[str, tuple[str, ...]] = {}
+"""Each wrapper subcommand (from the policy, a few dozen) as its words, split once."""
 
 
 def unwrap(spec: WrapperSpec, args: list[Arg], stdin_words: list[Arg] | None) -> Wrapped:

@@ -341,7 +341,7 @@ class WordChecks:
         One search for the rules' literal fragments in all the words together rules out nearly every
         command; the raw spelling counts too: `$HOME/.aws/credentials` keeps the path its text loses to DYN.
         """
-        screened = [a for a in args if maybe_environ(a.text)]
+        screened = [a for a in args if maybe_environ(a.text)] if maybe_environ(texts) else None
         if screened:
             scope = self.scope(frame)
             hit = next((a for a in screened if scope.reads_process_environment(a)), None)

@@ -1,0 +1,243 @@
+"""Literal screens: what a regular expression needs in a text before it is worth running.
+
+Python's `re` has no literal pre-filter for a pattern that opens with `\\b` or a group (most payload
+patterns do), so a search tries every position of the text. Every match of a pattern contains certain
+literal strings; finding one of them is a single pass of a trie-shaped expression (see `literal_screen`),
+far cheaper than the pattern. `required_sets` reads those strings off the parsed pattern; `PatternList`
+runs only the patterns whose required strings a text holds. A screen only ever rules a pattern out when
+the pattern cannot match, so results are exactly those of running every pattern.
+"""
+
+from __future__ import annotations
+
+import re
+from re import _constants as re_constants  # type: ignore[attr-defined]
+from re import _parser as re_parser  # type: ignore[attr-defined]
+from typing import Any
+
+from ._lazy import lazy_re
+
+COMMON_IN_CODE = frozenset({"import", "from", "print", "return", "self", "def", "os", "sys", "e", "s"})
+"""Literals nearly every program contains: a screen needing them would pass almost everything."""
+_BACKREFERENCE = lazy_re(r"\\[1-9]|\(\?P=")
+_REPEATS = (re_constants.MAX_REPEAT, re_constants.MIN_REPEAT, re_constants.POSSESSIVE_REPEAT)
+_FLAGS = re.IGNORECASE | re.ASCII
+"""The flags that change what a literal matches (the others concern anchors and wildcards only)."""
+_SETS_PER_PATTERN = 3
+"""Required sets tested per pattern, most distinctive first (each costs a pass; later ones rarely help)."""
+
+
+def required_sets(pattern: str, flags: int = 0) -> list[tuple[str, ...]]:
+    """Sets of literal strings such that every match of `pattern` contains one string of each set
+    (a conjunction of alternatives), most distinctive first; empty when none can be told."""
+    try:
+        parsed = re_parser.parse(pattern, flags)
+    except (re.error, RecursionError):
+        return []
+    found: list[tuple[str, ...]] = []
+    _collect(parsed, found)
+    unique = list(dict.fromkeys(tuple(sorted(set(s))) for s in found))
+    unique.sort(key=_rank, reverse=True)
+    return unique
+
+
+def _rank(needles: tuple[str, ...]) -> tuple[bool, int, int]:
+    return (not any(n.lower() in COMMON_IN_CODE for n in needles), min(map(len, needles)), -len(needles))
+
+
+def _collect(items: Any, out: list[tuple[str, ...]]) -> None:
+    """Append to `out` the required sets of a sequence of parsed items (every item must match)."""
+    run: list[str] = []
+    for op, av in items:
+        if op is re_constants.LITERAL:
+            run.append(chr(av))
+            continue
+        if run:
+            out.append(("".join(run),))
+            run = []
+        if op is re_constants.SUBPATTERN:
+            _group, add_flags, del_flags, body = av
+            if not add_flags and not del_flags:  # an inline flag may change how its literals match
+                _collect(body, out)
+        elif op is re_constants.ATOMIC_GROUP:
+            _collect(av, out)
+        elif op in _REPEATS and av[0] >= 1:
+            _collect(av[2], out)
+        elif op is re_constants.BRANCH:
+            union: list[str] = []
+            for alternative in av[1]:
+                inner: list[tuple[str, ...]] = []
+                _collect(alternative, inner)
+                if not inner:
+                    break  # one alternative needs nothing literal: the branch as a whole needs nothing
+                union.extend(max(inner, key=_rank))
+            else:
+                out.append(tuple(union))
+    if run:
+        out.append(("".join(run),))
+
+
+def literal_screen(needles: list[str], flags: int = 0) -> re.Pattern[str] | None:
+    """One regex finding any of `needles`, shaped as a trie so a miss costs one pass over the text.
+
+    Python's `re` tries every branch of a plain alternation at every position; sharing prefixes lets it
+    rule most positions out on the first character. None when some needle is empty (it matches anything).
+    """
+    words = sorted(set(needles))
+    if not words or "" in words:
+        return None
+    # Any needle is enough, so one that extends another adds nothing.
+    words = [w for w in words if not any(o != w and w.startswith(o) for o in words)]
+
+    def branch(group: list[str]) -> str:
+        heads: dict[str, list[str]] = {}
+        for word in group:
+            heads.setdefault(word[0], []).append(word[1:])
+        parts = []
+        for head, tails in heads.items():
+            if "" in tails:
+                parts.append(re.escape(head))
+            elif len(tails) == 1:
+                parts.append(re.escape(head + tails[0]))
+            else:
+                parts.append(re.escape(head) + branch(tails))
+        return parts[0] if len(parts) == 1 else "(?:" + "|".join(parts) + ")"
+
+    return re.compile(branch(words), flags)
+
+
+class CaselessScreen:
+    """`literal_screen` of needles in any case. ASCII text is lower-cased and searched case-sensitively,
+    several times faster than `re.IGNORECASE`; other text (where case folding has more rules than
+    `str.lower`, such as `ſ` matching `s`) takes the IGNORECASE search."""
+
+    __slots__ = ("ascii", "folding")
+
+    def __init__(self, ascii: re.Pattern[str], folding: re.Pattern[str]) -> None:
+        self.ascii = ascii
+        self.folding = folding
+
+    @classmethod
+    def of(cls, needles: list[str]) -> CaselessScreen | None:
+        lowered = literal_screen([n.lower() for n in needles])
+        folding = literal_screen(needles, re.IGNORECASE)
+        return cls(lowered, folding) if lowered is not None and folding is not None else None
+
+    def search(self, text: str) -> re.Match[str] | None:
+        if text.isascii():
+            return self.ascii.search(text.lower())
+        return self.folding.search(text)
+
+
+def joinable(patterns: list[re.Pattern[str]]) -> bool:
+    """Whether one alternation of `patterns` finds what the first of them to match would (no global flags,
+    named groups or back-references that would not carry over)."""
+    return not any(
+        p.flags != re.UNICODE or p.groupindex or _BACKREFERENCE.search(p.pattern) for p in patterns
+    )
+
+
+class AnyScreen:
+    """Whether a text may hold a match of any of some patterns: one pass of a trie of the most distinctive
+    required set of each (per case rule), plus the patterns that have no distinctive set themselves."""
+
+    __slots__ = ("parts",)
+
+    def __init__(self, parts: list[re.Pattern[str]]) -> None:
+        self.parts = parts
+
+    @classmethod
+    def build(cls, patterns: list[re.Pattern[str]]) -> AnyScreen | None:
+        """None when some pattern can be screened neither way (then every text is searched in full)."""
+        needles: dict[int, list[str]] = {}
+        whole: list[re.Pattern[str]] = []
+        for pattern in patterns:
+            sets = required_sets(pattern.pattern, pattern.flags)
+            if sets and _rank(sets[0])[0]:
+                needles.setdefault(pattern.flags & _FLAGS, []).extend(sets[0])
+            else:
+                whole.append(pattern)
+        parts = [t for flags, found in needles.items() if (t := literal_screen(found, flags)) is not None]
+        if whole:
+            if not joinable(whole):
+                return None
+            parts.append(re.compile("|".join(f"(?:{p.pattern})" for p in whole)))
+        return cls(parts) if parts else None
+
+    def search(self, text: str) -> bool:
+        return any(part.search(text) is not None for part in self.parts)
+
+
+SCREENED_FROM = 1024
+"""Length from which a text is screened pattern by pattern: a shorter one is searched by all of a list's
+patterns at once, which costs less than testing their screens one by one."""
+
+
+class PatternList:
+    """Patterns searched in order, where only the first match counts; each runs only when the text holds
+    one string of each of its most distinctive required sets (tested once per text and set, shared
+    between lists through `memo`). Patterns that may match are searched as one alternation when joining
+    them cannot change the result (the leftmost match of the first pattern to match)."""
+
+    __slots__ = ("_joined", "can_join", "patterns", "screens")
+
+    def __init__(
+        self, patterns: list[re.Pattern[str]], screens: list[tuple[re.Pattern[str], ...]], can_join: bool
+    ) -> None:
+        self.patterns = patterns
+        self.screens = screens
+        """Per pattern, tries of which each must find something in a text the pattern matches."""
+        self.can_join = can_join
+        self._joined: dict[tuple[int, ...], re.Pattern[str]] = {}
+
+    @classmethod
+    def build(
+        cls, patterns: list[re.Pattern[str]], tries: dict[tuple[tuple[str, ...], int], re.Pattern[str]]
+    ) -> PatternList:
+        """`tries` interns the screens, so lists sharing a set share its pass over a text."""
+        screens: list[tuple[re.Pattern[str], ...]] = []
+        for pattern in patterns:
+            flags = pattern.flags & _FLAGS
+            chosen = []
+            for needles in required_sets(pattern.pattern, pattern.flags)[:_SETS_PER_PATTERN]:
+                key = (needles, flags)
+                trie = tries.get(key)
+                if trie is None:
+                    trie = literal_screen(list(needles), flags)
+                    if trie is None:
+                        continue
+                    tries[key] = trie
+                chosen.append(trie)
+            screens.append(tuple(chosen))
+        return cls(patterns, screens, len(patterns) > 1 and joinable(patterns))
+
+    def search(self, text: str, memo: dict[int, bool]) -> re.Match[str] | None:
+        """The first pattern's match in `text` (the first pattern that matches, at its leftmost match)."""
+        if len(text) < SCREENED_FROM:
+            return self._search(tuple(range(len(self.patterns))), text)
+        possible: list[int] = []
+        for i, tries in enumerate(self.screens):
+            for trie in tries:
+                key = id(trie)
+                found = memo.get(key)
+                if found is None:
+                    found = memo[key] = trie.search(text) is not None
+                if not found:
+                    break
+            else:
+                possible.append(i)
+        return self._search(tuple(possible), text) if possible else None
+
+    def _search(self, possible: tuple[int, ...], text: str) -> re.Match[str] | None:
+        if len(possible) > 1 and self.can_join:
+            joined = self._joined.get(possible)
+            if joined is None:
+                joined = self._joined[possible] = re.compile(
+                    "|".join(f"(?:{self.patterns[i].pattern})" for i in possible)
+                )
+            return joined.search(text)
+        for i in possible:
+            m = self.patterns[i].search(text)
+            if m is not None:
+                return m
+        return None

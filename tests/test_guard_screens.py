@@ -1,0 +1,194 @@
+"""Literal screens and clause tables only ever skip work that could not change a decision.
+
+`_screens.required_sets` reads off a pattern the strings every match contains; `PatternList` runs only the
+patterns whose strings a long payload holds; `clause_table` tries only the clauses whose subcommand test
+the first operand can pass. Each must give exactly what running everything gives.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from glmagent.guard import Policy
+from glmagent.guard._compiled import clause_table, matching_clauses
+from glmagent.guard._models import Decision, PayloadClause
+from glmagent.guard._rules import CommandView
+from glmagent.guard._screens import SCREENED_FROM, PatternList, required_sets
+from glmagent.guard._syntax import DYN, Arg
+
+
+def _lit(text: str) -> Arg:
+    return Arg(text, text)
+
+
+@pytest.fixture(scope="module")
+def policy() -> Policy:
+    return Policy.default()
+
+
+def _payload_rules(policy: Policy) -> list[tuple[list[re.Pattern[str]], list[str]]]:
+    """Per rule with payload clauses: its patterns, and its example lines (payloads written inside them)."""
+    found = []
+    for rule in policy.rules:
+        patterns = [
+            re.compile(p)
+            for clause in rule.when
+            if isinstance(clause, PayloadClause)
+            for p in clause.patterns
+        ]
+        if patterns:
+            found.append((patterns, [e.removeprefix("PS> ") for e in [*rule.match, *rule.not_match]]))
+    return found
+
+
+def _holds(needles: tuple[str, ...], text: str, flags: int) -> bool:
+    return any(re.search(re.escape(n), text, flags & (re.IGNORECASE | re.ASCII)) for n in needles)
+
+
+def test_every_match_holds_one_string_of_each_required_set(policy: Policy) -> None:
+    """Soundness on every payload pattern of the default policy, against every example line of its rule
+    in its own case and upper-cased."""
+    checked = 0
+    for patterns, examples in _payload_rules(policy):
+        texts = examples + [t.upper() for t in examples]
+        for pattern in patterns:
+            sets = required_sets(pattern.pattern, pattern.flags)
+            for text in texts:
+                if pattern.search(text) is None:
+                    continue
+                checked += 1
+                for needles in sets:
+                    assert _holds(needles, text, pattern.flags), (pattern.pattern, needles, text)
+    assert checked > 200  # the examples exercise the patterns
+
+
+@pytest.mark.parametrize(
+    ("pattern", "flags", "expected"),
+    [
+        (r"\bfrom\s+(os|shutil)\s+import\b[^;\n]{0,300}\b(remove|unlink)\b", 0, ("remove", "unlink")),
+        (r"(?i)\bcopy\b[^;]*\bprogram\b", 0, ("program",)),
+        (r"\brmtree\b", 0, ("rmtree",)),
+        (r"(?:ab)+c", 0, ("ab",)),
+    ],
+)
+def test_required_sets_read_the_strings_a_match_needs(
+    pattern: str, flags: int, expected: tuple[str, ...]
+) -> None:
+    assert expected in required_sets(pattern, flags)
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [r"(?:ab)*c?", r"a|\d", r"(?i:abc)", r"[abc]+", r"x{0,3}"],
+)
+def test_an_optional_or_flagged_part_requires_nothing(pattern: str) -> None:
+    """Nothing is required from what may be absent (`*`, `?`, an alternative without literals) or from a
+    part under an inline flag (its literals may match differently)."""
+    assert required_sets(pattern) == []
+
+
+def test_a_case_insensitive_pattern_is_screened_without_case() -> None:
+    patterns = [re.compile(r"(?i)\bcopy\b[^;]*\bprogram\b")]
+    listed = PatternList.build(patterns, {})
+    text = "x " * SCREENED_FROM + "COPY t FROM PROGRAM 'id'"
+    found = listed.search(text, {})
+    assert found is not None and found.group(0) == "COPY t FROM PROGRAM"
+
+
+def test_long_payloads_find_what_every_pattern_in_order_finds(policy: Policy) -> None:
+    """Each clause's patterns behind their screens give the first pattern's leftmost match, as searching
+    them all in order does, on long payloads (where the screens are used)."""
+    index = policy._compiled.index
+    padding = "value = compute(1, 2)\n" * (SCREENED_FROM // 20 + 1)
+    examples = [e for _, found in _payload_rules(policy) for e in found]
+    texts = [padding + e + "\n" + padding for e in examples[::8]]
+    compared = 0
+    for entries in index.payloads.values():
+        for _rule, _clause, listed in entries:
+            for text in texts:
+                memo: dict[int, bool] = {}
+                got = listed.search(text, memo)
+                want = next((m for p in listed.patterns if (m := p.search(text)) is not None), None)
+                if want is None:
+                    assert got is None, (listed.patterns, text)
+                    continue
+                compared += 1
+                assert got is not None, (listed.patterns, text)
+                if listed.can_join:  # one alternation: the leftmost match of any pattern
+                    want = re.compile("|".join(f"(?:{p.pattern})" for p in listed.patterns)).search(text)
+                    assert want is not None
+                assert (got.span(), got.group(0)) == (want.span(), want.group(0))
+    assert compared > 100
+
+
+def test_a_long_import_list_skips_the_pattern_it_cannot_match(policy: Policy) -> None:
+    """`from os import a, a, …` holds no delete function: the from-import delete pattern (which would try
+    every `from` start against 300 characters) is never run."""
+    text = "from os import a, " * 3000
+    entries = policy._compiled.index.payloads["python"]
+    rule, _, listed = next(e for e in entries if e[0].id == "destructive.payload-delete")
+    at = next(i for i, p in enumerate(listed.patterns) if "import" in p.pattern)
+    memo: dict[int, bool] = {}
+    assert listed.search(text, memo) is None
+    assert any(memo.get(id(trie)) is False for trie in listed.screens[at])
+    decision = policy.check(f"python -c '{text}'", "posix")
+    assert decision.rule_id != rule.id
+
+
+def test_a_payload_screened_out_is_still_judged_by_the_rest(policy: Policy) -> None:
+    text = "x = 1\n" * 400 + "import shutil; shutil.rmtree('/home')"
+    decision = policy.check(f'python -c "{text}"', "posix")
+    assert decision.rule_id == "destructive.payload-delete"
+
+
+_GIT = [
+    ["git", "status"],
+    ["git", "clean", "-fdx"],
+    ["git", "CLEAN", "-fdx"],
+    ["git", "-C", "x", "clean", "-fdx"],
+    ["git", "push", "--force"],
+    ["git", "config", "core.pager", "less"],
+    ["git", "submodule", "foreach", "rm -rf x"],
+    ["git"],
+    ["git", "--version"],
+    ["git", DYN, "-fdx"],
+    ["git", "remote", "add", "o", "https://example.com/x.git"],
+    ["git", "rm", "-r", "--cached", "build/"],
+]
+
+
+@pytest.mark.parametrize("words", _GIT, ids=" ".join)
+@pytest.mark.parametrize("dialect", ["posix", "powershell"])
+def test_the_clause_table_tries_every_clause_that_may_match(
+    policy: Policy, words: list[str], dialect: str
+) -> None:
+    compiled = policy._compiled
+    info = compiled.word_info("git", dialect, {})  # type: ignore[arg-type]
+    table = clause_table(info.clauses)
+    assert table is not None and info.clause_table is not None
+    argv = [_lit(w) for w in words]
+    view = CommandView(info.names, argv, dialect, info.syntax)  # type: ignore[arg-type]
+    every = matching_clauses(info.clauses, view)
+    view = CommandView(info.names, argv, dialect, info.syntax)  # type: ignore[arg-type]
+    assert matching_clauses(info.clauses, view, table) == every
+
+
+def test_a_clause_table_skips_the_subcommand_clauses_of_another_subcommand(policy: Policy) -> None:
+    info = policy._compiled.word_info("git", "posix", {})
+    assert info.clause_table is not None
+    tried = info.clause_table.get("status", info.clause_table[""])
+    assert len(tried) < len(info.clauses) / 2
+
+
+def test_decisions_hold_their_fields_in_declared_order() -> None:
+    """`Decision.allow`/`block` build the record directly: the same fields, in the same order, as the
+    keyword constructor (what `model_dump` and the JSON output list)."""
+    allowed = Decision.allow("ls", "posix", "fine", "ok")
+    assert list(allowed.__dict__) == list(Decision._fields)
+    assert Decision(**allowed.model_dump()) == allowed
+    policy = Policy.default()
+    blocked = policy.check("rm -rf /", "posix")
+    assert list(blocked.__dict__) == list(Decision._fields)
+    assert Decision(**blocked.model_dump()) == blocked
