@@ -5,6 +5,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from dataclasses import dataclass, field
 from itertools import accumulate, pairwise
+from pathlib import PurePosixPath
 
 from glmagent.errors import PatchRejected
 from glmagent.patching._locate import HunkFailure, Locator, Placement, numbered, quote
@@ -293,8 +294,7 @@ _QUOTE_BLIND_SUFFIXES = frozenset(
 
 def _tiers_for(path: str) -> tuple[Tier, ...]:
     """The match tiers for a file: quote style is only forgiven where it carries no meaning."""
-    suffix = path[path.rfind(".") :].lower() if "." in path.rsplit("/", 1)[-1] else ""
-    return QUOTE_BLIND_TIERS if suffix in _QUOTE_BLIND_SUFFIXES else TIERS
+    return QUOTE_BLIND_TIERS if PurePosixPath(path).suffix.lower() in _QUOTE_BLIND_SUFFIXES else TIERS
 
 
 def _check_anchorless(path: str, target: FileText, hunks: list[Hunk]) -> None:
