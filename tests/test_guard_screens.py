@@ -15,7 +15,7 @@ from glmagent.guard import Policy
 from glmagent.guard._compiled import clause_table, matching_clauses
 from glmagent.guard._models import Decision, PayloadClause
 from glmagent.guard._rules import CommandView
-from glmagent.guard._screens import SCREENED_FROM, PatternList, required_sets
+from glmagent.guard._screens import SCREENED_FROM, PatternList, literal_screen, required_sets
 from glmagent.guard._syntax import DYN, Arg
 
 
@@ -192,3 +192,65 @@ def test_decisions_hold_their_fields_in_declared_order() -> None:
     blocked = policy.check("rm -rf /", "posix")
     assert list(blocked.__dict__) == list(Decision._fields)
     assert Decision(**blocked.model_dump()) == blocked
+
+
+def _every_glob(index: object, names: tuple[str, ...]) -> list[object]:
+    """What `commands_for` gives when every glob is tried: the reference the trigram screen must equal."""
+    found: list[object] = []
+    for name in names:
+        for compiled in index.by_name.get(name, ()):  # type: ignore[attr-defined]
+            if not any(c is compiled for c in found):
+                found.append(compiled)
+    for _, pattern, compiled in index.by_glob:  # type: ignore[attr-defined]
+        if any(pattern.match(n) for n in names) and not any(c is compiled for c in found):
+            found.append(compiled)
+    return found
+
+
+def _names_globs_match(glob: str) -> list[str]:
+    """Names a command glob matches: its wildcards filled in short and long, and in upper case."""
+    short = re.sub(r"\[[^\]]*\]", "a", glob).replace("*", "").replace("?", "x")
+    long = re.sub(r"\[[^\]]*\]", "a", glob).replace("*", "zq-").replace("?", "y")
+    return [short, long, short.upper(), f"{short}.exe"]
+
+
+def test_the_glob_screen_finds_every_clause_a_full_scan_finds(policy: Policy) -> None:
+    """`commands_for` tries only the globs sharing a trigram with a name: on names each glob matches, a
+    tenth of the names the policy lists, alias pairs and names that are not ASCII, it equals trying them
+    all."""
+    index = policy._compiled.index
+    names: list[tuple[str, ...]] = [(n,) for n in sorted(index.by_name)[::10]]
+    for _, pattern, _ in index.by_glob:
+        glob = pattern.pattern
+        source = next((k for k in index.by_glob if k[1] is pattern), None)
+        assert source is not None
+        head, tail, pieces = source[0]
+        literal = "x".join(pieces) or glob
+        names += [(n.lower(),) for n in _names_globs_match(literal)]
+        names.append((f"{head}{tail}", "remove-item"))
+    names += [("invoke-ınveigh",), ("téamviewer",), ("ab",), ("",), ("get-aduser", "gu")]
+    hits = 0
+    for group in names:
+        got = index.commands_for(group)
+        assert got == _every_glob(index, group), group
+        hits += bool(got)
+    assert hits > len(index.by_glob), "the names must reach the globs, or the comparison proves nothing"
+
+
+@pytest.mark.parametrize(
+    "needles",
+    [
+        ["ab", "abc", "abd", "b", "bc", "ca"],
+        ["curl", "cu", "curlie", "wget", "wg", "w"],
+        ["x.y", "x", "x.", "[", "[a"],
+        ["net", "netsh", "netcat", "nc", "ncat", "n"],
+    ],
+)
+def test_a_literal_screen_finds_exactly_the_texts_holding_a_needle(needles: list[str]) -> None:
+    """Needles that extend another are dropped from the trie; the screen still finds what any needle finds."""
+    screen = literal_screen(needles)
+    assert screen is not None
+    alphabet = sorted({c for n in needles for c in n} | {"z"})
+    texts = [a + b + c for a in alphabet for b in alphabet for c in alphabet] + [*needles, ""]
+    for text in texts:
+        assert (screen.search(text) is not None) == any(n in text for n in needles), text

@@ -689,6 +689,11 @@ class RuleIndex:
     by_name: dict[str, list[CompiledCommand]] = table()
     by_glob: list[tuple[tuple[str, str, tuple[str, ...]], re.Pattern[str], CompiledCommand]] = many()
     """Clauses naming commands by glob: (what every match holds literally, the glob, the clause)."""
+    glob_keys: dict[str, tuple[int, ...]] = table()
+    """Three letters of a literal every match of the glob holds -> the `by_glob` positions it screens, so a
+    new command name is tried against the few globs sharing one of its trigrams, not all of them."""
+    glob_always: tuple[int, ...] = ()
+    """`by_glob` positions with no literal of three letters: tried for every name."""
     redirects: list[tuple[Rule, RedirectClause, re.Pattern[str]]] = many()
     variables: dict[Dialect, list[tuple[Rule, re.Pattern[str]]]] = table()
     payloads: dict[str, list[tuple[Rule, PayloadClause, PatternList]]] = table()
@@ -727,13 +732,27 @@ class RuleIndex:
                 if not any(c is compiled for c in found):
                     found.append(compiled)
         if self.by_glob:
-            for literals, pattern, compiled in self.by_glob:
+            for position in self._glob_candidates(names):
+                literals, pattern, compiled = self.by_glob[position]
                 # The literals rule out most names without the glob's regex (compiled on first use).
                 if any(_may_match(literals, n) and pattern.match(n) for n in names) and not any(
                     c is compiled for c in found
                 ):
                     found.append(compiled)
         return found
+
+    def _glob_candidates(self, names: tuple[str, ...]) -> list[int]:
+        """Positions in `by_glob` (in order) whose literals `names` may hold: every position for a name
+        that is not ASCII (`_may_match` cannot rule it out), else those sharing a trigram with it."""
+        if not all(n.isascii() for n in names):
+            return list(range(len(self.by_glob)))
+        keys = self.glob_keys
+        found = set(self.glob_always)
+        for name in names:
+            lowered = name.lower()
+            for i in range(len(lowered) - 2):
+                found.update(keys.get(lowered[i : i + 3], ()))
+        return sorted(found)
 
 
 def _may_match(literals: tuple[str, str, tuple[str, ...]], name: str) -> bool:
@@ -817,6 +836,7 @@ def build_index(rules: list[Rule], syntax: dict[str, SyntaxSpec]) -> RuleIndex:
                     index.locators.setdefault(shell, []).append((rule, pattern, spared))
             else:
                 index.engine[clause.event] = rule
+    index.glob_keys, index.glob_always = _glob_screen(index.by_glob)
     for shell, found in literals.items():
         index.argument_screen[shell] = CaselessScreen.of(found)
     tries: dict[tuple[tuple[str, ...], int], re.Pattern[str]] = {}
@@ -826,6 +846,22 @@ def build_index(rules: list[Rule], syntax: dict[str, SyntaxSpec]) -> RuleIndex:
         # holds are searched, as one alternation where joining them cannot change the match.
         index.payloads[language] = [(r, c, PatternList.build(patterns, tries)) for r, c, patterns in entries]
     return index
+
+
+def _glob_screen(
+    by_glob: list[tuple[tuple[str, str, tuple[str, ...]], re.Pattern[str], CompiledCommand]],
+) -> tuple[dict[str, tuple[int, ...]], tuple[int, ...]]:
+    """Each glob under the first trigram of its longest literal (which every name it matches holds,
+    case-folded), or among those tried always when it has none that long."""
+    keys: dict[str, list[int]] = {}
+    always: list[int] = []
+    for position, ((head, tail, pieces), _, _) in enumerate(by_glob):
+        longest = max((head, tail, *pieces), key=len)
+        if len(longest) < 3:
+            always.append(position)
+        else:
+            keys.setdefault(longest[:3], []).append(position)
+    return {k: tuple(v) for k, v in keys.items()}, tuple(always)
 
 
 def _needle(glob: str) -> str:

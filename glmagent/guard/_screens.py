@@ -86,8 +86,13 @@ def literal_screen(needles: list[str], flags: int = 0) -> re.Pattern[str] | None
     words = sorted(set(needles))
     if not words or "" in words:
         return None
-    # Any needle is enough, so one that extends another adds nothing.
-    words = [w for w in words if not any(o != w and w.startswith(o) for o in words)]
+    # Any needle is enough, so one that extends another adds nothing. Sorted, every word extending a
+    # needle follows it directly, so comparing with the last needle kept finds them all in one pass.
+    kept: list[str] = []
+    for word in words:
+        if not kept or not word.startswith(kept[-1]):
+            kept.append(word)
+    words = kept
 
     def branch(group: list[str]) -> str:
         heads: dict[str, list[str]] = {}
