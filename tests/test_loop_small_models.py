@@ -235,12 +235,13 @@ def test_a_change_that_breaks_more_tests_than_it_fixes_is_undone(stats_project: 
 
 
 def test_a_change_that_breaks_a_whole_test_file_is_undone(stats_project: Path) -> None:
-    syntax_error = "<<<<<<< SEARCH\n    return sum(values) / len(values)\n=======\n    return sum(values) /\n"
-    syntax_error += ">>>>>>> REPLACE\n"
+    # Valid Python that cannot be imported: every test file importing stats errors at collection.
+    breaking = "<<<<<<< SEARCH\ndef mean(values):\n=======\nimport no_such_helpers\n\n\ndef mean(values):\n"
+    breaking += ">>>>>>> REPLACE\n"
     (stats_project / "tests" / "test_more.py").write_text("def test_passes():\n    assert True\n")
 
     _, planner = run_task(
-        stats_project, [plan({"tool": "apply_diff", "path": "stats.py", "diff": syntax_error}), plan()]
+        stats_project, [plan({"tool": "apply_diff", "path": "stats.py", "diff": breaking}), plan()]
     )
 
     assert (stats_project / "stats.py").read_text() == STATS

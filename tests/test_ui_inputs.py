@@ -6,6 +6,7 @@ with a usage error (exit 2) or an ordinary outcome, with a message and without a
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
@@ -101,8 +102,37 @@ USAGE_ERRORS: dict[str, tuple[list[str], str]] = {
 }
 
 
+def _main_in_process(
+    workspace: Path, argv: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> tuple[int, str]:
+    """`glmagent ARGV` through `main()` in this process, from `workspace`, stdin empty: the exit code and
+    everything shown. (A child process per case cost 40 interpreter starts; the two cases below keep it.)"""
+    from glmagent.cli import main
+
+    monkeypatch.chdir(workspace)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    try:
+        code = main(argv)
+    except SystemExit as stop:  # argparse ends a usage error this way; the console script turns it into 2
+        code = stop.code if isinstance(stop.code, int) else 1
+    shown = capsys.readouterr()
+    return code, shown.out + shown.err
+
+
 @pytest.mark.parametrize("case", list(USAGE_ERRORS), ids=list(USAGE_ERRORS))
-def test_bad_input_is_a_usage_error_with_a_specific_message(workspace: Path, case: str) -> None:
+def test_bad_input_is_a_usage_error_with_a_specific_message(
+    workspace: Path, case: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv, message = USAGE_ERRORS[case]
+    code, shown = _main_in_process(workspace, argv, monkeypatch, capsys)
+    assert code == 2, shown
+    assert message in shown
+    assert "Traceback" not in shown and "internal error" not in shown
+
+
+@pytest.mark.parametrize("case", ["undecodable description", "blank stdin"])
+def test_a_usage_error_from_a_child_process_is_the_same(workspace: Path, case: str) -> None:
+    """End to end, as a user's shell runs it: the argument bytes and stdin come from outside the process."""
     argv, message = USAGE_ERRORS[case]
     done = _run(workspace, argv)
     shown = done.stdout + done.stderr

@@ -27,6 +27,7 @@ Refused meaning, as `glmagent.errors.PatchRejected(message, reason=...)`, the fi
     missing_file         editing or deleting a file that does not exist
     inconsistent_indent  no single indentation mapping explains the matched lines
     encoding             binary file, undecodable file, or added text the file's encoding cannot hold
+    syntax_error         a Python file that parsed before would not parse after (`_syntax`)
 """
 
 from glmagent.patching._apply import apply_patch

@@ -15,6 +15,7 @@ from glmagent.patching._paths import display_name, header_agrees
 from glmagent.patching._placeholder import placeholder_strength
 from glmagent.patching._report import Opcode, Region, context_view, count_changes, opcodes, unified_diff
 from glmagent.patching._result import HunkReport, PatchResult
+from glmagent.patching._syntax import check_python_syntax
 from glmagent.patching._text import FileText, decode_file, encode_text
 
 
@@ -25,6 +26,13 @@ def apply_patch(path: str, original: bytes | None, diff: str) -> PatchResult:
     the file does not exist. Returns what to write (or that the file is to be deleted) plus a report.
     Raises `glmagent.errors.PatchRejected` with a `reason` code and a message a model can act on.
     """
+    result = _apply(path, original, diff)
+    if result.content is not None:
+        check_python_syntax(path, original, result.content)
+    return result
+
+
+def _apply(path: str, original: bytes | None, diff: str) -> PatchResult:
     sections = parse_diff(diff)
     _check_one_file(sections, path)
     hunks = [h for s in sections for h in s.hunks]
