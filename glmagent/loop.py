@@ -19,6 +19,7 @@ from glmagent.errors import ContentFilteredError, ContextTooLongError, PlannerEr
 from glmagent.limits import Limits, ObservationBudget, refused_actions
 from glmagent.observation import Observation
 from glmagent.planners.base import NO_REPLY_LEFT, ChatMessage, Planner, PlannerReply, TokenUsage
+from glmagent.planners.runaway import RUNAWAY, repeated_unit
 from glmagent.prompt import ContextBuilder, LastIteration
 from glmagent.stopping import StopControl
 from glmagent.testing import (
@@ -423,6 +424,11 @@ class AgentLoop:
                         "it was complete (finish_reason: length); send a much shorter reply: a one-line "
                         "thought, a short plan and fewer actions (the user can raise the limit with "
                         "--max-tokens)"
+                    )
+                if reply.finish_reason == RUNAWAY:
+                    raise InvalidPlannerOutput(
+                        "the reply was stopped because it kept repeating the same text "
+                        f"({_quoted_unit(reply.text)}); send a short reply that writes each line once"
                     )
                 output = parse_planner_output(reply.text)
             except InvalidPlannerOutput as invalid:
@@ -850,3 +856,9 @@ def _succeeded(
     if reason is StopReason.NO_ACTIONS and clean_iterations:
         return not has_tests or (latest is not None and latest.passed)
     return False
+
+
+def _quoted_unit(text: str) -> str:
+    """The text a runaway reply kept repeating, quoted and cut short for the model."""
+    unit = repeated_unit(text) or text[-60:]
+    return repr(unit[:60]) + (" ..." if len(unit) > 60 else "")

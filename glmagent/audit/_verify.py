@@ -30,6 +30,7 @@ from glmagent.audit._facts import planner_schema_sha256
 from glmagent.audit._records import GENESIS, LogLine, read_lines, text_hash
 from glmagent.audit._runs import Run, load_runs
 from glmagent.audit._summary import render_footer, render_header, split_runs
+from glmagent.planners.runaway import RUNAWAY
 
 #: Fields (and their types) each known event must carry besides the envelope.
 REQUIRED_FIELDS: dict[str, dict[str, type | tuple[type, ...]]] = {
@@ -479,7 +480,7 @@ def _check_replies(report: VerifyReport, run: Run) -> None:
             replies[key] = (record, number)
         elif record.get("event") == "validation" and key in replies and isinstance(record.get("valid"), bool):
             reply, line = replies.pop(key)
-            if reply.get("finish_reason") == "length":
+            if reply.get("finish_reason") in ("length", RUNAWAY):
                 continue  # a cut-off reply is invalid whatever its text says
             try:
                 parse_planner_output(str(reply.get("text", "")))

@@ -38,6 +38,7 @@ from glmagent.planners.base import ChatMessage, PlannerReply, TokenUsage
 from glmagent.planners.failures import HINT_AUTH, HINT_CONTEXT, Failure, classify
 from glmagent.planners.pricing import Price, cost_usd
 from glmagent.planners.retry import RateLimiter, RetryPolicy, parse_retry_after
+from glmagent.planners.runaway import RUNAWAY, repeated_unit
 
 if TYPE_CHECKING:
     import httpx
@@ -594,7 +595,7 @@ class OpenAICompatiblePlanner:
                 raise _FailedAttempt.stop(
                     f"reply from {where} has no message content{extra}; finish_reason={finish_reason!r}"
                 )
-        if finish == "length":
+        if finish in ("length", RUNAWAY):
             log.warning("planner.truncated", planner=self.name, finish_reason=finish)
 
         usage = _usage(data.get("usage"))
@@ -698,12 +699,17 @@ class _StreamBroken(Exception):
     """A streamed reply ended before it was complete (no finish reason, no `[DONE]`)."""
 
 
+_RUNAWAY_CHECK_CHARS = 512
+"""How often (in characters received) a streamed reply is looked at for a runaway repetition."""
+
+
 def _assemble_stream(response: httpx.Response, heard: list[float]) -> httpx.Response:
     """Read a server-sent-events reply to its end and return the JSON body a plain reply would have had:
     the content joined, the last finish reason, usage and model. Every event moves `heard[0]` on (the
     waiting thread's silence clock). An error event (sent inside an HTTP 200 once streaming began) is
     returned as such, for the usual error map; a stream that stops before it is complete raises
-    `_StreamBroken`."""
+    `_StreamBroken`. A reply that keeps repeating itself is cut off there, with the finish reason
+    `repetition` (`glmagent.planners.runaway`)."""
     import httpx
 
     parts: list[str] = []
@@ -711,6 +717,7 @@ def _assemble_stream(response: httpx.Response, heard: list[float]) -> httpx.Resp
     usage: object = None
     model: object = None
     saw_content = done = False
+    unchecked = 0  # characters received since the last look for a runaway repetition
     for line in response.iter_lines():
         heard[0] = time.monotonic()
         if not line.startswith("data:"):
@@ -738,6 +745,13 @@ def _assemble_stream(response: httpx.Response, heard: list[float]) -> httpx.Resp
             if isinstance(content, str):
                 parts.append(content)
                 saw_content = True
+                unchecked += len(content)
+                if unchecked >= _RUNAWAY_CHECK_CHARS:
+                    unchecked = 0
+                    if repeated_unit("".join(parts)) is not None:
+                        # Leaving the stream closes the connection, which also stops the server generating.
+                        finish, done = RUNAWAY, True
+                        break
             if choice.get("finish_reason"):
                 finish = choice["finish_reason"]
     if finish is None and not done:

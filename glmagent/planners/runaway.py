@@ -1,0 +1,37 @@
+"""Spot a streamed reply that has fallen into a loop, so it can be cut off instead of read to max_tokens.
+
+Small local models sometimes repeat one stretch of text until the token limit (the live bench saw a 1.5B
+model cycle through the same run of `\\u00A1\\u00A2...` escapes for ten minutes). Such a reply is invalid
+however it ends, so reading it to the end only costs the user's time.
+
+The test is exact repetition: the reply's last characters are one unit written at least `MIN_COPIES`
+times in a row over at least `MIN_SPAN` characters. Two copies are not enough, because a SEARCH/REPLACE
+reply legitimately repeats its SEARCH lines in REPLACE.
+"""
+
+from __future__ import annotations
+
+RUNAWAY = "repetition"
+"""`PlannerReply.finish_reason` of a streamed reply cut off because it kept repeating itself."""
+
+MIN_COPIES = 3
+MIN_SPAN = 1500
+"""Characters the repetition must cover: a line repeated a few dozen times is not yet a loop."""
+MAX_UNIT = 1000
+"""Longest repeating unit looked for, in characters."""
+
+
+def repeated_unit(text: str) -> str | None:
+    """The unit `text` ends with `MIN_COPIES` or more copies of (covering `MIN_SPAN` characters or more),
+    or None. The shortest such unit is returned."""
+    for unit in range(1, MAX_UNIT + 1):
+        span = max(MIN_SPAN, MIN_COPIES * unit)
+        if span > len(text):
+            break
+        if text[-1] != text[-1 - unit]:
+            continue  # cheap: most periods fail on the last character
+        # The last `span` characters repeat with period `unit` exactly when they equal themselves shifted.
+        tail = text[-span:]
+        if tail[unit:] == tail[:-unit]:
+            return text[-unit:]
+    return None
