@@ -36,6 +36,7 @@ def test_all_lists_exactly_the_public_names() -> None:
         "scripted",
         "failures",
         "retry",
+        "runaway",
         "pricing",
     }
 
