@@ -254,3 +254,38 @@ def test_a_literal_screen_finds_exactly_the_texts_holding_a_needle(needles: list
     texts = [a + b + c for a in alphabet for b in alphabet for c in alphabet] + [*needles, ""]
     for text in texts:
         assert (screen.search(text) is not None) == any(n in text for n in needles), text
+
+
+def _pieces_reference(screen: object, texts: str) -> bool:
+    """The handed screen's file-suffix test as a loop over the pieces between separators."""
+    for piece in re.split(r"[\n,;=:\"' ]", texts):
+        dot = piece.rfind(".")
+        if dot >= 0 and piece[dot + 1 :].lower() in screen.extensions:  # type: ignore[attr-defined]
+            return True
+        if ".so." in piece:
+            return True
+    return False
+
+
+def test_the_file_suffix_search_finds_every_piece_the_loop_over_pieces_finds(policy: Policy) -> None:
+    """One regex search stands for a loop over every piece of every word: on words built from extensions,
+    near misses, separators, dots and case changes, it finds at least what the loop finds, and (the
+    folding of `re.IGNORECASE` aside, which only adds) nothing else."""
+    import itertools
+
+    screen = policy._compiled.handed_screen
+    tokens = ["x", ".", "py", "PY", "pyw", "so", ".so.", "dll", "exe1", "appref-ms", "-", "/"]
+    tokens += ["c", "Cc", "vb", "vbe"]  # extensions that extend another
+    separators = ["", ",", "=", ":", "\n", "'", " "]
+    found = 0
+    for a, sep, b, c in itertools.product(tokens, separators, tokens, tokens):
+        text = f"{a}{sep}{b}.{c}" if sep else f"{a}{b}.{c}"
+        if " " in text or "\t" in text:
+            continue  # the screen answers True for these before it looks at suffixes
+        expected = _pieces_reference(screen, text)
+        got = screen.file_suffix.search(text) is not None if "." in text else False
+        assert got == expected, text
+        found += expected
+    assert found > 1000
+    assert screen.file_suffix.search("tool " + "a=" * 50_000 + "/tmp/x.so") is not None
+    assert screen.file_suffix.search("tool " + "a=" * 50_000 + "/tmp/x.txt") is None

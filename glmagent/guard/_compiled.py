@@ -121,7 +121,27 @@ def _extensions(patterns: list[str]) -> set[str]:
     return {p[2:].split(".", 1)[0].lower() for p in patterns if p.startswith("*.")}
 
 
-_PIECE_SEPARATORS = lazy_re(r"[\n,;=:\"' ]")
+_PIECE_END = r"[\n,;=:\"' ]|\Z"
+"""What ends a piece of a word that may name a file (`a.dll,b.dll`, `--lib=x.so`, `k:v.py`)."""
+
+
+def _alternation(words: list[str]) -> str:
+    """A regex alternation of `words` (none empty) shaped as a trie: a word may extend another, and each
+    is kept, since the caller anchors what follows."""
+    heads: dict[str, list[str]] = {}
+    for word in words:
+        heads.setdefault(word[0], []).append(word[1:])
+    parts = []
+    for head, tails in heads.items():
+        rest = [t for t in tails if t]
+        if not rest:
+            parts.append(re.escape(head))
+            continue
+        inner = _alternation(rest)
+        parts.append(re.escape(head) + (f"(?:{inner})?" if "" in tails else f"(?:{inner})"))
+    return "|".join(parts)
+
+
 _CONSOLE_WORDS = frozenset({"shell", "console", "repl"})
 _PATH_SEPARATORS = lazy_re(r"[/\\]")
 _PROGRAM_FOLDERS = frozenset({"bin", "sbin", "libexec", "system32", "syswow64"})
@@ -133,10 +153,16 @@ class HandedScreen:
     a code or program file's extension, a library option. Linear in the words with a small constant, so a
     100 kB word costs about a millisecond (one alternation over every position would cost tens)."""
 
-    __slots__ = ("extensions", "library_options", "option_prefixes", "shells")
+    __slots__ = ("extensions", "file_suffix", "library_options", "option_prefixes", "shells")
 
     def __init__(self, data: PolicyFile, library_options: re.Pattern[str] | None) -> None:
         self.extensions = frozenset(_extensions(data.code_host_files + data.code_files + data.program_files))
+        # One search for a piece (text between separators) whose last dot starts one of the extensions, or
+        # a versioned library (`lib.so.1`): a word of thousands of pieces is one pass, not a loop over them.
+        # IGNORECASE folds at least what `str.lower` does, so it finds every piece the loop would.
+        self.file_suffix = lazy_re(
+            rf"(?i)\.(?:{_alternation(sorted(self.extensions))})(?={_PIECE_END})|(?-i:\.so\.)"
+        )  # flags inline: the load cache's unpickler rebuilds no `re.RegexFlag`
         self.shells = frozenset(n.lower() for s in data.shells.values() for n in s.names)
         self.library_options = library_options
         self.option_prefixes = tuple({g.split("*", 1)[0] for g in data.library_options})
@@ -157,13 +183,8 @@ class HandedScreen:
                 last = parts[-1][:-4] if parts[-1].endswith(".exe") else parts[-1]
                 if last in self.shells:
                     return True  # `/bin/sh`
-        if "." in texts:
-            for piece in _PIECE_SEPARATORS.split(texts):
-                dot = piece.rfind(".")
-                if dot >= 0 and piece[dot + 1 :].lower() in self.extensions:
-                    return True
-                if ".so." in piece:
-                    return True  # `lib.so.1`: a versioned library
+        if "." in texts and self.file_suffix.search(texts) is not None:
+            return True  # `x.py`, `C:\\a\\b.exe,c.dll`, `lib.so.1`
         if self.library_options is not None and "-" in texts:
             prefixes = self.option_prefixes
             for word in texts.split("\n"):

@@ -5,6 +5,7 @@ writes and the program it runs, judged against the working directory (`_paths`).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from . import _locators
 from ._compiled import NameInfo
@@ -42,9 +43,10 @@ _SSH_COMMAND_SETTING = lazy_re(r"(?is)(?:proxy|local|knownhosts)command(?:\s*=\s
 `-oLocalCommand=CMD`); OpenSSH and the tools that pass `-o` on to it accept `key value` and `key=value`."""
 
 
-def _after_separators(text: str) -> list[str]:
-    """Words that start a command after a separator in a word (`x; /bin/sh`, `$(id)`)."""
-    return [m.group(1).strip("\"'") for m in _SEPARATED.finditer(text)]
+def _after_separators(text: str) -> Iterator[str]:
+    """Words that start a command after a separator in a word (`x; /bin/sh`, `$(id)`), found one at a
+    time: the first runner among them decides, and a long word may hold thousands."""
+    return (m.group(1).strip("\"'") for m in _SEPARATED.finditer(text))
 
 
 def _listen_option(word: str) -> bool:
