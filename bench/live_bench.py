@@ -164,6 +164,24 @@ def judge(
     return done.returncode == 0, sorted(set(changed))
 
 
+def tests_cannot_run(python: str) -> str | None:
+    """Why the tasks' test command (`python -m pytest`, with `python` first on the agents' PATH) cannot run,
+    or None. Checked before anything else: without pytest every task "fails", and an hour of model calls
+    measures nothing (the agents are told `No module named pytest` and try to install it)."""
+    try:
+        command = [python, "-m", "pytest", "--version"]
+        done = subprocess.run(command, capture_output=True, text=True, env=_plain_env(), timeout=120)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return f"the tasks' tests cannot run with {python}: {error}"
+    if done.returncode == 0:
+        return None
+    said = (done.stderr or done.stdout).strip().splitlines()
+    return (
+        f"the tasks' tests run as `python -m pytest` with {python}, which fails "
+        f"({said[-1] if said else f'exit {done.returncode}'}): install pytest there (pip install pytest)"
+    )
+
+
 def _plain_env() -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if "proxy" not in k.lower() and not k.startswith("PYTEST")}
     env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")
@@ -423,6 +441,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     agents = [a.strip() for a in args.agents.split(",") if a.strip()]
     tasks = load_tasks([t.strip() for t in args.tasks.split(",")] if args.tasks else None, args.tasks_dir)
+    missing = tests_cannot_run(sys.executable)
+    if missing is not None:
+        print(missing)
+        print("nothing measured")
+        return 2
     signal.signal(signal.SIGTERM, _stop)
 
     mini: Path | None = None

@@ -220,3 +220,15 @@ def test_the_bench_prints_a_row_per_task_and_agent_and_totals(tmp_path: Path) ->
         "if not values:"
         in (tmp_path / "runs" / "stats_empty" / "glmagent" / "project" / "stats.py").read_text()
     )
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="the stand-in interpreter is a shell script")
+def test_an_interpreter_without_pytest_stops_the_bench_before_any_model_call(tmp_path: Path) -> None:
+    """Seen once: a fresh venv without pytest made every task fail at its baseline, for an hour."""
+    python = tmp_path / "python"
+    python.write_text("#!/bin/sh\necho 'python: No module named pytest' >&2\nexit 1\n", encoding="utf-8")
+    python.chmod(0o755)
+    reason = live_bench.tests_cannot_run(str(python))
+    assert reason is not None
+    assert "No module named pytest" in reason and "pip install pytest" in reason
+    assert live_bench.tests_cannot_run(sys.executable) is None  # this interpreter runs the suite
