@@ -106,6 +106,8 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
             "PIP_NO_INDEX": "1",
             "PIP_NO_BUILD_ISOLATION": "0",  # pip's spelling of --no-build-isolation
             "PIP_DISABLE_PIP_VERSION_CHECK": "1",
+            # A new user's venv holds pytest alone; the copy's sees this suite's plugins too (deps.pth).
+            "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
         }
         yield World(base, cwd, home, env)
 
