@@ -694,3 +694,24 @@ def test_values_of_bsd_ps_options_are_not_environment_flags(command: str) -> Non
 @pytest.mark.parametrize("command", PS_ENVIRONMENT)
 def test_ps_flags_that_print_the_environment_stay_blocked(command: str) -> None:
     assert_decided_as("posix", command, check(command), "env.print-environment")
+
+
+# BSD and macOS `ps -E` prints each process's environment; procps' `-e` (all processes) does not. A word known
+# only at run time may be `-E` too, unless it is the value of an option that takes one (`-p "$pid"`).
+PS_DASH_E = ["ps -E", "ps -Ef", "ps -wwE -p 1", "ps -o pid,command -E", "ps -axE"]
+PS_DASH_E_TWINS = ["ps -e", "ps -ef", "ps -eo pid,comm", "ps -p $PID", "ps -fp $pid", 'ps -o pid= -p "$pid"']
+
+
+@pytest.mark.parametrize("command", PS_DASH_E)
+def test_bsd_ps_dash_capital_e_prints_the_environment(command: str) -> None:
+    assert_decided_as("posix", command, check(command), "env.print-environment")
+
+
+@pytest.mark.parametrize("command", PS_DASH_E_TWINS)
+def test_ps_dash_e_and_option_values_known_at_run_time_stay_allowed(command: str) -> None:
+    decision = check(command)
+    assert decision.allowed, (command, decision.rule_id, decision.reason)
+
+
+def test_a_ps_word_known_only_at_run_time_may_be_dash_capital_e() -> None:
+    assert_decided_as("posix", "ps $ARGS", check("ps $ARGS"), "dynamic.arguments")

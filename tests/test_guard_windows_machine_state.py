@@ -139,3 +139,9 @@ def test_changing_a_file_association_is_machine_state(command: str) -> None:
 )
 def test_listing_file_associations_stays_allowed(command: str) -> None:
     guard_allows("powershell", command)
+
+
+# A word cmd fills in when it runs (`%X%`) may hold the `=` that makes a listing a change.
+@pytest.mark.parametrize("command", ["cmd /c assoc %X%", "cmd /c ftype %T%", "assoc $ext"])
+def test_a_file_association_named_at_run_time_is_not_judged_a_listing(command: str) -> None:
+    guard_blocks("powershell", command, "dynamic.arguments")

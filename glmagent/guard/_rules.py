@@ -188,18 +188,25 @@ class CommandView:
             long: list[str] = []
             clusters: list[str] = []
             dyn = False
+            values = self.syntax.value_options
+            value_next = False
             for a in self.args:
                 t = a.text
                 if t == "--":
                     break
                 if DYN in t:
-                    dyn = dyn or a.may_be_flag
+                    # The word after an option that takes a value (`ps -p "$pid"`) is that value, not a flag.
+                    dyn = dyn or (a.may_be_flag and not value_next)
+                    value_next = False
                     continue
+                value_next = False
                 if t.startswith("--"):
                     long.append(t.split("=", 1)[0])
+                    value_next = "=" not in t and t in values
                 elif len(t) > 1 and t[0] == "-":
                     short.update(t[1:])
                     clusters.append(t[1:])
+                    value_next = t in values or "-" + t[-1] in values
             self._posix = (short, long, dyn, clusters)
         return self._posix
 
