@@ -86,7 +86,7 @@ def test_required_sets_read_the_strings_a_match_needs(
 def test_an_optional_or_flagged_part_requires_nothing(pattern: str) -> None:
     """Nothing is required from what may be absent (`*`, `?`, an alternative without literals) or from a
     part under an inline flag (its literals may match differently)."""
-    assert required_sets(pattern) == []
+    assert required_sets(pattern) == ()
 
 
 def test_a_case_insensitive_pattern_is_screened_without_case() -> None:

@@ -17,6 +17,7 @@ from glmagent.cli import main
 from glmagent.errors import PolicyError
 from glmagent.guard import Policy, _cache
 from glmagent.guard._cache import LazyPattern
+from glmagent.guard._lazy import compile_once
 
 pytestmark = pytest.mark.own_policy_cache  # each test starts with an empty cache of its own
 
@@ -273,3 +274,22 @@ def test_a_compiled_form_that_cannot_be_stored_only_costs_time(monkeypatch: pyte
     policy = Policy.load()
     assert not policy.from_cache and _cache.entries() == []
     assert policy.check("rm -rf ~", "posix").rule_id == "destructive.recursive-delete"
+
+
+def test_building_the_policy_again_in_one_process_compiles_almost_no_expression_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A program embedding glmagent loads a policy per project; re's own cache (512) is smaller than a policy.
+    from re import _compiler  # type: ignore[attr-defined]
+
+    compiled: list[str] = []
+    real = _compiler.compile
+    monkeypatch.setattr(_compiler, "compile", lambda p, flags=0: compiled.append(str(p)) or real(p, flags))
+    compile_once.cache_clear()  # as in a new process
+    Policy.load(use_cache=False)
+    first = len(compiled)
+    compiled.clear()
+    again = Policy.load(use_cache=False)
+    # what is left: the few module-level one-off expressions that `re`'s own cache let go meanwhile
+    assert first > 500 and len(compiled) < 20, (first, compiled)
+    assert not again.check("cat ~/.ssh/id_rsa", "posix").allowed and again.check("ls -la", "posix").allowed

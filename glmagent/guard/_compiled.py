@@ -9,7 +9,7 @@ from fnmatch import fnmatch
 from fnmatch import translate as fnmatch_translate
 
 from ._handed import globs
-from ._lazy import lazy_re
+from ._lazy import compile_once, lazy_re
 from ._models import Dialect, ExecutorSpec, PolicyFile, Rule, ShellSpec, WrapperSpec
 from ._normalise import command_key
 from ._paths import CHANGE_DIRECTORY, WRITERS
@@ -91,11 +91,11 @@ POWERSHELL_ONLY = frozenset(
 def _name_matcher(names: list[str]) -> re.Pattern[str]:
     """Variable names (`*` globs allowed) as one case-insensitive full-match expression."""
     body = "|".join(fnmatch_translate(n) for n in names) or "(?!)"
-    return re.compile(body, re.IGNORECASE)
+    return compile_once(body, re.IGNORECASE)
 
 
 def _option_matcher(globs: list[str]) -> re.Pattern[str] | None:
-    return re.compile("|".join(fnmatch_translate(g) for g in globs), re.IGNORECASE) if globs else None
+    return compile_once("|".join(fnmatch_translate(g) for g in globs), re.IGNORECASE) if globs else None
 
 
 _OPTION_WORDS = frozenset({"--", "--recursive", "--quiet", "-q", "{"})

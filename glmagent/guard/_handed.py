@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from fnmatch import translate as fnmatch_translate
 from typing import NamedTuple
 
-from ._lazy import lazy_re
+from ._lazy import compile_once, lazy_re
 
 _OPTION_VALUE = lazy_re(r"^(--?[A-Za-z][\w.-]*|/[A-Za-z][\w-]*)([=:])(.*)$", re.DOTALL)
 """`--opt=value`, `-opt=value`, `-opt:value` (`java -agentpath:x`), `/opt:value` (Windows)."""
@@ -33,7 +33,7 @@ class Piece(NamedTuple):
 def globs(patterns: Iterable[str]) -> re.Pattern[str] | None:
     """File-name globs (`*.dll`) as one case-insensitive full-match expression."""
     body = "|".join(fnmatch_translate(p) for p in patterns)
-    return re.compile(body, re.IGNORECASE) if body else None
+    return compile_once(body, re.IGNORECASE) if body else None
 
 
 def pieces(text: str, windows: bool) -> list[Piece]:

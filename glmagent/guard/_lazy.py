@@ -9,6 +9,7 @@ own bound methods, so later calls cost what a compiled pattern's do.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any, cast
 
 
@@ -24,7 +25,7 @@ class LazyPattern:
     def __getattr__(self, name: str) -> Any:
         if name.startswith("__"):
             raise AttributeError(name)
-        compiled = re.compile(self.pattern, self.flags)
+        compiled = compile_once(self.pattern, self.flags)
         for method in ("findall", "finditer", "fullmatch", "match", "search", "split", "sub"):
             setattr(self, method, getattr(compiled, method))
         return getattr(compiled, name)
@@ -40,3 +41,12 @@ def lazy_re(pattern: str, flags: int = 0) -> re.Pattern[str]:
     """`re.compile(pattern, flags)`, deferred until the pattern is first used (typed as the pattern it
     stands for: it answers the same methods)."""
     return cast("re.Pattern[str]", LazyPattern(pattern, flags))
+
+
+@lru_cache(maxsize=8192)
+def compile_once(pattern: str, flags: int = 0) -> re.Pattern[str]:
+    """`re.compile(pattern, flags)`, remembered for the life of the process. `re`'s own cache holds 512
+    patterns and a policy compiles over 1,600, so without this a process that loads a policy again (another
+    project's files, an edited file, a program embedding glmagent across projects) compiles every one again.
+    Compiled patterns are immutable, so sharing one is safe."""
+    return re.compile(pattern, flags)

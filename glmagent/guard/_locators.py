@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from ._lazy import lazy_re
+from ._lazy import compile_once, lazy_re
 from ._syntax import Arg
 
 _AFTER_SEPARATOR = r"(?:^|(?<=[=:,@/\\(\"']))"
@@ -196,7 +196,7 @@ class MachineOptions:
         slashed = "|".join(re.escape(n) for n in sorted(self.switches, key=len)[::-1])
         alternatives = [f"--?(?:{dashed})" if dashed else "", f"/(?:{slashed})" if slashed else ""]
         body = "|".join(a for a in alternatives if a) or "(?!)"
-        self._screen = re.compile(rf"^(?:{body})(?:[=:]|$)", re.IGNORECASE | re.MULTILINE)
+        self._screen = compile_once(rf"^(?:{body})(?:[=:]|$)", re.IGNORECASE | re.MULTILINE)
         """One search over the words joined by newlines finds any of the options, as `_name` reads them."""
 
     def __bool__(self) -> bool:
@@ -355,7 +355,7 @@ def locator_regex(
         elif kind == "unc" and dialect != "posix":
             body = f"(?:{body}|{_WINDOWS_UNC})"
         parts.append(f"(?:{body})")
-    machine = re.compile("|".join(parts), re.IGNORECASE) if parts else None
+    machine = compile_once("|".join(parts), re.IGNORECASE) if parts else None
     windows = dialect != "posix"
     options = MachineOptions(machine_options, host_options, machine_parameters if windows else (), windows)
     return LocatorMatcher(

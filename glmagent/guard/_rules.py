@@ -10,7 +10,7 @@ import fnmatch
 import re
 from collections.abc import Callable
 
-from ._lazy import lazy_re
+from ._lazy import compile_once, lazy_re
 from ._locators import LocatorMatcher, locator_regex
 from ._models import (
     ArgumentClause,
@@ -48,7 +48,7 @@ _MATCH = (MATCH, "")
 def glob_regex(globs: list[str], *, fold: bool = True) -> re.Pattern[str]:
     """One regex for a list of shell globs (`*` also spans `/` and the DYN marker)."""
     body = "|".join(f"(?:{fnmatch.translate(g)})" for g in globs) or "(?!)"
-    return re.compile(body, re.IGNORECASE | re.DOTALL if fold else re.DOTALL)
+    return compile_once(body, re.IGNORECASE | re.DOTALL if fold else re.DOTALL)
 
 
 def glob_literals(glob: str) -> tuple[str, str, tuple[str, ...]]:
@@ -117,7 +117,7 @@ def path_regex(paths: list[str], except_paths: list[str]) -> re.Pattern[str]:
     if except_paths:
         body += f"(?!{_path_alternatives(except_paths)})"
     body += f"(?:{_path_alternatives(paths)})"
-    return re.compile(body, re.IGNORECASE | re.DOTALL)
+    return compile_once(body, re.IGNORECASE | re.DOTALL)
 
 
 # -- commands --
@@ -803,12 +803,12 @@ def build_index(rules: list[Rule], syntax: dict[str, SyntaxSpec]) -> RuleIndex:
             elif isinstance(clause, RedirectClause):
                 index.redirects.append((rule, clause, glob_regex(clause.allow_targets)))
             elif isinstance(clause, VariableClause):
-                pattern = re.compile("|".join(f"(?:{n})" for n in clause.names), re.IGNORECASE)
+                pattern = compile_once("|".join(f"(?:{n})" for n in clause.names), re.IGNORECASE)
                 for shell in clause.shells:
                     index.variables.setdefault(shell, []).append((rule, pattern))
             elif isinstance(clause, PayloadClause):
                 try:
-                    patterns = [re.compile(p) for p in clause.patterns]
+                    patterns = [compile_once(p) for p in clause.patterns]
                 except re.error as exc:
                     raise ValueError(f"rule {rule.id}: bad payload pattern: {exc}") from exc
                 for language in clause.languages:

@@ -11,11 +11,12 @@ the pattern cannot match, so results are exactly those of running every pattern.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from re import _constants as re_constants  # type: ignore[attr-defined]
 from re import _parser as re_parser  # type: ignore[attr-defined]
 from typing import Any
 
-from ._lazy import lazy_re
+from ._lazy import compile_once, lazy_re
 
 COMMON_IN_CODE = frozenset({"import", "from", "print", "return", "self", "def", "os", "sys", "e", "s"})
 """Literals nearly every program contains: a screen needing them would pass almost everything."""
@@ -27,18 +28,20 @@ _SETS_PER_PATTERN = 3
 """Required sets tested per pattern, most distinctive first (each costs a pass; later ones rarely help)."""
 
 
-def required_sets(pattern: str, flags: int = 0) -> list[tuple[str, ...]]:
+@lru_cache(maxsize=8192)
+def required_sets(pattern: str, flags: int = 0) -> tuple[tuple[str, ...], ...]:
     """Sets of literal strings such that every match of `pattern` contains one string of each set
-    (a conjunction of alternatives), most distinctive first; empty when none can be told."""
+    (a conjunction of alternatives), most distinctive first; empty when none can be told. Remembered
+    like the compiled patterns (`compile_once`): parsing a pattern again costs as much as compiling it."""
     try:
         parsed = re_parser.parse(pattern, flags)
     except (re.error, RecursionError):
-        return []
+        return ()
     found: list[tuple[str, ...]] = []
     _collect(parsed, found)
     unique = list(dict.fromkeys(tuple(sorted(set(s))) for s in found))
     unique.sort(key=_rank, reverse=True)
-    return unique
+    return tuple(unique)
 
 
 def _rank(needles: tuple[str, ...]) -> tuple[bool, int, int]:
@@ -108,7 +111,7 @@ def literal_screen(needles: list[str], flags: int = 0) -> re.Pattern[str] | None
                 parts.append(re.escape(head) + branch(tails))
         return parts[0] if len(parts) == 1 else "(?:" + "|".join(parts) + ")"
 
-    return re.compile(branch(words), flags)
+    return compile_once(branch(words), flags)
 
 
 class CaselessScreen:
@@ -166,7 +169,7 @@ class AnyScreen:
         if whole:
             if not joinable(whole):
                 return None
-            parts.append(re.compile("|".join(f"(?:{p.pattern})" for p in whole)))
+            parts.append(compile_once("|".join(f"(?:{p.pattern})" for p in whole)))
         return cls(parts) if parts else None
 
     def search(self, text: str) -> bool:
@@ -237,7 +240,7 @@ class PatternList:
         if len(possible) > 1 and self.can_join:
             joined = self._joined.get(possible)
             if joined is None:
-                joined = self._joined[possible] = re.compile(
+                joined = self._joined[possible] = compile_once(
                     "|".join(f"(?:{self.patterns[i].pattern})" for i in possible)
                 )
             return joined.search(text)
