@@ -313,6 +313,13 @@ def _heaviest_files_first(config: pytest.Config, items: list[pytest.Item]) -> No
     items.sort(key=lambda item: rank[item.nodeid.split("::", 1)[0]])  # stable: a file keeps its order
 
 
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """`-n auto`: one worker more than the machine has CPUs. Many tests wait (on a child process, a local
+    server, a backoff), and with one worker per CPU a CPU sat idle while they did; one more keeps the
+    CPUs busy. Nothing in the suite depends on the timing this changes."""
+    return (os.cpu_count() or 1) + 1
+
+
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     """Add up each file's run time (on the controller, workers' reports included) for the next order."""
     name = report.nodeid.split("::", 1)[0]
