@@ -58,6 +58,8 @@ class PolicyError(GlmAgentError):
 class PatchRejected(GlmAgentError):
     """A unified diff was refused: `reason` is a short code, the message tells a model how to recover."""
 
-    def __init__(self, message: str, *, reason: str) -> None:
+    def __init__(self, message: str, *, reason: str, suggestion: str = "") -> None:
         super().__init__(message)
         self.reason = reason
+        self.suggestion = suggestion
+        """A diff the message tells the model to send instead (a swapped SEARCH/REPLACE), or ""."""

@@ -268,7 +268,8 @@ class AgentLoop:
         self._blocks: list[str] = []
         self._lines: list[str] = []
         self._notes: list[str] = []
-        self._failed_actions: dict[tuple[str, str, str, int], tuple[int, str]] = {}
+        self._failed_actions: dict[tuple[str, str, str, int], tuple[int, str, str]] = {}
+        """Fingerprint -> (iteration, summary, the diff its refusal said to send instead or "")."""
         self._edits = 0  # changes made so far: a failed action may succeed once something changed
         self._test_report: dict[str, str] = {}
         self._undo: dict[str, bytes | None] = {}  # files this iteration's diffs changed, as they were before
@@ -598,24 +599,28 @@ class AgentLoop:
         was unseen and the next prompt shows it."""
         earlier = self._failed_actions.get(self._fingerprint(action))
         if earlier is not None:
-            number, summary = earlier
+            number, summary, suggested = earlier
             if action.tool is not ToolName.APPLY_DIFF:
-                advice = "change it, or do something else"
+                advice = "change it, or do something else."
             elif action.path and self._read_only(action.path):
-                advice = f"the tests may not change; change the code they test instead{self._code_files()}"
+                advice = f"the tests may not change; change the code they test instead{self._code_files()}."
+            elif suggested:
+                # Its SEARCH and REPLACE were swapped; a small model repeats it unless shown the fixed form.
+                advice = f"its SEARCH and REPLACE parts are the wrong way round. Send this:\n{suggested}"
             else:
-                advice = "copy its ' ' and '-' lines from the file's current content under # Files"
+                advice = "copy its ' ' and '-' lines from the file's current content under # Files."
             return self._refused(
                 action,
                 "repeated",
                 f"Not run: the same action as in iteration {number}, which failed ({summary}), and nothing "
-                f"has changed since, so it would fail the same way. Do not send it again: {advice}.",
+                f"has changed since, so it would fail the same way. Do not send it again: {advice}",
             )
         if action.tool is not ToolName.APPLY_DIFF or not action.path:
             return None
         if self._read_only(action.path):
             self._test_report[action.path] = "edit refused"
-            self._failed_actions[self._fingerprint(action)] = (self._number, "a test file: not to be changed")
+            refused = (self._number, "a test file: not to be changed", "")
+            self._failed_actions[self._fingerprint(action)] = refused
             return self._refused(
                 action,
                 "test_file",
@@ -676,7 +681,8 @@ class AgentLoop:
                 }
             )
         if observation.status in ("failed", "rejected"):
-            self._failed_actions[self._fingerprint(action)] = (self._number, observation.summary)
+            suggested = str((observation.details or {}).get("suggested_diff", ""))
+            self._failed_actions[self._fingerprint(action)] = (self._number, observation.summary, suggested)
         if unseen and observation.status == "failed":
             observation = observation.model_copy(
                 update={

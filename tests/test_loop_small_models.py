@@ -264,3 +264,25 @@ def test_a_diff_that_changes_nothing_is_a_failure_and_not_accepted_again(stats_p
     told = prompt(planner, 1)
     assert "the fix is still to be made" in told and "changed nothing" not in told
     assert not result.success
+
+
+def test_a_swapped_diff_sent_again_is_answered_with_the_diff_it_meant_which_then_fixes(
+    stats_project: Path,
+) -> None:
+    # The fix under SEARCH, the file's line under REPLACE: what small models send. It is not applied.
+    swapped = (
+        "<<<<<<< SEARCH\n    if not values:\n        return 0.0\n=======\n"
+        "    return sum(values) / len(values)\n>>>>>>> REPLACE\n"
+    )
+    edit = {"tool": "apply_diff", "path": "stats.py", "diff": swapped}
+    replies = [plan(edit), plan(edit), plan({"tool": "apply_diff", "path": "stats.py", "diff": FIX})]
+
+    result, planner = run_task(stats_project, replies)
+
+    first, again = actions(stats_project)[:2]
+    assert first["details"]["reason"] == "already_applied" and first["details"]["suggested_diff"]
+    assert again["details"]["reason"] == "repeated"
+    assert "wrong way round. Send this:\n" + first["details"]["suggested_diff"] in prompt(planner, 2)
+    # the diff shown is the fix the scripted model then sends
+    assert first["details"]["suggested_diff"] + "\n" == FIX
+    assert result.success and "return 0.0" in (stats_project / "stats.py").read_text()

@@ -451,3 +451,64 @@ def test_copying_a_change_from_a_twin_function_is_allowed_when_the_header_points
     applied = STORAGE.replace(b"json.dump(data, fh)\n", b"json.dump(data, fh, indent=2)\n", 1)
     result = apply_patch("storage.py", applied, f"@@ -13,4 +13,4 @@\n{DUMP_HUNK}")
     assert result.content == STORAGE.replace(b"json.dump(data, fh)\n", b"json.dump(data, fh, indent=2)\n")
+
+
+# -- swapped halves: the diff it most likely meant, written out ------------------------------------------
+# Small models write the code they want under SEARCH and the file's line it belongs next to under REPLACE.
+# Nothing is applied; the refusal shows the diff in the right order, indented like the file.
+ORDERS = (
+    b"def parse(text):\n    rows = []\n    for line in text.splitlines():\n"
+    b'        name, qty = line.split(",")\n        rows.append((name, int(qty)))\n    return rows\n'
+)
+SLUG = b"import re\n\n\ndef slug(title):\n    return re.sub(r'[^a-z0-9]+', '-', title.lower())\n"
+
+
+def _suggested(message: str) -> str:
+    """The diff a refusal tells the model to send."""
+    return message.split("send exactly this:\n", 1)[1]
+
+
+def test_a_guard_written_under_search_is_shown_as_an_addition_before_the_line_under_replace() -> None:
+    swapped = (
+        "<<<<<<< SEARCH\n    if not line.strip():\n        continue\n=======\n"
+        '    name, qty = line.split(",")\n>>>>>>> REPLACE\n'
+    )
+    error = reject(swapped, ORDERS, "orders.py")
+    assert error.reason == "already_applied"
+    assert "To add your SEARCH lines before line 4" in str(error)
+    fixed = apply_patch("orders.py", ORDERS, _suggested(str(error))).content
+    assert fixed is not None and fixed == ORDERS.replace(
+        b'        name, qty = line.split(",")\n',
+        b'        if not line.strip():\n            continue\n        name, qty = line.split(",")\n',
+    )
+
+
+def test_a_changed_line_written_under_search_is_shown_as_a_change_of_the_line_under_replace() -> None:
+    swapped = (
+        "<<<<<<< SEARCH\n    return re.sub(r'[^a-z0-9]+', '-', title.lower()).strip('-')\n=======\n"
+        "    return re.sub(r'[^a-z0-9]+', '-', title.lower())\n>>>>>>> REPLACE\n"
+    )
+    error = reject(swapped, SLUG, "slug.py")
+    assert "To change line 5 into your SEARCH lines" in str(error)
+    fixed = apply_patch("slug.py", SLUG, _suggested(str(error))).content or b""
+    assert fixed.endswith(b"title.lower()).strip('-')\n") and fixed.count(b"return") == 1
+
+
+def test_a_unified_hunk_with_swapped_sides_gets_a_unified_suggestion() -> None:
+    swapped = (
+        '@@\n-        if not line.strip():\n-            continue\n+        name, qty = line.split(",")\n'
+    )
+    error = reject(swapped, ORDERS, "orders.py")
+    suggestion = _suggested(str(error))
+    assert suggestion.startswith("@@\n-")
+    assert b"continue" in (apply_patch("orders.py", ORDERS, suggestion).content or b"")
+
+
+def test_a_hunk_with_unchanged_lines_gets_no_guessed_diff() -> None:
+    # its context is the file's: whatever it meant, it is not a simple swap
+    diff = (
+        "@@\n     for line in text.splitlines():\n-        if not line:\n"
+        + '+        name, qty = line.split(",")\n'
+    )
+    error = reject(diff, ORDERS, "orders.py")
+    assert error.reason == "already_applied" and "send exactly this" not in str(error)

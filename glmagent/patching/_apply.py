@@ -375,7 +375,8 @@ def _combined(failures: list[HunkFailure], total: int) -> PatchRejected:
             f"\n(The other {others} hunk{'s' if others != 1 else ''} matched, but nothing was applied: a "
             "diff applies whole or not at all. Resend it with every hunk fixed.)"
         )
-    return PatchRejected(message, reason=failures[0].reason)
+    suggestion = failures[0].suggestion if len(failures) == 1 == total else ""
+    return PatchRejected(message, reason=failures[0].reason, suggestion=suggestion)
 
 
 def _drop_duplicates(placements: list[Placement]) -> list[Placement]:

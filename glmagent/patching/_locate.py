@@ -30,10 +30,12 @@ _CLOSE_SEARCH_LINES = 5_000  # files up to this size are searched for the line a
 class HunkFailure(Exception):
     """A hunk that cannot be placed: `reason` is a PatchRejected code, the message says what to do."""
 
-    def __init__(self, reason: str, message: str) -> None:
+    def __init__(self, reason: str, message: str, suggestion: str = "") -> None:
         super().__init__(message)
         self.reason = reason
         self.message = message
+        self.suggestion = suggestion
+        """A diff the model can send instead (see `Locator._intended`), or ""."""
 
 
 @dataclass(slots=True)
@@ -72,6 +74,23 @@ def numbered(lines: list[str], start: int, end: int, mark: set[int] | None = Non
         text = lines[i] if len(lines[i]) <= 200 else lines[i][:197] + "..."
         rows.append(f"  {flag}{i + 1:>{width}}| {text}")
     return "\n".join(rows)
+
+
+_SIMILAR_CHANGE = 0.6
+"""How alike (difflib ratio) a swapped hunk's SEARCH lines and the file's lines must be to read as a change
+of those lines rather than an addition next to them."""
+
+
+def _reindented(lines: list[str], written: str, actual: str) -> list[str]:
+    """`lines`, written relative to indentation `written`, moved to `actual` (unchanged when the two
+    indentations are not one a prefix of the other)."""
+    if actual.startswith(written):
+        extra = actual[len(written) :]
+        return [extra + t if t.strip() else t for t in lines]
+    if written.startswith(actual):
+        cut = len(written) - len(actual)
+        return [t[cut:] if t[:cut].isspace() else t for t in lines]
+    return lines
 
 
 def _join_lines(numbers: list[int]) -> str:
@@ -436,6 +455,7 @@ class Locator:
             starts = self._find(keyed(tier, new), tier)
             if starts:
                 s = starts[0]
+                what, body = self._intended(hunk, s) if len(starts) == 1 else ("", "")
                 return HunkFailure(
                     "already_applied",
                     f"{hunk.label()} looks already applied: its removed/context lines are not in the file, "
@@ -446,9 +466,40 @@ class Locator:
                     "needed. If you have not made this change yet, the two halves are swapped: the lines "
                     "to find (SEARCH, or ' '/'-' lines) must be the file's lines as they are now, and the "
                     "replacement (REPLACE, or '+' lines) those lines as they must read after the change, "
-                    "new lines included.",
+                    "new lines included." + (f" {what}, send exactly this:\n{body}" if body else ""),
+                    body,
                 )
         return None
+
+    def _intended(self, hunk: Hunk, start: int) -> tuple[str, str]:
+        """The diff a swapped hunk most likely meant, written out for the model to send (never applied here).
+
+        Small models put the code they want under SEARCH and the file's line it belongs next to under
+        REPLACE. When the hunk has no unchanged lines and its new side is found once, at `start`: lines
+        much like the file's are a change of those lines; other lines (a guard clause, a branch) are an
+        addition before them. Indented like the file's lines. (What it does, the diff); ("", "") when the
+        hunk is not of that shape."""
+        if " " in hunk.kinds or "b" in hunk.kinds:
+            return "", ""
+        wanted = [t for k, t in zip(hunk.kinds, hunk.texts, strict=True) if k == "-"]
+        written = hunk.new_lines
+        if not written or not any(map(_informative, wanted)):
+            return "", ""
+        found = self.lines[start : start + len(written)]
+        wanted = _reindented(wanted, leading_ws(written[0]), leading_ws(found[0]))
+        similar = SequenceMatcher(
+            None, "\n".join(t.strip() for t in wanted), "\n".join(t.strip() for t in found)
+        ).ratio()
+        where = f"line {start + 1}" if len(found) == 1 else f"lines {start + 1}-{start + len(found)}"
+        if similar >= _SIMILAR_CHANGE:
+            what, after = f"To change {where} into your SEARCH lines", wanted
+        else:
+            what, after = f"To add your SEARCH lines before {where}", wanted + found
+        if hunk.header.strip() == "SEARCH/REPLACE":
+            body = "\n".join(["<<<<<<< SEARCH", *found, "=======", *after, ">>>>>>> REPLACE"])
+        else:
+            body = "\n".join(["@@", *("-" + t for t in found), *("+" + t for t in after)])
+        return what, body
 
     def _diagnose(self, hunk: Hunk) -> HunkFailure:
         self._ready("indent")

@@ -202,7 +202,8 @@ def apply_diff(
             status="failed",
             summary=f"Diff for {shown} not applied ({rejected.reason}); file unchanged",
             output=f"The diff for {shown} was NOT applied; the file is unchanged.\n{rejected}",
-            details={"path": shown, "reason": rejected.reason},
+            details={"path": shown, "reason": rejected.reason}
+            | ({"suggested_diff": rejected.suggestion} if rejected.suggestion else {}),
         )
     if result.action == "delete":
         workspace.delete(target)
