@@ -313,6 +313,7 @@ def _heaviest_files_first(config: pytest.Config, items: list[pytest.Item]) -> No
     items.sort(key=lambda item: rank[item.nodeid.split("::", 1)[0]])  # stable: a file keeps its order
 
 
+@pytest.hookimpl(optionalhook=True)
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """`-n auto`: one worker more than the machine has CPUs. Many tests wait (on a child process, a local
     server, a backoff), and with one worker per CPU a CPU sat idle while they did; one more keeps the
