@@ -81,18 +81,6 @@ _SIMILAR_CHANGE = 0.6
 of those lines rather than an addition next to them."""
 
 
-def _reindented(lines: list[str], written: str, actual: str) -> list[str]:
-    """`lines`, written relative to indentation `written`, moved to `actual` (unchanged when the two
-    indentations are not one a prefix of the other)."""
-    if actual.startswith(written):
-        extra = actual[len(written) :]
-        return [extra + t if t.strip() else t for t in lines]
-    if written.startswith(actual):
-        cut = len(written) - len(actual)
-        return [t[cut:] if t[:cut].isspace() else t for t in lines]
-    return lines
-
-
 def _join_lines(numbers: list[int]) -> str:
     shown = [str(n + 1) for n in numbers[:_MAX_LISTED]]
     more = len(numbers) - len(shown)
@@ -481,12 +469,14 @@ class Locator:
         hunk is not of that shape."""
         if " " in hunk.kinds or "b" in hunk.kinds:
             return "", ""
-        wanted = [t for k, t in zip(hunk.kinds, hunk.texts, strict=True) if k == "-"]
+        wanted = hunk.old_lines  # no unchanged lines: exactly its SEARCH part
         written = hunk.new_lines
         if not written or not any(map(_informative, wanted)):
             return "", ""
         found = self.lines[start : start + len(written)]
-        wanted = _reindented(wanted, leading_ws(written[0]), leading_ws(found[0]))
+        indent = derive_indent_map(list(zip(written, found, strict=True)))
+        if indent is not None:  # the same re-indenting an applied hunk's added lines get
+            wanted = [indent.apply(t) or t for t in wanted]
         similar = SequenceMatcher(
             None, "\n".join(t.strip() for t in wanted), "\n".join(t.strip() for t in found)
         ).ratio()
