@@ -293,3 +293,103 @@ def test_building_the_policy_again_in_one_process_compiles_almost_no_expression_
     # what is left: the few module-level one-off expressions that `re`'s own cache let go meanwhile
     assert first > 500 and len(compiled) < 20, (first, compiled)
     assert not again.check("cat ~/.ssh/id_rsa", "posix").allowed and again.check("ls -la", "posix").allowed
+
+
+# -- a user's or a project's file: the built-in rules are proven once, with the built-in file alone --
+
+#: Rules of every clause kind a file may add, on programs, files and words the built-in rules name too.
+BESIDE_THE_BUILTIN = """
+[[rule]]
+id = "custom.git-stash"
+category = "destructive"
+description = "stashes work away"
+justification = "Stashed work is easy to lose; commit it instead."
+match = ["git stash", "sudo git stash"]
+not_match = ["git status"]
+when = [{ on = "command", commands = ["git"], subcommands = ["stash"] }]
+
+[[rule]]
+id = "custom.append-log"
+category = "destructive"
+description = "appends to files"
+justification = "Logs are written by the program, not by hand."
+match = ["echo x >> app.log"]
+not_match = ["echo x"]
+when = [{ on = "redirect", operators = [">>"] }]
+
+[[rule]]
+id = "custom.pager"
+category = "unverifiable"
+description = "sets the pager"
+justification = "The pager runs code."
+match = ["echo $PAGER"]
+not_match = ["git log"]
+when = [{ on = "variable", names = ["PAGER"] }]
+
+[[rule]]
+id = "custom.python-exit"
+category = "destructive"
+description = "exits from inline Python"
+justification = "Inline code should not exit the interpreter."
+match = ["python -c 'import sys; sys.exit(1)'"]
+not_match = ["python -c 'print(1)'"]
+when = [{ on = "payload", languages = ["python"], patterns = ['\\bsys\\.exit\\b'] }]
+
+[[rule]]
+id = "custom.lockfile"
+category = "destructive"
+description = "touches the lock file"
+justification = "The lock file is written by the package manager only."
+match = ["rm poetry.lock"]
+not_match = ["rm notes.txt"]
+when = [{ on = "path", paths = ["poetry.lock"] }]
+
+[[rule]]
+id = "custom.dev-shm"
+category = "destructive"
+description = "names shared memory"
+justification = "Shared memory belongs to other programs."
+match = ["ls /dev/shm/x"]
+not_match = ["ls /dev/null"]
+when = [{ on = "argument", globs = ["/dev/shm/*"] }]
+
+[[rule]]
+id = "custom.any-url"
+category = "network"
+description = "names a URL"
+justification = "No URLs at all."
+match = ["python tools/fetch.py https://example.com/data.json"]
+not_match = ["python tools/fetch.py data.json"]
+when = [{ on = "locator", kinds = ["url"] }]
+"""
+
+
+def test_what_built_in_rules_find_in_their_examples_is_the_same_beside_added_ones(tmp_path: Path) -> None:
+    # The ground `_proven_builtin_ids` stands on: proving the whole policy, built-in rules included, still
+    # passes when a file adds rules of every kind on the programs and words the built-in rules name.
+    added = tmp_path / "added.toml"
+    added.write_text(BESIDE_THE_BUILTIN, encoding="utf-8")
+    policy = Policy.load([added], use_cache=False)
+    assert policy._proven_elsewhere  # the load itself left the built-in rules out ...
+    policy._proven_elsewhere = frozenset()
+    policy.self_check()  # ... and proving them too finds every built-in example as the built-in file alone
+
+
+def test_a_users_file_proves_only_its_own_rules_once_the_built_in_policy_is_proven(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    Policy.load()
+    proven: list[str] = []
+    original = Policy._finding_ids
+
+    def counting(self: Policy, command: str, shell: str) -> set[str]:
+        proven.append(command)
+        return original(self, command, shell)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Policy, "_finding_ids", counting)
+    mine = tmp_path / "mine.toml"
+    mine.write_text(RULE, encoding="utf-8")
+    Policy.load([mine])
+    assert sorted(proven) == ["terraform apply", "terraform plan"]
+    # a built-in file other than the one proven proves everything
+    assert Policy._proven_builtin_ids(b"version = 1\n", True) == frozenset()

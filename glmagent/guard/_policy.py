@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -31,6 +32,9 @@ if TYPE_CHECKING:
 
 _DEFAULT: Policy | None = None
 _DEFAULT_LOCK = threading.Lock()
+_PROVEN_BUILTIN: dict[bytes, frozenset[str]] = {}
+"""The built-in rules' ids, by the sha256 of the built-in file whose policy alone was proven on its examples
+(in this process, or before the load cache stored it)."""
 
 Role = Literal["builtin", "user", "project"]
 _USER_KEYS = {"version", "rule", "policy", "allow"}
@@ -92,6 +96,8 @@ class Policy:
         self._allowlist = allowlist
         self.sources = tuple(sources)
         """The files the rules came from, built-in first."""
+        self._proven_elsewhere: frozenset[str] = frozenset()
+        """Rules `self_check` need not prove again: the built-in ones, proven with the built-in file alone."""
         self.from_cache = False
         """Whether the compiled form came from the load cache (its examples were proven when it was made)."""
 
@@ -141,13 +147,37 @@ class Policy:
                 compiled, rules, allowlist = cached
                 policy = cls(compiled, rules, sources, allowlist)
                 policy.from_cache = True
+                if len(files) == 1:
+                    _PROVEN_BUILTIN[hashlib.sha256(files[0][2]).digest()] = frozenset(r.id for r in rules)
                 return policy
         policy = cls._build(files)
         body = _cache.dumps(policy._parts()) if key is not None else None
+        if len(files) > 1:
+            policy._proven_elsewhere = cls._proven_builtin_ids(files[0][2], use_cache)
         policy.self_check()
+        if len(files) == 1:
+            _PROVEN_BUILTIN[hashlib.sha256(files[0][2]).digest()] = frozenset(r.id for r in policy.rules)
         if key is not None and body is not None:
             _cache.store(key, body)
         return policy
+
+    @classmethod
+    def _proven_builtin_ids(cls, builtin_data: bytes, use_cache: bool) -> frozenset[str]:
+        """The ids of the built-in rules in `builtin_data` once the built-in policy alone is proven (loaded
+        here if need be, from the cache when it may be used); empty when it fails its proof (then proving
+        the whole policy names the failure).
+
+        Their proof need not be repeated beside a user's or a project's files: those only add deny rules
+        and allow entries, a proof walks with every rule's findings collected, and the walk itself comes
+        from the built-in file alone, so what a built-in rule finds in its examples cannot change.
+        tests/test_policy_load.py checks that on files whose rules name the same programs."""
+        digest = hashlib.sha256(builtin_data).digest()
+        if digest not in _PROVEN_BUILTIN:
+            try:
+                cls.load(use_cache=use_cache)
+            except PolicyError:
+                return frozenset()
+        return _PROVEN_BUILTIN.get(digest, frozenset())
 
     @classmethod
     def _build(cls, files: list[tuple[Role, Path, bytes]]) -> Policy:
@@ -228,8 +258,11 @@ class Policy:
         return self._compiled, self._rules, self._allowlist
 
     def self_check(self) -> None:
-        """Prove every rule and allow entry on its examples; raise `PolicyError` naming the first failure."""
+        """Prove every rule and allow entry on its examples; raise `PolicyError` naming the first failure.
+        The built-in rules are left out when the built-in policy alone was proven (`_proven_builtin_ids`)."""
         for rule in self._rules:
+            if rule.id in self._proven_elsewhere:
+                continue
             for command, shell, must_match in rule.examples():
                 ids = self._finding_ids(command, shell)
                 if must_match and rule.id not in ids:
