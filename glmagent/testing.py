@@ -256,7 +256,9 @@ def trim_test_output(output: str) -> str:
     separators and runs of blank lines; and in pytest's failure reports, only each failure's title, the
     failing lines (`>`, unindented), its `E` lines (the error and the values compared) and its `file:line`
     locations, not the rest of the quoted source (the prompt shows the files themselves, numbered; models
-    copy quoted lines, with pytest's indentation, into diffs)."""
+    copy quoted lines, with pytest's indentation, into diffs). A closing line loses its run time (`1 failed
+    in 0.92s`): it says nothing about the code, and a prompt that differs only in it made the same model,
+    at temperature 0, write another fix."""
     kept: list[str] = []
     in_failures = False
     for line in output.splitlines():
@@ -270,10 +272,20 @@ def trim_test_output(output: str) -> str:
             continue
         if not line.strip() and kept and not kept[-1].strip():
             continue
+        timed = _RUN_TIME.match(line)
+        if timed is not None:
+            line = timed.group("head") + timed.group("tail")
         kept.append(line.rstrip())
     return "\n".join(kept).strip("\n")
 
 
+#: A closing line's run time: pytest's `2 failed, 1 passed in 0.92s (0:00:01)`, unittest's `Ran 3 tests in
+#: 0.002s`.
+_RUN_TIME = re.compile(
+    r"^(?P<head>(?:=+ )?(?:(?:\d+ (?:passed|failed|skipped|errors?|warnings?|xfailed|xpassed|deselected"
+    r"|rerun)(?:, )?)+|no tests ran|Ran \d+ tests?))"
+    r" in \d+(?:\.\d+)?\s?s(?: \(\d+:\d\d:\d\d\))?(?P<tail>(?: =+)?)\s*$"
+)
 #: `==== FAILURES ====`, `==== short test summary info ====` and the like.
 _PYTEST_SECTION = re.compile(r"^={3,} .* ={3,}$")
 #: What a pytest failure report keeps: titles, `E` lines, `path:line:` locations, captured-output headers.

@@ -148,8 +148,26 @@ def test_pytest_failures_are_trimmed_to_what_a_model_needs() -> None:
         "stats.py:6: ZeroDivisionError",
         "=========================== short test summary info ============================",
         "FAILED tests/test_stats.py::test_mean_of_nothing_is_zero - ZeroDivisionError:...",
-        "1 failed, 2 passed in 0.70s",
+        "1 failed, 2 passed",
     ]
+
+
+@pytest.mark.parametrize(
+    ("line", "shown"),
+    [
+        ("1 failed, 2 passed in 0.70s", "1 failed, 2 passed"),
+        ("==== 1 passed, 2 warnings in 61.20s (0:01:01) ====", "==== 1 passed, 2 warnings ===="),
+        ("no tests ran in 0.01s", "no tests ran"),
+        ("Ran 3 tests in 0.002s", "Ran 3 tests"),
+        ("2 failed, 1 error in 3s", "2 failed, 1 error"),
+        ("print('made in 2s')", "print('made in 2s')"),  # not a closing line
+        ("E   assert 'x passed in 3s' == ''", "E   assert 'x passed in 3s' == ''"),
+    ],
+)
+def test_a_closing_line_loses_its_run_time_and_nothing_else_does(line: str, shown: str) -> None:
+    # Two runs of the same failure read alike: a prompt differing only in `in 0.92s` / `in 0.19s` made the
+    # same model at temperature 0 write a different fix.
+    assert trim_test_output(line) == shown
 
 
 def test_other_output_only_loses_its_column_markers() -> None:
