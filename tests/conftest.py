@@ -3,20 +3,21 @@
 The whole session runs with a private home: `pytest_configure` points HOME, every XDG base directory and
 glmagent's own folders at a fresh temporary directory before any test module is imported, and drops the
 provider keys and `GLMAGENT_*` settings of the developer's shell, so no test reads or writes the real ones
-(subprocesses inherit all of it). At the end of the session the real home is compared with a snapshot taken
-at the start: any file or folder created, removed or changed there fails the run. Hypothesis runs
-derandomized unless `GLMAGENT_HYPOTHESIS=long` asks for a longer random search (README "Development").
+(subprocesses inherit all of it). At the end of the session anything under the real home whose change time
+is later than the session's start (a file or folder created, removed or changed there) fails the run.
+Hypothesis runs derandomized unless `GLMAGENT_HYPOTHESIS=long` asks for a longer random search (README
+"Development").
 """
 
 from __future__ import annotations
 
+import itertools
 import os
 import shlex
 import shutil
 import subprocess
 import sys
 import tempfile
-import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -51,7 +52,8 @@ _XDG_DIRS = {
     "XDG_RUNTIME_DIR": "run",
 }
 _real_home: Path | None = None
-_home_before: dict[str, tuple[int, int | None, int | None]] | None = None
+#: A file made when the session started (in the private home): what changed in the real home since is newer.
+_session_mark: Path | None = None
 
 
 def _is_worker(config: pytest.Config) -> bool:
@@ -83,14 +85,16 @@ def pytest_configure(config: pytest.Config) -> None:
         _bare_inner_pytest()
     if _is_worker(config) and os.environ.get(_SESSION_HOME):
         _untimed_parsing()
+        _policy_cache_warmed()
         return  # the controller set it all up; its environment is inherited
     # Compiled modules are built artefacts like any other: with PYTHONDONTWRITEBYTECODE set (as on CI
     # machines) every `glmagent` a test starts would compile the whole package again.
     sys.dont_write_bytecode = False
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     _real_home = Path(os.path.expanduser("~")).resolve()
-    _start_home_snapshot(_real_home)
     home = _private_home()
+    global _session_mark
+    _session_mark = home / ".gitconfig"
     os.environ[_SESSION_HOME] = str(home)
     os.environ["HOME"] = str(home)
     os.environ["USERPROFILE"] = str(home)  # Path.home() on Windows
@@ -104,40 +108,8 @@ def pytest_configure(config: pytest.Config) -> None:
     os.environ["GLMAGENT_CONFIG_DIR"] = str(home / ".config" / "glmagent")
     os.environ["GLMAGENT_STATE_DIR"] = str(home / ".local" / "state" / "glmagent")
     _untimed_parsing()
-
-
-_home_snapshot_thread: threading.Thread | None = None
-
-
-def _start_home_snapshot(root: Path) -> None:
-    """Walk the real home beside the workers' start-up (a developer's home holds toolchains of 100,000s of
-    files: seconds of walking); `_home_snapshot_taken` waits for it before any test runs."""
-    global _home_snapshot_thread
-
-    def take() -> None:
-        global _home_before
-        _home_before = snapshot(root)
-
-    _home_snapshot_thread = threading.Thread(target=take, name="real-home-snapshot", daemon=True)
-    _home_snapshot_thread.start()
-
-
-def _home_snapshot_taken() -> None:
-    global _home_snapshot_thread
-    if _home_snapshot_thread is not None:
-        _home_snapshot_thread.join()
-        _home_snapshot_thread = None
-
-
-def pytest_collection_finish(session: pytest.Session) -> None:
-    """Without workers: the home's first snapshot is complete before the first test runs."""
-    _home_snapshot_taken()
-
-
-@pytest.hookimpl(optionalhook=True)
-def pytest_xdist_node_collection_finished(node: object, ids: list[str]) -> None:
-    """With workers (on the controller): no test is handed out before the home's first snapshot is taken."""
-    _home_snapshot_taken()
+    if getattr(config.option, "numprocesses", None):
+        _warm_policy_cache(home)
 
 
 def _hear_ctrl_c() -> None:
@@ -149,6 +121,46 @@ def _hear_ctrl_c() -> None:
 
     if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+#: In the session's home: held locked by the process building the session's policy cache until it is done.
+_POLICY_WARMING = "policy-cache-warming.lock"
+
+
+def _warm_policy_cache(home: Path) -> None:
+    """Build the session's compiled-policy cache once, beside the workers' start-up. The session's home is
+    new, so its cache starts empty, and every worker (whose collection loads the policy) would otherwise
+    compile and prove it on its own at the same moment: seconds of CPU each. POSIX only (a lock the
+    builder holds until it exits, dead or alive); elsewhere each worker builds it as before."""
+    try:
+        import fcntl
+    except ImportError:
+        return
+    with open(home / _POLICY_WARMING, "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # taken here, so no worker can look before the builder holds it
+        code = "from glmagent.guard import Policy\nPolicy.default()"
+        subprocess.Popen(
+            [sys.executable, "-c", code],
+            cwd=REPO_ROOT,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            pass_fds=[lock.fileno()],  # the child's copy keeps the lock after this one closes
+        )
+
+
+def _policy_cache_warmed() -> None:
+    """In a worker: wait until the controller's build of the policy cache is over (it may have failed: then
+    this worker builds it, and reports what is wrong, as without the warm-up)."""
+    try:
+        import fcntl
+    except ImportError:
+        return
+    lock_path = Path(os.environ[_SESSION_HOME]) / _POLICY_WARMING
+    if not lock_path.exists():
+        return  # no warm-up was started
+    with open(lock_path) as lock:
+        fcntl.flock(lock, fcntl.LOCK_SH)
 
 
 def _bare_inner_pytest() -> None:
@@ -171,8 +183,7 @@ def _untimed_parsing() -> None:
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     """Fail the run when anything under the real home changed while it ran."""
-    _home_snapshot_taken()
-    if _is_worker(session.config) or _real_home is None or _home_before is None:
+    if _is_worker(session.config) or _real_home is None or _session_mark is None:
         return
     cache = getattr(session.config, "cache", None)
     if cache is not None and _file_seconds:
@@ -180,7 +191,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         stored = dict(cache.get(_FILE_SECONDS, {}) or {})
         stored.update({name: round(seconds, 2) for name, seconds in _file_seconds.items()})
         cache.set(_FILE_SECONDS, stored)
-    changed = home_changes(_home_before, snapshot(_real_home), _real_home)
+    changed = home_changes(_real_home, _session_mark.stat().st_mtime_ns)
     private = os.environ.get(_SESSION_HOME)
     if private:
         shutil.rmtree(private, ignore_errors=True)
@@ -202,13 +213,54 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
-def snapshot(root: Path) -> dict[str, tuple[int, int | None, int | None]]:
-    """Every entry under `root`: its type and permission bits, and for files their size and mtime.
+def home_changes(root: Path, since_ns: int) -> list[str]:
+    """What under `root` changed at or after `since_ns`, one line per path, relative to `root`.
 
-    A folder's own times are left out (reading it changes nothing; adding to it shows as a new entry).
+    Read from each entry's change time (ctime), which every write, creation, rename, permission change or
+    link updates and no program can set back; a removal shows as a change of the folder that held it.
+    So one walk at the end is enough, with no snapshot at the start. `find` walks a home of 100,000s of
+    entries in a fraction of the time Python does; without it (Windows) Python walks.
     """
-    ignored = {str(root / part) for part in os.environ.get(HOME_IGNORE, "").split(os.pathsep) if part.strip()}
-    found: dict[str, tuple[int, int | None, int | None]] = {}
+    ignored = [str(root / part) for part in os.environ.get(HOME_IGNORE, "").split(os.pathsep) if part.strip()]
+    found = _changed_by_find(root, since_ns, ignored)
+    if found is None:
+        found = _changed_by_walk(root, since_ns, ignored)
+    changes = []
+    for path in sorted(found):
+        relative = os.path.relpath(path, root)
+        is_dir = os.path.isdir(path) and not os.path.islink(path)
+        what = "entries added or removed in, or folder changed" if is_dir else "created or changed"
+        changes.append(f"{what}  ~/{relative}")
+    return changes
+
+
+def _changed_by_find(root: Path, since_ns: int, ignored: list[str]) -> set[str] | None:
+    find = shutil.which("find")
+    if find is None or os.name == "nt":
+        return None
+    with tempfile.TemporaryDirectory() as folder:
+        mark = Path(folder) / "since"
+        mark.touch()
+        # `-cnewer` is strictly newer: one nanosecond earlier, so a change at `since_ns` itself counts too.
+        os.utime(mark, ns=(since_ns - 1, since_ns - 1))
+        prune: list[str] = []
+        for path in ignored:
+            prune += ["-path", path, "-o"] if prune else ["-path", path]
+        expression = ["(", *prune, ")", "-prune", "-o"] if prune else []
+        try:
+            done = subprocess.run(
+                [find, str(root), *expression, "-cnewer", str(mark), "-print0"],
+                capture_output=True,
+                timeout=600,
+            )
+        except (OSError, subprocess.SubprocessError):
+            return None
+    return {os.fsdecode(p) for p in done.stdout.split(b"\0") if p}
+
+
+def _changed_by_walk(root: Path, since_ns: int, ignored: list[str]) -> set[str]:
+    skip = set(ignored)
+    found: set[str] = set()
     pending = [str(root)]
     while pending:
         folder = pending.pop()
@@ -218,36 +270,18 @@ def snapshot(root: Path) -> dict[str, tuple[int, int | None, int | None]]:
             continue
         with entries:
             for entry in entries:
-                if entry.path in ignored:
+                if entry.path in skip:
                     continue
                 try:
                     info = entry.stat(follow_symlinks=False)
                 except OSError:
                     continue
+                # On Windows st_ctime is the creation time: a folder's mtime shows its removals there.
+                if max(info.st_ctime_ns, info.st_mtime_ns) >= since_ns:
+                    found.add(entry.path)
                 if entry.is_dir(follow_symlinks=False):
-                    found[entry.path] = (info.st_mode, None, None)
                     pending.append(entry.path)
-                else:
-                    found[entry.path] = (info.st_mode, info.st_size, info.st_mtime_ns)
     return found
-
-
-def home_changes(
-    before: dict[str, tuple[int, int | None, int | None]],
-    after: dict[str, tuple[int, int | None, int | None]],
-    root: Path,
-) -> list[str]:
-    """What differs between two snapshots, one line per path, relative to `root`."""
-    if before == after:
-        return []
-    differing = (before.keys() ^ after.keys()) | {
-        p for p in before.keys() & after.keys() if before[p] != after[p]
-    }
-    changes = []
-    for path in sorted(differing):
-        verb = "created" if path not in before else "removed" if path not in after else "changed"
-        changes.append(f"{verb}  ~/{os.path.relpath(path, root)}")
-    return changes
 
 
 _PLAIN = (str, bytes, int, float, bool, type(None))
@@ -327,6 +361,17 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     _file_seconds[name] = _file_seconds.get(name, 0.0) + report.duration
 
 
+_user_folders = itertools.count()
+
+
+def _fresh_user_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A new, empty folder for one test's user folders. Not `mktemp`: that lists every folder made so far
+    to number the next one, which costs more with each of a worker's thousands of tests."""
+    base = tmp_path_factory.getbasetemp() / "users" / str(next(_user_folders))
+    base.mkdir(parents=True)
+    return base
+
+
 @pytest.fixture(autouse=True)
 def _private_user_dirs(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
@@ -340,7 +385,7 @@ def _private_user_dirs(
     """
     if _DUPLICATE_OF in request.node.stash:
         pytest.fail(f"duplicate parametrized case: it repeats {request.node.stash[_DUPLICATE_OF]}")
-    base = tmp_path_factory.mktemp("user")
+    base = _fresh_user_folder(tmp_path_factory)
     monkeypatch.setenv("GLMAGENT_CONFIG_DIR", str(base / "config"))
     monkeypatch.setenv("GLMAGENT_STATE_DIR", str(base / "state"))
     if request.node.get_closest_marker("own_policy_cache") is None and os.environ.get(_SESSION_HOME):
