@@ -125,6 +125,7 @@ def _hear_ctrl_c() -> None:
 
 #: In the session's home: held locked by the process building the session's policy cache until it is done.
 _POLICY_WARMING = "policy-cache-warming.lock"
+_policy_warming: subprocess.Popen[bytes] | None = None
 
 
 def _warm_policy_cache(home: Path) -> None:
@@ -139,7 +140,8 @@ def _warm_policy_cache(home: Path) -> None:
     with open(home / _POLICY_WARMING, "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # taken here, so no worker can look before the builder holds it
         code = "from glmagent.guard import Policy\nPolicy.default()"
-        subprocess.Popen(
+        global _policy_warming
+        _policy_warming = subprocess.Popen(
             [sys.executable, "-c", code],
             cwd=REPO_ROOT,
             stdin=subprocess.DEVNULL,
@@ -185,6 +187,8 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     """Fail the run when anything under the real home changed while it ran."""
     if _is_worker(session.config) or _real_home is None or _session_mark is None:
         return
+    if _policy_warming is not None:
+        _policy_warming.wait()  # long done by now: collect its exit status
     cache = getattr(session.config, "cache", None)
     if cache is not None and _file_seconds:
         # Merged, so a run of a few files updates theirs and keeps the others'.
