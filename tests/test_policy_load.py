@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import json
 import os
 import pickle
 import re
@@ -297,71 +298,29 @@ def test_building_the_policy_again_in_one_process_compiles_almost_no_expression_
 
 # -- a user's or a project's file: the built-in rules are proven once, with the built-in file alone --
 
-#: Rules of every clause kind a file may add, on programs, files and words the built-in rules name too.
-BESIDE_THE_BUILTIN = """
-[[rule]]
-id = "custom.git-stash"
-category = "destructive"
-description = "stashes work away"
-justification = "Stashed work is easy to lose; commit it instead."
-match = ["git stash", "sudo git stash"]
-not_match = ["git status"]
-when = [{ on = "command", commands = ["git"], subcommands = ["stash"] }]
-
-[[rule]]
-id = "custom.append-log"
-category = "destructive"
-description = "appends to files"
-justification = "Logs are written by the program, not by hand."
-match = ["echo x >> app.log"]
-not_match = ["echo x"]
-when = [{ on = "redirect", operators = [">>"] }]
-
-[[rule]]
-id = "custom.pager"
-category = "unverifiable"
-description = "sets the pager"
-justification = "The pager runs code."
-match = ["echo $PAGER"]
-not_match = ["git log"]
-when = [{ on = "variable", names = ["PAGER"] }]
-
-[[rule]]
-id = "custom.python-exit"
-category = "destructive"
-description = "exits from inline Python"
-justification = "Inline code should not exit the interpreter."
-match = ["python -c 'import sys; sys.exit(1)'"]
-not_match = ["python -c 'print(1)'"]
-when = [{ on = "payload", languages = ["python"], patterns = ['\\bsys\\.exit\\b'] }]
-
-[[rule]]
-id = "custom.lockfile"
-category = "destructive"
-description = "touches the lock file"
-justification = "The lock file is written by the package manager only."
-match = ["rm poetry.lock"]
-not_match = ["rm notes.txt"]
-when = [{ on = "path", paths = ["poetry.lock"] }]
-
-[[rule]]
-id = "custom.dev-shm"
-category = "destructive"
-description = "names shared memory"
-justification = "Shared memory belongs to other programs."
-match = ["ls /dev/shm/x"]
-not_match = ["ls /dev/null"]
-when = [{ on = "argument", globs = ["/dev/shm/*"] }]
-
-[[rule]]
-id = "custom.any-url"
-category = "network"
-description = "names a URL"
-justification = "No URLs at all."
-match = ["python tools/fetch.py https://example.com/data.json"]
-not_match = ["python tools/fetch.py data.json"]
-when = [{ on = "locator", kinds = ["url"] }]
-"""
+#: Rules of every clause kind a file may add, on programs, files and words the built-in rules name too:
+#: (name, category, match, not_match, clause).
+_ADDED_RULES = [
+    ("git-stash", "destructive", ["git stash", "sudo git stash"], ["git status"],
+     '{ on = "command", commands = ["git"], subcommands = ["stash"] }'),
+    ("append-log", "destructive", ["echo x >> app.log"], ["echo x"],
+     '{ on = "redirect", operators = [">>"] }'),
+    ("pager", "unverifiable", ["echo $PAGER"], ["git log"], '{ on = "variable", names = ["PAGER"] }'),
+    ("python-exit", "destructive", ["python -c 'import sys; sys.exit(1)'"], ["python -c 'print(1)'"],
+     "{ on = \"payload\", languages = [\"python\"], patterns = ['\\bsys\\.exit\\b'] }"),
+    ("lockfile", "destructive", ["rm poetry.lock"], ["rm notes.txt"],
+     '{ on = "path", paths = ["poetry.lock"] }'),
+    ("dev-shm", "destructive", ["ls /dev/shm/x"], ["ls /dev/null"],
+     '{ on = "argument", globs = ["/dev/shm/*"] }'),
+    ("any-url", "network", ["python tools/fetch.py https://example.com/data.json"],
+     ["python tools/fetch.py data.json"], '{ on = "locator", kinds = ["url"] }'),
+]  # fmt: skip
+BESIDE_THE_BUILTIN = "".join(
+    f'[[rule]]\nid = "custom.{name}"\ncategory = "{category}"\ndescription = "added by a user"\n'
+    f'justification = "A user\'s own rule."\nmatch = {json.dumps(match)}\n'
+    f"not_match = {json.dumps(not_match)}\nwhen = [{clause}]\n\n"
+    for name, category, match, not_match, clause in _ADDED_RULES
+)
 
 
 def test_what_built_in_rules_find_in_their_examples_is_the_same_beside_added_ones(tmp_path: Path) -> None:
