@@ -36,12 +36,13 @@ when = [{ on = "command", commands = ["terraform"], subcommands = ["apply"] }]
 
 @pytest.fixture
 def proofs(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Counts the times examples are proven (one entry per `self_check`)."""
+    """Counts the times examples are proven: one entry per `self_check`, the number of files of the policy
+    proven (1: the built-in file alone, which a load beside other files may prove first)."""
     counted: list[int] = []
     original = Policy.self_check
 
     def counting(self: Policy) -> None:
-        counted.append(1)
+        counted.append(len(self.sources))
         original(self)
 
     monkeypatch.setattr(Policy, "self_check", counting)
@@ -100,7 +101,7 @@ def test_an_edited_policy_file_is_proven_again(tmp_path: Path, proofs: list[int]
     assert Policy.load([mine]).from_cache
     mine.write_text(RULE.replace('"terraform plan"', '"terraform init"'), encoding="utf-8")
     edited = Policy.load([mine])
-    assert not edited.from_cache and proofs == [1, 1]
+    assert not edited.from_cache and [n for n in proofs if n > 1] == [2, 2]
     # an edit that breaks an example fails the load, however warm the cache was
     mine.write_text(RULE.replace('"terraform plan"', '"terraform apply -auto-approve"'), encoding="utf-8")
     with pytest.raises(PolicyError, match=r"custom\.terraform-apply matches"):
