@@ -222,8 +222,13 @@ class ContextBuilder:
                 + listed
             )
         parts.append("Reply with one JSON object.")
+        system = self.system_prompt(test_command)
+        if last is not None:
+            # The example reply teaches the first reply's form; later, a small model stuck on a fix copied
+            # it (its file, its code) in 26 of 302 replies of iterations 2-6 and in none of 93 first replies.
+            system = _without_example(system)
         messages = [
-            ChatMessage(role="system", content=self.system_prompt(test_command)),
+            ChatMessage(role="system", content=system),
             ChatMessage(role="user", content="\n\n".join(parts)),
         ]
         return self._within_budget(messages)

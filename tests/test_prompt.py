@@ -57,3 +57,21 @@ def test_old_memory_is_trimmed_at_an_iteration_boundary() -> None:
     summary = "".join(f"Iteration {i}:\n- Ran `step {i}` (exit 0)\n\n" for i in range(1, 500))
     text = _build(memory_summary=summary)
     assert "earlier iterations omitted" in text and "Iteration 499:" in text and "Iteration 1:\n" not in text
+
+
+def test_only_a_runs_first_prompt_holds_the_example_reply() -> None:
+    # Small models stuck on a fix copied the example (its file app/net.py, its code) into later replies,
+    # never into a first one: it teaches the first reply's form and goes after that.
+    builder = ContextBuilder()
+    common = {
+        "task": "fix it",
+        "test_command": "pytest -q",
+        "memory_summary": "",
+        "tests": None,
+        "max_iterations": 5,
+    }
+    first = builder.build(last=None, iteration=1, **common)
+    later = builder.build(last=LastIteration(number=1, observations=[]), iteration=2, **common)
+    assert "app/net.py" in first[0].content
+    assert "app/net.py" not in later[0].content and "Connection(host" not in later[0].content
+    assert later[0].content.endswith(first[0].content.split("The reply must validate", 1)[1])

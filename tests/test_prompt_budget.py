@@ -21,6 +21,7 @@ from glmagent.prompt import (
     ContextBuilder,
     LastIteration,
     _cap,
+    _without_example,
     estimate_tokens,
     prompt_tokens,
 )
@@ -118,12 +119,16 @@ def test_the_first_prompt_carries_the_map_and_later_ones_do_not(repo: Path) -> N
 # -- the prompt budget --------------------------------------------------------------------------------------
 
 
-def _huge_prompt(builder: ContextBuilder, size: int, char: str = "x") -> list:
+def _huge_prompt(builder: ContextBuilder, size: int, char: str = "x", *, first: bool = False) -> list:
+    """A prompt whose every part is `size` characters; `first`: of a run's first iteration (with the example
+    reply in the rules)."""
     return builder.build(
         task="fix it " + char * size,
         test_command="pytest -q",
         memory_summary="".join(f"Iteration {i}:\n- {char * 200}\n\n" for i in range(size // 200)),
-        last=LastIteration(
+        last=None
+        if first
+        else LastIteration(
             number=3,
             observations=[
                 Observation(tool="run", status="ok", summary="s", output=char * size) for _ in range(5)
@@ -151,7 +156,8 @@ def test_the_whole_prompt_stays_within_its_token_budget_however_large_the_parts(
     user = messages[1].content
     assert user.startswith("# Task\nfix it") and user.endswith("Reply with one JSON object.")
     assert "characters cut" in user
-    assert messages[0].content == builder.system_prompt("pytest -q")  # the rules stay whole
+    # the rules stay whole (a later iteration's: without the example reply)
+    assert messages[0].content == _without_example(builder.system_prompt("pytest -q"))
 
     retry = builder.retry(messages, "not json " + char * 50_000, "no JSON object found")
     assert prompt_tokens(retry) <= budget
@@ -166,7 +172,7 @@ def test_a_small_prompt_is_left_alone() -> None:
 
 def test_shrinking_after_a_context_error_keeps_about_a_quarter() -> None:
     builder = ContextBuilder(prompt_budget=50_000)
-    messages = _huge_prompt(builder, 200_000)
+    messages = _huge_prompt(builder, 200_000, first=True)
     shrunk = builder.shrink(messages)
     # The rules and the schema stay whole; only the example reply goes.
     assert shrunk[0].content.endswith(messages[0].content.split("The reply must validate", 1)[1])
