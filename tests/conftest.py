@@ -52,8 +52,8 @@ _XDG_DIRS = {
     "XDG_RUNTIME_DIR": "run",
 }
 _real_home: Path | None = None
-#: A file made when the session started (in the private home): what changed in the real home since is newer.
-_session_mark: Path | None = None
+#: In the session's private home, written as the session starts: what changed in the real home since is newer.
+_SESSION_MARK = ".gitconfig"
 
 
 def _is_worker(config: pytest.Config) -> bool:
@@ -65,7 +65,7 @@ def _private_home() -> Path:
     home = Path(tempfile.mkdtemp(prefix="glmagent-tests-home-"))
     for relative in _XDG_DIRS.values():
         (home / relative).mkdir(parents=True, mode=0o700, exist_ok=True)
-    (home / ".gitconfig").write_text(
+    (home / _SESSION_MARK).write_text(
         "[user]\n\tname = glmagent tests\n\temail = tests@example.invalid\n"
         "[commit]\n\tgpgsign = false\n[init]\n\tdefaultBranch = main\n",
         encoding="utf-8",
@@ -93,8 +93,6 @@ def pytest_configure(config: pytest.Config) -> None:
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     _real_home = Path(os.path.expanduser("~")).resolve()
     home = _private_home()
-    global _session_mark
-    _session_mark = home / ".gitconfig"
     os.environ[_SESSION_HOME] = str(home)
     os.environ["HOME"] = str(home)
     os.environ["USERPROFILE"] = str(home)  # Path.home() on Windows
@@ -185,7 +183,7 @@ def _untimed_parsing() -> None:
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     """Fail the run when anything under the real home changed while it ran."""
-    if _is_worker(session.config) or _real_home is None or _session_mark is None:
+    if _is_worker(session.config) or _real_home is None:
         return
     if _policy_warming is not None:
         _policy_warming.wait()  # long done by now: collect its exit status
@@ -195,7 +193,8 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         stored = dict(cache.get(_FILE_SECONDS, {}) or {})
         stored.update({name: round(seconds, 2) for name, seconds in _file_seconds.items()})
         cache.set(_FILE_SECONDS, stored)
-    changed = home_changes(_real_home, _session_mark.stat().st_mtime_ns)
+    since_ns = (Path(os.environ[_SESSION_HOME]) / _SESSION_MARK).stat().st_mtime_ns
+    changed = home_changes(_real_home, since_ns)
     private = os.environ.get(_SESSION_HOME)
     if private:
         shutil.rmtree(private, ignore_errors=True)

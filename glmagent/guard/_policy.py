@@ -36,6 +36,12 @@ _PROVEN_BUILTIN: dict[bytes, frozenset[str]] = {}
 """The built-in rules' ids, by the sha256 of the built-in file whose policy alone was proven on its examples
 (in this process, or before the load cache stored it)."""
 
+
+def _remember_proven(builtin_data: bytes, policy: Policy) -> None:
+    """`policy`, of the built-in file `builtin_data` alone, is proven: remember its rules' ids."""
+    _PROVEN_BUILTIN[hashlib.sha256(builtin_data).digest()] = frozenset(r.id for r in policy.rules)
+
+
 Role = Literal["builtin", "user", "project"]
 _USER_KEYS = {"version", "rule", "policy", "allow"}
 
@@ -148,7 +154,7 @@ class Policy:
                 policy = cls(compiled, rules, sources, allowlist)
                 policy.from_cache = True
                 if len(files) == 1:
-                    _PROVEN_BUILTIN[hashlib.sha256(files[0][2]).digest()] = frozenset(r.id for r in rules)
+                    _remember_proven(files[0][2], policy)
                 return policy
         policy = cls._build(files)
         body = _cache.dumps(policy._parts()) if key is not None else None
@@ -156,7 +162,7 @@ class Policy:
             policy._proven_elsewhere = cls._proven_builtin_ids(files[0][2], use_cache)
         policy.self_check()
         if len(files) == 1:
-            _PROVEN_BUILTIN[hashlib.sha256(files[0][2]).digest()] = frozenset(r.id for r in policy.rules)
+            _remember_proven(files[0][2], policy)
         if key is not None and body is not None:
             _cache.store(key, body)
         return policy
