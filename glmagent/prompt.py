@@ -21,6 +21,7 @@ from pydantic import BaseModel
 from glmagent.contract import REQUIRED_FIELDS, ToolName
 from glmagent.memory import iteration_blocks
 from glmagent.observation import Observation
+from glmagent.patching import REWRITE_MAX_LINES
 from glmagent.planners.base import ChatMessage
 from glmagent.testing import TestOutcome, trim_test_output
 
@@ -86,9 +87,11 @@ Rules:
       the lines that replace them
       >>>>>>> REPLACE
   The SEARCH lines must occur exactly once in the file, indentation included: add a neighbouring line
-  when they are not unique. A unified diff (`--- a/PATH`, `+++ b/PATH`, `@@` hunks of ' ', '-' and '+'
-  lines) is accepted too. A new file: an empty SEARCH part. Never write placeholders such as
-  `... rest unchanged ...`. A change that does not match the file is refused, the file stays unchanged,
+  when they are not unique. A short file (up to {rewrite_max} lines) may instead be sent whole: one block
+  with an empty SEARCH part and, after "=======", the complete new file, unchanged lines included. A new
+  file: the same form. A unified diff (`--- a/PATH`, `+++ b/PATH`, `@@` hunks of ' ', '-' and '+' lines)
+  is accepted too. Never write placeholders such as `... rest unchanged ...`. A change that does not \
+match the file is refused, the file stays unchanged,
   and the refusal shows the file's real lines.
 - Edit only files whose current content you have been shown (under "# Files", or by read_file).
 - run is checked by a command policy. Destructive commands (recursive or forced deletes, disk formatting,
@@ -168,6 +171,7 @@ class ContextBuilder:
         return SYSTEM_RULES.format(
             tools=tools,
             tests_rule=tests_rule,
+            rewrite_max=REWRITE_MAX_LINES,
             example_heading=_EXAMPLE_HEADING,
             example=json.dumps(_EXAMPLE_REPLY),
             schema=json.dumps(strict_planner_schema(), separators=(",", ":")),

@@ -88,6 +88,87 @@ def test_search_replace_with_an_empty_search_creates_a_missing_file() -> None:
     assert result.action == "create" and result.content == b"VALUE = 1\n"
 
 
+def _whole(content: bytes) -> str:
+    return "<<<<<<< SEARCH\n=======\n" + content.decode() + ">>>>>>> REPLACE\n"
+
+
+def test_a_short_file_sent_whole_is_applied_as_the_change_it_makes() -> None:
+    result = apply_patch("stats.py", STATS, _whole(FIXED))
+
+    assert result.content == FIXED
+    assert (result.added, result.removed) == (2, 0)
+    assert "@@ -3,6 +3,8 @@" in result.diff  # the change with real context, not the whole file replaced
+    assert "read as the whole file rewritten" in result.summary()
+
+
+def test_a_file_sent_whole_keeps_the_files_line_endings_and_final_newline() -> None:
+    crlf = STATS.replace(b"\n", b"\r\n").rstrip(b"\r\n")
+
+    result = apply_patch("stats.py", crlf, _whole(FIXED))
+
+    assert result.content == FIXED.replace(b"\n", b"\r\n").rstrip(b"\r\n")
+
+
+@pytest.mark.parametrize(
+    ("content", "says"),
+    [
+        # another file's content, or a fragment of this one: most lines gone
+        (b"VALUE = 1\n", "leaves out"),
+        (
+            b'def mean(values):\n    """Return the arithmetic mean of values."""\n    return 0.0\n',
+            "leaves out",
+        ),
+        # the changed function alone, the other one dropped: few lines, but a definition, gone
+        (FIXED.split(b"\n\n\ndef spread")[0] + b"\n", "no longer defines spread"),
+        # elided code
+        (
+            FIXED.replace(b"    return max(values) - min(values)\n", b"    # ... rest unchanged ...\n"),
+            "placeholder",
+        ),
+    ],
+    ids=["other content", "a fragment", "a definition dropped", "a placeholder"],
+)
+def test_content_sent_whole_that_is_not_this_file_revised_is_refused(content: bytes, says: str) -> None:
+    with pytest.raises(PatchRejected) as refused:
+        apply_patch("stats.py", STATS, _whole(content))
+
+    assert says in str(refused.value)
+    assert refused.value.reason in ("new_file_exists", "placeholder")
+
+
+def test_a_long_file_cannot_be_sent_whole() -> None:
+    from glmagent.patching import REWRITE_MAX_LINES
+
+    long = b"".join(b"x%d = %d\n" % (i, i) for i in range(REWRITE_MAX_LINES + 1))
+
+    with pytest.raises(PatchRejected) as refused:
+        apply_patch("consts.py", long, _whole(long.replace(b"x0 = 0", b"x0 = 1")))
+
+    assert refused.value.reason == "new_file_exists" and "SEARCH/REPLACE" in str(refused.value)
+
+
+def test_a_file_sent_whole_unchanged_is_already_applied() -> None:
+    with pytest.raises(PatchRejected) as refused:
+        apply_patch("stats.py", STATS, _whole(STATS))
+
+    assert refused.value.reason == "already_applied"
+
+
+def test_only_a_short_files_stale_refusal_offers_sending_it_whole() -> None:
+    from glmagent.patching import REWRITE_MAX_LINES
+
+    stale = "<<<<<<< SEARCH\n    return total / count\n=======\n    return 0.0\n>>>>>>> REPLACE\n"
+    long = STATS + b"".join(b"X%d = %d\n" % (i, i) for i in range(REWRITE_MAX_LINES))
+    messages = []
+    for content in (STATS, long):
+        with pytest.raises(PatchRejected) as refused:
+            apply_patch("stats.py", content, stale)
+        assert refused.value.reason == "stale_context"
+        messages.append(str(refused.value))
+
+    assert "send it whole" in messages[0] and "send it whole" not in messages[1]
+
+
 def test_search_lines_found_nowhere_are_refused_with_the_lines_they_were_meant_to_be() -> None:
     diff = (
         '<<<<<<< SEARCH\n    """Return the arithmetic mean of values"""\n    return sum(values) / len(vals)\n'

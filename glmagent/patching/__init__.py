@@ -4,7 +4,8 @@
 the caller confines `path`, reads the file, and writes `content` atomically or deletes the file.
 
 Forms: unified diffs, and SEARCH/REPLACE blocks (`<<<<<<< SEARCH` / `=======` / `>>>>>>> REPLACE`), read
-as hunks of removed and added lines.
+as hunks of removed and added lines; one block with an empty SEARCH part over a short existing file sends
+the file whole (`_rewrite`: turned into hunks with real context).
 
 Forgiven form: @@ numbers and counts (hints only), placeholder or missing @@/---/+++ headers, a/ b/
 prefixes, labels, timestamps, header paths that are a path suffix of `path` (or the reverse), fenced
@@ -20,7 +21,8 @@ Refused meaning, as `glmagent.errors.PatchRejected(message, reason=...)`, the fi
     stale_context        unchanged/removed lines not in the file (quoted, with the closest region)
     already_applied      the hunk's new side is present and its old side is not
     placeholder          "// ... rest unchanged ..." style lines standing for real code
-    new_file_exists      a new-file diff over an existing non-empty file
+    new_file_exists      a new-file diff over an existing non-empty file; a file sent whole (an empty SEARCH
+                         part, `_rewrite`) that is long, or whose content is not a revision of it
     partial_delete       a deletion ('+++ /dev/null') whose removed lines are not the whole file
     wrong_file           headers naming another file: one file per call
     overlap              two hunks changing the same lines
@@ -32,5 +34,6 @@ Refused meaning, as `glmagent.errors.PatchRejected(message, reason=...)`, the fi
 
 from glmagent.patching._apply import apply_patch
 from glmagent.patching._result import HunkReport, PatchResult
+from glmagent.patching._rewrite import REWRITE_MAX_LINES
 
-__all__ = ["HunkReport", "PatchResult", "apply_patch"]
+__all__ = ["REWRITE_MAX_LINES", "HunkReport", "PatchResult", "apply_patch"]

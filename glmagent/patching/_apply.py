@@ -15,6 +15,7 @@ from glmagent.patching._paths import display_name, header_agrees
 from glmagent.patching._placeholder import placeholder_strength
 from glmagent.patching._report import Opcode, Region, context_view, count_changes, opcodes, unified_diff
 from glmagent.patching._result import HunkReport, PatchResult
+from glmagent.patching._rewrite import REWRITE_MAX_LINES, is_whole_file, rewrite_hunks
 from glmagent.patching._syntax import check_python_syntax
 from glmagent.patching._text import FileText, decode_file, encode_text
 
@@ -276,6 +277,11 @@ def _modify(path: str, target: FileText, hunks: list[Hunk]) -> PatchResult:
         )
     if not target.lines and all(k in "+b" for h in hunks for k in h.kinds):
         return _create(path, target.bom + target.text.encode(target.encoding), hunks, explicit=False)
+    rewrite_note = None
+    new_content = hunks[0].new_lines
+    if is_whole_file(hunks) and keyed("trailing_ws", new_content) != keyed("trailing_ws", target.lines):
+        _strong_placeholder(new_content, f"The whole new content of {path}")
+        hunks, rewrite_note = rewrite_hunks(path, target, new_content)
     _check_anchorless(path, target, hunks)
     _check_placeholders(hunks)
     locator = Locator(target.lines, hunks, _tiers_for(path))
@@ -287,10 +293,14 @@ def _modify(path: str, target: FileText, hunks: list[Hunk]) -> PatchResult:
         except HunkFailure as failure:
             failures.append(failure)
     if failures:
-        raise _combined(failures, len(hunks))
+        short = rewrite_note is None and len(target.lines) <= REWRITE_MAX_LINES
+        raise _combined(failures, len(hunks), offer_whole=short)
     placements = _drop_duplicates(placements)
     changing = [p for p in placements if p.hunk.changes]
-    return _assemble(path, target, changing, [p for p in placements if not p.hunk.changes])
+    result = _assemble(path, target, changing, [p for p in placements if not p.hunk.changes])
+    if rewrite_note is not None and result.hunks:
+        result.hunks[0].notes.insert(0, rewrite_note)
+    return result
 
 
 # Languages in which '...' and "..." are the same string; elsewhere ('a' a char, "$x" interpolated) the
@@ -362,7 +372,9 @@ def _check_placeholders(hunks: list[Hunk]) -> None:
             )
 
 
-def _combined(failures: list[HunkFailure], total: int) -> PatchRejected:
+def _combined(failures: list[HunkFailure], total: int, *, offer_whole: bool = False) -> PatchRejected:
+    """One refusal for every failed hunk; `offer_whole` (a short file) also teaches sending it whole, the
+    form that needs no lines recalled exactly."""
     if len(failures) == 1:
         message = failures[0].message
     else:
@@ -374,6 +386,11 @@ def _combined(failures: list[HunkFailure], total: int) -> PatchRejected:
         message += (
             f"\n(The other {others} hunk{'s' if others != 1 else ''} matched, but nothing was applied: a "
             "diff applies whole or not at all. Resend it with every hunk fixed.)"
+        )
+    if offer_whole and any(f.reason == "stale_context" for f in failures):
+        message += (
+            "\nOr, as the file is short, send it whole: one block with an empty SEARCH part and, after "
+            "'=======', the complete new file (every unchanged line too)."
         )
     suggestion = failures[0].suggestion if len(failures) == 1 == total else ""
     return PatchRejected(message, reason=failures[0].reason, suggestion=suggestion)
