@@ -61,17 +61,33 @@ class World:
                 shutil.copy2(REPO_ROOT / relative, source / relative)
             deps = self.base / "deps"
             deps.mkdir()
-            purelib = Path(sysconfig.get_paths()["purelib"])
-            for entry in purelib.iterdir():
-                if not entry.name.lower().startswith(("glmagent", "_editable_impl_glmagent", "__editable__")):
+            for entry in PURELIB.iterdir():
+                # Not pip: the README's own `python3 -m venv .venv` installs it, and only when no pip is
+                # importable there already. With this environment's pip seen through deps.pth, the venv got
+                # none, and the README's `pip` was this environment's: it installed the copy over the
+                # glmagent under test.
+                if not _ours(entry.name) and entry.name != "pip" and not entry.name.startswith("pip-"):
                     (deps / entry.name).symlink_to(entry)
-            # Without pip: the README's own `python3 -m venv .venv` installs it (installing it twice was 3 s).
+            # No pip yet: the README's `python3 -m venv .venv` installs it (installing it twice was 3 s).
             venv = [sys.executable, "-m", "venv", "--without-pip", str(source / ".venv")]
             subprocess.run(venv, check=True, timeout=300)
             site = next((source / ".venv").glob("lib/python*/site-packages"))
             (site / "deps.pth").write_text(f"{deps}\n", encoding="utf-8")
             self.source = source
         return self.source
+
+
+PURELIB = Path(sysconfig.get_paths()["purelib"])
+
+
+def _ours(name: str) -> bool:
+    """Whether a site-packages entry is the glmagent install under test (editable or not)."""
+    return name.lower().startswith(("glmagent", "_editable_impl_glmagent", "__editable__"))
+
+
+def _installs_under_test() -> dict[str, int]:
+    """The glmagent entries of the environment under test, with their change times."""
+    return {entry.name: entry.stat().st_mtime_ns for entry in PURELIB.iterdir() if _ours(entry.name)}
 
 
 @pytest.fixture(scope="module")
@@ -123,6 +139,7 @@ def _run_block(world: World, block: Block) -> tuple[list[int], str]:
         cwd = world.repository_copy()
     codes = world.base / f"codes-{block.line}"
     codes.unlink(missing_ok=True)
+    before = _installs_under_test()
     script = []
     for command in block.commands:
         script.append(": skipped" if command.skip else command.text)
@@ -137,6 +154,13 @@ def _run_block(world: World, block: Block) -> tuple[list[int], str]:
         timeout=900,
     )
     exits = [int(line) for line in codes.read_text().split()] if codes.exists() else []
+    if installs:
+        assert _installs_under_test() == before, (
+            f"{block.name} installed into the environment under test, not into the copy's .venv"
+        )
+        assert any((cwd / ".venv").glob("lib/python*/site-packages/pip")), (
+            f"{block.name}: the .venv has no pip"
+        )
     return exits, done.stdout + done.stderr
 
 
