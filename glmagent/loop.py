@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping, Sequence
+from difflib import SequenceMatcher
 from enum import StrEnum
 from pathlib import Path
 from typing import Any, Protocol
@@ -787,10 +788,27 @@ class AgentLoop:
         earlier = set(failing_tests(before.output))
         broken = [t for t in failing_tests(now.output) if t not in earlier]
         if broken and (earlier or before.passed):
-            self._notes.append(
+            note = (
                 f"Your changes in iteration {self._number} made tests fail that passed before: "
                 f"{', '.join(broken[:5])}. Fix that part of the change (or undo it) as well."
             )
+            removed = self._removed_lines()
+            if removed:
+                # Small models replace the lines they meant to insert after (a guard, a check) and never
+                # see what went: quoting them is what lets such a model put them back.
+                note += " Your diffs took out these lines, which those tests may need:\n" + "\n".join(removed)
+            self._notes.append(note)
+
+    def _removed_lines(self) -> list[str]:
+        """The lines this iteration's diffs took out of the files (by file, at most `_REMOVED_SHOWN`)."""
+        assert self.focus is not None
+        shown: list[str] = []
+        for path, old in self._undo.items():
+            for line in lines_taken_out(old, self.focus.capture(path)):
+                if len(shown) == _REMOVED_SHOWN:
+                    return shown
+                shown.append(f"    {path}: {line[:_REMOVED_WIDTH]}")
+        return shown
 
     def _run_tests(self, label: str) -> TestOutcome:
         assert self.tests is not None
@@ -825,6 +843,23 @@ class AgentLoop:
         self.observer.iteration_done(self._number, block)
         self._number += 1
         self._lines = []
+
+
+_REMOVED_SHOWN = 8
+_REMOVED_WIDTH = 160
+
+
+def lines_taken_out(before: bytes | None, after: bytes | None) -> list[str]:
+    """Non-blank lines of `before` that a change removed and that `after` no longer holds anywhere (a line
+    moved or re-indented is not taken out)."""
+    old = (before or b"").decode("utf-8", "replace").splitlines()
+    new = (after or b"").decode("utf-8", "replace").splitlines()
+    kept = {line.strip() for line in new}
+    out: list[str] = []
+    for tag, i1, i2, _, _ in SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
+        if tag in ("delete", "replace"):
+            out += [line for line in old[i1:i2] if line.strip() and line.strip() not in kept]
+    return out
 
 
 def reply_limit(planner: Planner) -> str:

@@ -213,6 +213,51 @@ def test_tests_a_change_broke_are_named_to_the_model(stats_project: Path) -> Non
     assert "made tests fail that passed before: tests/test_stats.py::test_mean." in prompt(planner, 1)
 
 
+def test_lines_a_change_took_out_are_quoted_beside_the_tests_it_broke(tmp_path: Path) -> None:
+    # The live bench's 1.5B model, asked for an 'F' below 60, replaced the range check with the new branch:
+    # the range test failed from then on, and it never saw what it had removed.
+    root = tmp_path / "grades"
+    (root / "tests").mkdir(parents=True)
+    (root / "grades.py").write_text(
+        "def letter(score):\n    if not 0 <= score <= 100:\n        raise ValueError(score)\n"
+        "    if score >= 60:\n        return 'P'\n",
+        encoding="utf-8",
+    )
+    (root / "tests" / "test_grades.py").write_text(
+        "import pytest\nfrom grades import letter\n\n\ndef test_fail():\n    assert letter(10) == 'F'\n\n\n"
+        "def test_pass():\n    assert letter(70) == 'P'\n\n\n"
+        "def test_range():\n    with pytest.raises(ValueError):\n        letter(101)\n",
+        encoding="utf-8",
+    )
+    replaces_guard = (
+        "<<<<<<< SEARCH\n    if not 0 <= score <= 100:\n        raise ValueError(score)\n=======\n"
+        "    if score < 60:\n        return 'F'\n>>>>>>> REPLACE\n"
+    )
+
+    _, planner = run_task(
+        root,
+        [plan({"tool": "apply_diff", "path": "grades.py", "diff": replaces_guard}), plan()],
+        description="letter() should give 'F' below 60",
+    )
+
+    second = prompt(planner, 1)
+    assert "made tests fail that passed before: tests/test_grades.py::test_range." in second
+    quoted = second.split("which those tests may need:\n", 1)[1].splitlines()[:3]
+    assert quoted[:2] == [
+        "    grades.py:     if not 0 <= score <= 100:",
+        "    grades.py:         raise ValueError(score)",
+    ]
+
+
+def test_only_lines_gone_from_the_file_count_as_taken_out() -> None:
+    from glmagent.loop import lines_taken_out
+
+    before = b"a = 1\nb = 2\n\nc = 3\n"
+    assert lines_taken_out(before, b"b = 2\n    a = 1\nc = 4\n") == ["c = 3"]  # moved/re-indented: kept
+    assert lines_taken_out(before, None) == ["a = 1", "b = 2", "c = 3"]
+    assert lines_taken_out(None, b"x\n") == []
+
+
 def test_a_change_that_breaks_more_tests_than_it_fixes_is_undone(stats_project: Path) -> None:
     test = stats_project / "tests" / "test_stats.py"
     more = (
