@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import httpx
@@ -66,6 +66,17 @@ def _runaway_stream(sent: list[int]) -> Iterator[bytes]:
     yield b"data: [DONE]\n\n"
 
 
+def _planner(handler: Callable[[httpx.Request], httpx.Response]) -> OpenAICompatiblePlanner:
+    """A streaming planner against `handler`, without retries."""
+    return OpenAICompatiblePlanner(
+        base_url="http://127.0.0.1:9/v1",
+        model="m",
+        api_key=None,
+        retry=RetryPolicy(max_retries=0, backoff_s=0.0, jitter=lambda low, high: 0.0),
+        transport=httpx.MockTransport(handler),
+    )
+
+
 def test_the_planner_stops_reading_a_runaway_stream_and_says_why() -> None:
     sent = [0]
 
@@ -73,13 +84,7 @@ def test_the_planner_stops_reading_a_runaway_stream_and_says_why() -> None:
         events = _runaway_stream(sent)
         return httpx.Response(200, headers={"content-type": "text/event-stream"}, content=events)
 
-    planner = OpenAICompatiblePlanner(
-        base_url="http://127.0.0.1:9/v1",
-        model="m",
-        api_key=None,
-        retry=RetryPolicy(max_retries=0, backoff_s=0.0, jitter=lambda low, high: 0.0),
-        transport=httpx.MockTransport(handler),
-    )
+    planner = _planner(handler)
     reply = planner.plan([ChatMessage(role="user", content="fix it")])
 
     assert reply.finish_reason == RUNAWAY
@@ -106,13 +111,7 @@ def test_only_the_request_after_a_runaway_reply_samples() -> None:
         events = _runaway_stream([0]) if looping else _plain_stream(json.dumps(plan()))
         return httpx.Response(200, headers={"content-type": "text/event-stream"}, content=events)
 
-    planner = OpenAICompatiblePlanner(
-        base_url="http://127.0.0.1:9/v1",
-        model="m",
-        api_key=None,
-        retry=RetryPolicy(max_retries=0, backoff_s=0.0, jitter=lambda low, high: 0.0),
-        transport=httpx.MockTransport(handler),
-    )
+    planner = _planner(handler)
     finishes = [planner.plan([ChatMessage(role="user", content="fix it")]).finish_reason for _ in range(5)]
 
     assert finishes == [RUNAWAY, "stop", RUNAWAY, "stop", "stop"]
