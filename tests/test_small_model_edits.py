@@ -101,6 +101,13 @@ def test_a_short_file_sent_whole_is_applied_as_the_change_it_makes() -> None:
     assert "read as the whole file rewritten" in result.summary()
 
 
+def test_a_file_sent_whole_changes_the_right_one_of_repeated_lines() -> None:
+    original = b"x = 1\n" * 10
+    wanted = b"x = 1\n" * 5 + b"x = 2\n" + b"x = 1\n" * 4
+
+    assert apply_patch("values.txt", original, _whole(wanted)).content == wanted
+
+
 def test_a_file_sent_whole_keeps_the_files_line_endings_and_final_newline() -> None:
     crlf = STATS.replace(b"\n", b"\r\n").rstrip(b"\r\n")
 
