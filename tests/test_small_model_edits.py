@@ -88,6 +88,36 @@ def test_search_replace_with_an_empty_search_creates_a_missing_file() -> None:
     assert result.action == "create" and result.content == b"VALUE = 1\n"
 
 
+FIX_LINES = "    if len(values) == 0:\n        return 0.0\n    return sum(values) / len(values)\n"
+
+
+@pytest.mark.parametrize("opening", ["<<<<<<< HEAD", "<<<<<<< stats.py", "<<<<<<<"])
+@pytest.mark.parametrize("closing", [">>>>>>> HEAD", ">>>>>>> REPLACE", ">>>>>>> updated", ">>>>>>>"])
+def test_git_conflict_blocks_are_read_as_search_replace_blocks(opening: str, closing: str) -> None:
+    # The 1.5B model's other form: old lines above '=======', new ones below, between conflict markers.
+    diff = f"{opening}\n    return sum(values) / len(values)\n=======\n{FIX_LINES}{closing}\n"
+
+    assert apply_patch("stats.py", STATS, diff).content == FIXED
+
+
+def test_conflict_markers_in_a_unified_diff_are_lines_of_the_file() -> None:
+    merged = b"a = 1\n<<<<<<< HEAD\nb = 2\n=======\nb = 3\n>>>>>>> other\nc = 4\n"
+    diff = "@@ -1,3 +1,3 @@\n a = 1\n-<<<<<<< HEAD\n+<<<<<<< ours\n b = 2\n"
+
+    result = apply_patch("notes.txt", merged, diff)
+
+    assert result.content == merged.replace(b"<<<<<<< HEAD", b"<<<<<<< ours")
+
+
+def test_an_unclosed_conflict_block_is_not_guessed_at() -> None:
+    with pytest.raises(PatchRejected) as refused:
+        apply_patch(
+            "stats.py", STATS, "<<<<<<< HEAD\n    return sum(values) / len(values)\n=======\n    return 0.0\n"
+        )
+
+    assert refused.value.reason == "unparseable"
+
+
 def _whole(content: bytes) -> str:
     return "<<<<<<< SEARCH\n=======\n" + content.decode() + ">>>>>>> REPLACE\n"
 

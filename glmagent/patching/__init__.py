@@ -4,8 +4,9 @@
 the caller confines `path`, reads the file, and writes `content` atomically or deletes the file.
 
 Forms: unified diffs, and SEARCH/REPLACE blocks (`<<<<<<< SEARCH` / `=======` / `>>>>>>> REPLACE`), read
-as hunks of removed and added lines; one block with an empty SEARCH part over a short existing file sends
-the file whole (`_rewrite`: turned into hunks with real context).
+as hunks of removed and added lines (git conflict blocks too, `<<<<<<< HEAD` ... `>>>>>>> LABEL`); one
+block with an empty SEARCH part over a short existing file sends the file whole (`_rewrite`: turned into
+hunks with real context).
 
 Forgiven form: @@ numbers and counts (hints only), placeholder or missing @@/---/+++ headers, a/ b/
 prefixes, labels, timestamps, header paths that are a path suffix of `path` (or the reverse), fenced

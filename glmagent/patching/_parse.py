@@ -85,18 +85,39 @@ def parse_diff(diff: str) -> list[Section]:
     `>>>>>>> REPLACE`) are read as hunks of removed and added lines: the form small models get right most
     often, since it needs no per-line prefixes; the lines to find must still occur at exactly one place."""
     lines = diff_lines(diff)
-    if any(_SEARCH.match(line) for line in lines):
-        return [_search_replace(lines)]
+    conflict = _conflict_blocks(lines)
+    if conflict or any(_SEARCH.match(line) for line in lines):
+        return [_search_replace(lines, conflict=conflict)]
     return _Parser(_select_diff_lines(lines)).run()
 
 
 _SEARCH = re.compile(r"^\s*<{5,9}\s*SEARCH\s*$", re.IGNORECASE)
 _DIVIDER = re.compile(r"^\s*={5,9}\s*$")
 _REPLACE = re.compile(r"^\s*>{5,9}\s*REPLACE\s*$", re.IGNORECASE)
+_CONFLICT_OPEN = re.compile(r"^<{7}(?:[ \t]+\S.*)?$")
+_CONFLICT_CLOSE = re.compile(r"^>{7}(?:[ \t]+\S.*)?$")
 
 
-def _search_replace(lines: list[str]) -> Section:
-    """One section of hunks, one per SEARCH/REPLACE block; `--- a/x` / `+++ b/x` headers name the file."""
+def _conflict_blocks(lines: list[str]) -> bool:
+    """Whether the text is written as git conflict blocks (`<<<<<<< HEAD`, the old lines, `=======`, the new
+    ones, `>>>>>>> LABEL`): the form small models reach for beside SEARCH/REPLACE, with the same meaning.
+    Only when no `@@` hunk is there (a unified diff may carry a file's own conflict markers as lines) and
+    a block is complete, markers at the line start as git writes them."""
+    if any(line.startswith("@@") for line in lines):
+        return False
+    opening = next((i for i, line in enumerate(lines) if _CONFLICT_OPEN.match(line)), None)
+    if opening is None:
+        return False
+    divider = next((j for j in range(opening + 1, len(lines)) if _DIVIDER.match(lines[j])), None)
+    return divider is not None and any(_CONFLICT_CLOSE.match(line) for line in lines[divider + 1 :])
+
+
+def _search_replace(lines: list[str], *, conflict: bool = False) -> Section:
+    """One section of hunks, one per SEARCH/REPLACE block (or conflict block, with `conflict`); `--- a/x` /
+    `+++ b/x` headers name the file."""
+    opens, closes = (_SEARCH, _CONFLICT_OPEN), (_REPLACE, _CONFLICT_CLOSE)
+    if not conflict:
+        opens, closes = opens[:1], closes[:1]
     section = Section()
     i = 0
     while i < len(lines):
@@ -105,13 +126,13 @@ def _search_replace(lines: list[str]) -> Section:
             (_Parser._old_header if line.startswith("-") else _Parser._new_header)(section, line[4:])
             i += 1
             continue
-        if not _SEARCH.match(line):
+        if not any(p.match(line) for p in opens):
             i += 1  # prose, fences or a file name around the blocks
             continue
         start = i + 1
         divider = next((j for j in range(start, len(lines)) if _DIVIDER.match(lines[j])), None)
         end = (
-            next((j for j in range(divider + 1, len(lines)) if _REPLACE.match(lines[j])), None)
+            next((j for j in range(divider + 1, len(lines)) if any(p.match(lines[j]) for p in closes)), None)
             if divider is not None
             else None
         )
