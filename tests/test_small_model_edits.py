@@ -100,6 +100,27 @@ def test_git_conflict_blocks_are_read_as_search_replace_blocks(opening: str, clo
     assert apply_patch("stats.py", STATS, diff).content == FIXED
 
 
+def _numbered(text: bytes) -> str:
+    """`text` as the prompt shows a file: ` 7 |     return x`."""
+    return "".join(f"{n:>2} | {line}\n" for n, line in enumerate(text.decode().splitlines(), 1))
+
+
+def test_lines_copied_with_the_prompts_line_numbers_are_read_without_them() -> None:
+    # The bench's model, offered to send a short file whole, copied it with the numbers shown beside it.
+    both = f"<<<<<<< SEARCH\n{_numbered(STATS)}=======\n{_numbered(FIXED)}>>>>>>> REPLACE\n"
+    whole = f"<<<<<<< HEAD\n=======\n{_numbered(FIXED)}>>>>>>> HEAD\n"
+
+    assert apply_patch("stats.py", STATS, both).content == FIXED
+    assert apply_patch("stats.py", STATS, whole).content == FIXED
+
+
+def test_numbered_new_lines_beside_unnumbered_old_ones_are_taken_as_written() -> None:
+    table = b"# Steps\n\n1 | build\n2 | test\n"
+    diff = "<<<<<<< SEARCH\n1 | build\n2 | test\n=======\n1 | build\n2 | lint\n3 | test\n>>>>>>> REPLACE\n"
+
+    assert apply_patch("STEPS.md", table, diff).content == b"# Steps\n\n1 | build\n2 | lint\n3 | test\n"
+
+
 def test_conflict_markers_in_a_unified_diff_are_lines_of_the_file() -> None:
     merged = b"a = 1\n<<<<<<< HEAD\nb = 2\n=======\nb = 3\n>>>>>>> other\nc = 4\n"
     diff = "@@ -1,3 +1,3 @@\n a = 1\n-<<<<<<< HEAD\n+<<<<<<< ours\n b = 2\n"

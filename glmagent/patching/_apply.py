@@ -10,7 +10,7 @@ from pathlib import PurePosixPath
 from glmagent.errors import PatchRejected
 from glmagent.patching._locate import HunkFailure, Locator, Placement, numbered, quote
 from glmagent.patching._match import QUOTE_BLIND_TIERS, TIERS, Tier, keyed
-from glmagent.patching._parse import Hunk, Section, no_hunks_error, parse_diff
+from glmagent.patching._parse import Hunk, Section, no_hunks_error, parse_diff, without_line_numbers
 from glmagent.patching._paths import display_name, header_agrees
 from glmagent.patching._placeholder import placeholder_strength
 from glmagent.patching._report import Opcode, Region, context_view, count_changes, opcodes, unified_diff
@@ -35,6 +35,22 @@ def apply_patch(path: str, original: bytes | None, diff: str) -> PatchResult:
 
 def _apply(path: str, original: bytes | None, diff: str) -> PatchResult:
     sections = parse_diff(diff)
+    try:
+        return _apply_sections(path, original, sections, diff)
+    except PatchRejected as refused:
+        bare = without_line_numbers(sections)
+        if bare is None:
+            raise
+        try:
+            result = _apply_sections(path, original, bare, diff)
+        except PatchRejected:
+            raise refused from None  # the refusal of the diff as written says what to fix
+    if result.hunks:
+        result.hunks[0].notes.insert(0, "read without the line numbers copied from the prompt")
+    return result
+
+
+def _apply_sections(path: str, original: bytes | None, sections: list[Section], diff: str) -> PatchResult:
     _check_one_file(sections, path)
     hunks = [h for s in sections for h in s.hunks]
     creating = any(s.old_null for s in sections)

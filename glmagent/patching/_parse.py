@@ -8,7 +8,7 @@ lost (kind "b"); it is blank context in an edit, and a blank added/removed line 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from glmagent.errors import PatchRejected
 from glmagent.patching._text import diff_lines
@@ -96,6 +96,51 @@ _DIVIDER = re.compile(r"^\s*={5,9}\s*$")
 _REPLACE = re.compile(r"^\s*>{5,9}\s*REPLACE\s*$", re.IGNORECASE)
 _CONFLICT_OPEN = re.compile(r"^<{7}(?:[ \t]+\S.*)?$")
 _CONFLICT_CLOSE = re.compile(r"^>{7}(?:[ \t]+\S.*)?$")
+
+
+_GUTTER = re.compile(r"^\s*\d+ \|(?: (.*))?$")
+
+
+def _gutter_free(texts: list[str]) -> list[str] | None:
+    """`texts` without the prompt's line numbers (` 7 |     return x`) when every non-blank line carries
+    them (two at least), else None."""
+    numbered = [_GUTTER.match(text) for text in texts]
+    if sum(m is not None for m in numbered) < 2:
+        return None
+    if any(m is None and text.strip() for m, text in zip(numbered, texts, strict=True)):
+        return None
+    return [(m.group(1) or "") if m is not None else text for m, text in zip(numbered, texts, strict=True)]
+
+
+def without_line_numbers(sections: list[Section]) -> list[Section] | None:
+    """The SEARCH/REPLACE blocks read without the line numbers a model copied from the prompt along with
+    the lines, or None when no block has them. Only a second reading, when the blocks as written do not
+    apply: a file's own lines can look numbered (a table). A block's new part loses its numbers only beside
+    an old part that had them too, or none (a file sent whole)."""
+    changed = False
+    bare_sections: list[Section] = []
+    for section in sections:
+        bare = replace(section, hunks=[])
+        for hunk in section.hunks:
+            old, new = hunk.old_lines, hunk.new_lines
+            bare_old = _gutter_free(old) if hunk.header == "SEARCH/REPLACE" else None
+            bare_new = (
+                _gutter_free(new) if hunk.header == "SEARCH/REPLACE" and (bare_old or not old) else None
+            )
+            if bare_old is None and bare_new is None:
+                bare.hunks.append(hunk)
+                continue
+            changed = True
+            copy = Hunk(index=hunk.index, header=hunk.header, diff_line=hunk.diff_line)
+            for kind, texts in (
+                ("-", old if bare_old is None else bare_old),
+                ("+", new if bare_new is None else bare_new),
+            ):
+                copy.kinds.extend(kind for _ in texts)
+                copy.texts.extend(texts)
+            bare.hunks.append(copy)
+        bare_sections.append(bare)
+    return bare_sections if changed else None
 
 
 def _conflict_blocks(lines: list[str]) -> bool:
