@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import httpx
@@ -20,7 +20,7 @@ from glmagent.agent import CodingAgent
 from glmagent.audit import verify_log
 from glmagent.config import Settings
 from glmagent.planners.base import ChatMessage, PlannerReply
-from glmagent.planners.openai_compat import RUNAWAY_RETRY_TEMPERATURE, OpenAICompatiblePlanner
+from glmagent.planners.openai_compat import OpenAICompatiblePlanner
 from glmagent.planners.retry import RetryPolicy
 from glmagent.planners.runaway import MIN_SPAN, RUNAWAY, repeated_unit
 
@@ -66,17 +66,6 @@ def _runaway_stream(sent: list[int]) -> Iterator[bytes]:
     yield b"data: [DONE]\n\n"
 
 
-def _planner(handler: Callable[[httpx.Request], httpx.Response]) -> OpenAICompatiblePlanner:
-    """A streaming planner against `handler`, without retries."""
-    return OpenAICompatiblePlanner(
-        base_url="http://127.0.0.1:9/v1",
-        model="m",
-        api_key=None,
-        retry=RetryPolicy(max_retries=0, backoff_s=0.0, jitter=lambda low, high: 0.0),
-        transport=httpx.MockTransport(handler),
-    )
-
-
 def test_the_planner_stops_reading_a_runaway_stream_and_says_why() -> None:
     sent = [0]
 
@@ -84,39 +73,18 @@ def test_the_planner_stops_reading_a_runaway_stream_and_says_why() -> None:
         events = _runaway_stream(sent)
         return httpx.Response(200, headers={"content-type": "text/event-stream"}, content=events)
 
-    planner = _planner(handler)
+    planner = OpenAICompatiblePlanner(
+        base_url="http://127.0.0.1:9/v1",
+        model="m",
+        api_key=None,
+        retry=RetryPolicy(max_retries=0, backoff_s=0.0, jitter=lambda low, high: 0.0),
+        transport=httpx.MockTransport(handler),
+    )
     reply = planner.plan([ChatMessage(role="user", content="fix it")])
 
     assert reply.finish_reason == RUNAWAY
     assert reply.text.startswith(OPENING + ESCAPES * 2)  # what came before the cut is kept, for the audit
     assert sent[0] < 200, "the stream was read far past the point where it began repeating"
-
-
-def _plain_stream(text: str) -> Iterator[bytes]:
-    part = {"model": "m", "choices": [{"index": 0, "delta": {"content": text}}]}
-    yield f"data: {json.dumps(part)}\n\n".encode()
-    done = {"model": "m", "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}
-    yield f"data: {json.dumps(done)}\n\n".encode()
-    yield b"data: [DONE]\n\n"
-
-
-def test_only_the_request_after_a_runaway_reply_samples() -> None:
-    """Greedy decoding that fell into a loop falls into it again on a retry that differs by one refusal."""
-    temperatures: list[float] = []
-    runaway = {1, 3}  # the first and third replies loop
-
-    def handler(request: httpx.Request) -> httpx.Response:
-        temperatures.append(json.loads(request.content)["temperature"])
-        looping = len(temperatures) in runaway
-        events = _runaway_stream([0]) if looping else _plain_stream(json.dumps(plan()))
-        return httpx.Response(200, headers={"content-type": "text/event-stream"}, content=events)
-
-    planner = _planner(handler)
-    finishes = [planner.plan([ChatMessage(role="user", content="fix it")]).finish_reason for _ in range(5)]
-
-    assert finishes == [RUNAWAY, "stop", RUNAWAY, "stop", "stop"]
-    assert temperatures == [0.0, RUNAWAY_RETRY_TEMPERATURE, 0.0, RUNAWAY_RETRY_TEMPERATURE, 0.0]
-    assert RUNAWAY_RETRY_TEMPERATURE > 0.0
 
 
 class _RunawayThenFix:

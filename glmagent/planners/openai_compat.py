@@ -147,12 +147,6 @@ _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 _FILTERED_FINISH = frozenset({"content_filter", "sensitive"})
 """`finish_reason` values meaning the provider's filter stopped the reply (OpenAI, GLM)."""
 
-RUNAWAY_RETRY_TEMPERATURE = 0.7
-"""Temperature of the request after a reply cut off as a loop. At temperature 0 the retry, whose prompt
-differs only by the refusal, fell into the same loop again (the live bench: a 1.5B model's `\\n` repeated
-twice, ending the task); sampling is the usual way out of a greedy decoding loop. The request after a
-reply that ended normally is back at the configured temperature."""
-
 
 class OpenAICompatiblePlanner:
     """Plans by calling ``POST {base_url}/chat/completions`` and returning ``choices[0].message.content``.
@@ -232,8 +226,6 @@ class OpenAICompatiblePlanner:
         self.stream = stream
         """Ask for a streamed reply (server-sent events): its silence, not its length, decides a timeout."""
         self._stream_usage = True
-        self._after_runaway = False
-        """The last reply was cut off as a loop: the next request samples (`RUNAWAY_RETRY_TEMPERATURE`)."""
 
     @property
     def json_mode(self) -> bool:
@@ -372,8 +364,6 @@ class OpenAICompatiblePlanner:
             body["stream_options"] = {"include_usage": True}
         if self.temperature is not None:
             body["temperature"] = self.temperature
-            if self._after_runaway:
-                body["temperature"] = max(self.temperature, RUNAWAY_RETRY_TEMPERATURE)
         if self.max_tokens is not None:
             body[self._tokens_field] = self.max_tokens
         if fmt == "json_schema" and self.schema is not None:
@@ -607,7 +597,6 @@ class OpenAICompatiblePlanner:
                 )
         if finish in ("length", RUNAWAY):
             log.warning("planner.truncated", planner=self.name, finish_reason=finish)
-        self._after_runaway = finish == RUNAWAY
 
         usage = _usage(data.get("usage"))
         model = data.get("model") if isinstance(data.get("model"), str) else self.model
