@@ -130,11 +130,22 @@ def test_conflict_markers_in_a_unified_diff_are_lines_of_the_file() -> None:
     assert result.content == merged.replace(b"<<<<<<< HEAD", b"<<<<<<< ours")
 
 
-def test_an_unclosed_conflict_block_is_not_guessed_at() -> None:
+@pytest.mark.parametrize("ending", ["", "=======\n", "=======\n\n"])
+def test_a_last_conflict_block_may_end_with_the_text(ending: str) -> None:
+    # The model's replies were complete (valid JSON), so every line after the divider is what it meant.
+    diff = f"<<<<<<< HEAD\n    return sum(values) / len(values)\n=======\n{FIX_LINES}{ending}"
+
+    assert apply_patch("stats.py", STATS, diff).content == FIXED
+
+
+def test_a_conflict_block_left_open_before_more_markers_is_not_guessed_at() -> None:
+    diff = (
+        "<<<<<<< HEAD\n    return sum(values) / len(values)\n=======\n    return 0.0\n"
+        "<<<<<<< HEAD\n    return max(values) - min(values)\n=======\n    return 0\n"
+    )
+
     with pytest.raises(PatchRejected) as refused:
-        apply_patch(
-            "stats.py", STATS, "<<<<<<< HEAD\n    return sum(values) / len(values)\n=======\n    return 0.0\n"
-        )
+        apply_patch("stats.py", STATS, diff)
 
     assert refused.value.reason == "unparseable"
 

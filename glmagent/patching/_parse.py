@@ -147,14 +147,36 @@ def _conflict_blocks(lines: list[str]) -> bool:
     """Whether the text is written as git conflict blocks (`<<<<<<< HEAD`, the old lines, `=======`, the new
     ones, `>>>>>>> LABEL`): the form small models reach for beside SEARCH/REPLACE, with the same meaning.
     Only when no `@@` hunk is there (a unified diff may carry a file's own conflict markers as lines) and
-    a block is complete, markers at the line start as git writes them."""
+    a block is complete, markers at the line start as git writes them; the last block may end with the
+    text (`_open_end`)."""
     if any(line.startswith("@@") for line in lines):
         return False
     opening = next((i for i, line in enumerate(lines) if _CONFLICT_OPEN.match(line)), None)
     if opening is None:
         return False
     divider = next((j for j in range(opening + 1, len(lines)) if _DIVIDER.match(lines[j])), None)
-    return divider is not None and any(_CONFLICT_CLOSE.match(line) for line in lines[divider + 1 :])
+    if divider is None:
+        return False
+    return (
+        any(_CONFLICT_CLOSE.match(line) for line in lines[divider + 1 :])
+        or _open_end(lines, divider) is not None
+    )
+
+
+def _open_end(lines: list[str], divider: int) -> int | None:
+    """Where a last conflict block left without its `>>>>>>>` line ends: at the end of the text, or at a
+    closing `=======` line (the two ways small models end one). The reply it came in was complete, so
+    every line after the divider is what the model meant as new; None when another marker line follows,
+    which would make the end a guess."""
+    end = len(lines)
+    while end > divider + 1 and not lines[end - 1].strip():
+        end -= 1
+    if end > divider + 1 and _DIVIDER.match(lines[end - 1]):
+        end -= 1
+    markers = (_CONFLICT_OPEN, _CONFLICT_CLOSE, _DIVIDER, _SEARCH, _REPLACE)
+    if any(p.match(line) for line in lines[divider + 1 : end] for p in markers):
+        return None
+    return end
 
 
 def _search_replace(lines: list[str], *, conflict: bool = False) -> Section:
@@ -181,6 +203,8 @@ def _search_replace(lines: list[str], *, conflict: bool = False) -> Section:
             if divider is not None
             else None
         )
+        if conflict and divider is not None and end is None:
+            end = _open_end(lines, divider)  # the last block, ended by the text: nothing but blanks follows
         if divider is None or end is None:
             raise PatchRejected(
                 f"The SEARCH/REPLACE block at line {i + 1} of the diff is not closed: it needs a line "
