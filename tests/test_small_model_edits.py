@@ -91,8 +91,10 @@ def test_search_replace_with_an_empty_search_creates_a_missing_file() -> None:
 FIX_LINES = "    if len(values) == 0:\n        return 0.0\n    return sum(values) / len(values)\n"
 
 
-@pytest.mark.parametrize("opening", ["<<<<<<< HEAD", "<<<<<<< stats.py", "<<<<<<<"])
-@pytest.mark.parametrize("closing", [">>>>>>> HEAD", ">>>>>>> REPLACE", ">>>>>>> updated", ">>>>>>>"])
+@pytest.mark.parametrize("opening", ["<<<<<<< HEAD", "<<<<<<< stats.py", "<<<<<<<", "<<<<< 1"])
+@pytest.mark.parametrize(
+    "closing", [">>>>>>> HEAD", ">>>>>>> REPLACE", ">>>>>>> updated", ">>>>>>>", ">>>>>> 1"]
+)
 def test_git_conflict_blocks_are_read_as_search_replace_blocks(opening: str, closing: str) -> None:
     # The 1.5B model's other form: old lines above '=======', new ones below, between conflict markers.
     diff = f"{opening}\n    return sum(values) / len(values)\n=======\n{FIX_LINES}{closing}\n"

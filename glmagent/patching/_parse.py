@@ -94,8 +94,8 @@ def parse_diff(diff: str) -> list[Section]:
 _SEARCH = re.compile(r"^\s*<{5,9}\s*SEARCH\s*$", re.IGNORECASE)
 _DIVIDER = re.compile(r"^\s*={5,9}\s*$")
 _REPLACE = re.compile(r"^\s*>{5,9}\s*REPLACE\s*$", re.IGNORECASE)
-_CONFLICT_OPEN = re.compile(r"^<{7}(?:[ \t]+\S.*)?$")
-_CONFLICT_CLOSE = re.compile(r"^>{7}(?:[ \t]+\S.*)?$")
+_CONFLICT_OPEN = re.compile(r"^<{5,9}(?:[ \t]*\S.*)?$")
+_CONFLICT_CLOSE = re.compile(r"^>{5,9}(?:[ \t]*\S.*)?$")
 
 
 _GUTTER = re.compile(r"^\s*\d+ \|(?: (.*))?$")
@@ -147,7 +147,8 @@ def _conflict_blocks(lines: list[str]) -> bool:
     """Whether the text is written as git conflict blocks (`<<<<<<< HEAD`, the old lines, `=======`, the new
     ones, `>>>>>>> LABEL`): the form small models reach for beside SEARCH/REPLACE, with the same meaning.
     Only when no `@@` hunk is there (a unified diff may carry a file's own conflict markers as lines) and
-    a block is complete, markers at the line start as git writes them; the last block may end with the
+    a block is complete, markers at the line start (5 to 9 of them, as models write them, git's 7
+    included); the last block may end with the
     text (`_open_end`)."""
     if any(line.startswith("@@") for line in lines):
         return False
