@@ -32,6 +32,13 @@ FIXED = STATS.replace(
 )
 
 
+def _refused(path: str, content: bytes, diff: str) -> PatchRejected:
+    """The refusal `apply_patch` answers the diff with (the test fails when it applies)."""
+    with pytest.raises(PatchRejected) as refused:
+        apply_patch(path, content, diff)
+    return refused.value
+
+
 def test_the_reported_small_model_diff_is_applied_where_its_removed_line_is() -> None:
     # A 1.5B model's reply: the docstring lost its final '.', and the return line is both context and
     # removed. Its change is clear all the same: the removed line occurs once, and is replaced.
@@ -53,19 +60,17 @@ def test_a_changed_block_whose_removed_lines_occur_twice_is_still_refused() -> N
     twice = STATS + b"\n\ndef average(values):\n    return sum(values) / len(values)\n"
     diff = "@@\n def mean(vals):\n-    return sum(values) / len(values)\n+    return 0.0\n"
 
-    with pytest.raises(PatchRejected) as refused:
-        apply_patch("stats.py", twice, diff)
+    refused = _refused("stats.py", twice, diff)
 
-    assert refused.value.reason == "stale_context"
+    assert refused.reason == "stale_context"
 
 
 def test_a_changed_block_split_by_context_is_not_placed_by_its_removed_lines() -> None:
     diff = "@@\n def mean(vals):\n-    return sum(values) / len(values)\n wrong line\n+    return 0.0\n"
 
-    with pytest.raises(PatchRejected) as refused:
-        apply_patch("stats.py", STATS, diff)
+    refused = _refused("stats.py", STATS, diff)
 
-    assert refused.value.reason == "stale_context"
+    assert refused.reason == "stale_context"
 
 
 def test_search_replace_blocks_edit_one_place_each() -> None:
@@ -146,10 +151,9 @@ def test_a_conflict_block_left_open_before_more_markers_is_not_guessed_at() -> N
         "<<<<<<< HEAD\n    return max(values) - min(values)\n=======\n    return 0\n"
     )
 
-    with pytest.raises(PatchRejected) as refused:
-        apply_patch("stats.py", STATS, diff)
+    refused = _refused("stats.py", STATS, diff)
 
-    assert refused.value.reason == "unparseable"
+    assert refused.reason == "unparseable"
 
 
 def _whole(content: bytes) -> str:
@@ -200,11 +204,10 @@ def test_a_file_sent_whole_keeps_the_files_line_endings_and_final_newline() -> N
     ids=["other content", "a fragment", "a definition dropped", "a placeholder"],
 )
 def test_content_sent_whole_that_is_not_this_file_revised_is_refused(content: bytes, says: str) -> None:
-    with pytest.raises(PatchRejected) as refused:
-        apply_patch("stats.py", STATS, _whole(content))
+    refused = _refused("stats.py", STATS, _whole(content))
 
-    assert says in str(refused.value)
-    assert refused.value.reason in ("new_file_exists", "placeholder")
+    assert says in str(refused)
+    assert refused.reason in ("new_file_exists", "placeholder")
 
 
 def test_a_long_file_cannot_be_sent_whole() -> None:
@@ -212,17 +215,15 @@ def test_a_long_file_cannot_be_sent_whole() -> None:
 
     long = b"".join(b"x%d = %d\n" % (i, i) for i in range(REWRITE_MAX_LINES + 1))
 
-    with pytest.raises(PatchRejected) as refused:
-        apply_patch("consts.py", long, _whole(long.replace(b"x0 = 0", b"x0 = 1")))
+    refused = _refused("consts.py", long, _whole(long.replace(b"x0 = 0", b"x0 = 1")))
 
-    assert refused.value.reason == "new_file_exists" and "SEARCH/REPLACE" in str(refused.value)
+    assert refused.reason == "new_file_exists" and "SEARCH/REPLACE" in str(refused)
 
 
 def test_a_file_sent_whole_unchanged_is_already_applied() -> None:
-    with pytest.raises(PatchRejected) as refused:
-        apply_patch("stats.py", STATS, _whole(STATS))
+    refused = _refused("stats.py", STATS, _whole(STATS))
 
-    assert refused.value.reason == "already_applied"
+    assert refused.reason == "already_applied"
 
 
 def test_only_a_short_files_stale_refusal_offers_sending_it_whole() -> None:
@@ -232,10 +233,9 @@ def test_only_a_short_files_stale_refusal_offers_sending_it_whole() -> None:
     long = STATS + b"".join(b"X%d = %d\n" % (i, i) for i in range(REWRITE_MAX_LINES))
     messages = []
     for content in (STATS, long):
-        with pytest.raises(PatchRejected) as refused:
-            apply_patch("stats.py", content, stale)
-        assert refused.value.reason == "stale_context"
-        messages.append(str(refused.value))
+        refused = _refused("stats.py", content, stale)
+        assert refused.reason == "stale_context"
+        messages.append(str(refused))
 
     assert "send it whole" in messages[0] and "send it whole" not in messages[1]
 
@@ -246,11 +246,10 @@ def test_search_lines_found_nowhere_are_refused_with_the_lines_they_were_meant_t
         "=======\n    return 0.0\n>>>>>>> REPLACE\n"
     )
 
-    with pytest.raises(PatchRejected) as refused:
-        apply_patch("stats.py", STATS, diff)
+    refused = _refused("stats.py", STATS, diff)
 
-    message = str(refused.value)
-    assert refused.value.reason == "stale_context"
+    message = str(refused)
+    assert refused.reason == "stale_context"
     assert 'the file has, at line 5: \'    """Return the arithmetic mean of values."""\'' in message
     assert "the file has, at line 6: '    return sum(values) / len(values)'" in message
 

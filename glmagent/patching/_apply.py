@@ -294,10 +294,10 @@ def _modify(path: str, target: FileText, hunks: list[Hunk]) -> PatchResult:
     if not target.lines and all(k in "+b" for h in hunks for k in h.kinds):
         return _create(path, target.bom + target.text.encode(target.encoding), hunks, explicit=False)
     rewrite_note = None
-    new_content = hunks[0].new_lines
-    if is_whole_file(hunks) and keyed("trailing_ws", new_content) != keyed("trailing_ws", target.lines):
-        _strong_placeholder(new_content, f"The whole new content of {path}")
-        hunks, rewrite_note = rewrite_hunks(path, target, new_content)
+    whole = hunks[0].new_lines if is_whole_file(hunks) else None
+    if whole is not None and keyed("trailing_ws", whole) != keyed("trailing_ws", target.lines):
+        _strong_placeholder(whole, f"The whole new content of {path}")
+        hunks, rewrite_note = rewrite_hunks(path, target, whole)
     _check_anchorless(path, target, hunks)
     _check_placeholders(hunks)
     locator = Locator(target.lines, hunks, _tiers_for(path))
