@@ -10,8 +10,26 @@ the program's own output.)
 
 from __future__ import annotations
 
+import sys
 from functools import cache
 from typing import Any
+
+_LEVELS = {"debug": 10, "info": 20, "msg": 20, "warning": 30, "warn": 30, "error": 40, "exception": 40}
+_floor = [0]
+
+
+def drop_below(level: int) -> None:
+    """Make calls under `level` (a `logging` level) return at once while structlog is not imported yet.
+
+    Only for the `glmagent` command, which configures structlog with that level the moment it is first
+    imported: until then such a call would be dropped anyway, only after importing structlog first (a
+    quarter of a second with rich installed, paid by every run at the default verbosity otherwise).
+    """
+    _floor[0] = level
+
+
+def _discard(*args: Any, **kwargs: Any) -> None:
+    return None
 
 
 def get_logger(name: str) -> Any:
@@ -28,6 +46,8 @@ class _Logger:
         self._name = name
 
     def __getattr__(self, method: str) -> Any:
+        if _floor[0] and _LEVELS.get(method, 100) < _floor[0] and "structlog" not in sys.modules:
+            return _discard
         import structlog
 
         if structlog.is_configured():

@@ -33,6 +33,23 @@ def _task(project: Path, tmp_path: Path, *options: str) -> subprocess.CompletedP
     )
 
 
+def test_a_run_at_the_default_verbosity_never_imports_structlog(project: Path, tmp_path: Path) -> None:
+    # Every info/debug call would be dropped by the level anyway; importing structlog (and rich's traceback
+    # machinery with it) only to drop them cost each run a quarter of a second.
+    replies = tmp_path / "replies.jsonl"
+    replies.write_text(json.dumps(plan({"tool": "read_file", "path": "app.py"})) + "\n" + json.dumps(plan()))
+    probe = (
+        "import sys; from glmagent.cli import main; code = main(sys.argv[1:]); "
+        "print('structlog imported:', 'structlog' in sys.modules, file=sys.stderr); sys.exit(code)"
+    )
+    argv = ["task", "x", "-C", str(project), "--replay", str(replies), "--sandbox", "none"]
+    quiet = subprocess.run([sys.executable, "-c", probe, *argv], capture_output=True, text=True, timeout=120)
+    assert quiet.returncode == 0 and "structlog imported: False" in quiet.stderr, quiet.stderr
+    argv.append("-v")
+    loud = subprocess.run([sys.executable, "-c", probe, *argv], capture_output=True, text=True, timeout=120)
+    assert "structlog imported: True" in loud.stderr and "[info" in loud.stderr, loud.stderr
+
+
 def _levels(stderr: str) -> set[str]:
     return {level for level in ("debug", "info", "warning") if f"[{level}" in stderr}
 

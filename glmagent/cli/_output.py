@@ -177,7 +177,10 @@ def configure_logging(verbosity: int, log_format: str, *, colour: bool) -> None:
     and `schema` should not pay, since nothing they run logs. Configuring at first import keeps every log
     line (whoever writes it) going through the processors below.
     """
+    from glmagent._log import drop_below
+
     _format[0] = log_format
+    drop_below(_level(verbosity))
     if "structlog" in sys.modules:
         _configure(verbosity, log_format, colour=colour)
         return
@@ -211,14 +214,18 @@ class _ConfigureOnImport:
         return spec
 
 
+def _level(verbosity: int) -> int:
+    """The `logging` level shown at `verbosity` (the number of `-v`)."""
+    return 30 if verbosity == 0 else 20 if verbosity == 1 else 10  # WARNING, INFO, DEBUG
+
+
 def _configure(verbosity: int, log_format: str, *, colour: bool) -> None:
-    import logging
 
     import structlog
 
     from glmagent.ui import inert
 
-    level = logging.WARNING if verbosity == 0 else logging.INFO if verbosity == 1 else logging.DEBUG
+    level = _level(verbosity)
 
     def make_inert(logger: object, name: str, event: dict[str, Any]) -> dict[str, Any]:
         return {key: inert(value) if isinstance(value, str) else value for key, value in event.items()}

@@ -423,9 +423,9 @@ def _first_line(text: str, limit: int = 100) -> str:
 
 
 def _log_settings(settings: Settings) -> None:
-    import structlog
+    from glmagent._log import get_logger
 
-    structlog.get_logger("glmagent.cli").debug("settings", **settings.model_dump(mode="json"))
+    get_logger("glmagent.cli").debug("settings", **settings.model_dump(mode="json"))
 
 
 def _sandbox_row(containment: str) -> str:
