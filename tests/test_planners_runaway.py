@@ -20,9 +20,9 @@ from glmagent.agent import CodingAgent
 from glmagent.audit import verify_log
 from glmagent.config import Settings
 from glmagent.planners.base import ChatMessage, PlannerReply
-from glmagent.planners.openai_compat import OpenAICompatiblePlanner
+from glmagent.planners.openai_compat import RUNAWAY_PRESENCE_PENALTY, OpenAICompatiblePlanner
 from glmagent.planners.retry import RetryPolicy
-from glmagent.planners.runaway import MIN_SPAN, RUNAWAY, repeated_unit
+from glmagent.planners.runaway import MIN_SHORT_SPAN, MIN_SPAN, RUNAWAY, repeated_unit
 
 ESCAPES = "".join(f"\\u{code:04X}" for code in range(0xA1, 0x100))
 """One cycle of the bench's runaway: 95 escapes, 570 characters."""
@@ -48,6 +48,55 @@ def test_a_line_repeated_is_a_loop_only_over_the_minimum_span(copies: int) -> No
     text = OPENING + line * copies
     expected = line if copies * len(line) >= MIN_SPAN else None
     assert repeated_unit(text) == expected
+
+
+NEWLINE_LOOP = (
+    '{"thought": "t", "plan": [], "actions": [{"tool": "apply_diff", "path": "slug.py", '
+    '"diff": "<<<<<<< HEAD\\nimport re'
+)
+"""How the bench's commonest runaway begins: a diff's first line, then nothing but `\\n` escapes."""
+
+
+STREAM_HEADERS = {"content-type": "text/event-stream"}
+
+
+def test_a_short_unit_is_a_loop_after_a_hundred_copies_not_fifteen_hundred_characters() -> None:
+    escape = "\\n"  # the two characters of a JSON newline escape
+    assert repeated_unit(NEWLINE_LOOP + escape * 100) == escape
+    assert repeated_unit(NEWLINE_LOOP + escape * 99) is None
+    assert repeated_unit(NEWLINE_LOOP + "=" * MIN_SHORT_SPAN) == "="
+    assert repeated_unit(NEWLINE_LOOP + "=" * (MIN_SHORT_SPAN - 1)) is None  # a docstring's ruler
+    # Longer units still need MIN_SPAN characters: 60 copies of a 20-character line are not yet a loop.
+    assert repeated_unit(NEWLINE_LOOP + "    total += 1\\n" * 60) is None
+
+
+def test_the_planner_cuts_a_newline_runaway_within_a_few_hundred_characters() -> None:
+    sent = [0]
+
+    def events() -> Iterator[bytes]:
+        def event(data: object) -> bytes:
+            return f"data: {json.dumps(data)}\n\n".encode()
+
+        yield event({"model": "m", "choices": [{"index": 0, "delta": {"content": NEWLINE_LOOP}}]})
+        for _ in range(4000):  # about the token limit's worth, one escape per event as a server sends it
+            sent[0] += 1
+            yield event({"model": "m", "choices": [{"index": 0, "delta": {"content": "\\n"}}]})
+        yield event({"model": "m", "choices": [{"index": 0, "delta": {}, "finish_reason": "length"}]})
+        yield b"data: [DONE]\n\n"
+
+    planner = OpenAICompatiblePlanner(
+        base_url="http://127.0.0.1:9/v1",
+        model="m",
+        api_key=None,
+        retry=RetryPolicy(max_retries=0, backoff_s=0.0, jitter=lambda low, high: 0.0),
+        transport=httpx.MockTransport(
+            lambda request: httpx.Response(200, headers=STREAM_HEADERS, content=events())
+        ),
+    )
+    reply = planner.plan([ChatMessage(role="user", content="fix it")])
+
+    assert reply.finish_reason == RUNAWAY
+    assert sent[0] <= 300, f"{sent[0]} escapes were read before the cut"
 
 
 def _runaway_stream(sent: list[int]) -> Iterator[bytes]:
@@ -118,4 +167,106 @@ def test_the_loop_retries_a_runaway_reply_telling_the_model_what_it_repeated(tmp
     records = [json.loads(line) for line in log.read_text().splitlines()]
     invalid = [r for r in records if r["event"] == "validation" and not r["valid"]]
     assert len(invalid) == 1 and "kept repeating" in invalid[0]["error"]
+    assert verify_log(log).ok
+
+
+def _event(data: object) -> bytes:
+    return f"data: {json.dumps(data)}\n\n".encode()
+
+
+def _newline_loop() -> Iterator[bytes]:
+    yield _event({"model": "m", "choices": [{"index": 0, "delta": {"content": NEWLINE_LOOP}}]})
+    for _ in range(400):
+        yield _event({"model": "m", "choices": [{"index": 0, "delta": {"content": "\\n"}}]})
+    yield b"data: [DONE]\n\n"
+
+
+def _valid_reply() -> Iterator[bytes]:
+    yield _event({"model": "m", "choices": [{"index": 0, "delta": {"content": json.dumps(plan())}}]})
+    yield _event({"model": "m", "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]})
+    yield b"data: [DONE]\n\n"
+
+
+class _Server:
+    """Streams a newline runaway to the first request, valid plans after; optionally refuses the penalty."""
+
+    def __init__(self, *, refuse_penalty: bool = False, runaways: int = 1) -> None:
+        self.bodies: list[dict[str, object]] = []
+        self.refuse_penalty = refuse_penalty
+        self.runaways = runaways
+
+    def __call__(self, request: httpx.Request) -> httpx.Response:
+        body = json.loads(request.content)
+        self.bodies.append(body)
+        if self.refuse_penalty and "presence_penalty" in body:
+            error = {"error": {"message": "Unrecognized request argument supplied: presence_penalty"}}
+            return httpx.Response(400, json=error)
+        answered = [b for b in self.bodies if not (self.refuse_penalty and "presence_penalty" in b)]
+        events = _newline_loop() if len(answered) <= self.runaways else _valid_reply()
+        return httpx.Response(200, headers={"content-type": "text/event-stream"}, content=events)
+
+
+def _planner(server: _Server) -> OpenAICompatiblePlanner:
+    return OpenAICompatiblePlanner(
+        base_url="http://127.0.0.1:9/v1",
+        model="m",
+        api_key=None,
+        retry=RetryPolicy(max_retries=0, backoff_s=0.0, jitter=lambda low, high: 0.0),
+        transport=httpx.MockTransport(server),
+    )
+
+
+def test_the_request_after_a_runaway_carries_a_presence_penalty_and_the_one_after_that_does_not() -> None:
+    server = _Server()
+    planner = _planner(server)
+    ask = [ChatMessage(role="user", content="fix it")]
+
+    first, second, third = planner.plan(ask), planner.plan(ask), planner.plan(ask)
+
+    assert first.finish_reason == RUNAWAY and first.presence_penalty is None
+    assert "presence_penalty" not in server.bodies[0]
+    assert server.bodies[1]["presence_penalty"] == RUNAWAY_PRESENCE_PENALTY
+    assert second.finish_reason == "stop" and second.presence_penalty == RUNAWAY_PRESENCE_PENALTY
+    assert "presence_penalty" not in server.bodies[2] and third.presence_penalty is None
+
+
+def test_a_runaway_again_keeps_the_penalty_for_the_next_request() -> None:
+    server = _Server(runaways=2)
+    planner = _planner(server)
+    ask = [ChatMessage(role="user", content="fix it")]
+    replies = [planner.plan(ask) for _ in range(3)]
+
+    assert [r.finish_reason for r in replies] == [RUNAWAY, RUNAWAY, "stop"]
+    assert [b.get("presence_penalty") for b in server.bodies] == [None, 1.0, 1.0]
+
+
+def test_a_server_refusing_the_penalty_gets_the_request_without_it_and_never_again() -> None:
+    server = _Server(refuse_penalty=True, runaways=2)
+    planner = _planner(server)
+    ask = [ChatMessage(role="user", content="fix it")]
+    replies = [planner.plan(ask) for _ in range(3)]
+
+    assert [r.finish_reason for r in replies] == [RUNAWAY, RUNAWAY, "stop"]
+    assert [b.get("presence_penalty") for b in server.bodies] == [None, 1.0, None, None]
+    assert all(r.presence_penalty is None for r in replies)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="uses the POSIX backend")
+def test_the_audit_shows_which_retry_carried_the_penalty(tmp_path: Path) -> None:
+    (tmp_path / "app.py").write_text("x = 1\n", encoding="utf-8")
+    agent = CodingAgent(
+        planner=_planner(_Server()), settings=Settings(provider="replay", shell="posix", sandbox="none")
+    )
+    task = CodingAgent.create_task(
+        description="tidy app.py", working_directory=tmp_path, task_id="t", max_iterations=1
+    )
+    agent.run(task)
+
+    log = tmp_path / ".hazina" / "agent-memory" / "t.jsonl"
+    records = [json.loads(line) for line in log.read_text().splitlines()]
+    replies = [r for r in records if r["event"] == "planner_reply"]
+    assert [(r["attempt"], r["finish_reason"], r["presence_penalty"]) for r in replies] == [
+        (1, RUNAWAY, None),
+        (2, "stop", RUNAWAY_PRESENCE_PENALTY),
+    ]
     assert verify_log(log).ok

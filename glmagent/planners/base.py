@@ -78,6 +78,9 @@ class PlannerReply(BaseModel):
     """HTTP requests this reply took (retries after rate limits, server errors and timeouts included)."""
     cost_usd: float | None = None
     """What the request cost, from the configured price table; None when the model's price is unknown."""
+    presence_penalty: float | None = None
+    """The `presence_penalty` this request carried: sent only after the previous reply was cut off because it
+    kept repeating itself (a model at temperature 0 writes the same loop again otherwise); None without."""
 
 
 @runtime_checkable

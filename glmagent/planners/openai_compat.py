@@ -7,8 +7,10 @@ the reply so that only silence, never length, times a request out (a slow local 
 still arriving is not a dead server; a server that went silent is retried once, not handed copy after copy
 of the prompt), asks for the strictest structured output the server takes and steps down when it refuses,
 and fixes a parameter the model does not take (``max_tokens`` → ``max_completion_tokens``,
-``temperature``, the streaming options) once. What cannot be had ends as one
-`PlannerError` whose message says what happened, where, and what to do, without secrets.
+``temperature``, the streaming options, ``presence_penalty``) once. A reply cut off because it kept
+repeating itself makes the next request carry ``presence_penalty`` (`RUNAWAY_PRESENCE_PENALTY`): at
+temperature 0 the same prompt otherwise brings the same loop back, character for character. What cannot
+be had ends as one `PlannerError` whose message says what happened, where, and what to do, without secrets.
 
 httpx is imported inside the functions that need it, so importing this module (and `glmagent --help`)
 stays fast.
@@ -226,6 +228,9 @@ class OpenAICompatiblePlanner:
         self.stream = stream
         """Ask for a streamed reply (server-sent events): its silence, not its length, decides a timeout."""
         self._stream_usage = True
+        self._after_runaway = False
+        """The last reply was cut off as a runaway: the next request carries a presence penalty."""
+        self._penalty_taken = True
 
     @property
     def json_mode(self) -> bool:
@@ -325,8 +330,17 @@ class OpenAICompatiblePlanner:
                 if failure.kind == "filtered":
                     raise self._fail(message, ContentFilteredError) from None
                 raise self._fail(message) from None
+            # A reply read to max_tokens that ends in a loop (a server that does not stream) counts too.
+            self._after_runaway = reply.finish_reason == RUNAWAY or (
+                reply.finish_reason == "length" and repeated_unit(reply.text) is not None
+            )
             return reply.model_copy(
-                update={"response_format": fmt, "attempts": attempts, "response_format_refused": refused}
+                update={
+                    "response_format": fmt,
+                    "attempts": attempts,
+                    "response_format_refused": refused,
+                    "presence_penalty": body.get("presence_penalty"),
+                }
             )
 
     def close(self) -> None:
@@ -376,6 +390,8 @@ class OpenAICompatiblePlanner:
             body["response_format"] = {"type": "json_object"}
         if self.thinking is not None:
             body["thinking"] = {"type": "enabled" if self.thinking else "disabled"}
+        if self._after_runaway and self._penalty_taken:
+            body["presence_penalty"] = RUNAWAY_PRESENCE_PENALTY
         return body
 
     def _step_down(self, fmt: ResponseFormat, detail: str) -> bool:
@@ -407,6 +423,9 @@ class OpenAICompatiblePlanner:
             return True
         if param == "stream" and self.stream:
             self.stream = False
+            return True
+        if param == "presence_penalty" and self._penalty_taken:
+            self._penalty_taken = False
             return True
         return False
 
@@ -699,7 +718,12 @@ class _StreamBroken(Exception):
     """A streamed reply ended before it was complete (no finish reason, no `[DONE]`)."""
 
 
-_RUNAWAY_CHECK_CHARS = 512
+RUNAWAY_PRESENCE_PENALTY = 1.0
+"""Sent after a runaway reply. Every sampler that takes it (OpenAI, llama.cpp, vLLM, Ollama) lowers each token
+already written once, so a loop of one line cannot hold; on the live bench a 1.5B model's `\\n` loop broke
+into a plausible diff with it, where the retry without it came back unchanged."""
+
+_RUNAWAY_CHECK_CHARS = 256
 """How often (in characters received) a streamed reply is looked at for a runaway repetition."""
 
 

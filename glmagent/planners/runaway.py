@@ -6,7 +6,10 @@ however it ends, so reading it to the end only costs the user's time.
 
 The test is exact repetition: the reply's last characters are one unit written at least `MIN_COPIES`
 times in a row over at least `MIN_SPAN` characters. Two copies are not enough, because a SEARCH/REPLACE
-reply legitimately repeats its SEARCH lines in REPLACE.
+reply legitimately repeats its SEARCH lines in REPLACE. A short unit is a loop sooner: `SHORT_COPIES`
+copies of it (over `MIN_SHORT_SPAN` characters at least) are already far more than any code holds; the
+commonest runaway, a diff's `\\n` escape written until the token limit, is cut after 200 characters
+instead of 1,500 (a minute and a half of a small local model's output).
 """
 
 from __future__ import annotations
@@ -17,15 +20,24 @@ RUNAWAY = "repetition"
 MIN_COPIES = 3
 MIN_SPAN = 1500
 """Characters the repetition must cover: a line repeated a few dozen times is not yet a loop."""
+SHORT_COPIES = 100
+"""Copies of a short unit that make a loop even when they cover fewer than `MIN_SPAN` characters."""
+MIN_SHORT_SPAN = 200
+"""Characters a loop covers at the least (a ruler of `=` or `#` in a docstring stays below it)."""
 MAX_UNIT = 1000
 """Longest repeating unit looked for, in characters."""
 
 
+def span_needed(unit: int) -> int:
+    """Characters that copies of a `unit`-character stretch must cover to count as a loop."""
+    return max(MIN_COPIES * unit, min(MIN_SPAN, SHORT_COPIES * unit), MIN_SHORT_SPAN)
+
+
 def repeated_unit(text: str) -> str | None:
     """The unit `text` ends with `MIN_COPIES` or more copies of (covering `MIN_SPAN` characters or more),
-    or None. The shortest such unit is returned."""
+    or None (`span_needed`). The shortest such unit is returned."""
     for unit in range(1, MAX_UNIT + 1):
-        span = max(MIN_SPAN, MIN_COPIES * unit)
+        span = span_needed(unit)
         if span > len(text):
             break
         if text[-1] != text[-1 - unit]:
