@@ -18,8 +18,10 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections import Counter
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -295,6 +297,29 @@ def _plain(value: object) -> bool:
     if isinstance(value, _PLAIN):
         return True
     return isinstance(value, (tuple, list)) and all(_plain(item) for item in value)
+
+
+def every_case(cases: Iterable[Any], check: Callable[..., None], *, limit: int = 40) -> None:
+    """Run `check(*case)` on every case (a tuple, or one value) and fail once, listing each case that failed
+    and why, and any case listed twice.
+
+    A table test: as parametrized items, thousands of one-line policy checks cost the suite far more in
+    pytest's per-item bookkeeping (fixtures, reports sent between processes) than in the checking itself.
+    """
+    cases = [case if isinstance(case, tuple) else (case,) for case in cases]
+    assert cases, "no cases: the table is empty"
+    repeats = sorted(text for text, n in Counter(map(repr, cases)).items() if n > 1)
+    assert not repeats, f"cases listed twice check nothing new: {repeats[:limit]}"
+    failures: list[str] = []
+    for case in cases:
+        try:
+            check(*case)
+        except AssertionError as failed:
+            failures.append(f"{case!r}: {failed}".replace("\n", " "))
+    shown = "\n".join(failures[:limit]) + (
+        f"\n... and {len(failures) - limit} more" if len(failures) > limit else ""
+    )
+    assert not failures, f"{len(failures)} of {len(cases)} cases failed:\n{shown}"
 
 
 #: On a parametrized case listed twice: the node id of its first listing.

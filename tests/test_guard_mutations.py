@@ -16,7 +16,7 @@ import shlex
 from collections.abc import Callable
 
 import pytest
-from conftest import ELEVATION, guard_findings
+from conftest import ELEVATION, every_case, guard_findings
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis_profiles import examples
@@ -234,37 +234,43 @@ def assert_allowed(command: str, shell: ShellKind) -> None:
     )
 
 
-@pytest.mark.parametrize("seed", SEED_RULES)
-def test_posix_seeds_are_blocked(seed: str) -> None:
-    assert_blocked(seed, "posix", SEED_RULES[seed])
+def test_posix_seeds_are_blocked() -> None:
+    every_case(SEED_RULES, lambda seed: assert_blocked(seed, "posix", SEED_RULES[seed]))
 
 
-@pytest.mark.parametrize("seed", POWERSHELL_SEEDS)
-def test_powershell_seeds_are_blocked(seed: str) -> None:
-    assert_blocked(seed, "powershell", POWERSHELL_SEEDS[seed])
+def test_powershell_seeds_are_blocked() -> None:
+    every_case(POWERSHELL_SEEDS, lambda seed: assert_blocked(seed, "powershell", POWERSHELL_SEEDS[seed]))
 
 
-@pytest.mark.parametrize(("wrapper", "seed"), list(itertools.product(PREFIX_WRAPPERS, POSIX_SIMPLE)))
-def test_prefix_wrappers_keep_blocking(wrapper: str, seed: str) -> None:
-    rule = WRAPPER_RULES.get((wrapper, seed), POSIX_SIMPLE[seed])
-    assert_blocked(PREFIX_WRAPPERS[wrapper](seed), "posix", rule)
+def test_prefix_wrappers_keep_blocking() -> None:
+    def check(wrapper: str, seed: str) -> None:
+        rule = WRAPPER_RULES.get((wrapper, seed), POSIX_SIMPLE[seed])
+        assert_blocked(PREFIX_WRAPPERS[wrapper](seed), "posix", rule)
+
+    every_case(itertools.product(PREFIX_WRAPPERS, POSIX_SIMPLE), check)
 
 
-@pytest.mark.parametrize(("nesting", "seed"), list(itertools.product(NESTING, SEED_RULES)))
-def test_nesting_and_chaining_keep_blocking(nesting: str, seed: str) -> None:
-    assert_blocked(NESTING[nesting](seed), "posix", SEED_RULES[seed])
+def test_nesting_and_chaining_keep_blocking() -> None:
+    def check(nesting: str, seed: str) -> None:
+        assert_blocked(NESTING[nesting](seed), "posix", SEED_RULES[seed])
+
+    every_case(itertools.product(NESTING, SEED_RULES), check)
 
 
-@pytest.mark.parametrize(("style", "seed"), list(itertools.product(REQUOTES, POSIX_SIMPLE)))
-def test_requoted_command_words_keep_blocking(style: str, seed: str) -> None:
-    assert_blocked(requote_first_word(seed, style), "posix", POSIX_SIMPLE[seed])
+def test_requoted_command_words_keep_blocking() -> None:
+    def check(style: str, seed: str) -> None:
+        assert_blocked(requote_first_word(seed, style), "posix", POSIX_SIMPLE[seed])
+
+    every_case(itertools.product(REQUOTES, POSIX_SIMPLE), check)
 
 
-@pytest.mark.parametrize(("spelling", "target"), list(itertools.product(RM_SPELLINGS, RM_TARGETS)))
-def test_every_spelling_of_a_recursive_delete(spelling: str, target: str) -> None:
-    for command in (f"rm {spelling} {target}", f"rm {target} {spelling}", f"rm {spelling} -- {target}"):
-        decision = Policy.default().check(command, "posix")
-        assert decision.rule_id == "destructive.recursive-delete", command
+def test_every_spelling_of_a_recursive_delete() -> None:
+    def check(spelling: str, target: str) -> None:
+        for command in (f"rm {spelling} {target}", f"rm {target} {spelling}", f"rm {spelling} -- {target}"):
+            decision = Policy.default().check(command, "posix")
+            assert decision.rule_id == "destructive.recursive-delete", command
+
+    every_case(itertools.product(RM_SPELLINGS, RM_TARGETS), check)
 
 
 @settings(max_examples=examples(150), deadline=None)
@@ -308,34 +314,42 @@ PS_NESTING: dict[str, Mutation] = {
 }
 
 
-@pytest.mark.parametrize(("nesting", "seed"), list(itertools.product(PS_NESTING, POWERSHELL_SEEDS)))
-def test_powershell_nesting_keeps_blocking(nesting: str, seed: str) -> None:
-    assert_blocked(PS_NESTING[nesting](seed), "powershell", POWERSHELL_SEEDS[seed])
+def test_powershell_nesting_keeps_blocking() -> None:
+    def check(nesting: str, seed: str) -> None:
+        assert_blocked(PS_NESTING[nesting](seed), "powershell", POWERSHELL_SEEDS[seed])
+
+    every_case(itertools.product(PS_NESTING, POWERSHELL_SEEDS), check)
 
 
-@pytest.mark.parametrize("seed", POWERSHELL_SEEDS)
-def test_powershell_launched_from_posix_keeps_blocking(seed: str) -> None:
-    rule = POWERSHELL_SEEDS[seed]
-    assert_blocked(f"pwsh -EncodedCommand {ps_encoded(seed)}", "posix", rule)
-    assert_blocked(f"powershell -Command {shlex.quote(seed)}", "posix", rule)
+def test_powershell_launched_from_posix_keeps_blocking() -> None:
+    def check(seed: str) -> None:
+        rule = POWERSHELL_SEEDS[seed]
+        assert_blocked(f"pwsh -EncodedCommand {ps_encoded(seed)}", "posix", rule)
+        assert_blocked(f"powershell -Command {shlex.quote(seed)}", "posix", rule)
+
+    every_case(POWERSHELL_SEEDS, check)
 
 
-@pytest.mark.parametrize("seed", POWERSHELL_SEEDS)
-def test_powershell_fed_its_script_on_stdin_keeps_blocking(seed: str) -> None:
-    rule = POWERSHELL_SEEDS[seed]
-    assert_blocked(f"echo {shlex.quote(seed)} | pwsh -Command -", "posix", rule)
-    assert_blocked(f"pwsh -Command - <<'EOF'\n{seed}\nEOF", "posix", rule)
-    assert_blocked(f"pwsh -NoProfile -Command - <<< {shlex.quote(seed)}", "posix", rule)
+def test_powershell_fed_its_script_on_stdin_keeps_blocking() -> None:
+    def check(seed: str) -> None:
+        rule = POWERSHELL_SEEDS[seed]
+        assert_blocked(f"echo {shlex.quote(seed)} | pwsh -Command -", "posix", rule)
+        assert_blocked(f"pwsh -Command - <<'EOF'\n{seed}\nEOF", "posix", rule)
+        assert_blocked(f"pwsh -NoProfile -Command - <<< {shlex.quote(seed)}", "posix", rule)
+
+    every_case(POWERSHELL_SEEDS, check)
 
 
-@pytest.mark.parametrize("seed", SEED_RULES)
-def test_posix_launched_from_powershell_keeps_blocking(seed: str) -> None:
-    rule = SEED_RULES[seed]
-    assert_blocked(f"bash -c {ps_quote(seed)}", "powershell", rule)
-    assert_blocked(f"wsl -e sh -c {ps_quote(seed)}", "powershell", rule)
-    # Start-Process joins its arguments with spaces: bash gets `-c killall -u dev`, a bare `killall`.
-    started = "destructive.machine-state" if seed == "killall -u dev" else rule
-    assert_blocked(f"Start-Process bash -ArgumentList '-c', {ps_quote(seed)}", "powershell", started)
+def test_posix_launched_from_powershell_keeps_blocking() -> None:
+    def check(seed: str) -> None:
+        rule = SEED_RULES[seed]
+        assert_blocked(f"bash -c {ps_quote(seed)}", "powershell", rule)
+        assert_blocked(f"wsl -e sh -c {ps_quote(seed)}", "powershell", rule)
+        # Start-Process joins its arguments with spaces: bash gets `-c killall -u dev`, a bare `killall`.
+        started = "destructive.machine-state" if seed == "killall -u dev" else rule
+        assert_blocked(f"Start-Process bash -ArgumentList '-c', {ps_quote(seed)}", "powershell", started)
+
+    every_case(SEED_RULES, check)
 
 
 def crt_quote(text: str) -> str:
@@ -357,25 +371,35 @@ def crt_quote(text: str) -> str:
 CMD_SAFE_SEEDS = [s for s in SEED_RULES if not any(ch in s for ch in "&|<>^%\n")]
 
 
-@pytest.mark.parametrize("seed", CMD_SAFE_SEEDS)
-def test_posix_launched_through_cmd_keeps_blocking(seed: str) -> None:
-    # The program cmd starts reads its own line: `cmd /c bash -c "find . -name \\"*.py\\" -delete"`.
-    command = f"cmd.exe /c bash -c {crt_quote(seed)}"
-    if "$x" in seed:
-        # Inside double quotes the POSIX shell running this line expands `$x` before cmd starts, so what bash
-        # gets is only known at run time; quoted so that the outer shell leaves it alone, the seed decides.
-        unknown = Policy.default().check(command, "posix")
-        assert not unknown.allowed and unknown.rule_id == "dynamic.script", unknown
-        command = f"cmd.exe /c bash -c '{seed}'"
-    assert_blocked(command, "posix", SEED_RULES[seed])
+def test_posix_launched_through_cmd_keeps_blocking() -> None:
+    def check(seed: str) -> None:
+        # The program cmd starts reads its own line: `cmd /c bash -c "find . -name \\"*.py\\" -delete"`.
+        command = f"cmd.exe /c bash -c {crt_quote(seed)}"
+        if "$x" in seed:
+            # Inside double quotes the POSIX shell running this line expands `$x` before cmd starts, so what
+            # bash gets is only known at run time; quoted so that the outer shell leaves it alone, the seed
+            # decides.
+            unknown = Policy.default().check(command, "posix")
+            assert not unknown.allowed and unknown.rule_id == "dynamic.script", unknown
+            command = f"cmd.exe /c bash -c '{seed}'"
+        assert_blocked(command, "posix", SEED_RULES[seed])
+
+    every_case(CMD_SAFE_SEEDS, check)
 
 
-@pytest.mark.parametrize("seed", CMD_SEEDS)
-def test_cmd_lines_keep_blocking(seed: str) -> None:
-    rule = CMD_SEEDS[seed]
-    for command in (f"cmd /c {seed}", f'cmd.exe /C "{seed}"', f'cmd /c "echo hi & {seed}"', f"CMD /K {seed}"):
-        assert_blocked(command, "powershell", rule)
-    assert_blocked(f'cmd.exe /c "{seed}"', "posix", rule)
+def test_cmd_lines_keep_blocking() -> None:
+    def check(seed: str) -> None:
+        rule = CMD_SEEDS[seed]
+        for command in (
+            f"cmd /c {seed}",
+            f'cmd.exe /C "{seed}"',
+            f'cmd /c "echo hi & {seed}"',
+            f"CMD /K {seed}",
+        ):
+            assert_blocked(command, "powershell", rule)
+        assert_blocked(f'cmd.exe /c "{seed}"', "posix", rule)
+
+    every_case(CMD_SEEDS, check)
 
 
 @pytest.mark.parametrize(
@@ -424,14 +448,18 @@ PS_QUOTING: dict[str, Mutation] = {
 }
 
 
-@pytest.mark.parametrize(("how", "seed"), list(itertools.product(POSIX_QUOTING, LOOKALIKE_SEEDS)))
-def test_quoted_lookalikes_stay_allowed_on_posix(how: str, seed: str) -> None:
-    assert_allowed(POSIX_QUOTING[how](seed), "posix")
+def test_quoted_lookalikes_stay_allowed_on_posix() -> None:
+    every_case(
+        itertools.product(POSIX_QUOTING, LOOKALIKE_SEEDS),
+        lambda how, seed: assert_allowed(POSIX_QUOTING[how](seed), "posix"),
+    )
 
 
-@pytest.mark.parametrize(("how", "seed"), list(itertools.product(PS_QUOTING, LOOKALIKE_SEEDS)))
-def test_quoted_lookalikes_stay_allowed_on_powershell(how: str, seed: str) -> None:
-    assert_allowed(PS_QUOTING[how](seed), "powershell")
+def test_quoted_lookalikes_stay_allowed_on_powershell() -> None:
+    every_case(
+        itertools.product(PS_QUOTING, LOOKALIKE_SEEDS),
+        lambda how, seed: assert_allowed(PS_QUOTING[how](seed), "powershell"),
+    )
 
 
 @settings(max_examples=examples(100), deadline=None)
