@@ -84,9 +84,10 @@ class PriceTable(BaseModel):
 class Settings(BaseModel):
     """Everything a run can be configured with (besides the task description and API keys)."""
 
-    # Attribute docstrings become field descriptions: `glmagent init` writes them as comments.
-    # Infinity and NaN are no number of seconds or tokens: refused like any other invalid value.
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True, allow_inf_nan=False)
+    # Infinity and NaN are no number of seconds or tokens: refused like any other invalid value. The
+    # attribute docstrings are read by `setting_descriptions` when `glmagent init` needs them, not by pydantic
+    # on every start (that reads and tokenizes this file's source: tens of milliseconds of each run).
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
     provider: Literal["glm", "openai", "ollama", "openai-compatible", "replay"] = "glm"
     """Where plans come from: the GLM API, OpenAI, a local Ollama, any OpenAI-compatible server, a replay."""
@@ -385,3 +386,24 @@ def _same_file_key(path: Path) -> str:
         return str(path.resolve())
     except OSError:
         return str(path.absolute())
+
+
+def setting_descriptions() -> dict[str, str]:
+    """Each setting's docstring (the string literal under its field in `Settings`), whitespace folded."""
+    import ast
+    import inspect
+    from itertools import pairwise
+
+    tree = ast.parse(inspect.getsource(Settings))
+    body = tree.body[0].body if tree.body and isinstance(tree.body[0], ast.ClassDef) else []
+    found: dict[str, str] = {}
+    for field, after in pairwise(body):
+        if (
+            isinstance(field, ast.AnnAssign)
+            and isinstance(field.target, ast.Name)
+            and isinstance(after, ast.Expr)
+            and isinstance(after.value, ast.Constant)
+            and isinstance(after.value.value, str)
+        ):
+            found[field.target.id] = " ".join(after.value.value.split())
+    return found

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from glmagent.cli import main
-from glmagent.config import Settings, resolve_settings, user_config_path
+from glmagent.config import Settings, resolve_settings, setting_descriptions, user_config_path
 from glmagent.errors import ConfigError
 from glmagent.trust import TrustStore
 
@@ -115,6 +115,10 @@ def test_init_writes_a_commented_config_listing_every_setting(
     assert tomllib.loads(text) == {"glmagent": {}}, "everything is commented out: defaults apply"
     for name in Settings.model_fields:
         assert re.search(rf"^# \[?(glmagent\.)?{name}", text, re.MULTILINE), f"{name} is documented"
+    described = setting_descriptions()
+    assert set(described) == set(Settings.model_fields), "every setting has a docstring"
+    for name, about in described.items():
+        assert about and f"# {about}" in text, f"{name}: its docstring is the comment above it"
     assert resolve_settings(tmp_path, {}, env={}) == Settings()
     # Every commented setting is a valid line once uncommented.
     uncommented = re.sub(

@@ -51,13 +51,14 @@ def register(commands: Any) -> None:
 
 def config_template() -> str:
     """The commented config file, generated from the `Settings` model so it lists every setting there is."""
-    from glmagent.config import Settings, is_trust_gated
+    from glmagent.config import Settings, is_trust_gated, setting_descriptions
 
+    descriptions = setting_descriptions()
     lines = [_HEADER]
     for name, field in Settings.model_fields.items():
         if name == "prices":
             continue
-        about = " ".join((field.description or "").split())
+        about = descriptions.get(name, "")
         gate = " [trust]" if is_trust_gated(name) else ""
         lines.append(f"# {about}{gate}")
         default = field.get_default(call_default_factory=True)
@@ -66,7 +67,7 @@ def config_template() -> str:
             value = ["extra-policy.toml"]
         lines.append(f"# {name} = {_toml(value)}")
         lines.append("")
-    about = " ".join((Settings.model_fields["prices"].description or "").split())
+    about = descriptions.get("prices", "")
     lines += [
         f"# {about}",
         '# [glmagent.prices."glm-5"]',
