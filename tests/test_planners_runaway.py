@@ -20,7 +20,7 @@ from glmagent.agent import CodingAgent
 from glmagent.audit import verify_log
 from glmagent.config import Settings
 from glmagent.planners.base import ChatMessage, PlannerReply
-from glmagent.planners.openai_compat import RUNAWAY_PRESENCE_PENALTY, OpenAICompatiblePlanner
+from glmagent.planners.openai_compat import RUNAWAY_FREQUENCY_PENALTY, OpenAICompatiblePlanner
 from glmagent.planners.retry import RetryPolicy
 from glmagent.planners.runaway import MIN_SHORT_SPAN, MIN_SPAN, RUNAWAY, repeated_unit
 
@@ -198,10 +198,10 @@ class _Server:
     def __call__(self, request: httpx.Request) -> httpx.Response:
         body = json.loads(request.content)
         self.bodies.append(body)
-        if self.refuse_penalty and "presence_penalty" in body:
-            error = {"error": {"message": "Unrecognized request argument supplied: presence_penalty"}}
+        if self.refuse_penalty and "frequency_penalty" in body:
+            error = {"error": {"message": "Unrecognized request argument supplied: frequency_penalty"}}
             return httpx.Response(400, json=error)
-        answered = [b for b in self.bodies if not (self.refuse_penalty and "presence_penalty" in b)]
+        answered = [b for b in self.bodies if not (self.refuse_penalty and "frequency_penalty" in b)]
         events = _newline_loop() if len(answered) <= self.runaways else _valid_reply()
         return httpx.Response(200, headers={"content-type": "text/event-stream"}, content=events)
 
@@ -216,18 +216,18 @@ def _planner(server: _Server) -> OpenAICompatiblePlanner:
     )
 
 
-def test_the_request_after_a_runaway_carries_a_presence_penalty_and_the_one_after_that_does_not() -> None:
+def test_the_request_after_a_runaway_carries_a_frequency_penalty_and_the_one_after_that_does_not() -> None:
     server = _Server()
     planner = _planner(server)
     ask = [ChatMessage(role="user", content="fix it")]
 
     first, second, third = planner.plan(ask), planner.plan(ask), planner.plan(ask)
 
-    assert first.finish_reason == RUNAWAY and first.presence_penalty is None
-    assert "presence_penalty" not in server.bodies[0]
-    assert server.bodies[1]["presence_penalty"] == RUNAWAY_PRESENCE_PENALTY
-    assert second.finish_reason == "stop" and second.presence_penalty == RUNAWAY_PRESENCE_PENALTY
-    assert "presence_penalty" not in server.bodies[2] and third.presence_penalty is None
+    assert first.finish_reason == RUNAWAY and first.frequency_penalty is None
+    assert "frequency_penalty" not in server.bodies[0]
+    assert server.bodies[1]["frequency_penalty"] == RUNAWAY_FREQUENCY_PENALTY
+    assert second.finish_reason == "stop" and second.frequency_penalty == RUNAWAY_FREQUENCY_PENALTY
+    assert "frequency_penalty" not in server.bodies[2] and third.frequency_penalty is None
 
 
 def test_a_runaway_again_keeps_the_penalty_for_the_next_request() -> None:
@@ -237,7 +237,8 @@ def test_a_runaway_again_keeps_the_penalty_for_the_next_request() -> None:
     replies = [planner.plan(ask) for _ in range(3)]
 
     assert [r.finish_reason for r in replies] == [RUNAWAY, RUNAWAY, "stop"]
-    assert [b.get("presence_penalty") for b in server.bodies] == [None, 1.0, 1.0]
+    penalty = RUNAWAY_FREQUENCY_PENALTY
+    assert [b.get("frequency_penalty") for b in server.bodies] == [None, penalty, penalty]
 
 
 def test_a_server_refusing_the_penalty_gets_the_request_without_it_and_never_again() -> None:
@@ -247,8 +248,9 @@ def test_a_server_refusing_the_penalty_gets_the_request_without_it_and_never_aga
     replies = [planner.plan(ask) for _ in range(3)]
 
     assert [r.finish_reason for r in replies] == [RUNAWAY, RUNAWAY, "stop"]
-    assert [b.get("presence_penalty") for b in server.bodies] == [None, 1.0, None, None]
-    assert all(r.presence_penalty is None for r in replies)
+    penalty = RUNAWAY_FREQUENCY_PENALTY
+    assert [b.get("frequency_penalty") for b in server.bodies] == [None, penalty, None, None]
+    assert all(r.frequency_penalty is None for r in replies)
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="uses the POSIX backend")
@@ -265,8 +267,8 @@ def test_the_audit_shows_which_retry_carried_the_penalty(tmp_path: Path) -> None
     log = tmp_path / ".hazina" / "agent-memory" / "t.jsonl"
     records = [json.loads(line) for line in log.read_text().splitlines()]
     replies = [r for r in records if r["event"] == "planner_reply"]
-    assert [(r["attempt"], r["finish_reason"], r["presence_penalty"]) for r in replies] == [
+    assert [(r["attempt"], r["finish_reason"], r["frequency_penalty"]) for r in replies] == [
         (1, RUNAWAY, None),
-        (2, "stop", RUNAWAY_PRESENCE_PENALTY),
+        (2, "stop", RUNAWAY_FREQUENCY_PENALTY),
     ]
     assert verify_log(log).ok

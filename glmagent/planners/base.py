@@ -78,8 +78,8 @@ class PlannerReply(BaseModel):
     """HTTP requests this reply took (retries after rate limits, server errors and timeouts included)."""
     cost_usd: float | None = None
     """What the request cost, from the configured price table; None when the model's price is unknown."""
-    presence_penalty: float | None = None
-    """The `presence_penalty` this request carried: sent only after the previous reply was cut off because it
+    frequency_penalty: float | None = None
+    """The `frequency_penalty` this request carried: sent only after the previous reply was cut off because it
     kept repeating itself (a model at temperature 0 writes the same loop again otherwise); None without."""
 
 

@@ -46,7 +46,7 @@ _STREAM_OPTIONS_TEXT = re.compile(r"stream_options|include_usage", re.I)
 _STREAM_TEXT = re.compile(
     r"\bstream(ing)?\b.{0,80}(unsupported|not supported|not allowed|invalid)", re.I | re.S
 )
-_PENALTY_TEXT = re.compile(r"presence_penalty|presence penalty", re.I)
+_PENALTY_TEXT = re.compile(r"frequency_penalty|frequency penalty", re.I)
 _TEMPERATURE_TEXT = re.compile(
     r"temperature.{0,80}(unsupported|not supported|does not support|only the default)", re.I | re.S
 )
@@ -77,7 +77,7 @@ class Failure(NamedTuple):
     """What the user can do."""
     param: str | None = None
     """For `adjust`: the parameter to change (`max_tokens`, `temperature`, `stream_options`, `stream`,
-    `presence_penalty`)."""
+    `frequency_penalty`)."""
 
 
 def error_fields(data: Any) -> tuple[str | None, str | None, str | None]:
@@ -134,7 +134,7 @@ def classify(status: int, data: Any, text: str) -> Failure:
     if status in (400, 422) and _TEMPERATURE_TEXT.search(said):
         return Failure("adjust", detail, HINT_OTHER, param="temperature")
     if status in (400, 422) and _PENALTY_TEXT.search(said):
-        return Failure("adjust", detail, HINT_OTHER, param="presence_penalty")
+        return Failure("adjust", detail, HINT_OTHER, param="frequency_penalty")
     if status in (400, 422) and _STREAM_OPTIONS_TEXT.search(said):
         return Failure("adjust", detail, HINT_OTHER, param="stream_options")
     if status in (400, 422) and _STREAM_TEXT.search(said):

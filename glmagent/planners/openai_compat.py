@@ -7,8 +7,8 @@ the reply so that only silence, never length, times a request out (a slow local 
 still arriving is not a dead server; a server that went silent is retried once, not handed copy after copy
 of the prompt), asks for the strictest structured output the server takes and steps down when it refuses,
 and fixes a parameter the model does not take (``max_tokens`` → ``max_completion_tokens``,
-``temperature``, the streaming options, ``presence_penalty``) once. A reply cut off because it kept
-repeating itself makes the next request carry ``presence_penalty`` (`RUNAWAY_PRESENCE_PENALTY`): at
+``temperature``, the streaming options, ``frequency_penalty``) once. A reply cut off because it kept
+repeating itself makes the next request carry ``frequency_penalty`` (`RUNAWAY_FREQUENCY_PENALTY`): at
 temperature 0 the same prompt otherwise brings the same loop back, character for character. What cannot
 be had ends as one `PlannerError` whose message says what happened, where, and what to do, without secrets.
 
@@ -229,7 +229,7 @@ class OpenAICompatiblePlanner:
         """Ask for a streamed reply (server-sent events): its silence, not its length, decides a timeout."""
         self._stream_usage = True
         self._after_runaway = False
-        """The last reply was cut off as a runaway: the next request carries a presence penalty."""
+        """The last reply was cut off as a runaway: the next request carries a frequency penalty."""
         self._penalty_taken = True
 
     @property
@@ -339,7 +339,7 @@ class OpenAICompatiblePlanner:
                     "response_format": fmt,
                     "attempts": attempts,
                     "response_format_refused": refused,
-                    "presence_penalty": body.get("presence_penalty"),
+                    "frequency_penalty": body.get("frequency_penalty"),
                 }
             )
 
@@ -391,7 +391,7 @@ class OpenAICompatiblePlanner:
         if self.thinking is not None:
             body["thinking"] = {"type": "enabled" if self.thinking else "disabled"}
         if self._after_runaway and self._penalty_taken:
-            body["presence_penalty"] = RUNAWAY_PRESENCE_PENALTY
+            body["frequency_penalty"] = RUNAWAY_FREQUENCY_PENALTY
         return body
 
     def _step_down(self, fmt: ResponseFormat, detail: str) -> bool:
@@ -424,7 +424,7 @@ class OpenAICompatiblePlanner:
         if param == "stream" and self.stream:
             self.stream = False
             return True
-        if param == "presence_penalty" and self._penalty_taken:
+        if param == "frequency_penalty" and self._penalty_taken:
             self._penalty_taken = False
             return True
         return False
@@ -718,10 +718,11 @@ class _StreamBroken(Exception):
     """A streamed reply ended before it was complete (no finish reason, no `[DONE]`)."""
 
 
-RUNAWAY_PRESENCE_PENALTY = 1.0
-"""Sent after a runaway reply. Every sampler that takes it (OpenAI, llama.cpp, vLLM, Ollama) lowers each token
-already written once, so a loop of one line cannot hold; on the live bench a 1.5B model's `\\n` loop broke
-into a plausible diff with it, where the retry without it came back unchanged."""
+RUNAWAY_FREQUENCY_PENALTY = 0.5
+"""Sent after a runaway reply. Every sampler that takes it (OpenAI, llama.cpp, vLLM, Ollama) lowers a token by
+this much for each time it was written lately, so a loop cannot hold for long. Replaying two of the live
+bench's `\\n` loops of the 1.5B model on llama-server, both retries completed their reply with it (the
+retry without it came back unchanged); a presence penalty of 1.0, which lowers a token once, broke one."""
 
 _RUNAWAY_CHECK_CHARS = 256
 """How often (in characters received) a streamed reply is looked at for a runaway repetition."""
