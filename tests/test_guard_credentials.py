@@ -6,7 +6,7 @@ used for ordinary work stays allowed."""
 from __future__ import annotations
 
 import pytest
-from conftest import guard_allows, guard_blocks
+from conftest import every_case, guard_allows, guard_blocks
 
 BLOCKED = [
     ("posix", "getent shadow", "env.credential-dump"),
@@ -121,14 +121,12 @@ ALLOWED = [
 ]
 
 
-@pytest.mark.parametrize(("shell", "command", "expected"), BLOCKED)
-def test_credentials_and_accounts_are_blocked(shell: str, command: str, expected: str) -> None:
-    guard_blocks(shell, command, expected)
+def test_credentials_and_accounts_are_blocked() -> None:
+    every_case(BLOCKED, guard_blocks)
 
 
-@pytest.mark.parametrize(("shell", "command"), ALLOWED)
-def test_ordinary_uses_stay_allowed(shell: str, command: str) -> None:
-    guard_allows(shell, command)
+def test_ordinary_uses_stay_allowed() -> None:
+    every_case(ALLOWED, guard_allows)
 
 
 # What the user sees, hears, types or copied: screenshots, recordings, key captures, the clipboard and a
@@ -176,14 +174,12 @@ NOT_CAPTURE = [
 ]
 
 
-@pytest.mark.parametrize(("shell", "command"), CAPTURE)
-def test_capturing_the_user_s_screen_devices_and_clipboard_is_blocked(shell: str, command: str) -> None:
-    guard_blocks(shell, command, "env.user-capture")
+def test_capturing_the_user_s_screen_devices_and_clipboard_is_blocked() -> None:
+    every_case(CAPTURE, lambda shell, command: guard_blocks(shell, command, "env.user-capture"))
 
 
-@pytest.mark.parametrize(("shell", "command"), NOT_CAPTURE)
-def test_the_same_programs_on_the_project_s_own_files_stay_allowed(shell: str, command: str) -> None:
-    guard_allows(shell, command)
+def test_the_same_programs_on_the_project_s_own_files_stay_allowed() -> None:
+    every_case(NOT_CAPTURE, guard_allows)
 
 
 # -- credentials used through the environment --
@@ -219,9 +215,10 @@ TICKET_CACHES = [
 ]
 
 
-@pytest.mark.parametrize(("shell", "command"), CREDENTIAL_VARIABLES)
-def test_pointing_commands_at_a_credential_by_a_variable_is_blocked(shell: str, command: str) -> None:
-    guard_blocks(shell, command, "env.credential-variable")
+def test_pointing_commands_at_a_credential_by_a_variable_is_blocked() -> None:
+    every_case(
+        CREDENTIAL_VARIABLES, lambda shell, command: guard_blocks(shell, command, "env.credential-variable")
+    )
 
 
 @pytest.mark.parametrize(("shell", "command"), NOT_CREDENTIAL_VARIABLES)

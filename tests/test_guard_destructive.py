@@ -4,7 +4,7 @@ wrapper and inline program that can run it, and the harmless look-alikes that mu
 from __future__ import annotations
 
 import pytest
-from conftest import assert_decided_as
+from conftest import assert_decided_as, every_case
 
 from glmagent.guard import Decision, Policy
 
@@ -430,17 +430,19 @@ CASES = (
 )
 
 
-@pytest.mark.parametrize(("backend", "expected", "command"), CASES)
-def test_decision_and_category(backend: str, expected: str, command: str) -> None:
-    decision = check(command, backend)
-    if expected == "allow":
-        assert decision.allowed, decision.reason
-    else:
-        assert not decision.allowed, command
-        if expected == "block":
-            pass  # the outer program may be refused first by a rule of its own (network, environment)
+def test_decision_and_category() -> None:
+    def decided(backend: str, expected: str, command: str) -> None:
+        decision = check(command, backend)
+        if expected == "allow":
+            assert decision.allowed, decision.reason
         else:
-            assert_decided_as(backend, command, decision, expected)
+            assert not decision.allowed, command
+            if expected == "block":
+                pass  # the outer program may be refused first by a rule of its own (network, environment)
+            else:
+                assert_decided_as(backend, command, decision, expected)
+
+    every_case(CASES, decided)
 
 
 @pytest.mark.parametrize(
@@ -485,9 +487,12 @@ def test_mutants_of_wrapped_and_dynamic_deletes_stay_destructive(command: str) -
     assert_decided_as("posix", command, check(command, "posix"), "destructive")
 
 
-@pytest.mark.parametrize(
-    ("command", "expected"),
-    [
+def test_find_like_tools_and_sed_writes() -> None:
+    def decided(command: str, expected: str | None) -> None:
+        decision = check(command, "posix")
+        assert decision.rule_id == expected, decision.reason
+
+    cases = [
         ("fd -e log -X rm -f", "destructive.recursive-delete"),
         ("fdfind . -x rm", "destructive.recursive-delete"),
         ("fd -e py -Hx sh -c 'id'", "unverifiable.command-option"),
@@ -501,11 +506,8 @@ def test_mutants_of_wrapped_and_dynamic_deletes_stay_destructive(command: str) -
         ("sed -i 's/word/other/g' f", None),
         ("sed 's/w/W/g' f", None),
         ("fd -e py", None),
-    ],
-)
-def test_find_like_tools_and_sed_writes(command: str, expected: str | None) -> None:
-    decision = check(command, "posix")
-    assert decision.rule_id == expected, decision.reason
+    ]
+    every_case(cases, decided)
 
 
 @pytest.mark.parametrize(

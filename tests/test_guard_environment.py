@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import assert_decided_as
+from conftest import assert_decided_as, every_case
 from conftest import guard_example as check
 
 from glmagent.guard import Policy
@@ -511,19 +511,23 @@ PLAIN_NAMES = [
 ]
 
 
-@pytest.mark.parametrize("name", SECRET_NAMES)
-def test_secret_names_are_secret_for_the_guard_and_for_redaction(name: str) -> None:
-    assert is_secret_name(name)
-    decision = check(f"echo ${{{name}}}" if "-" not in name and "." not in name else f"echo ${name}")
-    if "-" not in name and "." not in name:
-        assert decision.rule_id == "env.secret-variable", (name, decision.rule_id)
+def test_secret_names_are_secret_for_the_guard_and_for_redaction() -> None:
+    def secret(name: str) -> None:
+        assert is_secret_name(name)
+        decision = check(f"echo ${{{name}}}" if "-" not in name and "." not in name else f"echo ${name}")
+        if "-" not in name and "." not in name:
+            assert decision.rule_id == "env.secret-variable", (name, decision.rule_id)
+
+    every_case(SECRET_NAMES, secret)
 
 
-@pytest.mark.parametrize("name", PLAIN_NAMES)
-def test_plain_names_are_not_secret(name: str) -> None:
-    assert not is_secret_name(name)
-    if name.replace("_", "").isalnum() and not name.endswith("_"):
-        assert check(f"echo ${name}").allowed, name
+def test_plain_names_are_not_secret() -> None:
+    def plain(name: str) -> None:
+        assert not is_secret_name(name)
+        if name.replace("_", "").isalnum() and not name.endswith("_"):
+            assert check(f"echo ${name}").allowed, name
+
+    every_case(PLAIN_NAMES, plain)
 
 
 def test_the_guard_uses_the_shared_secret_name_rule() -> None:
@@ -667,15 +671,19 @@ INLINE_LOOK_ALIKES = [
 ]
 
 
-@pytest.mark.parametrize("command", ENVIRONMENT + WRAPPED_ENVIRONMENT)
-def test_environment_inspection_is_blocked_as_env(command: str) -> None:
-    assert_decided_as("posix", command, check(command), "env")
+def test_environment_inspection_is_blocked_as_env() -> None:
+    every_case(
+        ENVIRONMENT + WRAPPED_ENVIRONMENT,
+        lambda command: assert_decided_as("posix", command, check(command), "env"),
+    )
 
 
-@pytest.mark.parametrize("command", ENVIRONMENT_ALLOWED + INLINE_LOOK_ALIKES)
-def test_environment_look_alikes_stay_allowed(command: str) -> None:
-    decision = check(command)
-    assert decision.allowed, (command, decision.rule_id, decision.reason)
+def test_environment_look_alikes_stay_allowed() -> None:
+    def allowed(command: str) -> None:
+        decision = check(command)
+        assert decision.allowed, (command, decision.rule_id, decision.reason)
+
+    every_case(ENVIRONMENT_ALLOWED + INLINE_LOOK_ALIKES, allowed)
 
 
 # BSD-style `ps` option words take the next word as their value (`k` a sort key, `o` columns, `p` a process

@@ -5,8 +5,7 @@ read like `node -e`."""
 
 from __future__ import annotations
 
-import pytest
-from conftest import guard_allows, guard_blocks
+from conftest import every_case, guard_allows, guard_blocks
 
 from glmagent.guard import Decision, Policy
 
@@ -56,14 +55,12 @@ BLOCKED = [
 ]
 
 
-@pytest.mark.parametrize("command", ALLOWED)
-def test_everyday_line_is_allowed(command: str) -> None:
-    guard_allows("posix", command)
+def test_everyday_line_is_allowed() -> None:
+    every_case(ALLOWED, lambda command: guard_allows("posix", command))
 
 
-@pytest.mark.parametrize(("command", "expected"), BLOCKED)
-def test_its_dangerous_twin_is_blocked(command: str, expected: str) -> None:
-    guard_blocks("posix", command, expected)
+def test_its_dangerous_twin_is_blocked() -> None:
+    every_case(BLOCKED, lambda command, expected: guard_blocks("posix", command, expected))
 
 
 # Everyday work on the POSIX backend.
@@ -160,10 +157,12 @@ POSIX_ALLOWED = [
 ]
 
 
-@pytest.mark.parametrize("command", POSIX_ALLOWED)
-def test_everyday_posix_commands_are_allowed(command: str) -> None:
-    decision = _check(command, "posix")
-    assert decision.allowed, (command, decision.rule_id, decision.reason)
+def test_everyday_posix_commands_are_allowed() -> None:
+    def allowed(command: str) -> None:
+        decision = _check(command, "posix")
+        assert decision.allowed, (command, decision.rule_id, decision.reason)
+
+    every_case(POSIX_ALLOWED, allowed)
 
 
 def _check(command: str, shell: str) -> Decision:

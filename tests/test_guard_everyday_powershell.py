@@ -4,8 +4,7 @@ each, the same shape doing something dangerous stays blocked, so the fix is a re
 
 from __future__ import annotations
 
-import pytest
-from conftest import guard_allows, guard_blocks
+from conftest import every_case, guard_allows, guard_blocks
 
 from glmagent.guard import Decision, Policy
 
@@ -58,14 +57,12 @@ BLOCKED = [
 ]
 
 
-@pytest.mark.parametrize("command", ALLOWED)
-def test_everyday_powershell_is_allowed(command: str) -> None:
-    guard_allows("powershell", command)
+def test_everyday_powershell_is_allowed() -> None:
+    every_case(ALLOWED, lambda command: guard_allows("powershell", command))
 
 
-@pytest.mark.parametrize(("command", "expected"), BLOCKED)
-def test_its_dangerous_twin_is_blocked(command: str, expected: str) -> None:
-    guard_blocks("powershell", command, expected)
+def test_its_dangerous_twin_is_blocked() -> None:
+    every_case(BLOCKED, lambda command, expected: guard_blocks("powershell", command, expected))
 
 
 # Everyday work on the PowerShell backend.
@@ -118,10 +115,12 @@ POWERSHELL_ALLOWED = [
 ]
 
 
-@pytest.mark.parametrize("command", POWERSHELL_ALLOWED)
-def test_everyday_powershell_commands_are_allowed(command: str) -> None:
-    decision = _check(command, "powershell")
-    assert decision.allowed, (command, decision.rule_id, decision.reason)
+def test_everyday_powershell_commands_are_allowed() -> None:
+    def allowed(command: str) -> None:
+        decision = _check(command, "powershell")
+        assert decision.allowed, (command, decision.rule_id, decision.reason)
+
+    every_case(POWERSHELL_ALLOWED, allowed)
 
 
 def _check(command: str, shell: str) -> Decision:

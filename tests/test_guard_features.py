@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import base64
+import itertools
 import json
 import subprocess
 import sys
 
 import pytest
-from conftest import ELEVATION, assert_decided_as, guard_findings
+from conftest import ELEVATION, assert_decided_as, every_case, guard_findings
 
 import glmagent.guard as guard
 from glmagent.guard import Decision, Policy, Rule
@@ -48,24 +49,26 @@ def test_unknown_backend_is_a_programming_error() -> None:
 
 
 # -- normalisation --
-@pytest.mark.parametrize(
-    ("word", "key"),
-    [
-        ("rm", "rm"),
-        ("/bin/rm", "rm"),
-        ("C:\\Windows\\System32\\curl.exe", "curl"),
-        ("CURL.EXE", "curl"),
-        ("Remove-Item", "remove-item"),
-        ("Microsoft.PowerShell.Management\\Remove-Item", "remove-item"),
-        ("build.cmd", "build"),
-        ("ｒｍ", "rm"),  # fullwidth letters fold under NFKC
-        ("r\u200bm", "rm"),  # zero-width space
-        ("\ufeffrm", "rm"),
-        ("http.server", "http.server"),
-    ],
-)
-def test_command_key(word: str, key: str) -> None:
-    assert command_key(word) == key
+def test_command_key() -> None:
+    def check_one(word: str, key: str) -> None:
+        assert command_key(word) == key
+
+    every_case(
+        [
+            ("rm", "rm"),
+            ("/bin/rm", "rm"),
+            ("C:\\Windows\\System32\\curl.exe", "curl"),
+            ("CURL.EXE", "curl"),
+            ("Remove-Item", "remove-item"),
+            ("Microsoft.PowerShell.Management\\Remove-Item", "remove-item"),
+            ("build.cmd", "build"),
+            ("ｒｍ", "rm"),  # fullwidth letters fold under NFKC
+            ("r\u200bm", "rm"),  # zero-width space
+            ("\ufeffrm", "rm"),
+            ("http.server", "http.server"),
+        ],
+        check_one,
+    )
 
 
 def test_argument_folding_turns_typographic_dashes_into_flags() -> None:
@@ -89,10 +92,17 @@ def test_quoting_and_escaping_of_the_command_word(command: str) -> None:
 
 
 # -- PowerShell aliases and parameter prefixes --
-@pytest.mark.parametrize("alias", ["ri", "rm", "del", "erase", "rd", "rmdir", "Remove-Item"])
-@pytest.mark.parametrize("param", ["-r", "-Rec", "-RECURSE", "-Recurse:$true", "-recurse:1"])
-def test_remove_item_aliases_and_prefixes(alias: str, param: str) -> None:
-    assert rule_of(f"{alias} {param} .\\src", "powershell") == "destructive.recursive-delete"
+def test_remove_item_aliases_and_prefixes() -> None:
+    def check_one(alias: str, param: str) -> None:
+        assert rule_of(f"{alias} {param} .\\src", "powershell") == "destructive.recursive-delete"
+
+    every_case(
+        itertools.product(
+            ["ri", "rm", "del", "erase", "rd", "rmdir", "Remove-Item"],
+            ["-r", "-Rec", "-RECURSE", "-Recurse:$true", "-recurse:1"],
+        ),
+        check_one,
+    )
 
 
 @pytest.mark.parametrize("command", ["Remove-Item -Recurse:$false x", "Remove-Item -Force x", "ri x.txt"])
@@ -100,24 +110,26 @@ def test_remove_item_without_recursion_is_allowed(command: str) -> None:
     assert check(command, "powershell").allowed
 
 
-@pytest.mark.parametrize(
-    ("command", "rule"),
-    [
-        ("iwr https://x", "network.http-client"),
-        ("irm https://x", "network.http-client"),
-        ("wget https://x", "network.http-client"),
-        ("gci env:", "env.environment-drive"),
-        ("gc env:PATH", "env.environment-drive"),
-        ("sl env:", "env.environment-drive"),
-        ("clc app.log", "destructive.overwrite-file"),
-        ("icm -cn srv { hostname }", "network.socket"),
-        ("saps cmd '/c rd /s /q x'", "destructive.recursive-delete"),
-        ("iex 'Remove-Item -Recurse x'", "destructive.recursive-delete"),
-        ("sal zz Remove-Item; zz -Recurse x", "destructive.recursive-delete"),
-    ],
-)
-def test_powershell_aliases_resolve(command: str, rule: str) -> None:
-    assert rule_of(command, "powershell") == rule
+def test_powershell_aliases_resolve() -> None:
+    def check_one(command: str, rule: str) -> None:
+        assert rule_of(command, "powershell") == rule
+
+    every_case(
+        [
+            ("iwr https://x", "network.http-client"),
+            ("irm https://x", "network.http-client"),
+            ("wget https://x", "network.http-client"),
+            ("gci env:", "env.environment-drive"),
+            ("gc env:PATH", "env.environment-drive"),
+            ("sl env:", "env.environment-drive"),
+            ("clc app.log", "destructive.overwrite-file"),
+            ("icm -cn srv { hostname }", "network.socket"),
+            ("saps cmd '/c rd /s /q x'", "destructive.recursive-delete"),
+            ("iex 'Remove-Item -Recurse x'", "destructive.recursive-delete"),
+            ("sal zz Remove-Item; zz -Recurse x", "destructive.recursive-delete"),
+        ],
+        check_one,
+    )
 
 
 # -- dynamic names --
@@ -146,29 +158,31 @@ def test_known_literal_assignment_explains_a_dynamic_name() -> None:
 
 
 # -- wrappers --
-@pytest.mark.parametrize(
-    "command",
-    [
-        "find . -type d -exec rm -rf {} +",
-        "find . -execdir rm -r {} \\;",
-        "xargs -0 -n 1 rm -rf < list",
-        "parallel rm -rf ::: a b",
-        "env -S 'rm -rf /'",
-        "flock /tmp/l -c 'rm -rf /'",
-        "watch -n 1 'rm -rf /'",
-        "sudo -u root -g wheel rm -rf /",
-        "chroot /mnt rm -rf /",
-        "timeout -k 5 10 rm -rf /",
-        "busybox sh -c 'rm -rf /'",
-        "npx rimraf dist",
-        "poetry run rm -rf /",
-        "trap 'rm -rf /' EXIT",
-        "alias ll='rm -rf /'",
-        "GIT_PAGER='rm -rf ~' git log",
-    ],
-)
-def test_wrappers_are_unwrapped(command: str) -> None:
-    assert_decided_as("posix", command, check(command), "destructive.recursive-delete")
+def test_wrappers_are_unwrapped() -> None:
+    def check_one(command: str) -> None:
+        assert_decided_as("posix", command, check(command), "destructive.recursive-delete")
+
+    every_case(
+        [
+            "find . -type d -exec rm -rf {} +",
+            "find . -execdir rm -r {} \\;",
+            "xargs -0 -n 1 rm -rf < list",
+            "parallel rm -rf ::: a b",
+            "env -S 'rm -rf /'",
+            "flock /tmp/l -c 'rm -rf /'",
+            "watch -n 1 'rm -rf /'",
+            "sudo -u root -g wheel rm -rf /",
+            "chroot /mnt rm -rf /",
+            "timeout -k 5 10 rm -rf /",
+            "busybox sh -c 'rm -rf /'",
+            "npx rimraf dist",
+            "poetry run rm -rf /",
+            "trap 'rm -rf /' EXIT",
+            "alias ll='rm -rf /'",
+            "GIT_PAGER='rm -rf ~' git log",
+        ],
+        check_one,
+    )
 
 
 @pytest.mark.parametrize(
@@ -243,24 +257,26 @@ def test_truncating_redirections_are_blocked(command: str, shell: str) -> None:
     assert rule_of(command, shell) == "destructive.truncating-redirect"
 
 
-@pytest.mark.parametrize(
-    ("command", "shell"),
-    [
-        ("pytest 2>&1 | tail -n 20", "posix"),
-        ("echo hi > /dev/null", "posix"),
-        ("echo warn >&2", "posix"),
-        ("make >/dev/null 2>&1", "posix"),
-        ("echo more >> notes.txt", "posix"),
-        ("pytest 2>&1 | tee -a log.txt", "posix"),
-        ("make | tee /dev/stderr", "posix"),
-        ("exec 3>&-", "posix"),
-        ("dotnet build 2>$null", "powershell"),
-        ("dotnet build > $null", "powershell"),
-        ("dotnet build 2>&1 | Out-String", "powershell"),
-    ],
-)
-def test_harmless_redirections_are_allowed(command: str, shell: str) -> None:
-    assert check(command, shell).allowed
+def test_harmless_redirections_are_allowed() -> None:
+    def check_one(command: str, shell: str) -> None:
+        assert check(command, shell).allowed
+
+    every_case(
+        [
+            ("pytest 2>&1 | tail -n 20", "posix"),
+            ("echo hi > /dev/null", "posix"),
+            ("echo warn >&2", "posix"),
+            ("make >/dev/null 2>&1", "posix"),
+            ("echo more >> notes.txt", "posix"),
+            ("pytest 2>&1 | tee -a log.txt", "posix"),
+            ("make | tee /dev/stderr", "posix"),
+            ("exec 3>&-", "posix"),
+            ("dotnet build 2>$null", "powershell"),
+            ("dotnet build > $null", "powershell"),
+            ("dotnet build 2>&1 | Out-String", "powershell"),
+        ],
+        check_one,
+    )
 
 
 def test_redirect_to_a_file_named_at_run_time_is_blocked() -> None:
@@ -268,30 +284,32 @@ def test_redirect_to_a_file_named_at_run_time_is_blocked() -> None:
 
 
 # -- payload scanning --
-@pytest.mark.parametrize(
-    ("command", "rule"),
-    [
-        ("python -c \"import shutil; shutil.rmtree('/home')\"", "destructive.payload-delete"),
-        ("python3 -c 'import os; os.system(\"rm -rf ~\")'", "destructive.recursive-delete"),
-        ('python -c \'import subprocess; subprocess.run(["curl", "x"])\'', "network.http-client"),
-        ("python -c 'import os; print(os.environ)'", "env.payload"),
-        ("python -c 'import urllib.request'", "network.payload"),
-        ("python -c \"exec('x')\"", "unverifiable.payload-dynamic"),
-        ("python -m http.server 8000", "network.local-server"),
-        ("python -m pip install x", "network.package-install"),
-        ("node -e \"require('fs').rmSync('x', {recursive: true})\"", "destructive.payload-delete"),
-        ("node -e 'console.log(process.env)'", "env.payload"),
-        ("perl -e 'system(\"ls\")'", "unverifiable.payload-process"),
-        ("ruby -e 'FileUtils.rm_rf(\"x\")'", "destructive.payload-delete"),
-        ("php -r 'echo getenv(\"KEY\");'", "env.payload"),
-        ("awk 'BEGIN { system(\"rm -rf /\") }'", "destructive.recursive-delete"),
-        ("awk 'BEGIN { print ENVIRON[\"HOME\"] }'", "env.payload"),
-        ("sed 's/x/id/e' f", "unverifiable.payload-process"),
-        ('python -c "$CODE"', "dynamic.script"),
-    ],
-)
-def test_payloads_are_scanned(command: str, rule: str) -> None:
-    assert rule_of(command) == rule
+def test_payloads_are_scanned() -> None:
+    def check_one(command: str, rule: str) -> None:
+        assert rule_of(command) == rule
+
+    every_case(
+        [
+            ("python -c \"import shutil; shutil.rmtree('/home')\"", "destructive.payload-delete"),
+            ("python3 -c 'import os; os.system(\"rm -rf ~\")'", "destructive.recursive-delete"),
+            ('python -c \'import subprocess; subprocess.run(["curl", "x"])\'', "network.http-client"),
+            ("python -c 'import os; print(os.environ)'", "env.payload"),
+            ("python -c 'import urllib.request'", "network.payload"),
+            ("python -c \"exec('x')\"", "unverifiable.payload-dynamic"),
+            ("python -m http.server 8000", "network.local-server"),
+            ("python -m pip install x", "network.package-install"),
+            ("node -e \"require('fs').rmSync('x', {recursive: true})\"", "destructive.payload-delete"),
+            ("node -e 'console.log(process.env)'", "env.payload"),
+            ("perl -e 'system(\"ls\")'", "unverifiable.payload-process"),
+            ("ruby -e 'FileUtils.rm_rf(\"x\")'", "destructive.payload-delete"),
+            ("php -r 'echo getenv(\"KEY\");'", "env.payload"),
+            ("awk 'BEGIN { system(\"rm -rf /\") }'", "destructive.recursive-delete"),
+            ("awk 'BEGIN { print ENVIRON[\"HOME\"] }'", "env.payload"),
+            ("sed 's/x/id/e' f", "unverifiable.payload-process"),
+            ('python -c "$CODE"', "dynamic.script"),
+        ],
+        check_one,
+    )
 
 
 @pytest.mark.parametrize(
@@ -481,11 +499,17 @@ def test_a_word_rm_rejects_is_no_recursive_flag(command: str, shell: str) -> Non
     assert check(command, shell).allowed
 
 
-@pytest.mark.parametrize("shell", ["posix", "powershell"])
-@pytest.mark.parametrize("command", ["rm -rf x", "rm -fr x", "rm -Rfv x", "rm -r x", "rm --recursive x"])
-def test_posix_spellings_of_rm_stay_recursive_on_both_backends(command: str, shell: str) -> None:
-    # On pwsh for Linux and macOS `rm` is the native program, not an alias of Remove-Item.
-    assert rule_of(command, shell) == "destructive.recursive-delete"
+def test_posix_spellings_of_rm_stay_recursive_on_both_backends() -> None:
+    def check_one(command: str, shell: str) -> None:
+        # On pwsh for Linux and macOS `rm` is the native program, not an alias of Remove-Item.
+        assert rule_of(command, shell) == "destructive.recursive-delete"
+
+    every_case(
+        itertools.product(
+            ["rm -rf x", "rm -fr x", "rm -Rfv x", "rm -r x", "rm --recursive x"], ["posix", "powershell"]
+        ),
+        check_one,
+    )
 
 
 # -- commands fed by a recursive listing --
@@ -513,11 +537,12 @@ POSIX_CONDUITS = [
 ]
 
 
-@pytest.mark.parametrize("conduit", POSIX_CONDUITS)
-@pytest.mark.parametrize("listing", POSIX_LISTINGS)
-def test_deleting_what_a_recursive_listing_prints_is_a_recursive_delete(listing: str, conduit: str) -> None:
-    command = conduit.format(listing=listing)
-    assert rule_of(command) == "destructive.recursive-delete", command
+def test_deleting_what_a_recursive_listing_prints_is_a_recursive_delete() -> None:
+    def check_one(listing: str, conduit: str) -> None:
+        command = conduit.format(listing=listing)
+        assert rule_of(command) == "destructive.recursive-delete", command
+
+    every_case(itertools.product(POSIX_LISTINGS, POSIX_CONDUITS), check_one)
 
 
 @pytest.mark.parametrize(
@@ -533,46 +558,55 @@ def test_commands_run_by_find_are_fed_by_find(command: str) -> None:
     assert rule_of(command) == "destructive.recursive-delete"
 
 
-@pytest.mark.parametrize(
-    "listing",
-    ["Get-ChildItem -Recurse", "gci -r", "dir -Recurse -File", "ls -Recurse", "Get-ChildItem -Depth 2"],
-)
-@pytest.mark.parametrize(
-    "conduit",
-    [
-        "{listing} | Remove-Item",
-        "{listing} | ri -Force",
-        "{listing} | Where-Object {{ $_.Length -gt 0 }} | del",
-        "{listing} | Sort-Object Length | Select-Object -First 5 | rm",
-        "{listing} | ForEach-Object {{ Remove-Item $_.FullName }}",
-        "{listing} | % {{ rm $PSItem }}",
-        "Remove-Item ({listing})",
-        "Remove-Item $({listing} | ? {{ $_.Name -like '*.tmp' }})",
-    ],
-)
-def test_powershell_deletes_fed_by_a_recursive_listing(listing: str, conduit: str) -> None:
-    command = conduit.format(listing=listing)
-    assert rule_of(command, "powershell") == "destructive.recursive-delete", command
+def test_powershell_deletes_fed_by_a_recursive_listing() -> None:
+    def check_one(listing: str, conduit: str) -> None:
+        command = conduit.format(listing=listing)
+        assert rule_of(command, "powershell") == "destructive.recursive-delete", command
+
+    every_case(
+        itertools.product(
+            [
+                "Get-ChildItem -Recurse",
+                "gci -r",
+                "dir -Recurse -File",
+                "ls -Recurse",
+                "Get-ChildItem -Depth 2",
+            ],
+            [
+                "{listing} | Remove-Item",
+                "{listing} | ri -Force",
+                "{listing} | Where-Object {{ $_.Length -gt 0 }} | del",
+                "{listing} | Sort-Object Length | Select-Object -First 5 | rm",
+                "{listing} | ForEach-Object {{ Remove-Item $_.FullName }}",
+                "{listing} | % {{ rm $PSItem }}",
+                "Remove-Item ({listing})",
+                "Remove-Item $({listing} | ? {{ $_.Name -like '*.tmp' }})",
+            ],
+        ),
+        check_one,
+    )
 
 
-@pytest.mark.parametrize(
-    ("command", "shell"),
-    [
-        ("find . -name '*.py' | xargs grep -n foo", "posix"),
-        ("find . -type f | xargs wc -l", "posix"),
-        ("find . -name '*.pyc' -print", "posix"),
-        ("git ls-files | xargs ruff check", "posix"),
-        ("ls *.tmp | xargs rm --", "posix"),
-        ("rm -- $(cat stale.txt)", "posix"),
-        ('find . -type f | while read -r f; do wc -l "$f"; done', "posix"),
-        ("Get-ChildItem -Recurse | Select-String TODO", "powershell"),
-        ("Get-ChildItem *.tmp | Remove-Item", "powershell"),
-        ("Get-ChildItem -Recurse | Remove-Item -WhatIf", "powershell"),
-        ("Get-ChildItem -Recurse | ForEach-Object { Write-Output $_.FullName }", "powershell"),
-    ],
-)
-def test_recursive_listings_feeding_other_commands_are_allowed(command: str, shell: str) -> None:
-    assert check(command, shell).allowed, check(command, shell).reason
+def test_recursive_listings_feeding_other_commands_are_allowed() -> None:
+    def check_one(command: str, shell: str) -> None:
+        assert check(command, shell).allowed, check(command, shell).reason
+
+    every_case(
+        [
+            ("find . -name '*.py' | xargs grep -n foo", "posix"),
+            ("find . -type f | xargs wc -l", "posix"),
+            ("find . -name '*.pyc' -print", "posix"),
+            ("git ls-files | xargs ruff check", "posix"),
+            ("ls *.tmp | xargs rm --", "posix"),
+            ("rm -- $(cat stale.txt)", "posix"),
+            ('find . -type f | while read -r f; do wc -l "$f"; done', "posix"),
+            ("Get-ChildItem -Recurse | Select-String TODO", "powershell"),
+            ("Get-ChildItem *.tmp | Remove-Item", "powershell"),
+            ("Get-ChildItem -Recurse | Remove-Item -WhatIf", "powershell"),
+            ("Get-ChildItem -Recurse | ForEach-Object { Write-Output $_.FullName }", "powershell"),
+        ],
+        check_one,
+    )
 
 
 def test_file_names_piped_to_rm_may_be_options() -> None:
@@ -582,60 +616,65 @@ def test_file_names_piped_to_rm_may_be_options() -> None:
 
 
 # -- truncating writes --
-@pytest.mark.parametrize(
-    ("command", "shell"),
-    [
-        ("pytest 2>&1 | tee report.txt", "posix"),
-        ("echo x | tee -i a.txt b.txt", "posix"),
-        ("echo x | sudo tee -- /etc/hosts", "posix"),
-        ("sort data.txt | sponge data.txt", "posix"),
-        ("cp /dev/null app.log", "posix"),
-        ("cp -f /dev/zero disk.img", "posix"),
-        ("Get-Process | Out-File .\\procs.txt", "powershell"),
-        ("Get-Process | Out-File -FilePath procs.txt -Append:$false", "powershell"),
-        ("'' | Out-File app.log", "powershell"),
-        ("Set-Content app.py ''", "powershell"),
-        ("Set-Content -Path app.py -Value $null", "powershell"),
-        ("sc app.py 'print(1)'", "powershell"),
-        ("Get-Date | tee stamp.txt", "powershell"),
-        ("Get-Date | Tee-Object -FilePath stamp.txt", "powershell"),
-        ("Copy-Item NUL app.log", "powershell"),
-        ("cmd /c copy nul app.log", "powershell"),
-        ("[IO.File]::WriteAllText('app.py', '')", "powershell"),
-        ("[System.IO.File]::WriteAllLines('a.txt', @('x'))", "powershell"),
-        ("[IO.File]::Create('app.db').Close()", "powershell"),
-        ("New-Item app.py -ItemType File -Force", "powershell"),
-        ("pwsh -c \"Set-Content f.txt ''\"", "posix"),
-    ],
-)
-def test_writes_that_replace_a_whole_file_are_blocked(command: str, shell: str) -> None:
-    decision = check(command, shell)
-    if decision.rule_id == ELEVATION:  # `sudo tee`: the elevation decides; the truncating write is still seen
-        assert "destructive.truncating-write" in guard_findings(shell, command), command
-        return
-    assert decision.category == "destructive", command
-    assert rule_of(command, shell) in ("destructive.truncating-write", "dynamic.arguments"), command
+def test_writes_that_replace_a_whole_file_are_blocked() -> None:
+    def check_one(command: str, shell: str) -> None:
+        decision = check(command, shell)
+        # `sudo tee`: the elevation decides; the truncating write is still seen
+        if decision.rule_id == ELEVATION:
+            assert "destructive.truncating-write" in guard_findings(shell, command), command
+            return
+        assert decision.category == "destructive", command
+        assert rule_of(command, shell) in ("destructive.truncating-write", "dynamic.arguments"), command
+
+    every_case(
+        [
+            ("pytest 2>&1 | tee report.txt", "posix"),
+            ("echo x | tee -i a.txt b.txt", "posix"),
+            ("echo x | sudo tee -- /etc/hosts", "posix"),
+            ("sort data.txt | sponge data.txt", "posix"),
+            ("cp /dev/null app.log", "posix"),
+            ("cp -f /dev/zero disk.img", "posix"),
+            ("Get-Process | Out-File .\\procs.txt", "powershell"),
+            ("Get-Process | Out-File -FilePath procs.txt -Append:$false", "powershell"),
+            ("'' | Out-File app.log", "powershell"),
+            ("Set-Content app.py ''", "powershell"),
+            ("Set-Content -Path app.py -Value $null", "powershell"),
+            ("sc app.py 'print(1)'", "powershell"),
+            ("Get-Date | tee stamp.txt", "powershell"),
+            ("Get-Date | Tee-Object -FilePath stamp.txt", "powershell"),
+            ("Copy-Item NUL app.log", "powershell"),
+            ("cmd /c copy nul app.log", "powershell"),
+            ("[IO.File]::WriteAllText('app.py', '')", "powershell"),
+            ("[System.IO.File]::WriteAllLines('a.txt', @('x'))", "powershell"),
+            ("[IO.File]::Create('app.db').Close()", "powershell"),
+            ("New-Item app.py -ItemType File -Force", "powershell"),
+            ("pwsh -c \"Set-Content f.txt ''\"", "posix"),
+        ],
+        check_one,
+    )
 
 
-@pytest.mark.parametrize(
-    ("command", "shell"),
-    [
-        ("pytest 2>&1 | tee -a report.txt", "posix"),
-        ("make | tee --append build.log", "posix"),
-        ("make | tee /dev/null", "posix"),
-        ("make | tee /dev/stderr /dev/fd/2", "posix"),
-        ("cp src.txt dst.txt", "posix"),
-        ("Get-Process | Out-File procs.txt -Append", "powershell"),
-        ("Get-Process | Out-File procs.txt -NoClobber", "powershell"),
-        ("Add-Content log.txt 'line'", "powershell"),
-        ("Get-Date | Tee-Object -Variable now", "powershell"),
-        ("Get-Date | tee -Append stamp.txt", "powershell"),
-        ("New-Item -ItemType Directory out -Force", "powershell"),
-        ("[IO.File]::AppendAllText('log.txt', 'x')", "powershell"),
-    ],
-)
-def test_appending_and_discarding_writes_are_allowed(command: str, shell: str) -> None:
-    assert check(command, shell).allowed, check(command, shell).reason
+def test_appending_and_discarding_writes_are_allowed() -> None:
+    def check_one(command: str, shell: str) -> None:
+        assert check(command, shell).allowed, check(command, shell).reason
+
+    every_case(
+        [
+            ("pytest 2>&1 | tee -a report.txt", "posix"),
+            ("make | tee --append build.log", "posix"),
+            ("make | tee /dev/null", "posix"),
+            ("make | tee /dev/stderr /dev/fd/2", "posix"),
+            ("cp src.txt dst.txt", "posix"),
+            ("Get-Process | Out-File procs.txt -Append", "powershell"),
+            ("Get-Process | Out-File procs.txt -NoClobber", "powershell"),
+            ("Add-Content log.txt 'line'", "powershell"),
+            ("Get-Date | Tee-Object -Variable now", "powershell"),
+            ("Get-Date | tee -Append stamp.txt", "powershell"),
+            ("New-Item -ItemType Directory out -Force", "powershell"),
+            ("[IO.File]::AppendAllText('log.txt', 'x')", "powershell"),
+        ],
+        check_one,
+    )
 
 
 def test_a_tee_target_named_at_run_time_is_unverifiable() -> None:
@@ -661,21 +700,26 @@ SECRETS = [
 ]
 
 
-@pytest.mark.parametrize("secret", SECRETS)
-@pytest.mark.parametrize("home", HOMES)
-def test_credential_files_under_any_spelling_of_home_are_blocked(home: str, secret: str) -> None:
-    for command in (f"cat {home}/{secret}", f"base64 < {home}/{secret}", f"grep -i key {home}/{secret}"):
-        assert rule_of(command) == "env.secret-files", command
+def test_credential_files_under_any_spelling_of_home_are_blocked() -> None:
+    def check_one(home: str, secret: str) -> None:
+        for command in (f"cat {home}/{secret}", f"base64 < {home}/{secret}", f"grep -i key {home}/{secret}"):
+            assert rule_of(command) == "env.secret-files", command
+
+    every_case(itertools.product(HOMES, SECRETS), check_one)
 
 
-@pytest.mark.parametrize("secret", SECRETS)
-@pytest.mark.parametrize("home", ["~", "$HOME", "$env:USERPROFILE", "${env:HOME}", "C:\\Users\\dev"])
-def test_credential_files_are_blocked_on_powershell(home: str, secret: str) -> None:
-    path = home + "\\" + secret.replace("/", "\\")
-    assert check(f'gc "{path}"', "powershell").category == "env"
-    for command in (f"Get-Content {path}", f"Copy-Item {path} .\\x"):
-        # The grammar cannot read some unquoted `$HOME\.name` words: then the parse error blocks.
-        assert not check(command, "powershell").allowed, command
+def test_credential_files_are_blocked_on_powershell() -> None:
+    def check_one(home: str, secret: str) -> None:
+        path = home + "\\" + secret.replace("/", "\\")
+        assert check(f'gc "{path}"', "powershell").category == "env"
+        for command in (f"Get-Content {path}", f"Copy-Item {path} .\\x"):
+            # The grammar cannot read some unquoted `$HOME\.name` words: then the parse error blocks.
+            assert not check(command, "powershell").allowed, command
+
+    every_case(
+        itertools.product(["~", "$HOME", "$env:USERPROFILE", "${env:HOME}", "C:\\Users\\dev"], SECRETS),
+        check_one,
+    )
 
 
 @pytest.mark.parametrize(
@@ -692,24 +736,26 @@ def test_interpreters_reading_credential_files_are_blocked(command: str) -> None
     assert check(command).category == "env", command
 
 
-@pytest.mark.parametrize(
-    ("command", "shell"),
-    [
-        ("cat deploy_key.pub", "posix"),
-        ("ssh-keygen -lf ./deploy_key.pub", "posix"),
-        ("cat .npmrc", "posix"),
-        ("cat frontend/.npmrc", "posix"),
-        ("ls ~", "posix"),
-        ("cat .bashrc", "posix"),
-        ("grep -rn 'cat ~/.aws/credentials' docs/", "posix"),
-        ("git commit -m 'docs: never cat ~/.netrc'", "posix"),
-        ("cat docs/aws/credentials.md", "posix"),
-        ("Get-Content .\\README.md", "powershell"),
-        ("Select-String -Pattern 'type ~\\.aws\\credentials' -Path docs\\*.md", "powershell"),
-    ],
-)
-def test_project_key_pairs_and_repository_files_stay_readable(command: str, shell: str) -> None:
-    assert check(command, shell).allowed, check(command, shell).reason
+def test_project_key_pairs_and_repository_files_stay_readable() -> None:
+    def check_one(command: str, shell: str) -> None:
+        assert check(command, shell).allowed, check(command, shell).reason
+
+    every_case(
+        [
+            ("cat deploy_key.pub", "posix"),
+            ("ssh-keygen -lf ./deploy_key.pub", "posix"),
+            ("cat .npmrc", "posix"),
+            ("cat frontend/.npmrc", "posix"),
+            ("ls ~", "posix"),
+            ("cat .bashrc", "posix"),
+            ("grep -rn 'cat ~/.aws/credentials' docs/", "posix"),
+            ("git commit -m 'docs: never cat ~/.netrc'", "posix"),
+            ("cat docs/aws/credentials.md", "posix"),
+            ("Get-Content .\\README.md", "powershell"),
+            ("Select-String -Pattern 'type ~\\.aws\\credentials' -Path docs\\*.md", "powershell"),
+        ],
+        check_one,
+    )
 
 
 def test_credential_directories_are_blocked_as_a_whole() -> None:
@@ -719,70 +765,76 @@ def test_credential_directories_are_blocked_as_a_whole() -> None:
 
 
 # -- signalling every process --
-@pytest.mark.parametrize(
-    ("command", "shell"),
-    [
-        ("kill -9 -1", "posix"),
-        ("kill -- -1", "posix"),
-        ("kill -KILL -1", "posix"),
-        ("kill -s KILL -1", "posix"),
-        ("kill -n 9 -1", "posix"),
-        ("/bin/kill -9 -1", "posix"),
-        ("kill -9 0", "posix"),
-        ("sudo kill -TERM -1", "posix"),
-        ("pkill -u $USER", "posix"),
-        ('pkill -9 -u "$(whoami)"', "posix"),
-        ("pkill -P 1", "posix"),
-        ("killall -u dev", "posix"),
-        ("killall --user dev -9", "posix"),
-        ("killall5", "posix"),
-        ("kill -9 -1", "powershell"),
-        ("Stop-Process -Name * -Force", "powershell"),
-        ("Get-Process | Stop-Process", "powershell"),
-        ("gps | kill", "powershell"),
-    ],
-)
-def test_signalling_every_process_is_destructive(command: str, shell: str) -> None:
-    assert_decided_as(shell, command, check(command, shell), "destructive.kill-all")
+def test_signalling_every_process_is_destructive() -> None:
+    def check_one(command: str, shell: str) -> None:
+        assert_decided_as(shell, command, check(command, shell), "destructive.kill-all")
+
+    every_case(
+        [
+            ("kill -9 -1", "posix"),
+            ("kill -- -1", "posix"),
+            ("kill -KILL -1", "posix"),
+            ("kill -s KILL -1", "posix"),
+            ("kill -n 9 -1", "posix"),
+            ("/bin/kill -9 -1", "posix"),
+            ("kill -9 0", "posix"),
+            ("sudo kill -TERM -1", "posix"),
+            ("pkill -u $USER", "posix"),
+            ('pkill -9 -u "$(whoami)"', "posix"),
+            ("pkill -P 1", "posix"),
+            ("killall -u dev", "posix"),
+            ("killall --user dev -9", "posix"),
+            ("killall5", "posix"),
+            ("kill -9 -1", "powershell"),
+            ("Stop-Process -Name * -Force", "powershell"),
+            ("Get-Process | Stop-Process", "powershell"),
+            ("gps | kill", "powershell"),
+        ],
+        check_one,
+    )
 
 
-@pytest.mark.parametrize(
-    ("command", "shell"),
-    [
-        ("kill 1234", "posix"),
-        ("kill -9 1234 5678", "posix"),
-        ("kill -1 1234", "posix"),
-        ("kill -HUP $(cat server.pid)", "posix"),
-        ("kill %1", "posix"),
-        ("kill -- -4321", "posix"),
-        ("kill $!", "posix"),
-        ("Stop-Process -Id 1234", "powershell"),
-        ("Stop-Process -Id $job.Id", "powershell"),
-    ],
-)
-def test_stopping_one_process_is_allowed(command: str, shell: str) -> None:
-    assert check(command, shell).allowed, check(command, shell).reason
+def test_stopping_one_process_is_allowed() -> None:
+    def check_one(command: str, shell: str) -> None:
+        assert check(command, shell).allowed, check(command, shell).reason
+
+    every_case(
+        [
+            ("kill 1234", "posix"),
+            ("kill -9 1234 5678", "posix"),
+            ("kill -1 1234", "posix"),
+            ("kill -HUP $(cat server.pid)", "posix"),
+            ("kill %1", "posix"),
+            ("kill -- -4321", "posix"),
+            ("kill $!", "posix"),
+            ("Stop-Process -Id 1234", "powershell"),
+            ("Stop-Process -Id $job.Id", "powershell"),
+        ],
+        check_one,
+    )
 
 
 # -- fork bombs --
-@pytest.mark.parametrize(
-    ("command", "shell"),
-    [
-        (":(){ :|:& };:", "posix"),
-        (":(){ :|: & };:", "posix"),
-        ("bomb(){ bomb | bomb & }; bomb", "posix"),
-        ("function f { f | f & }; f", "posix"),
-        ("f() { f & f; }; f", "posix"),
-        ("f() ( f | f )", "posix"),
-        ("bash -c ':(){ :|:& };:'", "posix"),
-        ("function b { b | b }; b", "powershell"),
-        ("bash -c 'x(){ x|x& };x'", "powershell"),
-    ],
-)
-def test_fork_bombs_are_destructive(command: str, shell: str) -> None:
-    decision = check(command, shell)
-    assert decision.rule_id == "destructive.fork-bomb", command
-    assert decision.category == "destructive"
+def test_fork_bombs_are_destructive() -> None:
+    def check_one(command: str, shell: str) -> None:
+        decision = check(command, shell)
+        assert decision.rule_id == "destructive.fork-bomb", command
+        assert decision.category == "destructive"
+
+    every_case(
+        [
+            (":(){ :|:& };:", "posix"),
+            (":(){ :|: & };:", "posix"),
+            ("bomb(){ bomb | bomb & }; bomb", "posix"),
+            ("function f { f | f & }; f", "posix"),
+            ("f() { f & f; }; f", "posix"),
+            ("f() ( f | f )", "posix"),
+            ("bash -c ':(){ :|:& };:'", "posix"),
+            ("function b { b | b }; b", "powershell"),
+            ("bash -c 'x(){ x|x& };x'", "powershell"),
+        ],
+        check_one,
+    )
 
 
 @pytest.mark.parametrize(

@@ -14,8 +14,7 @@ its path with its arguments after it (`ip netns exec ns /usr/bin/id -u`), and an
 
 from __future__ import annotations
 
-import pytest
-from conftest import guard_allows, guard_blocks
+from conftest import every_case, guard_allows, guard_blocks
 
 BLOCKED = [
     # A generic command option: the literal value is checked as a command.
@@ -169,23 +168,17 @@ PLAIN_WORDS = [
 ]
 
 
-@pytest.mark.parametrize(("shell", "command", "expected"), COMMAND_LINES_IN_WORDS)
-def test_a_command_line_handed_to_any_program_is_checked(shell: str, command: str, expected: str) -> None:
-    guard_blocks(shell, command, expected)
+def test_a_command_line_handed_to_any_program_is_checked() -> None:
+    every_case(COMMAND_LINES_IN_WORDS, guard_blocks)
 
 
-@pytest.mark.parametrize(("shell", "command"), PLAIN_WORDS)
-def test_words_that_only_mention_programs_stay_allowed(shell: str, command: str) -> None:
-    guard_allows(shell, command)
+def test_words_that_only_mention_programs_stay_allowed() -> None:
+    every_case(PLAIN_WORDS, guard_allows)
 
 
-@pytest.mark.parametrize(("shell", "command", "expected"), BLOCKED)
-def test_a_command_hidden_in_an_option_variable_or_language_is_checked(
-    shell: str, command: str, expected: str
-) -> None:
-    guard_blocks(shell, command, expected)
+def test_a_command_hidden_in_an_option_variable_or_language_is_checked() -> None:
+    every_case(BLOCKED, guard_blocks)
 
 
-@pytest.mark.parametrize(("shell", "command"), ALLOWED)
-def test_the_same_programs_used_plainly_stay_allowed(shell: str, command: str) -> None:
-    guard_allows(shell, command)
+def test_the_same_programs_used_plainly_stay_allowed() -> None:
+    every_case(ALLOWED, guard_allows)

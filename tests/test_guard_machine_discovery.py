@@ -8,7 +8,7 @@ stay named as network."""
 from __future__ import annotations
 
 import pytest
-from conftest import guard_allows, guard_blocks
+from conftest import every_case, guard_allows, guard_blocks
 
 BLOCKED = [
     # Surveys for what could be turned into more rights (privilege-escalation enumeration).
@@ -194,14 +194,12 @@ REMOTE = [
 ]
 
 
-@pytest.mark.parametrize(("shell", "command"), BLOCKED)
-def test_surveying_the_machine_and_its_network_is_blocked(shell: str, command: str) -> None:
-    guard_blocks(shell, command, "env.machine-discovery")
+def test_surveying_the_machine_and_its_network_is_blocked() -> None:
+    every_case(BLOCKED, lambda shell, command: guard_blocks(shell, command, "env.machine-discovery"))
 
 
-@pytest.mark.parametrize(("shell", "command"), ALLOWED)
-def test_facts_a_build_reads_stay_allowed(shell: str, command: str) -> None:
-    guard_allows(shell, command)
+def test_facts_a_build_reads_stay_allowed() -> None:
+    every_case(ALLOWED, guard_allows)
 
 
 @pytest.mark.parametrize(("shell", "command"), REMOTE)

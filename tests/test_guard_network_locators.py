@@ -7,7 +7,7 @@ names, and the same programs used locally stay allowed."""
 from __future__ import annotations
 
 import pytest
-from conftest import guard_allows, guard_blocks
+from conftest import every_case, guard_allows, guard_blocks
 
 from glmagent.guard._locators import locator_regex
 
@@ -104,19 +104,19 @@ ALLOWED = [
 ]
 
 
-@pytest.mark.parametrize(("shell", "command"), BLOCKED)
-def test_a_word_naming_another_machine_is_network(shell: str, command: str) -> None:
-    guard_blocks(shell, command, "network")
+def test_a_word_naming_another_machine_is_network() -> None:
+    every_case(BLOCKED, lambda shell, command: guard_blocks(shell, command, "network"))
 
 
-@pytest.mark.parametrize(("shell", "command"), ALLOWED)
-def test_local_twins_and_text_stay_allowed(shell: str, command: str) -> None:
-    guard_allows(shell, command)
+def test_local_twins_and_text_stay_allowed() -> None:
+    every_case(ALLOWED, guard_allows)
 
 
-@pytest.mark.parametrize(
-    ("word", "kind"),
-    [
+def test_each_kind_of_locator_is_recognised() -> None:
+    def recognised(word: str, kind: str) -> None:
+        assert locator_regex([kind], ["file"], "posix").match(word), word
+
+    cases = [
         ("http://x", "url"),
         ("rest:http://a/b", "url"),
         ("/format:https://x/e.xsl", "url"),
@@ -135,15 +135,17 @@ def test_local_twins_and_text_stay_allowed(shell: str, command: str) -> None:
         ("/Administrator:P@ssw0rd1@127.0.0.1", "user-host"),
         ("corp/svc:Winter2024!@dc01", "user-host"),
         ("domain/user:passw0rd@target_dc_ip", "user-host"),
-    ],
-)
-def test_each_kind_of_locator_is_recognised(word: str, kind: str) -> None:
-    assert locator_regex([kind], ["file"], "posix").match(word), word
+    ]
+    every_case(cases, recognised)
 
 
-@pytest.mark.parametrize(
-    "word",
-    [
+def test_words_that_only_look_like_locators_are_not() -> None:
+    regex = locator_regex(["url", "unc", "scp", "host-port", "user-host"], ["file", "unix", "npipe"], "posix")
+
+    def not_a_locator(word: str) -> None:
+        assert not regex.match(word), word
+
+    words = [
         "file:///etc/passwd",
         "setup.py:12",
         "app:app",
@@ -162,11 +164,8 @@ def test_each_kind_of_locator_is_recognised(word: str, kind: str) -> None:
         "src/app.py:12@main",
         "corp/user:@dc01",
         "pkg:npm/lodash@4.17.21",
-    ],
-)
-def test_words_that_only_look_like_locators_are_not(word: str) -> None:
-    regex = locator_regex(["url", "unc", "scp", "host-port", "user-host"], ["file", "unix", "npipe"], "posix")
-    assert not regex.match(word), word
+    ]
+    every_case(words, not_a_locator)
 
 
 # Options that only name the address a site will be served at: the build writes it into pages and connects
@@ -194,9 +193,8 @@ CONNECTS = [
 ]
 
 
-@pytest.mark.parametrize(("shell", "command"), NAMING_ONLY)
-def test_options_that_only_name_a_sites_address_are_not_network(shell: str, command: str) -> None:
-    guard_allows(shell, command)
+def test_options_that_only_name_a_sites_address_are_not_network() -> None:
+    every_case(NAMING_ONLY, guard_allows)
 
 
 @pytest.mark.parametrize(("shell", "command"), CONNECTS)

@@ -8,7 +8,7 @@ parameters that happen to share a name stay allowed."""
 from __future__ import annotations
 
 import pytest
-from conftest import guard_allows, guard_blocks
+from conftest import every_case, guard_allows, guard_blocks
 
 from glmagent.guard._locators import MachineOptions, is_local_host, names_address
 
@@ -98,19 +98,19 @@ ALLOWED = [
 ]
 
 
-@pytest.mark.parametrize(("shell", "command"), BLOCKED)
-def test_a_machine_named_by_an_option_or_an_address_is_network(shell: str, command: str) -> None:
-    guard_blocks(shell, command, "network")
+def test_a_machine_named_by_an_option_or_an_address_is_network() -> None:
+    every_case(BLOCKED, lambda shell, command: guard_blocks(shell, command, "network"))
 
 
-@pytest.mark.parametrize(("shell", "command"), ALLOWED)
-def test_this_machine_and_values_that_are_no_machine_stay_allowed(shell: str, command: str) -> None:
-    guard_allows(shell, command)
+def test_this_machine_and_values_that_are_no_machine_stay_allowed() -> None:
+    every_case(ALLOWED, guard_allows)
 
 
-@pytest.mark.parametrize(
-    ("word", "expected"),
-    [
+def test_which_words_hold_an_address_of_another_machine() -> None:
+    def holds_an_address(word: str, expected: bool) -> None:
+        assert names_address(word) is expected, word
+
+    cases = [
         ("10.0.0.1", True),
         ("--dc-ip=10.0.0.1", True),
         ("/dc:10.0.0.1", True),
@@ -127,10 +127,8 @@ def test_this_machine_and_values_that_are_no_machine_stay_allowed(shell: str, co
         ("1.3.6.1.2.1", False),
         ("10.0.19041.1", False),
         ("256.1.1.1", False),
-    ],
-)
-def test_which_words_hold_an_address_of_another_machine(word: str, expected: bool) -> None:
-    assert names_address(word) is expected, word
+    ]
+    every_case(cases, holds_an_address)
 
 
 @pytest.mark.parametrize(

@@ -9,7 +9,7 @@ shows both.
 from __future__ import annotations
 
 import pytest
-from conftest import ELEVATION, guard_allows, guard_blocks, guard_findings
+from conftest import ELEVATION, every_case, guard_allows, guard_blocks, guard_findings
 
 BLOCKED = [
     ("posix", "sudo iptables -t nat -A POSTROUTING -s 10.8.0.0/24 -o eth0 -j MASQUERADE"),
@@ -97,14 +97,12 @@ ALLOWED = [
 ]
 
 
-@pytest.mark.parametrize(("shell", "command"), BLOCKED)
-def test_elevating_or_switching_user_is_its_own_deny_class(shell: str, command: str) -> None:
-    guard_blocks(shell, command, ELEVATION)
+def test_elevating_or_switching_user_is_its_own_deny_class() -> None:
+    every_case(BLOCKED, lambda shell, command: guard_blocks(shell, command, ELEVATION))
 
 
-@pytest.mark.parametrize(("shell", "command"), ALLOWED)
-def test_help_mentions_and_unprivileged_wrappers_stay_allowed(shell: str, command: str) -> None:
-    guard_allows(shell, command)
+def test_help_mentions_and_unprivileged_wrappers_stay_allowed() -> None:
+    every_case(ALLOWED, guard_allows)
 
 
 @pytest.mark.parametrize(

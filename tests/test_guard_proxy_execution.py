@@ -12,8 +12,7 @@ project's own (`dotnet test bin/x.dll`)."""
 
 from __future__ import annotations
 
-import pytest
-from conftest import guard_allows, guard_blocks
+from conftest import every_case, guard_allows, guard_blocks
 
 BLOCKED = [
     ("cscript //e:vbscript C:\\ads\\file.txt:script.vbs", "unverifiable"),
@@ -159,23 +158,17 @@ PROJECT_CODE = [
 ]
 
 
-@pytest.mark.parametrize(("shell", "command", "expected"), HANDED_CODE)
-def test_code_handed_to_any_program_is_judged_by_what_and_where_it_is(
-    shell: str, command: str, expected: str
-) -> None:
-    guard_blocks(shell, command, expected)
+def test_code_handed_to_any_program_is_judged_by_what_and_where_it_is() -> None:
+    every_case(HANDED_CODE, guard_blocks)
 
 
-@pytest.mark.parametrize(("shell", "command"), PROJECT_CODE)
-def test_the_project_s_own_code_and_file_tools_stay_allowed(shell: str, command: str) -> None:
-    guard_allows(shell, command)
+def test_the_project_s_own_code_and_file_tools_stay_allowed() -> None:
+    every_case(PROJECT_CODE, guard_allows)
 
 
-@pytest.mark.parametrize(("command", "expected"), BLOCKED)
-def test_a_program_that_runs_other_code_is_checked_or_unverifiable(command: str, expected: str) -> None:
-    guard_blocks("powershell", command, expected)
+def test_a_program_that_runs_other_code_is_checked_or_unverifiable() -> None:
+    every_case(BLOCKED, lambda command, expected: guard_blocks("powershell", command, expected))
 
 
-@pytest.mark.parametrize("command", ALLOWED)
-def test_harmless_uses_stay_allowed(command: str) -> None:
-    guard_allows("powershell", command)
+def test_harmless_uses_stay_allowed() -> None:
+    every_case(ALLOWED, lambda command: guard_allows("powershell", command))

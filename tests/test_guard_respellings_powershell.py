@@ -8,7 +8,7 @@ from __future__ import annotations
 from functools import partial
 
 import pytest
-from conftest import guard_allows, guard_blocks, guard_decision
+from conftest import every_case, guard_allows, guard_blocks, guard_decision
 
 from glmagent.guard import Policy
 from glmagent.guard._normalise import ps_ascii
@@ -47,9 +47,8 @@ NATIVE_WORDS_ALLOWED = [
 ]
 
 
-@pytest.mark.parametrize("command", NATIVE_WORDS_ALLOWED)
-def test_native_style_words_parse_and_stay_allowed(command: str) -> None:
-    assert_allowed_clean(command)
+def test_native_style_words_parse_and_stay_allowed() -> None:
+    every_case(NATIVE_WORDS_ALLOWED, assert_allowed_clean)
 
 
 NATIVE_WORDS_BLOCKED = [
@@ -81,9 +80,8 @@ NATIVE_WORDS_BLOCKED = [
 ]
 
 
-@pytest.mark.parametrize(("command", "expected"), NATIVE_WORDS_BLOCKED)
-def test_native_style_words_never_hide_a_dangerous_command(command: str, expected: str) -> None:
-    assert_blocked(command, expected)
+def test_native_style_words_never_hide_a_dangerous_command() -> None:
+    every_case(NATIVE_WORDS_BLOCKED, assert_blocked)
 
 
 @pytest.mark.parametrize(
@@ -126,11 +124,8 @@ TYPOGRAPHY_BLOCKED = [
 ]
 
 
-@pytest.mark.parametrize(("command", "expected"), TYPOGRAPHY_BLOCKED)
-def test_typographic_quotes_dashes_and_spaces_read_as_powershell_reads_them(
-    command: str, expected: str
-) -> None:
-    assert_blocked(command, expected)
+def test_typographic_quotes_dashes_and_spaces_read_as_powershell_reads_them() -> None:
+    every_case(TYPOGRAPHY_BLOCKED, assert_blocked)
 
 
 @pytest.mark.parametrize(
@@ -147,23 +142,22 @@ def test_typographic_harmless_commands_stay_allowed(command: str) -> None:
 
 
 # -- -WhatIf spares a command only when it is surely on --
-@pytest.mark.parametrize(
-    "command",
-    [
-        "Remove-Item -Recurse -Force x -WhatIf:$false",
-        "Remove-Item -Recurse -Force x -WhatIf:$x",
-        "Remove-Item -Recurse -Force x -WhatIf:0",
-        "Remove-Item -Recurse -Force x -WhatIf:$null",
-        "Remove-Item -Recurse -Force x -WhatIf:([bool]0)",
-        "Remove-Item -Recurse -Force x -WhatIf:''",
-        "Remove-Item -Recurse -Force -- x -WhatIf",
-        "Remove-Item -Recurse -Force x -wh:$false",
-        "gci -r | Remove-Item -WhatIf:$false",
-        "Remove-Item -Recurse x @p -WhatIf:$false",
-    ],
-)
-def test_whatif_that_may_be_off_does_not_spare_a_delete(command: str) -> None:
-    assert_blocked(command, "destructive")
+def test_whatif_that_may_be_off_does_not_spare_a_delete() -> None:
+    every_case(
+        [
+            "Remove-Item -Recurse -Force x -WhatIf:$false",
+            "Remove-Item -Recurse -Force x -WhatIf:$x",
+            "Remove-Item -Recurse -Force x -WhatIf:0",
+            "Remove-Item -Recurse -Force x -WhatIf:$null",
+            "Remove-Item -Recurse -Force x -WhatIf:([bool]0)",
+            "Remove-Item -Recurse -Force x -WhatIf:''",
+            "Remove-Item -Recurse -Force -- x -WhatIf",
+            "Remove-Item -Recurse -Force x -wh:$false",
+            "gci -r | Remove-Item -WhatIf:$false",
+            "Remove-Item -Recurse x @p -WhatIf:$false",
+        ],
+        lambda command: assert_blocked(command, "destructive"),
+    )
 
 
 @pytest.mark.parametrize(
@@ -219,9 +213,8 @@ OBJECT_MEMBERS_BLOCKED = [
 ]
 
 
-@pytest.mark.parametrize(("command", "expected"), OBJECT_MEMBERS_BLOCKED)
-def test_members_of_unknown_objects_reach_the_member_rules(command: str, expected: str) -> None:
-    assert_blocked(command, expected)
+def test_members_of_unknown_objects_reach_the_member_rules() -> None:
+    every_case(OBJECT_MEMBERS_BLOCKED, assert_blocked)
 
 
 DYNAMIC_MEMBERS = [
@@ -239,52 +232,49 @@ DYNAMIC_MEMBERS = [
 ]
 
 
-@pytest.mark.parametrize("command", DYNAMIC_MEMBERS)
-def test_members_or_types_named_at_run_time_block_as_dynamic(command: str) -> None:
-    assert_blocked(command, "dynamic.command-name")
+def test_members_or_types_named_at_run_time_block_as_dynamic() -> None:
+    every_case(DYNAMIC_MEMBERS, lambda command: assert_blocked(command, "dynamic.command-name"))
 
 
-@pytest.mark.parametrize(
-    "command",
-    [
-        "$h = @{a=1}; $h.Remove('a')",
-        "$list = [System.Collections.ArrayList]::new(); $list.Add(1); $list.Clear()",
-        "'abc'.Replace('a','b')",
-        "(Get-Date).ToString('yyyy')",
-        "[IO.Path]::Combine('a','b')",
-        "[IO.File]::ReadAllText('README.md')",
-        "(Get-Item README.md).Length",
-        "Get-ChildItem | ForEach-Object Name",
-        "Get-ChildItem | % { $_.FullName }",
-        "$h = @{}; $k = 'a'; $h.$k",
-        "$json = Get-Content x.json -Raw | ConvertFrom-Json; $json.'some-key'",
-        "$PSVersionTable.PSVersion",
-        "[IO.FileInfo]::new('x').Exists",
-    ],
-)
-def test_ordinary_member_use_stays_allowed(command: str) -> None:
-    assert_allowed_clean(command)
+def test_ordinary_member_use_stays_allowed() -> None:
+    every_case(
+        [
+            "$h = @{a=1}; $h.Remove('a')",
+            "$list = [System.Collections.ArrayList]::new(); $list.Add(1); $list.Clear()",
+            "'abc'.Replace('a','b')",
+            "(Get-Date).ToString('yyyy')",
+            "[IO.Path]::Combine('a','b')",
+            "[IO.File]::ReadAllText('README.md')",
+            "(Get-Item README.md).Length",
+            "Get-ChildItem | ForEach-Object Name",
+            "Get-ChildItem | % { $_.FullName }",
+            "$h = @{}; $k = 'a'; $h.$k",
+            "$json = Get-Content x.json -Raw | ConvertFrom-Json; $json.'some-key'",
+            "$PSVersionTable.PSVersion",
+            "[IO.FileInfo]::new('x').Exists",
+        ],
+        assert_allowed_clean,
+    )
 
 
 # -- recursive listings kept in a variable and deleted later --
-@pytest.mark.parametrize(
-    "command",
-    [
-        "$f = Get-ChildItem -Recurse; $f | Remove-Item",
-        "$f = Get-ChildItem -Recurse; Remove-Item $f",
-        "$f = Get-ChildItem -Recurse; Remove-Item -Path $f",
-        "$f = Get-ChildItem -Recurse; Remove-Item $f.FullName",
-        "$f = gci -r; $f | ri",
-        "$f = gci -r | Where-Object Length -gt 0; $f | Remove-Item",
-        "$f = @(Get-ChildItem -Recurse -File); Remove-Item $f",
-        "$f = Get-ChildItem -Recurse; $g = $f; $g | Remove-Item",
-        "$f = Get-ChildItem -Recurse; foreach ($i in $f) { Remove-Item $i }",
-        "foreach ($i in Get-ChildItem -Recurse) { Remove-Item $i.FullName }",
-        "$f = Get-ChildItem -Recurse; $f | ForEach-Object { Remove-Item $_ }",
-    ],
-)
-def test_recursive_listing_in_a_variable_then_deleted_blocks(command: str) -> None:
-    assert_blocked(command, "destructive.recursive-delete")
+def test_recursive_listing_in_a_variable_then_deleted_blocks() -> None:
+    every_case(
+        [
+            "$f = Get-ChildItem -Recurse; $f | Remove-Item",
+            "$f = Get-ChildItem -Recurse; Remove-Item $f",
+            "$f = Get-ChildItem -Recurse; Remove-Item -Path $f",
+            "$f = Get-ChildItem -Recurse; Remove-Item $f.FullName",
+            "$f = gci -r; $f | ri",
+            "$f = gci -r | Where-Object Length -gt 0; $f | Remove-Item",
+            "$f = @(Get-ChildItem -Recurse -File); Remove-Item $f",
+            "$f = Get-ChildItem -Recurse; $g = $f; $g | Remove-Item",
+            "$f = Get-ChildItem -Recurse; foreach ($i in $f) { Remove-Item $i }",
+            "foreach ($i in Get-ChildItem -Recurse) { Remove-Item $i.FullName }",
+            "$f = Get-ChildItem -Recurse; $f | ForEach-Object { Remove-Item $_ }",
+        ],
+        lambda command: assert_blocked(command, "destructive.recursive-delete"),
+    )
 
 
 @pytest.mark.parametrize(
@@ -323,9 +313,8 @@ ENV_BLOCKED = [
 ]
 
 
-@pytest.mark.parametrize(("command", "expected"), ENV_BLOCKED)
-def test_environment_reads_block(command: str, expected: str) -> None:
-    assert_blocked(command, expected)
+def test_environment_reads_block() -> None:
+    every_case(ENV_BLOCKED, assert_blocked)
 
 
 @pytest.mark.parametrize(
@@ -385,27 +374,25 @@ SYSTEM_BLOCKED = [
 ]
 
 
-@pytest.mark.parametrize(("command", "expected"), SYSTEM_BLOCKED)
-def test_system_objects_and_scheduled_code_block(command: str, expected: str) -> None:
-    assert_blocked(command, expected)
+def test_system_objects_and_scheduled_code_block() -> None:
+    every_case(SYSTEM_BLOCKED, assert_blocked)
 
 
-@pytest.mark.parametrize(
-    "command",
-    [
-        "Get-CimInstance Win32_OperatingSystem",
-        "wmic os get caption",
-        "Get-History",
-        "Get-Process",
-        "[Diagnostics.Stopwatch]::StartNew()",
-        "$sw = New-Object Diagnostics.Stopwatch; $sw.Start()",
-        "New-Object System.Text.StringBuilder",
-        "Clear-Host",
-        "Clear-Variable x",
-    ],
-)
-def test_system_look_alikes_stay_allowed(command: str) -> None:
-    assert_allowed_clean(command)
+def test_system_look_alikes_stay_allowed() -> None:
+    every_case(
+        [
+            "Get-CimInstance Win32_OperatingSystem",
+            "wmic os get caption",
+            "Get-History",
+            "Get-Process",
+            "[Diagnostics.Stopwatch]::StartNew()",
+            "$sw = New-Object Diagnostics.Stopwatch; $sw.Start()",
+            "New-Object System.Text.StringBuilder",
+            "Clear-Host",
+            "Clear-Variable x",
+        ],
+        assert_allowed_clean,
+    )
 
 
 # -- PowerShell 7 operators the grammar lacks: `??`, `??=`, `?.`, `?[`, `? :` --
@@ -431,9 +418,8 @@ PS7_BLOCKED = [
 ]
 
 
-@pytest.mark.parametrize(("command", "expected"), PS7_BLOCKED)
-def test_powershell_7_operators_are_read_not_misread(command: str, expected: str) -> None:
-    assert_blocked(command, expected)
+def test_powershell_7_operators_are_read_not_misread() -> None:
+    every_case(PS7_BLOCKED, assert_blocked)
 
 
 @pytest.mark.parametrize(
@@ -463,13 +449,16 @@ ALL_BLOCKED = (
 )
 
 
-@pytest.mark.parametrize(("command", "expected"), ALL_BLOCKED)
-def test_a_statement_that_needs_the_recovery_parser_hides_nothing(command: str, expected: str) -> None:
+def test_a_statement_that_needs_the_recovery_parser_hides_nothing() -> None:
     """A later statement the grammar rejects sends the whole line through `repair`: still blocked."""
-    d = check(f"{command}; $zz ?? 1")
-    assert not d.allowed, command
-    if expected != "parse.error":
-        assert d.category == check(command).category
+
+    def check_one(command: str, expected: str) -> None:
+        d = check(f"{command}; $zz ?? 1")
+        assert not d.allowed, command
+        if expected != "parse.error":
+            assert d.category == check(command).category
+
+    every_case(ALL_BLOCKED, check_one)
 
 
 # -- sparing switches with values; arguments held in variables with known values --
@@ -524,26 +513,25 @@ def test_harmless_values_in_variables_stay_allowed(command: str) -> None:
 
 
 # -- redefinitions that change what later commands do --
-@pytest.mark.parametrize(
-    "command",
-    [
-        "$PSDefaultParameterValues['Remove-Item:Recurse'] = $true; Remove-Item x",
-        "$PSDefaultParameterValues.Add('Remove-Item:Recurse', $true); ri x",
-        "$global:PSDefaultParameterValues = @{'*:Recurse' = $true}; ri x",
-        "Set-Variable -Name PSDefaultParameterValues -Value @{'ri:Recurse'=$true}; ri x",
-        "sv PSDefaultParameterValues @{'ri:Recurse'=$true}; ri x",
-        "New-Item -Path function:\\Get-Date -Value 'Remove-Item -Recurse x'; Get-Date",
-        "${function:Get-Date} = 'Remove-Item -Recurse x'; Get-Date",
-        "Set-Item function:Get-Date 'Remove-Item -Recurse x'; Get-Date",
-        "Set-Item -Path:function:Get-Date -Value 'ri -r x'; Get-Date",
-        "New-Item alias:zz -Value Remove-Item; zz -Recurse x",
-        "Set-Item alias:zz Remove-Item; zz -Recurse x",
-        "${alias:zz} = 'Remove-Item'; zz -Recurse x",
-        "Import-Alias aliases.csv; zz -Recurse x",
-    ],
-)
-def test_redefining_commands_or_defaults_blocks(command: str) -> None:
-    assert_blocked(command, "unverifiable.session-redefinition")
+def test_redefining_commands_or_defaults_blocks() -> None:
+    every_case(
+        [
+            "$PSDefaultParameterValues['Remove-Item:Recurse'] = $true; Remove-Item x",
+            "$PSDefaultParameterValues.Add('Remove-Item:Recurse', $true); ri x",
+            "$global:PSDefaultParameterValues = @{'*:Recurse' = $true}; ri x",
+            "Set-Variable -Name PSDefaultParameterValues -Value @{'ri:Recurse'=$true}; ri x",
+            "sv PSDefaultParameterValues @{'ri:Recurse'=$true}; ri x",
+            "New-Item -Path function:\\Get-Date -Value 'Remove-Item -Recurse x'; Get-Date",
+            "${function:Get-Date} = 'Remove-Item -Recurse x'; Get-Date",
+            "Set-Item function:Get-Date 'Remove-Item -Recurse x'; Get-Date",
+            "Set-Item -Path:function:Get-Date -Value 'ri -r x'; Get-Date",
+            "New-Item alias:zz -Value Remove-Item; zz -Recurse x",
+            "Set-Item alias:zz Remove-Item; zz -Recurse x",
+            "${alias:zz} = 'Remove-Item'; zz -Recurse x",
+            "Import-Alias aliases.csv; zz -Recurse x",
+        ],
+        lambda command: assert_blocked(command, "unverifiable.session-redefinition"),
+    )
 
 
 @pytest.mark.parametrize(
@@ -573,28 +561,27 @@ def test_member_and_variable_look_alikes_stay_allowed(command: str) -> None:
 
 
 # -- network: shares, feeds, browsers, module galleries --
-@pytest.mark.parametrize(
-    "command",
-    [
-        "Copy-Item \\\\server\\share\\x .",
-        "Get-Content \\\\server\\share\\x",
-        "New-PSDrive -Name Z -PSProvider FileSystem -Root \\\\server\\share",
-        "net use Z: \\\\server\\share",
-        "nuget install x",
-        "nuget.exe restore",
-        "Start-Process http://x",
-        "Start-Process msedge http://x",
-        "start http://x",
-        "saps -FilePath 'https://x'",
-        "Invoke-Item http://x",
-        "explorer https://x",
-        "Find-Module x",
-        "Register-PSRepository -Name x -SourceLocation http://x",
-        "Publish-Module -Name x",
-    ],
-)
-def test_windows_network_reaches_block(command: str) -> None:
-    assert_blocked(command, "network")
+def test_windows_network_reaches_block() -> None:
+    every_case(
+        [
+            "Copy-Item \\\\server\\share\\x .",
+            "Get-Content \\\\server\\share\\x",
+            "New-PSDrive -Name Z -PSProvider FileSystem -Root \\\\server\\share",
+            "net use Z: \\\\server\\share",
+            "nuget install x",
+            "nuget.exe restore",
+            "Start-Process http://x",
+            "Start-Process msedge http://x",
+            "start http://x",
+            "saps -FilePath 'https://x'",
+            "Invoke-Item http://x",
+            "explorer https://x",
+            "Find-Module x",
+            "Register-PSRepository -Name x -SourceLocation http://x",
+            "Publish-Module -Name x",
+        ],
+        lambda command: assert_blocked(command, "network"),
+    )
 
 
 @pytest.mark.parametrize(
@@ -641,38 +628,37 @@ def test_dotnet_listing_without_delete_or_recursion_stays_allowed(command: str) 
 
 
 # -- literal splats and string operators are read for what they pass --
-@pytest.mark.parametrize(
-    ("command", "expected"),
-    [
-        ("$p=@{Recurse=$true}; Remove-Item x @p", "destructive.recursive-delete"),
-        ("$p=@{Path='x'; Recurse=$true}; Remove-Item @p", "destructive.recursive-delete"),
-        ("$p=@{r=$true}; Remove-Item x @p", "destructive.recursive-delete"),
-        ("$p=@{Recurse=1}; Remove-Item x @p", "destructive.recursive-delete"),
-        ("$p=@{'Recurse'=$true}; Remove-Item x @p", "destructive.recursive-delete"),
-        ("$p=@{Recurse=$true; Force=$true}; ri .\\src @p", "destructive.recursive-delete"),
-        ("$p=@{Path='x'}; $p.Recurse=$true; Remove-Item @p", "destructive.recursive-delete"),
-        ("$p=@{Path='x'}; $p['Recurse']=$true; Remove-Item @p", "destructive.recursive-delete"),
-        ("$a=@('x','-rf'); rm @a", "destructive.recursive-delete"),
-        ("$p=@{Uri='http://x'}; Invoke-WebRequest @p", "network"),
-        ("$p=@{Path='x'}; Remove-Item @p @q", "dynamic.arguments"),
-        ("Remove-Item x @p", "dynamic.arguments"),
-        ("& ('Remove'+'-Item') -Recurse x", "destructive.recursive-delete"),
-        ('& ("Remove" + "-Item") -Recurse x', "destructive.recursive-delete"),
-        ("& ('{0}-{1}' -f 'Remove','Item') -Recurse x", "destructive.recursive-delete"),
-        ("& (-join ('Remove','-Item')) -Recurse x", "destructive.recursive-delete"),
-        ("iex ('Remove-Item' + ' -Recurse x')", "destructive.recursive-delete"),
-        ("iex ('{0} -Recurse x' -f 'Remove-Item')", "destructive.recursive-delete"),
-        ("Invoke-Expression (-join ('ri',' -r x'))", "destructive.recursive-delete"),
-        ("Get-ChildItem ('env' + ':')", "env.environment-drive"),
-        ("& ('Remove'+'-Item'+$x) -Recurse x", "dynamic.command-name"),
-        ("& ('Remove'+\"-$x\") -Recurse x", "dynamic.command-name"),
-        ("& ('{0}{1}' -f 'Remove') x", "dynamic.command-name"),
-        ("& ('Get'+'-Date')", "dynamic.command-name"),
-        ("iex ('Get-Date' + $x)", "dynamic.script"),
-    ],
-)
-def test_splats_and_string_operators_are_evaluated(command: str, expected: str) -> None:
-    assert_blocked(command, expected)
+def test_splats_and_string_operators_are_evaluated() -> None:
+    every_case(
+        [
+            ("$p=@{Recurse=$true}; Remove-Item x @p", "destructive.recursive-delete"),
+            ("$p=@{Path='x'; Recurse=$true}; Remove-Item @p", "destructive.recursive-delete"),
+            ("$p=@{r=$true}; Remove-Item x @p", "destructive.recursive-delete"),
+            ("$p=@{Recurse=1}; Remove-Item x @p", "destructive.recursive-delete"),
+            ("$p=@{'Recurse'=$true}; Remove-Item x @p", "destructive.recursive-delete"),
+            ("$p=@{Recurse=$true; Force=$true}; ri .\\src @p", "destructive.recursive-delete"),
+            ("$p=@{Path='x'}; $p.Recurse=$true; Remove-Item @p", "destructive.recursive-delete"),
+            ("$p=@{Path='x'}; $p['Recurse']=$true; Remove-Item @p", "destructive.recursive-delete"),
+            ("$a=@('x','-rf'); rm @a", "destructive.recursive-delete"),
+            ("$p=@{Uri='http://x'}; Invoke-WebRequest @p", "network"),
+            ("$p=@{Path='x'}; Remove-Item @p @q", "dynamic.arguments"),
+            ("Remove-Item x @p", "dynamic.arguments"),
+            ("& ('Remove'+'-Item') -Recurse x", "destructive.recursive-delete"),
+            ('& ("Remove" + "-Item") -Recurse x', "destructive.recursive-delete"),
+            ("& ('{0}-{1}' -f 'Remove','Item') -Recurse x", "destructive.recursive-delete"),
+            ("& (-join ('Remove','-Item')) -Recurse x", "destructive.recursive-delete"),
+            ("iex ('Remove-Item' + ' -Recurse x')", "destructive.recursive-delete"),
+            ("iex ('{0} -Recurse x' -f 'Remove-Item')", "destructive.recursive-delete"),
+            ("Invoke-Expression (-join ('ri',' -r x'))", "destructive.recursive-delete"),
+            ("Get-ChildItem ('env' + ':')", "env.environment-drive"),
+            ("& ('Remove'+'-Item'+$x) -Recurse x", "dynamic.command-name"),
+            ("& ('Remove'+\"-$x\") -Recurse x", "dynamic.command-name"),
+            ("& ('{0}{1}' -f 'Remove') x", "dynamic.command-name"),
+            ("& ('Get'+'-Date')", "dynamic.command-name"),
+            ("iex ('Get-Date' + $x)", "dynamic.script"),
+        ],
+        assert_blocked,
+    )
 
 
 @pytest.mark.parametrize(
@@ -751,24 +737,23 @@ def test_variable_paths_hide_nothing(command: str, expected: str) -> None:
     assert_blocked(command, expected)
 
 
-@pytest.mark.parametrize(
-    ("command", "expected"),
-    [
-        ("Get-CimInstance Win32_Environment", "env"),
-        ("gwmi Win32_Environment | Format-Table", "env"),
-        ("Get-ItemProperty HKCU:\\Environment", "env"),
-        ("reg query HKCU\\Environment", "env"),
-        ("wmic environment list", "env"),
-        ("(Get-Process -Id $PID).StartInfo.EnvironmentVariables", "env.object-environment"),
-        ("Get-Process | ForEach-Object { $_.Kill() }", "destructive.object-system"),
-        ("[Diagnostics.Process]::GetProcesses() | % Kill", "destructive.object-system"),
-        ("(Get-WmiObject Win32_OperatingSystem).Win32Shutdown(1)", "destructive.object-system"),
-        ("[IO.File]::Open('x.txt', 'Truncate')", "destructive.truncating-write"),
-        ("[Net.Http.SocketsHttpHandler]::new()", "network"),
-    ],
-)
-def test_more_object_and_wmi_spellings_block(command: str, expected: str) -> None:
-    assert_blocked(command, expected)
+def test_more_object_and_wmi_spellings_block() -> None:
+    every_case(
+        [
+            ("Get-CimInstance Win32_Environment", "env"),
+            ("gwmi Win32_Environment | Format-Table", "env"),
+            ("Get-ItemProperty HKCU:\\Environment", "env"),
+            ("reg query HKCU\\Environment", "env"),
+            ("wmic environment list", "env"),
+            ("(Get-Process -Id $PID).StartInfo.EnvironmentVariables", "env.object-environment"),
+            ("Get-Process | ForEach-Object { $_.Kill() }", "destructive.object-system"),
+            ("[Diagnostics.Process]::GetProcesses() | % Kill", "destructive.object-system"),
+            ("(Get-WmiObject Win32_OperatingSystem).Win32Shutdown(1)", "destructive.object-system"),
+            ("[IO.File]::Open('x.txt', 'Truncate')", "destructive.truncating-write"),
+            ("[Net.Http.SocketsHttpHandler]::new()", "network"),
+        ],
+        assert_blocked,
+    )
 
 
 @pytest.mark.parametrize(
@@ -799,10 +784,12 @@ WRAPPINGS = [
 ]
 
 
-@pytest.mark.parametrize("wrap", range(len(WRAPPINGS)))
-def test_every_blocked_case_stays_blocked_when_wrapped(wrap: int) -> None:
-    missed = [c for c, _ in ALL_BLOCKED if check(WRAPPINGS[wrap](c)).allowed]
-    assert not missed
+def test_every_blocked_case_stays_blocked_when_wrapped() -> None:
+    def check_one(wrap: int) -> None:
+        missed = [c for c, _ in ALL_BLOCKED if check(WRAPPINGS[wrap](c)).allowed]
+        assert not missed
+
+    every_case(range(len(WRAPPINGS)), check_one)
 
 
 @pytest.mark.parametrize(
@@ -865,14 +852,12 @@ EXPANDABLE_ALLOWED = [
 ]
 
 
-@pytest.mark.parametrize(("command", "expected"), EXPANDABLE_BLOCKED)
-def test_expandable_blocked(command: str, expected: str) -> None:
-    assert_blocked(command, expected)
+def test_expandable_blocked() -> None:
+    every_case(EXPANDABLE_BLOCKED, assert_blocked)
 
 
-@pytest.mark.parametrize("command", EXPANDABLE_ALLOWED)
-def test_expandable_allowed(command: str) -> None:
-    assert_allowed(command)
+def test_expandable_allowed() -> None:
+    every_case(EXPANDABLE_ALLOWED, assert_allowed)
 
 
 # -- file paths given to .NET file APIs; registry keys opened through objects --
@@ -901,9 +886,8 @@ DOTNET_ALLOWED = [
 ]
 
 
-@pytest.mark.parametrize(("command", "expected"), DOTNET_BLOCKED)
-def test_dotnet_blocked(command: str, expected: str) -> None:
-    assert_blocked(command, expected)
+def test_dotnet_blocked() -> None:
+    every_case(DOTNET_BLOCKED, assert_blocked)
 
 
 @pytest.mark.parametrize("command", DOTNET_ALLOWED)
@@ -945,14 +929,12 @@ REACH_ALLOWED = [
 ]
 
 
-@pytest.mark.parametrize(("command", "expected"), REACH_BLOCKED)
-def test_reach_blocked(command: str, expected: str) -> None:
-    assert_blocked(command, expected)
+def test_reach_blocked() -> None:
+    every_case(REACH_BLOCKED, assert_blocked)
 
 
-@pytest.mark.parametrize("command", REACH_ALLOWED)
-def test_reach_allowed(command: str) -> None:
-    assert_allowed(command)
+def test_reach_allowed() -> None:
+    every_case(REACH_ALLOWED, assert_allowed)
 
 
 # -- a script block the command runs, held in a variable --
@@ -984,9 +966,8 @@ BLOCK_VARIABLE_ALLOWED = [
 ]
 
 
-@pytest.mark.parametrize("command", BLOCK_VARIABLE_BLOCKED)
-def test_block_variable_blocked(command: str) -> None:
-    assert_blocked(command, "dynamic.command-name")
+def test_block_variable_blocked() -> None:
+    every_case(BLOCK_VARIABLE_BLOCKED, lambda command: assert_blocked(command, "dynamic.command-name"))
 
 
 @pytest.mark.parametrize("command", BLOCK_VARIABLE_ALLOWED)
@@ -1081,14 +1062,12 @@ COMPUTED_PATH_ALLOWED = [
 ]
 
 
-@pytest.mark.parametrize("command", COMPUTED_PATH_BLOCKED)
-def test_computed_path_blocked(command: str) -> None:
-    assert_blocked(command, "env.environment-drive")
+def test_computed_path_blocked() -> None:
+    every_case(COMPUTED_PATH_BLOCKED, lambda command: assert_blocked(command, "env.environment-drive"))
 
 
-@pytest.mark.parametrize("command", COMPUTED_PATH_ALLOWED)
-def test_computed_path_allowed(command: str) -> None:
-    assert_allowed(command)
+def test_computed_path_allowed() -> None:
+    every_case(COMPUTED_PATH_ALLOWED, assert_allowed)
 
 
 def test_visual_basic_shell_runs_a_program() -> None:

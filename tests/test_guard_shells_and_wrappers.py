@@ -4,7 +4,7 @@ here-documents, run-time options, glued switches, arrays) is read, and what they
 from __future__ import annotations
 
 import pytest
-from conftest import ELEVATION, assert_decided_as, guard_findings
+from conftest import ELEVATION, assert_decided_as, every_case, guard_findings
 
 from glmagent.guard import Decision, Policy
 from glmagent.guard._parse_posix import BRACE_LIMIT, _active, _expand_braces
@@ -312,23 +312,27 @@ ALLOWED = [
 ]
 
 
-@pytest.mark.parametrize(("shell", "command", "rule"), BLOCKED, ids=[c for _, c, _ in BLOCKED])
-def test_blocked(shell: str, command: str, rule: str) -> None:
-    decision = _check(command, shell)
-    assert not decision.allowed, f"{command!r} must be blocked"
-    if decision.rule_id == ELEVATION:
-        assert rule in guard_findings(shell, command), (command, rule)
-        return
-    assert decision.rule_id == rule, decision.reason
-    engine = rule.startswith(("dynamic.", "parse.", "depth."))
-    expected_category = "unverifiable" if engine else rule.split(".")[0]
-    assert decision.category == expected_category
+def test_blocked() -> None:
+    def check(shell: str, command: str, rule: str) -> None:
+        decision = _check(command, shell)
+        assert not decision.allowed, f"{command!r} must be blocked"
+        if decision.rule_id == ELEVATION:
+            assert rule in guard_findings(shell, command), (command, rule)
+            return
+        assert decision.rule_id == rule, decision.reason
+        engine = rule.startswith(("dynamic.", "parse.", "depth."))
+        expected_category = "unverifiable" if engine else rule.split(".")[0]
+        assert decision.category == expected_category
+
+    every_case(BLOCKED, check)
 
 
-@pytest.mark.parametrize(("shell", "command"), ALLOWED, ids=[c for _, c in ALLOWED])
-def test_allowed(shell: str, command: str) -> None:
-    decision = _check(command, shell)
-    assert decision.allowed, f"{command!r} must be allowed, got {decision.rule_id}: {decision.reason}"
+def test_allowed() -> None:
+    def check(shell: str, command: str) -> None:
+        decision = _check(command, shell)
+        assert decision.allowed, f"{command!r} must be allowed, got {decision.rule_id}: {decision.reason}"
+
+    every_case(ALLOWED, check)
 
 
 def test_script_source_reads_descriptors_and_run_time_names() -> None:
@@ -361,23 +365,25 @@ def test_powershell_array_items() -> None:
     assert powershell_array("$a") is None
 
 
-@pytest.mark.parametrize(
-    ("tokens", "words"),
-    [
-        ("-r{,f}", ["-r", "-rf"]),
-        ("{a,b}{1,2}", ["a1", "a2", "b1", "b2"]),
-        ("x{a,{b,c}}y", ["xay", "xby", "xcy"]),
-        ("{1..3}", ["1", "2", "3"]),
-        ("{01..03}", ["01", "02", "03"]),
-        ("{5..1..2}", ["5", "3", "1"]),
-        ("{a..c}", ["a", "b", "c"]),
-        ("{a}", ["{a}"]),
-        ("{}", ["{}"]),
-        ("{a,b", ["{a,b"]),
-    ],
-)
-def test_brace_expansion(tokens: str, words: list[str]) -> None:
-    assert _expand_braces(_active(tokens), BRACE_LIMIT) == words
+def test_brace_expansion() -> None:
+    def check(tokens: str, words: list[str]) -> None:
+        assert _expand_braces(_active(tokens), BRACE_LIMIT) == words
+
+    every_case(
+        [
+            ("-r{,f}", ["-r", "-rf"]),
+            ("{a,b}{1,2}", ["a1", "a2", "b1", "b2"]),
+            ("x{a,{b,c}}y", ["xay", "xby", "xcy"]),
+            ("{1..3}", ["1", "2", "3"]),
+            ("{01..03}", ["01", "02", "03"]),
+            ("{5..1..2}", ["5", "3", "1"]),
+            ("{a..c}", ["a", "b", "c"]),
+            ("{a}", ["{a}"]),
+            ("{}", ["{}"]),
+            ("{a,b", ["{a,b"]),
+        ],
+        check,
+    )
 
 
 def test_brace_expansion_is_bounded() -> None:
@@ -815,15 +821,19 @@ WRAPPED_ALLOWED += [
 ]
 
 
-@pytest.mark.parametrize(("shell", "command", "category"), WRAPPED, ids=[c for _, c, _ in WRAPPED])
-def test_wrapped_shells_block(shell: str, command: str, category: str) -> None:
-    assert_decided_as(shell, command, _check(command, shell), category)
+def test_wrapped_shells_block() -> None:
+    every_case(
+        WRAPPED,
+        lambda shell, command, category: assert_decided_as(shell, command, _check(command, shell), category),
+    )
 
 
-@pytest.mark.parametrize(("shell", "command"), WRAPPED_ALLOWED, ids=[c for _, c in WRAPPED_ALLOWED])
-def test_wrapped_shells_allow(shell: str, command: str) -> None:
-    decision = _check(command, shell)
-    assert decision.allowed, f"{command!r} must be allowed, got {decision.rule_id}: {decision.reason}"
+def test_wrapped_shells_allow() -> None:
+    def check(shell: str, command: str) -> None:
+        decision = _check(command, shell)
+        assert decision.allowed, f"{command!r} must be allowed, got {decision.rule_id}: {decision.reason}"
+
+    every_case(WRAPPED_ALLOWED, check)
 
 
 # A program started by cmd splits its command line with the C runtime's rules, where `\"` is a quote
@@ -926,14 +936,18 @@ WRAPPER_OPTIONS_BLOCKED = [
 ]
 
 
-@pytest.mark.parametrize("command", WRAPPER_OPTIONS_ALLOWED)
-def test_wrapper_flags_do_not_swallow_the_command(command: str) -> None:
-    decision = _check(command, "posix")
-    assert decision.allowed, f"{command!r} must be allowed, got {decision.rule_id}: {decision.reason}"
+def test_wrapper_flags_do_not_swallow_the_command() -> None:
+    def check(command: str) -> None:
+        decision = _check(command, "posix")
+        assert decision.allowed, f"{command!r} must be allowed, got {decision.rule_id}: {decision.reason}"
+
+    every_case(WRAPPER_OPTIONS_ALLOWED, check)
 
 
-@pytest.mark.parametrize(("command", "rule"), WRAPPER_OPTIONS_BLOCKED)
-def test_what_a_wrapper_runs_after_its_flags_is_checked(command: str, rule: str) -> None:
-    decision = _check(command, "posix")
-    assert not decision.allowed, f"{command!r} must be blocked"
-    assert decision.rule_id == rule, decision.reason
+def test_what_a_wrapper_runs_after_its_flags_is_checked() -> None:
+    def check(command: str, rule: str) -> None:
+        decision = _check(command, "posix")
+        assert not decision.allowed, f"{command!r} must be blocked"
+        assert decision.rule_id == rule, decision.reason
+
+    every_case(WRAPPER_OPTIONS_BLOCKED, check)

@@ -11,8 +11,7 @@ interpreter told to stay interactive (`python -i`), a shell handed to any progra
 
 from __future__ import annotations
 
-import pytest
-from conftest import guard_allows, guard_blocks
+from conftest import every_case, guard_allows, guard_blocks
 
 BLOCKED = [
     ("posix", "bash"),
@@ -142,21 +141,19 @@ GIVEN_SOMETHING_TO_RUN = [
 ]
 
 
-@pytest.mark.parametrize(("shell", "command"), NOTHING_TO_RUN)
-def test_programs_that_start_a_console_with_nothing_to_run_are_unverifiable(shell: str, command: str) -> None:
-    guard_blocks(shell, command, "unverifiable.terminal-program")
+def test_programs_that_start_a_console_with_nothing_to_run_are_unverifiable() -> None:
+    every_case(
+        NOTHING_TO_RUN, lambda shell, command: guard_blocks(shell, command, "unverifiable.terminal-program")
+    )
 
 
-@pytest.mark.parametrize(("shell", "command"), GIVEN_SOMETHING_TO_RUN)
-def test_the_same_programs_given_something_to_run_stay_allowed(shell: str, command: str) -> None:
-    guard_allows(shell, command)
+def test_the_same_programs_given_something_to_run_stay_allowed() -> None:
+    every_case(GIVEN_SOMETHING_TO_RUN, guard_allows)
 
 
-@pytest.mark.parametrize(("shell", "command"), BLOCKED)
-def test_a_program_reading_the_terminal_is_unverifiable(shell: str, command: str) -> None:
-    guard_blocks(shell, command, "unverifiable.terminal-program")
+def test_a_program_reading_the_terminal_is_unverifiable() -> None:
+    every_case(BLOCKED, lambda shell, command: guard_blocks(shell, command, "unverifiable.terminal-program"))
 
 
-@pytest.mark.parametrize(("shell", "command"), ALLOWED)
-def test_given_a_script_or_asked_for_its_version_it_is_allowed(shell: str, command: str) -> None:
-    guard_allows(shell, command)
+def test_given_a_script_or_asked_for_its_version_it_is_allowed() -> None:
+    every_case(ALLOWED, guard_allows)

@@ -9,7 +9,7 @@ a link or junction with its link or its target outside the project is a write ou
 from __future__ import annotations
 
 import pytest
-from conftest import guard_allows, guard_blocks
+from conftest import every_case, guard_allows, guard_blocks
 
 BLOCKED = [
     ("powershell", "bcdboot C:\\Windows /s S: /f UEFI", "destructive.machine-state"),
@@ -109,14 +109,12 @@ ALLOWED = [
 ]
 
 
-@pytest.mark.parametrize(("shell", "command", "expected"), BLOCKED)
-def test_changing_windows_machine_state_is_blocked(shell: str, command: str, expected: str) -> None:
-    guard_blocks(shell, command, expected)
+def test_changing_windows_machine_state_is_blocked() -> None:
+    every_case(BLOCKED, guard_blocks)
 
 
-@pytest.mark.parametrize(("shell", "command"), ALLOWED)
-def test_reading_it_and_links_inside_the_project_stay_allowed(shell: str, command: str) -> None:
-    guard_allows(shell, command)
+def test_reading_it_and_links_inside_the_project_stay_allowed() -> None:
+    every_case(ALLOWED, guard_allows)
 
 
 # cmd's file associations: listing them reads (`assoc`, `assoc .py`, `ftype Python.File`); `=` changes one,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import pytest
+from conftest import every_case
 
 from glmagent.guard import Policy
 
@@ -268,14 +268,18 @@ BLOCKED = [
 ]
 
 
-@pytest.mark.parametrize(("shell", "command"), ALLOWED)
-def test_readme_allows(shell: str, command: str) -> None:
-    decision = Policy.default().check(command, shell)  # type: ignore[arg-type]
-    assert decision.allowed, decision.reason
+def test_readme_allows() -> None:
+    def allowed(shell: str, command: str) -> None:
+        decision = Policy.default().check(command, shell)  # type: ignore[arg-type]
+        assert decision.allowed, decision.reason
+
+    every_case(ALLOWED, allowed)
 
 
-@pytest.mark.parametrize(("shell", "command", "category"), BLOCKED)
-def test_readme_blocks(shell: str, command: str, category: str) -> None:
-    decision = Policy.default().check(command, shell)  # type: ignore[arg-type]
-    assert not decision.allowed
-    assert decision.category == category, decision.reason
+def test_readme_blocks() -> None:
+    def blocked(shell: str, command: str, category: str) -> None:
+        decision = Policy.default().check(command, shell)  # type: ignore[arg-type]
+        assert not decision.allowed
+        assert decision.category == category, decision.reason
+
+    every_case(BLOCKED, blocked)
