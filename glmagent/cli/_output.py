@@ -220,7 +220,6 @@ def _level(verbosity: int) -> int:
 
 
 def _configure(verbosity: int, log_format: str, *, colour: bool) -> None:
-
     import structlog
 
     from glmagent.ui import inert

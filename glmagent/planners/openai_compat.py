@@ -231,6 +231,7 @@ class OpenAICompatiblePlanner:
         self._after_runaway = False
         """The last reply was cut off as a runaway: the next request carries a frequency penalty."""
         self._penalty_taken = True
+        """False once the server refused `frequency_penalty`: never sent to it again."""
 
     @property
     def json_mode(self) -> bool:
