@@ -35,11 +35,37 @@ class ToolName(StrEnum):
 #: Fields each tool requires, mirrored from the schema's `allOf` conditions.
 REQUIRED_FIELDS: dict[ToolName, tuple[str, ...]] = {
     ToolName.READ_FILE: ("path",),
-    ToolName.APPLY_DIFF: ("path", "diff"),
+    ToolName.APPLY_DIFF: ("path",),
     ToolName.RUN: ("command",),
     ToolName.GIT_STATUS: (),
     ToolName.GIT_DIFF: (),
 }
+
+#: Fields of which a tool takes exactly one: apply_diff's change, as `edits` or as `diff` text.
+ONE_OF_FIELDS: dict[ToolName, tuple[str, ...]] = {ToolName.APPLY_DIFF: ("edits", "diff")}
+
+
+class Edit(BaseModel):
+    """One place an `apply_diff` changes: the file's lines to find, and the lines that replace them.
+
+    One JSON string per line, so a model writes no line-break escapes and no block markers: small models
+    get this form right far more often than SEARCH/REPLACE text (`bench/live_bench.py`, README)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+    search: list[str]
+    """The file's lines to change, copied exactly (empty: the whole file, or a new one, is `replace`)."""
+    replace: list[str]
+    """The lines that take their place."""
+
+
+def edits_as_text(edits: list[Edit]) -> str:
+    """`edits` written as SEARCH/REPLACE blocks: how logs, messages and repeat checks show them."""
+    blocks = []
+    for edit in edits:
+        parts = ["<<<<<<< SEARCH", *edit.search, "=======", *edit.replace, ">>>>>>> REPLACE"]
+        blocks.append("\n".join(parts))
+    return "\n".join(blocks) + "\n"
 
 
 class Action(BaseModel):
@@ -51,6 +77,9 @@ class Action(BaseModel):
     tool: ToolName = Field(strict=False)
     path: str | None = Field(default=None, min_length=1)
     diff: str | None = Field(default=None, min_length=1)
+    """apply_diff: the change as SEARCH/REPLACE blocks or a unified diff (or give `edits`)."""
+    edits: list[Edit] | None = Field(default=None, min_length=1)
+    """apply_diff: the change as a list of search/replace line lists (or give `diff`)."""
     command: str | None = Field(default=None, min_length=1)
     lines: str | None = Field(default=None, min_length=1)
     """read_file only: the line range `START-END` of a long file to show."""
@@ -60,7 +89,17 @@ class Action(BaseModel):
         missing = [name for name in REQUIRED_FIELDS[self.tool] if getattr(self, name) is None]
         if missing:
             raise ValueError(f"tool {self.tool.value!r} requires {', '.join(missing)}")
+        one_of = ONE_OF_FIELDS.get(self.tool, ())
+        given = [name for name in one_of if getattr(self, name) is not None]
+        if one_of and len(given) != 1:
+            raise ValueError(f"tool {self.tool.value!r} requires exactly one of {' or '.join(one_of)}")
         return self
+
+    def change_text(self) -> str | None:
+        """apply_diff's change as text: `diff` as sent, or `edits` as SEARCH/REPLACE blocks."""
+        if self.edits is not None:
+            return edits_as_text(self.edits)
+        return self.diff
 
     def brief(self) -> str:
         """A one-line description for progress output and logs."""

@@ -580,7 +580,7 @@ class AgentLoop:
         moves = (ToolName.READ_FILE, ToolName.APPLY_DIFF)
         if self.focus is None or not action.path or action.tool not in moves:
             return action, None
-        diff = action.diff if action.tool is ToolName.APPLY_DIFF else None
+        diff = action.change_text() if action.tool is ToolName.APPLY_DIFF else None
         meant = self.focus.namesake(action.path, diff)
         if meant is None:
             return action, None
@@ -609,7 +609,10 @@ class AgentLoop:
                 # Its SEARCH and REPLACE were swapped; a small model repeats it unless shown the fixed form.
                 advice = f"its SEARCH and REPLACE parts are the wrong way round. Send this:\n{suggested}"
             else:
-                advice = "copy its ' ' and '-' lines from the file's current content under # Files."
+                advice = (
+                    "copy its search lines (a diff's ' ' and '-' lines) from the file's current content "
+                    "under # Files."
+                )
             return self._refused(
                 action,
                 "repeated",
@@ -655,7 +658,7 @@ class AgentLoop:
         )
 
     def _fingerprint(self, action: Action) -> tuple[str, str, str, int]:
-        text = action.diff if action.tool is ToolName.APPLY_DIFF else action.command
+        text = action.change_text() if action.tool is ToolName.APPLY_DIFF else action.command
         return action.tool.value, action.path or "", (text or "").strip(), self._edits
 
     def _after(self, action: Action, observation: Observation, *, unseen: bool) -> Observation:
@@ -689,7 +692,7 @@ class AgentLoop:
                 update={
                     "output": observation.output
                     + f"\nYou had not seen {action.path} when you wrote this diff: its current content is "
-                    "shown under # Files now. Copy the diff's ' ' and '-' lines from there.",
+                    "shown under # Files now. Copy the search lines (a diff's ' ' and '-' lines) from there.",
                     "details": {**observation.details, "unseen_file": True},
                 }
             )

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 from pydantic import BaseModel
 
-from glmagent.contract import REQUIRED_FIELDS, ToolName
+from glmagent.contract import ONE_OF_FIELDS, REQUIRED_FIELDS, ToolName
 from glmagent.memory import iteration_blocks
 from glmagent.observation import Observation
 from glmagent.patching import REWRITE_MAX_LINES
@@ -61,7 +61,7 @@ def prompt_tokens(messages: Sequence[ChatMessage]) -> int:
 
 _TOOL_DOCS = {
     ToolName.READ_FILE: 'show a text file with line numbers (a long one in parts: "lines": "START-END")',
-    ToolName.APPLY_DIFF: "change ONE file: SEARCH/REPLACE blocks or a unified diff in `diff`",
+    ToolName.APPLY_DIFF: "change ONE file: search/replace line lists in `edits`",
     ToolName.RUN: "run a shell command in the working directory (checked by the command policy first)",
     ToolName.GIT_STATUS: "git status --short --branch",
     ToolName.GIT_DIFF: "git diff against HEAD, optionally limited to `path`",
@@ -80,18 +80,14 @@ Rules:
 - Actions run in order. If one is rejected (unknown tool, blocked command, path outside the project) the
   rest of that batch is skipped.
 - Paths are relative to the project root. You cannot read or write outside it, nor write in .git/ or .hazina/.
-- apply_diff changes ONE file. Write the change as SEARCH/REPLACE blocks, one per place that changes:
-      <<<<<<< SEARCH
-      the lines to change, copied exactly from the file (without the line numbers and " | ")
-      =======
-      the lines that replace them
-      >>>>>>> REPLACE
-  The SEARCH lines must occur exactly once in the file, indentation included: add a neighbouring line
-  when they are not unique. A short file (up to {rewrite_max} lines) may instead be sent whole: one block
-  with an empty SEARCH part and, after "=======", the complete new file, unchanged lines included. A new
-  file: the same form. A unified diff (`--- a/PATH`, `+++ b/PATH`, `@@` hunks of ' ', '-' and '+' lines)
-  is accepted too. Never write placeholders such as `... rest unchanged ...`. A change that does not \
-match the file is refused, the file stays unchanged,
+- apply_diff changes ONE file through "edits", a list of {{"search": [...], "replace": [...]}}, one per place
+  that changes: "search" holds the file's lines to change, one string per line, copied exactly from the
+  file (without the line numbers and " | "); "replace" the lines that replace them. The search lines must
+  occur exactly once in the file, indentation included: add a neighbouring line when they are not unique.
+  A short file (up to {rewrite_max} lines) may instead be sent whole: one edit with an empty "search" and the
+  complete new file in "replace", unchanged lines included. A new file: the same form. (A "diff" string of
+  SEARCH/REPLACE blocks or a unified diff is accepted instead of "edits".) Never write placeholders such
+  as `... rest unchanged ...`. A change that does not match the file is refused, the file stays unchanged,
   and the refusal shows the file's real lines.
 - Edit only files whose current content you have been shown (under "# Files", or by read_file).
 - run is checked by a command policy. Destructive commands (recursive or forced deletes, disk formatting,
@@ -117,11 +113,21 @@ _EXAMPLE_REPLY = {
         {
             "tool": "apply_diff",
             "path": "app/net.py",
-            "diff": "<<<<<<< SEARCH\n    return Connection(host, port)\n=======\n"
-            "    return Connection(host, port, timeout=timeout)\n>>>>>>> REPLACE\n",
+            "edits": [
+                {
+                    "search": ["    return Connection(host, port)"],
+                    "replace": ["    return Connection(host, port, timeout=timeout)"],
+                }
+            ],
         }
     ],
 }
+
+
+def _taught_fields(tool: ToolName) -> tuple[str, ...]:
+    """The fields the prompt tells the model to give: the required ones, and the first (taught) of those a
+    tool takes one of (apply_diff: `edits`, though `diff` is accepted too)."""
+    return (*REQUIRED_FIELDS[tool], *ONE_OF_FIELDS.get(tool, ())[:1])
 
 
 class LastIteration(BaseModel):
@@ -155,7 +161,7 @@ class ContextBuilder:
 
     def system_prompt(self, test_command: str | None) -> str:
         tools = "\n".join(
-            f"- {tool.value}: {doc}. Required fields: {', '.join(REQUIRED_FIELDS[tool]) or 'none'}"
+            f"- {tool.value}: {doc}. Required fields: {', '.join(_taught_fields(tool)) or 'none'}"
             for tool, doc in _TOOL_DOCS.items()
         )
         if test_command:

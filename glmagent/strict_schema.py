@@ -5,7 +5,7 @@ documented schema's per-tool `if`/`then` requirements, so a model could send `{"
 `path`. This form says the same thing in the subset they all enforce: each action is one closed object per
 tool (`tool` a `const`, every field required, `additionalProperties: false`), and `git_diff`, whose `path` is
 optional, gets two (with and without it) since strict modes insist that every field be required (and so does
-`read_file` with its optional `lines`). Lengths are
+`read_file` with its optional `lines`; `apply_diff` has one with `edits` and one with `diff`). Lengths are
 bounded so a decoder cannot run on forever. For well-formed replies it accepts exactly what
 `schemas/planner_output.schema.json` accepts (tests/test_strict_schema.py compares the two).
 """
@@ -15,12 +15,13 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from glmagent.contract import REQUIRED_FIELDS, ToolName
+from glmagent.contract import ONE_OF_FIELDS, REQUIRED_FIELDS, ToolName
 
 MAX_THOUGHT_CHARS = 4_000
 MAX_PLAN_STEPS = 30
 MAX_STEP_CHARS = 500
 MAX_ACTIONS = 30
+MAX_EDITS = 30
 
 _FIELD_DOCS = {
     "path": "Workspace-relative file path.",
@@ -29,11 +30,27 @@ _FIELD_DOCS = {
     "lines": 'The part of a long file to show: "START-END", e.g. "120-180".',
 }
 
+_LINES = {"type": "array", "items": {"type": "string"}}
+_EDITS = {
+    "type": "array",
+    "minItems": 1,
+    "maxItems": MAX_EDITS,
+    "items": {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["search", "replace"],
+        "properties": {"search": _LINES, "replace": _LINES},
+    },
+}
+
 
 def _action(tool: ToolName, fields: tuple[str, ...]) -> dict[str, Any]:
     properties: dict[str, Any] = {"tool": {"type": "string", "const": tool.value}}
     for name in fields:
-        properties[name] = {"type": "string", "minLength": 1, "description": _FIELD_DOCS[name]}
+        if name == "edits":
+            properties[name] = _EDITS
+        else:
+            properties[name] = {"type": "string", "minLength": 1, "description": _FIELD_DOCS[name]}
     return {
         "type": "object",
         "additionalProperties": False,
@@ -45,7 +62,11 @@ def _action(tool: ToolName, fields: tuple[str, ...]) -> dict[str, Any]:
 @cache
 def strict_planner_schema() -> dict[str, Any]:
     """The strict schema (draft 2020-12 keywords only, no conditionals, no `$ref`); cached, do not mutate."""
-    variants = [_action(tool, REQUIRED_FIELDS[tool]) for tool in ToolName]
+    variants = []
+    for tool in ToolName:
+        # A tool taking one of several fields gets one form per field, the first (the taught one) first.
+        for field in ONE_OF_FIELDS.get(tool, (None,)):
+            variants.append(_action(tool, (*REQUIRED_FIELDS[tool], *([field] if field else []))))
     variants.append(_action(ToolName.GIT_DIFF, ("path",)))  # git_diff's optional path: a form of its own
     variants.append(_action(ToolName.READ_FILE, ("path", "lines")))  # so is read_file's optional range
     return {

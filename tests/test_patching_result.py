@@ -17,7 +17,13 @@ TEXT = b"".join(f"line {i}\n".encode() for i in range(1, 41))
 def test_public_surface() -> None:
     import glmagent.patching as patching
 
-    assert sorted(patching.__all__) == ["HunkReport", "PatchResult", "REWRITE_MAX_LINES", "apply_patch"]
+    assert sorted(patching.__all__) == [
+        "HunkReport",
+        "PatchResult",
+        "REWRITE_MAX_LINES",
+        "apply_edits",
+        "apply_patch",
+    ]
 
 
 def test_result_fields_for_a_two_hunk_edit() -> None:

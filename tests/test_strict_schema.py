@@ -16,9 +16,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis_profiles import examples
 
-from glmagent.contract import REQUIRED_FIELDS, ToolName, extract_json_object, planner_schema
+from glmagent.contract import ONE_OF_FIELDS, REQUIRED_FIELDS, ToolName, extract_json_object, planner_schema
 from glmagent.strict_schema import (
     MAX_ACTIONS,
+    MAX_EDITS,
     MAX_PLAN_STEPS,
     MAX_STEP_CHARS,
     MAX_THOUGHT_CHARS,
@@ -32,6 +33,7 @@ DOCUMENTED = jsonschema.Draft202012Validator(planner_schema())
 ALLOWED_FIELDS = {tool: {"tool", *REQUIRED_FIELDS[tool]} for tool in ToolName}
 ALLOWED_FIELDS[ToolName.GIT_DIFF] |= {"path"}
 ALLOWED_FIELDS[ToolName.READ_FILE] |= {"lines"}
+ALLOWED_FIELDS[ToolName.APPLY_DIFF] |= set(ONE_OF_FIELDS[ToolName.APPLY_DIFF])
 
 
 def well_formed(document: Any) -> bool:
@@ -53,6 +55,9 @@ def well_formed(document: Any) -> bool:
         for action in actions:
             tool = action.get("tool") if isinstance(action, dict) else None
             if tool in set(ToolName) and not set(action) <= ALLOWED_FIELDS[ToolName(tool)]:
+                return False
+            edits = action.get("edits") if isinstance(action, dict) else None
+            if isinstance(edits, list) and len(edits) > MAX_EDITS:
                 return False
     return True
 
@@ -137,7 +142,14 @@ _value = st.one_of(st.none(), st.booleans(), st.integers(-1, 1), _text)
 _tool = st.one_of(
     st.sampled_from([t.value for t in ToolName]), st.sampled_from(["delete_file", "", "READ_FILE"])
 )
-_field = st.sampled_from(["path", "diff", "command"])
+_field = st.sampled_from(["path", "diff", "command", "edits"])
+_edit = st.one_of(
+    st.fixed_dictionaries({"search": st.lists(_text, max_size=3), "replace": st.lists(_text, max_size=3)}),
+    st.fixed_dictionaries({"search": _value, "replace": st.lists(_text, max_size=2)}),
+    st.fixed_dictionaries({"search": st.lists(_text, max_size=2)}),
+    _value,
+)
+_edits = st.one_of(st.lists(_edit, max_size=3), st.lists(_edit, min_size=MAX_EDITS, max_size=MAX_EDITS + 1))
 
 
 @st.composite
@@ -146,7 +158,7 @@ def _action(draw: st.DrawFn) -> dict[str, Any]:
     if draw(st.integers(0, 9)):  # mostly with a tool
         action["tool"] = draw(_tool)
     for name in draw(st.sets(_field)):
-        action[name] = draw(st.one_of(_text, _text, _value))
+        action[name] = draw(_edits if name == "edits" else st.one_of(_text, _text, _value))
     if not draw(st.integers(0, 15)):
         action["other"] = draw(_value)
     return action
@@ -182,12 +194,21 @@ def test_strict_and_documented_schemas_agree_on_generated_replies(document: Any)
 @settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.sampled_from(list(ToolName)), max_size=MAX_ACTIONS), st.booleans())
 def test_every_well_formed_action_list_passes_both(tools: list[ToolName], diff_path: bool) -> None:
-    values = {"path": "src/a.py", "diff": "@@ -1 +1 @@\n-a\n+b\n", "command": "pytest -q"}
+    values = {
+        "path": "src/a.py",
+        "diff": "@@ -1 +1 @@\n-a\n+b\n",
+        "command": "pytest -q",
+        "edits": [{"search": ["a"], "replace": ["b", ""]}, {"search": [], "replace": ["x"]}],
+    }
     actions = []
     for tool in tools:
         action = {"tool": tool.value, **{name: values[name] for name in REQUIRED_FIELDS[tool]}}
         if tool is ToolName.GIT_DIFF and diff_path:
             action["path"] = "src"
+        one_of = ONE_OF_FIELDS.get(tool, ())
+        if one_of:
+            name = one_of[diff_path]
+            action[name] = values[name]
         actions.append(action)
     document = {"thought": "t", "plan": ["a"], "actions": actions}
     assert STRICT.is_valid(document) and DOCUMENTED.is_valid(document)
@@ -228,10 +249,11 @@ def test_the_strict_schema_has_no_conditionals_and_one_closed_object_per_tool_fo
         }
     forms = sorted((v["properties"]["tool"]["const"], tuple(sorted(v["required"]))) for v in variants)
     # One object per tool; git_diff and read_file twice, since git_diff's path and read_file's lines are
-    # optional and strict modes require every field.
+    # optional and strict modes require every field; apply_diff once with `edits` and once with `diff`.
     assert forms == sorted(
-        [(t.value, tuple(sorted({"tool", *REQUIRED_FIELDS[t]}))) for t in ToolName]
+        [(t.value, tuple(sorted({"tool", *REQUIRED_FIELDS[t]}))) for t in ToolName if t not in ONE_OF_FIELDS]
         + [("git_diff", ("path", "tool")), ("read_file", ("lines", "path", "tool"))]
+        + [("apply_diff", ("edits", "path", "tool")), ("apply_diff", ("diff", "path", "tool"))]
     )
     assert {v["properties"]["tool"]["const"] for v in variants} == {t.value for t in ToolName}
 
@@ -244,7 +266,9 @@ def test_the_strict_schema_bounds_every_list_and_free_text() -> None:
     assert properties["actions"]["maxItems"] == MAX_ACTIONS
     for variant in properties["actions"]["items"]["anyOf"]:
         for name, field in variant["properties"].items():
-            if name != "tool":
+            if name == "edits":
+                assert (field["minItems"], field["maxItems"]) == (1, MAX_EDITS)
+            elif name != "tool":
                 assert field["minLength"] == 1  # as the documented schema: no empty path or command
 
 

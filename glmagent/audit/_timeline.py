@@ -83,6 +83,23 @@ def _plan(reply: dict[str, Any], validation: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
+def _model_change(action: dict[str, Any]) -> str | None:
+    """The change an apply_diff action sent: its `diff`, or its `edits` as SEARCH/REPLACE text."""
+    if isinstance(action.get("diff"), str):
+        return action["diff"]
+    edits = action.get("edits")
+    if not isinstance(edits, list):
+        return None
+    from pydantic import ValidationError
+
+    from glmagent.contract import Edit, edits_as_text
+
+    try:
+        return edits_as_text([Edit.model_validate(edit) for edit in edits])
+    except ValidationError:
+        return json.dumps(edits, ensure_ascii=False)  # a record this version did not write: shown as it is
+
+
 def _action(record: dict[str, Any]) -> dict[str, Any]:
     action = record.get("action") if isinstance(record.get("action"), dict) else {}
     details = record.get("details") if isinstance(record.get("details"), dict) else {}
@@ -96,7 +113,7 @@ def _action(record: dict[str, Any]) -> dict[str, Any]:
         "exit_code": details.get("exit_code"),
         "timed_out": details.get("timed_out"),
         "diff": details.get("diff") if isinstance(details.get("diff"), str) else None,
-        "model_diff": action.get("diff"),
+        "model_diff": _model_change(action),
         "policy": policy,
         "output_tail": record.get("output_tail"),
         "redactions": details.get("redactions"),

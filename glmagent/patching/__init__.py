@@ -3,7 +3,8 @@
 `apply_patch(path, original, diff) -> PatchResult` is pure (bytes in, bytes out, no filesystem access);
 the caller confines `path`, reads the file, and writes `content` atomically or deletes the file.
 
-Forms: unified diffs, and SEARCH/REPLACE blocks (`<<<<<<< SEARCH` / `=======` / `>>>>>>> REPLACE`), read
+Forms: unified diffs, SEARCH/REPLACE blocks, and (`apply_edits`) the same blocks given as pairs of line
+lists, with no text to parse; SEARCH/REPLACE blocks (`<<<<<<< SEARCH` / `=======` / `>>>>>>> REPLACE`), read
 as hunks of removed and added lines (git conflict blocks too, `<<<<<<< HEAD` ... `>>>>>>> LABEL`); one
 block with an empty SEARCH part over a short existing file sends the file whole (`_rewrite`: turned into
 hunks with real context).
@@ -33,8 +34,8 @@ Refused meaning, as `glmagent.errors.PatchRejected(message, reason=...)`, the fi
     syntax_error         a Python file that parsed before would not parse after (`_syntax`)
 """
 
-from glmagent.patching._apply import apply_patch
+from glmagent.patching._apply import apply_edits, apply_patch
 from glmagent.patching._result import HunkReport, PatchResult
 from glmagent.patching._rewrite import REWRITE_MAX_LINES
 
-__all__ = ["REWRITE_MAX_LINES", "HunkReport", "PatchResult", "apply_patch"]
+__all__ = ["REWRITE_MAX_LINES", "HunkReport", "PatchResult", "apply_edits", "apply_patch"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import accumulate, pairwise
 from pathlib import PurePosixPath
@@ -33,8 +34,37 @@ def apply_patch(path: str, original: bytes | None, diff: str) -> PatchResult:
     return result
 
 
+def apply_edits(
+    path: str, original: bytes | None, edits: Sequence[tuple[Sequence[str], Sequence[str]]]
+) -> PatchResult:
+    """`apply_patch` for a change given as (search lines, replace lines) pairs: each pair is one
+    SEARCH/REPLACE block, read with no markers to parse, so a line such as `=======` is just a line. A
+    string holding line breaks counts as those lines."""
+    section = Section()
+    for number, (search, replace) in enumerate(edits, 1):
+        hunk = Hunk(index=number, header="SEARCH/REPLACE", diff_line=number)
+        for kind, given in (("-", search), ("+", replace)):
+            texts = [line.removesuffix("\r") for item in given for line in item.split("\n")]
+            hunk.kinds.extend(kind for _ in texts)
+            hunk.texts.extend(texts)
+        if not hunk.kinds:
+            raise PatchRejected(
+                f"Edit #{number} is empty: give the file's lines to change in `search` and their "
+                "replacement in `replace`.",
+                reason="unparseable",
+            )
+        section.hunks.append(hunk)
+    result = _apply_parsed(path, original, [section], "")
+    if result.content is not None:
+        check_python_syntax(path, original, result.content)
+    return result
+
+
 def _apply(path: str, original: bytes | None, diff: str) -> PatchResult:
-    sections = parse_diff(diff)
+    return _apply_parsed(path, original, parse_diff(diff), diff)
+
+
+def _apply_parsed(path: str, original: bytes | None, sections: list[Section], diff: str) -> PatchResult:
     try:
         return _apply_sections(path, original, sections, diff)
     except PatchRejected as refused:
@@ -405,8 +435,8 @@ def _combined(failures: list[HunkFailure], total: int, *, offer_whole: bool = Fa
         )
     if offer_whole and any(f.reason == "stale_context" for f in failures):
         message += (
-            "\nOr, as the file is short, send it whole: one block with an empty SEARCH part and, after "
-            "'=======', the complete new file (every unchanged line too)."
+            "\nOr, as the file is short, send it whole: an empty SEARCH part (an empty `search` list) and "
+            "the complete new file as what replaces it (every unchanged line too)."
         )
     suggestion = failures[0].suggestion if len(failures) == 1 == total else ""
     return PatchRejected(message, reason=failures[0].reason, suggestion=suggestion)

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from glmagent._log import get_logger
-from glmagent.contract import REQUIRED_FIELDS, Action, ToolName
+from glmagent.contract import ONE_OF_FIELDS, REQUIRED_FIELDS, Action, ToolName
 from glmagent.limits import Limits
 from glmagent.observation import Observation
 from glmagent.secrets import Redactor
@@ -74,7 +74,8 @@ class ToolExecutor:
             ToolName.APPLY_DIFF: lambda a: files.apply_diff(
                 self.workspace,
                 a.path or "",
-                a.diff or "",
+                a.change_text() or "",
+                edits=a.edits,
                 max_diff_bytes=self.limits.diff_max_bytes,
                 max_file_bytes=self.limits.edit_max_bytes,
             ),
@@ -94,6 +95,9 @@ class ToolExecutor:
         if handler is None:
             return reject(str(action.tool), f"unknown tool {action.tool!r}; use one of {tool_list()}")
         missing = [name for name in REQUIRED_FIELDS[action.tool] if not getattr(action, name)]
+        one_of = ONE_OF_FIELDS.get(action.tool, ())
+        if one_of and not any(getattr(action, name) for name in one_of):
+            missing.append(" or ".join(one_of))
         if missing:
             return reject(action.tool.value, f"{action.tool.value} requires {', '.join(missing)}")
         try:

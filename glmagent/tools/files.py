@@ -9,11 +9,16 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from glmagent.errors import PatchRejected
 from glmagent.limits import DIFF_MAX_BYTES, EDIT_MAX_BYTES, READ_MAX_BYTES
 from glmagent.observation import Observation
 from glmagent.workspace import PathRejected, Workspace
+
+if TYPE_CHECKING:
+    from glmagent.contract import Edit
 
 #: read_file shows at most this many lines / characters; the note at the end says what was left out.
 READ_MAX_LINES = 1500
@@ -164,11 +169,13 @@ def apply_diff(
     path: str,
     diff: str,
     *,
+    edits: Sequence[Edit] | None = None,
     max_diff_bytes: int = DIFF_MAX_BYTES,
     max_file_bytes: int = EDIT_MAX_BYTES,
 ) -> Observation:
-    """Apply a unified diff to one file, atomically; all hunks or none."""
-    from glmagent.patching import apply_patch  # lazy: keeps `glmagent --help` fast
+    """Apply a diff to one file, atomically; all hunks or none. With `edits`, those are the change and
+    `diff` is only how they read as text (its size is the change's size)."""
+    from glmagent.patching import apply_edits, apply_patch  # lazy: keeps `glmagent --help` fast
 
     target = workspace.resolve(path, for_write=True)
     shown = workspace.relative(target)
@@ -195,7 +202,10 @@ def apply_diff(
         )
     original = target.read_bytes() if target.exists() else None
     try:
-        result = apply_patch(shown, original, diff)
+        if edits is not None:
+            result = apply_edits(shown, original, [(e.search, e.replace) for e in edits])
+        else:
+            result = apply_patch(shown, original, diff)
     except PatchRejected as rejected:
         return Observation(
             tool="apply_diff",
