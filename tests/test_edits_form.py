@@ -1,0 +1,220 @@
+"""apply_diff's `edits` form: the change as search/replace line lists, with no markers to parse and no
+line-break escapes to write. The same placement, refusals and checks as SEARCH/REPLACE text; the contract
+takes exactly one of `edits` and `diff`; the loop applies, remembers and records it."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import plan
+from pydantic import ValidationError
+
+from glmagent.agent import CodingAgent
+from glmagent.audit._timeline import _model_change
+from glmagent.config import Settings
+from glmagent.contract import Action, Edit, InvalidPlannerOutput, edits_as_text, parse_planner_output
+from glmagent.errors import PatchRejected
+from glmagent.patching import apply_edits, apply_patch
+from glmagent.planners.scripted import ScriptedPlanner
+from glmagent.prompt import ContextBuilder
+
+STATS = b'def mean(values):\n    """The mean."""\n    return sum(values) / len(values)\n'
+FIXED = (
+    b'def mean(values):\n    """The mean."""\n    if not values:\n        return 0.0\n'
+    b"    return sum(values) / len(values)\n"
+)
+SEARCH = ["    return sum(values) / len(values)"]
+REPLACE = ["    if not values:", "        return 0.0", "    return sum(values) / len(values)"]
+
+
+def _refused(content: bytes, edits: list[tuple[list[str], list[str]]]) -> PatchRejected:
+    with pytest.raises(PatchRejected) as refused:
+        apply_edits("stats.py", content, edits)
+    return refused.value
+
+
+# -- applying ------------------------------------------------------------------------------------------------
+
+
+def test_an_edit_changes_the_one_place_its_search_lines_are() -> None:
+    result = apply_edits("stats.py", STATS, [(SEARCH, REPLACE)])
+
+    assert result.content == FIXED
+    assert (result.added, result.removed) == (2, 0)
+
+
+def test_edits_and_the_same_search_replace_text_give_the_same_file() -> None:
+    edit = Edit(search=SEARCH, replace=REPLACE)
+
+    assert apply_patch("stats.py", STATS, edits_as_text([edit])).content == FIXED
+
+
+def test_a_line_that_looks_like_a_marker_is_just_a_line() -> None:
+    # In SEARCH/REPLACE text a `=======` line ends the SEARCH part; as a list item it is the file's line.
+    content = b"HEADER = '''\n=======\n'''\n"
+
+    result = apply_edits("banner.py", content, [(["======="], ["-------"])])
+
+    assert result.content == b"HEADER = '''\n-------\n'''\n"
+    with pytest.raises(PatchRejected):
+        apply_patch("banner.py", content, edits_as_text([Edit(search=["======="], replace=["-------"])]))
+
+
+def test_a_line_break_inside_a_list_item_counts_as_two_lines() -> None:
+    # Small models write a few lines as one string now and then: "    if not values:\n        return 0.0".
+    replace = ["    if not values:\n        return 0.0", "    return sum(values) / len(values)"]
+
+    assert apply_edits("stats.py", STATS, [(SEARCH, replace)]).content == FIXED
+
+
+def test_several_edits_are_applied_together_or_not_at_all() -> None:
+    good = (SEARCH, REPLACE)
+    stale = (["    return total / count"], ["    return 0"])
+
+    assert _refused(STATS, [good, stale]).reason == "stale_context"
+    two = apply_edits("stats.py", STATS, [good, (['    """The mean."""'], ['    """The mean of values."""'])])
+    assert two.content == FIXED.replace(b"The mean.", b"The mean of values.")
+
+
+def test_an_empty_search_sends_a_short_file_whole() -> None:
+    whole = FIXED.decode().splitlines()
+
+    result = apply_edits("stats.py", STATS, [([], whole)])
+
+    assert result.content == FIXED
+    assert "whole file rewritten" in result.hunks[0].notes[0]
+
+
+def test_an_empty_search_over_no_file_creates_it() -> None:
+    result = apply_edits("new.py", None, [([], ["X = 1"])])
+
+    assert (result.action, result.content) == ("create", b"X = 1\n")
+
+
+def test_an_edit_with_nothing_in_it_is_refused_by_number() -> None:
+    refused = _refused(STATS, [(SEARCH, REPLACE), ([], [])])
+
+    assert refused.reason == "unparseable" and "Edit #2 is empty" in str(refused)
+
+
+def test_search_lines_that_are_not_in_the_file_are_refused_with_the_files_lines() -> None:
+    refused = _refused(STATS, [(["    return sum(vals) / len(vals)"], ["    return 0.0"])])
+
+    assert refused.reason == "stale_context"
+    assert "return sum(values) / len(values)" in str(refused)
+
+
+def test_search_lines_copied_with_the_prompts_line_numbers_still_apply() -> None:
+    numbered = ['2 |     """The mean."""', "3 |     return sum(values) / len(values)"]
+    replace = ['    """The mean."""', *REPLACE]
+
+    result = apply_edits("stats.py", STATS, [(numbered, replace)])
+
+    assert result.content == FIXED
+    assert "line numbers" in result.hunks[0].notes[0]
+
+
+def test_an_edit_that_breaks_python_syntax_is_refused() -> None:
+    refused = _refused(STATS, [(SEARCH, ["    return sum(values) / len(values"])])
+
+    assert refused.reason == "syntax_error"
+
+
+# -- the contract --------------------------------------------------------------------------------------------
+
+
+def _reply(action: dict) -> str:
+    return json.dumps({"thought": "t", "plan": [], "actions": [action]})
+
+
+def test_an_apply_diff_with_edits_is_a_valid_reply() -> None:
+    edits = [{"search": SEARCH, "replace": REPLACE}]
+
+    [action] = parse_planner_output(
+        _reply({"tool": "apply_diff", "path": "stats.py", "edits": edits})
+    ).actions
+
+    assert action.edits == [Edit(search=SEARCH, replace=REPLACE)]
+    assert action.change_text() == edits_as_text(action.edits)
+    assert action.change_text().startswith("<<<<<<< SEARCH\n    return sum")
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {},  # neither
+        {"diff": "@@\n-a\n+b\n", "edits": [{"search": ["a"], "replace": ["b"]}]},  # both
+        {"edits": []},  # no place to change
+        {"edits": [{"search": "a", "replace": ["b"]}]},  # a string, not a list of lines
+        {"edits": [{"search": ["a"]}]},  # no replace
+        {"edits": [{"search": ["a"], "replace": ["b"], "where": 3}]},  # a field that means nothing
+    ],
+)
+def test_apply_diff_takes_exactly_one_well_formed_change(fields: dict) -> None:
+    with pytest.raises(InvalidPlannerOutput):
+        parse_planner_output(_reply({"tool": "apply_diff", "path": "stats.py", **fields}))
+    with pytest.raises(ValidationError):
+        Action.model_validate({"tool": "apply_diff", "path": "stats.py", **fields})
+
+
+def test_the_prompt_teaches_edits_and_its_example_is_a_valid_reply() -> None:
+    system = ContextBuilder().system_prompt("pytest -q")
+
+    assert "Required fields: path, edits" in system
+    example = system.split("changes one line of app/net.py:\n", 1)[1].split("\n", 1)[0]
+    [action] = parse_planner_output(example).actions
+    assert action.edits is not None and action.diff is None
+
+
+# -- the loop ------------------------------------------------------------------------------------------------
+
+CHECK = f"{shlex.quote(sys.executable)} -c 'from stats import mean; assert mean([]) == 0.0'"
+FIX = {"tool": "apply_diff", "path": "stats.py", "edits": [{"search": SEARCH, "replace": REPLACE}]}
+
+
+def _run(tmp_path: Path, replies: list[dict]) -> tuple[Path, bool, list[dict]]:
+    project = tmp_path / "stats"
+    project.mkdir()
+    (project / "stats.py").write_bytes(STATS)
+    planner = ScriptedPlanner(replies)
+    agent = CodingAgent(planner=planner, settings=Settings(provider="replay", shell="posix", sandbox="none"))
+    task = CodingAgent.create_task(
+        "mean([]) should return 0.0", project, max_iterations=2, test_command=CHECK, task_id="t"
+    )
+    result = agent.run(task)
+    log = project / ".hazina" / "agent-memory" / "t.jsonl"
+    records = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    return project, result.success, [r for r in records if r["event"] == "action"]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="uses the POSIX backend")
+def test_the_loop_applies_edits_and_the_audit_keeps_them(tmp_path: Path) -> None:
+    project, success, [record] = _run(tmp_path, [plan(FIX)])
+
+    assert success
+    assert (project / "stats.py").read_bytes() == FIXED
+    assert record["status"] == "ok"
+    assert record["action"]["edits"] == FIX["edits"]
+    assert "if not values:" in (_model_change(record["action"]) or "")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="uses the POSIX backend")
+def test_a_refused_edit_sent_again_unchanged_is_not_run_twice(tmp_path: Path) -> None:
+    stale = {"tool": "apply_diff", "path": "stats.py", "edits": [{"search": ["nope"], "replace": ["x"]}]}
+
+    _, success, records = _run(tmp_path, [plan(stale), plan(stale)])
+
+    assert not success
+    assert [r["details"].get("reason") for r in records] == ["stale_context", "repeated"]
+
+
+def test_an_audit_record_with_edits_this_version_did_not_write_is_still_shown() -> None:
+    odd = {"tool": "apply_diff", "edits": [{"search": "a"}]}
+
+    assert _model_change(odd) == json.dumps(odd["edits"])
+    assert _model_change({"tool": "apply_diff", "diff": "@@\n-a\n+b\n"}) == "@@\n-a\n+b\n"
+    assert _model_change({"tool": "run"}) is None
