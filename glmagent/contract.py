@@ -63,7 +63,11 @@ def edits_as_text(edits: list[Edit]) -> str:
     """`edits` written as SEARCH/REPLACE blocks: how logs, messages and repeat checks show them."""
     blocks = []
     for edit in edits:
-        parts = ["<<<<<<< SEARCH", *edit.search, "=======", *edit.replace, ">>>>>>> REPLACE"]
+        search = [
+            line.removesuffix("\n") for line in edit.search
+        ]  # a line break ending an item ends its line
+        replace = [line.removesuffix("\n") for line in edit.replace]
+        parts = ["<<<<<<< SEARCH", *search, "=======", *replace, ">>>>>>> REPLACE"]
         blocks.append("\n".join(parts))
     return "\n".join(blocks) + "\n"
 

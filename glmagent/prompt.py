@@ -105,7 +105,10 @@ The reply must validate against this JSON schema:
 {schema}
 """
 
-_EXAMPLE_HEADING = "An example reply (for some other project) that changes one line of app/net.py:"
+_EXAMPLE_HEADING = (
+    "An example reply (for some other project) that changes one line of app/net.py; "
+    'a line\'s " is written \\" in JSON:'
+)
 _EXAMPLE_REPLY = {
     "thought": "connect() never passes the timeout it was given",
     "plan": ["pass timeout on to Connection"],
@@ -115,8 +118,11 @@ _EXAMPLE_REPLY = {
             "path": "app/net.py",
             "edits": [
                 {
-                    "search": ["    return Connection(host, port)"],
-                    "replace": ["    return Connection(host, port, timeout=timeout)"],
+                    "search": ['    log.info("connecting to %s", host)', "    return Connection(host, port)"],
+                    "replace": [
+                        '    log.info("connecting to %s", host)',
+                        "    return Connection(host, port, timeout=timeout)",
+                    ],
                 }
             ],
         }

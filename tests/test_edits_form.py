@@ -71,6 +71,21 @@ def test_a_line_break_inside_a_list_item_counts_as_two_lines() -> None:
     assert apply_edits("stats.py", STATS, [(SEARCH, replace)]).content == FIXED
 
 
+def test_a_line_break_ending_an_item_only_ends_its_line() -> None:
+    # The live bench's 1.5B model sent a whole file as `["def read_rows(text):\n", "    rows = []\n", ...]`:
+    # read as two lines each, every line got a blank one after it.
+    whole = [line + "\n" for line in FIXED.decode().splitlines()]
+    replace = ["    if not values:\n", "        return 0.0\n", "    return sum(values) / len(values)\n"]
+
+    assert apply_edits("stats.py", STATS, [([], whole)]).content == FIXED
+    assert apply_edits("stats.py", STATS, [([SEARCH[0] + "\n"], replace)]).content == FIXED
+    assert apply_edits(
+        "stats.py", STATS, [(SEARCH, [*REPLACE[:2], "\n", REPLACE[2]])]
+    ).content == FIXED.replace(b"0.0\n", b"0.0\n\n")
+    edit = Edit(search=[SEARCH[0] + "\n"], replace=replace)
+    assert apply_patch("stats.py", STATS, edits_as_text([edit])).content == FIXED
+
+
 def test_several_edits_are_applied_together_or_not_at_all() -> None:
     good = (SEARCH, REPLACE)
     stale = (["    return total / count"], ["    return 0"])
@@ -165,9 +180,12 @@ def test_the_prompt_teaches_edits_and_its_example_is_a_valid_reply() -> None:
     system = ContextBuilder().system_prompt("pytest -q")
 
     assert "Required fields: path, edits" in system
-    example = system.split("changes one line of app/net.py:\n", 1)[1].split("\n", 1)[0]
+    example = system.split('is written \\" in JSON:\n', 1)[1].split("\n", 1)[0]
     [action] = parse_planner_output(example).actions
     assert action.edits is not None and action.diff is None
+    # A line with a quote in it, escaped: a small model that writes `"` bare ends the JSON string there, and
+    # a schema-enforcing server then reads the rest of the line as a new item.
+    assert '\\"' in example and any('"' in line for edit in action.edits for line in edit.search)
 
 
 # -- the loop ------------------------------------------------------------------------------------------------

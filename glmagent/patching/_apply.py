@@ -38,13 +38,13 @@ def apply_edits(
     path: str, original: bytes | None, edits: Sequence[tuple[Sequence[str], Sequence[str]]]
 ) -> PatchResult:
     """`apply_patch` for a change given as (search lines, replace lines) pairs: each pair is one
-    SEARCH/REPLACE block, read with no markers to parse, so a line such as `=======` is just a line. A
-    string holding line breaks counts as those lines."""
+    SEARCH/REPLACE block, read with no markers to parse, so a line such as `=======` is just a line. An
+    item holding line breaks counts as those lines; one that ends in a line break is one line."""
     section = Section()
     for number, (search, replace) in enumerate(edits, 1):
         hunk = Hunk(index=number, header="SEARCH/REPLACE", diff_line=number)
         for kind, given in (("-", search), ("+", replace)):
-            texts = [line.removesuffix("\r") for item in given for line in item.split("\n")]
+            texts = [line.removesuffix("\r") for item in given for line in _item_lines(item)]
             hunk.kinds.extend(kind for _ in texts)
             hunk.texts.extend(texts)
         if not hunk.kinds:
@@ -58,6 +58,12 @@ def apply_edits(
     if result.content is not None:
         check_python_syntax(path, original, result.content)
     return result
+
+
+def _item_lines(item: str) -> list[str]:
+    """The lines one list item stands for: a line break inside it separates two, one at its end only ends it
+    (models write `"    rows = []\\n"` as often as `"    rows = []"`)."""
+    return (item[:-1] if item.endswith("\n") else item).split("\n")
 
 
 def _apply(path: str, original: bytes | None, diff: str) -> PatchResult:
