@@ -86,6 +86,68 @@ def test_a_line_break_ending_an_item_only_ends_its_line() -> None:
     assert apply_patch("stats.py", STATS, edits_as_text([edit])).content == FIXED
 
 
+ORDERS = (
+    b"def read_rows(text):\n    rows = []\n    for line in text.splitlines():\n"
+    b'        name, quantity = line.split(", ")\n'
+    b"        rows.append((name, int(quantity)))\n    return rows\n"
+)
+
+
+def test_a_line_cut_at_a_bare_quote_is_read_whole_where_the_file_has_it() -> None:
+    # The live bench's 1.5B model wrote `line.split(", ")` with its quotes bare: the server, holding it to the
+    # schema, ended the item at the first `"` and read `)` as the next one. The whole file as it sent it:
+    cut = ["def read_rows(text):\n", "    rows = []\n", "    for line in text.splitlines():\n"]
+    cut += [
+        "        if not line.strip():\n",
+        "            continue\n",
+        "        name, quantity = line.split(",
+    ]
+    cut += [")\n", "        rows.append((name, int(quantity)))\n", "    return rows\n"]
+
+    result = apply_edits("orders.py", ORDERS, [([], cut)])
+
+    assert result.content == ORDERS.replace(
+        b"        name,", b"        if not line.strip():\n            continue\n        name,"
+    )
+    assert "replace item 6" in result.hunks[0].notes[0] and 'write it \\"' in result.hunks[0].notes[0]
+
+
+def test_the_same_cut_on_the_replace_side_is_joined_as_on_the_search_side() -> None:
+    search = ["        name, quantity = line.split(", ")"]
+    replace = ["        name, quantity = line.split(", ") if line.strip() else ('', 0)"]
+
+    result = apply_edits("orders.py", ORDERS, [(search, replace)])
+
+    assert b"line.split(\", \") if line.strip() else ('', 0)\n" in (result.content or b"")
+
+
+@pytest.mark.parametrize(
+    ("line", "pieces"),
+    [
+        ('    return ", ".join(names)', ["    return ", ".join(names)"]),
+        ('    return text.split(",")', ["    return text.split(", ")"]),  # no space: the "," separator
+        ('    print(", ", ", ")', ["    print(", ", ", ")"]),  # three pieces
+    ],
+)
+def test_every_way_a_bare_quote_cuts_a_line_is_joined(line: str, pieces: list[str]) -> None:
+    content = f"def f(names, text):\n{line}\n".encode()
+
+    result = apply_edits("f.py", content, [(pieces, [*pieces, "    # checked"])])
+
+    assert result.content == content + b"    # checked\n"
+
+
+def test_lines_meant_to_be_separate_stay_separate() -> None:
+    # `f(` and `)` joined would not be a line of the file, and a first piece that is the file's own line is
+    # never joined to what follows.
+    content = b"x = f(\n)\nA = 1\n"
+
+    assert apply_edits("x.py", content, [(["x = f(", ")"], ["x = f(", "    1,", ")"])]).content == (
+        b"x = f(\n    1,\n)\nA = 1\n"
+    )
+    assert apply_edits("n.py", None, [([], ["s = t.split(", ")"])]).content == b"s = t.split(\n)\n"
+
+
 def test_several_edits_are_applied_together_or_not_at_all() -> None:
     good = (SEARCH, REPLACE)
     stale = (["    return total / count"], ["    return 0"])

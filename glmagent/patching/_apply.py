@@ -9,6 +9,7 @@ from itertools import accumulate, pairwise
 from pathlib import PurePosixPath
 
 from glmagent.errors import PatchRejected
+from glmagent.patching._items import edit_lines
 from glmagent.patching._locate import HunkFailure, Locator, Placement, numbered, quote
 from glmagent.patching._match import QUOTE_BLIND_TIERS, TIERS, Tier, keyed
 from glmagent.patching._parse import Hunk, Section, no_hunks_error, parse_diff, without_line_numbers
@@ -39,12 +40,17 @@ def apply_edits(
 ) -> PatchResult:
     """`apply_patch` for a change given as (search lines, replace lines) pairs: each pair is one
     SEARCH/REPLACE block, read with no markers to parse, so a line such as `=======` is just a line. An
-    item holding line breaks counts as those lines; one that ends in a line break is one line."""
+    item holding line breaks counts as those lines; one that ends in a line break is one line; a line a bare
+    `"` cut into two items is read whole again (`_items`)."""
+    file_lines = _lines_of(original)
     section = Section()
+    notes: list[str] = []
     for number, (search, replace) in enumerate(edits, 1):
         hunk = Hunk(index=number, header="SEARCH/REPLACE", diff_line=number)
-        for kind, given in (("-", search), ("+", replace)):
-            texts = [line.removesuffix("\r") for item in given for line in _item_lines(item)]
+        search_lines, replace_lines, note = edit_lines(search, replace, file_lines)
+        if note is not None:
+            notes.append(f"edit #{number}: {note}")
+        for kind, texts in (("-", search_lines), ("+", replace_lines)):
             hunk.kinds.extend(kind for _ in texts)
             hunk.texts.extend(texts)
         if not hunk.kinds:
@@ -57,13 +63,19 @@ def apply_edits(
     result = _apply_parsed(path, original, [section], "")
     if result.content is not None:
         check_python_syntax(path, original, result.content)
+    if notes and result.hunks:
+        result.hunks[0].notes[:0] = notes
     return result
 
 
-def _item_lines(item: str) -> list[str]:
-    """The lines one list item stands for: a line break inside it separates two, one at its end only ends it
-    (models write `"    rows = []\\n"` as often as `"    rows = []"`)."""
-    return (item[:-1] if item.endswith("\n") else item).split("\n")
+def _lines_of(original: bytes | None) -> list[str]:
+    """The file's lines, or none when there is no file or it is not text (`_apply_parsed` says so)."""
+    if original is None:
+        return []
+    try:
+        return decode_file(original).lines
+    except PatchRejected:
+        return []
 
 
 def _apply(path: str, original: bytes | None, diff: str) -> PatchResult:
