@@ -14,8 +14,9 @@ prefixes, labels, timestamps, header paths that are a path suffix of `path` (or 
 blocks with prose, empty lines standing for blank context, CRLF/LF mismatches, duplicate, out-of-order
 and same-file-section hunks, trailing whitespace, typographic punctuation and indentation drift, ' for "
 in Python and JavaScript/TypeScript (where both quote the same string), one
-line left out of a hunk's outer context when that reading is the only one, and unchanged lines that match
-nowhere around a changed block whose removed lines occur at exactly one place (named in a note).
+line left out of a hunk's outer context when that reading is the only one, unchanged lines that match
+nowhere around a changed block whose removed lines occur at exactly one place (named in a note), and (edits)
+a line cut into two list items by a bare `"` (`_items`).
 
 Refused meaning, as `glmagent.errors.PatchRejected(message, reason=...)`, the file untouched:
     unparseable          no hunk, a hunk line without prefix, a binary patch, create+delete at once
