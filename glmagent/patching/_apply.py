@@ -12,7 +12,14 @@ from glmagent.errors import PatchRejected
 from glmagent.patching._items import edit_lines
 from glmagent.patching._locate import HunkFailure, Locator, Placement, numbered, quote
 from glmagent.patching._match import QUOTE_BLIND_TIERS, TIERS, Tier, keyed
-from glmagent.patching._parse import Hunk, Section, no_hunks_error, parse_diff, without_line_numbers
+from glmagent.patching._parse import (
+    Hunk,
+    Section,
+    block_hunk,
+    no_hunks_error,
+    parse_diff,
+    without_line_numbers,
+)
 from glmagent.patching._paths import display_name, header_agrees
 from glmagent.patching._placeholder import placeholder_strength
 from glmagent.patching._report import Opcode, Region, context_view, count_changes, opcodes, unified_diff
@@ -46,13 +53,10 @@ def apply_edits(
     section = Section()
     notes: list[str] = []
     for number, (search, replace) in enumerate(edits, 1):
-        hunk = Hunk(index=number, header="SEARCH/REPLACE", diff_line=number)
         search_lines, replace_lines, note = edit_lines(search, replace, file_lines)
         if note is not None:
             notes.append(f"edit #{number}: {note}")
-        for kind, texts in (("-", search_lines), ("+", replace_lines)):
-            hunk.kinds.extend(kind for _ in texts)
-            hunk.texts.extend(texts)
+        hunk = block_hunk(number, number, search_lines, replace_lines)
         if not hunk.kinds:
             raise PatchRejected(
                 f"Edit #{number} is empty: give the file's lines to change in `search` and their "

@@ -180,6 +180,15 @@ def _open_end(lines: list[str], divider: int) -> int | None:
     return end
 
 
+def block_hunk(index: int, diff_line: int, old: list[str], new: list[str]) -> Hunk:
+    """One SEARCH/REPLACE block as a hunk: its old lines removed, then its new lines added."""
+    hunk = Hunk(index=index, header="SEARCH/REPLACE", diff_line=diff_line)
+    for kind, texts in (("-", old), ("+", new)):
+        hunk.kinds.extend(kind for _ in texts)
+        hunk.texts.extend(texts)
+    return hunk
+
+
 def _search_replace(lines: list[str], *, conflict: bool = False) -> Section:
     """One section of hunks, one per SEARCH/REPLACE block (or conflict block, with `conflict`); `--- a/x` /
     `+++ b/x` headers name the file."""
@@ -213,10 +222,7 @@ def _search_replace(lines: list[str], *, conflict: bool = False) -> Section:
                 "them.",
                 reason="unparseable",
             )
-        hunk = Hunk(index=len(section.hunks) + 1, header="SEARCH/REPLACE", diff_line=i + 1)
-        for kind, texts in (("-", lines[start:divider]), ("+", lines[divider + 1 : end])):
-            hunk.kinds.extend(kind for _ in texts)
-            hunk.texts.extend(texts)
+        hunk = block_hunk(len(section.hunks) + 1, i + 1, lines[start:divider], lines[divider + 1 : end])
         if not hunk.kinds:
             raise PatchRejected(
                 f"The SEARCH/REPLACE block at line {i + 1} of the diff is empty: put the file's lines to "
