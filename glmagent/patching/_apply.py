@@ -9,7 +9,7 @@ from itertools import accumulate, pairwise
 from pathlib import PurePosixPath
 
 from glmagent.errors import PatchRejected
-from glmagent.patching._items import edit_lines
+from glmagent.patching._items import edit_lines, line_keys
 from glmagent.patching._locate import HunkFailure, Locator, Placement, numbered, quote
 from glmagent.patching._match import QUOTE_BLIND_TIERS, TIERS, Tier, keyed
 from glmagent.patching._parse import (
@@ -49,11 +49,11 @@ def apply_edits(
     SEARCH/REPLACE block, read with no markers to parse, so a line such as `=======` is just a line. An
     item holding line breaks counts as those lines; one that ends in a line break is one line; a line a bare
     `"` cut into two items is read whole again (`_items`)."""
-    file_lines = _lines_of(original)
+    file_keys = line_keys(_lines_of(original))
     section = Section()
     notes: list[str] = []
     for number, (search, replace) in enumerate(edits, 1):
-        search_lines, replace_lines, note = edit_lines(search, replace, file_lines)
+        search_lines, replace_lines, note = edit_lines(search, replace, file_keys)
         if note is not None:
             notes.append(f"edit #{number}: {note}")
         hunk = block_hunk(number, number, search_lines, replace_lines)

@@ -71,12 +71,16 @@ def _join_from(
     return None
 
 
+def line_keys(lines: Sequence[str]) -> set[str]:
+    """What `edit_lines` compares items with: the file's lines without their indentation."""
+    return {_key(line) for line in lines}
+
+
 def edit_lines(
-    search: Sequence[str], replace: Sequence[str], file_lines: Sequence[str]
+    search: Sequence[str], replace: Sequence[str], file_keys: set[str]
 ) -> tuple[list[str], list[str], str | None]:
-    """The search and replace lines of one edit, with lines cut at a bare `"` joined again, and a note
-    saying which were (None when none was)."""
-    file_keys = {_key(line) for line in file_lines}
+    """The search and replace lines of one edit, with lines cut at a bare `"` joined again (`file_keys`:
+    `line_keys` of the file), and a note saying which were (None when none was)."""
     search_items, search_joins, used = _rejoined(search, file_keys, {})
     replace_items, replace_joins, _ = _rejoined(replace, file_keys, used)
     note = None
