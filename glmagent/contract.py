@@ -63,9 +63,8 @@ def edits_as_text(edits: list[Edit]) -> str:
     """`edits` written as SEARCH/REPLACE blocks: how logs, messages and repeat checks show them."""
     blocks = []
     for edit in edits:
-        search = [
-            line.removesuffix("\n") for line in edit.search
-        ]  # a line break ending an item ends its line
+        # A line break ending an item only ends its line (`patching.apply_edits` reads it so too).
+        search = [line.removesuffix("\n") for line in edit.search]
         replace = [line.removesuffix("\n") for line in edit.replace]
         parts = ["<<<<<<< SEARCH", *search, "=======", *replace, ">>>>>>> REPLACE"]
         blocks.append("\n".join(parts))
