@@ -56,14 +56,11 @@ def apply_edits(
         search_lines, replace_lines, note = edit_lines(search, replace, file_keys)
         if note is not None:
             notes.append(f"edit #{number}: {note}")
-        hunk = block_hunk(number, number, search_lines, replace_lines)
-        if not hunk.kinds:
-            raise PatchRejected(
-                f"Edit #{number} is empty: give the file's lines to change in `search` and their "
-                "replacement in `replace`.",
-                reason="unparseable",
-            )
-        section.hunks.append(hunk)
+        empty = (
+            f"Edit #{number} is empty: give the file's lines to change in `search` and their replacement "
+            "in `replace`."
+        )
+        section.hunks.append(block_hunk(number, number, search_lines, replace_lines, empty))
     result = _apply_parsed(path, original, [section], "")
     if result.content is not None:
         check_python_syntax(path, original, result.content)

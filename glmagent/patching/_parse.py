@@ -180,8 +180,11 @@ def _open_end(lines: list[str], divider: int) -> int | None:
     return end
 
 
-def block_hunk(index: int, diff_line: int, old: list[str], new: list[str]) -> Hunk:
-    """One SEARCH/REPLACE block as a hunk: its old lines removed, then its new lines added."""
+def block_hunk(index: int, diff_line: int, old: list[str], new: list[str], if_empty: str) -> Hunk:
+    """One SEARCH/REPLACE block as a hunk: its old lines removed, then its new lines added. A block with no
+    line at all is refused as unparseable with the message `if_empty`."""
+    if not old and not new:
+        raise PatchRejected(if_empty, reason="unparseable")
     hunk = Hunk(index=index, header="SEARCH/REPLACE", diff_line=diff_line)
     for kind, texts in (("-", old), ("+", new)):
         hunk.kinds.extend(kind for _ in texts)
@@ -222,14 +225,13 @@ def _search_replace(lines: list[str], *, conflict: bool = False) -> Section:
                 "them.",
                 reason="unparseable",
             )
-        hunk = block_hunk(len(section.hunks) + 1, i + 1, lines[start:divider], lines[divider + 1 : end])
-        if not hunk.kinds:
-            raise PatchRejected(
-                f"The SEARCH/REPLACE block at line {i + 1} of the diff is empty: put the file's lines to "
-                "change between SEARCH and '=======', and their replacement after it.",
-                reason="unparseable",
-            )
-        section.hunks.append(hunk)
+        empty = (
+            f"The SEARCH/REPLACE block at line {i + 1} of the diff is empty: put the file's lines to change "
+            "between SEARCH and '=======', and their replacement after it."
+        )
+        section.hunks.append(
+            block_hunk(len(section.hunks) + 1, i + 1, lines[start:divider], lines[divider + 1 : end], empty)
+        )
         i = end + 1
     return section
 
