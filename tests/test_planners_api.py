@@ -37,6 +37,7 @@ def test_all_lists_exactly_the_public_names() -> None:
         "failures",
         "retry",
         "runaway",
+        "stuck",
         "pricing",
     }
 

@@ -81,6 +81,9 @@ class PlannerReply(BaseModel):
     frequency_penalty: float | None = None
     """The `frequency_penalty` this request carried: sent only after the previous reply was cut off because it
     kept repeating itself (a model at temperature 0 writes the same loop again otherwise); None without."""
+    temperature: float | None = None
+    """The temperature this request was sampled at (higher than configured after a reply that sent an edit
+    again, `glmagent.planners.stuck`); None when none was sent."""
 
 
 @runtime_checkable

@@ -8,8 +8,10 @@ still arriving is not a dead server; a server that went silent is retried once, 
 of the prompt), asks for the strictest structured output the server takes and steps down when it refuses,
 and fixes a parameter the model does not take (``max_tokens`` → ``max_completion_tokens``,
 ``temperature``, the streaming options, ``frequency_penalty``) once. A reply cut off because it kept
-repeating itself makes the next request carry ``frequency_penalty`` (`RUNAWAY_FREQUENCY_PENALTY`): at
-temperature 0 the same prompt otherwise brings the same loop back, character for character. What cannot
+repeating itself makes the next request carry ``frequency_penalty`` (`RUNAWAY_FREQUENCY_PENALTY`) and, where
+the server enforces the schema, bounds on its lists (`glmagent.planners.runaway`): at temperature 0 the same
+prompt otherwise brings the same loop back, character for character. For the same reason a reply that sends
+an edit again makes the next request sample at a higher temperature (`glmagent.planners.stuck`). What cannot
 be had ends as one `PlannerError` whose message says what happened, where, and what to do, without secrets.
 
 httpx is imported inside the functions that need it, so importing this module (and `glmagent --help`)
@@ -40,7 +42,8 @@ from glmagent.planners.base import ChatMessage, PlannerReply, TokenUsage
 from glmagent.planners.failures import HINT_AUTH, HINT_CONTEXT, Failure, classify
 from glmagent.planners.pricing import Price, cost_usd
 from glmagent.planners.retry import RateLimiter, RetryPolicy, parse_retry_after
-from glmagent.planners.runaway import RUNAWAY, repeated_unit
+from glmagent.planners.runaway import RUNAWAY, capped_schema, repeated_unit
+from glmagent.planners.stuck import STUCK_TEMPERATURE, EditMemory
 
 if TYPE_CHECKING:
     import httpx
@@ -232,6 +235,9 @@ class OpenAICompatiblePlanner:
         """The last reply was cut off as a runaway: the next request carries a frequency penalty."""
         self._penalty_taken = True
         """False once the server refused `frequency_penalty`: never sent to it again."""
+        self._edits = EditMemory()
+        self._stuck = False
+        """The last reply sent an edit again: the next request samples at `STUCK_TEMPERATURE`."""
 
     @property
     def json_mode(self) -> bool:
@@ -335,12 +341,14 @@ class OpenAICompatiblePlanner:
             self._after_runaway = reply.finish_reason == RUNAWAY or (
                 reply.finish_reason == "length" and repeated_unit(reply.text) is not None
             )
+            self._stuck = self._edits.repeats(reply.text)
             return reply.model_copy(
                 update={
                     "response_format": fmt,
                     "attempts": attempts,
                     "response_format_refused": refused,
                     "frequency_penalty": body.get("frequency_penalty"),
+                    "temperature": body.get("temperature"),
                 }
             )
 
@@ -378,11 +386,15 @@ class OpenAICompatiblePlanner:
         if self.stream and self._stream_usage:
             body["stream_options"] = {"include_usage": True}
         if self.temperature is not None:
-            body["temperature"] = self.temperature
+            body["temperature"] = (
+                max(self.temperature, STUCK_TEMPERATURE) if self._stuck else self.temperature
+            )
         if self.max_tokens is not None:
             body[self._tokens_field] = self.max_tokens
         if fmt == "json_schema" and self.schema is not None:
             schema = self.schema if self._schema_lengths else _without_length_keywords(self.schema)
+            if self._after_runaway:
+                schema = capped_schema(schema)
             body["response_format"] = {
                 "type": "json_schema",
                 "json_schema": {"name": "planner_output", "strict": True, "schema": schema},

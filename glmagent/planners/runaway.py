@@ -4,6 +4,11 @@ Small local models sometimes repeat one stretch of text until the token limit (t
 model cycle through the same run of `\\u00A1\\u00A2...` escapes for ten minutes). Such a reply is invalid
 however it ends, so reading it to the end only costs the user's time.
 
+A cut-off reply is retried, and a frequency penalty alone did not always keep the retry out of the same
+loop: the bench saw a 1.5B model write the same whole action dozens of times, or a list of `"\\n"` lines
+past any file's length. So the retry's schema, where the server enforces one, also bounds how many actions
+a reply holds and how many items any list holds (`capped_schema`): a loop then has to end where the list does.
+
 The test is exact repetition: the reply's last characters are one unit written at least `MIN_COPIES`
 times in a row over at least `MIN_SPAN` characters. Two copies are not enough, because a SEARCH/REPLACE
 reply legitimately repeats its SEARCH lines in REPLACE. A short unit is a loop sooner: `SHORT_COPIES`
@@ -13,6 +18,9 @@ instead of 1,500 (a minute and a half of a small local model's output).
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
 
 RUNAWAY = "repetition"
 """`PlannerReply.finish_reason` of a streamed reply cut off because it kept repeating itself."""
@@ -47,3 +55,33 @@ def repeated_unit(text: str) -> str | None:
         if tail[unit:] == tail[:-unit]:
             return text[-unit:]
     return None
+
+
+RUNAWAY_MAX_ACTIONS = 4
+"""Actions a reply may hold in the request after a runaway (a batch of edits, a read and a run fit)."""
+RUNAWAY_MAX_ITEMS = 200
+"""Items any other list may hold then: more lines than a file sent whole may have (150)."""
+
+
+def capped_schema(schema: Mapping[str, Any]) -> dict[str, Any]:
+    """A copy of a planner schema whose `actions` list holds at most `RUNAWAY_MAX_ACTIONS` items and every
+    other list at most `RUNAWAY_MAX_ITEMS` (a smaller bound already there is kept)."""
+    return _capped(schema, None)
+
+
+def _capped(node: Any, name: str | None) -> Any:
+    """`node` copied with its lists bounded; `name` is the property it is the schema of, if any."""
+    if isinstance(node, list):
+        return [_capped(item, name) for item in node]
+    if not isinstance(node, Mapping):
+        return node
+    copy: dict[str, Any] = {}
+    for key, value in node.items():
+        if key == "properties" and isinstance(value, Mapping):
+            copy[key] = {prop: _capped(sub, prop) for prop, sub in value.items()}
+        else:
+            copy[key] = _capped(value, name)  # `items`, `anyOf` ... describe the same property
+    if copy.get("type") == "array":
+        cap = RUNAWAY_MAX_ACTIONS if name == "actions" else RUNAWAY_MAX_ITEMS
+        copy["maxItems"] = min(cap, copy.get("maxItems", cap))
+    return copy

@@ -1,0 +1,56 @@
+"""Spot a model that sends again an edit it has sent before, so the next request samples differently.
+
+At temperature 0 a model shown nearly the same prompt writes nearly the same reply: the live bench's 1.5B
+model sent one refused `apply_diff` up to eight times in a task, each refused again (`repeated`) however
+the refusal was worded. An identical edit is never progress (it was applied already, or refused, and
+nothing the model wrote changed), so after one the planner samples the next request at
+`STUCK_TEMPERATURE` instead, and goes back to the configured temperature once a reply holds no repeat.
+Reads, test runs and other commands may rightly repeat; only edits count.
+"""
+
+from __future__ import annotations
+
+import json
+
+STUCK_TEMPERATURE = 0.7
+"""Temperature of the request after a reply that repeated an earlier edit (Qwen2.5-Coder's own sampling
+default; a configured temperature above it is kept)."""
+
+_REMEMBERED = 64
+"""Edits remembered (the most recent), so a planner serving many tasks does not grow without bound."""
+
+
+class EditMemory:
+    """The `apply_diff` actions of earlier replies, to tell whether a reply sends one of them again."""
+
+    def __init__(self, limit: int = _REMEMBERED) -> None:
+        self.limit = limit
+        self._seen: dict[str, None] = {}  # insertion-ordered: the oldest is dropped first
+
+    def repeats(self, reply_text: str) -> bool:
+        """Whether `reply_text` (a planner reply, valid or not) holds an `apply_diff` action identical to
+        one of an earlier reply; its edits are remembered either way."""
+        edits = _edits_in(reply_text)
+        repeated = any(edit in self._seen for edit in edits)
+        for edit in edits:
+            self._seen.pop(edit, None)
+            self._seen[edit] = None
+        while len(self._seen) > self.limit:
+            del self._seen[next(iter(self._seen))]
+        return repeated
+
+
+def _edits_in(reply_text: str) -> list[str]:
+    """The reply's `apply_diff` actions in a canonical form (keys sorted), or none when it is not JSON."""
+    try:
+        reply = json.loads(reply_text)
+    except ValueError:
+        return []
+    actions = reply.get("actions") if isinstance(reply, dict) else None
+    if not isinstance(actions, list):
+        return []
+    return [
+        json.dumps(action, sort_keys=True)
+        for action in actions
+        if isinstance(action, dict) and action.get("tool") == "apply_diff"
+    ]
