@@ -505,3 +505,22 @@ def guard_allows(shell: str, command: str, *, clean_parse: bool = False) -> None
     assert d.allowed, f"blocked: {command!r}: {d.rule_id} ({d.reason})"
     if clean_parse:
         assert d.parse_status == "ok"
+
+
+def mock_planner(handler: Callable[[Any], Any], **kwargs: Any) -> Any:
+    """An `OpenAICompatiblePlanner` whose requests `handler` (an `httpx.MockTransport` handler) answers,
+    retrying without waiting; `kwargs` override its options."""
+    import httpx
+
+    from glmagent.planners.openai_compat import OpenAICompatiblePlanner
+    from glmagent.planners.retry import RetryPolicy
+
+    options: dict[str, Any] = {
+        "base_url": "http://127.0.0.1:9/v1",
+        "model": "m",
+        "api_key": None,
+        "retry": RetryPolicy(max_retries=3, backoff_s=0.0, jitter=lambda low, high: 0.0),
+        "sleep": lambda seconds: None,
+    }
+    options.update(kwargs)
+    return OpenAICompatiblePlanner(transport=httpx.MockTransport(handler), **options)

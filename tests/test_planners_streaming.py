@@ -17,6 +17,7 @@ from typing import Any
 
 import httpx
 import pytest
+from conftest import mock_planner
 
 from glmagent.errors import ContextTooLongError, PlannerError
 from glmagent.planners.base import ChatMessage
@@ -54,20 +55,6 @@ def whole_stream(text: str = PLAN, pieces: int = 4) -> list[bytes]:
 
 def sse(events: list[bytes]) -> httpx.Response:
     return httpx.Response(200, headers={"content-type": "text/event-stream"}, content=iter(events))
-
-
-def mock_planner(
-    handler: Callable[[httpx.Request], httpx.Response], **kwargs: Any
-) -> OpenAICompatiblePlanner:
-    options: dict[str, Any] = {
-        "base_url": "http://127.0.0.1:9/v1",
-        "model": "m",
-        "api_key": None,
-        "retry": RetryPolicy(max_retries=3, backoff_s=0.0, jitter=lambda low, high: 0.0),
-        "sleep": lambda seconds: None,
-    }
-    options.update(kwargs)
-    return OpenAICompatiblePlanner(transport=httpx.MockTransport(handler), **options)
 
 
 # -- a real server whose events arrive over time ----------------------------------------------------------

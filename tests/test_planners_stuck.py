@@ -13,11 +13,9 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
-from conftest import plan
+from conftest import mock_planner, plan
 
 from glmagent.planners.base import ChatMessage
-from glmagent.planners.openai_compat import OpenAICompatiblePlanner
-from glmagent.planners.retry import RetryPolicy
 from glmagent.planners.runaway import RUNAWAY_MAX_ACTIONS, RUNAWAY_MAX_ITEMS, capped_schema
 from glmagent.planners.stuck import STUCK_TEMPERATURE, EditMemory
 from glmagent.strict_schema import strict_planner_schema
@@ -92,23 +90,12 @@ class _Server:
         return httpx.Response(200, headers={"content-type": "text/event-stream"}, content=events)
 
 
-def _planner(server: _Server, **options: object) -> OpenAICompatiblePlanner:
-    return OpenAICompatiblePlanner(
-        base_url="http://127.0.0.1:9/v1",
-        model="m",
-        api_key=None,
-        retry=RetryPolicy(max_retries=0, backoff_s=0.0, jitter=lambda low, high: 0.0),
-        transport=httpx.MockTransport(server),
-        **options,  # type: ignore[arg-type]
-    )
-
-
 ASK = [ChatMessage(role="user", content="fix it")]
 
 
 def test_after_a_repeated_edit_the_next_request_samples_warmer_until_a_reply_holds_no_repeat() -> None:
     server = _Server([_text(EDIT), _text(READ, EDIT), _text(OTHER_EDIT), _text(TESTS)])
-    planner = _planner(server)
+    planner = mock_planner(server)
     replies = [planner.plan(ASK) for _ in range(4)]
 
     assert [b["temperature"] for b in server.bodies] == [0.0, 0.0, STUCK_TEMPERATURE, 0.0]
@@ -117,7 +104,7 @@ def test_after_a_repeated_edit_the_next_request_samples_warmer_until_a_reply_hol
 
 def test_a_configured_temperature_above_the_stuck_one_is_kept() -> None:
     server = _Server([_text(EDIT), _text(EDIT), _text(TESTS)])
-    planner = _planner(server, temperature=1.0)
+    planner = mock_planner(server, temperature=1.0)
     for _ in range(3):
         planner.plan(ASK)
     assert [b["temperature"] for b in server.bodies] == [1.0, 1.0, 1.0]
@@ -154,7 +141,7 @@ def _nodes(node: object) -> Iterator[dict]:
 def test_the_request_after_a_runaway_asks_for_the_capped_schema_and_the_next_one_does_not() -> None:
     loop = '{"thought": "t", "plan": [], "actions": [' + ", ".join([json.dumps(READ)] * 400)
     server = _Server([loop, _text(READ), _text(TESTS)])
-    planner = _planner(server, schema=strict_planner_schema(), formats=("json_schema",))
+    planner = mock_planner(server, schema=strict_planner_schema(), formats=("json_schema",))
     replies = [planner.plan(ASK) for _ in range(3)]
 
     assert replies[0].finish_reason == "repetition"
