@@ -607,7 +607,7 @@ class AgentLoop:
                 advice = f"the tests may not change; change the code they test instead{self._code_files()}."
             elif suggested:
                 # Its SEARCH and REPLACE were swapped; a small model repeats it unless shown the fixed form.
-                advice = f"its SEARCH and REPLACE parts are the wrong way round. Send this:\n{suggested}"
+                advice = f"its search and replace parts are the wrong way round. Send this:\n{suggested}"
             else:
                 advice = (
                     "copy its search lines (a diff's ' ' and '-' lines) from the file's current content "
@@ -672,17 +672,24 @@ class AgentLoop:
             and details.get("added") == 0
             and details.get("removed") == 0
         ):
+            # Worded as a mistake to correct: "the diff changed nothing" was read by small models as
+            # "nothing needs changing", and they gave up with the tests still failing.
+            if action.edits is not None:
+                summary = f"Edit of {action.path} not applied: its replace lines equal its search lines"
+                output = (
+                    "The edit was not applied: its replace lines are identical to its search lines, so the "
+                    "file is unchanged and the fix is still to be made. Send the edit again with `replace` "
+                    "holding the lines as they must read after the fix."
+                )
+            else:
+                summary = f"Diff for {action.path} not applied: its REPLACE part equals its SEARCH part"
+                output = (
+                    "The diff was not applied: its REPLACE part is identical to its SEARCH part (or the hunk "
+                    "has only unchanged lines), so the file is unchanged and the fix is still to be made. "
+                    "Send the diff again with REPLACE holding the lines as they must read after the fix."
+                )
             observation = observation.model_copy(
-                update={
-                    "status": "failed",
-                    # Worded as a mistake to correct: "the diff changed nothing" was read by small models
-                    # as "nothing needs changing", and they gave up with the tests still failing.
-                    "summary": f"Diff for {action.path} not applied: its REPLACE part equals its SEARCH part",
-                    "output": "The diff was not applied: its REPLACE part is identical to its SEARCH "
-                    "part (or the hunk has only unchanged lines), so the file is unchanged and the fix is "
-                    "still to be made. Send the diff again with REPLACE holding the lines as they must read "
-                    "after the fix.",
-                }
+                update={"status": "failed", "summary": summary, "output": output}
             )
         if observation.status in ("failed", "rejected"):
             suggested = str((observation.details or {}).get("suggested_diff", ""))

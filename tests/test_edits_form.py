@@ -5,6 +5,7 @@ takes exactly one of `edits` and `diff`; the loop applies, remembers and records
 from __future__ import annotations
 
 import json
+import re
 import shlex
 import sys
 from pathlib import Path
@@ -201,6 +202,63 @@ def test_an_edit_that_breaks_python_syntax_is_refused() -> None:
     assert refused.reason == "syntax_error"
 
 
+# -- refusals in the terms of edits -------------------------------------------------------------------------
+
+MODULE = (
+    b'import os\n\n\ndef mean(values):\n    """Average of values."""\n'
+    b"    return sum(values) / len(values)\n\n\n"
+    b"def total(values):\n    return sum(values)\n\n\ndef total2(values):\n    return sum(values)\n"
+)
+MEAN = "    return sum(values) / len(values)"
+GUARD = ["    if not values:", "        return 0.0"]
+#: Words of diff text a model that sent edits never wrote (`apply_diff`, the tool's name, aside).
+DIFF_TERMS = re.compile(
+    r"\bhunks?\b|SEARCH|REPLACE|unchanged/removed|' '/'-'|@@|(?<!apply_)\bdiff\b|context line"
+)
+
+REFUSALS = {
+    "invented lines": [(["the", "cat"], ["The", "cat"])],
+    "mistyped line": [([MEAN.replace("values)", "values or 1)")], ["    return 0"])],
+    "same on both sides": [(["the", "cat"], ["the", "cat"])],
+    "two places match": [(["    return sum(values)"], ["    return 0"])],
+    "blank search": [([""], ["x = 1"])],
+    "placeholder searched": [(["def mean(values):", "    # ... rest unchanged ...", MEAN], ["x"])],
+    "placeholder added": [(["def mean(values):"], ["def mean(values):", "    # ... existing code ..."])],
+    "whole file losing lines": [([], ["x = 1"])],
+    "broken syntax": [([MEAN], ["    return sum(values) /"])],
+    "one of two edits stale": [([MEAN], ["    return 0"]), (["nope"], ["x"])],
+    "overlapping edits": [([MEAN], ["    return 0"]), (['    """Average of values."""', MEAN], ["x"])],
+    "swapped halves": [([*GUARD, MEAN], [MEAN])],
+}
+
+
+@pytest.mark.parametrize("edits", REFUSALS.values(), ids=REFUSALS.keys())
+def test_a_refused_edit_is_told_in_the_terms_of_edits_not_of_diff_text(edits: list) -> None:
+    refused = _refused(MODULE, edits)
+
+    prose = [line for line in str(refused).splitlines() if "|" not in line and not line.startswith("{")]
+    assert prose and not [line for line in prose if DIFF_TERMS.search(line)]
+    assert "edit" in str(refused).lower()
+
+
+def test_swapped_halves_are_answered_with_the_edit_to_send_which_then_applies() -> None:
+    refused = _refused(MODULE, [([*GUARD, MEAN], [MEAN])])
+
+    assert refused.reason == "already_applied"
+    edit = json.loads(refused.suggestion)
+    assert edit == {"search": [MEAN], "replace": [*GUARD, MEAN]}
+    assert refused.suggestion in str(refused)
+    result = apply_edits("stats.py", MODULE, [(edit["search"], edit["replace"])])
+    assert result.content is not None and b"return 0.0" in result.content
+
+
+def test_file_lines_a_refusal_quotes_are_kept_as_the_file_has_them() -> None:
+    comment = "# its unchanged/removed lines are a diff's"
+    refused = _refused(f"{comment}\nx = 1\ny = 2\n".encode(), [([comment, "x = 2", "y = 2"], ["x = 3"])])
+
+    assert f"1| {comment}" in str(refused)  # the closest region, as the file has it
+
+
 # -- the contract --------------------------------------------------------------------------------------------
 
 
@@ -290,6 +348,17 @@ def test_a_refused_edit_sent_again_unchanged_is_not_run_twice(tmp_path: Path) ->
 
     assert not success
     assert [r["details"].get("reason") for r in records] == ["stale_context", "repeated"]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="uses the POSIX backend")
+def test_an_edit_that_replaces_lines_by_themselves_is_a_failure_told_in_edits_terms(tmp_path: Path) -> None:
+    same = {"tool": "apply_diff", "path": "stats.py", "edits": [{"search": SEARCH, "replace": SEARCH}]}
+
+    project, success, [record] = _run(tmp_path, [plan(same)])
+
+    assert not success and (project / "stats.py").read_bytes() == STATS
+    assert record["status"] == "failed"
+    assert record["summary"] == "Edit of stats.py not applied: its replace lines equal its search lines"
 
 
 def test_an_audit_record_with_edits_this_version_did_not_write_is_still_shown() -> None:

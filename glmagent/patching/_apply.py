@@ -9,6 +9,7 @@ from itertools import accumulate, pairwise
 from pathlib import PurePosixPath
 
 from glmagent.errors import PatchRejected
+from glmagent.patching._edit_words import for_edits
 from glmagent.patching._items import edit_lines, line_keys
 from glmagent.patching._locate import HunkFailure, Locator, Placement, numbered, quote
 from glmagent.patching._match import QUOTE_BLIND_TIERS, TIERS, Tier, keyed
@@ -49,6 +50,15 @@ def apply_edits(
     SEARCH/REPLACE block, read with no markers to parse, so a line such as `=======` is just a line. An
     item holding line breaks counts as those lines; one that ends in a line break is one line; a line a bare
     `"` cut into two items is read whole again (`_items`)."""
+    try:
+        return _apply_edits(path, original, edits)
+    except PatchRejected as rejected:
+        raise for_edits(rejected) from None
+
+
+def _apply_edits(
+    path: str, original: bytes | None, edits: Sequence[tuple[Sequence[str], Sequence[str]]]
+) -> PatchResult:
     file_keys = line_keys(_lines_of(original))
     section = Section()
     notes: list[str] = []
