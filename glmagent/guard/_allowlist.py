@@ -51,9 +51,12 @@ class CompiledAllow:
             dialects=frozenset(entry.shells),
         )
 
-    def allows(self, view: CommandView) -> bool:
-        """Does the entry surely match? A word only known at run time that decides it means no."""
-        if view.dialect not in self.dialects or not any(self.names.match(n) for n in view.names):
+    def allows(self, view: CommandView, named: bool = False) -> bool:
+        """Does the entry surely match? A word only known at run time that decides it means no. `named`: one
+        of the view's names is one the entry lists literally, so its name test passes without the regex."""
+        if view.dialect not in self.dialects:
+            return False
+        if not named and not any(self.names.match(n) for n in view.names):
             return False
         if self.prefix:
             args = view.args
@@ -68,7 +71,7 @@ class CompiledAllow:
 class AllowLayer:
     """The entries of one layer, and where they come from (for the reason a command is refused)."""
 
-    __slots__ = ("by_name", "entries", "globbed", "source")
+    __slots__ = ("by_name", "candidates", "entries", "globbed", "source")
 
     def __init__(self, source: str, entries: tuple[CompiledAllow, ...]) -> None:
         self.source = source
@@ -84,16 +87,27 @@ class AllowLayer:
                 else:
                     self.by_name.setdefault(name.lower(), []).append(position)
         self.globbed = tuple(dict.fromkeys(globbed))
+        self.candidates: dict[tuple[str, ...], tuple[tuple[CompiledAllow, bool], ...]] = {}
+        """Command names -> the entries worth trying for them, in file order, each with whether it names one
+        of them literally: worked out once per program rather than once per command."""
 
     def entry_for(self, view: CommandView) -> AllowEntry | None:
         """The first entry (in file order) that allows `view`, or None."""
-        candidates = {p for name in view.names for p in self.by_name.get(name, ())}
-        candidates.update(self.globbed)
-        for position in sorted(candidates):
-            compiled = self.entries[position]
-            if compiled.allows(view):
+        candidates = self.candidates.get(view.names)
+        if candidates is None:
+            candidates = self._candidates_for(view.names)
+        for compiled, named in candidates:
+            if compiled.allows(view, named):
                 return compiled.entry
         return None
+
+    def _candidates_for(self, names: tuple[str, ...]) -> tuple[tuple[CompiledAllow, bool], ...]:
+        named = {p for name in names for p in self.by_name.get(name, ())}
+        positions = sorted(named.union(self.globbed))
+        found = tuple((self.entries[p], p in named) for p in positions)
+        if len(self.candidates) < 4096:  # bounded: names come from untrusted text
+            self.candidates[names] = found
+        return found
 
     def summary(self) -> str:
         """The programs this layer allows, briefly: `git status|diff, pytest, python -m pytest`."""
