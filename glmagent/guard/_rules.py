@@ -51,6 +51,16 @@ def glob_regex(globs: list[str], *, fold: bool = True) -> re.Pattern[str]:
     return compile_once(body, re.IGNORECASE | re.DOTALL if fold else re.DOTALL)
 
 
+def glob_screen(globs: list[str]) -> CaselessScreen | None:
+    """A screen finding, in any case, a literal that every word one of `globs` (as `glob_regex` matches
+    them) matches holds; None when a glob has no literal, or one beyond ASCII (whose case folding
+    `CaselessScreen` reads only in non-ASCII text)."""
+    needles = [_needle(g) for g in globs]
+    if not needles or not all(n and n.isascii() for n in needles):
+        return None
+    return CaselessScreen.of(needles)
+
+
 def glob_literals(glob: str) -> tuple[str, str, tuple[str, ...]]:
     """What every name `glob` matches holds literally: its start, its end and the pieces between the
     wildcards (`invoke-*hunter`: "invoke-", "hunter"), so an ASCII name (case-folded, as names are) is
@@ -169,6 +179,8 @@ class CommandView:
     """How many of `_params` come before a `--` word (None: no `--`)."""
     _positionals: list[Arg] | None = None
     _producers: list[list[CommandView]] | None = None
+    _before: CommandView | None = None
+    _texts: str | None = None
 
     def __init__(
         self, names: tuple[str, ...], argv: list[Arg], dialect: Dialect, syntax: SyntaxInfo = _NO_SYNTAX
@@ -179,6 +191,13 @@ class CommandView:
         self.dialect = dialect
         self.syntax = syntax
         """Where the operands start for this command (from the policy's `[syntax]` tables)."""
+
+    def texts(self) -> str:
+        """The arguments' texts joined by newlines, for the clauses' literal screens."""
+        texts = self._texts
+        if texts is None:
+            texts = self._texts = "\n".join([a.text for a in self.args])
+        return texts
 
     def posix_flags(self) -> tuple[set[str], list[str], bool, list[str]]:
         """Short flag letters, long flag names, whether a run-time word could add flags (before `--`), and
@@ -279,12 +298,16 @@ class CommandView:
         return out
 
     def before_operands(self) -> CommandView:
-        """The command with only the words before its first operand (its global options)."""
-        first = next((a for a in self.positionals() if DYN not in a.text), None)
-        if first is None:
-            return self
-        cut = next(i for i, a in enumerate(self.args) if a is first)
-        return CommandView(self.names, self.argv[: cut + 1], self.dialect, self.syntax)
+        """The command with only the words before its first operand (its global options); made once per
+        view, as every clause testing global options asks for it."""
+        before = self._before
+        if before is None:
+            first = next((a for a in self.positionals() if DYN not in a.text), None)
+            if first is None:
+                return self  # not remembered: a view holding itself would live until the cycle collector
+            cut = next(i for i, a in enumerate(self.args) if a is first)
+            before = self._before = CommandView(self.names, self.argv[: cut + 1], self.dialect, self.syntax)
+        return before
 
     def lone_unknown_operand(self) -> bool:
         """Is the only possible operand one word known only at run time, which is therefore either that
@@ -374,6 +397,11 @@ class CompiledCommand:
     """Any switch or PowerShell parameter test."""
     script_names: bool = False
     """The clause's programs also ship as scripts (`CommandClause.script_names`)."""
+    args_any_screen: CaselessScreen | None = None
+    operands_any_screen: CaselessScreen | None = None
+    args_none_screen: CaselessScreen | None = None
+    """`glob_screen` of `args_any`, `operands_any` and `args_none`: a command none of whose words holds one
+    of the globs' literals needs none of the three regexes (each tried word by word)."""
 
     @classmethod
     def build(cls, rule: Rule, clause: CommandMatch) -> CompiledCommand:
@@ -432,6 +460,9 @@ class CompiledCommand:
             windows=bool(clause.switches_any or clause.params_any or clause.params_none),
             params_any_prefixes=_prefixes(clause.params_any),
             params_none_prefixes=_prefixes(clause.params_none),
+            args_any_screen=glob_screen(clause.args_any),
+            operands_any_screen=glob_screen(clause.operands_any),
+            args_none_screen=glob_screen(clause.args_none),
             name_only=not (
                 clause.subcommands
                 or clause.subcommands_none
@@ -511,6 +542,9 @@ class CompiledCommand:
                     return _NO
                 state = UNKNOWN  # `xargs pkill -u dev`: names may come, or may not
             if self.operands_any is not None:
+                screen = self.operands_any_screen
+                if screen is not None and screen.search(view.texts()) is None:
+                    return _NO  # no word, so no operand, holds a literal every match needs
                 hit_operand = next(
                     (a.text for a in operands if DYN not in a.text and self.operands_any.match(a.text)), None
                 )
@@ -538,6 +572,12 @@ class CompiledCommand:
             hit_arg = None
             dyn = False
             match = self.args_any.match
+            screen = self.args_any_screen
+            if screen is not None and screen.search(view.texts()) is None:
+                # No word (nor a part of one) holds a literal every match needs: only a run-time word
+                # that may be a flag can still be one.
+                dyn = self.args_flaglike and any(DYN in a.text and a.may_be_flag for a in args)
+                args = []
             for a in args:
                 t = a.text
                 if DYN not in t:
@@ -640,7 +680,9 @@ class CompiledCommand:
                 state = best
         if self.sparing_words and self._spared(view.positionals()):
             return NO
-        if self.args_none is not None:
+        if self.args_none is not None and (
+            self.args_none_screen is None or self.args_none_screen.search(view.texts()) is not None
+        ):
             none = self.args_none.match
             for a in args:
                 if none(a.text):
