@@ -189,10 +189,16 @@ def record(*, frozen: bool = False) -> Callable[[type[_T]], type[_T]]:
     def make(cls: type[_T]) -> type[_T]:
         fields = tuple(vars(cls).get("__annotations__", {}))
         namespace = {k: v for k, v in vars(cls).items() if k not in fields and k not in _NOT_COPIED}
+        defaults = {name: vars(cls)[name] for name in fields if name in vars(cls)}
         namespace.update(
             __slots__=fields,
             _fields=fields,
-            _defaults={name: vars(cls)[name] for name in fields if name in vars(cls)},
+            _defaults=defaults,
+            _blank=(
+                tuple((name, defaults[name], isinstance(defaults[name], Fresh)) for name in fields)
+                if len(defaults) == len(fields)
+                else None
+            ),
             __init__=_record_init,
             __repr__=_record_repr,
             __eq__=_record_eq,
@@ -217,6 +223,12 @@ _NOT_COPIED = ("__dict__", "__weakref__")
 
 def _record_init(self: Any, *args: Any, **kwargs: Any) -> None:
     cls = type(self)
+    if not args and not kwargs and cls._blank is not None:
+        # Every default (`ExecutorRun()`, `Wrapped()`: made per command): no field to look for by name.
+        set_field = object.__setattr__
+        for name, default, fresh in cls._blank:
+            set_field(self, name, default.make() if fresh else default)
+        return
     fields = cls._fields
     if len(args) > len(fields):
         raise TypeError(f"{cls.__name__}() takes {len(fields)} fields, {len(args)} given")
