@@ -465,6 +465,7 @@ class Evaluation(RunsOtherCode, WordChecks):
             frame = frame.fed(feeds)
         wrapped = None
         inner_feeds = feeds
+        wrapper = None
         if info.wrappers:
             wrapper = matching_wrapper(info.wrappers, args)
             if wrapper is not None:
@@ -510,7 +511,7 @@ class Evaluation(RunsOtherCode, WordChecks):
                         self._argv(argv, names),
                     )
         if args:
-            self._arguments(args, argv, info, frame)
+            self._arguments(args, argv, info, frame, wrapper is not None)
         if info.acts:
             self._acts(info, argv, frame, stdin, wrapped, inner_feeds)
         elif (self.written or self.copied) and ("/" in word or "\\" in word):

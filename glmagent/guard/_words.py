@@ -101,14 +101,19 @@ class WordChecks:
 
     __slots__ = ()
 
-    def _arguments(self, args: list[Arg], argv: list[Arg], info: NameInfo, frame: Frame) -> None:
+    def _arguments(
+        self, args: list[Arg], argv: list[Arg], info: NameInfo, frame: Frame, wraps: bool | None = None
+    ) -> None:
         """What any word of any command can give away: a process environment, argument-wide rules
         (`/dev/tcp/*`, credential files), another machine or a hidden stream (`_locators`), an option whose
-        value the program runs as a command (`--rsh CMD`), and an output file (`-o FILE`)."""
+        value the program runs as a command (`--rsh CMD`), and an output file (`-o FILE`). `wraps`: whether
+        one of the program's wrapper specs reads `args` (None: not looked up yet)."""
         names = info.names
         texts = "\n".join([a.text for a in args])
         self._argument_rules(args, argv, names, frame, texts)
-        if info.shell or (info.wrappers and matching_wrapper(info.wrappers, args) is not None):
+        if wraps is None:
+            wraps = bool(info.wrappers) and matching_wrapper(info.wrappers, args) is not None
+        if info.shell or wraps:
             if info.wrappers and ("-" in texts or ":" in texts):
                 self._output_targets(args, argv, info, frame)  # `strace -o FILE`, `screen -Logfile FILE`
             return  # what they run is checked as a command of its own, with its own words
