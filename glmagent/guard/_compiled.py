@@ -8,7 +8,7 @@ import re
 from fnmatch import fnmatch
 from fnmatch import translate as fnmatch_translate
 
-from ._handed import globs
+from ._handed import globs, required_mark
 from ._lazy import compile_once, lazy_re
 from ._models import Dialect, ExecutorSpec, PolicyFile, Rule, ShellSpec, WrapperSpec
 from ._normalise import command_key
@@ -278,6 +278,8 @@ class PolicyTables:
         self.code_host_files = globs(data.code_host_files)
         self.code_files = globs(data.code_files)
         self.program_files = globs(data.program_files)
+        self.file_mark = required_mark([*data.code_host_files, *data.code_files, *data.program_files])
+        """A character every name the three file lists match holds (see `required_mark`), or None."""
         self.library_options = _option_matcher(data.library_options)
         self.windows_programs = frozenset(n.lower() for n in data.windows_programs)
         self.runner_names, self.runner_globs = _runner_names(data)

@@ -36,6 +36,21 @@ def globs(patterns: Iterable[str]) -> re.Pattern[str] | None:
     return compile_once(body, re.IGNORECASE) if body else None
 
 
+def required_mark(patterns: Iterable[str]) -> str | None:
+    """A punctuation character every name matching any of the globs `patterns` holds (the `.` of `*.dll`,
+    `*.so.*`), so a name without it needs no regex; None when there is none, or a `[...]` set hides it.
+    Only ASCII punctuation counts: no other character matches one, even ignoring case."""
+    shared: set[str] | None = None
+    for pattern in patterns:
+        if "[" in pattern:
+            return None
+        marks = {c for c in pattern if c.isascii() and not c.isalnum() and c not in "*?"}
+        shared = marks if shared is None else shared & marks
+    if not shared:
+        return None
+    return "." if "." in shared else min(shared)
+
+
 def pieces(text: str, windows: bool) -> list[Piece]:
     """The word itself, or the value of an option written in one word; a value holding `,`/`;` lists
     (`rundll32 x.dll,Entry`, `/logger:Name,C:\\x.dll`) gives each item too."""

@@ -241,7 +241,8 @@ class WordChecks:
                         self._command_line(text, a, argv, name, frame)
                     continue
                 file_name = last_part(text)
-                if p.code_host_files is not None and p.code_host_files.fullmatch(file_name):
+                files = p.file_mark is None or p.file_mark in file_name  # else no file list matches it
+                if files and p.code_host_files is not None and p.code_host_files.fullmatch(file_name):
                     self.event(
                         "code-file",
                         frame,
@@ -251,9 +252,9 @@ class WordChecks:
                     continue
                 if "://" in text:
                     continue  # a URL: the locator rules judge it
-                if is_path(text) and p.code_files is not None and p.code_files.fullmatch(file_name):
+                if files and is_path(text) and p.code_files is not None and p.code_files.fullmatch(file_name):
                     self._outside_code(text, argv, names, frame)
-                program = p.program_files is not None and p.program_files.fullmatch(file_name)
+                program = files and p.program_files is not None and p.program_files.fullmatch(file_name)
                 if program and windows and launches:
                     # `mpiexec x.exe`: a launcher of the program, unless it is what the command builds.
                     if outputs is None:
