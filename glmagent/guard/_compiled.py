@@ -298,6 +298,8 @@ class PolicyTables:
             d: [regex.options for _, regex, _ in self.locators[d] if regex.options is not None]
             for d in _DIALECTS
         }
+        self._machine_switches = {d: any(o.switches for o in self._machine_options[d]) for d in _DIALECTS}
+        """Per dialect, whether an option of `_machine_options` is a Windows switch (`/node:srv`)."""
         self.pass_through = frozenset(v.lower() for v in data.pass_through)
         self.service_folders = frozenset(posixpath.normpath(f).casefold() for f in data.service_scripts)
         """Folders of init scripts (see `service_script`)."""
@@ -332,6 +334,8 @@ class PolicyTables:
 
     def machine_options(self, dialect: Dialect, texts: str) -> bool:
         """Could one of the words (joined by newlines) be an option whose value names a machine?"""
+        if "-" not in texts and ("/" not in texts or not self._machine_switches[dialect]):
+            return False  # no word written as an option: every screen below would say so
         return any(options.screen(texts) for options in self._machine_options[dialect])
 
     def is_runner(self, word: str) -> bool:
