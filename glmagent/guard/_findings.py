@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ._lazy import lazy_re
 from ._models import Rule
 from ._syntax import DYN, Arg
 
 SHOWN_MAX = 160
 
 
-_UNTIDY = lazy_re(r"  |^ | $|[^ -~]")
-"""What `shown` would change: doubled or edge spaces, anything but printable ASCII."""
+def _tidy(line: str) -> bool:
+    """Would `shown` leave `line` as it is (no doubled or edge spaces, printable ASCII only)? String tests
+    rather than a regex search: every finding asks."""
+    return line.isascii() and line.isprintable() and "  " not in line and line[:1] != " " and line[-1:] != " "
 
 
 class Finding(NamedTuple):
@@ -40,7 +41,7 @@ def finding_words(
 ) -> tuple[list[str], str]:
     """The words (normalised, the program as the rules name it) and the sentence a rule finding reports."""
     line = " ".join([a.raw for a in argv])
-    if len(line) > SHOWN_MAX or _UNTIDY.search(line):
+    if len(line) > SHOWN_MAX or not _tidy(line):
         line = shown(line)
     reason = f"`{line}`{where} {rule.description}"
     out = [a.text for a in argv]
