@@ -10,6 +10,7 @@ import pytest
 
 from glmagent.errors import PolicyError
 from glmagent.guard import Decision, Policy
+from glmagent.guard._rules import CommandView
 
 ALLOWLIST = """
 version = 1
@@ -327,3 +328,18 @@ justification = "Garbage collection can drop unreachable work; leave it to the u
 match = ["git gc"]
 when = [{ on = "command", commands = ["git"], subcommands = ["gc"] }]
 """
+
+
+def test_what_each_program_may_match_is_remembered_within_a_bound(tmp_path: Path) -> None:
+    # The entries worth trying are worked out once per program name; names come from untrusted text.
+    policy = Policy.load([write(tmp_path, ALLOWLIST)])
+    layer = policy._allowlist.layers[0]  # type: ignore[union-attr]
+    refused(policy.check("tool0 --version", "posix"), "tool0 --version")
+    assert ("tool0",) in layer.candidates
+    for n in range(1, 5_000):
+        layer.entry_for(CommandView((f"tool{n}",), [], "posix"))
+
+    assert len(layer.candidates) <= 4096
+    assert policy.check("pytest -q tests", "posix").allowed
+    assert policy.check("git status", "posix").allowed
+    refused(policy.check("tool4999 --version", "posix"), "tool4999 --version")
