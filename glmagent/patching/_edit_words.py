@@ -3,8 +3,9 @@
 The patcher's messages name the parts of a diff: hunks, SEARCH parts, `' '`/`'-'` lines, `@@` headers. A
 model that sent `edits` wrote none of those, and a small one told that "hunk #1 (SEARCH/REPLACE)'s
 unchanged/removed lines" are not in the file, or handed a SEARCH/REPLACE block to send, has to translate
-before it can act on it. So `apply_edits` passes each refusal through `for_edits`, which rewords the diff's vocabulary into edits'
-(`edit #1`, search lines, replace lines) and turns a suggested SEARCH/REPLACE block into the edit to send.
+before it can act on it. So `apply_edits` passes each refusal through `for_edits`, which rewords the diff's
+vocabulary into edits' (`edit #1`, search lines, replace lines) and turns a suggested SEARCH/REPLACE block
+into the edit to send.
 The rewording is phrase by phrase; `tests/test_edits_form.py` checks that no diff term is left in the
 refusals edits can meet.
 """
