@@ -226,6 +226,7 @@ REFUSALS = {
     "placeholder added": [(["def mean(values):"], ["def mean(values):", "    # ... existing code ..."])],
     "whole file losing lines": [([], ["x = 1"])],
     "broken syntax": [([MEAN], ["    return sum(values) /"])],
+    "name left undefined": [(["def mean(values):"], ["def mean(items):"])],
     "one of two edits stale": [([MEAN], ["    return 0"]), (["nope"], ["x"])],
     "overlapping edits": [([MEAN], ["    return 0"]), (['    """Average of values."""', MEAN], ["x"])],
     "swapped halves": [([*GUARD, MEAN], [MEAN])],

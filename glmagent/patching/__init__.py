@@ -33,6 +33,8 @@ Refused meaning, as `glmagent.errors.PatchRejected(message, reason=...)`, the fi
     inconsistent_indent  no single indentation mapping explains the matched lines
     encoding             binary file, undecodable file, or added text the file's encoding cannot hold
     syntax_error         a Python file that parsed before would not parse after (`_syntax`)
+    undefined_name       a Python file that would use a name it defines nowhere, where before it did not
+                         (`_names`)
 """
 
 from glmagent.patching._apply import apply_edits, apply_patch

@@ -13,6 +13,7 @@ from glmagent.patching._edit_words import for_edits
 from glmagent.patching._items import edit_lines, line_keys
 from glmagent.patching._locate import HunkFailure, Locator, Placement, numbered, quote
 from glmagent.patching._match import QUOTE_BLIND_TIERS, TIERS, Tier, keyed
+from glmagent.patching._names import check_python_names
 from glmagent.patching._parse import (
     Hunk,
     Section,
@@ -40,6 +41,7 @@ def apply_patch(path: str, original: bytes | None, diff: str) -> PatchResult:
     result = _apply(path, original, diff)
     if result.content is not None:
         check_python_syntax(path, original, result.content)
+        check_python_names(path, original, result.content)
     return result
 
 
@@ -74,6 +76,7 @@ def _apply_edits(
     result = _apply_parsed(path, original, [section], "")
     if result.content is not None:
         check_python_syntax(path, original, result.content)
+        check_python_names(path, original, result.content)
     if notes and result.hunks:
         result.hunks[0].notes[:0] = notes
     return result

@@ -53,6 +53,7 @@ _PHRASES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
             "Send the edit again so that the code stays valid",
         ),
         (r"With this diff ", "With this edit "),
+        (r"Send the diff again keeping", "Send the edit again keeping"),
         (
             r"leave code you are not changing out of the hunk \(or as ' ' context lines\), splitting the "
             r"change into smaller hunks if needed\.",

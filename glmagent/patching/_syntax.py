@@ -18,7 +18,7 @@ from pathlib import PurePosixPath
 
 from glmagent.errors import PatchRejected
 
-_PYTHON_SUFFIXES = frozenset({".py", ".pyi", ".pyw"})
+PYTHON_SUFFIXES = frozenset({".py", ".pyi", ".pyw"})
 _SHOW_AROUND = 3
 """Lines shown on each side of the line the parser stopped at."""
 
@@ -27,7 +27,7 @@ def check_python_syntax(path: str, before: bytes | None, after: bytes) -> None:
     """Raise `PatchRejected(reason="syntax_error")` when `after` (the edited bytes of `path`) is not valid
     Python and `before` (None for a new file) was, naming the line and showing the result around it.
     Bytes, so that the parser reads them as Python would: a BOM or a coding declaration is honoured."""
-    if PurePosixPath(path).suffix.lower() not in _PYTHON_SUFFIXES:
+    if PurePosixPath(path).suffix.lower() not in PYTHON_SUFFIXES:
         return
     if before is not None and _syntax_error(path, before) is not None:
         return
@@ -40,7 +40,7 @@ def check_python_syntax(path: str, before: bytes | None, after: bytes) -> None:
     where = f"line {line}: {what}" if line else what
     raise PatchRejected(
         f"With this diff {path} would no longer be valid Python ({where}, as Python {version} reads it), "
-        f"so it was not applied.\n{_around(after, line)}\n"
+        f"so it was not applied.\n{lines_around(after, line)}\n"
         "Send the diff again so that the code stays valid: new lines at the indentation of the block they "
         "belong to, every `if`/`elif`/`else`/`def` with its body, brackets and quotes closed.",
         reason="syntax_error",
@@ -57,7 +57,8 @@ def _syntax_error(path: str, source: bytes) -> SyntaxError | None:
     return None
 
 
-def _around(source: bytes, line: int) -> str:
+def lines_around(source: bytes, line: int) -> str:
+    """The lines of `source` around `line` (1-based), numbered, that line marked."""
     lines = source.decode("utf-8-sig", errors="replace").splitlines()
     if not 1 <= line <= len(lines):
         return "The result would end there."
