@@ -17,7 +17,7 @@ from conftest import mock_planner, plan
 
 from glmagent.planners.base import ChatMessage
 from glmagent.planners.runaway import RUNAWAY_MAX_ACTIONS, RUNAWAY_MAX_ITEMS, capped_schema
-from glmagent.planners.stuck import STUCK_TEMPERATURE, EditMemory
+from glmagent.planners.stuck import STUCK_TEMPERATURE, WARM_REQUESTS, EditMemory
 from glmagent.strict_schema import strict_planner_schema
 
 EDIT = {"tool": "apply_diff", "path": "stats.py", "edits": [{"search": ["a = 1"], "replace": ["a = 2"]}]}
@@ -93,13 +93,27 @@ class _Server:
 ASK = [ChatMessage(role="user", content="fix it")]
 
 
-def test_after_a_repeated_edit_the_next_request_samples_warmer_until_a_reply_holds_no_repeat() -> None:
-    server = _Server([_text(EDIT), _text(READ, EDIT), _text(OTHER_EDIT), _text(TESTS)])
+def test_after_a_repeated_edit_the_next_requests_sample_warmer_then_go_back() -> None:
+    server = _Server(
+        [_text(EDIT), _text(READ, EDIT), _text(OTHER_EDIT), _text(TESTS), _text(TESTS), _text(TESTS)]
+    )
     planner = mock_planner(server)
-    replies = [planner.plan(ASK) for _ in range(4)]
+    replies = [planner.plan(ASK) for _ in range(6)]
 
-    assert [b["temperature"] for b in server.bodies] == [0.0, 0.0, STUCK_TEMPERATURE, 0.0]
-    assert [r.temperature for r in replies] == [0.0, 0.0, STUCK_TEMPERATURE, 0.0]
+    warm = [STUCK_TEMPERATURE] * WARM_REQUESTS
+    assert WARM_REQUESTS == 3
+    assert [b["temperature"] for b in server.bodies] == [0.0, 0.0, *warm, 0.0]
+    assert [r.temperature for r in replies] == [0.0, 0.0, *warm, 0.0]
+
+
+def test_a_repeat_while_warm_counts_the_window_again() -> None:
+    server = _Server([_text(EDIT), _text(EDIT), _text(TESTS), _text(EDIT), *[_text(TESTS)] * 4])
+    planner = mock_planner(server)
+    for _ in range(8):
+        planner.plan(ASK)
+
+    S = STUCK_TEMPERATURE
+    assert [b["temperature"] for b in server.bodies] == [0.0, 0.0, S, S, S, S, S, 0.0]
 
 
 def test_a_configured_temperature_above_the_stuck_one_is_kept() -> None:

@@ -43,7 +43,7 @@ from glmagent.planners.failures import HINT_AUTH, HINT_CONTEXT, Failure, classif
 from glmagent.planners.pricing import Price, cost_usd
 from glmagent.planners.retry import RateLimiter, RetryPolicy, parse_retry_after
 from glmagent.planners.runaway import RUNAWAY, capped_schema, repeated_unit
-from glmagent.planners.stuck import STUCK_TEMPERATURE, EditMemory
+from glmagent.planners.stuck import STUCK_TEMPERATURE, WARM_REQUESTS, EditMemory
 
 if TYPE_CHECKING:
     import httpx
@@ -236,8 +236,8 @@ class OpenAICompatiblePlanner:
         self._penalty_taken = True
         """False once the server refused `frequency_penalty`: never sent to it again."""
         self._edits = EditMemory()
-        self._stuck = False
-        """The last reply sent an edit again: the next request samples at `STUCK_TEMPERATURE`."""
+        self._warm_left = 0
+        """Requests still to sample at `STUCK_TEMPERATURE` since a reply sent an edit again."""
 
     @property
     def json_mode(self) -> bool:
@@ -341,7 +341,10 @@ class OpenAICompatiblePlanner:
             self._after_runaway = reply.finish_reason == RUNAWAY or (
                 reply.finish_reason == "length" and repeated_unit(reply.text) is not None
             )
-            self._stuck = self._edits.repeats(reply.text)
+            if self._edits.repeats(reply.text):
+                self._warm_left = WARM_REQUESTS
+            elif self._warm_left:
+                self._warm_left -= 1
             return reply.model_copy(
                 update={
                     "response_format": fmt,
@@ -387,7 +390,7 @@ class OpenAICompatiblePlanner:
             body["stream_options"] = {"include_usage": True}
         if self.temperature is not None:
             body["temperature"] = (
-                max(self.temperature, STUCK_TEMPERATURE) if self._stuck else self.temperature
+                max(self.temperature, STUCK_TEMPERATURE) if self._warm_left else self.temperature
             )
         if self.max_tokens is not None:
             body[self._tokens_field] = self.max_tokens

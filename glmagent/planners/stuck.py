@@ -3,9 +3,10 @@
 At temperature 0 a model shown nearly the same prompt writes nearly the same reply: the live bench's 1.5B
 model sent one refused `apply_diff` up to eight times in a task, each refused again (`repeated`) however
 the refusal was worded. An identical edit is never progress (it was applied already, or refused, and
-nothing the model wrote changed), so after one the planner samples the next request at
-`STUCK_TEMPERATURE` instead, and goes back to the configured temperature once a reply holds no repeat.
-Reads, test runs and other commands may rightly repeat; only edits count.
+nothing the model wrote changed), so after one the planner samples the next `WARM_REQUESTS` requests at
+`STUCK_TEMPERATURE` instead (counted again from each repeat), then goes back to the configured temperature.
+The window is several requests, not one: a model sampled warm once and cold again went straight back to
+the edit it had repeated. Reads, test runs and other commands may rightly repeat; only edits count.
 """
 
 from __future__ import annotations
@@ -15,6 +16,9 @@ import json
 STUCK_TEMPERATURE = 0.7
 """Temperature of the request after a reply that repeated an earlier edit (Qwen2.5-Coder's own sampling
 default; a configured temperature above it is kept)."""
+
+WARM_REQUESTS = 3
+"""Requests sampled at `STUCK_TEMPERATURE` after a reply that repeated an edit."""
 
 _REMEMBERED = 64
 """Edits remembered (the most recent), so a planner serving many tasks does not grow without bound."""
