@@ -30,6 +30,7 @@ from glmagent.testing import (
     passed_count,
     task_allows_test_changes,
 )
+from glmagent.undone_changes import UndoneChange, UndoneChanges
 
 
 class StopReason(StrEnum):
@@ -274,6 +275,7 @@ class AgentLoop:
         self._edits = 0  # changes made so far: a failed action may succeed once something changed
         self._test_report: dict[str, str] = {}
         self._undo: dict[str, bytes | None] = {}  # files this iteration's diffs changed, as they were before
+        self._undone = UndoneChanges()  # what undone changes made of their file: not to be made again
         self._ran_command = False
         self._baseline_tests: TestOutcome | None = None
         self._tests_editable = (
@@ -527,10 +529,13 @@ class AgentLoop:
                     and self.focus is not None
                     and not self.focus.has_seen(action.path)
                 )
+                prior: bytes | None = None
                 if action.tool is ToolName.APPLY_DIFF and action.path and self.focus is not None:
-                    self._undo.setdefault(action.path, self.focus.capture(action.path))
+                    prior = self.focus.capture(action.path)
+                    self._undo.setdefault(action.path, prior)
                 with self.stop.action():
                     observation = budget.fit(self.executor.execute(action))
+                observation = self._not_undone_again(action, observation, prior)
                 observation = self._after(action, observation, unseen=unseen)
             if moved:
                 observation = observation.model_copy(
@@ -661,6 +666,29 @@ class AgentLoop:
         text = action.change_text() if action.tool is ToolName.APPLY_DIFF else action.command
         return action.tool.value, action.path or "", (text or "").strip(), self._edits
 
+    def _not_undone_again(self, action: Action, observation: Observation, prior: bytes | None) -> Observation:
+        """An applied edit that made its file exactly what an undone change made of it is put back (the
+        file holds `prior` again) and refused with what that change broke (`glmagent.undone_changes`)."""
+        path = action.path
+        if (
+            observation.status != "ok"
+            or action.tool is not ToolName.APPLY_DIFF
+            or not path
+            or self.focus is None
+            or not self._undone.watches(path)
+        ):
+            return observation
+        earlier = self._undone.produced(path, self.focus.capture(path))
+        if earlier is None or not self.focus.put_back(path, prior):
+            return observation
+        return self._refused(
+            action,
+            "undone_before",
+            f"Not kept: this change makes {path} exactly what your changes in iteration {earlier.iteration} "
+            f"made of it, and those were undone because {earlier.why}. {path} is as it was before this "
+            "change. The fix is a different change: look again at what the failing tests expect.",
+        )
+
     def _after(self, action: Action, observation: Observation, *, unseen: bool) -> Observation:
         """Remember what an executed action means for the next ones: a failure not to repeat, a change
         that lets failed actions be tried again, test files a command changed (put back unless allowed).
@@ -772,6 +800,7 @@ class AgentLoop:
         builds on a change that broke more than it fixed only makes things worse. Returns the test outcome
         that holds again (the files are as they were when it was measured)."""
         assert self.focus is not None
+        made = {path: self.focus.capture(path) for path in self._undo}
         failed = [path for path, data in self._undo.items() if not self.focus.put_back(path, data)]
         if failed:  # could not undo all of it: keep what is there, and only say what broke
             self._note_regressions(before, now)
@@ -779,6 +808,10 @@ class AgentLoop:
         self._edits += 1
         paths = ", ".join(self._undo)
         broken = [t for t in failing_tests(now.output) if t not in set(failing_tests(before.output))]
+        if len(made) == 1:
+            [(path, content)] = made.items()
+            why = f"they broke {', '.join(broken[:5])}" if broken else f"the tests were worse ({now.summary})"
+            self._undone.remember(path, content, UndoneChange(self._number, why))
         self._lines.append(f"Undid the changes to {paths}: the tests were worse after them ({now.summary})")
         self._notes.append(
             f"Your changes in iteration {self._number} to {paths} left the tests worse than before "

@@ -293,6 +293,87 @@ def test_a_change_that_breaks_a_whole_test_file_is_undone(stats_project: Path) -
     assert "left the tests worse than before" in prompt(planner, 1)
 
 
+def _three_tests(project: Path) -> None:
+    more = (
+        "\n\ndef test_mean():\n    assert mean([2, 4]) == 3\n\n\ndef test_one():\n    assert mean([5]) == 5\n"
+    )
+    (project / "tests" / "test_stats.py").write_text(TEST + more)
+
+
+WORSE = "<<<<<<< SEARCH\n    return sum(values) / len(values)\n=======\n    return 0.0\n>>>>>>> REPLACE\n"
+
+
+def test_an_undone_change_made_again_in_other_words_is_refused_and_the_file_kept(stats_project: Path) -> None:
+    _three_tests(stats_project)
+    # The same change as edits, its lines unindented: other text, the same file as iteration 1 made.
+    again = {"search": ["return sum(values) / len(values)"], "replace": ["return 0.0"]}
+    replies = [
+        plan({"tool": "apply_diff", "path": "stats.py", "diff": WORSE}),
+        plan({"tool": "apply_diff", "path": "stats.py", "edits": [again]}),
+        plan({"tool": "apply_diff", "path": "stats.py", "diff": FIX}),
+    ]
+
+    result, planner = run_task(stats_project, replies)
+
+    first, second, third = actions(stats_project)
+    assert first["status"] == "ok" and third["status"] == "ok" and result.success
+    assert second["status"] == "failed" and second["details"]["reason"] == "undone_before"
+    told = prompt(planner, 2)
+    assert "makes stats.py exactly what your changes in iteration 1 made of it" in told
+    assert "they broke tests/test_stats.py::test_mean" in told
+
+
+def test_the_refused_change_leaves_the_file_as_it_was(stats_project: Path) -> None:
+    # A command in the same iteration: the loop does not undo that iteration, so only the refusal keeps it.
+    _three_tests(stats_project)
+    again = {"search": ["return sum(values) / len(values)"], "replace": ["return 0.0"]}
+    replies = [
+        plan({"tool": "apply_diff", "path": "stats.py", "diff": WORSE}),
+        plan({"tool": "apply_diff", "path": "stats.py", "edits": [again]}, {"tool": "run", "command": "ls"}),
+    ]
+
+    run_task(stats_project, replies)
+
+    assert (stats_project / "stats.py").read_text() == STATS
+
+
+def test_a_change_undone_with_another_file_may_be_made_again_alone(stats_project: Path) -> None:
+    # Which of the two files' changes broke the tests is unknown: the stats.py half stays possible.
+    _three_tests(stats_project)
+    util = "<<<<<<< SEARCH\n    return 2 * x\n=======\n    return x + x\n>>>>>>> REPLACE\n"
+    replies = [
+        plan(
+            {"tool": "apply_diff", "path": "stats.py", "diff": WORSE},
+            {"tool": "apply_diff", "path": "util.py", "diff": util},
+        ),
+        plan(
+            {
+                "tool": "apply_diff",
+                "path": "stats.py",
+                "diff": WORSE,
+            }
+        ),
+    ]
+
+    run_task(stats_project, replies)
+
+    assert [a["status"] for a in actions(stats_project)] == ["ok", "ok", "ok"]
+
+
+def test_undone_changes_are_told_apart_by_file_and_content() -> None:
+    from glmagent.undone_changes import UndoneChange, UndoneChanges
+
+    undone = UndoneChanges()
+    undone.remember("a.py", b"x = 1\n", UndoneChange(1, "it broke t1"))
+    undone.remember("a.py", b"x = 1\n", UndoneChange(3, "it broke t2"))  # the first is kept
+    undone.remember("b.py", None, UndoneChange(2, "deleting it broke t3"))
+
+    assert undone.produced("a.py", b"x = 1\n") == UndoneChange(1, "it broke t1")
+    assert undone.produced("a.py", b"x = 2\n") is None and undone.produced("c.py", b"x = 1\n") is None
+    assert undone.produced("b.py", None) == UndoneChange(2, "deleting it broke t3")
+    assert undone.watches("a.py") and not undone.watches("c.py")
+
+
 def test_a_diff_that_changes_nothing_is_a_failure_and_not_accepted_again(stats_project: Path) -> None:
     line = "    return sum(values) / len(values)\n"
     same = f"<<<<<<< SEARCH\n{line}=======\n{line}>>>>>>> REPLACE\n"
