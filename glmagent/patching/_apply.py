@@ -14,6 +14,7 @@ from glmagent.patching._items import edit_lines, line_keys
 from glmagent.patching._locate import HunkFailure, Locator, Placement, numbered, quote
 from glmagent.patching._match import QUOTE_BLIND_TIERS, TIERS, Tier, keyed
 from glmagent.patching._names import check_python_names
+from glmagent.patching._numbered import read_by_line_numbers
 from glmagent.patching._parse import (
     Hunk,
     Section,
@@ -61,13 +62,18 @@ def apply_edits(
 def _apply_edits(
     path: str, original: bytes | None, edits: Sequence[tuple[Sequence[str], Sequence[str]]]
 ) -> PatchResult:
-    file_keys = line_keys(_lines_of(original))
+    file_lines = _lines_of(original)
+    file_keys = line_keys(file_lines)
     section = Section()
     notes: list[str] = []
     for number, (search, replace) in enumerate(edits, 1):
         search_lines, replace_lines, note = edit_lines(search, replace, file_keys)
         if note is not None:
             notes.append(f"edit #{number}: {note}")
+        numbered = read_by_line_numbers(search_lines, replace_lines, file_lines)
+        if numbered is not None:
+            search_lines, replace_lines = numbered.search, numbered.replace
+            notes.append(f"edit #{number}: {numbered.note}")
         empty = (
             f"Edit #{number} is empty: give the file's lines to change in `search` and their replacement "
             "in `replace`."
