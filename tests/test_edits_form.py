@@ -227,6 +227,7 @@ REFUSALS = {
     "whole file losing lines": [([], ["x = 1"])],
     "broken syntax": [([MEAN], ["    return sum(values) /"])],
     "name left undefined": [(["def mean(values):"], ["def mean(items):"])],
+    "lines left out between": [(["def mean(values):", MEAN], ["x = 1"])],
     "one of two edits stale": [([MEAN], ["    return 0"]), (["nope"], ["x"])],
     "overlapping edits": [([MEAN], ["    return 0"]), (['    """Average of values."""', MEAN], ["x"])],
     "swapped halves": [([*GUARD, MEAN], [MEAN])],

@@ -157,6 +157,36 @@ def test_lines_present_but_not_in_that_order_are_stale() -> None:
     assert error.reason == "stale_context"
 
 
+BRANCHES = b"""def describe(status):
+    if 200 <= status < 300:
+        return "success"
+    if 400 <= status < 500:
+        return "client error"
+    return "unknown"
+"""
+
+
+def test_lines_of_the_file_with_lines_left_out_between_them_are_told_so() -> None:
+    # A small model lists the lines of a pattern (each `if` of a chain) as though they were one block.
+    diff = (
+        "<<<<<<< SEARCH\n    if 200 <= status < 300:\n    if 400 <= status < 500:\n=======\n"
+        "    if 300 <= status < 400:\n>>>>>>> REPLACE\n"
+    )
+    message = str(reject(diff, BRANCHES, "status.py"))
+
+    assert "are each in the file (lines 2 and 4), but not one after another" in message
+    assert "none left out between them (here line 3)" in message
+    assert "Copy every line from 2 to 4" in message
+    assert "not there in that order" not in message
+
+
+def test_lines_missing_from_the_file_are_not_told_as_left_out() -> None:
+    diff = "<<<<<<< SEARCH\n    if 200 <= status < 300:\n    if x:\n=======\n    y\n>>>>>>> REPLACE\n"
+    message = str(reject(diff, BRANCHES, "status.py"))
+
+    assert "not one after another" not in message and "not in the file at all" in message
+
+
 def test_editing_an_empty_file_with_context_is_stale() -> None:
     error = reject("@@\n a\n-b\n+c\n", b"", "e.txt")
     assert error.reason == "stale_context"

@@ -512,10 +512,21 @@ class Locator:
             for text, key in zip(old, loose, strict=True)
             if key and not self.index.positions("indent", key)
         ]
-        parts = [
-            f"{hunk.label()} does not match the file: its unchanged/removed lines are not there in that "
-            "order (the diff was made against other content, or some lines were invented or mistyped)."
-        ]
+        gapped = None if absent else self._in_order_with_gaps(loose)
+        if gapped is None:
+            parts = [
+                f"{hunk.label()} does not match the file: its unchanged/removed lines are not there in that "
+                "order (the diff was made against other content, or some lines were invented or mistyped)."
+            ]
+        else:
+            at, missing = gapped
+            parts = [
+                f"{hunk.label()} does not match the file: its unchanged/removed lines are each in the file "
+                f"(lines {_join_lines(at)}), but not one after another, and the lines to find (SEARCH, or "
+                "' '/'-' lines) must be consecutive lines of the file, none left out between them (here "
+                f"line{'s' if len(missing) > 1 else ''} {_join_lines(missing)}). Copy every line from "
+                f"{at[0] + 1} to {at[-1] + 1}, or only the line(s) where the change goes."
+            ]
         if absent:
             listed = "\n".join(self._absent_line(t) for t in absent[:8])
             more = f"\n    ... and {len(absent) - 8} more" if len(absent) > 8 else ""
@@ -540,6 +551,25 @@ class Locator:
             "it."
         )
         return HunkFailure("stale_context", "\n".join(parts))
+
+    def _in_order_with_gaps(self, loose: list[str]) -> tuple[list[int], list[int]] | None:
+        """Where the hunk's non-blank lines occur in order in the file with other lines between them (the
+        0-based positions, and the 0-based lines skipped), or None when they do not (or without gaps).
+        Small models list the lines of a pattern (every `if` of a chain) as if they were a block."""
+        keys = self.index.keys("indent")
+        wanted = [key for key in loose if key]
+        if len(wanted) < 2:
+            return None
+        at: list[int] = []
+        for key in wanted:
+            start = at[-1] + 1 if at else 0
+            found = next((i for i in range(start, len(keys)) if keys[i] == key), None)
+            if found is None:
+                return None
+            at.append(found)
+        taken = set(at)
+        missing = [i for i in range(at[0], at[-1] + 1) if i not in taken and keys[i]]
+        return (at, missing) if missing else None
 
     def _absent_line(self, text: str) -> str:
         """`text` (a hunk line found nowhere in the file) and, when one is close, the file line it was
