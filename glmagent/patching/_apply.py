@@ -10,6 +10,7 @@ from pathlib import PurePosixPath
 
 from glmagent.errors import PatchRejected
 from glmagent.patching._edit_words import for_edits
+from glmagent.patching._fragment import read_as_part_of_a_line
 from glmagent.patching._items import edit_lines, line_keys
 from glmagent.patching._locate import HunkFailure, Locator, Placement, numbered, quote
 from glmagent.patching._match import QUOTE_BLIND_TIERS, TIERS, Tier, keyed
@@ -70,10 +71,12 @@ def _apply_edits(
         search_lines, replace_lines, note = edit_lines(search, replace, file_keys)
         if note is not None:
             notes.append(f"edit #{number}: {note}")
-        numbered = read_by_line_numbers(search_lines, replace_lines, file_lines)
-        if numbered is not None:
-            search_lines, replace_lines = numbered.search, numbered.replace
-            notes.append(f"edit #{number}: {numbered.note}")
+        reading = read_by_line_numbers(search_lines, replace_lines, file_lines) or read_as_part_of_a_line(
+            search_lines, replace_lines, file_lines
+        )
+        if reading is not None:
+            search_lines, replace_lines = reading.search, reading.replace
+            notes.append(f"edit #{number}: {reading.note}")
         empty = (
             f"Edit #{number} is empty: give the file's lines to change in `search` and their replacement "
             "in `replace`."

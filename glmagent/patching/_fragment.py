@@ -1,0 +1,50 @@
+"""An edit whose one search line is part of one line of the file, read as a change of that line.
+
+Small models treat `search`/`replace` like `str.replace`: the live bench's model sent
+`"search": ["if best is None or entry.amount > best.amount"]` (the line without its `:`) with the changed
+condition as `replace`, and it was refused as stale. When the edit is one search line and one replace
+line, the search line (stripped) is not a whole line of the file but occurs exactly once in it, inside one
+line, and is long enough to mean something, the edit is read as that line with the part replaced. Only as
+a second reading, after the edit did not match as written; a part that occurs twice, or in no line, is
+left to be refused. The note names the reading, so the model learns that search lines are whole lines.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+_SHORTEST = 12
+"""Characters (outside the line's indentation) a part must have: a name alone recurs, or means little."""
+
+
+class FragmentEdit(NamedTuple):
+    """An edit read as a change inside one line: that line, the line changed, the note to give."""
+
+    search: list[str]
+    replace: list[str]
+    note: str
+
+
+def read_as_part_of_a_line(
+    search: Sequence[str], replace: Sequence[str], file_lines: Sequence[str]
+) -> FragmentEdit | None:
+    """The edit read as a change inside the one line its search line is part of, or None (see the
+    module docstring)."""
+    if len(search) != 1 or len(replace) != 1:
+        return None
+    part, new_part = search[0].strip(), replace[0].strip()
+    if len(part) < _SHORTEST or not new_part or part == new_part:
+        return None
+    if any(line.strip() == part for line in file_lines):
+        return None  # a whole line: the edit is judged as written
+    found = [(i, line) for i, line in enumerate(file_lines) if part in line]
+    if len(found) != 1 or found[0][1].count(part) != 1:
+        return None
+    number, line = found[0]
+    changed = line.replace(part, new_part, 1)
+    note = (
+        f"search line {search[0]!r} is part of line {number + 1}, read as that line with the part replaced: "
+        "search and replace lines are whole lines of the file"
+    )
+    return FragmentEdit([line], [changed], note)

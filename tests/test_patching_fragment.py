@@ -1,0 +1,77 @@
+"""An edit whose one search line is part of a line of the file is read as a change of that line.
+
+Seen in the live bench: `"search": ["if best is None or entry.amount > best.amount"]`, the line without its
+`:`, and the changed condition as `replace` (ledger_none), refused as stale.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from glmagent.errors import PatchRejected
+from glmagent.patching import apply_edits
+
+LEDGER = b'''def largest(entries):
+    """The entry with the largest amount."""
+    best = None
+    for entry in entries:
+        if best is None or entry.amount > best.amount:
+            best = entry
+    return best
+'''
+CONDITION = "if best is None or entry.amount > best.amount"
+
+
+def test_a_part_of_one_line_is_replaced_within_that_line() -> None:
+    result = apply_edits(
+        "ledger.py", LEDGER, [([CONDITION], ["if entry.amount is not None and (best is None)"])]
+    )
+
+    assert result.content is not None
+    assert (
+        b"        if entry.amount is not None and (best is None):\n            best = entry\n"
+        in result.content
+    )
+    notes = [note for hunk in result.hunks for note in hunk.notes]
+    assert notes[0].startswith(f"edit #1: search line {CONDITION!r} is part of line 5, read as that line")
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        (["best.amount"], ["best.value"]),  # too short to mean one place
+        (["best = entry and best"], ["x"]),  # in no line
+        ([CONDITION, "    best = entry"], ["x", "y"]),  # more than one line: a block, judged as one
+        ([CONDITION], ["x", "y"]),
+    ],
+    ids=["short", "nowhere", "two search lines", "two replace lines"],
+)
+def test_parts_that_do_not_name_one_place_are_refused(edit: tuple[list[str], list[str]]) -> None:
+    with pytest.raises(PatchRejected) as refused:
+        apply_edits("ledger.py", LEDGER, [edit])
+
+    assert refused.value.reason == "stale_context"
+
+
+def test_a_part_found_in_two_lines_is_refused() -> None:
+    content = b"a = compute(total, rate)\nb = compute(total, rate) + 1\n"
+
+    with pytest.raises(PatchRejected) as refused:
+        apply_edits("calc.py", content, [(["compute(total, rate)"], ["compute(total, rate=rate)"])])
+
+    assert refused.value.reason == "stale_context"
+
+
+def test_the_changed_line_is_still_checked_like_any_edit() -> None:
+    # The replacement carries the `:` the part left out: the line would read `...::`, which does not parse.
+    with pytest.raises(PatchRejected) as refused:
+        apply_edits("ledger.py", LEDGER, [([CONDITION], ["if best is None or entry.amount is None:"])])
+
+    assert refused.value.reason == "syntax_error"
+
+
+def test_a_whole_line_is_judged_as_written() -> None:
+    result = apply_edits("ledger.py", LEDGER, [(["best = None"], ["best = entries[0] if entries else None"])])
+
+    assert result.content is not None and b"    best = entries[0] if entries else None\n" in result.content
+    assert not [note for hunk in result.hunks for note in hunk.notes if "part of line" in note]
