@@ -12,6 +12,7 @@ Hypothesis runs derandomized unless `GLMAGENT_HYPOTHESIS=long` asks for a longer
 from __future__ import annotations
 
 import itertools
+import json
 import os
 import shlex
 import shutil
@@ -524,3 +525,26 @@ def mock_planner(handler: Callable[[Any], Any], **kwargs: Any) -> Any:
     }
     options.update(kwargs)
     return OpenAICompatiblePlanner(transport=httpx.MockTransport(handler), **options)
+
+
+def run_scripted(
+    project: Path, replies: list[dict], *, test_command: str, description: str, max_iterations: int = 3
+) -> tuple[Any, Any, list[dict]]:
+    """Run one task in `project` on the POSIX backend with a scripted planner answering `replies`:
+    the task's result, the planner (its `requests` are the prompts) and the audit records (task id `t`)."""
+    from glmagent.agent import CodingAgent
+    from glmagent.config import Settings
+    from glmagent.planners.scripted import ScriptedPlanner
+
+    planner = ScriptedPlanner(replies)
+    agent = CodingAgent(planner=planner, settings=Settings(provider="replay", shell="posix", sandbox="none"))
+    task = CodingAgent.create_task(
+        description=description,
+        working_directory=project,
+        test_command=test_command,
+        task_id="t",
+        max_iterations=max_iterations,
+    )
+    result = agent.run(task)
+    audit = project / ".hazina" / "agent-memory" / "t.jsonl"
+    return result, planner, [json.loads(line) for line in audit.read_text(encoding="utf-8").splitlines()]

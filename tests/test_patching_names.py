@@ -7,16 +7,13 @@ with a NameError and the model never recovered. Refused, it is told which name a
 
 from __future__ import annotations
 
-import json
 import shlex
 import sys
 from pathlib import Path
 
 import pytest
-from conftest import plan
+from conftest import plan, run_scripted
 
-from glmagent.agent import CodingAgent
-from glmagent.config import Settings
 from glmagent.errors import PatchRejected
 from glmagent.patching import apply_edits, apply_patch
 
@@ -139,35 +136,26 @@ def test_diff_text_is_judged_the_same_and_told_in_its_own_terms() -> None:
 
 @pytest.mark.skipif(sys.platform == "win32", reason="uses the POSIX backend")
 def test_in_the_loop_the_file_is_untouched_and_the_refusal_reaches_the_next_prompt(tmp_path: Path) -> None:
-    from glmagent.planners.scripted import ScriptedPlanner
-
     (tmp_path / "netconf.py").write_bytes(PORT)
     code = "from netconf import parse_port; assert parse_port(8080) == 8080"
-    check = f"{shlex.quote(sys.executable)} -c {shlex.quote(code)}"
     broken = {"search": ["    text = value.strip()"], "replace": ["    value = str(value).strip()"]}
     fixed = {"search": ["    text = value.strip()"], "replace": ["    text = str(value).strip()"]}
-    planner = ScriptedPlanner(
-        [
-            plan({"tool": "apply_diff", "path": "netconf.py", "edits": [broken]}),
-            plan({"tool": "apply_diff", "path": "netconf.py", "edits": [fixed]}),
-        ]
-    )
-    agent = CodingAgent(planner=planner, settings=Settings(provider="replay", shell="posix", sandbox="none"))
-    task = CodingAgent.create_task(
-        description="accept an int port",
-        working_directory=tmp_path,
-        test_command=check,
-        task_id="t",
-        max_iterations=3,
-    )
+    replies = [
+        plan({"tool": "apply_diff", "path": "netconf.py", "edits": [broken]}),
+        plan({"tool": "apply_diff", "path": "netconf.py", "edits": [fixed]}),
+    ]
 
-    result = agent.run(task)
+    result, planner, records = run_scripted(
+        tmp_path,
+        replies,
+        test_command=f"{shlex.quote(sys.executable)} -c {shlex.quote(code)}",
+        description="accept an int port",
+    )
 
     assert result.success and result.iterations == 2
     second = "\n".join(m.content for m in planner.requests[1] if m.role == "user")
     assert "netconf.py would use `text` without defining it" in second
     assert "Send the edit again" in second
-    records = [json.loads(line) for line in (tmp_path / ".hazina" / "agent-memory" / "t.jsonl").open()]
     first = next(r for r in records if r["event"] == "action")
     assert first["status"] == "failed" and first["details"]["reason"] == "undefined_name"
 

@@ -7,19 +7,15 @@ against the lines it believed it had added. Refused at once, it is told where th
 
 from __future__ import annotations
 
-import json
 import shlex
 import sys
 from pathlib import Path
 
 import pytest
-from conftest import plan
+from conftest import plan, run_scripted
 
-from glmagent.agent import CodingAgent
-from glmagent.config import Settings
 from glmagent.errors import PatchRejected
 from glmagent.patching import apply_patch
-from glmagent.planners.scripted import ScriptedPlanner
 
 GRADES = '''def letter_grade(score):
     """The letter for a score from 0 to 100."""
@@ -136,27 +132,21 @@ def test_in_the_loop_the_file_is_untouched_and_the_model_is_told_at_once(tmp_pat
         encoding="utf-8",
     )
     code = "from grades import letter_grade; assert letter_grade(42) == 'F'"
-    check = f"{shlex.quote(sys.executable)} -c {shlex.quote(code)}"
-    planner = ScriptedPlanner(
-        [
-            plan({"tool": "apply_diff", "path": "grades.py", "diff": ELIF_UNDER_RAISE}),
-            plan({"tool": "apply_diff", "path": "grades.py", "diff": GOOD_FIX}),
-        ]
-    )
-    agent = CodingAgent(planner=planner, settings=Settings(provider="replay", shell="posix", sandbox="none"))
-    task = CodingAgent.create_task(
+    replies = [
+        plan({"tool": "apply_diff", "path": "grades.py", "diff": ELIF_UNDER_RAISE}),
+        plan({"tool": "apply_diff", "path": "grades.py", "diff": GOOD_FIX}),
+    ]
+
+    result, planner, records = run_scripted(
+        tmp_path,
+        replies,
+        test_command=f"{shlex.quote(sys.executable)} -c {shlex.quote(code)}",
         description="scores below 60 get an F",
-        working_directory=tmp_path,
-        test_command=check,
-        task_id="t",
-        max_iterations=3,
     )
-    result = agent.run(task)
 
     assert result.success and result.iterations == 2
     second = "\n".join(m.content for m in planner.requests[1] if m.role == "user")
     assert "grades.py would no longer be valid Python (line 5" in second
     assert "Undid" not in second and "undone" not in second
-    records = [json.loads(line) for line in (tmp_path / ".hazina" / "agent-memory" / "t.jsonl").open()]
     first = next(r for r in records if r["event"] == "action")
     assert first["status"] == "failed" and first["details"]["reason"] == "syntax_error"
