@@ -160,6 +160,15 @@ def test_in_the_loop_the_file_is_untouched_and_the_refusal_reaches_the_next_prom
     assert first["status"] == "failed" and first["details"]["reason"] == "undefined_name"
 
 
+def test_a_file_that_did_not_parse_before_is_left_to_the_edit() -> None:
+    # Fixing a syntax error may leave a name the broken file used undefined all along: not the edit's doing.
+    source = b"def f(x):\n    return helper(x\n"
+
+    result = apply_edits("m.py", source, [(["    return helper(x"], ["    return helper(x)"])])
+
+    assert result.content == b"def f(x):\n    return helper(x)\n"
+
+
 def test_a_very_long_file_is_left_to_the_edit() -> None:
     source = PORT + b"\n" + b"PAD = 0\n" * 10_001
 

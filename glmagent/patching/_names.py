@@ -37,8 +37,10 @@ def check_python_names(path: str, before: bytes | None, after: bytes) -> None:
     now = _undefined_uses(path, after)
     if not now:
         return
-    earlier = {name for name, _line in _undefined_uses(path, before)}
-    new = [(name, line) for name, line in now if name not in earlier]
+    earlier = _undefined_uses(path, before)
+    if earlier is None:
+        return  # it did not parse: what it defined is unknown (the task may be to fix it)
+    new = [(name, line) for name, line in now if name not in {name for name, _line in earlier}]
     if not new:
         return
     names = list(dict.fromkeys(name for name, _line in new))
@@ -55,8 +57,9 @@ def check_python_names(path: str, before: bytes | None, after: bytes) -> None:
     )
 
 
-def _undefined_uses(path: str, source: bytes) -> list[tuple[str, int]]:
-    """(name, line) of every use pyflakes reports undefined (or used before its local assignment)."""
+def _undefined_uses(path: str, source: bytes) -> list[tuple[str, int]] | None:
+    """(name, line) of every use pyflakes reports undefined (or used before its local assignment); None
+    when the source cannot be read."""
     try:
         import ast
 
@@ -65,6 +68,6 @@ def _undefined_uses(path: str, source: bytes) -> list[tuple[str, int]]:
         tree = ast.parse(source, filename=path)
         found = checker.Checker(tree, filename=path).messages
     except Exception:  # unparseable, too deep, or a pyflakes limit: the edit decides
-        return []
+        return None
     kinds = (messages.UndefinedName, messages.UndefinedLocal)
     return [(str(m.message_args[0]), int(m.lineno)) for m in found if isinstance(m, kinds)]
