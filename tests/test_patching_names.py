@@ -55,6 +55,22 @@ def test_replacing_the_line_that_assigns_a_name_still_read_below_is_refused() ->
     assert "4 >     if not text.isdigit():" in str(refused)  # the result around the first use
 
 
+def test_a_renamed_call_without_its_import_is_told_to_bring_the_import_along() -> None:
+    source = b"from shop.pricing import calc_total\n\n\ndef checkout(cart):\n    return calc_total(cart)\n"
+
+    refused = _refused(
+        "shop/checkout.py", source, [(["    return calc_total(cart)"], ["    return order_total(cart)"])]
+    )
+
+    assert refused.reason == "undefined_name" and "`order_total`" in str(refused)
+    assert "needs its import added or changed in the same apply_diff" in str(refused)
+    renamed = [
+        (["from shop.pricing import calc_total"], ["from shop.pricing import order_total"]),
+        (["    return calc_total(cart)"], ["    return order_total(cart)"]),
+    ]
+    assert apply_edits("shop/checkout.py", source, renamed).content is not None
+
+
 def test_a_name_read_then_assigned_in_the_loop_counts_as_undefined_once_its_start_is_gone() -> None:
     refused = _refused(
         "calendar_utils.py", DAYS, [(["    days = []", "    current = start"], ["    days = []"])]

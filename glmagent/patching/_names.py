@@ -52,7 +52,8 @@ def check_python_names(path: str, before: bytes | None, after: bytes) -> None:
         f"({uses}), so it was not applied: code reaching that line would fail with a NameError.\n"
         f"{lines_around(after, first_line)}\n"
         "Send the diff again keeping the line that assigns or imports the name, or assign it before its "
-        "first use (changes that depend on each other belong in one apply_diff).",
+        "first use; a name from another module needs its import added or changed in the same apply_diff "
+        "(changes that depend on each other belong in one apply_diff).",
         reason="undefined_name",
     )
 
