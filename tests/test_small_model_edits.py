@@ -187,27 +187,51 @@ def test_a_file_sent_whole_keeps_the_files_line_endings_and_final_newline() -> N
 @pytest.mark.parametrize(
     ("content", "says"),
     [
-        # another file's content, or a fragment of this one: most lines gone
+        # another file's content: most lines gone
         (b"VALUE = 1\n", "leaves out"),
+        # a changed function beside one the file does not have: not some of its definitions, rewritten
         (
-            b'def mean(values):\n    """Return the arithmetic mean of values."""\n    return 0.0\n',
-            "leaves out",
+            FIXED.split(b"\n\n\ndef spread")[0] + b"\n\n\ndef median(values):\n    return 0\n",
+            "no longer defines",
         ),
-        # the changed function alone, the other one dropped: few lines, but a definition, gone
-        (FIXED.split(b"\n\n\ndef spread")[0] + b"\n", "no longer defines spread"),
         # elided code
         (
             FIXED.replace(b"    return max(values) - min(values)\n", b"    # ... rest unchanged ...\n"),
             "placeholder",
         ),
     ],
-    ids=["other content", "a fragment", "a definition dropped", "a placeholder"],
+    ids=["other content", "a definition swapped", "a placeholder"],
 )
 def test_content_sent_whole_that_is_not_this_file_revised_is_refused(content: bytes, says: str) -> None:
     refused = _refused("stats.py", STATS, _whole(content))
 
     assert says in str(refused)
     assert refused.reason in ("new_file_exists", "placeholder")
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        FIXED.split(b"\n\n\ndef spread")[0] + b"\n",  # with the module docstring
+        b"def mean(values):" + FIXED.split(b"def mean(values):")[1].split(b"\n\n\ndef spread")[0] + b"\n",
+    ],
+    ids=["with the docstring", "the function alone"],
+)
+def test_the_function_it_changed_sent_alone_replaces_that_function_and_keeps_the_rest(content: bytes) -> None:
+    # What small models send as "the whole file": the function they fixed. Nothing else is dropped.
+    result = apply_patch("stats.py", STATS, _whole(content))
+
+    assert result.content == FIXED
+    assert "holding only mean of the file's definitions" in result.hunks[0].notes[-1]
+
+
+def test_a_function_sent_alone_must_be_that_function_revised_not_a_stub() -> None:
+    body = "".join(f"    step_{n} = values[{n}]\n" for n in range(12))
+    original = f"def mean(values):\n{body}    return 0\n\n\ndef spread(values):\n    return 1\n".encode()
+
+    refused = _refused("stats.py", original, _whole(b"def mean(values):\n    pass\n"))
+
+    assert refused.reason == "new_file_exists" and "leaves out 13" in str(refused)
 
 
 def test_a_long_file_cannot_be_sent_whole() -> None:

@@ -6,6 +6,10 @@ into ordinary hunks against the file (difflib, with real context), so it is plac
 like any other diff. Accepted only when it reads as a revision of this file, never as a replacement: the
 file is short, most of its lines come back, and (Python) every top-level function and class is still
 defined. Placeholders and the syntax check apply as for any diff.
+
+What a small model sends as "the whole file" is often only the function it fixed. Python content that is
+nothing but some of the file's top-level functions and classes (each defined once in the file, each
+keeping most of its lines) is read as those definitions rewritten, and the rest of the file is kept.
 """
 
 from __future__ import annotations
@@ -40,11 +44,71 @@ def rewrite_hunks(path: str, target: FileText, new_lines: list[str]) -> tuple[li
             "lines are copied from the file.",
             reason="new_file_exists",
         )
+    note = _NOTE
+    if path.endswith((".py", ".pyi")):
+        merged = _definitions_rewritten(path, old, new_lines)
+        if merged is not None:
+            new_lines, note = merged
     _check_kept(path, old, new_lines)
     if path.endswith((".py", ".pyi")):
         _check_names(path, old, new_lines)
     text = "\n".join(unified_diff(old, new_lines, n=3, lineterm=""))
-    return [h for s in parse_diff(text) for h in s.hunks], _NOTE
+    return [h for s in parse_diff(text) for h in s.hunks], note
+
+
+def _definition_spans(lines: list[str]) -> list[tuple[str, int, int]] | None:
+    """`(name, first line, end)` (0-based, end exclusive, decorators included) of each top-level function
+    and class, in order; None when the text does not parse."""
+    try:
+        tree = ast.parse("\n".join(lines))
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    return [
+        (node.name, min([node.lineno, *(d.lineno for d in node.decorator_list)]) - 1, node.end_lineno or 0)
+        for node in tree.body
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+    ]
+
+
+def _only_definitions(lines: list[str]) -> list[tuple[str, int, int]] | None:
+    """`_definition_spans` of a text that holds nothing else at top level (a docstring first aside)."""
+    try:
+        body = ast.parse("\n".join(lines)).body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    docstring = bool(body) and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
+    others = [
+        n
+        for n in body[docstring:]
+        if not isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+    ]
+    return None if others else _definition_spans(lines)
+
+
+def _definitions_rewritten(path: str, old: list[str], new: list[str]) -> tuple[list[str], str] | None:
+    """The file with the functions and classes `new` holds put in place of the file's own of those
+    names, when `new` is nothing but some (not all) of the file's top-level definitions, each defined once
+    in the file; with the note to report. Small models send the function they fixed as "the whole file"."""
+    sent, spans = _only_definitions(new), _definition_spans(old)
+    if not sent or spans is None:
+        return None
+    own = {name: (first, end) for name, first, end in spans}
+    if len(own) != len(spans):
+        return None  # a name the file defines twice: which one is meant is unknown
+    names = [name for name, _first, _end in sent]
+    if len(set(names)) != len(names) or not set(names) < set(own) or len(set(names)) == len(own):
+        return None
+    merged = list(old)
+    for name, first, end in sorted(sent, key=lambda d: own[d[0]][0], reverse=True):
+        start, stop = own[name]
+        _check_kept(path, old[start:stop], new[first:end])  # each one revised, not replaced by a stub
+        merged[start:stop] = new[first:end]
+    listed = ", ".join(names)
+    return merged, (
+        f"an empty SEARCH part holding only {listed} of the file's definitions: read as "
+        f"{'that definition' if len(names) == 1 else 'those definitions'} rewritten, the rest of the file "
+        "kept"
+    )
 
 
 def _check_kept(path: str, old: list[str], new: list[str]) -> None:
@@ -63,15 +127,8 @@ def _check_kept(path: str, old: list[str], new: list[str]) -> None:
 
 
 def _top_level_names(lines: list[str]) -> set[str] | None:
-    try:
-        tree = ast.parse("\n".join(lines))
-    except (SyntaxError, ValueError):
-        return None
-    names: set[str] = set()
-    for node in tree.body:
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            names.add(node.name)
-    return names
+    spans = _definition_spans(lines)
+    return None if spans is None else {name for name, _first, _end in spans}
 
 
 def _check_names(path: str, old: list[str], new: list[str]) -> None:
