@@ -800,7 +800,8 @@ class AgentLoop:
         builds on a change that broke more than it fixed only makes things worse. Returns the test outcome
         that holds again (the files are as they were when it was measured)."""
         assert self.focus is not None
-        made = {path: self.focus.capture(path) for path in self._undo}
+        # What a one-file change made of its file, remembered below (with several, the culprit is unknown).
+        made = {path: self.focus.capture(path) for path in self._undo} if len(self._undo) == 1 else {}
         failed = [path for path, data in self._undo.items() if not self.focus.put_back(path, data)]
         if failed:  # could not undo all of it: keep what is there, and only say what broke
             self._note_regressions(before, now)

@@ -71,9 +71,9 @@ def _apply_edits(
         search_lines, replace_lines, note = edit_lines(search, replace, file_keys)
         if note is not None:
             notes.append(f"edit #{number}: {note}")
-        reading = read_by_line_numbers(search_lines, replace_lines, file_lines) or read_as_part_of_a_line(
-            search_lines, replace_lines, file_lines
-        )
+        reading = read_by_line_numbers(
+            search_lines, replace_lines, file_lines, file_keys
+        ) or read_as_part_of_a_line(search_lines, replace_lines, file_lines, file_keys)
         if reading is not None:
             search_lines, replace_lines = reading.search, reading.replace
             notes.append(f"edit #{number}: {reading.note}")

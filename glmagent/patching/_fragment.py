@@ -27,16 +27,16 @@ class FragmentEdit(NamedTuple):
 
 
 def read_as_part_of_a_line(
-    search: Sequence[str], replace: Sequence[str], file_lines: Sequence[str]
+    search: Sequence[str], replace: Sequence[str], file_lines: Sequence[str], file_keys: set[str]
 ) -> FragmentEdit | None:
     """The edit read as a change inside the one line its search line is part of, or None (see the
-    module docstring)."""
+    module docstring); `file_keys` are `_items.line_keys(file_lines)`."""
     if len(search) != 1 or len(replace) != 1:
         return None
     part, new_part = search[0].strip(), replace[0].strip()
     if len(part) < _SHORTEST or not new_part or part == new_part:
         return None
-    if any(line.strip() == part for line in file_lines):
+    if part in file_keys:
         return None  # a whole line: the edit is judged as written
     found = [(i, line) for i, line in enumerate(file_lines) if part in line]
     if len(found) != 1 or found[0][1].count(part) != 1:

@@ -40,7 +40,8 @@ def check_python_names(path: str, before: bytes | None, after: bytes) -> None:
     earlier = _undefined_uses(path, before)
     if earlier is None:
         return  # it did not parse: what it defined is unknown (the task may be to fix it)
-    new = [(name, line) for name, line in now if name not in {name for name, _line in earlier}]
+    known = {name for name, _line in earlier}
+    new = [(name, line) for name, line in now if name not in known]
     if not new:
         return
     names = list(dict.fromkeys(name for name, _line in new))

@@ -42,27 +42,26 @@ def _indent(line: str) -> str:
 
 
 def read_by_line_numbers(
-    search: Sequence[str], replace: Sequence[str], file_lines: Sequence[str]
+    search: Sequence[str], replace: Sequence[str], file_lines: Sequence[str], file_keys: set[str]
 ) -> NumberedEdit | None:
     """The edit read by the line numbers it searches by, or None when it does not search by them (see
-    the module docstring)."""
-    if not search or not file_lines:
-        return None
-    keys = {line.strip() for line in file_lines}
-    if all(line.strip() in keys for line in search):
+    the module docstring); `file_keys` are `_items.line_keys(file_lines)`."""
+    if not search or not file_lines or all(line.strip() in file_keys for line in search):
         return None
     numbers: list[int] = []
+    with_text = 0
     for line in search:
         match = _NUMBER.match(line)
         if match is None:
             return None
-        number, text = int(match.group(1)), match.group(2)
+        number, text = int(match.group(1)), (match.group(2) or "").strip()
         if not 1 <= number <= len(file_lines):
             return None
-        if text is not None and text.strip() and text.strip() != file_lines[number - 1].strip():
+        if text and text != file_lines[number - 1].strip():
             return None
         numbers.append(number)
-    if sum(1 for line in search if (m := _NUMBER.match(line)) and m.group(2) and m.group(2).strip()) >= 2:
+        with_text += bool(text)
+    if with_text >= 2:
         return None  # numbered lines with their text: `_parse.without_line_numbers` reads those
     first, last = numbers[0], numbers[-1]
     if numbers != list(range(first, last + 1)):

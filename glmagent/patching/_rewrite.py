@@ -56,33 +56,40 @@ def rewrite_hunks(path: str, target: FileText, new_lines: list[str]) -> tuple[li
     return [h for s in parse_diff(text) for h in s.hunks], note
 
 
-def _definition_spans(lines: list[str]) -> list[tuple[str, int, int]] | None:
-    """`(name, first line, end)` (0-based, end exclusive, decorators included) of each top-level function
-    and class, in order; None when the text does not parse."""
+_DEFINITION = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+def _top_level(lines: list[str]) -> list[ast.stmt] | None:
+    """The text's top-level statements; None when it does not parse."""
     try:
-        tree = ast.parse("\n".join(lines))
+        return ast.parse("\n".join(lines)).body
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
+
+
+def _spans(body: list[ast.stmt]) -> list[tuple[str, int, int]]:
+    """`(name, first line, end)` (0-based, end exclusive, decorators included) of each top-level function
+    and class of `body`, in order."""
     return [
         (node.name, min([node.lineno, *(d.lineno for d in node.decorator_list)]) - 1, node.end_lineno or 0)
-        for node in tree.body
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+        for node in body
+        if isinstance(node, _DEFINITION)
     ]
+
+
+def _definition_spans(lines: list[str]) -> list[tuple[str, int, int]] | None:
+    """`_spans` of the text's top-level functions and classes; None when it does not parse."""
+    body = _top_level(lines)
+    return None if body is None else _spans(body)
 
 
 def _only_definitions(lines: list[str]) -> list[tuple[str, int, int]] | None:
     """`_definition_spans` of a text that holds nothing else at top level (a docstring first aside)."""
-    try:
-        body = ast.parse("\n".join(lines)).body
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    body = _top_level(lines)
+    if body is None:
         return None
     docstring = bool(body) and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
-    others = [
-        n
-        for n in body[docstring:]
-        if not isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
-    ]
-    return None if others else _definition_spans(lines)
+    return None if any(not isinstance(n, _DEFINITION) for n in body[docstring:]) else _spans(body)
 
 
 def _definitions_rewritten(path: str, old: list[str], new: list[str]) -> tuple[list[str], str] | None:
