@@ -84,8 +84,9 @@ Rules:
   that changes: "search" holds the file's lines to change, one string per line, copied exactly from the
   file (without the line numbers and " | "); "replace" the lines that replace them. The search lines must
   occur exactly once in the file, indentation included: add a neighbouring line when they are not unique.
-  A short file (up to {rewrite_max} lines) may instead be sent whole: one edit with an empty "search" and the
-  complete new file in "replace", unchanged lines included. A new file: the same form. (A "diff" string of
+  Or one edit with an empty "search" holds in "replace" a whole Python function or class (def line to last
+  line, unchanged lines too): it replaces the one of that name. A short file (up to {rewrite_max} lines) or
+  a new file may be sent whole the same way. (A "diff" string of
   SEARCH/REPLACE blocks or a unified diff is accepted instead of "edits".) Never write placeholders such
   as `... rest unchanged ...`. A change that does not match the file is refused, the file stays unchanged,
   and the refusal shows the file's real lines.

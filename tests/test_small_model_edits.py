@@ -264,6 +264,111 @@ def test_only_a_short_files_stale_refusal_offers_sending_it_whole() -> None:
     assert "send it whole" in messages[0] and "send it whole" not in messages[1]
 
 
+WORDS = b'''import re
+
+
+def word_counts(text):
+    """How often each word occurs in `text`."""
+    counts = {}
+    for word in text.split():
+        counts[word] = counts.get(word, 0) + 1
+    return counts
+
+
+def most_common(text):
+    counts = word_counts(text)
+    return max(counts, key=counts.get) if counts else None
+'''
+WORDS_FIXED = WORDS.replace(b"in text.split()", b"in text.lower().split()")
+WORD_COUNTS_FIXED = (
+    b"def word_counts(text):\n"
+    + WORDS_FIXED.split(b"def word_counts(text):\n")[1].split(b"\n\n\ndef most_common")[0]
+    + b"\n"
+)
+FILLER = b"".join(b"\n\ndef helper_%d(value):\n    return value + %d\n" % (n, n) for n in range(40))
+
+
+def test_a_function_sent_alone_replaces_it_in_a_file_too_long_to_send_whole() -> None:
+    from glmagent.patching import REWRITE_MAX_LINES
+
+    long = WORDS + FILLER
+    assert long.count(b"\n") > REWRITE_MAX_LINES
+
+    result = apply_patch("words.py", long, _whole(WORD_COUNTS_FIXED))
+
+    assert result.content == WORDS_FIXED + FILLER
+
+
+def test_every_function_sent_alone_keeps_the_files_imports() -> None:
+    both = WORDS_FIXED.split(b"import re\n\n\n")[1]
+
+    result = apply_patch("words.py", WORDS, _whole(both))
+
+    assert result.content == WORDS_FIXED
+
+
+CLASS = b"""class Counter:
+    def __init__(self):
+        self.counts = {}
+
+    def add(self, text):
+        for word in text.split():
+            self.counts[word] = self.counts.get(word, 0) + 1
+
+    def total(self):
+        return sum(self.counts.values())
+"""
+CLASS_FIXED = CLASS.replace(b"in text.split()", b"in text.lower().split()")
+ADD_FIXED = (
+    b"    def add(self, text):\n" + CLASS_FIXED.split(b"    def add(self, text):\n")[1].split(b"\n\n")[0]
+)
+
+
+@pytest.mark.parametrize(
+    "sent",
+    [ADD_FIXED + b"\n", b"\n".join(line[4:] for line in ADD_FIXED.split(b"\n")) + b"\n"],
+    ids=["indented as in its class", "without its class's indentation"],
+)
+def test_a_method_sent_alone_replaces_the_method_of_that_name(sent: bytes) -> None:
+    result = apply_patch("counter.py", CLASS, _whole(sent))
+
+    assert result.content == CLASS_FIXED
+    assert "holding only add" in result.hunks[0].notes[-1]
+
+
+def test_a_method_whose_name_the_file_defines_twice_is_not_guessed_at() -> None:
+    twice = CLASS + b"\n\nclass Other:\n    def add(self, text):\n        return text\n"
+
+    refused = _refused("counter.py", twice, _whole(ADD_FIXED + b"\n"))
+
+    assert refused.reason == "new_file_exists"
+
+
+def test_a_stale_edit_aimed_inside_a_function_is_offered_that_function_whole() -> None:
+    # A 1.5B model's edit (the bench's word_case): one invented line, one real line without its indentation.
+    stale = (
+        "<<<<<<< SEARCH\ncounts = word_counts(text):\ncounts[word] = counts.get(word, 0) + 1\n=======\n"
+        "counts = word_counts(text.lower()):\ncounts[word.lower()] = counts.get(word.lower(), 0) + 1\n"
+        ">>>>>>> REPLACE\n"
+    )
+    for content in (WORDS, WORDS + FILLER):
+        message = str(_refused("words.py", content, stale))
+
+        assert "Or send the whole of `word_counts` (lines 4-9) with your change" in message
+        assert "send it whole" not in message
+
+
+def test_a_stale_edit_of_a_file_that_is_not_python_is_offered_no_function() -> None:
+    stale = (
+        "<<<<<<< SEARCH\ncounts = word_counts(text):\ncounts[word] = counts.get(word, 0) + 1\n"
+        "=======\nx\n>>>>>>> REPLACE\n"
+    )
+
+    message = str(_refused("words.txt", WORDS, stale))
+
+    assert "the whole of" not in message and "send it whole" in message
+
+
 def test_search_lines_found_nowhere_are_refused_with_the_lines_they_were_meant_to_be() -> None:
     diff = (
         '<<<<<<< SEARCH\n    """Return the arithmetic mean of values"""\n    return sum(values) / len(vals)\n'

@@ -28,7 +28,7 @@ from glmagent.patching._paths import display_name, header_agrees
 from glmagent.patching._placeholder import placeholder_strength
 from glmagent.patching._report import Opcode, Region, context_view, count_changes, opcodes, unified_diff
 from glmagent.patching._result import HunkReport, PatchResult
-from glmagent.patching._rewrite import REWRITE_MAX_LINES, is_whole_file, rewrite_hunks
+from glmagent.patching._rewrite import REWRITE_MAX_LINES, function_around, is_whole_file, rewrite_hunks
 from glmagent.patching._syntax import check_python_syntax
 from glmagent.patching._text import FileText, decode_file, encode_text
 
@@ -380,8 +380,7 @@ def _modify(path: str, target: FileText, hunks: list[Hunk]) -> PatchResult:
         except HunkFailure as failure:
             failures.append(failure)
     if failures:
-        short = rewrite_note is None and len(target.lines) <= REWRITE_MAX_LINES
-        raise _combined(failures, len(hunks), offer_whole=short)
+        raise _combined(failures, len(hunks), offer=_whole_offer(path, target, failures, rewrite_note))
     placements = _drop_duplicates(placements)
     changing = [p for p in placements if p.hunk.changes]
     result = _assemble(path, target, changing, [p for p in placements if not p.hunk.changes])
@@ -459,9 +458,32 @@ def _check_placeholders(hunks: list[Hunk]) -> None:
             )
 
 
-def _combined(failures: list[HunkFailure], total: int, *, offer_whole: bool = False) -> PatchRejected:
-    """One refusal for every failed hunk; `offer_whole` (a short file) also teaches sending it whole, the
-    form that needs no lines recalled exactly."""
+def _whole_offer(path: str, target: FileText, failures: list[HunkFailure], rewrite_note: str | None) -> str:
+    """For edits whose lines are not the file's: the form that needs no line recalled exactly. The
+    function the edit was aimed at, sent whole (Python), else the whole file when it is short; "" when
+    neither fits or the edit was such a form already."""
+    stale = [f for f in failures if f.reason == "stale_context"]
+    if rewrite_note is not None or not stale:
+        return ""
+    near = stale[0].near
+    around = function_around(path, target.lines, near) if near is not None else None
+    if around is not None:
+        name, first, end = around
+        return (
+            f"\nOr send the whole of `{name}` (lines {first + 1}-{end}) with your change: one edit with an "
+            f"empty `search` list and, as `replace`, the complete new `{name}` from its first line to its "
+            "last (every unchanged line too). It replaces that definition; the rest of the file is kept."
+        )
+    if len(target.lines) <= REWRITE_MAX_LINES:
+        return (
+            "\nOr, as the file is short, send it whole: an empty SEARCH part (an empty `search` list) and "
+            "the complete new file as what replaces it (every unchanged line too)."
+        )
+    return ""
+
+
+def _combined(failures: list[HunkFailure], total: int, *, offer: str = "") -> PatchRejected:
+    """One refusal for every failed hunk, ending with `offer` (see `_whole_offer`)."""
     if len(failures) == 1:
         message = failures[0].message
     else:
@@ -474,11 +496,7 @@ def _combined(failures: list[HunkFailure], total: int, *, offer_whole: bool = Fa
             f"\n(The other {others} hunk{'s' if others != 1 else ''} matched, but nothing was applied: a "
             "diff applies whole or not at all. Resend it with every hunk fixed.)"
         )
-    if offer_whole and any(f.reason == "stale_context" for f in failures):
-        message += (
-            "\nOr, as the file is short, send it whole: an empty SEARCH part (an empty `search` list) and "
-            "the complete new file as what replaces it (every unchanged line too)."
-        )
+    message += offer
     suggestion = failures[0].suggestion if len(failures) == 1 == total else ""
     return PatchRejected(message, reason=failures[0].reason, suggestion=suggestion)
 

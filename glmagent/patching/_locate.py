@@ -30,12 +30,16 @@ _CLOSE_SEARCH_LINES = 5_000  # files up to this size are searched for the line a
 class HunkFailure(Exception):
     """A hunk that cannot be placed: `reason` is a PatchRejected code, the message says what to do."""
 
-    def __init__(self, reason: str, message: str, suggestion: str = "") -> None:
+    def __init__(
+        self, reason: str, message: str, suggestion: str = "", near: tuple[int, int] | None = None
+    ) -> None:
         super().__init__(message)
         self.reason = reason
         self.message = message
         self.suggestion = suggestion
         """A diff the model can send instead (see `Locator._intended`), or ""."""
+        self.near = near
+        """The file lines [start, end) (0-based) the hunk's lines most resemble, when known."""
 
 
 @dataclass(slots=True)
@@ -538,9 +542,10 @@ class Locator:
                 "change nothing: the lines to find (SEARCH, or ' '/'-' lines) must be the file's lines as "
                 "they are now, and only the replacement (REPLACE, or '+' lines) holds the new code."
             )
-        region = self._closest(hunk, loose)
-        if region is not None:
-            lo, hi = region
+        near = self._closest(hunk, loose)
+        if near is not None:
+            lo = max(0, near[0] - 2)
+            hi = min(len(self.lines), near[1] + 2, lo + _MAX_REGION)
             parts.append(
                 f"The closest region of the file is lines {lo + 1}-{hi}:\n" + numbered(self.lines, lo, hi)
             )
@@ -550,7 +555,7 @@ class Locator:
             "Re-read the file and resend the diff with its unchanged and removed lines copied exactly from "
             "it."
         )
-        return HunkFailure("stale_context", "\n".join(parts))
+        return HunkFailure("stale_context", "\n".join(parts), near=near)
 
     def _in_order_with_gaps(self, loose: list[str]) -> tuple[list[int], list[int]] | None:
         """Where the hunk's non-blank lines occur in order in the file with other lines between them (the
@@ -585,7 +590,8 @@ class Locator:
         return f"{line}\n      the file has, at line {where + 1}: {quote(self.lines[where])}"
 
     def _closest(self, hunk: Hunk, loose: list[str]) -> tuple[int, int] | None:
-        """The file window most like the hunk's old side: vote by shared lines, then rank by similarity."""
+        """The file window [start, end) most like the hunk's old side: vote by shared lines, then rank by
+        similarity."""
         votes: Counter[int] = Counter()
         for j, key in enumerate(loose):
             if not key:
@@ -607,9 +613,7 @@ class Locator:
             return ratio, -abs(start - hint)
 
         best = max((s for s, _ in votes.most_common(10)), key=score)
-        lo = max(0, best - 2)
-        hi = min(len(self.lines), best + size + 2, lo + _MAX_REGION)
-        return lo, hi
+        return max(0, best), min(len(self.lines), best + size)
 
 
 def _outcome(p: Placement, lines: list[str]) -> tuple[int, int, tuple[tuple[str, int | str], ...]]:

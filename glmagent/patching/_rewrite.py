@@ -7,15 +7,20 @@ like any other diff. Accepted only when it reads as a revision of this file, nev
 file is short, most of its lines come back, and (Python) every top-level function and class is still
 defined. Placeholders and the syntax check apply as for any diff.
 
-What a small model sends as "the whole file" is often only the function it fixed. Python content that is
-nothing but some of the file's top-level functions and classes (each defined once in the file, each
-keeping most of its lines) is read as those definitions rewritten, and the rest of the file is kept.
+What a small model sends as "the whole file" is often only the function it fixed, and rewriting one
+function it has just been shown is a form it gets right far more often than recalling exact lines; the
+prompt teaches it, and a stale refusal offers it for the function the edit was aimed at. Python content that
+is nothing but some of the file's top-level functions and classes (each defined once in the file, each
+keeping most of its lines), or one method whose name the file defines once, is read as those definitions
+rewritten, and the rest of the file is kept, whatever the file's length.
 """
 
 from __future__ import annotations
 
 import ast
+from collections import Counter
 from difflib import unified_diff
+from textwrap import dedent
 
 from glmagent.errors import PatchRejected
 from glmagent.patching._locate import quote
@@ -37,20 +42,22 @@ def rewrite_hunks(path: str, target: FileText, new_lines: list[str]) -> tuple[li
     """Hunks turning `target` into `new_lines`, and the note to report; PatchRejected when the content is
     not a revision of this file (too long a file, most of its lines or a top-level name gone)."""
     old = target.lines
-    if len(old) > REWRITE_MAX_LINES:
+    python = path.endswith((".py", ".pyi"))
+    merged = _definitions_rewritten(path, old, new_lines) if python else None
+    if merged is not None:
+        new_lines, note = merged
+    elif len(old) > REWRITE_MAX_LINES:
+        alone = " (or, in Python, a whole function alone)" if python else ""
         raise PatchRejected(
             f"An empty SEARCH part sends {path} whole, but the file has {len(old)} lines (at most "
             f"{REWRITE_MAX_LINES} may be sent whole). Change it with SEARCH/REPLACE blocks whose SEARCH "
-            "lines are copied from the file.",
+            f"lines are copied from the file{alone}.",
             reason="new_file_exists",
         )
-    note = _NOTE
-    if path.endswith((".py", ".pyi")):
-        merged = _definitions_rewritten(path, old, new_lines)
-        if merged is not None:
-            new_lines, note = merged
+    else:
+        note = _NOTE
     _check_kept(path, old, new_lines)
-    if path.endswith((".py", ".pyi")):
+    if python:
         _check_names(path, old, new_lines)
     text = "\n".join(unified_diff(old, new_lines, n=3, lineterm=""))
     return [h for s in parse_diff(text) for h in s.hunks], note
@@ -94,17 +101,28 @@ def _only_definitions(lines: list[str]) -> list[tuple[str, int, int]] | None:
 
 def _definitions_rewritten(path: str, old: list[str], new: list[str]) -> tuple[list[str], str] | None:
     """The file with the functions and classes `new` holds put in place of the file's own of those
-    names, when `new` is nothing but some (not all) of the file's top-level definitions, each defined once
-    in the file; with the note to report. Small models send the function they fixed as "the whole file"."""
+    names, when `new` is nothing but some of the file's top-level definitions, each defined once in the
+    file (all of them only when the file holds more, such as imports), or one method (see
+    `_method_rewritten`); with the note to report. Small models send the function they fixed as "the
+    whole file"."""
     sent, spans = _only_definitions(new), _definition_spans(old)
-    if not sent or spans is None:
+    if spans is None:
         return None
+    if sent is None and new and new[0][:1] in (" ", "\t"):
+        new = dedent("\n".join(new)).split("\n")  # a method sent with its class's indentation
+        sent = _only_definitions(new)
+    if not sent:
+        return None
+    if len(sent) == 1 and sent[0][0] not in {name for name, _first, _end in spans}:
+        return _method_rewritten(path, old, new, sent[0])
     own = {name: (first, end) for name, first, end in spans}
     if len(own) != len(spans):
         return None  # a name the file defines twice: which one is meant is unknown
     names = [name for name, _first, _end in sent]
-    if len(set(names)) != len(names) or not set(names) < set(own) or len(set(names)) == len(own):
+    if len(set(names)) != len(names) or not set(names) <= set(own):
         return None
+    if len(names) == len(own) and _only_definitions(old) is not None:
+        return None  # every definition of a file that holds nothing else: the file sent whole
     merged = list(old)
     for name, first, end in sorted(sent, key=lambda d: own[d[0]][0], reverse=True):
         start, stop = own[name]
@@ -116,6 +134,71 @@ def _definitions_rewritten(path: str, old: list[str], new: list[str]) -> tuple[l
         f"{'that definition' if len(names) == 1 else 'those definitions'} rewritten, the rest of the file "
         "kept"
     )
+
+
+def _functions(lines: list[str]) -> list[tuple[str, int, int, int]] | None:
+    """`(name, first line, end, indentation)` of every function and class of the text, nested ones
+    included, in no particular order; None when it does not parse."""
+    try:
+        tree = ast.parse("\n".join(lines))
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    return [
+        (
+            node.name,
+            min([node.lineno, *(d.lineno for d in node.decorator_list)]) - 1,
+            node.end_lineno or 0,
+            node.col_offset,
+        )
+        for node in ast.walk(tree)
+        if isinstance(node, _DEFINITION)
+    ]
+
+
+def _method_rewritten(
+    path: str, old: list[str], new: list[str], sent: tuple[str, int, int]
+) -> tuple[list[str], str] | None:
+    """The file with one method (or nested function) put in place of the one of its name, when the file
+    defines that name exactly once; the sent text is indented as the method is."""
+    name, first, end = sent
+    found = [f for f in _functions(old) or [] if f[0] == name]
+    if len(found) != 1:
+        return None
+    _name, start, stop, column = found[0]
+    pad = old[start][: len(old[start]) - len(old[start].lstrip())] if column else ""
+    body = [pad + line if line.strip() else line for line in new[first:end]]
+    _check_kept(path, old[start:stop], body)
+    merged = [*old[:start], *body, *old[stop:]]
+    return merged, (
+        f"an empty SEARCH part holding only {name}, which the file defines once: read as that definition "
+        "rewritten, the rest of the file kept"
+    )
+
+
+def function_around(path: str, lines: list[str], near: tuple[int, int]) -> tuple[str, int, int] | None:
+    """The innermost function of a Python file holding most of the lines [start, end) (0-based) that a
+    refused edit resembles, as `(name, first line, end)`, when its name is defined once in the file (so
+    that sending it alone replaces it); None otherwise."""
+    if not path.endswith((".py", ".pyi")):
+        return None
+    start, end = near
+    while start < end and not lines[start].strip():
+        start += 1
+    while end > start and not lines[end - 1].strip():
+        end -= 1
+    found = _functions(lines) if end > start else None
+    if not found:
+        return None
+    counts = Counter(name for name, *_ in found)
+    holding = [
+        (stop - first, name, first, stop)
+        for name, first, stop, _column in found
+        if min(stop, end) - max(first, start) > (end - start) // 2
+    ]
+    if not holding:
+        return None
+    _size, name, first, stop = min(holding)
+    return (name, first, stop) if counts[name] == 1 else None
 
 
 def _check_kept(path: str, old: list[str], new: list[str]) -> None:
