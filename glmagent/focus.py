@@ -16,6 +16,7 @@ from pathlib import Path
 
 from glmagent.errors import GlmAgentError
 from glmagent.secrets import Redactor
+from glmagent.tested_code import used_definitions
 from glmagent.testing import is_test_path, locations_in
 from glmagent.tools import files
 from glmagent.workspace import Workspace
@@ -27,6 +28,11 @@ FILE_CAP = 9_000
 MAX_FILES = 6
 #: Files taken from the failing test output at the start.
 MAX_FROM_TESTS = 3
+
+_HEADER_END = "line numbers are not part of the file)"
+"""How the first line of a `read_file` listing ends (before its `:`); what the prompt adds about the file
+goes after it."""
+_LOCKED = "a test file you may not change: the task is done when it passes"
 
 
 class FileView:
@@ -217,9 +223,12 @@ class WorkingSet:
             return False
         return True
 
-    def render(self, read_only: Callable[[str], bool] | None = None) -> list[tuple[str, str]]:
+    def render(
+        self, read_only: Callable[[str], bool] | None = None, failing: str | None = None
+    ) -> list[tuple[str, str]]:
         """`(path, numbered text)` of the files to show now, within the budget, the files `read_only`
-        names last and marked so; each counts as seen."""
+        names last and marked so; each counts as seen. `failing`: the output of a failing test run, whose
+        report points at functions of the code files (`glmagent.tested_code`), named in their headers."""
         shown: list[tuple[str, str]] = []
         room = self.cap
         locked = [p for p in self.paths if read_only is not None and read_only(p)]
@@ -228,12 +237,14 @@ class WorkingSet:
             if text is None:
                 continue
             if path in locked:
-                text = text.replace(
-                    "line numbers are not part of the file):",
-                    "line numbers are not part of the file; a test file you may not change: the task is "
-                    "done when it passes):",
-                    1,
-                )
+                text = text.replace(_HEADER_END, f"{_HEADER_END[:-1]}; {_LOCKED})", 1)
+            elif failing:
+                used = used_definitions(failing, path, self.view.text(path) or "")
+                if used:
+                    listed = ", ".join(d.label() for d in used)
+                    text = text.replace(
+                        _HEADER_END, f"{_HEADER_END[:-1]}; the failing tests use {listed})", 1
+                    )
             if len(text) > min(self.file_cap, room):
                 if room < 1_000:
                     break

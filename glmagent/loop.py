@@ -143,7 +143,9 @@ class FileFocus(Protocol):
 
     def namesake(self, path: str, diff: str | None = None) -> str | None: ...
 
-    def render(self, read_only: Callable[[str], bool] | None = None) -> list[tuple[str, str]]: ...
+    def render(
+        self, read_only: Callable[[str], bool] | None = None, failing: str | None = None
+    ) -> list[tuple[str, str]]: ...
 
     def capture(self, path: str) -> bytes | None: ...
 
@@ -398,7 +400,7 @@ class AgentLoop:
             iteration=iteration,
             max_iterations=task.max_iterations,
             project_map=self.project_map if iteration == 1 else None,
-            files=self.focus.render(self._read_only) if self.focus is not None else (),
+            files=self._files(tests),
             notes=notes,
         )
         shrunk = False
@@ -638,6 +640,13 @@ class AgentLoop:
                 f"test instead{self._code_files()}.",
             )
         return None
+
+    def _files(self, tests: TestOutcome | None) -> list[tuple[str, str]]:
+        """The working set's files for the prompt; a failing run's report names what of them it uses."""
+        if self.focus is None:
+            return []
+        failing = tests.output if tests is not None and not tests.passed else None
+        return self.focus.render(self._read_only, failing)
 
     def _code_files(self) -> str:
         """` (a.py, b.py, under # Files)`: the code files the prompt shows, or nothing."""

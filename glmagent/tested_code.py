@@ -1,0 +1,76 @@
+"""Which functions of a code file the failing tests use, to point a model at them.
+
+A small model shown a failing test and the module under test often edits the test (the file the traceback
+names) or lines of the module that have nothing to do with the failure. The failure report already says
+where to look: the test lines it quotes call the code's functions (`> assert word_counts("…") == …`), and a
+traceback into the code names the line that raised. `used_definitions` turns that into the functions and
+classes of one Python file, with their lines, for the header of the file's listing in the prompt.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+from glmagent.testing import locations_in
+
+MAX_LISTED = 4
+"""Definitions named per file at most: more would point nowhere in particular."""
+
+#: A source line a failure report quotes: pytest shows the failing test's lines indented, the failing one
+#: marked `>` (`E` lines, the error, are not code).
+_QUOTED = re.compile(r"^(?:>|    )\s*(?P<code>\S.*)$", re.MULTILINE)
+_CALLED = re.compile(r"(?<![\w\"'])([A-Za-z_]\w*)\s*\(")
+
+
+@dataclass(frozen=True, slots=True)
+class Definition:
+    """A function or class of the file: its name and its lines, 1-based and inclusive."""
+
+    name: str
+    first: int
+    last: int
+
+    def label(self) -> str:
+        lines = f"line {self.first}" if self.first == self.last else f"lines {self.first}-{self.last}"
+        return f"{self.name} ({lines})"
+
+
+def used_definitions(test_output: str, path: str, text: str) -> list[Definition]:
+    """The functions and classes of the Python file `path` (content `text`) that the failing tests in
+    `test_output` call on the lines the report quotes, or that hold a line a traceback names in this file;
+    in the file's order, at most `MAX_LISTED`, a method left out when its class is named. Nothing for
+    other files, text that does not parse, or a report that names none of them."""
+    if not path.endswith((".py", ".pyi")) or not test_output:
+        return []
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return []
+    defined = [
+        Definition(node.name, _first_line(node), node.end_lineno or node.lineno)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+    ]
+    called = {name for match in _QUOTED.finditer(test_output) for name in _CALLED.findall(match["code"])}
+    raised = [line for where, line in locations_in(test_output) if _same_file(where, path)]
+    used = {d for d in defined if d.name in called}
+    for line in raised:
+        holding = [d for d in defined if d.first <= line <= d.last]
+        if holding:
+            used.add(min(holding, key=lambda d: d.last - d.first))  # the innermost: a method, not its class
+    outer = {d for d in used if not any(o != d and o.first <= d.first and d.last <= o.last for o in used)}
+    return sorted(outer, key=lambda d: d.first)[:MAX_LISTED]
+
+
+def _first_line(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> int:
+    """Where a definition starts: its first decorator, or its `def`/`class` line."""
+    return min([node.lineno, *(d.lineno for d in node.decorator_list)])
+
+
+def _same_file(where: str, path: str) -> bool:
+    """Whether a location's path (relative, or absolute in a traceback) names the project file `path`."""
+    written, wanted = PurePosixPath(where.replace("\\", "/")), PurePosixPath(path)
+    return written.parts[-len(wanted.parts) :] == wanted.parts

@@ -1,0 +1,134 @@
+"""The functions of a code file a failing test report points at, named in the file's header in the prompt."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import plan, run_scripted
+
+from glmagent.tested_code import MAX_LISTED, Definition, used_definitions
+
+WORDS = '''def word_counts(text):
+    """How often each word occurs in `text`."""
+    counts = {}
+    for word in text.split():
+        counts[word] = counts.get(word, 0) + 1
+    return counts
+
+
+def most_common(text):
+    counts = word_counts(text)
+    return max(counts, key=counts.get) if counts else None
+
+
+def unused(text):
+    return text
+'''
+
+# What `python -m pytest -q` printed for the bench's word_case task (long format, as the loop keeps it).
+WORDS_REPORT = """FF.                                                                      [100%]
+=================================== FAILURES ===================================
+____________________________ test_case_insensitive _____________________________
+
+    def test_case_insensitive():
+>       assert word_counts("The cat saw the dog") == {"the": 2, "cat": 1, "saw": 1, "dog": 1}
+E       AssertionError: assert {'The': 1, 'c...'the': 1, ...} == {'the': 2, 'c...: 1, 'dog': 1}
+
+tests/test_words.py:5: AssertionError
+_______________________________ test_most_common _______________________________
+
+    def test_most_common():
+>       assert most_common("Go go GO stop") == "go"
+E       AssertionError: assert 'Go' == 'go'
+
+tests/test_words.py:9: AssertionError
+2 failed, 1 passed
+"""
+
+
+def test_the_functions_the_failing_lines_call_are_named_with_their_lines() -> None:
+    used = used_definitions(WORDS_REPORT, "words.py", WORDS)
+
+    assert used == [Definition("word_counts", 1, 6), Definition("most_common", 9, 11)]
+    assert [d.label() for d in used] == ["word_counts (lines 1-6)", "most_common (lines 9-11)"]
+
+
+def test_a_traceback_into_the_file_names_the_function_holding_the_line() -> None:
+    stats = "def mean(values):\n    total = sum(values)\n    return total / len(values)\n"
+    report = (
+        "    def test_mean_of_nothing():\n>       assert compute([]) == 0.0\n\n"
+        "tests/test_stats.py:4:\n_ _ _ _\n\n    def mean(values):\n        total = sum(values)\n"
+        ">       return total / len(values)\nE       ZeroDivisionError: division by zero\n\n"
+        "/tmp/project/stats.py:3: ZeroDivisionError\n"
+    )
+
+    assert used_definitions(report, "stats.py", stats) == [Definition("mean", 1, 3)]
+    unquoted = report.replace("    def mean(values):\n", "")  # the frame's location alone
+    assert used_definitions(unquoted, "stats.py", stats) == [Definition("mean", 1, 3)]
+    assert used_definitions(unquoted, "other/stats.py", stats) == []  # another folder's stats.py
+
+
+def test_a_class_whose_method_is_used_too_is_named_once() -> None:
+    todo = "class TodoList:\n    def __init__(self, items=[]):\n        self.items = items\n\n"
+    todo += "    def add(self, text):\n        self.items.append(text)\n"
+    report = (
+        "    def test_lists():\n        first = TodoList()\n        first.add('milk')\n>       assert 0\n"
+    )
+
+    assert used_definitions(report, "todo.py", todo) == [Definition("TodoList", 1, 6)]
+
+
+@pytest.mark.parametrize(
+    ("path", "text", "report"),
+    [
+        ("words.js", WORDS, WORDS_REPORT),  # not Python
+        ("words.py", "def word_counts(text:\n", WORDS_REPORT),  # does not parse
+        ("words.py", WORDS, "E       AssertionError: word_counts(x) is wrong\n"),  # an error line, not code
+        ("words.py", WORDS, ""),
+    ],
+    ids=["not python", "unparseable", "only an error line", "no report"],
+)
+def test_nothing_is_named_without_a_python_file_and_quoted_code_calling_it(
+    path: str, text: str, report: str
+) -> None:
+    assert used_definitions(report, path, text) == []
+
+
+def test_at_most_a_few_are_named() -> None:
+    text = "".join(f"def f{n}():\n    return {n}\n\n\n" for n in range(10))
+    report = ">       assert " + " + ".join(f"f{n}()" for n in range(10)) + " == 0\n"
+
+    assert [d.name for d in used_definitions(report, "m.py", text)] == [f"f{n}" for n in range(MAX_LISTED)]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="uses the POSIX backend")
+def test_the_prompt_names_them_in_the_files_header_while_the_tests_fail(tmp_path: Path) -> None:
+    (tmp_path / "words.py").write_text(WORDS, encoding="utf-8")
+    tests = tmp_path / "tests"
+    tests.mkdir()
+    (tests / "test_words.py").write_text(
+        "from words import word_counts\n\n\ndef test_case_insensitive():\n"
+        '    assert word_counts("The the") == {"the": 2}\n',
+        encoding="utf-8",
+    )
+    fixed = {
+        "search": ["    for word in text.split():"],
+        "replace": ["    for word in text.lower().split():"],
+    }
+
+    result, planner, _records = run_scripted(
+        tmp_path,
+        [plan({"tool": "apply_diff", "path": "words.py", "edits": [fixed]})],
+        test_command=f"{shlex.quote(sys.executable)} -m pytest -q -p no:cacheprovider",
+        description="count words case-insensitively",
+    )
+
+    assert result.success
+    first = "\n".join(m.content for m in planner.requests[0] if m.role == "user")
+    assert "## words.py (15 lines; line numbers are not part of the file; the failing tests use " in first
+    assert (
+        "word_counts (lines 1-6)):" in first and "unused" not in first.split("## words.py")[1].split("\n")[0]
+    )
