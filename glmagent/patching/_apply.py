@@ -16,6 +16,7 @@ from glmagent.patching._locate import HunkFailure, Locator, Placement, numbered,
 from glmagent.patching._match import QUOTE_BLIND_TIERS, TIERS, Tier, keyed
 from glmagent.patching._names import check_python_names
 from glmagent.patching._numbered import read_by_line_numbers
+from glmagent.patching._paired import read_as_paired_lines
 from glmagent.patching._parse import (
     Hunk,
     Section,
@@ -71,9 +72,11 @@ def _apply_edits(
         search_lines, replace_lines, note = edit_lines(search, replace, file_keys)
         if note is not None:
             notes.append(f"edit #{number}: {note}")
-        reading = read_by_line_numbers(
-            search_lines, replace_lines, file_lines, file_keys
-        ) or read_as_part_of_a_line(search_lines, replace_lines, file_lines, file_keys)
+        reading = (
+            read_by_line_numbers(search_lines, replace_lines, file_lines, file_keys)
+            or read_as_part_of_a_line(search_lines, replace_lines, file_lines, file_keys)
+            or read_as_paired_lines(search_lines, replace_lines, file_lines)
+        )
         if reading is not None:
             search_lines, replace_lines = reading.search, reading.replace
             notes.append(f"edit #{number}: {reading.note}")
