@@ -158,6 +158,21 @@ def test_several_edits_are_applied_together_or_not_at_all() -> None:
     assert two.content == FIXED.replace(b"The mean.", b"The mean of values.")
 
 
+def test_an_edit_that_changes_nothing_is_left_out_of_the_ones_that_do() -> None:
+    # The live bench's model (word_case) listed lines it kept as an edit of its own beside the two that
+    # fixed the task; those lines were not quite the file's, and the whole apply_diff was refused.
+    kept = (["mean(values)", '"""The mean."""'], ["mean(values)", '"""The mean."""'])
+
+    result = apply_edits("stats.py", STATS, [kept, (SEARCH, REPLACE)])
+
+    assert result.content == FIXED
+    assert (
+        "edit #1 changes nothing (its search and replace lines are the same): left out"
+        in result.hunks[0].notes
+    )
+    assert _refused(STATS, [kept]).reason == "stale_context"  # alone, it is judged as before
+
+
 def test_an_empty_search_sends_a_short_file_whole() -> None:
     whole = FIXED.decode().splitlines()
 

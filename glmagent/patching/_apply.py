@@ -68,7 +68,18 @@ def _apply_edits(
     file_keys = line_keys(file_lines)
     section = Section()
     notes: list[str] = []
+    idle = {n for n, (search, replace) in enumerate(edits, 1) if search and _same_lines(search, replace)}
+    if len(idle) < len(edits):
+        # Small models list lines they keep as an edit of their own beside the ones that change; it changes
+        # nothing, and when its lines are not quite the file's it sank the whole apply_diff.
+        notes += [
+            f"edit #{n} changes nothing (its search and replace lines are the same): left out" for n in idle
+        ]
+    else:
+        idle = set()
     for number, (search, replace) in enumerate(edits, 1):
+        if number in idle:
+            continue
         search_lines, replace_lines, note = edit_lines(search, replace, file_keys)
         if note is not None:
             notes.append(f"edit #{number}: {note}")
@@ -92,6 +103,11 @@ def _apply_edits(
     if notes and result.hunks:
         result.hunks[0].notes[:0] = notes
     return result
+
+
+def _same_lines(search: Sequence[str], replace: Sequence[str]) -> bool:
+    """Whether an edit puts back exactly what it takes out (trailing spaces aside)."""
+    return [line.rstrip() for line in search] == [line.rstrip() for line in replace]
 
 
 def _lines_of(original: bytes | None) -> list[str]:
