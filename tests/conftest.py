@@ -31,6 +31,8 @@ if TYPE_CHECKING:
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 CORPUS = Path(__file__).resolve().parent / "corpus"
+WORDS_MODULE = (REPO_ROOT / "bench" / "live_tasks" / "word_case" / "project" / "words.py").read_bytes()
+"""The live bench's word_case module: tests replay what its model sent for it."""
 
 #: Set once per session (and inherited by xdist workers and subprocesses): the private home in use.
 _SESSION_HOME = "GLMAGENT_TEST_SESSION_HOME"

@@ -8,6 +8,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from conftest import WORDS_MODULE
 
 from glmagent.errors import PatchRejected
 from glmagent.patching import apply_patch
@@ -264,21 +265,7 @@ def test_only_a_short_files_stale_refusal_offers_sending_it_whole() -> None:
     assert "send it whole" in messages[0] and "send it whole" not in messages[1]
 
 
-WORDS = b'''import re
-
-
-def word_counts(text):
-    """How often each word occurs in `text`."""
-    counts = {}
-    for word in text.split():
-        counts[word] = counts.get(word, 0) + 1
-    return counts
-
-
-def most_common(text):
-    counts = word_counts(text)
-    return max(counts, key=counts.get) if counts else None
-'''
+WORDS = b"import re\n\n\n" + WORDS_MODULE
 WORDS_FIXED = WORDS.replace(b"in text.split()", b"in text.lower().split()")
 WORD_COUNTS_FIXED = (
     b"def word_counts(text):\n"

@@ -7,26 +7,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import plan, run_scripted
+from conftest import WORDS_MODULE, plan, run_scripted
 
 from glmagent.tested_code import MAX_LISTED, Definition, used_definitions
 
-WORDS = '''def word_counts(text):
-    """How often each word occurs in `text`."""
-    counts = {}
-    for word in text.split():
-        counts[word] = counts.get(word, 0) + 1
-    return counts
-
-
-def most_common(text):
-    counts = word_counts(text)
-    return max(counts, key=counts.get) if counts else None
-
-
-def unused(text):
-    return text
-'''
+WORDS = WORDS_MODULE.decode() + "\n\ndef unused(text):\n    return text\n"
 
 # What `python -m pytest -q` printed for the bench's word_case task (long format, as the loop keeps it).
 WORDS_REPORT = """FF.                                                                      [100%]

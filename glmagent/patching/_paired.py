@@ -21,6 +21,8 @@ from collections.abc import Sequence
 from itertools import pairwise
 from typing import NamedTuple
 
+from glmagent.patching._indent import leading_ws
+
 _MAX_LEFT_OUT = 6
 """File lines left out between the search lines, in all, at most: further apart, they are not one place."""
 _GUTTER = re.compile(r"^\s*\d+\s*\|(?: ?(.*))?$")
@@ -33,10 +35,6 @@ class PairedEdit(NamedTuple):
     search: list[str]
     replace: list[str]
     note: str
-
-
-def _indent(line: str) -> str:
-    return line[: len(line) - len(line.lstrip())]
 
 
 def _without_gutter(lines: Sequence[str]) -> list[str]:
@@ -75,9 +73,9 @@ def read_as_paired_lines(
         if new.strip() == old.strip():
             continue
         line = file_lines[number]
-        ours = _indent(old)
-        extra = _indent(new)[len(ours) :] if new.startswith(ours) else ""
-        changed[number - first] = _indent(line) + extra + new.strip()
+        ours = leading_ws(old)
+        extra = leading_ws(new)[len(ours) :] if new.startswith(ours) else ""
+        changed[number - first] = leading_ws(line) + extra + new.strip()
     if changed == block:
         return None
     skipped = [n + 1 for n in range(first, last + 1) if n not in at]
