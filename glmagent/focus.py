@@ -16,7 +16,7 @@ from pathlib import Path
 
 from glmagent.errors import GlmAgentError
 from glmagent.secrets import Redactor
-from glmagent.tested_code import used_definitions
+from glmagent.tested_code import Definition, used_definitions
 from glmagent.testing import is_test_path, locations_in
 from glmagent.tools import files
 from glmagent.workspace import Workspace
@@ -239,12 +239,9 @@ class WorkingSet:
             if path in locked:
                 text = text.replace(_HEADER_END, f"{_HEADER_END[:-1]}; {_LOCKED})", 1)
             elif failing:
-                used = used_definitions(failing, path, self.view.text(path) or "")
-                if used:
-                    listed = ", ".join(d.label() for d in used)
-                    text = text.replace(
-                        _HEADER_END, f"{_HEADER_END[:-1]}; the failing tests use {listed})", 1
-                    )
+                said = _pointers(used_definitions(failing, path, self.view.text(path) or ""))
+                if said:
+                    text = text.replace(_HEADER_END, f"{_HEADER_END[:-1]}; {said})", 1)
             if len(text) > min(self.file_cap, room):
                 if room < 1_000:
                     break
@@ -253,6 +250,14 @@ class WorkingSet:
             self.seen.add(path)
             room -= len(text)
         return shown
+
+
+def _pointers(used: list[Definition]) -> str:
+    """What a file's header says of where the failing tests lead in it, or ""."""
+    named = [d.label() for d in used if d.name]
+    lines = [d.label() for d in used if not d.name]
+    said = [f"the failing tests use {', '.join(named)}"] if named else []
+    return "; ".join(said + ([f"the error is raised at {', '.join(lines)}"] if lines else []))
 
 
 def _edits_existing_file(path: str, diff: str) -> bool:

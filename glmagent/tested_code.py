@@ -27,7 +27,8 @@ _CALLED = re.compile(r"(?<![\w\"'])([A-Za-z_]\w*)\s*\(")
 
 @dataclass(frozen=True, slots=True)
 class Definition:
-    """A function or class of the file: its name and its lines, 1-based and inclusive."""
+    """A function or class of the file: its name and its lines, 1-based and inclusive; with no name, a
+    line outside every function and class that a traceback names (an import that fails)."""
 
     name: str
     first: int
@@ -35,14 +36,15 @@ class Definition:
 
     def label(self) -> str:
         lines = f"line {self.first}" if self.first == self.last else f"lines {self.first}-{self.last}"
-        return f"{self.name} ({lines})"
+        return f"{self.name} ({lines})" if self.name else lines
 
 
 def used_definitions(test_output: str, path: str, text: str) -> list[Definition]:
     """The functions and classes of the Python file `path` (content `text`) that the failing tests in
-    `test_output` call on the lines the report quotes, or that hold a line a traceback names in this file;
-    in the file's order, at most `MAX_LISTED`, a method left out when its class is named. Nothing for
-    other files, text that does not parse, or a report that names none of them."""
+    `test_output` call on the lines the report quotes, or that hold a line a traceback names in this file
+    (a line outside them as a `Definition` without a name); in the file's order, at most `MAX_LISTED`, a
+    method left out when its class is named. Nothing for other files, text that does not parse, or a
+    report that names none of them."""
     if not path.endswith((".py", ".pyi")) or not test_output:
         return []
     try:
@@ -59,8 +61,8 @@ def used_definitions(test_output: str, path: str, text: str) -> list[Definition]
     used = {d for d in defined if d.name in called}
     for line in raised:
         holding = [d for d in defined if d.first <= line <= d.last]
-        if holding:
-            used.add(min(holding, key=lambda d: d.last - d.first))  # the innermost: a method, not its class
+        # the innermost: a method, not its class
+        used.add(min(holding, key=lambda d: d.last - d.first) if holding else Definition("", line, line))
     outer = {d for d in used if not any(o != d and o.first <= d.first and d.last <= o.last for o in used)}
     return sorted(outer, key=lambda d: d.first)[:MAX_LISTED]
 

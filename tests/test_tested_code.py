@@ -56,6 +56,20 @@ def test_a_traceback_into_the_file_names_the_function_holding_the_line() -> None
     assert used_definitions(unquoted, "other/stats.py", stats) == []  # another folder's stats.py
 
 
+def test_a_traceback_line_outside_every_function_is_named_by_its_line() -> None:
+    # After a rename the caller's import fails at its first line: no function holds it.
+    checkout = "from shop.pricing import calc_total\n\n\ndef checkout(cart):\n    return calc_total(cart)\n"
+    report = (
+        "tests/test_shop.py:1: in <module>\n    from shop.checkout import checkout\n"
+        "shop/checkout.py:1: in <module>\n    from shop.pricing import calc_total\n"
+        "E   ImportError: cannot import name 'calc_total' from 'shop.pricing'\n"
+    )
+
+    [line] = used_definitions(report, "shop/checkout.py", checkout)
+
+    assert (line.name, line.first, line.label()) == ("", 1, "line 1")
+
+
 def test_a_class_whose_method_is_used_too_is_named_once() -> None:
     todo = "class TodoList:\n    def __init__(self, items=[]):\n        self.items = items\n\n"
     todo += "    def add(self, text):\n        self.items.append(text)\n"
@@ -117,3 +131,29 @@ def test_the_prompt_names_them_in_the_files_header_while_the_tests_fail(tmp_path
     assert (
         "word_counts (lines 1-6)):" in first and "unused" not in first.split("## words.py")[1].split("\n")[0]
     )
+
+
+def test_a_files_header_says_where_the_error_is_raised_and_what_the_tests_use(tmp_path: Path) -> None:
+    from glmagent.focus import FileView, WorkingSet
+    from glmagent.workspace import Workspace
+
+    shop = tmp_path / "shop"
+    shop.mkdir()
+    (shop / "checkout.py").write_text(
+        "from shop.pricing import calc_total\n\n\ndef checkout(cart):\n    return calc_total(cart)\n",
+        encoding="utf-8",
+    )
+    report = (
+        "    def test_checkout():\n>       assert checkout([]) == 0\n\n"
+        "shop/checkout.py:1: in <module>\n    from shop.pricing import calc_total\nE   ImportError: no\n"
+    )
+    files = WorkingSet(FileView(Workspace(tmp_path)))
+    files.add("shop/checkout.py")
+
+    [(_path, text)] = files.render(failing=report)
+    [(_path, passing)] = files.render()
+
+    assert text.splitlines()[0].endswith(
+        "not part of the file; the failing tests use checkout (lines 4-5); the error is raised at line 1):"
+    )
+    assert passing.splitlines()[0].endswith("line numbers are not part of the file):")
