@@ -10,6 +10,7 @@ def test_balance_skips_missing_amounts():
 def test_largest_skips_missing_amounts():
     assert largest(ENTRIES).label == "salary"
     assert largest([Entry("pending", None), Entry("fee", -5.0)]).label == "fee"
+    assert largest([Entry("salary", 2500.0), Entry("pending", None), Entry("rent", -800.0)]).label == "salary"
 
 
 def test_largest_of_nothing():
