@@ -9,12 +9,13 @@ classes of one Python file, with their lines, for the header of the file's listi
 
 from __future__ import annotations
 
-import ast
 import re
-from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from glmagent.python_defs import Definition, definitions
 from glmagent.testing import locations_in
+
+__all__ = ["MAX_LISTED", "Definition", "used_definitions"]
 
 MAX_LISTED = 4
 """Definitions named per file at most: more would point nowhere in particular."""
@@ -25,20 +26,6 @@ _QUOTED = re.compile(r"^(?:>|    )\s*(?P<code>\S.*)$", re.MULTILINE)
 _CALLED = re.compile(r"(?<![\w\"'])([A-Za-z_]\w*)\s*\(")
 
 
-@dataclass(frozen=True, slots=True)
-class Definition:
-    """A function or class of the file: its name and its lines, 1-based and inclusive; with no name, a
-    line outside every function and class that a traceback names (an import that fails)."""
-
-    name: str
-    first: int
-    last: int
-
-    def label(self) -> str:
-        lines = f"line {self.first}" if self.first == self.last else f"lines {self.first}-{self.last}"
-        return f"{self.name} ({lines})" if self.name else lines
-
-
 def used_definitions(test_output: str, path: str, text: str) -> list[Definition]:
     """The functions and classes of the Python file `path` (content `text`) that the failing tests in
     `test_output` call on the lines the report quotes, or that hold a line a traceback names in this file
@@ -47,15 +34,9 @@ def used_definitions(test_output: str, path: str, text: str) -> list[Definition]
     report that names none of them."""
     if not path.endswith((".py", ".pyi")) or not test_output:
         return []
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    defined = definitions(text)
+    if defined is None:
         return []
-    defined = [
-        Definition(node.name, _first_line(node), node.end_lineno or node.lineno)
-        for node in ast.walk(tree)
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
-    ]
     called = {name for match in _QUOTED.finditer(test_output) for name in _CALLED.findall(match["code"])}
     raised = [line for where, line in locations_in(test_output) if _same_file(where, path)]
     used = {d for d in defined if d.name in called}
@@ -65,11 +46,6 @@ def used_definitions(test_output: str, path: str, text: str) -> list[Definition]
         used.add(min(holding, key=lambda d: d.last - d.first) if holding else Definition("", line, line))
     outer = {d for d in used if not any(o != d and o.first <= d.first and d.last <= o.last for o in used)}
     return sorted(outer, key=lambda d: d.first)[:MAX_LISTED]
-
-
-def _first_line(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> int:
-    """Where a definition starts: its first decorator, or its `def`/`class` line."""
-    return min([node.lineno, *(d.lineno for d in node.decorator_list)])
 
 
 def _same_file(where: str, path: str) -> bool:

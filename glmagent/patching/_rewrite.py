@@ -26,6 +26,7 @@ from glmagent.errors import PatchRejected
 from glmagent.patching._locate import quote
 from glmagent.patching._parse import Hunk, parse_diff
 from glmagent.patching._text import FileText
+from glmagent.python_defs import DefinitionNode, definitions, first_line
 
 REWRITE_MAX_LINES = 150
 """Longest file that may be sent whole; a longer one is edited by SEARCH/REPLACE blocks."""
@@ -63,9 +64,6 @@ def rewrite_hunks(path: str, target: FileText, new_lines: list[str]) -> tuple[li
     return [h for s in parse_diff(text) for h in s.hunks], note
 
 
-_DEFINITION = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
-
-
 def _top_level(lines: list[str]) -> list[ast.stmt] | None:
     """The text's top-level statements; None when it does not parse."""
     try:
@@ -78,9 +76,9 @@ def _spans(body: list[ast.stmt]) -> list[tuple[str, int, int]]:
     """`(name, first line, end)` (0-based, end exclusive, decorators included) of each top-level function
     and class of `body`, in order."""
     return [
-        (node.name, min([node.lineno, *(d.lineno for d in node.decorator_list)]) - 1, node.end_lineno or 0)
+        (node.name, first_line(node) - 1, node.end_lineno or 0)
         for node in body
-        if isinstance(node, _DEFINITION)
+        if isinstance(node, DefinitionNode)
     ]
 
 
@@ -96,7 +94,7 @@ def _only_definitions(lines: list[str]) -> list[tuple[str, int, int]] | None:
     if body is None:
         return None
     docstring = bool(body) and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
-    return None if any(not isinstance(n, _DEFINITION) for n in body[docstring:]) else _spans(body)
+    return None if any(not isinstance(n, DefinitionNode) for n in body[docstring:]) else _spans(body)
 
 
 def _definitions_rewritten(path: str, old: list[str], new: list[str]) -> tuple[list[str], str] | None:
@@ -137,22 +135,10 @@ def _definitions_rewritten(path: str, old: list[str], new: list[str]) -> tuple[l
 
 
 def _functions(lines: list[str]) -> list[tuple[str, int, int, int]] | None:
-    """`(name, first line, end, indentation)` of every function and class of the text, nested ones
-    included, in no particular order; None when it does not parse."""
-    try:
-        tree = ast.parse("\n".join(lines))
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
-    return [
-        (
-            node.name,
-            min([node.lineno, *(d.lineno for d in node.decorator_list)]) - 1,
-            node.end_lineno or 0,
-            node.col_offset,
-        )
-        for node in ast.walk(tree)
-        if isinstance(node, _DEFINITION)
-    ]
+    """`(name, first line, end, indentation)` (0-based, end exclusive) of every function and class of the
+    text, nested ones included; None when it does not parse."""
+    found = definitions("\n".join(lines))
+    return None if found is None else [(d.name, d.first - 1, d.last, d.column) for d in found]
 
 
 def _method_rewritten(
