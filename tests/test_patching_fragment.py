@@ -75,3 +75,34 @@ def test_a_whole_line_is_judged_as_written() -> None:
 
     assert result.content is not None and b"    best = entries[0] if entries else None\n" in result.content
     assert not [note for hunk in result.hunks for note in hunk.notes if "part of line" in note]
+
+
+PAGING = b"""def page_count(total, size):
+    if size <= 0:
+        raise ValueError("size must be positive")
+    return total // size - 1
+"""
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        (["return total // size"], ["return total // size - 1"]),  # the live bench's: a suffix added again
+        (["total // size - 1"], ["return total // size - 1"]),  # a prefix added again
+    ],
+    ids=["suffix", "prefix"],
+)
+def test_a_part_whose_line_already_reads_as_the_replacement_is_not_changed_twice(
+    edit: tuple[list[str], list[str]],
+) -> None:
+    # Read as a part, the first would make the line `return total // size - 1 - 1`.
+    with pytest.raises(PatchRejected) as refused:
+        apply_edits("paging.py", PAGING, [edit])
+
+    assert refused.value.reason == "already_applied"
+
+
+def test_a_part_extended_where_the_line_does_not_yet_read_so_is_changed() -> None:
+    result = apply_edits("paging.py", PAGING, [(["return total // size"], ["return -(-total // size)"])])
+
+    assert result.content is not None and b"    return -(-total // size) - 1\n" in result.content

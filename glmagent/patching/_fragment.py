@@ -7,6 +7,10 @@ line, the search line (stripped) is not a whole line of the file but occurs exac
 line, and is long enough to mean something, the edit is read as that line with the part replaced. Only as
 a second reading, after the edit did not match as written; a part that occurs twice, or in no line, is
 left to be refused. The note names the reading, so the model learns that search lines are whole lines.
+
+A line that already reads as the replacement there is not changed again: the live bench's model, shown
+`return total // size - 1`, sent `return total // size` -> `return total // size - 1` (the change it had
+made an iteration before), and reading it as a part made the line `return total // size - 1 - 1`.
 """
 
 from __future__ import annotations
@@ -42,6 +46,9 @@ def read_as_part_of_a_line(
     if len(found) != 1 or found[0][1].count(part) != 1:
         return None
     number, line = found[0]
+    at = line.index(part)
+    if line.startswith(new_part, at) or line.endswith(new_part, 0, at + len(part)):
+        return None  # the line holds the replacement where the part is: already made, not to be made twice
     changed = line.replace(part, new_part, 1)
     note = (
         f"search line {search[0]!r} is part of line {number + 1}, read as that line with the part replaced: "
