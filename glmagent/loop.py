@@ -742,12 +742,19 @@ class AgentLoop:
             )
         changed = observation.status == "ok" and action.tool is ToolName.APPLY_DIFF
         if action.tool is ToolName.RUN and observation.executed:
-            self._ran_command = True
+            # The test command runs after every iteration anyway: the model running it too changes nothing
+            # an undo must account for. (In the live bench that hid five changes that made the tests worse.)
+            self._ran_command = self._ran_command or not self._is_test_command(action.command)
             changed = observation.status == "ok"
             self._guard_tests(action)
         if changed:
             self._edits += 1
         return observation
+
+    def _is_test_command(self, command: str | None) -> bool:
+        """Whether `command` is the task's test command (spacing aside)."""
+        tests = self._baseline_tests
+        return tests is not None and command is not None and command.split() == tests.command.split()
 
     def _guard_tests(self, action: Action) -> None:
         """Put back test files a command changed, unless the task asks for test changes."""

@@ -293,6 +293,42 @@ def test_a_change_that_breaks_a_whole_test_file_is_undone(stats_project: Path) -
     assert "left the tests worse than before" in prompt(planner, 1)
 
 
+@pytest.mark.parametrize(
+    "spelled", [PYTEST, "  " + PYTEST.replace(" -q ", "   -q ") + " "], ids=["as given", "spaced"]
+)
+def test_a_change_is_undone_though_the_model_ran_the_test_command_too(
+    stats_project: Path, spelled: str
+) -> None:
+    # Small models end most replies with a run of the test command; it changes nothing an undo must
+    # account for, as the loop runs the same command after every iteration anyway.
+    _three_tests(stats_project)
+    replies = [
+        plan({"tool": "apply_diff", "path": "stats.py", "diff": WORSE}, {"tool": "run", "command": spelled}),
+        plan(),
+    ]
+
+    _, planner = run_task(stats_project, replies)
+
+    assert (stats_project / "stats.py").read_text() == STATS
+    assert "so they were undone" in prompt(planner, 1)
+
+
+def test_a_change_beside_another_command_is_not_undone(stats_project: Path) -> None:
+    # What another command did is unknown: putting the diffs' files back could leave a state nobody tested.
+    _three_tests(stats_project)
+    other = f"{PYTEST} tests/test_stats.py"
+    replies = [
+        plan({"tool": "apply_diff", "path": "stats.py", "diff": WORSE}, {"tool": "run", "command": other}),
+        plan(),
+    ]
+
+    _, planner = run_task(stats_project, replies)
+
+    assert "    return 0.0\n" in (stats_project / "stats.py").read_text()
+    second = prompt(planner, 1)
+    assert "so they were undone" not in second and "made tests fail that passed before" in second
+
+
 def _three_tests(project: Path) -> None:
     more = (
         "\n\ndef test_mean():\n    assert mean([2, 4]) == 3\n\n\ndef test_one():\n    assert mean([5]) == 5\n"
