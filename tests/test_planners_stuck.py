@@ -161,3 +161,32 @@ def test_the_request_after_a_runaway_asks_for_the_capped_schema_and_the_next_one
     assert replies[0].finish_reason == "repetition"
     schemas = [b["response_format"]["json_schema"]["schema"] for b in server.bodies]
     assert [s["properties"]["actions"].get("maxItems") for s in schemas] == [30, RUNAWAY_MAX_ACTIONS, 30]
+
+
+IDLE_EDIT = {
+    "tool": "apply_diff",
+    "path": "progress.py",
+    "edits": [
+        {"search": ["    return 0 if total == 0 else 0"], "replace": ["    return 0 if total == 0 else 0 "]}
+    ],
+}
+
+
+def test_an_edit_that_changes_no_line_counts_as_a_repeat_at_once() -> None:
+    # progress_clamp in the live bench: the model "changed" the line it had written to itself, twice.
+    assert EditMemory().repeats(_text(READ, IDLE_EDIT, TESTS)) is True
+
+
+@pytest.mark.parametrize(
+    "edits",
+    [
+        [{"search": ["a = 1"], "replace": ["a = 1"]}, {"search": ["b = 1"], "replace": ["b = 2"]}],
+        [{"search": [], "replace": ["def f():", "    return 1"]}],  # a whole function sent alone
+        [{"search": ["a = 1"], "replace": ["a = 1", "b = 2"]}],
+        [],
+    ],
+    ids=["one of two idle", "empty search", "line added", "no edits"],
+)
+def test_an_edit_that_changes_something_is_not_idle(edits: list) -> None:
+    action = {"tool": "apply_diff", "path": "x.py", "edits": edits}
+    assert EditMemory().repeats(_text(action)) is False

@@ -7,6 +7,10 @@ nothing the model wrote changed), so after one the planner samples the next `WAR
 `STUCK_TEMPERATURE` instead (counted again from each repeat), then goes back to the configured temperature.
 The window is several requests, not one: a model sampled warm once and cold again went straight back to
 the edit it had repeated. Reads, test runs and other commands may rightly repeat; only edits count.
+
+An edit whose every search/replace pair keeps its lines as they are is the same signal in another form: the
+model has no change left to offer. In the live bench such a reply came at temperature 0 in four tasks
+(progress_clamp twice), each followed by more of the same.
 """
 
 from __future__ import annotations
@@ -33,9 +37,10 @@ class EditMemory:
 
     def repeats(self, reply_text: str) -> bool:
         """Whether `reply_text` (a planner reply, valid or not) holds an `apply_diff` action identical to
-        one of an earlier reply; its edits are remembered either way."""
-        edits = _edits_in(reply_text)
-        repeated = any(edit in self._seen for edit in edits)
+        one of an earlier reply, or one that changes no line; its edits are remembered either way."""
+        actions = _edits_in(reply_text)
+        edits = [json.dumps(action, sort_keys=True) for action in actions]
+        repeated = any(edit in self._seen for edit in edits) or any(map(_changes_nothing, actions))
         for edit in edits:
             self._seen.pop(edit, None)
             self._seen[edit] = None
@@ -44,8 +49,24 @@ class EditMemory:
         return repeated
 
 
-def _edits_in(reply_text: str) -> list[str]:
-    """The reply's `apply_diff` actions in a canonical form (keys sorted), or none when it is not JSON."""
+def _changes_nothing(action: dict) -> bool:
+    """Whether an `apply_diff` in the edits form gives each of its edits the same lines to search and to put
+    back (trailing spaces aside)."""
+    edits = action.get("edits")
+    if not isinstance(edits, list) or not edits:
+        return False
+    for edit in edits:
+        search = edit.get("search") if isinstance(edit, dict) else None
+        replace = edit.get("replace") if isinstance(edit, dict) else None
+        if not isinstance(search, list) or not isinstance(replace, list) or not search:
+            return False
+        if [str(line).rstrip() for line in search] != [str(line).rstrip() for line in replace]:
+            return False
+    return True
+
+
+def _edits_in(reply_text: str) -> list[dict]:
+    """The reply's `apply_diff` actions, or none when it is not JSON."""
     try:
         reply = json.loads(reply_text)
     except ValueError:
@@ -53,8 +74,4 @@ def _edits_in(reply_text: str) -> list[str]:
     actions = reply.get("actions") if isinstance(reply, dict) else None
     if not isinstance(actions, list):
         return []
-    return [
-        json.dumps(action, sort_keys=True)
-        for action in actions
-        if isinstance(action, dict) and action.get("tool") == "apply_diff"
-    ]
+    return [action for action in actions if isinstance(action, dict) and action.get("tool") == "apply_diff"]
