@@ -177,6 +177,7 @@ class CodingAgent:
             },
             stop=self.stop,
             limits=limits_for(settings),
+            fresh_start_after=settings.fresh_start_after,
         )
         try:
             return loop.run(task)

@@ -47,6 +47,7 @@ ENV_VARS: Mapping[str, str] = {
     "model": "GLMAGENT_MODEL",
     "base_url": "GLMAGENT_BASE_URL",
     "max_iterations": "GLMAGENT_MAX_ITERATIONS",
+    "fresh_start_after": "GLMAGENT_FRESH_START_AFTER",
     "test_command": "GLMAGENT_TEST",
     "shell": "GLMAGENT_SHELL",
     "command_timeout": "GLMAGENT_COMMAND_TIMEOUT",
@@ -99,6 +100,9 @@ class Settings(BaseModel):
     """JSON Lines file of recorded planner replies (provider `replay`)."""
     max_iterations: int = Field(default=5, ge=1, le=100)
     """Plan → act → observe rounds before the loop stops."""
+    fresh_start_after: int = Field(default=2, ge=0, le=100)
+    """Iterations in a row that bring the tests no closer to passing before the next prompt starts afresh
+    (without their history, sampled anew); 0: never."""
     test_command: str | None = None
     """Command the loop runs before iteration 1 and after every iteration that changed something."""
     test_edits: Literal["auto", "allow", "deny"] = "auto"

@@ -17,6 +17,7 @@ from pydantic import BaseModel, Field
 
 from glmagent.contract import Action, InvalidPlannerOutput, PlannerOutput, ToolName, parse_planner_output
 from glmagent.errors import ContentFilteredError, ContextTooLongError, PlannerError
+from glmagent.fresh_start import STALLED_ITERATIONS, ExploringPlanner, FreshStarts
 from glmagent.limits import Limits, ObservationBudget, refused_actions
 from glmagent.observation import Observation
 from glmagent.planners.base import NO_REPLY_LEFT, ChatMessage, Planner, PlannerReply, TokenUsage
@@ -240,8 +241,11 @@ class AgentLoop:
         focus: FileFocus | None = None,
         test_files: TestFileGuard | None = None,
         limits: Limits | None = None,
+        fresh_start_after: int = STALLED_ITERATIONS,
     ) -> None:
         self.planner = planner
+        self.fresh_start_after = fresh_start_after
+        """Iterations in a row without progress before the next prompt starts afresh (0: never)."""
         self.limits = limits or Limits()
         """Actions run per reply and observation text kept per iteration (`glmagent.limits`)."""
         self.executor = executor
@@ -279,6 +283,9 @@ class AgentLoop:
         self._undo: dict[str, bytes | None] = {}  # files this iteration's diffs changed, as they were before
         self._undone = UndoneChanges()  # what undone changes made of their file: not to be made again
         self._ran_command = False
+        self._fresh = FreshStarts(
+            self.fresh_start_after
+        )  # when the next prompt leaves the stalled history out
         self._baseline_tests: TestOutcome | None = None
         self._tests_editable = (
             task.test_edits if task.test_edits is not None else task_allows_test_changes(task.description)
@@ -295,7 +302,7 @@ class AgentLoop:
             **self.start_details,
         )
         self._number = self.memory.next_iteration_number()
-        first = self._number
+        first = self._first = self._number
         self._last = first + task.max_iterations - 1  # the highest number this run may reach
         iterations = 0
         clean_iterations = 0  # iterations in which every action succeeded
@@ -306,13 +313,18 @@ class AgentLoop:
             if self.tests is not None:
                 latest_tests = self._run_tests("baseline")
                 baseline_passed = latest_tests.passed
+                self._fresh.baseline(latest_tests)
                 if self.focus is not None and not latest_tests.passed:
                     self.focus.start_from(latest_tests.output)
             last: LastIteration | None = None
             for _ in range(task.max_iterations):
                 iterations += 1
+                fresh = self._fresh.due(latest_tests)
+                if fresh:
+                    self._start_afresh()
+                    last = None
                 try:
-                    output = self._plan(task, iterations, last, latest_tests)
+                    output = self._plan(task, iterations, last, latest_tests, fresh=fresh)
                 except _SkipIteration:
                     last = None
                     self._close_iteration()
@@ -325,14 +337,17 @@ class AgentLoop:
                 self._undo, self._ran_command = {}, False
                 observations = self._act(output.actions)
                 clean_iterations += all(o.status == "ok" for o in observations)
+                tested: TestOutcome | None = None
                 if self.tests is not None and _changed_something(output.actions, observations):
                     before = latest_tests
-                    latest_tests = self._run_tests(f"after iteration {self._number}")
+                    latest_tests = tested = self._run_tests(f"after iteration {self._number}")
                     if self._made_worse(before, latest_tests):
                         assert before is not None
                         latest_tests = self._undo_iteration(before, latest_tests)
+                        tested = None  # undone: the files are as they were, no closer to passing
                     else:
                         self._note_regressions(before, latest_tests)
+                self._fresh.observe(tested)
                 last = LastIteration(number=self._number, observations=observations)
                 self._close_iteration()
                 if baseline_passed is False and latest_tests is not None and latest_tests.passed:
@@ -387,19 +402,45 @@ class AgentLoop:
         self.memory.finish_run(**result.model_dump(mode="json", exclude={"summary"}))
         return result
 
+    def _start_afresh(self) -> None:
+        """Record and announce a fresh start (`glmagent.fresh_start`), and ask the planner to sample anew."""
+        stalled = self._fresh.stalled
+        self._fresh.started()
+        self._notes = []  # they are about the history the fresh prompt leaves out
+        if isinstance(self.planner, ExploringPlanner):
+            self.planner.explore()
+        self._lines.append(
+            f"Started afresh: {stalled} iterations in a row brought the tests no closer to passing, so this "
+            "prompt leaves their results out"
+        )
+        self.memory.record("fresh_start", iteration=self._number, stalled=stalled)
+
     def _plan(
-        self, task: Task, iteration: int, last: LastIteration | None, tests: TestOutcome | None
+        self,
+        task: Task,
+        iteration: int,
+        last: LastIteration | None,
+        tests: TestOutcome | None,
+        *,
+        fresh: bool = False,
     ) -> PlannerOutput:
         notes, self._notes = self._notes, []
+        summary = self.memory.load_summary()
+        if fresh:
+            summary = (
+                f"Iterations {self._first}-{self._number - 1} did not make the tests pass; this one starts "
+                "afresh. The latest test run and the files as they are now are below: read them anew and "
+                "make the fix."
+            )
         messages = self.context.build(
             task=task.description,
             test_command=task.test_command,
-            memory_summary=self.memory.load_summary(),
+            memory_summary=summary,
             last=last,
             tests=tests,
             iteration=iteration,
             max_iterations=task.max_iterations,
-            project_map=self.project_map if iteration == 1 else None,
+            project_map=self.project_map if iteration == 1 or fresh else None,
             files=self._files(tests),
             notes=notes,
         )

@@ -57,10 +57,15 @@ def plan(*actions: dict, thought: str = "working on it") -> dict:
 
 
 def run_task(
-    project: Path, replies: Sequence[object], description: str = "mean([]) should return 0.0"
+    project: Path,
+    replies: Sequence[object],
+    description: str = "mean([]) should return 0.0",
+    *,
+    fresh_start_after: int = 2,
 ) -> tuple[TaskResult, ScriptedPlanner]:
     planner = ScriptedPlanner(replies)  # type: ignore[arg-type]
-    agent = CodingAgent(planner=planner, settings=Settings(provider="replay", shell="posix", sandbox="none"))
+    settings = Settings(provider="replay", shell="posix", sandbox="none", fresh_start_after=fresh_start_after)
+    agent = CodingAgent(planner=planner, settings=settings)
     task = CodingAgent.create_task(
         description=description, working_directory=project, test_command=PYTEST, task_id="t", max_iterations=4
     )
@@ -112,7 +117,8 @@ def test_a_diff_to_a_test_file_is_refused_when_the_task_does_not_ask_for_it(stat
 
 def test_a_test_file_diff_sent_again_is_told_to_change_the_code(stats_project: Path) -> None:
     weaken = {"tool": "apply_diff", "path": "tests/test_stats.py", "diff": WEAKEN_TEST}
-    _, planner = run_task(stats_project, [plan(weaken), plan(weaken), plan()])
+    # The refusal under test comes after two stalled iterations: without fresh starts, which leave it out.
+    _, planner = run_task(stats_project, [plan(weaken), plan(weaken), plan()], fresh_start_after=0)
 
     again = prompt(planner, 2)
     assert "the same action as in iteration 1" in again
@@ -165,7 +171,8 @@ def test_a_failed_action_is_not_run_again_until_something_changed(stats_project:
         plan(),
     ]
 
-    _, planner = run_task(stats_project, replies)
+    # The refusal under test comes after two stalled iterations: without fresh starts, which leave it out.
+    _, planner = run_task(stats_project, replies, fresh_start_after=0)
 
     runs = [a for a in actions(stats_project) if a["action"]["tool"] == "run"]
     assert [r["details"].get("refused_by") for r in runs] == [None, "loop", None]
@@ -349,7 +356,8 @@ def test_an_undone_change_made_again_in_other_words_is_refused_and_the_file_kept
         plan({"tool": "apply_diff", "path": "stats.py", "diff": FIX}),
     ]
 
-    result, planner = run_task(stats_project, replies)
+    # The refusal under test comes after two stalled iterations: without fresh starts, which leave it out.
+    result, planner = run_task(stats_project, replies, fresh_start_after=0)
 
     first, second, third = actions(stats_project)
     assert first["status"] == "ok" and third["status"] == "ok" and result.success
@@ -439,7 +447,8 @@ def test_a_swapped_diff_sent_again_is_answered_with_the_diff_it_meant_which_then
     edit = {"tool": "apply_diff", "path": "stats.py", "diff": swapped}
     replies = [plan(edit), plan(edit), plan({"tool": "apply_diff", "path": "stats.py", "diff": FIX})]
 
-    result, planner = run_task(stats_project, replies)
+    # The refusal under test comes after two stalled iterations: without fresh starts, which leave it out.
+    result, planner = run_task(stats_project, replies, fresh_start_after=0)
 
     first, again = actions(stats_project)[:2]
     assert first["details"]["reason"] == "already_applied" and first["details"]["suggested_diff"]

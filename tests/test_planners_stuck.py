@@ -116,6 +116,20 @@ def test_a_repeat_while_warm_counts_the_window_again() -> None:
     assert [b["temperature"] for b in server.bodies] == [0.0, 0.0, S, S, S, S, S, 0.0]
 
 
+def test_asked_to_explore_the_next_requests_sample_warmer() -> None:
+    # The loop's fresh start (glmagent.fresh_start): at temperature 0 a prompt like the first brings the
+    # first reply again.
+    server = _Server([_text(TESTS)] * 5)
+    planner = mock_planner(server)
+    planner.plan(ASK)
+    planner.explore()
+    for _ in range(4):
+        planner.plan(ASK)
+
+    S = STUCK_TEMPERATURE
+    assert [b["temperature"] for b in server.bodies] == [0.0, S, S, S, 0.0]
+
+
 def test_a_configured_temperature_above_the_stuck_one_is_kept() -> None:
     server = _Server([_text(EDIT), _text(EDIT), _text(TESTS)])
     planner = mock_planner(server, temperature=1.0)

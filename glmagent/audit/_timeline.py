@@ -53,6 +53,9 @@ def build_timeline(run: Run) -> Timeline:
             )
         elif event in ("context_shrunk", "planner_filtered"):
             steps.append(Step("note", iteration, {"event": event, "text": str(record.get("error", ""))}))
+        elif event == "fresh_start":
+            text = f"started afresh after {record.get('stalled')} iterations without progress"
+            steps.append(Step("note", iteration, {"event": event, "text": text}))
     summaries = [str(r.get("summary", "")) for r in run.events("iteration_summary")]
     return Timeline(run=run, steps=steps, summaries=summaries)
 

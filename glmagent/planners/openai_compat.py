@@ -262,6 +262,11 @@ class OpenAICompatiblePlanner:
 
     # -- public API --------------------------------------------------------------------------------------
 
+    def explore(self) -> None:
+        """Sample the next requests warm, as after a repeated edit (`glmagent.fresh_start`): the loop
+        starts afresh, and at the configured temperature 0 the model would write its first reply again."""
+        self._warm_left = WARM_REQUESTS
+
     def plan(self, messages: Sequence[ChatMessage]) -> PlannerReply:
         """Send the conversation and return the model's reply.
 
