@@ -56,11 +56,11 @@ def test_lines_written_without_their_indentation_keep_the_files() -> None:
 @pytest.mark.parametrize(
     ("content", "search", "replace"),
     [
-        # a line that recurs: which one is meant is unknown
+        # lines that recur: two places fit them
         (
-            WORDS + b"\n\ndef other(text):\n    counts = {}\n    return counts\n",
-            ["def word_counts(text):", "    counts = {}", "    for word in text.split():"],
-            ["def word_counts(text):", "    counts = {}", "    for word in text.lower().split():"],
+            WORDS + b"\n\ndef other(text):\n    counts = {}\n    x = 1\n    return counts\n",
+            ["    counts = {}", "    return counts"],
+            ["    counts = {}", "    return dict(counts)"],
         ),
         # out of order
         (
@@ -87,7 +87,7 @@ def test_lines_written_without_their_indentation_keep_the_files() -> None:
             ["def word_counts(text):", "    counts = {}"],
         ),
     ],
-    ids=["recurring line", "out of order", "line added", "far apart", "invented line"],
+    ids=["recurring lines", "out of order", "line added", "far apart", "invented line"],
 )
 def test_anything_less_clear_is_refused_as_before(
     content: bytes, search: list[str], replace: list[str]
@@ -106,3 +106,96 @@ def test_consecutive_lines_are_applied_as_written_with_no_note() -> None:
 
     assert result.content == WORDS.replace(b"in text.split()", b"in text.lower().split()")
     assert not any("left out" in note for hunk in result.hunks for note in hunk.notes)
+
+
+LEDGER = b'''def balance(entries):
+    """Sum of all amounts."""
+    total = 0.0
+    for entry in entries:
+        total += entry.amount
+    return total
+
+
+def largest(entries):
+    """The entry with the largest amount, or None when there is none."""
+    best = None
+    for entry in entries:
+        if best is None or entry.amount > best.amount:
+            best = entry
+    return best
+'''
+BALANCE = [
+    "def balance(entries):",
+    "    total = 0.0",
+    "    for entry in entries:",
+    "        total += entry.amount",
+]
+
+
+def test_a_line_added_between_neighbours_of_the_file_is_placed_there() -> None:
+    # The live bench's model (ledger_none, a first reply sampled warm): the docstring left out, one line
+    # added, one changed; `for entry in entries:` recurs in the file, placed by the lines around it.
+    replace = [
+        "def balance(entries):",
+        "    total = 0.0",
+        "    filtered_entries = [entry for entry in entries if entry.amount is not None]",
+        "    for entry in filtered_entries:",
+        "        total += entry.amount",
+    ]
+
+    result = apply_edits("ledger.py", LEDGER, [(BALANCE, replace)])
+
+    assert result.content == LEDGER.replace(
+        b"    total = 0.0\n    for entry in entries:\n",
+        b"    total = 0.0\n    filtered_entries = [entry for entry in entries if entry.amount is not None]\n"
+        b"    for entry in filtered_entries:\n",
+    )
+    assert "read as the lines they list changed as the replace lines change them" in result.hunks[0].notes[0]
+
+
+def test_lines_added_after_the_last_listed_line_go_there() -> None:
+    replace = [*BALANCE, "        if total < 0:", "            total = 0.0"]
+
+    result = apply_edits("ledger.py", LEDGER, [(BALANCE, replace)])
+
+    assert result.content == LEDGER.replace(
+        b"        total += entry.amount\n",
+        b"        total += entry.amount\n        if total < 0:\n            total = 0.0\n",
+    )
+
+
+def test_a_listed_line_taken_out_goes_and_the_left_out_lines_stay() -> None:
+    content = b'def f(x):\n    """Doc."""\n    print("debug", x)\n    y = x + 1\n    return y\n'
+    search = ["def f(x):", '    print("debug", x)', "    y = x + 1"]
+
+    result = apply_edits("f.py", content, [(search, ["def f(x):", "    y = x + 1"])])
+
+    assert result.content == b'def f(x):\n    """Doc."""\n    y = x + 1\n    return y\n'
+
+
+def test_lines_written_deeper_are_added_at_the_files_depth() -> None:
+    search = ["    " + line for line in BALANCE]  # as if inside a class
+    replace = [*search[:2], "        if not entries:", "            return total", *search[2:]]
+
+    result = apply_edits("ledger.py", LEDGER, [(search, replace)])
+
+    assert result.content is not None
+    expected = b"    total = 0.0\n    if not entries:\n        return total\n    for entry in entries:\n"
+    assert expected in result.content
+
+
+@pytest.mark.parametrize(
+    "replace",
+    [
+        # added between the `def` and `total = 0.0`, where the docstring was left out: before it or after?
+        ["def balance(entries):", "    entries = list(entries)", *BALANCE[1:]],
+        # `def` and `total = 0.0` replaced together by other lines: the docstring between them, kept where?
+        ["def balance(entries, start=0.0):", "    total = start", "    x = 1", *BALANCE[2:]],
+    ],
+    ids=["added beside a left-out line", "replaced across a left-out line"],
+)
+def test_lines_whose_place_beside_a_left_out_line_is_unclear_are_refused(replace: list[str]) -> None:
+    with pytest.raises(PatchRejected) as refused:
+        apply_edits("ledger.py", LEDGER, [(BALANCE, replace)])
+
+    assert refused.value.reason == "stale_context"
