@@ -100,11 +100,11 @@ class Settings(BaseModel):
     """JSON Lines file of recorded planner replies (provider `replay`)."""
     max_iterations: int = Field(default=5, ge=1, le=100)
     """Plan → act → observe rounds before the loop stops."""
+    test_command: str | None = None
+    """Command the loop runs before iteration 1 and after every iteration that changed something."""
     fresh_start_after: int = Field(default=2, ge=0, le=100)
     """Iterations in a row that bring the tests no closer to passing before the next prompt starts afresh
     (without their history, sampled anew); 0: never."""
-    test_command: str | None = None
-    """Command the loop runs before iteration 1 and after every iteration that changed something."""
     test_edits: Literal["auto", "allow", "deny"] = "auto"
     """May the model change test files? `auto`: only if the task asks for test changes ("add a test for")."""
     shell: Literal["auto", "posix", "powershell"] = "auto"
