@@ -10,9 +10,12 @@ tasks that no run of the whole loop had fixed (see the README's live-run section
 So after `STALLED_ITERATIONS` iterations in a row that brought the tests no closer to passing, the loop
 asks again the way it asked first: the task, the latest test run and the files as they are now, without
 the last iteration's results and notes, with the earlier iterations summed up in one line, sampled warm
-where the planner can (`ExploringPlanner`). Files stay as they are: a change that left the tests worse was
-undone already, so what is there is the best state the run has reached. The guards against repeats stay:
-an edit refused before, or one remaking an undone change, is refused again.
+where the planner can (`ExploringPlanner`). The files the model's edits changed since the run's best test
+result go back to what they held then (the start, or the last iteration that brought the tests closer to
+passing): a first reply is tried on the code it was written for, not on the leftovers of stalled attempts
+(the live bench's model, starting afresh, added an unused `default=0.0` parameter, and its next attempt
+built on it). Not when a command other than the test command ran since: what it changed is unknown. The
+guards against repeats stay: an edit refused before, or one remaking an undone change, is refused again.
 """
 
 from __future__ import annotations
@@ -39,24 +42,40 @@ def _score(tests: TestOutcome) -> tuple[int, int, int]:
 
 
 class FreshStarts:
-    """Counts the iterations that brought the tests no closer to passing, and says when to start afresh."""
+    """Counts the iterations that brought the tests no closer to passing, says when to start afresh, and
+    keeps what the files the model changed since the best test result held then."""
 
     def __init__(self, after: int = STALLED_ITERATIONS) -> None:
         self.after = after
         """Stalled iterations in a row that make a fresh start due (0: never)."""
         self.stalled = 0
         """Iterations in a row, since the last fresh start, that did not improve on the best test run."""
-        self._best: tuple[int, int, int] | None = None
+        self.best: TestOutcome | None = None
+        """The best test run so far (the earliest of equals), or None before the baseline."""
+        self.best_iteration: int | None = None
+        """The iteration after which `best` ran (None: the baseline)."""
+        self._score: tuple[int, int, int] | None = None
+        self._since_best: dict[str, bytes | None] = {}
+        self._unknown_changes = False
 
     def baseline(self, tests: TestOutcome) -> None:
         """The test run before the first iteration: what progress is measured against."""
-        self._best = _score(tests)
+        self.best, self._score = tests, _score(tests)
 
-    def observe(self, tests: TestOutcome | None) -> None:
-        """An iteration ended with `tests` (None: nothing changed, so the tests were not run again)."""
+    def changed(self, before: dict[str, bytes | None], ran_other_command: bool) -> None:
+        """An iteration's edits changed these files (their content before it), and maybe a command ran whose
+        changes are unknown."""
+        for path, data in before.items():
+            self._since_best.setdefault(path, data)
+        self._unknown_changes = self._unknown_changes or ran_other_command
+
+    def observe(self, iteration: int, tests: TestOutcome | None) -> None:
+        """Iteration `iteration` ended with `tests` (None: nothing changed, or the change was undone)."""
         score = None if tests is None else _score(tests)
-        if score is not None and (self._best is None or score > self._best):
-            self._best, self.stalled = score, 0
+        if tests is not None and score is not None and (self._score is None or score > self._score):
+            self.best, self._score, self.best_iteration = tests, score, iteration
+            self._since_best, self._unknown_changes = {}, False
+            self.stalled = 0
         else:
             self.stalled += 1
 
@@ -65,6 +84,15 @@ class FreshStarts:
         iterations."""
         return bool(self.after) and tests is not None and not tests.passed and self.stalled >= self.after
 
+    def to_put_back(self) -> dict[str, bytes | None]:
+        """The files to write back for a fresh start, with what they held at the best test run (None: they
+        did not exist); empty when nothing changed or a command may have changed files unseen."""
+        return {} if self._unknown_changes else dict(self._since_best)
+
     def started(self) -> None:
         """A fresh start was given: count stalled iterations from it."""
         self.stalled = 0
+
+    def put_back(self) -> None:
+        """The files `to_put_back` named hold what they held at the best test run again."""
+        self._since_best = {}

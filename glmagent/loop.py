@@ -283,9 +283,9 @@ class AgentLoop:
         self._undo: dict[str, bytes | None] = {}  # files this iteration's diffs changed, as they were before
         self._undone = UndoneChanges()  # what undone changes made of their file: not to be made again
         self._ran_command = False
-        self._fresh = FreshStarts(
-            self.fresh_start_after
-        )  # when the next prompt leaves the stalled history out
+        # When the next prompt leaves the stalled history out, and the test run it puts the files back to.
+        self._fresh = FreshStarts(self.fresh_start_after)
+        self._fresh_where: str | None = None
         self._baseline_tests: TestOutcome | None = None
         self._tests_editable = (
             task.test_edits if task.test_edits is not None else task_allows_test_changes(task.description)
@@ -321,7 +321,7 @@ class AgentLoop:
                 iterations += 1
                 fresh = self._fresh.due(latest_tests)
                 if fresh:
-                    self._start_afresh()
+                    latest_tests = self._start_afresh(latest_tests)
                     last = None
                 try:
                     output = self._plan(task, iterations, last, latest_tests, fresh=fresh)
@@ -347,7 +347,8 @@ class AgentLoop:
                         tested = None  # undone: the files are as they were, no closer to passing
                     else:
                         self._note_regressions(before, latest_tests)
-                self._fresh.observe(tested)
+                self._fresh.changed(self._undo, self._ran_command)
+                self._fresh.observe(self._number, tested)
                 last = LastIteration(number=self._number, observations=observations)
                 self._close_iteration()
                 if baseline_passed is False and latest_tests is not None and latest_tests.passed:
@@ -402,18 +403,33 @@ class AgentLoop:
         self.memory.finish_run(**result.model_dump(mode="json", exclude={"summary"}))
         return result
 
-    def _start_afresh(self) -> None:
-        """Record and announce a fresh start (`glmagent.fresh_start`), and ask the planner to sample anew."""
+    def _start_afresh(self, tests: TestOutcome | None) -> TestOutcome | None:
+        """Record and announce a fresh start (`glmagent.fresh_start`): put the files the stalled iterations
+        changed back as they were at the best test run, and ask the planner to sample anew. Returns the test
+        outcome that holds for the files as they now are."""
         stalled = self._fresh.stalled
         self._fresh.started()
         self._notes = []  # they are about the history the fresh prompt leaves out
         if isinstance(self.planner, ExploringPlanner):
             self.planner.explore()
+        back = self._fresh.to_put_back()
+        restored: list[str] = []
+        self._fresh_where = None
+        if back and self.focus is not None:
+            restored = [path for path, data in back.items() if self.focus.put_back(path, data)]
+            if len(restored) == len(back) and self._fresh.best is not None:
+                self._fresh.put_back()
+                self._edits += 1  # a refused action may succeed on the files as they are again
+                tests = self._fresh.best
+                number = self._fresh.best_iteration
+                self._fresh_where = "at the start" if number is None else f"after iteration {number}"
         self._lines.append(
             f"Started afresh: {stalled} iterations in a row brought the tests no closer to passing, so this "
             "prompt leaves their results out"
+            + (f"; {', '.join(restored)} put back as {self._fresh_where}" if self._fresh_where else "")
         )
-        self.memory.record("fresh_start", iteration=self._number, stalled=stalled)
+        self.memory.record("fresh_start", iteration=self._number, stalled=stalled, put_back=restored)
+        return tests
 
     def _plan(
         self,
@@ -427,10 +443,15 @@ class AgentLoop:
         notes, self._notes = self._notes, []
         summary = self.memory.load_summary()
         if fresh:
+            back = (
+                f" The files they changed are as they were {self._fresh_where} again."
+                if self._fresh_where
+                else ""
+            )
             summary = (
                 f"Iterations {self._first}-{self._number - 1} did not make the tests pass; this one starts "
-                "afresh. The latest test run and the files as they are now are below: read them anew and "
-                "make the fix."
+                f"afresh.{back} The latest test run and the files as they are now are below: read them anew "
+                "and make the fix."
             )
         messages = self.context.build(
             task=task.description,

@@ -154,6 +154,55 @@ def test_a_planner_without_explore_still_gets_the_fresh_prompt(calc: Path) -> No
     assert "this one starts afresh" in user_prompt(planner, 2)
 
 
+NEUTRAL = {
+    "tool": "apply_diff",
+    "path": "calc.py",
+    "edits": [{"search": ["def half(n):"], "replace": ["def half(n, unused=0):"]}],
+}
+
+
+def test_changes_of_the_stalled_iterations_are_taken_out_at_a_fresh_start(calc: Path) -> None:
+    # A change that neither helps nor harms stays through the stalled iterations, then goes: the fresh
+    # attempt starts from the code as it was at the best test run (here the start).
+    planner = ExploringScripted([plan(NEUTRAL), plan(STALE), plan(FIX)])
+
+    result = run_task(calc, planner)
+
+    assert "def half(n, unused=0):" in user_prompt(planner, 1)
+    third = user_prompt(planner, 2)
+    assert "The files they changed are as they were at the start again." in third
+    assert "1 | def half(n):\n" in third
+    assert result.success and (calc / "calc.py").read_text() == CALC.replace("n * 3 + 1", "n * 2")
+    assert records(calc, "fresh_start")[0]["put_back"] == ["calc.py"]
+    assert "calc.py put back as at the start" in result.summary
+
+
+def test_a_change_that_got_closer_stays_at_a_fresh_start(calc: Path) -> None:
+    closer = {
+        "tool": "apply_diff",
+        "path": "calc.py",
+        "edits": [{"search": ["    return n * 3 + 1"], "replace": ["    return n * 3"]}],
+    }
+    planner = ExploringScripted([plan(closer), plan(NEUTRAL), plan(STALE), plan()])
+
+    run_task(calc, planner, iterations=4)
+
+    fourth = user_prompt(planner, 3)
+    assert "as they were after iteration 1 again" in fourth
+    assert (calc / "calc.py").read_text() == CALC.replace("n * 3 + 1", "n * 3")
+
+
+def test_nothing_is_put_back_after_a_command_that_may_have_changed_files(calc: Path) -> None:
+    touch = {"tool": "run", "command": "python3 -c pass"}
+    planner = ExploringScripted([plan(NEUTRAL, touch), plan(STALE), plan()])
+
+    run_task(calc, planner, iterations=3)
+
+    assert "starts afresh" in user_prompt(planner, 2) and "as they were" not in user_prompt(planner, 2)
+    assert "def half(n, unused=0):" in (calc / "calc.py").read_text()
+    assert records(calc, "fresh_start")[0]["put_back"] == []
+
+
 def test_fresh_starts_can_be_turned_off(calc: Path) -> None:
     planner = ExploringScripted([plan(STALE), plan({"tool": "read_file", "path": "calc.py"}), plan(FIX)])
 
@@ -181,14 +230,14 @@ def test_progress_is_fewer_failing_tests_then_more_passing_ones() -> None:
     fresh = FreshStarts(after=2)
     fresh.baseline(two)
 
-    fresh.observe(one)
-    assert fresh.stalled == 0
-    fresh.observe(two)  # worse than the best so far
-    fresh.observe(one)  # as good as the best, not better
-    assert fresh.stalled == 2 and fresh.due(one)
+    fresh.observe(1, one)
+    assert fresh.stalled == 0 and fresh.best is one and fresh.best_iteration == 1
+    fresh.observe(2, two)  # worse than the best so far
+    fresh.observe(3, _outcome(False, "FAILED t.py::b\n1 failed, 2 passed in 0.1s"))  # as good, not better
+    assert fresh.stalled == 2 and fresh.due(one) and fresh.best is one
     assert not fresh.due(_outcome(True, "3 passed in 0.1s")) and not fresh.due(None)
 
     fresh.started()
     assert fresh.stalled == 0 and not fresh.due(one)
-    fresh.observe(None)  # nothing changed
+    fresh.observe(4, None)  # nothing changed
     assert fresh.stalled == 1
