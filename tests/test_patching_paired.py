@@ -6,6 +6,7 @@ the fix, refused as stale because the lines it listed are not consecutive in the
 from __future__ import annotations
 
 import pytest
+from conftest import REPO_ROOT
 
 from glmagent.errors import PatchRejected
 from glmagent.patching import apply_edits
@@ -108,22 +109,8 @@ def test_consecutive_lines_are_applied_as_written_with_no_note() -> None:
     assert not any("left out" in note for hunk in result.hunks for note in hunk.notes)
 
 
-LEDGER = b'''def balance(entries):
-    """Sum of all amounts."""
-    total = 0.0
-    for entry in entries:
-        total += entry.amount
-    return total
-
-
-def largest(entries):
-    """The entry with the largest amount, or None when there is none."""
-    best = None
-    for entry in entries:
-        if best is None or entry.amount > best.amount:
-            best = entry
-    return best
-'''
+LEDGER = (REPO_ROOT / "bench" / "live_tasks" / "ledger_none" / "project" / "ledger.py").read_bytes()
+"""The live bench's ledger_none module: `for entry in entries:` is in both of its functions."""
 BALANCE = [
     "def balance(entries):",
     "    total = 0.0",
