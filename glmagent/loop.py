@@ -412,13 +412,16 @@ class AgentLoop:
         self._notes = []  # they are about the history the fresh prompt leaves out
         if isinstance(self.planner, ExploringPlanner):
             self.planner.explore()
-        back = self._fresh.to_put_back()
         restored: list[str] = []
         self._fresh_where = None
-        if back and self.focus is not None:
-            restored = [path for path, data in back.items() if self.focus.put_back(path, data)]
-            if len(restored) == len(back) and self._fresh.best is not None:
+        focus = self.focus
+        if focus is not None:
+            # Refused edits name their file too: only files that hold something else now are written.
+            back = {p: data for p, data in self._fresh.to_put_back().items() if focus.capture(p) != data}
+            restored = [path for path, data in back.items() if focus.put_back(path, data)]
+            if len(restored) == len(back):
                 self._fresh.put_back()
+            if restored and len(restored) == len(back) and self._fresh.best is not None:
                 self._edits += 1  # a refused action may succeed on the files as they are again
                 tests = self._fresh.best
                 number = self._fresh.best_iteration

@@ -107,7 +107,9 @@ def test_two_stalled_iterations_bring_a_prompt_without_their_history(
     assert system_prompt(planner, 2) == system_prompt(planner, 0) != system_prompt(planner, 1)
     assert "# Latest test run: FAILED" in third and "return n * 3 + 1" in third
     assert planner.explored_before == [2]
-    assert [r["iteration"] for r in records(calc, "fresh_start")] == [3]
+    # Only refused edits: no file to put back, and none is said to be.
+    assert [(r["iteration"], r["put_back"]) for r in records(calc, "fresh_start")] == [(3, [])]
+    assert "as they were" not in third
     assert "Started afresh: 2 iterations in a row" in result.summary
     # An auditor sees it in the timeline.
     assert main(["audit", "show", "t", "-C", str(calc)]) == 0
