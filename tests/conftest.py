@@ -426,6 +426,20 @@ def _private_user_dirs(
         (base / "state" / "policy-cache").symlink_to(shared, target_is_directory=True)
 
 
+def run_outcome(output: str, passed: bool) -> Any:
+    """A `TestOutcome` of a pytest run that printed `output` (only what the judging of runs reads)."""
+    from glmagent.testing import TestOutcome
+
+    return TestOutcome(
+        command="pytest",
+        passed=passed,
+        exit_code=0 if passed else 1,
+        summary="pytest",
+        output=output,
+        duration_s=0.1,
+    )
+
+
 def plan(*actions: dict, thought: str = "working on it", steps: list[str] | None = None) -> dict:
     """A planner reply document."""
     return {"thought": thought, "plan": steps or [], "actions": list(actions)}

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-from conftest import plan
+from conftest import plan, run_outcome
 
 from glmagent.agent import CodingAgent
 from glmagent.cli import main
@@ -21,7 +21,6 @@ from glmagent.fresh_start import FreshStarts
 from glmagent.loop import TaskResult
 from glmagent.planners.base import ChatMessage, PlannerReply
 from glmagent.planners.scripted import ScriptedPlanner
-from glmagent.testing import TestOutcome
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="uses the POSIX backend")
 
@@ -214,29 +213,19 @@ def test_fresh_starts_can_be_turned_off(calc: Path) -> None:
     assert planner.explored_before == [] and records(calc, "fresh_start") == []
 
 
-def _outcome(passed: bool, output: str) -> TestOutcome:
-    return TestOutcome(
-        command="pytest",
-        passed=passed,
-        exit_code=0 if passed else 1,
-        summary="",
-        output=output,
-        duration_s=0.0,
-    )
-
-
 def test_progress_is_fewer_failing_tests_then_more_passing_ones() -> None:
-    two = _outcome(False, "FAILED t.py::a\nFAILED t.py::b\n2 failed, 1 passed in 0.1s")
-    one = _outcome(False, "FAILED t.py::a\n1 failed, 2 passed in 0.1s")
+    two = run_outcome(passed=False, output="FAILED t.py::a\nFAILED t.py::b\n2 failed, 1 passed in 0.1s")
+    one = run_outcome(passed=False, output="FAILED t.py::a\n1 failed, 2 passed in 0.1s")
     fresh = FreshStarts(after=2)
     fresh.baseline(two)
 
     fresh.observe(1, one)
     assert fresh.stalled == 0 and fresh.best is one and fresh.best_iteration == 1
     fresh.observe(2, two)  # worse than the best so far
-    fresh.observe(3, _outcome(False, "FAILED t.py::b\n1 failed, 2 passed in 0.1s"))  # as good, not better
+    as_good = run_outcome(passed=False, output="FAILED t.py::b\n1 failed, 2 passed in 0.1s")
+    fresh.observe(3, as_good)  # as good as the best, not better
     assert fresh.stalled == 2 and fresh.due(one) and fresh.best is one
-    assert not fresh.due(_outcome(True, "3 passed in 0.1s")) and not fresh.due(None)
+    assert not fresh.due(run_outcome(passed=True, output="3 passed in 0.1s")) and not fresh.due(None)
 
     fresh.started()
     assert fresh.stalled == 0 and not fresh.due(one)

@@ -10,14 +10,14 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-from conftest import plan
+from conftest import plan, run_outcome
 
 from glmagent.agent import CodingAgent
 from glmagent.cli import main
 from glmagent.config import Settings, resolve_settings
 from glmagent.loop import TaskResult
 from glmagent.planners.scripted import ScriptedPlanner
-from glmagent.testing import TestOutcome, fewer_tests_ran, ran_count
+from glmagent.testing import fewer_tests_ran, ran_count
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="uses the POSIX backend")
 
@@ -86,17 +86,6 @@ def user_prompt(planner: ScriptedPlanner, number: int) -> str:
     return "\n".join(m.content for m in planner.requests[number] if m.role == "user")
 
 
-def outcome(output: str, passed: bool) -> TestOutcome:
-    return TestOutcome(
-        command="pytest",
-        passed=passed,
-        exit_code=0 if passed else 1,
-        summary="pytest",
-        output=output,
-        duration_s=0.1,
-    )
-
-
 @pytest.mark.parametrize(
     ("line", "ran"),
     [
@@ -113,12 +102,12 @@ def test_ran_count_counts_what_ran_not_what_was_skipped(line: str, ran: int | No
 
 
 def test_a_passing_run_with_fewer_tests_than_at_the_start_does_not_pass() -> None:
-    baseline = outcome("1 failed, 2 passed in 0.1s", passed=False)
-    fewer = fewer_tests_ran(baseline, outcome("2 passed, 1 deselected in 0.1s", passed=True))
+    baseline = run_outcome("1 failed, 2 passed in 0.1s", passed=False)
+    fewer = fewer_tests_ran(baseline, run_outcome("2 passed, 1 deselected in 0.1s", passed=True))
     assert not fewer.passed and "only 2 of the 3 tests" in fewer.summary
-    same = outcome("3 passed in 0.1s", passed=True)
-    more = outcome("4 passed in 0.1s", passed=True)
-    unknown = outcome("OK", passed=True)
+    same = run_outcome("3 passed in 0.1s", passed=True)
+    more = run_outcome("4 passed in 0.1s", passed=True)
+    unknown = run_outcome("OK", passed=True)
     assert fewer_tests_ran(baseline, same) is same and fewer_tests_ran(baseline, more) is more
     assert fewer_tests_ran(baseline, unknown) is unknown
 
