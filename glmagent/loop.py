@@ -283,9 +283,7 @@ class AgentLoop:
         self._undo: dict[str, bytes | None] = {}  # files this iteration's diffs changed, as they were before
         self._undone = UndoneChanges()  # what undone changes made of their file: not to be made again
         self._ran_command = False
-        # When the next prompt leaves the stalled history out, and the test run it puts the files back to.
-        self._fresh = FreshStarts(self.fresh_start_after)
-        self._fresh_where: str | None = None
+        self._fresh = FreshStarts(self.fresh_start_after)  # when the next prompt leaves the history out
         self._baseline_tests: TestOutcome | None = None
         self._tests_editable = (
             task.test_edits if task.test_edits is not None else task_allows_test_changes(task.description)
@@ -302,7 +300,7 @@ class AgentLoop:
             **self.start_details,
         )
         self._number = self.memory.next_iteration_number()
-        first = self._first = self._number
+        first = self._number
         self._last = first + task.max_iterations - 1  # the highest number this run may reach
         iterations = 0
         clean_iterations = 0  # iterations in which every action succeeded
@@ -319,9 +317,9 @@ class AgentLoop:
             last: LastIteration | None = None
             for _ in range(task.max_iterations):
                 iterations += 1
-                fresh = self._fresh.due(latest_tests)
-                if fresh:
-                    latest_tests = self._start_afresh(latest_tests)
+                fresh: str | None = None  # the fresh start's summary of the iterations it leaves out
+                if self._fresh.due(latest_tests):
+                    latest_tests, fresh = self._start_afresh(first, latest_tests)
                     last = None
                 try:
                     output = self._plan(task, iterations, last, latest_tests, fresh=fresh)
@@ -403,17 +401,18 @@ class AgentLoop:
         self.memory.finish_run(**result.model_dump(mode="json", exclude={"summary"}))
         return result
 
-    def _start_afresh(self, tests: TestOutcome | None) -> TestOutcome | None:
+    def _start_afresh(self, first: int, tests: TestOutcome | None) -> tuple[TestOutcome | None, str]:
         """Record and announce a fresh start (`glmagent.fresh_start`): put the files the stalled iterations
         changed back as they were at the best test run, and ask the planner to sample anew. Returns the test
-        outcome that holds for the files as they now are."""
+        outcome that holds for the files as they now are, and the prompt's summary of the earlier
+        iterations."""
         stalled = self._fresh.stalled
         self._fresh.started()
         self._notes = []  # they are about the history the fresh prompt leaves out
         if isinstance(self.planner, ExploringPlanner):
             self.planner.explore()
         restored: list[str] = []
-        self._fresh_where = None
+        where = ""
         focus = self.focus
         if focus is not None:
             # Refused edits name their file too: only files that hold something else now are written.
@@ -421,18 +420,24 @@ class AgentLoop:
             restored = [path for path, data in back.items() if focus.put_back(path, data)]
             if len(restored) == len(back):
                 self._fresh.put_back()
-            if restored and len(restored) == len(back) and self._fresh.best is not None:
-                self._edits += 1  # a refused action may succeed on the files as they are again
-                tests = self._fresh.best
-                number = self._fresh.best_iteration
-                self._fresh_where = "at the start" if number is None else f"after iteration {number}"
+                if restored and self._fresh.best is not None:
+                    self._edits += 1  # a refused action may succeed on the files as they are again
+                    tests = self._fresh.best
+                    number = self._fresh.best_iteration
+                    where = "at the start" if number is None else f"after iteration {number}"
         self._lines.append(
             f"Started afresh: {stalled} iterations in a row brought the tests no closer to passing, so this "
             "prompt leaves their results out"
-            + (f"; {', '.join(restored)} put back as {self._fresh_where}" if self._fresh_where else "")
+            + (f"; {', '.join(restored)} put back as {where}" if where else "")
         )
         self.memory.record("fresh_start", iteration=self._number, stalled=stalled, put_back=restored)
-        return tests
+        back_note = f" The files they changed are as they were {where} again." if where else ""
+        summary = (
+            f"Iterations {first}-{self._number - 1} did not make the tests pass; this one starts afresh."
+            f"{back_note} The latest test run and the files as they are now are below: read them anew and "
+            "make the fix."
+        )
+        return tests, summary
 
     def _plan(
         self,
@@ -441,30 +446,19 @@ class AgentLoop:
         last: LastIteration | None,
         tests: TestOutcome | None,
         *,
-        fresh: bool = False,
+        fresh: str | None = None,
     ) -> PlannerOutput:
+        """`fresh`: a fresh start's summary of the earlier iterations, shown instead of the memory's."""
         notes, self._notes = self._notes, []
-        summary = self.memory.load_summary()
-        if fresh:
-            back = (
-                f" The files they changed are as they were {self._fresh_where} again."
-                if self._fresh_where
-                else ""
-            )
-            summary = (
-                f"Iterations {self._first}-{self._number - 1} did not make the tests pass; this one starts "
-                f"afresh.{back} The latest test run and the files as they are now are below: read them anew "
-                "and make the fix."
-            )
         messages = self.context.build(
             task=task.description,
             test_command=task.test_command,
-            memory_summary=summary,
+            memory_summary=fresh or self.memory.load_summary(),
             last=last,
             tests=tests,
             iteration=iteration,
             max_iterations=task.max_iterations,
-            project_map=self.project_map if iteration == 1 or fresh else None,
+            project_map=self.project_map if iteration == 1 or fresh is not None else None,
             files=self._files(tests),
             notes=notes,
         )

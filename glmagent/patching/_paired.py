@@ -66,7 +66,7 @@ def read_as_paired_lines(
         return None  # consecutive: the edit is judged as written
     block = list(file_lines[first : last + 1])
     if len(search) != len(replace):
-        return _read_with_lines_added(search, replace, file_lines, at)
+        return _read_with_lines_added(search, replace, block, at)
     changed = list(block)
     for number, old, new in zip(at, search, replace, strict=True):
         if new.strip() == old.strip():
@@ -119,20 +119,21 @@ def _note(at: Sequence[int], reading: str) -> str:
 
 
 def _read_with_lines_added(
-    search: Sequence[str], replace: Sequence[str], file_lines: Sequence[str], at: Sequence[int]
+    search: Sequence[str], replace: Sequence[str], block: list[str], at: Sequence[int]
 ) -> PairedEdit | None:
     """Search lines found at `at` (in order, some left out between), replace lines of another count: read
     when every line the replacement adds or changes has one place. Search and replace are lined up (by their
     text, indentation aside); each run of search lines replaced, and each place lines go in, must lie between
     lines that are neighbours in the file, or before the first or after the last: lines added where the
     file has lines the edit left out could go before those lines or after them. Listed lines that go are
-    taken out wherever they are. The added lines take the file's indentation as the listed lines map to it."""
-    indent = derive_indent_map(list(zip(search, (file_lines[n] for n in at), strict=True)))
+    taken out wherever they are. The added lines take the file's indentation as the listed lines map to it.
+    `block` is the file's lines from the first listed line to the last."""
+    first = at[0]
+    indent = derive_indent_map(list(zip(search, (block[n - first] for n in at), strict=True)))
     if indent is None:
         return None  # the listed lines' indentation does not map to the file's in one way
     keys = [line.strip() for line in search]
-    first = at[0]
-    changed = list(file_lines[first : at[-1] + 1])
+    changed = list(block)
     # Worked from the end, so that the positions of what comes before stay valid.
     matcher = SequenceMatcher(None, keys, [line.strip() for line in replace], autojunk=False)
     for tag, i1, i2, j1, j2 in reversed(matcher.get_opcodes()):
@@ -154,7 +155,6 @@ def _read_with_lines_added(
         if any(at[i + 1] - at[i] != 1 for i in range(i1, i2 - 1)):
             return None  # the lines replaced have file lines between them: where the new ones go is unclear
         changed[at[i1] - first : at[i2 - 1] - first + 1] = added  # type: ignore[assignment]
-    block = list(file_lines[first : at[-1] + 1])
     if changed == block:
         return None
     return PairedEdit(
