@@ -16,7 +16,7 @@ from pathlib import Path
 
 from glmagent.errors import GlmAgentError
 from glmagent.secrets import Redactor
-from glmagent.tested_code import Definition, used_definitions
+from glmagent.tested_code import Definition, data_read_by, used_definitions
 from glmagent.testing import is_test_path, locations_in
 from glmagent.tools import files
 from glmagent.workspace import Workspace
@@ -239,7 +239,9 @@ class WorkingSet:
             if path in locked:
                 text = text.replace(_HEADER_END, f"{_HEADER_END[:-1]}; {_LOCKED})", 1)
             elif failing:
-                said = _pointers(used_definitions(failing, path, self.view.text(path) or ""))
+                code = self.view.text(path) or ""
+                used = used_definitions(failing, path, code)
+                said = _pointers(used, data_read_by(code, used))
                 if said:
                     text = text.replace(_HEADER_END, f"{_HEADER_END[:-1]}; {said})", 1)
             if len(text) > min(self.file_cap, room):
@@ -252,11 +254,13 @@ class WorkingSet:
         return shown
 
 
-def _pointers(used: list[Definition]) -> str:
-    """What a file's header says of where the failing tests lead in it, or ""."""
+def _pointers(used: list[Definition], data: list[Definition]) -> str:
+    """What a file's header says of where the failing tests lead in it (the functions, the module-level
+    values they read, the lines that raised), or ""."""
     named = [d.label() for d in used if d.name]
     lines = [d.label() for d in used if not d.name]
-    said = [f"the failing tests use {', '.join(named)}"] if named else []
+    reads = f" and the module values they read: {', '.join(d.label() for d in data)}" if data else ""
+    said = [f"the failing tests use {', '.join(named)}{reads}"] if named else []
     return "; ".join(said + ([f"the error is raised at {', '.join(lines)}"] if lines else []))
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from conftest import WORDS_MODULE, plan, run_scripted
 
-from glmagent.tested_code import MAX_LISTED, Definition, used_definitions
+from glmagent.tested_code import MAX_DATA, MAX_LISTED, Definition, data_read_by, used_definitions
 
 WORDS = WORDS_MODULE.decode() + "\n\ndef unused(text):\n    return text\n"
 
@@ -157,3 +157,83 @@ def test_a_files_header_says_where_the_error_is_raised_and_what_the_tests_use(tm
         "not part of the file; the failing tests use checkout (lines 4-5); the error is raised at line 1):"
     )
     assert passing.splitlines()[0].endswith("line numbers are not part of the file):")
+
+
+SETTINGS = """\"\"\"Connection settings.\"\"\"
+
+__all__ = ["load"]
+DEFAULTS = {
+    "host": "localhost",
+    "timeout": 3,
+}
+RETRIES: int = 2
+UNUSED = 1
+settings = None
+
+
+def load(overrides=None):
+    settings = dict(DEFAULTS)
+    settings.update(overrides or {})
+    return settings
+
+
+def retries():
+    return RETRIES
+"""
+
+
+def test_the_module_values_a_used_function_reads_are_named_with_their_lines() -> None:
+    load = Definition("load", 13, 16)
+
+    # `settings` is assigned at the top level too, but inside load it is load's own
+    assert data_read_by(SETTINGS, [load]) == [Definition("DEFAULTS", 4, 7)]
+    assert data_read_by(SETTINGS, [load, Definition("retries", 19, 20)]) == [
+        Definition("DEFAULTS", 4, 7),
+        Definition("RETRIES", 8, 8),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "used"),
+    [
+        (SETTINGS, [Definition("", 14, 14)]),  # a raising line, no function
+        (SETTINGS, []),
+        (SETTINGS.replace("def load", "def load("), [Definition("load", 13, 16)]),  # does not parse
+        (SETTINGS, [Definition("retries", 13, 16)]),  # a name whose lines hold another function
+    ],
+    ids=["no named function", "nothing used", "unparseable", "name and lines disagree"],
+)
+def test_no_module_values_are_named_without_a_named_function_reading_them(
+    text: str, used: list[Definition]
+) -> None:
+    assert data_read_by(text, used) == []
+
+
+def test_at_most_a_few_module_values_are_named() -> None:
+    text = (
+        "".join(f"V{n} = {n}\n" for n in range(10))
+        + "\n\ndef f():\n    return "
+        + " + ".join(f"V{n}" for n in range(10))
+    )
+
+    assert [d.name for d in data_read_by(text, [Definition("f", 13, 14)])] == [
+        f"V{n}" for n in range(MAX_DATA)
+    ]
+
+
+def test_a_files_header_names_the_module_values_the_used_function_reads(tmp_path: Path) -> None:
+    from glmagent.focus import FileView, WorkingSet
+    from glmagent.workspace import Workspace
+
+    (tmp_path / "settings.py").write_text(SETTINGS, encoding="utf-8")
+    report = (
+        '    def test_default_timeout():\n>       assert load()["timeout"] == 30\nE       assert 3 == 30\n'
+    )
+    files = WorkingSet(FileView(Workspace(tmp_path)))
+    files.add("settings.py")
+
+    [(_path, text)] = files.render(failing=report)
+
+    assert text.splitlines()[0].endswith(
+        "the failing tests use load (lines 13-16) and the module values they read: DEFAULTS (lines 4-7)):"
+    )
