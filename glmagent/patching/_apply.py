@@ -10,6 +10,7 @@ from pathlib import PurePosixPath
 
 from glmagent.errors import PatchRejected
 from glmagent.patching._edit_words import for_edits
+from glmagent.patching._filtered_for import read_filtered_for
 from glmagent.patching._fragment import read_as_part_of_a_line
 from glmagent.patching._items import edit_lines, line_keys
 from glmagent.patching._locate import HunkFailure, Locator, Placement, numbered, quote
@@ -62,8 +63,13 @@ def apply_edits(
 
 
 def _apply_edits(
-    path: str, original: bytes | None, edits: Sequence[tuple[Sequence[str], Sequence[str]]]
+    path: str,
+    original: bytes | None,
+    edits: Sequence[tuple[Sequence[str], Sequence[str]]],
+    read_again: Sequence[str] = (),
 ) -> PatchResult:
+    """`apply_edits` before its refusal is reworded; `read_again`: the notes of a second reading
+    (`_filtered_for`) that `edits` already are."""
     file_lines = _lines_of(original)
     file_keys = line_keys(file_lines)
     section = Section()
@@ -98,8 +104,18 @@ def _apply_edits(
         section.hunks.append(block_hunk(number, number, search_lines, replace_lines, empty))
     result = _apply_parsed(path, original, [section], "")
     if result.content is not None:
-        check_python_syntax(path, original, result.content)
+        try:
+            check_python_syntax(path, original, result.content)
+        except PatchRejected as refused:
+            reading = None if read_again else read_filtered_for(edits, _lines_of(result.content))
+            if reading is None:
+                raise
+            try:
+                return _apply_edits(path, original, reading.edits, reading.notes)
+            except PatchRejected:
+                raise refused from None  # the edit as written is what the model has to fix
         check_python_names(path, original, result.content)
+    notes += read_again
     if notes and result.hunks:
         result.hunks[0].notes[:0] = notes
     return result
