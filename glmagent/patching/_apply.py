@@ -9,8 +9,8 @@ from itertools import accumulate, pairwise
 from pathlib import PurePosixPath
 
 from glmagent.errors import PatchRejected
+from glmagent.patching._block_lines import read_block_lines
 from glmagent.patching._edit_words import for_edits
-from glmagent.patching._filtered_for import read_filtered_for
 from glmagent.patching._fragment import read_as_part_of_a_line
 from glmagent.patching._items import edit_lines, line_keys
 from glmagent.patching._locate import HunkFailure, Locator, Placement, numbered, quote
@@ -69,7 +69,7 @@ def _apply_edits(
     read_again: Sequence[str] = (),
 ) -> PatchResult:
     """`apply_edits` before its refusal is reworded; `read_again`: the notes of a second reading
-    (`_filtered_for`) that `edits` already are."""
+    (`_block_lines`) that `edits` already are."""
     file_lines = _lines_of(original)
     file_keys = line_keys(file_lines)
     section = Section()
@@ -107,7 +107,7 @@ def _apply_edits(
         try:
             check_python_syntax(path, original, result.content)
         except PatchRejected as refused:
-            reading = None if read_again else read_filtered_for(edits, _lines_of(result.content))
+            reading = None if read_again else read_block_lines(edits, file_lines, _lines_of(result.content))
             if reading is None:
                 raise
             try:

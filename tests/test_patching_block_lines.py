@@ -1,7 +1,8 @@
-"""A `for` header written with a comprehension's filter is read as the loop it means.
+"""Lines Python reads as a syntax error whose meaning as a block is not in doubt are read as that block.
 
-Seen in the live bench (csv_blank_lines, in most runs): `for line in text.splitlines() if line.strip():`,
-refused as a syntax error again and again.
+Seen in the live bench: `for line in text.splitlines() if line.strip():` (csv_blank_lines, in most runs)
+and `def mean(values): if not values: return 0.0` (stats_empty's first reply in three runs), refused as
+syntax errors again and again.
 """
 
 from __future__ import annotations
@@ -120,3 +121,74 @@ def test_other_files_and_files_that_did_not_parse_are_not_read_so() -> None:
     assert result.content == broken.replace(LOOP.encode(), header.encode())
     text = apply_edits("notes.txt", ORDERS, [([LOOP], [header])])
     assert text.content == ORDERS.replace(LOOP.encode(), header.encode())
+
+
+STATS = b'''def mean(values):
+    """The arithmetic mean of values,
+    or 0.0 for no values."""
+    return sum(values) / len(values)
+
+
+def spread(values):
+    return max(values) - min(values)
+'''
+
+
+def test_a_guard_joined_to_a_def_line_goes_after_the_docstring() -> None:
+    header = "def mean(values): if not values: return 0.0"
+
+    result = apply_edits("stats.py", STATS, [(["def mean(values):"], [header])])
+
+    assert result.content == STATS.replace(b'values."""\n', b'values."""\n    if not values: return 0.0\n')
+    notes = [note for hunk in result.hunks for note in hunk.notes]
+    assert notes == [
+        f"edit #1: `{header}` is not Python; read as `def mean(values):` with `if not values: return 0.0` "
+        "as the first line of its body"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("search", "replace", "expected"),
+    [
+        (  # no docstring: the first line of the body
+            ["def spread(values):"],
+            ["def spread(values): if not values: return 0"],
+            b"def spread(values):\n    if not values: return 0\n    return max",
+        ),
+        (  # a method, and a loop as the statement
+            ["    def total(self):"],
+            ["    def total(self): for item in self.items: self.check(item)"],
+            b"    def total(self):\n        for item in self.items: self.check(item)\n        return sum",
+        ),
+        (  # an if header with an if joined to it
+            ["    if values:"],
+            ["    if values: if None in values: raise ValueError('a missing value')"],
+            b"    if values:\n        if None in values: raise ValueError('a missing value')\n        return",
+        ),
+    ],
+    ids=["no docstring", "method", "if"],
+)
+def test_a_compound_statement_joined_to_a_header_starts_its_body(
+    search: list[str], replace: list[str], expected: bytes
+) -> None:
+    source = STATS + b"\n\nclass Cart:\n    def total(self):\n        return sum(self.items)\n"
+    source += b"\n\ndef first(values):\n    if values:\n        return values[0]\n"
+
+    result = apply_edits("stats.py", source, [(search, replace)])
+
+    assert result.content is not None and expected in result.content
+
+
+@pytest.mark.parametrize(
+    "replace",
+    [
+        "def mean(values): if not values:",  # the joined statement needs a body of its own
+        "def mean(values): if not values: return 0.0 else: return 1",  # not one statement
+    ],
+    ids=["header joined to header", "not a statement"],
+)
+def test_joined_lines_that_are_no_block_stay_refused(replace: str) -> None:
+    with pytest.raises(PatchRejected) as refused:
+        apply_edits("stats.py", STATS, [(["def mean(values):"], [replace])])
+
+    assert refused.value.reason == "syntax_error"
