@@ -1,7 +1,8 @@
 """Lines Python reads as a syntax error whose meaning as a block is not in doubt are read as that block.
 
-Seen in the live bench: `for line in text.splitlines() if line.strip():` (csv_blank_lines, in most runs)
-and `def mean(values): if not values: return 0.0` (stats_empty's first reply in three runs), refused as
+Seen in the live bench: `for line in text.splitlines() if line.strip():` (csv_blank_lines, in most runs),
+`def mean(values): if not values: return 0.0` (stats_empty's first reply in three runs) and
+`self._counts[name] -= count; if self._counts[name] <= 0: return False` (inventory_remove), refused as
 syntax errors again and again.
 """
 
@@ -190,5 +191,38 @@ def test_a_compound_statement_joined_to_a_header_starts_its_body(
 def test_joined_lines_that_are_no_block_stay_refused(replace: str) -> None:
     with pytest.raises(PatchRejected) as refused:
         apply_edits("stats.py", STATS, [(["def mean(values):"], [replace])])
+
+    assert refused.value.reason == "syntax_error"
+
+
+INVENTORY = b"""class Inventory:
+    def remove(self, name, count=1):
+        self._counts[name] -= count
+        if self._counts[name] <= 0:
+            del self._counts[name]
+"""
+
+
+def test_a_compound_statement_after_a_semicolon_goes_on_a_line_of_its_own() -> None:
+    joined = "self._counts[name] -= count; if self._counts[name] < 0: raise ValueError(name)"
+
+    result = apply_edits("inventory.py", INVENTORY, [(["self._counts[name] -= count"], [joined])])
+
+    assert result.content == INVENTORY.replace(
+        b"count\n", b"count\n        if self._counts[name] < 0: raise ValueError(name)\n", 1
+    )
+    notes = [note for hunk in result.hunks for note in hunk.notes]
+    assert notes[0] == (
+        f"edit #1: `{joined}` is not Python; read as `self._counts[name] -= count` and "
+        "`if self._counts[name] < 0: raise ValueError(name)` on two lines"
+    )
+
+
+def test_a_simple_statement_joined_to_a_header_with_its_old_body_under_it_stays_refused() -> None:
+    # `return False` added before the `del`, or instead of it? Not said: refused, not guessed.
+    header = "        if self._counts[name] <= 0:"
+
+    with pytest.raises(PatchRejected) as refused:
+        apply_edits("inventory.py", INVENTORY, [([header], [f"{header} return False"])])
 
     assert refused.value.reason == "syntax_error"

@@ -19,7 +19,8 @@ nowhere around a changed block whose removed lines occur at exactly one place (n
 a line cut into two list items by a bare `"` (`_items`), search lines that are the prompt's line numbers
 (`_numbered`), one search line that is part of exactly one line of the file (`_fragment`), and, in an edit
 that would not parse otherwise, a `for` header written with a comprehension's filter (`for x in xs if c:`)
-or a block header with a compound statement on its line (`def f(x): if not x: return 0`) (`_block_lines`).
+a block header with a compound statement on its line (`def f(x): if not x: return 0`), or a compound
+statement after a `;` (`_block_lines`).
 
 Refused meaning, as `glmagent.errors.PatchRejected(message, reason=...)`, the file untouched:
     unparseable          no hunk, a hunk line without prefix, a binary patch, create+delete at once

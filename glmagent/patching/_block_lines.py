@@ -10,7 +10,11 @@ not in doubt, read as that block.
 - A block header with a compound statement on its line, `def mean(values): if not values: return 0.0`
   (stats_empty's first reply in three runs): Python allows only simple statements after the colon. Read
   as the header with that statement as the first line of its body, when the header alone opens a block
-  (`def`, `class`, `if`, `for`, `while`, `with`) and the statement parses on its own line.
+  (`def`, `class`, `if`, `for`, `while`, `with`) and the statement parses on its own line. A simple
+  statement there with the block's old body still under it (`if count <= 0: return False`) stays
+  refused: whether it adds to the body or replaces it is not said.
+- A compound statement after a `;`, `self._counts[name] -= count; if self._counts[name] <= 0: return
+  False`: read as two lines at the same indentation, when both parts parse on their own lines.
 
 Only as a second reading, when the edit as written would leave a Python file unparseable; only when the
 reading parses as a whole (otherwise the edit as written is refused); the note names it, so the model sees
@@ -106,8 +110,8 @@ class BlockReading(NamedTuple):
 
 
 class _Block(NamedTuple):
-    """One line read as a block: its header (without indentation, with its colon), the first lines of its
-    body (each with the levels it lies deeper than the body), and what the note says."""
+    """One line read as a block: its first line (without indentation; a header with its colon), the lines
+    after it (each with the levels it lies deeper than a body: -1 beside the first line), and the note."""
 
     header: str
     body: list[tuple[int, str]]
@@ -135,6 +139,16 @@ def _joined_header(line: str) -> _Block | None:
             continue
         note = f"`{text}` is not Python; read as `{header}` with `{rest}` as the first line of its body"
         return _Block(header, [(0, rest)], note)
+    return None
+
+
+def _after_semicolon(line: str) -> _Block | None:
+    text = line.strip()
+    for at in (n for n, char in enumerate(text) if char == ";"):
+        first, rest = text[:at].strip(), text[at + 1 :].strip()
+        if _COMPOUND.match(rest) and _parses(first) and _parses(rest):
+            note = f"`{text}` is not Python; read as `{first}` and `{rest}` on two lines"
+            return _Block(first, [(-1, rest)], note)
     return None
 
 
@@ -188,15 +202,18 @@ def read_block_lines(
         lines = [part for item in replace for part in item.removesuffix("\n").split("\n")]
         new: list[str] = []
         for index, line in enumerate(lines):
-            block = _filtered_for(line) or _joined_header(line)
+            block = _filtered_for(line) or _joined_header(line) or _after_semicolon(line)
             if block is None:
                 new.append(line)
                 continue
             indent = line[: len(line) - len(line.lstrip())]
             under = lines[index + 1] if index + 1 < len(lines) else ""
             under_indent = under[: len(under) - len(under.lstrip())]
-            if under.strip() and under_indent.startswith(indent) and len(under_indent) > len(indent):
-                step: str | None = under_indent[len(indent) :]
+            step: str | None = ""
+            if all(deeper < 0 for deeper, _text in block.body):
+                pass  # no body: no indentation to read
+            elif under.strip() and under_indent.startswith(indent) and len(under_indent) > len(indent):
+                step = under_indent[len(indent) :]
             else:  # the body is the file's lines after the header: read its indentation there
                 step = _step_in_file(result_lines, line.strip())
             if step is None:
