@@ -18,7 +18,7 @@ line left out of a hunk's outer context when that reading is the only one, uncha
 nowhere around a changed block whose removed lines occur at exactly one place (named in a note), and (edits)
 a line cut into two list items by a bare `"` (`_items`), search lines that are the prompt's line numbers
 (`_numbered`), one search line that is part of exactly one line of the file (`_fragment`), and, in an edit
-that would not parse otherwise, a `for` header written with a comprehension's filter (`for x in xs if c:`)
+that would not parse otherwise, a `for` header written with a comprehension's filter (`for x in xs if c:`),
 a block header with a compound statement on its line (`def f(x): if not x: return 0`), or a compound
 statement after a `;` (`_block_lines`).
 
