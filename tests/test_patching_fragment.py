@@ -106,3 +106,31 @@ def test_a_part_extended_where_the_line_does_not_yet_read_so_is_changed() -> Non
     result = apply_edits("paging.py", PAGING, [(["return total // size"], ["return -(-total // size)"])])
 
     assert result.content is not None and b"    return -(-total // size) - 1\n" in result.content
+
+
+SETTINGS = b'DEFAULTS = {\n    "host": "localhost",\n    "timeout": 3,\n    "total_count": 10,\n}\n'
+
+
+def test_a_shorter_part_holding_more_than_names_is_read_as_part_of_its_line() -> None:
+    # The live bench's model, writing `"timeout": 3,` in JSON, dropped the quote that opens it.
+    result = apply_edits("settings.py", SETTINGS, [(['    timeout": 3'], ['    timeout": 30'])])
+
+    assert result.content == SETTINGS.replace(b'"timeout": 3,', b'"timeout": 30,')
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        (['count": 10'], ['count": 20']),  # starts inside the name total_count
+        (['"total_count": 1'], ['"total_count": 2']),  # ends inside the number 10: it would read 20
+        (["timeout"], ["timeout = 30"]),  # a name alone, shorter than 12
+    ],
+    ids=["inside a name", "inside a number", "a name"],
+)
+def test_a_part_that_cuts_a_name_or_number_or_is_a_short_name_is_refused(
+    edit: tuple[list[str], list[str]],
+) -> None:
+    with pytest.raises(PatchRejected) as refused:
+        apply_edits("settings.py", SETTINGS, [edit])
+
+    assert refused.value.reason == "stale_context"
