@@ -31,8 +31,8 @@ from typing import NamedTuple
 
 from glmagent.python_defs import DefinitionNode
 
-_FOR = re.compile(r"^(?P<indent>[ \t]*)(?P<clause>(?:async[ \t]+)?for[ \t].*?)[ \t]*(?::[ \t]*(?:#.*)?)?$")
-_OPENER = re.compile(r"^(?P<indent>[ \t]*)(?:async[ \t]+)?(?:def|class|if|for|while|with)\b")
+_FOR = re.compile(r"^[ \t]*(?P<clause>(?:async[ \t]+)?for[ \t].*?)[ \t]*(?::[ \t]*(?:#.*)?)?$")
+_OPENER = re.compile(r"^[ \t]*(?:async[ \t]+)?(?:def|class|if|for|while|with)\b")
 _DEFINITION = re.compile(r"(?:async[ \t]+)?(?:def|class)\b")
 _COMPOUND = re.compile(r"(?:if|for|while|with|try|def|class)\b")
 """What may not follow a block header's colon on its line (Python allows simple statements only)."""
@@ -118,6 +118,11 @@ class _Block(NamedTuple):
     note: str
 
 
+def _shown(text: str, limit: int = 120) -> str:
+    """`text` for a note: a hostile or runaway line is not quoted whole into the next prompt."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def _filtered_for(line: str) -> _Block | None:
     match = _FOR.match(line) if " if " in line else None
     split = _split(match["clause"]) if match else None
@@ -125,7 +130,10 @@ def _filtered_for(line: str) -> _Block | None:
         return None
     loop, cond = split
     guard = _negated(cond)
-    note = f"`{line.strip()}` is not Python; read as `{loop}:` whose body starts with `if {guard}: continue`"
+    note = (
+        f"`{_shown(line.strip())}` is not Python; read as `{_shown(loop)}:` whose body starts with "
+        f"`if {_shown(guard)}: continue`"
+    )
     return _Block(f"{loop}:", [(0, f"if {guard}:"), (1, "continue")], note)
 
 
@@ -137,7 +145,10 @@ def _joined_header(line: str) -> _Block | None:
         header, rest = text[: at + 1], text[at + 1 :].strip()
         if not _COMPOUND.match(rest) or not _parses(f"{header}\n    pass\n") or not _parses(rest):
             continue
-        note = f"`{text}` is not Python; read as `{header}` with `{rest}` as the first line of its body"
+        note = (
+            f"`{_shown(text)}` is not Python; read as `{_shown(header)}` with `{_shown(rest)}` as the "
+            "first line of its body"
+        )
         return _Block(header, [(0, rest)], note)
     return None
 
@@ -147,7 +158,8 @@ def _after_semicolon(line: str) -> _Block | None:
     for at in (n for n, char in enumerate(text) if char == ";"):
         first, rest = text[:at].strip(), text[at + 1 :].strip()
         if _COMPOUND.match(rest) and _parses(first) and _parses(rest):
-            note = f"`{text}` is not Python; read as `{first}` and `{rest}` on two lines"
+            shown = f"`{_shown(first)}` and `{_shown(rest)}`"
+            note = f"`{_shown(text)}` is not Python; read as {shown} on two lines"
             return _Block(first, [(-1, rest)], note)
     return None
 
