@@ -200,3 +200,41 @@ def test_options_that_only_name_a_sites_address_are_not_network() -> None:
 @pytest.mark.parametrize(("shell", "command"), CONNECTS)
 def test_addresses_a_program_may_reach_stay_network(shell: str, command: str) -> None:
     guard_blocks(shell, command, "network.locator")
+
+
+def _words_of_every_example() -> set[str]:
+    from glmagent.guard import Policy
+
+    words: set[str] = set()
+    for rule in Policy.default().rules:
+        for command, _shell, _must in rule.examples():
+            words.update(command.replace("'", " ").replace('"', " ").split())
+    words.update(w for _, line in BLOCKED for w in line.split())
+    return words
+
+
+def test_each_kind_of_locator_holds_its_needle() -> None:
+    """`LocatorMatcher` runs a kind's expression only on a word holding that kind's needle (`://`, `@`, …):
+    a needle that some match lacks would let that locator through unseen."""
+    from glmagent.guard import _locators
+
+    words = _words_of_every_example()
+    checked = 0
+    for dialect in ("posix", "powershell"):
+        matcher = locator_regex(_locators._NEEDLES, ["file"], dialect)
+        for needle, kind in matcher.machine:
+            for word in words:
+                if kind.search(word) is not None:
+                    checked += 1
+                    assert needle.search(word) is not None, (dialect, kind.pattern[:60], word)
+    assert checked > 100  # the examples exercise every kind
+
+
+def test_a_long_word_of_logins_is_one_cheap_pass() -> None:
+    """`u:u:…@10.0.0.1` (100 kB) holds no `://`, `\\\\` or `:<digit>`: only the scp expression reads it,
+    and it still finds nothing there that names a machine, while the login at the end is still found."""
+    word = "u:" * 50_000 + "@10.0.0.1"
+    matcher = locator_regex(["url", "unc", "scp", "host-port", "user-host"], ["file"], "posix")
+    skipped = [kind.pattern[:20] for needle, kind in matcher.machine if needle.search(word) is None]
+    assert len(skipped) == 3
+    assert matcher.match(word)
