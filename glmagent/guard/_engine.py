@@ -20,7 +20,7 @@ from ._paths import PathScope, output_targets, write_targets
 from ._payloads import PREPARE, static_output, string_literals
 from ._project import ReplaceableFiles
 from ._rules import MATCH, CommandView, dotnet_key
-from ._syntax import DYN, Arg, Feed, Frame, Stdin, TooLarge, start_check
+from ._syntax import DYN, MAX_WORK, Arg, Feed, Frame, Stdin, TooLarge, start_check
 from ._unwrap import Wrapped, matching_wrapper, split_words, unwrap
 from ._words import WordChecks, listens_or_runs_setting, maybe_environ, path_key
 
@@ -30,10 +30,6 @@ CMD_MAX_LINE = 8191
 REPAIR_MAX = 20_000
 """Longest script respelled after a parse error (`repair` reads it character by character, then it is
 parsed again); a longer one keeps its parse error, which blocks."""
-MAX_WORK = 6000
-"""Syntax nodes parsed plus words of simple commands, summed over a line and everything nested in it, that
-the policy checks before it gives up and blocks (`too-large`): past it the walk could take longer than a
-check may (50 ms), and no coding step needs a line that large."""
 
 _NO_ALIASES: dict[str, str] = {}
 

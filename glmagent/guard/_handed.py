@@ -51,9 +51,10 @@ def required_mark(patterns: Iterable[str]) -> str | None:
     return "." if "." in shared else min(shared)
 
 
-def pieces(text: str, windows: bool) -> list[Piece]:
+def pieces(text: str, windows: bool, most: int | None = None) -> list[Piece]:
     """The word itself, or the value of an option written in one word; a value holding `,`/`;` lists
-    (`rundll32 x.dll,Entry`, `/logger:Name,C:\\x.dll`) gives each item too."""
+    (`rundll32 x.dll,Entry`, `/logger:Name,C:\\x.dll`) gives each item too. `most`: the items the caller
+    can still afford; past it only one more is made (the caller stops at a word that long anyway)."""
     option = ""
     value = text
     bare = True
@@ -65,7 +66,10 @@ def pieces(text: str, windows: bool) -> list[Piece]:
     if " " in value:
         return out
     if "," in value or ";" in value:
-        out.extend(Piece(option, v.strip("\"'"), False) for v in re.split(r"[,;]", value) if v and v != value)
+        items = [v for v in re.split(r"[,;]", value) if v and v != value]
+        if most is not None and len(items) > most:
+            del items[most + 1 :]
+        out.extend(Piece(option, v.strip("\"'"), False) for v in items)
     if "=" in value:
         # `ladspa=file=/x/lib.so`, `key=value` settings: the last value may name a file.
         out.append(Piece(option, value.rsplit("=", 1)[1].strip("\"'"), False))

@@ -186,6 +186,12 @@ _TIMED_FROM = 2048
 """Shorter sources always parse in well under the budget, so they skip the timed path and its cost."""
 
 
+MAX_WORK = 6000
+"""Syntax nodes parsed plus words of simple commands, summed over a line and everything nested in it, that
+the policy checks before it gives up and blocks (`too-large`): past it the walk could take longer than a
+check may (50 ms), and no coding step needs a line that large."""
+
+
 class TooLarge(Exception):
     """The command is too large to check in the time a check may take (the message says what was)."""
 

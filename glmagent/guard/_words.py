@@ -15,7 +15,7 @@ from ._lazy import lazy_re
 from ._models import Dialect
 from ._normalise import command_key
 from ._paths import DELETERS, WRITERS, PathScope, output_targets, write_targets
-from ._syntax import DYN, Arg, Frame
+from ._syntax import DYN, MAX_WORK, Arg, Frame
 from ._unwrap import executor, matching_wrapper
 
 _CONSOLE_WORDS = frozenset({"shell", "console", "repl"})
@@ -223,7 +223,7 @@ class WordChecks:
                 # `openvt -- /path/to/cmd`: what follows the end of the options is the command it runs.
                 self.command(args[i + 1 :], frame.wrapped(f"`{name} --`"), None)
                 return
-            parts = pieces(t, windows)
+            parts = pieces(t, windows, MAX_WORK - self.work)
             self._spend(len(parts) - 1)  # a word listing thousands of items costs like thousands of words
             for piece in parts:
                 text = piece.text
