@@ -134,3 +134,34 @@ def test_explaining_a_line_too_large_to_parse_names_why(capsys: pytest.CaptureFi
     out = capsys.readouterr().out
     assert out.startswith("BLOCKED (posix, deny mode) by size.exceeded [unverifiable]")
     assert "syntax tree:\n(not shown: the command holds more than 256 pipes)" in out
+
+
+class _CountingScreen:
+    """Stands in for the argument-wide rules' screen, counting the texts it searches."""
+
+    def __init__(self, screen) -> None:  # type: ignore[no-untyped-def]
+        self.screen = screen
+        self.searched: list[str] = []
+
+    def search(self, text: str):  # type: ignore[no-untyped-def]
+        self.searched.append(text)
+        return self.screen.search(text)
+
+
+@pytest.mark.usefixtures("untimed_parsing")
+def test_a_long_word_is_screened_for_argument_rules_once() -> None:
+    """The fast path searches a command's words for argument-wide rules before it hands the line to the
+    walk; the walk does not search the same texts again (a 100 kB word costs milliseconds a search)."""
+    policy = Policy.default()
+    compiled = policy._compiled
+    entries, screen = compiled.argument_rules["posix"]
+    counting = _CountingScreen(screen)
+    compiled.argument_rules["posix"] = (entries, counting)
+    try:
+        word = "x; sh " * 2_000
+        decision = policy.check(f"tool '{word}'", "posix")
+    finally:
+        compiled.argument_rules["posix"] = (entries, screen)
+    assert not decision.allowed  # the word hides command lines: the walk still reads them
+    assert len(counting.searched) == len(set(counting.searched)), [t[:20] for t in counting.searched]
+    assert any(word in text for text in counting.searched)

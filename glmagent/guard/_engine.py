@@ -112,23 +112,33 @@ class CompiledPolicy(PolicyTables):
             return evaluation.decide(command, shell)
         argv = None
         known: list[Any] = []
+        clean: list[str] = []
         if not root.has_error and root.descendant_count <= MAX_WORK:
             argv = module.simple_command(text, root)
             if argv is not None and DYN not in command:
-                decision = self._literal(command, shell, argv, known)
+                decision = self._literal(command, shell, argv, known, clean)
                 if decision is not None:
                     return decision
         evaluation = Evaluation(self, root=cwd)
         if known:
             evaluation.known_hits = (shell, *known)
+        if clean:
+            evaluation.clean_words = (shell, *clean)
         return evaluation.check(command, shell, (src, root, argv))
 
     def _literal(
-        self, command: str, shell: ShellKind, argv: list[Arg], known: list[Any] | None = None
+        self,
+        command: str,
+        shell: ShellKind,
+        argv: list[Arg],
+        known: list[Any] | None = None,
+        clean: list[str] | None = None,
     ) -> Decision | None:
         """What `Evaluation.command` decides for a top-level command of literal words whose program
         wraps, writes and runs nothing; None when anything beyond its own clauses could matter (then
-        `known` holds the words, their `NameInfo` and clause hits, which the walk need not compute again)."""
+        `known` holds the words, their `NameInfo` and clause hits, and `clean` the words' texts and raw
+        spellings joined, where no argument-wide rule's fragment was found: the walk need not compute
+        either again)."""
         word = argv[0][0]
         if "/" in word or "\\" in word or (":" in word and shell != "posix"):
             return None  # a program named by a path or a URI: the walk judges where it is
@@ -166,6 +176,8 @@ class CompiledPolicy(PolicyTables):
                 raws = "\n".join([a.raw for a in args])
                 if raws != texts and screen.search(raws) is not None:
                     return None
+                if clean is not None:
+                    clean[:] = (texts, raws)
             if self.locators[shell] and (_locators.screen(texts) or self.machine_options(shell, texts)):
                 return None  # a word that may name another machine: the walk judges it
             if self.handed_screen.search(texts) and self.file_tools.isdisjoint(info.names):
@@ -190,6 +202,7 @@ class Evaluation(RunsOtherCode, WordChecks):
         "_files",
         "_names",
         "_scope",
+        "clean_words",
         "collect_all",
         "copied",
         "findings",
@@ -222,6 +235,8 @@ class Evaluation(RunsOtherCode, WordChecks):
         """Every simple command so far, in the order the line runs them (what a later write may destroy)."""
         self._files: ReplaceableFiles | None = None
         self.known_hits: tuple[Any, ...] | None = None
+        self.clean_words: tuple[str, ...] = ()
+        """(dialect, texts...) in which the fast path found no fragment of an argument-wide rule."""
         """(dialect, words, `NameInfo`, clause hits) the fast path computed for the line's one command."""
         self._names: tuple[set[str], int, bool] = (set(), 0, False)
         """`_named` so far: the files named, how many commands of `seen` that covers, any glob among them."""
