@@ -16,7 +16,14 @@ import pytest
 from conftest import mock_planner, plan
 
 from glmagent.planners.base import ChatMessage
-from glmagent.planners.runaway import RUNAWAY_MAX_ACTIONS, RUNAWAY_MAX_ITEMS, capped_schema
+from glmagent.planners.runaway import (
+    RUNAWAY_MAX_ACTIONS,
+    RUNAWAY_MAX_EDITS,
+    RUNAWAY_MAX_ITEMS,
+    RUNAWAY_MAX_STEPS,
+    capped_schema,
+    repeated_unit,
+)
 from glmagent.planners.stuck import STUCK_TEMPERATURE, WARM_REQUESTS, EditMemory
 from glmagent.strict_schema import strict_planner_schema
 
@@ -143,9 +150,9 @@ def test_capped_schema_bounds_actions_and_every_list_and_keeps_smaller_bounds() 
     capped = capped_schema(schema)
 
     assert capped["properties"]["actions"]["maxItems"] == RUNAWAY_MAX_ACTIONS
-    assert capped["properties"]["plan"]["maxItems"] == min(
-        RUNAWAY_MAX_ITEMS, schema["properties"]["plan"]["maxItems"]
-    )
+    assert capped["properties"]["plan"]["maxItems"] == RUNAWAY_MAX_STEPS
+    edits = capped["properties"]["actions"]["items"]["anyOf"][1]["properties"]["edits"]
+    assert edits["maxItems"] == RUNAWAY_MAX_EDITS
     text = json.dumps(capped)
     lists = [node for node in _nodes(capped) if node.get("type") == "array"]
     assert lists and all("maxItems" in node and node["maxItems"] <= RUNAWAY_MAX_ITEMS for node in lists)
@@ -154,6 +161,18 @@ def test_capped_schema_bounds_actions_and_every_list_and_keeps_smaller_bounds() 
         schema["properties"]["actions"]["items"]["anyOf"][1]["properties"]["edits"]["items"]
     )
     assert schema != capped  # the planner's own schema is not changed
+
+
+def test_a_retry_that_writes_one_edit_again_must_close_the_list_before_it_reads_as_a_loop() -> None:
+    """A live run's retry wrote the same edit of its test file until it was cut off, as the first attempt
+    had: the task ended at its first iteration. With the edits bounded, those copies end the list first."""
+    head = '{"thought": "fix", "plan": ["fix"], "actions": [{"tool": "apply_diff", "path": "t.py", "edits": ['
+    edit = (
+        '\n        {\n          "search": ["assert parse_flag(text) is False, text"],\n'
+        '          "replace": ["assert parse_flag(text, default=True) is False, text"]\n        },'
+    )
+    assert repeated_unit(head + edit * 40) is not None  # unbounded, it is a loop
+    assert repeated_unit(head + edit * RUNAWAY_MAX_EDITS) is None
 
 
 def _nodes(node: object) -> Iterator[dict]:

@@ -6,8 +6,9 @@ however it ends, so reading it to the end only costs the user's time.
 
 A cut-off reply is retried, and a frequency penalty alone did not always keep the retry out of the same
 loop: the bench saw a 1.5B model write the same whole action dozens of times, or a list of `"\\n"` lines
-past any file's length. So the retry's schema, where the server enforces one, also bounds how many actions
-a reply holds and how many items any list holds (`capped_schema`): a loop then has to end where the list does.
+past any file's length. So the retry's schema, where the server enforces one, also bounds how many actions,
+edits and plan steps a reply holds and how many items any list holds (`capped_schema`): a loop then has to
+end where the list does.
 
 The test is exact repetition: the reply's last characters are one unit written at least `MIN_COPIES`
 times in a row over at least `MIN_SPAN` characters. Two copies are not enough, because a SEARCH/REPLACE
@@ -59,13 +60,21 @@ def repeated_unit(text: str) -> str | None:
 
 RUNAWAY_MAX_ACTIONS = 4
 """Actions a reply may hold in the request after a runaway (a batch of edits, a read and a run fit)."""
+RUNAWAY_MAX_EDITS = 8
+"""Places one `apply_diff` may change then. Eight copies of one edit stay under the span that marks a loop,
+so a retry that falls into writing the same edit again (the live bench saw one do so twice, which ended
+its task at the first iteration) has to close the list and finish its reply instead."""
+RUNAWAY_MAX_STEPS = 12
+"""Plan steps then (a plan of `"read_file — ok"` forty times was another loop)."""
 RUNAWAY_MAX_ITEMS = 200
 """Items any other list may hold then: more lines than a file sent whole may have (150)."""
+_CAPS = {"actions": RUNAWAY_MAX_ACTIONS, "edits": RUNAWAY_MAX_EDITS, "plan": RUNAWAY_MAX_STEPS}
 
 
 def capped_schema(schema: Mapping[str, Any]) -> dict[str, Any]:
-    """A copy of a planner schema whose `actions` list holds at most `RUNAWAY_MAX_ACTIONS` items and every
-    other list at most `RUNAWAY_MAX_ITEMS` (a smaller bound already there is kept)."""
+    """A copy of a planner schema whose `actions`, `edits` and `plan` lists hold at most
+    `RUNAWAY_MAX_ACTIONS`, `RUNAWAY_MAX_EDITS` and `RUNAWAY_MAX_STEPS` items and every other list at most
+    `RUNAWAY_MAX_ITEMS` (a smaller bound already there is kept)."""
     return _capped(schema, None)
 
 
@@ -82,6 +91,6 @@ def _capped(node: Any, name: str | None) -> Any:
         else:
             copy[key] = _capped(value, name)  # `items`, `anyOf` ... describe the same property
     if copy.get("type") == "array":
-        cap = RUNAWAY_MAX_ACTIONS if name == "actions" else RUNAWAY_MAX_ITEMS
+        cap = _CAPS.get(name or "", RUNAWAY_MAX_ITEMS)
         copy["maxItems"] = min(cap, copy.get("maxItems", cap))
     return copy
