@@ -39,6 +39,8 @@ Refused meaning, as `glmagent.errors.PatchRejected(message, reason=...)`, the fi
     syntax_error         a Python file that parsed before would not parse after (`_syntax`)
     undefined_name       a Python file that would use a name it defines nowhere, where before it did not
                          (`_names`)
+    unreachable          a Python file that would hold new code after a `return`, `raise`, `continue` or
+                         `break` in the same block (`_unreachable`)
 """
 
 from glmagent.patching._apply import apply_edits, apply_patch

@@ -33,6 +33,7 @@ from glmagent.patching._result import HunkReport, PatchResult
 from glmagent.patching._rewrite import REWRITE_MAX_LINES, function_around, is_whole_file, rewrite_hunks
 from glmagent.patching._syntax import check_python_syntax
 from glmagent.patching._text import FileText, decode_file, encode_text
+from glmagent.patching._unreachable import check_python_reachable
 
 
 def apply_patch(path: str, original: bytes | None, diff: str) -> PatchResult:
@@ -46,6 +47,7 @@ def apply_patch(path: str, original: bytes | None, diff: str) -> PatchResult:
     if result.content is not None:
         check_python_syntax(path, original, result.content)
         check_python_names(path, original, result.content)
+        check_python_reachable(path, original, result.content)
     return result
 
 
@@ -115,6 +117,7 @@ def _apply_edits(
             except PatchRejected:
                 raise refused from None  # the edit as written is what the model has to fix
         check_python_names(path, original, result.content)
+        check_python_reachable(path, original, result.content)
     notes += read_again
     if notes and result.hunks:
         result.hunks[0].notes[:0] = notes
