@@ -235,9 +235,9 @@ class Evaluation(RunsOtherCode, WordChecks):
         """Every simple command so far, in the order the line runs them (what a later write may destroy)."""
         self._files: ReplaceableFiles | None = None
         self.known_hits: tuple[Any, ...] | None = None
+        """(dialect, words, `NameInfo`, clause hits) the fast path computed for the line's one command."""
         self.clean_words: tuple[str, ...] = ()
         """(dialect, texts...) in which the fast path found no fragment of an argument-wide rule."""
-        """(dialect, words, `NameInfo`, clause hits) the fast path computed for the line's one command."""
         self._names: tuple[set[str], int, bool] = (set(), 0, False)
         """`_named` so far: the files named, how many commands of `seen` that covers, any glob among them."""
 
