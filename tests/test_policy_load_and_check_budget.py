@@ -165,3 +165,23 @@ def test_a_long_word_is_screened_for_argument_rules_once() -> None:
     assert not decision.allowed  # the word hides command lines: the walk still reads them
     assert len(counting.searched) == len(set(counting.searched)), [t[:20] for t in counting.searched]
     assert any(word in text for text in counting.searched)
+
+
+def test_a_word_listing_more_items_than_the_budget_left_is_split_no_further() -> None:
+    """`pieces` stops one item past what the walk can still afford (the walk then blocks the line as too
+    large, as it would have after splitting all of it); a word within the budget is split whole."""
+    from glmagent.guard._handed import pieces
+
+    word = "x.dll," * 16_000
+    assert len(pieces(word, windows=False, most=10)) == 1 + 11  # the word itself, then 11 items
+    assert len(pieces(word, windows=False)) == 1 + 16_000
+    assert [p.text for p in pieces("a.dll,b.dll", windows=False, most=10)] == [
+        "a.dll,b.dll",
+        "a.dll",
+        "b.dll",
+    ]
+
+
+@pytest.mark.usefixtures("untimed_parsing")
+def test_a_word_of_thousands_of_listed_libraries_is_blocked_as_too_large() -> None:
+    assert_too_large("tool " + "x.dll," * 16_000, says="syntax nodes and words")
