@@ -367,10 +367,10 @@ class WordChecks:
         if screen is not None:
             # The fast path may have searched these very texts already (a 100 kB word costs ms a search).
             clean = self.clean_words
-            known = clean[1:] if clean and clean[0] == frame.dialect else ()
-            if texts in known or screen.search(texts) is None:
+            searched = clean[1:] if clean and clean[0] == frame.dialect else ()
+            if texts in searched or screen.search(texts) is None:
                 raws = "\n".join([a.raw for a in args])
-                if raws == texts or raws in known or screen.search(raws) is None:
+                if raws == texts or raws in searched or screen.search(raws) is None:
                     return
         for a in args:
             for rule, pattern in entries:

@@ -78,12 +78,11 @@ def _dead_statements(source: bytes) -> list[tuple[str, int, tuple[str, int]]] | 
             block = getattr(node, field, None)
             if not isinstance(block, list):
                 continue
-            ending = next((s for s in block if isinstance(s, _ENDS)), None)
-            if ending is None:
-                continue
-            end = (_first_line(text, ending), ending.lineno)
-            for statement in block[block.index(ending) + 1 :]:
-                dead.append((_first_line(text, statement), statement.lineno, end))
+            for i, ending in enumerate(block):
+                if isinstance(ending, _ENDS):
+                    end = (_first_line(text, ending), ending.lineno)
+                    dead += [(_first_line(text, s), s.lineno, end) for s in block[i + 1 :]]
+                    break
     return dead
 
 
