@@ -122,6 +122,29 @@ def test_the_same_cut_on_the_replace_side_is_joined_as_on_the_search_side() -> N
     assert b"line.split(\", \") if line.strip() else ('', 0)\n" in (result.content or b"")
 
 
+def test_a_cut_line_at_the_end_of_a_replace_item_of_several_lines_is_joined_too() -> None:
+    # A live run's reply: the replace item holds the new guard and, after a line break, the line it was
+    # cut in; the search side was joined, the replace side was written as `line.split(` and `)`.
+    search = ["    name, quantity = line.split(", ")"]
+    replace = ["    if not line.strip(): continue\n    name, quantity = line.split(", ")"]
+
+    result = apply_edits("orders.py", ORDERS, [(search, replace)])
+
+    assert result.content == ORDERS.replace(
+        b"        name,", b"        if not line.strip(): continue\n        name,"
+    )
+    assert "replace item 1" in result.hunks[0].notes[0]
+
+
+def test_a_cut_line_at_the_start_of_an_item_of_several_lines_is_joined() -> None:
+    cut = ["    for line in text.splitlines():\n        name, quantity = line.split("]
+    cut += [")\n        rows.append((name, int(quantity)))"]
+
+    result = apply_edits("orders.py", ORDERS, [(cut, [*cut, "    # checked"])])
+
+    assert result.content == ORDERS.replace(b"quantity)))\n", b"quantity)))\n    # checked\n")
+
+
 @pytest.mark.parametrize(
     ("line", "pieces"),
     [

@@ -33,41 +33,42 @@ def _rejoined(
     items: Sequence[str], file_keys: set[str], mirrored: dict[tuple[str, str], int]
 ) -> tuple[list[str], list[int], dict[tuple[str, str], int]]:
     """`items` with the pieces of cut lines joined; the positions (1-based) of the joined items, and how
-    many pieces each (first piece, separator) joined."""
+    many pieces each (first piece, separator) joined. A cut may fall in an item of several lines: its last
+    line is then the first piece, and the first line of the item that ends the cut the last."""
     out: list[str] = []
     joined_at: list[int] = []
     used: dict[tuple[str, str], int] = {}
     i = 0
     while i < len(items):
-        first = items[i]
+        before, _, first = items[i].rstrip("\n").rpartition("\n")
         join = None
-        if "\n" not in first.rstrip("\n") and _key(first) not in file_keys:
-            join = _join_from(items, i, file_keys, mirrored)
+        if _key(first) not in file_keys:
+            join = _join_from(items, i, first, file_keys, mirrored)
         if join is None:
-            out.append(first)
+            out.append(items[i])
             i += 1
             continue
         line, count, separator = join
-        out.append(line)
+        out.append(f"{before}\n{line}" if before else line)
         joined_at.append(i + 1)
-        used[first, separator] = count
+        used[_key(first), separator] = count
         i += count
     return out, joined_at, used
 
 
 def _join_from(
-    items: Sequence[str], i: int, file_keys: set[str], mirrored: dict[tuple[str, str], int]
+    items: Sequence[str], i: int, first: str, file_keys: set[str], mirrored: dict[tuple[str, str], int]
 ) -> tuple[str, int, str] | None:
-    first = items[i]
     for separator in _SEPARATORS:
-        wanted = mirrored.get((first, separator))
+        wanted = mirrored.get((_key(first), separator))
         for count in range(2, min(_MOST_PIECES, len(items) - i) + 1):
-            pieces = items[i : i + count]
-            if any("\n" in piece.rstrip("\n") for piece in pieces):
+            middle = [piece.rstrip("\n") for piece in items[i + 1 : i + count - 1]]
+            if any("\n" in piece for piece in middle):
                 break
-            line = separator.join(piece.rstrip("\n") for piece in pieces[:-1]) + separator + pieces[-1]
+            last, newline, after = items[i + count - 1].partition("\n")
+            line = separator.join([first, *middle, last])
             if count == wanted or _key(line) in file_keys:
-                return line, count, separator
+                return line + newline + after, count, separator
     return None
 
 
