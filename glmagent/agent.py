@@ -164,6 +164,7 @@ class CodingAgent:
             test_files=TestFiles(workspace, lambda: project_files(workspace.root, git_runner))
             if tests
             else None,
+            list_files=lambda: project_files(workspace.root, git_runner),
             planner=planner,
             executor=executor,
             memory=memory,

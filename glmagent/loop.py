@@ -16,6 +16,7 @@ from typing import Any, Protocol
 from pydantic import BaseModel, Field
 
 from glmagent.contract import Action, InvalidPlannerOutput, PlannerOutput, ToolName, parse_planner_output
+from glmagent.edit_targets import EditTargetingPlanner, edit_targets
 from glmagent.errors import ContentFilteredError, ContextTooLongError, PlannerError
 from glmagent.fresh_start import STALLED_ITERATIONS, ExploringPlanner, FreshStarts
 from glmagent.limits import Limits, ObservationBudget, refused_actions
@@ -242,8 +243,11 @@ class AgentLoop:
         test_files: TestFileGuard | None = None,
         limits: Limits | None = None,
         fresh_start_after: int = STALLED_ITERATIONS,
+        list_files: Callable[[], list[str]] | None = None,
     ) -> None:
         self.planner = planner
+        self.list_files = list_files
+        """The project's files now; with `test_files`, what an edit may name (`glmagent.edit_targets`)."""
         self.fresh_start_after = fresh_start_after
         """Iterations in a row without progress before the next prompt starts afresh (0: never)."""
         self.limits = limits or Limits()
@@ -284,6 +288,7 @@ class AgentLoop:
         self._undone = UndoneChanges()  # what undone changes made of their file: not to be made again
         self._ran_command = False
         self._fresh = FreshStarts(self.fresh_start_after)  # when the next prompt leaves the history out
+        self._edit_paths: list[str] | None = None  # what apply_diff may name, as last given to the planner
         self._baseline_tests: TestOutcome | None = None
         self._tests_editable = (
             task.test_edits if task.test_edits is not None else task_allows_test_changes(task.description)
@@ -321,6 +326,7 @@ class AgentLoop:
                 if self._fresh.due(latest_tests):
                     latest_tests, fresh = self._start_afresh(first, latest_tests)
                     last = None
+                self._limit_edit_paths(latest_tests)
                 try:
                     output = self._plan(task, iterations, last, latest_tests, fresh=fresh)
                 except _SkipIteration:
@@ -438,6 +444,20 @@ class AgentLoop:
             "make the fix."
         )
         return tests, summary
+
+    def _limit_edit_paths(self, tests: TestOutcome | None) -> None:
+        """While protected tests fail, hold the planner's `apply_diff` paths to the project's other files
+        (`glmagent.edit_targets`), where it can; recorded whenever the list changes."""
+        if not isinstance(self.planner, EditTargetingPlanner):
+            return
+        paths = None
+        guard, listing = self.test_files, self.list_files
+        if guard is not None and listing is not None and tests is not None and not self._tests_editable:
+            paths = edit_targets(listing(), guard.is_test, None if tests.passed else tests.output)
+        if paths != self._edit_paths:
+            self.memory.record("edit_paths", iteration=self._number, paths=paths)
+            self._edit_paths = paths
+        self.planner.limit_edit_paths(paths)
 
     def _plan(
         self,

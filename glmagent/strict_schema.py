@@ -12,6 +12,8 @@ bounded so a decoder cannot run on forever. For well-formed replies it accepts e
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
 
@@ -83,3 +85,16 @@ def strict_planner_schema() -> dict[str, Any]:
             "actions": {"type": "array", "maxItems": MAX_ACTIONS, "items": {"anyOf": variants}},
         },
     }
+
+
+def with_edit_paths(schema: Mapping[str, Any], paths: Sequence[str]) -> dict[str, Any]:
+    """A copy of a strict planner schema whose `apply_diff` actions may name only `paths`
+    (`glmagent.edit_targets`); the other tools keep their free `path`. A schema of another shape is
+    returned as it is."""
+    narrowed = copy.deepcopy(dict(schema))
+    actions = narrowed.get("properties", {}).get("actions", {}).get("items", {})
+    for variant in actions.get("anyOf", ()):
+        properties = variant.get("properties", {})
+        if properties.get("tool", {}).get("const") == ToolName.APPLY_DIFF.value and "path" in properties:
+            properties["path"] = {"type": "string", "enum": list(paths), "description": _FIELD_DOCS["path"]}
+    return narrowed

@@ -56,6 +56,14 @@ def build_timeline(run: Run) -> Timeline:
         elif event == "fresh_start":
             text = f"started afresh after {record.get('stalled')} iterations without progress"
             steps.append(Step("note", iteration, {"event": event, "text": text}))
+        elif event == "edit_paths":
+            paths = record.get("paths")
+            text = (
+                f"apply_diff held to {len(paths)} non-test file(s) while the tests fail"
+                if isinstance(paths, list)
+                else "apply_diff may name any file again"
+            )
+            steps.append(Step("note", iteration, {"event": event, "text": text}))
     summaries = [str(r.get("summary", "")) for r in run.events("iteration_summary")]
     return Timeline(run=run, steps=steps, summaries=summaries)
 

@@ -44,6 +44,7 @@ from glmagent.planners.pricing import Price, cost_usd
 from glmagent.planners.retry import RateLimiter, RetryPolicy, parse_retry_after
 from glmagent.planners.runaway import RUNAWAY, capped_schema, repeated_unit
 from glmagent.planners.stuck import STUCK_TEMPERATURE, WARM_REQUESTS, EditMemory
+from glmagent.strict_schema import with_edit_paths
 
 if TYPE_CHECKING:
     import httpx
@@ -238,6 +239,10 @@ class OpenAICompatiblePlanner:
         self._edits = EditMemory()
         self._warm_left = 0
         """Requests still to sample at `STUCK_TEMPERATURE` since a reply sent an edit again."""
+        self._edit_paths: tuple[str, ...] | None = None
+        """The paths `apply_diff` may name in the strict schema (`glmagent.edit_targets`); None: any."""
+        self._edit_paths_taken = True
+        """False once the server refused a schema listing them: the plain strict schema from then on."""
 
     @property
     def json_mode(self) -> bool:
@@ -266,6 +271,11 @@ class OpenAICompatiblePlanner:
         """Sample the next requests warm, as after a repeated edit (`glmagent.fresh_start`): the loop
         starts afresh, and at the configured temperature 0 the model would write its first reply again."""
         self._warm_left = WARM_REQUESTS
+
+    def limit_edit_paths(self, paths: Sequence[str] | None) -> None:
+        """From the next request on, the strict schema lets `apply_diff` name only `paths` (None: any path);
+        the other structured-output forms cannot say it, and the loop refuses what it must anyway."""
+        self._edit_paths = tuple(paths) if paths else None
 
     def plan(self, messages: Sequence[ChatMessage]) -> PlannerReply:
         """Send the conversation and return the model's reply.
@@ -400,7 +410,11 @@ class OpenAICompatiblePlanner:
         if self.max_tokens is not None:
             body[self._tokens_field] = self.max_tokens
         if fmt == "json_schema" and self.schema is not None:
-            schema = self.schema if self._schema_lengths else _without_length_keywords(self.schema)
+            schema = self.schema
+            if self._edit_paths and self._edit_paths_taken:
+                schema = with_edit_paths(schema, self._edit_paths)
+            if not self._schema_lengths:
+                schema = _without_length_keywords(schema)
             if self._after_runaway:
                 schema = capped_schema(schema)
             body["response_format"] = {
@@ -420,6 +434,9 @@ class OpenAICompatiblePlanner:
         if fmt == "json_schema" and self._schema_lengths and _LENGTH_KEYWORDS.search(detail):
             self._schema_lengths = False  # the same strict schema without string length bounds first
             return True
+        if fmt == "json_schema" and self._edit_paths and self._edit_paths_taken:
+            self._edit_paths_taken = False  # then without the list of paths, before leaving the schema
+            return True
         ladder = self.formats[self.formats.index(fmt) :] if fmt in self.formats else (fmt,)
         if len(ladder) < 2:
             return False
@@ -427,9 +444,17 @@ class OpenAICompatiblePlanner:
         return True
 
     def _next_form(self) -> str:
-        if self._start == "json_schema" and not self._schema_lengths:
-            return "json_schema without minLength/maxLength"
-        return self._start
+        if self._start != "json_schema":
+            return self._start
+        dropped = [
+            what
+            for what, gone in (
+                ("minLength/maxLength", not self._schema_lengths),
+                ("the list of edit paths", bool(self._edit_paths) and not self._edit_paths_taken),
+            )
+            if gone
+        ]
+        return f"json_schema without {' and '.join(dropped)}" if dropped else "json_schema"
 
     def _adjust(self, param: str | None) -> bool:
         """Change the request the way the model asked for; False when that was done already."""
