@@ -544,15 +544,22 @@ def mock_planner(handler: Callable[[Any], Any], **kwargs: Any) -> Any:
 
 
 def run_scripted(
-    project: Path, replies: list[dict], *, test_command: str, description: str, max_iterations: int = 3
+    project: Path,
+    replies: list[dict],
+    *,
+    test_command: str,
+    description: str,
+    max_iterations: int = 3,
+    planner: Any = None,
 ) -> tuple[Any, Any, list[dict]]:
-    """Run one task in `project` on the POSIX backend with a scripted planner answering `replies`:
-    the task's result, the planner (its `requests` are the prompts) and the audit records (task id `t`)."""
+    """Run one task in `project` on the POSIX backend with a scripted planner answering `replies` (or with
+    `planner`): the task's result, the planner (its `requests` are the prompts) and the audit records
+    (task id `t`)."""
     from glmagent.agent import CodingAgent
     from glmagent.config import Settings
     from glmagent.planners.scripted import ScriptedPlanner
 
-    planner = ScriptedPlanner(replies)
+    planner = planner if planner is not None else ScriptedPlanner(replies)
     agent = CodingAgent(planner=planner, settings=Settings(provider="replay", shell="posix", sandbox="none"))
     task = CodingAgent.create_task(
         description=description,

@@ -15,11 +15,9 @@ from pathlib import Path
 import httpx
 import jsonschema
 import pytest
-from conftest import mock_planner, plan
+from conftest import mock_planner, plan, run_scripted
 
-from glmagent.agent import CodingAgent
 from glmagent.cli import main
-from glmagent.config import Settings
 from glmagent.edit_targets import MAX_CHARS, MAX_PATHS, EditTargetingPlanner, edit_targets
 from glmagent.planners.base import ChatMessage, PlannerReply
 from glmagent.planners.scripted import ScriptedPlanner
@@ -186,21 +184,12 @@ def calc(tmp_path: Path) -> Path:
     return root
 
 
-def run_task(project: Path, planner: ScriptedPlanner, description: str, iterations: int = 3) -> bool:
-    agent = CodingAgent(planner=planner, settings=Settings(provider="replay", shell="posix", sandbox="none"))
-    task = CodingAgent.create_task(
-        description=description,
-        working_directory=project,
-        test_command=PYTEST,
-        task_id="t",
-        max_iterations=iterations,
+def run_task(project: Path, planner: ScriptedPlanner, description: str) -> tuple[bool, list[dict]]:
+    """Whether the task succeeded, and its `edit_paths` audit records."""
+    result, _, audit = run_scripted(
+        project, [], test_command=PYTEST, description=description, planner=planner
     )
-    return agent.run(task).success
-
-
-def records(project: Path, event: str) -> list[dict]:
-    path = project / ".hazina" / "agent-memory" / "t.jsonl"
-    return [r for r in map(json.loads, path.read_text().splitlines()) if r["event"] == event]
+    return result.success, [r for r in audit if r["event"] == "edit_paths"]
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="uses the POSIX backend")
@@ -209,12 +198,11 @@ def test_a_run_limits_edits_to_the_code_while_the_tests_fail_and_records_it(
 ) -> None:
     planner = TargetedScripted([plan({"tool": "read_file", "path": "calc.py"}), plan(FIX)])
 
-    assert run_task(calc, planner, "double(n) should double n")
+    success, records = run_task(calc, planner, "double(n) should double n")
 
+    assert success
     assert planner.limits == [["calc.py", "notes.txt"], ["calc.py", "notes.txt"]]
-    assert [(r["iteration"], r["paths"]) for r in records(calc, "edit_paths")] == [
-        (1, ["calc.py", "notes.txt"])
-    ]
+    assert [(r["iteration"], r["paths"]) for r in records] == [(1, ["calc.py", "notes.txt"])]
     assert main(["audit", "show", "t", "-C", str(calc)]) == 0
     assert "apply_diff held to 2 non-test file(s) while the tests fail" in capsys.readouterr().out
 
@@ -223,9 +211,9 @@ def test_a_run_limits_edits_to_the_code_while_the_tests_fail_and_records_it(
 def test_a_task_that_asks_for_test_changes_keeps_every_path_open(calc: Path) -> None:
     planner = TargetedScripted([plan(FIX)])
 
-    assert run_task(calc, planner, "double(n) should double n; update the tests too")
+    success, records = run_task(calc, planner, "double(n) should double n; update the tests too")
 
-    assert planner.limits == [None] and records(calc, "edit_paths") == []
+    assert success and planner.limits == [None] and records == []
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="uses the POSIX backend")
@@ -238,6 +226,6 @@ def test_a_missing_module_keeps_every_path_open(calc: Path) -> None:
     }
     planner = TargetedScripted([plan(create)])
 
-    assert run_task(calc, planner, "write calc.py so the tests pass")
+    success, records = run_task(calc, planner, "write calc.py so the tests pass")
 
-    assert planner.limits == [None]
+    assert success and planner.limits == [None] and records == []
