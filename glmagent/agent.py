@@ -156,15 +156,15 @@ class CodingAgent:
             else None
         )
         memory = AgentSummaryStore(workspace.root, task.task_id, redactor=redactor, lock_wait=self.lock_wait)
+
+        def listing() -> list[str]:
+            return project_files(workspace.root, git_runner)
+
         loop = AgentLoop(
             project_map=project_map(workspace.root, git=git_runner),
-            focus=WorkingSet(
-                FileView(workspace, redactor), project_files=lambda: project_files(workspace.root, git_runner)
-            ),
-            test_files=TestFiles(workspace, lambda: project_files(workspace.root, git_runner))
-            if tests
-            else None,
-            list_files=lambda: project_files(workspace.root, git_runner),
+            focus=WorkingSet(FileView(workspace, redactor), project_files=listing),
+            test_files=TestFiles(workspace, listing) if tests else None,
+            list_files=listing,
             planner=planner,
             executor=executor,
             memory=memory,

@@ -42,15 +42,16 @@ class EditTargetingPlanner(Protocol):
 
 
 def edit_targets(
-    files: Sequence[str], is_test: Callable[[str], bool], failing_output: str | None
+    list_files: Callable[[], Sequence[str]], is_test: Callable[[str], bool], failing_output: str | None
 ) -> list[str] | None:
     """The paths `apply_diff` may name, or None for no limit.
 
-    `files`: the project's files now; `is_test(path)`: whether a path is a protected test file;
-    `failing_output`: the latest test run's output while the tests fail (None when they pass or are not
-    run: there is no failing test to turn the model towards)."""
+    `list_files()`: the project's files now (listed only when the output leaves a limit possible);
+    `is_test(path)`: whether a path is a protected test file; `failing_output`: the latest test run's output
+    while the tests fail (None when they pass or are not run: no failing test to turn the model from)."""
     if failing_output is None or _MISSING_FILE.search(failing_output):
         return None
+    files = list_files()
     editable = [path for path in files if not is_test(path)]
     if not editable or len(editable) == len(files) or len(editable) > MAX_PATHS:
         return None  # nothing to steer away from, or too many to list

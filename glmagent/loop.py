@@ -453,7 +453,7 @@ class AgentLoop:
         paths = None
         guard, listing = self.test_files, self.list_files
         if guard is not None and listing is not None and tests is not None and not self._tests_editable:
-            paths = edit_targets(listing(), guard.is_test, None if tests.passed else tests.output)
+            paths = edit_targets(listing, guard.is_test, None if tests.passed else tests.output)
         if paths != self._edit_paths:
             self.memory.record("edit_paths", iteration=self._number, paths=paths)
             self._edit_paths = paths

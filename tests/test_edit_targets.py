@@ -36,7 +36,7 @@ def edit(path: str) -> dict:
 
 
 def test_while_tests_fail_the_paths_are_the_files_that_are_not_tests() -> None:
-    assert edit_targets(FILES, is_test_path, FAILING) == ["README.md", "calc.py", "pkg/util.py"]
+    assert edit_targets(lambda: FILES, is_test_path, FAILING) == ["README.md", "calc.py", "pkg/util.py"]
 
 
 @pytest.mark.parametrize(
@@ -49,21 +49,21 @@ def test_while_tests_fail_the_paths_are_the_files_that_are_not_tests() -> None:
     ],
 )
 def test_a_failure_that_may_need_a_new_file_keeps_every_path_open(output: str) -> None:
-    assert edit_targets(FILES, is_test_path, output) is None
+    assert edit_targets(lambda: FILES, is_test_path, output) is None
 
 
 def test_no_limit_when_the_tests_pass_or_nothing_is_a_test_or_everything_is() -> None:
-    assert edit_targets(FILES, is_test_path, None) is None
-    assert edit_targets(["calc.py", "README.md"], is_test_path, FAILING) is None
-    assert edit_targets(["tests/test_calc.py"], is_test_path, FAILING) is None
+    assert edit_targets(lambda: FILES, is_test_path, None) is None
+    assert edit_targets(lambda: ["calc.py", "README.md"], is_test_path, FAILING) is None
+    assert edit_targets(lambda: ["tests/test_calc.py"], is_test_path, FAILING) is None
 
 
 def test_no_limit_for_a_project_too_large_to_list() -> None:
     many = [f"m{n}.py" for n in range(MAX_PATHS + 1)] + ["tests/test_m.py"]
-    assert edit_targets(many, is_test_path, FAILING) is None
-    assert edit_targets([*many[:MAX_PATHS], "tests/test_m.py"], is_test_path, FAILING) is not None
+    assert edit_targets(lambda: many, is_test_path, FAILING) is None
+    assert edit_targets(lambda: [*many[:MAX_PATHS], "tests/test_m.py"], is_test_path, FAILING) is not None
     long = [f"{'d' * 60}/m{n}.py" for n in range(MAX_CHARS // 60)] + ["tests/test_m.py"]
-    assert len(long) <= MAX_PATHS and edit_targets(long, is_test_path, FAILING) is None
+    assert len(long) <= MAX_PATHS and edit_targets(lambda: long, is_test_path, FAILING) is None
 
 
 # -- the schema ------------------------------------------------------------------------------------------
