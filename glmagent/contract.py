@@ -41,8 +41,9 @@ REQUIRED_FIELDS: dict[ToolName, tuple[str, ...]] = {
     ToolName.GIT_DIFF: (),
 }
 
-#: Fields of which a tool takes exactly one: apply_diff's change, as `edits` or as `diff` text.
-ONE_OF_FIELDS: dict[ToolName, tuple[str, ...]] = {ToolName.APPLY_DIFF: ("edits", "diff")}
+#: Fields of which a tool takes exactly one: apply_diff's change, as the file's whole new `content`, as
+#: `edits`, or as `diff` text (the first is the form the prompt teaches first).
+ONE_OF_FIELDS: dict[ToolName, tuple[str, ...]] = {ToolName.APPLY_DIFF: ("content", "edits", "diff")}
 
 
 class Edit(BaseModel):
@@ -83,6 +84,9 @@ class Action(BaseModel):
     """apply_diff: the change as SEARCH/REPLACE blocks or a unified diff (or give `edits`)."""
     edits: list[Edit] | None = Field(default=None, min_length=1)
     """apply_diff: the change as a list of search/replace line lists (or give `diff`)."""
+    content: str | None = Field(default=None, min_length=1)
+    """apply_diff: the file's complete new text (a short file, or a new one); read like one edit with an
+    empty `search`, so the same checks apply (the file is revised, not replaced)."""
     command: str | None = Field(default=None, min_length=1)
     lines: str | None = Field(default=None, min_length=1)
     """read_file only: the line range `START-END` of a long file to show."""
@@ -98,10 +102,18 @@ class Action(BaseModel):
             raise ValueError(f"tool {self.tool.value!r} requires exactly one of {' or '.join(one_of)}")
         return self
 
+    def change_edits(self) -> list[Edit] | None:
+        """apply_diff's change as edits: `edits` as sent, or `content` as one edit with an empty `search`;
+        None for a `diff`."""
+        if self.content is not None:
+            return [Edit(search=[], replace=self.content.removesuffix("\n").split("\n"))]
+        return self.edits
+
     def change_text(self) -> str | None:
-        """apply_diff's change as text: `diff` as sent, or `edits` as SEARCH/REPLACE blocks."""
-        if self.edits is not None:
-            return edits_as_text(self.edits)
+        """apply_diff's change as text: `diff` as sent, or `edits` (or `content`) as SEARCH/REPLACE blocks."""
+        edits = self.change_edits()
+        if edits is not None:
+            return edits_as_text(edits)
         return self.diff
 
     def brief(self) -> str:

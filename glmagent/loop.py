@@ -790,7 +790,14 @@ class AgentLoop:
         ):
             # Worded as a mistake to correct: "the diff changed nothing" was read by small models as
             # "nothing needs changing", and they gave up with the tests still failing.
-            if action.edits is not None:
+            if action.content is not None:
+                summary = f"Content for {action.path} not applied: it is the file as it is"
+                output = (
+                    "The content was not applied: it is identical to the file, so the file is unchanged and "
+                    "the fix is still to be made. Send the content again with the lines that must change "
+                    "changed."
+                )
+            elif action.edits is not None:
                 summary = f"Edit of {action.path} not applied: its replace lines equal its search lines"
                 output = (
                     "The edit was not applied: its replace lines are identical to its search lines, so the "

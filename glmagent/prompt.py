@@ -61,7 +61,7 @@ def prompt_tokens(messages: Sequence[ChatMessage]) -> int:
 
 _TOOL_DOCS = {
     ToolName.READ_FILE: 'show a text file with line numbers (a long one in parts: "lines": "START-END")',
-    ToolName.APPLY_DIFF: "change ONE file: search/replace line lists in `edits`",
+    ToolName.APPLY_DIFF: "change ONE file: its whole new text in `content` (or search/replace `edits`)",
     ToolName.RUN: "run a shell command in the working directory (checked by the command policy first)",
     ToolName.GIT_STATUS: "git status --short --branch",
     ToolName.GIT_DIFF: "git diff against HEAD, optionally limited to `path`",
@@ -80,16 +80,17 @@ Rules:
 - Actions run in order. If one is rejected (unknown tool, blocked command, path outside the project) the
   rest of that batch is skipped.
 - Paths are relative to the project root. You cannot read or write outside it, nor write in .git/ or .hazina/.
-- apply_diff changes ONE file through "edits", a list of {{"search": [...], "replace": [...]}}, one per place
-  that changes: "search" holds the file's lines to change, one string per line, copied exactly from the
-  file (without the line numbers and " | "); "replace" the lines that replace them. The search lines must
-  occur exactly once in the file, indentation included: add a neighbouring line when they are not unique.
-  Or one edit with an empty "search" holds in "replace" a whole Python function or class (def line to last
-  line, unchanged lines too): it replaces the one of that name. A short file (up to {rewrite_max} lines) or
-  a new file may be sent whole the same way. (A "diff" string of
-  SEARCH/REPLACE blocks or a unified diff is accepted instead of "edits".) Never write placeholders such
-  as `... rest unchanged ...`. A change that does not match the file is refused, the file stays unchanged,
-  and the refusal shows the file's real lines.
+- apply_diff changes ONE file. A file of up to {rewrite_max} lines (or a new file): give its complete new
+  text in "content", every line as it must read after the change, the unchanged ones too (without the line
+  numbers and " | "). A longer file: give in "content" one whole Python function or class (def line to
+  last line, unchanged lines too), which replaces the one of that name; or give "edits", a list of
+  {{"search": [...], "replace": [...]}}, one per place that changes: "search" holds the file's lines to
+  change, one string per line, copied exactly from the file (without the line numbers and " | ");
+  "replace" the lines that replace them. The search lines must occur exactly once in the file, indentation
+  included: add a neighbouring line when they are not unique. (A "diff" string of SEARCH/REPLACE blocks or
+  a unified diff is accepted too.) Never write placeholders such as `... rest unchanged ...`. A change that
+  does not match the file is refused, the file stays unchanged, and the refusal shows the file's real
+  lines.
 - Edit only files whose current content you have been shown (under "# Files", or by read_file).
 - run is checked by a command policy. Destructive commands (recursive or forced deletes, disk formatting,
   truncating files, git clean), network access (curl, wget, package installs, git fetch/push, sockets) and
@@ -107,8 +108,8 @@ The reply must validate against this JSON schema:
 """
 
 _EXAMPLE_HEADING = (
-    "An example reply (for some other project) that changes one line of app/net.py; "
-    'a line\'s " is written \\" in JSON:'
+    "An example reply (for some other project) that changes one line of app/net.py, a short file sent whole "
+    'in "content"; a line break is written \\n and a " is written \\" in JSON:'
 )
 _EXAMPLE_REPLY = {
     "thought": "connect() never passes the timeout it was given",
@@ -117,15 +118,16 @@ _EXAMPLE_REPLY = {
         {
             "tool": "apply_diff",
             "path": "app/net.py",
-            "edits": [
-                {
-                    "search": ['    log.info("connecting to %s", host)', "    return Connection(host, port)"],
-                    "replace": [
-                        '    log.info("connecting to %s", host)',
-                        "    return Connection(host, port, timeout=timeout)",
-                    ],
-                }
-            ],
+            "content": (
+                "import logging\n"
+                "\n"
+                "log = logging.getLogger(__name__)\n"
+                "\n"
+                "\n"
+                "def connect(host, port, timeout=10):\n"
+                '    log.info("connecting to %s", host)\n'
+                "    return Connection(host, port, timeout=timeout)\n"
+            ),
         }
     ],
 }
@@ -133,7 +135,7 @@ _EXAMPLE_REPLY = {
 
 def _taught_fields(tool: ToolName) -> tuple[str, ...]:
     """The fields the prompt tells the model to give: the required ones, and the first (taught) of those a
-    tool takes one of (apply_diff: `edits`, though `diff` is accepted too)."""
+    tool takes one of (apply_diff: `content`, though `edits` and `diff` are accepted too)."""
     return (*REQUIRED_FIELDS[tool], *ONE_OF_FIELDS.get(tool, ())[:1])
 
 

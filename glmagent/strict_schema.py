@@ -5,8 +5,8 @@ documented schema's per-tool `if`/`then` requirements, so a model could send `{"
 `path`. This form says the same thing in the subset they all enforce: each action is one closed object per
 tool (`tool` a `const`, every field required, `additionalProperties: false`), and `git_diff`, whose `path` is
 optional, gets two (with and without it) since strict modes insist that every field be required (and so does
-`read_file` with its optional `lines`; `apply_diff` has one with `edits` and one with `diff`). Lengths are
-bounded so a decoder cannot run on forever. For well-formed replies it accepts exactly what
+`read_file` with its optional `lines`; `apply_diff` has one each with `content`, `edits` and `diff`).
+Lengths are bounded so a decoder cannot run on forever. For well-formed replies it accepts exactly what
 `schemas/planner_output.schema.json` accepts (tests/test_strict_schema.py compares the two).
 """
 
@@ -28,6 +28,7 @@ MAX_EDITS = 30
 _FIELD_DOCS = {
     "path": "Workspace-relative file path.",
     "diff": "SEARCH/REPLACE blocks or a unified diff for `path`.",
+    "content": "The complete new text of `path` (a short file, or a new one).",
     "command": "A shell command; checked by the command policy before it runs.",
     "lines": 'The part of a long file to show: "START-END", e.g. "120-180".',
 }

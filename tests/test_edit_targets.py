@@ -120,7 +120,7 @@ def test_the_planner_sends_the_list_until_it_is_lifted() -> None:
 
     paths = [_edit_path_schema(body) for body in bodies]
     assert [p[0].get("enum") for p in paths] == [None, ["calc.py"], None]
-    assert all(len(p) == 2 and p[0] == p[1] for p in paths)  # the `edits` and the `diff` form alike
+    assert all(len(p) == 3 and p[0] == p[1] == p[2] for p in paths)  # `content`, `edits`, `diff` alike
 
 
 def test_a_server_that_refuses_the_list_gets_the_plain_strict_schema_not_a_weaker_format() -> None:

@@ -151,14 +151,14 @@ def test_capped_schema_bounds_actions_and_every_list_and_keeps_smaller_bounds() 
 
     assert capped["properties"]["actions"]["maxItems"] == RUNAWAY_MAX_ACTIONS
     assert capped["properties"]["plan"]["maxItems"] == RUNAWAY_MAX_STEPS
-    edits = capped["properties"]["actions"]["items"]["anyOf"][1]["properties"]["edits"]
+    edits = capped["properties"]["actions"]["items"]["anyOf"][2]["properties"]["edits"]
     assert edits["maxItems"] == RUNAWAY_MAX_EDITS
     text = json.dumps(capped)
     lists = [node for node in _nodes(capped) if node.get("type") == "array"]
     assert lists and all("maxItems" in node and node["maxItems"] <= RUNAWAY_MAX_ITEMS for node in lists)
     assert '"search": {"type": "array", "items": {"type": "string"}, "maxItems": 200}' in text
     assert "maxItems" not in json.dumps(
-        schema["properties"]["actions"]["items"]["anyOf"][1]["properties"]["edits"]["items"]
+        schema["properties"]["actions"]["items"]["anyOf"][2]["properties"]["edits"]["items"]
     )
     assert schema != capped  # the planner's own schema is not changed
 

@@ -42,7 +42,7 @@ def test_prompt_has_task_tests_memory_observations_and_schema() -> None:
         "Latest test run: FAILED",
         '"anyOf"',
         "apply_diff",
-        "Required fields: path, edits",
+        "Required fields: path, content",
     ):
         assert needle in text
 

@@ -167,7 +167,7 @@ def test_the_whole_prompt_stays_within_its_token_budget_however_large_the_parts(
 def test_a_small_prompt_is_left_alone() -> None:
     messages = _huge_prompt(ContextBuilder(), 1_000)
     assert "characters cut" not in messages[1].content
-    assert prompt_tokens(messages) < 5_000
+    assert prompt_tokens(messages) < 5_500
 
 
 def test_shrinking_after_a_context_error_keeps_about_a_quarter() -> None:

@@ -142,7 +142,7 @@ _value = st.one_of(st.none(), st.booleans(), st.integers(-1, 1), _text)
 _tool = st.one_of(
     st.sampled_from([t.value for t in ToolName]), st.sampled_from(["delete_file", "", "READ_FILE"])
 )
-_field = st.sampled_from(["path", "diff", "command", "edits"])
+_field = st.sampled_from(["path", "diff", "command", "edits", "content"])
 _edit = st.one_of(
     st.fixed_dictionaries({"search": st.lists(_text, max_size=3), "replace": st.lists(_text, max_size=3)}),
     st.fixed_dictionaries({"search": _value, "replace": st.lists(_text, max_size=2)}),
@@ -192,9 +192,11 @@ def test_strict_and_documented_schemas_agree_on_generated_replies(document: Any)
 
 
 @settings(max_examples=examples(300), deadline=None)
-@given(st.lists(st.sampled_from(list(ToolName)), max_size=MAX_ACTIONS), st.booleans())
-def test_every_well_formed_action_list_passes_both(tools: list[ToolName], diff_path: bool) -> None:
+@given(st.lists(st.sampled_from(list(ToolName)), max_size=MAX_ACTIONS), st.integers(0, 2))
+def test_every_well_formed_action_list_passes_both(tools: list[ToolName], form: int) -> None:
+    diff_path = form == 1
     values = {
+        "content": "def f():\n    return 1\n",
         "path": "src/a.py",
         "diff": "@@ -1 +1 @@\n-a\n+b\n",
         "command": "pytest -q",
@@ -207,7 +209,7 @@ def test_every_well_formed_action_list_passes_both(tools: list[ToolName], diff_p
             action["path"] = "src"
         one_of = ONE_OF_FIELDS.get(tool, ())
         if one_of:
-            name = one_of[diff_path]
+            name = one_of[form % len(one_of)]
             action[name] = values[name]
         actions.append(action)
     document = {"thought": "t", "plan": ["a"], "actions": actions}
@@ -253,7 +255,7 @@ def test_the_strict_schema_has_no_conditionals_and_one_closed_object_per_tool_fo
     assert forms == sorted(
         [(t.value, tuple(sorted({"tool", *REQUIRED_FIELDS[t]}))) for t in ToolName if t not in ONE_OF_FIELDS]
         + [("git_diff", ("path", "tool")), ("read_file", ("lines", "path", "tool"))]
-        + [("apply_diff", ("edits", "path", "tool")), ("apply_diff", ("diff", "path", "tool"))]
+        + [("apply_diff", (field, "path", "tool")) for field in ("content", "edits", "diff")]
     )
     assert {v["properties"]["tool"]["const"] for v in variants} == {t.value for t in ToolName}
 

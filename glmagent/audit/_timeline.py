@@ -95,10 +95,13 @@ def _plan(reply: dict[str, Any], validation: dict[str, Any]) -> dict[str, Any]:
 
 
 def _model_change(action: dict[str, Any]) -> str | None:
-    """The change an apply_diff action sent: its `diff`, or its `edits` as SEARCH/REPLACE text."""
+    """The change an apply_diff action sent: its `diff`, or its `edits` (or `content`, an edit with an empty
+    search) as SEARCH/REPLACE text."""
     if isinstance(action.get("diff"), str):
         return action["diff"]
     edits = action.get("edits")
+    if isinstance(action.get("content"), str):
+        edits = [{"search": [], "replace": action["content"].removesuffix("\n").split("\n")}]
     if not isinstance(edits, list):
         return None
     from pydantic import ValidationError

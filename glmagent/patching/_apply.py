@@ -10,7 +10,7 @@ from pathlib import PurePosixPath
 
 from glmagent.errors import PatchRejected
 from glmagent.patching._block_lines import read_block_lines
-from glmagent.patching._edit_words import for_edits
+from glmagent.patching._edit_words import for_content, for_edits
 from glmagent.patching._fragment import read_as_part_of_a_line
 from glmagent.patching._items import edit_lines, line_keys
 from glmagent.patching._locate import HunkFailure, Locator, Placement, numbered, quote
@@ -23,6 +23,7 @@ from glmagent.patching._parse import (
     Section,
     block_hunk,
     no_hunks_error,
+    numbered_file_free,
     parse_diff,
     without_line_numbers,
 )
@@ -52,16 +53,22 @@ def apply_patch(path: str, original: bytes | None, diff: str) -> PatchResult:
 
 
 def apply_edits(
-    path: str, original: bytes | None, edits: Sequence[tuple[Sequence[str], Sequence[str]]]
+    path: str,
+    original: bytes | None,
+    edits: Sequence[tuple[Sequence[str], Sequence[str]]],
+    *,
+    content: bool = False,
 ) -> PatchResult:
     """`apply_patch` for a change given as (search lines, replace lines) pairs: each pair is one
     SEARCH/REPLACE block, read with no markers to parse, so a line such as `=======` is just a line. An
     item holding line breaks counts as those lines; one that ends in a line break is one line; a line a bare
-    `"` cut into two items is read whole again (`_items`)."""
+    `"` cut into two items is read whole again (`_items`). `content`: the one pair is the file's whole new
+    text as the model sent it (refusals are worded so)."""
     try:
         return _apply_edits(path, original, edits)
     except PatchRejected as rejected:
-        raise for_edits(rejected) from None
+        reworded = for_edits(rejected)
+        raise (for_content(reworded) if content else reworded) from None
 
 
 def _apply_edits(
@@ -91,6 +98,10 @@ def _apply_edits(
         search_lines, replace_lines, note = edit_lines(search, replace, file_keys)
         if note is not None:
             notes.append(f"edit #{number}: {note}")
+        bare = None if search_lines else numbered_file_free(replace_lines)
+        if bare is not None:
+            replace_lines = bare
+            notes.append(f"edit #{number}: read without the line numbers copied from the prompt")
         reading = (
             read_by_line_numbers(search_lines, replace_lines, file_lines, file_keys)
             or read_as_part_of_a_line(search_lines, replace_lines, file_lines, file_keys)
@@ -508,14 +519,14 @@ def _whole_offer(path: str, target: FileText, failures: list[HunkFailure], rewri
     if around is not None:
         name, first, end = around
         return (
-            f"\nOr send the whole of `{name}` (lines {first + 1}-{end}) with your change: one edit with an "
-            f"empty `search` list and, as `replace`, the complete new `{name}` from its first line to its "
-            "last (every unchanged line too). It replaces that definition; the rest of the file is kept."
+            f"\nOr send the whole of `{name}` (lines {first + 1}-{end}) with your change as `content`: the "
+            f"complete new `{name}` from its first line to its last (every unchanged line too). It replaces "
+            "that definition; the rest of the file is kept."
         )
     if len(target.lines) <= REWRITE_MAX_LINES:
         return (
-            "\nOr, as the file is short, send it whole: an empty SEARCH part (an empty `search` list) and "
-            "the complete new file as what replaces it (every unchanged line too)."
+            "\nOr, as the file is short, send it whole as `content`: the complete new file (every unchanged "
+            "line too)."
         )
     return ""
 

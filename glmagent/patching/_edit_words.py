@@ -72,6 +72,25 @@ _PHRASES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     )
 )
 
+_CONTENT_PHRASES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern), replacement)
+    for pattern, replacement in (
+        (r"An empty `search` list sends", "`content` sends"),
+        (r"an empty `search` list", "`content`"),
+        (r"\bedit #1\b", "the content"),
+        (r"\bEdit #1\b", "The content"),
+        (r"Send the edit again", "Send the content again"),
+        (
+            r"The diff adds the whole content of (\S+), which the file already has: it looks already "
+            r"applied\. Re-read the file before editing it again\.",
+            r"The content is \1 as it is: nothing would change, and the fix is still to be made. Send the "
+            "content again with the lines that must change changed.",
+        ),
+    )
+)
+"""What `for_content` changes further, for a change sent as the file's whole `content` (one edit with an
+empty `search` underneath)."""
+
 _BLOCK = re.compile(r"<<<<<<< SEARCH\n(.*?)=======\n(.*?)>>>>>>> REPLACE", re.DOTALL)
 
 
@@ -96,6 +115,17 @@ def for_edits(rejected: PatchRejected) -> PatchRejected:
     message = _BLOCK.sub(_as_edit, "\n".join(lines))
     suggestion = _BLOCK.sub(_as_edit, rejected.suggestion)
     return PatchRejected(message, reason=rejected.reason, suggestion=suggestion)
+
+
+def for_content(rejected: PatchRejected) -> PatchRejected:
+    """`rejected` (already `for_edits`) reworded for a change sent as the file's whole `content`."""
+    lines = []
+    for line in str(rejected).split("\n"):
+        if not _FILE_ROW.match(line):
+            for pattern, replacement in _CONTENT_PHRASES:
+                line = pattern.sub(replacement, line)
+        lines.append(line)
+    return PatchRejected("\n".join(lines), reason=rejected.reason, suggestion=rejected.suggestion)
 
 
 def _as_edit(block: re.Match[str]) -> str:

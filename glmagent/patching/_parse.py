@@ -101,6 +101,19 @@ _CONFLICT_CLOSE = re.compile(r"^>{5,9}(?:[ \t]*\S.*)?$")
 _GUTTER = re.compile(r"^\s*\d+ \|(?: (.*))?$")
 
 
+def numbered_file_free(texts: list[str]) -> list[str] | None:
+    """A file sent whole (`content`, or an empty SEARCH part) as the prompt shows files, every line after
+    its number (` 1 | import os`, ` 2 | `, ...): the lines without the numbers, or None. Only when the
+    numbers run on by one from line to line, as the prompt writes them; a file whose own lines merely look
+    numbered (a table) rarely does that."""
+    bare = _gutter_free(texts)
+    if bare is None:
+        return None
+    found = [(i, int(text.split("|", 1)[0])) for i, text in enumerate(texts) if _GUTTER.match(text)]
+    start = found[0][1] - found[0][0]
+    return bare if all(number == start + i for i, number in found) else None
+
+
 def _gutter_free(texts: list[str]) -> list[str] | None:
     """`texts` without the prompt's line numbers (` 7 |     return x`) when every non-blank line carries
     them (two at least), else None."""

@@ -170,11 +170,13 @@ def apply_diff(
     diff: str,
     *,
     edits: Sequence[Edit] | None = None,
+    content: bool = False,
     max_diff_bytes: int = DIFF_MAX_BYTES,
     max_file_bytes: int = EDIT_MAX_BYTES,
 ) -> Observation:
     """Apply a diff to one file, atomically; all hunks or none. With `edits`, those are the change and
-    `diff` is only how they read as text (its size is the change's size)."""
+    `diff` is only how they read as text (its size is the change's size); `content`: the one edit is the
+    file's whole new text, as the model sent it."""
     from glmagent.patching import apply_edits, apply_patch  # lazy: keeps `glmagent --help` fast
 
     target = workspace.resolve(path, for_write=True)
@@ -203,7 +205,7 @@ def apply_diff(
     original = target.read_bytes() if target.exists() else None
     try:
         if edits is not None:
-            result = apply_edits(shown, original, [(e.search, e.replace) for e in edits])
+            result = apply_edits(shown, original, [(e.search, e.replace) for e in edits], content=content)
         else:
             result = apply_patch(shown, original, diff)
     except PatchRejected as rejected:
