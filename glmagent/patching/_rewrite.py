@@ -23,6 +23,7 @@ from difflib import unified_diff
 from textwrap import dedent
 
 from glmagent.errors import PatchRejected
+from glmagent.patching._file_style import in_file_style
 from glmagent.patching._locate import quote
 from glmagent.patching._parse import Hunk, parse_diff
 from glmagent.patching._text import FileText
@@ -44,6 +45,9 @@ def rewrite_hunks(path: str, target: FileText, new_lines: list[str]) -> tuple[li
     not a revision of this file (too long a file, most of its lines or a top-level name gone)."""
     old = target.lines
     python = path.endswith((".py", ".pyi"))
+    styled: list[str] = []
+    if python:
+        new_lines, styled = in_file_style(old, new_lines)
     merged = _definitions_rewritten(path, old, new_lines) if python else None
     if merged is not None:
         new_lines, note = merged
@@ -61,7 +65,7 @@ def rewrite_hunks(path: str, target: FileText, new_lines: list[str]) -> tuple[li
     if python:
         _check_names(path, old, new_lines)
     text = "\n".join(unified_diff(old, new_lines, n=3, lineterm=""))
-    return [h for s in parse_diff(text) for h in s.hunks], note
+    return [h for s in parse_diff(text) for h in s.hunks], "; ".join([note, *styled])
 
 
 def _top_level(lines: list[str]) -> list[ast.stmt] | None:
