@@ -1,6 +1,6 @@
 """A real model fixing real code: glmagent and mini-swe-agent side by side on the same local model.
 
-    python bench/live_bench.py --model PATH.gguf [--tasks a,b,...] [--agents glmagent,mini]
+    python bench/live_bench.py --model PATH.gguf [--tasks a,b,...] [--agents glmagent,mini,oneshot]
                                [--max-iterations 6] [--mini-steps 12] [--base-url URL --alias NAME]
 
 Starts llama.cpp's `llama-server` on a free loopback port with the given GGUF (or uses a running server given
@@ -12,7 +12,11 @@ with `--base-url`), and runs every task of `bench/live_tasks/` (or those named) 
   model `openai/ALIAS` on the same server, temperature 0 like glmagent), at most `--mini-steps` steps (one
   model call each). Its default of 12 steps is twice glmagent's default of 6 iterations because mini runs
   one shell command per call, while glmagent may batch a few actions per call; both columns print their
-  model calls and tokens, so the budgets can be compared.
+  model calls and tokens, so the budgets can be compared;
+- `oneshot` (only when asked for in `--agents`): no agent at all, one plain chat request (temperature 0)
+  holding the task, every Python file of the project and the failing test output, asking for the complete
+  fixed files in Markdown blocks, which are written as they come. What a loop adds (or costs) over the model
+  alone is the difference to this column.
 
 A task is SOLVED when the bench itself finds its tests passing afterwards: the task's original test files
 are laid over the agent's result (so editing or deleting a test cannot pass it) and `python -m pytest -q`
@@ -364,6 +368,89 @@ def _read_trajectory(path: Path, outcome: Outcome) -> None:
     outcome.note = status
 
 
+# -- one request, no loop -----------------------------------------------------------------------------------
+
+ONESHOT_ASK = (
+    "Fix the code so the tests pass; do not change the tests. Reply with the complete new contents of each "
+    "file you change: a line `### path`, then the whole file in one ```python block."
+)
+ONESHOT_MAX_TOKENS = 1500
+_FILE_BLOCK = re.compile(r"^###\s*`?([\w./-]+)`?[ \t]*\n```[\w-]*\n(.*?)^```", re.MULTILINE | re.DOTALL)
+
+
+def oneshot_prompt(task: LiveTask, project: Path) -> str:
+    """The one request of the `oneshot` column: the task, every file of the project, the failing tests."""
+    parts = [f"Task: {task.description}\n\nThe project's files:\n"]
+    for path in sorted(p for p in project.rglob("*.py") if ".git" not in p.parts):
+        relative = path.relative_to(project).as_posix()
+        parts.append(f"### {relative}\n```python\n{path.read_text(encoding='utf-8', errors='replace')}```\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--tb=short"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        env=_plain_env(),
+    )
+    parts.append(f"Running `pytest -q` fails:\n```\n{done.stdout[-2500:]}```\n")
+    parts.append(ONESHOT_ASK)
+    return "\n".join(parts)
+
+
+def write_files(reply: str, project: Path) -> list[str]:
+    """The `### path` + fenced blocks of a reply written into `project` (paths inside it only)."""
+    written = []
+    root = project.resolve()
+    for match in _FILE_BLOCK.finditer(reply):
+        target = (project / match.group(1)).resolve()
+        if not target.is_relative_to(root) or ".git" in target.relative_to(root).parts:
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(match.group(2), encoding="utf-8")
+        written.append(target.relative_to(root).as_posix())
+    return written
+
+
+def run_oneshot(task: LiveTask, workdir: Path, base_url: str, alias: str) -> Outcome:
+    """The model with no agent around it: one plain chat request (temperature 0) for the fixed files,
+    written as it sends them. What the loop adds, or costs, is the difference to this column."""
+    import httpx  # lazy: only this column needs it
+
+    project = lay_out(task, workdir / "project")
+    prompt = oneshot_prompt(task, project)
+    body = {
+        "model": alias,
+        "temperature": 0,
+        "max_tokens": ONESHOT_MAX_TOKENS,
+        "messages": [
+            {"role": "system", "content": "You are an expert Python programmer."},
+            {"role": "user", "content": prompt},
+        ],
+    }
+    outcome = Outcome(calls=1, iterations=1)
+    started = time.monotonic()
+    try:
+        response = httpx.post(f"{base_url}/chat/completions", json=body, timeout=TASK_TIMEOUT)
+        response.raise_for_status()
+        data = response.json()
+        reply = str(data["choices"][0]["message"]["content"] or "")
+    except (httpx.HTTPError, ValueError, KeyError, IndexError, TypeError) as error:
+        outcome.note = f"request failed: {error}"
+        outcome.exit_code = 1
+        return outcome
+    outcome.seconds = time.monotonic() - started
+    usage = data.get("usage") or {}
+    outcome.prompt_tokens = int(usage.get("prompt_tokens") or 0)
+    outcome.completion_tokens = int(usage.get("completion_tokens") or 0)
+    (workdir / "reply.md").write_text(reply, encoding="utf-8")
+    written = write_files(reply, project)
+    outcome.exit_code = 0
+    outcome.note = f"wrote {', '.join(written)}" if written else "no file in the reply"
+    outcome.solved, outcome.tests_changed = judge(task, project, workdir / "judged")
+    return outcome
+
+
 # -- the table -------------------------------------------------------------------------------------------
 
 
@@ -422,7 +509,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--tasks", help="comma-separated task names (default: all of bench/live_tasks)")
     parser.add_argument("--tasks-dir", type=Path, default=TASKS_DIR, help="where the tasks are")
-    parser.add_argument("--agents", default="glmagent,mini", help="glmagent, mini or both (default)")
+    parser.add_argument(
+        "--agents",
+        default="glmagent,mini",
+        help="comma-separated: glmagent, mini, oneshot (one plain request, no loop); default glmagent,mini",
+    )
     parser.add_argument("--max-iterations", type=int, default=DEFAULT_MAX_ITERATIONS)
     parser.add_argument("--mini-steps", type=int, default=DEFAULT_MINI_STEPS)
     parser.add_argument(
@@ -485,7 +576,7 @@ def _bench(
         f"mini step limit {args.mini_steps}"
     )
     print(HEADER, flush=True)
-    results: dict[str, list[Outcome]] = {"glmagent": [], "mini": []}
+    results: dict[str, list[Outcome]] = {"glmagent": [], "mini": [], "oneshot": []}
     keep = args.keep
     tmp = tempfile.mkdtemp(prefix="glmagent-live-bench-")
     try:
@@ -498,6 +589,8 @@ def _bench(
                 outcome: Outcome | None
                 if agent == "glmagent":
                     outcome = run_glmagent(task, workdir, base_url, alias, args)
+                elif agent == "oneshot":
+                    outcome = run_oneshot(task, workdir, base_url, alias)
                 elif agent == "mini" and mini is not None:
                     outcome = run_mini(mini, task, workdir, base_url, alias, args)
                 else:

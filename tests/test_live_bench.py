@@ -232,3 +232,57 @@ def test_an_interpreter_without_pytest_stops_the_bench_before_any_model_call(tmp
     assert reason is not None
     assert "No module named pytest" in reason and "pip install pytest" in reason
     assert live_bench.tests_cannot_run(sys.executable) is None  # this interpreter runs the suite
+
+
+class _MarkdownStandIn(_StandIn):
+    """Answers like a chat model asked for whole files: the fix, and a block aimed outside the project."""
+
+    def do_POST(self) -> None:
+        request = json.loads(self.rfile.read(int(self.headers.get("Content-Length", "0"))))
+        _MarkdownStandIn.asked.append(request["messages"][-1]["content"])
+        fixed = (BENCH / "live_tasks" / "stats_empty" / "solution" / "stats.py").read_text(encoding="utf-8")
+        content = f"### stats.py\n```python\n{fixed}```\n\n### ../escaped.py\n```python\nx = 1\n```\n"
+        body = json.dumps(
+            {
+                "choices": [{"index": 0, "message": {"role": "assistant", "content": content}}],
+                "usage": {"prompt_tokens": 400, "completion_tokens": 40},
+            }
+        ).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    asked: ClassVar[list[str]] = []
+
+
+def test_the_oneshot_column_sends_one_request_and_writes_the_files_it_gets(tmp_path: Path) -> None:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _MarkdownStandIn)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        done = subprocess.run(
+            [
+                sys.executable,
+                str(BENCH / "live_bench.py"),
+                *("--base-url", f"http://127.0.0.1:{server.server_address[1]}/v1", "--alias", "stand-in"),
+                *("--tasks", "stats_empty", "--agents", "oneshot", "--keep", str(tmp_path / "runs")),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=False,
+        )
+    finally:
+        server.shutdown()
+        server.server_close()
+
+    assert done.returncode == 0, done.stdout + done.stderr
+    row = next(line for line in done.stdout.splitlines() if line.startswith("stats_empty"))
+    assert row.split()[:8] == ["stats_empty", "oneshot", "yes", "0", "1", "1", "400", "40"]
+    assert "oneshot: solved 1/1 (100%); 1 model calls" in done.stdout
+    [prompt] = _MarkdownStandIn.asked
+    assert '### stats.py\n```python\n"""Small statistics helpers.' in prompt
+    assert "Running `pytest -q` fails:" in prompt
+    assert not (tmp_path / "runs" / "stats_empty" / "oneshot" / "escaped.py").exists()
+    assert not (tmp_path / "runs" / "stats_empty" / "escaped.py").exists()
