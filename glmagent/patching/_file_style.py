@@ -71,12 +71,7 @@ def _quote_key(text: str) -> str:
 
 def _tokens(text: str) -> list[tokenize.TokenInfo] | None:
     try:
-        return [
-            t
-            for t in tokenize.generate_tokens(io.StringIO(text).readline)
-            if t.type
-            not in (tokenize.NEWLINE, tokenize.NL, tokenize.ENDMARKER, tokenize.INDENT, tokenize.DEDENT)
-        ]
+        return [t for t in tokenize.generate_tokens(io.StringIO(text).readline) if t.type not in _LAYOUT]
     except (tokenize.TokenError, SyntaxError, IndentationError):
         return None
 
