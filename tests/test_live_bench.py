@@ -187,17 +187,17 @@ class _StandIn(BaseHTTPRequestHandler):
         pass
 
 
-def test_the_bench_prints_a_row_per_task_and_agent_and_totals(tmp_path: Path) -> None:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _StandIn)
+def _bench_against(handler: type[BaseHTTPRequestHandler], *args: str) -> subprocess.CompletedProcess[str]:
+    """The bench run on the task stats_empty against a stand-in server answering with `handler`."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
-        done = subprocess.run(
+        return subprocess.run(
             [
                 sys.executable,
                 str(BENCH / "live_bench.py"),
                 *("--base-url", f"http://127.0.0.1:{server.server_address[1]}/v1", "--alias", "stand-in"),
-                *("--tasks", "stats_empty", "--agents", "glmagent,mini", "--mini", str(tmp_path / "no-mini")),
-                *("--max-iterations", "2", "--keep", str(tmp_path / "runs")),
+                *("--tasks", "stats_empty", *args),
             ],
             capture_output=True,
             text=True,
@@ -207,6 +207,14 @@ def test_the_bench_prints_a_row_per_task_and_agent_and_totals(tmp_path: Path) ->
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_the_bench_prints_a_row_per_task_and_agent_and_totals(tmp_path: Path) -> None:
+    done = _bench_against(
+        _StandIn,
+        *("--agents", "glmagent,mini", "--mini", str(tmp_path / "no-mini")),
+        *("--max-iterations", "2", "--keep", str(tmp_path / "runs")),
+    )
 
     assert done.returncode == 0, done.stdout + done.stderr
     lines = done.stdout.splitlines()
@@ -258,24 +266,7 @@ class _MarkdownStandIn(_StandIn):
 
 
 def test_the_oneshot_column_sends_one_request_and_writes_the_files_it_gets(tmp_path: Path) -> None:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _MarkdownStandIn)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        done = subprocess.run(
-            [
-                sys.executable,
-                str(BENCH / "live_bench.py"),
-                *("--base-url", f"http://127.0.0.1:{server.server_address[1]}/v1", "--alias", "stand-in"),
-                *("--tasks", "stats_empty", "--agents", "oneshot", "--keep", str(tmp_path / "runs")),
-            ],
-            capture_output=True,
-            text=True,
-            timeout=600,
-            check=False,
-        )
-    finally:
-        server.shutdown()
-        server.server_close()
+    done = _bench_against(_MarkdownStandIn, "--agents", "oneshot", "--keep", str(tmp_path / "runs"))
 
     assert done.returncode == 0, done.stdout + done.stderr
     row = next(line for line in done.stdout.splitlines() if line.startswith("stats_empty"))
