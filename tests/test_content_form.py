@@ -200,3 +200,56 @@ def test_content_equal_to_the_file_is_a_failure_told_in_content_terms(tmp_path: 
     told = _apply(tmp_path, STATS).output
     assert "nothing would change, and the fix is still to be made" in told
     assert "already applied" not in told
+
+
+# -- a class sent with only the methods that change ----------------------------------------------------------
+
+INVENTORY = '''class Inventory:
+    """Counts of items in stock."""
+
+    def __init__(self):
+        self._counts = {}
+
+    def remove(self, name, count=1):
+        self._counts[name] -= count
+
+    def count(self, name):
+        return self._counts.get(name, 0)
+'''
+REMOVE_FIXED = """    def remove(self, name, count=1):
+        if name not in self._counts:
+            return False
+        self._counts[name] -= count
+"""
+
+
+def test_a_class_sent_with_one_method_replaces_that_method_and_keeps_the_rest(tmp_path: Path) -> None:
+    # The live bench's inventory_remove: the class line and the one method fixed, sent as the whole file.
+    observation = _apply(
+        tmp_path, "class Inventory:\n" + REMOVE_FIXED, original=INVENTORY, name="inventory.py"
+    )
+
+    assert observation.status == "ok", observation.output
+    fixed = INVENTORY.replace(
+        "    def remove(self, name, count=1):\n        self._counts[name] -= count\n", REMOVE_FIXED
+    )
+    assert (tmp_path / "inventory.py").read_text() == fixed
+    assert "Inventory with only remove of its methods" in observation.output
+
+
+def test_a_class_part_indented_otherwise_is_indented_as_the_class_is(tmp_path: Path) -> None:
+    two_spaces = "\n".join(line[2:] if line.startswith("  ") else line for line in REMOVE_FIXED.split("\n"))
+
+    observation = _apply(tmp_path, "class Inventory:\n" + two_spaces, original=INVENTORY, name="inventory.py")
+
+    assert observation.status == "ok", observation.output
+    assert REMOVE_FIXED in (tmp_path / "inventory.py").read_text()
+
+
+def test_a_class_part_with_a_method_the_class_lacks_is_not_read_as_a_part(tmp_path: Path) -> None:
+    sent = "class Inventory:\n" + REMOVE_FIXED + "\n    def clear(self):\n        self._counts = {}\n"
+
+    observation = _apply(tmp_path, sent, original=INVENTORY, name="inventory.py")
+
+    assert observation.status == "failed"
+    assert (tmp_path / "inventory.py").read_text() == INVENTORY

@@ -120,6 +120,10 @@ def _definitions_rewritten(path: str, old: list[str], new: list[str]) -> tuple[l
     own = {name: (first, end) for name, first, end in spans}
     if len(own) != len(spans):
         return None  # a name the file defines twice: which one is meant is unknown
+    if len(sent) == 1 and sent[0][0] in own:
+        part = _class_part_rewritten(path, old, new, own[sent[0][0]])
+        if part is not None:
+            return part
     names = [name for name, _first, _end in sent]
     if len(set(names)) != len(names) or not set(names) <= set(own):
         return None
@@ -135,6 +139,60 @@ def _definitions_rewritten(path: str, old: list[str], new: list[str]) -> tuple[l
         f"an empty SEARCH part holding only {listed} of the file's definitions: read as "
         f"{'that definition' if len(names) == 1 else 'those definitions'} rewritten, the rest of the file "
         "kept"
+    )
+
+
+def _methods(node: ast.ClassDef) -> dict[str, ast.FunctionDef | ast.AsyncFunctionDef] | None:
+    """The functions a class body defines, by name; None when a name is defined twice."""
+    found = [n for n in node.body if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
+    named = {n.name: n for n in found}
+    return named if len(named) == len(found) else None
+
+
+def _class_part_rewritten(
+    path: str, old: list[str], new: list[str], span: tuple[int, int]
+) -> tuple[list[str], str] | None:
+    """The file with the methods of a class sent with only some of them (`class Inventory:` and the one
+    method fixed, as small models send "the whole file") put in place of the class's own of those names;
+    the rest of the class kept. Only when the sent class holds nothing but methods (a docstring aside), each
+    defined once in the file's class, and leaves some of them out."""
+    old_body, new_body = _top_level(old), _top_level(new)
+    if old_body is None or new_body is None:
+        return None
+    start, _stop = span
+    file_class = next(
+        (n for n in old_body if isinstance(n, DefinitionNode) and first_line(n) - 1 == start), None
+    )
+    sent_class = next((n for n in new_body if isinstance(n, DefinitionNode)), None)
+    if not isinstance(file_class, ast.ClassDef) or not isinstance(sent_class, ast.ClassDef):
+        return None
+    own, sent = _methods(file_class), _methods(sent_class)
+    members = (
+        sent_class.body[1:] if ast.get_docstring(sent_class, clean=False) is not None else sent_class.body
+    )
+    if (
+        own is None
+        or not sent
+        or any(not isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef) for n in members)
+    ):
+        return None
+    if not set(sent) < set(own):
+        return None  # the whole class, or a method the file's class lacks: read as the class sent whole
+    merged = list(old)
+    for name in sorted(sent, key=lambda n: own[n].lineno, reverse=True):
+        mine, theirs = own[name], sent[name]
+        lines = new[first_line(theirs) - 1 : theirs.end_lineno]
+        shift = mine.col_offset - theirs.col_offset
+        if shift > 0:
+            lines = [" " * shift + line if line.strip() else line for line in lines]
+        elif shift < 0:
+            lines = [line[-shift:] if line[:-shift].strip() == "" else line for line in lines]
+        _check_kept(path, old[first_line(mine) - 1 : mine.end_lineno], lines)
+        merged[first_line(mine) - 1 : mine.end_lineno] = lines
+    listed = ", ".join(sorted(sent, key=lambda n: own[n].lineno))
+    return merged, (
+        f"an empty SEARCH part holding {file_class.name} with only {listed} of its methods: read as "
+        f"{'that method' if len(sent) == 1 else 'those methods'} rewritten, the rest of the file kept"
     )
 
 
@@ -207,12 +265,20 @@ def _check_kept(path: str, old: list[str], new: list[str]) -> None:
 
 
 def _top_level_names(lines: list[str]) -> set[str] | None:
-    spans = _definition_spans(lines)
-    return None if spans is None else {name for name, _first, _end in spans}
+    """The text's top-level functions and classes, and the methods of those classes (`Class.method`)."""
+    body = _top_level(lines)
+    if body is None:
+        return None
+    names = {name for name, _first, _end in _spans(body)}
+    for node in body:
+        if isinstance(node, ast.ClassDef):
+            names.update(f"{node.name}.{method}" for method in _methods(node) or {})
+    return names
 
 
 def _check_names(path: str, old: list[str], new: list[str]) -> None:
-    """Every function and class the file defines at top level is still defined: nothing silently dropped."""
+    """Every function and class the file defines at top level, and every method of those classes, is still
+    defined: nothing silently dropped."""
     before, after = _top_level_names(old), _top_level_names(new)
     if before is None or after is None:
         return  # the syntax check after applying names a file that does not parse
