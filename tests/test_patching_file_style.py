@@ -65,6 +65,8 @@ def test_content_whose_strings_change_their_values_is_still_other_content() -> N
         ('x = b"a"', "x = 'a'", False),  # bytes and str differ
         ('x = "a"  # "b"', "x = 'a'  # 'b'", False),  # a comment's text is not a literal
         ('call("a", "b")', "call('a', 'b')", True),
+        ('    """Doc of `f`."""', '    "Doc of `f`."', True),  # a docstring's triple quotes sent single
+        ('    """Doc."""', "    'Doc!'", False),
     ],
 )
 def test_a_line_is_read_as_the_files_only_when_every_literal_keeps_its_value(

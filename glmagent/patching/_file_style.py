@@ -65,7 +65,9 @@ def _requoted(old: list[str], new: list[str]) -> tuple[list[str], int]:
 
 
 def _quote_key(text: str) -> str:
-    """The line with every quote, escaped or not, spelled `'`: lines differing in quotes only share it."""
+    """The line with every quote, escaped or not, single or triple, spelled `'`: lines differing in quotes
+    only share it (a docstring's triple quotes sent as single ones too)."""
+    text = text.replace('"""', "'").replace("'''", "'")
     return text.replace("\\'", "'").replace('\\"', "'").replace('"', "'")
 
 
