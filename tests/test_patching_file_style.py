@@ -128,3 +128,21 @@ def test_content_that_does_not_parse_is_left_to_the_syntax_check() -> None:
 
     lines, _notes = in_file_style(old, new)
     assert lines == ["def f(:", '    return "a"']  # the quote-only line is read so; no docstring is added
+
+
+def test_a_docstring_requoted_until_it_no_longer_parses_is_read_as_the_files() -> None:
+    # rename_price in the live run: the docstring's triple quotes sent single, its inner quotes left bare.
+    old = ["def fmt_price(cents):", '    """Cents as text: 1250 -> "12.50 EUR"."""', "    return cents / 100"]
+    new = ["def fmt_price(cents):", '    "Cents as text: 1250 -> "12.50 EUR"."', "    return cents / 100.0"]
+
+    lines, notes = in_file_style(old, new)
+
+    assert lines == [old[0], old[1], new[2]]
+    assert notes
+
+
+def test_the_same_words_outside_a_docstring_stay_as_sent() -> None:
+    old = ["def f():", '    """Doc."""', '    x = "Doc."']
+    new = ["def f():", '    """Doc."""', "    x = Doc."]
+
+    assert in_file_style(old, new) == (new, [])

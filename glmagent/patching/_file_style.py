@@ -52,16 +52,47 @@ def _requoted(old: list[str], new: list[str]) -> tuple[list[str], int]:
             key = _quote_key(text)
             # Two lines of the file that read the same way: which one is meant is unknown.
             by_key[key] = text if by_key.get(key, text) == text else None
+    docstrings: dict[str, str | None] = {}
+    for text in _docstring_lines(old):
+        key = _bare(text)
+        docstrings[key] = text if docstrings.get(key, text) == text else None
     out, count = [], 0
     for line in new:
         text = line.strip()
         match = None if text in own or ("'" not in text and '"' not in text) else by_key.get(_quote_key(text))
-        if match is not None and _same_tokens(match, text):
+        if match is None or not _same_tokens(match, text):
+            # A docstring re-quoted so that it no longer parses (`"Price: "12.50 EUR"."` for the file's
+            # `"""Price: "12.50 EUR"."""`): the same words in a docstring's place are the file's docstring.
+            match = None if text in own else docstrings.get(_bare(text))
+        if match is not None:
             out.append(line[: len(line) - len(line.lstrip())] + match)
             count += 1
         else:
             out.append(line)
     return out, count
+
+
+def _bare(text: str) -> str:
+    """The line without quotes and backslashes: a docstring's words however it is quoted."""
+    return text.strip().replace('"', "").replace("'", "").replace("\\", "").strip()
+
+
+def _docstring_lines(old: list[str]) -> list[str]:
+    """The file's one-line docstrings, as written (stripped)."""
+    tree = _parse(old)
+    if tree is None:
+        return []
+    found = []
+    for _name, node in _named(tree):
+        doc = node.body[0] if node.body else None
+        if (
+            isinstance(doc, ast.Expr)
+            and isinstance(doc.value, ast.Constant)
+            and isinstance(doc.value.value, str)
+            and doc.lineno == doc.end_lineno
+        ):
+            found.append(old[doc.lineno - 1].strip())
+    return found
 
 
 def _quote_key(text: str) -> str:
