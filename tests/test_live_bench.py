@@ -163,7 +163,10 @@ class _StandIn(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:
         self.rfile.read(int(self.headers.get("Content-Length", "0")))
-        content = json.dumps(self.replies[0])
+        self.answer(json.dumps(self.replies[0]), prompt_tokens=1000, completion_tokens=50)
+
+    def answer(self, content: str, *, prompt_tokens: int, completion_tokens: int) -> None:
+        """A chat completion holding `content`, with the usage given."""
         body = json.dumps(
             {
                 "model": "stand-in",
@@ -174,7 +177,11 @@ class _StandIn(BaseHTTPRequestHandler):
                         "finish_reason": "stop",
                     }
                 ],
-                "usage": {"prompt_tokens": 1000, "completion_tokens": 50, "total_tokens": 1050},
+                "usage": {
+                    "prompt_tokens": prompt_tokens,
+                    "completion_tokens": completion_tokens,
+                    "total_tokens": prompt_tokens + completion_tokens,
+                },
             }
         ).encode()
         self.send_response(200)
@@ -250,17 +257,7 @@ class _MarkdownStandIn(_StandIn):
         _MarkdownStandIn.asked.append(request["messages"][-1]["content"])
         fixed = (BENCH / "live_tasks" / "stats_empty" / "solution" / "stats.py").read_text(encoding="utf-8")
         content = f"### stats.py\n```python\n{fixed}```\n\n### ../escaped.py\n```python\nx = 1\n```\n"
-        body = json.dumps(
-            {
-                "choices": [{"index": 0, "message": {"role": "assistant", "content": content}}],
-                "usage": {"prompt_tokens": 400, "completion_tokens": 40},
-            }
-        ).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
+        self.answer(content, prompt_tokens=400, completion_tokens=40)
 
     asked: ClassVar[list[str]] = []
 
