@@ -13,14 +13,11 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from conftest import plan
+from conftest import plan, run_scripted
 from pydantic import ValidationError
 
-from glmagent.agent import CodingAgent
 from glmagent.audit._timeline import _model_change
-from glmagent.config import Settings
 from glmagent.contract import Action, parse_planner_output
-from glmagent.planners.scripted import ScriptedPlanner
 from glmagent.prompt import ContextBuilder
 from glmagent.strict_schema import strict_planner_schema
 from glmagent.tools.files import apply_diff
@@ -165,15 +162,9 @@ def _run(tmp_path: Path, replies: list[dict]) -> tuple[Path, bool, list[dict]]:
     project = tmp_path / "stats"
     project.mkdir()
     (project / "stats.py").write_text(STATS)
-    agent = CodingAgent(
-        planner=ScriptedPlanner(replies), settings=Settings(provider="replay", shell="posix", sandbox="none")
+    result, _planner, records = run_scripted(
+        project, replies, test_command=CHECK, description="mean([]) should return 0.0", max_iterations=2
     )
-    task = CodingAgent.create_task(
-        "mean([]) should return 0.0", project, max_iterations=2, test_command=CHECK, task_id="t"
-    )
-    result = agent.run(task)
-    log = project / ".hazina" / "agent-memory" / "t.jsonl"
-    records = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
     return project, result.success, [r for r in records if r["event"] == "action"]
 
 
