@@ -146,3 +146,10 @@ def test_the_same_words_outside_a_docstring_stay_as_sent() -> None:
     new = ["def f():", '    """Doc."""', "    x = Doc."]
 
     assert in_file_style(old, new) == (new, [])
+
+
+def test_a_docstring_is_kept_only_for_the_same_kind_of_definition() -> None:
+    old = ["def f():", '    """Doc."""', "    return 1"]
+    new = ["class f:", "    x = 1"]
+
+    assert in_file_style(old, new) == (new, [])

@@ -142,7 +142,9 @@ def _docstrings_kept(old: list[str], new: list[str]) -> tuple[list[str], list[st
     inserts = []
     for name, node in _named(new_tree):
         source = documented.get(name)
-        if source is None or ast.get_docstring(node, clean=False) is not None or not node.body:
+        if source is None or type(source) is not type(node) or not node.body:
+            continue  # a function sent back as a class is another thing: its docstring is not the file's
+        if ast.get_docstring(node, clean=False) is not None:
             continue
         doc, first = source.body[0], node.body[0]
         if doc.col_offset != first.col_offset:
