@@ -31,19 +31,20 @@ def in_file_style(old: list[str], new: list[str]) -> tuple[list[str], list[str]]
     """`new` with quote-only changes of the file's lines undone and dropped docstrings put back (see the
     module docstring), and the notes saying so (none: `new` unchanged)."""
     notes = []
-    new, requoted = _requoted(old, new)
+    old_tree = _parse(old)  # read once: both readings need it
+    new, requoted = _requoted(old, old_tree, new)
     if requoted:
         notes.append(
             f"{requoted} line{'s' if requoted > 1 else ''} differing from the file's only in the quotes of "
             "their strings kept as the file writes them"
         )
-    new, restored = _docstrings_kept(old, new)
+    new, restored = _docstrings_kept(old, old_tree, new)
     if restored:
         notes.append(f"the docstring{'s' if len(restored) > 1 else ''} of {', '.join(restored)} kept")
     return new, notes
 
 
-def _requoted(old: list[str], new: list[str]) -> tuple[list[str], int]:
+def _requoted(old: list[str], old_tree: ast.Module | None, new: list[str]) -> tuple[list[str], int]:
     own = {line.strip() for line in old}
     by_key: dict[str, str | None] = {}
     for line in old:
@@ -53,7 +54,7 @@ def _requoted(old: list[str], new: list[str]) -> tuple[list[str], int]:
             # Two lines of the file that read the same way: which one is meant is unknown.
             by_key[key] = text if by_key.get(key, text) == text else None
     docstrings: dict[str, str | None] = {}
-    for text in _docstring_lines(old):
+    for text in _docstring_lines(old, old_tree):
         key = _bare(text)
         docstrings[key] = text if docstrings.get(key, text) == text else None
     out, count = [], 0
@@ -77,9 +78,8 @@ def _bare(text: str) -> str:
     return text.strip().replace('"', "").replace("'", "").replace("\\", "").strip()
 
 
-def _docstring_lines(old: list[str]) -> list[str]:
+def _docstring_lines(old: list[str], tree: ast.Module | None) -> list[str]:
     """The file's one-line docstrings, as written (stripped)."""
-    tree = _parse(old)
     if tree is None:
         return []
     found = []
@@ -132,8 +132,10 @@ def _same_literal(a: str, b: str) -> bool:
     return type(x) is type(y) and x == y
 
 
-def _docstrings_kept(old: list[str], new: list[str]) -> tuple[list[str], list[str]]:
-    old_tree, new_tree = _parse(old), _parse(new)
+def _docstrings_kept(
+    old: list[str], old_tree: ast.Module | None, new: list[str]
+) -> tuple[list[str], list[str]]:
+    new_tree = _parse(new)
     if old_tree is None or new_tree is None:
         return new, []
     documented = {
