@@ -536,7 +536,11 @@ class AgentLoop:
 
     def _ask(self, messages: list[ChatMessage], iteration: int, limit: int, attempt: int) -> PlannerReply:
         self.observer.planning(self._number, limit, attempt)
-        self.memory.record_request(self._number, attempt, [m.model_dump() for m in messages])
+        # The prompt as composed, schema included: the reply's `response_format` says whether the schema
+        # went to the server as the format to enforce instead.
+        self.memory.record_request(
+            self._number, attempt, [{"role": m.role, "content": m.text()} for m in messages]
+        )
         try:
             reply = self.planner.plan(messages)
         except ContextTooLongError:

@@ -8,7 +8,8 @@ prompt (system and user messages, retries included) stays within a token budget,
 default, counted with `estimate_tokens`: when the parts add up to more, the user messages are cut further,
 keeping their start (the task) and end (the latest results). The first prompt of a run carries a map of the
 project's files. The schema shown to the model is the strict form (`glmagent.strict_schema`), which says per
-tool which fields it takes and is simpler to follow than the documented schema's conditionals.
+tool which fields it takes and is simpler to follow than the documented schema's conditionals; it is carried
+beside the system rules (`ChatMessage.schema_text`) so that a request enforcing it does not also spell it out.
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ def estimate_tokens(text: str) -> int:
 
 def prompt_tokens(messages: Sequence[ChatMessage]) -> int:
     """`estimate_tokens` over every message of a conversation."""
-    return sum(estimate_tokens(m.content) for m in messages)
+    return sum(estimate_tokens(m.content) + estimate_tokens(m.schema_text) for m in messages)
 
 
 _TOOL_DOCS = {
@@ -102,7 +103,9 @@ Rules:
 
 {example_heading}
 {example}
+"""
 
+_SCHEMA_SECTION = """
 The reply must validate against this JSON schema:
 {schema}
 """
@@ -181,16 +184,21 @@ class ContextBuilder:
             )
         else:
             tests_rule = "There is no test command: verify your change yourself with `run` where useful."
-        from glmagent.strict_schema import strict_planner_schema
-
         return SYSTEM_RULES.format(
             tools=tools,
             tests_rule=tests_rule,
             rewrite_max=REWRITE_MAX_LINES,
             example_heading=_EXAMPLE_HEADING,
             example=json.dumps(_EXAMPLE_REPLY),
-            schema=json.dumps(strict_planner_schema(), separators=(",", ":")),
         )
+
+    @staticmethod
+    def schema_text() -> str:
+        """The strict reply schema written out, for a request that does not enforce it
+        (`ChatMessage.schema_text`)."""
+        from glmagent.strict_schema import strict_planner_schema
+
+        return _SCHEMA_SECTION.format(schema=json.dumps(strict_planner_schema(), separators=(",", ":")))
 
     def build(
         self,
@@ -247,7 +255,7 @@ class ContextBuilder:
             # it (its file, its code) in 26 of 302 replies of iterations 2-6 and in none of 93 first replies.
             system = _without_example(system)
         messages = [
-            ChatMessage(role="system", content=system),
+            ChatMessage(role="system", content=system, schema_text=self.schema_text()),
             ChatMessage(role="user", content="\n\n".join(parts)),
         ]
         return self._within_budget(messages)
@@ -257,7 +265,7 @@ class ContextBuilder:
         and assistant message cut to a quarter, keeping its start and end; the system rules stay whole, less
         their example reply."""
         return [
-            ChatMessage(role="system", content=_without_example(m.content))
+            m.model_copy(update={"content": _without_example(m.content)})
             if m.role == "system"
             else ChatMessage(role=m.role, content=_cap_tokens(m.content, estimate_tokens(m.content) // 4))
             for m in messages
@@ -277,10 +285,15 @@ class ContextBuilder:
         ]
 
     def retry(self, messages: Sequence[ChatMessage], bad_reply: str, error: str) -> list[ChatMessage]:
-        """The messages for the single retry after an invalid reply, quoting the validation error."""
+        """The messages for the single retry after an invalid reply, quoting the validation error. The
+        schema is written out in the system message whatever the request enforces: a server may take a
+        `json_schema` response format and not hold the model to it."""
         return self._within_budget(
             [
-                *messages,
+                *(
+                    m.model_copy(update={"content": m.text(), "schema_text": ""}) if m.schema_text else m
+                    for m in messages
+                ),
                 ChatMessage(role="assistant", content=_cap(bad_reply, 4_000)),
                 ChatMessage(
                     role="user",
@@ -348,10 +361,9 @@ class ContextBuilder:
 
 
 def _without_example(rules: str) -> str:
-    """The system rules without the example reply (the rules and the schema stay)."""
+    """The system rules without the example reply at their end."""
     start = rules.find(_EXAMPLE_HEADING)
-    end = rules.find("The reply must validate", start)
-    return rules if start == -1 or end == -1 else rules[:start] + rules[end:]
+    return rules if start == -1 else rules[:start].rstrip("\n") + "\n"
 
 
 def _abridged(observation: Observation, shown: set[str] | frozenset[str], test_command: str | None) -> str:

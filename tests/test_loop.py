@@ -221,7 +221,7 @@ def test_the_prompt_carries_task_memory_schema_and_last_observations(project: Pa
         description="add a farewell function",
     )
     system, user = planner.requests[1]
-    assert system.role == "system" and '"additionalProperties":false' in system.content
+    assert system.role == "system" and '"additionalProperties":false' in system.text()
     assert "add a farewell function" in user.content
     assert "Read app.py (2 lines)" in user.content, "memory of the earlier run is in the prompt"
     assert "fresh-observation" in user.content, "the last observations are in the prompt"

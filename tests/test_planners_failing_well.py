@@ -537,6 +537,24 @@ def test_the_strict_schema_is_sent_whole_and_without_length_keywords_when_those_
     assert "maxLength" in json.dumps(SCHEMA)  # the shared schema object was not changed
 
 
+def test_the_schema_is_written_into_the_prompt_only_where_the_request_does_not_enforce_it() -> None:
+    rules = ChatMessage(role="system", content="RULES", schema_text="\nSCHEMA WRITTEN OUT")
+    task = ChatMessage(role="user", content="TASK")
+    refusal = httpx.Response(400, json={"error": {"message": "response_format json_schema is not supported"}})
+    script = Script(refusal, ok())
+
+    planner(script, formats=LADDER, schema=SCHEMA).plan([rules, task])
+    planner(script, formats=("json_schema",)).plan([rules, task])  # no schema given: nothing enforces it
+
+    sent = [[m["content"] for m in body["messages"]] for body in script.bodies]
+    assert formats_sent(script) == ["json_schema", "json_object", "none"]
+    assert sent == [
+        ["RULES", "TASK"],
+        ["RULES\nSCHEMA WRITTEN OUT", "TASK"],  # stepped down: the prompt carries it again
+        ["RULES\nSCHEMA WRITTEN OUT", "TASK"],
+    ]
+
+
 def test_without_a_schema_no_json_schema_is_asked_for() -> None:
     script = Script(ok())
     planner(script, formats=LADDER).plan(MESSAGES)

@@ -274,9 +274,33 @@ def test_the_strict_schema_bounds_every_list_and_free_text() -> None:
                 assert field["minLength"] == 1  # as the documented schema: no empty path or command
 
 
-def test_the_prompt_shows_the_strict_schema() -> None:
+def test_the_prompt_shows_the_strict_schema_where_the_request_does_not_enforce_it() -> None:
     from glmagent.prompt import ContextBuilder
 
-    system = ContextBuilder().system_prompt("pytest -q")
-    assert json.dumps(strict_planner_schema(), separators=(",", ":")) in system
-    assert '"if"' not in system and '"then"' not in system
+    system = ContextBuilder().build(
+        task="t",
+        test_command="pytest -q",
+        memory_summary="",
+        last=None,
+        tests=None,
+        iteration=1,
+        max_iterations=5,
+    )[0]
+    written = json.dumps(strict_planner_schema(), separators=(",", ":"))
+    assert written in system.text() and written not in system.content
+    assert system.text(schema_enforced=True) == system.content
+    assert '"if"' not in system.text() and '"then"' not in system.text()
+
+
+def test_a_retry_writes_the_schema_out_whatever_the_request_enforces() -> None:
+    # A server may take a `json_schema` response format and not hold the model to it: after an invalid reply
+    # the model is shown the schema itself.
+    from glmagent.prompt import ContextBuilder
+
+    builder = ContextBuilder()
+    first = builder.build(
+        task="t", test_command=None, memory_summary="", last=None, tests=None, iteration=1, max_iterations=5
+    )
+    system = builder.retry(first, "not json", "no JSON object found")[0]
+    written = json.dumps(strict_planner_schema(), separators=(",", ":"))
+    assert system.schema_text == "" and written in system.text(schema_enforced=True)

@@ -22,6 +22,14 @@ class ChatMessage(BaseModel):
     """Who speaks: the system prompt, the loop (as user), or the model's earlier answers."""
     content: str
     """The message text, sent verbatim."""
+    schema_text: str = ""
+    """The reply schema written out for the model, sent after `content` only when the request does not
+    enforce that schema itself: a server holding the model to a strict `json_schema` response format needs
+    no copy of it in the prompt (some 600 tokens of every request)."""
+
+    def text(self, schema_enforced: bool = False) -> str:
+        """What is sent as this message's content."""
+        return self.content if schema_enforced or not self.schema_text else self.content + self.schema_text
 
 
 class TokenUsage(BaseModel):

@@ -154,6 +154,14 @@ _FILTERED_FINISH = frozenset({"content_filter", "sensitive"})
 """`finish_reason` values meaning the provider's filter stopped the reply (OpenAI, GLM)."""
 
 
+def _wire(messages: list[ChatMessage], *, schema_enforced: bool) -> list[dict[str, Any]]:
+    """The messages as sent: their schema text only where the request does not enforce the schema, and
+    lone surrogates (which no JSON encoder sends) replaced."""
+    return [
+        {"role": m.role, "content": _LONE_SURROGATE.sub("\ufffd", m.text(schema_enforced))} for m in messages
+    ]
+
+
 class OpenAICompatiblePlanner:
     """Plans by calling ``POST {base_url}/chat/completions`` and returning ``choices[0].message.content``.
 
@@ -283,16 +291,14 @@ class OpenAICompatiblePlanner:
         Raises `PlannerError` when no reply could be had (after retries), `ContextTooLongError` when the
         prompt is too long for the model, `ContentFilteredError` when the provider's filter blocked it.
         """
-        wire_messages = [
-            {"role": m.role, "content": _LONE_SURROGATE.sub("\ufffd", m.content)}
-            for m in (ChatMessage.model_validate(m) for m in messages)
-        ]
+        checked = [ChatMessage.model_validate(m) for m in messages]
         where = redact_url(self.url)
         deadline = self._clock() + self.retry.total_deadline_s
         attempts = retries = silent = 0
         refused: list[dict[str, str]] = []
         while True:
             fmt = self._start
+            wire_messages = _wire(checked, schema_enforced=fmt == "json_schema" and self.schema is not None)
             body = self._body(wire_messages, fmt)
             self._limiter.wait()
             attempts += 1
