@@ -3,7 +3,7 @@
 A small model spends its first iteration reading the files a failing test names, and writes diffs against
 content it has not seen (or remembers wrongly). So the loop keeps a working set: the project files named in
 the failing test output at the start (code before tests), then every file the model reads or edits; each
-prompt shows the current text of the most recent ones, numbered as `read_file` shows them, within a budget
+prompt shows the current text of the most recent ones, fenced as a Markdown code block, within a budget
 (`FILES_CAP` characters in all, `FILE_CAP` per file). What was shown is "seen": a diff for an existing file
 the model has not seen is not applied (`glmagent.loop`), like an edit tool that refuses unread files.
 """
@@ -226,7 +226,7 @@ class WorkingSet:
     def render(
         self, read_only: Callable[[str], bool] | None = None, failing: str | None = None
     ) -> list[tuple[str, str]]:
-        """`(path, numbered text)` of the files to show now, within the budget, the files `read_only`
+        """`(path, fenced text)` of the files to show now, within the budget, the files `read_only`
         names last and marked so; each counts as seen. `failing`: the output of a failing test run, whose
         report points at functions of the code files (`glmagent.tested_code`), named in their headers."""
         shown: list[tuple[str, str]] = []
@@ -248,6 +248,7 @@ class WorkingSet:
                 if room < 1_000:
                     break
                 text = _cut(text, min(self.file_cap, room))
+            text = fenced(text)
             shown.append((path, text))
             self.seen.add(path)
             room -= len(text)
@@ -274,6 +275,49 @@ def _edits_existing_file(path: str, diff: str) -> bool:
     except PatchRejected as refused:
         return refused.reason == "missing_file"
     return False
+
+
+_NUMBERED = re.compile(r" *(\d+) \| ?(.*)")
+
+
+def fenced(listing: str) -> str:
+    """A `read_file` listing as the prompt shows a file: its header, then its lines as they are, between
+    Markdown fences instead of behind line numbers. A model asked for a file's whole new text copied the
+    numbers and the ` | ` into it; a fenced file is what it was trained to rewrite. Notes of lines left out
+    stand between fences and say which lines."""
+    header, _, body = listing.partition("\n")
+    header = header.replace("; line numbers are not part of the file", "")
+    longest = max((len(run) for run in re.findall(r"`+", body)), default=0)
+    fence = "`" * max(3, longest + 1)
+    out: list[str] = [header]
+    block: list[str] = []
+    last = 0
+    pending_note: str | None = None
+    for line in body.split("\n"):
+        numbered = _NUMBERED.fullmatch(line)
+        if numbered is None:
+            pending_note = line
+            continue
+        number = int(numbered.group(1))
+        if pending_note is not None or (block and number != last + 1):
+            if block:
+                out += [fence, *block, fence]
+                block = []
+            out.append(_left_out(last + 1, number - 1) if number > last + 1 else (pending_note or ""))
+            pending_note = None
+        block.append(numbered.group(2))
+        last = number
+    if block:
+        out += [fence, *block, fence]
+    if pending_note is not None:
+        out.append(pending_note)
+    return "\n".join(out)
+
+
+def _left_out(first: int, last: int) -> str:
+    return (
+        f'[... lines {first}-{last} not shown here; read_file with "lines": "{first}-{last}" shows them ...]'
+    )
 
 
 def _cut(text: str, limit: int) -> str:

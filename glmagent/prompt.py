@@ -216,7 +216,7 @@ class ContextBuilder:
     ) -> list[ChatMessage]:
         """The messages for one planner call (before any retry).
 
-        `files` are `(path, numbered text)` of the files the model works on, shown in full after the
+        `files` are `(path, fenced text)` of the files the model works on, shown in full after the
         results (`glmagent.focus`); `notes` are things the loop itself did or refused that the model must
         know (e.g. a test file put back)."""
         parts = [f"# Task\n{task.strip()}"]
@@ -245,8 +245,7 @@ class ContextBuilder:
         if files:
             listed = "\n\n".join(f"## {text}" for _, text in files)
             parts.append(
-                "# Files (their current content; the line numbers and ' | ' are not part of the files)\n"
-                + listed
+                "# Files (their current content, each between ``` fences that are not part of it)\n" + listed
             )
         parts.append("Reply with one JSON object.")
         system = self.system_prompt(test_command)

@@ -172,7 +172,7 @@ def test_changes_of_the_stalled_iterations_are_taken_out_at_a_fresh_start(calc: 
     assert "def half(n, unused=0):" in user_prompt(planner, 1)
     third = user_prompt(planner, 2)
     assert "The files they changed are as they were at the start again." in third
-    assert "1 | def half(n):\n" in third
+    assert "```\ndef half(n):\n" in third
     assert result.success and (calc / "calc.py").read_text() == CALC.replace("n * 3 + 1", "n * 2")
     assert records(calc, "fresh_start")[0]["put_back"] == ["calc.py"]
     assert "calc.py put back as at the start" in result.summary

@@ -87,9 +87,13 @@ def test_the_first_prompt_shows_the_failure_trimmed_and_the_files_it_names(stats
 
     first = prompt(planner, 0)
     files = first.split("# Files", 1)[1]
-    # Code before tests, numbered as read_file shows them; a file the failure does not name is not shown.
+    # Code before tests, fenced, as they are; a file the failure does not name is not shown.
     assert files.index("## stats.py (") < files.index("## tests/test_stats.py (")
-    assert "6 |     return sum(values) / len(values)" in files and "util.py (" not in files
+    assert (
+        '\n```\n"""Small statistics helpers."""\n\n\ndef mean(values):\n' in files
+        and "util.py (" not in files
+    )
+    assert "\n    return sum(values) / len(values)\n```\n" in files and " | " not in files
     failure = first.split("# Latest test run", 1)[1].split("# Files", 1)[0]
     assert "E       ZeroDivisionError: division by zero" in failure and "stats.py:6" in failure
     # No column markers and no quoted source with pytest's indentation: models copy them into diffs.
@@ -283,7 +287,7 @@ def test_a_change_that_breaks_more_tests_than_it_fixes_is_undone(stats_project: 
     assert (stats_project / "stats.py").read_text() != STATS and result.success and result.iterations == 2
     second = prompt(planner, 1)
     assert "so they were undone" in second and "tests/test_stats.py::test_mean" in second
-    assert "## stats.py (" in second and "6 |     return sum(values) / len(values)" in second
+    assert "## stats.py (" in second and "\n    return sum(values) / len(values)\n" in second
 
 
 def test_a_change_that_breaks_a_whole_test_file_is_undone(stats_project: Path) -> None:

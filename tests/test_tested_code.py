@@ -127,7 +127,7 @@ def test_the_prompt_names_them_in_the_files_header_while_the_tests_fail(tmp_path
 
     assert result.success
     first = "\n".join(m.content for m in planner.requests[0] if m.role == "user")
-    assert "## words.py (15 lines; line numbers are not part of the file; the failing tests use " in first
+    assert "## words.py (15 lines; the failing tests use " in first
     assert (
         "word_counts (lines 1-6)):" in first and "unused" not in first.split("## words.py")[1].split("\n")[0]
     )
@@ -153,10 +153,11 @@ def test_a_files_header_says_where_the_error_is_raised_and_what_the_tests_use(tm
     [(_path, text)] = files.render(failing=report)
     [(_path, passing)] = files.render()
 
-    assert text.splitlines()[0].endswith(
-        "not part of the file; the failing tests use checkout (lines 4-5); the error is raised at line 1):"
+    assert text.splitlines()[0] == (
+        "shop/checkout.py (5 lines; the failing tests use checkout (lines 4-5); "
+        "the error is raised at line 1):"
     )
-    assert passing.splitlines()[0].endswith("line numbers are not part of the file):")
+    assert passing.splitlines()[0] == "shop/checkout.py (5 lines):"
 
 
 SETTINGS = """\"\"\"Connection settings.\"\"\"
