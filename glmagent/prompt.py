@@ -111,25 +111,23 @@ The reply must validate against this JSON schema:
 """
 
 _EXAMPLE_HEADING = (
-    "An example reply (for some other project) that changes one line of app/net.py, a short file sent whole "
-    'in "content"; a line break is written \\n and a " is written \\" in JSON:'
+    "An example reply (for some other project) that changes one line of app/greet.py, a short file sent "
+    'whole in "content"; a line break is written \\n and a " is written \\" in JSON:'
 )
+# One definition and nothing else: a module preamble in the example (`import logging`, `log = ...`) came back
+# at the top of 20 of 195 `content` replies of a small model, refused as another file or applied as an
+# unused import in the user's code.
 _EXAMPLE_REPLY = {
-    "thought": "connect() never passes the timeout it was given",
-    "plan": ["pass timeout on to Connection"],
+    "thought": "greeting() drops the punctuation it was given",
+    "plan": ["end the greeting with the punctuation"],
     "actions": [
         {
             "tool": "apply_diff",
-            "path": "app/net.py",
+            "path": "app/greet.py",
             "content": (
-                "import logging\n"
-                "\n"
-                "log = logging.getLogger(__name__)\n"
-                "\n"
-                "\n"
-                "def connect(host, port, timeout=10):\n"
-                '    log.info("connecting to %s", host)\n'
-                "    return Connection(host, port, timeout=timeout)\n"
+                'def greeting(name, punctuation="!"):\n'
+                '    """The line shown on the start page."""\n'
+                '    return "Hello, " + name + punctuation\n'
             ),
         }
     ],

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from glmagent.observation import Observation
 from glmagent.prompt import ContextBuilder, LastIteration
 from glmagent.testing import TestOutcome
@@ -60,7 +62,7 @@ def test_old_memory_is_trimmed_at_an_iteration_boundary() -> None:
 
 
 def test_only_a_runs_first_prompt_holds_the_example_reply() -> None:
-    # Small models stuck on a fix copied the example (its file app/net.py, its code) into later replies,
+    # Small models stuck on a fix copied the example (its file, its code) into later replies,
     # never into a first one: it teaches the first reply's form and goes after that.
     builder = ContextBuilder()
     common = {
@@ -72,7 +74,22 @@ def test_only_a_runs_first_prompt_holds_the_example_reply() -> None:
     }
     first = builder.build(last=None, iteration=1, **common)
     later = builder.build(last=LastIteration(number=1, observations=[]), iteration=2, **common)
-    assert "app/net.py" in first[0].content
-    assert "app/net.py" not in later[0].content and "Connection(host" not in later[0].content
+    assert "app/greet.py" in first[0].content
+    assert "app/greet.py" not in later[0].content and "punctuation" not in later[0].content
     assert first[0].content.startswith(later[0].content.rstrip())  # the rules stay, whole
     assert later[0].schema_text == first[0].schema_text and "must validate" in later[0].text()
+
+
+def test_the_example_reply_sends_one_definition_and_nothing_a_model_could_copy_above_it() -> None:
+    # A preamble in the example (`import logging`, `log = ...`) came back at the top of small models' files.
+    import ast
+
+    from glmagent.prompt import _EXAMPLE_REPLY
+
+    system = ContextBuilder().system_prompt("pytest -q")
+    example = json.loads(system.split("in JSON:\n", 1)[1].split("\n", 1)[0])
+    assert example == _EXAMPLE_REPLY
+    [action] = example["actions"]
+    body = ast.parse(action["content"]).body
+    assert [type(node).__name__ for node in body] == ["FunctionDef"]
+    assert '"' in action["content"] and "\\n" not in action["content"]
