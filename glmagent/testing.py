@@ -12,6 +12,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from glmagent.secrets import Redactor
+from glmagent.testpaths import is_test_path
 from glmagent.tools.executor import format_process_output
 from glmagent.tools.shell import ShellBackend
 from glmagent.workspace import PathRejected, Workspace
@@ -305,23 +306,6 @@ def locations_in(output: str) -> list[tuple[str, int]]:
 
 
 # -- test files: what the verdict rests on ---------------------------------------------------------------
-
-_TEST_DIRS = frozenset({"test", "tests", "testing", "spec", "specs", "__tests__", "testdata"})
-_TEST_NAME = re.compile(
-    r"^(test_.*|.*_test|.*_tests|.*\.test|.*\.spec|.*_spec|.*Tests?|conftest)\.\w+$|^(pytest\.ini|tox\.ini|"
-    r"jest\.config\.\w+|vitest\.config\.\w+|\.mocharc.*)$"
-)
-
-
-def is_test_path(path: str) -> bool:
-    """Whether a project path is a test file, or configuration that decides which tests run: in a test
-    folder, named like one (`test_x.py`, `x_test.go`, `x.spec.ts`, `XTest.java`), `conftest.py`,
-    `pytest.ini`."""
-    parts = path.replace("\\", "/").split("/")
-    if any(part.lower() in _TEST_DIRS for part in parts[:-1]):
-        return True
-    return bool(_TEST_NAME.match(parts[-1]))
-
 
 _ASKS_FOR_TEST_CHANGES = re.compile(
     r"\b(add|write|update|change|edit|adjust|extend|rewrite|create|remove|delete|rename|correct|modify|"

@@ -41,6 +41,8 @@ Refused meaning, as `glmagent.errors.PatchRejected(message, reason=...)`, the fi
                          (`_names`)
     unreachable          a Python file that would hold new code after a `return`, `raise`, `continue` or
                          `break` in the same block (`_unreachable`)
+    tests_in_code        a Python file of code (not a test file) that would define a test function or
+                         class it did not (`_tests_in_code`)
 """
 
 from glmagent.patching._apply import apply_edits, apply_patch

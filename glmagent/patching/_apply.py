@@ -33,6 +33,7 @@ from glmagent.patching._report import Opcode, Region, context_view, count_change
 from glmagent.patching._result import HunkReport, PatchResult
 from glmagent.patching._rewrite import REWRITE_MAX_LINES, function_around, is_whole_file, rewrite_hunks
 from glmagent.patching._syntax import check_python_syntax
+from glmagent.patching._tests_in_code import check_no_tests_added
 from glmagent.patching._text import FileText, decode_file, encode_text
 from glmagent.patching._unreachable import check_python_reachable
 
@@ -49,6 +50,7 @@ def apply_patch(path: str, original: bytes | None, diff: str) -> PatchResult:
         check_python_syntax(path, original, result.content)
         check_python_names(path, original, result.content)
         check_python_reachable(path, original, result.content)
+        check_no_tests_added(path, original, result.content)
     return result
 
 
@@ -129,6 +131,7 @@ def _apply_edits(
                 raise refused from None  # the edit as written is what the model has to fix
         check_python_names(path, original, result.content)
         check_python_reachable(path, original, result.content)
+        check_no_tests_added(path, original, result.content)
     notes += read_again
     if notes and result.hunks:
         result.hunks[0].notes[:0] = notes
