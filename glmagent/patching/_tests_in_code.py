@@ -7,7 +7,7 @@ collects from it. Refused before the write, the model is told that tests live in
 only the code changes.
 
 Only top-level `test_*` functions and `TestX` classes the edit adds count, and only in a file that is not a
-test file (`glmagent.testing.is_test_path`); a file that did not parse before, or a non-Python file, is left
+test file (`glmagent.testpaths.is_test_path`); a file that did not parse before, or a non-Python file, is left
 to the edit, as `_syntax` and `_names` leave them.
 """
 
