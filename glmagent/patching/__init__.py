@@ -29,7 +29,8 @@ Refused meaning, as `glmagent.errors.PatchRejected(message, reason=...)`, the fi
     already_applied      the hunk's new side is present and its old side is not
     placeholder          "// ... rest unchanged ..." style lines standing for real code
     new_file_exists      a new-file diff over an existing non-empty file; a file sent whole (an empty SEARCH
-                         part, `_rewrite`) that is long, or whose content is not a revision of it
+                         part, `_rewrite`) that is long, or whose content is not a revision of it (a
+                         definition under a new name is a rename when only that reading fits: `_renames`)
     partial_delete       a deletion ('+++ /dev/null') whose removed lines are not the whole file
     wrong_file           headers naming another file: one file per call
     overlap              two hunks changing the same lines

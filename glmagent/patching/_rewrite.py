@@ -12,7 +12,8 @@ function it has just been shown is a form it gets right far more often than reca
 prompt teaches it, and a stale refusal offers it for the function the edit was aimed at. Python content that
 is nothing but some of the file's top-level functions and classes (each defined once in the file, each
 keeping most of its lines), or one method whose name the file defines once, is read as those definitions
-rewritten, and the rest of the file is kept, whatever the file's length.
+rewritten, and the rest of the file is kept, whatever the file's length. A definition sent under a new name
+is the file's one renamed when only that reading fits (`_renames`).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from glmagent.errors import PatchRejected
 from glmagent.patching._file_style import in_file_style
 from glmagent.patching._locate import quote
 from glmagent.patching._parse import Hunk, parse_diff
+from glmagent.patching._renames import describe, renamed_definitions
 from glmagent.patching._text import FileText
 from glmagent.python_defs import DefinitionNode, definitions, first_line
 
@@ -62,10 +64,11 @@ def rewrite_hunks(path: str, target: FileText, new_lines: list[str]) -> tuple[li
     else:
         note = _NOTE
     _check_kept(path, old, new_lines)
-    if python:
-        _check_names(path, old, new_lines)
+    renames = _check_names(path, old, new_lines) if python else ""
+    if merged is not None:
+        renames = ""  # the merge's note names them already
     text = "\n".join(unified_diff(old, new_lines, n=3, lineterm=""))
-    return [h for s in parse_diff(text) for h in s.hunks], "; ".join([note, *styled])
+    return [h for s in parse_diff(text) for h in s.hunks], "; ".join(filter(None, [note, renames, *styled]))
 
 
 def _top_level(lines: list[str]) -> list[ast.stmt] | None:
@@ -116,7 +119,9 @@ def _definitions_rewritten(path: str, old: list[str], new: list[str]) -> tuple[l
     if not sent:
         return None
     if len(sent) == 1 and sent[0][0] not in {name for name, _first, _end in spans}:
-        return _method_rewritten(path, old, new, sent[0])
+        method = _method_rewritten(path, old, new, sent[0])
+        if method is not None:
+            return method
     own = {name: (first, end) for name, first, end in spans}
     if len(own) != len(spans):
         return None  # a name the file defines twice: which one is meant is unknown
@@ -125,21 +130,41 @@ def _definitions_rewritten(path: str, old: list[str], new: list[str]) -> tuple[l
         if part is not None:
             return part
     names = [name for name, _first, _end in sent]
-    if len(set(names)) != len(names) or not set(names) <= set(own):
+    if len(set(names)) != len(names):
+        return None
+    renamed = _renamed_part(old, new, set(names), set(own))
+    if renamed is None:
         return None
     if len(names) == len(own) and _only_definitions(old) is not None:
         return None  # every definition of a file that holds nothing else: the file sent whole
+    replaced = {name: renamed.get(name, name) for name in names}
     merged = list(old)
-    for name, first, end in sorted(sent, key=lambda d: own[d[0]][0], reverse=True):
-        start, stop = own[name]
+    for name, first, end in sorted(sent, key=lambda d: own[replaced[d[0]]][0], reverse=True):
+        start, stop = own[replaced[name]]
         _check_kept(path, old[start:stop], new[first:end])  # each one revised, not replaced by a stub
         merged[start:stop] = new[first:end]
-    listed = ", ".join(names)
+    listed = ", ".join(replaced[name] for name in names)
+    renames = f"; {describe({old_name: name for name, old_name in renamed.items()})}" if renamed else ""
     return merged, (
         f"an empty SEARCH part holding only {listed} of the file's definitions: read as "
         f"{'that definition' if len(names) == 1 else 'those definitions'} rewritten, the rest of the file "
-        "kept"
+        f"kept{renames}"
     )
+
+
+def _renamed_part(old: list[str], new: list[str], sent: set[str], own: set[str]) -> dict[str, str] | None:
+    """`{sent name: file's name}` for the sent definitions the file does not define, each a renamed one of
+    the file's definitions that were not sent (`_renames`); empty when every sent name is the file's own,
+    None when some new name is not a rename."""
+    gained = sent - own
+    if not gained:
+        return {}
+    old_body, new_body = _top_level(old), _top_level(new)
+    if old_body is None or new_body is None:
+        return None
+    pairs = renamed_definitions(old, old_body, new, new_body, own - sent)
+    found = {new_name: old_name for old_name, new_name in pairs.items()}
+    return found if set(found) == gained else None
 
 
 def _methods(node: ast.ClassDef) -> dict[str, ast.FunctionDef | ast.AsyncFunctionDef] | None:
@@ -276,16 +301,37 @@ def _top_level_names(lines: list[str]) -> set[str] | None:
     return names
 
 
-def _check_names(path: str, old: list[str], new: list[str]) -> None:
+def _check_names(path: str, old: list[str], new: list[str]) -> str:
     """Every function and class the file defines at top level, and every method of those classes, is still
-    defined: nothing silently dropped."""
+    defined, or defined under a new name (`_renames`): nothing silently dropped. The renames, described."""
     before, after = _top_level_names(old), _top_level_names(new)
     if before is None or after is None:
-        return  # the syntax check after applying names a file that does not parse
+        return ""  # the syntax check after applying names a file that does not parse
     lost = sorted(before - after)
-    if lost:
-        raise PatchRejected(
-            f"An empty SEARCH part sends {path} whole, but this content no longer defines "
-            f"{', '.join(lost)}, which the file defines. Send the complete file, every definition included.",
-            reason="new_file_exists",
-        )
+    if not lost:
+        return ""
+    pairs = _renamed(old, new, lost, after)
+    gone = [name for name in lost if name.partition(".")[0] not in pairs]
+    if not gone:
+        return describe(pairs)
+    renamed = f" ({describe(pairs)}: read as renames)" if pairs else ""
+    raise PatchRejected(
+        f"An empty SEARCH part sends {path} whole, but this content no longer defines "
+        f"{', '.join(gone)}, which the file defines{renamed}. Send the complete file, every definition "
+        "included.",
+        reason="new_file_exists",
+    )
+
+
+def _renamed(old: list[str], new: list[str], lost: list[str], after: set[str]) -> dict[str, str]:
+    """`renamed_definitions` for the top-level names `lost` lists, less any renamed class that lost a method
+    on the way (`Class.method` in `lost` with no `NewClass.method` in `after`)."""
+    old_body, new_body = _top_level(old), _top_level(new)
+    if old_body is None or new_body is None:
+        return {}
+    pairs = renamed_definitions(old, old_body, new, new_body, {name for name in lost if "." not in name})
+    for name in lost:
+        owner, _dot, method = name.partition(".")
+        if method and owner in pairs and f"{pairs[owner]}.{method}" not in after:
+            del pairs[owner]
+    return pairs

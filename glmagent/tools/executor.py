@@ -11,10 +11,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
+from glmagent import dropped_names
 from glmagent._log import get_logger
 from glmagent.contract import ONE_OF_FIELDS, REQUIRED_FIELDS, Action, ToolName
 from glmagent.limits import Limits
 from glmagent.observation import Observation
+from glmagent.project_map import project_files
 from glmagent.secrets import Redactor
 from glmagent.tools import files, git
 from glmagent.tools.shell import ShellBackend, ShellKind
@@ -71,15 +73,7 @@ class ToolExecutor:
             ToolName.READ_FILE: lambda a: files.read_file(
                 self.workspace, a.path or "", a.lines, max_bytes=self.limits.read_max_bytes
             ),
-            ToolName.APPLY_DIFF: lambda a: files.apply_diff(
-                self.workspace,
-                a.path or "",
-                a.change_text() or "",
-                edits=a.change_edits(),
-                content=a.content is not None,
-                max_diff_bytes=self.limits.diff_max_bytes,
-                max_file_bytes=self.limits.edit_max_bytes,
-            ),
+            ToolName.APPLY_DIFF: self._apply_diff,
             ToolName.RUN: self._run,
             ToolName.GIT_STATUS: self._git_status,
             ToolName.GIT_DIFF: self._git_diff,
@@ -119,6 +113,30 @@ class ToolExecutor:
         observation.duration_s = round(time.monotonic() - started, 3)
         log.info("action", tool=observation.tool, status=observation.status, summary=observation.summary)
         return observation
+
+    def _apply_diff(self, action: Action) -> Observation:
+        observation = files.apply_diff(
+            self.workspace,
+            action.path or "",
+            action.change_text() or "",
+            edits=action.change_edits(),
+            content=action.content is not None,
+            max_diff_bytes=self.limits.diff_max_bytes,
+            max_file_bytes=self.limits.edit_max_bytes,
+        )
+        names = observation.details.get("dropped_names")
+        if not names:
+            return observation
+        changed = observation.details["path"]
+        uses = dropped_names.uses_elsewhere(self.root, project_files(self.root, self.git), changed, names)
+        if not uses:
+            return observation
+        return observation.model_copy(
+            update={
+                "output": f"{observation.output}\n{dropped_names.note(changed, names, uses)}",
+                "details": {**observation.details, "still_used_in": uses},
+            }
+        )
 
     def _run(self, action: Action) -> Observation:
         command = action.command or ""

@@ -12,6 +12,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from glmagent.dropped_names import dropped
 from glmagent.errors import PatchRejected
 from glmagent.limits import DIFF_MAX_BYTES, EDIT_MAX_BYTES, READ_MAX_BYTES
 from glmagent.observation import Observation
@@ -226,6 +227,8 @@ def apply_diff(
         verb = "Created" if result.action == "create" else "Modified"
         summary = f"{verb} {shown} (+{result.added} -{result.removed})"
     hunk_notes = ", ".join(h.tier for h in result.hunks)
+    python = shown.endswith((".py", ".pyi"))
+    gone = dropped(original, result.content) if python and result.action != "create" else []
     output = f"{result.summary()}\nResulting change:\n{result.diff}"
     if result.context:
         output += f"\nThe file around each change now reads:\n{result.context}"
@@ -241,7 +244,8 @@ def apply_diff(
             "removed": result.removed,
             "match_tiers": hunk_notes,
             "diff": result.diff,
-        },
+        }
+        | ({"dropped_names": gone} if gone else {}),
     )
 
 
