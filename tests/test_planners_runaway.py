@@ -23,6 +23,7 @@ from glmagent.planners.base import ChatMessage, PlannerReply
 from glmagent.planners.openai_compat import RUNAWAY_FREQUENCY_PENALTY, OpenAICompatiblePlanner
 from glmagent.planners.retry import RetryPolicy
 from glmagent.planners.runaway import MIN_SHORT_SPAN, MIN_SPAN, RUNAWAY, repeated_unit
+from glmagent.planners.stuck import STUCK_TEMPERATURE
 
 ESCAPES = "".join(f"\\u{code:04X}" for code in range(0xA1, 0x100))
 """One cycle of the bench's runaway: 95 escapes, 570 characters."""
@@ -228,6 +229,19 @@ def test_the_request_after_a_runaway_carries_a_frequency_penalty_and_the_one_aft
     assert server.bodies[1]["frequency_penalty"] == RUNAWAY_FREQUENCY_PENALTY
     assert second.finish_reason == "stop" and second.frequency_penalty == RUNAWAY_FREQUENCY_PENALTY
     assert "frequency_penalty" not in server.bodies[2] and third.frequency_penalty is None
+
+
+def test_the_request_after_a_runaway_is_sampled_warm_and_the_one_after_that_is_not() -> None:
+    # Run 35's http_status_branch: both attempts at temperature 0 wrote the same 743 characters, then the
+    # same loop, and the task ended on two invalid replies.
+    server = _Server()
+    planner = _planner(server)
+    ask = [ChatMessage(role="user", content="fix it")]
+
+    replies = [planner.plan(ask) for _ in range(3)]
+
+    assert [b.get("temperature") for b in server.bodies] == [0.0, STUCK_TEMPERATURE, 0.0]
+    assert [r.temperature for r in replies] == [0.0, STUCK_TEMPERATURE, 0.0]
 
 
 def test_a_runaway_again_keeps_the_penalty_for_the_next_request() -> None:

@@ -9,10 +9,12 @@ of the prompt), asks for the strictest structured output the server takes and st
 and fixes a parameter the model does not take (``max_tokens`` → ``max_completion_tokens``,
 ``temperature``, the streaming options, ``frequency_penalty``) once. A reply cut off because it kept
 repeating itself makes the next request carry ``frequency_penalty`` (`RUNAWAY_FREQUENCY_PENALTY`) and, where
-the server enforces the schema, bounds on its lists (`glmagent.planners.runaway`): at temperature 0 the same
-prompt otherwise brings the same loop back, character for character. For the same reason a reply that sends
-an edit again makes the next request sample at a higher temperature (`glmagent.planners.stuck`). What cannot
-be had ends as one `PlannerError` whose message says what happened, where, and what to do, without secrets.
+the server enforces the schema, bounds on its lists (`glmagent.planners.runaway`), and samples it at the
+warm temperature (`STUCK_TEMPERATURE`): at temperature 0 the same prompt otherwise brings the same loop back,
+character for character (the penalty weighs only on what is already written). For the same reason a reply
+that sends an edit again makes the next request sample at a higher temperature (`glmagent.planners.stuck`).
+What cannot be had ends as one `PlannerError` whose message says what happened, where, and what to do,
+without secrets.
 
 httpx is imported inside the functions that need it, so importing this module (and `glmagent --help`)
 stays fast.
@@ -366,6 +368,10 @@ class OpenAICompatiblePlanner:
                 self._warm_left = WARM_REQUESTS
             elif self._warm_left:
                 self._warm_left -= 1
+            if self._after_runaway:
+                # The penalty only weighs on tokens already written: at temperature 0 the retry wrote the
+                # same start and the same loop (2 of the 3 tasks the live bench lost to invalid replies).
+                self._warm_left = max(self._warm_left, 1)
             return reply.model_copy(
                 update={
                     "response_format": fmt,

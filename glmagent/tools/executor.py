@@ -131,9 +131,10 @@ class ToolExecutor:
         uses = dropped_names.uses_elsewhere(self.root, project_files(self.root, self.git), changed, names)
         if not uses:
             return observation
+        first, _newline, rest = observation.output.partition("\n")  # the note early: long outputs are cut
         return observation.model_copy(
             update={
-                "output": f"{observation.output}\n{dropped_names.note(changed, names, uses)}",
+                "output": f"{first}\n{dropped_names.note(changed, names, uses)}\n{rest}",
                 "details": {**observation.details, "still_used_in": uses},
             }
         )
