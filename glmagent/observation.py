@@ -8,6 +8,9 @@ from pydantic import BaseModel, Field
 
 ObservationStatus = Literal["ok", "failed", "rejected", "skipped"]
 
+AROUND_CHANGES = "The file around each change now reads:"
+"""Heads the numbered lines that end an applied edit's output: the file around each change."""
+
 
 class Observation(BaseModel):
     """The outcome of one action.

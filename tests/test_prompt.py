@@ -93,3 +93,29 @@ def test_the_example_reply_sends_one_definition_and_nothing_a_model_could_copy_a
     body = ast.parse(action["content"]).body
     assert [type(node).__name__ for node in body] == ["FunctionDef"]
     assert '"' in action["content"] and "\\n" not in action["content"]
+
+
+def test_an_applied_edit_of_a_file_shown_in_full_is_not_followed_by_its_numbered_lines() -> None:
+    # Small models copied this numbered, '+'-marked block back as the file's content; the file itself is
+    # shown under # Files, so the prompt leaves the block out (a file not shown there keeps it).
+    from glmagent.observation import AROUND_CHANGES
+
+    output = (
+        "Modified app.py (+1 -0), 1 hunk (exact)\nResulting change:\n--- a/app.py\n+++ b/app.py\n"
+        f"@@ -1 +1,2 @@\n x = 1\n+y = 2\n{AROUND_CHANGES}\nlines 1-2:\n1     x = 1\n2 +   y = 2"
+    )
+    edit = Observation(
+        tool="apply_diff",
+        status="ok",
+        summary="Modified app.py (+1 -0)",
+        output=output,
+        details={"path": "app.py"},
+    )
+    last = LastIteration(number=1, observations=[edit])
+
+    shown = _build(last=last, files=[("app.py", "```\nx = 1\ny = 2\n```")])
+    not_shown = _build(last=last)
+
+    assert "+y = 2" in shown and "2 +   y = 2" not in shown and AROUND_CHANGES not in shown
+    assert "current content is under # Files below" in shown
+    assert "2 +   y = 2" in not_shown

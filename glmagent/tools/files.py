@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from glmagent.dropped_names import dropped
 from glmagent.errors import PatchRejected
 from glmagent.limits import DIFF_MAX_BYTES, EDIT_MAX_BYTES, READ_MAX_BYTES
-from glmagent.observation import Observation
+from glmagent.observation import AROUND_CHANGES, Observation
 from glmagent.workspace import PathRejected, Workspace
 
 if TYPE_CHECKING:
@@ -231,7 +231,7 @@ def apply_diff(
     gone = dropped(original, result.content) if python and result.action != "create" else []
     output = f"{result.summary()}\nResulting change:\n{result.diff}"
     if result.context:
-        output += f"\nThe file around each change now reads:\n{result.context}"
+        output += f"\n{AROUND_CHANGES}\n{result.context}"
     return Observation(
         tool="apply_diff",
         status="ok",
