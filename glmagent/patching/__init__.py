@@ -20,7 +20,8 @@ a line cut into two list items by a bare `"` (`_items`), search lines that are t
 (`_numbered`), one search line that is part of exactly one line of the file (`_fragment`), and, in an edit
 that would not parse otherwise, a `for` header written with a comprehension's filter (`for x in xs if c:`),
 a block header with a compound statement on its line (`def f(x): if not x: return 0`), or a compound
-statement after a `;` (`_block_lines`).
+statement after a `;` (`_block_lines`); and, in an edit of a Python file refused as written, a one-line
+item holding `\n` escapes where its line breaks should be (`_escaped`).
 
 Refused meaning, as `glmagent.errors.PatchRejected(message, reason=...)`, the file untouched:
     unparseable          no hunk, a hunk line without prefix, a binary patch, create+delete at once

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -11,6 +12,8 @@ from pathlib import PurePosixPath
 from glmagent.errors import PatchRejected
 from glmagent.patching._block_lines import read_block_lines
 from glmagent.patching._edit_words import for_content, for_edits
+from glmagent.patching._escaped import NOTE as ESCAPED_NOTE
+from glmagent.patching._escaped import read_escaped_breaks
 from glmagent.patching._fragment import read_as_part_of_a_line
 from glmagent.patching._items import edit_lines, line_keys
 from glmagent.patching._locate import HunkFailure, Locator, Placement, numbered, quote
@@ -69,6 +72,10 @@ def apply_edits(
     try:
         return _apply_edits(path, original, edits)
     except PatchRejected as rejected:
+        unescaped = read_escaped_breaks(path, edits)
+        if unescaped is not None:
+            with contextlib.suppress(PatchRejected):  # the refusal of the edit as written stands
+                return _apply_edits(path, original, unescaped, (ESCAPED_NOTE,))
         reworded = for_edits(rejected)
         raise (for_content(reworded) if content else reworded) from None
 
@@ -80,7 +87,7 @@ def _apply_edits(
     read_again: Sequence[str] = (),
 ) -> PatchResult:
     """`apply_edits` before its refusal is reworded; `read_again`: the notes of a second reading
-    (`_block_lines`) that `edits` already are."""
+    (`_block_lines`, `_escaped`) that `edits` already are."""
     file_lines = _lines_of(original)
     file_keys = line_keys(file_lines)
     section = Section()
