@@ -116,7 +116,7 @@ class CompiledPolicy(PolicyTables):
         if not root.has_error and root.descendant_count <= MAX_WORK:
             argv = module.simple_command(text, root)
             if argv is not None and DYN not in command:
-                decision = self._literal(command, shell, argv, known, clean)
+                decision = self._literal(command, shell, argv, known, clean, root.descendant_count)
                 if decision is not None:
                     return decision
         evaluation = Evaluation(self, root=cwd)
@@ -133,12 +133,14 @@ class CompiledPolicy(PolicyTables):
         argv: list[Arg],
         known: list[Any] | None = None,
         clean: list[str] | None = None,
+        nodes: int = 0,
     ) -> Decision | None:
         """What `Evaluation.command` decides for a top-level command of literal words whose program
-        wraps, writes and runs nothing; None when anything beyond its own clauses could matter (then
+        wraps, writes and runs nothing (or is denied by its own clauses before it could: `rm -rf ~`);
+        None when anything beyond its own clauses could matter (then
         `known` holds the words, their `NameInfo` and clause hits, and `clean` the words' texts and raw
         spellings joined, where no argument-wide rule's fragment was found: the walk need not compute
-        either again)."""
+        either again). `nodes`: the syntax nodes of the line, which the walk spends before the words."""
         word = argv[0][0]
         if "/" in word or "\\" in word or (":" in word and shell != "posix"):
             return None  # a program named by a path or a URI: the walk judges where it is
@@ -147,10 +149,18 @@ class CompiledPolicy(PolicyTables):
         info = self.words[shell].get(word)
         if info is None:
             info = self.word_info(word, shell, _NO_ALIASES)
-        if info.names[0] and asks_help_only(argv, shell, info.names):
-            return Decision.allow(command, shell, _ALLOWED, "ok")
-        if info.acts or not info.names[0]:
+        if not info.names[0]:
             return None
+        if asks_help_only(argv, shell, info.names):
+            return Decision.allow(command, shell, _ALLOWED, "ok")
+        acts = info.acts
+        if acts:
+            if nodes + len(argv) > MAX_WORK:
+                return None  # the walk runs out of work before it reaches the clauses
+            if info.wrappers and matching_wrapper(info.wrappers, argv[1:]) is not None:
+                return None  # it runs a command of its own: the walk checks that one
+            # A wrapper whose spec does not read these words does nothing beyond its own rules.
+            acts = bool(info.shell or info.executor or info.special or info.writes_files or info.paths)
         if info.clauses:
             hits = self.clause_hits(shell, info, argv)
             if known is not None:
@@ -160,8 +170,13 @@ class CompiledPolicy(PolicyTables):
                 rule = compiled.rule
                 if state != MATCH or rule.category == "unverifiable":
                     return None  # the walk goes on past these: let it
+                if acts and rule.id in REGENERABLE:
+                    return None  # the walk may spare a file that holds nothing to lose
+                # The walk reaches the clauses before anything the program does, and stops at this deny.
                 out, reason = finding_words(rule, argv, info.names, "", detail)
                 return Decision.block(command, shell, rule, reason, out, "ok")
+        if acts:
+            return None
         if len(argv) > 1:
             args = argv[1:]
             texts = "\n".join([a.text for a in args])
