@@ -32,6 +32,8 @@ REPAIR_MAX = 20_000
 parsed again); a longer one keeps its parse error, which blocks."""
 
 _NO_ALIASES: dict[str, str] = {}
+PAYLOAD_MEMO_TEXT = 4096
+"""Longest payload whose pattern hits are remembered (`PolicyTables.payload_results`)."""
 
 REGENERABLE = frozenset({"destructive.truncating-redirect", "destructive.truncating-write"})
 """Rules against replacing a whole file, which spare a file that holds nothing to lose (new, empty, or output
@@ -786,22 +788,38 @@ class Evaluation(RunsOtherCode, WordChecks):
 
     # -- payloads --
     def payload(self, language: str, text: str, frame: Frame, argv: list[Arg]) -> None:
-        prepare = PREPARE.get(language)
-        if prepare is not None:
-            text = prepare(text)
-        screen = self.index.payload_screen.get(language)
-        if screen is not None and not screen.search(text):
-            return  # not one fragment any pattern needs: no pattern can match
+        p = self.p
+        key = (language, text)
+        remember = p.memo_limit > 0 and len(text) <= PAYLOAD_MEMO_TEXT
+        known = p.payload_results.get(key) if remember else None
+        if known is None:
+            prepare = PREPARE.get(language)
+            program = prepare(text) if prepare is not None else text
+            screen = self.index.payload_screen.get(language)
+            if screen is not None and not screen.search(program):
+                program = None  # not one fragment any pattern needs: no pattern can match
+            known = (program, ())
+            if remember and len(p.payload_results) < p.memo_limit:
+                p.payload_results[key] = known
+        program, found = known
+        if program is None:
+            return
         memo: dict[int, bool] = {}
-        for rule, clause, patterns in self.index.payloads.get(language, ()):
-            m = patterns.search(text, memo)
-            if m is None:
+        for i, (rule, clause, patterns) in enumerate(self.index.payloads.get(language, ())):
+            if i < len(found):
+                hit = found[i]
+            else:
+                m = patterns.search(program, memo)
+                hit = None if m is None else " ".join(m.group(0).split())
+                found = (*found, hit)  # a new tuple: another thread may read the old one
+                if remember and len(p.payload_results) < p.memo_limit:
+                    p.payload_results[key] = (program, found)
+            if hit is None:
                 continue
             if clause.literals_are_commands:
                 inner = frame.nested(f"a `{language}` payload")
-                for literal in string_literals(text):
+                for literal in string_literals(program):
                     self.script(literal, "posix", inner)
-            hit = " ".join(m.group(0).split())
             self._add(
                 rule,
                 self._argv(argv),
