@@ -32,6 +32,8 @@ REPAIR_MAX = 20_000
 parsed again); a longer one keeps its parse error, which blocks."""
 
 _NO_ALIASES: dict[str, str] = {}
+WORDS_MEMO_TEXT = 4096
+"""Longest command line whose word screens are remembered (`PolicyTables.word_screens`)."""
 PAYLOAD_MEMO_TEXT = 4096
 """Longest payload whose pattern hits are remembered (`PolicyTables.payload_results`)."""
 
@@ -181,35 +183,55 @@ class CompiledPolicy(PolicyTables):
             return None
         if len(argv) > 1:
             args = argv[1:]
-            texts = "\n".join([a.text for a in args])
-            if maybe_environ(texts):
-                return None  # a path that could be a process environment: the walk judges it
-            entries, screen = self.argument_rules[shell]
-            if entries:
-                if screen is None:
-                    return None
-                if screen.search(texts) is not None:
-                    return None
-                raws = "\n".join([a.raw for a in args])
-                if raws != texts and screen.search(raws) is not None:
-                    return None
-                if clean is not None:
-                    clean[:] = (texts, raws)
-            if self.locators[shell] and (_locators.screen(texts) or self.machine_options(shell, texts)):
-                return None  # a word that may name another machine: the walk judges it
-            if self.handed_screen.search(texts) and self.file_tools.isdisjoint(info.names):
-                return None  # a word that may hand the program code to run: the walk judges it
-            if "-" in texts or ":" in texts:
-                options = self.command_options
-                if options is not None and any(
-                    a.text[:1] == "-" and options.fullmatch(a.text.partition("=")[0]) for a in args
-                ):
-                    return None  # an option whose value may be a command line
-                if listens_or_runs_setting(args, texts):
-                    return None  # a listening option, or `-o ProxyCommand=…`
-                if output_targets(info.names[-1], args):
-                    return None  # an output file: the walk judges where it is
+            key = None
+            screened = None
+            if self.memo_limit > 0 and len(command) <= WORDS_MEMO_TEXT:
+                key = (shell, info.names, *args)
+                screened = self.word_screens.get(key)
+            if screened is None:
+                screened = self._word_screens(shell, info, args)
+                if key is not None and len(self.word_screens) < self.memo_limit:
+                    self.word_screens[key] = screened
+            walk, searched = screened
+            if searched and clean is not None:
+                clean[:] = searched
+            if walk:
+                return None
         return Decision.allow(command, shell, _ALLOWED, "ok")
+
+    def _word_screens(
+        self, shell: ShellKind, info: NameInfo, args: list[Arg]
+    ) -> tuple[bool, tuple[str, ...]]:
+        """Whether any argument may matter beyond the program's clauses (then the walk judges the command),
+        and the texts and raw spellings joined when no argument-wide rule's fragment is in them (else
+        empty). A pure function of the dialect, the names and the words (see `word_screens`)."""
+        texts = "\n".join([a.text for a in args])
+        if maybe_environ(texts):
+            return True, ()  # a path that could be a process environment: the walk judges it
+        searched: tuple[str, ...] = ()
+        entries, screen = self.argument_rules[shell]
+        if entries:
+            if screen is None or screen.search(texts) is not None:
+                return True, ()
+            raws = "\n".join([a.raw for a in args])
+            if raws != texts and screen.search(raws) is not None:
+                return True, ()
+            searched = (texts, raws)
+        if self.locators[shell] and (_locators.screen(texts) or self.machine_options(shell, texts)):
+            return True, searched  # a word that may name another machine: the walk judges it
+        if self.handed_screen.search(texts) and self.file_tools.isdisjoint(info.names):
+            return True, searched  # a word that may hand the program code to run: the walk judges it
+        if "-" in texts or ":" in texts:
+            options = self.command_options
+            if options is not None and any(
+                a.text[:1] == "-" and options.fullmatch(a.text.partition("=")[0]) for a in args
+            ):
+                return True, searched  # an option whose value may be a command line
+            if listens_or_runs_setting(args, texts):
+                return True, searched  # a listening option, or `-o ProxyCommand=…`
+            if output_targets(info.names[-1], args):
+                return True, searched  # an output file: the walk judges where it is
+        return False, searched
 
 
 class Evaluation(RunsOtherCode, WordChecks):
