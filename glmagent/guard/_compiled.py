@@ -320,6 +320,16 @@ class PolicyTables:
         hits. A clause sees only its `CommandView` (names, words, dialect and the names' syntax), so with
         nothing else set on the view its verdict is a pure function of this key; findings, events and the
         rest of the walk still run for every command."""
+        self.word_screens: dict[tuple[object, ...], tuple[bool, tuple[str, ...]]] = {}
+        """(dialect, names, *arguments) of a top-level command of literal words -> whether a word may
+        matter beyond the program's clauses, and the joined words in which no argument-wide rule's fragment
+        is (see `CompiledPolicy._word_screens`). Pure like `clause_results`, bounded and switched the same
+        way: a dozen screens over the words cost a literal command more than its clauses."""
+        self.payload_results: dict[tuple[str, str], tuple[str | None, tuple[str | None, ...]]] = {}
+        """(language, payload) -> the text the payload patterns read (None: the screen rules them all out)
+        and, per payload rule in order, the words its patterns hit (None: no hit), as far as a walk needed
+        them. A pure function of the key like `clause_results`, bounded by `memo_limit` (and read only
+        while it is on); python -c payloads cost a third of their check in these searches."""
         self.words: dict[str, dict[str, NameInfo]] = {"posix": {}, "powershell": {}, "cmd": {}}
         """Command word as written -> its `NameInfo`, per dialect: the hot path's single lookup."""
         self.shells: dict[str, ShellSpec] = {n.lower(): s for s in data.shells.values() for n in s.names}

@@ -32,6 +32,10 @@ REPAIR_MAX = 20_000
 parsed again); a longer one keeps its parse error, which blocks."""
 
 _NO_ALIASES: dict[str, str] = {}
+WORDS_MEMO_TEXT = 4096
+"""Longest command line whose word screens are remembered (`PolicyTables.word_screens`)."""
+PAYLOAD_MEMO_TEXT = 4096
+"""Longest payload whose pattern hits are remembered (`PolicyTables.payload_results`)."""
 
 REGENERABLE = frozenset({"destructive.truncating-redirect", "destructive.truncating-write"})
 """Rules against replacing a whole file, which spare a file that holds nothing to lose (new, empty, or output
@@ -116,7 +120,7 @@ class CompiledPolicy(PolicyTables):
         if not root.has_error and root.descendant_count <= MAX_WORK:
             argv = module.simple_command(text, root)
             if argv is not None and DYN not in command:
-                decision = self._literal(command, shell, argv, known, clean)
+                decision = self._literal(command, shell, argv, known, clean, root.descendant_count)
                 if decision is not None:
                     return decision
         evaluation = Evaluation(self, root=cwd)
@@ -133,12 +137,14 @@ class CompiledPolicy(PolicyTables):
         argv: list[Arg],
         known: list[Any] | None = None,
         clean: list[str] | None = None,
+        nodes: int = 0,
     ) -> Decision | None:
         """What `Evaluation.command` decides for a top-level command of literal words whose program
-        wraps, writes and runs nothing; None when anything beyond its own clauses could matter (then
+        wraps, writes and runs nothing (or is denied by its own clauses before it could: `rm -rf ~`);
+        None when anything beyond its own clauses could matter (then
         `known` holds the words, their `NameInfo` and clause hits, and `clean` the words' texts and raw
         spellings joined, where no argument-wide rule's fragment was found: the walk need not compute
-        either again)."""
+        either again). `nodes`: the syntax nodes of the line, which the walk spends before the words."""
         word = argv[0][0]
         if "/" in word or "\\" in word or (":" in word and shell != "posix"):
             return None  # a program named by a path or a URI: the walk judges where it is
@@ -147,10 +153,18 @@ class CompiledPolicy(PolicyTables):
         info = self.words[shell].get(word)
         if info is None:
             info = self.word_info(word, shell, _NO_ALIASES)
-        if info.names[0] and asks_help_only(argv, shell, info.names):
-            return Decision.allow(command, shell, _ALLOWED, "ok")
-        if info.acts or not info.names[0]:
+        if not info.names[0]:
             return None
+        if asks_help_only(argv, shell, info.names):
+            return Decision.allow(command, shell, _ALLOWED, "ok")
+        acts = info.acts
+        if acts:
+            if nodes + len(argv) > MAX_WORK:
+                return None  # the walk runs out of work before it reaches the clauses
+            if info.wrappers and matching_wrapper(info.wrappers, argv[1:]) is not None:
+                return None  # it runs a command of its own: the walk checks that one
+            # A wrapper whose spec does not read these words does nothing beyond its own rules.
+            acts = bool(info.shell or info.executor or info.special or info.writes_files or info.paths)
         if info.clauses:
             hits = self.clause_hits(shell, info, argv)
             if known is not None:
@@ -160,39 +174,64 @@ class CompiledPolicy(PolicyTables):
                 rule = compiled.rule
                 if state != MATCH or rule.category == "unverifiable":
                     return None  # the walk goes on past these: let it
+                if acts and rule.id in REGENERABLE:
+                    return None  # the walk may spare a file that holds nothing to lose
+                # The walk reaches the clauses before anything the program does, and stops at this deny.
                 out, reason = finding_words(rule, argv, info.names, "", detail)
                 return Decision.block(command, shell, rule, reason, out, "ok")
+        if acts:
+            return None
         if len(argv) > 1:
             args = argv[1:]
-            texts = "\n".join([a.text for a in args])
-            if maybe_environ(texts):
-                return None  # a path that could be a process environment: the walk judges it
-            entries, screen = self.argument_rules[shell]
-            if entries:
-                if screen is None:
-                    return None
-                if screen.search(texts) is not None:
-                    return None
-                raws = "\n".join([a.raw for a in args])
-                if raws != texts and screen.search(raws) is not None:
-                    return None
-                if clean is not None:
-                    clean[:] = (texts, raws)
-            if self.locators[shell] and (_locators.screen(texts) or self.machine_options(shell, texts)):
-                return None  # a word that may name another machine: the walk judges it
-            if self.handed_screen.search(texts) and self.file_tools.isdisjoint(info.names):
-                return None  # a word that may hand the program code to run: the walk judges it
-            if "-" in texts or ":" in texts:
-                options = self.command_options
-                if options is not None and any(
-                    a.text[:1] == "-" and options.fullmatch(a.text.partition("=")[0]) for a in args
-                ):
-                    return None  # an option whose value may be a command line
-                if listens_or_runs_setting(args, texts):
-                    return None  # a listening option, or `-o ProxyCommand=…`
-                if output_targets(info.names[-1], args):
-                    return None  # an output file: the walk judges where it is
+            key = None
+            screened = None
+            if self.memo_limit > 0 and len(command) <= WORDS_MEMO_TEXT:
+                key = (shell, info.names, *args)
+                screened = self.word_screens.get(key)
+            if screened is None:
+                screened = self._word_screens(shell, info, args)
+                if key is not None and len(self.word_screens) < self.memo_limit:
+                    self.word_screens[key] = screened
+            walk, searched = screened
+            if searched and clean is not None:
+                clean[:] = searched
+            if walk:
+                return None
         return Decision.allow(command, shell, _ALLOWED, "ok")
+
+    def _word_screens(
+        self, shell: ShellKind, info: NameInfo, args: list[Arg]
+    ) -> tuple[bool, tuple[str, ...]]:
+        """Whether any argument may matter beyond the program's clauses (then the walk judges the command),
+        and the texts and raw spellings joined when no argument-wide rule's fragment is in them (else
+        empty). A pure function of the dialect, the names and the words (see `word_screens`)."""
+        texts = "\n".join([a.text for a in args])
+        if maybe_environ(texts):
+            return True, ()  # a path that could be a process environment: the walk judges it
+        searched: tuple[str, ...] = ()
+        entries, screen = self.argument_rules[shell]
+        if entries:
+            if screen is None or screen.search(texts) is not None:
+                return True, ()
+            raws = "\n".join([a.raw for a in args])
+            if raws != texts and screen.search(raws) is not None:
+                return True, ()
+            searched = (texts, raws)
+        if self.locators[shell] and (_locators.screen(texts) or self.machine_options(shell, texts)):
+            return True, searched  # a word that may name another machine: the walk judges it
+        if self.handed_screen.search(texts) and self.file_tools.isdisjoint(info.names):
+            return True, searched  # a word that may hand the program code to run: the walk judges it
+        if "-" in texts or ":" in texts:
+            options = self.command_options
+            if options is not None and any(
+                a.text[:1] == "-" and options.fullmatch(a.text.partition("=")[0]) for a in args
+            ):
+                return True, searched  # an option whose value may be a command line
+            if listens_or_runs_setting(args, texts):
+                return True, searched  # a listening option, or `-o ProxyCommand=…`
+            if output_targets(info.names[-1], args):
+                return True, searched  # an output file: the walk judges where it is
+        return False, searched
 
 
 class Evaluation(RunsOtherCode, WordChecks):
@@ -771,22 +810,38 @@ class Evaluation(RunsOtherCode, WordChecks):
 
     # -- payloads --
     def payload(self, language: str, text: str, frame: Frame, argv: list[Arg]) -> None:
-        prepare = PREPARE.get(language)
-        if prepare is not None:
-            text = prepare(text)
-        screen = self.index.payload_screen.get(language)
-        if screen is not None and not screen.search(text):
-            return  # not one fragment any pattern needs: no pattern can match
+        p = self.p
+        key = (language, text)
+        remember = p.memo_limit > 0 and len(text) <= PAYLOAD_MEMO_TEXT
+        known = p.payload_results.get(key) if remember else None
+        if known is None:
+            prepare = PREPARE.get(language)
+            program = prepare(text) if prepare is not None else text
+            screen = self.index.payload_screen.get(language)
+            if screen is not None and not screen.search(program):
+                program = None  # not one fragment any pattern needs: no pattern can match
+            known = (program, ())
+            if remember and len(p.payload_results) < p.memo_limit:
+                p.payload_results[key] = known
+        program, found = known
+        if program is None:
+            return
         memo: dict[int, bool] = {}
-        for rule, clause, patterns in self.index.payloads.get(language, ()):
-            m = patterns.search(text, memo)
-            if m is None:
+        for i, (rule, clause, patterns) in enumerate(self.index.payloads.get(language, ())):
+            if i < len(found):
+                hit = found[i]
+            else:
+                m = patterns.search(program, memo)
+                hit = None if m is None else " ".join(m.group(0).split())
+                found = (*found, hit)  # a new tuple: another thread may read the old one
+                if remember and len(p.payload_results) < p.memo_limit:
+                    p.payload_results[key] = (program, found)
+            if hit is None:
                 continue
             if clause.literals_are_commands:
                 inner = frame.nested(f"a `{language}` payload")
-                for literal in string_literals(text):
+                for literal in string_literals(program):
                     self.script(literal, "posix", inner)
-            hit = " ".join(m.group(0).split())
             self._add(
                 rule,
                 self._argv(argv),

@@ -15,6 +15,10 @@ from ._sink import Sink
 from ._syntax import DYN, Arg, Feed, Frame, Stdin, TooLarge, lit, new_parser, parse_within_budget
 from ._unwrap import script_source
 
+_new = tuple.__new__
+"""Makes an `Arg` of all five fields without the named tuple's Python-level `__new__` (a function call for
+its defaults): the word-cutting fast paths make one per word of nearly every command."""
+
 if TYPE_CHECKING:
     from tree_sitter import Node, Parser
 
@@ -188,7 +192,7 @@ class PosixWalker:
         if s is not None:
             raw = s[node.start_byte : node.end_byte]
             if "\\" not in raw and node.type == "word":
-                return Arg(raw, raw)  # a plain word is its own value
+                return _new(Arg, (raw, raw, False, False, False))  # a plain word is its own value
         else:
             raw = self.src[node.start_byte : node.end_byte].decode("utf-8", "replace")
             if node.type == "word" and "\\" not in raw and raw.isascii():
@@ -301,7 +305,7 @@ class PosixWalker:
                 # The bulk of all arguments: cut the plain word straight from the text.
                 raw = s[child.start_byte : child.end_byte]
                 if "\\" not in raw:
-                    argv.append(Arg(raw, raw))
+                    argv.append(_new(Arg, (raw, raw, False, False, False)))
                 else:
                     argv.append(Arg(fold_arg(self._value(child, raw)), raw))
             elif kind == "command_name":
@@ -1182,7 +1186,7 @@ def simple_command(text: str, root: Node) -> list[Arg] | None:
         # program > command > (command_name > word), word...: any other node means another shape.
         if root.descendant_count != len(words) + 3 or root.child(0).type != "command":
             return None
-        return [Arg(w, w) for w in words]
+        return [_new(Arg, (w, w, False, False, False)) for w in words]
     if not _QUOTED_LINE.fullmatch(text):
         return None
     argv: list[Arg] = []  # the quotes make concatenations and strings: count the nodes they make
@@ -1191,11 +1195,11 @@ def simple_command(text: str, root: Node) -> list[Arg] | None:
         quote = word[0]
         if (quote == "'" or quote == '"') and word[-1] == quote and word.count(quote) == 2:
             # One quoted string: a raw_string, or a string with its two quotes and its content.
-            argv.append(Arg(word[1:-1], word))
+            argv.append(_new(Arg, (word[1:-1], word, False, False, False)))
             nodes += 1 if quote == "'" else (4 if len(word) > 2 else 3)
             continue
         if "'" not in word and '"' not in word:
-            argv.append(Arg(word, word))
+            argv.append(_new(Arg, (word, word, False, False, False)))
             nodes += 1
             continue
         values = []

@@ -16,6 +16,9 @@ from ._syntax import DYN, Arg, Feed, Frame, Stdin, new_parser, parse_within_budg
 if TYPE_CHECKING:
     from tree_sitter import Node, Parser
 
+_new = tuple.__new__
+"""Makes an `Arg` of all five fields without the named tuple's Python-level `__new__` (see `_parse_posix`)."""
+
 _local = threading.local()
 
 
@@ -1706,8 +1709,11 @@ def simple_command(text: str, root: Node) -> list[Arg] | None:
             if command.type != "command" or command.child(0).type != "command_name":
                 return None
             # A bare word or parameter starting with a dash binds as a parameter (as `_elements` says).
-            head = Arg(words[0], words[0])
-            return [head, *(Arg(w, w, _DASH_WORD.match(w) is not None) for w in words[1:])]
+            head = _new(Arg, (words[0], words[0], False, False, False))
+            return [
+                head,
+                *[_new(Arg, (w, w, _DASH_WORD.match(w) is not None, False, False)) for w in words[1:]],
+            ]
         # Numbers make more nodes: count them below.
     elif not _QUOTED_LINE.fullmatch(text):
         return None
@@ -1726,7 +1732,7 @@ def simple_command(text: str, root: Node) -> list[Arg] | None:
             argv.append(Arg(word[1:-1], word))
             nodes += 6
         else:
-            argv.append(Arg(word, word, len(word) > 1 and quote == "-"))
+            argv.append(_new(Arg, (word, word, len(word) > 1 and quote == "-", False, False)))
             nodes += 6 if word.isdigit() else 3  # a number is array > unary > integer > decimal
     if root.descendant_count != nodes:
         return None
