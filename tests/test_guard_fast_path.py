@@ -273,3 +273,18 @@ def test_literal_shortcut_defers_when_an_unverifiable_rule_hits_first(tmp_path: 
     decision = policy.check(command, "posix")
     assert decision == _full_walk(policy, command, "posix")
     assert decision.rule_id == "custom.git-log"
+
+
+def test_the_policys_memories_keep_no_long_command_line() -> None:
+    # Their keys are the words themselves: a few thousand long lines from a model would otherwise be kept
+    # whole, each up to the policy's input limit.
+    from glmagent.guard._compiled import MEMO_WORDS_CHARS
+
+    policy = Policy.load()
+    long_line = "echo " + " ".join(["word"] * (MEMO_WORDS_CHARS // 4))
+    policy.check(long_line, "posix")
+    policy.check("echo short", "posix")
+
+    compiled = policy._compiled
+    kept = [*compiled.clause_results, *compiled.word_screens]
+    assert kept and all(sum(len(w.raw) for w in key[2:]) <= MEMO_WORDS_CHARS for key in kept)

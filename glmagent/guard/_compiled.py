@@ -22,6 +22,10 @@ _EXTENSION = lazy_re(r"\.(?:exe|com|cmd|bat)$", re.IGNORECASE)
 _DIALECTS: tuple[Dialect, ...] = ("posix", "powershell", "cmd")
 
 
+MEMO_WORDS_CHARS = 4096
+"""Longest command (its words' characters) whose clause verdicts are remembered (`clause_results`)."""
+
+
 @record(frozen=True)
 class NameInfo:
     """What a command name means to the policy: its rule clauses and how it runs other code."""
@@ -419,7 +423,9 @@ class PolicyTables:
             view = CommandView(info.names, argv, dialect, info.syntax)
             view.windows_program = self.windows_program(dialect, argv[0].text, info.names)
             hits = matching_clauses(info.clauses, view, info.clause_table)
-            if len(self.clause_results) < self.memo_limit:
+            # Bounded in size as in number: a few thousand long command lines would otherwise be kept whole.
+            size = sum(len(a.raw) for a in argv)
+            if len(self.clause_results) < self.memo_limit and size <= MEMO_WORDS_CHARS:
                 self.clause_results[key] = hits
         return hits
 
