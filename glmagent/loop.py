@@ -15,7 +15,14 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, Field
 
-from glmagent.contract import Action, InvalidPlannerOutput, PlannerOutput, ToolName, parse_planner_output
+from glmagent.contract import (
+    Action,
+    InvalidPlannerOutput,
+    PlannerOutput,
+    ToolName,
+    parse_planner_output,
+    validate_planner_document,
+)
 from glmagent.edit_targets import EditTargetingPlanner, edit_targets
 from glmagent.errors import ContentFilteredError, ContextTooLongError, PlannerError
 from glmagent.fresh_start import STALLED_ITERATIONS, ExploringPlanner, FreshStarts
@@ -32,6 +39,7 @@ from glmagent.testing import (
     passed_count,
     task_allows_test_changes,
 )
+from glmagent.unclosed_string import closed_string_reading
 from glmagent.undone_changes import UndoneChange, UndoneChanges
 
 
@@ -503,19 +511,7 @@ class AgentLoop:
                 self._lines.append(f"Planner output invalid, and no reply was left to retry with: {first}")
                 raise _Stop(StopReason.INVALID_OUTPUT, f"planner output invalid: {first}")
             try:
-                if reply.finish_reason == "length":
-                    raise InvalidPlannerOutput(
-                        f"the reply was cut off at the max_tokens limit ({reply_limit(self.planner)}) before "
-                        "it was complete (finish_reason: length); send a much shorter reply: a one-line "
-                        "thought, a short plan and fewer actions (the user can raise the limit with "
-                        "--max-tokens)"
-                    )
-                if reply.finish_reason == RUNAWAY:
-                    raise InvalidPlannerOutput(
-                        "the reply was stopped because it kept repeating the same text "
-                        f"({_quoted_unit(reply.text)}); send a short reply that writes each line once"
-                    )
-                output = parse_planner_output(reply.text)
+                output = self._read(reply, attempt)
             except InvalidPlannerOutput as invalid:
                 self.memory.record(
                     "validation", iteration=self._number, attempt=attempt, valid=False, error=str(invalid)
@@ -533,6 +529,44 @@ class AgentLoop:
             self.observer.planned(self._number, output, reply)
             return output
         raise AssertionError("unreachable")
+
+    def _read(self, reply: PlannerReply, attempt: int) -> PlannerOutput:
+        """The reply's plan, or `InvalidPlannerOutput` saying what to fix. A reply stopped as a loop or at
+        `max_tokens` is invalid, unless it left its last string open right before the object's closing
+        brackets and reads, so closed, as a valid reply (`_rescued`)."""
+        if reply.finish_reason in (RUNAWAY, "length"):
+            rescued = self._rescued(reply, attempt)
+            if rescued is not None:
+                return rescued
+        if reply.finish_reason == "length":
+            raise InvalidPlannerOutput(
+                f"the reply was cut off at the max_tokens limit ({reply_limit(self.planner)}) before "
+                "it was complete (finish_reason: length); send a much shorter reply: a one-line "
+                "thought, a short plan and fewer actions (the user can raise the limit with "
+                "--max-tokens)"
+            )
+        if reply.finish_reason == RUNAWAY:
+            raise InvalidPlannerOutput(
+                "the reply was stopped because it kept repeating the same text "
+                f"({_quoted_unit(reply.text)}); send a short reply that writes each line once"
+            )
+        return parse_planner_output(reply.text)
+
+    def _rescued(self, reply: PlannerReply, attempt: int) -> PlannerOutput | None:
+        """The reply a runaway or cut-off one meant, when it left its last string open right before the
+        object's closing brackets (`glmagent.unclosed_string`) and that reading is a valid reply."""
+        document = closed_string_reading(reply.text)
+        if document is None:
+            return None
+        try:
+            output = validate_planner_document(document)
+        except InvalidPlannerOutput:
+            return None
+        self._lines.append(
+            "Planner reply ran on after an unclosed string: read as closed before its brackets"
+        )
+        self.memory.record("reply_rescued", iteration=self._number, attempt=attempt, how="unclosed_string")
+        return output
 
     def _ask(self, messages: list[ChatMessage], iteration: int, limit: int, attempt: int) -> PlannerReply:
         self.observer.planning(self._number, limit, attempt)
