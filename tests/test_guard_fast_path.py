@@ -288,3 +288,15 @@ def test_the_policys_memories_keep_no_long_command_line() -> None:
     compiled = policy._compiled
     kept = [*compiled.clause_results, *compiled.word_screens]
     assert kept and all(sum(len(w.raw) for w in key[2:]) <= MEMO_WORDS_CHARS for key in kept)
+
+
+@pytest.mark.parametrize("program", ["ls", "echo", "Get-ChildItem"])
+def test_literal_shortcut_does_not_allow_a_line_too_large_to_walk(program: str) -> None:
+    # Its syntax nodes and words together exceed the walk's work budget: the walk blocks it as too large to
+    # check, and the shortcut, which counts no work, must not allow it instead.
+    backend = "powershell" if "-" in program else "posix"
+    command = program + " " + " ".join(["a"] * 3500)
+    policy = Policy.load()
+    decision = policy.check(command, backend)  # type: ignore[arg-type]
+    assert decision == _full_walk(policy, command, backend)
+    assert not decision.allowed and decision.rule_id == "size.exceeded"

@@ -157,10 +157,10 @@ class CompiledPolicy(PolicyTables):
             return None
         if asks_help_only(argv, shell, info.names):
             return Decision.allow(command, shell, _ALLOWED, "ok")
+        if nodes + len(argv) > MAX_WORK:
+            return None  # the walk runs out of work (and calls the line too large to check)
         acts = info.acts
         if acts:
-            if nodes + len(argv) > MAX_WORK:
-                return None  # the walk runs out of work before it reaches the clauses
             if info.wrappers and matching_wrapper(info.wrappers, argv[1:]) is not None:
                 return None  # it runs a command of its own: the walk checks that one
             # A wrapper whose spec does not read these words does nothing beyond its own rules.
