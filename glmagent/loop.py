@@ -815,6 +815,15 @@ class AgentLoop:
             "change. The fix is a different change: look again at what the failing tests expect.",
         )
 
+    def _explore(self) -> None:
+        """An edit that changes nothing (the file as it is sent back, replace lines equal to search lines,
+        a change the file holds already) is the model with no change left to offer, like an edit sent
+        again (`glmagent.planners.stuck`): at temperature 0 the next request would bring the same, so the
+        planner samples the next ones warm. In the live bench such an edit was followed, cold, by another
+        one in dates_inclusive and chunks_last."""
+        if isinstance(self.planner, ExploringPlanner):
+            self.planner.explore()
+
     def _after(self, action: Action, observation: Observation, *, unseen: bool) -> Observation:
         """Remember what an executed action means for the next ones: a failure not to repeat, a change
         that lets failed actions be tried again, test files a command changed (put back unless allowed).
@@ -852,6 +861,9 @@ class AgentLoop:
             observation = observation.model_copy(
                 update={"status": "failed", "summary": summary, "output": output}
             )
+            self._explore()
+        elif action.tool is ToolName.APPLY_DIFF and details.get("reason") == "already_applied":
+            self._explore()
         if observation.status in ("failed", "rejected"):
             suggested = str((observation.details or {}).get("suggested_diff", ""))
             self._failed_actions[self._fingerprint(action)] = (self._number, observation.summary, suggested)

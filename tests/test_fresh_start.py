@@ -231,3 +231,47 @@ def test_progress_is_fewer_failing_tests_then_more_passing_ones() -> None:
     assert fresh.stalled == 0 and not fresh.due(one)
     fresh.observe(4, None)  # nothing changed
     assert fresh.stalled == 1
+
+
+@pytest.mark.parametrize(
+    "no_change",
+    [
+        {"tool": "apply_diff", "path": "calc.py", "content": CALC},  # the file as it is, sent whole
+        {  # replace lines equal to the search lines
+            "tool": "apply_diff",
+            "path": "calc.py",
+            "edits": [{"search": ["    return n / 2"], "replace": ["    return n / 2"]}],
+        },
+        {  # a change the file holds already
+            "tool": "apply_diff",
+            "path": "calc.py",
+            "diff": (
+                "--- a/calc.py\n+++ b/calc.py\n@@ -1,2 +1,2 @@\n"
+                " def half(n):\n-    return n // 2\n+    return n / 2\n"
+            ),
+        },
+    ],
+    ids=["content", "edits", "already_applied"],
+)
+def test_an_edit_that_changes_nothing_makes_the_next_requests_explore(calc: Path, no_change: dict) -> None:
+    # At temperature 0 a model that sent back the file unchanged sent it back again on the next request
+    # (dates_inclusive in the live bench): nothing it was shown had changed.
+    planner = ExploringScripted([plan(no_change), plan(FIX)])
+
+    result = run_task(calc, planner)
+
+    assert result.success and result.iterations == 2
+    assert planner.explored_before == [1]  # after the first reply, before the second request
+
+
+def test_an_edit_that_changes_something_does_not_explore(calc: Path) -> None:
+    closer = {
+        "tool": "apply_diff",
+        "path": "calc.py",
+        "edits": [{"search": ["    return n * 3 + 1"], "replace": ["    return n * 3"]}],
+    }
+    planner = ExploringScripted([plan(closer), plan({"tool": "read_file", "path": "calc.py"})])
+
+    run_task(calc, planner, iterations=2)
+
+    assert planner.explored_before == []
