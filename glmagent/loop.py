@@ -293,6 +293,8 @@ class AgentLoop:
         self._edits = 0  # changes made so far: a failed action may succeed once something changed
         self._test_report: dict[str, str] = {}
         self._undo: dict[str, bytes | None] = {}  # files this iteration's diffs changed, as they were before
+        self._applied: list[tuple[int, str, bytes | None]] = []
+        """This iteration's applied edits in order: (action number from 1, path, the file before it)."""
         self._undone = UndoneChanges()  # what undone changes made of their file: not to be made again
         self._ran_command = False
         self._fresh = FreshStarts(self.fresh_start_after)  # when the next prompt leaves the history out
@@ -346,13 +348,15 @@ class AgentLoop:
                     self._close_iteration()
                     reason = StopReason.NO_ACTIONS
                     break
-                self._undo, self._ran_command = {}, False
+                self._undo, self._ran_command, self._applied = {}, False, []
                 observations = self._act(output.actions)
                 clean_iterations += all(o.status == "ok" for o in observations)
                 tested: TestOutcome | None = None
                 if self.tests is not None and _changed_something(output.actions, observations):
                     before = latest_tests
                     latest_tests = tested = self._run_tests(f"after iteration {self._number}")
+                    if not latest_tests.passed:
+                        latest_tests = tested = self._leave_out_an_edit(latest_tests)
                     if self._made_worse(before, latest_tests):
                         assert before is not None
                         latest_tests = self._undo_iteration(before, latest_tests)
@@ -656,6 +660,8 @@ class AgentLoop:
                     observation = budget.fit(self.executor.execute(action))
                 observation = self._not_undone_again(action, observation, prior)
                 observation = self._after(action, observation, unseen=unseen)
+                if action.tool is ToolName.APPLY_DIFF and action.path and observation.status == "ok":
+                    self._applied.append((index + 1, action.path, prior))
             if moved:
                 observation = observation.model_copy(
                     update={
@@ -947,6 +953,37 @@ class AgentLoop:
         earlier, failing = set(failing_tests(before.output)), set(failing_tests(now.output))
         return bool(earlier) and len(failing) > len(earlier) and bool(failing - earlier)
 
+    def _leave_out_an_edit(self, now: TestOutcome) -> TestOutcome:
+        """When this iteration applied several edits and the tests fail, try the files without one of them:
+        the last edit of each file, latest first, up to `LEAVE_OUT_TRIALS` test runs. The first that makes
+        the tests pass is left out (said to the model and recorded as `left_out`); otherwise every file is
+        as the edits made it. In the live bench a reply fixed `letter_grade` and, in a second edit, broke
+        `report`: no later reply took the second edit back. Only an edit whose absence makes the tests pass
+        is left out, so nothing the tests do not judge is dropped; a run command in the iteration (which
+        may have changed files itself) rules it out."""
+        if len(self._applied) < 2 or self._ran_command or self.focus is None:
+            return now
+        last_edits: dict[str, tuple[int, bytes | None]] = {}
+        for number, path, prior in self._applied:
+            last_edits[path] = (number, prior)
+        trials = sorted(last_edits.items(), key=lambda item: -item[1][0])[:LEAVE_OUT_TRIALS]
+        for path, (number, prior) in trials:
+            made = self.focus.capture(path)
+            if not self.focus.put_back(path, prior):
+                continue
+            tried = self._run_tests(f"after iteration {self._number} without action {number}", trial=True)
+            if tried.passed:
+                self._edits += 1
+                self._lines.append(
+                    f"Left out action {number} (an edit of {path}): with it the tests failed "
+                    f"({now.summary}), without it they pass"
+                )
+                self.memory.record("left_out", iteration=self._number, action=number, path=path)
+                return tried
+            if not self.focus.put_back(path, made):
+                return tried  # the file could not be made what the edits made of it: this is what holds
+        return now
+
     def _undo_iteration(self, before: TestOutcome, now: TestOutcome) -> TestOutcome:
         """Put the files this iteration's diffs changed back as they were, and say why: a small model that
         builds on a change that broke more than it fixed only makes things worse. Returns the test outcome
@@ -1006,7 +1043,9 @@ class AgentLoop:
                 shown.append(f"    {path}: {line[:_REMOVED_WIDTH]}")
         return shown
 
-    def _run_tests(self, label: str) -> TestOutcome:
+    def _run_tests(self, label: str, *, trial: bool = False) -> TestOutcome:
+        """Run the test command, record and show it; a `trial` run (files in a state tried, not kept) adds
+        no line to the iteration's summary."""
         assert self.tests is not None
         self.observer.tests_started(label)
         outcome = self.tests.run()
@@ -1021,7 +1060,8 @@ class AgentLoop:
                     "code pass all of them."
                 )
             outcome = judged
-        self._lines.append(f"Baseline: {outcome.summary}" if label == "baseline" else outcome.summary)
+        if not trial:
+            self._lines.append(f"Baseline: {outcome.summary}" if label == "baseline" else outcome.summary)
         self.memory.record_tests(label, outcome.model_dump(mode="json"))
         self.observer.tests_done(label, outcome)
         return outcome
@@ -1075,6 +1115,10 @@ def usage_line(usage: TokenUsage, cost_usd: float | None) -> str:
         completion += f" of which {usage.reasoning_tokens:,} reasoning"
     cost = f", ${cost_usd:.4f}" if cost_usd is not None else ""
     return f"{usage.total_tokens:,} tokens ({prompt}, {completion}{cost})"
+
+
+LEAVE_OUT_TRIALS = 3
+"""Test runs the loop spends at most, after an iteration of several edits, on files without one of them."""
 
 
 def _changed_something(actions: Sequence[Action], observations: Sequence[Observation]) -> bool:
