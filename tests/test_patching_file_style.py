@@ -153,3 +153,23 @@ def test_a_docstring_is_kept_only_for_the_same_kind_of_definition() -> None:
     new = ["class f:", "    x = 1"]
 
     assert in_file_style(old, new) == (new, [])
+
+
+def test_a_docstring_the_content_writes_over_several_lines_is_the_contents() -> None:
+    # http_status_branch in live run 41: the one-line docstring grown into three lines. Its first line holds
+    # the file's words; read as the file's one-line docstring it left the rest as code (a syntax error).
+    sent = SENT.replace(
+        "def describe(status: int) -> str:\n",
+        'def describe(status: int) -> str:\n    """A one-word description of an HTTP status code.\n'
+        "    3xx codes are 'redirect'.\n"
+        '    """\n',
+    )
+
+    result = apply_edits("status.py", STATUS, [([], sent.split("\n"))], content=True)
+
+    text = result.content.decode()
+    assert (
+        '    """A one-word description of an HTTP status code.\n    3xx codes are \'redirect\'.\n    """\n'
+        in text
+    )
+    compile(text, "status.py", "exec")

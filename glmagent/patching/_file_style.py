@@ -54,7 +54,9 @@ def _requoted(old: list[str], old_tree: ast.Module | None, new: list[str]) -> tu
             # Two lines of the file that read the same way: which one is meant is unknown.
             by_key[key] = text if by_key.get(key, text) == text else None
     docstrings: dict[str, str | None] = {}
-    for text in _docstring_lines(old, old_tree):
+    # Only content that does not parse as sent: a docstring the content rewrote over several lines opens
+    # with the file's words and is the content's own (its first line alone is no docstring).
+    for text in _docstring_lines(old, old_tree) if _parse(new) is None else ():
         key = _bare(text)
         docstrings[key] = text if docstrings.get(key, text) == text else None
     out, count = [], 0
