@@ -106,3 +106,20 @@ def test_missing_powershell_is_a_clear_configuration_error(monkeypatch: pytest.M
     monkeypatch.setattr("shutil.which", lambda name: None)
     with pytest.raises(ConfigError, match="needs PowerShell"):
         make_shell("powershell")
+
+
+def test_a_file_rewritten_in_the_same_second_at_the_same_size_runs_as_rewritten(tmp_path: Path) -> None:
+    # Python's bytecode cache trusts a module whose size and whole-second mtime match the compiled one. The
+    # loop writes a file and runs the tests within a second (an edit tried without, then put back): a cache
+    # written by one run would serve the other content to the next. Commands write no bytecode.
+    module = tmp_path / "mod.py"
+    stamp = time.time() - 100
+    python = f"{sys.executable} -c 'import mod; print(mod.VALUE)'"
+    module.write_text("VALUE = min([1, 2])\n", encoding="utf-8")
+    os.utime(module, (stamp, stamp))
+    assert PosixShell().run(python, tmp_path, 30).stdout == "1\n"
+
+    module.write_text("VALUE = max([1, 2])\n", encoding="utf-8")  # same size, same second
+    os.utime(module, (stamp, stamp))
+    assert PosixShell().run(python, tmp_path, 30).stdout == "2\n"
+    assert not (tmp_path / "__pycache__").exists()

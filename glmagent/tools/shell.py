@@ -117,6 +117,10 @@ def child_environment(base: Mapping[str, str] | None = None) -> dict[str, str]:
     env.update({"GIT_TERMINAL_PROMPT": "0", "GIT_PAGER": "cat", "PAGER": "cat", "NO_COLOR": "1"})
     env.update({"GIT_EDITOR": EDITOR_REFUSAL, "GIT_SEQUENCE_EDITOR": EDITOR_REFUSAL})
     env.update({"EDITOR": "false", "VISUAL": "false"})
+    # Python's bytecode cache trusts a module whose size and whole-second mtime match the compiled one; the
+    # loop rewrites files and reruns the tests within a second (an edit left out, then put back), so a
+    # cache written by one run could serve stale code to the next. Nothing the agent runs writes one.
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
     return env
 
 
