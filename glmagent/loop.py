@@ -971,7 +971,7 @@ class AgentLoop:
             made = self.focus.capture(path)
             if not self.focus.put_back(path, prior):
                 continue
-            tried = self._run_tests(f"after iteration {self._number} without action {number}", trial=True)
+            tried = self._run_tests(f"after iteration {self._number}{TRIAL_MARK}{number}", trial=True)
             if tried.passed:
                 self._edits += 1
                 self._lines.append(
@@ -1119,6 +1119,16 @@ def usage_line(usage: TokenUsage, cost_usd: float | None) -> str:
 
 LEAVE_OUT_TRIALS = 3
 """Test runs the loop spends at most, after an iteration of several edits, on files without one of them."""
+
+
+TRIAL_MARK = " without action "
+"""In a test run's label: the files were tried without that action's edit (see `is_trial_run`)."""
+
+
+def is_trial_run(label: str) -> bool:
+    """Whether a test run's label names a trial of the files without one edit: unless it passed (and that
+    state was kept), the files are as the edits made them again and the run before it still holds."""
+    return TRIAL_MARK in label
 
 
 def _changed_something(actions: Sequence[Action], observations: Sequence[Observation]) -> bool:

@@ -179,3 +179,29 @@ def test_trials_are_bounded(grades: Path) -> None:
     tried = [r["label"] for r in records(grades, "tests") if "without" in r["label"]]
     assert tried == [f"after iteration 1 without action {n}" for n in (5, 4, 3)][:LEAVE_OUT_TRIALS]
     assert all((grades / f"extra{i}.py").read_text(encoding="utf-8") == f"VALUE = {i}\n" for i in range(5))
+
+
+def test_the_summary_shows_the_tests_of_the_files_kept_not_of_a_failed_trial(grades: Path) -> None:
+    import io
+
+    from glmagent.ui import TaskScreen
+
+    (grades / "tests" / "test_more.py").write_text(
+        "from grades import letter\n\n\ndef test_b():\n    assert letter(85) == 'B'\n", encoding="utf-8"
+    )
+    out = io.StringIO()
+    screen = TaskScreen(out, colour=False, planner_label="replay", verbose=0)
+    agent = CodingAgent(
+        planner=ScriptedPlanner([plan(FIX, NEW_HELPER)]),
+        settings=Settings(provider="replay", shell="posix", sandbox="none"),
+        observer=screen.observer,
+    )
+    task = CodingAgent.create_task("fix it", grades, test_command=PYTEST, task_id="t", max_iterations=1)
+    with screen.running():
+        result = agent.run(task)
+    screen.summary(result)
+    shown = out.getvalue()
+
+    # Without action 1 (the fix) three tests fail; the files kept are the edits' own, with one failing.
+    assert "tests (after iteration 1 without action 1) pytest failed: 3 failed" in shown
+    assert "  tests       failing → failing · pytest failed: 1 failed" in shown

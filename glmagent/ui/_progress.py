@@ -17,6 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from glmagent.contract import Action, PlannerOutput, ToolName
+from glmagent.loop import is_trial_run
 from glmagent.observation import Observation
 from glmagent.planners.base import PlannerReply, TokenUsage
 from glmagent.testing import TestOutcome
@@ -225,7 +226,7 @@ class TaskProgress:
         self._set_phase(None)
         if label == "baseline":
             self.facts.tests_before = outcome
-        else:
+        elif outcome.passed or not is_trial_run(label):
             self.facts.tests_after = outcome
         mark, style = (self.glyphs.ok, "ok") if outcome.passed else (self.glyphs.fail, "fail")
         if label == "baseline":
