@@ -39,6 +39,7 @@ from glmagent.testing import (
     passed_count,
     task_allows_test_changes,
 )
+from glmagent.testpaths import is_test_path
 from glmagent.unclosed_string import closed_string_reading
 from glmagent.undone_changes import UndoneChange, UndoneChanges
 
@@ -959,13 +960,16 @@ class AgentLoop:
         the tests pass is left out (said to the model and recorded as `left_out`); otherwise every file is
         as the edits made it. In the live bench a reply fixed `letter_grade` and, in a second edit, broke
         `report`: no later reply took the second edit back. Only an edit whose absence makes the tests pass
-        is left out, so nothing the tests do not judge is dropped; a run command in the iteration (which
-        may have changed files itself) rules it out."""
+        is left out, so nothing the tests do not judge is dropped, and never an edit of a test file (where
+        the task lets the model change tests, a new failing test is what it asked for); a run command in
+        the iteration (which may have changed files itself) rules it out."""
         if len(self._applied) < 2 or self._ran_command or self.focus is None:
             return now
         last_edits: dict[str, tuple[int, bytes | None]] = {}
         for number, path, prior in self._applied:
             last_edits[path] = (number, prior)
+        for path in [p for p in last_edits if is_test_path(p)]:
+            del last_edits[path]  # a test the model was asked to write is never dropped to make the rest pass
         trials = sorted(last_edits.items(), key=lambda item: -item[1][0])[:LEAVE_OUT_TRIALS]
         for path, (number, prior) in trials:
             made = self.focus.capture(path)

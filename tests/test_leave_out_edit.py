@@ -205,3 +205,31 @@ def test_the_summary_shows_the_tests_of_the_files_kept_not_of_a_failed_trial(gra
     # Without action 1 (the fix) three tests fail; the files kept are the edits' own, with one failing.
     assert "tests (after iteration 1 without action 1) pytest failed: 3 failed" in shown
     assert "  tests       failing → failing · pytest failed: 1 failed" in shown
+
+
+def test_a_test_the_model_was_asked_to_write_is_never_left_out(grades: Path) -> None:
+    # The task lets the model change tests: its new test fails with the code as edited, and leaving that
+    # test out would make the rest pass. A test dropped to pass is no fix.
+    new_test = {
+        "tool": "apply_diff",
+        "path": "tests/test_bonus.py",
+        "content": "from grades import letter\n\n\ndef test_b():\n    assert letter(85) == 'B'\n",
+    }
+    planner = ScriptedPlanner([plan(FIX, new_test)])
+    settings = Settings(provider="replay", shell="posix", sandbox="none")
+    task = CodingAgent.create_task(
+        description="give scores below 60 an F, and add a test for 85",
+        working_directory=grades,
+        test_command=PYTEST,
+        task_id="t",
+        max_iterations=1,
+        test_edits=True,
+    )
+
+    result = CodingAgent(planner=planner, settings=settings).run(task)
+
+    assert not result.success
+    assert (grades / "tests" / "test_bonus.py").exists()
+    assert records(grades, "left_out") == []
+    tried = [r["label"] for r in records(grades, "tests") if "without" in r["label"]]
+    assert tried == ["after iteration 1 without action 1"]  # the code edit only
