@@ -967,9 +967,8 @@ class AgentLoop:
             return now
         last_edits: dict[str, tuple[int, bytes | None]] = {}
         for number, path, prior in self._applied:
-            last_edits[path] = (number, prior)
-        for path in [p for p in last_edits if is_test_path(p)]:
-            del last_edits[path]  # a test the model was asked to write is never dropped to make the rest pass
+            if not is_test_path(path):  # a test the model was asked to write is never dropped to pass
+                last_edits[path] = (number, prior)
         trials = sorted(last_edits.items(), key=lambda item: -item[1][0])[:LEAVE_OUT_TRIALS]
         for path, (number, prior) in trials:
             made = self.focus.capture(path)
