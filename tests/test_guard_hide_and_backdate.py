@@ -6,7 +6,7 @@ allowed."""
 from __future__ import annotations
 
 import pytest
-from conftest import guard_allows, guard_blocks
+from conftest import guard_allows, guard_blocks, guard_decision
 
 BLOCKED = [
     ("posix", "touch -a -t 197001010000.00 /tmp/report.txt"),
@@ -65,3 +65,18 @@ def test_hiding_or_backdating_outside_the_project_is_blocked(shell: str, command
 @pytest.mark.parametrize(("shell", "command"), ALLOWED)
 def test_touching_inside_the_project_stays_allowed(shell: str, command: str) -> None:
     guard_allows(shell, command)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "SetFile -a V $f",
+        "for f in ~/*; do SetFile -a V $f; done",
+        'chflags hidden "$TARGET"',
+        "chflags -R schg $d",
+    ],
+)
+def test_hiding_a_file_named_only_at_run_time_is_blocked(command: str) -> None:
+    # The file may be anywhere: blocked as a possible case of the rule, never allowed.
+    guard_blocks("posix", command, "dynamic.arguments")
+    assert "destructive.hide-or-backdate" in guard_decision("posix", command).reason

@@ -413,7 +413,7 @@ WRITERS = (
     | _LAST
     | _AFTER_FIRST
     | _LINKS
-    | frozenset({"truncate", "dd", "sed", *_PS_WRITERS, *_SWITCH_TARGETS})
+    | frozenset({"truncate", "dd", "sed", "plutil", *_PS_WRITERS, *_SWITCH_TARGETS})
 )
 """Programs whose write targets `write_targets` can name."""
 
@@ -519,6 +519,8 @@ def write_targets(name: str, args: list[Arg], dialect: str) -> list[Arg]:
         return _link_targets(operands, given)
     if name == "dd":
         return [Arg(a.text[3:], a.raw[3:]) for a in args if a.text.startswith("of=")]
+    if name == "plutil":
+        return _plutil_targets(args)
     if name == "sed":
         if not any(a.text.startswith("-i") or a.text.startswith("--in-place") for a in args if a.literal):
             return []
@@ -531,6 +533,24 @@ def write_targets(name: str, args: list[Arg], dialect: str) -> list[Arg]:
             return operands
         return operands[1:]
     return operands
+
+
+_PLUTIL_EDITS = frozenset({"-insert", "-replace", "-remove", "-append", "-convert", "-create"})
+_PLUTIL_VALUES = (
+    "-o", "-e", "-type", "-bool", "-integer", "-float", "-string", "-date", "-data", "-xml", "-json",
+    "-dictionary", "-array",
+)  # fmt: skip
+
+
+def _plutil_targets(args: list[Arg]) -> list[Arg]:
+    """`plutil -insert|-replace|-remove|-convert … FILE`: the property lists it edits in place, or the `-o`
+    file it writes instead; printing, checking and extracting (`-p`, `-lint`, `-extract … -o -`) write nothing
+    but the `-o` file."""
+    output = [args[i + 1] for i, a in enumerate(args[:-1]) if a.text == "-o" and args[i + 1].text != "-"]
+    if output or not any(a.text in _PLUTIL_EDITS for a in args):
+        return output
+    operands, _ = _operands(args, _PLUTIL_VALUES)
+    return operands[-1:]
 
 
 def _link_targets(operands: list[Arg], args: list[Arg]) -> list[Arg]:
