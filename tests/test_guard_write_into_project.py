@@ -79,6 +79,12 @@ ALLOWED = [
     ("powershell", "dotnet test | Out-File -FilePath build\\test.log"),
     ("powershell", "Get-Process | Export-Csv -Path procs.csv"),
     ("powershell", 'cmd /c "dir /b > listing.txt"'),
+    ("posix", "sort data/names.txt | sponge build/sorted.txt"),  # sponge writes like tee
+    ("posix", "jq . data/names.txt | sponge coverage.lcov"),
+    ("powershell", "Export-FormatData -InputObject $defs -Path build\\X.Format.ps1xml"),
+    ("powershell", "Export-FormatData -InputObject $defs -Path ./new.Format.ps1xml -IncludeScriptBlock"),
+    ("powershell", "Export-Alias -Path build\\aliases.txt"),
+    ("powershell", "Export-Alias new-aliases.csv"),
 ]
 
 BLOCKED = [
@@ -112,6 +118,15 @@ BLOCKED = [
     ("powershell", "Get-Content data\\names.txt | Set-Content data\\names.txt"),
     ("powershell", 'cmd /c "type nul > new.txt"'),
     ("powershell", 'cmd /c "echo x > README.md"'),
+    ("posix", "sort data/names.txt | sponge data/names.txt"),
+    ("posix", "echo x | sponge README.md"),
+    ("posix", "echo x | sponge notes.txt"),
+    ("posix", "echo x | sponge ../outside.txt"),
+    ("powershell", "Export-FormatData -InputObject $defs -Path README.md"),
+    ("powershell", "Export-FormatData -InputObject $defs -Path C:\\Windows\\x.ps1xml"),
+    ("powershell", "Export-FormatData -InputObject $defs new.ps1xml"),  # where it writes is not read: blocked
+    ("powershell", "Export-Alias -Path src\\app.py"),
+    ("powershell", "Export-Alias notes.txt"),
 ]
 
 

@@ -41,8 +41,14 @@ REGENERABLE = frozenset({"destructive.truncating-redirect", "destructive.truncat
 """Rules against replacing a whole file, which spare a file that holds nothing to lose (new, empty, or output
 git ignores) when the working directory is known: writing generated output into the project is not
 destructive. A statement that writes nothing (`: > f`, `> f`, `$null > f`) only empties a file: not spared."""
-_REGENERATING = frozenset({"tee", "tee-object", "out-file", "set-content", "export-csv", "export-clixml"})
-"""Programs whose whole output replaces the files they name (`make | tee build.log`, `Out-File out.txt`)."""
+_REGENERATING = frozenset(
+    {
+        "tee", "sponge", "tee-object", "out-file", "set-content", "export-csv", "export-clixml",
+        "export-alias", "export-formatdata",
+    }
+)  # fmt: skip
+"""Programs whose whole output replaces the files they name (`make | tee build.log`, `Out-File out.txt`,
+`sort x | sponge build/sorted.txt`, `Export-FormatData -Path out.ps1xml`)."""
 _PERCENT_NAME = lazy_re(r"%[^%\s]+%")
 _CMDLET = lazy_re(
     r"(?:Add|Approve|Assert|Backup|Block|Build|Checkpoint|Clear|Close|Compare|Complete|Compress|Confirm|Connect"

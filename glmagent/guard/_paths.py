@@ -328,7 +328,9 @@ class PathScope:
 
 # -- which operands a program writes --------------------------------------------------------------------
 
-_ALL = frozenset({"tee", "touch", "mkdir", "rm", "rmdir", "unlink", "shred", "mkfifo", "mknod", "script"})
+_ALL = frozenset(
+    {"tee", "sponge", "touch", "mkdir", "rm", "rmdir", "unlink", "shred", "mkfifo", "mknod", "script"}
+)
 _LAST = frozenset(
     {"cp", "mv", "install", "ln", "rsync", "scp", "xcopy", "xxd", "robocopy", "replace", "expand", "makecab"}
 )
@@ -390,6 +392,8 @@ _PS_WRITERS: dict[str, tuple[tuple[str, ...], int | None]] = {
     "tee-object": (("filepath", "literalpath", "path"), 0),
     "export-csv": (("path", "literalpath"), 0),
     "export-clixml": (("path", "literalpath"), 0),
+    "export-alias": (("path", "literalpath"), 0),
+    "export-formatdata": (("path", "literalpath"), None),
     "new-item": (("path", "name"), 0),
     "remove-item": (("path", "literalpath"), 0),
     "rename-item": (("path", "literalpath", "newname"), 0),
