@@ -2,8 +2,9 @@
 
 - A glob that cannot reach `.git` is no write into it: neither the shell's `*`/`**` nor the glob libraries
   tools use match a leading dot unless the pattern spells one (`prettier --write "**/*.{js,ts}"`).
-- Programs that print and exit are not interactive: `php -m`, `python -VV`, `py --list`; a bare REPL, a
-  debugger and `php -a` still read the terminal.
+- Programs that print and exit are not interactive: `php -m`, `python -VV`, `py --list`; nor is `node --test`,
+  which runs the test files it finds; a bare REPL, a debugger, `php -a` and `node --test -` still read the
+  terminal, and a test file `node --test` is given is judged like any script.
 - A short flag cluster before a file is no machine option: `bzip2 -dc data/x.bz2` (while `-dc DC01` and
   `-dc dc01.corp.local` still name a machine).
 - `Set-Location -` goes back to the previous folder (the grammar could not read the lone `-`).
@@ -31,6 +32,9 @@ ALLOWED = [
     ("posix", "python3 --version"),
     ("powershell", "py --list"),
     ("powershell", "py --list-paths"),
+    ("posix", "node --test"),
+    ("posix", "node --test --experimental-test-coverage"),
+    ("powershell", "node --test --test-reporter=spec"),
     ("posix", "bzip2 -dc data/file.bz2"),
     ("posix", "gzip -dc dist/app.tar.gz | tar -t"),
     ("posix", "xz -dc build/x.xz | sha256sum"),
@@ -55,6 +59,10 @@ BLOCKED = [
     ("posix", "php", "unverifiable.terminal-program"),
     ("posix", "php -m -r 'system(\"rm -rf /\");'", "destructive"),
     ("posix", "python", "unverifiable.terminal-program"),
+    ("posix", "node --test -", "unverifiable.terminal-program"),
+    ("posix", "node --test -i", "unverifiable.terminal-program"),
+    ("posix", "node --test /tmp/x.test.js", "unverifiable.outside-program"),
+    ("posix", 'node --test -e \'require("fs").rmSync("/", {recursive: true})\'', "destructive"),
     ("posix", "python -m pdb file.py", "unverifiable.terminal-program"),
     ("posix", "python -VV -c 'import shutil; shutil.rmtree(\"/\")'", "destructive"),
     ("powershell", "py", "unverifiable.terminal-program"),

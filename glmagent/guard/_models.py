@@ -396,6 +396,9 @@ class ExecutorSpec(Shape):
     """The first operand is a script file (`python x.py`); false when operands are data (`psql DBNAME`)."""
     no_program_flags: list[str] = many()
     """Flags with which it reads no program at all (`psql -l` lists the databases)."""
+    finds_programs_flags: list[str] = many()
+    """Flags with which, given no script, it runs files it finds itself instead of reading a program from
+    stdin or the terminal (`node --test` runs the project's test files); a script given is still judged."""
     interactive_flags: list[str] = many()
     """Flags that make it read the terminal after its program (`python -i x.py`)."""
     subcommand: str = ""

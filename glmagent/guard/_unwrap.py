@@ -842,6 +842,9 @@ def executor(spec: ExecutorSpec, args: list[Arg]) -> ExecutorRun:
     if not spec.script_operand:
         operand = None  # `psql DBNAME`: operands are data; the program comes from stdin
     source = script_source(args[operand]) if operand is not None and operand < n else "stdin"
+    finds = spec.finds_programs_flags
+    if operand is None and finds and any(a.text in finds for a in args):
+        return run  # `node --test`: it runs the test files it finds, and reads no program
     if source == "stdin":
         # `python`, `python -`, `python /dev/stdin`, `perl /dev/fd/0`: the program is read from stdin.
         run.reads_stdin = spec.reads_stdin
