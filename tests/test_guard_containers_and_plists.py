@@ -22,6 +22,8 @@ BLOCKED = [
     ("plutil -insert LSUIElement -string 1 /Applications/TargetApp.app/Contents/Info.plist", "containment"),
     ("plutil -remove ProgramArguments ~/Library/LaunchAgents/com.x.plist", "containment"),
     ("plutil -convert xml1 /Library/Preferences/com.apple.x.plist", "containment"),
+    ("plutil -convert xml1 /Library/Preferences/com.apple.x.plist build/y.plist", "containment"),  # each file
+    ("plutil -convert xml1 -e xml /Library/Preferences/x.plist", "containment"),  # written beside it
     ("plutil -replace Label -string x -o /Library/LaunchDaemons/x.plist build/x.plist", "containment"),
 ]
 
@@ -35,6 +37,7 @@ ALLOWED = [
     "plutil -p /Library/Preferences/com.apple.x.plist",
     "plutil -extract CFBundleVersion raw -o - /Applications/X.app/Contents/Info.plist",
     "plutil -convert xml1 -o build/x.plist /Library/Preferences/x.plist",
+    "plutil -convert json build/a.plist build/b.plist",
 ]
 
 

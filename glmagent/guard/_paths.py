@@ -547,14 +547,14 @@ _PLUTIL_VALUES = (
 
 
 def _plutil_targets(args: list[Arg]) -> list[Arg]:
-    """`plutil -insert|-replace|-remove|-convert … FILE`: the property lists it edits in place, or the `-o`
-    file it writes instead; printing, checking and extracting (`-p`, `-lint`, `-extract … -o -`) write nothing
-    but the `-o` file."""
+    """`plutil -insert KEY … FILE…`, `-convert FORMAT FILE…`: the property lists after the key path or format,
+    each edited in place (or rewritten beside itself with `-e EXT`), or the `-o` file written instead;
+    printing, checking and extracting (`-p`, `-lint`, `-extract … -o -`) write nothing but the `-o` file."""
     output = [args[i + 1] for i, a in enumerate(args[:-1]) if a.text == "-o" and args[i + 1].text != "-"]
     if output or not any(a.text in _PLUTIL_EDITS for a in args):
         return output
     operands, _ = _operands(args, _PLUTIL_VALUES)
-    return operands[-1:]
+    return operands[1:]
 
 
 def _link_targets(operands: list[Arg], args: list[Arg]) -> list[Arg]:
