@@ -12,6 +12,8 @@
 - One named, non-secret variable is no inspection of the environment (`$env:POWERSHELL_VERSION`); secret
   names and the ones that say who and where the user is (`$env:PATH`, `$env:USERNAME`, `$env:TEMP`) are.
 - `docker compose -f FILE up` is `docker compose up`: compose's own options come before its subcommand.
+- `Set-Alias ib Invoke-Build` names a command no rule reads and that runs nothing else: allowed; an alias
+  of a command rules read, of a path, or of a run-time value still blocks.
 """
 
 from __future__ import annotations
@@ -94,3 +96,34 @@ def test_everyday_lines_once_misread_are_allowed(shell: str, command: str) -> No
 @pytest.mark.parametrize(("shell", "command", "expected"), BLOCKED)
 def test_their_twins_stay_blocked(shell: str, command: str, expected: str) -> None:
     guard_blocks(shell, command, expected)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "Set-Alias ib Invoke-Build",
+        "Set-Alias ib Invoke-Build; ib -Task Test",
+        "New-Alias -Name b -Value Invoke-Build -Scope Global",
+        "Set-Alias x evil.exe",  # what running `evil.exe` by name would be
+    ],
+)
+def test_an_alias_of_a_command_no_rule_reads_is_allowed(command: str) -> None:
+    guard_allows("powershell", command)
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        ("Set-Alias ll Get-ChildItem", "dynamic.alias"),  # a command rules read (`ll env:`)
+        ("sal zz ri", "dynamic.alias"),
+        ("Set-Alias x iex", "dynamic.alias"),
+        ("Set-Alias x cmd", "dynamic.alias"),
+        ("Set-Alias x .\\evil.ps1", "dynamic.alias"),  # a path: judged where it is used, which may be missed
+        ("Set-Alias x C:\\Tools\\evil.exe", "dynamic.alias"),
+        ("Set-Alias x $y", "dynamic.alias"),
+        ("function f { zz -Recurse C:\\src }; Set-Alias zz Remove-Item; f", "dynamic.alias"),
+        ("Set-Alias zz Remove-Item; zz -Recurse -Force .\\src", "destructive.recursive-delete"),
+    ],
+)
+def test_an_alias_of_a_command_rules_read_or_of_a_path_stays_blocked(command: str, expected: str) -> None:
+    guard_blocks("powershell", command, expected)

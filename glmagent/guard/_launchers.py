@@ -27,6 +27,8 @@ from ._unwrap import (
 )
 
 _QUOTED_WORD = lazy_re("'[^']*'|\"[^\"$`]*\"")
+_PLAIN_NAME = lazy_re(r"[a-z][a-z0-9_.-]*")
+"""A command named by a bare word (folded), not a path, a drive or a URI."""
 
 _FED = "__GLMAGENT_STDIN__"
 
@@ -472,6 +474,11 @@ class RunsOtherCode:
             # An alias of an alias names its final command: `sal zz ri` makes `zz` Remove-Item.
             target = frame.aliases.get(target) or self.p.aliases.get(target) or target
             frame.aliases[command_key(words[0].text)] = target
+            plain = _PLAIN_NAME.fullmatch(words[1].text.lower()) and _PLAIN_NAME.fullmatch(target)
+            if plain and self.p.word_info(target, "powershell", {}).inert:
+                # `Set-Alias ib Invoke-Build`: a name no rule reads and that runs nothing else. A use the walk
+                # cannot tie to the alias (in a loop, a function) would be judged as that command anyway.
+                return
         self.event(
             "dynamic-alias",
             frame,
