@@ -12,8 +12,12 @@
 - One named, non-secret variable is no inspection of the environment (`$env:POWERSHELL_VERSION`); secret
   names and the ones that say who and where the user is (`$env:PATH`, `$env:USERNAME`, `$env:TEMP`) are.
 - `docker compose -f FILE up` is `docker compose up`: compose's own options come before its subcommand.
-- `Set-Alias ib Invoke-Build` names a command no rule reads and that runs nothing else: allowed; an alias
-  of a command rules read, of a path, or of a run-time value still blocks.
+- `Set-Alias ib Invoke-Build` (or `build .\\build.ps1`) names a command no rule reads and that runs nothing
+  else: allowed; an alias of a command rules read, of a path outside the project, or of a run-time value
+  blocks.
+- A PowerShell parameter is written with one dash: `nox --session tests` names a session of nox, not a
+  remote `-Session`.
+- `gh completion -s bash`, `gh help`, `gh --version` print and exit; every other `gh` command is the forge.
 """
 
 from __future__ import annotations
@@ -51,6 +55,12 @@ ALLOWED = [
     ("powershell", "dotnet build -c $env:CONFIGURATION"),
     ("powershell", "cmd /c echo %BUILD_NUMBER%"),
     ("posix", "docker compose -p proj ps"),
+    ("powershell", "nox --session github_actions_all_tests"),
+    ("powershell", "tox --session=py311"),
+    ("posix", "bin/gh completion -s bash"),
+    ("posix", "gh completion --shell fish"),
+    ("posix", "gh help pr"),
+    ("posix", "gh --version"),
 ]
 
 BLOCKED = [
@@ -85,6 +95,10 @@ BLOCKED = [
     ("powershell", "$env:DATABASE_URL", "env.powershell-environment"),
     ("powershell", "cmd /c echo %USERPROFILE%", "env.powershell-environment"),
     ("posix", "docker compose -f docker-compose.ci.yml up -d", "network"),
+    ("powershell", "Invoke-Command -Session $s { ls }", "network"),
+    ("powershell", "Get-Foo -Session x", "network"),
+    ("posix", "gh pr list", "network.git-remote"),
+    ("posix", "gh completion -s bash; gh repo clone x/y", "network.git-remote"),
 ]
 
 
@@ -105,6 +119,8 @@ def test_their_twins_stay_blocked(shell: str, command: str, expected: str) -> No
         "Set-Alias ib Invoke-Build; ib -Task Test",
         "New-Alias -Name b -Value Invoke-Build -Scope Global",
         "Set-Alias x evil.exe",  # what running `evil.exe` by name would be
+        "Set-Alias -Name build -Value .\\build.ps1",  # a script in the project
+        "Set-Alias b .\\tools\\build.ps1; b -Task Test",
     ],
 )
 def test_an_alias_of_a_command_no_rule_reads_is_allowed(command: str) -> None:
@@ -118,8 +134,9 @@ def test_an_alias_of_a_command_no_rule_reads_is_allowed(command: str) -> None:
         ("sal zz ri", "dynamic.alias"),
         ("Set-Alias x iex", "dynamic.alias"),
         ("Set-Alias x cmd", "dynamic.alias"),
-        ("Set-Alias x .\\evil.ps1", "dynamic.alias"),  # a path: judged where it is used, which may be missed
-        ("Set-Alias x C:\\Tools\\evil.exe", "dynamic.alias"),
+        ("Set-Alias x ..\\other\\x.ps1", "dynamic.alias"),  # outside the project: a use may be missed
+        ("Set-Alias x C:\\Users\\Public\\evil.exe", "dynamic.alias"),
+        ("Set-Alias x C:\\Windows\\System32\\cmd.exe", "dynamic.alias"),  # installed, but a shell
         ("Set-Alias x $y", "dynamic.alias"),
         ("function f { zz -Recurse C:\\src }; Set-Alias zz Remove-Item; f", "dynamic.alias"),
         ("Set-Alias zz Remove-Item; zz -Recurse -Force .\\src", "destructive.recursive-delete"),

@@ -474,10 +474,15 @@ class RunsOtherCode:
             # An alias of an alias names its final command: `sal zz ri` makes `zz` Remove-Item.
             target = frame.aliases.get(target) or self.p.aliases.get(target) or target
             frame.aliases[command_key(words[0].text)] = target
-            plain = _PLAIN_NAME.fullmatch(words[1].text.lower()) and _PLAIN_NAME.fullmatch(target)
-            if plain and self.p.word_info(target, "powershell", {}).inert:
-                # `Set-Alias ib Invoke-Build`: a name no rule reads and that runs nothing else. A use the walk
-                # cannot tie to the alias (in a loop, a function) would be judged as that command anyway.
+            if _PLAIN_NAME.fullmatch(words[1].text.lower()):
+                fine = True
+            else:
+                # A script or program by its path (`Set-Alias build .\build.ps1`) is fine where running it
+                # would be: in the project or where programs are installed.
+                fine = self.scope(frame).judge_program(words[1]) is None
+            if fine and _PLAIN_NAME.fullmatch(target) and self.p.word_info(target, "powershell", {}).inert:
+                # `Set-Alias ib Invoke-Build`: a command no rule reads and that runs nothing else. A use the
+                # walk cannot tie to the alias (in a loop, a function) is judged as such a command anyway.
                 return
         self.event(
             "dynamic-alias",

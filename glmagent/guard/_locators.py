@@ -248,7 +248,9 @@ class MachineOptions:
             if word[0] == "/":
                 strong = name in self.switches
             else:
-                strong = name in self.machine or (params[i] and name in self.parameters)
+                # PowerShell binds a parameter written with one dash: `--session` is a native program's
+                # option (`nox --session tests`), never `-Session`.
+                strong = name in self.machine or (params[i] and word[1:2] != "-" and name in self.parameters)
             if not strong and (word[0] == "/" or name not in self.host):
                 continue
             shown = word
