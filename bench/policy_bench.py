@@ -267,6 +267,10 @@ def hostile_inputs(size: int) -> Iterator[tuple[str, str, str]]:
         ("command-line words", _fill("'sh -c x' ", prefix="tool ")),
         ("writes of new files", _numbered("make > out{}.txt; ", size)),
         ("tee into new files", _numbered("make | tee log{}.txt; ", size)),
+        # One long word of a credential path's pieces: path expressions once tried each piece to the end.
+        ("path pieces in a word", _fill("lsass", prefix="tool ")),
+        ("credential folders in a word", _fill("a/.aws/", prefix="tool ")),
+        ("credential words", _fill("credentials ", prefix="tool ")),
     ]
     powershell: list[tuple[str, str]] = [
         ("long script", _fill("Get-ChildItem -Path . | Where-Object { $_.Length -gt 10 } | Select Name\n")),

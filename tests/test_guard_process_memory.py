@@ -25,7 +25,7 @@ BLOCKED = [
     ("posix", "strings /dev/mem -n10 | grep -i PASS"),
     ("posix", "cat /dev/kmem"),
     ("posix", "xxd /proc/kcore | head"),
-    ("posix", "dd if=/proc/1234/mem bs=1 skip=4096 count=100"),
+    ("posix", "dd if=/proc/self/mem bs=1 skip=4096 count=100"),
     ("posix", "dd if=/dev/mem bs=1M count=1 | strings"),
     ("posix", "python3 -c \"f = open('/proc/1234/mem', 'rb'); f.seek(4096); print(f.read(64))\""),
     ("posix", "perl -e 'open(M, \"/dev/mem\")'"),

@@ -253,6 +253,7 @@ class Evaluation(RunsOtherCode, WordChecks):
         "findings",
         "index",
         "known_hits",
+        "matched",
         "p",
         "parse_status",
         "root",
@@ -276,6 +277,8 @@ class Evaluation(RunsOtherCode, WordChecks):
         """Copies or links of other files this command line makes; running one runs an unknown program."""
         self.work = 0
         """Syntax nodes and command words seen so far (see `MAX_WORK`)."""
+        self.matched = 0
+        """Characters of words matched against the argument-wide rules so far (see `MAX_MATCHED`)."""
         self.seen: list[list[Arg]] = []
         """Every simple command so far, in the order the line runs them (what a later write may destroy)."""
         self._files: ReplaceableFiles | None = None

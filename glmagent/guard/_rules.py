@@ -7,6 +7,7 @@ subcommand) is only known at run time. The engine turns UNKNOWN into a fail-clos
 from __future__ import annotations
 
 import fnmatch
+import itertools
 import re
 from collections.abc import Callable
 
@@ -87,25 +88,41 @@ _PATH_LIKE = r"""(?=["']?[/~.\\\x00$%]|["']?[a-z]:|\S*$)"""
 """A word that can be a path: no whitespace, or it starts like one (a quoted `C:\\Users\\John Smith\\...`)."""
 
 
+_GLOB_TOKENS = re.compile(r"(\*\*|\*|\?|/)")
+_ATOMIC_NAMES = itertools.count()
+
+
 def _path_glob(path: str) -> str:
-    """A path glob as a regex: `/` is any separator, `*` stays in a component, `**` spans components."""
+    """A path glob as a regex: `/` is any separator, `*` stays in a component, `**` spans components.
+
+    A `*` followed in its component by a piece and another `*` (`*lsass*.dmp`) takes the piece's first
+    occurrence, once: the leftmost one is always the best for what follows in the component, and trying
+    every occurrence made a long word cost its length squared (a 100 kB `lsasslsass…` took seconds)."""
+    tokens = [t for t in _GLOB_TOKENS.split(path) if t]
     out: list[str] = []
     i = 0
-    while i < len(path):
-        ch = path[i]
-        if path.startswith("**", i):
-            out.append(".+")
-            i += 2
-            continue
-        if ch == "*":
-            out.append(r"[^/\\]*")
-        elif ch == "?":
-            out.append(r"[^/\\]")
-        elif ch == "/":
-            out.append(_SEP)
-        else:
-            out.append(re.escape(ch))
+    while i < len(tokens):
+        token = tokens[i]
         i += 1
+        if token == "**":
+            out.append(".+")
+        elif token == "/":
+            out.append(_SEP)
+        elif token == "?":
+            out.append(r"[^/\\]")
+        elif token != "*":
+            out.append(re.escape(token))
+        else:
+            end = i
+            while end < len(tokens) and tokens[end] not in ("*", "**", "/"):
+                end += 1
+            if end > i and end < len(tokens) and tokens[end] == "*":
+                piece = "".join(r"[^/\\]" if t == "?" else re.escape(t) for t in tokens[i:end])
+                name = f"_a{next(_ATOMIC_NAMES)}"
+                out.append(rf"(?=(?P<{name}>[^/\\]*?{piece}))(?P={name})")
+                i = end
+            else:
+                out.append(r"[^/\\]*")
     return "".join(out)
 
 

@@ -15,7 +15,7 @@ from ._lazy import lazy_re
 from ._models import Dialect
 from ._normalise import command_key
 from ._paths import DELETERS, WRITERS, PathScope, output_targets, write_targets
-from ._syntax import DYN, MAX_WORK, Arg, Frame
+from ._syntax import DYN, MAX_WORK, Arg, Frame, TooLarge
 from ._unwrap import executor, matching_wrapper
 
 _CONSOLE_WORDS = frozenset({"shell", "console", "repl"})
@@ -93,6 +93,12 @@ def path_key(path: str) -> str:
     while key.startswith("./"):
         key = key[2:]
     return key.lower()
+
+
+MAX_MATCHED = 8192
+"""Characters of words one line may have matched against the argument-wide rules (twice the longest path
+Linux opens): their path expressions cost about 4 us a character, so a line of long words holding a path
+fragment (`lsass`, `/.aws/`) would otherwise take hundreds of milliseconds. Everyday words hold none."""
 
 
 class WordChecks:
@@ -372,6 +378,7 @@ class WordChecks:
                 raws = "\n".join([a.raw for a in args])
                 if raws == texts or raws in searched or screen.search(raws) is None:
                     return
+        self._spend_matched(sum(len(a.text) + (len(a.raw) if a.raw is not a.text else 0) for a in args))
         for a in args:
             for rule, pattern in entries:
                 if pattern.match(a.text) or (a.raw is not a.text and pattern.match(a.raw)):
@@ -384,6 +391,16 @@ class WordChecks:
                     for rule, pattern in entries:
                         if pattern.match(seen):
                             self._rule_finding(rule, argv, names, frame, f"{a.text}, that is {seen}")
+
+    def _spend_matched(self, characters: int) -> None:
+        """Count the characters of words the argument-wide rules are matched against (their path expressions
+        cost time in proportion); past `MAX_MATCHED` the line is too large to check."""
+        self.matched += characters
+        if self.matched > MAX_MATCHED:
+            raise TooLarge(
+                f"the words that may name credential files or devices hold more than {MAX_MATCHED:,} "
+                "characters"
+            )
 
     def scope(self, frame: Frame) -> PathScope:
         """The working directory of this command line, followed through its `cd`s (made on first use)."""
