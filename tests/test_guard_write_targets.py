@@ -59,7 +59,7 @@ OUTSIDE = [
     ("posix", "cd src/../.. && touch x"),
     ("posix", "cp a ../../b"),
     ("posix", "tee -a /etc/hosts < x"),
-    ("posix", "chmod 644 /etc/passwd"),
+    ("posix", "chmod 644 /etc/motd"),  # (`/etc/passwd` is the account database: env.accounts blocks it first)
     ("posix", "bash -c 'echo x >> ~/.profile'"),
     ("posix", "rm ../sibling/file.txt"),
     ("powershell", "Add-Content $HOME\\x.txt 'x'"),

@@ -1,0 +1,80 @@
+"""Account databases, secret keys, the machine's telemetry, and attack toolkits by name.
+
+- `/etc/passwd` and `/etc/group` list every account and group, as `getent passwd` does: accounts.
+- Secret keys a keyring holds (`gpg -K`, `gpg-connect-agent "keyinfo --list"`), a PowerShell credential's
+  password in clear (`.GetNetworkCredential()`), and the keys Windows' OpenSSH agent keeps in the registry
+  are credential stores; public keys and keychain file names stay fine.
+- A disk hunted for group-writable files or for capabilities from its root is machine discovery, as the
+  set-user-ID hunt is; the same search inside the project is a packaging check.
+- Event-tracing sessions changed with `logman` (dropping PowerShell's events) are machine state.
+- Metasploit (`msfvenom` payloads, `msfconsole -x`), Inveigh and MailSniper, RunasCs and token tools, files
+  named for LSASS, KeeThief, `debugfs` on a device: blocked by what they do.
+"""
+
+from __future__ import annotations
+
+import pytest
+from conftest import guard_allows, guard_blocks
+
+BLOCKED = [
+    ("posix", "cat /etc/passwd", "env.accounts"),
+    ("posix", "cut -d: -f1 /etc/passwd", "env.accounts"),
+    ("posix", "cat /etc/group", "env.accounts"),
+    ("posix", "gpg --list-secret-keys", "env.credential-store"),
+    ("posix", "gpg -K --with-colons", "env.credential-store"),
+    ("posix", 'gpg-connect-agent "keyinfo --list" /bye', "env.credential-store"),
+    ("powershell", "$cred.GetNetworkCredential() | fl", "env.credential-store"),
+    ("powershell", "$c.GetNetworkCredential().Password", "env.credential-store"),
+    (
+        "powershell",
+        'cmd /c "reg query HKCU\\Software\\OpenSSH\\Agent\\Keys /s 2>nul"',
+        "env.credential-store",
+    ),
+    ("powershell", "Get-ChildItem HKCU:\\Software\\OpenSSH\\Agent\\Keys", "env.credential-store"),
+    ("posix", "find / -group root -perm -g=w 2>/dev/null", "env.machine-discovery"),
+    ("posix", "find / -perm -020 -type f", "env.machine-discovery"),
+    ("posix", "getcap -r / 2>/dev/null", "env.machine-discovery"),
+    (
+        "powershell",
+        "logman update trace EventLog-Application --p Microsoft-Windows-PowerShell -ets",
+        "destructive",
+    ),
+    ("powershell", "logman stop EventLog-System -ets", "destructive.machine-state"),
+    ("posix", "msfvenom -p windows/adduser USER=attacker PASS=x -f exe > adduser.exe", "network.socket"),
+    ("posix", 'msfconsole -x "use exploits/multi/handler; set lport 443; exploit"', "network.socket"),
+    ("posix", "debugfs -w /dev/sda1", "env.credential-dump"),
+    ("powershell", ".\\lsass_dump_hookMinidump.exe", "env.credential-dump"),
+    ("powershell", "Get-KeePassDatabaseKey -Verbose", "env.credential-dump"),
+    ("powershell", "Get-Inveigh -NTLMv2", "network"),
+    ("powershell", "Invoke-PasswordSprayOWA -ExchHostname srv01 -Userlist u.txt -Password x", "network"),
+    ("powershell", "Add-PswaAuthorizationRule -Username * -Computername * -ConfigurationName *", "network"),
+    ("powershell", ".\\RunasCs.exe jdoe x whoami", "containment.privilege-elevation"),
+    ("powershell", ".\\EnableAllTokenPrivs.ps1", "containment.privilege-elevation"),
+    ("powershell", 'cmd /c "dir /s/b Groups.xml == Services.xml == Drives.xml 2>nul"', "env.credential-dump"),
+]
+
+ALLOWED = [
+    ("posix", "cat /etc/os-release"),
+    ("posix", "getent passwd $USER"),
+    ("posix", "gpg --list-keys"),
+    ("posix", "security list-keychains"),
+    ("powershell", "$proc.GetType().Name"),
+    ("posix", "find . -perm -g=w"),
+    ("posix", "getcap build/app"),
+    ("posix", "getcap -r build"),
+    ("powershell", "logman /?"),
+    ("posix", "msfvenom --help"),
+    ("posix", "debugfs -R stats build/fs.img"),
+    ("powershell", 'cmd /c "dir /s /b *.xml"'),
+    ("powershell", "Get-ChildItem HKCU:\\Software\\Microsoft\\Windows"),
+]
+
+
+@pytest.mark.parametrize(("shell", "command", "expected"), BLOCKED)
+def test_accounts_keys_telemetry_and_toolkits_are_blocked(shell: str, command: str, expected: str) -> None:
+    guard_blocks(shell, command, expected)
+
+
+@pytest.mark.parametrize(("shell", "command"), ALLOWED)
+def test_their_everyday_neighbours_stay_allowed(shell: str, command: str) -> None:
+    guard_allows(shell, command)
