@@ -9,6 +9,9 @@
 - Event-tracing sessions changed with `logman` (dropping PowerShell's events) are machine state.
 - Metasploit (`msfvenom` payloads, `msfconsole -x`), Inveigh and MailSniper, RunasCs and token tools, files
   named for LSASS, KeeThief, `debugfs` on a device: blocked by what they do.
+- The machine's credential caches (the Azure agent's provisioning file, macOS's system keychain key, Samba's
+  and SSSD's databases), a credential word grepped from the root, and service binaries listed for hijacking
+  (`wmic service`); a project file of the same name, and the project grepped by folder, stay fine.
 """
 
 from __future__ import annotations
@@ -51,6 +54,15 @@ BLOCKED = [
     ("powershell", ".\\RunasCs.exe jdoe x whoami", "containment.privilege-elevation"),
     ("powershell", ".\\EnableAllTokenPrivs.ps1", "containment.privilege-elevation"),
     ("powershell", 'cmd /c "dir /s/b Groups.xml == Services.xml == Drives.xml 2>nul"', "env.credential-dump"),
+    ("posix", "grep -ir --include=*.json 'private_key_id' / 2>/dev/null", "env.credential-dump"),
+    ("posix", "find / -name *.keytab*", "env.credential-dump"),
+    ("posix", "cat /var/lib/waagent/ovf-env.xml", "env.credential-dump"),
+    ("posix", "ls -l /var/db/SystemKey", "env.credential-dump"),
+    ("posix", "cp /var/lib/samba/private/secrets.tdb .", "env.credential-dump"),
+    ("posix", "ls /var/lib/sss/db/cache_corp.ldb", "env.credential-dump"),
+    ("powershell", ".\\createminidump.exe", "env.credential-dump"),
+    ("powershell", 'cmd /c "wmic service get name,displayname,pathname,startmode"', "env.machine-discovery"),
+    ("posix", "memcdump --servers=10.0.0.5", "network.locator"),
 ]
 
 ALLOWED = [
@@ -67,6 +79,9 @@ ALLOWED = [
     ("posix", "debugfs -R stats build/fs.img"),
     ("powershell", 'cmd /c "dir /s /b *.xml"'),
     ("powershell", "Get-ChildItem HKCU:\\Software\\Microsoft\\Windows"),
+    ("posix", "grep -rn private_key src/"),
+    ("posix", "cat tests/fixtures/ovf-env.xml"),
+    ("powershell", "Get-Service"),
 ]
 
 
