@@ -88,7 +88,7 @@ _PATH_LIKE = r"""(?=["']?[/~.\\\x00$%]|["']?[a-z]:|\S*$)"""
 """A word that can be a path: no whitespace, or it starts like one (a quoted `C:\\Users\\John Smith\\...`)."""
 
 
-_GLOB_TOKENS = re.compile(r"(\*\*|\*|\?|/)")
+_GLOB_TOKENS = lazy_re(r"(\*\*|\*|\?|/)")
 _ATOMIC_NAMES = itertools.count()
 
 
