@@ -18,6 +18,7 @@
 - A PowerShell parameter is written with one dash: `nox --session tests` names a session of nox, not a
   remote `-Session`.
 - `gh completion -s bash`, `gh help`, `gh --version` print and exit; every other `gh` command is the forge.
+- `git checkout -b "$name"`: the word after `-b` is the new branch's name, not a flag such as `-f`.
 """
 
 from __future__ import annotations
@@ -61,6 +62,9 @@ ALLOWED = [
     ("posix", "gh completion --shell fish"),
     ("posix", "gh help pr"),
     ("posix", "gh --version"),
+    ("posix", "git checkout -b $branchName"),  # the value of -b is a branch name, never a flag
+    ("powershell", 'git checkout -b "docs/update-docs-$TimeStamp"'),
+    ("posix", 'git switch -c "$name"'),
 ]
 
 BLOCKED = [
@@ -99,6 +103,8 @@ BLOCKED = [
     ("powershell", "Get-Foo -Session x", "network"),
     ("posix", "gh pr list", "network.git-remote"),
     ("posix", "gh completion -s bash; gh repo clone x/y", "network.git-remote"),
+    ("posix", "git checkout -b x -f", "destructive.git-discard"),
+    ("posix", "git checkout $X", "dynamic.arguments"),
 ]
 
 
