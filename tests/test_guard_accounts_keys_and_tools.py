@@ -93,3 +93,45 @@ def test_accounts_keys_telemetry_and_toolkits_are_blocked(shell: str, command: s
 @pytest.mark.parametrize(("shell", "command"), ALLOWED)
 def test_their_everyday_neighbours_stay_allowed(shell: str, command: str) -> None:
     guard_allows(shell, command)
+
+
+@pytest.mark.parametrize(
+    ("shell", "command", "expected"),
+    [
+        ("posix", "cat /var/mail/root", "env.credential-dump"),
+        ("posix", "cat /var/spool/cron/crontabs/root", "env.credential-dump"),
+        ("posix", "cat /var/lib/mysql/mysql/user.MYD", "env.credential-dump"),
+        ("posix", "strings /var/lib/etcd/member/snap/db", "env.credential-dump"),
+        ("posix", "find / -name kubeconfig", "env.credential-dump"),
+        ("posix", "grep --color -rHniaoP '.{0,50}access_key.{0,100}' .", "env.credential-dump"),
+        ("posix", "find / -writable -type d 2>/dev/null", "env.machine-discovery"),
+        ("posix", "prowler aws -q -p prod", "network.remote-service"),
+        ("posix", "scout aws --profile=prod", "network.remote-service"),
+        ("posix", "docker rm -f $(docker ps -aq)", "destructive"),
+        ("powershell", "powershell -version 2", "destructive.machine-state"),
+        ("powershell", "powershell -Version 2.0 -Command Get-Date", "destructive.machine-state"),
+        ("powershell", "cmd.exe /c date 01-01-01", "destructive.machine-state"),
+        ("powershell", 'pkgmgr /iu:"TFTP"', "destructive.machine-state"),
+        ("powershell", "wce64.exe -w", "env.credential-dump"),
+        ("powershell", "Import-Module .\\SeBackupPrivilegeUtils.dll", "env.credential-dump"),
+    ],
+)
+def test_a_third_samples_classes_are_blocked(shell: str, command: str, expected: str) -> None:
+    # From a third fresh attack sample (cheat sheets for privilege escalation, cloud and containers).
+    guard_blocks(shell, command, expected)
+
+
+@pytest.mark.parametrize(
+    ("shell", "command"),
+    [
+        ("posix", "find . -name kubeconfig"),
+        ("posix", "grep -rn access_key src/"),
+        ("posix", "find . -writable"),
+        ("posix", "docker ps"),
+        ("posix", "prowler --help"),
+        ("powershell", "powershell -NoProfile -File build.ps1"),
+        ("powershell", "cmd /c date /t"),
+    ],
+)
+def test_their_neighbours_stay_allowed(shell: str, command: str) -> None:
+    guard_allows(shell, command)
