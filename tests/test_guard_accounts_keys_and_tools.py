@@ -107,6 +107,7 @@ def test_their_everyday_neighbours_stay_allowed(shell: str, command: str) -> Non
         ("posix", "find / -writable -type d 2>/dev/null", "env.machine-discovery"),
         ("posix", "prowler aws -q -p prod", "network.remote-service"),
         ("posix", "scout aws --profile=prod", "network.remote-service"),
+        ("posix", "python3 weirdAAL.py -m recon_all -t corp", "network.remote-service"),
         ("posix", "docker rm -f $(docker ps -aq)", "destructive"),
         ("powershell", "powershell -version 2", "destructive.machine-state"),
         ("powershell", "powershell -Version 2.0 -Command Get-Date", "destructive.machine-state"),
@@ -129,6 +130,7 @@ def test_a_third_samples_classes_are_blocked(shell: str, command: str, expected:
         ("posix", "find . -writable"),
         ("posix", "docker ps"),
         ("posix", "prowler --help"),
+        ("posix", "python3 scout.py aws"),  # a project's own script named like ScoutSuite's command
         ("powershell", "powershell -NoProfile -File build.ps1"),
         ("powershell", "cmd /c date /t"),
     ],
