@@ -96,9 +96,10 @@ def path_key(path: str) -> str:
 
 
 MAX_MATCHED = 8192
-"""Characters of words one line may have matched against the argument-wide rules (twice the longest path
-Linux opens): their path expressions cost about 4 us a character, so a line of long words holding a path
-fragment (`lsass`, `/.aws/`) would otherwise take hundreds of milliseconds. Everyday words hold none."""
+"""Characters of the words one line may have matched against the argument-wide rules, counting only words
+that hold a fragment one of the rules needs (twice the longest path Linux opens): their path expressions
+cost about 4 us a character, so a line of long words holding a path fragment (`lsass`, `/.aws/`) would
+otherwise take hundreds of milliseconds. Everyday words hold none, or a few short ones."""
 
 
 class WordChecks:
@@ -378,8 +379,14 @@ class WordChecks:
                 raws = "\n".join([a.raw for a in args])
                 if raws == texts or raws in searched or screen.search(raws) is None:
                     return
-        self._spend_matched(sum(len(a.text) + (len(a.raw) if a.raw is not a.text else 0) for a in args))
         for a in args:
+            if (
+                screen is not None
+                and screen.search(a.text) is None
+                and (a.raw is a.text or screen.search(a.raw) is None)
+            ):
+                continue  # no fragment any of the rules needs: no rule can match this word
+            self._spend_matched(len(a.text) + (len(a.raw) if a.raw is not a.text else 0))
             for rule, pattern in entries:
                 if pattern.match(a.text) or (a.raw is not a.text and pattern.match(a.raw)):
                     self._rule_finding(rule, argv, names, frame, a.text if DYN not in a.text else a.raw)
