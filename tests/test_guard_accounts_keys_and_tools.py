@@ -137,3 +137,41 @@ def test_a_third_samples_classes_are_blocked(shell: str, command: str, expected:
 )
 def test_their_neighbours_stay_allowed(shell: str, command: str) -> None:
     guard_allows(shell, command)
+
+
+@pytest.mark.parametrize(
+    ("shell", "command", "expected"),
+    [
+        ("posix", "cat /etc/security/passwd", "env.secret-files"),
+        ("posix", "cat /etc/shadow~", "env.secret-files"),
+        ("posix", "ypcat passwd", "env.accounts"),
+        ("posix", "find /home -type f -iname '.*history'", "env.credential-dump"),
+        ("posix", 'find / -name "*.bash_history" 2>/dev/null', "env.credential-dump"),
+        ("powershell", "wmic process get caption,executablepath,commandline", "env.machine-discovery"),
+        (
+            "powershell",
+            'cmd /c "copy /y c:\\windows\\system32\\cmd.exe c:\\windows\\system32\\sethc.exe"',
+            "containment.write-outside-project",
+        ),
+        ("powershell", 'cmd /c "move C:\\Users\\x\\rev.exe C:\\MyPrograms\\Disk.exe"', "containment"),
+        ("posix", "xhost +10.0.0.9", "network.socket"),
+    ],
+)
+def test_a_fourth_samples_classes_are_blocked(shell: str, command: str, expected: str) -> None:
+    # From a fourth fresh attack sample (OSCP cheat sheets, the post-exploitation wiki, red-team notes).
+    guard_blocks(shell, command, expected)
+
+
+@pytest.mark.parametrize(
+    ("shell", "command"),
+    [
+        ("posix", "ypcat hosts"),
+        ("posix", 'find . -name "*history*"'),
+        ("powershell", "wmic process list brief"),
+        ("powershell", 'cmd /c "copy /y src\\a.txt build\\a.txt"'),
+        ("powershell", 'cmd /c "move a.txt b.txt"'),
+        ("posix", "xhost"),
+    ],
+)
+def test_the_fourth_samples_neighbours_stay_allowed(shell: str, command: str) -> None:
+    guard_allows(shell, command)

@@ -332,8 +332,12 @@ _ALL = frozenset(
     {"tee", "sponge", "touch", "mkdir", "rm", "rmdir", "unlink", "shred", "mkfifo", "mknod", "script"}
 )
 _LAST = frozenset(
-    {"cp", "mv", "install", "ln", "rsync", "scp", "xcopy", "xxd", "robocopy", "replace", "expand", "makecab"}
-)
+    {
+        "cp", "mv", "install", "ln", "rsync", "scp", "xcopy", "xxd", "robocopy", "replace", "expand",
+        "makecab", "copy", "move",
+    }
+)  # fmt: skip
+# (`copy` and `move` are cmd's own: `cmd /c "copy /y cmd.exe C:\\Windows\\System32\\sethc.exe"`.)
 #: Windows programs that name what they write with a switch (`print /D:FILE`, `esentutl /y SRC /d DEST`).
 _SWITCH_TARGETS = {"print": "/d", "esentutl": "/d"}
 _WINDOWS_SWITCH = lazy_re(r"^/[A-Za-z?][\w?-]*(?::.*)?$", re.DOTALL)
