@@ -12,6 +12,8 @@
 - The machine's credential caches (the Azure agent's provisioning file, macOS's system keychain key, Samba's
   and SSSD's databases), a credential word grepped from the root, and service binaries listed for hijacking
   (`wmic service`); a project file of the same name, and the project grepped by folder, stay fine.
+- Later samples' classes: other users' mail, crontabs and shell history, shadow backups, NIS maps, cloud
+  auditors, container removal, `powershell -version 2`, cmd's clock and `copy`/`move`, `xhost +`.
 """
 
 from __future__ import annotations
@@ -63,6 +65,36 @@ BLOCKED = [
     ("powershell", ".\\createminidump.exe", "env.credential-dump"),
     ("powershell", 'cmd /c "wmic service get name,displayname,pathname,startmode"', "env.machine-discovery"),
     ("posix", "memcdump --servers=10.0.0.5", "network.locator"),
+    ("posix", "cat /var/mail/root", "env.credential-dump"),
+    ("posix", "cat /var/spool/cron/crontabs/root", "env.credential-dump"),
+    ("posix", "cat /var/lib/mysql/mysql/user.MYD", "env.credential-dump"),
+    ("posix", "strings /var/lib/etcd/member/snap/db", "env.credential-dump"),
+    ("posix", "find / -name kubeconfig", "env.credential-dump"),
+    ("posix", "grep --color -rHniaoP '.{0,50}access_key.{0,100}' .", "env.credential-dump"),
+    ("posix", "find / -writable -type d 2>/dev/null", "env.machine-discovery"),
+    ("posix", "prowler aws -q -p prod", "network.remote-service"),
+    ("posix", "scout aws --profile=prod", "network.remote-service"),
+    ("posix", "python3 weirdAAL.py -m recon_all -t corp", "network.remote-service"),
+    ("posix", "docker rm -f $(docker ps -aq)", "destructive"),
+    ("powershell", "powershell -version 2", "destructive.machine-state"),
+    ("powershell", "powershell -Version 2.0 -Command Get-Date", "destructive.machine-state"),
+    ("powershell", "cmd.exe /c date 01-01-01", "destructive.machine-state"),
+    ("powershell", 'pkgmgr /iu:"TFTP"', "destructive.machine-state"),
+    ("powershell", "wce64.exe -w", "env.credential-dump"),
+    ("powershell", "Import-Module .\\SeBackupPrivilegeUtils.dll", "env.credential-dump"),
+    ("posix", "cat /etc/security/passwd", "env.secret-files"),
+    ("posix", "cat /etc/shadow~", "env.secret-files"),
+    ("posix", "ypcat passwd", "env.accounts"),
+    ("posix", "find /home -type f -iname '.*history'", "env.credential-dump"),
+    ("posix", 'find / -name "*.bash_history" 2>/dev/null', "env.credential-dump"),
+    ("powershell", "wmic process get caption,executablepath,commandline", "env.machine-discovery"),
+    (
+        "powershell",
+        'cmd /c "copy /y c:\\windows\\system32\\cmd.exe c:\\windows\\system32\\sethc.exe"',
+        "containment.write-outside-project",
+    ),
+    ("powershell", 'cmd /c "move C:\\Users\\x\\rev.exe C:\\MyPrograms\\Disk.exe"', "containment"),
+    ("posix", "xhost +10.0.0.9", "network.socket"),
 ]
 
 ALLOWED = [
@@ -82,6 +114,20 @@ ALLOWED = [
     ("posix", "grep -rn private_key src/"),
     ("posix", "cat tests/fixtures/ovf-env.xml"),
     ("powershell", "Get-Service"),
+    ("posix", "find . -name kubeconfig"),
+    ("posix", "grep -rn access_key src/"),
+    ("posix", "find . -writable"),
+    ("posix", "docker ps"),
+    ("posix", "prowler --help"),
+    ("posix", "python3 scout.py aws"),  # a project's own script named like ScoutSuite's command
+    ("powershell", "powershell -NoProfile -File build.ps1"),
+    ("powershell", "cmd /c date /t"),
+    ("posix", "ypcat hosts"),
+    ("posix", 'find . -name "*history*"'),
+    ("powershell", "wmic process list brief"),
+    ("powershell", 'cmd /c "copy /y src\\a.txt build\\a.txt"'),
+    ("powershell", 'cmd /c "move a.txt b.txt"'),
+    ("posix", "xhost"),
 ]
 
 
@@ -92,86 +138,4 @@ def test_accounts_keys_telemetry_and_toolkits_are_blocked(shell: str, command: s
 
 @pytest.mark.parametrize(("shell", "command"), ALLOWED)
 def test_their_everyday_neighbours_stay_allowed(shell: str, command: str) -> None:
-    guard_allows(shell, command)
-
-
-@pytest.mark.parametrize(
-    ("shell", "command", "expected"),
-    [
-        ("posix", "cat /var/mail/root", "env.credential-dump"),
-        ("posix", "cat /var/spool/cron/crontabs/root", "env.credential-dump"),
-        ("posix", "cat /var/lib/mysql/mysql/user.MYD", "env.credential-dump"),
-        ("posix", "strings /var/lib/etcd/member/snap/db", "env.credential-dump"),
-        ("posix", "find / -name kubeconfig", "env.credential-dump"),
-        ("posix", "grep --color -rHniaoP '.{0,50}access_key.{0,100}' .", "env.credential-dump"),
-        ("posix", "find / -writable -type d 2>/dev/null", "env.machine-discovery"),
-        ("posix", "prowler aws -q -p prod", "network.remote-service"),
-        ("posix", "scout aws --profile=prod", "network.remote-service"),
-        ("posix", "python3 weirdAAL.py -m recon_all -t corp", "network.remote-service"),
-        ("posix", "docker rm -f $(docker ps -aq)", "destructive"),
-        ("powershell", "powershell -version 2", "destructive.machine-state"),
-        ("powershell", "powershell -Version 2.0 -Command Get-Date", "destructive.machine-state"),
-        ("powershell", "cmd.exe /c date 01-01-01", "destructive.machine-state"),
-        ("powershell", 'pkgmgr /iu:"TFTP"', "destructive.machine-state"),
-        ("powershell", "wce64.exe -w", "env.credential-dump"),
-        ("powershell", "Import-Module .\\SeBackupPrivilegeUtils.dll", "env.credential-dump"),
-    ],
-)
-def test_a_third_samples_classes_are_blocked(shell: str, command: str, expected: str) -> None:
-    # From a third fresh attack sample (cheat sheets for privilege escalation, cloud and containers).
-    guard_blocks(shell, command, expected)
-
-
-@pytest.mark.parametrize(
-    ("shell", "command"),
-    [
-        ("posix", "find . -name kubeconfig"),
-        ("posix", "grep -rn access_key src/"),
-        ("posix", "find . -writable"),
-        ("posix", "docker ps"),
-        ("posix", "prowler --help"),
-        ("posix", "python3 scout.py aws"),  # a project's own script named like ScoutSuite's command
-        ("powershell", "powershell -NoProfile -File build.ps1"),
-        ("powershell", "cmd /c date /t"),
-    ],
-)
-def test_their_neighbours_stay_allowed(shell: str, command: str) -> None:
-    guard_allows(shell, command)
-
-
-@pytest.mark.parametrize(
-    ("shell", "command", "expected"),
-    [
-        ("posix", "cat /etc/security/passwd", "env.secret-files"),
-        ("posix", "cat /etc/shadow~", "env.secret-files"),
-        ("posix", "ypcat passwd", "env.accounts"),
-        ("posix", "find /home -type f -iname '.*history'", "env.credential-dump"),
-        ("posix", 'find / -name "*.bash_history" 2>/dev/null', "env.credential-dump"),
-        ("powershell", "wmic process get caption,executablepath,commandline", "env.machine-discovery"),
-        (
-            "powershell",
-            'cmd /c "copy /y c:\\windows\\system32\\cmd.exe c:\\windows\\system32\\sethc.exe"',
-            "containment.write-outside-project",
-        ),
-        ("powershell", 'cmd /c "move C:\\Users\\x\\rev.exe C:\\MyPrograms\\Disk.exe"', "containment"),
-        ("posix", "xhost +10.0.0.9", "network.socket"),
-    ],
-)
-def test_a_fourth_samples_classes_are_blocked(shell: str, command: str, expected: str) -> None:
-    # From a fourth fresh attack sample (OSCP cheat sheets, the post-exploitation wiki, red-team notes).
-    guard_blocks(shell, command, expected)
-
-
-@pytest.mark.parametrize(
-    ("shell", "command"),
-    [
-        ("posix", "ypcat hosts"),
-        ("posix", 'find . -name "*history*"'),
-        ("powershell", "wmic process list brief"),
-        ("powershell", 'cmd /c "copy /y src\\a.txt build\\a.txt"'),
-        ("powershell", 'cmd /c "move a.txt b.txt"'),
-        ("posix", "xhost"),
-    ],
-)
-def test_the_fourth_samples_neighbours_stay_allowed(shell: str, command: str) -> None:
     guard_allows(shell, command)
