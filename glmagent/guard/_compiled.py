@@ -312,6 +312,8 @@ class PolicyTables:
             for d in ("posix", "powershell", "cmd")
         }
         """Per dialect, the argument-wide rules and the screen their literal fragments make."""
+        self.glob_paths = self.index.glob_paths
+        """Per dialect, the path rules' globs that glob words are expanded against (see `_globbed`)."""
         self.wrappers: dict[str, list[WrapperSpec]] = {}
         for spec in data.wrappers.values():
             for name in spec.names:

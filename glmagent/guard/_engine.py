@@ -12,6 +12,7 @@ from typing import Any
 from . import _locators, _parse_cmd, _parse_posix, _parse_powershell
 from ._compiled import POWERSHELL_ONLY, NameInfo, PolicyTables, matching_clauses
 from ._findings import Finding, finding_words, shown, shown_args
+from ._globbed import is_glob_path, maybe_glob
 from ._launchers import RunsOtherCode
 from ._lazy import lazy_re
 from ._models import Decision, Dialect, EngineEvent, Rule, ShellKind
@@ -217,6 +218,8 @@ class CompiledPolicy(PolicyTables):
         searched: tuple[str, ...] = ()
         entries, screen = self.argument_rules[shell]
         if entries:
+            if maybe_glob(texts) and any(is_glob_path(a.text) for a in args):
+                return True, ()  # a glob that may expand to a credential file: the walk judges it
             if screen is None or screen.search(texts) is not None:
                 return True, ()
             raws = "\n".join([a.raw for a in args])
@@ -251,6 +254,7 @@ class Evaluation(RunsOtherCode, WordChecks):
         "collect_all",
         "copied",
         "findings",
+        "glob_words",
         "index",
         "known_hits",
         "matched",
@@ -278,6 +282,7 @@ class Evaluation(RunsOtherCode, WordChecks):
         self.work = 0
         """Syntax nodes and command words seen so far (see `MAX_WORK`)."""
         self.matched = 0
+        self.glob_words = 0
         """Characters of words matched against the argument-wide rules so far (see `MAX_MATCHED`)."""
         self.seen: list[list[Arg]] = []
         """Every simple command so far, in the order the line runs them (what a later write may destroy)."""

@@ -11,6 +11,7 @@ import itertools
 import re
 from collections.abc import Callable
 
+from ._globbed import GlobPaths
 from ._lazy import compile_once, lazy_re
 from ._locators import LocatorMatcher, locator_regex
 from ._models import (
@@ -774,6 +775,8 @@ class RuleIndex:
     of a command's words); None when some pattern has no literal part, so every argument is tried."""
     locators: dict[Dialect, list[tuple[Rule, LocatorMatcher, frozenset[str]]]] = table()
     """Per dialect, (rule, the locator expression, the programs it spares) for words naming a machine."""
+    glob_paths: dict[Dialect, GlobPaths] = table()
+    """Per dialect, the path rules' globs a glob word is expanded against (`/home/*/.*hist*`)."""
     engine: dict[str, Rule] = table()
     syntax: dict[str, SyntaxInfo] = table()
     """Per command name, what decides where its operands start."""
@@ -847,6 +850,7 @@ def build_index(rules: list[Rule], syntax: dict[str, SyntaxSpec]) -> RuleIndex:
             tables[n] = SyntaxInfo(frozenset(spec.value_options), spec.option_words)
     index = RuleIndex(syntax=tables)
     literals: dict[Dialect, list[str]] = {}
+    path_globs: dict[Dialect, list[str]] = {}
     payloads: dict[str, list[tuple[Rule, PayloadClause, list[re.Pattern[str]]]]] = {}
     for rule in rules:
         for clause in rule.when:
@@ -883,6 +887,8 @@ def build_index(rules: list[Rule], syntax: dict[str, SyntaxSpec]) -> RuleIndex:
                 else:
                     pattern = path_regex(clause.paths, clause.except_paths)
                     needles = [_path_needle(p) for p in clause.paths]
+                    for shell in clause.shells:
+                        path_globs.setdefault(shell, []).extend(clause.paths)
                 for shell in clause.shells:
                     index.arguments.setdefault(shell, []).append((rule, pattern))
                     literals.setdefault(shell, []).extend(needles)
@@ -905,6 +911,7 @@ def build_index(rules: list[Rule], syntax: dict[str, SyntaxSpec]) -> RuleIndex:
     index.glob_keys, index.glob_always = _glob_screen(index.by_glob)
     for shell, found in literals.items():
         index.argument_screen[shell] = CaselessScreen.of(found)
+    index.glob_paths = {shell: GlobPaths(paths) for shell, paths in path_globs.items()}
     tries: dict[tuple[tuple[str, ...], int], re.Pattern[str]] = {}
     for language, entries in payloads.items():
         index.payload_screen[language] = AnyScreen.build([p for _, _, patterns in entries for p in patterns])

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import Any
 
 from . import _locators
 from ._compiled import NameInfo
 from ._findings import shown_args
+from ._globbed import MAX_GLOB_WORDS, is_glob_path, maybe_glob
 from ._handed import first_word, in_program_folder, is_path, last_part, pieces
 from ._lazy import lazy_re
 from ._models import Dialect
@@ -371,6 +373,8 @@ class WordChecks:
         entries, screen = self.p.argument_rules[frame.dialect]
         if not entries:
             return
+        if maybe_glob(texts):
+            self._glob_words(args, argv, names, frame, entries)
         if screen is not None:
             # The fast path may have searched these very texts already (a 100 kB word costs ms a search).
             clean = self.clean_words
@@ -398,6 +402,28 @@ class WordChecks:
                     for rule, pattern in entries:
                         if pattern.match(seen):
                             self._rule_finding(rule, argv, names, frame, f"{a.text}, that is {seen}")
+
+    def _glob_words(
+        self, args: list[Arg], argv: list[Arg], names: tuple[str, ...], frame: Frame, entries: list[Any]
+    ) -> None:
+        """Argument-wide rules on the credential files a glob word may expand to (`/home/*/.*hist*`)."""
+        globs = self.p.glob_paths.get(frame.dialect)
+        if globs is None:
+            return
+        for a in args:
+            if not is_glob_path(a.text):
+                continue
+            self.glob_words += 1
+            if self.glob_words > MAX_GLOB_WORDS:
+                raise TooLarge(f"more than {MAX_GLOB_WORDS} words are globs from the root or a home folder")
+            paths = globs.instances(a.text, hides_dots=frame.dialect == "posix")
+            if paths is None:
+                raise TooLarge(f"`{a.text[:40]}…` is a glob too long or deep to compare with paths")
+            for path in paths:
+                for rule, pattern in entries:
+                    if pattern.match(path):
+                        self._rule_finding(rule, argv, names, frame, f"{a.text}, which may expand to {path}")
+                        break
 
     def _spend_matched(self, characters: int) -> None:
         """Count the characters of words the argument-wide rules are matched against (their path expressions

@@ -1,0 +1,72 @@
+"""Globs that expand to credential files: `cat /home/*/.*hist*` names every user's shell history only once
+the shell expands it, so a path rule reading the word literally would let it pass. A glob from the root or a
+home folder is compared with the path rules' globs component by component; what it may reach is judged as
+that path. A glob that says nothing of the name (`/usr/lib/*`, `~/*`), one inside the project, and one that
+cannot reach a hidden file (a shell's `*` skips names starting with `.`) stay allowed.
+"""
+
+from __future__ import annotations
+
+import pytest
+from conftest import guard_allows, guard_blocks, guard_decision
+
+BLOCKED = [
+    ("posix", "cat /home/*/.*hist*"),
+    ("posix", "cat /Users/*/.*history"),
+    ("posix", "tail -n 20 ~/.*_hist*"),
+    ("posix", "cat /root/.*"),
+    ("posix", "cat /etc/shad*"),
+    ("posix", "cat /etc/sh?dow"),
+    ("posix", "ls /home/*/.ssh/*"),
+    ("posix", "cat /home/*/.aws/cred*"),
+    ("posix", "cat ~/.config/*/credentials*"),
+    ("posix", "cat /etc/ssl/private/*"),
+    ("posix", "grep -i pass /home/*/.config/gh/*"),
+    ("powershell", "Get-Content C:\\Users\\*\\.ssh\\*"),
+    ("powershell", "Get-Content C:\\Users\\*\\AppData\\Roaming\\Microsoft\\Windows\\PowerShell\\PSReadLine\\*"),
+]
+
+ALLOWED = [
+    ("posix", "ls /usr/lib/*"),
+    ("posix", "ls /usr/lib/*.so"),
+    ("posix", "cat /etc/*-release"),
+    ("posix", "ls ~/*"),  # a shell's `*` skips the hidden files where the secrets are
+    ("posix", "cat /home/*/*"),
+    ("posix", "ls /opt/*/bin"),
+    ("posix", "ls src/*.py"),
+    ("posix", "cat *"),
+    ("posix", 'prettier --write "**/*.{js,ts}"'),
+    ("powershell", "Get-ChildItem C:\\Windows\\*.log"),
+    ("powershell", "Get-ChildItem .\\src\\*.cs"),
+]
+
+
+@pytest.mark.parametrize(("shell", "command"), BLOCKED)
+def test_globs_that_may_expand_to_credential_files_are_read_as_them(shell: str, command: str) -> None:
+    guard_blocks(shell, command, "env")
+
+
+@pytest.mark.parametrize(("shell", "command"), ALLOWED)
+def test_globs_naming_no_credential_file_stay_allowed(shell: str, command: str) -> None:
+    guard_allows(shell, command)
+
+
+def test_the_reason_names_the_path_the_glob_may_reach() -> None:
+    d = guard_decision("posix", "cat /home/*/.*hist*")
+    assert d.rule_id == "env.secret-files"
+    assert "which may expand to /home/*/.x_history" in d.reason
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "ls " + " ".join(f"/srv/d{i}/*.txt" for i in range(40)),  # more glob words than are compared
+        "cat /" + "/".join(["*"] * 100),  # deeper than a glob is compared
+        "cat /home/*/" + "*a" * 3000,  # longer than a path
+        "cat /home/*/." + "*" * 300,  # a component longer than a file name
+    ],
+)
+def test_globs_too_many_or_too_large_to_compare_are_blocked(command: str) -> None:
+    d = guard_decision("posix", command)
+    assert not d.allowed
+    assert d.rule_id == "size.exceeded"
