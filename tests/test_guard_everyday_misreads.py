@@ -65,6 +65,10 @@ ALLOWED = [
     ("posix", "git checkout -b $branchName"),  # the value of -b is a branch name, never a flag
     ("powershell", 'git checkout -b "docs/update-docs-$TimeStamp"'),
     ("posix", 'git switch -c "$name"'),
+    ("powershell", "Add-Type -AssemblyName System.IO.Compression.FileSystem"),  # .NET's own, nothing compiled
+    ("powershell", "Add-Type -AssemblyName System.Windows.Forms, System.Drawing"),
+    ("posix", "for t in lint typecheck; do make $t; done"),
+    ("posix", "for f in a b; do touch out/$f.txt; done"),  # a loop over literal words names its files
 ]
 
 BLOCKED = [
@@ -105,6 +109,12 @@ BLOCKED = [
     ("posix", "gh completion -s bash; gh repo clone x/y", "network.git-remote"),
     ("posix", "git checkout -b x -f", "destructive.git-discard"),
     ("posix", "git checkout $X", "dynamic.arguments"),
+    ("powershell", "Add-Type -AssemblyName System.Web -TypeDefinition $src", "unverifiable.compiled-code"),
+    ("powershell", "Add-Type -AssemblyName .\\tools\\x.dll", "unverifiable.compiled-code"),
+    ("powershell", "Add-Type -Path x.dll", "unverifiable.compiled-code"),
+    ("powershell", "Add-Type $src", "unverifiable.compiled-code"),
+    ("posix", "for c in curl wget; do $c http://x; done", "network"),
+    ("posix", "for d in src /etc; do rm -r $d/x; done", "destructive.recursive-delete"),
 ]
 
 

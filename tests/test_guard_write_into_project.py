@@ -85,6 +85,8 @@ ALLOWED = [
     ("powershell", "Export-FormatData -InputObject $defs -Path ./new.Format.ps1xml -IncludeScriptBlock"),
     ("powershell", "Export-Alias -Path build\\aliases.txt"),
     ("powershell", "Export-Alias new-aliases.csv"),
+    # a loop over literal words writes the files those words name
+    ("posix", "for s in bash fish zsh; do ./bin/tool --completion $s > build/completion.$s; done"),
 ]
 
 BLOCKED = [
@@ -127,6 +129,15 @@ BLOCKED = [
     ("powershell", "Export-FormatData -InputObject $defs new.ps1xml"),  # where it writes is not read: blocked
     ("powershell", "Export-Alias -Path src\\app.py"),
     ("powershell", "Export-Alias notes.txt"),
+    ("posix", "for f in README.md notes.txt; do echo x > $f; done"),
+    ("posix", "for f in new.txt ../outside.txt; do echo x > $f; done"),
+    ("posix", "for f in a b; do touch /etc/$f.txt; done"),
+    ("posix", 'for f in "a b" c; do touch $f; done'),  # a word that needs quoting is not followed
+    ("posix", "for f in a b; do f=../x; touch $f; done"),  # set again in the loop: unknown
+    ("posix", "for f in a b; do read f; touch $f; done"),
+    ("posix", "for f in *.txt; do echo x > $f; done"),
+    ("posix", "for i in 1 2 3 4 5; do for j in 1 2 3 4; do touch o$i$j; done; done"),  # 20 walks: too many
+    ("posix", "for i in a b; do :; done; touch $i"),  # after the loop the name is unknown
 ]
 
 

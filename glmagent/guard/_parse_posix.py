@@ -107,6 +107,8 @@ _LOOP_NAME = lazy_re(r"\bfor\s+([A-Za-z_]\w*)")
 _DEFAULTED_NAME = lazy_re(r"\$\{([A-Za-z_]\w*):?=")
 _ARITHMETIC = lazy_re(r"\(\(([^)]*)")
 _IDENTIFIER = lazy_re(r"[A-Za-z_]\w*")
+MAX_LOOP_COPIES = 16
+"""Most walks of one loop body (the product of nested loops' word counts) when each word is tried in turn."""
 
 
 def _changeable_names(text: str) -> tuple[dict[str, int], set[str]] | None:
@@ -135,6 +137,7 @@ class PosixWalker:
         "exec_stdin",
         "frame",
         "inherited",
+        "loop_copies",
         "sink",
         "src",
         "stage_feed",
@@ -147,6 +150,8 @@ class PosixWalker:
         self.src = src
         self.ascii = text if text is not None and text.isascii() else None
         self.brace_work = [BRACE_WORK]
+        self.loop_copies = 1
+        """How many times the body being walked is walked (loops over literal words nest; see `_for`)."""
         self.constants: dict[str, str] = {}
         """Variables this script set once, at its top level, to a literal that needs no quoting
         (`out=report.html`): a later `$out` is that value (`>> $out` writes report.html)."""
@@ -522,6 +527,51 @@ class PosixWalker:
                 self.constants.pop(key, None)
             self._assigned(key, val)
         self._children(node)
+
+    def _for(self, node: Node, stdin: Stdin | None = None) -> None:
+        """`for x in a b c; do …; done`: with a short list of literal words that need no quoting, and a
+        script that sets `x` nowhere else, the body is walked once per word with `$x` read as it (`> out.$x`
+        writes `out.a`, `out.b`, `out.c`); otherwise `$x` stays unknown."""
+        name_node = node.child_by_field_name("variable")
+        body = node.child_by_field_name("body")
+        values = node.children_by_field_name("value")
+        words = [self.arg(v) for v in values]
+        name = self.text(name_node) if name_node is not None else ""
+        copies = self.loop_copies * len(words)
+        if (
+            body is None
+            or not words
+            or copies > MAX_LOOP_COPIES
+            or not all(w.literal and _CONSTANT_VALUE.fullmatch(w.text) for w in words)
+            or not self._set_only_by_loops(name)
+        ):
+            self._children(node)
+            return
+        before = self.constants.get(name)
+        outer = self.loop_copies
+        self.loop_copies = copies
+        try:
+            for w in words:
+                self.constants[name] = w.text
+                self.visit(body)
+        finally:
+            self.loop_copies = outer
+            if before is None:
+                self.constants.pop(name, None)
+            else:
+                self.constants[name] = before
+
+    def _set_only_by_loops(self, name: str) -> bool:
+        """Whether no assignment, `${x:=…}`, arithmetic or name-binding command of the script may set
+        `name` (loops may: each walks its own words)."""
+        text = self.ascii if self.ascii is not None else self.src.decode("utf-8", "replace")
+        if self.changeable is False:
+            self.changeable = _changeable_names(text)
+        if not self.changeable or name in self.changeable[0]:
+            return False
+        if name in _DEFAULTED_NAME.findall(text):
+            return False
+        return not any(name in _IDENTIFIER.findall(inner) for inner in _ARITHMETIC.findall(text))
 
     def _declaration(self, node: Node, stdin: Stdin | None) -> None:
         # `export`, `declare`, `local`, `readonly`, `typeset`, `unset`: a command whose arguments may be
@@ -1091,6 +1141,7 @@ _HANDLERS: dict[str, Callable[[PosixWalker, Node, Stdin | None], None]] = {
     "herestring_redirect": PosixWalker._children,
     "heredoc_redirect": PosixWalker._heredoc,
     "function_definition": PosixWalker._function,
+    "for_statement": PosixWalker._for,
     "command_substitution": PosixWalker._substitution,
 }
 
