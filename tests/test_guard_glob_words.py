@@ -23,7 +23,7 @@ BLOCKED = [
     ("posix", "cat /etc/ssl/private/*"),
     ("posix", "grep -i pass /home/*/.config/gh/*"),
     ("powershell", "Get-Content C:\\Users\\*\\.ssh\\*"),
-    ("powershell", "Get-Content C:\\Users\\*\\AppData\\Roaming\\Microsoft\\Windows\\PowerShell\\PSReadLine\\*"),
+    ("powershell", "gc C:\\Users\\*\\AppData\\Roaming\\Microsoft\\Windows\\PowerShell\\PSReadLine\\*"),
 ]
 
 ALLOWED = [
