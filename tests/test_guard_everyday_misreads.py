@@ -69,6 +69,8 @@ ALLOWED = [
     ("powershell", "Add-Type -AssemblyName System.Windows.Forms, System.Drawing"),
     ("posix", "for t in lint typecheck; do make $t; done"),
     ("posix", "for f in a b; do touch out/$f.txt; done"),  # a loop over literal words names its files
+    ("powershell", "dotnet pack x.csproj /p:PackageOutputPath=${env:GITHUB_WORKSPACE}\\.nupkgs /p:CI=true"),
+    ("powershell", "Get-ChildItem [0-9]*, Modules/ModuleBuilder/[0-9]* -Directory"),  # wildcards, not types
 ]
 
 BLOCKED = [
@@ -114,6 +116,9 @@ BLOCKED = [
     ("powershell", "Add-Type -Path x.dll", "unverifiable.compiled-code"),
     ("powershell", "Add-Type $src", "unverifiable.compiled-code"),
     ("posix", "for c in curl wget; do $c http://x; done", "network"),
+    ("powershell", "dotnet pack /p:Key=${env:GITHUB_TOKEN}", "env"),
+    ("powershell", "Remove-Item -Recurse out${suffix}", "destructive.recursive-delete"),
+    ("powershell", "Remove-Item [0-9]* -Recurse", "destructive.recursive-delete"),
     ("posix", "for d in src /etc; do rm -r $d/x; done", "destructive.recursive-delete"),
 ]
 

@@ -1223,6 +1223,12 @@ _UNGLUED = lazy_re(r"[$\[\](){}@]|::|^-\w+:$")
 
 
 _VARIABLE_END = lazy_re(r"\$[\w:]+$")
+_BRACED_WORD_REST = lazy_re(r"\$\{[^{}`'\"]+\}[^\s;|&)},<>'\"`(){}]*(?=[\s;|&)},<>]|$)")
+"""A braced variable and the rest of the bare word it stands in (`${env:OUT}\\bin`)."""
+_GLUED_PREFIX = lazy_re(r"[\w./\\:=+-]+")
+"""The plain start of a bare word a braced variable is glued to (`/p:Out=`, `x`)."""
+_BRACKET_GLOB = lazy_re(r"\[[\w!^-]+\][\w.*?\[\]-]*[*?][\w.*?\[\]-]*(?=[\s;|&)},<>]|$)")
+"""A wildcard word starting with a character class (`[0-9]*`, `[a-c]?.txt`): never a type name."""
 _VARIABLE_PATH = lazy_re(r"(?:\$[\w:]+|\$\{[^{}`'\"]+\})[\\/][^\s;|&)},<>'\"`$(){}]*(?=[\s;|&)},<>]|$)")
 """`$HOME\\x`, `${env:ProgramFiles}/x`: a variable and a path that the grammar cannot join into one word."""
 
@@ -1584,6 +1590,33 @@ def repair(source: str) -> str | None:
             out.append(f'"{m.group(0)}"')
             i = m.end()
             continue
+        if ch == "$" and source[i + 1 : i + 2] == "{" and out and not out[-1].isspace():
+            # `/p:Out=${env:WORKSPACE}\x`: a braced variable inside a bare word expands as in "..."
+            k = len(out)
+            while k > 0 and not out[k - 1].isspace() and out[k - 1] not in _OPENERS:
+                k -= 1
+            prefix = "".join(out[k:])
+            m = _BRACED_WORD_REST.match(source, i)
+            if (
+                m is not None
+                and prefix
+                and _GLUED_PREFIX.fullmatch(prefix)
+                and not _at_statement_start(out[:k])
+            ):
+                del out[k:]
+                out.append('"' + prefix + m.group(0) + '"')
+                i = m.end()
+                continue
+        if ch == "[" and out and out[-1] in " \t," and (m := _BRACKET_GLOB.match(source, i)) is not None:
+            k = len(out) - 1
+            while k >= 0 and out[k] in " \t":
+                k -= 1
+            if k >= 0 and out[k] not in _STATEMENT_START and out[k] not in "=+-*/%":
+                # `Get-ChildItem [0-9]*`: in a command's arguments a bracket starts a wildcard word, not a
+                # type (the grammar reads `[0-9]` as one and fails on what follows)
+                out.append(f"'{m.group(0)}'")
+                i = m.end()
+                continue
         if ch == "." and source.startswith(("./", "../"), i) and _at_statement_start(out):
             out.append("& ")  # `./build.ps1 -Test`: the grammar reads a leading `.` as dot-sourcing
         if ch in "'\"" and out and not out[-1].isspace() and out[-1] not in _OPENERS:
