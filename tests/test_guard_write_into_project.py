@@ -87,6 +87,8 @@ ALLOWED = [
     ("powershell", "Export-Alias new-aliases.csv"),
     # a loop over literal words writes the files those words name
     ("posix", "for s in bash fish zsh; do ./bin/tool --completion $s > build/completion.$s; done"),
+    ("posix", "for f in a b; do cat $f > new-summary.txt; done"),  # each word rewrites the loop's own output
+    ("posix", "for i in 1 2; do pytest 2>&1 | tee new-report.txt; done"),
 ]
 
 BLOCKED = [
@@ -130,6 +132,9 @@ BLOCKED = [
     ("powershell", "Export-Alias -Path src\\app.py"),
     ("powershell", "Export-Alias notes.txt"),
     ("posix", "for f in README.md notes.txt; do echo x > $f; done"),
+    ("posix", "for i in 1 2; do echo x > README.md; done"),
+    ("posix", "echo a > new.txt; for f in a b; do echo $f > new.txt; done"),  # written before the loop
+    ("posix", "for i in 1 2; do sort new.txt > new.txt; done"),
     ("posix", "for f in new.txt ../outside.txt; do echo x > $f; done"),
     ("posix", "for f in a b; do touch /etc/$f.txt; done"),
     ("posix", 'for f in "a b" c; do touch $f; done'),  # a word that needs quoting is not followed

@@ -257,6 +257,7 @@ class Evaluation(RunsOtherCode, WordChecks):
         "glob_words",
         "index",
         "known_hits",
+        "loops",
         "matched",
         "p",
         "parse_status",
@@ -277,6 +278,8 @@ class Evaluation(RunsOtherCode, WordChecks):
         self.parse_status = "ok"
         self.written: set[str] = set()
         """Files this command line writes; running one of them runs text the policy never saw."""
+        self.loops: list[tuple[frozenset[str], bool]] = []
+        """Per loop walked word by word: what was written before it, and whether a later copy is walked."""
         self.copied: set[str] = set()
         """Copies or links of other files this command line makes; running one runs an unknown program."""
         self.work = 0
@@ -694,13 +697,26 @@ class Evaluation(RunsOtherCode, WordChecks):
                 [f"{name}={value.raw}"],
             )
 
+    def loop_copy(self, copy: int) -> None:
+        if copy < 0:
+            self.loops.pop()
+        elif copy == 0:
+            self.loops.append((frozenset(self.written), False))
+        else:
+            self.loops[-1] = (self.loops[-1][0], True)
+
+    def _rewritten_by_loop(self, key: str) -> bool:
+        """Whether a write to `key` repeats one an earlier copy of an enclosing loop made (`for s in a b; do
+        x > out; done`): the file then holds only that copy's output, nothing from before the loop."""
+        return any(later and key not in before for before, later in self.loops)
+
     def redirect(self, op: str, target: Arg, frame: Frame, empty: bool = False) -> None:
         base = op.lstrip("0123456789")
         # Decided on first need (it may read the disk); a statement that writes nothing only empties the file.
         spared: bool | None = False if empty or self.root is None else None
         if ">" in base and DYN not in target.text and not base.endswith("&"):
             key = path_key(target.text)
-            if key in self.written:
+            if key in self.written and not self._rewritten_by_loop(key):
                 spared = False  # written twice in one line: what the first write left is lost
             self.written.add(key)
         dialect = frame.dialect
@@ -758,10 +774,10 @@ class Evaluation(RunsOtherCode, WordChecks):
         if self.root is None or DYN in target.text or _PERCENT_NAME.search(target.raw):
             return False  # `%TEMP%\x` is a cmd variable, wherever the line runs: a run-time place
         key = path_key(target.text)
-        if written and key in self.written:
+        if written and key in self.written and not self._rewritten_by_loop(key):
             return False
         named, wild = self._named(upto)
-        if key in named:
+        if key in named and not self._rewritten_by_loop(key):
             return False
         relative = self.scope(frame).replaceable_place(target)
         if relative is None:

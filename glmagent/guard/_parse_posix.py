@@ -551,10 +551,12 @@ class PosixWalker:
         outer = self.loop_copies
         self.loop_copies = copies
         try:
-            for w in words:
+            for copy, w in enumerate(words):
                 self.constants[name] = w.text
+                self.sink.loop_copy(copy)
                 self.visit(body)
         finally:
+            self.sink.loop_copy(-1)
             self.loop_copies = outer
             if before is None:
                 self.constants.pop(name, None)

@@ -41,5 +41,9 @@ class Sink(Protocol):
     def script(self, text: str, dialect: Dialect, frame: Frame) -> None:
         """Check `text` as a whole script (already nested in `frame`)."""
 
+    def loop_copy(self, copy: int) -> None:
+        """The walk is about to read a loop's body again for its next word (`copy` 0, 1, …; -1 once the
+        loop is done): what a later copy writes again is what an earlier copy wrote, not a file's content."""
+
     def static_output(self, argv: list[Arg], stdin: Stdin | None, dialect: Dialect) -> str | None:
         """What this command prints, if it can be known without running it (`echo`, `printf`, `base64 -d`)."""

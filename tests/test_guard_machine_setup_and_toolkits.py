@@ -1,0 +1,92 @@
+"""Reading how the machine is set up for an attacker's next step, and the toolkits that do it.
+
+- A home folder listed as a whole, recursively (`ls -laR ~`, `tree /root`, `find ~ -type f`): every key and
+  token file named in it. A listing of the home's top level (`ls -la ~`) or a project folder stays fine.
+- The machine's scheduled jobs, NFS exports and inetd services (where a root-run writable script or a share
+  without root squashing is looked for), its password and login rules (`/etc/pam.d`, `login.defs`,
+  `pwpolicy`), a cluster's control-plane kubeconfigs, macOS browser profiles.
+- The SSH agent's keys added, removed or printed whole (`ssh-add`, `ssh-add -L`); fingerprints stay fine.
+- PowerSploit's functions by what each does, container-escape surveys (`deepce.sh`), loaders of offensive
+  C# tools (`PowerSharpPack`, `Invoke-SharpLoader`), files readable by this user hunted from the root.
+- A firewall rule naming a source address (`iptables -A … -s 127.0.0.1`: `-s` is no `-S` listing), and Helm
+  acting on a cluster with a global option before its subcommand (`helm --host H install`).
+"""
+
+from __future__ import annotations
+
+import pytest
+from conftest import guard_allows, guard_blocks
+
+BLOCKED = [
+    ("posix", "ls -laR ~", "env.credential-dump"),
+    ("posix", "ls -ahlR /root 2>/dev/null", "env.credential-dump"),
+    ("posix", "find ~ -type f", "env.credential-dump"),
+    ("posix", "tree /root", "env.credential-dump"),
+    ("powershell", "Get-ChildItem ~ -Recurse -Force", "env.credential-dump"),
+    ("posix", "cat /etc/crontab", "env.machine-discovery"),
+    ("posix", "ls -la /etc/cron.d/*", "env.machine-discovery"),
+    ("posix", "cat /etc/exports", "env.machine-discovery"),
+    ("posix", 'grep "no_root_squash" /etc/exports', "env.machine-discovery"),
+    ("posix", "awk '{print $7}' /etc/inetd.conf", "env.machine-discovery"),
+    ("posix", "cat /etc/pam.d/common-password", "env.accounts"),
+    ("posix", "grep PASS_MAX_DAYS /etc/login.defs", "env"),
+    ("posix", "pwpolicy getaccountpolicies", "env.accounts"),
+    ("posix", "cat /etc/kubernetes/admin.conf", "env.secret-files"),
+    ("posix", "cat ~/Library/Application\\ Support/Google/Chrome/Default/Bookmarks", "env.secret-files"),
+    ("posix", "ssh-add", "env.credential-store"),
+    ("posix", "ssh-add -L", "env.credential-store"),
+    ("posix", "ssh-add ~/.ssh/id_rsa", "env.credential-store"),
+    ("posix", "ssh-add -l -D", "env.credential-store"),
+    ("posix", "keyctl get_persistent @u", "env.credential-store"),
+    ("posix", "find / -path /usr/lib -prune -o -readable -type f -name '*.bak'", "env.machine-discovery"),
+    ("posix", "./deepce.sh --no-enumeration --exploit SOCK --shadow", "env.machine-discovery"),
+    ("powershell", "Get-ModifiablePath", "env.machine-discovery"),
+    ("powershell", "Get-ChildItem C:\\Vuln\\ -Recurse | Get-ModifiablePath", "env.machine-discovery"),
+    ("powershell", "Get-ModifiableRegistryAutoRun", "env.machine-discovery"),
+    ("powershell", "Get-WebConfig", "env.machine-discovery"),
+    ("powershell", "Enable-Privilege SeDebugPrivilege", "containment.privilege-elevation"),
+    ("powershell", "Get-System -Technique Token", "containment.privilege-elevation"),
+    ("powershell", "Set-ServiceBinaryPath -Name VulnSvc -Path 'net user x y /add'", "containment"),
+    ("powershell", "Install-SSP -Path .\\mimilib.dll", "env.credential-dump"),
+    ("powershell", "PowerSharpPack -Rubeus -Command 'kerberoast'", "env.credential-dump"),
+    ("powershell", "Invoke-SharpLoader -location C:\\x\\Rubeus.enc -password p", "env.credential-dump"),
+    ("powershell", "Get-Keystrokes -LogPath C:\\key.log", "env.user-capture"),
+    ("powershell", "Get-TimedScreenshot -Path c:\\temp\\ -Interval 30", "env.user-capture"),
+    ("powershell", "Get-MicrophoneAudio -Path c:\\x.wav -Length 10", "env.user-capture"),
+    ("powershell", "Set-MasterBootRecord -BootMessage 'x'", "destructive.machine-state"),
+    ("powershell", "Set-CriticalProcess -Force", "destructive.machine-state"),
+    ("powershell", "Get-VolumeShadowCopy | Remove-VolumeShadowCopy", "destructive.machine-state"),
+    ("powershell", "New-VolumeShadowCopy -Volume C:\\", "destructive.machine-state"),
+    ("posix", "iptables -A OUTPUT -p tcp -s 127.0.0.1 -d 127.0.0.1 -j ACCEPT", "destructive.firewall"),
+    ("posix", "helm --host tiller-deploy.kube-system:44134 install --name x /x", "network"),
+    ("posix", "helm -n prod uninstall app", "network.remote-service"),
+]
+
+ALLOWED = [
+    ("posix", "ls -la ~"),
+    ("posix", "ls -R src"),
+    ("posix", "tree src"),
+    ("posix", "find . -type f"),
+    ("posix", "find ~ -name '*.py'"),  # a name filter: not every file of the home
+    ("powershell", "Get-ChildItem -Recurse"),
+    ("powershell", "Get-ChildItem ~ -Recurse -Filter *.csproj"),
+    ("posix", "cat config/crontab"),  # the project's own file of the name
+    ("posix", "cat deploy/exports"),
+    ("posix", "run-parts --test /etc/cron.daily"),  # names the jobs, runs none
+    ("posix", "ssh-add -l"),
+    ("posix", "ssh-add --help"),
+    ("posix", "find . -readable -name '*.py'"),
+    ("posix", "helm template ./chart"),
+    ("posix", "helm lint ./chart"),
+    ("posix", "cat docs/Library/Safari.md"),
+]
+
+
+@pytest.mark.parametrize(("shell", "command", "expected"), BLOCKED)
+def test_the_machines_setup_read_for_a_next_step_is_blocked(shell: str, command: str, expected: str) -> None:
+    guard_blocks(shell, command, expected)
+
+
+@pytest.mark.parametrize(("shell", "command"), ALLOWED)
+def test_the_projects_own_files_and_listings_stay_allowed(shell: str, command: str) -> None:
+    guard_allows(shell, command)
