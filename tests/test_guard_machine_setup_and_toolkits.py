@@ -8,6 +8,8 @@
 - The SSH agent's keys added, removed or printed whole (`ssh-add`, `ssh-add -L`); fingerprints stay fine.
 - PowerSploit's functions by what each does, container-escape surveys (`deepce.sh`), loaders of offensive
   C# tools (`PowerSharpPack`, `Invoke-SharpLoader`), files readable by this user hunted from the root.
+- A file named like an option (`> "--checkpoint=1"`, `touch -- -rf`): a later `tar cf a.tar *` reads it as
+  its option (wildcard injection).
 - A firewall rule naming a source address (`iptables -A … -s 127.0.0.1`: `-s` is no `-S` listing), and Helm
   acting on a cluster with a global option before its subcommand (`helm --host H install`).
 """
@@ -60,6 +62,19 @@ BLOCKED = [
     ("posix", "iptables -A OUTPUT -p tcp -s 127.0.0.1 -d 127.0.0.1 -j ACCEPT", "destructive.firewall"),
     ("posix", "helm --host tiller-deploy.kube-system:44134 install --name x /x", "network"),
     ("posix", "helm -n prod uninstall app", "network.remote-service"),
+    ("posix", "ls -alh /root/", "env.machine-discovery"),
+    ("posix", "cat /home/*/.viminfo", "env.secret-files"),
+    ("posix", "find /home/*/.vnc /home/*/.subversion -type f", "env.secret-files"),
+    ("posix", "cat /home/user/myvpn.ovpn", "env.secret-files"),
+    ("posix", "cat /var/www/html/wp-config.php", "env.secret-files"),
+    ("posix", 'find / ! -path "*/proc/*" -iname "*config*" -type f', "env.credential-dump"),
+    ("posix", 'ruby dnscat2.rb --dns="domain=example.com"', "network"),
+    ("powershell", "Azure-ADConnect -server 127.0.0.1 -db ADSync", "env.credential-dump"),
+    # files named like options: a later `tar cf a.tar *` reads them as its options (wildcard injection)
+    ("posix", 'echo "" >> "--checkpoint=1"', "unverifiable.option-named-file"),
+    ("posix", "echo '' >> '--checkpoint-action=exec=sh root.sh'", "unverifiable.option-named-file"),
+    ("posix", "touch -- -rf", "unverifiable.option-named-file"),
+    ("posix", "touch ./--reference=x", "unverifiable.option-named-file"),
 ]
 
 ALLOWED = [
@@ -79,6 +94,13 @@ ALLOWED = [
     ("posix", "helm template ./chart"),
     ("posix", "helm lint ./chart"),
     ("posix", "cat docs/Library/Safari.md"),
+    ("posix", "ls -la ~/"),
+    ("posix", "cat wp-config-sample.php"),
+    ("posix", "find src -name '*config*'"),
+    ("posix", 'echo x >> "out.txt"'),
+    ("posix", "echo x >> a/b-c.txt"),
+    ("posix", "touch -c notes.txt"),
+    ("posix", "pytest 2>&1 | tee -"),
 ]
 
 
