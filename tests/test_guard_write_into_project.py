@@ -89,6 +89,11 @@ ALLOWED = [
     ("posix", "for s in bash fish zsh; do ./bin/tool --completion $s > build/completion.$s; done"),
     ("posix", "for f in a b; do cat $f > new-summary.txt; done"),  # each word rewrites the loop's own output
     ("posix", "for i in 1 2; do pytest 2>&1 | tee new-report.txt; done"),
+    # a file read whole first, inside parentheses, and written back by the pipeline: an edit, like `sed -i`
+    ("powershell", "(Get-Content README.md) | % { $_ -replace 'demo', 'x' } | Set-Content README.md"),
+    ("powershell", "(Get-Content .\\src\\app.py -Raw) -replace 'hi', 'ho' | Set-Content .\\src\\app.py"),
+    ("powershell", "@(Get-Content data/names.txt).Where({ $_ -ne 'a' }) | Set-Content data/names.txt"),
+    ("powershell", "(gc README.md) -replace 'a', 'b' | sc README.md"),
 ]
 
 BLOCKED = [
@@ -135,6 +140,11 @@ BLOCKED = [
     ("posix", "for i in 1 2; do echo x > README.md; done"),
     ("posix", "echo a > new.txt; for f in a b; do echo $f > new.txt; done"),  # written before the loop
     ("posix", "for i in 1 2; do sort new.txt > new.txt; done"),
+    ("powershell", "Get-Content README.md | Set-Content README.md"),  # streamed: the write empties it first
+    ("powershell", "(Get-Content notes.txt) | Set-Content README.md"),  # another file's content
+    ("powershell", "(Get-Content README.md; Get-Content notes.txt) | Set-Content README.md"),
+    ("powershell", "(Get-Content $f) | Set-Content $f"),
+    ("powershell", "(Get-Content ..\\outside.txt) | Set-Content ..\\outside.txt"),
     ("posix", "for f in new.txt ../outside.txt; do echo x > $f; done"),
     ("posix", "for f in a b; do touch /etc/$f.txt; done"),
     ("posix", 'for f in "a b" c; do touch $f; done'),  # a word that needs quoting is not followed

@@ -253,6 +253,7 @@ class Evaluation(RunsOtherCode, WordChecks):
         "clean_words",
         "collect_all",
         "copied",
+        "edited",
         "findings",
         "glob_words",
         "index",
@@ -278,6 +279,8 @@ class Evaluation(RunsOtherCode, WordChecks):
         self.parse_status = "ok"
         self.written: set[str] = set()
         """Files this command line writes; running one of them runs text the policy never saw."""
+        self.edited: set[str] = set()
+        """Files a pipeline rewrites from their own content read whole first (see `in_place_edit`)."""
         self.loops: list[tuple[frozenset[str], bool]] = []
         """Per loop walked word by word: what was written before it, and whether a later copy is walked."""
         self.copied: set[str] = set()
@@ -697,6 +700,9 @@ class Evaluation(RunsOtherCode, WordChecks):
                 [f"{name}={value.raw}"],
             )
 
+    def in_place_edit(self, target: Arg, frame: Frame) -> None:
+        self.edited.add(path_key(target.text))
+
     def loop_copy(self, copy: int) -> None:
         if copy < 0:
             self.loops.pop()
@@ -812,6 +818,8 @@ class Evaluation(RunsOtherCode, WordChecks):
         keys = [path_key(t.text) for t in targets]
         if not targets or len(set(keys)) != len(keys):
             return False
+        if self.edited and all(k in self.edited for k in keys):
+            return True  # edited in place, like `sed -i`: what the file held is what is written back
         upto = len(self.seen) - 1 if self.seen and self.seen[-1] is argv else len(self.seen)
         return all(self._replaceable(t, frame, upto) for t in targets)
 

@@ -621,6 +621,8 @@ class PowerShellWalker:
     def _pipeline_chain(self, node: Node, stdin: Stdin | None) -> None:
         if node.named_child_count == 1 and node.parent is not None and node.parent.parent is not None:
             self._quoted_program(node, node.parent.parent)
+        elif node.named_child_count > 1:
+            self._in_place_edit(node)
         prev: Node | None = None
         for child in node.named_children:
             kind = child.type
@@ -639,6 +641,26 @@ class PowerShellWalker:
             self.visit(child, stdin)
             self.piped = None
             prev = child
+
+    def _in_place_edit(self, node: Node) -> None:
+        """`(Get-Content f) -replace 'a', 'b' | Set-Content f`: a file read whole inside parentheses (so
+        the read ends before the pipeline runs) and written back by the pipeline's last command is edited in
+        place, like `sed -i f`; the sink is told so before the write is judged."""
+        stages = [c for c in node.named_children if c.type not in _LEAVES and c.type != "redirections"]
+        if len(stages) < 2 or len(self.text(stages[0])) > _IN_PLACE_SPAN:
+            return
+        commands = [c for c in _descendants(stages[0]) if c.type == "command"]
+        last = self.peel(stages[-1])
+        if len(commands) != 1 or last.type != "command" or not _read_whole_first(commands[0], stages[0]):
+            return
+        read = self._stage(commands[0], None)
+        written = self._stage(last, None)
+        if read is None or written is None:
+            return
+        source = _file_operand(read[0], _READERS)
+        target = _file_operand(written[0], _REWRITERS)
+        if source is not None and target is not None and source.text == target.text:
+            self.sink.in_place_edit(target, self.frame)
 
     def _quoted_program(self, node: Node, statements: Node) -> None:
         """A statement that is only a quoted path to a program file (`"C:\\Tools Dir\\x.exe"`) is how cmd
@@ -1223,6 +1245,53 @@ _UNGLUED = lazy_re(r"[$\[\](){}@]|::|^-\w+:$")
 
 
 _VARIABLE_END = lazy_re(r"\$[\w:]+$")
+_READERS = frozenset({"get-content", "gc", "cat", "type"})
+_REWRITERS = frozenset({"set-content", "sc", "out-file"})
+_PATH_PARAMETERS = frozenset({"-path", "-literalpath", "-filepath", "-lp", "-pspath"})
+
+
+_IN_PLACE_SPAN = 2000
+"""Longest first stage (characters) looked through for an in-place edit's read."""
+_EVALUATED_FIRST = frozenset({"parenthesized_expression", "array_expression", "sub_expression"})
+
+
+def _descendants(node: Node) -> list[Node]:
+    """Every node under `node`."""
+    found: list[Node] = []
+    level = [node]
+    while level:
+        level = [c for n in level for c in n.children]
+        found += level
+    return found
+
+
+def _read_whole_first(command: Node, stage: Node) -> bool:
+    """Whether `command` runs to its end before `stage`'s pipeline goes on: inside `( )`, `@( )` or `$( )`."""
+    node = command.parent
+    while node is not None and node != stage.parent:
+        if node.type in _EVALUATED_FIRST:
+            return True
+        node = node.parent
+    return False
+
+
+def _file_operand(argv: list[Arg], names: frozenset[str]) -> Arg | None:
+    """The one literal file a `Get-Content`/`Set-Content`-like command names (by `-Path` or first
+    operand), when `argv` is such a command; None otherwise."""
+    if not argv or argv[0].text.lower() not in names:
+        return None
+    words = argv[1:]
+    for i, a in enumerate(words):
+        if a.text.lower() in _PATH_PARAMETERS:
+            found = words[i + 1] if i + 1 < len(words) else None
+            break
+    else:
+        found = next((a for a in words if not a.text.startswith("-")), None)
+    if found is None or DYN in found.text or not found.text:
+        return None
+    return found
+
+
 _BRACED_WORD_REST = lazy_re(r"\$\{[^{}`'\"]+\}[^\s;|&)},<>'\"`(){}]*(?=[\s;|&)},<>]|$)")
 """A braced variable and the rest of the bare word it stands in (`${env:OUT}\\bin`)."""
 _GLUED_PREFIX = lazy_re(r"[\w./\\:=+-]+")

@@ -41,6 +41,9 @@ class Sink(Protocol):
     def script(self, text: str, dialect: Dialect, frame: Frame) -> None:
         """Check `text` as a whole script (already nested in `frame`)."""
 
+    def in_place_edit(self, target: Arg, frame: Frame) -> None:
+        """A pipeline rewrites `target` from its own content read whole first (`(gc f) -replace … | sc f`)."""
+
     def loop_copy(self, copy: int) -> None:
         """The walk is about to read a loop's body again for its next word (`copy` 0, 1, …; -1 once the
         loop is done): what a later copy writes again is what an earlier copy wrote, not a file's content."""
