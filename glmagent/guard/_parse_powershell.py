@@ -1584,6 +1584,12 @@ def _ps7_operator(source: str, i: int, out: list[str]) -> tuple[str, int] | None
         return None
     if nxt in (".", "[") and _ends_operand(out):
         return "", 1  # drop the `?` of `?.` / `?[`
+    if before_space and source[i + 1 :].lstrip(" \t")[:1] in ("", "|", ";", ")", "}", "\n"):
+        k = len(out) - 1
+        while k >= 0 and out[k] in " \t":
+            k -= 1
+        if k >= 0 and out[k] not in _STATEMENT_START:
+            return "'?'", 1  # `Invoke-Build ? | …`: a word of its own (the task list), never a `? :`
     if before_space and nxt in (" ", "\t"):
         k = len(out) - 1
         while k >= 0 and out[k] in " \t":
