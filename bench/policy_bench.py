@@ -271,6 +271,12 @@ def hostile_inputs(size: int) -> Iterator[tuple[str, str, str]]:
         ("path pieces in a word", _fill("lsass", prefix="tool ")),
         ("credential folders in a word", _fill("a/.aws/", prefix="tool ")),
         ("credential words", _fill("credentials ", prefix="tool ")),
+        # Loops over literal words: each body is read once per word.
+        ("loops over words", _fill("for i in a b c d e f g h i j k l m n o p; do touch x$i; done; ")),
+        ("nested loops", _fill("for a in 1 2 3 4; do for b in 1 2 3 4; do touch o$a$b; done; done; ")),
+        # Globs from the root or a home folder, compared with the credential paths they may expand to.
+        ("home globs", _fill("/home/*/.*hi?t* ", prefix="cat ")),
+        ("deep globs", _fill("/*" * 60 + " ", prefix="ls ")),
     ]
     powershell: list[tuple[str, str]] = [
         ("long script", _fill("Get-ChildItem -Path . | Where-Object { $_.Length -gt 10 } | Select Name\n")),

@@ -703,13 +703,14 @@ class Evaluation(RunsOtherCode, WordChecks):
     def in_place_edit(self, target: Arg, frame: Frame) -> None:
         self.edited.add(path_key(target.text))
 
-    def loop_copy(self, copy: int) -> None:
+    def loop_copy(self, copy: int, nodes: int = 0) -> None:
         if copy < 0:
             self.loops.pop()
         elif copy == 0:
             self.loops.append((frozenset(self.written), False))
         else:
             self.loops[-1] = (self.loops[-1][0], True)
+            self._spend(nodes)  # the walk reads the body again: a loop of many words costs as many bodies
 
     def _rewritten_by_loop(self, key: str) -> bool:
         """Whether a write to `key` repeats one an earlier copy of an enclosing loop made (`for s in a b; do

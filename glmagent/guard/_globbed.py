@@ -31,6 +31,7 @@ _NAME_MAX = 255
 _PATH_MAX = 4096
 """The longest path Linux opens."""
 _ASKED = 1024
+"""Wild components whose candidate rules are remembered (words come from untrusted text: bounded)."""
 _MAX_PARTS = 64
 """Components a glob word may hold (a deeper glob is too large to check: each is compared with many rules)."""
 
@@ -88,18 +89,16 @@ class _Keyed:
         self.rules = sorted(rules)
         self.literal: dict[str, list[int]] = {}
         self.wild: list[tuple[str, int]] = []
+        by_sample: dict[str, list[int]] = {}
         for n, rule in enumerate(self.rules):
             key = next(c for c in reversed(rule) if c != "**")
             if _WILD.intersection(key):
                 self.wild.append((key, n))
             else:
                 self.literal.setdefault(key, []).append(n)
+            by_sample.setdefault(_sample(key), []).append(n)
         self.wild_screen = re.compile("|".join(translate(k) for k, _ in self.wild) or "(?!)")
         """Matches a literal name that some wild key matches (most names: none)."""
-        by_sample: dict[str, list[int]] = {}
-        for n, rule in enumerate(self.rules):
-            key = next(c for c in reversed(rule) if c != "**")
-            by_sample.setdefault(_sample(key), []).append(n)
         self.samples = "\n".join(by_sample)
         """One name each key matches, a line each: what a wild word component's expression searches."""
         self.at: dict[int, list[int]] = {}
@@ -209,7 +208,7 @@ def _aligned(
             elif i != last:
                 continue
             elif "**" in rule:
-                starts = (0,) if from_start else range(len(parts) - len(rule) + 1, -1, -1)
+                starts = (0,) if from_start else range(len(parts) - len(rule), -1, -1)
             else:
                 start = len(parts) - len(rule)
                 if start < 0 or (from_start and start != 0):

@@ -138,6 +138,7 @@ class PosixWalker:
         "frame",
         "inherited",
         "loop_copies",
+        "rebound",
         "sink",
         "src",
         "stage_feed",
@@ -152,6 +153,8 @@ class PosixWalker:
         self.brace_work = [BRACE_WORK]
         self.loop_copies = 1
         """How many times the body being walked is walked (loops over literal words nest; see `_for`)."""
+        self.rebound: set[str] | None = None
+        """Names a `${x:=…}` default or arithmetic may set anywhere in the script (read on first need)."""
         self.constants: dict[str, str] = {}
         """Variables this script set once, at its top level, to a literal that needs no quoting
         (`out=report.html`): a later `$out` is that value (`>> $out` writes report.html)."""
@@ -553,7 +556,7 @@ class PosixWalker:
         try:
             for copy, w in enumerate(words):
                 self.constants[name] = w.text
-                self.sink.loop_copy(copy)
+                self.sink.loop_copy(copy, body.descendant_count)
                 self.visit(body)
         finally:
             self.sink.loop_copy(-1)
@@ -565,15 +568,20 @@ class PosixWalker:
 
     def _set_only_by_loops(self, name: str) -> bool:
         """Whether no assignment, `${x:=…}`, arithmetic or name-binding command of the script may set
-        `name` (loops may: each walks its own words)."""
-        text = self.ascii if self.ascii is not None else self.src.decode("utf-8", "replace")
+        `name` (loops may: each walks its own words). The script is read once for all its loops."""
         if self.changeable is False:
-            self.changeable = _changeable_names(text)
+            self.changeable = _changeable_names(self._source_text())
         if not self.changeable or name in self.changeable[0]:
             return False
-        if name in _DEFAULTED_NAME.findall(text):
-            return False
-        return not any(name in _IDENTIFIER.findall(inner) for inner in _ARITHMETIC.findall(text))
+        if self.rebound is None:
+            text = self._source_text()
+            self.rebound = set(_DEFAULTED_NAME.findall(text))
+            for inner in _ARITHMETIC.findall(text):
+                self.rebound.update(_IDENTIFIER.findall(inner))
+        return name not in self.rebound
+
+    def _source_text(self) -> str:
+        return self.ascii if self.ascii is not None else self.src.decode("utf-8", "replace")
 
     def _declaration(self, node: Node, stdin: Stdin | None) -> None:
         # `export`, `declare`, `local`, `readonly`, `typeset`, `unset`: a command whose arguments may be

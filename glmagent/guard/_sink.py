@@ -44,9 +44,10 @@ class Sink(Protocol):
     def in_place_edit(self, target: Arg, frame: Frame) -> None:
         """A pipeline rewrites `target` from its own content read whole first (`(gc f) -replace … | sc f`)."""
 
-    def loop_copy(self, copy: int) -> None:
-        """The walk is about to read a loop's body again for its next word (`copy` 0, 1, …; -1 once the
-        loop is done): what a later copy writes again is what an earlier copy wrote, not a file's content."""
+    def loop_copy(self, copy: int, nodes: int = 0) -> None:
+        """The walk is about to read a loop's body (of `nodes` syntax nodes) again for its next word (`copy`
+        0, 1, …; -1 once the loop is done): each later copy costs its nodes again, and what it writes again
+        is what an earlier copy wrote, not a file's content."""
 
     def static_output(self, argv: list[Arg], stdin: Stdin | None, dialect: Dialect) -> str | None:
         """What this command prints, if it can be known without running it (`echo`, `printf`, `base64 -d`)."""

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import Any
 
 from . import _locators
 from ._compiled import NameInfo
@@ -14,7 +13,7 @@ from ._findings import shown_args
 from ._globbed import MAX_GLOB_WORDS, is_glob_path, maybe_glob
 from ._handed import first_word, in_program_folder, is_path, last_part, pieces
 from ._lazy import lazy_re
-from ._models import Dialect
+from ._models import Dialect, Rule
 from ._normalise import command_key
 from ._paths import DELETERS, WRITERS, PathScope, output_targets, write_targets
 from ._syntax import DYN, MAX_WORK, Arg, Frame, TooLarge
@@ -404,7 +403,12 @@ class WordChecks:
                             self._rule_finding(rule, argv, names, frame, f"{a.text}, that is {seen}")
 
     def _glob_words(
-        self, args: list[Arg], argv: list[Arg], names: tuple[str, ...], frame: Frame, entries: list[Any]
+        self,
+        args: list[Arg],
+        argv: list[Arg],
+        names: tuple[str, ...],
+        frame: Frame,
+        entries: list[tuple[Rule, re.Pattern[str]]],
     ) -> None:
         """Argument-wide rules on the credential files a glob word may expand to (`/home/*/.*hist*`)."""
         globs = self.p.glob_paths.get(frame.dialect)
