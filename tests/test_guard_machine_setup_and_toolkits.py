@@ -82,6 +82,20 @@ BLOCKED = [
     ("powershell", 'gwmi -Query "select * from Win32_Service"', "env.machine-discovery"),
     ("powershell", "reg query HKCU\\Software\\Microsoft\\Windows\\CurrentVersion\\Explorer\\RunMRU", "env"),
     ("powershell", "Get-ItemProperty 'HKCU:\\Software\\Microsoft\\Internet Explorer\\TypedURLs'", "env"),
+    ("posix", "bkhive system key.txt", "env.credential-dump"),
+    ("powershell", "wce-universal.exe -w", "env.credential-dump"),
+    ("powershell", "Import-Module .\\Invoke-MS16-032.ps1", "containment.privilege-elevation"),
+    ("powershell", ".\\Perfusion.exe -c cmd -i", "containment.privilege-elevation"),
+    ("powershell", "SystemSettingsAdminFlows.exe Defender SubmitSamplesConsent 0", "destructive"),
+    ("powershell", "EDRFreeze-gnu.exe 3472 10000", "destructive.machine-state"),
+    ("powershell", 'devcon.exe disable "ROOT\\VMWVMCIHOSTDEV"', "destructive.machine-state"),
+    ("posix", "busctl call org.freedesktop.systemd1 /org/freedesktop/systemd1 x StartUnit", "destructive"),
+    (
+        "posix",
+        "dbus-send --system --dest=org.freedesktop.Accounts --print-reply /org/freedesktop/Accounts "
+        "org.freedesktop.Accounts.CreateUser string:x string:x int32:1",
+        "env.accounts",
+    ),
     # files named like options: a later `tar cf a.tar *` reads them as its options (wildcard injection)
     ("posix", 'echo "" >> "--checkpoint=1"', "unverifiable.option-named-file"),
     ("posix", "echo '' >> '--checkpoint-action=exec=sh root.sh'", "unverifiable.option-named-file"),
@@ -116,6 +130,8 @@ ALLOWED = [
     ("powershell", "Get-Service"),
     ("powershell", "Get-CimInstance Win32_OperatingSystem"),
     ("powershell", "reg query HKCU\\Software\\Microsoft\\Windows\\CurrentVersion\\Explorer"),
+    ("powershell", "devcon status *"),
+    ("posix", "dbus-send --session --dest=org.freedesktop.Notifications /x x.y"),
     ("posix", "python my_mod.py:12"),
     ("posix", "pytest tests/test_x.py::test_a"),
 ]
