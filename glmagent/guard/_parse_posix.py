@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from ._lazy import lazy_re
 from ._normalise import ansi_c_unescape, command_key, fold_arg, posix_unescape_double, posix_unescape_word
 from ._sink import Sink
-from ._syntax import DYN, Arg, Feed, Frame, Stdin, TooLarge, lit, new_parser, parse_within_budget
+from ._syntax import DYN, MAX_WORK, Arg, Feed, Frame, Stdin, TooLarge, lit, new_parser, parse_within_budget
 from ._unwrap import script_source
 
 _new = tuple.__new__
@@ -143,6 +143,7 @@ class PosixWalker:
         "src",
         "stage_feed",
         "trailing",
+        "word_room",
     )
 
     def __init__(self, sink: Sink, frame: Frame, src: bytes, text: str | None = None) -> None:
@@ -153,6 +154,9 @@ class PosixWalker:
         self.brace_work = [BRACE_WORK]
         self.loop_copies = 1
         """How many times the body being walked is walked (loops over literal words nest; see `_for`)."""
+        self.word_room = MAX_WORK
+        """Words brace expansion may still make: each becomes a command word the walk spends against
+        `MAX_WORK` after the script's syntax nodes, so past it the script is too large before they exist."""
         self.rebound: set[str] | None = None
         """Names a `${x:=…}` default or arithmetic may set anywhere in the script (read on first need)."""
         self.constants: dict[str, str] = {}
@@ -428,6 +432,9 @@ class PosixWalker:
             return [Arg(DYN, raw)]
         if len(words) == 1:
             return None
+        self.word_room -= len(words)
+        if self.word_room < 0:
+            raise TooLarge(f"its braces expand to more than {MAX_WORK:,} words and syntax nodes")
         return [Arg(fold_arg(w), w if DYN not in w else raw) for w in words]
 
     def _globbed(self, node: Node) -> bool:
@@ -1209,7 +1216,9 @@ def walk(sink: Sink, frame: Frame, src: bytes, root: Node, text: str | None = No
             text = fixed
             src = fixed.encode("utf-8", "replace")
             root = parse(src).root_node
-    PosixWalker(sink, frame, src, text).visit(root)
+    walker = PosixWalker(sink, frame, src, text)
+    walker.word_room = MAX_WORK - root.descendant_count
+    walker.visit(root)
 
 
 # -- fast path --
