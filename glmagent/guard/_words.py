@@ -423,9 +423,11 @@ class WordChecks:
             paths = globs.instances(a.text, hides_dots=frame.dialect == "posix")
             if paths is None:
                 raise TooLarge(f"`{a.text[:40]}…` is a glob too long or deep to compare with paths")
+            found: set[str] = set()  # one finding a rule per word, naming the first path it reaches
             for path in paths:
                 for rule, pattern in entries:
-                    if pattern.match(path):
+                    if rule.id not in found and pattern.match(path):
+                        found.add(rule.id)
                         self._rule_finding(rule, argv, names, frame, f"{a.text}, which may expand to {path}")
                         break
 
