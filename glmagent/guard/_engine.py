@@ -761,9 +761,12 @@ class Evaluation(RunsOtherCode, WordChecks):
                     self._add(
                         rule, [op, target.text], f"`{op} {target.raw}`{frame.where()} {rule.description}"
                     )
-        for rule, pattern, _ in self.p.locators[dialect]:
-            if _locators.screen(target.text) and pattern.match(target.text):
-                self._add(rule, [op, target.text], f"`{op} {target.raw}`{frame.where()} {rule.description}")
+        if _locators.screen(target.text):  # once for every locator rule: most targets name no machine
+            for rule, pattern, _ in self.p.locators[dialect]:
+                if pattern.match(target.text):
+                    self._add(
+                        rule, [op, target.text], f"`{op} {target.raw}`{frame.where()} {rule.description}"
+                    )
         if ">" in base and not (base.endswith("&") and (target.text.isdigit() or target.text == "-")):
             self._judge_write(self.scope(frame), target, frame, [op, target.raw])
         elif (
