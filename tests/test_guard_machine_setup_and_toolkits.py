@@ -97,6 +97,12 @@ BLOCKED = [
         "env.accounts",
     ),
     ("posix", "grep -i password ./*.conf", "env.credential-dump"),
+    ("posix", 'find . -type f -exec grep -i -I "PASSWORD=" {} /dev/null \\;', "env.credential-dump"),
+    ("powershell", "Select-String -Path .\\*.dmp -Pattern 'password'", "env.credential-dump"),
+    ("powershell", "sls -Pattern password -Path *.xml", "env.credential-dump"),
+    ("powershell", "gci -Path C:\\ -Include *unattend*,*sysprep* -File -Recurse", "env.credential-dump"),
+    ("powershell", ".\\chisel_windows_386.exe server -p 9001 --socks5", "network"),
+    ("posix", "atftpd --daemon --port 69 /tftp", "network"),
     # files named like options: a later `tar cf a.tar *` reads them as its options (wildcard injection)
     ("posix", 'echo "" >> "--checkpoint=1"', "unverifiable.option-named-file"),
     ("posix", "echo '' >> '--checkpoint-action=exec=sh root.sh'", "unverifiable.option-named-file"),
@@ -133,6 +139,10 @@ ALLOWED = [
     ("powershell", "reg query HKCU\\Software\\Microsoft\\Windows\\CurrentVersion\\Explorer"),
     ("powershell", "devcon status *"),
     ("posix", "dbus-send --session --dest=org.freedesktop.Notifications /x x.y"),
+    ("powershell", "Select-String -Pattern 'pass' -Path *.md"),  # the docs searched for a word: a mention
+    ("powershell", "Select-String -Pattern password -Path src\\Login.cs"),
+    ("posix", "find . -name '*.py' -exec grep -l TODO {} +"),
+    ("powershell", "Get-ChildItem -Recurse -Include *.cs"),
     ("posix", "python my_mod.py:12"),
     ("posix", "pytest tests/test_x.py::test_a"),
 ]
