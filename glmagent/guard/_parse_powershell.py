@@ -1294,8 +1294,9 @@ def _file_operand(argv: list[Arg], names: frozenset[str]) -> Arg | None:
 
 _BRACED_WORD_REST = lazy_re(r"\$\{[^{}`'\"]+\}[^\s;|&)},<>'\"`(){}]*(?=[\s;|&)},<>]|$)")
 """A braced variable and the rest of the bare word it stands in (`${env:OUT}\\bin`)."""
-_GLUED_PREFIX = lazy_re(r"[\w./\\:=+-]+")
-"""The plain start of a bare word a braced variable is glued to (`/p:Out=`, `x`)."""
+_GLUED_PREFIX = lazy_re(r"[\w./\\:=+][\w./\\:=+-]*")
+"""The plain start of a bare word a braced variable is glued to (`/p:Out=`, `x`); never a `-Param:` whose
+value it is, which quoting would turn into a string."""
 _BRACKET_GLOB = lazy_re(r"\[[\w!^-]+\][\w.*?\[\]-]*[*?][\w.*?\[\]-]*(?=[\s;|&)},<>]|$)")
 """A wildcard word starting with a character class (`[0-9]*`, `[a-c]?.txt`): never a type name."""
 _VARIABLE_PATH = lazy_re(r"(?:\$[\w:]+|\$\{[^{}`'\"]+\})[\\/][^\s;|&)},<>'\"`$(){}]*(?=[\s;|&)},<>]|$)")
