@@ -288,8 +288,9 @@ class Evaluation(RunsOtherCode, WordChecks):
         self.work = 0
         """Syntax nodes and command words seen so far (see `MAX_WORK`)."""
         self.matched = 0
-        self.glob_words = 0
         """Characters of words matched against the argument-wide rules so far (see `MAX_MATCHED`)."""
+        self.glob_words = 0
+        """Glob words compared with the path rules' globs so far (see `MAX_GLOB_WORDS`)."""
         self.seen: list[list[Arg]] = []
         """Every simple command so far, in the order the line runs them (what a later write may destroy)."""
         self._files: ReplaceableFiles | None = None

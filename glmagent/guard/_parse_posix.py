@@ -285,8 +285,7 @@ class PosixWalker:
         if _CONSTANT_VALUE.fullmatch(val.text) is None:
             return False
         if self.changeable is False:
-            text = self.ascii if self.ascii is not None else self.src.decode("utf-8", "replace")
-            self.changeable = _changeable_names(text)
+            self.changeable = _changeable_names(self._source_text())
         if not self.changeable:
             return False
         counts, changed = self.changeable

@@ -1585,17 +1585,10 @@ def _ps7_operator(source: str, i: int, out: list[str]) -> tuple[str, int] | None
         return None
     if nxt in (".", "[") and _ends_operand(out):
         return "", 1  # drop the `?` of `?.` / `?[`
-    if before_space and source[i + 1 :].lstrip(" \t")[:1] in ("", "|", ";", ")", "}", "\n"):
-        k = len(out) - 1
-        while k >= 0 and out[k] in " \t":
-            k -= 1
-        if k >= 0 and out[k] not in _STATEMENT_START:
+    if before_space and not _at_statement_start(out):
+        if source[i + 1 :].lstrip(" \t")[:1] in ("", "|", ";", ")", "}", "\n"):
             return "'?'", 1  # `Invoke-Build ? | …`: a word of its own (the task list), never a `? :`
-    if before_space and nxt in (" ", "\t"):
-        k = len(out) - 1
-        while k >= 0 and out[k] in " \t":
-            k -= 1
-        if k >= 0 and out[k] not in _STATEMENT_START:
+        if nxt in (" ", "\t"):
             return "+", 1  # the `?` of `$c ? a : b`, not Where-Object after `|`
     return None
 
@@ -1608,11 +1601,25 @@ _DIGIT_PARAMETER = lazy_re(r"--?[A-Za-z_][\w-]*\d[\w-]*")
 redirection."""
 
 
-def _at_statement_start(out: list[str]) -> bool:
+def _last_written(out: list[str]) -> str:
+    """The last piece written to `out` that is not a blank ("" when there is none)."""
     k = len(out) - 1
     while k >= 0 and out[k] in " \t":
         k -= 1
-    return k < 0 or out[k] in _STATEMENT_START
+    return out[k] if k >= 0 else ""
+
+
+def _at_statement_start(out: list[str]) -> bool:
+    last = _last_written(out)
+    return not last or last in _STATEMENT_START
+
+
+def _word_start(out: list[str]) -> int:
+    """Where in `out` the bare word being written starts."""
+    k = len(out)
+    while k > 0 and not out[k - 1].isspace() and out[k - 1] not in _OPENERS:
+        k -= 1
+    return k
 
 
 def repair(source: str) -> str | None:
@@ -1653,14 +1660,10 @@ def repair(source: str) -> str | None:
             word = source[i:j]
             # `--`, `--opt=val`, `-Run1`, and a lone `-` (`Set-Location -`: the previous location).
             native = word in ("--", "-") or "=" in word or _DIGIT_PARAMETER.fullmatch(word) is not None
-            if native and _UNQUOTABLE.isdisjoint(word):
-                k = len(out) - 1
-                while k >= 0 and out[k] in " \t":
-                    k -= 1
-                if k >= 0 and out[k] not in _STATEMENT_START:
-                    out.append(f"'{word}'")  # an argument of a command, never an operator
-                    i = j
-                    continue
+            if native and _UNQUOTABLE.isdisjoint(word) and not _at_statement_start(out):
+                out.append(f"'{word}'")  # an argument of a command, never an operator
+                i = j
+                continue
         if ch == "$" and out and out[-1] in " \t" and (m := _VARIABLE_PATH.match(source, i)) is not None:
             # `$HOME\projects`: a variable glued to a path is one word; PowerShell expands it as in "...".
             out.append(f'"{m.group(0)}"')
@@ -1668,9 +1671,7 @@ def repair(source: str) -> str | None:
             continue
         if ch == "$" and source[i + 1 : i + 2] == "{" and out and not out[-1].isspace():
             # `/p:Out=${env:WORKSPACE}\x`: a braced variable inside a bare word expands as in "..."
-            k = len(out)
-            while k > 0 and not out[k - 1].isspace() and out[k - 1] not in _OPENERS:
-                k -= 1
+            k = _word_start(out)
             prefix = "".join(out[k:])
             m = _BRACED_WORD_REST.match(source, i)
             if (
@@ -1683,23 +1684,24 @@ def repair(source: str) -> str | None:
                 out.append('"' + prefix + m.group(0) + '"')
                 i = m.end()
                 continue
-        if ch == "[" and out and out[-1] in " \t," and (m := _BRACKET_GLOB.match(source, i)) is not None:
-            k = len(out) - 1
-            while k >= 0 and out[k] in " \t":
-                k -= 1
-            if k >= 0 and out[k] not in _STATEMENT_START and out[k] not in "=+-*/%":
-                # `Get-ChildItem [0-9]*`: in a command's arguments a bracket starts a wildcard word, not a
-                # type (the grammar reads `[0-9]` as one and fails on what follows)
-                out.append(f"'{m.group(0)}'")
-                i = m.end()
-                continue
+        if (
+            ch == "["
+            and out
+            and out[-1] in " \t,"
+            and (m := _BRACKET_GLOB.match(source, i)) is not None
+            and not _at_statement_start(out)
+            and _last_written(out) not in "=+-*/%"
+        ):
+            # `Get-ChildItem [0-9]*`: in a command's arguments a bracket starts a wildcard word, not a type
+            # (the grammar reads `[0-9]` as one and fails on what follows)
+            out.append(f"'{m.group(0)}'")
+            i = m.end()
+            continue
         if ch == "." and source.startswith(("./", "../"), i) and _at_statement_start(out):
             out.append("& ")  # `./build.ps1 -Test`: the grammar reads a leading `.` as dot-sourcing
         if ch in "'\"" and out and not out[-1].isspace() and out[-1] not in _OPENERS:
             # `--grep='a b'`: a bare word glued to a string is one argument; quote it as a whole.
-            k = len(out)
-            while k > 0 and not out[k - 1].isspace() and out[k - 1] not in _OPENERS:
-                k -= 1
+            k = _word_start(out)
             prefix = "".join(out[k:])
             if len(prefix) > n:
                 return None  # respelling a respelled word again doubles its quotes each time: give up
