@@ -1,7 +1,8 @@
 """Reading how the machine is set up for an attacker's next step, and the toolkits that do it.
 
-- A home folder listed as a whole, recursively (`ls -laR ~`, `tree /root`, `find ~ -type f`): every key and
-  token file named in it. A listing of the home's top level (`ls -la ~`) or a project folder stays fine.
+- A home folder listed as a whole, recursively (`ls -laR ~`, `tree /root`, `find ~ -type f`, and the same
+  with the home written as its variable: `ls -laR "$HOME"`, `gci $HOME -Recurse`): every key and token file
+  named in it. A listing of the home's top level (`ls -la ~`) or a project folder stays fine.
 - The machine's scheduled jobs, NFS exports and inetd services (where a root-run writable script or a share
   without root squashing is looked for), its password and login rules (`/etc/pam.d`, `login.defs`,
   `pwpolicy`), a cluster's control-plane kubeconfigs, macOS browser profiles.
@@ -25,6 +26,12 @@ BLOCKED = [
     ("posix", "find ~ -type f", "env.credential-dump"),
     ("posix", "tree /root", "env.credential-dump"),
     ("powershell", "Get-ChildItem ~ -Recurse -Force", "env.credential-dump"),
+    ("posix", "ls -laR $HOME", "env.credential-dump"),
+    ("posix", 'ls -laR "${HOME}/"', "env.credential-dump"),
+    ("posix", 'tree "$HOME"', "env.credential-dump"),
+    ("powershell", "Get-ChildItem $HOME -Recurse", "env.credential-dump"),
+    ("powershell", "Get-ChildItem -Path $home -Recurse -Force", "env.credential-dump"),
+    ("powershell", "Get-ChildItem -Path $HOME\\ -Depth 5", "env.credential-dump"),
     ("posix", "cat /etc/crontab", "env.machine-discovery"),
     ("posix", "ls -la /etc/cron.d/*", "env.machine-discovery"),
     ("posix", "cat /etc/exports", "env.machine-discovery"),
@@ -118,6 +125,10 @@ ALLOWED = [
     ("posix", "find ~ -name '*.py'"),  # a name filter: not every file of the home
     ("powershell", "Get-ChildItem -Recurse"),
     ("powershell", "Get-ChildItem ~ -Recurse -Filter *.csproj"),
+    ("posix", 'ls -R "$HOME/src/app"'),  # a folder under the home, not the home
+    ("posix", "tree $HOME_PROJECT"),  # another variable
+    ("powershell", "Get-ChildItem $HOME -Recurse -Filter *.csproj"),
+    ("powershell", "Get-ChildItem $HOME"),
     ("posix", "cat config/crontab"),  # the project's own file of the name
     ("posix", "cat deploy/exports"),
     ("posix", "run-parts --test /etc/cron.daily"),  # names the jobs, runs none

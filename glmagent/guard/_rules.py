@@ -151,6 +151,20 @@ def path_regex(paths: list[str], except_paths: list[str]) -> re.Pattern[str]:
 # -- commands --
 _OFF_VALUES = frozenset({"$false", "0", "$null"})
 _NONZERO = lazy_re(r"[1-9][0-9]*")
+_HOME_SPELLED = lazy_re(
+    r"""(["']?)(?:\$\{?HOME\}?|\$\{?env:(?:USERPROFILE|HOME)\}?|%USERPROFILE%)(?![\w:])(.*)\1""",
+    re.IGNORECASE,
+)
+
+
+def home_spelled(operand: Arg) -> str | None:
+    """A word naming the home folder by its variable (`$HOME`, `"${HOME}/"`, `$env:USERPROFILE\\x`,
+    `%USERPROFILE%`) in the `~` spelling operand patterns are written in (`~`, `~/`, `~\\x`); None for any
+    other word. The variable is only known at run time, but in every shell it is the user's home."""
+    if DYN not in operand.text:
+        return None
+    found = _HOME_SPELLED.fullmatch(operand.raw)
+    return None if found is None else "~" + found.group(2)
 
 
 def _surely_given(value: str | None) -> bool:
@@ -560,12 +574,15 @@ class CompiledCommand:
                     return _NO
                 state = UNKNOWN  # `xargs pkill -u dev`: names may come, or may not
             if self.operands_any is not None:
+                match = self.operands_any.match
+                hit_operand = None
                 screen = self.operands_any_screen
-                if screen is not None and screen.search(view.texts()) is None:
-                    return _NO  # no word, so no operand, holds a literal every match needs
-                hit_operand = next(
-                    (a.text for a in operands if DYN not in a.text and self.operands_any.match(a.text)), None
-                )
+                # Without the screen's literal in any word, no literal operand can match.
+                if screen is None or screen.search(view.texts()) is not None:
+                    literal = (a.text for a in operands if DYN not in a.text)
+                    hit_operand = next((t for t in literal if match(t)), None)
+                if hit_operand is None:
+                    hit_operand = next((h for h in map(home_spelled, operands) if h and match(h)), None)
                 if hit_operand is None:
                     return _NO
                 detail.append(hit_operand)
