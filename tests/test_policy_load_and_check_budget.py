@@ -4,10 +4,13 @@ How fast is measured in bench/policy_bench.py; these tests only prove the behavi
 
 from __future__ import annotations
 
+import subprocess
+from pathlib import Path
+
 import pytest
 
 from glmagent.guard import Policy, _parse_posix, _parse_powershell, _syntax
-from glmagent.guard._engine import CMD_MAX_LINE, MAX_WORK
+from glmagent.guard._engine import CMD_MAX_LINE, DISK_LOOKUP_WORK, MAX_WORK
 
 
 @pytest.fixture
@@ -50,6 +53,24 @@ def test_the_budget_counts_nested_scripts_too() -> None:
     assert check(inner[: len(inner) // 3]).allowed
     assert_too_large(f"sh -c '{inner}'", says="syntax nodes and words")
     assert_too_large(f"bash <<'EOF'\n{inner}\nEOF", says="syntax nodes and words")
+
+
+@pytest.mark.usefixtures("untimed_parsing")
+def test_writes_judged_against_the_disk_cost_more_of_the_budget(tmp_path: Path) -> None:
+    """Each new file written in a known working directory is looked up on the disk, which costs several
+    syntax nodes' walk: a line of hundreds of them runs out of budget where the same line judged without a
+    working directory (no lookups) does not."""
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    per_write = 10  # syntax nodes and words of `make > outN.txt;`
+    many = MAX_WORK // (per_write + DISK_LOOKUP_WORK) + 20
+    line = "".join(f"make > out{i}.txt; " for i in range(many))
+    policy = Policy.default()
+    in_project = policy.check(line, "posix", cwd=str(tmp_path))
+    assert in_project.rule_id == "size.exceeded", in_project
+    assert "syntax nodes and words" in in_project.reason
+    assert policy.check(line, "posix").rule_id == "destructive.truncating-redirect"  # no lookups, no budget
+    few = "".join(f"make > out{i}.txt; " for i in range(100))
+    assert policy.check(few, "posix", cwd=str(tmp_path)).allowed
 
 
 def test_a_parse_over_its_time_budget_is_blocked_and_the_parser_recovers(

@@ -37,6 +37,10 @@ WORDS_MEMO_TEXT = 4096
 """Longest command line whose word screens are remembered (`PolicyTables.word_screens`)."""
 PAYLOAD_MEMO_TEXT = 4096
 """Longest payload whose pattern hits are remembered (`PolicyTables.payload_results`)."""
+DISK_LOOKUP_WORK = 8
+"""`MAX_WORK` units a write target looked up on the disk costs (see `_replaceable`): judging `> out.txt` in a
+known working directory takes as long as walking about eight more syntax nodes (80 us against 10), so a line
+of hundreds of such writes reaches the budget before it takes longer than a check may."""
 
 REGENERABLE = frozenset({"destructive.truncating-redirect", "destructive.truncating-write"})
 """Rules against replacing a whole file, which spare a file that holds nothing to lose (new, empty, or output
@@ -790,6 +794,7 @@ class Evaluation(RunsOtherCode, WordChecks):
         named, wild = self._named(upto)
         if key in named and not self._rewritten_by_loop(key):
             return False
+        self._spend(DISK_LOOKUP_WORK)
         relative = self.scope(frame).replaceable_place(target)
         if relative is None:
             return False
