@@ -11,6 +11,9 @@
   C# tools (`PowerSharpPack`, `Invoke-SharpLoader`), files readable by this user hunted from the root.
 - A file named like an option (`> "--checkpoint=1"`, `touch -- -rf`): a later `tar cf a.tar *` reads it as
   its option (wildcard injection).
+- Security software looked for by name in the process, service or application list (`pgrep -l falcon`,
+  `tasklist | findstr MsMpEng`, `Get-Service WinDefend`), and filter drivers or kernel extensions listed
+  (`fltmc`, `kextstat`). The same word searched in the project's files stays a search.
 - A firewall rule naming a source address (`iptables -A … -s 127.0.0.1`: `-s` is no `-S` listing), and Helm
   acting on a cluster with a global option before its subcommand (`helm --host H install`).
 """
@@ -110,6 +113,17 @@ BLOCKED = [
     ("powershell", "gci -Path C:\\ -Include *unattend*,*sysprep* -File -Recurse", "env.credential-dump"),
     ("powershell", ".\\chisel_windows_386.exe server -p 9001 --socks5", "network"),
     ("posix", "atftpd --daemon --port 69 /tftp", "network"),
+    ("posix", "pgrep -l falcon", "env.machine-discovery"),
+    ("posix", "systemctl status falcon-sensor", "env.machine-discovery"),
+    ("posix", "kextstat", "env.machine-discovery"),
+    ("posix", "kmutil showloaded", "env.machine-discovery"),
+    ("powershell", "Get-Service -Name WinDefend,Sense", "env.machine-discovery"),
+    ("powershell", "sc.exe query sense", "env.machine-discovery"),
+    ("powershell", "tasklist /v | findstr /i MsMpEng", "env.machine-discovery"),
+    ("powershell", "Get-Process | Where-Object ProcessName -match 'CSFalcon|SentinelAgent'", "env"),
+    ("powershell", "Get-ChildItem 'C:\\Program Files' | Select-String -Pattern Sophos", "env"),
+    ("powershell", "fltmc instances", "env.machine-discovery"),
+    ("powershell", "driverquery /v", "env.machine-discovery"),
     # files named like options: a later `tar cf a.tar *` reads them as its options (wildcard injection)
     ("posix", 'echo "" >> "--checkpoint=1"', "unverifiable.option-named-file"),
     ("posix", "echo '' >> '--checkpoint-action=exec=sh root.sh'", "unverifiable.option-named-file"),
@@ -149,6 +163,14 @@ ALLOWED = [
     ("powershell", "Get-CimInstance Win32_OperatingSystem"),
     ("powershell", "reg query HKCU\\Software\\Microsoft\\Windows\\CurrentVersion\\Explorer"),
     ("powershell", "devcon status *"),
+    ("posix", "grep -rn sentinel src"),
+    ("posix", "rg -i defender docs"),
+    ("posix", "pgrep -f uvicorn"),
+    ("posix", "systemctl status nginx"),
+    ("powershell", "Get-Service docker"),
+    ("powershell", "tasklist | findstr node"),
+    ("powershell", "Select-String -Path src\\*.cs -Pattern Sentinel"),
+    ("powershell", "fltmc /?"),
     ("posix", "dbus-send --session --dest=org.freedesktop.Notifications /x x.y"),
     ("powershell", "Select-String -Pattern 'pass' -Path *.md"),  # the docs searched for a word: a mention
     ("powershell", "Select-String -Pattern password -Path src\\Login.cs"),
