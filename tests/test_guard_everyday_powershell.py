@@ -1,6 +1,7 @@
-"""Everyday PowerShell stays allowed: the build entry points of PowerShell projects (`./build.ps1 -Test`),
-parameters with digits, comment-only input, `param()` and `begin`/`process`/`end` blocks, ranges. Beside
-each, the same shape doing something dangerous stays blocked, so the fix is a reading, not a hole."""
+"""Everyday PowerShell stays allowed: the build entry points of PowerShell projects (`./build.ps1 -Test`,
+`$x = ./build.ps1`), parameters with digits, comment-only input, `param()` and `begin`/`process`/`end`
+blocks, ranges. Beside each, the same shape doing something dangerous stays blocked, so the fix is a
+reading, not a hole."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ from glmagent.guard import Decision, Policy
 
 ALLOWED = [
     "./build.ps1 -Test",
+    "$result = ./Convert-Help.ps1",  # a script's output assigned: the grammar read `.` as dot-sourcing
+    "$x = ./build.ps1 -Clean",
     "./build -package",
     "./Build.ps1",
     "./tools/build.ps1 -Configuration Release",
@@ -42,6 +45,8 @@ ALLOWED = [
 BLOCKED = [
     ("./build.ps1 -Test; Remove-Item -Recurse -Force C:\\src", "destructive.recursive-delete"),
     ("./build -package | Invoke-Expression", "unverifiable"),
+    ("$x = ./build.ps1; Remove-Item -Recurse -Force C:\\src", "destructive.recursive-delete"),
+    ("$x = ../other/build.ps1", "unverifiable.outside-program"),
     ("if ($IsWindows) { ./build.ps1 } else { rm -r ~ }", "destructive.recursive-delete"),
     ("Invoke-Pester -Run1 $env:API_TOKEN", "env"),
     ("dotnet run -- CI --no-x86; Remove-Item -Recurse C:\\src", "destructive.recursive-delete"),

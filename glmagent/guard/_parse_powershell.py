@@ -1628,10 +1628,11 @@ def repair(source: str) -> str | None:
     The grammar fails on `Select-Object Name, Length` (a bare word before a comma), on code after
     `param(...)` on the same line, on `default` after a switch clause on the same line, on native-style
     words such as `--`, `--opt=val`, `-run=X` and `-Run1`, on a lone `-` (`Set-Location -`), on `10KB`, on
-    `./build.ps1` starting a statement (a leading `.` reads as dot-sourcing) and on a script of comments
-    only. Spacing the comma as `Name ,Length`, breaking the line, quoting the dash word (`'--'`: the same
-    text, still read as an option by the rules of native programs), lower-casing the suffix, calling the
-    script with `&` and dropping the comments mean the same to PowerShell and nothing to the policy.
+    `./build.ps1` starting a statement or assigned (`$x = ./build.ps1`: a leading `.` reads as
+    dot-sourcing) and on a script of comments only. Spacing the comma as `Name ,Length`, breaking the
+    line, quoting the dash word (`'--'`: the same text, still read as an option by the rules of native
+    programs), lower-casing the suffix, calling the script with `&` and dropping the comments mean the same
+    to PowerShell and nothing to the policy.
     A word that expands anything is never quoted: it keeps the parse error, and the parse error blocks.
     """
     if _COMMENTS.sub("", source).isspace() or not _COMMENTS.sub("", source):
@@ -1697,8 +1698,13 @@ def repair(source: str) -> str | None:
             out.append(f"'{m.group(0)}'")
             i = m.end()
             continue
-        if ch == "." and source.startswith(("./", "../"), i) and _at_statement_start(out):
-            out.append("& ")  # `./build.ps1 -Test`: the grammar reads a leading `.` as dot-sourcing
+        if (
+            ch == "."
+            and source.startswith(("./", "../"), i)
+            and (_at_statement_start(out) or (out[-1] in " \t" and _last_written(out) == "="))
+        ):
+            # `./build.ps1 -Test`, `$x = ./build.ps1`: the grammar reads a leading `.` as dot-sourcing
+            out.append("& ")
         if ch in "'\"" and out and not out[-1].isspace() and out[-1] not in _OPENERS:
             # `--grep='a b'`: a bare word glued to a string is one argument; quote it as a whole.
             k = _word_start(out)
