@@ -135,6 +135,8 @@ def test_each_kind_of_locator_is_recognised() -> None:
         ("/Administrator:P@ssw0rd1@127.0.0.1", "user-host"),
         ("corp/svc:Winter2024!@dc01", "user-host"),
         ("domain/user:passw0rd@target_dc_ip", "user-host"),
+        ("Administrator:password@targetMachine", "user-host"),  # no domain: a password at a one-label host
+        ("admin:Summer2024!@dc01", "user-host"),
     ]
     every_case(cases, recognised)
 
@@ -164,6 +166,10 @@ def test_words_that_only_look_like_locators_are_not() -> None:
         "src/app.py:12@main",
         "corp/user:@dc01",
         "pkg:npm/lodash@4.17.21",
+        "npm:react@latest",  # a release, not a machine
+        "app.py:12@main",
+        "--opt:value@host",  # an option's word
+        "react:17@18.2.0",
     ]
     every_case(words, not_a_locator)
 

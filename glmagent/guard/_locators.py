@@ -96,6 +96,14 @@ _HOST_NAME = lazy_re(rf"{_HOST}(?:[:/]\S*+)?", re.IGNORECASE)
 _DOMAIN_LOGIN = lazy_re(r"[\w.-]+/[^/:@\s]+:(?!\d+$)[^@\s]+")
 """`corp/alice:Passw0rd`: a domain, an account and its password (not `src/a.py:12`, a file and a line)."""
 _BARE_HOST = lazy_re(r"[A-Za-z0-9][\w.-]*+")
+_PLAIN_LOGIN = lazy_re(r"[\w$][\w.$-]*+:[^/@\s]++")
+"""`Administrator:Passw0rd`: an account and its password with no domain (no `/`, no leading `-`)."""
+_NAMED_HOST = lazy_re(r"[A-Za-z][\w-]*+")
+_RELEASE_TAGS = frozenset(
+    {"latest", "next", "beta", "alpha", "canary", "stable", "main", "master", "dev", "rc", "nightly", "lts",
+     "head", "edge", "preview", "experimental", "insiders", "release"}
+)  # fmt: skip
+"""Words after `@` that name a release of a package, not a machine (`app.py:12@main`, `npm:pkg@latest`)."""
 _MACHINE_VARIABLE = lazy_re(
     r"\$(?:env:)?\{?(?:(?:[A-Za-z0-9]++_)++(?:HOST|HOSTNAME|K?DC)"
     r"|(?:[A-Za-z0-9]++_)*+(?:IP|IPS|IPV4|IPV6|IPADDR|FQDN|URL|URLS|URI|ENDPOINT|SERVER|SERVERS|RHOST"
@@ -123,9 +131,16 @@ def _names_login(word: str) -> bool:
         return False
     # `domain/user:password@TARGET` names a domain account and its password: the host is another machine
     # whatever it is called (`dc01`, `target_dc_ip`), while a package or image reference puts its `:` first
-    # (`pkg:npm/x@1.0`) or after the `@` (`img:tag@sha256:…`).
-    return _HOST_NAME.fullmatch(host) is not None or (
-        _DOMAIN_LOGIN.fullmatch(user) is not None and _BARE_HOST.fullmatch(host) is not None
+    # (`pkg:npm/x@1.0`) or after the `@` (`img:tag@sha256:…`), and a release names no machine (`@latest`).
+    if _HOST_NAME.fullmatch(host) is not None:
+        return True
+    if _DOMAIN_LOGIN.fullmatch(user) is not None:
+        return _BARE_HOST.fullmatch(host) is not None
+    # `Administrator:Passw0rd@targetMachine`: a password for an account at a machine named by one label.
+    return (
+        _PLAIN_LOGIN.fullmatch(user) is not None
+        and _NAMED_HOST.fullmatch(host) is not None
+        and host.lower() not in _RELEASE_TAGS
     )
 
 
