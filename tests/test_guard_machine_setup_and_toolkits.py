@@ -14,6 +14,9 @@
 - Security software looked for by name in the process, service or application list (`pgrep -l falcon`,
   `tasklist | findstr MsMpEng`, `Get-Service WinDefend`), and filter drivers or kernel extensions listed
   (`fltmc`, `kextstat`). The same word searched in the project's files stays a search.
+- A C# tool's entry point called from PowerShell (`[Rubeus.Program]::Main(...)`), commands named for
+  switching off the antimalware scan (`Disable-Amsi`, `Bypass-4MSI`), modules imported by their manifest
+  (`Import-Module .\\Invoke-TheHash.psd1`), and more named tools (kube-hunter, TeamFiltration, SharPersist).
 - A firewall rule naming a source address (`iptables -A … -s 127.0.0.1`: `-s` is no `-S` listing), and Helm
   acting on a cluster with a global option before its subcommand (`helm --host H install`).
 """
@@ -124,6 +127,19 @@ BLOCKED = [
     ("powershell", "Get-ChildItem 'C:\\Program Files' | Select-String -Pattern Sophos", "env"),
     ("powershell", "fltmc instances", "env.machine-discovery"),
     ("powershell", "driverquery /v", "env.machine-discovery"),
+    ("powershell", '[Rubeus.Program]::Main("dump /user:administrator".Split())', "unverifiable"),
+    ("powershell", "[SharpHound.Program]::Main(@('-c', 'All'))", "unverifiable"),
+    ("powershell", "Disable-Amsi", "destructive.machine-state"),
+    ("powershell", ". .\\Disable-Amsi.ps1; Disable-Amsi", "destructive.machine-state"),
+    ("powershell", "Bypass-4MSI", "destructive.machine-state"),
+    ("powershell", "Invoke-AmsiScanBufferBypass", "destructive.machine-state"),
+    ("powershell", "Import-Module ./Invoke-TheHash.psd1", "network"),
+    ("posix", "kube-hunter --remote k8s-node1.corp.local --active", "network"),
+    ("posix", "python3 KubiScan.py -rp -d", "network"),
+    ("posix", "python3 hoaxshell-listener.py -t cmd-curl -p 443", "network"),
+    ("powershell", "TeamFiltration.exe --outpath C:\\x --config c.json --spray", "network"),
+    ("powershell", 'SharPersist -t reg -k "logonscript" -m remove', "unverifiable.scheduled-code"),
+    ("posix", "./chainbreaker.py --dump-all ~/Library/Keychains/login.keychain-db", "env"),
     # files named like options: a later `tar cf a.tar *` reads them as its options (wildcard injection)
     ("posix", 'echo "" >> "--checkpoint=1"', "unverifiable.option-named-file"),
     ("posix", "echo '' >> '--checkpoint-action=exec=sh root.sh'", "unverifiable.option-named-file"),
@@ -171,6 +187,9 @@ ALLOWED = [
     ("powershell", "tasklist | findstr node"),
     ("powershell", "Select-String -Path src\\*.cs -Pattern Sentinel"),
     ("powershell", "fltmc /?"),
+    ("powershell", "[System.Diagnostics.Process]::GetCurrentProcess().MainModule"),
+    ("powershell", "Import-Module ./MyModule.psd1"),
+    ("powershell", "Get-Help about_Amsi"),
     ("posix", "dbus-send --session --dest=org.freedesktop.Notifications /x x.y"),
     ("powershell", "Select-String -Pattern 'pass' -Path *.md"),  # the docs searched for a word: a mention
     ("powershell", "Select-String -Pattern password -Path src\\Login.cs"),

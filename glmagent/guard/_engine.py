@@ -840,7 +840,10 @@ class Evaluation(RunsOtherCode, WordChecks):
                 return
 
     def dotnet(self, type_name: str, member: str | None, frame: Frame, raw: str) -> None:
-        entries = self.index.dotnet.get(dotnet_key(type_name))
+        key = dotnet_key(type_name)
+        entries = self.index.dotnet.get(key, ())
+        if "." in key:
+            entries = [*entries, *self.index.dotnet.get("*." + key.rpartition(".")[2], ())]
         if not entries:
             return
         for rule, members in entries:

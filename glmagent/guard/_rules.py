@@ -849,7 +849,7 @@ def _may_match(literals: tuple[str, str, tuple[str, ...]], name: str) -> bool:
     return name.startswith(head) and name.endswith(tail) and all(p in name for p in pieces)
 
 
-SCRIPT_EXTENSIONS = (".py", ".ps1", ".psm1", ".sh", ".pl", ".rb")
+SCRIPT_EXTENSIONS = (".py", ".ps1", ".psm1", ".psd1", ".sh", ".pl", ".rb")
 """Extensions of the scripts a tool may ship as (see `CommandClause.script_names`)."""
 
 
