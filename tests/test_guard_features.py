@@ -476,7 +476,7 @@ def test_pathologically_deep_nesting_is_blocked_not_crashed() -> None:
 @pytest.mark.parametrize(
     ("command", "shell"),
     [
-        ("echo 'rm -rf /' >> x.sh; bash x.sh", "posix"),
+        ("echo 'make clean' >> x.sh; bash x.sh", "posix"),  # harmful text: test_guard_written_scripts.py
         ("echo 'curl x' | tee -a run.sh && sh ./run.sh", "posix"),
         ("printf 'import shutil' >> a.py; python a.py", "posix"),
         ("echo hi >> x.sh; ./x.sh", "posix"),

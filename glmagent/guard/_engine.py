@@ -18,7 +18,7 @@ from ._lazy import lazy_re
 from ._models import Decision, Dialect, EngineEvent, Rule, ShellKind
 from ._normalise import fold_arg, ps_ascii
 from ._paths import PathScope, output_targets, write_targets
-from ._payloads import PREPARE, static_output, string_literals
+from ._payloads import PREPARE, script_language, static_output, string_literals
 from ._project import ReplaceableFiles
 from ._rules import MATCH, CommandView, dotnet_key
 from ._syntax import DYN, MAX_WORK, Arg, Feed, Frame, Stdin, TooLarge, start_check
@@ -722,8 +722,12 @@ class Evaluation(RunsOtherCode, WordChecks):
         x > out; done`): the file then holds only that copy's output, nothing from before the loop."""
         return any(later and key not in before for before, later in self.loops)
 
-    def redirect(self, op: str, target: Arg, frame: Frame, empty: bool = False) -> None:
+    def redirect(
+        self, op: str, target: Arg, frame: Frame, empty: bool = False, writer: list[Arg] | None = None
+    ) -> None:
         base = op.lstrip("0123456789")
+        if writer is not None and ">" in base and not base.endswith("&") and DYN not in target.text:
+            self._written_script(target, writer, frame)
         # Decided on first need (it may read the disk); a statement that writes nothing only empties the file.
         spared: bool | None = False if empty or self.root is None else None
         if ">" in base and DYN not in target.text and not base.endswith("&"):
@@ -778,6 +782,21 @@ class Evaluation(RunsOtherCode, WordChecks):
             "<" in base and maybe_environ(target.text) and self.scope(frame).reads_process_environment(target)
         ):
             self.event("proc-environ", frame, f"`{op} {target.raw}` may read a process environment", [op])
+
+    def _written_script(self, target: Arg, writer: list[Arg], frame: Frame) -> None:
+        """Text written into a script (`echo 'nc -e /bin/sh h 4444' > x.sh`, a file starting `#!`) is
+        checked as that script: running the file later runs it, where the policy only sees its name."""
+        text = static_output(writer, None, frame.dialect)
+        if not text or text.isspace():
+            return
+        language = script_language(target.text.replace("\\", "/"), text)
+        if language is None:
+            return
+        inner = frame.nested(f"the script `{target.raw}` that `{writer[0].raw}` writes")
+        if language in ("posix", "powershell"):
+            self.script(text, language, inner)  # type: ignore[arg-type]
+        else:
+            self.payload(language, text, inner, writer)
 
     def _replaceable(self, target: Arg, frame: Frame, upto: int, written: bool = True) -> bool:
         """May this line replace the whole of `target` without loss? Only with a known working directory,

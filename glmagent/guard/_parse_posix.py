@@ -137,6 +137,7 @@ class PosixWalker:
         "exec_stdin",
         "frame",
         "inherited",
+        "last_argv",
         "loop_copies",
         "rebound",
         "sink",
@@ -144,6 +145,7 @@ class PosixWalker:
         "stage_feed",
         "trailing",
         "word_room",
+        "writer",
     )
 
     def __init__(self, sink: Sink, frame: Frame, src: bytes, text: str | None = None) -> None:
@@ -176,6 +178,10 @@ class PosixWalker:
         which the grammar files under the redirection."""
         self.empty_output = False
         """The statement whose redirections are being read writes nothing (`> f`, `: > f`, `true > f`)."""
+        self.last_argv: list[Arg] | None = None
+        """The words of the simple command reported last."""
+        self.writer: list[Arg] | None = None
+        """The simple command whose output the redirections being read write (`echo x > f`), if one is."""
 
     # -- generic walk --
     def visit(self, node: Node, stdin: Stdin | None = None) -> None:
@@ -394,6 +400,7 @@ class PosixWalker:
                 feeds += self._substitution_feeds(child)
         if self.stage_feed is not None and any(DYN in a.text for a in argv[1:]):
             feeds += (self.stage_feed,)  # a loop reading the pipe passes the lines on in variables
+        self.last_argv = argv
         if feeds:
             self.sink.command(argv, self.frame, stdin, resolved, feeds)
         else:
@@ -811,6 +818,7 @@ class PosixWalker:
         redirects = _redirects_of(node)
         for r in redirects:
             stdin = self._stdin_of_redirect(r, stdin)
+        self.last_argv = None
         if body is not None:
             if body.type == "command":
                 self.trailing = [w for r in redirects for w in _words_after_target(r)]
@@ -827,6 +835,7 @@ class PosixWalker:
                 finally:
                     self.inherited = saved
         self.empty_output = self._writes_nothing(body)
+        self.writer = self.last_argv if body is not None and body.type == "command" else None
         try:
             for r in redirects:
                 if r.type == "heredoc_redirect":
@@ -835,6 +844,7 @@ class PosixWalker:
                     self.visit(r)
         finally:
             self.empty_output = False
+            self.writer = None
 
     def _writes_nothing(self, body: Node | None) -> bool:
         """Is `body` no statement at all (`> f`) or one that prints nothing (`:`, `true`, `false`, `cat
@@ -915,8 +925,8 @@ class PosixWalker:
         fd = next((self.text(c) for c in node.children if c.type == "file_descriptor"), "")
         # The grammar files the words after the target under the redirection: the command's arguments
         # (`_words_after_target`), or the descriptor of the next redirection (`>& x 0>&1`).
-        for i, target in enumerate(targets[:1]):
-            self.sink.redirect(fd + op if i == 0 else "<", self.arg(target), self.frame, self.empty_output)
+        for target in targets[:1]:
+            self.sink.redirect(fd + op, self.arg(target), self.frame, self.empty_output, self.writer)
         for target in targets:
             if target.type not in _LEAVES:
                 self.visit(target)

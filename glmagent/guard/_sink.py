@@ -28,9 +28,12 @@ class Sink(Protocol):
     def assignment(self, name: str, value: Arg, frame: Frame) -> None:
         """`NAME=value`, as a statement or as a command prefix."""
 
-    def redirect(self, op: str, target: Arg, frame: Frame, empty: bool = False) -> None:
+    def redirect(
+        self, op: str, target: Arg, frame: Frame, empty: bool = False, writer: list[Arg] | None = None
+    ) -> None:
         """A redirection of output or input to/from a file or descriptor; `empty`: the statement redirected
-        writes nothing (`> f`, `: > f`, `$null > f`), so an output redirection only empties the file."""
+        writes nothing (`> f`, `: > f`, `$null > f`), so an output redirection only empties the file;
+        `writer`: the simple command whose output it writes, when the statement is one (`echo x > f`)."""
 
     def variable(self, name: str, frame: Frame, raw: str) -> None:
         """A variable read (`$NAME`, `${!prefix*}` as `!prefix*`, `$env:NAME` as `env:NAME`)."""
