@@ -170,6 +170,9 @@ def test_words_that_only_look_like_locators_are_not() -> None:
         "app.py:12@main",
         "--opt:value@host",  # an option's word
         "react:17@18.2.0",
+        "animal-sniffer:check@check-android-compatibility",  # Maven's plugin:goal@execution
+        "exec:java@run",
+        "maven-surefire-plugin:3.0.0:test@unit",
     ]
     every_case(words, not_a_locator)
 

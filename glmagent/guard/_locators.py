@@ -96,8 +96,9 @@ _HOST_NAME = lazy_re(rf"{_HOST}(?:[:/]\S*+)?", re.IGNORECASE)
 _DOMAIN_LOGIN = lazy_re(r"[\w.-]+/[^/:@\s]+:(?!\d+$)[^@\s]+")
 """`corp/alice:Passw0rd`: a domain, an account and its password (not `src/a.py:12`, a file and a line)."""
 _BARE_HOST = lazy_re(r"[A-Za-z0-9][\w.-]*+")
-_PLAIN_LOGIN = lazy_re(r"[\w$][\w.$-]*+:[^/@\s]++")
+_PLAIN_LOGIN = lazy_re(r"[\w$][\w.$-]*+:[^/@\s:]++")
 """`Administrator:Passw0rd`: an account and its password with no domain (no `/`, no leading `-`)."""
+_CASED_OR_DIGIT = lazy_re(r"[A-Z0-9]")
 _NAMED_HOST = lazy_re(r"[A-Za-z][\w-]*+")
 _RELEASE_TAGS = frozenset(
     {"latest", "next", "beta", "alpha", "canary", "stable", "main", "master", "dev", "rc", "nightly", "lts",
@@ -137,10 +138,13 @@ def _names_login(word: str) -> bool:
     if _DOMAIN_LOGIN.fullmatch(user) is not None:
         return _BARE_HOST.fullmatch(host) is not None
     # `Administrator:Passw0rd@targetMachine`: a password for an account at a machine named by one label.
+    # Maven's `plugin:goal@execution` (`exec:java@run`, `animal-sniffer:check@check-android`) has the same
+    # shape, written in lower case without digits, as a login seldom is.
     return (
         _PLAIN_LOGIN.fullmatch(user) is not None
         and _NAMED_HOST.fullmatch(host) is not None
         and host.lower() not in _RELEASE_TAGS
+        and _CASED_OR_DIGIT.search(word) is not None
     )
 
 
