@@ -554,9 +554,11 @@ class Evaluation(RunsOtherCode, WordChecks):
                 wrapped = unwrap(wrapper, args, stdin_words)
         if info.clauses:
             clause_feeds = feeds
-            if stdin is not None and stdin.feed is not None and (info.shell or info.executor):
-                # What a shell or interpreter reads on a pipe may be its program (`… | base64 -d | sh`).
-                clause_feeds = (*feeds, stdin.feed) if dialect != "powershell" else feeds
+            piped = stdin is not None and stdin.feed is not None and dialect != "powershell"
+            if piped and (info.shell or info.executor or not p.text_tools.isdisjoint(names)):
+                # What a shell or interpreter reads on a pipe may be its program (`… | base64 -d | sh`),
+                # and what a search reads is what it searches (`find / | grep -i password`).
+                clause_feeds = (*feeds, stdin.feed)  # type: ignore[union-attr]
             known = self.known_hits
             if wrapped is None and not clause_feeds:
                 if known is not None and known[1] is argv and known[2] is info and known[0] == dialect:
