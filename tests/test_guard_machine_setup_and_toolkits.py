@@ -17,6 +17,8 @@
 - A C# tool's entry point called from PowerShell (`[Rubeus.Program]::Main(...)`), commands named for
   switching off the antimalware scan (`Disable-Amsi`, `Bypass-4MSI`), modules imported by their manifest
   (`Import-Module .\\Invoke-TheHash.psd1`), and more named tools (kube-hunter, TeamFiltration, SharPersist).
+- A set-user-ID shell in the making: a copy of a shell made anywhere (`cp /bin/bash /tmp/rootbash`), or a file
+  installed with the set-user-ID bit (`install -m 4755 …`).
 - A firewall rule naming a source address (`iptables -A … -s 127.0.0.1`: `-s` is no `-S` listing), and Helm
   acting on a cluster with a global option before its subcommand (`helm --host H install`).
 """
@@ -143,6 +145,9 @@ BLOCKED = [
     ("powershell", "TeamFiltration.exe --outpath C:\\x --config c.json --spray", "network"),
     ("powershell", 'SharPersist -t reg -k "logonscript" -m remove', "unverifiable.scheduled-code"),
     ("posix", "./chainbreaker.py --dump-all ~/Library/Keychains/login.keychain-db", "env"),
+    ("posix", "cp /bin/bash /tmp/rootbash", "destructive.machine-state"),
+    ("posix", "rsync -a /bin/sh ./sh", "destructive.machine-state"),
+    ("posix", "install -m 4755 /bin/bash /tmp/x", "destructive.machine-state"),
     # files named like options: a later `tar cf a.tar *` reads them as its options (wildcard injection)
     ("posix", 'echo "" >> "--checkpoint=1"', "unverifiable.option-named-file"),
     ("posix", "echo '' >> '--checkpoint-action=exec=sh root.sh'", "unverifiable.option-named-file"),
@@ -185,6 +190,8 @@ ALLOWED = [
     ("posix", "grep -rn sentinel src"),
     ("posix", "rg -i defender docs"),
     ("posix", "pgrep -f uvicorn"),
+    ("posix", "install -m 0755 build/app dist/app"),
+    ("posix", "cp src/bash.txt out/"),
     ("posix", "ps aux | grep uvicorn"),
     ("posix", "find src -name '*.ts' | grep -v test"),
     ("posix", "git log | grep -i sentinel"),
