@@ -19,6 +19,7 @@
   remote `-Session`.
 - `gh completion -s bash`, `gh help`, `gh --version` print and exit; every other `gh` command is the forge.
 - `git checkout -b "$name"`: the word after `-b` is the new branch's name, not a flag such as `-f`.
+- `git submodule foreach CMD` runs CMD in each submodule (checked like any command): no remote by itself.
 """
 
 from __future__ import annotations
@@ -72,6 +73,8 @@ ALLOWED = [
     ("powershell", "dotnet pack x.csproj /p:PackageOutputPath=${env:GITHUB_WORKSPACE}\\.nupkgs /p:CI=true"),
     ("powershell", "Get-ChildItem [0-9]*, Modules/ModuleBuilder/[0-9]* -Directory"),  # wildcards, not types
     ("powershell", "Invoke-Build ? | Format-List Name, Synopsis"),  # `?` lists the tasks: a word, not `? :`
+    ("posix", "git submodule foreach --recursive git status"),  # runs its command in each submodule
+    ("posix", "git submodule --quiet foreach 'echo $name'"),
 ]
 
 BLOCKED = [
@@ -122,6 +125,8 @@ BLOCKED = [
     ("powershell", "ri -Recurse:${true} out; dotnet pack /p:X=${env:CI}", "destructive.recursive-delete"),
     ("powershell", "Remove-Item [0-9]* -Recurse", "destructive.recursive-delete"),
     ("posix", "for d in src /etc; do rm -r $d/x; done", "destructive.recursive-delete"),
+    ("posix", "git submodule foreach git pull", "network.git-remote"),
+    ("posix", "git submodule foreach 'rm -rf .'", "destructive.recursive-delete"),
 ]
 
 

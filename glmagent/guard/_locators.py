@@ -52,8 +52,13 @@ _PATTERNS = {
     r"(?:[A-Za-z0-9][A-Za-z0-9-]*+:(?!//|\d++(?:\.\d++)++(?![\w/.-]))|[A-Za-z0-9][A-Za-z0-9-]*+\.[A-Za-z0-9.-]*+:(?!//))",
     "host-port": rf"{_AFTER_SEPARATOR}{_HOST}:\d{{1,5}}(?:[/?#]\S*+)?$",
 }
-_WINDOWS_UNC = rf"{_AFTER_SEPARATOR}//(?![.?]/)[A-Za-z0-9_$-][^\\/\s]*+/[^\\/\s]"
-"""PowerShell and Windows programs also take `//server/share`; on POSIX `//etc` is just `/etc`."""
+_WINDOWS_UNC = (
+    rf"(?:(?<=[Ff][Ii][Ll][Ee]:)|{_AFTER_SEPARATOR}(?<![A-Za-z0-9+.-]:))"
+    r"//(?![.?]/)[A-Za-z0-9_$-][^\\/\s]*+/[^\\/\s]"
+)
+"""PowerShell and Windows programs also take `//server/share`; on POSIX `//etc` is just `/etc`. After a
+scheme (`https://host/x`) it is a URL, found as one (a site's own address given to a naming option is
+none), except after `file:`, which names the share itself."""
 
 _OCTET = r"(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)"
 _ADDRESS_IN_WORD = lazy_re(rf"{_AFTER_SEPARATOR}({_OCTET}(?:\.{_OCTET}){{3}})(?![\w.])")
@@ -96,6 +101,8 @@ _HOST_NAME = lazy_re(rf"{_HOST}(?:[:/]\S*+)?", re.IGNORECASE)
 _DOMAIN_LOGIN = lazy_re(r"[\w.-]+/[^/:@\s]+:(?!\d+$)[^@\s]+")
 """`corp/alice:Passw0rd`: a domain, an account and its password (not `src/a.py:12`, a file and a line)."""
 _BARE_HOST = lazy_re(r"[A-Za-z0-9][\w.-]*+")
+_MSBUILD_PROPERTY = lazy_re(r"[-/](?:p|property):(\w+)=[^;,]*+$", re.IGNORECASE)
+"""One MSBuild property set on the command line (`/p:RepositoryUrl=…`, `-property:PackageProjectUrl=…`)."""
 _PLAIN_LOGIN = lazy_re(r"[\w$][\w.$-]*+:[^/@\s:]++")
 """`Administrator:Passw0rd`: an account and its password with no domain (no `/`, no leading `-`)."""
 _CASED_OR_DIGIT = lazy_re(r"[A-Z0-9]")
@@ -335,6 +342,8 @@ class LocatorMatcher:
         t = args[i].text
         if t[:2] == "--" and "=" in t:
             return t.partition("=")[0].lower() in self.naming
+        if t[:1] in "-/" and (prop := _MSBUILD_PROPERTY.match(t)) is not None:
+            return prop.group(1).lower() in self.naming  # `/p:RepositoryUrl=URL`: the package's metadata
         return i > 0 and args[i - 1].text.lower() in self.naming
 
     def match(self, word: str) -> bool:
