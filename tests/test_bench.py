@@ -33,8 +33,10 @@ def test_policy_bench_prints_load_throughput_and_hostile_input_figures() -> None
     )
     for name in ("repeated", "first sight", "allowlist mode"):
         line = next(line for line in out.splitlines() if line.startswith(f"check, {name}:"))
-        assert re.search(r"[\d,]+ checks/s .* ([\d.]+)x bare parsing; target >= 20,000/s", line), line
+        ratios = r"[\d.]+x bare parsing, [\d.]+x the walk"
+        assert re.search(rf"[\d,]+ checks/s .* {ratios}; target >= 20,000/s", line), line
     assert re.search(r"bare parsing: +[\d,]+ parses/s", out)
+    assert re.search(r"parse \+ walk: +[\d,]+ walks/s \([\d.]+ us each, [\d.]+x bare parsing\)", out)
     assert re.search(r"hostile inputs: +\d+ inputs .* worst [\d.]+ ms; target <= 50 ms (met|NOT met)", out)
     assert len(re.findall(r"^ +[\d.]+ ms  (posix|powershell): ", out, flags=re.MULTILINE)) == 8
 
