@@ -19,6 +19,8 @@
   (`Import-Module .\\Invoke-TheHash.psd1`), and more named tools (kube-hunter, TeamFiltration, SharPersist).
 - A set-user-ID shell in the making: a copy of a shell made anywhere (`cp /bin/bash /tmp/rootbash`), or a file
   installed with the set-user-ID bit (`install -m 4755 …`).
+- DSInternals and PowerUpSQL by what their functions do, named local exploits (PwnKit), events written into
+  the machine's logs (`eventcreate`), cmd's recursive `dir /s` feeding a credential search.
 - A firewall rule naming a source address (`iptables -A … -s 127.0.0.1`: `-s` is no `-S` listing), and Helm
   acting on a cluster with a global option before its subcommand (`helm --host H install`).
 """
@@ -148,6 +150,14 @@ BLOCKED = [
     ("posix", "cp /bin/bash /tmp/rootbash", "destructive.machine-state"),
     ("posix", "rsync -a /bin/sh ./sh", "destructive.machine-state"),
     ("posix", "install -m 4755 /bin/bash /tmp/x", "destructive.machine-state"),
+    ("powershell", "Get-ADReplAccount -All -Server dc01", "env.credential-dump"),
+    ("powershell", "ConvertFrom-GPPrefPassword -EncryptedPassword 'v9NWtCCOKEUHkZBxakMd6HLzo4'", "env"),
+    ("powershell", "Get-SQLServerPasswordHash -Instance SQL1 -Verbose", "env.credential-dump"),
+    ("powershell", "Invoke-SQLImpersonateServiceCmd -Instance SQL1\\DEV -Exe notepad.exe", "containment"),
+    ("posix", "./PwnKit 'id'", "containment.privilege-elevation"),
+    ("powershell", 'eventcreate /L System /T Success /ID 100 /D "x"', "destructive.machine-state"),
+    ("powershell", "dir C:\\Users /s /b | findstr password", "env.credential-dump"),
+    ("posix", "./sqlmap.py -r request.txt --os-shell", "network"),
     # files named like options: a later `tar cf a.tar *` reads them as its options (wildcard injection)
     ("posix", 'echo "" >> "--checkpoint=1"', "unverifiable.option-named-file"),
     ("posix", "echo '' >> '--checkpoint-action=exec=sh root.sh'", "unverifiable.option-named-file"),
@@ -190,6 +200,7 @@ ALLOWED = [
     ("posix", "grep -rn sentinel src"),
     ("posix", "rg -i defender docs"),
     ("posix", "pgrep -f uvicorn"),
+    ("powershell", "dir /s *.cs | findstr TODO"),
     ("posix", "install -m 0755 build/app dist/app"),
     ("posix", "cp src/bash.txt out/"),
     ("posix", "ps aux | grep uvicorn"),
