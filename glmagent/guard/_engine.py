@@ -728,11 +728,12 @@ class Evaluation(RunsOtherCode, WordChecks):
         self, op: str, target: Arg, frame: Frame, empty: bool = False, writer: list[Arg] | None = None
     ) -> None:
         base = op.lstrip("0123456789")
-        if writer is not None and ">" in base and not base.endswith("&") and DYN not in target.text:
+        names_file = ">" in base and DYN not in target.text and not base.endswith("&")
+        if writer is not None and names_file:
             self._written_script(target, writer, frame)
         # Decided on first need (it may read the disk); a statement that writes nothing only empties the file.
         spared: bool | None = False if empty or self.root is None else None
-        if ">" in base and DYN not in target.text and not base.endswith("&"):
+        if names_file:
             key = path_key(target.text)
             if key in self.written and not self._rewritten_by_loop(key):
                 spared = False  # written twice in one line: what the first write left is lost

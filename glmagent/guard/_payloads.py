@@ -57,13 +57,13 @@ def _printf(fmt: str, args: list[str]) -> str:
             return "".join(out)
 
 
-_SCRIPT_EXTENSIONS = {
+_LANGUAGE_OF_EXTENSION = {
     "sh": "posix", "bash": "posix", "zsh": "posix", "ksh": "posix", "command": "posix", "ps1": "powershell",
     "psm1": "powershell", "py": "python", "rb": "ruby", "pl": "perl", "js": "node", "mjs": "node",
     "cjs": "node", "php": "php", "lua": "lua",
 }  # fmt: skip
 _SHEBANG = lazy_re(r"#!\s*(?:\S*/)?(?:env\s+(?:-\S+\s+)*)?([a-z]+)")
-_SHEBANG_LANGUAGES = {
+_LANGUAGE_OF_INTERPRETER = {
     "sh": "posix", "bash": "posix", "zsh": "posix", "dash": "posix", "ksh": "posix", "pwsh": "powershell",
     "python": "python", "ruby": "ruby", "perl": "perl", "node": "node", "php": "php", "lua": "lua",
 }  # fmt: skip
@@ -73,10 +73,10 @@ def script_language(name: str, text: str) -> str | None:
     """The language a file named `name` holding `text` runs in when run as a program: its extension's
     (`x.sh`, `x.py`, `x.ps1`), else its `#!` line's (`#!/usr/bin/env python3`); None for any other file."""
     ext = name.rpartition(".")[2].lower() if "." in name.rpartition("/")[2] else ""
-    if ext in _SCRIPT_EXTENSIONS:
-        return _SCRIPT_EXTENSIONS[ext]
+    if ext in _LANGUAGE_OF_EXTENSION:
+        return _LANGUAGE_OF_EXTENSION[ext]
     found = _SHEBANG.match(text.lstrip())
-    return _SHEBANG_LANGUAGES.get(found.group(1).rstrip("0123456789.")) if found else None
+    return _LANGUAGE_OF_INTERPRETER.get(found.group(1).rstrip("0123456789.")) if found else None
 
 
 def static_output(argv: list[Arg], stdin: Stdin | None, dialect: Dialect) -> str | None:
