@@ -34,8 +34,10 @@ class Recorder:
     def assignment(self, name: str, value: Arg, frame: Frame) -> None:
         self.calls.append(("assignment", name, value))
 
-    def redirect(self, op: str, target: Arg, frame: Frame, empty: bool = False) -> None:
-        self.calls.append(("redirect", op, target, empty))
+    def redirect(
+        self, op: str, target: Arg, frame: Frame, empty: bool = False, writer: list[Arg] | None = None
+    ) -> None:
+        self.calls.append(("redirect", op, target, empty, writer))
 
     def variable(self, name: str, frame: Frame, raw: str) -> None:
         self.calls.append(("variable", name, raw))

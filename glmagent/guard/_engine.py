@@ -460,7 +460,7 @@ class Evaluation(RunsOtherCode, WordChecks):
             self.command(command.argv, frame, stdin)
             empty = _cmd_writes_nothing(command.argv)
             for op, target in command.redirects:
-                self.redirect(op, target, frame, empty)
+                self.redirect(op, target, frame, empty, command.argv)
             previous = command.argv
 
     def _cmd_set(self, argv: list[Arg], frame: Frame) -> None:
@@ -796,7 +796,7 @@ class Evaluation(RunsOtherCode, WordChecks):
         if language is None:
             return
         inner = frame.nested(f"the script `{target.raw}` that `{writer[0].raw}` writes")
-        if language in ("posix", "powershell"):
+        if language in ("posix", "powershell", "cmd"):
             self.script(text, language, inner)  # type: ignore[arg-type]
         else:
             self.payload(language, text, inner, writer)

@@ -165,6 +165,7 @@ class PowerShellWalker:
         "src",
         "stage_feed",
         "var_feeds",
+        "writer",
     )
 
     def __init__(self, sink: Sink, frame: Frame, src: bytes, text: str | None = None) -> None:
@@ -184,6 +185,8 @@ class PowerShellWalker:
         """The pipeline stage whose output feeds the command about to be read."""
         self.empty_output = False
         """The expression whose redirections are being read writes nothing (`$null > f`, `'' > f`)."""
+        self.writer: list[Arg] | None = None
+        """The command whose own redirections are being read (`echo x > f.ps1`): what it prints is written."""
         self.folded: list[tuple[Arg, str]] = []
         """Arguments of the command being read joined from strings and variables the script gave literals
         (`$x = 'en'; gci ($x + 'v:')`), with the value they then have."""
@@ -614,8 +617,12 @@ class PowerShellWalker:
                     variables.pop("_", None)
                     variables.pop("psitem", None)
         else:
-            for child in later:
-                self.visit(child)
+            saved_writer, self.writer = self.writer, argv
+            try:
+                for child in later:
+                    self.visit(child)
+            finally:
+                self.writer = saved_writer
 
     # -- pipelines --
     def _pipeline_chain(self, node: Node, stdin: Stdin | None) -> None:
@@ -630,10 +637,12 @@ class PowerShellWalker:
                 continue
             if kind == "redirections":
                 self.empty_output = prev is None or self.text(prev).strip().lower() in _NOTHING
+                saved_writer, self.writer = self.writer, self._printed_literal(prev)
                 try:
                     self.visit(child)
                 finally:
                     self.empty_output = False
+                    self.writer = saved_writer
                 continue
             if prev is not None:
                 stdin = self._pipe_from(prev, stdin)
@@ -641,6 +650,15 @@ class PowerShellWalker:
             self.visit(child, stdin)
             self.piped = None
             prev = child
+
+    def _printed_literal(self, node: Node | None) -> list[Arg] | None:
+        """A lone string expression (`'text' > f`) as the command printing it (`Write-Output 'text'`); None
+        for any other expression, whose output is not known here."""
+        inner = self.peel(node) if node is not None else None
+        if inner is None or inner.type != "string_literal":
+            return None
+        value = self.arg(inner)
+        return None if DYN in value.text else [Arg("Write-Output", "Write-Output"), value]
 
     def _in_place_edit(self, node: Node) -> None:
         """`(Get-Content f) -replace 'a', 'b' | Set-Content f`: a file read whole inside parentheses (so
@@ -1225,7 +1243,7 @@ class PowerShellWalker:
                 named = [c for c in child.named_children if c.type != "command_argument_sep"]
                 target = named[0] if named else None
         if target is not None and op:
-            self.sink.redirect(op, self.arg(target), self.frame, self.empty_output)
+            self.sink.redirect(op, self.arg(target), self.frame, self.empty_output, self.writer)
             self.visit(target)
 
 

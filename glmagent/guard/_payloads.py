@@ -60,7 +60,7 @@ def _printf(fmt: str, args: list[str]) -> str:
 _LANGUAGE_OF_EXTENSION = {
     "sh": "posix", "bash": "posix", "zsh": "posix", "ksh": "posix", "command": "posix", "ps1": "powershell",
     "psm1": "powershell", "py": "python", "rb": "ruby", "pl": "perl", "js": "node", "mjs": "node",
-    "cjs": "node", "php": "php", "lua": "lua",
+    "cjs": "node", "php": "php", "lua": "lua", "bat": "cmd", "cmd": "cmd",
 }  # fmt: skip
 _SHEBANG = lazy_re(r"#!\s*(?:\S*/)?(?:env\s+(?:-\S+\s+)*)?([a-z]+)")
 _LANGUAGE_OF_INTERPRETER = {
