@@ -21,6 +21,9 @@
   installed with the set-user-ID bit (`install -m 4755 …`).
 - DSInternals and PowerUpSQL by what their functions do, named local exploits (PwnKit), events written into
   the machine's logs (`eventcreate`), cmd's recursive `dir /s` feeding a credential search.
+- A hypervisor's package installed unsigned (`esxcli software vib install -v x.vib`: `-v` is no version
+  flag), Defender's quarantine restored, a DNS server's plugin DLL set, Entra ID token tools (`roadtx`),
+  pwncat and reverse-ssh listeners.
 - A firewall rule naming a source address (`iptables -A … -s 127.0.0.1`: `-s` is no `-S` listing), and Helm
   acting on a cluster with a global option before its subcommand (`helm --host H install`).
 """
@@ -158,6 +161,12 @@ BLOCKED = [
     ("powershell", 'eventcreate /L System /T Success /ID 100 /D "x"', "destructive.machine-state"),
     ("powershell", "dir C:\\Users /s /b | findstr password", "env.credential-dump"),
     ("posix", "./sqlmap.py -r request.txt --os-shell", "network"),
+    ("posix", "esxcli software vib install -f --no-sig-check -v /tmp/x.vib", "destructive.machine-state"),
+    ("powershell", "MpCmdRun -Restore -FilePath C:\\test\\x.zip", "destructive.machine-state"),
+    ("powershell", "dnscmd.exe /config /serverlevelplugindll c:\\x\\DNSMon.dll", "destructive.machine-state"),
+    ("powershell", 'Unload-FilterDriver "SysmonDrv"', "destructive.machine-state"),
+    ("posix", "roadtx prt -u user@tenant.example -p password --key-pem d.key --cert-pem d.pem", "env"),
+    ("posix", "pwncat-cs -lp 4444", "network"),
     # files named like options: a later `tar cf a.tar *` reads them as its options (wildcard injection)
     ("posix", 'echo "" >> "--checkpoint=1"', "unverifiable.option-named-file"),
     ("posix", "echo '' >> '--checkpoint-action=exec=sh root.sh'", "unverifiable.option-named-file"),
@@ -201,6 +210,8 @@ ALLOWED = [
     ("posix", "rg -i defender docs"),
     ("posix", "pgrep -f uvicorn"),
     ("powershell", "dir /s *.cs | findstr TODO"),
+    ("posix", "vboxmanage --version"),
+    ("powershell", "MpCmdRun -h"),
     ("posix", "install -m 0755 build/app dist/app"),
     ("posix", "cp src/bash.txt out/"),
     ("posix", "ps aux | grep uvicorn"),
