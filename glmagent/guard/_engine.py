@@ -864,8 +864,9 @@ class Evaluation(RunsOtherCode, WordChecks):
     def dotnet(self, type_name: str, member: str | None, frame: Frame, raw: str) -> None:
         key = dotnet_key(type_name)
         entries = self.index.dotnet.get(key, ())
-        if "." in key:
-            entries = [*entries, *self.index.dotnet.get("*." + key.rpartition(".")[2], ())]
+        by_last_name = self.index.dotnet.get("*." + key.rpartition(".")[2]) if "." in key else None
+        if by_last_name:
+            entries = [*entries, *by_last_name]
         if not entries:
             return
         for rule, members in entries:

@@ -581,7 +581,7 @@ class CompiledCommand:
                 if screen is None or screen.search(view.texts()) is not None:
                     literal = (a.text for a in operands if DYN not in a.text)
                     hit_operand = next((t for t in literal if match(t)), None)
-                if hit_operand is None:
+                if hit_operand is None and DYN in view.texts():  # only a run-time word can be `$HOME`
                     hit_operand = next((h for h in map(home_spelled, operands) if h and match(h)), None)
                 if hit_operand is None:
                     return _NO
