@@ -35,7 +35,7 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (root / "README.md").write_text("# demo\n")
     (root / "data").mkdir()
     (root / "data" / "names.txt").write_text("b\na\n")
-    (root / ".gitignore").write_text("coverage.lcov\nbuild/\n*.log\n")
+    (root / ".gitignore").write_text("coverage.lcov\nbuild/\n*.log\n.env\n")
     subprocess.run([*git, "add", "-A"], cwd=root, check=True)
     subprocess.run([*git, "commit", "-qm", "init"], cwd=root, check=True)
     (root / "coverage.lcov").write_text("TN:\nSF:src/app.py\n")  # ignored output from an earlier run
@@ -43,6 +43,7 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (root / "build" / "test.log").write_text("ok\n")
     (root / "notes.txt").write_text("the user's unsaved notes\n")  # untracked, not ignored
     (root / "empty.out").write_text("")
+    (root / ".env").write_text("API_TOKEN=the user's key\n")  # ignored because it holds keys
     outside = tmp_path_factory.mktemp("outside")
     (outside / "precious.txt").write_text("keep me\n")
     os.symlink(outside / "precious.txt", root / "link.txt")
@@ -105,6 +106,8 @@ BLOCKED = [
     ("posix", "echo x > src/app.py"),  # tracked with content
     ("posix", "python gen.py > README.md"),
     ("posix", "echo x > notes.txt"),  # untracked, not ignored: maybe the user's work
+    ("posix", "echo 'DEBUG=1' > .env"),  # ignored, but it holds the user's keys, not output
+    ("powershell", "'DEBUG=1' | Out-File .env"),
     ("posix", "sort data/names.txt > data/names.txt"),  # read and emptied by the same line
     ("posix", "cat coverage.lcov | sort > coverage.lcov"),
     ("posix", "mv README.md new.txt; echo x > new.txt"),

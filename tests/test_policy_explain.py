@@ -93,11 +93,11 @@ def test_allowlist_mode_names_the_entry_that_allows_each_command(tmp_path: Path)
 
 
 def test_cli_text_shows_layers_rules_and_the_decision(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["policy", "explain", "nice sh -c 'rm -rf build'"]) == 1
+    assert main(["policy", "explain", "nice sh -c 'rm -rf src'"]) == 1
     out = capsys.readouterr().out
     assert out.startswith("BLOCKED (posix, deny mode) by destructive.recursive-delete [destructive]")
     assert "why: " in out and "parse: ok" in out
-    assert "      3. rm -rf build" in out  # indented two levels: run by sh, run by nice
+    assert "      3. rm -rf src" in out  # indented two levels: run by sh, run by nice
     assert "inside `nice` -> `sh -c`" in out
     assert "<- decides" in out
     assert main(["policy", "explain", "ls -la"]) == 0

@@ -17,7 +17,7 @@ from ._launchers import RunsOtherCode
 from ._lazy import lazy_re
 from ._models import Decision, Dialect, EngineEvent, Rule, ShellKind
 from ._normalise import fold_arg, ps_ascii
-from ._paths import PathScope, output_targets, write_targets
+from ._paths import PathScope, output_targets, tree_delete_targets, write_targets
 from ._payloads import PREPARE, script_language, static_output, string_literals
 from ._project import ReplaceableFiles
 from ._rules import MATCH, CommandView, dotnet_key
@@ -42,6 +42,10 @@ DISK_LOOKUP_WORK = 8
 known working directory takes as long as walking about eight more syntax nodes (80 us against 10), so a line
 of hundreds of such writes reaches the budget before it takes longer than a check may."""
 
+TREE_DELETE = "destructive.recursive-delete"
+"""Recursive deletes, which spare build output the project's git ignores when the working directory is known
+(`rm -rf build dist`: see `_project`)."""
+_GLOB_OR_DRIVE = lazy_re(r"[*?\[]|^[A-Za-z]:")
 REGENERABLE = frozenset({"destructive.truncating-redirect", "destructive.truncating-write"})
 """Rules against replacing a whole file, which spare a file that holds nothing to lose (new, empty, or output
 git ignores) when the working directory is known: writing generated output into the project is not
@@ -131,7 +135,7 @@ class CompiledPolicy(PolicyTables):
         if not root.has_error and root.descendant_count <= MAX_WORK:
             argv = module.simple_command(text, root)
             if argv is not None and DYN not in command:
-                decision = self._literal(command, shell, argv, known, clean, root.descendant_count)
+                decision = self._literal(command, shell, argv, known, clean, root.descendant_count, cwd)
                 if decision is not None:
                     return decision
         evaluation = Evaluation(self, root=cwd)
@@ -149,13 +153,15 @@ class CompiledPolicy(PolicyTables):
         known: list[Any] | None = None,
         clean: list[str] | None = None,
         nodes: int = 0,
+        cwd: str | None = None,
     ) -> Decision | None:
         """What `Evaluation.command` decides for a top-level command of literal words whose program
         wraps, writes and runs nothing (or is denied by its own clauses before it could: `rm -rf ~`);
         None when anything beyond its own clauses could matter (then
         `known` holds the words, their `NameInfo` and clause hits, and `clean` the words' texts and raw
         spellings joined, where no argument-wide rule's fragment was found: the walk need not compute
-        either again). `nodes`: the syntax nodes of the line, which the walk spends before the words."""
+        either again). `nodes`: the syntax nodes of the line, which the walk spends before the words;
+        `cwd`: the working directory, where a recursive delete of build output is spared."""
         word = argv[0][0]
         if "/" in word or "\\" in word or (":" in word and shell != "posix"):
             return None  # a program named by a path or a URI: the walk judges where it is
@@ -185,8 +191,8 @@ class CompiledPolicy(PolicyTables):
                 rule = compiled.rule
                 if state != MATCH or rule.category == "unverifiable":
                     return None  # the walk goes on past these: let it
-                if acts and rule.id in REGENERABLE:
-                    return None  # the walk may spare a file that holds nothing to lose
+                if (acts and rule.id in REGENERABLE) or (cwd is not None and rule.id == TREE_DELETE):
+                    return None  # the walk may spare a file or tree that holds nothing to lose
                 # The walk reaches the clauses before anything the program does, and stops at this deny.
                 out, reason = finding_words(rule, argv, info.names, "", detail)
                 return Decision.block(command, shell, rule, reason, out, "ok")
@@ -577,6 +583,13 @@ class Evaluation(RunsOtherCode, WordChecks):
                 if state == MATCH:
                     if compiled.rule.id in REGENERABLE and self._regenerates(names, argv, frame):
                         continue
+                    if (
+                        compiled.rule.id == TREE_DELETE
+                        and not compiled.fed_by
+                        and not clause_feeds
+                        and self._deletes_output_only(names, argv, frame)
+                    ):
+                        continue
                     self._rule_finding(compiled.rule, argv, names, frame, detail)
                 else:
                     rule = compiled.rule
@@ -802,28 +815,72 @@ class Evaluation(RunsOtherCode, WordChecks):
             self.payload(language, text, inner, writer)
 
     def _replaceable(self, target: Arg, frame: Frame, upto: int, written: bool = True) -> bool:
-        """May this line replace the whole of `target` without loss? Only with a known working directory,
-        for a literal file in the project that is new, empty or ignored output (see
-        `_project`), and that no command before the write in this line names or writes: `sort f > f` and
-        `mv a f; x > f` empty a file that held something. A file that exists also counts as named by any
-        earlier glob or run-time word. `upto`: how many of the line's commands so far run before the write;
-        `written`: whether to look for the file among the ones this line writes (the caller did already)."""
+        """May this line replace the whole of `target` without loss? Only for a file in the project that is
+        new, empty or ignored output (see `_project`) and that this line leaves alone before the write (see
+        `_untouched_place`). A file that exists also counts as named by any earlier glob or run-time word."""
+        place = self._untouched_place(target, frame, upto, written)
+        if place is None or self._files is None:
+            return False
+        relative, wild = place
+        state = self._files.state(relative)
+        if state == "ignored" and self._holds_credentials(relative, frame):
+            return False  # `.env` is ignored because it holds the user's keys, not because it is output
+        return state == "new" or (state is not None and not wild)
+
+    def _holds_credentials(self, relative: str, frame: Frame) -> bool:
+        """Is the project file at `relative` one the credential rules guard wherever it lies (`.env`,
+        `config/secrets.json`, a stray `id_rsa`)? Asked of its path below a folder, which they all cover."""
+        entries, _ = self.p.argument_rules[frame.dialect]
+        path = f"project/{relative}"
+        return any(rule.category == "env" and pattern.match(path) for rule, pattern in entries)
+
+    def _untouched_place(
+        self, target: Arg, frame: Frame, upto: int, written: bool = True
+    ) -> tuple[str, bool] | None:
+        """Where the literal file `target` lies in the known working directory (relative to it), and whether
+        an earlier command of the line has a glob or run-time word; None when there is no such place or a
+        command before this one in the line names or writes it: `sort f > f` and `mv a f; x > f` empty a
+        file that held something, `mv src build; rm -rf build` deletes the sources. `upto`: how many of the
+        line's commands run before this one; `written`: whether to look for the file among the ones this
+        line writes (the caller did already)."""
         if self.root is None or DYN in target.text or _PERCENT_NAME.search(target.raw):
-            return False  # `%TEMP%\x` is a cmd variable, wherever the line runs: a run-time place
+            return None  # `%TEMP%\x` is a cmd variable, wherever the line runs: a run-time place
         key = path_key(target.text)
         if written and key in self.written and not self._rewritten_by_loop(key):
-            return False
+            return None
         named, wild = self._named(upto)
         if key in named and not self._rewritten_by_loop(key):
-            return False
+            return None
         self._spend(DISK_LOOKUP_WORK)
         relative = self.scope(frame).replaceable_place(target)
         if relative is None:
-            return False
+            return None
         if self._files is None:
             self._files = ReplaceableFiles(self.root)
-        state = self._files.state(relative)
-        return state == "new" or (state is not None and not wild)
+        return relative, wild
+
+    def _deletes_output_only(self, names: tuple[str, ...], argv: list[Arg], frame: Frame) -> bool:
+        """Does `rm -rf build dist`, `rimraf coverage`, `Remove-Item .\\bin -Recurse` delete nothing but build
+        output in the known working directory (ignored, untracked, in an output folder: see `_project`)?
+        Literal paths only; nothing copied or moved earlier in the line, and nothing in the trees named
+        earlier (`mv src build/; rm -rf build` deletes the sources)."""
+        if self.root is None or self.copied:
+            return False
+        targets = tree_delete_targets(names, argv[1:], frame.dialect)
+        if not targets:
+            return False
+        upto = len(self.seen) - 1 if self.seen and self.seen[-1] is argv else len(self.seen)
+        named = {k.rstrip("/") for k in self._named(upto)[0]}
+        places = []
+        for target in targets:
+            key = path_key(target.text).rstrip("/")
+            if _GLOB_OR_DRIVE.search(target.text) or any(k == key or k.startswith(key + "/") for k in named):
+                return False
+            place = self._untouched_place(target, frame, upto)
+            if place is None or place[1]:
+                return False
+            places.append(place[0])
+        return self._files is not None and self._files.removable(places)
 
     def _named(self, upto: int) -> tuple[set[str], bool]:
         """The files the first `upto` commands of the line name, and whether one of their words is a glob or

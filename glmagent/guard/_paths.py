@@ -543,6 +543,70 @@ def write_targets(name: str, args: list[Arg], dialect: str) -> list[Arg]:
     return operands
 
 
+_TREE_DELETERS = frozenset({"rm", "grm", "rimraf", "del-cli", "remove-item", "rd", "rmdir"})
+_REMOVE_ITEM_VALUES = (
+    "path", "literalpath", "erroraction", "warningaction", "informationaction", "progressaction",
+    "errorvariable", "warningvariable", "informationvariable", "outvariable", "outbuffer", "pipelinevariable",
+)  # fmt: skip
+_REMOVE_ITEM_SWITCHES = ("recurse", "force", "confirm", "verbose", "debug")
+_REMOVE_ITEM_OTHERS = ("filter", "include", "exclude", "credential", "stream", "deletekey", "whatif")
+"""Parameters that select what is deleted or only pretend to delete: the words no longer tell what goes."""
+_COMMON_ALIASES = {
+    "ea": "erroraction", "wa": "warningaction", "infa": "informationaction", "proga": "progressaction",
+    "ev": "errorvariable", "wv": "warningvariable", "iv": "informationvariable", "ov": "outvariable",
+    "ob": "outbuffer", "pv": "pipelinevariable", "vb": "verbose", "db": "debug", "cf": "confirm",
+    "wi": "whatif",
+}  # fmt: skip
+_REMOVE_ITEM_PARAMETERS = (*_REMOVE_ITEM_VALUES, *_REMOVE_ITEM_SWITCHES, *_REMOVE_ITEM_OTHERS)
+
+
+def tree_delete_targets(names: tuple[str, ...], args: list[Arg], dialect: str) -> list[Arg] | None:
+    """The files and folders a recursive delete (`rm -rf A B`, `rimraf A`, `Remove-Item A -Recurse`, cmd's
+    `rd /s /q A`) removes, each named by a word; None when its words select more than they name
+    (`-Include`, `-Filter`, an option this reading does not know) or the program is no such delete."""
+    if dialect == "powershell":
+        # An alias (`ri`, `rd`, `rm`) is Remove-Item; a native rm on Linux takes POSIX words, left alone.
+        return _remove_item_targets(args) if "remove-item" in names else None
+    name = next((n for n in names if n in _TREE_DELETERS), None)
+    if name is None or name == "remove-item":
+        return None
+    if name in ("rd", "rmdir"):
+        if dialect != "cmd" or any(a.text[:1] == "/" and a.text.lower() not in ("/s", "/q") for a in args):
+            return None
+        return [a for a in args if a.text[:1] != "/"]
+    if dialect != "posix":
+        return None
+    operands, _ = _operands(args, ())
+    return operands
+
+
+def _remove_item_targets(args: list[Arg]) -> list[Arg] | None:
+    found: list[Arg] = []
+    pending: str | None = None
+    for a in args:
+        if pending is not None:
+            if pending in ("path", "literalpath"):
+                found.append(a)
+            pending = None
+            continue
+        if not (a.param or (a.text.startswith("-") and len(a.text) > 1 and a.literal)):
+            found.append(a)
+            continue
+        key, colon, _ = a.text[1:].partition(":")
+        key = key.lower()
+        full = _COMMON_ALIASES.get(key)
+        if full is None and key:
+            known = [p for p in _REMOVE_ITEM_PARAMETERS if p.startswith(key)]
+            full = key if key in known else (known[0] if len(known) == 1 else None)
+        if full is None or full in _REMOVE_ITEM_OTHERS:
+            return None  # `-Include`, `-Filter`, `-WhatIf`, an ambiguous prefix (`-f`: Filter or Force)
+        if full in _REMOVE_ITEM_VALUES and not colon:
+            pending = full
+        elif full in ("path", "literalpath"):
+            return None  # `-Path:x`: rare enough to leave to the rule
+    return None if pending is not None else found
+
+
 _PLUTIL_EDITS = frozenset({"-insert", "-replace", "-remove", "-append", "-convert", "-create"})
 _PLUTIL_VALUES = (
     "-o", "-e", "-type", "-bool", "-integer", "-float", "-string", "-date", "-data", "-xml", "-json",

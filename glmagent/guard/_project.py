@@ -1,10 +1,16 @@
-"""Whether a file a command would overwrite holds anything nobody can get back: read from the disk and git.
+"""Whether a file a command would overwrite, or a tree it would delete, holds anything nobody can get back:
+read from the disk and git.
 
 `> file`, `tee file` and `Out-File file` replace what the file held. That destroys work only when the file
 holds something: a file that does not exist yet, an empty one, or generated output git is told to ignore (and
 does not track) can be written again without loss. Anything else, in particular a tracked file with content
 or an untracked one that may be the user's unsaved work, is kept. Every doubt keeps the file: a link on the
 way, a folder that leads outside the working directory, a special file, git missing or slow.
+
+`rm -rf build`, `rimraf coverage` and `Remove-Item .\bin -Recurse` delete a whole tree. That loses nothing
+only for build output, which needs two signs: git ignores the tree and tracks nothing in it, and it lies in a
+folder named as build output (`build/`, `dist/`, `bin/`, `obj/`, `coverage/`, `*.egg-info`). Ignored alone is
+not enough: `.env`, a local database or a downloaded data set are ignored too, and nobody can rebuild them.
 """
 
 from __future__ import annotations
@@ -15,7 +21,18 @@ import stat
 GIT_LOOKUPS = 4
 """Files of one command line git is asked about at most; later ones are kept (a check stays fast)."""
 GIT_TIMEOUT = 2.0
-"""Seconds one `git check-ignore` may take before the file is kept."""
+"""Seconds one git call may take before the file is kept."""
+
+OUTPUT_FOLDERS = frozenset(
+    {
+        "build", "builds", "dist", "out", "output", "bin", "obj", "target", "coverage", "htmlcov",
+        ".nyc_output", "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", ".tox", ".nox",
+        "node_modules", ".next", ".nuxt", ".turbo", ".parcel-cache", ".svelte-kit", "_build", "site",
+        "testresults", "test-results", "artifacts", "release", "debug", "cmake-build-debug",
+        "cmake-build-release", ".gradle", ".eggs", "wheelhouse", "_site", "public",
+    }
+)  # fmt: skip
+"""Folder names build tools write their output to (compared in lower case); with `.egg-info` names."""
 
 
 class ReplaceableFiles:
@@ -59,21 +76,72 @@ class ReplaceableFiles:
         if self._asked >= GIT_LOOKUPS:
             return False
         self._asked += 1
-        import subprocess  # only here: a check that asks git nothing does not pay for the import
+        done = self._git(["check-ignore", "-q", "--", relative])
+        return done is not None and done[0] == 0
 
-        env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "GIT_TERMINAL_PROMPT": "0"}
+    def removable(self, relatives: list[str]) -> bool:
+        """Whether deleting each file or tree at `relatives` (inside the working directory, `/`-separated)
+        loses nothing: build output git ignores and tracks nothing in (see the module). A path that does
+        not exist counts when git would ignore it (a clean step run twice)."""
+        existing: list[str] = []
+        asked: list[str] = []
+        for relative in relatives:
+            parts = [p for p in relative.split("/") if p]
+            if not any(p.lower() in OUTPUT_FOLDERS or p.lower().endswith(".egg-info") for p in parts):
+                return False
+            path = os.path.join(self.root, *parts)
+            real = os.path.realpath(path)
+            if real != os.path.abspath(path) or not real.startswith(self._real_root.rstrip(os.sep) + os.sep):
+                return False  # a link on the way or at the end: what it leads to is not judged here
+            try:
+                info = os.lstat(path)
+            except FileNotFoundError:
+                asked += ["/".join(parts), "/".join(parts) + "/"]
+                continue
+            except OSError:
+                return False
+            if stat.S_ISDIR(info.st_mode):
+                asked += ["/".join(parts) + "/"]
+            elif stat.S_ISREG(info.st_mode):
+                asked += ["/".join(parts)]
+            else:
+                return False
+            existing.append("/".join(parts))
+        if not relatives or self._asked + 2 > GIT_LOOKUPS:
+            return False
+        self._asked += 2
+        ignored = self._git(["check-ignore", "-z", "--stdin"], "\0".join(asked))
+        if ignored is None:
+            return False
+        shown = {p.rstrip("/") for p in ignored[1].split("\0") if p}
+        if any("/".join(p for p in r.split("/") if p) not in shown for r in relatives):
+            return False
+        if not existing:
+            return True
+        tracked = self._git(["ls-files", "-z", "--", *existing])
+        return tracked is not None and tracked == (0, "")
+
+    def _git(self, args: list[str], given: str | None = None) -> tuple[int, str] | None:
+        """(exit status 0 or 1, output) of `git ARGS` in the working directory, `given` on its input; None
+        when it failed. git gets glmagent's own git environment: no secrets, no global config, no program a
+        repository names."""
+        # Only here: a check that asks git nothing does not pay for these imports.
+        import subprocess
+
+        from glmagent.tools.git import git_environment
+
         try:
             done = subprocess.run(
-                # No fsmonitor hook: reading the index must not run a program the repository names.
-                ["git", "-c", "core.fsmonitor=false", "check-ignore", "-q", "--", relative],
+                ["git", *args],
                 cwd=self.root,
-                env=env,
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
+                env=git_environment(()),
+                input=(given or "").encode("utf-8", "surrogateescape"),
+                capture_output=True,
                 timeout=GIT_TIMEOUT,
                 check=False,
             )
         except (OSError, subprocess.SubprocessError):
-            return False
-        return done.returncode == 0
+            return None
+        if done.returncode not in (0, 1):
+            return None
+        return done.returncode, done.stdout.decode("utf-8", "replace")

@@ -1,0 +1,167 @@
+"""A recursive delete of build output in the project is spared; every other recursive delete stays blocked.
+
+`rm -rf build dist`, `rimraf coverage`, `Remove-Item .\\bin -Recurse` are how every clean step starts.
+With the working directory known, a tree counts as build output when git ignores it and tracks nothing in
+it, and it lies in a folder named as build output (`build/`, `dist/`, `bin/`, `obj/`, `coverage/`,
+`*.egg-info`). Ignored alone is not enough (`data/`, `.env` hold what nobody can rebuild); tracked or
+untracked work, globs, paths outside the project, `.git`, trees the same line moved or named first, and
+deletes fed by a listing stay blocked. Without a working directory nothing is known: blocked. These tests
+use real git repositories.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from glmagent.guard import Policy
+
+if shutil.which("git") is None:
+    pytest.skip("git is not installed", allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A git project with ignored build output, an ignored data folder, tracked and untracked work."""
+    root = tmp_path_factory.mktemp("proj")
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid", "-c", "commit.gpgsign=false"]
+    subprocess.run(["git", "init", "-q"], cwd=root, check=True)
+    (root / ".gitignore").write_text(
+        "build/\ndist/\nbin/\nobj/\ncoverage/\n*.egg-info/\noutput/\ndata/\n.env\n.nyc_output/\n"
+    )
+    (root / "src").mkdir()
+    (root / "src" / "app.py").write_text("print('hi')\n")
+    (root / "output").mkdir()
+    (root / "output" / "kept.txt").write_text("forced into git\n")
+    subprocess.run([*git, "add", ".gitignore", "src"], cwd=root, check=True)
+    # tracked despite the pattern
+    subprocess.run([*git, "add", "-f", "output/kept.txt"], cwd=root, check=True)
+    subprocess.run([*git, "commit", "-qm", "init"], cwd=root, check=True)
+    for folder in ("build/lib", "bin/Debug", "obj", "coverage", "src/Tool/bin"):
+        (root / folder).mkdir(parents=True)
+        (root / folder / "out.txt").write_text("generated\n")
+    (root / "data").mkdir()
+    (root / "data" / "downloaded.csv").write_text("1,2\n")  # ignored, but no build output
+    (root / ".env").write_text("TOKEN=x\n")
+    (root / "notes").mkdir()
+    (root / "notes" / "idea.txt").write_text("the user's unsaved notes\n")  # untracked, not ignored
+    outside = tmp_path_factory.mktemp("outside")
+    (outside / "build").mkdir()
+    os.symlink(outside / "build", root / "dist")  # an ignored name that leads out of the project
+    return root
+
+
+def decide(command: str, root: Path | None, shell: str = "posix"):  # type: ignore[no-untyped-def]
+    return Policy.default().check(command, shell, cwd=root)  # type: ignore[arg-type]
+
+
+SPARED = [
+    ("posix", "rm -rf build"),
+    ("posix", "rm -rf build coverage"),
+    ("posix", "rm -r build || true"),
+    ("posix", "rm -rf ./bin ./obj"),
+    ("posix", "rm -rf build/lib"),
+    ("posix", "rm -rf pkg.egg-info"),  # not there: a clean step run twice
+    ("posix", "rimraf coverage && tsc"),
+    ("posix", "rimraf .nyc_output coverage"),
+    ("posix", "cd src && rm -rf ../build"),
+    ("posix", "rm -rf src/Tool/bin"),
+    ("posix", "make clean; rm -rf build; make"),
+    ("powershell", "Remove-Item ./bin -Recurse -ErrorAction Ignore"),
+    ("powershell", "Remove-Item -Path 'obj' -Recurse -Force"),
+    ("powershell", "Remove-Item -LiteralPath build/lib -Force -Recurse"),
+    ("powershell", "ri .\\bin -r -ea Ignore"),
+    ("powershell", "Remove-Item -Recurse -Force coverage -Verbose:$false"),
+]
+
+BLOCKED = [
+    ("posix", "rm -rf src"),  # tracked
+    ("posix", "rm -rf notes"),  # untracked work
+    ("posix", "rm -rf newdir"),  # not there and not ignored: nothing says it is output
+    ("posix", "rm -rf data"),  # ignored, but not build output
+    ("posix", "rm -rf .env"),
+    ("posix", "rm -rf output"),  # holds a tracked file
+    ("posix", "rm -rf dist"),  # a link out of the project
+    ("posix", "rm -rf build src"),
+    ("posix", "rm -rf build/*"),
+    ("posix", "rm -rf build ../elsewhere"),
+    ("posix", "rm -rf ~/build"),
+    ("posix", "rm -rf /tmp/build"),
+    ("posix", "rm -rf .git"),
+    ("posix", "rm -rf .git/build"),
+    ("posix", "rm -rf ."),
+    ("posix", "mv src build; rm -rf build"),  # the sources moved into the tree first
+    ("posix", "mv notes bin/ && rm -rf bin"),
+    ("posix", "mv notes/idea.txt build/lib/ && rm -rf build"),
+    ("posix", "touch build/lib/x; cat notes/idea.txt > build/lib/y; rm -rf build"),
+    ("posix", "cd .. && rm -rf build"),
+    ("posix", 'rm -rf "$OUT"'),
+    ("posix", "find build | xargs rm -rf"),
+    ("posix", "find . -name bin -exec rm -rf {} +"),
+    ("powershell", "Remove-Item ./src -Recurse"),
+    ("powershell", "Remove-Item ./bin -Recurse -Include *.dll"),
+    ("powershell", "Remove-Item ./bin -Recurse -f"),  # -Filter or -Force: ambiguous
+    ("powershell", "Remove-Item $env:OUT -Recurse"),
+    ("powershell", "Get-ChildItem -Recurse | Remove-Item -Recurse"),
+    ("powershell", "rm -rf build"),  # Remove-Item knows no -rf; a native rm is not read here
+    ("powershell", "rd /s /q build"),  # to PowerShell `/s` is a path at the root of the drive
+]
+
+
+@pytest.mark.parametrize(("shell", "command"), SPARED)
+def test_deleting_build_output_is_allowed(repo: Path, shell: str, command: str) -> None:
+    decision = decide(command, repo, shell)
+    assert decision.allowed, (command, decision.rule_id, decision.reason)
+
+
+@pytest.mark.parametrize(("shell", "command"), BLOCKED)
+def test_other_recursive_deletes_stay_blocked(repo: Path, shell: str, command: str) -> None:
+    decision = decide(command, repo, shell)
+    assert not decision.allowed, command
+    assert decision.rule_id in ("destructive.recursive-delete", "containment.write-outside-project"), (
+        command,
+        decision.rule_id,
+    )
+
+
+@pytest.mark.parametrize(("shell", "command"), SPARED)
+def test_without_a_working_directory_nothing_is_known(shell: str, command: str) -> None:
+    decision = decide(command, None, shell)
+    assert not decision.allowed
+    assert decision.rule_id == "destructive.recursive-delete"
+
+
+def test_deciding_deletes_nothing(repo: Path) -> None:
+    before = sorted(str(p.relative_to(repo)) for p in repo.rglob("*") if ".git" not in p.parts)
+    for shell, command in SPARED + BLOCKED:
+        decide(command, repo, shell)
+    after = sorted(str(p.relative_to(repo)) for p in repo.rglob("*") if ".git" not in p.parts)
+    assert after == before
+
+
+def test_a_project_that_is_no_git_repository_spares_nothing(tmp_path: Path) -> None:
+    (tmp_path / "build").mkdir()
+    (tmp_path / ".gitignore").write_text("build/\n")
+    decision = decide("rm -rf build", tmp_path)
+    assert not decision.allowed
+    assert decision.rule_id == "destructive.recursive-delete"
+
+
+def test_a_repository_config_runs_nothing_while_deciding(tmp_path: Path) -> None:
+    """The policy's git calls read no program from the repository's config (fsmonitor, a pager)."""
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    (tmp_path / ".gitignore").write_text("build/\n")
+    (tmp_path / "build").mkdir()
+    marker = tmp_path / "ran.txt"
+    hook = tmp_path / "hook.sh"
+    hook.write_text(f"#!/bin/sh\necho ran > {marker}\n")
+    hook.chmod(0o755)
+    for key in ("core.fsmonitor", "core.pager"):
+        subprocess.run(["git", "config", key, str(hook)], cwd=tmp_path, check=True)
+    decision = decide("rm -rf build", tmp_path)
+    assert decision.allowed, decision.reason
+    assert not marker.exists()
