@@ -20,6 +20,8 @@
 - `gh completion -s bash`, `gh help`, `gh --version` print and exit; every other `gh` command is the forge.
 - `git checkout -b "$name"`: the word after `-b` is the new branch's name, not a flag such as `-f`.
 - `git submodule foreach CMD` runs CMD in each submodule (checked like any command): no remote by itself.
+- A syntax check runs nothing of what it reads: `bash -n "$f"` (`-o noexec`; an interactive shell ignores
+  it), `node --check`, `ruby -c`, `php -l`; a script from outside the project is still refused.
 """
 
 from __future__ import annotations
@@ -75,6 +77,15 @@ ALLOWED = [
     ("powershell", "Invoke-Build ? | Format-List Name, Synopsis"),  # `?` lists the tasks: a word, not `? :`
     ("posix", "git submodule foreach --recursive git status"),  # runs its command in each submodule
     ("posix", "git submodule --quiet foreach 'echo $name'"),
+    # syntax checks run nothing of what they read, whatever file a loop hands them
+    ("posix", "for f in $(git ls-files '*.sh'); do bash -n \"$f\"; done"),
+    ("posix", "for f in scripts/*.sh; do sh -n $f; done"),
+    ("posix", "zsh -n tools/setup.zsh"),
+    ("posix", "bash -o noexec ci/run.sh"),
+    ("posix", "node --check $f"),
+    ("posix", "for f in $(git ls-files '*.js'); do node -c $f; done"),
+    ("posix", "ruby -c $f"),
+    ("posix", "php -l src/Kernel.php"),
 ]
 
 BLOCKED = [
@@ -127,6 +138,18 @@ BLOCKED = [
     ("posix", "for d in src /etc; do rm -r $d/x; done", "destructive.recursive-delete"),
     ("posix", "git submodule foreach git pull", "network.git-remote"),
     ("posix", "git submodule foreach 'rm -rf .'", "destructive.recursive-delete"),
+    ("posix", "bash -n -i -c 'rm -rf ~'", "destructive.recursive-delete"),  # an interactive shell runs it
+    ("posix", "bash -n +n -c 'rm -rf ~'", "destructive.recursive-delete"),
+    ("posix", "sh -c 'rm -rf ~' -n", "destructive.recursive-delete"),  # `-n` is $0 here
+    ("posix", "bash -n", "unverifiable.terminal-program"),
+    ("posix", "bash -n /tmp/x.sh", "unverifiable.outside-program"),
+    ("posix", "node --check /tmp/x.js", "unverifiable.outside-program"),
+    ("posix", "ruby -c -r /tmp/x.rb app.rb", "unverifiable.outside-program"),
+    (
+        "posix",
+        "node --check -e \"require('child_process').execSync('rm -rf ~')\"",
+        "destructive.recursive-delete",
+    ),
 ]
 
 

@@ -177,6 +177,13 @@ class RunsOtherCode:
             if frame.dialect == "powershell":
                 args = powershell_arrays(args)
             run = posix_shell(spec, args, name)
+            if run.noexec and not (run.reads_stdin and stdin is None):
+                # `bash -n x.sh`, `for f in *.sh; do sh -n "$f"; done`: the shell only reads the script
+                # for syntax errors; nothing of it runs. A script named by its path is still judged.
+                if run.script is not None:
+                    self._judge_program(run.script, frame, argv)
+                    self._named_script(run.script, argv, frame, name)
+                return
             for init in run.init:
                 self._inline(init, "posix", frame.nested(f"`{name} --init-command`"), argv)
             for rcfile in run.rcfiles:

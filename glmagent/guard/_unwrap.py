@@ -331,6 +331,9 @@ class ShellRun:
     """Start-up files named on the command line (`bash --rcfile F`, `--init-file F`)."""
     params: list[Arg] = many()
     """The words after the `-c` command line: `$0`, `$1` ... of that script."""
+    noexec: bool = False
+    """`-n` (`-o noexec`) without `-i`: the shell reads its script for syntax errors and runs none of it
+    (`bash -n x.sh`). An interactive shell ignores `-n`."""
 
 
 _STDIN_FILES = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0", "/proc/thread-self/fd/0"})
@@ -371,6 +374,7 @@ def posix_shell(spec: ShellSpec, args: list[Arg], name: str = "") -> ShellRun:
     run = ShellRun()
     wants_inline = False
     forced_stdin = False
+    interactive = False
     fish = name == "fish"
     i = 0
     n = len(args)
@@ -421,7 +425,13 @@ def posix_shell(spec: ShellSpec, args: list[Arg], name: str = "") -> ShellRun:
                 wants_inline = True
             if "s" in letters and t[0] == "-":
                 forced_stdin = True
+            if "i" in letters and t[0] == "-":
+                interactive = True
+            if ("n" in letters and not fish) or interactive:
+                run.noexec = t[0] == "-" and not interactive  # `+n` turns it off again
             if any(("-" + ch) in spec.value_options for ch in letters):
+                if i + 1 < n and letters[-1:] == "o" and args[i + 1].text == "noexec":
+                    run.noexec = t[0] == "-" and not interactive
                 i += 1  # `-o pipefail`, `-O extglob`
             i += 1
             continue
