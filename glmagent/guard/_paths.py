@@ -409,6 +409,20 @@ _PS_WRITERS: dict[str, tuple[tuple[str, ...], int | None]] = {
 _PS_SWITCHES = frozenset(
     {"force", "recurse", "append", "nonewline", "passthru", "whatif", "confirm", "noclobber", "container"}
 )
+_PS_SWITCH_PREFIXES = frozenset(name[:i] for name in _PS_SWITCHES for i in range(len(name) + 1))
+"""Every prefix of a switch name (the empty one too): `-Fo`, `-Rec` bind `-Force`, `-Recurse`."""
+
+
+def _prefix_table(parameters: tuple[str, ...]) -> dict[str, str]:
+    """Each non-empty prefix of `parameters` -> the first parameter it begins (`-Pa` binds `-Path`)."""
+    table: dict[str, str] = {}
+    for name in parameters:
+        for i in range(1, len(name) + 1):
+            table.setdefault(name[:i], name)
+    return table
+
+
+_PS_WRITER_PREFIXES = {name: _prefix_table(parameters) for name, (parameters, _) in _PS_WRITERS.items()}
 
 #: Deleting programs: their literal targets are judged (`rm ../x`, `rm .git/hooks/x`); run-time names are
 #: left to the destructive rules, which know when a computed delete is dangerous.
@@ -655,27 +669,29 @@ def _switch_targets(switch: str, args: list[Arg]) -> list[Arg]:
 
 
 def _powershell_targets(name: str, args: list[Arg]) -> list[Arg]:
-    parameters, position = _PS_WRITERS[name]
+    position = _PS_WRITERS[name][1]
+    prefixes = _PS_WRITER_PREFIXES[name]
     found: list[Arg] = []
     positional: list[Arg] = []
-    pending: str | None = None
+    pending: bool | None = None
+    """After a parameter that takes a value: whether that value is a target."""
     for a in args:
         if pending is not None:
-            if pending in parameters:
+            if pending:
                 found.append(a)
             pending = None
             continue
         if a.param or (a.text.startswith("-") and len(a.text) > 1 and a.literal):
             key, _, glued = a.text[1:].partition(":")
             key = key.lower()
-            full = next((p for p in parameters if p.startswith(key)), None) if key else None
+            full = prefixes.get(key)
             if glued:
                 if full:
                     found.append(Arg(glued, glued))
-            elif key in _PS_SWITCHES or (any(s.startswith(key) for s in _PS_SWITCHES) and full is None):
+            elif key in _PS_SWITCHES or (key in _PS_SWITCH_PREFIXES and full is None):
                 continue
             else:
-                pending = full or key
+                pending = full is not None
             continue
         positional.append(a)
     if (
