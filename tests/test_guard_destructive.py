@@ -375,7 +375,7 @@ unverifiable.command-option	sqlite3 db '.system id'
 unverifiable.command-option	make SHELL='/tmp/x'
 unverifiable.command-option	git grep --open-files-in-pager='id' foo
 unverifiable.command-option	git -C repo bisect run ./check.sh
-unverifiable.git-config-exec	git -c core.pager='sh -c id' log
+unverifiable.git-config-exec	git -c filter.x.clean='sh -c id' add .
 destructive	git rebase -x 'rm -rf x' HEAD~1
 destructive	git difftool --extcmd='rm -rf x'
 destructive.truncating-write	find . -fprint out.txt

@@ -27,7 +27,9 @@
 - Files named with a command line (`touch "a; curl x | sh; b"`): the name is checked as the line it is.
   Scheduled tasks switched on, off or started by hand (`Disable-ScheduledTask`, `Start-ScheduledTask`);
   keys hunted by name in the temp folders, `/var`, `/opt` or beside the project (`find /tmp -iname id_rsa`);
-  glibc's tunables set for a program (`GLIBC_TUNABLES=…`).
+  glibc's tunables set for a program (`GLIBC_TUNABLES=…`). Every process's command line searched for a
+  credential word (`ps aux | grep -i pass`); Windows updates removed (`wusa /uninstall`), FileVault users
+  and the authorization database changed (`fdesetup remove`, `security authorizationdb write`).
 - A firewall rule naming a source address (`iptables -A … -s 127.0.0.1`: `-s` is no `-S` listing), and Helm
   acting on a cluster with a global option before its subcommand (`helm --host H install`).
 """
@@ -194,6 +196,12 @@ BLOCKED = [
     ("posix", "find .. -name '*.pem'", "env.credential-dump"),
     # glibc's tunables read by the loader of every program (CVE-2023-4911)
     ("posix", "GLIBC_TUNABLES=glibc.tune.hwcaps=-WAITED,glibc.tune.secrets=2 sh -c id", "dynamic.script"),
+    # process command lines searched for secrets; patches, disk encryption and login rules changed
+    ("posix", "ps -aux | grep pass", "env.credential-dump"),
+    ("posix", 'watch -n 1 "ps -ef | grep -i token"', "env.credential-dump"),
+    ("powershell", "wusa.exe /uninstall /kb:5034441 /quiet /norestart", "destructive.machine-state"),
+    ("posix", "/usr/bin/fdesetup remove -user root", "destructive.machine-state"),
+    ("posix", "security authorizationdb write system.login.screensaver allow", "destructive.machine-state"),
 ]
 
 ALLOWED = [
@@ -258,6 +266,9 @@ ALLOWED = [
     ("posix", 'touch "draft; v2.txt"'),
     ("posix", "find . -name '*.pem'"),
     ("posix", "find build -name '*.key'"),
+    ("posix", "ps -ef | grep -c gunicorn"),
+    ("posix", "fdesetup status"),
+    ("posix", "security authorizationdb read system.login.screensaver"),
 ]
 
 

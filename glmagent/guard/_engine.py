@@ -22,7 +22,7 @@ from ._payloads import PREPARE, script_language, static_output, string_literals
 from ._project import ReplaceableFiles
 from ._rules import MATCH, CommandView, dotnet_key
 from ._syntax import DYN, MAX_WORK, Arg, Feed, Frame, Stdin, TooLarge, start_check
-from ._unwrap import Wrapped, matching_wrapper, split_words, unwrap
+from ._unwrap import Wrapped, git_command_settings, matching_wrapper, split_words, unwrap
 from ._words import WordChecks, listens_or_runs_setting, maybe_environ, path_key
 
 _ALLOWED = "no deny rule matches any command in it"
@@ -526,6 +526,8 @@ class Evaluation(RunsOtherCode, WordChecks):
                 line = " ".join(a.raw for a in argv)
                 self.script(line, "powershell", frame.nested(f"`{head.raw}` read as PowerShell"))
             return
+        if names[0] == "git" and any(a.text == "-c" for a in argv):
+            argv = self._git_settings(argv, frame)
         args = argv[1:]
         if info.inert:
             # No rule names this program and it runs nothing else: only argument-wide rules, and a file
@@ -606,6 +608,18 @@ class Evaluation(RunsOtherCode, WordChecks):
             self._acts(info, argv, frame, stdin, wrapped, inner_feeds)
         elif (self.written or self.copied) and ("/" in word or "\\" in word):
             self._check_runs_written(argv, frame)
+
+    def _git_settings(self, argv: list[Arg], frame: Frame) -> list[Arg]:
+        """Check the command lines of `git -c core.pager=…`, `-c alias.x='!…'` (see `git_command_settings`)
+        as the commands they are; the rules judge git's other words."""
+        kept, lines = git_command_settings(argv[1:])
+        for key, line in lines:
+            text = line.text
+            if text.strip():
+                if key == "core.pager" or key.startswith("pager."):
+                    text = f"{{ {text}\n}} <&3"  # a pager reads what git prints: `sh` as one runs it
+                self.script(text, "posix", frame.nested(f"`git -c {key}`"))
+        return [argv[0], *kept]
 
     def _dynamic_name(
         self,

@@ -513,8 +513,10 @@ class PosixWalker:
         if key == "GIT_CONFIG_PARAMETERS" or key.startswith(("GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_")):
             text = val.text.replace("'", "") if DYN not in val.text else DYN
             words = text.split() or [""]
-            line = " ".join(f"-c {_shell_quote(w)}" for w in words)
-            self.sink.script(f"git {line} status", "posix", self.frame.nested(f"`{key}`"))
+            # Read as `git config` words, where every program-valued key counts whatever its value: the
+            # pieces of a key and its value come apart here (`'core.pager'='rm -rf x'`), unlike `git -c`.
+            line = " ".join(_shell_quote(w) for w in words)
+            self.sink.script(f"git config {line}", "posix", self.frame.nested(f"`{key}`"))
 
     def _prompt(self, key: str, val: Arg) -> None:
         """Bash expands a prompt string again each time it shows it, `$(...)` included: `PS4='$(rm -rf x)'

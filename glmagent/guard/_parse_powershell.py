@@ -1640,6 +1640,9 @@ def _word_start(out: list[str]) -> int:
     return k
 
 
+_MAGIC_METHOD = lazy_re(r"[\w)\]]\.(?:where|foreach)$", re.IGNORECASE)
+
+
 def repair(source: str) -> str | None:
     """Respell valid PowerShell that the grammar rejects, without changing what the policy reads.
 
@@ -1649,8 +1652,8 @@ def repair(source: str) -> str | None:
     `./build.ps1` starting a statement or assigned (`$x = ./build.ps1`: a leading `.` reads as
     dot-sourcing) and on a script of comments only. Spacing the comma as `Name ,Length`, breaking the
     line, quoting the dash word (`'--'`: the same text, still read as an option by the rules of native
-    programs), lower-casing the suffix, calling the script with `&` and dropping the comments mean the same
-    to PowerShell and nothing to the policy.
+    programs), lower-casing the suffix, calling the script with `&`, dropping the comments and giving a bare
+    block to `.Where{…}`/`.ForEach{…}` in parentheses mean the same to PowerShell and nothing to the policy.
     A word that expands anything is never quoted: it keeps the parse error, and the parse error blocks.
     """
     if _COMMENTS.sub("", source).isspace() or not _COMMENTS.sub("", source):
@@ -1766,10 +1769,19 @@ def repair(source: str) -> str | None:
             out.append(m.group(1) + m.group(2).lower())
             i = m.end()
             continue
+        if ch == "{" and _MAGIC_METHOD.search("".join(out[-12:])) is not None:
+            # `$list.Where{ $_.Ok }`: PowerShell calls `.Where`/`.ForEach` with a bare block; the grammar
+            # wants the parentheses of a method call (`.Where({ $_.Ok })`, which means the same).
+            opened.append("m")
+            out.append("({")
+            i += 1
+            continue
         if ch in "({":
             opened.append("h" if ch == "{" and out and out[-1] == "@" else ch)
-        elif ch in ")}" and opened:
-            opened.pop()
+        elif ch in ")}" and opened and opened.pop() == "m":
+            out.append("})")  # the end of a block given to `.Where`/`.ForEach` (popped either way)
+            i += 1
+            continue
         out.append(ch)
         i += 1
     text = "".join(out)

@@ -365,6 +365,49 @@ def script_source(script: Arg) -> str:
 _FISH_INIT = frozenset({"-C", "--init-command"})
 
 
+_GIT_COMMAND_KEYS = frozenset({"core.pager", "core.editor", "sequence.editor", "diff.external"})
+"""git settings whose value is a command line git runs with `sh -c` (with its own words appended)."""
+_GIT_GLOBAL_VALUES = frozenset(
+    {"-C", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env"}
+)
+
+
+def git_command_settings(args: list[Arg]) -> tuple[list[Arg], list[tuple[str, Arg]]]:
+    """`git -c core.pager=cat log`: git's words without the `-c` settings whose command line can be read
+    (a pager, an editor, an external diff, an alias), and those settings as (key, the line git runs). An
+    alias without `!` runs git itself (`alias.st=status`: `git status`). Settings known only at run time,
+    and every other key, stay among the words for the rules to judge."""
+    kept: list[Arg] = []
+    lines: list[tuple[str, Arg]] = []
+    i, n = 0, len(args)
+    while i < n:
+        t = args[i].text
+        if t == "-c" and i + 1 < n:
+            value = args[i + 1]
+            key, eq, line = value.text.partition("=")
+            key = key.lower()
+            if (
+                eq
+                and DYN not in value.text
+                and (key in _GIT_COMMAND_KEYS or key.startswith(("pager.", "alias.")))
+            ):
+                if key.startswith("alias.") and line[:1] != "!":
+                    line = f"git {line}"
+                lines.append((key, Arg(line.removeprefix("!"), value.raw)))
+            else:
+                kept += args[i : i + 2]
+            i += 2
+            continue
+        if t[:1] != "-" or DYN in t:
+            break  # the subcommand: what follows is its own
+        kept.append(args[i])
+        if t in _GIT_GLOBAL_VALUES and i + 1 < n:
+            kept.append(args[i + 1])
+            i += 1
+        i += 1
+    return kept + args[i:], lines
+
+
 def posix_shell(spec: ShellSpec, args: list[Arg], name: str = "") -> ShellRun:
     """Read `sh`/`bash`/`zsh` options: a short cluster holding `c` (`-lc`, `-xec`) takes the command line.
 
