@@ -202,6 +202,19 @@ BLOCKED = [
     ("powershell", "wusa.exe /uninstall /kb:5034441 /quiet /norestart", "destructive.machine-state"),
     ("posix", "/usr/bin/fdesetup remove -user root", "destructive.machine-state"),
     ("posix", "security authorizationdb write system.login.screensaver allow", "destructive.machine-state"),
+    # Gatekeeper's mark cleared with every other attribute; user rights granted; files hunted by name in WMI
+    ("posix", "xattr -c SlackExtract-compiled", "destructive.machine-state"),
+    (
+        "powershell",
+        "Grant-CPrivilege -Identity ncv -Privilege SeBackupPrivilege",
+        "containment.privilege-elevation",
+    ),
+    ("powershell", "ntrights +r SeDebugPrivilege -u bob", "containment.privilege-elevation"),
+    (
+        "powershell",
+        "wmic DATAFILE where \"drive='C:' AND Name like '%password%'\" GET Name",
+        "env.credential-dump",
+    ),
 ]
 
 ALLOWED = [
@@ -269,6 +282,8 @@ ALLOWED = [
     ("posix", "ps -ef | grep -c gunicorn"),
     ("posix", "fdesetup status"),
     ("posix", "security authorizationdb read system.login.screensaver"),
+    ("posix", "xattr -l build/app"),
+    ("powershell", 'wmic datafile where name="c:\\\\windows\\\\win.ini" get version'),
 ]
 
 
