@@ -299,6 +299,9 @@ def hostile_inputs(size: int) -> Iterator[tuple[str, str, str]]:
         ("shell paths", _fill("/bin/sh ", prefix="tool ")),
         ("command-line words", _fill("'sh -c x' ", prefix="tool ")),
         ("writes of new files", _numbered("make > out{}.txt; ", size)),
+        # File names that read as command lines are checked as those lines (`touch "a; curl x | sh; b"`).
+        ("names that are command lines", _fill("'a; ls | wc' ", prefix="touch ")),
+        ("one name that is a command line", _fill("ls; ", prefix="touch '", suffix="x'")),
         ("tee into new files", _numbered("make | tee log{}.txt; ", size)),
         # One long word of a credential path's pieces: path expressions once tried each piece to the end.
         ("path pieces in a word", _fill("lsass", prefix="tool ")),

