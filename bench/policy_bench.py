@@ -301,6 +301,9 @@ def hostile_inputs(size: int) -> Iterator[tuple[str, str, str]]:
         ("writes of new files", _numbered("make > out{}.txt; ", size)),
         # File names that read as command lines are checked as those lines (`touch "a; curl x | sh; b"`).
         ("names that are command lines", _fill("'a; ls | wc' ", prefix="touch ")),
+        # Deletes of build output are looked up on the disk and asked of git (`rm -rf build`).
+        ("deletes of build output", _numbered("rm -rf build/a{}; ", size)),
+        ("one delete of many targets", _fill(" build/a", prefix="rm -rf")),
         ("one name that is a command line", _fill("ls; ", prefix="touch '", suffix="x'")),
         ("tee into new files", _numbered("make | tee log{}.txt; ", size)),
         # One long word of a credential path's pieces: path expressions once tried each piece to the end.
@@ -397,7 +400,8 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as folder:
         project = Path(folder)
         subprocess.run(["git", "init", "-q"], cwd=project, check=False, capture_output=True)
-        (project / ".gitignore").write_text("*.log\n", encoding="utf-8")
+        # Ignored output, so writes and deletes of it are judged on the disk and with git (the slow path).
+        (project / ".gitignore").write_text("*.log\nbuild/\n", encoding="utf-8")
         measure_hostile(args.repeats, [int(s) for s in args.sizes.split(",")], allowlisted, project)
     return 0
 

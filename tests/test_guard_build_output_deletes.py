@@ -165,3 +165,13 @@ def test_a_repository_config_runs_nothing_while_deciding(tmp_path: Path) -> None
     decision = decide("rm -rf build", tmp_path)
     assert decision.allowed, decision.reason
     assert not marker.exists()
+
+
+def test_a_delete_of_more_targets_than_are_looked_up_stays_blocked(repo: Path) -> None:
+    """Each target costs a path resolution and git's answer: past a clean step's few, none is spared."""
+    few = "rm -rf " + " ".join(f"build/part{i}" for i in range(8))
+    many = "rm -rf " + " ".join(f"build/part{i}" for i in range(200))
+    assert decide(few, repo).allowed
+    decision = decide(many, repo)
+    assert not decision.allowed
+    assert decision.rule_id == "destructive.recursive-delete"

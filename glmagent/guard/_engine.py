@@ -45,6 +45,9 @@ of hundreds of such writes reaches the budget before it takes longer than a chec
 TREE_DELETE = "destructive.recursive-delete"
 """Recursive deletes, which spare build output the project's git ignores when the working directory is known
 (`rm -rf build dist`: see `_project`)."""
+SPARED_DELETE_TARGETS = 32
+"""Targets of one recursive delete looked up on the disk at most: a clean step names a few folders; each
+costs a path resolution and git's answer, so hundreds would take longer than a check may."""
 _GLOB_OR_DRIVE = lazy_re(r"[*?\[]|^[A-Za-z]:")
 REGENERABLE = frozenset({"destructive.truncating-redirect", "destructive.truncating-write"})
 """Rules against replacing a whole file, which spare a file that holds nothing to lose (new, empty, or output
@@ -881,7 +884,7 @@ class Evaluation(RunsOtherCode, WordChecks):
         if self.root is None or self.copied:
             return False
         targets = tree_delete_targets(names, argv[1:], frame.dialect)
-        if not targets:
+        if not targets or len(targets) > SPARED_DELETE_TARGETS:
             return False
         upto = len(self.seen) - 1 if self.seen and self.seen[-1] is argv else len(self.seen)
         named = {k.rstrip("/") for k in self._named(upto)[0]}
