@@ -454,15 +454,18 @@ def project(tmp_path: Path) -> Path:
     return root
 
 
+TEST_GIT = ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid", "-c", "commit.gpgsign=false"]
+"""git as the tests run it to commit: a fixed identity, no signing (the machine's own git config aside)."""
+
+
 @pytest.fixture
 def git_project(project: Path) -> Path:
     """`project` as a git repository with one commit."""
     if shutil.which("git") is None:
         pytest.skip("git is not installed")
-    env_args = ["-c", "user.name=t", "-c", "user.email=t@example.invalid", "-c", "commit.gpgsign=false"]
     subprocess.run(["git", "init", "-q"], cwd=project, check=True)
     subprocess.run(["git", "add", "-A"], cwd=project, check=True)
-    subprocess.run(["git", *env_args, "commit", "-qm", "init"], cwd=project, check=True)
+    subprocess.run([*TEST_GIT, "commit", "-qm", "init"], cwd=project, check=True)
     return project
 
 

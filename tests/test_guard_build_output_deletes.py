@@ -17,6 +17,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from conftest import TEST_GIT
 
 from glmagent.guard import Policy
 
@@ -28,7 +29,7 @@ if shutil.which("git") is None:
 def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A git project with ignored build output, an ignored data folder, tracked and untracked work."""
     root = tmp_path_factory.mktemp("proj")
-    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid", "-c", "commit.gpgsign=false"]
+    git = TEST_GIT
     subprocess.run(["git", "init", "-q"], cwd=root, check=True)
     (root / ".gitignore").write_text(
         "build/\ndist/\nbin/\nobj/\ncoverage/\n*.egg-info/\noutput/\ndata/\n.env\n.nyc_output/\n"
