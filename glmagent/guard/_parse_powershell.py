@@ -1640,7 +1640,7 @@ def _word_start(out: list[str]) -> int:
     return k
 
 
-_MAGIC_METHOD = lazy_re(r"[\w)\]]\.(?:where|foreach)$", re.IGNORECASE)
+_MAGIC_METHOD = lazy_re(r"[\w)\]]\.where$", re.IGNORECASE)
 
 
 def repair(source: str) -> str | None:
@@ -1653,7 +1653,7 @@ def repair(source: str) -> str | None:
     dot-sourcing) and on a script of comments only. Spacing the comma as `Name ,Length`, breaking the
     line, quoting the dash word (`'--'`: the same text, still read as an option by the rules of native
     programs), lower-casing the suffix, calling the script with `&`, dropping the comments and giving a bare
-    block to `.Where{…}`/`.ForEach{…}` in parentheses mean the same to PowerShell and nothing to the policy.
+    block to `.Where{…}` in parentheses mean the same to PowerShell and nothing to the policy.
     A word that expands anything is never quoted: it keeps the parse error, and the parse error blocks.
     """
     if _COMMENTS.sub("", source).isspace() or not _COMMENTS.sub("", source):
@@ -1770,8 +1770,9 @@ def repair(source: str) -> str | None:
             i = m.end()
             continue
         if ch == "{" and _MAGIC_METHOD.search("".join(out[-12:])) is not None:
-            # `$list.Where{ $_.Ok }`: PowerShell calls `.Where`/`.ForEach` with a bare block; the grammar
-            # wants the parentheses of a method call (`.Where({ $_.Ok })`, which means the same).
+            # `$list.Where{ $_.Ok }`: PowerShell calls `.Where` with a bare block; the grammar wants the
+            # parentheses of a method call (`.Where({ $_.Ok })`, which means the same). It reads
+            # `.ForEach{ }` as it is, and fails on `.ForEach({ })`: that one is left alone.
             opened.append("m")
             out.append("({")
             i += 1
@@ -1779,7 +1780,7 @@ def repair(source: str) -> str | None:
         if ch in "({":
             opened.append("h" if ch == "{" and out and out[-1] == "@" else ch)
         elif ch in ")}" and opened and opened.pop() == "m":
-            out.append("})")  # the end of a block given to `.Where`/`.ForEach` (popped either way)
+            out.append("})")  # the end of a block given to `.Where` (popped either way)
             i += 1
             continue
         out.append(ch)
