@@ -29,7 +29,10 @@
   keys hunted by name in the temp folders, `/var`, `/opt` or beside the project (`find /tmp -iname id_rsa`);
   glibc's tunables set for a program (`GLIBC_TUNABLES=…`). Every process's command line searched for a
   credential word (`ps aux | grep -i pass`); Windows updates removed (`wusa /uninstall`), FileVault users
-  and the authorization database changed (`fdesetup remove`, `security authorizationdb write`).
+  and the authorization database changed (`fdesetup remove`, `security authorizationdb write`). A cluster's
+  secrets read from etcd, .NET's machine-wide `web.config`, API key files in the home folder, `dir /s` and
+  `findstr /c:` hunting credential names, discovery through CIM classes (`MSFT_DNSClientCache`), DSC and
+  Remote Desktop's agent configuring the machine, `Invoke-gsudo`, and the clipboard read through .NET.
 - A firewall rule naming a source address (`iptables -A … -s 127.0.0.1`: `-s` is no `-S` listing), and Helm
   acting on a cluster with a global option before its subcommand (`helm --host H install`).
 """
@@ -215,6 +218,32 @@ BLOCKED = [
         "wmic DATAFILE where \"drive='C:' AND Name like '%password%'\" GET Name",
         "env.credential-dump",
     ),
+    # a cluster's secrets in etcd, .NET's machine-wide connection strings, key files in the home folder,
+    # credential files hunted by name with cmd's dir /s or findstr /c:
+    ("posix", "etcdctl get /registry/secrets/default/my-secret", "env.credential-dump"),
+    (
+        "powershell",
+        r"type C:\Windows\Microsoft.NET\Framework64\v4.0.30319\Config\web.config | findstr connectionString",
+        "env.secret-files",
+    ),
+    ("powershell", r"$pskey = Get-Content ~\.config\.private\apikey.txt", "env.secret-files"),
+    ("powershell", "dir /s /p *password*.*", "env.credential-dump"),
+    ("powershell", 'findstr /SIM /C:"password" *.txt *.ini *.cfg', "env.credential-dump"),
+    # the machine surveyed through CIM classes, configured by DSC or Remote Desktop's agent, elevated by
+    # gsudo's cmdlet, and the clipboard read through .NET
+    ("powershell", "Get-CimInstance -Namespace root/StandardCimv2 -ClassName MSFT_DNSClientCache", "env"),
+    ("powershell", r"Set-DscLocalConfigurationManager -Path C:\dsc -ComputerName localhost", "destructive"),
+    (
+        "posix",
+        "/System/Library/CoreServices/RemoteManagement/ARDAgent.app/Contents/Resources/kickstart -activate",
+        "destructive",
+    ),
+    (
+        "powershell",
+        "Get-Process SpoolSv | Invoke-gsudo { Stop-Process -Force }",
+        "containment.privilege-elevation",
+    ),
+    ("powershell", "$clip = [System.Windows.Forms.Clipboard]::GetText()", "env.user-capture"),
 ]
 
 ALLOWED = [
@@ -283,6 +312,12 @@ ALLOWED = [
     ("posix", "fdesetup status"),
     ("posix", "security authorizationdb read system.login.screensaver"),
     ("posix", "xattr -l build/app"),
+    ("posix", "etcdctl put feature-flag on"),  # the project's own test etcd
+    ("powershell", r"Get-Content .\web.config"),
+    ("powershell", "dir /s *.cs"),
+    ("powershell", 'findstr /s /c:"TODO" *.cs'),
+    ("powershell", "Get-CimInstance -ClassName Win32_Processor | Select-Object Name"),
+    ("powershell", 'git log --grep="fix bug" --oneline'),
     ("powershell", 'wmic datafile where name="c:\\\\windows\\\\win.ini" get version'),
 ]
 

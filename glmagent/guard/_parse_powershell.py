@@ -372,6 +372,8 @@ class PowerShellWalker:
     def _bare(raw: str) -> str:
         if "$" in raw.replace("`$", ""):
             return DYN
+        if '"' in raw or "'" in raw:
+            raw = _joined_quotes(raw)
         return ps_unescape(raw, False)
 
     def arg(self, node: Node) -> Arg:
@@ -434,8 +436,15 @@ class PowerShellWalker:
                 continue
             if kind == "generic_token" and s is not None:
                 raw = s[child.start_byte : child.end_byte]
-                if "$" not in raw and "`" not in raw and ">" not in raw and "," not in raw:
-                    # A bare ASCII word without escapes or variables is its own value and holds nothing.
+                if (
+                    "$" not in raw
+                    and "`" not in raw
+                    and ">" not in raw
+                    and "," not in raw
+                    and '"' not in raw
+                    and "'" not in raw
+                ):
+                    # A bare ASCII word without escapes, quotes or variables is its own value, holds nothing.
                     argv.append(Arg(raw, raw, raw[:1] == "-" and len(raw) > 1))
                     continue
             elif kind == "command_parameter":
@@ -1638,6 +1647,33 @@ def _word_start(out: list[str]) -> int:
     while k > 0 and not out[k - 1].isspace() and out[k - 1] not in _OPENERS:
         k -= 1
     return k
+
+
+def _joined_quotes(raw: str) -> str:
+    """A bare word with quoted parts as PowerShell passes it: the quotes go, their text stays
+    (`/C:"password"` is `/C:password`, `a'b c'd` is `ab cd`; `''` inside single quotes is one `'`).
+    Backtick escapes outside single quotes are kept for `ps_unescape`."""
+    out: list[str] = []
+    quote = ""
+    i, n = 0, len(raw)
+    while i < n:
+        ch = raw[i]
+        if ch == "`" and quote != "'" and i + 1 < n:
+            out.append(raw[i : i + 2])
+            i += 2
+            continue
+        if not quote and ch in "'\"":
+            quote = ch
+        elif ch == quote:
+            if ch == "'" and raw[i + 1 : i + 2] == "'":
+                out.append("'")
+                i += 1
+            else:
+                quote = ""
+        else:
+            out.append(ch)
+        i += 1
+    return "".join(out)
 
 
 _MAGIC_METHOD = lazy_re(r"[\w)\]]\.where$", re.IGNORECASE)
