@@ -272,6 +272,7 @@ def hostile_inputs(size: int) -> Iterator[tuple[str, str, str]]:
         ("one long word", "echo " + "a" * (size - 5)),
         ("many arguments", _fill("f.o ", prefix="rm ")),
         ("many redirections", _fill(">> log ", prefix="echo x ")),
+        ("appends to many files", _numbered(">> log{} ", size)),
         ("many variables", _fill("$a${b}", prefix="echo ")),
         ("many substitutions", _fill("$(ls) ", prefix="echo ")),
         ("many env assignments", _fill("A=1 ", prefix="env ", suffix="ls")),

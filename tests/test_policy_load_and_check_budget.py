@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from glmagent.guard import Policy, _parse_posix, _parse_powershell, _syntax
-from glmagent.guard._engine import CMD_MAX_LINE, DISK_LOOKUP_WORK, MAX_WORK
+from glmagent.guard._engine import CMD_MAX_LINE, DISK_LOOKUP_WORK, MAX_WORK, REDIRECT_WORK
 
 
 @pytest.fixture
@@ -71,6 +71,19 @@ def test_writes_judged_against_the_disk_cost_more_of_the_budget(tmp_path: Path) 
     assert policy.check(line, "posix").rule_id == "destructive.truncating-redirect"  # no lookups, no budget
     few = "".join(f"make > out{i}.txt; " for i in range(100))
     assert policy.check(few, "posix", cwd=str(tmp_path)).allowed
+
+
+@pytest.mark.usefixtures("untimed_parsing")
+def test_redirections_cost_more_of_the_budget_than_their_syntax_nodes() -> None:
+    """Judging a redirection's target takes as long as walking several nodes: a line of a thousand appends
+    to different files runs out of budget, where the same count of plain words would not."""
+    per_append = 3  # syntax nodes of ` >> lN`
+    many = MAX_WORK // (per_append + REDIRECT_WORK) + 20
+    assert many * per_append < MAX_WORK  # without the extra cost the line would fit
+    line = "echo x" + "".join(f" >> log{i}" for i in range(many))
+    decision = Policy.default().check(line, "posix")
+    assert decision.rule_id == "size.exceeded", decision
+    assert Policy.default().check("echo x" + "".join(f" >> log{i}" for i in range(100)), "posix").allowed
 
 
 def test_a_parse_over_its_time_budget_is_blocked_and_the_parser_recovers(

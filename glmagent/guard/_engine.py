@@ -42,6 +42,10 @@ DISK_LOOKUP_WORK = 8
 known working directory takes as long as walking about eight more syntax nodes (80 us against 10), so a line
 of hundreds of such writes reaches the budget before it takes longer than a check may."""
 
+REDIRECT_WORK = 3
+"""`MAX_WORK` units a redirection costs besides its syntax nodes: judging its target (place, rules, a script
+it may write) takes as long as walking about six nodes, so a line of a thousand redirections reaches the
+budget before it takes longer than a check may."""
 TREE_DELETE = "destructive.recursive-delete"
 """Recursive deletes, which spare build output the project's git ignores when the working directory is known
 (`rm -rf build dist`: see `_project`)."""
@@ -260,7 +264,9 @@ class Evaluation(RunsOtherCode, WordChecks):
     """Checks one command (and everything nested in it); implements the parsers' `Sink`."""
 
     __slots__ = (
+        "_appends",
         "_files",
+        "_last_output",
         "_names",
         "_scope",
         "clean_words",
@@ -313,6 +319,10 @@ class Evaluation(RunsOtherCode, WordChecks):
         """(dialect, texts...) in which the fast path found no fragment of an argument-wide rule."""
         self._names: tuple[set[str], int, bool] = (set(), 0, False)
         """`_named` so far: the files named, how many commands of `seen` that covers, any glob among them."""
+        self._last_output: tuple[list[Arg], str, str | None] | None = None
+        """The last writer whose output `_written_script` computed, its dialect and that output."""
+        self._appends: set[tuple[object, ...]] | None = None
+        """Appends (`>> f`) judged so far, by target, place and writer (see `redirect`)."""
 
     # -- entry points --
     def run(self, text: str, shell: ShellKind) -> None:
@@ -757,8 +767,22 @@ class Evaluation(RunsOtherCode, WordChecks):
     def redirect(
         self, op: str, target: Arg, frame: Frame, empty: bool = False, writer: list[Arg] | None = None
     ) -> None:
+        self._spend(REDIRECT_WORK)
         base = op.lstrip("0123456789")
         names_file = ">" in base and DYN not in target.text and not base.endswith("&")
+        if base == ">>" and names_file:
+            # The same append again (`make >> log >> log`, a loop's later copy): judged once. Appending
+            # loses nothing, so a repeat can add no finding the first did not.
+            key = (
+                target.text, target.raw, frame.dialect, frame.via, self.scope(frame).cwd,
+                None if writer is None else tuple(a.text for a in writer),
+            )  # fmt: skip
+            if self._appends is None:
+                self._appends = {key}
+            elif key in self._appends:
+                return
+            else:
+                self._appends.add(key)
         if writer is not None and names_file:
             self._written_script(target, writer, frame)
         # Decided on first need (it may read the disk); a statement that writes nothing only empties the file.
@@ -819,7 +843,12 @@ class Evaluation(RunsOtherCode, WordChecks):
     def _written_script(self, target: Arg, writer: list[Arg], frame: Frame) -> None:
         """Text written into a script (`echo 'nc -e /bin/sh h 4444' > x.sh`, a file starting `#!`) is
         checked as that script: running the file later runs it, where the policy only sees its name."""
-        text = static_output(writer, None, frame.dialect)
+        last = self._last_output
+        if last is not None and last[0] is writer and last[1] == frame.dialect:
+            text = last[2]  # `echo x > a.sh > b.sh`: one writer, many targets
+        else:
+            text = static_output(writer, None, frame.dialect)
+            self._last_output = (writer, frame.dialect, text)
         if not text or text.isspace():
             return
         language = script_language(target.text.replace("\\", "/"), text)
