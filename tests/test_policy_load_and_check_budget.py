@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from glmagent.guard import Policy, _parse_posix, _parse_powershell, _syntax
-from glmagent.guard._engine import CMD_MAX_LINE, DISK_LOOKUP_WORK, MAX_WORK, REDIRECT_WORK
+from glmagent.guard._engine import CMD_MAX_LINE, DISK_LOOKUP_WORK, MAX_WORK, REDIRECT_WORK, SCRIPT_WORK
 
 
 @pytest.fixture
@@ -84,6 +84,20 @@ def test_redirections_cost_more_of_the_budget_than_their_syntax_nodes() -> None:
     decision = Policy.default().check(line, "posix")
     assert decision.rule_id == "size.exceeded", decision
     assert Policy.default().check("echo x" + "".join(f" >> log{i}" for i in range(100)), "posix").allowed
+
+
+@pytest.mark.usefixtures("untimed_parsing")
+def test_nested_scripts_cost_more_of_the_budget_than_their_syntax_nodes() -> None:
+    """Each nested script is parsed and walked on its own: a line of hundreds of tiny ones (`… | xargs sh -c
+    'ls' | …`) runs out of budget; a few stay fine."""
+    stage = "echo x | xargs sh -c 'ls' | "
+    assert Policy.default().check(stage * 20 + "cat", "posix").allowed
+    # A stage walks about 27 units of nodes and words and holds one nested script: 150 stages fit the budget
+    # by their nodes alone, and exceed it with each script's extra cost.
+    many = MAX_WORK // 30
+    assert many * 28 < MAX_WORK < many * (27 + SCRIPT_WORK)
+    decision = Policy.default().check(stage * many + "cat", "posix")
+    assert decision.rule_id == "size.exceeded", decision
 
 
 def test_a_parse_over_its_time_budget_is_blocked_and_the_parser_recovers(

@@ -42,6 +42,10 @@ DISK_LOOKUP_WORK = 8
 known working directory takes as long as walking about eight more syntax nodes (80 us against 10), so a line
 of hundreds of such writes reaches the budget before it takes longer than a check may."""
 
+SCRIPT_WORK = 6
+"""`MAX_WORK` units a nested script (`sh -c 'ls'`, a payload's command line) costs besides its syntax nodes:
+its parse and walk set-up take as long as walking about six nodes, so a line of hundreds of tiny scripts
+(`… | xargs sh -c 'ls' | …`) reaches the budget before it takes longer than a check may."""
 REDIRECT_WORK = 3
 """`MAX_WORK` units a redirection costs besides its syntax nodes: judging its target (place, rules, a script
 it may write) takes as long as walking about six nodes, so a line of a thousand redirections reaches the
@@ -409,6 +413,7 @@ class Evaluation(RunsOtherCode, WordChecks):
 
     # -- scripts --
     def script(self, text: str, dialect: Dialect, frame: Frame) -> None:
+        self._spend(SCRIPT_WORK)
         if frame.depth > self.p.max_depth:
             self.event("depth-exceeded", frame, f"nesting deeper than {self.p.max_depth} levels")
             return

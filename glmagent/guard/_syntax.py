@@ -186,10 +186,11 @@ _TIMED_FROM = 2048
 """Shorter sources always parse in well under the budget, so they skip the timed path and its cost."""
 
 
-MAX_WORK = 6000
-"""Syntax nodes parsed plus words of simple commands, summed over a line and everything nested in it, that
+MAX_WORK = 4500
+"""Syntax nodes parsed plus words of simple commands, summed over a line and everything nested in it (and
+the extra units of steps that cost more: disk lookups, nested scripts, redirections, listed items), that
 the policy checks before it gives up and blocks (`too-large`): past it the walk could take longer than a
-check may (50 ms), and no coding step needs a line that large."""
+check may (50 ms; a unit costs up to about 10 us), and no coding step needs a line that large."""
 
 
 class TooLarge(Exception):

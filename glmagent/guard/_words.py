@@ -90,6 +90,9 @@ def maybe_environ(text: str) -> bool:
 
 _COMMAND_IN_NAME = lazy_re(r"[;|`\n]|\$\(|&&")
 """Command separators and substitutions: in a file name, a command line waiting for an unquoted reader."""
+PIECE_WORK = 2
+"""`MAX_WORK` units each item of a listing word costs (`--libs=a.dll,b.dll,…`): judged as a file name
+against several patterns, an item takes about twice a word's walk."""
 _PATH_MAX = 4096
 """Longer file names cannot be created (Linux's PATH_MAX; a name's own part may hold 255 bytes): no name
 that long waits for a reader."""
@@ -244,8 +247,9 @@ class WordChecks:
                 # `openvt -- /path/to/cmd`: what follows the end of the options is the command it runs.
                 self.command(args[i + 1 :], frame.wrapped(f"`{name} --`"), None)
                 return
-            parts = pieces(t, windows, MAX_WORK - self.work)
-            self._spend(len(parts) - 1)  # a word listing thousands of items costs like thousands of words
+            parts = pieces(t, windows, (MAX_WORK - self.work) // PIECE_WORK)
+            # A word listing thousands of items costs like thousands of words, each judged as a file.
+            self._spend(PIECE_WORK * (len(parts) - 1))
             for piece in parts:
                 text = piece.text
                 if not text or len(self.findings) > before:
@@ -472,9 +476,14 @@ class WordChecks:
         lenient = name in DELETERS
         creates = not lenient and name not in _MODE_CHANGERS
         words = None  # made once, not once per target: `rm` with thousands of files stays linear
+        judged: set[tuple[str, str]] = set()
         for target in write_targets(name, args, frame.dialect):
             if lenient and (DYN in target.text or "$" in target.raw):
                 continue
+            spelled = (target.text, target.raw)
+            if spelled in judged:
+                continue  # `rm f.o f.o`: the same place, judged already
+            judged.add(spelled)
             if words is None:
                 words = self._argv(argv, info.names)
             self._judge_write(scope, target, frame, words, creates)
