@@ -513,11 +513,13 @@ def test_find_like_tools_and_sed_writes() -> None:
 @pytest.mark.parametrize(
     ("payload", "expected"),
     [
-        ("python -c '{}'".format("from os import a, " * 3000), "unverifiable.payload-process"),
+        ("python -c '{}'".format("from os import a, " * 1500), "unverifiable.payload-process"),
         ("perl -e '{}'".format("open F, " * 3000), None),
-        ("ruby -e '{}'".format("File.open(a, " * 3000), None),
+        ("ruby -e '{}'".format("File.open(a, " * 2000), None),
         ("awk '{}'".format("print a " * 3000), None),
         ("Rscript -e '{}'".format("file(a, " * 3000), None),
+        # past what the work budget pays for searching (`PAYLOAD_CHARS_PER_UNIT`): too large, unsearched
+        ("python -c '{}'".format("from os import a, " * 3000), "size.exceeded"),
     ],
 )
 def test_payload_patterns_decide_long_hostile_text(payload: str, expected: str | None) -> None:

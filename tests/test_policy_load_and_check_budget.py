@@ -10,7 +10,14 @@ from pathlib import Path
 import pytest
 
 from glmagent.guard import Policy, _parse_posix, _parse_powershell, _syntax
-from glmagent.guard._engine import CMD_MAX_LINE, DISK_LOOKUP_WORK, MAX_WORK, REDIRECT_WORK, SCRIPT_WORK
+from glmagent.guard._engine import (
+    CMD_MAX_LINE,
+    DISK_LOOKUP_WORK,
+    MAX_WORK,
+    PAYLOAD_CHARS_PER_UNIT,
+    REDIRECT_WORK,
+    SCRIPT_WORK,
+)
 
 
 @pytest.fixture
@@ -97,6 +104,17 @@ def test_nested_scripts_cost_more_of_the_budget_than_their_syntax_nodes() -> Non
     many = MAX_WORK // 30
     assert many * 28 < MAX_WORK < many * (27 + SCRIPT_WORK)
     decision = Policy.default().check(stage * many + "cat", "posix")
+    assert decision.rule_id == "size.exceeded", decision
+
+
+@pytest.mark.usefixtures("untimed_parsing")
+def test_an_inline_program_costs_the_budget_by_its_length() -> None:
+    """A language's patterns search an inline program at about a microsecond a character: one longer than
+    the budget pays for is too large before it is searched; an everyday one costs little."""
+    line = "x = 1 + 2; " * 200
+    assert Policy.default().check(f"python -c '{line}'", "posix").allowed
+    huge = "x = 1 + 2; " * ((MAX_WORK * PAYLOAD_CHARS_PER_UNIT) // 11 + 100)
+    decision = Policy.default().check(f"python -c '{huge}'", "posix")
     assert decision.rule_id == "size.exceeded", decision
 
 

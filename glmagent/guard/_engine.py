@@ -46,6 +46,10 @@ SCRIPT_WORK = 6
 """`MAX_WORK` units a nested script (`sh -c 'ls'`, a payload's command line) costs besides its syntax nodes:
 its parse and walk set-up take as long as walking about six nodes, so a line of hundreds of tiny scripts
 (`… | xargs sh -c 'ls' | …`) reaches the budget before it takes longer than a check may."""
+PAYLOAD_CHARS_PER_UNIT = 8
+"""Characters of an inline program (`python -c`, `ruby -e`, a here-document fed to one) per `MAX_WORK` unit:
+its language's patterns search it at about a microsecond a character, so a program of more than about 35
+kB is too large before the search would take longer than a check may. Inline programs are short."""
 REDIRECT_WORK = 3
 """`MAX_WORK` units a redirection costs besides its syntax nodes: judging its target (place, rules, a script
 it may write) takes as long as walking about six nodes, so a line of a thousand redirections reaches the
@@ -992,6 +996,7 @@ class Evaluation(RunsOtherCode, WordChecks):
 
     # -- payloads --
     def payload(self, language: str, text: str, frame: Frame, argv: list[Arg]) -> None:
+        self._spend(len(text) // PAYLOAD_CHARS_PER_UNIT)  # before the patterns run over it
         p = self.p
         key = (language, text)
         remember = p.memo_limit > 0 and len(text) <= PAYLOAD_MEMO_TEXT
