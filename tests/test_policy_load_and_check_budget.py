@@ -13,6 +13,7 @@ from glmagent.guard import Policy, _parse_posix, _parse_powershell, _syntax
 from glmagent.guard._engine import (
     CMD_MAX_LINE,
     DISK_LOOKUP_WORK,
+    FED_WRAPPER_WORK,
     MAX_WORK,
     PAYLOAD_CHARS_PER_UNIT,
     REDIRECT_WORK,
@@ -95,16 +96,29 @@ def test_redirections_cost_more_of_the_budget_than_their_syntax_nodes() -> None:
 
 @pytest.mark.usefixtures("untimed_parsing")
 def test_nested_scripts_cost_more_of_the_budget_than_their_syntax_nodes() -> None:
-    """Each nested script is parsed and walked on its own: a line of hundreds of tiny ones (`… | xargs sh -c
-    'ls' | …`) runs out of budget; a few stay fine."""
-    stage = "echo x | xargs sh -c 'ls' | "
-    assert Policy.default().check(stage * 20 + "cat", "posix").allowed
-    # A stage walks about 27 units of nodes and words and holds one nested script: 150 stages fit the budget
+    """Each nested script is parsed and walked on its own: a line of hundreds of tiny ones (`sh -c 'ls';
+    sh -c 'ls'; …`) runs out of budget; a few stay fine."""
+    stage = "sh -c 'ls'; "
+    assert Policy.default().check(stage * 20 + "ls", "posix").allowed
+    # A stage walks about 14 units of nodes and words and holds one nested script: 250 stages fit the budget
     # by their nodes alone, and exceed it with each script's extra cost.
-    many = MAX_WORK // 30
-    assert many * 28 < MAX_WORK < many * (27 + SCRIPT_WORK)
-    decision = Policy.default().check(stage * many + "cat", "posix")
+    many = MAX_WORK // 18
+    assert many * 15 < MAX_WORK < many * (14 + SCRIPT_WORK)
+    decision = Policy.default().check(stage * many + "ls", "posix")
     assert decision.rule_id == "size.exceeded", decision
+
+
+@pytest.mark.usefixtures("untimed_parsing")
+def test_a_pipe_feeding_a_wrapper_costs_more_of_the_budget() -> None:
+    """`… | xargs CMD` works out what the pipe carries and judges CMD with it: hundreds of such stages run
+    out of budget where the same stages without the feed would not."""
+    fed = "echo x | xargs ls; "  # about 16 units of nodes and words, and the feed's extra cost
+    assert Policy.default().check(fed * 20 + "ls", "posix").allowed
+    many = MAX_WORK // 27
+    assert many * 17 < MAX_WORK < many * (16 + FED_WRAPPER_WORK)
+    decision = Policy.default().check(fed * many + "ls", "posix")
+    assert decision.rule_id == "size.exceeded", decision
+    assert Policy.default().check("echo x | ls; " * many + "ls", "posix").allowed
 
 
 @pytest.mark.usefixtures("untimed_parsing")

@@ -50,6 +50,9 @@ PAYLOAD_CHARS_PER_UNIT = 8
 """Characters of an inline program (`python -c`, `ruby -e`, a here-document fed to one) per `MAX_WORK` unit:
 its language's patterns search it at about a microsecond a character, so a program of more than about 35
 kB is too large before the search would take longer than a check may. Inline programs are short."""
+FED_WRAPPER_WORK = 15
+"""`MAX_WORK` units a wrapper fed its arguments by a pipe costs besides its words (`… | xargs CMD`): what the
+pipe carries is worked out and split, and the command judged with it, about fifteen nodes' walk."""
 REDIRECT_WORK = 3
 """`MAX_WORK` units a redirection costs besides its syntax nodes: judging its target (place, rules, a script
 it may write) takes as long as walking about six nodes, so a line of a thousand redirections reaches the
@@ -576,6 +579,7 @@ class Evaluation(RunsOtherCode, WordChecks):
             if wrapper is not None:
                 stdin_words = None
                 if wrapper.feeds_arguments and stdin is not None and not stdin.is_file:
+                    self._spend(FED_WRAPPER_WORK)
                     piped = stdin.text()
                     stdin_words = split_words(piped) if piped is not None else None
                     if stdin.feed is not None:
