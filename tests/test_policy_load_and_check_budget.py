@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from glmagent.guard import Policy, _parse_posix, _parse_powershell, _syntax
-from glmagent.guard._engine import (
-    CMD_MAX_LINE,
+from glmagent.guard._engine import CMD_MAX_LINE
+from glmagent.guard._syntax import (
     DISK_LOOKUP_WORK,
     FED_WRAPPER_WORK,
     MAX_WORK,

@@ -21,7 +21,21 @@ from ._paths import PathScope, output_targets, tree_delete_targets, write_target
 from ._payloads import PREPARE, script_language, static_output, string_literals
 from ._project import ReplaceableFiles
 from ._rules import MATCH, CommandView, dotnet_key
-from ._syntax import DYN, MAX_WORK, Arg, Feed, Frame, Stdin, TooLarge, start_check
+from ._syntax import (
+    DISK_LOOKUP_WORK,
+    DYN,
+    FED_WRAPPER_WORK,
+    MAX_WORK,
+    PAYLOAD_CHARS_PER_UNIT,
+    REDIRECT_WORK,
+    SCRIPT_WORK,
+    Arg,
+    Feed,
+    Frame,
+    Stdin,
+    TooLarge,
+    start_check,
+)
 from ._unwrap import Wrapped, git_command_settings, matching_wrapper, split_words, unwrap
 from ._words import WordChecks, listens_or_runs_setting, maybe_environ, path_key
 
@@ -37,26 +51,7 @@ WORDS_MEMO_TEXT = 4096
 """Longest command line whose word screens are remembered (`PolicyTables.word_screens`)."""
 PAYLOAD_MEMO_TEXT = 4096
 """Longest payload whose pattern hits are remembered (`PolicyTables.payload_results`)."""
-DISK_LOOKUP_WORK = 8
-"""`MAX_WORK` units a write target looked up on the disk costs (see `_replaceable`): judging `> out.txt` in a
-known working directory takes as long as walking about eight more syntax nodes (80 us against 10), so a line
-of hundreds of such writes reaches the budget before it takes longer than a check may."""
 
-SCRIPT_WORK = 6
-"""`MAX_WORK` units a nested script (`sh -c 'ls'`, a payload's command line) costs besides its syntax nodes:
-its parse and walk set-up take as long as walking about six nodes, so a line of hundreds of tiny scripts
-(`… | xargs sh -c 'ls' | …`) reaches the budget before it takes longer than a check may."""
-PAYLOAD_CHARS_PER_UNIT = 8
-"""Characters of an inline program (`python -c`, `ruby -e`, a here-document fed to one) per `MAX_WORK` unit:
-its language's patterns search it at about a microsecond a character, so a program of more than about 35
-kB is too large before the search would take longer than a check may. Inline programs are short."""
-FED_WRAPPER_WORK = 15
-"""`MAX_WORK` units a wrapper fed its arguments by a pipe costs besides its words (`… | xargs CMD`): what the
-pipe carries is worked out and split, and the command judged with it, about fifteen nodes' walk."""
-REDIRECT_WORK = 3
-"""`MAX_WORK` units a redirection costs besides its syntax nodes: judging its target (place, rules, a script
-it may write) takes as long as walking about six nodes, so a line of a thousand redirections reaches the
-budget before it takes longer than a check may."""
 TREE_DELETE = "destructive.recursive-delete"
 """Recursive deletes, which spare build output the project's git ignores when the working directory is known
 (`rm -rf build dist`: see `_project`)."""

@@ -424,6 +424,18 @@ def _prefix_table(parameters: tuple[str, ...]) -> dict[str, str]:
 
 _PS_WRITER_PREFIXES = {name: _prefix_table(parameters) for name, (parameters, _) in _PS_WRITERS.items()}
 
+
+def _unique_prefix_table(parameters: tuple[str, ...]) -> dict[str, str | None]:
+    """Each non-empty prefix of `parameters` -> the parameter it binds, or None when it begins several and
+    names none (PowerShell refuses an ambiguous prefix: Remove-Item's `-f` is `-Filter` or `-Force`)."""
+    table: dict[str, str | None] = {}
+    for name in parameters:
+        for i in range(1, len(name) + 1):
+            prefix = name[:i]
+            table[prefix] = prefix if prefix in parameters else (name if prefix not in table else None)
+    return table
+
+
 #: Deleting programs: their literal targets are judged (`rm ../x`, `rm .git/hooks/x`); run-time names are
 #: left to the destructive rules, which know when a computed delete is dangerous.
 DELETERS = frozenset({"rm", "rmdir", "unlink", "shred", "remove-item"})
@@ -571,7 +583,10 @@ _COMMON_ALIASES = {
     "ob": "outbuffer", "pv": "pipelinevariable", "vb": "verbose", "db": "debug", "cf": "confirm",
     "wi": "whatif",
 }  # fmt: skip
-_REMOVE_ITEM_PARAMETERS = (*_REMOVE_ITEM_VALUES, *_REMOVE_ITEM_SWITCHES, *_REMOVE_ITEM_OTHERS)
+_REMOVE_ITEM_PREFIXES = {
+    **_unique_prefix_table((*_REMOVE_ITEM_VALUES, *_REMOVE_ITEM_SWITCHES, *_REMOVE_ITEM_OTHERS)),
+    **_COMMON_ALIASES,
+}
 
 
 def tree_delete_targets(names: tuple[str, ...], args: list[Arg], dialect: str) -> list[Arg] | None:
@@ -608,10 +623,7 @@ def _remove_item_targets(args: list[Arg]) -> list[Arg] | None:
             continue
         key, colon, _ = a.text[1:].partition(":")
         key = key.lower()
-        full = _COMMON_ALIASES.get(key)
-        if full is None and key:
-            known = [p for p in _REMOVE_ITEM_PARAMETERS if p.startswith(key)]
-            full = key if key in known else (known[0] if len(known) == 1 else None)
+        full = _REMOVE_ITEM_PREFIXES.get(key)
         if full is None or full in _REMOVE_ITEM_OTHERS:
             return None  # `-Include`, `-Filter`, `-WhatIf`, an ambiguous prefix (`-f`: Filter or Force)
         if full in _REMOVE_ITEM_VALUES and not colon:

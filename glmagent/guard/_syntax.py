@@ -193,6 +193,25 @@ the policy checks before it gives up and blocks (`too-large`): past it the walk 
 check may (50 ms; a unit costs up to about 10 us), and no coding step needs a line that large."""
 
 
+# What steps cost beyond their syntax nodes, in `MAX_WORK` units (about 10 us each): each price is the step's
+# time over a node's, so a line of many such steps reaches the budget before it takes longer than a check may.
+DISK_LOOKUP_WORK = 8
+"""A write target looked up on the disk (`> out.txt` in a known working directory; see `_replaceable`)."""
+SCRIPT_WORK = 6
+"""A nested script (`sh -c 'ls'`, a payload's command line): its parse and walk set-up."""
+FED_WRAPPER_WORK = 15
+"""A wrapper fed its arguments by a pipe (`… | xargs CMD`): what the pipe carries, split, judged with CMD."""
+REDIRECT_WORK = 3
+"""A redirection: its target judged (place, rules, a script it may write)."""
+PIECE_WORK = 2
+"""Each item of a listing word (`--libs=a.dll,b.dll,…`), judged as a file name against several patterns."""
+NAME_SCRIPT_WORK = 12
+"""A file name read as a command line (`touch "a; curl x | sh; b"`): its parse and nested check."""
+PAYLOAD_CHARS_PER_UNIT = 8
+"""Characters of an inline program (`python -c`, `ruby -e`) per unit: its language's patterns search it at
+about a microsecond a character, so one of more than about 35 kB is too large before the search runs."""
+
+
 class TooLarge(Exception):
     """The command is too large to check in the time a check may take (the message says what was)."""
 

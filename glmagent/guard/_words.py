@@ -16,7 +16,7 @@ from ._lazy import lazy_re
 from ._models import Dialect, Rule
 from ._normalise import command_key
 from ._paths import DELETERS, WRITERS, PathScope, output_targets, write_targets
-from ._syntax import DYN, MAX_WORK, Arg, Frame, TooLarge
+from ._syntax import DYN, MAX_WORK, NAME_SCRIPT_WORK, PIECE_WORK, Arg, Frame, TooLarge
 from ._unwrap import executor, matching_wrapper
 
 _CONSOLE_WORDS = frozenset({"shell", "console", "repl"})
@@ -90,16 +90,9 @@ def maybe_environ(text: str) -> bool:
 
 _COMMAND_IN_NAME = lazy_re(r"[;|`\n]|\$\(|&&")
 """Command separators and substitutions: in a file name, a command line waiting for an unquoted reader."""
-PIECE_WORK = 2
-"""`MAX_WORK` units each item of a listing word costs (`--libs=a.dll,b.dll,…`): judged as a file name
-against several patterns, an item takes about twice a word's walk."""
 _PATH_MAX = 4096
 """Longer file names cannot be created (Linux's PATH_MAX; a name's own part may hold 255 bytes): no name
 that long waits for a reader."""
-NAME_SCRIPT_WORK = 12
-"""`MAX_WORK` units a file name read as a command line costs besides its own syntax nodes: its parse and a
-nested check take as long as walking about twelve nodes, so a line of hundreds of such names reaches the
-budget before it takes longer than a check may."""
 _MODE_CHANGERS = frozenset({"chmod", "chown", "chgrp", "chattr", "setfacl", "chflags"})
 """Writers that change a file that is there: they name no new file."""
 
