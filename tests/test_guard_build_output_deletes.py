@@ -5,7 +5,7 @@ With the working directory known, a tree counts as build output when git ignores
 it, and it lies in a folder named as build output (`build/`, `dist/`, `bin/`, `obj/`, `coverage/`,
 `*.egg-info`). Ignored alone is not enough (`data/`, `.env` hold what nobody can rebuild); tracked or
 untracked work, globs, paths outside the project, `.git`, trees the same line moved or named first, and
-deletes fed by a listing stay blocked. Without a working directory nothing is known: blocked. These tests
+deletes fed by a listing stay blocked. A tree named as build output that is not there yet loses nothing. Without a working directory nothing is known: blocked. These tests
 use real git repositories.
 """
 
@@ -67,6 +67,8 @@ SPARED = [
     ("posix", "rm -rf ./bin ./obj"),
     ("posix", "rm -rf build/lib"),
     ("posix", "rm -rf pkg.egg-info"),  # not there: a clean step run twice
+    ("posix", "rm -rf htmlcov .pytest_cache docs/_build"),  # not there, and not ignored: nothing to lose
+    ("powershell", "Remove-Item -Recurse -Path ./out -Force"),  # not there
     ("posix", "rimraf coverage && tsc"),
     ("posix", "rimraf .nyc_output coverage"),
     ("posix", "cd src && rm -rf ../build"),
@@ -82,7 +84,10 @@ SPARED = [
 BLOCKED = [
     ("posix", "rm -rf src"),  # tracked
     ("posix", "rm -rf notes"),  # untracked work
-    ("posix", "rm -rf newdir"),  # not there and not ignored: nothing says it is output
+    ("posix", "rm -rf newdir"),  # not there, but nothing says it is output (what the line meant)
+    ("posix", "rm -rf htmlcov/../src"),  # Windows reads `..` by its text, whether htmlcov exists or not
+    ("posix", "rm -rf htmlcov notes"),
+    ("powershell", "Remove-Item htmlcov\\..\\src -Recurse"),
     ("posix", "rm -rf data"),  # ignored, but not build output
     ("posix", "rm -rf .env"),
     ("posix", "rm -rf output"),  # holds a tracked file

@@ -11,6 +11,7 @@ way, a folder that leads outside the working directory, a special file, git miss
 only for build output, which needs two signs: git ignores the tree and tracks nothing in it, and it lies in a
 folder named as build output (`build/`, `dist/`, `bin/`, `obj/`, `coverage/`, `*.egg-info`). Ignored alone is
 not enough: `.env`, a local database or a downloaded data set are ignored too, and nobody can rebuild them.
+A tree named as build output that does not exist yet (`rm -rf htmlcov` on a fresh checkout) loses nothing.
 """
 
 from __future__ import annotations
@@ -82,11 +83,13 @@ class ReplaceableFiles:
     def removable(self, relatives: list[str]) -> bool:
         """Whether deleting each file or tree at `relatives` (inside the working directory, `/`-separated)
         loses nothing: build output git ignores and tracks nothing in (see the module). A path that does
-        not exist counts when git would ignore it (a clean step run twice)."""
+        not exist loses nothing (a clean step run twice, or on a fresh checkout)."""
         existing: list[str] = []
         asked: list[str] = []
         for relative in relatives:
             parts = [p for p in relative.split("/") if p]
+            if "." in parts or ".." in parts:
+                return False  # `dist/../src`: Windows resolves it by its text, whatever exists
             if not any(p.lower() in OUTPUT_FOLDERS or p.lower().endswith(".egg-info") for p in parts):
                 return False
             path = os.path.join(self.root, *parts)
@@ -96,7 +99,6 @@ class ReplaceableFiles:
             try:
                 info = os.lstat(path)
             except FileNotFoundError:
-                asked += ["/".join(parts), "/".join(parts) + "/"]
                 continue
             except OSError:
                 return False
@@ -107,17 +109,19 @@ class ReplaceableFiles:
             else:
                 return False
             existing.append("/".join(parts))
-        if not relatives or self._asked + 2 > GIT_LOOKUPS:
+        if not relatives:
+            return False
+        if not existing:
+            return True
+        if self._asked + 2 > GIT_LOOKUPS:
             return False
         self._asked += 2
         ignored = self._git(["check-ignore", "-z", "--stdin"], "\0".join(asked))
         if ignored is None:
             return False
         shown = {p.rstrip("/") for p in ignored[1].split("\0") if p}
-        if any("/".join(p for p in r.split("/") if p) not in shown for r in relatives):
+        if any(p not in shown for p in existing):
             return False
-        if not existing:
-            return True
         tracked = self._git(["ls-files", "-z", "--", *existing])
         return tracked is not None and tracked == (0, "")
 
