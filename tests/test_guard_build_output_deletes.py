@@ -5,8 +5,8 @@ With the working directory known, a tree counts as build output when git ignores
 it, and it lies in a folder named as build output (`build/`, `dist/`, `bin/`, `obj/`, `coverage/`,
 `*.egg-info`). Ignored alone is not enough (`data/`, `.env` hold what nobody can rebuild); tracked or
 untracked work, globs, paths outside the project, `.git`, trees the same line moved or named first, and
-deletes fed by a listing stay blocked. A tree named as build output that is not there yet loses nothing. Without a working directory nothing is known: blocked. These tests
-use real git repositories.
+deletes fed by a listing stay blocked. A tree named as build output that is not there yet loses nothing.
+Without a working directory nothing is known: blocked. These tests use real git repositories.
 """
 
 from __future__ import annotations

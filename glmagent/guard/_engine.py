@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import _locators, _parse_cmd, _parse_posix, _parse_powershell
+from ._artefacts import fed_operands_only, find_sweeps_artefacts
 from ._compiled import POWERSHELL_ONLY, NameInfo, PolicyTables, matching_clauses
 from ._findings import Finding, finding_words, shown, shown_args
 from ._globbed import is_glob_path, maybe_glob
@@ -55,6 +56,11 @@ PAYLOAD_MEMO_TEXT = 4096
 TREE_DELETE = "destructive.recursive-delete"
 """Recursive deletes, which spare build output the project's git ignores when the working directory is known
 (`rm -rf build dist`: see `_project`)."""
+FIND_DELETE = "destructive.find-delete"
+"""`find -delete`, which spares a sweep of compiled and cached files (`find . -name '*.pyc' -delete`: see
+`_artefacts`); so does the recursive delete such a `find` feeds (`-exec rm -rf {} +`, `| xargs rm`)."""
+_SWEEP_DELETERS = frozenset({"rm", "grm", "unlink"})
+_FINDS = frozenset({"find", "gfind"})
 SPARED_DELETE_TARGETS = 32
 """Targets of one recursive delete looked up on the disk at most: a clean step names a few folders; each
 costs a path resolution and git's answer, so hundreds would take longer than a check may."""
@@ -206,6 +212,8 @@ class CompiledPolicy(PolicyTables):
                     return None  # the walk goes on past these: let it
                 if (acts and rule.id in REGENERABLE) or (cwd is not None and rule.id == TREE_DELETE):
                     return None  # the walk may spare a file or tree that holds nothing to lose
+                if rule.id == FIND_DELETE and find_sweeps_artefacts(argv[1:]):
+                    return None  # a sweep of compiled files: the walk judges what else the line does
                 # The walk reaches the clauses before anything the program does, and stops at this deny.
                 out, reason = finding_words(rule, argv, info.names, "", detail)
                 return Decision.block(command, shell, rule, reason, out, "ok")
@@ -613,9 +621,23 @@ class Evaluation(RunsOtherCode, WordChecks):
                         and self._deletes_output_only(names, argv, frame)
                     ):
                         continue
+                    if compiled.rule.id == FIND_DELETE and find_sweeps_artefacts(argv[1:]):
+                        continue
+                    if (
+                        compiled.rule.id == TREE_DELETE
+                        and clause_feeds
+                        and self._deletes_swept_artefacts(names, argv, clause_feeds, dialect)
+                    ):
+                        continue
                     self._rule_finding(compiled.rule, argv, names, frame, detail)
                 else:
                     rule = compiled.rule
+                    if (
+                        rule.id == TREE_DELETE
+                        and clause_feeds
+                        and self._deletes_swept_artefacts(names, argv, clause_feeds, dialect)
+                    ):
+                        continue  # the run-time words are paths the sweep prints: `./…`, never an option
                     self.event(
                         "dynamic-arguments",
                         frame,
@@ -935,6 +957,21 @@ class Evaluation(RunsOtherCode, WordChecks):
                 return False
             places.append(place[0])
         return self._files is not None and self._files.removable(places)
+
+    def _deletes_swept_artefacts(
+        self, names: tuple[str, ...], argv: list[Arg], feeds: tuple[Feed, ...], dialect: Dialect
+    ) -> bool:
+        """Does `rm` delete only what a `find` sweep of compiled and cached files hands it
+        (`find . -name '*.pyc' -exec rm -f {} +`, `find . -name __pycache__ | xargs rm -r`,
+        `rm -rf $(find . -name __pycache__)`)? Each feed must come straight from such a `find` (a filter
+        between them may rewrite the names), and `rm` may name nothing else."""
+        if dialect != "posix" or _SWEEP_DELETERS.isdisjoint(names) or not fed_operands_only(argv[1:]):
+            return False
+        chains = self._producers(feeds, dialect)
+        return len(chains) == len(feeds) and all(
+            not _FINDS.isdisjoint(chain[0].names) and find_sweeps_artefacts(chain[0].argv[1:])
+            for chain in chains
+        )
 
     def _named(self, upto: int) -> tuple[set[str], bool]:
         """The files the first `upto` commands of the line name, and whether one of their words is a glob or

@@ -1,0 +1,119 @@
+"""Whether a `find` selects nothing but files a build makes again: the clean step's sweep.
+
+`find . -name '*.pyc' -delete`, `find . -name __pycache__ -exec rm -rf {} +` and
+`find . -name '*.o' | xargs rm` delete compiled or cached files wherever they lie in the project. Each such
+file is made again by the next build or test run, so the sweep loses nothing, while the same line with
+`-name '*.py'` deletes the sources. Only names nobody writes by hand count (below), and only a selection
+that cannot reach anything else: start paths inside the project, tests that are names (grouped with `-o`
+only inside parentheses) and an optional `-type`, every action after the tests. Negation, `-path`, `-regex`,
+`-prune`, `-L` and any other test or option keep the line to the destructive rules.
+"""
+
+from __future__ import annotations
+
+from ._syntax import DYN, Arg
+
+ARTEFACT_NAMES = frozenset(
+    {
+        "*.pyc", "*.pyo", "*.py[co]", "*.py[cod]", "*$py.class", "__pycache__", ".pytest_cache",
+        ".mypy_cache", ".ruff_cache", "*.egg-info", "*.o", "*.obj", "*.class", "*.gcda", "*.gcno", "*.gcov",
+        "*.lo", "*.elc", "*.beam", "*.hi", "*.tsbuildinfo", ".ds_store", "thumbs.db", ".coverage",
+        ".coverage.*", ".nyc_output",
+    }
+)  # fmt: skip
+"""`-name` patterns (lower case) of compiled, cached or system-made files: no one's work is in them."""
+
+_ACTIONS = frozenset({"-delete", "-print", "-print0"})
+_EXECS = frozenset({"-exec", "-execdir"})
+_POSITIONLESS = frozenset({"-depth", "-d", "-xdev", "-mount", "-noleaf", "-ignore_readdir_race", "-nowarn"})
+_VALUED_OPTIONS = frozenset({"-maxdepth", "-mindepth"})
+_TYPES = frozenset({"f", "d", "f,d", "d,f"})
+
+
+def _inside_start(a: Arg) -> bool:
+    text = a.text.replace("\\", "/")
+    if DYN in text or not text or text[0] in "/~-" or any(c in text for c in "*?[$`"):
+        return False
+    parts = [p.lower() for p in text.split("/") if p]
+    return ".." not in parts and ".git" not in parts and ".hazina" not in parts
+
+
+def find_sweeps_artefacts(args: list[Arg]) -> bool:
+    """Does `find ARGS` select only files named in `ARTEFACT_NAMES`, under start paths inside the project,
+    with every action (`-delete`, `-exec CMD {} +`) applied to that selection? `args`: the words after
+    `find`."""
+    i, n = 0, len(args)
+    while i < n and args[i].text in ("-H", "-P"):
+        i += 1
+    while i < n and args[i].text[:1] not in ("-", "(", "!", ")", ","):
+        if not _inside_start(args[i]):
+            return False
+        i += 1
+    depth = 0
+    named = False
+    acting = False  # an action was seen: no test may follow it (`-delete -name x` deletes everything)
+    group_names = 0
+    while i < n:
+        word = args[i].text
+        if word in _POSITIONLESS:
+            i += 1
+        elif word in _VALUED_OPTIONS:
+            if i + 1 >= n or not args[i + 1].text.isdigit():
+                return False
+            i += 2
+        elif word in ("-name", "-iname"):
+            if acting or i + 1 >= n or args[i + 1].text.lower() not in ARTEFACT_NAMES:
+                return False
+            named = True
+            group_names += depth > 0
+            i += 2
+        elif word == "-type":
+            if acting or depth or i + 1 >= n or args[i + 1].text not in _TYPES:
+                return False
+            i += 2
+        elif word in ("-o", "-or", "-a", "-and"):
+            if depth == 0 and word in ("-o", "-or"):
+                return False  # `-name '*.pyc' -o -delete` deletes everything else
+            i += 1
+        elif word == "(":
+            if acting or depth:
+                return False
+            depth, group_names = 1, 0
+            i += 1
+        elif word == ")":
+            if depth != 1 or not group_names:
+                return False
+            depth = 0
+            i += 1
+        elif word in _ACTIONS and depth == 0:
+            acting = True
+            i += 1
+        elif word in _EXECS and depth == 0:
+            acting = True
+            i += 1
+            while i < n and args[i].text not in (";", "+"):
+                i += 1
+            i += 1
+        else:
+            return False
+    return named and depth == 0
+
+
+def fed_operands_only(args: list[Arg]) -> bool:
+    """Are the operands of a delete's `args` only what a feed hands it: `{}` (from `find -exec`) or a single
+    word known at run time (`xargs rm`, `rm -rf $(find …)`)?"""
+    operands: list[str] = []
+    options = True
+    for a in args:
+        text = a.text
+        if options and text == "--":
+            options = False
+        elif options and text[:1] == "-" and len(text) > 1:
+            continue
+        else:
+            operands.append(text)
+    if not operands:
+        return False
+    if all(t == "{}" for t in operands):
+        return True
+    return operands == [DYN]

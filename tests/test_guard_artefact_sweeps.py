@@ -1,0 +1,92 @@
+"""A `find` sweep of compiled and cached files is a clean step, not a destructive delete.
+
+`find . -name '*.pyc' -delete`, `find . -name __pycache__ -exec rm -rf {} +`, `find . -name '*.o' | xargs rm`
+delete only files the next build makes again. The same lines selecting anything else (sources, everything
+but the artefacts, a place outside the project), or with an action that runs before the selection, stay
+blocked.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from glmagent.guard import Policy
+from glmagent.guard._artefacts import fed_operands_only, find_sweeps_artefacts
+from glmagent.guard._syntax import DYN, Arg
+
+SWEEPS = [
+    "find . -name '*.pyc' -delete",
+    "find . -name '*.pyc' -exec rm -f {} +",
+    "find . -name '*.pyo' -exec rm -f {} \\;",
+    "find . -type d -name __pycache__ -exec rm -rf {} +",
+    "find . -name __pycache__ -type d -delete",
+    "find src tests -type f -name '*.o' -delete",
+    "find . \\( -name '*.pyc' -o -name '*.pyo' \\) -delete",
+    "find . -maxdepth 3 -iname '.DS_Store' -print -delete",
+    "find . -name __pycache__ | xargs rm -r || true",
+    "find . -name '*.pyc' -print0 | xargs -0 rm -f",
+    "rm -rf `find . -name __pycache__`",
+    "rm -f $(find . -type f -name '*.py[co]')",
+    "make clean && find . -name '*.gcda' -delete && make test",
+]
+
+NOT_SWEEPS = [
+    ("find . -name '*.py' -delete", "destructive.find-delete"),  # the sources
+    ("find . -name '*.pyc' -o -delete", "destructive.find-delete"),  # deletes everything else
+    ("find . -delete -name '*.pyc'", "destructive.find-delete"),  # the action runs before the test
+    ("find . ! -name '*.pyc' -delete", "destructive.find-delete"),
+    ("find . -not -name '*.pyc' -delete", "destructive.find-delete"),
+    ("find . -name '*.pyc' -path './src/*' -delete", "destructive.find-delete"),
+    ("find . \\( -name '*.pyc' -o -type f \\) -delete", "destructive.find-delete"),
+    ("find -L . -name '*.pyc' -delete", "destructive.find-delete"),  # links may lead out
+    ("find / -name '*.pyc' -delete", None),
+    ("find ~ -name '*.pyc' -delete", None),
+    ("find .. -name '*.pyc' -delete", None),
+    ("find .git -name '*.o' -delete", None),
+    ("find $DIR -name '*.pyc' -delete", None),
+    ('find . -name "$P" -delete', None),
+    ("find . -name '*.pyc' -exec rm -rf {} ~ +", None),  # names more than what find hands it
+    ("find . -name '*.pyc' -exec rm -rf {} + -o -exec rm -rf {} +", None),
+    ("find . -name __pycache__ -exec sh -c 'rm -rf ~' \\;", None),
+    ("find . -name '*.pyc' | sed s/c$// | xargs rm", None),  # a filter between may rewrite the names
+    ("find . -name '*.pyc' | xargs rm -f src/app.py", None),
+    ("rm -f $(find . -name '*.py')", None),
+    ("rm -rf $(find . -name __pycache__) $HOME", None),
+    ("find . -name '*.txt' | xargs rm -f", None),
+]
+
+
+@pytest.mark.parametrize("command", SWEEPS)
+def test_a_sweep_of_compiled_files_is_allowed(command: str) -> None:
+    decision = Policy.default().check(command, "posix")
+    assert decision.allowed, (command, decision.rule_id, decision.reason)
+
+
+@pytest.mark.parametrize(("command", "rule"), NOT_SWEEPS)
+def test_other_find_deletes_stay_blocked(command: str, rule: str | None) -> None:
+    decision = Policy.default().check(command, "posix")
+    assert not decision.allowed, command
+    if rule is not None:
+        assert decision.rule_id == rule, (command, decision.rule_id)
+
+
+def _words(*texts: str) -> list[Arg]:
+    return [Arg(t, t) for t in texts]
+
+
+def test_the_selection_reader_wants_a_name_and_nothing_but_names() -> None:
+    assert find_sweeps_artefacts(_words(".", "-name", "*.PYC", "-delete"))  # -name compared in lower case
+    assert not find_sweeps_artefacts(_words(".", "-type", "f", "-delete"))  # no name: every file
+    assert not find_sweeps_artefacts(_words(".", "-delete"))
+    assert not find_sweeps_artefacts(_words(".", "(", ")", "-delete"))  # an empty group
+    assert not find_sweeps_artefacts(_words(".", "(", "-name", "*.pyc", "-delete"))  # unclosed
+    assert not find_sweeps_artefacts(_words(".", "-maxdepth", "x", "-name", "*.pyc"))
+
+
+def test_only_placeholders_or_one_run_time_word_count_as_fed() -> None:
+    assert fed_operands_only(_words("-rf", "{}"))
+    assert fed_operands_only([*_words("-r"), Arg(DYN, "<words from stdin>")])
+    assert not fed_operands_only(_words("-rf"))
+    assert not fed_operands_only(_words("-rf", "{}", "src"))
+    assert not fed_operands_only([Arg(DYN, "$a"), Arg(DYN, "$b")])
+    assert not fed_operands_only(_words("--", "-rf"))  # after `--` a word is an operand
