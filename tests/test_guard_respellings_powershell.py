@@ -44,6 +44,10 @@ NATIVE_WORDS_ALLOWED = [
     "pytest --cov=src --cov-report=term-missing",
     "Get-ChildItem | Where-Object { $_.Length -gt 10KB }",
     "Get-ChildItem | Where-Object Length -gt 1MB",
+    # a native option holding plain variables: PowerShell expands them as in a double-quoted string
+    "vendor/bin/paratest --processes=$env:PARALLEL_PROCESSES --testsuite=chunk_$env:CHUNK_NUMBER",
+    "cmake -DCMAKE_BUILD_TYPE=$config -S . -B build",
+    "dotnet test --logger=trx --results-directory=$out",
 ]
 
 
@@ -77,6 +81,11 @@ NATIVE_WORDS_BLOCKED = [
     ("Invoke-Expression --x=$(Remove-Item -r x)", "destructive.recursive-delete"),
     ("Get-Item x --x=(Remove-Item -Recurse y)", "destructive.recursive-delete"),
     ("cat ~/.aws/credentials --x=1", "env"),
+    ("rm --recursive=$x y", "destructive.recursive-delete"),
+    ("curl --url=$u", "network"),
+    ("npm test -- --token=$env:NPM_TOKEN", "env"),
+    ("tool --out=$HOME/x", "containment.write-outside-project"),
+    ("tool --x=$(Remove-Item -r y)", "destructive.recursive-delete"),
 ]
 
 
@@ -86,13 +95,19 @@ def test_native_style_words_never_hide_a_dangerous_command() -> None:
 
 @pytest.mark.parametrize(
     "source",
-    ["[IO.File]::'Delete'('x') --", "$d.'Delete'() --", "Get-Item -Name:'x' --", "x --out=$dir"],
+    ["[IO.File]::'Delete'('x') --", "$d.'Delete'() --", "Get-Item -Name:'x' --", "x --out=$(gci)"],
 )
 def test_repair_never_glues_members_parameters_or_expansions_into_strings(source: str) -> None:
     fixed = repair(source) or source
-    for kept in ("::'Delete'", ".'Delete'", "-Name:'x'", "--out=$dir"):
+    for kept in ("::'Delete'", ".'Delete'", "-Name:'x'", " --out=$(gci)"):
         if kept in source:
             assert kept in fixed
+
+
+def test_a_native_option_of_plain_variables_is_double_quoted_so_it_still_expands() -> None:
+    assert repair("x --out=$dir --n=$env:N") == 'x "--out=$dir" "--n=$env:N"'
+    for other in ("x --out=$dir'y'", "x --out=$(gci)", "x --out=@a", "x --out=${a}b"):
+        assert '"--out' not in (repair(other) or other)  # quotes, subexpressions, splats: left alone
 
 
 # -- typographic characters: PowerShell reads them as ASCII quotes, dashes and spaces --

@@ -1326,6 +1326,9 @@ _GLUED_PREFIX = lazy_re(r"[\w./\\:=+][\w./\\:=+-]*")
 value it is, which quoting would turn into a string."""
 _BRACKET_GLOB = lazy_re(r"\[[\w!^-]+\][\w.*?\[\]-]*[*?][\w.*?\[\]-]*(?=[\s;|&)},<>]|$)")
 """A wildcard word starting with a character class (`[0-9]*`, `[a-c]?.txt`): never a type name."""
+_EXPANDING_OPTION = lazy_re(r"--?[A-Za-z_][\w.-]*=(?:[^\s'\"`$(){}@;|&<>,]|\$(?:env:)?[A-Za-z_]\w*)*")
+"""`--processes=$env:N`, `-DOUT=$dir/x`: a native option whose value holds plain variables only (no quotes,
+subexpressions, splats or commas), which PowerShell expands like a double-quoted string."""
 _VARIABLE_PATH = lazy_re(r"(?:\$[\w:]+|\$\{[^{}`'\"]+\})[\\/][^\s;|&)},<>'\"`$(){}]*(?=[\s;|&)},<>]|$)")
 """`$HOME\\x`, `${env:ProgramFiles}/x`: a variable and a path that the grammar cannot join into one word."""
 
@@ -1688,9 +1691,10 @@ def repair(source: str) -> str | None:
     `./build.ps1` starting a statement or assigned (`$x = ./build.ps1`: a leading `.` reads as
     dot-sourcing) and on a script of comments only. Spacing the comma as `Name ,Length`, breaking the
     line, quoting the dash word (`'--'`: the same text, still read as an option by the rules of native
-    programs), lower-casing the suffix, calling the script with `&`, dropping the comments and giving a bare
+    programs; one holding plain variables, `--jobs=$env:N`, in double quotes, where they expand as they
+    did), lower-casing the suffix, calling the script with `&`, dropping the comments and giving a bare
     block to `.Where{…}` in parentheses mean the same to PowerShell and nothing to the policy.
-    A word that expands anything is never quoted: it keeps the parse error, and the parse error blocks.
+    A word that expands anything else is never quoted: it keeps the parse error, and the parse error blocks.
     """
     if _COMMENTS.sub("", source).isspace() or not _COMMENTS.sub("", source):
         return ""  # only comments: nothing runs (the grammar wants at least one statement)
@@ -1718,10 +1722,15 @@ def repair(source: str) -> str | None:
             word = source[i:j]
             # `--`, `--opt=val`, `-Run1`, and a lone `-` (`Set-Location -`: the previous location).
             native = word in ("--", "-") or "=" in word or _DIGIT_PARAMETER.fullmatch(word) is not None
-            if native and _UNQUOTABLE.isdisjoint(word) and not _at_statement_start(out):
-                out.append(f"'{word}'")  # an argument of a command, never an operator
-                i = j
-                continue
+            if native and not _at_statement_start(out):
+                if _UNQUOTABLE.isdisjoint(word):
+                    out.append(f"'{word}'")  # an argument of a command, never an operator
+                    i = j
+                    continue
+                if _EXPANDING_OPTION.fullmatch(word):
+                    out.append(f'"{word}"')  # `--jobs=$env:N` expands as in "...": the same word
+                    i = j
+                    continue
         if ch == "$" and out and out[-1] in " \t" and (m := _VARIABLE_PATH.match(source, i)) is not None:
             # `$HOME\projects`: a variable glued to a path is one word; PowerShell expands it as in "...".
             out.append(f'"{m.group(0)}"')
