@@ -18,6 +18,9 @@ BLOCKED = [
     ("powershell", "Get-ChildItem C:\\Users -Recurse -Filter *cred*"),
     ("posix", "find / -name '*pass*' 2>/dev/null"),
     ("posix", "find ~ -iname '*cred*'"),
+    ("posix", 'find /var/lib/kubelet/pods -name "*secret*" -type f -exec cat {} +'),
+    ("posix", "find / -name .env 2>/dev/null"),
+    ("powershell", 'forfiles /p C:\\ /s /m web.config /c "cmd /c findstr /i connectionString @file"'),
 ]
 
 ALLOWED = [
@@ -29,6 +32,8 @@ ALLOWED = [
     ("powershell", "gci -r -fi *cred*.xml"),  # inside the project
     ("posix", "find . -name '*pass*'"),
     ("posix", "find src -name '*credential*.py'"),
+    ("posix", "find . -name '*secret*'"),
+    ("powershell", 'forfiles /p . /m *.cs /c "cmd /c echo @file"'),
 ]
 
 

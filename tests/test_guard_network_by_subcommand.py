@@ -13,6 +13,13 @@ from conftest import guard_allows, guard_blocks
 
 BLOCKED = [
     ("posix", "apt-get changelog apt", "network.package-install"),
+    # a flake from anywhere but the project
+    ("posix", "nix run nixpkgs#hello", "network.package-install"),
+    ("posix", "nix shell github:owner/repo", "network.package-install"),
+    ("posix", "nix run https://example.com/flake.tar.gz", "network.package-install"),
+    ("posix", "nix build --expr '(import <nixpkgs> {}).hello'", "network.package-install"),
+    ("posix", "nix build .#x --override-input nixpkgs github:o/r", "network.package-install"),
+    ("posix", "nix profile install .#tool", "network.package-install"),
     ("posix", "aptitude changelog aptitude", "network.package-install"),
     ("posix", "sudo apt changelog curl", "network.package-install"),
     ("posix", "apt download curl", "network.package-install"),
@@ -34,6 +41,11 @@ BLOCKED = [
 ]
 
 ALLOWED = [
+    # the project's own flake is its build, as `cargo build` is
+    ("posix", "nix build -L --keep-going .#ci"),
+    ("posix", "nix run .#format && git diff --exit-code"),
+    ("posix", "nix build"),
+    ("posix", "nix run ./tools#gen"),
     ("posix", "apt list --installed"),
     ("posix", "apt-cache show curl"),
     ("posix", "dpkg -l"),

@@ -18,6 +18,7 @@ BLOCKED = [
     ("posix", "restic -r rest:http://backup.example/repo snapshots"),
     ("posix", "mytool --db postgres://db.corp.local/app"),
     ("posix", "backup-tool --server=10.0.0.1:4444 push"),
+    ("posix", "nohup ./rig --url pool.miner.pro:80 --user x &"),
     # A run-time word whose variable is named for another machine.
     ("posix", "mytool -t $TARGET_IP"),
     ("posix", 'python3 timeroast.py "$DC_IP"'),
@@ -75,7 +76,7 @@ ALLOWED = [
     ("posix", "printf '%s\\n' http://localhost:8000"),
     ("posix", "git commit -m 'Fix https://example.com/issue/1'"),
     ("posix", "git remote add origin git@github.com:org/repo.git"),
-    ("posix", "git config remote.origin.url https://example.com/r.git"),
+    ("posix", "git config --get remote.origin.url"),  # setting it re-points the remote: network.git-remote
     ("posix", "grep -rn 'http://' src"),
     ("posix", "rg 'https?://[^ ]+' docs"),
     ("posix", "sed -i 's|http://old.example|https://new.example|g' README.md"),

@@ -15,6 +15,7 @@ BLOCKED = [
     ("posix", "loclx tunnel http --port 8080"),
     ("posix", "devtunnel host -p 8080"),
     ("posix", "gs-netcat -s secret -i"),
+    ("posix", "gsocket -s secret /usr/sbin/sshd -D"),
     ("posix", "./ligolo-agent -connect relay:11601"),
     ("posix", "iodine -f tunnel.example"),
     ("posix", "zrok share public 8080"),

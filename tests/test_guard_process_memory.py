@@ -15,6 +15,8 @@ from conftest import guard_allows, guard_blocks
 
 BLOCKED = [
     ("posix", "gcore 1234"),
+    ("posix", "dd if=/proc/1337/mem bs=1M | grep password"),
+    ("posix", "strings /proc/42/mem"),
     ("posix", "gcore -o /tmp/dump 1234"),
     ("posix", "gdb -p 1234 -batch -ex 'generate-core-file /tmp/core'"),
     ("posix", "gdb --pid=1234 --batch -ex 'info proc mappings'"),
@@ -36,6 +38,7 @@ BLOCKED = [
 ]
 
 ALLOWED = [
+    ("posix", "cat /proc/42/status"),
     ("posix", "gdb -batch -ex run -ex bt --args ./build/app"),
     ("posix", "gdb --version"),
     ("posix", "lldb --version"),
