@@ -23,6 +23,8 @@ ALLOWED = [
     "Get-ChildItem *.ps1 | ./Format.ps1",
     "Invoke-Pester -Run1 $cov1",
     "./run.ps1 -Run1 $cov1 -Run2 $cov2",
+    "powershell .\\FormatSource.ps1 -ModifiedOnly $false",  # `$false`/`$true` are constants
+    "pwsh -NoProfile ./build.ps1 -Release $true",
     "dotnet run --project tools/builder --no-launch-profile -- CI --timing --no-x86",
     "./build.sh --arch-x64 --no-win32",
     "# only a note",
@@ -59,6 +61,9 @@ BLOCKED = [
     ("foreach ($i in 1..$env:API_TOKEN) { Write-Output $i }", "env"),
     ('1..3 | ForEach-Object { Remove-Item -Recurse "dir$_" }', "destructive.recursive-delete"),
     ("nbtstat -A 10.0.0.1", "network.dns"),
+    ("Remove-Item x -Recurse $true", "destructive.recursive-delete"),
+    ("powershell -ExecutionPolicy $false x.ps1", "env.execution-policy"),
+    ("powershell .\\x.ps1 $env:API_TOKEN", "env"),
 ]
 
 

@@ -531,7 +531,10 @@ class PowerShellWalker:
         elif kind == "array_expression" and (words := self._splat_words(inner)):
             argv.extend(words)  # `gci @('.', 'env:')`: the array's items, one word each
         else:
-            arg = Arg(fold_arg(self.value(inner)), raw)
+            value = self.value(inner)
+            if value == DYN and (constant := _BOOLEANS.get(raw.lower())) is not None:
+                value = constant  # `$true`/`$false` are constants no script can change: `tool -Flag $false`
+            arg = Arg(fold_arg(value), raw)
             argv.append(arg)
             if arg.text == DYN and "$" not in raw and kind not in _NOT_OPAQUE and not _runs_command(inner):
                 self.opaque.append(arg)
@@ -1326,6 +1329,8 @@ _GLUED_PREFIX = lazy_re(r"[\w./\\:=+][\w./\\:=+-]*")
 value it is, which quoting would turn into a string."""
 _BRACKET_GLOB = lazy_re(r"\[[\w!^-]+\][\w.*?\[\]-]*[*?][\w.*?\[\]-]*(?=[\s;|&)},<>]|$)")
 """A wildcard word starting with a character class (`[0-9]*`, `[a-c]?.txt`): never a type name."""
+_BOOLEANS = {"$true": "True", "$false": "False"}
+"""PowerShell's constant booleans, as a native program receives them."""
 _EXPANDING_OPTION = lazy_re(r"--?[A-Za-z_][\w.-]*=(?:[^\s'\"`$(){}@;|&<>,]|\$(?:env:)?[A-Za-z_]\w*)*")
 """`--processes=$env:N`, `-DOUT=$dir/x`: a native option whose value holds plain variables only (no quotes,
 subexpressions, splats or commas), which PowerShell expands like a double-quoted string."""
