@@ -110,6 +110,10 @@ ALLOWED = [
         "(Get-ChildItem z -Recurse -File -Exclude *.xml, *.html).ForEach{ assert (!(Get-Content $_ -Raw)"
         '.Contains("`r")) "Unexpected line ending CR: $_" }',
     ),
+    # what follows php's script is the script's: a run-time word there is no `-S`
+    ("posix", "php x.php $X"),
+    ("powershell", "php bin/ci/generate_testsuites.php $env:CHUNK_COUNT"),
+    ("posix", "php -d memory_limit=1G vendor/bin/phpunit --filter $T"),
 ]
 
 BLOCKED = [
@@ -117,6 +121,10 @@ BLOCKED = [
     ("posix", "prettier --write '.g*/hooks/*'", "containment.write-git-dir"),
     ("posix", "touch .gi?/config", "containment.write-git-dir"),
     ("posix", "php -a", "unverifiable.terminal-program"),
+    ("posix", "php -S 0.0.0.0:8000", "network.local-server"),
+    ("posix", "php -d display_errors=1 -S localhost:8000 -t public", "network.local-server"),
+    ("posix", "php $X", "dynamic.arguments"),  # the run-time word may be php's own `-S`
+    ("posix", "php -d x=1 $Y", "dynamic.arguments"),
     ("posix", "php", "unverifiable.terminal-program"),
     ("posix", "php -m -r 'system(\"rm -rf /\");'", "destructive"),
     ("posix", "python", "unverifiable.terminal-program"),

@@ -56,9 +56,10 @@ _PATTERNS = {
 }
 _WINDOWS_UNC = (
     rf"(?:(?<=[Ff][Ii][Ll][Ee]:)|{_AFTER_SEPARATOR}(?<![A-Za-z0-9+.-]:))"
-    r"//(?![.?]/)[A-Za-z0-9_$-][^\\/\s]*+/[^\\/\s]"
+    r"//(?![.?]/)[A-Za-z0-9_$-][^\\/\s:*?\[\]()=<>|\"]*+/[^\\/\s]"
 )
-"""PowerShell and Windows programs also take `//server/share`; on POSIX `//etc` is just `/etc`. After a
+"""PowerShell and Windows programs also take `//server/share` (kind `unc-slash`); on POSIX `//etc` is just
+`/etc`. A server's name holds no `:`, `[`, `(` or `=`: `//t:Counters/x` and `//book[@id]/x` are XPath. After a
 scheme (`https://host/x`) it is a URL, found as one (a site's own address given to a naming option is
 none), except after `file:`, which names the share itself."""
 
@@ -390,13 +391,15 @@ def locator_regex(
     for kind in kinds:
         if kind in ("stream", "user-host", "address", "variable"):
             continue
+        if kind == "unc-slash":
+            if dialect != "posix":
+                machine.append((compile_once("//"), compile_once(_WINDOWS_UNC, re.IGNORECASE)))
+            continue
         body = _PATTERNS[kind]
         if kind == "url":
             local = "|".join(re.escape(s) for s in local_schemes) or "(?!)"
             body = body.replace("{local}", local)
         machine.append((compile_once(_NEEDLES[kind]), compile_once(body, re.IGNORECASE)))
-        if kind == "unc" and dialect != "posix":
-            machine.append((compile_once("//"), compile_once(_WINDOWS_UNC, re.IGNORECASE)))
     windows = dialect != "posix"
     options = MachineOptions(machine_options, host_options, machine_parameters if windows else (), windows)
     return LocatorMatcher(

@@ -232,7 +232,9 @@ class ArgumentClause(Shape):
     shells: list[Dialect] = many("posix", "powershell", "cmd")
 
 
-LocatorKind = Literal["url", "unc", "scp", "host-port", "user-host", "address", "stream", "variable"]
+LocatorKind = Literal[
+    "url", "unc", "unc-slash", "scp", "host-port", "user-host", "address", "stream", "variable"
+]
 
 
 class LocatorClause(Shape):
