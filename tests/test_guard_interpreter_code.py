@@ -51,6 +51,12 @@ BLOCKED = [
     ("posix", "python -c \"import requests; print(requests.get('http://x').text)\"", "network.payload"),
     ("posix", "python -c \"import requests as r; print(r.__version__); r.get('h')\"", "network.payload"),
     ("posix", 'python -c "import os; print(os.environ)"', "env.payload"),
+    # SQL a console runs: files written, extensions installed, remote files read
+    ("posix", "duckdb -c \"COPY (SELECT 1) TO '/etc/x.csv'\"", "destructive.payload-write"),
+    ("posix", "duckdb -c \"EXPORT DATABASE 'snapshot'\"", "destructive.payload-write"),
+    ("posix", "duckdb -c \"INSTALL httpfs; SELECT * FROM 'https://x.example/y.csv'\"", "network.payload"),
+    ("posix", "duckdb x.db \"SELECT * FROM 's3://bucket/x.parquet'\"", "network.payload"),
+    ("posix", 'duckdb -c ".shell rm -rf ~"', "unverifiable.command-option"),
 ]
 
 ALLOWED = [
@@ -73,6 +79,10 @@ ALLOWED = [
     ("posix", "python3 -c 'import ssl; print(ssl.OPENSSL_VERSION)'"),
     ("posix", 'python -c "import aiohttp, yarl; print(aiohttp.__version__, yarl.__version__)"'),
     ("powershell", "python -c \"import requests; print('requests', requests.__version__)\""),
+    # duckdb runs one command and exits with `-c`
+    ("posix", 'build/reldebug/duckdb -c "SET max_execution_time=5000; SELECT count(*) FROM range(1000)"'),
+    ("posix", "sqlite3 app.db \"SELECT * FROM t WHERE name = 'copy to me'\""),
+    ("posix", 'psql -c "COPY t TO STDOUT"'),
 ]
 
 

@@ -77,6 +77,7 @@ ALLOWED = [
     ("posix", "git commit -m 'Fix https://example.com/issue/1'"),
     ("posix", "git remote add origin git@github.com:org/repo.git"),
     ("posix", "git config --get remote.origin.url"),  # setting it re-points the remote: network.git-remote
+    ("posix", "vsce package --out x.vsix --baseImagesUrl https://github.com/o/r/raw/HEAD/vscode"),
     ("posix", "grep -rn 'http://' src"),
     ("posix", "rg 'https?://[^ ]+' docs"),
     ("posix", "sed -i 's|http://old.example|https://new.example|g' README.md"),
