@@ -13,6 +13,15 @@ from conftest import every_case, guard_allows, guard_blocks
 
 BLOCKED = [
     ("powershell", "bcdboot C:\\Windows /s S: /f UEFI", "destructive.machine-state"),
+    # devices and adapters switched off: the PnP cmdlets and the WMI objects' methods
+    ("powershell", "Disable-PnpDevice -InstanceId 'USB\\VID_1' -Confirm:$false", "destructive.machine-state"),
+    ("powershell", "(Get-WmiObject Win32_NetworkAdapter).Disable()", "destructive.machine-state"),
+    (
+        "powershell",
+        "$m = Get-WmiObject Win32_USBControllerDevice | %{[wmi]$_.dependent} | ?{$_.pnpclass -eq 'Mouse'}; "
+        "$m.Disable()",
+        "destructive.machine-state",
+    ),
     ("powershell", "bcdboot C:\\Windows", "destructive.machine-state"),
     ("powershell", "reagentc /disable", "destructive.machine-state"),
     ("powershell", "bootrec /fixmbr", "destructive"),
@@ -79,6 +88,7 @@ BLOCKED = [
 ]
 
 ALLOWED = [
+    ("powershell", "Get-PnpDevice -Class Mouse"),  # listing devices; SharePoint's PnP cmdlets stay cloud
     ("powershell", "subst"),
     ("powershell", "mountvol"),
     ("powershell", "sfc /?"),
