@@ -173,6 +173,8 @@ ENVIRONMENT = [
     "bw get password x",
     "lpass show x",
     "docker-credential-desktop get",
+    "git-credential-manager get -v",
+    "git-credential-manager version get",
     "echo $AWS_SECRET_ACCESS_KEY",
     "echo $GITHUB_TOKEN",
     "echo $API_KEY",
@@ -299,6 +301,8 @@ ENVIRONMENT = [
 
 
 ENVIRONMENT_ALLOWED = [
+    "GCM_TRACE=1 git-credential-manager version",  # a helper asked for its version or usage
+    "git-credential-manager --help",
     # One named variable that is neither a secret nor who or where the user is, as `$env:CI` reads it.
     "PS> [Environment]::GetEnvironmentVariable('CI')",
     "PS> [System.Environment]::GetEnvironmentVariable(\"BUILD_NUMBER\", 'Process')",
