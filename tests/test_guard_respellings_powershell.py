@@ -48,6 +48,9 @@ NATIVE_WORDS_ALLOWED = [
     "vendor/bin/paratest --processes=$env:PARALLEL_PROCESSES --testsuite=chunk_$env:CHUNK_NUMBER",
     "cmake -DCMAKE_BUILD_TYPE=$config -S . -B build",
     "dotnet test --logger=trx --results-directory=$out",
+    # a native flag glued to a path: PowerShell passes it as one word
+    "clang.exe -g -O2 -Iexternal\\bpftool -Itests\\sample\\ext\\inc -c x.c -o x64\\Debug\\x.o",
+    "gcc -L/opt/lib -lfoo x.c",
 ]
 
 
@@ -86,6 +89,8 @@ NATIVE_WORDS_BLOCKED = [
     ("npm test -- --token=$env:NPM_TOKEN", "env"),
     ("tool --out=$HOME/x", "containment.write-outside-project"),
     ("tool --x=$(Remove-Item -r y)", "destructive.recursive-delete"),
+    ("Remove-Item -Recurse x -Iinc\\x", "destructive.recursive-delete"),
+    ("cl -Isrc\\include -c x.c; Remove-Item -Recurse C:\\src", "destructive.recursive-delete"),
 ]
 
 

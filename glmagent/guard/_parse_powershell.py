@@ -1329,6 +1329,9 @@ _GLUED_PREFIX = lazy_re(r"[\w./\\:=+][\w./\\:=+-]*")
 value it is, which quoting would turn into a string."""
 _BRACKET_GLOB = lazy_re(r"\[[\w!^-]+\][\w.*?\[\]-]*[*?][\w.*?\[\]-]*(?=[\s;|&)},<>]|$)")
 """A wildcard word starting with a character class (`[0-9]*`, `[a-c]?.txt`): never a type name."""
+_PATH_PARAMETER = lazy_re(r"-[A-Za-z][\w-]*[\\/][\w\\/-]*")
+"""`-Iinclude\\x`, `-L/opt/lib`: a native flag glued to a path. PowerShell passes it as one word (it splits
+such a word only at a `.`, so one holding a `.` keeps the parse error); the grammar ends the name at `\\`."""
 _BOOLEANS = {"$true": "True", "$false": "False"}
 """PowerShell's constant booleans, as a native program receives them."""
 _EXPANDING_OPTION = lazy_re(r"--?[A-Za-z_][\w.-]*=(?:[^\s'\"`$(){}@;|&<>,]|\$(?:env:)?[A-Za-z_]\w*)*")
@@ -1726,7 +1729,12 @@ def repair(source: str) -> str | None:
                 j += 1
             word = source[i:j]
             # `--`, `--opt=val`, `-Run1`, and a lone `-` (`Set-Location -`: the previous location).
-            native = word in ("--", "-") or "=" in word or _DIGIT_PARAMETER.fullmatch(word) is not None
+            native = (
+                word in ("--", "-")
+                or "=" in word
+                or _DIGIT_PARAMETER.fullmatch(word) is not None
+                or _PATH_PARAMETER.fullmatch(word) is not None
+            )
             if native and not _at_statement_start(out):
                 if _UNQUOTABLE.isdisjoint(word):
                     out.append(f"'{word}'")  # an argument of a command, never an operator
