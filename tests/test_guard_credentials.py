@@ -10,6 +10,19 @@ from conftest import every_case, guard_allows, guard_blocks
 
 BLOCKED = [
     ("posix", "getent shadow", "env.credential-dump"),
+    ("posix", "cat /proc/635813/fd/4", "env.credential-dump"),  # another process's open (deleted) file
+    ("posix", "cat /root/anaconda-ks.cfg", "env.secret-files"),  # the installer's answers: root's password
+    (
+        "posix",
+        "sqlite3 '/Library/Application Support/com.apple.TCC/TCC.db' 'select client from access'",
+        "env.secret-files",
+    ),
+    (
+        "posix",
+        "mysql -u root -e \"select * from t into dumpfile '/usr/lib/x.so'\"",
+        "destructive.payload-write",
+    ),
+    ("posix", "mysql -e \"SELECT a INTO OUTFILE '/tmp/x.csv' FROM t\"", "destructive.payload-write"),
     ("posix", "echo $(openssl passwd -1 art) | pw mod user nobody -h 0", "env.accounts"),
     ("powershell", '.\\tools\\nanodump.x64.exe -w "%temp%\\nanodump.dmp"', "env.credential-dump"),
     ("powershell", "BetterSafetyKatz.exe", "env.credential-dump"),
@@ -90,6 +103,9 @@ BLOCKED = [
 
 ALLOWED = [
     ("posix", "getent hosts localhost"),
+    ("posix", "ls -la /proc/self/fd"),
+    ("posix", "cat docs/anaconda-ks.cfg"),
+    ("posix", 'mysql -e "select * from into_outfile_log"'),
     ("posix", "getent passwd $USER"),
     ("posix", "grep -rn password src/"),
     ("posix", "rg -i token src"),
