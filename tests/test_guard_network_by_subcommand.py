@@ -20,6 +20,7 @@ BLOCKED = [
     ("posix", "nix build --expr '(import <nixpkgs> {}).hello'", "network.package-install"),
     ("posix", "nix build .#x --override-input nixpkgs github:o/r", "network.package-install"),
     ("posix", "nix profile install .#tool", "network.package-install"),
+    ("posix", "dart pub global activate coverage", "network.package-install"),
     ("posix", "aptitude changelog aptitude", "network.package-install"),
     ("posix", "sudo apt changelog curl", "network.package-install"),
     ("posix", "apt download curl", "network.package-install"),
@@ -46,6 +47,9 @@ ALLOWED = [
     ("posix", "nix run .#format && git diff --exit-code"),
     ("posix", "nix build"),
     ("posix", "nix run ./tools#gen"),
+    # a tool activated before runs from the machine
+    ("posix", "dart pub global run coverage:format_coverage --lcov --in=coverage --out=coverage/lcov.info"),
+    ("posix", "dart pub global list"),
     ("posix", "apt list --installed"),
     ("posix", "apt-cache show curl"),
     ("posix", "dpkg -l"),
