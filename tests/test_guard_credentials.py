@@ -14,6 +14,15 @@ BLOCKED = [
     ("posix", "cat /root/anaconda-ks.cfg", "env.secret-files"),  # the installer's answers: root's password
     (
         "posix",
+        "cat var/lib/kubelet/pods/eb80/volumes/kubernetes.io~projected/kube-api-access-tt/token",
+        "env.secret-files",
+    ),
+    ("powershell", 'type "C:/windows/repair/SAM"', "env.secret-files"),
+    ("powershell", "gc ConsoleHost_history.txt", "env.secret-files"),  # PSReadLine's history, from its folder
+    ("posix", "dscl . profileexport /Users/admin Mac.D46888F6 ~/Desktop", "env.accounts"),
+    ("posix", "dscl . -read /Users/dev ShadowHashData", "env.accounts"),
+    (
+        "posix",
         "sqlite3 '/Library/Application Support/com.apple.TCC/TCC.db' 'select client from access'",
         "env.secret-files",
     ),
@@ -104,6 +113,7 @@ BLOCKED = [
 ALLOWED = [
     ("posix", "getent hosts localhost"),
     ("posix", "ls -la /proc/self/fd"),
+    ("powershell", "Get-Content docs\\history.txt"),
     ("posix", "cat docs/anaconda-ks.cfg"),
     ("posix", 'mysql -e "select * from into_outfile_log"'),
     ("posix", "getent passwd $USER"),
