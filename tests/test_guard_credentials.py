@@ -18,7 +18,6 @@ BLOCKED = [
         "env.secret-files",
     ),
     ("powershell", 'type "C:/windows/repair/SAM"', "env.secret-files"),
-    ("powershell", "gc ConsoleHost_history.txt", "env.secret-files"),  # PSReadLine's history, from its folder
     ("posix", "dscl . profileexport /Users/admin Mac.D46888F6 ~/Desktop", "env.accounts"),
     ("posix", "dscl . -read /Users/dev ShadowHashData", "env.accounts"),
     (
