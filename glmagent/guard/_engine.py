@@ -746,10 +746,15 @@ class Evaluation(RunsOtherCode, WordChecks):
             chain: list[CommandView] = []
             current: Feed | None = feed
             for _ in range(self.p.max_depth):
-                got = current.producer() if current is not None else None
+                if current is None:
+                    break
+                fresh = not current.computed
+                got = current.producer()
                 if got is None:
                     break
                 argv, current = got
+                if fresh:
+                    self._spend(len(argv))  # the walk read the producer's words again for its feed
                 if not argv or argv[0].block or DYN in argv[0].text:
                     break  # a producer named at run time is not a simple command the rules can read
                 producer = self.p.word_info(argv[0].text, dialect, {})
@@ -1036,6 +1041,7 @@ class Evaluation(RunsOtherCode, WordChecks):
                 self._add(rule, [shown], f"`{shown}`{frame.where()} {rule.description}")
 
     def static_output(self, argv: list[Arg], stdin: Stdin | None, dialect: Dialect) -> str | None:
+        self._spend(len(argv))  # the walk read the producer's words again to get here
         return static_output(argv, stdin, dialect)
 
     # -- payloads --

@@ -57,6 +57,11 @@ class Feed:
         self._done = False
         self._value: tuple[list[Arg], Feed | None] | None = None
 
+    @property
+    def computed(self) -> bool:
+        """Has the producer been read already (so asking again costs nothing)?"""
+        return self._done
+
     def producer(self) -> tuple[list[Arg], Feed | None] | None:
         if not self._done:
             self._done = True
