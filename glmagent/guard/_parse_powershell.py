@@ -1334,9 +1334,10 @@ _PATH_PARAMETER = lazy_re(r"-[A-Za-z][\w-]*[\\/][\w\\/-]*")
 such a word only at a `.`, so one holding a `.` keeps the parse error); the grammar ends the name at `\\`."""
 _BOOLEANS = {"$true": "True", "$false": "False"}
 """PowerShell's constant booleans, as a native program receives them."""
-_EXPANDING_OPTION = lazy_re(r"--?[A-Za-z_][\w.-]*=(?:[^\s'\"`$(){}@;|&<>,]|\$(?:env:)?[A-Za-z_]\w*)*")
+_EXPANDING_OPTION = lazy_re(r"--?[A-Za-z_][\w.-]*+=(?:[^\s'\"`$(){}@;|&<>,]++|(?>\$(?:env:)?[A-Za-z_]\w*))*+")
 """`--processes=$env:N`, `-DOUT=$dir/x`: a native option whose value holds plain variables only (no quotes,
-subexpressions, splats or commas), which PowerShell expands like a double-quoted string."""
+subexpressions, splats or commas), which PowerShell expands like a double-quoted string. Atomic and
+possessive: a long word that is no such option is refused in one pass."""
 _VARIABLE_PATH = lazy_re(r"(?:\$[\w:]+|\$\{[^{}`'\"]+\})[\\/][^\s;|&)},<>'\"`$(){}]*(?=[\s;|&)},<>]|$)")
 """`$HOME\\x`, `${env:ProgramFiles}/x`: a variable and a path that the grammar cannot join into one word."""
 
