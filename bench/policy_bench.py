@@ -259,6 +259,9 @@ def hostile_inputs(size: int) -> Iterator[tuple[str, str, str]]:
         ("newline-separated", _fill("ls\n")),
         ("xargs sh -c stages", _fill("echo x | xargs sh -c 'ls' | ", suffix="cat")),
         ("find -exec x many", _fill("-exec ls {} ; ", prefix="find . ")),
+        ("find sweep | xargs rm", _fill("-name '*.pyc' -o ", "find . '(' ", "-name '*.pyo' ')' | xargs rm")),
+        ("find sweep -exec rm", _fill("-name '*.o' -o ", "find . '(' ", "-name '*.obj' ')' -exec rm {} +")),
+        ("python version probe", _fill("print(x.__version__); ", prefix="python -c 'import x; ", suffix="'")),
         ("huge quoted heredoc", _fill("line of text $x `y`\n", prefix="cat <<'EOF'\n", suffix="EOF")),
         ("huge heredoc to sh", _fill("echo hi\n", prefix="sh <<'EOF'\n", suffix="EOF")),
         ("huge expanding heredoc", _fill("v=$(date) `x` ${y}\n", prefix="cat <<EOF\n", suffix="EOF")),
@@ -286,6 +289,7 @@ def hostile_inputs(size: int) -> Iterator[tuple[str, str, str]]:
         ("payload patterns: ruby", "ruby -e '{}'".format("File.open(a, " * 3000)),
         ("payload patterns: awk", "awk '{}'".format("print a " * 3000)),
         ("payload patterns: Rscript", "Rscript -e '{}'".format("file(a, " * 3000)),
+        ("payload patterns: SQL", _fill("copy x to ", prefix='duckdb -c "', suffix='"')),
         ("awk program", _fill("{ print $1 } ", prefix="awk '", suffix="' f")),
         ("base64 | sh", _fill("ZWNobyBoaTsg", prefix="echo ", suffix=" | base64 -d | sh")),
         ("cmd /c carets", _fill("^e^c^h^o ", prefix="cmd /c ")),
@@ -338,6 +342,9 @@ def hostile_inputs(size: int) -> Iterator[tuple[str, str, str]]:
         ("nested iex", "iex 'iex " * 100 + "gci" + "'" * 100),
         ("comma-listed programs", _fill("C:\\x\\a.exe,", prefix="tool ")),
         ("switch values", _fill("/i:a.sct ", prefix="tool ")),
+        ("forfiles /c long line", _fill("x ", prefix='forfiles /p . /c "', suffix='"')),
+        ("native options of variables", _fill("--x=$env:a ", prefix="tool ")),
+        ("native flags with paths", _fill("-Ia\\b ", prefix="tool ")),
     ]
     for name, command in posix:
         yield "posix", name, command
