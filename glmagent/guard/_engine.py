@@ -614,33 +614,28 @@ class Evaluation(RunsOtherCode, WordChecks):
                     view.producers_of = lambda: self._producers(clause_feeds, dialect)
                 hits = matching_clauses(info.clauses, view, info.clause_table)
             for compiled, state, detail in hits:
+                rule_id = compiled.rule.id
+                if (
+                    rule_id == TREE_DELETE
+                    and clause_feeds
+                    and self._deletes_swept_artefacts(names, argv, clause_feeds, dialect)
+                ):
+                    continue  # what a sweep prints: `./…` paths, never an option, whether known or not
                 if state == MATCH:
-                    if compiled.rule.id in REGENERABLE and self._regenerates(names, argv, frame):
+                    if rule_id in REGENERABLE and self._regenerates(names, argv, frame):
                         continue
                     if (
-                        compiled.rule.id == TREE_DELETE
+                        rule_id == TREE_DELETE
                         and not compiled.fed_by
                         and not clause_feeds
                         and self._deletes_output_only(names, argv, frame)
                     ):
                         continue
-                    if compiled.rule.id == FIND_DELETE and find_sweeps_artefacts(argv[1:]):
-                        continue
-                    if (
-                        compiled.rule.id == TREE_DELETE
-                        and clause_feeds
-                        and self._deletes_swept_artefacts(names, argv, clause_feeds, dialect)
-                    ):
+                    if rule_id == FIND_DELETE and find_sweeps_artefacts(argv[1:]):
                         continue
                     self._rule_finding(compiled.rule, argv, names, frame, detail)
                 else:
                     rule = compiled.rule
-                    if (
-                        rule.id == TREE_DELETE
-                        and clause_feeds
-                        and self._deletes_swept_artefacts(names, argv, clause_feeds, dialect)
-                    ):
-                        continue  # the run-time words are paths the sweep prints: `./…`, never an option
                     self.event(
                         "dynamic-arguments",
                         frame,
