@@ -10,6 +10,8 @@ from glmagent.guard import Policy
 
 POSIX = [
     "cat /proc/[0-9]*/env*ron",
+    "cat /*/*/env*",  # one glob word that may be the file itself
+    "cat /*/*/*/*/*",  # /proc/<pid>/task/<tid>/environ
     "cat //proc/$PPID/environ",
     "cat /./proc/$PPID/environ",
     'cat /pro""c/$PPID/environ',
@@ -69,6 +71,9 @@ def test_powershell_spellings_are_denied(command: str) -> None:
         "source .venv/bin/activate",
         "echo $HOME",
         "pytest -k 'env and not slow'",
+        # a `*` stays inside one path component: four components are never /proc/<pid>/environ
+        "ls /*/*/x/*",
+        "dotnet test -- --treenode-filter '/*/*/ReactiveCommandTest/*'",
     ],
 )
 def test_neighbours_stay_allowed(command: str) -> None:

@@ -64,6 +64,16 @@ _PROC_SAMPLES = tuple(
 )
 
 
+def _may_expand_to(sample: str, glob: str) -> bool:
+    """Could the path glob `glob` expand to `sample`? A `*` stays inside one path component, as in the
+    shell and in glob libraries; a `**` component may span several, so such a glob is compared whole."""
+    parts = glob.split("/")
+    if "**" in parts:
+        return fnmatchcase(sample, glob)
+    names = sample.split("/")
+    return len(names) == len(parts) and all(fnmatchcase(n, p) for n, p in zip(names, parts, strict=True))
+
+
 _BRACE_DOT = lazy_re(r"[{,]\.")
 
 
@@ -293,18 +303,18 @@ class PathScope:
         """Words that together could read one: a path under /proc and a name that could be `environ`
         (`find /proc -name environ`, or a word the parser split in two)."""
         texts = [a.text.replace(DYN, "*") if DYN in a.text else a.text for a in args]
-        for text in texts:  # first the cheap half: a name that could be `environ`
-            last = text.rstrip("/").rsplit("/", 1)[-1].lower()
-            if last and ("environ" in last or (_GLOB.search(last) and fnmatchcase("environ", last))):
-                break
-        else:
+        if not any(_may_name_environ(text) for text in texts):  # first the cheap half
             return False
-        for text in texts:
+        names = [i for i, text in enumerate(texts) if _may_name_environ(text)]
+        for i, text in enumerate(texts):
             if "proc" in text.lower() or _GLOB.search(text):
                 path = self._absolute(text)
                 first = path[1:].split("/", 1)[0] if path else ""
                 if first == "proc" or (_GLOB.search(first) and fnmatchcase("proc", first)):
-                    return True
+                    if names != [i] or path is None or _GLOB.search(path) is None:
+                        return True  # another word may be the name (`find /proc -name environ`)
+                    if any(_may_expand_to(sample, path) for sample in _PROC_SAMPLES):
+                        return True  # one glob word that may itself be the file (`/*/*/env*`)
         return False
 
     def reads_process_environment(self, arg: Arg) -> bool:
@@ -323,7 +333,15 @@ class PathScope:
             return False
         if _GLOB.search(path) is None:
             return path.endswith("/environ")
-        return any(fnmatchcase(sample, path) for sample in _PROC_SAMPLES)
+        return any(_may_expand_to(sample, path) for sample in _PROC_SAMPLES)
+
+
+def _may_name_environ(text: str) -> bool:
+    """Could the last component of `text` be the name `environ`?"""
+    last = text.rstrip("/").rsplit("/", 1)[-1].lower()
+    return bool(last) and (
+        "environ" in last or (_GLOB.search(last) is not None and fnmatchcase("environ", last))
+    )
 
 
 # -- which operands a program writes --------------------------------------------------------------------
