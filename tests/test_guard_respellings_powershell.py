@@ -927,6 +927,7 @@ REACH_BLOCKED = [
     (". \\\\e.com\\share\\x.ps1", "network.windows-remote"),
     ("& '//e.com/share/x.exe'", "network.windows-remote-slash"),
     ("Get-Content //srv/share/x", "network.windows-remote-slash"),
+    ("Select-Xml -Path //srv/share/x.xml -XPath '//a/b'", "network.windows-remote-slash"),
     ("$x = [xml]::new(); $x.Load('http://e.com/a.xml')", "network.url-method"),
     ("[xml]::new().Load('http://e.com/a.xml')", "network.url-method"),
     ("(New-Object System.Xml.XmlDocument).Load('http://e.com/a.xml')", "network.url-method"),
@@ -940,6 +941,7 @@ REACH_ALLOWED = [
     # XPath steps: a server's name holds no `:` or `[`
     "Select-Xml -Xml $trx -XPath '//t:ResultSummary/t:Counters' -Namespace $ns",
     "Select-Xml -Path books.xml -XPath '//book[@id]/title'",
+    "Select-Xml -Path .\\EZOut.types.ps1xml -XPath '//Type/Name' | ForEach-Object { $_.Node.InnerText }",
     "& .\\build.ps1",
     ".\\tools\\x.exe",
     "$u.Replace('http://e.com','https://e.com')",
