@@ -11,6 +11,8 @@ from conftest import every_case, guard_allows, guard_blocks
 BLOCKED = [
     ("posix", "getent shadow", "env.credential-dump"),
     ("posix", "cat /proc/635813/fd/4", "env.credential-dump"),  # another process's open (deleted) file
+    ("posix", 'grep -Iins --exclude="x.sh" "password\\|secret\\|token" /*', "env.credential-dump"),
+    ("posix", "grep -i password ~/*", "env.credential-dump"),
     ("posix", "cat /root/anaconda-ks.cfg", "env.secret-files"),  # the installer's answers: root's password
     (
         "posix",
