@@ -475,6 +475,13 @@ def python_check(expression: str) -> str:
     return f"{shlex.quote(sys.executable)} -c {shlex.quote(code)}"
 
 
+def decide_in(command: str, root: Path | None, shell: str = "posix") -> Decision:
+    """The built-in policy's decision on `command` run in the working directory `root` (None: unknown)."""
+    from glmagent.guard import Policy
+
+    return Policy.default().check(command, shell, cwd=root)  # type: ignore[arg-type]
+
+
 def guard_decision(shell: str, command: str) -> Decision:
     """The built-in policy's decision on `command` (imported here lazily: conftest loads for every test)."""
     from glmagent.guard import Policy

@@ -17,9 +17,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import TEST_GIT
-
-from glmagent.guard import Policy
+from conftest import TEST_GIT, decide_in
 
 if shutil.which("git") is None:
     pytest.skip("git is not installed", allow_module_level=True)
@@ -54,10 +52,6 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (outside / "build").mkdir()
     os.symlink(outside / "build", root / "dist")  # an ignored name that leads out of the project
     return root
-
-
-def decide(command: str, root: Path | None, shell: str = "posix"):  # type: ignore[no-untyped-def]
-    return Policy.default().check(command, shell, cwd=root)  # type: ignore[arg-type]
 
 
 SPARED = [
@@ -120,13 +114,13 @@ BLOCKED = [
 
 @pytest.mark.parametrize(("shell", "command"), SPARED)
 def test_deleting_build_output_is_allowed(repo: Path, shell: str, command: str) -> None:
-    decision = decide(command, repo, shell)
+    decision = decide_in(command, repo, shell)
     assert decision.allowed, (command, decision.rule_id, decision.reason)
 
 
 @pytest.mark.parametrize(("shell", "command"), BLOCKED)
 def test_other_recursive_deletes_stay_blocked(repo: Path, shell: str, command: str) -> None:
-    decision = decide(command, repo, shell)
+    decision = decide_in(command, repo, shell)
     assert not decision.allowed, command
     assert decision.rule_id in ("destructive.recursive-delete", "containment.write-outside-project"), (
         command,
@@ -136,7 +130,7 @@ def test_other_recursive_deletes_stay_blocked(repo: Path, shell: str, command: s
 
 @pytest.mark.parametrize(("shell", "command"), SPARED)
 def test_without_a_working_directory_nothing_is_known(shell: str, command: str) -> None:
-    decision = decide(command, None, shell)
+    decision = decide_in(command, None, shell)
     assert not decision.allowed
     assert decision.rule_id == "destructive.recursive-delete"
 
@@ -144,7 +138,7 @@ def test_without_a_working_directory_nothing_is_known(shell: str, command: str) 
 def test_deciding_deletes_nothing(repo: Path) -> None:
     before = sorted(str(p.relative_to(repo)) for p in repo.rglob("*") if ".git" not in p.parts)
     for shell, command in SPARED + BLOCKED:
-        decide(command, repo, shell)
+        decide_in(command, repo, shell)
     after = sorted(str(p.relative_to(repo)) for p in repo.rglob("*") if ".git" not in p.parts)
     assert after == before
 
@@ -152,7 +146,7 @@ def test_deciding_deletes_nothing(repo: Path) -> None:
 def test_a_project_that_is_no_git_repository_spares_nothing(tmp_path: Path) -> None:
     (tmp_path / "build").mkdir()
     (tmp_path / ".gitignore").write_text("build/\n")
-    decision = decide("rm -rf build", tmp_path)
+    decision = decide_in("rm -rf build", tmp_path)
     assert not decision.allowed
     assert decision.rule_id == "destructive.recursive-delete"
 
@@ -168,7 +162,7 @@ def test_a_repository_config_runs_nothing_while_deciding(tmp_path: Path) -> None
     hook.chmod(0o755)
     for key in ("core.fsmonitor", "core.pager"):
         subprocess.run(["git", "config", key, str(hook)], cwd=tmp_path, check=True)
-    decision = decide("rm -rf build", tmp_path)
+    decision = decide_in("rm -rf build", tmp_path)
     assert decision.allowed, decision.reason
     assert not marker.exists()
 
@@ -177,7 +171,7 @@ def test_a_delete_of_more_targets_than_are_looked_up_stays_blocked(repo: Path) -
     """Each target costs a path resolution and git's answer: past a clean step's few, none is spared."""
     few = "rm -rf " + " ".join(f"build/part{i}" for i in range(8))
     many = "rm -rf " + " ".join(f"build/part{i}" for i in range(200))
-    assert decide(few, repo).allowed
-    decision = decide(many, repo)
+    assert decide_in(few, repo).allowed
+    decision = decide_in(many, repo)
     assert not decision.allowed
     assert decision.rule_id == "destructive.recursive-delete"

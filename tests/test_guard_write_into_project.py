@@ -16,8 +16,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
-from glmagent.guard import Policy
+from conftest import decide_in
 
 if shutil.which("git") is None:
     pytest.skip("git is not installed", allow_module_level=True)
@@ -49,10 +48,6 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     os.symlink(outside / "precious.txt", root / "link.txt")
     os.symlink(outside, root / "elsewhere")
     return root
-
-
-def decide(command: str, root: Path | None, shell: str = "posix"):  # type: ignore[no-untyped-def]
-    return Policy.default().check(command, shell, cwd=root)  # type: ignore[arg-type]
 
 
 ALLOWED = [
@@ -161,33 +156,33 @@ BLOCKED = [
 
 @pytest.mark.parametrize(("shell", "command"), ALLOWED)
 def test_output_into_a_file_with_nothing_to_lose_is_allowed(repo: Path, shell: str, command: str) -> None:
-    decision = decide(command, repo, shell)
+    decision = decide_in(command, repo, shell)
     assert decision.allowed, (command, decision.rule_id, decision.reason)
 
 
 @pytest.mark.parametrize(("shell", "command"), BLOCKED)
 def test_replacing_what_a_file_holds_stays_blocked(repo: Path, shell: str, command: str) -> None:
-    decision = decide(command, repo, shell)
+    decision = decide_in(command, repo, shell)
     assert not decision.allowed, command
 
 
 @pytest.mark.parametrize(("shell", "command"), ALLOWED)
 def test_without_a_working_directory_nothing_is_known(shell: str, command: str) -> None:
-    assert not decide(command, None, shell).allowed, command
+    assert not decide_in(command, None, shell).allowed, command
 
 
 def test_nothing_is_written_while_deciding(repo: Path) -> None:
     before = sorted(p.relative_to(repo).as_posix() for p in repo.rglob("*") if ".git" not in p.parts)
     for _, command in ALLOWED + BLOCKED:
-        decide(command, repo)
+        decide_in(command, repo)
     after = sorted(p.relative_to(repo).as_posix() for p in repo.rglob("*") if ".git" not in p.parts)
     assert after == before
 
 
 def test_a_project_that_is_no_git_repository_spares_only_new_and_empty_files(tmp_path: Path) -> None:
     (tmp_path / "report.txt").write_text("last week's report\n")
-    assert decide("pytest > fresh.txt", tmp_path).allowed
-    assert not decide("pytest > report.txt", tmp_path).allowed
+    assert decide_in("pytest > fresh.txt", tmp_path).allowed
+    assert not decide_in("pytest > report.txt", tmp_path).allowed
 
 
 def test_a_tracked_file_stays_blocked_even_when_a_pattern_ignores_it(tmp_path: Path) -> None:
@@ -198,5 +193,5 @@ def test_a_tracked_file_stays_blocked_even_when_a_pattern_ignores_it(tmp_path: P
     subprocess.run([*git, "commit", "-qm", "x"], cwd=tmp_path, check=True)
     (tmp_path / ".gitignore").write_text("*.log\n")
     (tmp_path / "other.log").write_text("output of an earlier run\n")
-    assert not decide("make schema > schema.log", tmp_path).allowed
-    assert decide("make > other.log", tmp_path).allowed
+    assert not decide_in("make schema > schema.log", tmp_path).allowed
+    assert decide_in("make > other.log", tmp_path).allowed

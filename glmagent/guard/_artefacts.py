@@ -11,6 +11,7 @@ only inside parentheses) and an optional `-type`, every action after the tests. 
 
 from __future__ import annotations
 
+from ._paths import PROTECTED
 from ._syntax import DYN, Arg
 
 ARTEFACT_NAMES = frozenset(
@@ -35,7 +36,7 @@ def _inside_start(a: Arg) -> bool:
     if DYN in text or not text or text[0] in "/~-" or any(c in text for c in "*?[$`"):
         return False
     parts = [p.lower() for p in text.split("/") if p]
-    return ".." not in parts and ".git" not in parts and ".hazina" not in parts
+    return ".." not in parts and not any(name in parts for name in PROTECTED)
 
 
 def find_sweeps_artefacts(args: list[Arg]) -> bool:

@@ -102,13 +102,14 @@ class ReplaceableFiles:
                 continue
             except OSError:
                 return False
+            name = "/".join(parts)
             if stat.S_ISDIR(info.st_mode):
-                asked += ["/".join(parts) + "/"]
+                asked.append(name + "/")
             elif stat.S_ISREG(info.st_mode):
-                asked += ["/".join(parts)]
+                asked.append(name)
             else:
                 return False
-            existing.append("/".join(parts))
+            existing.append(name)
         if not relatives:
             return False
         if not existing:
