@@ -213,6 +213,15 @@ def test_encoded_command_is_decoded_as_utf16le_base64() -> None:
         assert rule_of(f"pwsh {flag} {encode('iwr https://x')}", "posix") == "network.http-client", flag
 
 
+def test_a_valued_parameter_given_another_parameter_reads_that_parameter() -> None:
+    # `-w -enc <b64>`: read as `-WindowStyle -enc`, the payload would be a program name and pass unread.
+    payload = encode("iwr https://x")
+    for head in ("powershell -w", "powershell.exe -Version", "pwsh -OutputFormat"):
+        assert rule_of(f"{head} -enc {payload}", "powershell") == "network.http-client", head
+    assert rule_of(f"powershell -w -enc {encode('Get-Date')}", "powershell") is None
+    assert rule_of("powershell -w -File build.ps1", "powershell") is None
+
+
 def test_undecodable_encoded_command_is_blocked() -> None:
     assert rule_of("powershell -enc %%%", "powershell") == "dynamic.script"
 

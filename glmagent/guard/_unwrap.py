@@ -636,13 +636,18 @@ def powershell_exe(args: list[Arg]) -> PowerShellRun:
                 run.reads_stdin = True
                 run.script_file = False
             return run
+        # A value that is itself a parameter (`-w -enc <b64>`) is read as that parameter: powershell.exe
+        # rejects the pair, and reading the parameter is the stricter of the two ways.
+        valued = param in _PS_VALUED and ":" not in a.text
+        if valued and i + 1 < n and DYN not in args[i + 1].text and powershell_param(args[i + 1].text):
+            valued = False
         if param == "windowstyle":
             attached = a.text.split(":", 1)[1] if ":" in a.text else None
             if attached is not None:
                 run.window_style = Arg(attached, attached)
-            elif i + 1 < n:
+            elif valued:
                 run.window_style = args[i + 1]
-        i += 2 if param in _PS_VALUED and ":" not in a.text else 1
+        i += 2 if valued else 1
     run.reads_stdin = True
     return run
 
