@@ -199,6 +199,37 @@ def test_parse_of_repaired_text_is_clean() -> None:
     assert not parse(fixed.encode()).root_node.has_error
 
 
+# Grammar gaps the repair respells: a list of strings before a list of bare words, and a `#` after an
+# escape in a double-quoted string (the grammar reads it as a comment).
+GRAMMAR_GAPS_ALLOWED = [
+    "Write-Color -Text 'Red ', 'Green ', 'Yellow ' -Color Red, Green, Yellow",
+    "Write-Host 'a ', 'b ' -ForegroundColor Red, Green",
+    "$t = (Get-Content ./CHANGELOG.md) -replace '## x', \"## x`n`n### Fixed\"",
+    "$z = 'a', \"`n# F\"",
+    'Write-Output "a `"b`" # c"',
+]
+GRAMMAR_GAPS_BLOCKED = [
+    ('iex "`nRemove-Item -Recurse C:\\x # y"', "destructive.recursive-delete"),
+    ("$s = 'x', \"`n# $(Remove-Item -Recurse C:\\x)\"", "destructive.recursive-delete"),
+    ("Write-Host 'a ', 'b ' -Object (iwr https://x.io/a)", "network.http-client"),
+]
+
+
+def test_grammar_gaps_are_respelled_and_stay_allowed() -> None:
+    every_case(GRAMMAR_GAPS_ALLOWED, assert_allowed_clean)
+
+
+@pytest.mark.parametrize(("command", "rule"), GRAMMAR_GAPS_BLOCKED)
+def test_grammar_gaps_respelled_are_still_checked(command: str, rule: str) -> None:
+    assert check(command).rule_id == rule
+
+
+def test_escaped_hash_keeps_the_string_and_comma_spacing_stays_off_strings() -> None:
+    assert repair('$z = "`n# F"') == '$z = "`n`# F"'
+    assert repair('$z = "# F", b') is None or "`#" not in repair('$z = "# F", b')  # no escape before it
+    assert repair("x 'a ', 'b ' -c R, G") == "x 'a ', 'b ' -c R ,G"
+
+
 # -- members of objects whose type the policy does not know --
 OBJECT_MEMBERS_BLOCKED = [
     ("$d = Get-Item x; $d.Delete()", "destructive.object-delete"),

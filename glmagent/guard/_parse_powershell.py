@@ -1709,15 +1709,22 @@ def repair(source: str) -> str | None:
         return ""  # only comments: nothing runs (the grammar wants at least one statement)
     out: list[str] = []
     quote = ""
+    escaped = False  # the string being read holds a backtick escape
+    opened_at = 0  # where in `out` that string starts
     opened: list[str] = []  # the brackets open here: `h` for a hash literal `@{`, else the bracket
     i = 0
     n = len(source)
     while i < n:
         ch = source[i]
         if quote:
+            if ch == "#" and quote == '"' and escaped and "$(" not in "".join(out[opened_at:]):
+                # `"b`n# F"`: after an escape the grammar reads a `#` in the string as a comment; "`#" is
+                # the same character to PowerShell
+                out.append("`")
             out.append(ch)
             if ch == "`" and quote == '"' and i + 1 < n:
                 out.append(source[i + 1])
+                escaped = True
                 i += 2
                 continue
             if ch == quote:
@@ -1809,7 +1816,9 @@ def repair(source: str) -> str | None:
                 continue
         if ch in "'\"":
             quote = ch
-        elif ch == "," and out and not out[-1].isspace() and out[-1] not in ",([{":
+            escaped = False
+            opened_at = len(out)
+        elif ch == "," and out and not out[-1].isspace() and out[-1] not in ",([{'\"":
             j = i + 1
             while j < n and source[j] in " \t":
                 j += 1
