@@ -90,6 +90,15 @@ ALLOWED = [
     ("powershell", "(Get-Content .\\src\\app.py -Raw) -replace 'hi', 'ho' | Set-Content .\\src\\app.py"),
     ("powershell", "@(Get-Content data/names.txt).Where({ $_ -ne 'a' }) | Set-Content data/names.txt"),
     ("powershell", "(gc README.md) -replace 'a', 'b' | sc README.md"),
+    # read whole into a variable by one statement, written back from it by a later one: an edit as well
+    (
+        "powershell",
+        "$p = Get-Content README.md -Raw | ConvertFrom-Json; $p.v = '2'; $p | ConvertTo-Json | sc README.md",
+    ),
+    ("powershell", "$c = Get-Content README.md -Raw; $c -replace 'demo', 'x' | Set-Content README.md"),
+    ("powershell", "$c = (gc src\\app.py) -replace 'hi', 'ho'; $c | Out-File src\\app.py"),
+    ("powershell", "$c = gc README.md -Raw; $c = $c -replace 'a', 'b'; Set-Content -Path README.md -Va $c"),
+    ("powershell", "$c = gc README.md -Raw; Set-Content README.md ($c.Replace('a', 'b'))"),
 ]
 
 BLOCKED = [
@@ -143,6 +152,14 @@ BLOCKED = [
     ("powershell", "(Get-Content README.md; Get-Content notes.txt) | Set-Content README.md"),
     ("powershell", "(Get-Content $f) | Set-Content $f"),
     ("powershell", "(Get-Content ..\\outside.txt) | Set-Content ..\\outside.txt"),
+    ("powershell", "$c = gc notes.txt -Raw; $c | Set-Content README.md"),  # another file's content
+    ("powershell", "$c = gc README.md -Raw; $c = 'x'; $c | Set-Content README.md"),  # set again since
+    ("powershell", "$c = gc README.md -Raw; foreach ($c in 1..2) {}; $c | Set-Content README.md"),
+    ("powershell", "$c = gc README.md | Out-Null; $c | Set-Content README.md"),  # the variable holds nothing
+    ("powershell", "$c = gc README.md -Raw | Set-Content new.txt; Set-Content README.md -Value $c"),
+    ("powershell", "$c = gc README.md -Raw; Set-Content README.md -Value $d"),
+    ("powershell", "$c = 'x'; $c = $c -replace 'a', 'b'; Set-Content -Path README.md -Value $c"),
+    ("powershell", "$c = gc ..\\outside.txt -Raw; $c | Set-Content ..\\outside.txt"),
     ("posix", "for f in new.txt ../outside.txt; do echo x > $f; done"),
     ("posix", "for f in a b; do touch /etc/$f.txt; done"),
     ("posix", 'for f in "a b" c; do touch $f; done'),  # a word that needs quoting is not followed

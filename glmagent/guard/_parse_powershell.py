@@ -160,6 +160,7 @@ class PowerShellWalker:
         "namespaces",
         "opaque",
         "piped",
+        "read_into",
         "sink",
         "splats",
         "src",
@@ -180,6 +181,9 @@ class PowerShellWalker:
         self.splats: dict[str, list[Arg]] = {}
         """Variables assigned a literal hashtable or array, by folded name: the words `@name` passes."""
         self.var_feeds: dict[str, Feed] = {}
+        self.read_into: dict[str, str] = {}
+        """Variables assigned a file's whole content (`$c = Get-Content f -Raw | ConvertFrom-Json`), by folded
+        name: the file read. Written back from the variable, the file is edited in place."""
         self.namespaces: list[str] = []
         self.piped: Node | None = None
         """The pipeline stage whose output feeds the command about to be read."""
@@ -594,6 +598,8 @@ class PowerShellWalker:
         if argv and argv[0].text[:2] in _UNC_STARTS:
             # `& \\server\share\x.exe` runs a program from another machine: its path is checked as a word is.
             self.sink.command([Arg("&", "&"), argv[0]], self.frame, None)
+        if self.read_into and argv and argv[0].text.lower() in _REWRITERS:
+            self._written_from_variable(argv)
         if feeds:
             self.sink.command(argv, self.frame, stdin, resolved, feeds)
         else:
@@ -681,16 +687,84 @@ class PowerShellWalker:
             return
         commands = [c for c in _descendants(stages[0]) if c.type == "command"]
         last = self.peel(stages[-1])
-        if len(commands) != 1 or last.type != "command" or not _read_whole_first(commands[0], stages[0]):
+        if last.type != "command":
             return
-        read = self._stage(commands[0], None)
+        if not commands and self.read_into:
+            # `$c = gc f -Raw; $c -replace 'a', 'b' | Set-Content f`: the read ended with its statement.
+            source_text = self.read_into.get(self._head_variable(stages[0]) or "")
+        elif len(commands) == 1 and _read_whole_first(commands[0], stages[0]):
+            source_text = self._read_file(commands[0])
+        else:
+            return
         written = self._stage(last, None)
-        if read is None or written is None:
-            return
-        source = _file_operand(read[0], _READERS)
-        target = _file_operand(written[0], _REWRITERS)
-        if source is not None and target is not None and source.text == target.text:
+        target = _file_operand(written[0], _REWRITERS) if written is not None else None
+        if source_text is not None and target is not None and source_text == target.text:
             self.sink.in_place_edit(target, self.frame)
+
+    def _written_from_variable(self, argv: list[Arg]) -> None:
+        """`$c = gc f -Raw; Set-Content f -Value ($c -replace 'a', 'b')`: a file written back from a variable
+        that holds its whole content is edited in place (see `_in_place_edit`)."""
+        target = _file_operand(argv, _REWRITERS)
+        if target is None:
+            return
+        words = argv[1:]
+        value = None
+        for i, a in enumerate(words):
+            key = a.text.lower()
+            if a.param and len(key) >= 3 and "-value".startswith(key):  # `-v` is also -Verbose
+                value = words[i + 1] if i + 1 < len(words) else None
+                break
+        else:
+            operands = [a for a in words if not a.param]
+            if len(operands) == 2 and operands[0] is target:
+                value = operands[1]  # `Set-Content f $c`: Path, then Value
+        head = _HEAD_VARIABLE.match(value.raw) if value is not None else None
+        if head is not None and self.read_into.get(head.group(1).casefold()) == target.text:
+            self.sink.in_place_edit(target, self.frame)
+
+    def _read_file(self, command: Node) -> str | None:
+        """The literal file a `Get-Content`-like command reads; None for any other command."""
+        read = self._stage(command, None)
+        source = _file_operand(read[0], _READERS) if read is not None else None
+        return source.text if source is not None else None
+
+    def _head_variable(self, node: Node) -> str | None:
+        """The folded name of the variable an expression starts from (`$c`, `$c -replace 'a', 'b'`,
+        `$c.Replace('a', 'b')`, `$p.Content`); None when it starts from anything else."""
+        node = self.peel(node)
+        while node.type in _WRAPPERS or node.type in _MEMBER_OF:
+            if not node.named_child_count or node.type in ("pipeline", "pipeline_chain"):
+                return None
+            node = self.peel(node.named_children[0])
+        return _variable_name(self.text(node)).casefold() if node.type == "variable" else None
+
+    def _whole_read(self, value: Node) -> str | None:
+        """The file whose content an assigned value starts from: its first stage reads it (`Get-Content f
+        -Raw | ConvertFrom-Json`, `(gc f)`), or a variable holding it; the assignment ends only after the
+        whole file was read."""
+        if len(self.text(value)) > _IN_PLACE_SPAN:
+            return None
+        node = self.peel(value)
+        while node.type != "command":
+            if node.type == "variable":  # `$c = $c -replace 'a', 'b'`: still that file's content
+                name = _variable_name(self.text(node)).casefold()
+                return self.read_into.get(name) if self.read_into else None
+            if node.type == "pipeline_chain":
+                stages = [c for c in node.named_children if c.type not in _LEAVES]
+                if not stages or stages[-1].type == "redirections" or self._outputs_nothing(stages[-1]):
+                    return None
+                node = self.peel(stages[0])
+            elif (node.type in _WRAPPERS or node.type in _MEMBER_OF) and node.named_child_count:
+                node = self.peel(node.named_children[0])  # `(gc f) -replace 'a', 'b'`: its first operand
+            else:
+                return None
+        return self._read_file(node)
+
+    def _outputs_nothing(self, stage: Node) -> bool:
+        """Does a pipeline's last stage write its input away (`| Out-File x`, `| Out-Null`)?"""
+        node = self.peel(stage)
+        name = node.named_children[0] if node.type == "command" and node.named_child_count else None
+        return name is not None and self.text(name).lower() in _SWALLOWERS
 
     def _quoted_program(self, node: Node, statements: Node) -> None:
         """A statement that is only a quoted path to a program file (`"C:\\Tools Dir\\x.exe"`) is how cmd
@@ -839,6 +913,11 @@ class PowerShellWalker:
                         self.var_feeds[name] = feed
                     else:
                         self.var_feeds.pop(name, None)
+                    read = self._whole_read(value) if plain else None
+                    if read is not None:
+                        self.read_into[name] = read
+                    else:
+                        self.read_into.pop(name, None)
                     words = self._splat_words(value) if plain else None
                     if words is not None:
                         self.splats[name] = words
@@ -1054,6 +1133,7 @@ class PowerShellWalker:
             collection = named[1]
             feed = self._feed_of(collection) or self._variable_feed(collection)
             name = _variable_name(self.text(named[0])).casefold()
+            self.read_into.pop(name, None)
             if feed is not None:
                 self.var_feeds[name] = feed
             else:
@@ -1277,6 +1357,10 @@ _UNGLUED = lazy_re(r"[$\[\](){}@]|::|^-\w+:$")
 _VARIABLE_END = lazy_re(r"\$[\w:]+$")
 _READERS = frozenset({"get-content", "gc", "cat", "type"})
 _REWRITERS = frozenset({"set-content", "sc", "out-file"})
+_HEAD_VARIABLE = lazy_re(r"\(*\$\{?(\w+)")
+"""The variable a value starts from (`$c`, `($c -replace 'a', 'b')`, `$c.Replace('a', 'b')`)."""
+_SWALLOWERS = _REWRITERS | {"out-null", "add-content", "ac"}
+"""Cmdlets that pass none of their input on."""
 _PATH_PARAMETERS = frozenset({"-path", "-literalpath", "-filepath", "-lp", "-pspath"})
 
 
