@@ -212,3 +212,37 @@ def test_a_tracked_file_stays_blocked_even_when_a_pattern_ignores_it(tmp_path: P
     (tmp_path / "other.log").write_text("output of an earlier run\n")
     assert not decide_in("make schema > schema.log", tmp_path).allowed
     assert decide_in("make > other.log", tmp_path).allowed
+
+
+# `$PWD/x`, `$(pwd)/x`: the working directory, followed through the line's `cd`s; a word that only starts
+# with it (`$PWD-old`), a line that sets PWD or defines its own `pwd`, and a nested script stay unknown.
+WORKING_DIRECTORY_ALLOWED = [
+    'mkdir -p "${PWD}/target"',
+    "mkdir -p $(pwd)/build/out",
+    'cp README.md "$PWD"/new-copy.md',
+    "cd src && touch $PWD/new_module.py",
+    "pytest > $PWD/new-report.txt",
+]
+WORKING_DIRECTORY_BLOCKED = [
+    "PWD=/etc; touch $PWD/x",
+    "export PWD=/etc; touch $PWD/x",
+    "read PWD; touch $PWD/x",
+    "pwd() { echo /etc; }; touch $(pwd)/x",
+    "touch $PWD-old/x",
+    "touch x$PWD/y",
+    "cd /etc && touch $PWD/x",
+    "sh -c 'touch $PWD/x'",
+    "echo x > $PWD/README.md",
+    "touch $PWD/.git/hooks/pre-commit",
+]
+
+
+@pytest.mark.parametrize("command", WORKING_DIRECTORY_ALLOWED)
+def test_a_write_under_the_working_directory_variable_is_inside(repo: Path, command: str) -> None:
+    decision = decide_in(command, repo, "posix")
+    assert decision.allowed, (command, decision.rule_id, decision.reason)
+
+
+@pytest.mark.parametrize("command", WORKING_DIRECTORY_BLOCKED)
+def test_a_working_directory_the_line_may_change_is_unknown(repo: Path, command: str) -> None:
+    assert not decide_in(command, repo, "posix").allowed, command

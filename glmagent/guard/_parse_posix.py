@@ -125,6 +125,15 @@ def _changeable_names(text: str) -> tuple[dict[str, int], set[str]] | None:
     return counts, changed
 
 
+_PWD_HEAD = lazy_re(r"\"?(?:\$PWD|\$\{PWD\}|\$\(pwd(?: -[LP])?\)|`pwd`)\"?/")
+"""A word that starts with the working directory (`$PWD/x`, `"${PWD}/x"`, `$(pwd)/x`)."""
+_PWD_REDEFINED = lazy_re(
+    r"\bunset\b|\bpwd\s*\(|\bfunction\s+pwd\b|\bpwd=|\b(?:local|declare|typeset)\s+(?:-\w+\s+){0,4}+PWD\b",
+    re.IGNORECASE,
+)
+"""A line that may empty `PWD` or make `pwd` print something else."""
+
+
 class PosixWalker:
     """One walk over one parsed script; `frame` carries depth, wrapper chain and literal assignments."""
 
@@ -139,6 +148,7 @@ class PosixWalker:
         "inherited",
         "last_argv",
         "loop_copies",
+        "pwd_is_cwd",
         "rebound",
         "sink",
         "src",
@@ -161,6 +171,8 @@ class PosixWalker:
         `MAX_WORK` after the script's syntax nodes, so past it the script is too large before they exist."""
         self.rebound: set[str] | None = None
         """Names a `${x:=…}` default or arithmetic may set anywhere in the script (read on first need)."""
+        self.pwd_is_cwd: bool | None = None
+        """`_pwd_is_cwd`, once read."""
         self.constants: dict[str, str] = {}
         """Variables this script set once, at its top level, to a literal that needs no quoting
         (`out=report.html`): a later `$out` is that value (`>> $out` writes report.html)."""
@@ -215,7 +227,25 @@ class PosixWalker:
             raw = self.src[node.start_byte : node.end_byte].decode("utf-8", "replace")
             if node.type == "word" and "\\" not in raw and raw.isascii():
                 return Arg(raw, raw)
-        return Arg(fold_arg(self._value(node, raw)), raw)
+        value = fold_arg(self._value(node, raw))
+        if value[:2] == DYN + "/" and "PWD" in raw.upper() and _PWD_HEAD.match(raw) and self._pwd_is_cwd():
+            value = "." + value[1:]  # `"$PWD/build"`: the working directory, followed through the `cd`s
+        return Arg(value, raw)
+
+    def _pwd_is_cwd(self) -> bool:
+        """Does `$PWD` (and `$(pwd)`) name the working directory here? In the line's own script, unless it
+        sets `PWD` or defines a `pwd` of its own (a nested script may be handed another `PWD`)."""
+        if self.pwd_is_cwd is None:
+            if self.changeable is False:
+                self.changeable = _changeable_names(self._source_text())
+            self.pwd_is_cwd = (
+                not self.frame.depth
+                and bool(self.changeable)
+                and "PWD" not in self.changeable[0]  # type: ignore[index]
+                and "PWD" not in self.changeable[1]  # type: ignore[index]
+                and not _PWD_REDEFINED.search(self._source_text())
+            )
+        return self.pwd_is_cwd
 
     def _value(self, node: Node, raw: str) -> str:
         kind = node.type
