@@ -65,6 +65,17 @@ BLOCKED = [
     ("posix", "PERL5OPT=-d PERL5DB='exec \"/bin/sh\"' perl x.pl", "dynamic.script"),
     ("posix", "env LD_PRELOAD=./x.so make test", "dynamic.script"),
     ("posix", "DOTNET_STARTUP_HOOKS=./hook.dll dotnet test", "dynamic.script"),
+    # A runtime's options variable that makes every program of it load a module from outside the project.
+    ("posix", 'NODE_OPTIONS="--require /tmp/x.js" node app.js', "unverifiable.outside-program"),
+    ("posix", "cross-env NODE_OPTIONS=--import=/tmp/x.mjs npm test", "unverifiable.outside-program"),
+    ("posix", 'export NODE_OPTIONS="-r ~/.x.js"; npm test', "unverifiable.outside-program"),
+    ("posix", 'NODE_OPTIONS="--loader $L" node app.js', "dynamic.script"),
+    ("posix", "RUBYOPT=-r/tmp/x.rb rake test", "unverifiable.outside-program"),
+    (
+        "powershell",
+        '$env:NODE_OPTIONS = "--require C:\\Users\\Public\\x.js"; node a.js',
+        "unverifiable.outside-program",
+    ),
     # Interpreters and macro languages the policy does not read.
     ("posix", "dc -e '!/bin/sh'", "unverifiable.inline-code"),
     ("posix", "gnuplot -e 'system(\"/bin/sh\")'", "unverifiable.inline-code"),
@@ -108,6 +119,10 @@ ALLOWED = [
     ("posix", "LD_PRELOAD= ls"),
     ("posix", "LD_LIBRARY_PATH=./build/lib ./build/test-runner"),
     ("posix", "NODE_OPTIONS=--max-old-space-size=4096 npm test"),
+    ("posix", 'NODE_OPTIONS="--require ./scripts/setup.js" jest'),
+    ("posix", 'NODE_OPTIONS="-r ts-node/register --enable-source-maps" mocha'),
+    ("posix", "RUBYOPT=-W0 rake test"),
+    ("powershell", '$env:NODE_OPTIONS = "--max-old-space-size=4096"; npm run build'),
     ("posix", "dc -V"),
     ("posix", "gnuplot plot.gp"),
     ("posix", "octave-cli --version"),

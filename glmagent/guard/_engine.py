@@ -126,6 +126,29 @@ def _cmd_writes_nothing(argv: list[Arg]) -> bool:
     return word == "type" and len(argv) > 1 and all(a.text.lower() in ("nul", "nul:") for a in argv[1:])
 
 
+_MODULE_OPTIONS = {
+    "NODE_OPTIONS": ("-r", "--require", "--import", "--loader", "--experimental-loader"),
+    "RUBYOPT": ("-r",),
+}
+"""Variables whose options make every program of a runtime load a module, and those options."""
+
+
+def loaded_modules(value: str, options: tuple[str, ...]) -> list[str]:
+    """The modules an options variable's value loads (`--require x.js`, `--import=x.mjs`, `-rx.rb`)."""
+    words = value.split()
+    found = []
+    for i, word in enumerate(words):
+        head, eq, rest = word.partition("=")
+        if head in options:
+            if eq:
+                found.append(rest.strip("'\""))
+            elif i + 1 < len(words):
+                found.append(words[i + 1].strip("'\""))
+        elif word[:2] in options and len(word) > 2 and not word.startswith("--"):
+            found.append(word[2:].strip("'\""))  # `-rx.rb`: a short option glued to its value
+    return found
+
+
 class _Stop(Exception):
     """A concrete deny was found; nothing later can change the decision."""
 
@@ -765,6 +788,19 @@ class Evaluation(RunsOtherCode, WordChecks):
         if self.p.command_valued.fullmatch(name):
             # Programs run these values as commands (`GIT_PAGER='rm -rf ~' git log`).
             self._inline(value, "posix", frame.nested(f"`{name}=`"), [Arg(f"{name}={value.text}", value.raw)])
+        elif name in _MODULE_OPTIONS and value.text:
+            # `NODE_OPTIONS="--require /tmp/x.js"`: every program of that runtime loads the module first.
+            argv = [Arg(f"{name}={value.text}", value.raw)]
+            for module in loaded_modules(value.text, _MODULE_OPTIONS[name]):
+                if DYN in module:
+                    self.event(
+                        "dynamic-script",
+                        frame,
+                        f"`{name}={shown(value.raw)}` loads a module only known at run time",
+                        [argv[0].text],
+                    )
+                else:
+                    self._outside_code(module, argv, (name,), frame)
         elif value.text and self.p.code_loading.fullmatch(name):
             self.event(
                 "dynamic-script",
