@@ -34,9 +34,11 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )
     (root / "src").mkdir()
     (root / "src" / "app.py").write_text("print('hi')\n")
+    (root / "lib").mkdir()
+    (root / "lib" / "util.rb").write_text("module Util; end\n")  # sources in a folder named like output
     (root / "output").mkdir()
     (root / "output" / "kept.txt").write_text("forced into git\n")
-    subprocess.run([*git, "add", ".gitignore", "src"], cwd=root, check=True)
+    subprocess.run([*git, "add", ".gitignore", "src", "lib"], cwd=root, check=True)
     # tracked despite the pattern
     subprocess.run([*git, "add", "-f", "output/kept.txt"], cwd=root, check=True)
     subprocess.run([*git, "commit", "-qm", "init"], cwd=root, check=True)
@@ -65,6 +67,8 @@ SPARED = [
     ("powershell", "Remove-Item -Recurse -Path ./out -Force"),  # not there
     ("posix", "rimraf coverage && tsc"),
     ("posix", "rimraf .nyc_output coverage"),
+    ("posix", "rimraf ./src/lib"),  # not there: a transpiler's output folder before the first build
+    ("posix", "rm -rf tmp zig-out .zig-cache dist-newstyle .stack-work"),
     ("posix", "cd src && rm -rf ../build"),
     ("posix", "rm -rf src/Tool/bin"),
     ("posix", "make clean; rm -rf build; make"),
@@ -79,6 +83,7 @@ BLOCKED = [
     ("posix", "rm -rf src"),  # tracked
     ("posix", "rm -rf notes"),  # untracked work
     ("posix", "rm -rf newdir"),  # not there, but nothing says it is output (what the line meant)
+    ("posix", "rimraf lib"),  # named like output, but tracked sources
     ("posix", "rm -rf htmlcov/../src"),  # Windows reads `..` by its text, whether htmlcov exists or not
     ("posix", "rm -rf htmlcov notes"),
     ("powershell", "Remove-Item htmlcov\\..\\src -Recurse"),
