@@ -1,7 +1,8 @@
 """Permission grants and ownership on Windows: granting Everyone (or Users, Authenticated Users, `*S-1-1-0`)
-rights on a file outside the project, or taking ownership of one (`takeown`, `icacls /setowner`, `Set-Acl`,
-`subinacl`), opens a system file to tampering. A path written absolute, under a variable or climbing out is
-outside; the project's own files may be shared and reading permissions stays allowed."""
+rights on a file outside the project, any account full, modify or write rights there, or taking ownership of
+one (`takeown`, `icacls /setowner`, `Set-Acl`, `subinacl`), opens a system file to tampering. A path written
+absolute, under a variable or climbing out is outside; the project's own files may be shared and reading
+permissions stays allowed."""
 
 from __future__ import annotations
 
@@ -24,6 +25,12 @@ BLOCKED = [
     ("powershell", "Set-Acl -Path C:\\Windows\\x -AclObject $acl"),
     ("powershell", "$acl = Get-Acl C:\\x; $acl.SetAccessRule($rule); Set-Acl C:\\x $acl"),
     ("powershell", "cmd /c icacls C:\\x /grant Everyone:F"),
+    # any account given full, modify, write or permission-changing rights
+    ("powershell", 'icacls "C:\\backups\\wwwroot\\web.config" /grant svc-web:F'),
+    ("powershell", 'icacls C:\\inetpub\\x.aspx /grant "bob:(OI)(CI)M"'),
+    ("powershell", 'icacls C:\\Services\\app.exe /grant "DOMAIN\\bob:(WDAC)"'),
+    ("powershell", "cacls C:\\x /e /g bob:C"),
+    ("powershell", "icacls %ProgramData%\\x /grant bob:W"),
     ("posix", "icacls.exe C:\\\\x /grant Everyone:F"),
     ("posix", "takeown /f C:\\\\Windows\\\\System32\\\\sethc.exe"),
 ]
@@ -32,6 +39,9 @@ ALLOWED = [
     ("powershell", "icacls build /grant Users:R"),
     ("powershell", 'icacls .\\dist /grant "Everyone:(RX)"'),
     ("powershell", "icacls C:\\src\\x /grant bob:R"),
+    ("powershell", 'icacls C:\\src\\x /grant "bob:(OI)(CI)(RX)"'),
+    ("powershell", "icacls src\\app.py /grant bob:F"),
+    ("powershell", "icacls C:\\x /save acl.txt"),
     ("powershell", "icacls.exe C:\\x"),
     ("powershell", "cacls x.txt"),
     ("powershell", "takeown /f build\\x.txt"),
