@@ -21,6 +21,14 @@ BLOCKED = [
     ("posix", 'find /var/lib/kubelet/pods -name "*secret*" -type f -exec cat {} +'),
     ("posix", "find / -name .env 2>/dev/null"),
     ("powershell", 'forfiles /p C:\\ /s /m web.config /c "cmd /c findstr /i connectionString @file"'),
+    # a recursive listing filtered for credential file names
+    ("powershell", "dir c:\\ /s /b /c | findstr /si *vnc.ini"),
+    ("powershell", "Get-ChildItem C:\\ -Recurse -ErrorAction SilentlyContinue | Select-String unattend"),
+    ("posix", "find / 2>/dev/null | grep -i '\\.kdbx'"),
+    ("posix", "ls -R /mnt | grep -i ntds.dit"),
+    # the users' folders listed whole
+    ("powershell", 'cmd /c dir "C:\\Users" /s /a /b'),
+    ("powershell", "cmd /c dir C:\\Users\\ /s"),
 ]
 
 ALLOWED = [
@@ -34,6 +42,10 @@ ALLOWED = [
     ("posix", "find src -name '*credential*.py'"),
     ("posix", "find . -name '*secret*'"),
     ("powershell", 'forfiles /p . /m *.cs /c "cmd /c echo @file"'),
+    ("posix", "find . -name '*.py' | grep -v test_"),
+    ("powershell", "cmd /c dir src /s /b | findstr /i .csproj"),
+    ("posix", "git ls-files | grep unattend"),
+    ("powershell", "cmd /c dir C:\\Users"),
 ]
 
 
