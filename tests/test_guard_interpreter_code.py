@@ -57,6 +57,25 @@ BLOCKED = [
     ("posix", "duckdb -c \"INSTALL httpfs; SELECT * FROM 'https://x.example/y.csv'\"", "network.payload"),
     ("posix", "duckdb x.db \"SELECT * FROM 's3://bucket/x.parquet'\"", "network.payload"),
     ("posix", 'duckdb -c ".shell rm -rf ~"', "unverifiable.command-option"),
+    # a file's mode or owner changed through an interpreter, where no path is followed
+    (
+        "posix",
+        'ruby -e \'require "fileutils"; FileUtils.chown(33, 33, "/root")\'',
+        "destructive.payload-permissions",
+    ),
+    ("posix", "python3 -c \"import os; os.chmod('/usr/bin/x', 0o4755)\"", "destructive.payload-permissions"),
+    (
+        "posix",
+        "python -c \"from os import chown; chown('/etc', 1000, 1000)\"",
+        "destructive.payload-permissions",
+    ),
+    (
+        "posix",
+        "node -e \"require('fs').chmodSync('/etc/sudoers', 0o666)\"",
+        "destructive.payload-permissions",
+    ),
+    ("posix", "perl -e 'chmod 04755, \"/bin/bash\"'", "destructive.payload-permissions"),
+    ("powershell", 'php -r \'chown("C:/x", "bob");\'', "destructive.payload-permissions"),
 ]
 
 ALLOWED = [
@@ -83,6 +102,8 @@ ALLOWED = [
     ("posix", 'build/reldebug/duckdb -c "SET max_execution_time=5000; SELECT count(*) FROM range(1000)"'),
     ("posix", "sqlite3 app.db \"SELECT * FROM t WHERE name = 'copy to me'\""),
     ("posix", 'psql -c "COPY t TO STDOUT"'),
+    ("posix", "python -c \"import os, stat; print(stat.filemode(os.stat('setup.py').st_mode))\""),
+    ("posix", "node -e \"console.log(require('fs').statSync('package.json').mode)\""),
 ]
 
 
