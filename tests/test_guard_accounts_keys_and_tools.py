@@ -60,6 +60,17 @@ BLOCKED = [
     ("posix", "find / -name *.keytab*", "env.credential-dump"),
     ("posix", "cat /var/lib/waagent/ovf-env.xml", "env.credential-dump"),
     ("posix", "ls -l /var/db/SystemKey", "env.credential-dump"),
+    # macOS names /var, /etc and /tmp under /private too; its local user records hold password hashes
+    ("posix", "hexdump -e '16/1 \"%02x\"' -s 8 -n 24 /private/var/db/SystemKey", "env.credential-dump"),
+    ("posix", "cat /private/var/mail/root", "env.credential-dump"),
+    (
+        "posix",
+        "defaults read /var/db/dslocal/nodes/Default/users/sisi.plist ShadowHashData",
+        "env.credential-dump",
+    ),
+    ("posix", "plutil -p /private/var/db/dslocal/nodes/Default/users/bob.plist", "env.credential-dump"),
+    ("posix", "launchctl setenv DYLD_INSERT_LIBRARIES /tmp/x.dylib", "destructive.machine-state"),
+    ("posix", "launchctl config user path /tmp/bin:/usr/bin", "destructive.machine-state"),
     ("posix", "cp /var/lib/samba/private/secrets.tdb .", "env.credential-dump"),
     ("posix", "ls /var/lib/sss/db/cache_corp.ldb", "env.credential-dump"),
     ("powershell", ".\\createminidump.exe", "env.credential-dump"),
@@ -99,6 +110,8 @@ BLOCKED = [
 
 ALLOWED = [
     ("posix", "cat /etc/os-release"),
+    ("posix", "cat /private/etc/os-release"),
+    ("posix", "ls /private/tmp/build-logs"),
     ("posix", "getent passwd $USER"),
     ("posix", "gpg --list-keys"),
     ("posix", "security list-keychains"),

@@ -127,10 +127,15 @@ def _path_glob(path: str) -> str:
     return "".join(out)
 
 
+_MACOS_PRIVATE = ("/etc/", "/var/", "/tmp/")
+"""Folders macOS keeps under `/private` (`/etc` links to `/private/etc`): a path in one is named there too."""
+
+
 def _path_alternatives(paths: list[str]) -> str:
     end = r"""(?:[/\\]+\.?)*["']?$"""  # `~/.gnupg/`, `~/.gnupg/.` name the directory too
     home = [_path_glob(p[2:]) for p in paths if p.startswith("~/")]
     anywhere = [_path_glob(p) for p in paths if not p.startswith("~/")]
+    anywhere += [_path_glob("/private" + p) for p in paths if p.lower().startswith(_MACOS_PRIVATE)]
     parts = []
     if home:
         parts.append(rf"""["']?{_HOME}{_SEP}(?:{"|".join(home)}){end}""")
