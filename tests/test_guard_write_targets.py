@@ -66,6 +66,18 @@ OUTSIDE = [
     ("powershell", "Add-Content C:\\Users\\me\\x 'x'"),
     ("powershell", "'x' >> ..\\o.txt"),
     ("powershell", "Move-Item a.txt ..\\b.txt"),
+    # an archive packed to, or unpacked into, a place outside the project
+    ("posix", "tar czf ~/src.tgz src"),
+    ("posix", "tar --create --file=/var/www/x.tar src"),
+    ("posix", "tar -xzf x.tgz -C /usr/local"),
+    ("posix", "zip -r /home/dev/other/x.zip src"),
+    ("posix", "unzip -o x.zip -d /etc/nginx"),
+    ("posix", "7z x x.7z -o/opt/x"),
+    (
+        "powershell",
+        "Compress-Archive -Path C:\\Users\\jdoe\\Documents -DestinationPath C:\\Users\\Public\\d.zip",
+    ),
+    ("powershell", "Expand-Archive x.zip -DestinationPath C:\\Windows\\x"),
 ]
 
 
@@ -120,6 +132,16 @@ ALLOWED = [
     ("powershell", "Out-File -FilePath out\\r.txt -InputObject x -Append"),
     ("powershell", "dotnet build 2> $null"),
     ("powershell", "Add-Content -Path src\\a.cs -Value 'x' -Force"),
+    ("posix", "tar czf dist/app.tgz src"),
+    ("posix", "tar -czf /tmp/src.tgz src"),
+    ("posix", "tar -xzf vendor.tgz -C build"),
+    ("posix", "tar -tzf /var/cache/x.tgz"),
+    ("posix", "tar -czf - src | wc -c"),
+    ("posix", "zip -r dist/site.zip site -x '*.map'"),
+    ("posix", "unzip -o fixtures.zip -d tests/data"),
+    ("posix", "7z a build/x.7z src"),
+    ("powershell", "Compress-Archive -Path src -DestinationPath out\\src.zip -Force"),
+    ("powershell", "Expand-Archive fixtures.zip"),
 ]
 
 

@@ -360,6 +360,8 @@ _LAST = frozenset(
 _SWITCH_TARGETS = {"print": "/d", "esentutl": "/d"}
 _WINDOWS_SWITCH = lazy_re(r"^/[A-Za-z?][\w?-]*(?::.*)?$", re.DOTALL)
 _AFTER_FIRST = frozenset({"chmod", "chown", "chgrp", "setfacl"})
+_ARCHIVERS = frozenset({"tar", "gtar", "bsdtar", "zip", "unzip", "7z", "7za", "7zz", "7zr"})
+"""Programs that write an archive, or unpack one into a folder (`tar czf F`, `unzip x.zip -d DIR`)."""
 _LINKS = frozenset({"mklink"})
 """Windows links and junctions (`mklink [/d|/h|/j] LINK TARGET`): the link is written, and the target is what
 the link opens to writes made through it, so both must be inside the project."""
@@ -423,6 +425,8 @@ _PS_WRITERS: dict[str, tuple[tuple[str, ...], int | None]] = {
     "move-item": (("destination",), 1),
     "set-itemproperty": (("path", "literalpath"), 0),
     "new-itemproperty": (("path", "literalpath"), 0),
+    "compress-archive": (("destinationpath",), 1),
+    "expand-archive": (("destinationpath",), 1),
 }
 _PS_SWITCHES = frozenset(
     {"force", "recurse", "append", "nonewline", "passthru", "whatif", "confirm", "noclobber", "container"}
@@ -465,6 +469,7 @@ WRITERS = (
     | _LAST
     | _AFTER_FIRST
     | _LINKS
+    | _ARCHIVERS
     | frozenset({"truncate", "dd", "sed", "plutil", *_PS_WRITERS, *_SWITCH_TARGETS})
 )
 """Programs whose write targets `write_targets` can name."""
@@ -573,6 +578,8 @@ def write_targets(name: str, args: list[Arg], dialect: str) -> list[Arg]:
         return [Arg(a.text[3:], a.raw[3:]) for a in args if a.text.startswith("of=")]
     if name == "plutil":
         return _plutil_targets(args)
+    if name in _ARCHIVERS:
+        return _archive_targets(name, args)
     if name == "sed":
         if not any(a.text.startswith("-i") or a.text.startswith("--in-place") for a in args if a.literal):
             return []
@@ -585,6 +592,87 @@ def write_targets(name: str, args: list[Arg], dialect: str) -> list[Arg]:
             return operands
         return operands[1:]
     return operands
+
+
+_TAR_VALUED = frozenset("fCbTXLNKgVH")
+"""tar's letters that take a value (`f` the archive, `C` the folder), in a bundle taken in order."""
+_TAR_WRITES = frozenset("cruA")
+_ZIP_VALUED = frozenset({"-b", "-n", "-t", "-tt", "-P", "-Z", "-s", "-O", "--out", "-x", "-i"})
+
+
+def _archive_targets(name: str, args: list[Arg]) -> list[Arg]:
+    """The archive a packer writes (`tar -czf F`, `zip F files`, `7z a F`), or the folder an unpacker fills
+    (`tar -xf x -C DIR`, `unzip x -d DIR`, `7z x x -oDIR`); unpacking into the working directory names
+    none."""
+    if name in ("zip", "unzip"):
+        return _zip_targets(name, args)
+    if name.startswith("7z"):
+        words = [a for a in args if not a.text.startswith("-")]
+        glued = [Arg(a.text[2:], a.raw[2:]) for a in args if a.text[:2] == "-o" and len(a.text) > 2]
+        if words and words[0].text in ("a", "u", "d", "rn") and len(words) > 1:
+            return [words[1], *glued]
+        return glued
+    archive: list[Arg] = []
+    folder: list[Arg] = []
+    modes = ""
+    pending: list[str] = []
+    for i, a in enumerate(args):
+        t = a.text
+        if pending:
+            letter = pending.pop(0)
+            (archive if letter == "f" else folder if letter == "C" else []).append(a)
+            continue
+        if t.startswith("--"):
+            key, eq, value = t.partition("=")
+            if key in ("--file", "--directory"):
+                target = archive if key == "--file" else folder
+                if eq:
+                    target.append(Arg(value, a.raw.partition("=")[2] or value))
+                else:
+                    pending.append("f" if key == "--file" else "C")
+            elif key in ("--create", "--append", "--update", "--concatenate", "--catenate"):
+                modes += "c"
+            continue
+        bundle = t[1:] if t.startswith("-") else (t if i == 0 else "")
+        for k, letter in enumerate(bundle):
+            if letter in _TAR_VALUED:
+                rest = bundle[k + 1 :]
+                if t.startswith("-") and rest:  # `-fFILE`, `-CDIR`: the value is glued
+                    glued = Arg(rest, a.raw[len(a.raw) - len(rest) :])
+                    (archive if letter == "f" else folder if letter == "C" else []).append(glued)
+                    break
+                pending.append(letter)
+            else:
+                modes += letter
+    return (archive if any(m in _TAR_WRITES for m in modes) else []) + folder
+
+
+def _zip_targets(name: str, args: list[Arg]) -> list[Arg]:
+    found: list[Arg] = []
+    operands: list[Arg] = []
+    skip = False
+    for i, a in enumerate(args):
+        t = a.text
+        if skip:
+            skip = False
+            continue
+        if name == "unzip" and t[:2] == "-d":
+            if len(t) > 2:
+                found.append(Arg(t[2:], a.raw[2:]))
+            elif i + 1 < len(args):
+                found.append(args[i + 1])
+                skip = True
+        elif name == "zip" and t in _ZIP_VALUED:
+            if t in ("-O", "--out") and i + 1 < len(args):
+                found.append(args[i + 1])
+            if t in ("-x", "-i"):
+                break  # a list of names to the end (or to the next option): no archive after it
+            skip = True
+        elif not t.startswith("-"):
+            operands.append(a)
+    if name == "zip" and operands:
+        found.append(operands[0])
+    return found
 
 
 _TREE_DELETERS = frozenset({"rm", "grm", "rimraf", "del-cli", "remove-item", "rd", "rmdir"})
