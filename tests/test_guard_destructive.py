@@ -269,6 +269,8 @@ destructive.registry	reg delete HKCU\\Software\\X /f
 destructive.registry	reg add HKCU\\Software\\X /v Y /d 1 /f
 destructive.registry	Remove-ItemProperty -Path HKCU:\\Software\\X -Name Y
 destructive.registry	Remove-Item HKLM:\\Software\\X
+destructive.registry	Set-ItemProperty -Path "HKLM\\SOFTWARE\\Policies\\X" -Name Y -Value 1
+destructive.registry	New-ItemProperty HKCU\\Software\\X -Name Y -Value 1
 destructive.truncating-write	Get-Process | Export-Csv -Path procs.csv
 destructive.truncating-write	Get-Process | Export-Clixml p.xml
 destructive.truncating-write	[IO.File]::Open('f.txt', 'Create')
