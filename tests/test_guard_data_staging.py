@@ -45,7 +45,8 @@ BLOCKED = [
 
 ALLOWED = [
     ("posix", "zip -r dist/app.zip build"),
-    ("posix", "zip -9r ../dist/docs.zip ."),
+    ("posix", "cd docs && zip -9r ../dist/docs.zip ."),
+    ("posix", "tar -czf /tmp/docs.tgz -C docs ."),
     ("posix", "7z a dist/app.7z build"),
     ("posix", "7z x -pPASS vendor.7z"),
     ("posix", "unzip -P pw fixtures.zip"),

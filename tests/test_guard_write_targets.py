@@ -71,6 +71,7 @@ OUTSIDE = [
     ("posix", "tar --create --file=/var/www/x.tar src"),
     ("posix", "tar -xzf x.tgz -C /usr/local"),
     ("posix", "zip -r /home/dev/other/x.zip src"),
+    ("posix", "zip -9r ../dist/docs.zip ."),  # beside the project is outside it
     ("posix", "unzip -o x.zip -d /etc/nginx"),
     ("posix", "7z x x.7z -o/opt/x"),
     (
@@ -137,6 +138,7 @@ ALLOWED = [
     ("posix", "tar -xzf vendor.tgz -C build"),
     ("posix", "tar -tzf /var/cache/x.tgz"),
     ("posix", "tar -czf - src | wc -c"),
+    ("posix", "tar -czf dist/etc-defaults.tgz -C /usr/share/defaults ."),  # packing only reads from -C
     ("posix", "zip -r dist/site.zip site -x '*.map'"),
     ("posix", "unzip -o fixtures.zip -d tests/data"),
     ("posix", "7z a build/x.7z src"),

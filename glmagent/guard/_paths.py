@@ -632,6 +632,8 @@ def _archive_targets(name: str, args: list[Arg]) -> list[Arg]:
                     pending.append("f" if key == "--file" else "C")
             elif key in ("--create", "--append", "--update", "--concatenate", "--catenate"):
                 modes += "c"
+            elif key in ("--extract", "--get"):
+                modes += "x"
             continue
         bundle = t[1:] if t.startswith("-") else (t if i == 0 else "")
         for k, letter in enumerate(bundle):
@@ -644,7 +646,8 @@ def _archive_targets(name: str, args: list[Arg]) -> list[Arg]:
                 pending.append(letter)
             else:
                 modes += letter
-    return (archive if any(m in _TAR_WRITES for m in modes) else []) + folder
+    # `-C DIR` is where an extraction writes, and where packing only reads from.
+    return (archive if any(m in _TAR_WRITES for m in modes) else []) + (folder if "x" in modes else [])
 
 
 def _zip_targets(name: str, args: list[Arg]) -> list[Arg]:
