@@ -224,10 +224,11 @@ def test_grammar_gaps_respelled_are_still_checked(command: str, rule: str) -> No
     assert check(command).rule_id == rule
 
 
-def test_escaped_hash_keeps_the_string_and_comma_spacing_stays_off_strings() -> None:
+def test_escaped_hash_keeps_the_string_and_a_comma_between_strings_stays() -> None:
     assert repair('$z = "`n# F"') == '$z = "`n`# F"'
     assert repair('$z = "# F", b') is None or "`#" not in repair('$z = "# F", b')  # no escape before it
     assert repair("x 'a ', 'b ' -c R, G") == "x 'a ', 'b ' -c R ,G"
+    assert repair('x -Properties "ms-mcs-AdmPwd",name') == 'x -Properties "ms-mcs-AdmPwd" ,name'
 
 
 # -- members of objects whose type the policy does not know --

@@ -139,6 +139,8 @@ ALLOWED = [
     ("posix", "tar -tzf /var/cache/x.tgz"),
     ("posix", "tar -czf - src | wc -c"),
     ("posix", "tar -czf dist/etc-defaults.tgz -C /usr/share/defaults ."),  # packing only reads from -C
+    ("posix", 'tar czvf ./target/"man-$(convco version)".tar.gz ./target/man'),  # named at run time
+    ("posix", '7z a "$ARCHIVE.zip" "$ARCHIVE"'),
     ("posix", "zip -r dist/site.zip site -x '*.map'"),
     ("posix", "unzip -o fixtures.zip -d tests/data"),
     ("posix", "7z a build/x.7z src"),

@@ -1902,13 +1902,15 @@ def repair(source: str) -> str | None:
             quote = ch
             escaped = False
             opened_at = len(out)
-        elif ch == "," and out and not out[-1].isspace() and out[-1] not in ",([{'\"":
+        elif ch == "," and out and not out[-1].isspace() and out[-1] not in ",([{":
             j = i + 1
             while j < n and source[j] in " \t":
                 j += 1
-            out.extend((" ", ",", " ") if source[j : j + 1] == "@" else (" ", ","))  # `Name ,@{...}` too
-            i = j
-            continue
+            # A string before a string (`'a ', 'b '`) reads as written; respaced, it would not.
+            if out[-1] not in "'\"" or source[j : j + 1] not in ("'", '"'):
+                out.extend((" ", ",", " ") if source[j : j + 1] == "@" else (" ", ","))  # `Name ,@{...}` too
+                i = j
+                continue
         elif ch == "?" and (step := _ps7_operator(source, i, out)) is not None:
             out.append(step[0])
             i += step[1]

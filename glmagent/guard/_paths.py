@@ -360,7 +360,7 @@ _LAST = frozenset(
 _SWITCH_TARGETS = {"print": "/d", "esentutl": "/d"}
 _WINDOWS_SWITCH = lazy_re(r"^/[A-Za-z?][\w?-]*(?::.*)?$", re.DOTALL)
 _AFTER_FIRST = frozenset({"chmod", "chown", "chgrp", "setfacl"})
-_ARCHIVERS = frozenset({"tar", "gtar", "bsdtar", "zip", "unzip", "7z", "7za", "7zz", "7zr"})
+ARCHIVERS = frozenset({"tar", "gtar", "bsdtar", "zip", "unzip", "7z", "7za", "7zz", "7zr"})
 """Programs that write an archive, or unpack one into a folder (`tar czf F`, `unzip x.zip -d DIR`)."""
 _LINKS = frozenset({"mklink"})
 """Windows links and junctions (`mklink [/d|/h|/j] LINK TARGET`): the link is written, and the target is what
@@ -469,7 +469,7 @@ WRITERS = (
     | _LAST
     | _AFTER_FIRST
     | _LINKS
-    | _ARCHIVERS
+    | ARCHIVERS
     | frozenset({"truncate", "dd", "sed", "plutil", *_PS_WRITERS, *_SWITCH_TARGETS})
 )
 """Programs whose write targets `write_targets` can name."""
@@ -578,7 +578,7 @@ def write_targets(name: str, args: list[Arg], dialect: str) -> list[Arg]:
         return [Arg(a.text[3:], a.raw[3:]) for a in args if a.text.startswith("of=")]
     if name == "plutil":
         return _plutil_targets(args)
-    if name in _ARCHIVERS:
+    if name in ARCHIVERS:
         return _archive_targets(name, args)
     if name == "sed":
         if not any(a.text.startswith("-i") or a.text.startswith("--in-place") for a in args if a.literal):
