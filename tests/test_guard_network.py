@@ -552,6 +552,7 @@ NETWORK_ALLOWED = [
     "bun test",
     "bun run build",
     "bundle exec rspec",
+    "bundle binstubs --all",  # writes bin/ stubs for the gems already installed
     "gem list",
     "cargo build",
     "cargo test",
