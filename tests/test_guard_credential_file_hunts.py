@@ -23,6 +23,9 @@ BLOCKED = [
     ("powershell", 'forfiles /p C:\\ /s /m web.config /c "cmd /c findstr /i connectionString @file"'),
     # a recursive listing filtered for credential file names
     ("powershell", "dir c:\\ /s /b /c | findstr /si *vnc.ini"),
+    ("powershell", 'cmd /c "dir c:\\ /s /b | findstr /si *vnc.ini"'),  # a cmd pipe feeds as well
+    ("powershell", 'cmd /c "dir c:\\ /s /b | findstr /si pass"'),
+    ("powershell", 'dir /b /s | find /I "password"'),  # Windows' find is a text filter
     ("powershell", "Get-ChildItem C:\\ -Recurse -ErrorAction SilentlyContinue | Select-String unattend"),
     ("posix", "find / 2>/dev/null | grep -i '\\.kdbx'"),
     ("posix", "ls -R /mnt | grep -i ntds.dit"),
@@ -46,6 +49,9 @@ ALLOWED = [
     ("powershell", "cmd /c dir src /s /b | findstr /i .csproj"),
     ("posix", "git ls-files | grep unattend"),
     ("powershell", "cmd /c dir C:\\Users"),
+    ("powershell", 'cmd /c "dir src /s /b | findstr /i .cs"'),
+    ("powershell", 'dir /b /s | find /I "Program"'),
+    ("powershell", 'cmd /c "dir /s /b | sort"'),
 ]
 
 

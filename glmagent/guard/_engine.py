@@ -511,12 +511,17 @@ class Evaluation(RunsOtherCode, WordChecks):
         for argv in parsed.program_readings:  # first: for a program the C runtime's reading is exact
             self.command(argv, frame, None)
         previous: list[Arg] | None = None
+        feed: Feed | None = None
         for command in parsed.commands:
             self._cmd_set(command.argv, frame)
             stdin = None
             if command.piped and previous is not None:
                 before = previous
-                stdin = Stdin("pipe", compute=lambda b=before: static_output(b, None, "cmd"))
+                # what the stage before prints, and who that was (`dir c:\ /s /b | findstr pass`)
+                feed = Feed(lambda b=before, up=feed: (b, up))
+                stdin = Stdin("pipe", compute=lambda b=before: static_output(b, None, "cmd"), feed=feed)
+            else:
+                feed = None
             self.command(command.argv, frame, stdin)
             empty = _cmd_writes_nothing(command.argv)
             for op, target in command.redirects:
