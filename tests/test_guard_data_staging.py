@@ -35,6 +35,8 @@ BLOCKED = [
     ("posix", "locate '*.docx'"),
     ("powershell", "Get-ChildItem C:\\Users -Recurse -Include *.pdf"),
     ("powershell", "gci -Path C:\\ -Recurse -Filter *.xlsx -ErrorAction SilentlyContinue"),
+    ("powershell", "dir c:\\*.xlsx /s"),
+    ("powershell", "cmd /c dir c:*.docx /s /b"),
     ("posix", "sudo sh -c \"find / -name '*.eml'\""),
     # Virtual machines' disks and memory on a hypervisor's datastores or anywhere on the disk.
     ("posix", "find /vmfs/volumes/ -type f -name '*.vmdk'"),
@@ -64,6 +66,7 @@ ALLOWED = [
     ("posix", "find . -name '*.vmdk'"),
     ("posix", "find tests/fixtures -name '*.vhdx'"),
     ("powershell", "Get-ChildItem -Recurse -Include *.docx"),
+    ("powershell", "cmd /c dir docs\\*.pdf /s /b"),
     ("posix", "echo 'find / -name *.docx'"),
 ]
 
