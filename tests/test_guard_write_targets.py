@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import json
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
+from conftest import decide_in
 
 from glmagent.agent import CodingAgent
 from glmagent.config import Settings
@@ -311,3 +313,33 @@ def test_git_config_of_the_user_or_the_machine_writes_outside_the_project(shell:
 )
 def test_the_repository_s_own_git_config_and_reading_the_user_s_stay_allowed(command: str) -> None:
     assert Policy.default().check(command, "posix", cwd="/work/project").allowed, command
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX links and /tmp")
+def test_a_write_through_a_link_in_the_temp_folder_is_judged_where_it_leads(tmp_path: Path) -> None:
+    """The temp folder is scratch space, but a link there (`ln -s /etc /tmp/x`) leads elsewhere: a write
+    through it is judged at the place it lands. Needs a working directory: the disk is read."""
+    project = tmp_path / "proj"
+    (project / "src").mkdir(parents=True)
+    # not beside the project (pytest's folder holds it): scratch space of its own under /tmp
+    with tempfile.TemporaryDirectory(dir="/tmp") as folder:
+        scratch = Path(folder)
+        (scratch / "up").symlink_to("/")
+        (scratch / "git").symlink_to(project / ".git")
+        (scratch / "src").symlink_to(project / "src")
+        blocked = [f"echo x >> {scratch}/up/etc/glmagent-test", f"cp a.txt {scratch}/git/config"]
+        for command in blocked:
+            decision = decide_in(command, project, "posix")
+            assert not decision.allowed and "link" in decision.reason, (command, decision.reason)
+        for command in (f"echo x >> {scratch}/new.txt", f"cp a.txt {scratch}/src/copy.txt"):
+            decision = decide_in(command, project, "posix")
+            assert decision.allowed, (command, decision.rule_id, decision.reason)
+
+
+def test_links_in_the_temp_folder_are_looked_up_a_bounded_number_of_times(tmp_path: Path) -> None:
+    """Each write into the temp folder costs a look at the disk; past the bound the place is unknown."""
+    few = "touch " + " ".join(f"/tmp/glmagent-none-{i}.txt" for i in range(3))
+    many = "touch " + " ".join(f"/tmp/glmagent-none-{i}.txt" for i in range(40))
+    assert decide_in(few, tmp_path, "posix").allowed
+    decision = decide_in(many, tmp_path, "posix")
+    assert not decision.allowed and "links" in decision.reason, decision.reason

@@ -17,6 +17,7 @@ is reported too: a process environment holds the user's secrets.
 
 from __future__ import annotations
 
+import os
 import posixpath
 import re
 from fnmatch import fnmatchcase
@@ -106,6 +107,19 @@ def _temp_dirs() -> tuple[str, ...]:
     return tuple(sorted(dirs))
 
 
+TEMP_LOOKUPS = 32
+"""Writes into the temp folder one line may make whose links are looked up; later ones are unknown."""
+
+
+def _linked(path: str, folder: str) -> str | None:
+    """Where `path` (absolute, in `folder`) really lies when it is a link, or lies under one, that leads
+    elsewhere than `folder`'s own files; None otherwise."""
+    real = os.path.realpath(path)
+    if real == path or real == os.path.join(os.path.realpath(folder), os.path.relpath(path, folder)):
+        return None  # no link on the way (`/tmp` itself may be one: macOS's `/private/tmp`)
+    return real
+
+
 def _normal(path: str) -> str:
     """Collapse `//`, `/./` and `..` of an absolute POSIX path (`//proc` is `/proc` on Linux)."""
     return "/" + posixpath.normpath(path).lstrip("/") if path.startswith("/") else posixpath.normpath(path)
@@ -157,9 +171,11 @@ a conda or Poetry environment, a toolchain): the same program as when run by nam
 class PathScope:
     """The working directory of one command line, followed through its `cd`s."""
 
-    __slots__ = ("cwd", "dialect", "root")
+    __slots__ = ("cwd", "dialect", "lookups", "root")
 
     def __init__(self, root: str | None, dialect: str) -> None:
+        self.lookups = 0
+        """Writes into the temp folder followed through links on the disk so far (see `TEMP_LOOKUPS`)."""
         self.root = _normal(root.replace("\\", "/")) if root else _VIRTUAL_ROOT
         if _DRIVE.match(self.root.lstrip("/")):
             self.root = self._absolute(self.root.lstrip("/")) or self.root
@@ -234,6 +250,22 @@ class PathScope:
             return None
         temp = next((t for t in _temp_dirs() if _inside(path, t)), None)
         if temp is not None and not self._beside_project_in(temp, path):
+            real = None
+            if self.root != _VIRTUAL_ROOT:
+                self.lookups += 1
+                if self.lookups > TEMP_LOOKUPS:
+                    return Judgement(
+                        "write-unknown-target",
+                        f"`{raw}`: more than {TEMP_LOOKUPS} writes into the temp folder in one line are not "
+                        "followed through links",
+                    )
+                real = _linked(path, temp)
+            if real is not None:
+                # `ln -s /etc/x /tmp/x; cp a /tmp/x`: a write through a link lands where the link leads.
+                verdict = self.judge_write(Arg(real, raw))
+                if verdict is not None:
+                    detail = f"`{raw}` leads through a link to {real}: {verdict.detail}"
+                    return Judgement(verdict.event, detail)
             return None
         return Judgement("write-outside-project", f"`{raw}` is outside the working directory")
 
