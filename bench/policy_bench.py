@@ -321,6 +321,12 @@ def hostile_inputs(size: int) -> Iterator[tuple[str, str, str]]:
         # Globs from the root or a home folder, compared with the credential paths they may expand to.
         ("home globs", _fill("/home/*/.*hi?t* ", prefix="cat ")),
         ("deep globs", _fill("/*" * 60 + " ", prefix="ls ")),
+        # Writes into the temp folder are followed through links on the disk (in a project).
+        ("temp writes", "touch " + _numbered("/tmp/x{}/y ", size - 6)),
+        ("archives packed", _numbered("tar czf dist/a{}.tgz src; ", size)),
+        ("working-directory words", _fill("$PWD/a ", prefix="mkdir -p ")),
+        ("module options", _fill("--require ./a.js ", prefix='NODE_OPTIONS="', suffix='" node x')),
+        ("local declarations", _fill("local -", prefix="touch $PWD/x; ")),
     ]
     powershell: list[tuple[str, str]] = [
         ("long script", _fill("Get-ChildItem -Path . | Where-Object { $_.Length -gt 10 } | Select Name\n")),
@@ -345,6 +351,8 @@ def hostile_inputs(size: int) -> Iterator[tuple[str, str, str]]:
         ("forfiles /c long line", _fill("x ", prefix='forfiles /p . /c "', suffix='"')),
         ("native options of variables", _fill("--x=$env:a ", prefix="tool ")),
         ("native flags with paths", _fill("-Ia\\b ", prefix="tool ")),
+        ("file read into variables", _fill("$c = Get-Content a.txt -Raw; $c | Set-Content a.txt; ")),
+        ("strings after escapes", _fill('"`n# a", ', prefix="$z = ", suffix="'x'")),
     ]
     for name, command in posix:
         yield "posix", name, command

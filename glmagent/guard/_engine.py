@@ -28,6 +28,7 @@ from ._syntax import (
     FED_WRAPPER_WORK,
     MAX_WORK,
     PAYLOAD_CHARS_PER_UNIT,
+    PIECE_WORK,
     REDIRECT_WORK,
     SCRIPT_WORK,
     Arg,
@@ -796,7 +797,9 @@ class Evaluation(RunsOtherCode, WordChecks):
         elif name in _MODULE_OPTIONS and value.text:
             # `NODE_OPTIONS="--require /tmp/x.js"`: every program of that runtime loads the module first.
             argv = [Arg(f"{name}={value.text}", value.raw)]
-            for module in loaded_modules(value.text, _MODULE_OPTIONS[name]):
+            modules = loaded_modules(value.text, _MODULE_OPTIONS[name])
+            self._spend(PIECE_WORK * len(modules))  # each is judged as a program run from where it is
+            for module in modules:
                 if DYN in module:
                     self.event(
                         "dynamic-script",
