@@ -724,6 +724,9 @@ class PowerShellWalker:
 
     def _read_file(self, command: Node) -> str | None:
         """The literal file a `Get-Content`-like command reads; None for any other command."""
+        name = command.named_children[0] if command.named_child_count else None
+        if name is None or self.text(name).lower() not in _READERS:
+            return None  # (its words are read by the walk anyway: not twice for every assignment)
         read = self._stage(command, None)
         source = _file_operand(read[0], _READERS) if read is not None else None
         return source.text if source is not None else None
