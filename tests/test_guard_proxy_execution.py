@@ -64,6 +64,10 @@ BLOCKED = [
 ]
 
 ALLOWED = [
+    # the project's own test programs handed to a test host
+    'dotnet test --no-build --test-modules "artifacts/bin/*UnitTests*/Release/**/*UnitTests.exe"',
+    "dotnet test src\\App.UnitTests\\bin\\release\\net472\\App.UnitTests.exe",
+    "vstest.console.exe bin\\Release\\App.Tests.exe",
     "msiexec /?",
     "iscsicpl /?",
     "write-output done",
@@ -122,6 +126,8 @@ HANDED_CODE = [
     ("powershell", "adplus.exe -crash -o out -sc payload.exe", "env.credential-dump"),  # a dump tool first
     ("powershell", "SettingSyncHost -LoadAndRunDiagScriptNoCab payload.bat", "unverifiable.launched-program"),
     ("powershell", "Invoke-Item setup.msi", "unverifiable.launched-program"),
+    ("powershell", "dotnet payload.exe", "unverifiable.launched-program"),  # a test host only under `test`
+    ("powershell", "dotnet test C:\\Users\\Public\\x.exe", "unverifiable.outside-program"),
     (
         "powershell",
         "certutil -encode C:\\Windows\\System32\\calc.exe calc.txt",

@@ -1725,6 +1725,12 @@ _COMMENTS = lazy_re(r"<#.*?#>|#[^\n]*", re.DOTALL)
 _DIGIT_PARAMETER = lazy_re(r"--?[A-Za-z_][\w-]*\d[\w-]*")
 """`-Run1`, `--no-x86`: the grammar ends a parameter name at its first digit and reads the digit as a
 redirection."""
+_DIGIT_FLAG = lazy_re(r"-\d+[A-Za-z_][\w-]*")
+"""`ls -1t`, `zip -9r`: short flags that start with a digit; PowerShell passes them as they are written."""
+_NEGATIVE_NUMBER = lazy_re(
+    r"-\d+(?:[eE][+-]?\d+)?(?:[lLdDnNsSyY]|[uU][lLsSyY]?)?(?:[kKmMgGtTpP][bB])?", re.ASCII
+)
+"""`-1kb`, `-5l`, `-2e3`: a negative number with a type or multiplier suffix, which PowerShell computes."""
 
 
 def _last_written(out: list[str]) -> str:
@@ -1829,6 +1835,7 @@ def repair(source: str) -> str | None:
                 or "=" in word
                 or _DIGIT_PARAMETER.fullmatch(word) is not None
                 or _PATH_PARAMETER.fullmatch(word) is not None
+                or (_DIGIT_FLAG.fullmatch(word) is not None and _NEGATIVE_NUMBER.fullmatch(word) is None)
             )
             if native and not _at_statement_start(out):
                 if _UNQUOTABLE.isdisjoint(word):
