@@ -51,6 +51,9 @@ NATIVE_WORDS_ALLOWED = [
     # a native flag glued to a path: PowerShell passes it as one word
     "clang.exe -g -O2 -Iexternal\\bpftool -Itests\\sample\\ext\\inc -c x.c -o x64\\Debug\\x.o",
     "gcc -L/opt/lib -lfoo x.c",
+    # a short native flag that starts with a digit: passed as written
+    "R.exe CMD check --no-manual $(ls.exe -1t data.table_*.tar.gz | head.exe -n 1)",
+    "zip.exe -9r dist/site.zip site",
 ]
 
 
@@ -191,6 +194,12 @@ def test_whatif_that_may_be_off_does_not_spare_a_delete() -> None:
 )
 def test_whatif_that_is_on_is_a_dry_run(command: str) -> None:
     assert_allowed_clean(command)
+
+
+def test_digit_flags_are_quoted_and_negative_numbers_kept() -> None:
+    assert repair("ls.exe -1t x") == "ls.exe '-1t' x"
+    assert repair("x -1kb, 2") == "x -1kb ,2"  # -1024: PowerShell computes it, unquoted
+    assert check("rm.exe -9rf C:\\Users").rule_id is not None  # quoted, the word is still read
 
 
 def test_parse_of_repaired_text_is_clean() -> None:
