@@ -65,14 +65,23 @@ _PROC_SAMPLES = tuple(
 )
 
 
-def _may_expand_to(sample: str, glob: str) -> bool:
-    """Could the path glob `glob` expand to `sample`? A `*` stays inside one path component, as in the
-    shell and in glob libraries; a `**` component may span several, so such a glob is compared whole."""
+_PROC_SAMPLE_PARTS = tuple(sample.split("/") for sample in _PROC_SAMPLES)
+_PROC_SAMPLE_LENGTHS = frozenset(len(parts) for parts in _PROC_SAMPLE_PARTS)
+
+
+def _may_expand_to_proc_sample(glob: str) -> bool:
+    """Could the path glob `glob` expand to one of `_PROC_SAMPLES`? A `*` stays inside one path component,
+    as in the shell and in glob libraries; a `**` component may span several, so such a glob is compared
+    whole. The glob is split once, and one of another depth is no sample's."""
     parts = glob.split("/")
     if "**" in parts:
-        return fnmatchcase(sample, glob)
-    names = sample.split("/")
-    return len(names) == len(parts) and all(fnmatchcase(n, p) for n, p in zip(names, parts, strict=True))
+        return any(fnmatchcase(sample, glob) for sample in _PROC_SAMPLES)
+    if len(parts) not in _PROC_SAMPLE_LENGTHS:
+        return False
+    return any(
+        len(names) == len(parts) and all(fnmatchcase(n, p) for n, p in zip(names, parts, strict=True))
+        for names in _PROC_SAMPLE_PARTS
+    )
 
 
 _BRACE_DOT = lazy_re(r"[{,]\.")
@@ -345,7 +354,7 @@ class PathScope:
                 if first == "proc" or (_GLOB.search(first) and fnmatchcase("proc", first)):
                     if names != [i] or path is None or _GLOB.search(path) is None:
                         return True  # another word may be the name (`find /proc -name environ`)
-                    if any(_may_expand_to(sample, path) for sample in _PROC_SAMPLES):
+                    if _may_expand_to_proc_sample(path):
                         return True  # one glob word that may itself be the file (`/*/*/env*`)
         return False
 
@@ -365,7 +374,7 @@ class PathScope:
             return False
         if _GLOB.search(path) is None:
             return path.endswith("/environ")
-        return any(_may_expand_to(sample, path) for sample in _PROC_SAMPLES)
+        return _may_expand_to_proc_sample(path)
 
 
 def _may_name_environ(text: str) -> bool:
