@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from glmagent.guard import Policy, _parse_posix, _parse_powershell, _syntax
-from glmagent.guard._engine import CMD_MAX_LINE
+from glmagent.guard._engine import CMD_MAX_LINE, WINDOWS_MAX_LINE
 from glmagent.guard._syntax import (
     DISK_LOOKUP_WORK,
     FED_WRAPPER_WORK,
@@ -157,6 +157,13 @@ def test_a_cmd_line_longer_than_cmd_accepts_is_blocked() -> None:
     line = "dir & " * (CMD_MAX_LINE // 6 + 1)
     assert_too_large(f'cmd /c "{line}"', says="longer than cmd.exe accepts (8,191 characters)")
     assert check('cmd /c "dir & dir"').allowed
+
+
+@pytest.mark.usefixtures("untimed_parsing")
+def test_a_windows_launchers_command_line_longer_than_windows_starts_is_blocked() -> None:
+    line = "x " * (WINDOWS_MAX_LINE // 2 + 1)
+    assert_too_large(f'forfiles /p . /c "{line}"', shell="powershell", says="longer than Windows starts")
+    assert check('forfiles /p . /m *.cs /c "cmd /c echo @file"', "powershell").allowed
 
 
 @pytest.mark.usefixtures("untimed_parsing")
