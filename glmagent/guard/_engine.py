@@ -46,8 +46,6 @@ CMD_MAX_LINE = 8191
 """cmd.exe refuses longer command lines, so a longer one cannot run as written."""
 WINDOWS_MAX_LINE = 32767
 """Longest command line Windows starts a program with (`CreateProcess`)."""
-_WINDOWS_LAUNCHERS = frozenset({"forfiles", "schtasks"})
-"""Windows programs whose option holds the command line they start (`forfiles /c`, `schtasks /tr`)."""
 REPAIR_MAX = 20_000
 """Longest script respelled after a parse error (`repair` reads it character by character, then it is
 parsed again); a longer one keeps its parse error, which blocks."""
@@ -744,7 +742,7 @@ class Evaluation(RunsOtherCode, WordChecks):
                     # A "command name" with spaces or operators only makes sense to a shell (`watch 'a; b'`).
                     self.script(" ".join(a.text for a in candidate), "posix", frame.nested(f"`{name}`"))
             for line in wrapped.shell_lines:
-                if name in _WINDOWS_LAUNCHERS and len(line.text) > WINDOWS_MAX_LINE:
+                if wrapped.windows_program and len(line.text) > WINDOWS_MAX_LINE:
                     raise TooLarge(
                         f"`{name}` is given a command line longer than Windows starts ({WINDOWS_MAX_LINE:,} "
                         "characters)"

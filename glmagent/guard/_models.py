@@ -345,6 +345,9 @@ class WrapperSpec(Shape):
     """NAME=VALUE words may precede the command (`env`)."""
     shell_options: list[str] = many()
     """Options whose value is a shell command line (`su -c CMD`); short ones may end a cluster (`-lc`)."""
+    windows_program: bool = False
+    """A Windows program: the command line it starts is at most `WINDOWS_MAX_LINE` characters long
+    (`forfiles /c`, `schtasks /tr`), so a longer one is too large before it is parsed."""
     split_options: list[str] = many()
     """Options whose value is split into words that start the command (`env -S 'rm -rf x'`)."""
     stop_at: list[str] = many()

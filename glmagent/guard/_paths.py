@@ -655,13 +655,13 @@ def _archive_targets(name: str, args: list[Arg]) -> list[Arg]:
         return glued
     archive: list[Arg] = []
     folder: list[Arg] = []
+    values = {"f": archive, "C": folder}  # the values of the other valued letters are no target
     modes = ""
     pending: list[str] = []
     for i, a in enumerate(args):
         t = a.text
         if pending:
-            letter = pending.pop(0)
-            (archive if letter == "f" else folder if letter == "C" else []).append(a)
+            values.get(pending.pop(0), []).append(a)
             continue
         if t.startswith("--"):
             key, eq, value = t.partition("=")
@@ -681,8 +681,7 @@ def _archive_targets(name: str, args: list[Arg]) -> list[Arg]:
             if letter in _TAR_VALUED:
                 rest = bundle[k + 1 :]
                 if t.startswith("-") and rest:  # `-fFILE`, `-CDIR`: the value is glued
-                    glued = Arg(rest, a.raw[len(a.raw) - len(rest) :])
-                    (archive if letter == "f" else folder if letter == "C" else []).append(glued)
+                    values.get(letter, []).append(Arg(rest, a.raw[len(a.raw) - len(rest) :]))
                     break
                 pending.append(letter)
             else:

@@ -26,6 +26,8 @@ class Wrapped:
     has_command: bool | None = False
     stdin: str = "inherit"
     """What the command it runs reads: "inherit" (the wrapper's stdin), "none" (/dev/null), "terminal"."""
+    windows_program: bool = False
+    """The wrapper is a Windows program (see `WrapperSpec.windows_program`)."""
 
 
 def split_words(text: str) -> list[Arg]:
@@ -62,7 +64,7 @@ _SUBCOMMAND_WORDS: dict[str, tuple[str, ...]] = {}
 
 def unwrap(spec: WrapperSpec, args: list[Arg], stdin_words: list[Arg] | None) -> Wrapped:
     """Read `sudo -u x cmd ...`, `timeout 5 cmd`, `env A=1 cmd`, `xargs -0 cmd`, `uv run cmd` ..."""
-    out = Wrapped()
+    out = Wrapped(windows_program=spec.windows_program)
     if spec.tty_flags and any(_has_flag(a.text, spec.tty_flags) for a in args):
         out.stdin = "terminal"  # `xargs -o`: the command reads the terminal
     elif spec.own_stdin:

@@ -22,17 +22,10 @@ from ._unwrap import executor, matching_wrapper
 _CONSOLE_WORDS = frozenset({"shell", "console", "repl"})
 """A first operand that opens an interactive console (`poetry shell`, `flask shell`, `ansible-test shell`)."""
 
-_TEST_HOSTS = {"dotnet": ("test", "vstest"), "vstest.console": None, "vstest.console.exe": None}
-"""Test runners handed the project's test programs (`dotnet test --test-modules "bin/**/*Tests.exe"`): with
-the first operand given, only under that subcommand."""
-
-
-def _own_path(text: str) -> bool:
-    """A relative path that never climbs out (`artifacts/bin/*/x.exe`): inside the working directory."""
-    if text[:1] in "/\\~$%" or text[1:2] == ":":
-        return False
-    return ".." not in text.replace("\\", "/").split("/")
-
+_TEST_HOSTS = {"dotnet": ("test", "vstest"), "vstest.console": ()}
+"""Test runners handed test programs (`dotnet test --test-modules "bin/**/*Tests.exe"`), under these
+subcommands (any, when none are named): they launch nothing foreign. Where the program lies is still judged
+(`dotnet test C:\\Users\\Public\\x.exe` runs a program from outside the project)."""
 
 _OUTPUT_SWITCHES = frozenset(
     {"out", "output", "o", "outfile", "outputfile", "outdir", "outputpath", "destinationpath", "destination"}
@@ -289,9 +282,9 @@ class WordChecks:
                         outputs = output_targets(name, args)
                     option = piece.option or (args[i - 1].text if i and piece.bare else "")
                     built = option.lower().lstrip("-/").partition("=")[0] in _OUTPUT_SWITCHES
-                    hosted = _TEST_HOSTS.get(name, False)
-                    if hosted is None or (hosted and args[0].text.lower() in hosted):
-                        built = built or _own_path(text)  # the project's own test programs
+                    subcommands = _TEST_HOSTS.get(name)
+                    if subcommands is not None and (not subcommands or args[0].text.lower() in subcommands):
+                        built = True  # a test program, judged where it lies like any program
                     if not built and all(o is not a for o in outputs):
                         self.event(
                             "launched-program",
