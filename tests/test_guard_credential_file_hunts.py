@@ -26,6 +26,11 @@ BLOCKED = [
     ("powershell", 'cmd /c "dir c:\\ /s /b | findstr /si *vnc.ini"'),  # a cmd pipe feeds as well
     ("powershell", 'cmd /c "dir c:\\ /s /b | findstr /si pass"'),
     ("powershell", 'dir /b /s | find /I "password"'),  # Windows' find is a text filter
+    ("powershell", 'cmd /c "dir /s /b | find /i password"'),  # ... inside cmd too
+    ("powershell", 'cmd /c "tasklist /v | find password"'),
+    # PowerShell hands cmd a word's inner quotes as they are (`"dir … | findstr "pass""`)
+    ("powershell", "cmd /c 'dir c:\\ /s /b | findstr \"pass\"'"),
+    ("powershell", "cmd /c 'dir /s | find \"password\"'"),
     ("powershell", "Get-ChildItem C:\\ -Recurse -ErrorAction SilentlyContinue | Select-String unattend"),
     ("posix", "find / 2>/dev/null | grep -i '\\.kdbx'"),
     ("posix", "ls -R /mnt | grep -i ntds.dit"),
@@ -51,6 +56,9 @@ ALLOWED = [
     ("powershell", "cmd /c dir C:\\Users"),
     ("powershell", 'cmd /c "dir src /s /b | findstr /i .cs"'),
     ("powershell", 'dir /b /s | find /I "Program"'),
+    ("powershell", 'cmd /c "dir /s /b | find /i .csproj"'),
+    ("powershell", "cmd /c 'dir /s /b | find /i \".csproj\"'"),
+    ("powershell", "cmd /c 'git log | find \"password\"'"),  # the project's history, not a hunt
     ("powershell", 'cmd /c "dir /s /b | sort"'),
 ]
 

@@ -67,6 +67,8 @@ _RUN_TIME_PART = "value"
 """What a run-time part of a written script reads as: a plain word, which no rule names."""
 _SWEEP_DELETERS = frozenset({"rm", "grm", "unlink"})
 _FINDS = frozenset({"find", "gfind"})
+_CMD_TEXT_FILTERS = frozenset({"find"})
+"""cmd's `find` is Windows' text filter, which searches what a pipe carries (`dir /s | find "password"`)."""
 SPARED_DELETE_TARGETS = 32
 """Targets of one recursive delete looked up on the disk at most: a clean step names a few folders; each
 costs a path resolution and git's answer, so hundreds would take longer than a check may."""
@@ -626,7 +628,12 @@ class Evaluation(RunsOtherCode, WordChecks):
         if info.clauses:
             clause_feeds = feeds
             piped = stdin is not None and stdin.feed is not None and dialect != "powershell"
-            if piped and (info.shell or info.executor or not p.text_tools.isdisjoint(names)):
+            if piped and (
+                info.shell
+                or info.executor
+                or not p.text_tools.isdisjoint(names)
+                or (dialect == "cmd" and names[0] in _CMD_TEXT_FILTERS)
+            ):
                 # What a shell or interpreter reads on a pipe may be its program (`… | base64 -d | sh`),
                 # and what a search reads is what it searches (`find / | grep -i password`).
                 clause_feeds = (*feeds, stdin.feed)  # type: ignore[union-attr]

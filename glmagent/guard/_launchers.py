@@ -255,7 +255,7 @@ class RunsOtherCode:
         else:
             if frame.dialect == "powershell":
                 args = powershell_arrays(args)
-            line, literal, reads_stdin = cmd_exe(args)
+            line, literal, reads_stdin = cmd_exe(args, frame.dialect == "powershell")
             if line is not None:
                 if literal:
                     script = Arg(line, line)

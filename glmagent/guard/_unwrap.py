@@ -667,14 +667,18 @@ def hides_window(style: Arg) -> bool | None:
     return value in _HIDDEN or (len(value) >= 1 and "hidden".startswith(value))
 
 
-def _cmd_word(a: Arg) -> str:
-    """One argument as it appears on the command line `cmd` reads: a word holding blanks is quoted."""
+def _cmd_word(a: Arg, powershell: bool = False) -> str:
+    """One argument as it appears on the command line `cmd` reads: a word holding blanks is quoted.
+    PowerShell (5.1, and 7.3+ for cmd.exe, its "legacy" exception) quotes it without escaping the quotes
+    inside: `cmd /c 'dir | find "x"'` hands cmd `"dir | find "x""`."""
     t = a.text
     if t and '"' not in t and " " not in t and "\t" not in t:
         return t
     if '"' in t:
         if " " not in t and "\t" not in t:
             return t
+        if powershell:
+            return f'"{t}"'
         # The launcher quotes the word and escapes its quotes for the program's C runtime (and cmd's own
         # reading of the same text is checked as well: see `CmdCommand.program_argv`).
         return '"' + _ESCAPED_QUOTE.sub(lambda m: m.group(1) * 2 + '\\"', t) + '"'
@@ -692,8 +696,9 @@ def _msys(a: Arg) -> Arg:
     return Arg(a.text[1:], a.raw) if a.text[:2] == "//" and _MSYS_SWITCH.fullmatch(a.text) else a
 
 
-def cmd_exe(args: list[Arg]) -> tuple[str | None, bool, bool]:
+def cmd_exe(args: list[Arg], powershell: bool = False) -> tuple[str | None, bool, bool]:
     """`cmd /c LINE` -> (LINE, literal?, reads stdin?); switches ignore case and may be glued (`/c"x"`).
+    `powershell`: PowerShell starts cmd (see `_cmd_word`).
 
     The words after `/c` are joined the way the process's command line carries them (a word with blanks is
     quoted, so `cmd /c echo "a & b"` stays one `echo`), then cmd's own rule strips one pair of outer quotes.
@@ -712,7 +717,7 @@ def cmd_exe(args: list[Arg]) -> tuple[str | None, bool, bool]:
         ):
             # No other cmd switch starts with c, k or r: `/crd /s /q x` is `/c rd /s /q x`.
             glued = t[2:].lstrip() if len(t) > 2 else ""
-            parts = ([glued] if glued else []) + [_cmd_word(x) for x in args[i + 1 :]]
+            parts = ([glued] if glued else []) + [_cmd_word(x, powershell) for x in args[i + 1 :]]
             line = " ".join(parts).strip()
             literal = DYN not in line
             if line[:1] == '"':
