@@ -88,7 +88,10 @@ NOTHING_TO_RUN = [
     ("posix", "ansible-test shell"),
     ("posix", "flask shell"),
     ("posix", "python -i tools/setup_db.py"),
+    ("posix", "python -im pdb_helpers"),  # `-i` in a cluster before `-m`
+    ("posix", "python -Bi tools/setup_db.py"),
     ("posix", "node -i"),
+    ("posix", "node -e 'init()' -i"),  # node reads its options on both sides of -e
     ("posix", "m4"),
     ("posix", "crash"),
     ("posix", "bashbug"),
@@ -129,6 +132,13 @@ GIVEN_SOMETHING_TO_RUN = [
     ("posix", "deno test"),
     ("posix", "poetry run pytest"),
     ("posix", "python tools/setup_db.py"),
+    # an `-i` after the program is the program's own (coverage's "ignore errors")
+    ("posix", "python -Im coverage xml -i"),
+    ("posix", "python -m coverage html -i"),
+    ("posix", "python tools/setup_db.py -i"),
+    ("posix", "python -c 'import sys; print(sys.argv)' -i"),
+    ("posix", "python -Wi -m pytest"),  # `i` is -W's value (ignore warnings)
+    ("posix", "node tools/gen.js -i"),
     ("posix", "m4 macros.m4"),
     ("posix", "file /bin/sh"),
     ("posix", "ls -l /bin/bash"),

@@ -811,6 +811,22 @@ def _first_operand(args: list[Arg], value_options: list[str]) -> int | None:
     return None
 
 
+def _asks_for_terminal(word: str, spec: ExecutorSpec) -> bool:
+    """Is this option word (one of the interpreter's own, before its program) an interactive flag, alone or
+    in a cluster before a letter that takes a value (`-i`, `-im mod`; not `-Wi`, whose `i` is -W's value)?"""
+    if word in spec.interactive_flags:
+        return True
+    if word[1:2] == "-":
+        return False
+    for letter in word[1:]:
+        opt = "-" + letter
+        if opt in spec.interactive_flags:
+            return True
+        if opt in spec.inline or opt in spec.module or opt in spec.file_flags or opt in spec.value_options:
+            return False
+    return False
+
+
 def executor(spec: ExecutorSpec, args: list[Arg]) -> ExecutorRun:
     """Find the inline program(s) of `python -c`, `perl -ne`, `node --eval=`, `awk '{...}'`, or `-m mod`."""
     run = ExecutorRun()
@@ -826,8 +842,6 @@ def executor(spec: ExecutorSpec, args: list[Arg]) -> ExecutorRun:
         if at is None or args[at].text != spec.subcommand:
             return run  # `deno run x.ts`: another subcommand, no inline program
         args = args[at + 1 :]
-    if spec.interactive_flags and any(a.text in spec.interactive_flags for a in args):
-        run.interactive = True
     file_given = False
     operand: int | None = None
     operands_seen = 0
@@ -843,6 +857,8 @@ def executor(spec: ExecutorSpec, args: list[Arg]) -> ExecutorRun:
             operand = i
             break
         if t[:1] == "-" and len(t) > 1 and DYN not in t:
+            if spec.interactive_flags and _asks_for_terminal(t, spec):
+                run.interactive = True
             if t.startswith("--"):
                 name, eq, attached = t.partition("=")
                 value = Arg(attached, attached) if eq else (args[i + 1] if i + 1 < n else Arg("", ""))
