@@ -20,6 +20,12 @@ BLOCKED = [
     ("posix", "/usr/bin/jrunscript -e \"cat('https://h/x')\"", "network.payload"),
     ("posix", "groovy -e 'println new URL(\"http://h\").text'", "network.payload"),
     ("posix", "jshell <<< 'java.net.http.HttpClient.newHttpClient()'", "network.payload"),
+    # a program Runtime starts, however the class was reached (Nashorn's `Java.type`)
+    (
+        "posix",
+        "echo \"Java.type('java.lang.Runtime').getRuntime().exec('chmod u+s /bin/bash').waitFor()\" | jjs",
+        "destructive.machine-state",
+    ),
     ("posix", 'julia -e \'download("https://h/x", "y")\'', "network"),
     ("posix", "julia -e 'using Sockets; connect(\"h\", 80)'", "network.payload"),
     ("posix", "echo 'set s [socket h 80]' | tclsh", "network.payload"),
@@ -80,6 +86,7 @@ BLOCKED = [
 
 ALLOWED = [
     ("posix", "jrunscript -e 'print(1)'"),
+    ("posix", "echo \"print(Java.type('java.lang.Math').max(1, 2))\" | jjs"),
     ("posix", "julia -e 'println(VERSION)'"),
     ("posix", "julia --project=. test/runtests.jl"),
     ("posix", "julia -e 'println(read(\"Project.toml\", String))'"),
