@@ -102,6 +102,10 @@ class CommandMatch(Shape):
     """Globs tested against operands: words after the options, `--` respected, option values skipped as the
     `[syntax]` table says (`kill -9 -1`: `-1` is a process id). A word known only at run time never matches
     (`kill $pid` stays allowed: the policy cannot know the number)."""
+    operand_paths: list[str] = many()
+    """Paths tested against operands as a `path` clause reads them (`*` stays within one component, `/`
+    is either separator), a trailing separator allowed: `/home/*` names a user's home folder itself, not a
+    file deep inside it. An operand matching these or `operands_any` matches."""
     operand_not_in: list[str] | None = None
     """Only when some operand matches none of these globs (`tee out.txt`, not `tee /dev/null`); an operand
     known only at run time may be anything, so it makes the match unknown (a fail-closed block)."""

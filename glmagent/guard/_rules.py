@@ -144,6 +144,15 @@ def _path_alternatives(paths: list[str]) -> str:
     return "|".join(f"(?:{p})" for p in parts)
 
 
+def _operands_regex(globs: list[str], paths: list[str]) -> re.Pattern[str] | None:
+    """The matcher of a command clause's `operands_any` globs and `operand_paths` together (None: neither)."""
+    if not paths:
+        return glob_regex(globs) if globs else None
+    body = [f"(?:{fnmatch.translate(g)})" for g in globs]
+    body.append(rf"""(?:{"|".join(_path_glob(p) for p in paths)})[/\\]*\Z""")
+    return compile_once("|".join(body), re.IGNORECASE | re.DOTALL)
+
+
 def path_regex(paths: list[str], except_paths: list[str]) -> re.Pattern[str]:
     """The matcher of a `path` clause, applied with `match` to an argument's text and raw spelling."""
     body = _PATH_LIKE
@@ -471,7 +480,7 @@ class CompiledCommand:
             args_any=glob_regex(clause.args_any) if clause.args_any else None,
             args_none=glob_regex(clause.args_none) if clause.args_none else None,
             args_flaglike=any(g.startswith("-") for g in clause.args_any),
-            operands_any=glob_regex(clause.operands_any) if clause.operands_any else None,
+            operands_any=_operands_regex(clause.operands_any, clause.operand_paths),
             operand_not_in=operand_not_in,
             no_operands=clause.no_operands,
             no_args=clause.no_args,
@@ -485,7 +494,12 @@ class CompiledCommand:
             by_first_word=_index_first_word(clause.subcommands),
             sparing_words=tuple(tuple(entry.lower().split()) for entry in clause.subcommands_none),
             flags=bool(short_any or long_any or short_none or long_none or clause.short_flags),
-            operands=bool(clause.operands_any or clause.no_operands or operand_not_in is not None),
+            operands=bool(
+                clause.operands_any
+                or clause.operand_paths
+                or clause.no_operands
+                or operand_not_in is not None
+            ),
             leading=bool(
                 clause.subcommands
                 or clause.subcommands_none
@@ -498,7 +512,7 @@ class CompiledCommand:
             params_any_prefixes=_prefixes(clause.params_any),
             params_none_prefixes=_prefixes(clause.params_none),
             args_any_screen=glob_screen(clause.args_any),
-            operands_any_screen=glob_screen(clause.operands_any),
+            operands_any_screen=None if clause.operand_paths else glob_screen(clause.operands_any),
             args_none_screen=glob_screen(clause.args_none),
             name_only=not (
                 clause.subcommands
@@ -512,6 +526,7 @@ class CompiledCommand:
                 or clause.args_any
                 or clause.args_none
                 or clause.operands_any
+                or clause.operand_paths
                 or clause.operand_not_in is not None
                 or clause.no_operands
                 or clause.no_args
