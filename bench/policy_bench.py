@@ -324,6 +324,9 @@ def hostile_inputs(size: int) -> Iterator[tuple[str, str, str]]:
         # Writes into the temp folder are followed through links on the disk (in a project).
         ("temp writes", "touch " + _numbered("/tmp/x{}/y ", size - 6)),
         ("archives packed", _numbered("tar czf dist/a{}.tgz src; ", size)),
+        # Folders copied whole are compared with the homes and roots (`cp -r /home/dev x`).
+        ("copied folder of slashes", _fill("/", prefix="cp -r ", suffix="x y")),
+        ("archived folder of steps", _fill("/.", prefix="tar czf x.tgz ", suffix="/x")),
         ("working-directory words", _fill("$PWD/a ", prefix="mkdir -p ")),
         ("module options", _fill("--require ./a.js ", prefix='NODE_OPTIONS="', suffix='" node x')),
         ("local declarations", _fill("local -", prefix="touch $PWD/x; ")),

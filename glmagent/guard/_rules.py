@@ -79,6 +79,7 @@ def glob_literals(glob: str) -> tuple[str, str, tuple[str, ...]]:
 # -- sensitive paths --
 _SEP = r"[/\\]+(?:\.[/\\]+)*"
 """One path separator, either slash, repeated or with `./` steps (`~//.ssh`, `~/./.ssh`)."""
+_SEP_POSSESSIVE = r"[/\\]++(?:\.[/\\]++)*+"
 _HOME = (
     r"(?:~[^/\\]*|\x00[^/\\]*|\$\{?[\w:]+\}?|%\w+%|/root|/var/root"
     r"|(?:.*[/\\])?(?:home|users)[/\\]+[^/\\]+|(?:.*[/\\])?\.\.)"
@@ -149,7 +150,11 @@ def _operands_regex(globs: list[str], paths: list[str]) -> re.Pattern[str] | Non
     if not paths:
         return glob_regex(globs) if globs else None
     body = [f"(?:{fnmatch.translate(g)})" for g in globs]
-    body.append(rf"""(?:{"|".join(_path_glob(p) for p in paths)})[/\\]*\Z""")
+    # Possessive separators: a long run of slashes is one separator, never split between two quantifiers
+    # (which took seconds on a word of 20,000 slashes and an `x`). A word longer than the longest path
+    # Windows opens (32,767 characters; Linux's is 4,096) names no folder: it is not compared at all.
+    alternatives = "|".join(_path_glob(p).replace(_SEP, _SEP_POSSESSIVE) for p in paths)
+    body.append(rf"""(?=.{{0,32767}}\Z)(?:{alternatives})[/\\]*+\Z""")
     return compile_once("|".join(body), re.IGNORECASE | re.DOTALL)
 
 
