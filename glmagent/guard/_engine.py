@@ -743,6 +743,8 @@ class Evaluation(RunsOtherCode, WordChecks):
             elif wrapped.stdin == "none":
                 inner_stdin = Stdin("file")  # `xargs sh`: the shell reads /dev/null
             for candidate in wrapped.candidates:
+                if wrapped.reruns_self:
+                    candidate = [argv[0], *candidate]  # `yarn workspace app exec x`: `yarn exec x` there
                 self.command(candidate, inner, inner_stdin, None, inner_feeds)
                 first = candidate[0].text if candidate else ""
                 if any(ch in first for ch in " \t;|&<>()$`\n") and DYN not in first:

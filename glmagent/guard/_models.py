@@ -352,6 +352,9 @@ class WrapperSpec(Shape):
     windows_program: bool = False
     """A Windows program: the command line it starts is at most `WINDOWS_MAX_LINE` characters long
     (`forfiles /c`, `schtasks /tr`), so a longer one is too large before it is parsed."""
+    reruns_self: bool = False
+    """What it wraps is the same program given the rest of the words: a package manager's workspace
+    selector (`yarn workspace app exec x` runs `yarn exec x` in that workspace)."""
     split_options: list[str] = many()
     """Options whose value is split into words that start the command (`env -S 'rm -rf x'`)."""
     stop_at: list[str] = many()

@@ -1425,6 +1425,10 @@ _EXPANDING_OPTION = lazy_re(r"--?[A-Za-z_][\w.-]*+=(?:[^\s'\"`$(){}@;|&<>,]++|(?
 """`--processes=$env:N`, `-DOUT=$dir/x`: a native option whose value holds plain variables only (no quotes,
 subexpressions, splats or commas), which PowerShell expands like a double-quoted string. Atomic and
 possessive: a long word that is no such option is refused in one pass."""
+_AT_WORD = lazy_re(r"@[A-Za-z_][\w?]*[^\w?:.\[=\s;|&(){},<>'\"`$][^\s;|&)},<>'\"`$(){}]*(?=[\s;|&)},<>]|$)")
+"""`@scope/pkg`, `@react-native-windows/x`: in a command's arguments, an `@` name followed by anything but
+a variable's own characters, `.`, `[` or `=` is one bare word to PowerShell (npm's scoped packages), never a
+splatted variable; the grammar splits it."""
 _VARIABLE_PATH = lazy_re(r"(?:\$[\w:]+|\$\{[^{}`'\"]+\})[\\/][^\s;|&)},<>'\"`$(){}]*(?=[\s;|&)},<>]|$)")
 """`$HOME\\x`, `${env:ProgramFiles}/x`: a variable and a path that the grammar cannot join into one word."""
 
@@ -1846,6 +1850,16 @@ def repair(source: str) -> str | None:
                     out.append(f'"{word}"')  # `--jobs=$env:N` expands as in "...": the same word
                     i = j
                     continue
+        if (
+            ch == "@"
+            and out
+            and out[-1] in " \t"
+            and (m := _AT_WORD.match(source, i)) is not None
+            and not _at_statement_start(out)
+        ):
+            out.append(f"'{m.group(0)}'")  # `yarn workspace @scope/pkg build`: the same word, quoted
+            i = m.end()
+            continue
         if ch == "$" and out and out[-1] in " \t" and (m := _VARIABLE_PATH.match(source, i)) is not None:
             # `$HOME\projects`: a variable glued to a path is one word; PowerShell expands it as in "...".
             out.append(f'"{m.group(0)}"')

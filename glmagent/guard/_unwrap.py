@@ -28,6 +28,8 @@ class Wrapped:
     """What the command it runs reads: "inherit" (the wrapper's stdin), "none" (/dev/null), "terminal"."""
     windows_program: bool = False
     """The wrapper is a Windows program (see `WrapperSpec.windows_program`)."""
+    reruns_self: bool = False
+    """Each candidate is the wrapper's own program given those words (see `WrapperSpec.reruns_self`)."""
 
 
 def split_words(text: str) -> list[Arg]:
@@ -48,13 +50,15 @@ def matching_wrapper(specs: tuple[WrapperSpec, ...], args: list[Arg]) -> Wrapper
             return spec
         words = _SUBCOMMAND_WORDS.get(spec.subcommand)
         if words is None:
-            words = _SUBCOMMAND_WORDS[spec.subcommand] = tuple(spec.subcommand.split())
+            words = _SUBCOMMAND_WORDS[spec.subcommand] = tuple(spec.subcommand.lower().split())
         if len(args) < len(words):
             continue
         if first is None:
             first = args[0].text.lower()
-        if first == words[0] and all(a.text.lower() == w for a, w in zip(args[1:], words[1:], strict=False)):
-            return spec
+        if (first == words[0] or (words[0][-1] == "=" and first.startswith(words[0]))) and all(
+            a.text.lower() == w for a, w in zip(args[1:], words[1:], strict=False)
+        ):
+            return spec  # (a subcommand word ending in `=` takes its value glued: `--filter=app`)
     return None
 
 
@@ -64,7 +68,7 @@ _SUBCOMMAND_WORDS: dict[str, tuple[str, ...]] = {}
 
 def unwrap(spec: WrapperSpec, args: list[Arg], stdin_words: list[Arg] | None) -> Wrapped:
     """Read `sudo -u x cmd ...`, `timeout 5 cmd`, `env A=1 cmd`, `xargs -0 cmd`, `uv run cmd` ..."""
-    out = Wrapped(windows_program=spec.windows_program)
+    out = Wrapped(windows_program=spec.windows_program, reruns_self=spec.reruns_self)
     if spec.tty_flags and any(_has_flag(a.text, spec.tty_flags) for a in args):
         out.stdin = "terminal"  # `xargs -o`: the command reads the terminal
     elif spec.own_stdin:
