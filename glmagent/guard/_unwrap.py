@@ -684,7 +684,7 @@ def _cmd_word(a: Arg, powershell: bool = False) -> str:
         if powershell:
             return f'"{t}"'
         # The launcher quotes the word and escapes its quotes for the program's C runtime (and cmd's own
-        # reading of the same text is checked as well: see `CmdCommand.program_argv`).
+        # reading of the same text is checked as well: see `CmdScript.program_readings`).
         return '"' + _ESCAPED_QUOTE.sub(lambda m: m.group(1) * 2 + '\\"', t) + '"'
     return f'"{t}"'
 
