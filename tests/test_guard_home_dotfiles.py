@@ -75,6 +75,8 @@ ALLOWED = [
     ("posix", "cd docs && cat .profile"),
     ("posix", "cat .env.example"),
     ("posix", "cp .env.example .env"),
+    ("posix", "cp env.example .env"),  # a template named without the dot
+    ("powershell", "Copy-Item env.TEMPLATE .env"),
     ("posix", "ls ~"),
     ("posix", "ls -la ~/.config"),
     ("posix", "echo 'add it to ~/.bashrc'"),

@@ -127,6 +127,10 @@ HANDED_CODE = [
     ("powershell", "SettingSyncHost -LoadAndRunDiagScriptNoCab payload.bat", "unverifiable.launched-program"),
     ("powershell", "Invoke-Item setup.msi", "unverifiable.launched-program"),
     ("powershell", "dotnet payload.exe", "unverifiable.launched-program"),  # a test host only under `test`
+    # a program made by the line, or named bare (found on PATH), stays unknown
+    ("powershell", "copy C:\\x\\evil.exe .\\a.exe; mpiexec .\\a.exe", "unverifiable.launched-program"),
+    ("powershell", "cd C:\\Windows; mpiexec .\\x.exe", "unverifiable.launched-program"),
+    ("powershell", "te.exe bypass.wsc", "unverifiable.windows-launcher"),  # TAEF given a script component
     ("powershell", "dotnet test C:\\Users\\Public\\x.exe", "unverifiable.outside-program"),
     (
         "powershell",
@@ -157,6 +161,10 @@ PROJECT_CODE = [
     ("powershell", "Compress-Archive -Path dist\\app.exe -DestinationPath app.zip"),
     ("powershell", "rcedit dist\\app.exe --set-version-string ProductName App"),
     ("powershell", ".\\build\\tool.exe --version"),
+    # the project's own program handed to another by its path is judged where it lies, as run directly
+    ("powershell", ".\\initrun.ps1 .\\build.cmd /q product"),
+    ("powershell", "mpiexec -n 4 .\\bin\\Release\\solver.exe"),
+    ("powershell", ".\\te.exe Test\\App.Tests.dll /select:\"@Name='*CommandBar*'\""),  # TAEF running tests
     ("powershell", "wix build setup.wxs -o dist\\setup.msi"),
     ("powershell", "Add-Content notes.txt 'https://example.com'"),
     ("posix", "zip -j dist/app.zip target/release/app.exe"),

@@ -81,6 +81,8 @@ OUTSIDE = [
         "Compress-Archive -Path C:\\Users\\jdoe\\Documents -DestinationPath C:\\Users\\Public\\d.zip",
     ),
     ("powershell", "Expand-Archive x.zip -DestinationPath C:\\Windows\\x"),
+    ("powershell", "makeappx unpack /v /o /p .\\App.msix /d ..\\loose\\"),  # the folder it fills
+    ("powershell", "makeappx pack /d .\\layout /p C:\\Users\\Public\\app.msix"),  # the package it writes
 ]
 
 
@@ -138,6 +140,8 @@ ALLOWED = [
     ("posix", "tar czf dist/app.tgz src"),
     ("posix", "tar -czf /tmp/src.tgz src"),
     ("posix", "tar -xzf vendor.tgz -C build"),
+    ("powershell", "makeappx pack /d C:\\Program Files\\Tool /p .\\dist\\app.msix"),  # /d is only read
+    ("powershell", "makeappx unpack /p .\\dist\\app.msix /d .\\loose"),
     ("posix", "tar -tzf /var/cache/x.tgz"),
     ("posix", "tar -czf - src | wc -c"),
     ("posix", "tar -czf dist/etc-defaults.tgz -C /usr/share/defaults ."),  # packing only reads from -C

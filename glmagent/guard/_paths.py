@@ -313,6 +313,13 @@ class PathScope:
             return relative
         return None
 
+    def holds(self, text: str) -> bool:
+        """Is `text` a path inside the project (followed through the line's `cd`s)?"""
+        if DYN in text:
+            return False
+        path = self._absolute(text)
+        return path is not None and _inside(path, self.root)
+
     def judge_program(self, program: Arg) -> Judgement | None:
         """None when `program` is a bare name (found on PATH), inside the project, or in a folder where
         the system and the user's tool managers install programs; a program anywhere else (`/tmp/x`,
@@ -511,7 +518,7 @@ WRITERS = (
     | _AFTER_FIRST
     | _LINKS
     | ARCHIVERS
-    | frozenset({"truncate", "dd", "sed", "plutil", *_PS_WRITERS, *_SWITCH_TARGETS})
+    | frozenset({"truncate", "dd", "sed", "plutil", "makeappx", *_PS_WRITERS, *_SWITCH_TARGETS})
 )
 """Programs whose write targets `write_targets` can name."""
 
@@ -604,6 +611,10 @@ def write_targets(name: str, args: list[Arg], dialect: str) -> list[Arg]:
         return _powershell_targets(name, args)
     if name in _SWITCH_TARGETS:
         return _switch_targets(_SWITCH_TARGETS[name], args)
+    if name == "makeappx":
+        # `makeappx pack /d IN /p OUT.msix` writes the package; `unpack /p IN.msix /d OUT` fills the folder.
+        verb = args[0].text.lower() if args else ""
+        return _switch_targets("/d" if verb in ("unpack", "unbundle") else "/p", args[1:])
     given = args
     if dialect != "posix" or name in _LINKS:
         # `xcopy src dst /E /I`: a Windows switch is no file.

@@ -843,8 +843,13 @@ class RuleIndex:
                 if not any(c is compiled for c in found):
                     found.append(compiled)
         if self.by_glob:
+            # A script's file name matched by a glob (`Update-AzCommandsMetadata.ps1` by `*-az?*`) names the
+            # project's script, not the program, unless the program ships as scripts (`script_names`).
+            script = names[0].endswith(SCRIPT_EXTENSIONS)
             for position in self._glob_candidates(names):
                 literals, pattern, compiled = self.by_glob[position]
+                if script and not compiled.script_names:
+                    continue
                 # The literals rule out most names without the glob's regex (compiled on first use).
                 if any(_may_match(literals, n) and pattern.match(n) for n in names) and not any(
                     c is compiled for c in found

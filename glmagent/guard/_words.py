@@ -285,7 +285,18 @@ class WordChecks:
                     subcommands = _TEST_HOSTS.get(name)
                     if subcommands is not None and (not subcommands or args[0].text.lower() in subcommands):
                         built = True  # a test program, judged where it lies like any program
-                    if not built and all(o is not a for o in outputs):
+                    if (
+                        not built
+                        and all(o is not a for o in outputs)
+                        # the project's own program by its path (`.\initrun.ps1 .\build.cmd`; a bare name
+                        # may be found on PATH), unless the line made it
+                        and (
+                            self.written
+                            or self.copied
+                            or ("/" not in text and "\\" not in text)
+                            or not self.scope(frame).holds(text)
+                        )
+                    ):
                         self.event(
                             "launched-program",
                             frame,
