@@ -114,6 +114,12 @@ BLOCKED = [
     ("posix", "pkill -f uvicorn", "destructive.machine-state"),
     ("posix", "kill -9 $(pgrep cron)", "destructive.machine-state"),
     ("posix", "pidof nginx | xargs kill", "destructive.machine-state"),
+    (
+        "posix",
+        "netstat -anp | grep :3389 | awk '{print $7}' | awk -F'[/]' '{print $1}' | xargs -I % kill -9 %",
+        "destructive.machine-state",
+    ),
+    ("posix", "ss -ltnp | grep 8080 | awk '{print $6}' | xargs kill", "destructive.machine-state"),
     ("powershell", "taskkill /f /im spoolsv.exe", "destructive.machine-state"),
     ("powershell", "Stop-Process -Name notepad", "destructive.machine-state"),
     ("powershell", "Get-Process node | Stop-Process", "destructive.machine-state"),
@@ -158,6 +164,7 @@ BLOCKED = [
 ]
 
 ALLOWED = [
+    ("posix", "netstat -tlnp | grep 8080"),  # looking is fine
     ("posix", "systemd-mount --list"),
     ("posix", "mokutil --sb-state"),
     ("posix", "bless --info"),
