@@ -1,12 +1,13 @@
-"""macOS accounts, discovery and state, desktop launchers and memory forensics.
+"""macOS accounts, discovery and state, desktop launchers, memory forensics and the user's mail.
 
 Enabling the root account (`dsenableroot`) is an account change; listing file shares, exporting directory
 records, listing Time Machine backups and dumping Launch Services' application list survey the machine;
 taking a local snapshot, mounting one and editing Launch Services change it. `open` handed an application
 (`open X.app`, `open -a APP`) launches a program the policy does not see, and run-mailcap's edit action
-starts an editor on the terminal. Memory-forensics tools read every secret of a memory image. Beside each,
-the same program used on the project stays allowed: `open htmlcov/index.html`, `dscl . -read /Users/dev`,
-`tmutil status`, viewing a file with run-mailcap (a pager, which prints)."""
+starts an editor on the terminal. Memory-forensics tools read every secret of a memory image, and the user's
+mail and messages (`~/Library/Mail`, `~/Library/Messages`, Thunderbird) hold what people are sent. Beside
+each, the same program used on the project stays allowed: `open htmlcov/index.html`, `dscl . -read
+/Users/dev`, `tmutil status`, viewing a file with run-mailcap (a pager, which prints)."""
 
 from __future__ import annotations
 
@@ -42,6 +43,10 @@ BLOCKED = [
     ("posix", "volatility -f test.raw windows.registry.printkey.PrintKey", "env.credential-dump"),
     ("posix", "vol.py -f mem.raw windows.hashdump", "env.credential-dump"),
     ("posix", "volatility3 -f mem.raw windows.lsadump", "env.credential-dump"),
+    # the user's mail and messages
+    ("posix", "plutil -p ~/Library/Mail/V10/MailData/SyncedRules.plist", "env.credential-dump"),
+    ("posix", "sqlite3 ~/Library/Messages/chat.db 'select text from message'", "env.credential-dump"),
+    ("posix", "tar czf m.tgz ~/.thunderbird/abc.default", "env.credential-dump"),
 ]
 
 ALLOWED = [
@@ -53,6 +58,8 @@ ALLOWED = [
     ("posix", "run-mailcap --action=view text/plain:README.md"),
     ("posix", "mount"),
     ("posix", "open -a Xcode ."),
+    ("posix", "ls ~/Library"),
+    ("posix", "plutil -p App/Info.plist"),
 ]
 
 
