@@ -114,6 +114,10 @@ BLOCKED = [
     ("posix", "pkill -f uvicorn", "destructive.machine-state"),
     ("posix", "kill -9 $(pgrep cron)", "destructive.machine-state"),
     ("posix", "pidof nginx | xargs kill", "destructive.machine-state"),
+    # the user's saved passwords removed or added
+    ("posix", 'security delete-internet-password -s "github.com"', "destructive.machine-state"),
+    ("posix", 'security delete-generic-password -s "npm"', "destructive.machine-state"),
+    ("posix", "security add-generic-password -a dev -s svc -w pass", "destructive.machine-state"),
     (
         "posix",
         "netstat -anp | grep :3389 | awk '{print $7}' | awk -F'[/]' '{print $1}' | xargs -I % kill -9 %",
@@ -165,6 +169,7 @@ BLOCKED = [
 
 ALLOWED = [
     ("posix", "netstat -tlnp | grep 8080"),  # looking is fine
+    ("posix", "security verify-cert -c build/app.pem"),
     ("posix", "systemd-mount --list"),
     ("posix", "mokutil --sb-state"),
     ("posix", "bless --info"),
