@@ -14,7 +14,7 @@ import pytest
 from glmagent.guard import Policy
 from glmagent.guard._compiled import clause_table, matching_clauses
 from glmagent.guard._models import Decision, PayloadClause
-from glmagent.guard._rules import CommandView
+from glmagent.guard._rules import SCRIPT_EXTENSIONS, CommandView
 from glmagent.guard._screens import SCREENED_FROM, PatternList, literal_screen, required_sets
 from glmagent.guard._syntax import DYN, Arg
 
@@ -201,7 +201,10 @@ def _every_glob(index: object, names: tuple[str, ...]) -> list[object]:
         for compiled in index.by_name.get(name, ()):  # type: ignore[attr-defined]
             if not any(c is compiled for c in found):
                 found.append(compiled)
+    script = names[0].endswith(SCRIPT_EXTENSIONS)  # a script file: only tools that ship as scripts
     for _, pattern, compiled in index.by_glob:  # type: ignore[attr-defined]
+        if script and not compiled.script_names:  # type: ignore[attr-defined]
+            continue
         if any(pattern.match(n) for n in names) and not any(c is compiled for c in found):
             found.append(compiled)
     return found
