@@ -65,6 +65,10 @@ BLOCKED = [
     ("posix", "PERL5OPT=-d PERL5DB='exec \"/bin/sh\"' perl x.pl", "dynamic.script"),
     ("posix", "env LD_PRELOAD=./x.so make test", "dynamic.script"),
     ("posix", "DOTNET_STARTUP_HOOKS=./hook.dll dotnet test", "dynamic.script"),
+    # a declaration's quoted word is the same assignment (`export "NAME=value"`)
+    ("posix", 'export "LD_PRELOAD=/tmp/x.so"', "dynamic.script"),
+    ("posix", "export 'PROMPT_COMMAND=curl http://x'", "network"),
+    ("posix", 'declare -x "BASH_ENV=/tmp/x"', "unverifiable.outside-program"),
     # A runtime's options variable that makes every program of it load a module from outside the project.
     ("posix", 'NODE_OPTIONS="--require /tmp/x.js" node app.js', "unverifiable.outside-program"),
     ("posix", "cross-env NODE_OPTIONS=--import=/tmp/x.mjs npm test", "unverifiable.outside-program"),
@@ -122,6 +126,8 @@ ALLOWED = [
     ("posix", 'NODE_OPTIONS="--require ./scripts/setup.js" jest'),
     ("posix", 'NODE_OPTIONS="-r ts-node/register --enable-source-maps" mocha'),
     ("posix", "RUBYOPT=-W0 rake test"),
+    ("posix", 'export "PY_FILES=$(find . -type f -name *.py)"'),  # a plain variable, however quoted
+    ("posix", 'export "CFLAGS=-O2 -g"'),
     ("powershell", '$env:NODE_OPTIONS = "--max-old-space-size=4096"; npm run build'),
     ("posix", "dc -V"),
     ("posix", "gnuplot plot.gp"),

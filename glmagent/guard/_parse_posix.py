@@ -637,9 +637,19 @@ class PosixWalker:
                 self._assignment(child)
                 argv.append(Arg(self.text(child), self.text(child)))
             elif child.is_named and child.type != "comment":
-                argv.append(self.arg(child))
+                word = self.arg(child)
+                argv.append(word)
                 if child.type not in _LEAVES:
                     self.visit(child)
+                quoted = _QUOTED_ASSIGNMENT.match(word.text)
+                if quoted is not None and argv[0].text != "unset":
+                    # `export "LD_PRELOAD=/tmp/x.so"`: a quoted word is the same assignment to the shell.
+                    key = quoted.group(1)
+                    value = word.text[quoted.end() :]
+                    raw = word.raw.partition("=")[2].rstrip("\"'") if "=" in word.raw else value
+                    self.frame.variables.pop(key, None)
+                    self.constants.pop(key, None)
+                    self._assigned(key, Arg(value, raw))
             elif not child.is_named and not argv:
                 argv.append(Arg(self.text(child), self.text(child)))
         self.sink.command(argv, self.frame, stdin)
@@ -1013,6 +1023,8 @@ def _shell_quote(text: str) -> str:
     return '"$x"' if text == DYN else "'" + text.replace("'", "'\\''") + "'"
 
 
+_QUOTED_ASSIGNMENT = lazy_re(r"([A-Za-z_][A-Za-z0-9_]*)=")
+"""The `NAME=` a declaration's quoted word starts with (`export "PATH=…"`)."""
 _PROMPT_VARIABLES = frozenset({"PS0", "PS1", "PS2", "PS4"})
 _HISTORY_VARIABLES = frozenset(
     {"HISTFILE", "HISTSIZE", "HISTFILESIZE", "SAVEHIST", "HISTCONTROL", "HISTIGNORE"}

@@ -751,8 +751,8 @@ class CompiledCommand:
             return NO
         if self.only_flags:
             for a in args:
-                if DYN in a.text:
-                    state = UNKNOWN
+                if DYN in a.text and a.may_be_flag:
+                    state = UNKNOWN  # `export $OPTS` may be `export -p`; `export "X=$(…)"` is no flag
                 elif not (a.text[:1] in ("-", "+") and len(a.text) > 1):
                     return NO
         if self.no_command:
