@@ -127,6 +127,9 @@ def _changeable_names(text: str) -> tuple[dict[str, int], set[str]] | None:
 
 _PWD_HEAD = lazy_re(r"\"?(?:\$PWD|\$\{PWD\}|\$\(pwd(?: -[LP])?\)|`pwd`)\"?/")
 """A word that starts with the working directory (`$PWD/x`, `"${PWD}/x"`, `$(pwd)/x`)."""
+_HOME_HEAD = lazy_re(r"\"?(?:(\$HOME|\$\{HOME\})|\$\(go env GOPATH\)|`go env GOPATH`)\"?/")
+"""A word that starts with the home folder (`$HOME/x`) or Go's tool folder (`$(go env GOPATH)/bin/x`): where
+the user's environment says they are, as `~/x` and `~/go/x` spell them."""
 _PWD_REDEFINED = lazy_re(
     r"\bunset\b|\bpwd\s*\(|\bfunction\s+pwd\b|\bpwd=|\b(?:local|declare|typeset)\s+(?:-\w+\s+){0,4}+PWD\b",
     re.IGNORECASE,
@@ -228,9 +231,28 @@ class PosixWalker:
             if node.type == "word" and "\\" not in raw and raw.isascii():
                 return Arg(raw, raw)
         value = fold_arg(self._value(node, raw))
-        if value[:2] == DYN + "/" and "PWD" in raw.upper() and _PWD_HEAD.match(raw) and self._pwd_is_cwd():
-            value = "." + value[1:]  # `"$PWD/build"`: the working directory, followed through the `cd`s
+        if value[:2] == DYN + "/":
+            if "PWD" in raw.upper() and _PWD_HEAD.match(raw) and self._pwd_is_cwd():
+                value = "." + value[1:]  # `"$PWD/build"`: the working directory, followed through the `cd`s
+            elif (head := _HOME_HEAD.match(raw)) is not None and self._unchanged(
+                "HOME" if head.group(1) else "GOPATH"
+            ):
+                value = ("~" if head.group(1) else "~/go") + value[1:]  # `$(go env GOPATH)/bin/gocov`
         return Arg(value, raw)
+
+    def _unchanged(self, name: str) -> bool:
+        """Is the environment variable `name` the user's here: in the line's own script, which neither sets
+        nor unsets it (a nested script may be handed another)?"""
+        if self.frame.depth:
+            return False
+        if self.changeable is False:
+            self.changeable = _changeable_names(self._source_text())
+        return (
+            bool(self.changeable)
+            and name not in self.changeable[0]  # type: ignore[index]
+            and name not in self.changeable[1]  # type: ignore[index]
+            and "unset" not in self._source_text()
+        )
 
     def _pwd_is_cwd(self) -> bool:
         """Does `$PWD` (and `$(pwd)`) name the working directory here? In the line's own script, unless it
