@@ -54,9 +54,10 @@ def test_an_encoded_powershell_command_is_decoded_into_its_own_layer() -> None:
 
 
 def test_normalised_words_are_shown_beside_the_raw_ones() -> None:
-    step = explain("r\\m -r'f' \"$HOME/x\"").commands[0]
-    assert step.raw == ["r\\m", "-r'f'", '"$HOME/x"'] and step.words[:2] == ["rm", "-rf"]
-    assert step.words[2] == '"$HOME/x"'  # a word known only at run time is shown as written
+    step = explain('r\\m -r\'f\' "$DIR/x" "$HOME/y"').commands[0]
+    assert step.raw == ["r\\m", "-r'f'", '"$DIR/x"', '"$HOME/y"'] and step.words[:2] == ["rm", "-rf"]
+    assert step.words[2] == '"$DIR/x"'  # a word known only at run time is shown as written
+    assert step.words[3] == "~/y"  # the home folder, as the rules read it
 
 
 def test_an_allowed_line_has_no_deciding_finding() -> None:
