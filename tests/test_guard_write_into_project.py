@@ -237,17 +237,6 @@ WORKING_DIRECTORY_BLOCKED = [
 ]
 
 
-@pytest.mark.parametrize("command", WORKING_DIRECTORY_ALLOWED)
-def test_a_write_under_the_working_directory_variable_is_inside(repo: Path, command: str) -> None:
-    decision = decide_in(command, repo, "posix")
-    assert decision.allowed, (command, decision.rule_id, decision.reason)
-
-
-@pytest.mark.parametrize("command", WORKING_DIRECTORY_BLOCKED)
-def test_a_working_directory_the_line_may_change_is_unknown(repo: Path, command: str) -> None:
-    assert not decide_in(command, repo, "posix").allowed, command
-
-
 # `$HOME/x` and Go's `$(go env GOPATH)/x` name the folders the user's environment gives them, as `~/x` and
 # `~/go/x` do: a tool installed there runs as from there; a line that sets, unsets or binds them, or a nested
 # script, leaves them unknown.
@@ -267,12 +256,12 @@ USER_FOLDERS_BLOCKED = [
 ]
 
 
-@pytest.mark.parametrize("command", USER_FOLDERS_ALLOWED)
-def test_tools_in_the_users_tool_folders_by_variable_run_as_installed(repo: Path, command: str) -> None:
+@pytest.mark.parametrize("command", WORKING_DIRECTORY_ALLOWED + USER_FOLDERS_ALLOWED)
+def test_a_folder_variable_the_line_leaves_alone_names_its_folder(repo: Path, command: str) -> None:
     decision = decide_in(command, repo, "posix")
     assert decision.allowed, (command, decision.rule_id, decision.reason)
 
 
-@pytest.mark.parametrize("command", USER_FOLDERS_BLOCKED)
-def test_a_home_or_gopath_the_line_may_change_is_unknown(repo: Path, command: str) -> None:
+@pytest.mark.parametrize("command", WORKING_DIRECTORY_BLOCKED + USER_FOLDERS_BLOCKED)
+def test_a_folder_variable_the_line_may_change_is_unknown(repo: Path, command: str) -> None:
     assert not decide_in(command, repo, "posix").allowed, command
