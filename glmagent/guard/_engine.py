@@ -1062,7 +1062,11 @@ class Evaluation(RunsOtherCode, WordChecks):
         name = next((n for n in names if n in _REGENERATING), None)
         if name is None or self.root is None:
             return False
-        targets = [t for t in write_targets(name, argv[1:], frame.dialect) if t.text.lower() not in _STREAMS]
+        targets = [
+            t
+            for t in write_targets(name, argv[1:], frame.dialect)
+            if t.text.lower() not in _STREAMS and t.raw[:2] != ">("  # `tee >(grep x) log`: a pipe, not a file
+        ]
         keys = [path_key(t.text) for t in targets]
         if not targets or len(set(keys)) != len(keys):
             return False

@@ -615,8 +615,10 @@ class CompiledCommand:
                 outside = None
                 unknown = False
                 for a in operands:
-                    if a.block:
-                        continue  # a literal script block: its commands are checked on their own
+                    if a.block or a.raw[:2] in (">(", "<("):
+                        # a literal script block, or a process substitution (`tee >(cat 1>&2)`): a pipe to
+                        # commands checked on their own, not a file
+                        continue
                     if DYN in a.text:
                         unknown = True
                     elif not self.operand_not_in.match(a.text):
