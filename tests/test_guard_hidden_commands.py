@@ -65,6 +65,11 @@ BLOCKED = [
     ("posix", "PERL5OPT=-d PERL5DB='exec \"/bin/sh\"' perl x.pl", "dynamic.script"),
     ("posix", "env LD_PRELOAD=./x.so make test", "dynamic.script"),
     ("posix", "DOTNET_STARTUP_HOOKS=./hook.dll dotnet test", "dynamic.script"),
+    # a sed script stamped with something other than digits, or read whole as a run-time word
+    ("posix", 'sed -i "s/DATE/$(date)/" CHANGELOG.md', "dynamic.script"),
+    ("posix", 'sed -i "s/x/$(git describe)/" CHANGELOG.md', "dynamic.script"),
+    ("posix", 'sed -n "$(date +%s)w /etc/x" CHANGELOG.md', "dynamic.script"),
+    ("posix", 'sed "s/x/$(date +%s)/e" CHANGELOG.md', "unverifiable"),
     # a declaration's quoted word is the same assignment (`export "NAME=value"`)
     ("posix", 'export "LD_PRELOAD=/tmp/x.so"', "dynamic.script"),
     ("posix", "export 'PROMPT_COMMAND=curl http://x'", "network"),
@@ -128,6 +133,10 @@ ALLOWED = [
     ("posix", "RUBYOPT=-W0 rake test"),
     ("posix", 'export "PY_FILES=$(find . -type f -name *.py)"'),  # a plain variable, however quoted
     ("posix", 'export "CFLAGS=-O2 -g"'),
+    # a date of digits and separators stamped into a file (`date +%F`, `-I`): the same script whatever the day
+    ("posix", "sed -i.bk \"s|date: <date>|date: $(date '+%Y-%m-%d')|\" doc/lsd.md"),
+    ("posix", 'sed -i "s/^Released: .*/Released: $(date -u +%Y-%m-%d)/" CHANGELOG.md'),
+    ("posix", 'sed -i "s/YEAR/`date +%Y`/" LICENSE'),
     ("powershell", '$env:NODE_OPTIONS = "--max-old-space-size=4096"; npm run build'),
     ("posix", "dc -V"),
     ("posix", "gnuplot plot.gp"),

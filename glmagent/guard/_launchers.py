@@ -10,7 +10,7 @@ from ._findings import shown, shown_args
 from ._lazy import lazy_re
 from ._models import Dialect, ExecutorSpec, ShellSpec
 from ._normalise import command_key
-from ._payloads import decode_powershell_b64
+from ._payloads import dated, decode_powershell_b64
 from ._rules import MATCH, CommandView
 from ._syntax import DYN, Arg, Feed, Frame, Stdin
 from ._unwrap import (
@@ -272,6 +272,8 @@ class RunsOtherCode:
     ) -> None:
         run = executor(spec, argv[1:])
         for payload in run.payloads:
+            if spec.language == "sed" and DYN in payload.text and (stamped := dated(payload)) is not None:
+                payload = Arg(stamped, payload.raw)  # `sed "s/<date>/$(date +%F)/"`: digits, whatever the day
             if DYN in payload.text:
                 self.event(
                     "dynamic-script",

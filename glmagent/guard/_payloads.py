@@ -199,3 +199,38 @@ def python_version_probe(text: str) -> bool:
     (`import urllib3; print(urllib3.__version__)`, `import ssl; print(ssl.OPENSSL_VERSION)`)? Importing a
     network library opens no connection; a probe calls nothing but `print`."""
     return _VERSION_PROBE.fullmatch(text) is not None
+
+
+_SUBSTITUTION = lazy_re(r"\$\(([^()$`]*)\)|`([^`$()]*)`")
+_DATE_CALL = lazy_re(
+    r"\s*date(?:\s+(?:-u|--utc|-I(?:date|seconds|minutes|hours)?|--iso-8601(?:=\w+)?"
+    r"|'\+[^']*'|\"\+[^\"]*\"|\+[^\s'\"]+))*\s*"
+)
+_NUMERIC_FORMAT = lazy_re(r"(?:%[YymdeHMSjuwsFTRGgVUWklICN]|[-_:.,+T ]|[0-9])*")
+"""A `date +FORMAT` whose output is digits and separators only (`+%Y-%m-%d`, `+%s`): no letter a sed script
+could read as a command (`e`, `w`, `r`), no newline, no `/`."""
+
+
+def dated(word: Arg) -> str | None:
+    """`word`'s text with each run-time part filled in when every one is a `date` that prints digits and
+    separators only (`"s|<date>|$(date '+%Y-%m-%d')|"`): a script that stays the same kind of script
+    whatever the date; else None."""
+    raw = word.raw
+    calls = list(_SUBSTITUTION.finditer(raw))
+    if not calls or raw.count("$") != raw.count("$("):
+        return None
+    spelled = _SUBSTITUTION.sub(DYN, raw)
+    if len(spelled) > 1 and spelled[0] == spelled[-1] == '"':
+        spelled = spelled[1:-1]
+    if spelled != word.text or "\\" in spelled or '"' in spelled:
+        return None  # the word's text is not the raw word with its substitutions marked: not read alike
+    for call in calls:
+        inner = call.group(1) if call.group(1) is not None else call.group(2)
+        if _DATE_CALL.fullmatch(inner) is None:
+            return None
+        formats = re.findall(r"\+([^\s'\"]*)", inner)
+        if not formats and "-I" not in inner and "--iso" not in inner:
+            return None  # `date` alone prints day and month names
+        if not all(_NUMERIC_FORMAT.fullmatch(f) for f in formats):
+            return None
+    return word.text.replace(DYN, "1")
