@@ -234,15 +234,17 @@ class PosixWalker:
         if value[:2] == DYN + "/":
             if "PWD" in raw.upper() and _PWD_HEAD.match(raw) and self._pwd_is_cwd():
                 value = "." + value[1:]  # `"$PWD/build"`: the working directory, followed through the `cd`s
-            elif (head := _HOME_HEAD.match(raw)) is not None and self._unchanged(
-                "HOME" if head.group(1) else "GOPATH"
+            elif (
+                (head := _HOME_HEAD.match(raw)) is not None
+                and self._unchanged("HOME" if head.group(1) else "GOPATH")
+                and "unset" not in self._source_text()
             ):
                 value = ("~" if head.group(1) else "~/go") + value[1:]  # `$(go env GOPATH)/bin/gocov`
         return Arg(value, raw)
 
     def _unchanged(self, name: str) -> bool:
-        """Is the environment variable `name` the user's here: in the line's own script, which neither sets
-        nor unsets it (a nested script may be handed another)?"""
+        """Is the variable `name` the one the line was started with: in the line's own script, which never
+        sets it (a nested script may be handed another)?"""
         if self.frame.depth:
             return False
         if self.changeable is False:
@@ -251,22 +253,13 @@ class PosixWalker:
             bool(self.changeable)
             and name not in self.changeable[0]  # type: ignore[index]
             and name not in self.changeable[1]  # type: ignore[index]
-            and "unset" not in self._source_text()
         )
 
     def _pwd_is_cwd(self) -> bool:
         """Does `$PWD` (and `$(pwd)`) name the working directory here? In the line's own script, unless it
         sets `PWD` or defines a `pwd` of its own (a nested script may be handed another `PWD`)."""
         if self.pwd_is_cwd is None:
-            if self.changeable is False:
-                self.changeable = _changeable_names(self._source_text())
-            self.pwd_is_cwd = (
-                not self.frame.depth
-                and bool(self.changeable)
-                and "PWD" not in self.changeable[0]  # type: ignore[index]
-                and "PWD" not in self.changeable[1]  # type: ignore[index]
-                and not _PWD_REDEFINED.search(self._source_text())
-            )
+            self.pwd_is_cwd = self._unchanged("PWD") and not _PWD_REDEFINED.search(self._source_text())
         return self.pwd_is_cwd
 
     def _value(self, node: Node, raw: str) -> str:
