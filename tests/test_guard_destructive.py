@@ -216,7 +216,7 @@ destructive.truncating-write	ln -sf /dev/null src/app.py
 destructive.truncating-write	ln -sfn target link
 destructive.truncating-write	install -m 644 /dev/null f
 destructive.truncating-write	cp /dev/null f
-destructive.truncating-write	echo x | tee f
+destructive.truncating-write	echo x | tee ~/f
 destructive.overwrite-file	fallocate -p -o 0 -l 100 f
 destructive.overwrite-file	srm f
 destructive.disk-format	zpool destroy tank
@@ -271,8 +271,8 @@ destructive.registry	Remove-ItemProperty -Path HKCU:\\Software\\X -Name Y
 destructive.registry	Remove-Item HKLM:\\Software\\X
 destructive.registry	Set-ItemProperty -Path "HKLM\\SOFTWARE\\Policies\\X" -Name Y -Value 1
 destructive.registry	New-ItemProperty HKCU\\Software\\X -Name Y -Value 1
-destructive.truncating-write	Get-Process | Export-Csv -Path procs.csv
-destructive.truncating-write	Get-Process | Export-Clixml p.xml
+destructive.truncating-write	Get-Process | Export-Csv -Path ~\\procs.csv
+destructive.truncating-write	Get-Process | Export-Clixml ~\\p.xml
 destructive.truncating-write	[IO.File]::Open('f.txt', 'Create')
 destructive.truncating-write	New-Object IO.FileStream('f', 'Create')
 destructive.forced-delete	Remove-Item * -Force

@@ -165,7 +165,7 @@ BLOCKED = [
     ("posix", "for c in curl wget; do $c http://x; done", "network"),
     ("powershell", "dotnet pack /p:Key=${env:GITHUB_TOKEN}", "env"),
     ("powershell", "Remove-Item -Recurse out${suffix}", "destructive.recursive-delete"),
-    ("powershell", "ri -Recurse:${true} out; dotnet pack /p:X=${env:CI}", "destructive.recursive-delete"),
+    ("powershell", "ri -Recurse:${true} src; dotnet pack /p:X=${env:CI}", "destructive.recursive-delete"),
     ("powershell", "Remove-Item [0-9]* -Recurse", "destructive.recursive-delete"),
     ("posix", "for d in src /etc; do rm -r $d/x; done", "destructive.recursive-delete"),
     ("posix", "git submodule foreach git pull", "network.git-remote"),

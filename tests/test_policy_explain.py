@@ -18,8 +18,8 @@ def explain(command: str, shell: str = "posix"):  # type: ignore[no-untyped-def]
 
 
 def test_each_layer_of_a_wrapped_command_is_shown_with_its_wrappers() -> None:
-    explained = explain("nice sh -c 'rm -rf build' && ls")
-    assert explained.decision == Policy.default().check("nice sh -c 'rm -rf build' && ls", "posix")
+    explained = explain("nice sh -c 'rm -rf src' && ls")
+    assert explained.decision == Policy.default().check("nice sh -c 'rm -rf src' && ls", "posix")
     assert [(c.depth, c.program, c.via) for c in explained.commands] == [
         (0, "nice", []),
         (1, "sh", ["`nice`"]),
@@ -27,7 +27,7 @@ def test_each_layer_of_a_wrapped_command_is_shown_with_its_wrappers() -> None:
         (0, "ls", []),
     ]
     rm = explained.commands[2]
-    assert rm.words == ["rm", "-rf", "build"]
+    assert rm.words == ["rm", "-rf", "src"]
     deciding = [f for c in explained.commands for f in c.findings if f.decides]
     assert len(deciding) == 1 and deciding[0] in rm.findings
     assert deciding[0].rule_id == "destructive.recursive-delete"

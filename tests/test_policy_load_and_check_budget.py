@@ -76,7 +76,7 @@ def test_writes_judged_against_the_disk_cost_more_of_the_budget(tmp_path: Path) 
     in_project = policy.check(line, "posix", cwd=str(tmp_path))
     assert in_project.rule_id == "size.exceeded", in_project
     assert "syntax nodes and words" in in_project.reason
-    assert policy.check(line, "posix").rule_id == "destructive.truncating-redirect"  # no lookups, no budget
+    assert policy.check(line, "posix").allowed  # a fresh checkout: new files, no lookups, no budget
     few = "".join(f"make > out{i}.txt; " for i in range(100))
     assert policy.check(few, "posix", cwd=str(tmp_path)).allowed
 

@@ -20,7 +20,7 @@ from ._models import Decision, Dialect, EngineEvent, Rule, ShellKind
 from ._normalise import fold_arg, ps_ascii
 from ._paths import PathScope, output_targets, tree_delete_targets, write_targets
 from ._payloads import PREPARE, python_version_probe, script_language, static_output, string_literals
-from ._project import ReplaceableFiles
+from ._project import FreshCheckout, ProjectFiles, ReplaceableFiles
 from ._rules import MATCH, CommandView, dotnet_key
 from ._syntax import (
     DISK_LOOKUP_WORK,
@@ -241,7 +241,7 @@ class CompiledPolicy(PolicyTables):
                 rule = compiled.rule
                 if state != MATCH or rule.category == "unverifiable":
                     return None  # the walk goes on past these: let it
-                if (acts and rule.id in REGENERABLE) or (cwd is not None and rule.id == TREE_DELETE):
+                if (acts and rule.id in REGENERABLE) or rule.id == TREE_DELETE:
                     return None  # the walk may spare a file or tree that holds nothing to lose
                 if rule.id == FIND_DELETE and find_sweeps_artefacts(argv[1:]):
                     return None  # a sweep of compiled files: the walk judges what else the line does
@@ -332,9 +332,16 @@ class Evaluation(RunsOtherCode, WordChecks):
         "written",
     )
 
-    def __init__(self, policy: CompiledPolicy, *, collect_all: bool = False, root: str | None = None) -> None:
+    def __init__(
+        self,
+        policy: CompiledPolicy,
+        *,
+        collect_all: bool = False,
+        root: str | None = None,
+        files: ProjectFiles | None = None,
+    ) -> None:
         self.root = root
-        """The working directory write targets are judged against (None: not known)."""
+        """The working directory write targets are judged against (None: not known, see `FreshCheckout`)."""
         self._scope: PathScope | None = None
         self.p = policy
         self.index = policy.index
@@ -357,7 +364,8 @@ class Evaluation(RunsOtherCode, WordChecks):
         """Glob words compared with the path rules' globs so far (see `MAX_GLOB_WORDS`)."""
         self.seen: list[list[Arg]] = []
         """Every simple command so far, in the order the line runs them (what a later write may destroy)."""
-        self._files: ReplaceableFiles | None = None
+        self._files = files
+        """What writing or deleting in the working directory would lose (made on first need from `root`)."""
         self.known_hits: tuple[Any, ...] | None = None
         """(dialect, words, `NameInfo`, clause hits) the fast path computed for the line's one command."""
         self.clean_words: tuple[str, ...] = ()
@@ -879,7 +887,7 @@ class Evaluation(RunsOtherCode, WordChecks):
         if writer is not None and names_file:
             self._written_script(target, writer, frame)
         # Decided on first need (it may read the disk); a statement that writes nothing only empties the file.
-        spared: bool | None = False if empty or self.root is None else None
+        spared: bool | None = False if empty else None
         if names_file:
             key = path_key(target.text)
             if key in self.written and not self._rewritten_by_loop(key):
@@ -987,7 +995,7 @@ class Evaluation(RunsOtherCode, WordChecks):
         file that held something, `mv src build; rm -rf build` deletes the sources. `upto`: how many of the
         line's commands run before this one; `written`: whether to look for the file among the ones this
         line writes (the caller did already)."""
-        if self.root is None or DYN in target.text or _PERCENT_NAME.search(target.raw):
+        if DYN in target.text or _PERCENT_NAME.search(target.raw):
             return None  # `%TEMP%\x` is a cmd variable, wherever the line runs: a run-time place
         key = path_key(target.text)
         if written and key in self.written and not self._rewritten_by_loop(key):
@@ -995,12 +1003,13 @@ class Evaluation(RunsOtherCode, WordChecks):
         named, wild = self._named(upto)
         if key in named and not self._rewritten_by_loop(key):
             return None
-        self._spend(DISK_LOOKUP_WORK)
+        if self.root is not None:
+            self._spend(DISK_LOOKUP_WORK)  # a fresh checkout (no working directory) reads no disk
         relative = self.scope(frame).replaceable_place(target)
         if relative is None:
             return None
         if self._files is None:
-            self._files = ReplaceableFiles(self.root)
+            self._files = FreshCheckout() if self.root is None else ReplaceableFiles(self.root)
         return relative, wild
 
     def _deletes_output_only(self, names: tuple[str, ...], argv: list[Arg], frame: Frame) -> bool:
@@ -1008,7 +1017,7 @@ class Evaluation(RunsOtherCode, WordChecks):
         output in the known working directory (ignored, untracked, in an output folder: see `_project`)?
         Literal paths only; nothing copied or moved earlier in the line, and nothing in the trees named
         earlier (`mv src build/; rm -rf build` deletes the sources)."""
-        if self.root is None or self.copied:
+        if self.copied:
             return False
         targets = tree_delete_targets(names, argv[1:], frame.dialect)
         if not targets or len(targets) > SPARED_DELETE_TARGETS:
@@ -1060,7 +1069,7 @@ class Evaluation(RunsOtherCode, WordChecks):
         """Does `tee F`, `Out-File F`, `Set-Content F` … write its output only into files that hold nothing
         to lose (see `_replaceable`)? What runs before it in the line is what it could destroy."""
         name = next((n for n in names if n in _REGENERATING), None)
-        if name is None or self.root is None:
+        if name is None:
             return False
         targets = [
             t

@@ -908,6 +908,10 @@ class PosixWalker:
         /dev/null`): its output redirection then only empties the file?"""
         if body is None:
             return True
+        while body.type in ("list", "pipeline") and body.named_child_count:
+            # tree-sitter-bash hangs `a && : > f` and `a | : > f` off the whole list; the shell redirects the
+            # last command only.
+            body = body.named_children[-1]
         if body.type != "command":
             return False
         words = [self.text(c) for c in body.named_children if c.type in ("command_name", "word")]

@@ -296,11 +296,11 @@ class PathScope:
         return path.replace("\x00", "")
 
     def replaceable_place(self, target: Arg) -> str | None:
-        """Where a literal write target lies, when the working directory is a real one: its path relative to
-        the working directory (outside `.git`/`.hazina`); None anywhere else (the temp
+        """Where a literal write target lies in the working directory (the virtual one too, when the caller
+        did not say which): its path relative to it, outside `.git`/`.hazina`; None anywhere else (the temp
         folder too: it is every program's, so a file there may be anyone's), or when the place is only known
         at run time."""
-        if self.root == _VIRTUAL_ROOT or DYN in target.text:
+        if DYN in target.text:
             return None
         path = self._absolute(target.text)
         if path is None:

@@ -24,6 +24,7 @@ from ._models import (
     ShellKind,
     UserPolicyFile,
 )
+from ._project import KeptFiles
 
 if TYPE_CHECKING:
     from pydantic import ValidationError
@@ -294,7 +295,7 @@ class Policy:
                 raise PolicyError(problem)
 
     def _finding_ids(self, command: str, shell: ShellKind) -> set[str]:
-        evaluation = Evaluation(self._compiled, collect_all=True)
+        evaluation = Evaluation(self._compiled, collect_all=True, files=KeptFiles())
         evaluation.run(command, shell)
         return {f.rule.id for f in evaluation.findings}
 
@@ -321,7 +322,8 @@ class Policy:
 
     def check(self, command: str, shell: ShellKind, *, cwd: Path | str | None = None) -> Decision:
         """Decide whether `command` may run on the `shell` backend ("posix" or "powershell") in the working
-        directory `cwd`; writes are judged against it (without one, every absolute target is outside)."""
+        directory `cwd`; writes are judged against it. Without one, the line is judged as run at the top of a
+        fresh checkout (see `_project.FreshCheckout`): a relative target is new, an absolute one outside."""
         _check_shell(shell)
         root = None if cwd is None else str(cwd)
         if self._allowlist is None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import stat
+from typing import Protocol
 
 GIT_LOOKUPS = 4
 """Files of one command line git is asked about at most; later ones are kept (a check stays fast)."""
@@ -36,6 +37,50 @@ OUTPUT_FOLDERS = frozenset(
     }
 )  # fmt: skip
 """Folder names build tools write their output to (compared in lower case); with `.egg-info` names."""
+
+
+class ProjectFiles(Protocol):
+    """What overwriting a file, or deleting a tree, in the working directory would lose."""
+
+    def state(self, relative: str) -> str | None: ...
+
+    def removable(self, relatives: list[str]) -> bool: ...
+
+
+def _output_path(parts: list[str]) -> bool:
+    """Does a path (its parts, `.`/`..` refused) lie in a folder named as build output?"""
+    if not parts or "." in parts or ".." in parts:
+        return False  # `dist/../src`: Windows resolves it by its text, whatever exists
+    return any(p.lower() in OUTPUT_FOLDERS or p.lower().endswith(".egg-info") for p in parts)
+
+
+class FreshCheckout:
+    """The working directory when the caller did not say which (`Policy.check(cmd, shell)`): a fresh checkout
+    of a project, where nothing a command line names exists yet. A file written there is new, and a tree
+    named as build output is not there to lose; the disk and git are never asked (the place is unknown).
+    Everything else is judged as anywhere: a tree not named as output, a file the line reads or writes
+    first, a statement that writes nothing, anything outside."""
+
+    __slots__ = ()
+
+    def state(self, relative: str) -> str | None:
+        return "new"
+
+    def removable(self, relatives: list[str]) -> bool:
+        return bool(relatives) and all(_output_path([p for p in r.split("/") if p]) for r in relatives)
+
+
+class KeptFiles:
+    """A working directory where every file holds work and no tree is build output: what a rule's examples
+    are proven in, so that an example shows what the rule reaches, not what some project would spare."""
+
+    __slots__ = ()
+
+    def state(self, relative: str) -> str | None:
+        return None
+
+    def removable(self, relatives: list[str]) -> bool:
+        return False
 
 
 class ReplaceableFiles:
@@ -90,9 +135,7 @@ class ReplaceableFiles:
         asked: list[str] = []
         for relative in relatives:
             parts = [p for p in relative.split("/") if p]
-            if "." in parts or ".." in parts:
-                return False  # `dist/../src`: Windows resolves it by its text, whatever exists
-            if not any(p.lower() in OUTPUT_FOLDERS or p.lower().endswith(".egg-info") for p in parts):
+            if not _output_path(parts):
                 return False
             path = os.path.join(self.root, *parts)
             real = os.path.realpath(path)
