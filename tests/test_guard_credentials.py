@@ -94,6 +94,10 @@ BLOCKED = [
     ("posix", "rg -i secret .", "env.credential-dump"),
     ("posix", 'find . -type f -exec grep -i -I "PASSWORD" {} /dev/null \\;', "env.credential-dump"),
     ("posix", "find . -type f | xargs grep -il credentials", "env.credential-dump"),
+    # a password-like name searched through every file a `find` of the machine or a home hands it
+    ("posix", 'find / -name "*.php" | xargs grep -i "db_pass"', "env.credential-dump"),
+    ("posix", "find /home -name '*.env' -print0 | xargs -0 grep -l DBPWD", "env.credential-dump"),
+    ("posix", "find ~ -type f | grep -v cache | xargs grep -n smtp_pass", "env.credential-dump"),
     ("powershell", "findstr /si pass *.xml *.doc *.txt *.xls", "env.credential-dump"),
     ("powershell", 'findstr /spin "password" *.*', "env.credential-dump"),
     ("posix", "findstr /si password *.xml *.ini *.txt *.config 2>nul >> results.txt", "env.credential-dump"),
@@ -112,6 +116,9 @@ BLOCKED = [
 ]
 
 ALLOWED = [
+    ("posix", "find . -name '*.php' | xargs grep -i db_pass"),  # the project's own files
+    ("posix", "find src -name '*.py' | xargs grep -n password_hash"),
+    ("posix", "find ~/src/app -name '*.py' | xargs grep -n passthrough"),
     ("posix", "getent hosts localhost"),
     ("posix", "ls -la /proc/self/fd"),
     ("powershell", "Get-Content docs\\history.txt"),
