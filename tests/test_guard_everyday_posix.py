@@ -29,6 +29,11 @@ ALLOWED = [
     'deno eval -p "1+2"',
     'deno eval --ext=ts "const x: number = 1; console.log(x)"',
     "npx deno eval \"console.log('local install works')\"",
+    # BSD sed (macOS) takes the backup suffix as the next word: `-i ''` edits in place without one.
+    "sed -i '' '/conda_forge_output_validation/d' conda-forge.yml",
+    "sed -i '' -E 's/^version = .*/version = 2/' Cargo.toml",
+    "sed -i .bak 's/a/b/' f.txt",
+    "sed -i 's|a|b|' wrangler.toml",
 ]
 
 BLOCKED = [
@@ -41,6 +46,10 @@ BLOCKED = [
     ("sed -n '1s/.*/x/w out.txt' f", "destructive.payload-write"),
     ("sed '{w out.txt' -e '}' f", "destructive.payload-write"),
     ("sed '1,3s/a/id/e' f", "unverifiable.payload-process"),
+    ("sed -i '' 's/a/b/w /etc/passwd' f", "destructive.payload-write"),  # BSD's program after the suffix
+    ("sed -i '' -E 's/a/b/w /etc/passwd' f", "destructive.payload-write"),
+    ("sed -i .bak '1e id' f", "unverifiable.payload-process"),
+    ("sed -i '' 's/a/b/' ../f", "containment.write-outside-project"),
     ("python -c \"import os; getattr(os, 'system')('rm -rf ~')\"", "destructive.recursive-delete"),
     ("python -c \"import os; getattr(os, name)('x')\"", "unverifiable.payload-dynamic"),
     ("uv sync", "network.package-install"),

@@ -48,6 +48,7 @@ BLOCKED = [
     ('wmic process call create "cmd /c x"', "unverifiable"),
     ("wmic process list /FORMAT:evil.xsl", "unverifiable.windows-launcher"),
     ("type payload.exe >> note.txt:evil.exe", "unverifiable.alternate-stream"),
+    ("Set-Content -Path 'notes.txt:evil.ps1' -Value x", "unverifiable.alternate-stream"),
     # Console hosts and terminals handed a program file start it in a console of their own.
     ("conhost.exe calc.exe", "unverifiable.windows-launcher"),
     ('conhost.exe "notepad.exe"', "unverifiable.windows-launcher"),
@@ -64,6 +65,8 @@ BLOCKED = [
 ]
 
 ALLOWED = [
+    # JSON text holds `name.ext":"value`, but no Windows name holds a quote: no stream
+    """Set-Content -Path out.json -Value '{"ICD":{"library_path":".\\vulkan_lvp.dll","api_version":"1.3.0"}}'""",
     # the project's own test programs handed to a test host
     'dotnet test --no-build --test-modules "artifacts/bin/*UnitTests*/Release/**/*UnitTests.exe"',
     "dotnet test src\\App.UnitTests\\bin\\release\\net472\\App.UnitTests.exe",

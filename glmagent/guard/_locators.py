@@ -158,13 +158,24 @@ def _names_login(word: str) -> bool:
     )
 
 
+_NOT_IN_NAMES = lazy_re(r'["<>|?*]')
+"""Characters Windows refuses in a file or stream name."""
+
+
 def _names_stream(word: str) -> bool:
     """Does the last part of a path name a stream: a file name with an extension, `:`, and a stream name that
     is no line number (`app.py:12`)? A second colon (`Registry::HKLM`, `test_x.py::test_y`) makes it
-    something else."""
+    something else, and so does a character no Windows name may hold (`"`, `<`, `>`, `|`, `?`, `*`): JSON text
+    (`{"path":".\\x.dll","v":"1.3"}`) is no path."""
     last = word[max(word.rfind("/"), word.rfind("\\")) + 1 :]
     name, _, stream = last.partition(":")
-    return bool(stream) and ":" not in stream and not stream[0].isdigit() and "." in name.strip(".")
+    return (
+        bool(stream)
+        and ":" not in stream
+        and not stream[0].isdigit()
+        and "." in name.strip(".")
+        and _NOT_IN_NAMES.search(last) is None
+    )
 
 
 def names_address(word: str) -> bool:

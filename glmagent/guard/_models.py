@@ -400,6 +400,10 @@ class ExecutorSpec(Shape):
     """Flags naming a module that runs as if it were a command (`python -m http.server`)."""
     program_is_first_operand: bool = False
     """The first operand is the program text (`awk '{...}' file`, `sed 's/a/b/' f`)."""
+    suffix_options: list[str] = many()
+    """With `program_is_first_operand`, flags that take the next word as their value in one dialect and only
+    a glued one in another (`sed -i '' 's/a/b/w x' f`: BSD sed's backup suffix, GNU sed's program): both
+    words after them are read as the program."""
     file_flags: list[str] = many()
     """Flags that name a program file, after which there is no inline program (`awk -f x.awk`)."""
     reads_stdin: bool = True

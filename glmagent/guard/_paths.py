@@ -636,6 +636,8 @@ def write_targets(name: str, args: list[Arg], dialect: str) -> list[Arg]:
         if not any(a.text.startswith("-i") or a.text.startswith("--in-place") for a in args if a.literal):
             return []
         scripted = any(a.text in ("-e", "--expression", "-f", "--file") for a in args)
+        if operands and not operands[0].text and operands[0].literal and _after_in_place(args, operands[0]):
+            operands = operands[1:]  # `sed -i '' …`: BSD's empty suffix (GNU's empty program edits nothing)
         return operands if scripted else operands[1:]
     if name in _LAST:
         return targets + (operands[-1:] if len(operands) > 1 else [])
@@ -644,6 +646,12 @@ def write_targets(name: str, args: list[Arg], dialect: str) -> list[Arg]:
             return operands
         return operands[1:]
     return operands
+
+
+def _after_in_place(args: list[Arg], word: Arg) -> bool:
+    """Does `word` come right after sed's separate `-i` (or `-I`)?"""
+    at = next(i for i, a in enumerate(args) if a is word)
+    return at > 0 and args[at - 1].text in ("-i", "-I") and args[at - 1].literal
 
 
 _TAR_VALUED = frozenset("fCbTXLNKgVH")

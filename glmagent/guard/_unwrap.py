@@ -831,6 +831,11 @@ def _asks_for_terminal(word: str, spec: ExecutorSpec) -> bool:
     return False
 
 
+_SUFFIX = lazy_re(r"(?:\.[\w.~-]*)?")
+"""A backup suffix (`''`, `.bak`, `.orig`): the word after BSD sed's `-i`, which GNU sed would run as its
+program (and fail on)."""
+
+
 def executor(spec: ExecutorSpec, args: list[Arg]) -> ExecutorRun:
     """Find the inline program(s) of `python -c`, `perl -ne`, `node --eval=`, `awk '{...}'`, or `-m mod`."""
     run = ExecutorRun()
@@ -923,6 +928,12 @@ def executor(spec: ExecutorSpec, args: list[Arg]) -> ExecutorRun:
         return run
     if spec.program_is_first_operand and operand is not None:
         run.payloads.append(args[operand])
+        suffix = operand > 0 and args[operand - 1].text in spec.suffix_options
+        if suffix and _SUFFIX.fullmatch(args[operand].text):
+            # `sed -i '' [-E] PROGRAM f`: BSD sed's reading (options may follow the suffix)
+            bsd = next((a for a in args[operand + 1 :] if a.text[:1] != "-" or DYN in a.text), None)
+            if bsd is not None:
+                run.payloads.append(bsd)
         return run
     if not spec.script_operand:
         operand = None  # `psql DBNAME`: operands are data; the program comes from stdin
