@@ -120,7 +120,7 @@ def test_powershell_aliases_resolve() -> None:
             ("irm https://x", "network.http-client"),
             ("wget https://x", "network.http-client"),
             ("gci env:", "env.environment-drive"),
-            ("gc env:PATH", "env.environment-drive"),
+            ("gc env:PATH", "env.powershell-environment"),  # one variable, read as `$env:PATH`
             ("sl env:", "env.environment-drive"),
             ("clc app.log", "destructive.overwrite-file"),
             ("icm -cn srv { hostname }", "network.socket"),

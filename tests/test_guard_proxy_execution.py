@@ -66,7 +66,7 @@ BLOCKED = [
 
 ALLOWED = [
     # JSON text holds `name.ext":"value`, but no Windows name holds a quote: no stream
-    """Set-Content -Path out.json -Value '{"ICD":{"library_path":".\\vulkan_lvp.dll","api_version":"1.3.0"}}'""",
+    """Set-Content -Path out.json -Value '{"ICD":{"library_path":".\\vk.dll","api_version":"1.3.0"}}'""",
     # the project's own test programs handed to a test host
     'dotnet test --no-build --test-modules "artifacts/bin/*UnitTests*/Release/**/*UnitTests.exe"',
     "dotnet test src\\App.UnitTests\\bin\\release\\net472\\App.UnitTests.exe",

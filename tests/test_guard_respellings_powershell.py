@@ -360,15 +360,15 @@ ENV_BLOCKED = [
     ('Write-Output "${env:SECRET}"', "env.powershell-environment"),
     ('Write-Output "x $($env:SECRET)"', "env.powershell-environment"),
     ('Write-Output @"\nkey: $env:SECRET\n"@', "env.powershell-environment"),
-    ("Get-Content env:SECRET", "env.environment-drive"),
-    ("gc env:SECRET", "env.environment-drive"),
+    ("Get-Content env:SECRET", "env.powershell-environment"),
+    ("gc env:SECRET", "env.powershell-environment"),
     ("gci env:", "env.environment-drive"),
     ("ls Env:\\", "env.environment-drive"),
     ("dir env:", "env.environment-drive"),
     ("Get-Item -Path Env:*", "env.environment-drive"),
-    ("Get-Content -Path:env:SECRET", "env.environment-drive"),
+    ("Get-Content -Path:env:SECRET", "env.powershell-environment"),
     ("Get-ChildItem -Path:Env:", "env.environment-drive"),
-    ("Get-Content 'env:SECRET'", "env.environment-drive"),
+    ("Get-Content 'env:SECRET'", "env.powershell-environment"),
     ("Get-ChildItem Microsoft.PowerShell.Core\\Environment::", "env.environment-drive"),
     ("[Environment]::GetEnvironmentVariables()", "env.powershell-environment"),
 ]
@@ -554,7 +554,7 @@ def test_sparing_switch_that_is_given_spares(command: str) -> None:
     ("command", "expected"),
     [
         ("$d = 'env:'; gci $d", "env.environment-drive"),
-        ("$d = 'env:SECRET'; Get-Content $d", "env.environment-drive"),
+        ("$d = 'env:SECRET'; Get-Content $d", "env.powershell-environment"),
         ("$p = 'env:'; Get-ChildItem -Path $p", "env.environment-drive"),
         ("$f = '-rf'; rm $f x", "destructive.recursive-delete"),
         ("$u = 'http://x'; curl $u", "network"),
@@ -890,11 +890,11 @@ EXPANDABLE_BLOCKED = [
     ("Get-ChildItem \"$('Env'):\"", "env.environment-drive"),
     ("Get-ChildItem \"$('En'+'v'):\"", "env.environment-drive"),
     ("Get-ChildItem \"$(-join ('E','nv')):\\\"", "env.environment-drive"),
-    ("gc \"$('env'):API_KEY\"", "env.environment-drive"),
+    ("gc \"$('env'):API_KEY\"", "env.powershell-environment"),  # one variable, read as `$env:API_KEY`
     ("$x='env'; gci \"${x}:\"", "env.environment-drive"),
     ('Get-PSDrive env | % { gci "$($_.Name):" }', "env.environment-drive"),
     ('Get-PSProvider Environment | % Drives | % { gci "$($_.Name):" }', "env.environment-drive"),
-    ('Get-Content "${d}:PATH"', "env.environment-drive"),
+    ('Get-Content "${d}:PATH"', "env"),
     ("& \"$('Remove-Item')\" x -Recurse", "destructive.recursive-delete"),
     ("& \"$('echo')\" x", "dynamic.command-name"),
 ]
@@ -1271,7 +1271,7 @@ def test_path_input_allowed(command: str) -> None:
     "command", ["Get-ChildItem env:$x", "$n='API_KEY'; Get-Content env:$n", "gci env:\\$x", "gi Env:$n"]
 )
 def test_bare_word_variables_blocked(command: str) -> None:
-    assert_blocked(command, "env.environment-drive")
+    assert_blocked(command, "env")
 
 
 @pytest.mark.parametrize("command", ["Get-ChildItem src\\$x", "$d='src'; Get-ChildItem $d\\x"])

@@ -154,6 +154,10 @@ def loaded_modules(value: str, options: tuple[str, ...]) -> list[str]:
     return found
 
 
+_ENV_ITEM = lazy_re(r"(?i:env:)[\\/]?([A-Za-z_][\w.]*)")
+"""One variable on PowerShell's env: drive (`env:CI`, `Env:\\APPVEYOR`)."""
+
+
 class _Stop(Exception):
     """A concrete deny was found; nothing later can change the decision."""
 
@@ -601,6 +605,15 @@ class Evaluation(RunsOtherCode, WordChecks):
         if names[0] == "git" and any(a.text == "-c" for a in argv):
             argv = self._git_settings(argv, frame)
         args = argv[1:]
+        if dialect == "powershell":
+            for a in args:
+                text = a.text
+                if text[:1] == "-" and ":" in text:
+                    text = text.partition(":")[2]  # `-Path:env:X`
+                if text[:4].lower() == "env:" and (item := _ENV_ITEM.fullmatch(text)) is not None:
+                    # `Test-Path env:CI`: one variable named on the env: drive is read as `$env:CI` is (the
+                    # drive itself, a wildcard or a run-time name is the env: drive rule's).
+                    self.variable(f"env:{item.group(1)}", frame, a.raw)
         if info.inert:
             # No rule names this program and it runs nothing else: only argument-wide rules, and a file
             # written earlier in the line, can matter.
