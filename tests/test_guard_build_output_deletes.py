@@ -78,6 +78,10 @@ SPARED = [
     ("powershell", "Remove-Item -LiteralPath build/lib -Force -Recurse"),
     ("powershell", "ri .\\bin -r -ea Ignore"),
     ("powershell", "Remove-Item -Recurse -Force coverage -Verbose:$false"),
+    # what an output folder holds, a part of deleting the folder
+    ("posix", "rm -rf build/*"),
+    ("posix", "rm -f ./bin/*"),
+    ("powershell", "Remove-Item .\\bin\\* -Recurse -Force"),
 ]
 
 BLOCKED = [
@@ -93,7 +97,11 @@ BLOCKED = [
     ("posix", "rm -rf output"),  # holds a tracked file
     ("posix", "rm -rf dist"),  # a link out of the project
     ("posix", "rm -rf build src"),
-    ("posix", "rm -rf build/*"),
+    ("posix", "rm -rf src/*"),
+    ("posix", "rm -f notes/*"),
+    ("posix", "rm -rf output/*"),  # holds a tracked file
+    ("posix", "rm -f ./*"),
+    ("posix", "rm -rf build/*/lib/../../src"),
     ("posix", "rm -rf build ../elsewhere"),
     ("posix", "rm -rf ~/build"),
     ("posix", "rm -rf /tmp/build"),
@@ -128,13 +136,17 @@ def test_deleting_build_output_is_allowed(repo: Path, shell: str, command: str) 
 def test_other_recursive_deletes_stay_blocked(repo: Path, shell: str, command: str) -> None:
     decision = decide_in(command, repo, shell)
     assert not decision.allowed, command
-    assert decision.rule_id in ("destructive.recursive-delete", "containment.write-outside-project"), (
+    assert decision.rule_id in (
+        "destructive.recursive-delete",
+        "destructive.forced-delete",
+        "containment.write-outside-project",
+    ), (
         command,
         decision.rule_id,
     )
 
 
-ON_DISK = {"rimraf lib", "rm -rf output", "rm -rf dist"}
+ON_DISK = {"rimraf lib", "rm -rf output", "rm -rf dist", "rm -rf output/*"}
 """Blocked in `repo` for what the trees hold or where they lead."""
 
 

@@ -60,6 +60,7 @@ TREE_DELETE = "destructive.recursive-delete"
 """Recursive deletes, which spare build output the project's git ignores when the working directory is known
 (`rm -rf build dist`: see `_project`)."""
 FIND_DELETE = "destructive.find-delete"
+BULK_DELETE = "destructive.forced-delete"
 """`find -delete`, which spares a sweep of compiled and cached files (`find . -name '*.pyc' -delete`: see
 `_artefacts`); so does the recursive delete such a `find` feeds (`-exec rm -rf {} +`, `| xargs rm`)."""
 _NETWORK_PAYLOAD = "network.payload"
@@ -73,6 +74,8 @@ SPARED_DELETE_TARGETS = 32
 """Targets of one recursive delete looked up on the disk at most: a clean step names a few folders; each
 costs a path resolution and git's answer, so hundreds would take longer than a check may."""
 _GLOB_OR_DRIVE = lazy_re(r"[*?\[]|^[A-Za-z]:")
+_CONTENTS = lazy_re(r"(?<=[^/\\.])[/\\]\*\Z")
+"""`/*` ending a path below the working directory (`build/*`): everything in that folder."""
 REGENERABLE = frozenset({"destructive.truncating-redirect", "destructive.truncating-write"})
 """Rules against replacing a whole file, which spare a file that holds nothing to lose (new, empty, or output
 git ignores) when the working directory is known: writing generated output into the project is not
@@ -245,7 +248,7 @@ class CompiledPolicy(PolicyTables):
                 rule = compiled.rule
                 if state != MATCH or rule.category == "unverifiable":
                     return None  # the walk goes on past these: let it
-                if (acts and rule.id in REGENERABLE) or rule.id == TREE_DELETE:
+                if (acts and rule.id in REGENERABLE) or rule.id in (TREE_DELETE, BULK_DELETE):
                     return None  # the walk may spare a file or tree that holds nothing to lose
                 if rule.id == FIND_DELETE and find_sweeps_artefacts(argv[1:]):
                     return None  # a sweep of compiled files: the walk judges what else the line does
@@ -684,7 +687,7 @@ class Evaluation(RunsOtherCode, WordChecks):
                     if rule_id in REGENERABLE and self._regenerates(names, argv, frame):
                         continue
                     if (
-                        rule_id == TREE_DELETE
+                        rule_id in (TREE_DELETE, BULK_DELETE)
                         and not compiled.fed_by
                         and not clause_feeds
                         and self._deletes_output_only(names, argv, frame)
@@ -1039,6 +1042,11 @@ class Evaluation(RunsOtherCode, WordChecks):
         named = {k.rstrip("/") for k in self._named(upto)[0]}
         places = []
         for target in targets:
+            contents = _CONTENTS.search(target.text)
+            if contents is not None:
+                # `rm -rf build/*`, `rm -f ./bin/*`: what a folder holds, a part of deleting the folder
+                cut = contents.start()
+                target = Arg(target.text[:cut], target.raw[: len(target.raw) - len(contents.group())])
             key = path_key(target.text).rstrip("/")
             if _GLOB_OR_DRIVE.search(target.text) or any(k == key or k.startswith(key + "/") for k in named):
                 return False
