@@ -20,7 +20,7 @@ from ._models import Decision, Dialect, EngineEvent, Rule, ShellKind
 from ._normalise import fold_arg, ps_ascii
 from ._paths import PathScope, output_targets, tree_delete_targets, write_targets
 from ._payloads import PREPARE, python_version_probe, script_language, static_output, string_literals
-from ._project import FreshCheckout, ProjectFiles, ReplaceableFiles
+from ._project import FreshCheckout, ProjectFiles, ReplaceableFiles, names_output
 from ._rules import MATCH, CommandView, dotnet_key
 from ._syntax import (
     DISK_LOOKUP_WORK,
@@ -248,7 +248,9 @@ class CompiledPolicy(PolicyTables):
                 rule = compiled.rule
                 if state != MATCH or rule.category == "unverifiable":
                     return None  # the walk goes on past these: let it
-                if (acts and rule.id in REGENERABLE) or rule.id in (TREE_DELETE, BULK_DELETE):
+                if (acts and rule.id in REGENERABLE) or (
+                    rule.id in (TREE_DELETE, BULK_DELETE) and (cwd is not None or names_output(argv))
+                ):
                     return None  # the walk may spare a file or tree that holds nothing to lose
                 if rule.id == FIND_DELETE and find_sweeps_artefacts(argv[1:]):
                     return None  # a sweep of compiled files: the walk judges what else the line does
@@ -611,7 +613,9 @@ class Evaluation(RunsOtherCode, WordChecks):
         if dialect == "powershell":
             for a in args:
                 text = a.text
-                if text[:1] == "-" and ":" in text:
+                if ":" not in text:
+                    continue
+                if text[:1] == "-":
                     text = text.partition(":")[2]  # `-Path:env:X`
                 if text[:4].lower() == "env:" and (item := _ENV_ITEM.fullmatch(text)) is not None:
                     # `Test-Path env:CI`: one variable named on the env: drive is read as `$env:CI` is (the

@@ -20,6 +20,8 @@ import os
 import stat
 from typing import Protocol
 
+from ._syntax import Arg
+
 GIT_LOOKUPS = 4
 """Files of one command line git is asked about at most; later ones are kept (a check stays fast)."""
 GIT_TIMEOUT = 2.0
@@ -52,6 +54,16 @@ def _output_path(parts: list[str]) -> bool:
     if not parts or "." in parts or ".." in parts:
         return False  # `dist/../src`: Windows resolves it by its text, whatever exists
     return any(p.lower() in OUTPUT_FOLDERS or p.lower().endswith(".egg-info") for p in parts)
+
+
+def names_output(argv: list[Arg]) -> bool:
+    """Does any word of a command name a folder as build output (`build`, `./dist/*`)? Without one, no
+    delete it makes can be spared in a fresh checkout."""
+    for a in argv[1:]:
+        for part in a.text.lower().replace("\\", "/").split("/"):
+            if part in OUTPUT_FOLDERS or part.endswith(".egg-info"):
+                return True
+    return False
 
 
 class FreshCheckout:
