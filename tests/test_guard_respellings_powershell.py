@@ -895,12 +895,15 @@ EXPANDABLE_BLOCKED = [
     ('Get-PSDrive env | % { gci "$($_.Name):" }', "env.environment-drive"),
     ('Get-PSProvider Environment | % Drives | % { gci "$($_.Name):" }', "env.environment-drive"),
     ('Get-Content "${d}:PATH"', "env"),
+    ('Copy-Item "\\\\${h}\\share\\x.dll" -Destination x.dll', "network.locator"),
     ("& \"$('Remove-Item')\" x -Recurse", "destructive.recursive-delete"),
     ("& \"$('echo')\" x", "dynamic.command-name"),
 ]
 
 
 EXPANDABLE_ALLOWED = [
+    # emptied folders leave `bin\\\dynamic`, which Windows reads as `bin\dynamic`: no UNC path
+    'Copy-Item "bin\\${env:Platform}\\${env:Config}\\dynamic\\sodium.lib" -Destination out\\sodium.lib',
     "Get-ChildItem \"$('src')\"",
     "Write-Output \"a $('b') c\"",
     'Get-ChildItem "$PWD\\src"',

@@ -1092,7 +1092,9 @@ class PowerShellWalker:
                 value = _VAR_IN_WORD.sub(
                     lambda v: variables.get(_variable_name(v.group(0)).casefold(), ""), m.group(1)
                 )
-                value = _run_time_drive(quoted, value)
+                # `bin\${env:Platform}\x`: an emptied folder leaves `bin\\x`, which Windows reads as `bin\x`
+                # (only a word's start is a UNC path)
+                value = _run_time_drive(quoted, _SEPARATOR_RUN.sub(_first_char, value))
             elif a.raw[:1] == '"':
                 value = _run_time_drive(a.raw, None)
             elif (
@@ -1657,6 +1659,14 @@ def _runs_command(node: Node) -> bool:
             return True
         stack.extend(n.named_children)
     return False
+
+
+_SEPARATOR_RUN = lazy_re(r"(?<=[^\\/])[\\/]{2,}")
+"""Separators repeated inside a path, not at its start."""
+
+
+def _first_char(m: re.Match[str]) -> str:
+    return m.group(0)[0]
 
 
 def _run_time_drive(raw: str, value: str | None) -> str | None:
