@@ -28,6 +28,11 @@ SWEEPS = [
     "rm -rf `find . -name __pycache__`",
     "rm -f $(find . -type f -name '*.py[co]')",
     "make clean && find . -name '*.gcda' -delete && make test",
+    # libraries, libtool and automake stamps, CMake's generated files
+    "find . -name '*.a' | xargs rm -f",
+    "find . -name '*.la' | xargs rm -f",
+    "find . -name '.dirstamp' | xargs rm -f",
+    "find . -name 'CTestTestfile.cmake' | xargs rm -f",
 ]
 
 NOT_SWEEPS = [
@@ -53,6 +58,9 @@ NOT_SWEEPS = [
     ("rm -f $(find . -name '*.py')", None),
     ("rm -rf $(find . -name __pycache__) $HOME", None),
     ("find . -name '*.txt' | xargs rm -f", None),
+    ("find . -name '*.po' | xargs rm -f", None),  # translations
+    ("find . -name '*~' | xargs rm -f", None),  # editors' backups of the user's files
+    ("find . -name 'CMakeLists.txt' | xargs rm -f", None),
 ]
 
 

@@ -19,7 +19,8 @@ ARTEFACT_NAMES = frozenset(
         "*.pyc", "*.pyo", "*.py[co]", "*.py[cod]", "*$py.class", "__pycache__", ".pytest_cache",
         ".mypy_cache", ".ruff_cache", "*.egg-info", "*.o", "*.obj", "*.class", "*.gcda", "*.gcno", "*.gcov",
         "*.lo", "*.elc", "*.beam", "*.hi", "*.tsbuildinfo", ".ds_store", "thumbs.db", ".coverage",
-        ".coverage.*", ".nyc_output",
+        ".coverage.*", ".nyc_output", "*.a", "*.la", "*.so", ".dirstamp", "ctesttestfile.cmake",
+        "cmake_install.cmake",
     }
 )  # fmt: skip
 """`-name` patterns (lower case) of compiled, cached or system-made files: no one's work is in them."""
