@@ -187,6 +187,7 @@ NETWORK = [
 
 PROBES_AND_CLIENTS = [
     "uvicorn app:app --reload",
+    "gunicorn -w 4 app:app",
     "python manage.py runserver 0.0.0.0:8000",
     "flask run --host 0.0.0.0",
     "jupyter lab --no-browser",
@@ -440,6 +441,8 @@ PROBES_AND_CLIENTS = [
 
 
 NETWORK_ALLOWED = [
+    "gunicorn --version",  # prints and exits before serving anything
+    "uvicorn --version",
     # deno's permission flags say what the project's own script may do, as running it with node would.
     "deno run -A tools/check_docs.ts",
     "deno run --allow-read --allow-write --allow-net ./tools/format.js --check",
