@@ -1037,8 +1037,8 @@ class Evaluation(RunsOtherCode, WordChecks):
         output in the known working directory (ignored, untracked, in an output folder: see `_project`)?
         Literal paths only; nothing copied or moved earlier in the line, and nothing in the trees named
         earlier (`mv src build/; rm -rf build` deletes the sources)."""
-        if self.copied:
-            return False
+        if self.copied or (self.root is None and not names_output(argv)):
+            return False  # a fresh checkout spares only trees named as build output
         targets = tree_delete_targets(names, argv[1:], frame.dialect)
         if not targets or len(targets) > SPARED_DELETE_TARGETS:
             return False
