@@ -18,6 +18,10 @@ def _check(command: str, shell: str) -> Decision:
 
 # (backend, command, rule id that must block it)
 BLOCKED = [
+    # cmd's own deletes are judged where they delete, like Remove-Item's
+    ("powershell", 'cmd.exe /c del "C:\\Users\\me\\Documents\\x.js"', "containment.write-outside-project"),
+    ("powershell", "cmd /c erase ..\\notes.txt", "containment.write-outside-project"),
+    ("powershell", "cmd /c rd C:\\tools\\empty", "containment.write-outside-project"),
     # A word known only at run time where a shell option could be: it may be `-c` and a command line.
     ("posix", "bash $x", "dynamic.script"),
     ("posix", 'bash "$x"', "dynamic.script"),
@@ -230,6 +234,8 @@ BLOCKED = [
 ]
 
 ALLOWED = [
+    ("powershell", "cmd /c del out\\x.obj"),
+    ("powershell", "cmd /c rd build\\empty"),
     ("posix", "bash script.sh"),
     ("posix", "sh ./configure"),
     ("posix", "bash -n x.sh"),

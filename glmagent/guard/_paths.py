@@ -395,8 +395,12 @@ def _may_name_environ(text: str) -> bool:
 # -- which operands a program writes --------------------------------------------------------------------
 
 _ALL = frozenset(
-    {"tee", "sponge", "touch", "mkdir", "rm", "rmdir", "unlink", "shred", "mkfifo", "mknod", "script"}
-)
+    {
+        "tee", "sponge", "touch", "mkdir", "rm", "rmdir", "unlink", "shred", "mkfifo", "mknod", "script",
+        "del", "erase", "rd",
+    }
+)  # fmt: skip
+# (`del`, `erase` and `rd` are cmd's own: `cmd /c del C:\Users\me\x.js`; PowerShell's are Remove-Item.)
 _LAST = frozenset(
     {
         "cp", "mv", "install", "ln", "rsync", "scp", "xcopy", "xxd", "robocopy", "replace", "expand",
@@ -508,7 +512,7 @@ def _unique_prefix_table(parameters: tuple[str, ...]) -> dict[str, str | None]:
 
 #: Deleting programs: their literal targets are judged (`rm ../x`, `rm .git/hooks/x`); run-time names are
 #: left to the destructive rules, which know when a computed delete is dangerous.
-DELETERS = frozenset({"rm", "rmdir", "unlink", "shred", "remove-item"})
+DELETERS = frozenset({"rm", "rmdir", "unlink", "shred", "remove-item", "del", "erase", "rd"})
 
 CHANGE_DIRECTORY = frozenset({"cd", "chdir", "pushd", "set-location", "sl", "push-location"})
 
