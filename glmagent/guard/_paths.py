@@ -512,7 +512,8 @@ def _unique_prefix_table(parameters: tuple[str, ...]) -> dict[str, str | None]:
 
 #: Deleting programs: their literal targets are judged (`rm ../x`, `rm .git/hooks/x`); run-time names are
 #: left to the destructive rules, which know when a computed delete is dangerous.
-DELETERS = frozenset({"rm", "rmdir", "unlink", "shred", "remove-item", "del", "erase", "rd"})
+CMD_DELETERS = frozenset({"del", "erase", "rd"})
+DELETERS = frozenset({"rm", "rmdir", "unlink", "shred", "remove-item", *CMD_DELETERS})
 
 CHANGE_DIRECTORY = frozenset({"cd", "chdir", "pushd", "set-location", "sl", "push-location"})
 

@@ -15,7 +15,7 @@ from ._handed import first_word, in_program_folder, is_path, last_part, pieces
 from ._lazy import lazy_re
 from ._models import Dialect, Rule
 from ._normalise import command_key
-from ._paths import ARCHIVERS, DELETERS, WRITERS, PathScope, output_targets, write_targets
+from ._paths import ARCHIVERS, CMD_DELETERS, DELETERS, WRITERS, PathScope, output_targets, write_targets
 from ._syntax import DYN, MAX_WORK, NAME_SCRIPT_WORK, PIECE_WORK, Arg, Frame, TooLarge
 from ._unwrap import executor, matching_wrapper
 
@@ -482,7 +482,14 @@ class WordChecks:
             operands = [a for a in args if not a.text.startswith("-") or a.text == "-"]
             scope.change_directory(operands[0] if operands else None)
             return
-        name = next((n for n in info.names if n in WRITERS), info.names[0])
+        name = next(
+            (
+                n
+                for n in info.names
+                if n in WRITERS and not (n in CMD_DELETERS and frame.dialect == "powershell")
+            ),
+            info.names[0],
+        )  # `del`, `erase`, `rd` are cmd's own in cmd, Remove-Item in PowerShell
         # Run-time names are left to the destructive rules for deletes, and to nothing for archives, whose
         # names carry versions (`tar czf "dist/app-$(git describe).tgz"`): a literal place is judged.
         lenient = name in DELETERS or name in ARCHIVERS
