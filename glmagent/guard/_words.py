@@ -482,14 +482,9 @@ class WordChecks:
             operands = [a for a in args if not a.text.startswith("-") or a.text == "-"]
             scope.change_directory(operands[0] if operands else None)
             return
-        name = next(
-            (
-                n
-                for n in info.names
-                if n in WRITERS and not (n in CMD_DELETERS and frame.dialect == "powershell")
-            ),
-            info.names[0],
-        )  # `del`, `erase`, `rd` are cmd's own in cmd, Remove-Item in PowerShell
+        # `del`, `erase`, `rd` are cmd's own in cmd, Remove-Item in PowerShell
+        skip = CMD_DELETERS if frame.dialect == "powershell" else ()
+        name = next((n for n in info.names if n in WRITERS and n not in skip), info.names[0])
         # Run-time names are left to the destructive rules for deletes, and to nothing for archives, whose
         # names carry versions (`tar czf "dist/app-$(git describe).tgz"`): a literal place is judged.
         lenient = name in DELETERS or name in ARCHIVERS
