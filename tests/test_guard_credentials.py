@@ -94,6 +94,11 @@ BLOCKED = [
     ("posix", "rg -i secret .", "env.credential-dump"),
     ("posix", 'find . -type f -exec grep -i -I "PASSWORD" {} /dev/null \\;', "env.credential-dump"),
     ("posix", "find . -type f | xargs grep -il credentials", "env.credential-dump"),
+    # cloud-token kits, as cmdlets, scripts or modules
+    ("powershell", "Import-Module .\\GraphRunner.ps1", "env.credential-dump"),
+    ("powershell", "Invoke-DumpCAPS -ResolveGuids", "env.credential-dump"),
+    ("powershell", "Get-GraphTokens", "env.credential-dump"),
+    ("posix", "roadrecon gather", "env.credential-dump"),
     # a password-like name searched through every file a `find` of the machine or a home hands it
     ("posix", 'find / -name "*.php" | xargs grep -i "db_pass"', "env.credential-dump"),
     ("posix", "find /home -name '*.env' -print0 | xargs -0 grep -l DBPWD", "env.credential-dump"),
@@ -116,6 +121,8 @@ BLOCKED = [
 ]
 
 ALLOWED = [
+    ("powershell", "Import-Module .\\build.psm1"),
+    ("powershell", "Invoke-Build Test"),
     ("posix", "find . -name '*.php' | xargs grep -i db_pass"),  # the project's own files
     ("posix", "find src -name '*.py' | xargs grep -n password_hash"),
     ("posix", "find ~/src/app -name '*.py' | xargs grep -n passthrough"),
