@@ -69,14 +69,22 @@ _LANGUAGE_OF_INTERPRETER = {
 }  # fmt: skip
 
 
+_RUNS_PROGRAM = lazy_re(r"\s*+(?:exec\s|/(?:usr/)?(?:local/)?s?bin/[\w.+-])")
+"""Text that starts by running an installed program (`/bin/sh`, `/usr/bin/python3 -c …`) or by `exec`."""
+
+
 def script_language(name: str, text: str) -> str | None:
     """The language a file named `name` holding `text` runs in when run as a program: its extension's
-    (`x.sh`, `x.py`, `x.ps1`), else its `#!` line's (`#!/usr/bin/env python3`); None for any other file."""
+    (`x.sh`, `x.py`, `x.ps1`), else its `#!` line's (`#!/usr/bin/env python3`), else the shell's for a
+    file without an extension that starts by running an installed program (`echo '/bin/sh' > cat`,
+    `echo 'exec /bin/sh' >> sshd`: a shell runs a file without `#!` itself); None for any other file."""
     ext = name.rpartition(".")[2].lower() if "." in name.rpartition("/")[2] else ""
     if ext in _LANGUAGE_OF_EXTENSION:
         return _LANGUAGE_OF_EXTENSION[ext]
     found = _SHEBANG.match(text.lstrip())
-    return _LANGUAGE_OF_INTERPRETER.get(found.group(1).rstrip("0123456789.")) if found else None
+    if found is None:
+        return "posix" if not ext and _RUNS_PROGRAM.match(text) else None
+    return _LANGUAGE_OF_INTERPRETER.get(found.group(1).rstrip("0123456789."))
 
 
 def static_output(argv: list[Arg], stdin: Stdin | None, dialect: Dialect) -> str | None:
