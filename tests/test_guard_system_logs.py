@@ -36,6 +36,9 @@ BLOCKED = [
     ("powershell", "cmd /c wevtutil gli Security"),
     ("posix", "Get-WinEvent -LogName Security"),
     ("posix", "wevtutil.exe qe Security"),
+    # the event log files themselves
+    ("powershell", "copy C:\\Windows\\System32\\winevt\\Logs\\security.evtx"),
+    ("powershell", "Copy-Item C:\\Windows\\System32\\winevt\\Logs\\System.evtx -Destination ."),
 ]
 
 ALLOWED = [
@@ -50,6 +53,7 @@ ALLOWED = [
     ("powershell", "wevtutil /?"),
     ("powershell", "Get-Help Get-WinEvent"),
     ("powershell", "Get-Content .\\logs\\events.evtx.txt"),
+    ("powershell", "Copy-Item .\\fixtures\\Security.evtx -Destination out\\"),
     ("powershell", "Select-String -Pattern Get-EventLog -Path *.md"),
 ]
 
