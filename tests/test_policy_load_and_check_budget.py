@@ -64,10 +64,10 @@ def test_the_budget_counts_nested_scripts_too() -> None:
 
 
 @pytest.mark.usefixtures("untimed_parsing")
-def test_writes_judged_against_the_disk_cost_more_of_the_budget(tmp_path: Path) -> None:
-    """Each new file written in a known working directory is looked up on the disk, which costs several
-    syntax nodes' walk: a line of hundreds of them runs out of budget where the same line judged without a
-    working directory (no lookups) does not."""
+def test_writes_judged_against_the_working_directory_cost_more_of_the_budget(tmp_path: Path) -> None:
+    """Each new file written is judged where it lands (looked up on the disk in a known working directory,
+    placed in a fresh checkout without one), which costs several syntax nodes' walk: a line of hundreds of
+    them runs out of budget, where the same count of plain words would not."""
     subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
     per_write = 10  # syntax nodes and words of `make > outN.txt;`
     many = MAX_WORK // (per_write + DISK_LOOKUP_WORK) + 20
@@ -76,7 +76,8 @@ def test_writes_judged_against_the_disk_cost_more_of_the_budget(tmp_path: Path) 
     in_project = policy.check(line, "posix", cwd=str(tmp_path))
     assert in_project.rule_id == "size.exceeded", in_project
     assert "syntax nodes and words" in in_project.reason
-    assert policy.check(line, "posix").allowed  # a fresh checkout: new files, no lookups, no budget
+    assert policy.check(line, "posix").rule_id == "size.exceeded"  # a fresh checkout judges each place too
+    assert many * per_write < MAX_WORK  # without the extra cost the line would fit
     few = "".join(f"make > out{i}.txt; " for i in range(100))
     assert policy.check(few, "posix", cwd=str(tmp_path)).allowed
 

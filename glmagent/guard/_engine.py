@@ -323,6 +323,7 @@ class Evaluation(RunsOtherCode, WordChecks):
         "_last_output",
         "_names",
         "_scope",
+        "_trees",
         "clean_words",
         "collect_all",
         "copied",
@@ -381,6 +382,8 @@ class Evaluation(RunsOtherCode, WordChecks):
         """(dialect, texts...) in which the fast path found no fragment of an argument-wide rule."""
         self._names: tuple[set[str], int, bool] = (set(), 0, False)
         """`_named` so far: the files named, how many commands of `seen` that covers, any glob among them."""
+        self._trees: tuple[set[str], int] = (set(), 0)
+        """`_named_trees` so far: the paths named and every folder above them, and how many commands."""
         self._last_output: tuple[list[Arg], str, str | None] | None = None
         """The last writer whose output `_written_script` computed, its dialect and that output."""
         self._appends: set[tuple[object, ...]] | None = None
@@ -1023,8 +1026,7 @@ class Evaluation(RunsOtherCode, WordChecks):
         named, wild = self._named(upto)
         if key in named and not self._rewritten_by_loop(key):
             return None
-        if self.root is not None:
-            self._spend(DISK_LOOKUP_WORK)  # a fresh checkout (no working directory) reads no disk
+        self._spend(DISK_LOOKUP_WORK)  # a fresh checkout reads no disk, but judging the place costs as much
         relative = self.scope(frame).replaceable_place(target)
         if relative is None:
             return None
@@ -1043,7 +1045,7 @@ class Evaluation(RunsOtherCode, WordChecks):
         if not targets or len(targets) > SPARED_DELETE_TARGETS:
             return False
         upto = len(self.seen) - 1 if self.seen and self.seen[-1] is argv else len(self.seen)
-        named = {k.rstrip("/") for k in self._named(upto)[0]}
+        named = self._named_trees(upto)
         places = []
         for target in targets:
             contents = _CONTENTS.search(target.text)
@@ -1052,8 +1054,8 @@ class Evaluation(RunsOtherCode, WordChecks):
                 cut = contents.start()
                 target = Arg(target.text[:cut], target.raw[: len(target.raw) - len(contents.group())])
             key = path_key(target.text).rstrip("/")
-            if _GLOB_OR_DRIVE.search(target.text) or any(k == key or k.startswith(key + "/") for k in named):
-                return False
+            if _GLOB_OR_DRIVE.search(target.text) or key in named:
+                return False  # the tree or something in it named earlier (`mv src build/; rm -rf build`)
             place = self._untouched_place(target, frame, upto)
             if place is None or place[1]:
                 return False
@@ -1089,6 +1091,24 @@ class Evaluation(RunsOtherCode, WordChecks):
         if upto > done:
             self._names = (named, upto, wild)
         return named, wild
+
+    def _named_trees(self, upto: int) -> set[str]:
+        """The literal paths the first `upto` commands of the line name, and every folder above each: a tree
+        is in it when it or anything inside it was named. Built up as the walk goes (many deletes stay
+        linear)."""
+        trees, done = self._trees
+        for argv in self.seen[done:upto]:
+            for a in argv:
+                text = a.text
+                if DYN in text or "*" in text or "?" in text or "[" in text:
+                    continue
+                key = path_key(text).rstrip("/")
+                while key and key not in trees:
+                    trees.add(key)
+                    key = key.rpartition("/")[0]
+        if upto > done:
+            self._trees = (trees, upto)
+        return trees
 
     def _regenerates(self, names: tuple[str, ...], argv: list[Arg], frame: Frame) -> bool:
         """Does `tee F`, `Out-File F`, `Set-Content F` … write its output only into files that hold nothing
