@@ -402,8 +402,8 @@ class ExecutorSpec(Shape):
     """The first operand is the program text (`awk '{...}' file`, `sed 's/a/b/' f`)."""
     suffix_options: list[str] = many()
     """With `program_is_first_operand`, flags that take the next word as their value in one dialect and only
-    a glued one in another (`sed -i '' 's/a/b/w x' f`: BSD sed's backup suffix, GNU sed's program): both
-    words after them are read as the program."""
+    a glued one in another (`sed -i '' 's/a/b/w x' f`: BSD sed's backup suffix, GNU sed's program): when
+    that word looks like a backup suffix (`''`, `.bak`), the next one is read as the program too."""
     file_flags: list[str] = many()
     """Flags that name a program file, after which there is no inline program (`awk -f x.awk`)."""
     reads_stdin: bool = True
