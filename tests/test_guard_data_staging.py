@@ -62,7 +62,7 @@ ALLOWED = [
     ("posix", "openssl enc -base64 -in logo.png"),
     ("posix", "find . -name '*.pdf'"),
     ("posix", "find docs -name '*.docx' -newer build.stamp"),
-    ("posix", "find / -name libssl.so 2>/dev/null"),
+    ("posix", "find /usr/lib -name libssl.so 2>/dev/null"),
     ("posix", "find . -name '*.vmdk'"),
     ("posix", "find tests/fixtures -name '*.vhdx'"),
     ("powershell", "Get-ChildItem -Recurse -Include *.docx"),

@@ -54,7 +54,7 @@ ALLOWED = [
     ("powershell", "Compress-Archive -Path . -DestinationPath x.zip"),
     ("powershell", "robocopy src out /E"),
     ("posix", "find . -name '*.csv'"),
-    ("posix", "find / -name requirements.txt"),
+    ("posix", "find . -name requirements.txt"),
     ("powershell", "Get-ChildItem -Recurse -Include *.txt,*.csv"),
     ("posix", "ls ~/notes.txt"),
 ]

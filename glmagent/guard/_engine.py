@@ -246,7 +246,7 @@ class CompiledPolicy(PolicyTables):
             if hits:
                 compiled, state, detail = hits[0]
                 rule = compiled.rule
-                if state != MATCH or rule.category == "unverifiable":
+                if state != MATCH or rule.category == "unverifiable" or rule.outranked:
                     return None  # the walk goes on past these: let it
                 if (acts and rule.id in REGENERABLE) or (
                     rule.id in (TREE_DELETE, BULK_DELETE) and (cwd is not None or names_output(argv))
@@ -430,10 +430,12 @@ class Evaluation(RunsOtherCode, WordChecks):
         findings = self.findings
         if not findings:
             return Decision.allow(command, shell, _ALLOWED, self.parse_status)
-        # A concrete deny explains the block better than an unverifiable word found before it.
+        # A concrete deny explains the block better than an unverifiable word found before it, and a rule
+        # that is outranked explains it only when nothing else does.
         chosen = findings[-1]  # without collect_all, the first concrete deny stops the walk: it is the last
-        if chosen.rule.category == "unverifiable" or self.collect_all:
-            chosen = next((f for f in findings if f.rule.category != "unverifiable"), findings[0])
+        if chosen.rule.category == "unverifiable" or chosen.rule.outranked or self.collect_all:
+            concrete = [f for f in findings if f.rule.category != "unverifiable"] or findings
+            chosen = next((f for f in concrete if not f.rule.outranked), concrete[0])
         return Decision.block(command, shell, chosen.rule, chosen.reason, chosen.argv, self.parse_status)
 
     def _spend(self, units: int) -> None:
@@ -448,7 +450,7 @@ class Evaluation(RunsOtherCode, WordChecks):
 
     def _add(self, rule: Rule, argv: list[str], reason: str) -> None:
         self.findings.append(Finding(rule, argv, reason))
-        if not self.collect_all and rule.category != "unverifiable":
+        if not self.collect_all and rule.category != "unverifiable" and not rule.outranked:
             raise _Stop
 
     def _rule_finding(
@@ -456,7 +458,7 @@ class Evaluation(RunsOtherCode, WordChecks):
     ) -> None:
         out, reason = finding_words(rule, argv, names, frame.where() if frame.via else "", detail)
         self.findings.append(Finding(rule, out, reason))
-        if not self.collect_all and rule.category != "unverifiable":
+        if not self.collect_all and rule.category != "unverifiable" and not rule.outranked:
             raise _Stop
 
     @staticmethod

@@ -314,6 +314,9 @@ class Rule(Shape):
     """Commands this rule must not deny (they may still be denied by another rule)."""
     shells: list[ShellKind] = many()
     """Backends the rule is written for; the first one runs the examples without a `PS> ` prefix."""
+    outranked: bool = False
+    """The rule blocks, but a later deny in the same line explains the block better, so the walk goes on
+    (`find / -print0 | xargs -0 rm -rf` is a recursive delete before it is a walk of the machine)."""
 
     def __post_init__(self) -> None:
         if not self.shells:
