@@ -115,7 +115,7 @@ BLOCKED = [
     (
         "powershell",
         'cmd /c "copy /y c:\\windows\\system32\\cmd.exe c:\\windows\\system32\\sethc.exe"',
-        "containment.write-outside-project",
+        "destructive.machine-state",
     ),
     ("powershell", 'cmd /c "move C:\\Users\\x\\rev.exe C:\\MyPrograms\\Disk.exe"', "containment"),
     ("posix", "xhost +10.0.0.9", "network.socket"),

@@ -101,7 +101,7 @@ UNKNOWN = [
     ("powershell", "Set-Location $d; 'x' >> y.txt"),
     # A folder a cmd variable names (a literal word to PowerShell, but a cmd line run there never meant one).
     ("powershell", "copy %SystemRoot%\\System32\\cscript.exe %APPDATA%\\notepad.exe /Y"),
-    ("powershell", "del %windir%\\System32\\osk.exe"),
+    ("powershell", "del %windir%\\Temp\\setup.log"),
     ("powershell", "copy x.txt %TEMP%\\..\\x.txt"),
 ]
 

@@ -130,6 +130,8 @@ _PWD_HEAD = lazy_re(r"\"?(?:\$PWD|\$\{PWD\}|\$\(pwd(?: -[LP])?\)|`pwd`)\"?/")
 _HOME_HEAD = lazy_re(r"\"?(?:(\$HOME|\$\{HOME\})|\$\(go env GOPATH\)|`go env GOPATH`)\"?/")
 """A word that starts with the home folder (`$HOME/x`) or Go's tool folder (`$(go env GOPATH)/bin/x`): where
 the user's environment says they are, as `~/x` and `~/go/x` spell them."""
+_ROOT_SLICE = lazy_re(r"\$\{(HOME|PWD|OLDPWD):0:1\}")
+"""The first character of a variable holding an absolute path: `/` (`cat ${HOME:0:1}etc${HOME:0:1}passwd`)."""
 _PWD_REDEFINED = lazy_re(
     r"\bunset\b|\bpwd\s*\(|\bfunction\s+pwd\b|\bpwd=|\b(?:local|declare|typeset)\s+(?:-\w+\s+){0,4}+PWD\b",
     re.IGNORECASE,
@@ -314,6 +316,8 @@ class PosixWalker:
 
     def _constant(self, node: Node) -> str:
         """The value of `$x` / `${x}` when `x` is one of the script's constants; DYN otherwise."""
+        if node.type == "expansion" and (root := _ROOT_SLICE.fullmatch(self.text(node))) is not None:
+            return "/" if self._unchanged(root.group(1)) else DYN
         if self.constants and node.type in ("simple_expansion", "expansion"):
             parts = node.named_children
             if len(parts) == 1 and parts[0].type == "variable_name":

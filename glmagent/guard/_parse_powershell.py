@@ -129,6 +129,9 @@ _HIDING = lazy_re(r"hidden|system", re.IGNORECASE)
 _MEMBER_OF = frozenset({"member_access", "invokation_expression", "element_access"})
 """Expressions whose first operand is the object they read from (`$f.FullName`, `$f[0]`, `$f.Name.Trim()`)."""
 _FOREACH_OBJECT = frozenset({"foreach-object", "%", "foreach"})
+_WHERE_OBJECT = frozenset({"where-object", "?", "where"})
+_FILTER_STRINGS_MAX = 16
+"""String literals of a `Where-Object` block checked as its words (a filter compares a few values)."""
 _FOLDABLE = frozenset({"additive_expression", "format_expression", "expression_with_unary_operator"})
 _FORMAT_FIELD = lazy_re(r"\{(\d+)\}")
 _SUBSTITUTIONS = frozenset({"command", "pipeline_chain", "sub_expression", "array_expression"})
@@ -600,6 +603,12 @@ class PowerShellWalker:
             self.sink.command([Arg("&", "&"), argv[0]], self.frame, None)
         if self.read_into and argv and argv[0].text.lower() in _REWRITERS:
             self._written_from_variable(argv)
+        if len(argv) > 1 and argv[1].block and command_key(argv[0].text) in _WHERE_OBJECT:
+            words = self._filter_strings(later)
+            if words:
+                # `? { $_.Name -like '*falcon*' }` filters as `? Name -like '*falcon*'` does: checked once
+                # more with the block's strings as its words (only ever stricter).
+                self.sink.command([argv[0], *words], self.frame, stdin, resolved, feeds)
         if feeds:
             self.sink.command(argv, self.frame, stdin, resolved, feeds)
         else:
@@ -1296,6 +1305,23 @@ class PowerShellWalker:
                 f"`{shown}` runs a script block held in `{found.raw}`, known only at run time",
                 [shown],
             )
+
+    def _filter_strings(self, later: list[Node]) -> list[Arg]:
+        """The literal strings a `Where-Object` script block compares with, as words (at most a few)."""
+        out: list[Arg] = []
+        stack = [n for n in later if n.type == "script_block_expression"]
+        while stack and len(out) < _FILTER_STRINGS_MAX:
+            node = stack.pop()
+            if node.type == "string_literal":
+                raw = self.text(node)
+                text = self._string(node, raw)
+                # A string holding a separator is a path or a pattern the filter only compares with
+                # (`-notmatch '\\Dependencies\\'`): nothing it reaches, so not a word to check.
+                if DYN not in text and "\\" not in text and "/" not in text:
+                    out.append(Arg(fold_arg(text), raw))
+                continue
+            stack.extend(reversed(node.named_children))
+        return out
 
     def _foreach_member(self, argv: list[Arg]) -> None:
         """`gci -r | % Delete` / `ForEach-Object -MemberName Delete` calls that method on every input."""
