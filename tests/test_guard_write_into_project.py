@@ -81,6 +81,9 @@ ALLOWED = [
     ("powershell", 'cmd /c "dir /b > listing.txt"'),
     ("posix", "sort data/names.txt | sponge build/sorted.txt"),  # sponge writes like tee
     ("posix", "jq . data/names.txt | sponge coverage.lcov"),
+    # a find that leaves the output file out hands the checksum tool every file but it
+    ("posix", "find . -type f -not -name 'SHA256SUMS' | xargs sha256sum | tee SHA256SUMS"),
+    ("posix", "find dist -type f ! -name sums.txt -exec sha256sum {} + > sums.txt"),
     ("powershell", "Export-FormatData -InputObject $defs -Path build\\X.Format.ps1xml"),
     ("powershell", "Export-FormatData -InputObject $defs -Path ./new.Format.ps1xml -IncludeScriptBlock"),
     ("powershell", "Export-Alias -Path build\\aliases.txt"),
@@ -137,6 +140,8 @@ BLOCKED = [
     ("powershell", "Export-FormatData -InputObject $defs new.ps1xml"),  # where it writes is not read: blocked
     ("posix", "echo a > new.txt; for f in a b; do echo $f > new.txt; done"),  # written before the loop
     ("posix", "for i in 1 2; do sort new.txt > new.txt; done"),
+    ("posix", "find . -name new.txt | xargs cat > new.txt"),  # found, read, then emptied
+    ("posix", "find . -not -name x -name new.txt | xargs cat | tee new.txt"),
     ("powershell", "Get-Content README.md | Set-Content README.md"),  # streamed: the write empties it first
     ("powershell", "(Get-Content README.md; Get-Content notes.txt) | Set-Content README.md"),
     ("powershell", "(Get-Content $f) | Set-Content $f"),

@@ -68,6 +68,22 @@ _RUN_TIME_PART = "value"
 """What a run-time part of a written script reads as: a plain word, which no rule names."""
 _SWEEP_DELETERS = frozenset({"rm", "grm", "unlink"})
 _FINDS = frozenset({"find", "gfind"})
+_FIND_NAME_TESTS = frozenset({"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename"})
+_FIND_NOT = frozenset({"-not", "!"})
+
+
+def _find_exclusions(argv: list[Arg]) -> set[int]:
+    """Where a `find` names a file only to leave it out (`find . -not -name sums.txt | xargs sha256sum >
+    sums.txt`): the word after `-not -name` (or `! -path`) is no file the line reads."""
+    if len(argv) < 4 or argv[0].text.rpartition("/")[2].lower() not in _FINDS:
+        return set()
+    return {
+        i
+        for i in range(3, len(argv))
+        if argv[i - 1].text in _FIND_NAME_TESTS and argv[i - 2].text in _FIND_NOT
+    }
+
+
 _CMD_TEXT_FILTERS = frozenset({"find"})
 """cmd's `find` is Windows' text filter, which searches what a pipe carries (`dir /s | find "password"`)."""
 SPARED_DELETE_TARGETS = 32
@@ -1084,7 +1100,10 @@ class Evaluation(RunsOtherCode, WordChecks):
         known only at run time. Built up as the walk goes, so many writes in one line stay linear."""
         named, done, wild = self._names
         for argv in self.seen[done:upto]:
-            for a in argv:
+            left_out = _find_exclusions(argv)
+            for i, a in enumerate(argv):
+                if i in left_out:
+                    continue
                 text = a.text
                 if DYN in text or "*" in text or "?" in text or "[" in text:
                     wild = True
