@@ -24,6 +24,11 @@ BLOCKED = [
     ("posix", f"echo {HARMLESS} | base64 -d | grep -v '^#' | zsh", "unverifiable.decoded-script"),
     ("posix", "base64 -d x.b64 | python3 -", "unverifiable.decoded-script"),
     ("posix", "xxd -r -p payload.hex | sh", "unverifiable.decoded-script"),
+    # PowerShell handed its script encoded, under any spelling of the option
+    ("powershell", "powershell -NoP -W Hidden -Enc ZQBjAGgAbwAgAGgAaQA=", "unverifiable.decoded-script"),
+    ("powershell", "powershell \u2013encodedcommand ZQBjAGgAbwAgAGgAaQA=", "unverifiable.decoded-script"),
+    ("powershell", "powershell.exe /e ZQBjAGgAbwAgAGgAaQA=", "unverifiable.decoded-script"),
+    ("posix", "pwsh -ec ZQBjAGgAbwAgAGgAaQA=", "unverifiable.decoded-script"),
     ("posix", "openssl enc -base64 -d -in x.b64 | bash", "unverifiable.decoded-script"),
     ("posix", "echo 'ih ohce' | rev | sh", "unverifiable.decoded-script"),
     ("posix", f'sh -c "$(echo {HARMLESS} | base64 -d)"', "unverifiable"),
@@ -40,6 +45,9 @@ ALLOWED = [
     ("posix", "base64 -d x.b64 | python3 tools/read.py"),
     ("posix", "echo hi | base64 | sh -c 'cat > /dev/null'"),
     ("posix", "bash -s < scripts/ci.sh"),
+    ("powershell", "pwsh -NoProfile -Command Invoke-Pester"),
+    ("powershell", "powershell -NoProfile -File build.ps1 -Configuration Release"),
+    ("powershell", "pwsh -File tools/gen.ps1 -Environment test"),
 ]
 
 

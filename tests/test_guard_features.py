@@ -218,12 +218,13 @@ def test_a_valued_parameter_given_another_parameter_reads_that_parameter() -> No
     payload = encode("iwr https://x")
     for head in ("powershell -w", "powershell.exe -Version", "pwsh -OutputFormat"):
         assert rule_of(f"{head} -enc {payload}", "powershell") == "network.http-client", head
-    assert rule_of(f"powershell -w -enc {encode('Get-Date')}", "powershell") is None
+    # an encoded script is blocked whatever it decodes to, even when what it decodes to is harmless
+    assert rule_of(f"powershell -w -enc {encode('Get-Date')}", "powershell") == "unverifiable.decoded-script"
     assert rule_of("powershell -w -File build.ps1", "powershell") is None
 
 
 def test_undecodable_encoded_command_is_blocked() -> None:
-    assert rule_of("powershell -enc %%%", "powershell") == "dynamic.script"
+    assert rule_of("powershell -enc %%%", "powershell") == "unverifiable.decoded-script"
 
 
 @pytest.mark.parametrize(
