@@ -161,6 +161,7 @@ class PowerShellWalker:
         "folded",
         "frame",
         "namespaces",
+        "next_reportable",
         "opaque",
         "piped",
         "read_into",
@@ -179,6 +180,9 @@ class PowerShellWalker:
         self.ascii = text if text is not None and text.isascii() else None
         """The source as text when it is pure ASCII: byte offsets are then character offsets, so node text
         is sliced out of it directly instead of slicing and decoding bytes per node."""
+        self.next_reportable = (-1, -1)
+        """The last `_inert` search of the ASCII source: where it started and the first `$ @ [ ( {` from there
+        (the source's length if none)."""
         self.stage_feed: Feed | None = None
         """What feeds the pipeline stage whose script blocks are being walked (`$_` is its output)."""
         self.splats: dict[str, list[Arg]] = {}
@@ -236,7 +240,15 @@ class PowerShellWalker:
         """
         s = self.ascii
         if s is not None:
-            return _REPORTABLE.search(s, node.start_byte, node.end_byte) is None
+            # Nested levels start further in and the first reportable character is the same for all of
+            # them: one search serves the whole chain (`-not -not … $a` stays linear).
+            start = node.start_byte
+            searched, found = self.next_reportable
+            if not searched <= start <= found:
+                m = _REPORTABLE.search(s, start)
+                found = m.start() if m is not None else len(s)
+                self.next_reportable = (start, found)
+            return found >= node.end_byte
         return _REPORTABLE.search(self.text(node)) is None
 
     def text(self, node: Node) -> str:
@@ -653,7 +665,14 @@ class PowerShellWalker:
 
     # -- pipelines --
     def _pipeline_chain(self, node: Node, stdin: Stdin | None) -> None:
-        if node.named_child_count == 1 and node.parent is not None and node.parent.parent is not None:
+        # The quote is looked at first: asking a node for its parent costs its depth in tree-sitter, so
+        # asking it at every level of `((((…))))` would cost the square of the nesting.
+        if (
+            node.named_child_count == 1
+            and self.src[node.start_byte : node.start_byte + 1] in (b"'", b'"')
+            and node.parent is not None
+            and node.parent.parent is not None
+        ):
             self._quoted_program(node, node.parent.parent)
         elif node.named_child_count > 1:
             self._in_place_edit(node)
