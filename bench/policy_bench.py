@@ -356,6 +356,12 @@ def hostile_inputs(size: int) -> Iterator[tuple[str, str, str]]:
         ("native flags with paths", _fill("-Ia\\b ", prefix="tool ")),
         ("file read into variables", _fill("$c = Get-Content a.txt -Raw; $c | Set-Content a.txt; ")),
         ("strings after escapes", _fill('"`n# a", ', prefix="$z = ", suffix="'x'")),
+        # Expression levels nested one operand deep: each level once asked for its parent or searched its
+        # whole text, the square of the depth.
+        ("nested parentheses", "(" * 300 + "$a" + ")" * 300),
+        ("unary chain", _fill("-not ", suffix="$a")),
+        ("where block of parentheses", "gps | ? { " + "(" * 300 + "$_.a" + ")" * 300 + " }"),
+        ("where block of strings", _fill("$_.Name -like 'x' -or ", prefix="gps | ? { ", suffix="$true }")),
     ]
     for name, command in posix:
         yield "posix", name, command
