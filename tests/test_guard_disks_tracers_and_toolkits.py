@@ -5,9 +5,10 @@
 - A tracer attached to a running process (`strace -p PID`); tracing a program the line starts is debugging.
 - The DPAPI and credential folders listed whole, an X display's cookie file.
 - Every user's home walked at once (`find /home -name …`); the CI runner's workspace below it is a folder.
-- Installed software's own uninstallers; packet sniffers; process injectors; the MS16-032 family without
-  its dash; MFASweep, TokenTactics' refresh functions, PowerUp's and Invoke-ACLPwn's, MailSniper's inbox
-  finder.
+- Installed software's own uninstallers and cloud hosts' security agents; the login window put over the
+  session; rsh's trust files (`hosts.equiv`, `.rhosts`); kdigger; packet sniffers; process injectors; the
+  MS16-032 family without its dash; MFASweep, TokenTactics' refresh functions, PowerUp's and Invoke-ACLPwn's,
+  MailSniper's inbox finder.
 """
 
 from __future__ import annotations
@@ -36,6 +37,15 @@ BLOCKED = [
     ("powershell", "Invoke-RefreshToMSGraphToken -domain corp.example", "env.credential-dump"),
     ("powershell", "Get-Service | Add-ServiceDacl", "env.machine-discovery"),
     ("powershell", "./Invoke-ACL.ps1 -SharpHoundLocation .\\sharphound.exe", "env"),
+    ("posix", "/usr/local/aegis/AliNet/AliNet --stopdriver", "destructive.machine-state"),
+    (
+        "posix",
+        "'/System/Library/CoreServices/Menu Extras/User.menu/Contents/Resources/CGSession' -suspend",
+        "destructive",
+    ),
+    ("posix", "kdigger dig", "env.machine-discovery"),
+    ("posix", "cat /etc/hosts.equiv", "env.secret-files"),
+    ("posix", "cat ~/.rhosts", "env.secret-files"),
 ]
 
 ALLOWED = [
@@ -51,6 +61,9 @@ ALLOWED = [
     ("posix", "pip uninstall -y requests"),
     ("posix", "npm uninstall left-pad"),
     ("posix", "grep -rn uninstall docs"),
+    ("posix", "grep -rn rhosts docs"),
+    ("posix", "cat docs/rhosts-migration.md"),
+    ("posix", "cat /etc/hosts"),
     ("powershell", "Invoke-Build -Task Test"),
     ("powershell", "Invoke-Pester -Path tests"),
 ]
