@@ -411,6 +411,8 @@ _LAST = frozenset(
 #: Windows programs that name what they write with a switch (`print /D:FILE`, `esentutl /y SRC /d DEST`).
 _SWITCH_TARGETS = {"print": "/d", "esentutl": "/d"}
 _WINDOWS_SWITCH = lazy_re(r"^/[A-Za-z?][\w?-]*(?::.*)?$", re.DOTALL)
+_SWITCH_CLUSTER = lazy_re(r"(?:/[A-Za-z?]){2,}")
+"""One-letter switches written together (`xcopy a b /E/H/C/I/Y`): no path has only one-letter folders."""
 _AFTER_FIRST = frozenset({"chmod", "chown", "chgrp", "setfacl"})
 ARCHIVERS = frozenset({"tar", "gtar", "bsdtar", "zip", "unzip", "7z", "7za", "7zz", "7zr"})
 """Programs that write an archive, or unpack one into a folder (`tar czf F`, `unzip x.zip -d DIR`)."""
@@ -622,11 +624,12 @@ def write_targets(name: str, args: list[Arg], dialect: str) -> list[Arg]:
         return _switch_targets("/d" if verb in ("unpack", "unbundle") else "/p", args[1:])
     given = args
     if dialect != "posix" or name in _LINKS:
-        # `xcopy src dst /E /I`: a Windows switch is no file.
+        # `xcopy src dst /E /I`, `/E/H/Y`: a Windows switch is no file.
         args = [
             a
             for a in args
             if not (_WINDOWS_SWITCH.match(a.text) and "/" not in a.text[1:] and "\\" not in a.text)
+            and not _SWITCH_CLUSTER.fullmatch(a.text)
         ]
     operands, targets = _operands(args, _VALUE_OPTIONS.get(name, ()))
     if name in _LINKS:
@@ -860,10 +863,14 @@ def _powershell_targets(name: str, args: list[Arg]) -> list[Arg]:
     positional: list[Arg] = []
     pending: bool | None = None
     """After a parameter that takes a value: whether that value is a target."""
+    named: dict[str, Arg] = {}
+    """The target values by the parameter that gave them (`-Name` of New-Item is joined to its `-Path`)."""
+    pending_name = ""
     for a in args:
         if pending is not None:
             if pending:
                 found.append(a)
+                named[pending_name] = a
             pending = None
             continue
         if a.param or (a.text.startswith("-") and len(a.text) > 1 and a.literal):
@@ -873,10 +880,12 @@ def _powershell_targets(name: str, args: list[Arg]) -> list[Arg]:
             if glued:
                 if full:
                     found.append(Arg(glued, glued))
+                    named[full] = found[-1]
             elif key in _PS_SWITCHES or (key in _PS_SWITCH_PREFIXES and full is None):
                 continue
             else:
                 pending = full is not None
+                pending_name = full or ""
             continue
         positional.append(a)
     if (
@@ -885,6 +894,18 @@ def _powershell_targets(name: str, args: list[Arg]) -> list[Arg]:
         and not (name in ("copy-item", "move-item") and found)
     ):
         found.append(positional[position])
+        named.setdefault("path", positional[position])
     if name == "rename-item" and len(positional) > 1:
         found.append(positional[1])
-    return found
+    leaf = named.get("name")
+    if name == "new-item" and leaf is not None and leaf.literal and ":" not in leaf.text:
+        return [_joined_name(named.get("path"), leaf)]
+    return found  # a drive or a run-time word in the name: each word is judged where it may lead
+
+
+def _joined_name(folder: Arg | None, leaf: Arg) -> Arg:
+    """New-Item's `-Name` inside its `-Path` (the current folder without one): PowerShell joins them, so a
+    leading separator of the name stays inside (`-Path . -Name \\bin\\stage` is `.\\bin\\stage`)."""
+    base = folder.text if folder is not None else "."
+    raw = folder.raw if folder is not None else "."
+    return Arg(base.rstrip("\\/") + "\\" + leaf.text.lstrip("\\/"), raw + "\\" + leaf.raw)
