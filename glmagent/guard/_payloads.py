@@ -190,7 +190,21 @@ def python_attributes(code: str) -> str:
     return _LITERAL_GETATTR.sub(r"(\1.\3\4", code)
 
 
-PREPARE = {"sed": sed_commands, "python": python_attributes}
+_PHP_COPY_IF_ABSENT = lazy_re(
+    r"""(?:file_exists\(\s*(['"])(?P<a>[^'"\\]+)\1\s*\)\s*(?:\|\||\bor\b)"""
+    r"""|if\s*\(\s*!\s*file_exists\(\s*(['"])(?P<b>[^'"\\]+)\3\s*\)\s*\))"""
+    r"""\s*(?:\{\s*)?copy\(\s*(['"])[^'"\\]+\5\s*,\s*(['"])(?:(?P=a)|(?P=b))\6\s*\)"""
+)
+
+
+def php_copies_if_absent(code: str) -> str:
+    """PHP code with `file_exists('.env') || copy('.env.example', '.env')` (or `if (!file_exists(…)) copy(…)`)
+    blanked: a file made from its template only when it is not there reads and replaces nothing, like
+    `cp -n .env.example .env` (Laravel's composer scripts run it). A copy not guarded by that test stays."""
+    return _PHP_COPY_IF_ABSENT.sub(lambda m: _blank(m.group(0)), code)
+
+
+PREPARE = {"sed": sed_commands, "python": python_attributes, "php": php_copies_if_absent}
 """Per payload language, the reading of a program that the payload patterns are written for."""
 
 _MODULE = r"[\w.]+(?:\s+as\s+\w+)?"
