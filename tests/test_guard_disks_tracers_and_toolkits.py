@@ -6,9 +6,9 @@
 - The DPAPI and credential folders listed whole, an X display's cookie file.
 - Every user's home walked at once (`find /home -name …`); the CI runner's workspace below it is a folder.
 - Installed software's own uninstallers and cloud hosts' security agents; the login window put over the
-  session; rsh's trust files (`hosts.equiv`, `.rhosts`); kdigger; packet sniffers; process injectors; the
-  MS16-032 family without its dash; MFASweep, TokenTactics' refresh functions, PowerUp's and Invoke-ACLPwn's,
-  MailSniper's inbox finder.
+  session; rsh's trust files (`hosts.equiv`, `.rhosts`); kdigger; every process's command line listed; file
+  wipers; packet sniffers; process injectors; the MS16-032 family without its dash; MFASweep, TokenTactics'
+  refresh functions, PowerUp's and Invoke-ACLPwn's, MailSniper's inbox finder.
 """
 
 from __future__ import annotations
@@ -44,6 +44,10 @@ BLOCKED = [
         "destructive",
     ),
     ("posix", "kdigger dig", "env.machine-discovery"),
+    ("posix", "wiper wipe -i 64 ~/Documents", "destructive"),
+    ("powershell", "wmic process list full", "env.machine-discovery"),
+    ("powershell", "Get-WmiObject win32_process | select Name, CommandLine | fl", "env.machine-discovery"),
+    ("powershell", "Get-Process | Select-Object Id, CommandLine", "env.machine-discovery"),
     ("posix", "cat /etc/hosts.equiv", "env.secret-files"),
     ("posix", "cat ~/.rhosts", "env.secret-files"),
 ]
@@ -64,6 +68,9 @@ ALLOWED = [
     ("posix", "grep -rn rhosts docs"),
     ("posix", "cat docs/rhosts-migration.md"),
     ("posix", "cat /etc/hosts"),
+    ("powershell", "wmic process list brief"),
+    ("powershell", "Get-Process | Select-Object Name, CPU | Sort-Object CPU"),
+    ("powershell", "Get-ChildItem tests | Select-Object Name, Length"),
     ("powershell", "Invoke-Build -Task Test"),
     ("powershell", "Invoke-Pester -Path tests"),
 ]
