@@ -17,7 +17,7 @@ from ._globbed import is_glob_path, maybe_glob
 from ._launchers import RunsOtherCode
 from ._lazy import lazy_re
 from ._models import Decision, Dialect, EngineEvent, Rule, ShellKind
-from ._normalise import fold_arg, ps_ascii
+from ._normalise import command_key, fold_arg, ps_ascii
 from ._paths import PathScope, output_targets, tree_delete_targets, write_targets
 from ._payloads import PREPARE, python_version_probe, script_language, static_output, string_literals
 from ._project import FreshCheckout, ProjectFiles, ReplaceableFiles, names_output
@@ -75,7 +75,7 @@ _FIND_NOT = frozenset({"-not", "!"})
 def _find_exclusions(argv: list[Arg]) -> set[int]:
     """Where a `find` names a file only to leave it out (`find . -not -name sums.txt | xargs sha256sum >
     sums.txt`): the word after `-not -name` (or `! -path`) is no file the line reads."""
-    if len(argv) < 4 or argv[0].text.rpartition("/")[2].lower() not in _FINDS:
+    if len(argv) < 4 or command_key(argv[0].text) not in _FINDS:
         return set()
     return {
         i
