@@ -71,7 +71,7 @@ def test_touching_inside_the_project_stays_allowed(shell: str, command: str) -> 
     "command",
     [
         "SetFile -a V $f",
-        "for f in ~/*; do SetFile -a V $f; done",
+        "for f in $HOME/*; do SetFile -a V $f; done",
         'chflags hidden "$TARGET"',
         "chflags -R schg $d",
     ],
@@ -80,3 +80,8 @@ def test_hiding_a_file_named_only_at_run_time_is_blocked(command: str) -> None:
     # The file may be anywhere: blocked as a possible case of the rule, never allowed.
     guard_blocks("posix", command, "dynamic.arguments")
     assert "destructive.hide-or-backdate" in guard_decision("posix", command).reason
+
+
+def test_a_loop_over_a_glob_hides_what_the_glob_names() -> None:
+    # `$f` walks `~/*`: the rule judges the glob, as if written in place.
+    guard_blocks("posix", "for f in ~/*; do SetFile -a V $f; done", "destructive.hide-or-backdate")

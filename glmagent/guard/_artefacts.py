@@ -40,6 +40,10 @@ def _inside_start(a: Arg) -> bool:
     return ".." not in parts and not any(name in parts for name in PROTECTED)
 
 
+_EXCLUDING = frozenset({"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename"})
+"""Tests whose negation, joined to the rest by `-a`, leaves files out of a selection."""
+
+
 def find_sweeps_artefacts(args: list[Arg]) -> bool:
     """Does `find ARGS` select only files named in `ARTEFACT_NAMES`, under start paths inside the project,
     with every action (`-delete`, `-exec CMD {} +`) applied to that selection? `args`: the words after
@@ -73,6 +77,12 @@ def find_sweeps_artefacts(args: list[Arg]) -> bool:
             if acting or depth or i + 1 >= n or args[i + 1].text not in _TYPES:
                 return False
             i += 2
+        elif word in ("-not", "!") and i + 2 < n and args[i + 1].text in _EXCLUDING:
+            # `-not -name keep.gcov` beside the other tests only narrows the selection (never in a group,
+            # where `-o` would make it the selection)
+            if acting or depth:
+                return False
+            i += 3
         elif word in ("-o", "-or", "-a", "-and"):
             if depth == 0 and word in ("-o", "-or"):
                 return False  # `-name '*.pyc' -o -delete` deletes everything else

@@ -89,7 +89,10 @@ _CMD_TEXT_FILTERS = frozenset({"find"})
 SPARED_DELETE_TARGETS = 32
 """Targets of one recursive delete looked up on the disk at most: a clean step names a few folders; each
 costs a path resolution and git's answer, so hundreds would take longer than a check may."""
-_GLOB_OR_DRIVE = lazy_re(r"[*?\[]|^[A-Za-z]:")
+_GLOB_CHARS = lazy_re(r"[*?\[]")
+_DRIVE = lazy_re(r"[A-Za-z]:")
+_PATH_PROBES = frozenset({"test", "[", "[[", "test-path"})
+"""Commands that only ask whether a path exists (or what it is), changing nothing."""
 _CONTENTS = lazy_re(r"(?<=[^/\\.])[/\\]\*\Z")
 """`/*` ending a path below the working directory (`build/*`): everything in that folder."""
 REGENERABLE = frozenset({"destructive.truncating-redirect", "destructive.truncating-write"})
@@ -1015,7 +1018,15 @@ class Evaluation(RunsOtherCode, WordChecks):
         if place is None or self._files is None:
             return False
         relative, wild = place
-        state = self._files.state(relative)
+        if _GLOB_CHARS.search(relative):
+            # `> dist/*.sha256`, or `"$f.sha256"` in a loop over `dist/*`: every file it names now
+            matches = self._files.matching(relative)
+            return matches is not None and all(self._spares(m, frame, wild) for m in matches)
+        return self._spares(relative, frame, wild)
+
+    def _spares(self, relative: str, frame: Frame, wild: bool) -> bool:
+        """Does replacing the project file at `relative` lose nothing (see `_replaceable`)?"""
+        state = self._files.state(relative) if self._files is not None else None
         if state == "ignored" and self._holds_credentials(relative, frame):
             return False  # `.env` is ignored because it holds the user's keys, not because it is output
         return state == "new" or (state is not None and not wild)
@@ -1062,6 +1073,7 @@ class Evaluation(RunsOtherCode, WordChecks):
         targets = tree_delete_targets(names, argv[1:], frame.dialect)
         if not targets or len(targets) > SPARED_DELETE_TARGETS:
             return False
+        spared = False  # a glob target that names nothing now loses nothing, whatever it is called
         upto = len(self.seen) - 1 if self.seen and self.seen[-1] is argv else len(self.seen)
         named = self._named_trees(upto)
         places = []
@@ -1072,13 +1084,23 @@ class Evaluation(RunsOtherCode, WordChecks):
                 cut = contents.start()
                 target = Arg(target.text[:cut], target.raw[: len(target.raw) - len(contents.group())])
             key = path_key(target.text).rstrip("/")
-            if _GLOB_OR_DRIVE.search(target.text) or key in named:
+            if _DRIVE.match(target.text) or key in named:
                 return False  # the tree or something in it named earlier (`mv src build/; rm -rf build`)
             place = self._untouched_place(target, frame, upto)
             if place is None or place[1]:
                 return False
-            places.append(place[0])
-        return self._files is not None and self._files.removable(places)
+            if _GLOB_CHARS.search(target.text) and (".." in target.text or not _GLOB_CHARS.search(place[0])):
+                return False  # `build/*/lib/../../src`: where `..` leads past a glob depends on links
+            if _GLOB_CHARS.search(place[0]) and self.root is not None:
+                # `rm -rf *.egg-info`: what the glob names now, each judged as if named
+                matches = self._files.matching(place[0]) if self._files is not None else None
+                if matches is None:
+                    return False
+                places.extend(matches)
+                spared = True
+            else:
+                places.append(place[0])
+        return self._files is not None and (self._files.removable(places) or (spared and not places))
 
     def _deletes_swept_artefacts(
         self, names: tuple[str, ...], argv: list[Arg], feeds: tuple[Feed, ...], dialect: Dialect
@@ -1100,6 +1122,8 @@ class Evaluation(RunsOtherCode, WordChecks):
         known only at run time. Built up as the walk goes, so many writes in one line stay linear."""
         named, done, wild = self._names
         for argv in self.seen[done:upto]:
+            if argv and command_key(argv[0].text) in _PATH_PROBES:
+                continue  # asking whether a file exists changes nothing in it
             left_out = _find_exclusions(argv)
             for i, a in enumerate(argv):
                 if i in left_out:
@@ -1119,6 +1143,8 @@ class Evaluation(RunsOtherCode, WordChecks):
         linear)."""
         trees, done = self._trees
         for argv in self.seen[done:upto]:
+            if argv and command_key(argv[0].text) in _PATH_PROBES:
+                continue  # `if (Test-Path dist) { Remove-Item dist -Recurse }`
             for a in argv:
                 text = a.text
                 if DYN in text or "*" in text or "?" in text or "[" in text:

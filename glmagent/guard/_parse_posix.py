@@ -598,7 +598,9 @@ class PosixWalker:
     def _for(self, node: Node, stdin: Stdin | None = None) -> None:
         """`for x in a b c; do …; done`: with a short list of literal words that need no quoting, and a
         script that sets `x` nowhere else, the body is walked once per word with `$x` read as it (`> out.$x`
-        writes `out.a`, `out.b`, `out.c`); otherwise `$x` stays unknown."""
+        writes `out.a`, `out.b`, `out.c`); otherwise `$x` stays unknown. A glob (`dist/*.whl`,
+        `~/.ssh/*`) is read as the pattern itself, judged like a glob written in place: `> "$x.sha256"`
+        writes what `dist/*.whl.sha256` names, `cat $x` reads what `~/.ssh/*` names."""
         name_node = node.child_by_field_name("variable")
         body = node.child_by_field_name("body")
         values = node.children_by_field_name("value")
@@ -609,7 +611,7 @@ class PosixWalker:
             body is None
             or not words
             or copies > MAX_LOOP_COPIES
-            or not all(w.literal and _CONSTANT_VALUE.fullmatch(w.text) for w in words)
+            or not all(w.literal and (_CONSTANT_VALUE.fullmatch(w.text) or _plain_glob(w)) for w in words)
             or not self._set_only_by_loops(name)
         ):
             self._children(node)
@@ -1033,6 +1035,12 @@ class PosixWalker:
 _BACKQUOTE_ESCAPE = lazy_re(r"\\([`$\\])")
 _FISH_PREFIXES = frozenset({"and", "or", "not"})
 _GLOB_CHARS = lazy_re(r"[*?\[]")
+_PLAIN_GLOB = lazy_re(r"(?!-)[\w./+,:@%=~*?-]*[*?][\w./+,:@%=~*?-]*")
+"""An unquoted glob of file names (`dist/*.tar.gz`, `~/.ssh/*`): nothing a blank or a bracket could change."""
+
+
+def _plain_glob(word: Arg) -> bool:
+    return word.raw == word.text and _PLAIN_GLOB.fullmatch(word.text) is not None
 
 
 _HEREDOC_ESCAPE = lazy_re(r"\\([$`\\])")

@@ -11,13 +11,15 @@ way, a folder that leads outside the working directory, a special file, git miss
 only for build output, which needs two signs: git ignores the tree and tracks nothing in it, and it lies in a
 folder named as build output (`build/`, `dist/`, `bin/`, `obj/`, `coverage/`, `*.egg-info`). Ignored alone is
 not enough: `.env`, a local database or a downloaded data set are ignored too, and nobody can rebuild them.
-A tree named as build output that does not exist yet (`rm -rf htmlcov` on a fresh checkout) loses nothing.
+A tree named as build output that does not exist yet (`rm -rf htmlcov` on a fresh checkout) loses nothing. A
+glob (`rm -rf *.egg-info`) loses what the files it names now would, and nothing when it names none.
 """
 
 from __future__ import annotations
 
 import os
 import stat
+from fnmatch import fnmatchcase
 from typing import Protocol
 
 from ._syntax import Arg
@@ -26,6 +28,12 @@ GIT_LOOKUPS = 4
 """Files of one command line git is asked about at most; later ones are kept (a check stays fast)."""
 GIT_TIMEOUT = 2.0
 """Seconds one git call may take before the file is kept."""
+GLOB_MATCHES = 8
+"""Files a glob write target (`> dist/*.sha256`) may match; past it every one is kept (each is judged)."""
+GLOB_ENTRIES = 2000
+"""Entries of a folder read to match a glob write target; a larger folder keeps every file."""
+GLOB_FOLDERS = 4
+"""Folders one command line may have read for its glob targets; past it every file is kept."""
 
 OUTPUT_FOLDERS = frozenset(
     {
@@ -47,6 +55,12 @@ class ProjectFiles(Protocol):
     def state(self, relative: str) -> str | None: ...
 
     def removable(self, relatives: list[str]) -> bool: ...
+
+    def matching(self, pattern: str) -> list[str] | None: ...
+
+
+def _wild(text: str) -> bool:
+    return "*" in text or "?" in text or "[" in text
 
 
 def _output_path(parts: list[str]) -> bool:
@@ -81,6 +95,10 @@ class FreshCheckout:
     def removable(self, relatives: list[str]) -> bool:
         return bool(relatives) and all(_output_path([p for p in r.split("/") if p]) for r in relatives)
 
+    def matching(self, pattern: str) -> list[str] | None:
+        # A checkout holds the project's files, which a glob names; only build output is not there yet.
+        return [] if _output_path([p for p in pattern.split("/") if p]) else None
+
 
 class KeptFiles:
     """A working directory where every file holds work and no tree is build output: what a rule's examples
@@ -94,11 +112,14 @@ class KeptFiles:
     def removable(self, relatives: list[str]) -> bool:
         return False
 
+    def matching(self, pattern: str) -> list[str] | None:
+        return None
+
 
 class ReplaceableFiles:
     """The files under one working directory that a command line may overwrite without loss."""
 
-    __slots__ = ("_asked", "_folders", "_real_root", "root")
+    __slots__ = ("_asked", "_folders", "_listed", "_real_root", "root")
 
     def __init__(self, root: str) -> None:
         self.root = os.path.abspath(root)
@@ -106,6 +127,8 @@ class ReplaceableFiles:
         self._asked = 0
         self._folders: dict[str, bool] = {}
         """Folder -> whether it really lies in the working directory (links resolved), asked once each."""
+        self._listed: dict[str, tuple[str, ...] | None] = {}
+        """Folder -> its names, for glob targets (see `matching`)."""
 
     def state(self, relative: str) -> str | None:
         """What overwriting the file at `relative` (inside the working directory, `/`-separated) loses:
@@ -130,6 +153,47 @@ class ReplaceableFiles:
         if info.st_size == 0:
             return "empty"
         return "ignored" if self._ignored(relative) else None
+
+    def matching(self, pattern: str) -> list[str] | None:
+        """The files a glob write target (`dist/*.tar.gz.sha256`, relative, `/`-separated) names now, as the
+        shell expands it (a leading wildcard skips dot-files); None when that is not known cheaply: a
+        wildcard before the last component, a folder too large, or too many matches."""
+        folder, _, last = pattern.rpartition("/")
+        if _wild(folder) or not last:
+            return None
+        names = self._listing(folder)
+        if names is None:
+            return None
+        found = [
+            f"{folder}/{name}" if folder else name
+            for name in names
+            if (name[:1] != "." or last[:1] == ".") and fnmatchcase(name, last)
+        ]
+        return found if len(found) <= GLOB_MATCHES else None
+
+    def _listing(self, folder: str) -> tuple[str, ...] | None:
+        """The names in a project folder (none when it does not exist), read once a line; None when it is
+        too large, unreadable, or one folder too many."""
+        if folder in self._listed:
+            return self._listed[folder]
+        names: tuple[str, ...] | None = None
+        if len(self._listed) < GLOB_FOLDERS:
+            path = os.path.join(self.root, *[p for p in folder.split("/") if p])
+            try:
+                with os.scandir(path) as entries:
+                    found = []
+                    for entry in entries:
+                        if len(found) >= GLOB_ENTRIES:
+                            break
+                        found.append(entry.name)
+                    else:
+                        names = tuple(found)
+            except FileNotFoundError:
+                names = ()
+            except OSError:
+                pass
+        self._listed[folder] = names
+        return names
 
     def _ignored(self, relative: str) -> bool:
         """Does git ignore the file and not track it (generated output: `coverage.lcov`, `build/`)?"""
