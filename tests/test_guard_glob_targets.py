@@ -125,3 +125,27 @@ def test_without_a_working_directory_other_globs_name_the_checkout(command: str)
 )
 def test_a_find_sweep_may_leave_files_out(command: str, allowed: bool) -> None:
     assert decide_in(command, None).allowed is allowed, command
+
+
+@pytest.mark.parametrize(
+    ("command", "allowed"),
+    [
+        ("find build -type f -empty -delete -print", True),  # inside build output: as much as rm -rf build
+        ("find build dist -name '*.tmp' -delete", True),
+        ("find node_modules/.cache -delete", True),
+        ("find build src -delete", False),  # the sources too
+        ("find -L build -delete", False),  # follows links out of the tree
+        ("find build/../src -delete", False),
+        ("mv src build; find build -delete", False),  # the sources moved in first
+    ],
+)
+def test_a_find_that_deletes_inside_build_output_only_is_judged_as_deleting_it(
+    command: str, allowed: bool
+) -> None:
+    assert decide_in(command, None).allowed is allowed, command
+
+
+def test_a_find_in_an_output_folder_holding_tracked_files_is_blocked(repo: Path) -> None:
+    # `many/` is not ignored and is not named as output; `build/` is ignored and tracks nothing.
+    assert decide_in("find build -name '*.sha256' -delete", repo).allowed
+    assert not decide_in("find many -name '*.sha256' -delete", repo).allowed

@@ -5,13 +5,16 @@
 file is made again by the next build or test run, so the sweep loses nothing, while the same line with
 `-name '*.py'` deletes the sources. Only names nobody writes by hand count (below), and only a selection
 that cannot reach anything else: start paths inside the project, tests that are names (grouped with `-o`
-only inside parentheses) and an optional `-type`, every action after the tests. Negation, `-path`, `-regex`,
-`-prune`, `-L` and any other test or option keep the line to the destructive rules.
+only inside parentheses) and an optional `-type`, every action after the tests; a negated name or path
+(`-not -name keep.gcov`) only leaves files out. Any other negation, `-regex`, `-prune`, `-L` and any other
+test or option keep the line to the destructive rules. A find that starts only in trees named as build
+output (`find build -type f -empty -delete`) deletes no more than `rm -rf build` would, and is judged so.
 """
 
 from __future__ import annotations
 
 from ._paths import PROTECTED
+from ._project import names_output
 from ._syntax import DYN, Arg
 
 ARTEFACT_NAMES = frozenset(
@@ -38,6 +41,28 @@ def _inside_start(a: Arg) -> bool:
         return False
     parts = [p.lower() for p in text.split("/") if p]
     return ".." not in parts and not any(name in parts for name in PROTECTED)
+
+
+def find_starts(argv: list[Arg]) -> list[Arg] | None:
+    """The start paths of `find START… EXPR` when each is a literal folder of the project named as build
+    output (`find build -type f -empty -delete`) and find follows no links; else None. Whatever it selects
+    there, it deletes no more than `rm -rf START…` would."""
+    starts: list[Arg] = []
+    for a in argv[1:]:
+        if a.text == "-P":
+            continue
+        if a.text[:1] in ("-", "(", "!", ")", ","):
+            break
+        if not _inside_start(a) or not names_output([argv[0], a]):
+            return None
+        starts.append(a)
+    if not starts or any(a.text in _FOLLOWING for a in argv):
+        return None
+    return starts
+
+
+_FOLLOWING = frozenset({"-L", "-H", "-follow"})
+"""Options that make find follow links, out of the start trees too."""
 
 
 _EXCLUDING = frozenset({"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename"})

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import _locators, _parse_cmd, _parse_posix, _parse_powershell
-from ._artefacts import fed_operands_only, find_sweeps_artefacts
+from ._artefacts import fed_operands_only, find_starts, find_sweeps_artefacts
 from ._compiled import POWERSHELL_ONLY, NameInfo, PolicyTables, matching_clauses
 from ._findings import Finding, finding_words, shown, shown_args
 from ._globbed import is_glob_path, maybe_glob
@@ -271,8 +271,8 @@ class CompiledPolicy(PolicyTables):
                     rule.id in (TREE_DELETE, BULK_DELETE) and (cwd is not None or names_output(argv))
                 ):
                     return None  # the walk may spare a file or tree that holds nothing to lose
-                if rule.id == FIND_DELETE and find_sweeps_artefacts(argv[1:]):
-                    return None  # a sweep of compiled files: the walk judges what else the line does
+                if rule.id == FIND_DELETE and (find_sweeps_artefacts(argv[1:]) or find_starts(argv)):
+                    return None  # a sweep of compiled files or of build output: the walk judges it
                 # The walk reaches the clauses before anything the program does, and stops at this deny.
                 out, reason = finding_words(rule, argv, info.names, "", detail)
                 return Decision.block(command, shell, rule, reason, out, "ok")
@@ -721,7 +721,9 @@ class Evaluation(RunsOtherCode, WordChecks):
                         and self._deletes_output_only(names, argv, frame)
                     ):
                         continue
-                    if rule_id == FIND_DELETE and find_sweeps_artefacts(argv[1:]):
+                    if rule_id == FIND_DELETE and (
+                        find_sweeps_artefacts(argv[1:]) or self._finds_in_output_only(argv, frame)
+                    ):
                         continue
                     self._rule_finding(compiled.rule, argv, names, frame, detail)
                 else:
@@ -1063,7 +1065,9 @@ class Evaluation(RunsOtherCode, WordChecks):
             self._files = FreshCheckout() if self.root is None else ReplaceableFiles(self.root)
         return relative, wild
 
-    def _deletes_output_only(self, names: tuple[str, ...], argv: list[Arg], frame: Frame) -> bool:
+    def _deletes_output_only(
+        self, names: tuple[str, ...], argv: list[Arg], frame: Frame, walked: list[Arg] | None = None
+    ) -> bool:
         """Does `rm -rf build dist`, `rimraf coverage`, `Remove-Item .\\bin -Recurse` delete nothing but build
         output in the known working directory (ignored, untracked, in an output folder: see `_project`)?
         Literal paths only; nothing copied or moved earlier in the line, and nothing in the trees named
@@ -1074,7 +1078,8 @@ class Evaluation(RunsOtherCode, WordChecks):
         if not targets or len(targets) > SPARED_DELETE_TARGETS:
             return False
         spared = False  # a glob target that names nothing now loses nothing, whatever it is called
-        upto = len(self.seen) - 1 if self.seen and self.seen[-1] is argv else len(self.seen)
+        walked = walked or argv  # the command as the walk saw it (a find judged as the rm it amounts to)
+        upto = len(self.seen) - 1 if self.seen and self.seen[-1] is walked else len(self.seen)
         named = self._named_trees(upto)
         places = []
         for target in targets:
@@ -1101,6 +1106,12 @@ class Evaluation(RunsOtherCode, WordChecks):
             else:
                 places.append(place[0])
         return self._files is not None and (self._files.removable(places) or (spared and not places))
+
+    def _finds_in_output_only(self, argv: list[Arg], frame: Frame) -> bool:
+        """Does `find build dist -type f -empty -delete` delete only inside trees that are build output (see
+        `_deletes_output_only`: as much as `rm -rf build dist` may)?"""
+        starts = find_starts(argv)
+        return bool(starts) and self._deletes_output_only(("rm",), [Arg("rm", "rm"), *starts], frame, argv)
 
     def _deletes_swept_artefacts(
         self, names: tuple[str, ...], argv: list[Arg], feeds: tuple[Feed, ...], dialect: Dialect
