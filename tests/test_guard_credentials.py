@@ -351,3 +351,23 @@ def test_listing_every_account_or_group_is_blocked(shell: str, command: str) -> 
 )
 def test_one_account_record_stays_allowed(command: str) -> None:
     guard_allows("posix", command)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "npm config get //registry.npmjs.org/:_authToken",
+        "pnpm config get '//npm.pkg.github.com/:_authToken'",
+        "yarn config get npmAuthToken",
+        "npm get _auth",
+    ],
+)
+def test_a_package_managers_registry_token_is_a_credential(command: str) -> None:
+    guard_blocks("posix", command, "env.credential-store")
+
+
+@pytest.mark.parametrize(
+    "command", ["npm config get registry", "pnpm config get store-dir", "yarn config get cacheFolder"]
+)
+def test_other_package_manager_settings_stay_readable(command: str) -> None:
+    guard_allows("posix", command)

@@ -733,3 +733,11 @@ def test_ps_dash_e_and_option_values_known_at_run_time_stay_allowed(command: str
 
 def test_a_ps_word_known_only_at_run_time_may_be_dash_capital_e() -> None:
     assert_decided_as("posix", "ps $ARGS", check("ps $ARGS"), "dynamic.arguments")
+
+
+@pytest.mark.parametrize(
+    ("command", "allowed"),
+    [("set", False), ("Set-Variable", False), ("set x 1", True), ("Set-Variable -Name x -Value 1", True)],
+)
+def test_powershell_set_alone_is_cmds_listing_of_the_environment(command: str, allowed: bool) -> None:
+    assert Policy.default().check(command, "powershell").allowed is allowed, command

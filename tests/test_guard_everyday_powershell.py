@@ -5,6 +5,7 @@ reading, not a hole."""
 
 from __future__ import annotations
 
+import pytest
 from conftest import every_case, guard_allows, guard_blocks
 
 from glmagent.guard import Decision, Policy
@@ -135,3 +136,27 @@ def test_everyday_powershell_commands_are_allowed() -> None:
 
 def _check(command: str, shell: str) -> Decision:
     return Policy.default().check(command, shell)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "Remove-Item -Recurse build , dist",
+        "Get-Content a.txt , b.txt",
+        "Copy-Item README.md , LICENSE -Destination dist",
+        "Select-Object Name , Length",
+    ],
+)
+def test_a_list_spaced_around_its_comma_reads_as_the_list(command: str) -> None:
+    guard_allows("powershell", command, clean_parse=True)
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        ("Remove-Item -Recurse build , ~/.ssh", "destructive"),
+        ("Get-Content a.txt , ~/.ssh/id_rsa", "env.secret-files"),
+    ],
+)
+def test_every_item_of_a_spaced_list_is_judged(command: str, expected: str) -> None:
+    guard_blocks("powershell", command, expected)

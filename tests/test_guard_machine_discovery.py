@@ -8,7 +8,7 @@ stay named as network."""
 from __future__ import annotations
 
 import pytest
-from conftest import every_case, guard_allows, guard_blocks
+from conftest import every_case, guard_allows, guard_blocks, guard_decision
 
 BLOCKED = [
     # Surveys for what could be turned into more rights (privilege-escalation enumeration).
@@ -205,3 +205,31 @@ def test_facts_a_build_reads_stay_allowed() -> None:
 @pytest.mark.parametrize(("shell", "command"), REMOTE)
 def test_surveying_another_machine_stays_network(shell: str, command: str) -> None:
     guard_blocks(shell, command, "network")
+
+
+@pytest.mark.parametrize(
+    ("shell", "command"),
+    [
+        ("posix", "cat /etc/machine-id"),
+        ("posix", "cat /var/lib/dbus/machine-id"),
+        ("posix", "sudo cat /sys/class/dmi/id/product_serial"),
+        ("powershell", "REG QUERY HKLM\\SOFTWARE\\Microsoft\\Cryptography /v MachineGuid"),
+        ("powershell", "(Get-ItemProperty HKLM:\\SOFTWARE\\Microsoft\\Cryptography).MachineGuid"),
+        ("posix", "tcpping -h github.com -p 8080"),
+    ],
+)
+def test_the_machines_identity_and_probes_to_hosts_are_blocked(shell: str, command: str) -> None:
+    d = guard_decision(shell, command)
+    assert not d.allowed, command
+
+
+@pytest.mark.parametrize(
+    ("shell", "command"),
+    [
+        ("powershell", "Get-Content src\\Microsoft\\Cryptography\\Hash.cs"),
+        ("posix", "cat etc/machine-id.example"),
+        ("powershell", 'reg query "HKLM\\SOFTWARE\\Microsoft\\Windows Kits\\Installed Roots" /v KitsRoot10'),
+    ],
+)
+def test_project_files_of_the_same_names_stay_allowed(shell: str, command: str) -> None:
+    guard_allows(shell, command)

@@ -1992,6 +1992,15 @@ def repair(source: str) -> str | None:
                 out.extend((" ", ",", " ") if source[j : j + 1] == "@" else (" ", ","))  # `Name ,@{...}` too
                 i = j
                 continue
+        elif ch == "," and out and out[-1] in (" ", "\t") and source[i + 1 : i + 2] in (" ", "\t"):
+            j = i + 1
+            while j < n and source[j] in " \t":
+                j += 1
+            before = _last_written(out)[-1:]
+            if before and before not in ",([{|;=&'\"" and source[j : j + 1] not in ("", "'", '"', "@", "("):
+                out.append(",")  # `build , dist` is `build ,dist` (the grammar takes only the latter)
+                i = j
+                continue
         elif ch == "?" and (step := _ps7_operator(source, i, out)) is not None:
             out.append(step[0])
             i += step[1]
