@@ -330,6 +330,10 @@ def hostile_inputs(size: int) -> Iterator[tuple[str, str, str]]:
         ("working-directory words", _fill("$PWD/a ", prefix="mkdir -p ")),
         ("module options", _fill("--require ./a.js ", prefix='NODE_OPTIONS="', suffix='" node x')),
         ("local declarations", _fill("local -", prefix="touch $PWD/x; ")),
+        # Glob targets are matched against a folder's names (a large folder: see `build/` below).
+        ("glob writes", _numbered("sha256sum a > build/*.{}; ", size)),
+        ("loops over globs", _numbered('for f in build/*{}; do sha256sum "$f" > "$f.sha256"; done; ', size)),
+        ("finds in build output", _numbered("find build/a{} -name '*.o' -delete; ", size)),
     ]
     powershell: list[tuple[str, str]] = [
         ("long script", _fill("Get-ChildItem -Path . | Where-Object { $_.Length -gt 10 } | Select Name\n")),
@@ -427,6 +431,9 @@ def main() -> int:
         subprocess.run(["git", "init", "-q"], cwd=project, check=False, capture_output=True)
         # Ignored output, so writes and deletes of it are judged on the disk and with git (the slow path).
         (project / ".gitignore").write_text("*.log\nbuild/\n", encoding="utf-8")
+        (project / "build").mkdir()
+        for i in range(1500):  # a folder of build output that glob targets are matched against
+            (project / "build" / f"a{i}.sha256").write_text("", encoding="utf-8")
         measure_hostile(args.repeats, [int(s) for s in args.sizes.split(",")], allowlisted, project)
     return 0
 

@@ -18,8 +18,9 @@ glob (`rm -rf *.egg-info`) loses what the files it names now would, and nothing 
 from __future__ import annotations
 
 import os
+import re
 import stat
-from fnmatch import fnmatchcase
+from fnmatch import translate
 from typing import Protocol
 
 from ._syntax import Arg
@@ -34,6 +35,8 @@ GLOB_ENTRIES = 2000
 """Entries of a folder read to match a glob write target; a larger folder keeps every file."""
 GLOB_FOLDERS = 4
 """Folders one command line may have read for its glob targets; past it every file is kept."""
+GLOB_TARGETS = 8
+"""Glob targets of one command line matched against a folder; past it every file is kept."""
 
 OUTPUT_FOLDERS = frozenset(
     {
@@ -119,7 +122,7 @@ class KeptFiles:
 class ReplaceableFiles:
     """The files under one working directory that a command line may overwrite without loss."""
 
-    __slots__ = ("_asked", "_folders", "_listed", "_real_root", "root")
+    __slots__ = ("_asked", "_folders", "_globs", "_listed", "_real_root", "root")
 
     def __init__(self, root: str) -> None:
         self.root = os.path.abspath(root)
@@ -129,6 +132,7 @@ class ReplaceableFiles:
         """Folder -> whether it really lies in the working directory (links resolved), asked once each."""
         self._listed: dict[str, tuple[str, ...] | None] = {}
         """Folder -> its names, for glob targets (see `matching`)."""
+        self._globs = 0
 
     def state(self, relative: str) -> str | None:
         """What overwriting the file at `relative` (inside the working directory, `/`-separated) loses:
@@ -159,15 +163,18 @@ class ReplaceableFiles:
         shell expands it (a leading wildcard skips dot-files); None when that is not known cheaply: a
         wildcard before the last component, a folder too large, or too many matches."""
         folder, _, last = pattern.rpartition("/")
-        if _wild(folder) or not last:
+        if _wild(folder) or not last or self._globs >= GLOB_TARGETS:
             return None
+        self._globs += 1
         names = self._listing(folder)
         if names is None:
             return None
+        match = re.compile(translate(last)).match
+        hidden = last[:1] == "."
         found = [
             f"{folder}/{name}" if folder else name
             for name in names
-            if (name[:1] != "." or last[:1] == ".") and fnmatchcase(name, last)
+            if (hidden or name[:1] != ".") and match(name)
         ]
         return found if len(found) <= GLOB_MATCHES else None
 
