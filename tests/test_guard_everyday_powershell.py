@@ -160,3 +160,19 @@ def test_a_list_spaced_around_its_comma_reads_as_the_list(command: str) -> None:
 )
 def test_every_item_of_a_spaced_list_is_judged(command: str, expected: str) -> None:
     guard_blocks("powershell", command, expected)
+
+
+@pytest.mark.parametrize(
+    ("shell", "command"),
+    [
+        ("powershell", "nmake -f win32/Makefile.msc ZLIB_COMPAT=yes"),
+        ("powershell", "nmake /F Makefile.msc test"),
+        ("posix", "make -f Makefile.msc"),
+    ],
+)
+def test_a_makefile_named_msc_is_read_by_make(shell: str, command: str) -> None:
+    guard_allows(shell, command)
+
+
+def test_an_msc_handed_to_make_as_a_target_is_still_a_snap_in() -> None:
+    guard_blocks("powershell", "nmake payload.msc", "unverifiable.code-file")

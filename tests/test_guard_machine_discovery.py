@@ -216,6 +216,8 @@ def test_surveying_another_machine_stays_network(shell: str, command: str) -> No
         ("powershell", "REG QUERY HKLM\\SOFTWARE\\Microsoft\\Cryptography /v MachineGuid"),
         ("powershell", "(Get-ItemProperty HKLM:\\SOFTWARE\\Microsoft\\Cryptography).MachineGuid"),
         ("posix", "tcpping -h github.com -p 8080"),
+        ("posix", "sysctl -a"),
+        ("posix", "sysctl -a | grep net.ipv4"),
     ],
 )
 def test_the_machines_identity_and_probes_to_hosts_are_blocked(shell: str, command: str) -> None:
@@ -228,6 +230,7 @@ def test_the_machines_identity_and_probes_to_hosts_are_blocked(shell: str, comma
     [
         ("powershell", "Get-Content src\\Microsoft\\Cryptography\\Hash.cs"),
         ("posix", "cat etc/machine-id.example"),
+        ("posix", "sysctl -n hw.ncpu"),
         ("powershell", 'reg query "HKLM\\SOFTWARE\\Microsoft\\Windows Kits\\Installed Roots" /v KitsRoot10'),
     ],
 )

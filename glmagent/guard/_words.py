@@ -19,6 +19,10 @@ from ._paths import ARCHIVERS, CMD_DELETERS, DELETERS, WRITERS, PathScope, outpu
 from ._syntax import DYN, MAX_WORK, NAME_SCRIPT_WORK, PIECE_WORK, Arg, Frame, TooLarge
 from ._unwrap import executor, matching_wrapper
 
+_MAKES = frozenset({"make", "gmake", "bmake", "pmake", "nmake", "jom", "remake"})
+_MAKEFILE_OPTIONS = frozenset({"-f", "/f", "--file", "--makefile"})
+"""`make -f Makefile.msc`: the makefile a make program reads in its own language (`.msc` is also an MMC
+snap-in's suffix, which only a code host runs)."""
 _CONSOLE_WORDS = frozenset({"shell", "console", "repl"})
 """A first operand that opens an interactive console (`poetry shell`, `flask shell`, `ansible-test shell`)."""
 
@@ -263,7 +267,12 @@ class WordChecks:
                     continue
                 file_name = last_part(text)
                 files = p.file_mark is None or p.file_mark in file_name  # else no file list matches it
-                if files and p.code_host_files is not None and p.code_host_files.fullmatch(file_name):
+                if (
+                    files
+                    and p.code_host_files is not None
+                    and p.code_host_files.fullmatch(file_name)
+                    and not (i and name in _MAKES and args[i - 1].text.lower() in _MAKEFILE_OPTIONS)
+                ):
                     self.event(
                         "code-file",
                         frame,
