@@ -236,3 +236,34 @@ def test_the_machines_identity_and_probes_to_hosts_are_blocked(shell: str, comma
 )
 def test_project_files_of_the_same_names_stay_allowed(shell: str, command: str) -> None:
     guard_allows(shell, command)
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        ("tasklist /svc", "env.process-owners"),
+        ("tasklist /v /fo csv", "env.process-owners"),
+        ("Get-ChildItem Cert:\\CurrentUser\\My", "env.credential-store"),
+        ("Get-ChildItem -Path Cert:\\* -Recurse -CodeSigningCert", "env.credential-store"),
+        ("Set-Location Cert:\\CurrentUser\\My; Get-ChildItem", "env.credential-store"),
+        ("certutil -user -store My", "env.credential-store"),
+        ("(Get-BitLockerVolume -MountPoint C).KeyProtector", "env.credential-store"),
+    ],
+)
+def test_windows_services_per_process_certificate_stores_and_recovery_keys_are_blocked(
+    command: str, expected: str
+) -> None:
+    guard_blocks("powershell", command, expected)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "tasklist",
+        'tasklist /fi "imagename eq node.exe"',
+        "Get-ChildItem .\\certs",
+        "certutil -hashfile dist\\app.zip SHA256",
+    ],
+)
+def test_a_process_listing_and_project_certificates_stay_allowed(command: str) -> None:
+    guard_allows("powershell", command)
