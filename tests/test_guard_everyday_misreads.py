@@ -32,7 +32,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import guard_allows, guard_blocks
+from conftest import guard_allows, guard_blocks, guard_decision
 
 ALLOWED = [
     ("posix", 'prettier --write "**/*.{js,ts}"'),
@@ -247,3 +247,19 @@ def test_an_alias_of_a_command_no_rule_reads_is_allowed(command: str) -> None:
 )
 def test_an_alias_of_a_command_rules_read_or_of_a_path_stays_blocked(command: str, expected: str) -> None:
     guard_blocks("powershell", command, expected)
+
+
+@pytest.mark.parametrize(
+    ("command", "allowed"),
+    [
+        ('cd "$(dirname "$0")"', True),  # a script's own folder: dirname opens nothing
+        ('cd "$(dirname "${BASH_SOURCE[0]}")/.." && make test', True),
+        ("cd $X; echo $f", True),
+        ("cd $X; cat $f", False),  # read in a run-time folder: it may be /proc/self
+        ("cd /proc/self; cat environ", False),
+        ("realpath /proc/self/environ", False),  # the path itself still names it
+        ("rm -rf .clj-kondo/.cache", True),  # a cache folder is build output
+    ],
+)
+def test_names_that_are_only_printed_open_nothing(command: str, allowed: bool) -> None:
+    assert guard_decision("posix", command).allowed is allowed, command

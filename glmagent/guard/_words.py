@@ -19,6 +19,9 @@ from ._paths import ARCHIVERS, CMD_DELETERS, DELETERS, WRITERS, PathScope, outpu
 from ._syntax import DYN, MAX_WORK, NAME_SCRIPT_WORK, PIECE_WORK, Arg, Frame, TooLarge
 from ._unwrap import executor, matching_wrapper
 
+_NAMES_ONLY = frozenset({"dirname", "basename", "echo", "printf", "realpath", "readlink"})
+"""Programs that print or resolve the names they are given without opening them: `dirname "$0"` after a
+`cd` to a run-time folder reads no process environment, whatever `$0` is."""
 _MAKES = frozenset({"make", "gmake", "bmake", "pmake", "nmake", "jom", "remake"})
 _MAKEFILE_OPTIONS = frozenset({"-f", "/f", "--file", "--makefile"})
 """`make -f Makefile.msc`: the makefile a make program reads in its own language (`.msc` is also an MMC
@@ -393,7 +396,11 @@ class WordChecks:
         One search for the rules' literal fragments in all the words together rules out nearly every
         command; the raw spelling counts too: `$HOME/.aws/credentials` keeps the path its text loses to DYN.
         """
-        screened = [a for a in args if maybe_environ(a.text)] if maybe_environ(texts) else None
+        screened = (
+            [a for a in args if maybe_environ(a.text)]
+            if maybe_environ(texts) and names[-1] not in _NAMES_ONLY
+            else None
+        )
         if screened:
             scope = self.scope(frame)
             hit = next((a for a in screened if scope.reads_process_environment(a)), None)
