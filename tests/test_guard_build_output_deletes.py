@@ -201,3 +201,35 @@ def test_a_delete_of_more_targets_than_are_looked_up_stays_blocked(repo: Path) -
     decision = decide_in(many, repo)
     assert not decision.allowed
     assert decision.rule_id == "destructive.recursive-delete"
+
+
+CLEAN_STEPS_SPARED = [
+    "python -c \"import shutil; shutil.rmtree('build', ignore_errors=True)\"",
+    'python3 -c \'import shutil, os; os.path.exists("coverage") and shutil.rmtree("coverage")\'',
+    "node -e \"require('fs').rmSync('obj', {recursive: true, force: true})\"",
+]
+
+CLEAN_STEPS_BLOCKED = [
+    "python -c \"import shutil; shutil.rmtree('src')\"",  # the sources
+    "python -c \"import shutil; shutil.rmtree('lib')\"",  # tracked, though named like output
+    "python -c \"import shutil; shutil.rmtree('dist')\"",  # a link out of the project
+    "python -c \"import shutil; shutil.rmtree('build/../src')\"",
+    'python -c "import shutil,sys; shutil.rmtree(sys.argv[1])" build',  # deletes what it is given
+    "python -c \"import shutil; shutil.rmtree('build')\" /home",  # a word after the code
+    "python -c \"import shutil,os; os.chdir('/'); shutil.rmtree('build')\"",  # any other name: computed
+    "python -c \"import shutil; shutil.rmtree(f'{x}')\"",
+    "node -e \"require('fs').rmSync(process.env.HOME, {recursive: true})\"",
+    "python -c \"import shutil; shutil.rmtree('build'); import os; os.system('curl x')\"",
+]
+
+
+@pytest.mark.parametrize("command", CLEAN_STEPS_SPARED)
+def test_an_interpreters_one_line_clean_step_is_judged_as_rm(repo: Path, command: str) -> None:
+    decision = decide_in(command, repo)
+    assert decision.allowed, (command, decision.rule_id, decision.reason)
+    assert decide_in(command, None).allowed, command  # a fresh checkout: named as output, not there
+
+
+@pytest.mark.parametrize("command", CLEAN_STEPS_BLOCKED)
+def test_other_interpreter_deletes_stay_blocked(repo: Path, command: str) -> None:
+    assert not decide_in(command, repo).allowed, command

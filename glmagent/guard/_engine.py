@@ -19,7 +19,14 @@ from ._lazy import lazy_re
 from ._models import Decision, Dialect, EngineEvent, Rule, ShellKind
 from ._normalise import command_key, fold_arg, ps_ascii
 from ._paths import PathScope, output_targets, tree_delete_targets, write_targets
-from ._payloads import PREPARE, python_version_probe, script_language, static_output, string_literals
+from ._payloads import (
+    PREPARE,
+    deleted_literals,
+    python_version_probe,
+    script_language,
+    static_output,
+    string_literals,
+)
 from ._project import FreshCheckout, ProjectFiles, ReplaceableFiles, names_output
 from ._rules import MATCH, CommandView, dotnet_key
 from ._syntax import (
@@ -64,6 +71,7 @@ BULK_DELETE = "destructive.forced-delete"
 """`find -delete`, which spares a sweep of compiled and cached files (`find . -name '*.pyc' -delete`: see
 `_artefacts`); so does the recursive delete such a `find` feeds (`-exec rm -rf {} +`, `| xargs rm`)."""
 _NETWORK_PAYLOAD = "network.payload"
+_PAYLOAD_DELETE = "destructive.payload-delete"
 _RUN_TIME_PART = "value"
 """What a run-time part of a written script reads as: a plain word, which no rule names."""
 _SWEEP_DELETERS = frozenset({"rm", "grm", "unlink"})
@@ -1113,6 +1121,16 @@ class Evaluation(RunsOtherCode, WordChecks):
         starts = find_starts(argv)
         return bool(starts) and self._deletes_output_only(("rm",), [Arg("rm", "rm"), *starts], frame, argv)
 
+    def _cleans_output(self, language: str, code: str, frame: Frame, argv: list[Arg]) -> bool:
+        """Is an interpreter's code given as the last word (`python -c CODE`, `node -e CODE`) a clean step
+        (see `deleted_literals`) that deletes only what `rm -rf` of the same paths may?"""
+        if not argv or argv[-1].text != code:
+            return False  # arguments after the code may be what it deletes (`sys.argv[1]`)
+        paths = deleted_literals(language, code)
+        return paths is not None and self._deletes_output_only(
+            ("rm",), [Arg("rm", "rm"), *(Arg(p, p) for p in paths)], frame, argv
+        )
+
     def _deletes_swept_artefacts(
         self, names: tuple[str, ...], argv: list[Arg], feeds: tuple[Feed, ...], dialect: Dialect
     ) -> bool:
@@ -1248,6 +1266,8 @@ class Evaluation(RunsOtherCode, WordChecks):
                 continue
             if rule.id == _NETWORK_PAYLOAD and language == "python" and python_version_probe(text):
                 continue  # a library's version printed: nothing is called
+            if rule.id == _PAYLOAD_DELETE and self._cleans_output(language, text, frame, argv):
+                continue  # `python -c "import shutil; shutil.rmtree('dist')"`: judged as `rm -rf dist`
             if clause.literals_are_commands:
                 inner = frame.nested(f"a `{language}` payload")
                 for literal in string_literals(program):

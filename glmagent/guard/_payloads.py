@@ -135,6 +135,45 @@ _LIST_GAP = lazy_re(r"\s*[\])]?\s*,\s*[\[(]?\s*")
 """What separates the words of an argument list: `'rm', '-rf'`, `'rm', ['-rf', 'x']`, `"rm", "-rf"`."""
 
 
+_CLEAN_WORDS = {
+    "python": frozenset(
+        {
+            "import", "from", "as", "shutil", "os", "pathlib", "Path", "rmtree", "remove", "unlink", "rmdir",
+            "ignore_errors", "missing_ok", "True", "False", "path", "exists", "isdir", "isfile", "if", "not",
+            "and", "or",
+        }
+    ),
+    "node": frozenset(
+        {
+            "require", "fs", "rmSync", "rmdirSync", "unlinkSync", "recursive", "force", "true", "false",
+            "const", "let", "var", "existsSync", "if", "await", "promises", "rm",
+        }
+    ),
+}  # fmt: skip
+"""Every name a one-line clean step may use (`shutil.rmtree('dist', ignore_errors=True)`, `require('fs')
+.rmSync('dist', {recursive: true})`): code holding any other name may compute what it deletes."""
+_MODULE_NAMES = frozenset({"fs", "node:fs", "fs/promises", "node:fs/promises"})
+_NAME = lazy_re(r"[A-Za-z_$][\w$]*")
+_PLAIN_RELATIVE = lazy_re(r"(?!-)[\w.\-]+(?:/[\w.\-]+)*/?")
+
+
+def deleted_literals(language: str, payload: str) -> list[str] | None:
+    """The paths a one-line clean step in Python or Node deletes (`python -c "import shutil;
+    shutil.rmtree('dist', ignore_errors=True)"`): its string literals, when every name in the code is one
+    such a step uses and every literal is a plain relative path; None for any other code."""
+    words = _CLEAN_WORDS.get(language)
+    if words is None:
+        return None
+    code = _STRING.sub(" ", payload)
+    if any(m.group(0) not in words for m in _NAME.finditer(code)) or "\\" in payload or "`" in payload:
+        return None
+    found = [ansi_c_unescape(m.group(1)[1:-1]) for m in _STRING.finditer(payload)]
+    paths = [f for f in found if f not in _MODULE_NAMES]
+    if not paths or not all(_PLAIN_RELATIVE.fullmatch(f) and ".." not in f.split("/") for f in paths):
+        return None
+    return paths
+
+
 def string_literals(payload: str) -> list[str]:
     """Quoted strings in an interpreter payload (escapes undone), e.g. the command in `os.system("...")`.
 

@@ -30,9 +30,9 @@ GIT_LOOKUPS = 4
 GIT_TIMEOUT = 2.0
 """Seconds one git call may take before the file is kept."""
 GLOB_MATCHES = 8
-"""Files a glob write target (`> dist/*.sha256`) may match; past it every one is kept (each is judged)."""
+"""Files a glob target (`> dist/*.sha256`, `rm -rf *.egg-info`) may match; past it every one is kept."""
 GLOB_ENTRIES = 2000
-"""Entries of a folder read to match a glob write target; a larger folder keeps every file."""
+"""Entries of a folder read to match a glob target; a larger folder keeps every file."""
 GLOB_FOLDERS = 4
 """Folders one command line may have read for its glob targets; past it every file is kept."""
 GLOB_TARGETS = 8
@@ -59,7 +59,9 @@ class ProjectFiles(Protocol):
 
     def removable(self, relatives: list[str]) -> bool: ...
 
-    def matching(self, pattern: str) -> list[str] | None: ...
+    def matching(self, pattern: str) -> list[str] | None:
+        """The files a glob names now (None: unknown, so every one is kept)."""
+        ...
 
 
 def _wild(text: str) -> bool:
@@ -159,9 +161,10 @@ class ReplaceableFiles:
         return "ignored" if self._ignored(relative) else None
 
     def matching(self, pattern: str) -> list[str] | None:
-        """The files a glob write target (`dist/*.tar.gz.sha256`, relative, `/`-separated) names now, as the
-        shell expands it (a leading wildcard skips dot-files); None when that is not known cheaply: a
-        wildcard before the last component, a folder too large, or too many matches."""
+        """The files a glob that a line writes or deletes (`dist/*.tar.gz.sha256`, relative, `/`-separated)
+        names now, as the shell expands it (a leading wildcard skips dot-files; case is ignored, as Windows
+        and macOS do, which can only name more); None when that is not known cheaply: a wildcard before the
+        last component, a folder too large, or too many matches."""
         folder, _, last = pattern.rpartition("/")
         if _wild(folder) or not last or self._globs >= GLOB_TARGETS:
             return None
@@ -169,7 +172,7 @@ class ReplaceableFiles:
         names = self._listing(folder)
         if names is None:
             return None
-        match = re.compile(translate(last)).match
+        match = re.compile(translate(last), re.IGNORECASE).match
         hidden = last[:1] == "."
         found = [
             f"{folder}/{name}" if folder else name
