@@ -79,3 +79,24 @@ def test_staging_data_to_take_away_is_blocked(shell: str, command: str) -> None:
 @pytest.mark.parametrize(("shell", "command"), ALLOWED)
 def test_packing_and_searching_the_project_stay_allowed(shell: str, command: str) -> None:
     guard_allows(shell, command)
+
+
+@pytest.mark.parametrize(
+    ("shell", "command"),
+    [
+        ("posix", "/usr/bin/tar -czf /tmp/backup_site.tar.gz /var/www/html/config/"),
+        ("posix", "tar -C /var/www -czf /tmp/x.tgz html"),
+        ("posix", "zip -r /tmp/x.zip /srv/app"),
+        ("posix", "tar czf /tmp/b.tgz /var/backups"),
+        ("powershell", "Compress-Archive -Path C:\\inetpub\\wwwroot -DestinationPath out.zip"),
+    ],
+)
+def test_packing_what_the_machine_serves_or_keeps_is_staging(shell: str, command: str) -> None:
+    guard_blocks(shell, command, "env.data-staging")
+
+
+@pytest.mark.parametrize(
+    "command", ["tar czf dist/app.tgz build", "tar czf dist/www.tgz www", "tar czf dist/site.tgz public"]
+)
+def test_packing_the_projects_own_folders_stays_allowed(command: str) -> None:
+    guard_allows("posix", command)
