@@ -12,7 +12,7 @@ Python that only imports modules and prints their versions (`import urllib3; pri
 from __future__ import annotations
 
 import pytest
-from conftest import guard_allows, guard_blocks
+from conftest import guard_allows, guard_blocks, guard_decision
 
 BLOCKED = [
     # A URL or network library inside code the policy reads.
@@ -124,3 +124,34 @@ def test_code_handed_to_an_interpreter_is_read_or_fails_closed(
 @pytest.mark.parametrize(("shell", "command"), ALLOWED)
 def test_the_same_interpreters_running_the_projects_files_stay_allowed(shell: str, command: str) -> None:
     guard_allows(shell, command)
+
+
+@pytest.mark.parametrize(
+    ("command", "allowed"),
+    [
+        # The usual `make help`: `<target>` is text inside the format string.
+        (
+            'awk \'BEGIN {FS = ":.*##"; printf "\\nUsage:\\n  make \\033[36m<target>\\033[0m\\n"} '
+            '/^[a-zA-Z_-]+:.*?##/ { printf "  %-15s %s\\n", $1, $2 }\' Makefile',
+            True,
+        ),
+        ("awk '{ print \"<x>\" }' notes.txt", True),
+        ('awk \'{ print "\\"<a>" }\' notes.txt', True),
+        ('awk \'{ printf "%s\\n", $1 > "/dev/stderr" }\' notes.txt', True),
+        ("awk '{ print > \"out.txt\" }' notes.txt", False),
+        ('awk \'{ print "a>b" > "out.txt" }\' notes.txt', False),  # a string, then the real one
+        ('awk \'{ print "\\"" > "c" }\' notes.txt', False),  # an escaped quote does not end it
+        ('awk \'/"/ { print > "/etc/x" }\' notes.txt', False),  # a quote in a pattern before it
+        ('awk \'{ print /"/ > "/etc/x" }\' notes.txt', False),  # a regular expression in it: unsure
+        ('awk \'{ print "a" > "/dev/stderrx" }\' notes.txt', False),
+    ],
+)
+def test_a_greater_than_sign_inside_an_awk_string_is_text(command: str, allowed: bool) -> None:
+    decision = guard_decision("posix", command)
+    assert decision.allowed is allowed, (command, decision.rule_id)
+
+
+def test_awk_code_too_long_to_read_counts_as_writing() -> None:
+    code = 'printf "<x>"; ' * 600  # past the steps read (each statement is four)
+    guard_blocks("posix", f"awk '{code}' notes.txt", "destructive.payload-write")
+    guard_allows("posix", "awk '" + 'printf "<x>"; ' * 400 + "' notes.txt")

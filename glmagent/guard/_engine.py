@@ -21,6 +21,7 @@ from ._normalise import command_key, fold_arg, ps_ascii
 from ._paths import PathScope, output_targets, tree_delete_targets, write_targets
 from ._payloads import (
     PREPARE,
+    awk_prints_to_file,
     deleted_literals,
     python_version_probe,
     script_language,
@@ -72,6 +73,7 @@ BULK_DELETE = "destructive.forced-delete"
 `_artefacts`); so does the recursive delete such a `find` feeds (`-exec rm -rf {} +`, `| xargs rm`)."""
 _NETWORK_PAYLOAD = "network.payload"
 _PAYLOAD_DELETE = "destructive.payload-delete"
+_PAYLOAD_WRITE = "destructive.payload-write"
 _RUN_TIME_PART = "value"
 """What a run-time part of a written script reads as: a plain word, which no rule names."""
 _SWEEP_DELETERS = frozenset({"rm", "grm", "unlink"})
@@ -1268,6 +1270,8 @@ class Evaluation(RunsOtherCode, WordChecks):
                 continue  # a library's version printed: nothing is called
             if rule.id == _PAYLOAD_DELETE and self._cleans_output(language, text, frame, argv):
                 continue  # `python -c "import shutil; shutil.rmtree('dist')"`: judged as `rm -rf dist`
+            if rule.id == _PAYLOAD_WRITE and language == "awk" and not awk_prints_to_file(program):
+                continue  # the `>` the pattern saw is text in a string (`printf "make <target>\n"`)
             if clause.literals_are_commands:
                 inner = frame.nested(f"a `{language}` payload")
                 for literal in string_literals(program):

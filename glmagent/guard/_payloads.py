@@ -174,6 +174,58 @@ def deleted_literals(language: str, payload: str) -> list[str] | None:
     return paths
 
 
+def awk_prints_to_file(program: str) -> bool:
+    """Does awk code send `print`/`printf` output into a file (`print > "out"`, `printf … > $2`)? Each print
+    statement (up to `;`, `}`, a newline or a `|` outside its strings) is read with its strings skipped, so a
+    `>` inside one (`printf "make <target>\\n"`) is text. `>>` (appending) and `/dev/stderr`, `/dev/stdout`,
+    `/dev/null` write no file. Whatever cannot be read so counts as a write: a `/` in the statement (a regular
+    expression may hold a quote) or a string left open. One pass over the code, jumping between the
+    characters that matter."""
+    i = 0
+    steps = 0
+    while (start := _AWK_PRINT.search(program, i)) is not None:
+        j = start.end()
+        quoted = unsure = False
+        while True:
+            m = (_AWK_IN_STRING if quoted else _AWK_IN_STATEMENT).search(program, j)
+            if m is None:
+                # a string left open: where it ends is not known
+                return quoted and ">" in program[start.end() :]
+            steps += 1
+            if steps > AWK_STEPS:
+                return True  # too much code to read this way: as the pattern found it
+            c = m.group(0)
+            j = m.end()
+            if quoted:
+                if c == "\\":
+                    j += 1
+                elif c == '"':
+                    quoted = False
+                elif unsure:
+                    return True  # `>` in what may be no string at all
+            elif c == '"':
+                quoted = True
+            elif c == "/":
+                unsure = True
+            elif c == ">":
+                if program[j : j + 1] == ">":
+                    j += 1
+                elif not _STANDARD_STREAM.match(program, j):
+                    return True
+            else:
+                break  # the statement ends
+        i = j
+    return False
+
+
+AWK_STEPS = 2000
+"""Quotes, slashes and statement ends read in one awk program at most (an awk one-liner has dozens)."""
+_AWK_PRINT = lazy_re(r"\bprintf?\b")
+_AWK_IN_STATEMENT = lazy_re(r'["/>;}\n|]')
+_AWK_IN_STRING = lazy_re(r'["\\>]')
+_STANDARD_STREAM = lazy_re(r'\s*"/dev/(?:stderr|stdout|null)"')
+
+
 def string_literals(payload: str) -> list[str]:
     """Quoted strings in an interpreter payload (escapes undone), e.g. the command in `os.system("...")`.
 
