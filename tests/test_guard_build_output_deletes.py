@@ -203,6 +203,12 @@ def test_a_delete_of_more_targets_than_are_looked_up_stays_blocked(repo: Path) -
     assert decision.rule_id == "destructive.recursive-delete"
 
 
+def test_engine_caches_are_build_output_too() -> None:
+    # `.godot` (Godot's import cache) and `.cache` folders are made again by the next run.
+    assert decide_in("rm -rf ./project/.godot", None).allowed
+    assert decide_in("rm -rf node_modules/.cache", None).allowed
+
+
 CLEAN_STEPS_SPARED = [
     "python -c \"import shutil; shutil.rmtree('build', ignore_errors=True)\"",
     'python3 -c \'import shutil, os; os.path.exists("coverage") and shutil.rmtree("coverage")\'',

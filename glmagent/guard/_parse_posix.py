@@ -538,7 +538,7 @@ class PosixWalker:
         """What setting `key` may run: prompts, `BASH_ENV`, git configuration, command-valued variables."""
         if key in _PROMPT_VARIABLES:
             self._prompt(key, val)
-        elif key == "BASH_ENV" and val.raw:
+        elif (key == "BASH_ENV" and val.raw) or (key == "ENV" and _EXPANDING.search(val.text)):
             self._sourced(key, val)
         elif key.startswith("GIT_CONFIG_"):
             self._git_config(key, val)
@@ -549,10 +549,15 @@ class PosixWalker:
         self.sink.assignment(key, val, self.frame)
 
     def _sourced(self, key: str, val: Arg) -> None:
-        """`BASH_ENV=FILE bash -c ...`: every non-interactive bash sources FILE first, like `. FILE`."""
+        """`BASH_ENV=FILE bash -c ...`: every non-interactive bash sources FILE first, like `. FILE` (and an
+        interactive `sh` the file `ENV` names). The shell expands the name first, so a substitution in a
+        quoted value runs too (`BASH_ENV='$(id)'`): read as the same name in double quotes."""
         if script_source(val) == "stdin":
             # The shell that reads it may be fed anything (`BASH_ENV=/dev/stdin bash -c x <<< ...`).
             self.sink.event("dynamic-script", self.frame, f"`{key}={val.raw}` sources standard input")
+        elif DYN not in val.text and _EXPANDING.search(val.text):
+            quoted = val.text.replace("\\", "\\\\").replace('"', '\\"')
+            self.sink.script(f'. "{quoted}"', "posix", self.frame.nested(f"`{key}`"))
         else:
             self.sink.script(f". {val.raw}", "posix", self.frame.nested(f"`{key}`"))
 
@@ -1035,6 +1040,8 @@ class PosixWalker:
 _BACKQUOTE_ESCAPE = lazy_re(r"\\([`$\\])")
 _FISH_PREFIXES = frozenset({"and", "or", "not"})
 _GLOB_CHARS = lazy_re(r"[*?\[]")
+_EXPANDING = lazy_re(r"\$[({]|`")
+"""Text the shell would expand by running something: `$(…)`, `${…}` (`${x:-$(…)}`), backquotes."""
 _PLAIN_GLOB = lazy_re(r"(?!-)[\w./+,:@%=~*?-]*[*?][\w./+,:@%=~*?-]*")
 """An unquoted glob of file names (`dist/*.tar.gz`, `~/.ssh/*`): nothing a blank or a bracket could change."""
 
