@@ -110,6 +110,13 @@ ALLOWED = [
         "(Get-ChildItem z -Recurse -File -Exclude *.xml, *.html).ForEach{ assert (!(Get-Content $_ -Raw)"
         '.Contains("`r")) "Unexpected line ending CR: $_" }',
     ),
+    # a brace list after a leading wildcard is the wildcard's: no word it makes starts with a dot
+    ("posix", 'prettier --write "**/*{.ts,.tsx,.js,.jsx,.css,.scss,.json,.md}"'),
+    ("posix", 'prettier --write "{src,test}/**/*.{js,ts}"'),
+    ("posix", 'touch "{x}/y"'),  # braces that make no list are text
+    # `format` on POSIX is the project's task, not Windows' drive formatter
+    ("posix", "pixi run -e quality format --check --diff ."),
+    ("posix", "uv run format"),
     # what follows php's script is the script's: a run-time word there is no `-S`
     ("posix", "php x.php $X"),
     ("powershell", "php bin/ci/generate_testsuites.php $env:CHUNK_COUNT"),
@@ -118,6 +125,9 @@ ALLOWED = [
 
 BLOCKED = [
     ("posix", 'prettier --write "{.git,src}/**/*.js"', "containment.write-git-dir"),
+    ("posix", 'prettier --write ".{git,x}/config"', "containment.write-git-dir"),  # braces after the dot
+    ("posix", 'touch "{,.}git/x"', "containment.write-git-dir"),
+    ("posix", 'touch ".git{,}/x"', "containment.write-git-dir"),
     ("posix", "prettier --write '.g*/hooks/*'", "containment.write-git-dir"),
     ("posix", "touch .gi?/config", "containment.write-git-dir"),
     ("posix", "php -a", "unverifiable.terminal-program"),

