@@ -79,3 +79,23 @@ def test_startup_bench_prints_medians_and_the_ratio_to_a_bare_interpreter() -> N
     )
     assert re.search(r"^  load the cached policy \(key, read, unpickle\) +[\d.]+ ms$", run.stdout, re.M)
     assert "(policy from the cache: yes; pydantic, dataclasses imported: none)" in run.stdout
+
+
+def test_policy_samples_bench_prints_each_samples_rates_and_the_totals(tmp_path: Path) -> None:
+    sample = tmp_path / "e99.tsv"
+    sample.write_text(
+        "backend\texpected\tcategory\tsource\tcommand\n"
+        "posix\tallow\tbenign\tx\tpytest -q\n"
+        "posix\tallow\tbenign\tx\tcurl https://example.com\n",
+        encoding="utf-8",
+    )
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "policy_samples.py"), "--misses", str(sample)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    assert re.search(r"^e99 +2 +50\.0% +50\.0%$", done.stdout, re.MULTILINE), done.stdout
+    assert "everyday lines allowed: 1/2 = 50.0% (fresh checkout), 1/2 = 50.0% (in a project)" in done.stdout
+    assert "curl https://example.com" in done.stdout  # the miss, listed
