@@ -16,7 +16,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import decide_in
+from conftest import TEST_GIT, decide_in
 
 if shutil.which("git") is None:
     pytest.skip("git is not installed", allow_module_level=True)
@@ -26,15 +26,14 @@ if shutil.which("git") is None:
 def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Tracked sources, ignored build output (a file in `build/`, an egg-info tree, packages in `dist/`)."""
     root = tmp_path_factory.mktemp("globs")
-    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid", "-c", "commit.gpgsign=false"]
     subprocess.run(["git", "init", "-q"], cwd=root, check=True)
     (root / "src").mkdir()
     (root / "src" / "app.py").write_text("print('hi')\n")
     (root / "src" / "util.py").write_text("X = 1\n")
     (root / "README.md").write_text("# demo\n")
     (root / ".gitignore").write_text("build/\ndist/\n*.egg-info/\n")
-    subprocess.run([*git, "add", "-A"], cwd=root, check=True)
-    subprocess.run([*git, "commit", "-qm", "init"], cwd=root, check=True)
+    subprocess.run([*TEST_GIT, "add", "-A"], cwd=root, check=True)
+    subprocess.run([*TEST_GIT, "commit", "-qm", "init"], cwd=root, check=True)
     (root / "dist").mkdir()
     (root / "dist" / "pkg-1.0.tar.gz").write_text("archive\n")
     (root / "build").mkdir()
