@@ -148,3 +148,21 @@ def test_a_find_in_an_output_folder_holding_tracked_files_is_blocked(repo: Path)
     # `many/` is not ignored and is not named as output; `build/` is ignored and tracks nothing.
     assert decide_in("find build -name '*.sha256' -delete", repo).allowed
     assert not decide_in("find many -name '*.sha256' -delete", repo).allowed
+
+
+@pytest.mark.parametrize(
+    ("command", "allowed"),
+    [
+        # a binding builtin's name as another command's word binds nothing: the loop is still followed
+        ("for f in ~/.ssh/*; do cat $f; done; echo read", False),
+        ("for f in new.a new.b; do echo x > $f; done; echo local", True),
+        ("for f in new.a new.b; do echo x > $f; done; echo --read-only", True),
+        # where a command starts it may set the loop's name: `$f` is unknown again
+        ("for f in new.a new.b; do read f; echo x > $f; done", False),
+        ("for f in new.a new.b; do echo x > $f; done; x=1 read y", False),
+        ('for f in new.a new.b; do echo x > $f; done; echo "$(read y)"', False),
+        ("for f in new.a new.b; do echo x > $f; done; if read y; then :; fi", False),
+    ],
+)
+def test_a_loop_is_followed_unless_a_command_may_rebind_its_name(command: str, allowed: bool) -> None:
+    assert decide_in(command, None).allowed is allowed, command

@@ -94,12 +94,48 @@ _REDIRECTS = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirec
 _HOLDS_SUBSTITUTION = frozenset({"command_substitution", "string", "concatenation"})
 _SIMPLE_STAGES = frozenset({"command", "redirected_statement"})
 
-_NAME_BINDERS = lazy_re(
-    r"\b(?:read|mapfile|readarray|getopts|eval|source|unset|let|declare|typeset|local|select|IFS)\b"
-    r"|\bprintf\s+-v\b|(?:^|[;&|(\s])\.\s"
+_NAME_BINDERS = lazy_re(r"\b(?:eval|source|let|IFS)\b|\bprintf\s+-v\b|(?:^|[;&|(\s])\.\s")
+"""Text that sets variables, or runs text that may, wherever it stands (`eval`, `source`, `.`, `let`)."""
+_BINDING_BUILTINS = lazy_re(r"\b(?:read|mapfile|readarray|getopts|unset|declare|typeset|local|select)\b")
+"""Builtins that bind the names among their words, where a command starts."""
+_COMMAND_START = lazy_re(r"[;&|(){}\n`!]")
+_LEADING_WORDS = frozenset(
+    {"do", "then", "else", "elif", "if", "while", "until", "time", "coproc", "builtin", "command"}
 )
-"""Commands that set variables named among their words, or run text that may: in a script holding one, no
-variable is taken as a constant."""
+_PREFIX_ASSIGNMENT = lazy_re(r"[A-Za-z_]\w*(?:\[[^\]]*\])?\+?=\S*")
+_BINDER_LOOKS = 64
+"""Binding words whose place in the script is looked at; past it the script counts as binding names."""
+_BINDER_REACH = 2000
+"""Characters looked back from a binding word to where its command starts; past it, it counts as one."""
+
+
+def _binds_names(text: str) -> bool:
+    """Does a script hold a command that may set variables named among its words (see `_NAME_BINDERS` and
+    `_BINDING_BUILTINS`)? A builtin counts where a command starts: after a separator, a keyword, `builtin`,
+    `command` or assignments (`x=1 read y`); as a word of another command (`defaults read x`, `git config
+    --local`, `--read-only`, `psql -c "select 1"`) it binds nothing. A quote before it in the same command,
+    too many of them or too long a command counts as binding (the reading stays simple)."""
+    if _NAME_BINDERS.search(text):
+        return True
+    for count, m in enumerate(_BINDING_BUILTINS.finditer(text)):
+        if count >= _BINDER_LOOKS:
+            return True
+        start = m.start()
+        if start and text[start - 1] in "-.=/":
+            continue  # part of a longer word: `--read-only`, `x.read`, `k=local`
+        reach = max(0, start - _BINDER_REACH)
+        head = text[reach:start]
+        cut = max((n.end() for n in _COMMAND_START.finditer(head)), default=-1)
+        if cut < 0 and reach > 0:
+            return True  # the command starts further back than is looked at
+        before = head[cut if cut >= 0 else 0 :]
+        if "'" in before or '"' in before or "\\" in before or "$" in before:
+            return True
+        if all(w in _LEADING_WORDS or _PREFIX_ASSIGNMENT.fullmatch(w) for w in before.split()):
+            return True
+    return False
+
+
 _CONSTANT_VALUE = lazy_re(r"[\w./+,:@%=~-]*")
 """A value that reads the same quoted or not: no blank splits it and no pattern character globs it."""
 _ASSIGNED_NAME = lazy_re(r"(?<![\w$./-])([A-Za-z_]\w*)(?:\[[^\]]*\])?\+?=")
@@ -114,7 +150,7 @@ MAX_LOOP_COPIES = 16
 def _changeable_names(text: str) -> tuple[dict[str, int], set[str]] | None:
     """One pass over a script: how often each name is assigned (`x=`, `x+=`, `x[0]=`), and the names a
     loop, a `${x:=…}` default or arithmetic may change. None when a command that binds names appears."""
-    if _NAME_BINDERS.search(text):
+    if _binds_names(text):
         return None
     counts: dict[str, int] = {}
     for name in _ASSIGNED_NAME.findall(text):
