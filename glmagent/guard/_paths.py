@@ -94,8 +94,8 @@ def _may_name(name: str, part: str) -> bool:
     """Can the path component `part` (a literal or a glob) name the dot-folder `name` (`.git`)? A glob
     starting with a wildcard does not match a leading dot, in the shell (without `dotglob`) nor in the glob
     libraries tools use (`prettier --write "**/*.js"`); one that spells the dot or a bracket may. A brace
-    list is read as each word it makes (`{.git,src}` may, `*{.ts,.js}` may not); one too large or not
-    closed may."""
+    list is read as each word it makes (`{.git,src}` may, `*{.ts,.js}` may not); lists that make more than
+    `_BRACE_WORDS` words may."""
     if "{" in part:
         words = _brace_words(part)
         return words is None or any(_may_name_word(name, w) for w in words)
