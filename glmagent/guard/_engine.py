@@ -1080,15 +1080,17 @@ class Evaluation(RunsOtherCode, WordChecks):
     ) -> bool:
         """Does `rm -rf build dist`, `rimraf coverage`, `Remove-Item .\\bin -Recurse` delete nothing but build
         output in the known working directory (ignored, untracked, in an output folder: see `_project`)?
-        Literal paths only; nothing copied or moved earlier in the line, and nothing in the trees named
-        earlier (`mv src build/; rm -rf build` deletes the sources)."""
+        Literal paths, or globs judged by the files they name now (`rm -rf *.egg-info`); nothing copied or
+        moved earlier in the line, and nothing in the trees named earlier (`mv src build/; rm -rf build`
+        deletes the sources). `walked`: the command as the walk saw it, when `argv` stands for it (a `find`
+        or an interpreter's clean step judged as the `rm -rf` it amounts to)."""
         if self.copied or (self.root is None and not names_output(argv)):
             return False  # a fresh checkout spares only trees named as build output
         targets = tree_delete_targets(names, argv[1:], frame.dialect)
         if not targets or len(targets) > SPARED_DELETE_TARGETS:
             return False
         spared = False  # a glob target that names nothing now loses nothing, whatever it is called
-        walked = walked or argv  # the command as the walk saw it (a find judged as the rm it amounts to)
+        walked = walked or argv
         upto = len(self.seen) - 1 if self.seen and self.seen[-1] is walked else len(self.seen)
         named = self._named_trees(upto)
         places = []
