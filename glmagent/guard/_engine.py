@@ -99,7 +99,6 @@ _CMD_TEXT_FILTERS = frozenset({"find"})
 SPARED_DELETE_TARGETS = 32
 """Targets of one recursive delete looked up on the disk at most: a clean step names a few folders; each
 costs a path resolution and git's answer, so hundreds would take longer than a check may."""
-_GLOB_CHARS = lazy_re(r"[*?\[]")
 _DRIVE = lazy_re(r"[A-Za-z]:")
 _PATH_PROBES = frozenset({"test", "[", "[[", "test-path"})
 """Commands that only ask whether a path exists (or what it is), changing nothing."""
@@ -1030,7 +1029,7 @@ class Evaluation(RunsOtherCode, WordChecks):
         if place is None or self._files is None:
             return False
         relative, wild = place
-        if _GLOB_CHARS.search(relative):
+        if maybe_glob(relative):
             # `> dist/*.sha256`, or `"$f.sha256"` in a loop over `dist/*`: every file it names now
             matches = self._files.matching(relative)
             return matches is not None and all(self._spares(m, frame, wild) for m in matches)
@@ -1106,17 +1105,18 @@ class Evaluation(RunsOtherCode, WordChecks):
             place = self._untouched_place(target, frame, upto)
             if place is None or place[1]:
                 return False
-            if _GLOB_CHARS.search(target.text) and (".." in target.text or not _GLOB_CHARS.search(place[0])):
-                return False  # `build/*/lib/../../src`: where `..` leads past a glob depends on links
-            if _GLOB_CHARS.search(place[0]) and self.root is not None:
-                # `rm -rf *.egg-info`: what the glob names now, each judged as if named
-                matches = self._files.matching(place[0]) if self._files is not None else None
-                if matches is None:
-                    return False
-                places.extend(matches)
-                spared = True
-            else:
-                places.append(place[0])
+            if maybe_glob(target.text):
+                if ".." in target.text or not maybe_glob(place[0]):
+                    return False  # `build/*/lib/../../src`: where `..` leads past a glob depends on links
+                if self.root is not None:
+                    # `rm -rf *.egg-info`: what the glob names now, each judged as if named
+                    matches = self._files.matching(place[0]) if self._files is not None else None
+                    if matches is None:
+                        return False
+                    places.extend(matches)
+                    spared = True
+                    continue
+            places.append(place[0])
         return self._files is not None and (self._files.removable(places) or (spared and not places))
 
     def _finds_in_output_only(self, argv: list[Arg], frame: Frame) -> bool:

@@ -23,6 +23,7 @@ import stat
 from fnmatch import translate
 from typing import Protocol
 
+from ._globbed import maybe_glob
 from ._syntax import Arg
 
 GIT_LOOKUPS = 4
@@ -62,10 +63,6 @@ class ProjectFiles(Protocol):
     def matching(self, pattern: str) -> list[str] | None:
         """The files a glob names now (None: unknown, so every one is kept)."""
         ...
-
-
-def _wild(text: str) -> bool:
-    return "*" in text or "?" in text or "[" in text
 
 
 def _output_path(parts: list[str]) -> bool:
@@ -166,7 +163,7 @@ class ReplaceableFiles:
         and macOS do, which can only name more); None when that is not known cheaply: a wildcard before the
         last component, a folder too large, or too many matches."""
         folder, _, last = pattern.rpartition("/")
-        if _wild(folder) or not last or self._globs >= GLOB_TARGETS:
+        if maybe_glob(folder) or not last or self._globs >= GLOB_TARGETS:
             return None
         self._globs += 1
         names = self._listing(folder)
