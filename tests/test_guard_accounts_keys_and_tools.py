@@ -22,6 +22,8 @@ import pytest
 from conftest import guard_allows, guard_blocks
 
 BLOCKED = [
+    ("posix", "dscl . authonly 'alice' 'Summer2024!'", "env.accounts"),  # a password tried
+    ("posix", "/usr/bin/fdesetup list | /usr/bin/awk -F',' '{print $1}'", "env.accounts"),
     ("posix", "cat /etc/passwd", "env.accounts"),
     ("posix", "cut -d: -f1 /etc/passwd", "env.accounts"),
     ("posix", "cat /etc/group", "env.accounts"),
@@ -122,6 +124,8 @@ BLOCKED = [
 ]
 
 ALLOWED = [
+    ("posix", "fdesetup status"),
+    ("posix", "dscl . -read /Users/dev NFSHomeDirectory"),
     ("posix", "cat /etc/os-release"),
     ("posix", "cat /private/etc/os-release"),
     ("posix", "ls /private/tmp/build-logs"),

@@ -10,6 +10,14 @@ import pytest
 from conftest import guard_allows, guard_blocks
 
 BLOCKED = [
+    # a recursive search of a home folder, every user's, /etc or the disk reads every key in it, whatever it
+    # looks for
+    ("posix", 'grep -R "current-context" /home/'),
+    ("posix", "grep -rn TODO ~"),
+    ("posix", "rg -uu -l BEGIN /Users/dev"),
+    ("posix", "ag secret $HOME"),
+    ("posix", "egrep -r 'x' /root"),
+    ("posix", "grep -r --include=*.yml server /etc"),
     ("powershell", 'cmd /c "dir /S /B *pass*.txt == *pass*.ini == *cred* == *vnc* == *.config*"'),
     ("powershell", 'cmd /c "dir c:*vnc.ini /s /b"'),
     ("powershell", 'cmd /c "where /r C:\\ *pass*"'),
@@ -40,6 +48,11 @@ BLOCKED = [
 ]
 
 ALLOWED = [
+    ("posix", "grep -rn TODO ~/src/app/docs"),  # a folder inside a home is only that folder
+    ("posix", "rg current-context deploy/"),
+    ("posix", "grep current-context ~/notes.txt"),  # one file, not a tree
+    ("posix", "grep -r server /etc/nginx/sites-enabled"),
+    ("posix", "rg --files"),
     ("powershell", 'cmd /c "dir /s /b *.cs"'),
     ("powershell", 'cmd /c "dir /s build"'),
     ("powershell", 'cmd /c "where /r . *.dll"'),

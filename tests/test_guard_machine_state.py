@@ -9,6 +9,15 @@ from __future__ import annotations
 from conftest import every_case, guard_allows, guard_blocks
 
 BLOCKED = [
+    # boot loaders and the initial ramdisk under every distribution's name
+    ("posix", "grub2-install /dev/sda", "destructive.machine-state"),
+    ("posix", "grub2-editenv - set saved_entry=1", "destructive.machine-state"),
+    ("posix", "grubby --set-default /boot/vmlinuz-6.1", "destructive.machine-state"),
+    ("posix", "update-initramfs -u -k all", "destructive.machine-state"),
+    ("posix", "dracut -f", "destructive.machine-state"),
+    # a short option is not asking for help (`-?` is one word, not a pattern)
+    ("posix", "mokutil -d", "destructive.machine-state"),
+    ("posix", "losetup -d /dev/loop0", "destructive.machine-state"),
     # Mount helpers, disk encryption, other root file systems, secure boot and firmware, volume repair.
     ("posix", "systemd-mount /dev/sdb1 /mnt", "destructive.machine-state"),
     ("posix", "grub-mount /dev/sdXY /mnt", "destructive.machine-state"),
@@ -168,6 +177,11 @@ BLOCKED = [
 ]
 
 ALLOWED = [
+    ("posix", "grub2-editenv list"),
+    ("posix", "grubby --info=ALL"),
+    ("posix", "dracut --list-modules"),
+    ("posix", "mokutil -?"),
+    ("posix", "losetup -?"),
     ("posix", "netstat -tlnp | grep 8080"),  # looking is fine
     ("posix", "security verify-cert -c build/app.pem"),
     ("posix", "systemd-mount --list"),

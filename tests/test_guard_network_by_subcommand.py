@@ -12,6 +12,15 @@ import pytest
 from conftest import guard_allows, guard_blocks
 
 BLOCKED = [
+    # Terraform and OpenTofu call the providers' cloud APIs to plan, and change real infrastructure to apply
+    ("posix", "terraform apply", "network.remote-service"),
+    ("posix", "terraform plan -out=tfplan", "network.remote-service"),
+    ("posix", "terraform destroy -auto-approve", "network.remote-service"),
+    ("posix", "tofu apply -auto-approve", "network.remote-service"),
+    ("posix", "terraform -chdir=infra apply", "network.remote-service"),
+    ("posix", "terraform import aws_s3_bucket.b my-bucket", "network.remote-service"),
+    ("posix", "terraform state pull", "network.remote-service"),
+    ("posix", "terragrunt run-all plan", "network.remote-service"),
     ("posix", "apt-get changelog apt", "network.package-install"),
     # a flake from anywhere but the project
     ("posix", "nix run nixpkgs#hello", "network.package-install"),
@@ -42,6 +51,11 @@ BLOCKED = [
 ]
 
 ALLOWED = [
+    ("posix", "terraform fmt -check -recursive"),
+    ("posix", "terraform validate -no-color"),
+    ("posix", "tofu fmt"),
+    ("posix", "terraform version"),
+    ("posix", "terraform graph"),
     # the project's own flake is its build, as `cargo build` is
     ("posix", "nix build -L --keep-going .#ci"),
     ("posix", "nix run .#format && git diff --exit-code"),

@@ -12,21 +12,21 @@ from glmagent._resources import data_dir
 from glmagent.errors import PolicyError
 from glmagent.guard import Policy
 
-TERRAFORM_RULE = """
+MIGRATE_RULE = """
 version = 1
 
 [[rule]]
-id = "custom.terraform-apply"
+id = "custom.db-migrate"
 category = "destructive"
-description = "changes real infrastructure"
-justification = "Infrastructure changes need a human; run `terraform plan` and report the plan instead."
-match = ["terraform apply -auto-approve", "sudo terraform destroy"]
-not_match = ["terraform plan", "echo terraform apply"]
+description = "changes the shared database's schema"
+justification = "Schema changes need a human: write the migration (`alembic revision`) and say how to run it."
+match = ["alembic upgrade head", "sudo alembic downgrade base"]
+not_match = ["alembic history", "echo alembic upgrade head"]
 
 [[rule.when]]
 on = "command"
-commands = ["terraform", "tofu"]
-subcommands = ["apply", "destroy"]
+commands = ["alembic"]
+subcommands = ["upgrade", "downgrade"]
 """
 
 
@@ -52,18 +52,18 @@ def test_builtin_policy_file_is_where_resources_say() -> None:
 
 
 def test_user_file_adds_a_deny_rule(tmp_path: Path) -> None:
-    policy = Policy.load([write(tmp_path, TERRAFORM_RULE)])
-    decision = policy.check("env TF_LOG=1 terraform apply", "posix")
-    assert decision.rule_id == "custom.terraform-apply"
-    assert decision.justification and "terraform plan" in decision.justification
-    assert policy.check("terraform plan", "posix").allowed
+    policy = Policy.load([write(tmp_path, MIGRATE_RULE)])
+    decision = policy.check("env PYTHONPATH=. alembic upgrade head", "posix")
+    assert decision.rule_id == "custom.db-migrate"
+    assert decision.justification and "alembic revision" in decision.justification
+    assert policy.check("alembic history", "posix").allowed
     # the built-in rules are all still there
     assert policy.check("rm -rf /", "posix").rule_id == "destructive.recursive-delete"
     assert len(policy.rules) == len(Policy.default().rules) + 1
 
 
 def test_user_file_cannot_replace_a_builtin_rule(tmp_path: Path) -> None:
-    text = TERRAFORM_RULE.replace("custom.terraform-apply", "destructive.recursive-delete")
+    text = MIGRATE_RULE.replace("custom.db-migrate", "destructive.recursive-delete")
     with pytest.raises(PolicyError, match=r"destructive\.recursive-delete is already defined"):
         Policy.load([write(tmp_path, text)])
 
@@ -80,11 +80,11 @@ def test_user_file_cannot_replace_a_builtin_rule(tmp_path: Path) -> None:
 )
 def test_user_file_cannot_touch_anything_but_rules(tmp_path: Path, extra: str) -> None:
     with pytest.raises(PolicyError, match="may only add"):
-        Policy.load([write(tmp_path, extra + TERRAFORM_RULE)])
+        Policy.load([write(tmp_path, extra + MIGRATE_RULE)])
 
 
 def test_user_rule_with_unknown_keys_is_refused(tmp_path: Path) -> None:
-    text = TERRAFORM_RULE.replace('category = "destructive"', 'category = "destructive"\nenabled = false')
+    text = MIGRATE_RULE.replace('category = "destructive"', 'category = "destructive"\nenabled = false')
     with pytest.raises(PolicyError, match="enabled"):
         Policy.load([write(tmp_path, text)])
 
@@ -104,14 +104,14 @@ def test_user_rule_cannot_redefine_engine_events(tmp_path: Path) -> None:
 
 
 def test_rule_that_misses_its_own_example_fails_loudly(tmp_path: Path) -> None:
-    text = TERRAFORM_RULE.replace('"sudo terraform destroy"', '"terraform init"')
-    with pytest.raises(PolicyError, match=r"custom\.terraform-apply.*'terraform init'"):
+    text = MIGRATE_RULE.replace('"sudo alembic downgrade base"', '"alembic init migrations"')
+    with pytest.raises(PolicyError, match=r"custom\.db-migrate.*'alembic init migrations'"):
         Policy.load([write(tmp_path, text)])
 
 
 def test_rule_that_matches_its_not_match_example_fails_loudly(tmp_path: Path) -> None:
-    text = TERRAFORM_RULE.replace('"terraform plan"', '"terraform apply"')
-    with pytest.raises(PolicyError, match=r"custom\.terraform-apply matches 'terraform apply'"):
+    text = MIGRATE_RULE.replace('"alembic history"', '"alembic upgrade head"')
+    with pytest.raises(PolicyError, match=r"custom\.db-migrate matches 'alembic upgrade head'"):
         Policy.load([write(tmp_path, text)])
 
 
@@ -137,8 +137,8 @@ def test_bad_regular_expression_is_reported(tmp_path: Path) -> None:
 
 
 def test_two_user_files_may_not_reuse_an_id(tmp_path: Path) -> None:
-    first = write(tmp_path, TERRAFORM_RULE, "a.toml")
-    second = write(tmp_path, TERRAFORM_RULE, "b.toml")
+    first = write(tmp_path, MIGRATE_RULE, "a.toml")
+    second = write(tmp_path, MIGRATE_RULE, "b.toml")
     with pytest.raises(PolicyError, match="already defined"):
         Policy.load([first, second])
 

@@ -24,13 +24,13 @@ pytestmark = pytest.mark.own_policy_cache  # each test starts with an empty cach
 
 RULE = """
 [[rule]]
-id = "custom.terraform-apply"
+id = "custom.db-migrate"
 category = "destructive"
-description = "changes real infrastructure"
-justification = "Infrastructure changes need a human; run `terraform plan` and report the plan instead."
-match = ["terraform apply"]
-not_match = ["terraform plan"]
-when = [{ on = "command", commands = ["terraform"], subcommands = ["apply"] }]
+description = "changes the shared database's schema"
+justification = "Schema changes need a human: write the migration (`alembic revision`) and say how to run it."
+match = ["alembic upgrade head"]
+not_match = ["alembic history"]
+when = [{ on = "command", commands = ["alembic"], subcommands = ["upgrade"] }]
 """
 
 
@@ -99,12 +99,12 @@ def test_an_edited_policy_file_is_proven_again(tmp_path: Path, proofs: list[int]
     mine.write_text(RULE, encoding="utf-8")
     assert not Policy.load([mine]).from_cache
     assert Policy.load([mine]).from_cache
-    mine.write_text(RULE.replace('"terraform plan"', '"terraform init"'), encoding="utf-8")
+    mine.write_text(RULE.replace('"alembic history"', '"alembic init migrations"'), encoding="utf-8")
     edited = Policy.load([mine])
     assert not edited.from_cache and [n for n in proofs if n > 1] == [2, 2]
     # an edit that breaks an example fails the load, however warm the cache was
-    mine.write_text(RULE.replace('"terraform plan"', '"terraform apply -auto-approve"'), encoding="utf-8")
-    with pytest.raises(PolicyError, match=r"custom\.terraform-apply matches"):
+    mine.write_text(RULE.replace('"alembic history"', '"alembic upgrade +1"'), encoding="utf-8")
+    with pytest.raises(PolicyError, match=r"custom\.db-migrate matches"):
         Policy.load([mine])
 
 
@@ -245,7 +245,7 @@ def test_old_entries_are_pruned(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setattr(Policy, "self_check", lambda self: None)
     for n in range(_cache._KEEP + 3):
         mine = tmp_path / f"p{n}.toml"
-        mine.write_text(RULE.replace("terraform-apply", f"terraform-apply-{n}"), encoding="utf-8")
+        mine.write_text(RULE.replace("db-migrate", f"db-migrate-{n}"), encoding="utf-8")
         Policy.load([mine])
     assert len(_cache.entries()) == _cache._KEEP
 
@@ -350,6 +350,6 @@ def test_a_users_file_proves_only_its_own_rules_once_the_built_in_policy_is_prov
     mine = tmp_path / "mine.toml"
     mine.write_text(RULE, encoding="utf-8")
     Policy.load([mine])
-    assert sorted(proven) == ["terraform apply", "terraform plan"]
+    assert sorted(proven) == ["alembic history", "alembic upgrade head"]
     # a built-in file other than the one proven proves everything
     assert Policy._proven_builtin_ids(b"version = 1\n", True) == frozenset()

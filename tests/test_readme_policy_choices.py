@@ -20,7 +20,7 @@ ALLOWED = [
     ("posix", "pytest 2>&1"),
     ("powershell", "pytest 2>$null"),
     ("posix", "npx jest"),
-    ("posix", "terraform plan"),
+    ("posix", "terraform validate"),
     ("posix", "echo $key"),
     ("posix", "echo $TOKENIZERS_PARALLELISM"),
     ("posix", "cat .env.example"),
@@ -104,6 +104,8 @@ ALLOWED = [
 ]
 
 BLOCKED = [
+    ("posix", "terraform plan", "network"),
+    ("posix", "tofu apply -auto-approve", "network"),
     ("posix", "mytool --dc-ip 10.0.0.1", "network"),
     ("powershell", "Get-Thing -ComputerName dc01", "network"),
     ("powershell", "Get-Disk -CimSession $s", "network"),
