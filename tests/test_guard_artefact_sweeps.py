@@ -61,7 +61,38 @@ NOT_SWEEPS = [
     ("find . -name '*.po' | xargs rm -f", None),  # translations
     ("find . -name '*~' | xargs rm -f", None),  # editors' backups of the user's files
     ("find . -name 'CMakeLists.txt' | xargs rm -f", None),
+    # a source renamed or copied to an artefact's name first is swept with them
+    ("mv app.py app.pyc; find . -name '*.pyc' -delete", "destructive.find-delete"),
+    ("cp app.py x.o && find . -name '*.o' | xargs rm", None),
 ]
+
+# cmd's `del /s NAME` deletes that name in every folder below: a sweep when NAME is an artefact's
+CMD_SWEEPS = [
+    "del /s /q *.pyc",
+    "del /s *.obj 2>nul",
+    "del /q /f /s *.o *.obj",
+    "cmd /c del /s /q *.pyc",
+]
+
+CMD_NOT_SWEEPS = [
+    "del /s /q *.cs",  # the sources
+    "del /q /f /s *~ 2>nul",  # editors' backups
+    "del /p /s *.pyc",  # asks at the terminal
+    "del /s /q *.pyc *.py",
+    "del /s /q /tmp",
+    "move app.py app.pyc & del /s /q *.pyc",
+]
+
+
+@pytest.mark.parametrize("command", CMD_SWEEPS)
+def test_cmds_sweep_of_compiled_files_is_allowed(command: str) -> None:
+    decision = Policy.default().check(command, "powershell")
+    assert decision.allowed, (command, decision.rule_id, decision.reason)
+
+
+@pytest.mark.parametrize("command", CMD_NOT_SWEEPS)
+def test_cmds_other_recursive_deletes_stay_blocked(command: str) -> None:
+    assert not Policy.default().check(command, "powershell").allowed, command
 
 
 @pytest.mark.parametrize("command", SWEEPS)

@@ -82,6 +82,15 @@ SPARED = [
     ("posix", "rm -rf build/*"),
     ("posix", "rm -f ./bin/*"),
     ("powershell", "Remove-Item .\\bin\\* -Recurse -Force"),
+    # cmd's own spelling, also in a PowerShell line (where the extra words fail to bind: nothing goes)
+    ("powershell", "rd /s /q build"),
+    ("powershell", "rmdir /q /s build 2> nul"),
+    ("powershell", "del /s /q build\\*.obj"),
+    ("powershell", "cmd /c rmdir /s /q build"),
+    # run through a wrapper or a shell, or in a folder of the project
+    ("posix", "npx rimraf coverage"),
+    ("posix", "env -C src rm -rf ../build"),
+    ("powershell", "pwsh -NoProfile -Command Remove-Item build -Recurse"),
 ]
 
 BLOCKED = [
@@ -122,7 +131,14 @@ BLOCKED = [
     ("powershell", "Remove-Item $env:OUT -Recurse"),
     ("powershell", "Get-ChildItem -Recurse | Remove-Item -Recurse"),
     ("powershell", "rm -rf build"),  # Remove-Item knows no -rf; a native rm is not read here
-    ("powershell", "rd /s /q build"),  # to PowerShell `/s` is a path at the root of the drive
+    ("powershell", "rd /s /q src"),
+    ("powershell", "rd /s"),  # to PowerShell alone, `/s` is a path at the root of the drive
+    ("powershell", "del /s /q src\\*.cs"),  # every .cs file in src's tree
+    ("powershell", "cmd /c rd /s /q src"),
+    ("posix", "npx rimraf src"),
+    ("posix", "mv src build; npx rimraf build"),  # the sources moved in first
+    ("posix", "env -C / rm -rf bin"),  # run in another folder: /bin
+    ("powershell", "pwsh -WorkingDirectory C:\\ -Command Remove-Item bin -Recurse"),
 ]
 
 

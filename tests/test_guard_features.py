@@ -175,7 +175,7 @@ def test_wrappers_are_unwrapped() -> None:
             "chroot /mnt rm -rf /",
             "timeout -k 5 10 rm -rf /",
             "busybox sh -c 'rm -rf /'",
-            "npx rimraf dist",
+            "npx rimraf src",
             "poetry run rm -rf /",
             "trap 'rm -rf /' EXIT",
             "alias ll='rm -rf /'",
@@ -187,7 +187,14 @@ def test_wrappers_are_unwrapped() -> None:
 
 @pytest.mark.parametrize(
     "command",
-    ["command -v rm", "which wget", "timeout 60 pytest -x", "env PYTHONPATH=src pytest", "nohup make"],
+    [
+        "command -v rm",
+        "which wget",
+        "timeout 60 pytest -x",
+        "env PYTHONPATH=src pytest",
+        "nohup make",
+        "npx rimraf dist",  # build output, as `rimraf dist` alone
+    ],
 )
 def test_wrappers_around_benign_commands_are_allowed(command: str) -> None:
     assert check(command).allowed

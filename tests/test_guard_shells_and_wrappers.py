@@ -18,6 +18,17 @@ def _check(command: str, shell: str) -> Decision:
 
 # (backend, command, rule id that must block it)
 BLOCKED = [
+    # a wrapper told to run its command in another folder: its relative paths are judged from there
+    ("posix", "env -C /etc touch x", "containment.write-outside-project"),
+    ("posix", "env --chdir=/home/dev cp a b", "containment.write-outside-project"),
+    ("posix", "uv run --directory /usr touch x", "containment.write-outside-project"),
+    ("posix", "poetry run --directory ../other touch x", "containment.write-outside-project"),
+    ("posix", "timeout 5 env -C /tmp/../etc touch x", "containment.write-outside-project"),
+    (
+        "powershell",
+        "pwsh -WorkingDirectory C:\\Windows -Command New-Item x.txt",
+        "containment.write-outside-project",
+    ),
     # cmd's own deletes are judged where they delete, like Remove-Item's
     ("powershell", 'cmd.exe /c del "C:\\Users\\me\\Documents\\x.js"', "containment.write-outside-project"),
     ("powershell", "cmd /c erase ..\\notes.txt", "containment.write-outside-project"),
@@ -234,6 +245,9 @@ BLOCKED = [
 ]
 
 ALLOWED = [
+    ("posix", "env -C docs touch .nojekyll"),
+    ("posix", "uv run --directory docs make html"),
+    ("powershell", "pwsh -wd docs -Command New-Item _build -ItemType Directory"),
     ("powershell", "cmd /c del out\\x.obj"),
     ("powershell", "cmd /c rd build\\empty"),
     ("posix", "bash script.sh"),

@@ -13,7 +13,7 @@ output (`find build -type f -empty -delete`) deletes no more than `rm -rf build`
 
 from __future__ import annotations
 
-from ._paths import PROTECTED
+from ._paths import PROTECTED, cmd_delete_words
 from ._project import names_output
 from ._syntax import DYN, Arg
 
@@ -59,6 +59,22 @@ def find_starts(argv: list[Arg]) -> list[Arg] | None:
     if not starts or any(a.text in _FOLLOWING for a in argv):
         return None
     return starts
+
+
+def del_sweeps_artefacts(names: tuple[str, ...], args: list[Arg], dialect: str) -> bool:
+    """Is cmd's `del /s /q *.pyc *.obj` (also written in a PowerShell line) a sweep of compiled files: each
+    name, in every folder of the project, one of `ARTEFACT_NAMES`, as `find . -name '*.pyc' -delete`?"""
+    cmd = cmd_delete_words(names, args, dialect)
+    if cmd is None:
+        return False
+    name, switches, operands = cmd
+    return (
+        name in ("del", "erase")
+        and "/s" in switches
+        and switches <= {"/s", "/q", "/f"}
+        and bool(operands)
+        and all(a.text.lower() in ARTEFACT_NAMES for a in operands)
+    )
 
 
 _FOLLOWING = frozenset({"-L", "-H", "-follow"})

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import _locators, _parse_cmd, _parse_posix, _parse_powershell
-from ._artefacts import fed_operands_only, find_starts, find_sweeps_artefacts
+from ._artefacts import del_sweeps_artefacts, fed_operands_only, find_starts, find_sweeps_artefacts
 from ._compiled import POWERSHELL_ONLY, NameInfo, PolicyTables, matching_clauses
 from ._findings import Finding, finding_words, shown, shown_args
 from ._globbed import is_glob_path, maybe_glob
@@ -277,7 +277,12 @@ class CompiledPolicy(PolicyTables):
                 if state != MATCH or rule.category == "unverifiable" or rule.outranked:
                     return None  # the walk goes on past these: let it
                 if (acts and rule.id in REGENERABLE) or (
-                    rule.id in (TREE_DELETE, BULK_DELETE) and (cwd is not None or names_output(argv))
+                    rule.id in (TREE_DELETE, BULK_DELETE)
+                    and (
+                        cwd is not None
+                        or names_output(argv)
+                        or del_sweeps_artefacts(info.names, argv[1:], shell)
+                    )
                 ):
                     return None  # the walk may spare a file or tree that holds nothing to lose
                 if rule.id == FIND_DELETE and (find_sweeps_artefacts(argv[1:]) or find_starts(argv)):
@@ -348,6 +353,7 @@ class Evaluation(RunsOtherCode, WordChecks):
     __slots__ = (
         "_appends",
         "_files",
+        "_handed",
         "_last_output",
         "_names",
         "_scope",
@@ -402,6 +408,8 @@ class Evaluation(RunsOtherCode, WordChecks):
         """Glob words compared with the path rules' globs so far (see `MAX_GLOB_WORDS`)."""
         self.seen: list[list[Arg]] = []
         """Every simple command so far, in the order the line runs them (what a later write may destroy)."""
+        self._handed: dict[int, Arg] = {}
+        """Words a wrapper or shell hands on to the command it runs, by identity (see `_hand_on`)."""
         self._files = files
         """What writing or deleting in the working directory would lose (made on first need from `root`)."""
         self.known_hits: tuple[Any, ...] | None = None
@@ -727,11 +735,15 @@ class Evaluation(RunsOtherCode, WordChecks):
                         rule_id in (TREE_DELETE, BULK_DELETE)
                         and not compiled.fed_by
                         and not clause_feeds
-                        and self._deletes_output_only(names, argv, frame)
+                        and (
+                            self._deletes_output_only(names, argv, frame)
+                            or (not self.copied and del_sweeps_artefacts(names, argv[1:], dialect))
+                        )
                     ):
                         continue
                     if rule_id == FIND_DELETE and (
-                        find_sweeps_artefacts(argv[1:]) or self._finds_in_output_only(argv, frame)
+                        (not self.copied and find_sweeps_artefacts(argv[1:]))
+                        or self._finds_in_output_only(argv, frame)
                     ):
                         continue
                     self._rule_finding(compiled.rule, argv, names, frame, detail)
@@ -805,6 +817,16 @@ class Evaluation(RunsOtherCode, WordChecks):
                 inner_stdin = None  # `xargs -o sh`: the shell reads the terminal
             elif wrapped.stdin == "none":
                 inner_stdin = Stdin("file")  # `xargs sh`: the shell reads /dev/null
+            elsewhere = wrapped.reruns_self and self.root is not None
+            if wrapped.directories or elsewhere:
+                scope = self.scope(frame)
+                for folder in wrapped.directories:
+                    scope.change_directory(folder)  # `env -C DIR cmd`: as `cd DIR` before it
+                if elsewhere:
+                    # A workspace selector (`pnpm -r exec`, `yarn workspace app`) runs it in folders of its
+                    # choosing: in a known project, which files its relative paths name is unknown.
+                    scope.change_directory(Arg(DYN, DYN))
+            self._hand_on(argv, [a for candidate in wrapped.candidates for a in candidate])
             for candidate in wrapped.candidates:
                 if wrapped.reruns_self:
                     candidate = [argv[0], *candidate]  # `yarn workspace app exec x`: `yarn exec x` there
@@ -1141,8 +1163,14 @@ class Evaluation(RunsOtherCode, WordChecks):
         """Does `rm` delete only what a `find` sweep of compiled and cached files hands it
         (`find . -name '*.pyc' -exec rm -f {} +`, `find . -name __pycache__ | xargs rm -r`,
         `rm -rf $(find . -name __pycache__)`)? Each feed must come straight from such a `find` (a filter
-        between them may rewrite the names), and `rm` may name nothing else."""
-        if dialect != "posix" or _SWEEP_DELETERS.isdisjoint(names) or not fed_operands_only(argv[1:]):
+        between them may rewrite the names), and `rm` may name nothing else. Nothing copied or renamed earlier
+        in the line (`mv app.py app.pyc` makes a source one of them)."""
+        if (
+            self.copied
+            or dialect != "posix"
+            or _SWEEP_DELETERS.isdisjoint(names)
+            or not fed_operands_only(argv[1:])
+        ):
             return False
         chains = self._producers(feeds, dialect)
         return len(chains) == len(feeds) and all(
@@ -1150,16 +1178,27 @@ class Evaluation(RunsOtherCode, WordChecks):
             for chain in chains
         )
 
+    def _hand_on(self, argv: list[Arg], words: list[Arg]) -> None:
+        """Note the words of `argv` that it hands on to the command it runs (`npx rimraf dist`, `cmd /c rd /s
+        /q dist`, `xargs rm -rf dist`): that command names them itself, so the wrapper before it does not
+        count as naming them too (see `_named`). Only the wrapper's own words are kept, by identity."""
+        own = {id(a) for a in argv}
+        for a in words:
+            if id(a) in own:
+                self._handed[id(a)] = a  # kept alive with its id: a new word can never take the id over
+
     def _named(self, upto: int) -> tuple[set[str], bool]:
         """The files the first `upto` commands of the line name, and whether one of their words is a glob or
-        known only at run time. Built up as the walk goes, so many writes in one line stay linear."""
+        known only at run time, leaving out the words a wrapper hands on (the command it runs names them).
+        Built up as the walk goes, so many writes in one line stay linear."""
         named, done, wild = self._names
+        handed = self._handed
         for argv in self.seen[done:upto]:
             if argv and command_key(argv[0].text) in _PATH_PROBES:
                 continue  # asking whether a file exists changes nothing in it
             left_out = _find_exclusions(argv)
             for i, a in enumerate(argv):
-                if i in left_out:
+                if i in left_out or (handed and id(a) in handed):
                     continue
                 text = a.text
                 if DYN in text or "*" in text or "?" in text or "[" in text:
@@ -1173,12 +1212,15 @@ class Evaluation(RunsOtherCode, WordChecks):
     def _named_trees(self, upto: int) -> set[str]:
         """The literal paths the first `upto` commands of the line name, and every folder above each: a tree
         is in it when it or anything inside it was named. Built up as the walk goes (many deletes stay
-        linear)."""
+        linear). Words a wrapper hands on are left out, as in `_named`."""
         trees, done = self._trees
+        handed = self._handed
         for argv in self.seen[done:upto]:
             if argv and command_key(argv[0].text) in _PATH_PROBES:
                 continue  # `if (Test-Path dist) { Remove-Item dist -Recurse }`
             for a in argv:
+                if handed and id(a) in handed:
+                    continue
                 text = a.text
                 if DYN in text or "*" in text or "?" in text or "[" in text:
                     continue

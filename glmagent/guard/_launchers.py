@@ -53,6 +53,9 @@ _FD_EXEC = frozenset({"-x", "-X", "--exec", "--exec-batch"})
 
 _INFO_FLAGS = frozenset({"-V", "-h", "-?", "/?"})
 
+_CMD_LINE_SWITCHES = frozenset({"/c", "/k", "/r", "-c", "-k", "-r"})
+"""cmd's switches after which the rest of the words are the command line it runs (when written apart)."""
+
 _VERSION_V = frozenset({"node", "perl", "ruby", "php", "lua", "r", "julia", "elixir"})
 """Languages whose interpreter prints its version for `-v` (python and the shells turn on verbose mode)."""
 
@@ -169,6 +172,8 @@ class RunsOtherCode:
                     return
                 if words:
                     # `wsl -e cmd args` runs the words as argv; `wsl cmd args` passes them to a shell.
+                    if not any(a.text.startswith("--cd") for a in args):
+                        self._hand_on(argv, words)  # (`wsl --cd DIR` runs them elsewhere)
                     inner = frame.nested(f"`{name}`")
                     self.command(words, Frame("posix", inner.depth, inner.via), stdin)
                     line = Arg(" ".join(a.text for a in words), " ".join(a.raw for a in words))
@@ -221,6 +226,8 @@ class RunsOtherCode:
             ps = powershell_exe(args)
             if ps.window_style is not None:
                 self._hidden_window(ps.window_style, name, argv, frame)
+            if ps.working_directory is not None:
+                self.scope(frame).change_directory(ps.working_directory)  # as `cd DIR` before the script
             if ps.inline:
                 words = [a for a in ps.inline if not a.block]
                 if any(DYN in a.text for a in words):
@@ -231,6 +238,7 @@ class RunsOtherCode:
                         self._argv(argv),
                     )
                 elif words:
+                    self._hand_on(argv, words)
                     self.script(
                         " ".join(a.text for a in words), "powershell", frame.nested(f"`{name} -Command`")
                     )
@@ -257,6 +265,9 @@ class RunsOtherCode:
                 args = powershell_arrays(args)
             line, literal, reads_stdin = cmd_exe(args, frame.dialect == "powershell")
             if line is not None:
+                at = next((i for i, a in enumerate(args) if a.text.lower() in _CMD_LINE_SWITCHES), None)
+                if at is not None:
+                    self._hand_on(argv, args[at + 1 :])  # `cmd /c rd /s /q dist`: the line's own words
                 if literal:
                     script = Arg(line, line)
                 elif DYN in line:

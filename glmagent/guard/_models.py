@@ -379,6 +379,9 @@ class WrapperSpec(Shape):
     """Flags that give the command it runs the terminal as stdin (`xargs -o`)."""
     arg_file_options: list[str] = many()
     """Options naming the file the extra arguments come from instead of stdin (`xargs -a FILE`)."""
+    directory_options: list[str] = many()
+    """Value options naming the folder the command runs in (`env -C DIR`, `uv run --directory DIR`): its
+    relative paths are judged from there."""
 
 
 class ShellSpec(Shape):

@@ -793,21 +793,62 @@ _REMOVE_ITEM_PREFIXES = {
 }
 
 
+_CMD_DELETES = frozenset({"del", "erase", "rd", "rmdir"})
+_CMD_SWITCH = lazy_re(r"/(?:[sqfp]|a(?::?-?[rhsail])*)", re.IGNORECASE)
+"""A switch of cmd's `del`/`rd`: `/s`, `/q`, `/f`, `/p`, `/a`, `/a:h`, `/a-r`."""
+
+
+def cmd_delete_words(
+    names: tuple[str, ...], args: list[Arg], dialect: str
+) -> tuple[str, frozenset[str], list[Arg]] | None:
+    """cmd's `del`/`erase`/`rd`/`rmdir` read as cmd reads them: (its name, its switches in lower case with
+    `/a…` as `/a`, its operands); None for any other command or an unknown switch. A PowerShell line that
+    writes cmd's switches (`rmdir /s /q dist`, `del /q build\\*.obj`) means cmd's command (in PowerShell,
+    where these names are Remove-Item, the extra words fail before anything is deleted)."""
+    name = names[0] if names else ""
+    if name not in _CMD_DELETES or dialect == "posix":
+        return None
+    switches: set[str] = set()
+    operands: list[Arg] = []
+    for a in args:
+        text = a.text
+        if text[:1] != "/":
+            operands.append(a)
+        elif _CMD_SWITCH.fullmatch(text):
+            switches.add(text[:2].lower())
+        else:
+            return None  # `/tmp`, `/x`: not a switch this reading knows
+    if dialect == "powershell" and not switches:
+        return None  # Remove-Item's own words
+    return name, frozenset(switches), operands
+
+
 def tree_delete_targets(names: tuple[str, ...], args: list[Arg], dialect: str) -> list[Arg] | None:
     """The files and folders a recursive delete (`rm -rf A B`, `rimraf A`, `Remove-Item A -Recurse`, cmd's
-    `rd /s /q A`) removes, each named by a word; None when its words select more than they name
-    (`-Include`, `-Filter`, an option this reading does not know) or the program is no such delete."""
+    `rd /s /q A` and `del /s /q build\\*.obj`, which deletes in `build`'s whole tree) removes, each named by a
+    word; None when its words select more than they name (`-Include`, `-Filter`, `del /s *.o` anywhere, an
+    option this reading does not know) or the program is no such delete."""
+    cmd = cmd_delete_words(names, args, dialect)
+    if cmd is not None:
+        name, switches, operands = cmd
+        if name in ("rd", "rmdir"):
+            return operands if switches <= {"/s", "/q"} else None
+        if not switches <= {"/s", "/q", "/f", "/a"}:
+            return None  # `/p` asks before each file
+        if "/s" not in switches:
+            return operands
+        folders = []
+        for a in operands:
+            folder, sep, _ = a.text.replace("\\", "/").rpartition("/")
+            if not sep or not folder:
+                return None  # `del /s *.o`: that name in every folder of the project
+            folders.append(Arg(folder, a.raw))  # the files it names there and in every folder below
+        return folders
     if dialect == "powershell":
         # An alias (`ri`, `rd`, `rm`) is Remove-Item; a native rm on Linux takes POSIX words, left alone.
         return _remove_item_targets(args) if "remove-item" in names else None
     name = next((n for n in names if n in _TREE_DELETERS), None)
-    if name is None or name == "remove-item":
-        return None
-    if name in ("rd", "rmdir"):
-        if dialect != "cmd" or any(a.text[:1] == "/" and a.text.lower() not in ("/s", "/q") for a in args):
-            return None
-        return [a for a in args if a.text[:1] != "/"]
-    if dialect != "posix":
+    if name is None or name == "remove-item" or dialect != "posix":
         return None
     operands, _ = _operands(args, ())
     return operands

@@ -30,6 +30,8 @@ class Wrapped:
     """The wrapper is a Windows program (see `WrapperSpec.windows_program`)."""
     reruns_self: bool = False
     """Each candidate is the wrapper's own program given those words (see `WrapperSpec.reruns_self`)."""
+    directories: list[Arg] = many()
+    """The folders it is told to run the command in, in order (see `WrapperSpec.directory_options`)."""
 
 
 def split_words(text: str) -> list[Arg]:
@@ -113,6 +115,8 @@ def unwrap(spec: WrapperSpec, args: list[Arg], stdin_words: list[Arg] | None) ->
                         replace = value or "{}"
                     if name in spec.arg_file_options:
                         arg_file = value
+                    if name in spec.directory_options:
+                        out.directories.append(Arg(value, raw))
                     i += 1 if eq else 2
                     continue
                 if name in spec.no_run_flags:
@@ -141,6 +145,8 @@ def unwrap(spec: WrapperSpec, args: list[Arg], stdin_words: list[Arg] | None) ->
                         replace = value_arg.text or "{}"
                     if opt in spec.arg_file_options:
                         arg_file = value_arg.text
+                    if opt in spec.directory_options:
+                        out.directories.append(value_arg)
                     break
             else:
                 if not all("-" + ch in spec.flag_options for ch in t[1:]):
@@ -607,6 +613,8 @@ class PowerShellRun:
     """The `-File` operand."""
     window_style: Arg | None = None
     """The `-WindowStyle` value (`Hidden`, `-w h`)."""
+    working_directory: Arg | None = None
+    """The `-WorkingDirectory` value: where the script starts."""
 
 
 def powershell_exe(args: list[Arg]) -> PowerShellRun:
@@ -647,12 +655,14 @@ def powershell_exe(args: list[Arg]) -> PowerShellRun:
         valued = param in _PS_VALUED and ":" not in a.text
         if valued and i + 1 < n and DYN not in args[i + 1].text and powershell_param(args[i + 1].text):
             valued = False
-        if param == "windowstyle":
+        if param == "windowstyle" or param == "workingdirectory":
             attached = a.text.split(":", 1)[1] if ":" in a.text else None
-            if attached is not None:
-                run.window_style = Arg(attached, attached)
-            elif valued:
-                run.window_style = args[i + 1]
+            value = Arg(attached, attached) if attached is not None else args[i + 1] if valued else None
+            if param == "windowstyle":
+                run.window_style = value or run.window_style
+            else:
+                # a value that is itself a parameter leaves the place unknown
+                run.working_directory = value or Arg(DYN, a.raw)
         i += 2 if valued else 1
     run.reads_stdin = True
     return run

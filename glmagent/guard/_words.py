@@ -15,7 +15,16 @@ from ._handed import first_word, in_program_folder, is_path, last_part, pieces
 from ._lazy import lazy_re
 from ._models import Dialect, Rule
 from ._normalise import command_key
-from ._paths import ARCHIVERS, CMD_DELETERS, DELETERS, WRITERS, PathScope, output_targets, write_targets
+from ._paths import (
+    ARCHIVERS,
+    CMD_DELETERS,
+    DELETERS,
+    WRITERS,
+    PathScope,
+    cmd_delete_words,
+    output_targets,
+    write_targets,
+)
 from ._syntax import DYN, MAX_WORK, NAME_SCRIPT_WORK, PIECE_WORK, Arg, Frame, TooLarge
 from ._unwrap import executor, matching_wrapper
 
@@ -500,8 +509,11 @@ class WordChecks:
             operands = [a for a in args if not a.text.startswith("-") or a.text == "-"]
             scope.change_directory(operands[0] if operands else None)
             return
+        dialect = frame.dialect
+        if dialect == "powershell" and cmd_delete_words(info.names, args, dialect) is not None:
+            dialect = "cmd"  # `del /q build\*.obj` in a PowerShell line: cmd's switches, so cmd's command
         # `del`, `erase`, `rd` are cmd's own in cmd, Remove-Item in PowerShell
-        skip = CMD_DELETERS if frame.dialect == "powershell" else ()
+        skip = CMD_DELETERS if dialect == "powershell" else ()
         name = next((n for n in info.names if n in WRITERS and n not in skip), info.names[0])
         # Run-time names are left to the destructive rules for deletes, and to nothing for archives, whose
         # names carry versions (`tar czf "dist/app-$(git describe).tgz"`): a literal place is judged.
@@ -509,7 +521,7 @@ class WordChecks:
         creates = name not in DELETERS and name not in _MODE_CHANGERS
         words = None  # made once, not once per target: `rm` with thousands of files stays linear
         judged: set[tuple[str, str]] = set()
-        for target in write_targets(name, args, frame.dialect):
+        for target in write_targets(name, args, dialect):
             if lenient and (DYN in target.text or "$" in target.raw):
                 continue
             if target.raw[:2] == ">(":
