@@ -70,6 +70,7 @@ SPARED = [
     ("posix", "rimraf .nyc_output coverage"),
     ("posix", "rimraf ./src/lib"),  # not there: a transpiler's output folder before the first build
     ("posix", "rm -rf tmp zig-out .zig-cache dist-newstyle .stack-work"),
+    ("posix", "rimraf out-tsc test-results"),  # Angular's tsc output, Playwright's reports
     ("posix", "cd src && rm -rf ../build"),
     ("posix", "rm -rf src/Tool/bin"),
     ("posix", "make clean; rm -rf build; make"),
