@@ -21,6 +21,7 @@ BLOCKED = [
     ("posix", "terraform import aws_s3_bucket.b my-bucket", "network.remote-service"),
     ("posix", "terraform state pull", "network.remote-service"),
     ("posix", "terragrunt run-all plan", "network.remote-service"),
+    ("posix", "stratus detonate aws.persistence.iam-backdoor-user", "network.remote-service"),
     ("posix", "apt-get changelog apt", "network.package-install"),
     # a flake from anywhere but the project
     ("posix", "nix run nixpkgs#hello", "network.package-install"),
