@@ -35,6 +35,10 @@ import pytest
 from conftest import guard_allows, guard_blocks, guard_decision
 
 ALLOWED = [
+    # julia's `--project` and `-O` take a value only when attached: the next word is the program file
+    ("posix", "julia --project test/runtests.jl"),
+    ("posix", "julia -O --project=docs docs/make.jl"),
+    ("posix", 'python -c "import sys, ssl; print(sys.version, ssl.OPENSSL_VERSION)"'),
     ("posix", 'prettier --write "**/*.{js,ts}"'),
     ("posix", "prettier --check 'src/**/*.ts' --write '**/*.md'"),
     ("posix", "eslint --fix --output-file '**/report.txt' ."),
@@ -124,6 +128,8 @@ ALLOWED = [
 ]
 
 BLOCKED = [
+    ("posix", "julia --project", "unverifiable.terminal-program"),  # the REPL
+    ("posix", "python -c \"import ssl; print(ssl.get_server_certificate(('h', 443)))\"", "network.payload"),
     ("posix", 'prettier --write "{.git,src}/**/*.js"', "containment.write-git-dir"),
     ("posix", 'prettier --write ".{git,x}/config"', "containment.write-git-dir"),  # braces after the dot
     ("posix", 'touch "{,.}git/x"', "containment.write-git-dir"),

@@ -101,7 +101,7 @@ class RunsOtherCode:
                 self.event(
                     "terminal-program",
                     frame,
-                    f"`{shown_args(argv)}` runs what is typed at the terminal",
+                    f"`{shown_args(argv)}` is given no script, file or piped text",
                     self._argv(argv),
                 )
             return
