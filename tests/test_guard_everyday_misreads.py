@@ -37,6 +37,17 @@ from conftest import guard_allows, guard_blocks, guard_decision
 ALLOWED = [
     # julia's `--project` and `-O` take a value only when attached: the next word is the program file
     ("posix", "julia --project test/runtests.jl"),
+    # a lone `-` in an expression subtracts (`Set-Location -` is the word `-`), beside a list the grammar
+    # needs respaced
+    (
+        "powershell",
+        "Get-ChildItem | Sort-Object -Property @{ Exp = { $_.LastWriteTime - $_.CreationTime }; Desc = $true"
+        " } | Format-Table -Property LastWriteTime, CreationTime",
+    ),
+    ("powershell", "gci | % { $_.Length - 1 } | Format-Table Name, Length"),
+    ("powershell", "Set-Location - ; dir a, b"),
+    # `New-Item -Force` replaces a file as Set-Content does: a new one loses nothing
+    ("powershell", "New-Item ./TestFile.txt -ItemType File -Force"),
     ("posix", "julia -O --project=docs docs/make.jl"),
     ("posix", 'python -c "import sys, ssl; print(sys.version, ssl.OPENSSL_VERSION)"'),
     ("posix", 'prettier --write "**/*.{js,ts}"'),
@@ -129,6 +140,8 @@ ALLOWED = [
 
 BLOCKED = [
     ("posix", "julia --project", "unverifiable.terminal-program"),  # the REPL
+    ("powershell", "Set-Content x.txt,C:\\Windows\\win.ini 'hi'", "destructive.truncating-write"),
+    ("powershell", "Set-Content x.txt, ..\\other\\y.txt hi", "destructive.truncating-write"),
     ("posix", "python -c \"import ssl; print(ssl.get_server_certificate(('h', 443)))\"", "network.payload"),
     ("posix", 'prettier --write "{.git,src}/**/*.js"', "containment.write-git-dir"),
     ("posix", 'prettier --write ".{git,x}/config"', "containment.write-git-dir"),  # braces after the dot

@@ -76,6 +76,7 @@ ALLOWED = [
     ("powershell", "Get-Process > procs.txt"),
     ("powershell", "'generated' > new.txt"),
     ("powershell", "Set-Content -Path new.txt -Value 'x'"),
+    ("powershell", "New-Item new.txt -ItemType File -Force"),  # replaces a file as Set-Content does
     ("powershell", "dotnet test | Out-File -FilePath build\\test.log"),
     ("powershell", "Get-Process | Export-Csv -Path procs.csv"),
     ("powershell", 'cmd /c "dir /b > listing.txt"'),
@@ -174,6 +175,8 @@ BLOCKED_BY_WHAT_IT_HOLDS = [  # blocked in `repo` for what its files hold or whe
     ("posix", "pytest | tee src/app.py"),
     ("powershell", "Get-Process | Out-File README.md"),
     ("powershell", "Set-Content -Path src\\app.py -Value 'x'"),
+    ("powershell", "New-Item src\\app.py -ItemType File -Force"),
+    ("powershell", "Set-Content new.txt,src\\app.py 'x'"),  # the array's second element is a target too
     ("powershell", 'cmd /c "echo x > README.md"'),
     ("posix", "echo x | sponge README.md"),
     ("posix", "echo x | sponge notes.txt"),

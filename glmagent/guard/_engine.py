@@ -111,11 +111,11 @@ destructive. A statement that writes nothing (`: > f`, `> f`, `$null > f`) only 
 _REGENERATING = frozenset(
     {
         "tee", "sponge", "tee-object", "out-file", "set-content", "export-csv", "export-clixml",
-        "export-alias", "export-formatdata",
+        "export-alias", "export-formatdata", "new-item",
     }
 )  # fmt: skip
 """Programs whose whole output replaces the files they name (`make | tee build.log`, `Out-File out.txt`,
-`sort x | sponge build/sorted.txt`, `Export-FormatData -Path out.ps1xml`)."""
+`sort x | sponge build/sorted.txt`, `Export-FormatData -Path out.ps1xml`, `New-Item x.txt -Force`)."""
 _PERCENT_NAME = lazy_re(r"%[^%\s]+%")
 _CMDLET = lazy_re(
     r"(?:Add|Approve|Assert|Backup|Block|Build|Checkpoint|Clear|Close|Compare|Complete|Compress|Confirm|Connect"

@@ -263,7 +263,7 @@ class PosixWalker:
         if s is not None:
             raw = s[node.start_byte : node.end_byte]
             if "\\" not in raw and node.type == "word":
-                return _new(Arg, (raw, raw, False, False, False))  # a plain word is its own value
+                return _new(Arg, (raw, raw, False, False, False, False))  # a plain word is its own value
         else:
             raw = self.src[node.start_byte : node.end_byte].decode("utf-8", "replace")
             if node.type == "word" and "\\" not in raw and raw.isascii():
@@ -407,7 +407,7 @@ class PosixWalker:
                 # The bulk of all arguments: cut the plain word straight from the text.
                 raw = s[child.start_byte : child.end_byte]
                 if "\\" not in raw:
-                    argv.append(_new(Arg, (raw, raw, False, False, False)))
+                    argv.append(_new(Arg, (raw, raw, False, False, False, False)))
                 else:
                     argv.append(Arg(fold_arg(self._value(child, raw)), raw))
             elif kind == "command_name":
@@ -1383,7 +1383,7 @@ def simple_command(text: str, root: Node) -> list[Arg] | None:
         # program > command > (command_name > word), word...: any other node means another shape.
         if root.descendant_count != len(words) + 3 or root.child(0).type != "command":
             return None
-        return [_new(Arg, (w, w, False, False, False)) for w in words]
+        return [_new(Arg, (w, w, False, False, False, False)) for w in words]
     if not _QUOTED_LINE.fullmatch(text):
         return None
     argv: list[Arg] = []  # the quotes make concatenations and strings: count the nodes they make
@@ -1392,11 +1392,11 @@ def simple_command(text: str, root: Node) -> list[Arg] | None:
         quote = word[0]
         if (quote == "'" or quote == '"') and word[-1] == quote and word.count(quote) == 2:
             # One quoted string: a raw_string, or a string with its two quotes and its content.
-            argv.append(_new(Arg, (word[1:-1], word, False, False, False)))
+            argv.append(_new(Arg, (word[1:-1], word, False, False, False, False)))
             nodes += 1 if quote == "'" else (4 if len(word) > 2 else 3)
             continue
         if "'" not in word and '"' not in word:
-            argv.append(_new(Arg, (word, word, False, False, False)))
+            argv.append(_new(Arg, (word, word, False, False, False, False)))
             nodes += 1
             continue
         values = []

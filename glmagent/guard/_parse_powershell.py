@@ -510,10 +510,13 @@ class PowerShellWalker:
                 self._append_argument(op.children[1], argv, later)
                 return
         if kind == "array_literal_expression":
-            # `a, b` passes each element as its own argument.
+            # `a, b` passes each element as its own argument; the later ones bind where the first does.
+            first = len(argv)
             for element in inner.named_children:
                 if element.type != "comment":
                     self._append_argument(element, argv, later)
+            for k in range(first + 1, len(argv)):
+                argv[k] = argv[k]._replace(follows=True)
             return
         raw = self.text(inner)
         if kind == "generic_token" and ">" in raw and (m := _GLUED_REDIRECT.search(raw)) is not None:
@@ -528,10 +531,12 @@ class PowerShellWalker:
                 self.sink.redirect(m.group(1), Arg(fold_arg(self._bare(target)), target), self.frame)
             return
         if kind == "generic_token" and "," in raw and raw[:1] not in _DASHES and _PLAIN_LIST.fullmatch(raw):
-            # `gci .,env:` / `gci ., env:` (the grammar glues the comma to a word): an array, one word each.
+            # `gci .,env:` / `gci ., env:` (the grammar glues the comma to a word): an array, one word each; a
+            # leading comma (`x.txt ,C:\y`, how `repair` spaces a list) continues the word before.
+            first = len(argv) - (raw[:1] == ",")
             for piece in raw.split(","):
                 if piece:
-                    argv.append(Arg(fold_arg(piece), piece))
+                    argv.append(Arg(fold_arg(piece), piece, follows=len(argv) > first))
             return
         if kind == "generic_token":
             text = fold_arg(self._bare(raw))
@@ -1805,6 +1810,26 @@ def _at_statement_start(out: list[str]) -> bool:
     return not last or last in _STATEMENT_START
 
 
+_EXPRESSION_START = frozenset("$(@[0123456789'\"")
+"""First characters of a statement that is an expression (`$_.A - $_.B`), where a lone `-` subtracts."""
+_EXPRESSION_LOOKBACK = 64
+"""Pieces of `out` looked back through for the statement's start; past them it counts as a command."""
+
+
+def _in_expression(out: list[str]) -> bool:
+    """Does the statement being written (after the last `;`, `|`, `&`, `{`, `(`, `=` or line break) start
+    as an expression, so that a lone `-` in it is the minus operator (`@{ Exp = { $_.A - $_.B } }`), not a
+    word (`Set-Location -`)? Looks back a bounded number of pieces: a long statement counts as a command."""
+    first = ""
+    for piece in reversed(out[-_EXPRESSION_LOOKBACK:]):
+        for ch in reversed(piece):
+            if ch in _STATEMENT_START or ch == "=":
+                return first in _EXPRESSION_START
+            if not ch.isspace():
+                first = ch
+    return len(out) <= _EXPRESSION_LOOKBACK and first in _EXPRESSION_START
+
+
 def _word_start(out: list[str]) -> int:
     """Where in `out` the bare word being written starts."""
     k = len(out)
@@ -1896,7 +1921,7 @@ def repair(source: str) -> str | None:
                 or _PATH_PARAMETER.fullmatch(word) is not None
                 or (_DIGIT_FLAG.fullmatch(word) is not None and _NEGATIVE_NUMBER.fullmatch(word) is None)
             )
-            if native and not _at_statement_start(out):
+            if native and not _at_statement_start(out) and not (word == "-" and _in_expression(out)):
                 if _UNQUOTABLE.isdisjoint(word):
                     out.append(f"'{word}'")  # an argument of a command, never an operator
                     i = j
@@ -2101,10 +2126,10 @@ def simple_command(text: str, root: Node) -> list[Arg] | None:
             if command.type != "command" or command.child(0).type != "command_name":
                 return None
             # A bare word or parameter starting with a dash binds as a parameter (as `_elements` says).
-            head = _new(Arg, (words[0], words[0], False, False, False))
+            head = _new(Arg, (words[0], words[0], False, False, False, False))
             return [
                 head,
-                *[_new(Arg, (w, w, _DASH_WORD.match(w) is not None, False, False)) for w in words[1:]],
+                *[_new(Arg, (w, w, _DASH_WORD.match(w) is not None, False, False, False)) for w in words[1:]],
             ]
         # Numbers make more nodes: count them below.
     elif not _QUOTED_LINE.fullmatch(text):
@@ -2124,7 +2149,7 @@ def simple_command(text: str, root: Node) -> list[Arg] | None:
             argv.append(Arg(word[1:-1], word))
             nodes += 6
         else:
-            argv.append(_new(Arg, (word, word, len(word) > 1 and quote == "-", False, False)))
+            argv.append(_new(Arg, (word, word, len(word) > 1 and quote == "-", False, False, False)))
             nodes += 6 if word.isdigit() else 3  # a number is array > unary > integer > decimal
     if root.descendant_count != nodes:
         return None

@@ -926,20 +926,32 @@ def _switch_targets(switch: str, args: list[Arg]) -> list[Arg]:
 
 
 def _powershell_targets(name: str, args: list[Arg]) -> list[Arg]:
+    """The files a PowerShell writer names: its target parameters' values and its target position. A later
+    element of an array written as one argument (`Set-Content x.txt,C:\\y.ini`, `-Path a, b`) binds where
+    the element before it does, so every element of a target array is a target."""
     position = _PS_WRITERS[name][1]
     prefixes = _PS_WRITER_PREFIXES[name]
     found: list[Arg] = []
-    positional: list[Arg] = []
+    positional: list[list[Arg]] = []
     pending: bool | None = None
     """After a parameter that takes a value: whether that value is a target."""
-    named: dict[str, Arg] = {}
+    named: dict[str, list[Arg]] = {}
     """The target values by the parameter that gave them (`-Name` of New-Item is joined to its `-Path`)."""
     pending_name = ""
+    last: list[Arg] | None = None
+    """Where the word before went (a target parameter's values, a positional slot, or a list that is
+    thrown away): the next element of the same array goes there too."""
     for a in args:
+        if a.follows and last is not None:
+            last.append(a)
+            continue
+        last = None
         if pending is not None:
             if pending:
-                found.append(a)
-                named[pending_name] = a
+                last = named.setdefault(pending_name, [])
+                last.append(a)
+            else:
+                last = []  # another parameter's value (`-Value a,b`): no target
             pending = None
             continue
         if a.param or (a.text.startswith("-") and len(a.text) > 1 and a.literal):
@@ -947,28 +959,31 @@ def _powershell_targets(name: str, args: list[Arg]) -> list[Arg]:
             key = key.lower()
             full = prefixes.get(key)
             if glued:
-                if full:
-                    found.append(Arg(glued, glued))
-                    named[full] = found[-1]
+                last = named.setdefault(full, []) if full else []
+                last.append(Arg(glued, glued))
             elif key in _PS_SWITCHES or (key in _PS_SWITCH_PREFIXES and full is None):
                 continue
             else:
                 pending = full is not None
                 pending_name = full or ""
             continue
-        positional.append(a)
+        last = [a]
+        positional.append(last)
+    for values in named.values():
+        found.extend(values)
     if (
         position is not None
         and len(positional) > position
         and not (name in ("copy-item", "move-item") and found)
     ):
-        found.append(positional[position])
+        found.extend(positional[position])
         named.setdefault("path", positional[position])
     if name == "rename-item" and len(positional) > 1:
-        found.append(positional[1])
-    leaf = named.get("name")
-    if name == "new-item" and leaf is not None and leaf.literal and ":" not in leaf.text:
-        return [_joined_name(named.get("path"), leaf)]
+        found.extend(positional[1])
+    leaves = named.get("name")
+    if name == "new-item" and leaves and all(leaf.literal and ":" not in leaf.text for leaf in leaves):
+        folders: list[Arg | None] = list(named.get("path") or [None])
+        return [_joined_name(folder, leaf) for folder in folders for leaf in leaves]
     return found  # a drive or a run-time word in the name: each word is judged where it may lead
 
 

@@ -18,8 +18,10 @@ class Arg(NamedTuple):
     """One word of a simple command after quote removal.
 
     `text` is the literal value with `DYN` where an expansion sits; `param` marks a PowerShell `-Name` token
-    (a quoted '-Name' is a value, not a parameter); `block` marks a script block the parser walks itself.
-    A named tuple, because parsers make one per word and tuples are the cheapest immutable objects.
+    (a quoted '-Name' is a value, not a parameter); `block` marks a script block the parser walks itself;
+    `follows` marks a later element of a PowerShell array written as one argument (`a,b`), which binds to
+    the parameter or position the element before it does. A named tuple, because parsers make one per word
+    and tuples are the cheapest immutable objects.
     """
 
     text: str
@@ -27,6 +29,7 @@ class Arg(NamedTuple):
     param: bool = False
     block: bool = False
     splat: bool = False
+    follows: bool = False
 
     @property
     def literal(self) -> bool:
