@@ -664,7 +664,7 @@ def test_writes_that_replace_a_whole_file_are_blocked() -> None:
             ("[IO.File]::WriteAllText('app.py', '')", "powershell"),
             ("[System.IO.File]::WriteAllLines('a.txt', @('x'))", "powershell"),
             ("[IO.File]::Create('app.db').Close()", "powershell"),
-            ("New-Item app.py -ItemType File -Force", "powershell"),
+            ("New-Item ~\\app.py -ItemType File -Force", "powershell"),
             ("pwsh -c \"Set-Content ~/f.txt ''\"", "posix"),
         ],
         check_one,

@@ -44,7 +44,13 @@ FIXED = [
     ("powershell", "Clear-Content log.txt -WhatIf", "Clear-Content log.txt", "destructive.overwrite-file"),
     ("powershell", "clc app.log -WhatIf", "clc app.log -WhatIf:$false", "destructive.overwrite-file"),
     ("powershell", "Clear-Item .\\x.txt -WhatIf", "Clear-Item .\\x.txt", "destructive.overwrite-file"),
-    ("powershell", "New-Item f.txt -Force -WhatIf", "New-Item f.txt -Force", "destructive.truncating-write"),
+    # (a file the line reads first is one that holds something)
+    (
+        "powershell",
+        "gc f.txt; New-Item f.txt -Force -WhatIf",
+        "gc f.txt; New-Item f.txt -Force",
+        "destructive.truncating-write",
+    ),
     # urllib.parse only splits and quotes strings; urllib.request and a bare urllib stay network.
     (
         "posix",
