@@ -366,6 +366,10 @@ def hostile_inputs(size: int) -> Iterator[tuple[str, str, str]]:
         ("unary chain", _fill("-not ", suffix="$a")),
         ("where block of parentheses", "gps | ? { " + "(" * 300 + "$_.a" + ")" * 300 + " }"),
         ("where block of strings", _fill("$_.Name -like 'x' -or ", prefix="gps | ? { ", suffix="$true }")),
+        # Words run into quoted strings with blanks: each is respelled whole before the second parse.
+        ("glued strings", _fill('"a b"', prefix="x")),
+        ("many glued words", _fill('a"b c" ', prefix="echo ")),
+        ("array elements", _fill("a.txt,", prefix="Set-Content ", suffix="b.txt x")),
     ]
     for name, command in posix:
         yield "posix", name, command

@@ -46,6 +46,11 @@ ALLOWED = [
     ),
     ("powershell", "gci | % { $_.Length - 1 } | Format-Table Name, Length"),
     ("powershell", "Set-Location - ; dir a, b"),
+    # a word run into a quoted string is one argument, blanks and all (`repair` quotes it whole)
+    ("powershell", 'dotnet build /p:Title="a b"'),
+    ("powershell", 'git log --format="%H %s" -n 3'),
+    ("powershell", 'cmd /c"dir /b"'),
+    ("powershell", "Get-ChildItem # a note with Name='<x y>' in it"),
     # `New-Item -Force` replaces a file as Set-Content does: a new one loses nothing
     ("powershell", "New-Item ./TestFile.txt -ItemType File -Force"),
     ("posix", "julia -O --project=docs docs/make.jl"),
@@ -141,6 +146,10 @@ ALLOWED = [
 BLOCKED = [
     ("posix", "julia --project", "unverifiable.terminal-program"),  # the REPL
     ("powershell", "Set-Content x.txt,C:\\Windows\\win.ini 'hi'", "destructive.truncating-write"),
+    # the grammar cut `/C"…"` at its blank and read the rest as PowerShell commands, `call %X%` among them
+    ("powershell", 'cmd /C"set X=whoami&&call %X%"', "dynamic.command-name"),
+    ("powershell", 'cmd /C"set a=who&&set b=ami&&call set c=%a%%b%&&call %c%"', "dynamic.command-name"),
+    ("powershell", 'cmd /C"echo hi&&del /s /q C:\\*"', "destructive.recursive-delete"),
     ("powershell", "Set-Content x.txt, ..\\other\\y.txt hi", "destructive.truncating-write"),
     ("posix", "python -c \"import ssl; print(ssl.get_server_certificate(('h', 443)))\"", "network.payload"),
     ("posix", 'prettier --write "{.git,src}/**/*.js"', "containment.write-git-dir"),

@@ -217,7 +217,11 @@ class CompiledPolicy(PolicyTables):
         argv = None
         known: list[Any] = []
         clean: list[str] = []
-        if not root.has_error and root.descendant_count <= MAX_WORK:
+        if (
+            not root.has_error
+            and root.descendant_count <= MAX_WORK
+            and not (shell == "powershell" and _parse_powershell.splits_glued_string(text))
+        ):
             argv = module.simple_command(text, root)
             if argv is not None and DYN not in command:
                 decision = self._literal(command, shell, argv, known, clean, root.descendant_count, cwd)
@@ -540,19 +544,27 @@ class Evaluation(RunsOtherCode, WordChecks):
         else:
             src, root, argv = parsed
         self._spend(root.descendant_count)
-        if root.has_error and len(text) <= REPAIR_MAX:
+        broken = root.has_error
+        # A word run into a quoted string with a blank (`/C"set x&&call %x%"`) parses without an error, but
+        # cut at the blank: what follows would be read as other words or commands. It is respelled too.
+        split = not broken and dialect == "powershell" and _parse_powershell.splits_glued_string(text)
+        if (broken or split) and len(text) <= REPAIR_MAX:
             # Only a failed parse pays for the respelling and the second parse.
             repaired = module.repair(text)
             if repaired == "":
                 return  # comments only: nothing runs
-            if repaired is not None:
+            if repaired is not None and repaired != text:
                 src2 = repaired.encode("utf-8", "replace")
                 root2 = module.parse(src2).root_node
                 if not root2.has_error:
                     self._spend(max(0, root2.descendant_count - root.descendant_count))
                     text, src, root = repaired, src2, root2
                     argv = module.simple_command(text, root)
-        if not root.has_error:
+                    broken = split = False
+            elif repaired == text:
+                split = False  # nothing glued to respell: the grammar read it as PowerShell does
+        broken = broken or split  # (a split word too long to respell stays unread: a parse error)
+        if not broken:
             if argv is not None:
                 self.command(argv, frame, None)  # what the walk would report, without walking
             else:

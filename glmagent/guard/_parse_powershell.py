@@ -1868,6 +1868,60 @@ def _joined_quotes(raw: str) -> str:
 _MAGIC_METHOD = lazy_re(r"[\w)\]]\.where$", re.IGNORECASE)
 
 
+_SPLITS_STRING = frozenset(" \t;|&<>(){}")
+"""Characters at which the grammar ends a bare word, even inside a string glued to it."""
+_NOT_BARE = frozenset("$@[('\"")
+"""First characters of a word that is an expression or a string, not a bare word (`$x="a b"`)."""
+
+
+def splits_glued_string(source: str) -> bool:
+    """Does a bare word run into a quoted string that holds a blank or an operator (`/C"set x&&call %x%"`,
+    `/p:Title="a b"`, `--grep='a b'`)? PowerShell reads one argument there; the grammar ends the word at
+    the blank and reads the rest as more words, or as other commands after `&&`, without an error:
+    `repair` quotes such a word whole. One pass, following quotes as PowerShell does."""
+    if '"' not in source and "'" not in source:
+        return False
+    quote = ""
+    glued = False
+    prev = " "
+    first = ""  # the first character of the word being read
+    i, n = 0, len(source)
+    while i < n:
+        ch = source[i]
+        if quote:
+            if ch == "`" and quote == '"':
+                i += 2
+                continue
+            if ch == quote:
+                if quote == "'" and source[i + 1 : i + 2] == "'":
+                    i += 2
+                    continue
+                quote = ""
+            elif glued and ch in _SPLITS_STRING:
+                return True
+            prev = ch
+            i += 1
+            continue
+        if ch == "#" and (prev.isspace() or prev in _STATEMENT_START):
+            # a comment, to the line's end (`<# … #>`: to its close)
+            end = source.find("#>", i) if prev == "<" else source.find("\n", i)
+            if end < 0:
+                return False
+            i = end
+            continue
+        if ch.isspace() or ch in _STATEMENT_START or ch in ",)}":
+            first = ""
+        elif not first:
+            first = ch
+        if ch in "'\"":
+            quote = ch
+            bare = first not in _NOT_BARE and first != ch
+            glued = bare and not prev.isspace() and prev not in _STATEMENT_START
+        prev = ch
+        i += 1
+    return False
+
+
 def repair(source: str) -> str | None:
     """Respell valid PowerShell that the grammar rejects, without changing what the policy reads.
 
