@@ -22,6 +22,23 @@ import pytest
 from conftest import guard_allows, guard_blocks
 
 BLOCKED = [
+    ("posix", "dscl . -read /Users/Bob/ AuthenticationHint", "env.accounts"),  # the password hint
+    (
+        "posix",
+        "/System/Library/CoreServices/ManagedClient.app/Contents/Resources/createmobileaccount -n a",
+        "env.accounts",
+    ),
+    ("posix", "p=$(defaults read ~/Library/Preferences/com.x.app-info app_password)", "env.credential-dump"),
+    (
+        "powershell",
+        "(Get-WmiObject -query 'select * from SoftwareLicensingService').OA3xOriginalProductKey",
+        "env.credential-dump",
+    ),
+    (
+        "powershell",
+        "BackupToAAD-BitLockerKeyProtector -MountPoint C: -KeyProtectorId $id",
+        "network.cloud-cmdlets",
+    ),
     ("posix", "dscl . authonly 'alice' 'Summer2024!'", "env.accounts"),  # a password tried
     ("posix", "/usr/bin/fdesetup list | /usr/bin/awk -F',' '{print $1}'", "env.accounts"),
     ("posix", "cat /etc/passwd", "env.accounts"),
@@ -124,6 +141,8 @@ BLOCKED = [
 ]
 
 ALLOWED = [
+    ("posix", "defaults read com.apple.finder AppleShowAllFiles"),
+    ("powershell", "Get-WmiObject Win32_OperatingSystem"),
     ("posix", "fdesetup status"),
     ("posix", "dscl . -read /Users/dev NFSHomeDirectory"),
     ("posix", "cat /etc/os-release"),

@@ -254,6 +254,8 @@ class CompiledPolicy(PolicyTables):
         word = argv[0][0]
         if "/" in word or "\\" in word or (":" in word and shell != "posix"):
             return None  # a program named by a path or a URI: the walk judges where it is
+        if "%" in word and shell == "powershell":
+            return None  # `%COMSPEC% /c …`: cmd's variables in the name (the walk says so)
         if shell == "posix" and _CMDLET.fullmatch(word):
             return None  # a cmdlet in a POSIX line: the walk reads it as PowerShell
         info = self.words[shell].get(word)
@@ -634,6 +636,22 @@ class Evaluation(RunsOtherCode, WordChecks):
             return
         p = self.p
         dialect = frame.dialect
+        if (
+            dialect == "powershell"
+            and "%" in word
+            and "/" not in word
+            and "\\" not in word  # `%APPDATA%\x\run.bat`: a path, judged by where it leads
+            and (_PERCENT_NAME.search(word) is not None or (word[0] == "%" and word[1:2].isalnum()))
+        ):
+            # `%COMSPEC% /c whoami`, `%TEMP:~-8,-7%%CommonProgramFiles:~9,1%d`: a name made of cmd's variables
+            # (PowerShell finds no such program; cmd, which the line is written for, runs what they hold)
+            self.event(
+                "dynamic-command",
+                frame,
+                f"the command name `{head.raw}` is made of cmd variables, only known at run time",
+                self._argv(argv),
+            )
+            return
         info = None if frame.aliases else p.words[dialect].get(word)
         if info is None:
             info = p.word_info(word, dialect, frame.aliases)
