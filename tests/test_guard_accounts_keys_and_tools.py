@@ -23,6 +23,7 @@ from conftest import guard_allows, guard_blocks
 
 BLOCKED = [
     ("posix", "dscl . -read /Users/Bob/ AuthenticationHint", "env.accounts"),  # the password hint
+    ("powershell", "type %SYSTEMROOT%\\repair\\SAM", "env.secret-files"),  # cmd's name for C:\\Windows
     (
         "posix",
         "/System/Library/CoreServices/ManagedClient.app/Contents/Resources/createmobileaccount -n a",
