@@ -53,6 +53,7 @@ ALLOWED = [
     ("posix", "git grep -o 'def [a-z_]*' src"),  # -o prints only the match; -O opens a pager
     ("powershell", "gci | %{ $_.Name }"),
     ("posix", "claude mcp list"),
+    ("powershell", "%SPHINXBUILD% -M html %SOURCEDIR% %BUILDDIR%"),  # make.bat's: PowerShell runs nothing
     ("powershell", "Get-ChildItem # a note with Name='<x y>' in it"),
     # `New-Item -Force` replaces a file as Set-Content does: a new one loses nothing
     ("powershell", "New-Item ./TestFile.txt -ItemType File -Force"),

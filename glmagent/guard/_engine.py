@@ -117,6 +117,9 @@ _REGENERATING = frozenset(
 """Programs whose whole output replaces the files they name (`make | tee build.log`, `Out-File out.txt`,
 `sort x | sponge build/sorted.txt`, `Export-FormatData -Path out.ps1xml`, `New-Item x.txt -Force`)."""
 _PERCENT_NAME = lazy_re(r"%[^%\s]+%")
+_CMD_BUILT_NAME = lazy_re(r"(?i)^%comspec%|%\w+:(?:~|[^%=\s]*=)")
+"""A program name made with cmd's variables to hide what it is: cmd itself by `%COMSPEC%`, or a name cut
+or rewritten from a variable's value (`%TEMP:~-8,-7%`, `%X:a=b%`)."""
 _CMDLET = lazy_re(
     r"(?:Add|Approve|Assert|Backup|Block|Build|Checkpoint|Clear|Close|Compare|Complete|Compress|Confirm|Connect"
     r"|Convert|ConvertFrom|ConvertTo|Copy|Debug|Deny|Deploy|Disable|Disconnect|Dismount|Edit|Enable|Enter|Exit"
@@ -636,15 +639,10 @@ class Evaluation(RunsOtherCode, WordChecks):
             return
         p = self.p
         dialect = frame.dialect
-        if (
-            dialect == "powershell"
-            and "%" in word
-            and "/" not in word
-            and "\\" not in word  # `%APPDATA%\x\run.bat`: a path, judged by where it leads
-            and (_PERCENT_NAME.search(word) is not None or (word[0] == "%" and word[1:2].isalnum()))
-        ):
-            # `%COMSPEC% /c whoami`, `%TEMP:~-8,-7%%CommonProgramFiles:~9,1%d`: a name made of cmd's variables
-            # (PowerShell finds no such program; cmd, which the line is written for, runs what they hold)
+        if dialect == "powershell" and "%" in word and _CMD_BUILT_NAME.search(word) is not None:
+            # `%COMSPEC% /c whoami`, `%TEMP:~-8,-7%%CommonProgramFiles:~9,1%d`: a name cut from cmd's
+            # variables, or cmd itself by its variable (PowerShell finds no such program; cmd, which the line
+            # is written for, runs what they hold). A plain `%SPHINXBUILD% -M html …` runs nothing here.
             self.event(
                 "dynamic-command",
                 frame,
