@@ -1868,57 +1868,61 @@ def _joined_quotes(raw: str) -> str:
 _MAGIC_METHOD = lazy_re(r"[\w)\]]\.where$", re.IGNORECASE)
 
 
-_SPLITS_STRING = frozenset(" \t;|&<>(){}")
+_SPLITS_STRING = lazy_re(r"[\s;|&<>(){}]")
 """Characters at which the grammar ends a bare word, even inside a string glued to it."""
+_GLUED_MAX = 256
+"""Strings glued to bare words `repair` respells in one line; a line with more is left a parse error."""
 _NOT_BARE = frozenset("$@[('\"")
 """First characters of a word that is an expression or a string, not a bare word (`$x="a b"`)."""
+_GLUE_TOKENS = lazy_re(
+    r"""(?s)'[^']*(?:''[^']*)*'?|"[^"`]*(?:`.[^"`]*)*"?"""  # a string, to its close or the end
+    r"""|#|\s+|[;|&{()},]|[^\s'"#;|&{()},]+"""
+)
+"""The pieces `splits_glued_string` reads: a quoted string (to its close, or the end), a `#`, blanks, one
+separator, or a run of other characters."""
 
 
 def splits_glued_string(source: str) -> bool:
     """Does a bare word run into a quoted string that holds a blank or an operator (`/C"set x&&call %x%"`,
     `/p:Title="a b"`, `--grep='a b'`)? PowerShell reads one argument there; the grammar ends the word at
     the blank and reads the rest as more words, or as other commands after `&&`, without an error:
-    `repair` quotes such a word whole. One pass, following quotes as PowerShell does."""
+    `repair` quotes such a word whole. One pass over the line's pieces, following quotes and comments as
+    PowerShell does."""
     if '"' not in source and "'" not in source:
         return False
-    quote = ""
-    glued = False
     prev = " "
     first = ""  # the first character of the word being read
     i, n = 0, len(source)
     while i < n:
-        ch = source[i]
-        if quote:
-            if ch == "`" and quote == '"':
-                i += 2
-                continue
-            if ch == quote:
-                if quote == "'" and source[i + 1 : i + 2] == "'":
-                    i += 2
-                    continue
-                quote = ""
-            elif glued and ch in _SPLITS_STRING:
+        m = _GLUE_TOKENS.match(source, i)
+        if m is None:  # pragma: no cover - every character starts some piece
+            return False
+        piece = m.group()
+        head = piece[0]
+        if head in "'\"":
+            bare = first not in _NOT_BARE and first != head
+            if bare and not prev.isspace() and prev not in _STATEMENT_START and _SPLITS_STRING.search(piece):
                 return True
-            prev = ch
-            i += 1
-            continue
-        if ch == "#" and (prev.isspace() or prev in _STATEMENT_START):
+            first = first or head
+            prev = piece[-1]
+        elif head == "#" and (
+            prev.isspace()
+            or prev in _STATEMENT_START
+            or (prev == "<" and (i < 2 or source[i - 2].isspace() or source[i - 2] in _STATEMENT_START))
+        ):
             # a comment, to the line's end (`<# … #>`: to its close)
             end = source.find("#>", i) if prev == "<" else source.find("\n", i)
             if end < 0:
                 return False
             i = end
             continue
-        if ch.isspace() or ch in _STATEMENT_START or ch in ",)}":
+        elif head.isspace() or head in _STATEMENT_START or head in ",)}":
             first = ""
-        elif not first:
-            first = ch
-        if ch in "'\"":
-            quote = ch
-            bare = first not in _NOT_BARE and first != ch
-            glued = bare and not prev.isspace() and prev not in _STATEMENT_START
-        prev = ch
-        i += 1
+            prev = piece[-1]
+        else:
+            first = first or head
+            prev = piece[-1]
+        i = m.end()
     return False
 
 
@@ -1943,6 +1947,7 @@ def repair(source: str) -> str | None:
     escaped = False  # the string being read holds a backtick escape
     opened_at = 0  # where in `out` that string starts
     opened: list[str] = []  # the brackets open here: `h` for a hash literal `@{`, else the bracket
+    glued = 0  # bare words quoted whole so far (see `_GLUED_MAX`)
     i = 0
     n = len(source)
     while i < n:
@@ -2038,8 +2043,11 @@ def repair(source: str) -> str | None:
             # `--grep='a b'`: a bare word glued to a string is one argument; quote it as a whole.
             k = _word_start(out)
             prefix = "".join(out[k:])
-            if len(prefix) > n:
-                return None  # respelling a respelled word again doubles its quotes each time: give up
+            glued += 1
+            if len(prefix) > n or glued > _GLUED_MAX:
+                # respelling a respelled word again doubles its quotes each time, and each respelling copies
+                # the word so far: give up (the parse error blocks)
+                return None
             # `@{n='S'}`: in a hash literal `key=` before a string is an entry, not a word.
             entry = bool(opened) and opened[-1] == "h" and prefix.endswith("=")
             if _UNGLUED.search(prefix) is None and not entry:
