@@ -53,6 +53,17 @@ ALLOWED = [
     ("posix", "git grep -o 'def [a-z_]*' src"),  # -o prints only the match; -O opens a pager
     ("powershell", "gci | %{ $_.Name }"),
     ("posix", "claude mcp list"),
+    # a compressor's `-dc` decompresses to stdout (no domain controller), whatever file it is given
+    ("posix", 'gzip -dc "$targz" | bzip2 --best > dist/x.tar.bz2'),
+    # kustomize renders the project's manifests; ansible-galaxy builds and inits locally
+    ("posix", "kustomize build overlays/prod"),
+    ("posix", "ansible-galaxy collection build --force"),
+    # racket runs a file or a module and exits
+    ("posix", "racket -l typed-racket-test -- --unit"),
+    ("posix", "racket tests/main.rkt"),
+    # cmd's quiet delete of compiled files in this folder, and Visual Studio's IntelliSense cache
+    ("powershell", "del /Q *.obj"),
+    ("powershell", "rmdir /S /Q ipch"),
     ("powershell", "%SPHINXBUILD% -M html %SOURCEDIR% %BUILDDIR%"),  # make.bat's: PowerShell runs nothing
     ("powershell", "Get-ChildItem # a note with Name='<x y>' in it"),
     # `New-Item -Force` replaces a file as Set-Content does: a new one loses nothing
@@ -171,6 +182,13 @@ BLOCKED = [
     ("posix", "c99 -wrapper sh,-c,id x.c", "unverifiable.command-option"),
     # an MCP server registered with an AI tool runs in that tool's later sessions
     ("posix", "claude mcp add exa -- npx -y exa-mcp-server", "unverifiable.scheduled-job"),
+    ("posix", "kustomize localize github.com/org/repo//deploy", "network.remote-service"),
+    ("posix", "ansible-galaxy install -r requirements.yml", "network.remote-service"),
+    ("posix", "racket -i", "unverifiable.terminal-program"),
+    ("posix", "racket -e '(system \"rm -rf ~\")'", "unverifiable.inline-code"),
+    ("powershell", "del /Q *.cs", "destructive.forced-delete"),
+    ("posix", "export npm_config_script_shell=./pwn.sh", "dynamic.script"),
+    ("posix", "export TAR_OPTIONS='--to-command=sh -c id'", "dynamic.script"),
     ("powershell", 'cmd /C"set a=who&&set b=ami&&call set c=%a%%b%&&call %c%"', "dynamic.command-name"),
     ("powershell", 'cmd /C"echo hi&&del /s /q C:\\*"', "destructive.recursive-delete"),
     ("powershell", "Set-Content x.txt, ..\\other\\y.txt hi", "destructive.truncating-write"),

@@ -63,14 +63,14 @@ def find_starts(argv: list[Arg]) -> list[Arg] | None:
 
 def del_sweeps_artefacts(names: tuple[str, ...], args: list[Arg], dialect: str) -> bool:
     """Is cmd's `del /s /q *.pyc *.obj` (also written in a PowerShell line) a sweep of compiled files: each
-    name, in every folder of the project, one of `ARTEFACT_NAMES`, as `find . -name '*.pyc' -delete`?"""
+    name, in every folder of the project (with `/s`) or in the current one, one of `ARTEFACT_NAMES`, as
+    `find . -name '*.pyc' -delete` is?"""
     cmd = cmd_delete_words(names, args, dialect)
     if cmd is None:
         return False
     name, switches, operands = cmd
     return (
         name in ("del", "erase")
-        and "/s" in switches
         and switches <= {"/s", "/q", "/f"}
         and bool(operands)
         and all(a.text.lower() in ARTEFACT_NAMES for a in operands)
