@@ -45,6 +45,7 @@ BLOCKED = [
         "env.registry-security-keys",
     ),
     ("posix", "kubeletmein generate", "network.remote-service"),
+    ("posix", 'eget -qs linux/amd64 "zricethezav/gitleaks" --to gitleaks', "network.http-client"),
     ("posix", "dscl . -read /Users/Bob/ AuthenticationHint", "env.accounts"),  # the password hint
     ("powershell", "type %SYSTEMROOT%\\repair\\SAM", "env.secret-files"),  # cmd's name for C:\\Windows
     (
