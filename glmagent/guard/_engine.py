@@ -258,7 +258,7 @@ class CompiledPolicy(PolicyTables):
         if "/" in word or "\\" in word or (":" in word and shell != "posix"):
             return None  # a program named by a path or a URI: the walk judges where it is
         if "%" in word and shell == "powershell":
-            return None  # `%COMSPEC% /c …`: cmd's variables in the name (the walk says so)
+            return None  # `%COMSPEC% /c …`: a name built from cmd's variables is the walk's to judge
         if shell == "posix" and _CMDLET.fullmatch(word):
             return None  # a cmdlet in a POSIX line: the walk reads it as PowerShell
         info = self.words[shell].get(word)
@@ -646,7 +646,7 @@ class Evaluation(RunsOtherCode, WordChecks):
             self.event(
                 "dynamic-command",
                 frame,
-                f"the command name `{head.raw}` is made of cmd variables, only known at run time",
+                f"the command name `{head.raw}` is built from cmd's variables, only known at run time",
                 self._argv(argv),
             )
             return
@@ -1208,7 +1208,7 @@ class Evaluation(RunsOtherCode, WordChecks):
 
     def _hand_on(self, argv: list[Arg], words: list[Arg]) -> None:
         """Note the words of `argv` that it hands on to the command it runs (`npx rimraf dist`, `cmd /c rd /s
-        /q dist`, `xargs rm -rf dist`): that command names them itself, so the wrapper before it does not
+        /q dist`, `nice rm -rf build`): that command names them itself, so the wrapper before it does not
         count as naming them too (see `_named`). Only the wrapper's own words are kept, by identity."""
         own = {id(a) for a in argv}
         for a in words:
