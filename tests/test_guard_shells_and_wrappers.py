@@ -977,3 +977,13 @@ def test_what_a_wrapper_runs_after_its_flags_is_checked() -> None:
         assert decision.rule_id == rule, decision.reason
 
     every_case(WRAPPER_OPTIONS_BLOCKED, check)
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["pwsh -w", "powershell -WindowStyle", "pwsh -WorkingDirectory", "pwsh -wd", "pwsh -NoProfile -wd"],
+)
+def test_a_powershell_option_missing_its_value_is_a_decision_not_a_crash(command: str) -> None:
+    # The value would be the next word; with none, the launcher starts a shell that reads the terminal.
+    decision = _check(command, "powershell")
+    assert not decision.allowed and decision.rule_id == "unverifiable.terminal-program", decision.reason

@@ -657,7 +657,10 @@ def powershell_exe(args: list[Arg]) -> PowerShellRun:
             valued = False
         if param == "windowstyle" or param == "workingdirectory":
             attached = a.text.split(":", 1)[1] if ":" in a.text else None
-            value = Arg(attached, attached) if attached is not None else args[i + 1] if valued else None
+            if attached is not None:
+                value: Arg | None = Arg(attached, attached)
+            else:
+                value = args[i + 1] if valued and i + 1 < n else None
             if param == "windowstyle":
                 run.window_style = value or run.window_style
             else:
