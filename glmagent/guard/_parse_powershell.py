@@ -1890,6 +1890,20 @@ def splits_glued_string(source: str) -> bool:
     PowerShell does."""
     if '"' not in source and "'" not in source:
         return False
+    global _LAST_GLUE_ANSWER
+    last = _LAST_GLUE_ANSWER
+    if last[0] is source:
+        return last[1]  # the same line again: the fast path asked first, the walk asks now
+    answer = _splits_glued_string(source)
+    _LAST_GLUE_ANSWER = (source, answer)  # one assignment: a reader sees a whole pair
+    return answer
+
+
+_LAST_GLUE_ANSWER: tuple[str | None, bool] = (None, False)
+"""The last line `splits_glued_string` read and its answer, kept by identity."""
+
+
+def _splits_glued_string(source: str) -> bool:
     prev = " "
     first = ""  # the first character of the word being read
     i, n = 0, len(source)
