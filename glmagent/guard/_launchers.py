@@ -14,6 +14,7 @@ from ._payloads import dated, decode_powershell_b64
 from ._rules import MATCH, CommandView
 from ._syntax import DYN, Arg, Feed, Frame, Stdin
 from ._unwrap import (
+    CMD_LINE_SWITCHES,
     cmd_exe,
     executor,
     find_exec,
@@ -53,8 +54,6 @@ _FD_EXEC = frozenset({"-x", "-X", "--exec", "--exec-batch"})
 
 _INFO_FLAGS = frozenset({"-V", "-h", "-?", "/?"})
 
-_CMD_LINE_SWITCHES = frozenset({"/c", "/k", "/r", "-c", "-k", "-r"})
-"""cmd's switches after which the rest of the words are the command line it runs (when written apart)."""
 
 _VERSION_V = frozenset({"node", "perl", "ruby", "php", "lua", "r", "julia", "elixir"})
 """Languages whose interpreter prints its version for `-v` (python and the shells turn on verbose mode)."""
@@ -265,7 +264,7 @@ class RunsOtherCode:
                 args = powershell_arrays(args)
             line, literal, reads_stdin = cmd_exe(args, frame.dialect == "powershell")
             if line is not None:
-                at = next((i for i, a in enumerate(args) if a.text.lower() in _CMD_LINE_SWITCHES), None)
+                at = next((i for i, a in enumerate(args) if a.text.lower() in CMD_LINE_SWITCHES), None)
                 if at is not None:
                     self._hand_on(argv, args[at + 1 :])  # `cmd /c rd /s /q dist`: the line's own words
                 if literal:

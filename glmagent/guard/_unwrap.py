@@ -713,6 +713,10 @@ def _msys(a: Arg) -> Arg:
     return Arg(a.text[1:], a.raw) if a.text[:2] == "//" and _MSYS_SWITCH.fullmatch(a.text) else a
 
 
+CMD_LINE_SWITCHES = frozenset({"/c", "/k", "/r", "-c", "-k", "-r"})
+"""cmd's switches after which the rest of the words are the command line it runs."""
+
+
 def cmd_exe(args: list[Arg], powershell: bool = False) -> tuple[str | None, bool, bool]:
     """`cmd /c LINE` -> (LINE, literal?, reads stdin?); switches ignore case and may be glued (`/c"x"`).
     `powershell`: PowerShell starts cmd (see `_cmd_word`).
@@ -729,9 +733,7 @@ def cmd_exe(args: list[Arg], powershell: bool = False) -> tuple[str | None, bool
         low = t.lower()
         if DYN in t and (low[:1] in ("/", "-", DYN)):
             return " ".join(x.raw for x in args[i:]), False, False
-        if low[:2] in ("/c", "/k", "/r", "-c", "-k", "-r") and (
-            len(low) == 2 or low[0] == "/" or not low[2].isalpha()
-        ):
+        if low[:2] in CMD_LINE_SWITCHES and (len(low) == 2 or low[0] == "/" or not low[2].isalpha()):
             # No other cmd switch starts with c, k or r: `/crd /s /q x` is `/c rd /s /q x`.
             glued = t[2:].lstrip() if len(t) > 2 else ""
             parts = ([glued] if glued else []) + [_cmd_word(x, powershell) for x in args[i + 1 :]]
