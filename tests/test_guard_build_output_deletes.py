@@ -5,7 +5,8 @@ With the working directory known, a tree counts as build output when git ignores
 it, and it lies in a folder named as build output (`build/`, `dist/`, `bin/`, `obj/`, `coverage/`,
 `*.egg-info`). Ignored alone is not enough (`data/`, `.env` hold what nobody can rebuild); tracked or
 untracked work, globs, paths outside the project, `.git`, trees the same line moved or named first, and
-deletes fed by a listing stay blocked. A tree named as build output that is not there yet loses nothing.
+deletes fed by a listing of anything but such trees stay blocked. A tree named as build output that is not
+there yet loses nothing.
 Without a working directory the line is judged as in a fresh checkout: a tree named as output is not
 there yet, and every other recursive delete still blocks. These tests use real git repositories.
 """
@@ -71,6 +72,7 @@ SPARED = [
     ("posix", "rimraf ./src/lib"),  # not there: a transpiler's output folder before the first build
     ("posix", "rm -rf tmp zig-out .zig-cache dist-newstyle .stack-work"),
     ("posix", "rimraf out-tsc test-results"),  # Angular's tsc output, Playwright's reports
+    ("posix", "poetry run pip --version || rm -rf .venv"),  # a virtual environment, made again by install
     ("posix", "cd src && rm -rf ../build"),
     ("posix", "rm -rf src/Tool/bin"),
     ("posix", "make clean; rm -rf build; make"),
@@ -92,6 +94,10 @@ SPARED = [
     ("posix", "npx rimraf coverage"),
     ("posix", "env -C src rm -rf ../build"),
     ("powershell", "pwsh -NoProfile -Command Remove-Item build -Recurse"),
+    # the items a listing of output trees prints, piped straight into Remove-Item
+    ("powershell", "Get-Item .\\bin\\, .\\obj\\ -ErrorAction Ignore | Remove-Item -Recurse -Force"),
+    ("powershell", "Get-ChildItem build -Recurse | Remove-Item"),
+    ("powershell", "gci -Path coverage, bin -Directory -Force | ri -Recurse -Force"),
 ]
 
 BLOCKED = [
@@ -140,6 +146,15 @@ BLOCKED = [
     ("posix", "mv src build; npx rimraf build"),  # the sources moved in first
     ("posix", "env -C / rm -rf bin"),  # run in another folder: /bin
     ("powershell", "pwsh -WorkingDirectory C:\\ -Command Remove-Item bin -Recurse"),
+    ("powershell", "Get-Item bin, src | Remove-Item -Recurse -Force"),  # tracked sources among them
+    ("powershell", "Get-ChildItem C:\\build -Recurse | Remove-Item -Recurse"),
+    ("powershell", "Get-ChildItem | Remove-Item -Recurse"),  # the working directory
+    ("powershell", "Get-ChildItem bin -Name | Remove-Item -Recurse"),  # bare names, found from here
+    ("powershell", "Get-ChildItem bin -FollowSymlink -Recurse | Remove-Item -Recurse"),
+    ("powershell", "Get-Item bin | Where-Object { $_ } | Remove-Item -Recurse"),  # a filter between
+    ("powershell", "Get-Item bin | Remove-Item src -Recurse"),  # names its own target
+    ("powershell", "Get-Item build\\..\\src | Remove-Item -Recurse"),
+    ("powershell", "Move-Item src bin; Get-Item bin | Remove-Item -Recurse"),  # the sources moved in first
 ]
 
 

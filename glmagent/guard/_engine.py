@@ -18,7 +18,7 @@ from ._launchers import RunsOtherCode
 from ._lazy import lazy_re
 from ._models import Decision, Dialect, EngineEvent, Rule, ShellKind
 from ._normalise import command_key, fold_arg, ps_ascii
-from ._paths import PathScope, output_targets, tree_delete_targets, write_targets
+from ._paths import PathScope, listed_trees, output_targets, tree_delete_targets, write_targets
 from ._payloads import (
     PREPARE,
     awk_prints_to_file,
@@ -78,6 +78,7 @@ _RUN_TIME_PART = "value"
 """What a run-time part of a written script reads as: a plain word, which no rule names."""
 _SWEEP_DELETERS = frozenset({"rm", "grm", "unlink"})
 _FINDS = frozenset({"find", "gfind"})
+_LISTERS = frozenset({"get-childitem", "get-item"})
 _FIND_NAME_TESTS = frozenset({"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename"})
 _FIND_NOT = frozenset({"-not", "!"})
 
@@ -100,8 +101,8 @@ SPARED_DELETE_TARGETS = 32
 """Targets of one recursive delete looked up on the disk at most: a clean step names a few folders; each
 costs a path resolution and git's answer, so hundreds would take longer than a check may."""
 _DRIVE = lazy_re(r"[A-Za-z]:")
-_PATH_PROBES = frozenset({"test", "[", "[[", "test-path"})
-"""Commands that only ask whether a path exists (or what it is), changing nothing."""
+_PATH_PROBES = frozenset({"test", "[", "[[", "test-path", "get-item", "gi", "get-childitem", "gci"})
+"""Commands that only ask whether a path exists (or what it is, or holds), changing nothing."""
 _CONTENTS = lazy_re(r"(?<=[^/\\.])[/\\]\*\Z")
 """`/*` ending a path below the working directory (`build/*`): everything in that folder."""
 REGENERABLE = frozenset({"destructive.truncating-redirect", "destructive.truncating-write"})
@@ -753,7 +754,10 @@ class Evaluation(RunsOtherCode, WordChecks):
                 if (
                     rule_id == TREE_DELETE
                     and clause_feeds
-                    and self._deletes_swept_artefacts(names, argv, clause_feeds, dialect)
+                    and (
+                        self._deletes_swept_artefacts(names, argv, clause_feeds, dialect)
+                        or self._deletes_listed_output(names, argv, clause_feeds, frame)
+                    )
                 ):
                     continue  # what a sweep prints: `./…` paths, never an option, whether known or not
                 if state == MATCH:
@@ -786,6 +790,8 @@ class Evaluation(RunsOtherCode, WordChecks):
                     )
         if args:
             self._arguments(args, argv, info, frame, wrapper is not None)
+        if feeds and dialect == "powershell" and "remove-item" in names:
+            self._judge_listed_deletes(names, argv, feeds, frame)
         if info.acts:
             self._acts(info, argv, frame, stdin, wrapped, inner_feeds)
         elif (self.written or self.copied) and ("/" in word or "\\" in word):
@@ -1205,6 +1211,42 @@ class Evaluation(RunsOtherCode, WordChecks):
             not _FINDS.isdisjoint(chain[0].names) and find_sweeps_artefacts(chain[0].argv[1:])
             for chain in chains
         )
+
+    def _deletes_listed_output(
+        self, names: tuple[str, ...], argv: list[Arg], feeds: tuple[Feed, ...], frame: Frame
+    ) -> bool:
+        """Does `Get-ChildItem bin, obj -Recurse | Remove-Item -Recurse` (or `Get-Item`) delete only inside
+        trees it names, each build output (as `Remove-Item bin, obj -Recurse` may: `_deletes_output_only`)?
+        The lister must feed Remove-Item straight, and Remove-Item name nothing of its own."""
+        if frame.dialect != "powershell" or "remove-item" not in names or len(feeds) != 1:
+            return False
+        if tree_delete_targets(names, argv[1:], "powershell") != []:
+            return False  # words of its own (`-Path x`) or ones that select (`-Include`)
+        chains = self._producers(feeds, "powershell")
+        if len(chains) != 1 or _LISTERS.isdisjoint(chains[0][0].names):
+            return False  # a filter between them (`| Where-Object …`) is judged as the producer it is
+        trees = listed_trees(chains[0][0].argv[1:])
+        return trees is not None and self._deletes_output_only(
+            ("remove-item",), [argv[0], *trees], frame, argv
+        )
+
+    def _judge_listed_deletes(
+        self, names: tuple[str, ...], argv: list[Arg], feeds: tuple[Feed, ...], frame: Frame
+    ) -> None:
+        """`Get-ChildItem C:\\Windows\\Logs | Remove-Item`: Remove-Item deletes what the listing prints, in
+        the folders the lister names; each is judged as a place Remove-Item writes, as if it named it."""
+        if tree_delete_targets(names, argv[1:], "powershell"):
+            return  # it names its own targets, judged as any command's
+        scope = self.scope(frame)
+        words = None
+        for chain in self._producers(feeds, "powershell"):
+            for producer in chain:
+                if _LISTERS.isdisjoint(producer.names):
+                    continue
+                for target in listed_trees(producer.argv[1:]) or ():
+                    if DYN not in target.text:
+                        words = words or self._argv(argv, names)
+                        self._judge_write(scope, target, frame, words, False)
 
     def _hand_on(self, argv: list[Arg], words: list[Arg]) -> None:
         """Note the words of `argv` that it hands on to the command it runs (`npx rimraf dist`, `cmd /c rd /s

@@ -878,6 +878,44 @@ def _remove_item_targets(args: list[Arg]) -> list[Arg] | None:
     return None if pending is not None else found
 
 
+_LISTER_VALUES = ("path", "literalpath", "filter", "include", "exclude", "depth", "attributes")
+_LISTER_SWITCHES = (
+    "recurse", "force", "directory", "file", "hidden", "readonly", "system", "verbose", "debug",
+)  # fmt: skip
+_LISTER_OTHERS = ("name", "followsymlink", "credential", "stream")
+"""Get-ChildItem's words that print something other than the items under its paths: bare names (which
+Remove-Item resolves against the working directory), items reached through links, other sources."""
+_LISTER_PREFIXES = {
+    **_unique_prefix_table((*_LISTER_VALUES, *_LISTER_SWITCHES, *_LISTER_OTHERS, *_REMOVE_ITEM_VALUES[2:])),
+    **_COMMON_ALIASES,
+    "s": "recurse", "ad": "directory", "af": "file", "ah": "hidden", "ar": "readonly", "as": "system",
+    "lp": "literalpath", "pspath": "literalpath",
+}  # fmt: skip
+
+
+def listed_trees(args: list[Arg]) -> list[Arg] | None:
+    """The folders `Get-ChildItem A B …` (or `Get-Item`) prints items from, each named by a word: what a
+    `| Remove-Item` after it deletes lies in them. None when no path is named (the working directory is
+    listed) or a word prints anything else (`-Name`, `-FollowSymlink`, an ambiguous prefix)."""
+    found: list[Arg] = []
+    pending: str | None = None
+    for a in args:
+        if pending is not None:
+            if pending in ("path", "literalpath"):
+                found.append(a)
+            pending = None
+        elif not (a.param or (a.text.startswith("-") and len(a.text) > 1 and a.literal)):
+            found.append(a)
+        else:
+            key, colon, _ = a.text[1:].partition(":")
+            full = _LISTER_PREFIXES.get(key.lower())
+            if full is None or full in _LISTER_OTHERS or (colon and full in ("path", "literalpath")):
+                return None
+            if not colon and full not in _LISTER_SWITCHES:
+                pending = full
+    return found if found and pending is None else None
+
+
 _PLUTIL_EDITS = frozenset({"-insert", "-replace", "-remove", "-append", "-convert", "-create"})
 _PLUTIL_VALUES = (
     "-o", "-e", "-type", "-bool", "-integer", "-float", "-string", "-date", "-data", "-xml", "-json",

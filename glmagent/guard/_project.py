@@ -47,7 +47,7 @@ OUTPUT_FOLDERS = frozenset(
         "testresults", "test-results", "artifacts", "release", "debug", "cmake-build-debug",
         "cmake-build-release", ".gradle", ".eggs", "wheelhouse", "_site", "public", "lib", "tmp",
         "zig-out", ".zig-cache", "zig-cache", "dist-newstyle", ".stack-work", ".build", ".dart_tool",
-        ".angular", ".cache", ".godot", "out-tsc", "ipch",
+        ".angular", ".cache", ".godot", "out-tsc", "ipch", ".venv", "venv",
     }
 )  # fmt: skip
 """Folder names build tools write their output to (compared in lower case); with `.egg-info` names."""
