@@ -3,7 +3,7 @@
 `find . -name '*.pyc' -delete`, `find . -name __pycache__ -exec rm -rf {} +`, `find . -name '*.o' | xargs rm`
 delete only files the next build makes again. The same lines selecting anything else (sources, everything
 but the artefacts, a place outside the project), or with an action that runs before the selection, stay
-blocked.
+blocked. Alternatives (`-delete -o -name __pycache__ -delete`) are sweeps when each one is.
 """
 
 from __future__ import annotations
@@ -22,6 +22,8 @@ SWEEPS = [
     "find . -name __pycache__ -type d -delete",
     "find src tests -type f -name '*.o' -delete",
     "find . \\( -name '*.pyc' -o -name '*.pyo' \\) -delete",
+    "find . -type f -name '*.py[co]' -delete -o -type d -name __pycache__ -delete",  # each a sweep
+    "find . -name '*.pyc' -exec rm {} \\; -o -name '*.pyo' -delete",
     "find . -maxdepth 3 -iname '.DS_Store' -print -delete",
     "find . -name __pycache__ | xargs rm -r || true",
     "find . -name '*.pyc' -print0 | xargs -0 rm -f",
@@ -38,6 +40,9 @@ SWEEPS = [
 NOT_SWEEPS = [
     ("find . -name '*.py' -delete", "destructive.find-delete"),  # the sources
     ("find . -name '*.pyc' -o -delete", "destructive.find-delete"),  # deletes everything else
+    ("find . -name '*.pyc' -delete -o -name '*.py' -delete", "destructive.find-delete"),
+    ("find . -name '*.pyc' -delete -o -delete", "destructive.find-delete"),
+    ("find . -name '*.pyc' -o -name src -delete", "destructive.find-delete"),
     ("find . -delete -name '*.pyc'", "destructive.find-delete"),  # the action runs before the test
     ("find . ! -name '*.pyc' -delete", "destructive.find-delete"),
     ("find . -not -name '*.pyc' -delete", "destructive.find-delete"),

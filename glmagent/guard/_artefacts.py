@@ -13,6 +13,8 @@ output (`find build -type f -empty -delete`) deletes no more than `rm -rf build`
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from ._paths import PROTECTED, cmd_delete_words
 from ._project import names_output
 from ._syntax import DYN, Arg
@@ -88,7 +90,34 @@ _EXCLUDING = frozenset({"-name", "-iname", "-path", "-ipath", "-wholename", "-iw
 def find_sweeps_artefacts(args: list[Arg]) -> bool:
     """Does `find ARGS` select only files named in `ARTEFACT_NAMES`, under start paths inside the project,
     with every action (`-delete`, `-exec CMD {} +`) applied to that selection? `args`: the words after
-    `find`."""
+    `find`. Alternatives (`-name '*.pyc' -delete -o -name __pycache__ -delete`) must each be such a sweep,
+    with an action of its own."""
+    starts = 0
+    while starts < len(args) and args[starts].text[:1] not in ("-", "(", "!", ")", ","):
+        starts += 1
+    cuts = []
+    in_exec = False  # `-exec gcc -o x {} +`: the command's words, to its `;` or `+`
+    for i in range(starts, len(args)):
+        text = args[i].text
+        if in_exec:
+            in_exec = text not in (";", "+")
+        elif text in _EXECS:
+            in_exec = True
+        elif text in ("-o", "-or"):
+            cuts.append(i)
+        elif text in ("(", ")"):
+            return _sweeps(args)  # a group: `( -name a -o -name b ) -delete`
+    if not cuts:
+        return _sweeps(args)
+    bounds = [starts - 1, *cuts, len(args)]
+    return all(
+        any(a.text in _ACTIONS or a.text in _EXECS for a in args[lo + 1 : hi])
+        and _sweeps([*args[:starts], *args[lo + 1 : hi]])
+        for lo, hi in pairwise(bounds)
+    )
+
+
+def _sweeps(args: list[Arg]) -> bool:
     i, n = 0, len(args)
     while i < n and args[i].text in ("-H", "-P"):
         i += 1
