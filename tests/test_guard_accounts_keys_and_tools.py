@@ -13,7 +13,9 @@
   and SSSD's databases), a credential word grepped from the root, and service binaries listed for hijacking
   (`wmic service`); a project file of the same name, and the project grepped by folder, stay fine.
 - Later samples' classes: other users' mail, crontabs and shell history, shadow backups, NIS maps, cloud
-  auditors, container removal, `powershell -version 2`, cmd's clock and `copy`/`move`, `xhost +`.
+  auditors, container removal, `powershell -version 2`, cmd's clock and `copy`/`move`, `xhost +`,
+  `takeown` of any file, NetBIOS names and caches, Windows' setup answer folders (`Panther`), TruffleHog's
+  scans that sign in with what they find, the Mac's firmware password, Kerberos' account database.
 """
 
 from __future__ import annotations
@@ -163,6 +165,19 @@ BLOCKED = [
     ),
     ("powershell", 'cmd /c "move C:\\Users\\x\\rev.exe C:\\MyPrograms\\Disk.exe"', "containment"),
     ("posix", "xhost +10.0.0.9", "network.socket"),
+    ("powershell", "takeown /f lostfile", "destructive.windows-permissions"),  # wherever the file lies
+    ("powershell", "nbtstat -c", "env.machine-discovery"),  # the neighbours' names it cached
+    ("powershell", "nbtstat -n", "env.machine-discovery"),
+    (
+        "powershell",
+        'Get-ChildItem -Path C:\\Windows\\Panther\\ -Filter "*.xml" -Recurse',  # setup answer files
+        "env.credential-dump",
+    ),
+    ("posix", "trufflehog filesystem . --json", "network.remote-service"),  # signs in with what it finds
+    ("powershell", "trufflehog\\trufflehog.exe filesystem .", "network.remote-service"),
+    ("posix", "trufflehog github --org=acme --no-verification", "network.remote-service"),
+    ("posix", "/usr/sbin/firmwarepasswd -setpasswd", "destructive.machine-state"),
+    ("posix", 'kadmin.local -q "listprincs"', "env.accounts"),  # Kerberos' account database
 ]
 
 ALLOWED = [
@@ -211,6 +226,11 @@ ALLOWED = [
     ("powershell", 'cmd /c "copy /y src\\a.txt build\\a.txt"'),
     ("powershell", 'cmd /c "move a.txt b.txt"'),
     ("posix", "xhost"),
+    ("powershell", "takeown /?"),
+    ("powershell", "nbtstat /?"),
+    ("powershell", "Get-ChildItem -Path src\\Panther -Recurse"),
+    ("posix", "trufflehog filesystem . --no-verification --fail"),
+    ("posix", "firmwarepasswd -check"),
 ]
 
 

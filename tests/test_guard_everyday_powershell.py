@@ -42,7 +42,7 @@ ALLOWED = [
     "#Requires -Version 7\nparam([string]$Target)",
     "foreach ($i in 1..$count) { Write-Output $i }",
     "1..10 | ForEach-Object { $_ * 2 }",
-    "nbtstat -n",
+    "nbtstat /?",
 ]
 
 BLOCKED = [
@@ -62,6 +62,7 @@ BLOCKED = [
     ("foreach ($i in 1..$env:API_TOKEN) { Write-Output $i }", "env"),
     ('1..3 | ForEach-Object { Remove-Item -Recurse "dir$_" }', "destructive.recursive-delete"),
     ("nbtstat -A 10.0.0.1", "network.dns"),
+    ("nbtstat -n", "env.machine-discovery"),  # the names this machine answers to: nothing a build uses
     ("Remove-Item x -Recurse $true", "destructive.recursive-delete"),
     ("powershell -ExecutionPolicy $false x.ps1", "env.execution-policy"),
     ("powershell .\\x.ps1 $env:API_TOKEN", "env"),

@@ -2,7 +2,7 @@
 rights on a file outside the project, any account full, modify or write rights there, or taking ownership of
 one (`takeown`, `icacls /setowner`, `Set-Acl`, `subinacl`), opens a system file to tampering. A path written
 absolute, under a variable or climbing out is outside; the project's own files may be shared and reading
-permissions stays allowed."""
+permissions stays allowed. A file the user owns needs no taking over: `takeown` blocks wherever it points."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ BLOCKED = [
     ("powershell", "xcacls C:\\x /G Everyone:F /Y"),
     ("powershell", "takeown /f C:\\Windows\\System32\\sethc.exe"),
     ("powershell", "takeown.exe /F %windir%\\x.exe /A"),
+    ("powershell", "takeown /f build\\x.txt"),
     ("powershell", "subinacl.exe /file C:\\x /grant=Everyone=F"),
     ("powershell", "subinacl /service Spooler /grant=Everyone=F"),
     ("powershell", "Set-Acl -Path C:\\Windows\\x -AclObject $acl"),
@@ -44,7 +45,7 @@ ALLOWED = [
     ("powershell", "icacls C:\\x /save acl.txt"),
     ("powershell", "icacls.exe C:\\x"),
     ("powershell", "cacls x.txt"),
-    ("powershell", "takeown /f build\\x.txt"),
+    ("powershell", "takeown /?"),
     ("powershell", "Get-Acl C:\\x"),
     ("powershell", "subinacl /help"),
     ("powershell", "Set-Acl -Path .\\build\\x -AclObject (Get-Acl .\\src\\x)"),
