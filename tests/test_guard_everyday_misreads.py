@@ -25,6 +25,10 @@
   filters) and `git config` writing one stay blocked.
 - PowerShell's `.Where{…}` (a bare block given to the method) parses, as `.ForEach{…}` did; the block is
   checked.
+- A name yarn does not know runs the package script of that name (`yarn docs`, `yarn ci`): npm's registry
+  commands are not yarn's; yarn's own (`yarn info`, `yarn add`) still block.
+- A word `==` or `=~` ending a command (`… | grep == | sort`) is a plain word; `-Name:"a;b"` gives the
+  string to the parameter, as PowerShell reads it (no word glued to a string with a separator).
 - A syntax check runs nothing of what it reads: `bash -n "$f"` (`-o noexec`; an interactive shell ignores
   it), `node --check`, `ruby -c`, `php -l`; a script from outside the project is still refused.
 """
@@ -35,6 +39,13 @@ import pytest
 from conftest import guard_allows, guard_blocks, guard_decision
 
 ALLOWED = [
+    # a name yarn does not know runs the package script of that name, as `yarn build` does
+    ("posix", "yarn docs"),
+    ("posix", "yarn ci && yarn doctor"),
+    # a word `==` ending a command is a plain word (the grammar took it for half a test)
+    ("posix", "git diff -U0 | grep -v '^@' | grep == | sort -u"),
+    # `-Name:"a;b"`: the string is the parameter's value, its own token (no word glued to a string)
+    ("powershell", 'reportgenerator -reports:"coverage/**/x.xml" -reporttypes:"Html;MarkdownSummaryGithub"'),
     # julia's `--project` and `-O` take a value only when attached: the next word is the program file
     ("posix", "julia --project test/runtests.jl"),
     # a lone `-` in an expression subtracts (`Set-Location -` is the word `-`), beside a list the grammar
@@ -159,6 +170,11 @@ ALLOWED = [
 ]
 
 BLOCKED = [
+    ("posix", "yarn info react", "network.package-install"),  # yarn's own, which asks the registry
+    ("posix", "npm docs", "network.package-install"),  # npm's own: opens the package's site
+    ("posix", "grep == | rm -rf ~", "destructive.recursive-delete"),
+    ("powershell", 'pwsh -Command:"Remove-Item -Recurse C:\\x"', "destructive.recursive-delete"),
+    ("powershell", 'cmd /C"set x=whoami&&call %x%"', "dynamic.command-name"),  # glued: respelled whole
     ("posix", "julia --project", "unverifiable.terminal-program"),  # the REPL
     ("powershell", "Set-Content x.txt,C:\\Windows\\win.ini 'hi'", "destructive.truncating-write"),
     # the grammar cut `/C"…"` at its blank and read the rest as PowerShell commands, `call %X%` among them

@@ -1426,10 +1426,20 @@ _AT_NAME = lazy_re(r"(?m)(^|[;&|(]\s*|\s(?:then|do|else)\s+)([A-Za-z_][\w.+-]*@[
 """`poetry@main --version`: a command word holding `@`, which the grammar reads as the start of `$@`."""
 
 
+_LAST_OPERATOR_WORD = lazy_re(
+    r"""'[^']*'|"(?:\\.|[^"\\])*"|(?<=[ \t])(==|=~)(?=[ \t]*(?:$|[|;&)\n]))""", re.MULTILINE
+)
+"""`grep ==` (before the end, `|`, `;`, `&`, `)`): a plain word, which the grammar takes for half a test;
+quoted strings are matched first only to be skipped."""
+
+
 def repair(source: str) -> str | None:
     """Respell valid shell text the grammar rejects without changing its words: a command name holding an
-    `@` (`pipx run poetry@main`, `poetry@main --version`) is quoted, which is the same word to the shell."""
+    `@` (`pipx run poetry@main`, `poetry@main --version`) is quoted, which is the same word to the shell; so
+    is a word `==` or `=~` that ends a command (`… | grep == | sort`)."""
     text = _AT_NAME.sub(lambda m: f"{m[1]}'{m[2]}'", source)
+    if "=" in text:
+        text = _LAST_OPERATOR_WORD.sub(lambda m: f"'{m[1]}'" if m[1] else m[0], text)
     return text if text != source else None
 
 

@@ -1872,6 +1872,8 @@ _SPLITS_STRING = lazy_re(r"[\s;|&<>(){}]")
 """Characters at which the grammar ends a bare word, even inside a string glued to it."""
 _GLUED_MAX = 256
 """Strings glued to bare words `repair` respells in one line; a line with more is left a parse error."""
+_COLON_PARAMETER = lazy_re(r"(?:^|(?<=[\s;|&{(]))-[A-Za-z_]\w*:\Z")
+"""`-Types:` just before a string: a parameter whose value is the string, its own token to PowerShell too."""
 _NOT_BARE = frozenset("$@[('\"")
 """First characters of a word that is an expression or a string, not a bare word (`$x="a b"`)."""
 _GLUE_TOKENS = lazy_re(
@@ -1915,7 +1917,13 @@ def _splits_glued_string(source: str) -> bool:
         head = piece[0]
         if head in "'\"":
             bare = first not in _NOT_BARE and first != head
-            if bare and not prev.isspace() and prev not in _STATEMENT_START and _SPLITS_STRING.search(piece):
+            if (
+                bare
+                and not prev.isspace()
+                and prev not in _STATEMENT_START
+                and _SPLITS_STRING.search(piece)
+                and not (prev == ":" and _COLON_PARAMETER.search(source, max(0, i - 64), i))
+            ):
                 return True
             first = first or head
             prev = piece[-1]
