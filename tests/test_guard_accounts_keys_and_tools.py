@@ -15,7 +15,9 @@
 - Later samples' classes: other users' mail, crontabs and shell history, shadow backups, NIS maps, cloud
   auditors, container removal, `powershell -version 2`, cmd's clock and `copy`/`move`, `xhost +`,
   `takeown` of any file, NetBIOS names and caches, Windows' setup answer folders (`Panther`), TruffleHog's
-  scans that sign in with what they find, the Mac's firmware password, Kerberos' account database.
+  scans that sign in with what they find, the Mac's firmware password, Kerberos' account database,
+  credential paths glued to an option (`--file=/etc/passwd`), archives extracted with their absolute or
+  `../` names kept (`tar -xPf`, `unzip -:`).
 """
 
 from __future__ import annotations
@@ -178,6 +180,11 @@ BLOCKED = [
     ("posix", "trufflehog github --org=acme --no-verification", "network.remote-service"),
     ("posix", "/usr/sbin/firmwarepasswd -setpasswd", "destructive.machine-state"),
     ("posix", 'kadmin.local -q "listprincs"', "env.accounts"),  # Kerberos' account database
+    ("posix", "git tag --file=/etc/passwd main", "env.accounts"),  # a file glued to its option
+    ("posix", "foo --key-file=/etc/shadow", "env.secret-files"),
+    ("posix", "tar -xPf backup.tar", "containment.write-outside-project"),  # the archive's absolute names
+    ("posix", "tar --absolute-names -xzf a.tgz", "containment.write-outside-project"),
+    ("posix", "unzip -: -o zipslip.zip", "containment.write-outside-project"),  # `../` kept
 ]
 
 ALLOWED = [
@@ -231,6 +238,11 @@ ALLOWED = [
     ("powershell", "Get-ChildItem -Path src\\Panther -Recurse"),
     ("posix", "trufflehog filesystem . --no-verification --fail"),
     ("posix", "firmwarepasswd -check"),
+    ("posix", "git tag --file=notes/release.txt v1.0"),
+    ("posix", "foo --config=etc/passwd.example"),
+    ("posix", "tar -xpf a.tar"),  # `p`: permissions kept, names relative
+    ("posix", "tar -cPf backup.tar src"),  # creating keeps what it reads
+    ("posix", "unzip -o a.zip -d build"),
 ]
 
 

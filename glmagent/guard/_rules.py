@@ -141,7 +141,8 @@ def _path_alternatives(paths: list[str]) -> str:
     if home:
         parts.append(rf"""["']?{_HOME}{_SEP}(?:{"|".join(home)}){end}""")
     if anywhere:
-        parts.append(rf"""["']?(?:.*[/\\])?(?:{"|".join(anywhere)}){end}""")
+        # `--file=/etc/passwd`: an option's value glued to it names the file as a word of its own does
+        parts.append(rf"""["']?(?:.*[/\\]|--?[a-z][\w-]*=)?(?:{"|".join(anywhere)}){end}""")
     return "|".join(f"(?:{p})" for p in parts)
 
 
