@@ -193,6 +193,27 @@ _ENV_ITEM = lazy_re(r"(?i:env:)[\\/]?([A-Za-z_][\w.]*)")
 """One variable on PowerShell's env: drive (`env:CI`, `Env:\\APPVEYOR`)."""
 
 
+_CMD_SIGNS = lazy_re(
+    r"(?i)^\s*(?:@|(?:if|for|goto|call|setlocal|endlocal|exit\s+/b)\b)|%(?:[\w~*]|%)|\d?>\s*nul\b"
+)
+"""What only cmd's lines hold: `@` hiding the echo, cmd's `if`/`for`/`goto`/`call`, `exit /b`, its variables
+and parameters (`%X%`, `%~1`, `%*`, `%%i`), output sent to `nul`."""
+_AT_COMMAND = lazy_re(r"\s*@[A-Za-z]")
+"""`@echo off`, `@set`: cmd's echo-off prefix on a command name (to PowerShell, a splat it refuses there)."""
+_POWERSHELL_SIGNS = lazy_re(r"[$`{}]")
+"""What a cmd line never holds and a PowerShell one often does: variables, escapes, script blocks."""
+
+
+def _written_for_cmd(text: str) -> bool:
+    """Is a line PowerShell cannot parse one written for cmd (see `_CMD_SIGNS`), with nothing of PowerShell's
+    own in it?"""
+    return (
+        _CMD_SIGNS.search(text) is not None
+        and _POWERSHELL_SIGNS.search(text) is None
+        and not any(_CMDLET.fullmatch(w) for w in text.split())
+    )
+
+
 class _Stop(Exception):
     """A concrete deny was found; nothing later can change the decision."""
 
@@ -570,6 +591,20 @@ class Evaluation(RunsOtherCode, WordChecks):
             elif repaired == text:
                 split = False  # nothing glued to respell: the grammar read it as PowerShell does
         broken = broken or split  # (a split word too long to respell stays unread: a parse error)
+        if (
+            dialect == "powershell"
+            and frame.depth == 0
+            and (broken or _AT_COMMAND.match(text))
+            and _written_for_cmd(text)
+        ):
+            # A batch file's line in a PowerShell box (`if exist out rd /s /q out`, `@dotnet build %*`):
+            # PowerShell cannot run it (`@set` is a splat PowerShell refuses, though the grammar reads it);
+            # cmd runs what its reader reads. Both are judged: what the grammar could read of it, and the
+            # commands cmd runs.
+            self.parse_status = "cmd"
+            module.walk(self, frame, src, root, text)
+            self._cmd_script(text, Frame("cmd", frame.depth, frame.via, feeds=frame.feeds))
+            return
         if not broken:
             if argv is not None:
                 self.command(argv, frame, None)  # what the walk would report, without walking
