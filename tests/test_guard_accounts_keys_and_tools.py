@@ -17,7 +17,8 @@
   `takeown` of any file, NetBIOS names and caches, Windows' setup answer folders (`Panther`), TruffleHog's
   scans that sign in with what they find, the Mac's firmware password, Kerberos' account database,
   credential paths glued to an option (`--file=/etc/passwd`), archives extracted with their absolute or
-  `../` names kept (`tar -xPf`, `unzip -:`).
+  `../` names kept (`tar -xPf`, `unzip -:`), keytabs, SMB/AFP mounts on a Mac, its management profiles and
+  Wi-Fi, a PKCS#11 library loaded by `ssh-keygen -D`.
 """
 
 from __future__ import annotations
@@ -185,6 +186,12 @@ BLOCKED = [
     ("posix", "tar -xPf backup.tar", "containment.write-outside-project"),  # the archive's absolute names
     ("posix", "tar --absolute-names -xzf a.tgz", "containment.write-outside-project"),
     ("posix", "unzip -: -o zipslip.zip", "containment.write-outside-project"),  # `../` kept
+    ("posix", "ktutil -k k.keytab add -p bob -e arcfour-hmac-md5 -w 31d6cfe0 --hex -V 5", "env.accounts"),
+    ("posix", "mount_smbfs //bob@fileserver/share /Volumes/share", "network.remote-service"),
+    ("posix", "profiles -C", "env.machine-discovery"),  # the Mac's management profiles
+    ("posix", "profiles -I -F x.mobileconfig", "destructive.machine-state"),
+    ("posix", "airport -I | grep -w SSID", "env.machine-discovery"),
+    ("posix", "ssh-keygen -D ./calc.dylib", "env.credential-store"),  # loads a PKCS#11 library
 ]
 
 ALLOWED = [
@@ -243,6 +250,9 @@ ALLOWED = [
     ("posix", "tar -xpf a.tar"),  # `p`: permissions kept, names relative
     ("posix", "tar -cPf backup.tar src"),  # creating keeps what it reads
     ("posix", "unzip -o a.zip -d build"),
+    ("posix", "profiles help"),
+    ("posix", "ssh-keygen -t ed25519 -f build/test_key -N ''"),
+    ("posix", "ssh-keygen -lf build/test_key.pub"),
 ]
 
 
