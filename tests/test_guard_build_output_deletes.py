@@ -72,6 +72,7 @@ SPARED = [
     ("posix", "rimraf ./src/lib"),  # not there: a transpiler's output folder before the first build
     ("posix", "rm -rf tmp zig-out .zig-cache dist-newstyle .stack-work"),
     ("posix", "rimraf out-tsc test-results"),  # Angular's tsc output, Playwright's reports
+    ("posix", "del-cli 'coverage/*.json' '!coverage/keep.json'"),  # a `!` pattern keeps, deletes nothing
     ("posix", "poetry run pip --version || rm -rf .venv"),  # a virtual environment, made again by install
     ("posix", "cd src && rm -rf ../build"),
     ("posix", "rm -rf src/Tool/bin"),
@@ -143,6 +144,7 @@ BLOCKED = [
     ("powershell", "del /s /q src\\*.cs"),  # every .cs file in src's tree
     ("powershell", "cmd /c rd /s /q src"),
     ("posix", "npx rimraf src"),
+    ("posix", "del-cli 'src/*.py' '!src/keep.py'"),
     ("posix", "mv src build; npx rimraf build"),  # the sources moved in first
     ("posix", "env -C / rm -rf bin"),  # run in another folder: /bin
     ("powershell", "pwsh -WorkingDirectory C:\\ -Command Remove-Item bin -Recurse"),

@@ -851,6 +851,9 @@ def tree_delete_targets(names: tuple[str, ...], args: list[Arg], dialect: str) -
     if name is None or name == "remove-item" or dialect != "posix":
         return None
     operands, _ = _operands(args, ())
+    if name == "del-cli":
+        # `del-cli 'lib/*.js' '!lib/index.js'`: a `!` pattern keeps what it names
+        operands = [a for a in operands if not a.text.startswith("!")]
     return operands
 
 
