@@ -18,7 +18,7 @@
   scans that sign in with what they find, the Mac's firmware password, Kerberos' account database,
   credential paths glued to an option (`--file=/etc/passwd`), archives extracted with their absolute or
   `../` names kept (`tar -xPf`, `unzip -:`), keytabs, SMB/AFP mounts on a Mac, its management profiles and
-  Wi-Fi, a PKCS#11 library loaded by `ssh-keygen -D`.
+  Wi-Fi.
 """
 
 from __future__ import annotations
@@ -191,7 +191,6 @@ BLOCKED = [
     ("posix", "profiles -C", "env.machine-discovery"),  # the Mac's management profiles
     ("posix", "profiles -I -F x.mobileconfig", "destructive.machine-state"),
     ("posix", "airport -I | grep -w SSID", "env.machine-discovery"),
-    ("posix", "ssh-keygen -D ./calc.dylib", "env.credential-store"),  # loads a PKCS#11 library
 ]
 
 ALLOWED = [
