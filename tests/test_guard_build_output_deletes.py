@@ -71,6 +71,7 @@ SPARED = [
     ("posix", "rimraf .nyc_output coverage"),
     ("posix", "rimraf ./src/lib"),  # not there: a transpiler's output folder before the first build
     ("posix", "rm -rf tmp zig-out .zig-cache dist-newstyle .stack-work"),
+    ("powershell", "if exist Temp rd /Q /S Temp"),  # a batch file's line, read as cmd runs it
     ("posix", "rimraf out-tsc test-results"),  # Angular's tsc output, Playwright's reports
     ("posix", "del-cli 'coverage/*.json' '!coverage/keep.json'"),  # a `!` pattern keeps, deletes nothing
     ("posix", "poetry run pip --version || rm -rf .venv"),  # a virtual environment, made again by install

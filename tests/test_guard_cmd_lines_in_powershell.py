@@ -24,7 +24,7 @@ ALLOWED = [
 ]
 
 BLOCKED = [
-    ("if exist Temp rd /Q /S Temp", "destructive.recursive-delete"),  # no build output by its name
+    ("if exist Docs rd /Q /S Docs", "destructive.recursive-delete"),  # no build output by its name
     ("if exist C:\\src rd /s /q C:\\src", "destructive.recursive-delete"),
     ("if %errorlevel% neq 0 del /s /q C:\\*", "destructive.recursive-delete"),
     ("@rd /s /q C:\\", "destructive.recursive-delete"),
