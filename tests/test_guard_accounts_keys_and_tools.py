@@ -18,7 +18,7 @@
   scans that sign in with what they find, the Mac's firmware password, Kerberos' account database,
   credential paths glued to an option (`--file=/etc/passwd`), archives extracted with their absolute or
   `../` names kept (`tar -xPf`, `unzip -:`), keytabs, SMB/AFP mounts on a Mac, its management profiles and
-  Wi-Fi.
+  Wi-Fi, the account database read by inline code (`getline < "/etc/passwd"`, `pwd.getpwall()`).
 """
 
 from __future__ import annotations
@@ -191,6 +191,8 @@ BLOCKED = [
     ("posix", "profiles -C", "env.machine-discovery"),  # the Mac's management profiles
     ("posix", "profiles -I -F x.mobileconfig", "destructive.machine-state"),
     ("posix", "airport -I | grep -w SSID", "env.machine-discovery"),
+    ("posix", """awk 'BEGIN{while((getline line<"/etc/passwd")>0){print line}}' /dev/null""", "env.accounts"),
+    ("posix", "python3 -c 'import pwd; print(pwd.getpwall())'", "env.accounts"),
 ]
 
 ALLOWED = [
@@ -250,6 +252,8 @@ ALLOWED = [
     ("posix", "tar -cPf backup.tar src"),  # creating keeps what it reads
     ("posix", "unzip -o a.zip -d build"),
     ("posix", "profiles help"),
+    ("posix", "python -c \"import grp; print(grp.getgrnam('docker').gr_mem)\""),  # one group's record
+    ("posix", "awk -F: '{print $1}' config/users.txt"),
     ("posix", "ssh-keygen -t ed25519 -f build/test_key -N ''"),
     ("posix", "ssh-keygen -lf build/test_key.pub"),
 ]
