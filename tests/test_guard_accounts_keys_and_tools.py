@@ -18,7 +18,9 @@
   scans that sign in with what they find, the Mac's firmware password, Kerberos' account database,
   credential paths glued to an option (`--file=/etc/passwd`), archives extracted with their absolute or
   `../` names kept (`tar -xPf`, `unzip -:`), keytabs, SMB/AFP mounts on a Mac, its management profiles and
-  Wi-Fi, the account database read by inline code (`getline < "/etc/passwd"`, `pwd.getpwall()`).
+  Wi-Fi, the account database read by inline code (`getline < "/etc/passwd"`, `pwd.getpwall()`),
+  `git daemon`/`instaweb` and WsgiDAV serving the project, a CI process started to outlive its job
+  (`RUNNER_TRACKING_ID=0`).
 """
 
 from __future__ import annotations
@@ -193,6 +195,9 @@ BLOCKED = [
     ("posix", "airport -I | grep -w SSID", "env.machine-discovery"),
     ("posix", """awk 'BEGIN{while((getline line<"/etc/passwd")>0){print line}}' /dev/null""", "env.accounts"),
     ("posix", "python3 -c 'import pwd; print(pwd.getpwall())'", "env.accounts"),
+    ("posix", "git daemon --export-all --base-path=.git --reuseaddr .git/", "network.local-server"),
+    ("posix", "wsgidav --auth=anonymous --port=8888 --host=0.0.0.0 --root=.", "network.local-server"),
+    ("posix", "export RUNNER_TRACKING_ID=0 && nohup ./run.sh &", "unverifiable.scheduled-job"),  # outlives CI
 ]
 
 ALLOWED = [
@@ -254,6 +259,8 @@ ALLOWED = [
     ("posix", "profiles help"),
     ("posix", "python -c \"import grp; print(grp.getgrnam('docker').gr_mem)\""),  # one group's record
     ("posix", "awk -F: '{print $1}' config/users.txt"),
+    ("posix", "git log --oneline -n 5"),
+    ("posix", "echo $RUNNER_OS"),
     ("posix", "ssh-keygen -t ed25519 -f build/test_key -N ''"),
     ("posix", "ssh-keygen -lf build/test_key.pub"),
 ]
