@@ -208,7 +208,8 @@ def _written_for_cmd(text: str) -> bool:
     """Is a line PowerShell cannot parse one written for cmd (see `_CMD_SIGNS`), with nothing of PowerShell's
     own in it?"""
     return (
-        _CMD_SIGNS.search(text) is not None
+        len(text) <= CMD_MAX_LINE  # a longer one cmd refuses to run
+        and _CMD_SIGNS.search(text) is not None
         and _POWERSHELL_SIGNS.search(text) is None
         and not any(_CMDLET.fullmatch(w) for w in text.split())
     )
