@@ -151,6 +151,7 @@ BLOCKED = [
     ("powershell", "pwsh -WorkingDirectory C:\\ -Command Remove-Item bin -Recurse"),
     ("powershell", "Get-Item bin, src | Remove-Item -Recurse -Force"),  # tracked sources among them
     ("powershell", "Get-ChildItem C:\\build -Recurse | Remove-Item -Recurse"),
+    ("powershell", "Get-ChildItem C:\\Windows\\Logs -FollowSymlink | Remove-Item"),  # outside, whatever else
     ("powershell", "Get-ChildItem | Remove-Item -Recurse"),  # the working directory
     ("powershell", "Get-ChildItem bin -Name | Remove-Item -Recurse"),  # bare names, found from here
     ("powershell", "Get-ChildItem bin -FollowSymlink -Recurse | Remove-Item -Recurse"),

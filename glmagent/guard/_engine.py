@@ -1279,7 +1279,7 @@ class Evaluation(RunsOtherCode, WordChecks):
             for producer in chain:
                 if _LISTERS.isdisjoint(producer.names):
                     continue
-                for target in listed_trees(producer.argv[1:]) or ():
+                for target in listed_trees(producer.argv[1:], exact=False) or ():
                     if DYN not in target.text:
                         words = words or self._argv(argv, names)
                         self._judge_write(scope, target, frame, words, False)

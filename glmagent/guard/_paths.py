@@ -896,10 +896,11 @@ _LISTER_PREFIXES = {
 }  # fmt: skip
 
 
-def listed_trees(args: list[Arg]) -> list[Arg] | None:
+def listed_trees(args: list[Arg], exact: bool = True) -> list[Arg] | None:
     """The folders `Get-ChildItem A B …` (or `Get-Item`) prints items from, each named by a word: what a
     `| Remove-Item` after it deletes lies in them. None when no path is named (the working directory is
-    listed) or a word prints anything else (`-Name`, `-FollowSymlink`, an ambiguous prefix)."""
+    listed) or, when `exact`, a word prints anything else (`-Name`, `-FollowSymlink`, an ambiguous prefix);
+    without `exact` such words are passed over (every folder named still counts)."""
     found: list[Arg] = []
     pending: str | None = None
     for a in args:
@@ -913,10 +914,12 @@ def listed_trees(args: list[Arg]) -> list[Arg] | None:
             key, colon, _ = a.text[1:].partition(":")
             full = _LISTER_PREFIXES.get(key.lower())
             if full is None or full in _LISTER_OTHERS or (colon and full in ("path", "literalpath")):
-                return None
+                if exact:
+                    return None
+                continue
             if not colon and full not in _LISTER_SWITCHES:
                 pending = full
-    return found if found and pending is None else None
+    return found if found and (pending is None or not exact) else None
 
 
 _PLUTIL_EDITS = frozenset({"-insert", "-replace", "-remove", "-append", "-convert", "-create"})
