@@ -20,7 +20,7 @@
   `../` names kept (`tar -xPf`, `unzip -:`), keytabs, SMB/AFP mounts on a Mac, its management profiles and
   Wi-Fi, the account database read by inline code (`getline < "/etc/passwd"`, `pwd.getpwall()`),
   `git daemon`/`instaweb` and WsgiDAV serving the project, a CI process started to outlive its job
-  (`RUNNER_TRACKING_ID=0`).
+  (`RUNNER_TRACKING_ID=0`), credential words grepped through the service and web roots (`/var/www`, `/srv`).
 """
 
 from __future__ import annotations
@@ -198,6 +198,8 @@ BLOCKED = [
     ("posix", "git daemon --export-all --base-path=.git --reuseaddr .git/", "network.local-server"),
     ("posix", "wsgidav --auth=anonymous --port=8888 --host=0.0.0.0 --root=.", "network.local-server"),
     ("posix", "export RUNNER_TRACKING_ID=0 && nohup ./run.sh &", "unverifiable.scheduled-job"),  # outlives CI
+    ("posix", 'grep -rnw /var/www/ -iIe "PASSW\\|PASSWD\\|PASSWORD"', "env.credential-dump"),  # web roots
+    ("posix", "grep -ri password /srv/app", "env.credential-dump"),
 ]
 
 ALLOWED = [
@@ -261,6 +263,8 @@ ALLOWED = [
     ("posix", "awk -F: '{print $1}' config/users.txt"),
     ("posix", "git log --oneline -n 5"),
     ("posix", "echo $RUNNER_OS"),
+    ("posix", "grep -rn TODO /var/www/app"),  # no credential word
+    ("posix", "grep -rn password src/"),  # the project's own folder, named
     ("posix", "ssh-keygen -t ed25519 -f build/test_key -N ''"),
     ("posix", "ssh-keygen -lf build/test_key.pub"),
 ]
