@@ -73,6 +73,8 @@ SPARED = [
     ("posix", "rm -rf tmp zig-out .zig-cache dist-newstyle .stack-work"),
     ("powershell", "if exist Temp rd /Q /S Temp"),  # a batch file's line, read as cmd runs it
     ("posix", "rimraf out-tsc test-results"),  # Angular's tsc output, Playwright's reports
+    ("powershell", "Remove-Item -Path 'build-debug' -Recurse -Force"),  # one configuration's output
+    ("posix", "rm -rf build_release out-x64 cmake-build-asan"),
     ("posix", "del-cli 'coverage/*.json' '!coverage/keep.json'"),  # a `!` pattern keeps, deletes nothing
     ("posix", "poetry run pip --version || rm -rf .venv"),  # a virtual environment, made again by install
     ("posix", "cd src && rm -rf ../build"),
@@ -106,6 +108,7 @@ BLOCKED = [
     ("posix", "rm -rf src"),  # tracked
     ("posix", "rm -rf notes"),  # untracked work
     ("posix", "rm -rf newdir"),  # not there, but nothing says it is output (what the line meant)
+    ("posix", "rm -rf build-tools"),  # scripts, named after the build but no configuration's output
     ("posix", "rimraf lib"),  # named like output, but tracked sources
     ("posix", "rm -rf htmlcov/../src"),  # Windows reads `..` by its text, whether htmlcov exists or not
     ("posix", "rm -rf htmlcov notes"),

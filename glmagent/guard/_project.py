@@ -24,6 +24,7 @@ from fnmatch import translate
 from typing import Protocol
 
 from ._globbed import maybe_glob
+from ._lazy import lazy_re
 from ._syntax import Arg
 
 GIT_LOOKUPS = 4
@@ -51,7 +52,17 @@ OUTPUT_FOLDERS = frozenset(
         ".angular", ".cache", ".godot", "out-tsc", "ipch", ".venv", "venv",
     }
 )  # fmt: skip
-"""Folder names build tools write their output to (compared in lower case); with `.egg-info` names."""
+"""Folder names build tools write their output to (compared in lower case); with `.egg-info` names and
+the output folders of one configuration or target (`build-debug`, `out_x64`, `cmake-build-asan`)."""
+_CONFIGURED_OUTPUT = lazy_re(
+    r"(?:(?:build|out|bin|obj)[-_.](?:debug|release|relwithdebinfo|minsizerel|x64|x86|arm64|win32|win64)"
+    r"|cmake-build-[\w.-]+)\Z"
+)
+
+
+def is_output_folder(name: str) -> bool:
+    """Is a folder name (in lower case) one build tools write their output to (see `OUTPUT_FOLDERS`)?"""
+    return name in OUTPUT_FOLDERS or name.endswith(".egg-info") or _CONFIGURED_OUTPUT.match(name) is not None
 
 
 class ProjectFiles(Protocol):
@@ -70,7 +81,7 @@ def _output_path(parts: list[str]) -> bool:
     """Does a path (its parts, `.`/`..` refused) lie in a folder named as build output?"""
     if not parts or "." in parts or ".." in parts:
         return False  # `dist/../src`: Windows resolves it by its text, whatever exists
-    return any(p.lower() in OUTPUT_FOLDERS or p.lower().endswith(".egg-info") for p in parts)
+    return any(is_output_folder(p.lower()) for p in parts)
 
 
 def names_output(argv: list[Arg]) -> bool:
@@ -78,7 +89,7 @@ def names_output(argv: list[Arg]) -> bool:
     delete it makes can be spared in a fresh checkout."""
     for a in argv[1:]:
         for part in a.text.lower().replace("\\", "/").split("/"):
-            if part in OUTPUT_FOLDERS or part.endswith(".egg-info"):
+            if is_output_folder(part):
                 return True
     return False
 
