@@ -24,6 +24,7 @@ SWEEPS = [
     "find . \\( -name '*.pyc' -o -name '*.pyo' \\) -delete",
     "find . -type f -name '*.py[co]' -delete -o -type d -name __pycache__ -delete",  # each a sweep
     "find . -name '*.pyc' -exec rm {} \\; -o -name '*.pyo' -delete",
+    "find . -name 'node_modules' -type d -prune -exec rm -rf {} \\;",  # installed, made again by an install
     "find . -maxdepth 3 -iname '.DS_Store' -print -delete",
     "find . -name __pycache__ | xargs rm -r || true",
     "find . -name '*.pyc' -print0 | xargs -0 rm -f",
@@ -43,6 +44,8 @@ NOT_SWEEPS = [
     ("find . -name '*.pyc' -delete -o -name '*.py' -delete", "destructive.find-delete"),
     ("find . -name '*.pyc' -delete -o -delete", "destructive.find-delete"),
     ("find . -name '*.pyc' -o -name src -delete", "destructive.find-delete"),
+    ("find . -name node_modules -prune -o -name '*.js' -delete", "destructive.find-delete"),  # the rest
+    ("find . -name src -prune -exec rm -rf {} +", None),
     ("find . -delete -name '*.pyc'", "destructive.find-delete"),  # the action runs before the test
     ("find . ! -name '*.pyc' -delete", "destructive.find-delete"),
     ("find . -not -name '*.pyc' -delete", "destructive.find-delete"),

@@ -25,14 +25,20 @@ ARTEFACT_NAMES = frozenset(
         ".mypy_cache", ".ruff_cache", "*.egg-info", "*.o", "*.obj", "*.class", "*.gcda", "*.gcno", "*.gcov",
         "*.lo", "*.elc", "*.beam", "*.hi", "*.tsbuildinfo", ".ds_store", "thumbs.db", ".coverage",
         ".coverage.*", ".nyc_output", "*.a", "*.la", "*.so", ".dirstamp", "ctesttestfile.cmake",
-        "cmake_install.cmake",
+        "cmake_install.cmake", "node_modules",
     }
 )  # fmt: skip
-"""`-name` patterns (lower case) of compiled, cached or system-made files: no one's work is in them."""
+"""`-name` patterns (lower case) of compiled, cached, installed or system-made files: no one's work is in
+them (`node_modules`: what the package manager installs, made again by an install, as `rm -rf node_modules`
+is spared)."""
 
 _ACTIONS = frozenset({"-delete", "-print", "-print0"})
 _EXECS = frozenset({"-exec", "-execdir"})
-_POSITIONLESS = frozenset({"-depth", "-d", "-xdev", "-mount", "-noleaf", "-ignore_readdir_race", "-nowarn"})
+_POSITIONLESS = frozenset(
+    {"-depth", "-d", "-xdev", "-mount", "-noleaf", "-ignore_readdir_race", "-nowarn", "-prune"}
+)
+"""Words that select nothing: options, and `-prune` (true, it only stops the descent into what it matched;
+before an `-o` it leaves that side without an action, which no sweep is)."""
 _VALUED_OPTIONS = frozenset({"-maxdepth", "-mindepth"})
 _TYPES = frozenset({"f", "d", "f,d", "d,f"})
 
