@@ -200,6 +200,8 @@ BLOCKED = [
     ("posix", "export RUNNER_TRACKING_ID=0 && nohup ./run.sh &", "unverifiable.scheduled-job"),  # outlives CI
     ("posix", 'grep -rnw /var/www/ -iIe "PASSW\\|PASSWD\\|PASSWORD"', "env.credential-dump"),  # web roots
     ("posix", "grep -ri password /srv/app", "env.credential-dump"),
+    # doubled separators, as escaped strings copied into cheat sheets spell them, name the same folder
+    ("powershell", 'Get-ChildItem -Force -Path c:\\\\ -Filter "*pass*" -Recurse', "env.credential-dump"),
 ]
 
 ALLOWED = [
@@ -265,6 +267,7 @@ ALLOWED = [
     ("posix", "echo $RUNNER_OS"),
     ("posix", "grep -rn TODO /var/www/app"),  # no credential word
     ("posix", "grep -rn password src/"),  # the project's own folder, named
+    ("powershell", 'Get-ChildItem -Path .\\\\src -Filter "*pass*" -Recurse'),
     ("posix", "ssh-keygen -t ed25519 -f build/test_key -N ''"),
     ("posix", "ssh-keygen -lf build/test_key.pub"),
 ]
