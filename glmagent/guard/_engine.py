@@ -194,12 +194,14 @@ _ENV_ITEM = lazy_re(r"(?i:env:)[\\/]?([A-Za-z_][\w.]*)")
 
 
 _CMD_SIGNS = lazy_re(
-    r"(?i)^\s*(?:@|(?:if|for|goto|call|setlocal|endlocal|exit\s+/b)\b)|%(?:[\w~*]|%)|\d?>\s*nul\b"
+    r"(?i)^\s*(?:@|(?:if|for|goto|call|setlocal|endlocal|exit\s+/b)\b|start\s+\"\"\s)"
+    r"|%(?:[\w~*]|%)|\d?>\s*nul\b"
 )
-"""What only cmd's lines hold: `@` hiding the echo, cmd's `if`/`for`/`goto`/`call`, `exit /b`, its variables
-and parameters (`%X%`, `%~1`, `%*`, `%%i`), output sent to `nul`."""
-_AT_COMMAND = lazy_re(r"\s*@[A-Za-z]")
-"""`@echo off`, `@set`: cmd's echo-off prefix on a command name (to PowerShell, a splat it refuses there)."""
+"""What only cmd's lines hold: `@` hiding the echo, cmd's `if`/`for`/`goto`/`call`, `exit /b`, `start ""`
+(an empty window title), its variables and parameters (`%X%`, `%~1`, `%*`, `%%i`), output sent to `nul`."""
+_CMD_ONLY_START = lazy_re(r"(?i)\s*(?:@[A-Za-z]|start\s+\"\"\s)")
+"""How only a cmd line starts, though PowerShell's grammar reads it: `@echo off`, `@set` (to PowerShell a
+splat it refuses there), `start "" x.exe` (to PowerShell an empty program name it refuses)."""
 _POWERSHELL_SIGNS = lazy_re(r"[$`{}]")
 """What a cmd line never holds and a PowerShell one often does: variables, escapes, script blocks."""
 
@@ -595,11 +597,11 @@ class Evaluation(RunsOtherCode, WordChecks):
         if (
             dialect == "powershell"
             and frame.depth == 0
-            and (broken or _AT_COMMAND.match(text))
+            and (broken or _CMD_ONLY_START.match(text))
             and _written_for_cmd(text)
         ):
             # A batch file's line in a PowerShell box (`if exist out rd /s /q out`, `@dotnet build %*`):
-            # PowerShell cannot run it (`@set` is a splat PowerShell refuses, though the grammar reads it);
+            # PowerShell cannot run it (`@set`, `start "" x.exe`: refused, though the grammar reads them);
             # cmd runs what its reader reads. Both are judged: what the grammar could read of it, and the
             # commands cmd runs.
             self.parse_status = "cmd"
