@@ -200,6 +200,11 @@ BLOCKED = [
     ("posix", "export RUNNER_TRACKING_ID=0 && nohup ./run.sh &", "unverifiable.scheduled-job"),  # outlives CI
     ("posix", 'grep -rnw /var/www/ -iIe "PASSW\\|PASSWD\\|PASSWORD"', "env.credential-dump"),  # web roots
     ("posix", "grep -ri password /srv/app", "env.credential-dump"),
+    (
+        "powershell",
+        "$f = New-Object -ComObject HNetCfg.FwPolicy2; $f.Rules | Select-Object Name",
+        "env.machine-discovery",
+    ),
     # doubled separators, as escaped strings copied into cheat sheets spell them, name the same folder
     ("powershell", 'Get-ChildItem -Force -Path c:\\\\ -Filter "*pass*" -Recurse', "env.credential-dump"),
 ]
