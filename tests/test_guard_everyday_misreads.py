@@ -42,6 +42,8 @@ ALLOWED = [
     # a name yarn does not know runs the package script of that name, as `yarn build` does
     ("posix", "yarn docs"),
     ("posix", "yarn ci && yarn doctor"),
+    # variables and a path in one bare word expand as in "...": `$root/bin/$Configuration/x.cat`
+    ("powershell", "Remove-Item -ea Ignore $PSScriptRoot/bin/$Configuration/PSReadLine/PSReadLine.cat"),
     # a word `==` ending a command is a plain word (the grammar took it for half a test)
     ("posix", "git diff -U0 | grep -v '^@' | grep == | sort -u"),
     # `-Name:"a;b"`: the string is the parameter's value, its own token (no word glued to a string)
@@ -173,6 +175,8 @@ BLOCKED = [
     ("posix", "yarn info react", "network.package-install"),  # yarn's own, which asks the registry
     ("posix", "npm docs", "network.package-install"),  # npm's own: opens the package's site
     ("posix", "grep == | rm -rf ~", "destructive.recursive-delete"),
+    ("powershell", "Remove-Item $root/bin/$Configuration -Recurse", "destructive.recursive-delete"),
+    ("powershell", "Get-Item $root/x$(Remove-Item -Recurse C:\\x)", "destructive.recursive-delete"),
     ("powershell", 'pwsh -Command:"Remove-Item -Recurse C:\\x"', "destructive.recursive-delete"),
     ("powershell", 'cmd /C"set x=whoami&&call %x%"', "dynamic.command-name"),  # glued: respelled whole
     ("posix", "julia --project", "unverifiable.terminal-program"),  # the REPL

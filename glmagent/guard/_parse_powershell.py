@@ -1481,8 +1481,11 @@ _AT_WORD = lazy_re(r"@[A-Za-z_][\w?]*[^\w?:.\[=\s;|&(){},<>'\"`$][^\s;|&)},<>'\"
 """`@scope/pkg`, `@react-native-windows/x`: in a command's arguments, an `@` name followed by anything but
 a variable's own characters, `.`, `[` or `=` is one bare word to PowerShell (npm's scoped packages), never a
 splatted variable; the grammar splits it."""
-_VARIABLE_PATH = lazy_re(r"(?:\$[\w:]+|\$\{[^{}`'\"]+\})[\\/][^\s;|&)},<>'\"`$(){}]*(?=[\s;|&)},<>]|$)")
-"""`$HOME\\x`, `${env:ProgramFiles}/x`: a variable and a path that the grammar cannot join into one word."""
+_VARIABLE_PATH = lazy_re(
+    r"(?:\$[\w:]++|\$\{[^{}`'\"]+\})[\\/](?:[^\s;|&)},<>'\"`$(){}]|\$[\w:]++)*+(?=[\s;|&)},<>]|$)"
+)
+"""`$HOME\\x`, `${env:ProgramFiles}/x`, `$root/bin/$Configuration/x.dll`: variables and a path that the
+grammar cannot join into one word."""
 
 
 _ENV_NAME = lazy_re(r"[A-Za-z_][\w()]*+")
