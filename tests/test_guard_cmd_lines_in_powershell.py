@@ -7,7 +7,9 @@ rejects, or one starting with cmd's `@` (a splat PowerShell refuses there) or `s
 name to PowerShell), that holds a sign only cmd's lines hold (`@`, cmd's `if`/`for`/`goto`/`call`, `exit
 /b`, `start ""`, `%VAR%`, `%~1`, `%*`, `%%i`, `> nul`) and
 nothing of PowerShell's own (`$`, a backtick, braces, a cmdlet name) is judged both ways: what the grammar
-could read of it, and the commands cmd runs. Every other parse failure stays a parse error.
+could read of it, and the commands cmd runs; one starting with cmd's `if` or `for` (PowerShell's take a
+parenthesis first, so it rejects the whole line) only as cmd runs it. Every other parse failure stays a
+parse error.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from conftest import guard_allows, guard_blocks, guard_decision
 
 ALLOWED = [
     "if exist Output rd /Q /S Output",  # build output, as `rd /s /q Output` alone
+    "if exist build (rmdir /S /Q build)",  # PowerShell's `if` takes a parenthesis first: cmd's alone
     '@dotnet run --project ".\\tools\\Build\\Build.csproj" -- %*',
     "if %errorlevel% neq 0 exit /b %errorlevel%",
     "@echo off",
@@ -28,6 +31,7 @@ ALLOWED = [
 BLOCKED = [
     ("if exist Docs rd /Q /S Docs", "destructive.recursive-delete"),  # no build output by its name
     ("if exist C:\\src rd /s /q C:\\src", "destructive.recursive-delete"),
+    ("if exist src (rmdir /S /Q src)", "destructive.recursive-delete"),
     ("if %errorlevel% neq 0 del /s /q C:\\*", "destructive.recursive-delete"),
     ("@rd /s /q C:\\", "destructive.recursive-delete"),
     ("@set", "env.print-environment"),  # the grammar reads a splat; cmd prints every variable

@@ -202,6 +202,10 @@ _CMD_SIGNS = lazy_re(
 _CMD_ONLY_START = lazy_re(r"(?i)\s*(?:@[A-Za-z]|start\s+\"\"\s)")
 """How only a cmd line starts, though PowerShell's grammar reads it: `@echo off`, `@set` (to PowerShell a
 splat it refuses there), `start "" x.exe` (to PowerShell an empty program name it refuses)."""
+_CMD_STATEMENT = lazy_re(r"(?i)\s*(?:if\s+(?!\()|for\s+[/%])")
+"""cmd's `if exist x …` and `for /f … do …`: PowerShell's `if` and `for` take a parenthesis first, so it
+rejects the whole line and runs none of it; what its grammar makes of the rest (`(rmdir /s /q build)` as a
+command in parentheses) is not what runs."""
 _POWERSHELL_SIGNS = lazy_re(r"[$`{}]")
 """What a cmd line never holds and a PowerShell one often does: variables, escapes, script blocks."""
 
@@ -605,7 +609,8 @@ class Evaluation(RunsOtherCode, WordChecks):
             # cmd runs what its reader reads. Both are judged: what the grammar could read of it, and the
             # commands cmd runs.
             self.parse_status = "cmd"
-            module.walk(self, frame, src, root, text)
+            if not (broken and _CMD_STATEMENT.match(text)):
+                module.walk(self, frame, src, root, text)
             self._cmd_script(text, Frame("cmd", frame.depth, frame.via, feeds=frame.feeds))
             return
         if not broken:
