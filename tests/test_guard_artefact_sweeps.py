@@ -3,7 +3,8 @@
 `find . -name '*.pyc' -delete`, `find . -name __pycache__ -exec rm -rf {} +`, `find . -name '*.o' | xargs rm`
 delete only files the next build makes again. The same lines selecting anything else (sources, everything
 but the artefacts, a place outside the project), or with an action that runs before the selection, stay
-blocked. Alternatives (`-delete -o -name __pycache__ -delete`) are sweeps when each one is.
+blocked. Alternatives (`-delete -o -name __pycache__ -delete`) are sweeps when each one is. PowerShell's
+`Get-ChildItem -Recurse -Filter '*.binlog' | Remove-Item` is the same sweep.
 """
 
 from __future__ import annotations
@@ -90,6 +91,34 @@ CMD_NOT_SWEEPS = [
     "del /s /q /tmp",
     "move app.py app.pyc & del /s /q *.pyc",
 ]
+
+
+# PowerShell's: a recursive listing that selects only such names, piped straight into Remove-Item
+POWERSHELL_SWEEPS = [
+    "Get-ChildItem -Path . -Filter '*.binlog' -Recurse -ErrorAction SilentlyContinue | Remove-Item -Force",
+    "gci -Recurse -Include *.pyc, *.pyo | Remove-Item",
+    "Get-ChildItem src, tests -Recurse -Filter __pycache__ | Remove-Item -Recurse -Force",
+]
+
+POWERSHELL_NOT_SWEEPS = [
+    "gci -Recurse -Include *.pyc, *.cs | Remove-Item",  # the sources among them
+    "gci -Recurse -Filter *.cs | Remove-Item",
+    "Get-ChildItem C:\\ -Recurse -Filter *.pyc | Remove-Item",  # outside the project
+    "gci -Recurse | Remove-Item",
+    "gci -Recurse -Filter *.pyc | Where-Object { $_ } | Remove-Item",  # a filter between them
+    "Move-Item app.py app.pyc; gci -Recurse -Filter *.pyc | Remove-Item",  # a source renamed first
+]
+
+
+@pytest.mark.parametrize("command", POWERSHELL_SWEEPS)
+def test_powershells_sweep_of_compiled_files_is_allowed(command: str) -> None:
+    decision = Policy.default().check(command, "powershell")
+    assert decision.allowed, (command, decision.rule_id, decision.reason)
+
+
+@pytest.mark.parametrize("command", POWERSHELL_NOT_SWEEPS)
+def test_powershells_other_fed_deletes_stay_blocked(command: str) -> None:
+    assert not Policy.default().check(command, "powershell").allowed, command
 
 
 @pytest.mark.parametrize("command", CMD_SWEEPS)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from itertools import pairwise
 
-from ._paths import PROTECTED, cmd_delete_words
+from ._paths import PROTECTED, cmd_delete_words, listed_selection
 from ._project import names_output
 from ._syntax import DYN, Arg
 
@@ -25,7 +25,7 @@ ARTEFACT_NAMES = frozenset(
         ".mypy_cache", ".ruff_cache", "*.egg-info", "*.o", "*.obj", "*.class", "*.gcda", "*.gcno", "*.gcov",
         "*.lo", "*.elc", "*.beam", "*.hi", "*.tsbuildinfo", ".ds_store", "thumbs.db", ".coverage",
         ".coverage.*", ".nyc_output", "*.a", "*.la", "*.so", ".dirstamp", "ctesttestfile.cmake",
-        "cmake_install.cmake", "node_modules",
+        "cmake_install.cmake", "node_modules", "*.binlog",
     }
 )  # fmt: skip
 """`-name` patterns (lower case) of compiled, cached, installed or system-made files: no one's work is in
@@ -83,6 +83,16 @@ def del_sweeps_artefacts(names: tuple[str, ...], args: list[Arg], dialect: str) 
         and bool(operands)
         and all(a.text.lower() in ARTEFACT_NAMES for a in operands)
     )
+
+
+def lister_sweeps_artefacts(args: list[Arg]) -> bool:
+    """Is `Get-ChildItem [PATH…] -Recurse -Filter '*.binlog'` (or `-Include *.pyc, *.pyo`) a sweep of compiled
+    files, as `find . -name '*.pyc'` is: only names in `ARTEFACT_NAMES`, under paths inside the project?"""
+    read = listed_selection(args)
+    if read is None:
+        return False
+    paths, patterns = read
+    return bool(patterns) and all(p in ARTEFACT_NAMES for p in patterns) and all(map(_inside_start, paths))
 
 
 _FOLLOWING = frozenset({"-L", "-H", "-follow"})

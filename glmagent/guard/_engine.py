@@ -10,7 +10,13 @@ from __future__ import annotations
 from typing import Any
 
 from . import _locators, _parse_cmd, _parse_posix, _parse_powershell
-from ._artefacts import del_sweeps_artefacts, fed_operands_only, find_starts, find_sweeps_artefacts
+from ._artefacts import (
+    del_sweeps_artefacts,
+    fed_operands_only,
+    find_starts,
+    find_sweeps_artefacts,
+    lister_sweeps_artefacts,
+)
 from ._compiled import POWERSHELL_ONLY, NameInfo, PolicyTables, matching_clauses
 from ._findings import Finding, finding_words, shown, shown_args
 from ._globbed import is_glob_path, maybe_glob
@@ -1268,6 +1274,8 @@ class Evaluation(RunsOtherCode, WordChecks):
         chains = self._producers(feeds, "powershell")
         if len(chains) != 1 or _LISTERS.isdisjoint(chains[0][0].names):
             return False  # a filter between them (`| Where-Object …`) is judged as the producer it is
+        if not self.copied and lister_sweeps_artefacts(chains[0][0].argv[1:]):
+            return True  # `Get-ChildItem -Recurse -Filter *.pyc | Remove-Item`: a sweep, as `find` makes
         trees = listed_trees(chains[0][0].argv[1:])
         return trees is not None and self._deletes_output_only(
             ("remove-item",), [argv[0], *trees], frame, argv

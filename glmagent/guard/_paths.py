@@ -896,30 +896,59 @@ _LISTER_PREFIXES = {
 }  # fmt: skip
 
 
+def _read_listing(args: list[Arg], exact: bool) -> tuple[list[Arg], list[str]] | None:
+    """The paths a Get-ChildItem/Get-Item names and the name patterns it selects by (`-Filter`, `-Include`);
+    None when, `exact`, a word prints anything else (`-Name`, `-FollowSymlink`, an ambiguous prefix) or a
+    value is missing; without `exact` such words are passed over."""
+    paths: list[Arg] = []
+    patterns: list[str] = []
+    pending: str | None = None
+    for a in args:
+        if pending == "included":
+            if a.follows:
+                patterns.append(a.text.lower())  # `-Include *.pyc, *.pyo`: the array's other elements
+                continue
+            pending = None
+        if pending is not None:
+            if pending in ("path", "literalpath"):
+                paths.append(a)
+            elif pending in ("filter", "include"):
+                patterns.append(a.text.lower())
+            pending = "included" if pending == "include" else None
+            continue
+        if not (a.param or (a.text.startswith("-") and len(a.text) > 1 and a.literal)):
+            paths.append(a)
+            continue
+        key, colon, _ = a.text[1:].partition(":")
+        full = _LISTER_PREFIXES.get(key.lower())
+        if (
+            full is None
+            or full in _LISTER_OTHERS
+            or (colon and full in ("path", "literalpath", "filter", "include"))
+        ):
+            if exact:
+                return None
+            continue
+        if not colon and full not in _LISTER_SWITCHES:
+            pending = full
+    if pending not in (None, "included") and exact:
+        return None
+    return paths, patterns
+
+
 def listed_trees(args: list[Arg], exact: bool = True) -> list[Arg] | None:
     """The folders `Get-ChildItem A B …` (or `Get-Item`) prints items from, each named by a word: what a
     `| Remove-Item` after it deletes lies in them. None when no path is named (the working directory is
-    listed) or, when `exact`, a word prints anything else (`-Name`, `-FollowSymlink`, an ambiguous prefix);
-    without `exact` such words are passed over (every folder named still counts)."""
-    found: list[Arg] = []
-    pending: str | None = None
-    for a in args:
-        if pending is not None:
-            if pending in ("path", "literalpath"):
-                found.append(a)
-            pending = None
-        elif not (a.param or (a.text.startswith("-") and len(a.text) > 1 and a.literal)):
-            found.append(a)
-        else:
-            key, colon, _ = a.text[1:].partition(":")
-            full = _LISTER_PREFIXES.get(key.lower())
-            if full is None or full in _LISTER_OTHERS or (colon and full in ("path", "literalpath")):
-                if exact:
-                    return None
-                continue
-            if not colon and full not in _LISTER_SWITCHES:
-                pending = full
-    return found if found and (pending is None or not exact) else None
+    listed) or, when `exact`, a word prints anything else (see `_read_listing`); without `exact` such words
+    are passed over (every folder named still counts)."""
+    read = _read_listing(args, exact)
+    return read[0] if read is not None and read[0] else None
+
+
+def listed_selection(args: list[Arg]) -> tuple[list[Arg], list[str]] | None:
+    """What `Get-ChildItem [PATH…] -Filter P` / `-Include P, Q` lists, read exactly: (its paths, none for the
+    working directory; the name patterns it selects by), or None (see `_read_listing`)."""
+    return _read_listing(args, True)
 
 
 _PLUTIL_EDITS = frozenset({"-insert", "-replace", "-remove", "-append", "-convert", "-create"})
