@@ -20,7 +20,8 @@
   `../` names kept (`tar -xPf`, `unzip -:`), keytabs, SMB/AFP mounts on a Mac, its management profiles and
   Wi-Fi, the account database read by inline code (`getline < "/etc/passwd"`, `pwd.getpwall()`),
   `git daemon`/`instaweb` and WsgiDAV serving the project, a CI process started to outlive its job
-  (`RUNNER_TRACKING_ID=0`), credential words grepped through the service and web roots (`/var/www`, `/srv`).
+  (`RUNNER_TRACKING_ID=0`), credential words grepped through the service and web roots (`/var/www`, `/srv`),
+  Redis told to move its database file or reset its cluster, the Mac's firewall changed, chaos agents.
 """
 
 from __future__ import annotations
@@ -205,6 +206,10 @@ BLOCKED = [
         "$f = New-Object -ComObject HNetCfg.FwPolicy2; $f.Rules | Select-Object Name",
         "env.machine-discovery",
     ),
+    ("posix", "redis-cli -h X.X.X.X config set dir /var/www/html", "destructive.data-store"),
+    ("posix", "redis-cli -p 7005 CLUSTER RESET", "destructive.data-store"),
+    ("posix", "/usr/libexec/ApplicationFirewall/socketfilterfw --setstealthmode on", "destructive.firewall"),
+    ("posix", "./bin/chaosd attack host shutdown", "destructive.machine-state"),  # fault injection
     # doubled separators, as escaped strings copied into cheat sheets spell them, name the same folder
     ("powershell", 'Get-ChildItem -Force -Path c:\\\\ -Filter "*pass*" -Recurse', "env.credential-dump"),
 ]
@@ -271,6 +276,9 @@ ALLOWED = [
     ("posix", "git log --oneline -n 5"),
     ("posix", "echo $RUNNER_OS"),
     ("posix", "grep -rn TODO /var/www/app"),  # no credential word
+    ("posix", "redis-cli -n 2 config get dir"),
+    ("posix", "redis-cli cluster info"),
+    ("posix", "chaosd version"),
     ("posix", "grep -rn password src/"),  # the project's own folder, named
     ("powershell", 'Get-ChildItem -Path .\\\\src -Filter "*pass*" -Recurse'),
     ("posix", "ssh-keygen -t ed25519 -f build/test_key -N ''"),
