@@ -44,6 +44,8 @@ ALLOWED = [
     ("posix", "yarn ci && yarn doctor"),
     # variables and a path in one bare word expand as in "...": `$root/bin/$Configuration/x.cat`
     ("powershell", "Remove-Item -ea Ignore $PSScriptRoot/bin/$Configuration/PSReadLine/PSReadLine.cat"),
+    # latexmk's `-xelatex`/`-lualatex` pick the engine; `-xelatex=CMD` (blocked) sets the command it runs
+    ("posix", "latexmk -xelatex thesis.tex"),
     # a word `==` ending a command is a plain word (the grammar took it for half a test)
     ("posix", "git diff -U0 | grep -v '^@' | grep == | sort -u"),
     # `-Name:"a;b"`: the string is the parameter's value, its own token (no word glued to a string)
@@ -175,6 +177,7 @@ BLOCKED = [
     ("posix", "yarn info react", "network.package-install"),  # yarn's own, which asks the registry
     ("posix", "npm docs", "network.package-install"),  # npm's own: opens the package's site
     ("posix", "grep == | rm -rf ~", "destructive.recursive-delete"),
+    ("posix", 'latexmk -pdflatex="sh -c id" x.tex', "unverifiable.inline-code"),
     ("powershell", "Remove-Item $root/bin/$Configuration -Recurse", "destructive.recursive-delete"),
     ("powershell", "Get-Item $root/x$(Remove-Item -Recurse C:\\x)", "destructive.recursive-delete"),
     ("powershell", 'pwsh -Command:"Remove-Item -Recurse C:\\x"', "destructive.recursive-delete"),
