@@ -75,6 +75,7 @@ SPARED = [
     ("posix", "rimraf out-tsc test-results"),  # Angular's tsc output, Playwright's reports
     ("powershell", "Remove-Item -Path 'build-debug' -Recurse -Force"),  # one configuration's output
     ("posix", "rm -rf build_release out-x64 cmake-build-asan"),
+    ("posix", "rimraf coverage tsconfig.tsbuildinfo"),  # TypeScript's incremental build state
     ("posix", "del-cli 'coverage/*.json' '!coverage/keep.json'"),  # a `!` pattern keeps, deletes nothing
     ("posix", "poetry run pip --version || rm -rf .venv"),  # a virtual environment, made again by install
     ("posix", "cd src && rm -rf ../build"),

@@ -46,6 +46,8 @@ ALLOWED = [
     ("powershell", "Remove-Item -ea Ignore $PSScriptRoot/bin/$Configuration/PSReadLine/PSReadLine.cat"),
     # latexmk's `-xelatex`/`-lualatex` pick the engine; `-xelatex=CMD` (blocked) sets the command it runs
     ("posix", "latexmk -xelatex thesis.tex"),
+    # switching a Jupyter extension on writes Jupyter's configuration; it starts no server
+    ("posix", "jupyter server extension enable jupyterlab_git"),
     # a word `==` ending a command is a plain word (the grammar took it for half a test)
     ("posix", "git diff -U0 | grep -v '^@' | grep == | sort -u"),
     # `-Name:"a;b"`: the string is the parameter's value, its own token (no word glued to a string)
@@ -178,6 +180,7 @@ BLOCKED = [
     ("posix", "npm docs", "network.package-install"),  # npm's own: opens the package's site
     ("posix", "grep == | rm -rf ~", "destructive.recursive-delete"),
     ("posix", 'latexmk -pdflatex="sh -c id" x.tex', "unverifiable.inline-code"),
+    ("posix", "jupyter lab --no-browser", "network.local-server"),
     ("powershell", "Remove-Item $root/bin/$Configuration -Recurse", "destructive.recursive-delete"),
     ("powershell", "Get-Item $root/x$(Remove-Item -Recurse C:\\x)", "destructive.recursive-delete"),
     ("powershell", 'pwsh -Command:"Remove-Item -Recurse C:\\x"', "destructive.recursive-delete"),

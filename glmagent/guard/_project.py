@@ -61,8 +61,13 @@ _CONFIGURED_OUTPUT = lazy_re(
 
 
 def is_output_folder(name: str) -> bool:
-    """Is a folder name (in lower case) one build tools write their output to (see `OUTPUT_FOLDERS`)?"""
-    return name in OUTPUT_FOLDERS or name.endswith(".egg-info") or _CONFIGURED_OUTPUT.match(name) is not None
+    """Is a folder name (in lower case) one build tools write their output to (see `OUTPUT_FOLDERS`), or a
+    file only a build writes (`tsconfig.tsbuildinfo`, TypeScript's incremental state)?"""
+    return (
+        name in OUTPUT_FOLDERS
+        or name.endswith((".egg-info", ".tsbuildinfo"))
+        or _CONFIGURED_OUTPUT.match(name) is not None
+    )
 
 
 class ProjectFiles(Protocol):
