@@ -21,7 +21,8 @@
   Wi-Fi, the account database read by inline code (`getline < "/etc/passwd"`, `pwd.getpwall()`),
   `git daemon`/`instaweb` and WsgiDAV serving the project, a CI process started to outlive its job
   (`RUNNER_TRACKING_ID=0`), credential words grepped through the service and web roots (`/var/www`, `/srv`),
-  Redis told to move its database file or reset its cluster, the Mac's firewall changed, chaos agents.
+  Redis told to move its database file or reset its cluster, the Mac's firewall changed, chaos agents,
+  kubectl as `k`, registry clients, DNS scanners.
 """
 
 from __future__ import annotations
@@ -210,6 +211,9 @@ BLOCKED = [
     ("posix", "redis-cli -p 7005 CLUSTER RESET", "destructive.data-store"),
     ("posix", "/usr/libexec/ApplicationFirewall/socketfilterfw --setstealthmode on", "destructive.firewall"),
     ("posix", "./bin/chaosd attack host shutdown", "destructive.machine-state"),  # fault injection
+    ("posix", "k get secret pull-secrets -o json | jq -r '.data' | base64 -d", "network.remote-service"),
+    ("posix", "crane auth login docker.io -u bob -p dckr_pat_x", "network.remote-service"),
+    ("posix", "dnscan -subnet 10.100.0.1/16", "network.dns"),
     # doubled separators, as escaped strings copied into cheat sheets spell them, name the same folder
     ("powershell", 'Get-ChildItem -Force -Path c:\\\\ -Filter "*pass*" -Recurse', "env.credential-dump"),
 ]
@@ -279,6 +283,7 @@ ALLOWED = [
     ("posix", "redis-cli -n 2 config get dir"),
     ("posix", "redis-cli cluster info"),
     ("posix", "chaosd version"),
+    ("posix", "k version --client"),
     ("posix", "grep -rn password src/"),  # the project's own folder, named
     ("powershell", 'Get-ChildItem -Path .\\\\src -Filter "*pass*" -Recurse'),
     ("posix", "ssh-keygen -t ed25519 -f build/test_key -N ''"),
