@@ -214,6 +214,7 @@ BLOCKED = [
     ("posix", "k get secret pull-secrets -o json | jq -r '.data' | base64 -d", "network.remote-service"),
     ("posix", "crane auth login docker.io -u bob -p dckr_pat_x", "network.remote-service"),
     ("posix", "dnscan -subnet 10.100.0.1/16", "network.dns"),
+    ("powershell", "certmgr.exe -add -c Root.cer -s -r localmachine root", "destructive.machine-state"),
     # doubled separators, as escaped strings copied into cheat sheets spell them, name the same folder
     ("powershell", 'Get-ChildItem -Force -Path c:\\\\ -Filter "*pass*" -Recurse', "env.credential-dump"),
 ]
@@ -284,6 +285,7 @@ ALLOWED = [
     ("posix", "redis-cli cluster info"),
     ("posix", "chaosd version"),
     ("posix", "k version --client"),
+    ("powershell", "certmgr.exe -c -s my"),  # lists a store
     ("posix", "grep -rn password src/"),  # the project's own folder, named
     ("powershell", 'Get-ChildItem -Path .\\\\src -Filter "*pass*" -Recurse'),
     ("posix", "ssh-keygen -t ed25519 -f build/test_key -N ''"),
