@@ -1,6 +1,7 @@
 """Writes the policy can see are judged against the working directory: never into any `.git/` or `.hazina/`,
 never outside the project, never to a place only known at run time. The temp directory, /dev/null, the
-standard streams and PowerShell's `$null` stay allowed, and so do everyday writes inside the project."""
+standard streams, PowerShell's `$null` and a CI step's output and summary files (`$GITHUB_OUTPUT`,
+`$GITHUB_STEP_SUMMARY`) stay allowed, and so do everyday writes inside the project."""
 
 from __future__ import annotations
 
@@ -109,6 +110,10 @@ UNKNOWN = [
     ("powershell", "copy %SystemRoot%\\System32\\cscript.exe %APPDATA%\\notepad.exe /Y"),
     ("powershell", "del %windir%\\Temp\\setup.log"),
     ("powershell", "copy x.txt %TEMP%\\..\\x.txt"),
+    # the runner's files that set later steps' environment and PATH (`BASH_ENV=…` runs code in every one)
+    ("posix", "echo BADGE_COLOR=31c653 >> $GITHUB_ENV"),
+    ("posix", 'echo "$PWD/bin" >> "$GITHUB_PATH"'),
+    ("posix", "echo x >> $GITHUB_OUTPUT/../../x"),
 ]
 
 
@@ -134,6 +139,10 @@ ALLOWED = [
     ("posix", "echo x >> /tmp/scratch.txt"),
     ("powershell", "mkdir %TEMP%\\scratch"),
     ("posix", 'echo x >> "$TMPDIR/scratch"'),
+    # a CI step's own outputs and summary, in the files its runner gives it for them
+    ("posix", 'echo "version=$VERSION" >> "$GITHUB_OUTPUT"'),
+    ("posix", "nox -e draft_newsfragment >> $GITHUB_STEP_SUMMARY"),
+    ("powershell", '"sha=$sha" >> $env:GITHUB_OUTPUT'),
     ("posix", "echo x >> /home/dev/proj/notes.txt"),
     ("posix", "cd src && echo x >> notes.txt"),
     ("posix", "cd /home/dev/proj/src && touch a.py"),

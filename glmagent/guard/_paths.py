@@ -40,6 +40,13 @@ _TEMP_VARIABLES = lazy_re(
     r"^(?:\"?\$\{?(?:TMPDIR|TMP|TEMP)\}?\"?|\$env:(?:TEMP|TMP)|\"\$env:(?:TEMP|TMP)\")(?:[/\\]|$)",
     re.IGNORECASE,
 )
+_STEP_FILES = lazy_re(
+    r"[\"']?(?:\$\{?|\$env:|%)(?:GITHUB_OUTPUT|GITHUB_STEP_SUMMARY)(?:\}|%)?[\"']?",
+    re.IGNORECASE,
+)
+"""The files a CI runner gives a step for its outputs and its summary (`echo "v=1" >> "$GITHUB_OUTPUT"`):
+where the runner reads what the step hands on, written as its documentation says. `GITHUB_ENV` and
+`GITHUB_PATH`, which change what every later step runs with (`BASH_ENV=…`), stay unknown places."""
 _HOME_VARIABLES = lazy_re(
     r"^\"?(?:\$\{?HOME\}?|\$env:(?:USERPROFILE|HOME|APPDATA|LOCALAPPDATA)|\$HOME)\"?(?:[/\\]|\"?$)",
     re.IGNORECASE,
@@ -269,6 +276,8 @@ class PathScope:
             return Judgement("write-unknown-target", f"`{raw}` is in a folder named by a cmd variable")
         if DYN in text:
             if _TEMP_VARIABLES.match(raw) and ".." not in raw:
+                return None
+            if _STEP_FILES.fullmatch(raw):
                 return None
             if raw.strip("\"'").lower() in _WINDOWS_DEVICES:
                 return None
