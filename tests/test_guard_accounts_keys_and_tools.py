@@ -22,7 +22,8 @@
   `git daemon`/`instaweb` and WsgiDAV serving the project, a CI process started to outlive its job
   (`RUNNER_TRACKING_ID=0`), credential words grepped through the service and web roots (`/var/www`, `/srv`),
   Redis told to move its database file or reset its cluster, the Mac's firewall changed, chaos agents,
-  kubectl as `k`, registry clients, DNS scanners.
+  kubectl as `k`, registry clients, DNS scanners, certmgr, `crystal eval`, a file named by a substitution
+  whose output is knowable (`cat $(echo -e "\\x2f…")`).
 """
 
 from __future__ import annotations
@@ -215,6 +216,10 @@ BLOCKED = [
     ("posix", "crane auth login docker.io -u bob -p dckr_pat_x", "network.remote-service"),
     ("posix", "dnscan -subnet 10.100.0.1/16", "network.dns"),
     ("powershell", "certmgr.exe -add -c Root.cer -s -r localmachine root", "destructive.machine-state"),
+    # a word made by a substitution whose output is knowable is also judged as that output
+    ("posix", 'cat $(echo -e "\\x2f\\x65\\x74\\x63\\x2f\\x73\\x68\\x61\\x64\\x6f\\x77")', "env.secret-files"),
+    ("posix", "cat $(xxd -r -p <<< 2f6574632f706173737764)", "env.accounts"),
+    ("posix", "crystal eval 'require \"socket\"; Socket.tcp(1)'", "unverifiable.inline-code"),
     # doubled separators, as escaped strings copied into cheat sheets spell them, name the same folder
     ("powershell", 'Get-ChildItem -Force -Path c:\\\\ -Filter "*pass*" -Recurse', "env.credential-dump"),
 ]
@@ -286,6 +291,8 @@ ALLOWED = [
     ("posix", "chaosd version"),
     ("posix", "k version --client"),
     ("powershell", "certmgr.exe -c -s my"),  # lists a store
+    ("posix", "cat $(echo README.md)"),
+    ("posix", "crystal build src/main.cr"),
     ("posix", "grep -rn password src/"),  # the project's own folder, named
     ("powershell", 'Get-ChildItem -Path .\\\\src -Filter "*pass*" -Recurse'),
     ("posix", "ssh-keygen -t ed25519 -f build/test_key -N ''"),

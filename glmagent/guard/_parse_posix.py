@@ -490,11 +490,37 @@ class PosixWalker:
             self.sink.command(argv, self.frame, stdin, resolved, feeds)
         else:
             self.sink.command(argv, self.frame, stdin, resolved)
+        printed = self._printed_words(argv)
+        if printed is not None:
+            # `cat $(echo -e "\x2f\x65\x74\x63…")`: a word made by a substitution whose output is knowable
+            # is checked once more as that output (only ever stricter: the word stays unknown above).
+            self.sink.command(printed, self.frame, stdin, resolved)
         for child in nested:
             if child.type == "variable_assignment":
                 self._children(child)
             else:
                 self.visit(child)
+
+    def _printed_words(self, argv: list[Arg]) -> list[Arg] | None:
+        """`argv` with each argument that is a whole command substitution (`$(…)`, `` `…` ``, `"$(…)"`) whose
+        output is knowable replaced by that output (split into words unless quoted); None when there is none.
+        At most `PRINTED_WORDS` substitutions of one command are computed."""
+        out: list[Arg] = []
+        known = False
+        tried = 0
+        for i, a in enumerate(argv):
+            if i and a.text == DYN and tried < PRINTED_WORDS and _WHOLE_SUBSTITUTION.fullmatch(a.raw):
+                tried += 1
+                text = substitution_output(self.sink, a.raw)
+                if text is not None:
+                    known = True
+                    text = text.rstrip("\n")
+                    out.extend(
+                        [Arg(text, a.raw)] if a.raw[:1] == '"' else [Arg(w, a.raw) for w in text.split()]
+                    )
+                    continue
+            out.append(a)
+        return out if known else None
 
     def _braces(self, node: Node) -> list[Arg] | None:
         """The words bash's brace expansion makes of a concatenation (`-r{,f}`, `cu{r,}l`, `{1..3}`), or None
@@ -1239,6 +1265,10 @@ def _past_prefixes(argv: list[Arg]) -> list[Arg]:
 
 
 _ASSIGNMENT_WORD = lazy_re(r"[A-Za-z_][A-Za-z0-9_]*=")
+_WHOLE_SUBSTITUTION = lazy_re(r'"?(?:\$\(.*\)|`[^`]*`)"?', re.DOTALL)
+"""A word that is one command substitution, quoted or not."""
+PRINTED_WORDS = 8
+"""Substitutions of one command whose output is computed to check the command with it."""
 
 
 def _herestring_of(sink: Sink, raw: str) -> str | None:
