@@ -41,6 +41,8 @@ BLOCKED = [
     ("@reg add HKCU\\Software\\Microsoft\\Windows\\CurrentVersion\\Run /v x /d y", "destructive"),
     ("@%DC% -run build.d", "dynamic.command-name"),  # a program named by a variable
     ('start "" "%ProgramFiles%\\Malwarebytes\\mbam.exe" --stopservice', "env"),  # a cmd variable
+    ("call C:\\Users\\Public\\evil.cmd", "unverifiable.outside-program"),
+    ("call \\\\host\\share\\x.bat", "network.windows-remote"),
 ]
 
 STILL_PARSE_ERRORS = [
@@ -70,3 +72,10 @@ def test_a_cmd_line_inside_another_command_is_not_reread() -> None:
     # Only a whole line is cmd's: text PowerShell runs (`pwsh -c …`) that PowerShell cannot parse stays a
     # parse error, since PowerShell, not cmd, would run it.
     guard_blocks("powershell", 'pwsh -c "if exist out rd /q /s out"', "parse.error")
+
+
+@pytest.mark.parametrize("command", ["call _setup.bat || goto :ERROR", "call pack.cmd"])
+def test_cmds_call_of_the_projects_batch_file_is_allowed(command: str) -> None:
+    # cmd's `call x.cmd` runs the batch file itself (a path outside the project still blocks, above); to
+    # PowerShell `call` is no command at all.
+    guard_allows("powershell", command)

@@ -299,7 +299,8 @@ class WordChecks:
                 if files and is_path(text) and p.code_files is not None and p.code_files.fullmatch(file_name):
                     self._outside_code(text, argv, names, frame)
                 program = files and p.program_files is not None and p.program_files.fullmatch(file_name)
-                if program and windows and launches:
+                if program and windows and launches and name != "call":
+                    # (cmd's `call x.cmd` runs the batch file itself, judged below as any program by path)
                     # `mpiexec x.exe`: a launcher of the program, unless it is what the command builds.
                     if outputs is None:
                         outputs = output_targets(name, args)
