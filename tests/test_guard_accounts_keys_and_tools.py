@@ -23,7 +23,8 @@
   (`RUNNER_TRACKING_ID=0`), credential words grepped through the service and web roots (`/var/www`, `/srv`),
   Redis told to move its database file or reset its cluster, the Mac's firewall changed, chaos agents,
   kubectl as `k`, registry clients, DNS scanners, certmgr, `crystal eval`, a file named by a substitution
-  whose output is knowable (`cat $(echo -e "\\x2f…")`).
+  whose output is knowable (`cat $(echo -e "\\x2f…")`), Arch, Void and Gentoo package removal and keyrings,
+  ZFS pools made on devices, `fuser -k`.
 """
 
 from __future__ import annotations
@@ -216,6 +217,12 @@ BLOCKED = [
     ("posix", "crane auth login docker.io -u bob -p dckr_pat_x", "network.remote-service"),
     ("posix", "dnscan -subnet 10.100.0.1/16", "network.dns"),
     ("powershell", "certmgr.exe -add -c Root.cer -s -r localmachine root", "destructive.machine-state"),
+    ("posix", "pacman -Rcs vim", "destructive.machine-state"),  # the system's packages removed
+    ("posix", "pacstrap -i /mnt base base-devel", "destructive.machine-state"),
+    ("posix", "zpool create -o ashift=12 rpool /dev/sda", "destructive.disk-format"),
+    ("posix", "pacman-key --recv-keys 3A9917BF0DED5C13", "destructive.machine-state"),
+    ("posix", "fuser -k 80/tcp", "destructive.machine-state"),  # whoever's process holds the port
+    ("posix", "emerge -C vim", "destructive.machine-state"),
     # a word made by a substitution whose output is knowable is also judged as that output
     ("posix", 'cat $(echo -e "\\x2f\\x65\\x74\\x63\\x2f\\x73\\x68\\x61\\x64\\x6f\\x77")', "env.secret-files"),
     ("posix", "cat $(xxd -r -p <<< 2f6574632f706173737764)", "env.accounts"),
@@ -292,6 +299,10 @@ ALLOWED = [
     ("posix", "k version --client"),
     ("powershell", "certmgr.exe -c -s my"),  # lists a store
     ("posix", "cat $(echo README.md)"),
+    ("posix", "pacman -Qi vim"),
+    ("posix", "zpool status"),
+    ("posix", "fuser 80/tcp"),
+    ("posix", "pacman-key --list-keys"),
     ("posix", "crystal build src/main.cr"),
     ("posix", "grep -rn password src/"),  # the project's own folder, named
     ("powershell", 'Get-ChildItem -Path .\\\\src -Filter "*pass*" -Recurse'),
