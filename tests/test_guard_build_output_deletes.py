@@ -66,6 +66,7 @@ SPARED = [
     ("posix", "rm -rf build/lib"),
     ("posix", "rm -rf pkg.egg-info"),  # not there: a clean step run twice
     ("posix", "rm -rf htmlcov .pytest_cache docs/_build"),  # not there, and not ignored: nothing to lose
+    ("posix", "rm -rf .pytest_cache .hypothesis .mypy_cache .ruff_cache"),  # test and tool caches
     ("powershell", "Remove-Item -Recurse -Path ./out -Force"),  # not there
     ("posix", "rimraf coverage && tsc"),
     ("posix", "rimraf .nyc_output coverage"),

@@ -49,7 +49,7 @@ OUTPUT_FOLDERS = frozenset(
         "cmake-build-release", ".gradle", ".eggs", "wheelhouse", "_site", "public", "lib", "tmp", "temp",
         "_tmp", ".tmp",
         "zig-out", ".zig-cache", "zig-cache", "dist-newstyle", ".stack-work", ".build", ".dart_tool",
-        ".angular", ".cache", ".godot", "out-tsc", "ipch", ".venv", "venv",
+        ".angular", ".cache", ".godot", "out-tsc", "ipch", ".venv", "venv", ".hypothesis",
     }
 )  # fmt: skip
 """Folder names build tools write their output to (compared in lower case); with `.egg-info` names and
