@@ -224,6 +224,8 @@ BLOCKED = [
     ("posix", "fuser -k 80/tcp", "destructive.machine-state"),  # whoever's process holds the port
     ("posix", "emerge -C vim", "destructive.machine-state"),
     ("powershell", "auditpol /list /user /v", "env.machine-discovery"),  # what the machine logs
+    ("posix", "hack-browser-data dump -b chrome -c password,cookie", "env.credential-store"),
+    ("powershell", "Import-Module CredentialManager", "env.credential-store"),
     # a word made by a substitution whose output is knowable is also judged as that output
     ("posix", 'cat $(echo -e "\\x2f\\x65\\x74\\x63\\x2f\\x73\\x68\\x61\\x64\\x6f\\x77")', "env.secret-files"),
     ("posix", "cat $(xxd -r -p <<< 2f6574632f706173737764)", "env.accounts"),
@@ -305,6 +307,7 @@ ALLOWED = [
     ("posix", "fuser 80/tcp"),
     ("posix", "pacman-key --list-keys"),
     ("powershell", "auditpol /?"),
+    ("powershell", "Import-Module Pester -MinimumVersion 5.0"),
     ("posix", "crystal build src/main.cr"),
     ("posix", "grep -rn password src/"),  # the project's own folder, named
     ("powershell", 'Get-ChildItem -Path .\\\\src -Filter "*pass*" -Recurse'),
