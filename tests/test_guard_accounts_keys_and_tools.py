@@ -24,7 +24,7 @@
   Redis told to move its database file or reset its cluster, the Mac's firewall changed, chaos agents,
   kubectl as `k`, registry clients, DNS scanners, certmgr, `crystal eval`, a file named by a substitution
   whose output is knowable (`cat $(echo -e "\\x2f…")`), Arch, Void and Gentoo package removal and keyrings,
-  ZFS pools made on devices, `fuser -k`.
+  ZFS pools made on devices, `fuser -k`, macOS's app-bundled browsers, the keychain locked.
 """
 
 from __future__ import annotations
@@ -226,6 +226,13 @@ BLOCKED = [
     ("powershell", "auditpol /list /user /v", "env.machine-discovery"),  # what the machine logs
     ("posix", "hack-browser-data dump -b chrome -c password,cookie", "env.credential-store"),
     ("powershell", "Import-Module CredentialManager", "env.credential-store"),
+    # the browser inside a macOS app bundle, started to be driven remotely
+    (
+        "posix",
+        "/Applications/Google\\ Chrome.app/Contents/MacOS/Google\\ Chrome --remote-debugging-port=1337",
+        "network.url-open",
+    ),
+    ("posix", "security lock-keychain", "destructive.machine-state"),
     # a word made by a substitution whose output is knowable is also judged as that output
     ("posix", 'cat $(echo -e "\\x2f\\x65\\x74\\x63\\x2f\\x73\\x68\\x61\\x64\\x6f\\x77")', "env.secret-files"),
     ("posix", "cat $(xxd -r -p <<< 2f6574632f706173737764)", "env.accounts"),
