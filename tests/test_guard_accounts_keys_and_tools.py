@@ -224,7 +224,7 @@ BLOCKED = [
     ("posix", "fuser -k 80/tcp", "destructive.machine-state"),  # whoever's process holds the port
     ("posix", "emerge -C vim", "destructive.machine-state"),
     ("powershell", "auditpol /list /user /v", "env.machine-discovery"),  # what the machine logs
-    ("posix", "hack-browser-data dump -b chrome -c password,cookie", "env.credential-store"),
+    ("posix", "hack-browser-data dump -b chrome -c password,cookie", "env.credential-dump"),
     ("powershell", "Import-Module CredentialManager", "env.credential-store"),
     # the browser inside a macOS app bundle, started to be driven remotely
     (
