@@ -490,7 +490,8 @@ class PosixWalker:
             self.sink.command(argv, self.frame, stdin, resolved, feeds)
         else:
             self.sink.command(argv, self.frame, stdin, resolved)
-        printed = self._printed_words(argv)
+        span = self.src[node.start_byte : node.end_byte]
+        printed = self._printed_words(argv) if b"$(" in span or b"`" in span else None
         if printed is not None:
             # `cat $(echo -e "\x2f\x65\x74\x63…")`: a word made by a substitution whose output is knowable
             # is checked once more as that output (only ever stricter: the word stays unknown above).
