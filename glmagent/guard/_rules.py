@@ -164,9 +164,8 @@ _DOUBLED_SEPARATOR = lazy_re(r"([\\/])\1+")
 
 def _doubled_match(match: Callable[[str], object], text: str) -> bool:
     """Does an operand written with doubled separators (`c:\\\\`, `/etc//shadow`, as cheat sheets copied from
-    escaped strings spell them; Windows and POSIX read them as one) match once they are single?"""
-    if "\\\\" not in text and "//" not in text:
-        return False
+    escaped strings spell them; Windows and POSIX read them as one) match once they are single? (The caller
+    looks for a doubled one first.)"""
     return bool(match(_DOUBLED_SEPARATOR.sub(r"\1", text)))
 
 
@@ -617,7 +616,14 @@ class CompiledCommand:
                 # Without the screen's literal in any word, no literal operand can match.
                 if screen is None or screen.search(view.texts()) is not None:
                     literal = (a.text for a in operands if DYN not in a.text)
-                    hit_operand = next((t for t in literal if match(t) or _doubled_match(match, t)), None)
+                    hit_operand = next(
+                        (
+                            t
+                            for t in literal
+                            if match(t) or (("//" in t or "\\\\" in t) and _doubled_match(match, t))
+                        ),
+                        None,
+                    )
                 if hit_operand is None and DYN in view.texts():  # only a run-time word can be `$HOME`
                     hit_operand = next((h for h in map(home_spelled, operands) if h and match(h)), None)
                 if hit_operand is None:
