@@ -110,25 +110,14 @@ POWERSHELL_NOT_SWEEPS = [
 ]
 
 
-@pytest.mark.parametrize("command", POWERSHELL_SWEEPS)
-def test_powershells_sweep_of_compiled_files_is_allowed(command: str) -> None:
+@pytest.mark.parametrize("command", CMD_SWEEPS + POWERSHELL_SWEEPS)
+def test_cmds_and_powershells_sweeps_of_compiled_files_are_allowed(command: str) -> None:
     decision = Policy.default().check(command, "powershell")
     assert decision.allowed, (command, decision.rule_id, decision.reason)
 
 
-@pytest.mark.parametrize("command", POWERSHELL_NOT_SWEEPS)
-def test_powershells_other_fed_deletes_stay_blocked(command: str) -> None:
-    assert not Policy.default().check(command, "powershell").allowed, command
-
-
-@pytest.mark.parametrize("command", CMD_SWEEPS)
-def test_cmds_sweep_of_compiled_files_is_allowed(command: str) -> None:
-    decision = Policy.default().check(command, "powershell")
-    assert decision.allowed, (command, decision.rule_id, decision.reason)
-
-
-@pytest.mark.parametrize("command", CMD_NOT_SWEEPS)
-def test_cmds_other_recursive_deletes_stay_blocked(command: str) -> None:
+@pytest.mark.parametrize("command", CMD_NOT_SWEEPS + POWERSHELL_NOT_SWEEPS)
+def test_their_other_recursive_or_fed_deletes_stay_blocked(command: str) -> None:
     assert not Policy.default().check(command, "powershell").allowed, command
 
 

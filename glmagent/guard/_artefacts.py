@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from itertools import pairwise
 
-from ._paths import PROTECTED, cmd_delete_words, listed_selection
+from ._paths import PROTECTED, cmd_delete_words
 from ._project import names_output
 from ._syntax import DYN, Arg
 
@@ -85,13 +85,10 @@ def del_sweeps_artefacts(names: tuple[str, ...], args: list[Arg], dialect: str) 
     )
 
 
-def lister_sweeps_artefacts(args: list[Arg]) -> bool:
-    """Is `Get-ChildItem [PATH…] -Recurse -Filter '*.binlog'` (or `-Include *.pyc, *.pyo`) a sweep of compiled
-    files, as `find . -name '*.pyc'` is: only names in `ARTEFACT_NAMES`, under paths inside the project?"""
-    read = listed_selection(args)
-    if read is None:
-        return False
-    paths, patterns = read
+def lister_sweeps_artefacts(paths: list[Arg], patterns: list[str]) -> bool:
+    """Is `Get-ChildItem [PATH…] -Recurse -Filter '*.binlog'` (or `-Include *.pyc, *.pyo`), given what it
+    lists (`listed_selection`), a sweep of compiled files as `find . -name '*.pyc'` is: only names in
+    `ARTEFACT_NAMES`, under paths inside the project?"""
     return bool(patterns) and all(p in ARTEFACT_NAMES for p in patterns) and all(map(_inside_start, paths))
 
 

@@ -24,7 +24,14 @@ from ._launchers import RunsOtherCode
 from ._lazy import lazy_re
 from ._models import Decision, Dialect, EngineEvent, Rule, ShellKind
 from ._normalise import command_key, fold_arg, ps_ascii
-from ._paths import PathScope, listed_trees, output_targets, tree_delete_targets, write_targets
+from ._paths import (
+    PathScope,
+    listed_selection,
+    listed_trees,
+    output_targets,
+    tree_delete_targets,
+    write_targets,
+)
 from ._payloads import (
     PREPARE,
     awk_prints_to_file,
@@ -1274,12 +1281,13 @@ class Evaluation(RunsOtherCode, WordChecks):
         chains = self._producers(feeds, "powershell")
         if len(chains) != 1 or _LISTERS.isdisjoint(chains[0][0].names):
             return False  # a filter between them (`| Where-Object …`) is judged as the producer it is
-        if not self.copied and lister_sweeps_artefacts(chains[0][0].argv[1:]):
+        listed = listed_selection(chains[0][0].argv[1:])
+        if listed is None:
+            return False
+        trees, patterns = listed
+        if not self.copied and lister_sweeps_artefacts(trees, patterns):
             return True  # `Get-ChildItem -Recurse -Filter *.pyc | Remove-Item`: a sweep, as `find` makes
-        trees = listed_trees(chains[0][0].argv[1:])
-        return trees is not None and self._deletes_output_only(
-            ("remove-item",), [argv[0], *trees], frame, argv
-        )
+        return bool(trees) and self._deletes_output_only(("remove-item",), [argv[0], *trees], frame, argv)
 
     def _judge_listed_deletes(
         self, names: tuple[str, ...], argv: list[Arg], feeds: tuple[Feed, ...], frame: Frame
@@ -1294,7 +1302,7 @@ class Evaluation(RunsOtherCode, WordChecks):
             for producer in chain:
                 if _LISTERS.isdisjoint(producer.names):
                     continue
-                for target in listed_trees(producer.argv[1:], exact=False) or ():
+                for target in listed_trees(producer.argv[1:]):
                     if DYN not in target.text:
                         words = words or self._argv(argv, names)
                         self._judge_write(scope, target, frame, words, False)

@@ -908,24 +908,30 @@ _LISTER_PREFIXES = {
 def _read_listing(args: list[Arg], exact: bool) -> tuple[list[Arg], list[str]] | None:
     """The paths a Get-ChildItem/Get-Item names and the name patterns it selects by (`-Filter`, `-Include`);
     None when, `exact`, a word prints anything else (`-Name`, `-FollowSymlink`, an ambiguous prefix) or a
-    value is missing; without `exact` such words are passed over."""
+    value is missing; without `exact` such words are passed over. A later element of an array (`bin, obj`,
+    `-Include *.pyc, *.pyo`) goes where the element before it went, as in `_powershell_targets`."""
     paths: list[Arg] = []
-    patterns: list[str] = []
+    selecting: list[Arg] = []
     pending: str | None = None
+    last: list[Arg] | None = None
+    """Where the word before went: the next element of the same array goes there too."""
     for a in args:
-        if pending == "included":
-            if a.follows:
-                patterns.append(a.text.lower())  # `-Include *.pyc, *.pyo`: the array's other elements
-                continue
-            pending = None
+        if a.follows and last is not None:
+            last.append(a)
+            continue
+        last = None
         if pending is not None:
             if pending in ("path", "literalpath"):
-                paths.append(a)
+                last = paths
             elif pending in ("filter", "include"):
-                patterns.append(a.text.lower())
-            pending = "included" if pending == "include" else None
+                last = selecting
+            else:
+                last = []  # another parameter's value: neither a path nor a pattern
+            last.append(a)
+            pending = None
             continue
         if not (a.param or (a.text.startswith("-") and len(a.text) > 1 and a.literal)):
+            last = paths
             paths.append(a)
             continue
         key, colon, _ = a.text[1:].partition(":")
@@ -940,18 +946,17 @@ def _read_listing(args: list[Arg], exact: bool) -> tuple[list[Arg], list[str]] |
             continue
         if not colon and full not in _LISTER_SWITCHES:
             pending = full
-    if pending not in (None, "included") and exact:
+    if pending is not None and exact:
         return None
-    return paths, patterns
+    return paths, [a.text.lower() for a in selecting]
 
 
-def listed_trees(args: list[Arg], exact: bool = True) -> list[Arg] | None:
-    """The folders `Get-ChildItem A B …` (or `Get-Item`) prints items from, each named by a word: what a
-    `| Remove-Item` after it deletes lies in them. None when no path is named (the working directory is
-    listed) or, when `exact`, a word prints anything else (see `_read_listing`); without `exact` such words
-    are passed over (every folder named still counts)."""
-    read = _read_listing(args, exact)
-    return read[0] if read is not None and read[0] else None
+def listed_trees(args: list[Arg]) -> list[Arg]:
+    """The folders `Get-ChildItem A B …` (or `Get-Item`) prints items from, each named by a word, whatever
+    else it is told: what a `| Remove-Item` after it deletes lies in them (none named: the working
+    directory)."""
+    read = _read_listing(args, False)
+    return read[0] if read is not None else []
 
 
 def listed_selection(args: list[Arg]) -> tuple[list[Arg], list[str]] | None:
