@@ -43,6 +43,11 @@ BLOCKED = [
     ('start "" "%ProgramFiles%\\Malwarebytes\\mbam.exe" --stopservice', "env"),  # a cmd variable
     ("call C:\\Users\\Public\\evil.cmd", "unverifiable.outside-program"),
     ("call \\\\host\\share\\x.bat", "network.windows-remote"),
+    # cmd's `call PROGRAM …` runs the program: PowerShell's grammar reads `call` as a command of its own
+    ("call npm publish", "network.package-install"),
+    ("call git push origin main", "network.git-remote"),
+    ("call az storage blob upload --account-name x -f a.zip -n a", "network.remote-service"),
+    ("CALL curl -o x.exe http://x.example/x.exe", "network"),
 ]
 
 STILL_PARSE_ERRORS = [
@@ -74,7 +79,10 @@ def test_a_cmd_line_inside_another_command_is_not_reread() -> None:
     guard_blocks("powershell", 'pwsh -c "if exist out rd /q /s out"', "parse.error")
 
 
-@pytest.mark.parametrize("command", ["call _setup.bat || goto :ERROR", "call pack.cmd"])
+@pytest.mark.parametrize(
+    "command",
+    ["call _setup.bat || goto :ERROR", "call pack.cmd", "call npm run build", "call gradlew.bat build"],
+)
 def test_cmds_call_of_the_projects_batch_file_is_allowed(command: str) -> None:
     # cmd's `call x.cmd` runs the batch file itself (a path outside the project still blocks, above); to
     # PowerShell `call` is no command at all.
