@@ -77,6 +77,10 @@ SPARED = [
     ("powershell", "Remove-Item -Path 'build-debug' -Recurse -Force"),  # one configuration's output
     ("posix", "rm -rf build_release out-x64 cmake-build-asan"),
     ("posix", "rimraf coverage tsconfig.tsbuildinfo"),  # TypeScript's incremental build state
+    ("posix", "rm -rf docs/reference/generated .swc .docusaurus storybook-static"),  # generators' output
+    ("posix", "rm -rf knitr-examples/cache .jekyll-cache .sass-cache"),  # caches, made again by the build
+    ("posix", "rm -rf BenchmarkDotNet.Artifacts _install dev-dist"),
+    ("posix", "rm -fr app.dSYM tests/unit.dSYM"),  # the debug symbols a macOS link writes
     ("posix", "del-cli 'coverage/*.json' '!coverage/keep.json'"),  # a `!` pattern keeps, deletes nothing
     ("posix", "poetry run pip --version || rm -rf .venv"),  # a virtual environment, made again by install
     ("posix", "cd src && rm -rf ../build"),
