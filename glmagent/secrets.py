@@ -48,6 +48,7 @@ SECRET_NAME_PATTERN = (
     rf"|(?:.*?[^\W_].*?{_START}{_WEAK}{_END}.*)"  # a short word after another part: API_KEY, dbPass
     rf"|(?:{_WEAK}{_END}.*[^\W\d_].*)"  # a short word before another part: KEY_FILE, passWord
     r"|(?:(?:.*_)?(?:DATABASE|DB|REDIS|MONGO(?:DB)?|AMQP|RABBITMQ|POSTGRES(?:QL)?|PG|MYSQL)_(?:URL|URI))"
+    r"|(?:IDENTITY_HEADER)"  # Azure's managed identity: the header that unlocks its token endpoint
 )
 """`is_secret_name` as a regular expression: a full, case-insensitive match means "secret"."""
 

@@ -486,6 +486,7 @@ SECRET_NAMES = [
     "APIKEY",
     "KEY_FILE",
     "DATABASE_URL",
+    "IDENTITY_HEADER",
     "api-key",
     "db.password",
     "TOKEN2",
