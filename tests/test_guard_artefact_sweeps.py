@@ -81,6 +81,8 @@ CMD_SWEEPS = [
     "del /s *.obj 2>nul",
     "del /q /f /s *.o *.obj",
     "cmd /c del /s /q *.pyc",
+    "del *.pch /s",  # MSVC's precompiled headers
+    "del /s /q *.ilk *.idb",
 ]
 
 CMD_NOT_SWEEPS = [

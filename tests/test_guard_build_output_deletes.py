@@ -79,7 +79,7 @@ SPARED = [
     ("posix", "rimraf coverage tsconfig.tsbuildinfo"),  # TypeScript's incremental build state
     ("posix", "rm -rf docs/reference/generated .swc .docusaurus storybook-static"),  # generators' output
     ("posix", "rm -rf knitr-examples/cache .jekyll-cache .sass-cache"),  # caches, made again by the build
-    ("posix", "rm -rf BenchmarkDotNet.Artifacts _install dev-dist"),
+    ("posix", "rm -rf BenchmarkDotNet.Artifacts _install dev-dist .open-next .quarto"),
     ("posix", "rm -fr app.dSYM tests/unit.dSYM"),  # the debug symbols a macOS link writes
     ("posix", "del-cli 'coverage/*.json' '!coverage/keep.json'"),  # a `!` pattern keeps, deletes nothing
     ("posix", "poetry run pip --version || rm -rf .venv"),  # a virtual environment, made again by install
@@ -258,6 +258,7 @@ CLEAN_STEPS_SPARED = [
     "python -c \"import shutil; shutil.rmtree('build', ignore_errors=True)\"",
     'python3 -c \'import shutil, os; os.path.exists("coverage") and shutil.rmtree("coverage")\'',
     "node -e \"require('fs').rmSync('obj', {recursive: true, force: true})\"",
+    "node -e \"require('node:fs').rmSync('./build',{recursive:!0,force:!0,maxRetries:10})\"",  # minified
 ]
 
 CLEAN_STEPS_BLOCKED = [
@@ -270,6 +271,7 @@ CLEAN_STEPS_BLOCKED = [
     "python -c \"import shutil,os; os.chdir('/'); shutil.rmtree('build')\"",  # any other name: computed
     "python -c \"import shutil; shutil.rmtree(f'{x}')\"",
     "node -e \"require('fs').rmSync(process.env.HOME, {recursive: true})\"",
+    "node -e \"require('node:fs').rmSync('./src',{recursive:!0,force:!0,maxRetries:10})\"",
     "python -c \"import shutil; shutil.rmtree('build'); import os; os.system('curl x')\"",
 ]
 

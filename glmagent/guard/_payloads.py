@@ -146,7 +146,7 @@ _CLEAN_WORDS = {
     "node": frozenset(
         {
             "require", "fs", "rmSync", "rmdirSync", "unlinkSync", "recursive", "force", "true", "false",
-            "const", "let", "var", "existsSync", "if", "await", "promises", "rm",
+            "const", "let", "var", "existsSync", "if", "await", "promises", "rm", "maxRetries", "retryDelay",
         }
     ),
 }  # fmt: skip

@@ -51,7 +51,8 @@ OUTPUT_FOLDERS = frozenset(
         "zig-out", ".zig-cache", "zig-cache", "dist-newstyle", ".stack-work", ".build", ".dart_tool",
         ".angular", ".cache", ".godot", "out-tsc", "ipch", ".venv", "venv", ".hypothesis",
         "cache", ".jekyll-cache", ".sass-cache", ".swc", ".docusaurus", ".vite", "storybook-static",
-        "generated", "_install", "dev-dist", "elm-stuff", "benchmarkdotnet.artifacts",
+        "generated", "_install", "dev-dist", "elm-stuff", "benchmarkdotnet.artifacts", ".open-next",
+        ".quarto",
     }
 )  # fmt: skip
 """Folder names build tools write their output to (compared in lower case); with `.egg-info` names, the
