@@ -86,6 +86,7 @@ SPARED = [
     ("posix", "cd src && rm -rf ../build"),
     ("posix", "rm -rf src/Tool/bin"),
     ("posix", "make clean; rm -rf build; make"),
+    ("posix", "rm -rf build && make && rm -rf build"),  # the same clean step twice
     ("powershell", "Remove-Item ./bin -Recurse -ErrorAction Ignore"),
     ("powershell", "Remove-Item -Path 'obj' -Recurse -Force"),
     ("powershell", "Remove-Item -LiteralPath build/lib -Force -Recurse"),
@@ -136,6 +137,7 @@ BLOCKED = [
     ("posix", "rm -rf .git/build"),
     ("posix", "rm -rf ."),
     ("posix", "mv src build; rm -rf build"),  # the sources moved into the tree first
+    ("posix", "rm -rf build; mv notes build; rm -rf build"),  # a delete first does not clear the move
     ("posix", "mv notes bin/ && rm -rf bin"),
     ("posix", "mv notes/idea.txt build/lib/ && rm -rf build"),
     ("posix", "touch build/lib/x; cat notes/idea.txt > build/lib/y; rm -rf build"),

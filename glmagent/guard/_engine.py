@@ -116,6 +116,9 @@ costs a path resolution and git's answer, so hundreds would take longer than a c
 _DRIVE = lazy_re(r"[A-Za-z]:")
 _PATH_PROBES = frozenset({"test", "[", "[[", "test-path", "get-item", "gi", "get-childitem", "gci"})
 """Commands that only ask whether a path exists (or what it is, or holds), changing nothing."""
+_EMPTIERS = frozenset({"rm", "rmdir", "rimraf", "del-cli", "remove-item", "ri", "rd"})
+"""Commands that only delete: naming a file or tree, they put nothing into it that a later write or delete
+could lose (a copy or a move does)."""
 _CONTENTS = lazy_re(r"(?<=[^/\\.])[/\\]\*\Z")
 """`/*` ending a path below the working directory (`build/*`): everything in that folder."""
 REGENERABLE = frozenset({"destructive.truncating-redirect", "destructive.truncating-write"})
@@ -1325,6 +1328,8 @@ class Evaluation(RunsOtherCode, WordChecks):
         for argv in self.seen[done:upto]:
             if argv and command_key(argv[0].text) in _PATH_PROBES:
                 continue  # asking whether a file exists changes nothing in it
+            if argv and command_key(argv[0].text) in _EMPTIERS:
+                continue  # `rm -rf dist && tsc && rm -rf dist`: deleting first loses nothing later
             left_out = _find_exclusions(argv)
             for i, a in enumerate(argv):
                 if i in left_out or (handed and id(a) in handed):
@@ -1347,6 +1352,8 @@ class Evaluation(RunsOtherCode, WordChecks):
         for argv in self.seen[done:upto]:
             if argv and command_key(argv[0].text) in _PATH_PROBES:
                 continue  # `if (Test-Path dist) { Remove-Item dist -Recurse }`
+            if argv and command_key(argv[0].text) in _EMPTIERS:
+                continue  # `rm -rf dist && tsc && rm -rf dist`: nothing of the user's goes into the tree
             for a in argv:
                 if handed and id(a) in handed:
                     continue
