@@ -111,6 +111,7 @@ def test_powershell_fast_path_reports_what_the_walk_reports(words: list[str]) ->
     [
         ("rm -rf build", "posix"),
         ("sed -n '1,80p' src/app.py", "posix"),
+        ("pytest -q tests/test_x.py", "posix"),  # a source by a plain relative path
         ('git log --oneline --grep="fix"', "posix"),
         ("r''m -rf x", "posix"),
         ("Remove-Item -Recurse -Force C:\\src", "powershell"),

@@ -292,3 +292,49 @@ def test_the_file_suffix_search_finds_every_piece_the_loop_over_pieces_finds(pol
     assert found > 1000
     assert screen.file_suffix.search("tool " + "a=" * 50_000 + "/tmp/x.so") is not None
     assert screen.file_suffix.search("tool " + "a=" * 50_000 + "/tmp/x.txt") is None
+
+
+@pytest.mark.parametrize(
+    "words", ["tests/test_x.py", "./src/app.py\n-q", "-x\nsrc/main.rs", "lib/libfoo.so.1", "x.py"]
+)
+def test_a_source_by_a_plain_relative_path_is_passed_over_while_the_line_stays_put(
+    policy: Policy, words: str
+) -> None:
+    # Judged only by where it lies, and it lies in the project: no need to call `_handed_code` for it.
+    screen = policy._compiled.handed_screen
+    assert screen.search(words)  # after a `cd` it may lie anywhere
+    assert not screen.search(words, moved=False)
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "../other/x.py",
+        "/tmp/x.py",
+        "~/x.py",
+        "--rcfile=x.py",
+        "C:x.py",
+        "src\\x.py",
+        "a.py,/tmp/b.py",
+        "setup.inf",  # a code host's file acts wherever it is
+        "tools/x.exe",  # so does a Windows program handed to a launcher
+        "tests/x.py\n--\n/bin/sh",
+    ],
+)
+def test_other_code_words_still_reach_the_handed_code_checks(policy: Policy, words: str) -> None:
+    assert policy._compiled.handed_screen.search(words, moved=False)
+
+
+@pytest.mark.parametrize(
+    ("command", "allowed"),
+    [
+        ("pytest -q tests/test_x.py", True),
+        ("python scripts/gen.py", True),
+        ("cd src && python ../../x.py", False),  # the relative path leaves the project after the cd
+        ("cd src && pytest ../../x.py", False),
+        ("python ../x.py", False),
+        ("pytest /tmp/x.py", False),
+    ],
+)
+def test_where_a_handed_source_lies_still_decides(policy: Policy, command: str, allowed: bool) -> None:
+    assert policy.check(command, "posix").allowed is allowed

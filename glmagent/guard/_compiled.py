@@ -147,6 +147,16 @@ def _alternation(words: list[str]) -> str:
 
 
 _CONSOLE_WORDS = frozenset({"shell", "console", "repl"})
+_PLAIN_PATH = lazy_re(r"[\w.+@][\w.+@-]*(?:/[\w.+@-]+)*")
+"""A relative path of plain names (`tests/test_x.py`, `./lib/x.so.1`): no root, home, drive, option,
+separator of a list or run-time part."""
+
+
+def _plain_relative(word: str) -> bool:
+    """Is `word` a relative path of plain names that does not climb out (`..`) of where it starts?"""
+    return _PLAIN_PATH.fullmatch(word) is not None and ".." not in word.split("/")
+
+
 _PATH_SEPARATORS = lazy_re(r"[/\\]")
 _PROGRAM_FOLDERS = frozenset({"bin", "sbin", "libexec", "system32", "syswow64"})
 
@@ -155,9 +165,15 @@ class HandedScreen:
     """A cheap test that finds every word `_words.WordChecks._handed_code` could act on: a word holding a
     blank (a possible command line), a console word first, a path after `--`, a program folder or shell path,
     a code or program file's extension, a library option. Linear in the words with a small constant, so a
-    100 kB word costs about a millisecond (one alternation over every position would cost tens)."""
+    100 kB word costs about a millisecond (one alternation over every position would cost tens).
 
-    __slots__ = ("extensions", "file_suffix", "library_options", "option_prefixes", "shells")
+    A source or script named by a plain relative path (`tests/test_x.py`) is judged only by where it lies:
+    inside the project while the line has not left the working directory, so `search(…, moved=False)` passes
+    over it; a code host's file or a Windows program is acted on wherever it is."""
+
+    __slots__ = (
+        "anywhere_suffix", "extensions", "file_suffix", "library_options", "option_prefixes", "shells",
+    )  # fmt: skip
 
     def __init__(self, data: PolicyFile, library_options: re.Pattern[str] | None) -> None:
         self.extensions = frozenset(_extensions(data.code_host_files + data.code_files + data.program_files))
@@ -167,11 +183,15 @@ class HandedScreen:
         self.file_suffix = lazy_re(
             rf"(?i)\.(?:{_alternation(sorted(self.extensions))})(?={_PIECE_END})|(?-i:\.so\.)"
         )  # flags inline: the load cache's unpickler rebuilds no `re.RegexFlag`
+        anywhere = sorted(_extensions(data.code_host_files + data.program_files))
+        self.anywhere_suffix = lazy_re(rf"(?i)\.(?:{_alternation(anywhere)})(?={_PIECE_END})")
         self.shells = frozenset(n.lower() for s in data.shells.values() for n in s.names)
         self.library_options = library_options
         self.option_prefixes = tuple({g.split("*", 1)[0] for g in data.library_options})
 
-    def search(self, texts: str) -> bool:
+    def search(self, texts: str, moved: bool = True) -> bool:
+        """Could `_handed_code` act on one of the words (joined by newlines)? `moved`: whether the line may
+        have left the working directory (a `cd`), where a relative path may lead outside the project."""
         if " " in texts or "\t" in texts:
             return True
         first = texts.partition("\n")[0].lower()
@@ -188,7 +208,11 @@ class HandedScreen:
                 if last in self.shells:
                     return True  # `/bin/sh`
         if "." in texts and self.file_suffix.search(texts) is not None:
-            return True  # `x.py`, `C:\\a\\b.exe,c.dll`, `lib.so.1`
+            if moved or self.anywhere_suffix.search(texts) is not None:
+                return True  # `x.py`, `C:\\a\\b.exe,c.dll`, `lib.so.1`, `x.inf`
+            for word in texts.split("\n"):
+                if self.file_suffix.search(word) is not None and not _plain_relative(word):
+                    return True  # `../x.py`, `/tmp/x.py`, `--rcfile=~/x.py`
         if self.library_options is not None and "-" in texts:
             prefixes = self.option_prefixes
             for word in texts.split("\n"):

@@ -386,7 +386,7 @@ class CompiledPolicy(PolicyTables):
             searched = (texts, raws)
         if self.locators[shell] and (_locators.screen(texts) or self.machine_options(shell, texts)):
             return True, searched  # a word that may name another machine: the walk judges it
-        if self.handed_screen.search(texts) and self.file_tools.isdisjoint(info.names):
+        if self.handed_screen.search(texts, moved=False) and self.file_tools.isdisjoint(info.names):
             return True, searched  # a word that may hand the program code to run: the walk judges it
         if "-" in texts or ":" in texts:
             options = self.command_options

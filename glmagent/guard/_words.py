@@ -164,7 +164,9 @@ class WordChecks:
             spelled = _locators.bash_unc(args)
             if spelled:
                 self._locators(spelled, argv, info, frame)
-        if info.special is None and p.file_tools.isdisjoint(names) and p.handed_screen.search(texts):
+        scope = self._scope
+        moved = scope is not None and scope.cwd is not scope.root
+        if info.special is None and p.file_tools.isdisjoint(names) and p.handed_screen.search(texts, moved):
             self._handed_code(args, argv, info, frame)
         if "-" not in texts and ":" not in texts:
             return  # no option at all (`-x`, `/x:v`): neither a command option nor an output file
