@@ -319,6 +319,7 @@ def test_a_source_by_a_plain_relative_path_is_passed_over_while_the_line_stays_p
         "setup.inf",  # a code host's file acts wherever it is
         "tools/x.exe",  # so does a Windows program handed to a launcher
         "tests/x.py\n--\n/bin/sh",
+        "@../args.rsp",  # a response file read from outside
     ],
 )
 def test_other_code_words_still_reach_the_handed_code_checks(policy: Policy, words: str) -> None:

@@ -147,9 +147,9 @@ def _alternation(words: list[str]) -> str:
 
 
 _CONSOLE_WORDS = frozenset({"shell", "console", "repl"})
-_PLAIN_PATH = lazy_re(r"[\w.+@][\w.+@-]*(?:/[\w.+@-]+)*")
+_PLAIN_PATH = lazy_re(r"[\w.][\w.+@-]*(?:/[\w.+@-]+)*")
 """A relative path of plain names (`tests/test_x.py`, `./lib/x.so.1`): no root, home, drive, option,
-separator of a list or run-time part."""
+response file (`@x.rsp`), separator of a list or run-time part."""
 
 
 def _plain_relative(word: str) -> bool:
