@@ -9,8 +9,9 @@ Three measurements, each against a baseline taken in the same run (the machine i
    loop is the baseline for starting a process at all. Best of `--runs` each. Target: a warm load <= 100 ms.
 2. Throughput on the corpus, in alternating short trials against bare tree-sitter parsing of the same
    commands (best trial of each), and against parsing and walking them with nothing judged (the floor every
-   check pays before a rule is looked at). `Policy.check` keeps no decisions but remembers rule-clause
-   verdicts per command words: "repeated" is that steady state, "first sight" turns the memory off. Target
+   check pays before a rule is looked at). `Policy.check` keeps no decisions but remembers short lines'
+   syntax trees (per thread) and rule-clause verdicts per command words, and walks and judges every line
+   every time: "repeated" is that steady state, "first sight" turns the memory off. Target
    >= 20,000 checks/s. Allowlist mode (every program of the corpus listed) is measured too.
 3. Hostile inputs of up to 100 kB: deep nesting, long pipelines and chains, huge heredocs, brace expansions,
    long PowerShell scripts, pathological quoting, thousands of writes into the project. Each is checked

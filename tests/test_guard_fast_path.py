@@ -293,6 +293,55 @@ def test_the_policys_memories_keep_no_long_command_line() -> None:
     assert kept and all(sum(len(w.raw) for w in key[2:]) <= MEMO_WORDS_CHARS for key in kept)
 
 
+def test_a_remembered_syntax_tree_decides_what_a_fresh_parse_decides() -> None:
+    # The tree of a short line is kept per thread; the walk and every rule still run on each check.
+    from glmagent.guard import _engine
+
+    corpus = Path(__file__).parent / "corpus" / "policy.tsv"
+    rows = [line.split("\t") for line in corpus.read_text(encoding="utf-8").splitlines()[1:] if line.strip()]
+    policy = Policy.load()
+    _engine._PARSES.lines = {}  # (proving a policy's examples may have filled it: it would start again)
+    fresh = [policy.check(command, backend) for backend, _, _, command in rows]  # parsed, then kept
+    kept = _engine._PARSES.lines
+    assert any(key[1] == rows[0][3] for key in kept)
+    again = [policy.check(command, backend) for backend, _, _, command in rows]  # from the kept trees
+    assert again == fresh
+    policy._compiled.memo_limit = 0  # first sight: nothing kept is read
+    assert [policy.check(command, backend) for backend, _, _, command in rows] == fresh
+
+
+def test_the_kept_syntax_trees_are_short_lines_and_bounded() -> None:
+    from glmagent.guard import _engine
+
+    policy = Policy.load()
+    long_line = "echo " + "x" * _engine.PARSE_MEMO_TEXT
+    policy.check(long_line, "posix")
+    assert all(len(text) <= _engine.PARSE_MEMO_TEXT for _, text in _engine._PARSES.lines)
+    for i in range(_engine.PARSE_MEMO_LINES + 10):
+        policy.check(f"echo {i}", "posix")
+    assert 0 < len(_engine._PARSES.lines) <= _engine.PARSE_MEMO_LINES
+
+
+def test_each_thread_parses_its_own_lines() -> None:
+    # A syntax tree may be read by one thread at a time: another thread parses the line again.
+    import threading
+
+    from glmagent.guard import _engine
+
+    policy = Policy.load()
+    policy.check("git status --short", "posix")
+    seen: list[object] = []
+
+    def other() -> None:
+        policy.check("git status --short", "posix")
+        seen.append(_engine._PARSES.lines[("posix", "git status --short")][0])
+
+    thread = threading.Thread(target=other)
+    thread.start()
+    thread.join()
+    assert seen and seen[0] is not _engine._PARSES.lines[("posix", "git status --short")][0]
+
+
 @pytest.mark.parametrize("program", ["ls", "echo", "Get-ChildItem"])
 def test_literal_shortcut_does_not_allow_a_line_too_large_to_walk(program: str) -> None:
     # Its syntax nodes and words together exceed the walk's work budget: the walk blocks it as too large to

@@ -7,6 +7,7 @@ decision entry point, with its fast path for one command of literal words, to th
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from . import _locators, _parse_cmd, _parse_posix, _parse_powershell
@@ -74,6 +75,14 @@ parsed again); a longer one keeps its parse error, which blocks."""
 _NO_ALIASES: dict[str, str] = {}
 WORDS_MEMO_TEXT = 4096
 """Longest command line whose word screens are remembered (`PolicyTables.word_screens`)."""
+PARSE_MEMO_TEXT = 256
+"""Longest command line whose syntax tree is remembered (see `_parsed_line`): most lines an agent runs
+again are shorter, and a tree costs memory by its line's length."""
+PARSE_MEMO_LINES = 1024
+"""Lines whose trees one thread remembers; when full, it starts again."""
+_PARSES = threading.local()
+"""Per thread (a syntax tree may be read by one thread at a time): (dialect, line) -> what `_parsed_line`
+found for it."""
 PAYLOAD_MEMO_TEXT = 4096
 """Longest payload whose pattern hits are remembered (`PolicyTables.payload_results`)."""
 
@@ -237,6 +246,39 @@ def _written_for_cmd(text: str) -> bool:
     )
 
 
+def _parsed_line(
+    shell: ShellKind, text: str, src: bytes, remember: bool
+) -> tuple[Any, tuple[Arg, ...] | None, bool]:
+    """A top-level line's syntax tree, its words when it is one command of literal words (`simple_command`,
+    on a tree without errors and within the work budget), and whether PowerShell would read a word glued to
+    a quoted string (`splits_glued_string`). A pure function of the line: with `remember`, a short line's
+    answer is kept for this thread, since an agent runs the same lines (its tests, `git status`) again and
+    again and their parse is a tenth of a check. Every check still walks the tree and judges every word."""
+    key = (shell, text) if remember and len(text) <= PARSE_MEMO_TEXT else None
+    memo: dict[tuple[str, str], tuple[Any, tuple[Arg, ...] | None, bool]] | None = None
+    if key is not None:
+        memo = getattr(_PARSES, "lines", None)
+        if memo is None:
+            memo = _PARSES.lines = {}
+        found = memo.get(key)
+        if found is not None:
+            return found
+    module = _parse_posix if shell == "posix" else _parse_powershell
+    tree = module.parse(src)  # TooLarge past the parse budget: nothing is kept
+    root = tree.root_node
+    glued = shell == "powershell" and _parse_powershell.splits_glued_string(text)
+    words = None
+    if not root.has_error and root.descendant_count <= MAX_WORK and not glued:
+        argv = module.simple_command(text, root)
+        words = None if argv is None else tuple(argv)
+    answer = (tree, words, glued)
+    if memo is not None:
+        if len(memo) >= PARSE_MEMO_LINES:
+            memo.clear()
+        memo[key] = answer  # type: ignore[index]
+    return answer
+
+
 class _Stop(Exception):
     """A concrete deny was found; nothing later can change the decision."""
 
@@ -252,25 +294,21 @@ class CompiledPolicy(PolicyTables):
         takes the whole `Evaluation`. tests/test_guard_fast_path.py proves both give the same decision."""
         if not command or command.isspace():
             return Evaluation(self, root=cwd).check(command, shell)
-        module = _parse_posix if shell == "posix" else _parse_powershell
         text = command if shell == "posix" or command.isascii() else ps_ascii(command)
         src = text.encode("utf-8", "replace")
         start_check()
         try:
-            root = module.parse(src).root_node
+            tree, words, glued = _parsed_line(shell, text, src, self.memo_limit > 0)
         except TooLarge as too_large:
             evaluation = Evaluation(self, root=cwd)
             evaluation._too_large(str(too_large))
             return evaluation.decide(command, shell)
+        root = tree.root_node
         argv = None
         known: list[Any] = []
         clean: list[str] = []
-        if (
-            not root.has_error
-            and root.descendant_count <= MAX_WORK
-            and not (shell == "powershell" and _parse_powershell.splits_glued_string(text))
-        ):
-            argv = module.simple_command(text, root)
+        if not root.has_error and root.descendant_count <= MAX_WORK and not glued:
+            argv = None if words is None else list(words)
             if argv is not None and DYN not in command:
                 decision = self._literal(command, shell, argv, known, clean, root.descendant_count, cwd)
                 if decision is not None:
@@ -347,22 +385,28 @@ class CompiledPolicy(PolicyTables):
         if acts:
             return None
         if len(argv) > 1:
-            args = argv[1:]
-            key = None
-            screened = None
-            if self.memo_limit > 0 and len(command) <= WORDS_MEMO_TEXT:
-                key = (shell, info.names, *args)
-                screened = self.word_screens.get(key)
-            if screened is None:
-                screened = self._word_screens(shell, info, args)
-                if key is not None and len(self.word_screens) < self.memo_limit:
-                    self.word_screens[key] = screened
-            walk, searched = screened
+            walk, searched = self.screened_words(shell, info, argv[1:], len(command))
             if searched and clean is not None:
                 clean[:] = searched
             if walk:
                 return None
         return Decision.allow(command, shell, _ALLOWED, "ok")
+
+    def screened_words(
+        self, shell: ShellKind, info: NameInfo, args: list[Arg], size: int
+    ) -> tuple[bool, tuple[str, ...]]:
+        """`_word_screens`, remembered in `word_screens` while the memo is on, for words spelled in at most
+        `WORDS_MEMO_TEXT` characters (`size`: a bound on their length)."""
+        key = None
+        if self.memo_limit > 0 and size <= WORDS_MEMO_TEXT:
+            key = (shell, info.names, *args)
+            screened = self.word_screens.get(key)
+            if screened is not None:
+                return screened
+        screened = self._word_screens(shell, info, args)
+        if key is not None and len(self.word_screens) < self.memo_limit:
+            self.word_screens[key] = screened
+        return screened
 
     def _word_screens(
         self, shell: ShellKind, info: NameInfo, args: list[Arg]
@@ -589,8 +633,10 @@ class Evaluation(RunsOtherCode, WordChecks):
             text = ps_ascii(text)  # the same spelling `CompiledPolicy.check` parsed
         if parsed is None:
             src = text.encode("utf-8", "replace")
-            root = module.parse(src).root_node
-            argv = None if root.has_error else module.simple_command(text, root)
+            tree, words, _ = _parsed_line(dialect, text, src, self.p.memo_limit > 0)
+            root = tree.root_node
+            # (a line too large or glued to a quoted string is walked as a parse error, whatever its words)
+            argv = None if words is None else list(words)
         else:
             src, root, argv = parsed
         self._spend(root.descendant_count)
@@ -753,7 +799,7 @@ class Evaluation(RunsOtherCode, WordChecks):
         if info.inert:
             # No rule names this program and it runs nothing else: only argument-wide rules, and a file
             # written earlier in the line, can matter.
-            if args:
+            if args and self._words_may_matter(args, info, dialect):
                 self._arguments(args, argv, info, frame)
             if (self.written or self.copied) and ("/" in word or "\\" in word):
                 self._check_runs_written(argv, frame)
@@ -847,7 +893,7 @@ class Evaluation(RunsOtherCode, WordChecks):
                         f"of {rule.id} (which {rule.description})",
                         self._argv(argv, names),
                     )
-        if args:
+        if args and self._words_may_matter(args, info, dialect):
             self._arguments(args, argv, info, frame, wrapper is not None)
         if feeds and dialect == "powershell" and "remove-item" in names:
             self._judge_listed_deletes(names, argv, feeds, frame)
@@ -855,6 +901,26 @@ class Evaluation(RunsOtherCode, WordChecks):
             self._acts(info, argv, frame, stdin, wrapped, inner_feeds)
         elif (self.written or self.copied) and ("/" in word or "\\" in word):
             self._check_runs_written(argv, frame)
+
+    def _words_may_matter(self, args: list[Arg], info: NameInfo, dialect: Dialect) -> bool:
+        """Whether `_arguments` could find anything in `args`. The fast path's word screens cover every check
+        it makes for words read before any `cd` (tests/test_guard_fast_path.py); remembered per words, they
+        let a command seen before skip the word checks. Without the memo, or for words it does not keep,
+        the checks run (computing the screens as well would only add to a first sight)."""
+        p = self.p
+        if p.memo_limit <= 0 or dialect == "cmd":
+            return True  # the fast path never reads cmd's words: its screens are not proven for them
+        scope = self._scope
+        if scope is not None and scope.cwd is not scope.root:
+            return True  # after a `cd` a relative source may lie outside: the screens assume it has not moved
+        size = 0
+        for a in args:
+            size += len(a.raw)
+            if dialect == "posix" and "\\" in a.raw:
+                return True  # `\\\\host\\share`: a UNC path as Windows reads it (`bash_unc`)
+        if size > WORDS_MEMO_TEXT:
+            return True  # not remembered: `_arguments` searches the texts once, reusing the fast path's
+        return p.screened_words(dialect, info, args, size)[0]
 
     def _git_settings(self, argv: list[Arg], frame: Frame) -> list[Arg]:
         """Check the command lines of `git -c core.pager=…`, `-c alias.x='!…'` (see `git_command_settings`)
