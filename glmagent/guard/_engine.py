@@ -249,11 +249,12 @@ def _written_for_cmd(text: str) -> bool:
 def _parsed_line(
     shell: ShellKind, text: str, src: bytes, remember: bool
 ) -> tuple[Any, tuple[Arg, ...] | None, bool]:
-    """A top-level line's syntax tree, its words when it is one command of literal words (`simple_command`,
-    on a tree without errors and within the work budget), and whether PowerShell would read a word glued to
-    a quoted string (`splits_glued_string`). A pure function of the line: with `remember`, a short line's
-    answer is kept for this thread, since an agent runs the same lines (its tests, `git status`) again and
-    again and their parse is a tenth of a check. Every check still walks the tree and judges every word."""
+    """A line's syntax tree, its words when it is one command of literal words (`simple_command`, on a tree
+    without errors and within the work budget), and whether PowerShell would read a word glued to a quoted
+    string (`splits_glued_string`, on a tree without errors). A pure function of the line: with `remember`,
+    a short line's answer is kept for this thread, since an agent runs the same lines (its tests, `git
+    status`) again and again and their parse is a tenth of a check. Every check still walks the tree and
+    judges every word."""
     key = (shell, text) if remember and len(text) <= PARSE_MEMO_TEXT else None
     memo: dict[tuple[str, str], tuple[Any, tuple[Arg, ...] | None, bool]] | None = None
     if key is not None:
@@ -266,7 +267,7 @@ def _parsed_line(
     module = _parse_posix if shell == "posix" else _parse_powershell
     tree = module.parse(src)  # TooLarge past the parse budget: nothing is kept
     root = tree.root_node
-    glued = shell == "powershell" and _parse_powershell.splits_glued_string(text)
+    glued = shell == "powershell" and not root.has_error and _parse_powershell.splits_glued_string(text)
     words = None
     if not root.has_error and root.descendant_count <= MAX_WORK and not glued:
         argv = module.simple_command(text, root)
@@ -318,7 +319,7 @@ class CompiledPolicy(PolicyTables):
             evaluation.known_hits = (shell, *known)
         if clean:
             evaluation.clean_words = (shell, *clean)
-        return evaluation.check(command, shell, (src, root, argv))
+        return evaluation.check(command, shell, (src, root, argv, glued))
 
     def _literal(
         self,
@@ -542,10 +543,11 @@ class Evaluation(RunsOtherCode, WordChecks):
         self.findings.append(Finding(rule, [], f"the command nests too deeply to walk: {rule.description}"))
 
     def check(
-        self, command: str, shell: ShellKind, parsed: tuple[bytes, Any, list[Arg] | None] | None = None
+        self, command: str, shell: ShellKind, parsed: tuple[bytes, Any, list[Arg] | None, bool] | None = None
     ) -> Decision:
-        """Run the whole evaluation of `command` and decide; `parsed` is its source, tree and (when the tree
-        has no error) `simple_command` words, when the caller has them already."""
+        """Run the whole evaluation of `command` and decide; `parsed` is its source, tree, `simple_command`
+        words (see `_parsed_line`) and whether a word is glued to a quoted string, when the caller has them
+        already."""
         if command and not command.isspace():
             if parsed is None:
                 start_check()  # else the caller started it before it parsed
@@ -626,24 +628,24 @@ class Evaluation(RunsOtherCode, WordChecks):
         text: str,
         dialect: ShellKind,
         frame: Frame,
-        parsed: tuple[bytes, Any, list[Arg] | None] | None = None,
+        parsed: tuple[bytes, Any, list[Arg] | None, bool] | None = None,
     ) -> None:
         module = _parse_posix if dialect == "posix" else _parse_powershell
         if dialect == "powershell" and not text.isascii():
             text = ps_ascii(text)  # the same spelling `CompiledPolicy.check` parsed
         if parsed is None:
             src = text.encode("utf-8", "replace")
-            tree, words, _ = _parsed_line(dialect, text, src, self.p.memo_limit > 0)
+            tree, words, glued = _parsed_line(dialect, text, src, self.p.memo_limit > 0)
             root = tree.root_node
             # (a line too large or glued to a quoted string is walked as a parse error, whatever its words)
             argv = None if words is None else list(words)
         else:
-            src, root, argv = parsed
+            src, root, argv, glued = parsed
         self._spend(root.descendant_count)
         broken = root.has_error
         # A word run into a quoted string with a blank (`/C"set x&&call %x%"`) parses without an error, but
         # cut at the blank: what follows would be read as other words or commands. It is respelled too.
-        split = not broken and dialect == "powershell" and _parse_powershell.splits_glued_string(text)
+        split = not broken and glued
         if (broken or split) and len(text) <= REPAIR_MAX:
             # Only a failed parse pays for the respelling and the second parse.
             repaired = module.repair(text)
