@@ -230,12 +230,14 @@ class WordChecks:
         - a file only a code host runs (`x.sct`, `x.inf`) is unverifiable;
         - a program, script, source, library or plugin from outside the project is judged like a program run
           from there.
-        Interpreters (`info.executor`) get only the last two: the rest of their words are their program's."""
+        Interpreters (`info.executor`) get only the last two, and the first for the words after the script
+        they run (`python3 exploit.py --exec 'bash -c "…"'`): the rest of their words are their program's."""
         p = self.p
         names = info.names
         windows = frame.dialect != "posix"
         name = names[-1]
         launches = info.executor is None
+        script_at = len(args)  # where the words handed to an interpreter's script begin (see below)
         outputs: list[Arg] | None = None
         before = len(self.findings)
         if (
@@ -278,7 +280,10 @@ class WordChecks:
                     self._outside_code(text, argv, names, frame)
                     continue
                 if " " in text or "\t" in text:
-                    if launches:
+                    if not launches and script_at == len(args):
+                        script = executor(info.executor, args).script  # type: ignore[arg-type]
+                        script_at = next((j + 1 for j, w in enumerate(args) if w is script), len(args) + 1)
+                    if launches or i >= script_at:
                         self._command_line(text, a, argv, name, frame)
                     continue
                 file_name = last_part(text)
