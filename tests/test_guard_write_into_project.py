@@ -297,3 +297,26 @@ def test_a_process_substitution_written_to_is_no_file() -> None:
     # `tee >(cat 1>&2)` writes into a pipe to `cat`: known without a working directory too.
     decision = decide_in('test -z "$(git status --porcelain | tee >(cat 1>&2))"', None, "posix")
     assert decision.allowed, (decision.rule_id, decision.reason)
+
+
+# A delete of a name only known at run time is left to the destructive rules (`rm -f "$OUT/x.o"`), but one in
+# the home by its variable is a delete outside the project, as `rm ~/notes.txt` is.
+HOME_DELETES = [
+    ("posix", "rm $HOME/notes.txt"),
+    ("posix", 'echo done; rm -f "${HOME}/.bashrc"'),
+    ("powershell", "Remove-Item $HOME/x.txt"),
+    ("powershell", 'Remove-Item "$home\\AppData\\Roaming\\Microsoft\\Windows\\Start Menu\\x.lnk"'),
+    ("powershell", "del $env:USERPROFILE\\notes.txt"),
+]
+RUN_TIME_DELETES = [("posix", 'rm -f "$OUT/x.o"'), ("powershell", "Remove-Item $outDir/x.pdb")]
+
+
+@pytest.mark.parametrize(("shell", "command"), HOME_DELETES)
+def test_a_delete_in_the_home_by_its_variable_is_outside_the_project(shell: str, command: str) -> None:
+    decision = decide_in(command, None, shell)
+    assert not decision.allowed and decision.category in ("containment", "env"), (command, decision.rule_id)
+
+
+@pytest.mark.parametrize(("shell", "command"), RUN_TIME_DELETES)
+def test_a_delete_of_another_run_time_name_is_left_to_the_destructive_rules(shell: str, command: str) -> None:
+    assert decide_in(command, None, shell).allowed, command

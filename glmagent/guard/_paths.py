@@ -52,6 +52,14 @@ _HOME_VARIABLES = lazy_re(
     re.IGNORECASE,
 )
 _RUN_TIME = lazy_re(r"[$`]|<\(|>\(")
+
+
+def in_home(raw: str) -> bool:
+    """Does a word start at the user's home by its variable (`$HOME/x`, `$env:USERPROFILE\\x`, `$home\\x`)?
+    Only known at run time, but known to lie outside every project."""
+    return _HOME_VARIABLES.match(raw) is not None
+
+
 _PERCENT_NAME = lazy_re(r"%[^%\s]+%")
 _PERCENT_TEMP = lazy_re(r"^\"?%(?:TEMP|TMP)%(?:[/\\]|\"?$)", re.IGNORECASE)
 _DRIVE = lazy_re(r"^([A-Za-z]):[/\\]?")

@@ -22,6 +22,7 @@ from ._paths import (
     WRITERS,
     PathScope,
     cmd_delete_words,
+    in_home,
     output_targets,
     write_targets,
 )
@@ -524,13 +525,14 @@ class WordChecks:
         skip = CMD_DELETERS if dialect == "powershell" else ()
         name = next((n for n in info.names if n in WRITERS and n not in skip), info.names[0])
         # Run-time names are left to the destructive rules for deletes, and to nothing for archives, whose
-        # names carry versions (`tar czf "dist/app-$(git describe).tgz"`): a literal place is judged.
+        # names carry versions (`tar czf "dist/app-$(git describe).tgz"`): a literal place is judged, and so
+        # is one in the home by its variable (`rm $HOME/notes.txt`, `Remove-Item $home\x.lnk`).
         lenient = name in DELETERS or name in ARCHIVERS
         creates = name not in DELETERS and name not in _MODE_CHANGERS
         words = None  # made once, not once per target: `rm` with thousands of files stays linear
         judged: set[tuple[str, str]] = set()
         for target in write_targets(name, args, dialect):
-            if lenient and (DYN in target.text or "$" in target.raw):
+            if lenient and (DYN in target.text or "$" in target.raw) and not in_home(target.raw):
                 continue
             if target.raw[:2] == ">(":
                 continue  # `tee >(cat 1>&2)`: a pipe to commands checked on their own, not a file
