@@ -128,6 +128,8 @@ _PATH_PROBES = frozenset({"test", "[", "[[", "test-path", "get-item", "gi", "get
 _EMPTIERS = frozenset({"rm", "rmdir", "rimraf", "del-cli", "remove-item", "ri", "rd"})
 """Commands that only delete: naming a file or tree, they put nothing into it that a later write or delete
 could lose (a copy or a move does)."""
+_ADDS_NOTHING = _PATH_PROBES | _EMPTIERS
+"""Commands whose words a later write or delete need not count as named first (see `_named`)."""
 _CONTENTS = lazy_re(r"(?<=[^/\\.])[/\\]\*\Z")
 """`/*` ending a path below the working directory (`build/*`): everything in that folder."""
 REGENERABLE = frozenset({"destructive.truncating-redirect", "destructive.truncating-write"})
@@ -255,13 +257,12 @@ def _parsed_line(
     a short line's answer is kept for this thread, since an agent runs the same lines (its tests, `git
     status`) again and again and their parse is a tenth of a check. Every check still walks the tree and
     judges every word."""
-    key = (shell, text) if remember and len(text) <= PARSE_MEMO_TEXT else None
     memo: dict[tuple[str, str], tuple[Any, tuple[Arg, ...] | None, bool]] | None = None
-    if key is not None:
+    if remember and len(text) <= PARSE_MEMO_TEXT:
         memo = getattr(_PARSES, "lines", None)
         if memo is None:
             memo = _PARSES.lines = {}
-        found = memo.get(key)
+        found = memo.get((shell, text))
         if found is not None:
             return found
     module = _parse_posix if shell == "posix" else _parse_powershell
@@ -276,7 +277,7 @@ def _parsed_line(
     if memo is not None:
         if len(memo) >= PARSE_MEMO_LINES:
             memo.clear()
-        memo[key] = answer  # type: ignore[index]
+        memo[(shell, text)] = answer
     return answer
 
 
@@ -305,15 +306,13 @@ class CompiledPolicy(PolicyTables):
             evaluation._too_large(str(too_large))
             return evaluation.decide(command, shell)
         root = tree.root_node
-        argv = None
+        argv = None if words is None else list(words)  # (none on a tree with errors, too large or glued)
         known: list[Any] = []
         clean: list[str] = []
-        if not root.has_error and root.descendant_count <= MAX_WORK and not glued:
-            argv = None if words is None else list(words)
-            if argv is not None and DYN not in command:
-                decision = self._literal(command, shell, argv, known, clean, root.descendant_count, cwd)
-                if decision is not None:
-                    return decision
+        if argv is not None and DYN not in command:
+            decision = self._literal(command, shell, argv, known, clean, root.descendant_count, cwd)
+            if decision is not None:
+                return decision
         evaluation = Evaluation(self, root=cwd)
         if known:
             evaluation.known_hits = (shell, *known)
@@ -912,8 +911,7 @@ class Evaluation(RunsOtherCode, WordChecks):
         p = self.p
         if p.memo_limit <= 0 or dialect == "cmd":
             return True  # the fast path never reads cmd's words: its screens are not proven for them
-        scope = self._scope
-        if scope is not None and scope.cwd is not scope.root:
+        if self.changed_directory():
             return True  # after a `cd` a relative source may lie outside: the screens assume it has not moved
         size = 0
         for a in args:
@@ -1394,10 +1392,8 @@ class Evaluation(RunsOtherCode, WordChecks):
         named, done, wild = self._names
         handed = self._handed
         for argv in self.seen[done:upto]:
-            if argv and command_key(argv[0].text) in _PATH_PROBES:
-                continue  # asking whether a file exists changes nothing in it
-            if argv and command_key(argv[0].text) in _EMPTIERS:
-                continue  # `rm -rf dist && tsc && rm -rf dist`: deleting first loses nothing later
+            if argv and command_key(argv[0].text) in _ADDS_NOTHING:
+                continue  # `test -f f`, or `rm -rf dist && tsc && rm -rf dist`: nothing put into them
             left_out = _find_exclusions(argv)
             for i, a in enumerate(argv):
                 if i in left_out or (handed and id(a) in handed):
@@ -1418,10 +1414,8 @@ class Evaluation(RunsOtherCode, WordChecks):
         trees, done = self._trees
         handed = self._handed
         for argv in self.seen[done:upto]:
-            if argv and command_key(argv[0].text) in _PATH_PROBES:
-                continue  # `if (Test-Path dist) { Remove-Item dist -Recurse }`
-            if argv and command_key(argv[0].text) in _EMPTIERS:
-                continue  # `rm -rf dist && tsc && rm -rf dist`: nothing of the user's goes into the tree
+            if argv and command_key(argv[0].text) in _ADDS_NOTHING:
+                continue  # `if (Test-Path dist) { Remove-Item dist -Recurse }`, or an earlier `rm -rf dist`
             for a in argv:
                 if handed and id(a) in handed:
                     continue

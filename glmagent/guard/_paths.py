@@ -289,7 +289,7 @@ class PathScope:
                 return None
             if raw.strip("\"'").lower() in _WINDOWS_DEVICES:
                 return None
-            if _HOME_VARIABLES.match(raw):
+            if in_home(raw):
                 return Judgement("write-outside-project", f"`{raw}` is in the home directory")
             return Judgement("write-unknown-target", f"`{raw}` names a file only known at run time")
         path = self._absolute(text)

@@ -165,9 +165,11 @@ class WordChecks:
             spelled = _locators.bash_unc(args)
             if spelled:
                 self._locators(spelled, argv, info, frame)
-        scope = self._scope
-        moved = scope is not None and scope.cwd is not scope.root
-        if info.special is None and p.file_tools.isdisjoint(names) and p.handed_screen.search(texts, moved):
+        if (
+            info.special is None
+            and p.file_tools.isdisjoint(names)
+            and p.handed_screen.search(texts, self.changed_directory())
+        ):
             self._handed_code(args, argv, info, frame)
         if "-" not in texts and ":" not in texts:
             return  # no option at all (`-x`, `/x:v`): neither a command option nor an output file
@@ -238,7 +240,7 @@ class WordChecks:
         windows = frame.dialect != "posix"
         name = names[-1]
         launches = info.executor is None
-        script_at = len(args)  # where the words handed to an interpreter's script begin (see below)
+        script_at: int | None = None  # where the words an interpreter hands its script begin, once looked up
         outputs: list[Arg] | None = None
         before = len(self.findings)
         if (
@@ -281,10 +283,10 @@ class WordChecks:
                     self._outside_code(text, argv, names, frame)
                     continue
                 if " " in text or "\t" in text:
-                    if not launches and script_at == len(args):
-                        script = executor(info.executor, args).script  # type: ignore[arg-type]
-                        script_at = next((j + 1 for j, w in enumerate(args) if w is script), len(args) + 1)
-                    if launches or i >= script_at:
+                    if info.executor is not None and script_at is None:
+                        script = executor(info.executor, args).script
+                        script_at = next((j + 1 for j, w in enumerate(args) if w is script), len(args))
+                    if launches or (script_at is not None and i >= script_at):
                         self._command_line(text, a, argv, name, frame)
                     continue
                 file_name = last_part(text)
@@ -503,6 +505,12 @@ class WordChecks:
                 f"the words that may name credential files or devices hold more than {MAX_MATCHED:,} "
                 "characters"
             )
+
+    def changed_directory(self) -> bool:
+        """Has the line left its working directory so far (a `cd`, to anywhere or to a place only known at
+        run time)? Relative paths then may lie outside the project."""
+        scope = self._scope
+        return scope is not None and scope.cwd is not scope.root
 
     def scope(self, frame: Frame) -> PathScope:
         """The working directory of this command line, followed through its `cd`s (made on first use)."""
