@@ -10,6 +10,12 @@ from conftest import every_case, guard_allows, guard_blocks
 
 BLOCKED = [
     ("posix", "getent shadow", "env.credential-dump"),
+    # a browser's saved logins and cookies read by their columns, wherever the database was copied to
+    ("posix", "sqlite3 /tmp/ld 'SELECT origin_url, hex(password_value) FROM logins;'", "env.credential-dump"),
+    ("posix", 'sqlite3 x.db "select name, encrypted_value from cookies"', "env.credential-dump"),
+    ("powershell", "sqlite3 $env:TEMP\\c.sqlite 'select * from moz_cookies'", "env"),
+    ("posix", "cat ~/.aws/sso/cache/*.json", "env.secret-files"),  # the SSO login's access tokens
+    ("posix", "tar czf t.tgz ~/.aws/cli/cache", "env.secret-files"),
     ("posix", "cat /proc/635813/fd/4", "env.credential-dump"),  # another process's open (deleted) file
     ("posix", 'grep -Iins --exclude="x.sh" "password\\|secret\\|token" /*', "env.credential-dump"),
     ("posix", "grep -i password ~/*", "env.credential-dump"),
@@ -121,6 +127,10 @@ BLOCKED = [
 ]
 
 ALLOWED = [
+    ("posix", "sqlite3 app.db 'select id, password_hash from users'"),  # the project's own tables
+    ("posix", "sqlite3 app.db 'select * from logins'"),
+    ("posix", "grep -rn encrypted_value src/"),
+    ("posix", "ls .aws-sam/build"),
     ("powershell", "Import-Module .\\build.psm1"),
     ("powershell", "Invoke-Build Test"),
     ("posix", "find . -name '*.php' | xargs grep -i db_pass"),  # the project's own files
