@@ -60,6 +60,8 @@ BLOCKED = [
     ("posix", "sysadminctl -addUser art -password x", "env.accounts"),
     ("powershell", "net user art P@ss /add", "env.accounts"),
     ("powershell", "New-LocalUser art -NoPassword", "env.accounts"),
+    ("powershell", 'Get-ACL -Path "AD:\\CN=Users,DC=corp,DC=local" | Select-Object Owner', "env.accounts"),
+    ("powershell", "dir AD:", "env.accounts"),  # the directory's objects, through the AD module's drive
     ("powershell", "Add-LocalGroupMember -Group Administrators -Member art", "env.accounts"),
     ("powershell", "procdump -accepteula -ma lsass.exe lsass.dmp", "env"),
     ("powershell", 'ntdsutil "ac i ntds" "ifm" "create full C:\\t" q q', "env.credential-dump"),
@@ -131,6 +133,7 @@ ALLOWED = [
     ("posix", "sqlite3 app.db 'select * from logins'"),
     ("posix", "grep -rn encrypted_value src/"),
     ("posix", "ls .aws-sam/build"),
+    ("powershell", "Get-Acl .\\ad\\users.csv"),
     ("powershell", "Import-Module .\\build.psm1"),
     ("powershell", "Invoke-Build Test"),
     ("posix", "find . -name '*.php' | xargs grep -i db_pass"),  # the project's own files

@@ -11,6 +11,10 @@ import pytest
 from conftest import every_case, guard_allows, guard_blocks, guard_decision
 
 BLOCKED = [
+    # a node's containers read from its runtime, by the CRI client or containerd's own
+    ("posix", "crictl ps -a"),
+    ("posix", "ctr -n moby container list"),
+    ("posix", "ctr --namespace k8s.io images ls"),
     # Surveys for what could be turned into more rights (privilege-escalation enumeration).
     ("posix", "./linpeas.sh -a"),
     ("powershell", "winpeas.exe cmd > output.txt"),
@@ -128,6 +132,8 @@ BLOCKED = [
 
 # The same programs used for what a build needs, asked for help, or mentioned as text.
 ALLOWED = [
+    ("posix", "ctr --version"),
+    ("posix", "docker ps -a"),
     # The project's own scripts and tests about the subject, and the kits named as text.
     ("posix", "python3 scripts/check_privesc.py"),
     ("posix", "pytest tests/test_privesc.py"),
