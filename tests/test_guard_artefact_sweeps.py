@@ -4,7 +4,8 @@
 delete only files the next build makes again. The same lines selecting anything else (sources, everything
 but the artefacts, a place outside the project), or with an action that runs before the selection, stay
 blocked. Alternatives (`-delete -o -name __pycache__ -delete`) are sweeps when each one is. PowerShell's
-`Get-ChildItem -Recurse -Filter '*.binlog' | Remove-Item` is the same sweep.
+`Get-ChildItem -Recurse -Filter '*.binlog' | Remove-Item` is the same sweep, and so is a plain `find`
+listing that `grep` filters to those names (`find . | grep -E "(__pycache__|\\.pyc|\\.pyo$)" | xargs rm -rf`).
 """
 
 from __future__ import annotations
@@ -37,6 +38,11 @@ SWEEPS = [
     "find . -name '*.la' | xargs rm -f",
     "find . -name '.dirstamp' | xargs rm -f",
     "find . -name 'CTestTestfile.cmake' | xargs rm -f",
+    # everything find lists, kept by grep when it names such a file: the Python clean step's idiom
+    'find . | grep -E "(__pycache__|\\.pyc|\\.pyo$)" | xargs rm -rf',
+    'find src -type f | grep -E "\\.o$" | xargs rm -f',
+    "find . | egrep '\\.pytest_cache|\\.mypy_cache' | xargs rm -rf",
+    "find . | grep '__pycache__\\|\\.pyc$' | xargs rm -rf",  # basic syntax: `\|` alternates
 ]
 
 NOT_SWEEPS = [
@@ -73,6 +79,21 @@ NOT_SWEEPS = [
     # a source renamed or copied to an artefact's name first is swept with them
     ("mv app.py app.pyc; find . -name '*.pyc' -delete", "destructive.find-delete"),
     ("cp app.py x.o && find . -name '*.o' | xargs rm", None),
+    # a grep between a find and the delete: only names of such files, escaped, from inside the project
+    ('find . | grep -vE "(__pycache__|\\.pyc)" | xargs rm -rf', None),  # everything else
+    ('find . | grep -E ".pytest_cache" | xargs rm -rf', None),  # `.` is any character: test_pytest_cache.py
+    ('find . | grep -E "(__pycache__|\\.py)" | xargs rm -rf', None),  # the sources
+    ('find . | grep -E "(__pycache__|\\.o)" | xargs rm -rf', None),  # `x.old`: too short without `$`
+    ('find . | grep -E "(__pycache__|.*)" | xargs rm -rf', None),
+    ('find . | grep -iE "__pycache__" | xargs rm -rf', None),
+    ('find / | grep -E "__pycache__" | xargs rm -rf', None),
+    ('find .. | grep -E "__pycache__" | xargs rm -rf', None),
+    ('find -L . | grep -E "__pycache__" | xargs rm -rf', None),
+    ('find . -newer x | grep -E "__pycache__" | xargs rm -rf', None),
+    ('find . | grep -E "__pycache__" | sed s/_// | xargs rm -rf', None),
+    ('find . | grep -E "__pycache__" | xargs rm -rf src', None),
+    ('cat list.txt | grep -E "__pycache__" | xargs rm -rf', None),
+    ('find . | grep -E "$P" | xargs rm -rf', None),
 ]
 
 # cmd's `del /s NAME` deletes that name in every folder below: a sweep when NAME is an artefact's

@@ -9,6 +9,8 @@ only inside parentheses) and an optional `-type`, every action after the tests; 
 (`-not -name keep.gcov`) only leaves files out. Any other negation, `-regex`, `-prune`, `-L` and any other
 test or option keep the line to the destructive rules. A find that starts only in trees named as build
 output (`find build -type f -empty -delete`) deletes no more than `rm -rf build` would, and is judged so.
+A plain listing filtered by `grep` to such names (`find . | grep -E "(__pycache__|\\.pyc)" | xargs rm -rf`)
+is the same sweep when the pattern says nothing but those names.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ ARTEFACT_NAMES = frozenset(
 them (`node_modules`: what the package manager installs, made again by an install, as `rm -rf node_modules`
 is spared; `*.pch`, `*.ilk`, `*.idb`: MSVC's precompiled headers and incremental-link state)."""
 
+FINDS = frozenset({"find", "gfind"})
 _ACTIONS = frozenset({"-delete", "-print", "-print0"})
 _EXECS = frozenset({"-exec", "-execdir"})
 _POSITIONLESS = frozenset(
@@ -192,6 +195,84 @@ def _sweeps(args: list[Arg]) -> bool:
         else:
             return False
     return named and depth == 0
+
+
+_GREPS = frozenset({"grep", "egrep", "ggrep"})
+_ANCHORLESS_MIN = 4
+"""Characters a file-name ending must have to count without `$` (`\\.pyc`, `__pycache__`): a shorter one
+(`\\.o`, `\\.so`) is part of too many other names (`x.old`, `.sources`) to stand for compiled files."""
+
+
+def grep_sweeps_artefacts(chain: list[tuple[tuple[str, ...], list[Arg]]]) -> bool:
+    """Does `find START… [-type f|d] | grep -E 'PATTERN'` (the producers feeding a delete, nearest first, as
+    `(names, words)`) print only paths of compiled and cached files, as `find -name` of them would? The clean
+    step `find . | grep -E "(__pycache__|\\.pyc|\\.pyo$)" | xargs rm -rf`: find lists every path under
+    starts inside the project, and grep keeps those containing one of the alternatives, each a name in
+    `ARTEFACT_NAMES` with its dots escaped (unescaped, `.pytest_cache` keeps `tests/test_pytest_cache.py`).
+    Without `$`, an ending counts only when long enough (see `_ANCHORLESS_MIN`): `\\.pyc` also keeps a
+    `x.pycfg`, a name nobody gives a file they keep."""
+    if len(chain) != 2 or _GREPS.isdisjoint(chain[0][0]) or FINDS.isdisjoint(chain[1][0]):
+        return False
+    pattern = _grep_pattern(chain[0][0], chain[0][1][1:])
+    return pattern is not None and _lists_everything(chain[1][1][1:]) and _names_artefacts(*pattern)
+
+
+def _grep_pattern(names: tuple[str, ...], args: list[Arg]) -> tuple[str, bool] | None:
+    """(the one pattern, extended?) of `grep -E PATTERN` or `egrep PATTERN` with no other option (`-v` keeps
+    everything else); None otherwise."""
+    extended = "egrep" in names
+    pattern = None
+    for a in args:
+        if DYN in a.text:
+            return None
+        if a.text in ("-E", "--extended-regexp"):
+            extended = True
+        elif a.text[:1] == "-" or pattern is not None:
+            return None
+        else:
+            pattern = a.text
+    return None if pattern is None else (pattern, extended)
+
+
+def _names_artefacts(pattern: str, extended: bool) -> bool:
+    bar, group = ("|", ("(", ")")) if extended else ("\\|", ("\\(", "\\)"))
+    if pattern.startswith(group[0]) and pattern.endswith(group[1]):
+        pattern = pattern[len(group[0]) : -len(group[1])]
+    branches = pattern.split(bar)
+    for branch in branches:
+        anchored = branch.endswith("$")
+        body = branch[:-1] if anchored else branch
+        text = body.replace("\\.", "\0")
+        if not text or not all(c.isalnum() or c in "_-\0" for c in text):
+            return False  # an unescaped `.`, a class, a star: more than the names
+        name = text.replace("\0", ".").lower()
+        if not anchored and len(name) < _ANCHORLESS_MIN:
+            return False
+        if name not in ARTEFACT_NAMES and not (name[:1] == "." and "*" + name in ARTEFACT_NAMES):
+            return False
+    return True
+
+
+def _lists_everything(args: list[Arg]) -> bool:
+    """Is `find ARGS` a plain listing of start paths inside the project (`find .`, `find src -type f`)?"""
+    i, n = 0, len(args)
+    while i < n and args[i].text[:1] not in ("-", "(", "!", ")", ","):
+        if not _inside_start(args[i]):
+            return False
+        i += 1
+    while i < n:
+        word = args[i].text
+        if word in ("-type", *_VALUED_OPTIONS) and i + 1 < n:
+            if (word == "-type" and args[i + 1].text not in _TYPES) or (
+                word != "-type" and not args[i + 1].text.isdigit()
+            ):
+                return False
+            i += 2
+        elif word in ("-print", "-xdev", "-mount", "-depth"):
+            i += 1
+        else:
+            return False
+    return True
 
 
 def fed_operands_only(args: list[Arg]) -> bool:

@@ -12,10 +12,12 @@ from typing import Any
 
 from . import _locators, _parse_cmd, _parse_posix, _parse_powershell
 from ._artefacts import (
+    FINDS,
     del_sweeps_artefacts,
     fed_operands_only,
     find_starts,
     find_sweeps_artefacts,
+    grep_sweeps_artefacts,
     lister_sweeps_artefacts,
 )
 from ._compiled import POWERSHELL_ONLY, NameInfo, PolicyTables, matching_clauses
@@ -99,7 +101,6 @@ _PAYLOAD_WRITE = "destructive.payload-write"
 _RUN_TIME_PART = "value"
 """What a run-time part of a written script reads as: a plain word, which no rule names."""
 _SWEEP_DELETERS = frozenset({"rm", "grm", "unlink"})
-_FINDS = frozenset({"find", "gfind"})
 _LISTERS = frozenset({"get-childitem", "get-item"})
 _FIND_NAME_TESTS = frozenset({"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename"})
 _FIND_NOT = frozenset({"-not", "!"})
@@ -108,7 +109,7 @@ _FIND_NOT = frozenset({"-not", "!"})
 def _find_exclusions(argv: list[Arg]) -> set[int]:
     """Where a `find` names a file only to leave it out (`find . -not -name sums.txt | xargs sha256sum >
     sums.txt`): the word after `-not -name` (or `! -path`) is no file the line reads."""
-    if len(argv) < 4 or command_key(argv[0].text) not in _FINDS:
+    if len(argv) < 4 or command_key(argv[0].text) not in FINDS:
         return set()
     return {
         i
@@ -1333,7 +1334,8 @@ class Evaluation(RunsOtherCode, WordChecks):
             return False
         chains = self._producers(feeds, dialect)
         return len(chains) == len(feeds) and all(
-            not _FINDS.isdisjoint(chain[0].names) and find_sweeps_artefacts(chain[0].argv[1:])
+            (not FINDS.isdisjoint(chain[0].names) and find_sweeps_artefacts(chain[0].argv[1:]))
+            or grep_sweeps_artefacts([(view.names, view.argv) for view in chain])
             for chain in chains
         )
 
