@@ -262,6 +262,7 @@ def hostile_inputs(size: int) -> Iterator[tuple[str, str, str]]:
         ("find -exec x many", _fill("-exec ls {} ; ", prefix="find . ")),
         ("find sweep | xargs rm", _fill("-name '*.pyc' -o ", "find . '(' ", "-name '*.pyo' ')' | xargs rm")),
         ("find sweep -exec rm", _fill("-name '*.o' -o ", "find . '(' ", "-name '*.obj' ')' -exec rm {} +")),
+        ("find | grep sweep", _fill("\\.pyc|", "find . | grep -E '(", "__pycache__)' | xargs rm -rf")),
         ("python version probe", _fill("print(x.__version__); ", prefix="python -c 'import x; ", suffix="'")),
         ("huge quoted heredoc", _fill("line of text $x `y`\n", prefix="cat <<'EOF'\n", suffix="EOF")),
         ("huge heredoc to sh", _fill("echo hi\n", prefix="sh <<'EOF'\n", suffix="EOF")),

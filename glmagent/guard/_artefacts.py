@@ -198,6 +198,8 @@ def _sweeps(args: list[Arg]) -> bool:
 
 
 _GREPS = frozenset({"grep", "egrep", "ggrep"})
+_BRANCHES_MAX = 32
+"""Distinct alternatives a grep sweep's pattern may have (a clean step names a handful)."""
 _ANCHORLESS_MIN = 4
 """Characters a file-name ending must have to count without `$` (`\\.pyc`, `__pycache__`): a shorter one
 (`\\.o`, `\\.so`) is part of too many other names (`x.old`, `.sources`) to stand for compiled files."""
@@ -238,7 +240,9 @@ def _names_artefacts(pattern: str, extended: bool) -> bool:
     bar, group = ("|", ("(", ")")) if extended else ("\\|", ("\\(", "\\)"))
     if pattern.startswith(group[0]) and pattern.endswith(group[1]):
         pattern = pattern[len(group[0]) : -len(group[1])]
-    branches = pattern.split(bar)
+    branches = set(pattern.split(bar))
+    if len(branches) > _BRANCHES_MAX:
+        return False  # more alternatives than there are such names, in any spelling a clean step uses
     for branch in branches:
         anchored = branch.endswith("$")
         body = branch[:-1] if anchored else branch
