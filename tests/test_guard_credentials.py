@@ -15,6 +15,13 @@ BLOCKED = [
     ("posix", 'sqlite3 x.db "select name, encrypted_value from cookies"', "env.credential-dump"),
     ("powershell", "sqlite3 $env:TEMP\\c.sqlite 'select * from moz_cookies'", "env"),
     ("posix", "cat ~/.aws/sso/cache/*.json", "env.secret-files"),  # the SSO login's access tokens
+    ("posix", "cat /etc/mysql/debian.cnf", "env.secret-files"),  # MySQL's maintenance login
+    ("posix", "cat /var/lib/postgresql/.pgpass", "env.secret-files"),
+    ("posix", 'find /tmp -name "agent.*" -type s 2>/dev/null', "env.credential-store"),  # others' SSH agents
+    ("posix", "ls -la /tmp/ssh-*", "env.credential-store"),
+    # a credential word searched for in what a reader prints of system files or of every process
+    ("posix", "cat /etc/fstab | grep -i 'cred\\|pass\\|user'", "env.credential-dump"),
+    ("posix", "cat /proc/*/cmdline | tr '\\0' ' ' | grep -iE 'pass|key|secret'", "env.credential-dump"),
     ("posix", "tar czf t.tgz ~/.aws/cli/cache", "env.secret-files"),
     ("posix", "cat /proc/635813/fd/4", "env.credential-dump"),  # another process's open (deleted) file
     ("posix", 'grep -Iins --exclude="x.sh" "password\\|secret\\|token" /*', "env.credential-dump"),
@@ -133,6 +140,10 @@ ALLOWED = [
     ("posix", "sqlite3 app.db 'select * from logins'"),
     ("posix", "grep -rn encrypted_value src/"),
     ("posix", "ls .aws-sam/build"),
+    ("posix", "cat /etc/mysql/my.cnf"),
+    ("posix", "grep -n 'agent.*' logs/app.log"),
+    ("posix", "cat config/settings.py | grep -i password"),
+    ("posix", "cat /etc/os-release | grep -i pretty"),
     ("powershell", "Get-Acl .\\ad\\users.csv"),
     ("powershell", "Import-Module .\\build.psm1"),
     ("powershell", "Invoke-Build Test"),
