@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import subprocess
+from pathlib import Path
+
 import pytest
 from conftest import ELEVATION, guard_findings
 
@@ -30,6 +33,12 @@ POSIX = [
     "sudo cat /proc/1/environ",
     "bash -c 'cat /proc/$PPID/environ'",
     "cd $D && cat environ",
+    # from a folder known only at run time, a path that may still be a process's folder or climb out of one
+    "cd $D && cat self/env*",
+    "cd $D && cat 12/env*",
+    "cd $D && cat root/proc/1/environ",
+    "cd $D && cat x/../environ",
+    "cd $D && cat x/*/environ",
     "strings /proc/${PID}/environ",
 ]
 POWERSHELL = [
@@ -74,8 +83,20 @@ def test_powershell_spellings_are_denied(command: str) -> None:
         # a `*` stays inside one path component: four components are never /proc/<pid>/environ
         "ls /*/*/x/*",
         "dotnet test -- --treenode-filter '/*/*/ReactiveCommandTest/*'",
+        # from a folder known only at run time, through a plain folder no process has
+        "cd $D && cat packages/*",
     ],
 )
 def test_neighbours_stay_allowed(command: str) -> None:
     decision = Policy.default().check(command, "posix")
     assert decision.allowed, f"{decision.rule_id}: {decision.reason}"
+
+
+def test_a_workspace_filter_in_a_project_reads_no_process_environment(tmp_path: Path) -> None:
+    """pnpm runs a filtered command in each workspace the glob selects, a folder known only at run time;
+    `./packages/**` names folders under `packages` wherever that is, never a process's environment."""
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    commands = ('pnpm -r -F "./packages/**" build', 'pnpm -F docs check && pnpm -F "./packages/**" check')
+    for command in commands:
+        decision = Policy.default().check(command, "posix", cwd=tmp_path)
+        assert decision.allowed, (command, decision.rule_id, decision.reason)

@@ -418,15 +418,45 @@ class PathScope:
             return False
         path = self._absolute(text)
         if path is None:
-            # Relative to a directory only known at run time: any name that could be `environ` counts.
-            last = lowered.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1]
-            return "environ" in last or fnmatchcase("environ", last)
+            # Relative to a directory only known at run time: any name that could be `environ` counts,
+            # unless a folder on the way is a plain name no folder of /proc has (`./packages/**`, where a
+            # filter ran the command in each workspace): wherever that path starts, it stays out of /proc.
+            parts = lowered.replace("\\", "/").rstrip("/").split("/")
+            last = parts[-1]
+            if not ("environ" in last or fnmatchcase("environ", last)):
+                return False
+            folders = parts[:-1]
+            return not (
+                any(_outside_proc(part) for part in folders) and not any(map(_may_lead_anywhere, folders))
+            )
         first = path[1:].split("/", 1)[0]
         if first != "proc" and not (_GLOB.search(first) and fnmatchcase("proc", first)):
             return False
         if _GLOB.search(path) is None:
             return path.endswith("/environ")
         return _may_expand_to_proc_sample(path)
+
+
+_PROC_FOLDERS = frozenset({"self", "thread-self", "curproc", "task", "cwd", "root", "fd", "map_files", "ns"})
+"""Names under /proc that are, or lead to, a process's folder (`cwd` and `root` lead anywhere)."""
+
+
+def _outside_proc(part: str) -> bool:
+    """Is the path component `part` a plain name that leads away from every process's folder?"""
+    return (
+        part not in ("", ".", "..")
+        and not part.isdigit()
+        and part not in _PROC_FOLDERS
+        and _GLOB.search(part) is None
+    )
+
+
+def _may_lead_anywhere(part: str) -> bool:
+    """Could the path component `part` climb out of where the path went so far (`..`, a process's `cwd` or
+    `root` link)?"""
+    if _GLOB.search(part) is None:
+        return part in ("..", "cwd", "root")
+    return any(fnmatchcase(name, part) for name in ("..", "cwd", "root"))
 
 
 def _may_name_environ(text: str) -> bool:
