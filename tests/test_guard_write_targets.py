@@ -69,6 +69,8 @@ OUTSIDE = [
     ("posix", "cp a ../../b"),
     ("posix", "tee -a /etc/hosts < x"),
     ("posix", "chmod 644 /etc/motd"),  # (`/etc/passwd` is the account database: env.accounts blocks it first)
+    ("posix", "chmod -x /usr/bin/dockerd_env"),  # a mode written like an option: every operand is a file
+    ("posix", "chmod -w /etc/hosts"),
     ("posix", "bash -c 'echo x >> ~/.profile'"),
     ("posix", "rm ../sibling/file.txt"),
     ("powershell", "Add-Content $HOME\\x.txt 'x'"),
@@ -124,6 +126,8 @@ def test_targets_only_known_at_run_time_are_blocked(shell: str, command: str) ->
 
 
 ALLOWED = [
+    ("posix", "chmod -x scripts/run.sh"),
+    ("posix", "chmod -v +x scripts/run.sh"),
     ("powershell", "Copy-Item a.txt,b.txt out\\"),
     ("powershell", "Add-Content -Path log.txt -Value a,C:\\x"),  # the value's elements are text
     ("powershell", "New-Item -Path a,b -Name f.txt -ItemType File"),

@@ -489,6 +489,9 @@ _WINDOWS_SWITCH = lazy_re(r"^/[A-Za-z?][\w?-]*(?::.*)?$", re.DOTALL)
 _SWITCH_CLUSTER = lazy_re(r"(?:/[A-Za-z?]){2,}")
 """One-letter switches written together (`xcopy a b /E/H/C/I/Y`): no path has only one-letter folders."""
 _AFTER_FIRST = frozenset({"chmod", "chown", "chgrp", "setfacl"})
+_DASH_MODE = lazy_re(r"-[rwxXst]+")
+"""A symbolic mode that takes permissions away, written like an option (`chmod -x f`, `chmod -rw f`): chmod
+has no option of those letters (`-R` is upper case)."""
 ARCHIVERS = frozenset({"tar", "gtar", "bsdtar", "zip", "unzip", "7z", "7za", "7zz", "7zr"})
 """Programs that write an archive, or unpack one into a folder (`tar czf F`, `unzip x.zip -d DIR`)."""
 _LINKS = frozenset({"mklink"})
@@ -727,6 +730,8 @@ def write_targets(name: str, args: list[Arg], dialect: str) -> list[Arg]:
     if name in _AFTER_FIRST:
         if name == "setfacl" or any(a.text.startswith("--reference") for a in args):
             return operands
+        if name == "chmod" and any(_DASH_MODE.fullmatch(a.text) for a in args):
+            return operands  # `chmod -x /usr/bin/x`: the mode was the dash word, every operand is a file
         return operands[1:]
     return operands
 
