@@ -255,6 +255,7 @@ def hostile_inputs(size: int) -> Iterator[tuple[str, str, str]]:
         ("sudo x3000", "sudo " * 3000 + "ls"),
         ("loops nested x300", "for a in 1; do " * 300 + "ls; " + "done; " * 300),
         ("long pipeline", _fill("cat x | ", suffix="cat")),
+        ("filters each asking upstream", _fill("grep -i pass | ", "cat x | ", "cat")),
         ("long && chain", _fill("ls a && ", suffix="ls")),
         ("many ; commands", _fill("rm a.o; ")),
         ("newline-separated", _fill("ls\n")),

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from conftest import every_case, guard_allows, guard_blocks
 
+from glmagent.guard import Policy
+from glmagent.guard._engine import FEED_FILTERS
+
 BLOCKED = [
     # boot loaders and the initial ramdisk under every distribution's name
     ("posix", "grub2-install /dev/sda", "destructive.machine-state"),
@@ -133,6 +136,13 @@ BLOCKED = [
         "destructive.machine-state",
     ),
     ("posix", "ss -ltnp | grep 8080 | awk '{print $6}' | xargs kill", "destructive.machine-state"),
+    # the process list however many filters pick the victims (a miner's cleanup of its rivals)
+    (
+        "posix",
+        "ps aux | grep -v grep | grep -v root | grep -v a | grep -v b | grep -v c | grep -v d | grep -v e"
+        " | grep -v f | awk '$3>10.0{print $2}' | xargs kill -9",
+        "destructive.machine-state",
+    ),
     ("powershell", "taskkill /f /im spoolsv.exe", "destructive.machine-state"),
     ("powershell", "Stop-Process -Name notepad", "destructive.machine-state"),
     ("powershell", "Get-Process node | Stop-Process", "destructive.machine-state"),
@@ -227,6 +237,7 @@ ALLOWED = [
     ("posix", "kill %1"),
     ("posix", "kill $!"),
     ("posix", "kill -HUP $(cat server.pid)"),
+    ("posix", "cat server.pid | grep -v x | grep -v y | grep -v z | sort | uniq | head -1 | xargs kill"),
     ("posix", "pgrep -f uvicorn"),
     ("powershell", "Stop-Process -Id 1234"),
     ("powershell", "taskkill /pid 1234"),
@@ -252,3 +263,16 @@ def test_changes_to_the_machine_are_blocked() -> None:
 
 def test_reading_the_machine_and_stopping_own_processes_stay_allowed() -> None:
     every_case(ALLOWED, guard_allows)
+
+
+def test_a_producer_beyond_the_filters_followed_counts_as_unseen() -> None:
+    """Past the filters the engine follows up a pipeline, whatever feeds the command may be what a rule asks
+    about: `ps aux` behind them is not let through, and neither is anything else (fail-closed)."""
+    filters = " | ".join(["grep -v x"] * (FEED_FILTERS + 2))
+    for producer in ("ps aux", "cat server.pid"):
+        decision = Policy.default().check(f"{producer} | {filters} | xargs kill -9", "posix")
+        assert not decision.allowed, producer
+    listing = " | ".join(["Where-Object { $_ }"] * (FEED_FILTERS + 2))
+    decision = Policy.default().check(f"Get-ChildItem C:\\Windows | {listing} | Remove-Item", "powershell")
+    assert not decision.allowed
+    assert Policy.default().check(f"cat server.pid | {filters} | cat", "posix").allowed  # asked by no rule

@@ -100,6 +100,10 @@ _PAYLOAD_DELETE = "destructive.payload-delete"
 _PAYLOAD_WRITE = "destructive.payload-write"
 _RUN_TIME_PART = "value"
 """What a run-time part of a written script reads as: a plain word, which no rule names."""
+FEED_FILTERS = 16
+"""Pass-through filters followed upstream to the command feeding a pipeline (`ps aux | grep -v a | … | xargs
+kill`). Past them the producer counts as unseen: a rule that asks what feeds the command may match
+(`CommandView.cut`), so a longer chain of filters hides nothing, and a line of hundreds stays fast."""
 _SWEEP_DELETERS = frozenset({"rm", "grm", "unlink"})
 _LISTERS = frozenset({"get-childitem", "get-item"})
 _FIND_NAME_TESTS = frozenset({"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename"})
@@ -455,6 +459,7 @@ class Evaluation(RunsOtherCode, WordChecks):
         "_handed",
         "_last_output",
         "_names",
+        "_producer_views",
         "_scope",
         "_trees",
         "clean_words",
@@ -523,6 +528,9 @@ class Evaluation(RunsOtherCode, WordChecks):
         """The last writer whose output `_written_script` computed, its dialect and that output."""
         self._appends: set[tuple[object, ...]] | None = None
         """Appends (`>> f`) judged so far, by target, place and writer (see `redirect`)."""
+        self._producer_views: dict[int, tuple[list[Arg], CommandView]] = {}
+        """Producers' views by their words' identity: every command downstream sees the same one, so what a
+        rule asked of it is asked once (a line of many filters would otherwise ask each again and again)."""
 
     # -- entry points --
     def run(self, text: str, shell: ShellKind) -> None:
@@ -1030,7 +1038,7 @@ class Evaluation(RunsOtherCode, WordChecks):
         for feed in feeds:
             chain: list[CommandView] = []
             current: Feed | None = feed
-            for _ in range(self.p.max_depth):
+            for _ in range(FEED_FILTERS):
                 if current is None:
                     break
                 fresh = not current.computed
@@ -1042,11 +1050,18 @@ class Evaluation(RunsOtherCode, WordChecks):
                     self._spend(len(argv))  # the walk read the producer's words again for its feed
                 if not argv or argv[0].block or DYN in argv[0].text:
                     break  # a producer named at run time is not a simple command the rules can read
-                producer = self.p.word_info(argv[0].text, dialect, {})
-                names = producer.names
-                chain.append(CommandView(names, argv, dialect, producer.syntax))
-                if self.p.pass_through.isdisjoint(names):
+                known = self._producer_views.get(id(argv))
+                if known is None:
+                    producer = self.p.word_info(argv[0].text, dialect, {})
+                    known = (argv, CommandView(producer.names, argv, dialect, producer.syntax))
+                    self._producer_views[id(argv)] = known  # the words kept alive with their id
+                view = known[1]
+                chain.append(view)
+                if self.p.pass_through.isdisjoint(view.names):
                     break
+            else:
+                if current is not None:  # more filters upstream than are followed: a producer unseen
+                    chain.append(CommandView.cut_off(dialect))
             if chain:
                 out.append(chain)
         return out
@@ -1371,6 +1386,11 @@ class Evaluation(RunsOtherCode, WordChecks):
         words = None
         for chain in self._producers(feeds, "powershell"):
             for producer in chain:
+                if producer.cut:  # a lister may be further up: what it lists is not known
+                    self._judge_write(
+                        scope, Arg(DYN, "<listed further up>"), frame, self._argv(argv, names), False
+                    )
+                    continue
                 if _LISTERS.isdisjoint(producer.names):
                     continue
                 for target in listed_trees(producer.argv[1:]):

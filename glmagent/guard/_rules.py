@@ -234,6 +234,10 @@ class CommandView:
     """A Windows program written in a POSIX shell (`reg.exe`, `vssadmin`): clauses for cmd apply too."""
     producers_of: Callable[[], list[list[CommandView]]] | None = None
     """Set by the engine when something feeds this command (a pipe, `find -exec`, `$(...)`)."""
+    fed_checks: dict[int, int] | None = None
+    """What `fed_by` producer clauses (by identity) made of this view as a producer, asked once each."""
+    cut: bool = False
+    """Stands for producers further up a chain of filters than the engine follows: any command may be one."""
     _posix: tuple[set[str], list[str], bool, list[str]] | None = None
     _switches: tuple[set[str], bool] | None = None
     _params: tuple[list[tuple[str, str | None]], bool] | None = None
@@ -381,6 +385,13 @@ class CommandView:
             return False
         word = operands[0]
         return word.text[:1] == DYN and word.raw[:1] == '"' and "@" not in word.raw
+
+    @classmethod
+    def cut_off(cls, dialect: Dialect) -> CommandView:
+        """The end of a chain of producers followed as far as the engine goes (see `cut`)."""
+        view = cls(("",), [Arg(DYN, "<more filters>")], dialect)
+        view.cut = True
+        return view
 
     def producers(self) -> list[list[CommandView]]:
         """For each feed of this command, the commands feeding it: nearest first, then upstream of every
@@ -681,11 +692,24 @@ class CompiledCommand:
             feeder = ""
             for chain in view.producers():
                 for producer in chain if self.fed_through else chain[:1]:
+                    if producer.cut:  # an unseen producer may be any of them
+                        if best_feed < UNKNOWN:
+                            best_feed, feeder = UNKNOWN, "more filters than are followed"
+                        continue
+                    asked = producer.fed_checks
+                    if asked is None:
+                        asked = producer.fed_checks = {}
                     for spec in self.fed_by:
-                        names = spec.commands
-                        if names is None or not any(names.match(n) for n in producer.names):
+                        got = asked.get(id(spec))
+                        if got is None:
+                            names = spec.commands
+                            if names is None or not any(names.match(n) for n in producer.names):
+                                got = NO
+                            else:
+                                got = spec.check(producer)[0]
+                            asked[id(spec)] = got  # specs live as long as the policy: ids stay theirs
+                        if got == NO:
                             continue
-                        got, _ = spec.check(producer)
                         if got > best_feed:
                             best_feed = got
                             feeder = _shown_argv(producer.argv)
