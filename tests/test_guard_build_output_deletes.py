@@ -82,6 +82,7 @@ SPARED = [
     ("posix", "rm -rf BenchmarkDotNet.Artifacts _install dev-dist .open-next .quarto"),
     ("posix", "rm -fr app.dSYM tests/unit.dSYM"),  # the debug symbols a macOS link writes
     ("posix", "rm -rf pkg-1.0-py3.egg .coverage .pytest_cache"),  # a built egg, coverage.py's data
+    ("posix", "rm -rf .terraform packer_cache/*"),  # providers and images downloaded again by init and build
     ("posix", "del-cli 'coverage/*.json' '!coverage/keep.json'"),  # a `!` pattern keeps, deletes nothing
     ("posix", "poetry run pip --version || rm -rf .venv"),  # a virtual environment, made again by install
     ("posix", "cd src && rm -rf ../build"),

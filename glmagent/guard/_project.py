@@ -52,7 +52,7 @@ OUTPUT_FOLDERS = frozenset(
         ".angular", ".cache", ".godot", "out-tsc", "ipch", ".venv", "venv", ".hypothesis",
         "cache", ".jekyll-cache", ".sass-cache", ".swc", ".docusaurus", ".vite", "storybook-static",
         "generated", "_install", "dev-dist", "elm-stuff", "benchmarkdotnet.artifacts", ".open-next",
-        ".quarto", ".coverage",
+        ".quarto", ".coverage", ".terraform", "packer_cache",
     }
 )  # fmt: skip
 """Folder names build tools write their output to (compared in lower case); with `.egg-info` names and built
