@@ -136,6 +136,12 @@ BLOCKED = [
         "destructive.machine-state",
     ),
     ("posix", "ss -ltnp | grep 8080 | awk '{print $6}' | xargs kill", "destructive.machine-state"),
+    (
+        "posix",
+        "cat /proc/mounts | awk '{print $2}' | grep -Po '\\d+' | xargs -I % kill -9 %",
+        "destructive.machine-state",
+    ),
+    ("posix", "ls /proc | grep -E '^[0-9]+$' | xargs kill", "destructive.machine-state"),
     # the process list however many filters pick the victims (a miner's cleanup of its rivals)
     (
         "posix",
