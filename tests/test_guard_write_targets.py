@@ -71,6 +71,9 @@ OUTSIDE = [
     ("posix", "chmod 644 /etc/motd"),  # (`/etc/passwd` is the account database: env.accounts blocks it first)
     ("posix", "chmod -x /usr/bin/dockerd_env"),  # a mode written like an option: every operand is a file
     ("posix", "chmod -w /etc/hosts"),
+    # what `find -exec` writes lies under where find starts
+    ("posix", 'find /var/www -name "*.html" -exec cp defaced.html {} \\;'),
+    ("posix", "find /opt/app -name '*.js' -execdir touch {} +"),
     ("posix", "bash -c 'echo x >> ~/.profile'"),
     ("posix", "rm ../sibling/file.txt"),
     ("powershell", "Add-Content $HOME\\x.txt 'x'"),
@@ -127,6 +130,8 @@ def test_targets_only_known_at_run_time_are_blocked(shell: str, command: str) ->
 
 ALLOWED = [
     ("posix", "chmod -x scripts/run.sh"),
+    ("posix", 'find src -name "*.html" -exec cp header.html {} \\;'),
+    ("posix", "find /usr/include -name '*.h' -exec grep -l uint128 {} +"),  # reads only
     ("posix", "chmod -v +x scripts/run.sh"),
     ("powershell", "Copy-Item a.txt,b.txt out\\"),
     ("powershell", "Add-Content -Path log.txt -Value a,C:\\x"),  # the value's elements are text

@@ -46,7 +46,21 @@ _VALUED_OPTIONS = frozenset({"-maxdepth", "-mindepth"})
 _TYPES = frozenset({"f", "d", "f,d", "d,f"})
 
 
-def _inside_start(a: Arg) -> bool:
+def find_start_words(args: list[Arg]) -> list[Arg]:
+    """The start paths of `find ARGS` (the words before its first test, option or group); `.` when none."""
+    i = 0
+    while i < len(args) and args[i].text in ("-H", "-L", "-P"):
+        i += 1
+    starts: list[Arg] = []
+    while i < len(args) and args[i].text[:1] not in ("-", "(", "!", ")", ","):
+        starts.append(args[i])
+        i += 1
+    return starts or [Arg(".", ".")]
+
+
+def plainly_inside(a: Arg) -> bool:
+    """Is the path `a` written so it lies inside the working directory (relative, no `..`, no glob, nothing
+    known only at run time, not `.git`)?"""
     text = a.text.replace("\\", "/")
     if DYN in text or not text or text[0] in "/~-" or any(c in text for c in "*?[$`"):
         return False
@@ -64,7 +78,7 @@ def find_starts(argv: list[Arg]) -> list[Arg] | None:
             continue
         if a.text[:1] in ("-", "(", "!", ")", ","):
             break
-        if not _inside_start(a) or not names_output([argv[0], a]):
+        if not plainly_inside(a) or not names_output([argv[0], a]):
             return None
         starts.append(a)
     if not starts or any(a.text in _FOLLOWING for a in argv):
@@ -92,7 +106,7 @@ def lister_sweeps_artefacts(paths: list[Arg], patterns: list[str]) -> bool:
     """Is `Get-ChildItem [PATH…] -Recurse -Filter '*.binlog'` (or `-Include *.pyc, *.pyo`), given what it
     lists (`listed_selection`), a sweep of compiled files as `find . -name '*.pyc'` is: only names in
     `ARTEFACT_NAMES`, under paths inside the project?"""
-    return bool(patterns) and all(p in ARTEFACT_NAMES for p in patterns) and all(map(_inside_start, paths))
+    return bool(patterns) and all(p in ARTEFACT_NAMES for p in patterns) and all(map(plainly_inside, paths))
 
 
 _FOLLOWING = frozenset({"-L", "-H", "-follow"})
@@ -138,7 +152,7 @@ def _sweeps(args: list[Arg]) -> bool:
     while i < n and args[i].text in ("-H", "-P"):
         i += 1
     while i < n and args[i].text[:1] not in ("-", "(", "!", ")", ","):
-        if not _inside_start(args[i]):
+        if not plainly_inside(args[i]):
             return False
         i += 1
     depth = 0
@@ -261,7 +275,7 @@ def _lists_everything(args: list[Arg]) -> bool:
     """Is `find ARGS` a plain listing of start paths inside the project (`find .`, `find src -type f`)?"""
     i, n = 0, len(args)
     while i < n and args[i].text[:1] not in ("-", "(", "!", ")", ","):
-        if not _inside_start(args[i]):
+        if not plainly_inside(args[i]):
             return False
         i += 1
     while i < n:

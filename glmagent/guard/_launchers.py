@@ -6,6 +6,7 @@ hands it back to the evaluation as a script, a command or a payload; what cannot
 from __future__ import annotations
 
 from . import _parse_posix
+from ._artefacts import find_start_words, plainly_inside
 from ._findings import shown, shown_args
 from ._lazy import lazy_re
 from ._models import Dialect, ExecutorSpec, ShellSpec
@@ -387,8 +388,18 @@ class RunsOtherCode:
     def _find(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
         inner = frame.wrapped("`find -exec`")
         feed = Feed(lambda: (argv, None))  # every command find runs gets what find found
-        for command in find_exec(argv[1:]):
+        commands = find_exec(argv[1:])
+        for command in commands:
             self.command(command, inner, None, None, (feed,))
+        # `{}` is a path under a start: from a start that may lie outside the project (`find /var/www -exec
+        # cp x.html {} ;`), the command is judged again with `{}` placed there, so what it writes is judged
+        # where it lands. Starts plainly inside keep `{}` as it is (a sweep's `rm -rf {} +` stays one).
+        if commands:
+            for start in find_start_words(argv[1:]):
+                if not plainly_inside(start):
+                    for command in commands:
+                        if any("{}" in a.text for a in command):
+                            self.command(_placed(command, start), inner, None, None, (feed,))
 
     def _fd(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
         """`fd PATTERN -x CMD ARGS…` (`-X`, `--exec`, `--exec-batch`) runs CMD, up to a `;` or the end, on
@@ -531,3 +542,15 @@ class RunsOtherCode:
                 )
             else:
                 self.dotnet(a.text, "new", frame, f"New-Object {a.raw}")  # as `[T]::new()` would
+
+
+def _placed(command: list[Arg], start: Arg) -> list[Arg]:
+    """`command` with each `{}` standing for a path under `start` (`cp x {}` from `/var/www`: `cp x
+    /var/www/{}`); a start known only at run time leaves a run-time word."""
+    if DYN in start.text:
+        return [Arg(DYN, a.raw) if "{}" in a.text else a for a in command]
+    base = start.text.rstrip("/") or "/"
+    under = f"{base}/{{}}" if base != "/" else "/{}"
+    return [
+        Arg(a.text.replace("{}", under), a.raw.replace("{}", under)) if "{}" in a.text else a for a in command
+    ]
