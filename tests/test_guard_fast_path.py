@@ -42,7 +42,9 @@ class Recorder:
     def variable(self, name: str, frame: Frame, raw: str) -> None:
         self.calls.append(("variable", name, raw))
 
-    def dotnet(self, type_name: str, member: str | None, frame: Frame, raw: str) -> None:
+    def dotnet(
+        self, type_name: str, member: str | None, frame: Frame, raw: str, called: bool = False
+    ) -> None:
         self.calls.append(("dotnet", type_name, member))
 
     def event(self, event: str, frame: Frame, detail: str, argv: list[str] | None = None) -> None:

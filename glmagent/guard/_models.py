@@ -207,7 +207,8 @@ class DotnetClause(Shape):
     """Type names; `*` is any object's instance member (`$d.Delete()`), `*.Program` a type of that last
     name in any namespace (`[Rubeus.Program]::Main(...)`), and `**` any type (`[X]::Main(...)`)."""
     members: list[str] = many()
-    """Member globs (`GetEnvironmentVariable*`); empty means any use of the type."""
+    """Member globs (`GetEnvironmentVariable*`); empty means any use of the type. A glob ending in `()`
+    (`Run()`) counts only where an instance member is called (`$shell.Run(...)`, not `$config.Run.Path`)."""
 
 
 class PathClause(Shape):

@@ -1228,7 +1228,7 @@ class PowerShellWalker:
                 "dynamic-command", self.frame, f"the type in `{shown}` is only known at run time", [shown]
             )
         elif not typed:
-            self.sink.dotnet("*", member, self.frame, self.text(obj))
+            self.sink.dotnet("*", member, self.frame, self.text(obj), invoked)
         elif op == ".":
             # `[Ref].Assembly`: a member of the type object itself, named after the type.
             self.sink.dotnet(self.text(self.peel(obj)), member, self.frame, self.text(obj))

@@ -38,8 +38,11 @@ class Sink(Protocol):
     def variable(self, name: str, frame: Frame, raw: str) -> None:
         """A variable read (`$NAME`, `${!prefix*}` as `!prefix*`, `$env:NAME` as `env:NAME`)."""
 
-    def dotnet(self, type_name: str, member: str | None, frame: Frame, raw: str) -> None:
-        """A .NET type used from PowerShell, with the static member accessed on it, if any."""
+    def dotnet(
+        self, type_name: str, member: str | None, frame: Frame, raw: str, called: bool = False
+    ) -> None:
+        """A .NET type used from PowerShell, with the static member accessed on it, if any; `called`: the
+        member is invoked (`$shell.Run(...)`), not only read (`$config.Run.Path`)."""
 
     def script(self, text: str, dialect: Dialect, frame: Frame) -> None:
         """Check `text` as a whole script (already nested in `frame`)."""
