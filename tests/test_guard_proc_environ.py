@@ -39,6 +39,9 @@ POSIX = [
     "cd $D && cat root/proc/1/environ",
     "cd $D && cat x/../environ",
     "cd $D && cat x/*/environ",
+    # a path that starts with a run-time word may start anywhere
+    'cat "$x/environ"',
+    "cat ${PROC}/self/environ",
     "strings /proc/${PID}/environ",
 ]
 POWERSHELL = [
@@ -85,6 +88,10 @@ def test_powershell_spellings_are_denied(command: str) -> None:
         "dotnet test -- --treenode-filter '/*/*/ReactiveCommandTest/*'",
         # from a folder known only at run time, through a plain folder no process has
         "cd $D && cat packages/*",
+        "cat $f",  # a run-time name is no more that file than any other
+        "cat $x/environment.yml",
+        "cd $D; cd $E",  # a change of folder reads nothing, wherever it starts
+        "cd $D && pushd $E",
     ],
 )
 def test_neighbours_stay_allowed(command: str) -> None:
@@ -100,3 +107,11 @@ def test_a_workspace_filter_in_a_project_reads_no_process_environment(tmp_path: 
     for command in commands:
         decision = Policy.default().check(command, "posix", cwd=tmp_path)
         assert decision.allowed, (command, decision.rule_id, decision.reason)
+
+
+@pytest.mark.parametrize(
+    "command", ["Set-Location $a; Set-Location $b", "Push-Location $a; Push-Location $b"]
+)
+def test_a_powershell_change_of_folder_reads_nothing(command: str) -> None:
+    decision = Policy.default().check(command, "powershell")
+    assert decision.allowed, f"{decision.rule_id}: {decision.reason}"

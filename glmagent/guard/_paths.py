@@ -417,13 +417,18 @@ class PathScope:
         if "env" not in lowered and _GLOB.search(text) is None:
             return False
         path = self._absolute(text)
-        if path is None:
+        if path is None or arg.text[:1] == DYN:
             # Relative to a directory only known at run time: any name that could be `environ` counts,
             # unless a folder on the way is a plain name no folder of /proc has (`./packages/**`, where a
             # filter ran the command in each workspace): wherever that path starts, it stays out of /proc.
+            # A path that starts with a run-time word (`$dir/environ`) may start anywhere too, but only a
+            # file spelled `environ` counts there (`cat $f` names that file no more than any other).
             parts = lowered.replace("\\", "/").rstrip("/").split("/")
             last = parts[-1]
-            if not ("environ" in last or fnmatchcase("environ", last)):
+            if path is not None:
+                if last != "environ":
+                    return False
+            elif not ("environ" in last or fnmatchcase("environ", last)):
                 return False
             folders = parts[:-1]
             return not (

@@ -29,9 +29,24 @@ from ._paths import (
 from ._syntax import DYN, MAX_WORK, NAME_SCRIPT_WORK, PIECE_WORK, Arg, Frame, TooLarge
 from ._unwrap import executor, matching_wrapper
 
-_NAMES_ONLY = frozenset({"dirname", "basename", "echo", "printf", "realpath", "readlink"})
+_NAMES_ONLY = frozenset(
+    {
+        "dirname",
+        "basename",
+        "echo",
+        "printf",
+        "realpath",
+        "readlink",
+        "cd",
+        "chdir",
+        "pushd",
+        "set-location",
+        "push-location",
+    }
+)
 """Programs that print or resolve the names they are given without opening them: `dirname "$0"` after a
-`cd` to a run-time folder reads no process environment, whatever `$0` is."""
+`cd` to a run-time folder reads no process environment, whatever `$0` is; nor does a change of folder
+itself (a folder is no environment file; what is read there later is judged from there)."""
 _MAKES = frozenset({"make", "gmake", "bmake", "pmake", "nmake", "jom", "remake"})
 _MAKEFILE_OPTIONS = frozenset({"-f", "/f", "--file", "--makefile"})
 """`make -f Makefile.msc`: the makefile a make program reads in its own language (`.msc` is also an MMC
