@@ -16,6 +16,11 @@ BLOCKED = [
     ("powershell", "sqlite3 $env:TEMP\\c.sqlite 'select * from moz_cookies'", "env"),
     ("posix", "cat ~/.aws/sso/cache/*.json", "env.secret-files"),  # the SSO login's access tokens
     ("posix", "cat /etc/mysql/debian.cnf", "env.secret-files"),  # MySQL's maintenance login
+    (
+        "posix",
+        "sqlite3 ~/Library/Preferences/com.apple.LaunchServices.QuarantineEventsV2 'select 1'",
+        "env.secret-files",
+    ),  # every file the user downloaded, and from where
     ("posix", "cat /var/lib/postgresql/.pgpass", "env.secret-files"),
     ("posix", 'find /tmp -name "agent.*" -type s 2>/dev/null', "env.credential-store"),  # others' SSH agents
     ("posix", "ls -la /tmp/ssh-*", "env.credential-store"),

@@ -89,6 +89,7 @@ def test_packing_and_searching_the_project_stay_allowed(shell: str, command: str
         ("posix", "zip -r /tmp/x.zip /srv/app"),
         ("posix", "tar czf /tmp/b.tgz /var/backups"),
         ("powershell", "Compress-Archive -Path C:\\inetpub\\wwwroot -DestinationPath out.zip"),
+        ("posix", "ditto -c -k --sequesterRsrc --keepParent /var/www/html /tmp/d.zip"),  # macOS's packer
     ],
 )
 def test_packing_what_the_machine_serves_or_keeps_is_staging(shell: str, command: str) -> None:
@@ -96,7 +97,13 @@ def test_packing_what_the_machine_serves_or_keeps_is_staging(shell: str, command
 
 
 @pytest.mark.parametrize(
-    "command", ["tar czf dist/app.tgz build", "tar czf dist/www.tgz www", "tar czf dist/site.tgz public"]
+    "command",
+    [
+        "tar czf dist/app.tgz build",
+        "tar czf dist/www.tgz www",
+        "tar czf dist/site.tgz public",
+        "ditto -c -k --keepParent build/App.app dist/App.zip",
+    ],
 )
 def test_packing_the_projects_own_folders_stays_allowed(command: str) -> None:
     guard_allows("posix", command)

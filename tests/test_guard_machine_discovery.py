@@ -15,6 +15,7 @@ BLOCKED = [
     ("posix", "crictl ps -a"),
     ("posix", "ctr -n moby container list"),
     ("posix", "ctr --namespace k8s.io images ls"),
+    ("posix", "odutil show sessions"),  # Open Directory's sessions
     # Surveys for what could be turned into more rights (privilege-escalation enumeration).
     ("posix", "./linpeas.sh -a"),
     ("powershell", "winpeas.exe cmd > output.txt"),

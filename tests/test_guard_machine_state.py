@@ -137,6 +137,7 @@ BLOCKED = [
     ),
     ("posix", "ss -ltnp | grep 8080 | awk '{print $6}' | xargs kill", "destructive.machine-state"),
     ("posix", "flashrom -p internal -w bios.bin", "destructive.machine-state"),  # the firmware flash
+    ("powershell", "fondue.exe /enable-feature:NetFx3", "destructive.machine-state"),  # Features on Demand
     (
         "posix",
         "cat /proc/mounts | awk '{print $2}' | grep -Po '\\d+' | xargs -I % kill -9 %",
