@@ -66,7 +66,29 @@ BLOCKED = [
     ("Remove-Item x -Recurse $true", "destructive.recursive-delete"),
     ("powershell -ExecutionPolicy $false x.ps1", "env.execution-policy"),
     ("powershell .\\x.ps1 $env:API_TOKEN", "env"),
+    # the search path read anywhere but back into itself: printed, copied, or passed through a command
+    ("echo $env:PATH", "env.powershell-environment"),
+    ('$env:PATH = "$env:PATH" | Tee-Object leak.txt', "env.powershell-environment"),
+    ('$env:X = "$env:PATH"', "env.powershell-environment"),
+    ("$env:PATH = $(echo $env:PATH)", "env.powershell-environment"),
+    ('$env:PATH = "$env:PATH;$env:USERPROFILE\\bin"', "env.powershell-environment"),
+    ('cmd /c "set PATH=%PATH% & echo %PATH%"', "env.powershell-environment"),
+    ('cmd /c "set X=%PATH%"', "env.powershell-environment"),
 ]
+
+# A variable extended with its own value hands it back and prints nothing: CI's PATH set-up.
+EXTENDED = [
+    '$Env:Path="C:\\msys64\\usr\\bin;$Env:Path"',
+    '$env:PATH = "$PWD\\bin;$env:PATH"',
+    '$env:Path += ";C:\\tools"',
+    '$env:Path = $env:Path + ";C:\\x"',
+    'cmd /c "set PATH=C:\\tools;%PATH% && build.bat"',
+]
+
+
+@pytest.mark.parametrize("command", EXTENDED)
+def test_the_search_path_extended_with_its_own_value_is_allowed(command: str) -> None:
+    guard_allows("powershell", command)
 
 
 def test_everyday_powershell_is_allowed() -> None:

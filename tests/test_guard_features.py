@@ -380,6 +380,7 @@ def test_harmless_dotnet_is_allowed() -> None:
         ("set -euo pipefail", "posix"),
         ("echo $? $$ $!", "posix"),
         ("$env:CI = '1'; pytest", "powershell"),
+        ("$env:PATH += ';x'", "powershell"),  # extended with its own value: nothing is printed
         ("Write-Output 'Use $env:PATH carefully'", "powershell"),
         ("Get-ChildItem .\\env", "powershell"),
     ],
@@ -397,7 +398,7 @@ def test_environment_lookalikes_are_allowed(command: str, shell: str) -> None:
         ("cat /proc/$$/environ", "posix"),
         ("declare -p", "posix"),
         ('"$env:USERNAME"', "powershell"),
-        ("$env:PATH += ';x'", "powershell"),
+        ("$env:X += $env:PATH", "powershell"),  # the search path copied into another variable
         ("cmd /c echo %USERPROFILE%", "powershell"),
     ],
 )

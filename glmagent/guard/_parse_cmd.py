@@ -50,9 +50,29 @@ _SPECIAL = lazy_re(r'[\^"&|()<>\r\n]')
 _WORDS = lazy_re(r"[^ \t]+")
 
 
+# `set NAME=…` (also `set "NAME=…"`): the value runs to the next command separator.
+_SET = lazy_re(r'(?i)\bset\s+"?([A-Za-z_][^\s=%"&|]*)=([^&|\r\n]*)')
+
+
+def _read_variables(line: str) -> list[str]:
+    """The variables `line` reads, leaving out a variable's own value handed back to it (`set
+    PATH=C:\\tools;%PATH%`): that read prints nothing and passes the value nowhere else."""
+    extending = (
+        [(m.start(2), m.end(2), m.group(1).casefold()) for m in _SET.finditer(line)]
+        if "set" in line.lower()
+        else []
+    )
+    found = []
+    for m in _VARIABLE.finditer(line):
+        name = m.group(1) or m.group(2)
+        if not any(start <= m.start() < end and name.casefold() == own for start, end, own in extending):
+            found.append(name)
+    return found
+
+
 def parse_cmd(line: str) -> CmdScript:
     """Split a cmd.exe line into commands; never raises (cmd itself tolerates almost anything)."""
-    variables = [m.group(1) or m.group(2) for m in _VARIABLE.finditer(line)]
+    variables = _read_variables(line)
     if _SPECIAL.search(line) is None:
         # No quotes, escapes, operators or redirections: one command of blank-separated words.
         words = [_word(w, False) for w in _WORDS.findall(line)]

@@ -144,6 +144,31 @@ _SIMPLE_EXPANDABLE = lazy_re(r'"([^"`$]*(?:\$(?:\{[^}]*\}|[\w:?^$]+)[^"`$]*)+)"'
 """A double-quoted word whose only expansions are plain variables (`"env:$name"`, no `$(...)`)."""
 
 
+_PLAIN_VALUE = frozenset(
+    {
+        "pipeline", "pipeline_chain", "logical_expression", "bitwise_expression", "comparison_expression",
+        "additive_expression", "multiplicative_expression", "format_expression", "range_expression",
+        "array_literal_expression", "unary_expression", "string_literal", "expandable_string_literal",
+        "verbatim_string_characters", "variable",
+    }
+)  # fmt: skip
+"""Syntax a value made of strings, variables and operators alone is built from: no command, subexpression,
+member or script block that could print it or pass it on."""
+
+
+def _plain_value(node: Node) -> bool:
+    """Is `node` made of strings, variables and operators alone, one pipeline stage (no `| Tee-Object`)?"""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.type not in _PLAIN_VALUE or (
+            current.type == "pipeline_chain" and current.named_child_count > 1
+        ):
+            return False
+        stack.extend(current.named_children)
+    return True
+
+
 def _variable_name(raw: str) -> str:
     """`$env:PATH` / `${env:PATH}` / `@splat` -> `env:PATH` / `env:PATH` / `splat`."""
     name = raw[1:]
@@ -158,6 +183,7 @@ class PowerShellWalker:
     __slots__ = (
         "ascii",
         "empty_output",
+        "extending",
         "folded",
         "frame",
         "namespaces",
@@ -183,7 +209,11 @@ class PowerShellWalker:
         self.next_reportable = (-1, -1)
         """The last `_inert` search of the ASCII source: where it started and the first `$ @ [ ( {` from there
         (the source's length if none)."""
+        self.extending: str | None = None
+        """The environment variable (`env:path`, folded) an assignment sets from a plain string holding its
+        own value (`$env:Path = "C:\\tools;$env:Path"`): that read hands the value back, printing nothing."""
         self.stage_feed: Feed | None = None
+
         """What feeds the pipeline stage whose script blocks are being walked (`$_` is its output)."""
         self.splats: dict[str, list[Arg]] = {}
         """Variables assigned a literal hashtable or array, by folded name: the words `@name` passes."""
@@ -961,10 +991,18 @@ class PowerShellWalker:
                         self.splats.pop(name, None)
                 elif left is not None and self.splats and left.type in ("member_access", "element_access"):
                     self._splat_entry(left, value)  # `$p.Recurse = $true` adds to a splatted table
-                self.visit(child)
+                extended = self._extended(left, value)
+                if extended is not None:
+                    self.extending = extended
+                    try:
+                        self.visit(child)
+                    finally:
+                        self.extending = None
+                else:
+                    self.visit(child)
         # Writing `$env:NAME = value` sets a variable for child processes; only reads inspect the environment.
-        # (`$env:PATH += ';x'` also reads it.)
-        writes_env = plain and left is not None and left.type == "variable"
+        # (`$env:PATH += ';x'` reads it too, only to hand it back: see `_extended`.)
+        writes_env = left is not None and left.type == "variable" and (plain or self._extended(left, value))
         if left is not None and not (writes_env and self.text(left).lower().startswith("$env:")):
             self.visit(left)
             if left.type == "member_access" and value is not None:
@@ -972,6 +1010,18 @@ class PowerShellWalker:
         elif left is not None and assigned is not None:
             # `$env:COR_PROFILER_PATH = 'x.dll'` is judged like `COR_PROFILER_PATH=x.dll` in a POSIX shell.
             self.sink.assignment(self.text(left)[5:].strip("{}"), assigned, self.frame)
+
+    def _extended(self, left: Node | None, value: Node | None) -> str | None:
+        """`env:NAME` (folded) when `left = value` sets an environment variable from a plain string or sum
+        of strings and variables (`$env:Path = "C:\\tools;$env:Path"`, `$env:Path += ";C:\\tools"`): reading
+        the variable there only hands its value back. Anything that could print it or pass it on (a
+        command, a subexpression, a script block) is no such string."""
+        if left is None or value is None or left.type != "variable":
+            return None
+        name = _variable_name(self.text(left))
+        if not name.lower().startswith("env:") or not _plain_value(value):
+            return None
+        return name.casefold()
 
     def _property_set(self, left: Node, value: str) -> None:
         """`$f.LastWriteTime = '1/1/1970'` calls the property's setter: report it as .NET names it
@@ -992,14 +1042,19 @@ class PowerShellWalker:
 
     def _variable(self, node: Node, stdin: Stdin | None = None) -> None:
         raw = self.text(node)
-        self.sink.variable(_variable_name(raw), self.frame, raw)
+        self._read(_variable_name(raw), raw)
+
+    def _read(self, name: str, raw: str) -> None:
+        """Report a variable read, unless it is the one an assignment extends with its own value."""
+        if self.extending is None or name.casefold() != self.extending:
+            self.sink.variable(name, self.frame, raw)
 
     def _generic_token(self, node: Node, stdin: Stdin | None = None) -> None:
         # The grammar leaves `a$x` as one token; PowerShell still expands the variable inside it.
         raw = self.text(node)
         if "$" in raw:
             for m in _VAR_IN_WORD.finditer(raw):
-                self.sink.variable(m.group(1) or m.group(2), self.frame, m.group(0))
+                self._read(m.group(1) or m.group(2), m.group(0))
 
     def _type_literal(self, node: Node, stdin: Stdin | None = None) -> None:
         raw = self.text(node)
