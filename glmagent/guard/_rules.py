@@ -235,7 +235,8 @@ class CommandView:
     producers_of: Callable[[], list[list[CommandView]]] | None = None
     """Set by the engine when something feeds this command (a pipe, `find -exec`, `$(...)`)."""
     fed_checks: dict[int, int] | None = None
-    """What `fed_by` producer clauses (by identity) made of this view as a producer, asked once each."""
+    """What clauses asking what feeds a command (by identity) made of this view as a producer, asked once
+    each: a line of many filters otherwise asks each producer again for every command downstream."""
     cut: bool = False
     """Stands for producers further up a chain of filters than the engine follows: any command may be one."""
     _posix: tuple[set[str], list[str], bool, list[str]] | None = None
@@ -563,6 +564,17 @@ class CompiledCommand:
             ),
         )
 
+    def _feeds(self, producer: CommandView) -> int:
+        """How well `producer` matches any of this clause's `fed_by` commands (a `Tri` value)."""
+        best = NO
+        for spec in self.fed_by:
+            names = spec.commands
+            if names is not None and any(names.match(n) for n in producer.names):
+                best = max(best, spec.check(producer)[0])
+                if best == MATCH:
+                    break
+        return best
+
     def check(self, view: CommandView) -> tuple[int, str]:
         """Three-valued match (a `Tri` value) plus a few words on what decided it."""
         if view.dialect not in self.shells and not (view.windows_program and "cmd" in self.shells):
@@ -699,20 +711,12 @@ class CompiledCommand:
                     asked = producer.fed_checks
                     if asked is None:
                         asked = producer.fed_checks = {}
-                    for spec in self.fed_by:
-                        got = asked.get(id(spec))
-                        if got is None:
-                            names = spec.commands
-                            if names is None or not any(names.match(n) for n in producer.names):
-                                got = NO
-                            else:
-                                got = spec.check(producer)[0]
-                            asked[id(spec)] = got  # specs live as long as the policy: ids stay theirs
-                        if got == NO:
-                            continue
-                        if got > best_feed:
-                            best_feed = got
-                            feeder = _shown_argv(producer.argv)
+                    got = asked.get(id(self))
+                    if got is None:
+                        got = asked[id(self)] = self._feeds(producer)  # clauses live as long as the policy
+                    if got > best_feed:
+                        best_feed = got
+                        feeder = _shown_argv(producer.argv)
                     if best_feed == MATCH:
                         break
                 if best_feed == MATCH:
