@@ -959,6 +959,7 @@ class PowerShellWalker:
         value: Node | None = None
         plain = False
         assigned: Arg | None = None
+        extended: str | None = None
         for child in node.named_children:
             if child.type == "assignement_operator":
                 plain = self.text(child).strip() == "="
@@ -1002,7 +1003,7 @@ class PowerShellWalker:
                     self.visit(child)
         # Writing `$env:NAME = value` sets a variable for child processes; only reads inspect the environment.
         # (`$env:PATH += ';x'` reads it too, only to hand it back: see `_extended`.)
-        writes_env = left is not None and left.type == "variable" and (plain or self._extended(left, value))
+        writes_env = left is not None and left.type == "variable" and (plain or extended is not None)
         if left is not None and not (writes_env and self.text(left).lower().startswith("$env:")):
             self.visit(left)
             if left.type == "member_access" and value is not None:
