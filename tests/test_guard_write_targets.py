@@ -243,6 +243,9 @@ def test_blocked_writes_never_run(git_project: Path, command: str) -> None:
         "mypy src --junit-xml /srv/report.xml",
         "pandoc -o ~/report.pdf README.md",
         "setfacl -m u:dev:rwx /etc/x",
+        "setfattr -n user.hidden -v 1 /etc/ld.so.preload",
+        "setfattr --name=security.x --value=y /usr/lib/x.so",
+        "setfattr -x user.x /etc/profile",
         "echo 41 | xxd -r - /path/to/output-file",
     ],
 )
@@ -261,6 +264,8 @@ def test_output_options_outside_the_project_block(command: str, tmp_path: Path) 
         "ls -o /etc",
         "grep -o 'x' /etc/hosts",
         "ps -o pid,cmd",
+        "setfattr -n user.checksum -v 0x1f build/app",
+        "getfattr -d /etc/hosts",
     ],
 )
 def test_output_options_inside_the_project_and_other_dash_o_stay_allowed(

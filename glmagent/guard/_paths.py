@@ -477,7 +477,7 @@ def _may_name_environ(text: str) -> bool:
 _ALL = frozenset(
     {
         "tee", "sponge", "touch", "mkdir", "rm", "rmdir", "unlink", "shred", "mkfifo", "mknod", "script",
-        "del", "erase", "rd",
+        "del", "erase", "rd", "setfattr",
     }
 )  # fmt: skip
 # (`del`, `erase` and `rd` are cmd's own: `cmd /c del C:\Users\me\x.js`; PowerShell's are Remove-Item.)
@@ -526,6 +526,7 @@ _VALUE_OPTIONS = {
         "--set",
         "--set-file",
     ),
+    "setfattr": ("-n", "--name", "-v", "--value", "-x", "--remove"),
     "xxd": ("-c", "-g", "-l", "-o", "-s", "-cols", "-len", "-seek"),
     "script": (
         "-c",
