@@ -83,6 +83,8 @@ SPARED = [
     ("posix", "rm -fr app.dSYM tests/unit.dSYM"),  # the debug symbols a macOS link writes
     ("posix", "rm -rf pkg-1.0-py3.egg .coverage .pytest_cache"),  # a built egg, coverage.py's data
     ("posix", "rm -rf .terraform packer_cache/*"),  # providers and images downloaded again by init and build
+    ("posix", "rm -rf build .tox .coverage.*"),  # coverage.py's data files of parallel runs
+    ("posix", "rm -rf .yardoc .phpunit.cache"),  # YARD's and PHPUnit's caches
     ("posix", "del-cli 'coverage/*.json' '!coverage/keep.json'"),  # a `!` pattern keeps, deletes nothing
     ("posix", "poetry run pip --version || rm -rf .venv"),  # a virtual environment, made again by install
     ("posix", "cd src && rm -rf ../build"),
@@ -256,6 +258,14 @@ def test_engine_caches_are_build_output_too() -> None:
     # `.godot` (Godot's import cache) and `.cache` folders are made again by the next run.
     assert decide_in("rm -rf ./project/.godot", None).allowed
     assert decide_in("rm -rf node_modules/.cache", None).allowed
+
+
+def test_coverage_data_files_are_output_but_not_the_coverage_configuration() -> None:
+    # `.coverage.HOST.PID.X`: what parallel runs write for `coverage combine`; `.coverage*` also names
+    # `.coveragerc`, which someone wrote.
+    assert decide_in("rm -rf .coverage.*", None).allowed
+    assert not decide_in("rm -rf .coverage*", None).allowed
+    assert not decide_in("rm -rf .coveragerc", None).allowed
 
 
 CLEAN_STEPS_SPARED = [
