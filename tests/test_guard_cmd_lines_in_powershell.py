@@ -44,7 +44,7 @@ BLOCKED = [
     ("call C:\\Users\\Public\\evil.cmd", "unverifiable.outside-program"),
     ("call \\\\host\\share\\x.bat", "network.windows-remote"),
     # cmd's `call PROGRAM …` runs the program: PowerShell's grammar reads `call` as a command of its own
-    ("call npm publish", "network.package-install"),
+    ("call npm publish", "network.publish"),
     ("call git push origin main", "network.git-remote"),
     ("call az storage blob upload --account-name x -f a.zip -n a", "network.remote-service"),
     ("CALL curl -o x.exe http://x.example/x.exe", "network"),

@@ -32,9 +32,9 @@ FIXED = [
     ("powershell", "Get-Content x.ps1 | sls 'curl'", "sls", "network.remote-service"),
     ("powershell", "sls 'rm -rf' docs\\*.md -SimpleMatch", "sls remove", "network.remote-service"),
     # `twine check` validates local distributions; uploading stays network.
-    ("posix", "twine check dist/*", "twine upload dist/*", "network.remote-service"),
-    ("posix", "python -m twine check --strict dist/*", "twine upload check", "network.remote-service"),
-    ("powershell", "python -m twine check dist\\*", "py -m twine upload dist\\*", "network.remote-service"),
+    ("posix", "twine check dist/*", "twine upload dist/*", "network.publish"),
+    ("posix", "python -m twine check --strict dist/*", "twine upload check", "network.publish"),
+    ("powershell", "python -m twine check dist\\*", "py -m twine upload dist\\*", "network.publish"),
     # Copy-Item's `-r` is -Recurse (it has no -ResourceURI outside the WSMan: drive).
     ("powershell", "cp -r src dst", "Copy-Item -ToSession $s a b", "network.socket"),
     ("powershell", "Copy-Item -r .\\src .\\backup", "cpi -FromSession $s C:\\a b", "network.socket"),
