@@ -57,6 +57,8 @@ ENVIRONMENT = [
     "declare -x",
     "declare -p",
     "declare -px",
+    "declare -f",  # function bodies, where a token may be written
+    "declare -pF",
     "declare",
     "typeset",
     "typeset -x",
@@ -378,6 +380,7 @@ ENVIRONMENT_ALLOWED = [
     "export CI=1",
     "export PATH=$PATH:/x",
     "declare -a arr",
+    "declare -F | awk '{print $3}' | grep -v '^_'",  # the names of the functions, nothing else
     "declare -A map",
     "declare -i n=1",
     "typeset -i n",
