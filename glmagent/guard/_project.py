@@ -52,13 +52,15 @@ OUTPUT_FOLDERS = frozenset(
         ".angular", ".cache", ".godot", "out-tsc", "ipch", ".venv", "venv", ".hypothesis",
         "cache", ".jekyll-cache", ".sass-cache", ".swc", ".docusaurus", ".vite", "storybook-static",
         "generated", "_install", "dev-dist", "elm-stuff", "benchmarkdotnet.artifacts", ".open-next",
-        ".quarto", ".coverage", ".terraform", "packer_cache", ".yardoc", ".phpunit.cache",
+        ".quarto", ".coverage", ".terraform", "packer_cache", ".yardoc", ".phpunit.cache", "coverage.out",
+        "cover.out",
     }
 )  # fmt: skip
 """Folder names build tools write their output to (compared in lower case); with `.egg-info` names and built
-`.egg`s, coverage.py's `.coverage` data file (and its parallel runs' `.coverage.HOST.PID…`), the debug
-symbols a macOS link writes (`x.dSYM`), and the output folders of one configuration or target
-(`build-debug`, `out_x64`, `cmake-build-asan`)."""
+`.egg`s, coverage.py's `.coverage` data file (and its parallel runs' `.coverage.HOST.PID…`), the coverage
+profiles Go's and LLVM's test runs write (`coverage.out`, `*.coverprofile`, `*.profraw`), the debug symbols
+a macOS link writes (`x.dSYM`), and the output folders of one configuration or target (`build-debug`,
+`out_x64`, `cmake-build-asan`)."""
 _CONFIGURED_OUTPUT = lazy_re(
     r"(?:(?:build|out|bin|obj)[-_.](?:debug|release|relwithdebinfo|minsizerel|x64|x86|arm64|win32|win64)"
     r"|cmake-build-[\w.-]+)\Z"
@@ -70,7 +72,7 @@ def is_output_folder(name: str) -> bool:
     file only a build writes (`tsconfig.tsbuildinfo`, TypeScript's incremental state)?"""
     return (
         name in OUTPUT_FOLDERS
-        or name.endswith((".egg-info", ".egg", ".tsbuildinfo", ".dsym"))
+        or name.endswith((".egg-info", ".egg", ".tsbuildinfo", ".dsym", ".coverprofile", ".profraw"))
         or name.startswith(".coverage.")
         or _CONFIGURED_OUTPUT.match(name) is not None
     )
