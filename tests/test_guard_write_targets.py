@@ -119,6 +119,9 @@ UNKNOWN = [
     ("posix", "echo BADGE_COLOR=31c653 >> $GITHUB_ENV"),
     ("posix", 'echo "$PWD/bin" >> "$GITHUB_PATH"'),
     ("posix", "echo x >> $GITHUB_OUTPUT/../../x"),
+    # a variable that only sounds like the temp directory: PowerShell's `$temp`, a shell's `$tmp`
+    ("powershell", "whoami >> $temp/hostinfo.txt"),
+    ("posix", "echo x >> $tmp/scratch"),
 ]
 
 

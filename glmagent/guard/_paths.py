@@ -36,10 +36,10 @@ _VIRTUAL_ROOT = "/\x00project"
 
 _SAFE_DEVICES = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero"})
 _WINDOWS_DEVICES = frozenset({"nul", "nul:", "con", "con:", "$null"})
-_TEMP_VARIABLES = lazy_re(
-    r"^(?:\"?\$\{?(?:TMPDIR|TMP|TEMP)\}?\"?|\$env:(?:TEMP|TMP)|\"\$env:(?:TEMP|TMP)\")(?:[/\\]|$)",
-    re.IGNORECASE,
-)
+_TEMP_VARIABLES = lazy_re(r"^\"?\$\{?(?:TMPDIR|TMP|TEMP)\}?\"?(?:[/\\]|$)")
+"""The temp directory as a POSIX shell names it (names keep their case: `$tmp` is any variable)."""
+_PS_TEMP_VARIABLES = lazy_re(r"^\"?\$env:(?:TEMP|TMP)\"?(?:[/\\]|$)", re.IGNORECASE)
+"""The temp directory as PowerShell names it: only on the `env:` drive (`$temp` is any variable)."""
 _STEP_FILES = lazy_re(
     r"[\"']?(?:\$\{?|\$env:|%)(?:GITHUB_OUTPUT|GITHUB_STEP_SUMMARY)(?:\}|%)?[\"']?",
     re.IGNORECASE,
@@ -283,7 +283,8 @@ class PathScope:
             # a cmd line run there never meant).
             return Judgement("write-unknown-target", f"`{raw}` is in a folder named by a cmd variable")
         if DYN in text:
-            if _TEMP_VARIABLES.match(raw) and ".." not in raw:
+            temp = _TEMP_VARIABLES if self.dialect == "posix" else _PS_TEMP_VARIABLES
+            if temp.match(raw) and ".." not in raw:
                 return None
             if _STEP_FILES.fullmatch(raw):
                 return None
