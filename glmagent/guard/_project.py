@@ -63,7 +63,7 @@ a macOS link writes (`x.dSYM`), and the output folders of one configuration or t
 `out_x64`, `cmake-build-asan`)."""
 _CONFIGURED_OUTPUT = lazy_re(
     r"(?:(?:build|out|bin|obj)[-_.](?:debug|release|relwithdebinfo|minsizerel|x64|x86|arm64|win32|win64)"
-    r"|cmake-build-[\w.-]+)\Z"
+    r"|cmake-build-[\w.-]+|\.coverage\..+)\Z"
 )
 
 
@@ -73,7 +73,6 @@ def is_output_folder(name: str) -> bool:
     return (
         name in OUTPUT_FOLDERS
         or name.endswith((".egg-info", ".egg", ".tsbuildinfo", ".dsym", ".coverprofile", ".profraw"))
-        or name.startswith(".coverage.")
         or _CONFIGURED_OUTPUT.match(name) is not None
     )
 
