@@ -85,6 +85,7 @@ SPARED = [
     ("posix", "rm -rf .terraform packer_cache/*"),  # providers and images downloaded again by init and build
     ("posix", "rm -rf build .tox .coverage.*"),  # coverage.py's data files of parallel runs
     ("posix", "rm -rf .yardoc .phpunit.cache"),  # YARD's and PHPUnit's caches
+    ("posix", "rm -fr .*_cache/ .parcel-cache"),  # tools' caches by their suffix
     ("posix", "rm -rf auto_examples/ gen_modules/ api/_autosummary"),  # Sphinx extensions' pages
     ("posix", "rm -rf build cover.out x.coverprofile default.profraw"),  # Go's and LLVM's coverage profiles
     ("posix", "del-cli 'coverage/*.json' '!coverage/keep.json'"),  # a `!` pattern keeps, deletes nothing

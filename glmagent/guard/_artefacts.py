@@ -28,7 +28,7 @@ ARTEFACT_NAMES = frozenset(
         "*.lo", "*.elc", "*.beam", "*.hi", "*.tsbuildinfo", ".ds_store", "thumbs.db", ".coverage",
         ".coverage.*", ".nyc_output", "*.a", "*.la", "*.so", ".dirstamp", "ctesttestfile.cmake",
         "cmake_install.cmake", "node_modules", "*.binlog", "*.pch", "*.ilk", "*.idb", "coverage.out",
-        "cover.out", "*.coverprofile", "*.profraw", "*.rbc", ".yardoc",
+        "cover.out", "*.coverprofile", "*.profraw", "*.rbc", ".yardoc", "*.egg",
     }
 )  # fmt: skip
 """`-name` patterns (lower case) of compiled, cached, installed or system-made files: no one's work is in

@@ -68,11 +68,14 @@ _CONFIGURED_OUTPUT = lazy_re(
 
 
 def is_output_folder(name: str) -> bool:
-    """Is a folder name (in lower case) one build tools write their output to (see `OUTPUT_FOLDERS`), or a
+    """Is a folder name (in lower case) one build tools write their output to (see `OUTPUT_FOLDERS`), a
+    tool's cache (`.mypy_cache`, `.parcel-cache`: any `*_cache` or `*-cache`, so `rm -rf .*_cache` too), or a
     file only a build writes (`tsconfig.tsbuildinfo`, TypeScript's incremental state)?"""
     return (
         name in OUTPUT_FOLDERS
-        or name.endswith((".egg-info", ".egg", ".tsbuildinfo", ".dsym", ".coverprofile", ".profraw"))
+        or name.endswith(
+            (".egg-info", ".egg", ".tsbuildinfo", ".dsym", ".coverprofile", ".profraw", "_cache", "-cache")
+        )
         or _CONFIGURED_OUTPUT.match(name) is not None
     )
 
