@@ -50,6 +50,36 @@ def test_writes_into_git_or_hazina_are_blocked(shell: str, command: str) -> None
     assert not decision.allowed and decision.rule_id == "containment.write-git-dir", decision.reason
 
 
+LOGIN_KEYS = [
+    ("posix", 'echo "ssh-rsa AAAAB3Nza x@y" > .ssh/authorized_keys'),
+    ("posix", "cat id_rsa.pub >> authorized_keys"),
+    ("posix", "cd deploy && cp key.pub authorized_keys2"),
+    ("posix", "tee -a authorized_k* < key.pub"),
+    ("posix", "mkdir -p .ssh && chmod 700 .ssh"),
+    ("powershell", "Add-Content authorized_keys $key"),
+]
+LOGIN_KEYS_TWINS = [
+    ("posix", "cat deploy_key.pub"),
+    ("posix", "echo x >> docs/authorized_keys.md"),
+    ("posix", "rm -rf build/*"),
+    ("posix", "ssh-keygen -t ed25519 -f ./deploy_key -N ''"),
+]
+
+
+@pytest.mark.parametrize(("shell", "command"), LOGIN_KEYS)
+def test_writes_into_an_ssh_folder_or_its_key_list_are_blocked_inside_the_project_too(
+    shell: str, command: str
+) -> None:
+    # The working directory may be a home folder: `authorized_keys` there lets a key log in.
+    decision = decide(command, shell)
+    assert not decision.allowed and decision.rule_id == "containment.write-login-keys", decision.reason
+
+
+@pytest.mark.parametrize(("shell", "command"), LOGIN_KEYS_TWINS)
+def test_files_only_named_like_ssh_keys_stay_writable(shell: str, command: str) -> None:
+    assert decide(command, shell).allowed, command
+
+
 OUTSIDE = [
     # every element of a PowerShell array binds where the first does: each one is a target
     ("powershell", "Remove-Item x.txt,C:\\Windows\\win.ini"),

@@ -45,6 +45,7 @@ EngineEvent = Literal[
     "fork-bomb",
     "write-outside-project",
     "write-protected-dir",
+    "write-login-keys",
     "write-unknown-target",
     "proc-environ",
     "too-large",

@@ -117,6 +117,22 @@ def _may_name(name: str, part: str) -> bool:
     return _may_name_word(name, part)
 
 
+_LOGIN_KEYS = ("authorized_keys", "authorized_keys2")
+"""The files that list the keys let into an account without a password (OpenSSH's, and its older name)."""
+
+
+def _names_login_keys(parts: list[str]) -> bool:
+    """Do a path's components (lower case) name a `.ssh` folder or an `authorized_keys` file?"""
+    last = parts[-1]
+    if last in _LOGIN_KEYS:
+        return True
+    # A glob counts when it spells some of the name (`authorized_k*`, `*_keys`), not a folder's `*`.
+    spelled = _GLOB.search(last) is not None and sum(c.isalnum() or c == "_" for c in last) >= 3
+    if spelled and any(fnmatchcase(k, last) for k in _LOGIN_KEYS):
+        return True
+    return any(_may_name(".ssh", p) for p in parts)
+
+
 def _may_name_word(name: str, part: str) -> bool:
     if not _GLOB.search(part):
         return name == part
@@ -299,9 +315,12 @@ class PathScope:
                 "write-unknown-target", f"`{raw}` is relative to a directory only known at run time"
             )
         if _inside(path, self.root):
-            for part in path[len(self.root) :].split("/"):
-                if part and any(_may_name(name, part.lower()) for name in PROTECTED):
+            parts = [p.lower() for p in path[len(self.root) :].split("/") if p]
+            for part in parts:
+                if any(_may_name(name, part) for name in PROTECTED):
                     return Judgement("write-protected-dir", f"`{raw}` is inside {part}/")
+            if parts and _names_login_keys(parts):
+                return Judgement("write-login-keys", f"`{raw}` is SSH's: who may log in, or where to")
             return None
         temp = next((t for t in _temp_dirs() if _inside(path, t)), None)
         if temp is not None and not self._beside_project_in(temp, path):
