@@ -320,6 +320,9 @@ def test_output_options_inside_the_project_and_other_dash_o_stay_allowed(
         ("posix", "screen -L -Logfile /path/to/output-file echo DATA"),
         ("posix", "script -q -c 'make' /path/to/output-file"),
         ("powershell", "csc.exe -out:C:\\Windows\\Temp\\x.exe tool.cs"),
+        # PowerShell parses a native program's `-o` as a parameter; it is still the program's output option
+        ("powershell", "gcc -o C:\\Windows\\x.exe a.c"),
+        ("powershell", "winget export -o D:\\OneDrive\\Setup\\winget.txt"),
         ("powershell", "vbc.exe /out:C:\\Users\\Public\\x.exe tool.vb"),
         ("powershell", "print /D:C:\\Users\\Public\\payload.exe payload.exe"),
         ("powershell", "replace.exe payload.cab C:\\Users\\Public\\payloadfolder /A"),
@@ -343,6 +346,9 @@ def test_output_files_named_in_any_spelling_outside_the_project_block(shell: str
         ("powershell", "xcopy src dist /E /I"),
         ("powershell", "robocopy src dist /E"),
         ("powershell", "expand payload.cab out.txt"),
+        ("powershell", "gcc -o build\\x.exe a.c"),
+        ("powershell", "winget export -o winget.txt"),
+        ("powershell", "Get-Content notes.txt -o 3"),  # a cmdlet's own parameter
     ],
 )
 def test_the_same_output_options_inside_the_project_stay_allowed(shell: str, command: str) -> None:

@@ -650,6 +650,7 @@ _OUTPUT_SHORT = frozenset(
         "sort", "shuf", "pandoc", "dos2unix", "unix2dos", "iconv", "pdftotext", "convert", "magick", "ffmpeg",
         "xz", "zstd", "lz4", "base64", "openssl", "gpg", "gpg2", "protoc", "cython", "nuitka", "pyinstaller",
         "gzip", "bzip2", "varnishncsa", "tcpdump", "tshark", "exiftool", "strace", "ltrace", "gtester",
+        "winget",
     }
 )  # fmt: skip
 _SHORT_OUTPUT_OPTIONS = ("-o", "-w")
@@ -661,7 +662,9 @@ def output_targets(name: str, args: list[Arg]) -> list[Arg]:
     short = name in _OUTPUT_SHORT
     for i, a in enumerate(args):
         t = a.text
-        if t[:1] not in "-/" or (a.param and ":" not in t):
+        # PowerShell reads `-o` as a parameter whatever the program: for the programs known to write with it
+        # (`gcc -o F`, `winget export -o F`) it is still theirs.
+        if t[:1] not in "-/" or (a.param and ":" not in t and not short):
             continue
         key, eq, value = t.partition("=")
         key = key.lower()
@@ -674,7 +677,10 @@ def output_targets(name: str, args: list[Arg]) -> list[Arg]:
             short and key in _SHORT_OUTPUT_OPTIONS and (key != "-w" or name in _W_WRITES)
         ):
             if eq:
-                found.append(Arg(value, a.raw.partition("=")[2] or value))
+                raw = a.raw
+                if len(raw) > 1 and raw[0] in "'\"" and raw[-1] == raw[0]:
+                    raw = raw[1:-1]  # PowerShell's native option quoted whole (`'--junitxml=C:\x.xml'`)
+                found.append(Arg(value, raw.partition("=")[2] or value))
             elif i + 1 < len(args):
                 found.append(args[i + 1])
         elif short and t[:2] == "-o" and len(t) > 2 and name in _GLUED_O:
