@@ -119,6 +119,8 @@ def _may_name(name: str, part: str) -> bool:
 
 _LOGIN_KEYS = ("authorized_keys", "authorized_keys2")
 """The files that list the keys let into an account without a password (OpenSSH's, and its older name)."""
+_BRACKET = lazy_re(r"\[[^\]]*\]")
+"""A glob's bracket expression: one character, however many it lists."""
 
 
 def _names_login_keys(parts: list[str]) -> bool:
@@ -126,10 +128,12 @@ def _names_login_keys(parts: list[str]) -> bool:
     last = parts[-1]
     if last in _LOGIN_KEYS:
         return True
-    # A glob counts when it spells some of the name (`authorized_k*`, `*_keys`), not a folder's `*`.
-    spelled = _GLOB.search(last) is not None and sum(c.isalnum() or c == "_" for c in last) >= 3
-    if spelled and any(fnmatchcase(k, last) for k in _LOGIN_KEYS):
-        return True
+    # A glob counts when it spells some of the name (`authorized_k*`, `*_keys`), not a folder's `*`; one that
+    # needs more characters than the longest name holds (each `?`, letter or `[…]` takes one) names neither.
+    if _GLOB.search(last) is not None and sum(c.isalnum() or c == "_" for c in last) >= 3:
+        units = len(_BRACKET.sub("?", last.replace("*", "")))
+        if units <= len(_LOGIN_KEYS[1]) and any(fnmatchcase(k, last) for k in _LOGIN_KEYS):
+            return True
     return any(_may_name(".ssh", p) for p in parts)
 
 
