@@ -337,6 +337,9 @@ def hostile_inputs(size: int) -> Iterator[tuple[str, str, str]]:
         ("glob writes", _numbered("sha256sum a > build/*.{}; ", size)),
         ("loops over globs", _numbered('for f in build/*{}; do sha256sum "$f" > "$f.sha256"; done; ', size)),
         ("finds in build output", _numbered("find build/a{} -name '*.o' -delete; ", size)),
+        # Dot-globs as write targets, each compared with `.git`, `.hazina` and `.ssh` (a glob needing more
+        # characters than those names hold is not compiled to find out).
+        ("dot-glob targets", "touch " + _numbered(".*a*a*a*a*a*a*a*a*{}/y ", size - 6)),
     ]
     powershell: list[tuple[str, str]] = [
         ("long script", _fill("Get-ChildItem -Path . | Where-Object { $_.Length -gt 10 } | Select Name\n")),

@@ -41,6 +41,7 @@ PROTECTED = [
     ("powershell", "New-Item -ItemType File .hazina\\x"),
     ("powershell", "'x' | Out-File .git/config -Append"),
     ("powershell", "Add-Content -LiteralPath .git/config 'x'"),
+    ("posix", "touch .[]g]it/hooks/x"),  # a bracket listing `]` first: still one character
 ]
 
 

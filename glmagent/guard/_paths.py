@@ -119,30 +119,40 @@ def _may_name(name: str, part: str) -> bool:
 
 _LOGIN_KEYS = ("authorized_keys", "authorized_keys2")
 """The files that list the keys let into an account without a password (OpenSSH's, and its older name)."""
-_BRACKET = lazy_re(r"\[[^\]]*\]")
-"""A glob's bracket expression: one character, however many it lists."""
+_BRACKET = lazy_re(r"\[!?\]?[^\]]*\]")
+"""A glob's bracket expression: one character, however many it lists (a `]` first is one of them)."""
 
 
 def _names_login_keys(parts: list[str]) -> bool:
     """Do a path's components (lower case) name a `.ssh` folder or an `authorized_keys` file?"""
     last = parts[-1]
-    if last in _LOGIN_KEYS:
+    if last in _LOGIN_KEYS or _may_be_login_keys(last):
         return True
-    # A glob counts when it spells some of the name (`authorized_k*`, `*_keys`), not a folder's `*`; one that
-    # needs more characters than the longest name holds (each `?`, letter or `[…]` takes one) names neither.
-    if _GLOB.search(last) is not None and sum(c.isalnum() or c == "_" for c in last) >= 3:
-        units = len(_BRACKET.sub("?", last.replace("*", "")))
-        if units <= len(_LOGIN_KEYS[1]) and any(fnmatchcase(k, last) for k in _LOGIN_KEYS):
-            return True
     return any(_may_name(".ssh", p) for p in parts)
+
+
+def _may_be_login_keys(glob: str) -> bool:
+    """Can a glob that spells some of the name (`authorized_k*`, `*_keys`, not a folder's `*`) name one of
+    `_LOGIN_KEYS`? One needing more characters than the longer name holds is not matched to find out."""
+    return (
+        _GLOB.search(glob) is not None
+        and sum(c.isalnum() or c == "_" for c in glob) >= 3
+        and _glob_units(glob) <= len(_LOGIN_KEYS[1])
+        and any(fnmatchcase(k, glob) for k in _LOGIN_KEYS)
+    )
 
 
 def _may_name_word(name: str, part: str) -> bool:
     if not _GLOB.search(part):
         return name == part
-    if part[:1] not in ".[":
-        return False
+    if part[:1] not in ".[" or _glob_units(part) > len(name):
+        return False  # (a glob needing more characters than the name has is not compiled to find out)
     return fnmatchcase(name, part)
+
+
+def _glob_units(glob: str) -> int:
+    """How many characters a glob needs at least: each literal, `?` and `[…]` takes one, `*` none."""
+    return len(_BRACKET.sub("?", glob.replace("*", "")))
 
 
 def _brace_words(part: str) -> list[str] | None:
