@@ -98,6 +98,7 @@ NOTHING_TO_RUN = [
     ("posix", "sash"),
     ("posix", "agetty -l /bin/sh -o -p -a root tty"),
     ("posix", "multitime /bin/sh"),
+    ("posix", "tool //bin/sh"),  # a shell by a path written with two slashes, given to any other program
     ("posix", "logsave /dev/null /bin/sh -i"),
     ("posix", "choom -n 0 /bin/sh"),
     ("posix", "tmux -c /bin/sh"),
@@ -132,6 +133,10 @@ GIVEN_SOMETHING_TO_RUN = [
     ("posix", "deno test"),
     ("posix", "poetry run pytest"),
     ("posix", "python tools/setup_db.py"),
+    # build labels name targets, not files: `//cmd` is a Go `cmd` package, not cmd.exe at the root
+    ("posix", "bazel build --platforms=@io_bazel_rules_go//go/toolchain:linux_amd64 //cmd"),
+    ("posix", "bazel build //cli:bazel-diff_deploy.jar -c opt"),
+    ("posix", "plz build //src/sh:main"),
     # an `-i` after the program is the program's own (coverage's "ignore errors")
     ("posix", "python -Im coverage xml -i"),
     ("posix", "python -m coverage html -i"),

@@ -53,6 +53,10 @@ _MAKEFILE_OPTIONS = frozenset({"-f", "/f", "--file", "--makefile"})
 snap-in's suffix, which only a code host runs)."""
 _CONSOLE_WORDS = frozenset({"shell", "console", "repl"})
 """A first operand that opens an interactive console (`poetry shell`, `flask shell`, `ansible-test shell`)."""
+_LABEL_BUILDERS = frozenset({"bazel", "bazelisk", "blaze", "buck", "buck2", "pants", "plz", "please"})
+"""Build tools whose operands are targets named by label (`//cmd:app`, `@repo//go:x`, `//...`), not files."""
+_LABEL = lazy_re(r"(?:@[\w.~+-]*)?//(?:[^/]|$)|:[\w.+-]")
+"""A build label: `//pkg:target`, `//pkg/...`, `@repo//pkg`, `//:target`, `:target`."""
 
 _TEST_HOSTS = {"dotnet": ("test", "vstest"), "vstest.console": ()}
 """Test runners handed test programs (`dotnet test --test-modules "bin/**/*Tests.exe"`), under these
@@ -276,6 +280,8 @@ class WordChecks:
             t = a.text
             if not t or DYN in t or a.param:
                 continue
+            if name in _LABEL_BUILDERS and _LABEL.match(t.partition("=")[2] or t):
+                continue  # `bazel build //cmd`, `--platforms=@rules_go//go/toolchain:x`: a target, not a file
             if p.library_options is not None and p.library_options.fullmatch(t) and i + 1 < len(args):
                 self._outside_code(args[i + 1].text, argv, names, frame)  # `--default-auth LIB`
                 continue
