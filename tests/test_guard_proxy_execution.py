@@ -135,6 +135,8 @@ HANDED_CODE = [
     ("powershell", "cd C:\\Windows; mpiexec .\\x.exe", "unverifiable.launched-program"),
     ("powershell", "te.exe bypass.wsc", "unverifiable.windows-launcher"),  # TAEF given a script component
     ("powershell", "dotnet test C:\\Users\\Public\\x.exe", "unverifiable.outside-program"),
+    ("powershell", "certutil app.exe", "unverifiable.launched-program"),  # a checksum only under -hashfile
+    ("powershell", "certutil -hashfile C:\\Users\\Public\\x.exe SHA256", "unverifiable.outside-program"),
     (
         "powershell",
         "certutil -encode C:\\Windows\\System32\\calc.exe calc.txt",
@@ -172,6 +174,11 @@ PROJECT_CODE = [
     ("powershell", "Add-Content notes.txt 'https://example.com'"),
     ("posix", "zip -j dist/app.zip target/release/app.exe"),
     ("posix", "x86_64-w64-mingw32-strip target/release/app.exe"),
+    # archivers pack a program, a checksum reads it
+    ("powershell", "jar -cMf app-windows-amd64.zip app.exe"),
+    ("powershell", "rar a dist\\app.rar app.exe"),
+    ("powershell", "7zz a dist\\app.7z app.exe setup.msi"),
+    ("powershell", "certutil -hashfile app.exe SHA256"),
 ]
 
 

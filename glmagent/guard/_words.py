@@ -58,10 +58,11 @@ _LABEL_BUILDERS = frozenset({"bazel", "bazelisk", "blaze", "buck", "buck2", "pan
 _LABEL = lazy_re(r"(?:@[\w.~+-]*)?//(?:[^/]|$)|:[\w.+-]")
 """A build label: `//pkg:target`, `//pkg/...`, `@repo//pkg`, `//:target`, `:target`."""
 
-_TEST_HOSTS = {"dotnet": ("test", "vstest"), "vstest.console": ()}
-"""Test runners handed test programs (`dotnet test --test-modules "bin/**/*Tests.exe"`), under these
-subcommands (any, when none are named): they launch nothing foreign. Where the program lies is still judged
-(`dotnet test C:\\Users\\Public\\x.exe` runs a program from outside the project)."""
+_NOT_LAUNCHERS = {"dotnet": ("test", "vstest"), "vstest.console": (), "certutil": ("-hashfile", "/hashfile")}
+"""Programs handed programs under these subcommands (any, when none are named) that launch nothing foreign:
+test runners (`dotnet test --test-modules "bin/**/*Tests.exe"`) and a checksum (`certutil -hashfile app.exe`).
+Where the program lies is still judged (`dotnet test C:\\Users\\Public\\x.exe` runs a program from outside the
+project)."""
 
 _OUTPUT_SWITCHES = frozenset(
     {"out", "output", "o", "outfile", "outputfile", "outdir", "outputpath", "destinationpath", "destination"}
@@ -337,9 +338,9 @@ class WordChecks:
                         outputs = output_targets(name, args)
                     option = piece.option or (args[i - 1].text if i and piece.bare else "")
                     built = option.lower().lstrip("-/").partition("=")[0] in _OUTPUT_SWITCHES
-                    subcommands = _TEST_HOSTS.get(name)
+                    subcommands = _NOT_LAUNCHERS.get(name)
                     if subcommands is not None and (not subcommands or args[0].text.lower() in subcommands):
-                        built = True  # a test program, judged where it lies like any program
+                        built = True  # a test program or a checksum, judged where it lies like any program
                     if (
                         not built
                         and all(o is not a for o in outputs)
