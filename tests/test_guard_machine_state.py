@@ -192,6 +192,10 @@ BLOCKED = [
     ("posix", "unset HISTFILE", "destructive.machine-state"),
     ("powershell", "Clear-History", "destructive.machine-state"),
     ("powershell", "Set-PSReadLineOption -HistorySaveStyle SaveNothing", "destructive.machine-state"),
+    ("powershell", "fsutil usn createjournal m=1000 a=100 C:", "destructive.machine-state"),
+    ("powershell", "fsutil 8dot3name set 1", "destructive.machine-state"),
+    ("powershell", "fsutil volume dismount D:", "destructive.machine-state"),
+    ("powershell", "Contig64.exe C:\\$Mft", "destructive.machine-state"),
 ]
 
 ALLOWED = [
@@ -263,6 +267,9 @@ ALLOWED = [
     ("posix", "history"),
     ("posix", "set -euo pipefail"),
     ("powershell", "Set-PSReadLineOption -EditMode Emacs"),
+    ("powershell", "fsutil usn queryjournal C:"),
+    ("powershell", "fsutil 8dot3name query C:"),
+    ("powershell", "contig -a C:\\data\\big.db"),
 ]
 
 

@@ -157,6 +157,10 @@ NETWORK = [
     "cpanm Some::Module",
     "Rscript -e \"install.packages('x')\"",
     "PS> Install-Module PSReadLine -Force",
+    # an editor's extensions, from a marketplace or a .vsix, run in the user's editor
+    "code --install-extension ms-python.python",
+    "code --install-extension dist/x.vsix --force",
+    "cursor --uninstall-extension foo.bar",
     "PS> Install-Package x",
     "PS> Save-Module x -Path .",
     "PS> Find-Module x",
@@ -442,6 +446,8 @@ PROBES_AND_CLIENTS = [
 
 NETWORK_ALLOWED = [
     "gunicorn --version",  # prints and exits before serving anything
+    "code --list-extensions",
+    "code .",
     "uvicorn --version",
     # deno's permission flags say what the project's own script may do, as running it with node would.
     "deno run -A tools/check_docs.ts",

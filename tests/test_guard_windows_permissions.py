@@ -34,6 +34,12 @@ BLOCKED = [
     ("powershell", "icacls %ProgramData%\\x /grant bob:W"),
     ("posix", "icacls.exe C:\\\\x /grant Everyone:F"),
     ("posix", "takeown /f C:\\\\Windows\\\\System32\\\\sethc.exe"),
+    (
+        "powershell",
+        'SetACL.exe -on "HKCR\\Directory\\shell\\cmd" -ot reg -actn ace -ace "n:Administrators;p:full"',
+    ),
+    ("powershell", "SetACL -on C:\\Windows\\x.exe -ot file -actn setowner -ownr n:Administrators"),
+    ("powershell", "SetACL -on C:\\x -ot file -actn frobnicate"),  # an action it does not know is not a read
 ]
 
 ALLOWED = [
@@ -50,6 +56,7 @@ ALLOWED = [
     ("powershell", "subinacl /help"),
     ("powershell", "Set-Acl -Path .\\build\\x -AclObject (Get-Acl .\\src\\x)"),
     ("posix", "icacls dist /grant Everyone:RX"),
+    ("powershell", "SetACL.exe -on C:\\x -ot file -actn list"),
 ]
 
 
