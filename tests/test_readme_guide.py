@@ -159,7 +159,7 @@ def _run_block(world: World, block: Block) -> tuple[list[int], str]:
             f"{block.name} installed into the environment under test, not into the copy's .venv"
         )
         assert any((cwd / ".venv").glob("lib/python*/site-packages/pip")), (
-            f"{block.name}: the .venv has no pip"
+            f"{block.name}: the .venv has no pip; the block printed:\n{(done.stdout + done.stderr)[-3000:]}"
         )
     return exits, done.stdout + done.stderr
 
