@@ -42,6 +42,7 @@ SWEEPS = [
     "find . -name '*.profraw' -delete",
     'find . -name "*.rbc" | xargs rm',  # Rubinius's compiled Ruby
     "find . -name '*.egg' -exec rm -f {} +",  # built eggs
+    'find . -type d -name ".cache" -exec rm -rf {} +',  # tools' caches
     # everything find lists, kept by grep when it names such a file: the Python clean step's idiom
     'find . | grep -E "(__pycache__|\\.pyc|\\.pyo$)" | xargs rm -rf',
     'find src -type f | grep -E "\\.o$" | xargs rm -f',

@@ -88,6 +88,7 @@ SPARED = [
     ("posix", "rm -fr .*_cache/ .parcel-cache"),  # tools' caches by their suffix
     ("posix", "rm -rf auto_examples/ gen_modules/ api/_autosummary"),  # Sphinx extensions' pages
     ("posix", "rm -rf build cover.out x.coverprofile default.profraw"),  # Go's and LLVM's coverage profiles
+    ("posix", "rm -rf esm cjs umd pip-wheel-metadata"),  # a JavaScript library's builds, pip's metadata
     ("posix", "del-cli 'coverage/*.json' '!coverage/keep.json'"),  # a `!` pattern keeps, deletes nothing
     ("posix", "poetry run pip --version || rm -rf .venv"),  # a virtual environment, made again by install
     ("posix", "cd src && rm -rf ../build"),

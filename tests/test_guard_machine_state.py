@@ -196,6 +196,9 @@ BLOCKED = [
     ("powershell", "fsutil 8dot3name set 1", "destructive.machine-state"),
     ("powershell", "fsutil volume dismount D:", "destructive.machine-state"),
     ("powershell", "Contig64.exe C:\\$Mft", "destructive.machine-state"),
+    ("posix", "pcs property set stonith-enabled=false", "destructive.machine-state"),
+    ("posix", "pcs resource create VIP ocf:heartbeat:IPaddr2 ip=10.0.0.5", "destructive.machine-state"),
+    ("posix", "crm configure property no-quorum-policy=ignore", "destructive.machine-state"),
 ]
 
 ALLOWED = [
@@ -270,6 +273,8 @@ ALLOWED = [
     ("powershell", "fsutil usn queryjournal C:"),
     ("powershell", "fsutil 8dot3name query C:"),
     ("powershell", "contig -a C:\\data\\big.db"),
+    ("posix", "pcs status"),
+    ("posix", "crm configure show"),
 ]
 
 

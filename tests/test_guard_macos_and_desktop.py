@@ -47,6 +47,14 @@ BLOCKED = [
     ("posix", "plutil -p ~/Library/Mail/V10/MailData/SyncedRules.plist", "env.credential-dump"),
     ("posix", "sqlite3 ~/Library/Messages/chat.db 'select text from message'", "env.credential-dump"),
     ("posix", "tar czf m.tgz ~/.thunderbird/abc.default", "env.credential-dump"),
+    # a preference or launchd property list edited in place, outside the project
+    (
+        "posix",
+        '/usr/libexec/PlistBuddy -c "Set :DesktopViewSettings:IconViewSettings:iconSize 80" '
+        "~/Library/Preferences/com.apple.finder.plist",
+        "containment.write-outside-project",
+    ),
+    ("posix", 'PlistBuddy -c "Add :Label string x" /Library/LaunchDaemons/x.plist', "containment"),
 ]
 
 ALLOWED = [
@@ -60,6 +68,8 @@ ALLOWED = [
     ("posix", "open -a Xcode ."),
     ("posix", "ls ~/Library"),
     ("posix", "plutil -p App/Info.plist"),
+    ("posix", '/usr/libexec/PlistBuddy -c "Set :CFBundleVersion 42" App/Info.plist'),
+    ("posix", '/usr/libexec/PlistBuddy -c "Print :CFBundleShortVersionString" App/Info.plist'),
 ]
 
 

@@ -28,14 +28,14 @@ ARTEFACT_NAMES = frozenset(
         "*.lo", "*.elc", "*.beam", "*.hi", "*.tsbuildinfo", ".ds_store", "thumbs.db", ".coverage",
         ".coverage.*", ".nyc_output", "*.a", "*.la", "*.so", ".dirstamp", "ctesttestfile.cmake",
         "cmake_install.cmake", "node_modules", "*.binlog", "*.pch", "*.ilk", "*.idb", "coverage.out",
-        "cover.out", "*.coverprofile", "*.profraw", "*.rbc", ".yardoc", "*.egg",
+        "cover.out", "*.coverprofile", "*.profraw", "*.rbc", ".yardoc", "*.egg", ".cache",
     }
 )  # fmt: skip
 """`-name` patterns (lower case) of compiled, cached, installed or system-made files: no one's work is in
 them (`node_modules`: what the package manager installs, made again by an install, as `rm -rf node_modules`
 is spared; `*.pch`, `*.ilk`, `*.idb`: MSVC's precompiled headers and incremental-link state; `coverage.out`,
 `*.coverprofile`, `*.profraw`: the coverage profiles Go's and LLVM's test runs write; `*.rbc`: Rubinius's
-compiled Ruby; `.yardoc`: YARD's parse cache)."""
+compiled Ruby; `.yardoc`: YARD's parse cache; `.cache`: tools' caches)."""
 
 FINDS = frozenset({"find", "gfind"})
 _ACTIONS = frozenset({"-delete", "-print", "-print0"})

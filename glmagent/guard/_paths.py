@@ -643,7 +643,7 @@ WRITERS = (
     | _AFTER_FIRST
     | _LINKS
     | ARCHIVERS
-    | frozenset({"truncate", "dd", "sed", "plutil", "makeappx", *_PS_WRITERS, *_SWITCH_TARGETS})
+    | frozenset({"truncate", "dd", "sed", "plutil", "plistbuddy", "makeappx", *_PS_WRITERS, *_SWITCH_TARGETS})
 )
 """Programs whose write targets `write_targets` can name."""
 
@@ -762,6 +762,8 @@ def write_targets(name: str, args: list[Arg], dialect: str) -> list[Arg]:
         return [Arg(a.text[3:], a.raw[3:]) for a in args if a.text.startswith("of=")]
     if name == "plutil":
         return _plutil_targets(args)
+    if name == "plistbuddy":
+        return _plistbuddy_targets(args)
     if name in ARCHIVERS:
         return _archive_targets(name, args)
     if name == "sed":
@@ -1070,6 +1072,19 @@ def _plutil_targets(args: list[Arg]) -> list[Arg]:
         return output
     operands, _ = _operands(args, _PLUTIL_VALUES)
     return operands[1:]
+
+
+_PLISTBUDDY_EDITS = frozenset({"set", "add", "delete", "clear", "merge", "import", "copy", "save"})
+
+
+def _plistbuddy_targets(args: list[Arg]) -> list[Arg]:
+    """`PlistBuddy -c "Set :Key value" FILE`: the property list, when a command given with `-c` changes it
+    (or is filled in at run time); `-c Print` only reads."""
+    commands = [args[i + 1].text for i, a in enumerate(args[:-1]) if a.text == "-c"]
+    if not any(DYN in c or c.split()[0].lower() in _PLISTBUDDY_EDITS for c in commands if c.strip()):
+        return []
+    files = [a for i, a in enumerate(args) if a.text[:1] != "-" and not (i and args[i - 1].text == "-c")]
+    return files[-1:]
 
 
 def _link_targets(operands: list[Arg], args: list[Arg]) -> list[Arg]:
