@@ -82,6 +82,23 @@ BLOCKED = [
     ("posix", "werf converge"),
     ("posix", "sst deploy --stage prod"),
     ("posix", "ko build ./cmd/app"),
+    # release tools that publish unless told to rehearse
+    ("posix", "maturin publish"),
+    ("posix", "cargo release minor --execute"),
+    ("posix", "goreleaser release --clean"),
+    ("posix", "jreleaser full-release"),
+    ("posix", "npx np"),
+    ("posix", "lerna version --yes"),
+    ("posix", "nx release --yes"),
+    ("posix", "electron-builder --publish always"),
+    ("posix", "electron-forge publish"),
+    ("posix", "butler push dist user/game:windows"),
+    ("posix", "quarto publish gh-pages"),
+    ("posix", "hugo deploy"),
+    ("posix", "npx docusaurus deploy"),
+    ("posix", "hexo generate -d"),
+    ("posix", "jf rt upload 'dist/*' libs-release/"),
+    ("posix", 'Rscript -e "rsconnect::deployApp()"'),
 ]
 
 ALLOWED = [
@@ -122,6 +139,19 @@ ALLOWED = [
     ("posix", "skaffold render"),
     ("posix", "sst build"),
     ("posix", "ko build -L ./cmd/app"),
+    ("posix", "maturin build --release"),
+    ("posix", "cargo release minor"),  # a dry run without --execute
+    ("posix", "goreleaser release --snapshot --clean"),
+    ("posix", "goreleaser check"),
+    ("posix", "lerna version --no-push"),
+    ("posix", "nx release version 1.2.0"),
+    ("posix", "nx release --dry-run"),
+    ("posix", "electron-builder --publish never"),
+    ("posix", "electron-forge make"),
+    ("posix", "quarto render"),
+    ("posix", "hugo --minify"),
+    ("posix", "npx docusaurus build"),
+    ("posix", "hexo generate"),
 ]
 
 
