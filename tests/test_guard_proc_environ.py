@@ -49,6 +49,10 @@ POWERSHELL = [
     "gc /pr*c/self/env*",
     "Get-Content -Path '/proc/1/environ'",
     "Set-Location /proc; Get-Content */environ",
+    # a word holding a variable keeps its literal pieces, as a shell's word does
+    "Get-Content $d/*/environ",
+    'cat "${d}/environ"',
+    "gc $d\\environ",
 ]
 
 
@@ -110,7 +114,15 @@ def test_a_workspace_filter_in_a_project_reads_no_process_environment(tmp_path: 
 
 
 @pytest.mark.parametrize(
-    "command", ["Set-Location $a; Set-Location $b", "Push-Location $a; Push-Location $b"]
+    "command",
+    [
+        "Set-Location $a; Set-Location $b",
+        "Push-Location $a; Push-Location $b",
+        "Get-Content $d/x.txt",
+        # an emptied `$temp` makes `\*` no path under /proc, nor `$output` its file
+        "Copy-Item $temp\\* dist -Recurse",
+        "Get-Content $d/* $x",
+    ],
 )
 def test_a_powershell_change_of_folder_reads_nothing(command: str) -> None:
     decision = Policy.default().check(command, "powershell")

@@ -438,9 +438,14 @@ class PathScope:
                 path = self._absolute(text)
                 first = path[1:].split("/", 1)[0] if path else ""
                 if first == "proc" or (_GLOB.search(first) and fnmatchcase("proc", first)):
-                    if names != [i] or path is None or _GLOB.search(path) is None:
+                    # PowerShell's `cat $d/* $x` is also checked as `cat /* $x` (`$d` empty): a root that only
+                    # an emptied variable made names /proc no more than `$d/*` does, so a name known only at
+                    # run time is no reason there; `$d/* environ` still is.
+                    emptied = first != "proc" and args[i].raw.lstrip("\"'")[:1] == "$"
+                    others = [j for j in names if j != i and not (emptied and not args[j].text.strip(DYN))]
+                    if others or path is None or _GLOB.search(path) is None:
                         return True  # another word may be the name (`find /proc -name environ`)
-                    if _may_expand_to_proc_sample(path):
+                    if i in names and _may_expand_to_proc_sample(path):
                         return True  # one glob word that may itself be the file (`/*/*/env*`)
         return False
 

@@ -123,6 +123,24 @@ def listens_or_runs_setting(args: list[Arg], texts: str) -> bool:
     return any(_listen_option(a.text) or _ssh_command_setting(args, i) for i, a in enumerate(args))
 
 
+_PS_VARIABLE = lazy_re(r"\$(?:\{[^}]*\}|\([^()$]*\)|[\w:?^]+)")
+
+
+def spelled(word: Arg, dialect: str) -> Arg:
+    """PowerShell reads a word holding a variable as one run-time value; where it may point still shows in
+    its literal pieces (`$d/*/environ`), as a shell's word keeps them: the word with each variable a
+    run-time piece (unchanged when anything else is computed in it)."""
+    if dialect == "posix" or word.text != DYN:
+        return word
+    raw = word.raw
+    if len(raw) > 1 and raw[0] == raw[-1] == '"':
+        raw = raw[1:-1]
+    elif raw[:1] in ("'", "@", "(", "{", "["):
+        return word
+    text = _PS_VARIABLE.sub(DYN, raw)
+    return word if text == DYN or "$" in text or "`" in text else Arg(text, word.raw)
+
+
 def maybe_environ(text: str) -> bool:
     """A cheap screen: only words mentioning `env`, holding a glob or a run-time piece can name one."""
     return "env" in text or "ENV" in text or "*" in text or "?" in text or "[" in text or DYN in text
@@ -441,7 +459,7 @@ class WordChecks:
         command; the raw spelling counts too: `$HOME/.aws/credentials` keeps the path its text loses to DYN.
         """
         screened = (
-            [a for a in args if maybe_environ(a.text)]
+            [spelled(a, frame.dialect) for a in args if maybe_environ(a.text)]
             if maybe_environ(texts) and names[-1] not in _NAMES_ONLY
             else None
         )
