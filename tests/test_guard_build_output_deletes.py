@@ -89,6 +89,8 @@ SPARED = [
     ("posix", "rm -rf auto_examples/ gen_modules/ api/_autosummary"),  # Sphinx extensions' pages
     ("posix", "rm -rf build cover.out x.coverprofile default.profraw"),  # Go's and LLVM's coverage profiles
     ("posix", "rm -rf esm cjs umd pip-wheel-metadata"),  # a JavaScript library's builds, pip's metadata
+    ("powershell", "Remove-Item publish/* -Recurse -Force"),  # `dotnet publish -o publish`
+    ("posix", "mkdir -p build && rm -rf build/*"),  # making the folder puts nothing in it
     ("posix", "del-cli 'coverage/*.json' '!coverage/keep.json'"),  # a `!` pattern keeps, deletes nothing
     ("posix", "poetry run pip --version || rm -rf .venv"),  # a virtual environment, made again by install
     ("posix", "cd src && rm -rf ../build"),
@@ -145,6 +147,7 @@ BLOCKED = [
     ("posix", "rm -rf .git/build"),
     ("posix", "rm -rf ."),
     ("posix", "mv src build; rm -rf build"),  # the sources moved into the tree first
+    ("posix", "mkdir -p build && mv src build/ && rm -rf build"),
     ("posix", "rm -rf build; mv notes build; rm -rf build"),  # a delete first does not clear the move
     ("posix", "mv notes bin/ && rm -rf bin"),
     ("posix", "mv notes/idea.txt build/lib/ && rm -rf build"),

@@ -133,8 +133,9 @@ _PATH_PROBES = frozenset({"test", "[", "[[", "test-path", "get-item", "gi", "get
 _EMPTIERS = frozenset({"rm", "rmdir", "rimraf", "del-cli", "remove-item", "ri", "rd"})
 """Commands that only delete: naming a file or tree, they put nothing into it that a later write or delete
 could lose (a copy or a move does)."""
-_ADDS_NOTHING = _PATH_PROBES | _EMPTIERS
-"""Commands whose words a later write or delete need not count as named first (see `_named`)."""
+_ADDS_NOTHING = _PATH_PROBES | _EMPTIERS | frozenset({"mkdir", "md"})
+"""Commands whose words a later write or delete need not count as named first (see `_named`): making a
+folder puts nothing in it (`mkdir -p dist && rm -rf dist/*`)."""
 _CONTENTS = lazy_re(r"(?<=[^/\\.])[/\\]\*\Z")
 """`/*` ending a path below the working directory (`build/*`): everything in that folder."""
 REGENERABLE = frozenset({"destructive.truncating-redirect", "destructive.truncating-write"})
