@@ -74,6 +74,13 @@ BLOCKED = [
     ("powershell", "C:\\Windows\\System32\\computerdefaults.exe"),
     ("powershell", ".\\Akagi64.exe 23 C:\\Windows\\System32\\cmd.exe"),
     ("posix", "runas.exe /user:Administrator cmd.exe"),
+    # NtApiDotNet reaches the kernel's objects directly (tokens, object-manager and registry links)
+    (
+        "powershell",
+        '[NtApiDotNet.NtKey]::CreateSymbolicLink("\\Registry\\Machine\\SOFTWARE\\x", $null, "\\REGISTRY\\y")',
+    ),
+    ("powershell", "$t = [NtCoreLib.NtToken]::OpenProcessToken()"),
+    ("powershell", "Import-Module NtObjectManager"),
     ("posix", "PrivilegesCLI --add"),  # macOS: SAP's Privileges makes the user an administrator
     ("posix", "/Applications/Privileges.app/Contents/MacOS/PrivilegesCLI -a -n 'Installing updates'"),
     # FullPowers gives a service account its privileges back; RogueWinRM impersonates SYSTEM.
@@ -99,6 +106,7 @@ ALLOWED = [
     ("powershell", "Get-Help Start-Process -Parameter Verb"),
     ("powershell", "gsudo --help"),
     ("posix", "PrivilegesCLI --help"),
+    ("powershell", '[System.IO.Path]::Combine("src", "app.ps1")'),
     ("powershell", "Write-Output 'needs runas'"),
 ]
 

@@ -1483,9 +1483,13 @@ class Evaluation(RunsOtherCode, WordChecks):
     ) -> None:
         key = dotnet_key(type_name)
         entries = self.index.dotnet.get(key, ())
-        by_last_name = self.index.dotnet.get("*." + key.rpartition(".")[2]) if "." in key else None
-        if by_last_name:
-            entries = [*entries, *by_last_name]
+        if "." in key:
+            by_last_name = self.index.dotnet.get("*." + key.rpartition(".")[2])
+            if by_last_name:
+                entries = [*entries, *by_last_name]
+            by_namespace = self.index.dotnet.get(key.partition(".")[0] + ".*")
+            if by_namespace:
+                entries = [*entries, *by_namespace]
         any_type = self.index.dotnet.get("**") if type_name != "*" else None
         if any_type:
             entries = [*entries, *any_type]

@@ -206,7 +206,8 @@ class DotnetClause(Shape):
     on: Literal["dotnet"]
     types: Annotated[list[str], Check(min_length=1)]
     """Type names; `*` is any object's instance member (`$d.Delete()`), `*.Program` a type of that last
-    name in any namespace (`[Rubeus.Program]::Main(...)`), and `**` any type (`[X]::Main(...)`)."""
+    name in any namespace (`[Rubeus.Program]::Main(...)`), `NtApiDotNet.*` any type whose namespace starts
+    with that name (`[NtApiDotNet.NtKey]`), and `**` any type (`[X]::Main(...)`)."""
     members: list[str] = many()
     """Member globs (`GetEnvironmentVariable*`); empty means any use of the type. A glob ending in `()`
     (`Run()`) counts only where an instance member is called (`$shell.Run(...)`, not `$config.Run.Path`)."""
