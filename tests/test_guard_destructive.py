@@ -158,11 +158,16 @@ destructive.git-history	git branch -D feature
 destructive.git-history	git branch --delete --force feature
 destructive.git-history	git update-ref -d refs/heads/main
 destructive.git-history	git filter-branch --tree-filter 'true' HEAD
+destructive.git-history	git gc --aggressive --prune="1 hour"
+destructive.git-history	bfg --replace-text secrets.txt
+destructive.git-history	java -jar bfg-1.14.0.jar --delete-files id_rsa
 allow	git rm --cached -r x
 allow	git rm -r --cached build/
 allow	git rm --cached f
 allow	git rm -r -n src
 allow	git stash
+allow	git gc --prune=never
+allow	bfg --help
 allow	git stash -u
 allow	git stash pop
 allow	git checkout main

@@ -57,6 +57,13 @@ BLOCKED = [
     ("posix", "git -c core.hooksPath=/dev/null -c core.hooksPath=h ci", "unverifiable.git-config-exec"),
     ("posix", "git -c core.hooksPath=/dev/nul commit", "unverifiable.git-config-exec"),
     ("posix", "git -c core.hooksPath=/dev/null/x commit", "unverifiable.git-config-exec"),
+    # hook managers install hooks that every later commit runs
+    ("posix", "pre-commit install", "unverifiable.git-config-exec"),
+    ("posix", "poetry run pre-commit install --hook-type commit-msg", "unverifiable.git-config-exec"),
+    ("posix", "npx husky install", "unverifiable.git-config-exec"),
+    ("posix", "is-ci || husky", "unverifiable.git-config-exec"),
+    ("posix", "lefthook install", "unverifiable.git-config-exec"),
+    ("posix", "npx simple-git-hooks", "unverifiable.git-config-exec"),
     ("posix", "openssl req -engine ./lib.so", "unverifiable.command-option"),
     # Variables holding a command or loading code.
     ("posix", "CRASHPAGER='rm -rf ~' crash -h", "destructive.recursive-delete"),
@@ -109,6 +116,9 @@ ALLOWED = [
     ("posix", "sort -o sorted.txt names.txt"),
     # No hooks at all: nothing runs.
     ("posix", "git -c core.hooksPath=/dev/null commit -m 'update changelog'"),
+    ("posix", "pre-commit run --all-files --show-diff-on-failure"),
+    ("posix", "lefthook run pre-commit"),
+    ("posix", "husky --version"),
     ("posix", "backup --dry-run src dst"),
     ("posix", "aria2c2 --on-download-complete=true file"),
     ("posix", "electron-app --gpu-launcher=true"),
