@@ -58,6 +58,13 @@ BLOCKED = [
     ("posix", "kubeletmein generate", "network.remote-service"),
     ("posix", 'eget -qs linux/amd64 "zricethezav/gitleaks" --to gitleaks', "network.http-client"),
     ("posix", "dscl . -read /Users/Bob/ AuthenticationHint", "env.accounts"),  # the password hint
+    # every user's record, the folder named by the node's full path
+    (
+        "posix",
+        "/usr/bin/dscl -plist localhost readall /Local/Default/Users UniqueID RecordName",
+        "env.accounts",
+    ),
+    ("posix", "dscl localhost read /Local/Default/Groups/admin GroupMembership", "env.accounts"),
     ("powershell", "type %SYSTEMROOT%\\repair\\SAM", "env.secret-files"),  # cmd's name for C:\\Windows
     (
         "posix",
@@ -250,6 +257,7 @@ ALLOWED = [
     ("powershell", "Get-WmiObject Win32_OperatingSystem"),
     ("posix", "fdesetup status"),
     ("posix", "dscl . -read /Users/dev NFSHomeDirectory"),
+    ("posix", "dscl localhost -read /Local/Default/Users/dev RealName"),
     ("posix", "cat /etc/os-release"),
     ("posix", "cat /private/etc/os-release"),
     ("posix", "ls /private/tmp/build-logs"),

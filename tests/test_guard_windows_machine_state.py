@@ -85,6 +85,29 @@ BLOCKED = [
     ("powershell", "mklink /d docs\\api ..\\..\\shared\\api", "containment.write-outside-project"),
     ("powershell", "cmd /c mklink /j link C:\\Users\\me\\Documents", "containment.write-outside-project"),
     ("posix", "cmd.exe /c mklink /d link C:\\\\Windows", "containment.write-outside-project"),
+    # Remote Desktop's WMI settings, and a DNS or DHCP server's configuration
+    (
+        "powershell",
+        "(Get-WmiObject -Class Win32_TSGeneralSetting -Namespace root\\cimv2\\terminalservices)"
+        ".SetUserAuthenticationRequired(0)",
+        "destructive.machine-state",
+    ),
+    (
+        "powershell",
+        "(Get-WmiObject Win32_TerminalServiceSetting -Namespace root\\cimv2\\TerminalServices)"
+        ".SetAllowTsConnections(1)",
+        "destructive.machine-state",
+    ),
+    (
+        "powershell",
+        'Add-DnsServerPrimaryZone -Name "test.local" -ReplicationScope "Forest"',
+        "destructive.machine-state",
+    ),
+    (
+        "powershell",
+        "Add-DhcpServerv4Scope -Name lab -StartRange 10.0.0.10 -EndRange 10.0.0.99",
+        "destructive",
+    ),
 ]
 
 ALLOWED = [
@@ -116,6 +139,8 @@ ALLOWED = [
     ("powershell", "Write-Output 'run sfc /scannow as an administrator'"),
     ("posix", "nvm use 20"),
     ("posix", "grep -rn 'powercfg /setactive' docs/"),
+    ("powershell", "Get-DhcpServerv4Scope"),
+    ("powershell", '$sb = [Text.StringBuilder]::new(); $sb.Append("x")'),
 ]
 
 
