@@ -98,6 +98,23 @@ destructive	sem rm -rf x
 destructive	tini -- rm -rf x
 destructive	schroot -c jail -- rm -rf x
 destructive	timeout 5s sudo -u x env A=1 nice rm -rf x
+destructive	host-spawn rm -rf x
+containment.privilege-elevation	flatpak-spawn --host pkexec modprobe uhid
+containment.privilege-elevation	toolbox run --container dev sudo ls
+destructive	distrobox enter dev -- rm -rf x
+destructive	distrobox-enter -n dev -- rm -rf x
+destructive	multipass exec vm -- rm -rf x
+destructive	podman unshare rm -rf x
+destructive	doppler run -- rm -rf x
+destructive	doppler run --command 'rm -rf x'
+destructive	infisical run --env=dev -- rm -rf x
+destructive	chamber exec svc -- rm -rf x
+destructive	dotenv -- rm -rf x
+destructive	env-cmd rm -rf x
+destructive	retry -t 3 -- rm -rf x
+destructive	rr record rm -rf x
+destructive	steam-run rm -rf x
+destructive	arch -x86_64 rm -rf x
 """
 
 WRAPPERS_POWERSHELL = """
@@ -126,6 +143,11 @@ allow	systemd-run --user --scope pytest
 allow	unshare -r whoami
 allow	hyperfine 'sleep 0.1'
 allow	xvfb-run pytest
+allow	distrobox enter dev -- make test
+allow	doppler run -- npm test
+allow	retry -t 3 -- make test
+allow	arch -arm64 make test
+allow	flatpak-spawn --host ls
 allow	chmod -R 755 build
 allow	chmod -R a+rX docs
 allow	chmod ug=rwX,o=rX -R build/dist

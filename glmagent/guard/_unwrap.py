@@ -84,6 +84,16 @@ def unwrap(spec: WrapperSpec, args: list[Arg], stdin_words: list[Arg] | None) ->
         i = len(spec.subcommand.split())  # the caller checked the args start with the subcommand
     if spec.leading_positionals and i < n and args[i].text[:1] != "-":
         i = min(n, i + spec.leading_positionals)
+    if spec.command_after is not None:
+        after = next((k for k in range(i, n) if args[k].text == spec.command_after), None)
+        if after is not None:
+            # `distrobox enter box -- rm -rf x`: whatever the words before it are, the command follows it.
+            if after + 1 < n:
+                out.candidates.append(list(args[after + 1 :]))
+                out.has_command = True
+            else:
+                out.has_command = False
+            return out
     ambiguous_at: int | None = None
     replace: str | None = None
     arg_file: str | None = None
