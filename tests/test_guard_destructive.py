@@ -115,6 +115,27 @@ destructive	retry -t 3 -- rm -rf x
 destructive	rr record rm -rf x
 destructive	steam-run rm -rf x
 destructive	arch -x86_64 rm -rf x
+destructive	watchexec -e py -- rm -rf x
+destructive	onchange '**/*' -- rm -rf x
+destructive	lerna exec -- rm -rf x
+destructive	nx exec -- rm -rf x
+destructive	hatch env run -- rm -rf x
+destructive	bear -- rm -rf x
+destructive	ccache rm -rf x
+destructive	xcrun --sdk macosx rm -rf x
+destructive	devcontainer exec --workspace-folder . rm -rf x
+destructive	dagger run rm -rf x
+destructive	envchain aws rm -rf x
+destructive	kcov out rm -rf x
+destructive	concurrently "npm:watch" "rm -rf x"
+destructive	concurrently "npm:build && rm -rf x"
+destructive	cross-env-shell "rm -rf x"
+destructive	start-server-and-test "rm -rf x" 3000 test
+destructive	cargo watch -x check -s 'rm -rf x'
+destructive	chokidar '**/*.js' -c 'rm -rf x'
+destructive	rg --pre 'rm -rf x' pattern
+destructive	sort --compress-program='rm -rf x' data.txt
+destructive	ts-node -e "require('fs').rmSync('x', {recursive: true})"
 """
 
 WRAPPERS_POWERSHELL = """
@@ -148,6 +169,15 @@ allow	doppler run -- npm test
 allow	retry -t 3 -- make test
 allow	arch -arm64 make test
 allow	flatpak-spawn --host ls
+allow	watchexec -e py -- pytest
+allow	concurrently -k "npm:dev" "npm:api" "tsc -w"
+allow	concurrently -n watch: 'yarn:build:* --watch'
+allow	rg -c 'rm -rf x' src
+allow	sort -c data.txt
+allow	ccache -s
+allow	xcrun --show-sdk-path
+allow	bear -- make
+allow	tsx src/index.ts
 allow	chmod -R 755 build
 allow	chmod -R a+rX docs
 allow	chmod ug=rwX,o=rX -R build/dist

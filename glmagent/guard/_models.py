@@ -365,6 +365,8 @@ class WrapperSpec(Shape):
     """Options whose value is split into words that start the command (`env -S 'rm -rf x'`)."""
     stop_at: list[str] = many()
     """Words that end the wrapped command (`:::` for parallel)."""
+    operand_lines: bool = False
+    """Every operand is a shell command line of its own (`concurrently "tsc -w" "vite"`)."""
     command_after: str | None = None
     """A word after which the command starts, wherever it stands (`--` in `distrobox enter NAME -- CMD`,
     `doppler run -- CMD`); without it the words are read as usual."""

@@ -15,6 +15,9 @@ from ._shape import many, record
 from ._syntax import DYN, Arg, lit
 
 _ASSIGNMENT = lazy_re(r"[A-Za-z_][A-Za-z0-9_]*=")
+_SCRIPT_SHORTCUT = lazy_re(r"(npm|yarn|pnpm|bun):(?=\S)")
+"""`concurrently "npm:watch-*"`: the package manager's `run` of the scripts so named; the rest of the line
+runs as written (`npm:x && y`)."""
 
 
 @record()
@@ -204,6 +207,13 @@ def unwrap(spec: WrapperSpec, args: list[Arg], stdin_words: list[Arg] | None) ->
                 out.shell_lines.append(Arg(t.split("=", 1)[1], a.raw))
     while spec.assignments and prefix and _ASSIGNMENT.match(prefix[0].text) and DYN not in prefix[0].text:
         assigned.append(prefix.pop(0).text)  # `env -S 'EDITOR=x git commit'`
+    if spec.operand_lines:
+        # `concurrently "tsc -w" "rm -rf x"`: each operand is a command line of its own.
+        for a in rest:
+            if a.text[:1] != "-":
+                text = _SCRIPT_SHORTCUT.sub(r"\1 run ", a.text, count=1) if DYN not in a.text else a.text
+                out.shell_lines.append(a if text == a.text else Arg(text, a.raw))
+        rest = []
     if spec.operands_run_nothing:
         rest = []  # `script LOGFILE`, `newgrp GROUP`: the operands are no command
     readings = [prefix + rest]
