@@ -144,6 +144,8 @@ destructive	forfiles /S /C "cmd /c rd /s /q @path"
 destructive	conhost --headless cmd /c rd /s /q x
 destructive	gsudo Remove-Item -Recurse x
 destructive	wt cmd /c rd /s /q x
+destructive	wt -w 0 new-tab -p Ubuntu rd /s /q x
+destructive	wt sp -V pwsh -c "Remove-Item x -Recurse"
 """
 
 HARMLESS_POSIX = """

@@ -365,6 +365,8 @@ class WrapperSpec(Shape):
     """Options whose value is split into words that start the command (`env -S 'rm -rf x'`)."""
     stop_at: list[str] = many()
     """Words that end the wrapped command (`:::` for parallel)."""
+    skip_words: list[str] = many()
+    """Words that may stand among the options, before the command (Windows Terminal's `new-tab`, `sp`)."""
     operand_lines: bool = False
     """Every operand is a shell command line of its own (`concurrently "tsc -w" "vite"`)."""
     command_after: str | None = None

@@ -171,6 +171,9 @@ def unwrap(spec: WrapperSpec, args: list[Arg], stdin_words: list[Arg] | None) ->
                 assigned.append(t)
             i += 1
             continue
+        if spec.skip_words and t.lower() in spec.skip_words:
+            i += 1  # `wt -w 0 new-tab -p x cmd`: a subcommand of its own, then more of its options
+            continue
         break
     else:
         i = n
