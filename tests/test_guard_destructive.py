@@ -136,6 +136,28 @@ destructive	chokidar '**/*.js' -c 'rm -rf x'
 destructive	rg --pre 'rm -rf x' pattern
 destructive	sort --compress-program='rm -rf x' data.txt
 destructive	ts-node -e "require('fs').rmSync('x', {recursive: true})"
+destructive	envconsul -prefix app rm -rf x
+destructive	envdir ./env rm -rf x
+destructive	systemd-cat -t job rm -rf x
+destructive	daemonize rm -rf x
+destructive	lxc-attach -n c -- rm -rf x
+destructive	nsjail -Mo -- rm -rf x
+destructive	py-spy record -o x.svg -- rm -rf x
+destructive	nyc --reporter=lcov rm -rf x
+destructive	c8 rm -rf x
+destructive	clinic doctor -- rm -rf x
+destructive	foreman run rm -rf x
+destructive	xterm -e rm -rf x
+destructive	gnome-terminal -- rm -rf x
+destructive	xfce4-terminal -e 'rm -rf x'
+destructive	kitty rm -rf x
+destructive	guix shell -- rm -rf x
+destructive	bwrap --ro-bind / / --dev /dev rm -rf x
+destructive	mpirun -np 2 rm -rf x
+destructive	srun -N 1 rm -rf x
+destructive	sbatch --wrap 'rm -rf x'
+destructive	prime-run rm -rf x
+destructive	wine64 cmd /c rd /s /q x
 """
 
 WRAPPERS_POWERSHELL = """
@@ -180,6 +202,13 @@ allow	ccache -s
 allow	xcrun --show-sdk-path
 allow	bear -- make
 allow	tsx src/index.ts
+allow	nyc --reporter=lcov mocha
+allow	c8 -r html npm test
+allow	foreman start
+allow	mpirun -np 4 ./build/solver
+allow	bwrap --ro-bind / / --dev /dev --unshare-net make test
+allow	py-spy record -o profile.svg -- python app.py
+allow	sbatch job.sh
 allow	chmod -R 755 build
 allow	chmod -R a+rX docs
 allow	chmod ug=rwX,o=rX -R build/dist

@@ -365,6 +365,8 @@ class WrapperSpec(Shape):
     """Options whose value is split into words that start the command (`env -S 'rm -rf x'`)."""
     stop_at: list[str] = many()
     """Words that end the wrapped command (`:::` for parallel)."""
+    pair_options: list[str] = many()
+    """Long options that consume the next two words (`bwrap --bind SRC DEST cmd`)."""
     skip_words: list[str] = many()
     """Words that may stand among the options, before the command (Windows Terminal's `new-tab`, `sp`)."""
     operand_lines: bool = False

@@ -117,6 +117,9 @@ def unwrap(spec: WrapperSpec, args: list[Arg], stdin_words: list[Arg] | None) ->
         if t[:1] == "-" and len(t) > 1:
             name, eq, attached = t.partition("=") if t.startswith("--") else (t, "", "")
             if t.startswith("--"):
+                if name in spec.pair_options:
+                    i += 3  # `bwrap --bind / / cmd`: both words are the option's
+                    continue
                 if name in shell_opts or name in spec.split_options or name in value_opts:
                     value = attached if eq else (args[i + 1].text if i + 1 < n else "")
                     raw = attached if eq else (args[i + 1].raw if i + 1 < n else "")
@@ -138,6 +141,9 @@ def unwrap(spec: WrapperSpec, args: list[Arg], stdin_words: list[Arg] | None) ->
                 if not eq and name not in spec.flag_options:
                     ambiguous_at = i  # an unknown `--opt` may take the next word; `--opt=value` cannot
                 i += 1
+                continue
+            if len(t) > 2 and t in value_opts and t not in shell_opts:
+                i += 2  # a single-dash long option that takes a value (`mpirun -np 4 cmd`)
                 continue
             consumed = False
             for j in range(1, len(t)):
