@@ -158,6 +158,9 @@ destructive	srun -N 1 rm -rf x
 destructive	sbatch --wrap 'rm -rf x'
 destructive	prime-run rm -rf x
 destructive	wine64 cmd /c rd /s /q x
+network.locator	xterm -display 203.0.113.10:0 -e ls
+network.locator	mpirun --host 10.0.0.5 ./solver
+network.locator	daemonize -o 10.0.0.1:80 ./x
 """
 
 WRAPPERS_POWERSHELL = """
@@ -209,6 +212,7 @@ allow	mpirun -np 4 ./build/solver
 allow	bwrap --ro-bind / / --dev /dev --unshare-net make test
 allow	py-spy record -o profile.svg -- python app.py
 allow	sbatch job.sh
+allow	xterm -display :0 -e make test
 allow	chmod -R 755 build
 allow	chmod -R a+rX docs
 allow	chmod ug=rwX,o=rX -R build/dist

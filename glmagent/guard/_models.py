@@ -367,6 +367,9 @@ class WrapperSpec(Shape):
     """Words that end the wrapped command (`:::` for parallel)."""
     pair_options: list[str] = many()
     """Long options that consume the next two words (`bwrap --bind SRC DEST cmd`)."""
+    locates: bool = False
+    """Its words are screened for other machines as any program's are (`mpirun --host h cmd`,
+    `daemonize -o h:80 cmd`): a wrapper that may reach one by its own options."""
     skip_words: list[str] = many()
     """Words that may stand among the options, before the command (Windows Terminal's `new-tab`, `sp`)."""
     operand_lines: bool = False

@@ -188,13 +188,24 @@ class WordChecks:
         names = info.names
         texts = "\n".join([a.text for a in args])
         self._argument_rules(args, argv, names, frame, texts)
+        spec = None
         if wraps is None:
-            wraps = bool(info.wrappers) and matching_wrapper(info.wrappers, args) is not None
+            spec = matching_wrapper(info.wrappers, args) if info.wrappers else None
+            wraps = spec is not None
+        p = self.p
         if info.shell or wraps:
             if info.wrappers and ("-" in texts or ":" in texts):
                 self._output_targets(args, argv, info, frame)  # `strace -o FILE`, `screen -Logfile FILE`
+            if spec is None and wraps and info.wrappers:
+                spec = matching_wrapper(info.wrappers, args)
+            if (
+                spec is not None
+                and spec.locates
+                and p.locators[frame.dialect]
+                and (_locators.screen(texts) or p.machine_options(frame.dialect, texts))
+            ):
+                self._locators(args, argv, info, frame)  # `mpirun --host 10.0.0.5 cmd`
             return  # what they run is checked as a command of its own, with its own words
-        p = self.p
         if p.locators[frame.dialect] and (
             _locators.screen(texts) or DYN in texts or p.machine_options(frame.dialect, texts)
         ):
