@@ -116,6 +116,7 @@ destructive	rr record rm -rf x
 destructive	steam-run rm -rf x
 destructive	arch -x86_64 rm -rf x
 destructive	watchexec -e py -- rm -rf x
+block	watchexec rm -- -rf /
 destructive	onchange '**/*' -- rm -rf x
 destructive	lerna exec -- rm -rf x
 destructive	nx exec -- rm -rf x

@@ -376,7 +376,7 @@ class WrapperSpec(Shape):
     """Every operand is a shell command line of its own (`concurrently "tsc -w" "vite"`)."""
     command_after: str | None = None
     """A word after which the command starts, wherever it stands (`--` in `distrobox enter NAME -- CMD`,
-    `doppler run -- CMD`); without it the words are read as usual."""
+    `doppler run -- CMD`): what follows it is read as a command besides the usual reading."""
     feeds_arguments: bool = False
     """The wrapped command receives extra arguments from stdin (`xargs`)."""
     no_run_flags: list[str] = many()

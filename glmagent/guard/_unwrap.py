@@ -89,14 +89,10 @@ def unwrap(spec: WrapperSpec, args: list[Arg], stdin_words: list[Arg] | None) ->
         i = min(n, i + spec.leading_positionals)
     if spec.command_after is not None:
         after = next((k for k in range(i, n) if args[k].text == spec.command_after), None)
-        if after is not None:
-            # `distrobox enter box -- rm -rf x`: whatever the words before it are, the command follows it.
-            if after + 1 < n:
-                out.candidates.append(list(args[after + 1 :]))
-                out.has_command = True
-            else:
-                out.has_command = False
-            return out
+        if after is not None and after + 1 < n:
+            # `distrobox enter box -- rm -rf x`: whatever the words before it are, the command follows it;
+            # read the usual way too (`watchexec rm -- -rf x` runs `rm`, whose own `--` that is).
+            out.candidates.append(list(args[after + 1 :]))
     ambiguous_at: int | None = None
     replace: str | None = None
     arg_file: str | None = None

@@ -188,16 +188,13 @@ class WordChecks:
         names = info.names
         texts = "\n".join([a.text for a in args])
         self._argument_rules(args, argv, names, frame, texts)
-        spec = None
+        spec = matching_wrapper(info.wrappers, args) if info.wrappers and wraps is not False else None
         if wraps is None:
-            spec = matching_wrapper(info.wrappers, args) if info.wrappers else None
             wraps = spec is not None
         p = self.p
         if info.shell or wraps:
             if info.wrappers and ("-" in texts or ":" in texts):
                 self._output_targets(args, argv, info, frame)  # `strace -o FILE`, `screen -Logfile FILE`
-            if spec is None and wraps and info.wrappers:
-                spec = matching_wrapper(info.wrappers, args)
             if (
                 spec is not None
                 and spec.locates
