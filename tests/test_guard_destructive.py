@@ -162,6 +162,17 @@ destructive	wine64 cmd /c rd /s /q x
 network.locator	xterm -display 203.0.113.10:0 -e ls
 network.locator	mpirun --host 10.0.0.5 ./solver
 network.locator	daemonize -o 10.0.0.1:80 ./x
+destructive	cmake -E rm -rf /
+destructive	cmake -E env X=1 rm -rf x
+destructive	cmake -E chdir build rm -rf x
+destructive.recursive-delete	cmake -E remove_directory x
+containment.write-outside-project	cmake -E copy a.txt ../b.txt
+unverifiable.command-option	go test -exec 'rm -rf x' ./...
+unverifiable.command-option	go build -toolexec sudo ./...
+unverifiable.command-option	mvn exec:exec -Dexec.executable=rm -Dexec.args="-rf x"
+unverifiable.command-option	cargo --config 'target.x86_64-unknown-linux-gnu.runner="rm -rf x"' run
+unverifiable.command-option	ed -s notes.txt
+unverifiable.command-option	cmake -P /dev/stdin
 """
 
 WRAPPERS_POWERSHELL = """
@@ -214,6 +225,17 @@ allow	bwrap --ro-bind / / --dev /dev --unshare-net make test
 allow	py-spy record -o profile.svg -- python app.py
 allow	sbatch job.sh
 allow	xterm -display :0 -e make test
+allow	cmake -E make_directory build
+allow	cmake -E env CTEST_OUTPUT_ON_FAILURE=1 ctest
+allow	cmake -E tar xf libzip-1.14.1.tar.xz
+allow	cmake -E rm -rf build
+allow	cmake -P cmake/scripts/gen.cmake
+allow	go test -run TestX ./pkg/...
+allow	go test $GOFLAGS ./...
+allow	mvn test $MAVEN_ARGS
+allow	cmake -DCMAKE_BUILD_TYPE=$config -S . -B build
+allow	find . -name '*.go' -exec gofmt -l {} +
+allow	mvn exec:java -Dexec.mainClass=app.Main
 allow	chmod -R 755 build
 allow	chmod -R a+rX docs
 allow	chmod ug=rwX,o=rX -R build/dist
