@@ -274,6 +274,7 @@ ALLOWED = [
     ("powershell", "fsutil 8dot3name query C:"),
     ("powershell", "contig -a C:\\data\\big.db"),
     ("posix", "pcs status"),
+    ("posix", "pcs --version"),
     ("posix", "crm configure show"),
 ]
 
