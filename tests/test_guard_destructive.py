@@ -183,6 +183,8 @@ destructive	gsudo Remove-Item -Recurse x
 destructive	wt cmd /c rd /s /q x
 destructive	wt -w 0 new-tab -p Ubuntu rd /s /q x
 destructive	wt sp -V pwsh -c "Remove-Item x -Recurse"
+destructive	ubuntu2204.exe run rm -rf x
+destructive	debian run rm -rf x
 """
 
 HARMLESS_POSIX = """

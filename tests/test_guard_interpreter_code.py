@@ -51,6 +51,14 @@ BLOCKED = [
     ("posix", "wp eval 'wp_delete_user(1);'", "unverifiable.inline-code"),
     ("posix", "drush php:eval 'node_delete(1);'", "unverifiable.inline-code"),
     ("posix", "vendor/bin/drush ev 'print 1;'", "unverifiable.inline-code"),
+    # application frameworks' runners and consoles, and Clojure's and Babashka's inline expressions
+    ("posix", "bin/rails runner 'User.delete_all'", "unverifiable.inline-code"),
+    ("posix", "bundle exec rails r 'FileUtils.rm_rf(\"x\")'", "unverifiable.inline-code"),
+    ("posix", "php artisan tinker --execute='User::truncate()'", "unverifiable.inline-code"),
+    ("posix", "python manage.py shell -c 'User.objects.all().delete()'", "unverifiable.inline-code"),
+    ("posix", "mix run -e 'File.rm_rf!(\"x\")'", "unverifiable.inline-code"),
+    ("posix", "clojure -e '(clojure.java.shell/sh \"id\")'", "unverifiable.inline-code"),
+    ("posix", "bb -e '(shell \"id\")'", "unverifiable.inline-code"),
     # knife is a remote-management client first (its exec also reads as code the policy does not read).
     ("posix", "knife exec -E '...'", "network.remote-service"),
     # a network library's version printed next to a call of it
@@ -111,6 +119,13 @@ ALLOWED = [
     ("posix", 'psql -c "COPY t TO STDOUT"'),
     ("posix", "python -c \"import os, stat; print(stat.filemode(os.stat('setup.py').st_mode))\""),
     ("posix", "node -e \"console.log(require('fs').statSync('package.json').mode)\""),
+    ("posix", "python manage.py test"),
+    ("posix", "python manage.py migrate --check"),
+    ("posix", "php artisan test"),
+    ("posix", "mix run priv/repo/seeds.exs"),
+    ("posix", "bin/rails test"),
+    ("posix", "clojure -M:test"),
+    ("posix", "clojure -M:test:cljs-test-runner -e :simple"),  # the test runner's option, no expression
 ]
 
 
