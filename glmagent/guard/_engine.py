@@ -905,7 +905,7 @@ class Evaluation(RunsOtherCode, WordChecks):
                         self._argv(argv, names),
                     )
         if args and self._words_may_matter(args, info, dialect):
-            self._arguments(args, argv, info, frame, wrapper is not None)
+            self._arguments(args, argv, info, frame, wrapper, looked_up=True)
         if feeds and dialect == "powershell" and "remove-item" in names:
             self._judge_listed_deletes(names, argv, feeds, frame)
         if info.acts:

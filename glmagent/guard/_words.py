@@ -13,7 +13,7 @@ from ._findings import shown_args
 from ._globbed import MAX_GLOB_WORDS, is_glob_path, maybe_glob
 from ._handed import first_word, in_program_folder, is_path, last_part, pieces
 from ._lazy import lazy_re
-from ._models import Dialect, Rule
+from ._models import Dialect, Rule, WrapperSpec
 from ._normalise import command_key
 from ._paths import (
     ARCHIVERS,
@@ -126,7 +126,7 @@ def listens_or_runs_setting(args: list[Arg], texts: str) -> bool:
 _PS_VARIABLE = lazy_re(r"\$(?:\{[^}]*\}|\([^()$]*\)|[\w:?^]+)")
 
 
-def spelled(word: Arg, dialect: str) -> Arg:
+def _ps_spelled(word: Arg, dialect: str) -> Arg:
     """PowerShell reads a word holding a variable as one run-time value; where it may point still shows in
     its literal pieces (`$d/*/environ`), as a shell's word keeps them: the word with each variable a
     run-time piece (unchanged when anything else is computed in it)."""
@@ -179,20 +179,24 @@ class WordChecks:
     __slots__ = ()
 
     def _arguments(
-        self, args: list[Arg], argv: list[Arg], info: NameInfo, frame: Frame, wraps: bool | None = None
+        self,
+        args: list[Arg],
+        argv: list[Arg],
+        info: NameInfo,
+        frame: Frame,
+        wrapper: WrapperSpec | None = None,
+        looked_up: bool = False,
     ) -> None:
         """What any word of any command can give away: a process environment, argument-wide rules
         (`/dev/tcp/*`, credential files), another machine or a hidden stream (`_locators`), an option whose
-        value the program runs as a command (`--rsh CMD`), and an output file (`-o FILE`). `wraps`: whether
-        one of the program's wrapper specs reads `args` (None: not looked up yet)."""
+        value the program runs as a command (`--rsh CMD`), and an output file (`-o FILE`). `wrapper`: the
+        program's wrapper spec that reads `args`, when the caller `looked_up` which one does."""
         names = info.names
         texts = "\n".join([a.text for a in args])
         self._argument_rules(args, argv, names, frame, texts)
-        spec = matching_wrapper(info.wrappers, args) if info.wrappers and wraps is not False else None
-        if wraps is None:
-            wraps = spec is not None
+        spec = wrapper if looked_up else matching_wrapper(info.wrappers, args) if info.wrappers else None
         p = self.p
-        if info.shell or wraps:
+        if info.shell or spec is not None:
             if info.wrappers and ("-" in texts or ":" in texts):
                 self._output_targets(args, argv, info, frame)  # `strace -o FILE`, `screen -Logfile FILE`
             if (
@@ -467,7 +471,7 @@ class WordChecks:
         command; the raw spelling counts too: `$HOME/.aws/credentials` keeps the path its text loses to DYN.
         """
         screened = (
-            [spelled(a, frame.dialect) for a in args if maybe_environ(a.text)]
+            [_ps_spelled(a, frame.dialect) for a in args if maybe_environ(a.text)]
             if maybe_environ(texts) and names[-1] not in _NAMES_ONLY
             else None
         )
