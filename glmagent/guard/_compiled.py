@@ -298,6 +298,8 @@ class PolicyTables:
         self.command_valued = _name_matcher(data.command_valued_variables)
         self.code_loading = _name_matcher(data.code_loading_variables)
         self.credential_variables = _name_matcher(data.credential_variables)
+        self.search_path = _name_matcher(data.search_path_variables)
+        self.program_variables = _name_matcher(data.program_variables)
         self.command_options = _option_matcher(data.command_options)
         """Options whose value a program runs as a command line (`--rsh`, `--*-cmd-prefix`), or None."""
         self.text_tools = frozenset(v.lower() for v in data.text_tools)

@@ -63,7 +63,14 @@ from ._syntax import (
     start_check,
 )
 from ._unwrap import Wrapped, git_command_settings, matching_wrapper, split_words, unwrap
-from ._words import WordChecks, listens_or_runs_setting, maybe_environ, path_key
+from ._words import (
+    WordChecks,
+    git_names_repository,
+    listens_or_runs_setting,
+    maybe_environ,
+    path_key,
+    ps_pieces,
+)
 
 _ALLOWED = "no deny rule matches any command in it"
 CMD_MAX_LINE = 8191
@@ -222,6 +229,12 @@ def loaded_modules(value: str, options: tuple[str, ...]) -> list[str]:
     return found
 
 
+_CMD_VARIABLE = lazy_re(r"%[^%\s]+%")
+"""A cmd variable standing for a whole value (`%PATH%`)."""
+_PATH_SEPARATOR = lazy_re(r"[:;]")
+"""Between the folders of a POSIX search path (`:`; Lua's own paths take `;`)."""
+
+
 _ENV_ITEM = lazy_re(r"(?i:env:)[\\/]?([A-Za-z_][\w.]*)")
 """One variable on PowerShell's env: drive (`env:CI`, `Env:\\APPVEYOR`)."""
 
@@ -357,6 +370,8 @@ class CompiledPolicy(PolicyTables):
             return None
         if asks_help_only(argv, shell, info.names):
             return Decision.allow(command, shell, _ALLOWED, "ok")
+        if info.names[0] == "git" and git_names_repository(argv):
+            return None  # `git -C ~/x commit`: the walk judges where the repository is
         if nodes + len(argv) > MAX_WORK:
             return None  # the walk runs out of work (and calls the line too large to check)
         acts = info.acts
@@ -793,8 +808,10 @@ class Evaluation(RunsOtherCode, WordChecks):
                 line = " ".join(a.raw for a in argv)
                 self.script(line, "powershell", frame.nested(f"`{head.raw}` read as PowerShell"))
             return
-        if names[0] == "git" and any(a.text == "-c" for a in argv):
-            argv = self._git_settings(argv, frame)
+        if names[0] == "git":
+            if any(a.text == "-c" for a in argv):
+                argv = self._git_settings(argv, frame)
+            self.git_elsewhere(argv, frame)
         args = argv[1:]
         if dialect == "powershell":
             for a in args:
@@ -1086,6 +1103,11 @@ class Evaluation(RunsOtherCode, WordChecks):
                     )
                 else:
                     self._outside_code(module, argv, (name,), frame)
+        elif value.text and self.p.search_path.fullmatch(name):
+            self._search_path(name, value, frame)
+        elif value.text and DYN not in value.text and self.p.program_variables.fullmatch(name):
+            # `CC=/tmp/cc make`: the build tool runs the value in place of its own compiler or wrapper.
+            self._inline(value, "posix", frame.nested(f"`{name}=`"), [Arg(f"{name}={value.text}", value.raw)])
         elif value.text and self.p.code_loading.fullmatch(name):
             self.event(
                 "dynamic-script",
@@ -1100,6 +1122,34 @@ class Evaluation(RunsOtherCode, WordChecks):
                 f"`{name}={shown(value.raw)}` points later commands at a credential",
                 [f"{name}={value.raw}"],
             )
+
+    def _search_path(self, name: str, value: Arg, frame: Frame) -> None:
+        """`PATH=/tmp:$PATH make`: the folders put before the existing value (all of them when it is replaced)
+        are where programs find code first; each is judged as a program run from there would be."""
+        windows = frame.dialect != "posix"
+        text = value.text
+        if frame.dialect == "powershell" and text == DYN:
+            text = ps_pieces(value.raw)
+        entries = text.split(";") if windows else _PATH_SEPARATOR.split(text)
+        self._spend(PIECE_WORK * len(entries))
+        scope = self.scope(frame)
+        for entry in entries:
+            if DYN in entry or _CMD_VARIABLE.fullmatch(entry):
+                if entry.strip(DYN) == "" or _CMD_VARIABLE.fullmatch(entry):
+                    return  # the existing value (`$PATH`, `%PATH%`): what follows it shadows nothing
+                continue  # a folder only known at run time is the environment's own choice
+            if not entry or (windows and len(entry) == 2 and entry[1] == ":"):
+                continue
+            verdict = scope.judge_program(Arg(entry.rstrip("/\\") or entry, entry))
+            if verdict is not None:
+                self.event(
+                    "outside-program",
+                    frame,
+                    f"`{name}={shown(value.raw)}` makes programs look for code in `{entry}` first: "
+                    f"{verdict.detail}",
+                    [f"{name}={value.raw}"],
+                )
+                return
 
     def in_place_edit(self, target: Arg, frame: Frame) -> None:
         self.edited.add(path_key(target.text))

@@ -473,6 +473,12 @@ class PolicyFile(Shape):
     credential_variables: list[str] = many()
     """Environment variables that point programs at a credential (`KRB5CCNAME`, `SSH_AUTH_SOCK`): setting one
     to anything but an empty value makes later commands act as whoever that credential belongs to."""
+    search_path_variables: list[str] = many()
+    """Environment variables naming the folders programs, libraries or modules are looked up in (`PATH`,
+    `PYTHONPATH`): a literal folder put first, outside the project and the program folders, blocks."""
+    program_variables: list[str] = many()
+    """Environment variables naming the program a build tool runs (`CC`, `RUSTC_WRAPPER`): a literal value
+    is checked as a command."""
     command_options: list[str] = many()
     """Option globs (`--*-command`, `--rsh`) whose value any program not described elsewhere runs as a
     command line: a literal value is checked as one, a value known only at run time blocks."""

@@ -1009,7 +1009,10 @@ class PowerShellWalker:
             if left.type == "member_access" and value is not None:
                 self._property_set(left, self.text(value))
         elif left is not None and assigned is not None:
-            # `$env:COR_PROFILER_PATH = 'x.dll'` is judged like `COR_PROFILER_PATH=x.dll` in a POSIX shell.
+            # `$env:COR_PROFILER_PATH = 'x.dll'` is judged like `COR_PROFILER_PATH=x.dll` in a POSIX shell;
+            # `$env:Path += ';C:\\x'` sets the value it had with the text after it.
+            if not plain:
+                assigned = Arg(DYN + assigned.text, assigned.raw)
             self.sink.assignment(self.text(left)[5:].strip("{}"), assigned, self.frame)
 
     def _extended(self, left: Node | None, value: Node | None) -> str | None:

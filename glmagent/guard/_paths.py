@@ -215,8 +215,10 @@ _HOME_PREFIX = r"(?:/\x00home|/home/[^/]+|/users/[^/]+|/root|/var/root|/\x00driv
 _PROGRAM_FOLDERS = lazy_re(
     r"(?:/usr|/bin|/sbin|/lib|/lib64|/libexec|/etc|/nix|/snap|/run/current-system|/applications|/system"
     r"|/library|/opt/(?:homebrew|local|hostedtoolcache|conda|miniconda3|anaconda3|rh|ros|python[^/]*|pypy[^/]*)"
+    r"|/mingw32|/mingw64|/ucrt64|/clang64|/clangarm64"
     r"|/\x00drive/[a-z]/(?:windows(?!/(?:temp|tasks|tracing|debug|system32/tasks)(?:/|$))|program files"
-    r"|program files \(x86\)|programdata/chocolatey|hostedtoolcache|tools|msys64|cygwin64|strawberry)"
+    r"|program files \(x86\)|programdata/chocolatey|hostedtoolcache|tools|msys64|msys32|cygwin|cygwin64"
+    r"|strawberry|mingw|mingw32|mingw64|ruby\d[\w.-]*|python\d[\w.-]*|go)"
     rf"|{_HOME_PREFIX}/(?:\.local/bin|\.cargo|go/bin|\.dotnet|\.npm-global|\.nvm|\.pyenv|\.rbenv"
     r"|\.volta|\.bun/bin|\.deno/bin|\.rustup|\.sdkman|\.jenv|\.poetry/bin|\.conda|miniconda3|anaconda3"
     r"|bin|\.local/share/pnpm|\.yarn/bin|appdata/local/programs|appdata/roaming/npm|scoop/shims"
@@ -281,6 +283,10 @@ class PathScope:
         if self.cwd is None:
             return None
         return _normal(f"{self.cwd}/{text}")
+
+    def is_absolute(self, text: str) -> bool:
+        """Whether `text` names a place whatever the current directory is (`/x`, `~/x`, `C:\\x`)."""
+        return text[:1] in ("/", "~") or _DRIVE.match(text.replace("\\", "/")) is not None
 
     def change_directory(self, target: Arg | None) -> None:
         """Follow `cd TARGET` (`cd` alone goes home; a run-time target makes later relative paths unknown)."""

@@ -97,6 +97,7 @@ def unwrap(spec: WrapperSpec, args: list[Arg], stdin_words: list[Arg] | None) ->
     replace: str | None = None
     arg_file: str | None = None
     assigned: list[str] = []
+    spelled: list[str] = []
     while i < n:
         a = args[i]
         t = a.text
@@ -171,6 +172,13 @@ def unwrap(spec: WrapperSpec, args: list[Arg], stdin_words: list[Arg] | None) ->
         if spec.assignments and _ASSIGNMENT.match(t):
             if DYN not in t:
                 assigned.append(t)
+            elif _ASSIGNMENT.match(a.raw.lstrip('"')):
+                # `env PATH=/tmp:$PATH make`, `env "PATH=/tmp:$PATH" make`: read again as the shell spelled it
+                raw = a.raw
+                if raw[:1] == '"':
+                    name, _, value = raw[1:].partition("=")
+                    raw = f'{name}="{value}'
+                spelled.append(raw)
             i += 1
             continue
         if spec.skip_words and t.lower() in spec.skip_words:
@@ -250,6 +258,9 @@ def unwrap(spec: WrapperSpec, args: list[Arg], stdin_words: list[Arg] | None) ->
         # (programs run some values as commands). Added after `has_command`: `env A=1` alone runs nothing.
         name, _, value = t.partition("=")
         line = f"{name}={shlex.quote(value)} :"
+        out.shell_lines.append(Arg(line, line))
+    for raw in spelled:
+        line = f"{raw} :"
         out.shell_lines.append(Arg(line, line))
     return out
 

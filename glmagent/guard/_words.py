@@ -141,6 +141,165 @@ def _ps_spelled(word: Arg, dialect: str) -> Arg:
     return word if text == DYN or "$" in text or "`" in text else Arg(text, word.raw)
 
 
+_PS_PLUS = lazy_re(r"\s*\+\s*")
+
+
+def ps_pieces(raw: str) -> str:
+    """A PowerShell value joined from strings and variables (`"C:\\x;$env:Path"`, `'C:\\x;' + $env:Path`)
+    as text with each variable a run-time piece; any other part (a command, a subexpression) is one too."""
+    out = []
+    for piece in _PS_PLUS.split(raw.strip()):
+        if len(piece) > 1 and piece[0] == piece[-1] == "'":
+            out.append(piece[1:-1])
+            continue
+        if len(piece) > 1 and piece[0] == piece[-1] == '"':
+            piece = _PS_VARIABLE.sub(DYN, piece[1:-1])
+            if "$" not in piece and "`" not in piece:
+                out.append(piece)
+                continue
+        out.append(DYN)
+    return "".join(out)
+
+
+_GIT_VALUE_OPTIONS = frozenset(
+    {"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env"}
+)
+_GIT_CHANGING = frozenset(
+    {
+        "add",
+        "am",
+        "apply",
+        "checkout",
+        "cherry-pick",
+        "clean",
+        "commit",
+        "merge",
+        "mv",
+        "pull",
+        "rebase",
+        "reset",
+        "restore",
+        "revert",
+        "rm",
+        "stash",
+        "switch",
+        "init",
+        "gc",
+        "prune",
+        "update-index",
+        "update-ref",
+        "worktree",
+        "submodule",
+        "notes",
+        "fetch",
+        "tag",
+        "branch",
+        "config",
+        "remote",
+        "filter-branch",
+        "filter-repo",
+        "replace",
+        "lfs",
+        "sparse-checkout",
+        "maintenance",
+        "repack",
+        "checkout-index",
+        "read-tree",
+        "symbolic-ref",
+        "pack-refs",
+        "bisect",
+        "reflog",
+    }
+)
+"""git commands that may change a repository's files, its index or its history."""
+_GIT_LOOKS = {
+    "stash": frozenset({"list", "show"}),
+    "worktree": frozenset({"list"}),
+    "submodule": frozenset({"status", "summary"}),
+    "notes": frozenset({"list", "show"}),
+    "lfs": frozenset({"ls-files", "env", "status", "version", "track"}),
+    "sparse-checkout": frozenset({"list"}),
+    "bisect": frozenset({"log", "visualize", "view"}),
+    "remote": frozenset({"-v", "--verbose", "show", "get-url"}),
+    "reflog": frozenset({"show"}),
+}
+"""Forms of those that only look: their first word."""
+_GIT_LISTING = frozenset(
+    {
+        "-l",
+        "--list",
+        "-a",
+        "--all",
+        "-r",
+        "--remotes",
+        "-v",
+        "-vv",
+        "--verbose",
+        "--show-current",
+        "--contains",
+        "--merged",
+        "--no-merged",
+        "--points-at",
+        "--get",
+        "--get-all",
+        "--get-regexp",
+        "--get-urlmatch",
+        "--check",
+        "--stat",
+        "--numstat",
+        "--summary",
+        "-n",
+    }
+)
+"""Options that make `git branch`, `tag`, `config` or `apply` only list or check."""
+
+
+def git_names_repository(argv: list[Arg]) -> bool:
+    """Whether a git command names the repository it works in (`-C`, `--git-dir`, `--work-tree`)."""
+    return any(a.text[:2] == "-C" or a.text.startswith(("--git-dir", "--work-tree")) for a in argv[1:])
+
+
+def _git_repository(argv: list[Arg]) -> tuple[str | None, str | None]:
+    """The folder a git command works in, relative to the working directory (`-C`, `--work-tree`,
+    `--git-dir`; None when only known at run time), and its command word."""
+    folder = "."
+    tree: str | None = None
+    i = 1
+    while i < len(argv):
+        t = argv[i].text
+        name, eq, value = t.partition("=")
+        if name in _GIT_VALUE_OPTIONS:
+            if not eq:
+                i += 1
+                value = argv[i].text if i < len(argv) else ""
+            if DYN in value:
+                return None, None
+            if name == "-C" and value:
+                folder = value if value[:1] in ("/", "~") or value[1:2] == ":" else f"{folder}/{value}"
+            elif name == "--work-tree" or (name == "--git-dir" and tree is None):
+                tree = value
+        elif not t.startswith("-"):
+            return (tree if tree else folder), t
+        i += 1
+    return None, None
+
+
+def _git_changes(sub: str, argv: list[Arg]) -> bool:
+    """Whether git command `sub` (with `argv`) may change its repository."""
+    if sub not in _GIT_CHANGING:
+        return False
+    rest = [a.text for a in argv[argv.index(next(a for a in argv[1:] if a.text == sub)) + 1 :]]
+    looks = _GIT_LOOKS.get(sub)
+    if looks is not None:
+        return bool(rest) and rest[0] not in looks if sub == "remote" else not (rest and rest[0] in looks)
+    if sub in ("branch", "tag", "config", "apply"):
+        operands = [w for w in rest if not w.startswith("-")]
+        if not _GIT_LISTING.isdisjoint(rest) or (sub in ("branch", "tag") and not operands):
+            return False
+        return not (sub == "config" and len(operands) == 1)
+    return True
+
+
 def maybe_environ(text: str) -> bool:
     """A cheap screen: only words mentioning `env`, holding a glob or a run-time piece can name one."""
     return "env" in text or "ENV" in text or "*" in text or "?" in text or "[" in text or DYN in text
@@ -616,6 +775,30 @@ class WordChecks:
         verdict = self.scope(frame).judge_program(program)
         if verdict is not None:
             self.event(verdict.event, frame, verdict.detail, self._argv(argv))  # type: ignore[arg-type]
+
+    def git_elsewhere(self, argv: list[Arg], frame: Frame) -> None:
+        """`cd /usr/local && git stash -u`, `git -C ~/dotfiles commit -am x`: a git command that changes a
+        repository writes that repository's files, so one outside the working directory writes there. A
+        repository only known at run time (`cd "$REPO" && git add .`) is left to the sandbox."""
+        folder, sub = _git_repository(argv)
+        if sub is None or folder is None or not _git_changes(sub, argv):
+            return
+        scope = self.scope(frame)
+        if scope.cwd is None and not scope.is_absolute(folder):
+            return
+        verdict = scope.judge_write(Arg(folder, folder))
+        if verdict is not None and verdict.event == "write-outside-project":
+            self.event(
+                "write-outside-project",
+                frame,
+                f"`{shown_args(argv)}` changes the git repository "
+                + (
+                    "of the folder the line changed to, outside the working directory"
+                    if folder == "."
+                    else f"in `{folder}`: {verdict.detail}"
+                ),
+                self._argv(argv),
+            )
 
     def _judge_write(
         self, scope: PathScope, target: Arg, frame: Frame, argv: list[str], names_file: bool = True
