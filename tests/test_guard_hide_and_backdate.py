@@ -44,7 +44,7 @@ ALLOWED = [
     ("posix", "xattr -l ~/x"),
     ("posix", "xattr -w user.note x build/x"),
     ("powershell", "attrib +r .\\dist\\x.txt"),
-    ("powershell", "attrib -h C:\\x.txt"),
+    ("powershell", "attrib -h .\\x.txt"),
     ("powershell", "attrib"),
     ("powershell", "(Get-Item file).LastWriteTime = Get-Date"),
     ("powershell", "(Get-Item x.txt).LastWriteTime = (Get-Date)"),

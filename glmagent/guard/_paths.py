@@ -654,7 +654,8 @@ WRITERS = (
     | _AFTER_FIRST
     | _LINKS
     | ARCHIVERS
-    | frozenset({"truncate", "dd", "sed", "plutil", "plistbuddy", "makeappx", *_PS_WRITERS, *_SWITCH_TARGETS})
+    | frozenset({"truncate", "dd", "sed", "plutil", "plistbuddy", "makeappx", "attrib"})
+    | frozenset({*_PS_WRITERS, *_SWITCH_TARGETS})
 )
 """Programs whose write targets `write_targets` can name."""
 
@@ -771,6 +772,9 @@ def write_targets(name: str, args: list[Arg], dialect: str) -> list[Arg]:
         return _link_targets(operands, given)
     if name == "dd":
         return [Arg(a.text[3:], a.raw[3:]) for a in args if a.text.startswith("of=")]
+    if name == "attrib":
+        # `attrib -h +s C:\\x`: the attributes set or cleared are no files
+        return [a for a in operands if a.text[:1] not in "+-"]
     if name == "plutil":
         return _plutil_targets(args)
     if name == "plistbuddy":

@@ -54,7 +54,7 @@ OUTPUT_FOLDERS = frozenset(
         "generated", "_install", "dev-dist", "elm-stuff", "benchmarkdotnet.artifacts", ".open-next",
         ".quarto", ".coverage", ".terraform", "packer_cache", ".yardoc", ".phpunit.cache", "coverage.out",
         "cover.out", "auto_examples", "gen_modules", "_autosummary", "esm", "cjs", "umd",
-        "pip-wheel-metadata", "publish",
+        "pip-wheel-metadata", "publish", ".cask", ".eask", ".eldev", ".deps", ".cpcache",
     }
 )  # fmt: skip
 """Folder names build tools write their output to (compared in lower case); with `.egg-info` names and built

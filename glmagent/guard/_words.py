@@ -312,7 +312,7 @@ _EXTGLOB_GROUP = lazy_re(r"[@+*?!]\([^()`$;&\n]*\)")
 _PATH_MAX = 4096
 """Longer file names cannot be created (Linux's PATH_MAX; a name's own part may hold 255 bytes): no name
 that long waits for a reader."""
-_MODE_CHANGERS = frozenset({"chmod", "chown", "chgrp", "chattr", "setfacl", "chflags", "setfattr"})
+_MODE_CHANGERS = frozenset({"chmod", "chown", "chgrp", "chattr", "setfacl", "chflags", "setfattr", "attrib"})
 """Writers that change a file that is there: they name no new file."""
 
 
