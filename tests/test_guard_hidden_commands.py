@@ -92,6 +92,16 @@ BLOCKED = [
         '$env:NODE_OPTIONS = "--require C:\\Users\\Public\\x.js"; node a.js',
         "unverifiable.outside-program",
     ),
+    # A tool's options variable is read as options given to the tool.
+    (
+        "posix",
+        'export MAVEN_ARGS="org.codehaus.mojo:exec-maven-plugin:3.2.0:exec -Dexec.executable=/bin/sh"',
+        "unverifiable.command-option",
+    ),
+    ("posix", "JAVA_OPTS=-javaagent:/tmp/x.jar ./gradlew test", "unverifiable.outside-program"),
+    ("posix", "CFLAGS=-fplugin=/tmp/x.so make", "unverifiable.command-option"),
+    ("posix", "GOFLAGS=-toolexec=/tmp/x go build ./...", "unverifiable.command-option"),
+    ("powershell", '$env:GRADLE_OPTS = "-javaagent:C:\\Temp\\x.jar"', "unverifiable.outside-program"),
     # Interpreters and macro languages the policy does not read.
     ("posix", "dc -e '!/bin/sh'", "unverifiable.inline-code"),
     ("posix", "gnuplot -e 'system(\"/bin/sh\")'", "unverifiable.inline-code"),
@@ -138,6 +148,11 @@ ALLOWED = [
     ("posix", "LD_PRELOAD= ls"),
     ("posix", "LD_LIBRARY_PATH=./build/lib ./build/test-runner"),
     ("posix", "NODE_OPTIONS=--max-old-space-size=4096 npm test"),
+    ("posix", "MAVEN_OPTS=-Xmx2g mvn -B verify"),
+    ("posix", "CFLAGS='--coverage -Werror' make check"),
+    ("posix", 'CFLAGS="$CFLAGS -Werror" make'),  # a run-time value passes on what the environment chose
+    ("posix", 'GOFLAGS="-tags=integration" go test ./...'),
+    ("posix", 'CPPFLAGS="-DNTDDI_VERSION=0x06010000" LDFLAGS=-all-static make'),
     ("posix", 'NODE_OPTIONS="--require ./scripts/setup.js" jest'),
     ("posix", 'NODE_OPTIONS="-r ts-node/register --enable-source-maps" mocha'),
     ("posix", "RUBYOPT=-W0 rake test"),

@@ -300,6 +300,7 @@ class PolicyTables:
         self.credential_variables = _name_matcher(data.credential_variables)
         self.search_path = _name_matcher(data.search_path_variables)
         self.program_variables = _name_matcher(data.program_variables)
+        self.options_variables = {k.upper(): v for k, v in data.options_variables.items()}
         self.command_options = _option_matcher(data.command_options)
         """Options whose value a program runs as a command line (`--rsh`, `--*-cmd-prefix`), or None."""
         self.text_tools = frozenset(v.lower() for v in data.text_tools)

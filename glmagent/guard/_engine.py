@@ -7,6 +7,7 @@ decision entry point, with its fast path for one command of literal words, to th
 
 from __future__ import annotations
 
+import shlex
 import threading
 from typing import Any
 
@@ -1108,6 +1109,12 @@ class Evaluation(RunsOtherCode, WordChecks):
         elif value.text and DYN not in value.text and self.p.program_variables.fullmatch(name):
             # `CC=/tmp/cc make`: the build tool runs the value in place of its own compiler or wrapper.
             self._inline(value, "posix", frame.nested(f"`{name}=`"), [Arg(f"{name}={value.text}", value.raw)])
+        elif value.text and DYN not in value.text and name.upper() in self.p.options_variables:
+            # `JAVA_OPTS=-javaagent:/tmp/x.jar`: the tool reads the value as options given to it.
+            program = self.p.options_variables[name.upper()]
+            words = " ".join(shlex.quote(w) for w in value.text.split())
+            self._spend(PIECE_WORK)
+            self.script(f"{program} {words}", "posix", frame.nested(f"`{name}=`"))
         elif value.text and self.p.code_loading.fullmatch(name):
             self.event(
                 "dynamic-script",

@@ -479,6 +479,9 @@ class PolicyFile(Shape):
     program_variables: list[str] = many()
     """Environment variables naming the program a build tool runs (`CC`, `RUSTC_WRAPPER`): a literal value
     is checked as a command."""
+    options_variables: dict[str, str] = table()
+    """Environment variables whose value a program takes as its own options (`MAVEN_ARGS`: `mvn`), by
+    name: a literal value is checked as that command line."""
     command_options: list[str] = many()
     """Option globs (`--*-command`, `--rsh`) whose value any program not described elsewhere runs as a
     command line: a literal value is checked as one, a value known only at run time blocks."""
