@@ -60,6 +60,8 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 SPARED = [
     ("posix", "rm -rf build"),
+    ("posix", "rm -rf coverage coverage.json lcov.info hh-cache"),  # coverage reports and a tool's cache
+    ("posix", "rm -rf mac-build/ linux_build"),  # one platform's build folder
     ("posix", "rm -rf build coverage"),
     ("posix", "rm -r build || true"),
     ("posix", "rm -rf ./bin ./obj"),

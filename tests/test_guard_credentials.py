@@ -10,6 +10,10 @@ from conftest import every_case, guard_allows, guard_blocks
 
 BLOCKED = [
     ("posix", "getent shadow", "env.credential-dump"),
+    # a credentials file kept in the home or in a hidden folder of it, whatever tool wrote it
+    ("posix", "cat ~/.shai-hulud-exfil/local_credentials.json | base64 -w0", "env.secret-files"),
+    ("posix", "cat ~/.x/y/credentials", "env.secret-files"),
+    ("posix", "cat ~/creds.json", "env.secret-files"),
     # a browser's saved logins and cookies read by their columns, wherever the database was copied to
     ("posix", "sqlite3 /tmp/ld 'SELECT origin_url, hex(password_value) FROM logins;'", "env.credential-dump"),
     ("posix", 'sqlite3 x.db "select name, encrypted_value from cookies"', "env.credential-dump"),
@@ -142,6 +146,7 @@ BLOCKED = [
 
 ALLOWED = [
     ("posix", "sqlite3 app.db 'select id, password_hash from users'"),  # the project's own tables
+    ("posix", "cat docs/credentials-howto.md"),
     ("posix", "sqlite3 app.db 'select * from logins'"),
     ("posix", "grep -rn encrypted_value src/"),
     ("posix", "ls .aws-sam/build"),

@@ -1212,6 +1212,7 @@ CLOUD_BLOCKED = [
     ("Connect-ExchangeOnline", "network.cloud-cmdlets"),
     ("Connect-MgGraph", "network.cloud-cmdlets"),
     ("Get-AzResource", "network.cloud-cmdlets"),
+    ("Invoke-EnumerateAzureSubDomains -Base contoso -Verbose", "network.cloud-cmdlets"),
     ("Get-S3Bucket", "network.cloud-cmdlets"),
     ("netsh wlan show profile name=x key=clear", "env.wifi-keys"),
     ("cmd /c netsh wlan show profiles name=x key=clear", "env.wifi-keys"),

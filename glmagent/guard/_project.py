@@ -54,7 +54,8 @@ OUTPUT_FOLDERS = frozenset(
         "generated", "_install", "dev-dist", "elm-stuff", "benchmarkdotnet.artifacts", ".open-next",
         ".quarto", ".coverage", ".terraform", "packer_cache", ".yardoc", ".phpunit.cache", "coverage.out",
         "cover.out", "auto_examples", "gen_modules", "_autosummary", "esm", "cjs", "umd",
-        "pip-wheel-metadata", "publish", ".cask", ".eask", ".eldev", ".deps", ".cpcache",
+        "pip-wheel-metadata", "publish", ".cask", ".eask", ".eldev", ".deps", ".cpcache", "coverage.json",
+        "coverage.xml", "coverage-final.json", "lcov.info", "coverage.lcov", "cobertura.xml",
     }
 )  # fmt: skip
 """Folder names build tools write their output to (compared in lower case); with `.egg-info` names and built
@@ -64,7 +65,8 @@ a macOS link writes (`x.dSYM`), and the output folders of one configuration or t
 `out_x64`, `cmake-build-asan`)."""
 _CONFIGURED_OUTPUT = lazy_re(
     r"(?:(?:build|out|bin|obj)[-_.](?:debug|release|relwithdebinfo|minsizerel|x64|x86|arm64|win32|win64)"
-    r"|cmake-build-[\w.-]+|\.coverage\..+)\Z"
+    r"|cmake-build-[\w.-]+|\.coverage\..+"
+    r"|(?:mac|macos|osx|linux|win|win32|win64|windows|ios|android|wasm|web|arm64|x64|x86)[-_]build)\Z"
 )
 
 
