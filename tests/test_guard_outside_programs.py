@@ -13,6 +13,10 @@ from glmagent.guard import Policy
 
 BLOCKED = [
     ("posix", "/tmp/payload"),
+    # a desktop entry's `Exec=` line is what a launcher runs
+    ("posix", "gio launch /tmp/x.desktop"),
+    ("posix", "kioclient exec /tmp/x.desktop"),
+    ("posix", "dex ~/.config/autostart/x.desktop"),
     ("posix", "/path/to/command --flag"),
     ("posix", "bash /tmp/x.sh"),
     ("posix", "python /opt/AtomicRedTeam/x.py"),
@@ -45,6 +49,8 @@ BLOCKED = [
 
 ALLOWED = [
     ("posix", "./build.sh"),
+    ("posix", "desktop-file-validate data/org.example.App.desktop"),
+    ("posix", "gio launch /usr/share/applications/firefox.desktop"),
     ("posix", "bin/tool --check"),
     ("posix", "cd build && ./app --self-test"),
     ("posix", "/usr/bin/python3 -m pytest"),

@@ -415,6 +415,7 @@ def test_brace_expansion_is_bounded() -> None:
 # launchers: (backend, command, category that must block it).
 WRAPPED = [
     ("posix", "sudo -u x bash -lc 'rm -rf x'", "destructive"),
+    ("posix", "kstart5 --window x --desktop 2 -- rm -rf /", "destructive.recursive-delete"),
     ("posix", "sudo -i bash -c 'rm -rf x'", "destructive"),
     ("posix", "sudo --user=x -- bash -c 'rm -rf x'", "destructive"),
     ("posix", "sudo -s -- 'rm -rf x'", "destructive"),
@@ -672,6 +673,7 @@ WRAPPED = [
 
 WRAPPED_ALLOWED = [
     ("posix", "setarch x86_64 -R ./build/app --selftest"),
+    ("posix", "kstart5 --window Tests pytest -q"),
     ("posix", "setarch $(uname -m) make test"),
     ("posix", "setarch --list"),
     ("posix", "linux32 make"),
