@@ -1,0 +1,72 @@
+"""Key-value stores, message brokers and SQL Server tooling deleting what they hold, and radios driven from
+the shell.
+
+etcd keys, RabbitMQ's nodes, users and queues, Kafka's topics and consumer groups, Consul's keys, a compose
+project's volumes and dbatools' database removals and restores are data nobody can get back; a SQL
+`RESTORE DATABASE` overwrites one. The aircrack and hcx suites, WPA crackers and Bluetooth scans, pairings and
+adapter changes reach the radios around the machine. Listing and reading stay allowed.
+"""
+
+from __future__ import annotations
+
+from conftest import every_case, guard_allows, guard_blocks
+
+BLOCKED = [
+    ("posix", 'etcdctl del "" --prefix', "destructive.data-store"),
+    ("posix", "etcdctl del $key", "destructive.data-store"),
+    ("posix", "etcdctl rm /endpoints/api/tomcat1", "destructive.data-store"),
+    ("posix", "rabbitmqctl reset", "destructive.data-store"),
+    ("posix", "rabbitmqctl -n rabbit1@host stop_app", "destructive.data-store"),
+    ("posix", "rabbitmqctl delete_user guest", "destructive.data-store"),
+    ("posix", "rabbitmqctl purge_queue default.DQ", "destructive.data-store"),
+    ("powershell", "call rabbitmqctl.bat delete_vhost macts", "destructive.data-store"),
+    ("posix", "rabbitmqadmin delete queue name=jobs", "destructive.data-store"),
+    ("posix", "./kafka-topics.sh --zookeeper zk:2181 --delete --topic orders", "destructive.data-store"),
+    ("posix", "kafka-consumer-groups --group app --reset-offsets --to-earliest --execute", "destructive"),
+    ("posix", "consul kv delete -recurse config/", "destructive.data-store"),
+    ("posix", "docker compose down -v --remove-orphans", "destructive.data-store"),
+    ("posix", "docker-compose down --volumes", "destructive.data-store"),
+    (
+        "powershell",
+        "Remove-DbaAgDatabase -SqlInstance sql1 -Database x -Confirm:$false",
+        "destructive.data-store",
+    ),
+    ("powershell", "Restore-DbaDatabase -SqlInstance sql1 -Path E:\\Backups", "destructive.data-store"),
+    (
+        "powershell",
+        "sqlcmd -Q \"RESTORE DATABASE [app] FROM DISK = N'C:\\b\\app.bak'\"",
+        "destructive.data-store",
+    ),
+    ("posix", "hciconfig hci0 up", "network.socket"),
+    ("posix", "hciconfig hci0 piscan", "network.socket"),
+    ("posix", "bluetoothctl scan on", "network.socket"),
+    ("posix", "rfcomm bind 0 $mac 6", "network.socket"),
+    ("posix", "l2ping -f 00:11:22:33:44:55", "network.socket"),
+    ("posix", "hcitool lescan", "network.socket"),
+    ("posix", "hcxpcapngtool -o wifi_hash.22000 capture.cap", "network.socket"),
+    ("posix", "pyrit -r capture.pcap attack_db", "network.socket"),
+    ("posix", "airolib-ng crackwpa --import passwd password.txt", "network.socket"),
+]
+
+ALLOWED = [
+    ("posix", "etcdctl get /config --prefix"),
+    ("posix", "rabbitmqctl list_queues"),
+    ("posix", "rabbitmqctl status"),
+    ("posix", "rabbitmqadmin list queues"),
+    ("posix", "kafka-topics.sh --describe --topic orders"),
+    ("posix", "docker compose down"),
+    ("posix", "docker compose down --remove-orphans"),
+    ("powershell", "Get-DbaDatabase -SqlInstance localhost"),
+    ("posix", "psql -c 'select count(*) from users'"),
+    ("posix", "hciconfig"),
+    ("posix", "hciconfig -a"),
+    ("posix", "bluetoothctl devices"),
+]
+
+
+def test_data_store_deletes_and_radio_attacks_block() -> None:
+    every_case(BLOCKED, guard_blocks)
+
+
+def test_listing_and_reading_stay_allowed() -> None:
+    every_case(ALLOWED, guard_allows)
