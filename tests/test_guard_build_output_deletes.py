@@ -62,6 +62,7 @@ SPARED = [
     ("posix", "rm -rf build"),
     ("posix", "rm -rf coverage coverage.json lcov.info hh-cache"),  # coverage reports and a tool's cache
     ("posix", "rm -rf mac-build/ linux_build"),  # one platform's build folder
+    ("posix", "find test_results -name 'Test.xml' -type f -delete"),
     ("posix", "rm -rf build coverage"),
     ("posix", "rm -r build || true"),
     ("posix", "rm -rf ./bin ./obj"),

@@ -49,6 +49,14 @@ SEARCH_PATHS_BLOCKED = [
         "containment.privilege-elevation",
     ),
     ("posix", "CMAKE_C_COMPILER_LAUNCHER=/tmp/x cmake -B build", "unverifiable.outside-program"),
+    # any variable set to a program, library or script outside the project hands it to whatever reads it
+    (
+        "posix",
+        "export MCP_TOOL_HANDLER_OVERRIDE=/var/tmp/.mcp-plugins/handlers.so",
+        "unverifiable.outside-program",
+    ),
+    ("posix", "PYTHONSTARTUP=~/.pythonrc.py python -c 1", "unverifiable.outside-program"),
+    ("powershell", '$env:PLUGIN = "C:\\Users\\Public\\x.dll"', "unverifiable.outside-program"),
 ]
 
 SEARCH_PATHS_ALLOWED = [
@@ -77,6 +85,9 @@ SEARCH_PATHS_ALLOWED = [
     ("posix", 'CXX="ccache g++" cmake -B build'),
     ("posix", "RUSTC_WRAPPER=sccache cargo build"),
     ("posix", "CC=$CROSS_CC make"),  # what the environment already chose
+    ("posix", "export LIBCLANG_PATH=/usr/lib/llvm-14/lib/libclang.so"),
+    ("posix", "export PRE_COMMIT_HOOK=./scripts/hook.sh"),
+    ("powershell", '$env:PYTHON = "C:\\Python311\\python.exe"'),
 ]
 
 OUTSIDE_REPOSITORY_BLOCKED = [

@@ -416,6 +416,8 @@ def test_brace_expansion_is_bounded() -> None:
 WRAPPED = [
     ("posix", "sudo -u x bash -lc 'rm -rf x'", "destructive"),
     ("posix", "kstart5 --window x --desktop 2 -- rm -rf /", "destructive.recursive-delete"),
+    ("posix", "nix develop .#ci -c rm -rf /", "destructive.recursive-delete"),
+    ("posix", "nix develop ./dev --command bash -c 'rm -rf /'", "destructive.recursive-delete"),
     ("posix", "sudo -i bash -c 'rm -rf x'", "destructive"),
     ("posix", "sudo --user=x -- bash -c 'rm -rf x'", "destructive"),
     ("posix", "sudo -s -- 'rm -rf x'", "destructive"),
@@ -674,6 +676,8 @@ WRAPPED = [
 WRAPPED_ALLOWED = [
     ("posix", "setarch x86_64 -R ./build/app --selftest"),
     ("posix", "kstart5 --window Tests pytest -q"),
+    ("posix", "nix develop ./dev --command bash ./dev/pre-push.sh"),  # the flake reference is no program
+    ("posix", "nix develop .#ci -c make test"),
     ("posix", "setarch $(uname -m) make test"),
     ("posix", "setarch --list"),
     ("posix", "linux32 make"),

@@ -230,6 +230,17 @@ def loaded_modules(value: str, options: tuple[str, ...]) -> list[str]:
     return found
 
 
+def _names_code_file(text: str, code_files: Any) -> bool:
+    """Is a variable's literal value an absolute path to a program, library or script (`/var/tmp/x.so`,
+    `~/.pythonrc.py`, `C:\\Users\\Public\\x.dll`)? A relative one (`KNEX_PATH=../knex.js`) names a place
+    relative to wherever the program reading it runs, often a sibling checkout: not judged."""
+    if not text or DYN in text or len(text) > 4096 or _ABSOLUTE_PATH.match(text) is None:
+        return False
+    return code_files.fullmatch(text.replace("\\", "/").rsplit("/", 1)[-1].lower()) is not None
+
+
+_ABSOLUTE_PATH = lazy_re(r"[/~]|\\\\|[A-Za-z]:[/\\\\]")
+"""A path from the root, the home folder, a share or a drive."""
 _CMD_VARIABLE = lazy_re(r"%[^%\s]+%")
 """A cmd variable standing for a whole value (`%PATH%`)."""
 _PATH_SEPARATOR = lazy_re(r"[:;]")
@@ -1129,6 +1140,10 @@ class Evaluation(RunsOtherCode, WordChecks):
                 f"`{name}={shown(value.raw)}` points later commands at a credential",
                 [f"{name}={value.raw}"],
             )
+        elif self.p.code_files is not None and _names_code_file(value.text, self.p.code_files):
+            # `MCP_TOOL_HANDLER_OVERRIDE=/var/tmp/x.so`: a program, library or script handed to whatever
+            # reads the variable is judged where it lies, as one handed on a command line is.
+            self._outside_code(value.text, [Arg(f"{name}={value.text}", value.raw)], (name,), frame)
 
     def _search_path(self, name: str, value: Arg, frame: Frame) -> None:
         """`PATH=/tmp:$PATH make`: the folders put before the existing value (all of them when it is replaced)

@@ -45,7 +45,7 @@ OUTPUT_FOLDERS = frozenset(
         "build", "builds", "dist", "out", "output", "bin", "obj", "target", "coverage", "htmlcov",
         ".nyc_output", "__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", ".tox", ".nox",
         "node_modules", ".next", ".nuxt", ".turbo", ".parcel-cache", ".svelte-kit", "_build", "site",
-        "testresults", "test-results", "artifacts", "release", "debug", "cmake-build-debug",
+        "testresults", "test-results", "test_results", "artifacts", "release", "debug", "cmake-build-debug",
         "cmake-build-release", ".gradle", ".eggs", "wheelhouse", "_site", "public", "lib", "tmp", "temp",
         "_tmp", ".tmp",
         "zig-out", ".zig-cache", "zig-cache", "dist-newstyle", ".stack-work", ".build", ".dart_tool",
