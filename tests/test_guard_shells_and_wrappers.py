@@ -678,6 +678,7 @@ WRAPPED_ALLOWED = [
     ("posix", "kstart5 --window Tests pytest -q"),
     ("posix", "nix develop ./dev --command bash ./dev/pre-push.sh"),  # the flake reference is no program
     ("posix", "nix develop .#ci -c make test"),
+    ("posix", 'nix develop .#ci --accept-flake-config --command ./ci/check.sh "./examples/${EXAMPLE}"'),
     ("posix", "setarch $(uname -m) make test"),
     ("posix", "setarch --list"),
     ("posix", "linux32 make"),
