@@ -1,7 +1,8 @@
 """Key-value stores, message brokers and SQL Server tooling deleting what they hold, and radios driven from
 the shell.
 
-etcd keys, RabbitMQ's nodes, users and queues, Kafka's topics and consumer groups, Consul's keys, a compose
+A database console's SQL is read wherever its option stands (`psql mydb -c SQL`, `sqlcmd -S x -Q SQL`), and
+SQL only known at run time is unverifiable. etcd keys, RabbitMQ's nodes, users and queues, Kafka's topics and consumer groups, Consul's keys, a compose
 project's volumes and dbatools' database removals and restores are data nobody can get back; a SQL
 `RESTORE DATABASE` overwrites one. The aircrack and hcx suites, WPA crackers and Bluetooth scans, pairings and
 adapter changes reach the radios around the machine. Listing and reading stay allowed.
@@ -46,6 +47,10 @@ BLOCKED = [
     ("posix", "hcxpcapngtool -o wifi_hash.22000 capture.cap", "network.socket"),
     ("posix", "pyrit -r capture.pcap attack_db", "network.socket"),
     ("posix", "airolib-ng crackwpa --import passwd password.txt", "network.socket"),
+    # SQL only known at run time, given to SQL Server's console as to psql's
+    ("powershell", "sqlcmd -S localhost -Q $query_del_db", "dynamic.script"),
+    ("posix", 'psql mydb -c "$SQL"', "dynamic.script"),  # options after the database name are read
+    ("posix", 'psql mydb -c "DROP TABLE users"', "destructive.data-store"),
 ]
 
 ALLOWED = [
@@ -61,6 +66,9 @@ ALLOWED = [
     ("posix", "hciconfig"),
     ("posix", "hciconfig -a"),
     ("posix", "bluetoothctl devices"),
+    ("posix", 'psql mydb -c "select count(*) from users"'),
+    ("powershell", 'sqlcmd -S tcp:127.0.0.1,1433 -Q "select 1"'),
+    ("powershell", "sqlcmd -S localhost -d app -E -b -i scripts\\init.sql"),
 ]
 
 

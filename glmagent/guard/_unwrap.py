@@ -973,6 +973,9 @@ def executor(spec: ExecutorSpec, args: list[Arg]) -> ExecutorRun:
             operands_seen += 1  # `sqlite3 DB 'SQL'`: the database comes before the program
             i += 1
             continue
+        if not spec.script_operand:
+            i += 1  # `psql mydb -c SQL`: operands are data, and options may follow them
+            continue
         operand = i
         break
     if run.payloads or file_given:
