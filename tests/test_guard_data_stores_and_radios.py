@@ -2,10 +2,11 @@
 the shell.
 
 A database console's SQL is read wherever its option stands (`psql mydb -c SQL`, `sqlcmd -S x -Q SQL`), and
-SQL only known at run time is unverifiable. etcd keys, RabbitMQ's nodes, users and queues, Kafka's topics and consumer groups, Consul's keys, a compose
-project's volumes and dbatools' database removals and restores are data nobody can get back; a SQL
-`RESTORE DATABASE` overwrites one. The aircrack and hcx suites, WPA crackers and Bluetooth scans, pairings and
-adapter changes reach the radios around the machine. Listing and reading stay allowed.
+SQL only known at run time is unverifiable. etcd keys, RabbitMQ's nodes, users and queues, Kafka's topics
+and consumer groups, Consul's keys, a compose project's volumes and dbatools' database removals and
+restores are data nobody can get back; a SQL `RESTORE DATABASE` overwrites one. The aircrack and hcx
+suites, WPA crackers and Bluetooth scans, pairings and adapter changes reach the radios around the machine.
+Listing and reading stay allowed.
 """
 
 from __future__ import annotations
