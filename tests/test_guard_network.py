@@ -93,6 +93,15 @@ NETWORK = [
     "npm login",
     "npm config set registry http://mirror.example",
     "npm set registry http://mirror.example",
+    # the user's package sources and their checks rewritten for every later install
+    "npm config delete registry",
+    "yarn config delete strict-ssl",
+    "go env -w GOPROXY=https://goproxy.example,direct",
+    "go env -w GONOSUMDB=github.com/corp/*",
+    "nuget sources add -Name corp -Source https://nuget.example/v3/index.json",
+    "dotnet nuget add source https://nuget.example/v3/index.json -n corp",
+    "poetry config repositories.corp https://pypi.example/simple",
+    "gem sources --add https://gems.example",
     "npm init vite",
     "npm create vite@latest",
     "npm exec --yes cowsay",
@@ -446,6 +455,14 @@ PROBES_AND_CLIENTS = [
 
 NETWORK_ALLOWED = [
     "gunicorn --version",  # prints and exits before serving anything
+    "go env -w CGO_ENABLED=0",  # chooses nothing of where packages come from
+    "go env GOPATH",
+    "dotnet nuget list source",
+    "nuget sources list",
+    "gem sources --list",
+    "poetry config virtualenvs.in-project true",
+    # Godot's `res://` names the project's own folder
+    "godot -s addons/gut/gut_cmdln.gd -d --path . -gtest=res://test/unit/sample_tests.gd -gexit",
     "code --list-extensions",
     "code .",
     "uvicorn --version",
