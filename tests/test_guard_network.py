@@ -102,6 +102,12 @@ NETWORK = [
     "dotnet nuget add source https://nuget.example/v3/index.json -n corp",
     "poetry config repositories.corp https://pypi.example/simple",
     "gem sources --add https://gems.example",
+    # or set for the line: where later downloads come from, or whether they are checked
+    "export GOPROXY=https://goproxy.example,direct",
+    "GOSUMDB=off go test ./...",
+    "GOPRIVATE=*.corp.example go build ./...",
+    "export UV_EXTRA_INDEX_URL=https://pypi.example/simple",
+    "NODE_TLS_REJECT_UNAUTHORIZED=0 npm test",
     "npm init vite",
     "npm create vite@latest",
     "npm exec --yes cowsay",
@@ -456,6 +462,8 @@ PROBES_AND_CLIENTS = [
 NETWORK_ALLOWED = [
     "gunicorn --version",  # prints and exits before serving anything
     "go env -w CGO_ENABLED=0",  # chooses nothing of where packages come from
+    "GOPROXY=off go test ./...",  # no download at all
+    "GOFLAGS=-mod=vendor go build ./...",
     "go env GOPATH",
     "dotnet nuget list source",
     "nuget sources list",

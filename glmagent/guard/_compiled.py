@@ -299,6 +299,8 @@ class PolicyTables:
         self.code_loading = _name_matcher(data.code_loading_variables)
         self.credential_variables = _name_matcher(data.credential_variables)
         self.search_path = _name_matcher(data.search_path_variables)
+        self.package_sources = _name_matcher(data.package_source_variables)
+        self.package_source_defaults = frozenset(v.lower() for v in data.package_source_defaults)
         self.program_variables = _name_matcher(data.program_variables)
         self.options_variables = {k.upper(): v for k, v in data.options_variables.items()}
         self.command_options = _option_matcher(data.command_options)

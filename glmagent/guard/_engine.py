@@ -1115,6 +1115,15 @@ class Evaluation(RunsOtherCode, WordChecks):
                     )
                 else:
                     self._outside_code(module, argv, (name,), frame)
+        elif value.text and self.p.package_sources.fullmatch(name):
+            setting = f"{name}={value.text}".lower()
+            if setting not in self.p.package_source_defaults:
+                self.event(
+                    "package-source-variable",
+                    frame,
+                    f"`{name}={shown(value.raw)}` is set for the commands after it",
+                    [f"{name}={value.raw}"],
+                )
         elif value.text and self.p.search_path.fullmatch(name):
             self._search_path(name, value, frame)
         elif value.text and DYN not in value.text and self.p.program_variables.fullmatch(name):

@@ -54,6 +54,7 @@ EngineEvent = Literal[
     "code-file",
     "launched-program",
     "credential-variable",
+    "package-source-variable",
     "listen-option",
     "hidden-window",
 ]
@@ -473,6 +474,12 @@ class PolicyFile(Shape):
     credential_variables: list[str] = many()
     """Environment variables that point programs at a credential (`KRB5CCNAME`, `SSH_AUTH_SOCK`): setting one
     to anything but an empty value makes later commands act as whoever that credential belongs to."""
+    package_source_variables: list[str] = many()
+    """Environment variables that choose where packages, toolchains and downloads come from, or whether they
+    are checked (`GOPROXY`, `PIP_INDEX_URL`, `GOSUMDB`, `NODE_TLS_REJECT_UNAUTHORIZED`): setting one to
+    anything but an empty value or one of `package_source_defaults` is a network choice."""
+    package_source_defaults: list[str] = many()
+    """`NAME=value` settings of those variables that keep the usual source and checks (`GOPROXY=off`)."""
     search_path_variables: list[str] = many()
     """Environment variables naming the folders programs, libraries or modules are looked up in (`PATH`,
     `PYTHONPATH`): a literal folder put first, outside the project and the program folders, blocks."""
