@@ -108,6 +108,11 @@ NETWORK = [
     "GOPRIVATE=*.corp.example go build ./...",
     "export UV_EXTRA_INDEX_URL=https://pypi.example/simple",
     "NODE_TLS_REJECT_UNAUTHORIZED=0 npm test",
+    # more version managers installing toolchains
+    "rvm install 3.3.5",
+    "goenv install 1.21.0",
+    "tfenv install 1.5.0",
+    "juliaup add 1.10",
     "npm init vite",
     "npm create vite@latest",
     "npm exec --yes cowsay",
@@ -464,6 +469,8 @@ NETWORK_ALLOWED = [
     "go env -w CGO_ENABLED=0",  # chooses nothing of where packages come from
     "GOPROXY=off go test ./...",  # no download at all
     "GOFLAGS=-mod=vendor go build ./...",
+    "rvm use 3.3.5",
+    "tfenv use 1.5.0",
     "go env GOPATH",
     "dotnet nuget list source",
     "nuget sources list",
