@@ -63,6 +63,7 @@ SPARED = [
     ("posix", "rm -rf coverage coverage.json lcov.info hh-cache"),  # coverage reports and a tool's cache
     ("posix", "rm -rf mac-build/ linux_build"),  # one platform's build folder
     ("posix", "find test_results -name 'Test.xml' -type f -delete"),
+    ("posix", "rm -fr Module.symvers modules.order .tmp_versions"),  # a kernel module build's output
     ("posix", "rm -rf build coverage"),
     ("posix", "rm -r build || true"),
     ("posix", "rm -rf ./bin ./obj"),

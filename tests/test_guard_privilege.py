@@ -13,6 +13,12 @@ from conftest import ELEVATION, every_case, guard_allows, guard_blocks, guard_fi
 
 BLOCKED = [
     ("posix", "sudo iptables -t nat -A POSTROUTING -s 10.8.0.0/24 -o eth0 -j MASQUERADE"),
+    # modules that run a script block as SYSTEM or as another account
+    ("powershell", "Invoke-CommandAs -ScriptBlock { Get-Process } -AsSystem"),
+    ("powershell", "Invoke-CommandAs -ScriptBlock { Get-Process } -As $Credential"),
+    ("powershell", "Invoke-AsCurrentUser -ScriptBlock { whoami }"),
+    ("powershell", "Register-ScheduledJob -Name x -ScriptBlock { hostname } -RunElevated"),
+    ("powershell", '[murrayju.ProcessExtensions.ProcessExtensions]::StartProcessAsCurrentUser("cmd.exe")'),
     ("posix", "sudo -e /etc/fstab"),
     ("posix", "sudo --edit /etc/hosts"),
     ("posix", "sudoedit /etc/sudoers.d/ci"),
@@ -90,6 +96,7 @@ BLOCKED = [
 
 ALLOWED = [
     ("posix", "sudo --help"),
+    ("powershell", "Invoke-CommandAs -ScriptBlock { Get-Process }"),
     ("posix", "sudo --version"),
     ("posix", "which sudo"),
     ("posix", "command -v doas"),

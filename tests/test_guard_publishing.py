@@ -12,6 +12,14 @@ from conftest import guard_allows, guard_blocks
 
 BLOCKED = [
     ("posix", "vsce publish"),
+    # release tools run through the package manager, which runs the project's binary by its name
+    ("posix", "yarn lerna publish from-package --yes --no-verify-access"),
+    ("posix", "yarn lerna version --conventional-commits --yes"),
+    ("posix", "pnpm changeset publish"),
+    ("posix", "yarn semantic-release"),
+    # Maven's deploy plugin named by its coordinates
+    ("posix", "mvn clean install org.apache.maven.plugins:maven-deploy-plugin:2.8:deploy -DskipTests"),
+    ("posix", "mvn deploy:deploy-file -Dfile=target/x.jar -Durl=https://repo.example"),
     ("posix", "vsce publish minor --pat $VSCE_PAT"),
     ("posix", "npx @vscode/vsce publish --packagePath x.vsix"),
     ("posix", "ovsx publish x.vsix -p $OVSX_PAT"),
@@ -103,6 +111,9 @@ BLOCKED = [
 
 ALLOWED = [
     ("posix", "vsce package"),
+    ("posix", "yarn lerna version --no-push"),
+    ("posix", "yarn changeset version"),
+    ("posix", "yarn semantic-release --dry-run"),
     ("posix", "vsce ls"),
     ("posix", "mike deploy 1.2 latest"),
     ("posix", "mike list"),

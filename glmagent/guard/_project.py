@@ -55,7 +55,8 @@ OUTPUT_FOLDERS = frozenset(
         ".quarto", ".coverage", ".terraform", "packer_cache", ".yardoc", ".phpunit.cache", "coverage.out",
         "cover.out", "auto_examples", "gen_modules", "_autosummary", "esm", "cjs", "umd",
         "pip-wheel-metadata", "publish", ".cask", ".eask", ".eldev", ".deps", ".cpcache", "coverage.json",
-        "coverage.xml", "coverage-final.json", "lcov.info", "coverage.lcov", "cobertura.xml",
+        "coverage.xml", "coverage-final.json", "lcov.info", "coverage.lcov", "cobertura.xml", ".tmp_versions",
+        "module.symvers", "modules.order", "module.markers",
     }
 )  # fmt: skip
 """Folder names build tools write their output to (compared in lower case); with `.egg-info` names and built
