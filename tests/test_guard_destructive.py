@@ -273,6 +273,12 @@ destructive.git-history	git filter-branch --tree-filter 'true' HEAD
 destructive.git-history	git gc --aggressive --prune="1 hour"
 destructive.git-history	bfg --replace-text secrets.txt
 destructive.git-history	java -jar bfg-1.14.0.jar --delete-files id_rsa
+destructive.git-history	git obliterate secrets.txt
+destructive.git-history	git delete-merged-branches
+destructive.git-history	git update-ref refs/heads/main HEAD~3
+destructive.git-discard	git clear -f
+destructive.git-discard	git undo --hard
+destructive.git-discard	git force-clone https://example.com/x.git existing-dir
 allow	git rm --cached -r x
 allow	git rm -r --cached build/
 allow	git rm --cached f
@@ -290,6 +296,8 @@ allow	git restore src/app.py
 allow	git branch -d merged
 allow	git gc
 allow	git reset --soft HEAD~1
+allow	git undo
+allow	git update-ref refs/notes/review HEAD
 """
 
 DESTRUCTIVE_POSIX = """

@@ -85,6 +85,7 @@ SEARCH_PATHS_ALLOWED = [
     ("posix", 'CXX="ccache g++" cmake -B build'),
     ("posix", "RUSTC_WRAPPER=sccache cargo build"),
     ("posix", "CC=$CROSS_CC make"),  # what the environment already chose
+    ("powershell", 'cmd /c "if not defined PYTHON set PYTHON=py"'),  # a script's own variable, no tool's
     ("posix", "export LIBCLANG_PATH=/usr/lib/llvm-14/lib/libclang.so"),
     ("posix", "export PRE_COMMIT_HOOK=./scripts/hook.sh"),
     ("powershell", '$env:PYTHON = "C:\\Python311\\python.exe"'),
