@@ -12,6 +12,14 @@ import pytest
 from conftest import every_case, guard_allows, guard_blocks
 
 BLOCKED = [
+    # a registry key piped into the writing cmdlet, and the boot's last-known-good marker
+    (
+        "powershell",
+        "Get-Item -Path 'HKLM:\\Software\\MyCompany' | New-ItemProperty -Name NoOfLocations -Value 3",
+        "destructive.registry",
+    ),
+    ("powershell", "Get-Item HKCU:\\Software\\X | Set-ItemProperty -Name a -Value 1", "destructive.registry"),
+    ("powershell", "sc boot bad", "destructive.machine-state"),
     ("powershell", "bcdboot C:\\Windows /s S: /f UEFI", "destructive.machine-state"),
     # devices and adapters switched off: the PnP cmdlets and the WMI objects' methods
     ("powershell", "Disable-PnpDevice -InstanceId 'USB\\VID_1' -Confirm:$false", "destructive.machine-state"),
@@ -111,6 +119,7 @@ BLOCKED = [
 ]
 
 ALLOWED = [
+    ("powershell", "Get-Item .\\build\\x.txt | Set-ItemProperty -Name IsReadOnly -Value $true"),
     ("powershell", "Get-PnpDevice -Class Mouse"),  # listing devices; SharePoint's PnP cmdlets stay cloud
     ("powershell", "subst"),
     ("powershell", "mountvol"),
