@@ -7,6 +7,7 @@ decision entry point, with its fast path for one command of literal words, to th
 
 from __future__ import annotations
 
+import re
 import shlex
 import threading
 from typing import Any
@@ -65,6 +66,7 @@ from ._syntax import (
 )
 from ._unwrap import Wrapped, git_command_settings, matching_wrapper, split_words, unwrap
 from ._words import (
+    OWN_VALUE,
     WordChecks,
     git_names_repository,
     listens_or_runs_setting,
@@ -237,6 +239,25 @@ def _names_code_file(text: str, code_files: Any) -> bool:
     if not text or DYN in text or len(text) > 4096 or _ABSOLUTE_PATH.match(text) is None:
         return False
     return code_files.fullmatch(text.replace("\\", "/").rsplit("/", 1)[-1].lower()) is not None
+
+
+def _search_path_text(name: str, value: Arg, dialect: str) -> str:
+    """A search path's new value with its old value marked `OWN_VALUE` and other run-time pieces `DYN`:
+    from the POSIX spelling (`"$HOME/bin:${PATH}"`), cmd's (`C:\\x;%PATH%`) or PowerShell's pieces
+    (`"C:\\x;$env:Path"`, and `$env:Path += ";C:\\x"`, which keeps the old value first)."""
+    text, raw = value.text, value.raw
+    if dialect == "powershell":
+        if text == DYN:
+            return ps_pieces(raw, own=name)
+        return OWN_VALUE + text[1:] if text[:1] == DYN else text
+    if dialect == "cmd":
+        mine = f"%{name}%".lower()
+        spelled = raw.replace('"', "")
+        return _CMD_VARIABLE.sub(lambda m: OWN_VALUE if m.group(0).lower() == mine else DYN, spelled)
+    if "'" in raw or "\\" in raw:
+        return text  # quoted or escaped pieces: the shell's own reading, run-time pieces unknown
+    own = re.compile(rf"\$\{{{re.escape(name)}\}}|\${re.escape(name)}(?![\w])")
+    return own.sub(OWN_VALUE, raw.replace('"', ""))
 
 
 _ABSOLUTE_PATH = lazy_re(r"[/~]|\\\\|[A-Za-z]:[/\\\\]")
@@ -759,7 +780,8 @@ class Evaluation(RunsOtherCode, WordChecks):
             return
         name, eq, value = " ".join(a.text for a in argv[1:]).partition("=")
         if eq and name.strip():
-            self.assignment(name.strip(), Arg(value, value), frame)
+            raw = " ".join(a.raw for a in argv[1:]).partition("=")[2]
+            self.assignment(name.strip(), Arg(value, raw), frame)
 
     # -- sink callbacks --
     def command(
@@ -1158,16 +1180,20 @@ class Evaluation(RunsOtherCode, WordChecks):
         """`PATH=/tmp:$PATH make`: the folders put before the existing value (all of them when it is replaced)
         are where programs find code first; each is judged as a program run from there would be."""
         windows = frame.dialect != "posix"
-        text = value.text
-        if frame.dialect == "powershell" and text == DYN:
-            text = ps_pieces(value.raw)
+        text = _search_path_text(name, value, frame.dialect)
         entries = text.split(";") if windows else _PATH_SEPARATOR.split(text)
         self._spend(PIECE_WORK * len(entries))
         scope = self.scope(frame)
         for entry in entries:
-            if DYN in entry or _CMD_VARIABLE.fullmatch(entry):
-                if entry.strip(DYN) == "" or _CMD_VARIABLE.fullmatch(entry):
-                    return  # the existing value (`$PATH`, `%PATH%`): what follows it shadows nothing
+            if entry == OWN_VALUE:
+                return  # the existing value (`$PATH`, `%PATH%`): what follows it shadows nothing
+            if (
+                DYN in entry
+                or OWN_VALUE in entry
+                or "$" in entry
+                or "`" in entry
+                or (windows and "%" in entry)
+            ):
                 continue  # a folder only known at run time is the environment's own choice
             if not entry or (windows and len(entry) == 2 and entry[1] == ":"):
                 continue

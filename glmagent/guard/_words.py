@@ -144,16 +144,25 @@ def _ps_spelled(word: Arg, dialect: str) -> Arg:
 _PS_PLUS = lazy_re(r"\s*\+\s*")
 
 
-def ps_pieces(raw: str) -> str:
+OWN_VALUE = "\x01"
+"""Where a variable's new value keeps its old one (`$env:Path` in `"C:\\x;$env:Path"`)."""
+
+
+def ps_pieces(raw: str, own: str = "") -> str:
     """A PowerShell value joined from strings and variables (`"C:\\x;$env:Path"`, `'C:\\x;' + $env:Path`)
-    as text with each variable a run-time piece; any other part (a command, a subexpression) is one too."""
+    as text with each variable a run-time piece, the variable `env:own` itself `OWN_VALUE`; any other part
+    (a command, a subexpression) is a run-time piece too."""
+    mine = {f"$env:{own}".lower(), f"${{env:{own}}}".lower()} if own else set()
     out = []
     for piece in _PS_PLUS.split(raw.strip()):
+        if piece.lower() in mine:
+            out.append(OWN_VALUE)
+            continue
         if len(piece) > 1 and piece[0] == piece[-1] == "'":
             out.append(piece[1:-1])
             continue
         if len(piece) > 1 and piece[0] == piece[-1] == '"':
-            piece = _PS_VARIABLE.sub(DYN, piece[1:-1])
+            piece = _PS_VARIABLE.sub(lambda m: OWN_VALUE if m.group(0).lower() in mine else DYN, piece[1:-1])
             if "$" not in piece and "`" not in piece:
                 out.append(piece)
                 continue
