@@ -104,6 +104,8 @@ BLOCKED = [
     ("powershell", '$env:GRADLE_OPTS = "-javaagent:C:\\Temp\\x.jar"', "unverifiable.outside-program"),
     # Interpreters and macro languages the policy does not read.
     ("posix", "dc -e '!/bin/sh'", "unverifiable.inline-code"),
+    ("posix", "sbcl --eval '(sb-ext:run-program \"/bin/sh\" nil)'", "unverifiable.inline-code"),
+    ("posix", "sbcl --non-interactive --load /tmp/x.lisp", "unverifiable.outside-program"),
     ("posix", "gnuplot -e 'system(\"/bin/sh\")'", "unverifiable.inline-code"),
     ("posix", "octave-cli --eval 'system(\"id\")'", "unverifiable.inline-code"),
     ("posix", "clisp -x '(ext:run-shell-command \"/bin/sh\")'", "unverifiable.inline-code"),
@@ -148,6 +150,8 @@ ALLOWED = [
     ("posix", "LD_PRELOAD= ls"),
     ("posix", "LD_LIBRARY_PATH=./build/lib ./build/test-runner"),
     ("posix", "NODE_OPTIONS=--max-old-space-size=4096 npm test"),
+    ("posix", "sbcl --dynamic-space-size 2048 --non-interactive --load run-tests.lisp"),  # the project's file
+    ("posix", "sbcl --script build.lisp"),
     ("posix", "MAVEN_OPTS=-Xmx2g mvn -B verify"),
     ("posix", "CFLAGS='--coverage -Werror' make check"),
     ("posix", 'CFLAGS="$CFLAGS -Werror" make'),  # a run-time value passes on what the environment chose

@@ -31,6 +31,8 @@ BLOCKED = [
     ("posix", "semodule -i local.pp", "destructive.machine-state"),
     ("posix", "augenrules --load", "destructive.machine-state"),
     ("posix", "prelink -u -a", "destructive.machine-state"),
+    ("posix", "kill -64 1", "destructive.machine-state"),  # the machine's init: no task started it
+    ("posix", "kill -s HUP 1", "destructive.machine-state"),
     ("posix", "subscription-manager register --username x", "destructive.machine-state"),
     ("posix", "ferm --flush /etc/ferm/ferm.conf", "destructive.firewall"),
     ("posix", "shorewall restart", "destructive.firewall"),
@@ -74,6 +76,7 @@ ALLOWED = [
     ("posix", "eselect python list"),
     ("posix", "systemd-tmpfiles --cat-config"),
     ("posix", "semodule -l"),
+    ("posix", "kill -1 1234"),  # a signal number, then the process the task started
     ("posix", "augenrules --check"),
     ("posix", "subscription-manager status"),
     ("posix", "glib-compile-schemas schemas/"),
