@@ -20,6 +20,10 @@ BLOCKED = [
     # Maven's deploy plugin named by its coordinates
     ("posix", "mvn clean install org.apache.maven.plugins:maven-deploy-plugin:2.8:deploy -DskipTests"),
     ("posix", "mvn deploy:deploy-file -Dfile=target/x.jar -Durl=https://repo.example"),
+    # a make recipe line copied with make's echo-off mark is read as make runs it
+    ("posix", "@npm publish"),
+    ("posix", "@git push origin master --tags"),
+    ("posix", "@python3 -m mkdocs gh-deploy"),
     ("posix", "vsce publish minor --pat $VSCE_PAT"),
     ("posix", "npx @vscode/vsce publish --packagePath x.vsix"),
     ("posix", "ovsx publish x.vsix -p $OVSX_PAT"),
@@ -114,6 +118,9 @@ ALLOWED = [
     ("posix", "yarn lerna version --no-push"),
     ("posix", "yarn changeset version"),
     ("posix", "yarn semantic-release --dry-run"),
+    ("posix", "@echo building"),
+    ("posix", "@go test ./..."),
+    ("posix", "@rm -rf build"),
     ("posix", "vsce ls"),
     ("posix", "mike deploy 1.2 latest"),
     ("posix", "mike list"),

@@ -392,6 +392,8 @@ class CompiledPolicy(PolicyTables):
         word = argv[0][0]
         if "/" in word or "\\" in word or (":" in word and shell != "posix"):
             return None  # a program named by a path or a URI: the walk judges where it is
+        if word[:1] == "@" and shell == "posix":
+            return None  # `@npm publish`, a make recipe line: the walk reads it without make's mark
         if "%" in word and shell == "powershell":
             return None  # `%COMSPEC% /c …`: a name built from cmd's variables is the walk's to judge
         if shell == "posix" and _CMDLET.fullmatch(word):
@@ -800,6 +802,13 @@ class Evaluation(RunsOtherCode, WordChecks):
         word = head[0]
         if head[3]:  # `& { ... }`: the walker checks the block's own commands
             return
+        if word[:1] == "@" and len(word) > 1 and word[1] != "@" and frame.dialect == "posix":
+            # `@npm publish`: a make recipe line copied with make's echo-off mark, which make strips before
+            # the shell runs the line; read as make runs it.
+            head = Arg(word[1:], head.raw[1:] if head.raw[:1] == "@" else head.raw)
+            argv = [head, *argv[1:]]
+            self.seen[-1] = argv  # the command as read, so later steps know it as this one
+            word = head[0]
         if DYN in word:
             self._dynamic_name(argv, frame, stdin, resolved_name, feeds)
             return
