@@ -46,7 +46,7 @@ BLOCKED = [
     ("posix", "mytool -o 'LocalCommand rm -rf ~' host", "destructive.recursive-delete"),
     ("posix", 'mytool -o "KnownHostsCommand $cmd" host', "dynamic.script"),
     ("posix", "check_by_ssh -o 'ProxyCommand nc bastion 22' -H localhost -C uptime", "network"),
-    ("posix", "scrot -e 'mv $f ~/shots/'", "unverifiable.command-option"),
+    ("posix", "scrot -e 'mv $f ~/shots/'", "env.user-capture"),  # a screenshot first, whatever -e runs
     ("posix", "pidstat -e /bin/sh", "unverifiable.command-option"),
     ("posix", "enscript /dev/null -qo /dev/null -I 'sh -c id'", "unverifiable.command-option"),
     ("posix", "gcc -wrapper /bin/sh,-s x.c", "unverifiable.command-option"),
@@ -136,7 +136,7 @@ ALLOWED = [
     ("posix", "electron-app --gpu-launcher=true"),
     ("posix", "tool --editor=true"),
     ("posix", "tar -xf a.tar"),
-    ("posix", "scrot shot.png"),
+    ("posix", "scrot --help"),
     ("posix", "pidstat -u 1 1"),
     ("posix", "enscript -o out.ps notes.txt"),
     ("posix", "gcc -O2 -o build/app main.c"),

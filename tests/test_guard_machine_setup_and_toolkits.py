@@ -82,6 +82,10 @@ BLOCKED = [
     ("powershell", "PowerSharpPack -Rubeus -Command 'kerberoast'", "env.credential-dump"),
     ("powershell", "Invoke-SharpLoader -location C:\\x\\Rubeus.enc -password p", "env.credential-dump"),
     ("powershell", "Get-Keystrokes -LogPath C:\\key.log", "env.user-capture"),
+    ("posix", "scrot -q 100 /tmp/kl/shot.png", "env.user-capture"),
+    ("posix", "xinput --test-xi2 --root", "env.user-capture"),
+    ("posix", "xkbcat -up", "env.user-capture"),
+    ("posix", "cat /dev/input/event3", "env.user-capture"),  # keystrokes from the input device
     ("powershell", "Get-TimedScreenshot -Path c:\\temp\\ -Interval 30", "env.user-capture"),
     ("powershell", "Get-MicrophoneAudio -Path c:\\x.wav -Length 10", "env.user-capture"),
     ("powershell", "Set-MasterBootRecord -BootMessage 'x'", "destructive.machine-state"),
@@ -257,6 +261,8 @@ BLOCKED = [
 ]
 
 ALLOWED = [
+    ("posix", "xinput list"),
+    ("posix", "ls /dev/input"),
     ("powershell", "[Math]::Max(1, [IO.Path]::GetFileName($f).Length)"),  # other static members
     (
         "powershell",

@@ -113,6 +113,7 @@ NETWORK = [
     "goenv install 1.21.0",
     "tfenv install 1.5.0",
     "juliaup add 1.10",
+    "bower install",
     "npm init vite",
     "npm create vite@latest",
     "npm exec --yes cowsay",

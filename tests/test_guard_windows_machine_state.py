@@ -20,6 +20,9 @@ BLOCKED = [
     ),
     ("powershell", "Get-Item HKCU:\\Software\\X | Set-ItemProperty -Name a -Value 1", "destructive.registry"),
     ("powershell", "sc boot bad", "destructive.machine-state"),
+    ("powershell", "New-VMSwitch -SwitchName NAT -SwitchType Internal", "destructive.network-configuration"),
+    ("powershell", "Install-RemoteAccess -VpnType RoutingOnly", "destructive.network-configuration"),
+    ("powershell", "netsh routing ip nat install", "destructive"),
     ("powershell", "bcdboot C:\\Windows /s S: /f UEFI", "destructive.machine-state"),
     # devices and adapters switched off: the PnP cmdlets and the WMI objects' methods
     ("powershell", "Disable-PnpDevice -InstanceId 'USB\\VID_1' -Confirm:$false", "destructive.machine-state"),
@@ -120,7 +123,8 @@ BLOCKED = [
 
 ALLOWED = [
     ("powershell", "Get-Item .\\build\\x.txt | Set-ItemProperty -Name IsReadOnly -Value $true"),
-    ("powershell", "Get-PnpDevice -Class Mouse"),  # listing devices; SharePoint's PnP cmdlets stay cloud
+    ("powershell", "Get-PnpDevice -Class Mouse"),
+    ("powershell", "Get-VMSwitch"),  # listing devices; SharePoint's PnP cmdlets stay cloud
     ("powershell", "subst"),
     ("powershell", "mountvol"),
     ("powershell", "sfc /?"),
