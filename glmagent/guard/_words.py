@@ -268,9 +268,10 @@ def git_names_repository(argv: list[Arg]) -> bool:
     return any(a.text[:2] == "-C" or a.text.startswith(("--git-dir", "--work-tree")) for a in argv[1:])
 
 
-def _git_repository(argv: list[Arg]) -> tuple[str | None, str | None]:
+def _git_repository(argv: list[Arg]) -> tuple[str | None, int]:
     """The folder a git command works in, relative to the working directory (`-C`, `--work-tree`,
-    `--git-dir`; None when only known at run time), and its command word."""
+    `--git-dir`), and where its command word stands; None when the folder is only known at run time or the
+    line has no command word."""
     folder = "."
     tree: str | None = None
     i = 1
@@ -282,25 +283,26 @@ def _git_repository(argv: list[Arg]) -> tuple[str | None, str | None]:
                 i += 1
                 value = argv[i].text if i < len(argv) else ""
             if DYN in value:
-                return None, None
+                return None, 0
             if name == "-C" and value:
                 folder = value if value[:1] in ("/", "~") or value[1:2] == ":" else f"{folder}/{value}"
             elif name == "--work-tree" or (name == "--git-dir" and tree is None):
                 tree = value
         elif not t.startswith("-"):
-            return (tree if tree else folder), t
+            return (tree if tree else folder), i
         i += 1
-    return None, None
+    return None, 0
 
 
-def _git_changes(sub: str, argv: list[Arg]) -> bool:
-    """Whether git command `sub` (with `argv`) may change its repository."""
+def _git_changes(sub: str, rest: list[str]) -> bool:
+    """Whether git command `sub`, given the words `rest` after it, may change its repository."""
     if sub not in _GIT_CHANGING:
         return False
-    rest = [a.text for a in argv[argv.index(next(a for a in argv[1:] if a.text == sub)) + 1 :]]
     looks = _GIT_LOOKS.get(sub)
+    if sub == "remote":
+        return bool(rest) and rest[0] not in _GIT_LOOKS["remote"]  # a bare `git remote` lists
     if looks is not None:
-        return bool(rest) and rest[0] not in looks if sub == "remote" else not (rest and rest[0] in looks)
+        return not (rest and rest[0] in looks)
     if sub in ("branch", "tag", "config", "apply"):
         operands = [w for w in rest if not w.startswith("-")]
         if not _GIT_LISTING.isdisjoint(rest) or (sub in ("branch", "tag") and not operands):
@@ -789,23 +791,22 @@ class WordChecks:
         """`cd /usr/local && git stash -u`, `git -C ~/dotfiles commit -am x`: a git command that changes a
         repository writes that repository's files, so one outside the working directory writes there. A
         repository only known at run time (`cd "$REPO" && git add .`) is left to the sandbox."""
-        folder, sub = _git_repository(argv)
-        if sub is None or folder is None or not _git_changes(sub, argv):
+        folder, at = _git_repository(argv)
+        if folder is None or not _git_changes(argv[at].text, [a.text for a in argv[at + 1 :]]):
             return
         scope = self.scope(frame)
         if scope.cwd is None and not scope.is_absolute(folder):
             return
         verdict = scope.judge_write(Arg(folder, folder))
         if verdict is not None and verdict.event == "write-outside-project":
+            if folder == ".":
+                where = "of the folder the line changed to, outside the working directory"
+            else:
+                where = f"in `{folder}`: {verdict.detail}"
             self.event(
                 "write-outside-project",
                 frame,
-                f"`{shown_args(argv)}` changes the git repository "
-                + (
-                    "of the folder the line changed to, outside the working directory"
-                    if folder == "."
-                    else f"in `{folder}`: {verdict.detail}"
-                ),
+                f"`{shown_args(argv)}` changes the git repository {where}",
                 self._argv(argv),
             )
 
