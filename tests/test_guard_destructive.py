@@ -29,6 +29,9 @@ destructive	systemd-run rm -rf /home
 destructive	systemd-run --user --unit x -p Foo=bar rm -rf /home
 destructive	systemd-run --scope rm -rf x
 destructive	run0 -u root rm -rf /
+destructive	-@rm -rf ~
+destructive	- rm -rf /
+destructive	+rm -rf $HOME
 destructive	unshare -r rm -rf x
 destructive	unshare --mount --pid --fork rm -rf x
 destructive	nsenter -t 1 -m rm -rf /

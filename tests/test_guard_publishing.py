@@ -24,6 +24,10 @@ BLOCKED = [
     ("posix", "@npm publish"),
     ("posix", "@git push origin master --tags"),
     ("posix", "@python3 -m mkdocs gh-deploy"),
+    # make strips any run of its marks (echo off, ignore errors, run under -n) and the blanks among them
+    ("posix", "-npm publish"),
+    ("posix", "+@git push origin main"),
+    ("posix", "@- twine upload dist/*"),
     ("posix", "twine -r testpypi upload dist/*"),  # the subcommand after twine's own options
     ("posix", "bundle exec rake build release:guard_clean release:rubygem_push"),
     ("posix", "vsce publish minor --pat $VSCE_PAT"),
@@ -125,6 +129,10 @@ ALLOWED = [
     ("posix", "twine check dist/*"),
     ("posix", "bundle exec rake spec"),
     ("posix", "@rm -rf build"),
+    ("posix", "-rm -f *.o"),
+    ("posix", "@-rm -rf build dist"),
+    ("posix", "+make -C docs html"),
+    ("posix", "- go test ./..."),
     ("posix", "vsce ls"),
     ("posix", "mike deploy 1.2 latest"),
     ("posix", "mike list"),

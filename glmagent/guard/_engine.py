@@ -161,6 +161,7 @@ _REGENERATING = frozenset(
 """Programs whose whole output replaces the files they name (`make | tee build.log`, `Out-File out.txt`,
 `sort x | sponge build/sorted.txt`, `Export-FormatData -Path out.ps1xml`, `New-Item x.txt -Force`)."""
 _PERCENT_NAME = lazy_re(r"%[^%\s]+%")
+_MAKE_MARKS = "@-+"  # what make strips from the start of a recipe line
 _CMD_BUILT_NAME = lazy_re(r"(?i)^%comspec%|%\w+:(?:~|[^%=\s]*=)")
 """A program name made with cmd's variables to hide what it is: cmd itself by `%COMSPEC%`, or a name cut
 or rewritten from a variable's value (`%TEMP:~-8,-7%`, `%X:a=b%`)."""
@@ -392,8 +393,8 @@ class CompiledPolicy(PolicyTables):
         word = argv[0][0]
         if "/" in word or "\\" in word or (":" in word and shell != "posix"):
             return None  # a program named by a path or a URI: the walk judges where it is
-        if word[:1] == "@" and shell == "posix":
-            return None  # `@npm publish`, a make recipe line: the walk reads it without make's mark
+        if word[:1] in _MAKE_MARKS and shell == "posix":
+            return None  # `@npm publish`, `-rm -rf ~`, make recipe lines: the walk reads them unmarked
         if "%" in word and shell == "powershell":
             return None  # `%COMSPEC% /c …`: a name built from cmd's variables is the walk's to judge
         if shell == "posix" and _CMDLET.fullmatch(word):
@@ -802,13 +803,24 @@ class Evaluation(RunsOtherCode, WordChecks):
         word = head[0]
         if head[3]:  # `& { ... }`: the walker checks the block's own commands
             return
-        if word[:1] == "@" and len(word) > 1 and word[1] != "@" and frame.dialect == "posix":
-            # `@npm publish`: a make recipe line copied with make's echo-off mark, which make strips before
-            # the shell runs the line; read as make runs it.
-            head = Arg(word[1:], head.raw[1:] if head.raw[:1] == "@" else head.raw)
-            argv = [head, *argv[1:]]
+        if (
+            word[:1] in _MAKE_MARKS
+            and frame.dialect == "posix"
+            and self.p.word_info(word, "posix", _NO_ALIASES).inert  # `--recursive CMD` is a wrapper
+        ):
+            # `@npm publish`, `-rm -rf ~`, `@- rm -rf ~`: a make recipe line copied with make's marks (echo
+            # off, ignore errors, run under -n), which make strips with the blanks among them before the shell
+            # runs the line; read as make runs it. No program's name starts with them.
+            skip = 0
+            while skip < len(argv) - 1 and not argv[skip][0].lstrip(_MAKE_MARKS):
+                skip += 1  # `@ - rm -rf ~`
+            head = argv[skip]
+            bare = head[0].lstrip(_MAKE_MARKS)
+            marks = head[0][: len(head[0]) - len(bare)]
+            head = Arg(bare, head.raw[len(marks) :] if head.raw.startswith(marks) else head.raw)
+            argv = [head, *argv[skip + 1 :]]
             self.seen[-1] = argv  # the command as read, so later steps know it as this one
-            word = head[0]
+            word = bare
         if DYN in word:
             self._dynamic_name(argv, frame, stdin, resolved_name, feeds)
             return
