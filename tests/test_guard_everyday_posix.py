@@ -149,7 +149,7 @@ POSIX_ALLOWED = [
     "man rm",
     "mkdir -p build/out",
     "cp -r src dst",
-    "ln -s ../lib lib",
+    "ln -s ../lib vendor/lib",
     "chmod +x script.sh",
     'export PATH="$HOME/.local/bin:$PATH"',
     "source .venv/bin/activate",

@@ -126,6 +126,18 @@ OUTSIDE = [
     ("powershell", "Expand-Archive x.zip -DestinationPath C:\\Windows\\x"),
     ("powershell", "makeappx unpack /v /o /p .\\App.msix /d ..\\loose\\"),  # the folder it fills
     ("powershell", "makeappx pack /d .\\layout /p C:\\Users\\Public\\app.msix"),  # the package it writes
+    # a link's target outside the project: writes made through the link land there, as `mklink`'s do
+    ("posix", "ln -s /Library/LaunchDaemons Retired"),
+    ("posix", "ln -s ~/Library/LaunchAgents/ Applications"),
+    ("posix", "ln -sn / steam"),
+    ("posix", "ln -s /etc/cron.d jobs"),
+    ("posix", "ln /etc/hosts hosts"),
+    ("posix", "ln -s -t vendor /usr/local/share/x"),
+    ("posix", "ln -s ../../shared docs/"),  # docs/../../shared
+    ("posix", "ln -s ../lib lib"),  # beside the project is outside it
+    ("posix", "ln -s /bin/rm r"),
+    ("posix", "ln -s -- /etc x"),
+    ("posix", "ln -sr ../shared build/shared"),  # -r: the target is named from here
 ]
 
 
@@ -213,6 +225,13 @@ ALLOWED = [
     ("posix", "7z a build/x.7z src"),
     ("powershell", "Compress-Archive -Path src -DestinationPath out\\src.zip -Force"),
     ("powershell", "Expand-Archive fixtures.zip"),
+    ("posix", "ln -s ../README.md docs/README.md"),  # docs/../README.md: a symbolic target counts from there
+    ("posix", "ln -s ../lib vendor/lib"),
+    ("posix", "ln -s -t bin ../tools/a ../tools/b"),  # bin/../tools/a
+    ("posix", "ln -s dist/app app"),
+    ("posix", "ln -s /dev/null build/empty"),
+    ("posix", "ln build/app app"),
+    ("posix", "ln -sr dist/app build/app"),
 ]
 
 

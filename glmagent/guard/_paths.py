@@ -788,6 +788,8 @@ def write_targets(name: str, args: list[Arg], dialect: str) -> list[Arg]:
         if operands and not operands[0].text and operands[0].literal and _after_in_place(args, operands[0]):
             operands = operands[1:]  # `sed -i '' …`: BSD's empty suffix (GNU's empty program edits nothing)
         return operands if scripted else operands[1:]
+    if name == "ln" and dialect == "posix":
+        return targets + _ln_targets(operands, targets, args)
     if name in _LAST:
         return targets + (operands[-1:] if len(operands) > 1 else [])
     if name in _AFTER_FIRST:
@@ -1115,6 +1117,35 @@ def _link_targets(operands: list[Arg], args: list[Arg]) -> list[Arg]:
     if relative and folder and not switches & {"/j", "/h"}:
         target = Arg(f"{folder}/{text}", target.raw)
     return [link, target]
+
+
+def _ln_targets(operands: list[Arg], into: list[Arg], args: list[Arg]) -> list[Arg]:
+    """`ln [-s] TARGET… [LINK|FOLDER]` (or `-t FOLDER TARGET…`): the link, and each target, which the link
+    opens to writes made through it (`ln -s /Library/LaunchDaemons x` makes `x/y.plist` a write there), so
+    both must be inside the project, as `mklink`'s. A symbolic link's relative target counts from the link's
+    folder."""
+    if into or len(operands) < 2:
+        links, sources = [], operands
+        folder = into[0].text if into else ""
+    else:
+        links, sources = operands[-1:], operands[:-1]
+        link = links[0].text
+        folder = link if link[-1:] == "/" or link == "." or len(sources) > 1 else link.rpartition("/")[0]
+    clusters = "".join(a.text for a in args if _SHORT_CLUSTER.fullmatch(a.text))
+    words = {a.text for a in args}
+    # `-r` (`--relative`) takes the target as named from here and writes it relative to the link
+    from_link = ("s" in clusters or "--symbolic" in words) and not ("r" in clusters or "--relative" in words)
+    out = list(links)
+    for source in sources:
+        text = source.text
+        if from_link and folder and not (text[:1] in "/~$" or DYN in text):
+            source = Arg(f"{folder.rstrip('/')}/{text}", source.raw)
+        out.append(source)
+    return out
+
+
+_SHORT_CLUSTER = lazy_re(r"-[a-zA-Z]+")
+"""One-letter options written together (`-s`, `-sf`, `-snr`)."""
 
 
 def _switch_targets(switch: str, args: list[Arg]) -> list[Arg]:
