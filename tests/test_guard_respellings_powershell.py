@@ -683,7 +683,7 @@ def test_dotnet_tree_listing_then_delete_blocks(command: str) -> None:
     "command",
     [
         "[IO.Directory]::GetFiles('.', '*', 'AllDirectories') | Measure-Object",
-        "[IO.Directory]::GetFiles('.') | Remove-Item",
+        "[IO.Directory]::GetFiles('.') | Measure-Object",
     ],
 )
 def test_dotnet_listing_without_delete_or_recursion_stays_allowed(command: str) -> None:

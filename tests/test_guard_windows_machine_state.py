@@ -85,6 +85,12 @@ BLOCKED = [
     ("powershell", "bleachbit_console.exe --clean system.cache", "destructive.machine-state"),
     ("posix", "sfc.exe /scannow", "destructive.machine-state"),
     ("posix", "bcdboot C:\\\\Windows", "destructive.machine-state"),
+    # the licence manager's key, activation and KMS host changes
+    ("powershell", "slmgr -upk", "destructive.machine-state"),
+    ("powershell", "slmgr /cpky", "destructive.machine-state"),
+    ("powershell", "slmgr.exe /ipk XXXXX-XXXXX-XXXXX-XXXXX-XXXXX", "destructive.machine-state"),
+    ("powershell", "slmgr /skms kms.example:1688", "destructive.machine-state"),
+    ("powershell", "slmgr -rearm", "destructive.machine-state"),
     ("powershell", "mklink /d C:\\link C:\\Windows", "containment.write-outside-project"),
     ("powershell", "mklink /j link C:\\Windows", "containment.write-outside-project"),
     (
@@ -146,6 +152,8 @@ ALLOWED = [
     ("powershell", "scoop bucket list"),
     ("powershell", "nvm list"),
     ("powershell", "bleachbit_console.exe --list-cleaners"),
+    ("powershell", "slmgr /dli"),
+    ("powershell", "slmgr -xpr"),
     ("powershell", "mklink link.txt target.txt"),
     ("powershell", "mklink /d docs\\api ..\\shared\\api"),
     ("powershell", "mklink /j build\\current build\\v2"),

@@ -138,6 +138,12 @@ OUTSIDE = [
     ("posix", "ln -s /bin/rm r"),
     ("posix", "ln -s -- /etc x"),
     ("posix", "ln -sr ../shared build/shared"),  # -r: the target is named from here
+    # a cmdlet naming no item changes the items piped to it: those in the folders the lister names
+    ("powershell", "Get-ChildItem C:\\Windows | Set-Acl -AclObject $acl"),
+    ("powershell", "Get-Item C:\\x.txt | Set-ItemProperty -Name IsReadOnly -Value $false"),
+    ("powershell", "Get-ChildItem ..\\other | Move-Item -Destination ."),
+    ("powershell", "gci C:\\Users\\me\\Documents -Recurse | Rename-Item -NewName x.locked"),
+    ("powershell", "'C:\\Windows\\win.ini' | Set-ItemProperty -Name IsReadOnly -Value $true"),
 ]
 
 
@@ -148,6 +154,12 @@ def test_writes_outside_the_working_directory_are_blocked(shell: str, command: s
 
 
 UNKNOWN = [
+    # what is piped to a cmdlet naming no item of its own, when no lister names where it lies
+    ("powershell", "$x | Remove-Item"),
+    ("powershell", "$acl | Set-Acl"),
+    ("powershell", "Get-Content list.txt | Remove-Item -Force"),
+    ("powershell", "[IO.Directory]::GetFiles('.') | Remove-Item"),  # every file at the top, as `*` would
+    ("powershell", "$old | Rename-Item -NewName x.bak"),
     ("posix", 'echo x >> "$OUT"'),
     ("posix", "cp a $DEST"),
     ("posix", "cd $DIR && echo x >> y.txt"),
@@ -232,6 +244,13 @@ ALLOWED = [
     ("posix", "ln -s /dev/null build/empty"),
     ("posix", "ln build/app app"),
     ("posix", "ln -sr dist/app build/app"),
+    ("powershell", "Get-Acl a.txt | Set-Acl -Path b.txt"),
+    ("powershell", "$acl | Set-Acl .\\x.txt"),
+    ("powershell", "$acl | Set-Acl -LiteralPath x.txt"),
+    ("powershell", "Get-ChildItem build | Set-ItemProperty -Name IsReadOnly -Value $false"),
+    ("powershell", "'line' | Add-Content log.txt"),
+    ("powershell", "Get-ChildItem *.nupkg | Move-Item -Destination out"),
+    ("powershell", "Get-ChildItem dist -Filter *.tmp | Remove-Item"),
 ]
 
 

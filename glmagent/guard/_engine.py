@@ -30,9 +30,11 @@ from ._lazy import lazy_re
 from ._models import Decision, Dialect, EngineEvent, Rule, ShellKind
 from ._normalise import command_key, fold_arg, ps_ascii
 from ._paths import (
+    PIPED_PATH_WRITERS,
     PathScope,
     listed_selection,
     listed_trees,
+    names_own_path,
     output_targets,
     tree_delete_targets,
     write_targets,
@@ -978,8 +980,8 @@ class Evaluation(RunsOtherCode, WordChecks):
                     )
         if args and self._words_may_matter(args, info, dialect):
             self._arguments(args, argv, info, frame, wrapper, looked_up=True)
-        if feeds and dialect == "powershell" and "remove-item" in names:
-            self._judge_listed_deletes(names, argv, feeds, frame)
+        if feeds and dialect == "powershell" and not PIPED_PATH_WRITERS.isdisjoint(names):
+            self._judge_piped_paths(names, argv, feeds, stdin, frame)
         if info.acts:
             self._acts(info, argv, frame, stdin, wrapped, inner_feeds)
         elif (self.written or self.copied) and ("/" in word or "\\" in word):
@@ -1504,28 +1506,44 @@ class Evaluation(RunsOtherCode, WordChecks):
             return True  # `Get-ChildItem -Recurse -Filter *.pyc | Remove-Item`: a sweep, as `find` makes
         return bool(trees) and self._deletes_output_only(("remove-item",), [argv[0], *trees], frame, argv)
 
-    def _judge_listed_deletes(
-        self, names: tuple[str, ...], argv: list[Arg], feeds: tuple[Feed, ...], frame: Frame
+    def _judge_piped_paths(
+        self,
+        names: tuple[str, ...],
+        argv: list[Arg],
+        feeds: tuple[Feed, ...],
+        stdin: Stdin | None,
+        frame: Frame,
     ) -> None:
-        """`Get-ChildItem C:\\Windows\\Logs | Remove-Item`: Remove-Item deletes what the listing prints, in
-        the folders the lister names; each is judged as a place Remove-Item writes, as if it named it."""
-        if tree_delete_targets(names, argv[1:], "powershell"):
+        """`Get-ChildItem C:\\Windows\\Logs | Remove-Item`, `$old | Remove-Item`, `'C:\\x' | Set-Acl
+        -AclObject $a`: a cmdlet that names no item of its own changes the items piped to it. Those in the
+        folders a lister names are judged as places it writes, as if it named them; the lines of a text known
+        before the line runs likewise; anything else piped is a place only known at run time."""
+        if names_own_path(argv[1:]):
             return  # it names its own targets, judged as any command's
         scope = self.scope(frame)
-        words = None
+        words = self._argv(argv, names)
+        listed = False
         for chain in self._producers(feeds, "powershell"):
             for producer in chain:
                 if producer.cut:  # a lister may be further up: what it lists is not known
-                    self._judge_write(
-                        scope, Arg(DYN, "<listed further up>"), frame, self._argv(argv, names), False
-                    )
+                    self._judge_write(scope, Arg(DYN, "$_"), frame, words, False)
+                    listed = True
                     continue
                 if _LISTERS.isdisjoint(producer.names):
                     continue
+                listed = True
                 for target in listed_trees(producer.argv[1:]):
                     if DYN not in target.text:
-                        words = words or self._argv(argv, names)
                         self._judge_write(scope, target, frame, words, False)
+        if listed:
+            return
+        text = stdin.text() if stdin is not None and stdin.feed is not None else None
+        if text is None:
+            self._judge_write(scope, Arg(DYN, "$_"), frame, words, False)  # the piped item's own name
+            return
+        for line in text.splitlines():
+            if line.strip():
+                self._judge_write(scope, Arg(line.strip(), line), frame, words, False)
 
     def _hand_on(self, argv: list[Arg], words: list[Arg]) -> None:
         """Note the words of `argv` that it hands on to the command it runs (`npx rimraf dist`, `cmd /c rd /s

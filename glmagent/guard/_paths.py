@@ -1059,6 +1059,37 @@ def _read_listing(args: list[Arg], exact: bool) -> tuple[list[Arg], list[str]] |
     return paths, [a.text.lower() for a in selecting]
 
 
+PIPED_PATH_WRITERS = frozenset(
+    {
+        "remove-item", "move-item", "rename-item", "set-acl", "set-itemproperty", "new-itemproperty",
+        "remove-itemproperty", "clear-itemproperty", "clear-content", "set-content", "add-content",
+        "set-item", "clear-item",
+    }
+)  # fmt: skip
+"""PowerShell cmdlets that change the items piped to them when they name none themselves (`gci C:\\Windows |
+Set-Acl -AclObject $a`, `$old | Remove-Item`): their `-Path` binds from the pipeline."""
+
+
+def names_own_path(args: list[Arg]) -> bool:
+    """Does a `PIPED_PATH_WRITERS` cmdlet name the item it changes itself: a `-Path`, `-LiteralPath` (`-LP`,
+    `-PSPath`), or a word in the first position, which is the path for all of them?"""
+    skip = False
+    for a in args:
+        if skip:
+            skip = False
+            continue
+        text = a.text
+        if text[:1] != "-" or len(text) == 1 or DYN in text[:2]:
+            return True
+        name, colon, _ = text[1:].lower().partition(":")
+        if name in ("lp", "pspath") or (name and "literalpath".startswith(name)):
+            return True
+        if len(name) > 1 and "path".startswith(name):  # `-p` alone could be `-PassThru`
+            return True
+        skip = not colon and name not in _PS_SWITCH_PREFIXES
+    return False
+
+
 def listed_trees(args: list[Arg]) -> list[Arg]:
     """The folders `Get-ChildItem A B …` (or `Get-Item`) prints items from, each named by a word, whatever
     else it is told: what a `| Remove-Item` after it deletes lies in them (none named: the working
