@@ -13,6 +13,13 @@ from conftest import ELEVATION, every_case, guard_allows, guard_blocks, guard_fi
 
 BLOCKED = [
     ("posix", "sudo iptables -t nat -A POSTROUTING -s 10.8.0.0/24 -o eth0 -j MASQUERADE"),
+    # another process's namespaces entered, or its view of the file system read (from a container: the host)
+    ("posix", "nsenter --target 1 --mount --uts --ipc --net --pid -- hostname"),
+    ("posix", "nsenter -t 1 -a"),
+    ("posix", "nsenter --mount=/proc/1/ns/mnt -- ls /"),
+    ("posix", "ls -la /proc/1/root/run/containerd/containerd.sock"),
+    ("posix", "cat /proc/4242/root/srv/app/config.yml"),
+    ("posix", "ls /proc/1/cwd/"),
     # modules that run a script block as SYSTEM or as another account
     ("powershell", "Invoke-CommandAs -ScriptBlock { Get-Process } -AsSystem"),
     ("powershell", "Invoke-CommandAs -ScriptBlock { Get-Process } -As $Credential"),
@@ -96,6 +103,10 @@ BLOCKED = [
 
 ALLOWED = [
     ("posix", "sudo --help"),
+    ("posix", "nsenter --help"),
+    ("posix", "ls /proc/self/root/usr/bin"),
+    ("posix", "cat /proc/self/cwd/setup.cfg"),
+    ("posix", "cat /proc/1/status"),
     ("powershell", "Invoke-CommandAs -ScriptBlock { Get-Process }"),
     ("posix", "sudo --version"),
     ("posix", "which sudo"),
