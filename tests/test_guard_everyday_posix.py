@@ -23,6 +23,10 @@ ALLOWED = [
     "uv build",
     "poetry@main --version",
     "cd docs && poetry@main run mkdocs build",
+    # tox's substitutions copied from a tox.ini: a word the shell expands nothing in, run as written
+    "{envpython} -m doc8",
+    "{envbindir}/pytest {posargs}",
+    "cd docs && {envpython} -m sphinx -b html . _build/html",
     # `deno eval CODE` is read like `node -e CODE`: its program is scanned, not refused unread.
     'deno eval "console.log(1+2)"',
     'target/release/deno eval "console.log(1+2)" | grep 3',
@@ -54,6 +58,8 @@ BLOCKED = [
     ("python -c \"import os; getattr(os, name)('x')\"", "unverifiable.payload-dynamic"),
     ("uv sync", "network.package-install"),
     ("poetry@main --version; rm -rf ~", "destructive.recursive-delete"),
+    ("{envpython} -m doc8; rm -rf ~", "destructive.recursive-delete"),
+    ("{rm,-rf,~}", "destructive.recursive-delete"),  # a comma: brace expansion makes `rm -rf ~`
     ("deno eval \"await fetch('https://example.com')\"", "network.payload"),
     ("deno eval \"Deno.removeSync('/x', {recursive: true})\"", "destructive.payload-delete"),
     ("deno eval \"Deno.writeTextFileSync('x', '')\"", "destructive.payload-write"),

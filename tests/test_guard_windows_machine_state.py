@@ -91,6 +91,9 @@ BLOCKED = [
     ("powershell", "slmgr.exe /ipk XXXXX-XXXXX-XXXXX-XXXXX-XXXXX", "destructive.machine-state"),
     ("powershell", "slmgr /skms kms.example:1688", "destructive.machine-state"),
     ("powershell", "slmgr -rearm", "destructive.machine-state"),
+    ("powershell", "cmd.exe /c iisreset.exe /stop", "destructive.machine-state"),
+    ("powershell", "iisreset", "destructive.machine-state"),
+    ("powershell", "iisreset /restart /timeout:30", "destructive.machine-state"),
     ("powershell", "mklink /d C:\\link C:\\Windows", "containment.write-outside-project"),
     ("powershell", "mklink /j link C:\\Windows", "containment.write-outside-project"),
     (
@@ -154,6 +157,7 @@ ALLOWED = [
     ("powershell", "bleachbit_console.exe --list-cleaners"),
     ("powershell", "slmgr /dli"),
     ("powershell", "slmgr -xpr"),
+    ("powershell", "iisreset /status"),
     ("powershell", "mklink link.txt target.txt"),
     ("powershell", "mklink /d docs\\api ..\\shared\\api"),
     ("powershell", "mklink /j build\\current build\\v2"),

@@ -1457,6 +1457,14 @@ _AT_NAME = lazy_re(r"(?m)(^|[;&|(]\s*|\s(?:then|do|else)\s+)([A-Za-z_][\w.+-]*@[
 """`poetry@main --version`: a command word holding `@`, which the grammar reads as the start of `$@`."""
 
 
+_BRACED_NAME = lazy_re(
+    r"(?m)(^|[;&|(]\s*|\s(?:then|do|else)\s+)(\{[A-Za-z_][\w:.-]*\}[\w./-]*)(?=[ \t]|$)"
+)
+"""`{envpython} -m pytest`, `{envbindir}/pytest` (tox's substitutions, copied from a tox.ini): a command word
+opening with a brace, which the grammar takes for a group; with no comma or `..` in it the shell expands
+nothing and runs the word as written."""
+
+
 _LAST_OPERATOR_WORD = lazy_re(
     r"""'[^']*'|"(?:\\.|[^"\\])*"|(?<=[ \t])(==|=~)(?=[ \t]*(?:$|[|;&)\n]))""", re.MULTILINE
 )
@@ -1466,9 +1474,12 @@ quoted strings are matched first only to be skipped."""
 
 def repair(source: str) -> str | None:
     """Respell valid shell text the grammar rejects without changing its words: a command name holding an
-    `@` (`pipx run poetry@main`, `poetry@main --version`) is quoted, which is the same word to the shell; so
-    is a word `==` or `=~` that ends a command (`… | grep == | sort`)."""
+    `@` (`pipx run poetry@main`, `poetry@main --version`) or opening with a brace that expands nothing
+    (`{envpython} -m pytest`) is quoted, which is the same word to the shell; so is a word `==` or `=~` that
+    ends a command (`… | grep == | sort`)."""
     text = _AT_NAME.sub(lambda m: f"{m[1]}'{m[2]}'", source)
+    if "{" in text:
+        text = _BRACED_NAME.sub(lambda m: f"{m[1]}'{m[2]}'", text)
     if "=" in text:
         text = _LAST_OPERATOR_WORD.sub(lambda m: f"'{m[1]}'" if m[1] else m[0], text)
     return text if text != source else None
