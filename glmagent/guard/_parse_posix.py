@@ -1457,9 +1457,7 @@ _AT_NAME = lazy_re(r"(?m)(^|[;&|(]\s*|\s(?:then|do|else)\s+)([A-Za-z_][\w.+-]*@[
 """`poetry@main --version`: a command word holding `@`, which the grammar reads as the start of `$@`."""
 
 
-_BRACED_NAME = lazy_re(
-    r"(?m)(^|[;&|(]\s*|\s(?:then|do|else)\s+)(\{[A-Za-z_][\w:.-]*\}[\w./-]*)(?=[ \t]|$)"
-)
+_BRACED_NAME = lazy_re(r"(?m)(^|[;&|(]\s*|\s(?:then|do|else)\s+)(\{[A-Za-z_][\w:.-]*\}[\w./-]*)(?=[ \t]|$)")
 """`{envpython} -m pytest`, `{envbindir}/pytest` (tox's substitutions, copied from a tox.ini): a command word
 opening with a brace, which the grammar takes for a group; with no comma or `..` in it the shell expands
 nothing and runs the word as written."""
