@@ -27,6 +27,10 @@ ALLOWED = [
     "{envpython} -m doc8",
     "{envbindir}/pytest {posargs}",
     "cd docs && {envpython} -m sphinx -b html . _build/html",
+    # a make recipe line whose marks stand before a compound command: read as make hands it to the shell
+    "@for f in a.sh b.sh; do shellcheck -x $f; done",
+    "-@for f in a.sh b.sh; do (shellcheck -x $f); done",
+    "@if [ -d docs ]; then make -C docs html; fi",
     # `deno eval CODE` is read like `node -e CODE`: its program is scanned, not refused unread.
     'deno eval "console.log(1+2)"',
     'target/release/deno eval "console.log(1+2)" | grep 3',
@@ -60,6 +64,8 @@ BLOCKED = [
     ("poetry@main --version; rm -rf ~", "destructive.recursive-delete"),
     ("{envpython} -m doc8; rm -rf ~", "destructive.recursive-delete"),
     ("{rm,-rf,~}", "destructive.recursive-delete"),  # a comma: brace expansion makes `rm -rf ~`
+    ("@for f in a; do rm -rf ~; done", "destructive.recursive-delete"),
+    ("-@if true; then npm publish; fi", "network.publish"),
     ("deno eval \"await fetch('https://example.com')\"", "network.payload"),
     ("deno eval \"Deno.removeSync('/x', {recursive: true})\"", "destructive.payload-delete"),
     ("deno eval \"Deno.writeTextFileSync('x', '')\"", "destructive.payload-write"),

@@ -708,6 +708,8 @@ class Evaluation(RunsOtherCode, WordChecks):
         # A word run into a quoted string with a blank (`/C"set x&&call %x%"`) parses without an error, but
         # cut at the blank: what follows would be read as other words or commands. It is respelled too.
         split = not broken and glued
+        if dialect == "posix" and not broken and _parse_posix.marked_compound(text):
+            broken = True  # `@for f in …; do …; done`: read wrongly without an error, respelled below
         if (broken or split) and len(text) <= REPAIR_MAX:
             # Only a failed parse pays for the respelling and the second parse.
             repaired = module.repair(text)

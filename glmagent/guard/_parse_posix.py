@@ -1457,6 +1457,11 @@ _AT_NAME = lazy_re(r"(?m)(^|[;&|(]\s*|\s(?:then|do|else)\s+)([A-Za-z_][\w.+-]*@[
 """`poetry@main --version`: a command word holding `@`, which the grammar reads as the start of `$@`."""
 
 
+_MARKED_COMPOUND = lazy_re(r"\A[ \t]*[@+-][@+ \t-]*(?=(?:for|if|while|until|case|select)[ \t]|[({[!])")
+"""`@for f in $(FILES); do …; done`, `-@(cd docs && make)`: a make recipe line whose marks (echo off, ignore
+errors, run under -n) stand before a compound command; make strips them, the grammar cannot read them."""
+
+
 _BRACED_NAME = lazy_re(r"(?m)(^|[;&|(]\s*|\s(?:then|do|else)\s+)(\{[A-Za-z_][\w:.-]*\}[\w./-]*)(?=[ \t]|$)")
 """`{envpython} -m pytest`, `{envbindir}/pytest` (tox's substitutions, copied from a tox.ini): a command word
 opening with a brace, which the grammar takes for a group; with no comma or `..` in it the shell expands
@@ -1470,12 +1475,19 @@ _LAST_OPERATOR_WORD = lazy_re(
 quoted strings are matched first only to be skipped."""
 
 
+def marked_compound(source: str) -> bool:
+    """Does `source` start with make's marks before a compound command (`@for …`), which the grammar reads
+    without an error but wrongly (`@for` as a command, `do …` as another), so `repair` must respell it?"""
+    return source[:1] in "@+- \t" and _MARKED_COMPOUND.match(source) is not None
+
+
 def repair(source: str) -> str | None:
     """Respell valid shell text the grammar rejects without changing its words: a command name holding an
     `@` (`pipx run poetry@main`, `poetry@main --version`) or opening with a brace that expands nothing
     (`{envpython} -m pytest`) is quoted, which is the same word to the shell; so is a word `==` or `=~` that
     ends a command (`… | grep == | sort`)."""
-    text = _AT_NAME.sub(lambda m: f"{m[1]}'{m[2]}'", source)
+    text = _MARKED_COMPOUND.sub("", source, count=1)
+    text = _AT_NAME.sub(lambda m: f"{m[1]}'{m[2]}'", text)
     if "{" in text:
         text = _BRACED_NAME.sub(lambda m: f"{m[1]}'{m[2]}'", text)
     if "=" in text:
