@@ -82,6 +82,7 @@ SPARED = [
     ("posix", "rm -rf build_release out-x64 cmake-build-asan"),
     ("posix", "rm -rf build-asan build_clang build-ubsan build.coverage"),  # one sanitizer's or toolchain's
     ("posix", "rm -rf builddir"),  # Meson's conventional build folder
+    ("posix", "rimraf --glob temp .eslintcache .stylelintcache"),  # linters' caches of their last run
     ("posix", "rimraf coverage tsconfig.tsbuildinfo"),  # TypeScript's incremental build state
     ("posix", "rm -rf docs/reference/generated .swc .docusaurus storybook-static"),  # generators' output
     ("posix", "rm -rf knitr-examples/cache .jekyll-cache .sass-cache"),  # caches, made again by the build

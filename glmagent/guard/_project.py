@@ -56,7 +56,8 @@ OUTPUT_FOLDERS = frozenset(
         "cover.out", "auto_examples", "gen_modules", "_autosummary", "esm", "cjs", "umd",
         "pip-wheel-metadata", "publish", ".cask", ".eask", ".eldev", ".deps", ".cpcache", "coverage.json",
         "coverage.xml", "coverage-final.json", "lcov.info", "coverage.lcov", "cobertura.xml", ".tmp_versions",
-        "module.symvers", "modules.order", "module.markers",
+        "module.symvers", "modules.order", "module.markers", ".eslintcache", ".stylelintcache",
+        ".prettiercache",
     }
 )  # fmt: skip
 """Folder names build tools write their output to (compared in lower case); with `.egg-info` names and built

@@ -486,8 +486,15 @@ class WordChecks:
             if p.library_options is not None and p.library_options.fullmatch(t) and i + 1 < len(args):
                 self._outside_code(args[i + 1].text, argv, names, frame)  # `--default-auth LIB`
                 continue
-            if launches and t == "--" and i + 1 < len(args) and is_path(args[i + 1].text):
-                # `openvt -- /path/to/cmd`: what follows the end of the options is the command it runs.
+            if (
+                launches
+                and t == "--"
+                and i + 1 < len(args)
+                and args[i + 1].text[:1] != "-"
+                and is_path(args[i + 1].text)
+            ):
+                # `openvt -- /path/to/cmd`: what follows the end of the options is the command it runs (an
+                # option after it is passed on: `rake compile -- --with-x-dir=$DIR/x`, no program's name).
                 self.command(args[i + 1 :], frame.wrapped(f"`{name} --`"), None)
                 return
             parts = pieces(t, windows, (MAX_WORK - self.work) // PIECE_WORK)
