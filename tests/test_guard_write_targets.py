@@ -119,6 +119,10 @@ OUTSIDE = [
     ("posix", "zip -9r ../dist/docs.zip ."),  # beside the project is outside it
     ("posix", "unzip -o x.zip -d /etc/nginx"),
     ("posix", "7z x x.7z -o/opt/x"),
+    # the archive's own names, kept absolute or with `../` (old-style letters without a dash too)
+    ("posix", "tar xPf zipslip.tar"),
+    ("posix", "tar xvPf backup.tar"),
+    ("posix", "unzip -:o x.zip"),
     (
         "powershell",
         "Compress-Archive -Path C:\\Users\\jdoe\\Documents -DestinationPath C:\\Users\\Public\\d.zip",
@@ -225,6 +229,8 @@ ALLOWED = [
     ("posix", "tar czf dist/app.tgz src"),
     ("posix", "tar -czf /tmp/src.tgz src"),
     ("posix", "tar -xzf vendor.tgz -C build"),
+    ("posix", "tar xvf vendor.tar"),
+    ("posix", "tar cPf dist/src.tar src"),  # packing with absolute names writes only the archive
     ("powershell", "makeappx pack /d C:\\Program Files\\Tool /p .\\dist\\app.msix"),  # /d is only read
     ("powershell", "makeappx unpack /p .\\dist\\app.msix /d .\\loose"),
     ("posix", "tar -tzf /var/cache/x.tgz"),

@@ -847,6 +847,8 @@ def _archive_targets(name: str, args: list[Arg]) -> list[Arg]:
                 modes += "c"
             elif key in ("--extract", "--get"):
                 modes += "x"
+            elif key == "--absolute-names":
+                modes += "P"
             continue
         bundle = t[1:] if t.startswith("-") else (t if i == 0 else "")
         for k, letter in enumerate(bundle):
@@ -858,8 +860,16 @@ def _archive_targets(name: str, args: list[Arg]) -> list[Arg]:
                 pending.append(letter)
             else:
                 modes += letter
-    # `-C DIR` is where an extraction writes, and where packing only reads from.
-    return (archive if any(m in _TAR_WRITES for m in modes) else []) + (folder if "x" in modes else [])
+    # `-C DIR` is where an extraction writes, and where packing only reads from; `-P` (`--absolute-names`)
+    # keeps the archive's `/` and `..` names, so an extraction writes wherever they lead.
+    unpacked = folder if "x" in modes else []
+    if "x" in modes and "P" in modes:
+        unpacked = [*unpacked, Arg("/", "/ (where the archive's absolute names lead, kept by P)")]
+    return (archive if any(m in _TAR_WRITES for m in modes) else []) + unpacked
+
+
+_UNZIP_CLUSTER = lazy_re(r"-[A-Za-z^:]+")
+"""unzip's one-letter options written together (`-o:`, `-:o`); `-d` takes a folder (`-dC:\\out`)."""
 
 
 def _zip_targets(name: str, args: list[Arg]) -> list[Arg]:
@@ -871,6 +881,9 @@ def _zip_targets(name: str, args: list[Arg]) -> list[Arg]:
         if skip:
             skip = False
             continue
+        if name == "unzip" and ":" in t and t[:2] != "-d" and _UNZIP_CLUSTER.fullmatch(t):
+            # `-:` keeps the entries' `../` names, so they land outside the folder unpacked into
+            found.append(Arg("..", "../ (where the archive's names lead, kept by -:)"))
         if name == "unzip" and t[:2] == "-d":
             if len(t) > 2:
                 found.append(Arg(t[2:], a.raw[2:]))
