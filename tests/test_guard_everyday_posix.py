@@ -33,6 +33,10 @@ ALLOWED = [
     "@if [ -d docs ]; then make -C docs html; fi",
     # options passed on after `--` name no program, however path-like their values
     "bundle exec rake compile -- --with-sqlite-source-dir=${GITHUB_WORKSPACE}/sqlite",
+    # Go's package folders named like a shell (`cmd/`): a path into the project, no installed shell
+    "go test ./cmd",
+    "go vet ./cmd",
+    "go test -cover -coverpkg=example.com/x/cmd,example.com/x/internal ./cmd",
     # `deno eval CODE` is read like `node -e CODE`: its program is scanned, not refused unread.
     'deno eval "console.log(1+2)"',
     'target/release/deno eval "console.log(1+2)" | grep 3',
@@ -66,6 +70,7 @@ BLOCKED = [
     ("poetry@main --version; rm -rf ~", "destructive.recursive-delete"),
     ("{envpython} -m doc8; rm -rf ~", "destructive.recursive-delete"),
     ("{rm,-rf,~}", "destructive.recursive-delete"),  # a comma: brace expansion makes `rm -rf ~`
+    ("multitime /bin/sh -i", "unverifiable.terminal-program"),  # an installed shell handed on
     ("@for f in a; do rm -rf ~; done", "destructive.recursive-delete"),
     ("-@if true; then npm publish; fi", "network.publish"),
     ("deno eval \"await fetch('https://example.com')\"", "network.payload"),

@@ -84,6 +84,13 @@ _SSH_COMMAND_SETTING = lazy_re(r"(?is)(?:proxy|local|knownhosts)command(?:\s*=\s
 `-oLocalCommand=CMD`); OpenSSH and the tools that pass `-o` on to it accept `key value` and `key=value`."""
 
 
+def _names_installed(text: str, copied: set[str]) -> bool:
+    """Can a path handed to a program name an installed program: anything but a relative path into the project
+    (`go test ./cmd`, Go's package folder named like cmd.exe), unless this line copied a program there."""
+    relative = not (text[:1] in "/\\~$" or text[1:2] == ":" or DYN in text)
+    return not relative or path_key(text) in copied
+
+
 def _after_separators(text: str) -> Iterator[str]:
     """Words that start a command after a separator in a word (`x; /bin/sh`, `$(id)`), found one at a
     time: the first runner among them decides, and a long word may hold thousands."""
@@ -568,7 +575,7 @@ class WordChecks:
                         )
                 if not launches or not is_path(text):
                     continue
-                if command_key(text) in p.shells:
+                if command_key(text) in p.shells and _names_installed(text, self.copied):
                     # `agetty -l /bin/sh`, `multitime /bin/sh -i`: the shell alone, and with what follows it.
                     self.command([Arg(text, a.raw)], frame.wrapped(f"`{name}`"), None)
                     if piece.bare and i + 1 < len(args):
