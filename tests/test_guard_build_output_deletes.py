@@ -83,6 +83,10 @@ SPARED = [
     ("posix", "rm -rf build-asan build_clang build-ubsan build.coverage"),  # one sanitizer's or toolchain's
     ("posix", "rm -rf builddir"),  # Meson's conventional build folder
     ("posix", "rimraf --glob temp .eslintcache .stylelintcache"),  # linters' caches of their last run
+    # one wildcard folder, then literal names: what it names in each folder there now
+    ("posix", "rm -rf src/*/bin"),  # src/Tool/bin: ignored build output
+    ("posix", "rimraf packages/*/dist"),  # no such folder: nothing to lose
+    ("posix", "rm -rf */lib"),  # build/lib, inside build output
     ("posix", "rimraf coverage tsconfig.tsbuildinfo"),  # TypeScript's incremental build state
     ("posix", "rm -rf docs/reference/generated .swc .docusaurus storybook-static"),  # generators' output
     ("posix", "rm -rf knitr-examples/cache .jekyll-cache .sass-cache"),  # caches, made again by the build
@@ -143,6 +147,10 @@ BLOCKED = [
     ("posix", "rm -rf dist"),  # a link out of the project
     ("posix", "rm -rf build src"),
     ("posix", "rm -rf src/*"),
+    ("posix", "rm -rf */Tool"),  # src/Tool: no build output's name
+    ("posix", "rm -rf */*/bin"),  # more than one wildcard folder: not followed
+    ("posix", "rm -rf **/bin"),  # globstar makes `**` any depth: not followed
+    ("posix", "rm -rf s*/app.py"),  # src/app.py: tracked
     ("posix", "rm -f notes/*"),
     ("posix", "rm -rf output/*"),  # holds a tracked file
     ("posix", "rm -f ./*"),
@@ -211,7 +219,7 @@ def test_other_recursive_deletes_stay_blocked(repo: Path, shell: str, command: s
     )
 
 
-ON_DISK = {"rimraf lib", "rm -rf output", "rm -rf dist", "rm -rf output/*"}
+ON_DISK = {"rimraf lib", "rm -rf output", "rm -rf dist", "rm -rf output/*", "rm -rf */*/bin", "rm -rf **/bin"}
 """Blocked in `repo` for what the trees hold or where they lead."""
 
 

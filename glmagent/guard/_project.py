@@ -35,6 +35,9 @@ GLOB_MATCHES = 8
 """Files a glob target (`> dist/*.sha256`, `rm -rf *.egg-info`) may match; past it every one is kept."""
 GLOB_ENTRIES = 2000
 """Entries of a folder read to match a glob target; a larger folder keeps every file."""
+GLOB_FOLLOWED = 64
+"""Folders a wildcard folder of a glob target names (`packages/*/dist`) looked into; past it every file is
+kept."""
 GLOB_FOLDERS = 4
 """Folders one command line may have read for its glob targets; past it every file is kept."""
 GLOB_TARGETS = 8
@@ -194,11 +197,21 @@ class ReplaceableFiles:
     def matching(self, pattern: str) -> list[str] | None:
         """The files a glob that a line writes or deletes (`dist/*.tar.gz.sha256`, relative, `/`-separated)
         names now, as the shell expands it (a leading wildcard skips dot-files; case is ignored, as Windows
-        and macOS do, which can only name more); None when that is not known cheaply: a wildcard before the
-        last component, a folder too large, or too many matches."""
+        and macOS do, which can only name more; one wildcard folder before literal names, `packages/*/dist`,
+        is followed into the folders it names); None when that is not known cheaply: more wildcards than
+        that, `**`, a folder too large, or too many matches."""
         folder, _, last = pattern.rpartition("/")
-        if maybe_glob(folder) or not last or self._globs >= GLOB_TARGETS:
+        if not last or self._globs >= GLOB_TARGETS:
             return None
+        rest = ""
+        if maybe_glob(folder):
+            # `packages/*/dist`, `*/node_modules`: one wildcard folder, then literal names; what each folder
+            # it names holds there (`**`, which globstar makes any depth, is not followed)
+            parts = folder.split("/")
+            at = next(i for i, part in enumerate(parts) if maybe_glob(part))
+            if "**" in parts[at] or maybe_glob("/".join(parts[at + 1 :])) or maybe_glob(last):
+                return None
+            folder, last, rest = "/".join(parts[:at]), parts[at], "/".join([*parts[at + 1 :], last])
         self._globs += 1
         names = self._listing(folder)
         if names is None:
@@ -210,6 +223,10 @@ class ReplaceableFiles:
             for name in names
             if (hidden or name[:1] != ".") and match(name)
         ]
+        if rest:
+            if len(found) > GLOB_FOLLOWED:
+                return None
+            found = [f"{f}/{rest}" for f in found if os.path.lexists(os.path.join(self.root, f, rest))]
         return found if len(found) <= GLOB_MATCHES else None
 
     def _listing(self, folder: str) -> tuple[str, ...] | None:
