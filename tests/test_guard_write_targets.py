@@ -123,6 +123,9 @@ OUTSIDE = [
     ("posix", "tar xPf zipslip.tar"),
     ("posix", "tar xvPf backup.tar"),
     ("posix", "unzip -:o x.zip"),
+    # robocopy's destination is its second operand; the names after it are files it copies
+    ("powershell", "robocopy /b dll c:\\windows\\system32 windowscoredeviceinfo.dll"),
+    ("powershell", "robocopy build C:\\inetpub\\wwwroot *.html /S"),
     (
         "powershell",
         "Compress-Archive -Path C:\\Users\\jdoe\\Documents -DestinationPath C:\\Users\\Public\\d.zip",
@@ -230,6 +233,8 @@ ALLOWED = [
     ("posix", "tar -czf /tmp/src.tgz src"),
     ("posix", "tar -xzf vendor.tgz -C build"),
     ("posix", "tar xvf vendor.tar"),
+    ("powershell", "robocopy src out *.dll /S"),
+    ("powershell", "robocopy C:\\tools\\sdk vendor\\sdk sdk.dll sdk.h"),
     ("posix", "tar cPf dist/src.tar src"),  # packing with absolute names writes only the archive
     ("powershell", "makeappx pack /d C:\\Program Files\\Tool /p .\\dist\\app.msix"),  # /d is only read
     ("powershell", "makeappx unpack /p .\\dist\\app.msix /d .\\loose"),

@@ -790,6 +790,9 @@ def write_targets(name: str, args: list[Arg], dialect: str) -> list[Arg]:
         return operands if scripted else operands[1:]
     if name == "ln" and dialect == "posix":
         return targets + _ln_targets(operands, targets, args)
+    if name == "robocopy":
+        # `robocopy SOURCE DESTINATION [FILE…]`: the files named after the folders are what it copies
+        return operands[1:2]
     if name in _LAST:
         return targets + (operands[-1:] if len(operands) > 1 else [])
     if name in _AFTER_FIRST:
