@@ -38,6 +38,10 @@ BLOCKED = [
         "mysql -u root -e 'SET FOREIGN_KEY_CHECKS = 0; DROP DATABASE IF EXISTS shop'",
         "destructive.data-store",
     ),
+    # saved logins pulled out of password managers, browsers and Windows' web vault
+    ("powershell", "KeeFarce.exe", "env.credential-dump"),
+    ("posix", "python3 firepwd.py -d /path/to/profile/", "env.credential-dump"),
+    ("powershell", "$vault.RetrieveAll() | ForEach-Object { $_.RetrievePassword(); $_ }", "env.credential-store"),
     ("posix", "psql -h db -c 'DROP SCHEMA public CASCADE'", "destructive.data-store"),
     (
         "posix",

@@ -44,6 +44,8 @@ BLOCKED = [
     "reg query HKCU\\Software\\ORL\\WinVNC3\\Password",
     "reg query HKLM\\SOFTWARE\\RealVNC\\WinVNC4 /v password",
     "reg query HKCU\\Software\\SimonTatham\\PuTTY\\SshHostKeys",
+    'reg query "HKCU\\Software\\Martin Prikryl\\WinSCP 2\\Sessions" /s',  # WinSCP's saved logins
+    'Get-ItemProperty "HKCU:\\Software\\Martin Prikryl\\WinSCP 2\\Sessions\\*"',
     "reg export HKLM\\SOFTWARE\\Policies\\Microsoft\\Windows\\WindowsUpdate wu.reg",
     # Through cmd and on the other spelling of the provider.
     "cmd /c reg query HKLM\\SYSTEM\\CurrentControlSet\\Control\\Lsa",
