@@ -41,7 +41,11 @@ BLOCKED = [
     # saved logins pulled out of password managers, browsers and Windows' web vault
     ("powershell", "KeeFarce.exe", "env.credential-dump"),
     ("posix", "python3 firepwd.py -d /path/to/profile/", "env.credential-dump"),
-    ("powershell", "$vault.RetrieveAll() | ForEach-Object { $_.RetrievePassword(); $_ }", "env.credential-store"),
+    (
+        "powershell",
+        "$vault.RetrieveAll() | ForEach-Object { $_.RetrievePassword(); $_ }",
+        "env.credential-store",
+    ),
     ("posix", "psql -h db -c 'DROP SCHEMA public CASCADE'", "destructive.data-store"),
     (
         "posix",

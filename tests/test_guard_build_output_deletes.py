@@ -83,6 +83,7 @@ SPARED = [
     ("posix", "rm -rf build-asan build_clang build-ubsan build.coverage"),  # one sanitizer's or toolchain's
     ("posix", "rm -rf builddir"),  # Meson's conventional build folder
     ("posix", "rimraf --glob temp .eslintcache .stylelintcache"),  # linters' caches of their last run
+    ("posix", "rm -rf rstan.Rcheck examples/.ipynb_checkpoints"),  # R CMD check's output, Jupyter's saves
     # one wildcard folder, then literal names: what it names in each folder there now
     ("posix", "rm -rf src/*/bin"),  # src/Tool/bin: ignored build output
     ("posix", "rimraf packages/*/dist"),  # no such folder: nothing to lose

@@ -37,6 +37,8 @@ ALLOWED = [
     "go test ./cmd",
     "go vet ./cmd",
     "go test -cover -coverpkg=example.com/x/cmd,example.com/x/internal ./cmd",
+    # a quoted regular expression starting with a backslash names no folder at the root
+    "role=$(expr \"${targetname}\" : '\\w*-\\(\\w*\\)-\\w*')",
     # `deno eval CODE` is read like `node -e CODE`: its program is scanned, not refused unread.
     'deno eval "console.log(1+2)"',
     'target/release/deno eval "console.log(1+2)" | grep 3',

@@ -45,9 +45,13 @@ def maybe_glob(texts: str) -> bool:
     return "*" in texts or "?" in texts or "[" in texts
 
 
-def is_glob_path(text: str) -> bool:
-    """Whether `text` is a glob in a home directory or from the root, the words `instances` expands."""
+def is_glob_path(text: str, posix: bool = False) -> bool:
+    """Whether `text` is a glob in a home directory or from the root, the words `instances` expands. To a
+    POSIX shell a single leading backslash escapes the next character (`'\\w*-\\(\\w*\\)'`, a regular
+    expression): no root."""
     if not _WILD.intersection(text):
+        return False
+    if posix and text[:1] == "\\" and text[1:2] != "\\":
         return False
     head = text[:3].replace("\\", "/")
     if head[:1] == "/" or _ABSOLUTE.match(head) is not None:

@@ -60,19 +60,20 @@ OUTPUT_FOLDERS = frozenset(
         "pip-wheel-metadata", "publish", ".cask", ".eask", ".eldev", ".deps", ".cpcache", "coverage.json",
         "coverage.xml", "coverage-final.json", "lcov.info", "coverage.lcov", "cobertura.xml", ".tmp_versions",
         "module.symvers", "modules.order", "module.markers", ".eslintcache", ".stylelintcache",
-        ".prettiercache",
+        ".prettiercache", ".ipynb_checkpoints",
     }
 )  # fmt: skip
 """Folder names build tools write their output to (compared in lower case); with `.egg-info` names and built
 `.egg`s, coverage.py's `.coverage` data file (and its parallel runs' `.coverage.HOST.PID…`), the coverage
 profiles Go's and LLVM's test runs write (`coverage.out`, `*.coverprofile`, `*.profraw`), the debug symbols
 a macOS link writes (`x.dSYM`), and the output folders of one configuration, sanitizer, toolchain or target
-(`build-debug`, `build-asan`, `build_clang`, `out_x64`, `cmake-build-asan`, Meson's `builddir`)."""
+(`build-debug`, `build-asan`, `build_clang`, `out_x64`, `cmake-build-asan`, Meson's `builddir`), and what
+`R CMD check` writes (`pkg.Rcheck`)."""
 _CONFIGURED_OUTPUT = lazy_re(
     r"(?:(?:build|out|bin|obj)[-_.](?:debug|release|relwithdebinfo|minsizerel|x64|x86|arm64|win32|win64|dbg|rel"
     r"|(?:[almt]|ub)san|sanitize|coverage|cov|gcc|clang|msvc|mingw|ninja|static|shared|wasm|emscripten|aarch64"
     r"|i386|amd64|linux|macos|windows|win|ios|android)|_?builddir"
-    r"|cmake-build-[\w.-]+|\.coverage\..+"
+    r"|cmake-build-[\w.-]+|\.coverage\..+|[\w.-]+\.rcheck"
     r"|(?:mac|macos|osx|linux|win|win32|win64|windows|ios|android|wasm|web|arm64|x64|x86)[-_]build)\Z"
 )
 

@@ -716,7 +716,7 @@ class WordChecks:
         if globs is None:
             return
         for a in args:
-            if not is_glob_path(a.text):
+            if not is_glob_path(a.text, frame.dialect == "posix"):
                 continue
             self.glob_words += 1
             if self.glob_words > MAX_GLOB_WORDS:
