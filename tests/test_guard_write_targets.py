@@ -126,6 +126,10 @@ OUTSIDE = [
     # robocopy's destination is its second operand; the names after it are files it copies
     ("powershell", "robocopy /b dll c:\\windows\\system32 windowscoredeviceinfo.dll"),
     ("powershell", "robocopy build C:\\inetpub\\wwwroot *.html /S"),
+    # the user's gpg keyring and trust database
+    ("posix", "gpg --import attacker_pub.asc"),
+    ("posix", "gpg --batch --recv-keys 0xABCDEF"),
+    ("posix", "gpg --quick-sign-key ABCD"),
     (
         "powershell",
         "Compress-Archive -Path C:\\Users\\jdoe\\Documents -DestinationPath C:\\Users\\Public\\d.zip",
@@ -234,6 +238,8 @@ ALLOWED = [
     ("posix", "tar -xzf vendor.tgz -C build"),
     ("posix", "tar xvf vendor.tar"),
     ("powershell", "robocopy src out *.dll /S"),
+    ("posix", "gpg --verify dist/x.tar.gz.asc dist/x.tar.gz"),
+    ("posix", "gpg --list-keys"),
     ("powershell", "robocopy C:\\tools\\sdk vendor\\sdk sdk.dll sdk.h"),
     ("posix", "tar cPf dist/src.tar src"),  # packing with absolute names writes only the archive
     ("powershell", "makeappx pack /d C:\\Program Files\\Tool /p .\\dist\\app.msix"),  # /d is only read
