@@ -161,6 +161,8 @@ BLOCKED = [
     ),
     ("posix", "dpkg -i tool.deb", "destructive.machine-state"),
     ("posix", "rpm -ivh tool.rpm", "destructive.machine-state"),
+    ("posix", "dpkg --configure -a", "destructive.machine-state"),
+    ("posix", "rpm -Uvh tool.rpm", "destructive.machine-state"),
     ("posix", "sysctl -w kernel.core_pattern=x", "destructive.machine-state"),
     ("posix", "sysctl 'kernel.core_pattern=|/tmp/x'", "destructive.machine-state"),
     ("posix", "modprobe -r snd", "destructive.machine-state"),
@@ -202,6 +204,11 @@ BLOCKED = [
 ]
 
 ALLOWED = [
+    # a package file's information and contents, read (dpkg's `-I` is not `-i`; rpm's `-i` in a query is info)
+    ("posix", "dpkg -I dist/tool.deb"),
+    ("posix", "dpkg -c dist/tool.deb"),
+    ("posix", "rpm -qip dist/tool.rpm"),
+    ("posix", "rpm -qlp dist/tool.rpm"),
     ("posix", "grub2-editenv list"),
     ("posix", "grubby --info=ALL"),
     ("posix", "dracut --list-modules"),
