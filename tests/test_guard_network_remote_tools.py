@@ -34,6 +34,7 @@ BLOCKED = [
     ("powershell", "Get-DomainUser -Identity bob"),
     ("powershell", "Find-DomainShare"),
     ("powershell", "Invoke-Kerberoast"),
+    ("powershell", "Invoke-ShareFinderThreaded -CheckAdmin -NoPing"),  # PowerView's threaded share hunt
     ("powershell", "Invoke-ASREPRoast -Verbose"),
     ("powershell", "findstr /S cpassword %logonserver%\\sysvol\\*.xml"),
     ("powershell", "dir %LOGONSERVER%\\netlogon"),
