@@ -27,6 +27,9 @@ ALLOWED = [
     "{envpython} -m doc8",
     "{envbindir}/pytest {posargs}",
     "cd docs && {envpython} -m sphinx -b html . _build/html",
+    # a justfile's interpolations: words only known when just runs the recipe
+    "cargo test -p biome_js_analyze -- {{snakecase(name)}} --show-output",
+    "@just --list --justfile {{justfile()}}",
     # a make recipe line whose marks stand before a compound command: read as make hands it to the shell
     "@for f in a.sh b.sh; do shellcheck -x $f; done",
     "-@for f in a.sh b.sh; do (shellcheck -x $f); done",
@@ -72,6 +75,10 @@ BLOCKED = [
     ("poetry@main --version; rm -rf ~", "destructive.recursive-delete"),
     ("{envpython} -m doc8; rm -rf ~", "destructive.recursive-delete"),
     ("{rm,-rf,~}", "destructive.recursive-delete"),  # a comma: brace expansion makes `rm -rf ~`
+    ("{{ _cargo }} fmt --all", "dynamic.command-name"),  # the program is the variable's value
+    ("sh -c '{{ cmd }}'", "dynamic.command-name"),
+    ("rm -rf {{ _package_dir }}", "destructive.recursive-delete"),
+    ('echo "API_KEY=${{ secrets.API_KEY }}"', "parse.error"),  # a workflow's expression, no justfile's
     ("multitime /bin/sh -i", "unverifiable.terminal-program"),  # an installed shell handed on
     ("@for f in a; do rm -rf ~; done", "destructive.recursive-delete"),
     ("-@if true; then npm publish; fi", "network.publish"),

@@ -1468,6 +1468,17 @@ opening with a brace, which the grammar takes for a group; with no comma or `..`
 nothing and runs the word as written."""
 
 
+_JUST_INTERPOLATION = lazy_re(r"(?<![$\\{])\{\{(?!\{)([^{}\n]{1,200})\}\}")
+"""`cargo test -- {{ args }}`, `{{ _cargo }} fmt` (a justfile's recipe line): just puts the expression's value
+there before the shell runs the line, so it is a word only known at run time, like `$args`. A CI system's
+`${{ secrets.X }}` is no such word: the line stays unreadable."""
+
+
+def _just_value(match: re.Match[str]) -> str:
+    name = re.sub(r"\W+", "_", match[1].strip()).strip("_") or "value"
+    return "${just_" + name[:40] + "}"
+
+
 _LAST_OPERATOR_WORD = lazy_re(
     r"""'[^']*'|"(?:\\.|[^"\\])*"|(?<=[ \t])(==|=~)(?=[ \t]*(?:$|[|;&)\n]))""", re.MULTILINE
 )
@@ -1485,10 +1496,12 @@ def repair(source: str) -> str | None:
     """Respell valid shell text the grammar rejects without changing its words: a command name holding an
     `@` (`pipx run poetry@main`, `poetry@main --version`) or opening with a brace that expands nothing
     (`{envpython} -m pytest`) is quoted, which is the same word to the shell; so is a word `==` or `=~` that
-    ends a command (`… | grep == | sort`)."""
+    ends a command (`… | grep == | sort`). A justfile's `{{ expr }}` becomes the run-time word it stands
+    for."""
     text = _MARKED_COMPOUND.sub("", source, count=1)
     text = _AT_NAME.sub(lambda m: f"{m[1]}'{m[2]}'", text)
     if "{" in text:
+        text = _JUST_INTERPOLATION.sub(_just_value, text)
         text = _BRACED_NAME.sub(lambda m: f"{m[1]}'{m[2]}'", text)
     if "=" in text:
         text = _LAST_OPERATOR_WORD.sub(lambda m: f"'{m[1]}'" if m[1] else m[0], text)
