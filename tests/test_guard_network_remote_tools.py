@@ -35,6 +35,8 @@ BLOCKED = [
     ("powershell", "Find-DomainShare"),
     ("powershell", "Invoke-Kerberoast"),
     ("powershell", "Invoke-ShareFinderThreaded -CheckAdmin -NoPing"),  # PowerView's threaded share hunt
+    ("powershell", "Invoke-SDPropagator -showProgress -timeoutMinutes 1"),  # AdminSDHolder pushed out now
+    ("powershell", "$dsEntry.PsBase.CommitChanges()"),  # a directory object's changes saved to the domain
     ("powershell", "Invoke-ASREPRoast -Verbose"),
     ("powershell", "findstr /S cpassword %logonserver%\\sysvol\\*.xml"),
     ("powershell", "dir %LOGONSERVER%\\netlogon"),
@@ -68,6 +70,7 @@ BLOCKED = [
 ]
 
 ALLOWED = [
+    ("powershell", "$ht.psbase.Keys | ForEach-Object { $_ }"),  # PowerShell's own view of any object
     ("posix", "kinit --help"),
     ("posix", "ldapmodify --help"),
     ("posix", "dscl . -read /Users/dev"),
