@@ -41,6 +41,7 @@ BLOCKED = [
     # saved logins pulled out of password managers, browsers and Windows' web vault
     ("powershell", "KeeFarce.exe", "env.credential-dump"),
     ("powershell", "./kirbikator.exe lsa .\\ticket.kirbi", "env.credential-dump"),  # Kerberos tickets
+    ("powershell", "incognito.exe list_tokens -u", "env.credential-dump"),  # other logons' tokens
     ("posix", "python3 firepwd.py -d /path/to/profile/", "env.credential-dump"),
     (
         "powershell",

@@ -36,6 +36,7 @@ BLOCKED = [
     ("powershell", "Invoke-Kerberoast"),
     ("powershell", "Invoke-ShareFinderThreaded -CheckAdmin -NoPing"),  # PowerView's threaded share hunt
     ("powershell", "Invoke-SDPropagator -showProgress -timeoutMinutes 1"),  # AdminSDHolder pushed out now
+    ("posix", "winexe -U Administrator%Password //127.0.0.1 cmd.exe"),  # a remote Windows shell over SMB
     ("powershell", "$dsEntry.PsBase.CommitChanges()"),  # a directory object's changes saved to the domain
     ("powershell", "Invoke-ASREPRoast -Verbose"),
     ("powershell", "findstr /S cpassword %logonserver%\\sysvol\\*.xml"),
