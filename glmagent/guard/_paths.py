@@ -1151,6 +1151,12 @@ def _plistbuddy_targets(args: list[Arg]) -> list[Arg]:
     return files[-1:]
 
 
+def named_from_here(text: str) -> bool:
+    """Is a path word named from the working directory: not from the root (`/`, `\\`), the home folder, a
+    variable (`$X`, `%X%`) or a drive, and not only known at run time?"""
+    return not (text[:1] in "/\\~$%" or _DRIVE.match(text) or DYN in text)
+
+
 def _link_targets(operands: list[Arg], args: list[Arg]) -> list[Arg]:
     """`mklink [/d] LINK TARGET`: the link, and its target as a symbolic link resolves it (relative to the
     link's folder); a junction or hard link (`/j`, `/h`) takes the target as given."""
@@ -1160,8 +1166,7 @@ def _link_targets(operands: list[Arg], args: list[Arg]) -> list[Arg]:
     switches = {a.text.lower() for a in args if a.text[:1] == "/"}
     text = target.text.replace("\\", "/")
     folder = link.text.replace("\\", "/").rpartition("/")[0]
-    relative = not (text[:1] in "/~$%" or _DRIVE.match(text) or DYN in text)
-    if relative and folder and not switches & {"/j", "/h"}:
+    if named_from_here(text) and folder and not switches & {"/j", "/h"}:
         target = Arg(f"{folder}/{text}", target.raw)
     return [link, target]
 
@@ -1185,7 +1190,7 @@ def _ln_targets(operands: list[Arg], into: list[Arg], args: list[Arg]) -> list[A
     out = list(links)
     for source in sources:
         text = source.text
-        if from_link and folder and not (text[:1] in "/~$" or DYN in text):
+        if from_link and folder and named_from_here(text):
             source = Arg(f"{folder.rstrip('/')}/{text}", source.raw)
         out.append(source)
     return out

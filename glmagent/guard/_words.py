@@ -23,6 +23,7 @@ from ._paths import (
     PathScope,
     cmd_delete_words,
     in_home,
+    named_from_here,
     output_targets,
     write_targets,
 )
@@ -87,8 +88,7 @@ _SSH_COMMAND_SETTING = lazy_re(r"(?is)(?:proxy|local|knownhosts)command(?:\s*=\s
 def _names_installed(text: str, copied: set[str]) -> bool:
     """Can a path handed to a program name an installed program: anything but a relative path into the project
     (`go test ./cmd`, Go's package folder named like cmd.exe), unless this line copied a program there."""
-    relative = not (text[:1] in "/\\~$" or text[1:2] == ":" or DYN in text)
-    return not relative or path_key(text) in copied
+    return not named_from_here(text) or path_key(text) in copied
 
 
 def _after_separators(text: str) -> Iterator[str]:
