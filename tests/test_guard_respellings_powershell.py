@@ -1022,6 +1022,11 @@ BLOCK_VARIABLE_BLOCKED = [
     "Measure-Command -Expression $h.a",
     "1 | ForEach-Object -Begin $b -Process { }",
     "Register-ObjectEvent $t Elapsed -Action $a",
+    # a parameter PowerShell resolves from an abbreviation or an alias
+    "Start-Job -ini $x { 1 }",
+    "icm -Command $sb",
+    "icm -Sc $sb",
+    "gci | ? -f $f",
 ]
 
 
@@ -1034,6 +1039,13 @@ BLOCK_VARIABLE_ALLOWED = [
     "gci | Where-Object Name -eq $n",
     "gci | Sort-Object -Property $p",
     "Start-Process notepad -ArgumentList $f",
+    # Where-Object's operators and Select-Object's parameters are no script block (`-in` is not
+    # `-InitializationScript`, `-exp` not `-Expression`)
+    "gci | Where-Object Name -in $names",
+    "gci | Where-Object Extension -in '.cs','.fs'",
+    "gci | ? Name -notin $skip",
+    "Get-Process | Select-Object -exp Name",
+    "ls *.log | measure -sum Length | select -exp Sum",
 ]
 
 

@@ -629,7 +629,7 @@ class PowerShellWalker:
             self.namespaces.append(argv[2].text.strip().rstrip(";"))
         if argv and command_key(argv[0].text) in _FOREACH_OBJECT:
             self._foreach_member(argv)
-        if len(argv) > 1 and command_key(argv[0].text) in _BLOCK_RUNNERS:
+        if len(argv) > 1 and command_key(argv[0].text) in _BLOCK_PARAMETERS:
             self._block_from_variable(argv)
         if self.stage_feed is not None and any("$_" in a.raw or "$psitem" in a.raw.lower() for a in argv[1:]):
             feeds += (self.stage_feed,)  # `gci -r | % { Remove-Item $_ }`
@@ -1363,13 +1363,13 @@ class PowerShellWalker:
         """`Invoke-Command -ScriptBlock $sb`, `Start-Job $sb`: a script block the command runs that is not
         written in it (a variable, a member, a call) is code the policy cannot read."""
         args = argv[1:]
+        cmdlet = command_key(argv[0].text)
         found = None
         for i, a in enumerate(args):
             if not a.param:
                 continue
             key, colon, value = a.text.lstrip("-\u2013\u2014\u2015").partition(":")
-            key = key.lower()
-            if len(key) < 2 or not any(name.startswith(key) for name in _BLOCK_PARAMS):
+            if not key or not _names_block_parameter(key.lower(), cmdlet):
                 continue
             if colon:
                 if not value.lstrip("(").startswith("{"):
@@ -1608,59 +1608,220 @@ _PLAIN_LIST = lazy_re(r"[^\s'\"`$(){}@;|&<>\[\]]+")
 """A bare word of plain characters and commas: PowerShell reads `a,b` as the array of `a` and `b`."""
 _GLUED_REDIRECT = lazy_re(r"(?<!`)((?:(?<![\w.])[1-6*])?>>?)(?!&)")
 """A redirection operator inside a bare word (`hi>out.txt`, `2>>log`), not a merge (`2>&1`)."""
-_BLOCK_RUNNERS = frozenset(
-    {
-        "invoke-command",
-        "icm",
-        "start-job",
-        "sajb",
-        "start-threadjob",
-        "new-module",
-        "nmo",
-        "measure-command",
-        "trace-command",
-        "trcm",
-        "where-object",
-        "?",
-        "where",
-        "foreach-object",
-        "%",
-        "foreach",
-        "register-engineevent",
-        "register-objectevent",
-        "register-wmievent",
-        "register-cimindicationevent",
-        "set-psbreakpoint",
-        "sbp",
-        "register-scheduledjob",
-        "select-object",
-        "select",
-        "sort-object",
-        "sort",
-        "group-object",
-        "group",
-        "format-table",
-        "ft",
-        "format-list",
-        "fl",
-        "invoke-expression",
-        "iex",
-        "start-process",
-    }
+_COMMON_PARAMETERS = (
+    "verbose",
+    "debug",
+    "erroraction",
+    "warningaction",
+    "informationaction",
+    "progressaction",
+    "errorvariable",
+    "warningvariable",
+    "informationvariable",
+    "outvariable",
+    "outbuffer",
+    "pipelinevariable",
 )
-"""Cmdlets that run a script block given to one of their parameters."""
-_BLOCK_PARAMS = (
-    "scriptblock",
-    "action",
-    "process",
-    "begin",
-    "end",
-    "filterscript",
-    "initializationscript",
-    "expression",
-    "remainingscripts",
-    "parallel",
+"""The parameters every cmdlet takes: an abbreviation that could name one of them names no one parameter."""
+_WHERE_OPERATORS = (
+    "eq",
+    "ceq",
+    "ne",
+    "cne",
+    "gt",
+    "cgt",
+    "lt",
+    "clt",
+    "ge",
+    "cge",
+    "le",
+    "cle",
+    "like",
+    "clike",
+    "notlike",
+    "cnotlike",
+    "match",
+    "cmatch",
+    "notmatch",
+    "cnotmatch",
+    "contains",
+    "ccontains",
+    "notcontains",
+    "cnotcontains",
+    "in",
+    "cin",
+    "notin",
+    "cnotin",
+    "is",
+    "isnot",
+    "not",
 )
+"""Where-Object's comparison switches (`Where-Object Name -in $names`)."""
+_JOB_PARAMETERS = ("name", "credential", "filepath", "literalpath", "inputobject", "argumentlist")
+_EVENT_PARAMETERS = ("sourceidentifier", "messagedata", "supportevent", "forward", "maxtriggercount")
+_BLOCK_PARAMETERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "invoke-command": (
+        ("scriptblock", "command"),
+        (
+            "session",
+            "sessionoption",
+            "sessionname",
+            "sshconnection",
+            "sshtransport",
+            "subsystem",
+            "computername",
+            "connectionuri",
+            "configurationname",
+            "containerid",
+            "connecttimeout",
+            "certificatethumbprint",
+            "credential",
+            "filepath",
+            "argumentlist",
+            "inputobject",
+            "asjob",
+            "hidecomputername",
+            "jobname",
+            "throttlelimit",
+            "port",
+            "usessl",
+            "applicationname",
+            "authentication",
+            "enablenetworkaccess",
+            "indisconnectedsession",
+            "allowredirection",
+            "runasadministrator",
+            "nonewscope",
+            "keyfilepath",
+            "username",
+            "hostname",
+            "options",
+            "remotedebug",
+            "vmid",
+            "vmname",
+        ),
+    ),
+    "start-job": (
+        ("scriptblock", "command", "initializationscript"),
+        (
+            *_JOB_PARAMETERS,
+            "authentication",
+            "runas32",
+            "psversion",
+            "definitionname",
+            "definitionpath",
+            "type",
+            "workingdirectory",
+        ),
+    ),
+    "start-threadjob": (
+        ("scriptblock", "initializationscript"),
+        (*_JOB_PARAMETERS, "throttlelimit", "streaminghost"),
+    ),
+    "new-module": (
+        ("scriptblock",),
+        ("name", "function", "cmdlet", "returnresult", "ascustomobject", "argumentlist"),
+    ),
+    "measure-command": (("expression",), ("inputobject",)),
+    "trace-command": (
+        ("expression",),
+        (
+            "name",
+            "option",
+            "filepath",
+            "debugger",
+            "pshost",
+            "listeneroption",
+            "argumentlist",
+            "force",
+            "inputobject",
+            "command",
+        ),
+    ),
+    "where-object": (("filterscript",), ("property", "value", "inputobject", *_WHERE_OPERATORS)),
+    "foreach-object": (
+        ("process", "begin", "end", "remainingscripts", "parallel"),
+        (
+            "membername",
+            "argumentlist",
+            "inputobject",
+            "throttlelimit",
+            "timeoutseconds",
+            "asjob",
+            "usenewrunspace",
+        ),
+    ),
+    "register-engineevent": (("action",), _EVENT_PARAMETERS),
+    "register-objectevent": (("action",), ("inputobject", "eventname", *_EVENT_PARAMETERS)),
+    "register-wmievent": (
+        ("action",),
+        ("class", "query", "namespace", "credential", "computername", "timeout", *_EVENT_PARAMETERS),
+    ),
+    "register-cimindicationevent": (
+        ("action",),
+        (
+            "namespace",
+            "classname",
+            "query",
+            "querydialect",
+            "operationtimeoutsec",
+            "session",
+            "computername",
+            *_EVENT_PARAMETERS,
+        ),
+    ),
+    "set-psbreakpoint": (
+        ("action",),
+        ("script", "line", "column", "command", "variable", "mode", "runspace"),
+    ),
+    "register-scheduledjob": (
+        ("scriptblock", "initializationscript"),
+        (
+            "name",
+            "filepath",
+            "argumentlist",
+            "authentication",
+            "credential",
+            "trigger",
+            "scheduledjoboption",
+            "maxresultcount",
+            "runas32",
+            "runevery",
+            "runnow",
+        ),
+    ),
+}
+"""Per cmdlet that runs a script block given to a parameter: those parameters (with their aliases), and its
+other parameters, against which PowerShell resolves an abbreviation (`Where-Object X -in $list` is the `-In`
+operator, not `-InitializationScript`). A parameter left out of the second list only makes an abbreviation
+read as the script block's: blocked, never allowed."""
+for _alias, _name in (
+    ("icm", "invoke-command"),
+    ("sajb", "start-job"),
+    ("nmo", "new-module"),
+    ("trcm", "trace-command"),
+    ("?", "where-object"),
+    ("where", "where-object"),
+    ("%", "foreach-object"),
+    ("foreach", "foreach-object"),
+    ("sbp", "set-psbreakpoint"),
+):
+    _BLOCK_PARAMETERS[_alias] = _BLOCK_PARAMETERS[_name]
+
+
+def _names_block_parameter(key: str, cmdlet: str) -> bool:
+    """Does `-key` bind a script-block parameter of `cmdlet` (see `_BLOCK_PARAMETERS`), as PowerShell binds
+    a parameter name: exactly, or by a prefix of one parameter only (an ambiguous one is refused)?"""
+    blocks, others = _BLOCK_PARAMETERS[cmdlet]
+    if key in blocks:
+        return True
+    if key in others or key in _COMMON_PARAMETERS:
+        return False
+    return any(b.startswith(key) for b in blocks) and not any(
+        o.startswith(key) for o in (*others, *_COMMON_PARAMETERS)
+    )
+
+
 _BLOCK_FIRST = frozenset({"invoke-command", "icm", "start-job", "sajb", "start-threadjob", "measure-command"})
 """Cmdlets whose first positional parameter is the script block they run."""
 _URL_IN_ARGS = lazy_re(
