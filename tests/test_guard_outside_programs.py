@@ -128,3 +128,36 @@ def test_any_other_program_in_such_a_folder_is_not() -> None:
 def test_a_quoted_path_that_is_only_printed_stays_allowed(command: str, tmp_path: Path) -> None:
     decision = Policy.default().check(command, "powershell", cwd=tmp_path / "project")
     assert decision.allowed, (command, decision.rule_id, decision.reason)
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        ("python3 /usr/bin/pip install requests", "network.package-install"),
+        ("node /usr/bin/npm install --unsafe-perm", "network.package-install"),
+        ("python3 ~/.local/bin/poetry publish", "network.publish"),
+        ("ruby /usr/bin/gem install rails", "network.package-install"),
+        ("python3 /usr/local/bin/pip3 install --user x", "network.package-install"),
+    ],
+)
+def test_an_interpreter_running_an_installed_program_runs_that_program(
+    command: str, expected: str, tmp_path: Path
+) -> None:
+    # The script in a program folder is the program itself: it does what running it by its path does.
+    decision = Policy.default().check(command, "posix", cwd=tmp_path / "project")
+    assert decision.rule_id == expected, (command, decision.rule_id, decision.reason)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "node /usr/local/bin/npm test",
+        "python3 /usr/bin/pytest -q",
+        "python3 ~/.local/bin/ruff check .",
+        "python bin/manage.py test",
+        "node ./bin/cli.js --help",
+    ],
+)
+def test_an_installed_program_so_run_may_do_everyday_work(command: str, tmp_path: Path) -> None:
+    decision = Policy.default().check(command, "posix", cwd=tmp_path / "project")
+    assert decision.allowed, (command, decision.rule_id, decision.reason)

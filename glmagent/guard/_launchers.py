@@ -11,6 +11,7 @@ from ._findings import shown, shown_args
 from ._lazy import lazy_re
 from ._models import Dialect, ExecutorSpec, ShellSpec
 from ._normalise import command_key
+from ._paths import named_from_here
 from ._payloads import dated, decode_powershell_b64
 from ._rules import MATCH, CommandView
 from ._syntax import DYN, Arg, Feed, Frame, Stdin
@@ -73,6 +74,18 @@ def _only_value_options(args: list[Arg], value_options: list[str]) -> bool:
             return False
         i += 2
     return True
+
+
+_INSTALLED_FOLDERS = frozenset({"bin", "sbin", "libexec"})
+
+
+def _installed_program(text: str) -> bool:
+    """Is a script named by a path a program installed in a program folder (`/usr/bin/pip`,
+    `~/.local/bin/poetry`), not a file named from the working directory (`bin/manage.py`)?"""
+    if named_from_here(text):
+        return False
+    parts = text.replace("\\", "/").lower().split("/")
+    return len(parts) > 2 and parts[-2] in _INSTALLED_FOLDERS and bool(parts[-1])
 
 
 class RunsOtherCode:
@@ -146,13 +159,20 @@ class RunsOtherCode:
         whose programs also ship as scripts) judge it so. Only a name with an extension counts, or a
         module's."""
         text = script.text
-        if not text or DYN in text or ("." not in command_key(text) and not module):
+        if not text or DYN in text:
+            return
+        at = next((i for i, a in enumerate(argv) if a is script), len(argv) - 1)
+        if not module and _installed_program(text):
+            # `python3 /usr/bin/pip install x`, `node /usr/local/bin/npm publish`: the interpreter runs an
+            # installed program's own script, which does what the program run by its path does.
+            self.command([script, *argv[at + 1 :]], frame.wrapped(f"`{who}`"), None)
+            return
+        if "." not in command_key(text) and not module:
             return
         info = self.p.word_info(text, frame.dialect, frame.aliases)
         clauses = tuple(c for c in info.clauses if c.script_names)
         if not clauses:
             return
-        at = next((i for i, a in enumerate(argv) if a is script), len(argv) - 1)
         words = [script, *argv[at + 1 :]]
         inner = frame.wrapped(f"`{who}`")
         for compiled in clauses:
