@@ -84,6 +84,7 @@ SPARED = [
     ("posix", "rm -rf builddir"),  # Meson's conventional build folder
     ("posix", "rimraf --glob temp .eslintcache .stylelintcache"),  # linters' caches of their last run
     ("posix", "rm -rf rstan.Rcheck examples/.ipynb_checkpoints"),  # R CMD check's output, Jupyter's saves
+    ("powershell", "RMDIR /S /Q .vs"),  # Visual Studio's per-solution caches and user options
     # one wildcard folder, then literal names: what it names in each folder there now
     ("posix", "rm -rf src/*/bin"),  # src/Tool/bin: ignored build output
     ("posix", "rimraf packages/*/dist"),  # no such folder: nothing to lose

@@ -60,15 +60,16 @@ OUTPUT_FOLDERS = frozenset(
         "pip-wheel-metadata", "publish", ".cask", ".eask", ".eldev", ".deps", ".cpcache", "coverage.json",
         "coverage.xml", "coverage-final.json", "lcov.info", "coverage.lcov", "cobertura.xml", ".tmp_versions",
         "module.symvers", "modules.order", "module.markers", ".eslintcache", ".stylelintcache",
-        ".prettiercache", ".ipynb_checkpoints",
+        ".prettiercache", ".ipynb_checkpoints", ".vs",
     }
 )  # fmt: skip
 """Folder names build tools write their output to (compared in lower case); with `.egg-info` names and built
 `.egg`s, coverage.py's `.coverage` data file (and its parallel runs' `.coverage.HOST.PID…`), the coverage
 profiles Go's and LLVM's test runs write (`coverage.out`, `*.coverprofile`, `*.profraw`), the debug symbols
 a macOS link writes (`x.dSYM`), and the output folders of one configuration, sanitizer, toolchain or target
-(`build-debug`, `build-asan`, `build_clang`, `out_x64`, `cmake-build-asan`, Meson's `builddir`), and what
-`R CMD check` writes (`pkg.Rcheck`)."""
+(`build-debug`, `build-asan`, `build_clang`, `out_x64`, `cmake-build-asan`, Meson's `builddir`), what
+`R CMD check` writes (`pkg.Rcheck`), and Visual Studio's per-solution state (`.vs`: user options and caches,
+never committed)."""
 _CONFIGURED_OUTPUT = lazy_re(
     r"(?:(?:build|out|bin|obj)[-_.](?:debug|release|relwithdebinfo|minsizerel|x64|x86|arm64|win32|win64|dbg|rel"
     r"|(?:[almt]|ub)san|sanitize|coverage|cov|gcc|clang|msvc|mingw|ninja|static|shared|wasm|emscripten|aarch64"
