@@ -38,7 +38,8 @@ POSIX = [
     "cd $D && cat 12/env*",
     "cd $D && cat root/proc/1/environ",
     "cd $D && cat x/../environ",
-    "cd $D && cat x/*/environ",
+    "cd $D && cat x/.*/environ",  # `.*` may be `..`: back to $D, which may be a process's folder
+    "cd $D && cat x/.*/root/proc/1/environ",
     # a path that starts with a run-time word may start anywhere
     'cat "$x/environ"',
     "cat ${PROC}/self/environ",
@@ -92,6 +93,10 @@ def test_powershell_spellings_are_denied(command: str) -> None:
         "dotnet test -- --treenode-filter '/*/*/ReactiveCommandTest/*'",
         # from a folder known only at run time, through a plain folder no process has
         "cd $D && cat packages/*",
+        # a wildcard never matches `..`, and under a plain folder `root` or `cwd` is just a folder
+        "cd $D && cat x/*/environ",
+        "cd $D && cat ./packages/**/*",
+        "cd $D && cat x/root/*/environ",
         "cat $f",  # a run-time name is no more that file than any other
         "cat $x/environment.yml",
         "cd $D; cd $E",  # a change of folder reads nothing, wherever it starts
@@ -107,7 +112,11 @@ def test_a_workspace_filter_in_a_project_reads_no_process_environment(tmp_path: 
     """pnpm runs a filtered command in each workspace the glob selects, a folder known only at run time;
     `./packages/**` names folders under `packages` wherever that is, never a process's environment."""
     subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
-    commands = ('pnpm -r -F "./packages/**" build', 'pnpm -F docs check && pnpm -F "./packages/**" check')
+    commands = (
+        'pnpm -r -F "./packages/**" build',
+        'pnpm -F docs check && pnpm -F "./packages/**" check',
+        'pnpm --recursive --parallel --filter "./packages/**/*" run codegen',
+    )
     for command in commands:
         decision = Policy.default().check(command, "posix", cwd=tmp_path)
         assert decision.allowed, (command, decision.rule_id, decision.reason)

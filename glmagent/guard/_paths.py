@@ -464,8 +464,10 @@ class PathScope:
         path = self._absolute(text)
         if path is None or arg.text[:1] == DYN:
             # Relative to a directory only known at run time: any name that could be `environ` counts,
-            # unless a folder on the way is a plain name no folder of /proc has (`./packages/**`, where a
-            # filter ran the command in each workspace): wherever that path starts, it stays out of /proc.
+            # unless a folder on the way is a plain name no folder of /proc has (`./packages/**/*`, where a
+            # filter ran the command in each workspace) and nothing after it climbs back out (`..`):
+            # wherever that path starts, it stays out of /proc. (`root/proc/1` does not: a process's `root`
+            # leads to `/`, and `proc` from there into /proc, so `proc` itself keeps nothing out.)
             # A path that starts with a run-time word (`$dir/environ`) may start anywhere too, but only a
             # file spelled `environ` counts there (`cat $f` names that file no more than any other).
             parts = lowered.replace("\\", "/").rstrip("/").split("/")
@@ -476,9 +478,8 @@ class PathScope:
             elif not ("environ" in last or fnmatchcase("environ", last)):
                 return False
             folders = parts[:-1]
-            return not (
-                any(_outside_proc(part) for part in folders) and not any(map(_may_lead_anywhere, folders))
-            )
+            anchor = next((i for i in range(len(folders) - 1, -1, -1) if _outside_proc(folders[i])), None)
+            return anchor is None or any(map(_may_climb, folders[anchor + 1 :]))
         first = path[1:].split("/", 1)[0]
         if first != "proc" and not (_GLOB.search(first) and fnmatchcase("proc", first)):
             return False
@@ -492,21 +493,20 @@ _PROC_FOLDERS = frozenset({"self", "thread-self", "curproc", "task", "cwd", "roo
 
 
 def _outside_proc(part: str) -> bool:
-    """Is the path component `part` a plain name that leads away from every process's folder?"""
+    """Is the path component `part` a plain name that leads away from every process's folder (and, from the
+    root a process's `root` link leads to, not into /proc)?"""
     return (
-        part not in ("", ".", "..")
+        part not in ("", ".", "..", "proc")
         and not part.isdigit()
         and part not in _PROC_FOLDERS
         and _GLOB.search(part) is None
     )
 
 
-def _may_lead_anywhere(part: str) -> bool:
-    """Could the path component `part` climb out of where the path went so far (`..`, a process's `cwd` or
-    `root` link)?"""
-    if _GLOB.search(part) is None:
-        return part in ("..", "cwd", "root")
-    return any(fnmatchcase(name, part) for name in ("..", "cwd", "root"))
+def _may_climb(part: str) -> bool:
+    """Could the path component `part` be `..`? A wildcard matches a name starting with a dot only where the
+    pattern starts with one (`.*`), as the shells' and PowerShell's globbing do."""
+    return part == ".." or (part[:1] == "." and _GLOB.search(part) is not None and fnmatchcase("..", part))
 
 
 def _may_name_environ(text: str) -> bool:
