@@ -146,6 +146,12 @@ ALLOWED = [
     ("posix", "croc --help"),
     ("posix", "semantic-release --help"),
     ("posix", "./scripts/publish --dry-run"),
+    # a rehearsal: the package is packed and checked, nothing is uploaded
+    ("posix", "npm publish --dry-run"),
+    ("posix", "pnpm publish --dry-run --no-git-checks"),
+    ("posix", "cargo publish --dry-run --manifest-path lychee-lib/Cargo.toml"),
+    ("posix", "poetry publish --build --dry-run"),
+    ("posix", "uv publish --dry-run"),
     ("posix", "echo 'next: vsce publish'"),
     ("posix", "git commit -m 'release: croc send the artifacts'"),
     ("powershell", "octo pack --id App --version 1.0.0"),
