@@ -1144,7 +1144,12 @@ class Evaluation(RunsOtherCode, WordChecks):
         return out
 
     def assignment(self, name: str, value: Arg, frame: Frame) -> None:
-        if self.p.command_valued.fullmatch(name):
+        if value.text and name.casefold() == "psexecutionpolicypreference":
+            # PowerShell's execution policy for this process (and the PowerShell it starts): the variable is
+            # where `Set-ExecutionPolicy -Scope Process` keeps it, so setting it is running that.
+            words = [Arg(w, w) for w in ("Set-ExecutionPolicy", "-Scope", "Process")]
+            self.command([*words, value], frame.nested(f"`{name}=`"), None)
+        elif self.p.command_valued.fullmatch(name):
             # Programs run these values as commands (`GIT_PAGER='rm -rf ~' git log`).
             self._inline(value, "posix", frame.nested(f"`{name}=`"), [Arg(f"{name}={value.text}", value.raw)])
         elif name in _MODULE_OPTIONS and value.text:
