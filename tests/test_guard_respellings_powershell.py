@@ -54,6 +54,11 @@ NATIVE_WORDS_ALLOWED = [
     # a short native flag that starts with a digit: passed as written
     "R.exe CMD check --no-manual $(ls.exe -1t data.table_*.tar.gz | head.exe -n 1)",
     "zip.exe -9r dist/site.zip site",
+    # a dash word holding a `.`: PowerShell breaks it in two there (`-I` `.`), and passes both on
+    "gcc -I. -o hello hello.c",
+    "cmake -H. -Bbuild",
+    "gcc -I./include -c x.c",
+    "mvn -Dmaven.test.skip package",
 ]
 
 
@@ -94,6 +99,10 @@ NATIVE_WORDS_BLOCKED = [
     ("tool --x=$(Remove-Item -r y)", "destructive.recursive-delete"),
     ("Remove-Item -Recurse x -Iinc\\x", "destructive.recursive-delete"),
     ("cl -Isrc\\include -c x.c; Remove-Item -Recurse C:\\src", "destructive.recursive-delete"),
+    # `-Recurse.` is the switch and then `.`, as PowerShell breaks the word
+    ("Remove-Item -Recurse. -Force", "destructive.recursive-delete"),
+    ("Remove-Item -Recurse.\\src", "destructive.recursive-delete"),
+    ("gcc -I. x.c; Remove-Item -Recurse C:\\src", "destructive.recursive-delete"),
 ]
 
 

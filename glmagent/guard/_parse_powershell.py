@@ -1527,6 +1527,9 @@ _GLUED_PREFIX = lazy_re(r"[\w./\\:=+][\w./\\:=+-]*")
 value it is, which quoting would turn into a string."""
 _BRACKET_GLOB = lazy_re(r"\[[\w!^-]+\][\w.*?\[\]-]*[*?][\w.*?\[\]-]*(?=[\s;|&)},<>]|$)")
 """A wildcard word starting with a character class (`[0-9]*`, `[a-c]?.txt`): never a type name."""
+_DOTTED_PARAMETER = lazy_re(r"(-[A-Za-z_][A-Za-z_-]*)(\..*)")
+"""`-I.`, `-H.`, `-Dmaven.test.skip`: a dash word holding a `.`, which PowerShell's tokenizer breaks in two
+there (PowerShell/PowerShell#6291); the grammar rejects it whole."""
 _PATH_PARAMETER = lazy_re(r"-[A-Za-z][\w-]*[\\/][\w\\/-]*")
 """`-Iinclude\\x`, `-L/opt/lib`: a native flag glued to a path. PowerShell passes it as one word (it splits
 such a word only at a `.`, so one holding a `.` keeps the parse error); the grammar ends the name at `\\`."""
@@ -2176,13 +2179,15 @@ def repair(source: str) -> str | None:
 
     The grammar fails on `Select-Object Name, Length` (a bare word before a comma), on code after
     `param(...)` on the same line, on `default` after a switch clause on the same line, on native-style
-    words such as `--`, `--opt=val`, `-run=X` and `-Run1`, on a lone `-` (`Set-Location -`), on `10KB`, on
-    `./build.ps1` starting a statement or assigned (`$x = ./build.ps1`: a leading `.` reads as
-    dot-sourcing) and on a script of comments only. Spacing the comma as `Name ,Length`, breaking the
-    line, quoting the dash word (`'--'`: the same text, still read as an option by the rules of native
-    programs; one holding plain variables, `--jobs=$env:N`, in double quotes, where they expand as they
-    did), lower-casing the suffix, calling the script with `&`, dropping the comments and giving a bare
-    block to `.Where{…}` in parentheses mean the same to PowerShell and nothing to the policy.
+    words such as `--`, `--opt=val`, `-run=X` and `-Run1`, on a dash word holding a `.` (`-I.`, which
+    PowerShell breaks in two there), on a lone `-` (`Set-Location -`), on `10KB`, on `./build.ps1`
+    starting a statement or assigned (`$x = ./build.ps1`: a leading `.` reads as dot-sourcing) and on a
+    script of comments only. Spacing the comma as `Name ,Length`, breaking the line, breaking the dotted
+    word where PowerShell does (`-I '.'`), quoting the dash word (`'--'`: the same text, still read as an
+    option by the rules of native programs; one holding plain variables, `--jobs=$env:N`, in double quotes,
+    where they expand as they did), lower-casing the suffix, calling the script with `&`, dropping the
+    comments and giving a bare block to `.Where{…}` in parentheses mean the same to PowerShell and nothing
+    to the policy.
     A word that expands anything else is never quoted: it keeps the parse error, and the parse error blocks.
     """
     if _COMMENTS.sub("", source).isspace() or not _COMMENTS.sub("", source):
@@ -2225,6 +2230,19 @@ def repair(source: str) -> str | None:
                 or _PATH_PARAMETER.fullmatch(word) is not None
                 or (_DIGIT_FLAG.fullmatch(word) is not None and _NEGATIVE_NUMBER.fullmatch(word) is None)
             )
+            dotted = _DOTTED_PARAMETER.fullmatch(word)
+            if (
+                dotted is not None
+                and not native
+                and _UNQUOTABLE.isdisjoint(word)
+                and not _at_statement_start(out)
+                and not _in_expression(out)
+            ):
+                # `gcc -I. x.c`, `cmake -H. -Bbuild`, `mvn -Dmaven.test.skip`: PowerShell ends a parameter's
+                # name at a `.` and passes the rest as the next word (`-I` `.`); so does the respelling.
+                out.append(f"{dotted.group(1)} '{dotted.group(2)}'")
+                i = j
+                continue
             if native and not _at_statement_start(out) and not (word == "-" and _in_expression(out)):
                 if _UNQUOTABLE.isdisjoint(word):
                     out.append(f"'{word}'")  # an argument of a command, never an operator
