@@ -108,6 +108,8 @@ NETWORK = [
     "GOPRIVATE=*.corp.example go build ./...",
     "export UV_EXTRA_INDEX_URL=https://pypi.example/simple",
     "NODE_TLS_REJECT_UNAUTHORIZED=0 npm test",
+    "export G_MIRROR=https://golang.google.cn/dl/",  # any tool's download mirror
+    "SASS_BINARY_SITE=https://x.example NVM_NODEJS_ORG_MIRROR=https://x.example nvm install 20",
     # more version managers installing toolchains
     "rvm install 3.3.5",
     "goenv install 1.21.0",
