@@ -130,6 +130,10 @@ OUTSIDE = [
     ("posix", "gpg --import attacker_pub.asc"),
     ("posix", "gpg --batch --recv-keys 0xABCDEF"),
     ("posix", "gpg --quick-sign-key ABCD"),
+    # the user's ssh keys and known hosts: a key made without `-f` lands in ~/.ssh
+    ("posix", "ssh-keygen -t ed25519 -C dev@example.com"),
+    ("posix", "ssh-keygen -R github.com"),
+    ("posix", "ssh-keygen -p"),
     (
         "powershell",
         "Compress-Archive -Path C:\\Users\\jdoe\\Documents -DestinationPath C:\\Users\\Public\\d.zip",
@@ -240,6 +244,9 @@ ALLOWED = [
     ("powershell", "robocopy src out *.dll /S"),
     ("posix", "gpg --verify dist/x.tar.gz.asc dist/x.tar.gz"),
     ("posix", "gpg --list-keys"),
+    ("posix", "ssh-keygen -t ed25519 -f ./deploy_key -N ''"),
+    ("posix", "ssh-keygen -lf deploy_key.pub"),
+    ("posix", "ssh-keygen -F github.com"),
     ("powershell", "robocopy C:\\tools\\sdk vendor\\sdk sdk.dll sdk.h"),
     ("posix", "tar cPf dist/src.tar src"),  # packing with absolute names writes only the archive
     ("powershell", "makeappx pack /d C:\\Program Files\\Tool /p .\\dist\\app.msix"),  # /d is only read
