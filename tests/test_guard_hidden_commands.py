@@ -102,6 +102,11 @@ BLOCKED = [
     ("posix", "CFLAGS=-fplugin=/tmp/x.so make", "unverifiable.command-option"),
     ("posix", "GOFLAGS=-toolexec=/tmp/x go build ./...", "unverifiable.command-option"),
     ("powershell", '$env:GRADLE_OPTS = "-javaagent:C:\\Temp\\x.jar"', "unverifiable.outside-program"),
+    # ... and a client's daemon address, as its `-H`/`--url` option: another machine's Docker or Podman
+    ("posix", "DOCKER_HOST=ssh://deploy@build.example docker ps", "network.remote-service"),
+    ("posix", "export DOCKER_HOST=tcp://localhost:2222", "network.remote-service"),
+    ("powershell", '$env:DOCKER_HOST = "tcp://10.0.0.5:2375"', "network.remote-service"),
+    ("posix", "export CONTAINER_HOST=ssh://core@host/run/podman/podman.sock", "network.remote-service"),
     # Interpreters and macro languages the policy does not read.
     ("posix", "dc -e '!/bin/sh'", "unverifiable.inline-code"),
     ("posix", "sbcl --eval '(sb-ext:run-program \"/bin/sh\" nil)'", "unverifiable.inline-code"),
@@ -156,6 +161,8 @@ ALLOWED = [
     ("posix", "CFLAGS='--coverage -Werror' make check"),
     ("posix", 'CFLAGS="$CFLAGS -Werror" make'),  # a run-time value passes on what the environment chose
     ("posix", 'GOFLAGS="-tags=integration" go test ./...'),
+    ("posix", "echo $DOCKER_HOST"),
+    ("posix", "docker ps"),
     ("posix", 'CPPFLAGS="-DNTDDI_VERSION=0x06010000" LDFLAGS=-all-static make'),
     ("posix", 'NODE_OPTIONS="--require ./scripts/setup.js" jest'),
     ("posix", 'NODE_OPTIONS="-r ts-node/register --enable-source-maps" mocha'),
