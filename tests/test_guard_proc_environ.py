@@ -54,7 +54,26 @@ POWERSHELL = [
     "Get-Content $d/*/environ",
     'cat "${d}/environ"',
     "gc $d\\environ",
+    # the one path Join-Path prints, its pieces joined
+    "Get-Content (Join-Path /proc/1 environ)",
+    "Get-Content (Join-Path -Path /proc/self -ChildPath environ)",
+    "$f = Join-Path /proc/self environ; Get-Content $f",
 ]
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        # a folder next to the script's, however it is spelled: no file is read, let alone an environment
+        "Set-Location (Join-Path $PSScriptRoot '..')",
+        "Push-Location (Join-Path $PSScriptRoot '..' 'src')",
+        "Set-Location $d; Test-Path environ",
+        "Get-Content (Join-Path src config.json)",
+    ],
+)
+def test_powershell_neighbours_stay_allowed(command: str) -> None:
+    decision = Policy.default().check(command, "powershell")
+    assert decision.allowed, f"{decision.rule_id}: {decision.reason}"
 
 
 @pytest.mark.parametrize("command", POSIX)

@@ -43,9 +43,10 @@ _NAMES_ONLY = frozenset(
         "pushd",
         "set-location",
         "push-location",
+        "test-path",
     }
 )
-"""Programs that print or resolve the names they are given without opening them: `dirname "$0"` after a
+"""Programs that print, resolve or test the names they are given without opening them: `dirname "$0"` after a
 `cd` to a run-time folder reads no process environment, whatever `$0` is; nor does a change of folder
 itself (a folder is no environment file; what is read there later is judged from there)."""
 _MAKES = frozenset({"make", "gmake", "bmake", "pmake", "nmake", "jom", "remake"})
@@ -89,6 +90,14 @@ def _names_installed(text: str, copied: set[str]) -> bool:
     """Can a path handed to a program name an installed program: anything but a relative path into the project
     (`go test ./cmd`, Go's package folder named like cmd.exe), unless this line copied a program there."""
     return not named_from_here(text) or path_key(text) in copied
+
+
+def _joined_path(args: list[Arg]) -> list[Arg]:
+    """`Join-Path A B C…` (or `-Path A -ChildPath B`): the one path it prints, its pieces joined by `/`."""
+    pieces = [a for a in args if not a.param and not a.block]
+    if not pieces:
+        return args
+    return [Arg("/".join(a.text for a in pieces), "/".join(a.raw for a in pieces))]
 
 
 def _after_separators(text: str) -> Iterator[str]:
@@ -654,15 +663,20 @@ class WordChecks:
         One search for the rules' literal fragments in all the words together rules out nearly every
         command; the raw spelling counts too: `$HOME/.aws/credentials` keeps the path its text loses to DYN.
         """
+        named = args
+        if names[-1] == "join-path" and maybe_environ(texts):
+            # `Join-Path $PSScriptRoot '..'` prints one path, its pieces joined: that path is what a caller
+            # may read (`Get-Content (Join-Path /proc/1 environ)`), not each piece on its own.
+            named = _joined_path(args)
         screened = (
-            [_ps_spelled(a, frame.dialect) for a in args if maybe_environ(a.text)]
+            [_ps_spelled(a, frame.dialect) for a in named if maybe_environ(a.text)]
             if maybe_environ(texts) and names[-1] not in _NAMES_ONLY
             else None
         )
         if screened:
             scope = self.scope(frame)
             hit = next((a for a in screened if scope.reads_process_environment(a)), None)
-            if hit is not None or (len(args) > 1 and scope.mentions_proc_and_environ(args)):
+            if hit is not None or (len(named) > 1 and scope.mentions_proc_and_environ(named)):
                 shown = hit.raw if hit is not None else " ".join(a.raw for a in args)
                 self.event(
                     "proc-environ",
