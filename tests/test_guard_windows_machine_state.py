@@ -76,6 +76,26 @@ BLOCKED = [
     ("powershell", "uwfmgr filter disable", "destructive.machine-state"),
     ("powershell", "Clear-Tpm", "destructive.machine-state"),
     ("powershell", "Rename-Computer -NewName build01", "destructive.machine-state"),
+    # Hyper-V's machines rolled back, their checkpoints deleted, an adapter let spoof; error reporting
+    (
+        "powershell",
+        "Restore-VMCheckpoint -Name 'chk01' -VMName 'srv01' -Confirm:$false",
+        "destructive.machine-state",
+    ),
+    ("powershell", "Get-VMSnapshot -VMName 'srv01' | Remove-VMSnapshot", "destructive.machine-state"),
+    (
+        "powershell",
+        "Get-VMNetworkAdapter -VMName 'srv01' | Set-VMNetworkAdapter -MacAddressSpoofing On",
+        "destructive.machine-state",
+    ),
+    ("powershell", "Disable-WindowsErrorReporting", "destructive.machine-state"),
+    # .NET's registry API writes as reg.exe does
+    (
+        "powershell",
+        "[Microsoft.Win32.Registry]::SetValue('HKEY_LOCAL_MACHINE\\Software\\Microsoft\\Windows\\CurrentVersion"
+        "\\RunOnce', 'Setup', 'x.exe')",
+        "destructive.registry",
+    ),
     ("powershell", "choco feature enable -n allowGlobalConfirmation", "destructive.machine-state"),
     ("powershell", "choco config set cacheLocation C:\\temp", "destructive.machine-state"),
     ("powershell", "scoop bucket rm extras", "destructive.machine-state"),
@@ -134,6 +154,8 @@ ALLOWED = [
     ("powershell", "Get-Item .\\build\\x.txt | Set-ItemProperty -Name IsReadOnly -Value $true"),
     ("powershell", "Get-PnpDevice -Class Mouse"),
     ("powershell", "Get-VMSwitch"),  # listing devices; SharePoint's PnP cmdlets stay cloud
+    ("powershell", "Get-VM; Get-VMSnapshot -VMName 'srv01'"),
+    ("powershell", "$prop.SetValue($obj, 1)"),  # reflection's SetValue: no registry key
     ("powershell", "subst"),
     ("powershell", "mountvol"),
     ("powershell", "sfc /?"),
