@@ -85,6 +85,8 @@ SPARED = [
     ("posix", "rimraf --glob temp .eslintcache .stylelintcache"),  # linters' caches of their last run
     ("posix", "rm -rf rstan.Rcheck examples/.ipynb_checkpoints"),  # R CMD check's output, Jupyter's saves
     ("powershell", "RMDIR /S /Q .vs"),  # Visual Studio's per-solution caches and user options
+    ("posix", "cmake -E remove_directory build"),  # CMake's own delete, as `cmake -E rm -rf build`
+    ("powershell", "cmake -E remove_directory build/Release out"),
     # one wildcard folder, then literal names: what it names in each folder there now
     ("posix", "rm -rf src/*/bin"),  # src/Tool/bin: ignored build output
     ("posix", "rimraf packages/*/dist"),  # no such folder: nothing to lose

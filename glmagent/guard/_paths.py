@@ -958,9 +958,10 @@ def cmd_delete_words(
 
 def tree_delete_targets(names: tuple[str, ...], args: list[Arg], dialect: str) -> list[Arg] | None:
     """The files and folders a recursive delete (`rm -rf A B`, `rimraf A`, `Remove-Item A -Recurse`, cmd's
-    `rd /s /q A` and `del /s /q build\\*.obj`, which deletes in `build`'s whole tree) removes, each named by a
-    word; None when its words select more than they name (`-Include`, `-Filter`, `del /s *.o` anywhere, an
-    option this reading does not know) or the program is no such delete."""
+    `rd /s /q A` and `del /s /q build\\*.obj`, which deletes in `build`'s whole tree, `cmake -E
+    remove_directory A`) removes, each named by a word; None when its words select more than they name
+    (`-Include`, `-Filter`, `del /s *.o` anywhere, an option this reading does not know) or the program is no
+    such delete."""
     cmd = cmd_delete_words(names, args, dialect)
     if cmd is not None:
         name, switches, operands = cmd
@@ -977,6 +978,11 @@ def tree_delete_targets(names: tuple[str, ...], args: list[Arg], dialect: str) -
                 return None  # `del /s *.o`: that name in every folder of the project
             folders.append(Arg(folder, a.raw))  # the files it names there and in every folder below
         return folders
+    if "cmake" in names:
+        # `cmake -E remove_directory build out`: each folder it is given (on any shell)
+        if len(args) > 2 and args[0].text == "-E" and args[1].text == "remove_directory":
+            return args[2:] if all(a.literal for a in args[2:]) else None
+        return None
     if dialect == "powershell":
         # An alias (`ri`, `rd`, `rm`) is Remove-Item; a native rm on Linux takes POSIX words, left alone.
         return _remove_item_targets(args) if "remove-item" in names else None
