@@ -357,6 +357,25 @@ destructive.data-store	docker volume rm v
 destructive.data-store	dropdb mydb
 destructive.data-store	redis-cli flushall
 destructive.data-store	userdel -r bob
+destructive.data-store	npx prisma migrate reset --force
+destructive.data-store	npx prisma db push --accept-data-loss
+destructive.data-store	npx knex migrate:rollback --all
+destructive.data-store	npx sequelize-cli db:drop
+destructive.data-store	rake db:migrate VERSION=0
+destructive.data-store	alembic downgrade base
+destructive.data-store	flyway clean
+destructive.data-store	mix ecto.reset
+destructive.data-store	php bin/console doctrine:schema:drop --force
+destructive.data-store	pg_restore --clean --if-exists -d app app.dump
+destructive.data-store	mongorestore --drop dump
+allow	npx prisma migrate dev
+allow	npx prisma db push
+allow	knex migrate:rollback
+allow	alembic downgrade -1
+allow	rake db:migrate
+allow	pg_restore -l app.dump
+allow	flyway migrate
+allow	mix ecto.migrate
 env.machine-discovery	crontab -l
 destructive.machine-state	pkill -f uvicorn
 destructive.machine-state	killall node
