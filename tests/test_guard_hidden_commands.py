@@ -63,6 +63,9 @@ BLOCKED = [
     ("posix", "npx husky install", "unverifiable.git-config-exec"),
     ("posix", "is-ci || husky", "unverifiable.git-config-exec"),
     ("posix", "lefthook install", "unverifiable.git-config-exec"),
+    ("posix", "git secrets --install -f", "unverifiable.git-config-exec"),
+    ("posix", "git secrets --add-provider -- cat /path/to/patterns", "unverifiable.git-config-exec"),
+    ("posix", "git lfs install", "unverifiable.git-config-exec"),
     ("posix", "npx simple-git-hooks", "unverifiable.git-config-exec"),
     ("posix", "openssl req -engine ./lib.so", "unverifiable.command-option"),
     # Variables holding a command or loading code.
@@ -162,6 +165,8 @@ ALLOWED = [
     ("posix", 'CFLAGS="$CFLAGS -Werror" make'),  # a run-time value passes on what the environment chose
     ("posix", 'GOFLAGS="-tags=integration" go test ./...'),
     ("posix", "echo $DOCKER_HOST"),
+    ("posix", "git secrets --scan"),
+    ("posix", "git lfs ls-files"),
     ("posix", "docker ps"),
     ("posix", 'CPPFLAGS="-DNTDDI_VERSION=0x06010000" LDFLAGS=-all-static make'),
     ("posix", 'NODE_OPTIONS="--require ./scripts/setup.js" jest'),
