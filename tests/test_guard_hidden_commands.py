@@ -14,7 +14,10 @@ its path with its arguments after it (`ip netns exec ns /usr/bin/id -u`), and an
 
 from __future__ import annotations
 
-from conftest import every_case, guard_allows, guard_blocks
+import pytest
+from conftest import every_case, guard_allows, guard_blocks, guard_findings
+
+from glmagent.guard import Policy
 
 BLOCKED = [
     # A generic command option: the literal value is checked as a command.
@@ -195,8 +198,6 @@ ALLOWED = [
 
 COMMAND_LINES_IN_WORDS = [
     ("posix", "split --filter='/bin/sh -i 0<&2 1>&2' /etc/hosts", "unverifiable"),
-    ("posix", "certbot certonly --pre-hook '/bin/sh 1>&0 2>&0'", "unverifiable.terminal-program"),
-    ("posix", "certbot renew --deploy-hook 'rm -rf /etc/nginx'", "destructive.recursive-delete"),
     ("posix", "socket -svp '/bin/sh -i' 12345", "unverifiable.terminal-program"),
     ("posix", "concurrently 'npm run watch' 'python -m http.server'", "network.local-server"),
     ("posix", "gem open -e '/bin/sh -s' rake", "unverifiable.terminal-program"),
@@ -227,7 +228,6 @@ PLAIN_WORDS = [
     ("posix", "echo 'python -m http.server'"),
     ("posix", "pytest -k 'python and not slow'"),
     ("posix", "concurrently 'npm run watch' 'npm run test'"),
-    ("posix", "certbot renew --dry-run"),
     ("posix", "pnpm --filter @scope/pkg build"),
     ("posix", "notify-send 'npm install finished'"),
     ("posix", "terminal-notifier -message 'git push done'"),
@@ -259,3 +259,17 @@ def test_a_command_hidden_in_an_option_variable_or_language_is_checked() -> None
 
 def test_the_same_programs_used_plainly_stay_allowed() -> None:
     every_case(ALLOWED, guard_allows)
+
+
+@pytest.mark.parametrize(
+    ("command", "hook"),
+    [
+        ("certbot certonly --pre-hook '/bin/sh 1>&0 2>&0'", "unverifiable.terminal-program"),
+        ("certbot renew --deploy-hook 'rm -rf /etc/nginx'", "destructive.recursive-delete"),
+    ],
+)
+def test_an_acme_clients_hooks_are_read_as_the_commands_they_run(command: str, hook: str) -> None:
+    # certbot itself talks to the certificate authority, which decides; what its hooks run is found too.
+    decision = Policy.default().check(command, "posix")
+    assert decision.rule_id == "network.remote-service", (decision.rule_id, decision.reason)
+    assert hook in guard_findings("posix", command)
