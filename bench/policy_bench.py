@@ -376,6 +376,9 @@ def hostile_inputs(size: int) -> Iterator[tuple[str, str, str]]:
         ("glued strings", _fill('"a b"', prefix="x")),
         ("many glued words", _fill('a"b c" ', prefix="echo ")),
         ("array elements", _fill("a.txt,", prefix="Set-Content ", suffix="b.txt x")),
+        # Pipelines nested in each other's first stage: each level once searched its first stage whole.
+        ("nested first stages", "(" * 90 + "gci -r" + " | ? { $_.x })" * 90 + " | Remove-Item"),
+        ("dotted native flags", _fill("-I.a ", prefix="gcc ")),
     ]
     for name, command in posix:
         yield "posix", name, command

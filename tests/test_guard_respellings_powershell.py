@@ -613,6 +613,9 @@ def test_redefining_commands_or_defaults_blocks() -> None:
         ("Remove-Item (Get-ChildItem -Recurse).FullName", "destructive.recursive-delete"),
         ("Remove-Item -Path (gci -r | % FullName)", "destructive.recursive-delete"),
         ("$(Get-ChildItem -Recurse).FullName | ri", "destructive.recursive-delete"),
+        # a pipeline in parentheses feeds on what its last stage prints, and what feeds that
+        ("(gci -r | ? { $_.Length -gt 0 }) | Remove-Item", "destructive.recursive-delete"),
+        ("(Get-Process | ? { $_.MainWindowTitle -ne '' }) | Stop-Process", "destructive.machine-state"),
     ],
 )
 def test_members_of_a_recursive_listing_feed_a_delete(command: str, expected: str) -> None:
@@ -624,6 +627,7 @@ def test_members_of_a_recursive_listing_feed_a_delete(command: str, expected: st
     [
         "(Get-ChildItem -Recurse).FullName | Select-String x",
         "(Get-ChildItem *.tmp).FullName | Remove-Item",
+        "(Get-Content names.txt | Sort-Object) | Set-Content sorted.txt",
         "Set-Variable -Name count -Value 1",
         "Get-Alias ri",
     ],

@@ -748,7 +748,7 @@ class PowerShellWalker:
         stages = [c for c in node.named_children if c.type not in _LEAVES and c.type != "redirections"]
         if len(stages) < 2 or len(self.text(stages[0])) > _IN_PLACE_SPAN:
             return
-        commands = [c for c in _descendants(stages[0]) if c.type == "command"]
+        commands = _commands_under(stages[0], 2)  # (one command is all an in-place read may hold)
         last = self.peel(stages[-1])
         if last.type != "command":
             return
@@ -861,6 +861,9 @@ class PowerShellWalker:
             if inner.type == "invokation_expression" and self._lists_tree(inner):
                 return self._tree_listing(inner), upstream
             feed = self._variable_feed(inner)  # `$f = gci -r; $f | Remove-Item`
+            if feed is None and inner.type in ("pipeline_chain", "pipeline"):
+                # `(Get-Process | ? { … }) | Stop-Process`: the inner pipeline's last stage and what feeds it
+                feed = self._feed_of(inner)
             return feed.producer() if feed is not None else None
         argv: list[Arg] = []
         for child in inner.children:
@@ -1483,13 +1486,22 @@ _IN_PLACE_SPAN = 2000
 _EVALUATED_FIRST = frozenset({"parenthesized_expression", "array_expression", "sub_expression"})
 
 
-def _descendants(node: Node) -> list[Node]:
-    """Every node under `node`."""
+def _commands_under(node: Node, limit: int) -> list[Node]:
+    """The commands under `node`, found level by level, at most `limit` of them: the search stops there, so
+    pipelines nested in each other's first stage (`((gci | ? {…}) | ? {…}) | …`) are not each searched
+    whole."""
     found: list[Node] = []
     level = [node]
     while level:
-        level = [c for n in level for c in n.children]
-        found += level
+        below: list[Node] = []
+        for n in level:
+            for child in n.children:
+                if child.type == "command":
+                    found.append(child)
+                    if len(found) >= limit:
+                        return found
+                below.append(child)
+        level = below
     return found
 
 
@@ -2231,15 +2243,11 @@ def repair(source: str) -> str | None:
                 or (_DIGIT_FLAG.fullmatch(word) is not None and _NEGATIVE_NUMBER.fullmatch(word) is None)
             )
             dotted = _DOTTED_PARAMETER.fullmatch(word)
-            if (
-                dotted is not None
-                and not native
-                and _UNQUOTABLE.isdisjoint(word)
-                and not _at_statement_start(out)
-                and not _in_expression(out)
-            ):
+            plain = _UNQUOTABLE.isdisjoint(word)
+            if dotted is not None and not native and plain and not _at_statement_start(out):
                 # `gcc -I. x.c`, `cmake -H. -Bbuild`, `mvn -Dmaven.test.skip`: PowerShell ends a parameter's
-                # name at a `.` and passes the rest as the next word (`-I` `.`); so does the respelling.
+                # name at a `.` and passes the rest as the next word (`-I` `.`); so does the respelling (an
+                # operator in an expression, `$a -f.5`, keeps its operand: a string, as the policy reads it).
                 out.append(f"{dotted.group(1)} '{dotted.group(2)}'")
                 i = j
                 continue
