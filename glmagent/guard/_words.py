@@ -53,6 +53,22 @@ _MAKES = frozenset({"make", "gmake", "bmake", "pmake", "nmake", "jom", "remake"}
 _MAKEFILE_OPTIONS = frozenset({"-f", "/f", "--file", "--makefile"})
 """`make -f Makefile.msc`: the makefile a make program reads in its own language (`.msc` is also an MMC
 snap-in's suffix, which only a code host runs)."""
+_WINDOWS_LAUNCHERS = frozenset(
+    {
+        "rundll32",
+        "mshta",
+        "regsvr32",
+        "cmstp",
+        "pcalua",
+        "forfiles",
+        "installutil",
+        "regasm",
+        "regsvcs",
+        "odbcconf",
+    }
+)
+"""Windows programs whose work is to start other code (`lpe.exe "rundll32.exe C:\\x\\k.dll,Run"`): a
+command line in a word starting with one, by name, is checked like one starting with a shell."""
 _CONSOLE_WORDS = frozenset({"shell", "console", "repl"})
 """A first operand that opens an interactive console (`poetry shell`, `flask shell`, `ansible-test shell`)."""
 _LABEL_BUILDERS = frozenset({"bazel", "bazelisk", "blaze", "buck", "buck2", "pants", "plz", "please"})
@@ -602,7 +618,8 @@ class WordChecks:
         p = self.p
         start = first_word(text)
         hidden = next((w for w in _after_separators(text) if p.is_runner(w) or in_program_folder(w)), None)
-        if (start and (p.is_runner(start) or in_program_folder(start))) or hidden is not None:
+        launcher = frame.dialect != "posix" and command_key(start) in _WINDOWS_LAUNCHERS if start else False
+        if (start and (p.is_runner(start) or in_program_folder(start) or launcher)) or hidden is not None:
             dialect: Dialect = "posix" if frame.dialect == "posix" else "cmd"
             shown_start = start if hidden is None else hidden
             self._inline(
