@@ -24,6 +24,8 @@ BLOCKED = [
     ("posix", "source /tmp/env.sh"),
     ("posix", "../other-project/run.sh"),
     ("posix", "systemd-run /path/to/command"),
+    ("posix", "psql -U root -f /home/dev/streams/dump_remote.sql"),  # SQL from outside: it may drop anything
+    ("powershell", "sqlcmd -S . -i C:\\Temp\\drop.sql"),
     ("posix", "cd $DIR && ./run.sh"),
     ("powershell", "C:\\Users\\Public\\payload.exe"),
     ("powershell", "& 'C:\\AtomicRedTeam\\atomics\\T1055\\bin\\T1055.exe'"),
@@ -59,6 +61,8 @@ ALLOWED = [
     ("posix", "~/.local/bin/ruff check ."),
     ("posix", "bash scripts/ci.sh"),
     ("posix", "python tools/gen.py"),
+    ("posix", "psql -f db/schema.sql app_test"),
+    ("posix", "cat /usr/share/doc/app/example.sql"),
     ("posix", ". /etc/os-release"),
     ("posix", ". .venv/bin/activate"),
     ("powershell", ".\\build.ps1"),
