@@ -64,6 +64,7 @@ LOGIN_KEYS_TWINS = [
     ("posix", "echo x >> docs/authorized_keys.md"),
     ("posix", "rm -rf build/*"),
     ("posix", "ssh-keygen -t ed25519 -f ./deploy_key -N ''"),
+    ("posix", "ditto -c -k --sequesterRsrc --keepParent build/App.app dist/App.zip"),
 ]
 
 
@@ -130,6 +131,8 @@ OUTSIDE = [
     ("posix", "gpg --import attacker_pub.asc"),
     ("posix", "gpg --batch --recv-keys 0xABCDEF"),
     ("posix", "gpg --quick-sign-key ABCD"),
+    # macOS's ditto writes its last operand, as cp does
+    ("posix", "ditto -x -k payload.zip /Applications"),
     # the user's ssh keys and known hosts: a key made without `-f` lands in ~/.ssh
     ("posix", "ssh-keygen -t ed25519 -C dev@example.com"),
     ("posix", "ssh-keygen -R github.com"),

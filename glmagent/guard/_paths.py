@@ -529,10 +529,11 @@ _ALL = frozenset(
 _LAST = frozenset(
     {
         "cp", "mv", "install", "ln", "rsync", "scp", "xcopy", "xxd", "robocopy", "replace", "expand",
-        "makecab", "copy", "move",
+        "makecab", "copy", "move", "ditto",
     }
 )  # fmt: skip
-# (`copy` and `move` are cmd's own: `cmd /c "copy /y cmd.exe C:\\Windows\\System32\\sethc.exe"`.)
+# (`copy` and `move` are cmd's own: `cmd /c "copy /y cmd.exe C:\\Windows\\System32\\sethc.exe"`; `ditto` is
+# macOS's copier and archiver: `ditto -x -k app.zip /Applications`.)
 #: Windows programs that name what they write with a switch (`print /D:FILE`, `esentutl /y SRC /d DEST`).
 _SWITCH_TARGETS = {"print": "/d", "esentutl": "/d"}
 _WINDOWS_SWITCH = lazy_re(r"^/[A-Za-z?][\w?-]*(?::.*)?$", re.DOTALL)
