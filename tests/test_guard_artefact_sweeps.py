@@ -43,6 +43,9 @@ SWEEPS = [
     'find . -name "*.rbc" | xargs rm',  # Rubinius's compiled Ruby
     "find . -name '*.egg' -exec rm -f {} +",  # built eggs
     'find . -type d -name ".cache" -exec rm -rf {} +',  # tools' caches
+    # a make recipe's marked `find` is still the find that feeds the delete
+    "-find . -type d -name __pycache__ | xargs rm -r",
+    "@find . -name '*.pyc' | xargs rm -f",
     # everything find lists, kept by grep when it names such a file: the Python clean step's idiom
     'find . | grep -E "(__pycache__|\\.pyc|\\.pyo$)" | xargs rm -rf',
     'find src -type f | grep -E "\\.o$" | xargs rm -f',

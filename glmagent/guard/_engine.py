@@ -807,24 +807,13 @@ class Evaluation(RunsOtherCode, WordChecks):
         word = head[0]
         if head[3]:  # `& { ... }`: the walker checks the block's own commands
             return
-        if (
-            word[:1] in _MAKE_MARKS
-            and frame.dialect == "posix"
-            and self.p.word_info(word, "posix", _NO_ALIASES).inert  # `--recursive CMD` is a wrapper
-        ):
-            # `@npm publish`, `-rm -rf ~`, `@- rm -rf ~`: a make recipe line copied with make's marks (echo
-            # off, ignore errors, run under -n), which make strips with the blanks among them before the shell
-            # runs the line; read as make runs it. No program's name starts with them.
-            skip = 0
-            while skip < len(argv) - 1 and not argv[skip][0].lstrip(_MAKE_MARKS):
-                skip += 1  # `@ - rm -rf ~`
-            head = argv[skip]
-            bare = head[0].lstrip(_MAKE_MARKS)
-            marks = head[0][: len(head[0]) - len(bare)]
-            head = Arg(bare, head.raw[len(marks) :] if head.raw.startswith(marks) else head.raw)
-            argv = [head, *argv[skip + 1 :]]
-            self.seen[-1] = argv  # the command as read, so later steps know it as this one
-            word = bare
+        if word[:1] in _MAKE_MARKS and frame.dialect == "posix":
+            unmarked = self._unmarked(argv)
+            if unmarked is not argv:
+                argv = unmarked
+                self.seen[-1] = argv  # the command as read, so later steps know it as this one
+                head = argv[0]
+                word = head[0]
         if DYN in word:
             self._dynamic_name(argv, frame, stdin, resolved_name, feeds)
             return
@@ -1109,6 +1098,22 @@ class Evaluation(RunsOtherCode, WordChecks):
         if info.executor is not None:
             self._executor(names[0], info.executor, argv, frame, stdin)
 
+    def _unmarked(self, argv: list[Arg]) -> list[Arg]:
+        """`@npm publish`, `-rm -rf ~`, `@- rm -rf ~`: a make recipe line copied with make's marks (echo off,
+        ignore errors, run under -n), which make strips with the blanks among them before the shell runs the
+        line: the words as make runs them (`argv` itself when its first word is no marked name: no program's
+        name starts with them, and `--recursive CMD` is a wrapper's option)."""
+        if not self.p.word_info(argv[0].text, "posix", _NO_ALIASES).inert:
+            return argv
+        skip = 0
+        while skip < len(argv) - 1 and not argv[skip][0].lstrip(_MAKE_MARKS):
+            skip += 1  # `@ - rm -rf ~`
+        head = argv[skip]
+        bare = head[0].lstrip(_MAKE_MARKS)
+        marks = head[0][: len(head[0]) - len(bare)]
+        head = Arg(bare, head.raw[len(marks) :] if head.raw.startswith(marks) else head.raw)
+        return [head, *argv[skip + 1 :]]
+
     def _producers(self, feeds: tuple[Feed, ...], dialect: Dialect) -> list[list[CommandView]]:
         """Per feed, the commands feeding a command: nearest first, then upstream through filters."""
         out: list[list[CommandView]] = []
@@ -1125,6 +1130,8 @@ class Evaluation(RunsOtherCode, WordChecks):
                 argv, current = got
                 if fresh:
                     self._spend(len(argv))  # the walk read the producer's words again for its feed
+                if argv and dialect == "posix" and argv[0].text[:1] in _MAKE_MARKS:
+                    argv = self._unmarked(argv)  # `-find . -name '*.pyc' | xargs rm`: make's `find`
                 if not argv or argv[0].block or DYN in argv[0].text:
                     break  # a producer named at run time is not a simple command the rules can read
                 known = self._producer_views.get(id(argv))
