@@ -77,6 +77,7 @@ BLOCKED = [
     ("powershell", "net user art P@ss /add", "env.accounts"),
     ("powershell", "New-LocalUser art -NoPassword", "env.accounts"),
     ("powershell", 'Get-ACL -Path "AD:\\CN=Users,DC=corp,DC=local" | Select-Object Owner', "env.accounts"),
+    ("powershell", "Set-Acl -Path AD:CN=Admins,CN=Users,DC=corp,DC=local -AclObject $acl", "env.accounts"),
     ("powershell", "dir AD:", "env.accounts"),  # the directory's objects, through the AD module's drive
     ("powershell", "Add-LocalGroupMember -Group Administrators -Member art", "env.accounts"),
     ("powershell", "procdump -accepteula -ma lsass.exe lsass.dmp", "env"),
