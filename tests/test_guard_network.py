@@ -109,6 +109,9 @@ NETWORK = [
     "export UV_EXTRA_INDEX_URL=https://pypi.example/simple",
     "NODE_TLS_REJECT_UNAUTHORIZED=0 npm test",
     "export G_MIRROR=https://golang.google.cn/dl/",  # any tool's download mirror
+    "export https_proxy=http://username:password@proxy:8080",  # every later download goes through it
+    "cosign sign-blob artifact --bundle artifact.sigstore.json --yes",  # to the public transparency log
+    "gcrane gc gcr.io/project/repo",
     "SASS_BINARY_SITE=https://x.example NVM_NODEJS_ORG_MIRROR=https://x.example nvm install 20",
     # more version managers installing toolchains
     "rvm install 3.3.5",
@@ -471,6 +474,7 @@ NETWORK_ALLOWED = [
     "gunicorn --version",  # prints and exits before serving anything
     "go env -w CGO_ENABLED=0",  # chooses nothing of where packages come from
     "GOPROXY=off go test ./...",  # no download at all
+    "export NO_PROXY=localhost,127.0.0.1",  # hosts reached without a proxy: nothing redirected
     "GOFLAGS=-mod=vendor go build ./...",
     "rvm use 3.3.5",
     "tfenv use 1.5.0",
