@@ -86,6 +86,7 @@ SPARED = [
     ("posix", "rm -rf rstan.Rcheck examples/.ipynb_checkpoints"),  # R CMD check's output, Jupyter's saves
     ("powershell", "RMDIR /S /Q .vs"),  # Visual Studio's per-solution caches and user options
     ("posix", "cmake -E remove_directory build"),  # CMake's own delete, as `cmake -E rm -rf build`
+    ("posix", "rimraf .react-router .output .astro"),  # web frameworks' generated types and build output
     ("powershell", "cmake -E remove_directory build/Release out"),
     # one wildcard folder, then literal names: what it names in each folder there now
     ("posix", "rm -rf src/*/bin"),  # src/Tool/bin: ignored build output
