@@ -89,6 +89,9 @@ BLOCKED = [
         "destructive.machine-state",
     ),
     ("powershell", "Disable-WindowsErrorReporting", "destructive.machine-state"),
+    # Sysinternals' junction, as mklink /j: the link and its target are written
+    ("powershell", 'junction c:\\Program-Files "c:\\Program Files"', "containment.write-outside-project"),
+    ("powershell", "junction -d c:\\Program-Files", "containment.write-outside-project"),
     # .NET's registry API writes as reg.exe does
     (
         "powershell",
@@ -155,6 +158,7 @@ ALLOWED = [
     ("powershell", "Get-PnpDevice -Class Mouse"),
     ("powershell", "Get-VMSwitch"),  # listing devices; SharePoint's PnP cmdlets stay cloud
     ("powershell", "Get-VM; Get-VMSnapshot -VMName 'srv01'"),
+    ("powershell", "junction build\\out out"),
     ("powershell", "$prop.SetValue($obj, 1)"),  # reflection's SetValue: no registry key
     ("powershell", "subst"),
     ("powershell", "mountvol"),

@@ -545,7 +545,8 @@ _DASH_MODE = lazy_re(r"-[rwxXst]+")
 has no option of those letters (`-R` is upper case)."""
 ARCHIVERS = frozenset({"tar", "gtar", "bsdtar", "zip", "unzip", "7z", "7za", "7zz", "7zr"})
 """Programs that write an archive, or unpack one into a folder (`tar czf F`, `unzip x.zip -d DIR`)."""
-_LINKS = frozenset({"mklink"})
+_LINKS = frozenset({"mklink", "junction"})
+"""cmd's `mklink` and Sysinternals' `junction [-d] LINK [TARGET]`: the link and its target are written."""
 """Windows links and junctions (`mklink [/d|/h|/j] LINK TARGET`): the link is written, and the target is what
 the link opens to writes made through it, so both must be inside the project."""
 _VALUE_OPTIONS = {
@@ -770,7 +771,8 @@ def write_targets(name: str, args: list[Arg], dialect: str) -> list[Arg]:
         ]
     operands, targets = _operands(args, _VALUE_OPTIONS.get(name, ()))
     if name in _LINKS:
-        return _link_targets(operands, given)
+        # (a junction's target is taken as written, as `mklink /j` takes it)
+        return operands if name == "junction" else _link_targets(operands, given)
     if name == "dd":
         return [Arg(a.text[3:], a.raw[3:]) for a in args if a.text.startswith("of=")]
     if name == "attrib":
