@@ -209,7 +209,9 @@ _NORMALISE = [
     (re.compile(r"\b\d{8}T\d{6}Z-[0-9a-f]{8}\b"), "<run-id>"),
     (re.compile(r"\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[+-]\d{2}:\d{2}|Z)?"), "<when>"),
     (re.compile(r"\b[0-9a-f]{64}\b"), "<sha256>"),
-    (re.compile(r"\b(?=[0-9]*[a-f])[0-9a-f]{12,16}\b…?"), "<hex>"),
+    # A hash's short form, also when all its digits happen to be decimal (1 in 280 for 12 of them): cut short
+    # (`head 772133066929…`) or named as a commit (`git 123456789012`); a plain number stays a number.
+    (re.compile(r"\b(?=[0-9]*[a-f])[0-9a-f]{12,16}\b…?|\b[0-9]{12,16}…|(?<=\bgit )[0-9]{12,16}\b"), "<hex>"),
     (re.compile(r"…[0-9a-f]{8}\b"), "…<run>"),
     (re.compile(r"\b\d{4}-\d{2}-\d{2}\b"), "<date>"),
     (re.compile(r"(?<![\w/])[~\w./-]*/python3?(?:\.\d+)?(?=\s)"), "<python>"),

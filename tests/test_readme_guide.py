@@ -278,6 +278,13 @@ def test_an_output_block_shows_all_of_the_output_or_marks_where_it_leaves_lines_
     assert output_mismatch("a\nb", "a\nb\nc") == ["the command printed more after the last shown line: ['c']"]
 
 
+def test_a_short_hash_of_decimal_digits_is_still_a_hash() -> None:
+    shown = "chain        verified: 16 records, head 4f1e0c2a9b3d…\nstart state  git c67a636c969b"
+    printed = "chain        verified: 16 records, head 772133066929…\nstart state  git 123456789012"
+    assert output_mismatch(shown, printed) == []
+    assert output_mismatch("tokens 123456789012", "tokens 999999999999") != []  # a number is no hash
+
+
 def test_a_python_block_says_what_it_prints_in_its_print_comments() -> None:
     body = 'x = 1\nprint(x, "y")  # 1 y\nprint("no comment")\n'
     assert printed_lines(body) == ["1 y"]
