@@ -8,6 +8,7 @@ from __future__ import annotations
 from . import _parse_posix
 from ._artefacts import find_start_words, plainly_inside
 from ._findings import shown, shown_args
+from ._handed import in_program_folder
 from ._lazy import lazy_re
 from ._models import Dialect, ExecutorSpec, ShellSpec
 from ._normalise import command_key
@@ -74,18 +75,6 @@ def _only_value_options(args: list[Arg], value_options: list[str]) -> bool:
             return False
         i += 2
     return True
-
-
-_INSTALLED_FOLDERS = frozenset({"bin", "sbin", "libexec"})
-
-
-def _installed_program(text: str) -> bool:
-    """Is a script named by a path a program installed in a program folder (`/usr/bin/pip`,
-    `~/.local/bin/poetry`), not a file named from the working directory (`bin/manage.py`)?"""
-    if named_from_here(text):
-        return False
-    parts = text.replace("\\", "/").lower().split("/")
-    return len(parts) > 2 and parts[-2] in _INSTALLED_FOLDERS and bool(parts[-1])
 
 
 class RunsOtherCode:
@@ -162,7 +151,7 @@ class RunsOtherCode:
         if not text or DYN in text:
             return
         at = next((i for i, a in enumerate(argv) if a is script), len(argv) - 1)
-        if not module and _installed_program(text):
+        if not module and not named_from_here(text) and in_program_folder(text):
             # `python3 /usr/bin/pip install x`, `node /usr/local/bin/npm publish`: the interpreter runs an
             # installed program's own script, which does what the program run by its path does.
             self.command([script, *argv[at + 1 :]], frame.wrapped(f"`{who}`"), None)
