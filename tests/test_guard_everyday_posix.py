@@ -34,6 +34,10 @@ ALLOWED = [
     "@for f in a.sh b.sh; do shellcheck -x $f; done",
     "-@for f in a.sh b.sh; do (shellcheck -x $f); done",
     "@if [ -d docs ]; then make -C docs html; fi",
+    # a make recipe's `$$`, which only make can hand a shell: read as the `$` the shell gets
+    "GIT_TAG=$$(git describe --tags) go generate ./...",
+    "go test -timeout 5m $$(go list ./... | grep -v integrationtest)",
+    "wc -l $$(git ls-files | grep 'moon$$') | sort -n | tail",
     # options passed on after `--` name no program, however path-like their values
     "bundle exec rake compile -- --with-sqlite-source-dir=${GITHUB_WORKSPACE}/sqlite",
     # Go's package folders named like a shell (`cmd/`): a path into the project, no installed shell
@@ -82,6 +86,10 @@ BLOCKED = [
     ("multitime /bin/sh -i", "unverifiable.terminal-program"),  # an installed shell handed on
     ("@for f in a; do rm -rf ~; done", "destructive.recursive-delete"),
     ("-@if true; then npm publish; fi", "network.publish"),
+    ("go test $$(rm -rf ~)", "destructive.recursive-delete"),
+    ("GIT_TAG=$$(curl -s https://example.com/tag) go generate ./...", "network"),
+    ("for f in $$(ls); do rm -rf $$f; done", "destructive.recursive-delete"),
+    ("echo $$(", "parse.error"),
     ("deno eval \"await fetch('https://example.com')\"", "network.payload"),
     ("deno eval \"Deno.removeSync('/x', {recursive: true})\"", "destructive.payload-delete"),
     ("deno eval \"Deno.writeTextFileSync('x', '')\"", "destructive.payload-write"),

@@ -1497,8 +1497,11 @@ def repair(source: str) -> str | None:
     `@` (`pipx run poetry@main`, `poetry@main --version`) or opening with a brace that expands nothing
     (`{envpython} -m pytest`) is quoted, which is the same word to the shell; so is a word `==` or `=~` that
     ends a command (`… | grep == | sort`). A justfile's `{{ expr }}` becomes the run-time word it stands
-    for."""
+    for. A Makefile's `$$` (`GIT_TAG=$$(git describe) go generate`, which no shell reads as written: the line
+    runs only through make) becomes the `$` make hands the shell."""
     text = _MARKED_COMPOUND.sub("", source, count=1)
+    if "$$" in text:
+        text = text.replace("$$", "$")
     text = _AT_NAME.sub(lambda m: f"{m[1]}'{m[2]}'", text)
     if "{" in text:
         text = _JUST_INTERPOLATION.sub(_just_value, text)
