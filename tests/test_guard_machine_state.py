@@ -12,6 +12,20 @@ from glmagent.guard import Policy
 from glmagent.guard._engine import FEED_FILTERS
 
 BLOCKED = [
+    # volumes and file systems grown, shrunk or retuned in place; swap given a priority; packages held back;
+    # the integrity database rebased; downloaded signature databases updated
+    ("posix", "lvresize /dev/VolGroup00/LogVol01 -L +2G", "destructive.disk-format"),
+    ("posix", "vgextend vg0 /dev/sdc", "destructive.disk-format"),
+    ("posix", "resize2fs /dev/mapper/vg0-root", "destructive.disk-format"),
+    ("posix", "tune2fs -c 0 -i 0 /dev/sda1", "destructive.disk-format"),
+    ("posix", "e2fsck -fy /dev/sdb1", "destructive.disk-format"),
+    ("posix", "swapon -p 1 /dev/sdd1", "destructive.machine-state"),
+    ("posix", "apt-mark hold linux-image-generic", "destructive.machine-state"),
+    ("posix", "yum versionlock add nginx", "destructive.machine-state"),
+    ("posix", "aide --init", "destructive.machine-state"),
+    ("posix", "aide -u", "destructive.machine-state"),
+    ("posix", "freshclam", "network.http-client"),
+    ("posix", "geoipupdate -d /usr/share/GeoIP", "network.http-client"),
     # boot loaders and the initial ramdisk under every distribution's name
     ("posix", "grub2-install /dev/sda", "destructive.machine-state"),
     ("posix", "grub2-editenv - set saved_entry=1", "destructive.machine-state"),
@@ -204,6 +218,16 @@ BLOCKED = [
 ]
 
 ALLOWED = [
+    ("posix", "lvs"),
+    ("posix", "vgdisplay vg0"),
+    ("posix", "lvcreate --help"),
+    ("posix", "tune2fs -l /dev/sda1"),
+    ("posix", "e2fsck -n /dev/sdb1"),
+    ("posix", "swapon --show"),
+    ("posix", "apt-mark showhold"),
+    ("posix", "dnf versionlock list"),
+    ("posix", "aide --check"),
+    ("posix", "freshclam --version"),
     # a package file's information and contents, read (dpkg's `-I` is not `-i`; rpm's `-i` in a query is info)
     ("posix", "dpkg -I dist/tool.deb"),
     ("posix", "dpkg -c dist/tool.deb"),

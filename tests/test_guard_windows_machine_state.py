@@ -89,6 +89,13 @@ BLOCKED = [
         "destructive.machine-state",
     ),
     ("powershell", "Disable-WindowsErrorReporting", "destructive.machine-state"),
+    # a domain controller made, data deduplicated, a storage pool made, WinRM's certificate checks off
+    ("powershell", "Install-ADDSForest -DomainName corp.example -Force", "destructive.machine-state"),
+    ("powershell", "Uninstall-ADDSDomainController -DemoteOperationMasterRole", "destructive.machine-state"),
+    ("powershell", "Start-DedupJob -Volume M: -Type Optimization -Memory 50", "destructive.machine-state"),
+    ("powershell", "Enable-DedupVolume -Volume E: -UsageType Default", "destructive.machine-state"),
+    ("powershell", "New-StoragePool -FriendlyName p1 -PhysicalDisks $disks", "destructive.machine-state"),
+    ("powershell", "Disable-WSManCertVerification -All", "destructive.machine-state"),
     # Sysinternals' junction, as mklink /j: the link and its target are written
     ("powershell", 'junction c:\\Program-Files "c:\\Program Files"', "containment.write-outside-project"),
     ("powershell", "junction -d c:\\Program-Files", "containment.write-outside-project"),
@@ -158,6 +165,8 @@ ALLOWED = [
     ("powershell", "Get-PnpDevice -Class Mouse"),
     ("powershell", "Get-VMSwitch"),  # listing devices; SharePoint's PnP cmdlets stay cloud
     ("powershell", "Get-VM; Get-VMSnapshot -VMName 'srv01'"),
+    ("powershell", "Get-DedupStatus; Get-DedupVolume"),
+    ("powershell", "Get-StoragePool; Get-PhysicalDisk"),
     ("powershell", "junction build\\out out"),
     ("powershell", "$prop.SetValue($obj, 1)"),  # reflection's SetValue: no registry key
     ("powershell", "subst"),
