@@ -87,6 +87,8 @@ SPARED = [
     ("powershell", "RMDIR /S /Q .vs"),  # Visual Studio's per-solution caches and user options
     ("posix", "cmake -E remove_directory build"),  # CMake's own delete, as `cmake -E rm -rf build`
     ("posix", "rimraf .react-router .output .astro"),  # web frameworks' generated types and build output
+    ("posix", "rm -rf ./test/js_out dashboards_out"),  # protoc's `--js_out=`, jsonnet's output folders
+    ("posix", "rm -rf .coverage coverage-unit.xml junit.xml junit-py312.xml"),  # test runs' reports
     ("powershell", "cmake -E remove_directory build/Release out"),
     # one wildcard folder, then literal names: what it names in each folder there now
     ("posix", "rm -rf src/*/bin"),  # src/Tool/bin: ignored build output
@@ -142,6 +144,8 @@ BLOCKED = [
     ("posix", "rm -rf notes"),  # untracked work
     ("posix", "rm -rf newdir"),  # not there, but nothing says it is output (what the line meant)
     ("posix", "rm -rf build-tools"),  # scripts, named after the build but no configuration's output
+    ("posix", "rm -rf app/sign-out"),  # a web app's route, not `*_out`
+    ("posix", "rm -rf coverage-tools"),  # no report's name
     ("posix", "rimraf lib"),  # named like output, but tracked sources
     ("posix", "rm -rf htmlcov/../src"),  # Windows reads `..` by its text, whether htmlcov exists or not
     ("posix", "rm -rf htmlcov notes"),

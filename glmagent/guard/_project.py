@@ -71,12 +71,15 @@ a macOS link writes (`x.dSYM`), and the output folders of one configuration, san
 (`build-debug`, `build-asan`, `build_clang`, `out_x64`, `cmake-build-asan`, Meson's `builddir`), what
 `R CMD check` writes (`pkg.Rcheck`), Visual Studio's per-solution state (`.vs`: user options and caches,
 never committed), and what web frameworks generate into the project (React Router's and Astro's types,
-Nitro's `.output`, Contentlayer's, Vinxi's and TanStack's caches)."""
+Nitro's `.output`, Contentlayer's, Vinxi's and TanStack's caches); protoc's and jsonnet's `*_out` output
+folders (`js_out`, `dashboards_out`: the `--js_out=` convention), and the coverage and JUnit reports test runs
+write (`coverage-unit.xml`, `junit.xml`, `junit-py312.xml`)."""
 _CONFIGURED_OUTPUT = lazy_re(
     r"(?:(?:build|out|bin|obj)[-_.](?:debug|release|relwithdebinfo|minsizerel|x64|x86|arm64|win32|win64|dbg|rel"
     r"|(?:[almt]|ub)san|sanitize|coverage|cov|gcc|clang|msvc|mingw|ninja|static|shared|wasm|emscripten|aarch64"
     r"|i386|amd64|linux|macos|windows|win|ios|android)|_?builddir"
-    r"|cmake-build-[\w.-]+|\.coverage\..+|[\w.-]+\.rcheck"
+    r"|cmake-build-[\w.-]+|\.coverage\..+|[\w.-]+\.rcheck|[a-z0-9]+(?:[-.][a-z0-9]+)*_out"
+    r"|coverage[-_.][\w.-]+\.(?:xml|json|lcov|info)|junit(?:[-_.][\w.-]+)?\.xml"
     r"|(?:mac|macos|osx|linux|win|win32|win64|windows|ios|android|wasm|web|arm64|x64|x86)[-_]build)\Z"
 )
 
