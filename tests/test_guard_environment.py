@@ -661,6 +661,9 @@ WRAPPED_ENVIRONMENT = [
     "git -c credential.helper= credential fill",
     "env -i bash -c env",
     "env - bash -c 'env'",
+    "env -",
+    "env -i -",
+    "env -u HOME -",
 ]
 
 
@@ -670,6 +673,11 @@ INLINE_LOOK_ALIKES = [
     "bash -c 'export CI=1; pytest'",
     "env -C src pytest",
     "env --chdir=src make",
+    # a word known at run time after the command is the command's, not env's (`env -` alone prints)
+    'env NSUnbufferedIO=YES xcodebuild -scheme App -destination "${DESTINATION}" build',
+    'env CI=1 ls "$dir"',
+    'env -i PATH="$PATH" make "$target"',
+    "env - ls",
     "set -e",
     "set +x",
     "set -o pipefail",

@@ -111,6 +111,9 @@ def unwrap(spec: WrapperSpec, args: list[Arg], stdin_words: list[Arg] | None) ->
             out.candidates.append(args[i + 1 :])
             ambiguous_at = None
             break
+        if t == "-" and "-" in spec.flag_options:
+            i += 1  # `env - cmd`: env's old spelling of `-i`, no command name
+            continue
         if t[:1] == "-" and len(t) > 1:
             name, eq, attached = t.partition("=") if t.startswith("--") else (t, "", "")
             if t.startswith("--"):
