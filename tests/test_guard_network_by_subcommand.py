@@ -12,6 +12,19 @@ import pytest
 from conftest import guard_allows, guard_blocks
 
 BLOCKED = [
+    # database, cache, queue and web servers started (their own short options say which only print)
+    ("posix", "redis-server --daemonize yes", "network.local-server"),
+    ("posix", "mongod --dbpath ./db --fork --logpath ./db/log", "network.local-server"),
+    ("posix", "pg_ctl -D ./db -l ./db/log start", "network.local-server"),
+    ("posix", "memcached -t 4 -d", "network.local-server"),
+    ("posix", "nginx -c ./nginx.conf", "network.local-server"),
+    ("posix", "RABBITMQ_NODE_PORT=5673 rabbitmq-server -detached", "network.local-server"),
+    ("posix", "caddy file-server --root ./site", "network.local-server"),
+    ("posix", "ollama serve", "network.local-server"),
+    ("posix", "mlflow ui --port 5001", "network.local-server"),
+    # a browser started at all loads pages; Chromium's launcher options run programs of their own
+    ("posix", "firefox", "network.browser"),
+    ("posix", "google-chrome --renderer-cmd-prefix='sh -c id'", "network.browser"),
     # Terraform and OpenTofu call the providers' cloud APIs to plan, and change real infrastructure to apply
     ("posix", "terraform apply", "network.remote-service"),
     ("posix", "terraform plan -out=tfplan", "network.remote-service"),
@@ -52,6 +65,15 @@ BLOCKED = [
 ]
 
 ALLOWED = [
+    ("posix", "redis-server --version"),
+    ("posix", "nginx -t"),
+    ("posix", "memcached --version"),
+    ("posix", "mysqld --initialize-insecure --datadir=./db"),
+    ("posix", "pg_ctl -D ./db status"),
+    ("posix", "caddy fmt --overwrite Caddyfile"),
+    ("posix", "ray status"),
+    ("posix", "sshd -t"),
+    ("posix", "chromium --version"),
     ("posix", "terraform fmt -check -recursive"),
     ("posix", "terraform validate -no-color"),
     ("posix", "tofu fmt"),
