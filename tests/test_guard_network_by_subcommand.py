@@ -22,6 +22,11 @@ BLOCKED = [
     ("posix", "caddy file-server --root ./site", "network.local-server"),
     ("posix", "ollama serve", "network.local-server"),
     ("posix", "mlflow ui --port 5001", "network.local-server"),
+    # Argo CD's and Flux's clients act on the cluster; a local cluster's machine entered or exposed
+    ("posix", "argocd app sync sample-app --prune", "network.remote-service"),
+    ("posix", "flux reconcile kustomization flux-system -n flux-system", "network.remote-service"),
+    ("posix", "minikube ssh", "network.remote-service"),
+    ("posix", "minikube tunnel", "network.remote-service"),
     # a browser started at all loads pages; Chromium's launcher options run programs of their own
     ("posix", "firefox", "network.browser"),
     ("posix", "google-chrome --renderer-cmd-prefix='sh -c id'", "network.browser"),
@@ -74,6 +79,9 @@ ALLOWED = [
     ("posix", "ray status"),
     ("posix", "sshd -t"),
     ("posix", "chromium --version"),
+    ("posix", "argocd completion bash"),
+    ("posix", "flux envsubst --strict"),
+    ("posix", "minikube status"),
     ("posix", "terraform fmt -check -recursive"),
     ("posix", "terraform validate -no-color"),
     ("posix", "tofu fmt"),

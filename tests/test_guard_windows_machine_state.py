@@ -96,6 +96,17 @@ BLOCKED = [
     ("powershell", "Enable-DedupVolume -Volume E: -UsageType Default", "destructive.machine-state"),
     ("powershell", "New-StoragePool -FriendlyName p1 -PhysicalDisks $disks", "destructive.machine-state"),
     ("powershell", "Disable-WSManCertVerification -All", "destructive.machine-state"),
+    # Chocolatey package scripts' helpers and Boxstarter's settings: the machine's PATH, shims, shortcuts, UAC
+    ("powershell", "Install-ChocolateyPath $installDir 'Machine'", "destructive.machine-state"),
+    ("powershell", "Install-ChocolateyEnvironmentVariable X '1' 'Machine'", "destructive.machine-state"),
+    ("powershell", "Uninstall-BinFile -Name $_.BaseName -Path $_.FullName", "destructive.machine-state"),
+    ("powershell", "Install-ChocolateyShortcut $lnk $exe", "destructive.machine-state"),
+    ("powershell", "Disable-UAC", "destructive.machine-state"),
+    ("powershell", "Set-WindowsExplorerOptions -EnableShowFileExtensions", "destructive.machine-state"),
+    ("powershell", "Get-ChocolateyWebFile @packageArgs", "network.package-install"),
+    ("powershell", "Install-ChocolateyZipPackage $packageName $url $toolsDir", "network.package-install"),
+    ("powershell", "Start-ChocolateyProcessAsAdmin $msiArgs 'msiexec'", "containment.privilege-elevation"),
+    ("posix", "kanji-config-updmap-sys ipaex", "destructive.machine-state"),
     # Sysinternals' junction, as mklink /j: the link and its target are written
     ("powershell", 'junction c:\\Program-Files "c:\\Program Files"', "containment.write-outside-project"),
     ("powershell", "junction -d c:\\Program-Files", "containment.write-outside-project"),
@@ -167,6 +178,8 @@ ALLOWED = [
     ("powershell", "Get-VM; Get-VMSnapshot -VMName 'srv01'"),
     ("powershell", "Get-DedupStatus; Get-DedupVolume"),
     ("powershell", "Get-StoragePool; Get-PhysicalDisk"),
+    ("powershell", "Update-SessionEnvironment"),  # Chocolatey's refresh of the session's own variables
+    ("posix", "updmap-sys --listmaps"),
     ("powershell", "junction build\\out out"),
     ("powershell", "$prop.SetValue($obj, 1)"),  # reflection's SetValue: no registry key
     ("powershell", "subst"),
