@@ -74,6 +74,9 @@ BLOCKED = [
     ('$env:PATH = "$env:PATH;$env:USERPROFILE\\bin"', "env.powershell-environment"),
     ('cmd /c "set PATH=%PATH% & echo %PATH%"', "env.powershell-environment"),
     ('cmd /c "set X=%PATH%"', "env.powershell-environment"),
+    ('$env:PATH = @($env:PATH, (Get-Content x)) -join ";"', "env.powershell-environment"),
+    ('$env:PATH = @($env:PATH | Tee-Object x) -join ";"', "env.powershell-environment"),
+    ('$env:X = @($env:PATH) -join ";"', "env.powershell-environment"),
 ]
 
 # A variable extended with its own value hands it back and prints nothing: CI's PATH set-up.
@@ -82,6 +85,8 @@ EXTENDED = [
     '$env:PATH = "$PWD\\bin;$env:PATH"',
     '$env:Path += ";C:\\tools"',
     '$env:Path = $env:Path + ";C:\\x"',
+    '$env:PSModulePath = @($env:PSModulePath, ".\\src\\") -join ";"',  # an array joined, as with `+`
+    '$env:PATH = $env:PATH -replace "C:\\\\old", "C:\\new"',
     'cmd /c "set PATH=C:\\tools;%PATH% && build.bat"',
 ]
 

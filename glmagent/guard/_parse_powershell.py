@@ -149,11 +149,13 @@ _PLAIN_VALUE = frozenset(
         "pipeline", "pipeline_chain", "logical_expression", "bitwise_expression", "comparison_expression",
         "additive_expression", "multiplicative_expression", "format_expression", "range_expression",
         "array_literal_expression", "unary_expression", "string_literal", "expandable_string_literal",
-        "verbatim_string_characters", "variable",
+        "verbatim_string_characters", "variable", "comparison_operator", "parenthesized_expression",
+        "array_expression", "statement_list",
     }
 )  # fmt: skip
-"""Syntax a value made of strings, variables and operators alone is built from: no command, subexpression,
-member or script block that could print it or pass it on."""
+"""Syntax a value made of strings, variables and operators alone is built from (`-join`, `-replace`, an array
+of such values: `@($env:PSModulePath, '.\\modules') -join ';'`): no command, subexpression, member or
+script block that could print it or pass it on."""
 
 
 def _plain_value(node: Node) -> bool:
