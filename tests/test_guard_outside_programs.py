@@ -23,7 +23,7 @@ BLOCKED = [
     ("posix", "cd /tmp && ./x"),
     ("posix", "source /tmp/env.sh"),
     ("posix", "../other-project/run.sh"),
-    ("posix", "systemd-run /path/to/command"),
+    ("posix", "systemd-run --scope /path/to/command"),  # (without --scope: containment.service-unit)
     ("posix", "psql -U root -f /home/dev/streams/dump_remote.sql"),  # SQL from outside: it may drop anything
     ("powershell", "sqlcmd -S . -i C:\\Temp\\drop.sql"),
     ("posix", "cd $DIR && ./run.sh"),

@@ -432,6 +432,10 @@ def test_the_same_output_options_inside_the_project_stay_allowed(shell: str, com
         ("posix", "git config set --global core.autocrlf input"),
         ("posix", "git config --glob user.name x"),
         ("powershell", "git config --global core.autocrlf false"),
+        # Go's settings file of the user (`~/.config/go/env`), read by every project's go commands
+        ("posix", "go env -w GO111MODULE=on"),
+        ("posix", "go env -u GOFLAGS"),
+        ("powershell", "go env -w CGO_ENABLED=0"),
     ],
 )
 def test_git_config_of_the_user_or_the_machine_writes_outside_the_project(shell: str, command: str) -> None:
@@ -448,6 +452,8 @@ def test_git_config_of_the_user_or_the_machine_writes_outside_the_project(shell:
         "git config --global --get user.name",
         "git config --global --list",
         "git config get --global user.email",
+        "go env GOPATH",
+        "CGO_ENABLED=0 go build ./...",
         "git commit -m 'git config --global user.name x'",
         "echo git config --global user.name x",
     ],
