@@ -27,6 +27,12 @@ BLOCKED = [
     ("posix", "flux reconcile kustomization flux-system -n flux-system", "network.remote-service"),
     ("posix", "minikube ssh", "network.remote-service"),
     ("posix", "minikube tunnel", "network.remote-service"),
+    # a program the project installed, run by the package manager by its bare name
+    ("posix", "yarn wrangler d1 execute dev-db --remote --file=./sql/schema.sql", "network.remote-service"),
+    ("posix", "pnpm vercel --prod", "network.remote-service"),
+    ("posix", "bun netlify deploy --prod", "network.remote-service"),
+    ("posix", "yarn prisma migrate reset --force", "destructive.data-store"),
+    ("posix", "pnpm serve -s dist", "network.local-server"),
     # a browser started at all loads pages; Chromium's launcher options run programs of their own
     ("posix", "firefox", "network.browser"),
     ("posix", "google-chrome --renderer-cmd-prefix='sh -c id'", "network.browser"),
@@ -80,6 +86,12 @@ ALLOWED = [
     ("posix", "sshd -t"),
     ("posix", "chromium --version"),
     ("posix", "argocd completion bash"),
+    # any other first word is the project's own script (or the manager's own command)
+    ("posix", "yarn format"),
+    ("posix", "yarn bundle"),
+    ("posix", "yarn lint:fix"),
+    ("posix", "pnpm prisma generate"),
+    ("posix", "yarn tsx scripts/gen.ts"),
     ("posix", "flux envsubst --strict"),
     ("posix", "minikube status"),
     ("posix", "terraform fmt -check -recursive"),

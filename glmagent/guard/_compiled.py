@@ -108,9 +108,10 @@ _OPTION_WORDS = frozenset({"--", "--recursive", "--quiet", "-q", "{"})
 def _runner_names(data: PolicyFile) -> tuple[frozenset[str], re.Pattern[str] | None]:
     names: set[str] = set()
     patterns: list[str] = []
-    # A wrapper counts only when it wraps by its name alone (`sudo`, `nice`), not through a subcommand: `git`
-    # or `npm` at the start of a message (`--title "npm install fails"`) is a mention, not a command line.
-    runners = [w for w in data.wrappers.values() if w.subcommand is None]
+    # A wrapper counts only when it wraps by its name alone (`sudo`, `nice`), not through a subcommand or a
+    # program it runs by name: `git` or `npm` at the start of a message (`--title "npm install fails"`) is a
+    # mention, not a command line.
+    runners = [w for w in data.wrappers.values() if w.subcommand is None and not w.runs_bins]
     for spec in [*data.shells.values(), *data.executors.values(), *runners]:
         for name in spec.names:
             name = name.lower()

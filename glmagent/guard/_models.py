@@ -342,6 +342,10 @@ class WrapperSpec(Shape):
     names: Annotated[list[str], Check(min_length=1)]
     subcommand: str | None = None
     """Word(s) that must follow the name for it to wrap (`run` for `uv run`, `netns exec` for `ip netns`)."""
+    runs_bins: list[str] = many()
+    """For a wrapper without `subcommand`: it wraps only when its first word is one of these programs, which
+    it runs by name from the project's installed packages (`yarn wrangler deploy`). A script name is the
+    project's own (`yarn format`: never Windows' format), so only programs whose rules matter are listed."""
     value_options: list[str] = many()
     """Options that consume the next word (or an attached value)."""
     flag_options: list[str] = many()

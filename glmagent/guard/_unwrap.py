@@ -52,6 +52,8 @@ def matching_wrapper(specs: tuple[WrapperSpec, ...], args: list[Arg]) -> Wrapper
     first: str | None = None
     for spec in specs:
         if spec.subcommand is None:
+            if spec.runs_bins and (not args or args[0].text.lower() not in spec.runs_bins):
+                continue
             return spec
         words = _SUBCOMMAND_WORDS.get(spec.subcommand)
         if words is None:
