@@ -29,6 +29,10 @@ BLOCKED = [
     # the user's kernel keyrings changed; a command handed to the service manager runs outside the sandbox
     ("posix", "keyctl clear @us", "destructive.machine-state"),
     ("posix", "keyctl unlink 123456 @u", "destructive.machine-state"),
+    # a GPU's clocks and power limit reset or set; login records rewritten
+    ("posix", "nvidia-smi -rac", "destructive.machine-state"),
+    ("posix", "nvidia-smi -i 0 -pl 200", "destructive.machine-state"),
+    ("posix", 'wtmpclean -t "2013.12.*" alice', "destructive.machine-state"),
     ("posix", "systemd-run --service-type=oneshot echo hello", "containment.service-unit"),
     ("posix", "systemd-run --user --unit build make", "containment.service-unit"),
     # boot loaders and the initial ramdisk under every distribution's name
@@ -234,6 +238,8 @@ ALLOWED = [
     ("posix", "aide --check"),
     ("posix", "freshclam --version"),
     ("posix", "systemd-run --user --scope make test"),  # run in the foreground, only grouped
+    ("posix", "nvidia-smi --query-gpu=name,memory.used --format=csv"),
+    ("posix", "nvidia-smi -q -d MEMORY"),
     # a package file's information and contents, read (dpkg's `-I` is not `-i`; rpm's `-i` in a query is info)
     ("posix", "dpkg -I dist/tool.deb"),
     ("posix", "dpkg -c dist/tool.deb"),

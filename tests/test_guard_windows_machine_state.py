@@ -107,6 +107,9 @@ BLOCKED = [
     ("powershell", "Install-ChocolateyZipPackage $packageName $url $toolsDir", "network.package-install"),
     ("powershell", "Start-ChocolateyProcessAsAdmin $msiArgs 'msiexec'", "containment.privilege-elevation"),
     ("posix", "kanji-config-updmap-sys ipaex", "destructive.machine-state"),
+    # Windows Update's orchestrator and Windows Installer's registrations
+    ("powershell", "USOClient.exe StartScan", "destructive.machine-state"),
+    ("powershell", "msizap.exe G!", "destructive.machine-state"),
     # Sysinternals' junction, as mklink /j: the link and its target are written
     ("powershell", 'junction c:\\Program-Files "c:\\Program Files"', "containment.write-outside-project"),
     ("powershell", "junction -d c:\\Program-Files", "containment.write-outside-project"),
