@@ -88,6 +88,7 @@ SPARED = [
     ("posix", "cmake -E remove_directory build"),  # CMake's own delete, as `cmake -E rm -rf build`
     ("posix", "rimraf .react-router .output .astro"),  # web frameworks' generated types and build output
     ("posix", "rm -rf ./test/js_out dashboards_out"),  # protoc's `--js_out=`, jsonnet's output folders
+    ("posix", "rm -rf dbt/jaffle_shop/dbt_packages"),  # what `dbt deps` installs, as node_modules
     ("posix", "rm -rf .coverage coverage-unit.xml junit.xml junit-py312.xml"),  # test runs' reports
     ("powershell", "cmake -E remove_directory build/Release out"),
     # one wildcard folder, then literal names: what it names in each folder there now

@@ -61,7 +61,7 @@ OUTPUT_FOLDERS = frozenset(
         "coverage.xml", "coverage-final.json", "lcov.info", "coverage.lcov", "cobertura.xml", ".tmp_versions",
         "module.symvers", "modules.order", "module.markers", ".eslintcache", ".stylelintcache",
         ".prettiercache", ".ipynb_checkpoints", ".vs", ".react-router", ".output", ".astro", ".contentlayer",
-        ".vinxi", ".tanstack",
+        ".vinxi", ".tanstack", "dbt_packages",
     }
 )  # fmt: skip
 """Folder names build tools write their output to (compared in lower case); with `.egg-info` names and built
@@ -70,10 +70,10 @@ profiles Go's and LLVM's test runs write (`coverage.out`, `*.coverprofile`, `*.p
 a macOS link writes (`x.dSYM`), and the output folders of one configuration, sanitizer, toolchain or target
 (`build-debug`, `build-asan`, `build_clang`, `out_x64`, `cmake-build-asan`, Meson's `builddir`), what
 `R CMD check` writes (`pkg.Rcheck`), Visual Studio's per-solution state (`.vs`: user options and caches,
-never committed), and what web frameworks generate into the project (React Router's and Astro's types,
-Nitro's `.output`, Contentlayer's, Vinxi's and TanStack's caches); protoc's and jsonnet's `*_out` output
-folders (`js_out`, `dashboards_out`: the `--js_out=` convention), and the coverage and JUnit reports test runs
-write (`coverage-unit.xml`, `junit.xml`, `junit-py312.xml`)."""
+never committed), what web frameworks generate into the project (React Router's and Astro's types,
+Nitro's `.output`, Contentlayer's, Vinxi's and TanStack's caches), dbt's installed `dbt_packages`;
+protoc's and jsonnet's `*_out` output folders (`js_out`, `dashboards_out`: the `--js_out=` convention), and
+the coverage and JUnit reports test runs write (`coverage-unit.xml`, `junit.xml`, `junit-py312.xml`)."""
 _CONFIGURED_OUTPUT = lazy_re(
     r"(?:(?:build|out|bin|obj)[-_.](?:debug|release|relwithdebinfo|minsizerel|x64|x86|arm64|win32|win64|dbg|rel"
     r"|(?:[almt]|ub)san|sanitize|coverage|cov|gcc|clang|msvc|mingw|ninja|static|shared|wasm|emscripten|aarch64"
