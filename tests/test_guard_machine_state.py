@@ -33,6 +33,7 @@ BLOCKED = [
     ("posix", "nvidia-smi -rac", "destructive.machine-state"),
     ("posix", "nvidia-smi -i 0 -pl 200", "destructive.machine-state"),
     ("posix", 'wtmpclean -t "2013.12.*" alice', "destructive.machine-state"),
+    ("posix", "TRUST_STORES=system mkcert -install", "destructive.machine-state"),  # a CA the machine trusts
     ("posix", "systemd-run --service-type=oneshot echo hello", "containment.service-unit"),
     ("posix", "systemd-run --user --unit build make", "containment.service-unit"),
     # boot loaders and the initial ramdisk under every distribution's name
@@ -240,6 +241,7 @@ ALLOWED = [
     ("posix", "systemd-run --user --scope make test"),  # run in the foreground, only grouped
     ("posix", "nvidia-smi --query-gpu=name,memory.used --format=csv"),
     ("posix", "nvidia-smi -q -d MEMORY"),
+    ("posix", "mkcert localhost 127.0.0.1"),  # a certificate for the project, signed by the existing CA
     # a package file's information and contents, read (dpkg's `-I` is not `-i`; rpm's `-i` in a query is info)
     ("posix", "dpkg -I dist/tool.deb"),
     ("posix", "dpkg -c dist/tool.deb"),

@@ -134,6 +134,7 @@ ALLOWED = [
     ("posix", "yarn lerna version --no-push"),
     ("posix", "yarn changeset version"),
     ("posix", "yarn semantic-release --dry-run"),
+    ("posix", "uv run --only-group docs mkdocs gh-deploy --help"),
     ("posix", "@echo building"),
     ("posix", "@go test ./..."),
     ("posix", "twine check dist/*"),
