@@ -47,8 +47,9 @@ def split_words(text: str) -> list[Arg]:
 
 
 def matching_wrapper(specs: tuple[WrapperSpec, ...], args: list[Arg]) -> WrapperSpec | None:
-    """The spec that reads `args` as a wrapped command (`uv run ...`), if any: one without a subcommand, or
-    one whose subcommand words the arguments start with (`ip netns exec`)."""
+    """The spec that reads `args` as a wrapped command (`uv run ...`), if any: one without a subcommand (and,
+    if it lists the programs it runs by name, given one of them first: `yarn wrangler`), or one whose
+    subcommand words the arguments start with (`ip netns exec`)."""
     first: str | None = None
     for spec in specs:
         if spec.subcommand is None:
