@@ -6,6 +6,9 @@ remote service; listing them stays fine. `plutil -insert|-replace|-remove|-conve
 property list in place (or writes the `-o` file): a write, judged by where it lands, so a system app's
 `Info.plist` or a `LaunchAgents` entry is outside the project, while the project's own plists and reading any
 plist are fine.
+
+Stopping every container the daemon runs (`docker stop $(docker ps -q)`) stops other projects' containers
+too, as removing them does; a container named, or a list filtered to the project's own, stays allowed.
 """
 
 from __future__ import annotations
@@ -49,3 +52,33 @@ def test_container_changes_and_plists_written_outside_are_blocked(command: str, 
 @pytest.mark.parametrize("command", ALLOWED)
 def test_listing_and_the_projects_own_plists_stay_allowed(command: str) -> None:
     guard_allows("posix", command)
+
+
+EVERY_CONTAINER = [
+    ("posix", "docker stop $(docker ps -aq)"),
+    ("posix", "docker stop `docker ps -q`"),
+    ("posix", 'docker stop $(docker ps --format "{{.ID}}")'),
+    ("posix", "docker ps -q | xargs docker restart"),
+    ("posix", "podman container pause $(podman container ls -q)"),
+    ("powershell", "docker stop (docker ps -q)"),
+    ("powershell", "docker ps -q | ForEach-Object { docker stop $_ }"),
+]
+
+NAMED_CONTAINERS = [
+    ("posix", "docker stop web"),
+    ("posix", 'docker stop "$container"'),
+    ("posix", "docker stop $(docker ps -q --filter name=app)"),
+    ("posix", "docker ps -aqf ancestor=app | xargs docker stop"),
+    ("posix", "docker compose stop"),
+    ("powershell", "docker restart db"),
+]
+
+
+@pytest.mark.parametrize(("shell", "command"), EVERY_CONTAINER)
+def test_stopping_every_container_of_the_daemon_is_blocked(shell: str, command: str) -> None:
+    guard_blocks(shell, command, "destructive.machine-state")
+
+
+@pytest.mark.parametrize(("shell", "command"), NAMED_CONTAINERS)
+def test_stopping_named_or_filtered_containers_stays_allowed(shell: str, command: str) -> None:
+    guard_allows(shell, command)
