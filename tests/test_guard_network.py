@@ -126,6 +126,11 @@ NETWORK = [
     "npx create-vite@latest app",
     "npx --package=cowsay cowsay hi",
     "npx https://example.com/tool.tgz",
+    "npx -p cowsay cowsay hi",  # npx's short `--package`
+    "npx -pcowsay cowsay hi",
+    "npx --no-install cowsay@1 hi",  # a version asked for is fetched whatever else is said
+    "npm exec -- cowsay@1 hi",
+    "pnpm --filter=web exec create-vite@latest app",
     "yarn",
     "yarn --frozen-lockfile",
     "yarn add x",
@@ -504,10 +509,16 @@ NETWORK_ALLOWED = [
     "PS> nltest /?",
     "PS> Get-CimInstance Win32_OperatingSystem",
     "docker logs $CID",
-    "docker stop $(docker ps -q)",
+    "docker stop $(docker ps -q --filter name=app)",
     "openssl x509 -in $CERT -noout",
     "npx jest $TEST",
-    "npx tsc -p .",
+    "npx tsc -p .",  # the tool's `-p`, after the package word
+    "npx publint ./pkg.tgz",  # a packed tarball the tool checks, not a package npx fetches
+    "pnpm exec attw pkg.tgz",
+    "npx jest -y",
+    "npx lint-staged --concurrent user@example.com",
+    'pnpm -r --filter="@scope/*" --no-bail exec publint',  # pnpm's filter, not the package
+    "npx --no -p markdownlint-cli markdownlint -c .markdownlint.yaml",  # `--no`: fail rather than install
     "mvn test $ARGS",
     "uv run pytest $X",
     "conda config --show",

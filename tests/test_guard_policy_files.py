@@ -136,6 +136,31 @@ def test_bad_regular_expression_is_reported(tmp_path: Path) -> None:
         Policy.load([write(tmp_path, text)])
 
 
+def test_a_first_operand_rule_reads_the_operand_after_its_subcommand(tmp_path: Path) -> None:
+    text = """
+    [[rule]]
+    id = "custom.shared-stage"
+    category = "network"
+    description = "ships to the shared staging site"
+    justification = "Staging is shared: say what to ship and let the user run it."
+    match = ["shiptool push staging --dry-run"]
+    not_match = ["shiptool push local staging"]
+
+    [[rule.when]]
+    on = "command"
+    commands = ["shiptool"]
+    subcommands = ["push", "pull"]
+    first_operand_only = true
+    operands_any = ["staging"]
+    """
+    policy = Policy.load([write(tmp_path, text)])
+    assert policy.check("shiptool pull staging", "posix").rule_id == "custom.shared-stage"
+    assert policy.check("shiptool pull local --label staging", "posix").allowed
+    uneven = text.replace('subcommands = ["push", "pull"]', 'subcommands = ["push", "stage pull"]')
+    with pytest.raises(PolicyError, match="first_operand_only"):
+        Policy.load([write(tmp_path, uneven, "uneven.toml")])
+
+
 def test_two_user_files_may_not_reuse_an_id(tmp_path: Path) -> None:
     first = write(tmp_path, MIGRATE_RULE, "a.toml")
     second = write(tmp_path, MIGRATE_RULE, "b.toml")

@@ -104,6 +104,10 @@ class CommandMatch(Shape):
     """Globs tested against operands: words after the options, `--` respected, option values skipped as the
     `[syntax]` table says (`kill -9 -1`: `-1` is a process id). A word known only at run time never matches
     (`kill $pid` stays allowed: the policy cannot know the number)."""
+    first_operand_only: bool = False
+    """`operands_any` tests only the operand right after the `subcommands` words (`npx pkg@1 a@b`: the
+    package npx fetches, not the words given to the tool it runs); every entry of `subcommands` then has
+    the same number of words."""
     operand_paths: list[str] = many()
     """Paths tested against operands as a `path` clause reads them (`*` stays within one component, `/`
     is either separator), a trailing separator allowed: `/home/*` names a user's home folder itself, not a
@@ -129,6 +133,8 @@ class CommandMatch(Shape):
     is no recursive delete, `rm -f "$f" build` may be."""
 
     def __post_init__(self) -> None:
+        if self.first_operand_only and len({len(entry.split()) for entry in self.subcommands}) > 1:
+            raise ValueError("first_operand_only needs subcommands of one length")
         for flag in (*self.flags_any, *self.flags_none):
             if not re.fullmatch(r"-[^-]|--[^-].*", flag):
                 raise ValueError(f"flag {flag!r} must look like -x or --long (use args_any for -delete)")

@@ -444,6 +444,8 @@ class CompiledCommand:
     args_none: re.Pattern[str] | None
     args_flaglike: bool
     operands_any: re.Pattern[str] | None
+    first_operand: int | None
+    """With `first_operand_only`: how many operands (the subcommand's words) come before the one tested."""
     operand_not_in: re.Pattern[str] | None
     no_operands: bool
     no_args: bool
@@ -509,6 +511,9 @@ class CompiledCommand:
             args_none=glob_regex(clause.args_none) if clause.args_none else None,
             args_flaglike=any(g.startswith("-") for g in clause.args_any),
             operands_any=_operands_regex(clause.operands_any, clause.operand_paths),
+            first_operand=(len(clause.subcommands[0].split()) if clause.subcommands else 0)
+            if clause.first_operand_only
+            else None,
             operand_not_in=operand_not_in,
             no_operands=clause.no_operands,
             no_args=clause.no_args,
@@ -635,10 +640,13 @@ class CompiledCommand:
             if self.operands_any is not None:
                 match = self.operands_any.match
                 hit_operand = None
+                tested = operands
+                if self.first_operand is not None:
+                    tested = operands[self.first_operand : self.first_operand + 1]
                 screen = self.operands_any_screen
                 # Without the screen's literal in any word, no literal operand can match.
                 if screen is None or screen.search(view.texts()) is not None:
-                    literal = (a.text for a in operands if DYN not in a.text)
+                    literal = (a.text for a in tested if DYN not in a.text)
                     hit_operand = next(
                         (
                             t
@@ -648,7 +656,7 @@ class CompiledCommand:
                         None,
                     )
                 if hit_operand is None and DYN in view.texts():  # only a run-time word can be `$HOME`
-                    hit_operand = next((h for h in map(home_spelled, operands) if h and match(h)), None)
+                    hit_operand = next((h for h in map(home_spelled, tested) if h and match(h)), None)
                 if hit_operand is None:
                     return _NO
                 detail.append(hit_operand)
