@@ -213,6 +213,11 @@ BLOCKED = [
         "[Environment]::SetEnvironmentVariable('Path', 'C:\\x', 'User')",
         "destructive.machine-state",
     ),
+    ("powershell", "[Environment]::SetEnvironmentVariable('CI', '1', $scope)", "destructive.machine-state"),
+    ("powershell", "[Environment]::SetEnvironmentVariable($name, '1')", "destructive.machine-state"),
+    # the process's own variables, judged as `$env:NAME = value` is
+    ("powershell", "[Environment]::SetEnvironmentVariable('COR_PROFILER_PATH', 'x.dll')", "dynamic.script"),
+    ("powershell", "[Environment]::SetEnvironmentVariable('PATH', 'C:\\Users\\Public;' + $env:PATH)", "env"),
     ("posix", "crontab jobs.txt", "destructive"),
     ("posix", "history -c", "destructive.machine-state"),
     ("posix", "unset HISTFILE", "destructive.machine-state"),
@@ -236,6 +241,9 @@ ALLOWED = [
     ("posix", "swapon --show"),
     ("posix", "apt-mark showhold"),
     ("posix", "dnf versionlock list"),
+    ("powershell", "[Environment]::SetEnvironmentVariable('DOTNET_CLI_TELEMETRY_OPTOUT', '1')"),
+    ("powershell", "[System.Environment]::SetEnvironmentVariable('CI', 'true', 'Process')"),
+    ("powershell", "[Environment]::SetEnvironmentVariable('CI', '1', [EnvironmentVariableTarget]::Process)"),
     ("posix", "aide --check"),
     ("posix", "freshclam --version"),
     ("posix", "systemd-run --user --scope make test"),  # run in the foreground, only grouped

@@ -1079,6 +1079,12 @@ class PowerShellWalker:
                     # `[Environment]::GetEnvironmentVariable('CI')` reads one variable, as `$env:CI` does.
                     self.sink.variable(f"env:{named}", self.frame, self.text(node.parent or node))
                     return
+                setting = self._process_setting(name, member, after.next_sibling)
+                if setting is not None:
+                    # `[Environment]::SetEnvironmentVariable('CI', '1')` sets it for this process and its
+                    # children only, as `$env:CI = '1'` does; a 'User' or 'Machine' scope persists.
+                    self.sink.assignment(setting[0], setting[1], self.frame)
+                    return
         self.sink.dotnet(name, member, self.frame, raw)
         for namespace in self.namespaces:
             self.sink.dotnet(f"{namespace}.{name}", member, self.frame, raw)
@@ -1100,6 +1106,31 @@ class PowerShellWalker:
             return None
         named = self.value(first)
         return named if named and DYN not in named and _ENV_NAME.fullmatch(named) else None
+
+    def _process_setting(self, type_name: str, member: str, arguments: Node | None) -> tuple[str, Arg] | None:
+        """(name, value) that `[Environment]::SetEnvironmentVariable('NAME', value[, 'Process'])` sets for
+        this process, when its name is written out; None for any other member, scope or a name known only
+        at run time."""
+        if (
+            member.lower() != "setenvironmentvariable"
+            or arguments is None
+            or arguments.type != "argument_list"
+            or type_name.lower().removeprefix("system.") != "environment"
+        ):
+            return None
+        listed = next((c for c in arguments.named_children if c.type == "argument_expression_list"), None)
+        given = listed.named_children if listed is not None else []
+        if len(given) == 3:
+            scope = self.text(self.peel(given[2])).strip("'\"").lower().replace(" ", "")
+            if scope not in ("process", "[environmentvariabletarget]::process",
+                             "[system.environmentvariabletarget]::process"):  # fmt: skip
+                return None
+        elif len(given) != 2:
+            return None
+        named = self.value(given[0])
+        if not named or DYN in named or not _ENV_NAME.fullmatch(named):
+            return None
+        return named, Arg(self.value(given[1]), self.text(given[1]))
 
     def _splat_words(self, node: Node) -> list[Arg] | None:
         """The words splatting a literal passes: `@{Recurse = $true; Path = 'x'}` -> `-Recurse:$true`,
