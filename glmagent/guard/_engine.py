@@ -148,6 +148,8 @@ could lose (a copy or a move does)."""
 _ADDS_NOTHING = _PATH_PROBES | _EMPTIERS | frozenset({"mkdir", "md"})
 """Commands whose words a later write or delete need not count as named first (see `_named`): making a
 folder puts nothing in it (`mkdir -p dist && rm -rf dist/*`)."""
+_WINDOWS_PROGRAM_PATH = lazy_re(r"(?:[A-Za-z]:)?\\[^;|&<>$`\n%]*")
+"""A Windows program by its path, blanks and parentheses included (`C:\\Program Files (x86)\\VS\\x.bat`)."""
 _CONTENTS = lazy_re(r"(?<=[^/\\.])[/\\]\*\Z")
 """`/*` ending a path below the working directory (`build/*`): everything in that folder."""
 REGENERABLE = frozenset({"destructive.truncating-redirect", "destructive.truncating-write"})
@@ -1066,8 +1068,13 @@ class Evaluation(RunsOtherCode, WordChecks):
                     candidate = [argv[0], *candidate]  # `yarn workspace app exec x`: `yarn exec x` there
                 self.command(candidate, inner, inner_stdin, None, inner_feeds)
                 first = candidate[0].text if candidate else ""
-                if any(ch in first for ch in " \t;|&<>()$`\n") and DYN not in first:
-                    # A "command name" with spaces or operators only makes sense to a shell (`watch 'a; b'`).
+                if (
+                    any(ch in first for ch in " \t;|&<>()$`\n")
+                    and DYN not in first
+                    and not (dialect != "posix" and _WINDOWS_PROGRAM_PATH.fullmatch(first))
+                ):
+                    # A "command name" with spaces or operators only makes sense to a shell (`watch 'a; b'`),
+                    # unless it is a Windows program's path (`call "C:\\Program Files (x86)\\VS\\x.bat"`).
                     self.script(" ".join(a.text for a in candidate), "posix", frame.nested(f"`{name}`"))
             for line in wrapped.shell_lines:
                 if wrapped.windows_program and len(line.text) > WINDOWS_MAX_LINE:

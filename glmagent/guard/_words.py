@@ -76,11 +76,27 @@ _LABEL_BUILDERS = frozenset({"bazel", "bazelisk", "blaze", "buck", "buck2", "pan
 _LABEL = lazy_re(r"(?:@[\w.~+-]*)?//(?:[^/]|$)|:[\w.+-]")
 """A build label: `//pkg:target`, `//pkg/...`, `@repo//pkg`, `//:target`, `:target`."""
 
-_NOT_LAUNCHERS = {"dotnet": ("test", "vstest"), "vstest.console": (), "certutil": ("-hashfile", "/hashfile")}
+_NOT_LAUNCHERS = {
+    "dotnet": ("test", "vstest"),
+    "vstest.console": (),
+    "certutil": ("-hashfile", "/hashfile"),
+    **dict.fromkeys(("ninja", "samu", "nmake", "jom", "mingw32-make", *_MAKES), ()),
+    "cmake": ("--build",),
+    "meson": ("compile",),
+}
 """Programs handed programs under these subcommands (any, when none are named) that launch nothing foreign:
-test runners (`dotnet test --test-modules "bin/**/*Tests.exe"`) and a checksum (`certutil -hashfile app.exe`).
-Where the program lies is still judged (`dotnet test C:\\Users\\Public\\x.exe` runs a program from outside the
-project)."""
+test runners (`dotnet test --test-modules "bin/**/*Tests.exe"`), a checksum (`certutil -hashfile app.exe`) and
+build tools, whose operands are targets to build (`ninja -C build mpv.exe`). Where the program lies is still
+judged (`dotnet test C:\\Users\\Public\\x.exe` runs a program from outside the project)."""
+
+
+def _launches_nothing(name: str, args: list[Arg]) -> bool:
+    """`name` is one of `_NOT_LAUNCHERS`, under one of its subcommands."""
+    subcommands = _NOT_LAUNCHERS.get(name)
+    if subcommands is None:
+        return False
+    return not subcommands or (bool(args) and args[0].text.lower() in subcommands)
+
 
 _OUTPUT_SWITCHES = frozenset(
     {"out", "output", "o", "outfile", "outputfile", "outdir", "outputpath", "destinationpath", "destination"}
@@ -524,6 +540,7 @@ class WordChecks:
                 and i + 1 < len(args)
                 and args[i + 1].text[:1] != "-"
                 and is_path(args[i + 1].text)
+                and not _launches_nothing(name, args)  # `cmake --build b -- /p:x`: the build tool's switches
             ):
                 # `openvt -- /path/to/cmd`: what follows the end of the options is the command it runs (an
                 # option after it is passed on: `rake compile -- --with-x-dir=$DIR/x`, no program's name).
@@ -577,8 +594,7 @@ class WordChecks:
                         outputs = output_targets(name, args)
                     option = piece.option or (args[i - 1].text if i and piece.bare else "")
                     built = option.lower().lstrip("-/").partition("=")[0] in _OUTPUT_SWITCHES
-                    subcommands = _NOT_LAUNCHERS.get(name)
-                    if subcommands is not None and (not subcommands or args[0].text.lower() in subcommands):
+                    if _launches_nothing(name, args):
                         built = True  # a test program or a checksum, judged where it lies like any program
                     if (
                         not built
