@@ -1492,6 +1492,71 @@ def marked_compound(source: str) -> bool:
     return source[:1] in "@+- \t" and _MARKED_COMPOUND.match(source) is not None
 
 
+_SHELL_TOKEN = lazy_re(
+    r"""'[^']*'?|"(?:\\.|[^"\\])*"?|\\.|<<|&&|\|\||[;&|()\n]|(?<![^\s;&|()])#|[^\s;&|()'"\\]+"""
+)
+"""One token of a shell line, roughly: a quoted string, an escape, an operator, a comment's start, a word."""
+_OPENERS = {"if": "fi", "for": "done", "while": "done", "until": "done", "select": "done", "{": "}"}
+_LEADS_TO_COMMAND = frozenset({"then", "do", "else", "elif", "{", "!", "if", "while", "until"})
+
+
+def _closed(text: str) -> str | None:
+    """`text` with the closing words it leaves open appended (`if git status; then` + ` :; fi`), or None when
+    nothing is left open or the line is too unusual to close safely (a `case`, a here-document, a comment,
+    a line ending in `&&`, `|` or `&`). Given a line that opens a compound without closing it, a shell runs
+    none of that line; the closed line is what it would run once complete, and is judged as such."""
+    body = text.rstrip()
+    if body.endswith(";") and not body.endswith(";;"):
+        body = body[:-1].rstrip()
+    stack: list[list[str]] = []  # [opener, its middle word seen ("then"/"do") or ""]
+    at_command = True
+    last = ""
+    for m in _SHELL_TOKEN.finditer(body):
+        token = m[0]
+        last = token
+        unclosed = token[:1] in ("'", '"') and (len(token) < 2 or token[-1] != token[0])
+        if unclosed or token in ("#", "<<", "case", "esac"):
+            return (
+                None  # a comment would swallow the closers; case patterns and here-documents read otherwise
+            )
+        if token in (";", "&&", "||", "|", "&", "(", "\n"):
+            at_command = True
+            continue
+        if not at_command:
+            continue
+        at_command = token in _LEADS_TO_COMMAND
+        if token in _OPENERS:
+            stack.append([token, ""])
+        elif token in ("then", "do"):
+            if not stack or _OPENERS[stack[-1][0]] != ("fi" if token == "then" else "done"):
+                return None
+            stack[-1][1] = token
+        elif token in ("elif", "else"):
+            if not stack or stack[-1][0] != "if":
+                return None
+            stack[-1][1] = "" if token == "elif" else "then"
+        elif token in ("fi", "done", "}"):
+            if not stack or _OPENERS[stack[-1][0]] != token:
+                return None
+            stack.pop()
+    if not stack or last in ("&&", "||", "|", "&", "(", "!"):
+        return None
+    parts: list[str] = []
+    needs_command = last in _LEADS_TO_COMMAND
+    for opener, middle in reversed(stack):
+        closer = _OPENERS[opener]
+        if opener != "{" and not middle:
+            if needs_command:
+                return None  # `if` or `while` with no condition yet
+            parts.append("then :" if closer == "fi" else "do :")
+        elif needs_command:
+            parts.append(":")
+        parts.append(closer)
+        needs_command = False
+    joined = "; ".join(parts)
+    return f"{body} {joined}" if last in _LEADS_TO_COMMAND else f"{body}; {joined}"
+
+
 def repair(source: str) -> str | None:
     """Respell valid shell text the grammar rejects without changing its words: a command name holding an
     `@` (`pipx run poetry@main`, `poetry@main --version`) or opening with a brace that expands nothing
@@ -1508,6 +1573,9 @@ def repair(source: str) -> str | None:
         text = _BRACED_NAME.sub(lambda m: f"{m[1]}'{m[2]}'", text)
     if "=" in text:
         text = _LAST_OPERATOR_WORD.sub(lambda m: f"'{m[1]}'" if m[1] else m[0], text)
+    closed = _closed(text)
+    if closed is not None:
+        text = closed
     return text if text != source else None
 
 
