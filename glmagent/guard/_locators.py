@@ -104,6 +104,8 @@ _HOST_NAME = lazy_re(rf"{_HOST}(?:[:/]\S*+)?", re.IGNORECASE)
 _DOMAIN_LOGIN = lazy_re(r"[\w.-]+/[^/:@\s]+:(?!\d+$)[^@\s]+")
 """`corp/alice:Passw0rd`: a domain, an account and its password (not `src/a.py:12`, a file and a line)."""
 _BARE_HOST = lazy_re(r"[A-Za-z0-9][\w.-]*+")
+_OPTION_KEY = lazy_re(r"[^=:]*")
+"""The name of an option given its value in the same word (`--baseURL=URL`, Nim's `--git.url:URL`)."""
 _MSBUILD_PROPERTY = lazy_re(r"[-/](?:p|property):(\w+)=[^;,]*+$", re.IGNORECASE)
 """One MSBuild property set on the command line (`/p:RepositoryUrl=…`, `-property:PackageProjectUrl=…`)."""
 _PLAIN_LOGIN = lazy_re(r"[\w$][\w.$-]*+:[^/@\s:]++")
@@ -354,8 +356,9 @@ class LocatorMatcher:
         if not self.naming:
             return False
         t = args[i].text
-        if t[:2] == "--" and "=" in t:
-            return t.partition("=")[0].lower() in self.naming
+        if t[:2] == "--" and ("=" in t or ":" in t):
+            # `--baseURL=URL`, and Nim's `--git.url:URL`
+            return _OPTION_KEY.match(t)[0].lower() in self.naming  # type: ignore[index]
         if t[:1] in "-/" and (prop := _MSBUILD_PROPERTY.match(t)) is not None:
             return prop.group(1).lower() in self.naming  # `/p:RepositoryUrl=URL`: the package's metadata
         return i > 0 and args[i - 1].text.lower() in self.naming
