@@ -26,7 +26,7 @@ BLOCKED = [
     ("zfs clone zroot/ROOT/default@new zroot/ROOT/new", "destructive.machine-state"),
     ("zpool import -f tank", "destructive.machine-state"),
     ("chflags -R noschg /usr/local/etc", "destructive.machine-state"),
-    ("chflags sappnd logs/audit.log", "destructive.machine-state"),  # root-only, wherever the file is
+    ("chflags -R nosappnd logs", "destructive.machine-state"),  # root-only, wherever the file is
     ("rcctl enable httpd", "destructive.machine-state"),
     ("rcctl set ntpd flags -s", "destructive.machine-state"),
     ("rcctl check sshd stop", "destructive.machine-state"),
