@@ -785,7 +785,7 @@ def write_targets(name: str, args: list[Arg], dialect: str) -> list[Arg]:
     if name in ARCHIVERS:
         return _archive_targets(name, args)
     if name == "sed":
-        if not any(a.text.startswith("-i") or a.text.startswith("--in-place") for a in args if a.literal):
+        if not any(_SED_IN_PLACE.match(a.text) for a in args if a.literal):
             return []
         scripted = any(a.text in ("-e", "--expression", "-f", "--file") for a in args)
         if operands and not operands[0].text and operands[0].literal and _after_in_place(args, operands[0]):
@@ -805,6 +805,10 @@ def write_targets(name: str, args: list[Arg], dialect: str) -> list[Arg]:
             return operands  # `chmod -x /usr/bin/x`: the mode was the dash word, every operand is a file
         return operands[1:]
     return operands
+
+
+_SED_IN_PLACE = lazy_re(r"--in-place|-[nErsuzab]*[iI]")
+"""sed's in-place option, alone or after the flags that take no value (`-i`, `-i.bak`, `-Ei`, `-nE -i`)."""
 
 
 def _after_in_place(args: list[Arg], word: Arg) -> bool:
