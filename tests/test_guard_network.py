@@ -127,6 +127,10 @@ NETWORK = [
     "npx --package=cowsay cowsay hi",
     "npx https://example.com/tool.tgz",
     "npx -p cowsay cowsay hi",  # npx's short `--package`
+    "netbird up --setup-key x",  # mesh VPNs and their control servers
+    "netbird service install",
+    "headscale nodes approve-routes --identifier 1 --routes 0.0.0.0/0",
+    "frpc -c frpc.toml",
     "npx -pcowsay cowsay hi",
     "npx --no-install cowsay@1 hi",  # a version asked for is fetched whatever else is said
     "npm exec -- cowsay@1 hi",
