@@ -134,6 +134,9 @@ ALLOWED = [
     ("posix", "yarn lerna version --no-push"),
     ("posix", "yarn changeset version"),
     ("posix", "yarn semantic-release --dry-run"),
+    ("posix", "semantic-release --dry-run"),  # the same without the package manager
+    ("posix", "npx release-it --dry-run"),
+    ("posix", "np --preview"),
     ("posix", "uv run --only-group docs mkdocs gh-deploy --help"),
     ("posix", "@echo building"),
     ("posix", "@go test ./..."),
