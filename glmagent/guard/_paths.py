@@ -48,9 +48,12 @@ _STEP_FILES = lazy_re(
 where the runner reads what the step hands on, written as its documentation says. `GITHUB_ENV` and
 `GITHUB_PATH`, which change what every later step runs with (`BASH_ENV=…`), stay unknown places."""
 _HOME_VARIABLES = lazy_re(
-    r"^\"?(?:\$\{?HOME\}?|\$env:(?:USERPROFILE|HOME|APPDATA|LOCALAPPDATA)|\$HOME)\"?(?:[/\\]|\"?$)",
+    r"^\"?(?:\$\{?HOME\}?|\$env:(?:USERPROFILE|HOME|APPDATA|LOCALAPPDATA)|\$HOME"
+    r"|\$PROFILE(?:\.(?:CurrentUser|AllUsers)(?:Current|All)Hosts)?)\"?(?:[/\\]|\"?$)",
     re.IGNORECASE,
 )
+"""Variables holding the user's home or a file in it (PowerShell's `$PROFILE` is the profile script every
+session runs, in the user's documents)."""
 _RUN_TIME = lazy_re(r"[$`]|<\(|>\(")
 
 

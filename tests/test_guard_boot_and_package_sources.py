@@ -1,0 +1,61 @@
+"""What the machine boots and where its packages come from are the machine's, not the project's.
+
+Secure Boot keys and signed images (`sbctl`), kernel modules built into the running system (`dkms install`),
+an initramfs or boot menu remade (`mkinitfs`, `generate-zbm`, `plymouth-set-default-theme -R`) are machine
+state. Gentoo's and Void's installers name packages with no subcommand (`emerge --ask x`, `xbps-install
+-Su`), and a repository added or switched on (`add-apt-repository ppa:…`, `dnf copr enable`, `zypper ar`)
+changes what every later install takes: both download. PowerShell's `Get-PackageProvider -Force` installs
+the provider it lacks. Status, listings, searches and dry runs stay allowed.
+"""
+
+from __future__ import annotations
+
+from conftest import every_case, guard_allows, guard_blocks
+
+BLOCKED = [
+    ("posix", "sbctl create-keys", "destructive.machine-state"),
+    ("posix", "sbctl enroll-keys --microsoft", "destructive.machine-state"),
+    ("posix", "sbctl sign -s /boot/vmlinuz-linux", "destructive.machine-state"),
+    ("posix", "dkms install -m nvidia -v 550.54", "destructive.machine-state"),
+    ("posix", "dkms generate_mok", "destructive.machine-state"),
+    ("posix", "mkinitfs -c /etc/mkinitfs/mkinitfs.conf 6.6.8-0-lts", "destructive.machine-state"),
+    ("posix", "generate-zbm --debug", "destructive.machine-state"),
+    ("posix", "zgenhostid -f 0x00bab10c", "destructive.machine-state"),
+    ("posix", "kernel-install add 6.8.0 /boot/vmlinuz-6.8.0", "destructive.machine-state"),
+    ("posix", "plymouth-set-default-theme -R spinner", "destructive.machine-state"),
+    ("posix", "emerge --ask app-crypt/sbctl", "network.package-install"),
+    ("posix", "emerge -uDN @world", "network.package-install"),
+    ("posix", "xbps-install -Syu", "network.package-install"),
+    ("posix", "add-apt-repository -y ppa:deadsnakes/ppa", "network.package-install"),
+    ("posix", "apt-add-repository --remove ppa:ansible/ansible", "network.package-install"),
+    ("posix", "dnf copr enable chenxiaolong/sbctl", "network.package-install"),
+    ("posix", "dnf config-manager --set-enabled crb", "network.package-install"),
+    ("posix", "zypper addrepo -f obs://devel:languages:python python", "network.package-install"),
+    ("powershell", "Get-PackageProvider -Name NuGet -ForceBootstrap", "network.package-install"),
+    ("powershell", "Get-PackageProvider NuGet -Force | Out-Null", "network.package-install"),
+    # PowerShell's profile script lives in the user's documents
+    ("powershell", "Remove-Item $PROFILE", "containment.write-outside-project"),
+]
+
+ALLOWED = [
+    ("posix", "sbctl status"),
+    ("posix", "sbctl verify"),
+    ("posix", "dkms status"),
+    ("posix", "plymouth-set-default-theme --list"),
+    ("posix", "emerge --search sbctl"),
+    ("posix", "emerge -pv app-crypt/sbctl"),
+    ("posix", "xbps-install -n xbps"),
+    ("posix", "add-apt-repository --list"),
+    ("posix", "dnf copr list"),
+    ("posix", "zypper lr"),
+    ("powershell", "Get-PackageProvider -ListAvailable"),
+    ("powershell", "Test-Path $PROFILE"),
+]
+
+
+def test_boot_changes_and_package_sources_are_blocked() -> None:
+    every_case(BLOCKED, guard_blocks)
+
+
+def test_status_listings_and_dry_runs_stay_allowed() -> None:
+    every_case(ALLOWED, guard_allows)
