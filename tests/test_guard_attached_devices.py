@@ -3,7 +3,7 @@ on a board or a phone is blocked, while building its image, reading it and listi
 
 eFuses and fuse bytes are permanent and a bootloader unlock wipes a phone; a wrong flash can brick a board.
 The build tools' flashing targets (`idf.py flash`, `pio run -t upload`, `west flash`) count like the
-flashers they call.
+flashers they call. A command given to `adb shell` is judged as the command it is, as `docker exec`'s is.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ BLOCKED = [
     ("posix", "fastboot flash --slot=all boot boot.img"),
     ("posix", "fastboot -w"),
     ("posix", "adb -d sideload update.zip"),
-    ("posix", "adb shell pm clear com.example.app"),
+    ("posix", "adb -s emulator-5554 shell input keyevent 82"),  # a shell on a device chosen by serial
     ("posix", "adb install -r app/build/outputs/apk/debug/app-debug.apk"),
     ("posix", "idf.py -p /dev/ttyUSB0 flash monitor"),
     ("posix", "idf.py efuse-burn --do-not-confirm"),
@@ -59,6 +59,10 @@ ALLOWED = [
     ("posix", "adb devices -l"),
     ("posix", "adb logcat -d > build/logcat.txt"),
     ("posix", "adb pull /sdcard/Download/report.txt build/"),
+    # a command given to `adb shell` is judged as the command it is
+    ("posix", "BOOTED=$(adb shell getprop sys.boot_completed 2>/dev/null | tr -d '\\r')"),
+    ("posix", "adb -d shell am start -n com.example.app/.MainActivity"),
+    ("posix", "adb -e shell logcat -G 16M"),
     ("posix", "idf.py build"),
     ("posix", "idf.py size-components"),
     ("posix", "pio run -e native"),
@@ -75,3 +79,9 @@ def test_changes_to_an_attached_device_are_blocked() -> None:
 
 def test_building_reading_and_listing_devices_stay_allowed() -> None:
     every_case(ALLOWED, guard_allows)
+
+
+def test_what_adb_shell_runs_is_checked_like_any_command() -> None:
+    guard_blocks("posix", "adb shell rm -rf /sdcard/DCIM", "destructive.recursive-delete")
+    guard_blocks("posix", "adb -d shell su -c 'dd if=/dev/block/by-name/boot of=b.img'", "containment")
+    guard_blocks("posix", "adb shell", "unverifiable.terminal-program")  # an interactive shell on the phone
