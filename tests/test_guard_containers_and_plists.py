@@ -8,7 +8,9 @@ property list in place (or writes the `-o` file): a write, judged by where it la
 plist are fine.
 
 Stopping every container the daemon runs (`docker stop $(docker ps -q)`) stops other projects' containers
-too, as removing them does; a container named, or a list filtered to the project's own, stays allowed.
+too, as removing them does, and so does removing every image a compose project uses (`down --rmi all`: the
+pulled images are shared) or the build cache; a container named, a list filtered to the project's own, or
+the images compose built (`--rmi local`) stay allowed.
 """
 
 from __future__ import annotations
@@ -62,6 +64,9 @@ EVERY_CONTAINER = [
     ("posix", "podman container pause $(podman container ls -q)"),
     ("powershell", "docker stop (docker ps -q)"),
     ("powershell", "docker ps -q | ForEach-Object { docker stop $_ }"),
+    ("posix", "docker compose down --rmi all"),
+    ("posix", "docker compose -f compose.test.yml down --rmi=all"),
+    ("posix", "docker buildx prune --all --force"),
 ]
 
 NAMED_CONTAINERS = [
@@ -71,6 +76,8 @@ NAMED_CONTAINERS = [
     ("posix", "docker ps -aqf ancestor=app | xargs docker stop"),
     ("posix", "docker compose stop"),
     ("powershell", "docker restart db"),
+    ("posix", "docker compose down --rmi local --remove-orphans"),
+    ("posix", "docker compose down"),
 ]
 
 
