@@ -59,3 +59,31 @@ def test_boot_changes_and_package_sources_are_blocked() -> None:
 
 def test_status_listings_and_dry_runs_stay_allowed() -> None:
     every_case(ALLOWED, guard_allows)
+
+
+CLUSTERS_AND_DRIVERS = [
+    ("posix", "microk8s enable dashboard dns registry", "network.remote-service"),
+    ("posix", "microk8s kubectl get pods -A", "network.remote-service"),
+    ("posix", "bzip2 -cd image.tar.bz2 | k3s ctr -n k8s.io images import -", "network.remote-service"),
+    ("posix", "kubeadm token create --print-join-command", "destructive.machine-state"),
+    ("powershell", 'pnputil.exe /add-driver "C:\\Program Files (x86)\\V\\x.inf" /install', "destructive"),
+    ("powershell", "pnputil -i -a driver\\x.inf", "destructive.machine-state"),
+    ("powershell", ".\\nefconc.exe --create-device-node --hardware-id Root\\x", "destructive"),
+    ("powershell", "devcon install driver\\x.inf Root\\x", "destructive.machine-state"),
+]
+
+CLUSTERS_AND_DRIVERS_READ = [
+    ("posix", "microk8s status --wait-ready"),
+    ("posix", "k3s --version"),
+    ("posix", "kubeadm config print init-defaults"),
+    ("powershell", "pnputil /enum-drivers"),
+    ("powershell", "devcon find *"),
+]
+
+
+def test_node_distributions_and_driver_installs_are_blocked() -> None:
+    every_case(CLUSTERS_AND_DRIVERS, guard_blocks)
+
+
+def test_their_status_and_listings_stay_allowed() -> None:
+    every_case(CLUSTERS_AND_DRIVERS_READ, guard_allows)
