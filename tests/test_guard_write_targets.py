@@ -83,6 +83,10 @@ def test_files_only_named_like_ssh_keys_stay_writable(shell: str, command: str) 
 
 
 OUTSIDE = [
+    # a static .NET call that appends to or creates what its first argument names
+    ("powershell", '[System.IO.File]::AppendAllText("C:\\Windows\\System32\\drivers\\etc\\hosts", "x")'),
+    ("powershell", "[IO.File]::AppendAllLines('C:\\Users\\Public\\x.txt', $lines)"),
+    ("powershell", "[IO.Directory]::CreateDirectory('C:\\ProgramData\\x')"),
     # sed's in-place flag in a cluster after the flags that take no value
     ("posix", "sed -Ei 's/^#(ParallelDownloads).*/\\1 = 5/' /etc/pacman.conf"),
     ("posix", "sed -nri 's/a/b/' /etc/hosts"),
@@ -175,6 +179,8 @@ def test_writes_outside_the_working_directory_are_blocked(shell: str, command: s
 
 
 UNKNOWN = [
+    # a static .NET write whose path is only known at run time
+    ("powershell", "[IO.File]::AppendAllText($path, 'x')"),
     # what is piped to a cmdlet naming no item of its own, when no lister names where it lies
     ("powershell", "$x | Remove-Item"),
     ("powershell", "$acl | Set-Acl"),
@@ -209,6 +215,9 @@ def test_targets_only_known_at_run_time_are_blocked(shell: str, command: str) ->
 
 ALLOWED = [
     ("posix", "chmod -x scripts/run.sh"),
+    ("powershell", "[IO.File]::AppendAllText('build\\log.txt', $text)"),
+    ("powershell", "[IO.Directory]::CreateDirectory('build\\out')"),
+    ("powershell", "[IO.File]::ReadAllText($path)"),  # reads only
     ("posix", "sed -Ei 's/version = .*/version = \"1.2\"/' pyproject.toml"),
     ("posix", "sed -nE 's/^version = //p' /etc/os-release"),  # prints, edits nothing
     ("posix", 'find src -name "*.html" -exec cp header.html {} \\;'),

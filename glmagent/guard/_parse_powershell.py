@@ -1347,11 +1347,15 @@ class PowerShellWalker:
         if listed is None:
             return
         argv = [Arg(shown.replace(" ", "").lower(), shown)]
+        literal = False
         for item in listed.named_children:
             inner = self.peel(item)
             if inner.type == "string_literal":
                 argv.append(Arg(fold_arg(self.value(inner)), self.text(inner)))
-        if len(argv) > 1:
+                literal = True
+            else:
+                argv.append(Arg(DYN, self.text(inner)))  # a run-time value keeps its place: a path may be it
+        if literal or _WRITES_FIRST.match(argv[0].text):
             self.sink.command(argv, self.frame, None)
 
     def _join_known(self, node: Node) -> str | None:
@@ -1825,6 +1829,8 @@ _TEXT_TYPE = lazy_re(
     r"(?i)\(*\[\s*(?:system\.)?(?:uri|uribuilder|string|regex|text\.\w+|console|math|io\.path)\s*\]"
 )
 """Types whose methods only handle text (`[uri]::new('https://host')` fetches nothing)."""
+_WRITES_FIRST = lazy_re(r"\[(?:system\.)?io\.(?:file|directory)\]::(?:append|write|create)")
+"""A static file call that writes what its first argument names (`[IO.File]::AppendAllText($p, 'x')`)."""
 _FILE_TYPE = lazy_re(
     r"(?i)\(*\[\s*(?:system\.)?(?:io\.|microsoft\.visualbasic\.fileio\.|(?:file|directory|fileinfo|"
     r"directoryinfo|streamreader|streamwriter|filestream|binaryreader|filesystem)\s*\])"
