@@ -35,7 +35,7 @@ BLOCKED = [
     ("bcp db.dbo.t out t.dat -S host\\inst -T", "network.locator"),
     ('Invoke-Sqlcmd -ServerInstance host\\inst -Query "select 1"', "network.locator"),
     ("devcon -m:\\\\host find *", "network.locator"),
-    ("devcon.exe -m:\\\\host restart *", "network.locator"),
+    ("devcon.exe -m:\\\\host status *", "network.locator"),
     ("certutil -config host\\CA -ping", "network.locator"),
     ('certutil -config "ca01.corp.local\\Corp-CA" -view', "network.locator"),
     ("certreq -submit -config ca01\\Corp-CA req.csr", "network"),

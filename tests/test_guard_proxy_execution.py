@@ -91,7 +91,7 @@ ALLOWED = [
 
 
 HANDED_CODE = [
-    ("powershell", "pnputil.exe -i -a C:\\Users\\Public\\payload.inf", "unverifiable.code-file"),
+    ("powershell", "infsetup.exe -i -a C:\\Users\\Public\\payload.inf", "unverifiable.code-file"),
     ("powershell", "wfc.exe payload.xoml", "unverifiable.code-file"),
     ("powershell", "newloader.exe /i:payload.sct scrobj.dll", "unverifiable.code-file"),
     ("powershell", "colorcpl payload.cpl", "unverifiable.code-file"),
