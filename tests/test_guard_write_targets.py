@@ -87,6 +87,12 @@ OUTSIDE = [
     ("powershell", '[System.IO.File]::AppendAllText("C:\\Windows\\System32\\drivers\\etc\\hosts", "x")'),
     ("powershell", "[IO.File]::AppendAllLines('C:\\Users\\Public\\x.txt', $lines)"),
     ("powershell", "[IO.Directory]::CreateDirectory('C:\\ProgramData\\x')"),
+    # a move takes its source away: one named outside the project is written there
+    ("posix", "mv /etc/hosts ./hosts.bak"),
+    ("posix", "mv /tmp/composer.phar /usr/local/bin/composer creates=/usr/local/bin/composer"),
+    ("powershell", "Move-Item C:\\Windows\\System32\\drivers\\etc\\hosts .\\hosts.bak"),
+    ("powershell", "Move-Item -Path C:\\ProgramData\\x.cfg -Destination .\\backup\\"),
+    ("powershell", "cmd /c move C:\\Users\\Public\\x.txt ."),
     # sed's in-place flag in a cluster after the flags that take no value
     ("posix", "sed -Ei 's/^#(ParallelDownloads).*/\\1 = 5/' /etc/pacman.conf"),
     ("posix", "sed -nri 's/a/b/' /etc/hosts"),
@@ -218,6 +224,9 @@ ALLOWED = [
     ("powershell", "[IO.File]::AppendAllText('build\\log.txt', $text)"),
     ("powershell", "[IO.Directory]::CreateDirectory('build\\out')"),
     ("powershell", "[IO.File]::ReadAllText($path)"),  # reads only
+    ("posix", "mv src/app.py src/main.py"),
+    ("posix", 'mv "$tmpfile" debian/changelog'),  # a source known only at run time is the line's own
+    ("powershell", "Move-Item build\\app.zip dist\\"),
     ("posix", "sed -Ei 's/version = .*/version = \"1.2\"/' pyproject.toml"),
     ("posix", "sed -nE 's/^version = //p' /etc/os-release"),  # prints, edits nothing
     ("posix", 'find src -name "*.html" -exec cp header.html {} \\;'),

@@ -57,6 +57,11 @@ session runs, in the user's documents)."""
 _RUN_TIME = lazy_re(r"[$`]|<\(|>\(")
 
 
+def _run_time(word: Arg) -> bool:
+    """Is any of a word only known at run time (`"$tmp"`; `$Script:Out\\x`, read as empty by PowerShell)?"""
+    return DYN in word.text or _RUN_TIME.search(word.raw) is not None
+
+
 def in_home(raw: str) -> bool:
     """Does a word start at the user's home by its variable (`$HOME/x`, `$env:USERPROFILE\\x`, `$home\\x`)?
     Only known at run time, but known to lie outside every project."""
@@ -543,6 +548,8 @@ _WINDOWS_SWITCH = lazy_re(r"^/[A-Za-z?][\w?-]*(?::.*)?$", re.DOTALL)
 _SWITCH_CLUSTER = lazy_re(r"(?:/[A-Za-z?]){2,}")
 """One-letter switches written together (`xcopy a b /E/H/C/I/Y`): no path has only one-letter folders."""
 _AFTER_FIRST = frozenset({"chmod", "chown", "chgrp", "setfacl"})
+_MOVERS = frozenset({"mv", "move"})
+"""Programs that write their last operand and remove the others (`mv /etc/hosts ./x` empties /etc/hosts)."""
 _DASH_MODE = lazy_re(r"-[rwxXst]+")
 """A symbolic mode that takes permissions away, written like an option (`chmod -x f`, `chmod -rw f`): chmod
 has no option of those letters (`-R` is upper case)."""
@@ -610,7 +617,7 @@ _PS_WRITERS: dict[str, tuple[tuple[str, ...], int | None]] = {
     "remove-item": (("path", "literalpath"), 0),
     "rename-item": (("path", "literalpath", "newname"), 0),
     "copy-item": (("destination",), 1),
-    "move-item": (("destination",), 1),
+    "move-item": (("destination", "path", "literalpath"), 0),
     "set-itemproperty": (("path", "literalpath"), 0),
     "new-itemproperty": (("path", "literalpath"), 0),
     "compress-archive": (("destinationpath",), 1),
@@ -814,6 +821,10 @@ def write_targets(name: str, args: list[Arg], dialect: str) -> list[Arg]:
     if name == "robocopy":
         # `robocopy SOURCE DESTINATION [FILE…]`: the files named after the folders are what it copies
         return operands[1:2]
+    if name in _MOVERS and len(operands) > 1:
+        # A move takes its sources away as it writes its destination: a source named outside the project is
+        # written there too (one known only at run time is the line's own file, as a copy's source is).
+        return targets + [a for a in operands[:-1] if not _run_time(a)] + operands[-1:]
     if name in _LAST:
         return targets + (operands[-1:] if len(operands) > 1 else [])
     if name in _AFTER_FIRST:
@@ -1291,13 +1302,15 @@ def _powershell_targets(name: str, args: list[Arg]) -> list[Arg]:
         positional.append(last)
     for values in named.values():
         found.extend(values)
-    if (
-        position is not None
-        and len(positional) > position
-        and not (name in ("copy-item", "move-item") and found)
-    ):
+    if position is not None and len(positional) > position and not (name == "copy-item" and found):
         found.extend(positional[position])
         named.setdefault("path", positional[position])
+    if name == "move-item":
+        # `Move-Item SOURCE DEST`: the source is taken away, the destination written; a source known only at
+        # run time is the line's own file, as a copy's source is.
+        found = [a for a in found if not (_run_time(a) and a in named.get("path", ()))]
+        if len(positional) > 1 and "destination" not in named:
+            found.extend(positional[1])
     if name == "rename-item" and len(positional) > 1:
         found.extend(positional[1])
     leaves = named.get("name")
