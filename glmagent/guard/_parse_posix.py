@@ -1515,10 +1515,9 @@ def _closed(text: str) -> str | None:
         token = m[0]
         last = token
         unclosed = token[:1] in ("'", '"') and (len(token) < 2 or token[-1] != token[0])
+        # A comment would swallow the closers; case patterns and here-documents read otherwise.
         if unclosed or token in ("#", "<<", "case", "esac"):
-            return (
-                None  # a comment would swallow the closers; case patterns and here-documents read otherwise
-            )
+            return None
         if token in (";", "&&", "||", "|", "&", "(", "\n"):
             at_command = True
             continue
