@@ -50,6 +50,10 @@ BLOCKED = [
     ("powershell", "ipconfig /renew Ethernet"),
     ("powershell", "ipconfig /flushdns"),
     ("powershell", "Set-NetIPInterface -InterfaceAlias Ethernet -Dhcp Enabled"),
+    ("powershell", "Set-NetTCPSetting -SettingName Internet -AutoTuningLevelLocal Normal"),
+    ("powershell", "Set-DnsClientCache -MaxTtl 86400 -MaxNegativeTtl 5"),
+    ("powershell", "proxycfg.exe -d"),
+    ("posix", "scselect Ethernet"),
     ("powershell", "Clear-DnsClientCache"),
     ("powershell", "New-SmbShare -Name src -Path C:\\src -FullAccess Everyone"),
     ("powershell", "route -p add 10.0.0.0 mask 255.0.0.0 10.0.0.1"),
@@ -57,6 +61,8 @@ BLOCKED = [
 ]
 
 ALLOWED = [
+    ("powershell", "Get-NetTCPSetting -SettingName Internet"),
+    ("posix", "scselect"),  # lists the locations
     ("posix", "exportfs"),
     ("posix", "exportfs -v"),
     ("posix", "ip addr"),
