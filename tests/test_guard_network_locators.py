@@ -199,6 +199,7 @@ NAMING_ONLY = [
     ("posix", "tsc --sourceRoot https://raw.githubusercontent.com/org/repo/main/src/"),
     ("posix", "nim doc --project --git.url:https://github.com/org/repo --git.commit:main -o:docs src/x.nim"),
     ("posix", "hyperlink --canonicalroot https://design.example.org/ --internal build/sitemap.xml"),
+    ("posix", "hadolint --trusted-registry my-company.com:500 Dockerfile"),
 ]
 CONNECTS = [
     ("posix", "hugo --baseURL https://example.org/ --url http://10.0.0.1:1313/x"),
