@@ -127,6 +127,8 @@ NETWORK = [
     "npx --package=cowsay cowsay hi",
     "npx https://example.com/tool.tgz",
     "npx -p cowsay cowsay hi",  # npx's short `--package`
+    "google-chrome-unstable --remote-debugging-port=9222 --disable-gpu",  # a browser's other channels
+    "microsoft-edge-dev --headless --dump-dom https://intranet.example",
     "netbird up --setup-key x",  # mesh VPNs and their control servers
     "netbird service install",
     "headscale nodes approve-routes --identifier 1 --routes 0.0.0.0/0",
