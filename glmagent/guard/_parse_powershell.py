@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from ._lazy import lazy_re
 from ._normalise import command_key, fold_arg, ps_unescape
+from ._paths import DOTNET_WRITERS
 from ._sink import Sink
 from ._syntax import DYN, Arg, Feed, Frame, Stdin, new_parser, parse_within_budget
 
@@ -1355,7 +1356,7 @@ class PowerShellWalker:
                 literal = True
             else:
                 argv.append(Arg(DYN, self.text(inner)))  # a run-time value keeps its place: a path may be it
-        if literal or _WRITES_FIRST.match(argv[0].text):
+        if literal or argv[0].text in DOTNET_WRITERS:  # `[IO.File]::AppendAllText($p, 'x')`: $p is written
             self.sink.command(argv, self.frame, None)
 
     def _join_known(self, node: Node) -> str | None:
@@ -1829,8 +1830,6 @@ _TEXT_TYPE = lazy_re(
     r"(?i)\(*\[\s*(?:system\.)?(?:uri|uribuilder|string|regex|text\.\w+|console|math|io\.path)\s*\]"
 )
 """Types whose methods only handle text (`[uri]::new('https://host')` fetches nothing)."""
-_WRITES_FIRST = lazy_re(r"\[(?:system\.)?io\.(?:file|directory)\]::(?:append|write|create)")
-"""A static file call that writes what its first argument names (`[IO.File]::AppendAllText($p, 'x')`)."""
 _FILE_TYPE = lazy_re(
     r"(?i)\(*\[\s*(?:system\.)?(?:io\.|microsoft\.visualbasic\.fileio\.|(?:file|directory|fileinfo|"
     r"directoryinfo|streamreader|streamwriter|filestream|binaryreader|filesystem)\s*\])"

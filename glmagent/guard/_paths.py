@@ -660,7 +660,7 @@ DELETERS = frozenset({"rm", "rmdir", "unlink", "shred", "remove-item", *CMD_DELE
 
 CHANGE_DIRECTORY = frozenset({"cd", "chdir", "pushd", "set-location", "sl", "push-location"})
 
-_DOTNET_WRITERS = frozenset(
+DOTNET_WRITERS = frozenset(
     f"[{namespace}{kind}]::{member}"
     for namespace in ("system.io.", "io.")
     for kind, members in (
@@ -673,7 +673,7 @@ _DOTNET_WRITERS = frozenset(
 """Static .NET calls (as the PowerShell reader hands them on: `[IO.File]::AppendAllText PATH TEXT`) that
 write the file or folder their first argument names."""
 WRITERS = (
-    _DOTNET_WRITERS
+    DOTNET_WRITERS
     | _ALL
     | _LAST
     | _AFTER_FIRST
@@ -775,7 +775,7 @@ def _operands(args: list[Arg], value_options: tuple[str, ...]) -> tuple[list[Arg
 
 def write_targets(name: str, args: list[Arg], dialect: str) -> list[Arg]:
     """The words of `name ARGS` that name files or folders it writes, as far as the words tell."""
-    if name in _DOTNET_WRITERS:
+    if name in DOTNET_WRITERS:
         return args[:1]
     if name in _PS_WRITERS:
         return _powershell_targets(name, args)
