@@ -220,6 +220,31 @@ def test_literal_shortcut_decides_what_the_whole_evaluation_decides() -> None:
     assert shortcut_taken > 100  # the comparison covered the shortcut, not only the fallback
 
 
+def test_literal_shortcut_in_allowlist_mode_decides_what_the_allowlist_walk_decides(tmp_path: Path) -> None:
+    # Allowlist mode takes the shortcut too, then holds the one command against the allowlist: an allowlist
+    # naming the programs of every other corpus line refuses some lines and allows others, and each decision
+    # (rule, reason, words) must be what the whole allowlist evaluation makes of the line.
+    from glmagent.guard._allowlist import AllowlistEvaluation
+    from glmagent.guard._suggest import allow_entries_toml, suggest_allow_entries
+
+    rows = _corpus_rows()
+    suggested = suggest_allow_entries(Policy.default(), [(c, b) for b, c in rows[::2]])  # type: ignore[misc]
+    path = tmp_path / "allow.toml"
+    path.write_text(allow_entries_toml(suggested.entries), encoding="utf-8")
+    policy = Policy.load([path])
+    outcomes: set[tuple[bool, str | None]] = set()
+    for backend, command in rows:
+        decision = policy.check(command, backend)  # type: ignore[arg-type]
+        whole = AllowlistEvaluation(policy._compiled, policy._allowlist).check(command, backend)  # type: ignore[arg-type]
+        assert decision == whole, (backend, command)
+        if _takes_shortcut(policy, command, backend):
+            outcomes.add((decision.allowed, decision.rule_id))
+    # the shortcut allowed lines, refused unlisted ones and denied dangerous ones
+    assert (True, None) in outcomes
+    assert (False, "allowlist.not-allowed") in outcomes
+    assert any(not allowed and rule != "allowlist.not-allowed" for allowed, rule in outcomes)
+
+
 def _takes_shortcut(policy: Policy, command: str, backend: str) -> bool:
     module = _parse_posix if backend == "posix" else _parse_powershell
     root = module.parse(command.encode()).root_node

@@ -142,6 +142,39 @@ class Allowlist:
         """Every entry of every layer, in order."""
         return [compiled.entry for layer in self.layers for compiled in layer.entries]
 
+    def judge(
+        self, policy: CompiledPolicy, argv: list[Arg], frame: Frame
+    ) -> tuple[list[AllowEntry], Finding | None]:
+        """Hold one simple command of the line against the allowlist: the entries that allow it, and the
+        finding that refuses it (None: allowed)."""
+        info = policy.word_info(argv[0].text, frame.dialect, frame.aliases)
+        names = info.names
+        if not names[0] or names[0] in IMPLICITLY_ALLOWED:
+            return [], None
+        entries, missing = self.decide(CommandView(names, argv, frame.dialect, info.syntax))
+        if missing is None:
+            return entries, None
+        words = [a.text if DYN not in a.text else a.raw for a in argv]
+        words[0] = names[-1]
+        reason = f"`{_shown(argv)}`{frame.where()} is not on {missing.source}"
+        return entries, Finding(self.rule, words, reason)
+
+    def evaluation(self, policy: CompiledPolicy, root: str | None) -> AllowlistEvaluation:
+        """The whole evaluation of a line in allowlist mode (see `LiteralGate`)."""
+        return AllowlistEvaluation(policy, self, root=root)
+
+    def literal(self, policy: CompiledPolicy, decision: Decision, argv: list[Arg]) -> Decision:
+        """The decision on a line of one command of literal words the deny rules alone decided (see
+        `LiteralGate`): what `AllowlistEvaluation` decides for it, without walking it again."""
+        if not decision.allowed:
+            return decision  # a concrete deny explains the block better than a missing entry, as in the walk
+        _, refused = self.judge(policy, argv, Frame(decision.backend))
+        if refused is None:
+            return Decision.allow(decision.command, decision.backend, ALLOWED_REASON, decision.parse_status)
+        return Decision.block(
+            decision.command, decision.backend, self.rule, refused.reason, refused.argv, decision.parse_status
+        )
+
     def decide(self, view: CommandView) -> tuple[list[AllowEntry], AllowLayer | None]:
         """The entry allowing `view` on each layer, and the first layer with none (None: allowed)."""
         found: list[AllowEntry] = []
@@ -224,17 +257,8 @@ class AllowlistEvaluation(Evaluation):
     def gate(self, argv: list[Arg], frame: Frame) -> list[AllowEntry] | None:
         """Hold one simple command against the allowlist; the entries that allow it, or None (refused)."""
         assert self.allowlist is not None
-        info = self.p.word_info(argv[0].text, frame.dialect, frame.aliases)
-        names = info.names
-        if not names[0] or names[0] in IMPLICITLY_ALLOWED:
-            return []
-        view = CommandView(names, argv, frame.dialect, info.syntax)
-        entries, missing = self.allowlist.decide(view)
-        if missing is None:
-            return entries
-        rule = self.allowlist.rule
-        words = [a.text if DYN not in a.text else a.raw for a in argv]
-        words[0] = names[-1]
-        reason = f"`{_shown(argv)}`{frame.where()} is not on {missing.source}"
-        self.findings.append(Finding(rule, words, reason))
-        return None
+        entries, refused = self.allowlist.judge(self.p, argv, frame)
+        if refused is not None:
+            self.findings.append(refused)
+            return None
+        return entries

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import shlex
 import threading
-from typing import Any
+from typing import Any, Protocol
 
 from . import _locators, _parse_cmd, _parse_posix, _parse_powershell
 from ._artefacts import (
@@ -342,24 +342,40 @@ class _Stop(Exception):
     """A concrete deny was found; nothing later can change the decision."""
 
 
+class LiteralGate(Protocol):
+    """What a policy mode other than deny adds to the decision (the allowlist): the whole evaluation it
+    runs, and its verdict on a line of one command of literal words the deny rules alone decided."""
+
+    def evaluation(self, policy: CompiledPolicy, root: str | None) -> Evaluation:
+        """The whole evaluation of a line, in this mode."""
+        ...
+
+    def literal(self, policy: CompiledPolicy, decision: Decision, argv: list[Arg]) -> Decision:
+        """The decision on the one command `argv`, which the deny rules decided as `decision`."""
+        ...
+
+
 class CompiledPolicy(PolicyTables):
     """The policy's tables and its decision: the whole `Evaluation`, or the fast path for one command of
     literal words."""
 
-    def check(self, command: str, shell: ShellKind, cwd: str | None = None) -> Decision:
+    def check(
+        self, command: str, shell: ShellKind, cwd: str | None = None, gate: LiteralGate | None = None
+    ) -> Decision:
         """Decide `command` run in `cwd` (the working directory write targets are judged against; None:
-        unknown, so every absolute target counts as outside). A script that is one command of literal
-        words, run by a program that runs nothing else, is decided here from its words; everything else
-        takes the whole `Evaluation`. tests/test_guard_fast_path.py proves both give the same decision."""
+        unknown, so every absolute target counts as outside), in deny mode or, with `gate`, in its mode.
+        A script that is one command of literal words, run by a program that runs nothing else, is decided
+        here from its words; everything else takes the whole `Evaluation`. tests/test_guard_fast_path.py
+        proves both give the same decision."""
         if not command or command.isspace():
-            return Evaluation(self, root=cwd).check(command, shell)
+            return self._evaluation(cwd, gate).check(command, shell)
         text = command if shell == "posix" or command.isascii() else ps_ascii(command)
         src = text.encode("utf-8", "replace")
         start_check()
         try:
             tree, words, glued = _parsed_line(shell, text, src, self.memo_limit > 0)
         except TooLarge as too_large:
-            evaluation = Evaluation(self, root=cwd)
+            evaluation = self._evaluation(cwd, gate)
             evaluation._too_large(str(too_large))
             return evaluation.decide(command, shell)
         root = tree.root_node
@@ -369,13 +385,16 @@ class CompiledPolicy(PolicyTables):
         if argv is not None and DYN not in command:
             decision = self._literal(command, shell, argv, known, clean, root.descendant_count, cwd)
             if decision is not None:
-                return decision
-        evaluation = Evaluation(self, root=cwd)
+                return decision if gate is None else gate.literal(self, decision, argv)
+        evaluation = self._evaluation(cwd, gate)
         if known:
             evaluation.known_hits = (shell, *known)
         if clean:
             evaluation.clean_words = (shell, *clean)
         return evaluation.check(command, shell, (src, root, argv, glued))
+
+    def _evaluation(self, cwd: str | None, gate: LiteralGate | None) -> Evaluation:
+        return Evaluation(self, root=cwd) if gate is None else gate.evaluation(self, cwd)
 
     def _literal(
         self,

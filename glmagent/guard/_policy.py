@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 from .._resources import data_dir
 from ..errors import PolicyError
 from . import _cache
-from ._allowlist import NOT_ALLOWED_ID, Allowlist, AllowlistEvaluation
+from ._allowlist import NOT_ALLOWED_ID, Allowlist
 from ._engine import CompiledPolicy, Evaluation
 from ._models import (
     ENGINE_EVENTS,
@@ -328,7 +328,7 @@ class Policy:
         root = None if cwd is None else str(cwd)
         if self._allowlist is None:
             return self._compiled.check(command, shell, root)
-        return AllowlistEvaluation(self._compiled, self._allowlist, root=root).check(command, shell)
+        return self._compiled.check(command, shell, root, self._allowlist)
 
     def explain(
         self, command: str, shell: ShellKind, *, cwd: Path | str | None = None, tree: bool = False
