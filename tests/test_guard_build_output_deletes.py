@@ -332,3 +332,39 @@ def test_an_interpreters_one_line_clean_step_is_judged_as_rm(repo: Path, command
 @pytest.mark.parametrize("command", CLEAN_STEPS_BLOCKED)
 def test_other_interpreter_deletes_stay_blocked(repo: Path, command: str) -> None:
     assert not decide_in(command, repo).allowed, command
+
+
+GIT_CLEANS_SPARED = [
+    ("posix", "git clean -xdf build coverage"),  # ignored output, nothing tracked in it
+    ("posix", "git clean -xdf .cache .next .turbo node_modules"),  # not there: nothing to lose
+    ("posix", "git clean -ffdx -- bin obj"),
+    ("powershell", "git clean -xdf build"),
+]
+
+GIT_CLEANS_BLOCKED = [
+    ("posix", "git clean -xdf"),  # the whole tree: the user's untracked work
+    ("posix", "git clean -dfX"),  # every ignored file, `.env` among them
+    ("posix", "git clean -xdf build notes"),  # untracked notes, not output
+    ("posix", "git clean -xdf data"),  # ignored, but no build output
+    ("posix", "git clean -xdf output"),  # a tracked file under the output name
+    ("posix", "git clean -xdf dist"),  # a link out of the project
+    ("posix", "git clean -xdf 'build/*'"),  # git's globs match at any depth
+    ("posix", "git clean -xdf ':(exclude)src' build"),  # pathspec magic
+    ("posix", "git clean -xdf -e keep build"),  # an exclude: more than the words name
+    ("posix", "git clean -xdf build/../src"),
+]
+
+
+@pytest.mark.parametrize(("shell", "command"), GIT_CLEANS_SPARED)
+def test_a_git_clean_of_output_pathspecs_is_spared_like_rm(repo: Path, shell: str, command: str) -> None:
+    # `git clean -xdf node_modules dist` deletes what `rm -rf` of those trees would (and never a tracked
+    # file): judged the same way, in the project and in a fresh checkout.
+    decision = decide_in(command, repo, shell)
+    assert decision.allowed, (command, decision.rule_id, decision.reason)
+    assert decide_in(command, None, shell).allowed, command
+
+
+@pytest.mark.parametrize(("shell", "command"), GIT_CLEANS_BLOCKED)
+def test_other_git_cleans_stay_blocked(repo: Path, shell: str, command: str) -> None:
+    decision = decide_in(command, repo, shell)
+    assert decision.rule_id == "destructive.git-clean", (command, decision.rule_id)

@@ -103,10 +103,12 @@ PAYLOAD_MEMO_TEXT = 4096
 TREE_DELETE = "destructive.recursive-delete"
 """Recursive deletes, which spare build output the project's git ignores when the working directory is known
 (`rm -rf build dist`: see `_project`)."""
-FIND_DELETE = "destructive.find-delete"
 BULK_DELETE = "destructive.forced-delete"
+FIND_DELETE = "destructive.find-delete"
 """`find -delete`, which spares a sweep of compiled and cached files (`find . -name '*.pyc' -delete`: see
 `_artefacts`); so does the recursive delete such a `find` feeds (`-exec rm -rf {} +`, `| xargs rm`)."""
+GIT_CLEAN = "destructive.git-clean"
+"""Cleans of untracked files, which spare pathspecs that are all build output as `rm -rf` of them would."""
 _NETWORK_PAYLOAD = "network.payload"
 _PAYLOAD_DELETE = "destructive.payload-delete"
 _PAYLOAD_WRITE = "destructive.payload-write"
@@ -449,7 +451,7 @@ class CompiledPolicy(PolicyTables):
                 if state != MATCH or rule.category == "unverifiable" or rule.outranked:
                     return None  # the walk goes on past these: let it
                 if (acts and rule.id in REGENERABLE) or (
-                    rule.id in (TREE_DELETE, BULK_DELETE)
+                    rule.id in (TREE_DELETE, BULK_DELETE, GIT_CLEAN)
                     and (
                         cwd is not None
                         or names_output(argv)
@@ -966,7 +968,7 @@ class Evaluation(RunsOtherCode, WordChecks):
                     if rule_id in REGENERABLE and self._regenerates(names, argv, frame):
                         continue
                     if (
-                        rule_id in (TREE_DELETE, BULK_DELETE)
+                        rule_id in (TREE_DELETE, BULK_DELETE, GIT_CLEAN)
                         and not compiled.fed_by
                         and not clause_feeds
                         and (

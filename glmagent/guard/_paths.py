@@ -1019,6 +1019,8 @@ def tree_delete_targets(names: tuple[str, ...], args: list[Arg], dialect: str) -
         if len(args) > 2 and args[0].text == "-E" and args[1].text == "remove_directory":
             return args[2:] if all(a.literal for a in args[2:]) else None
         return None
+    if names[:1] == ("git",):
+        return _git_clean_targets(args)
     if dialect == "powershell":
         # An alias (`ri`, `rd`, `rm`) is Remove-Item; a native rm on Linux takes POSIX words, left alone.
         return _remove_item_targets(args) if "remove-item" in names else None
@@ -1030,6 +1032,37 @@ def tree_delete_targets(names: tuple[str, ...], args: list[Arg], dialect: str) -
         # `del-cli 'lib/*.js' '!lib/index.js'`: a `!` pattern keeps what it names
         operands = [a for a in operands if not a.text.startswith("!")]
     return operands
+
+
+_GIT_CLEAN_LETTERS = frozenset("dfxXq")
+_GIT_PATHSPEC_SIGNS = frozenset("*?[:\\")
+
+
+def _git_clean_targets(args: list[Arg]) -> list[Arg] | None:
+    """The folders and files `git clean -xdf node_modules dist` deletes untracked (and ignored) files in: its
+    pathspecs, when it names some and its options only say how hard to clean. None for a clean of the whole
+    tree, an exclude (`-e`), an interactive clean, a pathspec with a glob (git's match folders at any depth,
+    not as a shell's do) or magic (`:(exclude)`), or a word known only at run time."""
+    if not args or args[0].text != "clean":
+        return None
+    found: list[Arg] = []
+    ended = False
+    for a in args[1:]:
+        text = a.text
+        if DYN in text:
+            return None
+        if not ended and text[:1] == "-" and text != "-":
+            if text == "--":
+                ended = True
+            elif text not in ("--force", "--quiet") and (
+                text[:2] == "--" or not _GIT_CLEAN_LETTERS.issuperset(text[1:])
+            ):
+                return None
+            continue
+        if not text or not _GIT_PATHSPEC_SIGNS.isdisjoint(text):
+            return None
+        found.append(a)
+    return found or None
 
 
 def _remove_item_targets(args: list[Arg]) -> list[Arg] | None:
