@@ -25,18 +25,25 @@ import re
 import urllib.parse
 from collections.abc import Iterable, Mapping
 
+_SEP = r"[_\-.\d]"
+_ERLANG_OTP = (
+    r"(?<!erlang[_.-])(?<!erl[_.-])(?<!for[_.-])(?<!dir[_.-])(?<!path[_.-])(?<!root[_.-])"
+    rf"otp(?!{_SEP}(?:versions?|vsn|releases?|rel|root|dir|path|home|src|bin|lib|apps?)(?:$|{_SEP}))"
+)
+"""`otp` (a one-time password, `NPM_OTP`), except as Erlang/OTP's name in its versions and folders
+(`OTP_VERSION`, `OTP_ROOT`, `INSTALL_DIR_FOR_OTP`, `ERLANG_OTP`), which CI sets everywhere."""
+
 _STRONG = (
     r"(?:[a-z]*(?:secret|password|passwd|passphrase|credential|cookie|webhook)s?"
     r"|[a-z]*(?:token|apikey|accesskey|secretkey|privatekey|authkey|masterkey|signingkey|clientsecret)"
-    r"|creds?|auth|oauth|bearer|sessionid|jwt|otp|totp|mfa|dsn|privkey|keyfile|keystore|keychain|keyring"
-    r"|private|pem|pfx|connectionstring|connstr|hmac|salt)"
+    rf"|creds?|auth|oauth|bearer|sessionid|jwt|{_ERLANG_OTP}|totp|mfa|dsn|privkey|keyfile|keystore|keychain"
+    r"|keyring|private|pem|pfx|connectionstring|connstr|hmac|salt)"
 )
 """Words that name a secret on their own; `[a-z]*` lets `GITHUBTOKEN` or `APIKEY` end in one."""
 
 _WEAK = r"(?:keys?|pass|pwd|pat|pw)"
 """Words with everyday meanings too: a secret only as one part of a longer name (`API_KEY`, `DB_PASS`)."""
 
-_SEP = r"[_\-.\d]"
 # Where a part starts and ends: the name's edge, a separator or digit, or a camelCase hump. The humps are
 # case-sensitive even though the pattern as a whole ignores case.
 _HUMP = r"(?<=(?-i:[a-z]))(?=(?-i:[A-Z]))|(?<=(?-i:[A-Z]))(?=(?-i:[A-Z][a-z]))"

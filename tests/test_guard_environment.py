@@ -499,6 +499,8 @@ SECRET_NAMES = [
     "api-key",
     "db.password",
     "TOKEN2",
+    "NPM_OTP",  # a one-time password
+    "OTP_ROOT_KEY",
 ]
 
 
@@ -528,6 +530,9 @@ PLAIN_NAMES = [
     "pat",
     "XDG_SESSION_ID",
     "PASS_",
+    "OTP_VERSION",  # Erlang/OTP, which setup-beam and kerl name in CI
+    "INSTALL_DIR_FOR_OTP",
+    "ERLANG_OTP",
 ]
 
 
