@@ -64,11 +64,15 @@ BLOCKED = [
     ("powershell", "type C:\\Users\\dev\\.bashrc"),
     ("powershell", "cmd /c type %USERPROFILE%\\.bashrc"),
     ("powershell", "Get-Content $env:USERPROFILE\\Documents\\PowerShell\\Microsoft.PowerShell_profile.ps1"),
+    ("powershell", "Get-Content $PROFILE"),  # the same file, named by PowerShell's variable
+    ("powershell", "Select-String -Path $PROFILE.CurrentUserAllHosts -Pattern API_KEY"),
     ("powershell", "Get-Content C:\\Users\\dev\\.codex\\auth.json"),
     ("powershell", "Select-String -Path ~\\.bash_history -Pattern token"),
 ]
 
 ALLOWED = [
+    ("powershell", "Get-Content ./profile.ps1"),
+    ("powershell", "Get-Content $ProfilePath"),  # another variable
     ("posix", "cat .bashrc"),
     ("posix", "cat ./.zshrc"),
     ("posix", "diff dotfiles/.bashrc dotfiles/.bashrc.orig"),
