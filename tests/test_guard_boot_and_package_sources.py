@@ -33,8 +33,11 @@ BLOCKED = [
     ("posix", "zypper addrepo -f obs://devel:languages:python python", "network.package-install"),
     ("powershell", "Get-PackageProvider -Name NuGet -ForceBootstrap", "network.package-install"),
     ("powershell", "Get-PackageProvider NuGet -Force | Out-Null", "network.package-install"),
-    # PowerShell's profile script lives in the user's documents
-    ("powershell", "Remove-Item $PROFILE", "containment.write-outside-project"),
+    # PowerShell's profile script lives in the user's documents, among the start-up files that hold keys;
+    # like `~/.bashrc`, any word naming it counts (as `test -f ~/.bashrc` does)
+    ("powershell", "Remove-Item $PROFILE", "env.secret-files"),
+    ("powershell", "Add-Content -Path $PROFILE.CurrentUserAllHosts -Value x", "env.secret-files"),
+    ("powershell", "Test-Path $PROFILE", "env.secret-files"),
 ]
 
 ALLOWED = [
@@ -49,7 +52,7 @@ ALLOWED = [
     ("posix", "dnf copr list"),
     ("posix", "zypper lr"),
     ("powershell", "Get-PackageProvider -ListAvailable"),
-    ("powershell", "Test-Path $PROFILE"),
+    ("powershell", "Test-Path $ProfileDir"),  # another variable
 ]
 
 
