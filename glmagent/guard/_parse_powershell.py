@@ -1985,6 +1985,23 @@ def _at_statement_start(out: list[str]) -> bool:
     return not last or last in _STATEMENT_START
 
 
+def _after_call_operator(out: list[str]) -> bool:
+    """Is the last piece written the call operator `&` that starts a statement (not `&&`, nor the `&` that
+    sends a pipeline to the background)?"""
+    k = len(out) - 1
+    while k >= 0 and out[k] in " \t":
+        k -= 1
+    if k < 0 or out[k] != "&" or (k > 0 and out[k - 1] == "&"):
+        return False
+    return _at_statement_start(out[:k])
+
+
+_POSIX_PROGRAM_PATH = lazy_re(r"/[\w.+-]+(?:/[\w.+-]+)+")
+"""A program named by an absolute POSIX path of two parts or more (`/usr/bin/env`); `/C` or `/s` is a
+Windows switch, which stays the parse error it is at a statement's start."""
+_FOREACH_OBJECT_WORD = lazy_re(r"foreach-object(?=[\s{])", re.IGNORECASE)
+
+
 _EXPRESSION_START = frozenset("$(@[0123456789'\"")
 """First characters of a statement that is an expression (`$_.A - $_.B`), where a lone `-` subtracts."""
 _EXPRESSION_LOOKBACK = 64
@@ -2246,6 +2263,25 @@ def repair(source: str) -> str | None:
             and (_at_statement_start(out) or (out[-1] in " \t" and _last_written(out) == "="))
         ):
             # `./build.ps1 -Test`, `$x = ./build.ps1`: the grammar reads a leading `.` as dot-sourcing
+            out.append("& ")
+        if ch == "/" and _at_statement_start(out):
+            # `/usr/bin/env x`, `& /usr/libexec/PlistBuddy -c …` (pwsh on Linux and macOS): the grammar
+            # rejects a command named by an absolute POSIX path; `& '/usr/bin/env'` is the same call
+            j = i
+            while j < n and source[j] not in _WORD_END:
+                j += 1
+            word = source[i:j]
+            if _POSIX_PROGRAM_PATH.fullmatch(word) is not None and _UNQUOTABLE.isdisjoint(word):
+                out.append(f"'{word}'" if _after_call_operator(out) else f"& '{word}'")
+                i = j
+                continue
+        if (
+            ch in "Ff"
+            and _FOREACH_OBJECT_WORD.match(source, i) is not None
+            and _at_statement_start(out)
+            and not _after_call_operator(out)
+        ):
+            # `ForEach-Object { … }` starting a statement: the grammar takes its `ForEach` for the keyword
             out.append("& ")
         if ch in "'\"" and out and not out[-1].isspace() and out[-1] not in _OPENERS:
             # `--grep='a b'`: a bare word glued to a string is one argument; quote it as a whole.
