@@ -91,3 +91,39 @@ def test_other_daemons_printer_discovery_servers_and_live_capture_are_network() 
 
 def test_reading_them_and_reading_saved_captures_stay_allowed() -> None:
     every_case(ALLOWED, guard_allows)
+
+
+CHAT_AND_FEEDS = [
+    ("posix", "telegram -f build/report.txt 'nightly results'", "network.socket"),
+    ("posix", "git log -5 | telegram-send --stdin", "network.socket"),
+    ("posix", "slack file upload coverage.xml '#ci'", "network.socket"),
+    ("posix", "apprise -t done -b 'build finished' mailto://me@example.org", "network"),
+    ("posix", "ntfy publish builds 'done'", "network.socket"),
+    ("posix", "signal-cli -a +15550100 send -m done +15550101", "network.socket"),
+    (
+        "powershell",
+        "nuget trusted-signers add -Name corp -CertificateFingerprint AB12 -FingerprintAlgorithm SHA256",
+        "network.package-install",
+    ),
+    ("powershell", "dotnet nuget trust author corp corp.pem", "network.package-install"),
+    (
+        "powershell",
+        "nuget delete Corp.Lib 1.0.0 -Source https://nuget.example/v3/index.json",
+        "network.package-install",
+    ),
+    ("posix", "poetry config keyring.enabled false", "network.package-install"),
+]
+
+CHAT_AND_FEEDS_ALLOWED = [
+    ("powershell", "nuget trusted-signers list"),
+    ("powershell", "dotnet nuget trust list"),
+    ("posix", "poetry config virtualenvs.in-project true"),
+]
+
+
+def test_chat_and_push_senders_signer_trust_and_feed_deletes_are_network() -> None:
+    every_case(CHAT_AND_FEEDS, guard_blocks)
+
+
+def test_listing_signers_and_local_poetry_settings_stay_allowed() -> None:
+    every_case(CHAT_AND_FEEDS_ALLOWED, guard_allows)
