@@ -1,0 +1,58 @@
+"""Local clusters, remote container daemons, Salt keys, local group policy, log rotation and VM disks.
+
+A local Kubernetes cluster made, started or stopped pulls node images and runs the cluster's containers or
+VM on the machine, as `docker compose up` does; listing clusters stays allowed. Another machine's daemon
+added as a podman connection and a Salt master accepting minion keys act beyond the project. Windows' local
+group policy applied from a `.pol` file, the system's logs rotated by hand and a VM snapshot popped change the
+machine; a virtual machine given a disk of the host writes to it as the guest pleases.
+"""
+
+from __future__ import annotations
+
+from conftest import every_case, guard_allows, guard_blocks
+
+BLOCKED = [
+    ("posix", "minikube start --driver=docker --kubernetes-version=v1.30.0", "network.remote-service"),
+    ("posix", "minikube stop", "network.remote-service"),
+    ("posix", "kind create cluster --name e2e --config hack/kind.yaml", "network.remote-service"),
+    ("posix", "kind load docker-image app:dev --name e2e", "network.remote-service"),
+    ("posix", "k3d cluster create dev --agents 2", "network.remote-service"),
+    (
+        "posix",
+        "podman system connection add prod ssh://root@prod.example.com",
+        "network.remote-service",
+    ),
+    ("posix", "salt-key --accept-all -y", "network.remote-service"),
+    ("posix", "pulumi install", "network"),
+    ("posix", "vagrant snapshot pop", "destructive.machine-state"),
+    ("posix", "logrotate -f /etc/logrotate.conf", "destructive.machine-state"),
+    ("powershell", ".\\LGPO.exe /m .\\machine.pol", "destructive.machine-state"),
+    ("powershell", "LGPO.exe /g .\\gpo-backup", "destructive.machine-state"),
+    ("posix", "qemu-system-x86_64 -m 2G -hda /dev/sdb", "destructive.raw-disk-write"),
+    (
+        "posix",
+        "qemu-system-aarch64 -drive file=/dev/nvme1n1,format=raw",
+        "destructive.raw-disk-write",
+    ),
+]
+
+ALLOWED = [
+    ("posix", "minikube status"),
+    ("posix", "kind get clusters"),
+    ("posix", "k3d cluster list"),
+    ("posix", "podman system connection list"),
+    ("posix", "salt-key -L"),
+    ("posix", "vagrant snapshot list"),
+    ("posix", "logrotate -d build/logrotate.conf"),
+    ("powershell", "LGPO.exe /parse /m .\\machine.pol"),
+    ("posix", "qemu-system-x86_64 -m 512 -hda build/disk.img -nographic"),
+    ("posix", "qemu-img create -f qcow2 build/vm.qcow2 8G"),
+]
+
+
+def test_local_clusters_remote_daemons_policy_tools_and_host_disks_are_blocked() -> None:
+    every_case(BLOCKED, guard_blocks)
+
+
+def test_listing_them_and_project_disk_images_stay_allowed() -> None:
+    every_case(ALLOWED, guard_allows)
