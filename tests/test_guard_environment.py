@@ -623,7 +623,7 @@ WRAPPED_ENVIRONMENT = [
     "PS> cmd /c echo %GITHUB_TOKEN%",
     "PS> cmd /c set > vars.txt",
     'PS> cmd /c "set | findstr KEY"',
-    "python -c \"import os; os.environ['X']\"",
+    'python -c "import os; os.environ.copy()"',  # (one named setting, `os.environ['CI']`, reads as `$CI`)
     "python -c \"import os; print(os.getenv('API_KEY'))\"",
     'python -c "from os import environ; print(environ)"',
     'python -c "import os; print(dict(os.environ))"',
@@ -632,7 +632,7 @@ WRAPPED_ENVIRONMENT = [
     'node -e "console.log(process.env.API_KEY)"',
     'node -e "console.log(JSON.stringify(process.env))"',
     'node -p "process.env"',
-    'node --print "process.env.HOME"',
+    'node --print "process.env.NPM_TOKEN"',
     "ruby -e 'puts ENV.to_h'",
     "perl -e 'print %ENV'",
     "perl -le 'print for keys %ENV'",

@@ -12,7 +12,7 @@ Python that only imports modules and prints their versions (`import urllib3; pri
 from __future__ import annotations
 
 import pytest
-from conftest import guard_allows, guard_blocks, guard_decision
+from conftest import every_case, guard_allows, guard_blocks, guard_decision
 
 BLOCKED = [
     # A URL or network library inside code the policy reads.
@@ -170,3 +170,33 @@ def test_awk_code_too_long_to_read_counts_as_writing() -> None:
     code = 'printf "<x>"; ' * 600  # past the steps read (each statement is four)
     guard_blocks("posix", f"awk '{code}' notes.txt", "destructive.payload-write")
     guard_allows("posix", "awk '" + 'printf "<x>"; ' * 400 + "' notes.txt")
+
+
+NAMED_READS_ALLOWED = [
+    ("posix", "node -e 'console.log(process.env.npm_package_version)'"),
+    ("posix", "vsce package -o x.vsix $(node -e 'console.log(`${process.env.npm_package_version}-dev`)')"),
+    ("posix", "python -c \"import os; print(os.environ.get('CI', 'false'))\""),
+    ("posix", "python -c \"from os import environ; print(int(environ.get('SOURCE_DATE_EPOCH', 0)))\""),
+    ("posix", "perl -pi -e 's/^(version=).*$/$1$ENV{npm_package_version}/' -- libexec/tool--version"),
+    ("posix", "php -r '$v = getenv(\"EXPECTED_PHP_VERSION\"); echo $v;'"),
+    ("posix", 'ruby -e \'puts ENV.fetch("RAILS_ENV", "test")\''),
+    ("powershell", "python -c \"import os; print(os.environ.get('GITHUB_RUN_NUMBER'))\""),
+]
+
+NAMED_READS_BLOCKED = [
+    ("posix", "node -e 'console.log(process.env.NPM_TOKEN)'", "env.secret-variable"),
+    ("posix", "python -c \"import os; print(os.environ['AWS_SECRET_ACCESS_KEY'])\"", "env.secret-variable"),
+    ("posix", "ruby -e 'puts ENV[\"GITHUB_TOKEN\"]'", "env.secret-variable"),
+    # the name is read, and so is everything else
+    ("posix", "python -c \"import os; print(os.environ.get('CI'), dict(os.environ))\"", "env.payload"),
+    ("posix", "node -e 'console.log(process.env.CI, Object.keys(process.env))'", "env.payload"),
+    # on the PowerShell backend the names PowerShell's own reading blocks stay blocked
+    ("powershell", "python -c \"import os; print(os.environ['USERPROFILE'])\"", "env.powershell-environment"),
+]
+
+
+def test_a_payload_reading_named_settings_is_judged_like_the_shells_read_of_them() -> None:
+    # `os.environ.get('CI')` reads one named value, as `$CI` does: a setting is fine, a secret's name is
+    # not, and a dump or any other access of the environment beside it is the payload rule's.
+    every_case(NAMED_READS_ALLOWED, guard_allows)
+    every_case(NAMED_READS_BLOCKED, guard_blocks)

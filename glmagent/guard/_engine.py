@@ -43,6 +43,7 @@ from ._payloads import (
     PREPARE,
     awk_prints_to_file,
     deleted_literals,
+    named_env_reads,
     python_version_probe,
     script_language,
     static_output,
@@ -110,6 +111,7 @@ FIND_DELETE = "destructive.find-delete"
 GIT_CLEAN = "destructive.git-clean"
 """Cleans of untracked files, which spare pathspecs that are all build output as `rm -rf` of them would."""
 _NETWORK_PAYLOAD = "network.payload"
+_ENV_PAYLOAD = "env.payload"
 _PAYLOAD_DELETE = "destructive.payload-delete"
 _PAYLOAD_WRITE = "destructive.payload-write"
 _RUN_TIME_PART = "value"
@@ -1660,6 +1662,17 @@ class Evaluation(RunsOtherCode, WordChecks):
         upto = len(self.seen) - 1 if self.seen and self.seen[-1] is argv else len(self.seen)
         return all(self._replaceable(t, frame, upto) for t in targets)
 
+    def _reads_named_variables(self, language: str, program: str, patterns: Any, frame: Frame) -> bool:
+        """Does a payload touch the environment only by reading variables by their literal names? Then each
+        name is judged as the line's shell would judge reading it (`$NAME`, `$env:NAME`): a named setting
+        is fine, a secret's name is not (reported here); a dump or any other access is the payload rule's."""
+        named = named_env_reads(language, program)
+        if named is None or patterns.search(named[1], {}) is not None:
+            return False
+        for name, code in named[0]:
+            self.variable(f"env:{name}" if frame.dialect == "powershell" else name, frame, code)
+        return True
+
     def variable(self, name: str, frame: Frame, raw: str) -> None:
         for rule, pattern in self.index.variables.get(frame.dialect, ()):
             if pattern.fullmatch(name):
@@ -1734,6 +1747,8 @@ class Evaluation(RunsOtherCode, WordChecks):
                 continue
             if rule.id == _NETWORK_PAYLOAD and language == "python" and python_version_probe(text):
                 continue  # a library's version printed: nothing is called
+            if rule.id == _ENV_PAYLOAD and self._reads_named_variables(language, program, patterns, frame):
+                continue  # `os.environ.get('CI')`: each name judged as the shell's own read of it
             if rule.id == _PAYLOAD_DELETE and self._cleans_output(language, text, frame, argv):
                 continue  # `python -c "import shutil; shutil.rmtree('dist')"`: judged as `rm -rf dist`
             if rule.id == _PAYLOAD_WRITE and language == "awk" and not awk_prints_to_file(program):

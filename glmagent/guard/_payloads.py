@@ -314,6 +314,54 @@ def python_version_probe(text: str) -> bool:
     return _VERSION_PROBE.fullmatch(text) is not None
 
 
+_VAR_NAME = r"(?P<name>[A-Za-z_]\w*)"
+_QUOTED_NAME = rf"""(?P<q>['"]){_VAR_NAME}(?P=q)"""
+_NAMED_ENV_READS: dict[str, tuple[re.Pattern[str], ...]] = {
+    "python": (
+        lazy_re(rf"\b(?:os\s*\.\s*)?(?:environ\s*\.\s*get|getenv)\s*\(\s*{_QUOTED_NAME}"),
+        lazy_re(rf"\b(?:os\s*\.\s*)?environ\s*\[\s*{_QUOTED_NAME}\s*\]"),
+        lazy_re(r"\bfrom\s+os\s+import\s+(?:environ|getenv)\b(?:\s*,\s*(?:environ|getenv)\b)*"),
+    ),
+    "node": (
+        lazy_re(rf"\b(?:process|Bun)\s*\.\s*env\s*\.\s*{_VAR_NAME}"),
+        lazy_re(rf"""\b(?:process|Bun)\s*\.\s*env\s*\[\s*(?P<q>['"`]){_VAR_NAME}(?P=q)\s*\]"""),
+        lazy_re(rf"\bDeno\s*\.\s*env\s*\.\s*get\s*\(\s*{_QUOTED_NAME}\s*\)"),
+    ),
+    "perl": (lazy_re(rf"\$ENV\s*\{{\s*{_VAR_NAME}\s*\}}"), lazy_re(rf"\$ENV\s*\{{\s*{_QUOTED_NAME}\s*\}}")),
+    "ruby": (lazy_re(rf"\bENV\s*(?:\[|\.\s*fetch\s*\()\s*{_QUOTED_NAME}"),),
+    "php": (
+        lazy_re(rf"\bgetenv\s*\(\s*{_QUOTED_NAME}\s*\)"),
+        lazy_re(rf"\$_ENV\s*\[\s*{_QUOTED_NAME}\s*\]"),
+    ),
+    "awk": (lazy_re(rf"""\bENVIRON\s*\[\s*"{_VAR_NAME}"\s*\]"""),),
+    "lua": (lazy_re(rf"\bos\s*\.\s*getenv\s*\(\s*{_QUOTED_NAME}\s*\)"),),
+}
+"""Per payload language, the spellings of one variable read by its literal name (`os.environ.get('CI')`,
+`process.env.npm_package_version`, `$ENV{HOME}`, `getenv("X")`), and Python's import of the reading
+functions (which reads nothing)."""
+
+
+def named_env_reads(language: str, program: str) -> tuple[list[tuple[str, str]], str] | None:
+    """The environment variables `program` reads by literal name, each with the code that reads it, and the
+    program with those reads blanked (what else of it may touch the environment); None when it reads none
+    that way. Each name is then judged like the shell's own reading of that variable: one named setting
+    (`SOURCE_DATE_EPOCH`, `npm_package_version`) is no dump of the environment, a secret's name is."""
+    patterns = _NAMED_ENV_READS.get(language)
+    if not patterns:
+        return None
+    reads: list[tuple[str, str]] = []
+
+    def blank(m: re.Match[str]) -> str:
+        name = m.groupdict().get("name")
+        if name:
+            reads.append((name, " ".join(m.group(0).split())))
+        return _blank(m.group(0))
+
+    for pattern in patterns:
+        program = pattern.sub(blank, program)
+    return (reads, program) if reads else None
+
+
 _SUBSTITUTION = lazy_re(r"\$\(([^()$`]*)\)|`([^`$()]*)`")
 _DATE_CALL = lazy_re(
     r"\s*date(?:\s+(?:-u|--utc|-I(?:date|seconds|minutes|hours)?|--iso-8601(?:=\w+)?"
