@@ -56,3 +56,37 @@ def test_local_clusters_remote_daemons_policy_tools_and_host_disks_are_blocked()
 
 def test_listing_them_and_project_disk_images_stay_allowed() -> None:
     every_case(ALLOWED, guard_allows)
+
+
+TRUST_AND_TRACING = [
+    (
+        "posix",
+        "keytool -importcert -file ca.crt -keystore /usr/lib/jvm/default/lib/security/cacerts",
+        "destructive",
+    ),
+    ("posix", "keytool -import -trustcacerts -cacerts -file corp-ca.crt", "destructive"),
+    ("posix", "keytool -importcert -file corp-ca.crt -alias corp", "destructive"),  # the user's ~/.keystore
+    ("posix", "export NODE_EXTRA_CA_CERTS=certs/corp-root.pem", "network.package-source"),
+    ("powershell", "makecert -r -n 'CN=Dev CA' -ss Root -sr LocalMachine root.cer", "destructive"),
+    ("powershell", "wecutil cs subscription.xml", "destructive.machine-state"),
+    ("powershell", "Remove-EtwTraceSession -Name Diagtrack-Listener", "destructive.machine-state"),
+    ("powershell", "Set-AutologgerConfig -Name EventLog-Application -Start 0", "destructive.machine-state"),
+]
+
+TRUST_AND_TRACING_ALLOWED = [
+    ("posix", "keytool -list -cacerts"),
+    ("posix", "keytool -printcert -file build/server.crt"),
+    ("powershell", "makecert -r -n CN=Test build\\test.cer"),
+    ("powershell", "wecutil es"),
+    ("powershell", "Get-EtwTraceSession"),
+    ("posix", "find . -name '*.hie' -type f -delete"),  # GHC's extended interfaces: build output
+    ("posix", "rm -rf .hpc coverage"),
+]
+
+
+def test_trust_stores_ca_variables_and_event_tracing_are_blocked() -> None:
+    every_case(TRUST_AND_TRACING, guard_blocks)
+
+
+def test_listing_them_and_sweeping_ghc_output_stay_allowed() -> None:
+    every_case(TRUST_AND_TRACING_ALLOWED, guard_allows)

@@ -25,7 +25,8 @@ ARTEFACT_NAMES = frozenset(
     {
         "*.pyc", "*.pyo", "*.py[co]", "*.py[cod]", "*$py.class", "__pycache__", ".pytest_cache",
         ".mypy_cache", ".ruff_cache", "*.egg-info", "*.o", "*.obj", "*.class", "*.gcda", "*.gcno", "*.gcov",
-        "*.lo", "*.elc", "*.beam", "*.hi", "*.tsbuildinfo", ".ds_store", "thumbs.db", ".coverage",
+        "*.lo", "*.elc", "*.beam", "*.hi", "*.hie", "*.dyn_hi", "*.dyn_o", "*.p_hi", "*.p_o",
+        "*.tsbuildinfo", ".ds_store", "thumbs.db", ".coverage",
         ".coverage.*", ".nyc_output", "*.a", "*.la", "*.so", ".dirstamp", "ctesttestfile.cmake",
         "cmake_install.cmake", "node_modules", "*.binlog", "*.pch", "*.ilk", "*.idb", "coverage.out",
         "cover.out", "*.coverprofile", "*.profraw", "*.rbc", ".yardoc", "*.egg", ".cache",
@@ -35,7 +36,8 @@ ARTEFACT_NAMES = frozenset(
 them (`node_modules`: what the package manager installs, made again by an install, as `rm -rf node_modules`
 is spared; `*.pch`, `*.ilk`, `*.idb`: MSVC's precompiled headers and incremental-link state; `coverage.out`,
 `*.coverprofile`, `*.profraw`: the coverage profiles Go's and LLVM's test runs write; `*.rbc`: Rubinius's
-compiled Ruby; `.yardoc`: YARD's parse cache; `.cache`: tools' caches)."""
+compiled Ruby; `.yardoc`: YARD's parse cache; `.cache`: tools' caches; `*.hie`, `*.dyn_o`, `*.p_hi`: GHC's
+extended interfaces and its dynamic and profiling objects)."""
 
 FINDS = frozenset({"find", "gfind"})
 _ACTIONS = frozenset({"-delete", "-print", "-print0"})

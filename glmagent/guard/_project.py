@@ -51,7 +51,7 @@ OUTPUT_FOLDERS = frozenset(
         "testresults", "test-results", "test_results", "artifacts", "release", "debug", "cmake-build-debug",
         "cmake-build-release", ".gradle", ".eggs", "wheelhouse", "_site", "public", "lib", "tmp", "temp",
         "_tmp", ".tmp",
-        "zig-out", ".zig-cache", "zig-cache", "dist-newstyle", ".stack-work", ".build", ".dart_tool",
+        "zig-out", ".zig-cache", "zig-cache", "dist-newstyle", ".stack-work", ".hpc", ".build", ".dart_tool",
         ".angular", ".cache", ".godot", "out-tsc", "ipch", ".venv", "venv", ".hypothesis",
         "cache", ".jekyll-cache", ".sass-cache", ".swc", ".docusaurus", ".vite", "storybook-static",
         "generated", "_install", "dev-dist", "elm-stuff", "benchmarkdotnet.artifacts", ".open-next",
