@@ -90,3 +90,28 @@ def test_trust_stores_ca_variables_and_event_tracing_are_blocked() -> None:
 
 def test_listing_them_and_sweeping_ghc_output_stay_allowed() -> None:
     every_case(TRUST_AND_TRACING_ALLOWED, guard_allows)
+
+
+MORE_BLOCKED = [
+    ("posix", "gh auth refresh -h github.com -s delete_repo", "network"),  # `-h` names the host, not help
+    ("posix", "ansible-playbook -i inventory/production site.yml --limit web", "network.remote-service"),
+    ("posix", "wrmsr -a 0x620 0x3f3f", "destructive.machine-state"),
+    ("posix", "x86_energy_perf_policy performance", "destructive.machine-state"),
+    ("powershell", "Set-AppLockerPolicy -XmlPolicy .\\policy.xml -Merge", "destructive.machine-state"),
+]
+
+MORE_ALLOWED = [
+    ("posix", "gh --help"),
+    ("posix", "ansible-playbook site.yml --syntax-check"),
+    ("posix", "ansible-playbook -i inventory/production site.yml --list-tasks --tags ntp"),
+    ("posix", "terraform show -json tfplan.binary | jq . > tfplan.json"),
+    ("posix", "x86_energy_perf_policy -r"),
+]
+
+
+def test_host_runs_register_and_policy_writes_are_blocked() -> None:
+    every_case(MORE_BLOCKED, guard_blocks)
+
+
+def test_syntax_checks_listings_and_saved_plans_stay_allowed() -> None:
+    every_case(MORE_ALLOWED, guard_allows)
