@@ -115,3 +115,13 @@ def test_host_runs_register_and_policy_writes_are_blocked() -> None:
 
 def test_syntax_checks_listings_and_saved_plans_stay_allowed() -> None:
     every_case(MORE_ALLOWED, guard_allows)
+
+
+def test_tls_checks_turned_off_in_powershell_and_an_upload_server_are_network() -> None:
+    guard_blocks(
+        "powershell",
+        "[System.Net.ServicePointManager]::ServerCertificateValidationCallback = {$true}",
+        "network.package-source",
+    )
+    guard_allows("powershell", "[Net.ServicePointManager]::SecurityProtocol = 'Tls12'")
+    guard_blocks("posix", "python3 -m uploadserver 8000", "network.local-server")

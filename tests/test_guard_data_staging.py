@@ -9,6 +9,13 @@ import pytest
 from conftest import guard_allows, guard_blocks
 
 BLOCKED = [
+    # The user's own documents, desktop and browser profiles packed or encrypted into another folder.
+    ("posix", "7z a home_backup.7z ~/Documents"),
+    ("posix", "zip -r -s 50m docs.zip ~/Documents -x '*.iso'"),
+    ("posix", "rar a -v50M desktop.rar ~/Desktop"),
+    ("posix", "tar czf ff.tgz ~/.mozilla/firefox"),
+    ("posix", "gocryptfs --reverse ~/Documents /tmp/cipher"),
+    ("powershell", "Compress-Archive -Path C:\\Users\\dev\\Desktop -DestinationPath d.zip"),
     # Archives with a password or encrypted headers.
     ("posix", "zip -P hunter2 out.zip report.txt"),
     ("posix", "zip -rP pw out.zip src"),
@@ -46,6 +53,7 @@ BLOCKED = [
 ]
 
 ALLOWED = [
+    ("posix", "zip -r app.zip ~/Documents/src/app/docs"),  # a project kept under the documents folder
     ("posix", "zip -r dist/app.zip build"),
     ("posix", "cd docs && zip -9r ../dist/docs.zip ."),
     ("posix", "tar -czf /tmp/docs.tgz -C docs ."),

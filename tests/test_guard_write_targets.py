@@ -150,10 +150,8 @@ OUTSIDE = [
     ("posix", "ssh-keygen -t ed25519 -C dev@example.com"),
     ("posix", "ssh-keygen -R github.com"),
     ("posix", "ssh-keygen -p"),
-    (
-        "powershell",
-        "Compress-Archive -Path C:\\Users\\jdoe\\Documents -DestinationPath C:\\Users\\Public\\d.zip",
-    ),
+    # the archive it writes (packing the user's documents is data staging: test_guard_data_staging.py)
+    ("powershell", "Compress-Archive -Path .\\docs -DestinationPath C:\\Users\\Public\\d.zip"),
     ("powershell", "Expand-Archive x.zip -DestinationPath C:\\Windows\\x"),
     ("powershell", "makeappx unpack /v /o /p .\\App.msix /d ..\\loose\\"),  # the folder it fills
     ("powershell", "makeappx pack /d .\\layout /p C:\\Users\\Public\\app.msix"),  # the package it writes
