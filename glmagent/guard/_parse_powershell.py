@@ -1972,11 +1972,17 @@ _NEGATIVE_NUMBER = lazy_re(
 """`-1kb`, `-5l`, `-2e3`: a negative number with a type or multiplier suffix, which PowerShell computes."""
 
 
-def _last_written(out: list[str]) -> str:
-    """The last piece written to `out` that is not a blank ("" when there is none)."""
+def _last_index(out: list[str]) -> int:
+    """Where in `out` the last piece that is not a blank stands (-1 when there is none)."""
     k = len(out) - 1
     while k >= 0 and out[k] in " \t":
         k -= 1
+    return k
+
+
+def _last_written(out: list[str]) -> str:
+    """The last piece written to `out` that is not a blank ("" when there is none)."""
+    k = _last_index(out)
     return out[k] if k >= 0 else ""
 
 
@@ -1988,9 +1994,7 @@ def _at_statement_start(out: list[str]) -> bool:
 def _after_call_operator(out: list[str]) -> bool:
     """Is the last piece written the call operator `&` that starts a statement (not `&&`, nor the `&` that
     sends a pipeline to the background)?"""
-    k = len(out) - 1
-    while k >= 0 and out[k] in " \t":
-        k -= 1
+    k = _last_index(out)
     if k < 0 or out[k] != "&" or (k > 0 and out[k - 1] == "&"):
         return False
     return _at_statement_start(out[:k])
