@@ -994,3 +994,31 @@ def test_a_powershell_option_missing_its_value_is_a_decision_not_a_crash(command
     # The value would be the next word; with none, the launcher starts a shell that reads the terminal.
     decision = _check(command, "powershell")
     assert not decision.allowed and decision.rule_id == "unverifiable.terminal-program", decision.reason
+
+
+# `hatch run ENV:CMD` runs CMD in the environment ENV: the command is what follows the colon.
+HATCH_ENVIRONMENT_BLOCKED = [
+    ("hatch run x:rm -rf ~", "destructive.recursive-delete"),
+    ("hatch run default:sudo ls", "containment.privilege-elevation"),
+    ("hatch run -i py=3.12 test:rm -rf /", "destructive.recursive-delete"),
+]
+HATCH_ENVIRONMENT_ALLOWED = [
+    "hatch run test:cov",
+    "hatch run lint:check src",
+    "hatch run docs:build",
+    "hatch run pytest",
+]
+
+
+@pytest.mark.parametrize("shell", ["posix", "powershell"])
+def test_hatch_runs_the_command_after_the_environment(shell: str) -> None:
+    def blocked(command: str, rule: str) -> None:
+        decision = _check(command, shell)
+        assert not decision.allowed and decision.rule_id == rule, f"{command!r}: {decision.reason}"
+
+    def allowed(command: str) -> None:
+        decision = _check(command, shell)
+        assert decision.allowed, f"{command!r} must be allowed, got {decision.rule_id}: {decision.reason}"
+
+    every_case(HATCH_ENVIRONMENT_BLOCKED, blocked)
+    every_case(HATCH_ENVIRONMENT_ALLOWED, allowed)

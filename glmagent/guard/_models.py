@@ -408,6 +408,9 @@ class WrapperSpec(Shape):
     directory_options: list[str] = many()
     """Value options naming the folder the command runs in (`env -C DIR`, `uv run --directory DIR`): its
     relative paths are judged from there."""
+    environment_prefix: bool = False
+    """The command's first word may name the environment it runs in before a colon (`hatch run test:cov`
+    runs `cov` in the `test` environment): the command is what follows the colon."""
 
 
 class ShellSpec(Shape):

@@ -19,6 +19,9 @@ _SCRIPT_SHORTCUT = lazy_re(r"(npm|yarn|pnpm|bun):(?=\S)")
 """`concurrently "npm:watch-*"`: the package manager's `run` of the scripts so named; the rest of the line
 runs as written (`npm:x && y`)."""
 
+_ENVIRONMENT_PREFIX = lazy_re(r"[A-Za-z0-9_.+-]+:(?=[^\s:])")
+"""`test:` in `hatch run test:cov`: the environment a command runs in, named before the command."""
+
 
 @record()
 class Wrapped:
@@ -235,6 +238,10 @@ def unwrap(spec: WrapperSpec, args: list[Arg], stdin_words: list[Arg] | None) ->
         rest = []
     if spec.operands_run_nothing:
         rest = []  # `script LOGFILE`, `newgrp GROUP`: the operands are no command
+    if spec.environment_prefix and rest:
+        named = _ENVIRONMENT_PREFIX.match(rest[0].text)
+        if named is not None:
+            rest[0] = lit(rest[0].text[named.end() :])  # `hatch run test:cov`: `cov`, in environment `test`
     readings = [prefix + rest]
     if ambiguous_at is not None and ambiguous_at + 1 == i - spec.positionals and len(rest) > 1:
         # The last unknown option might have taken the next word as its value; then a `--` after that word
