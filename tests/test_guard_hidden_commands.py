@@ -60,6 +60,22 @@ BLOCKED = [
     ("posix", "git -c core.hooksPath=/dev/null -c core.hooksPath=h ci", "unverifiable.git-config-exec"),
     ("posix", "git -c core.hooksPath=/dev/nul commit", "unverifiable.git-config-exec"),
     ("posix", "git -c core.hooksPath=/dev/null/x commit", "unverifiable.git-config-exec"),
+    # unsetting the hooks path brings back the hooks in `.git/hooks`
+    ("posix", "git config --unset core.hooksPath", "unverifiable.git-config-exec"),
+    ("posix", "git config core.hooksPath .githooks", "unverifiable.git-config-exec"),
+    ("posix", "git config alias.wipe '!rm -rf .'", "unverifiable.git-config-exec"),
+    # git settings passed in the environment, in PowerShell's spelling too
+    (
+        "powershell",
+        "$env:GIT_CONFIG_KEY_0='core.pager'; $env:GIT_CONFIG_VALUE_0='calc'; git log",
+        "unverifiable.git-config-exec",
+    ),
+    (
+        "powershell",
+        "$env:GIT_CONFIG_PARAMETERS=\"'core.hooksPath'='h'\"; git commit",
+        "unverifiable.git-config-exec",
+    ),
+    ("powershell", '$env:GIT_CONFIG_GLOBAL="$PWD\\team.gitconfig"; git log', "dynamic.script"),
     # hook managers install hooks that every later commit runs
     ("posix", "pre-commit install", "unverifiable.git-config-exec"),
     ("posix", "poetry run pre-commit install --hook-type commit-msg", "unverifiable.git-config-exec"),
@@ -139,6 +155,12 @@ ALLOWED = [
     ("posix", "sort -o sorted.txt names.txt"),
     # No hooks at all: nothing runs.
     ("posix", "git -c core.hooksPath=/dev/null commit -m 'update changelog'"),
+    # reading a key runs nothing
+    ("posix", "git config core.hooksPath"),
+    ("posix", "git config --get alias.st"),
+    ("posix", "git config get core.pager"),
+    ("powershell", "$env:GIT_CONFIG_KEY_0='safe.directory'; $env:GIT_CONFIG_VALUE_0='*'; git status"),
+    ("powershell", "$env:GIT_CONFIG_GLOBAL='NUL'; git log"),
     ("posix", "pre-commit run --all-files --show-diff-on-failure"),
     ("posix", "lefthook run pre-commit"),
     ("posix", "husky --version"),

@@ -138,6 +138,10 @@ BLOCKED = [
         "unverifiable.git-config-exec",
     ),
     ("GIT_CONFIG_PARAMETERS=\"'core.pager'='rm -rf x'\" git log", "unverifiable.git-config-exec"),
+    # ... a key only known at run time, or a settings file in place of the user's, may be any of them
+    ("GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=$KEY GIT_CONFIG_VALUE_0=x git log", "dynamic.script"),
+    ("GIT_CONFIG_GLOBAL=./team.gitconfig git log", "dynamic.script"),
+    ("export GIT_CONFIG_SYSTEM=/tmp/x", "dynamic.script"),
     # make recipes given inline or on stdin.
     ("make --eval='all:;rm -rf x'", "unverifiable.make-inline"),
     ("make -E 'all:; id'", "unverifiable.make-inline"),
@@ -183,6 +187,8 @@ ALLOWED = [
     "env GIT_PAGER=cat git log",
     "GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0=x git log",
     "GIT_CONFIG_NOSYSTEM=1 git status",
+    "GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=safe.directory GIT_CONFIG_VALUE_0=$PWD git status",
+    "GIT_CONFIG_GLOBAL=/dev/null git log",
     "python -c 'import numpy as np; print(np.__version__)'",
     "python -c 'import pandas as pd, json'",
     "node -e 'const a = [1]; console.log(a[0])'",

@@ -218,6 +218,10 @@ def _cmd_writes_nothing(argv: list[Arg]) -> bool:
     return word == "type" and len(argv) > 1 and all(a.text.lower() in ("nul", "nul:") for a in argv[1:])
 
 
+_GIT_CONFIG_FILES = frozenset({"GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG"})
+"""Variables naming a file git reads settings from in place of the user's or the machine's."""
+_EMPTY_FILES = frozenset({"", "/dev/null", "nul", "NUL", "$null"})
+"""Values of those naming no settings at all (glmagent's own git calls set `/dev/null`)."""
 _MODULE_OPTIONS = {
     "NODE_OPTIONS": ("-r", "--require", "--import", "--loader", "--experimental-loader"),
     "RUBYOPT": ("-r",),
@@ -1186,6 +1190,8 @@ class Evaluation(RunsOtherCode, WordChecks):
             # where `Set-ExecutionPolicy -Scope Process` keeps it, so setting it is running that.
             words = [Arg(w, w) for w in ("Set-ExecutionPolicy", "-Scope", "Process")]
             self.command([*words, value], frame.nested(f"`{name}=`"), None)
+        elif name.upper().startswith("GIT_CONFIG"):
+            self._git_config(name.upper(), value, frame)
         elif self.p.command_valued.fullmatch(name):
             # Programs run these values as commands (`GIT_PAGER='rm -rf ~' git log`).
             self._inline(value, "posix", frame.nested(f"`{name}=`"), [Arg(f"{name}={value.text}", value.raw)])
@@ -1242,6 +1248,38 @@ class Evaluation(RunsOtherCode, WordChecks):
             # `MCP_TOOL_HANDLER_OVERRIDE=/var/tmp/x.so`: a program, library or script handed to whatever
             # reads the variable is judged where it lies, as one handed on a command line is.
             self._outside_code(value.text, [Arg(f"{name}={value.text}", value.raw)], (name,), frame)
+
+    def _git_config(self, name: str, value: Arg, frame: Frame) -> None:
+        """`GIT_CONFIG_PARAMETERS="'core.pager'='...'"`, `GIT_CONFIG_KEY_0=core.pager`: settings git reads as
+        it reads `git -c`, on either backend (keys are checked apart from values: any value of a risky key
+        counts). `GIT_CONFIG_GLOBAL=FILE` (or `_SYSTEM`): settings from a file the policy does not read,
+        fine only when it is empty (`/dev/null`)."""
+        if name in _GIT_CONFIG_FILES:
+            if value.text not in _EMPTY_FILES:
+                self.event(
+                    "dynamic-script",
+                    frame,
+                    f"`{name}={shown(value.raw)}` has git read settings, which may run programs, from a file",
+                    [f"{name}={value.raw}"],
+                )
+            return
+        if name != "GIT_CONFIG_PARAMETERS" and not name.startswith(("GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_")):
+            return
+        if DYN in value.text:
+            if name.startswith("GIT_CONFIG_VALUE_"):
+                return  # a value known only at run time, for a key judged on its own
+            self.event(
+                "dynamic-script",
+                frame,
+                f"`{name}={shown(value.raw)}` gives git a setting only known at run time",
+                [f"{name}={value.raw}"],
+            )
+            return
+        # Read as `git config` words, where every program-valued key counts whatever its value: the pieces
+        # of a key and its value come apart here (`'core.pager'='rm -rf x'`), unlike `git -c`. A value word
+        # follows, as git sets what it reads here: never the read `git config core.pager`.
+        line = " ".join(shlex.quote(w) for w in value.text.replace("'", "").split() or [""])
+        self.script(f"git config {line} value", "posix", frame.nested(f"`{name}`"))
 
     def _search_path(self, name: str, value: Arg, frame: Frame) -> None:
         """`PATH=/tmp:$PATH make`: the folders put before the existing value (all of them when it is replaced)

@@ -598,13 +598,12 @@ class PosixWalker:
             self._assigned(key, val)
 
     def _assigned(self, key: str, val: Arg) -> None:
-        """What setting `key` may run: prompts, `BASH_ENV`, git configuration, command-valued variables."""
+        """What setting `key` may run: prompts, `BASH_ENV`, history settings; the engine judges the rest
+        (git configuration, command-valued variables)."""
         if key in _PROMPT_VARIABLES:
             self._prompt(key, val)
         elif (key == "BASH_ENV" and val.raw) or (key == "ENV" and _EXPANDING.search(val.text)):
             self._sourced(key, val)
-        elif key.startswith("GIT_CONFIG_"):
-            self._git_config(key, val)
         elif key in _HISTORY_VARIABLES:
             # The shell reads these itself, so `HISTFILE=/dev/null` acts as `export HISTFILE=/dev/null` does.
             word = f"{key}={val.text}"
@@ -623,17 +622,6 @@ class PosixWalker:
             self.sink.script(f'. "{quoted}"', "posix", self.frame.nested(f"`{key}`"))
         else:
             self.sink.script(f". {val.raw}", "posix", self.frame.nested(f"`{key}`"))
-
-    def _git_config(self, key: str, val: Arg) -> None:
-        """`GIT_CONFIG_PARAMETERS="'core.pager'='...'"`, `GIT_CONFIG_KEY_0=core.pager`: configuration git
-        reads like `git -c` (keys are checked apart from values: any value of a risky key counts)."""
-        if key == "GIT_CONFIG_PARAMETERS" or key.startswith(("GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_")):
-            text = val.text.replace("'", "") if DYN not in val.text else DYN
-            words = text.split() or [""]
-            # Read as `git config` words, where every program-valued key counts whatever its value: the
-            # pieces of a key and its value come apart here (`'core.pager'='rm -rf x'`), unlike `git -c`.
-            line = " ".join(_shell_quote(w) for w in words)
-            self.sink.script(f"git config {line}", "posix", self.frame.nested(f"`{key}`"))
 
     def _prompt(self, key: str, val: Arg) -> None:
         """Bash expands a prompt string again each time it shows it, `$(...)` included: `PS4='$(rm -rf x)'
