@@ -67,6 +67,7 @@ SPARED = [
     ("posix", "rm -rf build coverage"),
     ("posix", "rm -r build || true"),
     ("posix", "rm -rf ./bin ./obj"),
+    ("posix", "find . -name bin -exec rm -rf {} +"),  # every `bin` ignored, nothing tracked in one
     ("posix", "rm -rf build/lib"),
     ("posix", "rm -rf pkg.egg-info"),  # not there: a clean step run twice
     ("posix", "rm -rf htmlcov .pytest_cache docs/_build"),  # not there, and not ignored: nothing to lose
@@ -180,7 +181,6 @@ BLOCKED = [
     ("posix", "cd .. && rm -rf build"),
     ("posix", 'rm -rf "$OUT"'),
     ("posix", "find build | xargs rm -rf"),
-    ("posix", "find . -name bin -exec rm -rf {} +"),
     ("powershell", "Remove-Item ./src -Recurse"),
     ("powershell", "Remove-Item ./bin -Recurse -Include *.dll"),
     ("powershell", "Remove-Item ./bin -Recurse -f"),  # -Filter or -Force: ambiguous
@@ -368,3 +368,64 @@ def test_a_git_clean_of_output_pathspecs_is_spared_like_rm(repo: Path, shell: st
 def test_other_git_cleans_stay_blocked(repo: Path, shell: str, command: str) -> None:
     decision = decide_in(command, repo, shell)
     assert decision.rule_id == "destructive.git-clean", (command, decision.rule_id)
+
+
+@pytest.fixture(scope="module")
+def monorepo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Packages with ignored `dist` and `.next` output, one package that commits its `dist`, sources in a
+    `lib` folder, and an untracked `build` folder nobody ignores (the user's work, whatever it is called)."""
+    root = tmp_path_factory.mktemp("mono")
+    subprocess.run(["git", "init", "-q"], cwd=root, check=True)
+    (root / ".gitignore").write_text("dist/\n.next/\n!shipped/dist/\n")
+    for folder, name in (
+        ("packages/a/dist", "index.js"),
+        ("packages/b/.next", "cache"),
+        ("web/dist", "x.js"),
+    ):
+        (root / folder).mkdir(parents=True)
+        (root / folder / name).write_text("generated\n")
+    (root / "packages/a/lib").mkdir()
+    (root / "packages/a/lib/index.ts").write_text("export {}\n")
+    (root / "shipped/dist").mkdir(parents=True)
+    (root / "shipped/dist/action.js").write_text("committed bundle\n")
+    subprocess.run([*TEST_GIT, "add", ".gitignore", "packages/a/lib", "shipped"], cwd=root, check=True)
+    subprocess.run([*TEST_GIT, "commit", "-qm", "init"], cwd=root, check=True)
+    (root / "tools/build").mkdir(parents=True)
+    (root / "tools/build/notes.txt").write_text("unsaved\n")
+    return root
+
+
+# A `find` sweep of trees named as build output deletes each as `rm -rf` would: spared when git tracks
+# nothing under any of them and keeps nothing untracked there.
+OUTPUT_SWEEPS_SPARED = [
+    "find packages -name dist -type d -prune -exec rm -rf {} +",
+    "find . -name .next -type d -exec rm -rf {} +",
+    "find packages web -name dist -o -name .next | xargs rm -rf",
+    "rm -rf $(find packages -type d -name dist)",
+    "cd packages && find . -iname DIST -type d -exec rm -rf {} +",
+]
+OUTPUT_SWEEPS_BLOCKED = [
+    "find . -name dist -type d -exec rm -rf {} +",  # shipped/dist is committed
+    "find packages -name lib -type d -exec rm -rf {} +",  # lib holds tracked sources
+    "find . -name build -type d -exec rm -rf {} +",  # untracked, not ignored: the user's
+    "find . -name src -type d -exec rm -rf {} +",  # not an output name
+    "find .. -name dist -exec rm -rf {} +",  # outside the project
+    "mv packages/a/lib packages/a/dist; find packages -name dist -exec rm -rf {} +",  # the sources moved in
+]
+
+
+@pytest.mark.parametrize("command", OUTPUT_SWEEPS_SPARED)
+def test_a_find_sweep_of_output_trees_git_keeps_nothing_in_is_spared(monorepo: Path, command: str) -> None:
+    decision = decide_in(command, monorepo)
+    assert decision.allowed, (command, decision.rule_id, decision.reason)
+    assert decide_in(command, None).allowed, command  # a fresh checkout holds no output yet
+
+
+@pytest.mark.parametrize("command", OUTPUT_SWEEPS_BLOCKED)
+def test_a_find_sweep_reaching_kept_files_stays_blocked(monorepo: Path, command: str) -> None:
+    decision = decide_in(command, monorepo)
+    assert not decision.allowed, command
+    assert decision.rule_id in ("destructive.recursive-delete", "containment.write-outside-project"), (
+        command,
+        decision.rule_id,
+    )

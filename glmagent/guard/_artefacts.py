@@ -15,10 +15,11 @@ is the same sweep when the pattern says nothing but those names.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import pairwise
 
 from ._paths import PROTECTED, cmd_delete_words
-from ._project import names_output
+from ._project import is_output_folder, names_output
 from ._syntax import DYN, Arg
 
 ARTEFACT_NAMES = frozenset(
@@ -127,6 +128,32 @@ def find_sweeps_artefacts(args: list[Arg]) -> bool:
     with every action (`-delete`, `-exec CMD {} +`) applied to that selection? `args`: the words after
     `find`. Alternatives (`-name '*.pyc' -delete -o -name __pycache__ -delete`) must each be such a sweep,
     with an action of its own."""
+    return _find_sweeps(args, ARTEFACT_NAMES.__contains__)
+
+
+def find_swept_output(args: list[Arg]) -> tuple[list[Arg], list[str], bool] | None:
+    """(start paths, names, any `-iname`) when `find ARGS` is such a sweep of names build tools write their
+    output under (`find packages -name dist -type d -prune -exec rm -rf {} +`): each tree so named is
+    deleted, which loses no more than `rm -rf` of each would, when git neither tracks nor keeps anything
+    under those names (see `_project`). None for any other selection."""
+    if not _find_sweeps(args, _swept_name):
+        return None
+    names: list[str] = []
+    icase = False
+    for before, (word, value) in zip([Arg("", ""), *args], pairwise(args), strict=False):
+        # (compiled files are swept whatever git says; an excluded name only narrows the selection)
+        named = word.text in ("-name", "-iname") and before.text not in ("-not", "!")
+        if named and value.text.lower() not in ARTEFACT_NAMES:
+            names.append(value.text)
+            icase = icase or word.text == "-iname"
+    return find_start_words(args), names, icase
+
+
+def _swept_name(name: str) -> bool:
+    return name in ARTEFACT_NAMES or is_output_folder(name)
+
+
+def _find_sweeps(args: list[Arg], accepts: Callable[[str], bool]) -> bool:
     starts = 0
     while starts < len(args) and args[starts].text[:1] not in ("-", "(", "!", ")", ","):
         starts += 1
@@ -141,18 +168,22 @@ def find_sweeps_artefacts(args: list[Arg]) -> bool:
         elif text in ("-o", "-or"):
             cuts.append(i)
         elif text in ("(", ")"):
-            return _sweeps(args)  # a group: `( -name a -o -name b ) -delete`
+            return _sweeps(args, accepts)  # a group: `( -name a -o -name b ) -delete`
     if not cuts:
-        return _sweeps(args)
+        return _sweeps(args, accepts)
     bounds = [starts - 1, *cuts, len(args)]
+    # With no action at all, find prints whatever the whole expression selects (`-name a -o -name b` feeding
+    # `xargs rm`): each alternative a selection of its own. Otherwise each needs its own action, as an
+    # action binds tighter than `-o` (`-name a -o -name b -delete` deletes only b).
+    acted = any(a.text in _ACTIONS or a.text in _EXECS for a in args[starts:])
     return all(
-        any(a.text in _ACTIONS or a.text in _EXECS for a in args[lo + 1 : hi])
-        and _sweeps([*args[:starts], *args[lo + 1 : hi]])
+        (not acted or any(a.text in _ACTIONS or a.text in _EXECS for a in args[lo + 1 : hi]))
+        and _sweeps([*args[:starts], *args[lo + 1 : hi]], accepts)
         for lo, hi in pairwise(bounds)
     )
 
 
-def _sweeps(args: list[Arg]) -> bool:
+def _sweeps(args: list[Arg], accepts: Callable[[str], bool]) -> bool:
     i, n = 0, len(args)
     while i < n and args[i].text in ("-H", "-P"):
         i += 1
@@ -173,7 +204,7 @@ def _sweeps(args: list[Arg]) -> bool:
                 return False
             i += 2
         elif word in ("-name", "-iname"):
-            if acting or i + 1 >= n or args[i + 1].text.lower() not in ARTEFACT_NAMES:
+            if acting or i + 1 >= n or not accepts(args[i + 1].text.lower()):
                 return False
             named = True
             group_names += depth > 0

@@ -19,6 +19,7 @@ from ._artefacts import (
     fed_operands_only,
     find_starts,
     find_sweeps_artefacts,
+    find_swept_output,
     grep_sweeps_artefacts,
     lister_sweeps_artefacts,
 )
@@ -465,7 +466,9 @@ class CompiledPolicy(PolicyTables):
                     )
                 ):
                     return None  # the walk may spare a file or tree that holds nothing to lose
-                if rule.id == FIND_DELETE and (find_sweeps_artefacts(argv[1:]) or find_starts(argv)):
+                if rule.id == FIND_DELETE and (
+                    find_sweeps_artefacts(argv[1:]) or find_starts(argv) or find_swept_output(argv[1:])
+                ):
                     return None  # a sweep of compiled files or of build output: the walk judges it
                 # The walk reaches the clauses before anything the program does, and stops at this deny.
                 out, reason = finding_words(rule, argv, info.names, "", detail)
@@ -965,7 +968,7 @@ class Evaluation(RunsOtherCode, WordChecks):
                     rule_id == TREE_DELETE
                     and clause_feeds
                     and (
-                        self._deletes_swept_artefacts(names, argv, clause_feeds, dialect)
+                        self._deletes_swept_artefacts(names, argv, clause_feeds, frame)
                         or self._deletes_listed_output(names, argv, clause_feeds, frame)
                     )
                 ):
@@ -986,6 +989,7 @@ class Evaluation(RunsOtherCode, WordChecks):
                     if rule_id == FIND_DELETE and (
                         (not self.copied and find_sweeps_artefacts(argv[1:]))
                         or self._finds_in_output_only(argv, frame)
+                        or self._sweeps_output(argv, frame)
                     ):
                         continue
                     self._rule_finding(compiled.rule, argv, names, frame, detail)
@@ -1535,6 +1539,23 @@ class Evaluation(RunsOtherCode, WordChecks):
         starts = find_starts(argv)
         return bool(starts) and self._deletes_output_only(("rm",), [Arg("rm", "rm"), *starts], frame, argv)
 
+    def _sweeps_output(self, argv: list[Arg], frame: Frame) -> bool:
+        """Does `find packages -name dist -type d -prune` select only trees named as build output that git
+        neither tracks nor keeps (see `ProjectFiles.swept`), so deleting each loses no more than `rm -rf`
+        of it may? Nothing copied or renamed earlier in the line (`mv src dist` makes sources one of them)."""
+        swept = None if self.copied else find_swept_output(argv[1:])
+        if swept is None:
+            return False
+        starts, names, icase = swept
+        if not names:
+            return True  # compiled files only (`find_sweeps_artefacts`)
+        self._spend(DISK_LOOKUP_WORK * len(starts))
+        scope = self.scope(frame)
+        places = [scope.replaceable_place(start, whole=True) for start in starts]
+        if self._files is None:
+            self._files = FreshCheckout() if self.root is None else ReplaceableFiles(self.root)
+        return None not in places and self._files.swept(places, names, icase)  # type: ignore[arg-type]
+
     def _cleans_output(self, language: str, code: str, frame: Frame, argv: list[Arg]) -> bool:
         """Is an interpreter's code given as the last word (`python -c CODE`, `node -e CODE`) a clean step
         (see `deleted_literals`) that deletes only what `rm -rf` of the same paths may?"""
@@ -1546,23 +1567,27 @@ class Evaluation(RunsOtherCode, WordChecks):
         )
 
     def _deletes_swept_artefacts(
-        self, names: tuple[str, ...], argv: list[Arg], feeds: tuple[Feed, ...], dialect: Dialect
+        self, names: tuple[str, ...], argv: list[Arg], feeds: tuple[Feed, ...], frame: Frame
     ) -> bool:
-        """Does `rm` delete only what a `find` sweep of compiled and cached files hands it
-        (`find . -name '*.pyc' -exec rm -f {} +`, `find . -name __pycache__ | xargs rm -r`,
-        `rm -rf $(find . -name __pycache__)`)? Each feed must come straight from such a `find` (a filter
-        between them may rewrite the names), and `rm` may name nothing else. Nothing copied or renamed earlier
-        in the line (`mv app.py app.pyc` makes a source one of them)."""
+        """Does `rm` delete only what a `find` sweep of compiled and cached files, or of trees named as build
+        output git keeps nothing in, hands it (`find . -name '*.pyc' -exec rm -f {} +`, `find . -name
+        __pycache__ | xargs rm -r`, `rm -rf $(find . -name __pycache__)`, `find . -name dist -exec rm -rf {}
+        +`)? Each feed must come straight from such a `find` (a filter between them may rewrite the names),
+        and `rm` may name nothing else. Nothing copied or renamed earlier in the line (`mv app.py app.pyc`
+        makes a source one of them)."""
         if (
             self.copied
-            or dialect != "posix"
+            or frame.dialect != "posix"
             or _SWEEP_DELETERS.isdisjoint(names)
             or not fed_operands_only(argv[1:])
         ):
             return False
-        chains = self._producers(feeds, dialect)
+        chains = self._producers(feeds, frame.dialect)
         return len(chains) == len(feeds) and all(
-            (not FINDS.isdisjoint(chain[0].names) and find_sweeps_artefacts(chain[0].argv[1:]))
+            (
+                not FINDS.isdisjoint(chain[0].names)
+                and (find_sweeps_artefacts(chain[0].argv[1:]) or self._sweeps_output(chain[0].argv, frame))
+            )
             or grep_sweeps_artefacts([(view.names, view.argv) for view in chain])
             for chain in chains
         )

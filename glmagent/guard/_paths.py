@@ -388,16 +388,18 @@ class PathScope:
             return "~" + path[len(_OUTSIDE_HOME) :]
         return path.replace("\x00", "")
 
-    def replaceable_place(self, target: Arg) -> str | None:
+    def replaceable_place(self, target: Arg, whole: bool = False) -> str | None:
         """Where a literal write target lies in the working directory (the virtual one too, when the caller
         did not say which): its path relative to it, outside `.git`/`.hazina`; None anywhere else (the temp
         folder too: it is every program's, so a file there may be anyone's), or when the place is only known
-        at run time."""
+        at run time. `whole`: the working directory itself is a place too ("")."""
         if DYN in target.text:
             return None
         path = self._absolute(target.text)
         if path is None:
             return None
+        if whole and path == self.root:
+            return ""
         if _inside(path, self.root) and path != self.root:
             relative = path[len(self.root) :].strip("/")
             parts = relative.lower().split("/")

@@ -97,6 +97,15 @@ def is_output_folder(name: str) -> bool:
     )
 
 
+SWEPT_PATTERNS = 16
+"""Start folders times names one `find` sweep of build output may have for git to be asked about it."""
+
+
+def _glob_escaped(path: str) -> str:
+    """A literal folder path as a git glob pathspec matches it (its wildcards escaped)."""
+    return re.sub(r"([*?\\[\]])", r"\\\1", path)
+
+
 class ProjectFiles(Protocol):
     """What overwriting a file, or deleting a tree, in the working directory would lose."""
 
@@ -106,6 +115,12 @@ class ProjectFiles(Protocol):
 
     def matching(self, pattern: str) -> list[str] | None:
         """The files a glob names now (None: unknown, so every one is kept)."""
+        ...
+
+    def swept(self, starts: list[str], names: list[str], icase: bool) -> bool:
+        """Whether deleting every file or tree called one of `names` (`find` patterns, of build output)
+        below each of `starts` (folders, "" for the working directory) loses nothing: git tracks nothing
+        so named there and keeps nothing untracked (not ignored) under such a name."""
         ...
 
 
@@ -145,6 +160,9 @@ class FreshCheckout:
         # A checkout holds the project's files, which a glob names; only build output is not there yet.
         return [] if _output_path([p for p in pattern.split("/") if p]) else None
 
+    def swept(self, starts: list[str], names: list[str], icase: bool) -> bool:
+        return True  # every name is build output's, which a fresh checkout does not hold yet
+
 
 class KeptFiles:
     """A working directory where every file holds work and no tree is build output: what a rule's examples
@@ -160,6 +178,9 @@ class KeptFiles:
 
     def matching(self, pattern: str) -> list[str] | None:
         return None
+
+    def swept(self, starts: list[str], names: list[str], icase: bool) -> bool:
+        return False
 
 
 class ReplaceableFiles:
@@ -311,6 +332,30 @@ class ReplaceableFiles:
             return False
         tracked = self._git(["ls-files", "-z", "--", *existing])
         return tracked is not None and tracked == (0, "")
+
+    def swept(self, starts: list[str], names: list[str], icase: bool) -> bool:
+        """See `ProjectFiles.swept`: two questions to git, each a pathspec per start and name (`dist`
+        anywhere below `packages`: `packages/**/dist` and what is under it)."""
+        if not starts or len(starts) * len(names) > SWEPT_PATTERNS or self._asked + 2 > GIT_LOOKUPS:
+            return False
+        magic = ":(glob,icase)" if icase else ":(glob)"
+        specs: list[str] = []
+        for start in starts:
+            path = os.path.join(self.root, *[p for p in start.split("/") if p])
+            real = os.path.realpath(path)
+            if real != os.path.abspath(path) or not (real + os.sep).startswith(
+                self._real_root.rstrip(os.sep) + os.sep
+            ):
+                return False  # a link on the way: what it leads to is not judged here
+            top = f"{_glob_escaped(start.strip('/'))}/" if start.strip("/") else ""
+            for name in names:
+                specs += [f"{magic}{top}**/{name}", f"{magic}{top}**/{name}/**"]
+        self._asked += 2
+        for extra in ([], ["--others", "--exclude-standard"]):
+            listed = self._git(["ls-files", "-z", *extra, "--", *specs])
+            if listed is None or listed != (0, ""):
+                return False
+        return True
 
     def _git(self, args: list[str], given: str | None = None) -> tuple[int, str] | None:
         """(exit status 0 or 1, output) of `git ARGS` in the working directory, `given` on its input; None
