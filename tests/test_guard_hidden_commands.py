@@ -60,6 +60,12 @@ BLOCKED = [
     ("posix", "git -c core.hooksPath=/dev/null -c core.hooksPath=h ci", "unverifiable.git-config-exec"),
     ("posix", "git -c core.hooksPath=/dev/nul commit", "unverifiable.git-config-exec"),
     ("posix", "git -c core.hooksPath=/dev/null/x commit", "unverifiable.git-config-exec"),
+    # what a yq or jq expression reads itself: files (`load`, jq modules) and variables (`strenv`, `env`)
+    ("posix", "yq -n 'load(\"/home/dev/.aws/credentials\")'", "env.secret-files"),
+    ("posix", "yq -n 'load_str(\"../.env\")'", "env.secret-files"),
+    ("posix", "jq -n 'import \"../../.ssh/id_rsa\" as x; 1'", "env.secret-files"),
+    ("posix", "yq -n 'strenv(GITHUB_TOKEN)'", "env.secret-variable"),
+    ("powershell", "yq -n 'env(AWS_SECRET_ACCESS_KEY)'", "env.secret-variable"),
     # unsetting the hooks path brings back the hooks in `.git/hooks`
     ("posix", "git config --unset core.hooksPath", "unverifiable.git-config-exec"),
     ("posix", "git config core.hooksPath .githooks", "unverifiable.git-config-exec"),
@@ -155,6 +161,10 @@ ALLOWED = [
     ("posix", "sort -o sorted.txt names.txt"),
     # No hooks at all: nothing runs.
     ("posix", "git -c core.hooksPath=/dev/null commit -m 'update changelog'"),
+    # ... the project's own files and plain variables
+    ("posix", "yq -i '.matrix = load(\"ci/matrix.yaml\")' .github/workflows/ci.yml"),
+    ("posix", "yq e '.image.tag = strenv(TAG)' -i values.yaml"),
+    ("posix", "jq -n 'include \"lib/util\"; f'"),
     # reading a key runs nothing
     ("posix", "git config core.hooksPath"),
     ("posix", "git config --get alias.st"),

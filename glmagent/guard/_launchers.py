@@ -5,6 +5,8 @@ hands it back to the evaluation as a script, a command or a payload; what cannot
 
 from __future__ import annotations
 
+import shlex
+
 from . import _parse_posix
 from ._artefacts import find_start_words, plainly_inside
 from ._findings import shown, shown_args
@@ -53,6 +55,12 @@ def _window_styles(args: list[Arg]) -> list[Arg]:
 
 
 _FD_EXEC = frozenset({"-x", "-X", "--exec", "--exec-batch"})
+_QUERY_READS = lazy_re(
+    r"""\bload(?:_str|_props|_xml|_base64|_yaml|_json|_csv|_tsv|_toml|_ini)?\s*\(\s*"(?P<path>[^"]+)"\s*\)"""
+    r"""|\b(?:import|include)\s+"(?P<module>[^"]+)"|\b(?:str)?env\s*\(\s*"?(?P<name>[A-Za-z_]\w*)"?\s*\)"""
+)
+"""What a yq or jq expression reads besides its input: a file `load("PATH")` and its kin read (yq), a module
+file (jq's `import "PATH" as x;`, read from the library path too), a variable `strenv(NAME)` reads (yq)."""
 """fd's options after which the rest of the words (to a `;`) are a command it runs on what it finds."""
 
 _INFO_FLAGS = frozenset({"-V", "-h", "-?", "/?"})
@@ -426,6 +434,24 @@ class RunsOtherCode:
                 command.append(b)
             if command:
                 self.command(command, frame.wrapped(f"`{name} {a.text}`"), None, None, (feed,))
+
+    def _json_query(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
+        """A `yq` expression reads files and variables of its own (`load("PATH")`, `load_str`, `strenv(NAME)`,
+        `env(NAME)`; jq's `import`/`include` of a module file): each is judged as `cat PATH` and as reading
+        `$NAME` in the shell are. (jq's `env` and `$ENV` are the rules' business.)"""
+        for a in argv[1:]:
+            text = a.text
+            if DYN in text or (
+                "load" not in text and "env" not in text and "clude" not in text and "port" not in text
+            ):
+                continue
+            inner = frame.nested(f"a `{name}` expression")
+            for found in _QUERY_READS.finditer(text):
+                path, variable = found.group("path") or found.group("module"), found.group("name")
+                if path is not None:
+                    self.script(f"cat -- {shlex.quote(path)}", "posix", inner)
+                elif variable is not None:
+                    self.script(f'printf %s "${variable}"', "posix", inner)
 
     def _ps_bind(self, args: list[Arg], valued: tuple[str, ...]) -> tuple[dict[str, list[Arg]], list[Arg]]:
         """Bind PowerShell arguments: `-Name value` / `-Name:value` / positionals (prefixes resolved)."""
