@@ -586,6 +586,8 @@ NETWORK_ALLOWED = [
     "git status",
     "git remote add origin https://example.com/r.git",
     "git remote get-url origin",
+    "git remote show",  # lists the remotes; `-n` shows what the configuration says, asking no remote
+    "git remote show -n origin",
     "git config --get remote.origin.url",
     "git -C sub status",
     "git log --oneline --grep=fetch",
