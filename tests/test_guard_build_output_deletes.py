@@ -414,16 +414,36 @@ OUTPUT_SWEEPS_BLOCKED = [
 ]
 
 
-@pytest.mark.parametrize("command", OUTPUT_SWEEPS_SPARED)
-def test_a_find_sweep_of_output_trees_git_keeps_nothing_in_is_spared(monorepo: Path, command: str) -> None:
-    decision = decide_in(command, monorepo)
+# PowerShell's recursive listing of such names piped into Remove-Item is the same sweep (names without case).
+LISTED_OUTPUT_SPARED = [
+    "Get-ChildItem -Path packages -Include dist,.next -Recurse | Remove-Item -Recurse -Force",
+    "Get-ChildItem .\\web -Recurse -Directory -Filter DIST | Remove-Item -Recurse -Force",
+]
+LISTED_OUTPUT_BLOCKED = [
+    "Get-ChildItem -Path . -Include dist -Recurse | Remove-Item -Recurse -Force",  # shipped/dist is committed
+    "Get-ChildItem -Path packages -Include lib,dist -Recurse | Remove-Item -Recurse -Force",  # sources
+    "Get-ChildItem -Path .. -Include dist -Recurse | Remove-Item -Recurse -Force",
+]
+
+
+@pytest.mark.parametrize(
+    ("shell", "command"),
+    [("posix", c) for c in OUTPUT_SWEEPS_SPARED] + [("powershell", c) for c in LISTED_OUTPUT_SPARED],
+)
+def test_a_find_sweep_of_output_trees_git_keeps_nothing_in_is_spared(
+    monorepo: Path, shell: str, command: str
+) -> None:
+    decision = decide_in(command, monorepo, shell)
     assert decision.allowed, (command, decision.rule_id, decision.reason)
-    assert decide_in(command, None).allowed, command  # a fresh checkout holds no output yet
+    assert decide_in(command, None, shell).allowed, command  # a fresh checkout holds no output yet
 
 
-@pytest.mark.parametrize("command", OUTPUT_SWEEPS_BLOCKED)
-def test_a_find_sweep_reaching_kept_files_stays_blocked(monorepo: Path, command: str) -> None:
-    decision = decide_in(command, monorepo)
+@pytest.mark.parametrize(
+    ("shell", "command"),
+    [("posix", c) for c in OUTPUT_SWEEPS_BLOCKED] + [("powershell", c) for c in LISTED_OUTPUT_BLOCKED],
+)
+def test_a_find_sweep_reaching_kept_files_stays_blocked(monorepo: Path, shell: str, command: str) -> None:
+    decision = decide_in(command, monorepo, shell)
     assert not decision.allowed, command
     assert decision.rule_id in ("destructive.recursive-delete", "containment.write-outside-project"), (
         command,

@@ -115,6 +115,14 @@ def lister_sweeps_artefacts(paths: list[Arg], patterns: list[str]) -> bool:
     return bool(patterns) and all(p in ARTEFACT_NAMES for p in patterns) and all(map(plainly_inside, paths))
 
 
+def lister_swept_output(paths: list[Arg], patterns: list[str]) -> list[str] | None:
+    """The same for names build tools write their output under (`-Include bin, obj`, `-Filter dist`): those
+    names (compiled files' left out), whose trees are judged as `find_swept_output`'s are; else None."""
+    if not patterns or not all(map(_swept_name, patterns)) or not all(map(plainly_inside, paths)):
+        return None
+    return [p for p in patterns if p not in ARTEFACT_NAMES]
+
+
 _FOLLOWING = frozenset({"-L", "-H", "-follow"})
 """Options that make find follow links, out of the start trees too."""
 

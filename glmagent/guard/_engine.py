@@ -22,6 +22,7 @@ from ._artefacts import (
     find_swept_output,
     grep_sweeps_artefacts,
     lister_sweeps_artefacts,
+    lister_swept_output,
 )
 from ._compiled import POWERSHELL_ONLY, NameInfo, PolicyTables, matching_clauses
 from ._findings import Finding, finding_words, shown, shown_args
@@ -1547,8 +1548,11 @@ class Evaluation(RunsOtherCode, WordChecks):
         if swept is None:
             return False
         starts, names, icase = swept
-        if not names:
-            return True  # compiled files only (`find_sweeps_artefacts`)
+        return not names or self._output_swept(starts, names, icase, frame)  # no names: compiled files only
+
+    def _output_swept(self, starts: list[Arg], names: list[str], icase: bool, frame: Frame) -> bool:
+        """Does deleting everything called one of `names` below the folders `starts` lose nothing (see
+        `ProjectFiles.swept`)?"""
         self._spend(DISK_LOOKUP_WORK * len(starts))
         scope = self.scope(frame)
         places = [scope.replaceable_place(start, whole=True) for start in starts]
@@ -1611,6 +1615,11 @@ class Evaluation(RunsOtherCode, WordChecks):
         trees, patterns = listed
         if not self.copied and lister_sweeps_artefacts(trees, patterns):
             return True  # `Get-ChildItem -Recurse -Filter *.pyc | Remove-Item`: a sweep, as `find` makes
+        swept = None if self.copied else lister_swept_output(trees, patterns)
+        if swept is not None:
+            # `Get-ChildItem -Include bin,obj -Recurse | Remove-Item -Recurse`, `find -name bin -o -name obj`
+            # (Windows compares names without case)
+            return self._output_swept(trees or [Arg(".", ".")], swept, True, frame)
         return bool(trees) and self._deletes_output_only(("remove-item",), [argv[0], *trees], frame, argv)
 
     def _judge_piped_paths(
