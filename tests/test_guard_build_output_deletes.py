@@ -65,6 +65,7 @@ SPARED = [
     ("posix", "find test_results -name 'Test.xml' -type f -delete"),
     ("posix", "rm -fr Module.symvers modules.order .tmp_versions"),  # a kernel module build's output
     ("posix", "rm -rf build coverage"),
+    ("posix", "rm -rf CMakeFiles CMakeCache.txt"),  # what CMake configures in place; not there
     ("posix", "rm -r build || true"),
     ("posix", "rm -rf ./bin ./obj"),
     ("posix", "find . -name bin -exec rm -rf {} +"),  # every `bin` ignored, nothing tracked in one
@@ -142,6 +143,7 @@ SPARED = [
 ]
 
 BLOCKED = [
+    ("posix", "rm -rf CMakeLists.txt cmake"),  # CMake's sources, not what it writes
     ("posix", "rm -rf src"),  # tracked
     ("posix", "rm -rf notes"),  # untracked work
     ("posix", "rm -rf newdir"),  # not there, but nothing says it is output (what the line meant)

@@ -61,7 +61,7 @@ OUTPUT_FOLDERS = frozenset(
         "coverage.xml", "coverage-final.json", "lcov.info", "coverage.lcov", "cobertura.xml", ".tmp_versions",
         "module.symvers", "modules.order", "module.markers", ".eslintcache", ".stylelintcache",
         ".prettiercache", ".ipynb_checkpoints", ".vs", ".react-router", ".output", ".astro", ".contentlayer",
-        ".vinxi", ".tanstack", "dbt_packages",
+        ".vinxi", ".tanstack", "dbt_packages", "cmakefiles", "cmakecache.txt",
     }
 )  # fmt: skip
 """Folder names build tools write their output to (compared in lower case); with `.egg-info` names and built
@@ -71,7 +71,8 @@ a macOS link writes (`x.dSYM`), and the output folders of one configuration, san
 (`build-debug`, `build-asan`, `build_clang`, `out_x64`, `cmake-build-asan`, Meson's `builddir`), what
 `R CMD check` writes (`pkg.Rcheck`), Visual Studio's per-solution state (`.vs`: user options and caches,
 never committed), what web frameworks generate into the project (React Router's and Astro's types,
-Nitro's `.output`, Contentlayer's, Vinxi's and TanStack's caches), dbt's installed `dbt_packages`;
+Nitro's `.output`, Contentlayer's, Vinxi's and TanStack's caches), dbt's installed `dbt_packages`, what CMake
+configures in the folder it is run from (`CMakeFiles`, `CMakeCache.txt`);
 protoc's and jsonnet's `*_out` output folders (`js_out`, `dashboards_out`: the `--js_out=` convention), and
 the coverage and JUnit reports test runs write (`coverage-unit.xml`, `junit.xml`, `junit-py312.xml`)."""
 _CONFIGURED_OUTPUT = lazy_re(
