@@ -1,11 +1,12 @@
-"""Database servers reached by name, services of the machine stopped, and boot images written verbosely.
+"""Database servers reached by name, services of the machine stopped or enabled, and boot images written.
 
 A database client's `-h` names the server it connects to: another machine when it can be nothing but a host
 (an address, a name with a top-level domain), never a CI service container (`-h postgres`) or `localhost`.
 Cassandra's node tool, the machine's web and NFS servers and macOS's content cache act on running services;
 their status checks only read. Boot loaders, initramfs images and Secure Boot variables are machine state
 whatever the verbosity (`dracut -v -f`), and a read flag beside a write (`grubby --info=ALL --set-default`)
-spares nothing.
+spares nothing. systemctl's options that take a value are read before its verb (`systemctl -M box@ --user
+enable x`), and Raspberry Pi OS's `raspi-config nonint do_*` changes the machine.
 """
 
 from __future__ import annotations
@@ -31,6 +32,10 @@ BLOCKED = [
     ("posix", "mokutil --sb-state --import mok.der", "destructive.machine-state"),
     ("posix", "efi-updatevar -f PK.auth PK", "destructive.machine-state"),
     ("posix", "sbctl sign -s /boot/vmlinuz-linux", "destructive.machine-state"),
+    # systemctl's value options before the verb, and Raspberry Pi OS's configuration tool run unattended
+    ("posix", "systemctl --machine containers@ --user enable podman.socket", "destructive.machine-state"),
+    ("posix", "systemctl -M box@ --user enable app.service", "destructive.machine-state"),
+    ("posix", "raspi-config nonint do_ssh 0", "destructive.machine-state"),
 ]
 
 ALLOWED = [
@@ -46,6 +51,9 @@ ALLOWED = [
     ("posix", "grubby --info=ALL"),
     ("posix", "mokutil --sb-state"),
     ("posix", "sbctl status"),
+    ("posix", "systemctl -t service list-units"),
+    ("posix", "systemctl --user status app.service"),
+    ("posix", "raspi-config nonint get_ssh"),
 ]
 
 
