@@ -55,13 +55,13 @@ def _window_styles(args: list[Arg]) -> list[Arg]:
 
 
 _FD_EXEC = frozenset({"-x", "-X", "--exec", "--exec-batch"})
+"""fd's options after which the rest of the words (to a `;`) are a command it runs on what it finds."""
 _QUERY_READS = lazy_re(
     r"""\bload(?:_str|_props|_xml|_base64|_yaml|_json|_csv|_tsv|_toml|_ini)?\s*\(\s*"(?P<path>[^"]+)"\s*\)"""
     r"""|\b(?:import|include)\s+"(?P<module>[^"]+)"|\b(?:str)?env\s*\(\s*"?(?P<name>[A-Za-z_]\w*)"?\s*\)"""
 )
 """What a yq or jq expression reads besides its input: a file `load("PATH")` and its kin read (yq), a module
 file (jq's `import "PATH" as x;`, read from the library path too), a variable `strenv(NAME)` reads (yq)."""
-"""fd's options after which the rest of the words (to a `;`) are a command it runs on what it finds."""
 
 _INFO_FLAGS = frozenset({"-V", "-h", "-?", "/?"})
 
