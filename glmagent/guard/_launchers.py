@@ -439,14 +439,11 @@ class RunsOtherCode:
         """A `yq` expression reads files and variables of its own (`load("PATH")`, `load_str`, `strenv(NAME)`,
         `env(NAME)`; jq's `import`/`include` of a module file): each is judged as `cat PATH` and as reading
         `$NAME` in the shell are. (jq's `env` and `$ENV` are the rules' business.)"""
+        inner = frame.nested(f"a `{name}` expression")
         for a in argv[1:]:
-            text = a.text
-            if DYN in text or (
-                "load" not in text and "env" not in text and "clude" not in text and "port" not in text
-            ):
+            if DYN in a.text:
                 continue
-            inner = frame.nested(f"a `{name}` expression")
-            for found in _QUERY_READS.finditer(text):
+            for found in _QUERY_READS.finditer(a.text):
                 path, variable = found.group("path") or found.group("module"), found.group("name")
                 if path is not None:
                     self.script(f"cat -- {shlex.quote(path)}", "posix", inner)
