@@ -66,6 +66,7 @@ SPARED = [
     ("posix", "rm -fr Module.symvers modules.order .tmp_versions"),  # a kernel module build's output
     ("posix", "rm -rf build coverage"),
     ("posix", "rm -rf CMakeFiles CMakeCache.txt"),  # what CMake configures in place; not there
+    ("posix", "rm -rf __pypackages__ reports test-reports"),  # PDM's packages and test reports; not there
     ("posix", "rm -r build || true"),
     ("posix", "rm -rf ./bin ./obj"),
     ("posix", "find . -name bin -exec rm -rf {} +"),  # every `bin` ignored, nothing tracked in one

@@ -275,6 +275,16 @@ BLOCKED = [
     ("posix", "pcs property set stonith-enabled=false", "destructive.machine-state"),
     ("posix", "pcs resource create VIP ocf:heartbeat:IPaddr2 ip=10.0.0.5", "destructive.machine-state"),
     ("posix", "crm configure property no-quorum-policy=ignore", "destructive.machine-state"),
+    # BitLocker and failover clusters: every verb but Get acts on the volume or the cluster's nodes
+    (
+        "powershell",
+        "Enable-BitLockerKeyProtector E: -PasswordProtector -Password $pw",
+        "destructive.machine-state",
+    ),
+    ("powershell", "Clear-BitLockerAutoUnlock", "destructive.machine-state"),
+    ("powershell", 'Get-ClusterResource "Disk 1" | Suspend-ClusterResource', "destructive.machine-state"),
+    ("powershell", "Add-ClusterNode -Name n3 -Cluster c1", "destructive.machine-state"),
+    ("powershell", "Test-Cluster -Node n1,n2", "destructive.machine-state"),
 ]
 
 ALLOWED = [
@@ -389,6 +399,9 @@ ALLOWED = [
     ("posix", "pcs status"),
     ("posix", "pcs --version"),
     ("posix", "crm configure show"),
+    ("powershell", "Get-ClusterNode | Format-Table Name, State"),
+    ("powershell", "Get-ClusterResource -Name 'Disk 1' -WhatIf"),
+    ("powershell", "Suspend-ClusterResource 'Disk 1' -WhatIf"),
 ]
 
 

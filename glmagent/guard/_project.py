@@ -61,7 +61,8 @@ OUTPUT_FOLDERS = frozenset(
         "coverage.xml", "coverage-final.json", "lcov.info", "coverage.lcov", "cobertura.xml", ".tmp_versions",
         "module.symvers", "modules.order", "module.markers", ".eslintcache", ".stylelintcache",
         ".prettiercache", ".ipynb_checkpoints", ".vs", ".react-router", ".output", ".astro", ".contentlayer",
-        ".vinxi", ".tanstack", "dbt_packages", "cmakefiles", "cmakecache.txt",
+        ".vinxi", ".tanstack", "dbt_packages", "cmakefiles", "cmakecache.txt", "__pypackages__", "reports",
+        "test-reports",
     }
 )  # fmt: skip
 """Folder names build tools write their output to (compared in lower case); with `.egg-info` names and built
@@ -72,7 +73,8 @@ a macOS link writes (`x.dSYM`), and the output folders of one configuration, san
 `R CMD check` writes (`pkg.Rcheck`), Visual Studio's per-solution state (`.vs`: user options and caches,
 never committed), what web frameworks generate into the project (React Router's and Astro's types,
 Nitro's `.output`, Contentlayer's, Vinxi's and TanStack's caches), dbt's installed `dbt_packages`, what CMake
-configures in the folder it is run from (`CMakeFiles`, `CMakeCache.txt`);
+configures in the folder it is run from (`CMakeFiles`, `CMakeCache.txt`), PDM's local packages
+(`__pypackages__`, as `node_modules`), the folders test runs write reports to (`reports`, `test-reports`);
 protoc's and jsonnet's `*_out` output folders (`js_out`, `dashboards_out`: the `--js_out=` convention), and
 the coverage and JUnit reports test runs write (`coverage-unit.xml`, `junit.xml`, `junit-py312.xml`)."""
 _CONFIGURED_OUTPUT = lazy_re(
