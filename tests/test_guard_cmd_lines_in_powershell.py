@@ -48,6 +48,13 @@ BLOCKED = [
     ("call git push origin main", "network.git-remote"),
     ("call az storage blob upload --account-name x -f a.zip -n a", "network.remote-service"),
     ("CALL curl -o x.exe http://x.example/x.exe", "network"),
+    # `"NAME":F` is `NAME:F` to cmd; PowerShell passes `:F` as a word of its own, which the grammar read as a
+    # separator and dropped: the right granted is read either way
+    (
+        'icacls %windir%\\System32\\drivers\\etc\\hosts /grant "%username%":F',
+        "destructive.windows-permissions",
+    ),
+    ("icacls C:\\Services\\app.exe /grant 'svc':M", "destructive.windows-permissions"),
 ]
 
 STILL_PARSE_ERRORS = [

@@ -485,6 +485,16 @@ class PowerShellWalker:
             kind = child.type
             i += 1
             if kind == "command_argument_sep":
+                if i < n and ":" in self.text(child) and children[i].type not in _NOT_GLUED:
+                    # `"x":F` (how cmd writes `icacls … /grant "x":F`): PowerShell ends the word at the
+                    # closing quote and passes `:F` as the next one; the grammar reads the colon as a
+                    # separator.
+                    first = len(argv)
+                    self._append_argument(children[i], argv, later)
+                    i += 1
+                    if len(argv) > first and DYN not in argv[first].text:
+                        glued = argv[first]
+                        argv[first] = glued._replace(text=":" + glued.text, raw=":" + glued.raw)
                 continue
             if kind == "generic_token" and s is not None:
                 raw = s[child.start_byte : child.end_byte]
@@ -2060,6 +2070,11 @@ def _joined_quotes(raw: str) -> str:
         i += 1
     return "".join(out)
 
+
+_NOT_GLUED = frozenset(
+    {"command_argument_sep", "redirection", "command_parameter", "stop_parsing", "comment"}
+)
+"""Elements after a `:` separator that are no word glued to it."""
 
 _MAGIC_METHOD = lazy_re(r"[\w)\]]\.where$", re.IGNORECASE)
 
