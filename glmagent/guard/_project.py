@@ -87,15 +87,21 @@ _CONFIGURED_OUTPUT = lazy_re(
 )
 
 
+_OUTPUT_SUFFIXES = (
+    ".egg-info", ".egg", ".tsbuildinfo", ".dsym", ".coverprofile", ".profraw", "_cache", "-cache", "-tmp",
+    "_tmp",
+)  # fmt: skip
+"""Endings of output folder and file names (see `is_output_folder`)."""
+
+
 def is_output_folder(name: str) -> bool:
     """Is a folder name (in lower case) one build tools write their output to (see `OUTPUT_FOLDERS`), a
-    tool's cache (`.mypy_cache`, `.parcel-cache`: any `*_cache` or `*-cache`, so `rm -rf .*_cache` too), or a
-    file only a build writes (`tsconfig.tsbuildinfo`, TypeScript's incremental state)?"""
+    tool's cache (`.mypy_cache`, `.parcel-cache`: any `*_cache` or `*-cache`, so `rm -rf .*_cache` too) or
+    scratch folder (`ffmpeg-tmp`: any `*-tmp` or `*_tmp`), or a file only a build writes
+    (`tsconfig.tsbuildinfo`, TypeScript's incremental state)?"""
     return (
         name in OUTPUT_FOLDERS
-        or name.endswith(
-            (".egg-info", ".egg", ".tsbuildinfo", ".dsym", ".coverprofile", ".profraw", "_cache", "-cache")
-        )
+        or name.endswith(_OUTPUT_SUFFIXES)
         or _CONFIGURED_OUTPUT.match(name) is not None
     )
 
