@@ -8,6 +8,7 @@ import re
 from fnmatch import fnmatch
 from fnmatch import translate as fnmatch_translate
 
+from ._editors import EDITORS
 from ._handed import globs, required_mark
 from ._lazy import compile_once, lazy_re
 from ._models import Dialect, ExecutorSpec, PolicyFile, Rule, ShellSpec, WrapperSpec
@@ -88,6 +89,7 @@ SPECIAL = {
     "new-alias": "_set_alias",
     "new-object": "_new_object",
     "import-module": "_import_module",
+    **dict.fromkeys(EDITORS, "_editor"),
 }
 
 # PowerShell cmdlet handlers do not apply to POSIX programs that happen to share the name.

@@ -9,6 +9,7 @@ import shlex
 
 from . import _parse_posix
 from ._artefacts import find_start_words, plainly_inside
+from ._editors import editor_inputs, ex_reading, reads_terminal
 from ._findings import shown, shown_args
 from ._handed import in_program_folder
 from ._lazy import lazy_re
@@ -17,7 +18,7 @@ from ._normalise import command_key
 from ._paths import named_from_here
 from ._payloads import dated, decode_powershell_b64
 from ._rules import MATCH, CommandView
-from ._syntax import DYN, Arg, Feed, Frame, Stdin
+from ._syntax import DYN, PAYLOAD_CHARS_PER_UNIT, PIECE_WORK, Arg, Feed, Frame, Stdin
 from ._unwrap import (
     CMD_LINE_SWITCHES,
     cmd_exe,
@@ -449,6 +450,44 @@ class RunsOtherCode:
                     self.script(f"cat -- {shlex.quote(path)}", "posix", inner)
                 elif variable is not None:
                     self.script(f'printf %s "${variable}"', "posix", inner)
+
+    def _editor(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
+        """vim and Neovim run the Ex command lines and the files their options give (`-c`, `--cmd`, `+CMD`,
+        `-u`, `-S`, `-s`, `nvim -l`): a file is judged where it lies, as a script run from there would be; a
+        command line is read by `ex_reading`, and one that may run what the policy cannot see blocks."""
+        lines, files = editor_inputs(argv[1:])
+        # each command read and each path judged costs like a listed item (`-c 'set x|set x|…'`), and the
+        # text twice what an inline program's does (a `:lua` chunk is read by several expressions)
+        self._spend(
+            sum(
+                PIECE_WORK * (line.text.count("|") + 1) + 2 * len(line.text) // PAYLOAD_CHARS_PER_UNIT
+                for line in lines
+            )
+        )
+        readings = [ex_reading(line.text) for line in lines]
+        self._spend(PIECE_WORK * sum(len(r.paths) for r in readings))
+        for script in files:
+            self._judge_program(script, frame, argv)
+        for line, reading in zip(lines, readings, strict=True):
+            if reading.unsafe is not None:
+                self.event(
+                    "editor-command",
+                    frame,
+                    f"`{shown_args(argv)}` runs the Ex command line `{shown(line.raw)}`: {reading.unsafe}",
+                    self._argv(argv),
+                )
+                continue
+            for path in reading.paths:
+                # a bare name is a file in the folder the editor starts in, not a program on the PATH
+                written = path if path[:1] in "/.~" else f"./{path}"
+                self._judge_program(Arg(written, path), frame, argv)
+        if reads_terminal(argv[1:], readings):
+            self.event(
+                "terminal-program",
+                frame,
+                f"`{shown_args(argv)}` is an editor waiting for someone at the terminal",
+                self._argv(argv),
+            )
 
     def _ps_bind(self, args: list[Arg], valued: tuple[str, ...]) -> tuple[dict[str, list[Arg]], list[Arg]]:
         """Bind PowerShell arguments: `-Name value` / `-Name:value` / positionals (prefixes resolved)."""

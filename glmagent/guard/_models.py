@@ -57,6 +57,7 @@ EngineEvent = Literal[
     "package-source-variable",
     "listen-option",
     "hidden-window",
+    "editor-command",
 ]
 ENGINE_EVENTS: tuple[str, ...] = get_args(EngineEvent)
 """Every fail-closed condition of the engine; each needs a rule that explains it."""
