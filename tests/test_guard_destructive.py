@@ -248,6 +248,7 @@ allow	chmod --recursive 0755 ./scripts
 allow	chmod -R 775 storage build/cache
 allow	find target/codspeed -type f -exec chmod +x {} +
 allow	find bin -name '*.sh' -exec chmod 755 {} \\;
+allow	find . -name "*.sh" \\! -perm /a+x -exec chmod +x {} +
 """
 
 GIT = """
@@ -320,6 +321,7 @@ destructive.system-power	busybox reboot
 destructive.recursive-permissions	find . -exec chmod 777 {} +
 destructive.recursive-permissions	find build -type f -exec chmod o+w {} +
 destructive.recursive-permissions	find /usr/local/bin -type f -exec chmod +x {} +
+destructive.recursive-permissions	find / -perm /u+x -exec chmod +x {} +
 destructive.recursive-permissions	find ~/bin -type f | xargs chmod 755
 destructive.recursive-permissions	find build/../.. -type f -exec chmod +x {} +
 destructive.recursive-permissions	git ls-files | xargs chmod 644
