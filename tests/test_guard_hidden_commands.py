@@ -152,6 +152,10 @@ BLOCKED = [
     ("posix", "luatex '\\directlua{os.execute(\"id\")}'", "unverifiable.shell-escape"),
     ("posix", "dvips -R0 texput.dvi", "unverifiable.shell-escape"),
     ("posix", 'ruby -e \'require "fiddle"; Fiddle.dlopen("/tmp/x.so")\'', "unverifiable"),
+    # un.rb's commands run as their coreutils namesakes, with the options after `--`
+    ("posix", "ruby -run -e rm -- -rf src", "destructive.recursive-delete"),
+    ("posix", "ruby -run -e install -- -m 755 tool /usr/local/bin/tool", "containment.write-outside-project"),
+    ("posix", "ruby -run -e httpd . -p 8000", "network.local-server"),
 ]
 
 ALLOWED = [
@@ -225,6 +229,8 @@ ALLOWED = [
     ("posix", "lualatex paper.tex"),
     ("posix", "dvips -o out.ps texput.dvi"),
     ("powershell", "msedge.exe --version"),
+    ("posix", "ruby -run -e mkdir -- -p tmp/"),
+    ("posix", "ruby -run -e cp -- -pr test/ tmp/"),
 ]
 
 

@@ -314,6 +314,8 @@ class RunsOtherCode:
                 self.payload(spec.language, payload.text, frame, argv)
         if run.module_argv:
             self.command(run.module_argv, frame.wrapped(f"`{name} -m`"), stdin)
+        if spec.language == "ruby":
+            self._ruby_un(argv, frame)
         if run.script is not None:
             self._judge_program(run.script, frame, argv)
             self._named_script(run.script, argv, frame, name)
@@ -488,6 +490,21 @@ class RunsOtherCode:
                 f"`{shown_args(argv)}` is an editor waiting for someone at the terminal",
                 self._argv(argv),
             )
+
+    def _ruby_un(self, argv: list[Arg], frame: Frame) -> None:
+        """`ruby -run -e VERB -- ARGS…` runs un.rb's VERB on ARGS with the options its coreutils namesake
+        takes (`ruby -run -e mkdir -- -p tmp`, `ruby -run -e rm -- -rf build`, `ruby -run -e httpd . -p 8000`
+        serves the folder): judged as that command, `--` dropped since un.rb reads the options after it."""
+        words = [a.text for a in argv[1:]]
+        if "-run" not in words:
+            return
+        rest = argv[words.index("-run") + 2 :]
+        if len(rest) < 2 or rest[0].text != "-e":
+            return
+        verb, args = rest[1], rest[2:]
+        if args and args[0].text == "--":
+            args = args[1:]
+        self.command([verb, *args], frame.wrapped("`ruby -run`"), None)
 
     def _ps_bind(self, args: list[Arg], valued: tuple[str, ...]) -> tuple[dict[str, list[Arg]], list[Arg]]:
         """Bind PowerShell arguments: `-Name value` / `-Name:value` / positionals (prefixes resolved)."""
