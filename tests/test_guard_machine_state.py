@@ -285,6 +285,10 @@ BLOCKED = [
     ("powershell", 'Get-ClusterResource "Disk 1" | Suspend-ClusterResource', "destructive.machine-state"),
     ("powershell", "Add-ClusterNode -Name n3 -Cluster c1", "destructive.machine-state"),
     ("powershell", "Test-Cluster -Node n1,n2", "destructive.machine-state"),
+    # pm2's process list kept for the next boot, its boot script, saved processes started again
+    ("posix", "pm2 save -f", "destructive.machine-state"),
+    ("posix", "pm2 startup systemd", "destructive.machine-state"),
+    ("posix", "pm2 resurrect", "destructive.machine-state"),
 ]
 
 ALLOWED = [
@@ -402,6 +406,8 @@ ALLOWED = [
     ("powershell", "Get-ClusterNode | Format-Table Name, State"),
     ("powershell", "Get-ClusterResource -Name 'Disk 1' -WhatIf"),
     ("powershell", "Suspend-ClusterResource 'Disk 1' -WhatIf"),
+    ("posix", "pm2 list"),
+    ("posix", "pm2 logs --lines 50"),
 ]
 
 
