@@ -50,6 +50,7 @@ BLOCKED = [
     ("posix", "nvim --headless -c \"lua require('lazy').sync()\" -c qa", "unverifiable.command-option"),
     ("posix", "nvim --headless -c 'lua require(string.char(105, 111)).open(\"x\")' -c q", "unverifiable"),
     ("posix", "nvim --headless -c 'TSUpdateSync' -c q", "unverifiable.command-option"),  # downloads parsers
+    ("posix", "nvim --headless -c 'helptags ALL' -c q", "unverifiable.command-option"),  # plugins' folders
     ("posix", "vim -c 'wq' /etc/hosts", "unverifiable.command-option"),  # writes the buffer
     ("posix", "vim -c '%s/a/b/g' -c 'wq' /etc/hosts", "unverifiable.command-option"),
     ("posix", 'nvim --headless -c "PlenaryBustedDirectory ${TESTS_DIR}"', "unverifiable.command-option"),

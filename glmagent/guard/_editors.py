@@ -34,24 +34,23 @@ _BATCH = frozenset({
 })  # fmt: skip
 """Options with which the editor reads no terminal: it runs headless, runs a Lua script, reads Ex commands or
 typed keys from stdin or a file, or prints its version or usage."""
-_ENDS = frozenset({
-    "q", "qa", "qal", "qall", "quit", "quita", "quitall", "cq", "cquit", "plenarybusteddirectory",
-    "plenarybustedfile",
-})  # fmt: skip
+_QUITS = ("q", "qa", "qal", "qall", "quit", "quita", "quitall", "cq", "cquit")
+_PLENARY = ("plenarybusteddirectory", "plenarybustedfile")
+_ENDS = frozenset(_QUITS + _PLENARY)
 """Commands that end the editor (plenary's runner quits when its tests are done)."""
 
 _SAFE = {
     # quitting
-    **dict.fromkeys(("q", "qa", "qal", "qall", "quit", "quita", "quitall", "cq", "cquit"), "none"),
+    **dict.fromkeys(_QUITS, "none"),
     # options, syntax and filetype handling
     **dict.fromkeys(("set", "se", "setlocal", "setl", "setglobal", "setg"), "words"),
     **dict.fromkeys(("syntax", "sy", "syn", "filetype", "filet", "filety"), "words"),
     # plugins by name from the package path, and runtime files by their relative names
     **dict.fromkeys(("packadd", "pa", "packloadall", "packl", "runtime", "ru"), "words"),
     # the project's own files and folders
-    **dict.fromkeys(("source", "so", "luafile", "luaf", "cd", "lcd", "tcd", "chdir", "helptags"), "paths"),
+    **dict.fromkeys(("source", "so", "luafile", "luaf", "cd", "lcd", "tcd", "chdir"), "paths"),
     # plenary.nvim's test runner: a folder or file of the project's specs, and options with its init file
-    **dict.fromkeys(("plenarybusteddirectory", "plenarybustedfile"), "paths"),
+    **dict.fromkeys(_PLENARY, "paths"),
     # one Lua call on the project's or a plugin's module (`lua require('mini.doc').generate()`)
     "lua": "lua",
 }
