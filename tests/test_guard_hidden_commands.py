@@ -156,6 +156,8 @@ BLOCKED = [
     ("posix", "ruby -run -e rm -- -rf src", "destructive.recursive-delete"),
     ("posix", "ruby -run -e install -- -m 755 tool /usr/local/bin/tool", "containment.write-outside-project"),
     ("posix", "ruby -run -e httpd . -p 8000", "network.local-server"),
+    ("posix", "ruby -run -ehttpd . -p8000", "network.local-server"),
+    ("posix", "ruby -r un -e httpd .", "network.local-server"),
 ]
 
 ALLOWED = [

@@ -494,17 +494,25 @@ class RunsOtherCode:
     def _ruby_un(self, argv: list[Arg], frame: Frame) -> None:
         """`ruby -run -e VERB -- ARGS…` runs un.rb's VERB on ARGS with the options its coreutils namesake
         takes (`ruby -run -e mkdir -- -p tmp`, `ruby -run -e rm -- -rf build`, `ruby -run -e httpd . -p 8000`
-        serves the folder): judged as that command, `--` dropped since un.rb reads the options after it."""
+        serves the folder): judged as that command, `--` dropped since un.rb reads the options after it.
+        (`-r un` and `-ehttpd` are the same words written apart or together.)"""
         words = [a.text for a in argv[1:]]
-        if "-run" not in words:
+        loads_un = "-run" in words or any(
+            w == "-r" and i + 1 < len(words) and words[i + 1] == "un" for i, w in enumerate(words)
+        )
+        if not loads_un:
             return
-        rest = argv[words.index("-run") + 2 :]
-        if len(rest) < 2 or rest[0].text != "-e":
+        for i, a in enumerate(argv[1:], start=1):
+            if a.text == "-e" and i + 1 < len(argv):
+                verb, args = argv[i + 1], argv[i + 2 :]
+            elif a.text.startswith("-e") and len(a.text) > 2:
+                verb, args = Arg(a.text[2:], a.raw), argv[i + 1 :]
+            else:
+                continue
+            if args and args[0].text == "--":
+                args = args[1:]
+            self.command([verb, *args], frame.wrapped("`ruby -run`"), None)
             return
-        verb, args = rest[1], rest[2:]
-        if args and args[0].text == "--":
-            args = args[1:]
-        self.command([verb, *args], frame.wrapped("`ruby -run`"), None)
 
     def _ps_bind(self, args: list[Arg], valued: tuple[str, ...]) -> tuple[dict[str, list[Arg]], list[Arg]]:
         """Bind PowerShell arguments: `-Name value` / `-Name:value` / positionals (prefixes resolved)."""
