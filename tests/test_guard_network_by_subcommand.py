@@ -27,6 +27,11 @@ BLOCKED = [
     ("posix", "flux reconcile kustomization flux-system -n flux-system", "network.remote-service"),
     ("posix", "minikube ssh", "network.remote-service"),
     ("posix", "minikube tunnel", "network.remote-service"),
+    (
+        "posix",
+        "minikube kubectl -- -n awx get secret admin -o jsonpath={.data.password}",
+        "network.remote-service",
+    ),
     # a program the project installed, run by the package manager by its bare name
     ("posix", "yarn wrangler d1 execute dev-db --remote --file=./sql/schema.sql", "network.remote-service"),
     ("posix", "pnpm vercel --prod", "network.remote-service"),
