@@ -344,6 +344,10 @@ def test_prompting_for_or_mentioning_a_credential_stays_allowed(command: str) ->
         "cat /var/run/secrets/kubernetes.io/serviceaccount/token",
         "cat /run/secrets/db_password",
         "cp /run/secrets/api_key /tmp/k",
+        # a secrets volume, Vault's agent and the CSI secrets store, by their usual paths
+        "cat /var/secrets/db-password",
+        "cat /vault/secrets/config",
+        "cat /mnt/secrets-store/api-key",
         "find ~/.bash_sessions -name '*' -exec cat {} \\;",
         "cat ~/.bash_sessions/1A2B.history",
     ],
@@ -352,7 +356,9 @@ def test_mounted_container_secrets_and_session_history_are_secret_files(command:
     guard_blocks("posix", command, "env.secret-files")
 
 
-@pytest.mark.parametrize("command", ["grep -rn run/secrets docs/", "cat docs/secrets.md", "ls /run"])
+@pytest.mark.parametrize(
+    "command", ["grep -rn run/secrets docs/", "cat docs/secrets.md", "ls /run", "cat secrets/README.md"]
+)
 def test_mentioning_where_secrets_are_mounted_stays_allowed(command: str) -> None:
     guard_allows("posix", command)
 
