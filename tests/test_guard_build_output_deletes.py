@@ -68,6 +68,7 @@ SPARED = [
     ("posix", "rm -rf CMakeFiles CMakeCache.txt"),  # what CMake configures in place; not there
     ("posix", "rm -rf __pypackages__ reports test-reports"),  # PDM's packages and test reports; not there
     ("posix", "rm -rf ffmpeg-tmp/extracted build_tmp"),  # scratch folders; not there
+    ("posix", "rimraf compiled src/_esm src/_cjs"),  # a compiler's and a bundler's output; not there
     ("posix", "rm -r build || true"),
     ("posix", "rm -rf ./bin ./obj"),
     ("posix", "find . -name bin -exec rm -rf {} +"),  # every `bin` ignored, nothing tracked in one

@@ -56,7 +56,8 @@ OUTPUT_FOLDERS = frozenset(
         "cache", ".jekyll-cache", ".sass-cache", ".swc", ".docusaurus", ".vite", "storybook-static",
         "generated", "_install", "dev-dist", "elm-stuff", "benchmarkdotnet.artifacts", ".open-next",
         ".quarto", ".coverage", ".terraform", "packer_cache", ".yardoc", ".phpunit.cache", "coverage.out",
-        "cover.out", "auto_examples", "gen_modules", "_autosummary", "esm", "cjs", "umd",
+        "cover.out", "auto_examples", "gen_modules", "_autosummary", "esm", "cjs", "umd", "_esm", "_cjs",
+        "compiled",
         "pip-wheel-metadata", "publish", ".cask", ".eask", ".eldev", ".deps", ".cpcache", "coverage.json",
         "coverage.xml", "coverage-final.json", "lcov.info", "coverage.lcov", "cobertura.xml", ".tmp_versions",
         "module.symvers", "modules.order", "module.markers", ".eslintcache", ".stylelintcache",
@@ -74,7 +75,8 @@ a macOS link writes (`x.dSYM`), and the output folders of one configuration, san
 never committed), what web frameworks generate into the project (React Router's and Astro's types,
 Nitro's `.output`, Contentlayer's, Vinxi's and TanStack's caches), dbt's installed `dbt_packages`, what CMake
 configures in the folder it is run from (`CMakeFiles`, `CMakeCache.txt`), PDM's local packages
-(`__pypackages__`, as `node_modules`), the folders test runs write reports to (`reports`, `test-reports`);
+(`__pypackages__`, as `node_modules`), the folders test runs write reports to (`reports`, `test-reports`),
+TypeScript's and bundlers' `compiled`, `_esm` and `_cjs`;
 protoc's and jsonnet's `*_out` output folders (`js_out`, `dashboards_out`: the `--js_out=` convention), and
 the coverage and JUnit reports test runs write (`coverage-unit.xml`, `junit.xml`, `junit-py312.xml`)."""
 _CONFIGURED_OUTPUT = lazy_re(
