@@ -1,7 +1,8 @@
 """Commands that run other code: shells (`sh -c`, `pwsh -Command`, `cmd /c`), interpreters (`python -c`),
 and the commands that run text or other commands (`eval`, `source`, `alias`, `trap`, `find -exec`,
-`Invoke-Expression`, `Start-Process`, `Set-Alias`, `New-Object`, `Import-Module`). Each finds what runs and
-hands it back to the evaluation as a script, a command or a payload; what cannot be known blocks."""
+`Invoke-Expression`, `Start-Process`, `Set-Alias`, `New-Object`, `Import-Module`, vim's start-up commands,
+ruby's `-run -e VERB`). Each finds what runs and hands it back to the evaluation as a script, a command or a
+payload; what cannot be known blocks."""
 
 from __future__ import annotations
 
