@@ -23,6 +23,9 @@ BLOCKED = [
     ("posix", "cat /etc/ssl/private/*"),
     ("posix", "grep -i pass /home/*/.config/gh/*"),
     ("powershell", "Get-Content C:\\Users\\*\\.ssh\\*"),
+    ("posix", "grcov . --ignore /*/.cargo/*"),  # unquoted: the shell hands grcov the files themselves
+    ("posix", "rsync -a --exclude-from '/home/*/.ssh/*' src/ out/"),  # a file of patterns, read
+    ("posix", "prettier --check '/home/*/.aws/*'"),  # a pattern of files to read
     ("powershell", "gc C:\\Users\\*\\AppData\\Roaming\\Microsoft\\Windows\\PowerShell\\PSReadLine\\*"),
 ]
 
@@ -36,6 +39,9 @@ ALLOWED = [
     ("posix", "ls src/*.py"),
     ("posix", "cat *"),
     ("posix", 'prettier --write "**/*.{js,ts}"'),
+    # a quoted pattern of files to leave out reads none of them
+    ("posix", 'grcov . --ignore "target/*" --ignore "/*/.cargo/*" -o lcov.info'),
+    ("posix", "tar czf dist/src.tgz --exclude '/*/.aws/*' src"),
     ("powershell", "Get-ChildItem C:\\Windows\\*.log"),
     ("powershell", "Get-ChildItem .\\src\\*.cs"),
 ]

@@ -30,6 +30,8 @@ POSIX = [
     "cat /p?oc/1/environ",
     "cat /*/self/environ",
     "find /proc -name environ -exec cat {} +",
+    "find /* -name environ",  # unquoted, the shell expands `/*` to /proc among the rest
+    "foo '/proc' '*'",  # quoted, `/proc` is still /proc
     "sudo cat /proc/1/environ",
     "bash -c 'cat /proc/$PPID/environ'",
     "cd $D && cat environ",
@@ -105,6 +107,10 @@ def test_powershell_spellings_are_denied(command: str) -> None:
         "cat $x/environment.yml",
         "cd $D; cd $E",  # a change of folder reads nothing, wherever it starts
         "cd $D && pushd $E",
+        # quoted whole, a glob reaches the program unexpanded: a pattern, not folders to look in
+        "lcov --remove coverage.info '/*/include/*' '*/tests/*' -o coverage.info",
+        "gcovr -r . --exclude '/*/boost/*' --exclude 'tests/*'",
+        "coverage report --omit '/*/site-packages/*' --include 'src/*'",
     ],
 )
 def test_neighbours_stay_allowed(command: str) -> None:

@@ -442,9 +442,13 @@ class PathScope:
         top = temp.rstrip("/") + "/" + self.root[len(temp) :].lstrip("/").split("/", 1)[0]
         return _inside(path, top)
 
-    def mentions_proc_and_environ(self, args: list[Arg]) -> bool:
+    def mentions_proc_and_environ(self, args: list[Arg], posix: bool = False) -> bool:
         """Words that together could read one: a path under /proc and a name that could be `environ`
-        (`find /proc -name environ`, or a word the parser split in two)."""
+        (`find /proc -name environ`, or a word the parser split in two).
+
+        A POSIX word quoted whole reaches the program as written, unexpanded: `'/*/include/*'` is a
+        pattern (lcov's `--remove`, gcovr's `--exclude`), and no program opens a folder literally named `*`.
+        """
         texts = [a.text.replace(DYN, "*") if DYN in a.text else a.text for a in args]
         if not any(_may_name_environ(text) for text in texts):  # first the cheap half
             return False
@@ -453,7 +457,11 @@ class PathScope:
             if "proc" in text.lower() or _GLOB.search(text):
                 path = self._absolute(text)
                 first = path[1:].split("/", 1)[0] if path else ""
-                if first == "proc" or (_GLOB.search(first) and fnmatchcase("proc", first)):
+                if first == "proc" or (
+                    _GLOB.search(first)
+                    and fnmatchcase("proc", first)
+                    and not (posix and quoted_whole(args[i]))
+                ):
                     # PowerShell's `cat $d/* $x` is also checked as `cat /* $x` (`$d` empty): a root that only
                     # an emptied variable made names /proc no more than `$d/*` does, so a name known only at
                     # run time is no reason there; `$d/* environ` still is.
@@ -517,6 +525,12 @@ def _may_climb(part: str) -> bool:
     """Could the path component `part` be `..`? A wildcard matches a name starting with a dot only where the
     pattern starts with one (`.*`), as the shells' and PowerShell's globbing do."""
     return part == ".." or (part[:1] == "." and _GLOB.search(part) is not None and fnmatchcase("..", part))
+
+
+def quoted_whole(arg: Arg) -> bool:
+    """A shell word in one pair of quotes with nothing expanded in it: the program gets these characters."""
+    raw = arg.raw
+    return len(raw) > 1 and raw[0] == raw[-1] and raw[0] in "'\"" and DYN not in arg.text
 
 
 def _may_name_environ(text: str) -> bool:

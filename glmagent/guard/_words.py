@@ -25,6 +25,7 @@ from ._paths import (
     in_home,
     named_from_here,
     output_targets,
+    quoted_whole,
     write_targets,
 )
 from ._syntax import DYN, MAX_WORK, NAME_SCRIPT_WORK, PIECE_WORK, Arg, Frame, TooLarge
@@ -113,6 +114,9 @@ _SEPARATED = lazy_re(r"(?:[;|`]|&&|\$\()\s*([^\s;|&`()]+)")
 _LISTEN_OPTION = lazy_re(r"(?is)--?listen(?:[-_](?:addr|address|port|host|on)\w*)?(?:[=:].*)?")
 """An option that makes a program accept connections (`fzf --listen=12345`, `--listen-address=:9090`)."""
 
+_EXCLUDING = lazy_re(r"(?i)--?(?:exclude|ignore|omit|skip)(?:[-_](?:dirs?|globs?|patterns?))?")
+"""Options whose value is a pattern of files to leave out (`--exclude-from FILE`, `--ignore-path FILE` read
+one, so they are not among them)."""
 _SSH_COMMAND_SETTING = lazy_re(r"(?is)(?:proxy|local|knownhosts)command(?:\s*=\s*|\s+)(.*)")
 """An ssh-style `-o` setting whose value runs locally as a command line (`-o "ProxyCommand sh -i"`,
 `-oLocalCommand=CMD`); OpenSSH and the tools that pass `-o` on to it accept `key value` and `key=value`."""
@@ -709,7 +713,8 @@ class WordChecks:
         if screened:
             scope = self.scope(frame)
             hit = next((a for a in screened if scope.reads_process_environment(a)), None)
-            if hit is not None or (len(named) > 1 and scope.mentions_proc_and_environ(named)):
+            posix = frame.dialect == "posix"
+            if hit is not None or (len(named) > 1 and scope.mentions_proc_and_environ(named, posix)):
                 shown = hit.raw if hit is not None else " ".join(a.raw for a in args)
                 self.event(
                     "proc-environ",
@@ -762,8 +767,13 @@ class WordChecks:
         globs = self.p.glob_paths.get(frame.dialect)
         if globs is None:
             return
-        for a in args:
-            if not is_glob_path(a.text, frame.dialect == "posix"):
+        posix = frame.dialect == "posix"
+        for i, a in enumerate(args):
+            if not is_glob_path(a.text, posix):
+                continue
+            if i and _EXCLUDING.fullmatch(args[i - 1].text) and (not posix or quoted_whole(a)):
+                # A pattern to leave out (`--ignore "/*/.cargo/*"`, `--exclude '/home/*/.ssh/*'`) keeps files
+                # from being read; quoted, the shell hands it over as it is instead of expanding it.
                 continue
             self.glob_words += 1
             if self.glob_words > MAX_GLOB_WORDS:
