@@ -40,7 +40,10 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (root / "lib" / "util.rb").write_text("module Util; end\n")  # sources in a folder named like output
     (root / "output").mkdir()
     (root / "output" / "kept.txt").write_text("forced into git\n")
-    subprocess.run([*git, "add", ".gitignore", "src", "lib"], cwd=root, check=True)
+    (root / "CMakeLists.txt").write_text("project(x)\n")
+    (root / "cmake").mkdir()
+    (root / "cmake" / "deps.cmake").write_text("# helpers\n")
+    subprocess.run([*git, "add", ".gitignore", "src", "lib", "CMakeLists.txt", "cmake"], cwd=root, check=True)
     # tracked despite the pattern
     subprocess.run([*git, "add", "-f", "output/kept.txt"], cwd=root, check=True)
     subprocess.run([*git, "commit", "-qm", "init"], cwd=root, check=True)
@@ -50,6 +53,9 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (root / "data").mkdir()
     (root / "data" / "downloaded.csv").write_text("1,2\n")  # ignored, but no build output
     (root / ".env").write_text("TOKEN=x\n")
+    for folder, name in (("build-tools", "x.sh"), ("app/sign-out", "page.tsx"), ("coverage-tools", "x.py")):
+        (root / folder).mkdir(parents=True)
+        (root / folder / name).write_text("the user's work\n")  # untracked, named like output
     (root / "notes").mkdir()
     (root / "notes" / "idea.txt").write_text("the user's unsaved notes\n")  # untracked, not ignored
     outside = tmp_path_factory.mktemp("outside")
@@ -145,11 +151,24 @@ SPARED = [
     ("powershell", "gci -Path coverage, bin -Directory -Force | ri -Recurse -Force"),
 ]
 
+MISSING = [
+    ("posix", "rm -rf newdir release_body.md build"),
+    ("posix", "cd src && rm -rf scratch.log"),
+    ("posix", "mkdir -p staging && rm -rf staging/notes.txt"),
+    ("powershell", "Remove-Item release_notes.md -Recurse -Force"),
+]
+"""Paths that are not there lose nothing, whatever they are called, while nothing before them in the line
+could have made them: a clean step's list of files a release or a run writes. Without a working directory
+nothing says they are not there."""
+
 BLOCKED = [
     ("posix", "rm -rf CMakeLists.txt cmake"),  # CMake's sources, not what it writes
     ("posix", "rm -rf src"),  # tracked
     ("posix", "rm -rf notes"),  # untracked work
-    ("posix", "rm -rf newdir"),  # not there, but nothing says it is output (what the line meant)
+    ("posix", "./gen.sh && rm -rf newdir"),  # not there now, but the script may put work there first
+    ("posix", "git stash pop && rm -rf newdir"),  # the stash may hold untracked work for it
+    ("posix", "tar xf notes.tgz; rm -rf newdir"),
+    ("posix", "rm -rf newdir notes"),  # one missing path spares no other
     ("posix", "rm -rf build-tools"),  # scripts, named after the build but no configuration's output
     ("posix", "rm -rf app/sign-out"),  # a web app's route, not `*_out`
     ("posix", "rm -rf coverage-tools"),  # no report's name
@@ -244,7 +263,13 @@ def test_without_a_working_directory_output_trees_are_not_there_yet(shell: str, 
     assert decision.allowed, (command, decision.rule_id, decision.reason)
 
 
-@pytest.mark.parametrize(("shell", "command"), [r for r in BLOCKED if r[1] not in ON_DISK])
+@pytest.mark.parametrize(("shell", "command"), MISSING)
+def test_deleting_what_is_not_there_is_allowed(repo: Path, shell: str, command: str) -> None:
+    decision = decide_in(command, repo, shell)
+    assert decision.allowed, (command, decision.rule_id, decision.reason)
+
+
+@pytest.mark.parametrize(("shell", "command"), [r for r in BLOCKED if r[1] not in ON_DISK] + MISSING)
 def test_without_a_working_directory_other_deletes_still_block(shell: str, command: str) -> None:
     assert not decide_in(command, None, shell).allowed, command
 

@@ -154,6 +154,8 @@ could lose (a copy or a move does)."""
 _ADDS_NOTHING = _PATH_PROBES | _EMPTIERS | frozenset({"mkdir", "md"})
 """Commands whose words a later write or delete need not count as named first (see `_named`): making a
 folder puts nothing in it (`mkdir -p dist && rm -rf dist/*`)."""
+_MAKES_NOTHING = _ADDS_NOTHING | frozenset({"cd", "pushd", "popd", "set-location", "sl", "push-location"})
+"""Commands that create no file or folder: before a delete in the line, a path missing now stays missing."""
 _WINDOWS_PROGRAM_PATH = lazy_re(r"(?:[A-Za-z]:)?\\[^;|&<>$`\n%]*")
 """A Windows program by its path, blanks and parentheses included (`C:\\Program Files (x86)\\VS\\x.bat`)."""
 _CONTENTS = lazy_re(r"(?<=[^/\\.])[/\\]\*\Z")
@@ -1532,7 +1534,11 @@ class Evaluation(RunsOtherCode, WordChecks):
                     spared = True
                     continue
             places.append(place[0])
-        return self._files is not None and (self._files.removable(places) or (spared and not places))
+        # A path not there yet is nothing to lose only while nothing before the delete could have made it.
+        first = all(argv and command_key(argv[0].text) in _MAKES_NOTHING for argv in self.seen[:upto])
+        return self._files is not None and (
+            self._files.removable(places, absent=first) or (spared and not places)
+        )
 
     def _finds_in_output_only(self, argv: list[Arg], frame: Frame) -> bool:
         """Does `find build dist -type f -empty -delete` delete only inside trees that are build output (see

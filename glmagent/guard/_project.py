@@ -122,7 +122,10 @@ class ProjectFiles(Protocol):
 
     def state(self, relative: str) -> str | None: ...
 
-    def removable(self, relatives: list[str]) -> bool: ...
+    def removable(self, relatives: list[str], absent: bool = False) -> bool:
+        """Whether deleting each of `relatives` loses nothing; `absent`: a path that is not there counts as
+        nothing to lose whatever its name (nothing earlier in the line could have made it)."""
+        ...
 
     def matching(self, pattern: str) -> list[str] | None:
         """The files a glob names now (None: unknown, so every one is kept)."""
@@ -164,7 +167,7 @@ class FreshCheckout:
     def state(self, relative: str) -> str | None:
         return "new"
 
-    def removable(self, relatives: list[str]) -> bool:
+    def removable(self, relatives: list[str], absent: bool = False) -> bool:
         return bool(relatives) and all(_output_path([p for p in r.split("/") if p]) for r in relatives)
 
     def matching(self, pattern: str) -> list[str] | None:
@@ -184,7 +187,7 @@ class KeptFiles:
     def state(self, relative: str) -> str | None:
         return None
 
-    def removable(self, relatives: list[str]) -> bool:
+    def removable(self, relatives: list[str], absent: bool = False) -> bool:
         return False
 
     def matching(self, pattern: str) -> list[str] | None:
@@ -300,15 +303,18 @@ class ReplaceableFiles:
         done = self._git(["check-ignore", "-q", "--", relative])
         return done is not None and done[0] == 0
 
-    def removable(self, relatives: list[str]) -> bool:
+    def removable(self, relatives: list[str], absent: bool = False) -> bool:
         """Whether deleting each file or tree at `relatives` (inside the working directory, `/`-separated)
-        loses nothing: build output git ignores and tracks nothing in (see the module). A path that does
-        not exist loses nothing (a clean step run twice, or on a fresh checkout)."""
+        loses nothing: build output git ignores and tracks nothing in (see the module). A path of build
+        output that does not exist loses nothing (a clean step run twice, or on a fresh checkout); with
+        `absent`, neither does any other path that is not there (`rm -rf release_notes.md` in a clean step,
+        when nothing before it in the line could have made it)."""
         existing: list[str] = []
         asked: list[str] = []
         for relative in relatives:
             parts = [p for p in relative.split("/") if p]
-            if not _output_path(parts):
+            output = _output_path(parts)
+            if not output and not absent:
                 return False
             path = os.path.join(self.root, *parts)
             real = os.path.realpath(path)
@@ -320,6 +326,8 @@ class ReplaceableFiles:
                 continue
             except OSError:
                 return False
+            if not output:
+                return False  # there, and not build output: it may hold someone's work
             name = "/".join(parts)
             if stat.S_ISDIR(info.st_mode):
                 asked.append(name + "/")
