@@ -169,6 +169,18 @@ BLOCKED = [
     ("posix", "git stash pop && rm -rf newdir"),  # the stash may hold untracked work for it
     ("posix", "tar xf notes.tgz; rm -rf newdir"),
     ("posix", "rm -rf newdir notes"),  # one missing path spares no other
+    # missing here, but named for the machine's folders, a home's or git's: the line meant another folder
+    ("posix", "rm -rf ./usr"),
+    ("posix", "rm -rf .zsh_history"),
+    ("posix", "rm -rf .X11-unix"),
+    ("posix", "rm -rf refs/original/ logs/"),
+    ("posix", "rm -f ORIG_HEAD && rm -rf refs/original"),
+    ("powershell", "rd /s /q SoftwareDistribution"),
+    ("powershell", "rmdir /s /q Users"),
+    # a run-time word in another syntax: cmd's arguments, loop variables and drives, a template's
+    ("powershell", 'rmdir "%1" /s /q'),
+    ("powershell", "rmdir /s /q %%d:\\ > nul"),
+    ("posix", "rm -rf {{ gen_dir }}/api"),
     ("posix", "rm -rf build-tools"),  # scripts, named after the build but no configuration's output
     ("posix", "rm -rf app/sign-out"),  # a web app's route, not `*_out`
     ("posix", "rm -rf coverage-tools"),  # no report's name

@@ -138,6 +138,26 @@ class ProjectFiles(Protocol):
         ...
 
 
+_ELSEWHERE = frozenset(
+    {
+        "usr", "etc", "var", "opt", "home", "root", "boot", "dev", "proc", "sys", "srv", "mnt", "media",
+        "private", "library", "applications", "system", "users", "windows", "system32", "syswow64",
+        "programdata", "program files", "program files (x86)", "softwaredistribution", "prefetch", "appdata",
+        "refs", "objects", "packed-refs", "orig_head", "fetch_head", "merge_head",
+    }
+)  # fmt: skip
+"""First names of a path that belong to the machine's own folders, a user's home or git's store (`rm -rf
+./usr`, `rd /s SoftwareDistribution`, `rm -rf refs/original`): missing from the project, such a path says
+the line meant another folder as its working directory, not that it deletes nothing."""
+_ELSEWHERE_NAME = lazy_re(r"\.\w*history|\.x\d*-unix|\w*_head|.*(?:[%:~$]|\{\{).*", re.IGNORECASE)
+
+
+def _meant_elsewhere(parts: list[str]) -> bool:
+    """Does a missing path name a place outside any project (see `_ELSEWHERE`), a shell history, or hold a
+    word only known at run time in another syntax (cmd's `%1`, a drive's `D:`, a template's `{{ dir }}`)?"""
+    return not parts or parts[0].lower() in _ELSEWHERE or any(_ELSEWHERE_NAME.fullmatch(p) for p in parts)
+
+
 def _output_path(parts: list[str]) -> bool:
     """Does a path (its parts, `.`/`..` refused) lie in a folder named as build output?"""
     if not parts or "." in parts or ".." in parts:
@@ -314,7 +334,7 @@ class ReplaceableFiles:
         for relative in relatives:
             parts = [p for p in relative.split("/") if p]
             output = _output_path(parts)
-            if not output and not absent:
+            if not output and (not absent or _meant_elsewhere(parts)):
                 return False
             path = os.path.join(self.root, *parts)
             real = os.path.realpath(path)
