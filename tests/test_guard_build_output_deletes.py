@@ -151,6 +151,14 @@ SPARED = [
     ("powershell", "gci -Path coverage, bin -Directory -Force | ri -Recurse -Force"),
 ]
 
+GLOBSTAR = [
+    ("posix", "rm -rf **/bin"),  # what `find . -name bin` selects, or less: ignored build output
+    ("posix", "rm -rf venv .pytest_cache ./**/__pycache__"),
+    ("posix", "rm -rf tests/.pytest_cache tests/**/.pytest_cache"),
+    ("posix", "rimraf src/**/bin"),
+    ("posix", "rm -f **/*.pyc"),
+]
+
 MISSING = [
     ("posix", "rm -rf newdir release_body.md build"),
     ("posix", "cd src && rm -rf scratch.log"),
@@ -169,6 +177,13 @@ BLOCKED = [
     ("posix", "git stash pop && rm -rf newdir"),  # the stash may hold untracked work for it
     ("posix", "tar xf notes.tgz; rm -rf newdir"),
     ("posix", "rm -rf newdir notes"),  # one missing path spares no other
+    ("posix", "rm -rf **/lib"),  # lib/util.rb is tracked
+    ("posix", "rm -rf **/src"),
+    ("posix", "rm -rf src/**/*.py"),
+    ("posix", "rm -rf **/.git"),
+    ("posix", "rm -rf ../**/bin"),
+    ("posix", "mv notes build && rm -rf **/build"),  # the notes moved in first
+    ("posix", "cp -r notes src/bin; rm -rf src/**/bin"),
     # missing here, but named for the machine's folders, a home's or git's: the line meant another folder
     ("posix", "rm -rf ./usr"),
     ("posix", "rm -rf .zsh_history"),
@@ -196,7 +211,6 @@ BLOCKED = [
     ("posix", "rm -rf src/*"),
     ("posix", "rm -rf */Tool"),  # src/Tool: no build output's name
     ("posix", "rm -rf */*/bin"),  # more than one wildcard folder: not followed
-    ("posix", "rm -rf **/bin"),  # globstar makes `**` any depth: not followed
     ("posix", "rm -rf s*/app.py"),  # src/app.py: tracked
     ("posix", "rm -f notes/*"),
     ("posix", "rm -rf output/*"),  # holds a tracked file
@@ -265,13 +279,19 @@ def test_other_recursive_deletes_stay_blocked(repo: Path, shell: str, command: s
     )
 
 
-ON_DISK = {"rimraf lib", "rm -rf output", "rm -rf dist", "rm -rf output/*", "rm -rf */*/bin", "rm -rf **/bin"}
+ON_DISK = {"rimraf lib", "rm -rf output", "rm -rf dist", "rm -rf output/*", "rm -rf */*/bin", "rm -rf **/lib"}
 """Blocked in `repo` for what the trees hold or where they lead."""
 
 
 @pytest.mark.parametrize(("shell", "command"), SPARED + [r for r in BLOCKED if r[1] in ON_DISK])
 def test_without_a_working_directory_output_trees_are_not_there_yet(shell: str, command: str) -> None:
     decision = decide_in(command, None, shell)
+    assert decision.allowed, (command, decision.rule_id, decision.reason)
+
+
+@pytest.mark.parametrize(("shell", "command"), GLOBSTAR)
+def test_a_sweep_of_build_output_at_any_depth_is_allowed(repo: Path, shell: str, command: str) -> None:
+    decision = decide_in(command, repo, shell)
     assert decision.allowed, (command, decision.rule_id, decision.reason)
 
 

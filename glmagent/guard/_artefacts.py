@@ -30,7 +30,7 @@ ARTEFACT_NAMES = frozenset(
         "*.tsbuildinfo", ".ds_store", "thumbs.db", ".coverage",
         ".coverage.*", ".nyc_output", "*.a", "*.la", "*.so", ".dirstamp", "ctesttestfile.cmake",
         "cmake_install.cmake", "node_modules", "*.binlog", "*.pch", "*.ilk", "*.idb", "coverage.out",
-        "cover.out", "*.coverprofile", "*.profraw", "*.rbc", ".yardoc", "*.egg", ".cache",
+        "cover.out", "*.coverprofile", "*.profraw", "*.rbc", ".yardoc", "*.egg", ".cache", "*.ds_store",
     }
 )  # fmt: skip
 """`-name` patterns (lower case) of compiled, cached, installed or system-made files: no one's work is in
@@ -38,7 +38,8 @@ them (`node_modules`: what the package manager installs, made again by an instal
 is spared; `*.pch`, `*.ilk`, `*.idb`: MSVC's precompiled headers and incremental-link state; `coverage.out`,
 `*.coverprofile`, `*.profraw`: the coverage profiles Go's and LLVM's test runs write; `*.rbc`: Rubinius's
 compiled Ruby; `.yardoc`: YARD's parse cache; `.cache`: tools' caches; `*.hie`, `*.dyn_o`, `*.p_hi`: GHC's
-extended interfaces and its dynamic and profiling objects)."""
+extended interfaces and its dynamic and profiling objects). Editors' backups (`*~`) and what a merge
+leaves (`*.orig`) are not among them: they hold the user's earlier text."""
 
 FINDS = frozenset({"find", "gfind"})
 _ACTIONS = frozenset({"-delete", "-print", "-print0"})
@@ -72,6 +73,20 @@ def plainly_inside(a: Arg) -> bool:
         return False
     parts = [p.lower() for p in text.split("/") if p]
     return ".." not in parts and not any(name in parts for name in PROTECTED)
+
+
+def globstar_sweep(text: str) -> tuple[str, str] | None:
+    """(folder, name) when the path `text` is a literal folder inside the project, `**`, then one name
+    (`**/bin`, `./**/__pycache__`, `tests/**/.pytest_cache`): what it names in any folder below is what
+    `find FOLDER -name NAME` selects, or less (no `**` to the shell without globstar, no hidden folders to
+    globbing libraries). None for any other path."""
+    parts = text.replace("\\", "/").rstrip("/").split("/")
+    if len(parts) < 2 or parts[-2] != "**" or DYN in text:
+        return None
+    name, folder = parts[-1], "/".join(parts[:-2]) or "."
+    if not name or any(c in name for c in "/[{$`") or not plainly_inside(Arg(folder, folder)):
+        return None
+    return folder, name
 
 
 def find_starts(argv: list[Arg]) -> list[Arg] | None:
@@ -118,7 +133,7 @@ def lister_sweeps_artefacts(paths: list[Arg], patterns: list[str]) -> bool:
 def lister_swept_output(paths: list[Arg], patterns: list[str]) -> list[str] | None:
     """The same for names build tools write their output under (`-Include bin, obj`, `-Filter dist`): those
     names (compiled files' left out), whose trees are judged as `find_swept_output`'s are; else None."""
-    if not patterns or not all(map(_swept_name, patterns)) or not all(map(plainly_inside, paths)):
+    if not patterns or not all(map(swept_name, patterns)) or not all(map(plainly_inside, paths)):
         return None
     return [p for p in patterns if p not in ARTEFACT_NAMES]
 
@@ -144,7 +159,7 @@ def find_swept_output(args: list[Arg]) -> tuple[list[Arg], list[str], bool] | No
     output under (`find packages -name dist -type d -prune -exec rm -rf {} +`): each tree so named is
     deleted, which loses no more than `rm -rf` of each would, when git neither tracks nor keeps anything
     under those names (see `_project`). None for any other selection."""
-    if not _find_sweeps(args, _swept_name):
+    if not _find_sweeps(args, swept_name):
         return None
     names: list[str] = []
     icase = False
@@ -157,7 +172,8 @@ def find_swept_output(args: list[Arg]) -> tuple[list[Arg], list[str], bool] | No
     return find_start_words(args), names, icase
 
 
-def _swept_name(name: str) -> bool:
+def swept_name(name: str) -> bool:
+    """Is `name` (lower case) one of compiled or cached files, or of a tree build output goes to?"""
     return name in ARTEFACT_NAMES or is_output_folder(name)
 
 

@@ -14,15 +14,18 @@ from typing import Any, Protocol
 
 from . import _locators, _parse_cmd, _parse_posix, _parse_powershell
 from ._artefacts import (
+    ARTEFACT_NAMES,
     FINDS,
     del_sweeps_artefacts,
     fed_operands_only,
     find_starts,
     find_sweeps_artefacts,
     find_swept_output,
+    globstar_sweep,
     grep_sweeps_artefacts,
     lister_sweeps_artefacts,
     lister_swept_output,
+    swept_name,
 )
 from ._compiled import POWERSHELL_ONLY, NameInfo, PolicyTables, matching_clauses
 from ._findings import Finding, finding_words, shown, shown_args
@@ -1516,6 +1519,12 @@ class Evaluation(RunsOtherCode, WordChecks):
                 # `rm -rf build/*`, `rm -f ./bin/*`: what a folder holds, a part of deleting the folder
                 cut = contents.start()
                 target = Arg(target.text[:cut], target.raw[: len(target.raw) - len(contents.group())])
+            sweep = globstar_sweep(target.text)
+            if sweep is not None:
+                if not self._sweeps_below(sweep, named, upto, frame):
+                    return False
+                spared = True
+                continue
             key = path_key(target.text).rstrip("/")
             if _DRIVE.match(target.text) or key in named:
                 return False  # the tree or something in it named earlier (`mv src build/; rm -rf build`)
@@ -1539,6 +1548,24 @@ class Evaluation(RunsOtherCode, WordChecks):
         return self._files is not None and (
             self._files.removable(places, absent=first) or (spared and not places)
         )
+
+    def _sweeps_below(self, sweep: tuple[str, str], named: set[str], upto: int, frame: Frame) -> bool:
+        """Does `FOLDER/**/NAME` (see `globstar_sweep`) delete only compiled or cached files, or trees named
+        as build output git keeps nothing in, as `find FOLDER -name NAME` would select them? Nothing before
+        it in the line may name a path in that folder or hold a glob or run-time word (`mv src build/`)."""
+        folder, name = sweep
+        lowered = name.lower()
+        if not swept_name(lowered):
+            return False
+        start = path_key(folder).rstrip("/")
+        inside = start in ("", ".") and bool(named)
+        if inside or any(k == start or k.startswith(start + "/") for k in named) or self._named(upto)[1]:
+            return False
+        if self._files is None:
+            self._files = FreshCheckout() if self.root is None else ReplaceableFiles(self.root)
+        if lowered in ARTEFACT_NAMES:
+            return self.scope(frame).replaceable_place(Arg(folder, folder), whole=True) is not None
+        return self._output_swept([Arg(folder, folder)], [name], False, frame)
 
     def _finds_in_output_only(self, argv: list[Arg], frame: Frame) -> bool:
         """Does `find build dist -type f -empty -delete` delete only inside trees that are build output (see
