@@ -343,7 +343,8 @@ destructive.machine-state	chmod -R 4755 build
 unverifiable	chmod -R 755 "$DIR"
 destructive.truncating-write	mv x /dev/null
 destructive.truncating-write	ln -sf /dev/null src/app.py
-destructive.truncating-write	ln -sfn target link
+destructive.truncating-write	ln -sfn /dev/zero link
+destructive.truncating-write	ln -sf a b c/
 destructive.truncating-write	install -m 644 /dev/null f
 destructive.truncating-write	cp /dev/null f
 destructive.truncating-write	echo x | tee ~/f

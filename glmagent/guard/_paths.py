@@ -24,6 +24,7 @@ from fnmatch import fnmatchcase
 from functools import cache
 from typing import NamedTuple
 
+from ._handed import last_part
 from ._lazy import lazy_re
 from ._syntax import DYN, Arg
 
@@ -1285,6 +1286,24 @@ def _ln_targets(operands: list[Arg], into: list[Arg], args: list[Arg]) -> list[A
             source = Arg(f"{folder.rstrip('/')}/{text}", source.raw)
         out.append(source)
     return out
+
+
+def ln_links(args: list[Arg]) -> list[Arg] | None:
+    """The link names `ln ARGS` makes (what `-f` replaces): the last operand (`ln -sf src/x.py x.py`), the
+    source's name here (`ln -sf packaging/debian`) or in the `-t` folder. None when the words do not say
+    (a folder given as the link, several sources, any run-time word)."""
+    operands, into = _operands(args, _VALUE_OPTIONS.get("ln", ()))
+    if any(not a.literal for a in [*operands, *into]) or len(into) > 1 or not operands:
+        return None
+    if into:
+        folder = into[0].text.rstrip("/")
+        return [Arg(f"{folder}/{last_part(a.text)}", a.raw) for a in operands]
+    if len(operands) == 1:
+        name = last_part(operands[0].text.rstrip("/"))
+        return [Arg(name, name)] if name not in ("", ".", "..") else None
+    if len(operands) > 2 or operands[-1].text[-1:] == "/" or operands[-1].text in (".", ".."):
+        return None
+    return operands[-1:]
 
 
 _SHORT_CLUSTER = lazy_re(r"-[a-zA-Z]+")
