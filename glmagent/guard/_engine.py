@@ -158,8 +158,6 @@ could lose (a copy or a move does)."""
 _ADDS_NOTHING = _PATH_PROBES | _EMPTIERS | frozenset({"mkdir", "md"})
 """Commands whose words a later write or delete need not count as named first (see `_named`): making a
 folder puts nothing in it (`mkdir -p dist && rm -rf dist/*`)."""
-_MAKES_NOTHING = _ADDS_NOTHING | frozenset({"cd", "pushd", "popd", "set-location", "sl", "push-location"})
-"""Commands that create no file or folder: before a delete in the line, a path missing now stays missing."""
 _WINDOWS_PROGRAM_PATH = lazy_re(r"(?:[A-Za-z]:)?\\[^;|&<>$`\n%]*")
 """A Windows program by its path, blanks and parentheses included (`C:\\Program Files (x86)\\VS\\x.bat`)."""
 _CONTENTS = lazy_re(r"(?<=[^/\\.])[/\\]\*\Z")
@@ -1545,11 +1543,7 @@ class Evaluation(RunsOtherCode, WordChecks):
                     spared = True
                     continue
             places.append(place[0])
-        # A path not there yet is nothing to lose only while nothing before the delete could have made it.
-        first = all(argv and command_key(argv[0].text) in _MAKES_NOTHING for argv in self.seen[:upto])
-        return self._files is not None and (
-            self._files.removable(places, absent=first) or (spared and not places)
-        )
+        return self._files is not None and (self._files.removable(places) or (spared and not places))
 
     def _sweeps_below(self, sweep: tuple[str, str], named: set[str], upto: int, frame: Frame) -> bool:
         """Does `FOLDER/**/NAME` (see `globstar_sweep`) delete only compiled or cached files, or trees named

@@ -122,10 +122,7 @@ class ProjectFiles(Protocol):
 
     def state(self, relative: str) -> str | None: ...
 
-    def removable(self, relatives: list[str], absent: bool = False) -> bool:
-        """Whether deleting each of `relatives` loses nothing; `absent`: a path that is not there counts as
-        nothing to lose whatever its name (nothing earlier in the line could have made it)."""
-        ...
+    def removable(self, relatives: list[str]) -> bool: ...
 
     def matching(self, pattern: str) -> list[str] | None:
         """The files a glob names now (None: unknown, so every one is kept)."""
@@ -136,26 +133,6 @@ class ProjectFiles(Protocol):
         below each of `starts` (folders, "" for the working directory) loses nothing: git tracks nothing
         so named there and keeps nothing untracked (not ignored) under such a name."""
         ...
-
-
-_ELSEWHERE = frozenset(
-    {
-        "usr", "etc", "var", "opt", "home", "root", "boot", "dev", "proc", "sys", "srv", "mnt", "media",
-        "private", "library", "applications", "system", "users", "windows", "system32", "syswow64",
-        "programdata", "program files", "program files (x86)", "softwaredistribution", "prefetch", "appdata",
-        "refs", "objects", "packed-refs", "orig_head", "fetch_head", "merge_head",
-    }
-)  # fmt: skip
-"""First names of a path that belong to the machine's own folders, a user's home or git's store (`rm -rf
-./usr`, `rd /s SoftwareDistribution`, `rm -rf refs/original`): missing from the project, such a path says
-the line meant another folder as its working directory, not that it deletes nothing."""
-_ELSEWHERE_NAME = lazy_re(r"\.\w*history|\.x\d*-unix|\w*_head|.*(?:[%:~$]|\{\{).*", re.IGNORECASE)
-
-
-def _meant_elsewhere(parts: list[str]) -> bool:
-    """Does a missing path name a place outside any project (see `_ELSEWHERE`), a shell history, or hold a
-    word only known at run time in another syntax (cmd's `%1`, a drive's `D:`, a template's `{{ dir }}`)?"""
-    return not parts or parts[0].lower() in _ELSEWHERE or any(_ELSEWHERE_NAME.fullmatch(p) for p in parts)
 
 
 def _output_path(parts: list[str]) -> bool:
@@ -187,7 +164,7 @@ class FreshCheckout:
     def state(self, relative: str) -> str | None:
         return "new"
 
-    def removable(self, relatives: list[str], absent: bool = False) -> bool:
+    def removable(self, relatives: list[str]) -> bool:
         return bool(relatives) and all(_output_path([p for p in r.split("/") if p]) for r in relatives)
 
     def matching(self, pattern: str) -> list[str] | None:
@@ -207,7 +184,7 @@ class KeptFiles:
     def state(self, relative: str) -> str | None:
         return None
 
-    def removable(self, relatives: list[str], absent: bool = False) -> bool:
+    def removable(self, relatives: list[str]) -> bool:
         return False
 
     def matching(self, pattern: str) -> list[str] | None:
@@ -323,18 +300,15 @@ class ReplaceableFiles:
         done = self._git(["check-ignore", "-q", "--", relative])
         return done is not None and done[0] == 0
 
-    def removable(self, relatives: list[str], absent: bool = False) -> bool:
+    def removable(self, relatives: list[str]) -> bool:
         """Whether deleting each file or tree at `relatives` (inside the working directory, `/`-separated)
-        loses nothing: build output git ignores and tracks nothing in (see the module). A path of build
-        output that does not exist loses nothing (a clean step run twice, or on a fresh checkout); with
-        `absent`, neither does any other path that is not there (`rm -rf release_notes.md` in a clean step,
-        when nothing before it in the line could have made it)."""
+        loses nothing: build output git ignores and tracks nothing in (see the module). A path that does
+        not exist loses nothing (a clean step run twice, or on a fresh checkout)."""
         existing: list[str] = []
         asked: list[str] = []
         for relative in relatives:
             parts = [p for p in relative.split("/") if p]
-            output = _output_path(parts)
-            if not output and (not absent or _meant_elsewhere(parts)):
+            if not _output_path(parts):
                 return False
             path = os.path.join(self.root, *parts)
             real = os.path.realpath(path)
@@ -346,8 +320,6 @@ class ReplaceableFiles:
                 continue
             except OSError:
                 return False
-            if not output:
-                return False  # there, and not build output: it may hold someone's work
             name = "/".join(parts)
             if stat.S_ISDIR(info.st_mode):
                 asked.append(name + "/")
