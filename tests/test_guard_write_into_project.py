@@ -58,6 +58,9 @@ ALLOWED = [
     ("posix", "gzip -cd data/x.gz > data/x"),
     ("posix", "diff -u README.md src/app.py > data/diff.patch"),
     ("posix", "pytest -q > build/test.log 2>&1"),  # ignored
+    # a script's `cd` moves the shell that runs it later, not this line
+    ("posix", 'echo "cd /tmp && cat /tmp/deps.out | nancy sleuth" > build/ci.sh'),
+    ("posix", 'echo "cd" > run.sh'),
     # `ln -f` replaces only the link it makes: a new name, or ignored output
     ("posix", "ln -snf ../.ai/skills .claude/skills"),
     ("posix", "ln --symbolic --no-dereference --force packaging/debian"),  # makes ./debian
@@ -179,6 +182,7 @@ BLOCKED_BY_WHAT_IT_HOLDS = [  # blocked in `repo` for what its files hold or whe
     ("posix", "echo 'DEBUG=1' > .env"),  # ignored, but it holds the user's keys, not output
     ("posix", "cat build/*.log > build/test.log"),  # a glob may name an existing file
     ("posix", "ln -sf x.py src/app.py"),  # the link replaces a tracked file
+    ("posix", 'echo "cd /tmp" > run.sh; echo x > notes.txt'),  # still this folder's notes
     ("posix", "ln -sfn src/__init__.py notes.txt"),  # untracked work
     ("posix", "ln -sf README.md link.txt"),  # a link that leads out of the project
     ("posix", "echo x > link.txt"),  # a link: writes outside

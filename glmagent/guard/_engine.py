@@ -1359,6 +1359,7 @@ class Evaluation(RunsOtherCode, WordChecks):
                 return
             else:
                 self._appends.add(key)
+        before = len(self.seen)  # the commands of a script written here run later, not before the write
         if writer is not None and names_file:
             self._written_script(target, writer, frame)
         # Decided on first need (it may read the disk); a statement that writes nothing only empties the file.
@@ -1388,7 +1389,7 @@ class Evaluation(RunsOtherCode, WordChecks):
             else:
                 if rule.id in REGENERABLE:
                     if spared is None:
-                        spared = self._replaceable(target, frame, len(self.seen), written=False)
+                        spared = self._replaceable(target, frame, before, written=False)
                     if spared:
                         continue  # generated output into a file that holds nothing to lose
                 self._add(rule, [op, text], f"`{shown}`{frame.where()} {rule.description}")
@@ -1436,10 +1437,17 @@ class Evaluation(RunsOtherCode, WordChecks):
         if language is None:
             return
         inner = frame.nested(f"the script `{target.raw}` that `{writer[0].raw}` writes")
+        scope = self._scope
+        cwd = scope.cwd if scope is not None else None
         if language in ("posix", "powershell", "cmd"):
             self.script(text, language, inner)  # type: ignore[arg-type]
         else:
             self.payload(language, text, inner, writer)
+        # the script's `cd` moves the shell that runs it later, not this line (`echo cd > x.sh` writes here)
+        if scope is None:
+            self._scope = None
+        else:
+            scope.cwd = cwd
 
     def _replaceable(self, target: Arg, frame: Frame, upto: int, written: bool = True) -> bool:
         """May this line replace the whole of `target` without loss? Only for a file in the project that is
