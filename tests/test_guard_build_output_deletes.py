@@ -500,3 +500,10 @@ def test_a_find_sweep_reaching_kept_files_stays_blocked(monorepo: Path, shell: s
         command,
         decision.rule_id,
     )
+
+
+@pytest.mark.parametrize("command", ['del-cli "lib/**/*.d.ts" "lib/**/*.d.ts.map"', "rm -rf dist/**/*.map"])
+def test_without_a_working_directory_a_deep_glob_of_output_files_is_judged_as_any_glob(command: str) -> None:
+    """Not every `**` path is a sweep of one name; the rest are globs of output, as before the sweep."""
+    decision = decide_in(command, None, "posix")
+    assert decision.allowed, (command, decision.rule_id, decision.reason)

@@ -1528,11 +1528,9 @@ class Evaluation(RunsOtherCode, WordChecks):
                 cut = contents.start()
                 target = Arg(target.text[:cut], target.raw[: len(target.raw) - len(contents.group())])
             sweep = globstar_sweep(target.text)
-            if sweep is not None:
-                if not self._sweeps_below(sweep, named, upto, frame):
-                    return False
+            if sweep is not None and self._sweeps_below(sweep, named, upto, frame):
                 spared = True
-                continue
+                continue  # otherwise judged as any glob (`lib/**/*.d.ts` in an unknown checkout)
             key = path_key(target.text).rstrip("/")
             if _DRIVE.match(target.text) or key in named:
                 return False  # the tree or something in it named earlier (`mv src build/; rm -rf build`)
