@@ -33,6 +33,8 @@ BLOCKED = [
     ("posix", "tc qdisc add dev eth0 root netem delay 100ms"),
     ("posix", "ethtool -s eth0 speed 100 duplex full autoneg off"),
     ("posix", "ethtool -K eth0 tso off"),
+    ("posix", "conntrack -F"),  # the tracked connections of the whole machine
+    ("posix", "conntrack --delete -p udp --orig-port-dst 53"),
     ("posix", "brctl addbr br0"),
     ("posix", "dhclient -r eth0"),
     ("posix", "ifdown eth0"),
@@ -73,6 +75,8 @@ ALLOWED = [
     ("posix", "tc qdisc show dev eth0"),
     ("posix", "ethtool eth0"),
     ("posix", "ethtool -i eth0"),
+    ("posix", "conntrack -L -p tcp"),
+    ("posix", "conntrack -C"),
     ("posix", "echo 'ip addr add 10.0.0.5/24 dev eth0' >> docs/network.md"),
     ("posix", "grep -rn exportfs docs/"),
     ("powershell", "ipconfig"),
