@@ -1433,7 +1433,10 @@ class Evaluation(RunsOtherCode, WordChecks):
             self._last_output = (writer, frame.dialect, text)
         if not text or text.isspace():
             return
-        language = script_language(target.text.replace("\\", "/"), text)
+        path = target.text.replace("\\", "/")
+        language = script_language(path, text)
+        if language is None and frame.dialect == "posix" and self._named_like_program(path):
+            language = "posix"  # a shim put before the real program on PATH: a shell runs it without `#!`
         if language is None:
             return
         inner = frame.nested(f"the script `{target.raw}` that `{writer[0].raw}` writes")
@@ -1448,6 +1451,12 @@ class Evaluation(RunsOtherCode, WordChecks):
             self._scope = None
         else:
             scope.cwd = cwd
+
+    def _named_like_program(self, path: str) -> bool:
+        """Is the file at `path` named, without an extension, as a program the policy knows
+        (`/tmp/bin/python3`, `ps`): text written there runs when that name is looked up on PATH."""
+        name = path.rpartition("/")[2]
+        return bool(name) and "." not in name and command_key(name) in self.index.by_name
 
     def _replaceable(self, target: Arg, frame: Frame, upto: int, written: bool = True) -> bool:
         """May this line replace the whole of `target` without loss? Only for a file in the project that is
