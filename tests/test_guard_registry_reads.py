@@ -47,6 +47,11 @@ BLOCKED = [
     'reg query "HKCU\\Software\\Martin Prikryl\\WinSCP 2\\Sessions" /s',  # WinSCP's saved logins
     'Get-ItemProperty "HKCU:\\Software\\Martin Prikryl\\WinSCP 2\\Sessions\\*"',
     "reg export HKLM\\SOFTWARE\\Policies\\Microsoft\\Windows\\WindowsUpdate wu.reg",
+    # A key's blanks left unquoted, as cheat sheets write them: the words up to the first option are one key.
+    "reg query HKEY_CURRENT_USER\\Software\\Martin Prikryl\\WinSCP 2\\Sessions /s",
+    "reg query HKLM\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Image File Execution Options /s",
+    "reg query HKCU\\Software\\Microsoft\\Terminal Server Client\\Servers",
+    "reg export HKLM\\SOFTWARE\\Microsoft\\Windows Defender\\Exclusions ex.reg",
     # Through cmd and on the other spelling of the provider.
     "cmd /c reg query HKLM\\SYSTEM\\CurrentControlSet\\Control\\Lsa",
     "Get-Item -Path Microsoft.PowerShell.Core\\Registry::HKLM\\SYSTEM\\CurrentControlSet\\Services",
@@ -54,6 +59,7 @@ BLOCKED = [
 
 ALLOWED = [
     # Where the toolchain is installed, and what the OS is.
+    "reg query HKLM\\SOFTWARE\\Microsoft\\Windows Kits\\Installed Roots /v KitsRoot10",  # blanks unquoted
     'reg query "HKLM\\SOFTWARE\\Microsoft\\Windows Kits\\Installed Roots" /v KitsRoot10',
     "reg query HKLM\\SOFTWARE\\WOW6432Node\\Microsoft\\VisualStudio\\SxS\\VS7",
     'reg query "HKLM\\SOFTWARE\\Microsoft\\NET Framework Setup\\NDP\\v4\\Full" /v Release',

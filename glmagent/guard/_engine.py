@@ -158,6 +158,8 @@ could lose (a copy or a move does)."""
 _ADDS_NOTHING = _PATH_PROBES | _EMPTIERS | frozenset({"mkdir", "md"})
 """Commands whose words a later write or delete need not count as named first (see `_named`): making a
 folder puts nothing in it (`mkdir -p dist && rm -rf dist/*`)."""
+_REG_HIVE = lazy_re(r"(?:\\\\[^\\]+\\)?hk", re.IGNORECASE)
+"""A word that starts a registry key: a hive (`HKLM\\…`, `HKEY_CURRENT_USER\\…`), maybe on another machine."""
 _WINDOWS_PROGRAM_PATH = lazy_re(r"(?:[A-Za-z]:)?\\[^;|&<>$`\n%]*")
 """A Windows program by its path, blanks and parentheses included (`C:\\Program Files (x86)\\VS\\x.bat`)."""
 _CONTENTS = lazy_re(r"(?<=[^/\\.])[/\\]\*\Z")
@@ -446,6 +448,8 @@ class CompiledPolicy(PolicyTables):
             return Decision.allow(command, shell, _ALLOWED, "ok")
         if info.names[0] == "git" and git_names_repository(argv):
             return None  # `git -C ~/x commit`: the walk judges where the repository is
+        if info.names[0] == "reg" and len(argv) > 3:
+            argv = registry_keys_joined(argv)
         if nodes + len(argv) > MAX_WORK:
             return None  # the walk runs out of work (and calls the line too large to check)
         acts = info.acts
@@ -540,6 +544,34 @@ class CompiledPolicy(PolicyTables):
             if output_targets(info.names[-1], args):
                 return True, searched  # an output file: the walk judges where it is
         return False, searched
+
+
+_REG_TWO_KEYS = frozenset({"copy", "compare"})
+_REG_KEY_THEN_FILE = frozenset({"export", "save", "load", "restore"})
+
+
+def registry_keys_joined(argv: list[Arg]) -> list[Arg]:
+    """`reg query HKLM\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Winlogon` with the key's blanks
+    unquoted: cheat sheets write keys so, and the split words hide the key from every rule on key names.
+    The words after a key and before the first option are its continuation, as one key (the last of them is
+    the file of `reg export`/`save`; `reg copy`/`compare` start their second key at a word naming a hive)."""
+    sub = argv[1].text.lower()
+    end = 2
+    while end < len(argv) and argv[end].text[:1] not in ("/", "-"):
+        end += 1
+    if sub in _REG_KEY_THEN_FILE:
+        end -= 1
+    words = argv[2:end]
+    if len(words) < 2 or not _REG_HIVE.match(words[0].text):
+        return argv
+    keys: list[list[Arg]] = [[words[0]]]
+    for word in words[1:]:
+        if sub in _REG_TWO_KEYS and _REG_HIVE.match(word.text):
+            keys.append([word])
+        else:
+            keys[-1].append(word)
+    joined = [Arg(" ".join(w.text for w in key), " ".join(w.raw for w in key)) for key in keys]
+    return [*argv[:2], *joined, *argv[end:]]
 
 
 class Evaluation(RunsOtherCode, WordChecks):
@@ -898,6 +930,8 @@ class Evaluation(RunsOtherCode, WordChecks):
             if any(a.text == "-c" for a in argv):
                 argv = self._git_settings(argv, frame)
             self.git_elsewhere(argv, frame)
+        elif names[0] == "reg" and len(argv) > 3:
+            argv = registry_keys_joined(argv)
         args = argv[1:]
         if dialect == "powershell":
             for a in args:
