@@ -1801,8 +1801,8 @@ class Evaluation(RunsOtherCode, WordChecks):
             return False
         if name in ("ln", "gln"):
             # `ln -sf ../src/x.py x.py` replaces only the link it makes (where the link leads is the
-            # containment rule's); a link there already, or a folder, is not replaced, so not spared
-            # replaced by a device (`ln -sf /dev/null log`), a file is emptied for good: never output
+            # containment rule's). A file replaced by a link to a device (`ln -sf /dev/null log`) is
+            # emptied for good, so such a link is never spared as output.
             device = any(a.text.startswith("/dev/") for a in argv[1:])
             links = ln_links(argv[1:]) if frame.dialect == "posix" and not device else None
             targets = links or []
