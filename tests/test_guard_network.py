@@ -38,6 +38,8 @@ NETWORK = [
     "git remote prune origin",
     "git remote set-url origin https://example.com/mirror.git",  # the user's next push goes there
     "git remote rename origin old",
+    "git remote add -f upstream https://example.com/r.git",  # `-f` fetches from it at once
+    "git remote add -t main --fetch upstream git@example.com:x/y.git",
     "git config remote.origin.url git@example.com:x/y.git",
     "git config remote.origin.pushurl https://example.com/y.git",
     'git config url."https://example.com/".insteadOf https://github.com/',
