@@ -367,6 +367,9 @@ def test_blocked_writes_never_run(git_project: Path, command: str) -> None:
         "setfattr --name=security.x --value=y /usr/lib/x.so",
         "setfattr -x user.x /etc/profile",
         "echo 41 | xxd -r - /path/to/output-file",
+        "git archive -o /etc/x.tar HEAD",  # git's own `-o` where it names the file or folder written
+        "git -C . archive --format=zip -o ../src.zip HEAD",
+        "git format-patch -o ~/patches HEAD~3",
     ],
 )
 def test_output_options_outside_the_project_block(command: str, tmp_path: Path) -> None:
@@ -386,6 +389,8 @@ def test_output_options_outside_the_project_block(command: str, tmp_path: Path) 
         "ps -o pid,cmd",
         "setfattr -n user.checksum -v 0x1f build/app",
         "getfattr -d /etc/hosts",
+        "git archive -o build/src.tar.gz HEAD",
+        "git grep -o /etc/hosts",  # a pattern: `-o` prints only the matching part
     ],
 )
 def test_output_options_inside_the_project_and_other_dash_o_stay_allowed(

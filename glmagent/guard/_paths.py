@@ -727,7 +727,7 @@ _SHORT_OUTPUT_OPTIONS = ("-o", "-w")
 def output_targets(name: str, args: list[Arg]) -> list[Arg]:
     """Files a program writes its result to, named by an output option (`sort -o F`, `--output=F`)."""
     found: list[Arg] = []
-    short = name in _OUTPUT_SHORT
+    short = name in _OUTPUT_SHORT or (name == "git" and _git_subcommand(args) in _GIT_SHORT_OUTPUT)
     for i, a in enumerate(args):
         t = a.text
         # PowerShell reads `-o` as a parameter whatever the program: for the programs known to write with it
@@ -754,6 +754,27 @@ def output_targets(name: str, args: list[Arg]) -> list[Arg]:
         elif short and t[:2] == "-o" and len(t) > 2 and name in _GLUED_O:
             found.append(Arg(t[2:], a.raw[2:]))  # `gcc -oout x.c`
     return found
+
+
+_GIT_SHORT_OUTPUT = frozenset({"archive", "format-patch"})
+"""git commands whose `-o` names the file (`git archive -o x.tar`) or folder (`format-patch -o dir`) they
+write; elsewhere in git `-o` is something else (`git grep -o`: only the matching part)."""
+
+
+def _git_subcommand(args: list[Arg]) -> str | None:
+    """The first word of git's arguments that is no global option nor its value (`git -C x archive`)."""
+    skip = False
+    for a in args:
+        if skip:
+            skip = False
+        elif a.text in _GIT_VALUE_OPTIONS:
+            skip = True
+        elif a.text[:1] != "-":
+            return a.text
+    return None
+
+
+_GIT_VALUE_OPTIONS = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env"})
 
 
 _W_WRITES = frozenset({"varnishncsa", "tcpdump", "tshark", "exiftool"})
