@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import shlex
 
-from . import _locators, _parse_posix
+from . import _parse_posix
 from ._artefacts import find_start_words, plainly_inside
 from ._editors import editor_inputs, ex_reading, reads_terminal
 from ._findings import shown, shown_args
@@ -156,15 +156,9 @@ class RunsOtherCode:
         shell's own words are not searched again (what it runs is checked as a command of its own)."""
         at = next((i for i, a in enumerate(argv) if a is script), len(argv) - 1)
         rest = argv[at + 1 :]
-        texts = "\n".join(a.text for a in rest)
-        p = self.p
-        if (
-            rest
-            and p.locators[frame.dialect]
-            and (_locators.screen(texts) or DYN in texts or p.machine_options(frame.dialect, texts))
-        ):
-            words = [script, *rest]
-            self._locators(rest, words, p.word_info(script.text, frame.dialect, frame.aliases), frame)
+        if rest and self._may_name_machines("\n".join(a.text for a in rest), frame.dialect):
+            info = self.p.word_info(script.text, frame.dialect, frame.aliases)
+            self._locators(rest, [script, *rest], info, frame)
 
     def _named_script(
         self, script: Arg, argv: list[Arg], frame: Frame, who: str, module: bool = False

@@ -761,20 +761,23 @@ _GIT_SHORT_OUTPUT = frozenset({"archive", "format-patch"})
 write; elsewhere in git `-o` is something else (`git grep -o`: only the matching part)."""
 
 
+GIT_VALUE_OPTIONS = frozenset(
+    {"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env"}
+)
+"""git's own options that take the next word as their value (`git -C dir`, `git -c key=value`)."""
+
+
 def _git_subcommand(args: list[Arg]) -> str | None:
     """The first word of git's arguments that is no global option nor its value (`git -C x archive`)."""
     skip = False
     for a in args:
         if skip:
             skip = False
-        elif a.text in _GIT_VALUE_OPTIONS:
+        elif a.text in GIT_VALUE_OPTIONS:
             skip = True
         elif a.text[:1] != "-":
             return a.text
     return None
-
-
-_GIT_VALUE_OPTIONS = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env"})
 
 
 _W_WRITES = frozenset({"varnishncsa", "tcpdump", "tshark", "exiftool"})

@@ -19,6 +19,7 @@ from ._paths import (
     ARCHIVERS,
     CMD_DELETERS,
     DELETERS,
+    GIT_VALUE_OPTIONS,
     WRITERS,
     PathScope,
     cmd_delete_words,
@@ -222,9 +223,6 @@ def ps_pieces(raw: str, own: str = "") -> str:
     return "".join(out)
 
 
-_GIT_VALUE_OPTIONS = frozenset(
-    {"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path", "--config-env"}
-)
 _GIT_CHANGING = frozenset(
     {
         "add",
@@ -330,7 +328,7 @@ def _git_repository(argv: list[Arg]) -> tuple[str | None, int]:
     while i < len(argv):
         t = argv[i].text
         name, eq, value = t.partition("=")
-        if name in _GIT_VALUE_OPTIONS:
+        if name in GIT_VALUE_OPTIONS:
             if not eq:
                 i += 1
                 value = argv[i].text if i < len(argv) else ""
@@ -429,9 +427,7 @@ class WordChecks:
             ):
                 self._locators(args, argv, info, frame)  # `mpirun --host 10.0.0.5 cmd`
             return  # what they run is checked as a command of its own, with its own words
-        if p.locators[frame.dialect] and (
-            _locators.screen(texts) or DYN in texts or p.machine_options(frame.dialect, texts)
-        ):
+        if self._may_name_machines(texts, frame.dialect):
             self._locators(args, argv, info, frame)
         if frame.dialect == "posix" and "\\" in texts and p.locators["posix"]:
             spelled = _locators.bash_unc(args)
@@ -457,6 +453,14 @@ class WordChecks:
                 words = self._argv(argv, info.names)
                 for target in targets:
                     self._judge_write(self.scope(frame), target, frame, words)
+
+    def _may_name_machines(self, texts: str, dialect: Dialect) -> bool:
+        """The locator rules' cheap screen: could words whose texts are `texts` (joined) name another
+        machine, or be a run-time word that might?"""
+        p = self.p
+        return bool(p.locators[dialect]) and bool(
+            _locators.screen(texts) or DYN in texts or p.machine_options(dialect, texts)
+        )
 
     def _locators(self, args: list[Arg], argv: list[Arg], info: NameInfo, frame: Frame) -> None:
         """A word naming another machine (`http://…`, `\\\\host\\share`, `user@host:path`, `host:port`, an
