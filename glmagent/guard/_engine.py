@@ -155,9 +155,12 @@ _PATH_PROBES = frozenset({"test", "[", "[[", "test-path", "get-item", "gi", "get
 _EMPTIERS = frozenset({"rm", "rmdir", "rimraf", "del-cli", "remove-item", "ri", "rd"})
 """Commands that only delete: naming a file or tree, they put nothing into it that a later write or delete
 could lose (a copy or a move does)."""
-_ADDS_NOTHING = _PATH_PROBES | _EMPTIERS | frozenset({"mkdir", "md"})
+_ADDS_NOTHING = (
+    _PATH_PROBES | _EMPTIERS | frozenset({"mkdir", "md", "echo", "printf", "write-output", "write-host"})
+)
 """Commands whose words a later write or delete need not count as named first (see `_named`): making a
-folder puts nothing in it (`mkdir -p dist && rm -rf dist/*`)."""
+folder puts nothing in it (`mkdir -p dist && rm -rf dist/*`), and a printer's words are text, never files it
+reads (`echo dev > mode`)."""
 _REG_HIVE = lazy_re(r"(?:\\\\[^\\]+\\)?hk", re.IGNORECASE)
 """A word that starts a registry key: a hive (`HKLM\\…`, `HKEY_CURRENT_USER\\…`), maybe on another machine."""
 _WINDOWS_PROGRAM_PATH = lazy_re(r"(?:[A-Za-z]:)?\\[^;|&<>$`\n%]*")
