@@ -70,6 +70,9 @@ _INFO_FLAGS = frozenset({"-V", "-h", "-?", "/?"})
 
 _VERSION_V = frozenset({"node", "perl", "ruby", "php", "lua", "r", "julia", "elixir"})
 """Languages whose interpreter prints its version for `-v` (python and the shells turn on verbose mode)."""
+_VERSION_V_SHELLS = frozenset({"pwsh", "pwsh-preview"})
+"""Shells that print their version for `-v` (PowerShell 7's short `-Version`; Windows PowerShell's
+`-Version 2` starts that version's shell instead)."""
 
 _VERSION_V_FLAGS = _INFO_FLAGS | {"-v"}
 
@@ -106,7 +109,9 @@ class RunsOtherCode:
         With nothing on stdin it reads the terminal: whatever would be typed there is unknown (and an
         unattended agent has nobody to type), unless it only prints its version or help."""
         if stdin is None:
-            info = _VERSION_V_FLAGS if target in _VERSION_V else _INFO_FLAGS  # `bash -v` is verbose
+            # `bash -v` is verbose
+            versions = target in _VERSION_V or command_key(argv[0].text) in _VERSION_V_SHELLS
+            info = _VERSION_V_FLAGS if versions else _INFO_FLAGS
             # A program that names its own help and version flags has them read already (`redis-cli -h`
             # is a host); for the rest, the usual ones count.
             if not info_words or not any(a.text in info or a.text.lower() in _INFO_WORDS for a in argv[1:]):
