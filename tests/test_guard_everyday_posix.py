@@ -38,6 +38,10 @@ ALLOWED = [
     "GIT_TAG=$$(git describe --tags) go generate ./...",
     "go test -timeout 5m $$(go list ./... | grep -v integrationtest)",
     "wc -l $$(git ls-files | grep 'moon$$') | sort -n | tail",
+    # a `$` that starts no expansion is a literal `$` to bash
+    "terser example.js -c passes=2 -m --mangle-props regex=/_$/,reserved=[bar_]",
+    "sed s/version$/version:/ setup.cfg",
+    "grep -c 'x' a$.txt",
     # options passed on after `--` name no program, however path-like their values
     "bundle exec rake compile -- --with-sqlite-source-dir=${GITHUB_WORKSPACE}/sqlite",
     # Go's package folders named like a shell (`cmd/`): a path into the project, no installed shell
@@ -90,6 +94,11 @@ BLOCKED = [
     ("GIT_TAG=$$(curl -s https://example.com/tag) go generate ./...", "network"),
     ("for f in $$(ls); do rm -rf $$f; done", "destructive.recursive-delete"),
     ("echo $$(", "parse.error"),
+    ("sed s/x$/y/ f; rm -rf ~", "destructive.recursive-delete"),
+    ("sed -i s/x$/y/ /etc/passwd", "env.accounts"),
+    ("echo a$/ > /etc/x", "destructive.truncating-redirect"),
+    ("echo '$/' \"$/\" a$/ $(rm -rf ~)", "destructive.recursive-delete"),
+    ("cat <<'EOF' > x.sh\nEOF\necho a$/", "parse.error"),  # a quoted here-document would keep a backslash
     ("deno eval \"await fetch('https://example.com')\"", "network.payload"),
     ("deno eval \"Deno.removeSync('/x', {recursive: true})\"", "destructive.payload-delete"),
     ("deno eval \"Deno.writeTextFileSync('x', '')\"", "destructive.payload-write"),

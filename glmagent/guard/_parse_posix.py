@@ -1445,6 +1445,11 @@ _AT_NAME = lazy_re(r"(?m)(^|[;&|(]\s*|\s(?:then|do|else)\s+)([A-Za-z_][\w.+-]*@[
 """`poetry@main --version`: a command word holding `@`, which the grammar reads as the start of `$@`."""
 
 
+_LITERAL_DOLLAR = lazy_re(r"""'[^']*'|"(?:\\.|[^"\\])*"|\\.|\$(?=[%+,./:=\]^~};&|<>)])""")
+"""A `$` that starts no expansion (`regex=/_$/`, `sed s/x$/y/`, `a$.b`): bash keeps it as a literal `$`, the
+grammar stops there. Quoted strings and escapes are matched only to be skipped."""
+
+
 _MARKED_COMPOUND = lazy_re(r"\A[ \t]*[@+-][@+ \t-]*(?=(?:for|if|while|until|case|select)[ \t]|[({[!])")
 """`@for f in $(FILES); do …; done`, `-@(cd docs && make)`: a make recipe line whose marks (echo off, ignore
 errors, run under -n) stand before a compound command; make strips them, the grammar cannot read them."""
@@ -1550,7 +1555,8 @@ def repair(source: str) -> str | None:
     (`{envpython} -m pytest`) is quoted, which is the same word to the shell; so is a word `==` or `=~` that
     ends a command (`… | grep == | sort`). A justfile's `{{ expr }}` becomes the run-time word it stands
     for. A Makefile's `$$` (`GIT_TAG=$$(git describe) go generate`, which no shell reads as written: the line
-    runs only through make) becomes the `$` make hands the shell."""
+    runs only through make) becomes the `$` make hands the shell, and a `$` that starts no expansion
+    (`sed s/x$/y/`) is escaped, which bash keeps as the same literal `$`."""
     text = _MARKED_COMPOUND.sub("", source, count=1)
     if "$$" in text:
         text = text.replace("$$", "$")
@@ -1560,6 +1566,8 @@ def repair(source: str) -> str | None:
         text = _BRACED_NAME.sub(lambda m: f"{m[1]}'{m[2]}'", text)
     if "=" in text:
         text = _LAST_OPERATOR_WORD.sub(lambda m: f"'{m[1]}'" if m[1] else m[0], text)
+    if "$" in text and "<<" not in text:  # a quoted here-document would keep the backslash
+        text = _LITERAL_DOLLAR.sub(lambda m: "\\$" if m[0] == "$" else m[0], text)
     closed = _closed(text)
     if closed is not None:
         text = closed
