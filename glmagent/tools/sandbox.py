@@ -276,13 +276,46 @@ class BwrapSandbox:
         return masks
 
 
+_EMPTY_PREFIX = "glmagent-empty-"
+
+
 @functools.lru_cache(maxsize=1)
 def _empty_folder() -> str:
-    """An empty, read-only folder of this process, bound over folders the sandbox hides (removed at exit)."""
-    folder = tempfile.mkdtemp(prefix="glmagent-empty-")
+    """An empty, read-only folder of this process, bound over folders the sandbox hides (removed at exit;
+    one left by a process that was killed outright is removed by the next one)."""
+    temp = tempfile.gettempdir()
+    _remove_orphaned_folders(temp)
+    folder = tempfile.mkdtemp(prefix=f"{_EMPTY_PREFIX}{os.getpid()}-", dir=temp)
     os.chmod(folder, 0o555)
     atexit.register(_remove_folder, folder)
     return folder
+
+
+def _remove_orphaned_folders(temp: str) -> None:
+    """Remove the empty folders of this user's glmagent processes that are gone: no exit handler runs in a
+    process killed with SIGKILL. The folder's name carries its process's ID; a folder of another user, one
+    that is not empty, or one of a process still running is left alone."""
+    uid = os.getuid() if hasattr(os, "getuid") else None
+    with contextlib.suppress(OSError), os.scandir(temp) as entries:
+        for entry in entries:
+            pid = entry.name[len(_EMPTY_PREFIX) :].partition("-")[0]
+            if not entry.name.startswith(_EMPTY_PREFIX) or not pid.isdigit() or _running(int(pid)):
+                continue
+            with contextlib.suppress(OSError):
+                info = entry.stat(follow_symlinks=False)
+                if entry.is_dir(follow_symlinks=False) and info.st_uid == uid:
+                    _remove_folder(entry.path)  # rmdir: only an empty folder goes
+
+
+def _running(pid: int) -> bool:
+    """Is a process with this ID running (whoever's it is)?"""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # another user's process: it exists
+    return True
 
 
 def _remove_folder(folder: str) -> None:
