@@ -216,6 +216,35 @@ def _normal(path: str) -> str:
     return "/" + posixpath.normpath(path).lstrip("/") if path.startswith("/") else posixpath.normpath(path)
 
 
+_CLIMB = lazy_re(r"(?:^|[/\\])\.\.(?:[/\\]|$)")
+_UNKNOWN_FOLDER = lazy_re(r"~[^/]*|\x00[^/]*|%\w+%")
+"""A first path component naming a folder of unknown depth: `~`, `~user`, a variable (`$HOME`, `%TEMP%`)."""
+
+
+def climbed(text: str) -> str | None:
+    """The path a word with `..` steps names once they are taken: `/tmp/../etc/passwd` is `/etc/passwd`,
+    `~/x/../.ssh/id_rsa` is `~/.ssh/id_rsa`. A path that climbs above where it starts (`~/../../etc/shadow`,
+    `$HOME/../..`, `../../../etc/passwd`: from a folder of unknown depth) may reach the root, so the rest is
+    named as from there. None when the word takes no `..` step, or taking them changes nothing."""
+    if ".." not in text or _CLIMB.search(text) is None:
+        return None
+    path = text.replace("\\", "/")
+    if path.startswith("/"):
+        found = _normal(path)
+    else:
+        head, _, rest = path.partition("/")
+        anchor = head if _UNKNOWN_FOLDER.fullmatch(head) else ""
+        found = posixpath.normpath(rest if anchor else path)
+        if found == ".." or found.startswith("../"):
+            parts = found.split("/")
+            while parts and parts[0] == "..":
+                del parts[0]
+            found = "/" + "/".join(parts)  # above its start: as far up as the root
+        elif anchor:
+            found = anchor if found == "." else f"{anchor}/{found}"
+    return found if found != path else None
+
+
 def _inside(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder.rstrip("/") + "/")
 

@@ -22,6 +22,7 @@ from ._paths import (
     GIT_VALUE_OPTIONS,
     WRITERS,
     PathScope,
+    climbed,
     cmd_delete_words,
     in_home,
     named_from_here,
@@ -731,6 +732,8 @@ class WordChecks:
             return
         if maybe_glob(texts):
             self._glob_words(args, argv, names, frame, entries)
+        if ".." in texts:
+            self._climbed_words(args, argv, names, frame, entries)
         if screen is not None:
             # The fast path may have searched these very texts already (a 100 kB word costs ms a search).
             clean = self.clean_words
@@ -758,6 +761,26 @@ class WordChecks:
                     for rule, pattern in entries:
                         if pattern.match(seen):
                             self._rule_finding(rule, argv, names, frame, f"{a.text}, that is {seen}")
+
+    def _climbed_words(
+        self,
+        args: list[Arg],
+        argv: list[Arg],
+        names: tuple[str, ...],
+        frame: Frame,
+        entries: list[tuple[Rule, re.Pattern[str]]],
+    ) -> None:
+        """Argument-wide rules on the paths words name once their `..` steps are taken (`/tmp/../etc/passwd`,
+        `~/../../etc/passwd`; see `climbed`)."""
+        for a in args:
+            seen = climbed(a.text)
+            if seen is None:
+                continue
+            self._spend_matched(len(seen))
+            for rule, pattern in entries:
+                if pattern.match(seen):
+                    shown = a.text if DYN not in a.text else a.raw
+                    self._rule_finding(rule, argv, names, frame, f"{shown}, that is {seen}")
 
     def _glob_words(
         self,
