@@ -217,6 +217,8 @@ def _normal(path: str) -> str:
 
 
 _CLIMB = lazy_re(r"(?:^|[/\\])\.\.(?:[/\\]|$)")
+_NOT_ONE_PATH = lazy_re(r"(?![/~.\\\x00$%]|[A-Za-z]:).*\s", re.DOTALL)
+"""Words with blanks that do not start like a path: text (`'cat ../x'` quoted as a message), not one path."""
 _UNKNOWN_FOLDER = lazy_re(r"~[^/]*|\x00[^/]*|%\w+%")
 """A first path component naming a folder of unknown depth: `~`, `~user`, a variable (`$HOME`, `%TEMP%`)."""
 
@@ -226,7 +228,7 @@ def climbed(text: str) -> str | None:
     `~/x/../.ssh/id_rsa` is `~/.ssh/id_rsa`. A path that climbs above where it starts (`~/../../etc/shadow`,
     `$HOME/../..`, `../../../etc/passwd`: from a folder of unknown depth) may reach the root, so the rest is
     named as from there. None when the word takes no `..` step, or taking them changes nothing."""
-    if ".." not in text or _CLIMB.search(text) is None:
+    if ".." not in text or _CLIMB.search(text) is None or _NOT_ONE_PATH.match(text):
         return None
     path = text.replace("\\", "/")
     if path.startswith("/"):
