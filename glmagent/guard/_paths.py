@@ -239,9 +239,8 @@ def climbed(text: str) -> str | None:
         found = posixpath.normpath(rest if anchor else path)
         if found == ".." or found.startswith("../"):
             parts = found.split("/")
-            while parts and parts[0] == "..":
-                del parts[0]
-            found = "/" + "/".join(parts)  # above its start: as far up as the root
+            up = next((i for i, part in enumerate(parts) if part != ".."), len(parts))
+            found = "/" + "/".join(parts[up:])  # above its start: as far up as the root
         elif anchor:
             found = anchor if found == "." else f"{anchor}/{found}"
     return found if found != path else None
