@@ -30,6 +30,7 @@ from ._paths import (
     quoted_whole,
     write_targets,
 )
+from ._screens import CaselessScreen
 from ._syntax import DYN, MAX_WORK, NAME_SCRIPT_WORK, PIECE_WORK, Arg, Frame, TooLarge
 from ._unwrap import executor, matching_wrapper
 
@@ -733,7 +734,7 @@ class WordChecks:
         if maybe_glob(texts):
             self._glob_words(args, argv, names, frame, entries)
         if ".." in texts:
-            self._climbed_words(args, argv, names, frame, entries)
+            self._climbed_words(args, argv, names, frame, entries, screen)
         if screen is not None:
             # The fast path may have searched these very texts already (a 100 kB word costs ms a search).
             clean = self.clean_words
@@ -769,13 +770,16 @@ class WordChecks:
         names: tuple[str, ...],
         frame: Frame,
         entries: list[tuple[Rule, re.Pattern[str]]],
+        screen: CaselessScreen | None,
     ) -> None:
         """Argument-wide rules on the paths words name once their `..` steps are taken (`/tmp/../etc/passwd`,
-        `~/../../etc/passwd`; see `climbed`)."""
+        `~/../../etc/passwd`; see `climbed`). `screen`: the rules' literal fragments, as for the words."""
+        judged: set[str] = set()
         for a in args:
             seen = climbed(a.text)
-            if seen is None:
+            if seen is None or seen in judged or (screen is not None and screen.search(seen) is None):
                 continue
+            judged.add(seen)
             self._spend_matched(len(seen))
             for rule, pattern in entries:
                 if pattern.match(seen):
