@@ -21,6 +21,7 @@ BLOCKED = [
     ("posix", "cat ~/work/../.ssh/id_rsa", "env.secret-files"),
     ("posix", "cp ~/src/../.aws/credentials creds.txt", "env.secret-files"),
     ("powershell", "Get-Content C:\\Windows\\Temp\\..\\System32\\config\\SAM", "env.secret-files"),
+    ("posix", "ls -la /tmp/../root", "env.machine-discovery"),  # a command's own operand rules too
 ]
 
 ALLOWED = [
@@ -29,6 +30,9 @@ ALLOWED = [
     ("posix", "diff -u ../old/src/app.py src/app.py"),
     ("posix", "cat src/../etc/passwd"),  # the project's own etc/passwd: the steps stay inside it
     ("posix", "ls ../.."),
+    ("posix", "ls -la /tmp/../home"),
+    ("posix", 'find ../ -name "*.txt"'),  # the folder above: not the root, whatever its depth
+    ("posix", "du -sh .."),
     ("posix", "cat /usr/share/../share/dict/words"),
     ("powershell", "Get-Content ..\\docs\\README.md"),
 ]
@@ -49,7 +53,8 @@ def test_steps_that_stay_in_harmless_places_change_nothing() -> None:
         ("~/x/../.ssh/id_rsa", "~/.ssh/id_rsa"),
         ("~/../../etc/shadow", "/etc/shadow"),
         ("\x00/../.aws/credentials", "/.aws/credentials"),  # `$HOME/..`: a run-time folder
-        ("../../..", "/"),
+        ("../../..", None),  # only climbs: which folder depends on the depth
+        ("~/..", None),
         ("../..x/y", "/..x/y"),  # `..x` is a name, not a step
         ("src/../app.py", "app.py"),
         ("C:\\Windows\\..\\Windows\\win.ini", "C:/Windows/win.ini"),

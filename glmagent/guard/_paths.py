@@ -226,8 +226,9 @@ _UNKNOWN_FOLDER = lazy_re(r"~[^/]*|\x00[^/]*|%\w+%")
 def climbed(text: str) -> str | None:
     """The path a word with `..` steps names once they are taken: `/tmp/../etc/passwd` is `/etc/passwd`,
     `~/x/../.ssh/id_rsa` is `~/.ssh/id_rsa`. A path that climbs above where it starts (`~/../../etc/shadow`,
-    `$HOME/../..`, `../../../etc/passwd`: from a folder of unknown depth) may reach the root, so the rest is
-    named as from there. None when the word takes no `..` step, or taking them changes nothing."""
+    `../../../etc/passwd`: from a folder of unknown depth) may reach the root, so what it names below is
+    named as from there. None when the word takes no `..` step, taking them changes nothing, or they only
+    climb (`..`, `~/../..`: which folder that is depends on the depth)."""
     if ".." not in text or _CLIMB.search(text) is None or _NOT_ONE_PATH.match(text):
         return None
     path = text.replace("\\", "/")
@@ -240,6 +241,8 @@ def climbed(text: str) -> str | None:
         if found == ".." or found.startswith("../"):
             parts = found.split("/")
             up = next((i for i, part in enumerate(parts) if part != ".."), len(parts))
+            if up == len(parts):
+                return None  # a folder above (`..`, `~/../..`): which one depends on the depth
             found = "/" + "/".join(parts[up:])  # above its start: as far up as the root
         elif anchor:
             found = anchor if found == "." else f"{anchor}/{found}"

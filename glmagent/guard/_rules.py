@@ -28,6 +28,7 @@ from ._models import (
     SyntaxSpec,
     VariableClause,
 )
+from ._paths import climbed
 from ._screens import AnyScreen, CaselessScreen, PatternList
 from ._shape import many, record, table
 from ._syntax import DYN, Arg
@@ -167,6 +168,12 @@ def _doubled_match(match: Callable[[str], object], text: str) -> bool:
     escaped strings spell them; Windows and POSIX read them as one) match once they are single? (The caller
     looks for a doubled one first.)"""
     return bool(match(_DOUBLED_SEPARATOR.sub(r"\1", text)))
+
+
+def _climbed_match(match: Callable[[str], object], text: str) -> bool:
+    """Does an operand with `..` steps (`/tmp/../root`) match once they are taken (see `climbed`)?"""
+    seen = climbed(text)
+    return seen is not None and bool(match(seen))
 
 
 def path_regex(paths: list[str], except_paths: list[str]) -> re.Pattern[str]:
@@ -651,7 +658,9 @@ class CompiledCommand:
                         (
                             t
                             for t in literal
-                            if match(t) or (("//" in t or "\\\\" in t) and _doubled_match(match, t))
+                            if match(t)
+                            or (("//" in t or "\\\\" in t) and _doubled_match(match, t))
+                            or (".." in t and _climbed_match(match, t))
                         ),
                         None,
                     )
