@@ -7,6 +7,10 @@ from conftest import every_case
 from glmagent.guard import Policy
 
 ALLOWED = [
+    # sed and awk read the files after their program as text, wherever they lie
+    ("posix", "sed -n '1,20p' /opt/x/t.c"),
+    ("posix", "awk 'NR < 5' ../other/src/main.py"),
+    ("posix", "awk -f tools/count.awk /opt/x/t.c"),
     ("posix", "rm file.o"),
     ("posix", "unlink f"),
     ("posix", "git rm f"),
@@ -179,6 +183,8 @@ BLOCKED = [
     ("powershell", "pixtool launch C:\\Users\\Public\\x.exe", "unverifiable"),
     ("posix", "ssh-keygen -D /tmp/lib.so", "unverifiable"),
     ("posix", "gcc /opt/x/t.c", "unverifiable"),
+    ("posix", "awk -f /tmp/x.awk data.txt", "unverifiable"),  # a program file, whatever its name
+    ("posix", "sed -f ../x.sed src/app.py", "unverifiable"),
     ("posix", "mysql --default-auth=../../lib", "unverifiable"),
     ("powershell", "mpiexec x.exe", "unverifiable"),
     ("powershell", "msbuild /logger:L,C:\\Users\\Public\\l.dll", "unverifiable"),

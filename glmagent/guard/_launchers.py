@@ -337,6 +337,8 @@ class RunsOtherCode:
         if run.script is not None:
             self._judge_program(run.script, frame, argv)
             self._named_script(run.script, argv, frame, name)
+        for program in run.program_files:
+            self._judge_program(program, frame, argv)
         if run.reads_stdin:
             self._stdin_script(stdin, spec.language, frame, name, argv, not spec.no_program_flags)
         elif run.interactive:

@@ -856,16 +856,21 @@ class ExecutorRun:
     """The program file it runs (`python x.py`), when named by a literal path."""
     interactive: bool = False
     """A flag makes it read the terminal once its program ends (`python -i x.py`)."""
+    program_files: list[Arg] = many()
+    """Program files named by an option (`awk -f x.awk`, `sed -f x.sed`), judged where they lie."""
 
 
 def _program_file(run: ExecutorRun, value: Arg) -> None:
     """`awk -f FILE`, `sed -f FILE`: a program file that is standard input (`-`, `/dev/stdin`) is read like
-    `python -`; one only known at run time (`<(...)`, `$f`, `/dev/fd/3`) cannot be read in advance."""
+    `python -`; one only known at run time (`<(...)`, `$f`, `/dev/fd/3`) cannot be read in advance; any
+    other is a program file like `python x.py`'s."""
     source = "stdin" if value.text == "-" else script_source(value)
     if source == "stdin":
         run.reads_stdin = True
     elif source == "dynamic":
         run.payloads.append(Arg(DYN, value.raw))
+    elif value.text:
+        run.program_files.append(value)
 
 
 def _first_operand(args: list[Arg], value_options: list[str]) -> int | None:

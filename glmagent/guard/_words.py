@@ -13,7 +13,7 @@ from ._findings import shown_args
 from ._globbed import MAX_GLOB_WORDS, is_glob_path, maybe_glob
 from ._handed import first_word, in_program_folder, is_path, last_part, pieces
 from ._lazy import lazy_re
-from ._models import Dialect, Rule, WrapperSpec
+from ._models import Dialect, ExecutorSpec, Rule, WrapperSpec
 from ._normalise import command_key
 from ._paths import (
     ARCHIVERS,
@@ -129,6 +129,18 @@ def _names_installed(text: str, copied: set[str]) -> bool:
     """Can a path handed to a program name an installed program: anything but a relative path into the project
     (`go test ./cmd`, Go's package folder named like cmd.exe), unless this line copied a program there."""
     return not named_from_here(text) or path_key(text) in copied
+
+
+_TEXT_LANGUAGES = frozenset({"sed", "awk"})
+"""Languages whose program reads its input files as text: a source file there is data, not code it runs."""
+
+
+def _input_start(spec: ExecutorSpec, args: list[Arg]) -> int:
+    """Where the input files of a `sed` or `awk` program begin: after its program, given inline or as a
+    file (`len(args)` when it is not found among the words: then every word counts as a program)."""
+    run = executor(spec, args)
+    marks = [id(m) for m in (*run.payloads, *run.program_files)]
+    return max((j + 1 for j, w in enumerate(args) if id(w) in marks), default=len(args))
 
 
 def _joined_path(args: list[Arg]) -> list[Arg]:
@@ -519,6 +531,7 @@ class WordChecks:
         name = names[-1]
         launches = info.executor is None
         script_at: int | None = None  # where the words an interpreter hands its script begin, once looked up
+        data_at: int | None = None  # where a text language's input files begin (`sed -n 5p FILE`), likewise
         outputs: list[Arg] | None = None
         before = len(self.findings)
         if (
@@ -595,6 +608,11 @@ class WordChecks:
                 if "://" in text:
                     continue  # a URL: the locator rules judge it
                 if files and is_path(text) and p.code_files is not None and p.code_files.fullmatch(file_name):
+                    if info.executor is not None and info.executor.language in _TEXT_LANGUAGES:
+                        if data_at is None:
+                            data_at = _input_start(info.executor, args)
+                        if i >= data_at:
+                            continue  # `sed -n '1,20p' /opt/x/t.c`: text it reads, not code it runs
                     self._outside_code(text, argv, names, frame)
                 program = files and p.program_files is not None and p.program_files.fullmatch(file_name)
                 if program and windows and launches and name != "call":
