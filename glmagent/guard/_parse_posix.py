@@ -197,6 +197,7 @@ class PosixWalker:
         "trailing",
         "word_room",
         "writer",
+        "writer_stdin",
     )
 
     def __init__(self, sink: Sink, frame: Frame, src: bytes, text: str | None = None) -> None:
@@ -235,6 +236,8 @@ class PosixWalker:
         """The words of the simple command reported last."""
         self.writer: list[Arg] | None = None
         """The simple command whose output the redirections being read write (`echo x > f`), if one is."""
+        self.writer_stdin: Stdin | None = None
+        """That command's input (`cat > x.py <<'EOF'`: the here-document)."""
 
     # -- generic walk --
     def visit(self, node: Node, stdin: Stdin | None = None) -> None:
@@ -955,6 +958,7 @@ class PosixWalker:
                     self.inherited = saved
         self.empty_output = self._writes_nothing(body)
         self.writer = self.last_argv if body is not None and body.type == "command" else None
+        self.writer_stdin = stdin if self.writer is not None else None
         try:
             for r in redirects:
                 if r.type == "heredoc_redirect":
@@ -964,6 +968,7 @@ class PosixWalker:
         finally:
             self.empty_output = False
             self.writer = None
+            self.writer_stdin = None
 
     def _writes_nothing(self, body: Node | None) -> bool:
         """Is `body` no statement at all (`> f`) or one that prints nothing (`:`, `true`, `false`, `cat
@@ -1049,7 +1054,9 @@ class PosixWalker:
         # The grammar files the words after the target under the redirection: the command's arguments
         # (`_words_after_target`), or the descriptor of the next redirection (`>& x 0>&1`).
         for target in targets[:1]:
-            self.sink.redirect(fd + op, self.arg(target), self.frame, self.empty_output, self.writer)
+            self.sink.redirect(
+                fd + op, self.arg(target), self.frame, self.empty_output, self.writer, self.writer_stdin
+            )
         for target in targets:
             if target.type not in _LEAVES:
                 self.visit(target)

@@ -29,11 +29,18 @@ class Sink(Protocol):
         """`NAME=value`, as a statement or as a command prefix."""
 
     def redirect(
-        self, op: str, target: Arg, frame: Frame, empty: bool = False, writer: list[Arg] | None = None
+        self,
+        op: str,
+        target: Arg,
+        frame: Frame,
+        empty: bool = False,
+        writer: list[Arg] | None = None,
+        stdin: Stdin | None = None,
     ) -> None:
         """A redirection of output or input to/from a file or descriptor; `empty`: the statement redirected
         writes nothing (`> f`, `: > f`, `$null > f`), so an output redirection only empties the file;
-        `writer`: the simple command whose output it writes, when the statement is one (`echo x > f`)."""
+        `writer`: the simple command whose output it writes, when the statement is one (`echo x > f`), and
+        `stdin` that command's input (a here-document)."""
 
     def variable(self, name: str, frame: Frame, raw: str) -> None:
         """A variable read (`$NAME`, `${!prefix*}` as `!prefix*`, `$env:NAME` as `env:NAME`)."""

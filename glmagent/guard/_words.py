@@ -955,11 +955,22 @@ class WordChecks:
         if how == "copy":
             if len(operands) > 1 and DYN not in operands[-1].text:
                 self.copied.add(path_key(operands[-1].text))
+                self.known_scripts.pop(path_key(operands[-1].text), None)  # replaced by the copy
             return
         targets = operands if how == "all" else operands[:1]
         for a in targets:
             if DYN not in a.text:
-                self.written.add(path_key(a.text))
+                key = path_key(a.text)
+                self.written.add(key)
+                self.known_scripts.pop(key, None)  # `tee x.py`: text the policy did not see
+
+    def _language_of(self, word: str, frame: Frame) -> str:
+        """The language the program `word` runs its script in (`python`: "python", `bash`: "posix"); "" for
+        a program that is no interpreter."""
+        info = self.p.word_info(word, frame.dialect, frame.aliases)
+        if info.executor is not None:
+            return info.executor.language
+        return info.shell.dialect if info.shell is not None else ""
 
     def _check_runs_written(self, argv: list[Arg], frame: Frame) -> None:
         if self.copied and DYN not in argv[0].text and path_key(argv[0].text) in self.copied:
@@ -970,8 +981,14 @@ class WordChecks:
                 self._argv(argv),
             )
             return
-        for a in argv:
-            if DYN not in a.text and path_key(a.text) in self.written:
+        runs_as: str | None = None
+        for i, a in enumerate(argv):
+            if DYN not in a.text and (key := path_key(a.text)) in self.written:
+                if i and key in self.known_scripts:
+                    if runs_as is None:
+                        runs_as = self._language_of(argv[0].text, frame)
+                    if runs_as == self.known_scripts[key]:
+                        continue  # `python x.py` after `echo 'print(1)' > x.py`: the text checked already
                 self.event(
                     "dynamic-script",
                     frame,
