@@ -55,11 +55,13 @@ def test_folders_of_running_processes_with_content_or_other_names_stay(temp: Pat
     (holding / "keep.txt").write_text("not ours to delete\n")
     unnamed = temp / "glmagent-empty-x1y2z3"  # no process ID in the name
     unnamed.mkdir()
+    huge = temp / f"glmagent-empty-{10**30}-abc"  # no process ID can be that large
+    huge.mkdir()
     target = temp / "elsewhere"
     target.mkdir()
     link = temp / f"glmagent-empty-{_gone_pid()}-link"
     link.symlink_to(target)
     sandbox._empty_folder()
-    assert running.is_dir() and holding.is_dir() and unnamed.is_dir()
+    assert running.is_dir() and holding.is_dir() and unnamed.is_dir() and huge.is_dir()
     assert (holding / "keep.txt").exists()
     assert link.is_symlink() and target.is_dir()

@@ -313,8 +313,8 @@ def _running(pid: int) -> bool:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
-    except OSError:
-        return True  # another user's process: it exists
+    except (OSError, OverflowError):
+        return True  # another user's process (it exists), or no process ID at all: left alone
     return True
 
 
