@@ -1410,7 +1410,7 @@ class Evaluation(RunsOtherCode, WordChecks):
         before = len(self.seen)  # the commands of a script written here run later, not before the write
         if names_file:
             key = path_key(target.text)
-            # (written again: its text is no longer the one checked)
+            # A second write or an append leaves in the file text other than the one checked before.
             first_whole = base in (">", ">|") and key not in self.written
             self.known_scripts.pop(key, None)
             if writer is not None:

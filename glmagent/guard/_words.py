@@ -139,7 +139,7 @@ def _input_start(spec: ExecutorSpec, args: list[Arg]) -> int:
     """Where the input files of a `sed` or `awk` program begin: after its program, given inline or as a
     file (`len(args)` when it is not found among the words: then every word counts as a program)."""
     run = executor(spec, args)
-    marks = [id(m) for m in (*run.payloads, *run.program_files)]
+    marks = {id(m) for m in (*run.payloads, *run.program_files)}
     return max((j + 1 for j, w in enumerate(args) if id(w) in marks), default=len(args))
 
 
