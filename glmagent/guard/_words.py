@@ -984,11 +984,17 @@ class WordChecks:
         runs_as: str | None = None
         for i, a in enumerate(argv):
             if DYN not in a.text and (key := path_key(a.text)) in self.written:
-                if i and key in self.known_scripts:
+                known = self.known_scripts.get(key) if i else None
+                if known is not None:
                     if runs_as is None:
                         runs_as = self._language_of(argv[0].text, frame)
-                    if runs_as == self.known_scripts[key]:
-                        continue  # `python x.py` after `echo 'print(1)' > x.py`: the text checked already
+                    if runs_as == known[0]:
+                        # `python x.py` after `cat > x.py <<'EOF'`: it runs that text, judged here once
+                        if known[1] is not None:
+                            self.known_scripts[key] = (known[0], None)
+                            inner = frame.nested(f"the script `{a.raw}` this line writes")
+                            self._judge_script(known[1], known[0], inner, argv)  # type: ignore[attr-defined]
+                        continue
                 self.event(
                     "dynamic-script",
                     frame,
