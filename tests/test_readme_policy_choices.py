@@ -11,6 +11,7 @@ ALLOWED = [
     ("posix", "sed -n '1,20p' /opt/x/t.c"),
     ("posix", "awk 'NR < 5' ../other/src/main.py"),
     ("posix", "awk -f tools/count.awk /opt/x/t.c"),
+    ("posix", "sed --expression=1p /opt/x/t.c"),
     ("posix", "rm file.o"),
     ("posix", "unlink f"),
     ("posix", "git rm f"),

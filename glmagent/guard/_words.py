@@ -140,7 +140,14 @@ def _input_start(spec: ExecutorSpec, args: list[Arg]) -> int:
     file (`len(args)` when it is not found among the words: then every word counts as a program)."""
     run = executor(spec, args)
     marks = {id(m) for m in (*run.payloads, *run.program_files)}
-    return max((j + 1 for j, w in enumerate(args) if id(w) in marks), default=len(args))
+    options = (*spec.inline, *spec.file_flags)
+
+    def holds_program(word: Arg) -> bool:
+        # the program's own word, or an option with the program glued on (`--expression=1p`, `-e1p`)
+        t = word.text
+        return id(word) in marks or t.partition("=")[0] in options or (len(t) > 2 and t[:2] in options)
+
+    return max((j + 1 for j, w in enumerate(args) if holds_program(w)), default=len(args))
 
 
 def _joined_path(args: list[Arg]) -> list[Arg]:
