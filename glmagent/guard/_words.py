@@ -768,6 +768,7 @@ class WordChecks:
                 raws = "\n".join([a.raw for a in args])
                 if raws == texts or raws in searched or screen.search(raws) is None:
                     return
+        judged: set[tuple[str, str]] = set()
         for a in args:
             if (
                 screen is not None
@@ -776,6 +777,9 @@ class WordChecks:
             ):
                 continue  # no fragment any of the rules needs: no rule can match this word
             self._spend_matched(len(a.text) + (len(a.raw) if a.raw is not a.text else 0))
+            if (a.text, a.raw) in judged:
+                continue  # the same word again: the same findings (its size still counts)
+            judged.add((a.text, a.raw))
             for rule, pattern in entries:
                 if pattern.match(a.text) or (a.raw is not a.text and pattern.match(a.raw)):
                     self._rule_finding(rule, argv, names, frame, a.text if DYN not in a.text else a.raw)
