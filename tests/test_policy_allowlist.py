@@ -51,6 +51,13 @@ match = ["rm build/x.o"]
 not_match = ["rm -f build/x.o"]
 
 [[allow]]
+id = "sort"
+commands = ["sort"]
+args_none = ["-o"]
+match = ["sort names.txt"]
+not_match = ["sort -o names.txt names.txt"]
+
+[[allow]]
 id = "listing"
 commands = ["get-childitem", "ls"]
 match = ["PS> gci -Recurse", "ls -la"]
@@ -158,6 +165,13 @@ def test_entry_conditions_use_the_deny_rule_matcher(policy: Policy) -> None:
     refused(policy.check("rm -vf build/x.o", "posix"), "rm -vf build/x.o")  # -f inside a cluster
     refused(policy.check("rm --forc build/x.o", "posix"), "rm --forc build/x.o")  # a long-option prefix
     assert policy.check("rm -v build/x.o", "posix").allowed
+
+
+def test_an_entrys_refusing_words_refuse_in_any_case(policy: Policy) -> None:
+    # A deny rule's sparing word spares a POSIX command only as written; an allow entry's `args_none` is the
+    # other way round, so it must refuse every spelling (failing closed)
+    refused(policy.check("sort -O names.txt names.txt", "posix"), "sort -O names.txt names.txt")
+    assert policy.check("sort -r names.txt", "posix").allowed
 
 
 def test_powershell_aliases_resolve_to_the_listed_cmdlet(policy: Policy) -> None:

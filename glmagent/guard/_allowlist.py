@@ -46,7 +46,7 @@ class CompiledAllow:
         return cls(
             entry=entry,
             names=glob_regex([c.lower() for c in entry.commands]),
-            matcher=CompiledCommand.build(rule, entry),
+            matcher=CompiledCommand.build(rule, entry, deny=False),
             prefix=tuple(glob_regex([p]) for p in entry.prefix),
             dialects=frozenset(entry.shells),
         )

@@ -449,6 +449,10 @@ class CompiledCommand:
     params_none: tuple[str, ...]
     args_any: re.Pattern[str] | None
     args_none: re.Pattern[str] | None
+    args_none_exact: re.Pattern[str] | None
+    """`args_none` in the case written: a POSIX program's `-L` is not its `-l` (`xfs_repair -L` zeroes the
+    log, `-l` names it), so there a word spares a deny clause only as the rule spells it. None for an allow
+    entry, whose `args_none` words refuse it in any case."""
     args_flaglike: bool
     operands_any: re.Pattern[str] | None
     first_operand: int | None
@@ -487,7 +491,7 @@ class CompiledCommand:
     of the globs' literals needs none of the three regexes (each tried word by word)."""
 
     @classmethod
-    def build(cls, rule: Rule, clause: CommandMatch) -> CompiledCommand:
+    def build(cls, rule: Rule, clause: CommandMatch, *, deny: bool = True) -> CompiledCommand:
         def split(flags: list[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
             return tuple(f[1] for f in flags if len(f) == 2), tuple(f for f in flags if len(f) > 2)
 
@@ -499,7 +503,7 @@ class CompiledCommand:
         shells = frozenset(clause.shells) if isinstance(clause, CommandClause) else _ALL_DIALECTS
         fed_by = ()
         if isinstance(clause, CommandClause):
-            fed_by = tuple(cls.build(rule, spec) for spec in clause.fed_by)
+            fed_by = tuple(cls.build(rule, spec, deny=deny) for spec in clause.fed_by)
         return cls(
             rule=rule,
             commands=None if isinstance(clause, CommandClause) else glob_regex(clause.commands),
@@ -516,6 +520,7 @@ class CompiledCommand:
             params_none=tuple(p.lower().lstrip("-") for p in clause.params_none),
             args_any=glob_regex(clause.args_any) if clause.args_any else None,
             args_none=glob_regex(clause.args_none) if clause.args_none else None,
+            args_none_exact=glob_regex(clause.args_none, fold=False) if deny and clause.args_none else None,
             args_flaglike=any(g.startswith("-") for g in clause.args_any),
             operands_any=_operands_regex(clause.operands_any, clause.operand_paths),
             first_operand=(len(clause.subcommands[0].split()) if clause.subcommands else 0)
@@ -809,6 +814,8 @@ class CompiledCommand:
             self.args_none_screen is None or self.args_none_screen.search(view.texts()) is not None
         ):
             none = self.args_none.match
+            if self.args_none_exact is not None and view.dialect == "posix" and not view.windows_program:
+                none = self.args_none_exact.match
             for a in args:
                 if none(a.text):
                     return NO
