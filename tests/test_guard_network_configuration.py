@@ -60,6 +60,11 @@ BLOCKED = [
     ("powershell", "New-SmbShare -Name src -Path C:\\src -FullAccess Everyone"),
     ("powershell", "route -p add 10.0.0.0 mask 255.0.0.0 10.0.0.1"),
     ("powershell", "route delete 10.0.0.0"),
+    ("powershell", "Set-NetQosPolicy -Name x -ThrottleRateActionBitsPerSecond 1MB"),
+    ("powershell", "Enable-NetAdapterQos -Name eth"),
+    ("powershell", "Add-VpnConnectionRoute -ConnectionName x -DestinationPrefix 10.0.0.0/8"),
+    ("powershell", "Set-DnsClientNrptRule -Namespace .corp"),
+    ("powershell", "Remove-NetIPsecRule -DisplayName x"),
 ]
 
 ALLOWED = [
@@ -81,6 +86,10 @@ ALLOWED = [
     ("posix", "grep -rn exportfs docs/"),
     ("powershell", "ipconfig"),
     ("powershell", "Get-NetIPInterface"),
+    ("powershell", "Get-NetQosPolicy"),
+    ("powershell", "Get-NetAdapter | Format-Table"),
+    ("powershell", "Set-NetQosPolicy -WhatIf -Name x"),
+    ("powershell", "Build-NetCore x86"),  # a project's own function, no networking cmdlet
 ]
 
 
