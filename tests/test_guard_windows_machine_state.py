@@ -199,6 +199,20 @@ BLOCKED = [
         "Add-DhcpServerv4Scope -Name lab -StartRange 10.0.0.10 -EndRange 10.0.0.99",
         "destructive",
     ),
+    # the administration modules by a changing verb, whichever cmdlet of the noun
+    ("powershell", "Update-MpSignature", "destructive.machine-state"),
+    ("powershell", "Start-MpScan -ScanType QuickScan", "destructive.machine-state"),
+    ("powershell", "Update-StorageProviderCache", "destructive.machine-state"),
+    ("powershell", "Set-WindowsSearchSetting -EnableWebResultsSetting $false", "destructive.machine-state"),
+    ("powershell", "Set-MMAgent -MemoryCompression $false", "destructive.machine-state"),
+    ("powershell", "Set-DODownloadMode -DownloadMode 0", "destructive.machine-state"),
+    ("powershell", "Set-SecureBootUEFI -Name PK -ContentFilePath x", "destructive.machine-state"),
+    ("powershell", "Unblock-Tpm", "destructive.machine-state"),
+    ("powershell", "New-WebSite -Name x -Port 80 -PhysicalPath C:\\x", "destructive.machine-state"),
+    ("powershell", "Stop-WebAppPool -Name DefaultAppPool", "destructive.machine-state"),
+    ("powershell", "Set-RDSessionCollectionConfiguration -CollectionName x", "destructive.machine-state"),
+    ("powershell", "Add-KdsRootKey -EffectiveImmediately", "destructive.machine-state"),
+    ("powershell", "New-HnsNetwork -Type NAT", "destructive.machine-state"),
 ]
 
 ALLOWED = [
@@ -249,6 +263,12 @@ ALLOWED = [
     ("posix", "grep -rn 'powercfg /setactive' docs/"),
     ("powershell", "Get-DhcpServerv4Scope"),
     ("powershell", '$sb = [Text.StringBuilder]::new(); $sb.Append("x")'),
+    # a project's own functions name other nouns, and reading changes nothing
+    ("powershell", "New-DiskCleanupReport"),
+    ("powershell", "Set-WebHookSecret"),
+    ("powershell", "Rename-windows-wheels"),
+    ("powershell", "Get-StoragePool -FriendlyName x"),
+    ("powershell", "Set-WindowsSearchSetting -WhatIf -EnableWebResultsSetting $false"),
 ]
 
 
