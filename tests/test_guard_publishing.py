@@ -127,6 +127,12 @@ BLOCKED = [
     ("posix", "hexo generate -d"),
     ("posix", "jf rt upload 'dist/*' libs-release/"),
     ("posix", 'Rscript -e "rsconnect::deployApp()"'),
+    ("posix", "web-ext sign --api-key=$K --api-secret=$S"),
+    ("posix", "chrome-webstore-upload upload --source x.zip"),
+    ("posix", "dune-release publish"),
+    ("posix", "dune-release opam submit"),
+    ("posix", "helm cm-push chart/ chartmuseum"),
+    ("posix", "tea releases create --tag v1"),
 ]
 
 ALLOWED = [
@@ -203,6 +209,10 @@ ALLOWED = [
     ("posix", "hugo --minify"),
     ("posix", "npx docusaurus build"),
     ("posix", "hexo generate"),
+    ("posix", "web-ext build"),
+    ("posix", "web-ext lint"),
+    ("posix", "dune-release distrib"),
+    ("posix", "tea --version"),
 ]
 
 
