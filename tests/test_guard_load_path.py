@@ -199,7 +199,10 @@ def test_a_loaded_policy_pickles_and_loads_again_through_the_restricted_unpickle
         ("mkfs.*", ("mkfs.", "", ("mkfs.",))),
         ("invoke-*hunter", ("invoke-", "hunter", ("invoke-", "hunter"))),
         ("*-ad*user", ("", "user", ("-ad", "user"))),
-        ("a[bc]d*", ("", "", ())),
+        ("a[bc]d*", ("a", "", ("a", "d"))),  # a set is one character, whatever its members
+        ("[!g]*-nfs*", ("", "", ("-nfs",))),
+        ("[]]x", ("", "x", ("x",))),  # `]` first in a set is a member
+        ("a[b*", ("", "", ())),  # an unclosed `[` is itself: no literal is kept
         ("ſh*", ("", "", ())),
     ],
 )
@@ -207,8 +210,12 @@ def test_glob_literals(glob: str, literals: tuple[str, str, tuple[str, ...]]) ->
     assert glob_literals(glob) == literals
 
 
-_GLOB_PIECES = st.sampled_from(["*", "?", "a", "b", "-", ".", "ab", "s", "k", "[ab]", "[!a]"])
-_NAME_CHARS = st.sampled_from(["a", "b", "-", ".", "s", "k", "A", "ſ", "K", "\u212a", "é", "\x00"])
+_GLOB_PIECES = st.sampled_from(
+    ["*", "?", "a", "b", "-", ".", "ab", "s", "k", "[ab]", "[!a]", "[]a]", "[", "]", "!"]
+)
+_NAME_CHARS = st.sampled_from(
+    ["a", "b", "-", ".", "s", "k", "[", "]", "!", "A", "ſ", "K", "\u212a", "é", "\x00"]
+)
 
 
 @settings(max_examples=examples(400), deadline=None)

@@ -64,17 +64,21 @@ def glob_screen(globs: list[str]) -> CaselessScreen | None:
     return CaselessScreen.of(needles)
 
 
+_GLOB_WILDCARD = re.compile(r"\[!?\]?[^\]]*\]|[*?]+")
+"""A glob's wildcards: `*`, `?` and a `[...]` set (one character, whatever its members)."""
+
+
 def glob_literals(glob: str) -> tuple[str, str, tuple[str, ...]]:
     """What every name `glob` matches holds literally: its start, its end and the pieces between the
-    wildcards (`invoke-*hunter`: "invoke-", "hunter"), so an ASCII name (case-folded, as names are) is
-    ruled out without compiling the glob's regex. Nothing for a glob with a `[...]` set or a letter that
-    is not lower-case ASCII, which IGNORECASE may match in other ways."""
-    if "[" in glob or not glob.isascii() or glob.lower() != glob:
+    wildcards (`invoke-*hunter`: "invoke-", "hunter"; `[!g]*-nfs*`: "-nfs"), so an ASCII name (case-folded,
+    as names are) is ruled out without compiling the glob's regex. Nothing for a glob with an unclosed `[`
+    or a letter that is not lower-case ASCII, which IGNORECASE may match in other ways."""
+    if not glob.isascii() or glob.lower() != glob:
         return "", "", ()
-    pieces = tuple(p for p in re.split(r"[*?]+", glob) if p)
-    head = re.split(r"[*?]", glob, maxsplit=1)[0]
-    tail = re.split(r"[*?]", glob)[-1]
-    return head, tail, pieces
+    parts = _GLOB_WILDCARD.split(glob)
+    if any("[" in p for p in parts):  # fnmatch reads an unclosed `[` as itself: keep no literal
+        return "", "", ()
+    return parts[0], parts[-1], tuple(p for p in parts if p)
 
 
 # -- sensitive paths --
@@ -1043,16 +1047,23 @@ def build_index(rules: list[Rule], syntax: dict[str, SyntaxSpec]) -> RuleIndex:
 def _glob_screen(
     by_glob: list[tuple[tuple[str, str, tuple[str, ...]], re.Pattern[str], CompiledCommand]],
 ) -> tuple[dict[str, tuple[int, ...]], tuple[int, ...]]:
-    """Each glob under the first trigram of its longest literal (which every name it matches holds,
-    case-folded), or among those tried always when it has none that long."""
+    """Each glob under the rarest trigram of its longest literal (which every name it matches holds,
+    case-folded), or among those tried always when it has none that long. The rarest, not the first:
+    globs of one family share their first letters (`set-storage*`, `set-vm*`), and a key they all share
+    would send every `set-…` name to all of them."""
+    longest: list[str] = [max((head, tail, *pieces), key=len) for (head, tail, pieces), _, _ in by_glob]
+    counts: dict[str, int] = {}
+    for literal in longest:
+        for trigram in {literal[i : i + 3] for i in range(len(literal) - 2)}:
+            counts[trigram] = counts.get(trigram, 0) + 1
     keys: dict[str, list[int]] = {}
     always: list[int] = []
-    for position, ((head, tail, pieces), _, _) in enumerate(by_glob):
-        longest = max((head, tail, *pieces), key=len)
-        if len(longest) < 3:
+    for position, literal in enumerate(longest):
+        if len(literal) < 3:
             always.append(position)
-        else:
-            keys.setdefault(longest[:3], []).append(position)
+            continue
+        trigrams = [literal[i : i + 3] for i in range(len(literal) - 2)]
+        keys.setdefault(min(trigrams, key=lambda t: (not t.isalnum(), counts[t])), []).append(position)
     return {k: tuple(v) for k, v in keys.items()}, tuple(always)
 
 
