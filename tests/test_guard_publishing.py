@@ -131,6 +131,9 @@ BLOCKED = [
     ("posix", "chrome-webstore-upload upload --source x.zip"),
     ("posix", "dune-release publish"),
     ("posix", "dune-release opam submit"),
+    ("posix", "dune-release"),
+    ("posix", "dune-release --skip-lint"),
+    ("posix", "opam-publish https://example.org/pkg-1.0.tbz"),
     ("posix", "helm cm-push chart/ chartmuseum"),
     ("posix", "tea releases create --tag v1"),
 ]
@@ -212,6 +215,10 @@ ALLOWED = [
     ("posix", "web-ext build"),
     ("posix", "web-ext lint"),
     ("posix", "dune-release distrib"),
+    ("posix", "dune-release opam pkg"),
+    ("posix", "dune-release check"),
+    ("posix", "dune-release tag v1.2.0"),
+    ("posix", "opam-publish --help"),
     ("posix", "tea --version"),
 ]
 
