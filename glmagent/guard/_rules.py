@@ -64,7 +64,7 @@ def glob_screen(globs: list[str]) -> CaselessScreen | None:
     return CaselessScreen.of(needles)
 
 
-_GLOB_WILDCARD = re.compile(r"\[!?\]?[^\]]*\]|[*?]+")
+_GLOB_WILDCARD = lazy_re(r"\[!?\]?[^\]]*\]|[*?]+")
 """A glob's wildcards: `*`, `?` and a `[...]` set (one character, whatever its members)."""
 
 
