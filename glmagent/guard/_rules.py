@@ -9,6 +9,7 @@ from __future__ import annotations
 import fnmatch
 import itertools
 import re
+from collections import Counter
 from collections.abc import Callable
 
 from ._globbed import GlobPaths
@@ -941,9 +942,8 @@ class RuleIndex:
         keys = self.glob_keys
         found = set(self.glob_always)
         for name in names:
-            lowered = name.lower()
-            for i in range(len(lowered) - 2):
-                found.update(keys.get(lowered[i : i + 3], ()))
+            for trigram in _trigrams(name.lower()):
+                found.update(keys.get(trigram, ()))
         return sorted(found)
 
 
@@ -1052,19 +1052,21 @@ def _glob_screen(
     globs of one family share their first letters (`set-storage*`, `set-vm*`), and a key they all share
     would send every `set-…` name to all of them."""
     longest: list[str] = [max((head, tail, *pieces), key=len) for (head, tail, pieces), _, _ in by_glob]
-    counts: dict[str, int] = {}
-    for literal in longest:
-        for trigram in {literal[i : i + 3] for i in range(len(literal) - 2)}:
-            counts[trigram] = counts.get(trigram, 0) + 1
+    counts = Counter(t for literal in longest for t in set(_trigrams(literal)))
     keys: dict[str, list[int]] = {}
     always: list[int] = []
     for position, literal in enumerate(longest):
         if len(literal) < 3:
             always.append(position)
-            continue
-        trigrams = [literal[i : i + 3] for i in range(len(literal) - 2)]
-        keys.setdefault(min(trigrams, key=lambda t: (not t.isalnum(), counts[t])), []).append(position)
+        else:
+            rarest = min(_trigrams(literal), key=lambda t: (not t.isalnum(), counts[t]))
+            keys.setdefault(rarest, []).append(position)
     return {k: tuple(v) for k, v in keys.items()}, tuple(always)
+
+
+def _trigrams(text: str) -> list[str]:
+    """Every run of three characters in `text`, in order."""
+    return [text[i : i + 3] for i in range(len(text) - 2)]
 
 
 def _needle(glob: str) -> str:
