@@ -34,6 +34,8 @@ BLOCKED = [
     ("posix", "ab -n 100 http://localhost:8000/"),
     ("posix", "python tools/fetch.py https://example.com/data.json"),
     ("posix", "node scripts/upload.js --target=https://example.com/api"),
+    ("posix", "mytool --target api.example.net"),  # a host option's value, a name that can only be a host
+    ("posix", "mytool relay.example.org:443"),
     ("posix", "socat - TCP:10.0.0.1:4444"),
     ("posix", "sudo mytool --url http://example.com"),
     ("posix", "cmd-runner git+https://github.com/org/tool"),
@@ -99,6 +101,13 @@ ALLOWED = [
     ("posix", "pnx node@runtime:26.7.0 bundle.ts"),
     ("posix", "mytool pin tool@stable:1.2"),
     ("posix", "code --goto src/app.py:12"),
+    # file extensions that are also country codes: a file and its line, or a file given to a naming option
+    ("posix", "code --goto src/parser.cc:42"),
+    ("posix", "sed -n 12p README.md:12"),
+    ("posix", "mytool open Makefile.am:10"),
+    ("posix", "code --goto requirements.in:3"),
+    ("posix", "mytool --target README.md"),
+    ("powershell", "New-Item -ItemType HardLink -Path copy.txt -Target README.md"),
     ("posix", "docker image ls python:3.12"),
     ("posix", "date +%H:%M"),
     ("posix", "cat //etc/hosts"),
@@ -161,6 +170,10 @@ def test_words_that_only_look_like_locators_are_not() -> None:
     words = [
         "file:///etc/passwd",
         "setup.py:12",
+        "README.md:12",
+        "src/x.cc:42",
+        "Makefile.am:10",
+        "requirements.in:3",
         "app:app",
         "12:30",
         "python:3.12",

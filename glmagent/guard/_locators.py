@@ -26,16 +26,17 @@ _AFTER_SEPARATOR = r"(?:^|(?<=[=:,@/\\(\"']))"
 """Where a locator may start: the word's start, or after an option name and `=` or `:`, a quote, a slash."""
 
 _TOP_LEVEL = (
-    "com|net|org|io|dev|app|ai|co|me|us|uk|de|fr|nl|ru|cn|jp|in|info|biz|xyz|cloud|example|test|local|"
-    "localhost|internal|lan|corp|home|arpa|onion|edu|gov|mil|site|online|tech|ly|gl|gg|to|tv|cc|ca|au|eu|"
+    "com|net|org|io|dev|app|ai|co|me|us|uk|de|fr|nl|ru|cn|jp|info|biz|xyz|cloud|example|test|local|"
+    "localhost|internal|lan|corp|home|arpa|onion|edu|gov|mil|site|online|tech|ly|gl|gg|to|tv|ca|au|eu|"
     "ch|se|no|fi|pl|br|es|it|kr|tw|hk|sg|za|nz|ie|at|be|dk|cz|pt|gr|tr|il|ir|mx|ar|cl|vn|th|id|ph|ua|kz|ws|"
     "su|pw|top|live|link|news|space|website|store|shop|network|systems|services|host|server|"
     "pro|name|mobi|club|vip|icu|cyou|buzz|fun|work|zone|world|today|ovh|tk|ga|gq|cf|ninja|rocks|is|im|fm|"
-    "nu|lol|tel|asia|one|wiki|page|digital|email|lat|ro|hu|sk|bg|lt|lv|ee|by|md|ge|am|az|uz|kg|pk|bd"
+    "nu|lol|tel|asia|one|wiki|page|digital|email|lat|ro|hu|sk|bg|lt|lv|ee|by|ge|az|uz|kg|pk|bd"
 )
-"""Endings of host names. File extensions that are also country codes (`.py`, `.rs`, `.sh`, `.md`…) are
-left out where a file name is far likelier (`setup.py:12` is a line, not a host); `.pl` stays: Perl
-scripts are rarely given with a line number."""
+"""Endings of host names. File extensions that are also country codes (`.py`, `.rs`, `.sh`, `.md`, `.cc`,
+`.am`, `.in`…) are left out where a file name is far likelier (`setup.py:12`, `src/x.cc:42` and
+`README.md:12` are lines, `--target README.md` a file, not hosts); `.pl` stays: Perl scripts are rarely
+given with a line number."""
 
 # Labels may hold `_` (`attacker_c2.example.com`): DNS forbids it in host names, but resolvers and the
 # tools that take a `host:port` accept it.
