@@ -176,6 +176,53 @@ BLOCKED = [
     ("powershell", "mklink /d docs\\api ..\\..\\shared\\api", "containment.write-outside-project"),
     ("powershell", "cmd /c mklink /j link C:\\Users\\me\\Documents", "containment.write-outside-project"),
     ("posix", "cmd.exe /c mklink /d link C:\\\\Windows", "containment.write-outside-project"),
+    # PowerShell's links, fsutil's hard links and .NET's symbolic links: where the link leads is written too
+    (
+        "powershell",
+        "New-Item -ItemType Junction -Path lnk -Target C:\\Windows",
+        "containment.write-outside-project",
+    ),
+    (
+        "powershell",
+        "New-Item -ItemType HardLink -Path h.txt -Value C:\\Windows\\win.ini",
+        "containment.write-outside-project",
+    ),
+    ("powershell", "ni -it sym lnk -tar $env:USERPROFILE", "containment.write-outside-project"),
+    ("powershell", "New-Item lnk -Type:Junction -Target:..\\other", "containment.write-outside-project"),
+    (
+        "powershell",
+        "New-Item -ItemType $kind -Path lnk -Value C:\\Windows",
+        "containment.write-outside-project",
+    ),
+    (
+        "powershell",
+        "New-Item -ItemType SymbolicLink -Path lnk -Target $target",
+        "containment.write-unknown-target",
+    ),
+    # a relative target: from the link's folder (PowerShell 7) or from here (Windows PowerShell)
+    (
+        "powershell",
+        "New-Item -ItemType SymbolicLink -Path docs\\api -Target ..\\shared\\api",
+        "containment.write-outside-project",
+    ),
+    (
+        "powershell",
+        "New-Item -ItemType SymbolicLink -Path docs\\api -Target ..\\..\\shared",
+        "containment.write-outside-project",
+    ),
+    ("powershell", "fsutil hardlink create h.txt C:\\Windows\\win.ini", "containment.write-outside-project"),
+    ("powershell", "fsutil file createnew C:\\Windows\\x.bin 1000", "containment.write-outside-project"),
+    (
+        "powershell",
+        "[IO.Directory]::CreateSymbolicLink('lnk', 'C:\\Windows')",
+        "containment.write-outside-project",
+    ),
+    (
+        "powershell",
+        "[System.IO.File]::CreateSymbolicLink('sub\\x', '..\\..\\x')",
+        "containment.write-outside-project",
+    ),
+    ("powershell", "[IO.File]::CreateSymbolicLink($link, $target)", "containment.write-unknown-target"),
     # Remote Desktop's WMI settings, and a DNS or DHCP server's configuration
     (
         "powershell",
@@ -258,6 +305,15 @@ ALLOWED = [
     ("powershell", "mklink link.txt target.txt"),
     ("powershell", "mklink /d docs\\api ..\\shared\\api"),
     ("powershell", "mklink /j build\\current build\\v2"),
+    ("powershell", "New-Item -ItemType SymbolicLink -Path lnk -Target src"),
+    ("powershell", "New-Item -ItemType Junction -Path build\\current -Value build\\v2"),
+    ("powershell", "New-Item -ItemType HardLink -Path copy.txt -Target README.md"),
+    ("powershell", "New-Item -ItemType File -Path notes.txt -Value 'C:\\Windows is the system folder'"),
+    ("powershell", "New-Item -ItemType Directory -Path out -Force"),
+    ("powershell", "fsutil hardlink create copy.txt README.md"),
+    ("powershell", "fsutil hardlink list README.md"),
+    ("powershell", "fsutil file createnew build\\blank.bin 1024"),
+    ("powershell", "[IO.Directory]::CreateSymbolicLink('lnk', 'src')"),
     ("powershell", "Write-Output 'run sfc /scannow as an administrator'"),
     ("posix", "nvm use 20"),
     ("posix", "grep -rn 'powercfg /setactive' docs/"),

@@ -1862,7 +1862,7 @@ class Evaluation(RunsOtherCode, WordChecks):
         else:
             targets = [
                 t
-                for t in write_targets(name, argv[1:], frame.dialect)
+                for t in write_targets(name, argv[1:], frame.dialect, through_links=False)
                 if t.text.lower() not in _STREAMS and t.raw[:2] != ">("  # `tee >(grep x) log`: a pipe
             ]
         keys = [path_key(t.text) for t in targets]

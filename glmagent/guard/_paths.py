@@ -715,13 +715,14 @@ DOTNET_WRITERS = frozenset(
     for namespace in ("system.io.", "io.")
     for kind, members in (
         ("file", ("appendalltext", "appendalllines", "appendtext", "writealltext", "writealllines",
-                  "writeallbytes", "create", "createtext")),
-        ("directory", ("createdirectory",)),
+                  "writeallbytes", "create", "createtext", "createsymboliclink")),
+        ("directory", ("createdirectory", "createsymboliclink")),
     )
     for member in members
 )  # fmt: skip
 """Static .NET calls (as the PowerShell reader hands them on: `[IO.File]::AppendAllText PATH TEXT`) that
-write the file or folder their first argument names."""
+write the file or folder their first argument names; `CreateSymbolicLink(LINK, TARGET)` writes both, as
+`mklink` does."""
 WRITERS = (
     DOTNET_WRITERS
     | _ALL
@@ -729,7 +730,7 @@ WRITERS = (
     | _AFTER_FIRST
     | _LINKS
     | ARCHIVERS
-    | frozenset({"truncate", "dd", "sed", "plutil", "plistbuddy", "makeappx", "attrib"})
+    | frozenset({"truncate", "dd", "sed", "plutil", "plistbuddy", "makeappx", "attrib", "fsutil"})
     | frozenset({*_PS_WRITERS, *_SWITCH_TARGETS})
 )
 """Programs whose write targets `write_targets` can name."""
@@ -847,12 +848,18 @@ def _operands(args: list[Arg], value_options: tuple[str, ...]) -> tuple[list[Arg
     return operands, targets
 
 
-def write_targets(name: str, args: list[Arg], dialect: str) -> list[Arg]:
-    """The words of `name ARGS` that name files or folders it writes, as far as the words tell."""
+def write_targets(name: str, args: list[Arg], dialect: str, through_links: bool = True) -> list[Arg]:
+    """The words of `name ARGS` that name files or folders it writes, as far as the words tell;
+    `through_links`: with where a link New-Item makes leads (what writes through the link reach), not only
+    the link itself."""
     if name in DOTNET_WRITERS:
-        return args[:1]
+        return _link_targets(args[:2], []) if name.endswith("::createsymboliclink") else args[:1]
+    if name == "new-item" and through_links:
+        return _powershell_targets(name, args) + new_item_link_targets(args)
     if name in _PS_WRITERS:
         return _powershell_targets(name, args)
+    if name == "fsutil":
+        return _fsutil_targets(args)
     if name in _SWITCH_TARGETS:
         return _switch_targets(_SWITCH_TARGETS[name], args)
     if name == "makeappx":
@@ -1443,6 +1450,71 @@ def _powershell_targets(name: str, args: list[Arg]) -> list[Arg]:
         folders: list[Arg | None] = list(named.get("path") or [None])
         return [_joined_name(folder, leaf) for folder in folders for leaf in leaves]
     return found  # a drive or a run-time word in the name: each word is judged where it may lead
+
+
+_NEW_ITEM_KINDS = ("directory", "container", "file", "symboliclink", "junction", "hardlink")
+"""New-Item's file-system item types, in the order PowerShell tries a given type against them: the first
+one the type begins (`-ItemType sym` is SymbolicLink, `d` Directory)."""
+
+
+def new_item_link_targets(args: list[Arg]) -> list[Arg]:
+    """Where a link `New-Item -ItemType SymbolicLink|Junction|HardLink -Path LINK -Value TARGET` (`-Target`)
+    makes leads: writes made through the link land there, so, as `mklink`'s target, it is written. A type
+    known only at run time may be a link; a file's or folder's value is its content, no place."""
+    kinds: list[Arg] = []
+    values: list[Arg] = []
+    into: tuple[list[Arg], ...] = ()
+    """Where the next word goes: the value of the parameter before it (`-t` may be `-Type` or `-Target`)."""
+    last: tuple[list[Arg], ...] = ()
+    for a in args:
+        if a.follows and last:
+            for bound in last:
+                bound.append(a)  # `-Value a,b`
+            continue
+        last = ()
+        if into:
+            for bound in into:
+                bound.append(a)
+            into, last = (), into
+            continue
+        if a.param or (a.text.startswith("-") and len(a.text) > 1 and a.literal):
+            key, _, glued = a.text[1:].partition(":")
+            key = key.lower()
+            into = tuple(
+                bound
+                for bound, names in ((kinds, ("itemtype", "type")), (values, ("value", "target")))
+                if any(name.startswith(key) for name in names)
+            )
+            if glued:
+                for bound in into:
+                    bound.append(Arg(glued, glued))
+                into, last = (), into
+    link = any(
+        not kind.literal
+        or next((k for k in _NEW_ITEM_KINDS if k.startswith(kind.text.lower())), "") in _NEW_ITEM_KINDS[3:]
+        for kind in kinds
+    )
+    if not link:
+        return []
+    # A symbolic link's relative target counts from the link's folder, a junction's or hard link's from
+    # here: both places are judged, whatever the type.
+    joined = [
+        _link_targets([path, value], [])[1]
+        for path in _powershell_targets("new-item", args)
+        for value in values
+    ]
+    return values + [t for t in joined if t not in values]
+
+
+def _fsutil_targets(args: list[Arg]) -> list[Arg]:
+    """`fsutil hardlink create NEW EXISTING` (writes through NEW reach EXISTING) and `fsutil file createnew
+    FILE SIZE`: the files each makes or opens to writes; fsutil's other commands are the policy's rules."""
+    verb = " ".join(a.text.lower() for a in args[:2])
+    if verb == "hardlink create":
+        return args[2:4]
+    if verb == "file createnew":
+        return args[2:3]
+    return []
 
 
 def _joined_name(folder: Arg | None, leaf: Arg) -> Arg:
