@@ -68,6 +68,14 @@ BLOCKED = [
     ("posix", "systemd-run --uid=0 --pty bash"),
     ("posix", "systemd-run -p User=root ls"),
     ("posix", "machinectl shell root@.host"),
+    # the graphical and other platforms' front ends to sudo and su
+    ("posix", "gksudo gedit /etc/hosts"),
+    ("posix", "kdesu -c 'make install'"),
+    ("posix", "beesu ls"),
+    ("posix", "lxqt-sudo ls"),
+    ("posix", "xdg-su -c 'make install'"),
+    ("posix", "pfexec ls /root"),
+    ("posix", "/usr/libexec/authopen -w /etc/hosts"),
     ("posix", "chpst -u nobody ls"),
     ("posix", "start-stop-daemon --start --chuid app --exec ./server"),
     ("posix", "capsh --user=root -- -c id"),
@@ -124,6 +132,8 @@ ALLOWED = [
     ("powershell", "Get-Help Start-Process -Parameter Verb"),
     ("powershell", "gsudo --help"),
     ("posix", "PrivilegesCLI --help"),
+    ("posix", "kdesu --help"),
+    ("posix", "grep -rn gksudo docs/"),
     ("powershell", '[System.IO.Path]::Combine("src", "app.ps1")'),
     ("powershell", "Write-Output 'needs runas'"),
 ]
