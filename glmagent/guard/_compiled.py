@@ -82,6 +82,7 @@ SPECIAL = {
     "gojq": "_json_query",
     "jaq": "_json_query",
     "yq": "_json_query",
+    "printenv": "_printenv",
     "coproc": "_coproc",
     "invoke-expression": "_invoke_expression",
     "start-process": "_start_process",

@@ -473,6 +473,15 @@ class RunsOtherCode:
                 elif variable is not None:
                     self.script(f'printf %s "${variable}"', "posix", inner)
 
+    def _printenv(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
+        """`printenv NAME…` prints those variables: each is judged as reading it (`$NAME`, `$env:NAME`) is,
+        so a secret's name blocks and a tool's setting does not. (Bare `printenv`, which prints every
+        variable, and a name only known at run time are the rule's business.)"""
+        prefix = "env:" if frame.dialect == "powershell" else ""
+        for a in argv[1:]:
+            if a.text[:1] != "-" and a.literal:
+                self.variable(prefix + a.text, frame, a.raw)  # type: ignore[attr-defined]
+
     def _editor(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
         """vim and Neovim run the Ex command lines and the files their options give (`-c`, `--cmd`, `+CMD`,
         `-u`, `-S`, `-s`, `nvim -l`): a file is judged where it lies, as a script run from there would be; a
