@@ -11,6 +11,10 @@ import pytest
 from conftest import every_case, guard_allows, guard_blocks, guard_decision
 
 BLOCKED = [
+    # the cluster's API server, as Kubernetes tells every pod where it is
+    ("posix", "echo $KUBERNETES_SERVICE_HOST"),
+    ("posix", "printenv KUBERNETES_PORT_443_TCP_ADDR"),
+    ("powershell", "Write-Output $env:KUBERNETES_SERVICE_HOST"),
     # a node's containers read from its runtime, by the CRI client or containerd's own
     ("posix", "crictl ps -a"),
     ("posix", "ctr -n moby container list"),
@@ -133,6 +137,7 @@ BLOCKED = [
 
 # The same programs used for what a build needs, asked for help, or mentioned as text.
 ALLOWED = [
+    ("posix", "echo $KUBECONFIG"),
     ("posix", "ctr --version"),
     ("posix", "docker ps -a"),
     # The project's own scripts and tests about the subject, and the kits named as text.
