@@ -173,6 +173,22 @@ OUTSIDE = [
     ("powershell", "Get-ChildItem ..\\other | Move-Item -Destination ."),
     ("powershell", "gci C:\\Users\\me\\Documents -Recurse | Rename-Item -NewName x.locked"),
     ("powershell", "'C:\\Windows\\win.ini' | Set-ItemProperty -Name IsReadOnly -Value $true"),
+    # programs that write an operand at its place or an option's value: patch, uniq, split, mktemp
+    ("posix", "patch /etc/hosts < x.patch"),
+    ("posix", "patch -p1 -d /etc < x.patch"),
+    ("posix", "patch --directory=/etc -p1 < x.patch"),
+    ("posix", "patch -d/etc -p1 < x.patch"),
+    ("posix", "patch -o /etc/out src/app.py fix.patch"),
+    ("posix", "uniq data.txt /etc/x"),
+    ("posix", "split -b 1m data.bin /etc/part"),
+    ("posix", "csplit -f /etc/x data.txt 5"),
+    ("posix", "mktemp /etc/x.XXXX"),
+    ("posix", "mktemp -p /etc x.XXX"),
+    ("posix", "mogrify -resize 50% /etc/*.png"),
+    # perl's and ruby's -i rewrite the files they read
+    ("posix", "perl -i -pe 's/a/b/' /etc/hosts"),
+    ("posix", "perl -i script.pl /etc/hosts"),
+    ("posix", "ruby -i -pe 'gsub(/a/, \"b\")' /etc/hosts"),
 ]
 
 
@@ -208,6 +224,9 @@ UNKNOWN = [
     # a variable that only sounds like the temp directory: PowerShell's `$temp`, a shell's `$tmp`
     ("powershell", "whoami >> $temp/hostinfo.txt"),
     ("posix", "echo x >> $tmp/scratch"),
+    # a file rewritten in place, as `sed -i "$f"` is, and a file patched, named at run time
+    ("posix", "perl -i -ple 's/ *$//' \"$f\""),
+    ("posix", "patch $FILE < fix.patch"),
 ]
 
 
@@ -299,6 +318,23 @@ ALLOWED = [
     ("powershell", "'line' | Add-Content log.txt"),
     ("powershell", "Get-ChildItem *.nupkg | Move-Item -Destination out"),
     ("powershell", "Get-ChildItem dist -Filter *.tmp | Remove-Item"),
+    ("posix", "patch -p1 < fix.patch"),
+    ("posix", "patch -p1 -i fix.patch"),
+    ("posix", "patch -p0 -d src < fix.patch"),
+    ("posix", "patch -o out.py src/app.py fix.patch"),
+    ("posix", "uniq -c data.txt"),
+    ("posix", "uniq data.txt build/unique.txt"),
+    ("posix", "split -l 1000 data.csv chunk_"),
+    ("posix", "csplit -f part_ data.txt 5"),
+    ("posix", "mktemp -d"),
+    ("posix", "mktemp build/tmp.XXXX"),
+    ("posix", "mogrify -resize 50% assets/*.png"),
+    ("posix", "perl -pi -e 's/a/b/' src/app.py"),
+    ("posix", "perl -pi.bak -e 's/a/b/' src/*.py"),
+    ("posix", "perl -ne 'print if /x/' /etc/hosts"),  # reads only: no -i
+    ("posix", "ruby -pi -e 'gsub(/a/, \"b\")' src/app.rb"),
+    ("posix", "perl texcount.pl thesis.tex -inc"),  # `-inc` is the script's option, not perl's -i
+    ("posix", 'mktemp "${TMPDIR:-/tmp}/x.XXXXXX"'),  # a new file wherever it lands: nothing is replaced
 ]
 
 

@@ -598,6 +598,40 @@ _WINDOWS_SWITCH = lazy_re(r"^/[A-Za-z?][\w?-]*(?::.*)?$", re.DOTALL)
 _SWITCH_CLUSTER = lazy_re(r"(?:/[A-Za-z?]){2,}")
 """One-letter switches written together (`xcopy a b /E/H/C/I/Y`): no path has only one-letter folders."""
 _AFTER_FIRST = frozenset({"chmod", "chown", "chgrp", "setfacl"})
+_WRITTEN_OPERANDS: dict[str, tuple[slice, frozenset[str], frozenset[str]]] = {
+    # program: (its operands that it writes, options whose value it writes, options taking another value)
+    "patch": (
+        slice(0, 1),  # `patch FILE < x.patch`: FILE is patched
+        frozenset({"-d", "--directory", "-r", "--reject-file", "-o", "--output"}),
+        frozenset({"-i", "--input", "-p", "--strip", "-B", "--prefix", "-z", "--suffix", "-F", "--fuzz", "-D",
+                   "--ifdef", "-V", "--version-control", "-Y", "--basename-prefix", "-g", "--get"}),
+    ),
+    "uniq": (
+        slice(1, 2),  # `uniq IN OUT`
+        frozenset(),
+        frozenset({"-f", "--skip-fields", "-s", "--skip-chars", "-w", "--check-chars"}),
+    ),
+    "split": (
+        slice(1, 2),  # `split FILE PREFIX`: PREFIXaa, PREFIXab, …
+        frozenset(),
+        frozenset({"-a", "--suffix-length", "-b", "--bytes", "-C", "--line-bytes", "-l", "--lines", "-n",
+                   "--number", "-t", "--separator", "--additional-suffix", "--filter"}),
+    ),
+    "csplit": (
+        slice(0, 0),  # `csplit -f PREFIX FILE PATTERN…`
+        frozenset({"-f", "--prefix"}),
+        frozenset({"-b", "--suffix-format", "-n", "--digits"}),
+    ),
+    "mktemp": (slice(0, 1), frozenset({"-p", "--tmpdir"}), frozenset({"--suffix"})),
+    "mogrify": (slice(None), frozenset(), frozenset()),  # ImageMagick's in-place convert: every file named
+}  # fmt: skip
+"""Programs that write a file named by an operand at a known place or by an option's value."""
+_IN_PLACE_EDITORS = frozenset({"perl", "ruby"})
+"""Interpreters whose `-i` rewrites the files they are given (`perl -pi -e 's/a/b/' /etc/hosts`)."""
+_IN_PLACE_FLAG = lazy_re(r"-[0-9a-hj-zA-HJ-Z]*i")
+"""perl's and ruby's `-i` (`-i.bak`), alone or after flags (`-pi`, `-lpi`)."""
+_CODE_FLAG = lazy_re(r"-[0-9a-zA-Z]*[eE]")
+"""An option whose value is the program (`-e CODE`, `-pe CODE`, `-lnE CODE`)."""
 _MOVERS = frozenset({"mv", "move"})
 """Programs that write their last operand and remove the others (`mv /etc/hosts ./x` empties /etc/hosts)."""
 _DASH_MODE = lazy_re(r"-[rwxXst]+")
@@ -731,6 +765,7 @@ WRITERS = (
     | _LINKS
     | ARCHIVERS
     | frozenset({"truncate", "dd", "sed", "plutil", "plistbuddy", "makeappx", "attrib", "fsutil"})
+    | frozenset({*_WRITTEN_OPERANDS, *_IN_PLACE_EDITORS})
     | frozenset({*_PS_WRITERS, *_SWITCH_TARGETS})
 )
 """Programs whose write targets `write_targets` can name."""
@@ -860,6 +895,10 @@ def write_targets(name: str, args: list[Arg], dialect: str, through_links: bool 
         return _powershell_targets(name, args)
     if name == "fsutil":
         return _fsutil_targets(args)
+    if name in _WRITTEN_OPERANDS:
+        return _written_operands(name, args)
+    if name in _IN_PLACE_EDITORS:
+        return _edited_in_place(args)
     if name in _SWITCH_TARGETS:
         return _switch_targets(_SWITCH_TARGETS[name], args)
     if name == "makeappx":
@@ -1504,6 +1543,62 @@ def new_item_link_targets(args: list[Arg]) -> list[Arg]:
         for value in values
     ]
     return values + [t for t in joined if t not in values]
+
+
+def _written_operands(name: str, args: list[Arg]) -> list[Arg]:
+    """What a `_WRITTEN_OPERANDS` program writes: the values of its writing options (`patch -d DIR`, also
+    `--directory=DIR` and `-dDIR`) and its operands at their place."""
+    at, writing, valued = _WRITTEN_OPERANDS[name]
+    operands: list[Arg] = []
+    found: list[Arg] = []
+    take: bool | None = None
+    """After an option that takes a value: whether that value is written."""
+    ended = False
+    for a in args:
+        text = a.text
+        if take is not None:
+            if take:
+                found.append(a)
+            take = None
+        elif ended or text[:1] != "-" or text == "-":
+            operands.append(a)
+        elif text == "--":
+            ended = True
+        else:
+            key, eq, value = text.partition("=")
+            if key in writing:
+                if eq:
+                    found.append(Arg(value, a.raw.partition("=")[2] or value))
+                else:
+                    take = True
+            elif key in valued:
+                take = None if eq else False
+            elif text[1:2] != "-" and text[:2] in writing:
+                found.append(Arg(text[2:], a.raw[2:]))  # `-d/etc`
+    return found + operands[at]
+
+
+def _edited_in_place(args: list[Arg]) -> list[Arg]:
+    """The files `perl -i` or `ruby -i` rewrites: the operands after the program (given by `-e`, or else
+    the first operand, the script). Only the interpreter's own options count: they end at the first
+    operand (`perl texcount.pl -inc x.tex` gives `-inc` to the script)."""
+    files: list[Arg] = []
+    in_place = coded = skip = ended = False
+    for a in args:
+        text = a.text
+        if skip:
+            skip = False
+        elif ended or files or text[:1] != "-" or text == "-":
+            files.append(a)
+        elif text == "--":
+            ended = True
+        elif _IN_PLACE_FLAG.match(text) and a.literal:
+            in_place = True
+        elif _CODE_FLAG.fullmatch(text):
+            coded = skip = True
+    if not in_place:
+        return []
+    return files if coded else files[1:]
 
 
 def _fsutil_targets(args: list[Arg]) -> list[Arg]:

@@ -886,9 +886,10 @@ class WordChecks:
         skip = CMD_DELETERS if dialect == "powershell" else ()
         name = next((n for n in info.names if n in WRITERS and n not in skip), info.names[0])
         # Run-time names are left to the destructive rules for deletes, and to nothing for archives, whose
-        # names carry versions (`tar czf "dist/app-$(git describe).tgz"`): a literal place is judged, and so
+        # names carry versions (`tar czf "dist/app-$(git describe).tgz"`), and to nothing for `mktemp`, which
+        # only ever makes a new file (`mktemp "${TMPDIR:-/tmp}/x.XXXXXX"`): a literal place is judged, and so
         # is one in the home by its variable (`rm $HOME/notes.txt`, `Remove-Item $home\x.lnk`).
-        lenient = name in DELETERS or name in ARCHIVERS
+        lenient = name in DELETERS or name in ARCHIVERS or name == "mktemp"
         creates = name not in DELETERS and name not in _MODE_CHANGERS
         words = None  # made once, not once per target: `rm` with thousands of files stays linear
         judged: set[tuple[str, str]] = set()
