@@ -34,6 +34,8 @@ BLOCKED = [
         "destructive.machine-state",
     ),
     ("powershell", "bcdboot C:\\Windows", "destructive.machine-state"),
+    ("powershell", "convert D: /fs:ntfs", "destructive.disk-format"),  # the drive's file system, in place
+    ("powershell", "cmd /c convert C: /FS:NTFS /nosecurity", "destructive.disk-format"),
     ("powershell", "reagentc /disable", "destructive.machine-state"),
     ("powershell", "bootrec /fixmbr", "destructive"),
     ("powershell", "subst Z: C:\\Python27", "destructive.machine-state"),
@@ -283,6 +285,7 @@ ALLOWED = [
     ("powershell", "powercfg /getactivescheme"),
     ("powershell", "powercfg /batteryreport /output battery.html"),
     ("powershell", "pnputil /enum-drivers"),
+    ("powershell", "convert logo.png logo.jpg"),  # ImageMagick's
     ("powershell", "pnputil /enum-devices /connected"),
     ("powershell", "Get-AppxPackage -Name *terminal*"),
     ("powershell", "Get-Volume"),

@@ -189,6 +189,22 @@ OUTSIDE = [
     ("posix", "perl -i -pe 's/a/b/' /etc/hosts"),
     ("posix", "perl -i script.pl /etc/hosts"),
     ("posix", "ruby -i -pe 'gsub(/a/, \"b\")' /etc/hosts"),
+    # converters' outputs, keys made, apps re-signed, folders made and files copied in
+    ("posix", "convert a.png /etc/x.png"),
+    ("posix", "magick a.png /etc/x.png"),
+    ("posix", "ffmpeg -i a.mp4 -c copy /etc/x.mp4"),
+    ("posix", "ssh-keygen -t ed25519 -f /etc/x -N ''"),
+    ("posix", "codesign --force --deep -s - /Applications/x.app"),
+    ("posix", "codesign --remove-signature /Applications/x.app"),
+    ("posix", "install -d /usr/local/share/x"),
+    ("posix", "cpio -pdm /etc < files.txt"),
+    ("posix", "jar cf /etc/x.jar -C build ."),
+    ("powershell", "convert logo.png C:\\x.jpg"),
+    # a name only known at run time in a folder that is known: the folder is judged
+    ("posix", "tar czf ../app-$VERSION.tgz ."),
+    ("posix", 'zip -r ../"$out-win32.zip" "$out-win32"'),
+    ("posix", "rm ../build-$ID.log"),
+    ("powershell", "7z a ..\\json-c.%CONFIGURATION%.zip *"),
 ]
 
 
@@ -217,6 +233,8 @@ UNKNOWN = [
     ("powershell", "copy %SystemRoot%\\System32\\cscript.exe %APPDATA%\\notepad.exe /Y"),
     ("powershell", "del %windir%\\Temp\\setup.log"),
     ("powershell", "copy x.txt %TEMP%\\..\\x.txt"),
+    ("powershell", "7z a %USERPROFILE%\\x.zip app.exe"),  # an archive in a folder Windows names
+    ("powershell", "tar -cf %APPDATA%\\..\\x.tar x"),
     # the runner's files that set later steps' environment and PATH (`BASH_ENV=…` runs code in every one)
     ("posix", "echo BADGE_COLOR=31c653 >> $GITHUB_ENV"),
     ("posix", 'echo "$PWD/bin" >> "$GITHUB_PATH"'),
@@ -335,6 +353,22 @@ ALLOWED = [
     ("posix", "ruby -pi -e 'gsub(/a/, \"b\")' src/app.rb"),
     ("posix", "perl texcount.pl thesis.tex -inc"),  # `-inc` is the script's option, not perl's -i
     ("posix", 'mktemp "${TMPDIR:-/tmp}/x.XXXXXX"'),  # a new file wherever it lands: nothing is replaced
+    ("posix", "convert logo.png -resize 50% build/logo.png"),
+    ("posix", "ffmpeg -i demo.mp4 -f null -"),
+    ("posix", "ffmpeg -i demo.mp4 build/demo.webm"),
+    ("posix", "ssh-keygen -t ed25519 -f build/test_key -N ''"),
+    ("posix", "ssh-keygen -l -f /etc/ssh/ssh_host_ed25519_key.pub"),  # a fingerprint, read
+    ("posix", "codesign -s - build/App.app"),
+    ("posix", "codesign --verify --verbose /Applications/Safari.app"),
+    ("posix", "install -d build/out"),
+    ("posix", "cpio -idm < vendor.cpio"),
+    ("posix", "jar cf build/app.jar -C build/classes ."),
+    ("posix", "jar tf /usr/share/java/junit.jar"),
+    # an archive cmd names at run time, as a shell's `"$ARCHIVE"` (names carry versions)
+    ("powershell", "jar -cMf %zip% bb.exe"),
+    ("powershell", "7z a dist\\app-%VERSION%.zip app.exe"),
+    ("posix", "tar czf dist/app-$(git describe).tgz src"),
+    ("posix", "rm -f build/x-$ID.log"),
 ]
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import posixpath
 import re
+from collections.abc import Callable
 from fnmatch import fnmatchcase
 from functools import cache
 from typing import NamedTuple
@@ -63,6 +64,19 @@ def _run_time(word: Arg) -> bool:
     return DYN in word.text or _RUN_TIME.search(word.raw) is not None
 
 
+def literal_folder(target: Arg) -> Arg | None:
+    """The folder of a path whose last part alone is only known at run time (`../app-$V.tgz` is in `..`,
+    `dist\\app-%VERSION%.zip` in `dist`); None when the folder is unknown too, or is the working directory."""
+    text, raw = target.text.replace("\\", "/"), target.raw.replace("\\", "/")
+    cut, raw_cut = text.rfind("/"), raw.rfind("/")
+    if cut < 0 or raw_cut < 0:
+        return None
+    head, raw_head = text[:cut] or "/", raw[:raw_cut].lstrip("\"'") or "/"
+    if DYN in head or _RUN_TIME.search(raw_head) or _PERCENT_NAME.search(raw_head):
+        return None
+    return Arg(head, raw_head)
+
+
 def in_home(raw: str) -> bool:
     """Does a word start at the user's home by its variable (`$HOME/x`, `$env:USERPROFILE\\x`, `$home\\x`)?
     Only known at run time, but known to lie outside every project."""
@@ -70,6 +84,21 @@ def in_home(raw: str) -> bool:
 
 
 _PERCENT_NAME = lazy_re(r"%[^%\s]+%")
+
+
+_CMD_KNOWN_FOLDER = lazy_re(
+    r"^\"?%(?:USERPROFILE|APPDATA|LOCALAPPDATA|HOMEDRIVE|HOMEPATH|PUBLIC|ALLUSERSPROFILE|PROGRAMDATA"
+    r"|(?:COMMON)?PROGRAMFILES(?:\(X86\))?|SYSTEMROOT|WINDIR|SYSTEMDRIVE|ONEDRIVE)%",
+    re.IGNORECASE,
+)
+
+
+def names_cmd_variable(raw: str) -> bool:
+    """Is a word a name only known when cmd runs the line (`%zip%`, `dist\\app-%VERSION%.zip`), in no folder
+    Windows names by a variable (`%APPDATA%\\x.zip` lies outside every project)?"""
+    return _PERCENT_NAME.search(raw) is not None and _CMD_KNOWN_FOLDER.match(raw) is None
+
+
 _PERCENT_TEMP = lazy_re(r"^\"?%(?:TEMP|TMP)%(?:[/\\]|\"?$)", re.IGNORECASE)
 _DRIVE = lazy_re(r"^([A-Za-z]):[/\\]?")
 _PROVIDER_DRIVE = lazy_re(
@@ -587,11 +616,11 @@ _ALL = frozenset(
 _LAST = frozenset(
     {
         "cp", "mv", "install", "ln", "rsync", "scp", "xcopy", "xxd", "robocopy", "replace", "expand",
-        "makecab", "copy", "move", "ditto",
+        "makecab", "copy", "move", "ditto", "convert", "magick",
     }
 )  # fmt: skip
 # (`copy` and `move` are cmd's own: `cmd /c "copy /y cmd.exe C:\\Windows\\System32\\sethc.exe"`; `ditto` is
-# macOS's copier and archiver: `ditto -x -k app.zip /Applications`.)
+# macOS's copier and archiver: `ditto -x -k app.zip /Applications`; ImageMagick's `convert`/`magick IN OUT`.)
 #: Windows programs that name what they write with a switch (`print /D:FILE`, `esentutl /y SRC /d DEST`).
 _SWITCH_TARGETS = {"print": "/d", "esentutl": "/d"}
 _WINDOWS_SWITCH = lazy_re(r"^/[A-Za-z?][\w?-]*(?::.*)?$", re.DOTALL)
@@ -626,8 +655,6 @@ _WRITTEN_OPERANDS: dict[str, tuple[slice, frozenset[str], frozenset[str]]] = {
     "mogrify": (slice(None), frozenset(), frozenset()),  # ImageMagick's in-place convert: every file named
 }  # fmt: skip
 """Programs that write a file named by an operand at a known place or by an option's value."""
-_IN_PLACE_EDITORS = frozenset({"perl", "ruby"})
-"""Interpreters whose `-i` rewrites the files they are given (`perl -pi -e 's/a/b/' /etc/hosts`)."""
 _IN_PLACE_FLAG = lazy_re(r"-[0-9a-hj-zA-HJ-Z]*i")
 """perl's and ruby's `-i` (`-i.bak`), alone or after flags (`-pi`, `-lpi`)."""
 _CODE_FLAG = lazy_re(r"-[0-9a-zA-Z]*[eE]")
@@ -637,7 +664,7 @@ _MOVERS = frozenset({"mv", "move"})
 _DASH_MODE = lazy_re(r"-[rwxXst]+")
 """A symbolic mode that takes permissions away, written like an option (`chmod -x f`, `chmod -rw f`): chmod
 has no option of those letters (`-R` is upper case)."""
-ARCHIVERS = frozenset({"tar", "gtar", "bsdtar", "zip", "unzip", "7z", "7za", "7zz", "7zr"})
+ARCHIVERS = frozenset({"tar", "gtar", "bsdtar", "zip", "unzip", "7z", "7za", "7zz", "7zr", "jar"})
 """Programs that write an archive, or unpack one into a folder (`tar czf F`, `unzip x.zip -d DIR`)."""
 _LINKS = frozenset({"mklink", "junction"})
 """cmd's `mklink` and Sysinternals' `junction [-d] LINK [TARGET]`: the link and its target are written."""
@@ -764,8 +791,8 @@ WRITERS = (
     | _AFTER_FIRST
     | _LINKS
     | ARCHIVERS
-    | frozenset({"truncate", "dd", "sed", "plutil", "plistbuddy", "makeappx", "attrib", "fsutil"})
-    | frozenset({*_WRITTEN_OPERANDS, *_IN_PLACE_EDITORS})
+    | frozenset({"truncate", "dd", "sed", "plutil", "plistbuddy", "makeappx", "attrib"})
+    | frozenset({*_WRITTEN_OPERANDS, "fsutil", "perl", "ruby", "ffmpeg", "ssh-keygen", "codesign", "cpio"})
     | frozenset({*_PS_WRITERS, *_SWITCH_TARGETS})
 )
 """Programs whose write targets `write_targets` can name."""
@@ -893,12 +920,10 @@ def write_targets(name: str, args: list[Arg], dialect: str, through_links: bool 
         return _powershell_targets(name, args) + new_item_link_targets(args)
     if name in _PS_WRITERS:
         return _powershell_targets(name, args)
-    if name == "fsutil":
-        return _fsutil_targets(args)
+    if name in _OWN_TARGETS:
+        return _OWN_TARGETS[name](args)
     if name in _WRITTEN_OPERANDS:
         return _written_operands(name, args)
-    if name in _IN_PLACE_EDITORS:
-        return _edited_in_place(args)
     if name in _SWITCH_TARGETS:
         return _switch_targets(_SWITCH_TARGETS[name], args)
     if name == "makeappx":
@@ -945,6 +970,8 @@ def write_targets(name: str, args: list[Arg], dialect: str, through_links: bool 
         # A move takes its sources away as it writes its destination: a source named outside the project is
         # written there too (one known only at run time is the line's own file, as a copy's source is).
         return targets + [a for a in operands[:-1] if not _run_time(a)] + operands[-1:]
+    if name == "install" and any(a.text in ("-d", "--directory") for a in args):
+        return operands  # `install -d DIR…` makes each folder
     if name in _LAST:
         return targets + (operands[-1:] if len(operands) > 1 else [])
     if name in _AFTER_FIRST:
@@ -1601,6 +1628,46 @@ def _edited_in_place(args: list[Arg]) -> list[Arg]:
     return files if coded else files[1:]
 
 
+def _ffmpeg_targets(args: list[Arg]) -> list[Arg]:
+    """`ffmpeg -i IN … OUT`: the last word, unless it is an input or an option."""
+    if not args or args[-1].text[:1] == "-" or (len(args) > 1 and args[-2].text == "-i"):
+        return []
+    return args[-1:]
+
+
+_SSH_KEYGEN_READING = frozenset({"-l", "-y", "-F", "-e", "-D", "-L", "-Q", "-B", "-E", "-H", "-G", "-T"})
+"""ssh-keygen's options that only read the key `-f` names (a fingerprint, the public half, a lookup)."""
+
+
+def _ssh_keygen_targets(args: list[Arg]) -> list[Arg]:
+    """`ssh-keygen -f FILE`: the key it makes (FILE and FILE.pub) or changes (`-p`, `-R`)."""
+    if any(a.text in _SSH_KEYGEN_READING for a in args):
+        return []
+    return [args[i + 1] for i, a in enumerate(args[:-1]) if a.text == "-f"]
+
+
+_CODESIGN_VALUED = (
+    "-s", "--sign", "-i", "--identifier", "-r", "--requirements", "--entitlements", "--options", "-o",
+    "--keychain", "--prefix", "--timestamp",
+)  # fmt: skip
+
+
+def _codesign_targets(args: list[Arg]) -> list[Arg]:
+    """`codesign -s ID FILE…` and `--remove-signature FILE…` rewrite each file (`--verify`, `--display`
+    only read)."""
+    if not any(a.text in ("-s", "--sign", "--remove-signature") for a in args):
+        return []
+    return _operands(args, _CODESIGN_VALUED)[0]
+
+
+def _cpio_targets(args: list[Arg]) -> list[Arg]:
+    """`cpio -pdm DIR`: copies the files listed on its input into DIR (`-i` unpacks into the working
+    directory, `-o` writes its output)."""
+    if not any(_SHORT_CLUSTER.fullmatch(a.text) and "p" in a.text for a in args):
+        return []
+    return _operands(args, ())[0][-1:]
+
+
 def _fsutil_targets(args: list[Arg]) -> list[Arg]:
     """`fsutil hardlink create NEW EXISTING` (writes through NEW reach EXISTING) and `fsutil file createnew
     FILE SIZE`: the files each makes or opens to writes; fsutil's other commands are the policy's rules."""
@@ -1610,6 +1677,18 @@ def _fsutil_targets(args: list[Arg]) -> list[Arg]:
     if verb == "file createnew":
         return args[2:3]
     return []
+
+
+_OWN_TARGETS: dict[str, Callable[[list[Arg]], list[Arg]]] = {
+    "fsutil": _fsutil_targets,
+    "perl": _edited_in_place,
+    "ruby": _edited_in_place,
+    "ffmpeg": _ffmpeg_targets,
+    "ssh-keygen": _ssh_keygen_targets,
+    "codesign": _codesign_targets,
+    "cpio": _cpio_targets,
+}
+"""Programs whose write targets their own reader names."""
 
 
 def _joined_name(folder: Arg | None, leaf: Arg) -> Arg:

@@ -25,7 +25,9 @@ from ._paths import (
     climbed,
     cmd_delete_words,
     in_home,
+    literal_folder,
     named_from_here,
+    names_cmd_variable,
     output_targets,
     quoted_whole,
     write_targets,
@@ -890,12 +892,24 @@ class WordChecks:
         # only ever makes a new file (`mktemp "${TMPDIR:-/tmp}/x.XXXXXX"`): a literal place is judged, and so
         # is one in the home by its variable (`rm $HOME/notes.txt`, `Remove-Item $home\x.lnk`).
         lenient = name in DELETERS or name in ARCHIVERS or name == "mktemp"
+        named_later = lenient and name not in DELETERS and dialect != "posix"  # cmd's `%zip%` too
         creates = name not in DELETERS and name not in _MODE_CHANGERS
         words = None  # made once, not once per target: `rm` with thousands of files stays linear
         judged: set[tuple[str, str]] = set()
         for target in write_targets(name, args, dialect):
-            if lenient and (DYN in target.text or "$" in target.raw) and not in_home(target.raw):
-                continue
+            if (
+                lenient
+                and (
+                    DYN in target.text
+                    or "$" in target.raw
+                    or (named_later and names_cmd_variable(target.raw))
+                )
+                and not in_home(target.raw)
+            ):
+                folder = literal_folder(target)
+                if folder is None:
+                    continue
+                target = folder  # `tar czf ../app-$V.tgz .`: the name is unknown, the folder is not
             if target.raw[:2] == ">(":
                 continue  # `tee >(cat 1>&2)`: a pipe to commands checked on their own, not a file
             spelled = (target.text, target.raw)
