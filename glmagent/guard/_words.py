@@ -391,8 +391,11 @@ def maybe_environ(text: str) -> bool:
 
 _COMMAND_IN_NAME = lazy_re(r"[;|`\n]|\$\(|&&")
 """Command separators and substitutions: in a file name, a command line waiting for an unquoted reader."""
-_EXTGLOB_GROUP = lazy_re(r"[@+*?!]\([^()`$;&\n]*\)")
-"""A pattern list of an extended glob (`**/*.@(ts|js)`): its `|` separates patterns, not commands."""
+_GLOB_ALTERNATIVE = r"[^()|`$;&\s]*[*?\[][^()|`$;&\s]*"
+_EXTGLOB_GROUP = lazy_re(rf"[@+*?!]\([^()`$;&\n]*\)|\((?:{_GLOB_ALTERNATIVE}\|)+{_GLOB_ALTERNATIVE}\)")
+"""A pattern list of an extended glob (`**/*.@(ts|js)`), or a bare group of patterns that tools' own globbing
+reads as one (prettier's `src/**/(*.ts|*.tsx)`, each alternative a glob without blanks): its `|` separates
+patterns, not commands."""
 _PATH_MAX = 4096
 """Longer file names cannot be created (Linux's PATH_MAX; a name's own part may hold 255 bytes): no name
 that long waits for a reader."""
