@@ -200,11 +200,37 @@ _CMDLET = lazy_re(
 _STREAMS = frozenset({"-", "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "$null", "nul", "nul:"})
 
 
+SUBCOMMAND_HELP = frozenset(
+    {
+        "git", "docker", "podman", "nerdctl", "kubectl", "helm", "minikube", "kind", "pip", "pip3", "pipx",
+        "npm", "cargo", "rustup", "gh", "glab", "poetry", "uv", "hatch", "twine", "conda", "mamba",
+        "micromamba", "brew", "terraform", "pulumi", "packer", "vagrant", "dotnet", "gcloud", "az", "fly",
+        "flyctl", "heroku", "vercel", "netlify", "firebase", "wrangler", "vsce", "flutter", "dart", "winget",
+        "choco", "scoop", "apt", "apt-get", "dnf", "yum", "snap", "flatpak", "systemctl",
+    }
+)  # fmt: skip
+"""Tools built on subcommands that answer `TOOL SUBCOMMAND --help` with that subcommand's usage and do
+nothing else (`pip install --help`, `docker run --help`, `git push --help`). Not those that run a project
+script or a package named by the word (`yarn build --help` runs the build script, `npx pkg --help`
+fetches pkg), nor task runners that pass `--help` on (`rake`, `mix`, `make`)."""
+_SUBCOMMAND = lazy_re(r"[a-z][a-z0-9-]*")
+
+
 def asks_help_only(argv: list[Arg], dialect: Dialect, names: tuple[str, ...]) -> bool:
     """Is this a program, named without a path, given nothing but a request for its usage text (`ftp --help`,
-    `robocopy /?`, `Get-Item -?`)? It prints that and exits. `/?` asks cmd's builtins and Windows programs,
-    never a PowerShell cmdlet or alias, to which it is a path (`del /?` in PowerShell is `Remove-Item /?`,
-    a wildcard in the drive's root); `-?` is help to PowerShell and Windows, a glob to a POSIX shell."""
+    `robocopy /?`, `Get-Item -?`), or a `SUBCOMMAND_HELP` tool asked for one subcommand's (`pip install
+    --help`)? It prints that and exits. `/?` asks cmd's builtins and Windows programs, never a PowerShell
+    cmdlet or alias, to which it is a path (`del /?` in PowerShell is `Remove-Item /?`, a wildcard in the
+    drive's root); `-?` is help to PowerShell and Windows, a glob to a POSIX shell."""
+    if len(argv) == 3:
+        word, sub, flag = argv[0].text, argv[1], argv[2]
+        return (
+            flag.raw == "--help"
+            and names[0] in SUBCOMMAND_HELP
+            and "/" not in word
+            and "\\" not in word
+            and _SUBCOMMAND.fullmatch(sub.raw) is not None
+        )
     if len(argv) != 2:
         return False
     word, flag = argv[0].text, argv[1].text
@@ -917,8 +943,8 @@ class Evaluation(RunsOtherCode, WordChecks):
         if frame.depth > p.max_depth:
             self.event("depth-exceeded", frame, f"nesting deeper than {p.max_depth} levels", self._argv(argv))
             return
-        if len(argv) == 2 and asks_help_only(argv, dialect, names):
-            return  # `ftp --help`, `robocopy /?`: prints how to use the program and exits
+        if len(argv) <= 3 and asks_help_only(argv, dialect, names):
+            return  # `ftp --help`, `robocopy /?`, `pip install --help`: prints how to use it and exits
         if "/" in word or "\\" in word or (":" in word and dialect != "posix"):
             self._judge_program(head, frame, argv)  # a path, or a Windows URI (`shell:AppsFolder\…`)
             service = p.service_script(word) if dialect == "posix" and p.service_folders else None
