@@ -21,6 +21,7 @@ BLOCKED = [
     ("posix", "nohup ./rig --url pool.miner.pro:80 --user x &"),
     # A run-time word whose variable is named for another machine.
     ("posix", "mytool -t $TARGET_IP"),
+    ("posix", "mytool --db ${DB_SERVER:-db.corp.example}"),  # a default that is a host
     ("posix", 'python3 timeroast.py "$DC_IP"'),
     ("posix", 'zerologon-scan "$DC_NAME"'),
     ("posix", "mytool --peer ${DB_HOST}"),
@@ -74,6 +75,8 @@ ALLOWED = [
     ("powershell", "Wait-Process $dc"),
     ("powershell", "Remove-Item $dc_output_file -ErrorAction Ignore"),
     ("posix", "mytool clean $SERVER_LOG_DIR"),
+    ("posix", "cmake -B build -DBUILD_SERVER=${CMAKE_BUILD_SERVER:-TRUE}"),  # a switch, by its default
+    ("posix", "mytool --fetch=${USE_URL:-0}"),
     ("posix", 'echo "$DC_IP"'),
     ("posix", "mytool notify --to dev@example.com"),
     ("posix", "mytool resolve lodash@4.17.21"),
