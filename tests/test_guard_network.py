@@ -300,6 +300,12 @@ PROBES_AND_CLIENTS = [
     "drill x",
     "kdig x",
     "delv x",
+    "doggo example.com",
+    "dnslookup example.com",
+    "gnutls-cli example.com",
+    "gnutls-cli-debug example.com",
+    "kcat -b broker:9092 -L",
+    "hurl api.hurl",
     "getent hosts example.com",
     "getent ahosts example.com",
     "resolvectl query x",
@@ -485,6 +491,8 @@ PROBES_AND_CLIENTS = [
 
 NETWORK_ALLOWED = [
     "gunicorn --version",  # prints and exits before serving anything
+    "hurl --version",
+    "gnutls-cli --help",
     "go env CGO_ENABLED",  # reads one setting (`go env -w` writes the user's settings file: containment)
     "GOPROXY=off go test ./...",  # no download at all
     "export NO_PROXY=localhost,127.0.0.1",  # hosts reached without a proxy: nothing redirected
