@@ -200,6 +200,10 @@ OUTSIDE = [
     ("posix", "cpio -pdm /etc < files.txt"),
     ("posix", "jar cf /etc/x.jar -C build ."),
     ("powershell", "convert logo.png C:\\x.jpg"),
+    # PowerShell's transcripts, exported certificates and redirected output
+    ("powershell", "Start-Transcript -Path C:\\Users\\Public\\t.txt"),
+    ("powershell", "Start-Process dotnet -ArgumentList build -Wait -RedirectStandardOutput C:\\x.txt"),
+    ("powershell", "Export-Certificate -Cert $c -FilePath C:\\Users\\Public\\c.cer"),
     # a name only known at run time in a folder that is known: the folder is judged
     ("posix", "tar czf ../app-$VERSION.tgz ."),
     ("posix", 'zip -r ../"$out-win32.zip" "$out-win32"'),
@@ -368,6 +372,11 @@ ALLOWED = [
     ("powershell", "jar -cMf %zip% bb.exe"),
     ("powershell", "7z a dist\\app-%VERSION%.zip app.exe"),
     ("posix", "tar czf dist/app-$(git describe).tgz src"),
+    ("powershell", "Start-Transcript -Path build\\transcript.txt"),
+    (
+        "powershell",
+        "Start-Process dotnet -ArgumentList build -Wait -NoNewWindow -RedirectStandardOutput out.txt",
+    ),
     ("posix", "rm -f build/x-$ID.log"),
 ]
 

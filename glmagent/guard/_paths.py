@@ -733,9 +733,27 @@ _PS_WRITERS: dict[str, tuple[tuple[str, ...], int | None]] = {
     "new-itemproperty": (("path", "literalpath"), 0),
     "compress-archive": (("destinationpath",), 1),
     "expand-archive": (("destinationpath",), 1),
+    "start-transcript": (("path", "literalpath", "outputdirectory"), 0),
+    "export-certificate": (("filepath",), None),
+    "start-process": (("redirectstandardoutput", "redirectstandarderror"), None),
 }
 _PS_SWITCHES = frozenset(
-    {"force", "recurse", "append", "nonewline", "passthru", "whatif", "confirm", "noclobber", "container"}
+    {
+        "force",
+        "recurse",
+        "append",
+        "nonewline",
+        "passthru",
+        "whatif",
+        "confirm",
+        "noclobber",
+        "container",
+        "wait",
+        "nonewwindow",
+        "usenewenvironment",
+        "loaduserprofile",
+        "includeinvocationheader",
+    }
 )
 _PS_SWITCH_PREFIXES = frozenset(name[:i] for name in _PS_SWITCHES for i in range(len(name) + 1))
 """Every prefix of a switch name (the empty one too): `-Fo`, `-Rec` bind `-Force`, `-Recurse`."""
