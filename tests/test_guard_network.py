@@ -306,6 +306,13 @@ PROBES_AND_CLIENTS = [
     "gnutls-cli-debug example.com",
     "kcat -b broker:9092 -L",
     "hurl api.hurl",
+    "git subtree push --prefix dist origin gh-pages",
+    "git review",
+    "jj git push",
+    "sl push",
+    "repo upload",
+    "darcs push",
+    "arc diff",
     "getent hosts example.com",
     "getent ahosts example.com",
     "resolvectl query x",
@@ -493,6 +500,11 @@ NETWORK_ALLOWED = [
     "gunicorn --version",  # prints and exits before serving anything
     "hurl --version",
     "gnutls-cli --help",
+    "git subtree split --prefix lib",
+    "jj diff",
+    "sl status",
+    "darcs record -m x",
+    "arc lint",
     "go env CGO_ENABLED",  # reads one setting (`go env -w` writes the user's settings file: containment)
     "GOPROXY=off go test ./...",  # no download at all
     "export NO_PROXY=localhost,127.0.0.1",  # hosts reached without a proxy: nothing redirected
