@@ -15,6 +15,7 @@ BLOCKED = [
     ("posix", "echo $KUBERNETES_SERVICE_HOST"),
     ("posix", "printenv KUBERNETES_PORT_443_TCP_ADDR"),
     ("powershell", "Write-Output $env:KUBERNETES_SERVICE_HOST"),
+    ("powershell", "netsh wfp capture start"),  # the filtering platform's packet capture, as `netsh trace`
     # a node's containers read from its runtime, by the CRI client or containerd's own
     ("posix", "crictl ps -a"),
     ("posix", "ctr -n moby container list"),
