@@ -18,6 +18,10 @@ from conftest import guard_allows, guard_blocks
 
 BLOCKED = [
     ("posix", "strings /dev/sdb", "env.credential-dump"),
+    # a disk spun down, its timers and caches set, a sector written
+    ("posix", "hdparm -y /dev/sda", "destructive.disk-format"),
+    ("posix", "hdparm -S 120 /dev/sda", "destructive.disk-format"),
+    ("posix", "hdparm --write-sector 5 --yes-i-know-what-i-am-doing /dev/sda", "destructive.disk-format"),
     ("posix", "cat /dev/nvme0n1p2 | grep -a password", "env.credential-dump"),
     ("posix", "photorec /dev/sda1", "env.credential-dump"),
     ("posix", "strace -o trace.txt -ff -p 1337", "env.credential-dump"),
@@ -55,6 +59,7 @@ BLOCKED = [
 ALLOWED = [
     ("posix", "lsblk /dev/sda"),
     ("posix", "hdparm -I /dev/sda"),
+    ("posix", "hdparm -tT /dev/sda"),
     ("posix", "cat /dev/null"),
     ("posix", "head -c 16 /dev/urandom | xxd"),
     ("posix", "strace -f -o build.trace ./build.sh"),
