@@ -12,6 +12,8 @@ from conftest import guard_allows, guard_blocks
 
 BLOCKED = [
     ("posix", "vsce publish"),
+    ("powershell", "tfx extension publish --manifest-globs vss-extension.json --token $env:PAT"),
+    ("posix", "tfx build tasks upload --task-path ./task"),
     # release tools run through the package manager, which runs the project's binary by its name
     ("posix", "yarn lerna publish from-package --yes --no-verify-access"),
     ("posix", "yarn lerna version --conventional-commits --yes"),
@@ -140,6 +142,7 @@ BLOCKED = [
 
 ALLOWED = [
     ("posix", "vsce package"),
+    ("powershell", "tfx extension create --manifest-globs vss-extension.json"),
     ("posix", "yarn lerna version --no-push"),
     ("posix", "yarn changeset version"),
     ("posix", "yarn semantic-release --dry-run"),
