@@ -890,10 +890,11 @@ class WordChecks:
         # `del`, `erase`, `rd` are cmd's own in cmd, Remove-Item in PowerShell
         skip = CMD_DELETERS if dialect == "powershell" else ()
         name = next((n for n in info.names if n in WRITERS and n not in skip), info.names[0])
-        # Run-time names are left to the destructive rules for deletes, and to nothing for archives, whose
-        # names carry versions (`tar czf "dist/app-$(git describe).tgz"`), and to nothing for `mktemp`, which
-        # only ever makes a new file (`mktemp "${TMPDIR:-/tmp}/x.XXXXXX"`): a literal place is judged, and so
-        # is one in the home by its variable (`rm $HOME/notes.txt`, `Remove-Item $home\x.lnk`).
+        # A target of a delete, an archive or mktemp named at run time is judged by its folder when that is
+        # literal (`tar czf ../app-$V.tgz .` writes beside the project); otherwise deletes are left to the
+        # destructive rules, and archives, whose names carry versions (`tar czf "dist/app-$(git
+        # describe).tgz"`), and mktemp, which only ever makes a new file, to nothing. One in the home by its
+        # variable is judged as such (`rm $HOME/notes.txt`, `Remove-Item $home\x.lnk`).
         lenient = name in DELETERS or name in ARCHIVERS or name == "mktemp"
         named_later = lenient and name not in DELETERS and dialect != "posix"  # cmd's `%zip%` too
         creates = name not in DELETERS and name not in _MODE_CHANGERS
