@@ -802,18 +802,6 @@ DOTNET_WRITERS = frozenset(
 """Static .NET calls (as the PowerShell reader hands them on: `[IO.File]::AppendAllText PATH TEXT`) that
 write the file or folder their first argument names; `CreateSymbolicLink(LINK, TARGET)` writes both, as
 `mklink` does."""
-WRITERS = (
-    DOTNET_WRITERS
-    | _ALL
-    | _LAST
-    | _AFTER_FIRST
-    | _LINKS
-    | ARCHIVERS
-    | frozenset({"truncate", "dd", "sed", "plutil", "plistbuddy", "makeappx", "attrib"})
-    | frozenset({*_WRITTEN_OPERANDS, "fsutil", "perl", "ruby", "ffmpeg", "ssh-keygen", "codesign", "cpio"})
-    | frozenset({*_PS_WRITERS, *_SWITCH_TARGETS})
-)
-"""Programs whose write targets `write_targets` can name."""
 
 
 #: Options naming the file a program writes its result to, whatever the program: `--output FILE`,
@@ -935,7 +923,7 @@ def write_targets(name: str, args: list[Arg], dialect: str, through_links: bool 
     if name in DOTNET_WRITERS:
         return _link_targets(args[:2], []) if name.endswith("::createsymboliclink") else args[:1]
     if name == "new-item" and through_links:
-        return _powershell_targets(name, args) + new_item_link_targets(args)
+        return _powershell_targets(name, args) + _new_item_link_targets(args)
     if name in _PS_WRITERS:
         return _powershell_targets(name, args)
     if name in _OWN_TARGETS:
@@ -1541,7 +1529,7 @@ _NEW_ITEM_KINDS = ("directory", "container", "file", "symboliclink", "junction",
 one the type begins (`-ItemType sym` is SymbolicLink, `d` Directory)."""
 
 
-def new_item_link_targets(args: list[Arg]) -> list[Arg]:
+def _new_item_link_targets(args: list[Arg]) -> list[Arg]:
     """Where a link `New-Item -ItemType SymbolicLink|Junction|HardLink -Path LINK -Value TARGET` (`-Target`)
     makes leads: writes made through the link land there, so, as `mklink`'s target, it is written. A type
     known only at run time may be a link; a file's or folder's value is its content, no place."""
@@ -1707,6 +1695,19 @@ _OWN_TARGETS: dict[str, Callable[[list[Arg]], list[Arg]]] = {
     "cpio": _cpio_targets,
 }
 """Programs whose write targets their own reader names."""
+
+WRITERS = (
+    DOTNET_WRITERS
+    | _ALL
+    | _LAST
+    | _AFTER_FIRST
+    | _LINKS
+    | ARCHIVERS
+    | frozenset({"truncate", "dd", "sed", "plutil", "plistbuddy", "makeappx", "attrib"})
+    | frozenset({*_WRITTEN_OPERANDS, *_OWN_TARGETS})
+    | frozenset({*_PS_WRITERS, *_SWITCH_TARGETS})
+)
+"""Programs whose write targets `write_targets` can name."""
 
 
 def _joined_name(folder: Arg | None, leaf: Arg) -> Arg:
