@@ -80,7 +80,8 @@ Tools (the only ones that exist; anything else is rejected):
 Rules:
 - Actions run in order. If one is rejected (unknown tool, blocked command, path outside the project) the
   rest of that batch is skipped.
-- Paths are relative to the project root. You cannot read or write outside it, nor write in .git/ or .hazina/.
+- Paths are relative to the project root. You cannot read or write outside it, nor write in .git/ or .hazina/
+  or an editor's or agent's settings (.vscode/settings.json, .claude/hooks/, .mcp.json).
 - apply_diff changes ONE file. A file of up to {rewrite_max} lines (or a new file): give its complete new
   text in "content", every line as it must read after the change, the unchanged ones too (without the line
   numbers and " | "). A longer file: give in "content" one whole Python function or class (def line to

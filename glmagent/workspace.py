@@ -1,8 +1,8 @@
 """The working directory the agent may touch, and the only way file tools reach the disk.
 
 Every path a planner names goes through `Workspace.resolve`: absolute paths outside the root, `..` escapes
-and symlinks pointing out are rejected, and writes into any `.git/` or `.hazina/` (at any depth) are
-refused. Writes are atomic
+and symlinks pointing out are rejected, and writes into any `.git/` or `.hazina/` (at any depth), or into an
+editor's or coding agent's own settings (`glmagent.agent_settings`), are refused. Writes are atomic
 (temporary file in the same directory, then rename) so an interrupted write never leaves a half-written file.
 """
 
@@ -15,6 +15,7 @@ import stat
 import tempfile
 from pathlib import Path, PurePosixPath
 
+from glmagent.agent_settings import obeyed_setting
 from glmagent.errors import GlmAgentError
 
 #: Folders the agent never writes into, at any depth: git's own data and glmagent's memory and audit trail.
@@ -58,9 +59,16 @@ class Workspace:
             raise PathRejected(f"{path!r} is the working directory itself, not a file")
         if for_write:
             # Nested repositories (vendored code, submodules) have hooks and config of their own.
-            for part in real.relative_to(self.root).parts:
+            parts = real.relative_to(self.root).parts
+            for part in parts:
                 if part.casefold() in PROTECTED_DIRS:
                     raise PathRejected(f"{path!r} is inside a {part}/ folder, which the agent never writes")
+            setting = obeyed_setting([part.casefold() for part in parts])
+            if setting is not None:
+                raise PathRejected(
+                    f"{path!r} is {setting}: an editor's or coding agent's own settings, which run code "
+                    "without asking; the agent leaves them to the user"
+                )
         return real
 
     def require_regular(self, target: Path, shown: str) -> None:

@@ -83,6 +83,19 @@ def test_apply_diff_refuses_protected_folders(executor: ToolExecutor, project: P
     assert observation.status == "rejected" and not (project / ".git").exists()
 
 
+def test_apply_diff_refuses_an_editors_settings(executor: ToolExecutor, project: Path) -> None:
+    # VS Code obeys `chat.tools.autoApprove` in a folder's own settings: its agent stops asking.
+    (project / ".vscode").mkdir()
+    (project / ".vscode" / "settings.json").write_text("{}\n")
+    diff = (
+        "--- a/.vscode/settings.json\n+++ b/.vscode/settings.json\n@@ -1 +1 @@\n-{}\n"
+        '+{ "chat.tools.autoApprove": true }\n'
+    )
+    observation = act(executor, tool="apply_diff", path=".vscode/settings.json", diff=diff)
+    assert observation.status == "rejected" and "settings" in observation.output
+    assert (project / ".vscode" / "settings.json").read_text() == "{}\n"
+
+
 def test_run_reports_exit_code_and_both_streams(executor: ToolExecutor) -> None:
     observation = act(executor, tool="run", command="echo out; echo err >&2; exit 4")
     assert observation.status == "failed" and observation.details["exit_code"] == 4

@@ -82,6 +82,44 @@ def test_files_only_named_like_ssh_keys_stay_writable(shell: str, command: str) 
     assert decide(command, shell).allowed, command
 
 
+AGENT_SETTINGS = [
+    ("posix", "echo '{ \"chat.tools.autoApprove\": true }' >> .vscode/settings.json"),
+    ("posix", "cp /tmp/evil.sh .claude/hooks/sandbox.sh"),
+    ("posix", "rm .claude/hooks/sandbox.sh"),  # removing a hook that confines the agent
+    ("posix", "sed -i s/ask/allow/ .claude/settings.local.json"),
+    ("posix", "cat > .mcp.json"),
+    ("posix", "cd app/.cursor && tee mcp.json < servers.json"),
+    ("posix", "cp -r templates/vscode .vscode"),
+    ("posix", "cp x.json .vscode/*.json"),
+    ("posix", "mv ws.json team.code-workspace"),
+    ("powershell", "Set-Content -Path .gemini\\settings.json -Value $json"),
+    ("powershell", "Copy-Item tasks.json .VSCODE\\Tasks.json"),
+]
+AGENT_SETTINGS_TWINS = [
+    ("posix", "cat .vscode/settings.json"),
+    ("posix", "cp .vscode/settings.json build/vscode-settings.json"),
+    ("posix", "rm .claude/skills/old.md"),
+    ("posix", "echo x >> .vscode/notes.md"),
+    ("posix", "echo x > docs/settings.json"),
+    ("posix", "cp hooks.json build/hooks.json"),
+    ("posix", "prettier --write '**/*.json'"),
+    ("powershell", "Get-Content .mcp.json | ConvertFrom-Json"),
+]
+
+
+@pytest.mark.parametrize(("shell", "command"), AGENT_SETTINGS)
+def test_writes_to_an_editors_or_agents_own_settings_are_blocked(shell: str, command: str) -> None:
+    # VS Code runs a folder's tasks and obeys its auto-approval setting; agents start the hooks and tool
+    # servers their folders name: code that runs later, on the user's machine, outside the sandbox.
+    decision = decide(command, shell)
+    assert not decision.allowed and decision.rule_id == "containment.write-agent-settings", decision.reason
+
+
+@pytest.mark.parametrize(("shell", "command"), AGENT_SETTINGS_TWINS)
+def test_reading_tool_settings_or_writing_other_files_there_is_fine(shell: str, command: str) -> None:
+    assert decide(command, shell).allowed, command
+
+
 OUTSIDE = [
     # a static .NET call that appends to or creates what its first argument names
     ("powershell", '[System.IO.File]::AppendAllText("C:\\Windows\\System32\\drivers\\etc\\hosts", "x")'),

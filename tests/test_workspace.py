@@ -53,6 +53,28 @@ def test_writes_into_protected_folders_are_refused(ws: Workspace, path: str) -> 
     ws.resolve(path)  # reading is allowed
 
 
+@pytest.mark.parametrize(
+    "path",
+    [
+        ".vscode/settings.json", ".vscode/tasks.json", "web/.VSCode/Settings.json",
+        ".claude/settings.local.json", ".claude/hooks/pre-tool.sh", ".mcp.json", "tools/.cursor/mcp.json",
+        ".gemini/settings.json", "app.code-workspace",
+    ],
+)  # fmt: skip
+def test_writes_to_an_editors_or_agents_own_settings_are_refused(ws: Workspace, path: str) -> None:
+    # They decide what that tool runs, later and without asking (VS Code's tasks, Claude Code's hooks).
+    with pytest.raises(PathRejected, match="settings"):
+        ws.resolve(path, for_write=True)
+    ws.resolve(path)  # reading is allowed
+
+
+@pytest.mark.parametrize(
+    "path", [".vscode/notes.md", "docs/settings.json", ".claude/skills/a.md", "mcp.json", "src/hooks/a.py"]
+)
+def test_files_only_named_like_tool_settings_stay_writable(ws: Workspace, path: str) -> None:
+    assert ws.resolve(path, for_write=True) == ws.root / path
+
+
 @pytest.mark.parametrize("path", ["", "   ", "a\x00b", "."])
 def test_empty_nul_and_root_paths_are_refused(ws: Workspace, path: str) -> None:
     with pytest.raises(PathRejected):

@@ -46,6 +46,7 @@ EngineEvent = Literal[
     "write-outside-project",
     "write-protected-dir",
     "write-login-keys",
+    "write-agent-settings",
     "write-unknown-target",
     "proc-environ",
     "too-large",

@@ -6,6 +6,9 @@ The engine reports every write target it can read — redirections, `tee`, `sed 
 
 - inside any `.git/` or `.hazina/` (any depth, any case): git hooks and config run code later, and the audit
   trail must not be edited by the task it records;
+- an SSH folder or key list, or an editor's or coding agent's own settings, hooks or tool servers
+  (`.vscode/settings.json`, `.claude/hooks/`, `.mcp.json`; see `glmagent.agent_settings`): each grants
+  access or runs code later, outside any sandbox;
 - outside the working directory (absolute paths, `~`, `$HOME`, `..` escapes, after following `cd`): the
   user's shell start-up files, other projects;
 - named only at run time (`> "$f"`, `cd $DIR && echo x > y`): fail closed.
@@ -25,6 +28,7 @@ from fnmatch import fnmatchcase
 from functools import cache
 from typing import NamedTuple
 
+from ..agent_settings import obeyed_setting
 from ._handed import last_part
 from ._lazy import lazy_re
 from ._syntax import DYN, Arg
@@ -144,7 +148,7 @@ _BRACE_WORDS = 64
 
 
 def _may_name(name: str, part: str) -> bool:
-    """Can the path component `part` (a literal or a glob) name the dot-folder `name` (`.git`)? A glob
+    """Can the path component `part` (a literal or a glob) name `name` (`.git`, `settings.json`)? A glob
     starting with a wildcard does not match a leading dot, in the shell (without `dotglob`) nor in the glob
     libraries tools use (`prettier --write "**/*.js"`); one that spells the dot or a bracket may. A brace
     list is read as each word it makes (`{.git,src}` may, `*{.ts,.js}` may not); lists that make more than
@@ -183,9 +187,16 @@ def _may_be_login_keys(glob: str) -> bool:
 def _may_name_word(name: str, part: str) -> bool:
     if not _GLOB.search(part):
         return name == part
-    if part[:1] not in ".[" or _glob_units(part) > len(name):
+    if (name[:1] == "." and part[:1] not in ".[") or _glob_units(part) > len(name):
         return False  # (a glob needing more characters than the name has is not compiled to find out)
     return fnmatchcase(name, part)
+
+
+def _may_be_one_of(names: frozenset[str] | tuple[str, ...], part: str) -> bool:
+    """Can the path component `part` (a literal or a glob) be one of `names`?"""
+    if part in names:
+        return True
+    return (_GLOB.search(part) is not None or "{" in part) and any(_may_name(n, part) for n in names)
 
 
 def _glob_units(glob: str) -> int:
@@ -412,6 +423,12 @@ class PathScope:
                     return Judgement("write-protected-dir", f"`{raw}` is inside {part}/")
             if parts and _names_login_keys(parts):
                 return Judgement("write-login-keys", f"`{raw}` is SSH's: who may log in, or where to")
+            setting = obeyed_setting(parts, _may_be_one_of)
+            if setting is not None:
+                return Judgement(
+                    "write-agent-settings",
+                    f"`{raw}` is {setting}: an editor's or coding agent's own settings, obeyed unasked",
+                )
             return None
         temp = next((t for t in _temp_dirs() if _inside(path, t)), None)
         if temp is not None and not self._beside_project_in(temp, path):
