@@ -101,6 +101,39 @@ _PROXY_PASSWORD = re.compile(r"^(?:[a-z][a-z0-9+.-]*://)?[^/@:\s]*:(?P<password>
 
 REDACTED = "[REDACTED]"
 
+_SHAPE_MIN = 16
+"""Characters a credential written in a telltale place must have before it is hidden: tokens are long, while
+the passwords of test fixtures (`postgres://postgres:postgres@localhost`, `Basic dXNlcjpwYXNz`) are short and
+stay readable, so the model can still edit the files that hold them."""
+_URL_CREDENTIAL = re.compile(
+    # the password in a URL (`https://x-access-token:ghs_…@github.com`), or a token as its user
+    rf"://(?:(?P<user>[^/\s:@]*:)[^/\s@'\"]{{{_SHAPE_MIN},}}|[A-Za-z0-9_-]{{30,}})(?=@)"
+)
+_HEADER_CREDENTIAL = re.compile(
+    # an HTTP credential as git keeps it for a CI checkout (`extraheader = AUTHORIZATION: basic …`)
+    rf"(?P<scheme>authorization:[ \t]*(?:basic|bearer|token)[ \t]+)[A-Za-z0-9+/._~-]{{{_SHAPE_MIN},}}=*",
+    re.IGNORECASE,
+)
+_TOKEN = re.compile(r"g(?:h[opusr]_[A-Za-z0-9]{36,}|ithub_pat_[A-Za-z0-9_]{22,}|lpat-[A-Za-z0-9_-]{20})")
+"""The token formats of GitHub and GitLab, wherever they stand (written as one literal first letter, which
+`re` finds fast)."""
+
+
+def _hide_credentials(text: str) -> tuple[str, int]:
+    """Credentials recognised by where they stand rather than by a variable's value: what a clone or
+    checkout leaves in `.git/config` or a remote's URL (`cat .git/config`, `git remote -v`) holds a token
+    no variable of this process may hold. (A pattern runs only where its literal occurs: outputs are large,
+    and most hold none.)"""
+    count = 0
+    if "://" in text:
+        text, n = _URL_CREDENTIAL.subn(lambda m: "://" + (m.group("user") or "") + REDACTED, text)
+        count += n
+    if "uthorization" in text or "UTHORIZATION" in text:
+        text, n = _HEADER_CREDENTIAL.subn(lambda m: m.group("scheme") + REDACTED, text)
+        count += n
+    text, n = _TOKEN.subn(REDACTED, text)
+    return text, count + n
+
 
 def secret_values(environ: Mapping[str, str], extra_names: Iterable[str] = ()) -> list[str]:
     """The values to hide: every secret-looking variable, the names in `extra_names` (e.g. the provider's
@@ -132,7 +165,8 @@ def _encodings(value: str) -> set[str]:
 
 
 class Redactor:
-    """Replaces secret values — verbatim, URL-encoded or base64 — in text, and counts what it replaced.
+    """Replaces secret values — verbatim, URL-encoded or base64 — and credentials in telltale places (an
+    `Authorization` header, a URL's password, GitHub and GitLab tokens) in text, and counts what it replaced.
 
     One instance serves the observation boundary (before anything reaches the model, the screen, the memory
     file or the audit log) and the memory writer.
@@ -150,9 +184,13 @@ class Redactor:
 
     def redact(self, text: str) -> tuple[str, int]:
         """`text` with every secret replaced by `[REDACTED]`, and how many replacements were made."""
-        if self._pattern is None or not text:
+        if not text:
             return text, 0
-        return self._pattern.subn(REDACTED, text)
+        count = 0
+        if self._pattern is not None:
+            text, count = self._pattern.subn(REDACTED, text)
+        text, shapes = _hide_credentials(text)
+        return text, count + shapes
 
     def __call__(self, text: str) -> str:
         return self.redact(text)[0]

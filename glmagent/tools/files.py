@@ -179,6 +179,7 @@ def apply_diff(
     `diff` is only how they read as text (its size is the change's size); `content`: the one edit is the
     file's whole new text, as the model sent it."""
     from glmagent.patching import apply_edits, apply_patch  # lazy: keeps `glmagent --help` fast
+    from glmagent.secrets import REDACTED
 
     target = workspace.resolve(path, for_write=True)
     shown = workspace.relative(target)
@@ -218,6 +219,20 @@ def apply_diff(
             details={"path": shown, "reason": rejected.reason}
             | ({"suggested_diff": rejected.suggestion} if rejected.suggestion else {}),
         )
+    written_back = _writes_back_redactions(original, result.content)
+    if written_back:
+        return Observation(
+            tool="apply_diff",
+            status="failed",
+            summary=f"Diff for {shown} not applied (it writes {REDACTED}); file unchanged",
+            output=(
+                f"The diff for {shown} was NOT applied; the file is unchanged: it writes {REDACTED} "
+                f"{written_back} time(s), the mark that stands for a secret hidden from you. Writing it "
+                "would replace that secret in the file. Change only lines that do not hold one (with "
+                '"edits").'
+            ),
+            details={"path": shown, "reason": "writes_redaction"},
+        )
     if result.action == "delete":
         workspace.delete(target)
         summary = f"Deleted {shown} (-{result.removed})"
@@ -247,6 +262,17 @@ def apply_diff(
         }
         | ({"dropped_names": gone} if gone else {}),
     )
+
+
+def _writes_back_redactions(original: bytes | None, content: bytes | None) -> int:
+    """How many more redaction marks the new text holds than the file did: each one the model copied from
+    what it was shown, where the file holds a secret."""
+    from glmagent.secrets import REDACTED
+
+    if content is None:
+        return 0
+    mark = REDACTED.encode()
+    return max(0, content.count(mark) - (original.count(mark) if original else 0))
 
 
 def _too_big(shown: str, reason: str) -> Observation:
