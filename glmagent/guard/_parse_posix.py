@@ -1457,6 +1457,31 @@ _LITERAL_DOLLAR = lazy_re(r"""'[^']*'|"(?:\\.|[^"\\])*"|\\.|\$(?=[%+,./:=\]^~};&
 grammar stops there. Quoted strings and escapes are matched only to be skipped."""
 
 
+_PLACEHOLDER = lazy_re(r"""'[^']*'|"(?:\\.|[^"\\])*"|\\.|(?<![<>&|\w$])<([A-Za-z_][\w.:/-]*)>(?![>&|(])""")
+"""A reference's placeholder (`git tag -a <tagname>`, `grep -r <pattern> <dir>`): to a shell, a redirection
+from `tagname` and one to whatever word follows. Quoted strings and escapes are matched only to be skipped."""
+_NO_REDIRECT_WORD = lazy_re(r"[ \t]*(?:\Z|[|;&<)]|(?<=[ \t])#)")
+"""What may follow a `>` where a shell needs the word to write to: the line's end, an operator, a comment."""
+_NOT_NAME = lazy_re(r"\W")
+
+
+def _placeholders_filled(text: str) -> str | None:
+    """`text` with its placeholders written as the values they stand for, known only when someone fills
+    them in (`git tag -a ${tagname}`, `exploit.py ${DC_IP}`), when one of them leaves a `>` with nothing
+    to write to: a shell refuses such a line whole (bash: "syntax error near unexpected token"), so none of
+    it runs, and the filled-in line is what it would run once completed. None when the shell would run the
+    line as written (`cmd <in> out` writes `out`) or it spans lines (the lines before one a shell refuses
+    run)."""
+    if "\n" in text:
+        return None
+    found = [m for m in _PLACEHOLDER.finditer(text) if m[1]]
+    if not any(_NO_REDIRECT_WORD.match(text, m.end()) for m in found):
+        return None
+    for m in reversed(found):
+        text = text[: m.start()] + "${" + _NOT_NAME.sub("_", m[1]) + "}" + text[m.end() :]
+    return text
+
+
 _MARKED_COMPOUND = lazy_re(r"\A[ \t]*[@+-][@+ \t-]*(?=(?:for|if|while|until|case|select)[ \t]|[({[!])")
 """`@for f in $(FILES); do …; done`, `-@(cd docs && make)`: a make recipe line whose marks (echo off, ignore
 errors, run under -n) stand before a compound command; make strips them, the grammar cannot read them."""
@@ -1563,7 +1588,9 @@ def repair(source: str) -> str | None:
     ends a command (`… | grep == | sort`). A justfile's `{{ expr }}` becomes the run-time word it stands
     for. A Makefile's `$$` (`GIT_TAG=$$(git describe) go generate`, which no shell reads as written: the line
     runs only through make) becomes the `$` make hands the shell, and a `$` that starts no expansion
-    (`sed s/x$/y/`) is escaped, which bash keeps as the same literal `$`."""
+    (`sed s/x$/y/`) is escaped, which bash keeps as the same literal `$`. A line a shell refuses whole is
+    judged as it would run once completed: its placeholders filled in (`_placeholders_filled`), its open
+    compounds closed (`_closed`)."""
     text = _MARKED_COMPOUND.sub("", source, count=1)
     if "$$" in text:
         text = text.replace("$$", "$")
@@ -1575,6 +1602,8 @@ def repair(source: str) -> str | None:
         text = _LAST_OPERATOR_WORD.sub(lambda m: f"'{m[1]}'" if m[1] else m[0], text)
     if "$" in text and "<<" not in text:  # a quoted here-document would keep the backslash
         text = _LITERAL_DOLLAR.sub(lambda m: "\\$" if m[0] == "$" else m[0], text)
+    if "<" in text:
+        text = _placeholders_filled(text) or text
     closed = _closed(text)
     if closed is not None:
         text = closed

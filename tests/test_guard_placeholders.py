@@ -1,0 +1,69 @@
+"""A command reference's placeholders (`git tag -a <tagname>`): a shell reads `<tagname>` as a redirection
+from `tagname` and one to the word after it. Where no word follows, the shell refuses the whole line, so
+none of it runs; the policy judges the line as it would run once completed, each placeholder a value only
+known then (`${tagname}`). Where a word does follow, the shell runs the line as written and it is judged as
+written."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+import pytest
+from conftest import every_case, guard_allows, guard_decision
+
+REFUSED_BY_THE_SHELL_AND_HARMLESS = [
+    "git tag -a <tagname>",
+    "git log -p <file_name>       # change over time for a specific file",
+    "grep -r <pattern> <dir>",
+    "git diff <commit>..<commit>",
+    "make -C examples/device BOARD=<board>",
+    "git worktree add -b branch-name <path>",
+    "git log <rev> | less",
+]
+REFUSED_BY_THE_SHELL_BUT_HARMFUL_ONCE_FILLED = [
+    # what a placeholder stands for is judged as a run-time value: a machine's address, say
+    ("python3 cve-2020-1472-exploit.py <DC_NAME> <DC_IP>", "network"),
+    ("cat <local-file> | redis-cli -h <ip> -x set crackit", "network"),
+    ("gitdumper <url>/.git/ <destination_dir>", "network"),
+    ("rm -rf / ; git tag <x>", "destructive"),  # the rest of the line is judged as ever
+]
+RUN_AS_WRITTEN = [
+    # a word after the placeholder is where the shell writes: `> origin/main`
+    "git checkout -b <name> origin/main",
+    "sort <in.txt> out.txt",
+    "git log <x>| less",  # `>|` writes the file `less`
+    'echo "<x>" > f.txt',  # quoted: text
+]
+
+
+def _bash_refuses(line: str) -> bool:
+    done = subprocess.run(["bash", "-n", "-c", line], capture_output=True, text=True)
+    return done.returncode != 0 and "syntax error" in done.stderr
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not installed")
+def test_the_shell_refuses_the_lines_judged_as_completed_and_runs_the_others() -> None:
+    # The premise, checked against a real shell: the filled-in reading applies only where bash runs nothing.
+    harmful = [c for c, _ in REFUSED_BY_THE_SHELL_BUT_HARMFUL_ONCE_FILLED]
+    completed = REFUSED_BY_THE_SHELL_AND_HARMLESS + harmful
+    assert [c for c in completed if not _bash_refuses(c)] == []
+    assert [c for c in RUN_AS_WRITTEN if _bash_refuses(c)] == []
+
+
+def test_placeholders_in_a_line_the_shell_refuses_are_values_to_come() -> None:
+    every_case([("posix", c) for c in REFUSED_BY_THE_SHELL_AND_HARMLESS], guard_allows)
+
+
+@pytest.mark.parametrize(("command", "category"), REFUSED_BY_THE_SHELL_BUT_HARMFUL_ONCE_FILLED)
+def test_what_a_completed_line_would_do_is_still_judged(command: str, category: str) -> None:
+    decision = guard_decision("posix", command)
+    assert not decision.allowed and decision.category == category, decision
+
+
+def test_a_line_the_shell_runs_is_judged_as_written() -> None:
+    # `git checkout -b <name> ~/.bashrc` truncates ~/.bashrc: no placeholder is filled in
+    decision = guard_decision("posix", "git checkout -b <name> ~/.bashrc")
+    assert not decision.allowed and decision.argv == [">", "~/.bashrc"], decision
+    # over two lines, the first runs before the shell meets the second: the second is not completed
+    assert guard_decision("posix", "ls\ngit tag <x>").rule_id == "parse.error"
