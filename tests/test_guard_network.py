@@ -302,6 +302,12 @@ PROBES_AND_CLIENTS = [
     "delv x",
     "doggo example.com",
     "dnslookup example.com",
+    "trip example.com",  # trippy: a traceroute with a screen
+    "dsnap --region us-east-2 get snap-0123",  # an EBS snapshot downloaded from AWS
+    # a virtual machine that accepts connections: a listening network device, forwarded ports, a debugger
+    "qemu-system-x86_64 -boot d -cdrom x.iso -netdev socket,id=n1,listen=:4444",
+    "qemu-system-aarch64 -nic user,hostfwd=tcp::2222-:22 disk.img",
+    "qemu-system-x86_64 -gdb tcp::1234 -kernel bzImage",
     "gnutls-cli example.com",
     "gnutls-cli-debug example.com",
     "kcat -b broker:9092 -L",
@@ -510,6 +516,8 @@ NETWORK_ALLOWED = [
     "gunicorn --version",  # prints and exits before serving anything
     "hurl --version",
     "gnutls-cli --help",
+    "trip --help",
+    "qemu-system-x86_64 -nographic -serial mon:stdio -kernel build/kernel.elf",
     "git subtree split --prefix lib",
     "jj diff",
     "sl status",
