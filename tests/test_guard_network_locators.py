@@ -25,6 +25,10 @@ BLOCKED = [
     ("posix", 'python3 timeroast.py "$DC_IP"'),
     ("posix", 'zerologon-scan "$DC_NAME"'),
     ("posix", "mytool --peer ${DB_HOST}"),
+    # the same words run together
+    ("posix", 'kcurl "$APISERVER/api/v1/namespaces/$NAMESPACE/secrets"'),
+    ("posix", "mysqldump -h${DBHOST} app"),
+    ("posix", "mytool --peer $KUBE_APISERVER"),
     ("powershell", "Invoke-Thing -Server $env:API_URL"),
     ("powershell", "mytool $ATTACKER_IP 4444"),
     ("posix", "unison . ssh://host//srv/copy"),
@@ -128,6 +132,10 @@ ALLOWED = [
     ("powershell", "Select-String -Pattern 'https://' -Path *.md"),
     ("powershell", "Add-Content notes.txt 'https://example.com'"),
     ("powershell", "certutil -hashfile x.zip SHA256"),
+    # a name that only ends like a machine's, or goes on to say what else it holds
+    ("posix", "mytool --client $CURL"),
+    ("posix", "mytool --logs $APISERVER_LOG_DIR"),
+    ("posix", "mytool $SHIP"),
     # PHP's own streams and archives, and in-process stores, are on this machine
     ("posix", "php vendor/bin/infection --logger-text=php://stdout"),
     ("posix", "phpunit --log-junit php://stderr"),

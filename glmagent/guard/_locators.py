@@ -121,16 +121,19 @@ _RELEASE_TAGS = frozenset(
 _MACHINE_VARIABLE = lazy_re(
     r"\$(?:env:)?\{?(?:(?:[A-Za-z0-9]++_)++(?:HOST|HOSTNAME|K?DC)"
     r"|(?:[A-Za-z0-9]++_)*+(?:IP|IPS|IPV4|IPV6|IPADDR|FQDN|URL|URLS|URI|ENDPOINT|SERVER|SERVERS|RHOST"
-    r"|RHOSTS|LHOST|ATTACKER|VICTIM|DOMAINCONTROLLER|DOMAIN_CONTROLLER)|K?DC(?=_))"
+    r"|RHOSTS|LHOST|ATTACKER|VICTIM|DOMAINCONTROLLER|DOMAIN_CONTROLLER"
+    r"|(?:API|DB|TARGET|REMOTE|SERVER|MASTER|PROXY|KUBE|K8S)(?:SERVER|HOST|HOSTNAME|IP|URL|ADDR))|K?DC(?=_))"
     r"(?:_(?:NAME|HOST|HOSTNAME|IP|IPS|ADDR|ADDRESS|FQDN|PORT|URL|URI|[0-9]++))*+\}?(?![A-Za-z0-9_])"
     r"(?!:?[-=](?:true|false|on|off|yes|no|[0-9]++)\})",
     re.IGNORECASE,
 )
 """A variable whose name says it holds another machine: `$TARGET_IP`, `${DC_HOST}`, `$DC_NAME`, `$URL`,
-`$env:API_URL`. A shell's own `$HOST`/`$HOSTNAME` name this machine, a bare `$TARGET` is as often a build
-target, and a bare `$dc` as often anything else; a name going on to say what else it holds
-(`$dc_output_file`, `$URL_PREFIX`, `$SERVER_LOG_DIR`) is no machine, and neither is one whose default is a
-switch's or a number (`${BUILD_SERVER:-TRUE}`, `${USE_URL:-0}`: a flag named after what it builds)."""
+`$env:API_URL`, and a few such words run together (`$APISERVER`, `${DBHOST}`, `$TARGETIP`; not any name
+ending in one, as `$CURL` and `$SHIP` do). A shell's own `$HOST`/`$HOSTNAME` name this machine, a bare
+`$TARGET` is as often a build target, and a bare `$dc` as often anything else; a name going on to say what
+else it holds (`$dc_output_file`, `$URL_PREFIX`, `$SERVER_LOG_DIR`) is no machine, and neither is one whose
+default is a switch's or a number (`${BUILD_SERVER:-TRUE}`, `${USE_URL:-0}`: a flag named after what it
+builds)."""
 
 
 def _names_login(word: str) -> bool:
