@@ -31,6 +31,12 @@ TAMPERING = [
     ("powershell", "Remove-Item (Get-PSReadlineOption).HistorySavePath", "destructive.machine-state"),
     ("powershell", "ri (Get-PSReadLineOption).HistorySavePath -Force", "destructive.machine-state"),
     ("powershell", "[Microsoft.PowerShell.PSConsoleReadLine]::ClearHistory()", "destructive.machine-state"),
+    # PowerShell's own event log of script blocks, switched off through its engine's type
+    (
+        "powershell",
+        "[System.Management.Automation.Logging.PSEventLogProvider]::EventLoggingEnabled = $false",
+        "destructive.machine-state",
+    ),
 ]
 
 KEPT = [
@@ -44,6 +50,7 @@ KEPT = [
     ("powershell", "Get-History"),
     ("powershell", "Get-PSReadLineOption"),
     ("powershell", "Set-PSReadLineOption -EditMode Emacs"),
+    ("powershell", "[Net.ServicePointManager]::SecurityProtocol = [Net.SecurityProtocolType]::Tls12"),
 ]
 
 

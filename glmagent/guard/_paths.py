@@ -28,7 +28,7 @@ from fnmatch import fnmatchcase
 from functools import cache
 from typing import NamedTuple
 
-from ..agent_settings import obeyed_setting
+from ..agent_settings import WORKSPACE_SUFFIX, obeyed_setting
 from ._handed import last_part
 from ._lazy import lazy_re
 from ._syntax import DYN, Arg
@@ -423,7 +423,13 @@ class PathScope:
                     return Judgement("write-protected-dir", f"`{raw}` is inside {part}/")
             if parts and _names_login_keys(parts):
                 return Judgement("write-login-keys", f"`{raw}` is SSH's: who may log in, or where to")
-            setting = obeyed_setting(parts, _may_be_one_of)
+            # (every tool folder and obeyed file starts with a dot: most targets are ruled out at once)
+            setting = (
+                obeyed_setting(parts, _may_be_one_of)
+                if parts
+                and (any(p[:1] in ".[" or "{" in p for p in parts) or parts[-1].endswith(WORKSPACE_SUFFIX))
+                else None
+            )
             if setting is not None:
                 return Judgement(
                     "write-agent-settings",
