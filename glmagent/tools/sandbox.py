@@ -4,7 +4,8 @@ The policy sees command lines; it cannot see what `pytest`, `make` or a project 
 sandbox contains whatever runs — model-proposed commands and the test command alike:
 
 - `BwrapSandbox` (Linux, bubblewrap): the root file system read-only, so toolchains and virtual environments
-  anywhere keep working; the project writable except every `.git` and `.hazina` inside it; a private, empty
+  anywhere keep working; the project writable except every `.git` and `.hazina` inside it and every
+  editor's or coding agent's own settings (`.vscode`, `.claude`, `.mcp.json`, ...); a private, empty
   temp directory (where the project or a toolchain lives in the temp directory, that folder stays visible,
   read-only); the user's secrets at home and the sockets of the user's session hidden, and no Unix socket can
   be created at all (a seccomp filter, `_seccomp.py`); no network unless allowed; its own PID namespace, so
@@ -32,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, Protocol
 
+from glmagent.agent_settings import OBEYED_FILES, TOOL_FOLDERS, WORKSPACE_SUFFIX
 from glmagent.errors import ConfigError
 from glmagent.tools._hidden import (
     HIDDEN_HOME_PATHS,
@@ -125,22 +127,35 @@ class NoSandbox:
         return Launch(list(argv))
 
 
+def _kept_read_only(name: str) -> bool:
+    folded = name.casefold()
+    return (
+        folded in PROTECTED_NAMES
+        or folded in TOOL_FOLDERS
+        or folded in OBEYED_FILES
+        or folded.endswith(WORKSPACE_SUFFIX)
+    )
+
+
 def protected_dirs(root: Path, limit: int = WALK_LIMIT) -> list[Path]:
-    """Every `.git` / `.hazina` (folder or file) inside `root`, found by a bounded walk.
+    """Every `.git` / `.hazina` (folder or file) inside `root`, and every editor's or coding agent's own
+    settings there (`.vscode`, `.claude`, `.mcp.json`, `*.code-workspace`: `glmagent.agent_settings`), found
+    by a bounded walk.
 
     Nested repositories (vendored code, submodules) have hooks and config of their own, so they are protected
-    like the top-level one. The walk never descends into a protected folder and stops after `limit` folders.
+    like the top-level one. A tool folder is kept whole: its settings, hooks and tool servers run code later,
+    unasked. The walk never descends into a protected folder and stops after `limit` folders.
     """
     found: list[Path] = []
     for visited, (current, dirnames, filenames) in enumerate(os.walk(root), start=1):
         here = Path(current)
         for name in list(dirnames):
-            if name.casefold() in PROTECTED_NAMES:
+            if _kept_read_only(name):
                 found.append(here / name)
                 dirnames.remove(name)
             elif os.path.islink(here / name):
                 dirnames.remove(name)  # a link out of the project is covered by the read-only root
-        found.extend(here / name for name in filenames if name.casefold() in PROTECTED_NAMES)
+        found.extend(here / name for name in filenames if _kept_read_only(name))
         if visited >= limit:
             break
     return sorted(found)
@@ -404,8 +419,10 @@ class SandboxExecSandbox:
             ' (regex #"^/dev/fd/") (regex #"^/dev/tty"))'
         )
         if not read_only:
-            protected = [self.root / name for name in PROTECTED_NAMES] + [
-                p for p in protected_dirs(self.root) if p.parent != self.root
+            # (the project's own are denied whether or not they exist yet: a rule may name a missing path)
+            top = (*PROTECTED_NAMES, *sorted(TOOL_FOLDERS), *OBEYED_FILES)
+            protected = [self.root / name for name in top] + [
+                p for p in protected_dirs(self.root) if p.parent != self.root or p.name.casefold() not in top
             ]
             lines.append("(deny file-write* " + " ".join(f"(subpath {quoted(p)})" for p in protected) + ")")
         hidden = [self.home / rel for rel in CREDENTIAL_PATHS] + list(self.hidden)
