@@ -20,6 +20,7 @@ REFUSED_BY_THE_SHELL_AND_HARMLESS = [
     "make -C examples/device BOARD=<board>",
     "git worktree add -b branch-name <path>",
     "git log <rev> | less",
+    "git log <rev> >log.txt",  # `> >log.txt`: an operator where the word to write to should be
 ]
 REFUSED_BY_THE_SHELL_BUT_HARMFUL_ONCE_FILLED = [
     # what a placeholder stands for is judged as a run-time value: a machine's address, say

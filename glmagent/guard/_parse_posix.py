@@ -1460,7 +1460,7 @@ grammar stops there. Quoted strings and escapes are matched only to be skipped."
 _PLACEHOLDER = lazy_re(r"""'[^']*'|"(?:\\.|[^"\\])*"|\\.|(?<![<>&|\w$])<([A-Za-z_][\w.:/-]*)>(?![>&|(])""")
 """A reference's placeholder (`git tag -a <tagname>`, `grep -r <pattern> <dir>`): to a shell, a redirection
 from `tagname` and one to whatever word follows. Quoted strings and escapes are matched only to be skipped."""
-_NO_REDIRECT_WORD = lazy_re(r"[ \t]*(?:\Z|[|;&<)]|(?<=[ \t])#)")
+_NO_REDIRECT_WORD = lazy_re(r"[ \t]*(?:\Z|[|;&<>)]|(?<=[ \t])#)")
 """What may follow a `>` where a shell needs the word to write to: the line's end, an operator, a comment."""
 _NOT_NAME = lazy_re(r"\W")
 

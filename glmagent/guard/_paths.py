@@ -431,9 +431,11 @@ class PathScope:
                 else None
             )
             if setting is not None:
+                spelled = raw.strip("\"'").lower().replace("\\", "/")
+                named = "" if spelled.endswith(setting) else f" ({setting})"
                 return Judgement(
                     "write-agent-settings",
-                    f"`{raw}` is {setting}: an editor's or coding agent's own settings, obeyed unasked",
+                    f"`{raw}`{named} is an editor's or coding agent's own settings, obeyed unasked",
                 )
             return None
         temp = next((t for t in _temp_dirs() if _inside(path, t)), None)
