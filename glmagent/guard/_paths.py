@@ -28,7 +28,7 @@ from fnmatch import fnmatchcase
 from functools import cache
 from typing import NamedTuple
 
-from ..agent_settings import WORKSPACE_SUFFIX, obeyed_setting
+from ..agent_settings import OBEYED_FILES, TOOL_FOLDERS, WORKSPACE_SUFFIX, obeyed_setting
 from ._handed import last_part
 from ._lazy import lazy_re
 from ._syntax import DYN, Arg
@@ -193,14 +193,39 @@ def _may_name_word(name: str, part: str) -> bool:
 
 
 def _may_be_one_of(names: frozenset[str] | tuple[str, ...], part: str) -> bool:
-    """Can the path component `part` (a literal or a glob) be one of `names`?"""
+    """Can the path component `part` (a literal or a glob, read as `_may_name` reads it) be one of `names`?
+    (A glob is measured once for all the names: a line may write thousands of them.)"""
     if part in names:
         return True
-    return (_GLOB.search(part) is not None or "{" in part) and any(_may_name(n, part) for n in names)
+    if "{" in part:
+        words = _brace_words(part)
+        return words is None or any(_may_be_word_one_of(names, w) for w in words)
+    return _may_be_word_one_of(names, part)
+
+
+_TOOL_NAME_MAX = max(map(len, (*TOOL_FOLDERS, *OBEYED_FILES)))
+
+
+def _may_be_tool_dotname(part: str) -> bool:
+    """Could a path component be a tool folder or `.mcp.json` at all (all start with a dot and are short)?
+    The cheap test before `obeyed_setting`: most written names are ruled out at once."""
+    if "{" in part:
+        return True
+    return part[:1] in ".[" and _glob_units(part) <= _TOOL_NAME_MAX
+
+
+def _may_be_word_one_of(names: frozenset[str] | tuple[str, ...], word: str) -> bool:
+    if not _GLOB.search(word):
+        return word in names
+    units = _glob_units(word)
+    spells_dot = word[:1] in ".["
+    return any(len(n) >= units and (spells_dot or n[:1] != ".") and fnmatchcase(n, word) for n in names)
 
 
 def _glob_units(glob: str) -> int:
     """How many characters a glob needs at least: each literal, `?` and `[…]` takes one, `*` none."""
+    if "[" not in glob:
+        return len(glob) - glob.count("*")
     return len(_BRACKET.sub("?", glob.replace("*", "")))
 
 
@@ -423,11 +448,9 @@ class PathScope:
                     return Judgement("write-protected-dir", f"`{raw}` is inside {part}/")
             if parts and _names_login_keys(parts):
                 return Judgement("write-login-keys", f"`{raw}` is SSH's: who may log in, or where to")
-            # (every tool folder and obeyed file starts with a dot: most targets are ruled out at once)
             setting = (
                 obeyed_setting(parts, _may_be_one_of)
-                if parts
-                and (any(p[:1] in ".[" or "{" in p for p in parts) or parts[-1].endswith(WORKSPACE_SUFFIX))
+                if parts and (any(map(_may_be_tool_dotname, parts)) or parts[-1].endswith(WORKSPACE_SUFFIX))
                 else None
             )
             if setting is not None:
