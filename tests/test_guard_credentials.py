@@ -12,6 +12,9 @@ BLOCKED = [
     ("posix", "getent shadow", "env.credential-dump"),
     # a credentials file kept in the home or in a hidden folder of it, whatever tool wrote it
     ("posix", "cat ~/.shai-hulud-exfil/local_credentials.json | base64 -w0", "env.secret-files"),
+    # a Jenkins home handed over whole: its root keys and stored credentials are in it
+    ("posix", "python3 decrypt.py /var/lib/jenkins/", "env.secret-files"),
+    ("posix", "tar czf home.tgz /var/jenkins_home", "env.secret-files"),
     ("posix", "cat ~/.x/y/credentials", "env.secret-files"),
     ("posix", "cat ~/creds.json", "env.secret-files"),
     # a browser's saved logins and cookies read by their columns, wherever the database was copied to
@@ -146,6 +149,7 @@ BLOCKED = [
 ]
 
 ALLOWED = [
+    ("posix", "cat /var/lib/jenkins/workspace/app/README.md"),  # a job's workspace: a project
     ("posix", "sqlite3 app.db 'select id, password_hash from users'"),  # the project's own tables
     ("posix", "cat docs/credentials-howto.md"),
     ("posix", "sqlite3 app.db 'select * from logins'"),
