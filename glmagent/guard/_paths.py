@@ -147,18 +147,29 @@ _BRACE_WORDS = 64
 """Words a component's brace lists may make before it counts as possibly naming anything."""
 
 
-def _may_name(name: str, part: str) -> bool:
-    """Can the path component `part` (a literal or a glob) name `name` (`.git`, `settings.json`)? A glob
-    starting with a wildcard does not match a leading dot, in the shell (without `dotglob`) nor in the glob
-    libraries tools use (`prettier --write "**/*.js"`); one that spells the dot or a bracket may. A brace
+def _may_name(names: frozenset[str] | tuple[str, ...], part: str) -> bool:
+    """Can the path component `part` (a literal or a glob) name one of `names` (`.git`, `settings.json`)? A
+    glob starting with a wildcard does not match a leading dot, in the shell (without `dotglob`) nor in the
+    glob libraries tools use (`prettier --write "**/*.js"`); one that spells the dot or a bracket may. A brace
     list is read as each word it makes (`{.git,src}` may, `*{.ts,.js}` may not); lists that make more than
-    `_BRACE_WORDS` words may."""
+    `_BRACE_WORDS` words may. (A glob is measured once for all the names: a line may write thousands.)"""
+    if part in names:
+        return True
     if "{" in part:
         words = _brace_words(part)
-        return words is None or any(_may_name_word(name, w) for w in words)
-    return _may_name_word(name, part)
+        return words is None or any(_may_name_word(names, w) for w in words)
+    return _may_name_word(names, part)
 
 
+def _may_name_word(names: frozenset[str] | tuple[str, ...], word: str) -> bool:
+    if not _GLOB.search(word):
+        return word in names
+    units = _glob_units(word)  # (a glob needing more characters than a name has is not compiled to find out)
+    spells_dot = word[:1] in ".["
+    return any(len(n) >= units and (spells_dot or n[:1] != ".") and fnmatchcase(n, word) for n in names)
+
+
+_SSH = (".ssh",)
 _LOGIN_KEYS = ("authorized_keys", "authorized_keys2")
 """The files that list the keys let into an account without a password (OpenSSH's, and its older name)."""
 _BRACKET = lazy_re(r"\[!?\]?[^\]]*\]")
@@ -170,7 +181,7 @@ def _names_login_keys(parts: list[str]) -> bool:
     last = parts[-1]
     if last in _LOGIN_KEYS or _may_be_login_keys(last):
         return True
-    return any(_may_name(".ssh", p) for p in parts)
+    return any(_may_name(_SSH, p) for p in parts)
 
 
 def _may_be_login_keys(glob: str) -> bool:
@@ -184,25 +195,6 @@ def _may_be_login_keys(glob: str) -> bool:
     )
 
 
-def _may_name_word(name: str, part: str) -> bool:
-    if not _GLOB.search(part):
-        return name == part
-    if (name[:1] == "." and part[:1] not in ".[") or _glob_units(part) > len(name):
-        return False  # (a glob needing more characters than the name has is not compiled to find out)
-    return fnmatchcase(name, part)
-
-
-def _may_be_one_of(names: frozenset[str] | tuple[str, ...], part: str) -> bool:
-    """Can the path component `part` (a literal or a glob, read as `_may_name` reads it) be one of `names`?
-    (A glob is measured once for all the names: a line may write thousands of them.)"""
-    if part in names:
-        return True
-    if "{" in part:
-        words = _brace_words(part)
-        return words is None or any(_may_be_word_one_of(names, w) for w in words)
-    return _may_be_word_one_of(names, part)
-
-
 _TOOL_NAME_MAX = max(map(len, (*TOOL_FOLDERS, *OBEYED_FILES)))
 
 
@@ -212,14 +204,6 @@ def _may_be_tool_dotname(part: str) -> bool:
     if "{" in part:
         return True
     return part[:1] in ".[" and _glob_units(part) <= _TOOL_NAME_MAX
-
-
-def _may_be_word_one_of(names: frozenset[str] | tuple[str, ...], word: str) -> bool:
-    if not _GLOB.search(word):
-        return word in names
-    units = _glob_units(word)
-    spells_dot = word[:1] in ".["
-    return any(len(n) >= units and (spells_dot or n[:1] != ".") and fnmatchcase(n, word) for n in names)
 
 
 def _glob_units(glob: str) -> int:
@@ -444,12 +428,12 @@ class PathScope:
         if _inside(path, self.root):
             parts = [p.lower() for p in path[len(self.root) :].split("/") if p]
             for part in parts:
-                if any(_may_name(name, part) for name in PROTECTED):
+                if _may_name(PROTECTED, part):
                     return Judgement("write-protected-dir", f"`{raw}` is inside {part}/")
             if parts and _names_login_keys(parts):
                 return Judgement("write-login-keys", f"`{raw}` is SSH's: who may log in, or where to")
             setting = (
-                obeyed_setting(parts, _may_be_one_of)
+                obeyed_setting(parts, _may_name)
                 if parts and (any(map(_may_be_tool_dotname, parts)) or parts[-1].endswith(WORKSPACE_SUFFIX))
                 else None
             )
@@ -514,7 +498,7 @@ class PathScope:
         if _inside(path, self.root) and path != self.root:
             relative = path[len(self.root) :].strip("/")
             parts = relative.lower().split("/")
-            if any(_may_name(name, part) for part in parts for name in PROTECTED):
+            if any(_may_name(PROTECTED, part) for part in parts):
                 return None
             return relative
         return None
