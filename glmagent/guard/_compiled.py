@@ -51,6 +51,9 @@ class NameInfo:
     writes, "" otherwise: either way its words are judged against the working directory."""
     clause_table: dict[str, tuple[CompiledCommand, ...]] | None = None
     """`clause_table(clauses)`: the clauses worth trying per first operand."""
+    fed_clauses: tuple[CompiledCommand, ...] = ()
+    """The clauses that also ask what feeds the command (`fed_by`): the only ones its words alone cannot
+    decide, so a fed command's other verdicts are the remembered `clause_hits`."""
 
 
 _WRITERS = {
@@ -281,6 +284,22 @@ def matching_clauses(
     return tuple(hits)
 
 
+def with_fed_hits(
+    hits: tuple[tuple[CompiledCommand, int, str], ...], info: NameInfo, view: CommandView
+) -> tuple[tuple[CompiledCommand, int, str], ...]:
+    """`matching_clauses(info.clauses, view, …)` for a fed `view`, given `hits`, the verdicts of its words
+    alone (`clause_hits`): only the `fed_by` clauses are tried again, and their hits join in rule order."""
+    if view.windows_program:
+        return matching_clauses(info.clauses, view, info.clause_table)  # two passes, each in its own order
+    fed = matching_clauses(info.fed_clauses, view)
+    if not fed:
+        return hits
+    if not hits:
+        return fed
+    rank = {id(c): i for i, c in enumerate(info.clauses)}
+    return tuple(sorted((*hits, *fed), key=lambda hit: rank[id(hit[0])]))
+
+
 def windows_words(argv: list[Arg]) -> list[Arg] | None:
     """The words of a Windows program written in a POSIX shell as the cheat sheet that wrote them means them:
     an unquoted backslash is a path separator, not bash's escape (`reg save HKLM\\SAM x`, which bash passes as
@@ -447,6 +466,7 @@ class PolicyTables:
                 acts=bool(wrappers or shell or executor or special or writes or paths),
                 paths=paths,
                 clause_table=clause_table(clauses),
+                fed_clauses=tuple(c for c in clauses if c.fed_by),
             )
             if len(self._info) < 65536:  # bounded: names come from untrusted text
                 self._info[names] = found

@@ -27,7 +27,7 @@ from ._artefacts import (
     lister_swept_output,
     swept_name,
 )
-from ._compiled import POWERSHELL_ONLY, NameInfo, PolicyTables, matching_clauses
+from ._compiled import POWERSHELL_ONLY, NameInfo, PolicyTables, matching_clauses, with_fed_hits
 from ._findings import Finding, finding_words, shown, shown_args
 from ._globbed import is_glob_path, maybe_glob
 from ._launchers import RunsOtherCode
@@ -1023,16 +1023,20 @@ class Evaluation(RunsOtherCode, WordChecks):
                 # and what a search reads is what it searches (`find / | grep -i password`).
                 clause_feeds = (*feeds, stdin.feed)  # type: ignore[union-attr]
             known = self.known_hits
-            if wrapped is None and not clause_feeds:
+            if wrapped is None:
                 if known is not None and known[1] is argv and known[2] is info and known[0] == dialect:
                     hits = known[3]  # the fast path found them for these very words
                 else:
-                    hits = p.clause_hits(dialect, info, argv)  # nothing but the words decides the clauses
+                    hits = p.clause_hits(dialect, info, argv)  # what the words alone decide
+                if clause_feeds and info.fed_clauses:
+                    view = CommandView(names, argv, dialect, info.syntax)
+                    view.windows_program = p.windows_program(dialect, word, names)
+                    view.producers_of = lambda: self._producers(clause_feeds, dialect)
+                    hits = with_fed_hits(hits, info, view)
             else:
                 view = CommandView(names, argv, dialect, info.syntax)
                 view.windows_program = p.windows_program(dialect, word, names)
-                if wrapped is not None:
-                    view.has_command = wrapped.has_command
+                view.has_command = wrapped.has_command
                 if clause_feeds:
                     view.producers_of = lambda: self._producers(clause_feeds, dialect)
                 hits = matching_clauses(info.clauses, view, info.clause_table)
