@@ -30,6 +30,10 @@ BLOCKED = [
     ("posix", "mysqldump -h${DBHOST} app"),
     ("posix", "mytool --peer $KUBE_APISERVER"),
     ("powershell", "Invoke-Thing -Server $env:API_URL"),
+    # a reference's placeholder for the first label: the rest of the name is another machine's
+    ("posix", 'sqlcmd -S {server}.database.windows.net -U {user} -Q "SELECT 1"'),
+    ("posix", "mytool --host [tenant].example.com"),
+    ("posix", "mytool --endpoint {account}.blob.core.windows.net:443"),
     ("powershell", "mytool $ATTACKER_IP 4444"),
     ("posix", "unison . ssh://host//srv/copy"),
     ("posix", "mytool sync ./out user@host:/srv/www"),
@@ -136,6 +140,9 @@ ALLOWED = [
     ("posix", "mytool --client $CURL"),
     ("posix", "mytool --logs $APISERVER_LOG_DIR"),
     ("posix", "mytool $SHIP"),
+    # a placeholder in a file name is no host
+    ("posix", "mytool --out {name}.json --config [env].toml"),
+    ("posix", "echo {a}.example.com"),
     # PHP's own streams and archives, and in-process stores, are on this machine
     ("posix", "php vendor/bin/infection --logger-text=php://stdout"),
     ("posix", "phpunit --log-junit php://stderr"),

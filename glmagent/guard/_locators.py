@@ -40,9 +40,12 @@ given with a line number."""
 
 # Labels may hold `_` (`attacker_c2.example.com`): DNS forbids it in host names, but resolvers and the
 # tools that take a `host:port` accept it.
+_PLACEHOLDER_LABEL = r"\{[A-Za-z_][\w-]*+\}|<[A-Za-z_][\w-]*+>|\[[A-Za-z_][\w-]*+\]"
+"""A host name's label written as a reference's placeholder (`{server}.database.windows.net`,
+`<tenant>.example.com`): the rest of the name says the machine is another one whatever fills it in."""
 _HOST = (
     r"(?:\d{1,3}(?:\.\d{1,3}){3}|localhost|\[[0-9A-Fa-f:.]++\]"
-    rf"|(?:[A-Za-z0-9_-]++\.)++(?:{_TOP_LEVEL}))"
+    rf"|(?:(?:[A-Za-z0-9_-]++|{_PLACEHOLDER_LABEL})\.)++(?:{_TOP_LEVEL}))"
 )
 
 _PATTERNS = {
@@ -89,7 +92,8 @@ _LOCAL_HOST_NAMES = frozenset(
 )
 _SQL_PROTOCOL = lazy_re(r"^(?:tcp|np|lpc|admin):")
 _HOST_WORD = lazy_re(
-    rf"(?:\\\\)?(?:{_OCTET}(?:\.{_OCTET}){{3}}|\[[0-9A-Fa-f:.]++\]|(?:[A-Za-z0-9-]++\.)++(?:{_TOP_LEVEL}))"
+    rf"(?:\\\\)?(?:{_OCTET}(?:\.{_OCTET}){{3}}|\[[0-9A-Fa-f:.]++\]"
+    rf"|(?:(?:[A-Za-z0-9-]++|{_PLACEHOLDER_LABEL})\.)++(?:{_TOP_LEVEL}))"
     r"(?::\d{1,5})?\.?",
     re.IGNORECASE,
 )
