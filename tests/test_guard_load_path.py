@@ -65,6 +65,11 @@ def test_a_shape_checks_itself_on_construction_and_on_replace() -> None:
     clause = CommandClause(on="command", commands=["rm"], flags_any=["-r"])
     with pytest.raises(ValueError, match="must look like"):
         clause.replace(flags_any=["-rf-"])
+    # `-?` as a glob spares a clause for any one-letter switch (`contig -s C:\$Mft`), not only for help
+    for glob in ("-?", "/?"):
+        with pytest.raises(ValueError, match=r"matches any one-letter switch"):
+            CommandClause(on="command", commands=["contig"], args_none=[glob])
+    CommandClause(on="command", commands=["contig"], args_none=["-[?]", "/[?]", "-r?*"])
     rule = Rule(
         id="a.b", category="destructive", description="is x", justification="because of it",
         when=[EngineClause(on="engine", event="fork-bomb")], match=["x"],

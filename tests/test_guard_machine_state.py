@@ -12,6 +12,9 @@ from glmagent.guard import Policy
 from glmagent.guard._engine import FEED_FILTERS
 
 BLOCKED = [
+    # a one-letter switch is no help switch (`-?` once spared them all)
+    ("powershell", "contig -s C:\\$Mft", "destructive.machine-state"),
+    ("powershell", "winmgmt /resetrepository /s", "destructive.machine-state"),
     # volumes and file systems grown, shrunk or retuned in place; swap given a priority; packages held back;
     # the integrity database rebased; downloaded signature databases updated
     ("posix", "lvresize /dev/VolGroup00/LogVol01 -L +2G", "destructive.disk-format"),
@@ -400,6 +403,8 @@ ALLOWED = [
     ("powershell", "fsutil usn queryjournal C:"),
     ("powershell", "fsutil 8dot3name query C:"),
     ("powershell", "contig -a C:\\data\\big.db"),
+    ("powershell", "contig -?"),  # usage only
+    ("powershell", "winmgmt /?"),
     ("posix", "pcs status"),
     ("posix", "pcs --version"),
     ("posix", "crm configure show"),

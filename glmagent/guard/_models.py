@@ -140,6 +140,10 @@ class CommandMatch(Shape):
         for flag in (*self.flags_any, *self.flags_none):
             if not re.fullmatch(r"-[^-]|--[^-].*", flag):
                 raise ValueError(f"flag {flag!r} must look like -x or --long (use args_any for -delete)")
+        for glob in (*self.args_any, *self.args_none):
+            if glob in ("-?", "/?"):
+                # As a glob, `-?` is any two-character flag: the help switch it means must be `-[?]`.
+                raise ValueError(f"{glob!r} matches any one-letter switch; write {glob[0]}[?] for the help switch")
 
 
 class CommandClause(CommandMatch):
