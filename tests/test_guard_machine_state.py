@@ -15,6 +15,12 @@ BLOCKED = [
     # a one-letter switch is no help switch (`-?` once spared them all)
     ("powershell", "contig -s C:\\$Mft", "destructive.machine-state"),
     ("powershell", "winmgmt /resetrepository /s", "destructive.machine-state"),
+    # session-wide settings and the user's credentials and mail
+    ("posix", "hidutil property --set '{\"UserKeyMapping\":[]}'", "destructive.machine-state"),
+    ("posix", "pluginkit -e ignore -i com.apple.Safari.extension", "destructive.machine-state"),
+    ("posix", "kdestroy -A", "destructive.machine-state"),
+    ("posix", "kswitch -p admin@CORP.EXAMPLE", "destructive.machine-state"),
+    ("posix", "postsuper -d ALL", "destructive.machine-state"),
     # volumes and file systems grown, shrunk or retuned in place; swap given a priority; packages held back;
     # the integrity database rebased; downloaded signature databases updated
     ("posix", "lvresize /dev/VolGroup00/LogVol01 -L +2G", "destructive.disk-format"),
@@ -405,6 +411,10 @@ ALLOWED = [
     ("powershell", "contig -a C:\\data\\big.db"),
     ("powershell", "contig -?"),  # usage only
     ("powershell", "winmgmt /?"),
+    ("posix", "hidutil property --get UserKeyMapping"),
+    ("posix", "pluginkit -m -p com.apple.share-services"),
+    ("posix", "postqueue -p"),
+    ("posix", "kdestroy --help"),
     ("posix", "pcs status"),
     ("posix", "pcs --version"),
     ("posix", "crm configure show"),
