@@ -68,6 +68,14 @@ BLOCKED = [
     ("powershell", "Select-String -Path $PROFILE.CurrentUserAllHosts -Pattern API_KEY"),
     ("powershell", "Get-Content C:\\Users\\dev\\.codex\\auth.json"),
     ("powershell", "Select-String -Path ~\\.bash_history -Pattern token"),
+    # a template beside the secret spares only itself
+    ("posix", "diff .env .env.example"),
+    ("posix", "cat .env .env.example"),
+    ("posix", "grep -h KEY .env.local foo.secrets.baseline"),
+    ("posix", "cp .env .env.example /tmp/"),
+    ("posix", "cp -t /tmp .env.example .env"),  # the destination is -t's: both are copied from
+    ("powershell", "Get-Content .env, .env.example"),
+    ("powershell", "Copy-Item .env -Destination .env.example.bak"),
 ]
 
 ALLOWED = [
@@ -81,6 +89,10 @@ ALLOWED = [
     ("posix", "cp .env.example .env"),
     ("posix", "cp env.example .env"),  # a template named without the dot
     ("powershell", "Copy-Item env.TEMPLATE .env"),
+    ("posix", "diff .env.example .env.test.example"),
+    ("posix", "install -m 600 .env.example .env"),
+    ("powershell", "Copy-Item -Path .env.sample -Destination .env"),
+    ("powershell", "Move-Item .env.sample .env -Force"),
     ("posix", "ls ~"),
     ("posix", "ls -la ~/.config"),
     ("posix", "echo 'add it to ~/.bashrc'"),

@@ -102,6 +102,13 @@ class CommandMatch(Shape):
     """Globs tested against every argument (case-insensitive), e.g. `of=*`, `-delete`, `env:*`."""
     args_none: list[str] = many()
     """Globs no argument may match (`set` lists variables unless given `NAME=value`)."""
+    args_except: list[str] = many()
+    """Globs of words that never count for `args_any` (`.env.example` is no `.env.*`). Unlike `args_none`
+    they spare nothing: a word beside them still counts (`cat .env .env.example`)."""
+    destination_last: list[str] = many()
+    """Programs (of `commands`) whose last of two or more operands is where they write (`cp .env.example
+    .env`): `args_any` does not test it, unless an option names the destination instead (`cp -t dir .env`,
+    `Copy-Item .env -Destination x`)."""
     operands_any: list[str] = many()
     """Globs tested against operands: words after the options, `--` respected, option values skipped as the
     `[syntax]` table says (`kill -9 -1`: `-1` is a process id). A word known only at run time never matches
@@ -143,7 +150,7 @@ class CommandMatch(Shape):
         for glob in (*self.args_any, *self.args_none):
             if glob in ("-?", "/?"):
                 # As a glob, `-?` is any two-character flag: the help switch it means must be `-[?]`.
-                raise ValueError(f"{glob!r} matches any one-letter switch; write {glob[0]}[?] for the help switch")
+                raise ValueError(f"{glob!r} matches any one-letter switch; the help switch is {glob[0]}[?]")
 
 
 class CommandClause(CommandMatch):

@@ -55,6 +55,15 @@ def glob_regex(globs: list[str], *, fold: bool = True) -> re.Pattern[str]:
     return compile_once(body, re.IGNORECASE | re.DOTALL if fold else re.DOTALL)
 
 
+def globs_except(globs: list[str], excepted: list[str]) -> re.Pattern[str]:
+    """`glob_regex(globs)` for words that match none of `excepted`."""
+    if not excepted:
+        return glob_regex(globs)
+    body = "|".join(f"(?:{fnmatch.translate(g)})" for g in globs) or "(?!)"
+    unless = "|".join(f"(?:{fnmatch.translate(g)})" for g in excepted)
+    return compile_once(f"(?!{unless})(?:{body})", re.IGNORECASE | re.DOTALL)
+
+
 def glob_screen(globs: list[str]) -> CaselessScreen | None:
     """A screen finding, in any case, a literal that every word one of `globs` (as `glob_regex` matches
     them) matches holds; None when a glob has no literal, or one beyond ASCII (whose case folding
@@ -343,6 +352,26 @@ class CommandView:
             self._params = (out, dyn)
         return self._params
 
+    def written_operand(self) -> Arg | None:
+        """The word naming where a copying program writes: the value of PowerShell's `-Destination`, else the
+        last of two or more operands; None when an option names a destination folder instead (`cp -t dir a`,
+        `--target-directory=dir`), so every operand is a source."""
+        args = self.args
+        for i, a in enumerate(args):
+            t = a.text.lower()
+            if t[:1] != "-" or t == "--":
+                continue
+            if t[1:2] == "-":
+                if "--target-directory".startswith(t.partition("=")[0]):
+                    return None
+            elif self.dialect == "powershell" or a.param:
+                if t[1:3] == "de":  # `-Destination` by any prefix PowerShell accepts, or `-Destination:x`
+                    return a if ":" in t else args[i + 1] if i + 1 < len(args) else None
+            elif "t" in t[1:]:
+                return None
+        operands = self.positionals()
+        return operands[-1] if len(operands) >= 2 else None
+
     def positionals(self) -> list[Arg]:
         """Operands after the command's options (whose values, and how many, its syntax table says)."""
         if self._positionals is None:
@@ -459,6 +488,7 @@ class CompiledCommand:
     log, `-l` names it), so there a word spares a deny clause only as the rule spells it. None for an allow
     entry, whose `args_none` words refuse it in any case."""
     args_flaglike: bool
+    destination_last: frozenset[str]
     operands_any: re.Pattern[str] | None
     first_operand: int | None
     """With `first_operand_only`: how many operands (the subcommand's words) come before the one tested."""
@@ -523,7 +553,8 @@ class CompiledCommand:
             ),
             params_any=tuple((p.lower().lstrip("-"), p.lstrip("-")) for p in clause.params_any),
             params_none=tuple(p.lower().lstrip("-") for p in clause.params_none),
-            args_any=glob_regex(clause.args_any) if clause.args_any else None,
+            args_any=globs_except(clause.args_any, clause.args_except) if clause.args_any else None,
+            destination_last=frozenset(clause.destination_last),
             args_none=glob_regex(clause.args_none) if clause.args_none else None,
             args_none_exact=glob_regex(clause.args_none, fold=False) if deny and clause.args_none else None,
             args_flaglike=any(g.startswith("-") for g in clause.args_any),
@@ -708,7 +739,12 @@ class CompiledCommand:
                 # that may be a flag can still be one.
                 dyn = self.args_flaglike and any(DYN in a.text and a.may_be_flag for a in args)
                 args = []
+            written = None
+            if self.destination_last and not self.destination_last.isdisjoint(view.names):
+                written = view.written_operand()
             for a in args:
+                if a is written:
+                    continue  # where a copy goes is not read (`cp .env.example .env`)
                 t = a.text
                 if DYN not in t:
                     if match(t):
