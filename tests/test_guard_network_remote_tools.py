@@ -46,6 +46,7 @@ BLOCKED = [
     ("powershell", "Get-SQLInstanceDomain | Get-SQLConnectionTestThreaded"),
     ("posix", "kinit alice@CORP.LOCAL"),
     ("posix", "ldapmodify -f change.ldif"),
+    ("posix", "ldapmodify -x -h ldap.corp.local -D cn=admin -w pw -f change.ldif"),  # -h is the server
     ("posix", "realm join corp.local"),
     ("posix", 'dscl "/Active Directory/CORP/All Domains" -list /Users'),
     ("posix", "dscl /LDAPv3/ldap.corp -read /Users/alice"),

@@ -74,6 +74,9 @@ BLOCKED = [
     ("powershell", "psping hostname:443 -n 5"),
     ("posix", "tcping example.com 443"),
     ("posix", "tcping build7"),
+    # `-h` is no help switch to every probe: httping's host, psping's histogram
+    ("posix", "httping -h example.com -c 3"),
+    ("powershell", "psping -h 10 build7:443"),
     ("posix", "paping example.com -p 80 -c 4"),
     ("posix", "httping -c 3 example.com"),
     ("powershell", "Test-NetConnection build7 -Port 443"),
