@@ -76,6 +76,12 @@ BLOCKED = [
     ("posix", "tcping build7"),
     # `-h` is no help switch to every probe: httping's host, psping's histogram
     ("posix", "httping -h example.com -c 3"),
+    # `-v` and `-V` spare a tool only alone: beside other words they may well be its verbose switch
+    ("posix", "ffsend -v upload secret.txt"),
+    ("posix", "release-it -V --ci"),
+    ("posix", "release-it -V"),  # release-it's verbose switch: it releases
+    ("posix", "croc -v send dist.tar"),
+    ("posix", "onionshare-cli -v secret.txt"),
     ("powershell", "psping -h 10 build7:443"),
     ("posix", "paping example.com -p 80 -c 4"),
     ("posix", "httping -c 3 example.com"),
@@ -213,6 +219,8 @@ ALLOWED = [
     ("powershell", "octo pack --id App --version 1.0.0"),
     ("powershell", "psping /?"),
     ("posix", "tcping --help"),
+    ("posix", "croc -v"),  # alone: the version
+    ("posix", "release-it -v"),
     ("powershell", "dotnet publish -c Release -o out"),
     ("posix", "fastly compute build"),
     ("posix", "spin build"),

@@ -55,6 +55,11 @@ def glob_regex(globs: list[str], *, fold: bool = True) -> re.Pattern[str]:
     return compile_once(body, re.IGNORECASE | re.DOTALL if fold else re.DOTALL)
 
 
+_LONE_SWITCHES = frozenset({"-v", "-V", "-h", "-H"})
+"""Short switches that ask a program only for its version or usage when nothing else is given, and may mean
+something else beside other words (`-v` verbose, `-h` a host): see `CompiledCommand.args_none_lone`."""
+
+
 def globs_except(globs: list[str], excepted: list[str]) -> re.Pattern[str]:
     """`glob_regex(globs)` for words that match none of `excepted`."""
     if not excepted:
@@ -487,6 +492,10 @@ class CompiledCommand:
     """`args_none` in the case written: a POSIX program's `-L` is not its `-l` (`xfs_repair -L` zeroes the
     log, `-l` names it), so there a word spares a deny clause only as the rule spells it. None for an allow
     entry, whose `args_none` words refuse it in any case."""
+    args_none_lone: frozenset[str]
+    """The `args_none` words of a deny clause that spare it only as a command's one argument: `-v` is the
+    version to some programs and verbose to others (`release-it -V --ci` publishes), `-h` help to most and a
+    host to some (`httping -h example.com`)."""
     args_flaglike: bool
     destination_last: frozenset[str]
     operands_any: re.Pattern[str] | None
@@ -557,6 +566,7 @@ class CompiledCommand:
             destination_last=frozenset(clause.destination_last),
             args_none=glob_regex(clause.args_none) if clause.args_none else None,
             args_none_exact=glob_regex(clause.args_none, fold=False) if deny and clause.args_none else None,
+            args_none_lone=_LONE_SWITCHES.intersection(clause.args_none) if deny else frozenset(),
             args_flaglike=any(g.startswith("-") for g in clause.args_any),
             operands_any=_operands_regex(clause.operands_any, clause.operand_paths),
             first_operand=(len(clause.subcommands[0].split()) if clause.subcommands else 0)
@@ -857,8 +867,9 @@ class CompiledCommand:
             none = self.args_none.match
             if self.args_none_exact is not None and view.dialect == "posix" and not view.windows_program:
                 none = self.args_none_exact.match
+            lone = self.args_none_lone
             for a in args:
-                if none(a.text):
+                if none(a.text) and (len(args) == 1 or a.text not in lone):
                     return NO
         if self.no_args and args:
             return NO
