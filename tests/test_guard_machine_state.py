@@ -32,6 +32,7 @@ BLOCKED = [
     ("posix", "fsck -l /dev/sda1", "destructive.disk-format"),
     ("posix", "chcon -l s0 -t httpd_sys_content_t /var/www", "destructive.machine-state"),
     ("posix", "semodule -n -i local.pp", "destructive.machine-state"),
+    ("posix", "kdestroy -A -- --help", "destructive.machine-state"),
     ("posix", "e2fsck -fy /dev/sdb1", "destructive.disk-format"),
     ("posix", "swapon -p 1 /dev/sdd1", "destructive.machine-state"),
     ("posix", "apt-mark hold linux-image-generic", "destructive.machine-state"),

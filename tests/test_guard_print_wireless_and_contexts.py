@@ -47,6 +47,7 @@ NETWORK = [
     ("posix", "cupsd -f", "network.local-server"),
     ("posix", "tcpdump -i any port 443", "network.socket"),
     ("posix", "tcpdump -v -i eth0", "network.socket"),  # tcpdump's -v is verbose, not the version
+    ("posix", "tcpdump -i eth0 -- -r", "network.socket"),  # after `--`, a word of the filter
     ("posix", "tshark -i wlan0 -w cap.pcapng", "network.socket"),
     ("posix", "dumpcap -i 1 -a duration:10", "network.socket"),
 ]
@@ -71,6 +72,7 @@ ALLOWED = [
     ("posix", "tshark -r test/captures/http.pcapng -Y http -T fields -e http.host"),
     ("posix", "tcpdump -nr test/captures/dns.pcap"),
     ("posix", "tcpdump --version"),
+    ("posix", "tcpdump -r test/captures/dns.pcap -- port 53"),
     ("posix", "dumpcap -v"),
     ("powershell", "run\\RelWithDebInfo\\tshark --version"),
 ]

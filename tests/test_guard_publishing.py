@@ -82,6 +82,8 @@ BLOCKED = [
     ("posix", "release-it -V"),  # release-it's verbose switch: it releases
     ("posix", "croc -v send dist.tar"),
     ("posix", "onionshare-cli -v secret.txt"),
+    # after `--`, `--version` is one more file to send, not a question
+    ("posix", "ffsend upload secret.txt -- --version"),
     ("powershell", "psping -h 10 build7:443"),
     ("posix", "paping example.com -p 80 -c 4"),
     ("posix", "httping -c 3 example.com"),

@@ -868,8 +868,12 @@ class CompiledCommand:
             if self.args_none_exact is not None and view.dialect == "posix" and not view.windows_program:
                 none = self.args_none_exact.match
             lone = self.args_none_lone
+            options_done = False
             for a in args:
-                if none(a.text) and (len(args) == 1 or a.text not in lone):
+                t = a.text
+                if t == "--" and not options_done and view.dialect != "cmd":
+                    options_done = True  # after it `--help` is a file, a URL or a word passed on
+                elif none(t) and (len(args) == 1 or t not in lone) and not (options_done and t[:1] == "-"):
                     return NO
         if self.no_args and args:
             return NO
