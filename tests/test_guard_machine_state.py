@@ -217,6 +217,8 @@ BLOCKED = [
     ("posix", "date -s '1 JAN 2020'", "destructive.machine-state"),
     ("posix", "timedatectl set-time '2020-01-01'", "destructive.machine-state"),
     ("posix", "auditctl -a always,exit -F arch=b64 -S execve -k x", "destructive.machine-state"),
+    ("posix", "auditctl -e 0 -s", "destructive.machine-state"),  # disabled, then the status shown
+    ("posix", "auditctl -D -l", "destructive.machine-state"),
     ("powershell", "wevtutil cl Security", "destructive"),
     ("powershell", "Set-MpPreference -DisableRealtimeMonitoring $true", "destructive.machine-state"),
     ("powershell", "reg add HKCU\\Software\\X /v Y /d 1", "destructive.registry"),
@@ -408,6 +410,7 @@ ALLOWED = [
     ("posix", "mount"),
     ("posix", "date +%s"),
     ("posix", "auditctl -l"),
+    ("posix", "auditctl -s"),
     ("powershell", "wevtutil /?"),
     ("powershell", "reg query HKCU\\Software\\X"),
     ("powershell", "Set-ItemProperty .\\notes.txt -Name IsReadOnly -Value $true"),

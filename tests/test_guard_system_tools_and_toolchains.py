@@ -42,6 +42,10 @@ BLOCKED = [
     ("posix", "netfilter-persistent reload", "destructive.firewall"),
     ("posix", "pfctl -d", "destructive.firewall"),
     ("posix", "pfctl -f /etc/pf.conf", "destructive.firewall"),
+    # pfctl acts on every option: a listing beside a change does not undo it
+    ("posix", "pfctl -d -s info", "destructive.firewall"),
+    ("posix", "pfctl -F all -s rules", "destructive.firewall"),
+    ("posix", "pfctl -t bad -T add 203.0.113.9", "destructive.firewall"),
     ("posix", "brew bundle", "network.package-install"),
     ("posix", "brew bundle --file=Brewfile", "network.package-install"),
     ("posix", "pecl install xdebug", "network.package-install"),
@@ -86,6 +90,8 @@ ALLOWED = [
     ("posix", "ipset list"),
     ("posix", "pfctl -sr"),
     ("posix", "pfctl -s rules"),
+    ("posix", "pfctl -nf /etc/pf.conf"),  # parsed only
+    ("posix", "pfctl -t bad -T show"),
     ("posix", "brew bundle check"),
     ("posix", "brew bundle dump --file=Brewfile.new"),
     ("posix", "pecl list"),
