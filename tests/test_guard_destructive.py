@@ -534,12 +534,14 @@ destructive.truncating-write	find . -fprint out.txt
 unverifiable.scheduled-job	at now
 unverifiable.scheduled-job	echo ls | at 10:00
 unverifiable.scheduled-job	batch
+unverifiable.scheduled-job	echo ls | at -V now
 unverifiable.scheduled-job	systemd-run --on-calendar=daily ls
 unverifiable.terminal-input	tmux send-keys 'ls' Enter
 unverifiable.terminal-input	screen -S s -X stuff 'ls'
 unverifiable.terminal-input	xdotool type 'ls'
 unverifiable.terminal-input	kitty @ send-text ls
 allow	git -c color.ui=never log
+allow	at -l
 allow	tar -xzf a.tar.gz
 allow	tar -czf a.tar.gz src
 allow	zip -r a.zip src
