@@ -101,7 +101,10 @@ class CommandMatch(Shape):
     args_any: list[str] = many()
     """Globs tested against every argument (case-insensitive), e.g. `of=*`, `-delete`, `env:*`."""
     args_none: list[str] = many()
-    """Globs no argument may match (`set` lists variables unless given `NAME=value`)."""
+    """Globs no argument may match (`set` lists variables unless given `NAME=value`). In a deny rule a plain
+    word (`status`) names a subcommand: it spares the command only as the operand right after `subcommands`
+    (or the first), not as a value elsewhere (`ufw allow 22 comment status`); write it as a glob (`[s]how`)
+    to spare it wherever it stands."""
     args_except: list[str] = many()
     """Globs of words that never count for `args_any` (`.env.example` is no `.env.*`). Unlike `args_none`
     they spare nothing: a word beside them still counts (`cat .env .env.example`)."""

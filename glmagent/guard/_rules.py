@@ -55,6 +55,9 @@ def glob_regex(globs: list[str], *, fold: bool = True) -> re.Pattern[str]:
     return compile_once(body, re.IGNORECASE | re.DOTALL if fold else re.DOTALL)
 
 
+_BARE_WORD = lazy_re(r"[A-Za-z][A-Za-z0-9_.-]*")
+"""An `args_none` entry that is a plain word, neither an option nor a glob (`status`, `plan.out`)."""
+
 _LONE_SWITCHES = frozenset({"-v", "-V", "-h", "-H"})
 """Short switches that ask a program only for its version or usage when nothing else is given, and may mean
 something else beside other words (`-v` verbose, `-h` a host): see `CompiledCommand.args_none_lone`."""
@@ -492,6 +495,12 @@ class CompiledCommand:
     """`args_none` in the case written: a POSIX program's `-L` is not its `-l` (`xfs_repair -L` zeroes the
     log, `-l` names it), so there a word spares a deny clause only as the rule spells it. None for an allow
     entry, whose `args_none` words refuse it in any case."""
+    subcommand_none: frozenset[str]
+    """A deny clause's bare `args_none` words (lower case): they spare it only as the subcommand, the operand
+    right after the clause's `subcommands` words (or the first), never as a value anywhere else."""
+    subcommand_at: int
+    """How many operands the clause's longest `subcommands` entry spans: the sparing word is looked for up to
+    just after them."""
     args_none_lone: frozenset[str]
     """The `args_none` words of a deny clause that spare it only as a command's one argument: `-v` is the
     version to some programs and verbose to others (`release-it -V --ci` publishes), `-h` help to most and a
@@ -536,6 +545,15 @@ class CompiledCommand:
 
     @classmethod
     def build(cls, rule: Rule, clause: CommandMatch, *, deny: bool = True) -> CompiledCommand:
+        # A deny clause's bare words (`status`, `version`) name a subcommand: they spare it only there, not as
+        # a value (`ufw allow 22 comment status`, `restic forget --tag version`, `mysqladmin drop db status`).
+        subcommand_words = (
+            [g for g in clause.args_none if _BARE_WORD.fullmatch(g)]
+            if deny and not clause.global_options
+            else []
+        )
+        anywhere = [g for g in clause.args_none if g not in subcommand_words]
+
         def split(flags: list[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
             return tuple(f[1] for f in flags if len(f) == 2), tuple(f for f in flags if len(f) > 2)
 
@@ -564,8 +582,10 @@ class CompiledCommand:
             params_none=tuple(p.lower().lstrip("-") for p in clause.params_none),
             args_any=globs_except(clause.args_any, clause.args_except) if clause.args_any else None,
             destination_last=frozenset(clause.destination_last),
-            args_none=glob_regex(clause.args_none) if clause.args_none else None,
-            args_none_exact=glob_regex(clause.args_none, fold=False) if deny and clause.args_none else None,
+            args_none=glob_regex(anywhere) if anywhere else None,
+            args_none_exact=glob_regex(anywhere, fold=False) if deny and anywhere else None,
+            subcommand_none=frozenset(w.lower() for w in subcommand_words),
+            subcommand_at=max((len(e.split()) for e in clause.subcommands), default=0),
             args_none_lone=_LONE_SWITCHES.intersection(clause.args_none) if deny else frozenset(),
             args_flaglike=any(g.startswith("-") for g in clause.args_any),
             operands_any=_operands_regex(clause.operands_any, clause.operand_paths),
@@ -604,7 +624,7 @@ class CompiledCommand:
             params_none_prefixes=_prefixes(clause.params_none),
             args_any_screen=glob_screen(clause.args_any),
             operands_any_screen=None if clause.operand_paths else glob_screen(clause.operands_any),
-            args_none_screen=glob_screen(clause.args_none),
+            args_none_screen=glob_screen(anywhere),
             name_only=not (
                 clause.subcommands
                 or clause.subcommands_none
@@ -874,6 +894,10 @@ class CompiledCommand:
                 if t == "--" and not options_done and view.dialect != "cmd":
                     options_done = True  # after it `--help` is a file, a URL or a word passed on
                 elif none(t) and (len(args) == 1 or t not in lone) and not (options_done and t[:1] == "-"):
+                    return NO
+        if self.subcommand_none:
+            for a in view.positionals()[: self.subcommand_at + 1]:
+                if a.text.lower() in self.subcommand_none:
                     return NO
         if self.no_args and args:
             return NO
