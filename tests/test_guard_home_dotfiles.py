@@ -91,6 +91,7 @@ ALLOWED = [
     ("powershell", "Copy-Item env.TEMPLATE .env"),
     ("posix", "diff .env.example .env.test.example"),
     ("posix", "install -m 600 .env.example .env"),
+    ("posix", "cp -T .env.example .env"),  # -T: the last operand is the file written
     ("powershell", "Copy-Item -Path .env.sample -Destination .env"),
     ("powershell", "Move-Item .env.sample .env -Force"),
     ("posix", "ls ~"),

@@ -375,7 +375,7 @@ class CommandView:
             elif self.dialect == "powershell" or a.param:
                 if t[1:3] == "de":  # `-Destination` by any prefix PowerShell accepts, or `-Destination:x`
                     return a if ":" in t else args[i + 1] if i + 1 < len(args) else None
-            elif "t" in t[1:]:
+            elif "t" in a.text[1:]:  # `-t dir`; `-T` makes the last operand the file written
                 return None
         operands = self.positionals()
         return operands[-1] if len(operands) >= 2 else None
