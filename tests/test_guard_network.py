@@ -447,6 +447,9 @@ PROBES_AND_CLIENTS = [
     "PS> Invoke-Command -ComputerName x -ScriptBlock { hostname }",
     "PS> icm -cn x { hostname }",
     "PS> icm x { hostname }",
+    "PS> Invoke-Command srv1 -ScriptBlock { hostname }",  # named block: the positional is still the computer
+    "PS> Invoke-Command srv1 -ScriptBlock { hostname } -InDisconnectedSession",
+    "PS> Invoke-Command -FilePath .\\deploy.ps1",  # a script file is only ever run on another machine
     "PS> Get-CimInstance -ComputerName x Win32_OS",
     "PS> Get-WmiObject -ComputerName x Win32_OS",
     "PS> gwmi -cn x Win32_OS",
@@ -597,6 +600,7 @@ NETWORK_ALLOWED = [
     "PS> Start-Process python -ArgumentList 'x.py'",
     "PS> start .\\report.html",
     "PS> Invoke-Command -ScriptBlock { hostname }",
+    "PS> Invoke-Command -ScriptBlock { param($x) $x } -ArgumentList $y",
     "PS> Copy-Item a b",
     "PS> [System.Net.IPAddress]::Parse('1.2.3.4')",
     "PS> [uri]'https://x'",
