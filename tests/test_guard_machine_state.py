@@ -33,6 +33,8 @@ BLOCKED = [
     ("posix", "chcon -l s0 -t httpd_sys_content_t /var/www", "destructive.machine-state"),
     ("posix", "semodule -n -i local.pp", "destructive.machine-state"),
     ("posix", "kdestroy -A -- --help", "destructive.machine-state"),
+    ("posix", "chef-client -l debug", "destructive.machine-state"),  # -l is the log level: it converges
+    ("posix", "salt-call --local state.apply -l info", "destructive.machine-state"),
     ("posix", "e2fsck -fy /dev/sdb1", "destructive.disk-format"),
     ("posix", "swapon -p 1 /dev/sdd1", "destructive.machine-state"),
     ("posix", "apt-mark hold linux-image-generic", "destructive.machine-state"),
@@ -314,6 +316,8 @@ ALLOWED = [
     ("posix", "lvcreate --help"),
     ("posix", "tune2fs -l /dev/sda1"),
     ("posix", "semodule -l"),
+    ("posix", "chef-client --version"),
+    ("posix", "softwareupdate --list"),
     ("posix", "e2fsck -n /dev/sda1"),
     ("posix", "e2fsck -n /dev/sdb1"),
     ("posix", "swapon --show"),
