@@ -4,7 +4,9 @@ A plain word (`status`, `version`, `list`) names a subcommand: it spares the cla
 a value elsewhere in the line, where it is a rule's comment, a tag, a file, an app or a database name
 (`ufw allow 22 comment status`, `restic forget --tag version`, `croc send version`). A word written as a glob
 (`[s]how`) is read wherever it stands, for programs whose reading words sit deeper (`netsh advfirewall
-firewall show rule`, `eselect python list`).
+firewall show rule`, `eselect python list`). For programs that act on every option they are given
+(`args_none_alone`), a reading switch spares the line only when no other option stands beside it
+(`spctl --master-disable -a` still turns Gatekeeper off).
 """
 
 from __future__ import annotations
@@ -30,6 +32,13 @@ BLOCKED = [
     ("posix", "lxc delete version --force", "network.remote-service"),
     ("posix", "git config --global user.name list", "containment.write-outside-project"),
     ("posix", "claude -p version", "unverifiable.coding-agent"),  # a prompt, not a subcommand
+    # programs that act on every option: a reading switch beside an acting one spares nothing
+    ("posix", "spctl --master-disable -a", "destructive.machine-state"),
+    ("posix", "softwareupdate -l -i -a", "destructive.machine-state"),
+    ("posix", "update-java-alternatives -s java-1.17.0-openjdk-amd64 -l", "destructive.machine-state"),
+    ("posix", "csf -d 203.0.113.9 -l", "destructive.firewall"),
+    ("posix", "pacman-key --delete 0xABCD -f", "destructive.machine-state"),
+    ("powershell", "w32tm /resync /query", "destructive.machine-state"),
 ]
 
 ALLOWED = [
@@ -47,6 +56,11 @@ ALLOWED = [
     ("posix", "ansible-galaxy role init my_role"),
     ("posix", "eselect python list"),
     ("powershell", "New-Item -ItemType Directory -Force -Path build"),
+    ("posix", "spctl -a -t exec -vv build/App.app"),
+    ("posix", "softwareupdate --list"),
+    ("posix", "update-java-alternatives -l"),
+    ("posix", "csf -l"),
+    ("powershell", "w32tm /query /status"),
 ]
 
 

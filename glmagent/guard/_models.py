@@ -105,6 +105,9 @@ class CommandMatch(Shape):
     word (`status`) names a subcommand: it spares the command only as the operand right after `subcommands`
     (or the first), not as a value elsewhere (`ufw allow 22 comment status`); write it as a glob (`[s]how`)
     to spare it wherever it stands."""
+    args_none_alone: bool = False
+    """For programs that act on every option they are given: an `args_none` word spares the command only when
+    no other option stands beside it (`spctl -a x.app` reads, `spctl --master-disable -a` still changes)."""
     args_except: list[str] = many()
     """Globs of words that never count for `args_any` (`.env.example` is no `.env.*`). Unlike `args_none`
     they spare nothing: a word beside them still counts (`cat .env .env.example`)."""

@@ -501,6 +501,8 @@ class CompiledCommand:
     subcommand_at: int
     """How many operands the clause's longest `subcommands` entry spans: the sparing word is looked for up to
     just after them."""
+    args_none_alone: bool
+    """`args_none` spares only when no other option stands beside it (`CommandMatch.args_none_alone`)."""
     args_none_lone: frozenset[str]
     """The `args_none` words of a deny clause that spare it only as a command's one argument: `-v` is the
     version to some programs and verbose to others (`release-it -V --ci` publishes), `-h` help to most and a
@@ -587,6 +589,7 @@ class CompiledCommand:
             subcommand_none=frozenset(w.lower() for w in subcommand_words),
             subcommand_at=max((len(e.split()) for e in clause.subcommands), default=0),
             args_none_lone=_LONE_SWITCHES.intersection(clause.args_none) if deny else frozenset(),
+            args_none_alone=deny and clause.args_none_alone,
             args_flaglike=any(g.startswith("-") for g in clause.args_any),
             operands_any=_operands_regex(clause.operands_any, clause.operand_paths),
             first_operand=(len(clause.subcommands[0].split()) if clause.subcommands else 0)
@@ -881,20 +884,12 @@ class CompiledCommand:
                 state = best
         if self.sparing_words and self._spared(view.positionals()):
             return NO
-        if self.args_none is not None and (
-            self.args_none_screen is None or self.args_none_screen.search(view.texts()) is not None
+        if (
+            self.args_none is not None
+            and (self.args_none_screen is None or self.args_none_screen.search(view.texts()) is not None)
+            and self._spared_by_word(args, view)
         ):
-            none = self.args_none.match
-            if self.args_none_exact is not None and view.dialect == "posix" and not view.windows_program:
-                none = self.args_none_exact.match
-            lone = self.args_none_lone
-            options_done = False
-            for a in args:
-                t = a.text
-                if t == "--" and not options_done and view.dialect != "cmd":
-                    options_done = True  # after it `--help` is a file, a URL or a word passed on
-                elif none(t) and (len(args) == 1 or t not in lone) and not (options_done and t[:1] == "-"):
-                    return NO
+            return NO
         if self.subcommand_none:
             for a in view.positionals()[: self.subcommand_at + 1]:
                 if a.text.lower() in self.subcommand_none:
@@ -913,6 +908,33 @@ class CompiledCommand:
             if view.has_command is None:
                 state = UNKNOWN
         return state
+
+    def _spared_by_word(self, args: list[Arg], view: CommandView) -> bool:
+        """Does an `args_none` word spare the command? Not `-v`/`-h` beside other words (`args_none_lone`),
+        not an option-like word after `--`, and with `args_none_alone` only when no other option stands
+        beside the reading ones."""
+        none = self.args_none.match  # type: ignore[union-attr]
+        if self.args_none_exact is not None and view.dialect == "posix" and not view.windows_program:
+            none = self.args_none_exact.match
+        alone = self.args_none_alone
+        switches = view.dialect != "posix" or view.windows_program
+        options_done = False
+        spared = False
+        for a in args:
+            t = a.text
+            if t == "--" and not options_done and view.dialect != "cmd":
+                options_done = True  # after it `--help` is a file, a URL or a word passed on
+                continue
+            option = t[:1] == "-" or (t[:1] == "/" and switches)
+            if none(t) and not (options_done and option):
+                if alone:
+                    spared = True
+                    continue
+                if len(args) == 1 or t not in self.args_none_lone:
+                    return True
+            if alone and not options_done and option:
+                return False  # another option beside the reading one may change something
+        return spared
 
     def _spared(self, pos: list[Arg]) -> bool:
         """Do the operands spell one of `subcommands_none`, and nothing more? A word known only at run time
