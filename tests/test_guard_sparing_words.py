@@ -39,6 +39,10 @@ BLOCKED = [
     ("posix", "csf -d 203.0.113.9 -l", "destructive.firewall"),
     ("posix", "pacman-key --delete 0xABCD -f", "destructive.machine-state"),
     ("powershell", "w32tm /resync /query", "destructive.machine-state"),
+    ("powershell", "defrag C: /a /d", "destructive.machine-state"),
+    ("posix", "kpartx -a -l disk.img", "destructive.machine-state"),
+    ("posix", "veracrypt --mount vault.vc /mnt/v -l", "destructive.machine-state"),
+    ("posix", "duti -s com.example.app .html all -l", "destructive.machine-state"),
 ]
 
 ALLOWED = [
@@ -61,6 +65,8 @@ ALLOWED = [
     ("posix", "update-java-alternatives -l"),
     ("posix", "csf -l"),
     ("powershell", "w32tm /query /status"),
+    ("powershell", "defrag C: /a /v"),
+    ("posix", "kpartx -l disk.img"),
 ]
 
 
