@@ -43,6 +43,8 @@ BLOCKED = [
     ("posix", "kpartx -a -l disk.img", "destructive.machine-state"),
     ("posix", "veracrypt --mount vault.vc /mnt/v -l", "destructive.machine-state"),
     ("posix", "duti -s com.example.app .html all -l", "destructive.machine-state"),
+    ("posix", "xset q s off", "destructive.machine-state"),  # every setting after the query is made
+    ("powershell", "iisreset /stop /status", "destructive.machine-state"),
 ]
 
 ALLOWED = [
@@ -67,6 +69,8 @@ ALLOWED = [
     ("powershell", "w32tm /query /status"),
     ("powershell", "defrag C: /a /v"),
     ("posix", "kpartx -l disk.img"),
+    ("posix", "xset q"),
+    ("powershell", "iisreset /status"),
 ]
 
 
