@@ -49,10 +49,14 @@ _NO = (NO, "")
 _MATCH = (MATCH, "")
 
 
+def _alternatives(globs: list[str]) -> str:
+    """The regex source matching any of `globs` whole (nothing when there are none)."""
+    return "|".join(f"(?:{fnmatch.translate(g)})" for g in globs) or "(?!)"
+
+
 def glob_regex(globs: list[str], *, fold: bool = True) -> re.Pattern[str]:
     """One regex for a list of shell globs (`*` also spans `/` and the DYN marker)."""
-    body = "|".join(f"(?:{fnmatch.translate(g)})" for g in globs) or "(?!)"
-    return compile_once(body, re.IGNORECASE | re.DOTALL if fold else re.DOTALL)
+    return compile_once(_alternatives(globs), re.IGNORECASE | re.DOTALL if fold else re.DOTALL)
 
 
 _BARE_WORD = lazy_re(r"[A-Za-z][A-Za-z0-9_.-]*")
@@ -67,9 +71,7 @@ def globs_except(globs: list[str], excepted: list[str]) -> re.Pattern[str]:
     """`glob_regex(globs)` for words that match none of `excepted`."""
     if not excepted:
         return glob_regex(globs)
-    body = "|".join(f"(?:{fnmatch.translate(g)})" for g in globs) or "(?!)"
-    unless = "|".join(f"(?:{fnmatch.translate(g)})" for g in excepted)
-    return compile_once(f"(?!{unless})(?:{body})", re.IGNORECASE | re.DOTALL)
+    return compile_once(f"(?!{_alternatives(excepted)})(?:{_alternatives(globs)})", re.IGNORECASE | re.DOTALL)
 
 
 def glob_screen(globs: list[str]) -> CaselessScreen | None:
