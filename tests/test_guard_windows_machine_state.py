@@ -64,6 +64,7 @@ BLOCKED = [
         "destructive.machine-state",
     ),
     ("powershell", "pnputil /export-driver * C:\\drivers", "destructive.machine-state"),
+    ("powershell", "Export-WindowsDriver -Online -Destination C:\\drv", "destructive.machine-state"),
     ("powershell", 'pnputil /disable-device "USB\\VID_1234"', "destructive.machine-state"),
     ("powershell", "pnputil /delete-driver oem12.inf /uninstall /force", "destructive.machine-state"),
     ("powershell", "Remove-AppxPackage -AllUsers -Package Microsoft.BingNews", "destructive.machine-state"),
@@ -285,6 +286,7 @@ ALLOWED = [
     ("powershell", "powercfg /getactivescheme"),
     ("powershell", "powercfg /batteryreport /output battery.html"),
     ("powershell", "pnputil /enum-drivers"),
+    ("powershell", "Get-WindowsDriver -Online"),
     ("powershell", "convert logo.png logo.jpg"),  # ImageMagick's
     ("powershell", "pnputil /enum-devices /connected"),
     ("powershell", "Get-AppxPackage -Name *terminal*"),
