@@ -72,6 +72,7 @@ BLOCKED = [
     ("posix", "gksudo gedit /etc/hosts"),
     ("posix", "kdesu -c 'make install'"),
     ("posix", "beesu ls"),
+    ("posix", "sux - deploy"),
     ("posix", "lxqt-sudo ls"),
     ("posix", "xdg-su -c 'make install'"),
     ("posix", "pfexec ls /root"),
