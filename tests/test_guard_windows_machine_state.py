@@ -65,6 +65,7 @@ BLOCKED = [
     ),
     ("powershell", "pnputil /export-driver * C:\\drivers", "destructive.machine-state"),
     ("powershell", "Export-WindowsDriver -Online -Destination C:\\drv", "destructive.machine-state"),
+    ("powershell", "Set-DisplayResolution -Width 1920 -Height 1080", "destructive.machine-state"),
     ("powershell", 'pnputil /disable-device "USB\\VID_1234"', "destructive.machine-state"),
     ("powershell", "pnputil /delete-driver oem12.inf /uninstall /force", "destructive.machine-state"),
     ("powershell", "Remove-AppxPackage -AllUsers -Package Microsoft.BingNews", "destructive.machine-state"),
@@ -287,6 +288,7 @@ ALLOWED = [
     ("powershell", "powercfg /batteryreport /output battery.html"),
     ("powershell", "pnputil /enum-drivers"),
     ("powershell", "Get-WindowsDriver -Online"),
+    ("powershell", "Get-DisplayResolution"),
     ("powershell", "convert logo.png logo.jpg"),  # ImageMagick's
     ("powershell", "pnputil /enum-devices /connected"),
     ("powershell", "Get-AppxPackage -Name *terminal*"),
