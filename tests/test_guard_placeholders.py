@@ -1,8 +1,8 @@
 """A command reference's placeholders (`git tag -a <tagname>`): a shell reads `<tagname>` as a redirection
 from `tagname` and one to the word after it. Where no word follows, the shell refuses the whole line, so
 none of it runs; the policy judges the line as it would run once completed, each placeholder a value only
-known then (`${tagname}`). Where a word does follow, the shell runs the line as written and it is judged as
-written."""
+known then (`${tagname}`). Where a word does follow, the shell runs the line as written: it is judged as
+written, and also as it runs once someone fills it in (`docker exec -it <container> sh`)."""
 
 from __future__ import annotations
 
@@ -36,6 +36,14 @@ RUN_AS_WRITTEN = [
     "git log <x>| less",  # `>|` writes the file `less`
     'echo "<x>" > f.txt',  # quoted: text
 ]
+RUN_AS_WRITTEN_BUT_HARMFUL_ONCE_FILLED = [
+    # as written they read a file and write another; filled in, they do what the reference meant
+    ("docker exec -it <container> sh", "unverifiable.terminal-program"),
+    ("docker exec -it --user root <container name> sh", "unverifiable.terminal-program"),
+    ("docker exec <container id> sh -c 'wget -O- 169.254.170.2/creds'", "network.http-client"),
+    ("ditto -x -k <archive>.zip /Applications", "containment.write-outside-project"),
+    ("xterm -display <server ip>:3", "network.locator"),
+]
 
 
 def _bash_refuses(line: str) -> bool:
@@ -49,7 +57,8 @@ def test_the_shell_refuses_the_lines_judged_as_completed_and_runs_the_others() -
     harmful = [c for c, _ in REFUSED_BY_THE_SHELL_BUT_HARMFUL_ONCE_FILLED]
     completed = REFUSED_BY_THE_SHELL_AND_HARMLESS + harmful
     assert [c for c in completed if not _bash_refuses(c)] == []
-    assert [c for c in RUN_AS_WRITTEN if _bash_refuses(c)] == []
+    run = RUN_AS_WRITTEN + [c for c, _ in RUN_AS_WRITTEN_BUT_HARMFUL_ONCE_FILLED]
+    assert [c for c in run if _bash_refuses(c)] == []
 
 
 def test_placeholders_in_a_line_the_shell_refuses_are_values_to_come() -> None:
@@ -68,3 +77,20 @@ def test_a_line_the_shell_runs_is_judged_as_written() -> None:
     assert not decision.allowed and decision.argv == [">", "~/.bashrc"], decision
     # over two lines, the first runs before the shell meets the second: the second is not completed
     assert guard_decision("posix", "ls\ngit tag <x>").rule_id == "parse.error"
+
+
+def test_a_line_the_shell_runs_as_written_stays_allowed_when_neither_reading_harms() -> None:
+    every_case([("posix", c) for c in RUN_AS_WRITTEN], guard_allows)
+
+
+@pytest.mark.parametrize(("command", "rule_id"), RUN_AS_WRITTEN_BUT_HARMFUL_ONCE_FILLED)
+def test_a_line_the_shell_runs_is_also_judged_as_filled_in(command: str, rule_id: str) -> None:
+    decision = guard_decision("posix", command)
+    assert decision.rule_id == rule_id, decision
+
+
+def test_each_reading_starts_from_the_line_start() -> None:
+    # as written, the line writes the file `sh`; filled in, it runs `sh` in a container: not "a file this
+    # line wrote", which would be the first reading's knowledge leaking into the second
+    decision = guard_decision("posix", "docker exec -it <container> sh")
+    assert "writes" not in decision.reason, decision

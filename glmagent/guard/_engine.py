@@ -644,12 +644,25 @@ class Evaluation(RunsOtherCode, WordChecks):
     ) -> None:
         self.root = root
         """The working directory write targets are judged against (None: not known, see `FreshCheckout`)."""
-        self._scope: PathScope | None = None
         self.p = policy
         self.index = policy.index
         self.collect_all = collect_all
         self.findings: list[Finding] = []
         self.parse_status = "ok"
+        self.work = 0
+        """Syntax nodes and command words seen so far (see `MAX_WORK`)."""
+        self.matched = 0
+        """Characters of words matched against the argument-wide rules so far (see `MAX_MATCHED`)."""
+        self.glob_words = 0
+        """Glob words compared with the path rules' globs so far (see `MAX_GLOB_WORDS`)."""
+        self._files = files
+        """What writing or deleting in the working directory would lose (made on first need from `root`)."""
+        self._fresh_line_state()
+
+    def _fresh_line_state(self) -> None:
+        """What the walk learns of one reading of the line as it goes (files written, commands seen, the
+        working folder), as it stands before the line's first word."""
+        self._scope: PathScope | None = None
         self.written: set[str] = set()
         """Files this command line writes; running one of them runs text the policy never saw."""
         self.known_scripts: dict[str, tuple[str, str | None]] = {}
@@ -662,18 +675,10 @@ class Evaluation(RunsOtherCode, WordChecks):
         """Per loop walked word by word: what was written before it, and whether a later copy is walked."""
         self.copied: set[str] = set()
         """Copies or links of other files this command line makes; running one runs an unknown program."""
-        self.work = 0
-        """Syntax nodes and command words seen so far (see `MAX_WORK`)."""
-        self.matched = 0
-        """Characters of words matched against the argument-wide rules so far (see `MAX_MATCHED`)."""
-        self.glob_words = 0
-        """Glob words compared with the path rules' globs so far (see `MAX_GLOB_WORDS`)."""
         self.seen: list[list[Arg]] = []
         """Every simple command so far, in the order the line runs them (what a later write may destroy)."""
         self._handed: dict[int, Arg] = {}
         """Words a wrapper or shell hands on to the command it runs, by identity (see `_hand_on`)."""
-        self._files = files
-        """What writing or deleting in the working directory would lose (made on first need from `root`)."""
         self.known_hits: tuple[Any, ...] | None = None
         """(dialect, words, `NameInfo`, clause hits) the fast path computed for the line's one command."""
         self.clean_words: tuple[str, ...] = ()
@@ -695,6 +700,7 @@ class Evaluation(RunsOtherCode, WordChecks):
         start_check()
         try:
             self.script(text, shell, Frame(shell))
+            self._filled_in_reading(text, shell)
         except _Stop:
             pass  # a concrete deny was found; nothing later can change the decision
         except RecursionError:
@@ -719,6 +725,7 @@ class Evaluation(RunsOtherCode, WordChecks):
                 start_check()  # else the caller started it before it parsed
             try:
                 self._parse_and_walk(command, shell, Frame(shell), parsed)
+                self._filled_in_reading(command, shell)
             except _Stop:
                 pass
             except RecursionError:
@@ -726,6 +733,16 @@ class Evaluation(RunsOtherCode, WordChecks):
             except TooLarge as too_large:
                 self._too_large(str(too_large))
         return self.decide(command, shell)
+
+    def _filled_in_reading(self, command: str, shell: ShellKind) -> None:
+        """A reference's line the shell runs as written (`docker exec -it <container> sh` reads the file
+        `container`, writes the file `sh`) is also judged as it runs once its placeholders are filled in,
+        from the line's start again."""
+        if shell == "posix" and "<" in command:
+            filled = _parse_posix.placeholders_filled_in(command)
+            if filled is not None:
+                self._fresh_line_state()
+                self._parse_and_walk(filled, shell, Frame(shell))
 
     def decide(self, command: str, shell: ShellKind) -> Decision:
         """The decision the findings so far make."""

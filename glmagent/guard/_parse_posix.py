@@ -1457,9 +1457,13 @@ _LITERAL_DOLLAR = lazy_re(r"""'[^']*'|"(?:\\.|[^"\\])*"|\\.|\$(?=[%+,./:=\]^~};&
 grammar stops there. Quoted strings and escapes are matched only to be skipped."""
 
 
-_PLACEHOLDER = lazy_re(r"""'[^']*'|"(?:\\.|[^"\\])*"|\\.|(?<![<>&|\w$])<([A-Za-z_][\w.:/-]*)>(?![>&|(])""")
-"""A reference's placeholder (`git tag -a <tagname>`, `grep -r <pattern> <dir>`): to a shell, a redirection
-from `tagname` and one to whatever word follows. Quoted strings and escapes are matched only to be skipped."""
+_PLACEHOLDER = lazy_re(
+    r"""'[^']*'|"(?:\\.|[^"\\])*"|\\."""
+    r"|(?<![<>&|\w$])<([A-Za-z_][\w.:/-]*(?: [A-Za-z_][\w.:/-]*){0,3})>(?![>&|(])"
+)
+"""A reference's placeholder (`git tag -a <tagname>`, `grep -r <pattern> <dir>`, `docker exec <container
+id> sh`): to a shell, a redirection from `tagname` and one to whatever word follows. Quoted strings and
+escapes are matched only to be skipped."""
 _NO_REDIRECT_WORD = lazy_re(r"[ \t]*(?:\Z|[|;&<>)]|(?<=[ \t])#)")
 """What may follow a `>` where a shell needs the word to write to: the line's end, an operator, a comment."""
 _NOT_NAME = lazy_re(r"\W")
@@ -1470,13 +1474,32 @@ def _placeholders_filled(text: str) -> str | None:
     them in (`git tag -a ${tagname}`, `exploit.py ${DC_IP}`), when one of them leaves a `>` with nothing
     to write to: a shell refuses such a line whole (bash: "syntax error near unexpected token"), so none of
     it runs, and the filled-in line is what it would run once completed. None when the shell would run the
-    line as written (`cmd <in> out` writes `out`) or it spans lines (the lines before one a shell refuses
-    run)."""
-    if "\n" in text:
-        return None
-    found = [m for m in _PLACEHOLDER.finditer(text) if m[1]]
+    line as written (`cmd <in> out` writes `out`; see `placeholders_filled_in`) or it spans lines (the lines
+    before one a shell refuses run)."""
+    found = _placeholders(text)
     if not any(_NO_REDIRECT_WORD.match(text, m.end()) for m in found):
         return None
+    return _filled(text, found)
+
+
+def placeholders_filled_in(text: str) -> str | None:
+    """The other reading of a one-line `text` the shell runs as written although it holds placeholders
+    (`docker exec -it <container> sh` reads the file `container` and writes the file `sh`): the line as it
+    runs once someone fills them in (`docker exec -it ${container} sh`); None for a line with none, or one
+    the shell refuses (which `repair` completes)."""
+    found = _placeholders(text)
+    if not found or any(_NO_REDIRECT_WORD.match(text, m.end()) for m in found):
+        return None
+    return _filled(text, found)
+
+
+def _placeholders(text: str) -> list[re.Match[str]]:
+    if "\n" in text or "<" not in text:
+        return []
+    return [m for m in _PLACEHOLDER.finditer(text) if m[1]]
+
+
+def _filled(text: str, found: list[re.Match[str]]) -> str:
     for m in reversed(found):
         text = text[: m.start()] + "${" + _NOT_NAME.sub("_", m[1]) + "}" + text[m.end() :]
     return text
