@@ -308,6 +308,8 @@ BLOCKED = [
     ("posix", "pm2 save -f", "destructive.machine-state"),
     ("posix", "pm2 startup systemd", "destructive.machine-state"),
     ("posix", "pm2 resurrect", "destructive.machine-state"),
+    ("posix", "forever stopall", "destructive.machine-state"),
+    ("posix", "forever restart app.js", "destructive.machine-state"),
 ]
 
 ALLOWED = [
@@ -438,6 +440,7 @@ ALLOWED = [
     ("powershell", "Suspend-ClusterResource 'Disk 1' -WhatIf"),
     ("posix", "pm2 list"),
     ("posix", "pm2 logs --lines 50"),
+    ("posix", "forever list"),
 ]
 
 
