@@ -236,6 +236,11 @@ OUTSIDE = [
     ("posix", "codesign --remove-signature /Applications/x.app"),
     ("posix", "install -d /usr/local/share/x"),
     ("posix", "cpio -pdm /etc < files.txt"),
+    # a database file changed by the statements on the line
+    ("posix", 'sqlite3 ~/Library/Application\\ Support/Dock/desktoppicture.db "UPDATE data SET value = 1"'),
+    ("posix", "sqlite3 /etc/x.db -cmd 'insert into t values (1)'"),
+    ("posix", "duckdb /opt/x.duckdb -c 'DROP TABLE t'"),
+    ("powershell", 'sqlite3 C:\\Users\\x\\app.db "delete from t"'),
     ("posix", "jar cf /etc/x.jar -C build ."),
     ("powershell", "convert logo.png C:\\x.jpg"),
     # PowerShell's transcripts, exported certificates and redirected output
@@ -257,6 +262,7 @@ def test_writes_outside_the_working_directory_are_blocked(shell: str, command: s
 
 
 UNKNOWN = [
+    ("posix", 'sqlite3 "$quarantine_db" "DELETE FROM LSQuarantineEvent; VACUUM;"'),
     # a static .NET write whose path is only known at run time
     ("powershell", "[IO.File]::AppendAllText($path, 'x')"),
     # what is piped to a cmdlet naming no item of its own, when no lister names where it lies
@@ -404,6 +410,11 @@ ALLOWED = [
     ("posix", "codesign --verify --verbose /Applications/Safari.app"),
     ("posix", "install -d build/out"),
     ("posix", "cpio -idm < vendor.cpio"),
+    ("posix", 'sqlite3 test.db "drop table COMPANY"'),
+    ("posix", "sqlite3 /var/lib/x.db 'select count(*) from t'"),  # only read
+    ("posix", "sqlite3 -readonly /var/lib/x.db 'delete from t'"),  # opened read-only: the delete fails
+    ("posix", "sqlite3 :memory: 'create table t (a)'"),
+    ("posix", "sqlite3 /var/lib/x.db < schema.sql"),  # statements on stdin: the file's, not the line's
     ("posix", "jar cf build/app.jar -C build/classes ."),
     ("posix", "jar tf /usr/share/java/junit.jar"),
     # an archive cmd names at run time, as a shell's `"$ARCHIVE"` (names carry versions)

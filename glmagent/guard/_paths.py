@@ -1706,6 +1706,43 @@ def _cpio_targets(args: list[Arg]) -> list[Arg]:
     return _operands(args, ())[0][-1:]
 
 
+_SQLITE_VALUED = (
+    "-separator", "-nullvalue", "-newline", "-mmap", "-vfs", "-lookaside", "-pagecache", "-heap", "-maxsize",
+    "-cmd", "-init", "-c", "-s",
+)  # fmt: skip
+_SQL_CHANGES = lazy_re(
+    r"(?i)\b(?:insert|update|delete|drop|create|alter|replace|vacuum|reindex|truncate|attach)\b"
+    r"|(?:^|;)\s*\.(?:import|restore|recover|load)\b"
+)
+"""SQL (or a sqlite shell's dot-command) that writes the database it runs on."""
+
+
+def _sqlite_targets(args: list[Arg]) -> list[Arg]:
+    """`sqlite3 DB 'UPDATE …'`, `duckdb DB -c 'DROP …'`: the database file, when the statements given on the
+    line change it (`sqlite3 ~/Library/…/desktoppicture.db "UPDATE data …"`); one only read (`SELECT`, a
+    `-readonly` open) or fed its statements on stdin is not named."""
+    if any(a.text.lstrip("-") == "readonly" for a in args):
+        return []
+    operands: list[Arg] = []
+    statements: list[str] = []
+    taking = ""
+    for a in args:
+        if taking:
+            if taking in ("-cmd", "-c", "-s"):
+                statements.append(a.text)
+            taking = ""
+        elif a.text[:1] == "-" and len(a.text) > 1:
+            option = "-" + a.text.lstrip("-")
+            if option in _SQLITE_VALUED:
+                taking = option
+        else:
+            operands.append(a)
+    statements += [a.text for a in operands[1:]]
+    if operands and any(_SQL_CHANGES.search(text) for text in statements):
+        return operands[:1]
+    return []
+
+
 def _fsutil_targets(args: list[Arg]) -> list[Arg]:
     """`fsutil hardlink create NEW EXISTING` (writes through NEW reach EXISTING) and `fsutil file createnew
     FILE SIZE`: the files each makes or opens to writes; fsutil's other commands are the policy's rules."""
@@ -1725,6 +1762,9 @@ _OWN_TARGETS: dict[str, Callable[[list[Arg]], list[Arg]]] = {
     "ssh-keygen": _ssh_keygen_targets,
     "codesign": _codesign_targets,
     "cpio": _cpio_targets,
+    "sqlite3": _sqlite_targets,
+    "sqlite": _sqlite_targets,
+    "duckdb": _sqlite_targets,
 }
 """Programs whose write targets their own reader names."""
 
