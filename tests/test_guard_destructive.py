@@ -371,7 +371,27 @@ destructive.data-store	mix ecto.reset
 destructive.data-store	php bin/console doctrine:schema:drop --force
 destructive.data-store	pg_restore --clean --if-exists -d app app.dump
 destructive.data-store	mongorestore --drop dump
+destructive.data-store	sqlx database drop -y
+destructive.data-store	drush sql-drop -y
+destructive.data-store	wp db reset --yes
+destructive.data-store	./yii migrate/fresh
+destructive.data-store	rails db:seed:replant
+destructive.data-store	zkCli.sh deleteall /
+destructive.data-store	influx bucket delete -n metrics
+destructive.data-store	memcflush --servers=localhost
+destructive.data-store	nats stream rm orders -f
+destructive.data-store	couchbase-cli bucket-delete -c localhost --bucket x
+destructive.data-store	neo4j-admin database delete neo4j
+destructive.data-store	cypher-shell "MATCH (n) DETACH DELETE n"
+destructive.data-store	pg_dropcluster 14 main --stop
 allow	npx prisma migrate dev
+allow	sqlx migrate run
+allow	drush cr
+allow	wp db export
+allow	zkCli.sh ls /
+allow	influx query 'from(bucket: "m")'
+allow	nats stream ls
+allow	cypher-shell "MATCH (n) RETURN count(n)"
 allow	npx prisma db push
 allow	knex migrate:rollback
 allow	alembic downgrade -1
