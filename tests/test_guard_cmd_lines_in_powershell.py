@@ -94,3 +94,32 @@ def test_cmds_call_of_the_projects_batch_file_is_allowed(command: str) -> None:
     # cmd's `call x.cmd` runs the batch file itself (a path outside the project still blocks, above); to
     # PowerShell `call` is no command at all.
     guard_allows("powershell", command)
+
+
+PROGRAM_BY_NAME = [
+    # A batch file's line whose program is a variable named for it: PowerShell runs nothing of it, cmd runs
+    # that program, judged as it; that the variables are only known at run time is no finding of its own.
+    ('%REG% add "HKLM\\SOFTWARE\\Policies\\Microsoft\\Windows\\DataCollection" /v x /d 0 /f', "destructive"),
+    ("%NSSM% set %SERVICENAME% Start SERVICE_AUTO_START", "destructive.machine-state"),
+    ("%nssm% start %1", "destructive.machine-state"),
+    ("%NUGET% push %PWD%\\..\\*.nupkg", "network"),
+    ('%SQLCMD% -S %HOST% -d app -Q "DROP TABLE users"', "destructive.data-store"),
+]
+PROGRAM_BY_NAME_ALLOWED = [
+    "%PYTHON% setup.py build",
+    "%PYTHON% %TSCRIPT%",  # the script only known at run time: no finding in this reading
+    "%SPHINXBUILD% -b html %ALLSPHINXOPTS% %BUILDDIR%/html",
+    "%REG% query HKLM\\Software\\x",
+    "%cppwinrt_exe% -in local -out %reference_output% -verbose",
+    "%PROG% /S",  # no program of that name
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), PROGRAM_BY_NAME)
+def test_a_program_named_by_its_variable_is_judged_as_that_program(command: str, expected: str) -> None:
+    guard_blocks("powershell", command, expected)
+
+
+@pytest.mark.parametrize("command", PROGRAM_BY_NAME_ALLOWED)
+def test_a_program_named_by_its_variable_doing_nothing_harmful_stays_allowed(command: str) -> None:
+    guard_allows("powershell", command)

@@ -250,7 +250,13 @@ class AllowlistEvaluation(Evaluation):
         resolved_name: str | None = None,
         feeds: tuple[Feed, ...] = (),
     ) -> None:
-        if self.allowlist is not None and argv and not argv[0].block and DYN not in argv[0].text:
+        if (
+            self.allowlist is not None
+            and argv
+            and not argv[0].block
+            and DYN not in argv[0].text
+            and not self.guessing
+        ):
             self.gate(argv, frame)  # a name known only at run time is blocked by the engine itself
         super().command(argv, frame, stdin, resolved_name, feeds)
 

@@ -336,6 +336,8 @@ _CMD_STATEMENT = lazy_re(r"(?i)\s*(?:if\s+(?!\()|for\s+[/%])")
 """cmd's `if exist x …` and `for /f … do …`: PowerShell's `if` and `for` take a parenthesis first, so it
 rejects the whole line and runs none of it; what its grammar makes of the rest (`(rmdir /s /q build)` as a
 command in parentheses) is not what runs."""
+_NAMED_PROGRAM = lazy_re(r"%([A-Za-z][\w-]*)%(?=[ \t]|$)")
+"""A cmd line's program given as a variable named for it (`%REG% add …`, `%PYTHON% setup.py build`)."""
 _POWERSHELL_SIGNS = lazy_re(r"[$`{}]")
 """What a cmd line never holds and a PowerShell one often does: variables, escapes, script blocks."""
 
@@ -621,6 +623,7 @@ class Evaluation(RunsOtherCode, WordChecks):
         "edited",
         "findings",
         "glob_words",
+        "guessing",
         "index",
         "known_hits",
         "known_scripts",
@@ -657,6 +660,9 @@ class Evaluation(RunsOtherCode, WordChecks):
         """Glob words compared with the path rules' globs so far (see `MAX_GLOB_WORDS`)."""
         self._files = files
         """What writing or deleting in the working directory would lose (made on first need from `root`)."""
+        self.guessing = False
+        """Walking a reading the line only may have (`_named_program`): what is only known at run time in
+        it, or missing from an allowlist, is no finding."""
         self._fresh_line_state()
 
     def _fresh_line_state(self) -> None:
@@ -768,6 +774,8 @@ class Evaluation(RunsOtherCode, WordChecks):
         self.findings.append(Finding(rule, [], f"{detail}: {rule.description}"))
 
     def _add(self, rule: Rule, argv: list[str], reason: str) -> None:
+        if self.guessing and rule.category == "unverifiable":
+            return  # see `_named_program`
         self.findings.append(Finding(rule, argv, reason))
         if not self.collect_all and rule.category != "unverifiable" and not rule.outranked:
             raise _Stop
@@ -775,6 +783,8 @@ class Evaluation(RunsOtherCode, WordChecks):
     def _rule_finding(
         self, rule: Rule, argv: list[Arg], names: tuple[str, ...], frame: Frame, detail: str
     ) -> None:
+        if self.guessing and rule.category == "unverifiable":
+            return  # see `_named_program`
         out, reason = finding_words(rule, argv, names, frame.where() if frame.via else "", detail)
         self.findings.append(Finding(rule, out, reason))
         if not self.collect_all and rule.category != "unverifiable" and not rule.outranked:
@@ -867,6 +877,10 @@ class Evaluation(RunsOtherCode, WordChecks):
                 self.command(argv, frame, None)  # what the walk would report, without walking
             else:
                 module.walk(self, frame, src, root, text)
+            if dialect == "powershell" and text[:1] == "%" and frame.depth == 0:
+                named = _NAMED_PROGRAM.match(text)
+                if named is not None and len(text) <= CMD_MAX_LINE:
+                    self._named_program(named[1].lower() + text[named.end() :], frame)
             return
         if frame.depth == 0:
             self.parse_status = "error"
@@ -874,6 +888,18 @@ class Evaluation(RunsOtherCode, WordChecks):
             self.parse_status = "nested-error"
         module.walk(self, frame, src, root, text)
         self.event("parse-error", frame, f"the {dialect} parser cannot read `{shown(text)}`")
+
+    def _named_program(self, text: str, frame: Frame) -> None:
+        """A batch file's line whose program is a variable named for it (`%REG% add HKLM\\x /f`, `%NSSM% set
+        svc …`), given as `text` with the name in its place: PowerShell runs nothing of it, cmd runs that
+        program. Only what that program would do counts; that the variable, or another in the line, is
+        only known at run time, or that the program is off an allowlist, is no finding here (the guess is
+        the point)."""
+        self.guessing = True
+        try:
+            self._cmd_script(text, Frame("cmd", frame.depth, frame.via, feeds=frame.feeds))
+        finally:
+            self.guessing = False
 
     def _cmd_script(self, text: str, frame: Frame) -> None:
         if len(text) > CMD_MAX_LINE:
