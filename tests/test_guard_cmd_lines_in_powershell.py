@@ -33,6 +33,9 @@ BLOCKED = [
     ("if exist C:\\src rd /s /q C:\\src", "destructive.recursive-delete"),
     ("if exist src (rmdir /S /Q src)", "destructive.recursive-delete"),
     ("if %errorlevel% neq 0 del /s /q C:\\*", "destructive.recursive-delete"),
+    # `==` glued to either side of the comparison: what follows the right-hand side is the command
+    ('if "%CONFIG%" =="release" rd /s /q C:\\', "destructive.recursive-delete"),
+    ('if "%CONFIG%"== "release" rd /s /q C:\\', "destructive.recursive-delete"),
     ("@rd /s /q C:\\", "destructive.recursive-delete"),
     ("@set", "env.print-environment"),  # the grammar reads a splat; cmd prints every variable
     ("if defined CI echo %GITHUB_TOKEN%", "env"),

@@ -237,9 +237,11 @@ def _peel(words: list[Arg], split: bool = True) -> list[Arg]:
             if words and words[0].text.lower() in _IF_TESTS:
                 words = words[2:]
             elif words and "==" in words[0].text and not words[0].text.endswith("=="):
-                words = words[1:]
+                words = words[1:]  # `if a==b cmd`
             elif len(words) >= 3 and words[1].text.lower() in _IF_OPS:
-                words = words[3:]
+                words = words[3:]  # `if a == b cmd`, `if %x% neq 0 cmd`
+            elif len(words) >= 2 and (words[0].text.endswith("==") or words[1].text.startswith("==")):
+                words = words[2:]  # `if a== b cmd`, `if "%x%" =="x86_64" cmd`
             else:
                 words = words[1:]
         elif head == "for":
