@@ -76,6 +76,10 @@ BLOCKED = [
     ("powershell", "Get-WUInstall -AcceptAll", "destructive.machine-state"),
     # installers run unattended put software on the machine
     ("powershell", "setup.exe /S", "destructive.machine-state"),
+    # an installer's file named for its version or its machine
+    ("powershell", ".\\git-2.43.0-64-bit.exe /VERYSILENT /NORESTART", "destructive.machine-state"),
+    ("powershell", "app_windows_x86_64.exe /S", "destructive.machine-state"),
+    ("powershell", "node-v18.1.0-x64.msi /quiet", "destructive.machine-state"),
     (
         "powershell",
         "python-3.12.0-amd64.exe /quiet InstallAllUsers=1 PrependPath=1",
@@ -296,6 +300,8 @@ ALLOWED = [
     ("powershell", "Get-WindowsUpdate"),
     ("powershell", "Get-WUHistory"),
     ("powershell", "setup.exe /?"),
+    ("powershell", ".\\tool-1.2.exe --version"),
+    ("powershell", "x86_64-w64-mingw32-gcc -s -o app.exe main.c"),
     ("powershell", "python setup.py sdist"),
     ("powershell", "Get-ChildItem -Recurse -Filter setup*.exe"),
     ("powershell", "wmic os get caption, version"),
