@@ -262,6 +262,8 @@ def test_writes_outside_the_working_directory_are_blocked(shell: str, command: s
 
 
 UNKNOWN = [
+    ("powershell", "Set-Acl -Path $folder -AclObject $acl"),  # whose rights it changes: known at run time
+    ("powershell", "Set-Acl $installDir $Acl"),
     ("posix", 'sqlite3 "$quarantine_db" "DELETE FROM LSQuarantineEvent; VACUUM;"'),
     # a static .NET write whose path is only known at run time
     ("powershell", "[IO.File]::AppendAllText($path, 'x')"),
@@ -411,6 +413,7 @@ ALLOWED = [
     ("posix", "install -d build/out"),
     ("posix", "cpio -idm < vendor.cpio"),
     ("posix", 'sqlite3 test.db "drop table COMPANY"'),
+    ("powershell", "Set-Acl -Path .\\build -AclObject $acl"),
     ("posix", "sqlite3 /var/lib/x.db 'select count(*) from t'"),  # only read
     ("posix", "sqlite3 -readonly /var/lib/x.db 'delete from t'"),  # opened read-only: the delete fails
     ("posix", "sqlite3 :memory: 'create table t (a)'"),

@@ -762,6 +762,7 @@ _PS_WRITERS: dict[str, tuple[tuple[str, ...], int | None]] = {
     "copy-item": (("destination",), 1),
     "move-item": (("destination", "path", "literalpath"), 0),
     "set-itemproperty": (("path", "literalpath"), 0),
+    "set-acl": (("path", "literalpath"), 0),
     "new-itemproperty": (("path", "literalpath"), 0),
     "compress-archive": (("destinationpath",), 1),
     "expand-archive": (("destinationpath",), 1),
