@@ -66,6 +66,10 @@ BLOCKED = [
     ("powershell", "pnputil /export-driver * C:\\drivers", "destructive.machine-state"),
     ("powershell", "Export-WindowsDriver -Online -Destination C:\\drv", "destructive.machine-state"),
     ("powershell", "Set-DisplayResolution -Width 1920 -Height 1080", "destructive.machine-state"),
+    # any Uninstall- cmdlet, and helpers named for the service cmdlets they wrap
+    ("powershell", 'Uninstall-WPSOffice -RegistryPath "HKLM:\\SOFTWARE\\x"', "destructive.machine-state"),
+    ("powershell", "Stop-ServiceAndDependencies -Name wuauserv", "destructive.machine-state"),
+    ("powershell", "Set-ServiceStartMode -Name wuauserv -StartMode Automatic", "destructive.machine-state"),
     ("powershell", 'pnputil /disable-device "USB\\VID_1234"', "destructive.machine-state"),
     ("powershell", "pnputil /delete-driver oem12.inf /uninstall /force", "destructive.machine-state"),
     ("powershell", "Remove-AppxPackage -AllUsers -Package Microsoft.BingNews", "destructive.machine-state"),
