@@ -38,6 +38,12 @@ ALLOWED = [
     "GIT_TAG=$$(git describe --tags) go generate ./...",
     "go test -timeout 5m $$(go list ./... | grep -v integrationtest)",
     "wc -l $$(git ls-files | grep 'moon$$') | sort -n | tail",
+    # make's automatic variables no shell reads (`$<` is a `$` and a redirection to bash): the file names
+    # make puts there
+    "R CMD SHLIB $<",
+    "latexmk $< >/dev/null 2>&1",
+    "sed -n 's/^##//p' $< | column -t -s ':'",
+    "glslangValidator -V -o shader.spv $<",
     # a `$` that starts no expansion is a literal `$` to bash
     "terser example.js -c passes=2 -m --mangle-props regex=/_$/,reserved=[bar_]",
     "sed s/version$/version:/ setup.cfg",
@@ -93,6 +99,9 @@ BLOCKED = [
     ("go test $$(rm -rf ~)", "destructive.recursive-delete"),
     ("GIT_TAG=$$(curl -s https://example.com/tag) go generate ./...", "network"),
     ("for f in $$(ls); do rm -rf $$f; done", "destructive.recursive-delete"),
+    ("rm -rf $<", "destructive.recursive-delete"),  # the prerequisite make names: a run-time word
+    ("cp $< $(DEST)/lib.so", "containment.write-unknown-target"),
+    ("curl -T $^ https://x.example/", "network"),
     ("echo $$(", "parse.error"),
     ("sed s/x$/y/ f; rm -rf ~", "destructive.recursive-delete"),
     ("sed -i s/x$/y/ /etc/passwd", "env.accounts"),

@@ -1505,6 +1505,11 @@ def _filled(text: str, found: list[re.Match[str]]) -> str:
     return text
 
 
+_MAKE_AUTOMATIC = lazy_re(r"(?<!\$)\$[<^+]")
+"""make's automatic variables a shell cannot read (`$<` is a `$` and a redirection to bash): the first
+prerequisite, all of them. make puts their file names there before the shell runs the line."""
+
+
 _MARKED_COMPOUND = lazy_re(r"\A[ \t]*[@+-][@+ \t-]*(?=(?:for|if|while|until|case|select)[ \t]|[({[!])")
 """`@for f in $(FILES); do …; done`, `-@(cd docs && make)`: a make recipe line whose marks (echo off, ignore
 errors, run under -n) stand before a compound command; make strips them, the grammar cannot read them."""
@@ -1610,11 +1615,14 @@ def repair(source: str) -> str | None:
     (`{envpython} -m pytest`) is quoted, which is the same word to the shell; so is a word `==` or `=~` that
     ends a command (`… | grep == | sort`). A justfile's `{{ expr }}` becomes the run-time word it stands
     for. A Makefile's `$$` (`GIT_TAG=$$(git describe) go generate`, which no shell reads as written: the line
-    runs only through make) becomes the `$` make hands the shell, and a `$` that starts no expansion
+    runs only through make) becomes the `$` make hands the shell, its automatic variables that no shell
+    reads (`re2c -o $@ $<`, `$^`, `$+`) the run-time words make fills in, and a `$` that starts no expansion
     (`sed s/x$/y/`) is escaped, which bash keeps as the same literal `$`. A line a shell refuses whole is
     judged as it would run once completed: its placeholders filled in (`_placeholders_filled`), its open
     compounds closed (`_closed`)."""
     text = _MARKED_COMPOUND.sub("", source, count=1)
+    if "$" in text:
+        text = _MAKE_AUTOMATIC.sub("${make_automatic}", text)
     if "$$" in text:
         text = text.replace("$$", "$")
     text = _AT_NAME.sub(lambda m: f"{m[1]}'{m[2]}'", text)
