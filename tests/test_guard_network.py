@@ -204,7 +204,6 @@ NETWORK = [
     "PS> Save-Module x -Path .",
     "PS> Find-Module x",
     "PS> Register-PSRepository -Name x -SourceLocation http://x",
-    "PS> Unregister-PSRepository -Name PSGallery",
     "PS> Update-Help",
     "PS> winget install x",
     "PS> choco install x -y",
