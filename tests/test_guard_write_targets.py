@@ -236,6 +236,8 @@ OUTSIDE = [
     ("posix", "codesign --remove-signature /Applications/x.app"),
     ("posix", "install -d /usr/local/share/x"),
     ("posix", "cpio -pdm /etc < files.txt"),
+    ("powershell", "[System.IO.Compression.ZipFile]::CreateFromDirectory('C:\\loot', 'C:\\temp\\data.zip')"),
+    ("powershell", "[IO.Compression.ZipFile]::ExtractToDirectory('x.zip', 'C:\\Windows\\x')"),
     # a database file changed by the statements on the line
     ("posix", 'sqlite3 ~/Library/Application\\ Support/Dock/desktoppicture.db "UPDATE data SET value = 1"'),
     ("posix", "sqlite3 /etc/x.db -cmd 'insert into t values (1)'"),
@@ -414,6 +416,9 @@ ALLOWED = [
     ("posix", "cpio -idm < vendor.cpio"),
     ("posix", 'sqlite3 test.db "drop table COMPANY"'),
     ("powershell", "Set-Acl -Path .\\build -AclObject $acl"),
+    ("powershell", "[System.IO.Compression.ZipFile]::CreateFromDirectory('src', 'dist\\src.zip')"),
+    # a zip file named at run time, as `tar czf "$OUT"` is: only a literal folder of it is judged
+    ("powershell", "[System.IO.Compression.ZipFile]::CreateFromDirectory($input, $file)"),
     ("posix", "sqlite3 /var/lib/x.db 'select count(*) from t'"),  # only read
     ("posix", "sqlite3 -readonly /var/lib/x.db 'delete from t'"),  # opened read-only: the delete fails
     ("posix", "sqlite3 :memory: 'create table t (a)'"),

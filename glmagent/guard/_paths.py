@@ -832,9 +832,17 @@ DOTNET_WRITERS = frozenset(
     )
     for member in members
 )  # fmt: skip
+DOTNET_ARCHIVERS = frozenset(
+    f"[{namespace}compression.zipfile]::{member}"
+    for namespace in ("system.io.", "io.")
+    for member in ("createfromdirectory", "extracttodirectory")
+)
+"""`[IO.Compression.ZipFile]::CreateFromDirectory(DIR, ZIP)` and `ExtractToDirectory(ZIP, DIR)`: the second
+argument is what they write."""
+DOTNET_WRITERS |= DOTNET_ARCHIVERS
 """Static .NET calls (as the PowerShell reader hands them on: `[IO.File]::AppendAllText PATH TEXT`) that
-write the file or folder their first argument names; `CreateSymbolicLink(LINK, TARGET)` writes both, as
-`mklink` does."""
+write the file or folder their first argument names (a zip file's methods, their second);
+`CreateSymbolicLink(LINK, TARGET)` writes both, as `mklink` does."""
 
 
 #: Options naming the file a program writes its result to, whatever the program: `--output FILE`,
@@ -954,6 +962,8 @@ def write_targets(name: str, args: list[Arg], dialect: str, through_links: bool 
     `through_links`: with where a link New-Item makes leads (what writes through the link reach), not only
     the link itself."""
     if name in DOTNET_WRITERS:
+        if name in DOTNET_ARCHIVERS:
+            return args[1:2]
         return _link_targets(args[:2], []) if name.endswith("::createsymboliclink") else args[:1]
     if name == "new-item" and through_links:
         return _powershell_targets(name, args) + _new_item_link_targets(args)

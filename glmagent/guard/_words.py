@@ -19,6 +19,7 @@ from ._paths import (
     ARCHIVERS,
     CMD_DELETERS,
     DELETERS,
+    DOTNET_ARCHIVERS,
     GIT_VALUE_OPTIONS,
     WRITERS,
     PathScope,
@@ -895,7 +896,7 @@ class WordChecks:
         # destructive rules, and archives, whose names carry versions (`tar czf "dist/app-$(git
         # describe).tgz"`), and mktemp, which only ever makes a new file, to nothing. One in the home by its
         # variable is judged as such (`rm $HOME/notes.txt`, `Remove-Item $home\x.lnk`).
-        lenient = name in DELETERS or name in ARCHIVERS or name == "mktemp"
+        lenient = name in DELETERS or name in ARCHIVERS or name in DOTNET_ARCHIVERS or name == "mktemp"
         named_later = lenient and name not in DELETERS and dialect != "posix"  # cmd's `%zip%` too
         creates = name not in DELETERS and name not in _MODE_CHANGERS
         words = None  # made once, not once per target: `rm` with thousands of files stays linear
