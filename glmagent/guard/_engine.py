@@ -418,6 +418,8 @@ class CompiledPolicy(PolicyTables):
         if not command or command.isspace():
             return self._evaluation(cwd, gate).check(command, shell)
         text = command if shell == "posix" or command.isascii() else ps_ascii(command)
+        if shell == "powershell" and "<" in text and _parse_powershell.placeholders_filled(text) is not None:
+            return self._evaluation(cwd, gate).check(command, shell)  # judged once filled in (below)
         src = text.encode("utf-8", "replace")
         start_check()
         try:
@@ -826,6 +828,10 @@ class Evaluation(RunsOtherCode, WordChecks):
         module = _parse_posix if dialect == "posix" else _parse_powershell
         if dialect == "powershell" and not text.isascii():
             text = ps_ascii(text)  # the same spelling `CompiledPolicy.check` parsed
+        if dialect == "powershell" and "<" in text:
+            filled = _parse_powershell.placeholders_filled(text)
+            if filled is not None:
+                text, parsed = filled, None  # PowerShell refuses `<file>`: judged as it runs once completed
         if parsed is None:
             src = text.encode("utf-8", "replace")
             tree, words, glued = _parsed_line(dialect, text, src, self.p.memo_limit > 0)

@@ -2159,6 +2159,30 @@ def _splits_glued_string(source: str) -> bool:
     return False
 
 
+_PLACEHOLDER = lazy_re(
+    r"""'(?:[^']|'')*'|"(?:`.|""|[^"`])*"|`."""
+    r"|(?<![\w$])<([A-Za-z_][\w.:/-]*(?: [A-Za-z_][\w.:/-]*){0,3})>"
+)
+"""A reference's placeholder (`icacls <file> /grant Everyone:F`). Quoted strings and escapes are matched only
+to be skipped."""
+_NOT_NAME = lazy_re(r"\W")
+
+
+def placeholders_filled(text: str) -> str | None:
+    """A one-line `text` with its placeholders written as the run-time values they stand for
+    (`icacls ${file} /grant Everyone:F`); None when it has none. PowerShell reserves `<`, so it refuses such
+    a line whole and runs none of it: the filled-in line is what it would run once completed (the grammar
+    reads `<file>` as a word and a redirection, which PowerShell never does)."""
+    if "\n" in text:
+        return None
+    found = [m for m in _PLACEHOLDER.finditer(text) if m[1]]
+    if not found:
+        return None
+    for m in reversed(found):
+        text = text[: m.start()] + "${" + _NOT_NAME.sub("_", m[1]) + "}" + text[m.end() :]
+    return text
+
+
 def repair(source: str) -> str | None:
     """Respell valid PowerShell that the grammar rejects, without changing what the policy reads.
 
