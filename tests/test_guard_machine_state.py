@@ -310,6 +310,9 @@ BLOCKED = [
     ("posix", "pm2 resurrect", "destructive.machine-state"),
     ("posix", "forever stopall", "destructive.machine-state"),
     ("posix", "forever restart app.js", "destructive.machine-state"),
+    # self-extracting Linux installers
+    ("posix", "./NVIDIA-Linux-x86_64-550.54.run --silent --accept-license", "destructive.machine-state"),
+    ("posix", "./cuda_12.4.0_linux.run --toolkit --silent", "destructive.machine-state"),
 ]
 
 ALLOWED = [
@@ -441,6 +444,8 @@ ALLOWED = [
     ("posix", "pm2 list"),
     ("posix", "pm2 logs --lines 50"),
     ("posix", "forever list"),
+    ("posix", "./cuda_12.4.0_linux.run --help"),
+    ("posix", "python -m pythran.run -v dump.py"),  # a module named run
 ]
 
 
