@@ -120,6 +120,7 @@ BLOCKED = [
     ("posix", "msfvenom -p windows/adduser USER=attacker PASS=x -f exe > adduser.exe", "network.socket"),
     ("posix", 'msfconsole -x "use exploits/multi/handler; set lport 443; exploit"', "network.socket"),
     ("posix", "debugfs -w /dev/sda1", "env.credential-dump"),
+    ("posix", "/sbin/debugfs -f $cmd_file", "env.credential-dump"),  # requests that open the disk
     ("powershell", ".\\lsass_dump_hookMinidump.exe", "env.credential-dump"),
     ("powershell", "Get-KeePassDatabaseKey -Verbose", "env.credential-dump"),
     ("powershell", "Get-Inveigh -NTLMv2", "network"),

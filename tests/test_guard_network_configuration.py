@@ -31,6 +31,8 @@ BLOCKED = [
     ("posix", "ifconfig eth0 down"),
     ("posix", "ifconfig eth0 hw ether 00:11:22:33:44:55"),
     ("posix", "tc qdisc add dev eth0 root netem delay 100ms"),
+    ("posix", "./wondershaper -a wlp4s0 -u 4096 -d 8192"),
+    ("posix", "wondershaper -c -a eth0"),
     ("posix", "ethtool -s eth0 speed 100 duplex full autoneg off"),
     ("posix", "ethtool -K eth0 tso off"),
     ("posix", "conntrack -F"),  # the tracked connections of the whole machine
@@ -68,6 +70,7 @@ BLOCKED = [
 ]
 
 ALLOWED = [
+    ("posix", "wondershaper -s -a eth0"),
     ("powershell", "Get-NetTCPSetting -SettingName Internet"),
     ("posix", "scselect"),  # lists the locations
     ("posix", "exportfs"),
