@@ -76,6 +76,9 @@ BLOCKED = [
     ("posix", "cp -t /tmp .env.example .env"),  # the destination is -t's: both are copied from
     ("powershell", "Get-Content .env, .env.example"),
     ("powershell", "Copy-Item .env -Destination .env.example.bak"),
+    # anything in the superuser's home folder
+    ("posix", "cat /root/flag.txt"),
+    ("posix", "plutil -p /private/var/root/Library/Preferences/com.apple.bluetoothd.plist"),
 ]
 
 ALLOWED = [
@@ -100,6 +103,8 @@ ALLOWED = [
     ("posix", "grep -rn bashrc docs/"),
     ("posix", "python3 -c \"print(open('.bashrc').read())\""),
     ("posix", "cat config/credentials.example.json"),
+    ("posix", "cat root/notes.txt"),  # the project's folder named root
+    ("posix", "ls /rootfs"),
     ("powershell", "Get-Content .\\.bashrc"),
     ("powershell", "Get-ChildItem ~"),
 ]
