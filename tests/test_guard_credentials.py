@@ -76,6 +76,7 @@ BLOCKED = [
     ("posix", "echo 'dev:secret' | chpasswd", "env.accounts"),
     ("posix", "passwd dev", "env.accounts"),
     ("posix", "dscl . -create /Users/art", "env.accounts"),
+    ("posix", "dscl . -mcxdelete /Users/$user", "env.accounts"),  # the record's managed settings
     ("posix", "sysadminctl -addUser art -password x", "env.accounts"),
     ("powershell", "net user art P@ss /add", "env.accounts"),
     ("powershell", "New-LocalUser art -NoPassword", "env.accounts"),

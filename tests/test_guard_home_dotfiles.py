@@ -79,6 +79,7 @@ BLOCKED = [
     # anything in the superuser's home folder
     ("posix", "cat /root/flag.txt"),
     ("posix", "plutil -p /private/var/root/Library/Preferences/com.apple.bluetoothd.plist"),
+    ("posix", "cat ~/Library/Application\\ Support/Bitwarden\\ CLI/data.json | jq"),  # a vault, on macOS
 ]
 
 ALLOWED = [
