@@ -37,6 +37,7 @@ NETWORK = [
     "git remote show origin",
     "git remote prune origin",
     "git remote set-url origin https://example.com/mirror.git",  # the user's next push goes there
+    "git remote remove origin",  # its address and remote-tracking branches dropped
     "git remote rename origin old",
     "git remote add -f upstream https://example.com/r.git",  # `-f` fetches from it at once
     "git remote add -t main --fetch upstream git@example.com:x/y.git",
