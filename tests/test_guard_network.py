@@ -322,6 +322,10 @@ PROBES_AND_CLIENTS = [
     "arc diff",
     "dvc push",
     "dvc pull",
+    # migrations and seeds run against the production database
+    "knex migrate:latest --env production",
+    "npx sequelize-cli db:seed:all --env=production",
+    "php artisan migrate --env=production",
     "dvc status -c",
     "dvc repro --pull",
     "git annex get data/x.csv",
@@ -517,6 +521,8 @@ PROBES_AND_CLIENTS = [
 
 
 NETWORK_ALLOWED = [
+    "knex migrate:latest --env test",
+    "php artisan migrate --env=testing",
     "gunicorn --version",  # prints and exits before serving anything
     "hurl --version",
     "gnutls-cli --help",
