@@ -80,6 +80,7 @@ BLOCKED = [
     ("posix", "cat /root/flag.txt"),
     ("posix", "plutil -p /private/var/root/Library/Preferences/com.apple.bluetoothd.plist"),
     ("posix", "cat ~/Library/Application\\ Support/Bitwarden\\ CLI/data.json | jq"),  # a vault, on macOS
+    ("posix", "grep -Irn tunnel ~/.cloudflared/"),  # a tunnel's credentials
 ]
 
 ALLOWED = [

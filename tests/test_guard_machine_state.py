@@ -133,6 +133,7 @@ BLOCKED = [
         "unverifiable",
     ),
     ("posix", "hdiutil attach payload.dmg", "destructive.machine-state"),
+    ("posix", "hdiutil chpass secure.dmg", "destructive.machine-state"),  # its password replaced
     ("posix", "udisksctl mount -b /dev/sdb1", "destructive.machine-state"),
     ("posix", "export HISTCONTROL=ignoreboth", "destructive.machine-state"),
     # Set-user-ID bits and capabilities, remote management, trust stores, disk images.
