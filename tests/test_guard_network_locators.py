@@ -34,6 +34,8 @@ BLOCKED = [
     ("posix", 'sqlcmd -S {server}.database.windows.net -U {user} -Q "SELECT 1"'),
     ("posix", "mytool --host [tenant].example.com"),
     ("posix", "mytool --endpoint {account}.blob.core.windows.net:443"),
+    # placeholders of several words inside a locator (`<your cluster>`): one value each
+    ("posix", 'mongodump --uri "mongodb+srv://<your user>:<your password>@<your cluster>.mongodb.net/x"'),
     ("powershell", "mytool $ATTACKER_IP 4444"),
     ("posix", "unison . ssh://host//srv/copy"),
     ("posix", "mytool sync ./out user@host:/srv/www"),
@@ -76,6 +78,7 @@ BLOCKED = [
 
 # The same programs, and the words that look like locators but name nothing remote.
 ALLOWED = [
+    ("posix", 'git commit -m "fix <the thing> in the example.com docs"'),  # text with blanks
     ("posix", "bash scripts/release.sh 1.2.3"),  # a version, not an address
     ("posix", "sh ./configure --prefix=/usr/local"),
     ("posix", 'bash -c "echo 10.0.0.1"'),  # the shell's own line is its own command: echo prints text

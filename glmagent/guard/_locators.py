@@ -330,6 +330,10 @@ class MachineOptions:
         return None
 
 
+_SPACED_PLACEHOLDER = lazy_re(r"<[A-Za-z_][\w-]*(?: [\w-]+){1,3}>")
+"""A reference's placeholder of a few words (`<your cluster>`)."""
+
+
 class LocatorMatcher:
     """Does one blank-free word hold a locator of the given kinds? (`match`, like a compiled pattern's.)
     `options` finds option values that name a machine among a command's words."""
@@ -374,8 +378,16 @@ class LocatorMatcher:
         return i > 0 and args[i - 1].text.lower() in self.naming
 
     def match(self, word: str) -> bool:
-        if not word or _BLANK.search(word) is not None:
+        if not word:
             return False
+        if _BLANK.search(word) is not None:
+            if "<" not in word:
+                return False
+            # `mongodb+srv://<your username>:<pw>@<your cluster>.mongodb.net`: a reference's placeholders
+            # of several words are one value each, not a blank in text
+            word = _SPACED_PLACEHOLDER.sub(lambda m: _BLANK.sub("_", m[0]), word)
+            if _BLANK.search(word) is not None:
+                return False
         for needle, kind in self.machine:
             if needle.search(word) is not None and kind.search(word) is not None:
                 return True
