@@ -127,6 +127,8 @@ NETWORK = [
     "npm exec --yes cowsay",
     "npx -y create-react-app app",
     "npx create-vite@latest app",
+    "npx create-next-app my-app",  # a scaffolder: fetched, as `npm create next-app` is
+    "mas signin me@example.com",
     "npx --package=cowsay cowsay hi",
     "npx https://example.com/tool.tgz",
     "npx -p cowsay cowsay hi",  # npx's short `--package`
@@ -576,6 +578,8 @@ NETWORK_ALLOWED = [
     "openssl x509 -in $CERT -noout",
     "npx jest $TEST",
     "npx tsc -p .",  # the tool's `-p`, after the package word
+    "npx tsc -p create-x",  # only the first operand names the package
+    "mas list",
     "npx publint ./pkg.tgz",  # a packed tarball the tool checks, not a package npx fetches
     "pnpm exec attw pkg.tgz",
     "npx jest -y",
