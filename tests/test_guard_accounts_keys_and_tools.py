@@ -167,6 +167,7 @@ BLOCKED = [
     ("posix", "cat /var/spool/cron/crontabs/root", "env.credential-dump"),
     ("posix", "cat /var/lib/mysql/mysql/user.MYD", "env.credential-dump"),
     ("posix", "strings /var/lib/etcd/member/snap/db", "env.credential-dump"),
+    ("posix", "strings /host/var/lib/etcd/member/snap/db", "env.credential-dump"),  # the host's, mounted
     ("posix", "find / -name kubeconfig", "env.credential-dump"),
     ("posix", "grep --color -rHniaoP '.{0,50}access_key.{0,100}' .", "env.credential-dump"),
     ("posix", "find / -writable -type d 2>/dev/null", "env.machine-discovery"),
