@@ -12,6 +12,7 @@ BLOCKED = [
     # The user's own documents, desktop and browser profiles packed or encrypted into another folder.
     ("posix", "7z a home_backup.7z ~/Documents"),
     ("posix", "zip -r -s 50m docs.zip ~/Documents -x '*.iso'"),
+    ("posix", "tar czf chrome.tgz -C ~/.config/google-chrome ."),  # named from tar's working folder
     ("posix", "rar a -v50M desktop.rar ~/Desktop"),
     ("posix", "tar czf ff.tgz ~/.mozilla/firefox"),
     ("posix", "gocryptfs --reverse ~/Documents /tmp/cipher"),
@@ -53,6 +54,7 @@ BLOCKED = [
 ]
 
 ALLOWED = [
+    ("posix", "tar czf dist.tgz -C build ."),
     ("posix", "zip -r app.zip ~/Documents/src/app/docs"),  # a project kept under the documents folder
     ("posix", "zip -r dist/app.zip build"),
     ("posix", "cd docs && zip -9r ../dist/docs.zip ."),
