@@ -122,6 +122,10 @@ BLOCKED = [
     ("posix", "debugfs -w /dev/sda1", "env.credential-dump"),
     ("posix", "/sbin/debugfs -f $cmd_file", "env.credential-dump"),  # requests that open the disk
     ("powershell", ".\\lsass_dump_hookMinidump.exe", "env.credential-dump"),
+    # named for dumping or harvesting saved passwords
+    ("powershell", ".\\DumpChromePasswords.ps1", "env.credential-dump"),
+    ("powershell", ".\\HarvestBrowserPasswords.exe --chrome", "env.credential-dump"),
+    ("posix", "python3 steal_creds.py", "env.credential-dump"),
     ("powershell", "Get-KeePassDatabaseKey -Verbose", "env.credential-dump"),
     ("powershell", "Get-Inveigh -NTLMv2", "network"),
     ("powershell", "Invoke-PasswordSprayOWA -ExchHostname srv01 -Userlist u.txt -Password x", "network"),
@@ -262,6 +266,8 @@ BLOCKED = [
 ]
 
 ALLOWED = [
+    ("powershell", ".\\reset-password.ps1"),  # named for a password, not for dumping one
+    ("posix", "python3 scripts/check_credentials_config.py"),
     ("posix", "mysql -u root -e 'SHOW TABLES' app"),
     ("posix", "psql -c 'select count(*) from dropped_tables_log'"),
     ("posix", "cat .runner"),  # a project's own file of that name
