@@ -223,6 +223,7 @@ BLOCKED = [
     ("posix", "auditctl -e 0 -s", "destructive.machine-state"),  # disabled, then the status shown
     ("posix", "auditctl -D -l", "destructive.machine-state"),
     ("powershell", "wevtutil cl Security", "destructive"),
+    ("powershell", "wmic nteventlog where \"filename like '%security%'\" cleareventlog", "destructive"),
     ("powershell", "Set-MpPreference -DisableRealtimeMonitoring $true", "destructive.machine-state"),
     ("powershell", "reg add HKCU\\Software\\X /v Y /d 1", "destructive.registry"),
     ("powershell", "regedit /s settings.reg", "destructive.registry"),
