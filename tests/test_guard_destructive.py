@@ -436,6 +436,7 @@ destructive.rsync-delete	robocopy src dst /MIR
 destructive.rsync-delete	robocopy src dst /e /purge
 destructive.rsync-delete	cmd /c robocopy a b /MOVE
 destructive.registry	reg delete HKCU\\Software\\X /f
+destructive.data-store	Remove-Database -Server localhost -Database MyTestDB
 destructive.registry	reg add HKCU\\Software\\X /v Y /d 1 /f
 destructive.registry	Remove-ItemProperty -Path HKCU:\\Software\\X -Name Y
 destructive.registry	Remove-Item HKLM:\\Software\\X

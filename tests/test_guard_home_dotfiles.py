@@ -81,6 +81,8 @@ BLOCKED = [
     ("posix", "plutil -p /private/var/root/Library/Preferences/com.apple.bluetoothd.plist"),
     ("posix", "cat ~/Library/Application\\ Support/Bitwarden\\ CLI/data.json | jq"),  # a vault, on macOS
     ("posix", "grep -Irn tunnel ~/.cloudflared/"),  # a tunnel's credentials
+    ("powershell", "FoxAdminPro -d C:\\Users\\x\\AppData\\Roaming\\Mozilla\\Firefox\\Profiles\\a.default"),
+    ("posix", "cp -r ~/Library/Application\\ Support/Firefox/Profiles /tmp/x"),
 ]
 
 ALLOWED = [
