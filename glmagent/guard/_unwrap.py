@@ -190,8 +190,12 @@ def unwrap(spec: WrapperSpec, args: list[Arg], stdin_words: list[Arg] | None) ->
                 spelled.append(raw)
             i += 1
             continue
-        if spec.skip_words and t.lower() in spec.skip_words:
-            i += 1  # `wt -w 0 new-tab -p x cmd`: a subcommand of its own, then more of its options
+        if spec.skip_words and (
+            t.lower() in spec.skip_words or (t[:1] == ":" and ":*" in spec.skip_words and i == 0)
+        ):
+            # `wt -w 0 new-tab -p x cmd`: a subcommand of its own, then more of its options; `call :run cmd`:
+            # a batch file's subroutine handed a command line
+            i += 1
             continue
         break
     else:
