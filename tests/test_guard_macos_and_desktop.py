@@ -37,7 +37,6 @@ BLOCKED = [
     ),
     ("posix", "open Malicious.app", "unverifiable.launched-program"),
     ("posix", "open -a Calculator", "unverifiable.launched-program"),
-    ("posix", "ssh-keygen -D ./payload.so", "unverifiable.launched-program"),  # a PKCS#11 library loaded
     ("posix", "open -b com.apple.Terminal", "unverifiable.launched-program"),
     ("posix", "run-mailcap --action=edit text/plain:/path/to/output-file", "unverifiable.terminal-program"),
     ("posix", "volatility -f /path/to/core-dump volshell", "env.credential-dump"),
