@@ -48,6 +48,8 @@ import pytest
 from conftest import guard_allows, guard_blocks, guard_decision
 
 ALLOWED = [
+    ("powershell", "powershell[.]exe -h"),  # a bare name with a wildcard is never looked up on PATH
+    ("powershell", "Get-ChildItem .\\build\\*.dll"),
     # a name yarn does not know runs the package script of that name, as `yarn build` does
     ("posix", "yarn docs"),
     ("posix", "yarn ci && yarn doctor"),
@@ -220,6 +222,9 @@ BLOCKED = [
     ("powershell", 'cmd /C"set X=whoami&&call %X%"', "dynamic.command-name"),
     # a PowerShell line naming its program with cmd's variables means cmd's reading of them
     ("powershell", "%COMSPEC% /c whoami", "dynamic.command-name"),
+    # a program path holding a wildcard runs whichever file it matches
+    ("powershell", "C:\\Windows\\System32\\c?d.exe /c rd /s /q C:\\", "dynamic.command-name"),
+    ("powershell", '& "C:\\Windows\\System32\\cm[d].exe" /c whoami', "dynamic.command-name"),
     (
         "powershell",
         '%TEMP:~-8,-7%%CommonProgramFiles:~9,1%d /V:ON/C"set a=whoami&&call %a%"',

@@ -185,6 +185,10 @@ _MAKE_MARKS = "@-+"  # what make strips from the start of a recipe line
 _CMD_BUILT_NAME = lazy_re(r"(?i)^%comspec%|%\w+:(?:~|[^%=\s]*=)")
 """A program name made with cmd's variables to hide what it is: cmd itself by `%COMSPEC%`, or a name cut
 or rewritten from a variable's value (`%TEMP:~-8,-7%`, `%X:a=b%`)."""
+_WILDCARD_PATH = lazy_re(r"^[^\[]*[\\/][^\\/]*[*?[]|^[^\[]*[*?][^\\/]*[\\/]")
+"""A program named by a path holding a wildcard (`C:\\Windows\\System32\\c?d.exe`, `C:\\Win*\\x.exe`):
+PowerShell runs whichever file it matches, known only at run time. (A bare name with wildcards is never
+looked up on PATH; a leading `[` is a .NET type.)"""
 _CMDLET = lazy_re(
     r"(?:Add|Approve|Assert|Backup|Block|Build|Checkpoint|Clear|Close|Compare|Complete|Compress|Confirm|Connect"
     r"|Convert|ConvertFrom|ConvertTo|Copy|Debug|Deny|Deploy|Disable|Disconnect|Dismount|Edit|Enable|Enter|Exit"
@@ -972,6 +976,18 @@ class Evaluation(RunsOtherCode, WordChecks):
             return
         p = self.p
         dialect = frame.dialect
+        if (
+            dialect == "powershell"
+            and ("*" in word or "?" in word or "[" in word)
+            and _WILDCARD_PATH.search(word) is not None
+        ):
+            self.event(
+                "dynamic-command",
+                frame,
+                f"the program `{head.raw}` is a wildcard path: the file it runs is only known at run time",
+                self._argv(argv),
+            )
+            return
         if dialect == "powershell" and "%" in word and _CMD_BUILT_NAME.search(word) is not None:
             # `%COMSPEC% /c whoami`, `%TEMP:~-8,-7%%CommonProgramFiles:~9,1%d`: a name cut from cmd's
             # variables, or cmd itself by its variable (PowerShell finds no such program; cmd, which the line
