@@ -347,6 +347,8 @@ PROBES_AND_CLIENTS = [
     "tcptraceroute x",
     "iperf3 -c x",
     "speedtest-cli",
+    "networkQuality -v",  # macOS's speed test
+    "dscacheutil -q host -a name example.com",  # a lookup, not the cache
     "curl.exe x",
     "/usr/bin/curl x",
     "busybox wget x",
@@ -580,6 +582,7 @@ NETWORK_ALLOWED = [
     "npx tsc -p .",  # the tool's `-p`, after the package word
     "npx tsc -p create-x",  # only the first operand names the package
     "mas list",
+    "dscacheutil -q host",  # what the cache holds
     "npx publint ./pkg.tgz",  # a packed tarball the tool checks, not a package npx fetches
     "pnpm exec attw pkg.tgz",
     "npx jest -y",
