@@ -12,7 +12,19 @@ from typing import TYPE_CHECKING, Any
 from ._lazy import lazy_re
 from ._normalise import ansi_c_unescape, command_key, fold_arg, posix_unescape_double, posix_unescape_word
 from ._sink import Sink
-from ._syntax import DYN, MAX_WORK, Arg, Feed, Frame, Stdin, TooLarge, lit, new_parser, parse_within_budget
+from ._syntax import (
+    DYN,
+    MAX_WORK,
+    Arg,
+    Feed,
+    Frame,
+    Stdin,
+    TooLarge,
+    lit,
+    new_parser,
+    parse_within_budget,
+    placeholders_as_values,
+)
 from ._unwrap import script_source
 
 _new = tuple.__new__
@@ -1466,7 +1478,6 @@ id> sh`): to a shell, a redirection from `tagname` and one to whatever word foll
 escapes are matched only to be skipped."""
 _NO_REDIRECT_WORD = lazy_re(r"[ \t]*(?:\Z|[|;&<>)]|(?<=[ \t])#)")
 """What may follow a `>` where a shell needs the word to write to: the line's end, an operator, a comment."""
-_NOT_NAME = lazy_re(r"\W")
 
 
 def _placeholders_filled(text: str) -> str | None:
@@ -1479,7 +1490,7 @@ def _placeholders_filled(text: str) -> str | None:
     found = _placeholders(text)
     if not any(_NO_REDIRECT_WORD.match(text, m.end()) for m in found):
         return None
-    return _filled(text, found)
+    return placeholders_as_values(text, found)
 
 
 def placeholders_filled_in(text: str) -> str | None:
@@ -1490,19 +1501,13 @@ def placeholders_filled_in(text: str) -> str | None:
     found = _placeholders(text)
     if not found or any(_NO_REDIRECT_WORD.match(text, m.end()) for m in found):
         return None
-    return _filled(text, found)
+    return placeholders_as_values(text, found)
 
 
 def _placeholders(text: str) -> list[re.Match[str]]:
     if "\n" in text or "<" not in text:
         return []
     return [m for m in _PLACEHOLDER.finditer(text) if m[1]]
-
-
-def _filled(text: str, found: list[re.Match[str]]) -> str:
-    for m in reversed(found):
-        text = text[: m.start()] + "${" + _NOT_NAME.sub("_", m[1]) + "}" + text[m.end() :]
-    return text
 
 
 _MAKE_AUTOMATIC = lazy_re(r"(?<!\$)\$[<^+]")

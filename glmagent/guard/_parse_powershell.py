@@ -12,7 +12,7 @@ from ._lazy import lazy_re
 from ._normalise import command_key, fold_arg, ps_unescape
 from ._paths import DOTNET_WRITERS
 from ._sink import Sink
-from ._syntax import DYN, Arg, Feed, Frame, Stdin, new_parser, parse_within_budget
+from ._syntax import DYN, Arg, Feed, Frame, Stdin, new_parser, parse_within_budget, placeholders_as_values
 
 if TYPE_CHECKING:
     from tree_sitter import Node, Parser
@@ -2165,7 +2165,6 @@ _PLACEHOLDER = lazy_re(
 )
 """A reference's placeholder (`icacls <file> /grant Everyone:F`). Quoted strings and escapes are matched only
 to be skipped."""
-_NOT_NAME = lazy_re(r"\W")
 
 
 def placeholders_filled(text: str) -> str | None:
@@ -2176,11 +2175,7 @@ def placeholders_filled(text: str) -> str | None:
     if "\n" in text:
         return None
     found = [m for m in _PLACEHOLDER.finditer(text) if m[1]]
-    if not found:
-        return None
-    for m in reversed(found):
-        text = text[: m.start()] + "${" + _NOT_NAME.sub("_", m[1]) + "}" + text[m.end() :]
-    return text
+    return placeholders_as_values(text, found) if found else None
 
 
 def repair(source: str) -> str | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 import threading
 import time
@@ -252,3 +253,11 @@ def parse_within_budget(parser: Any, source: bytes) -> Any:
         parser.reset()  # a stopped parser would resume this source on its next call
         raise TooLarge(f"parsing the command takes longer than {PARSE_BUDGET_S * 1000:.0f} ms")
     return tree
+
+
+def placeholders_as_values(text: str, found: list[re.Match[str]]) -> str:
+    """`text` with each reference placeholder in `found` (group 1: its name, `<container name>`) written as
+    the run-time value it stands for (`${container_name}`), which both shells' readers then judge."""
+    for m in reversed(found):
+        text = text[: m.start()] + "${" + re.sub(r"\W", "_", m[1]) + "}" + text[m.end() :]
+    return text
