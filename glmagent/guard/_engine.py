@@ -1543,11 +1543,14 @@ class Evaluation(RunsOtherCode, WordChecks):
                 self._add(rule, [op, text], f"`{shown}`{frame.where()} {rule.description}")
         arg_rules = self.index.arguments.get(dialect)
         screen = self.index.argument_screen.get(dialect)
-        if arg_rules and (screen is None or screen.search(f"{target.text}\n{target.raw}")):
+        spelled = f"{target.text}\n{target.raw}"
+        if arg_rules and (screen is None or screen.search(spelled)):
             writes = ">" in base
-            for rule, pattern in arg_rules:
+            for rule, pattern, own in arg_rules:
                 if writes and rule.category == "env":
                     continue  # what a file holds is read by a reader; writing it is judged as a write, below
+                if own is not None and own.search(spelled) is None:
+                    continue
                 if pattern.match(target.text) or pattern.match(target.raw):
                     self._add(
                         rule, [op, target.text], f"`{op} {target.raw}`{frame.where()} {rule.description}"
@@ -1666,7 +1669,7 @@ class Evaluation(RunsOtherCode, WordChecks):
         `config/secrets.json`, a stray `id_rsa`)? Asked of its path below a folder, which they all cover."""
         entries, _ = self.p.argument_rules[frame.dialect]
         path = f"project/{relative}"
-        return any(rule.category == "env" and pattern.match(path) for rule, pattern in entries)
+        return any(rule.category == "env" and pattern.match(path) for rule, pattern, _ in entries)
 
     def _untouched_place(
         self, target: Arg, frame: Frame, upto: int, written: bool = True

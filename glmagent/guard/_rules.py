@@ -984,8 +984,10 @@ class RuleIndex:
     payloads: dict[str, list[tuple[Rule, PayloadClause, PatternList]]] = table()
     """Per language, each clause's patterns behind their literal screens."""
     dotnet: dict[str, list[tuple[Rule, re.Pattern[str] | None]]] = table()
-    arguments: dict[Dialect, list[tuple[Rule, re.Pattern[str]]]] = table()
-    """Argument globs and sensitive paths, tested against every argument and redirection target."""
+    arguments: dict[Dialect, list[tuple[Rule, re.Pattern[str], CaselessScreen | None]]] = table()
+    """Argument globs and sensitive paths, tested against every argument and redirection target, each with
+    the screen of its own literal fragments (a word passing `argument_screen` holds one rule's fragment,
+    seldom every rule's: the few rules' patterns of thousands of characters are not worth trying on it)."""
     payload_screen: dict[str, AnyScreen | None] = table()
     """Per language, literal fragments one of which any payload a pattern matches contains."""
     argument_screen: dict[Dialect, CaselessScreen | None] = table()
@@ -1111,8 +1113,9 @@ def build_index(rules: list[Rule], syntax: dict[str, SyntaxSpec]) -> RuleIndex:
                     needles = [_path_needle(p) for p in clause.paths]
                     for shell in clause.shells:
                         path_globs.setdefault(shell, []).extend(clause.paths)
+                own = CaselessScreen.of(needles)
                 for shell in clause.shells:
-                    index.arguments.setdefault(shell, []).append((rule, pattern))
+                    index.arguments.setdefault(shell, []).append((rule, pattern, own))
                     literals.setdefault(shell, []).extend(needles)
             elif isinstance(clause, LocatorClause):
                 spared = frozenset(c.lower() for c in clause.except_commands)

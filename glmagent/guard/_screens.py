@@ -136,6 +136,11 @@ class CaselessScreen:
             return self.ascii.search(text.lower())
         return self.folding.search(text)
 
+    def found(self, text: str, lowered: str | None) -> bool:
+        """`search(text)` finds something, given `lowered`: `text.lower()` when it is ASCII, else None (for
+        many screens searched in one text, lowered once)."""
+        return (self.folding.search(text) if lowered is None else self.ascii.search(lowered)) is not None
+
 
 def joinable(patterns: list[re.Pattern[str]]) -> bool:
     """Whether one alternation of `patterns` finds what the first of them to match would (no global flags,

@@ -786,15 +786,25 @@ class WordChecks:
             if (a.text, a.raw) in judged:
                 continue  # the same word again: the same findings (its size still counts)
             judged.add((a.text, a.raw))
-            for rule, pattern in entries:
-                if pattern.match(a.text) or (a.raw is not a.text and pattern.match(a.raw)):
-                    self._rule_finding(rule, argv, names, frame, a.text if DYN not in a.text else a.raw)
+            text, raw = a.text, a.raw
+            spelled = raw != text
+            lowered = text.lower() if text.isascii() else None
+            raw_lowered = raw.lower() if spelled and raw.isascii() else None
+            for rule, pattern, own in entries:
+                if (
+                    own is not None
+                    and not own.found(text, lowered)
+                    and not (spelled and own.found(raw, raw_lowered))
+                ):
+                    continue  # none of this rule's fragments: its pattern cannot match
+                if pattern.match(text) or (spelled and pattern.match(raw)):
+                    self._rule_finding(rule, argv, names, frame, text if DYN not in text else raw)
         scope = self._scope
         if scope is not None and scope.cwd is not scope.root:
             for a in args:
                 seen = scope.beyond_project(a.text)
                 if seen is not None:
-                    for rule, pattern in entries:
+                    for rule, pattern, _ in entries:
                         if pattern.match(seen):
                             self._rule_finding(rule, argv, names, frame, f"{a.text}, that is {seen}")
 
@@ -804,7 +814,7 @@ class WordChecks:
         argv: list[Arg],
         names: tuple[str, ...],
         frame: Frame,
-        entries: list[tuple[Rule, re.Pattern[str]]],
+        entries: list[tuple[Rule, re.Pattern[str], CaselessScreen | None]],
         screen: CaselessScreen | None,
     ) -> None:
         """Argument-wide rules on the paths words name once their `..` steps are taken (`/tmp/../etc/passwd`,
@@ -816,8 +826,8 @@ class WordChecks:
                 continue
             judged.add(seen)
             self._spend_matched(len(seen))
-            for rule, pattern in entries:
-                if pattern.match(seen):
+            for rule, pattern, own in entries:
+                if (own is None or own.search(seen) is not None) and pattern.match(seen):
                     shown = a.text if DYN not in a.text else a.raw
                     self._rule_finding(rule, argv, names, frame, f"{shown}, that is {seen}")
 
@@ -827,7 +837,7 @@ class WordChecks:
         argv: list[Arg],
         names: tuple[str, ...],
         frame: Frame,
-        entries: list[tuple[Rule, re.Pattern[str]]],
+        entries: list[tuple[Rule, re.Pattern[str], CaselessScreen | None]],
     ) -> None:
         """Argument-wide rules on the credential files a glob word may expand to (`/home/*/.*hist*`)."""
         globs = self.p.glob_paths.get(frame.dialect)
@@ -849,7 +859,7 @@ class WordChecks:
                 raise TooLarge(f"`{a.text[:40]}…` is a glob too long or deep to compare with paths")
             found: set[str] = set()  # one finding a rule per word, naming the first path it reaches
             for path in paths:
-                for rule, pattern in entries:
+                for rule, pattern, _ in entries:
                     if rule.id not in found and pattern.match(path):
                         found.add(rule.id)
                         self._rule_finding(rule, argv, names, frame, f"{a.text}, which may expand to {path}")
