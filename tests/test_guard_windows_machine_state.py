@@ -51,6 +51,21 @@ BLOCKED = [
     ),
     ("powershell", "Optimize-Volume -DriveLetter C -ReTrim", "destructive.machine-state"),
     ("powershell", "sfc /scannow", "destructive.machine-state"),
+    # code integrity (WDAC) policies: the ConfigCI module's cmdlets author what the machine lets run
+    ("powershell", "Set-RuleOption -FilePath .\\policy.xml -Option 3 -Delete", "destructive.machine-state"),
+    (
+        "powershell",
+        "Merge-CIPolicy -PolicyPaths base.xml, deny.xml -OutputFilePath merged.xml",
+        "destructive.machine-state",
+    ),
+    (
+        "powershell",
+        "ConvertFrom-CIPolicy -XmlFilePath base.xml -BinaryFilePath C:\\Policies\\base.p7b",
+        "destructive.machine-state",
+    ),
+    ("powershell", "Set-HVCIOptions -Strict -FilePath $p", "destructive.machine-state"),
+    ("powershell", "Add-SignerRule -FilePath $p -CertificatePath x.cer -User", "destructive.machine-state"),
+    ("powershell", "Edit-CIPolicyRule -FilePath $p -Id ID_1 -FilePath2 x", "destructive.machine-state"),
     ("powershell", "sfc /scanfile=C:\\Windows\\System32\\kernel32.dll", "destructive.machine-state"),
     ("powershell", "chkdsk C: /f /r", "destructive.machine-state"),
     ("powershell", "defrag C: /O", "destructive.machine-state"),
@@ -341,6 +356,10 @@ ALLOWED = [
     ("powershell", "Set-WebHookSecret"),
     ("powershell", "Rename-windows-wheels"),
     ("powershell", "Get-StoragePool -FriendlyName x"),
+    ("powershell", "Get-CIPolicy -FilePath policy.xml"),
+    ("powershell", "Get-CIPolicyInfo"),
+    ("powershell", "Get-Help Merge-CIPolicy"),
+    ("powershell", "Set-RuleOptions -Name lint"),
     ("powershell", "Set-WindowsSearchSetting -WhatIf -EnableWebResultsSetting $false"),
 ]
 
