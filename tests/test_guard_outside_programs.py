@@ -17,6 +17,11 @@ BLOCKED = [
     ("posix", "gio launch /tmp/x.desktop"),
     ("posix", "kioclient exec /tmp/x.desktop"),
     ("posix", "dex ~/.config/autostart/x.desktop"),
+    # macOS workflows and compiled AppleScript are programs Automator and the script runners run
+    ("posix", "/usr/bin/automator /tmp/.mdwork.wflow"),
+    ("posix", "automator ~/Library/Services/x.workflow"),
+    ("posix", "automator -i in.txt /Users/Shared/x.workflow"),
+    ("posix", "osacompile -o /tmp/y.app /tmp/x.scpt"),
     ("posix", "/path/to/command --flag"),
     ("posix", "bash /tmp/x.sh"),
     ("posix", "python /opt/AtomicRedTeam/x.py"),
@@ -52,6 +57,9 @@ BLOCKED = [
 ALLOWED = [
     ("posix", "./build.sh"),
     ("posix", "desktop-file-validate data/org.example.App.desktop"),
+    ("posix", "automator workflows/Resize.workflow"),
+    ("posix", "automator -v ./Export.wflow"),
+    ("posix", "osacompile -o build/x.scpt src/x.applescript"),
     ("posix", "gio launch /usr/share/applications/firefox.desktop"),
     ("posix", "bin/tool --check"),
     ("posix", "cd build && ./app --self-test"),
