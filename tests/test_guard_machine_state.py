@@ -19,6 +19,11 @@ BLOCKED = [
     ("posix", "hidutil property --set '{\"UserKeyMapping\":[]}'", "destructive.machine-state"),
     ("posix", "pluginkit -e ignore -i com.apple.Safari.extension", "destructive.machine-state"),
     ("posix", "kdestroy -A", "destructive.machine-state"),
+    # eBPF programs and maps: the kernel's own state
+    ("posix", "bpftool map update name m key hex 00 00 00 00 value hex 61 61", "destructive.machine-state"),
+    ("posix", "bpftool prog load x.o /sys/fs/bpf/x", "destructive.machine-state"),
+    ("posix", "bpftool net attach xdp id 42 dev eth0", "destructive.machine-state"),
+    ("posix", "bpftool cgroup attach /sys/fs/cgroup/x ingress pinned /sys/fs/bpf/p", "destructive.machine-state"),
     ("posix", "kswitch -p admin@CORP.EXAMPLE", "destructive.machine-state"),
     ("posix", "postsuper -d ALL", "destructive.machine-state"),
     # volumes and file systems grown, shrunk or retuned in place; swap given a priority; packages held back;
@@ -318,6 +323,10 @@ BLOCKED = [
 ]
 
 ALLOWED = [
+    ("posix", "bpftool prog show"),
+    ("posix", "bpftool map dump name m"),
+    ("posix", "bpftool feature probe kernel"),
+    ("posix", "./src/bpftool -p version"),
     ("posix", "lvs"),
     ("posix", "vgdisplay vg0"),
     ("posix", "lvcreate --help"),
