@@ -23,7 +23,7 @@ BLOCKED = [
     ("posix", "bpftool map update name m key hex 00 00 00 00 value hex 61 61", "destructive.machine-state"),
     ("posix", "bpftool prog load x.o /sys/fs/bpf/x", "destructive.machine-state"),
     ("posix", "bpftool net attach xdp id 42 dev eth0", "destructive.machine-state"),
-    ("posix", "bpftool cgroup attach /sys/fs/cgroup/x ingress pinned /sys/fs/bpf/p", "destructive.machine-state"),
+    ("posix", "bpftool cgroup attach /sys/fs/cgroup/x ingress id 7", "destructive.machine-state"),
     ("posix", "kswitch -p admin@CORP.EXAMPLE", "destructive.machine-state"),
     ("posix", "postsuper -d ALL", "destructive.machine-state"),
     # volumes and file systems grown, shrunk or retuned in place; swap given a priority; packages held back;
