@@ -21,6 +21,15 @@ BLOCKED = [
     ("posix", "sqlite3 /tmp/ld 'SELECT origin_url, hex(password_value) FROM logins;'", "env.credential-dump"),
     ("posix", 'sqlite3 x.db "select name, encrypted_value from cookies"', "env.credential-dump"),
     ("powershell", "sqlite3 $env:TEMP\\c.sqlite 'select * from moz_cookies'", "env"),
+    # an application's own store of the logins it uses, read by the table's name
+    (
+        "powershell",
+        'sqlcmd.exe -S localhost\\VEEAMSQL2016 -E -Q "use VeeamBackup SELECT top 100 * FROM HostCreds;"',
+        "env.credential-dump",
+    ),
+    ("posix", "mysql -e 'SELECT user, pass FROM app.user_passwords'", "env.credential-dump"),
+    ("posix", 'psql -c "select * from vault.secrets join x on 1=1"', "env.credential-dump"),
+    ("posix", "sqlite3 app.db 'SELECT * FROM [Credentials]'", "env.credential-dump"),
     ("posix", "cat ~/.aws/sso/cache/*.json", "env.secret-files"),  # the SSO login's access tokens
     ("posix", "cat /etc/mysql/debian.cnf", "env.secret-files"),  # MySQL's maintenance login
     (
@@ -150,6 +159,9 @@ BLOCKED = [
 ]
 
 ALLOWED = [
+    ("posix", "psql -c 'SELECT id, created_at FROM users'"),
+    ("posix", "sqlite3 app.db 'SELECT credit FROM accounts'"),
+    ("posix", "psql -c \"UPDATE settings SET value = 'x' WHERE key = 'secret_rotation_days'\""),
     ("posix", "cat /var/lib/jenkins/workspace/app/README.md"),  # a job's workspace: a project
     ("posix", "sqlite3 app.db 'select id, password_hash from users'"),  # the project's own tables
     ("posix", "cat docs/credentials-howto.md"),
