@@ -20,6 +20,11 @@ BLOCKED = [
     ("posix", "iodine -f tunnel.example"),
     ("posix", "zrok share public 8080"),
     ("powershell", "powercat -l -p 443"),
+    ("posix", "./stowaway admin -l 9999 -s 123"),
+    ("posix", "python neoreg.py generate -k password"),  # the tunnel's server side, made to be dropped
+    ("powershell", "npc.exe install -server=relay:8024 -vkey=x"),
+    ("powershell", "npc-update.exe update"),
+    ("posix", "suo5 -c suo5.yaml"),
     # Remote execution, relaying and coercion kits.
     ("posix", "nxc smb hosts.txt -u users.txt"),
     ("posix", "impacket-ntlmrelayx -tf targets.txt"),
@@ -88,6 +93,8 @@ ALLOWED = [
     ("powershell", "echo %logonserver%"),
     ("powershell", "dir %TEMP%\\build"),
     ("posix", "echo 'run ngrok http 8080 to share it'"),
+    ("posix", "nps build"),  # Node Package Scripts, which shares a name with the tunnel's server
+    ("posix", "stowaway --help"),
     ("posix", "grep -rn kerbrute docs"),
     ("posix", """osascript -e 'display notification "see https://example.com/build"'"""),
 ]
