@@ -237,6 +237,11 @@ CAPTURE = [
     ("powershell", "Get-Clipboard | Out-String"),
     ("powershell", "$mic = Get-AudioDevice -Recording"),
     ("powershell", "$g = [Drawing.Graphics]::FromImage($bitmap); $g.CopyFromScreen(0, 0, 0, 0, $size)"),
+    # programs and scripts named for logging keys or recording the webcam, however they are started
+    ("posix", "nohup python3 keylogger.py &"),
+    ("powershell", ".\\Invoke-WebCamAvi.ps1 -RecTime '20'"),
+    ("powershell", "Start-KeyLogger -Path k.txt"),
+    ("posix", "./webcam_snap --out /tmp/x.jpg"),
     ("posix", 'osascript -e \'display dialog "Password:" default answer "" with hidden answer\''),
     ("powershell", "$cred = Get-Credential -Message 'Windows Security Update'"),
     ("powershell", "$c = $host.UI.PromptForCredential('Windows Security Update', '', $user, $domain)"),
@@ -264,6 +269,9 @@ NOT_CAPTURE = [
     ("powershell", "Set-Clipboard -Value 'copied'"),
     ("posix", "osascript -e 'display notification \"tests passed\"'"),
     ("posix", "python -c 'import sys; print(sys.version)'"),
+    ("posix", "./tools/test/generateWorldScreenshots.py"),
+    ("posix", "./gradlew recordScreenshots"),
+    ("posix", "python camera_calibration.py --images data/"),
 ]
 
 
