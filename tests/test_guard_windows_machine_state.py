@@ -98,6 +98,11 @@ BLOCKED = [
     # an installer's file named for its version or its machine
     ("powershell", ".\\git-2.43.0-64-bit.exe /VERYSILENT /NORESTART", "destructive.machine-state"),
     ("powershell", "app_windows_x86_64.exe /S", "destructive.machine-state"),
+    ("powershell", "SketchUpPro-2021-0.exe /silent", "destructive.machine-state"),
+    # an installer told to remove what it installed, and a vendor's removal tool
+    ("powershell", "C:\\Windows\\SysWOW64\\OneDriveSetup.exe /uninstall", "destructive.machine-state"),
+    ("powershell", "setup.exe --uninstall", "destructive.machine-state"),
+    ("powershell", "c:\\windows\\BEST_uninstallTool.exe /bdparams", "destructive.machine-state"),
     ("powershell", "node-v18.1.0-x64.msi /quiet", "destructive.machine-state"),
     (
         "powershell",
@@ -290,6 +295,8 @@ BLOCKED = [
 ]
 
 ALLOWED = [
+    ("powershell", "build-2021-01.ps1 -Configuration Release"),
+    ("powershell", "python setup.py install --user"),
     ("powershell", "Get-Item .\\build\\x.txt | Set-ItemProperty -Name IsReadOnly -Value $true"),
     ("powershell", "Get-PnpDevice -Class Mouse"),
     ("powershell", "Get-VMSwitch"),  # listing devices; SharePoint's PnP cmdlets stay cloud
