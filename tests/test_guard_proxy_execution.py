@@ -120,7 +120,7 @@ HANDED_CODE = [
     ("posix", "java -agentpath:/tmp/agent.so -jar app.jar", "unverifiable.outside-program"),
     ("posix", "gcc /opt/AtomicRedTeam/src/test.c", "unverifiable.outside-program"),
     ("posix", "cowsay -f /tmp/x.pl hi", "unverifiable.outside-program"),
-    ("posix", "swift /opt/payloads/keylogger.swift", "unverifiable.outside-program"),
+    ("posix", "swift /opt/payloads/probe.swift", "unverifiable.outside-program"),
     ("powershell", "certutil -decode payload.b64 payload.exe", "unverifiable.payload-decode"),
     # On Windows, a program handed another program or installer launches it.
     ("powershell", "mpiexec.exe payload.exe", "unverifiable.launched-program"),
