@@ -28,6 +28,9 @@ BLOCKED = [
     ("mavinject.exe 1000 /INJECTRUNNING payload.dll", "unverifiable.windows-launcher"),
     ("pcalua.exe -a payload.exe", "unverifiable.windows-launcher"),
     ("msdt.exe -path C:\\x\\pcw.xml -af x.xml", "unverifiable.windows-launcher"),
+    # MSBuild handed an inline task's code in a file of another kind
+    ("msbuild.exe pshell.xml", "unverifiable.windows-launcher"),
+    ("C:\\Windows\\Microsoft.NET\\Framework64\\v4.0.30319\\MSBuild.exe /nologo x.txt", "unverifiable"),
     ("cdb.exe -cf x.wds -o notepad.exe", "unverifiable.windows-launcher"),
     ("vshadow.exe -nw -exec=payload.exe C:", "unverifiable.windows-launcher"),
     ('wsb start --config "<Configuration/>"', "unverifiable.windows-launcher"),
@@ -87,6 +90,9 @@ ALLOWED = [
     "Get-Content notes.txt",
     "pytest tests/test_x.py::test_y",
     "explorer.exe .",
+    "msbuild /m /p:Configuration=Release pcap.sln",
+    "MSBuild.exe MyProject.proj /t:rebuild",
+    "msbuild /fl /flp:LogFile=msbuild.log;Verbosity=normal build.proj",
 ]
 
 
