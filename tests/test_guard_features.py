@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import ELEVATION, assert_decided_as, every_case, guard_findings
+from conftest import ELEVATION, assert_decided_as, every_case, guard_allows, guard_blocks, guard_findings
 
 import glmagent.guard as guard
 from glmagent.guard import Decision, Policy, Rule
@@ -66,9 +66,34 @@ def test_command_key() -> None:
             ("r\u200bm", "rm"),  # zero-width space
             ("\ufeffrm", "rm"),
             ("http.server", "http.server"),
+            # a hidden copy of a program is that program; `.` (source) and `..` stay themselves
+            (".rclone.exe", "rclone"),
+            ("/tmp/.xmrig", "xmrig"),
+            (".", "."),
+            ("..", ".."),
         ],
         check_one,
     )
+
+
+@pytest.mark.parametrize(
+    ("shell", "command", "rule"),
+    [
+        ("powershell", ".rclone.exe copy E: remote:data", "network.remote-service"),
+        ("posix", ".rclone copy docs remote:docs", "network.remote-service"),
+        ("posix", "~/.local/bin/.nc -lvp 4444", "network"),
+    ],
+)
+def test_a_hidden_copy_of_a_program_is_judged_as_it(shell: str, command: str, rule: str) -> None:
+    guard_blocks(shell, command, rule)
+
+
+@pytest.mark.parametrize(
+    ("shell", "command"),
+    [("posix", ". ./env.sh"), ("posix", "./.husky/pre-commit"), ("powershell", ". .\\x.ps1")],
+)
+def test_sourcing_and_hidden_project_scripts_stay_allowed(shell: str, command: str) -> None:
+    guard_allows(shell, command)
 
 
 def test_argument_folding_turns_typographic_dashes_into_flags() -> None:

@@ -201,6 +201,14 @@ def test_dynamic_program_names_stay_blocked(policy: Policy) -> None:
     assert not decision.allowed and decision.category == "unverifiable"
 
 
+@pytest.mark.parametrize("command", [".pytest -q tests", "./.sort names.txt", ".ls -la", "PS> .gci -Recurse"])
+def test_a_hidden_copy_of_a_listed_program_is_not_allowed(policy: Policy, command: str) -> None:
+    # The deny rules read `.rclone` as rclone (stricter); an entry for a program allows no copy of it.
+    shell = "powershell" if command.startswith("PS> ") else "posix"
+    decision = policy.check(command.removeprefix("PS> "), shell)
+    assert not decision.allowed and decision.rule_id == "allowlist.not-allowed", decision
+
+
 # -- examples proven at load --
 def test_an_entry_missing_its_own_example_fails_the_load_with_a_clear_message(tmp_path: Path) -> None:
     text = ALLOWLIST.replace('match = ["pytest -q tests"]', 'match = ["pytest -q tests", "py.test -q"]')

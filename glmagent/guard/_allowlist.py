@@ -18,6 +18,7 @@ from typing import Any
 from ._engine import CompiledPolicy, Evaluation
 from ._findings import Finding
 from ._models import AllowEntry, Decision, Rule, ShellKind
+from ._normalise import hidden_program
 from ._rules import MATCH, CommandView, CompiledCommand, glob_regex
 from ._shape import record
 from ._syntax import DYN, Arg, Feed, Frame, Stdin
@@ -151,7 +152,10 @@ class Allowlist:
         names = info.names
         if not names[0] or names[0] in IMPLICITLY_ALLOWED:
             return [], None
-        entries, missing = self.decide(CommandView(names, argv, frame.dialect, info.syntax))
+        if hidden_program(argv[0].text):
+            entries, missing = [], self.layers[0]  # `.rclone`: no entry allows a copy under a hidden name
+        else:
+            entries, missing = self.decide(CommandView(names, argv, frame.dialect, info.syntax))
         if missing is None:
             return entries, None
         words = [a.text if DYN not in a.text else a.raw for a in argv]

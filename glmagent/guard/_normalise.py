@@ -29,6 +29,12 @@ _INVISIBLE = dict.fromkeys(
     ]
 )
 _WINDOWS_EXTENSIONS = (".exe", ".cmd", ".bat", ".com")
+_EXTENSION_NAMES = frozenset((
+    ".exe", ".cmd", ".bat", ".com", ".vbs", ".vbe", ".js", ".jse", ".wsf", ".wsh", ".msc", ".py", ".pyw",
+    ".ps1",
+))  # fmt: skip
+"""Words that are a file type, not a hidden program (`set PATHEXT=.COM;.EXE;.BAT;.PY` in PowerShell runs each
+as a command PowerShell does not find; `.BAT` is no copy of `bat`)."""
 _DASHES = "\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"
 _DASH_TABLE = dict.fromkeys(map(ord, _DASHES), "-")
 # One character class each: a regex substitution runs in C, where `str.translate` with a dict looks each
@@ -46,10 +52,12 @@ def clean(text: str) -> str:
 
 @lru_cache(maxsize=4096)
 def command_key(word: str) -> str:
-    """Normalise a command word: basename of any path, case-folded, without a Windows executable extension.
+    """Normalise a command word: basename of any path, case-folded, without a Windows executable extension
+    or leading dots.
 
     Case is folded on every backend: Windows and macOS resolve `CURL`/`/BIN/RM` to the same program, and
-    treating them alike can only make the policy stricter.
+    treating them alike can only make the policy stricter. A hidden copy of a program (`.rclone.exe`,
+    `/tmp/.xmrig`) is that program under a name that hides it.
     """
     word = clean(word).strip()
     # Module-qualified cmdlets (`Microsoft.PowerShell.Management\Remove-Item`) and paths reduce alike.
@@ -60,7 +68,18 @@ def command_key(word: str) -> str:
     for _ in range(2):  # `curl.exe.exe` is not a thing, but `x.com.exe` style stacking costs nothing to undo
         if word.endswith(_WINDOWS_EXTENSIONS) and len(word) > 4:
             word = word[:-4]
+    if word[:1] == "." and word.strip(".") and word not in _EXTENSION_NAMES:
+        word = word.lstrip(".")
     return word
+
+
+def hidden_program(word: str) -> bool:
+    """Is `word` a program named like a hidden file (`.rclone.exe`, `/tmp/.xmrig`)? `command_key` reads it as
+    the program it copies, which makes a deny rule stricter; an allowlist entry for that program must not
+    allow a copy of it under a hidden name."""
+    word = clean(word).strip()
+    base = word[max(word.rfind("/"), word.rfind("\\")) + 1 :]
+    return base[:1] == "." and bool(base.strip(".")) and base.casefold() not in _EXTENSION_NAMES
 
 
 def fold_arg(text: str) -> str:
