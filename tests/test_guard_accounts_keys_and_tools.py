@@ -49,6 +49,11 @@ BLOCKED = [
         "env.credential-store",
     ),
     ("posix", "psql -h db -c 'DROP SCHEMA public CASCADE'", "destructive.data-store"),
+    # the same statements given on the console's input: a pipe, a here-string, a heredoc
+    ("posix", "echo 'DROP DATABASE app' | psql -h db", "destructive.data-store"),
+    ("posix", "mysql -u root <<< 'TRUNCATE TABLE orders'", "destructive.data-store"),
+    ("posix", "psql -d app <<'SQL'\nDROP TABLE users;\nSQL", "destructive.data-store"),
+    ("powershell", "'DROP SCHEMA sales' | sqlcmd -S .", "destructive.data-store"),
     (
         "posix",
         "mongo --port 27018 --eval 'db.getSiblingDB(\"app\").dropDatabase()'",
@@ -266,6 +271,11 @@ BLOCKED = [
 ]
 
 ALLOWED = [
+    ("posix", "echo 'SELECT count(*) FROM orders' | psql -h db"),
+    ("posix", "mysql -u root <<< 'CREATE DATABASE app_test'"),
+    ("posix", "psql -c 'CREATE TABLE dropped_items (id int)'"),
+    # a database file's console writes that file: judged as a write to it (a new one in a fresh checkout)
+    ("posix", "sqlite3 test.db <<'SQL'\ndrop table t;\nSQL"),
     ("powershell", ".\\reset-password.ps1"),  # named for a password, not for dumping one
     ("posix", "python3 scripts/check_credentials_config.py"),
     ("posix", "mysql -u root -e 'SHOW TABLES' app"),
