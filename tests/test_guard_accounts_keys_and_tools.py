@@ -54,6 +54,9 @@ BLOCKED = [
     ("posix", "mysql -u root <<< 'TRUNCATE TABLE orders'", "destructive.data-store"),
     ("posix", "psql -d app <<'SQL'\nDROP TABLE users;\nSQL", "destructive.data-store"),
     ("powershell", "'DROP SCHEMA sales' | sqlcmd -S .", "destructive.data-store"),
+    ("posix", "mongo --port 27018 <<< 'db.dropDatabase()'", "destructive.data-store"),
+    ("posix", "echo 'db.users.deleteMany({})' | mongosh app", "destructive.data-store"),
+    ("posix", "mongosh --quiet --eval \"require('child_process').execSync('id')\"", "unverifiable"),
     (
         "posix",
         "mongo --port 27018 --eval 'db.getSiblingDB(\"app\").dropDatabase()'",
@@ -276,6 +279,9 @@ ALLOWED = [
     ("posix", "psql -c 'CREATE TABLE dropped_items (id int)'"),
     # a database file's console writes that file: judged as a write to it (a new one in a fresh checkout)
     ("posix", "sqlite3 test.db <<'SQL'\ndrop table t;\nSQL"),
+    ("posix", "echo 'db.users.countDocuments()' | mongosh app"),
+    ("posix", "mongosh -f scripts/seed.js"),
+    ("posix", "node -e 'console.log(_.drop([1, 2, 3], 1))'"),
     ("powershell", ".\\reset-password.ps1"),  # named for a password, not for dumping one
     ("posix", "python3 scripts/check_credentials_config.py"),
     ("posix", "mysql -u root -e 'SHOW TABLES' app"),
