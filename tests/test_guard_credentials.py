@@ -295,6 +295,13 @@ CREDENTIAL_VARIABLES = [
     ("powershell", "cmd /c set KRB5_CLIENT_KTNAME=C:\\Users\\Public\\svc"),
     ("powershell", 'cmd /c "set KRB5CCNAME=admin.ccache & klist"'),
     ("powershell", 'cmd /c set "VAULT_TOKEN=s.abc"'),
+    # a package registry's or code forge's token or password, handed to every later command
+    ("posix", "export POETRY_PYPI_TOKEN_FOO=my-token"),
+    ("posix", "export POETRY_HTTP_BASIC_FOO_PASSWORD=s3cr3tP4ss"),
+    ("posix", "TWINE_PASSWORD=x twine check dist/*"),
+    ("posix", "export CARGO_REGISTRY_TOKEN=abc"),
+    ("powershell", "$env:NODE_AUTH_TOKEN = 'npm_abc'"),
+    ("posix", "GH_TOKEN=ghp_abc make docs"),
 ]
 
 NOT_CREDENTIAL_VARIABLES = [
@@ -306,6 +313,10 @@ NOT_CREDENTIAL_VARIABLES = [
     ("powershell", "cmd /c set PYTHONPATH=src"),
     ("powershell", "cmd /c set /a n=1+1"),
     ("powershell", "$env:RUST_LOG = 'debug'"),
+    # a test database's own password, made up for the test run
+    ("posix", "DB_USER=app DB_PASSWORD=password DB_NAME=products go test ./..."),
+    ("posix", "PGPASSWORD=postgres psql -h localhost -c 'select 1'"),
+    ("posix", "export POETRY_VIRTUALENVS_IN_PROJECT=true"),
 ]
 
 TICKET_CACHES = [
