@@ -28,6 +28,10 @@ BLOCKED = [
     ("posix", "rar a -hpsecret out.rar notes"),
     ("powershell", "Compress-7Zip -Path notes -ArchiveFileName out.7z -Password p"),
     ("posix", "hdiutil create -encryption -stdinpass -srcfolder notes out.dmg"),
+    # Text encoded twice: past a CI log's masking, which knows a secret and its single encoding.
+    ("posix", "cat .git/config | base64 -w0 | base64 -w0"),
+    ("posix", 'sh -c "cat ./.git/config | base64 -w0 | base64 -w0; echo ;"'),
+    ("posix", "base64 -i token.txt | base64"),
     # Files encrypted with a passphrase or for a key, ready to leave.
     ("posix", "gpg -c notes.tar"),
     ("posix", "echo pw | gpg --batch --passphrase-fd 0 --symmetric notes.tar"),
@@ -54,6 +58,9 @@ BLOCKED = [
 ]
 
 ALLOWED = [
+    ("posix", "base64 -w0 logo.png > logo.b64"),
+    ("posix", "echo aGk= | base64 -d | base64"),
+    ("posix", "base64 data.bin | base64 --decode > copy.bin"),
     ("posix", "tar czf dist.tgz -C build ."),
     ("posix", "zip -r app.zip ~/Documents/src/app/docs"),  # a project kept under the documents folder
     ("posix", "zip -r dist/app.zip build"),
