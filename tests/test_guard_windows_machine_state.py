@@ -34,6 +34,22 @@ BLOCKED = [
         "destructive.machine-state",
     ),
     ("powershell", "bcdboot C:\\Windows", "destructive.machine-state"),
+    # the machine renamed, or moved into or out of a domain, through its WMI object
+    (
+        "powershell",
+        '(Get-WmiObject Win32_ComputerSystem).Rename("MyMachineName") | Out-Null',
+        "destructive.machine-state",
+    ),
+    (
+        "powershell",
+        "$cs = Get-WmiObject Win32_ComputerSystem; $cs.JoinDomainOrWorkgroup('CORP', $pw, $u, $null, 3)",
+        "destructive.machine-state",
+    ),
+    (
+        "powershell",
+        "(Get-CimInstance Win32_ComputerSystem).UnjoinDomainOrWorkgroup($null, $null, 0)",
+        "destructive.machine-state",
+    ),
     ("powershell", "convert D: /fs:ntfs", "destructive.disk-format"),  # the drive's file system, in place
     ("powershell", "cmd /c convert C: /FS:NTFS /nosecurity", "destructive.disk-format"),
     ("powershell", "reagentc /disable", "destructive.machine-state"),
@@ -295,6 +311,8 @@ BLOCKED = [
 ]
 
 ALLOWED = [
+    ("powershell", "(Get-WmiObject Win32_ComputerSystem).Name"),
+    ("powershell", "Rename-Item old.txt new.txt"),
     ("powershell", "build-2021-01.ps1 -Configuration Release"),
     ("powershell", "python setup.py install --user"),
     ("powershell", "Get-Item .\\build\\x.txt | Set-ItemProperty -Name IsReadOnly -Value $true"),
