@@ -17,6 +17,13 @@ BLOCKED = [
     ("posix", 'etcdctl del "" --prefix', "destructive.data-store"),
     ("posix", "etcdctl del $key", "destructive.data-store"),
     ("posix", "etcdctl rm /endpoints/api/tomcat1", "destructive.data-store"),
+    # options before the command (`--data-dir`, `--cacert`) are read as options, not as its first operand
+    (
+        "posix",
+        "etcdctl --data-dir /var/lib/etcd-from-backup snapshot restore /opt/snapshot-pre-boot.db",
+        "destructive.data-store",
+    ),
+    ("posix", "etcdctl --cacert /etc/ssl/ca.crt del /app", "destructive.data-store"),
     ("posix", "rabbitmqctl reset", "destructive.data-store"),
     ("posix", "rabbitmqctl -n rabbit1@host stop_app", "destructive.data-store"),
     ("posix", "rabbitmqctl delete_user guest", "destructive.data-store"),
@@ -56,6 +63,8 @@ BLOCKED = [
 
 ALLOWED = [
     ("posix", "etcdctl get /config --prefix"),
+    ("posix", "etcdctl --cacert ca.crt get /config/app"),
+    ("posix", "etcdctl member list"),
     ("posix", "rabbitmqctl list_queues"),
     ("posix", "rabbitmqctl status"),
     ("posix", "rabbitmqadmin list queues"),
