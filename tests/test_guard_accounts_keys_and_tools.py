@@ -76,6 +76,10 @@ BLOCKED = [
     ("posix", "kubeletmein generate", "network.remote-service"),
     ("posix", 'eget -qs linux/amd64 "zricethezav/gitleaks" --to gitleaks', "network.http-client"),
     ("posix", "dscl . -read /Users/Bob/ AuthenticationHint", "env.accounts"),  # the password hint
+    # a password hash made for a line of /etc/passwd or /etc/shadow
+    ("posix", "openssl passwd -1 -salt xyz toor", "env.accounts"),
+    ("posix", "openssl passwd 1234", "env.accounts"),
+    ("posix", "mkpasswd -m sha-512 hunter2", "env.accounts"),
     # every user's record, the folder named by the node's full path
     (
         "posix",
@@ -274,6 +278,8 @@ BLOCKED = [
 ]
 
 ALLOWED = [
+    ("posix", "openssl passwd -help"),
+    ("posix", "openssl rand -hex 32"),
     ("posix", "echo 'SELECT count(*) FROM orders' | psql -h db"),
     ("posix", "mysql -u root <<< 'CREATE DATABASE app_test'"),
     ("posix", "psql -c 'CREATE TABLE dropped_items (id int)'"),
