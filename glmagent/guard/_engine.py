@@ -342,6 +342,8 @@ rejects the whole line and runs none of it; what its grammar makes of the rest (
 command in parentheses) is not what runs."""
 _NAMED_PROGRAM = lazy_re(r"%([A-Za-z][\w-]*)%(?=[ \t]|$)")
 """A cmd line's program given as a variable named for it (`%REG% add …`, `%PYTHON% setup.py build`)."""
+FILE_TEXT = "file-text"
+"""The payload language of the text a command writes into a file (`echo … > f`), whatever the file is."""
 _POWERSHELL_SIGNS = lazy_re(r"[$`{}]")
 """What a cmd line never holds and a PowerShell one often does: variables, escapes, script blocks."""
 
@@ -1596,6 +1598,9 @@ class Evaluation(RunsOtherCode, WordChecks):
             if whole is not None and stdin is not None:
                 self._fed_script(path, writer, stdin, frame, whole)
             return
+        # What any file is given to hold (`… 'x:…:0:0:…' >> /tmp/passwd.bak`): lines staged to be copied where
+        # they grant something, judged by the policy's `file-text` payload rules wherever they are written.
+        self.payload(FILE_TEXT, text, frame, writer)
         language = self._script_language(path, text, frame)
         if language is None:
             return
