@@ -601,9 +601,28 @@ def test_redefining_commands_or_defaults_blocks() -> None:
             "Set-Item alias:zz Remove-Item; zz -Recurse x",
             "${alias:zz} = 'Remove-Item'; zz -Recurse x",
             "Import-Alias aliases.csv; zz -Recurse x",
+            # a default for what a command acts on, or one whose key or variable is only known at run time
+            "$PSDefaultParameterValues['*:Force'] = $true",
+            "$PSDefaultParameterValues['ri:Debug'] = 1; $PSDefaultParameterValues['ri:Recurse'] = 1",
+            '$PSDefaultParameterValues["*:$p"] = $true',
+            "$PSDefaultParameterValues['*:Confirm'] = $false",
         ],
         lambda command: assert_blocked(command, "unverifiable.session-redefinition"),
     )
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "$PSDefaultParameterValues['*:ErrorAction'] = 'Stop'",
+        "$global:PSDefaultParameterValues['Out-File:Encoding'] = 'UTF8'",
+        '$PSDefaultParameterValues["*:Verbose"] = $true',
+    ],
+)
+def test_a_default_for_how_commands_report_or_encode_stays_allowed(command: str) -> None:
+    # Errors, warnings, progress, verbosity and text encoding change how a command reports or writes its
+    # text, never what it acts on.
+    assert_allowed_clean(command)
 
 
 @pytest.mark.parametrize(

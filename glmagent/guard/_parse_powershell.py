@@ -124,6 +124,10 @@ def _chain_end(node: Node) -> Node | None:
 
 
 _DASHES = ("-", "\u2013", "\u2014", "\u2015")
+_REPORTING_PARAMETERS = frozenset({
+    "erroraction", "warningaction", "informationaction", "progressaction", "verbose", "debug", "encoding",
+})  # fmt: skip
+"""Common parameters a default may set without changing what a command acts on (see `_reporting_default`)."""
 _NOW = lazy_re(r"\(*\s*(?:get-date|\[(?:system\.)?datetime\]::(?:utc)?now)\s*\)*", re.IGNORECASE)
 """A value that is the current time: setting a file's time to it is `touch`."""
 _HIDING = lazy_re(r"hidden|system", re.IGNORECASE)
@@ -1020,7 +1024,11 @@ class PowerShellWalker:
         # Writing `$env:NAME = value` sets a variable for child processes; only reads inspect the environment.
         # (`$env:PATH += ';x'` reads it too, only to hand it back: see `_extended`.)
         writes_env = left is not None and left.type == "variable" and (plain or extended is not None)
-        if left is not None and not (writes_env and self.text(left).lower().startswith("$env:")):
+        if left is not None and left.type == "element_access" and self._reporting_default(left):
+            # `$PSDefaultParameterValues['*:ErrorAction'] = 'Stop'`: how commands report, not what they do (a
+            # default read elsewhere, or set for another parameter, is still the redefinition it is)
+            pass
+        elif left is not None and not (writes_env and self.text(left).lower().startswith("$env:")):
             self.visit(left)
             if left.type == "member_access" and value is not None:
                 self._property_set(left, self.text(value))
@@ -1030,6 +1038,19 @@ class PowerShellWalker:
             if not plain:
                 assigned = Arg(DYN + assigned.text, assigned.raw)
             self.sink.assignment(self.text(left)[5:].strip("{}"), assigned, self.frame)
+
+    def _reporting_default(self, left: Node) -> bool:
+        """Is `left` one entry of `$PSDefaultParameterValues` whose literal key names a parameter that only
+        changes how a command reports (errors, warnings, progress, verbosity) or encodes the text it writes
+        (`'*:ErrorAction'`, `'Out-File:Encoding'`), never what it acts on?"""
+        parts = left.named_children
+        if len(parts) != 2 or parts[0].type != "variable":
+            return False
+        if _variable_name(self.text(parts[0])).casefold().rpartition(":")[2] != "psdefaultparametervalues":
+            return False
+        key = self.peel(parts[1])
+        text = self.value(key) if key.type == "string_literal" else DYN
+        return DYN not in text and text.rpartition(":")[2].strip().casefold() in _REPORTING_PARAMETERS
 
     def _extended(self, left: Node | None, value: Node | None) -> str | None:
         """`env:NAME` (folded) when `left = value` sets an environment variable from a plain string or sum
