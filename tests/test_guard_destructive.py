@@ -246,6 +246,8 @@ allow	chmod -R a+rX docs
 allow	chmod ug=rwX,o=rX -R build/dist
 allow	chmod --recursive 0755 ./scripts
 allow	chmod -R 775 storage build/cache
+allow	chmod -R +x scripts
+allow	chmod -R -w vendor/snapshots
 allow	find target/codspeed -type f -exec chmod +x {} +
 allow	find bin -name '*.sh' -exec chmod 755 {} \\;
 allow	find . -name "*.sh" \\! -perm /a+x -exec chmod +x {} +
@@ -334,6 +336,8 @@ destructive.recursive-permissions	chmod -R 755 *
 destructive.recursive-permissions	chmod -R 755 .github
 destructive.recursive-permissions	chmod -R 777 build
 destructive.recursive-permissions	chmod -R o+w build
+destructive.recursive-permissions	chmod -R +x .
+destructive.recursive-permissions	chmod -R =rwx build
 destructive.recursive-permissions	chmod -R 000 src
 destructive.recursive-permissions	chmod -R go-w .
 destructive.recursive-permissions	chmod -R 755 build/../..
