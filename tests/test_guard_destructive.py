@@ -679,8 +679,11 @@ def test_find_like_tools_and_sed_writes() -> None:
         ("fd -e py -x sh -c 'id'", None),
         ("fd PATTERN -x git status", None),
         ("yarn rimraf dist", "destructive.recursive-delete"),
-        ("sed -n '/foo/w out.txt' f", "destructive.payload-write"),
-        ("sed 's/a/b/w changes.txt' f", "destructive.payload-write"),
+        ("sed -n '/foo/w /var/tmp/out.txt' f", "destructive.payload-write"),
+        ("sed 's/a/b/w ../changes.txt' f", "destructive.payload-write"),
+        # a new file in the project is written as `> changes.txt` writes it (a fresh checkout has none)
+        ("sed 's/a/b/w changes.txt' f", None),
+        ("sed -n '/foo/w out.txt' f", None),
         ("sed 's/a/b/w /dev/stdout' f", None),
         ("sed -i 's/word/other/g' f", None),
         ("sed 's/w/W/g' f", None),

@@ -76,8 +76,9 @@ BLOCKED = [
     ("rm -f $tmpfile", "dynamic.arguments"),
     ('rm -f "$@"', "dynamic.arguments"),
     ("sed -i 's/a/b/w /etc/passwd' f", "destructive.payload-write"),
-    ("sed -n '1s/.*/x/w out.txt' f", "destructive.payload-write"),
-    ("sed '{w out.txt' -e '}' f", "destructive.payload-write"),
+    ("sed -n '1s/.*/x/w /srv/out.txt' f", "destructive.payload-write"),
+    ("sed '{w ~/out.txt' -e '}' f", "destructive.payload-write"),
+    ("cp a out.txt; sed -n '1s/.*/x/w out.txt' f", "destructive.payload-write"),  # what cp just put there
     ("sed '1,3s/a/id/e' f", "unverifiable.payload-process"),
     ("sed -i '' 's/a/b/w /etc/passwd' f", "destructive.payload-write"),  # BSD's program after the suffix
     ("sed -i '' -E 's/a/b/w /etc/passwd' f", "destructive.payload-write"),

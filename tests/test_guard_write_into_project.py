@@ -78,6 +78,8 @@ ALLOWED = [
     ("powershell", "Write-Output version > version"),
     ("posix", "echo x > src/__init__.py"),  # tracked but empty
     ("posix", "pytest | tee report.txt"),
+    ("posix", "sed -n '/^#/w build/headings.txt' README.md"),  # sed's `w`: a new file, as `>` writes it
+    ("posix", "sed 's/a/b/w coverage.lcov' src/app.py"),  # ignored output
     ("posix", "make 2>&1 | tee build/make.log"),
     ("posix", "cd src && python -m pydoc app > app.txt"),
     ("posix", "out=report.html; pytest --html=x > $out"),
@@ -192,6 +194,8 @@ BLOCKED_BY_WHAT_IT_HOLDS = [  # blocked in `repo` for what its files hold or whe
     ("posix", "ln -sf README.md link.txt"),  # a link that leads out of the project
     ("posix", "echo x > link.txt"),  # a link: writes outside
     ("posix", "echo x > elsewhere/new.txt"),  # through a linked folder
+    ("posix", "sed -n '/x/w src/app.py' README.md"),  # sed's `w` replaces the file as `>` does
+    ("posix", "sed 's/a/b/w notes.txt' README.md"),
     ("posix", "pytest | tee src/app.py"),
     ("powershell", "Get-Process | Out-File README.md"),
     ("powershell", "Set-Content -Path src\\app.py -Value 'x'"),

@@ -52,6 +52,7 @@ from ._payloads import (
     named_env_reads,
     python_version_probe,
     script_language,
+    sed_write_targets,
     static_output,
     string_literals,
 )
@@ -1794,6 +1795,15 @@ class Evaluation(RunsOtherCode, WordChecks):
             self._files = FreshCheckout() if self.root is None else ReplaceableFiles(self.root)
         return None not in places and self._files.swept(places, names, icase)  # type: ignore[arg-type]
 
+    def _sed_writes_output(self, commands: str, frame: Frame) -> bool:
+        """Does a sed script (its commands, `sed_commands`) write only files that replacing loses nothing of,
+        judged as a redirect's target is (`w comments.txt` in the project, new or ignored output)?"""
+        targets = sed_write_targets(commands)
+        upto = max(len(self.seen) - 1, 0)  # the commands before sed: sed is the last one seen
+        if not targets:
+            return False
+        return all(DYN not in t and self._replaceable(Arg(t, t), frame, upto) for t in targets)
+
     def _cleans_output(self, language: str, code: str, frame: Frame, argv: list[Arg]) -> bool:
         """Is an interpreter's code given as the last word (`python -c CODE`, `node -e CODE`) a clean step
         (see `deleted_literals`) that deletes only what `rm -rf` of the same paths may?"""
@@ -2067,6 +2077,8 @@ class Evaluation(RunsOtherCode, WordChecks):
                 continue  # `python -c "import shutil; shutil.rmtree('dist')"`: judged as `rm -rf dist`
             if rule.id == _PAYLOAD_WRITE and language == "awk" and not awk_prints_to_file(program):
                 continue  # the `>` the pattern saw is text in a string (`printf "make <target>\n"`)
+            if rule.id == _PAYLOAD_WRITE and language == "sed" and self._sed_writes_output(program, frame):
+                continue  # `sed -n '/^#/w comments.txt' f`: a new file in the project, as `> comments.txt`
             if clause.literals_are_commands:
                 inner = frame.nested(f"a `{language}` payload")
                 for literal in string_literals(program):

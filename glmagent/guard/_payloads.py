@@ -274,6 +274,26 @@ def sed_commands(script: str) -> str:
     return _SED_ADDRESS.sub(lambda m: f"{m[1]}/{_blank(m[2])}/", script)
 
 
+_SED_WRITES = lazy_re(
+    r"(?:^|[;\n{}])\s*(?:[0-9$,~+]+|/[^/\n]*/[IM]*)?\s*!?\s*[wW]\s*([^\n]*)"
+    r"|(?<![A-Za-z_])s(.)(?:(?!\2).|\\.)*\2(?:(?!\2).|\\.)*\2[gpiImMe0-9]*w\s*([^\n]*)"
+)
+
+
+def sed_write_targets(commands: str) -> list[str] | None:
+    """The files a sed script's `w FILE` commands and `s///w FILE` flags write, given its commands
+    (`sed_commands`): the name runs to the end of the line, blanks and `;` included, as sed reads it. None
+    when one has no name."""
+    targets = []
+    for found in _SED_WRITES.finditer(commands):
+        name = (found.group(1) if found.group(1) is not None else found.group(3) or "").rstrip()
+        if not name:
+            return None
+        if name not in ("/dev/stdout", "/dev/stderr"):
+            targets.append(name)
+    return targets
+
+
 def python_attributes(code: str) -> str:
     """Python code with `getattr(obj, 'name')` written as `(obj.name)` (and `getattr(obj, 'name', d)` as
     `(obj.name, d)`), which is what it reads: the patterns that look for `os.system` then see it, and a
