@@ -1546,7 +1546,7 @@ class Evaluation(RunsOtherCode, WordChecks):
                 self._add(rule, [op, text], f"`{shown}`{frame.where()} {rule.description}")
         arg_rules = self.index.arguments.get(dialect)
         screen = self.index.argument_screen.get(dialect)
-        spelled = f"{target.text}\n{target.raw}"
+        spelled = f"{target.text}\n{target.raw}" if arg_rules else ""
         if arg_rules and (screen is None or screen.search(spelled)):
             writes = ">" in base
             for rule, pattern, own in arg_rules:

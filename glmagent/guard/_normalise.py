@@ -59,6 +59,19 @@ def command_key(word: str) -> str:
     treating them alike can only make the policy stricter. A hidden copy of a program (`.rclone.exe`,
     `/tmp/.xmrig`) is that program under a name that hides it.
     """
+    name = _program_name(word)
+    return name.lstrip(".") if _hidden(name) else name
+
+
+def hidden_program(word: str) -> bool:
+    """Is `word` a program named like a hidden file (`.rclone.exe`, `/tmp/.xmrig`)? `command_key` reads it as
+    the program it copies, which makes a deny rule stricter; an allowlist entry for that program must not
+    allow a copy of it under a hidden name."""
+    return _hidden(_program_name(word))
+
+
+def _program_name(word: str) -> str:
+    """The basename of a command word, case-folded, without a Windows executable extension."""
     word = clean(word).strip()
     # Module-qualified cmdlets (`Microsoft.PowerShell.Management\Remove-Item`) and paths reduce alike.
     cut = max(word.rfind("/"), word.rfind("\\"))
@@ -68,18 +81,12 @@ def command_key(word: str) -> str:
     for _ in range(2):  # `curl.exe.exe` is not a thing, but `x.com.exe` style stacking costs nothing to undo
         if word.endswith(_WINDOWS_EXTENSIONS) and len(word) > 4:
             word = word[:-4]
-    if word[:1] == "." and word.strip(".") and word not in _EXTENSION_NAMES:
-        word = word.lstrip(".")
     return word
 
 
-def hidden_program(word: str) -> bool:
-    """Is `word` a program named like a hidden file (`.rclone.exe`, `/tmp/.xmrig`)? `command_key` reads it as
-    the program it copies, which makes a deny rule stricter; an allowlist entry for that program must not
-    allow a copy of it under a hidden name."""
-    word = clean(word).strip()
-    base = word[max(word.rfind("/"), word.rfind("\\")) + 1 :]
-    return base[:1] == "." and bool(base.strip(".")) and base.casefold() not in _EXTENSION_NAMES
+def _hidden(name: str) -> bool:
+    """Is a program name (`_program_name`) a hidden file's: a leading dot, more than dots, no file type?"""
+    return name[:1] == "." and bool(name.strip(".")) and name not in _EXTENSION_NAMES
 
 
 def fold_arg(text: str) -> str:
