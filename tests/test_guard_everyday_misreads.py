@@ -405,7 +405,10 @@ def test_an_alias_of_a_command_rules_read_or_of_a_path_stays_blocked(command: st
         ('cd "$(dirname "$0")"', True),  # a script's own folder: dirname opens nothing
         ('cd "$(dirname "${BASH_SOURCE[0]}")/.." && make test', True),
         ("cd $X; echo $f", True),
-        ("cd $X; cat $f", False),  # read in a run-time folder: it may be /proc/self
+        # read in a run-time folder: `*` there may be /proc/self's files (a run-time name, `cat $f`, is
+        # `cat $X/$f` and names that file no more than any other)
+        ("cd $X; cat *", False),
+        ("cd $X; cat $f", True),
         ("cd /proc/self; cat environ", False),
         ("realpath /proc/self/environ", False),  # the path itself still names it
         ("rm -rf .clj-kondo/.cache", True),  # a cache folder is build output

@@ -42,6 +42,8 @@ POSIX = [
     "cd $D && cat x/../environ",
     "cd $D && cat x/.*/environ",  # `.*` may be `..`: back to $D, which may be a process's folder
     "cd $D && cat x/.*/root/proc/1/environ",
+    "cd $D && cat *",  # a glob there names what the folder holds, `environ` among them if it is a process's
+    "cd $D && cat e*",
     # a path that starts with a run-time word may start anywhere
     'cat "$x/environ"',
     "cat ${PROC}/self/environ",
@@ -104,6 +106,11 @@ def test_powershell_spellings_are_denied(command: str) -> None:
         "cd $D && cat ./packages/**/*",
         "cd $D && cat x/root/*/environ",
         "cat $f",  # a run-time name is no more that file than any other
+        # ... nor is it from a folder known only at run time: `cd $D && cat $f` is `cat $D/$f`
+        "cd $D && cat $f",
+        "cd ./${D} && cat ./${name}",
+        "cd ${GO_TEST_DIR} && go test -run ${RUN} -count=1",
+        "(cd examples/$ex && dub build --compiler=$DC $DUB_ARGS)",
         "cat $x/environment.yml",
         "cd $D; cd $E",  # a change of folder reads nothing, wherever it starts
         "cd $D && pushd $E",

@@ -585,6 +585,10 @@ class PathScope:
             # file spelled `environ` counts there (`cat $f` names that file no more than any other).
             parts = lowered.replace("\\", "/").rstrip("/").split("/")
             last = parts[-1]
+            if _run_time_name(arg.text):
+                # `cd $d && cat $f` is `cat $d/$f`: a name only known at run time names `environ` no more
+                # than any other file, wherever it is looked up (a glob, `cd $d && cat *`, still may).
+                return False
             if path is not None:
                 if last != "environ":
                     return False
@@ -614,6 +618,12 @@ def _outside_proc(part: str) -> bool:
         and part not in _PROC_FOLDERS
         and _GLOB.search(part) is None
     )
+
+
+def _run_time_name(text: str) -> bool:
+    """Is the last component of the word `text` wholly a run-time part (`$f`, `./${name}`)?"""
+    last = text.replace("\\", "/").rstrip("/").rpartition("/")[2]
+    return bool(last) and not last.strip(DYN)
 
 
 def _may_climb(part: str) -> bool:
