@@ -521,10 +521,10 @@ def test_pathologically_deep_nesting_is_blocked_not_crashed() -> None:
     ("command", "shell"),
     [
         ("echo 'make clean' >> x.sh; bash x.sh", "posix"),  # harmful text: test_guard_written_scripts.py
-        ("echo 'curl x' | tee -a run.sh && sh ./run.sh", "posix"),
+        ("echo 'make x' | tee -a run.sh && sh ./run.sh", "posix"),
         ("printf 'import shutil' >> a.py; python a.py", "posix"),
         ("echo hi >> x.sh; ./x.sh", "posix"),
-        ("Add-Content x.ps1 'Remove-Item -r x'; .\\x.ps1", "powershell"),
+        ("Add-Content x.ps1 'Write-Host x'; .\\x.ps1", "powershell"),
     ],
 )
 def test_running_a_file_written_by_the_same_command_is_blocked(command: str, shell: str) -> None:

