@@ -79,6 +79,11 @@ BLOCKED = [
     # an account line with root's user id written to any file, staged for /etc/passwd
     ("posix", "echo 'hacker:$6$salt$hash:0:0:root:/root:/bin/bash' >> /tmp/passwd.bak", "env.accounts"),
     ("posix", "printf 'toor::0:0::/root:/bin/sh\\n' > rows.txt", "env.accounts"),
+    # a crontab line written to any file, staged for `crontab FILE` or a cron folder
+    ("posix", "echo '@reboot /usr/sbin/sshd' >> cron_bkp", "unverifiable.scheduled-job"),
+    ("posix", 'echo "@daily sleep 60 && /$USER/miner/run.sh" >> mycron', "unverifiable.scheduled-job"),
+    ("posix", 'echo "* * * * * $dir/update >/dev/null 2>&1" > cron', "unverifiable.scheduled-job"),
+    ("posix", "printf '0 */2 * * * ~/x.sh\\n' | tee jobs.txt", "unverifiable.scheduled-job"),
     # a password hash made for a line of /etc/passwd or /etc/shadow
     ("posix", "openssl passwd -1 -salt xyz toor", "env.accounts"),
     ("posix", "openssl passwd 1234", "env.accounts"),
@@ -283,6 +288,10 @@ BLOCKED = [
 ALLOWED = [
     ("posix", "echo 'key: value' > config.yml"),
     ("posix", "echo 'a:b:0:0' > ratios.txt"),
+    ("posix", "echo '1 2 3 4 5 6' > numbers.txt"),  # no `*` among the fields: numbers, not a schedule
+    ("posix", "echo '* * * * *' > stars.txt"),  # a schedule without a command
+    ("posix", "echo '@reboot: restart the board' >> NOTES"),
+    ("posix", "echo 'hourly backups' > notes.txt"),
     ("posix", "openssl passwd -help"),
     ("posix", "openssl rand -hex 32"),
     ("posix", "echo 'SELECT count(*) FROM orders' | psql -h db"),
