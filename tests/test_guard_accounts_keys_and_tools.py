@@ -93,6 +93,13 @@ BLOCKED = [
     ("powershell", "Invoke-NetHash -Hosts dc -Username Administrator -Hash $h", "network"),
     ("powershell", ".\\PSRansom.ps1 -e Directory -s C2Server -p C2Port", "destructive.overwrite-file"),
     ("posix", "python3 ransomware.py --encrypt ~/Documents", "destructive.overwrite-file"),
+    # a PHP web shell staged in a file of another kind, or in an image's metadata
+    ("posix", "echo '<?php system($_GET[\"c\"]); ?>' > shell.jpg", "unverifiable.payload-process"),
+    ("posix", "exiftool -Comment='<?php system(\"id\"); ?>' cat.png", "unverifiable.payload-process"),
+    ("posix", "printf '<?= `$_GET[0]` ?>' > x.gif", "unverifiable.payload-process"),
+    # a program started under a kernel thread's name
+    ("posix", "exec -a '[kworker/0:1]' ./x", "destructive.hide-or-backdate"),
+    ("posix", "exec ./hidden -f -a'[kworker/1:2-cgroup_destroy]' tmux", "destructive.hide-or-backdate"),
     # a crontab line written to any file, staged for `crontab FILE` or a cron folder
     ("posix", "echo '@reboot /usr/sbin/sshd' >> cron_bkp", "unverifiable.scheduled-job"),
     ("posix", 'echo "@daily sleep 60 && /$USER/miner/run.sh" >> mycron', "unverifiable.scheduled-job"),
@@ -306,6 +313,11 @@ ALLOWED = [
     ("posix", "kdu_expand -i a.jp2 -o a.tif"),  # Kakadu's JPEG 2000 tools
     ("posix", "cat docs/ransomware-response.md"),
     ("powershell", "Get-Content .\\ransom_note.txt"),
+    ("posix", "echo '<?php echo \"hi\"; ?>' > index.html"),
+    ("posix", "exiftool -Artist='Jane Doe' -Comment='<?php echo 1; ?>' x.png"),
+    ("posix", "exiftool -all= -overwrite_original photo.jpg"),
+    ("posix", "exec -a myapp ./server"),
+    ("posix", "ps aux | grep '\\[kworker'"),
     ("posix", "echo '1 2 3 4 5 6' > numbers.txt"),  # no `*` among the fields: numbers, not a schedule
     ("posix", "echo '* * * * *' > stars.txt"),  # a schedule without a command
     ("posix", "echo '@reboot: restart the board' >> NOTES"),

