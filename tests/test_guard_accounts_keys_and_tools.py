@@ -100,6 +100,17 @@ BLOCKED = [
     # a program started under a kernel thread's name
     ("posix", "exec -a '[kworker/0:1]' ./x", "destructive.hide-or-backdate"),
     ("posix", "exec ./hidden -f -a'[kworker/1:2-cgroup_destroy]' tmux", "destructive.hide-or-backdate"),
+    # tools by their names: a script handed to python by its path counts without an extension
+    ("posix", "python3 ./Pcredz -i eth0 -v", "network.socket"),
+    ("posix", "python3 ./tools/keylogger --out k.txt", "env.user-capture"),
+    ("posix", "python3 cloakify.py TEXT.txt ciphers/desserts.ciph", "network.socket"),
+    ("posix", "python3 pywsus.py -H attacker -p 8530 -e PsExec64.exe", "network.socket"),
+    ("posix", "python3 ssh-sprayer.py", "network.socket"),
+    ("posix", "./runC_dirtypipe /proc/1/exe", "containment.privilege-elevation"),
+    ("posix", "./dirtyc0w /etc/passwd x", "containment.privilege-elevation"),
+    ("posix", "./botb_linux_amd64 -scrape-gcp=true", "env.credential-dump"),
+    ("posix", "./cdk_linux_amd64 run shim-pwn", "env.credential-dump"),
+    ("posix", 'export FLUTTER_GIT_URL="https://mirrors.example/flutter-sdk.git"', "network.package-source"),
     # a crontab line written to any file, staged for `crontab FILE` or a cron folder
     ("posix", "echo '@reboot /usr/sbin/sshd' >> cron_bkp", "unverifiable.scheduled-job"),
     ("posix", 'echo "@daily sleep 60 && /$USER/miner/run.sh" >> mycron', "unverifiable.scheduled-job"),
@@ -318,6 +329,9 @@ ALLOWED = [
     ("posix", "exiftool -all= -overwrite_original photo.jpg"),
     ("posix", "exec -a myapp ./server"),
     ("posix", "ps aux | grep '\\[kworker'"),
+    ("posix", "python3 ./tools/report --html"),
+    ("posix", "npm run sprayer-demo"),
+    ("posix", "export FLUTTER_ROOT=/opt/flutter"),
     ("posix", "echo '1 2 3 4 5 6' > numbers.txt"),  # no `*` among the fields: numbers, not a schedule
     ("posix", "echo '* * * * *' > stars.txt"),  # a schedule without a command
     ("posix", "echo '@reboot: restart the board' >> NOTES"),

@@ -170,8 +170,8 @@ class RunsOtherCode:
     ) -> None:
         """A script handed to its interpreter, or imported as a module, is the program it is: `python3
         lazagne.py all` runs as `./lazagne.py all` does, so the rules that know a tool by its name (those
-        whose programs also ship as scripts) judge it so. Only a name with an extension counts, or a
-        module's."""
+        whose programs also ship as scripts) judge it so. Only a name with an extension counts, a module's,
+        or one written as a path (`python3 ./Pcredz`, which `./Pcredz` runs too)."""
         text = script.text
         if not text or DYN in text:
             return
@@ -181,7 +181,7 @@ class RunsOtherCode:
             # installed program's own script, which does what the program run by its path does.
             self.command([script, *argv[at + 1 :]], frame.wrapped(f"`{who}`"), None)
             return
-        if "." not in command_key(text) and not module:
+        if "." not in command_key(text) and not module and "/" not in text and "\\" not in text:
             return
         info = self.p.word_info(text, frame.dialect, frame.aliases)
         clauses = tuple(c for c in info.clauses if c.script_names)
