@@ -52,6 +52,14 @@ BLOCKED = [
     ("wmic process list /FORMAT:evil.xsl", "unverifiable.windows-launcher"),
     ("type payload.exe >> note.txt:evil.exe", "unverifiable.alternate-stream"),
     ("Set-Content -Path 'notes.txt:evil.ps1' -Value x", "unverifiable.alternate-stream"),
+    # a folder's own stream, the folder named by dots alone
+    ("type putty.exe > ...:putty.exe", "unverifiable.alternate-stream"),
+    ("type evil.exe > .:evil.exe", "unverifiable.alternate-stream"),
+    # Windows Script Host code that asks for elevation, written for the batch file to run
+    (
+        'echo UAC.ShellExecute "cmd.exe", "/c %~s0", "", "runas", 1 >> getadmin.vbs',
+        "containment.privilege-elevation",
+    ),
     # Console hosts and terminals handed a program file start it in a console of their own.
     ("conhost.exe calc.exe", "unverifiable.windows-launcher"),
     ('conhost.exe "notepad.exe"', "unverifiable.windows-launcher"),
@@ -88,6 +96,9 @@ ALLOWED = [
     "wmic os get caption /format:list",
     "sc.exe query",
     "Get-Content notes.txt",
+    "Get-Content ...",
+    "Get-Item .\\Stream.txt -Stream *",  # a documented read of a file's streams
+    """echo 'Set s = CreateObject("Shell.Application")' > open.vbs""",
     "pytest tests/test_x.py::test_y",
     "explorer.exe .",
     "msbuild /m /p:Configuration=Release pcap.sln",

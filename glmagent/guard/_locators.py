@@ -175,8 +175,8 @@ _NOT_IN_NAMES = lazy_re(r'["<>|?*]')
 
 
 def _names_stream(word: str) -> bool:
-    """Does the last part of a path name a stream: a file name with an extension, `:`, and a stream name that
-    is no line number (`app.py:12`)? A second colon (`Registry::HKLM`, `test_x.py::test_y`) makes it
+    """Does the last part of a path name a stream: a file name with an extension (or a folder named by dots
+    alone, `.:x.exe`), `:`, and a stream name that is no line number (`app.py:12`)? A second colon (`Registry::HKLM`, `test_x.py::test_y`) makes it
     something else, and so does a character no Windows name may hold (`"`, `<`, `>`, `|`, `?`, `*`): JSON text
     (`{"path":".\\x.dll","v":"1.3"}`) is no path."""
     last = word[max(word.rfind("/"), word.rfind("\\")) + 1 :]
@@ -185,7 +185,8 @@ def _names_stream(word: str) -> bool:
         bool(stream)
         and ":" not in stream
         and not stream[0].isdigit()
-        and "." in name.strip(".")
+        and bool(name)
+        and ("." in name.strip(".") or not name.strip("."))
         and _NOT_IN_NAMES.search(last) is None
     )
 
