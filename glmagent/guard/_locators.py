@@ -176,9 +176,9 @@ _NOT_IN_NAMES = lazy_re(r'["<>|?*]')
 
 def _names_stream(word: str) -> bool:
     """Does the last part of a path name a stream: a file name with an extension (or a folder named by dots
-    alone, `.:x.exe`), `:`, and a stream name that is no line number (`app.py:12`)? A second colon (`Registry::HKLM`, `test_x.py::test_y`) makes it
-    something else, and so does a character no Windows name may hold (`"`, `<`, `>`, `|`, `?`, `*`): JSON text
-    (`{"path":".\\x.dll","v":"1.3"}`) is no path."""
+    alone, `.:x.exe`), `:`, and a stream name that is no line number (`app.py:12`)? A second colon
+    (`Registry::HKLM`, `test_x.py::test_y`) makes it something else, and so does a character no Windows name
+    may hold (`"`, `<`, `>`, `|`, `?`, `*`): JSON text (`{"path":".\\x.dll","v":"1.3"}`) is no path."""
     last = word[max(word.rfind("/"), word.rfind("\\")) + 1 :]
     name, _, stream = last.partition(":")
     return (
