@@ -156,6 +156,9 @@ def test_a_quoted_path_that_is_only_printed_stays_allowed(command: str, tmp_path
         ("python3 ~/.local/bin/poetry publish", "network.publish"),
         ("ruby /usr/bin/gem install rails", "network.package-install"),
         ("python3 /usr/local/bin/pip3 install --user x", "network.package-install"),
+        # a shell given an installed program's own script, in any folder outside the project
+        ("sh /usr/local/qcloud/stargate/admin/uninstall.sh", "destructive.machine-state"),
+        ("bash /opt/homebrew/share/agent/uninstall.sh", "destructive.machine-state"),
     ],
 )
 def test_an_interpreter_running_an_installed_program_runs_that_program(
@@ -164,3 +167,12 @@ def test_an_interpreter_running_an_installed_program_runs_that_program(
     # The script in a program folder is the program itself: it does what running it by its path does.
     decision = Policy.default().check(command, "posix", cwd=tmp_path / "project")
     assert decision.rule_id == expected, (command, decision.rule_id, decision.reason)
+
+
+@pytest.mark.parametrize(
+    "command", ["bash ./uninstall.sh", "sh scripts/uninstall.sh", "sh /usr/local/bin/setup-env.sh"]
+)
+def test_a_script_s_own_name_decides_only_outside_the_project(command: str, tmp_path: Path) -> None:
+    # the project's script merely named like an installed program's uninstaller stays the project's
+    decision = Policy.default().check(command, "posix", cwd=tmp_path / "project")
+    assert decision.allowed, (command, decision.rule_id, decision.reason)

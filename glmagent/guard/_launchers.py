@@ -90,6 +90,10 @@ def _only_value_options(args: list[Arg], value_options: list[str]) -> bool:
     return True
 
 
+_SOURCING = frozenset({".", "source"})
+"""Builtins that read a file into the running shell (`_named_script`)."""
+
+
 class RunsOtherCode:
     """How an `Evaluation` follows a command into the code it runs (a mixin: it calls back the
     evaluation's `script`, `command`, `payload` and `event`)."""
@@ -176,9 +180,15 @@ class RunsOtherCode:
         if not text or DYN in text:
             return
         at = next((i for i, a in enumerate(argv) if a is script), len(argv) - 1)
-        if not module and not named_from_here(text) and in_program_folder(text):
-            # `python3 /usr/bin/pip install x`, `node /usr/local/bin/npm publish`: the interpreter runs an
-            # installed program's own script, which does what the program run by its path does.
+        if (
+            not module
+            and not named_from_here(text)
+            and (in_program_folder(text) or (who not in _SOURCING and not self.scope(frame).holds(text)))
+        ):
+            # `python3 /usr/bin/pip install x`, `sh /usr/local/qcloud/agent/uninstall.sh`: the interpreter
+            # runs an installed program's own script (or one from anywhere else outside the project), which
+            # does what the program run by its path does. (A sourced file, `. /etc/init.d/functions`, is a
+            # library of definitions, not that program run.)
             self.command([script, *argv[at + 1 :]], frame.wrapped(f"`{who}`"), None)
             return
         if "." not in command_key(text) and not module and "/" not in text and "\\" not in text:
