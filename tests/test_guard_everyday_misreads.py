@@ -400,6 +400,26 @@ def test_an_alias_of_a_command_rules_read_or_of_a_path_stays_blocked(command: st
 
 
 @pytest.mark.parametrize(
+    ("command", "blocked"),
+    [
+        # a function exported under a program's path replaces that program in every bash the line starts
+        ("export -f /usr/sbin/service", True),
+        ("/usr/sbin/service() { id; }; export -f /usr/sbin/service", True),
+        ("declare -fx /bin/ls", True),
+        ("typeset -f -x ./build", True),
+        ("export -f run_test", False),  # a helper for `parallel` or `xargs bash -c`
+        ("declare -f /usr/bin/x", False),  # printed, not exported
+        ("export -fn /usr/bin/x", False),  # taken back
+    ],
+)
+def test_a_function_exported_under_a_program_s_path_redefines_it(command: str, blocked: bool) -> None:
+    if blocked:
+        guard_blocks("posix", command, "dynamic.alias")
+    else:
+        guard_allows("posix", command)
+
+
+@pytest.mark.parametrize(
     ("command", "allowed"),
     [
         ('cd "$(dirname "$0")"', True),  # a script's own folder: dirname opens nothing
