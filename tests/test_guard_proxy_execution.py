@@ -52,6 +52,12 @@ BLOCKED = [
     ("wmic process list /FORMAT:evil.xsl", "unverifiable.windows-launcher"),
     ("type payload.exe >> note.txt:evil.exe", "unverifiable.alternate-stream"),
     ("Set-Content -Path 'notes.txt:evil.ps1' -Value x", "unverifiable.alternate-stream"),
+    # a shortcut made through the shell's object: a launcher of whatever it is then set to run
+    ('$shortcut = $shell.CreateShortcut("$startupFolder\\$shortcutName")', "unverifiable.windows-launcher"),
+    (
+        '$s = $ws.CreateShortcut("x.lnk"); $s.TargetPath = "cmd.exe"; $s.Save()',
+        "unverifiable.windows-launcher",
+    ),
     # a folder's own stream, the folder named by dots alone
     ("type putty.exe > ...:putty.exe", "unverifiable.alternate-stream"),
     ("type evil.exe > .:evil.exe", "unverifiable.alternate-stream"),
@@ -97,6 +103,8 @@ ALLOWED = [
     "sc.exe query",
     "Get-Content notes.txt",
     "Get-Content ...",
+    "$config.CreateShortcut",  # a property read, no shortcut made
+    "Get-Help CreateShortcut",
     "Get-Item .\\Stream.txt -Stream *",  # a documented read of a file's streams
     """echo 'Set s = CreateObject("Shell.Application")' > open.vbs""",
     "pytest tests/test_x.py::test_y",
