@@ -111,6 +111,11 @@ BLOCKED = [
     ("posix", "./botb_linux_amd64 -scrape-gcp=true", "env.credential-dump"),
     ("posix", "./cdk_linux_amd64 run shim-pwn", "env.credential-dump"),
     ("posix", 'export FLUTTER_GIT_URL="https://mirrors.example/flutter-sdk.git"', "network.package-source"),
+    # every database of a server at once: its account tables, every login's password hash, go with it
+    ("posix", "mysqldump -uroot -proot --all-databases --master-data > dump.db.sql", "env.credential-dump"),
+    ("posix", "mysqldump -u admin -p -A", "env.credential-dump"),
+    ("posix", "pg_dumpall -U postgres > all.sql", "env.credential-dump"),
+    ("posix", "pg_dumpall --globals-only", "env.credential-dump"),
     # a crontab line written to any file, staged for `crontab FILE` or a cron folder
     ("posix", "echo '@reboot /usr/sbin/sshd' >> cron_bkp", "unverifiable.scheduled-job"),
     ("posix", 'echo "@daily sleep 60 && /$USER/miner/run.sh" >> mycron', "unverifiable.scheduled-job"),
@@ -332,6 +337,9 @@ ALLOWED = [
     ("posix", "python3 ./tools/report --html"),
     ("posix", "npm run sprayer-demo"),
     ("posix", "export FLUTTER_ROOT=/opt/flutter"),
+    ("posix", "mysqldump -uroot -pAdmin app > app.sql"),  # one database; `-pAdmin` is a password
+    ("posix", "pg_dump -Fc app > app.dump"),
+    ("posix", "pg_dumpall --help"),
     ("posix", "echo '1 2 3 4 5 6' > numbers.txt"),  # no `*` among the fields: numbers, not a schedule
     ("posix", "echo '* * * * *' > stars.txt"),  # a schedule without a command
     ("posix", "echo '@reboot: restart the board' >> NOTES"),
