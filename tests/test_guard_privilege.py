@@ -73,8 +73,13 @@ BLOCKED = [
     ("posix", "kdesu -c 'make install'"),
     ("posix", "beesu ls"),
     ("posix", "sux - deploy"),
-    # macOS's run-as-root
+    # macOS's run-as-root, and AppleScript's own elevation
     ("posix", "security execute-with-privileges /bin/ls"),
+    ("posix", "osascript -e 'do shell script \"make install\" with administrator privileges'"),
+    ("posix", "osascript -e 'do shell script \"id\"  with  Administrator  Privileges'"),
+    ("posix", "osascript test.osa with administrator privileges"),
+    # Windows Script Host code asking for elevation, written for a batch file to run
+    ("powershell", 'echo UAC.ShellExecute "cmd.exe", "/c %~s0", "", "runas", 1 >> getadmin.vbs'),
     ("posix", "lxqt-sudo ls"),
     ("posix", "xdg-su -c 'make install'"),
     ("posix", "pfexec ls /root"),
@@ -123,6 +128,8 @@ BLOCKED = [
 
 ALLOWED = [
     ("posix", "sudo --help"),
+    ("posix", "osascript build.scpt"),
+    ("posix", 'osascript -e \'display notification "privileges checked" with title "ci"\''),
     ("posix", "nsenter --help"),
     ("posix", "ls /proc/self/root/usr/bin"),
     ("posix", "cat /proc/self/cwd/setup.cfg"),
