@@ -147,6 +147,8 @@ BLOCKED = [
     ("posix", "chmod 4755 ./helper", "destructive.machine-state"),
     ("powershell", "Enable-PSRemoting -Force", "destructive.machine-state"),
     ("powershell", "Set-Item WSMan:\\localhost\\Client\\TrustedHosts *", "destructive.machine-state"),
+    # the same item by its own name, from inside the WSMan: drive
+    ("powershell", "Set-Item TrustedHosts -Value *.corp.local", "destructive.machine-state"),
     ("powershell", "certutil -addstore root rootCA.cer", "destructive.machine-state"),
     (
         "powershell",
@@ -405,6 +407,7 @@ ALLOWED = [
     ("posix", "chmod a+rX docs"),
     ("posix", "chmod u+rwx,go+rx tool"),
     ("powershell", "Get-Item WSMan:\\localhost"),
+    ("powershell", "Get-Item TrustedHosts"),
     ("powershell", "certutil -hashfile app.zip SHA256"),
     ("posix", "security list-keychains"),
     ("powershell", "pnputil /enum-drivers"),
