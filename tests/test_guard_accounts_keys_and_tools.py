@@ -111,6 +111,13 @@ BLOCKED = [
     ("posix", "./botb_linux_amd64 -scrape-gcp=true", "env.credential-dump"),
     ("posix", "./cdk_linux_amd64 run shim-pwn", "env.credential-dump"),
     ("posix", 'export FLUTTER_GIT_URL="https://mirrors.example/flutter-sdk.git"', "network.package-source"),
+    # more tools by name: SSSD's cached logons, WinSCP's saved passwords, a SOCKS tunnel module, UAC
+    # bypasses and token theft
+    ("posix", "tdbdump ./cache_corp.ldb | grep -ia passw", "env.credential-dump"),
+    ("powershell", "python winscp-deobfuscator.py --hostname h --username u --hash x", "env.credential-dump"),
+    ("powershell", "python.exe -m soopsocks", "network.socket"),
+    ("powershell", "python winpwnage.py -u elevate -i 4 -p cmd.exe", "containment.privilege-elevation"),
+    ("powershell", "impersonate_token corp\\\\admin", "containment.privilege-elevation"),
     # every database of a server at once: its account tables, every login's password hash, go with it
     ("posix", "mysqldump -uroot -proot --all-databases --master-data > dump.db.sql", "env.credential-dump"),
     ("posix", "mysqldump -u admin -p -A", "env.credential-dump"),
@@ -340,6 +347,8 @@ ALLOWED = [
     ("posix", "mysqldump -uroot -pAdmin app > app.sql"),  # one database; `-pAdmin` is a password
     ("posix", "pg_dump -Fc app > app.dump"),
     ("posix", "pg_dumpall --help"),
+    ("posix", "ldbsearch -H build/config.ldb"),  # a project's own LDB file
+    ("powershell", "python -m socks_test"),
     ("posix", "echo '1 2 3 4 5 6' > numbers.txt"),  # no `*` among the fields: numbers, not a schedule
     ("posix", "echo '* * * * *' > stars.txt"),  # a schedule without a command
     ("posix", "echo '@reboot: restart the board' >> NOTES"),
