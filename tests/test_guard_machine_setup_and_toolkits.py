@@ -181,6 +181,8 @@ BLOCKED = [
     ("powershell", "Invoke-SQLImpersonateServiceCmd -Instance SQL1\\DEV -Exe notepad.exe", "containment"),
     ("posix", "./PwnKit 'id'", "containment.privilege-elevation"),
     ("powershell", 'eventcreate /L System /T Success /ID 100 /D "x"', "destructive.machine-state"),
+    ("posix", 'logger "RedTeam Test: script executed"', "destructive.machine-state"),
+    ("posix", "logger -t sshd -p auth.info 'Accepted publickey for root'", "destructive.machine-state"),
     ("powershell", "dir C:\\Users /s /b | findstr password", "env.credential-dump"),
     ("posix", "./sqlmap.py -r request.txt --os-shell", "network"),
     ("posix", "esxcli software vib install -f --no-sig-check -v /tmp/x.vib", "destructive.machine-state"),
@@ -264,6 +266,8 @@ BLOCKED = [
 
 ALLOWED = [
     ("posix", "xinput list"),
+    ("posix", "logger --help"),
+    ("posix", "python -m logging_demo --verbose"),
     ("posix", "ls /dev/input"),
     ("powershell", "[Math]::Max(1, [IO.Path]::GetFileName($f).Length)"),  # other static members
     (
