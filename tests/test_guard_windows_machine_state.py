@@ -119,6 +119,14 @@ BLOCKED = [
     ("powershell", "C:\\Windows\\SysWOW64\\OneDriveSetup.exe /uninstall", "destructive.machine-state"),
     ("powershell", "setup.exe --uninstall", "destructive.machine-state"),
     ("powershell", "c:\\windows\\BEST_uninstallTool.exe /bdparams", "destructive.machine-state"),
+    # an installer given its answers in a file: unattended all the same
+    (
+        "powershell",
+        'SETUP.EXE /configurationFile=ConfigurationFile.ini /sqlSvcPassword="pwd"',
+        "destructive.machine-state",
+    ),
+    ("powershell", "setup.exe /configure configuration-Office365-x64.xml", "destructive.machine-state"),
+    ("powershell", 'setup.exe /s /f1"C:\\temp\\setup.iss"', "destructive.machine-state"),
     ("powershell", "node-v18.1.0-x64.msi /quiet", "destructive.machine-state"),
     (
         "powershell",
@@ -311,6 +319,8 @@ BLOCKED = [
 ]
 
 ALLOWED = [
+    ("powershell", "python setup.py build --configure"),
+    ("powershell", "Get-Content .\\setup\\ConfigurationFile.ini"),
     ("powershell", "(Get-WmiObject Win32_ComputerSystem).Name"),
     ("powershell", "Rename-Item old.txt new.txt"),
     ("powershell", "build-2021-01.ps1 -Configuration Release"),
