@@ -118,6 +118,9 @@ BLOCKED = [
     ("powershell", "python.exe -m soopsocks", "network.socket"),
     ("powershell", "python winpwnage.py -u elevate -i 4 -p cmd.exe", "containment.privilege-elevation"),
     ("powershell", "impersonate_token corp\\\\admin", "containment.privilege-elevation"),
+    # bash's package managers fetch packages from GitHub
+    ("posix", "basher install Calinou/0x0", "network.package-install"),
+    ("posix", "bpkg install -g jwerle/suggest.sh", "network.package-install"),
     # every database of a server at once: its account tables, every login's password hash, go with it
     ("posix", "mysqldump -uroot -proot --all-databases --master-data > dump.db.sql", "env.credential-dump"),
     ("posix", "mysqldump -u admin -p -A", "env.credential-dump"),
@@ -347,6 +350,7 @@ ALLOWED = [
     ("posix", "mysqldump -uroot -pAdmin app > app.sql"),  # one database; `-pAdmin` is a password
     ("posix", "pg_dump -Fc app > app.dump"),
     ("posix", "pg_dumpall --help"),
+    ("posix", "basher list"),
     ("posix", "ldbsearch -H build/config.ldb"),  # a project's own LDB file
     ("powershell", "python -m socks_test"),
     ("posix", "echo '1 2 3 4 5 6' > numbers.txt"),  # no `*` among the fields: numbers, not a schedule

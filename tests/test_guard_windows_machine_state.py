@@ -119,6 +119,10 @@ BLOCKED = [
     ("powershell", "C:\\Windows\\SysWOW64\\OneDriveSetup.exe /uninstall", "destructive.machine-state"),
     ("powershell", "setup.exe --uninstall", "destructive.machine-state"),
     ("powershell", "c:\\windows\\BEST_uninstallTool.exe /bdparams", "destructive.machine-state"),
+    # a server installing itself as a Windows service
+    ("powershell", "neo4j.bat install-service", "destructive.machine-state"),
+    ("powershell", ".\\bin\\elasticsearch-service.bat install", "destructive.machine-state"),
+    ("powershell", "winsw install", "destructive.machine-state"),
     # an installer given its answers in a file: unattended all the same
     (
         "powershell",
@@ -320,6 +324,8 @@ BLOCKED = [
 
 ALLOWED = [
     ("powershell", "python setup.py build --configure"),
+    ("powershell", "winsw status"),
+    ("powershell", "my-service start --port 8080"),
     ("powershell", "Get-Content .\\setup\\ConfigurationFile.ini"),
     ("powershell", "(Get-WmiObject Win32_ComputerSystem).Name"),
     ("powershell", "Rename-Item old.txt new.txt"),
