@@ -118,6 +118,11 @@ BLOCKED = [
     ("powershell", "python.exe -m soopsocks", "network.socket"),
     ("powershell", "python winpwnage.py -u elevate -i 4 -p cmd.exe", "containment.privilege-elevation"),
     ("powershell", "impersonate_token corp\\\\admin", "containment.privilege-elevation"),
+    # cryptocurrency miners by their names and builds, their install scripts too
+    ("posix", "./xmrig -o pool.example:3333 -u wallet", "network.socket"),
+    ("posix", "xmrig --donate-level 1", "network.socket"),
+    ("posix", "bash setup_c3pool_miner.sh 4AbC", "network.socket"),
+    ("powershell", ".\\t-rex.exe -a ethash", "network.socket"),
     # bash's package managers fetch packages from GitHub
     ("posix", "basher install Calinou/0x0", "network.package-install"),
     ("posix", "bpkg install -g jwerle/suggest.sh", "network.package-install"),
@@ -351,6 +356,8 @@ ALLOWED = [
     ("posix", "pg_dump -Fc app > app.dump"),
     ("posix", "pg_dumpall --help"),
     ("posix", "basher list"),
+    ("posix", "xmrig --version"),
+    ("posix", "python miner.py --data logs/"),  # a project's log miner
     ("posix", "ldbsearch -H build/config.ldb"),  # a project's own LDB file
     ("powershell", "python -m socks_test"),
     ("posix", "echo '1 2 3 4 5 6' > numbers.txt"),  # no `*` among the fields: numbers, not a schedule
