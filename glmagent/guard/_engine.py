@@ -44,6 +44,7 @@ from ._paths import (
     output_targets,
     tree_delete_targets,
     write_targets,
+    written_value,
 )
 from ._payloads import (
     PREPARE,
@@ -254,44 +255,6 @@ def asks_help_only(argv: list[Arg], dialect: Dialect, names: tuple[str, ...]) ->
     if flag == "/?":
         return dialect == "cmd" or (dialect == "powershell" and len(names) == 1 and "-" not in names[0])
     return False
-
-
-_CONTENT_SWITCHES = frozenset(
-    {"-force", "-passthru", "-nonewline", "-asbytestream", "-whatif", "-confirm", "-verbose", "-debug"}
-)
-"""Set-Content's and Add-Content's parameters that take no value."""
-
-
-def _given_value(argv: list[Arg]) -> str | None:
-    """The text `Set-Content F -Value TEXT` (or `Set-Content F TEXT`) writes, when literal: one word, or the
-    lines of an array written as one argument (`-Value 'a', 'b'`)."""
-    value: list[Arg] | None = None
-    positional: list[list[Arg]] = []
-    current: list[Arg] | None = None  # what the word before bound to: an array's later elements join it
-    taking: list[Arg] | None = None  # where the next word goes after a parameter that takes one
-    for a in argv[1:]:
-        if a.follows and current is not None:
-            current.append(a)
-        elif taking is not None:
-            taking.append(a)
-            current, taking = taking, None
-        elif a.param:
-            key, colon, rest = a.text.lower().partition(":")
-            if len(key) > 2 and "-value".startswith(key):
-                value = [Arg(rest, rest)] if colon else []
-                current, taking = value, (None if colon else value)
-            else:
-                current = None
-                if key not in _CONTENT_SWITCHES and not colon:
-                    taking = []  # another parameter's value
-        else:
-            current = [a]
-            positional.append(current)
-    if value is None and len(positional) > 1:
-        value = positional[1]
-    if not value or any(DYN in a.text for a in value):
-        return None
-    return "\n".join(a.text for a in value) + "\n"
 
 
 def _cmd_writes_nothing(argv: list[Arg]) -> bool:
@@ -1669,7 +1632,7 @@ class Evaluation(RunsOtherCode, WordChecks):
             if values:
                 self.payload(FILE_TEXT, "\n".join(values).replace(DYN, _RUN_TIME_PART), frame, argv)
             return
-        text = _given_value(argv) if name in _VALUE_WRITERS else None
+        text = written_value(argv[1:]) if name in _VALUE_WRITERS else None
         if text is None and stdin is not None and stdin.feed is not None:
             text = stdin.text()
         if not text or text.isspace():

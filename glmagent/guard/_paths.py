@@ -796,6 +796,9 @@ _PS_SWITCHES = frozenset(
         "usenewenvironment",
         "loaduserprofile",
         "includeinvocationheader",
+        "asbytestream",
+        "verbose",
+        "debug",
     }
 )
 _PS_SWITCH_PREFIXES = frozenset(name[:i] for name in _PS_SWITCHES for i in range(len(name) + 1))
@@ -1513,22 +1516,21 @@ def _switch_targets(switch: str, args: list[Arg]) -> list[Arg]:
     return found
 
 
-def _powershell_targets(name: str, args: list[Arg]) -> list[Arg]:
-    """The files a PowerShell writer names: its target parameters' values and its target position. A later
-    element of an array written as one argument (`Set-Content x.txt,C:\\y.ini`, `-Path a, b`) binds where
-    the element before it does, so every element of a target array is a target."""
-    position = _PS_WRITERS[name][1]
-    prefixes = _PS_WRITER_PREFIXES[name]
-    found: list[Arg] = []
+def _bind_powershell(
+    args: list[Arg], prefixes: dict[str, str]
+) -> tuple[dict[str, list[Arg]], list[list[Arg]]]:
+    """How a cmdlet binds `args`: the values of the parameters `prefixes` resolves (by full name), and the
+    positional operands in order. A later element of an array written as one argument (`x.txt,C:\\y.ini`,
+    `-Path a, b`) binds where the element before it does; a switch (or a prefix only switches begin) takes no
+    value; any other parameter's value is thrown away."""
     positional: list[list[Arg]] = []
-    pending: bool | None = None
-    """After a parameter that takes a value: whether that value is a target."""
     named: dict[str, list[Arg]] = {}
-    """The target values by the parameter that gave them (`-Name` of New-Item is joined to its `-Path`)."""
+    pending: bool | None = None
+    """After a parameter that takes a value: whether that value is one of `prefixes`'."""
     pending_name = ""
     last: list[Arg] | None = None
-    """Where the word before went (a target parameter's values, a positional slot, or a list that is
-    thrown away): the next element of the same array goes there too."""
+    """Where the word before went (a parameter's values, a positional slot, or a list that is thrown away):
+    the next element of the same array goes there too."""
     for a in args:
         if a.follows and last is not None:
             last.append(a)
@@ -1539,7 +1541,7 @@ def _powershell_targets(name: str, args: list[Arg]) -> list[Arg]:
                 last = named.setdefault(pending_name, [])
                 last.append(a)
             else:
-                last = []  # another parameter's value (`-Value a,b`): no target
+                last = []  # another parameter's value (`-Encoding utf8`)
             pending = None
             continue
         if a.param or (a.text.startswith("-") and len(a.text) > 1 and a.literal):
@@ -1557,6 +1559,17 @@ def _powershell_targets(name: str, args: list[Arg]) -> list[Arg]:
             continue
         last = [a]
         positional.append(last)
+    return named, positional
+
+
+def _powershell_targets(name: str, args: list[Arg]) -> list[Arg]:
+    """The files a PowerShell writer names: its target parameters' values and its target position. A later
+    element of an array written as one argument (`Set-Content x.txt,C:\\y.ini`, `-Path a, b`) binds where
+    the element before it does, so every element of a target array is a target."""
+    position = _PS_WRITERS[name][1]
+    # the target values by the parameter that gave them (`-Name` of New-Item is joined to its `-Path`)
+    named, positional = _bind_powershell(args, _PS_WRITER_PREFIXES[name])
+    found: list[Arg] = []
     for values in named.values():
         found.extend(values)
     if position is not None and len(positional) > position and not (name == "copy-item" and found):
@@ -1575,6 +1588,23 @@ def _powershell_targets(name: str, args: list[Arg]) -> list[Arg]:
         folders: list[Arg | None] = list(named.get("path") or [None])
         return [_joined_name(folder, leaf) for folder in folders for leaf in leaves]
     return found  # a drive or a run-time word in the name: each word is judged where it may lead
+
+
+_CONTENT_PREFIXES = _prefix_table(("path", "literalpath", "value"))
+
+
+def written_value(args: list[Arg]) -> str | None:
+    """The text `Set-Content F -Value TEXT` (or `Set-Content F TEXT`, `Add-Content -Path F TEXT`) writes,
+    when literal: one word, or the lines of an array written as one argument (`-Value 'a', 'b'`). Bound as
+    `_powershell_targets` binds the path: a positional word is the value once the path is bound."""
+    named, positional = _bind_powershell(args, _CONTENT_PREFIXES)
+    value = named.get("value")
+    if value is None:
+        unbound = positional if ("path" in named or "literalpath" in named) else positional[1:]
+        value = unbound[0] if unbound else None
+    if not value or any(DYN in a.text for a in value):
+        return None
+    return "\n".join(a.text for a in value) + "\n"
 
 
 _NEW_ITEM_KINDS = ("directory", "container", "file", "symboliclink", "junction", "hardlink")
