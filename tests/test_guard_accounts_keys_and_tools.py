@@ -100,6 +100,13 @@ BLOCKED = [
     # a program started under a kernel thread's name
     ("posix", "exec -a '[kworker/0:1]' ./x", "destructive.hide-or-backdate"),
     ("posix", "exec ./hidden -f -a'[kworker/1:2-cgroup_destroy]' tmux", "destructive.hide-or-backdate"),
+    # a script deleting its own file, by each shell's name for it
+    ("posix", 'rm -f -- "$0"', "destructive.hide-or-backdate"),
+    ("posix", 'unlink "${BASH_SOURCE[0]}"', "destructive.hide-or-backdate"),
+    ("powershell", 'del "%~f0"', "destructive.hide-or-backdate"),
+    ("powershell", 'cmd /c del "%~dpnx0"', "destructive.hide-or-backdate"),
+    ("powershell", "Remove-Item $PSCommandPath -Force", "destructive.hide-or-backdate"),
+    ("powershell", "Remove-Item -LiteralPath $MyInvocation.MyCommand.Path", "destructive.hide-or-backdate"),
     # tools by their names: a script handed to python by its path counts without an extension
     ("posix", "python3 ./Pcredz -i eth0 -v", "network.socket"),
     ("posix", "python3 ./tools/keylogger --out k.txt", "env.user-capture"),
@@ -349,6 +356,10 @@ ALLOWED = [
     ("posix", "exiftool -all= -overwrite_original photo.jpg"),
     ("posix", "exec -a myapp ./server"),
     ("posix", "ps aux | grep '\\[kworker'"),
+    ("posix", 'rm -f "$0.bak"'),  # a file beside the script, named after it
+    ("posix", 'rm -f "$(dirname "$0")/build/x.o"'),
+    ("powershell", 'del "%~dp0build\\x.obj"'),  # the script's folder, not the script
+    ("powershell", 'Remove-Item (Join-Path $PSScriptRoot "build")'),
     ("posix", "python3 ./tools/report --html"),
     ("posix", "npm run sprayer-demo"),
     ("posix", "export FLUTTER_ROOT=/opt/flutter"),

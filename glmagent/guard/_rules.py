@@ -218,14 +218,30 @@ _HOME_SPELLED = lazy_re(
 )
 
 
-def home_spelled(operand: Arg) -> str | None:
-    """A word naming the home folder by its variable (`$HOME`, `"${HOME}/"`, `$env:USERPROFILE\\x`,
-    `%USERPROFILE%`) in the `~` spelling operand patterns are written in (`~`, `~/`, `~\\x`); None for any
-    other word. The variable is only known at run time, but in every shell it is the user's home."""
+# The running script's own file, by each shell's name for it: `$0`, `${BASH_SOURCE[0]}`, cmd's `%0` and
+# `%~f0` (`%~dpnx0`: any modifiers that keep the whole name), PowerShell's `$PSCommandPath` and
+# `$MyInvocation.MyCommand.Path`.
+_SCRIPT_SPELLED = lazy_re(
+    r"""(["']?)(?:\$\{?0\}?|\$\{?BASH_SOURCE(?:\[0\])?\}?|%0|%~(?=[a-z]*f|[a-z]*n[a-z]*x)[a-z]+0"""
+    r"""|\$PSCommandPath|(?:\$\()?\$MyInvocation\.MyCommand\.(?:Path|Definition|Source)\)?)\1""",
+    re.IGNORECASE,
+)
+SCRIPT_ITSELF = "<running-script>"
+"""The operand-pattern spelling of a word naming the running script (`spelled`)."""
+
+
+def spelled(operand: Arg) -> str | None:
+    """A word naming a well-known place by its variable, in the spelling operand patterns are written in:
+    the home folder (`$HOME`, `"${HOME}/"`, `$env:USERPROFILE\\x`, `%USERPROFILE%`) as `~`, `~/`, `~\\x`, and
+    the running script itself (`"$0"`, `%~f0`, `$PSCommandPath`) as `SCRIPT_ITSELF`; None for any other word.
+    The variable is only known at run time, but in every shell it names that place."""
     if DYN not in operand.text:
         return None
-    found = _HOME_SPELLED.fullmatch(operand.raw)
-    return None if found is None else "~" + found.group(2)
+    raw = operand.raw
+    found = _HOME_SPELLED.fullmatch(raw)
+    if found is not None:
+        return "~" + found.group(2)
+    return SCRIPT_ITSELF if _SCRIPT_SPELLED.fullmatch(raw) is not None else None
 
 
 def _surely_given(value: str | None) -> bool:
@@ -740,8 +756,8 @@ class CompiledCommand:
                         ),
                         None,
                     )
-                if hit_operand is None and DYN in view.texts():  # only a run-time word can be `$HOME`
-                    hit_operand = next((h for h in map(home_spelled, tested) if h and match(h)), None)
+                if hit_operand is None and DYN in view.texts():  # only a run-time word can be `$HOME` or `$0`
+                    hit_operand = next((h for h in map(spelled, tested) if h and match(h)), None)
                 if hit_operand is None:
                     return _NO
                 detail.append(hit_operand)
