@@ -102,6 +102,10 @@ BLOCKED = [
     ("BASH_ENV='$(id 1>&2)' bash -c 'echo hello'", "dynamic.script"),
     ("ENV='`cat ~/.ssh/id_rsa`' sh -i -c x", "env.secret-files"),
     ("ENV='$(rm -rf x)' sh -i", "destructive.recursive-delete"),
+    # ENV naming a file: the start-up script of every interactive sh, as BASH_ENV's
+    ("export ENV=/tmp/.shrc", "unverifiable.outside-program"),
+    ("ENV=/var/tmp/rc; export ENV", "unverifiable.outside-program"),
+    ("declare -x ENV=/tmp/.rc", "unverifiable.outside-program"),
     # A compound pipeline stage and a `-c` line read the pipe too.
     ("echo 'rm -rf x' | (sh)", "destructive.recursive-delete"),
     ("echo 'rm -rf x' | { sh; }", "destructive.recursive-delete"),
@@ -202,6 +206,8 @@ ALLOWED = [
     "echo x | parallel gzip",
     "BASH_ENV=.venv/env.sh bash -c make",
     "ENV=prod npm start",
+    "ENV=staging/eu npm run deploy",  # a deploy target with a slash, sourced as a project file
+    "ENV=./scripts/shrc.sh sh -i -c 'make test'",
     "scala -classpath lib -e 'println(1)'",
     "groovy -cp lib script.groovy",
     "time { ls; }",

@@ -617,7 +617,7 @@ class PosixWalker:
         (git configuration, command-valued variables)."""
         if key in _PROMPT_VARIABLES:
             self._prompt(key, val)
-        elif (key == "BASH_ENV" and val.raw) or (key == "ENV" and _EXPANDING.search(val.text)):
+        elif val.raw and (key == "BASH_ENV" or (key == "ENV" and _ENV_FILE.search(val.text))):
             self._sourced(key, val)
         elif key in _HISTORY_VARIABLES:
             # The shell reads these itself, so `HISTFILE=/dev/null` acts as `export HISTFILE=/dev/null` does.
@@ -627,8 +627,9 @@ class PosixWalker:
 
     def _sourced(self, key: str, val: Arg) -> None:
         """`BASH_ENV=FILE bash -c ...`: every non-interactive bash sources FILE first, like `. FILE` (and an
-        interactive `sh` the file `ENV` names). The shell expands the name first, so a substitution in a
-        quoted value runs too (`BASH_ENV='$(id)'`): read as the same name in double quotes."""
+        interactive `sh` the file `ENV` names, when it names a file: `ENV=production` is a deploy target). The
+        shell expands the name first, so a substitution in a quoted value runs too (`BASH_ENV='$(id)'`): read
+        as the same name in double quotes."""
         if script_source(val) == "stdin":
             # The shell that reads it may be fed anything (`BASH_ENV=/dev/stdin bash -c x <<< ...`).
             self.sink.event("dynamic-script", self.frame, f"`{key}={val.raw}` sources standard input")
@@ -1112,6 +1113,9 @@ _FISH_PREFIXES = frozenset({"and", "or", "not"})
 _GLOB_CHARS = lazy_re(r"[*?\[]")
 _EXPANDING = lazy_re(r"\$[({]|`")
 """Text the shell would expand by running something: `$(…)`, `${…}` (`${x:-$(…)}`), backquotes."""
+_ENV_FILE = lazy_re(r"/|\$[({]|`")
+"""An `ENV` value sh sources: a path, or text the shell expands by running something (`ENV=production` is no
+file)."""
 _PLAIN_GLOB = lazy_re(r"(?!-)[\w./+,:@%=~*?-]*[*?][\w./+,:@%=~*?-]*")
 """An unquoted glob of file names (`dist/*.tar.gz`, `~/.ssh/*`): nothing a blank or a bracket could change."""
 
