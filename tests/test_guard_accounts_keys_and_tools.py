@@ -101,6 +101,11 @@ BLOCKED = [
     ("posix", "exec -a '[kworker/0:1]' ./x", "destructive.hide-or-backdate"),
     ("posix", "exec ./hidden -f -a'[kworker/1:2-cgroup_destroy]' tmux", "destructive.hide-or-backdate"),
     # a script deleting its own file, by each shell's name for it
+    ("posix", "steghide embed -cf cover.jpg -ef notes.txt -p x -f", "destructive.hide-or-backdate"),
+    ("posix", "stegcloak hide 'text' key 'cover words'", "destructive.hide-or-backdate"),
+    ("posix", "outguess -k key -d notes.txt in.jpg out.jpg", "destructive.hide-or-backdate"),
+    ("posix", "redis-cli --rdb /tmp/dump.rdb", "env.credential-dump"),
+    ("posix", "valkey-cli -h cache -p 6380 --rdb build/all.rdb", "env.credential-dump"),
     ("posix", 'rm -f -- "$0"', "destructive.hide-or-backdate"),
     ("posix", 'unlink "${BASH_SOURCE[0]}"', "destructive.hide-or-backdate"),
     ("powershell", 'del "%~f0"', "destructive.hide-or-backdate"),
@@ -356,6 +361,10 @@ ALLOWED = [
     ("posix", "exiftool -all= -overwrite_original photo.jpg"),
     ("posix", "exec -a myapp ./server"),
     ("posix", "ps aux | grep '\\[kworker'"),
+    ("posix", "steghide extract -sf out.jpg -p x"),
+    ("posix", "outguess -r -k key out.jpg notes.txt"),
+    ("posix", "redis-cli -h cache --scan --pattern 'build:*'"),
+    ("posix", "redis-cli info memory"),
     ("posix", 'rm -f "$0.bak"'),  # a file beside the script, named after it
     ("posix", 'rm -f "$(dirname "$0")/build/x.o"'),
     ("powershell", 'del "%~dp0build\\x.obj"'),  # the script's folder, not the script
