@@ -250,6 +250,12 @@ COMMAND_LINES_IN_WORDS = [
     ("posix", "echo '\\! id' | sqlite3", "unverifiable.command-option"),
     ("posix", "echo '\\! id' | psql app", "unverifiable.command-option"),
     ("posix", "psql -c \"copy t from program 'id'\"", "unverifiable.command-option"),
+    # SQL Server's operating-system command, in a query given to any client or wrapper
+    ("powershell", "sqlcmd -Q \"EXEC xp_cmdshell 'whoami'\"", "unverifiable.command-option"),
+    ("posix", "echo \"EXEC master..xp_cmdshell 'id'\" | sqlcmd", "unverifiable.command-option"),
+    ("powershell", "Invoke-Sqlcmd -Query \"EXEC sp_configure 'xp_cmdshell', 1; RECONFIGURE\"", "unverifiable"),
+    ("powershell", "Invoke-DbQuery -Query \"exec master..xp_cmdshell 'whoami'\"", "unverifiable.command-option"),
+    ("posix", "mysql -e \"select sys_exec('id')\"", "unverifiable.command-option"),
     ("posix", "echo 'esyscmd(/bin/sh)' | m4", "unverifiable.payload-process"),
     ("posix", "jrunscript -e 'exec(\"/bin/sh -c id\")'", "unverifiable.payload-process"),
     ("powershell", "$env:COR_PROFILER_PATH = 'C:\\x\\profiler.dll'", "dynamic.script"),
@@ -279,6 +285,9 @@ PLAIN_WORDS = [
     ("posix", "notify-send 'build done; tests passed'"),
     ("posix", "ip netns list"),
     ("posix", "echo 'select 1;' | sqlite3 app.db"),
+    ("posix", "grep -rn xp_cmdshell docs/"),  # a search for the word
+    ("posix", "rg -i 'xp_cmdshell|sp_oacreate' src"),
+    ("powershell", "sqlcmd -Q \"SELECT name FROM sys.databases\""),
     ("posix", "echo 'define(X, 1)X' | m4"),
     ("posix", "jrunscript -e 'print(1)'"),
     ("powershell", "$env:RUST_LOG = 'debug'"),
