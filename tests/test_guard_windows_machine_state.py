@@ -19,6 +19,14 @@ BLOCKED = [
         "destructive.registry",
     ),
     ("powershell", "Get-Item HKCU:\\Software\\X | Set-ItemProperty -Name a -Value 1", "destructive.registry"),
+    # a script's own wrapper of the writing cmdlets, given a key
+    (
+        "powershell",
+        'Set-ItemPropertyEx -Path "HKLM:\\Software\\Policies\\X" -Name Y -Type DWORD -Value 0x0 -Force',
+        "destructive.registry",
+    ),
+    ("powershell", "New-RegKey HKCU:\\Software\\Classes\\x", "destructive.registry"),
+    ("powershell", 'Remove-RegistryValue -Path "HKLM\\Software\\X" -Name Y', "destructive.registry"),
     ("powershell", "sc boot bad", "destructive.machine-state"),
     ("powershell", "New-VMSwitch -SwitchName NAT -SwitchType Internal", "destructive.network-configuration"),
     ("powershell", "Install-RemoteAccess -VpnType RoutingOnly", "destructive.network-configuration"),
@@ -323,6 +331,9 @@ BLOCKED = [
 ]
 
 ALLOWED = [
+    ("powershell", "Get-ItemPropertyEx HKLM:\\Software\\X"),  # a wrapper that reads
+    ("powershell", "Set-Location HKLM:\\Software"),
+    ("powershell", "Set-ItemPropertyEx -Path .\\build\\x.txt -Name IsReadOnly -Value $true"),  # a file
     ("powershell", "python setup.py build --configure"),
     ("powershell", "winsw status"),
     ("powershell", "my-service start --port 8080"),
