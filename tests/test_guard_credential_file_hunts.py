@@ -22,6 +22,10 @@ BLOCKED = [
     ("powershell", 'cmd /c "dir c:*vnc.ini /s /b"'),
     ("powershell", 'cmd /c "where /r C:\\ *pass*"'),
     ("powershell", 'cmd /c "dir /s /b C:\\Users\\*unattend*.xml"'),
+    ("powershell", "dir /s *pass*"),  # any credential or key name, not only `*password*`
+    ("powershell", "dir /s *vnc*"),
+    ("powershell", "cmd /c dir /s /b *.ppk"),
+    ("powershell", 'cmd /c "dir /s /b C:\\Users\\*.pfx"'),
     ("powershell", "Get-ChildItem -Recurse -Include *pass* C:\\"),
     ("powershell", "Get-ChildItem C:\\Users -Recurse -Filter *cred*"),
     ("posix", "find / -name '*pass*' 2>/dev/null"),
@@ -55,6 +59,8 @@ ALLOWED = [
     ("posix", "rg --files"),
     ("powershell", 'cmd /c "dir /s /b *.cs"'),
     ("powershell", 'cmd /c "dir /s build"'),
+    ("powershell", "dir /s *.py"),
+    ("powershell", 'cmd /c "dir /s /b keys\\*.json"'),
     ("powershell", 'cmd /c "where /r . *.dll"'),
     ("powershell", 'cmd /c "dir *pass*"'),  # this folder only, no search
     ("powershell", "Get-ChildItem -Recurse -Filter *passport*.cs .\\src"),
