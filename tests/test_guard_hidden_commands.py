@@ -253,8 +253,16 @@ COMMAND_LINES_IN_WORDS = [
     # SQL Server's operating-system command, in a query given to any client or wrapper
     ("powershell", "sqlcmd -Q \"EXEC xp_cmdshell 'whoami'\"", "unverifiable.command-option"),
     ("posix", "echo \"EXEC master..xp_cmdshell 'id'\" | sqlcmd", "unverifiable.command-option"),
-    ("powershell", "Invoke-Sqlcmd -Query \"EXEC sp_configure 'xp_cmdshell', 1; RECONFIGURE\"", "unverifiable"),
-    ("powershell", "Invoke-DbQuery -Query \"exec master..xp_cmdshell 'whoami'\"", "unverifiable.command-option"),
+    (
+        "powershell",
+        "Invoke-Sqlcmd -Query \"EXEC sp_configure 'xp_cmdshell', 1; RECONFIGURE\"",
+        "unverifiable",
+    ),
+    (
+        "powershell",
+        "Invoke-DbQuery -Query \"exec master..xp_cmdshell 'whoami'\"",
+        "unverifiable.command-option",
+    ),
     ("posix", "mysql -e \"select sys_exec('id')\"", "unverifiable.command-option"),
     ("posix", "echo 'esyscmd(/bin/sh)' | m4", "unverifiable.payload-process"),
     ("posix", "jrunscript -e 'exec(\"/bin/sh -c id\")'", "unverifiable.payload-process"),
@@ -287,7 +295,7 @@ PLAIN_WORDS = [
     ("posix", "echo 'select 1;' | sqlite3 app.db"),
     ("posix", "grep -rn xp_cmdshell docs/"),  # a search for the word
     ("posix", "rg -i 'xp_cmdshell|sp_oacreate' src"),
-    ("powershell", "sqlcmd -Q \"SELECT name FROM sys.databases\""),
+    ("powershell", 'sqlcmd -Q "SELECT name FROM sys.databases"'),
     ("posix", "echo 'define(X, 1)X' | m4"),
     ("posix", "jrunscript -e 'print(1)'"),
     ("powershell", "$env:RUST_LOG = 'debug'"),
