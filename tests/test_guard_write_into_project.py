@@ -344,3 +344,42 @@ def test_a_delete_in_the_home_by_its_variable_is_outside_the_project(shell: str,
 @pytest.mark.parametrize(("shell", "command"), RUN_TIME_DELETES)
 def test_a_delete_of_another_run_time_name_is_left_to_the_destructive_rules(shell: str, command: str) -> None:
     assert decide_in(command, None, shell).allowed, command
+
+
+# A folder made at a place only known at run time is new and empty, and nothing that exists changes: it is
+# left to the sandbox, as a delete of such a name is. A folder whose literal part lies outside, one in the
+# home by its variable, one made with a mode, and anything written into it stay judged.
+RUN_TIME_FOLDERS = [
+    ("posix", 'mkdir -p "$OUT_DIR"'),
+    ("posix", 'mkdir -p "${ARCHIVE_DIR}/autocomplete"'),
+    ("posix", "@mkdir -p $(dir $@)"),
+    ("powershell", "New-Item -ItemType Directory -Force -Path $env:ARTIFACTS_STAGING_DIR | Out-Null"),
+    ("powershell", "New-Item -Path $outputPath -Type directory"),
+    ("powershell", "ni -it dir $logs"),
+    ("powershell", "mkdir $CompileDir"),
+    ("powershell", "cmd /c mkdir %RELEASEDIR%\\pluginsdk"),
+]
+RUN_TIME_FOLDERS_JUDGED = [
+    ("posix", "mkdir ../x-$V", "containment.write-outside-project"),
+    ("posix", 'mkdir -p "$HOME/.config/x"', "containment.write-outside-project"),
+    ("posix", "mkdir -p /etc/$X", "containment.write-outside-project"),
+    ("posix", 'mkdir -m 777 "$X"', "containment.write-unknown-target"),
+    ("posix", 'mkdir -pm 700 "$X"', "containment.write-unknown-target"),
+    ("posix", 'mkdir -p "$X" && cp a.txt "$X/"', "containment.write-unknown-target"),
+    ("powershell", "New-Item -ItemType File $x", "containment.write-unknown-target"),
+    ("powershell", "New-Item -Path $x -Value 'y' -ItemType Directory", "containment.write-unknown-target"),
+    ("powershell", 'New-Item -ItemType Directory "$env:APPDATA\\x"', "containment.write-outside-project"),
+]
+
+
+@pytest.mark.parametrize(("shell", "command"), RUN_TIME_FOLDERS)
+def test_a_folder_made_at_a_run_time_place_is_left_to_the_sandbox(shell: str, command: str) -> None:
+    assert decide_in(command, None, shell).allowed, command
+
+
+@pytest.mark.parametrize(("shell", "command", "rule_id"), RUN_TIME_FOLDERS_JUDGED)
+def test_a_run_time_folder_outside_made_with_a_mode_or_written_into_is_judged(
+    shell: str, command: str, rule_id: str
+) -> None:
+    decision = decide_in(command, None, shell)
+    assert not decision.allowed and decision.rule_id == rule_id, (command, decision.rule_id)

@@ -401,6 +401,29 @@ _PATH_MAX = 4096
 """Longer file names cannot be created (Linux's PATH_MAX; a name's own part may hold 255 bytes): no name
 that long waits for a reader."""
 _MODE_CHANGERS = frozenset({"chmod", "chown", "chgrp", "chattr", "setfacl", "chflags", "setfattr", "attrib"})
+_FOLDER_TYPE = lazy_re(r"(?i)-[it][a-z]*(?::(.*))?")
+"""New-Item's `-ItemType` (its only parameter starting with I, by any prefix) or its alias `-Type`."""
+_MODE_OPTION = lazy_re(r"-m|--mode\b|-[a-z]*m")
+
+
+def _makes_folder(name: str, args: list[Arg]) -> bool:
+    """Does the command only make folders: `mkdir` without a mode, `New-Item -ItemType Directory` without a
+    value?"""
+    if name == "mkdir":
+        return not any(_MODE_OPTION.match(a.text) for a in args)
+    if name != "new-item":
+        return False
+    kind = None
+    for at, a in enumerate(args):
+        if a.text[:2].lower() == "-v":
+            return False  # `-Value`: a file's text
+        found = _FOLDER_TYPE.fullmatch(a.text)
+        if found is not None:
+            given = found.group(1)
+            kind = given if given is not None else args[at + 1].text if at + 1 < len(args) else ""
+    return kind is not None and kind.lower().startswith("dir")
+
+
 """Writers that change a file that is there: they name no new file."""
 
 
@@ -907,6 +930,10 @@ class WordChecks:
         # describe).tgz"`), and mktemp, which only ever makes a new file, to nothing. One in the home by its
         # variable is judged as such (`rm $HOME/notes.txt`, `Remove-Item $home\x.lnk`).
         lenient = name in DELETERS or name in ARCHIVERS or name in DOTNET_ARCHIVERS or name == "mktemp"
+        # So is a folder made by `mkdir` or `New-Item -ItemType Directory` (`mkdir -p "$OUT_DIR"`): it is
+        # new and empty, and nothing that exists changes; a mode given with it is judged as it stands.
+        folder_only = not lenient and _makes_folder(name, args)
+        lenient = lenient or folder_only
         named_later = lenient and name not in DELETERS and dialect != "posix"  # cmd's `%zip%` too
         creates = name not in DELETERS and name not in _MODE_CHANGERS
         words = None  # made once, not once per target: `rm` with thousands of files stays linear
@@ -915,7 +942,7 @@ class WordChecks:
             if (
                 lenient
                 and (
-                    DYN in target.text
+                    (DYN in target.text and not folder_only)
                     or "$" in target.raw
                     or (named_later and names_cmd_variable(target.raw))
                 )
