@@ -347,8 +347,9 @@ def test_a_delete_of_another_run_time_name_is_left_to_the_destructive_rules(shel
 
 
 # A folder made at a place only known at run time is new and empty, and nothing that exists changes: it is
-# left to the sandbox, as a delete of such a name is. A folder whose literal part lies outside, one in the
-# home by its variable, one made with a mode, and anything written into it stay judged.
+# left to the sandbox, as a delete of such a name or an archive (`tar czf "$OUT"`, `Compress-Archive`) is. A
+# folder whose literal part lies outside, one in the home by its variable, one made with a mode, and anything
+# written into it stay judged.
 RUN_TIME_FOLDERS = [
     ("posix", 'mkdir -p "$OUT_DIR"'),
     ("posix", 'mkdir -p "${ARCHIVE_DIR}/autocomplete"'),
@@ -358,6 +359,9 @@ RUN_TIME_FOLDERS = [
     ("powershell", "ni -it dir $logs"),
     ("powershell", "mkdir $CompileDir"),
     ("powershell", "cmd /c mkdir %RELEASEDIR%\\pluginsdk"),
+    ("powershell", "[IO.Directory]::CreateDirectory($dir)"),
+    # Compress-Archive only ever writes a `.zip`, as `tar czf "$OUT"` writes an archive
+    ("powershell", 'Compress-Archive -Path "$CompileDir/*" -DestinationPath $OutputZip -Force'),
 ]
 RUN_TIME_FOLDERS_JUDGED = [
     ("posix", "mkdir ../x-$V", "containment.write-outside-project"),
@@ -369,6 +373,10 @@ RUN_TIME_FOLDERS_JUDGED = [
     ("powershell", "New-Item -ItemType File $x", "containment.write-unknown-target"),
     ("powershell", "New-Item -Path $x -Value 'y' -ItemType Directory", "containment.write-unknown-target"),
     ("powershell", 'New-Item -ItemType Directory "$env:APPDATA\\x"', "containment.write-outside-project"),
+    ("powershell", '[System.IO.Directory]::CreateDirectory("$HOME\\x")', "containment.write-outside-project"),
+    ("powershell", "Compress-Archive src -DestinationPath ..\\x-$v.zip", "containment.write-outside-project"),
+    # unpacking may plant any file in the run-time folder
+    ("powershell", "Expand-Archive $p -DestinationPath $to -Force", "containment.write-unknown-target"),
 ]
 
 

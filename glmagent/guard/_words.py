@@ -400,6 +400,10 @@ patterns, not commands."""
 _PATH_MAX = 4096
 """Longer file names cannot be created (Linux's PATH_MAX; a name's own part may hold 255 bytes): no name
 that long waits for a reader."""
+_NAMED_BY_FOLDER = DELETERS | ARCHIVERS | DOTNET_ARCHIVERS | {"mktemp", "compress-archive"}
+"""Writers whose target named at run time is judged by its literal folder, else left alone (`_paths`).
+Compress-Archive only ever writes a `.zip` (it adds the extension); Expand-Archive, which may plant any file
+in a run-time folder, is not among them."""
 _MODE_CHANGERS = frozenset({"chmod", "chown", "chgrp", "chattr", "setfacl", "chflags", "setfattr", "attrib"})
 _FOLDER_TYPE = lazy_re(r"(?i)-[it][a-z]*(?::(.*))?")
 """New-Item's `-ItemType` (its only parameter starting with I, by any prefix) or its alias `-Type`."""
@@ -411,6 +415,8 @@ def _makes_folder(name: str, args: list[Arg]) -> bool:
     value?"""
     if name == "mkdir":
         return not any(_MODE_OPTION.match(a.text) for a in args)
+    if name.endswith("directory]::createdirectory"):
+        return len(args) == 1  # `[IO.Directory]::CreateDirectory($dir)`, without an access control list
     if name != "new-item":
         return False
     kind = None
@@ -929,7 +935,7 @@ class WordChecks:
         # destructive rules, and archives, whose names carry versions (`tar czf "dist/app-$(git
         # describe).tgz"`), and mktemp, which only ever makes a new file, to nothing. One in the home by its
         # variable is judged as such (`rm $HOME/notes.txt`, `Remove-Item $home\x.lnk`).
-        lenient = name in DELETERS or name in ARCHIVERS or name in DOTNET_ARCHIVERS or name == "mktemp"
+        lenient = name in _NAMED_BY_FOLDER
         # So is a folder made by `mkdir` or `New-Item -ItemType Directory` (`mkdir -p "$OUT_DIR"`): it is
         # new and empty, and nothing that exists changes; a mode given with it is judged as it stands.
         folder_only = not lenient and _makes_folder(name, args)
