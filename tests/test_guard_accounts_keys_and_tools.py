@@ -100,6 +100,16 @@ BLOCKED = [
     # a program started under a kernel thread's name
     ("posix", "exec -a '[kworker/0:1]' ./x", "destructive.hide-or-backdate"),
     ("posix", "exec ./hidden -f -a'[kworker/1:2-cgroup_destroy]' tmux", "destructive.hide-or-backdate"),
+    # programs and scripts named as the backdoor they are
+    ("posix", "./backdoor.sh -v 1.3.0 -p x", "network.socket"),
+    ("posix", "python3 pam_backdoor.py", "network.socket"),
+    # tools writing their set-up into the user's shell start-up files
+    ("posix", "conda init bash", "containment.write-outside-project"),
+    ("posix", "micromamba shell init -s zsh", "containment.write-outside-project"),
+    ("posix", "pipx ensurepath", "containment.write-outside-project"),
+    ("posix", "uv tool update-shell", "containment.write-outside-project"),
+    ("posix", "pnpm setup", "containment.write-outside-project"),
+    ("posix", "activate-global-python-argcomplete --user", "containment.write-outside-project"),
     # a script deleting its own file, by each shell's name for it
     ("posix", "steghide embed -cf cover.jpg -ef notes.txt -p x -f", "destructive.hide-or-backdate"),
     ("posix", "stegcloak hide 'text' key 'cover words'", "destructive.hide-or-backdate"),
@@ -365,6 +375,12 @@ ALLOWED = [
     ("posix", "outguess -r -k key out.jpg notes.txt"),
     ("posix", "redis-cli -h cache --scan --pattern 'build:*'"),
     ("posix", "redis-cli info memory"),
+    ("posix", "grep -rn backdoor src"),  # the word, searched for
+    ("posix", "cat docs/backdoor-analysis.md"),
+    ("posix", "conda shell.bash hook"),  # prints what to add
+    ("posix", "conda init --dry-run bash"),
+    ("posix", "opam init -n --bare"),
+    ("posix", "pipx list"),
     ("posix", 'rm -f "$0.bak"'),  # a file beside the script, named after it
     ("posix", 'rm -f "$(dirname "$0")/build/x.o"'),
     ("powershell", 'del "%~dp0build\\x.obj"'),  # the script's folder, not the script
