@@ -282,6 +282,8 @@ destructive.git-history	java -jar bfg-1.14.0.jar --delete-files id_rsa
 destructive.git-history	git obliterate secrets.txt
 destructive.git-history	git delete-merged-branches
 destructive.git-history	git update-ref refs/heads/main HEAD~3
+dynamic.arguments	git tag -d $(git tag -l)
+dynamic.arguments	git tag -l | xargs git tag -d
 destructive.git-discard	git clear -f
 destructive.git-discard	git undo --hard
 destructive.git-discard	git force-clone https://example.com/x.git existing-dir
@@ -304,6 +306,9 @@ allow	git gc
 allow	git reset --soft HEAD~1
 allow	git undo
 allow	git update-ref refs/notes/review HEAD
+allow	git tag -d v1.0
+allow	git tag -a $VERSION -m "Release $VERSION"
+allow	git tag "${tag}"
 """
 
 DESTRUCTIVE_POSIX = """
