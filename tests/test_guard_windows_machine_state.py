@@ -19,6 +19,11 @@ BLOCKED = [
         "destructive.registry",
     ),
     ("powershell", "Get-Item HKCU:\\Software\\X | Set-ItemProperty -Name a -Value 1", "destructive.registry"),
+    # the mark of the web removed, as macOS's quarantine mark is
+    ("powershell", "Get-ChildItem .\\ -Recurse | Unblock-File", "destructive.machine-state"),
+    ("powershell", "Unblock-File -Path .\\tools\\x.ps1", "destructive.machine-state"),
+    ("powershell", "Remove-Item x.exe -Stream Zone.Identifier", "destructive.machine-state"),
+    ("powershell", ".\\streams.exe -s -d .", "destructive.machine-state"),
     # a script's own wrapper of the writing cmdlets, given a key
     (
         "powershell",
@@ -332,6 +337,9 @@ BLOCKED = [
 
 ALLOWED = [
     ("powershell", "Get-ItemPropertyEx HKLM:\\Software\\X"),  # a wrapper that reads
+    ("powershell", "Get-Content x.exe -Stream Zone.Identifier"),  # reading the mark
+    ("powershell", "Unblock-File x.ps1 -WhatIf"),
+    ("powershell", "streams -s ."),
     ("powershell", "Set-Location HKLM:\\Software"),
     ("powershell", "Set-ItemPropertyEx -Path .\\build\\x.txt -Name IsReadOnly -Value $true"),  # a file
     ("powershell", "python setup.py build --configure"),
