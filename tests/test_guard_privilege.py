@@ -16,6 +16,11 @@ BLOCKED = [
     # another process's namespaces entered, or its view of the file system read (from a container: the host)
     ("posix", "nsenter --target 1 --mount --uts --ipc --net --pid -- hostname"),
     ("posix", "nsenter -t 1 -a"),
+    # another root folder, Windows' SYSTEM/TrustedInstaller runners
+    ("posix", "chroot /mnt/sysroot /bin/sh"),
+    ("powershell", "PowerRun.exe cmd.exe"),
+    ("powershell", "AdvancedRun.exe /EXEFilename cmd.exe /RunAs 4 /Run"),
+    ("powershell", "runasti cmd"),
     ("posix", "nsenter --mount=/proc/1/ns/mnt -- ls /"),
     ("posix", "ls -la /proc/1/root/run/containerd/containerd.sock"),
     ("posix", "cat /proc/4242/root/srv/app/config.yml"),
@@ -131,6 +136,8 @@ ALLOWED = [
     ("posix", "osascript build.scpt"),
     ("posix", 'osascript -e \'display notification "privileges checked" with title "ci"\''),
     ("posix", "nsenter --help"),
+    ("posix", "unshare -r whoami"),  # root of a user namespace: the user's own rights, as rootless containers
+    ("posix", "chroot --help"),
     ("posix", "ls /proc/self/root/usr/bin"),
     ("posix", "cat /proc/self/cwd/setup.cfg"),
     ("posix", "cat /proc/1/status"),
