@@ -84,6 +84,12 @@ BLOCKED = [
     ("posix", "onionshare-cli -v secret.txt"),
     # after `--`, `--version` is one more file to send, not a question
     ("posix", "ffsend upload secret.txt -- --version"),
+    # store uploads, Apple's notary service, portal's transfers
+    ("posix", "snapcraft upload --release=stable app.snap"),
+    ("posix", "xcrun altool --upload-app -f App.ipa -t ios"),
+    ("posix", "xcrun notarytool submit App.zip --keychain-profile ci --wait"),
+    ("posix", "portal send dist/app.zip"),
+    ("posix", "nikola deploy"),
     ("powershell", "psping -h 10 build7:443"),
     ("posix", "paping example.com -p 80 -c 4"),
     ("posix", "httping -c 3 example.com"),
@@ -206,6 +212,9 @@ ALLOWED = [
     ("posix", "changeset version"),
     ("posix", "pod lib lint"),
     ("posix", "croc --help"),
+    ("posix", "snapcraft pack"),
+    ("posix", "xcrun llvm-cov export -instr-profile $profile build/App > info.lcov"),
+    ("posix", "nikola build"),
     ("posix", "semantic-release --help"),
     ("posix", "./scripts/publish --dry-run"),
     ("posix", "./gradlew :lib:test :app:assemble"),
