@@ -307,6 +307,7 @@ allow	git reset --soft HEAD~1
 allow	git undo
 allow	git update-ref refs/notes/review HEAD
 allow	git tag -d v1.0
+allow	zip -qr9 dist/a.zip build
 allow	git tag -a $VERSION -m "Release $VERSION"
 allow	git tag "${tag}"
 """
@@ -546,6 +547,7 @@ destructive.recursive-delete	tar --to-command='rm -rf x' -xf a.tar
 unverifiable.command-option	tar -I 'sh -c "id"' -xf a.tar
 unverifiable.command-option	tar -cf a.tar --checkpoint=1 --checkpoint-action=exec='id' .
 unverifiable.command-option	zip -TT 'id' -T a.zip f
+unverifiable.command-option	zip -TmTT=id a.zip f
 unverifiable.command-option	man -P 'sh -c id' ls
 unverifiable.command-option	vim -c ':!id' f
 unverifiable.command-option	vi -c 'silent !ls' -c q
