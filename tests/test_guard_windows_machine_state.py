@@ -19,6 +19,10 @@ BLOCKED = [
         "destructive.registry",
     ),
     ("powershell", "Get-Item HKCU:\\Software\\X | Set-ItemProperty -Name a -Value 1", "destructive.registry"),
+    # cmd's command history emptied, as bash's `history -c`
+    ("powershell", "& doskey /reinstall 2>$null", "destructive.machine-state"),
+    ("powershell", "cmd /c doskey /reinstall", "destructive.machine-state"),
+    ("powershell", "doskey /listsize=0", "destructive.machine-state"),
     # the mark of the web removed, as macOS's quarantine mark is
     ("powershell", "Get-ChildItem .\\ -Recurse | Unblock-File", "destructive.machine-state"),
     ("powershell", "Unblock-File -Path .\\tools\\x.ps1", "destructive.machine-state"),
@@ -340,6 +344,8 @@ ALLOWED = [
     ("powershell", "Get-Content x.exe -Stream Zone.Identifier"),  # reading the mark
     ("powershell", "Unblock-File x.ps1 -WhatIf"),
     ("powershell", "streams -s ."),
+    ("powershell", "doskey /history"),
+    ("powershell", "doskey ll=dir /w"),
     ("powershell", "Set-Location HKLM:\\Software"),
     ("powershell", "Set-ItemPropertyEx -Path .\\build\\x.txt -Name IsReadOnly -Value $true"),  # a file
     ("powershell", "python setup.py build --configure"),
