@@ -279,6 +279,7 @@ OBJECT_MEMBERS_BLOCKED = [
     ("[System.Net.WebClient]::new().DownloadString('x')", "network.payload"),
     ("$wc.DownloadString('http://x')", "network.object-transfer"),
     ("$c.UploadFile('http://x', 'a.zip')", "network.object-transfer"),
+    ("$ie.Navigate($hostname)", "network.object-transfer"),  # a browser sent where a variable says
     ("$psi.EnvironmentVariables['TOKEN']", "env.object-environment"),
     ("$d.PSObject.Methods['Delete'].Invoke()", "unverifiable.object-invoke"),
     ("$t.GetMethod('Delete').Invoke($null, @('x'))", "unverifiable.object-invoke"),
