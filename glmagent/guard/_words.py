@@ -400,14 +400,16 @@ patterns, not commands."""
 _PATH_MAX = 4096
 """Longer file names cannot be created (Linux's PATH_MAX; a name's own part may hold 255 bytes): no name
 that long waits for a reader."""
+_MODE_CHANGERS = frozenset({"chmod", "chown", "chgrp", "chattr", "setfacl", "chflags", "setfattr", "attrib"})
+"""Writers that change a file that is there: they name no new file."""
 _NAMED_BY_FOLDER = DELETERS | ARCHIVERS | DOTNET_ARCHIVERS | {"mktemp", "compress-archive"}
 """Writers whose target named at run time is judged by its literal folder, else left alone (`_paths`).
 Compress-Archive only ever writes a `.zip` (it adds the extension); Expand-Archive, which may plant any file
 in a run-time folder, is not among them."""
-_MODE_CHANGERS = frozenset({"chmod", "chown", "chgrp", "chattr", "setfacl", "chflags", "setfattr", "attrib"})
 _FOLDER_TYPE = lazy_re(r"(?i)-[it][a-z]*(?::(.*))?")
 """New-Item's `-ItemType` (its only parameter starting with I, by any prefix) or its alias `-Type`."""
 _MODE_OPTION = lazy_re(r"-m|--mode\b|-[a-z]*m")
+"""mkdir's mode, alone or after other flags (`-pm 700`)."""
 
 
 def _makes_folder(name: str, args: list[Arg]) -> bool:
@@ -428,9 +430,6 @@ def _makes_folder(name: str, args: list[Arg]) -> bool:
             given = found.group(1)
             kind = given if given is not None else args[at + 1].text if at + 1 < len(args) else ""
     return kind is not None and kind.lower().startswith("dir")
-
-
-"""Writers that change a file that is there: they name no new file."""
 
 
 def path_key(path: str) -> str:
