@@ -22,6 +22,9 @@ BLOCKED = [
     ("regsvr32 /s /u /i:payload.sct scrobj.dll", "unverifiable.windows-launcher"),
     ("msiexec /quiet /i payload.msi", "unverifiable.windows-launcher"),
     ("msiexec /y payload.dll", "unverifiable.windows-launcher"),
+    # AtomicTestHarnesses' functions, Invoke- and Out- alike, run the technique they simulate
+    ("Invoke-ATHCompiledHTMLHelp -HHFilePath test.chm", "unverifiable.windows-launcher"),
+    ("Out-ATHPowerShellCommandLineParameter -Execute", "unverifiable.windows-launcher"),
     ("control.exe payload.cpl", "unverifiable.windows-launcher"),
     ("mmc.exe -Embedding payload.msc", "unverifiable.windows-launcher"),
     ("InstallUtil.exe /logfile= /LogToConsole=false /U payload.dll", "unverifiable.windows-launcher"),
