@@ -108,6 +108,8 @@ NOTHING_TO_RUN = [
 ]
 
 GIVEN_SOMETHING_TO_RUN = [
+    ("posix", "bin/rails -T db"),  # lists the tasks whose names hold `db`
+    ("posix", "rails --describe db:migrate"),
     ("posix", "tmux ls"),
     ("posix", "tmux -V"),
     ("posix", "tmux new-session -d"),
