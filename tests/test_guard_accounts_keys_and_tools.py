@@ -100,6 +100,10 @@ BLOCKED = [
     # a program started under a kernel thread's name
     ("posix", "exec -a '[kworker/0:1]' ./x", "destructive.hide-or-backdate"),
     ("posix", "exec ./hidden -f -a'[kworker/1:2-cgroup_destroy]' tmux", "destructive.hide-or-backdate"),
+    # fcron's and incron's tables, as crontab's
+    ("posix", "incrontab -e", "unverifiable.scheduled-job"),
+    ("posix", "incrontab watches.txt", "unverifiable.scheduled-job"),
+    ("posix", "fcrontab jobs.txt", "unverifiable.scheduled-job"),
     # programs and scripts named as the backdoor they are
     ("posix", "./backdoor.sh -v 1.3.0 -p x", "network.socket"),
     ("posix", "python3 pam_backdoor.py", "network.socket"),
@@ -381,6 +385,8 @@ ALLOWED = [
     ("posix", "conda init --dry-run bash"),
     ("posix", "opam init -n --bare"),
     ("posix", "pipx list"),
+    ("posix", "incrontab -l"),
+    ("posix", "fcrontab -l"),
     ("posix", 'rm -f "$0.bak"'),  # a file beside the script, named after it
     ("posix", 'rm -f "$(dirname "$0")/build/x.o"'),
     ("powershell", 'del "%~dp0build\\x.obj"'),  # the script's folder, not the script
