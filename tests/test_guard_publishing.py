@@ -84,6 +84,10 @@ BLOCKED = [
     ("posix", "onionshare-cli -v secret.txt"),
     # after `--`, `--version` is one more file to send, not a question
     ("posix", "ffsend upload secret.txt -- --version"),
+    # NetBIOS names looked up, live traffic watched per connection
+    ("posix", "nmblookup -A 10.0.0.5"),
+    ("posix", "iftop -i eth0"),
+    ("posix", "nethogs wlan0"),
     # store uploads, Apple's notary service, portal's transfers
     ("posix", "snapcraft upload --release=stable app.snap"),
     ("posix", "xcrun altool --upload-app -f App.ipa -t ios"),
