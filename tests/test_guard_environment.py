@@ -144,6 +144,19 @@ ENVIRONMENT = [
     "cat ~/.composer/auth.json",
     "cat ~/.config/composer/auth.json",
     "cat ~/.huggingface/token",
+    # wallets and keys, mail and chat clients' passwords and tokens, more tools' logins
+    "cat ~/.bitcoin/wallet.dat",
+    "cp ~/.config/solana/id.json .",
+    "cat ~/.ethereum/keystore/UTC--2024",
+    "cat ~/.age/key.txt",
+    "cat ~/.msmtprc",
+    "cat ~/.purple/accounts.xml",
+    "strings ~/.config/discord/Local\\ Storage/leveldb/000005.ldb",
+    "cat ~/.config/Slack/Cookies",
+    "cat ~/.vercel/auth.json",
+    "cat ~/.config/gitlab-cli/config.yml",
+    "cat ~/.ngrok2/ngrok.yml",
+    "cat ~/.wakatime.cfg",
     "cat ~/.cache/huggingface/token",
     "cat ~/.config/openai/key",
     "cat ~/.wrangler/config/default.toml",
@@ -311,6 +324,9 @@ ENVIRONMENT = [
 
 
 ENVIRONMENT_ALLOWED = [
+    "cat docs/age.md",  # a project file with the word, not a key
+    "cat ~/.gitconfig",
+    "ls ~/.config",
     "GCM_TRACE=1 git-credential-manager version",  # a helper asked for its version or usage
     "git-credential-manager --help",
     # One named variable that is neither a secret nor who or where the user is, as `$env:CI` reads it.
