@@ -100,6 +100,11 @@ BLOCKED = [
     # a program started under a kernel thread's name
     ("posix", "exec -a '[kworker/0:1]' ./x", "destructive.hide-or-backdate"),
     ("posix", "exec ./hidden -f -a'[kworker/1:2-cgroup_destroy]' tmux", "destructive.hide-or-backdate"),
+    # the clipboard printed by xsel with no other action; pastebin and gist uploaders
+    ("posix", "xsel -b", "env.user-capture"),
+    ("posix", "xsel --clipboard | head", "env.user-capture"),
+    ("posix", "gist notes.txt", "network.socket"),
+    ("posix", "wgetpaste build.log", "network.socket"),
     # fcron's and incron's tables, as crontab's
     ("posix", "incrontab -e", "unverifiable.scheduled-job"),
     ("posix", "incrontab watches.txt", "unverifiable.scheduled-job"),
@@ -386,6 +391,8 @@ ALLOWED = [
     ("posix", "opam init -n --bare"),
     ("posix", "pipx list"),
     ("posix", "incrontab -l"),
+    ("posix", "echo built | xsel -bi"),  # sets the clipboard
+    ("posix", "xsel --clear"),
     ("posix", "fcrontab -l"),
     ("posix", 'rm -f "$0.bak"'),  # a file beside the script, named after it
     ("posix", 'rm -f "$(dirname "$0")/build/x.o"'),
