@@ -105,6 +105,7 @@ BLOCKED = [
     ("posix", "xsel --clipboard | head", "env.user-capture"),
     ("posix", "gist notes.txt", "network.socket"),
     ("posix", "wgetpaste build.log", "network.socket"),
+    ("posix", 'sdkmanager "platforms;android-34" "build-tools;34.0.0"', "network.package-install"),
     # fcron's and incron's tables, as crontab's
     ("posix", "incrontab -e", "unverifiable.scheduled-job"),
     ("posix", "incrontab watches.txt", "unverifiable.scheduled-job"),
@@ -391,6 +392,7 @@ ALLOWED = [
     ("posix", "opam init -n --bare"),
     ("posix", "pipx list"),
     ("posix", "incrontab -l"),
+    ("posix", "sdkmanager --list_installed"),
     ("posix", "echo built | xsel -bi"),  # sets the clipboard
     ("posix", "xsel --clear"),
     ("posix", "fcrontab -l"),
