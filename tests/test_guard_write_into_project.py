@@ -391,3 +391,44 @@ def test_a_run_time_folder_outside_made_with_a_mode_or_written_into_is_judged(
 ) -> None:
     decision = decide_in(command, None, shell)
     assert not decision.allowed and decision.rule_id == rule_id, (command, decision.rule_id)
+
+
+# A virtual environment or a new package is a folder written where it is made: outside the project it is a
+# write there; at a run-time place it is judged as an archive is (`"$VENV"` left to the sandbox, `../v-$X`
+# outside), unless `--clear` first empties whatever folder that is.
+ENVIRONMENTS_OUTSIDE = [
+    "python -m venv /opt/venv",
+    "python3 -m venv ../venv",
+    "virtualenv ~/venvs/app",
+    "uv venv /srv/env",
+    "cargo new --lib ../shared",
+    "python -m venv ../v-$X",
+]
+ENVIRONMENTS_INSIDE = [
+    "python3 -m venv .venv",
+    "python -m venv /tmp/venv",
+    "virtualenv -p python3 venv",
+    "uv venv .venv --python 3.12",
+    "cargo new hello",
+    "cargo init",
+    'python -m venv "$VENV"',
+    "python -m venv --clear .venv",
+]
+
+
+@pytest.mark.parametrize("command", ENVIRONMENTS_OUTSIDE)
+def test_an_environment_made_outside_the_project_is_a_write_there(command: str) -> None:
+    decision = decide_in(command, None, "posix")
+    assert not decision.allowed and decision.rule_id == "containment.write-outside-project", (
+        command,
+        decision.rule_id,
+    )
+
+
+@pytest.mark.parametrize("command", ENVIRONMENTS_INSIDE)
+def test_an_environment_in_the_project_or_the_temp_folder_stays_allowed(command: str) -> None:
+    assert decide_in(command, None, "posix").allowed, command
+
+
+def test_clearing_an_environment_at_a_run_time_place_is_judged() -> None:
+    assert not decide_in('python -m venv --clear "$VENV"', None, "posix").allowed

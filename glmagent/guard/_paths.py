@@ -1805,7 +1805,31 @@ def _fsutil_targets(args: list[Arg]) -> list[Arg]:
     return []
 
 
+_ENVIRONMENT_OPTIONS = ("-p", "--python", "--prompt", "--name", "--vcs", "--edition", "--registry")
+"""Options of the folder makers below that take a value (an interpreter, a prompt, a package name)."""
+
+
+def _made_folder(verbs: tuple[str, ...]) -> Callable[[list[Arg]], list[Arg]]:
+    """The folder a project or environment maker creates, its first operand after `verbs` (`venv DIR`,
+    `virtualenv DIR`, `uv venv DIR`, `cargo new DIR`): nothing else it names is written."""
+
+    def targets(args: list[Arg]) -> list[Arg]:
+        if verbs:
+            if not args or args[0].text.lower() not in verbs:
+                return []
+            args = args[1:]
+        operands, _ = _operands(args, _ENVIRONMENT_OPTIONS)
+        return operands[:1]
+
+    return targets
+
+
 _OWN_TARGETS: dict[str, Callable[[list[Arg]], list[Arg]]] = {
+    # a virtual environment or a new package made in a folder (`python -m venv ../venv`, `cargo new /opt/x`)
+    "venv": _made_folder(()),
+    "virtualenv": _made_folder(()),
+    "uv": _made_folder(("venv",)),
+    "cargo": _made_folder(("new", "init")),
     "fsutil": _fsutil_targets,
     "perl": _edited_in_place,
     "ruby": _edited_in_place,
