@@ -1824,12 +1824,18 @@ def _made_folder(verbs: tuple[str, ...]) -> Callable[[list[Arg]], list[Arg]]:
     return targets
 
 
-_OWN_TARGETS: dict[str, Callable[[list[Arg]], list[Arg]]] = {
-    # a virtual environment or a new package made in a folder (`python -m venv ../venv`, `cargo new /opt/x`)
+_ENVIRONMENT_MAKERS: dict[str, Callable[[list[Arg]], list[Arg]]] = {
     "venv": _made_folder(()),
     "virtualenv": _made_folder(()),
     "uv": _made_folder(("venv",)),
     "cargo": _made_folder(("new", "init")),
+}
+"""A virtual environment or a new package made in a folder (`python -m venv ../venv`, `cargo new /opt/x`)."""
+NEW_ENVIRONMENTS = frozenset(_ENVIRONMENT_MAKERS)
+"""The programs of `_ENVIRONMENT_MAKERS`: their run-time folders are named as archives' are (`_words`)."""
+
+_OWN_TARGETS: dict[str, Callable[[list[Arg]], list[Arg]]] = {
+    **_ENVIRONMENT_MAKERS,
     "fsutil": _fsutil_targets,
     "perl": _edited_in_place,
     "ruby": _edited_in_place,

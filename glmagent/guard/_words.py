@@ -21,6 +21,7 @@ from ._paths import (
     DELETERS,
     DOTNET_ARCHIVERS,
     GIT_VALUE_OPTIONS,
+    NEW_ENVIRONMENTS,
     WRITERS,
     PathScope,
     climbed,
@@ -406,9 +407,6 @@ _NAMED_BY_FOLDER = DELETERS | ARCHIVERS | DOTNET_ARCHIVERS | {"mktemp", "compres
 """Writers whose target named at run time is judged by its literal folder, else left alone (`_paths`).
 Compress-Archive only ever writes a `.zip` (it adds the extension); Expand-Archive, which may plant any file
 in a run-time folder, is not among them."""
-_NEW_ENVIRONMENTS = frozenset({"venv", "virtualenv", "uv", "cargo"})
-"""Makers of a new environment or package folder (`python -m venv "$VENV"`), named by folder as archives are,
-unless told to empty the folder first (`--clear`)."""
 _FOLDER_TYPE = lazy_re(r"(?i)-[it][a-z]*(?::(.*))?")
 """New-Item's `-ItemType` (its only parameter starting with I, by any prefix) or its alias `-Type`."""
 _MODE_OPTION = lazy_re(r"-m|--mode\b|-[a-z]*m")
@@ -937,8 +935,9 @@ class WordChecks:
         # destructive rules, and archives, whose names carry versions (`tar czf "dist/app-$(git
         # describe).tgz"`), and mktemp, which only ever makes a new file, to nothing. One in the home by its
         # variable is judged as such (`rm $HOME/notes.txt`, `Remove-Item $home\x.lnk`).
+        # So is a new environment's folder (`python -m venv "$VENV"`), unless `--clear` empties it first.
         lenient = name in _NAMED_BY_FOLDER or (
-            name in _NEW_ENVIRONMENTS and not any(a.text == "--clear" for a in args)
+            name in NEW_ENVIRONMENTS and not any(a.text == "--clear" for a in args)
         )
         # So is a folder made by `mkdir` or `New-Item -ItemType Directory` (`mkdir -p "$OUT_DIR"`): it is
         # new and empty, and nothing that exists changes; a mode given with it is judged as it stands.
