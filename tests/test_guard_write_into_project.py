@@ -432,3 +432,96 @@ def test_an_environment_in_the_project_or_the_temp_folder_stays_allowed(command:
 
 def test_clearing_an_environment_at_a_run_time_place_is_judged() -> None:
     assert not decide_in('python -m venv --clear "$VENV"', None, "posix").allowed
+
+
+# Other makers of folders: git's new repositories and worktrees, project and site scaffolders, build
+# folders and install prefixes, and what a maker's output option names. The folder each makes is a write
+# target; run-time names are judged by their literal folder, as an environment's are.
+FOLDERS_MADE_OUTSIDE = [
+    ("git init /opt/x", "posix"),
+    ("git init --bare ~/repos/app.git", "posix"),
+    ("git init -b main ../x", "posix"),
+    ("git init --separate-git-dir=../g x", "posix"),
+    ("git -C /srv init site", "posix"),
+    ("git worktree add ../wt", "posix"),
+    ("git worktree add -b feat ../wt main", "posix"),
+    ("git worktree add ../wt-$N", "posix"),
+    ("cd /opt && git init x", "posix"),
+    ("git init C:\\repos\\x", "powershell"),
+    ("git worktree add ..\\wt", "powershell"),
+    ("hugo new site /opt/site", "posix"),
+    ("rails new /opt/app -d postgresql", "posix"),
+    ("django-admin startproject mysite /opt/x", "posix"),
+    ("poetry new ../lib", "posix"),
+    ("uv init /opt/x", "posix"),
+    ("mix new ../app", "posix"),
+    ("jekyll new ~/blog", "posix"),
+    ("mkdocs new ../docs", "posix"),
+    ("mdbook init ../book", "posix"),
+    ("zola init /srv/site", "posix"),
+    ("sphinx-quickstart -q -p X -a Y /opt/docs", "posix"),
+    ("meson setup /opt/build", "posix"),
+    ("meson ../build", "posix"),
+    ("cmake -B ../build", "posix"),
+    ("cmake -S . -B/opt/build", "posix"),
+    ("cmake --install build --prefix /usr/local", "posix"),
+    ("cmake --install build --prefix=C:/SDL", "powershell"),
+    ("dotnet new console -o ../x", "posix"),
+    ("dotnet publish -c Release -o C:\\inetpub\\app", "powershell"),
+    ("dotnet pack -o ..\\..\\artifacts", "powershell"),
+    ("cookiecutter template -o /opt", "posix"),
+    ("cargo build --out-dir /opt/bin", "posix"),
+    ("uv export --output-file /etc/requirements.txt", "posix"),
+    ("zola build --output-dir /var/www", "posix"),
+]
+FOLDERS_MADE_INSIDE = [
+    ("git init", "posix"),
+    ("git init sub", "posix"),
+    ("git -C sub init x", "posix"),
+    ("git worktree add wt", "posix"),
+    ('git worktree add "$WT"', "posix"),
+    ("git worktree list", "posix"),
+    ("git worktree remove wt", "posix"),
+    ("git init sub", "powershell"),
+    ("hugo new site site", "posix"),
+    ("hugo new content posts/x.md", "posix"),
+    ("rails new app -d postgresql", "posix"),
+    ("django-admin startproject mysite", "posix"),
+    ("uv init", "posix"),
+    ("sphinx-quickstart -q -p X -a Y docs", "posix"),
+    ("meson setup build", "posix"),
+    ("meson setup --prefix /usr --backend ninja build", "posix"),
+    ("meson ..", "posix"),
+    ("meson setup build ..", "posix"),
+    ("meson compile -C build", "posix"),
+    ("cmake -S . -B build", "posix"),
+    ("cmake -B build -DCMAKE_INSTALL_PREFIX=/usr", "posix"),
+    ("cmake --build build --target install", "posix"),
+    ("cmake --install build --prefix install", "posix"),
+    ('cmake -B "$BUILD_DIR"', "posix"),
+    ("dotnet new console -o src/App", "posix"),
+    ("dotnet publish -c Release -o out", "powershell"),
+    ("dotnet pack -o $artifacts", "powershell"),
+    ("dotnet build", "powershell"),
+    ("zola build --output-dir $DOCUMENT_ROOT", "posix"),
+    ("cargo build --out-dir dist", "posix"),
+]
+
+
+@pytest.mark.parametrize(("command", "shell"), FOLDERS_MADE_OUTSIDE)
+def test_a_folder_made_outside_the_project_is_a_write_there(command: str, shell: str) -> None:
+    decision = decide_in(command, None, shell)
+    assert not decision.allowed and decision.rule_id == "containment.write-outside-project", (
+        command,
+        decision.rule_id,
+    )
+
+
+@pytest.mark.parametrize(("command", "shell"), FOLDERS_MADE_INSIDE)
+def test_a_folder_made_in_the_project_stays_allowed(command: str, shell: str) -> None:
+    assert decide_in(command, None, shell).allowed, command
+
+
+def test_a_folder_git_makes_inside_git_is_a_write_into_git() -> None:
+    decision = decide_in("git worktree add .git/x", None, "posix")
+    assert not decision.allowed and decision.rule_id == "containment.write-git-dir", decision.rule_id

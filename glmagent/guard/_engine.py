@@ -79,7 +79,7 @@ from ._unwrap import Wrapped, git_command_settings, matching_wrapper, split_word
 from ._words import (
     OWN_VALUE,
     WordChecks,
-    git_names_repository,
+    git_names_folder,
     listens_or_runs_setting,
     maybe_environ,
     path_key,
@@ -493,8 +493,8 @@ class CompiledPolicy(PolicyTables):
             return None
         if asks_help_only(argv, shell, info.names):
             return Decision.allow(command, shell, _ALLOWED, "ok")
-        if info.names[0] == "git" and git_names_repository(argv):
-            return None  # `git -C ~/x commit`: the walk judges where the repository is
+        if info.names[0] == "git" and git_names_folder(argv):
+            return None  # `git -C ~/x commit`, `git init ../x`: the walk judges where the folder is
         if info.names[0] == "reg" and len(argv) > 3:
             argv = registry_keys_joined(argv)
         if nodes + len(argv) > MAX_WORK:

@@ -874,7 +874,7 @@ _OUTPUT_SHORT = frozenset(
         "sort", "shuf", "pandoc", "dos2unix", "unix2dos", "iconv", "pdftotext", "convert", "magick", "ffmpeg",
         "xz", "zstd", "lz4", "base64", "openssl", "gpg", "gpg2", "protoc", "cython", "nuitka", "pyinstaller",
         "gzip", "bzip2", "varnishncsa", "tcpdump", "tshark", "exiftool", "strace", "ltrace", "gtester",
-        "winget",
+        "winget", "dotnet", "cookiecutter",
     }
 )  # fmt: skip
 _SHORT_OUTPUT_OPTIONS = ("-o", "-w")
@@ -982,6 +982,9 @@ def write_targets(name: str, args: list[Arg], dialect: str, through_links: bool 
         return _powershell_targets(name, args) + _new_item_link_targets(args)
     if name in _PS_WRITERS:
         return _powershell_targets(name, args)
+    if name in _ENVIRONMENT_MAKERS:
+        # What they build (`cargo build --out-dir ../x`, `dotnet publish -o /opt/x`) is a write too.
+        return _ENVIRONMENT_MAKERS[name](args) + output_targets(name, args)
     if name in _OWN_TARGETS:
         return _OWN_TARGETS[name](args)
     if name in _WRITTEN_OPERANDS:
@@ -1805,32 +1808,110 @@ def _fsutil_targets(args: list[Arg]) -> list[Arg]:
     return []
 
 
-_ENVIRONMENT_OPTIONS = ("-p", "--python", "--prompt", "--name", "--vcs", "--edition", "--registry")
-"""Options of the folder makers below that take a value (an interpreter, a prompt, a package name)."""
-
-
-def _made_folder(verbs: tuple[str, ...]) -> Callable[[list[Arg]], list[Arg]]:
-    """The folder a project or environment maker creates, its first operand after `verbs` (`venv DIR`,
-    `virtualenv DIR`, `uv venv DIR`, `cargo new DIR`): nothing else it names is written."""
+def _made_folder(forms: str, options: str = "") -> Callable[[list[Arg]], list[Arg]]:
+    """The folder a project or environment maker creates, its first operand after the words of one of
+    `forms`, split by "|" ("" for none: `venv DIR`; "new|init": `cargo new DIR`; "new site": `hugo new site
+    DIR`); `options`: those taking a value (an interpreter, a name, a template), whose word is no folder.
+    Nothing else it names is written."""
+    verbs = [tuple(form.split()) for form in forms.split("|")]
+    valued = tuple(options.split())
 
     def targets(args: list[Arg]) -> list[Arg]:
-        if verbs:
-            if not args or args[0].text.lower() not in verbs:
-                return []
-            args = args[1:]
-        operands, _ = _operands(args, _ENVIRONMENT_OPTIONS)
-        return operands[:1]
+        for verb in verbs:
+            if tuple(a.text.lower() for a in args[: len(verb)]) == verb:
+                operands, _ = _operands(args[len(verb) :], valued)
+                return operands[:1]
+        return []
 
     return targets
 
 
+def _output_only(args: list[Arg]) -> list[Arg]:
+    """A maker whose folder is named by its output option (`dotnet new console -o DIR`): no operand."""
+    return []
+
+
+def _django_targets(args: list[Arg]) -> list[Arg]:
+    """`django-admin startproject NAME [DIR]`: DIR when given, else the folder NAME made where it runs."""
+    if not args or args[0].text.lower() not in ("startproject", "startapp"):
+        return []
+    operands, _ = _operands(args[1:], ("--template", "-e", "--extension", "-n", "--name", "--exclude", "-x"))
+    return operands[1:2] or operands[:1]
+
+
+_MESON_COMMANDS = frozenset(
+    {"configure", "dist", "install", "introspect", "init", "test", "wrap", "subprojects", "rewrite",
+     "compile", "devenv", "env2mfile", "format", "fmt", "help", "reprotest"}
+)  # fmt: skip
+"""meson's commands other than `setup`, which its bare form (`meson BUILDDIR`) also is."""
+_MESON_OPTIONS = (
+    "--prefix", "--bindir", "--datadir", "--includedir", "--infodir", "--libdir", "--libexecdir",
+    "--localedir", "--localstatedir", "--mandir", "--sbindir", "--sharedstatedir", "--sysconfdir",
+    "--backend", "--buildtype", "--cross-file", "--native-file", "--default-library", "--wrap-mode",
+    "--layout", "--optimization", "--warnlevel", "--unity", "--pkg-config-path", "--cmake-prefix-path",
+    "--force-fallback-for", "-D",
+)  # fmt: skip
+"""`meson setup`'s options that take the next word as their value (`--backend vs`, `-D opt=value`)."""
+
+
+def _meson_targets(args: list[Arg]) -> list[Arg]:
+    """`meson setup BUILDDIR` (also the older `meson BUILDDIR`): the build folder it makes; meson's other
+    commands work in one that is there. Given one folder, meson reads it as the source when it holds a
+    `meson.build`: a parent only (`..`) is taken so, the usual spelling run in the build folder."""
+    if args and args[0].text.lower() == "setup":
+        args = args[1:]
+    elif args and args[0].text.lower() in _MESON_COMMANDS:
+        return []
+    operands, _ = _operands(args, _MESON_OPTIONS)
+    if len(operands) == 1 and not operands[0].text.replace("\\", "/").replace("..", "").strip("/"):
+        return []  # `cd build && meson ..`: one folder holding meson.build is the source, built where it runs
+    return operands[:1]
+
+
+def _cmake_targets(args: list[Arg]) -> list[Arg]:
+    """`cmake -B BUILD` (the build folder it makes, also glued: `-Bbuild`) and `cmake --install BUILD
+    --prefix DIR` (where it installs)."""
+    found: list[Arg] = []
+    installs = any(a.text == "--install" for a in args)
+    for i, a in enumerate(args):
+        text = a.text
+        if text == "-B" or (installs and text == "--prefix"):
+            found += args[i + 1 : i + 2]
+        elif text[:2] == "-B" and len(text) > 2:
+            found.append(Arg(text[2:], a.raw[2:]))
+        elif installs and text.startswith("--prefix="):
+            found.append(Arg(text.partition("=")[2], a.raw.partition("=")[2] or text.partition("=")[2]))
+    return found
+
+
 _ENVIRONMENT_MAKERS: dict[str, Callable[[list[Arg]], list[Arg]]] = {
-    "venv": _made_folder(()),
-    "virtualenv": _made_folder(()),
-    "uv": _made_folder(("venv",)),
-    "cargo": _made_folder(("new", "init")),
+    "venv": _made_folder("", "--prompt"),
+    "virtualenv": _made_folder(
+        "", "-p --python --prompt --activators --seeder --app-data --creator --discovery --extra-search-dir"
+    ),
+    "uv": _made_folder(
+        "venv|init", "-p --python --prompt --name --vcs --build-backend --author-from -i --index"
+    ),
+    "cargo": _made_folder("new|init", "--name --vcs --edition --registry --color --config -Z"),
+    "poetry": _made_folder("new", "--name --readme --description --author --python --license"),
+    "rails": _made_folder("new", "-d --database -j --javascript -c --css -m --template -r --ruby -a -b"),
+    "hugo": _made_folder("new site", "-f --format --config"),
+    "mix": _made_folder("new", "--app --module"),
+    "jekyll": _made_folder("new"),
+    "mkdocs": _made_folder("new"),
+    "mdbook": _made_folder("init", "--title --ignore"),
+    "zola": _made_folder("init"),
+    "sphinx-quickstart": _made_folder(
+        "", "-p --project -a --author -v -r --release -l --language --suffix --master --dot --extensions -d"
+    ),
+    "dotnet": _output_only,
+    "django-admin": _django_targets,
+    "meson": _meson_targets,
+    "cmake": _cmake_targets,
 }
-"""A virtual environment or a new package made in a folder (`python -m venv ../venv`, `cargo new /opt/x`)."""
+"""A virtual environment, a new package or site, or a build folder made in a folder (`python -m venv
+../venv`, `cargo new /opt/x`, `hugo new site ../site`, `cmake -B /tmp/build`); with what their output
+options name (`dotnet publish -o DIR`), the folders these programs write."""
 NEW_ENVIRONMENTS = frozenset(_ENVIRONMENT_MAKERS)
 """The programs of `_ENVIRONMENT_MAKERS`: their run-time folders are named as archives' are (`_words`)."""
 

@@ -338,9 +338,13 @@ _GIT_LISTING = frozenset(
 """Options that make `git branch`, `tag`, `config` or `apply` only list or check."""
 
 
-def git_names_repository(argv: list[Arg]) -> bool:
-    """Whether a git command names the repository it works in (`-C`, `--git-dir`, `--work-tree`)."""
-    return any(a.text[:2] == "-C" or a.text.startswith(("--git-dir", "--work-tree")) for a in argv[1:])
+def git_names_folder(argv: list[Arg]) -> bool:
+    """Whether a git command names the repository it works in (`-C`, `--git-dir`, `--work-tree`) or a
+    folder it makes (`git init DIR`)."""
+    if any(a.text[:2] == "-C" or a.text.startswith(("--git-dir", "--work-tree")) for a in argv[1:]):
+        return True
+    folder, at = _git_repository(argv)
+    return folder is not None and bool(git_made_folders(argv, at))
 
 
 def _git_repository(argv: list[Arg]) -> tuple[str | None, int]:
@@ -367,6 +371,51 @@ def _git_repository(argv: list[Arg]) -> tuple[str | None, int]:
             return (tree if tree else folder), i
         i += 1
     return None, 0
+
+
+_GIT_FOLDER_MAKERS: dict[str, tuple[int, frozenset[str]]] = {
+    # git command: (which of its operands is the folder it makes, its options taking the next word)
+    "init": (0, frozenset({"--template", "--separate-git-dir", "-b", "--initial-branch", "--object-format",
+                           "--ref-format"})),
+    "clone": (1, frozenset({"-o", "--origin", "-b", "--branch", "-u", "--upload-pack", "--reference",
+                            "--reference-if-able", "--separate-git-dir", "--depth", "--shallow-since",
+                            "--shallow-exclude", "-c", "--config", "--template", "--filter", "-j", "--jobs",
+                            "--server-option", "--bundle-uri", "--ref-format", "--revision"})),
+    "worktree add": (0, frozenset({"-b", "-B", "--reason"})),
+}  # fmt: skip
+
+
+def git_made_folders(argv: list[Arg], at: int) -> list[Arg]:
+    """The folders a git command makes (`git init DIR`, `git clone SRC DIR`, `git worktree add DIR`, and
+    `--separate-git-dir DIR`), as written; `at`: where its command word stands."""
+    sub, rest = argv[at].text, argv[at + 1 :]
+    if sub == "worktree":
+        if not rest or rest[0].text != "add":
+            return []
+        sub, rest = "worktree add", rest[1:]
+    spec = _GIT_FOLDER_MAKERS.get(sub)
+    if spec is None:
+        return []
+    index, valued = spec
+    made: list[Arg] = []
+    operands: list[Arg] = []
+    i = 0
+    while i < len(rest):
+        a = rest[i]
+        name, eq, value = a.text.partition("=")
+        if a.text == "--":
+            operands += rest[i + 1 :]
+            break
+        if a.text[:1] != "-" or a.text == "-":
+            operands.append(a)
+        elif name == "--separate-git-dir" and eq:
+            made.append(Arg(value, a.raw.partition("=")[2] or value))
+        elif name in valued and not eq:
+            if name == "--separate-git-dir":
+                made += rest[i + 1 : i + 2]
+            i += 1
+        i += 1
+    return made + operands[index : index + 1]
 
 
 def _git_changes(sub: str, rest: list[str]) -> bool:
@@ -989,7 +1038,12 @@ class WordChecks:
         repository writes that repository's files, so one outside the working directory writes there. A
         repository only known at run time (`cd "$REPO" && git add .`) is left to the sandbox."""
         folder, at = _git_repository(argv)
-        if folder is None or not _git_changes(argv[at].text, [a.text for a in argv[at + 1 :]]):
+        if folder is None:
+            return
+        made = git_made_folders(argv, at)
+        if made:
+            self._git_made(made, folder, argv, frame)
+        if not _git_changes(argv[at].text, [a.text for a in argv[at + 1 :]]):
             return
         scope = self.scope(frame)
         if scope.cwd is None and not scope.is_absolute(folder):
@@ -1006,6 +1060,21 @@ class WordChecks:
                 f"`{shown_args(argv)}` changes the git repository {where}",
                 self._argv(argv),
             )
+
+    def _git_made(self, made: list[Arg], folder: str, argv: list[Arg], frame: Frame) -> None:
+        """Judge the folders a git command makes as writes (`git worktree add ../wt`), each inside the
+        repository folder `folder` it works in (`git -C sub init x` makes `sub/x`). One named at run time is
+        new and empty, so judged by its literal folder, as `mkdir`'s is."""
+        scope = self.scope(frame)
+        words = self._argv(argv)
+        for target in made:
+            if folder != "." and not scope.is_absolute(target.text):
+                target = Arg(f"{folder}/{target.text}", f"{folder}/{target.raw}")
+            judged = target
+            if DYN in target.text and not in_home(target.raw):
+                judged = literal_folder(target)
+            if judged is not None:
+                self._judge_write(scope, judged, frame, words)
 
     def _judge_write(
         self, scope: PathScope, target: Arg, frame: Frame, argv: list[str], names_file: bool = True
