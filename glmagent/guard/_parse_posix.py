@@ -563,8 +563,8 @@ class PosixWalker:
         words = _expand_braces(tokens, BRACE_LIMIT, self.brace_work)
         if words is None:
             return [Arg(DYN, raw)]
-        if len(words) == 1:
-            return None
+        if len(words) == 1 and words[0] == "".join(value for _, value in tokens):
+            return None  # `{x}`, `a{}b`: braces that expand nothing (`{r..r}m` expands to `rm`)
         self.word_room -= len(words)
         if self.word_room < 0:
             raise TooLarge(f"its braces expand to more than {MAX_WORK:,} words and syntax nodes")
@@ -1365,8 +1365,9 @@ def _join_continued_lines(text: str) -> str | None:
     return "".join(out)
 
 
-_BRACE_COMMAND = lazy_re(r"(^|[;&|(\n])([ \t]*)\{(?=[^\s{}]*,\S*\})")
-"""A brace expansion in command position (`{rm,-rf,x}`): a word to bash, a broken group to the grammar."""
+_BRACE_COMMAND = lazy_re(r"(^|[;&|(\n])([ \t]*)\{(?=[^\s{}]*(?:,|\.\.)\S*\})")
+"""A brace expansion in command position (`{rm,-rf,x}`, `{r..r}m`): a word to bash, a broken group to the
+grammar."""
 
 
 def walk(sink: Sink, frame: Frame, src: bytes, root: Node, text: str | None = None) -> None:
@@ -1379,7 +1380,8 @@ def walk(sink: Sink, frame: Frame, src: bytes, root: Node, text: str | None = No
             src = joined.encode("utf-8", "replace")
             root = parse(src).root_node
     if root.has_error and text is not None and "{" in text:
-        # `{rm,-rf,x}` runs `rm -rf x`; written `''{rm,-rf,x}` (the same word) the grammar reads it.
+        # `{rm,-rf,x}` runs `rm -rf x`, `{r..r}m` runs `rm`; written `''{rm,-rf,x}` (the same word) the
+        # grammar reads it.
         fixed = _BRACE_COMMAND.sub(r"\1\2''{", text)
         if fixed != text:
             text = fixed
@@ -1524,7 +1526,9 @@ _MARKED_COMPOUND = lazy_re(r"\A[ \t]*[@+-][@+ \t-]*(?=(?:for|if|while|until|case
 errors, run under -n) stand before a compound command; make strips them, the grammar cannot read them."""
 
 
-_BRACED_NAME = lazy_re(r"(?m)(^|[;&|(]\s*|\s(?:then|do|else)\s+)(\{[A-Za-z_][\w:.-]*\}[\w./-]*)(?=[ \t]|$)")
+_BRACED_NAME = lazy_re(
+    r"(?m)(^|[;&|(]\s*|\s(?:then|do|else)\s+)(\{[A-Za-z_](?:[\w:-]|\.(?!\.))*\}[\w./-]*)(?=[ \t]|$)"
+)
 """`{envpython} -m pytest`, `{envbindir}/pytest` (tox's substitutions, copied from a tox.ini): a command word
 opening with a brace, which the grammar takes for a group; with no comma or `..` in it the shell expands
 nothing and runs the word as written."""
