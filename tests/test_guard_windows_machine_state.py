@@ -19,6 +19,15 @@ BLOCKED = [
         "destructive.registry",
     ),
     ("powershell", "Get-Item HKCU:\\Software\\X | Set-ItemProperty -Name a -Value 1", "destructive.registry"),
+    # names relative to a registry hive or another lasting provider drive the line changed to
+    ("powershell", "Set-Location HKLM:\\SOFTWARE; New-Item Contoso", "containment.write-outside-project"),
+    ("powershell", "cd Registry::HKEY_CURRENT_USER; Remove-Item x", "containment.write-outside-project"),
+    (
+        "powershell",
+        "Push-Location HKCU:\\Software\\X; Set-ItemProperty -Path . -Name a -Value 1",
+        "containment.write-outside-project",
+    ),
+    ("powershell", "cd WSMan:\\localhost\\Client; New-Item x", "containment.write-outside-project"),
     # cmd's command history emptied, as bash's `history -c`
     ("powershell", "& doskey /reinstall 2>$null", "destructive.machine-state"),
     ("powershell", "cmd /c doskey /reinstall", "destructive.machine-state"),
@@ -340,6 +349,11 @@ BLOCKED = [
 ]
 
 ALLOWED = [
+    # reading a hive after changing to it; the session's own drives; the file system again
+    ("powershell", "cd HKCU:\\Software; Get-ChildItem"),
+    ("powershell", "Set-Location HKLM:\\SOFTWARE\\X; Get-ItemProperty ."),
+    ("powershell", "cd Variable:; Remove-Item x"),
+    ("powershell", "Set-Location HKCU:\\Software\\X; Get-ItemPropertyValue . -Name a"),
     ("powershell", "Get-ItemPropertyEx HKLM:\\Software\\X"),  # a wrapper that reads
     ("powershell", "Get-Content x.exe -Stream Zone.Identifier"),  # reading the mark
     ("powershell", "Unblock-File x.ps1 -WhatIf"),

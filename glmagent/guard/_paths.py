@@ -39,6 +39,9 @@ _OUTSIDE_HOME = "/\x00home"
 """Stands for the home directory: never inside the project, never the temp directory."""
 _VIRTUAL_ROOT = "/\x00project"
 """The working directory when the caller did not say which it is: relative paths stay inside it."""
+_ON_PROVIDER = "/\x00provider"
+"""The working directory after `Set-Location HKLM:\\…`: relative names there are registry keys, certificates
+or remoting settings, never project files."""
 
 _SAFE_DEVICES = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero"})
 _WINDOWS_DEVICES = frozenset({"nul", "nul:", "con", "con:", "$null"})
@@ -386,6 +389,8 @@ class PathScope:
         elif DYN in target.text or target.text == "-":
             raw = target.raw.strip("\"'")
             self.cwd = _OUTSIDE_HOME if raw in ("$HOME", "${HOME}", "$env:USERPROFILE", "$env:HOME") else None
+        elif self.dialect == "powershell" and _PROVIDER_DRIVE.match(target.text.lstrip("\"'")):
+            self.cwd = _ON_PROVIDER  # `cd HKLM:\SOFTWARE; New-Item x` makes a registry key
         else:
             self.cwd = self._absolute(target.text)
 
@@ -398,7 +403,10 @@ class PathScope:
             text = text.replace(DYN, "*")
         if text in _SAFE_DEVICES or text.startswith("/dev/fd/") or raw.lower() in _WINDOWS_DEVICES:
             return None
-        if self.dialect == "powershell" and _PROVIDER_DRIVE.match(text.lstrip("\"'")):
+        if self.dialect == "powershell" and (
+            _PROVIDER_DRIVE.match(text.lstrip("\"'"))
+            or (self.cwd == _ON_PROVIDER and not self.is_absolute(text))
+        ):
             # `Move-Item $c.PSPath Cert:\LocalMachine\Root` plants a trusted certificate: no project file.
             return Judgement(
                 "write-outside-project", f"`{raw}` is on a PowerShell drive outside the file system"
