@@ -52,10 +52,16 @@ BLOCKED = [
     ("powershell", "start shell:startup"),
     ("powershell", 'Start-Process "ms-settings:"'),
     ("posix", '"%PROGRAMFILES(x86)%/Radmin Viewer 3/Radmin.exe"'),
+    # a one-letter option written together with the script it loads
+    ("posix", "ruby -r/tmp/x.rb -e 1"),
+    ("posix", "node -r/tmp/hook.js app.js"),
+    ("posix", "ruby -r../other/x.rb spec.rb"),
 ]
 
 ALLOWED = [
     ("posix", "./build.sh"),
+    ("posix", "ruby -r./lib/setup.rb -e 1"),
+    ("posix", "gcc -I/usr/include -L/usr/lib -o out x.c"),
     ("posix", "desktop-file-validate data/org.example.App.desktop"),
     ("posix", "automator workflows/Resize.workflow"),
     ("posix", "automator -v ./Export.wflow"),

@@ -17,6 +17,9 @@ from ._lazy import compile_once, lazy_re
 _OPTION_VALUE = lazy_re(r"^(--?[A-Za-z][\w.-]*|/[A-Za-z][\w-]*)([=:])(.*)$", re.DOTALL)
 """`--opt=value`, `-opt=value`, `-opt:value` (`java -agentpath:x`), `/opt:value` (Windows)."""
 
+_GLUED_PATH = lazy_re(r"^(-[A-Za-z])((?:/|~/|\.\.?[/\\]|[A-Za-z]:[/\\]).*)$", re.DOTALL)
+"""A one-letter option written together with the path it takes (`ruby -r/tmp/x.rb`, `perl -I/opt/lib`)."""
+
 _BIN_PROGRAM = lazy_re(r"(?:^|[/\\])(?:s?bin|libexec|system32|syswow64)[/\\][^/\\]+$", re.IGNORECASE)
 """A program in a folder of programs (`/usr/bin/id`, `C:\\Windows\\System32\\cmd.exe`)."""
 
@@ -61,6 +64,8 @@ def pieces(text: str, windows: bool, most: int | None = None) -> list[Piece]:
     m = _OPTION_VALUE.match(text)
     if m is not None and (m.group(1)[0] == "-" or windows):
         option, value, bare = m.group(1), m.group(3), False
+    elif text[:1] == "-" and (glued := _GLUED_PATH.match(text)) is not None:
+        option, value, bare = glued.group(1), glued.group(2), False
     value = value.strip("\"'")
     out = [Piece(option, value, bare)]
     if " " in value:
