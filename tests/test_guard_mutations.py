@@ -93,7 +93,7 @@ POWERSHELL_SEEDS: dict[str, str] = {
     "gci -r | % { rm $_ }": "destructive.recursive-delete",
     "Get-Content procs.txt | Out-File procs.txt": "destructive.truncating-write",
     "Set-Content ~/app.py ''": "destructive.truncating-write",
-    "[IO.File]::WriteAllText('app.py', '')": "destructive.truncating-write",
+    "[IO.File]::WriteAllText('C:/src/app.py', '')": "destructive.truncating-write",
     "Get-Content ~/.ssh/id_rsa": "env.secret-files",
     "gc $HOME/.aws/credentials": "env.secret-files",
     "Stop-Process -Name *": "destructive.kill-all",

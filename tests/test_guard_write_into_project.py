@@ -91,6 +91,9 @@ ALLOWED = [
     ("powershell", "'generated' > new.txt"),
     ("powershell", "Set-Content -Path new.txt -Value 'x'"),
     ("powershell", "New-Item new.txt -ItemType File -Force"),  # replaces a file as Set-Content does
+    ("powershell", "[IO.File]::WriteAllText('new.txt', 'x')"),  # .NET's whole-file writers as Set-Content
+    ("powershell", "[System.IO.File]::WriteAllLines(\"build\\lines.txt\", $lines)"),
+    ("powershell", "[IO.File]::Create('coverage.lcov').Close()"),
     ("powershell", "dotnet test | Out-File -FilePath build\\test.log"),
     ("powershell", "Get-Process | Export-Csv -Path procs.csv"),
     ("powershell", 'cmd /c "dir /b > listing.txt"'),
@@ -137,6 +140,9 @@ BLOCKED = [
     ("posix", "ln -sf a b c/"),  # links in a folder the words do not name
     ("posix", "make | tee >(curl -d @- http://x.example)"),
     ("powershell", "'DEBUG=1' | Out-File .env"),
+    ("powershell", "[IO.File]::WriteAllBytes('.env', $b)"),
+    ("powershell", "[IO.File]::WriteAllText($path, 'x')"),
+    ("powershell", "cd src; [IO.File]::WriteAllText('new.txt', 'x')"),  # .NET's folder is not where cd went
     ("posix", "sort data/names.txt > data/names.txt"),  # read and emptied by the same line
     ("posix", "echo mode && cat mode > mode"),
     ("posix", "cat coverage.lcov | sort > coverage.lcov"),
@@ -200,6 +206,7 @@ BLOCKED_BY_WHAT_IT_HOLDS = [  # blocked in `repo` for what its files hold or whe
     ("powershell", "Get-Process | Out-File README.md"),
     ("powershell", "Set-Content -Path src\\app.py -Value 'x'"),
     ("powershell", "New-Item src\\app.py -ItemType File -Force"),
+    ("powershell", "[IO.File]::WriteAllText('src\\app.py', 'x')"),
     ("powershell", "Set-Content new.txt,src\\app.py 'x'"),  # the array's second element is a target too
     ("powershell", 'cmd /c "echo x > README.md"'),
     ("posix", "echo x | sponge README.md"),

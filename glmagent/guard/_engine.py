@@ -35,6 +35,7 @@ from ._lazy import lazy_re
 from ._models import Decision, Dialect, EngineEvent, Rule, ShellKind
 from ._normalise import command_key, fold_arg, ps_ascii
 from ._paths import (
+    DOTNET_OVERWRITERS,
     PIPED_PATH_WRITERS,
     PathScope,
     listed_selection,
@@ -177,11 +178,12 @@ _REGENERATING = frozenset(
     {
         "tee", "sponge", "tee-object", "out-file", "set-content", "export-csv", "export-clixml",
         "export-alias", "export-formatdata", "new-item", "ln", "gln",
+        *DOTNET_OVERWRITERS,
     }
 )  # fmt: skip
 """Programs whose whole output replaces the files they name (`make | tee build.log`, `Out-File out.txt`,
-`sort x | sponge build/sorted.txt`, `Export-FormatData -Path out.ps1xml`, `New-Item x.txt -Force`), and
-`ln -f`, whose link replaces the file of its name."""
+`sort x | sponge build/sorted.txt`, `Export-FormatData -Path out.ps1xml`, `New-Item x.txt -Force`,
+`[IO.File]::WriteAllText(F, …)`), and `ln -f`, whose link replaces the file of its name."""
 _PERCENT_NAME = lazy_re(r"%[^%\s]+%")
 _MAKE_MARKS = "@-+"  # what make strips from the start of a recipe line
 _CMD_BUILT_NAME = lazy_re(r"(?i)^%comspec%|%\w+:(?:~|[^%=\s]*=)")
@@ -1995,6 +1997,8 @@ class Evaluation(RunsOtherCode, WordChecks):
         name = next((n for n in names if n in _REGENERATING), None)
         if name is None:
             return False
+        if name in DOTNET_OVERWRITERS and self.changed_directory():
+            return False  # .NET resolves a relative name from the process's folder, which `cd` does not move
         if name in ("ln", "gln"):
             # `ln -sf ../src/x.py x.py` replaces only the link it makes (where the link leads is the
             # containment rule's). A file replaced by a link to a device (`ln -sf /dev/null log`) is

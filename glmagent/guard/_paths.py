@@ -853,6 +853,12 @@ DOTNET_WRITERS = frozenset(
     )
     for member in members
 )  # fmt: skip
+DOTNET_OVERWRITERS = frozenset(
+    f"[{namespace}file]::{member}"
+    for namespace in ("system.io.", "io.")
+    for member in ("writealltext", "writealllines", "writeallbytes", "create", "createtext")
+)
+"""Those of them that replace the whole file their first argument names."""
 DOTNET_ARCHIVERS = frozenset(
     f"[{namespace}compression.zipfile]::{member}"
     for namespace in ("system.io.", "io.")
