@@ -118,6 +118,9 @@ ALLOWED = [
     ("posix", "xz -dc build/x.xz | sha256sum"),
     ("powershell", "Set-Location -"),
     ("powershell", "cd -"),
+    ("powershell", "Set-Location +"),  # the next location
+    ("powershell", "cd -; cd +"),
+    ("powershell", "Write-Output 1 + 2"),
     ("posix", "fd PATTERN -x git status"),
     ("posix", "fd -e py -x black --check {}"),
     ("posix", "fd -e md -X wc -l"),
@@ -218,6 +221,9 @@ BLOCKED = [
     ("powershell", 'cmd /C"set x=whoami&&call %x%"', "dynamic.command-name"),  # glued: respelled whole
     ("posix", "julia --project", "unverifiable.terminal-program"),  # the REPL
     ("powershell", "Set-Content x.txt,C:\\Windows\\win.ini 'hi'", "destructive.truncating-write"),
+    # the next location is only known at run time: a name there may be any file
+    ("powershell", "Set-Location +; Set-Content notes.txt 'x'", "destructive.truncating-write"),
+    ("powershell", "$x = $a +", "parse.error"),  # an operator with nothing after it stays unreadable
     # the grammar cut `/C"…"` at its blank and read the rest as PowerShell commands, `call %X%` among them
     ("powershell", 'cmd /C"set X=whoami&&call %X%"', "dynamic.command-name"),
     # a PowerShell line naming its program with cmd's variables means cmd's reading of them

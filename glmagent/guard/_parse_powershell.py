@@ -2205,7 +2205,7 @@ def repair(source: str) -> str | None:
     The grammar fails on `Select-Object Name, Length` (a bare word before a comma), on code after
     `param(...)` on the same line, on `default` after a switch clause on the same line, on native-style
     words such as `--`, `--opt=val`, `-run=X` and `-Run1`, on a dash word holding a `.` (`-I.`, which
-    PowerShell breaks in two there), on a lone `-` (`Set-Location -`), on `10KB`, on `./build.ps1`
+    PowerShell breaks in two there), on a lone `-` or `+` (`Set-Location -`), on `10KB`, on `./build.ps1`
     starting a statement or assigned (`$x = ./build.ps1`: a leading `.` reads as dot-sourcing) and on a
     script of comments only. Spacing the comma as `Name ,Length`, breaking the line, breaking the dotted
     word where PowerShell does (`-I '.'`), quoting the dash word (`'--'`: the same text, still read as an
@@ -2273,6 +2273,17 @@ def repair(source: str) -> str | None:
                     out.append(f'"{word}"')  # `--jobs=$env:N` expands as in "...": the same word
                     i = j
                     continue
+        if (
+            ch == "+"
+            and out
+            and out[-1] in " \t"
+            and (i + 1 == n or source[i + 1] in _WORD_END)
+            and not _at_statement_start(out)
+            and not _in_expression(out)
+        ):
+            out.append("'+'")  # `Set-Location +` (the next location): a word of a command, never an operator
+            i += 1
+            continue
         if (
             ch == "@"
             and out

@@ -383,10 +383,13 @@ class PathScope:
         return text[:1] in ("/", "~") or _DRIVE.match(text.replace("\\", "/")) is not None
 
     def change_directory(self, target: Arg | None) -> None:
-        """Follow `cd TARGET` (`cd` alone goes home; a run-time target makes later relative paths unknown)."""
+        """Follow `cd TARGET` (`cd` alone goes home; a run-time target, or the previous or next location,
+        `cd -`/`Set-Location +`, makes later relative paths unknown)."""
         if target is None:
             self.cwd = _OUTSIDE_HOME
-        elif DYN in target.text or target.text == "-":
+        elif (
+            DYN in target.text or target.text == "-" or (target.text == "+" and self.dialect == "powershell")
+        ):
             raw = target.raw.strip("\"'")
             self.cwd = _OUTSIDE_HOME if raw in ("$HOME", "${HOME}", "$env:USERPROFILE", "$env:HOME") else None
         elif self.dialect == "powershell" and _PROVIDER_DRIVE.match(target.text.lstrip("\"'")):
