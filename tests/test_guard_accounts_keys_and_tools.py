@@ -63,6 +63,11 @@ BLOCKED = [
         "destructive.data-store",
     ),
     ("posix", "cloud-nuke aws --region us-east-1", "network.remote-service"),
+    # Apple's notary service, asked for history, logs or a ticket
+    ("posix", "xcrun notarytool history --keychain-profile ci", "network.remote-service"),
+    ("posix", "xcrun notarytool wait 1b2c --apple-id a@b.c --team-id T", "network.remote-service"),
+    ("posix", "xcrun notarytool store-credentials ci --apple-id a --password p", "network.remote-service"),
+    ("posix", "xcrun stapler staple build/App.app", "network.remote-service"),
     ("posix", "ec2-terminate-instances --region us-east-1 i-0abc", "network.remote-service"),
     ("posix", "cat /home/runner/actions-runner/.credentials_rsaparams", "env.secret-files"),
     ("posix", "lazagne_linux all", "env.credential-store"),
@@ -370,6 +375,8 @@ BLOCKED = [
 ]
 
 ALLOWED = [
+    ("posix", "xcrun stapler validate build/App.app"),
+    ("posix", "xcrun notarytool --help"),
     ("posix", "echo 'key: value' > config.yml"),
     ("posix", "echo 'a:b:0:0' > ratios.txt"),
     ("powershell", "Get-Content VsmpPublish.json"),
