@@ -92,7 +92,7 @@ ALLOWED = [
     ("powershell", "Set-Content -Path new.txt -Value 'x'"),
     ("powershell", "New-Item new.txt -ItemType File -Force"),  # replaces a file as Set-Content does
     ("powershell", "[IO.File]::WriteAllText('new.txt', 'x')"),  # .NET's whole-file writers as Set-Content
-    ("powershell", "[System.IO.File]::WriteAllLines(\"build\\lines.txt\", $lines)"),
+    ("powershell", '[System.IO.File]::WriteAllLines("build\\lines.txt", $lines)'),
     ("powershell", "[IO.File]::Create('coverage.lcov').Close()"),
     ("powershell", "dotnet test | Out-File -FilePath build\\test.log"),
     ("powershell", "Get-Process | Export-Csv -Path procs.csv"),
