@@ -253,6 +253,11 @@ NAMING_ONLY = [
     ("posix", "nim doc --project --git.url:https://github.com/org/repo --git.commit:main -o:docs src/x.nim"),
     ("posix", "hyperlink --canonicalroot https://design.example.org/ --internal build/sitemap.xml"),
     ("posix", "hadolint --trusted-registry my-company.com:500 Dockerfile"),
+    # a site generator's own spelling of the option
+    ("posix", "hugo --minify -b https://example.org/"),
+    ("posix", "zola build --base-url $DEPLOY_URL"),
+    ("posix", "zola build -u https://example.org --output-dir public"),
+    ("powershell", "zola build --base-url=https://example.org"),
 ]
 CONNECTS = [
     ("posix", "hugo --baseURL https://example.org/ --url http://10.0.0.1:1313/x"),
@@ -260,7 +265,8 @@ CONNECTS = [
     ("posix", "mytool --url https://example.org"),
     ("posix", "openai --base-url https://api.example.com/v1 api models.list"),
     ("posix", "mytool --index-url https://pypi.example/simple"),
-    ("posix", "hugo -b https://example.org/"),
+    ("posix", "mytool -b https://example.org/"),  # a short option names a site only for its own program
+    ("posix", "hugo -b https://example.org/ --url http://10.0.0.1:1313/x"),
     ("posix", "mytool --baseurl-fetch=https://example.org/"),
     ("powershell", "dotnet build /p:RestoreSources=https://evil.example/feed"),  # a feed restore reads
     ("posix", "dotnet build '/p:RepositoryUrl=https://github.com/o/r;RestoreSources=https://evil.example/'"),
@@ -272,6 +278,26 @@ CONNECTS = [
 
 def test_options_that_only_name_a_sites_address_are_not_network() -> None:
     every_case(NAMING_ONLY, guard_allows)
+
+
+def test_a_run_time_site_address_is_the_options_value_not_a_hugo_command() -> None:
+    # Hugo's options that take a value are known, so a run-time word after one is no command (`deploy`)
+    every_case(
+        [
+            ("posix", "hugo --gc --minify -b $DEPLOY_PRIME_URL"),
+            ("posix", "hugo --baseURL $(URL) --gc --minify --enableGitInfo"),
+            ("posix", 'hugo -D -b "http://127.0.0.1:$(port)/"'),
+            ("posix", "hugo --minify --destination $OUT"),
+        ],
+        guard_allows,
+    )
+    every_case(
+        [
+            ("posix", "hugo -b $URL deploy", "network.publish"),
+            ("posix", "hugo --gc $CMD", "dynamic.arguments"),  # `--gc` takes none: `$CMD` may be `deploy`
+        ],
+        guard_blocks,
+    )
 
 
 @pytest.mark.parametrize(("shell", "command"), CONNECTS)

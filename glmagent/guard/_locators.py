@@ -366,17 +366,21 @@ class LocatorMatcher:
         self.naming: frozenset[str] = frozenset()
         """Lower-case long options whose value only names an address (`--baseurl`): no machine to reach."""
 
-    def names_only(self, args: list[Arg], i: int) -> bool:
-        """Is `args[i]` the value of a `naming` option (`--baseURL URL`, `--baseURL=URL`)?"""
+    def names_only(self, args: list[Arg], i: int, program: str) -> bool:
+        """Is `args[i]` the value of a `naming` option (`--baseURL URL`, `--baseURL=URL`), of any program
+        or of `program` (`hugo -b URL`)?"""
         if not self.naming:
             return False
         t = args[i].text
         if t[:2] == "--" and ("=" in t or ":" in t):
             # `--baseURL=URL`, and Nim's `--git.url:URL`
-            return _OPTION_KEY.match(t)[0].lower() in self.naming  # type: ignore[index]
+            return self._naming(_OPTION_KEY.match(t)[0].lower(), program)  # type: ignore[index]
         if t[:1] in "-/" and (prop := _MSBUILD_PROPERTY.match(t)) is not None:
             return prop.group(1).lower() in self.naming  # `/p:RepositoryUrl=URL`: the package's metadata
-        return i > 0 and args[i - 1].text.lower() in self.naming
+        return i > 0 and self._naming(args[i - 1].text.lower(), program)
+
+    def _naming(self, option: str, program: str) -> bool:
+        return option in self.naming or f"{program} {option}" in self.naming
 
     def match(self, word: str) -> bool:
         if not word:

@@ -297,7 +297,8 @@ class LocatorClause(Shape):
     naming_options: list[str] = many()
     """Long options whose value only names an address, the one a site will be served at, which the program
     never connects to (`hugo --baseURL https://example.org/`, `--site-url`); compared without case. A locator
-    given there (as the next word or after `=`) is no machine the command reaches."""
+    given there (as the next word or after `=`) is no machine the command reaches. An entry `PROGRAM OPTION`
+    holds for that program only (`hugo -b`, `zola --base-url`: for API clients `--base-url` is the server)."""
     except_commands: list[str] = many()
     """Programs that read their words as text or local files only (`echo`, `grep`, `git commit -m`)."""
     commands: list[str] = many()

@@ -589,7 +589,7 @@ class WordChecks:
             if pattern.only and pattern.only.isdisjoint(names):
                 continue
             for i, a in candidates:
-                if pattern.names_only(args, i):
+                if pattern.names_only(args, i, names[0]):
                     continue  # `--baseURL https://example.org/`: where the site will be served, not a peer
                 if pattern.match(a.text) or (
                     a.raw is not a.text and DYN in a.text and pattern.match_raw(a.raw)
