@@ -34,10 +34,10 @@ BLOCKED = [
     ("powershell", "Get-PackageProvider -Name NuGet -ForceBootstrap", "network.package-install"),
     ("powershell", "Get-PackageProvider NuGet -Force | Out-Null", "network.package-install"),
     # PowerShell's profile script lives in the user's documents, among the start-up files that hold keys;
-    # like `~/.bashrc`, any word naming it counts (as `test -f ~/.bashrc` does)
+    # like `~/.bashrc`, any word naming it counts (asking only whether it is there does not: below)
     ("powershell", "Remove-Item $PROFILE", "env.secret-files"),
     ("powershell", "Add-Content -Path $PROFILE.CurrentUserAllHosts -Value x", "env.secret-files"),
-    ("powershell", "Test-Path $PROFILE", "env.secret-files"),
+    ("powershell", "Get-Content $PROFILE", "env.secret-files"),
 ]
 
 ALLOWED = [
@@ -53,6 +53,7 @@ ALLOWED = [
     ("posix", "zypper lr"),
     ("powershell", "Get-PackageProvider -ListAvailable"),
     ("powershell", "Test-Path $ProfileDir"),  # another variable
+    ("powershell", "Test-Path -Path $PROFILE -PathType Leaf"),  # whether it is there, as `[ -f ~/.bashrc ]`
 ]
 
 

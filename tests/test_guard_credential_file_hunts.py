@@ -90,3 +90,29 @@ def test_credential_names_searched_across_folders_hunt_for_secrets(shell: str, c
 @pytest.mark.parametrize(("shell", "command"), ALLOWED)
 def test_the_projects_own_name_searches_stay_allowed(shell: str, command: str) -> None:
     guard_allows(shell, command)
+
+
+# Asking whether a credential file is there reads nothing of it, whichever way it is asked: `test` and
+# PowerShell's `Test-Path`, as bash's `[ -f F ]` already was. Reading it after the test is still reading it.
+EXISTENCE_ONLY = [
+    ("posix", "test -f ~/.netrc || echo 'no .netrc'"),
+    ("posix", "test -e ~/.aws/credentials && echo configured"),
+    ("powershell", "Test-Path ~\\.ssh\\id_rsa"),
+    ("powershell", "Test-Path -Path $PROFILE -PathType Leaf"),
+]
+READ_AFTER_ALL = [
+    ("posix", "test -f ~/.ssh/id_rsa && cat ~/.ssh/id_rsa"),
+    ("posix", 'test -n "$(cat ~/.aws/credentials)"'),
+    ("powershell", "Test-Path (Get-Content ~\\.ssh\\id_rsa)"),
+    ("powershell", "if (Test-Path ~\\.netrc) { Get-Content ~\\.netrc }"),
+]
+
+
+@pytest.mark.parametrize(("shell", "command"), EXISTENCE_ONLY)
+def test_asking_whether_a_credential_file_exists_reads_nothing(shell: str, command: str) -> None:
+    guard_allows(shell, command)
+
+
+@pytest.mark.parametrize(("shell", "command"), READ_AFTER_ALL)
+def test_reading_a_credential_file_beside_the_test_still_blocks(shell: str, command: str) -> None:
+    guard_blocks(shell, command, "env.secret-files")

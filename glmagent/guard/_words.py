@@ -490,6 +490,10 @@ def path_key(path: str) -> str:
     return key.lower()
 
 
+_EXISTENCE_PROBES = frozenset({"test", "test-path"})
+"""Commands that only ask whether a path is there (as `[ -f F ]` does): a credential file they name is not
+read. (Get-Item and ls show more: a file's size and times.)"""
+
 MAX_MATCHED = 8192
 """Characters of the words one line may have matched against the argument-wide rules, counting only words
 that hold a fragment one of the rules needs (twice the longest path Linux opens): their path expressions
@@ -853,6 +857,7 @@ class WordChecks:
                 if raws == texts or raws in searched or screen.search(raws) is None:
                     return
         judged: set[tuple[str, str]] = set()
+        probe = names[-1] in _EXISTENCE_PROBES
         for a in args:
             if (
                 screen is not None
@@ -869,6 +874,8 @@ class WordChecks:
             lowered = text.lower() if text.isascii() else None
             raw_lowered = raw.lower() if spelled and raw.isascii() else None
             for rule, pattern, own in entries:
+                if probe and rule.category == "env":
+                    continue  # `test -f ~/.netrc`: whether it is there, not what it holds
                 if (
                     own is not None
                     and not own.found(text, lowered)
