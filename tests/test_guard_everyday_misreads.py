@@ -119,6 +119,7 @@ ALLOWED = [
     ("powershell", "Set-Location -"),
     ("powershell", "cd -"),
     ("powershell", "Set-Location +"),  # the next location
+    ("powershell", "pushd D:\\\\c_proj\\build"),  # a doubled separator after a drive is no share
     ("powershell", "cd -; cd +"),
     ("powershell", "Write-Output 1 + 2"),
     ("posix", "fd PATTERN -x git status"),

@@ -173,6 +173,7 @@ def test_each_kind_of_locator_is_recognised() -> None:
         ("/format:https://x/e.xsl", "url"),
         ("s3://bucket/key", "url"),
         ("\\\\attacker\\share\\x.dll", "unc"),
+        ("/dest:\\\\srv\\share", "unc"),
         ("git@github.com:org/repo.git", "scp"),
         ("user@10.0.0.1:/tmp", "scp"),
         ("10.0.0.1:4444", "host-port"),
@@ -213,6 +214,8 @@ def test_words_that_only_look_like_locators_are_not() -> None:
         "a b http://x",
         "x@y.com",
         "\\\\.\\pipe\\x",
+        "D:\\\\c_proj\\build",  # a drive's folder with its separator doubled
+        '"C:\\\\src\\x"',
         "//etc/passwd",
         "C:\\x",
         "dev@example.com",

@@ -25,6 +25,9 @@ from ._syntax import Arg
 _AFTER_SEPARATOR = r"(?:^|(?<=[=:,@/\\(\"']))"
 """Where a locator may start: the word's start, or after an option name and `=` or `:`, a quote, a slash."""
 
+_NOT_AFTER_DRIVE = r"(?<!^[A-Za-z]:)(?<!^[\"'][A-Za-z]:)"
+"""Not right after a drive letter that starts the word (`D:`, `"D:`), which Windows reads as a folder."""
+
 _TOP_LEVEL = (
     "com|net|org|io|dev|app|ai|co|me|us|uk|de|fr|nl|ru|cn|jp|info|biz|xyz|cloud|example|test|local|"
     "localhost|internal|lan|corp|home|arpa|onion|edu|gov|mil|site|online|tech|ly|gl|gg|to|tv|ca|au|eu|"
@@ -51,7 +54,8 @@ _HOST = (
 _PATTERNS = {
     # A scheme starts where no scheme character precedes it (`rest:http://`, `/zhttp://`, `git+https://`).
     "url": r"(?<![A-Za-z0-9+.-])(?!(?:{local})://)[A-Za-z][A-Za-z0-9+.-]*+://",
-    "unc": rf"{_AFTER_SEPARATOR}\\\\(?![.?]\\)[A-Za-z0-9_$-][^\\/\s]*+[\\/][^\\/\s]",
+    # (not after a drive at the word's start: `D:\\src\\x` is a folder with its separator doubled)
+    "unc": rf"{_AFTER_SEPARATOR}{_NOT_AFTER_DRIVE}\\\\(?![.?]\\)[A-Za-z0-9_$-][^\\/\s]*+[\\/][^\\/\s]",
     # `user@host:path`; a one-label name followed by a bare version (`node@runtime:26.7.0`, `pkg@tag:1.2`) is
     # a package specification, not a copy to a machine.
     "scp": rf"{_AFTER_SEPARATOR}(?<![A-Za-z0-9_.+-])[A-Za-z0-9_.+-]++@"
