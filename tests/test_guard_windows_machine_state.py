@@ -28,6 +28,10 @@ BLOCKED = [
         "containment.write-outside-project",
     ),
     ("powershell", "cd WSMan:\\localhost\\Client; New-Item x", "containment.write-outside-project"),
+    # an installer a cmd script names by its variable, told the switches only installers take
+    ("powershell", "%PROG% /VERYSILENT /NORESTART /ALLUSERS", "destructive.machine-state"),
+    ("powershell", "%SETUP% /S /user=all", "destructive.machine-state"),
+    ("powershell", "%REDIST% /install /quiet /norestart", "destructive.machine-state"),
     # cmd's command history emptied, as bash's `history -c`
     ("powershell", "& doskey /reinstall 2>$null", "destructive.machine-state"),
     ("powershell", "cmd /c doskey /reinstall", "destructive.machine-state"),
@@ -349,6 +353,8 @@ BLOCKED = [
 ]
 
 ALLOWED = [
+    ("powershell", "%SPHINXBUILD% -M html source build"),  # a variable's program without installer switches
+    ("powershell", "%PYTHON% -m pytest -q"),
     # reading a hive after changing to it; the session's own drives; the file system again
     ("powershell", "cd HKCU:\\Software; Get-ChildItem"),
     ("powershell", "Set-Location HKLM:\\SOFTWARE\\X; Get-ItemProperty ."),
