@@ -200,3 +200,76 @@ def test_a_payload_reading_named_settings_is_judged_like_the_shells_read_of_them
     # not, and a dump or any other access of the environment beside it is the payload rule's.
     every_case(NAMED_READS_ALLOWED, guard_allows)
     every_case(NAMED_READS_BLOCKED, guard_blocks)
+
+
+# A file interpreter code adds to, or copies, moves or links onto, named by a literal, is a write there,
+# judged as `>> FILE` or `cp x FILE` is: outside the project it blocks, in it (or the temp folder) it does
+# not. (Code that empties a file is destructive.payload-write's wherever the file is.)
+PAYLOAD_WRITES_OUTSIDE = [
+    (
+        "posix",
+        "python -c \"open('/etc/hosts','a').write('10.0.0.1 x')\"",
+        "containment.write-outside-project",
+    ),
+    (
+        "posix",
+        "python3 -c \"open('/etc/ld.so.preload', mode='a').write('/tmp/x.so')\"",
+        "containment.write-outside-project",
+    ),
+    (
+        "posix",
+        "python3 -c \"import shutil; shutil.copy('x.sh', '/etc/profile.d/x.sh')\"",
+        "containment.write-outside-project",
+    ),
+    (
+        "posix",
+        "python3 -c \"import os; os.symlink('/tmp/x', '/usr/local/bin/git')\"",
+        "containment.write-outside-project",
+    ),
+    (
+        "posix",
+        "node -e \"require('fs').appendFileSync('/etc/hosts', 'x')\"",
+        "containment.write-outside-project",
+    ),
+    ("posix", "node -e \"fs.copyFileSync(src, '../other/app.js')\"", "containment.write-outside-project"),
+    (
+        "posix",
+        'ruby -e \'File.open("/etc/hosts", "a") { |f| f.puts 1 }\'',
+        "containment.write-outside-project",
+    ),
+    ("posix", 'ruby -e \'FileUtils.cp("x", "/etc/cron.d/x")\'', "containment.write-outside-project"),
+    ("posix", 'perl -e \'open(F, ">>/etc/sudoers"); print F "x"\'', "containment.write-outside-project"),
+    ("posix", "perl -e \"open(my \\$f, '>>', '/etc/crontab')\"", "containment.write-outside-project"),
+    (
+        "posix",
+        "php -r \"file_put_contents('/etc/hosts', 'x', FILE_APPEND);\"",
+        "containment.write-outside-project",
+    ),
+    (
+        "posix",
+        "node -e \"require('fs').appendFileSync('.git/hooks/pre-commit', 'x')\"",
+        "containment.write-git-dir",
+    ),
+    (
+        "posix",
+        "python3 - <<'PY'\nopen('/etc/hosts', 'a').write('x')\nPY",
+        "containment.write-outside-project",
+    ),
+]
+PAYLOAD_WRITES_INSIDE = [
+    ("posix", "python -c \"open('build.log','a').write('done')\""),
+    ("posix", "python -c \"print(open('/etc/hosts').read())\""),
+    ("posix", "python -c \"import shutil; shutil.copy('a.txt', 'build/a.txt')\""),
+    ("posix", "python -c \"open('/tmp/glmagent-x.log','a').write('x')\""),
+    ("posix", "node -e \"require('fs').openSync('/etc/hosts')\""),
+    ("posix", "php -r \"fopen('/etc/hosts', 'r');\""),
+    ("posix", "python -c \"open(f'{base}/x.log','a')\""),  # a path built at run time is not followed
+]
+
+
+def test_a_file_interpreter_code_adds_to_outside_the_project_is_a_write_there() -> None:
+    every_case(PAYLOAD_WRITES_OUTSIDE, guard_blocks)
+
+
+def test_interpreter_code_adding_to_project_files_or_reading_stays_allowed() -> None:
+    every_case(PAYLOAD_WRITES_INSIDE, guard_allows)

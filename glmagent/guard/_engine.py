@@ -57,6 +57,7 @@ from ._payloads import (
     sed_write_targets,
     static_output,
     string_literals,
+    written_literals,
 )
 from ._project import FreshCheckout, ProjectFiles, ReplaceableFiles, names_output
 from ._rules import MATCH, CommandView, dotnet_key
@@ -2068,6 +2069,14 @@ class Evaluation(RunsOtherCode, WordChecks):
                     shown = raw
                 self._add(rule, [shown], f"`{shown}`{frame.where()} {rule.description}")
 
+    def _payload_write(self, language: str, path: str, frame: Frame, argv: list[Arg]) -> None:
+        """A file an interpreter's code adds to or copies onto (`open('/etc/hosts', 'a')`), judged where it
+        is as `>> /etc/hosts` would be: in the project it is fine, outside it is a write there."""
+        verdict = self.scope(frame).judge_write(Arg(path, path))
+        if verdict is not None:
+            how = f"`{shown_args(argv)}`{frame.where()} writes `{path}` from its {language} code"
+            self.event(verdict.event, frame, f"{how}: {verdict.detail}", self._argv(argv))  # type: ignore[arg-type]
+
     def static_output(self, argv: list[Arg], stdin: Stdin | None, dialect: Dialect) -> str | None:
         self._spend(len(argv))  # the walk read the producer's words again to get here
         return static_output(argv, stdin, dialect)
@@ -2075,6 +2084,8 @@ class Evaluation(RunsOtherCode, WordChecks):
     # -- payloads --
     def payload(self, language: str, text: str, frame: Frame, argv: list[Arg]) -> None:
         self._spend(len(text) // PAYLOAD_CHARS_PER_UNIT)  # before the patterns run over it
+        for path in written_literals(language, text):
+            self._payload_write(language, path, frame, argv)
         p = self.p
         key = (language, text)
         remember = p.memo_limit > 0 and len(text) <= PAYLOAD_MEMO_TEXT

@@ -185,6 +185,53 @@ def deleted_literals(language: str, payload: str) -> list[str] | None:
     return paths
 
 
+_QUOTED_PATH = r"""[rRbBuU]?(?P<q>['"`])(?P<p>[^'"`\n{}$]++)(?P=q)"""
+"""A string literal holding a plain path (no interpolation: `{x}`, `${x}`, `$x`)."""
+_WRITE_MODE = r"""\s*+,\s*+(?:mode\s*+=\s*+|flags\s*+:\s*+)?['"`][rbts]*+[awx+]"""
+"""A second argument opening the file to write: `'a'`, `'ab'`, `'r+'` (`'w'` empties it: payload-write's)."""
+_WRITE_CALLS: dict[str, tuple[str, ...]] = {
+    "python": (rf"\bopen\(\s*+Q{_WRITE_MODE}",),
+    "node": (r"\bappendFile(?:Sync)?\(\s*+Q", rf"\bopen(?:Sync)?\(\s*+Q{_WRITE_MODE}"),
+    "ruby": (rf"\b(?:File|IO)\.(?:open|new)\(\s*+Q{_WRITE_MODE}",),
+    # the two-argument open, its mode in the path (`open(F, ">>/etc/x")`), and the three-argument one
+    "perl": (
+        r"""\bopen\s*+\(?\s*+(?:my\s+)?[$\w]++\s*+,\s*+(?P<q>['"])\s*+\+?>>\s*+(?P<p>[^'"\n{}$]++)(?P=q)""",
+        r"""\bopen\s*+\(?\s*+(?:my\s+)?[$\w]++\s*+,\s*+['"]\+?>>['"]\s*+,\s*+Q""",
+    ),
+    "php": (rf"\bfopen\(\s*+Q{_WRITE_MODE}", r"\bfile_put_contents\(\s*+Q\s*+,[^;]{0,200}?\bFILE_APPEND\b"),
+}
+"""Per language, calls adding to the file a literal names: appending, or opening it to write without emptying
+it (one emptying it is destructive.payload-write's, wherever the file is)."""
+_COPY_NAMES = {
+    "python": "copy|copy2|copyfile|copytree|move|rename|replace|symlink|link",
+    "node": "copyFile|copyFileSync|cp|cpSync|rename|renameSync|symlink|symlinkSync|link|linkSync",
+    "ruby": "cp|cp_r|mv|ln|ln_s|ln_sf|install|copy|move|copy_file|rename|symlink|link",
+    "perl": "copy|move|rename|symlink|link",
+    "php": "copy|rename|symlink|link",
+}
+"""Per language, calls copying, moving or linking onto the place their second argument names."""
+_FIRST_ARGUMENT = r"""(?:[rRbBuU]?'[^'\n]*+'|[rRbBuU]?"[^"\n]*+"|`[^`\n]*+`|[^,()'"`]++)\s*+"""
+"""A first argument, a string or a name (`'x.sh'`, `src`), before the one the call writes."""
+_WRITTEN_BY: dict[str, tuple[re.Pattern[str], ...]] = {
+    language: tuple(
+        lazy_re(call.replace("Q", _QUOTED_PATH))
+        for call in (*calls, rf"\b(?:{_COPY_NAMES[language]})\(\s*+{_FIRST_ARGUMENT},\s*+Q")
+    )
+    for language, calls in _WRITE_CALLS.items()
+}
+
+
+def written_literals(language: str, payload: str) -> list[str]:
+    """The literal paths an interpreter's code adds to, or copies, moves or links onto (`open('/etc/hosts',
+    'a')`, `shutil.copy('x', '/etc/profile.d/x.sh')`, perl's `open(F, ">>/etc/crontab")`): places it
+    writes, to be judged as any write is. Paths built at run time are not followed."""
+    patterns = _WRITTEN_BY.get(language)
+    if patterns is None or "(" not in payload:
+        return []
+    found = (m.group("p").strip() for pattern in patterns for m in pattern.finditer(payload))
+    return [path for path in found if path]
+
+
 def awk_prints_to_file(program: str) -> bool:
     """Does awk code send `print`/`printf` output into a file (`print > "out"`, `printf … > $2`)? Each print
     statement (up to `;`, `}`, a newline or a `|` outside its strings) is read with its strings skipped, so a
