@@ -355,6 +355,7 @@ BLOCKED = [
 ALLOWED = [
     ("powershell", "%SPHINXBUILD% -M html source build"),  # a variable's program without installer switches
     ("powershell", "%PYTHON% -m pytest -q"),
+    ("powershell", "%FINDSTR% /S /I todo *.txt"),  # `/S` alone is many programs' switch
     # reading a hive after changing to it; the session's own drives; the file system again
     ("powershell", "cd HKCU:\\Software; Get-ChildItem"),
     ("powershell", "Set-Location HKLM:\\SOFTWARE\\X; Get-ItemProperty ."),
