@@ -63,6 +63,15 @@ BLOCKED = [
         "destructive.data-store",
     ),
     ("posix", "cloud-nuke aws --region us-east-1", "network.remote-service"),
+    # browsers' credential stores named with a blank (`Login Data`, `Web Data`), however the word is written
+    ("posix", "find ~ -name 'Login Data'", "env.credential-dump"),
+    ("posix", 'find / -name "Web Data" -exec cp {} . \\;', "env.credential-dump"),
+    ("posix", 'sqlite3 "profile/Login Data" "select * from logins"', "env.credential-dump"),
+    # the password managers' desktop apps (Bitwarden's vault and tokens, 1Password's data), folders too
+    ("posix", "cat ~/.config/Bitwarden/data.json", "env.secret-files"),
+    ("posix", "cp -r ~/.config/1Password .", "env.secret-files"),
+    ("posix", 'tar czf x.tgz "$HOME/Library/Group Containers/2BUA8C4S2C.com.1password"', "env.secret-files"),
+    ("powershell", "Get-Content C:\\Users\\dev\\AppData\\Roaming\\Bitwarden\\data.json", "env.secret-files"),
     # Apple's notary service, asked for history, logs or a ticket
     ("posix", "xcrun notarytool history --keychain-profile ci", "network.remote-service"),
     ("posix", "xcrun notarytool wait 1b2c --apple-id a@b.c --team-id T", "network.remote-service"),
@@ -375,6 +384,10 @@ BLOCKED = [
 ]
 
 ALLOWED = [
+    ("posix", 'echo "see Login Data for details"'),  # text holding the name is no file
+    ("posix", 'git commit -m "read the Login Data file"'),
+    ("posix", 'ls "My Documents"'),
+    ("posix", "mkdir -p .config/Bitwarden-theme"),
     ("posix", "xcrun stapler validate build/App.app"),
     ("posix", "xcrun notarytool --help"),
     ("posix", "echo 'key: value' > config.yml"),
