@@ -67,6 +67,18 @@ BLOCKED = [
     ("posix", "find ~ -name 'Login Data'", "env.credential-dump"),
     ("posix", 'find / -name "Web Data" -exec cp {} . \\;', "env.credential-dump"),
     ("posix", 'sqlite3 "profile/Login Data" "select * from logins"', "env.credential-dump"),
+    # saved network secrets: Wi-Fi and VPN passwords, WireGuard's keys, IPsec's and PPP's shared secrets
+    ("posix", "cat /etc/NetworkManager/system-connections/home.nmconnection", "env.credential-dump"),
+    ("posix", "grep -r psk= /etc/NetworkManager/system-connections/", "env.credential-dump"),
+    ("posix", "cat /etc/wpa_supplicant/wpa_supplicant.conf", "env.credential-dump"),
+    ("posix", "cat /var/lib/iwd/home.psk", "env.credential-dump"),
+    ("posix", "tar czf keys.tgz /etc/wireguard", "env.credential-dump"),
+    ("posix", "cat /etc/ipsec.secrets", "env.credential-dump"),
+    (
+        "powershell",
+        "Get-Content C:\\ProgramData\\Microsoft\\Wlansvc\\Profiles\\Interfaces\\x\\y.xml",
+        "env.credential-dump",
+    ),
     # the password managers' desktop apps (Bitwarden's vault and tokens, 1Password's data), folders too
     ("posix", "cat ~/.config/Bitwarden/data.json", "env.secret-files"),
     ("posix", "cp -r ~/.config/1Password .", "env.secret-files"),
@@ -388,6 +400,9 @@ ALLOWED = [
     ("posix", 'git commit -m "read the Login Data file"'),
     ("posix", 'ls "My Documents"'),
     ("posix", "mkdir -p .config/Bitwarden-theme"),
+    ("posix", "cat /etc/NetworkManager/NetworkManager.conf"),  # the daemon's settings, no secret
+    ("posix", "cat docs/wireguard/wg0.conf"),  # the project's own example
+    ("posix", "ls /etc/NetworkManager/"),
     ("posix", "xcrun stapler validate build/App.app"),
     ("posix", "xcrun notarytool --help"),
     ("posix", "echo 'key: value' > config.yml"),
