@@ -79,6 +79,11 @@ BLOCKED = [
         "Get-Content C:\\ProgramData\\Microsoft\\Wlansvc\\Profiles\\Interfaces\\x\\y.xml",
         "env.credential-dump",
     ),
+    ("posix", "grep -r auth-user-pass /etc/openvpn", "env.credential-dump"),
+    # a CI runner's registration tokens
+    ("posix", "cat /etc/gitlab-runner/config.toml", "env.credential-dump"),
+    ("posix", "cat ~/.gitlab-runner/config.toml", "env.credential-dump"),
+    ("powershell", "Get-Content C:\\GitLab-Runner\\config.toml", "env.credential-dump"),
     # the password managers' desktop apps (Bitwarden's vault and tokens, 1Password's data), folders too
     ("posix", "cat ~/.config/Bitwarden/data.json", "env.secret-files"),
     ("posix", "cp -r ~/.config/1Password .", "env.secret-files"),
@@ -403,6 +408,8 @@ ALLOWED = [
     ("posix", "cat /etc/NetworkManager/NetworkManager.conf"),  # the daemon's settings, no secret
     ("posix", "cat docs/wireguard/wg0.conf"),  # the project's own example
     ("posix", "ls /etc/NetworkManager/"),
+    ("posix", "cat ci/gitlab-runner/config.toml"),  # a project's template for its runner
+    ("posix", "gitlab-runner --version"),
     ("posix", "xcrun stapler validate build/App.app"),
     ("posix", "xcrun notarytool --help"),
     ("posix", "echo 'key: value' > config.yml"),
