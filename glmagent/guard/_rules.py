@@ -201,13 +201,8 @@ def _climbed_match(match: Callable[[str], object], text: str) -> bool:
 
 
 def path_regex(paths: list[str], except_paths: list[str]) -> re.Pattern[str]:
-    """The matcher of a `path` clause, applied with `match` to an argument's text and raw spelling. A word
-    holding a blank is text unless it starts like a path, or is (or ends in) one of the clause's own names
-    that hold a blank: Chrome's `Login Data` is a file's name (`find ~ -name 'Login Data'`)."""
+    """The matcher of a `path` clause, applied with `match` to an argument's text and raw spelling."""
     body = _PATH_LIKE
-    blanked = [p for p in paths if " " in p and not p.startswith(("~/", "/"))]
-    if blanked:
-        body = f"{_PATH_LIKE[:-1]}|(?:{_path_alternatives(blanked)}))"
     if except_paths:
         body += f"(?!{_path_alternatives(except_paths)})"
     body += f"(?:{_path_alternatives(paths)})"
