@@ -529,6 +529,106 @@ def test_a_folder_made_in_the_project_stays_allowed(command: str, shell: str) ->
     assert decide_in(command, None, shell).allowed, command
 
 
+# What compilers, bundlers, documentation and package builders and test runners put where an option of theirs
+# (or sphinx-build's output operand) names: a build writes there as much as `cp` would.
+BUILT_OUTSIDE = [
+    ("javac -d /opt/classes src/Main.java", "posix"),
+    ("javac -d/opt/classes src/Main.java", "posix"),
+    ("javadoc -d /var/www/api -sourcepath src pkg", "posix"),
+    ("kotlinc app.kt -include-runtime -d /usr/local/lib/app.jar", "posix"),
+    ("mkdocs build -d /var/www/html", "posix"),
+    ("mkdocs build --site-dir=../site", "posix"),
+    ("jekyll build --destination /var/www", "posix"),
+    ("hugo --minify -d /srv/www", "posix"),
+    ("mdbook build -d ~/book", "posix"),
+    ("zola build -o /srv/site", "posix"),
+    ("sphinx-build -b html docs /var/www/docs", "posix"),
+    ("sphinx-build -M html docs ../html", "posix"),
+    ("sphinx-build -b html -d /opt/doctrees docs docs/_build", "posix"),
+    ("sphinx-apidoc -o /opt/api src", "posix"),
+    ("pdoc -o /var/www/api mypkg", "posix"),
+    ("pyinstaller --onefile --distpath /usr/local/bin app.py", "posix"),
+    ("webpack --mode production --output-path /var/www/js", "posix"),
+    ("rollup -c -d /srv/dist", "posix"),
+    ("parcel build index.html --dist-dir ../public", "posix"),
+    ("babel src -d /usr/lib/node_modules/x", "posix"),
+    ("terser app.js -o /var/www/app.min.js", "posix"),
+    ("tsc --declarationDir ../types", "posix"),
+    ("esbuild app.ts --bundle --metafile=/opt/meta.json", "posix"),
+    ("npm pack --pack-destination ~/packs", "posix"),
+    ("cargo build --target-dir /opt/target", "posix"),
+    ("cargo build --release --artifact-dir ../bin -Z unstable-options", "posix"),
+    ("poetry build -o /opt/dist", "posix"),
+    ("coverage html -d /var/www/coverage", "posix"),
+    ("pytest --basetemp=/home/me/project tests", "posix"),
+    ("pytest --basetemp $HOME/work", "posix"),
+    ("helm package chart -d /srv/charts", "posix"),
+    ("protoc --python_out=/opt/gen x.proto", "posix"),
+    ("protoc --go_out=paths=source_relative:../../gen x.proto", "posix"),
+    ("protoc -I. --cpp_out /usr/include/gen x.proto", "posix"),
+    ("zig build -p /usr/local", "posix"),
+    ("git bundle create /opt/repo.bundle --all", "posix"),
+    ("git -C sub bundle create ../../x.bundle main", "posix"),
+    ("fallocate -l 1G /var/lib/fill", "posix"),
+    ("mkfile 1g /Users/Shared/fill", "posix"),
+    ("javac -d C:\\inetpub\\classes src\\Main.java", "powershell"),
+    ("nuget pack x.nuspec -OutputDirectory C:\\packages", "powershell"),
+    ("protoc --cpp_out=dllexport_decl=API:C:\\gen x.proto", "powershell"),
+    ("sphinx-build -b html docs C:\\inetpub\\wwwroot", "powershell"),
+]
+BUILT_INSIDE = [
+    ("javac -d build/classes src/Main.java", "posix"),
+    ("javac -version", "posix"),
+    ("mkdocs build -d site", "posix"),
+    ("mkdocs build --strict", "posix"),
+    ("jekyll build --destination _site", "posix"),
+    ("hugo -D --destination public", "posix"),
+    ('mdbook build -d "$dest_dir"', "posix"),
+    ("zola build -o public", "posix"),
+    ("sphinx-build -b html docs docs/_build/html", "posix"),
+    ("sphinx-build -M html docs docs/_build -W", "posix"),
+    ("sphinx-build -n docs {envtmpdir}/html {posargs:-W}", "posix"),
+    ("sphinx-build -bhtml -j auto . _build", "posix"),
+    ("sphinx-apidoc -o docs/api src", "posix"),
+    ("pyinstaller --distpath dist --workpath build app.py", "posix"),
+    ("webpack --output-path dist", "posix"),
+    ("babel src -d lib", "posix"),
+    ("tsc --outDir dist --declarationDir types", "posix"),
+    ("npm pack --pack-destination dist", "posix"),
+    ("cargo build --target-dir target/wasm", "posix"),
+    ("coverage html -d htmlcov", "posix"),
+    ("coverage xml -o {toxworkdir}/coverage.xml", "posix"),
+    ("coverage run -m pytest", "posix"),
+    ("pytest --basetemp={envtmpdir}", "posix"),
+    ("pytest --basetemp=/tmp/pytest-run tests", "posix"),
+    ("protoc --go_out=pb --go_opt=paths=source_relative x.proto", "posix"),
+    ('protoc --go_out="${GO_IMPORT}:." x.proto', "posix"),
+    ("protoc --js_out=import_style=commonjs:./gen x.proto", "posix"),
+    ("zig build --prefix zig-out", "posix"),
+    ("git bundle create repo.bundle --all", "posix"),
+    ("git bundle verify ../repo.bundle", "posix"),
+    ("fallocate -l 1G disk.img", "posix"),
+    ("javac -d out src\\Main.java", "powershell"),
+    ("nuget pack x.nuspec -OutputDirectory out", "powershell"),
+    ("protoc --cpp_out=dllexport_decl=API:gen x.proto", "powershell"),
+    ("mkdocs build -d $env:SITE_DIR", "powershell"),
+]
+
+
+@pytest.mark.parametrize(("command", "shell"), BUILT_OUTSIDE)
+def test_a_build_output_outside_the_project_is_a_write_there(command: str, shell: str) -> None:
+    decision = decide_in(command, None, shell)
+    assert not decision.allowed and decision.rule_id == "containment.write-outside-project", (
+        command,
+        decision.rule_id,
+    )
+
+
+@pytest.mark.parametrize(("command", "shell"), BUILT_INSIDE)
+def test_a_build_output_in_the_project_or_at_a_run_time_place_stays_allowed(command: str, shell: str) -> None:
+    assert decide_in(command, None, shell).allowed, command
+
+
 def test_a_folder_git_makes_inside_git_is_a_write_into_git() -> None:
     decision = decide_in("git worktree add .git/x", None, "posix")
     assert not decision.allowed and decision.rule_id == "containment.write-git-dir", decision.rule_id

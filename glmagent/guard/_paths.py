@@ -706,6 +706,8 @@ _WRITTEN_OPERANDS: dict[str, tuple[slice, frozenset[str], frozenset[str]]] = {
     ),
     "mktemp": (slice(0, 1), frozenset({"-p", "--tmpdir"}), frozenset({"--suffix"})),
     "mogrify": (slice(None), frozenset(), frozenset()),  # ImageMagick's in-place convert: every file named
+    "fallocate": (slice(None), frozenset(), frozenset({"-l", "--length", "-o", "--offset"})),  # `-l 1G F`
+    "mkfile": (slice(1, None), frozenset(), frozenset()),  # macOS: `mkfile 1g F…`
 }  # fmt: skip
 """Programs that write a file named by an operand at a known place or by an option's value."""
 _IN_PLACE_FLAG = lazy_re(r"-[0-9a-hj-zA-HJ-Z]*i")
@@ -999,9 +1001,9 @@ def write_targets(name: str, args: list[Arg], dialect: str, through_links: bool 
         return _powershell_targets(name, args) + _new_item_link_targets(args)
     if name in _PS_WRITERS:
         return _powershell_targets(name, args)
-    if name in _ENVIRONMENT_MAKERS:
+    if name in MAKERS:
         # What they build (`cargo build --out-dir ../x`, `dotnet publish -o /opt/x`) is a write too.
-        return _ENVIRONMENT_MAKERS[name](args) + output_targets(name, args)
+        return (_ENVIRONMENT_MAKERS.get(name) or _BUILT[name])(args) + output_targets(name, args)
     if name in _OWN_TARGETS:
         return _OWN_TARGETS[name](args)
     if name in _WRITTEN_OPERANDS:
@@ -1682,9 +1684,14 @@ def _new_item_link_targets(args: list[Arg]) -> list[Arg]:
 
 
 def _written_operands(name: str, args: list[Arg]) -> list[Arg]:
-    """What a `_WRITTEN_OPERANDS` program writes: the values of its writing options (`patch -d DIR`, also
-    `--directory=DIR` and `-dDIR`) and its operands at their place."""
-    at, writing, valued = _WRITTEN_OPERANDS[name]
+    """What a `_WRITTEN_OPERANDS` program writes."""
+    return _option_writes(args, *_WRITTEN_OPERANDS[name])
+
+
+def _option_writes(args: list[Arg], at: slice, writing: frozenset[str], valued: frozenset[str]) -> list[Arg]:
+    """The values of the options in `writing` (`patch -d DIR`, also `--directory=DIR` and `-dDIR`) and the
+    operands at `at`, skipping the values of those in `valued`. A long option matches in any case (`nuget
+    -OutputDirectory`, tsc's `--declarationDir`): the tables list them in lower case."""
     operands: list[Arg] = []
     found: list[Arg] = []
     take: bool | None = None
@@ -1702,6 +1709,8 @@ def _written_operands(name: str, args: list[Arg]) -> list[Arg]:
             ended = True
         else:
             key, eq, value = text.partition("=")
+            if len(key) > 2:
+                key = key.lower()
             if key in writing:
                 if eq:
                     found.append(Arg(value, a.raw.partition("=")[2] or value))
@@ -1825,22 +1834,63 @@ def _fsutil_targets(args: list[Arg]) -> list[Arg]:
     return []
 
 
-def _made_folder(forms: str, options: str = "") -> Callable[[list[Arg]], list[Arg]]:
+def _made_folder(forms: str, options: str = "", outputs: str = "") -> Callable[[list[Arg]], list[Arg]]:
     """The folder a project or environment maker creates, its first operand after the words of one of
     `forms`, split by "|" ("" for none: `venv DIR`; "new|init": `cargo new DIR`; "new site": `hugo new site
-    DIR`); `options`: those taking a value (an interpreter, a name, a template), whose word is no folder.
-    Nothing else it names is written."""
+    DIR`); `options`: those taking a value (an interpreter, a name, a template), whose word is no folder;
+    `outputs`: those naming where it builds (`hugo -d DIR`, `cargo build --target-dir DIR`), in any of its
+    commands."""
     verbs = [tuple(form.split()) for form in forms.split("|")]
     valued = tuple(options.split())
+    built = _written_by(outputs)
 
     def targets(args: list[Arg]) -> list[Arg]:
+        found = built(args)
         for verb in verbs:
             if tuple(a.text.lower() for a in args[: len(verb)]) == verb:
                 operands, _ = _operands(args[len(verb) :], valued)
-                return operands[:1]
-        return []
+                return operands[:1] + found
+        return found
 
     return targets
+
+
+def _written_by(outputs: str, at: slice = slice(0, 0), options: str = "") -> Callable[[list[Arg]], list[Arg]]:
+    """What a program writes, named by the options `outputs` (`javac -d DIR`, also `-dDIR` and `--x=DIR`) and
+    its operands at `at`, those of `options` taking a value."""
+    spec = (at, frozenset(outputs.split()), frozenset(options.split()))
+    return lambda args: _option_writes(args, *spec)
+
+
+_PROTOC_OUTPUT = lazy_re(r"--[\w-]+_out(?:=|$)")
+"""protoc's output options, one per generator (`--python_out=DIR`, `--grpc-gateway_out=PARAMS:DIR`,
+`--descriptor_set_out=FILE`)."""
+
+
+def _protoc_targets(args: list[Arg]) -> list[Arg]:
+    """Where protoc writes: each `--LANG_out` value's folder, after the generator's parameters and a colon
+    (`--go_out=paths=source_relative:gen`); a drive letter's colon is part of the folder (`C:\\gen`)."""
+    found: list[Arg] = []
+    for i, a in enumerate(args):
+        match = _PROTOC_OUTPUT.match(a.text)
+        if match is None:
+            continue
+        if a.text[match.end() - 1] == "=":
+            text, raw = a.text[match.end() :], a.raw.partition("=")[2].strip("'\"")
+        elif i + 1 < len(args):
+            text, raw = args[i + 1].text, args[i + 1].raw
+        else:
+            continue
+        found.append(Arg(_after_parameters(text), _after_parameters(raw)))
+    return found
+
+
+def _after_parameters(value: str) -> str:
+    """`PARAMS:DIR` -> DIR, keeping a drive letter (`PARAMS:C:\\x` -> `C:\\x`, `C:\\x` as it is)."""
+    colon = value.rfind(":")
+    if colon > 0 and value[colon - 1].isalpha() and (colon == 1 or value[colon - 2] == ":"):
+        colon = value.rfind(":", 0, colon - 1)  # the drive's colon: the parameters end before it
+    return value[colon + 1 :]
 
 
 def _output_only(args: list[Arg]) -> list[Arg]:
@@ -1907,17 +1957,21 @@ _ENVIRONMENT_MAKERS: dict[str, Callable[[list[Arg]], list[Arg]]] = {
         "", "-p --python --prompt --activators --seeder --app-data --creator --discovery --extra-search-dir"
     ),
     "uv": _made_folder(
-        "venv|init", "-p --python --prompt --name --vcs --build-backend --author-from -i --index"
+        "venv|init", "-p --python --prompt --name --vcs --build-backend --author-from -i --index", "-o"
     ),
-    "cargo": _made_folder("new|init", "--name --vcs --edition --registry --color --config -Z"),
-    "poetry": _made_folder("new", "--name --readme --description --author --python --license"),
+    "cargo": _made_folder(
+        "new|init",
+        "--name --vcs --edition --registry --color --config -Z",
+        "--target-dir --artifact-dir --root",
+    ),
+    "poetry": _made_folder("new", "--name --readme --description --author --python --license", "-o"),
     "rails": _made_folder("new", "-d --database -j --javascript -c --css -m --template -r --ruby -a -b"),
-    "hugo": _made_folder("new site", "-f --format --config"),
+    "hugo": _made_folder("new site", "-f --format --config", "-d --destination --cachedir"),
     "mix": _made_folder("new", "--app --module"),
-    "jekyll": _made_folder("new"),
-    "mkdocs": _made_folder("new"),
-    "mdbook": _made_folder("init", "--title --ignore"),
-    "zola": _made_folder("init"),
+    "jekyll": _made_folder("new", outputs="-d --destination"),
+    "mkdocs": _made_folder("new", outputs="-d --site-dir"),
+    "mdbook": _made_folder("init", "--title --ignore", "-d --dest-dir"),
+    "zola": _made_folder("init", outputs="-o --output-dir"),
     "sphinx-quickstart": _made_folder(
         "", "-p --project -a --author -v -r --release -l --language --suffix --master --dot --extensions -d"
     ),
@@ -1928,12 +1982,66 @@ _ENVIRONMENT_MAKERS: dict[str, Callable[[list[Arg]], list[Arg]]] = {
 }
 """A virtual environment, a new package or site, or a build folder made in a folder (`python -m venv
 ../venv`, `cargo new /opt/x`, `hugo new site ../site`, `cmake -B /tmp/build`); with what their output
-options name (`dotnet publish -o DIR`), the folders these programs write."""
-NEW_ENVIRONMENTS = frozenset(_ENVIRONMENT_MAKERS)
-"""The programs of `_ENVIRONMENT_MAKERS`: their run-time folders are named as archives' are (`_words`)."""
+options name (`dotnet publish -o DIR`, `hugo -d DIR`), the folders these programs write."""
+_BUILT: dict[str, Callable[[list[Arg]], list[Arg]]] = {
+    "javac": _written_by("-d -s -h"),  # classes, generated sources, native headers
+    "javadoc": _written_by("-d"),
+    "kotlinc": _written_by("-d"),
+    "scalac": _written_by("-d"),
+    "groovyc": _written_by("-d"),
+    "sphinx-build": _written_by(
+        "-d --doctree-dir -w --warning-file",
+        slice(1, 2),  # `sphinx-build [-M BUILDER] SOURCE OUTPUT`
+        "-b --builder -M -c --conf-dir -D --define -A --html-define -t --tag -j --jobs",
+    ),
+    "sphinx-apidoc": _written_by("-o --output-dir"),
+    "pdoc": _written_by("-o --output-dir"),
+    "pdoc3": _written_by("-o --output-dir"),
+    "jsdoc": _written_by("-d --destination"),
+    "pyinstaller": _written_by("--distpath --workpath --specpath"),
+    "webpack": _written_by("-o --output-path"),
+    "webpack-cli": _written_by("-o --output-path"),
+    "rollup": _written_by("-o --file -d --dir"),
+    "parcel": _written_by("-d --dist-dir --cache-dir"),
+    "babel": _written_by("-d -o"),
+    "swc": _written_by("-d -o"),
+    "terser": _written_by("-o"),
+    "uglifyjs": _written_by("-o"),
+    "cleancss": _written_by("-o"),
+    "postcss": _written_by("-o -d --dir"),
+    "svgo": _written_by("-o"),
+    "tsc": _written_by("--declarationdir --tsbuildinfofile"),
+    "esbuild": _written_by("--metafile"),
+    "ng": _written_by("--output-path"),
+    "npm": _written_by("--pack-destination"),
+    "pnpm": _written_by("--pack-destination"),
+    "pip-compile": _written_by("-o"),
+    "coverage": _written_by("-d --directory -o"),
+    "pytest": _written_by("--basetemp --html --report-log --result-log"),  # pytest empties its basetemp
+    "py.test": _written_by("--basetemp --html --report-log --result-log"),
+    "helm": _written_by("-d --destination"),
+    "protoc": _protoc_targets,
+    "buf": _written_by("-o"),
+    "flatc": _written_by("-o"),
+    "thrift": _written_by("-o"),
+    "emcc": _written_by("-o"),
+    "em++": _written_by("-o"),
+    "rustdoc": _written_by("-o"),
+    "wix": _written_by("-o"),
+    "nuget": _written_by("-outputdirectory"),
+    "zig": _written_by("-p --prefix --prefix-exe-dir --prefix-lib-dir --cache-dir --global-cache-dir"),
+}
+"""Compilers, bundlers, documentation and package builders, and test runners, by the options naming where
+they put what they make (`javac -d DIR`, `mkdocs build -d DIR`'s kin, `pytest --basetemp DIR`), and
+sphinx-build by its output operand; their other output options (`--output`, `--outDir`) are
+`output_targets`'."""
+MAKERS = frozenset({*_ENVIRONMENT_MAKERS, *_BUILT})
+"""Programs that make a folder or what they build in one: a run-time folder of theirs is judged by its literal
+folder, as an archive's is (`_words`)."""
 
 _OWN_TARGETS: dict[str, Callable[[list[Arg]], list[Arg]]] = {
     **_ENVIRONMENT_MAKERS,
+    **_BUILT,
     "fsutil": _fsutil_targets,
     "perl": _edited_in_place,
     "ruby": _edited_in_place,

@@ -21,7 +21,7 @@ from ._paths import (
     DELETERS,
     DOTNET_ARCHIVERS,
     GIT_VALUE_OPTIONS,
-    NEW_ENVIRONMENTS,
+    MAKERS,
     WRITERS,
     PathScope,
     climbed,
@@ -382,17 +382,19 @@ _GIT_FOLDER_MAKERS: dict[str, tuple[int, frozenset[str]]] = {
                             "--shallow-exclude", "-c", "--config", "--template", "--filter", "-j", "--jobs",
                             "--server-option", "--bundle-uri", "--ref-format", "--revision"})),
     "worktree add": (0, frozenset({"-b", "-B", "--reason"})),
+    "bundle create": (0, frozenset({"--version"})),  # a file, not a folder: `git bundle create F --all`
 }  # fmt: skip
 
 
 def git_made_folders(argv: list[Arg], at: int) -> list[Arg]:
     """The folders a git command makes (`git init DIR`, `git clone SRC DIR`, `git worktree add DIR`, and
-    `--separate-git-dir DIR`), as written; `at`: where its command word stands."""
+    `--separate-git-dir DIR`) or the file of `git bundle create F`, as written; `at`: where its command word
+    stands."""
     sub, rest = argv[at].text, argv[at + 1 :]
-    if sub == "worktree":
-        if not rest or rest[0].text != "add":
+    if sub in ("worktree", "bundle"):
+        if not rest or rest[0].text not in ("add", "create"):
             return []
-        sub, rest = "worktree add", rest[1:]
+        sub, rest = f"{sub} {rest[0].text}", rest[1:]
     spec = _GIT_FOLDER_MAKERS.get(sub)
     if spec is None:
         return []
@@ -991,10 +993,9 @@ class WordChecks:
         # destructive rules, and archives, whose names carry versions (`tar czf "dist/app-$(git
         # describe).tgz"`), and mktemp, which only ever makes a new file, to nothing. One in the home by its
         # variable is judged as such (`rm $HOME/notes.txt`, `Remove-Item $home\x.lnk`).
-        # So is a new environment's folder (`python -m venv "$VENV"`), unless `--clear` empties it first.
-        lenient = name in _NAMED_BY_FOLDER or (
-            name in NEW_ENVIRONMENTS and not any(a.text == "--clear" for a in args)
-        )
+        # So is a new environment's folder (`python -m venv "$VENV"`), unless `--clear` empties it first, and
+        # where a build puts its output (`mdbook build -d "$dest"`).
+        lenient = name in _NAMED_BY_FOLDER or (name in MAKERS and not any(a.text == "--clear" for a in args))
         # So is a folder made by `mkdir` or `New-Item -ItemType Directory` (`mkdir -p "$OUT_DIR"`): it is
         # new and empty, and nothing that exists changes; a mode given with it is judged as it stands.
         folder_only = not lenient and _makes_folder(name, args)
