@@ -27,6 +27,9 @@ BLOCKED = [
     ("posix", "ovs-vsctl del-br br0 -- show", "destructive.network-configuration"),
     ("posix", "shorewall clear test", "destructive.firewall"),
     ("posix", "croc send version", "network.publish"),
+    ("posix", "kubectl version", "network.remote-service"),  # the cluster's version is asked too
+    ("posix", "ansible all -m ping --version", "network.remote-service"),  # other options beside it
+    ("posix", "rclone copy . remote:x --help --dry-run", "network.remote-service"),
     ("posix", "fly deploy --app help", "network.publish"),
     ("posix", "kamal deploy -d config", "network.publish"),
     ("posix", "lxc delete version --force", "network.remote-service"),
@@ -54,6 +57,12 @@ ALLOWED = [
     ("posix", "mysqladmin status"),
     ("posix", "ovs-vsctl show"),
     ("posix", "croc version"),
+    ("posix", "kubectl version --client"),
+    ("posix", "gcloud --version"),
+    ("posix", "aws --version"),
+    ("posix", "ansible --version"),
+    ("posix", "vault version"),
+    ("posix", "gcloud help compute"),
     ("posix", "fly help"),
     ("posix", "kamal init"),
     ("posix", "git config list"),
