@@ -59,6 +59,17 @@ BLOCKED = [
     ("powershell", "sqlcmd -S localhost -Q $query_del_db", "dynamic.script"),
     ("posix", 'psql mydb -c "$SQL"', "dynamic.script"),  # options after the database name are read
     ("posix", 'psql mydb -c "DROP TABLE users"', "destructive.data-store"),
+    # PowerShell's SQL Server commands: their parameters bind in any case, by prefix, and as `-Name:value`
+    ("powershell", "Invoke-Sqlcmd -Query $query -ServerInstance . -QueryTimeout 65535", "dynamic.script"),
+    ("powershell", "Invoke-Sqlcmd -query:$q", "dynamic.script"),
+    ("powershell", "Invoke-Sqlcmd -Qu $q -TrustServerCertificate", "dynamic.script"),
+    ("powershell", "Invoke-Sqlcmd -ServerInstance . -SuppressProviderContextWarning $sql", "dynamic.script"),
+    ("powershell", "Invoke-Sqlcmd @sqlParams", "dynamic.script"),
+    ("powershell", "Invoke-Sqlcmd -InputFile $file", "dynamic.script"),
+    ("powershell", "Invoke-DbaQuery -SqlInstance . -Query $q", "dynamic.script"),
+    ("powershell", 'Invoke-DbaQuery -SqlInstance . -Query "DROP DATABASE app"', "destructive.data-store"),
+    ("powershell", "Invoke-Sqlcmd -Query:'DROP TABLE users'", "destructive.data-store"),
+    ("powershell", 'Invoke-SqlQuery -Query "TRUNCATE TABLE users"', "destructive.data-store"),
 ]
 
 ALLOWED = [
@@ -79,6 +90,15 @@ ALLOWED = [
     ("posix", 'psql mydb -c "select count(*) from users"'),
     ("powershell", 'sqlcmd -S tcp:127.0.0.1,1433 -Q "select 1"'),
     ("powershell", "sqlcmd -S localhost -d app -E -b -i scripts\\init.sql"),
+    ("powershell", 'Invoke-Sqlcmd -ServerInstance . -Database app -Query "SELECT 1"'),
+    (
+        "powershell",
+        "Invoke-Sqlcmd 'SELECT name FROM sys.databases' -ServerInstance . -TrustServerCertificate",
+    ),
+    ("powershell", "Invoke-Sqlcmd -query:'SELECT 1' -OutputSqlErrors:$true"),
+    ("powershell", "Invoke-Sqlcmd -InputFile .\\db\\schema.sql -ServerInstance ."),
+    ("powershell", "Invoke-DbaQuery -SqlInstance . -File .\\db\\seed.sql"),
+    ("powershell", "Get-Help Invoke-Sqlcmd"),
 ]
 
 

@@ -477,6 +477,11 @@ class ExecutorSpec(Shape):
     subcommand: str = ""
     """Only this subcommand runs an inline program, the first operand after it (`deno eval CODE`); the
     program's other subcommands run no inline program (`deno run x.ts`, `deno test`)."""
+    cmdlet: bool = False
+    """A PowerShell command: a parameter matches its listed name in any case and by any unique prefix (`-qu
+    $q` is `-Query $q`), and `-Name:value` is `-Name value`."""
+    switches: list[str] = many()
+    """A cmdlet's parameters that take no value: listed so that prefixes are matched among all its names."""
 
 
 class SyntaxSpec(Shape):

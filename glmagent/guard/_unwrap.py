@@ -909,9 +909,43 @@ _SUFFIX = lazy_re(r"(?:\.[\w.~-]*)?")
 program (and fail on)."""
 
 
+def _cmdlet_words(spec: ExecutorSpec, args: list[Arg]) -> list[Arg]:
+    """A cmdlet's parameters spelled as its spec lists them, as PowerShell binds them: in any case, by any
+    unique prefix (`-qu $q` is `-Query $q`), `-Name:value` as `-Name value`. A word that is no parameter
+    name, or a prefix of several, is left as written (PowerShell refuses the line then)."""
+    names = (*spec.inline, *spec.file_flags, *spec.value_options, *spec.switches)
+    words: list[Arg] = []
+    for a in args:
+        name, colon, value = a.text.partition(":")
+        if a.text[:1] == "-" and len(name) > 1 and DYN not in name:
+            lowered = name.lower()
+            hits = [n for n in names if n.lower() == lowered] or [
+                n for n in names if n.lower().startswith(lowered)
+            ]
+            if len(hits) == 1:
+                words.append(Arg(hits[0], hits[0], param=True))
+                if colon:
+                    words.append(_bound_value(a.raw.partition(":")[2] or value))
+                continue
+        words.append(a)
+    return words
+
+
+def _bound_value(raw: str) -> Arg:
+    """The value of `-Name:value` as PowerShell reads it (the parser hands the token on whole): a variable,
+    a subexpression or an expandable string holding one is only known at run time; quotes are removed."""
+    if raw[:1] in ("$", "(", "@") or (raw[:1] == '"' and ("$" in raw or "`" in raw)):
+        return Arg(DYN, raw)
+    if len(raw) > 1 and raw[0] in ("'", '"') and raw[-1] == raw[0]:
+        return Arg(raw[1:-1], raw)
+    return Arg(raw, raw)
+
+
 def executor(spec: ExecutorSpec, args: list[Arg]) -> ExecutorRun:
     """Find the inline program(s) of `python -c`, `perl -ne`, `node --eval=`, `awk '{...}'`, or `-m mod`."""
     run = ExecutorRun()
+    if spec.cmdlet:
+        args = _cmdlet_words(spec, args)
     inline = spec.inline
     if (
         spec.no_program_flags
