@@ -59,6 +59,7 @@ BLOCKED = [
     ("posix", "drbdadm down r0", "destructive.disk-format"),
     ("posix", "drbdadm primary --force r0", "destructive.disk-format"),
     ("posix", "rebar3 get-deps", "network.package-install"),
+    ("posix", "dep ensure -update", "network.package-install"),
     ("posix", "rebar3 upgrade --all", "network.package-install"),
     ("posix", "rebar3 plugins upgrade rebar3_hex", "network.package-install"),
     ("posix", "brew bundle", "network.package-install"),
