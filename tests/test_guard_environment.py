@@ -678,8 +678,8 @@ WRAPPED_ENVIRONMENT = [
     "echo ${GITHUB_TOKEN:+set}",
     "printf '%s' \"$NPM_TOKEN\"",
     'cat <<< "$API_KEY"',
-    '[ -n "$API_KEY" ] && echo set',
-    "test -z $OPENAI_API_KEY",
+    "test -z $OPENAI_API_KEY",  # unquoted: test names the words it splits into in its error
+    "[ -n $API_KEY ] && echo set",
     "git credential approve",
     "git -c credential.helper= credential fill",
     "env -i bash -c env",
@@ -747,6 +747,50 @@ def test_environment_look_alikes_stay_allowed() -> None:
         assert decision.allowed, (command, decision.rule_id, decision.reason)
 
     every_case(ENVIRONMENT_ALLOWED + INLINE_LOOK_ALIKES, allowed)
+
+
+# Asking whether a secret's variable is set (`[ -z "$NPM_TOKEN" ]`, CI's guard before a publish step) reads
+# nothing of its value into the output; a test that compares, slices or prints it still does.
+EMPTINESS_PROBES = [
+    '[ -z "$GITHUB_TOKEN" ] && echo "GITHUB_TOKEN is not set" && exit 1',
+    'if [ -n "$NPM_TOKEN" ]; then echo publishing; fi',
+    "[[ -n $API_KEY ]] || exit 1",
+    '[[ -z "${PYPI_TOKEN:-}" ]] && exit 1',
+    'test -n "$AWS_SECRET_ACCESS_KEY" && echo configured',
+    'test -z "${SLACK_WEBHOOK_URL}"',
+    'PS> if (-not $env:NPM_TOKEN) { throw "NPM_TOKEN is not set" }',
+    "PS> if (!$env:GITHUB_TOKEN) { exit 1 }",
+    'PS> if ([string]::IsNullOrEmpty($env:NUGET_API_KEY)) { Write-Error "no key"; exit 1 }',
+    "PS> if ($null -eq $env:API_KEY) { exit 1 } elseif (-not $env:DB_PASSWORD) { exit 2 }",
+    "PS> while (-not $env:API_KEY) { Start-Sleep 1 }",
+]
+SECRETS_STILL_READ = [
+    '[ "$GITHUB_TOKEN" = "ghp_x" ]',
+    "[[ $API_KEY == sk-* ]]",
+    '[ -z "x$API_KEY" ]',
+    '[ -n "${API_KEY:0:3}" ]',
+    '[ -z "${API_KEY#sk-}" ]',
+    '[ -z "$API_KEY" ] || echo $API_KEY',
+    'test -z "$API_KEY" -o -z "$DB_PASSWORD"',
+    '[ -n "$(echo $API_KEY)" ]',
+    '[ -z "${!name}" ]',
+    "[ -n $API_KEY ]",  # unquoted: `[` names the words it splits into in its error
+    "PS> if ($env:API_KEY -eq 'sk-x') { exit 1 }",
+    "PS> if ($env:API_KEY.StartsWith('sk')) { exit 1 }",
+    "PS> if (-not $env:API_KEY) { exit 1 } else { Write-Host $env:API_KEY }",
+]
+
+
+@pytest.mark.parametrize("command", EMPTINESS_PROBES)
+def test_asking_whether_a_secret_is_set_reads_none_of_it(command: str) -> None:
+    decision = check(command)
+    assert decision.allowed, (command, decision.rule_id)
+
+
+@pytest.mark.parametrize("command", SECRETS_STILL_READ)
+def test_a_test_that_uses_a_secrets_value_still_reads_it(command: str) -> None:
+    decision = check(command)
+    assert not decision.allowed and decision.category == "env", (command, decision.rule_id)
 
 
 # BSD-style `ps` option words take the next word as their value (`k` a sort key, `o` columns, `p` a process

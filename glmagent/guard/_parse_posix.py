@@ -511,11 +511,49 @@ class PosixWalker:
             # `cat $(echo -e "\x2f\x65\x74\x63…")`: a word made by a substitution whose output is knowable
             # is checked once more as that output (only ever stricter: the word stays unknown above).
             self.sink.command(printed, self.frame, stdin, resolved)
+        last = nested[-1] if nested and _emptiness_probe(argv) and nested[-1].type == "string" else None
+        probed = self._probed_variable(last) if last is not None else None
         for child in nested:
             if child.type == "variable_assignment":
                 self._children(child)
+            elif probed is not None and child is last:
+                self._children(probed)  # `test -n "$TOKEN"`: see `_unary`
             else:
                 self.visit(child)
+
+    def _unary(self, node: Node, stdin: Stdin | None = None) -> None:
+        """`[ -z "$TOKEN" ]`, `[[ -n $API_KEY ]]`: whether a variable is empty is all the test tells, so its
+        value is not read into anything and the variable rules are not asked; what the expansion holds
+        besides (`${X:-$(cmd)}`) is still walked."""
+        operator = node.child_by_field_name("operator")
+        operands = [c for c in node.named_children if c.type != "test_operator"]
+        probed = None
+        if operator is not None and self.text(operator) in ("-z", "-n") and len(operands) == 1:
+            test = node.parent
+            while test is not None and test.type != "test_command":
+                test = test.parent
+            # In `[ … ]` an unquoted value is split into words, and `[` names the extra ones in its error
+            # (`[: sk-abc: binary operator expected`); `[[ … ]]` splits nothing.
+            if operands[0].type == "string" or (test is not None and self.text(test)[:2] == "[["):
+                probed = self._probed_variable(operands[0])
+        if probed is not None:
+            self._children(probed)
+        else:
+            self._children(node, stdin)
+
+    def _probed_variable(self, node: Node) -> Node | None:
+        """The expansion `node` is, alone (also inside double quotes), when it only gives a variable's value
+        or a default (`$X`, `${X}`, `${X:-}`); None for anything else (`${!X}`, `${X@P}`, `x$X`)."""
+        if node.type == "string" and node.named_child_count == 1 and self.text(node)[:1] == '"':
+            node = node.named_children[0]
+            if self.text(node.parent)[1:-1] != self.text(node):  # type: ignore[arg-type]
+                return None
+        if node.type == "simple_expansion":
+            return node
+        if node.type != "expansion":
+            return None
+        ops = [c.type for c in node.children if not c.is_named and c.type not in ("${", "}")]
+        return node if all(op in _DEFAULT_OPERATORS for op in ops) else None
 
     def _printed_words(self, argv: list[Arg]) -> list[Arg] | None:
         """`argv` with each argument that is a whole command substitution (`$(…)`, `` `…` ``, `"$(…)"`) whose
@@ -1314,8 +1352,21 @@ def _redirects_of(node: Node) -> list[Node]:
 _BACKTICKS = lazy_re(r"`((?:[^`\\]|\\.)*)`", re.DOTALL)
 
 
+_DEFAULT_OPERATORS = frozenset({":-", "-", ":+", "+"})
+"""Expansion operators that give a variable's value or a literal instead (`${X:-}`, `${X+set}`)."""
+
+
+def _emptiness_probe(argv: list[Arg]) -> bool:
+    """`test -z WORD`, `test -n WORD`, `[ -n WORD ]`: a command that only asks whether WORD is empty (when
+    WORD is quoted: unquoted, the words it splits into are named in test's error)."""
+    if argv and argv[0].text == "[" and argv[-1].text == "]":
+        argv = argv[:-1]
+    return len(argv) == 3 and argv[0].text in ("test", "[") and argv[1].text in ("-z", "-n")
+
+
 _HANDLERS: dict[str, Callable[[PosixWalker, Node, Stdin | None], None]] = {
     "command": PosixWalker._command,
+    "unary_expression": PosixWalker._unary,
     "declaration_command": PosixWalker._declaration,
     "unset_command": PosixWalker._declaration,
     "redirected_statement": PosixWalker._redirected,

@@ -1090,6 +1090,16 @@ class PowerShellWalker:
         if self.extending is None or name.casefold() != self.extending:
             self.sink.variable(name, self.frame, raw)
 
+    def _condition(self, node: Node, stdin: Stdin | None = None) -> None:
+        """`if (-not $env:NPM_TOKEN) { throw … }`: a condition that only asks whether one variable is set
+        (`-not`, `!`, `$null -eq`, `[string]::IsNullOrEmpty`, the bare variable) reads nothing of its value
+        into the output: that read is not reported; any other condition is walked as it is."""
+        for child in node.named_children:
+            if child.type == "pipeline" and _SET_PROBE.fullmatch(self.text(child)):
+                continue
+            if child.type not in _LEAVES:
+                self.visit(child)
+
     def _generic_token(self, node: Node, stdin: Stdin | None = None) -> None:
         # The grammar leaves `a$x` as one token; PowerShell still expands the variable inside it.
         raw = self.text(node)
@@ -2465,7 +2475,17 @@ _HANDLERS: dict[str, Callable[[PowerShellWalker, Node, Stdin | None], None]] = {
     "invokation_expression": PowerShellWalker._member,
     "member_access": PowerShellWalker._member,
     "foreach_statement": PowerShellWalker._foreach,
+    "if_statement": PowerShellWalker._condition,
+    "elseif_clause": PowerShellWalker._condition,
+    "while_condition": PowerShellWalker._condition,
 }
+_ENV_READ = r"\$(?:env:\w+|\{env:\w+\})"
+_SET_PROBE = lazy_re(
+    rf"(?i)(?:(?:-not\s*|!\s*)?{_ENV_READ}"
+    rf"|\$null\s*-[ci]?(?:eq|ne)\s*{_ENV_READ}|{_ENV_READ}\s*-[ci]?(?:eq|ne)\s*\$null"
+    rf"|(?:-not\s*|!\s*)?\[(?:system\.)?string\]::IsNullOr(?:Empty|WhiteSpace)\(\s*{_ENV_READ}\s*\))"
+)
+"""A condition asking only whether one environment variable is set: its value reaches no output."""
 
 
 def walk(sink: Sink, frame: Frame, src: bytes, root: Node, text: str | None = None) -> None:
