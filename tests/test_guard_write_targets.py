@@ -205,6 +205,12 @@ OUTSIDE = [
     ("posix", "ln -s /bin/rm r"),
     ("posix", "ln -s -- /etc x"),
     ("posix", "ln -sr ../shared build/shared"),  # -r: the target is named from here
+    # cp told to link instead of copying: writes through the links reach the sources
+    ("posix", "cp -s /etc/hosts hosts"),
+    ("posix", "cp -al /srv/app app-copy"),
+    ("posix", "cp --symbolic-link ../shared/config.yml config.yml"),
+    ("posix", "cp --link -t vendor /usr/local/lib/libx.so"),
+    ("posix", "cp -rs /opt/lib vendor/lib"),
     # a cmdlet naming no item changes the items piped to it: those in the folders the lister names
     ("powershell", "Get-ChildItem C:\\Windows | Set-Acl -AclObject $acl"),
     ("powershell", "Get-Item C:\\x.txt | Set-ItemProperty -Name IsReadOnly -Value $false"),
@@ -325,6 +331,11 @@ ALLOWED = [
     ("posix", "echo x >> build.log"),
     ("posix", "echo hi | tee -a log.txt"),
     ("posix", "cp a.txt b.txt"),
+    ("posix", "cp -s src/app.py link.py"),
+    ("posix", "cp -al build build-copy"),
+    ("posix", "cp /etc/hosts hosts"),  # a copy: the source is only read
+    ("posix", "cp -Sbak src/app.py app.py"),  # `-S` takes `bak`: no `s` flag
+    ("posix", 'cp -s "$SRC" link'),
     ("posix", "mkdir -p build"),
     ("posix", "touch src/new.py"),
     ("posix", "make 2>&1 | tee -a build.log"),

@@ -631,6 +631,25 @@ def _outside_proc(part: str) -> bool:
     )
 
 
+def _copies_as_links(args: list[Arg]) -> bool:
+    """Does `cp` make links instead of copies (`-s`, `-l`, in a cluster too: `-al`; `--symbolic-link`,
+    `--link`, or a prefix getopt takes for them)?"""
+    for a in args:
+        t = a.text
+        if t == "--":
+            return False
+        if t[:2] == "--":
+            if (len(t) >= 3 and "--link".startswith(t)) or (len(t) >= 4 and "--symbolic-link".startswith(t)):
+                return True
+        elif t[:1] == "-" and len(t) > 1:
+            for letter in t[1:]:
+                if letter in "sl":
+                    return True
+                if letter in "St":
+                    break  # the rest is that option's value (`-Sbak`, `-tdist`)
+    return False
+
+
 def _run_time_name(text: str) -> bool:
     """Is the last component of the word `text` wholly a run-time part (`$f`, `./${name}`)?"""
     last = text.replace("\\", "/").rstrip("/").rpartition("/")[2]
@@ -1056,6 +1075,11 @@ def write_targets(name: str, args: list[Arg], dialect: str, through_links: bool 
         return targets + [a for a in operands[:-1] if not _run_time(a)] + operands[-1:]
     if name == "install" and any(a.text in ("-d", "--directory") for a in args):
         return operands  # `install -d DIR…` makes each folder
+    if name == "cp" and dialect == "posix" and _copies_as_links(args):
+        # `cp -s /etc/hosts x`, `cp -al /srv/app copy`: links to the sources, so writes through them reach
+        # the sources (one known only at run time is the line's own file, as a move's source is).
+        sources = operands if targets else operands[:-1]
+        return targets + [a for a in sources if not _run_time(a)] + (operands[-1:] if not targets else [])
     if name in _LAST:
         return targets + (operands[-1:] if len(operands) > 1 else [])
     if name in _AFTER_FIRST:
