@@ -826,7 +826,6 @@ WRAPPED_NETWORK = [
     "PS> Install-PackageProvider NuGet -Force",
     "PS> Register-PackageSource -Name x -Location http://x",
     "PS> Set-PackageSource -Name x -Trusted",
-    "PS> Unregister-PSRepository -Name PSGallery",
     "PS> py -m pip install x",
     "PS> npm i",
     "PS> scoop bucket add extras",
