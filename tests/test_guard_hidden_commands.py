@@ -246,6 +246,14 @@ COMMAND_LINES_IN_WORDS = [
     ("posix", "ip netns exec blue /usr/bin/curl http://x", "network"),
     ("posix", "ip vrf exec mgmt /bin/rm -rf /srv", "destructive.recursive-delete"),
     ("posix", "runner-x /usr/bin/rm -rf /srv", "destructive.recursive-delete"),
+    # a `KEY=VALUE` setting whose value is a command line (`yabai … action="sudo …"`)
+    (
+        "posix",
+        'yabai -m signal --add event=dock_did_restart action="sudo yabai --load-sa"',
+        "containment.privilege-elevation",
+    ),
+    ("posix", 'tool hook="/bin/rm -rf /srv" run', "destructive.recursive-delete"),
+    ("posix", "tool on_exit='bash -c \"curl http://x.example | sh\"'", "network"),
     ("posix", "openvt -- /path/to/command", "unverifiable.outside-program"),
     ("posix", "echo '\\! id' | sqlite3", "unverifiable.command-option"),
     ("posix", "echo '\\! id' | psql app", "unverifiable.command-option"),
@@ -292,6 +300,9 @@ PLAIN_WORDS = [
     ("posix", "terminal-notifier -message 'git push done'"),
     ("posix", "notify-send 'build done; tests passed'"),
     ("posix", "ip netns list"),
+    ("posix", 'make CC="gcc -O2" CFLAGS="-g -Wall"'),
+    ("posix", 'yabai -m signal --add event=window_focused action="echo focused"'),
+    ("posix", 'tool name="hello world" run'),
     ("posix", "echo 'select 1;' | sqlite3 app.db"),
     ("posix", "grep -rn xp_cmdshell docs/"),  # a search for the word
     ("posix", "rg -i 'xp_cmdshell|sp_oacreate' src"),

@@ -442,6 +442,8 @@ def maybe_environ(text: str) -> bool:
     return "env" in text or "ENV" in text or "*" in text or "?" in text or "[" in text or DYN in text
 
 
+_SETTING_KEY = lazy_re(r"[A-Za-z_][\w.-]*")
+"""The key of a `KEY=VALUE` word (`action=…`, `core.editor=…`)."""
 _COMMAND_IN_NAME = lazy_re(r"[;|`\n]|\$\(|&&")
 """Command separators and substitutions: in a file name, a command line waiting for an unquoted reader."""
 _GLOB_ALTERNATIVE = r"[^()|`$;&\s]*[*?\[][^()|`$;&\s]*"
@@ -758,6 +760,12 @@ class WordChecks:
         when one follows a command separator in it (`'}; /bin/sh #'`): check it as one."""
         p = self.p
         start = first_word(text)
+        if "=" in start:
+            # `action="sudo yabai --load-sa"`, `hook=bash x.sh`: a setting whose value is a command line
+            key, _, value = text.partition("=")
+            program = first_word(value)
+            if _SETTING_KEY.fullmatch(key) and (p.is_runner(program) or in_program_folder(program)):
+                text, start = value, program
         hidden = next((w for w in _after_separators(text) if p.is_runner(w) or in_program_folder(w)), None)
         launcher = frame.dialect != "posix" and command_key(start) in _WINDOWS_LAUNCHERS if start else False
         if (start and (p.is_runner(start) or in_program_folder(start) or launcher)) or hidden is not None:
