@@ -2007,6 +2007,13 @@ _ENVIRONMENT_MAKERS: dict[str, Callable[[list[Arg]], list[Arg]]] = {
 """A virtual environment, a new package or site, or a build folder made in a folder (`python -m venv
 ../venv`, `cargo new /opt/x`, `hugo new site ../site`, `cmake -B /tmp/build`); with what their output
 options name (`dotnet publish -o DIR`, `hugo -d DIR`), the folders these programs write."""
+_CREATEREPO_VALUED = (
+    "-u --baseurl -g --groupfile -x --excludes -i --pkglist -n --includepkg -s --checksum --distro --content"
+    " --repo --revision --workers --changelog-limit --compress-type --general-compress-type --retain-old-md"
+    " --update-md-path --read-pkgs-list --num-deltas --oldpackagedirs --max-delta-rpm-size --location-prefix"
+    " --zck-dict-dir"
+)
+"""createrepo's options that take the next word as their value (not the folder it indexes)."""
 _BUILT: dict[str, Callable[[list[Arg]], list[Arg]]] = {
     "javac": _written_by("-d -s -h"),  # classes, generated sources, native headers
     "javadoc": _written_by("-d"),
@@ -2054,6 +2061,11 @@ _BUILT: dict[str, Callable[[list[Arg]], list[Arg]]] = {
     "wix": _written_by("-o"),
     "nuget": _written_by("-outputdirectory"),
     "zig": _written_by("-p --prefix --prefix-exe-dir --prefix-lib-dir --cache-dir --global-cache-dir"),
+    # package repositories built from packages: Debian's reprepro in its base folder, createrepo in its
+    # operand (the `repodata` it adds)
+    "reprepro": _written_by("-b --basedir --outdir --distdir --dbdir --listdir --logdir --morguedir"),
+    "createrepo": _written_by("-o --outputdir -c --cachedir", slice(0, 1), _CREATEREPO_VALUED),
+    "createrepo_c": _written_by("-o --outputdir -c --cachedir", slice(0, 1), _CREATEREPO_VALUED),
 }
 """Compilers, bundlers, documentation and package builders, and test runners, by the options naming where
 they put what they make (`javac -d DIR`, `mkdocs build -d DIR`'s kin, `pytest --basetemp DIR`), and
