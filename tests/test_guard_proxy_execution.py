@@ -146,6 +146,12 @@ HANDED_CODE = [
     ("posix", "mysql --default-auth ../../../../../tmp/lib", "unverifiable.outside-program"),
     ("posix", "ffmpeg -i in.wav -af ladspa=file=/tmp/lib.so out.wav", "unverifiable.outside-program"),
     ("posix", "java -agentpath:/tmp/agent.so -jar app.jar", "unverifiable.outside-program"),
+    # the same handed to a native program from PowerShell, which passes it on as a parameter word
+    ("powershell", "java -javaagent:C:\\Users\\Public\\x.jar -jar app.jar", "unverifiable.outside-program"),
+    ("powershell", "javac -J-javaagent:C:\\Users\\Public\\x.jar Main.java", "unverifiable.outside-program"),
+    # test adapters a .NET test run loads from a folder
+    ("posix", "dotnet test --test-adapter-path /opt/adapters", "unverifiable.outside-program"),
+    ("powershell", "dotnet test --test-adapter-path C:\\Users\\Public\\x", "unverifiable.outside-program"),
     ("posix", "gcc /opt/AtomicRedTeam/src/test.c", "unverifiable.outside-program"),
     ("posix", "cowsay -f /tmp/x.pl hi", "unverifiable.outside-program"),
     ("posix", "swift /opt/payloads/probe.swift", "unverifiable.outside-program"),
@@ -183,6 +189,8 @@ PROJECT_CODE = [
     ("powershell", "csc.exe -out:tool.exe tool.cs"),
     ("posix", "ssh-keygen -t ed25519 -f ./deploy_key -N ''"),
     ("posix", "java -jar build/app.jar"),
+    ("powershell", "java -javaagent:tools\\agent.jar -Xmx1g -jar app.jar"),
+    ("powershell", "dotnet test --test-adapter-path .\\tools\\adapters"),
     ("posix", "gcc -o build/app src/main.c"),
     ("posix", "gcc -I/usr/include/python3.12 -c src/ext.c"),
     ("posix", "ldd /usr/lib/libc.so.6"),

@@ -442,6 +442,8 @@ def maybe_environ(text: str) -> bool:
     return "env" in text or "ENV" in text or "*" in text or "?" in text or "[" in text or DYN in text
 
 
+_PARAMETER_VALUE = lazy_re(r"([^=:]+)[=:](.*)", re.DOTALL)
+"""A parameter word with its value glued on (`-javaagent:C:\\x.jar`, `--plugin-dir=C:\\x`)."""
 _SETTING_KEY = lazy_re(r"[A-Za-z_][\w.-]*")
 """The key of a `KEY=VALUE` word (`action=…`, `core.editor=…`)."""
 _COMMAND_IN_NAME = lazy_re(r"[;|`\n]|\$\(|&&")
@@ -649,6 +651,16 @@ class WordChecks:
             if len(self.findings) > before:
                 return  # the command is blocked already; one reason is enough (and keeps this linear)
             t = a.text
+            if a.param and p.library_options is not None and DYN not in t:
+                # PowerShell hands a native program's `-javaagent:LIB` (or `--plugin LIB`) on as a parameter
+                match = _PARAMETER_VALUE.match(t)
+                option = match.group(1) if match else t
+                if option.lower().startswith(p.handed_screen.option_prefixes) and p.library_options.fullmatch(
+                    option
+                ):
+                    value = match.group(2) if match else args[i + 1].text if i + 1 < len(args) else ""
+                    self._outside_code(value, argv, names, frame)
+                continue
             if not t or DYN in t or a.param:
                 continue
             if name in _LABEL_BUILDERS and _LABEL.match(t.partition("=")[2] or t):
