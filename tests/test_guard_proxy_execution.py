@@ -152,6 +152,11 @@ HANDED_CODE = [
     # test adapters a .NET test run loads from a folder
     ("posix", "dotnet test --test-adapter-path /opt/adapters", "unverifiable.outside-program"),
     ("powershell", "dotnet test --test-adapter-path C:\\Users\\Public\\x", "unverifiable.outside-program"),
+    (
+        "powershell",
+        "vstest.console.exe App.Tests.dll /TestAdapterPath:C:\\Users\\Public\\x",
+        "unverifiable.outside-program",
+    ),
     ("posix", "gcc /opt/AtomicRedTeam/src/test.c", "unverifiable.outside-program"),
     ("posix", "cowsay -f /tmp/x.pl hi", "unverifiable.outside-program"),
     ("posix", "swift /opt/payloads/probe.swift", "unverifiable.outside-program"),
@@ -191,6 +196,7 @@ PROJECT_CODE = [
     ("posix", "java -jar build/app.jar"),
     ("powershell", "java -javaagent:tools\\agent.jar -Xmx1g -jar app.jar"),
     ("powershell", "dotnet test --test-adapter-path .\\tools\\adapters"),
+    ("powershell", "vstest.console.exe App.Tests.dll /TestAdapterPath:packages\\x /Platform:x64"),
     ("posix", "gcc -o build/app src/main.c"),
     ("posix", "gcc -I/usr/include/python3.12 -c src/ext.c"),
     ("posix", "ldd /usr/lib/libc.so.6"),

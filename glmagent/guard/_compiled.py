@@ -224,9 +224,9 @@ class HandedScreen:
             for word in texts.split("\n"):
                 if self.file_suffix.search(word) is not None and not _plain_relative(word):
                     return True  # `../x.py`, `/tmp/x.py`, `--rcfile=~/x.py`
-        if self.library_options is not None and "-" in texts:
+        if self.library_options is not None and ("-" in texts or "/" in texts):
             prefixes = self.option_prefixes
-            for word in texts.split("\n"):
+            for word in texts.lower().split("\n"):  # (the options' own case varies: `-TestAdapterPath:`)
                 if word.startswith(prefixes) and self.library_options.fullmatch(
                     re.split(r"[=:]", word, maxsplit=1)[0]
                 ):
