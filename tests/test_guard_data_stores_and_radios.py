@@ -70,6 +70,16 @@ BLOCKED = [
     ("powershell", 'Invoke-DbaQuery -SqlInstance . -Query "DROP DATABASE app"', "destructive.data-store"),
     ("powershell", "Invoke-Sqlcmd -Query:'DROP TABLE users'", "destructive.data-store"),
     ("powershell", 'Invoke-SqlQuery -Query "TRUNCATE TABLE users"', "destructive.data-store"),
+    # column stores' and query engines' consoles read their query option as psql does
+    ("posix", 'clickhouse-client --database="$DB" --query "$SQL"', "dynamic.script"),
+    ("posix", 'clickhouse-client --query="$SQL"', "dynamic.script"),
+    ("posix", 'cqlsh -k app -e "$CQL"', "dynamic.script"),
+    ("posix", 'trino --catalog hive --execute "$SQL"', "dynamic.script"),
+    ("posix", 'hive -e "$HQL"', "dynamic.script"),
+    ("posix", 'impala-shell -q "$SQL"', "dynamic.script"),
+    ("posix", 'spark-sql -e "DROP TABLE events"', "destructive.data-store"),
+    ("posix", "trino --execute 'TRUNCATE TABLE events'", "destructive.data-store"),
+    ("posix", "hive", "unverifiable.terminal-program"),  # the console waits at the terminal
 ]
 
 ALLOWED = [
@@ -99,6 +109,13 @@ ALLOWED = [
     ("powershell", "Invoke-Sqlcmd -InputFile .\\db\\schema.sql -ServerInstance ."),
     ("powershell", "Invoke-DbaQuery -SqlInstance . -File .\\db\\seed.sql"),
     ("powershell", "Get-Help Invoke-Sqlcmd"),
+    ("posix", 'clickhouse-client --query "SELECT count() FROM events"'),
+    ("posix", "clickhouse-client --multiquery < schema.sql"),
+    ("posix", "cqlsh -f schema.cql"),
+    ("posix", "trino --execute 'SELECT 1'"),
+    ("posix", "spark-sql -e 'SHOW TABLES'"),
+    ("posix", "echo 'SELECT 1' | trino"),
+    ("posix", "beeline --version"),
 ]
 
 
