@@ -56,6 +56,11 @@ BLOCKED = [
     ("posix", "ruby -r/tmp/x.rb -e 1"),
     ("posix", "node -r/tmp/hook.js app.js"),
     ("posix", "ruby -r../other/x.rb spec.rb"),
+    # the program read on standard input from a file, as `sh FILE` reads it
+    ("posix", "sh < /opt/evil.sh"),
+    ("posix", "bash -s < /opt/evil.sh"),
+    ("posix", "python3 < /opt/x.py"),
+    ("posix", "psql app < ../other/drop.sql"),
 ]
 
 ALLOWED = [
@@ -97,6 +102,11 @@ ALLOWED = [
     ("powershell", "Microsoft.PowerShell.Management\\Get-ChildItem"),
     ("powershell", "C:"),
     ("posix", "./configure --prefix=%PREFIX%"),
+    ("posix", "sh < scripts/ci.sh"),
+    ("posix", "mysql -u root app < db/schema.sql"),
+    ("posix", "psql < /dev/null"),
+    ("posix", "while read -r l; do echo $l; done < /opt/list.txt"),  # data for `read`, not a program
+    ("posix", "cat < /opt/x.sh"),
 ]
 
 
@@ -182,3 +192,9 @@ def test_a_script_s_own_name_decides_only_outside_the_project(command: str, tmp_
     # the project's script merely named like an installed program's uninstaller stays the project's
     decision = Policy.default().check(command, "posix", cwd=tmp_path / "project")
     assert decision.allowed, (command, decision.rule_id, decision.reason)
+
+
+@pytest.mark.parametrize("command", ['sh < "$F"', 'mysql app < "$SQL_FILE"', 'sqlite3 app.db < "$F"'])
+def test_a_program_read_from_a_file_only_known_at_run_time_is_unknown(command: str, tmp_path: Path) -> None:
+    decision = Policy.default().check(command, "posix", cwd=tmp_path / "project")
+    assert not decision.allowed and decision.rule_id == "dynamic.script", (command, decision.rule_id)

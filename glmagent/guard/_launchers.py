@@ -68,6 +68,8 @@ file (jq's `import "PATH" as x;`, read from the library path too), a variable `s
 _INFO_FLAGS = frozenset({"-V", "-h", "-?", "/?"})
 
 
+_NO_INPUT = frozenset({"/dev/null", "nul", "NUL"})
+"""Input redirected from nothing: the program reads no script (`sh < /dev/null`)."""
 _VERSION_V = frozenset({"node", "perl", "ruby", "php", "lua", "r", "julia", "elixir"})
 """Languages whose interpreter prints its version for `-v` (python and the shells turn on verbose mode)."""
 _VERSION_V_SHELLS = frozenset({"pwsh", "pwsh-preview"})
@@ -127,6 +129,13 @@ class RunsOtherCode:
                 )
             return
         if stdin.is_file:
+            # `sh < /opt/x.sh`, `mysql < "$F"`: the file is the program, judged as `sh FILE` or `psql -f FILE`
+            path = stdin.path
+            if path is not None and path.text not in _NO_INPUT:
+                if DYN in path.text:
+                    self._script_file(who, path, argv, frame, None)
+                else:
+                    self._judge_program(path, frame, argv)
             return
         text = stdin.text()
         if text is None:

@@ -983,7 +983,7 @@ class PosixWalker:
                     return None  # `sh < /dev/tty`: what is typed at the terminal, like no redirection
                 if name in _OWN_INPUT:
                     return stdin  # `sh < /dev/stdin`: the input it had anyway
-                return Stdin("file")
+                return Stdin("file", path=self.arg(files[0]) if files else None)
         return stdin
 
     def _redirected(self, node: Node, stdin: Stdin | None) -> None:

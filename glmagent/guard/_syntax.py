@@ -76,7 +76,7 @@ class Feed:
 class Stdin:
     """What a command reads on standard input, computed only if a consumer asks for it."""
 
-    __slots__ = ("_compute", "_done", "_text", "feed", "origin")
+    __slots__ = ("_compute", "_done", "_text", "feed", "origin", "path")
 
     def __init__(
         self,
@@ -84,6 +84,7 @@ class Stdin:
         text: str | None = None,
         compute: Callable[[], str | None] | None = None,
         feed: Feed | None = None,
+        path: Arg | None = None,
     ):
         self.origin = origin
         self._text = text
@@ -91,6 +92,8 @@ class Stdin:
         self._done = compute is None
         self.feed = feed
         """The command writing into the pipe, when the input is a pipe."""
+        self.path = path
+        """The file named by the redirection, when the input is a file (`sh < x.sh`)."""
 
     def text(self) -> str | None:
         """The literal text, or None when it cannot be known before running."""
