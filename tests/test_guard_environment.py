@@ -161,6 +161,14 @@ ENVIRONMENT = [
     "cat ~/.config/openai/key",
     "cat ~/.wrangler/config/default.toml",
     "cat ~/.netlify/config.json",
+    "cat ~/.config/tea/config.yml",
+    "cat ~/.supabase/access-token",
+    "cat ~/.railway/config.json",
+    "cat ~/.render/cli.yaml",
+    "cat ~/.twilio-cli/config.json",
+    "cat ~/.config/cloudflared/cert.pem",
+    "cat ~/.config/helm/repositories.yaml",
+    "cat ~/.bunfig.toml",
     "cat ~/.config/heroku",
     "cat ~/.netrc.gpg",
     "cat /root/.bash_history",
@@ -327,6 +335,9 @@ ENVIRONMENT_ALLOWED = [
     "cat docs/age.md",  # a project file with the word, not a key
     "cat ~/.gitconfig",
     "ls ~/.config",
+    "cat bunfig.toml",  # the project's own settings
+    "cat deploy/render/cli.yaml",
+    "cat ~/.config/cloudflared/config.yml",  # the tunnel's settings; its credentials are the .json and .pem
     "GCM_TRACE=1 git-credential-manager version",  # a helper asked for its version or usage
     "git-credential-manager --help",
     # One named variable that is neither a secret nor who or where the user is, as `$env:CI` reads it.
