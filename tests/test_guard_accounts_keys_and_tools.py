@@ -268,6 +268,22 @@ BLOCKED = [
     ("powershell", ".\\RunasCs.exe jdoe x whoami", "containment.privilege-elevation"),
     ("powershell", ".\\EnableAllTokenPrivs.ps1", "containment.privilege-elevation"),
     ("powershell", 'cmd /c "dir /s/b Groups.xml == Services.xml == Drives.xml 2>nul"', "env.credential-dump"),
+    (
+        "powershell",
+        'Get-Content "C:\\ProgramData\\Microsoft\\Group Policy\\History\\{31B2F340}\\Machine\\Preferences'
+        '\\ScheduledTasks\\ScheduledTasks.xml"',
+        "env.credential-dump",
+    ),
+    (
+        "powershell",
+        "Copy-Item -Recurse C:\\ProgramData\\Microsoft\\Crypto\\RSA\\MachineKeys loot",
+        "env.credential-dump",
+    ),
+    (
+        "powershell",
+        'Get-Content "$env:APPDATA\\Microsoft\\Crypto\\RSA\\S-1-5-21-1-2-3-1001\\k"',
+        "env.credential-dump",
+    ),
     ("posix", "grep -ir --include=*.json 'private_key_id' / 2>/dev/null", "env.credential-dump"),
     ("posix", "find / -name *.keytab*", "env.credential-dump"),
     ("posix", "cat /var/lib/waagent/ovf-env.xml", "env.credential-dump"),
@@ -407,6 +423,7 @@ ALLOWED = [
     ("posix", "mkdir -p .config/Bitwarden-theme"),
     ("posix", "cat /etc/NetworkManager/NetworkManager.conf"),  # the daemon's settings, no secret
     ("posix", "cat docs/wireguard/wg0.conf"),  # the project's own example
+    ("powershell", "Get-Content docs\\crypto\\keys.md"),
     ("posix", "ls /etc/NetworkManager/"),
     ("posix", "cat ci/gitlab-runner/config.toml"),  # a project's template for its runner
     ("posix", "gitlab-runner --version"),
