@@ -268,6 +268,23 @@ BLOCKED = [
     ("powershell", ".\\RunasCs.exe jdoe x whoami", "containment.privilege-elevation"),
     ("powershell", ".\\EnableAllTokenPrivs.ps1", "containment.privilege-elevation"),
     ("powershell", 'cmd /c "dir /s/b Groups.xml == Services.xml == Drives.xml 2>nul"', "env.credential-dump"),
+    # servers' own secrets
+    (
+        "posix",
+        "cat /etc/letsencrypt/accounts/acme-v02.api.letsencrypt.org/directory/x/private_key.json",
+        "env",
+    ),
+    ("posix", "cat /etc/ldap.secret", "env.secret-files"),
+    ("posix", "cat /etc/sssd/sssd.conf", "env.secret-files"),
+    ("posix", "cat /var/lib/rabbitmq/.erlang.cookie", "env.secret-files"),
+    ("posix", "cat /etc/gitlab/initial_root_password", "env.secret-files"),
+    ("posix", "sqlite3 /var/lib/grafana/grafana.db .dump", "env.secret-files"),
+    ("posix", "cat /etc/salt/pki/master/master.pem", "env.secret-files"),
+    ("posix", "cat /etc/postfix/sasl_passwd", "env.secret-files"),
+    ("posix", "cat /var/lib/tailscale/tailscaled.state", "env.secret-files"),
+    ("posix", "cat /etc/containers/auth.json", "env.secret-files"),
+    ("posix", "cat /var/lib/docker/containers/3f2a/config.v2.json", "env.secret-files"),
+    ("posix", "cat /var/lib/cloud/instance/user-data.txt", "env.secret-files"),
     (
         "powershell",
         'Get-Content "C:\\ProgramData\\Microsoft\\Group Policy\\History\\{31B2F340}\\Machine\\Preferences'
@@ -423,6 +440,10 @@ ALLOWED = [
     ("posix", "mkdir -p .config/Bitwarden-theme"),
     ("posix", "cat /etc/NetworkManager/NetworkManager.conf"),  # the daemon's settings, no secret
     ("posix", "cat docs/wireguard/wg0.conf"),  # the project's own example
+    ("posix", "cat docs/postfix/main.cf"),
+    ("posix", "cat config/containers/auth.json.example"),
+    ("posix", "cat test/fixtures/.erlang.cookie"),  # a project's test node's
+    ("posix", "cat /etc/gitlab/gitlab.rb"),  # the settings; the secrets are beside them
     ("powershell", "Get-Content docs\\crypto\\keys.md"),
     ("posix", "ls /etc/NetworkManager/"),
     ("posix", "cat ci/gitlab-runner/config.toml"),  # a project's template for its runner
