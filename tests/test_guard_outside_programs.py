@@ -61,6 +61,10 @@ BLOCKED = [
     ("posix", "bash -s < /opt/evil.sh"),
     ("posix", "python3 < /opt/x.py"),
     ("posix", "psql app < ../other/drop.sql"),
+    # a file named with `@`, whose commands or options the program reads (sqlplus's scripts, response files)
+    ("posix", "sqlplus -s user/pass @/opt/x.sql"),
+    ("posix", "sqlplus -s / as sysdba @../other/drop.sql"),
+    ("posix", "gcc @/tmp/args.rsp x.c"),
 ]
 
 ALLOWED = [
@@ -107,6 +111,10 @@ ALLOWED = [
     ("posix", "psql < /dev/null"),
     ("posix", "while read -r l; do echo $l; done < /opt/list.txt"),  # data for `read`, not a program
     ("posix", "cat < /opt/x.sh"),
+    ("posix", "sqlplus -s user/pass@db @scripts/migrate.sql"),
+    ("posix", "gcc @build/args.rsp x.c"),
+    ("posix", "pnpm --filter @scope/pkg build"),
+    ("posix", "git log @{u}..HEAD"),
 ]
 
 

@@ -70,6 +70,9 @@ def pieces(text: str, windows: bool, most: int | None = None) -> list[Piece]:
     out = [Piece(option, value, bare)]
     if " " in value:
         return out
+    if value[:1] == "@" and value[1:2] not in ("@", ""):
+        # `sqlplus user/pw @/opt/x.sql`, `gcc @/tmp/args.rsp`: a file whose commands or options it reads
+        out.append(Piece("@", value[1:].strip("\"'"), False))
     if "," in value or ";" in value:
         items = [v for v in re.split(r"[,;]", value) if v and v != value]
         if most is not None and len(items) > most:
