@@ -849,7 +849,7 @@ def _prefix_table(parameters: tuple[str, ...]) -> dict[str, str]:
 _PS_WRITER_PREFIXES = {name: _prefix_table(parameters) for name, (parameters, _) in _PS_WRITERS.items()}
 
 
-def _unique_prefix_table(parameters: tuple[str, ...]) -> dict[str, str | None]:
+def unique_prefix_table(parameters: tuple[str, ...]) -> dict[str, str | None]:
     """Each non-empty prefix of `parameters` -> the parameter it binds, or None when it begins several and
     names none (PowerShell refuses an ambiguous prefix: Remove-Item's `-f` is `-Filter` or `-Force`)."""
     table: dict[str, str | None] = {}
@@ -1022,7 +1022,7 @@ def write_targets(name: str, args: list[Arg], dialect: str, through_links: bool 
         return _powershell_targets(name, args)
     if name in MAKERS:
         # What they build (`cargo build --out-dir ../x`, `dotnet publish -o /opt/x`) is a write too.
-        return (_ENVIRONMENT_MAKERS.get(name) or _BUILT[name])(args) + output_targets(name, args)
+        return _OWN_TARGETS[name](args) + output_targets(name, args)
     if name in _OWN_TARGETS:
         return _OWN_TARGETS[name](args)
     if name in _WRITTEN_OPERANDS:
@@ -1212,7 +1212,7 @@ _COMMON_ALIASES = {
     "wi": "whatif",
 }  # fmt: skip
 _REMOVE_ITEM_PREFIXES = {
-    **_unique_prefix_table((*_REMOVE_ITEM_VALUES, *_REMOVE_ITEM_SWITCHES, *_REMOVE_ITEM_OTHERS)),
+    **unique_prefix_table((*_REMOVE_ITEM_VALUES, *_REMOVE_ITEM_SWITCHES, *_REMOVE_ITEM_OTHERS)),
     **_COMMON_ALIASES,
 }
 
@@ -1352,7 +1352,7 @@ _LISTER_OTHERS = ("name", "followsymlink", "credential", "stream")
 """Get-ChildItem's words that print something other than the items under its paths: bare names (which
 Remove-Item resolves against the working directory), items reached through links, other sources."""
 _LISTER_PREFIXES = {
-    **_unique_prefix_table((*_LISTER_VALUES, *_LISTER_SWITCHES, *_LISTER_OTHERS, *_REMOVE_ITEM_VALUES[2:])),
+    **unique_prefix_table((*_LISTER_VALUES, *_LISTER_SWITCHES, *_LISTER_OTHERS, *_REMOVE_ITEM_VALUES[2:])),
     **_COMMON_ALIASES,
     "s": "recurse", "ad": "directory", "af": "file", "ah": "hidden", "ar": "readonly", "as": "system",
     "lp": "literalpath", "pspath": "literalpath",
@@ -1866,10 +1866,10 @@ def _made_folder(forms: str, options: str = "", outputs: str = "") -> Callable[[
     commands."""
     verbs = [tuple(form.split()) for form in forms.split("|")]
     valued = tuple(options.split())
-    built = _written_by(outputs)
+    built = _written_by(outputs) if outputs else None
 
     def targets(args: list[Arg]) -> list[Arg]:
-        found = built(args)
+        found = built(args) if built is not None else []
         for verb in verbs:
             if tuple(a.text.lower() for a in args[: len(verb)]) == verb:
                 operands, _ = _operands(args[len(verb) :], valued)

@@ -8,9 +8,11 @@ at run time) it returns every plausible reading, so the engine checks them all.
 from __future__ import annotations
 
 import shlex
+from functools import cache
 
 from ._lazy import lazy_re
 from ._models import ExecutorSpec, ShellSpec, WrapperSpec
+from ._paths import unique_prefix_table
 from ._shape import many, record
 from ._syntax import DYN, Arg, lit
 
@@ -909,21 +911,27 @@ _SUFFIX = lazy_re(r"(?:\.[\w.~-]*)?")
 program (and fail on)."""
 
 
+@cache
+def _cmdlet_parameters(names: tuple[str, ...]) -> dict[str, str | None]:
+    """Each lower-case prefix (without its dash) of a cmdlet's parameter `names` -> the name as listed, or
+    None when it begins several (`unique_prefix_table`)."""
+    spelled = {name[1:].lower(): name for name in names}
+    table = unique_prefix_table(tuple(spelled))
+    return {prefix: spelled[name] if name is not None else None for prefix, name in table.items()}
+
+
 def _cmdlet_words(spec: ExecutorSpec, args: list[Arg]) -> list[Arg]:
     """A cmdlet's parameters spelled as its spec lists them, as PowerShell binds them: in any case, by any
     unique prefix (`-qu $q` is `-Query $q`), `-Name:value` as `-Name value`. A word that is no parameter
     name, or a prefix of several, is left as written (PowerShell refuses the line then)."""
-    names = (*spec.inline, *spec.file_flags, *spec.value_options, *spec.switches)
+    table = _cmdlet_parameters((*spec.inline, *spec.file_flags, *spec.value_options, *spec.switches))
     words: list[Arg] = []
     for a in args:
         name, colon, value = a.text.partition(":")
         if a.text[:1] == "-" and len(name) > 1 and DYN not in name:
-            lowered = name.lower()
-            hits = [n for n in names if n.lower() == lowered] or [
-                n for n in names if n.lower().startswith(lowered)
-            ]
-            if len(hits) == 1:
-                words.append(Arg(hits[0], hits[0], param=True))
+            hit = table.get(name[1:].lower())
+            if hit is not None:
+                words.append(Arg(hit, hit, param=True))
                 if colon:
                     words.append(_bound_value(a.raw.partition(":")[2] or value))
                 continue
