@@ -313,6 +313,46 @@ USER_FOLDERS_BLOCKED = [
 ]
 
 
+# PowerShell's `$PWD`, `${pwd}` and `$(Get-Location)` before a path separator name the working directory
+# the same way, in strings, bare words and a script's name; a script that assigns `$PWD` or gives `pwd`,
+# `gl` or `Get-Location` another meaning, a nested script, or a variable glued on leaves them unknown.
+POWERSHELL_LOCATION_ALLOWED = [
+    'Set-Content "$PWD\\build\\version.txt" x',
+    '[System.IO.File]::WriteAllText("${pwd}/build/x.txt", "x")',
+    'Copy-Item -Path "$(Get-Location)\\README.md" -Destination "$(get-location)\\build\\README.md"',
+    "dotnet test $pwd/tests/bin/Debug/*/x.Tests.dll --settings $pwd/build/test.runsettings",
+    "Remove-Item -Recurse -Force $PWD\\build",
+    ". $PWD\\scripts\\common.ps1",
+    'Set-Location src; Set-Content "$PWD\\new_module.py" x',
+]
+POWERSHELL_LOCATION_BLOCKED = [
+    'Set-Content "$PWD\\README.md" x',
+    'Remove-Item -Recurse -Force "$PWD\\src"',
+    'Set-Location ..; Set-Content "$PWD\\x.txt" y',
+    'Set-Content "$PWD\\..\\x.txt" y',
+    "$pwd = 'C:\\'; Set-Content \"$PWD\\x.txt\" y",
+    "function pwd { 'C:\\' }; Set-Content \"$(pwd)\\x.txt\" y",
+    'Set-Alias gl Get-Date; Set-Content "$(gl)\\x.txt" y',
+    'Set-Content "$PWDx\\build\\x.txt" x',
+    'Set-Content "$PWD" x',
+    "& $PWD\\..\\x.ps1",
+    "& $PWD\\$name.ps1",
+    "pwsh -c 'Set-Content \"$PWD\\build\\x.txt\" y'",
+    'Get-Content "$PWD\\.env"',
+]
+
+
+@pytest.mark.parametrize("command", POWERSHELL_LOCATION_ALLOWED)
+def test_powershell_names_the_working_directory_as_pwd(repo: Path, command: str) -> None:
+    decision = decide_in(command, repo, "powershell")
+    assert decision.allowed, (command, decision.rule_id, decision.reason)
+
+
+@pytest.mark.parametrize("command", POWERSHELL_LOCATION_BLOCKED)
+def test_powershell_location_the_line_may_change_is_unknown(repo: Path, command: str) -> None:
+    assert not decide_in(command, repo, "powershell").allowed, command
+
+
 @pytest.mark.parametrize("command", WORKING_DIRECTORY_ALLOWED + USER_FOLDERS_ALLOWED)
 def test_a_folder_variable_the_line_leaves_alone_names_its_folder(repo: Path, command: str) -> None:
     decision = decide_in(command, repo, "posix")

@@ -405,6 +405,10 @@ class PowerShellWalker:
         pos = node.start_byte + 1
         out = []
         for part in inner.named_children:
+            if part.start_byte == node.start_byte + 1 and self._location(part):
+                out.append(".")  # `"$PWD\build"`: the working directory, followed through the moves
+                pos = part.end_byte
+                continue
             if part.type != "sub_expression":
                 return DYN
             statements = [c for c in part.named_children if c.type not in _LEAVES]
@@ -423,6 +427,15 @@ class PowerShellWalker:
         if "$" in body.replace("``", "").replace("`$", ""):
             return DYN
         return ps_unescape(body.replace('""', '"'), True)
+
+    def _location(self, part: Node) -> bool:
+        """Is `part` of a string the working directory (`$PWD`, `$(Get-Location)`) followed by a path
+        separator, in the line's own script, which gives neither another meaning?"""
+        after = self.src[part.end_byte : part.end_byte + 1]
+        if after not in (b"\\", b"/") or _LOCATION.fullmatch(self.text(part)) is None or self.frame.depth:
+            return False
+        source = self.ascii if self.ascii is not None else self.src.decode("utf-8", "replace")
+        return _LOCATION_REDEFINED.search(source) is None
 
     @staticmethod
     def _bare(raw: str) -> str:
@@ -462,6 +475,17 @@ class PowerShellWalker:
             resolved = None
             if inner.named_child_count == 1 and inner.named_children[0].type == "variable":
                 resolved = self.frame.variables.get(_variable_name(raw).casefold())
+            first = inner.named_children[0] if inner.named_child_count else None
+            if (
+                first is not None
+                and first.start_byte == inner.start_byte
+                and first.type == "variable"
+                and self._location(first)
+                and sum(c.type == "variable" for c in inner.named_children) == 1
+            ):
+                # `. $PWD\scripts\common.ps1`: a script of the working directory
+                rest = self.src[first.end_byte : inner.end_byte].decode("utf-8", "replace")
+                return Arg(fold_arg(ps_unescape("." + rest, False)), raw), None
             if any(c.type == "variable" for c in inner.named_children):
                 return Arg(DYN, raw), resolved
             return Arg(fold_arg(ps_unescape(raw, False)), raw), None
@@ -1639,6 +1663,17 @@ _VARIABLE_PATH = lazy_re(
 )
 """`$HOME\\x`, `${env:ProgramFiles}/x`, `$root/bin/$Configuration/x.dll`: variables and a path that the
 grammar cannot join into one word."""
+
+
+_LOCATION = lazy_re(r"\$(?:pwd|\{pwd\})|\$\(\s*(?:get-location|gl|pwd)\s*\)", re.IGNORECASE)
+"""The working directory as a string holds it: `$PWD`, `${pwd}`, `$(Get-Location)`."""
+_LOCATION_REDEFINED = lazy_re(
+    r"\$(?:pwd|\{pwd\})\s*=|-variable\b|\b[sn]v\b|-alias\b|\b(?:sal|nal)\b|\bfunction\s+(?:global:|script:)?"
+    r"(?:pwd|gl|get-location)\b",
+    re.IGNORECASE,
+)
+"""A script that may give `$PWD` or `Get-Location` another meaning (a `Set-Location` only moves it, and the
+walk follows the moves as it does for `.`)."""
 
 
 _ENV_NAME = lazy_re(r"[A-Za-z_][\w()]*+")
