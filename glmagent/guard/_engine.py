@@ -28,6 +28,7 @@ from ._artefacts import (
     swept_name,
 )
 from ._compiled import POWERSHELL_ONLY, NameInfo, PolicyTables, matching_clauses, with_fed_hits
+from ._disk_fill import endless_feed, endless_output
 from ._findings import Finding, finding_words, shown, shown_args
 from ._globbed import is_glob_path, maybe_glob
 from ._launchers import RunsOtherCode
@@ -213,6 +214,11 @@ _TEXT_INTO_FILES = frozenset(
 _VALUE_WRITERS = frozenset({"set-content", "add-content"})
 """Cmdlets also given their text by `-Value` (or as the word after the path)."""
 _STREAMS = frozenset({"-", "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "$null", "nul", "nul:"})
+
+
+def _device(path: str) -> bool:
+    """Is `path` a device or stream rather than a file that grows (`/dev/null`, `nul`, `$null`)?"""
+    return path[:5] == "/dev/" or path.lower() in _STREAMS
 
 
 SUBCOMMAND_HELP = frozenset(
@@ -1500,6 +1506,7 @@ class Evaluation(RunsOtherCode, WordChecks):
         empty: bool = False,
         writer: list[Arg] | None = None,
         stdin: Stdin | None = None,
+        output: Feed | None = None,
     ) -> None:
         self._spend(REDIRECT_WORK)
         base = op.lstrip("0123456789")
@@ -1517,6 +1524,13 @@ class Evaluation(RunsOtherCode, WordChecks):
                 return
             else:
                 self._appends.add(key)
+        if (
+            names_file
+            and (writer is not None or output is not None)
+            and op[: len(op) - len(base)] in ("", "1", "&")
+            and not _device(target.text)
+        ):
+            self._fills_disk(writer, stdin, output, frame, f"{op} {target.raw}")
         before = len(self.seen)  # the commands of a script written here run later, not before the write
         if names_file:
             key = path_key(target.text)
@@ -1583,6 +1597,21 @@ class Evaluation(RunsOtherCode, WordChecks):
         ):
             self.event("proc-environ", frame, f"`{op} {target.raw}` may read a process environment", [op])
 
+    def _fills_disk(
+        self, writer: list[Arg] | None, stdin: Stdin | None, output: Feed | None, frame: Frame, into: str
+    ) -> None:
+        """`cat /dev/zero > f`, `yes | gzip > f`, `… | tee f`: an output that never ends, written into a
+        file, grows it until the disk is full. `writer` and its `stdin`, or a pipeline's last stage
+        `output`, write `into` the file."""
+        source = endless_output(writer, stdin) if writer is not None else endless_feed(output)
+        if source is not None:
+            self.event(
+                "disk-fill",
+                frame,
+                f"`{into}`{frame.where()} writes what `{source}` gives, which never ends, into a file",
+                [into],
+            )
+
     def _written_script(
         self,
         target: Arg,
@@ -1635,6 +1664,10 @@ class Evaluation(RunsOtherCode, WordChecks):
             if values:
                 self.payload(FILE_TEXT, "\n".join(values).replace(DYN, _RUN_TIME_PART), frame, argv)
             return
+        if name == "tee" and stdin is not None:
+            targets = [a for a in argv[1:] if a.text[:1] != "-" and not _device(a.text)]
+            if targets:
+                self._fills_disk(argv, stdin, None, frame, shown_args(argv))
         text = written_value(argv[1:]) if name in _VALUE_WRITERS else None
         if text is None and stdin is not None and stdin.feed is not None:
             text = stdin.text()

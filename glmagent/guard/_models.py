@@ -59,6 +59,7 @@ EngineEvent = Literal[
     "listen-option",
     "hidden-window",
     "editor-command",
+    "disk-fill",
 ]
 ENGINE_EVENTS: tuple[str, ...] = get_args(EngineEvent)
 """Every fail-closed condition of the engine; each needs a rule that explains it."""
@@ -146,6 +147,10 @@ class CommandMatch(Shape):
     """The clause only matters when the command names something to act on (`rm -r` with nothing to delete
     does nothing), so a lone word only known at run time is the operand or a flag, never both: `rm -f "$f"`
     is no recursive delete, `rm -f "$f" build` may be."""
+    size_over: str = ""
+    """Only when some word gives a size larger than this (`1G`; binary multiples, `-l100G` and `--length=100G`
+    read too): what `fallocate -l 100G f` or `fsutil file createnew f 100000000000` makes at once. A word
+    known only at run time may be any size, so it makes the match unknown (a fail-closed block)."""
 
     def __post_init__(self) -> None:
         if self.first_operand_only and len({len(entry.split()) for entry in self.subcommands}) > 1:

@@ -209,6 +209,7 @@ class PosixWalker:
         "trailing",
         "word_room",
         "writer",
+        "writer_output",
         "writer_stdin",
     )
 
@@ -249,6 +250,9 @@ class PosixWalker:
         self.writer: list[Arg] | None = None
         """The simple command whose output the redirections being read write (`echo x > f`), if one is."""
         self.writer_stdin: Stdin | None = None
+        self.writer_output: Feed | None = None
+        """What a statement other than one command prints, when it is redirected whole (`yes | gzip > f`, `{
+        yes; } > f`): its last simple command, with what feeds it."""
         """That command's input (`cat > x.py <<'EOF'`: the here-document)."""
 
     # -- generic walk --
@@ -1010,6 +1014,7 @@ class PosixWalker:
         self.empty_output = self._writes_nothing(body)
         self.writer = self.last_argv if body is not None and body.type == "command" else None
         self.writer_stdin = stdin if self.writer is not None else None
+        self.writer_output = self._feed_of(body) if body is not None and body.type != "command" else None
         try:
             for r in redirects:
                 if r.type == "heredoc_redirect":
@@ -1020,6 +1025,7 @@ class PosixWalker:
             self.empty_output = False
             self.writer = None
             self.writer_stdin = None
+            self.writer_output = None
 
     def _writes_nothing(self, body: Node | None) -> bool:
         """Is `body` no statement at all (`> f`) or one that prints nothing (`:`, `true`, `false`, `cat
@@ -1105,9 +1111,13 @@ class PosixWalker:
         # The grammar files the words after the target under the redirection: the command's arguments
         # (`_words_after_target`), or the descriptor of the next redirection (`>& x 0>&1`).
         for target in targets[:1]:
-            self.sink.redirect(
-                fd + op, self.arg(target), self.frame, self.empty_output, self.writer, self.writer_stdin
-            )
+            arg = self.arg(target)
+            if self.writer_output is None:
+                self.sink.redirect(
+                    fd + op, arg, self.frame, self.empty_output, self.writer, self.writer_stdin
+                )
+            else:
+                self.sink.redirect(fd + op, arg, self.frame, self.empty_output, output=self.writer_output)
         for target in targets:
             if target.type not in _LEAVES:
                 self.visit(target)

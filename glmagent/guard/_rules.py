@@ -12,6 +12,7 @@ import re
 from collections import Counter
 from collections.abc import Callable
 
+from ._disk_fill import size_in_bytes
 from ._globbed import GlobPaths
 from ._lazy import compile_once, lazy_re
 from ._locators import LocatorMatcher, locator_regex
@@ -169,6 +170,16 @@ def _path_alternatives(paths: list[str]) -> str:
         # `--file=/etc/passwd`: an option's value glued to it names the file as a word of its own does
         parts.append(rf"""["']?(?:.*[/\\]|--?[a-z][\w-]*=)?(?:{"|".join(anywhere)}){end}""")
     return "|".join(f"(?:{p})" for p in parts)
+
+
+def _size_limit(text: str) -> int:
+    """A clause's `size_over` in bytes (0: no limit)."""
+    if not text:
+        return 0
+    size = size_in_bytes(text)
+    if size is None:
+        raise ValueError(f"size_over {text!r} is no size")
+    return size
 
 
 def _operands_regex(globs: list[str], paths: list[str]) -> re.Pattern[str] | None:
@@ -539,6 +550,7 @@ class CompiledCommand:
     fed_through: bool
     global_options: bool
     needs_operand: bool
+    size_over: int
     by_first_word: dict[str, list[tuple[str, ...]]] = table()
     sparing_words: tuple[tuple[str, ...], ...] = ()
     """`subcommands_none` as lower-case word sequences (`*` is any word)."""
@@ -623,6 +635,7 @@ class CompiledCommand:
             script_names=isinstance(clause, CommandClause) and clause.script_names,
             global_options=clause.global_options,
             needs_operand=clause.needs_operand,
+            size_over=_size_limit(clause.size_over),
             by_first_word=_index_first_word(clause.subcommands),
             sparing_words=tuple(tuple(entry.lower().split()) for entry in clause.subcommands_none),
             flags=bool(short_any or long_any or short_none or long_none or clause.short_flags),
@@ -664,6 +677,7 @@ class CompiledCommand:
                 or clause.no_args
                 or clause.only_flags
                 or clause.no_command
+                or clause.size_over
                 or fed_by
             ),
         )
@@ -810,6 +824,15 @@ class CompiledCommand:
             if hit_arg is not None:
                 detail.append(hit_arg)
             elif dyn:
+                state = UNKNOWN
+            else:
+                return _NO
+        if self.size_over:
+            sizes = [size_in_bytes(a.text) for a in view.args if DYN not in a.text]
+            over = max((n for n in sizes if n is not None), default=0)
+            if over > self.size_over:
+                detail.append(f"{over / 2**30:.1f} GiB")
+            elif any(DYN in a.text for a in view.args):
                 state = UNKNOWN
             else:
                 return _NO

@@ -36,11 +36,13 @@ class Sink(Protocol):
         empty: bool = False,
         writer: list[Arg] | None = None,
         stdin: Stdin | None = None,
+        output: Feed | None = None,
     ) -> None:
         """A redirection of output or input to/from a file or descriptor; `empty`: the statement redirected
         writes nothing (`> f`, `: > f`, `$null > f`), so an output redirection only empties the file;
         `writer`: the simple command whose output it writes, when the statement is one (`echo x > f`), and
-        `stdin` that command's input (a here-document)."""
+        `stdin` that command's input (a here-document); `output`: for a statement other than one command
+        (`a | b > f`, `{ a; } > f`), its last simple command, with what feeds it."""
 
     def variable(self, name: str, frame: Frame, raw: str) -> None:
         """A variable read (`$NAME`, `${!prefix*}` as `!prefix*`, `$env:NAME` as `env:NAME`)."""
