@@ -330,6 +330,19 @@ BLOCKED = [
     # self-extracting Linux installers
     ("posix", "./NVIDIA-Linux-x86_64-550.54.run --silent --accept-license", "destructive.machine-state"),
     ("posix", "./cuda_12.4.0_linux.run --toolkit --silent", "destructive.machine-state"),
+    # signals that are orders to a rootkit or to systemd, not a way to stop a process
+    ("posix", "kill -64 999", "destructive.machine-state"),
+    ("posix", "kill -59 $$", "destructive.machine-state"),
+    ("posix", "kill -31 1234", "destructive.machine-state"),
+    ("posix", "kill -45 $PID", "destructive.machine-state"),
+    ("posix", "kill -SIGRTMIN+4 1234", "destructive.machine-state"),
+    ("posix", "kill -rtmax-2 1234", "destructive.machine-state"),
+    ("posix", "kill -SYS 1234", "destructive.machine-state"),
+    ("posix", "kill -s RTMAX-1 1234", "destructive.machine-state"),
+    ("posix", "kill -n sigsys 1234", "destructive.machine-state"),
+    ("posix", "kill --signal=RTMIN+3 1234", "destructive.machine-state"),
+    ("posix", "kill --signal=33 1234", "destructive.machine-state"),
+    ("posix", "/bin/kill -63 0", "destructive"),
 ]
 
 ALLOWED = [
@@ -474,6 +487,21 @@ ALLOWED = [
     ("posix", "forever list"),
     ("posix", "./cuda_12.4.0_linux.run --help"),
     ("posix", "python -m pythran.run -v dump.py"),  # a module named run
+    # the standard signals, to a process the task started; a process id known only at run time
+    ("posix", "kill -15 4242"),
+    ("posix", "kill -30 4242"),
+    ("posix", "kill -HUP 3140"),
+    ("posix", "kill -USR1 $pid"),
+    ("posix", "kill -s TERM 42"),  # a number after the name is the process
+    ("posix", "kill --signal=TERM 4242"),
+    ("posix", "kill --signal=sigterm 4242"),
+    ("posix", "kill --signal=9 4242"),
+    ("posix", "kill -l 64"),  # names the signal
+    ("posix", "kill $PID"),
+    ("posix", 'kill "$pid"'),
+    ("posix", "kill -9 $(cat server.pid)"),
+    ("posix", "kill -TERM -- -$pgid"),
+    ("posix", "kill -- -4242"),
 ]
 
 
