@@ -116,6 +116,13 @@ BLOCKED = [
     ("powershell", "chkdsk C: /f /r", "destructive.machine-state"),
     ("powershell", "defrag C: /O", "destructive.machine-state"),
     ("powershell", "compact /compactos:always", "destructive.machine-state"),
+    # files compressed or expanded in place outside the project; a session disconnected or reset
+    ("powershell", "compact /c /s:C:\\Users\\dev\\Documents", "containment.write-outside-project"),
+    ("powershell", "compact /u C:\\Windows\\x.dll", "containment.write-outside-project"),
+    ("powershell", "cmd /c compact /c /s:D:\\data *.*", "containment.write-outside-project"),
+    ("powershell", "tsdiscon", "destructive.system-power"),
+    ("powershell", "tsdiscon 2 /v", "destructive.system-power"),
+    ("powershell", "rwinsta 2", "destructive.system-power"),
     ("powershell", "powercfg /setactive SCHEME_MIN", "destructive.machine-state"),
     ("powershell", "powercfg /x monitor-timeout-ac 10", "destructive.machine-state"),
     ("powershell", "powercfg -h off", "destructive.machine-state"),
@@ -448,6 +455,9 @@ ALLOWED = [
     ("powershell", "Get-Help Merge-CIPolicy"),
     ("powershell", "Set-RuleOptions -Name lint"),
     ("powershell", "Set-WindowsSearchSetting -WhatIf -EnableWebResultsSetting $false"),
+    ("powershell", "compact /compactos:query"),
+    ("powershell", "compact /s:C:\\x"),  # shows the state only
+    ("powershell", "compact /c build\\*.log"),
 ]
 
 

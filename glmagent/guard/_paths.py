@@ -1033,6 +1033,14 @@ def write_targets(name: str, args: list[Arg], dialect: str, through_links: bool 
         # `makeappx pack /d IN /p OUT.msix` writes the package; `unpack /p IN.msix /d OUT` fills the folder.
         verb = args[0].text.lower() if args else ""
         return _switch_targets("/d" if verb in ("unpack", "unbundle") else "/p", args[1:])
+    if name == "compact":
+        # `compact /c /s:C:\\x`, `compact /u C:\\x\\*`: compresses or expands files in place, the folder `/s:`
+        # names and below; without `/c` or `/u` it only shows their state
+        switches = [a.text.lower() for a in args if a.text[:1] == "/"]
+        if "/c" not in switches and "/u" not in switches:
+            return []
+        folders = [Arg(a.text[3:], a.raw[3:]) for a in args if a.text[:3].lower() == "/s:" and a.text[3:]]
+        return folders + [a for a in args if a.text[:1] != "/"]
     given = args
     if dialect != "posix" or name in _LINKS:
         # `xcopy src dst /E /I`, `/E/H/Y`: a Windows switch is no file.
@@ -2098,7 +2106,7 @@ WRITERS = (
     | _AFTER_FIRST
     | _LINKS
     | ARCHIVERS
-    | frozenset({"truncate", "dd", "sed", "plutil", "plistbuddy", "makeappx", "attrib"})
+    | frozenset({"truncate", "dd", "sed", "plutil", "plistbuddy", "makeappx", "attrib", "compact"})
     | frozenset({*_WRITTEN_OPERANDS, *_OWN_TARGETS})
     | frozenset({*_PS_WRITERS, *_SWITCH_TARGETS})
 )
