@@ -151,6 +151,10 @@ BLOCKED = [
     ),
     ("powershell", "Get-ChildItem -Recurse | Select-String -Pattern password", "env.credential-dump"),
     ("posix", "mdfind -live passw", "env.credential-dump"),
+    ("posix", "mdfind -name .env", "env.credential-dump"),
+    ("posix", "mdfind -name id_ed25519", "env.credential-dump"),
+    ("posix", "mdfind -name '*.pem'", "env.credential-dump"),
+    ("posix", "mdfind 'kMDItemFSName == \".env*\"'", "env.credential-dump"),
     (
         "posix",
         "mdfind 'kMDItemTextContext == AKIA || kMDItemDisplayName = *AKIA* -onlyin ~'",

@@ -38,6 +38,7 @@ FILLS_POSIX = [
     "mkfile 100g big",
     "mkfile -n 10G big",
     "xfs_mkfile 50g big",
+    "hdiutil create -size 100g -fs APFS big.dmg",
     "head -c 100G /dev/zero > fill",
     "head --bytes=3G /dev/urandom > x",
     'fallocate -l "$SIZE" x.img',  # any size: unknown
@@ -68,6 +69,8 @@ KEPT_POSIX = [
     "env LC_ALL=C sort words.txt > sorted.txt",
     "head -c 2G big.iso > part.bin",
     "qemu-img create -f qcow2 build/vm.qcow2 100G",
+    "hdiutil create -size 200m -fs HFS+ -volname App build/App.dmg",
+    "hdiutil create -size 100g -type SPARSEBUNDLE -fs APFS build/x",
 ]
 FILLS_POWERSHELL = [
     "fsutil file createnew big.bin 100000000000",
