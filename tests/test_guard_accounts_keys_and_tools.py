@@ -431,6 +431,11 @@ BLOCKED = [
     ("posix", "crystal eval 'require \"socket\"; Socket.tcp(1)'", "unverifiable.inline-code"),
     # doubled separators, as escaped strings copied into cheat sheets spell them, name the same folder
     ("powershell", 'Get-ChildItem -Force -Path c:\\\\ -Filter "*pass*" -Recurse', "env.credential-dump"),
+    # cmd's `start` hands an address to the browser or the scheme's handler, whatever title and options
+    ("powershell", "cmd /c start http://x.example", "network.url-open"),
+    ("powershell", 'cmd /c start "" https://x.example/?d=1', "network.url-open"),
+    ("powershell", "cmd.exe /c start /min www.x.example", "network.url-open"),
+    ("powershell", "cmd /c start mailto:a@x.example", "network.url-open"),
 ]
 
 ALLOWED = [
@@ -586,6 +591,10 @@ ALLOWED = [
     ("powershell", 'Get-ChildItem -Path .\\\\src -Filter "*pass*" -Recurse'),
     ("posix", "ssh-keygen -t ed25519 -f build/test_key -N ''"),
     ("posix", "ssh-keygen -lf build/test_key.pub"),
+    ("powershell", "cmd /c start notepad"),
+    ("powershell", "cmd /c start /b npm run dev"),
+    ("powershell", 'cmd /c start "" build\\report.html'),
+    ("powershell", 'cmd /c start "" "C:\\Program Files\\nodejs\\node.exe" build.js'),
 ]
 
 

@@ -229,11 +229,15 @@ def _peel(words: list[Arg], split: bool = True) -> list[Arg]:
                 # such helpers run (`:run` ends `%*`); the label itself runs nothing
                 words = words[1:]
         elif head == "start":
+            started = words[0]
             words = words[1:]
             if words and words[0].raw.startswith('"'):
                 words = words[1:]  # window title
             while words and words[0].text.startswith("/"):
                 words = words[2:] if words[0].text.lower() in _START_VALUED else words[1:]
+            if words and _ADDRESS.match(words[0].text):
+                # `start https://x`: the address opens in the browser or the scheme's handler, no program
+                return [Arg("start", started.raw), *words]
         elif head == "if":
             words = words[1:]
             while words and words[0].text.lower() in ("/i", "not"):
@@ -259,6 +263,9 @@ def _peel(words: list[Arg], split: bool = True) -> list[Arg]:
 
 
 _GLUED = lazy_re(r"([A-Za-z0-9_-]+)(/.*)", re.DOTALL)
+_ADDRESS = lazy_re(r"[A-Za-z][A-Za-z0-9+.-]+:|www\.|\\\\|//")
+"""What `start` hands to a URL handler rather than runs: an address with a scheme (not a drive letter), a
+`www.` host, or a UNC share."""
 
 
 _DELIMITERS = lazy_re(r"[,;=]+")
