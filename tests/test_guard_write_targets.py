@@ -260,6 +260,12 @@ OUTSIDE = [
     ("posix", 'zip -r ../"$out-win32.zip" "$out-win32"'),
     ("posix", "rm ../build-$ID.log"),
     ("powershell", "7z a ..\\json-c.%CONFIGURATION%.zip *"),
+    # cmd's ren renames the file where it is; POSIX's rename renames every file it names
+    ("powershell", "cmd /c ren C:\\Users\\dev\\Documents\\x.doc x.locked"),
+    ("powershell", 'cmd /c "rename C:\\Users\\dev\\Documents\\*.doc *.locked"'),
+    ("powershell", "cmd /c ren ..\\notes.txt notes.bak"),
+    ("posix", "rename 's/$/.locked/' /home/dev/Documents/*"),
+    ("posix", "rename .doc .locked ../shared/*.doc"),
 ]
 
 
@@ -313,6 +319,9 @@ def test_targets_only_known_at_run_time_are_blocked(shell: str, command: str) ->
 
 
 ALLOWED = [
+    ("powershell", "cmd /c ren build\\a.txt b.txt"),
+    ("posix", "rename 's/\\.htm$/.html/' docs/*.htm"),
+    ("posix", 'rename "s/ /_/g" "$FILE"'),  # the line's own file, as mv's source is
     ("posix", "chmod -x scripts/run.sh"),
     ("powershell", "[IO.File]::AppendAllText('build\\log.txt', $text)"),
     ("powershell", "[IO.Directory]::CreateDirectory('build\\out')"),

@@ -1077,6 +1077,11 @@ def write_targets(name: str, args: list[Arg], dialect: str, through_links: bool 
     if name == "robocopy":
         # `robocopy SOURCE DESTINATION [FILE…]`: the files named after the folders are what it copies
         return operands[1:2]
+    if name in ("ren", "rename"):
+        # `ren C:\\x\\a.doc a.locked`: cmd renames the file where it is, its new name beside it; POSIX's
+        # `rename 's/a/b/' FILES` renames every file it names (one known only at run time is the line's own
+        # file, as a move's source is)
+        return operands[:1] if dialect == "cmd" else [a for a in operands if not _run_time(a)]
     if name in _MOVERS and len(operands) > 1:
         # A move takes its sources away as it writes its destination: a source named outside the project is
         # written there too (one known only at run time is the line's own file, as a copy's source is).
@@ -2106,7 +2111,9 @@ WRITERS = (
     | _AFTER_FIRST
     | _LINKS
     | ARCHIVERS
-    | frozenset({"truncate", "dd", "sed", "plutil", "plistbuddy", "makeappx", "attrib", "compact"})
+    | frozenset(
+        {"truncate", "dd", "sed", "plutil", "plistbuddy", "makeappx", "attrib", "compact", "ren", "rename"}
+    )
     | frozenset({*_WRITTEN_OPERANDS, *_OWN_TARGETS})
     | frozenset({*_PS_WRITERS, *_SWITCH_TARGETS})
 )
