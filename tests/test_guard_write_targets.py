@@ -266,6 +266,8 @@ OUTSIDE = [
     ("powershell", "cmd /c ren ..\\notes.txt notes.bak"),
     ("posix", "rename 's/$/.locked/' /home/dev/Documents/*"),
     ("posix", "rename .doc .locked ../shared/*.doc"),
+    ("powershell", "cmd /c md C:\\Users\\dev\\Startup"),
+    ("powershell", "cmd /c md ..\\shared"),
 ]
 
 
@@ -322,6 +324,8 @@ ALLOWED = [
     ("powershell", "cmd /c ren build\\a.txt b.txt"),
     ("posix", "rename 's/\\.htm$/.html/' docs/*.htm"),
     ("posix", 'rename "s/ /_/g" "$FILE"'),  # the line's own file, as mv's source is
+    ("powershell", 'cmd /c "if not exist build\\out md build\\out"'),
+    ("powershell", 'IF NOT EXIST "%TEMP_ZIP_DIR%" MD "%TEMP_ZIP_DIR%"'),  # a new folder, as mkdir's
     ("posix", "chmod -x scripts/run.sh"),
     ("powershell", "[IO.File]::AppendAllText('build\\log.txt', $text)"),
     ("powershell", "[IO.Directory]::CreateDirectory('build\\out')"),

@@ -681,10 +681,11 @@ def _may_name_environ(text: str) -> bool:
 _ALL = frozenset(
     {
         "tee", "sponge", "touch", "mkdir", "rm", "rmdir", "unlink", "shred", "mkfifo", "mknod", "script",
-        "del", "erase", "rd", "setfattr",
+        "del", "erase", "rd", "md", "setfattr",
     }
 )  # fmt: skip
-# (`del`, `erase` and `rd` are cmd's own: `cmd /c del C:\Users\me\x.js`; PowerShell's are Remove-Item.)
+# (`del`, `erase`, `rd` and `md` are cmd's own: `cmd /c del C:\Users\me\x.js`; PowerShell's are Remove-Item
+# and mkdir.)
 _LAST = frozenset(
     {
         "cp", "mv", "install", "ln", "rsync", "scp", "xcopy", "xxd", "robocopy", "replace", "expand",

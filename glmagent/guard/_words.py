@@ -473,6 +473,8 @@ def _makes_folder(name: str, args: list[Arg]) -> bool:
     value?"""
     if name == "mkdir":
         return not any(_MODE_OPTION.match(a.text) for a in args)
+    if name == "md":
+        return True  # cmd's own, which takes no mode
     if name.endswith("directory]::createdirectory"):
         return len(args) == 1  # `[IO.Directory]::CreateDirectory($dir)`, without an access control list
     if name != "new-item":
