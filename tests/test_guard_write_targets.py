@@ -268,6 +268,21 @@ OUTSIDE = [
     ("posix", "rename .doc .locked ../shared/*.doc"),
     ("powershell", "cmd /c md C:\\Users\\dev\\Startup"),
     ("powershell", "cmd /c md ..\\shared"),
+    # formatters and converters rewrite the files they are given
+    ("posix", "dos2unix ../shared/x.txt"),
+    ("posix", "dos2unix -n in.txt /etc/x.conf"),
+    ("posix", 'unix2dos ../"$f"'),
+    ("posix", "yq e -i '.a = 1' ../other/values.yaml"),
+    ("posix", "yq w -i /etc/app/config.yaml key value"),
+    ("posix", "xmlstarlet ed -L -u /a -v 1 ../x.xml"),
+    ("posix", "codespell -w ../docs/x.md"),
+    ("posix", "markdownlint --fix ../README.md"),
+    ("posix", "terraform fmt ../infra"),
+    ("posix", "nixfmt /etc/nixos/configuration.nix"),
+    ("posix", "taplo fmt ../x.toml"),
+    ("posix", "zig fmt ../x.zig"),
+    ("posix", "mix format ../x.ex"),
+    ("posix", "buf format -w ../x.proto"),
 ]
 
 
@@ -324,6 +339,18 @@ ALLOWED = [
     ("powershell", "cmd /c ren build\\a.txt b.txt"),
     ("posix", "rename 's/\\.htm$/.html/' docs/*.htm"),
     ("posix", 'rename "s/ /_/g" "$FILE"'),  # the line's own file, as mv's source is
+    ("posix", "dos2unix scripts/*.sh"),
+    ("posix", 'dos2unix "$f"'),  # a run-time file is judged by its folder: the content stays
+    ("posix", "dos2unix -n ../in.txt build/out.txt"),  # reads outside, writes inside
+    ("posix", "dos2unix -i ../x.txt"),  # only reports
+    ("posix", "yq -i '.version = \"1.2\"' chart/Chart.yaml"),
+    ("posix", "yq -i 'del(.dependencies)' \"${chart}/Chart.yaml\""),
+    ("posix", "yq '.a' /etc/app/config.yaml"),
+    ("posix", "xmlstarlet sel -t -v /a ../x.xml"),
+    ("posix", "codespell ../docs"),
+    ("posix", "terraform fmt -check ../infra"),
+    ("posix", "terraform fmt -recursive"),
+    ("posix", "mix format"),
     ("powershell", 'cmd /c "if not exist build\\out md build\\out"'),
     ("powershell", 'IF NOT EXIST "%TEMP_ZIP_DIR%" MD "%TEMP_ZIP_DIR%"'),  # a new folder, as mkdir's
     ("posix", "chmod -x scripts/run.sh"),

@@ -1784,6 +1784,68 @@ def _edited_in_place(args: list[Arg]) -> list[Arg]:
     return files if coded else files[1:]
 
 
+def _rewritten(
+    switches: tuple[str, ...] = (), *, always: bool = False, spared: tuple[str, ...] = (), last: bool = False
+) -> Callable[[list[Arg]], list[Arg]]:
+    """The files a formatter or converter rewrites in place: its operands (`last`: only the last, after
+    the edits it is given), once one of `switches` asks for the rewrite (`yq -i`, `codespell -w`) or
+    `always`, unless one of `spared` only checks or prints (`terraform fmt -check`)."""
+
+    def targets(args: list[Arg]) -> list[Arg]:
+        texts = [a.text for a in args]
+        asked = always or any(t in switches or t.split("=", 1)[0] in switches for t in texts)
+        if not asked or any(t in spared or t.split("=", 1)[0] in spared for t in texts):
+            return []
+        operands = [a for a in args if a.text[:1] != "-"]
+        return operands[-1:] if last else operands
+
+    return targets
+
+
+def _converted(args: list[Arg]) -> list[Arg]:
+    """`dos2unix FILE…` rewrites each file; with `-n IN OUT…` it writes each OUT; `-i` only reports."""
+    texts = [a.text for a in args]
+    if "-i" in texts or "--info" in texts or any(t.startswith("--info=") for t in texts):
+        return []
+    operands = [a for a in args if a.text[:1] != "-"]
+    return operands[1::2] if "-n" in texts or "--newfile" in texts else operands
+
+
+def _yq_targets(args: list[Arg]) -> list[Arg]:
+    """`yq [eval] -i EXPRESSION FILE…`: the files after the expression, when `-i` rewrites them."""
+    if not any(a.text in ("-i", "--inplace") or a.text.startswith("--inplace=") for a in args):
+        return []
+    operands = [a for a in args if a.text[:1] != "-"]
+    if operands and operands[0].text in ("e", "eval", "ea", "eval-all"):
+        operands = operands[1:]
+    return operands[1:] if len(operands) > 1 else operands
+
+
+_IN_PLACE: dict[str, Callable[[list[Arg]], list[Arg]]] = {
+    "dos2unix": _converted,
+    "unix2dos": _converted,
+    "mac2unix": _converted,
+    "unix2mac": _converted,
+    "yq": _yq_targets,
+    "xmlstarlet": _rewritten(("-L", "--inplace"), last=True),
+    "codespell": _rewritten(("-w", "--write-changes")),
+    "markdownlint": _rewritten(("--fix",)),
+    "markdownlint-cli2": _rewritten(("--fix",)),
+    "nixfmt": _rewritten(always=True, spared=("-c", "--check")),
+    "taplo": _rewritten(("fmt", "format"), spared=("--check",)),
+    "zig": _rewritten(("fmt",), spared=("--check",)),
+    "mix": _rewritten(("format",), spared=("--check-formatted", "--dry-run")),
+    "terraform": _rewritten(("fmt",), spared=("-check", "--check", "-write=false")),
+    "tofu": _rewritten(("fmt",), spared=("-check", "--check", "-write=false")),
+    "buf": _rewritten(("-w", "--write")),
+}
+"""Formatters and converters that rewrite the files they are given (`dos2unix ../x.txt`, `yq -i … ../x.yaml`):
+a file outside the project is written as `sed -i` writes it."""
+REWRITERS = frozenset(_IN_PLACE)
+"""(What they write keeps the file's content in another form: one named at run time is judged by its literal
+folder, as an archive's is.)"""
+
+
 def _ffmpeg_targets(args: list[Arg]) -> list[Arg]:
     """`ffmpeg -i IN … OUT`: the last word, unless it is an input or an option."""
     if not args or args[-1].text[:1] == "-" or (len(args) > 1 and args[-2].text == "-i"):
@@ -2104,6 +2166,21 @@ _OWN_TARGETS: dict[str, Callable[[list[Arg]], list[Arg]]] = {
     "duckdb": _sqlite_targets,
 }
 """Programs whose write targets their own reader names."""
+
+
+_Targets = Callable[[list[Arg]], list[Arg]]
+
+
+def _both(made: _Targets, rewritten: _Targets) -> _Targets:
+    """The targets of a program that both makes and rewrites, by what its words ask."""
+    return lambda args: made(args) + rewritten(args)
+
+
+# A maker that also formats (`mix new ../app`, `mix format ../x.ex`; `zig build -p`, `zig fmt`): both count.
+_OWN_TARGETS.update(
+    {name: rewritten if name not in _OWN_TARGETS else _both(_OWN_TARGETS[name], rewritten)
+     for name, rewritten in _IN_PLACE.items()}
+)  # fmt: skip
 
 WRITERS = (
     DOTNET_WRITERS

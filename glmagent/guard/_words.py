@@ -22,6 +22,7 @@ from ._paths import (
     DOTNET_ARCHIVERS,
     GIT_VALUE_OPTIONS,
     MAKERS,
+    REWRITERS,
     WRITERS,
     PathScope,
     climbed,
@@ -458,7 +459,7 @@ _PATH_MAX = 4096
 that long waits for a reader."""
 _MODE_CHANGERS = frozenset({"chmod", "chown", "chgrp", "chattr", "setfacl", "chflags", "setfattr", "attrib"})
 """Writers that change a file that is there: they name no new file."""
-_NAMED_BY_FOLDER = DELETERS | ARCHIVERS | DOTNET_ARCHIVERS | {"mktemp", "compress-archive"}
+_NAMED_BY_FOLDER = DELETERS | ARCHIVERS | DOTNET_ARCHIVERS | REWRITERS | {"mktemp", "compress-archive"}
 """Writers whose target named at run time is judged by its literal folder, else left alone (`_paths`).
 Compress-Archive only ever writes a `.zip` (it adds the extension); Expand-Archive, which may plant any file
 in a run-time folder, is not among them."""
@@ -1013,7 +1014,8 @@ class WordChecks:
         # A target of a delete, an archive or mktemp named at run time is judged by its folder when that is
         # literal (`tar czf ../app-$V.tgz .` writes beside the project); otherwise deletes are left to the
         # destructive rules, and archives, whose names carry versions (`tar czf "dist/app-$(git
-        # describe).tgz"`), and mktemp, which only ever makes a new file, to nothing. One in the home by its
+        # describe).tgz"`), mktemp, which only ever makes a new file, and formatters, which keep what a file
+        # holds in another form (`dos2unix "$f"`), to nothing. One in the home by its
         # variable is judged as such (`rm $HOME/notes.txt`, `Remove-Item $home\x.lnk`).
         # So is a new environment's folder (`python -m venv "$VENV"`), unless `--clear` empties it first, and
         # where a build puts its output (`mdbook build -d "$dest"`).
