@@ -283,6 +283,12 @@ OUTSIDE = [
     ("posix", "zig fmt ../x.zig"),
     ("posix", "mix format ../x.ex"),
     ("posix", "buf format -w ../x.proto"),
+    # a container engine's images and containers saved, and files copied out of a container
+    ("posix", "docker save -o ../img.tar app:latest"),
+    ("posix", "docker image save --output=/home/dev/img.tar app"),
+    ("posix", "docker container export -o ../c.tar web"),
+    ("posix", "podman save -o ../img.tar app"),
+    ("posix", "docker cp web:/etc/app.conf ../app.conf"),
 ]
 
 
@@ -351,6 +357,10 @@ ALLOWED = [
     ("posix", "terraform fmt -check ../infra"),
     ("posix", "terraform fmt -recursive"),
     ("posix", "mix format"),
+    ("posix", "docker save -o build/img.tar app:latest"),
+    ("posix", "docker cp web:/app/coverage build/coverage"),
+    ("posix", "docker cp fixtures/seed.sql web:/tmp/seed.sql"),  # into the container
+    ("posix", "docker cp web:/app/out.txt -"),
     ("powershell", 'cmd /c "if not exist build\\out md build\\out"'),
     ("powershell", 'IF NOT EXIST "%TEMP_ZIP_DIR%" MD "%TEMP_ZIP_DIR%"'),  # a new folder, as mkdir's
     ("posix", "chmod -x scripts/run.sh"),

@@ -913,7 +913,7 @@ _OUTPUT_SHORT = frozenset(
         "sort", "shuf", "pandoc", "dos2unix", "unix2dos", "iconv", "pdftotext", "convert", "magick", "ffmpeg",
         "xz", "zstd", "lz4", "base64", "openssl", "gpg", "gpg2", "protoc", "cython", "nuitka", "pyinstaller",
         "gzip", "bzip2", "varnishncsa", "tcpdump", "tshark", "exiftool", "strace", "ltrace", "gtester",
-        "winget", "dotnet", "cookiecutter",
+        "winget", "dotnet", "cookiecutter", "docker", "podman", "nerdctl",
     }
 )  # fmt: skip
 _SHORT_OUTPUT_OPTIONS = ("-o", "-w")
@@ -1846,6 +1846,23 @@ REWRITERS = frozenset(_IN_PLACE)
 folder, as an archive's is.)"""
 
 
+def _container_targets(args: list[Arg]) -> list[Arg]:
+    """`docker save -o F`, `docker export -o F`, and `docker cp CONTAINER:SRC DEST`: a destination on this
+    machine (not `CONTAINER:PATH`; a one-letter name before the colon is a drive) is written."""
+    operands = [a for a in args if a.text[:1] != "-"]
+    verbs = [a.text for a in operands[:2]]
+    if verbs[:1] in (["image"], ["container"]):
+        verbs = verbs[1:]
+    # (only these write with `-o`: a command run inside, `docker exec c gcc -o x`, writes in the container)
+    found = output_targets("docker", args) if verbs[:1] in (["save"], ["export"]) else []
+    if len(operands) < 3 or operands[0].text != "cp":
+        return found
+    destination = operands[-1]
+    container, colon, _ = destination.text.partition(":")
+    inside = colon and len(container) > 1 and "/" not in container and "\\" not in container
+    return found if inside or destination.text == "-" else [*found, destination]
+
+
 def _ffmpeg_targets(args: list[Arg]) -> list[Arg]:
     """`ffmpeg -i IN … OUT`: the last word, unless it is an input or an option."""
     if not args or args[-1].text[:1] == "-" or (len(args) > 1 and args[-2].text == "-i"):
@@ -2164,6 +2181,9 @@ _OWN_TARGETS: dict[str, Callable[[list[Arg]], list[Arg]]] = {
     "sqlite3": _sqlite_targets,
     "sqlite": _sqlite_targets,
     "duckdb": _sqlite_targets,
+    "docker": _container_targets,
+    "podman": _container_targets,
+    "nerdctl": _container_targets,
 }
 """Programs whose write targets their own reader names."""
 
