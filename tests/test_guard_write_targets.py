@@ -283,6 +283,13 @@ OUTSIDE = [
     ("posix", "zig fmt ../x.zig"),
     ("posix", "mix format ../x.ex"),
     ("posix", "buf format -w ../x.proto"),
+    # what PowerShell's module and signing tools write
+    ("powershell", "New-ModuleManifest -Path ..\\Shared\\Shared.psd1 -RootModule Shared.psm1"),
+    ("powershell", "Update-ModuleManifest ..\\x.psd1 -ModuleVersion 2.0"),
+    ("powershell", "New-ScriptFileInfo -Path C:\\Users\\dev\\x.ps1 -Description x"),
+    ("powershell", "New-FileCatalog -Path src -CatalogFilePath ..\\x.cat"),
+    ("powershell", "Set-AuthenticodeSignature -FilePath C:\\Tools\\x.ps1 -Certificate $cert"),
+    ("powershell", "Export-Console ..\\x.psc1"),
     # a container engine's images and containers saved, and files copied out of a container
     ("posix", "docker save -o ../img.tar app:latest"),
     ("posix", "docker image save --output=/home/dev/img.tar app"),
@@ -358,6 +365,9 @@ ALLOWED = [
     ("posix", "terraform fmt -recursive"),
     ("posix", "mix format"),
     ("posix", "docker save -o build/img.tar app:latest"),
+    ("powershell", "New-ModuleManifest -Path .\\MyModule\\MyModule.psd1 -RootModule MyModule.psm1"),
+    ("powershell", "Set-AuthenticodeSignature .\\build\\x.ps1 $cert"),
+    ("powershell", "Update-ModuleManifest -Path $manifestPath -ModuleVersion $version"),  # kept, updated
     ("posix", "docker cp web:/app/coverage build/coverage"),
     ("posix", "docker cp fixtures/seed.sql web:/tmp/seed.sql"),  # into the container
     ("posix", "docker cp web:/app/out.txt -"),

@@ -812,6 +812,17 @@ _PS_WRITERS: dict[str, tuple[tuple[str, ...], int | None]] = {
     "start-transcript": (("path", "literalpath", "outputdirectory"), 0),
     "export-certificate": (("filepath",), None),
     "start-process": (("redirectstandardoutput", "redirectstandarderror"), None),
+    # manifests, script headers, session files and signatures PowerShell's module tools write
+    "new-modulemanifest": (("path",), 0),
+    "update-modulemanifest": (("path",), 0),
+    "new-scriptfileinfo": (("path",), 0),
+    "update-scriptfileinfo": (("path", "literalpath"), 0),
+    "new-pssessionconfigurationfile": (("path",), 0),
+    "new-psrolecapabilityfile": (("path",), 0),
+    "new-filecatalog": (("catalogfilepath",), None),
+    "set-authenticodesignature": (("filepath", "literalpath"), None),
+    "export-console": (("path",), 0),
+    "export-pssession": (("outputmodule",), None),
 }
 _PS_SWITCHES = frozenset(
     {
@@ -1841,9 +1852,12 @@ _IN_PLACE: dict[str, Callable[[list[Arg]], list[Arg]]] = {
 }
 """Formatters and converters that rewrite the files they are given (`dos2unix ../x.txt`, `yq -i … ../x.yaml`):
 a file outside the project is written as `sed -i` writes it."""
-REWRITERS = frozenset(_IN_PLACE)
-"""(What they write keeps the file's content in another form: one named at run time is judged by its literal
-folder, as an archive's is.)"""
+REWRITERS = frozenset(
+    {*_IN_PLACE, "update-modulemanifest", "update-scriptfileinfo", "set-authenticodesignature"}
+)
+"""Programs whose rewrite keeps a file's content in another form (formatters, converters, PowerShell's
+manifest and signature updates): a file named at run time is judged by its literal folder, as an archive's
+is."""
 
 
 def _container_targets(args: list[Arg]) -> list[Arg]:
