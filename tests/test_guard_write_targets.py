@@ -283,6 +283,12 @@ OUTSIDE = [
     ("posix", "zig fmt ../x.zig"),
     ("posix", "mix format ../x.ex"),
     ("posix", "buf format -w ../x.proto"),
+    # the file `git config -f` sets, and where `git apply --directory` puts the patched files
+    ("posix", "git config --file ~/.gitconfig user.name x"),
+    ("posix", "git config --file=/home/dev/.gitconfig alias.st status"),
+    ("posix", "git config -f ../other/.gitmodules submodule.x.url https://x.example/x.git"),
+    ("posix", "git config --file ~/.gitconfig --unset user.name"),
+    ("posix", "git apply --directory=../other fix.patch"),
     # what PowerShell's module and signing tools write
     ("powershell", "New-ModuleManifest -Path ..\\Shared\\Shared.psd1 -RootModule Shared.psm1"),
     ("powershell", "Update-ModuleManifest ..\\x.psd1 -ModuleVersion 2.0"),
@@ -365,6 +371,11 @@ ALLOWED = [
     ("posix", "terraform fmt -recursive"),
     ("posix", "mix format"),
     ("posix", "docker save -o build/img.tar app:latest"),
+    ("posix", "git config -f .gitmodules submodule.x.branch main"),
+    ("posix", "git config -f .gitmodules --get submodule.x.url"),
+    ("posix", "git config -f ~/.gitconfig --list"),  # reads it
+    ("posix", "git config --file ~/.gitconfig user.name"),  # reads one key
+    ("posix", "git apply --directory=vendor/x fix.patch"),
     ("powershell", "New-ModuleManifest -Path .\\MyModule\\MyModule.psd1 -RootModule MyModule.psm1"),
     ("powershell", "Set-AuthenticodeSignature .\\build\\x.ps1 $cert"),
     ("powershell", "Update-ModuleManifest -Path $manifestPath -ModuleVersion $version"),  # kept, updated

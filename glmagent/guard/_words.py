@@ -340,12 +340,12 @@ _GIT_LISTING = frozenset(
 
 
 def git_names_folder(argv: list[Arg]) -> bool:
-    """Whether a git command names the repository it works in (`-C`, `--git-dir`, `--work-tree`) or a
-    folder it makes (`git init DIR`)."""
+    """Whether a git command names the repository it works in (`-C`, `--git-dir`, `--work-tree`), a folder
+    it makes (`git init DIR`) or another file it writes (`git config -f F`)."""
     if any(a.text[:2] == "-C" or a.text.startswith(("--git-dir", "--work-tree")) for a in argv[1:]):
         return True
     folder, at = _git_repository(argv)
-    return folder is not None and bool(git_made_folders(argv, at))
+    return folder is not None and bool(git_made_folders(argv, at) or git_written_files(argv, at))
 
 
 def _git_repository(argv: list[Arg]) -> tuple[str | None, int]:
@@ -419,6 +419,49 @@ def git_made_folders(argv: list[Arg], at: int) -> list[Arg]:
             i += 1
         i += 1
     return made + operands[index : index + 1]
+
+
+_GIT_CONFIG_READS = frozenset(
+    {"--get", "--get-all", "--get-regexp", "--get-urlmatch", "--get-color", "--get-colorbool", "-l", "--list",
+     "get", "list", "--show-origin", "--show-scope", "-e", "--edit", "edit"}
+)  # fmt: skip
+"""`git config` words that only read the file it is given (or open it in an editor, which the editor rules
+judge)."""
+_GIT_CONFIG_WRITES = frozenset(
+    {"--unset", "--unset-all", "--add", "--replace-all", "--rename-section", "--remove-section", "set",
+     "unset", "rename-section", "remove-section"}
+)  # fmt: skip
+"""`git config` words that change the file whatever else is given (`--unset key`)."""
+
+
+def git_written_files(argv: list[Arg], at: int) -> list[Arg]:
+    """Files a git command writes besides its repository: the file `git config -f F key value` sets (not one
+    it only reads), and the folder `git apply --directory=D` puts the patched paths under."""
+    sub, rest = argv[at].text, argv[at + 1 :]
+    if sub not in ("config", "apply"):
+        return []
+    written: list[Arg] = []
+    words = 0  # the words that are no option nor its value: `key value` sets, `key` alone reads
+    skip = False
+    for i, a in enumerate(rest):
+        name, eq, value = a.text.partition("=")
+        if skip:
+            skip = False
+        elif (sub == "config" and name in ("-f", "--file")) or (sub == "apply" and name == "--directory"):
+            if eq:
+                written.append(Arg(value, a.raw.partition("=")[2] or value))
+            elif i + 1 < len(rest):
+                written.append(rest[i + 1])
+                skip = True
+        elif sub == "config" and a.text[:2] == "-f" and len(a.text) > 2:
+            written.append(Arg(a.text[2:], a.raw[2:]))  # `-f~/.gitconfig`
+        elif a.text[:1] != "-":
+            words += 1
+    if sub == "config":
+        texts = {a.text for a in rest}
+        if not texts.isdisjoint(_GIT_CONFIG_READS) or (words < 2 and texts.isdisjoint(_GIT_CONFIG_WRITES)):
+            return []
+    return written
 
 
 def _git_changes(sub: str, rest: list[str]) -> bool:
@@ -1072,7 +1115,7 @@ class WordChecks:
         folder, at = _git_repository(argv)
         if folder is None:
             return
-        made = git_made_folders(argv, at)
+        made = git_made_folders(argv, at) + git_written_files(argv, at)
         if made:
             self._git_made(made, folder, argv, frame)
         if not _git_changes(argv[at].text, [a.text for a in argv[at + 1 :]]):
