@@ -204,6 +204,7 @@ allow	git bisect start
 allow	git bisect good
 allow	git bisect run pytest -q
 allow	git submodule status
+allow	git submodule deinit vendor/lib
 allow	systemd-run --user --scope pytest
 allow	unshare -r whoami
 allow	hyperfine 'sleep 0.1'
@@ -269,6 +270,9 @@ destructive.git-discard	git reset --hard
 destructive.git-discard	git stash clear
 destructive.git-discard	git stash drop
 destructive.git-discard	git worktree remove --force x
+destructive.git-discard	git submodule deinit -f --all
+destructive.git-discard	git submodule deinit --force vendor/lib
+destructive.git-discard	git -C app submodule update -f
 destructive.git-history	git reflog expire --expire=now --all
 destructive.git-history	git gc --prune=now
 destructive.git-history	git prune
