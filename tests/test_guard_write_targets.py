@@ -289,6 +289,10 @@ OUTSIDE = [
     ("posix", "git config -f ../other/.gitmodules submodule.x.url https://x.example/x.git"),
     ("posix", "git config --file ~/.gitconfig --unset user.name"),
     ("posix", "git apply --directory=../other fix.patch"),
+    # Python's own archive modules unpack into, or write, what they are given
+    ("posix", "python -m tarfile -e x.tar /etc"),
+    ("posix", "python3 -m zipfile --extract x.zip ~/.config/app"),
+    ("posix", "python -m zipfile -c ../x.zip src"),
     # what PowerShell's module and signing tools write
     ("powershell", "New-ModuleManifest -Path ..\\Shared\\Shared.psd1 -RootModule Shared.psm1"),
     ("powershell", "Update-ModuleManifest ..\\x.psd1 -ModuleVersion 2.0"),
@@ -376,6 +380,9 @@ ALLOWED = [
     ("posix", "git config -f ~/.gitconfig --list"),  # reads it
     ("posix", "git config --file ~/.gitconfig user.name"),  # reads one key
     ("posix", "git apply --directory=vendor/x fix.patch"),
+    ("posix", "python -m zipfile -e x.zip build/out"),
+    ("posix", "python -m zipfile -l x.zip"),
+    ("posix", 'python -m zipfile -c "dist/app-$VERSION.zip" src'),
     ("powershell", "New-ModuleManifest -Path .\\MyModule\\MyModule.psd1 -RootModule MyModule.psm1"),
     ("powershell", "Set-AuthenticodeSignature .\\build\\x.ps1 $cert"),
     ("powershell", "Update-ModuleManifest -Path $manifestPath -ModuleVersion $version"),  # kept, updated

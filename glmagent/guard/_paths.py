@@ -1877,6 +1877,16 @@ def _container_targets(args: list[Arg]) -> list[Arg]:
     return found if inside or destination.text == "-" else [*found, destination]
 
 
+def _python_archive_targets(args: list[Arg]) -> list[Arg]:
+    """`python -m zipfile -e ZIP DIR` (and `tarfile`) unpacks into DIR; `-c OUT FILE…` writes OUT."""
+    for i, a in enumerate(args):
+        if a.text in ("-e", "--extract"):
+            return args[i + 2 : i + 3]
+        if a.text in ("-c", "--create"):
+            return args[i + 1 : i + 2]
+    return []
+
+
 def _ffmpeg_targets(args: list[Arg]) -> list[Arg]:
     """`ffmpeg -i IN … OUT`: the last word, unless it is an input or an option."""
     if not args or args[-1].text[:1] == "-" or (len(args) > 1 and args[-2].text == "-i"):
@@ -2195,6 +2205,8 @@ _OWN_TARGETS: dict[str, Callable[[list[Arg]], list[Arg]]] = {
     "sqlite3": _sqlite_targets,
     "sqlite": _sqlite_targets,
     "duckdb": _sqlite_targets,
+    "zipfile": _python_archive_targets,
+    "tarfile": _python_archive_targets,
     "docker": _container_targets,
     "podman": _container_targets,
     "nerdctl": _container_targets,

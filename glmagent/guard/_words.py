@@ -502,7 +502,9 @@ _PATH_MAX = 4096
 that long waits for a reader."""
 _MODE_CHANGERS = frozenset({"chmod", "chown", "chgrp", "chattr", "setfacl", "chflags", "setfattr", "attrib"})
 """Writers that change a file that is there: they name no new file."""
-_NAMED_BY_FOLDER = DELETERS | ARCHIVERS | DOTNET_ARCHIVERS | REWRITERS | {"mktemp", "compress-archive"}
+_NAMED_BY_FOLDER = (
+    DELETERS | ARCHIVERS | DOTNET_ARCHIVERS | REWRITERS | {"mktemp", "compress-archive", "zipfile", "tarfile"}
+)
 """Writers whose target named at run time is judged by its literal folder, else left alone (`_paths`).
 Compress-Archive only ever writes a `.zip` (it adds the extension); Expand-Archive, which may plant any file
 in a run-time folder, is not among them."""
