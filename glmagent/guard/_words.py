@@ -421,12 +421,11 @@ def git_made_folders(argv: list[Arg], at: int) -> list[Arg]:
     return made + operands[index : index + 1]
 
 
-_GIT_CONFIG_READS = frozenset(
-    {"--get", "--get-all", "--get-regexp", "--get-urlmatch", "--get-color", "--get-colorbool", "-l", "--list",
-     "get", "list", "--show-origin", "--show-scope", "-e", "--edit", "edit"}
-)  # fmt: skip
-"""`git config` words that only read the file it is given (or open it in an editor, which the editor rules
-judge)."""
+_GIT_CONFIG_READS = _GIT_LISTING | {
+    "--get-color", "--get-colorbool", "get", "list", "--show-origin", "--show-scope", "-e", "--edit", "edit",
+}  # fmt: skip
+"""`git config` words that only read the file it is given (the listing options `_git_changes` reads, and
+the subcommand forms), or open it in an editor, which the editor rules judge."""
 _GIT_CONFIG_WRITES = frozenset(
     {"--unset", "--unset-all", "--add", "--replace-all", "--rename-section", "--remove-section", "set",
      "unset", "rename-section", "remove-section"}
