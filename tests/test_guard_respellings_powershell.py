@@ -343,10 +343,13 @@ def test_recursive_listing_in_a_variable_then_deleted_blocks() -> None:
             "$f = @(Get-ChildItem -Recurse -File); Remove-Item $f",
             "$f = Get-ChildItem -Recurse; $g = $f; $g | Remove-Item",
             "$f = Get-ChildItem -Recurse; foreach ($i in $f) { Remove-Item $i }",
-            "foreach ($i in Get-ChildItem -Recurse) { Remove-Item $i.FullName }",
             "$f = Get-ChildItem -Recurse; $f | ForEach-Object { Remove-Item $_ }",
         ],
         lambda command: assert_blocked(command, "destructive.recursive-delete"),
+    )
+    # a loop straight over the listing reads the item as the glob it matches (`**/*`): a bulk delete
+    assert_blocked(
+        "foreach ($i in Get-ChildItem -Recurse) { Remove-Item $i.FullName }", "destructive.forced-delete"
     )
 
 

@@ -166,6 +166,14 @@ _ADDS_NOTHING = (
 """Commands whose words a later write or delete need not count as named first (see `_named`): making a
 folder puts nothing in it (`mkdir -p dist && rm -rf dist/*`), and a printer's words are text, never files it
 reads (`echo dev > mode`)."""
+
+
+def _blocks_only(argv: list[Arg]) -> bool:
+    """Whether every word after the command is a script block (`ForEach-Object { … }`): the command names no
+    file itself, and what runs in the blocks is read as commands of its own."""
+    return len(argv) > 1 and all(a.block for a in argv[1:])
+
+
 _REG_HIVE = lazy_re(r"(?:\\\\[^\\]+\\)?hk", re.IGNORECASE)
 """A word that starts a registry key: a hive (`HKLM\\…`, `HKEY_CURRENT_USER\\…`), maybe on another machine."""
 _WINDOWS_PROGRAM_PATH = lazy_re(r"(?:[A-Za-z]:)?\\[^;|&<>$`\n%]*")
@@ -1493,6 +1501,17 @@ class Evaluation(RunsOtherCode, WordChecks):
             self.loops[-1] = (self.loops[-1][0], True)
             self._spend(nodes)  # the walk reads the body again: a loop of many words costs as many bodies
 
+    def folder(self, path: str, frame: Frame) -> bool:
+        if self.root is None:
+            return False
+        relative = self.scope(frame).replaceable_place(Arg(path, path), whole=True)
+        if relative is None:
+            return False
+        if self._files is None:
+            self._files = ReplaceableFiles(self.root)
+        self._spend(DISK_LOOKUP_WORK)
+        return self._files.folder(relative)
+
     def _rewritten_by_loop(self, key: str) -> bool:
         """Whether a write to `key` repeats one an earlier copy of an enclosing loop made (`for s in a b; do
         x > out; done`): the file then holds only that copy's output, nothing from before the loop."""
@@ -1987,7 +2006,7 @@ class Evaluation(RunsOtherCode, WordChecks):
         named, done, wild = self._names
         handed = self._handed
         for argv in self.seen[done:upto]:
-            if argv and command_key(argv[0].text) in _ADDS_NOTHING:
+            if argv and (command_key(argv[0].text) in _ADDS_NOTHING or _blocks_only(argv)):
                 continue  # `test -f f`, or `rm -rf dist && tsc && rm -rf dist`: nothing put into them
             left_out = _find_exclusions(argv)
             for i, a in enumerate(argv):
@@ -2009,7 +2028,7 @@ class Evaluation(RunsOtherCode, WordChecks):
         trees, done = self._trees
         handed = self._handed
         for argv in self.seen[done:upto]:
-            if argv and command_key(argv[0].text) in _ADDS_NOTHING:
+            if argv and (command_key(argv[0].text) in _ADDS_NOTHING or _blocks_only(argv)):
                 continue  # `if (Test-Path dist) { Remove-Item dist -Recurse }`, or an earlier `rm -rf dist`
             for a in argv:
                 if handed and id(a) in handed:

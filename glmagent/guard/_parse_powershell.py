@@ -9,6 +9,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from ._lazy import lazy_re
+from ._listings import LISTINGS, bound_reference, listing_patterns, rebinds
 from ._normalise import command_key, fold_arg, ps_unescape
 from ._paths import DOTNET_WRITERS
 from ._sink import Sink
@@ -134,6 +135,11 @@ _HIDING = lazy_re(r"hidden|system", re.IGNORECASE)
 _MEMBER_OF = frozenset({"member_access", "invokation_expression", "element_access"})
 """Expressions whose first operand is the object they read from (`$f.FullName`, `$f[0]`, `$f.Name.Trim()`)."""
 _FOREACH_OBJECT = frozenset({"foreach-object", "%", "foreach"})
+_REFERENCES = frozenset({"variable", "member_access", "string_literal"})
+"""Expressions that may be a loop's whole item (`$f`, `$_.FullName`, `"$_"`)."""
+_RENAMES = frozenset({"rename-item", "rni", "ren"})
+_HIDDEN_NAMES = lazy_re(r"(?i)\.(?:git|hazina)\b|\{.*\{")
+"""A new name's block that may name the folders nothing writes into, or holds a block of its own."""
 _WHERE_OBJECT = frozenset({"where-object", "?", "where"})
 _FILTER_STRINGS_MAX = 16
 """String literals of a `Where-Object` block checked as its words (a filter compares a few values)."""
@@ -189,10 +195,12 @@ class PowerShellWalker:
 
     __slots__ = (
         "ascii",
+        "bound",
         "empty_output",
         "extending",
         "folded",
         "frame",
+        "listed",
         "namespaces",
         "next_reportable",
         "opaque",
@@ -220,8 +228,13 @@ class PowerShellWalker:
         """The environment variable (`env:path`, folded) an assignment sets from a plain string holding its
         own value (`$env:Path = "C:\\tools;$env:Path"`): that read hands the value back, printing nothing."""
         self.stage_feed: Feed | None = None
-
         """What feeds the pipeline stage whose script blocks are being walked (`$_` is its output)."""
+        self.bound: dict[str, list[str]] = {}
+        """Loop variables over a listing of the project's files (`$_`, `$f`), by folded name: the globs the
+        item they hold matches, which a word that is the whole item (`$f`, `$_.FullName`) is read as."""
+        self.listed: dict[tuple[int, int], list[Arg]] = {}
+        """The words of the listing commands read so far (`gci *.md`), by their span: a loop over one's
+        output reads it back."""
         self.splats: dict[str, list[Arg]] = {}
         """Variables assigned a literal hashtable or array, by folded name: the words `@name` passes."""
         self.var_feeds: dict[str, Feed] = {}
@@ -317,6 +330,10 @@ class PowerShellWalker:
         node = self.peel(node)
         kind = node.type
         raw = self.text(node)
+        if self.bound and kind in _REFERENCES:
+            patterns = self.bound.get(bound_reference(raw) or "")
+            if patterns:
+                return patterns[0] if len(patterns) == 1 else DYN  # `gci *.md | % { "$_" }` is `*.md`
         if kind == "string_literal":
             return self._string(node, raw)
         if kind == "generic_token":
@@ -434,8 +451,7 @@ class PowerShellWalker:
         after = self.src[part.end_byte : part.end_byte + 1]
         if after not in (b"\\", b"/") or _LOCATION.fullmatch(self.text(part)) is None or self.frame.depth:
             return False
-        source = self.ascii if self.ascii is not None else self.src.decode("utf-8", "replace")
-        return _LOCATION_REDEFINED.search(source) is None
+        return _LOCATION_REDEFINED.search(self._source()) is None
 
     @staticmethod
     def _bare(raw: str) -> str:
@@ -625,6 +641,9 @@ class PowerShellWalker:
             argv.append(Arg(DYN, raw, block=True))
         elif kind == "array_expression" and (words := self._splat_words(inner)):
             argv.extend(words)  # `gci @('.', 'env:')`: the array's items, one word each
+        elif self.bound and kind in _REFERENCES and (patterns := self.bound.get(bound_reference(raw) or "")):
+            # `Remove-Item $_` in `gci bin | % { … }`: the globs the item matches, as one array of paths
+            argv.extend(Arg(p, p if k else raw, follows=k > 0) for k, p in enumerate(patterns))
         else:
             value = self.value(inner)
             if value == DYN and (constant := _BOOLEANS.get(raw.lower())) is not None:
@@ -656,6 +675,10 @@ class PowerShellWalker:
                     later.append(child)
             elif kind == "command_elements":
                 self._elements(child, argv, later)
+        if argv and argv[0].text.lower() in LISTINGS:
+            self.listed[(node.start_byte, node.end_byte)] = argv
+        elif piped is not None and argv and argv[0].text.lower() in _RENAMES:
+            self._rename_in_listing(argv, piped)
         feeds: tuple[Feed, ...] = ()
         for child in later:
             if child.type in _SUBSTITUTIONS:
@@ -663,6 +686,8 @@ class PowerShellWalker:
                 if feed is not None:
                     feeds += (feed,)
             elif self.var_feeds or child.type in _MEMBER_OF:
+                if self.bound and bound_reference(self.text(self.peel(child))) in self.bound:
+                    continue  # the item of a listing read as its glob
                 feed = self._variable_feed(child)  # `$f = gci -r; Remove-Item $f`, `(gci -r).FullName`
                 if feed is not None:
                     feeds += (feed,)
@@ -672,7 +697,10 @@ class PowerShellWalker:
             self._foreach_member(argv)
         if len(argv) > 1 and command_key(argv[0].text) in _BLOCK_PARAMETERS:
             self._block_from_variable(argv)
-        if self.stage_feed is not None and any("$_" in a.raw or "$psitem" in a.raw.lower() for a in argv[1:]):
+        if self.stage_feed is not None and any(
+            ("$_" in a.raw or "$psitem" in a.raw.lower()) and (not self.bound or DYN in a.text)
+            for a in argv[1:]
+        ):
             feeds += (self.stage_feed,)  # `gci -r | % { Remove-Item $_ }`
         if argv and argv[0].text.lower() in ("function", "filter") and len(argv) > 2:
             # The grammar reads `a && function f { f | f }` as a command named `function`.
@@ -723,9 +751,15 @@ class PowerShellWalker:
             variables = self.frame.variables
             if items:
                 variables["_"] = variables["psitem"] = items[-1]  # `'env:' | % { gci $_ }`
+            patterns = None
+            if piped is not None and command_key(argv[0].text) in _FOREACH_OBJECT:
+                patterns = self._stage_patterns(piped, later)
             try:
-                for child in later:
-                    self.visit(child)
+                if patterns:
+                    self._walk_bound(("_", "psitem"), patterns, later)  # `gci *.md | % { sc $_ … }`
+                else:
+                    for child in later:
+                        self.visit(child)
             finally:
                 self.stage_feed = saved
                 if items:
@@ -1326,8 +1360,10 @@ class PowerShellWalker:
         return None
 
     def _foreach(self, node: Node, stdin: Stdin | None = None) -> None:
-        """`foreach ($i in <listing>) { ... }`: `$i` is fed by the listing, like `$_` in a pipeline."""
+        """`foreach ($i in <listing>) { ... }`: `$i` is fed by the listing, like `$_` in a pipeline; over a
+        listing of the project's files it is read as the glob they match."""
         named = [c for c in node.named_children if c.type not in _LEAVES]
+        name = ""
         if len(named) >= 2 and named[0].type == "variable":
             collection = named[1]
             feed = self._feed_of(collection) or self._variable_feed(collection)
@@ -1342,8 +1378,81 @@ class PowerShellWalker:
                 self.frame.variables[name] = items[-1]  # `foreach ($d in 'env:') { gci $d }`
             else:
                 self.frame.variables.pop(name, None)
-        for child in named:
+        if len(named) < 3 or not name:
+            for child in named:
+                self.visit(child)
+            return
+        for child in named[:-1]:
             self.visit(child)
+        patterns = self._collection_patterns(named[1], name)
+        if patterns:
+            self._walk_bound((name,), patterns, named[-1:])
+        else:
+            self.visit(named[-1])
+
+    def _collection_patterns(self, collection: Node, name: str) -> list[str] | None:
+        """The globs of a foreach's collection that is one listing alone (`gci *.md`, `(gci src -r)`), when
+        the script sets the loop variable nowhere else."""
+        commands = _commands_under(collection, 2)
+        if len(commands) != 1:
+            return None
+        command = commands[0]
+        if self.text(collection).strip("$@() \t\r\n") != self.text(command).strip():
+            return None
+        argv = self.listed.get((command.start_byte, command.end_byte))
+        if argv is None or rebinds(self._source(), name):
+            return None
+        return listing_patterns(argv, self._folder)
+
+    def _stage_patterns(self, piped: Node, blocks: list[Node]) -> list[str] | None:
+        """The globs of the listing piped into `ForEach-Object`, when its blocks hold no block of their own
+        (where `$_` would be another object) and set `$_` nowhere."""
+        argv = self.listed.get((piped.start_byte, piped.end_byte))
+        if argv is None:
+            return None
+        for block in blocks:
+            text = self.text(block)
+            if text.count("{") > 1 or rebinds(text, "_") or rebinds(text, "psitem"):
+                return None
+        return listing_patterns(argv, self._folder)
+
+    def _walk_bound(self, names: tuple[str, ...], patterns: list[str], nodes: list[Node]) -> None:
+        """Walk `nodes` with `names` read as the globs `patterns`."""
+        saved = {n: self.bound.get(n) for n in names}
+        try:
+            for n in names:
+                self.bound[n] = patterns
+            for child in nodes:
+                self.visit(child)
+        finally:
+            for n, value in saved.items():
+                if value is None:
+                    self.bound.pop(n, None)
+                else:
+                    self.bound[n] = value
+
+    def _rename_in_listing(self, argv: list[Arg], piped: Node) -> None:
+        """`gci *.txt | Rename-Item -NewName { $_.Name -replace '.txt', '.log' }`: a new name computed for
+        each item of a listing of the project's files names a file beside it (Rename-Item moves nothing to
+        another folder and overwrites nothing): read as `*`, a new name; a block that may name `.git` or
+        `.hazina` stays unknown."""
+        listed = self.listed.get((piped.start_byte, piped.end_byte))
+        if listed is None or not listing_patterns(listed, self._folder):
+            return
+        for i, word in enumerate(argv):
+            if (
+                word.block
+                and i > 1
+                and argv[i - 1].text.lower() == "-newname"
+                and not _HIDDEN_NAMES.search(word.raw)
+            ):
+                argv[i] = word._replace(text="*")
+
+    def _folder(self, path: str) -> bool:
+        return self.sink.folder(path, self.frame)
+
+    def _source(self) -> str:
+        return self.ascii if self.ascii is not None else self.src.decode("utf-8", "replace")
 
     def _member(self, node: Node, stdin: Stdin | None = None) -> None:
         """`$o.M()`, `$o.M`, `(expr).M()`, `[T]::M()`: a member of an object whose type the policy does not

@@ -134,6 +134,11 @@ class ProjectFiles(Protocol):
         so named there and keeps nothing untracked (not ignored) under such a name."""
         ...
 
+    def folder(self, relative: str) -> bool:
+        """Whether `relative` is a folder in the working directory, reached through no link (False when
+        not known: it may then be a file)."""
+        ...
+
 
 def _output_path(parts: list[str]) -> bool:
     """Does a path (its parts, `.`/`..` refused) lie in a folder named as build output?"""
@@ -174,6 +179,9 @@ class FreshCheckout:
     def swept(self, starts: list[str], names: list[str], icase: bool) -> bool:
         return True  # every name is build output's, which a fresh checkout does not hold yet
 
+    def folder(self, relative: str) -> bool:
+        return False
+
 
 class KeptFiles:
     """A working directory where every file holds work and no tree is build output: what a rule's examples
@@ -191,6 +199,9 @@ class KeptFiles:
         return None
 
     def swept(self, starts: list[str], names: list[str], icase: bool) -> bool:
+        return False
+
+    def folder(self, relative: str) -> bool:
         return False
 
 
@@ -232,6 +243,12 @@ class ReplaceableFiles:
         if info.st_size == 0:
             return "empty"
         return "ignored" if self._ignored(relative) else None
+
+    def folder(self, relative: str) -> bool:
+        path = os.path.join(self.root, *[p for p in relative.split("/") if p])
+        real = os.path.realpath(path)
+        expected = os.path.join(self._real_root, *[p for p in relative.split("/") if p])
+        return real == expected and os.path.isdir(real)
 
     def matching(self, pattern: str) -> list[str] | None:
         """The files a glob that a line writes or deletes (`dist/*.tar.gz.sha256`, relative, `/`-separated)

@@ -64,5 +64,10 @@ class Sink(Protocol):
         0, 1, …; -1 once the loop is done): each later copy costs its nodes again, and what it writes again
         is what an earlier copy wrote, not a file's content."""
 
+    def folder(self, path: str, frame: Frame) -> bool:
+        """Whether `path` is a folder of the known working directory (as the line's `cd`s leave it), reached
+        through no link; False when that is not known."""
+        return False
+
     def static_output(self, argv: list[Arg], stdin: Stdin | None, dialect: Dialect) -> str | None:
         """What this command prints, if it can be known without running it (`echo`, `printf`, `base64 -d`)."""
