@@ -306,6 +306,18 @@ OUTSIDE = [
     ("posix", "docker container export -o ../c.tar web"),
     ("posix", "podman save -o ../img.tar app"),
     ("posix", "docker cp web:/etc/app.conf ../app.conf"),
+    # a cmdlet's positional word fills the first positional parameter not given by name: with the source
+    # named, it is the destination
+    ("powershell", "Copy-Item -Path src\\app.py C:\\Windows\\x.py"),
+    ("powershell", "Copy-Item -LiteralPath src/app.py ~\\x"),
+    ("powershell", "Copy-Item -Recurse -Path src ..\\backup"),
+    ("powershell", "Move-Item -LiteralPath src/app.py ..\\x"),
+    ("powershell", "Compress-Archive -Path src ..\\x.zip"),
+    ("powershell", "Expand-Archive -Path x.zip C:\\Windows\\Temp\\x"),
+    ("powershell", "Rename-Item -LiteralPath a.txt ..\\b.txt"),
+    # a switch the binder does not list takes no value: the named destination after it still counts
+    ("powershell", "Compress-Archive -Path src -Update -DestinationPath ..\\x.zip"),
+    ("powershell", "Copy-Item -Path src -Container -Destination ..\\x"),
 ]
 
 
@@ -524,6 +536,19 @@ ALLOWED = [
         "Start-Process dotnet -ArgumentList build -Wait -NoNewWindow -RedirectStandardOutput out.txt",
     ),
     ("posix", "rm -f build/x-$ID.log"),
+]
+
+
+ALLOWED += [
+    # the same cmdlets with the positional word inside the project, or bound to a parameter that names no
+    # file (Set-Content's value, Out-File's encoding)
+    ("powershell", "Copy-Item -Path src\\app.py build\\app.py"),
+    ("powershell", "Copy-Item -Destination build\\x src\\app.py"),
+    ("powershell", "Compress-Archive -Path src -Update -DestinationPath build\\x.zip"),
+    ("powershell", "Expand-Archive x.zip build\\x"),
+    ("powershell", "Set-Content -Path build\\version.txt $version"),
+    ("powershell", "Set-Content -Value $version build\\version.txt"),
+    ("powershell", "Out-File -FilePath build\\log.txt utf8"),
 ]
 
 

@@ -858,7 +858,38 @@ def _prefix_table(parameters: tuple[str, ...]) -> dict[str, str]:
     return table
 
 
-_PS_WRITER_PREFIXES = {name: _prefix_table(parameters) for name, (parameters, _) in _PS_WRITERS.items()}
+_PS_POSITIONS: dict[str, tuple[str, ...]] = {
+    "set-content": ("path", "value"),
+    "add-content": ("path", "value"),
+    "out-file": ("path", "encoding"),
+    "export-csv": ("path", "delimiter"),
+    "export-alias": ("path", "name"),
+    "rename-item": ("path", "newname"),
+    "copy-item": ("path", "destination"),
+    "move-item": ("path", "destination"),
+    "set-itemproperty": ("path", "name", "value"),
+    "set-acl": ("path", "aclobject"),
+    "new-itemproperty": ("path", "name"),
+    "compress-archive": ("path", "destinationpath"),
+    "expand-archive": ("path", "destinationpath"),
+}
+"""The positional parameters of the writers taking more than one, in order (the others take one, at the
+position `_PS_WRITERS` gives). Words without a name fill the ones not given by name, in order: in
+`Copy-Item -Path a ../x` the one word is the destination, in `Set-Content -Path f x` the value."""
+_PS_SAME_SLOT = {"literalpath": "path", "filepath": "path"}
+"""Parameters that stand where `path` does (another parameter set, or the name Out-File gives it): the
+slot they fill."""
+_PS_WRITER_PREFIXES = {
+    name: _prefix_table(
+        parameters + tuple(p for p in (*_PS_POSITIONS.get(name, ()), "literalpath") if p not in parameters)
+        if name in _PS_POSITIONS
+        else parameters
+    )
+    for name, (parameters, _) in _PS_WRITERS.items()
+}
+"""Each writer's parameters by prefix: the ones naming what it writes, and for the writers of several
+positional parameters those too (and `-LiteralPath`, which fills `-Path`'s place), so that a word after
+them is known as their value."""
 
 
 def unique_prefix_table(parameters: tuple[str, ...]) -> dict[str, str | None]:
@@ -1607,6 +1638,8 @@ def _bind_powershell(
             last.append(a)
             continue
         last = None
+        if pending is False and a.param and a.text[1:2].isalpha():
+            pending = None  # `-Update -DestinationPath x`: a switch the table does not list, not a value
         if pending is not None:
             if pending:
                 last = named.setdefault(pending_name, [])
@@ -1637,23 +1670,18 @@ def _powershell_targets(name: str, args: list[Arg]) -> list[Arg]:
     """The files a PowerShell writer names: its target parameters' values and its target position. A later
     element of an array written as one argument (`Set-Content x.txt,C:\\y.ini`, `-Path a, b`) binds where
     the element before it does, so every element of a target array is a target."""
-    position = _PS_WRITERS[name][1]
-    # the target values by the parameter that gave them (`-Name` of New-Item is joined to its `-Path`)
+    parameters, position = _PS_WRITERS[name]
+    # the values by the parameter that gave them (`-Name` of New-Item is joined to its `-Path`)
     named, positional = _bind_powershell(args, _PS_WRITER_PREFIXES[name])
-    found: list[Arg] = []
-    for values in named.values():
-        found.extend(values)
-    if position is not None and len(positional) > position and not (name == "copy-item" and found):
-        found.extend(positional[position])
-        named.setdefault("path", positional[position])
+    slots = _PS_POSITIONS.get(name, ("path",) if position == 0 else ())
+    given = {_PS_SAME_SLOT.get(p, p) for p in named}
+    for slot, words in zip([s for s in slots if s not in given], positional, strict=False):
+        named.setdefault(slot, []).extend(words)
+    found = [a for parameter, values in named.items() if parameter in parameters for a in values]
     if name == "move-item":
         # `Move-Item SOURCE DEST`: the source is taken away, the destination written; a source known only at
         # run time is the line's own file, as a copy's source is.
         found = [a for a in found if not (_run_time(a) and a in named.get("path", ()))]
-        if len(positional) > 1 and "destination" not in named:
-            found.extend(positional[1])
-    if name == "rename-item" and len(positional) > 1:
-        found.extend(positional[1])
     leaves = named.get("name")
     if name == "new-item" and leaves and all(leaf.literal and ":" not in leaf.text for leaf in leaves):
         folders: list[Arg | None] = list(named.get("path") or [None])
