@@ -124,6 +124,16 @@ ALLOWED = [
     ("powershell", "$c = (gc src\\app.py) -replace 'hi', 'ho'; $c | Out-File src\\app.py"),
     ("powershell", "$c = gc README.md -Raw; $c = $c -replace 'a', 'b'; Set-Content -Path README.md -Va $c"),
     ("powershell", "$c = gc README.md -Raw; Set-Content README.md ($c.Replace('a', 'b'))"),
+    # a value computed in parentheses from the file's whole content alone: read before the write begins
+    ("powershell", "Set-Content -Path README.md -Value ((Get-Content README.md) -replace 'demo', 'x')"),
+    ("powershell", "Set-Content src\\app.py ((gc src\\app.py -Raw) -replace 'hi', 'ho')"),
+    (
+        "powershell",
+        "Set-Content -Path README.md -Value (Get-Content README.md -Raw).Replace('a', 'b') -NoNewline",
+    ),
+    ("powershell", "Set-Content -Path README.md (Get-Content README.md -Raw).Trim()"),
+    ("powershell", "Out-File -FilePath README.md -InputObject ((gc README.md) -replace 'a', 'b')"),
+    ("powershell", "Set-Content -Path README.md -Value $(Get-Content README.md -Raw).TrimEnd()"),
 ]
 
 BLOCKED = [
@@ -188,6 +198,13 @@ BLOCKED = [
 ]
 
 BLOCKED_BY_WHAT_IT_HOLDS = [  # blocked in `repo` for what its files hold or where they lead
+    # a value read in parentheses that holds more than the file's own content: another file, a command it
+    # passes through (`| Out-Null` would empty the file), a command in the call's arguments, a variable
+    ("powershell", "Set-Content -Path README.md -Value ((Get-Content README.md) + (Get-Content notes.txt))"),
+    ("powershell", "Set-Content -Path README.md -Value ((Get-Content notes.txt) -replace 'a', 'b')"),
+    ("powershell", "Set-Content -Path data\\names.txt -Value (Get-Content data\\names.txt | Sort-Object)"),
+    ("powershell", "Set-Content -Path README.md -Value (Get-Content README.md).Replace((gc notes.txt), 'b')"),
+    ("powershell", "Set-Content -Path README.md -Value $x.Replace('a', 'b')"),
     ("posix", "echo x > src/app.py"),  # tracked with content
     ("posix", "make | tee src/app.py >(grep x)"),  # beside a pipe, the tracked file still counts
     ("posix", "python gen.py > README.md"),

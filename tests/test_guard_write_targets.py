@@ -318,6 +318,9 @@ OUTSIDE = [
     # a switch the binder does not list takes no value: the named destination after it still counts
     ("powershell", "Compress-Archive -Path src -Update -DestinationPath ..\\x.zip"),
     ("powershell", "Copy-Item -Path src -Container -Destination ..\\x"),
+    # a method called on an argument (`(…).Trim()`) is one word: the destination is still the second
+    ("powershell", "Copy-Item (Get-Item src\\app.py).FullName.Trim() ..\\x"),
+    ("powershell", "Move-Item $src.Trim() C:\\Users\\Public\\x"),
 ]
 
 
@@ -549,6 +552,7 @@ ALLOWED += [
     ("powershell", "Set-Content -Path build\\version.txt $version"),
     ("powershell", "Set-Content -Value $version build\\version.txt"),
     ("powershell", "Out-File -FilePath build\\log.txt utf8"),
+    ("powershell", "Copy-Item (Join-Path src app.py).Trim() build\\x"),
 ]
 
 

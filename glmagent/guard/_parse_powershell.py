@@ -583,6 +583,20 @@ class PowerShellWalker:
             if kind == "redirection":
                 later.append(child)
                 continue
+            if (
+                kind == "argument_list"
+                and argv
+                and i >= 2
+                and children[i - 2].end_byte == child.start_byte
+                and self.peel(children[i - 2]).type == "member_access"
+            ):
+                # `(gc f -Raw).Replace('a', 'b')`, `$x.Trim()`: one argument, a method's result; the grammar
+                # ends the word before the call's parentheses
+                merged = argv[-1]._replace(text=DYN, raw=argv[-1].raw + self.text(child))
+                self.opaque = [merged if a is argv[-1] else a for a in self.opaque]  # (`'env:'.Trim()`)
+                argv[-1] = merged
+                later.append(child)
+                continue
             self._append_argument(child, argv, later)
 
     def _append_argument(self, node: Node, argv: list[Arg], later: list[Node]) -> None:
@@ -717,8 +731,11 @@ class PowerShellWalker:
         if argv and argv[0].text[:2] in _UNC_STARTS:
             # `& \\server\share\x.exe` runs a program from another machine: its path is checked as a word is.
             self.sink.command([Arg("&", "&"), argv[0]], self.frame, None)
-        if self.read_into and argv and argv[0].text.lower() in _REWRITERS:
-            self._written_from_variable(argv)
+        if argv and argv[0].text.lower() in _REWRITERS:
+            if self.read_into:
+                self._written_from_variable(argv)
+            if later:
+                self._written_from_read(argv, later)
         if len(argv) > 1 and argv[1].block and command_key(argv[0].text) in _WHERE_OBJECT:
             words = self._filter_strings(later)
             if words:
@@ -843,21 +860,45 @@ class PowerShellWalker:
         """`$c = gc f -Raw; Set-Content f -Value ($c -replace 'a', 'b')`: a file written back from a variable
         that holds its whole content is edited in place (see `_in_place_edit`)."""
         target = _file_operand(argv, _REWRITERS)
-        if target is None:
-            return
-        words = argv[1:]
-        value = None
-        for i, a in enumerate(words):
-            key = a.text.lower()
-            if a.param and len(key) >= 3 and "-value".startswith(key):  # `-v` is also -Verbose
-                value = words[i + 1] if i + 1 < len(words) else None
-                break
-        else:
-            operands = [a for a in words if not a.param]
-            if len(operands) == 2 and operands[0] is target:
-                value = operands[1]  # `Set-Content f $c`: Path, then Value
+        value = _value_word(argv, target) if target is not None else None
         head = _HEAD_VARIABLE.match(value.raw) if value is not None else None
-        if head is not None and self.read_into.get(head.group(1).casefold()) == target.text:
+        if (
+            head is not None
+            and target is not None
+            and self.read_into.get(head.group(1).casefold()) == target.text
+        ):
+            self.sink.in_place_edit(target, self.frame)
+
+    def _written_from_read(self, argv: list[Arg], later: list[Node]) -> None:
+        """`Set-Content f -Value ((Get-Content f) -replace 'a', 'b')`, `sc f (gc f -Raw).Replace('a', 'b')`: a
+        value computed in parentheses from the file's whole content alone is read before the write begins,
+        so the file is edited in place (see `_in_place_edit`)."""
+        target = _file_operand(argv, _REWRITERS)
+        value = _value_word(argv, target) if target is not None else None
+        if value is None or target is None or len(value.raw) > _IN_PLACE_SPAN:
+            return
+        node = call = None
+        for k, n in enumerate(later):
+            text = self.text(n)
+            if text == value.raw:
+                node = n
+                break
+            after = later[k + 1] if k + 1 < len(later) else None
+            if after is not None and after.type == "argument_list" and text + self.text(after) == value.raw:
+                node, call = n, after  # `(gc f -Raw).Replace('a', 'b')`: the object, then the call
+                break
+        if node is None:
+            return
+        commands = [node] if node.type == "command" else _commands_under(node, 2)  # `-Value (gc f -Tail 9)`
+        top = node
+        while top.parent is not None and top.parent.type != "command_elements":
+            top = top.parent  # the whole word, parentheses included
+        if (
+            len(commands) == 1
+            and (call is None or not _commands_under(call, 1))
+            and _read_whole_first(commands[0], top)
+            and self._read_file(commands[0]) == target.text
+        ):
             self.sink.in_place_edit(target, self.frame)
 
     def _read_file(self, command: Node) -> str | None:
@@ -1696,6 +1737,19 @@ _PATH_PARAMETERS = frozenset({"-path", "-literalpath", "-filepath", "-lp", "-psp
 _IN_PLACE_SPAN = 2000
 """Longest first stage (characters) looked through for an in-place edit's read."""
 _EVALUATED_FIRST = frozenset({"parenthesized_expression", "array_expression", "sub_expression"})
+
+
+def _value_word(argv: list[Arg], target: Arg) -> Arg | None:
+    """The word a rewriting cmdlet writes: its `-Value`, or the operand after the file (`sc f $c`)."""
+    words = argv[1:]
+    for i, a in enumerate(words):
+        key = a.text.lower()
+        if a.param and len(key) >= 3 and "-value".startswith(key):  # `-v` is also -Verbose
+            return words[i + 1] if i + 1 < len(words) else None
+    operands = [a for a in words if not a.param]
+    if len(operands) == 2 and operands[0] is target:
+        return operands[1]  # `Set-Content f $c`: Path, then Value
+    return None
 
 
 def _commands_under(node: Node, limit: int) -> list[Node]:
