@@ -321,6 +321,16 @@ OUTSIDE = [
     # a method called on an argument (`(…).Trim()`) is one word: the destination is still the second
     ("powershell", "Copy-Item (Get-Item src\\app.py).FullName.Trim() ..\\x"),
     ("powershell", "Move-Item $src.Trim() C:\\Users\\Public\\x"),
+    # output parameters, whatever the command, and the path of a cmdlet that exports or saves
+    ("powershell", "Invoke-Pester -OutputFile C:\\Users\\Public\\results.xml -OutputFormat NUnitXml"),
+    ("powershell", "New-ExternalHelp -Path docs -OutputPath ..\\module\\en-US"),
+    ("powershell", "New-MarkdownHelp -Module X -OutputFolder:..\\docs"),
+    ("powershell", "Build-Thing -DestinationPath C:\\Windows\\Temp\\x"),
+    ("posix", "mono nuget.exe pack x.nuspec -OutputDirectory ../feed"),
+    ("posix", "xcodebuild -exportArchive -archivePath build/x.xcarchive -exportPath ~/Desktop"),
+    ("powershell", "Export-Counter -Path ..\\perf.blg -InputObject $data"),
+    ("powershell", "Export-StartLayout -Path C:\\Users\\Public\\layout.xml"),
+    ("powershell", "Save-Thing -LiteralPath ..\\x"),
 ]
 
 
@@ -553,6 +563,13 @@ ALLOWED += [
     ("powershell", "Set-Content -Value $version build\\version.txt"),
     ("powershell", "Out-File -FilePath build\\log.txt utf8"),
     ("powershell", "Copy-Item (Join-Path src app.py).Trim() build\\x"),
+    ("powershell", "Invoke-Pester -OutputFile build\\TestResults.xml -OutputFormat NUnitXml"),
+    ("powershell", "New-ExternalHelp -Path docs -OutputPath module\\en-US -Force"),
+    ("powershell", "nuget pack x.nuspec -OutputDirectory NugetOut"),
+    ("powershell", "Export-Counter -Path build\\perf.blg -InputObject $data"),
+    ("powershell", "Get-Thing -Path ..\\x"),  # a getter's path is what it reads
+    # a run-time output folder of a command the policy does not know is the script's own
+    ("powershell", "New-MarkdownHelp -Module X -OutputFolder $docsRoot"),
 ]
 
 

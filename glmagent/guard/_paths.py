@@ -959,6 +959,22 @@ _OUTPUT_SHORT = frozenset(
     }
 )  # fmt: skip
 _SHORT_OUTPUT_OPTIONS = ("-o", "-w")
+_OUTPUT_PARAMETERS = frozenset(
+    {
+        "-outfile", "-outputpath", "-outputfile", "-outputdirectory", "-outputfolder", "-outputdir",
+        "-outpath", "-destinationpath", "-exportpath",
+    }
+)  # fmt: skip
+r"""PowerShell's (and Windows tools') parameters naming the file or folder a command writes, whatever the
+command (`Invoke-Pester -OutputFile F`, `New-ExternalHelp -OutputPath D`, `nuget pack -OutputDirectory D`).
+Only a literal value is judged: build scripts name their output folders by variables everywhere
+(`-OutputPath $ModuleOutDir\en-US`), and what a command unknown to the policy does with one is not known
+either (the cmdlets known to write judge every value)."""
+
+
+_SAVING_VERBS = ("export-", "save-")
+_SAVED_PATHS = frozenset({"-path", "-filepath", "-literalpath"})
+"""A cmdlet that exports or saves (`Export-Counter -Path F`, `Export-StartLayout -Path F`) writes its path."""
 
 
 def output_targets(name: str, args: list[Arg]) -> list[Arg]:
@@ -967,6 +983,16 @@ def output_targets(name: str, args: list[Arg]) -> list[Arg]:
     short = name in _OUTPUT_SHORT or (name == "git" and _git_subcommand(args) in _GIT_SHORT_OUTPUT)
     for i, a in enumerate(args):
         t = a.text
+        if t[:1] == "-" and len(t) > 4:
+            key, colon, value = t.partition(":")
+            key = key.lower()
+            if key in _OUTPUT_PARAMETERS or (key in _SAVED_PATHS and name.startswith(_SAVING_VERBS)):
+                named = Arg(value, a.raw.partition(":")[2] or value) if colon else None
+                if named is None and i + 1 < len(args) and not args[i + 1].param:
+                    named = args[i + 1]
+                if named is not None and not _run_time(named) and not _PERCENT_NAME.search(named.raw):
+                    found.append(named)  # (a run-time folder is the script's own: see `_OUTPUT_PARAMETERS`)
+                continue
         # PowerShell reads `-o` as a parameter whatever the program: for the programs known to write with it
         # (`gcc -o F`, `winget export -o F`) it is still theirs.
         if t[:1] not in "-/" or (a.param and ":" not in t and not short):
