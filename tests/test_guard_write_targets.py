@@ -331,6 +331,17 @@ OUTSIDE = [
     ("powershell", "Export-Counter -Path ..\\perf.blg -InputObject $data"),
     ("powershell", "Export-StartLayout -Path C:\\Users\\Public\\layout.xml"),
     ("powershell", "Save-Thing -LiteralPath ..\\x"),
+    # converters writing their last operand, generators writing their `-o`
+    ("posix", "qpdf --decrypt in.pdf ../out.pdf"),
+    ("posix", "sox a.wav b.wav /tmp/../home/dev/mix.wav"),
+    ("posix", "rst2html.py README.rst ~/Desktop/readme.html"),
+    ("posix", "lessc app.less ../site/app.css"),
+    ("posix", "pdftk a.pdf b.pdf cat output ../merged.pdf"),
+    ("posix", "gs -sDEVICE=pdfwrite -o ../x.pdf a.ps"),
+    ("posix", "dot -Tpng graph.dot -o ~/graph.png"),
+    ("posix", "msgfmt -o /usr/share/locale/de/LC_MESSAGES/app.mo de.po"),
+    ("posix", "bison -d -o ../parser.c parser.y"),
+    ("posix", "strip -o /usr/local/bin/app build/app"),
 ]
 
 
@@ -570,6 +581,14 @@ ALLOWED += [
     ("powershell", "Get-Thing -Path ..\\x"),  # a getter's path is what it reads
     # a run-time output folder of a command the policy does not know is the script's own
     ("powershell", "New-MarkdownHelp -Module X -OutputFolder $docsRoot"),
+    ("posix", "qpdf --decrypt in.pdf build/out.pdf"),
+    ("posix", "rst2html README.rst"),  # one operand: the input, the page goes to standard output
+    ("posix", "pdftk a.pdf dump_data"),
+    ("posix", "dot -Tsvg docs/graph.dot -o docs/graph.svg"),
+    ("posix", "msgfmt -o locale/de/LC_MESSAGES/app.mo po/de.po"),
+    # a Makefile's run-time output: the policy did not judge these converters before it knew them
+    ("posix", "dot -Tsvg $< -o $@"),
+    ("posix", "lessc app.less $(CSSDIR)app.css"),
 ]
 
 

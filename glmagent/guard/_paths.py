@@ -692,6 +692,16 @@ _LAST = frozenset(
         "makecab", "copy", "move", "ditto", "convert", "magick",
     }
 )  # fmt: skip
+_CONVERTERS = frozenset(
+    {
+        "qpdf", "sox", "lame", "pngcrush", "opusenc", "heif-convert", "avifdec", "cjxl", "djxl", "lessc",
+        "sassc", "objcopy", "pdfunite", "wkhtmltopdf", "wkhtmltoimage", "ps2pdf", "pdf2ps", "dvipdf",
+        "pdfcrop", "ebook-convert", "rst2html", "rst2html5", "rst2latex", "rst2man", "rst2odt", "rst2xml",
+        "rst2s5", "rst2html.py", "rst2html5.py", "rst2latex.py", "rst2man.py",
+    }
+)  # fmt: skip
+"""Converters writing their last operand, given more than one (`qpdf IN OUT`, `sox IN… OUT`, `rst2html IN
+OUT`); only a literal one is judged, as `_GENERATORS`' `-o`."""
 # (`copy` and `move` are cmd's own: `cmd /c "copy /y cmd.exe C:\\Windows\\System32\\sethc.exe"`; `ditto` is
 # macOS's copier and archiver: `ditto -x -k app.zip /Applications`; ImageMagick's `convert`/`magick IN OUT`.)
 #: Windows programs that name what they write with a switch (`print /D:FILE`, `esentutl /y SRC /d DEST`).
@@ -958,6 +968,18 @@ _OUTPUT_SHORT = frozenset(
         "winget", "dotnet", "cookiecutter", "docker", "podman", "nerdctl",
     }
 )  # fmt: skip
+_GENERATORS = frozenset(
+    {
+        "gs", "gswin64c", "gswin32c", "msgfmt", "msgmerge", "msgcat", "xgettext", "xsltproc", "cwebp",
+        "dwebp", "gifsicle", "svgo", "rsvg-convert", "inkscape", "dot", "neato", "mmdc", "asciidoctor",
+        "asciidoctor-pdf", "uglifyjs", "rollup", "browserify", "swc", "flatc", "swig", "bison", "flex",
+        "yacc", "re2c", "strip", "upx", "shiv", "pex", "wasm-opt", "emcc", "em++", "llc", "opt", "nvcc",
+        "glslc", "img2pdf", "flac", "oggdec", "avifenc", "lilypond", "cpp", "windres", "moc", "uic", "rcc",
+    }
+)  # fmt: skip
+"""Document, image and code generators whose `-o` names the file they write (`gs -o F`, `dot -o F`, `bison -o
+F`). Only a literal value is judged: their run-time outputs are a Makefile's (`dot -Tsvg $< -o $@`), which
+the policy did not judge before it knew them either."""
 _SHORT_OUTPUT_OPTIONS = ("-o", "-w")
 _OUTPUT_PARAMETERS = frozenset(
     {
@@ -980,7 +1002,10 @@ _SAVED_PATHS = frozenset({"-path", "-filepath", "-literalpath"})
 def output_targets(name: str, args: list[Arg]) -> list[Arg]:
     """Files a program writes its result to, named by an output option (`sort -o F`, `--output=F`)."""
     found: list[Arg] = []
-    short = name in _OUTPUT_SHORT or (name == "git" and _git_subcommand(args) in _GIT_SHORT_OUTPUT)
+    generator = name in _GENERATORS
+    short = (
+        generator or name in _OUTPUT_SHORT or (name == "git" and _git_subcommand(args) in _GIT_SHORT_OUTPUT)
+    )
     for i, a in enumerate(args):
         t = a.text
         if t[:1] == "-" and len(t) > 4:
@@ -1007,6 +1032,10 @@ def output_targets(name: str, args: list[Arg]) -> list[Arg]:
         if key in _OUTPUT_LONG or (
             short and key in _SHORT_OUTPUT_OPTIONS and (key != "-w" or name in _W_WRITES)
         ):
+            if generator and key not in _OUTPUT_LONG and not eq and i + 1 < len(args):
+                if not _run_time(args[i + 1]) and not _PERCENT_NAME.search(args[i + 1].raw):
+                    found.append(args[i + 1])  # `dot -o F`; not a Makefile's `-o $@` (see `_GENERATORS`)
+                continue
             if eq:
                 raw = a.raw
                 if len(raw) > 1 and raw[0] in "'\"" and raw[-1] == raw[0]:
@@ -1164,6 +1193,11 @@ def write_targets(name: str, args: list[Arg], dialect: str, through_links: bool 
         return targets + [a for a in sources if not _run_time(a)] + (operands[-1:] if not targets else [])
     if name in _LAST:
         return targets + (operands[-1:] if len(operands) > 1 else [])
+    if name in _CONVERTERS:
+        last = operands[-1] if len(operands) > 1 else None
+        return (
+            [last] if last is not None and not _run_time(last) and not _PERCENT_NAME.search(last.raw) else []
+        )
     if name in _AFTER_FIRST:
         if name == "setfacl" or any(a.text.startswith("--reference") for a in args):
             return operands
@@ -2246,9 +2280,16 @@ MAKERS = frozenset({*_ENVIRONMENT_MAKERS, *_BUILT})
 """Programs that make a folder or what they build in one: a run-time folder of theirs is judged by its literal
 folder, as an archive's is (`_words`)."""
 
+
+def _pdftk_targets(args: list[Arg]) -> list[Arg]:
+    """`pdftk IN… cat 1-3 output OUT`: the word after the `output` keyword."""
+    return [args[i + 1] for i in range(len(args) - 1) if args[i].text.lower() == "output"]
+
+
 _OWN_TARGETS: dict[str, Callable[[list[Arg]], list[Arg]]] = {
     **_ENVIRONMENT_MAKERS,
     **_BUILT,
+    "pdftk": _pdftk_targets,
     "fsutil": _fsutil_targets,
     "perl": _edited_in_place,
     "ruby": _edited_in_place,
@@ -2286,6 +2327,7 @@ WRITERS = (
     DOTNET_WRITERS
     | _ALL
     | _LAST
+    | _CONVERTERS
     | _AFTER_FIRST
     | _LINKS
     | ARCHIVERS
