@@ -207,6 +207,9 @@ NETWORK = [
     "PS> Save-Module x -Path .",
     "PS> Find-Module x",
     "PS> Register-PSRepository -Name x -SourceLocation http://x",
+    "PS> Unregister-PSRepository -Name PSGallery",  # where every later install looks
+    "PS> Unregister-PackageSource -Name nuget.org",
+    "PS> Unregister-PSResourceRepository -Name PSGallery",
     "PS> Update-Help",
     "PS> winget install x",
     "PS> choco install x -y",
