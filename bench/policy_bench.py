@@ -127,6 +127,9 @@ class _NoRules:
     def script(self, *_args: object) -> None: ...
     def in_place_edit(self, *_args: object) -> None: ...
     def loop_copy(self, *_args: object) -> None: ...
+    def folder(self, *_args: object) -> bool:
+        return False
+
     def static_output(self, *_args: object) -> None:
         return None
 
