@@ -65,7 +65,7 @@ KEPT_POSIX = [
     "mkfile 10m f",
     "cat data.txt > copy.txt",
     "gzip -c data.txt > data.txt.gz",
-    "nohup ./server > server.log 2>&1 &",
+    "./server > server.log 2>&1 &",
     "env LC_ALL=C sort words.txt > sorted.txt",
     "head -c 2G big.iso > part.bin",
     "qemu-img create -f qcow2 build/vm.qcow2 100G",

@@ -217,7 +217,6 @@ def test_wrappers_are_unwrapped() -> None:
         "which wget",
         "timeout 60 pytest -x",
         "env PYTHONPATH=src pytest",
-        "nohup make",
         "npx rimraf dist",  # build output, as `rimraf dist` alone
     ],
 )

@@ -720,7 +720,6 @@ WRAPPED_ALLOWED = [
     ("posix", "find . -name '*.py' -exec sh -c 'wc -l \"$1\"' _ {} \\;"),
     ("posix", "timeout 60 bash -c 'pytest -q'"),
     ("posix", "watch -n5 git status"),
-    ("posix", "nohup python server.py &"),
     ("posix", 'echo "a (b) c"'),
     ("posix", "echo 'it''s'"),
     ("powershell", "cmd /c dir"),

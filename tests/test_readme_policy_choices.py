@@ -72,7 +72,7 @@ ALLOWED = [
     ("posix", "dotnet bin/app.dll"),
     ("powershell", "vstest.console tests.dll"),
     ("posix", "psql -c 'select 1'"),
-    ("posix", "tmux new -d 'make test'"),
+    ("posix", "tmux ls"),
     ("posix", "uname -m"),
     ("posix", "nproc"),
     ("posix", "lscpu"),
@@ -273,6 +273,7 @@ BLOCKED = [
     ("powershell", "sc.exe sdshow scmanager", "env"),
     ("posix", "journalctl", "env"),
     ("posix", "journalctl -u docker --no-pager", "env"),
+    ("posix", "tmux new -d 'make test'", "unverifiable"),  # left running when the line ends
     ("posix", "tail /var/log/syslog", "env"),
 ]
 
