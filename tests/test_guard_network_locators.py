@@ -104,7 +104,6 @@ ALLOWED = [
     ("posix", "echo https://example.com"),
     ("posix", "printf '%s\\n' http://localhost:8000"),
     ("posix", "git commit -m 'Fix https://example.com/issue/1'"),
-    ("posix", "git remote add origin git@github.com:org/repo.git"),
     ("posix", "git config --get remote.origin.url"),  # setting it re-points the remote: network.git-remote
     ("posix", "vsce package --out x.vsix --baseImagesUrl https://github.com/o/r/raw/HEAD/vscode"),
     ("posix", "grep -rn 'http://' src"),
