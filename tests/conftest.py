@@ -458,6 +458,18 @@ TEST_GIT = ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid", "-
 """git as the tests run it to commit: a fixed identity, no signing (the machine's own git config aside)."""
 
 
+def committed_repo(root: Path, files: dict[str, str]) -> Path:
+    """`root` made a git repository whose one commit holds `files` (a `/`-separated path -> its text)."""
+    subprocess.run(["git", "init", "-q"], cwd=root, check=True)
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    subprocess.run([*TEST_GIT, "add", "-A"], cwd=root, check=True)
+    subprocess.run([*TEST_GIT, "commit", "-qm", "init"], cwd=root, check=True)
+    return root
+
+
 @pytest.fixture
 def git_project(project: Path) -> Path:
     """`project` as a git repository with one commit."""

@@ -11,10 +11,10 @@ suite let through.
 from __future__ import annotations
 
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
+from conftest import committed_repo
 
 from glmagent.guard import Decision, Policy
 
@@ -24,13 +24,7 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A git project with one tracked file that holds something."""
     if shutil.which("git") is None:
         pytest.skip("git is not installed")
-    root = tmp_path_factory.mktemp("proj")
-    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid", "-c", "commit.gpgsign=false"]
-    subprocess.run(["git", "init", "-q"], cwd=root, check=True)
-    (root / "README.md").write_text("# demo\n", encoding="utf-8")
-    subprocess.run([*git, "add", "-A"], cwd=root, check=True)
-    subprocess.run([*git, "commit", "-qm", "init"], cwd=root, check=True)
-    return root
+    return committed_repo(tmp_path_factory.mktemp("proj"), {"README.md": "# demo\n"})
 
 
 def decide(command: str, shell: str, cwd: Path | None = None) -> Decision:

@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import decide_in
+from conftest import committed_repo, decide_in
 
 from glmagent.guard._listings import bound_reference, listing_patterns, rebinds
 from glmagent.guard._syntax import Arg
@@ -28,17 +27,13 @@ if shutil.which("git") is None:
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A git project: tracked sources and docs, ignored build output, and a link to a folder outside."""
-    root = tmp_path_factory.mktemp("proj")
-    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid", "-c", "commit.gpgsign=false"]
-    subprocess.run(["git", "init", "-q"], cwd=root, check=True)
-    (root / "src").mkdir()
-    (root / "src" / "app.py").write_text("print('hi')\n")
-    (root / "README.md").write_text("# demo\n")
-    (root / "docs").mkdir()
-    (root / "docs" / "guide.md").write_text("# guide\n")
-    (root / ".gitignore").write_text("build/\nbin/\nobj/\n")
-    subprocess.run([*git, "add", "-A"], cwd=root, check=True)
-    subprocess.run([*git, "commit", "-qm", "init"], cwd=root, check=True)
+    tracked = {
+        "src/app.py": "print('hi')\n",
+        "README.md": "# demo\n",
+        "docs/guide.md": "# guide\n",
+        ".gitignore": "build/\nbin/\nobj/\n",
+    }
+    root = committed_repo(tmp_path_factory.mktemp("proj"), tracked)
     (root / "build").mkdir()
     (root / "build" / "out.txt").write_text("ok\n")
     (root / "bin").mkdir()

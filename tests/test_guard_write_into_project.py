@@ -14,11 +14,10 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import decide_in
+from conftest import committed_repo, decide_in
 
 if shutil.which("git") is None:
     pytest.skip("git is not installed", allow_module_level=True)
@@ -27,18 +26,14 @@ if shutil.which("git") is None:
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A git project: tracked files with content, an empty tracked file, ignored output, untracked work."""
-    root = tmp_path_factory.mktemp("proj")
-    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid", "-c", "commit.gpgsign=false"]
-    subprocess.run(["git", "init", "-q"], cwd=root, check=True)
-    (root / "src").mkdir()
-    (root / "src" / "app.py").write_text("print('hi')\n")
-    (root / "src" / "__init__.py").write_text("")
-    (root / "README.md").write_text("# demo\n")
-    (root / "data").mkdir()
-    (root / "data" / "names.txt").write_text("b\na\n")
-    (root / ".gitignore").write_text("coverage.lcov\nbuild/\n*.log\n.env\n")
-    subprocess.run([*git, "add", "-A"], cwd=root, check=True)
-    subprocess.run([*git, "commit", "-qm", "init"], cwd=root, check=True)
+    tracked = {
+        "src/app.py": "print('hi')\n",
+        "src/__init__.py": "",
+        "README.md": "# demo\n",
+        "data/names.txt": "b\na\n",
+        ".gitignore": "coverage.lcov\nbuild/\n*.log\n.env\n",
+    }
+    root = committed_repo(tmp_path_factory.mktemp("proj"), tracked)
     (root / "coverage.lcov").write_text("TN:\nSF:src/app.py\n")  # ignored output from an earlier run
     (root / "build").mkdir()
     (root / "build" / "test.log").write_text("ok\n")
@@ -277,11 +272,7 @@ def test_a_project_that_is_no_git_repository_spares_only_new_and_empty_files(tmp
 
 
 def test_a_tracked_file_stays_blocked_even_when_a_pattern_ignores_it(tmp_path: Path) -> None:
-    git = ["git", "-c", "user.name=t", "-c", "user.email=t@example.invalid", "-c", "commit.gpgsign=false"]
-    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
-    (tmp_path / "schema.log").write_text("kept on purpose\n")
-    subprocess.run([*git, "add", "schema.log"], cwd=tmp_path, check=True)
-    subprocess.run([*git, "commit", "-qm", "x"], cwd=tmp_path, check=True)
+    committed_repo(tmp_path, {"schema.log": "kept on purpose\n"})
     (tmp_path / ".gitignore").write_text("*.log\n")
     (tmp_path / "other.log").write_text("output of an earlier run\n")
     assert not decide_in("make schema > schema.log", tmp_path).allowed
