@@ -6,7 +6,7 @@
 - The machine's scheduled jobs, NFS exports and inetd services (where a root-run writable script or a share
   without root squashing is looked for), its password and login rules (`/etc/pam.d`, `login.defs`,
   `pwpolicy`), a cluster's control-plane kubeconfigs, macOS browser profiles.
-- The SSH agent's keys added, removed or printed whole (`ssh-add`, `ssh-add -L`); fingerprints stay fine.
+- The SSH agent's keys added, removed, printed whole or listed (`ssh-add`, `ssh-add -L`, `ssh-add -l`).
 - PowerSploit's functions by what each does, container-escape surveys (`deepce.sh`), loaders of offensive
   C# tools (`PowerSharpPack`, `Invoke-SharpLoader`), files readable by this user hunted from the root.
 - A file named like an option (`> "--checkpoint=1"`, `touch -- -rf`): a later `tar cf a.tar *` reads it as
@@ -68,6 +68,8 @@ BLOCKED = [
     ("posix", "ssh-add -L", "env.credential-store"),
     ("posix", "ssh-add ~/.ssh/id_rsa", "env.credential-store"),
     ("posix", "ssh-add -l -D", "env.credential-store"),
+    ("posix", "ssh-add -l", "env.credential-store"),  # which identities the agent would sign with
+    ("posix", "ssh-add -l 2>/dev/null || echo 'no keys'", "env.credential-store"),
     ("posix", "keyctl get_persistent @u", "env.credential-store"),
     ("posix", "find / -path /usr/lib -prune -o -readable -type f -name '*.bak'", "env.machine-discovery"),
     ("posix", "./deepce.sh --no-enumeration --exploit SOCK --shadow", "env.machine-discovery"),
@@ -289,7 +291,6 @@ ALLOWED = [
     ("posix", "cat config/crontab"),  # the project's own file of the name
     ("posix", "cat deploy/exports"),
     ("posix", "run-parts --test /etc/cron.daily"),  # names the jobs, runs none
-    ("posix", "ssh-add -l"),
     ("posix", "ssh-add --help"),
     ("posix", "find . -readable -name '*.py'"),
     ("posix", "helm template ./chart"),

@@ -640,7 +640,6 @@ NETWORK_ALLOWED = [
     "man curl",
     "grep -rn curl .",
     "ssh-keygen -t ed25519 -f key -N ''",
-    "ssh-add -l",
     "openssl rand -hex 16",
     "openssl x509 -in c.pem -noout -text",
     "openssl dgst -sha256 f",
