@@ -53,6 +53,19 @@ BLOCKED = [
     ("posix", "netstat -nr"),
     ("posix", "netstat --route"),
     ("powershell", "netstat -anob"),
+    # The machine's connections to other hosts, and every socket it has.
+    ("powershell", "netstat -ano"),
+    ("powershell", "netstat -ano | findstr :8080"),  # every socket listed, then filtered
+    ("powershell", "netstat -n -o"),  # Windows' netstat lists connections unless told otherwise
+    ("posix", "netstat -tunap"),
+    ("posix", "netstat"),
+    ("posix", "ss -anp || netstat -anp"),
+    ("posix", "ss -tunp"),
+    ("posix", "lsof -i"),
+    ("posix", "lsof -nPi"),
+    ("posix", "lsof -i :22"),
+    ("posix", "lsof"),
+    ("powershell", "Get-NetTCPConnection -State Established"),
     # Windows shares, sessions, the workstation's settings, netsh listings and packet traces.
     ("powershell", "net share"),
     ("powershell", "net sessions"),
@@ -157,9 +170,14 @@ ALLOWED = [
     ("posix", "ip addr show"),
     ("posix", "ip -br link"),
     ("posix", "ifconfig lo0"),
-    ("posix", "ss -tlnp"),
+    ("posix", "ss -tlnp"),  # the ports this machine listens on
     ("posix", "netstat -tlnp"),
-    ("powershell", "netstat -ano | findstr :8080"),
+    ("posix", "ss -s"),  # counters
+    ("posix", "netstat -i"),
+    ("posix", "lsof -iTCP -sTCP:LISTEN -P -n"),
+    ("posix", "lsof -p 4242"),  # what one process holds
+    ("posix", "lsof src/app.db"),
+    ("powershell", "Get-NetTCPConnection -State Listen -LocalPort 8080"),
     ("powershell", "ipconfig"),
     ("posix", "ipconfig getifaddr en0"),
     ("posix", "scutil --get LocalHostName"),

@@ -189,7 +189,7 @@ BLOCKED = [
     ("posix", "security add-generic-password -a dev -s svc -w pass", "destructive.machine-state"),
     (
         "posix",
-        "netstat -anp | grep :3389 | awk '{print $7}' | awk -F'[/]' '{print $1}' | xargs -I % kill -9 %",
+        "netstat -tlnp | grep :3389 | awk '{print $7}' | awk -F'[/]' '{print $1}' | xargs -I % kill -9 %",
         "destructive.machine-state",
     ),
     ("posix", "ss -ltnp | grep 8080 | awk '{print $6}' | xargs kill", "destructive.machine-state"),
