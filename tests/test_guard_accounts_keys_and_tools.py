@@ -518,7 +518,7 @@ ALLOWED = [
     ("powershell", "nssm status myservice"),
     ("posix", "defaults read com.apple.finder AppleShowAllFiles"),
     ("powershell", "Get-WmiObject Win32_OperatingSystem"),
-    ("posix", "fdesetup status"),
+    ("posix", "fdesetup help"),
     ("posix", "dscl . -read /Users/dev NFSHomeDirectory"),
     ("posix", "dscl localhost -read /Local/Default/Users/dev RealName"),
     ("posix", "cat /etc/os-release"),

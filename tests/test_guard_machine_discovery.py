@@ -66,6 +66,16 @@ BLOCKED = [
     ("posix", "lsof -i :22"),
     ("posix", "lsof"),
     ("powershell", "Get-NetTCPConnection -State Established"),
+    # macOS's defences and firmware: SIP, Gatekeeper, FileVault, firmware variables, boot and profiles.
+    ("posix", "csrutil status 2>&1"),
+    ("posix", "spctl --status"),
+    ("posix", "fdesetup status"),
+    ("posix", "nvram -p | grep boot-args"),
+    ("posix", "efivar -l"),
+    ("posix", "bless --info /"),
+    ("posix", "profiles status -type enrollment"),
+    ("posix", "profiles list"),
+    ("posix", "systemextensionsctl list"),
     # Windows shares, sessions, the workstation's settings, netsh listings and packet traces.
     ("powershell", "net share"),
     ("powershell", "net sessions"),
@@ -178,6 +188,8 @@ ALLOWED = [
     ("posix", "lsof -p 4242"),  # what one process holds
     ("posix", "lsof src/app.db"),
     ("powershell", "Get-NetTCPConnection -State Listen -LocalPort 8080"),
+    ("posix", "spctl --assess --type execute -v build/App.app"),  # the project's own bundle, a release check
+    ("posix", "fdesetup help"),
     ("powershell", "ipconfig"),
     ("posix", "ipconfig getifaddr en0"),
     ("posix", "scutil --get LocalHostName"),

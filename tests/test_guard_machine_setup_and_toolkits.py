@@ -340,7 +340,7 @@ ALLOWED = [
     ("posix", "find . -name '*.pem'"),
     ("posix", "find build -name '*.key'"),
     ("posix", "ps -ef | grep -c gunicorn"),
-    ("posix", "fdesetup status"),
+    ("posix", "fdesetup help"),
     ("posix", "security authorizationdb read system.login.screensaver"),
     ("posix", "xattr -l build/app"),
     ("posix", "etcdctl put feature-flag on"),  # the project's own test etcd

@@ -419,7 +419,6 @@ ALLOWED = [
     ("posix", "security verify-cert -c build/app.pem"),
     ("posix", "systemd-mount --list"),
     ("posix", "mokutil --sb-state"),
-    ("posix", "bless --info"),
     ("posix", "diskutil list"),
     ("posix", "asr imagescan --source build/app.dmg"),
     ("posix", "ipconfig getifaddr en0"),
@@ -443,8 +442,7 @@ ALLOWED = [
     ("powershell", "Get-CimInstance -Namespace root/cimv2 -ClassName Win32_Process"),
     ("powershell", "wsl -l -v"),
     ("powershell", "wsl ls -t"),
-    ("posix", "csrutil status"),
-    ("posix", "nvram -p"),
+    ("posix", "csrutil --help"),  # (its status, like `nvram -p`, surveys the machine's defences)
     ("posix", "udevadm info /dev/sda"),
     ("posix", "hdiutil create -size 10m -fs APFS build/app.dmg"),
     ("posix", "export HISTSIZE=5000"),
