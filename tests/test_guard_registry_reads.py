@@ -52,6 +52,11 @@ BLOCKED = [
     "reg query HKLM\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Image File Execution Options /s",
     "reg query HKCU\\Software\\Microsoft\\Terminal Server Client\\Servers",
     "reg export HKLM\\SOFTWARE\\Microsoft\\Windows Defender\\Exclusions ex.reg",
+    # The proxy every program goes through, the shims applied to programs, the USB drives ever attached.
+    'REG QUERY "HKEY_CURRENT_USER\\Software\\Microsoft\\Windows\\CurrentVersion\\Internet Settings"',
+    "gp 'HKCU:\\Software\\Microsoft\\Windows\\CurrentVersion\\Internet Settings' | Select ProxyServer",
+    'reg query "HKLM\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\AppCompatFlags\\InstalledSDB"',
+    "reg query HKLM\\SYSTEM\\CurrentControlSet\\Enum\\USBSTOR /s /v FriendlyName",
     # Through cmd and on the other spelling of the provider.
     "cmd /c reg query HKLM\\SYSTEM\\CurrentControlSet\\Control\\Lsa",
     "Get-Item -Path Microsoft.PowerShell.Core\\Registry::HKLM\\SYSTEM\\CurrentControlSet\\Services",
@@ -72,6 +77,7 @@ ALLOWED = [
     "Get-ChildItem .\\docs\\policies\\",
     "Get-Content src\\Services\\Run\\config.json",
     "Get-ChildItem -Recurse src\\Control\\Lsa",
+    "Get-ChildItem '.\\docs\\Internet Settings'",
 ]
 
 
