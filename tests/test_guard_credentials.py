@@ -108,6 +108,11 @@ BLOCKED = [
     ("powershell", "type C:\\Windows\\Panther\\unattend.xml", "env.credential-dump"),
     ("posix", "find / -name id_rsa -exec cp {} /tmp \\;", "env"),
     ("posix", "find ~ -name '*.kdbx'", "env"),
+    # Windows' web and service roots searched for the sites' configuration (connection strings)
+    ("powershell", "gci -Path C:\\inetpub\\ -Include web.config -File -Recurse", "env.credential-dump"),
+    ("powershell", "gci -Path C:\\xampp -Include *.txt,*.ini -File -Recurse", "env.credential-dump"),
+    ("powershell", "dir C:\\xampp\\*.ini /s", "env.credential-dump"),
+    ("posix", "find /etc -name '*.ini'", "env.credential-dump"),
     ("posix", "security dump-keychain -d login.keychain", "env"),
     ("posix", "security find-generic-password -wa Chrome", "env"),
     ("posix", "cp ~/Library/Keychains/login.keychain-db /tmp/k", "env"),
@@ -163,6 +168,9 @@ BLOCKED = [
 ]
 
 ALLOWED = [
+    ("powershell", "Get-ChildItem -Recurse -Include *.ini"),  # the project's own
+    ("powershell", "Get-ChildItem src -Recurse -Filter *.config"),
+    ("powershell", "Get-ChildItem C:\\inetpub\\wwwroot"),  # a listing names no key file
     ("posix", "psql -c 'SELECT id, created_at FROM users'"),
     ("posix", "sqlite3 app.db 'SELECT credit FROM accounts'"),
     ("posix", "psql -c \"UPDATE settings SET value = 'x' WHERE key = 'secret_rotation_days'\""),
