@@ -30,7 +30,7 @@ ALLOWED = [
     ("posix", "diff -u ../old/src/app.py src/app.py"),
     ("posix", "cat src/../etc/passwd"),  # the project's own etc/passwd: the steps stay inside it
     ("posix", "ls ../.."),
-    ("posix", "ls -la /tmp/../home"),
+    ("posix", "ls -la /tmp/../usr/share"),  # (`/tmp/../home` lists the accounts: env.accounts)
     ("posix", 'find ../ -name "*.txt"'),  # the folder above: not the root, whatever its depth
     ("posix", "du -sh .."),
     ("posix", "cat /usr/share/../share/dict/words"),

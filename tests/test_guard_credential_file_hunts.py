@@ -72,7 +72,7 @@ ALLOWED = [
     ("posix", "find . -name '*.py' | grep -v test_"),
     ("powershell", "cmd /c dir src /s /b | findstr /i .csproj"),
     ("posix", "git ls-files | grep unattend"),
-    ("powershell", "cmd /c dir C:\\Users"),
+    ("powershell", "cmd /c dir C:\\Users\\Public\\Documents"),  # (`dir C:\\Users`: env.accounts)
     ("powershell", 'cmd /c "dir src /s /b | findstr /i .cs"'),
     ("powershell", 'dir /b /s | find /I "Program"'),
     ("powershell", 'cmd /c "dir /s /b | find /i .csproj"'),

@@ -421,6 +421,13 @@ def test_mentioning_where_secrets_are_mounted_stays_allowed(command: str) -> Non
         ("posix", "dscl . -list /Users"),
         ("posix", "dscacheutil -q user"),
         ("powershell", "net user"),
+        # the folder that holds every user's home: the accounts by name
+        ("posix", "ls -lah /home"),
+        ("posix", "ls /Users"),
+        ("posix", "du -sh /home/*"),
+        ("powershell", "Get-ChildItem C:\\Users -Force | select name"),
+        ("powershell", "dir c:\\Users\\"),
+        ("powershell", "cmd.exe /c dir /a c:\\users\\"),
     ],
 )
 def test_listing_every_account_or_group_is_blocked(shell: str, command: str) -> None:
@@ -436,6 +443,9 @@ def test_listing_every_account_or_group_is_blocked(shell: str, command: str) -> 
         "dscl . -read /Users/dev",
         "id -u",
         "getent hosts localhost",
+        "ls ~",  # one user's own folder
+        "ls /home/dev/src",
+        "ls -la /usr/share",
     ],
 )
 def test_one_account_record_stays_allowed(command: str) -> None:
