@@ -331,7 +331,7 @@ class PowerShellWalker:
         kind = node.type
         raw = self.text(node)
         if self.bound and kind in _REFERENCES:
-            patterns = self.bound.get(bound_reference(raw) or "")
+            patterns = self._bound_patterns(raw)
             if patterns:
                 return patterns[0] if len(patterns) == 1 else DYN  # `gci *.md | % { "$_" }` is `*.md`
         if kind == "string_literal":
@@ -655,7 +655,7 @@ class PowerShellWalker:
             argv.append(Arg(DYN, raw, block=True))
         elif kind == "array_expression" and (words := self._splat_words(inner)):
             argv.extend(words)  # `gci @('.', 'env:')`: the array's items, one word each
-        elif self.bound and kind in _REFERENCES and (patterns := self.bound.get(bound_reference(raw) or "")):
+        elif self.bound and kind in _REFERENCES and (patterns := self._bound_patterns(raw)):
             # `Remove-Item $_` in `gci bin | % { … }`: the globs the item matches, as one array of paths
             argv.extend(Arg(p, p if k else raw, follows=k > 0) for k, p in enumerate(patterns))
         else:
@@ -689,9 +689,10 @@ class PowerShellWalker:
                     later.append(child)
             elif kind == "command_elements":
                 self._elements(child, argv, later)
-        if argv and argv[0].text.lower() in LISTINGS:
+        head = argv[0].text.lower() if argv else ""
+        if head in LISTINGS:
             self.listed[(node.start_byte, node.end_byte)] = argv
-        elif piped is not None and argv and argv[0].text.lower() in _RENAMES:
+        elif piped is not None and head in _RENAMES:
             self._rename_in_listing(argv, piped)
         feeds: tuple[Feed, ...] = ()
         for child in later:
@@ -700,7 +701,7 @@ class PowerShellWalker:
                 if feed is not None:
                     feeds += (feed,)
             elif self.var_feeds or child.type in _MEMBER_OF:
-                if self.bound and bound_reference(self.text(self.peel(child))) in self.bound:
+                if self.bound and self._bound_patterns(self.text(self.peel(child))):
                     continue  # the item of a listing read as its glob
                 feed = self._variable_feed(child)  # `$f = gci -r; Remove-Item $f`, `(gci -r).FullName`
                 if feed is not None:
@@ -716,7 +717,7 @@ class PowerShellWalker:
             for a in argv[1:]
         ):
             feeds += (self.stage_feed,)  # `gci -r | % { Remove-Item $_ }`
-        if argv and argv[0].text.lower() in ("function", "filter") and len(argv) > 2:
+        if head in ("function", "filter") and len(argv) > 2:
             # The grammar reads `a && function f { f | f }` as a command named `function`.
             self._check_fork_bomb(argv[1].raw, [c for c in later if c.type == "script_block_expression"])
         if argv and _RANGE.match(argv[0].raw):
@@ -731,11 +732,14 @@ class PowerShellWalker:
         if argv and argv[0].text[:2] in _UNC_STARTS:
             # `& \\server\share\x.exe` runs a program from another machine: its path is checked as a word is.
             self.sink.command([Arg("&", "&"), argv[0]], self.frame, None)
-        if argv and argv[0].text.lower() in _REWRITERS:
-            if self.read_into:
-                self._written_from_variable(argv)
-            if later:
-                self._written_from_read(argv, later)
+        if head in _REWRITERS:
+            target = _file_operand(argv, _REWRITERS)
+            value = _value_word(argv, target) if target is not None else None
+            if target is not None and value is not None:
+                if self.read_into:
+                    self._written_from_variable(target, value)
+                if later:
+                    self._written_from_read(target, value, later)
         if len(argv) > 1 and argv[1].block and command_key(argv[0].text) in _WHERE_OBJECT:
             words = self._filter_strings(later)
             if words:
@@ -856,26 +860,18 @@ class PowerShellWalker:
         if source_text is not None and target is not None and source_text == target.text:
             self.sink.in_place_edit(target, self.frame)
 
-    def _written_from_variable(self, argv: list[Arg]) -> None:
-        """`$c = gc f -Raw; Set-Content f -Value ($c -replace 'a', 'b')`: a file written back from a variable
-        that holds its whole content is edited in place (see `_in_place_edit`)."""
-        target = _file_operand(argv, _REWRITERS)
-        value = _value_word(argv, target) if target is not None else None
-        head = _HEAD_VARIABLE.match(value.raw) if value is not None else None
-        if (
-            head is not None
-            and target is not None
-            and self.read_into.get(head.group(1).casefold()) == target.text
-        ):
+    def _written_from_variable(self, target: Arg, value: Arg) -> None:
+        """`$c = gc f -Raw; Set-Content f -Value ($c -replace 'a', 'b')`: a file (`target`) written back from
+        a variable that holds its whole content is edited in place (see `_in_place_edit`)."""
+        head = _HEAD_VARIABLE.match(value.raw)
+        if head is not None and self.read_into.get(head.group(1).casefold()) == target.text:
             self.sink.in_place_edit(target, self.frame)
 
-    def _written_from_read(self, argv: list[Arg], later: list[Node]) -> None:
+    def _written_from_read(self, target: Arg, value: Arg, later: list[Node]) -> None:
         """`Set-Content f -Value ((Get-Content f) -replace 'a', 'b')`, `sc f (gc f -Raw).Replace('a', 'b')`: a
         value computed in parentheses from the file's whole content alone is read before the write begins,
-        so the file is edited in place (see `_in_place_edit`)."""
-        target = _file_operand(argv, _REWRITERS)
-        value = _value_word(argv, target) if target is not None else None
-        if value is None or target is None or len(value.raw) > _IN_PLACE_SPAN:
+        so the file (`target`) is edited in place (see `_in_place_edit`)."""
+        if len(value.raw) > _IN_PLACE_SPAN:
             return
         node = call = None
         for k, n in enumerate(later):
@@ -1456,6 +1452,11 @@ class PowerShellWalker:
             if text.count("{") > 1 or rebinds(text, "_") or rebinds(text, "psitem"):
                 return None
         return listing_patterns(argv, self._folder)
+
+    def _bound_patterns(self, raw: str) -> list[str] | None:
+        """The globs a word that is a bound loop variable's whole item stands for (`$_`, `$f.FullName`)."""
+        name = bound_reference(raw)
+        return self.bound.get(name) if name is not None else None
 
     def _walk_bound(self, names: tuple[str, ...], patterns: list[str], nodes: list[Node]) -> None:
         """Walk `nodes` with `names` read as the globs `patterns`."""

@@ -71,6 +71,12 @@ def _run_time(word: Arg) -> bool:
     return DYN in word.text or _RUN_TIME.search(word.raw) is not None
 
 
+def _judged_output(word: Arg) -> bool:
+    """Whether an output a program the policy knows only by its options or operands names (`-OutFile F`, `dot
+    -o F`, `qpdf IN OUT`) is judged: a literal path; one known only at run time is the script's own."""
+    return not _run_time(word) and _PERCENT_NAME.search(word.raw) is None
+
+
 def literal_folder(target: Arg) -> Arg | None:
     """The folder of a path whose last part alone is only known at run time (`../app-$V.tgz` is in `..`,
     `dist\\app-%VERSION%.zip` in `dist`); None when the folder is unknown too, or is the working directory."""
@@ -1015,7 +1021,7 @@ def output_targets(name: str, args: list[Arg]) -> list[Arg]:
                 named = Arg(value, a.raw.partition(":")[2] or value) if colon else None
                 if named is None and i + 1 < len(args) and not args[i + 1].param:
                     named = args[i + 1]
-                if named is not None and not _run_time(named) and not _PERCENT_NAME.search(named.raw):
+                if named is not None and _judged_output(named):
                     found.append(named)  # (a run-time folder is the script's own: see `_OUTPUT_PARAMETERS`)
                 continue
         # PowerShell reads `-o` as a parameter whatever the program: for the programs known to write with it
@@ -1033,7 +1039,7 @@ def output_targets(name: str, args: list[Arg]) -> list[Arg]:
             short and key in _SHORT_OUTPUT_OPTIONS and (key != "-w" or name in _W_WRITES)
         ):
             if generator and key not in _OUTPUT_LONG and not eq and i + 1 < len(args):
-                if not _run_time(args[i + 1]) and not _PERCENT_NAME.search(args[i + 1].raw):
+                if _judged_output(args[i + 1]):
                     found.append(args[i + 1])  # `dot -o F`; not a Makefile's `-o $@` (see `_GENERATORS`)
                 continue
             if eq:
@@ -1195,9 +1201,7 @@ def write_targets(name: str, args: list[Arg], dialect: str, through_links: bool 
         return targets + (operands[-1:] if len(operands) > 1 else [])
     if name in _CONVERTERS:
         last = operands[-1] if len(operands) > 1 else None
-        return (
-            [last] if last is not None and not _run_time(last) and not _PERCENT_NAME.search(last.raw) else []
-        )
+        return [last] if last is not None and _judged_output(last) else []
     if name in _AFTER_FIRST:
         if name == "setfacl" or any(a.text.startswith("--reference") for a in args):
             return operands
