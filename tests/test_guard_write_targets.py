@@ -342,6 +342,10 @@ OUTSIDE = [
     ("posix", "msgfmt -o /usr/share/locale/de/LC_MESSAGES/app.mo de.po"),
     ("posix", "bison -d -o ../parser.c parser.y"),
     ("posix", "strip -o /usr/local/bin/app build/app"),
+    # known only at run time, but under a variable every project lies outside of
+    ("posix", "dot -Tpng g.dot -o $HOME/graph.png"),
+    ("posix", "qpdf in.pdf $HOME/out.pdf"),
+    ("powershell", "Export-Thing -Path $HOME\\x.csv"),
 ]
 
 

@@ -73,7 +73,10 @@ def _run_time(word: Arg) -> bool:
 
 def _judged_output(word: Arg) -> bool:
     """Whether an output a program the policy knows only by its options or operands names (`-OutFile F`, `dot
-    -o F`, `qpdf IN OUT`) is judged: a literal path; one known only at run time is the script's own."""
+    -o F`, `qpdf IN OUT`) is judged: a literal path, or one under a variable every project lies outside of
+    (`$HOME/x`, `$env:USERPROFILE\\x`, `%APPDATA%\\x`); any other run-time one is the script's own."""
+    if in_home(word.raw) or _CMD_KNOWN_FOLDER.match(word.raw) is not None:
+        return True
     return not _run_time(word) and _PERCENT_NAME.search(word.raw) is None
 
 
