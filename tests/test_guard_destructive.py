@@ -286,6 +286,9 @@ destructive.git-history	java -jar bfg-1.14.0.jar --delete-files id_rsa
 destructive.git-history	git obliterate secrets.txt
 destructive.git-history	git delete-merged-branches
 destructive.git-history	git update-ref refs/heads/main HEAD~3
+destructive.git-history	git repack -a -d
+destructive.git-history	git repack -adf --window=250
+destructive.git-history	git -C sub repack -d -a
 dynamic.arguments	git tag -d $(git tag -l)
 dynamic.arguments	git tag -l | xargs git tag -d
 destructive.git-discard	git clear -f
@@ -297,6 +300,11 @@ allow	git rm --cached f
 allow	git rm -r -n src
 allow	git stash
 allow	git gc --prune=never
+allow	git repack -A -d
+allow	git repack -Ad
+allow	git repack -ad --keep-unreachable
+allow	git repack --cruft -d
+allow	git repack -a --delta-islands
 allow	bfg --help
 allow	git stash -u
 allow	git stash pop
