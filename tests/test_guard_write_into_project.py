@@ -491,7 +491,8 @@ def test_clearing_an_environment_at_a_run_time_place_is_judged() -> None:
 
 # Other makers of folders: git's new repositories and worktrees, project and site scaffolders, build
 # folders and install prefixes, and what a maker's output option names. The folder each makes is a write
-# target; run-time names are judged by their literal folder, as an environment's are.
+# target; run-time names are judged by their literal folder, as an environment's are. A worktree removed or
+# moved away is a folder deleted, a write there too.
 FOLDERS_MADE_OUTSIDE = [
     ("git init /opt/x", "posix"),
     ("git init --bare ~/repos/app.git", "posix"),
@@ -501,6 +502,11 @@ FOLDERS_MADE_OUTSIDE = [
     ("git worktree add ../wt", "posix"),
     ("git worktree add -b feat ../wt main", "posix"),
     ("git worktree add ../wt-$N", "posix"),
+    ("git worktree remove ../wt", "posix"),
+    ("git worktree remove ~/wt", "posix"),
+    ("git worktree remove ..\\wt", "powershell"),
+    ("git worktree move wt ../wt", "posix"),
+    ("git worktree move ../wt wt", "posix"),
     ("cd /opt && git init x", "posix"),
     ("git init C:\\repos\\x", "powershell"),
     ("git worktree add ..\\wt", "powershell"),
@@ -537,6 +543,9 @@ FOLDERS_MADE_INSIDE = [
     ('git worktree add "$WT"', "posix"),
     ("git worktree list", "posix"),
     ("git worktree remove wt", "posix"),
+    ("git worktree remove worktrees/fix-1", "posix"),
+    ("git worktree move wt wt2", "posix"),
+    ("git -C sub worktree remove ../wt", "posix"),
     ("git init sub", "powershell"),
     ("hugo new site site", "posix"),
     ("hugo new content posts/x.md", "posix"),

@@ -345,7 +345,9 @@ def git_names_folder(argv: list[Arg]) -> bool:
     if any(a.text[:2] == "-C" or a.text.startswith(("--git-dir", "--work-tree")) for a in argv[1:]):
         return True
     folder, at = _git_repository(argv)
-    return folder is not None and bool(git_made_folders(argv, at) or git_written_files(argv, at))
+    return folder is not None and bool(
+        git_made_folders(argv, at) or git_removed_folders(argv, at) or git_written_files(argv, at)
+    )
 
 
 def _git_repository(argv: list[Arg]) -> tuple[str | None, int]:
@@ -383,20 +385,36 @@ _GIT_FOLDER_MAKERS: dict[str, tuple[int, frozenset[str]]] = {
                             "--shallow-exclude", "-c", "--config", "--template", "--filter", "-j", "--jobs",
                             "--server-option", "--bundle-uri", "--ref-format", "--revision"})),
     "worktree add": (0, frozenset({"-b", "-B", "--reason"})),
+    "worktree move": (1, frozenset()),
     "bundle create": (0, frozenset({"--version"})),  # a file, not a folder: `git bundle create F --all`
 }  # fmt: skip
+_GIT_FOLDER_REMOVERS: dict[str, tuple[int, frozenset[str]]] = {
+    # a worktree removed or moved away is a folder deleted, with what git ignores in it
+    "worktree remove": (0, frozenset()),
+    "worktree move": (0, frozenset()),
+}
 
 
 def git_made_folders(argv: list[Arg], at: int) -> list[Arg]:
     """The folders a git command makes (`git init DIR`, `git clone SRC DIR`, `git worktree add DIR`, and
     `--separate-git-dir DIR`) or the file of `git bundle create F`, as written; `at`: where its command word
     stands."""
+    return _git_folders(argv, at, _GIT_FOLDER_MAKERS)
+
+
+def git_removed_folders(argv: list[Arg], at: int) -> list[Arg]:
+    """The folders a git command deletes (`git worktree remove DIR`, the source of `git worktree move`), as
+    written; `at`: where its command word stands."""
+    return _git_folders(argv, at, _GIT_FOLDER_REMOVERS)
+
+
+def _git_folders(argv: list[Arg], at: int, table: dict[str, tuple[int, frozenset[str]]]) -> list[Arg]:
     sub, rest = argv[at].text, argv[at + 1 :]
     if sub in ("worktree", "bundle"):
-        if not rest or rest[0].text not in ("add", "create"):
+        if not rest:
             return []
         sub, rest = f"{sub} {rest[0].text}", rest[1:]
-    spec = _GIT_FOLDER_MAKERS.get(sub)
+    spec = table.get(sub)
     if spec is None:
         return []
     index, valued = spec
@@ -1119,6 +1137,9 @@ class WordChecks:
         made = git_made_folders(argv, at) + git_written_files(argv, at)
         if made:
             self._git_made(made, folder, argv, frame)
+        removed = git_removed_folders(argv, at)
+        if removed:
+            self._git_made(removed, folder, argv, frame, new=False)
         if not _git_changes(argv[at].text, [a.text for a in argv[at + 1 :]]):
             return
         scope = self.scope(frame)
@@ -1137,17 +1158,20 @@ class WordChecks:
                 self._argv(argv),
             )
 
-    def _git_made(self, made: list[Arg], folder: str, argv: list[Arg], frame: Frame) -> None:
-        """Judge the folders a git command makes as writes (`git worktree add ../wt`), each inside the
-        repository folder `folder` it works in (`git -C sub init x` makes `sub/x`). One named at run time is
-        new and empty, so judged by its literal folder, as `mkdir`'s is."""
+    def _git_made(
+        self, made: list[Arg], folder: str, argv: list[Arg], frame: Frame, new: bool = True
+    ) -> None:
+        """Judge the folders a git command makes or (not `new`) deletes as writes (`git worktree add ../wt`,
+        `git worktree remove ../wt`), each inside the repository folder `folder` it works in (`git -C sub init
+        x` makes `sub/x`). A new one named at run time is empty, so judged by its literal folder, as `mkdir`'s
+        is."""
         scope = self.scope(frame)
         words = self._argv(argv)
         for target in made:
             if folder != "." and not scope.is_absolute(target.text):
                 target = Arg(f"{folder}/{target.text}", f"{folder}/{target.raw}")
             judged = target
-            if DYN in target.text and not in_home(target.raw):
+            if new and DYN in target.text and not in_home(target.raw):
                 judged = literal_folder(target)
             if judged is not None:
                 self._judge_write(scope, judged, frame, words)
