@@ -40,6 +40,12 @@ ALLOWED = [
     "param([Parameter(Mandatory=$true)][string]$Name)",
     "param(\n    [ValidateSet('Debug','Release')]\n    [string] $Configuration = 'Debug'\n)",
     "#Requires -Version 7\nparam([string]$Target)",
+    # code after a param block whose attributes nest parentheses, on the same line
+    "function Get-Name { [CmdletBinding()] param([Parameter(Mandatory)][string]$Name) $Name }",
+    "param([Parameter(Mandatory, HelpMessage=('a name'))][string]$n) Write-Output $n",
+    # jumps to a loop's label
+    ":outer foreach ($f in Get-ChildItem src) { foreach ($l in 1..3) { if ($l) { continue outer } } }",
+    ":retry while ($true) { dotnet test; if ($?) { break retry } }",
     "foreach ($i in 1..$count) { Write-Output $i }",
     "1..10 | ForEach-Object { $_ * 2 }",
     "nbtstat /?",
@@ -65,6 +71,8 @@ BLOCKED = [
     ("dotnet run -- --no-x86 $env:API_TOKEN", "env"),
     ("# a note\nRemove-Item -Recurse x", "destructive.recursive-delete"),
     ("param([string]$p)\nRemove-Item -Recurse $p", "destructive.recursive-delete"),
+    ("param([Parameter(Mandatory)][string]$n) Remove-Item -Recurse C:\\x", "destructive.recursive-delete"),
+    (":l foreach ($a in 1..2) { Remove-Item -Recurse C:\\x; break l }", "destructive.recursive-delete"),
     ("begin { } process { Remove-Item -Recurse $_ } end { }", "destructive.recursive-delete"),
     ("param([string]$x)\nbegin { rm -r x }", "destructive.recursive-delete"),
     ("param([ValidateSet('a','b')][string]$c = $env:TOKEN)", "env"),

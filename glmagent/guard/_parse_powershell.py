@@ -1712,7 +1712,14 @@ class PowerShellWalker:
 
 _NOTHING = frozenset({"$null", "''", '""', "@()", "[void]0"})
 """Expressions that write nothing: redirected, they only empty the file (`$null > f`)."""
-_PARAM_THEN_CODE = lazy_re(r"(?i)(\bparam\s*\([^()]*\))[ \t]+(?=[^\s;])")
+_PARAM_THEN_CODE = lazy_re(r"(?i)(\bparam\s*\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\))[ \t]+(?=[^\s;])")
+"""`param(...)` with code after it on the same line; its attributes' parentheses nest up to three deep
+(`param([Parameter(Mandatory)][string]$n) $n`)."""
+_LABELLED_JUMP = lazy_re(
+    r"(?im)((?:^|[;{}])[ \t]*(?:break|continue)[ \t]+)([A-Za-z_]\w*)(?=[ \t]*(?:$|[;}]))"
+)
+"""`break outer`: a jump to a loop's label (`:outer foreach (…)`), which the grammar takes only as an
+expression (`break 'outer'`, the same label to PowerShell)."""
 _OPENERS = "([{;|&,)}"
 _CLAUSE_THEN_DEFAULT = lazy_re(r"(?i)\}[ \t]+(?=default\s*\{)")
 _STATEMENT_START = ";|&{(\n"
@@ -2412,7 +2419,8 @@ def repair(source: str) -> str | None:
     """Respell valid PowerShell that the grammar rejects, without changing what the policy reads.
 
     The grammar fails on `Select-Object Name, Length` (a bare word before a comma), on code after
-    `param(...)` on the same line, on `default` after a switch clause on the same line, on native-style
+    `param(...)` on the same line, on `default` after a switch clause on the same line, on a jump to a
+    loop's label (`break outer`, respelled `break 'outer'`), on native-style
     words such as `--`, `--opt=val`, `-run=X` and `-Run1`, on a dash word holding a `.` (`-I.`, which
     PowerShell breaks in two there), on a lone `-` or `+` (`Set-Location -`), on `10KB`, on `./build.ps1`
     starting a statement or assigned (`$x = ./build.ps1`: a leading `.` reads as dot-sourcing) and on a
@@ -2653,6 +2661,7 @@ def repair(source: str) -> str | None:
         i += 1
     text = "".join(out)
     text = _CLAUSE_THEN_DEFAULT.sub("}\n", _PARAM_THEN_CODE.sub("\\1\n", text))
+    text = _LABELLED_JUMP.sub("\\1'\\2'", text)
     if _NAMED_BLOCK.search(text):
         # `begin { } process { } end { }`: the grammar knows named blocks only in a function's body.
         text = f"function _ {{\n{text}\n}}"
