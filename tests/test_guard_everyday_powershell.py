@@ -43,6 +43,9 @@ ALLOWED = [
     # code after a param block whose attributes nest parentheses, on the same line
     "function Get-Name { [CmdletBinding()] param([Parameter(Mandatory)][string]$Name) $Name }",
     "param([Parameter(Mandatory, HelpMessage=('a name'))][string]$n) Write-Output $n",
+    # switch clauses on one line
+    "$kind = switch ($ext) { '.cs' { 'csharp' } '.fs' { 'fsharp' } default { 'other' } }",
+    "switch -Wildcard ($f) { '*.Tests.ps1' { Invoke-Pester $f } default { Write-Host $f } }",
     # jumps to a loop's label
     ":outer foreach ($f in Get-ChildItem src) { foreach ($l in 1..3) { if ($l) { continue outer } } }",
     ":retry while ($true) { dotnet test; if ($?) { break retry } }",
@@ -72,6 +75,7 @@ BLOCKED = [
     ("# a note\nRemove-Item -Recurse x", "destructive.recursive-delete"),
     ("param([string]$p)\nRemove-Item -Recurse $p", "destructive.recursive-delete"),
     ("param([Parameter(Mandatory)][string]$n) Remove-Item -Recurse C:\\x", "destructive.recursive-delete"),
+    ("switch ($x) { 1 { 'a' } 2 { Remove-Item -Recurse C:\\x } }", "destructive.recursive-delete"),
     (":l foreach ($a in 1..2) { Remove-Item -Recurse C:\\x; break l }", "destructive.recursive-delete"),
     ("begin { } process { Remove-Item -Recurse $_ } end { }", "destructive.recursive-delete"),
     ("param([string]$x)\nbegin { rm -r x }", "destructive.recursive-delete"),

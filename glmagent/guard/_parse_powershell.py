@@ -1721,7 +1721,13 @@ _LABELLED_JUMP = lazy_re(
 """`break outer`: a jump to a loop's label (`:outer foreach (…)`), which the grammar takes only as an
 expression (`break 'outer'`, the same label to PowerShell)."""
 _OPENERS = "([{;|&,)}"
-_CLAUSE_THEN_DEFAULT = lazy_re(r"(?i)\}[ \t]+(?=default\s*\{)")
+_CLAUSE_THEN_CLAUSE = lazy_re(
+    r"""(?i)\}[ \t]+(?!(?:else|catch|finally|begin|process|end|clean|dynamicparam)[ \t]*\{)"""
+    r"""(?=(?:'[^'\n]*'|"[^"\n]*"|\$?[\w.*?\[\]]+)[ \t]*\{)"""
+)
+"""A switch clause after another on the same line (`switch ($x) { 1 { 'a' } 2 { 'b' } }`, `… default { }`):
+the grammar wants a line break or `;` between them, PowerShell does not. Its condition is a plain word, a
+variable or a quoted string (a script-block condition is left as written)."""
 _STATEMENT_START = ";|&{(\n"
 _WORD_END = frozenset(" \t\r\n;|&)},<>")
 _UNQUOTABLE = frozenset("'\"`$(){}")
@@ -2419,7 +2425,7 @@ def repair(source: str) -> str | None:
     """Respell valid PowerShell that the grammar rejects, without changing what the policy reads.
 
     The grammar fails on `Select-Object Name, Length` (a bare word before a comma), on code after
-    `param(...)` on the same line, on `default` after a switch clause on the same line, on a jump to a
+    `param(...)` on the same line, on a switch clause after another on the same line, on a jump to a
     loop's label (`break outer`, respelled `break 'outer'`), on native-style
     words such as `--`, `--opt=val`, `-run=X` and `-Run1`, on a dash word holding a `.` (`-I.`, which
     PowerShell breaks in two there), on a lone `-` or `+` (`Set-Location -`), on `10KB`, on `./build.ps1`
@@ -2660,7 +2666,9 @@ def repair(source: str) -> str | None:
         out.append(ch)
         i += 1
     text = "".join(out)
-    text = _CLAUSE_THEN_DEFAULT.sub("}\n", _PARAM_THEN_CODE.sub("\\1\n", text))
+    text = _PARAM_THEN_CODE.sub("\\1\n", text)
+    if "switch" in text.lower():
+        text = _CLAUSE_THEN_CLAUSE.sub("}\n", text)
     text = _LABELLED_JUMP.sub("\\1'\\2'", text)
     if _NAMED_BLOCK.search(text):
         # `begin { } process { } end { }`: the grammar knows named blocks only in a function's body.
