@@ -372,6 +372,9 @@ destructive.truncating-write	cp /dev/null f
 destructive.truncating-write	echo x | tee ~/f
 destructive.overwrite-file	fallocate -p -o 0 -l 100 f
 destructive.overwrite-file	srm f
+destructive.overwrite-file	sed -i d src/app.py
+destructive.overwrite-file	sed -i.bak -e '1,$d' src/app.py
+destructive.overwrite-file	gsed --in-place '/.*/d' src/app.py
 destructive.disk-format	zpool destroy tank
 destructive.disk-format	lvremove -f vg/lv
 destructive.disk-format	mdadm --zero-superblock /dev/sdb
@@ -429,6 +432,10 @@ allow	find . -name '*.py' -exec grep -l foo {} +
 allow	find . -type f -exec wc -l {} +
 allow	echo x | tee -a f
 allow	sed -i 's/a/b/' f
+allow	sed -i '/^#/d' src/app.py
+allow	sed -i '$d' src/app.py
+allow	sed -i -e 's/a/b/' d
+allow	sed '1,$d' src/app.py
 allow	mv a.py b.py
 allow	mv -f a b
 allow	ln -s a b
