@@ -109,6 +109,29 @@ def test_escape_decoders() -> None:
 
 
 @pytest.mark.parametrize(
+    ("escaped", "decoded"),
+    [
+        (r"\x", r"\x"),  # no hex digit after: kept as written, as bash does
+        (r"\u", r"\u"),
+        (r"C:\Utility", r"C:\Utility"),
+        (r"\UFFFFFFFF", "\ufffd"),  # past Unicode
+        (r"\uD800", "\ufffd"),  # a lone surrogate
+        (r"\u263a\U0001F600", "\u263a\U0001f600"),
+    ],
+)
+def test_escapes_with_no_character_decode_without_failing(escaped: str, decoded: str) -> None:
+    assert ansi_c_unescape(escaped) == decoded
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["echo $'\\x'", "printf 'a\\Utility' > x.sh", "echo $'\\UFFFFFFFF'", "printf '\\uD800\\n'"],
+)
+def test_odd_escapes_in_a_line_are_checked(command: str) -> None:
+    guard_allows("posix", command)
+
+
+@pytest.mark.parametrize(
     "command",
     ["\\rm -rf x", "r''m -rf x", '"rm" -rf x', "$'\\x72m' -rf x", "r\\m -rf x", "ｒｍ -rf x", "RM -rf x"],
 )

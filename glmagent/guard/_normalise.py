@@ -150,7 +150,11 @@ def _ansi_c_char(m: re.Match[str]) -> str:
     esc = m.group(1)
     head = esc[0]
     if head in "xuU":
-        return chr(int(esc[1:], 16))
+        if len(esc) == 1:
+            return "\\" + esc  # `\x`, `\u`, `\U` with no hex digit after: bash keeps them as written
+        code = int(esc[1:], 16)
+        # past Unicode or a lone surrogate (`\UFFFFFFFF`, `\uD800`): no character bash could print
+        return "\ufffd" if code > 0x10FFFF or 0xD800 <= code <= 0xDFFF else chr(code)
     if head.isdigit():
         return chr(int(esc, 8) & 0xFF)
     if head == "c" and len(esc) == 2:
