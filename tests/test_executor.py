@@ -109,6 +109,22 @@ def test_blocked_command_never_runs(executor: ToolExecutor, project: Path) -> No
     assert observation.details["policy"]["allowed"] is False
 
 
+class _FaultyPolicy:
+    """A policy with a bug: it raises on every command."""
+
+    def check(self, command: str, shell: str, *, cwd: Path | None = None) -> object:
+        raise OverflowError("Python int too large to convert to C int")
+
+
+def test_a_fault_in_the_policy_blocks_the_command_and_keeps_the_run_going(project: Path) -> None:
+    executor = ToolExecutor(Workspace(project), PosixShell(), _FaultyPolicy(), command_timeout=20)  # type: ignore[arg-type]
+    observation = act(executor, tool="run", command="touch made")
+    assert observation.status == "rejected" and not (project / "made").exists()
+    assert "policy failed while checking it (OverflowError)" in observation.output
+    assert observation.details["policy_fault"].startswith("OverflowError")
+    assert act(executor, tool="read_file", path="app.py").status == "ok"  # the executor still works
+
+
 def test_command_timeout_is_reported(project: Path) -> None:
     executor = ToolExecutor(Workspace(project), PosixShell(), Policy.default(), command_timeout=0.5)
     observation = act(executor, tool="run", command="sleep 20")

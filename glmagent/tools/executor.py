@@ -141,7 +141,23 @@ class ToolExecutor:
 
     def _run(self, action: Action) -> Observation:
         command = action.command or ""
-        decision = self.policy.check(command, self.shell.kind, cwd=self.root)
+        try:
+            decision = self.policy.check(command, self.shell.kind, cwd=self.root)
+        except Exception as error:  # a fault in the policy itself: fail closed, and keep the run going
+            fault = f"{type(error).__name__}: {error}"
+            log.warning("policy-fault", command=_short(command), error=fault)
+            log.debug("policy-fault-traceback", exc_info=True)
+            return Observation(
+                tool="run",
+                status="rejected",
+                summary=f"Blocked `{_short(command)}` (the policy could not check it)",
+                output=(
+                    "The command was BLOCKED and did not run: the policy failed while checking it "
+                    f"({type(error).__name__}), and a command it cannot check never runs. "
+                    "Write it another way (simpler quoting, fewer escapes), or do the step with apply_diff."
+                ),
+                details={"command": command, "policy_fault": fault},
+            )
         if not decision.allowed:
             return Observation(
                 tool="run",
