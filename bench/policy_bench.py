@@ -385,6 +385,10 @@ def hostile_inputs(size: int) -> Iterator[tuple[str, str, str]]:
         # Pipelines nested in each other's first stage: each level once searched its first stage whole.
         ("nested first stages", "(" * 90 + "gci -r" + " | ? { $_.x })" * 90 + " | Remove-Item"),
         ("dotted native flags", _fill("-I.a ", prefix="gcc ")),
+        # Variables run together in one word that then fails to be a plain one (a backtick): the ways of
+        # splitting `$a$a…` into names were once each tried.
+        ("variables run together", _fill("$a", prefix="tool x", suffix="`")),
+        ("dollar runs in a string", _fill("$", prefix='tool "', suffix='b`"')),
     ]
     for name, command in posix:
         yield "posix", name, command

@@ -151,8 +151,10 @@ _RANGE = lazy_re(r"[-+]?\d+(?:\.\d+)?\.\.")
 """`1..$n`: a statement starting with a number is an expression, never a command."""
 _SIGNED_NUMBER = lazy_re(r"[-+]\d+(?:\.\d+)?")
 _VAR_IN_WORD = lazy_re(r"\$(?:\{([^}]*)\}|([\w:?^$]+))")
-_SIMPLE_EXPANDABLE = lazy_re(r'"([^"`$]*(?:\$(?:\{[^}]*\}|[\w:?^$]+)[^"`$]*)+)"')
-"""A double-quoted word whose only expansions are plain variables (`"env:$name"`, no `$(...)`)."""
+_SIMPLE_EXPANDABLE = lazy_re(r'"([^"`$]*+(?:\$(?:\{[^}]*\}|[\w:?^$]++)[^"`$]*+)+)"')
+"""A double-quoted word whose only expansions are plain variables (`"env:$name"`, no `$(...)`). Possessive:
+a name may hold `$`, so a run of them could be split into names in exponentially many ways, each tried
+again when the word then fails to match (a backtick or quote further on)."""
 
 
 _PLAIN_VALUE = frozenset(
