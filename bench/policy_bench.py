@@ -310,6 +310,10 @@ def hostile_inputs(size: int) -> Iterator[tuple[str, str, str]]:
         ("login with a long user", _fill("u:", prefix="tool ", suffix="@10.0.0.1")),
         ("key=value chain", _fill("a=", prefix="tool ", suffix="/tmp/x.so")),
         ("slashes in a word", _fill("a/", prefix="tool ")),
+        # A run of separators where a credential path's pattern allows any number: split every way once.
+        ("separator run after a home", _fill("/", prefix="cat ~", suffix=".sshx")),
+        ("separator run after a path", _fill("/", prefix="cat /var/mail", suffix="0")),
+        ("separators and dots", _fill("/.", prefix="cat /etc/passwd", suffix="x")),
         ("shell paths", _fill("/bin/sh ", prefix="tool ")),
         ("command-line words", _fill("'sh -c x' ", prefix="tool ")),
         ("writes of new files", _numbered("make > out{}.txt; ", size)),

@@ -930,3 +930,22 @@ def test_engine_built_decisions_equal_ones_built_from_their_fields(command: str,
         built.allowed = not built.allowed  # type: ignore[misc]
     with pytest.raises(TypeError, match="no field"):
         Decision(**built.model_dump(), extra=1)
+
+
+@pytest.mark.parametrize(
+    ("command", "rule"),
+    [
+        ("cat ~" + "/" * 12 + ".ssh/id_rsa", "env.secret-files"),
+        ("cat ~/.ssh" + "/" * 12, "env.secret-files"),
+        ("cat /etc" + "/" * 12 + "passwd", "env.accounts"),
+        ("cat x" + "/" * 12 + "etc/passwd", "env.accounts"),
+        ("cat /var" + "/" * 12 + "mail" + "/" * 12 + "root", "env.credential-dump"),
+    ],
+)
+def test_a_long_run_of_separators_names_the_same_credential_path(command: str, rule: str) -> None:
+    assert rule_of(command) == rule
+
+
+@pytest.mark.parametrize("command", ["cat ~" + "/" * 12 + ".sshx", "cat /etc/passwd" + "/" * 12 + "x"])
+def test_a_long_run_of_separators_before_another_name_stays_allowed(command: str) -> None:
+    guard_allows("posix", command)
