@@ -117,6 +117,8 @@ def test_escape_decoders() -> None:
         (r"\UFFFFFFFF", "\ufffd"),  # past Unicode
         (r"\uD800", "\ufffd"),  # a lone surrogate
         (r"\u263a\U0001F600", "\u263a\U0001f600"),
+        (r"\9\8", r"\9\8"),  # no octal digits
+        (r"\101\0", "A\x00"),
     ],
 )
 def test_escapes_with_no_character_decode_without_failing(escaped: str, decoded: str) -> None:
@@ -125,7 +127,13 @@ def test_escapes_with_no_character_decode_without_failing(escaped: str, decoded:
 
 @pytest.mark.parametrize(
     "command",
-    ["echo $'\\x'", "printf 'a\\Utility' > x.sh", "echo $'\\UFFFFFFFF'", "printf '\\uD800\\n'"],
+    [
+        "echo $'\\x'",
+        "printf 'a\\Utility' > x.sh",
+        "echo $'\\UFFFFFFFF'",
+        "printf '\\uD800\\n'",
+        "echo -e 'a\\9' > x.sh",
+    ],
 )
 def test_odd_escapes_in_a_line_are_checked(command: str) -> None:
     guard_allows("posix", command)

@@ -155,7 +155,7 @@ def _ansi_c_char(m: re.Match[str]) -> str:
         code = int(esc[1:], 16)
         # past Unicode or a lone surrogate (`\UFFFFFFFF`, `\uD800`): no character bash could print
         return "\ufffd" if code > 0x10FFFF or 0xD800 <= code <= 0xDFFF else chr(code)
-    if head.isdigit():
+    if head in "01234567":  # (`\8`, `\9` are no octal digits: kept as written, below)
         return chr(int(esc, 8) & 0xFF)
     if head == "c" and len(esc) == 2:
         return chr(ord(esc[1]) & 0x1F)
