@@ -66,6 +66,11 @@ def test_header_agreement(raw: str, path: str, agrees: bool) -> None:
         ("# Other methods unchanged", "strong"),
         ("... existing code ...", "strong"),
         ("[...]", "strong"),
+        ("{ ... existing code ... }", "strong"),
+        ("/* ... **/", "strong"),
+        ("(" + " " * 40 + "...)", "strong"),
+        ("(" + " " * 40 + "x", None),  # no closing bracket: code
+        ("# (" + " " * 40 + "x", None),
         ("# keep this value unchanged for old clients", None),
         ("# unchanged", None),
         ("...rest,", None),  # JS spread
