@@ -314,6 +314,12 @@ def hostile_inputs(size: int) -> Iterator[tuple[str, str, str]]:
         ("separator run after a home", _fill("/", prefix="cat ~", suffix=".sshx")),
         ("separator run after a path", _fill("/", prefix="cat /var/mail", suffix="0")),
         ("separators and dots", _fill("/.", prefix="cat /etc/passwd", suffix="x")),
+        # Payload patterns whose pieces overlapped: escapes in a sed `s` command read two ways each, blanks
+        # shared by three `\s*` in a row.
+        ("sed escapes", _fill("\\\\", prefix="sed 's/", suffix="x' f")),
+        ("sed escapes, 40", "sed 's/" + "\\\\" * 20 + "x' f"),  # (longer runs take another, linear path)
+        ("sed blanks", _fill(" ", prefix='sed "', suffix='x" f')),
+        ("SQL blanks", _fill(" ", prefix='duckdb -c "select file', suffix='x"')),
         ("shell paths", _fill("/bin/sh ", prefix="tool ")),
         ("command-line words", _fill("'sh -c x' ", prefix="tool ")),
         ("writes of new files", _numbered("make > out{}.txt; ", size)),
