@@ -1136,10 +1136,10 @@ class WordChecks:
             return
         made = git_made_folders(argv, at) + git_written_files(argv, at)
         if made:
-            self._git_made(made, folder, argv, frame)
+            self._judge_git_folders(made, folder, argv, frame)
         removed = git_removed_folders(argv, at)
         if removed:
-            self._git_made(removed, folder, argv, frame, new=False)
+            self._judge_git_folders(removed, folder, argv, frame, new=False)
         if not _git_changes(argv[at].text, [a.text for a in argv[at + 1 :]]):
             return
         scope = self.scope(frame)
@@ -1158,8 +1158,8 @@ class WordChecks:
                 self._argv(argv),
             )
 
-    def _git_made(
-        self, made: list[Arg], folder: str, argv: list[Arg], frame: Frame, new: bool = True
+    def _judge_git_folders(
+        self, folders: list[Arg], folder: str, argv: list[Arg], frame: Frame, new: bool = True
     ) -> None:
         """Judge the folders a git command makes or (not `new`) deletes as writes (`git worktree add ../wt`,
         `git worktree remove ../wt`), each inside the repository folder `folder` it works in (`git -C sub init
@@ -1167,7 +1167,7 @@ class WordChecks:
         is."""
         scope = self.scope(frame)
         words = self._argv(argv)
-        for target in made:
+        for target in folders:
             if folder != "." and not scope.is_absolute(target.text):
                 target = Arg(f"{folder}/{target.text}", f"{folder}/{target.raw}")
             judged = target
