@@ -320,6 +320,10 @@ def hostile_inputs(size: int) -> Iterator[tuple[str, str, str]]:
         ("sed escapes, 40", "sed 's/" + "\\\\" * 20 + "x' f"),  # (longer runs take another, linear path)
         ("sed blanks", _fill(" ", prefix='sed "', suffix='x" f')),
         ("SQL blanks", _fill(" ", prefix='duckdb -c "select file', suffix='x"')),
+        # Long variable names: the secret-name rule once tried every place a part could start, and from
+        # each the rest of the name.
+        ("a long variable name", _fill("aA", prefix="echo $")),
+        ("long variable names", _fill("$" + "aA" * 100 + " ", prefix="echo ")),
         ("shell paths", _fill("/bin/sh ", prefix="tool ")),
         ("command-line words", _fill("'sh -c x' ", prefix="tool ")),
         ("writes of new files", _numbered("make > out{}.txt; ", size)),
@@ -395,6 +399,8 @@ def hostile_inputs(size: int) -> Iterator[tuple[str, str, str]]:
         # Pipelines nested in each other's first stage: each level once searched its first stage whole.
         ("nested first stages", "(" * 90 + "gci -r" + " | ? { $_.x })" * 90 + " | Remove-Item"),
         ("dotted native flags", _fill("-I.a ", prefix="gcc ")),
+        ("a long environment variable name", _fill("aA", prefix="echo $env:")),
+        ("long environment variable names", _fill("$env:" + "aA" * 100 + " ", prefix="echo ")),
         # Variables run together in one word that then fails to be a plain one (a backtick): the ways of
         # splitting `$a$a…` into names were once each tried.
         ("variables run together", _fill("$a", prefix="tool x", suffix="`")),

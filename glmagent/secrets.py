@@ -33,13 +33,17 @@ _ERLANG_OTP = (
 """`otp` (a one-time password, `NPM_OTP`), except as Erlang/OTP's name in its versions and folders
 (`OTP_VERSION`, `OTP_ROOT`, `INSTALL_DIR_FOR_OTP`, `ERLANG_OTP`), which CI sets everywhere."""
 
-_STRONG = (
-    r"(?:[a-z]*(?:secret|password|passwd|passphrase|credential|cookie|webhook)s?"
-    r"|[a-z]*(?:token|apikey|accesskey|secretkey|privatekey|authkey|masterkey|signingkey|clientsecret)"
-    rf"|creds?|auth|oauth|bearer|sessionid|jwt|{_ERLANG_OTP}|totp|mfa|dsn|privkey|keyfile|keystore|keychain"
+_STRONG_ENDS = (
+    r"(?:(?:secret|password|passwd|passphrase|credential|cookie|webhook)s?"
+    r"|token|apikey|accesskey|secretkey|privatekey|authkey|masterkey|signingkey|clientsecret)"
+)
+"""Words that name a secret on their own, also as the end of a run of letters (`GITHUBTOKEN`, `APIKEY`)."""
+
+_STRONG_WORDS = (
+    rf"(?:creds?|auth|oauth|bearer|sessionid|jwt|{_ERLANG_OTP}|totp|mfa|dsn|privkey|keyfile|keystore|keychain"
     r"|keyring|private|pem|pfx|connectionstring|connstr|hmac|salt)"
 )
-"""Words that name a secret on their own; `[a-z]*` lets `GITHUBTOKEN` or `APIKEY` end in one."""
+"""Words that name a secret on their own, as a whole part only."""
 
 _WEAK = r"(?:keys?|pass|pwd|pat|pw)"
 """Words with everyday meanings too: a secret only as one part of a longer name (`API_KEY`, `DB_PASS`)."""
@@ -50,9 +54,16 @@ _HUMP = r"(?<=(?-i:[a-z]))(?=(?-i:[A-Z]))|(?<=(?-i:[A-Z]))(?=(?-i:[A-Z][a-z]))"
 _START = rf"(?:(?<={_SEP})|{_HUMP})"
 _END = rf"(?:$|(?={_SEP})|{_HUMP})"
 
+# A run of letters that ends in a secret word starts at a part's start: at the name's start or a separator
+# (each run is scanned once from there), or at the run's first hump, which the atomic group commits to
+# (starting again at every later hump of `aAaA…` would scan the rest of the run once per hump).
+_RUN_START = rf"(?:(?:.*?(?<={_SEP}))?|.*?(?<![a-z])(?>[a-z]*?(?:{_HUMP})))"
+
 SECRET_NAME_PATTERN = (
-    rf"(?:(?:.*?{_START})?{_STRONG}{_END}.*)"  # a secret word anywhere
-    rf"|(?:.*?[^\W_].*?{_START}{_WEAK}{_END}.*)"  # a short word after another part: API_KEY, dbPass
+    rf"(?:(?:.*?{_START})?{_STRONG_WORDS}{_END}.*)"  # a secret word anywhere
+    rf"|(?:{_RUN_START}[a-z]*{_STRONG_ENDS}{_END}.*)"  # or ending a run of letters: GITHUBTOKEN, myApiKey
+    # The first letter or digit, found once, must come before the short word (`.*?[^\W_].*?` is quadratic).
+    rf"|(?:[\W_]*+[^\W_].*?{_START}{_WEAK}{_END}.*)"  # a short word after another part: API_KEY, dbPass
     rf"|(?:{_WEAK}{_END}.*[^\W\d_].*)"  # a short word before another part: KEY_FILE, passWord
     r"|(?:(?:.*_)?(?:DATABASE|DB|REDIS|MONGO(?:DB)?|AMQP|RABBITMQ|POSTGRES(?:QL)?|PG|MYSQL)_(?:URL|URI))"
     r"|(?:IDENTITY_HEADER)"  # Azure's managed identity: the header that unlocks its token endpoint

@@ -584,6 +584,15 @@ def test_plain_names_are_not_secret() -> None:
     every_case(PLAIN_NAMES, plain)
 
 
+def test_a_secret_word_ends_a_run_of_letters_that_starts_a_part() -> None:
+    # A run of letters after a character that starts no part (`:`, `(`) holds a secret word only from a
+    # camelCase hump on: `x:githubtoken` has no part boundary before `token`, `x:myApiKey` has one.
+    for name in ("app(x86)GithubToken", "x:myApiKey", "a b.cTOKEN", "aAaAaAToken", "é:GitHubToken"):
+        assert is_secret_name(name), name
+    for name in ("x:githubtoken", "x:TOKEN", "x:Tokenizers", "(x86)monkey", "aAaAaAtokenizer"):
+        assert not is_secret_name(name), name
+
+
 def test_the_guard_uses_the_shared_secret_name_rule() -> None:
     rule = next(r for r in Policy.default().rules if r.id == "env.secret-variable")
     names = [n for clause in rule.when for n in getattr(clause, "names", [])]

@@ -957,3 +957,12 @@ def test_a_long_run_of_separators_names_the_same_credential_path(command: str, r
 @pytest.mark.parametrize("command", ["cat ~" + "/" * 12 + ".sshx", "cat /etc/passwd" + "/" * 12 + "x"])
 def test_a_long_run_of_separators_before_another_name_stays_allowed(command: str) -> None:
     guard_allows("posix", command)
+
+
+def test_long_variable_names_count_against_the_work_budget() -> None:
+    # Each name is matched whole by the variable rules (the secret-name rule among them): a line of long
+    # names costs in proportion to their length, and past the budget it is too large to check.
+    name = "aA" * 500
+    assert rule_of("echo " + " ".join(["$" + name] * 40)) == "size.exceeded"
+    assert rule_of("echo $" + "A" * 300 + "_TOKEN") == "env.secret-variable"
+    guard_allows("posix", "echo $" + name)

@@ -71,6 +71,7 @@ from ._syntax import (
     PIECE_WORK,
     REDIRECT_WORK,
     SCRIPT_WORK,
+    VARIABLE_CHARS_PER_UNIT,
     Arg,
     Feed,
     Frame,
@@ -2085,6 +2086,7 @@ class Evaluation(RunsOtherCode, WordChecks):
         return True
 
     def variable(self, name: str, frame: Frame, raw: str) -> None:
+        self._spend(len(name) // VARIABLE_CHARS_PER_UNIT)
         for rule, pattern in self.index.variables.get(frame.dialect, ()):
             if pattern.fullmatch(name):
                 self._add(rule, [raw], f"`{raw}`{frame.where()} {rule.description}")
