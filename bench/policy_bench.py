@@ -314,6 +314,12 @@ def hostile_inputs(size: int) -> Iterator[tuple[str, str, str]]:
         ("separator run after a home", _fill("/", prefix="cat ~", suffix=".sshx")),
         ("separator run after a path", _fill("/", prefix="cat /var/mail", suffix="0")),
         ("separators and dots", _fill("/.", prefix="cat /etc/passwd", suffix="x")),
+        # Climbs before a credential name under a `**` glob (`~/**/*apikey*`): each `..` may be the home,
+        # and from each the `**` was tried over the rest of the word. The longest word the credential
+        # patterns still read (`MAX_MATCHED`) is the worst; longer ones are too large at once.
+        ("climbs before a credential name", _fill("../", prefix="cat ", suffix="x/apikey.txt")),
+        ("climbs before a credential name, 8 kB", "cat " + "../" * 2700 + "x/apikey.txt"),
+        ("home folders in a row", _fill("home/a/", prefix="cat ", suffix="x/y.ovpn")),
         # Payload patterns whose pieces overlapped: escapes in a sed `s` command read two ways each, blanks
         # shared by three `\s*` in a row.
         ("sed escapes", _fill("\\\\", prefix="sed 's/", suffix="x' f")),
@@ -399,6 +405,8 @@ def hostile_inputs(size: int) -> Iterator[tuple[str, str, str]]:
         # Pipelines nested in each other's first stage: each level once searched its first stage whole.
         ("nested first stages", "(" * 90 + "gci -r" + " | ? { $_.x })" * 90 + " | Remove-Item"),
         ("dotted native flags", _fill("-I.a ", prefix="gcc ")),
+        # (PowerShell reads the word also as quoted, `'-Dx=…'`, which counts twice: 2.7 kB is the longest.)
+        ("climbs in an option's value, 2.7 kB", "mvn -Dx=" + "../" * 900 + "config/x.xml"),
         ("a long environment variable name", _fill("aA", prefix="echo $env:")),
         ("long environment variable names", _fill("$env:" + "aA" * 100 + " ", prefix="echo ")),
         # Variables run together in one word that then fails to be a plain one (a backtick): the ways of

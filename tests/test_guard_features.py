@@ -959,6 +959,39 @@ def test_a_long_run_of_separators_before_another_name_stays_allowed(command: str
     guard_allows("posix", command)
 
 
+@pytest.mark.parametrize(
+    ("command", "rule"),
+    [
+        # A `**` glob read from the home (`~/**/*.ovpn`), a folder after it (`~/.config/**/auth.json`) or
+        # a folder named anywhere (`actions-runner/**/.runner`): the first place the glob can start may
+        # not be the one that matches, and a later one may.
+        ("cat ../../../../x/y.ovpn", "env.secret-files"),
+        ("cat home/a/../b/vpn/y.ovpn", "env.secret-files"),
+        ("cat ../a/../.config/x/auth.json", "env.secret-files"),
+        ("cat ../.config/../.config/x/auth.json", "env.secret-files"),
+        ("cat ../.config/auth.json/../../home/u/.config/gh2/x/auth.json", "env.secret-files"),
+        ("cat ~/./.config/x/y/auth.json", "env.secret-files"),
+        ("cat /opt/actions-runner/a/actions-runner/_work/.runner", "env.secret-files"),
+        ("cat --file=../../../keys/my_apikey.txt", "env.secret-files"),
+    ],
+)
+def test_a_deep_glob_matches_from_any_place_it_can_start(command: str, rule: str) -> None:
+    assert rule_of(command) == rule
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "cat ../../../y.ovpn.txt",
+        "cat ../.config/auth.json.bak",
+        "cat actions-runner/x/.runners",
+        "cat ../vpn.ovpn/x",
+    ],
+)
+def test_a_deep_glob_needs_a_folder_for_its_stars_and_its_last_name(command: str) -> None:
+    guard_allows("posix", command)
+
+
 def test_long_variable_names_count_against_the_work_budget() -> None:
     # Each name is matched whole by the variable rules (the secret-name rule among them): a line of long
     # names costs in proportion to their length, and past the budget it is too large to check.
@@ -966,3 +999,10 @@ def test_long_variable_names_count_against_the_work_budget() -> None:
     assert rule_of("echo " + " ".join(["$" + name] * 40)) == "size.exceeded"
     assert rule_of("echo $" + "A" * 300 + "_TOKEN") == "env.secret-variable"
     guard_allows("posix", "echo $" + name)
+
+
+def test_a_quoted_word_counts_twice_towards_the_credential_word_budget() -> None:
+    # The path expressions read a word that opens with a quote both with and without it.
+    word = "../" * 1000 + "config/x.xml"
+    assert rule_of(f"cat {word}") is None
+    assert rule_of(f"cat '{word}'") == "size.exceeded"

@@ -572,6 +572,12 @@ cost about 4 us a character, so a line of long words holding a path fragment (`l
 otherwise take hundreds of milliseconds. Everyday words hold none, or a few short ones."""
 
 
+def _match_cost(word: str) -> int:
+    """What matching `word` against the argument-wide rules counts towards `MAX_MATCHED`: its length, twice
+    over when it opens with a quote, since their path expressions read it both with and without it."""
+    return 2 * len(word) if word[:1] in ("'", '"') else len(word)
+
+
 class WordChecks:
     """The word-level checks of an `Evaluation` (a mixin: it reads the evaluation's policy, scope and
     findings, and reports through its `event` and `_rule_finding`)."""
@@ -952,7 +958,7 @@ class WordChecks:
                 and (a.raw is a.text or screen.search(a.raw) is None)
             ):
                 continue  # no fragment any of the rules needs: no rule can match this word
-            self._spend_matched(len(a.text) + (len(a.raw) if a.raw is not a.text else 0))
+            self._spend_matched(_match_cost(a.text) + (_match_cost(a.raw) if a.raw is not a.text else 0))
             if (a.text, a.raw) in judged:
                 continue  # the same word again: the same findings (its size still counts)
             judged.add((a.text, a.raw))
