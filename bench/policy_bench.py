@@ -407,6 +407,9 @@ def hostile_inputs(size: int) -> Iterator[tuple[str, str, str]]:
         ("dotted native flags", _fill("-I.a ", prefix="gcc ")),
         # (PowerShell reads the word also as quoted, `'-Dx=…'`, which counts twice: 2.7 kB is the longest.)
         ("climbs in an option's value, 2.7 kB", "mvn -Dx=" + "../" * 900 + "config/x.xml"),
+        # The grammar recovers from a stray brace in time that grows with the square of what follows.
+        ("a stray brace before many words", _fill("/b- ", prefix="x } ")),
+        ("a stray brace before many words, 2 kB", "x } " + "/b- " * 500),
         ("a long environment variable name", _fill("aA", prefix="echo $env:")),
         ("long environment variable names", _fill("$env:" + "aA" * 100 + " ", prefix="echo ")),
         # Variables run together in one word that then fails to be a plain one (a backtick): the ways of
