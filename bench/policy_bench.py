@@ -275,6 +275,9 @@ def hostile_inputs(size: int) -> Iterator[tuple[str, str, str]]:
         ("brace products", _fill("x{a,b,c}{d,e,f} ")),
         ("nested braces", "echo " + "{a," * 500 + "b" + "}" * 500),
         ("brace ranges", _fill("{1..1000} ")),
+        # Braces no `}` closes: each `{` once looked for its `}` through the rest of the word.
+        ("unclosed braces", _fill("a{", prefix="echo ")),
+        ("unclosed brace lists", _fill("{.ts,*", prefix='prettier --check "**/*', suffix='{.js,.md}"')),
         ("alternating quotes", _fill("'a'\"b\"", prefix="echo ")),
         ("backslashes", _fill("\\\\\\ ", prefix="echo ")),
         ("unterminated quote", _fill("abc ", prefix="echo '")),

@@ -1245,6 +1245,25 @@ def _sequence(text: str, limit: int) -> list[str] | bool | None:
     return [chr(x) for x in letters]
 
 
+def _brace_pairs(tokens: list[tuple[bool, str]]) -> dict[int, tuple[int, list[int]]]:
+    """Each `{` that a `}` closes: its index -> (the `}`'s index, the indexes of the commas directly in it).
+    One pass: looking for each `{`'s `}` from the `{` on cost the square of a word of unclosed ones."""
+    pairs: dict[int, tuple[int, list[int]]] = {}
+    open_: list[tuple[int, list[int]]] = []
+    for j, (special, ch) in enumerate(tokens):
+        if not special:
+            continue
+        if ch == "{":
+            open_.append((j, []))
+        elif ch == "}":
+            if open_:
+                i, commas = open_.pop()
+                pairs[i] = (j, commas)
+        elif open_:
+            open_[-1][1].append(j)
+    return pairs
+
+
 def _expand_braces(
     tokens: list[tuple[bool, str]], limit: int, work: list[int] | None = None
 ) -> list[str] | None:
@@ -1256,27 +1275,11 @@ def _expand_braces(
     work[0] -= n
     if work[0] < 0:
         return None
+    pairs = _brace_pairs(tokens)
     for i in range(n):
-        if tokens[i] != (True, "{"):
+        if i not in pairs:
             continue
-        depth = 0
-        commas: list[int] = []
-        close = None
-        for j in range(i, n):
-            special, ch = tokens[j]
-            if not special:
-                continue
-            if ch == "{":
-                depth += 1
-            elif ch == "}":
-                depth -= 1
-                if depth == 0:
-                    close = j
-                    break
-            elif depth == 1:
-                commas.append(j)
-        if close is None:
-            continue
+        close, commas = pairs[i]
         parts: list[list[tuple[bool, str]]]
         if commas:
             bounds = [i, *commas, close]
