@@ -171,15 +171,16 @@ def _path_alternatives(paths: list[str]) -> str:
     # 28 slashes and an `x`, took 19 s); taken whole it fails at once, and matches the same words.
     end = r"""(?:[/\\]++\.?)*+["']?$"""
     globs = [*paths, *("/private" + p for p in paths if p.lower().startswith(_MACOS_PRIVATE))]
-    home = [_path_glob(p[2:]) for p in globs if p.startswith("~/") and _deep_head(p) is None]
-    anywhere = [_path_glob(p) for p in globs if not p.startswith("~/") and _deep_head(p) is None]
+    heads = {p: _deep_head(p) for p in globs}
+    home = [_path_glob(p[2:]) for p in globs if p.startswith("~/") and heads[p] is None]
+    anywhere = [_path_glob(p) for p in globs if not p.startswith("~/") and heads[p] is None]
     parts = []
     if home:
         parts.append(rf"""["']?{_HOME}{_SEP}(?:{"|".join(home)}){end}""")
     if anywhere:
         # `--file=/etc/passwd`: an option's value glued to it names the file as a word of its own does
         parts.append(rf"""["']?(?:.*[/\\]|--?[a-z][\w-]*=)?(?:{"|".join(anywhere)}){end}""")
-    parts += [_deep_alternative(p, end) for p in globs if _deep_head(p) is not None]
+    parts += [_deep_alternative(h, p[len(h) + 1 :], end) for p, h in heads.items() if h is not None]
     return "|".join(f"(?:{p})" for p in parts)
 
 
@@ -190,16 +191,14 @@ def _deep_head(glob: str) -> str | None:
     return head if found and head and "**" not in head else None
 
 
-def _deep_alternative(glob: str, end: str) -> str:
-    """`_path_alternatives`' regex of a glob with a `/**/` (see `_deep_head`).
+def _deep_alternative(head: str, rest: str, end: str) -> str:
+    """`_path_alternatives`' regex of a glob with a `/**/`: `head` (see `_deep_head`), a `/`, then `rest`.
 
     A word may start the glob at many places (each `..` or `home/NAME` may be the home; any separator may
     start a path named anywhere), and from each the `**` spans the rest of the word: tried from every
     place, `../` 900 times and `config/x.xml` took 2.4 s. The earliest place where the part before the
     `**` fits, ending as early as it can, leaves the `**` the most to span, so the word matches from
     there if it matches from any later one: the atomic group commits to it."""
-    head = _deep_head(glob) or ""
-    rest = glob[len(head) + 1 :]
     if head == "~":
         start = _HOME_EARLIEST
     elif head.startswith("~/"):
