@@ -323,6 +323,9 @@ def hostile_inputs(size: int) -> Iterator[tuple[str, str, str]]:
         ("climbs before a credential name", _fill("../", prefix="cat ", suffix="x/apikey.txt")),
         ("climbs before a credential name, 8 kB", "cat " + "../" * 2700 + "x/apikey.txt"),
         ("home folders in a row", _fill("home/a/", prefix="cat ", suffix="x/y.ovpn")),
+        # `./` steps: every place a path could start read the rest of the run.
+        ("dot steps before a name", _fill("./", prefix="vitest run -c ", suffix="vitest.config.ts")),
+        ("dot steps after a home", _fill("/.", prefix="cat ~", suffix="/x/apikey.txt")),
         # Payload patterns whose pieces overlapped: escapes in a sed `s` command read two ways each, blanks
         # shared by three `\s*` in a row.
         ("sed escapes", _fill("\\\\", prefix="sed 's/", suffix="x' f")),

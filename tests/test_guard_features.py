@@ -1006,3 +1006,22 @@ def test_a_quoted_word_counts_twice_towards_the_credential_word_budget() -> None
     word = "../" * 1000 + "config/x.xml"
     assert rule_of(f"cat {word}") is None
     assert rule_of(f"cat '{word}'") == "size.exceeded"
+
+
+@pytest.mark.parametrize(
+    ("command", "rule"),
+    [
+        ("cat ~" + "/." * 400 + "/.ssh/id_rsa", "env.secret-files"),
+        ("cat /etc" + "/." * 400 + "/passwd", "env.accounts"),
+        ("cat x/./y/../.aws/credentials", "env.secret-files"),
+        ("vitest run -c " + "./" * 400 + "vitest.config.ts", None),
+    ],
+)
+def test_dot_steps_name_the_path_without_them(command: str, rule: str | None) -> None:
+    assert rule_of(command) == rule
+
+
+def test_a_dot_step_is_no_folder_a_glob_names() -> None:
+    # `/root/./` is `/root`, and `~/./x` is `~/x`: the `.` does not stand in for a folder a `*` needs.
+    for stepped, plain in [("cat /root/./", "cat /root"), ("cat ~/./x.txt", "cat ~/x.txt")]:
+        assert rule_of(stepped) == rule_of(plain), stepped

@@ -117,8 +117,6 @@ _HOME_EARLIEST = (
     r"|(?:.*?[/\\])??(?:(?:home|users)[/\\]+[^/\\]+|\.\.))"
 )
 """`_HOME` where it starts earliest in a word: a spelling at its start, else the first `home/NAME` or `..`."""
-_SEP_LAZY = r"[/\\]+?(?:\.[/\\]+?)*?"
-"""`_SEP` taking as little as it can (a `./` step is read as a step before it is read as a `.*` folder)."""
 _PATH_LIKE = r"""(?=["']?[/~.\\\x00$%]|["']?[a-z]:|\S*$)"""
 """A word that can be a path: no whitespace, or it starts like one (a quoted `C:\\Users\\John Smith\\...`)."""
 
@@ -197,12 +195,12 @@ def _deep_alternative(head: str, rest: str, end: str) -> str:
     A word may start the glob at many places (each `..` or `home/NAME` may be the home; any separator may
     start a path named anywhere), and from each the `**` spans the rest of the word: tried from every
     place, `../` 900 times and `config/x.xml` took 2.4 s. The earliest place where the part before the
-    `**` fits, ending as early as it can, leaves the `**` the most to span, so the word matches from
-    there if it matches from any later one: the atomic group commits to it."""
+    `**` fits leaves the `**` the most to span, so the word matches from there if it matches from any
+    later one: the atomic group commits to it."""
     if head == "~":
         start = _HOME_EARLIEST
     elif head.startswith("~/"):
-        start = _HOME_EARLIEST + _SEP_LAZY + _path_glob(head[2:])
+        start = _HOME_EARLIEST + _SEP + _path_glob(head[2:])
     else:
         start = rf"(?:--?[a-z][\w-]*=|.*?[/\\])??{_path_glob(head)}"
     return rf"""["']?(?>{start}(?=[/\\])){_SEP}{_path_glob(rest)}{end}"""
@@ -257,15 +255,19 @@ def path_regex(paths: list[str], except_paths: list[str]) -> PathPattern:
 
 
 _SEPARATOR_RUN = lazy_re(r"[/\\]{5,}")
+_DOT_STEPS = lazy_re(r"(?:[/\\]\.)+(?=[/\\])")
 
 
 class PathPattern:
-    """A `path` clause's regex, shown each word with its runs of five or more separators cut to four.
+    """A `path` clause's regex, shown each word with its `./` steps taken (`~/./.ssh` as `~/.ssh`) and its
+    runs of five or more separators cut to four.
 
-    Every OS reads such a run as one separator, and the regex never needs more than four in a row (a
-    prefix's separator, a separator, a `**` and another separator); it allows any number, and a long run
-    gave it that many ways to split it before a word went on to fail (`~`, 1,000 slashes and `.sshx` took
-    42 s; `/var/mail`, 3,000 slashes and a `0`, 9 s)."""
+    Every OS reads `a/./b` as `a/b`, and such a run as one separator. The regex allows either, but a long
+    run cost it more than the run: each place a path could start read the rest of a run of steps (`./`
+    2,400 times: 360 ms), and a run of separators it split every way before a word went on to fail (`~`,
+    1,000 slashes and `.sshx` took 42 s; `/var/mail`, 3,000 slashes and a `0`, 9 s); it never needs more
+    than four separators in a row (a prefix's, a separator, a `**` and another separator). Taken, a step
+    is no longer a folder a glob's `*` could stand for (`~/./x` is `~/x`, not `~/*/x`)."""
 
     __slots__ = ("pattern", "regex")
 
@@ -274,6 +276,8 @@ class PathPattern:
         self.pattern = regex.pattern
 
     def match(self, text: str) -> re.Match[str] | None:
+        if "/." in text or "\\." in text:
+            text = _DOT_STEPS.sub("", text)
         if len(text) > 4 and _SEPARATOR_RUN.search(text) is not None:
             text = _SEPARATOR_RUN.sub(lambda run: run.group(0)[:4], text)
         return self.regex.match(text)
