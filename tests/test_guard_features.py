@@ -988,7 +988,7 @@ def test_a_deep_glob_matches_from_any_place_it_can_start(command: str, rule: str
         "cat ../vpn.ovpn/x",
     ],
 )
-def test_a_deep_glob_needs_a_folder_for_its_stars_and_its_last_name(command: str) -> None:
+def test_a_deep_glob_needs_its_last_name(command: str) -> None:
     guard_allows("posix", command)
 
 
@@ -1025,3 +1025,17 @@ def test_a_dot_step_is_no_folder_a_glob_names() -> None:
     # `/root/./` is `/root`, and `~/./x` is `~/x`: the `.` does not stand in for a folder a `*` needs.
     for stepped, plain in [("cat /root/./", "cat /root"), ("cat ~/./x.txt", "cat ~/x.txt")]:
         assert rule_of(stepped) == rule_of(plain), stepped
+
+
+@pytest.mark.parametrize(
+    ("command", "rule"),
+    [
+        ("cat ~/my_api_key", "env.secret-files"),
+        ("cat ~/./my_api_key", "env.secret-files"),
+        ("cat ~/.config/auth.json", "env.secret-files"),
+        ("cat C:/inetpub/web.config", "env.credential-dump"),
+    ],
+)
+def test_a_double_star_folder_in_a_credential_glob_may_be_none(command: str, rule: str) -> None:
+    # `~/**/*apikey*` names `~/my_api_key` as a shell's `**` or a .gitignore's does: any folders, or none.
+    assert rule_of(command) == rule

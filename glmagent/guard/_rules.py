@@ -137,7 +137,10 @@ def _path_glob(path: str) -> str:
     while i < len(tokens):
         token = tokens[i]
         i += 1
-        if token == "**":
+        if token == "**" and tokens[i : i + 1] == ["/"]:
+            out.append(f"(?:.+{_SEP})?")  # `**/` is any number of folders, none too (`~/**/x` names `~/x`)
+            i += 1
+        elif token == "**":
             out.append(".+")
         elif token == "/":
             out.append(_SEP)
