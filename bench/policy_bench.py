@@ -416,6 +416,12 @@ def hostile_inputs(size: int) -> Iterator[tuple[str, str, str]]:
         # The grammar recovers from a stray brace in time that grows with the square of what follows.
         ("a stray brace before many words", _fill("/b- ", prefix="x } ")),
         ("a stray brace before many words, 2 kB", "x } " + "/b- " * 500),
+        # The respelling of lines the grammar rejects once read back over a whole word for each string
+        # glued to it, and over the statement for each lone `-`.
+        ("strings glued on and on", _fill('G_MIRROR="', prefix='$env:G_MIRROR="')),
+        ("strings glued on and on, 5 kB", '$env:G_MIRROR="' + 'G_MIRROR="' * 500),
+        ("lone dashes", _fill("- ", prefix="pytest ")),
+        ("lone dashes, 8 kB", "pytest " + "- " * 4000),
         ("a long environment variable name", _fill("aA", prefix="echo $env:")),
         ("long environment variable names", _fill("$env:" + "aA" * 100 + " ", prefix="echo ")),
         # Variables run together in one word that then fails to be a plain one (a backtick): the ways of

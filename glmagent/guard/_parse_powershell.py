@@ -2267,18 +2267,19 @@ _EXPRESSION_LOOKBACK = 64
 """Pieces of `out` looked back through for the statement's start; past them it counts as a command."""
 
 
+_LAST_STATEMENT_START = lazy_re(r"(?s:.*)[;|&{(\n=]")
+"""Everything up to the last place a statement may start (see `_in_expression`)."""
+
+
 def _in_expression(out: list[str]) -> bool:
     """Does the statement being written (after the last `;`, `|`, `&`, `{`, `(`, `=` or line break) start
     as an expression, so that a lone `-` in it is the minus operator (`@{ Exp = { $_.A - $_.B } }`), not a
     word (`Set-Location -`)? Looks back a bounded number of pieces: a long statement counts as a command."""
-    first = ""
-    for piece in reversed(out[-_EXPRESSION_LOOKBACK:]):
-        for ch in reversed(piece):
-            if ch in _STATEMENT_START or ch == "=":
-                return first in _EXPRESSION_START
-            if not ch.isspace():
-                first = ch
-    return len(out) <= _EXPRESSION_LOOKBACK and first in _EXPRESSION_START
+    tail = "".join(out[-_EXPRESSION_LOOKBACK:])
+    start = _LAST_STATEMENT_START.match(tail)
+    first = tail[start.end() if start is not None else 0 :].lstrip()[:1]
+    found = first in _EXPRESSION_START
+    return found if start is not None else found and len(out) <= _EXPRESSION_LOOKBACK
 
 
 def _word_start(out: list[str]) -> int:
@@ -2328,6 +2329,9 @@ _SPLITS_STRING = lazy_re(r"[\s;|&<>(){}]")
 """Characters at which the grammar ends a bare word, even inside a string glued to it."""
 _GLUED_MAX = 256
 """Strings glued to bare words `repair` respells in one line; a line with more is left a parse error."""
+_GLUED_CHARS = 16_384
+"""Pieces of bare words `repair` reads back, in all, to find where each word glued to a string starts (a
+few milliseconds); a line that needs more is left a parse error."""
 _COLON_PARAMETER = lazy_re(r"(?:^|(?<=[\s;|&{(]))-[A-Za-z_]\w*:\Z")
 """`-Types:` just before a string: a parameter whose value is the string, its own token to PowerShell too."""
 _NOT_BARE = frozenset("$@[('\"")
@@ -2448,6 +2452,7 @@ def repair(source: str) -> str | None:
     opened_at = 0  # where in `out` that string starts
     opened: list[str] = []  # the brackets open here: `h` for a hash literal `@{`, else the bracket
     glued = 0  # bare words quoted whole so far (see `_GLUED_MAX`)
+    glued_chars = 0  # pieces of those words read back so far (see `_GLUED_CHARS`)
     i = 0
     n = len(source)
     while i < n:
@@ -2583,9 +2588,11 @@ def repair(source: str) -> str | None:
             k = _word_start(out)
             prefix = "".join(out[k:])
             glued += 1
-            if len(prefix) > n or glued > _GLUED_MAX:
+            glued_chars += len(out) - k
+            if len(prefix) > n or glued > _GLUED_MAX or glued_chars > _GLUED_CHARS:
                 # respelling a respelled word again doubles its quotes each time, and each respelling copies
-                # the word so far: give up (the parse error blocks)
+                # the word so far (one of strings glued on and on, `a="a="a="…`, is read again for each):
+                # give up (the parse error blocks)
                 return None
             # `@{n='S'}`: in a hash literal `key=` before a string is an entry, not a word.
             entry = bool(opened) and opened[-1] == "h" and prefix.endswith("=")
