@@ -422,6 +422,9 @@ def hostile_inputs(size: int) -> Iterator[tuple[str, str, str]]:
         ("strings glued on and on, 5 kB", '$env:G_MIRROR="' + 'G_MIRROR="' * 500),
         ("lone dashes", _fill("- ", prefix="pytest ")),
         ("lone dashes, 8 kB", "pytest " + "- " * 4000),
+        # Braced variables no `}` closes: each `${` once looked for its `}` through the rest of the word.
+        ("unclosed braced variables", _fill("${", prefix="x a=")),
+        ("unclosed braced variables in a path", _fill("${", prefix="gci env:", suffix="x")),
         ("a long environment variable name", _fill("aA", prefix="echo $env:")),
         ("long environment variable names", _fill("$env:" + "aA" * 100 + " ", prefix="echo ")),
         # Variables run together in one word that then fails to be a plain one (a backtick): the ways of

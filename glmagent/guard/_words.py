@@ -5,7 +5,7 @@ writes and the program it runs, judged against the working directory (`_paths`).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from . import _locators, _parse_posix
 from ._compiled import NameInfo
@@ -203,6 +203,22 @@ def listens_or_runs_setting(args: list[Arg], texts: str) -> bool:
 
 
 _PS_VARIABLE = lazy_re(r"\$(?:\{[^}]*\}|\([^()$]*\)|[\w:?^]+)")
+_PS_PLAIN = lazy_re(r"\$(?:\([^()$]*\)|[\w:?^]+)")
+
+
+def _ps_variables_replaced(raw: str, replace: Callable[[str], str]) -> str:
+    """`raw` with each variable (`${any name}`, `$env:X`) and plain subexpression (`$(pwd)`) replaced by
+    `replace` of its spelling. Where no `}` follows, the expression looked for one from each `${` through
+    the rest of the word (`${${${…` of 10 kB took 120 ms): from the first such `${` on, no match can
+    reach back, and only the other kinds are looked for."""
+
+    def replaced(m: re.Match[str]) -> str:
+        return replace(m.group(0))
+
+    cut = raw.find("${", raw.rfind("}") + 1)
+    if cut == -1:
+        return _PS_VARIABLE.sub(replaced, raw)
+    return _PS_VARIABLE.sub(replaced, raw[:cut]) + _PS_PLAIN.sub(replaced, raw[cut:])
 
 
 def _ps_spelled(word: Arg, dialect: str) -> Arg:
@@ -216,7 +232,7 @@ def _ps_spelled(word: Arg, dialect: str) -> Arg:
         raw = raw[1:-1]
     elif raw[:1] in ("'", "@", "(", "{", "["):
         return word
-    text = _PS_VARIABLE.sub(DYN, raw)
+    text = _ps_variables_replaced(raw, lambda _: DYN)
     return word if text == DYN or "$" in text or "`" in text else Arg(text, word.raw)
 
 
@@ -241,7 +257,7 @@ def ps_pieces(raw: str, own: str = "") -> str:
             out.append(piece[1:-1])
             continue
         if len(piece) > 1 and piece[0] == piece[-1] == '"':
-            piece = _PS_VARIABLE.sub(lambda m: OWN_VALUE if m.group(0).lower() in mine else DYN, piece[1:-1])
+            piece = _ps_variables_replaced(piece[1:-1], lambda v: OWN_VALUE if v.lower() in mine else DYN)
             if "$" not in piece and "`" not in piece:
                 out.append(piece)
                 continue
