@@ -61,6 +61,8 @@ ALLOWED = [
     # a quoted account glued to its right (`"NAME":F`) on the project's own output
     'icacls dist /grant "Users":F',
     'Write-Host "Done":',
+    "echo a$x$y",  # two run-time values in one word, neither a secret
+    "Write-Output build-$env:CI$HOME",
 ]
 
 BLOCKED = [
@@ -102,6 +104,10 @@ BLOCKED = [
     ('$env:PATH = @($env:PATH, (Get-Content x)) -join ";"', "env.powershell-environment"),
     ('$env:PATH = @($env:PATH | Tee-Object x) -join ";"', "env.powershell-environment"),
     ('$env:X = @($env:PATH) -join ";"', "env.powershell-environment"),
+    # in a bare word a variable's name ends at the next `$`: the key is expanded, then `$HOME`
+    ("echo x$env:OPENAI_API_KEY$HOME", "env.powershell-environment"),
+    ("Write-Output a$env:GITHUB_TOKEN$", "env.powershell-environment"),
+    ("tool --token=$env:NPM_TOKEN$suffix", "env.powershell-environment"),
 ]
 
 # A variable extended with its own value hands it back and prints nothing: CI's PATH set-up.

@@ -150,8 +150,10 @@ _SUBSTITUTIONS = frozenset({"command", "pipeline_chain", "sub_expression", "arra
 _RANGE = lazy_re(r"[-+]?\d+(?:\.\d+)?\.\.")
 """`1..$n`: a statement starting with a number is an expression, never a command."""
 _SIGNED_NUMBER = lazy_re(r"[-+]\d+(?:\.\d+)?")
-_VAR_IN_WORD = lazy_re(r"\$(?:\{([^}]*)\}|([\w:?^$]+))")
-_PLAIN_VARIABLE = lazy_re(r"\$([\w:?^$]+)")
+_VAR_IN_WORD = lazy_re(r"\$(?:\{([^}]*)\}|([\w:?]+|[$^]))")
+"""A variable in an expandable word: `${any name}`, `$name` (letters, digits, `_`, `?`, a scope's or drive's
+`:`), or `$$` and `$^`. A name ends at the next `$`: `x$env:KEY$HOME` reads `env:KEY`, then `HOME`."""
+_PLAIN_VARIABLE = lazy_re(r"\$([\w:?]+|[$^])")
 _VAR_NAME_CHARS = lazy_re(r"[\w:?^$]*")
 
 
@@ -159,7 +161,7 @@ def _variables_in(raw: str) -> list[tuple[str, str]]:
     """The variables PowerShell expands in a bare word, as (name, spelling): `${any name}` and `$name`, as
     `_VAR_IN_WORD` finds them. Where no `}` follows, it looked for one from each `${` through the rest of
     the word (`${${${…` of 9 kB took 160 ms): from the first such `${` (and the name characters just
-    before it, which a plain name may run into) only plain names are looked for."""
+    before it, which `$$` may run into) only plain names are looked for."""
     cut = raw.find("${", raw.rfind("}") + 1)
     if cut == -1:
         return [(m.group(1) or m.group(2) or "", m.group(0)) for m in _VAR_IN_WORD.finditer(raw)]
@@ -169,10 +171,10 @@ def _variables_in(raw: str) -> list[tuple[str, str]]:
     return found
 
 
-_SIMPLE_EXPANDABLE = lazy_re(r'"([^"`$]*+(?:\$(?:\{[^}]*\}|[\w:?^$]++)[^"`$]*+)+)"')
+_SIMPLE_EXPANDABLE = lazy_re(r'"([^"`$]*+(?:\$(?:\{[^}]*\}|[\w:?]++|[$^])[^"`$]*+)+)"')
 """A double-quoted word whose only expansions are plain variables (`"env:$name"`, no `$(...)`). Possessive:
-a name may hold `$`, so a run of them could be split into names in exponentially many ways, each tried
-again when the word then fails to match (a backtick or quote further on)."""
+a run of variables (`$a$a…`) is read one way only, not again in others when the word then fails to match
+(a backtick or quote further on)."""
 
 
 _PLAIN_VALUE = frozenset(
