@@ -323,6 +323,9 @@ def hostile_inputs(size: int) -> Iterator[tuple[str, str, str]]:
         ("climbs before a credential name", _fill("../", prefix="cat ", suffix="x/apikey.txt")),
         ("climbs before a credential name, 8 kB", "cat " + "../" * 2700 + "x/apikey.txt"),
         ("home folders in a row", _fill("home/a/", prefix="cat ", suffix="x/y.ovpn")),
+        # A redirection's target is read by the credential patterns as a word is, and now counted as one.
+        ("redirect from a long path", _fill("ider-conf", prefix="sort <../conf", suffix="ig.yaml")),
+        ("redirect from a long path, 8 kB", "sort <../conf" + "ider-conf" * 900 + "ig.yaml"),
         # `./` steps: every place a path could start read the rest of the run.
         ("dot steps before a name", _fill("./", prefix="vitest run -c ", suffix="vitest.config.ts")),
         ("dot steps after a home", _fill("/.", prefix="cat ~", suffix="/x/apikey.txt")),

@@ -1039,3 +1039,11 @@ def test_a_dot_step_is_no_folder_a_glob_names() -> None:
 def test_a_double_star_folder_in_a_credential_glob_may_be_none(command: str, rule: str) -> None:
     # `~/**/*apikey*` names `~/my_api_key` as a shell's `**` or a .gitignore's does: any folders, or none.
     assert rule_of(command) == rule
+
+
+def test_a_redirect_target_counts_towards_the_credential_word_budget() -> None:
+    # The credential patterns read a redirection's target as they read a word, at the same cost.
+    target = "../conf" + "ider-conf" * 1000 + "ig.yaml"
+    assert rule_of(f"sort < {target}") == "size.exceeded"
+    assert rule_of("sort < ~/.ssh/id_rsa") == "env.secret-files"
+    assert rule_of("sort < config/app.yaml > out.txt") is None

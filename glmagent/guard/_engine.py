@@ -1594,6 +1594,7 @@ class Evaluation(RunsOtherCode, WordChecks):
         screen = self.index.argument_screen.get(dialect)
         spelled = f"{target.text}\n{target.raw}" if arg_rules else ""
         if arg_rules and (screen is None or screen.search(spelled)):
+            self._spend_matching(target.text, target.raw)
             writes = ">" in base
             for rule, pattern, own in arg_rules:
                 if writes and rule.category == "env":

@@ -974,7 +974,7 @@ class WordChecks:
                 and (a.raw is a.text or screen.search(a.raw) is None)
             ):
                 continue  # no fragment any of the rules needs: no rule can match this word
-            self._spend_matched(_match_cost(a.text) + (_match_cost(a.raw) if a.raw is not a.text else 0))
+            self._spend_matching(a.text, a.raw)
             if (a.text, a.raw) in judged:
                 continue  # the same word again: the same findings (its size still counts)
             judged.add((a.text, a.raw))
@@ -1058,6 +1058,11 @@ class WordChecks:
                         found.add(rule.id)
                         self._rule_finding(rule, argv, names, frame, f"{a.text}, which may expand to {path}")
                         break
+
+    def _spend_matching(self, text: str, raw: str) -> None:
+        """Count a word's text and, when it differs, its raw spelling towards `MAX_MATCHED`, before the
+        argument-wide rules are matched against them."""
+        self._spend_matched(_match_cost(text) + (_match_cost(raw) if raw != text else 0))
 
     def _spend_matched(self, characters: int) -> None:
         """Count the characters of words the argument-wide rules are matched against (their path expressions
