@@ -326,6 +326,9 @@ def hostile_inputs(size: int) -> Iterator[tuple[str, str, str]]:
         # A redirection's target is read by the credential patterns as a word is, and now counted as one.
         ("redirect from a long path", _fill("ider-conf", prefix="sort <../conf", suffix="ig.yaml")),
         ("redirect from a long path, 8 kB", "sort <../conf" + "ider-conf" * 900 + "ig.yaml"),
+        # Inline programs only known at run time, each reported with the whole command's words.
+        ("run-time programs in a row", _fill("$socp -r '", prefix="php -r '")),
+        ("run-time programs in a row, 10 kB", "php -r '" + "$socp -r '" * 1000),
         # `./` steps: every place a path could start read the rest of the run.
         ("dot steps before a name", _fill("./", prefix="vitest run -c ", suffix="vitest.config.ts")),
         ("dot steps after a home", _fill("/.", prefix="cat ~", suffix="/x/apikey.txt")),

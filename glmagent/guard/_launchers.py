@@ -337,15 +337,18 @@ class RunsOtherCode:
         self, name: str, spec: ExecutorSpec, argv: list[Arg], frame: Frame, stdin: Stdin | None
     ) -> None:
         run = executor(spec, argv[1:])
+        words: list[str] | None = None  # the command's words as a finding shows them, made once
         for payload in run.payloads:
             if spec.language == "sed" and DYN in payload.text and (stamped := dated(payload)) is not None:
                 payload = Arg(stamped, payload.raw)  # `sed "s/<date>/$(date +%F)/"`: digits, whatever the day
             if DYN in payload.text:
+                if words is None:
+                    words = self._argv(argv)
                 self.event(
                     "dynamic-script",
                     frame,
                     f"the `{name}` program `{payload.raw}` is only known at run time",
-                    self._argv(argv),
+                    words,
                 )
             else:
                 self.payload(spec.language, payload.text, frame, argv)
