@@ -999,6 +999,9 @@ def test_long_variable_names_count_against_the_work_budget() -> None:
     assert rule_of("echo " + " ".join(["$" + name] * 40)) == "size.exceeded"
     assert rule_of("echo $" + "A" * 300 + "_TOKEN") == "env.secret-variable"
     guard_allows("posix", "echo $" + name)
+    # and each variable read counts, however short: a word of thousands run together is too large
+    assert rule_of("tool x" + "$a" * 5000 + "`", "powershell") == "size.exceeded"
+    guard_allows("powershell", "tool x" + "$a" * 50)
 
 
 def test_a_quoted_word_counts_twice_towards_the_credential_word_budget() -> None:

@@ -2087,7 +2087,7 @@ class Evaluation(RunsOtherCode, WordChecks):
         return True
 
     def variable(self, name: str, frame: Frame, raw: str) -> None:
-        self._spend(len(name) // VARIABLE_CHARS_PER_UNIT)
+        self._spend(1 + len(name) // VARIABLE_CHARS_PER_UNIT)
         for rule, pattern in self.index.variables.get(frame.dialect, ()):
             if pattern.fullmatch(name):
                 self._add(rule, [raw], f"`{raw}`{frame.where()} {rule.description}")

@@ -127,7 +127,7 @@ _RELEASE_TAGS = frozenset(
 )  # fmt: skip
 """Words after `@` that name a release of a package, not a machine (`app.py:12@main`, `npm:pkg@latest`)."""
 _MACHINE_VARIABLE = lazy_re(
-    r"\$(?:env:)?\{?(?:(?:[A-Za-z0-9]++_)++(?:HOST|HOSTNAME|K?DC)"
+    r"\$(?:env:)?\{?(?=[A-Za-z0-9])(?:(?:[A-Za-z0-9]++_)++(?:HOST|HOSTNAME|K?DC)"
     r"|(?:[A-Za-z0-9]++_)*+(?:IP|IPS|IPV4|IPV6|IPADDR|FQDN|URL|URLS|URI|ENDPOINT|SERVER|SERVERS|RHOST"
     r"|RHOSTS|LHOST|ATTACKER|VICTIM|DOMAINCONTROLLER|DOMAIN_CONTROLLER"
     r"|(?:API|DB|TARGET|REMOTE|SERVER|MASTER|PROXY|KUBE|K8S)(?:SERVER|HOST|HOSTNAME|IP|URL|ADDR))|K?DC(?=_))"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -157,18 +157,21 @@ _PLAIN_VARIABLE = lazy_re(r"\$([\w:?]+|[$^])")
 _VAR_NAME_CHARS = lazy_re(r"[\w:?^$]*")
 
 
-def _variables_in(raw: str) -> list[tuple[str, str]]:
+def _variables_in(raw: str) -> Iterator[tuple[str, str]]:
     """The variables PowerShell expands in a bare word, as (name, spelling): `${any name}` and `$name`, as
-    `_VAR_IN_WORD` finds them. Where no `}` follows, it looked for one from each `${` through the rest of
-    the word (`${${${…` of 9 kB took 160 ms): from the first such `${` (and the name characters just
+    `_VAR_IN_WORD` finds them, one at a time (a word may hold thousands: the reader stops once the line
+    is too large). Where no `}` follows, that expression looked for one from each `${` through the rest
+    of the word (`${${${…` of 9 kB took 160 ms): from the first such `${` (and the name characters just
     before it, which `$$` may run into) only plain names are looked for."""
     cut = raw.find("${", raw.rfind("}") + 1)
     if cut == -1:
-        return [(m.group(1) or m.group(2) or "", m.group(0)) for m in _VAR_IN_WORD.finditer(raw)]
-    cut -= _VAR_NAME_CHARS.match(raw[cut - 1 :: -1] if cut else "").end()  # the name run before it
-    found = [(m.group(1) or m.group(2) or "", m.group(0)) for m in _VAR_IN_WORD.finditer(raw, 0, cut)]
-    found += ((m.group(1), m.group(0)) for m in _PLAIN_VARIABLE.finditer(raw, cut))
-    return found
+        cut = len(raw)
+    else:
+        cut -= _VAR_NAME_CHARS.match(raw[cut - 1 :: -1] if cut else "").end()  # the name run before it
+    for m in _VAR_IN_WORD.finditer(raw, 0, cut):
+        yield m.group(1) or m.group(2) or "", m.group(0)
+    for m in _PLAIN_VARIABLE.finditer(raw, cut):
+        yield m.group(1), m.group(0)
 
 
 _SIMPLE_EXPANDABLE = lazy_re(r'"([^"`$]*+(?:\$(?:\{[^}]*\}|[\w:?]++|[$^])[^"`$]*+)+)"')

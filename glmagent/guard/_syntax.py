@@ -226,9 +226,10 @@ PAYLOAD_CHARS_PER_UNIT = 8
 """Characters of an inline program (`python -c`, `ruby -e`) per unit: its language's patterns search it at
 about a microsecond a character, so one of more than about 35 kB is too large before the search runs."""
 VARIABLE_CHARS_PER_UNIT = 8
-"""Characters of a variable's name per unit, each time one is expanded (`$NAME`, `$env:NAME`, `%NAME%`): its
-rules match the whole name at up to a microsecond a character (the secret-name rule tries every place a
-part could start), so a line's names add up to no more than about 35 kB."""
+"""Characters of a variable's name per unit, beyond the unit each expansion costs (`$NAME`, `$env:NAME`,
+`%NAME%`; PowerShell's grammar makes no node of `$a` in `x$a$a…`): its rules match the whole name at up to
+a microsecond a character (the secret-name rule tries every place a part could start), so a line's names
+add up to no more than about 35 kB."""
 
 
 class TooLarge(Exception):

@@ -206,14 +206,13 @@ _PS_VARIABLE = lazy_re(r"\$(?:\{[^}]*\}|\([^()$]*\)|[\w:?^]+)")
 _PS_PLAIN = lazy_re(r"\$(?:\([^()$]*\)|[\w:?^]+)")
 
 
-def _ps_variables_replaced(raw: str, replace: Callable[[str], str]) -> str:
+def _ps_variables_replaced(raw: str, replace: str | Callable[[str], str]) -> str:
     """`raw` with each variable (`${any name}`, `$env:X`) and plain subexpression (`$(pwd)`) replaced by
-    `replace` of its spelling. Where no `}` follows, the expression looked for one from each `${` through
-    the rest of the word (`${${${…` of 10 kB took 120 ms): from the first such `${` on, no match can
-    reach back, and only the other kinds are looked for."""
-
-    def replaced(m: re.Match[str]) -> str:
-        return replace(m.group(0))
+    `replace` (a `re.sub` template), or by `replace` of its spelling. Where no `}` follows, the
+    expression looked for one from each `${` through the rest of the word (`${${${…` of 10 kB took
+    120 ms): from the first such `${` on, no match can reach back, and only the other kinds are looked
+    for."""
+    replaced = replace if isinstance(replace, str) else lambda m: replace(m.group(0))
 
     cut = raw.find("${", raw.rfind("}") + 1)
     if cut == -1:
@@ -232,7 +231,7 @@ def _ps_spelled(word: Arg, dialect: str) -> Arg:
         raw = raw[1:-1]
     elif raw[:1] in ("'", "@", "(", "{", "["):
         return word
-    text = _ps_variables_replaced(raw, lambda _: DYN)
+    text = _ps_variables_replaced(raw, DYN)
     return word if text == DYN or "$" in text or "`" in text else Arg(text, word.raw)
 
 
