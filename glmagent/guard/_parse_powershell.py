@@ -155,6 +155,7 @@ _VAR_IN_WORD = lazy_re(r"\$(?:\{([^}]*)\}|([\w:?]+|[$^]))")
 `:`), or `$$` and `$^`. A name ends at the next `$`: `x$env:KEY$HOME` reads `env:KEY`, then `HOME`."""
 _PLAIN_VARIABLE = lazy_re(r"\$([\w:?]+|[$^])")
 _VAR_NAME_CHARS = lazy_re(r"[\w:?^$]*")
+"""A run of the characters any variable's name or `$` may be made of (a superset, looked back over)."""
 
 
 def _variables_in(raw: str) -> Iterator[tuple[str, str]]:
@@ -2290,7 +2291,7 @@ _EXPRESSION_LOOKBACK = 64
 """Pieces of `out` looked back through for the statement's start; past them it counts as a command."""
 
 
-_LAST_STATEMENT_START = lazy_re(r"(?s:.*)[;|&{(\n=]")
+_LAST_STATEMENT_START = lazy_re("(?s:.*)[" + re.escape(_STATEMENT_START + "=") + "]")
 """Everything up to the last place a statement may start (see `_in_expression`)."""
 
 
