@@ -431,6 +431,8 @@ def hostile_inputs(size: int) -> Iterator[tuple[str, str, str]]:
         # Braced variables no `}` closes: each `${` once looked for its `}` through the rest of the word.
         ("unclosed braced variables", _fill("${", prefix="x a=")),
         ("unclosed braced variables in a path", _fill("${", prefix="gci env:", suffix="x")),
+        # Placeholders (`<sg-id>`) are written as run-time values, once respelling the line for each.
+        ("placeholders in a row", _fill("<sg-id>", prefix="aws ec2 describe-security-groups --group-ids ")),
         ("a long environment variable name", _fill("aA", prefix="echo $env:")),
         ("long environment variable names", _fill("$env:" + "aA" * 100 + " ", prefix="echo ")),
         # Variables run together in one word that then fails to be a plain one (a backtick): the ways of

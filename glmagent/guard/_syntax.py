@@ -9,6 +9,7 @@ import time
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
+from ._lazy import lazy_re
 from ._models import Dialect
 
 DYN = "\x00"
@@ -265,9 +266,15 @@ def parse_within_budget(parser: Any, source: bytes) -> Any:
     return tree
 
 
+_NOT_WORD = lazy_re(r"\W")
+
+
 def placeholders_as_values(text: str, found: list[re.Match[str]]) -> str:
     """`text` with each reference placeholder in `found` (group 1: its name, `<container name>`) written as
     the run-time value it stands for (`${container_name}`), which both shells' readers then judge."""
-    for m in reversed(found):
-        text = text[: m.start()] + "${" + re.sub(r"\W", "_", m[1]) + "}" + text[m.end() :]
-    return text
+    pieces = []
+    done = 0
+    for m in found:
+        pieces += (text[done : m.start()], "${", _NOT_WORD.sub("_", m[1]), "}")
+        done = m.end()
+    return "".join(pieces) + text[done:]
