@@ -329,6 +329,8 @@ def hostile_inputs(size: int) -> Iterator[tuple[str, str, str]]:
         # Inline programs only known at run time, each reported with the whole command's words.
         ("run-time programs in a row", _fill("$socp -r '", prefix="php -r '")),
         ("run-time programs in a row, 10 kB", "php -r '" + "$socp -r '" * 1000),
+        # A path hundreds of folders deep named before a clean step: every folder above it was listed.
+        ("a deep path before a delete", _fill("fakebin/", prefix="touch test/", suffix="x && rm -rf build")),
         # `./` steps: every place a path could start read the rest of the run.
         ("dot steps before a name", _fill("./", prefix="vitest run -c ", suffix="vitest.config.ts")),
         ("dot steps after a home", _fill("/.", prefix="cat ~", suffix="/x/apikey.txt")),

@@ -337,6 +337,17 @@ def test_a_delete_of_more_targets_than_are_looked_up_stays_blocked(repo: Path) -
     assert decision.rule_id == "destructive.recursive-delete"
 
 
+def test_a_line_naming_a_path_deeper_than_is_listed_spares_no_delete(repo: Path) -> None:
+    """Every folder above each path the line names is listed (a tree named earlier is not spared); a path
+    hundreds of folders deep would make that list the square of the word, so nothing is spared then."""
+    shallow = "touch out/" + "a/" * 10 + "x.txt && rm -rf build"
+    deep = "touch out/" + "a/" * 300 + "x.txt && rm -rf build"
+    assert decide_in(shallow, repo).allowed
+    decision = decide_in(deep, repo)
+    assert not decision.allowed
+    assert decision.rule_id == "destructive.recursive-delete"
+
+
 def test_engine_caches_are_build_output_too() -> None:
     # `.godot` (Godot's import cache) and `.cache` folders are made again by the next run.
     assert decide_in("rm -rf ./project/.godot", None).allowed

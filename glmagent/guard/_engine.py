@@ -155,6 +155,11 @@ _CMD_TEXT_FILTERS = frozenset({"find"})
 SPARED_DELETE_TARGETS = 32
 """Targets of one recursive delete looked up on the disk at most: a clean step names a few folders; each
 costs a path resolution and git's answer, so hundreds would take longer than a check may."""
+_NAMED_TREE_DEPTH = 256
+"""Folders deep a word may name for `_named_trees` to list every folder above it (Linux opens paths of up to
+4,096 bytes); a deeper one spares no recursive delete in its line."""
+_TOO_DEEP = "\x00too deep"
+"""What `_named_trees` holds when a word was deeper than `_NAMED_TREE_DEPTH` (no path has a NUL)."""
 _DRIVE = lazy_re(r"[A-Za-z]:")
 _PATH_PROBES = frozenset({"test", "[", "[[", "test-path", "get-item", "gi", "get-childitem", "gci"})
 """Commands that only ask whether a path exists (or what it is, or holds), changing nothing."""
@@ -1807,6 +1812,8 @@ class Evaluation(RunsOtherCode, WordChecks):
         walked = walked or argv
         upto = len(self.seen) - 1 if self.seen and self.seen[-1] is walked else len(self.seen)
         named = self._named_trees(upto)
+        if _TOO_DEEP in named:
+            return False  # which trees were named earlier is not worked out: none is spared
         places = []
         for target in targets:
             contents = _CONTENTS.search(target.text)
@@ -2039,6 +2046,9 @@ class Evaluation(RunsOtherCode, WordChecks):
                 if DYN in text or "*" in text or "?" in text or "[" in text:
                     continue
                 key = path_key(text).rstrip("/")
+                if key.count("/") > _NAMED_TREE_DEPTH:
+                    trees.add(_TOO_DEEP)  # listing every folder above it would cost the square of the word
+                    continue
                 while key and key not in trees:
                     trees.add(key)
                     key = key.rpartition("/")[0]
