@@ -331,6 +331,10 @@ def hostile_inputs(size: int) -> Iterator[tuple[str, str, str]]:
         ("run-time programs in a row, 10 kB", "php -r '" + "$socp -r '" * 1000),
         # A path hundreds of folders deep named before a clean step: every folder above it was listed.
         ("a deep path before a delete", _fill("fakebin/", prefix="touch test/", suffix="x && rm -rf build")),
+        # Dots given to a program that runs files: each entered the extensions' trie, and its globs read
+        # the whole last part of the word, each glob again.
+        ("a word of dots", _fill(".", prefix="prettier --write ", suffix="ts")),
+        ("a glob of dots", _fill(".", prefix="prettier --write **/*", suffix="ts")),
         # `./` steps: every place a path could start read the rest of the run.
         ("dot steps before a name", _fill("./", prefix="vitest run -c ", suffix="vitest.config.ts")),
         ("dot steps after a home", _fill("/.", prefix="cat ~", suffix="/x/apikey.txt")),

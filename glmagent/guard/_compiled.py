@@ -140,6 +140,14 @@ _PIECE_END = r"[\n,;=:\"' ]|\Z"
 """What ends a piece of a word that may name a file (`a.dll,b.dll`, `--lib=x.so`, `k:v.py`)."""
 
 
+def _suffix(extensions: list[str]) -> str:
+    """A dot and one of `extensions` (none empty) ending a piece of a word. The lookahead for their first
+    letters turns away a dot followed by anything else at once: a word of dots each entering the trie
+    took 19 ms a search at 100 kB."""
+    firsts = re.escape("".join(sorted({e[0] for e in extensions})))
+    return rf"\.(?=[{firsts}])(?:{_alternation(extensions)})(?={_PIECE_END})"
+
+
 def _alternation(words: list[str]) -> str:
     """A regex alternation of `words` (none empty) shaped as a trie: a word may extend another, and each
     is kept, since the caller anchors what follows."""
@@ -191,11 +199,10 @@ class HandedScreen:
         # One search for a piece (text between separators) whose last dot starts one of the extensions, or
         # a versioned library (`lib.so.1`): a word of thousands of pieces is one pass, not a loop over them.
         # IGNORECASE folds at least what `str.lower` does, so it finds every piece the loop would.
-        self.file_suffix = lazy_re(
-            rf"(?i)\.(?:{_alternation(sorted(self.extensions))})(?={_PIECE_END})|(?-i:\.so\.)"
-        )  # flags inline: the load cache's unpickler rebuilds no `re.RegexFlag`
+        self.file_suffix = lazy_re(rf"(?i){_suffix(sorted(self.extensions))}|(?-i:\.so\.)")
+        # (flags inline: the load cache's unpickler rebuilds no `re.RegexFlag`)
         anywhere = sorted(_extensions(data.code_host_files + data.program_files))
-        self.anywhere_suffix = lazy_re(rf"(?i)\.(?:{_alternation(anywhere)})(?={_PIECE_END})")
+        self.anywhere_suffix = lazy_re(rf"(?i){_suffix(anywhere)}")
         self.shells = frozenset(n.lower() for s in data.shells.values() for n in s.names)
         self.library_options = library_options
         self.option_prefixes = tuple({g.split("*", 1)[0] for g in data.library_options})

@@ -576,6 +576,10 @@ def path_key(path: str) -> str:
     return key.lower()
 
 
+_NAME_MAX = 255
+"""The longest file name ext4, NTFS and APFS allow (255 bytes or UTF-16 units): a longer last part of a path
+names no file a program could open."""
+
 _EXISTENCE_PROBES = frozenset({"test", "test-path"})
 """Commands that only ask whether a path is there (as `[ -f F ]` does): a credential file they name is not
 read. (Get-Item and ls show more: a file's size and times.)"""
@@ -788,7 +792,9 @@ class WordChecks:
                         self._command_line(text, a, argv, name, frame)
                     continue
                 file_name = last_part(text)
-                files = p.file_mark is None or p.file_mark in file_name  # else no file list matches it
+                # No file list matches it without the mark; and no file system names a file longer than
+                # `_NAME_MAX` (its globs would read every character of a 100 kB word, `*.ps1` each again).
+                files = (p.file_mark is None or p.file_mark in file_name) and len(file_name) <= _NAME_MAX
                 if (
                     files
                     and p.code_host_files is not None
