@@ -274,7 +274,11 @@ def placeholders_as_values(text: str, found: list[re.Match[str]]) -> str:
     the run-time value it stands for (`${container_name}`), which both shells' readers then judge."""
     pieces = []
     done = 0
+    names: dict[str, str] = {}  # each placeholder's variable, made once however often it appears
     for m in found:
-        pieces += (text[done : m.start()], "${", _NOT_WORD.sub("_", m[1]), "}")
+        name = names.get(m[1])
+        if name is None:
+            name = names[m[1]] = "${" + _NOT_WORD.sub("_", m[1]) + "}"
+        pieces += (text[done : m.start()], name)
         done = m.end()
     return "".join(pieces) + text[done:]
