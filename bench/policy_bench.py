@@ -335,6 +335,8 @@ def hostile_inputs(size: int) -> Iterator[tuple[str, str, str]]:
         # the whole last part of the word, each glob again.
         ("a word of dots", _fill(".", prefix="prettier --write ", suffix="ts")),
         ("a glob of dots", _fill(".", prefix="prettier --write **/*", suffix="ts")),
+        # A word of `./` steps to delete: each step was cut off the word by copying the rest of it.
+        ("dot steps to delete", _fill("./", prefix="rimraf ./*.d.ts ", suffix="dist")),
         # `./` steps: every place a path could start read the rest of the run.
         ("dot steps before a name", _fill("./", prefix="vitest run -c ", suffix="vitest.config.ts")),
         ("dot steps after a home", _fill("/.", prefix="cat ~", suffix="/x/apikey.txt")),

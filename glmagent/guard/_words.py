@@ -571,9 +571,10 @@ def _makes_folder(name: str, args: list[Arg]) -> bool:
 def path_key(path: str) -> str:
     """Compare file names loosely: `./x.sh`, `x.sh` and `.\\x.sh` are the same file."""
     key = path.replace("\\", "/")
-    while key.startswith("./"):
-        key = key[2:]
-    return key.lower()
+    start = 0
+    while key.startswith("./", start):
+        start += 2  # (cutting one `./` at a time copied the rest of the word for each)
+    return key[start:].lower()
 
 
 _NAME_MAX = 255
