@@ -337,6 +337,11 @@ def hostile_inputs(size: int) -> Iterator[tuple[str, str, str]]:
         ("a glob of dots", _fill(".", prefix="prettier --write **/*", suffix="ts")),
         # A word of `./` steps to delete: each step was cut off the word by copying the rest of it.
         ("dot steps to delete", _fill("./", prefix="rimraf ./*.d.ts ", suffix="dist")),
+        # After `cd` out of the project, each word was also matched, unscreened, as the path it names.
+        (
+            "a long option after cd",
+            _fill("is", prefix="cd ../web && parcel --d", suffix="ist-dir ../d --config ../b/.rc x"),
+        ),
         # `./` steps: every place a path could start read the rest of the run.
         ("dot steps before a name", _fill("./", prefix="vitest run -c ", suffix="vitest.config.ts")),
         ("dot steps after a home", _fill("/.", prefix="cat ~", suffix="/x/apikey.txt")),

@@ -1050,3 +1050,11 @@ def test_a_redirect_target_counts_towards_the_credential_word_budget() -> None:
     assert rule_of(f"sort < {target}") == "size.exceeded"
     assert rule_of("sort < ~/.ssh/id_rsa") == "env.secret-files"
     assert rule_of("sort < config/app.yaml > out.txt") is None
+
+
+def test_a_word_read_from_a_changed_folder_counts_towards_the_credential_word_budget() -> None:
+    # After `cd`, a word is also matched as the path it names from the project; that reading counts too.
+    word = "conf" + "ider-conf" * 600 + "ig.yaml"
+    assert rule_of(f"cat {word}") is None
+    assert rule_of(f"cd .. && cat {word}") == "size.exceeded"
+    assert rule_of("cd src && cat ../../.aws/credentials") == "env.secret-files"

@@ -1003,10 +1003,12 @@ class WordChecks:
         if scope is not None and scope.cwd is not scope.root:
             for a in args:
                 seen = scope.beyond_project(a.text)
-                if seen is not None:
-                    for rule, pattern, _ in entries:
-                        if pattern.match(seen):
-                            self._rule_finding(rule, argv, names, frame, f"{a.text}, that is {seen}")
+                if seen is None or (screen is not None and screen.search(seen) is None):
+                    continue  # (screened and counted as the words are: each rule reads the whole path)
+                self._spend_matched(_match_cost(seen))
+                for rule, pattern, own in entries:
+                    if (own is None or own.search(seen) is not None) and pattern.match(seen):
+                        self._rule_finding(rule, argv, names, frame, f"{a.text}, that is {seen}")
 
     def _climbed_words(
         self,
