@@ -444,6 +444,8 @@ def hostile_inputs(size: int) -> Iterator[tuple[str, str, str]]:
         # Braced variables no `}` closes: each `${` once looked for its `}` through the rest of the word.
         ("unclosed braced variables", _fill("${", prefix="x a=")),
         ("unclosed braced variables in a path", _fill("${", prefix="gci env:", suffix="x")),
+        # A delete thousands of glob folders deep: each folder was compared with the protected ones.
+        ("a delete thousands of folders deep", _fill("*.n/", prefix="rm -f bin/", suffix="*.{exp,lib}")),
         # Placeholders (`<sg-id>`) are written as run-time values, once respelling the line for each.
         ("placeholders in a row", _fill("<sg-id>", prefix="aws ec2 describe-security-groups --group-ids ")),
         ("a long environment variable name", _fill("aA", prefix="echo $env:")),

@@ -1058,3 +1058,9 @@ def test_a_word_read_from_a_changed_folder_counts_towards_the_credential_word_bu
     assert rule_of(f"cat {word}") is None
     assert rule_of(f"cd .. && cat {word}") == "size.exceeded"
     assert rule_of("cd src && cat ../../.aws/credentials") == "env.secret-files"
+
+
+def test_a_path_written_to_thousands_of_folders_deep_is_too_large() -> None:
+    # Each folder is compared with those no write may reach (`.git`); no system opens such a path anyway.
+    assert rule_of("rm -f bin/" + "*.n/" * 3000 + "x", "powershell") == "size.exceeded"
+    guard_allows("posix", "echo x > " + "a/" * 100 + "x.txt")

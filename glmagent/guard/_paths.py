@@ -31,7 +31,7 @@ from typing import NamedTuple
 from ..agent_settings import OBEYED_FILES, TOOL_FOLDERS, WORKSPACE_SUFFIX, obeyed_setting
 from ._handed import last_part
 from ._lazy import lazy_re
-from ._syntax import DYN, Arg
+from ._syntax import DYN, Arg, TooLarge
 
 PROTECTED = (".git", ".hazina")
 
@@ -151,6 +151,12 @@ def _may_expand_to_proc_sample(glob: str) -> bool:
         len(names) == len(parts) and all(fnmatchcase(n, p) for n, p in zip(names, parts, strict=True))
         for names in _PROC_SAMPLE_PARTS
     )
+
+
+PATH_PARTS_MAX = 2048
+"""Folders a written path may go down inside the project, each compared with the folders a write must not
+reach (`.git`, `.hazina`): Linux opens paths of up to 4,096 bytes, so no deeper one names a file; thousands
+of glob folders (`bin/*.n/*.n/…`) took 120 ms to compare."""
 
 
 _INNER_BRACES = lazy_re(r"\{([^{}]*,[^{}]*)\}")
@@ -447,6 +453,8 @@ class PathScope:
             )
         if _inside(path, self.root):
             parts = [p.lower() for p in path[len(self.root) :].split("/") if p]
+            if len(parts) > PATH_PARTS_MAX:
+                raise TooLarge(f"a path written to goes more than {PATH_PARTS_MAX:,} folders deep")
             for part in parts:
                 if _may_name(PROTECTED, part):
                     return Judgement("write-protected-dir", f"`{raw}` is inside {part}/")
