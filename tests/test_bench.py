@@ -99,3 +99,32 @@ def test_policy_samples_bench_prints_each_samples_rates_and_the_totals(tmp_path:
     assert re.search(r"^e99 +2 +50\.0% +50\.0%$", done.stdout, re.MULTILINE), done.stdout
     assert "everyday lines allowed: 1/2 = 50.0% (fresh checkout), 1/2 = 50.0% (in a project)" in done.stdout
     assert "curl https://example.com" in done.stdout  # the miss, listed
+
+
+def test_policy_pump_bench_reports_the_checks_over_its_threshold() -> None:
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "bench" / "policy_pump.py"),
+            "--every",
+            "4000",
+            "--size",
+            "300",
+            "--over-ms",
+            "0",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    summary = re.search(
+        r"^([\d,]+) checks of ([\d,]+) lines pumped to 300 bytes; (\d+) over 0 ms$", done.stdout, re.M
+    )
+    assert summary is not None, done.stdout
+    checks, lines, slow = (int(g.replace(",", "")) for g in summary.groups())
+    assert lines > 0 and checks == 4 * lines  # both shells, with and without a project
+    assert slow == checks  # every check takes longer than 0 ms, and each is listed (up to 40)
+    listed = re.findall(r"^ +[\d.]+ ms  (?:posix|powershell) ", done.stdout, re.M)
+    assert len(listed) == min(slow, 40)
+    assert "EXCEPTION" not in done.stdout
