@@ -1006,9 +1006,7 @@ class WordChecks:
                 if seen is None or (screen is not None and screen.search(seen) is None):
                     continue  # (screened and counted as the words are: each rule reads the whole path)
                 self._spend_matched(_match_cost(seen))
-                for rule, pattern, own in entries:
-                    if (own is None or own.search(seen) is not None) and pattern.match(seen):
-                        self._rule_finding(rule, argv, names, frame, f"{a.text}, that is {seen}")
+                self._rules_on_path(seen, a.text, argv, names, frame, entries)
 
     def _climbed_words(
         self,
@@ -1028,10 +1026,23 @@ class WordChecks:
                 continue
             judged.add(seen)
             self._spend_matched(len(seen))
-            for rule, pattern, own in entries:
-                if (own is None or own.search(seen) is not None) and pattern.match(seen):
-                    shown = a.text if DYN not in a.text else a.raw
-                    self._rule_finding(rule, argv, names, frame, f"{shown}, that is {seen}")
+            shown = a.text if DYN not in a.text else a.raw
+            self._rules_on_path(seen, shown, argv, names, frame, entries)
+
+    def _rules_on_path(
+        self,
+        seen: str,
+        shown: str,
+        argv: list[Arg],
+        names: tuple[str, ...],
+        frame: Frame,
+        entries: list[tuple[Rule, re.Pattern[str], CaselessScreen | None]],
+    ) -> None:
+        """Argument-wide rules on `seen`, the path a word (`shown`) leads to: its `..` steps taken, or read
+        from the project after a `cd`. Each rule whose fragments it holds is matched; a match is a finding."""
+        for rule, pattern, own in entries:
+            if (own is None or own.search(seen) is not None) and pattern.match(seen):
+                self._rule_finding(rule, argv, names, frame, f"{shown}, that is {seen}")
 
     def _glob_words(
         self,
