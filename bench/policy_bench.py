@@ -391,6 +391,9 @@ def hostile_inputs(size: int) -> Iterator[tuple[str, str, str]]:
         # Dot-globs as write targets, each compared with `.git`, `.hazina` and `.ssh` (a glob needing more
         # characters than those names hold is not compiled to find out).
         ("dot-glob targets", "touch " + _numbered(".*a*a*a*a*a*a*a*a*{}/y ", size - 6)),
+        # Pagers whose values hold the next (`A_PAGER=B_PAGER=…`): each value is a command line, walked
+        # again one level down, nine levels deep.
+        ("pagers in pagers", _fill("C_PAGER=mo", prefix="DVC_PAGER=mo", suffix="re dvc exp show")),
     ]
     powershell: list[tuple[str, str]] = [
         ("long script", _fill("Get-ChildItem -Path . | Where-Object { $_.Length -gt 10 } | Select Name\n")),

@@ -17,6 +17,7 @@ from glmagent.guard._syntax import (
     MAX_WORK,
     PAYLOAD_CHARS_PER_UNIT,
     REDIRECT_WORK,
+    SCRIPT_CHARS_PER_UNIT,
     SCRIPT_WORK,
 )
 
@@ -273,3 +274,16 @@ def test_a_word_listing_more_items_than_the_budget_left_is_split_no_further() ->
 @pytest.mark.usefixtures("untimed_parsing")
 def test_a_word_of_thousands_of_listed_libraries_is_blocked_as_too_large() -> None:
     assert_too_large("tool " + "x.dll," * 16_000, says="syntax nodes and words")
+
+
+@pytest.mark.usefixtures("untimed_parsing")
+def test_a_nested_script_costs_the_budget_by_its_length() -> None:
+    """A nested script's parse and the scans over its text cost by its length, whatever its nodes: pagers
+    whose values hold the next pager (`A_PAGER=B_PAGER=…`, each walked again one level down) run out of
+    budget before the depth limit; one long nested script of few nodes still fits."""
+    assert check('sh -c "echo ' + "a" * 80_000 + '"').allowed
+    assert MAX_WORK < 2 * (80_000 // SCRIPT_CHARS_PER_UNIT)
+    assert_too_large("sh -c \"sh -c 'echo " + "a" * 80_000 + "'\"", says="syntax nodes and words")
+    pagers = "DVC_PAGER=mo" + "C_PAGER=mo" * 9_000 + "re dvc exp show"
+    assert_too_large(pagers, says="syntax nodes and words")  # (depth.exceeded, nine levels down, before)
+    assert check("PAGER=less git log").allowed

@@ -70,6 +70,7 @@ from ._syntax import (
     PAYLOAD_CHARS_PER_UNIT,
     PIECE_WORK,
     REDIRECT_WORK,
+    SCRIPT_CHARS_PER_UNIT,
     SCRIPT_WORK,
     VARIABLE_CHARS_PER_UNIT,
     Arg,
@@ -844,7 +845,7 @@ class Evaluation(RunsOtherCode, WordChecks):
 
     # -- scripts --
     def script(self, text: str, dialect: Dialect, frame: Frame) -> None:
-        self._spend(SCRIPT_WORK)
+        self._spend(SCRIPT_WORK + len(text) // SCRIPT_CHARS_PER_UNIT)
         if frame.depth > self.p.max_depth:
             self.event("depth-exceeded", frame, f"nesting deeper than {self.p.max_depth} levels")
             return

@@ -215,6 +215,10 @@ DISK_LOOKUP_WORK = 8
 """A write target looked up on the disk (`> out.txt` in a known working directory; see `_replaceable`)."""
 SCRIPT_WORK = 6
 """A nested script (`sh -c 'ls'`, a payload's command line): its parse and walk set-up."""
+SCRIPT_CHARS_PER_UNIT = 32
+"""Characters of a nested script per unit, beyond `SCRIPT_WORK`: its parse and the scans over its whole text
+take about a microsecond per 8 characters whatever its nodes, so values nested in themselves
+(`A_PAGER=B_PAGER=…`, each pager a command line holding the next) stop at the budget, not the depth limit."""
 FED_WRAPPER_WORK = 15
 """A wrapper fed its arguments by a pipe (`… | xargs CMD`): what the pipe carries, split, judged with CMD."""
 REDIRECT_WORK = 3
