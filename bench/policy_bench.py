@@ -394,6 +394,10 @@ def hostile_inputs(size: int) -> Iterator[tuple[str, str, str]]:
         # Pagers whose values hold the next (`A_PAGER=B_PAGER=…`): each value is a command line, walked
         # again one level down, nine levels deep.
         ("pagers in pagers", _fill("C_PAGER=mo", prefix="DVC_PAGER=mo", suffix="re dvc exp show")),
+        # Closing parentheses no `(` opened: bash's grammar, recovering, reads on to the end at every step,
+        # so its progress calls (every hundred steps) came 70 ms apart.
+        ("unopened parentheses", _fill(")", prefix="WHL=$(ls dist/*whl")),
+        ("unopened parentheses, then words", "echo " + ")" * 5000 + "; echo " + "a " * ((size - 5012) // 2)),
     ]
     powershell: list[tuple[str, str]] = [
         ("long script", _fill("Get-ChildItem -Path . | Where-Object { $_.Length -gt 10 } | Select Name\n")),

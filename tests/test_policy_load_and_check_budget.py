@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import subprocess
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -287,3 +288,47 @@ def test_a_nested_script_costs_the_budget_by_its_length() -> None:
     pagers = "DVC_PAGER=mo" + "C_PAGER=mo" * 9_000 + "re dvc exp show"
     assert_too_large(pagers, says="syntax nodes and words")  # (depth.exceeded, nine levels down, before)
     assert check("PAGER=less git log").allowed
+
+
+class _ScriptedParser:
+    """A parser whose parse reads its source in as many pieces as it is handed, as tree-sitter's does
+    (recovering from an error, bash's grammar reads on to the end at every step), and never calls the
+    progress callback."""
+
+    def __init__(self) -> None:
+        self.reads: list[bytes] = []
+        self.resets = 0
+
+    def parse(self, read, progress_callback):  # type: ignore[no-untyped-def]
+        offset = 0
+        while chunk := read(offset, (0, 0)):
+            self.reads.append(chunk)
+            offset += len(chunk)
+        return object()
+
+    def reset(self) -> None:
+        self.resets += 1
+
+
+def test_a_parse_is_stopped_at_its_deadline_while_it_reads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The clock is read at every read of the source, not only at the progress calls (every hundred steps of
+    the parser, 70 ms apart on a 100 kB bash line recovering from an error): past the deadline the source
+    ends, and the parse is refused as too large."""
+    source = b"x" * 100_000
+    clock = iter(range(0, 10**6))
+    monkeypatch.setattr(
+        _syntax, "time", SimpleNamespace(perf_counter=lambda: next(clock) / 1000)
+    )  # 1 ms a call
+    monkeypatch.setattr(_syntax, "PARSE_BUDGET_S", 0.020)
+    _syntax.start_check()
+    parser = _ScriptedParser()
+    with pytest.raises(_syntax.TooLarge, match="parsing the command takes longer"):
+        _syntax.parse_within_budget(parser, source)
+    assert sum(map(len, parser.reads)) < len(source)
+    assert parser.resets == 1
+    monkeypatch.setattr(_syntax, "PARSE_BUDGET_S", 600.0)
+    _syntax.start_check()
+    parser = _ScriptedParser()
+    _syntax.parse_within_budget(parser, source)
+    assert b"".join(parser.reads) == source
+    assert parser.resets == 0

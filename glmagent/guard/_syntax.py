@@ -196,6 +196,8 @@ PARSE_BUDGET_S = 0.020
 """Seconds the parses of one check may take together (the line and every script nested in it). Some
 grammars take seconds on some large inputs; a check must answer within 50 ms, and a line that hands a long
 command line on (`forfiles /c "…"` of 30 kB) is parsed twice before its words are walked."""
+_READ_CHUNK = 4096
+"""Bytes handed to the parser per read of a timed parse (each read looks at the clock)."""
 _TIMED_FROM = 512
 """Shorter sources parse within a few milliseconds, so they skip the timed path and its cost (a few percent
 of a parse). Longer ones may not: PowerShell's grammar takes the square of the length to recover from a
@@ -256,15 +258,26 @@ def parse_within_budget(parser: Any, source: bytes) -> Any:
     started = time.perf_counter()
     left = getattr(_clock, "left", PARSE_BUDGET_S)
     deadline = started + left
+    late = False
+
+    def read(offset: int, _point: Any) -> bytes:
+        # The clock is read here too: recovering from an error near the start, bash's scanner reads on
+        # to the end of the source at every step, so between two progress calls (every hundred steps) a
+        # 100 kB line takes 70 ms. Past the deadline the source ends, and the parse with it.
+        nonlocal late
+        if late or time.perf_counter() > deadline:
+            late = True
+            return b""
+        return source[offset : offset + _READ_CHUNK]
+
     try:
         tree = parser.parse(
-            lambda offset, _point: source[offset:],
-            progress_callback=lambda _offset, _has_error: time.perf_counter() > deadline,
+            read, progress_callback=lambda _offset, _has_error: late or time.perf_counter() > deadline
         )
     except ValueError:  # how the binding reports a parse the callback stopped
         tree = None
     _clock.left = left - (time.perf_counter() - started)
-    if tree is None:
+    if tree is None or late:
         parser.reset()  # a stopped parser would resume this source on its next call
         raise TooLarge(f"parsing the command takes longer than {PARSE_BUDGET_S * 1000:.0f} ms")
     return tree
