@@ -394,6 +394,8 @@ def hostile_inputs(size: int) -> Iterator[tuple[str, str, str]]:
         # Pagers whose values hold the next (`A_PAGER=B_PAGER=…`): each value is a command line, walked
         # again one level down, nine levels deep.
         ("pagers in pagers", _fill("C_PAGER=mo", prefix="DVC_PAGER=mo", suffix="re dvc exp show")),
+        # Text beyond ASCII: the credential words' screen searched it in every case (IGNORECASE).
+        ("a long message beyond ASCII", _fill(" Sion", prefix='echo "\U0001f6a8 HACKED', suffix='" > x')),
         # Closing parentheses no `(` opened: bash's grammar, recovering, reads on to the end at every step,
         # so its progress calls (every hundred steps) came 70 ms apart.
         ("unopened parentheses", _fill(")", prefix="WHL=$(ls dist/*whl")),

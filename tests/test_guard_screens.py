@@ -7,6 +7,7 @@ the first operand can pass. Each must give exactly what running everything gives
 
 from __future__ import annotations
 
+import itertools
 import re
 
 import pytest
@@ -15,7 +16,7 @@ from glmagent.guard import Policy
 from glmagent.guard._compiled import clause_table, matching_clauses
 from glmagent.guard._models import Decision, PayloadClause
 from glmagent.guard._rules import SCRIPT_EXTENSIONS, CommandView
-from glmagent.guard._screens import SCREENED_FROM, PatternList, literal_screen, required_sets
+from glmagent.guard._screens import SCREENED_FROM, CaselessScreen, PatternList, literal_screen, required_sets
 from glmagent.guard._syntax import DYN, Arg
 
 
@@ -257,6 +258,51 @@ def test_a_literal_screen_finds_exactly_the_texts_holding_a_needle(needles: list
     texts = [a + b + c for a in alphabet for b in alphabet for c in alphabet] + [*needles, ""]
     for text in texts:
         assert (screen.search(text) is not None) == any(n in text for n in needles), text
+
+
+@pytest.mark.parametrize(
+    "needles",
+    [
+        ["skip", "ki", "Is"],
+        ["id_rsa", ".ssh/", "kube"],
+        ["s", "k", "i"],
+        ["aws/credentials", "SECRET", "token"],
+    ],
+)
+def test_a_caseless_screen_finds_in_any_text_what_ignorecase_finds(needles: list[str]) -> None:
+    """Text beyond ASCII is searched as its UTF-8 bytes: on texts of ASCII letters in both cases, the four
+    characters IGNORECASE matches to ASCII letters (`ſ` is `s`, Kelvin's `K` is `k`, `İ` and `ı` are `i`),
+    look-alikes it does not (`ß`, Greek and Cyrillic letters, an emoji, a combining dot, a lone surrogate),
+    it finds exactly what the IGNORECASE search finds."""
+    screen = CaselessScreen.of(needles)
+    assert screen is not None
+    odd = [
+        "\u0130",
+        "\u0131",
+        "\u017f",
+        "\u212a",
+        "\u00df",
+        "\u03c3",
+        "\u0456",
+        "\U0001f6a8",
+        "\u0307",
+        "\udcff",
+    ]
+    pieces = sorted({c for n in needles for c in n + n.upper()} | {"x", "/"}) + odd
+    texts = ["".join(t) for t in itertools.product(pieces, repeat=2)]
+    texts += [
+        a + n.translate(str.maketrans("sSkKiI", "\u017f\u017f\u212a\u212a\u0131\u0130"))
+        for n in needles
+        for a in odd
+    ]
+    found = 0
+    for text in texts:
+        text += "\u00e9"  # (never ASCII, so the byte search is what is tested)
+        expected = screen.folding.search(text) is not None
+        assert (screen.search(text) is not None) == expected, text
+        assert screen.found(text, None) == expected, text
+        found += expected
+    assert found > len(needles), "the texts must reach the needles, or the comparison proves nothing"
 
 
 def _pieces_reference(screen: object, texts: str) -> bool:
