@@ -400,6 +400,9 @@ def hostile_inputs(size: int) -> Iterator[tuple[str, str, str]]:
         # so its progress calls (every hundred steps) came 70 ms apart.
         ("unopened parentheses", _fill(")", prefix="WHL=$(ls dist/*whl")),
         ("unopened parentheses, then words", "echo " + ")" * 5000 + "; echo " + "a " * ((size - 5012) // 2)),
+        # One long option among grep's words, one of which holds a credential word: each clause's glob regex
+        # read the long word.
+        ("a long option beside a password", _fill("=autr", prefix="grep --color", suffix=' -i -I "PASSW" f')),
     ]
     powershell: list[tuple[str, str]] = [
         ("long script", _fill("Get-ChildItem -Path . | Where-Object { $_.Length -gt 10 } | Select Name\n")),

@@ -305,6 +305,43 @@ def test_a_caseless_screen_finds_in_any_text_what_ignorecase_finds(needles: list
     assert found > len(needles), "the texts must reach the needles, or the comparison proves nothing"
 
 
+def _filled(glob: str, filler: str) -> str:
+    """A word `glob` matches, its `*` each filled with `filler`."""
+    return re.sub(r"\[[^\]]*\]", "a", glob).replace("*", filler).replace("?", "x")
+
+
+def test_long_words_screened_one_by_one_leave_every_clause_verdict_as_it_was(
+    policy: Policy, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A clause's screen is searched in each long word before its glob regex reads the word (when the words
+    together hold a literal): for every `args_any`/`operands_any` glob of the policy, a long word it matches,
+    beside and after a long word it does not, gets the verdict reading every word gave."""
+    from glmagent.guard import _rules
+
+    cases: list[tuple[_rules.CompiledCommand, list[Arg], str]] = []
+    for rule in policy.rules:
+        for clause in rule.when:
+            globs = [*getattr(clause, "args_any", ()), *getattr(clause, "operands_any", ())]
+            if not globs or not hasattr(clause, "args_any"):
+                continue
+            compiled = _rules.CompiledCommand.build(rule, clause)  # type: ignore[arg-type]
+            dialect = sorted(compiled.shells)[0]
+            for glob in globs:
+                hit = _lit(_filled(glob, "q" * 300))
+                miss = _lit("--color" + "=autr" * 100)
+                for argv in ([_lit("tool"), hit], [_lit("tool"), miss, hit], [_lit("tool"), hit, miss]):
+                    cases.append((compiled, argv, dialect))
+    assert len(cases) > 300
+
+    def verdicts() -> list[tuple[int, str]]:
+        return [c.check(CommandView(("tool",), argv, d)) for c, argv, d in cases]  # type: ignore[arg-type]
+
+    screened = verdicts()
+    monkeypatch.setattr(_rules, "_SCREENED_WORD", 10**9)  # every word read by the regex
+    assert screened == verdicts()
+    assert sum(state > 0 for state, _ in screened) > len(cases) // 3, "the words must reach the clauses"
+
+
 def _pieces_reference(screen: object, texts: str) -> bool:
     """The handed screen's file-suffix test as a loop over the pieces between separators."""
     for piece in re.split(r"[\n,;=:\"' ]", texts):

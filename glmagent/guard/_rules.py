@@ -235,6 +235,17 @@ def _operands_regex(globs: list[str], paths: list[str]) -> re.Pattern[str] | Non
 _DOUBLED_SEPARATOR = lazy_re(r"([\\/])\1+")
 
 
+_SCREENED_WORD = 256
+"""Words longer than this are searched for a clause's screen literals on their own before its glob regex
+reads them (when the words together hold one): the regex costs tens of times the search on a long word,
+more than the search costs on a short one."""
+
+
+def _ruled_out(screen: CaselessScreen | None, text: str) -> bool:
+    """Whether `screen` (a clause's `glob_screen`) shows that none of its globs can match the long `text`."""
+    return screen is not None and len(text) > _SCREENED_WORD and screen.search(text) is None
+
+
 def _doubled_match(match: Callable[[str], object], text: str) -> bool:
     """Does an operand written with doubled separators (`c:\\\\`, `/etc//shadow`, as cheat sheets copied from
     escaped strings spell them; Windows and POSIX read them as one) match once they are single? (The caller
@@ -833,7 +844,7 @@ class CompiledCommand:
                         (
                             t
                             for t in literal
-                            if match(t)
+                            if (not _ruled_out(screen, t) and match(t))
                             or (("//" in t or "\\\\" in t) and _doubled_match(match, t))
                             or (".." in t and _climbed_match(match, t))
                         ),
@@ -881,13 +892,15 @@ class CompiledCommand:
                     continue  # where a copy goes is not read (`cp .env.example .env`)
                 t = a.text
                 if DYN not in t:
+                    if _ruled_out(screen, t):
+                        continue  # (nor can its value after a `:`, a part of it)
                     if match(t):
                         hit_arg = t
                         break
                     if a.param and ":" in t and match(value := t.partition(":")[2]):
                         hit_arg = value  # `-Path:env:SECRET` passes `env:SECRET` like `-Path env:SECRET`
                         break
-                elif (self.args_flaglike and a.may_be_flag) or match(t):
+                elif (self.args_flaglike and a.may_be_flag) or (not _ruled_out(screen, t) and match(t)):
                     # `*` spans the run-time part, so `core.pager="$x"` may well be `core.pager*`.
                     dyn = True
             if hit_arg is not None:
