@@ -466,6 +466,8 @@ def hostile_inputs(size: int) -> Iterator[tuple[str, str, str]]:
         # splitting `$a$a…` into names were once each tried.
         ("variables run together", _fill("$a", prefix="tool x", suffix="`")),
         ("dollar runs in a string", _fill("$", prefix='tool "', suffix='b`"')),
+        # A program word of thousands of wildcards without a separator: the wildcard-path test tried each.
+        ("wildcards in a program name", _fill("*Test.-", prefix="FILES_PATTERN=${1:-", suffix="}")),
     ]
     for name, command in posix:
         yield "posix", name, command
