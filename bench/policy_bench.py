@@ -403,6 +403,9 @@ def hostile_inputs(size: int) -> Iterator[tuple[str, str, str]]:
         # One long option among grep's words, one of which holds a credential word: each clause's glob regex
         # read the long word.
         ("a long option beside a password", _fill("=autr", prefix="grep --color", suffix=' -i -I "PASSW" f')),
+        # Write and delete targets thousands of folders deep in the project: every folder was looked up.
+        ("a write thousands of folders deep", _fill("fs/", prefix="go test > ./files/", suffix="x.json")),
+        ("a deep delete in the project", _fill("app/", prefix="rm -rf android/", suffix="build")),
     ]
     powershell: list[tuple[str, str]] = [
         ("long script", _fill("Get-ChildItem -Path . | Where-Object { $_.Length -gt 10 } | Select Name\n")),

@@ -5,6 +5,8 @@ How fast is measured in bench/policy_bench.py; these tests only prove the behavi
 from __future__ import annotations
 
 import itertools
+import os
+import random
 import re
 import subprocess
 from pathlib import Path
@@ -354,3 +356,38 @@ def test_the_wildcard_path_test_reads_a_word_once_and_decides_as_before() -> Non
     decision = check("FILES_PATTERN=${1:-" + "*Test.-" * 14_000 + "}", "powershell")
     assert decision.rule_id == "dynamic.command-name", decision
     assert check(r"C:\Win*\x.exe /c", "powershell").rule_id == "dynamic.command-name"
+
+
+@pytest.mark.skipif(os.name != "posix", reason="the shortcut is taken on POSIX paths only")
+def test_a_deep_path_is_resolved_as_realpath_resolves_it(tmp_path: Path) -> None:
+    """`real_path` skips the lookups below the first missing folder when only plain names follow: on paths
+    of 33 to 50 parts through folders, a file, links in, out, up, dangling and looping, missing names, `.`,
+    `..` and empty parts, it gives what `os.path.realpath` gives, and looks up no more than the folders that
+    exist on the way."""
+    from glmagent.guard._project import real_path
+
+    root = os.path.realpath(tmp_path)
+    os.makedirs(f"{root}/a/b/c")
+    os.makedirs(f"{root}/d")
+    Path(f"{root}/a/f").write_text("x")
+    for name, target in [("ld", f"{root}/d"), ("b/up", ".."), ("loop", "loop"), ("dang", "/nonexistent/x")]:
+        os.symlink(target, f"{root}/a/{name}")
+    os.symlink("/", f"{root}/a/top")
+    names = ["a", "b", "c", "d", "f", "ld", "up", "loop", "dang", "top", "x", "y"]
+    odd = ["", ".", ".."]
+    rng = random.Random(5)
+    shortcuts = 0
+    for _ in range(3_000):
+        parts = [rng.choice(odd if rng.random() < 0.05 else names) for _ in range(rng.randint(33, 50))]
+        path = root + "/" + "/".join(parts)
+        assert real_path(path) == os.path.realpath(path), path
+        shortcuts += not os.path.lexists(path)
+    assert shortcuts > 1_000, "most paths must reach a missing folder, or the comparison proves little"
+    deep = f"{root}/a/" + "x/" * 30_000 + "y"
+    looked: list[str] = []
+    real_lexists = os.path.lexists
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(os.path, "lexists", lambda p: looked.append(p) or real_lexists(p))
+        assert real_path(deep) == deep
+    assert looked[-1] == f"{root}/a/x"  # the first missing folder: none below it is looked up
+    assert len(looked) == root.count("/") + 2

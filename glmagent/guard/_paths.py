@@ -31,6 +31,7 @@ from typing import NamedTuple
 from ..agent_settings import OBEYED_FILES, TOOL_FOLDERS, WORKSPACE_SUFFIX, obeyed_setting
 from ._handed import last_part
 from ._lazy import lazy_re
+from ._project import real_path
 from ._syntax import DYN, Arg, TooLarge
 
 PROTECTED = (".git", ".hazina")
@@ -272,7 +273,7 @@ TEMP_LOOKUPS = 32
 def _linked(path: str, folder: str) -> str | None:
     """Where `path` (absolute, in `folder`) really lies when it is a link, or lies under one, that leads
     elsewhere than `folder`'s own files; None otherwise."""
-    real = os.path.realpath(path)
+    real = real_path(path)
     if real == path or real == os.path.join(os.path.realpath(folder), os.path.relpath(path, folder)):
         return None  # no link on the way (`/tmp` itself may be one: macOS's `/private/tmp`)
     return real
@@ -525,8 +526,7 @@ class PathScope:
             return ""
         if _inside(path, self.root) and path != self.root:
             relative = path[len(self.root) :].strip("/")
-            parts = relative.lower().split("/")
-            if any(_may_name(PROTECTED, part) for part in parts):
+            if any(_may_name(PROTECTED, part) for part in set(relative.lower().split("/"))):
                 return None
             return relative
         return None
