@@ -406,6 +406,10 @@ def hostile_inputs(size: int) -> Iterator[tuple[str, str, str]]:
         # Write and delete targets thousands of folders deep in the project: every folder was looked up.
         ("a write thousands of folders deep", _fill("fs/", prefix="go test > ./files/", suffix="x.json")),
         ("a deep delete in the project", _fill("app/", prefix="rm -rf android/", suffix="build")),
+        # A long glob moved: each character was tested as a letter before its length ruled it out as
+        # `authorized_keys` (the same shape takes 54 ms in PowerShell, most of it four searches of the
+        # argument rules' screen over the long word: not yet bounded).
+        ("a long glob moved", _fill(".xar", prefix="mv libxml2-*.tar", suffix=".xz x-$V.tar.xz")),
     ]
     powershell: list[tuple[str, str]] = [
         ("long script", _fill("Get-ChildItem -Path . | Where-Object { $_.Length -gt 10 } | Select Name\n")),

@@ -208,8 +208,8 @@ def _may_be_login_keys(glob: str) -> bool:
     `_LOGIN_KEYS`? One needing more characters than the longer name holds is not matched to find out."""
     return (
         _GLOB.search(glob) is not None
+        and _glob_units(glob) <= len(_LOGIN_KEYS[1])  # (first: a long word is ruled out in one pass)
         and sum(c.isalnum() or c == "_" for c in glob) >= 3
-        and _glob_units(glob) <= len(_LOGIN_KEYS[1])
         and any(fnmatchcase(k, glob) for k in _LOGIN_KEYS)
     )
 
