@@ -407,9 +407,14 @@ def hostile_inputs(size: int) -> Iterator[tuple[str, str, str]]:
         ("a write thousands of folders deep", _fill("fs/", prefix="go test > ./files/", suffix="x.json")),
         ("a deep delete in the project", _fill("app/", prefix="rm -rf android/", suffix="build")),
         # A long glob moved: each character was tested as a letter before its length ruled it out as
-        # `authorized_keys` (the same shape takes 54 ms in PowerShell, most of it four searches of the
-        # argument rules' screen over the long word: not yet bounded).
+        # `authorized_keys`.
         ("a long glob moved", _fill(".xar", prefix="mv libxml2-*.tar", suffix=".xz x-$V.tar.xz")),
+        # A long word handed through a wrapper to a script: the argument rules' screen searched the same
+        # texts again for each command that held them.
+        (
+            "a long word handed on",
+            _fill("Wallet.h", prefix='nix develop --command bash -c "hls lib/', suffix='s"'),
+        ),
     ]
     powershell: list[tuple[str, str]] = [
         ("long script", _fill("Get-ChildItem -Path . | Where-Object { $_.Length -gt 10 } | Select Name\n")),
@@ -475,6 +480,7 @@ def hostile_inputs(size: int) -> Iterator[tuple[str, str, str]]:
         ("dollar runs in a string", _fill("$", prefix='tool "', suffix='b`"')),
         # A program word of thousands of wildcards without a separator: the wildcard-path test tried each.
         ("wildcards in a program name", _fill("*Test.-", prefix="FILES_PATTERN=${1:-", suffix="}")),
+        ("a long glob moved", _fill(".xar", prefix="mv libxml2-*.tar", suffix=".xz x-$V.tar.xz")),
     ]
     for name, command in posix:
         yield "posix", name, command

@@ -659,6 +659,7 @@ class Evaluation(RunsOtherCode, WordChecks):
         "_producer_views",
         "_scope",
         "_trees",
+        "clean_long_texts",
         "clean_words",
         "collect_all",
         "copied",
@@ -731,6 +732,8 @@ class Evaluation(RunsOtherCode, WordChecks):
         """(dialect, words, `NameInfo`, clause hits) the fast path computed for the line's one command."""
         self.clean_words: tuple[str, ...] = ()
         """(dialect, texts...) in which the fast path found no fragment of an argument-wide rule."""
+        self.clean_long_texts: set[tuple[str, str]] | None = None
+        """(dialect, text) of long texts the walk found no such fragment in (see `_screen_finds`)."""
         self._names: tuple[set[str], int, bool] = (set(), 0, False)
         """`_named` so far: the files named, how many commands of `seen` that covers, any glob among them."""
         self._trees: tuple[set[str], int] = (set(), 0)

@@ -598,6 +598,10 @@ def _match_cost(word: str) -> int:
     return 2 * len(word) if word[:1] in ("'", '"') else len(word)
 
 
+_LONG_TEXT = 1024
+"""Texts at least this long that the argument rules' screen finds clean are remembered for the line."""
+
+
 class WordChecks:
     """The word-level checks of an `Evaluation` (a mixin: it reads the evaluation's policy, scope and
     findings, and reports through its `event` and `_rule_finding`)."""
@@ -926,6 +930,26 @@ class WordChecks:
                 continue
             self._inline(line, dialect, frame.nested(f"`{names[-1]} {name}`"), argv)
 
+    def _screen_finds(self, screen: CaselessScreen, dialect: str, text: str, found: dict[str, bool]) -> bool:
+        """Does the argument rules' `screen` (of `dialect`) find a fragment in `text`? Kept in `found` for
+        the command's other words, and a long text found clean for the rest of the line: a nested command
+        (`nix develop --command bash -c "…"`, then the script's own words) hands the same words on, and a
+        100 kB word costs milliseconds a search."""
+        hit = found.get(text)
+        if hit is None:
+            long = len(text) >= _LONG_TEXT
+            kept = self.clean_long_texts  # type: ignore[attr-defined]
+            if long and kept is not None and (dialect, text) in kept:
+                hit = False
+            else:
+                hit = screen.search(text) is not None
+                if long and not hit:
+                    if kept is None:
+                        kept = self.clean_long_texts = set()  # type: ignore[attr-defined]
+                    kept.add((dialect, text))
+            found[text] = hit
+        return hit
+
     def _argument_rules(
         self, args: list[Arg], argv: list[Arg], names: tuple[str, ...], frame: Frame, texts: str
     ) -> None:
@@ -963,21 +987,24 @@ class WordChecks:
             self._glob_words(args, argv, names, frame, entries)
         if ".." in texts:
             self._climbed_words(args, argv, names, frame, entries, screen)
+        found: dict[str, bool] = {}  # (a lone word is the words joined: searched once)
         if screen is not None:
-            # The fast path may have searched these very texts already (a 100 kB word costs ms a search).
+            # The fast path may have searched these very texts already.
             clean = self.clean_words
             searched = clean[1:] if clean and clean[0] == frame.dialect else ()
-            if texts in searched or screen.search(texts) is None:
+            dialect = frame.dialect
+            found[texts] = texts not in searched and self._screen_finds(screen, dialect, texts, found)
+            if not found[texts]:
                 raws = "\n".join([a.raw for a in args])
-                if raws == texts or raws in searched or screen.search(raws) is None:
+                if raws == texts or raws in searched or not self._screen_finds(screen, dialect, raws, found):
                     return
         judged: set[tuple[str, str]] = set()
         probe = names[-1] in _EXISTENCE_PROBES
         for a in args:
             if (
                 screen is not None
-                and screen.search(a.text) is None
-                and (a.raw is a.text or screen.search(a.raw) is None)
+                and not self._screen_finds(screen, frame.dialect, a.text, found)
+                and (a.raw is a.text or not self._screen_finds(screen, frame.dialect, a.raw, found))
             ):
                 continue  # no fragment any of the rules needs: no rule can match this word
             self._spend_matching(a.text, a.raw)
