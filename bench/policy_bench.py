@@ -411,6 +411,12 @@ def hostile_inputs(size: int) -> Iterator[tuple[str, str, str]]:
         ("a long glob moved", _fill(".xar", prefix="mv libxml2-*.tar", suffix=".xz x-$V.tar.xz")),
         # A long word handed through a wrapper to a script: the argument rules' screen searched the same
         # texts again for each command that held them.
+        # A word of dots for a program that runs files: the code-file extensions' search folded case at
+        # every dot.
+        (
+            "dots before a filter",
+            _fill(".rts", prefix='pandoc "a.md" -o b.pdf --template "../x.tex" --lua-filter a', suffix=".l"),
+        ),
         (
             "a long word handed on",
             _fill("Wallet.h", prefix='nix develop --command bash -c "hls lib/', suffix='s"'),

@@ -371,10 +371,25 @@ def test_the_file_suffix_search_finds_every_piece_the_loop_over_pieces_finds(pol
         expected = _pieces_reference(screen, text)
         got = screen.file_suffix.search(text) is not None if "." in text else False
         assert got == expected, text
+        # ASCII text is searched lower-cased without IGNORECASE: the same answer, for both lists
+        assert screen._names_file(text, code=True) == got, text
+        assert screen._names_file(text, code=False) == (screen.anywhere_suffix.search(text) is not None), text
         found += expected
     assert found > 1000
     assert screen.file_suffix.search("tool " + "a=" * 50_000 + "/tmp/x.so") is not None
     assert screen.file_suffix.search("tool " + "a=" * 50_000 + "/tmp/x.txt") is None
+    for text in [
+        "x.SO.1",
+        "x.so.1",
+        "x.\u017fo",
+        "x.P\u0130F",
+        "a.e\u212aE",
+        "x.py\u00e9",
+        "\u00e9.PY",
+        "x.EXE",
+    ]:
+        for code, pattern in ((True, screen.file_suffix), (False, screen.anywhere_suffix)):
+            assert screen._names_file(text, code) == (pattern.search(text) is not None), (text, code)
 
 
 @pytest.mark.parametrize(

@@ -192,7 +192,8 @@ class HandedScreen:
     over it; a code host's file or a Windows program is acted on wherever it is."""
 
     __slots__ = (
-        "anywhere_suffix", "extensions", "file_suffix", "library_options", "option_prefixes", "shells",
+        "anywhere_suffix", "extensions", "file_suffix", "library_options", "lowered_suffixes",
+        "option_prefixes", "shells",
     )  # fmt: skip
 
     def __init__(self, data: PolicyFile, library_options: re.Pattern[str] | None) -> None:
@@ -204,9 +205,25 @@ class HandedScreen:
         # (flags inline: the load cache's unpickler rebuilds no `re.RegexFlag`)
         anywhere = sorted(_extensions(data.code_host_files + data.program_files))
         self.anywhere_suffix = lazy_re(rf"(?i){_suffix(anywhere)}")
+        # The same without IGNORECASE, for ASCII text lower-cased (the extensions are): several times
+        # faster on a long word of dots (`--lua-filter a.rts.rts…`: 18 ms a search at 100 kB).
+        self.lowered_suffixes = (
+            (lazy_re(_suffix(sorted(self.extensions))), lazy_re(_suffix(anywhere)))
+            if all(e.isascii() for e in self.extensions.union(anywhere))
+            else None
+        )
         self.shells = frozenset(n.lower() for s in data.shells.values() for n in s.names)
         self.library_options = library_options
         self.option_prefixes = tuple({g.split("*", 1)[0] for g in data.library_options})
+
+    def _names_file(self, text: str, code: bool) -> bool:
+        """`file_suffix` (`code`) or `anywhere_suffix` finds a piece of `text`."""
+        lowered = self.lowered_suffixes
+        if lowered is not None and text.isascii():
+            if lowered[0 if code else 1].search(text.lower()) is not None:
+                return True
+            return code and ".so." in text  # (case-sensitive: `lib.so.1`)
+        return (self.file_suffix if code else self.anywhere_suffix).search(text) is not None
 
     def search(self, texts: str, moved: bool = True) -> bool:
         """Could `_handed_code` act on one of the words (joined by newlines)? `moved`: whether the line may
@@ -226,11 +243,11 @@ class HandedScreen:
                 last = parts[-1][:-4] if parts[-1].endswith(".exe") else parts[-1]
                 if last in self.shells:
                     return True  # `/bin/sh`
-        if "." in texts and self.file_suffix.search(texts) is not None:
-            if moved or self.anywhere_suffix.search(texts) is not None:
+        if "." in texts and self._names_file(texts, code=True):
+            if moved or self._names_file(texts, code=False):
                 return True  # `x.py`, `C:\\a\\b.exe,c.dll`, `lib.so.1`, `x.inf`
             for word in texts.split("\n"):
-                if self.file_suffix.search(word) is not None and not _plain_relative(word):
+                if self._names_file(word, code=True) and not _plain_relative(word):
                     return True  # `../x.py`, `/tmp/x.py`, `--rcfile=~/x.py`
         if self.library_options is not None and ("-" in texts or "/" in texts):
             prefixes = self.option_prefixes
