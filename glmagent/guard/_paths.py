@@ -31,7 +31,7 @@ from typing import NamedTuple
 from ..agent_settings import OBEYED_FILES, TOOL_FOLDERS, WORKSPACE_SUFFIX, obeyed_setting
 from ._handed import last_part
 from ._lazy import lazy_re
-from ._project import real_path
+from ._project import distinct, real_path
 from ._syntax import DYN, Arg, TooLarge
 
 PROTECTED = (".git", ".hazina")
@@ -526,7 +526,7 @@ class PathScope:
             return ""
         if _inside(path, self.root) and path != self.root:
             relative = path[len(self.root) :].strip("/")
-            if any(_may_name(PROTECTED, part) for part in set(relative.lower().split("/"))):
+            if any(_may_name(PROTECTED, part) for part in distinct(relative.lower().split("/"))):
                 return None
             return relative
         return None

@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import re
 import stat
+from collections.abc import Collection
 from fnmatch import translate
 from typing import Protocol
 
@@ -140,18 +141,23 @@ class ProjectFiles(Protocol):
         ...
 
 
+def distinct(parts: list[str]) -> Collection[str]:
+    """`parts`, each once when they are many (a path thousands of folders deep, `a/b/a/b/…`)."""
+    return parts if len(parts) < 16 else set(parts)
+
+
 def _output_path(parts: list[str]) -> bool:
     """Does a path (its parts, `.`/`..` refused) lie in a folder named as build output?"""
     if not parts or "." in parts or ".." in parts:
         return False  # `dist/../src`: Windows resolves it by its text, whatever exists
-    return any(is_output_folder(p.lower()) for p in set(parts))  # (each name once: `a/b/a/b/…` too)
+    return any(is_output_folder(p.lower()) for p in distinct(parts))
 
 
 def names_output(argv: list[Arg]) -> bool:
     """Does any word of a command name a folder as build output (`build`, `./dist/*`)? Without one, no
     delete it makes can be spared in a fresh checkout."""
     for a in argv[1:]:
-        for part in set(a.text.lower().replace("\\", "/").split("/")):
+        for part in distinct(a.text.lower().replace("\\", "/").split("/")):
             if is_output_folder(part):
                 return True
     return False
