@@ -411,6 +411,11 @@ def hostile_inputs(size: int) -> Iterator[tuple[str, str, str]]:
         ("a long glob moved", _fill(".xar", prefix="mv libxml2-*.tar", suffix=".xz x-$V.tar.xz")),
         # A long word handed through a wrapper to a script: the argument rules' screen searched the same
         # texts again for each command that held them.
+        # Bracket sets no `]` closes in a copied name: fnmatch, asked whether the glob names a credential
+        # file, looked to the end of the word for each `[` (8.6 s at 100 kB), and a glob of many closed
+        # sets was translated to an expression before its length ruled it out.
+        ("unclosed brackets in a copied name", _fill("A[", prefix="cp x '", suffix="'")),
+        ("bracket sets in a copied name", _fill("A[b]", prefix="cp x '", suffix="'")),
         # A word of dots for a program that runs files: the code-file extensions' search folded case at
         # every dot.
         (
@@ -487,6 +492,10 @@ def hostile_inputs(size: int) -> Iterator[tuple[str, str, str]]:
         # A program word of thousands of wildcards without a separator: the wildcard-path test tried each.
         ("wildcards in a program name", _fill("*Test.-", prefix="FILES_PATTERN=${1:-", suffix="}")),
         ("a long glob moved", _fill(".xar", prefix="mv libxml2-*.tar", suffix=".xz x-$V.tar.xz")),
+        ("unclosed brackets in a copied name", _fill("A[", prefix="cp x ")),
+        ("unclosed brackets handed to a script", _fill("A[", prefix="python x.py ")),
+        ("a home glob of brackets", _fill("~.[~", prefix="cp x ")),
+        ("a quoted run of brackets", _fill("  [", prefix="echo '", suffix="'")),
     ]
     for name, command in posix:
         yield "posix", name, command

@@ -76,3 +76,37 @@ def test_globs_too_many_or_too_large_to_compare_are_blocked(command: str) -> Non
     d = guard_decision("posix", command)
     assert not d.allowed
     assert d.rule_id == "size.exceeded"
+
+
+def test_globs_from_a_command_line_match_as_fnmatch_matches_them() -> None:
+    """`glob_match` and `glob_regex_source` read a glob in one pass where fnmatch looks to the end for every
+    `[` no `]` closes (20 kB of `A[` took seconds), and `glob_units` is the least length a matching name has:
+    on every glob of up to five characters from letters, brackets, `!`, `-` and wildcards, against names of
+    those characters, each agrees with fnmatch."""
+    import itertools
+    import re
+    from fnmatch import fnmatchcase, translate
+
+    from glmagent.guard._globbed import closed_sets, glob_match, glob_regex_source, glob_units
+
+    names = ["".join(n) for size in range(5) for n in itertools.product("a[]!-", repeat=size)]
+    matched = 0
+    for size in range(6):
+        for letters in itertools.product("ab[]!*?-", repeat=size):
+            glob = "".join(letters)
+            ours = re.compile(glob_regex_source(glob))
+            theirs = re.compile(translate(glob))
+            least = None
+            for name in names[:: 1 if size <= 3 else 5 if size == 4 else 23]:
+                expected = fnmatchcase(name, glob)
+                assert glob_match(name, glob) == expected, (glob, name)
+                assert (ours.match(name) is not None) == (theirs.match(name) is not None), (glob, name)
+                if expected:
+                    matched += 1
+                    least = len(name) if least is None else min(least, len(name))
+            if size <= 3 and least is not None:
+                assert glob_units(glob) == least, glob
+    assert matched > 10_000
+    assert closed_sets("A[" * 3 + "b]" + "A[" * 2) == "A[A[A[b]A[[]A[[]"
+    assert not glob_match("environ", "A[" * 50_000)  # more characters than the name has: no expression
+    assert glob_units("[a-z][!]]x*" + "A[" * 10) == 3 + 20

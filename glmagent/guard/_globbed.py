@@ -16,6 +16,50 @@ from fnmatch import fnmatchcase, translate
 
 from ._lazy import lazy_re
 
+_SET = lazy_re(r"\[!?+\]?+[^\]]*+\]")
+"""A bracket set as fnmatch reads one: a `!` and then a `]` first are part of it, it ends at the next `]`."""
+
+
+def closed_sets(glob: str) -> str:
+    """`glob` as fnmatch reads it, spelled so fnmatch reads it in one pass: a `[` no `]` closes is a literal
+    `[` to fnmatch, which looks to the end of the glob for each one (20 kB of `A[` took seconds to
+    translate); each is written `[[]`, a set of `[` alone, which matches the same and closes at once."""
+    if "[" not in glob:
+        return glob
+    pieces: list[str] = []
+    done = 0
+    # (a set ends at a `]`: none is looked for past the last one, so each unclosed `[` costs a step)
+    for m in _SET.finditer(glob, 0, glob.rfind("]") + 1):
+        pieces += (glob[done : m.start()].replace("[", "[[]"), m[0])
+        done = m.end()
+    pieces.append(glob[done:].replace("[", "[[]"))
+    return "".join(pieces)
+
+
+def glob_units(glob: str) -> int:
+    """How many characters a name must have for `glob` to match it: each literal, `?` and set takes one, a
+    `*` none (a `*` in a set is one of the set; an unclosed `[` is a literal)."""
+    if "[" not in glob:
+        return len(glob) - glob.count("*")
+    end = glob.rfind("]") + 1  # (no set goes past it: each unclosed `[` before it costs a step)
+    head = _SET.sub("?", glob[:end])
+    return len(head) - head.count("*") + len(glob) - end - glob.count("*", end)
+
+
+def glob_match(name: str, glob: str) -> bool:
+    """`fnmatchcase(name, glob)` for a glob written in a command line (see `closed_sets`). A glob needing
+    more characters than the name has is not made into an expression to find out: 100 kB of one took a
+    second to translate and compile."""
+    if len(glob) - glob.count("*") > len(name) and glob_units(glob) > len(name):
+        return False
+    return fnmatchcase(name, closed_sets(glob))
+
+
+def glob_regex_source(glob: str) -> str:
+    """`fnmatch.translate(glob)` for a glob written in a command line (see `closed_sets`)."""
+    return translate(closed_sets(glob))
+
+
 _WILD = frozenset("*?[")
 
 _HOME_PREFIX = lazy_re(
@@ -26,7 +70,7 @@ _HOME_PREFIX = lazy_re(
 
 _ABSOLUTE = lazy_re(r"(?is)(?:/|[a-z]:/)")
 
-_NAME_MAX = 255
+NAME_MAX = 255
 """The longest file name the file systems allow."""
 _PATH_MAX = 4096
 """The longest path Linux opens."""
@@ -79,7 +123,7 @@ def _component_may_match(word: str, rule: str, hides_dots: bool) -> bool:
     sample = _sample(rule)
     if hides_dots and sample[:1] == "." and word[:1] != ".":
         return False
-    return fnmatchcase(sample, word)
+    return glob_match(sample, word)
 
 
 class _Keyed:
@@ -87,7 +131,7 @@ class _Keyed:
     of a word asks only for the rules whose key may name it, so a word is compared with a handful of rules,
     not hundreds."""
 
-    __slots__ = ("asked", "at", "literal", "rules", "samples", "wild", "wild_screen")
+    __slots__ = ("asked", "at", "literal", "longest", "rules", "samples", "wild", "wild_screen")
 
     def __init__(self, rules: set[tuple[str, ...]]) -> None:
         self.rules = sorted(rules)
@@ -104,6 +148,7 @@ class _Keyed:
         self.wild_screen = re.compile("|".join(translate(k) for k, _ in self.wild) or "(?!)")
         """Matches a literal name that some wild key matches (most names: none)."""
         self.samples = "\n".join(by_sample)
+        self.longest = max(map(len, by_sample), default=0)
         """One name each key matches, a line each: what a wild word component's expression searches."""
         self.at: dict[int, list[int]] = {}
         """Where each sample starts in `samples` -> the rules of its key."""
@@ -130,13 +175,15 @@ class _Keyed:
         return known
 
     def _search(self, part: str, hides_dots: bool) -> list[int]:
+        if glob_units(part) > self.longest:
+            return []  # no sample is long enough: no expression is made of it (a long one takes long)
         # fnmatch's expression without its DOTALL flag never crosses a line of `samples`; a `[!x]` set
         # could, so a component holding one is tried sample by sample
         hidden = r"(?!\.)" if hides_dots and part[:1] != "." else ""
         if "[" in part:
-            match = re.compile(hidden + translate(part)).match
+            match = re.compile(hidden + glob_regex_source(part)).match
             return [n for at, rules in self.at.items() if match(self._line(at)) for n in rules]
-        body = translate(part).removeprefix("(?s:").removesuffix(r"\Z")
+        body = glob_regex_source(part).removeprefix("(?s:").removesuffix(r"\Z")
         line = re.compile(f"(?m)^{hidden}(?:{body}$")
         return [n for m in line.finditer(self.samples) for n in self.at[m.start()]]
 
@@ -169,7 +216,7 @@ class GlobPaths:
         component too long to be a name."""
         word = text.replace("\\", "/").lower()
         split = word.split("/")
-        if len(word) > _PATH_MAX or len(split) > _MAX_PARTS or any(len(part) > _NAME_MAX for part in split):
+        if len(word) > _PATH_MAX or len(split) > _MAX_PARTS or any(len(part) > NAME_MAX for part in split):
             return None
         found: list[str] = []
         home = _HOME_PREFIX.fullmatch(word)

@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 import threading
 from collections.abc import Callable
-from fnmatch import fnmatchcase
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from ._globbed import glob_match
 from ._lazy import lazy_re
 from ._normalise import ansi_c_unescape, command_key, fold_arg, posix_unescape_double, posix_unescape_word
 from ._sink import Sink
@@ -632,7 +632,7 @@ class PosixWalker:
         base = head.text.replace("\\", "/").rsplit("/", 1)[-1]
         fits = any(ch.isalnum() for ch in base)  # a bare `*` fits everything: it says nothing
         for candidate in _GLOB_CANDIDATES if fits else ():
-            if fnmatchcase(candidate, base):
+            if glob_match(candidate, base):
                 self.sink.command([Arg(candidate, head.raw), *argv[1:]], self.frame, stdin)
         return [Arg(DYN, head.raw), *argv[1:]]
 

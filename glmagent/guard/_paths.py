@@ -24,11 +24,11 @@ import os
 import posixpath
 import re
 from collections.abc import Callable
-from fnmatch import fnmatchcase
 from functools import cache
 from typing import NamedTuple
 
 from ..agent_settings import OBEYED_FILES, TOOL_FOLDERS, WORKSPACE_SUFFIX, obeyed_setting
+from ._globbed import glob_match, glob_units
 from ._handed import last_part
 from ._lazy import lazy_re
 from ._project import distinct, real_path
@@ -145,11 +145,11 @@ def _may_expand_to_proc_sample(glob: str) -> bool:
     whole. The glob is split once, and one of another depth is no sample's."""
     parts = glob.split("/")
     if "**" in parts:
-        return any(fnmatchcase(sample, glob) for sample in _PROC_SAMPLES)
+        return any(glob_match(sample, glob) for sample in _PROC_SAMPLES)
     if len(parts) not in _PROC_SAMPLE_LENGTHS:
         return False
     return any(
-        len(names) == len(parts) and all(fnmatchcase(n, p) for n, p in zip(names, parts, strict=True))
+        len(names) == len(parts) and all(glob_match(n, p) for n, p in zip(names, parts, strict=True))
         for names in _PROC_SAMPLE_PARTS
     )
 
@@ -183,16 +183,14 @@ def _may_name(names: frozenset[str] | tuple[str, ...], part: str) -> bool:
 def _may_name_word(names: frozenset[str] | tuple[str, ...], word: str) -> bool:
     if not _GLOB.search(word):
         return word in names
-    units = _glob_units(word)  # (a glob needing more characters than a name has is not compiled to find out)
+    units = glob_units(word)  # (a glob needing more characters than a name has is not compiled to find out)
     spells_dot = word[:1] in ".["
-    return any(len(n) >= units and (spells_dot or n[:1] != ".") and fnmatchcase(n, word) for n in names)
+    return any(len(n) >= units and (spells_dot or n[:1] != ".") and glob_match(n, word) for n in names)
 
 
 _SSH = (".ssh",)
 _LOGIN_KEYS = ("authorized_keys", "authorized_keys2")
 """The files that list the keys let into an account without a password (OpenSSH's, and its older name)."""
-_BRACKET = lazy_re(r"\[!?\]?[^\]]*\]")
-"""A glob's bracket expression: one character, however many it lists (a `]` first is one of them)."""
 
 
 def _names_login_keys(parts: list[str]) -> bool:
@@ -208,9 +206,9 @@ def _may_be_login_keys(glob: str) -> bool:
     `_LOGIN_KEYS`? One needing more characters than the longer name holds is not matched to find out."""
     return (
         _GLOB.search(glob) is not None
-        and _glob_units(glob) <= len(_LOGIN_KEYS[1])  # (first: a long word is ruled out in one pass)
+        and glob_units(glob) <= len(_LOGIN_KEYS[1])  # (first: a long word is ruled out in one pass)
         and sum(c.isalnum() or c == "_" for c in glob) >= 3
-        and any(fnmatchcase(k, glob) for k in _LOGIN_KEYS)
+        and any(glob_match(k, glob) for k in _LOGIN_KEYS)
     )
 
 
@@ -222,14 +220,7 @@ def _may_be_tool_dotname(part: str) -> bool:
     The cheap test before `obeyed_setting`: most written names are ruled out at once."""
     if "{" in part:
         return True
-    return part[:1] in ".[" and _glob_units(part) <= _TOOL_NAME_MAX
-
-
-def _glob_units(glob: str) -> int:
-    """How many characters a glob needs at least: each literal, `?` and `[…]` takes one, `*` none."""
-    if "[" not in glob:
-        return len(glob) - glob.count("*")
-    return len(_BRACKET.sub("?", glob.replace("*", "")))
+    return part[:1] in ".[" and glob_units(part) <= _TOOL_NAME_MAX
 
 
 def _brace_words(part: str) -> list[str] | None:
@@ -582,7 +573,7 @@ class PathScope:
                 first = path[1:].split("/", 1)[0] if path else ""
                 if first == "proc" or (
                     _GLOB.search(first)
-                    and fnmatchcase("proc", first)
+                    and glob_match("proc", first)
                     and not (posix and quoted_whole(args[i]))
                 ):
                     # PowerShell's `cat $d/* $x` is also checked as `cat /* $x` (`$d` empty): a root that only
@@ -620,13 +611,13 @@ class PathScope:
             if path is not None:
                 if last != "environ":
                     return False
-            elif not ("environ" in last or fnmatchcase("environ", last)):
+            elif not ("environ" in last or glob_match("environ", last)):
                 return False
             folders = parts[:-1]
             anchor = next((i for i in range(len(folders) - 1, -1, -1) if _outside_proc(folders[i])), None)
             return anchor is None or any(map(_may_climb, folders[anchor + 1 :]))
         first = path[1:].split("/", 1)[0]
-        if first != "proc" and not (_GLOB.search(first) and fnmatchcase("proc", first)):
+        if first != "proc" and not (_GLOB.search(first) and glob_match("proc", first)):
             return False
         if _GLOB.search(path) is None:
             return path.endswith("/environ")
@@ -676,7 +667,7 @@ def _run_time_name(text: str) -> bool:
 def _may_climb(part: str) -> bool:
     """Could the path component `part` be `..`? A wildcard matches a name starting with a dot only where the
     pattern starts with one (`.*`), as the shells' and PowerShell's globbing do."""
-    return part == ".." or (part[:1] == "." and _GLOB.search(part) is not None and fnmatchcase("..", part))
+    return part == ".." or (part[:1] == "." and _GLOB.search(part) is not None and glob_match("..", part))
 
 
 def quoted_whole(arg: Arg) -> bool:
@@ -689,7 +680,7 @@ def _may_name_environ(text: str) -> bool:
     """Could the last component of `text` be the name `environ`?"""
     last = text.rstrip("/").rsplit("/", 1)[-1].lower()
     return bool(last) and (
-        "environ" in last or (_GLOB.search(last) is not None and fnmatchcase("environ", last))
+        "environ" in last or (_GLOB.search(last) is not None and glob_match("environ", last))
     )
 
 

@@ -21,10 +21,9 @@ import os
 import re
 import stat
 from collections.abc import Collection
-from fnmatch import translate
 from typing import Protocol
 
-from ._globbed import maybe_glob
+from ._globbed import NAME_MAX, glob_regex_source, glob_units, maybe_glob
 from ._lazy import lazy_re
 from ._syntax import Arg
 
@@ -301,7 +300,9 @@ class ReplaceableFiles:
         names = self._listing(folder)
         if names is None:
             return None
-        match = re.compile(translate(last), re.IGNORECASE).match
+        if glob_units(last) > NAME_MAX:
+            return []  # longer than any name a folder holds: no expression is made of it
+        match = re.compile(glob_regex_source(last), re.IGNORECASE).match
         hidden = last[:1] == "."
         found = [
             f"{folder}/{name}" if folder else name
