@@ -409,8 +409,6 @@ def hostile_inputs(size: int) -> Iterator[tuple[str, str, str]]:
         # A long glob moved: each character was tested as a letter before its length ruled it out as
         # `authorized_keys`.
         ("a long glob moved", _fill(".xar", prefix="mv libxml2-*.tar", suffix=".xz x-$V.tar.xz")),
-        # A long word handed through a wrapper to a script: the argument rules' screen searched the same
-        # texts again for each command that held them.
         # Bracket sets no `]` closes in a copied name: fnmatch, asked whether the glob names a credential
         # file, looked to the end of the word for each `[` (8.6 s at 100 kB), and a glob of many closed
         # sets was translated to an expression before its length ruled it out.
@@ -422,6 +420,8 @@ def hostile_inputs(size: int) -> Iterator[tuple[str, str, str]]:
             "dots before a filter",
             _fill(".rts", prefix='pandoc "a.md" -o b.pdf --template "../x.tex" --lua-filter a', suffix=".l"),
         ),
+        # A long word handed through a wrapper to a script: the argument rules' screen searched the same
+        # texts again for each command that held them.
         (
             "a long word handed on",
             _fill("Wallet.h", prefix='nix develop --command bash -c "hls lib/', suffix='s"'),
