@@ -148,8 +148,9 @@ class _Keyed:
         self.wild_screen = re.compile("|".join(translate(k) for k, _ in self.wild) or "(?!)")
         """Matches a literal name that some wild key matches (most names: none)."""
         self.samples = "\n".join(by_sample)
-        self.longest = max(map(len, by_sample), default=0)
         """One name each key matches, a line each: what a wild word component's expression searches."""
+        self.longest = max(map(len, by_sample), default=0)
+        """The longest of them: a component needing more characters matches none (see `glob_units`)."""
         self.at: dict[int, list[int]] = {}
         """Where each sample starts in `samples` -> the rules of its key."""
         offset = 0
