@@ -101,6 +101,30 @@ def test_policy_samples_bench_prints_each_samples_rates_and_the_totals(tmp_path:
     assert "curl https://example.com" in done.stdout  # the miss, listed
 
 
+def test_policy_regex_scan_bench_tries_each_growing_expression_in_command_lines() -> None:
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "bench" / "policy_regex_scan.py"),
+            *("--start", "3", "--count", "40", "--trials", "2", "--size", "400"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    summary = re.search(r"^40 of ([\d,]+) expressions scanned; (\d+) grow over 9x$", done.stdout, re.M)
+    assert summary is not None, done.stdout
+    assert int(summary[1].replace(",", "")) > 1_000  # the modules' and the loaded policy's expressions
+    flagged = int(summary[2])  # (how many grow depends on the machine's timing: any number may)
+    listed = re.findall(r"^ +[\d.]+ ms +[\d.]+x  (?:search|fullmatch) ", done.stdout, re.M)
+    assert len(listed) == min(flagged, 40)
+    lines = re.search(r"^([\d,]+) lines of 400 bytes checked; slowest:$", done.stdout, re.M)
+    assert lines is not None, done.stdout
+    assert int(lines[1].replace(",", "")) == flagged * 7 * 2 * 2  # seven lines, bare and quoted, both shells
+    assert "EXCEPTION" not in done.stdout
+
+
 def test_policy_pump_bench_reports_the_checks_over_its_threshold() -> None:
     done = subprocess.run(
         [
