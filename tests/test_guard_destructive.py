@@ -670,6 +670,23 @@ def test_literals_apart_from_each_other_are_not_joined() -> None:
     assert string_literals("run('rm', cwd='-rf')") == ["rm", "-rf"]
 
 
+def test_the_gap_between_listed_literals_is_read_as_before() -> None:
+    """What separates the words of an argument list (blanks, a comma, a bracket closing or opening) is now
+    read with each blank run taken whole: every gap of up to eight blanks, commas, brackets and letters is
+    a separator to both expressions or to neither."""
+    import itertools
+    import re
+
+    from glmagent.guard._payloads import _LIST_GAP
+
+    first = re.compile(r"\s*[\])]?\s*,\s*[\[(]?\s*")  # as first written: it tried every cut of a blank run
+    for size in range(8):
+        for letters in itertools.product(" \n])[(,a", repeat=size):
+            gap = "".join(letters)
+            assert (_LIST_GAP.fullmatch(gap) is None) == (first.fullmatch(gap) is None), repr(gap)
+    assert _LIST_GAP.fullmatch(" " * 30_000) is None  # (a second before: each cut of the run was tried)
+
+
 def test_a_base64_literal_run_as_a_command_is_read_decoded() -> None:
     command = "python -c \"import base64,os; os.system(base64.b64decode('cm0gLXJmIH4=').decode())\""
     assert_decided_as("posix", command, check(command, "posix"), "destructive")

@@ -142,8 +142,10 @@ _STRING = lazy_re(r"""(?s)(?:[rRbBuUfF]{0,2})("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*
 
 
 _BASE64 = lazy_re(r"[A-Za-z0-9+/]+={0,2}")
-_LIST_GAP = lazy_re(r"\s*[\])]?\s*,\s*[\[(]?\s*")
-"""What separates the words of an argument list: `'rm', '-rf'`, `'rm', ['-rf', 'x']`, `"rm", "-rf"`."""
+_LIST_GAP = lazy_re(r"\s*+(?:[\])]\s*+)?,\s*+(?:[\[(]\s*+)?")
+"""What separates the words of an argument list: `'rm', '-rf'`, `'rm', ['-rf', 'x']`, `"rm", "-rf"`. Each
+blank run is taken whole (no way of cutting it is tried twice: 30 kB of blanks between two strings took a
+second)."""
 
 
 _CLEAN_WORDS = {
