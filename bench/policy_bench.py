@@ -414,6 +414,8 @@ def hostile_inputs(size: int) -> Iterator[tuple[str, str, str]]:
         # sets was translated to an expression before its length ruled it out.
         ("unclosed brackets in a copied name", _fill("A[", prefix="cp x '", suffix="'")),
         ("bracket sets in a copied name", _fill("A[b]", prefix="cp x '", suffix="'")),
+        # A cluster of short options 100 kB long: each letter was looked up among the interpreter's flags.
+        ("a long option cluster", _fill("V", prefix="python -", suffix=" x.py")),
         # Blanks between two strings of an inline program: each way of cutting the run was tried as the
         # gap between words of an argument list (1.3 s at 30 kB).
         (

@@ -1032,3 +1032,36 @@ def test_hatch_runs_the_command_after_the_environment(shell: str) -> None:
 
     every_case(HATCH_ENVIRONMENT_BLOCKED, blocked)
     every_case(HATCH_ENVIRONMENT_ALLOWED, allowed)
+
+
+def test_a_long_option_cluster_is_read_by_its_distinct_letters_as_letter_by_letter() -> None:
+    """An interpreter's cluster of short options (`-vc CODE`) longer than `_CLUSTER_SCAN` is read by where
+    each distinct letter first stands (a letter met again decides nothing its first place did not): for every
+    interpreter the policy lists, clusters of its own option letters and others, with a program word or none,
+    give the run (inline programs, module, program files, terminal) reading every letter gave."""
+    import random
+
+    from glmagent.guard import Policy, _unwrap
+
+    specs = {id(s): s for s in Policy.default()._compiled.executors.values()}.values()
+    rng = random.Random(3)
+    compared = interactive = valued = 0
+    for spec in specs:
+        letters = sorted(
+            {f[1] for f in (*spec.inline, *spec.module, *spec.file_flags, *spec.value_options) if len(f) == 2}
+            | {f[1] for f in spec.interactive_flags if len(f) == 2}
+            | set("qVxyz")
+        )
+        for _ in range(40):
+            cluster = "-" + "".join(rng.choice(letters) for _ in range(rng.randint(33, 90)))
+            argv = [Arg(cluster, cluster), *([Arg("x.py", "x.py")] if rng.random() < 0.5 else [])]
+            read = _unwrap.executor(spec, argv)
+            with pytest.MonkeyPatch.context() as patch:
+                patch.setattr(_unwrap, "_CLUSTER_SCAN", 10**9)  # every letter in turn
+                expected = _unwrap.executor(spec, argv)
+            assert read == expected, (spec.names, cluster)
+            compared += 1
+            interactive += expected.interactive
+            valued += bool(expected.payloads or expected.module_argv or expected.program_files)
+    # (the clusters must reach both readings, or the comparison proves little)
+    assert compared > 1_000 and interactive > 10 and valued > 500, (compared, interactive, valued)

@@ -8,6 +8,7 @@ at run time) it returns every plausible reading, so the engine checks them all.
 from __future__ import annotations
 
 import shlex
+from collections.abc import Sequence
 from functools import cache
 
 from ._lazy import lazy_re
@@ -890,6 +891,18 @@ def _first_operand(args: list[Arg], value_options: list[str]) -> int | None:
     return None
 
 
+_CLUSTER_SCAN = 32
+"""Option clusters up to this long are read letter by letter; longer ones by their distinct letters."""
+
+
+def _cluster_letters(word: str) -> Sequence[int]:
+    """Where each letter of an option cluster (`-vc`) first stands, in order: a letter met again decides
+    nothing its first place did not (`-VVVV…` of 100 kB: a look per letter, not per character)."""
+    if len(word) <= _CLUSTER_SCAN:
+        return range(1, len(word))
+    return sorted(word.find(letter, 1) for letter in set(word[1:]))
+
+
 def _asks_for_terminal(word: str, spec: ExecutorSpec) -> bool:
     """Is this option word (one of the interpreter's own, before its program) an interactive flag, alone or
     in a cluster before a letter that takes a value (`-i`, `-im mod`; not `-Wi`, whose `i` is -W's value)?"""
@@ -897,8 +910,8 @@ def _asks_for_terminal(word: str, spec: ExecutorSpec) -> bool:
         return True
     if word[1:2] == "-":
         return False
-    for letter in word[1:]:
-        opt = "-" + letter
+    for j in _cluster_letters(word):
+        opt = "-" + word[j]
         if opt in spec.interactive_flags:
             return True
         if opt in spec.inline or opt in spec.module or opt in spec.file_flags or opt in spec.value_options:
@@ -1010,7 +1023,7 @@ def executor(spec: ExecutorSpec, args: list[Arg]) -> ExecutorRun:
                 i += 2
                 continue
             step = 1
-            for j in range(1, len(t)):
+            for j in _cluster_letters(t):
                 opt = "-" + t[j]
                 if opt in inline or opt in spec.module or opt in spec.file_flags or opt in spec.value_options:
                     rest = t[j + 1 :]
