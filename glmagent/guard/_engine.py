@@ -29,6 +29,7 @@ from ._artefacts import (
 )
 from ._compiled import POWERSHELL_ONLY, NameInfo, PolicyTables, matching_clauses, with_fed_hits
 from ._disk_fill import endless_feed, endless_output
+from ._find_reach import listing_reaches_protected, only_touches
 from ._findings import Finding, finding_words, shown, shown_args
 from ._globbed import is_glob_path, maybe_glob
 from ._launchers import RunsOtherCode
@@ -80,7 +81,7 @@ from ._syntax import (
     TooLarge,
     start_check,
 )
-from ._unwrap import Wrapped, git_command_settings, matching_wrapper, split_words, unwrap
+from ._unwrap import FED_WORDS, Wrapped, git_command_settings, matching_wrapper, split_words, unwrap
 from ._words import (
     OWN_VALUE,
     WordChecks,
@@ -1214,6 +1215,27 @@ class Evaluation(RunsOtherCode, WordChecks):
             return True  # not remembered: `_arguments` searches the texts once, reusing the fast path's
         return p.screened_words(dialect, info, args, size)[0]
 
+    def _fed_protected(
+        self,
+        candidates: list[list[Arg]],
+        feed: Feed,
+        frame: Frame,
+        stdin: Stdin | None,
+        feeds: tuple[Feed, ...],
+    ) -> None:
+        """`find . -type f | xargs sed -i …`: the words xargs reads may be files of `.git` or `.hazina` when
+        the listing reaches them (`listing_reaches_protected`); each command is judged again so."""
+        fed = [c for c in candidates if FED_WORDS in c and not only_touches(c)]
+        producer = feed.producer() if fed else None
+        if producer is None:
+            return
+        lister = producer[0][0].text
+        for folder in listing_reaches_protected(producer[0]):
+            inside = Arg(f"{folder}/{{}}", f"{folder}/{{}}")
+            there = frame.wrapped(f"`{{}}` standing for a file in {folder}, which `{lister}` lists")
+            for candidate in fed:
+                self.command([inside if a == FED_WORDS else a for a in candidate], there, stdin, None, feeds)
+
     def _git_settings(self, argv: list[Arg], frame: Frame) -> list[Arg]:
         """Check the command lines of `git -c core.pager=…`, `-c alias.x='!…'` (see `git_command_settings`)
         as the commands they are; the rules judge git's other words."""
@@ -1291,6 +1313,8 @@ class Evaluation(RunsOtherCode, WordChecks):
                     # A "command name" with spaces or operators only makes sense to a shell (`watch 'a; b'`),
                     # unless it is a Windows program's path (`call "C:\\Program Files (x86)\\VS\\x.bat"`).
                     self.script(" ".join(a.text for a in candidate), "posix", frame.nested(f"`{name}`"))
+            if stdin is not None and stdin.feed is not None:
+                self._fed_protected(wrapped.candidates, stdin.feed, inner, inner_stdin, inner_feeds)
             for line in wrapped.shell_lines:
                 if wrapped.windows_program and len(line.text) > WINDOWS_MAX_LINE:
                     raise TooLarge(

@@ -11,6 +11,7 @@ import shlex
 from . import _parse_posix
 from ._artefacts import find_start_words, plainly_inside
 from ._editors import editor_inputs, ex_reading, reads_terminal
+from ._find_reach import find_reaches_protected, only_touches
 from ._findings import shown, shown_args
 from ._handed import in_program_folder
 from ._lazy import lazy_re
@@ -456,12 +457,19 @@ class RunsOtherCode:
         # `{}` is a path under a start: from a start that may lie outside the project (`find /var/www -exec
         # cp x.html {} ;`), the command is judged again with `{}` placed there, so what it writes is judged
         # where it lands. Starts plainly inside keep `{}` as it is (a sweep's `rm -rf {} +` stays one).
-        if commands:
-            for start in find_start_words(argv[1:]):
-                if not plainly_inside(start):
-                    for command in commands:
-                        if any("{}" in a.text for a in command):
-                            self.command(_placed(command, start), inner, None, None, (feed,))
+        placed = [c for c in commands if any("{}" in a.text for a in c)]
+        if placed:
+            starts = [s for s in find_start_words(argv[1:]) if not plainly_inside(s)]
+            for start in starts:
+                for command in placed:
+                    self.command(_placed(command, start), inner, None, None, (feed,))
+            # From the top of the project, `{}` may also be a file of `.git` or `.hazina` (see `_find_reach`).
+            protected = find_reaches_protected(argv[1:])
+            for command in placed if protected else ():
+                if not only_touches(command):
+                    for folder in protected:
+                        there = inner.wrapped(f"`{{}}` standing for a file in {folder}, which `find` reaches")
+                        self.command(_placed(command, Arg(folder, folder)), there, None, None, (feed,))
 
     def _fd(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
         """`fd PATTERN -x CMD ARGS…` (`-X`, `--exec`, `--exec-batch`) runs CMD, up to a `;` or the end, on

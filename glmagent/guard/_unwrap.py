@@ -357,12 +357,15 @@ def _delimited(options: list[Arg]) -> bool:
     return False
 
 
+FED_WORDS = Arg(DYN, "<words from stdin>")
+"""What `xargs` adds to its command when the pipe is not a literal: words read from stdin."""
+
+
 def _feed(argv: list[Arg], stdin_words: list[Arg] | None, replace: str | None) -> list[Arg]:
     """`xargs`: the command also gets words read from stdin (unknown unless the pipe is a literal)."""
-    unknown = Arg(DYN, "<words from stdin>")
     if replace is not None:
-        return [unknown if a.text == replace else a for a in argv]
-    return argv + (stdin_words if stdin_words is not None else [unknown])
+        return [FED_WORDS if a.text == replace else a for a in argv]
+    return argv + (stdin_words if stdin_words is not None else [FED_WORDS])
 
 
 def find_exec(args: list[Arg]) -> list[list[Arg]]:

@@ -1,0 +1,298 @@
+"""Whether a `find` from the top of the project may select files in `.git` or `.hazina`.
+
+`find . -type f -exec sed -i 's/a/b/' {} +` edits every file below `.`, git's own among them (its
+configuration, its index, its packs) and glmagent's memory and audit records: a write into both, however
+plainly inside the project its start lies. Such a find is judged again with each `{}` standing for a file
+in those folders, so a command that writes what it is given is a write there (`sed -i` is, `grep` is not).
+
+Three things keep a folder out of the selection. A test on the name that none of the folder's files passes
+(`-name '*.py'`: git and glmagent keep no such files; `-name config*` or `-name '*.txt'` reaches git's
+configuration or glmagent's summaries). A test on the path that none of them passes (`-path './src/*'`). An
+exclusion of the folder itself (`-not -path './.git/*'`, `-path ./.git -prune -o …` first). With
+alternatives (`-o`), each action acts on what the tests before it in its own alternative select (`-name
+'*.pyc' -exec rm {} ; -o -name '*.pyo' -delete`); without an action, find prints what any alternative
+selects. Branch and hook names are the user's: a branch named `fix.py` is not looked for.
+"""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+from ._artefacts import FINDS
+from ._globbed import glob_match
+from ._normalise import command_key
+from ._paths import PROTECTED
+from ._syntax import DYN, Arg
+
+_PACK = "pack-4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+_KEPT = {
+    ".git": (
+        "HEAD", "config", "description", "index", "packed-refs", "FETCH_HEAD", "ORIG_HEAD", "MERGE_HEAD",
+        "MERGE_MSG", "COMMIT_EDITMSG", "AUTO_MERGE", "shallow", "config.worktree", "pre-commit.sample",
+        "pre-commit", "commit-msg", "exclude", "attributes", "sparse-checkout", "main", "master",
+        "gitk.cache", "index.lock", "git-rebase-todo", "commit-graph", "multi-pack-index", f"{_PACK}.pack",
+        f"{_PACK}.idx", f"{_PACK}.rev", f"{_PACK}.keep", "825dc642cb6eb9a060e54bf8d69288fbee4904",
+    ),
+    ".hazina": (
+        "config.toml", "policy.toml", "add-null-checks.txt", "add-null-checks.jsonl", "act.jsonl",
+        ".gitignore",
+    ),
+}  # fmt: skip
+"""Per protected folder, names its files have (git's own, glmagent's memory and audit files): a name test
+that passes none of them keeps the folder out of a find's selection."""
+_FOLDERS = {
+    ".git": ("hooks", "refs/heads", "objects/4b", "objects/pack", "logs", "info", "modules/lib"),
+    ".hazina": ("agent-memory",),
+}
+"""Folders within each, for path tests (`-path '*/hooks/*'`)."""
+
+_NAME_TESTS = {"-name": False, "-iname": True}
+_PATH_TESTS = {"-path": False, "-wholename": False, "-ipath": True, "-iwholename": True}
+_NOT = ("-not", "!")
+_EXECS = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
+_ACTIONS = _EXECS | {"-print", "-print0", "-printf", "-fprint", "-fprint0", "-fprintf", "-ls", "-fls"}
+"""Actions: what the tests before them select is what they act on (`-delete` is judged as a delete)."""
+_ROOTS = frozenset({".", "./", "./."})
+
+
+def find_reaches_protected(args: list[Arg]) -> list[str]:
+    """The protected folders (`.git`, `.hazina`) whose files `find ARGS` (the words after `find`) may select
+    from a start at the top of the working directory (`.`, or none); empty when no start is there or every
+    such folder is kept out (see the module's docstring)."""
+    starts = 0
+    while starts < len(args) and args[starts].text in ("-H", "-L", "-P"):
+        starts += 1
+    first = starts
+    while starts < len(args) and args[starts].text[:1] not in ("-", "(", "!", ")", ","):
+        starts += 1
+    roots = [a.text for a in args[first:starts]]
+    if roots and not any(r in _ROOTS for r in roots):
+        return []
+    expression = args[starts:]
+    return [folder for folder in PROTECTED if _may_select(expression, folder)]
+
+
+def _may_select(expression: list[Arg], folder: str) -> bool:
+    words = [a.text for a in expression]
+    alternatives = _alternatives(words)
+    if alternatives is None:
+        return True
+    if "-depth" not in words and "-d" not in words:
+        # `-path ./.git -prune -o …`, `-name .git -prune -o …`: among the pruning alternatives that come first
+        # (a later one may not be reached for the folder itself)
+        for alternative in alternatives:
+            if "-prune" not in alternative or any(w in _ACTIONS for w in alternative):
+                break
+            if _prunes(alternative, folder):
+                return False
+    acting = [alt for alt in alternatives if any(w in _ACTIONS for w in alt)]
+    # Without an action find prints what the whole expression selects; otherwise each action acts on what
+    # the tests before it in its own alternative select.
+    return any(_reaches(alt, folder) for alt in acting or alternatives)
+
+
+def _alternatives(words: list[str]) -> list[list[str]] | None:
+    """The expression cut at its top-level `-o` (`,` too); None when its parentheses do not balance."""
+    cut: list[list[str]] = [[]]
+    depth = 0
+    i = 0
+    while i < len(words):
+        word = words[i]
+        if word in _EXECS:
+            end = i + 1
+            while end < len(words) and words[end] not in (";", "+"):
+                end += 1
+            cut[-1] += words[i : end + 1]
+            i = end + 1
+            continue
+        depth += (word == "(") - (word == ")")
+        if depth < 0:
+            return None
+        if depth == 0 and word in ("-o", "-or", ","):
+            cut.append([])
+        else:
+            cut[-1].append(word)
+        i += 1
+    return cut if depth == 0 else None
+
+
+def _prunes(alternative: list[str], folder: str) -> bool:
+    """Is the pruning alternative `TEST FOLDER -prune` (a `-type d` beside it too) one that keeps find out of
+    `folder`?"""
+    named = False
+    for word, value in pairwise(alternative):
+        if word in _NAME_TESTS or word in _PATH_TESTS:
+            if not _is_folder(word, value, folder):
+                return False
+            named = True
+    return named
+
+
+def _reaches(alternative: list[str], folder: str) -> bool:
+    """May the alternative's tests select a file of `folder`: no test on the name or path that none of its
+    files passes, and no negated path test that leaves all of them out (`-not -path './.git/*'`)?"""
+    words = alternative
+    i = 0
+    while i < len(words):
+        word = words[i]
+        negated = i > 0 and words[i - 1] in _NOT
+        if word == "(":
+            end, passes = _group(words, i + 1, folder)
+            if passes is False and not negated:
+                return False  # `( -name '*.js' -o -name '*.ts' )`
+            i = end
+        elif word in _NAME_TESTS or word in _PATH_TESTS:
+            if i + 1 >= len(words):
+                return True
+            value = words[i + 1]
+            if negated and word in _PATH_TESTS and _covers(word, value, folder):
+                return False  # `-not -path './.git/*'`
+            if not negated and not _passes(word, value, folder):
+                return False
+            i += 1
+        elif word in _EXECS or word in _ACTIONS:
+            return True  # tests after an action do not narrow what it acted on
+        i += 1
+    return True
+
+
+def _group(words: list[str], i: int, folder: str) -> tuple[int, bool | None]:
+    """(where the group opened before `i` ends, whether a file of `folder` passes it) for a group of name
+    or path tests joined by `-o` (`( -name '*.js' -o -name '*.ts' )`); None for any other group."""
+    passes = False
+    expect_test = True
+    while i < len(words):
+        word = words[i]
+        if word == ")":
+            return i, None if expect_test else passes
+        if expect_test and (word in _NAME_TESTS or word in _PATH_TESTS) and i + 1 < len(words):
+            passes = passes or _passes(word, words[i + 1], folder)
+            expect_test = False
+            i += 2
+        elif not expect_test and word in ("-o", "-or"):
+            expect_test = True
+            i += 1
+        else:
+            depth = 1
+            while i < len(words) and depth:  # skip to the group's end: what it selects is not known
+                depth += (words[i] == "(") - (words[i] == ")")
+                i += 1
+            return i - 1, None
+    return i, None
+
+
+def _case_blind(test: str) -> bool:
+    return _NAME_TESTS.get(test, _PATH_TESTS.get(test, False))
+
+
+def _passes(test: str, value: str, folder: str) -> bool:
+    """Does some file of `folder` pass the test `test value`? (Any may pass a pattern known at run time.)"""
+    if DYN in value:
+        return True
+    fold = str.lower if _case_blind(test) else str
+    glob = fold(value)
+    names = [fold(n) for n in _KEPT[folder]]
+    if test in _NAME_TESTS:
+        return any(glob_match(n, glob) for n in names)
+    places = [f"./{folder}", *(f"./{folder}/{p}" for p in _FOLDERS[folder])]
+    return any(glob_match(fold(f"{place}/{n}"), glob) for place in places for n in names)
+
+
+def _is_folder(test: str, value: str, folder: str) -> bool:
+    """Does the test pass the folder itself (its name, or the path `./.git`), so `-prune` keeps find out?"""
+    fold = str.lower if _case_blind(test) else str
+    return glob_match(fold(folder if test in _NAME_TESTS else f"./{folder}"), fold(value))
+
+
+def _covers(test: str, value: str, folder: str) -> bool:
+    """Does the path test pass every path below the folder (`./.git/*`, `*/.git/*`), so its negation keeps
+    all of it out?"""
+    fold = str.lower if _case_blind(test) else str
+    below = ("a", "hooks/a", "x.txt", "objects/4b/c")
+    return all(glob_match(fold(f"./{folder}/{p}"), fold(value)) for p in below)
+
+
+_GREPS = frozenset({"grep", "egrep", "fgrep", "ggrep"})
+_GREP_VALUED_SHORT = frozenset("efmABCdD")
+"""grep's short options that take a value (the rest of the word, or the next one)."""
+_GREP_VALUED_LONG = frozenset(
+    {
+        "--regexp", "--file", "--max-count", "--after-context", "--before-context", "--context",
+        "--directories", "--devices", "--label", "--include", "--exclude", "--exclude-dir", "--exclude-from",
+        "--binary-files", "--group-separator",
+    }
+)  # fmt: skip
+
+
+def only_touches(command: list[Arg]) -> bool:
+    """Is `command` a `touch` of the files a listing found? It only sets their times: nothing is written."""
+    return bool(command) and command_key(command[0].text) == "touch"
+
+
+def listing_reaches_protected(argv: list[Arg]) -> list[str]:
+    """The protected folders whose files the listing `argv` may print, fed to another command's arguments
+    (`find . -type f | xargs sed -i …`, `grep -rl old . | xargs sed -i …`): a find as `find -exec` is
+    judged, a recursive grep from the top of the project unless `--exclude-dir` or `--include` keeps the
+    folder's files out. Empty for any other command."""
+    if not argv:
+        return []
+    name = command_key(argv[0].text)
+    if name in FINDS:
+        return find_reaches_protected(argv[1:])
+    if name in _GREPS:
+        return _grep_reaches(argv[1:])
+    return []
+
+
+def _grep_reaches(args: list[Arg]) -> list[str]:
+    recursive = False
+    patterned = False  # the pattern given by -e or -f: every operand is a path
+    operands: list[str] = []
+    excluded: list[str] = []
+    included: list[str] = []
+    words = [a.text for a in args]
+    i = 0
+    while i < len(words):
+        word = words[i]
+        if word == "--":
+            operands += words[i + 1 :]
+            break
+        if word[:2] == "--":
+            key, eq, value = word.partition("=")
+            if key in _GREP_VALUED_LONG and not eq:
+                value = words[i + 1] if i + 1 < len(words) else ""
+                i += 1
+            recursive = (
+                recursive
+                or key in ("--recursive", "--dereference-recursive")
+                or (key == "--directories" and value == "recurse")
+            )
+            patterned = patterned or key in ("--regexp", "--file")
+            if key == "--exclude-dir":
+                excluded.append(value)
+            elif key == "--include":
+                included.append(value)
+        elif word[:1] == "-" and len(word) > 1:
+            for k, letter in enumerate(word[1:], 1):
+                if letter in ("r", "R"):
+                    recursive = True
+                if letter in _GREP_VALUED_SHORT:
+                    value = word[k + 1 :]
+                    if not value and i + 1 < len(words):
+                        value = words[i + 1]
+                        i += 1
+                    recursive = recursive or (letter == "d" and value == "recurse")
+                    patterned = patterned or letter in ("e", "f")
+                    break
+        else:
+            operands.append(word)
+        i += 1
+    paths = operands if patterned else operands[1:]
+    if not recursive or (paths and not any(p in _ROOTS for p in paths)):
+        return []  # (a path known only at run time is judged where it lies, as find's start is)
+    return [
+        folder
+        for folder in PROTECTED
+        if not any(DYN in g or glob_match(folder, g) for g in excluded)
+        and (not included or any(_passes("-name", g, folder) for g in included))
+    ]

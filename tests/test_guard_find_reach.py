@@ -1,0 +1,156 @@
+"""A find or a recursive grep from the top of the project lists git's files and glmagent's too.
+
+`find . -type f -exec sed -i 's/a/b/' {} +` rewrites `.git/config`, the index and the packs as well as the
+sources, and `grep -rl old . | xargs sed -i 's/old/new/'` rewrites whichever of them holds the word: writes
+into `.git` and `.hazina` however plainly inside the project the start lies. A name or path test none of
+their files passes (`-name '*.py'`, `--include='*.py'`), an exclusion of the folder (`-not -path
+'./.git/*'`, `-path ./.git -prune -o` without `-depth`, `--exclude-dir=.git`) or a start below the top keeps
+them out; reading what is found, and `touch`, which only sets times, stay allowed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import decide_in, every_case
+
+from glmagent.guard._find_reach import find_reaches_protected, listing_reaches_protected
+from glmagent.guard._syntax import Arg
+
+PROJECT = Path("/home/dev/proj")
+
+INTO_PROTECTED = [
+    "find . -type f -exec sed -i 's/a/b/' {} +",
+    "find -type f -exec sed -i 's/a/b/' {} +",  # GNU find starts at . when given no start
+    "find ./ -type f -name '*' -exec sed -i 's/a/b/' {} \\;",
+    "find . -exec perl -pi -e 's/a/b/' {} +",
+    "find . -type f -execdir dos2unix {} \\;",
+    "find . -type f -exec chmod 644 {} +",  # hooks lose their execute bit
+    "find . -newer Makefile -exec sed -i 's/a/b/' {} +",
+    "find . -name 'config*' -exec sed -i 's/a/b/' {} +",  # git's configuration
+    "find . -iname 'head' -exec sed -i 's/a/b/' {} +",
+    "find . -name '*.sample' -exec sed -i 's/a/b/' {} +",
+    "find . -path '*/hooks/*' -exec sed -i 's/a/b/' {} +",
+    "find . -name '*.txt' -exec sed -i 's/a/b/' {} +",  # glmagent's summaries
+    "find . -name '*.jsonl' -exec sed -i 1d {} +",  # and its audit records
+    "find . -path ./.git -prune -o -type f -exec sed -i 's/a/b/' {} +",  # .hazina is still reached
+    "find . -not -path './.git' -type f -exec sed -i 's/a/b/' {} +",  # the folder itself only
+    "find . -not -name .git -type f -exec sed -i 's/a/b/' {} +",
+    "find . \\( -name '*.js' -o -name '*.txt' \\) -exec sed -i 's/a/b/' {} +",
+    "find . -name '*.pyc' -print -o -type f -exec sed -i 's/a/b/' {} +",  # the second alternative
+    "find . -depth -path ./.git -prune -o -path ./.hazina -prune -o -type f -exec sed -i 's/a/b/' {} +",
+    "find . -name '*.md' -print -o -name '*.txt' -print | xargs sed -i 's/a/b/'",
+    "find . -name \"$PATTERN\" -exec sed -i 's/a/b/' {} +",
+    "find . -type f | xargs sed -i 's/a/b/'",
+    "find . -type f -print0 | xargs -0 sed -i 's/a/b/'",
+    "find . -type f | xargs -I{} sed -i 's/a/b/' {}",
+    "find . -type f | xargs chmod 644",
+    "grep -rl old . | xargs sed -i 's/old/new/g'",
+    "grep -rl old | xargs sed -i 's/old/new/g'",  # grep -r searches . when given no file
+    "grep -Rl old ./ | xargs perl -pi -e 's/old/new/'",
+    "grep -r -l -e old | xargs sed -i 's/old/new/'",
+    "grep -rlZ old . | xargs -0 sed -i 's/old/new/'",
+    "grep --recursive -l old . | xargs sed -i 's/old/new/'",
+    "grep -rl --include='*.txt' old . | xargs sed -i 's/old/new/'",
+    "grep -rl --exclude-dir=.git old . | xargs sed -i 's/old/new/'",  # .hazina is still searched
+]
+
+KEPT_OUT = [
+    "find . -name '*.py' -exec sed -i 's/a/b/' {} +",
+    "find . -name '*.md' -exec sed -i 's/a/b/' {} \\;",
+    "find . -iname '*.JS' -exec sed -i 's/a/b/' {} +",
+    "find . \\( -name '*.js' -o -name '*.ts' \\) -exec sed -i 's/a/b/' {} +",
+    "find . -path './src/*' -exec sed -i 's/a/b/' {} +",
+    "find src -type f -exec sed -i 's/a/b/' {} +",
+    "find . -path ./.git -prune -o -path ./.hazina -prune -o -type f -exec sed -i 's/a/b/' {} +",
+    "find . -name .git -prune -o -name .hazina -prune -o -type f -exec sed -i 's/a/b/' {} +",
+    "find . -not -path './.git/*' -not -path './.hazina/*' -type f -exec sed -i 's/a/b/' {} +",
+    "find . ! -path '*/.git/*' -name '*.md' -exec sed -i 's/a/b/' {} +",
+    "find . -name \\*.html -exec sed -i 's|x|y|g' -- {} \\;",
+    "find . -type f -exec grep -l foo {} +",  # reading what is found
+    "find . -type f -exec wc -l {} +",
+    "find . -type f -exec touch {} +",  # only the times change
+    "find . -type f | xargs touch",
+    "find . -type f | xargs grep foo",
+    "find . -name '*.py' | xargs sed -i 's/a/b/'",
+    "grep -rl old src | xargs sed -i 's/old/new/g'",
+    "grep -rl --include='*.py' old . | xargs sed -i 's/old/new/g'",
+    "grep -rl --exclude-dir=.git --exclude-dir=.hazina old . | xargs sed -i 's/old/new/g'",
+    "grep -l old *.py | xargs sed -i 's/old/new/'",  # not recursive
+    "grep -rl old . | xargs wc -l",
+    "git grep -l old | xargs sed -i 's/old/new/'",  # tracked files only
+    "rg -l old | xargs sed -i 's/old/new/'",  # ripgrep skips hidden folders
+    "find . -name '*.pyc' -delete",
+    "find . -name '*.pyc' -exec rm {} \\; -o -name '*.pyo' -delete",  # each action, its own alternative
+    "find . -name '*.js' -o -name '*.ts' -exec sed -i 's/a/b/' {} +",  # the action binds to `*.ts`
+]
+
+
+def _blocked_into_protected(command: str) -> None:
+    for root in (None, PROJECT):
+        decision = decide_in(command, root)
+        assert not decision.allowed and decision.rule_id == "containment.write-git-dir", (
+            f"{command!r} in {root}: {decision.rule_id} ({decision.reason})"
+        )
+
+
+def _allowed(command: str) -> None:
+    for root in (None, PROJECT):
+        decision = decide_in(command, root)
+        assert decision.allowed, f"{command!r} in {root}: {decision.rule_id} ({decision.reason})"
+
+
+def test_a_listing_from_the_top_fed_to_a_writer_writes_into_git_and_hazina() -> None:
+    every_case(INTO_PROTECTED, _blocked_into_protected)
+
+
+def test_a_listing_that_keeps_them_out_or_a_reader_stays_allowed() -> None:
+    every_case(KEPT_OUT, _allowed)
+
+
+def test_the_block_says_which_folder_and_which_listing() -> None:
+    reason = decide_in("grep -rl old . | xargs sed -i 's/old/new/g'", PROJECT).reason
+    assert ".git" in reason and "`grep` lists" in reason
+    reason = decide_in("find . -name '*.txt' -exec sed -i 's/a/b/' {} +", PROJECT).reason
+    assert ".hazina" in reason and "`find` reaches" in reason
+
+
+def _words(line: str) -> list[Arg]:
+    return [Arg(w, w) for w in line.split()]
+
+
+@pytest.mark.parametrize(
+    ("args", "reached"),
+    [
+        (". -type f", [".git", ".hazina"]),
+        (". -name *.txt", [".hazina"]),
+        (". -name HEAD", [".git"]),
+        (". -name *.rs", []),
+        ("src . -type f", [".git", ".hazina"]),  # one start at the top is enough
+        ("src tests -type f", []),
+        ("-L . -type f", [".git", ".hazina"]),
+    ],
+)
+def test_which_protected_folders_a_find_reaches(args: str, reached: list[str]) -> None:
+    assert find_reaches_protected(_words(args)) == reached
+
+
+@pytest.mark.parametrize(
+    ("line", "reached"),
+    [
+        ("grep -rl x .", [".git", ".hazina"]),
+        ("grep -l x .", []),
+        ("grep -d recurse -l x .", [".git", ".hazina"]),
+        ("grep --directories=recurse -l x", [".git", ".hazina"]),
+        ("grep -rl --exclude-dir=.* x .", []),
+        ("grep -rl -f patterns.txt src", []),
+        ("grep -rl -f patterns.txt .", [".git", ".hazina"]),
+        ("grep -rl -- -x .", [".git", ".hazina"]),
+        ("egrep -r x", [".git", ".hazina"]),
+        ("ls -R", []),
+        ("", []),
+    ],
+)
+def test_which_protected_folders_a_listing_prints(line: str, reached: list[str]) -> None:
+    assert listing_reaches_protected(_words(line)) == reached
