@@ -267,6 +267,10 @@ def hostile_inputs(size: int) -> Iterator[tuple[str, str, str]]:
         ("find sweep | xargs rm", _fill("-name '*.pyc' -o ", "find . '(' ", "-name '*.pyo' ')' | xargs rm")),
         ("find sweep -exec rm", _fill("-name '*.o' -o ", "find . '(' ", "-name '*.obj' ')' -exec rm {} +")),
         ("find | grep sweep", _fill("\\.pyc|", "find . | grep -E '(", "__pycache__)' | xargs rm -rf")),
+        # A find or recursive grep from the top, each test tried against the files of .git and .hazina.
+        ("find . name tests | xargs sed", _fill("-name '*.p*' ", "find . -type f ", "| xargs sed -i s/a/b/")),
+        ("find . one long path test", _fill("*a", "find . -path '", "' -exec sed -i s/a/b/ {} +")),
+        ("grep -r includes | xargs", _fill("--include='*.p*' ", "grep -rl ", "x . | xargs sed -i s/a/b/")),
         ("python version probe", _fill("print(x.__version__); ", prefix="python -c 'import x; ", suffix="'")),
         ("huge quoted heredoc", _fill("line of text $x `y`\n", prefix="cat <<'EOF'\n", suffix="EOF")),
         ("huge heredoc to sh", _fill("echo hi\n", prefix="sh <<'EOF'\n", suffix="EOF")),

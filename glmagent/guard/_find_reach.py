@@ -19,7 +19,7 @@ from __future__ import annotations
 from itertools import pairwise
 
 from ._artefacts import FINDS
-from ._globbed import glob_match
+from ._globbed import glob_match, glob_units
 from ._normalise import command_key
 from ._paths import PROTECTED
 from ._syntax import DYN, Arg
@@ -45,6 +45,13 @@ _FOLDERS = {
     ".hazina": ("agent-memory",),
 }
 """Folders within each, for path tests (`-path '*/hooks/*'`)."""
+_LONGEST = max(
+    len(f"./{folder}/{place}/{name}")
+    for folder, names in _KEPT.items()
+    for place in _FOLDERS[folder]
+    for name in names
+)
+"""The longest path a test is tried on: a glob needing more characters passes none of them."""
 
 _NAME_TESTS = {"-name": False, "-iname": True}
 _PATH_TESTS = {"-path": False, "-wholename": False, "-ipath": True, "-iwholename": True}
@@ -189,6 +196,8 @@ def _passes(test: str, value: str, folder: str) -> bool:
     """Does some file of `folder` pass the test `test value`? (Any may pass a pattern known at run time.)"""
     if DYN in value:
         return True
+    if glob_units(value) > _LONGEST:
+        return False  # (one count, not one per file: a 100 kB glob is no slower than a short one)
     fold = str.lower if _case_blind(test) else str
     glob = fold(value)
     names = [fold(n) for n in _KEPT[folder]]
