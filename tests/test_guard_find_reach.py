@@ -10,13 +10,14 @@ them out; reading what is found, and `touch`, which only sets times, stay allowe
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 from conftest import decide_in, every_case
 
 from glmagent.guard._find_reach import find_reaches_protected, listing_reaches_protected
-from glmagent.guard._syntax import Arg
+from glmagent.guard._syntax import DYN, Arg
 
 PROJECT = Path("/home/dev/proj")
 
@@ -42,6 +43,12 @@ INTO_PROTECTED = [
     "find . -depth -path ./.git -prune -o -path ./.hazina -prune -o -type f -exec sed -i 's/a/b/' {} +",
     "find . -name '*.md' -print -o -name '*.txt' -print | xargs sed -i 's/a/b/'",
     "find . -name \"$PATTERN\" -exec sed -i 's/a/b/' {} +",
+    # the top however written, a folder above it, the project's own absolute path, a start known at run time
+    "find .// -type f -exec sed -i 's/a/b/' {} +",
+    "find ./src/.. -type f -exec sed -i 's/a/b/' {} +",
+    "cd src && find .. -type f -exec sed -i 's/a/b/' {} +",
+    "grep -rl old \"$PWD\" | xargs sed -i 's/old/new/'",
+    "cd src && grep -rl old .. | xargs sed -i 's/old/new/'",
     "find . -type f | xargs sed -i 's/a/b/'",
     "find . -type f -print0 | xargs -0 sed -i 's/a/b/'",
     "find . -type f | xargs -I{} sed -i 's/a/b/' {}",
@@ -95,6 +102,17 @@ def _blocked_into_protected(command: str) -> None:
         )
 
 
+def test_the_project_named_by_its_absolute_path_is_its_top_too() -> None:
+    """(With the working directory unknown, an absolute path is outside the project: blocked as that.)"""
+    for command in (
+        "find /home/dev/proj -type f -exec sed -i 's/a/b/' {} +",
+        "grep -rl old /home/dev/proj | xargs sed -i 's/old/new/'",
+    ):
+        decision = decide_in(command, PROJECT)
+        assert decision.rule_id == "containment.write-git-dir", decision.reason
+        assert decide_in(command.replace("/home/dev/proj", "/home/dev/proj/src"), PROJECT).allowed
+
+
 def _allowed(command: str) -> None:
     for root in (None, PROJECT):
         decision = decide_in(command, root)
@@ -111,46 +129,54 @@ def test_a_listing_that_keeps_them_out_or_a_reader_stays_allowed() -> None:
 
 def test_the_block_says_which_folder_and_which_listing() -> None:
     reason = decide_in("grep -rl old . | xargs sed -i 's/old/new/g'", PROJECT).reason
-    assert ".git" in reason and "`grep` lists" in reason
+    assert "./.git" in reason and "`grep` lists" in reason
     reason = decide_in("find . -name '*.txt' -exec sed -i 's/a/b/' {} +", PROJECT).reason
-    assert ".hazina" in reason and "`find` reaches" in reason
+    assert "./.hazina" in reason and "`find` reaches" in reason
 
 
 def _words(line: str) -> list[Arg]:
-    return [Arg(w, w) for w in line.split()]
+    """The words of `line`, each `$NAME` in it known only at run time (as the parsers write it, `DYN`)."""
+    return [Arg(re.sub(r"\$\w+", DYN, w), w) for w in line.split()]
 
 
 @pytest.mark.parametrize(
     ("args", "reached"),
     [
-        (". -type f", [".git", ".hazina"]),
-        (". -name *.txt", [".hazina"]),
-        (". -name HEAD", [".git"]),
+        (". -type f", ["./.git", "./.hazina"]),
+        ("-type f", ["./.git", "./.hazina"]),
+        (". -name *.txt", ["./.hazina"]),
+        (". -name HEAD", ["./.git"]),
         (". -name *.rs", []),
-        ("src . -type f", [".git", ".hazina"]),  # one start at the top is enough
+        ("src . -type f", ["./.git", "./.hazina"]),  # one start at the top is enough
         ("src tests -type f", []),
-        ("-L . -type f", [".git", ".hazina"]),
+        ("src/.. ../.. -name HEAD", ["src/../.git", "../../.git"]),
+        ("/srv/app -name HEAD", ["/srv/app/.git"]),
+        ("-L . -type f", ["./.git", "./.hazina"]),
     ],
 )
-def test_which_protected_folders_a_find_reaches(args: str, reached: list[str]) -> None:
+def test_where_in_the_protected_folders_a_find_reaches(args: str, reached: list[str]) -> None:
     assert find_reaches_protected(_words(args)) == reached
 
 
 @pytest.mark.parametrize(
     ("line", "reached"),
     [
-        ("grep -rl x .", [".git", ".hazina"]),
+        ("grep -rl x .", ["./.git", "./.hazina"]),
         ("grep -l x .", []),
-        ("grep -d recurse -l x .", [".git", ".hazina"]),
-        ("grep --directories=recurse -l x", [".git", ".hazina"]),
+        ("grep -d recurse -l x .", ["./.git", "./.hazina"]),
+        ("grep --directories=recurse -l x", ["./.git", "./.hazina"]),
         ("grep -rl --exclude-dir=.* x .", []),
         ("grep -rl -f patterns.txt src", []),
-        ("grep -rl -f patterns.txt .", [".git", ".hazina"]),
-        ("grep -rl -- -x .", [".git", ".hazina"]),
-        ("egrep -r x", [".git", ".hazina"]),
+        ("grep -rl -f patterns.txt .", ["./.git", "./.hazina"]),
+        ("grep -rl -- -x .", ["./.git", "./.hazina"]),
+        ("grep -rl --include=*.txt x ..", ["../.hazina"]),
+        ("egrep -r x", ["./.git", "./.hazina"]),
+        ("grep -rl x $PWD", [".git", ".hazina"]),  # (DYN stands for the run-time word)
+        ("grep -rl x $X/..", [".git", ".hazina"]),
+        ("grep -rl x $DOCS/html", []),  # a folder so named, not the project's top
         ("ls -R", []),
         ("", []),
     ],
 )
-def test_which_protected_folders_a_listing_prints(line: str, reached: list[str]) -> None:
+def test_where_in_the_protected_folders_a_listing_prints(line: str, reached: list[str]) -> None:
     assert listing_reaches_protected(_words(line)) == reached

@@ -1230,9 +1230,9 @@ class Evaluation(RunsOtherCode, WordChecks):
         if producer is None:
             return
         lister = producer[0][0].text
-        for folder in listing_reaches_protected(producer[0]):
-            inside = Arg(f"{folder}/{{}}", f"{folder}/{{}}")
-            there = frame.wrapped(f"`{{}}` standing for a file in {folder}, which `{lister}` lists")
+        for place in listing_reaches_protected(producer[0], self.root):
+            inside = Arg(f"{place}/{{}}", f"{place}/{{}}")
+            there = frame.wrapped(f"`{{}}` standing for a file in {place}, which `{lister}` lists")
             for candidate in fed:
                 self.command([inside if a == FED_WORDS else a for a in candidate], there, stdin, None, feeds)
 

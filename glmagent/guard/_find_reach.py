@@ -1,9 +1,11 @@
-"""Whether a `find` from the top of the project may select files in `.git` or `.hazina`.
+"""Whether a `find` (or a recursive `grep`) from the top of the project may list files in `.git` or `.hazina`.
 
 `find . -type f -exec sed -i 's/a/b/' {} +` edits every file below `.`, git's own among them (its
 configuration, its index, its packs) and glmagent's memory and audit records: a write into both, however
 plainly inside the project its start lies. Such a find is judged again with each `{}` standing for a file
-in those folders, so a command that writes what it is given is a write there (`sed -i` is, `grep` is not).
+in those folders, so a command that writes what it is given is a write there (`sed -i` is, `grep` is not);
+so are the words `xargs` reads from such a listing. The top is `.` however written (`./`, `src/..`), a
+folder above it, the project's own path, or a start known only at run time (see `may_hold_top`).
 
 Three things keep a folder out of the selection. A test on the name that none of the folder's files passes
 (`-name '*.py'`: git and glmagent keep no such files; `-name config*` or `-name '*.txt'` reaches git's
@@ -16,6 +18,7 @@ selects. Branch and hook names are the user's: a branch named `fix.py` is not lo
 
 from __future__ import annotations
 
+import posixpath
 from itertools import pairwise
 
 from ._artefacts import FINDS
@@ -59,24 +62,53 @@ _NOT = ("-not", "!")
 _EXECS = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 _ACTIONS = _EXECS | {"-print", "-print0", "-printf", "-fprint", "-fprint0", "-fprintf", "-ls", "-fls"}
 """Actions: what the tests before them select is what they act on (`-delete` is judged as a delete)."""
-_ROOTS = frozenset({".", "./", "./."})
 
 
-def find_reaches_protected(args: list[Arg]) -> list[str]:
-    """The protected folders (`.git`, `.hazina`) whose files `find ARGS` (the words after `find`) may select
-    from a start at the top of the working directory (`.`, or none); empty when no start is there or every
-    such folder is kept out (see the module's docstring)."""
+def find_reaches_protected(args: list[Arg], root: str | None = None) -> list[str]:
+    """Where in `.git` and `.hazina` the files `find ARGS` (the words after `find`) selects may lie: for each
+    start that may be the top of the project or a folder above it (`.`, `./src/..`, `..`, an absolute
+    path; none is `.`), the folders its expression does not keep out (see the module's docstring), as
+    paths (`./.git`); `root`: the working directory, if known. Empty when no start is such a place or
+    every folder is kept out."""
     starts = 0
     while starts < len(args) and args[starts].text in ("-H", "-L", "-P"):
         starts += 1
     first = starts
     while starts < len(args) and args[starts].text[:1] not in ("-", "(", "!", ")", ","):
         starts += 1
-    roots = [a.text for a in args[first:starts]]
-    if roots and not any(r in _ROOTS for r in roots):
+    tops = [a.text for a in args[first:starts] if may_hold_top(a.text, root)] if starts > first else ["."]
+    if not tops:
         return []
     expression = args[starts:]
-    return [folder for folder in PROTECTED if _may_select(expression, folder)]
+    folders = [folder for folder in PROTECTED if _may_select(expression, folder)]
+    return _places(tops, folders)
+
+
+def may_hold_top(path: str, root: str | None = None) -> bool:
+    """May the folder `path` be the top of the project, where `.git` and `.hazina` lie, or one above it: `.`
+    however written (`./`, `src/..`), `..` and beyond, the project's folder or one above it by its absolute
+    path (`root`: the working directory; any absolute path when it is unknown), one from the home, or one
+    whose last part is known only at run time?"""
+    if not path or path[:1] == "~":
+        return True
+    normal = posixpath.normpath(path.replace("\\", "/"))
+    if DYN in path:
+        last = normal.rpartition("/")[2]
+        return DYN in last or last in (".", "..")  # `"$PWD"`, `$X/..`; not `$DOCS/html`, a folder so named
+    if normal[:1] == "/" or normal[1:2] == ":":
+        if root is None:
+            return True
+        top = posixpath.normpath(root.replace("\\", "/"))
+        if normal[1:2] == ":":
+            normal, top = normal.lower(), top.lower()  # (Windows' drives: case does not matter)
+        return top == normal or top.startswith(normal.rstrip("/") + "/")
+    return normal in (".", "..") or normal.startswith("../")
+
+
+def _places(tops: list[str], folders: list[str]) -> list[str]:
+    """Each protected folder under each start (`./.git`); under a start known only at run time, the folder as
+    if it were the top (the start's own placement already stands for the rest)."""
+    return [folder if DYN in top else posixpath.join(top, folder) for top in tops for folder in folders]
 
 
 def _may_select(expression: list[Arg], folder: str) -> bool:
@@ -238,22 +270,22 @@ def only_touches(command: list[Arg]) -> bool:
     return bool(command) and command_key(command[0].text) == "touch"
 
 
-def listing_reaches_protected(argv: list[Arg]) -> list[str]:
-    """The protected folders whose files the listing `argv` may print, fed to another command's arguments
-    (`find . -type f | xargs sed -i …`, `grep -rl old . | xargs sed -i …`): a find as `find -exec` is
-    judged, a recursive grep from the top of the project unless `--exclude-dir` or `--include` keeps the
-    folder's files out. Empty for any other command."""
+def listing_reaches_protected(argv: list[Arg], root: str | None = None) -> list[str]:
+    """Where in `.git` and `.hazina` the files the listing `argv` prints may lie, when fed to another
+    command's arguments (`find . -type f | xargs sed -i …`, `grep -rl old . | xargs sed -i …`): a find's
+    as for `find -exec`, a recursive grep's from the top of the project (see `may_hold_top`) unless
+    `--exclude-dir` or `--include` keeps a folder's files out. Empty for any other command."""
     if not argv:
         return []
     name = command_key(argv[0].text)
     if name in FINDS:
-        return find_reaches_protected(argv[1:])
+        return find_reaches_protected(argv[1:], root)
     if name in _GREPS:
-        return _grep_reaches(argv[1:])
+        return _grep_reaches(argv[1:], root)
     return []
 
 
-def _grep_reaches(args: list[Arg]) -> list[str]:
+def _grep_reaches(args: list[Arg], root: str | None) -> list[str]:
     recursive = False
     patterned = False  # the pattern given by -e or -f: every operand is a path
     operands: list[str] = []
@@ -297,11 +329,13 @@ def _grep_reaches(args: list[Arg]) -> list[str]:
             operands.append(word)
         i += 1
     paths = operands if patterned else operands[1:]
-    if not recursive or (paths and not any(p in _ROOTS for p in paths)):
-        return []  # (a path known only at run time is judged where it lies, as find's start is)
-    return [
+    tops = [p for p in paths if may_hold_top(p, root)] if paths else ["."]
+    if not recursive or not tops:
+        return []
+    folders = [
         folder
         for folder in PROTECTED
         if not any(DYN in g or glob_match(folder, g) for g in excluded)
         and (not included or any(_passes("-name", g, folder) for g in included))
     ]
+    return _places(tops, folders)

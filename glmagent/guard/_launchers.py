@@ -464,12 +464,12 @@ class RunsOtherCode:
                 for command in placed:
                     self.command(_placed(command, start), inner, None, None, (feed,))
             # From the top of the project, `{}` may also be a file of `.git` or `.hazina` (see `_find_reach`).
-            protected = find_reaches_protected(argv[1:])
-            for command in placed if protected else ():
+            places = find_reaches_protected(argv[1:], self.root)
+            for command in placed if places else ():
                 if not only_touches(command):
-                    for folder in protected:
-                        there = inner.wrapped(f"`{{}}` standing for a file in {folder}, which `find` reaches")
-                        self.command(_placed(command, Arg(folder, folder)), there, None, None, (feed,))
+                    for place in places:
+                        there = inner.wrapped(f"`{{}}` standing for a file in {place}, which `find` reaches")
+                        self.command(_placed(command, Arg(place, place)), there, None, None, (feed,))
 
     def _fd(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
         """`fd PATTERN -x CMD ARGS…` (`-X`, `--exec`, `--exec-batch`) runs CMD, up to a `;` or the end, on
