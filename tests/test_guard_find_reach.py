@@ -49,6 +49,15 @@ INTO_PROTECTED = [
     "cd src && find .. -type f -exec sed -i 's/a/b/' {} +",
     "grep -rl old \"$PWD\" | xargs sed -i 's/old/new/'",
     "cd src && grep -rl old .. | xargs sed -i 's/old/new/'",
+    # fd and ripgrep told to search hidden folders (ripgrep's guide: add `-g '!.git'`)
+    "fd -H -x sed -i 's/a/b/'",
+    "fd --hidden -t f -X sed -i 's/a/b/' {}",
+    "fd -u -e txt -x sed -i 's/a/b/'",
+    "fd -H | xargs sed -i 's/a/b/'",
+    "rg --hidden -l old | xargs sed -i 's/old/new/'",
+    "rg -uu -l old . | xargs sed -i 's/old/new/'",
+    "rg --files --hidden | xargs sed -i 's/a/b/'",
+    "rg --hidden -g '*.txt' -l old | xargs sed -i 's/old/new/'",
     "find . -type f | xargs sed -i 's/a/b/'",
     "find . -type f -print0 | xargs -0 sed -i 's/a/b/'",
     "find . -type f | xargs -I{} sed -i 's/a/b/' {}",
@@ -88,6 +97,15 @@ KEPT_OUT = [
     "grep -rl old . | xargs wc -l",
     "git grep -l old | xargs sed -i 's/old/new/'",  # tracked files only
     "rg -l old | xargs sed -i 's/old/new/'",  # ripgrep skips hidden folders
+    "rg --hidden -g '!.git' -g '!.hazina' -l old | xargs sed -i 's/old/new/'",
+    "rg --hidden -t py -l old | xargs sed -i 's/old/new/'",
+    "rg --files --hidden src | xargs sed -i 's/a/b/'",
+    "fd -x sed -i 's/a/b/'",  # fd skips hidden folders
+    "fd -H -E .git -E .hazina -x sed -i 's/a/b/'",
+    "fd -H -e py -x sed -i 's/a/b/'",
+    "fd -H x src -x sed -i 's/a/b/'",
+    "fd -H -x wc -l",
+    "fd PATTERN -x git status",
     "find . -name '*.pyc' -delete",
     "find . -name '*.pyc' -exec rm {} \\; -o -name '*.pyo' -delete",  # each action, its own alternative
     "find . -name '*.js' -o -name '*.ts' -exec sed -i 's/a/b/' {} +",  # the action binds to `*.ts`

@@ -274,7 +274,8 @@ def listing_reaches_protected(argv: list[Arg], root: str | None = None) -> list[
     """Where in `.git` and `.hazina` the files the listing `argv` prints may lie, when fed to another
     command's arguments (`find . -type f | xargs sed -i …`, `grep -rl old . | xargs sed -i …`): a find's
     as for `find -exec`, a recursive grep's from the top of the project (see `may_hold_top`) unless
-    `--exclude-dir` or `--include` keeps a folder's files out. Empty for any other command."""
+    `--exclude-dir` or `--include` keeps a folder's files out, fd's and ripgrep's when told to search hidden
+    folders. Empty for any other command."""
     if not argv:
         return []
     name = command_key(argv[0].text)
@@ -282,6 +283,10 @@ def listing_reaches_protected(argv: list[Arg], root: str | None = None) -> list[
         return find_reaches_protected(argv[1:], root)
     if name in _GREPS:
         return _grep_reaches(argv[1:], root)
+    if name in _FDS:
+        return fd_reaches_protected(argv[1:], root)
+    if name in _RGS:
+        return _rg_reaches(argv[1:], root)
     return []
 
 
@@ -337,5 +342,144 @@ def _grep_reaches(args: list[Arg], root: str | None) -> list[str]:
         for folder in PROTECTED
         if not any(DYN in g or glob_match(folder, g) for g in excluded)
         and (not included or any(_passes("-name", g, folder) for g in included))
+    ]
+    return _places(tops, folders)
+
+
+_FDS = frozenset({"fd", "fdfind"})
+_FD_VALUED = frozenset(
+    {
+        "-e", "--extension", "-E", "--exclude", "-t", "--type", "-d", "--max-depth", "--maxdepth",
+        "--min-depth", "--exact-depth", "-S", "--size", "--changed-within", "--changed-before",
+        "--change-newer-than", "--change-older-than", "-o", "--owner", "-c", "--color", "-j", "--threads",
+        "--max-results", "--base-directory", "--search-path", "--path-separator", "--ignore-file", "--format",
+        "--batch-size",
+    }
+)  # fmt: skip
+_FD_EXECS = frozenset({"-x", "-X", "--exec", "--exec-batch"})
+
+
+def fd_reaches_protected(args: list[Arg], root: str | None = None) -> list[str]:
+    """Where in `.git` and `.hazina` the files `fd ARGS` finds may lie: fd skips hidden folders unless told
+    not to (`-H`, `--hidden`, `-u`), so only then, from a search path at the top of the project (none is
+    `.`), for the folders no `--exclude` names and no `--extension` keeps out. (Its pattern is not read: a
+    regular expression is not a name test.)"""
+    hidden = False
+    positional: list[str] = []
+    excluded: list[str] = []
+    extensions: list[str] = []
+    searched: list[str] = []
+    words = [a.text for a in args]
+    i = 0
+    while i < len(words):
+        word = words[i]
+        if word in _FD_EXECS:
+            break  # the command and its words, to the end or a `;`
+        key, eq, value = word.partition("=")
+        if key in _FD_VALUED:
+            if not eq:
+                value = words[i + 1] if i + 1 < len(words) else ""
+                i += 1
+            if key in ("-E", "--exclude"):
+                excluded.append(value)
+            elif key in ("-e", "--extension"):
+                extensions.append(value.lstrip(".").lower())
+            elif key in ("--search-path", "--base-directory"):
+                searched.append(value)
+        elif word in ("--hidden", "--unrestricted"):
+            hidden = True
+        elif word[:1] == "-" and word[1:2] != "-" and len(word) > 1:
+            hidden = hidden or "H" in word or "u" in word
+        elif word[:1] != "-" or word == "-":
+            positional.append(word)
+        i += 1
+    paths = searched or positional[1:]
+    tops = [p for p in paths if may_hold_top(p, root)] if paths else ["."]
+    if not hidden or not tops:
+        return []
+    folders = [
+        folder
+        for folder in PROTECTED
+        if not any(DYN in g or glob_match(folder, g) for g in excluded)
+        and (not extensions or any(n.lower().endswith(f".{e}") for n in _KEPT[folder] for e in extensions))
+    ]
+    return _places(tops, folders)
+
+
+_RGS = frozenset({"rg", "ripgrep"})
+_RG_VALUED_SHORT = frozenset("efgtTmABCjMrEd")
+_RG_VALUED_LONG = frozenset(
+    {
+        "--regexp", "--file", "--glob", "--iglob", "--type", "--type-not", "--max-count", "--after-context",
+        "--before-context", "--context", "--threads", "--max-columns", "--replace", "--encoding",
+        "--max-depth", "--maxdepth", "--type-add", "--type-clear", "--color", "--colors", "--path-separator",
+        "--sort", "--sortr", "--max-filesize", "--pre", "--pre-glob", "--engine", "--ignore-file",
+        "--context-separator", "--field-match-separator", "--field-context-separator", "--dfa-size-limit",
+        "--regex-size-limit",
+    }
+)  # fmt: skip
+_RG_WIDE_TYPES = frozenset({"all", "txt", "toml", "json", "jsonl", "config"})
+"""ripgrep's file types that name glmagent's or git's own files (`-t txt`): no narrowing."""
+
+
+def _rg_reaches(args: list[Arg], root: str | None) -> list[str]:
+    """ripgrep skips hidden folders unless told not to (`--hidden`, `-.`, `-uu`); then, from a path at the
+    top of the project, the folders no negated `--glob` leaves out and no `--glob NAME` or `--type` keeps
+    out (ripgrep searches `.git` too: its own guide says to add `-g '!.git'`)."""
+    hidden = False
+    unrestricted = 0
+    patterned = False
+    operands: list[str] = []
+    globs: list[str] = []
+    types: list[str] = []
+    words = [a.text for a in args]
+    i = 0
+    while i < len(words):
+        word = words[i]
+        if word == "--":
+            operands += words[i + 1 :]
+            break
+        if word[:2] == "--":
+            key, eq, value = word.partition("=")
+            if key in _RG_VALUED_LONG and not eq:
+                value = words[i + 1] if i + 1 < len(words) else ""
+                i += 1
+            hidden = hidden or key == "--hidden"
+            unrestricted += 2 * (key == "--unrestricted")
+            patterned = patterned or key in ("--regexp", "--file", "--files")  # (`--files`: no pattern)
+            if key in ("--glob", "--iglob"):
+                globs.append(value)
+            elif key == "--type":
+                types.append(value)
+        elif word[:1] == "-" and len(word) > 1:
+            for k, letter in enumerate(word[1:], 1):
+                hidden = hidden or letter == "."
+                unrestricted += letter == "u"
+                if letter in _RG_VALUED_SHORT:
+                    value = word[k + 1 :]
+                    if not value and i + 1 < len(words):
+                        value = words[i + 1]
+                        i += 1
+                    patterned = patterned or letter in ("e", "f")
+                    if letter == "g":
+                        globs.append(value)
+                    elif letter == "t":
+                        types.append(value)
+                    break
+        else:
+            operands.append(word)
+        i += 1
+    paths = operands if patterned else operands[1:]
+    tops = [p for p in paths if may_hold_top(p, root)] if paths else ["."]
+    if not (hidden or unrestricted >= 2) or not tops:
+        return []
+    if types and not _RG_WIDE_TYPES.intersection(types):
+        return []
+    kept = [g for g in globs if g[:1] != "!" and "/" not in g]
+    folders = [
+        folder
+        for folder in PROTECTED
+        if not any(g[:1] == "!" and (DYN in g or glob_match(folder, g[1:].rstrip("/*"))) for g in globs)
+        and (not kept or any(_passes("-name", g, folder) for g in kept))
     ]
     return _places(tops, folders)

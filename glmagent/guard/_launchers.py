@@ -11,7 +11,7 @@ import shlex
 from . import _parse_posix
 from ._artefacts import find_start_words, plainly_inside
 from ._editors import editor_inputs, ex_reading, reads_terminal
-from ._find_reach import find_reaches_protected, only_touches
+from ._find_reach import fd_reaches_protected, find_reaches_protected, only_touches
 from ._findings import shown, shown_args
 from ._handed import in_program_folder
 from ._lazy import lazy_re
@@ -486,7 +486,13 @@ class RunsOtherCode:
                     break
                 command.append(b)
             if command:
-                self.command(command, frame.wrapped(f"`{name} {a.text}`"), None, None, (feed,))
+                inner = frame.wrapped(f"`{name} {a.text}`")
+                self.command(command, inner, None, None, (feed,))
+                # With hidden folders searched, the path may be a file of `.git` or `.hazina` (`_find_reach`).
+                if not only_touches(command):
+                    for place in fd_reaches_protected(args, self.root):
+                        there = inner.wrapped(f"the path of a file in {place}, which `{name}` finds")
+                        self.command(_fd_placed(command, place), there, None, None, (feed,))
 
     def _json_query(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
         """A `yq` expression reads files and variables of its own (`load("PATH")`, `load_str`, `strenv(NAME)`,
@@ -697,6 +703,22 @@ class RunsOtherCode:
                 )
             else:
                 self.dotnet(a.text, "new", frame, f"New-Object {a.raw}")  # as `[T]::new()` would
+
+
+_FD_PLACEHOLDERS = lazy_re(r"\{(?:/|//|\.|/\.)?\}")
+"""fd's placeholders for the path it found (`{}`, `{/}`, `{//}`, `{.}`, `{/.}`)."""
+
+
+def _fd_placed(command: list[Arg], place: str) -> list[Arg]:
+    """`command` as fd runs it on a file under `place`: each placeholder that file's path, or, with none,
+    the path added at the end as fd does."""
+    path = f"{place}/x"
+    if not any(_FD_PLACEHOLDERS.search(a.text) for a in command):
+        return [*command, Arg(path, path)]
+    return [
+        Arg(_FD_PLACEHOLDERS.sub(path, a.text), _FD_PLACEHOLDERS.sub(path, a.raw)) if "{" in a.text else a
+        for a in command
+    ]
 
 
 def _placed(command: list[Arg], start: Arg) -> list[Arg]:
