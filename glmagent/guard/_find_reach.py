@@ -291,48 +291,16 @@ def listing_reaches_protected(argv: list[Arg], root: str | None = None) -> list[
 
 
 def _grep_reaches(args: list[Arg], root: str | None) -> list[str]:
-    recursive = False
-    patterned = False  # the pattern given by -e or -f: every operand is a path
-    operands: list[str] = []
-    excluded: list[str] = []
-    included: list[str] = []
-    words = [a.text for a in args]
-    i = 0
-    while i < len(words):
-        word = words[i]
-        if word == "--":
-            operands += words[i + 1 :]
-            break
-        if word[:2] == "--":
-            key, eq, value = word.partition("=")
-            if key in _GREP_VALUED_LONG and not eq:
-                value = words[i + 1] if i + 1 < len(words) else ""
-                i += 1
-            recursive = (
-                recursive
-                or key in ("--recursive", "--dereference-recursive")
-                or (key == "--directories" and value == "recurse")
-            )
-            patterned = patterned or key in ("--regexp", "--file")
-            if key == "--exclude-dir":
-                excluded.append(value)
-            elif key == "--include":
-                included.append(value)
-        elif word[:1] == "-" and len(word) > 1:
-            for k, letter in enumerate(word[1:], 1):
-                if letter in ("r", "R"):
-                    recursive = True
-                if letter in _GREP_VALUED_SHORT:
-                    value = word[k + 1 :]
-                    if not value and i + 1 < len(words):
-                        value = words[i + 1]
-                        i += 1
-                    recursive = recursive or (letter == "d" and value == "recurse")
-                    patterned = patterned or letter in ("e", "f")
-                    break
-        else:
-            operands.append(word)
-        i += 1
+    options, operands = _getopt([a.text for a in args], _GREP_VALUED_SHORT, _GREP_VALUED_LONG)
+    recursive = any(
+        o in ("-r", "-R", "--recursive", "--dereference-recursive")
+        or (o in ("-d", "--directories") and v == "recurse")
+        for o, v in options
+    )
+    # The pattern given by -e or -f: every operand is a path.
+    patterned = any(o in ("-e", "-f", "--regexp", "--file") for o, _ in options)
+    excluded = [v for o, v in options if o == "--exclude-dir"]
+    included = [v for o, v in options if o == "--include"]
     paths = operands if patterned else operands[1:]
     tops = [p for p in paths if may_hold_top(p, root)] if paths else ["."]
     if not recursive or not tops:
@@ -356,6 +324,7 @@ _FD_VALUED = frozenset(
         "--batch-size",
     }
 )  # fmt: skip
+_FD_VALUED_SHORT = frozenset("eEtdSocj")
 _FD_EXECS = frozenset({"-x", "-X", "--exec", "--exec-batch"})
 
 
@@ -364,35 +333,13 @@ def fd_reaches_protected(args: list[Arg], root: str | None = None) -> list[str]:
     not to (`-H`, `--hidden`, `-u`), so only then, from a search path at the top of the project (none is
     `.`), for the folders no `--exclude` names and no `--extension` keeps out. (Its pattern is not read: a
     regular expression is not a name test.)"""
-    hidden = False
-    positional: list[str] = []
-    excluded: list[str] = []
-    extensions: list[str] = []
-    searched: list[str] = []
     words = [a.text for a in args]
-    i = 0
-    while i < len(words):
-        word = words[i]
-        if word in _FD_EXECS:
-            break  # the command and its words, to the end or a `;`
-        key, eq, value = word.partition("=")
-        if key in _FD_VALUED:
-            if not eq:
-                value = words[i + 1] if i + 1 < len(words) else ""
-                i += 1
-            if key in ("-E", "--exclude"):
-                excluded.append(value)
-            elif key in ("-e", "--extension"):
-                extensions.append(value.lstrip(".").lower())
-            elif key in ("--search-path", "--base-directory"):
-                searched.append(value)
-        elif word in ("--hidden", "--unrestricted"):
-            hidden = True
-        elif word[:1] == "-" and word[1:2] != "-" and len(word) > 1:
-            hidden = hidden or "H" in word or "u" in word
-        elif word[:1] != "-" or word == "-":
-            positional.append(word)
-        i += 1
+    end = next((i for i, w in enumerate(words) if w in _FD_EXECS), len(words))  # the command fd runs follows
+    options, positional = _getopt(words[:end], _FD_VALUED_SHORT, _FD_VALUED)
+    hidden = any(o in ("-H", "--hidden", "-u", "--unrestricted") for o, _ in options)
+    excluded = [v for o, v in options if o in ("-E", "--exclude")]
+    extensions = [v.lstrip(".").lower() for o, v in options if o in ("-e", "--extension")]
+    searched = [v for o, v in options if o in ("--search-path", "--base-directory")]
     paths = searched or positional[1:]
     tops = [p for p in paths if may_hold_top(p, root)] if paths else ["."]
     if not hidden or not tops:
@@ -426,49 +373,12 @@ def _rg_reaches(args: list[Arg], root: str | None) -> list[str]:
     """ripgrep skips hidden folders unless told not to (`--hidden`, `-.`, `-uu`); then, from a path at the
     top of the project, the folders no negated `--glob` leaves out and no `--glob NAME` or `--type` keeps
     out (ripgrep searches `.git` too: its own guide says to add `-g '!.git'`)."""
-    hidden = False
-    unrestricted = 0
-    patterned = False
-    operands: list[str] = []
-    globs: list[str] = []
-    types: list[str] = []
-    words = [a.text for a in args]
-    i = 0
-    while i < len(words):
-        word = words[i]
-        if word == "--":
-            operands += words[i + 1 :]
-            break
-        if word[:2] == "--":
-            key, eq, value = word.partition("=")
-            if key in _RG_VALUED_LONG and not eq:
-                value = words[i + 1] if i + 1 < len(words) else ""
-                i += 1
-            hidden = hidden or key == "--hidden"
-            unrestricted += 2 * (key == "--unrestricted")
-            patterned = patterned or key in ("--regexp", "--file", "--files")  # (`--files`: no pattern)
-            if key in ("--glob", "--iglob"):
-                globs.append(value)
-            elif key == "--type":
-                types.append(value)
-        elif word[:1] == "-" and len(word) > 1:
-            for k, letter in enumerate(word[1:], 1):
-                hidden = hidden or letter == "."
-                unrestricted += letter == "u"
-                if letter in _RG_VALUED_SHORT:
-                    value = word[k + 1 :]
-                    if not value and i + 1 < len(words):
-                        value = words[i + 1]
-                        i += 1
-                    patterned = patterned or letter in ("e", "f")
-                    if letter == "g":
-                        globs.append(value)
-                    elif letter == "t":
-                        types.append(value)
-                    break
-        else:
-            operands.append(word)
-        i += 1
+    options, operands = _getopt([a.text for a in args], _RG_VALUED_SHORT, _RG_VALUED_LONG)
+    hidden = any(o in ("--hidden", "-.") for o, _ in options)
+    unrestricted = sum(2 if o == "--unrestricted" else 1 for o, _ in options if o in ("-u", "--unrestricted"))
+    patterned = any(o in ("-e", "-f", "--regexp", "--file", "--files") for o, _ in options)  # `--files`: none
+    globs = [v for o, v in options if o in ("-g", "--glob", "--iglob")]
+    types = [v for o, v in options if o in ("-t", "--type")]
     paths = operands if patterned else operands[1:]
     tops = [p for p in paths if may_hold_top(p, root)] if paths else ["."]
     if not (hidden or unrestricted >= 2) or not tops:
@@ -483,3 +393,39 @@ def _rg_reaches(args: list[Arg], root: str | None) -> list[str]:
         and (not kept or any(_passes("-name", g, folder) for g in kept))
     ]
     return _places(tops, folders)
+
+
+def _getopt(
+    words: list[str], valued_short: frozenset[str], valued_long: frozenset[str]
+) -> tuple[list[tuple[str, str]], list[str]]:
+    """`words` as GNU getopt reads them: each option with its value ("" for a flag; a cluster `-rl` as `-r`
+    and `-l`; a valued letter takes the rest of its word or the next word, a valued long option its `=`
+    part or the next word), and the operands (all words after `--` too)."""
+    options: list[tuple[str, str]] = []
+    operands: list[str] = []
+    i = 0
+    while i < len(words):
+        word = words[i]
+        if word == "--":
+            operands += words[i + 1 :]
+            break
+        if word[:2] == "--":
+            key, eq, value = word.partition("=")
+            if key in valued_long and not eq:
+                value = words[i + 1] if i + 1 < len(words) else ""
+                i += 1
+            options.append((key, value))
+        elif word[:1] == "-" and len(word) > 1:
+            for k, letter in enumerate(word[1:], 1):
+                if letter in valued_short:
+                    value = word[k + 1 :]
+                    if not value and i + 1 < len(words):
+                        value = words[i + 1]
+                        i += 1
+                    options.append((f"-{letter}", value))
+                    break
+                options.append((f"-{letter}", ""))
+        else:
+            operands.append(word)
+        i += 1
+    return options, operands
