@@ -131,6 +131,31 @@ def test_the_project_named_by_its_absolute_path_is_its_top_too() -> None:
         assert decide_in(command.replace("/home/dev/proj", "/home/dev/proj/src"), PROJECT).allowed
 
 
+POWERSHELL_INTO_PROTECTED = [
+    "Get-ChildItem -Recurse -Force | Set-ItemProperty -Name IsReadOnly -Value $false",
+    "gci -r -fo | Set-Acl -AclObject $acl",
+    "Get-ChildItem -Recurse -Attributes Hidden | Rename-Item -NewName { $_.Name + '.bak' }",
+    "ls -Recurse -Force | Move-Item -Destination archive",
+]
+POWERSHELL_KEPT_OUT = [
+    "Get-ChildItem -Recurse | Set-ItemProperty -Name IsReadOnly -Value $false",  # hidden folders skipped
+    "Get-ChildItem src -Recurse -Force | Set-ItemProperty -Name IsReadOnly -Value $false",
+    "Get-ChildItem -Recurse -Force -Filter *.ps1 | Set-ItemProperty -Name IsReadOnly -Value $false",
+    "Get-ChildItem -Recurse -Force | Select-String TODO",
+]
+
+
+def test_a_powershell_listing_of_hidden_folders_hands_on_git_s_files() -> None:
+    """`Get-ChildItem -Recurse -Force` (or `-Hidden`) lists `.git` as `find .` does; the cmdlets whose
+    `-Path` binds from the pipeline then change its files."""
+    for command in POWERSHELL_INTO_PROTECTED:
+        decision = decide_in(command, PROJECT, "powershell")
+        assert decision.rule_id == "containment.write-git-dir", f"{command}: {decision.reason}"
+    for command in POWERSHELL_KEPT_OUT:
+        decision = decide_in(command, PROJECT, "powershell")
+        assert decision.allowed, f"{command}: {decision.rule_id} ({decision.reason})"
+
+
 def _allowed(command: str) -> None:
     for root in (None, PROJECT):
         decision = decide_in(command, root)

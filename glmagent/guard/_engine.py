@@ -29,7 +29,7 @@ from ._artefacts import (
 )
 from ._compiled import POWERSHELL_ONLY, NameInfo, PolicyTables, matching_clauses, with_fed_hits
 from ._disk_fill import endless_feed, endless_output
-from ._find_reach import listing_reaches_protected, only_touches
+from ._find_reach import lister_reaches_protected, listing_reaches_protected, only_touches
 from ._findings import Finding, finding_words, shown, shown_args
 from ._globbed import is_glob_path, maybe_glob
 from ._launchers import RunsOtherCode
@@ -2019,6 +2019,9 @@ class Evaluation(RunsOtherCode, WordChecks):
                 for target in listed_trees(producer.argv[1:]):
                     if DYN not in target.text:
                         self._judge_write(scope, target, frame, words, False)
+                # `-Recurse -Force` from the top lists the files of .git and .hazina too (`_find_reach`).
+                for place in lister_reaches_protected(producer.argv[1:], self.root):
+                    self._judge_write(scope, Arg(f"{place}/x", f"{place}/x"), frame, words, False)
         if listed:
             return
         text = stdin.text() if stdin is not None and stdin.feed is not None else None

@@ -24,7 +24,7 @@ from itertools import pairwise
 from ._artefacts import FINDS
 from ._globbed import glob_match, glob_units
 from ._normalise import command_key
-from ._paths import PROTECTED
+from ._paths import PROTECTED, lists_hidden_trees
 from ._syntax import DYN, Arg
 
 _PACK = "pack-4b825dc642cb6eb9a060e54bf8d69288fbee4904"
@@ -268,6 +268,21 @@ _GREP_VALUED_LONG = frozenset(
 def only_touches(command: list[Arg]) -> bool:
     """Is `command` a `touch` of the files a listing found? It only sets their times: nothing is written."""
     return bool(command) and command_key(command[0].text) == "touch"
+
+
+def lister_reaches_protected(args: list[Arg], root: str | None = None) -> list[str]:
+    """Where in `.git` and `.hazina` the items `Get-ChildItem ARGS` lists may lie: only when it recurses
+    into hidden folders (`-Recurse -Force`: see `lists_hidden_trees`), from a path at the top of the
+    project (none is `.`), for the folders its `-Filter`/`-Include` patterns do not keep out."""
+    read = lists_hidden_trees(args)
+    if read is None:
+        return []
+    paths, patterns = read
+    tops = [a.text for a in paths if may_hold_top(a.text, root)] if paths else ["."]
+    folders = [
+        folder for folder in PROTECTED if not patterns or any(_passes("-iname", g, folder) for g in patterns)
+    ]
+    return _places(tops, folders)
 
 
 def listing_reaches_protected(argv: list[Arg], root: str | None = None) -> list[str]:

@@ -1566,6 +1566,36 @@ def listed_trees(args: list[Arg]) -> list[Arg]:
     return read[0] if read is not None else []
 
 
+def lists_hidden_trees(args: list[Arg]) -> tuple[list[Arg], list[str]] | None:
+    """(its paths, none for the working directory; its `-Filter`/`-Include` patterns) when `Get-ChildItem
+    ARGS` recurses into hidden folders too (`-Recurse` with `-Force`, `-Hidden` or `-Attributes Hidden`):
+    from the top of a project it lists the files of `.git`. None when it does not."""
+    recurse = hidden = False
+    attributes = False
+    for a in args:
+        if attributes:
+            hidden = hidden or ("hidden" in a.text.lower() and "!hidden" not in a.text.lower())
+            attributes = False
+            continue
+        if not (a.param or (a.text.startswith("-") and len(a.text) > 1 and a.literal)):
+            continue
+        key, colon, value = a.text[1:].partition(":")
+        key = key.lower()
+        full = _LISTER_PREFIXES.get(key)
+        # (A prefix that could be either counts, as some PowerShell reads it: `-r`, `-fo`.)
+        recurse = recurse or full in ("recurse", "depth") or (key != "" and "recurse".startswith(key))
+        hidden = hidden or full in ("force", "hidden") or (len(key) > 1 and "force".startswith(key))
+        if full == "attributes":
+            if colon:
+                hidden = hidden or ("hidden" in value.lower() and "!hidden" not in value.lower())
+            else:
+                attributes = True
+    if not (recurse and hidden):
+        return None
+    read = _read_listing(args, False)
+    return read if read is not None else ([], [])
+
+
 def listed_selection(args: list[Arg]) -> tuple[list[Arg], list[str]] | None:
     """What `Get-ChildItem [PATH…] -Filter P` / `-Include P, Q` lists, read exactly: (its paths, none for the
     working directory; the name patterns it selects by), or None (see `_read_listing`)."""
