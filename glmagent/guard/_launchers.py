@@ -477,6 +477,7 @@ class RunsOtherCode:
         found."""
         args = argv[1:]
         feed = Feed(lambda: (argv, None))
+        places: list[str] | None = None
         for i, a in enumerate(args):
             if a.text not in _FD_EXEC:
                 continue
@@ -490,7 +491,9 @@ class RunsOtherCode:
                 self.command(command, inner, None, None, (feed,))
                 # With hidden folders searched, the path may be a file of `.git` or `.hazina` (`_find_reach`).
                 if not only_touches(command):
-                    for place in fd_reaches_protected(args, self.root):
+                    if places is None:
+                        places = fd_reaches_protected(args, self.root)
+                    for place in places:
                         there = inner.wrapped(f"the path of a file in {place}, which `{name}` finds")
                         self.command(_fd_placed(command, place), there, None, None, (feed,))
 
