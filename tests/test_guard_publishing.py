@@ -45,6 +45,8 @@ BLOCKED = [
     ("posix", "npm publish --access public"),
     ("posix", "gh release create v1.0 dist/*"),
     ("posix", "cargo publish"),
+    ("posix", "lein release"),  # a version bump committed, tagged, deployed to Clojars and pushed
+    ("posix", "lein release :minor"),
     # Gradle's publishing tasks by project path and the staging repository's release, Helm's chart push,
     # Chef cookbooks, ACME certificates, and installs on OpenBSD and from PGXN
     ("posix", "./gradlew -Prelease :lib:publishToSonatype"),
@@ -231,6 +233,8 @@ ALLOWED = [
     ("posix", "npm publish --dry-run"),
     ("posix", "pnpm publish --dry-run --no-git-checks"),
     ("posix", "cargo publish --dry-run --manifest-path lychee-lib/Cargo.toml"),
+    ("posix", "lein test"),
+    ("posix", "lein uberjar"),
     ("posix", "poetry publish --build --dry-run"),
     ("posix", "uv publish --dry-run"),
     ("posix", "echo 'next: vsce publish'"),
