@@ -19,6 +19,7 @@ selects. Branch and hook names are the user's: a branch named `fix.py` is not lo
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Callable
 from itertools import pairwise
 
 from ._artefacts import FINDS
@@ -109,6 +110,12 @@ def _places(tops: list[str], folders: list[str]) -> list[str]:
     """Each protected folder under each start (`./.git`); under a start known only at run time, the folder as
     if it were the top (the start's own placement already stands for the rest)."""
     return [folder if DYN in top else posixpath.join(top, folder) for top in tops for folder in folders]
+
+
+def _not_kept_out(excluded: list[str], passes: Callable[[str], bool]) -> list[str]:
+    """The protected folders no glob of `excluded` names (one known only at run time may name any), and of
+    whose files `passes` lets some through: what a listing told to leave those out still lists."""
+    return [f for f in PROTECTED if not any(DYN in g or glob_match(f, g) for g in excluded) and passes(f)]
 
 
 def _may_select(expression: list[Arg], folder: str) -> bool:
@@ -279,9 +286,7 @@ def lister_reaches_protected(args: list[Arg], root: str | None = None) -> list[s
         return []
     paths, patterns = read
     tops = [a.text for a in paths if may_hold_top(a.text, root)] if paths else ["."]
-    folders = [
-        folder for folder in PROTECTED if not patterns or any(_passes("-iname", g, folder) for g in patterns)
-    ]
+    folders = _not_kept_out([], lambda f: not patterns or any(_passes("-iname", g, f) for g in patterns))
     return _places(tops, folders)
 
 
@@ -320,12 +325,7 @@ def _grep_reaches(args: list[Arg], root: str | None) -> list[str]:
     tops = [p for p in paths if may_hold_top(p, root)] if paths else ["."]
     if not recursive or not tops:
         return []
-    folders = [
-        folder
-        for folder in PROTECTED
-        if not any(DYN in g or glob_match(folder, g) for g in excluded)
-        and (not included or any(_passes("-name", g, folder) for g in included))
-    ]
+    folders = _not_kept_out(excluded, lambda f: not included or any(_passes("-name", g, f) for g in included))
     return _places(tops, folders)
 
 
@@ -359,12 +359,10 @@ def fd_reaches_protected(args: list[Arg], root: str | None = None) -> list[str]:
     tops = [p for p in paths if may_hold_top(p, root)] if paths else ["."]
     if not hidden or not tops:
         return []
-    folders = [
-        folder
-        for folder in PROTECTED
-        if not any(DYN in g or glob_match(folder, g) for g in excluded)
-        and (not extensions or any(n.lower().endswith(f".{e}") for n in _KEPT[folder] for e in extensions))
-    ]
+    folders = _not_kept_out(
+        excluded,
+        lambda f: not extensions or any(n.lower().endswith(f".{e}") for n in _KEPT[f] for e in extensions),
+    )
     return _places(tops, folders)
 
 
@@ -401,12 +399,8 @@ def _rg_reaches(args: list[Arg], root: str | None) -> list[str]:
     if types and not _RG_WIDE_TYPES.intersection(types):
         return []
     kept = [g for g in globs if g[:1] != "!" and "/" not in g]
-    folders = [
-        folder
-        for folder in PROTECTED
-        if not any(g[:1] == "!" and (DYN in g or glob_match(folder, g[1:].rstrip("/*"))) for g in globs)
-        and (not kept or any(_passes("-name", g, folder) for g in kept))
-    ]
+    negated = [g[1:].rstrip("/*") for g in globs if g[:1] == "!"]
+    folders = _not_kept_out(negated, lambda f: not kept or any(_passes("-name", g, f) for g in kept))
     return _places(tops, folders)
 
 
