@@ -25,15 +25,17 @@ from ._artefacts import (
     grep_sweeps_artefacts,
     lister_sweeps_artefacts,
     lister_swept_output,
+    plainly_inside,
     swept_name,
 )
 from ._compiled import POWERSHELL_ONLY, NameInfo, PolicyTables, matching_clauses, with_fed_hits
 from ._disk_fill import endless_feed, endless_output
-from ._find_reach import lister_reaches_protected, listing_reaches_protected, only_touches
+from ._find_reach import lister_reaches_protected, only_touches
 from ._findings import Finding, finding_words, shown, shown_args
 from ._globbed import is_glob_path, maybe_glob
 from ._launchers import RunsOtherCode
 from ._lazy import lazy_re
+from ._listed import listing, under
 from ._models import Decision, Dialect, EngineEvent, Rule, ShellKind
 from ._normalise import command_key, fold_arg, ps_ascii
 from ._paths import (
@@ -1087,7 +1089,8 @@ class Evaluation(RunsOtherCode, WordChecks):
             # No rule names this program and it runs nothing else: only argument-wide rules, and a file
             # written earlier in the line, can matter.
             if args and self._words_may_matter(args, info, dialect):
-                self._arguments(args, argv, info, frame)
+                # (with the substitutions that made its words: `prettier --write $(git ls-files)`)
+                self._arguments(args, argv, info, frame.fed((*feeds, *frame.feeds)) if feeds else frame)
             if (self.written or self.copied) and ("/" in word or "\\" in word):
                 self._check_runs_written(argv, frame)
             return
@@ -1223,18 +1226,59 @@ class Evaluation(RunsOtherCode, WordChecks):
         stdin: Stdin | None,
         feeds: tuple[Feed, ...],
     ) -> None:
-        """`find . -type f | xargs sed -i …`: the words xargs reads may be files of `.git` or `.hazina` when
-        the listing reaches them (`listing_reaches_protected`); each command is judged again so."""
+        """`find ../site -name '*.html' | xargs sed -i …`: the words xargs reads are paths below the
+        listing's starts (see `_listed`), and may be files of `.git` or `.hazina` when the listing reaches
+        them (`listing_reaches_protected`); each command is judged again with its words standing there."""
         fed = [c for c in candidates if FED_WORDS in c and not only_touches(c)]
-        producer = feed.producer() if fed else None
-        if producer is None:
+        if not fed:
             return
-        lister = producer[0][0].text
-        for place in listing_reaches_protected(producer[0], self.root):
-            inside = Arg(f"{place}/{{}}", f"{place}/{{}}")
-            there = frame.wrapped(f"`{{}}` standing for a file in {place}, which `{lister}` lists")
-            for candidate in fed:
+        listed = listing(feed)
+        if listed is None:
+            self._fed_unknown(fed, feed, frame, stdin, feeds)
+            return
+        lister = listed.argv[0].text
+        places: list[tuple[Arg, str, list[list[Arg]]]] = []
+        outside = [s for s in listed.starts if not plainly_inside(s)]
+        if outside:
+            # Only where a command writes what it reads does the place matter (`xargs grep -n x` only reads).
+            writers = [c for c in fed if self._writes_words(c, frame, FED_WORDS)]
+            if writers:
+                places += [(under(s), f"a path below {s.raw}", writers) for s in outside]
+        for place in listed.reaches_protected(self.root):
+            places.append((Arg(f"{place}/{{}}", f"{place}/{{}}"), f"a file in {place}", fed))
+        for inside, what, commands in places:
+            there = frame.wrapped(f"`{{}}` standing for {what}, which `{lister}` lists")
+            for candidate in commands:
                 self.command([inside if a == FED_WORDS else a for a in candidate], there, stdin, None, feeds)
+
+    def _fed_unknown(
+        self,
+        fed: list[list[Arg]],
+        feed: Feed,
+        frame: Frame,
+        stdin: Stdin | None,
+        feeds: tuple[Feed, ...],
+    ) -> None:
+        """`cat list.txt | xargs sed -i …`: what a command other than a listing prints may name any file, so
+        a command that writes the words xargs reads writes a place known only at run time, as `sed -i …
+        $(cat list.txt)` does."""
+        writers = [c for c in fed if self._writes_words(c, frame, FED_WORDS)]
+        if not writers:
+            return
+        produced = feed.producer()
+        text = shown_args(produced[0]) if produced is not None else "…"
+        unknown = Arg(DYN, f"$({text})")
+        there = frame.wrapped(f"the words `{text}` prints")
+        for candidate in writers:
+            self.command([unknown if a == FED_WORDS else a for a in candidate], there, stdin, None, feeds)
+
+    def _writes_words(self, candidate: list[Arg], frame: Frame, handed: Arg) -> bool:
+        """May `candidate` write the file a listing hands it as `handed` (a writer's operand, an output
+        option's value)? A reader's place does not matter (`xargs grep -n x`, `fd -x wc -l`)."""
+        if DYN in candidate[0].text:
+            return True
+        info = self.p.word_info(candidate[0].text, frame.dialect, frame.aliases)
+        return info.paths == "write" or handed in output_targets(info.names[-1], candidate[1:])
 
     def _git_settings(self, argv: list[Arg], frame: Frame) -> list[Arg]:
         """Check the command lines of `git -c core.pager=…`, `-c alias.x='!…'` (see `git_command_settings`)

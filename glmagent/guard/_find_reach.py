@@ -19,6 +19,7 @@ selects. Branch and hook names are the user's: a branch named `fix.py` is not lo
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Callable
 from itertools import pairwise
 
@@ -260,10 +261,10 @@ def _covers(test: str, value: str, folder: str) -> bool:
     return all(glob_match(fold(f"./{folder}/{p}"), fold(value)) for p in below)
 
 
-_GREPS = frozenset({"grep", "egrep", "fgrep", "ggrep"})
-_GREP_VALUED_SHORT = frozenset("efmABCdD")
+GREPS = frozenset({"grep", "egrep", "fgrep", "ggrep"})
+GREP_VALUED_SHORT = frozenset("efmABCdD")
 """grep's short options that take a value (the rest of the word, or the next one)."""
-_GREP_VALUED_LONG = frozenset(
+GREP_VALUED_LONG = frozenset(
     {
         "--regexp", "--file", "--max-count", "--after-context", "--before-context", "--context",
         "--directories", "--devices", "--label", "--include", "--exclude", "--exclude-dir", "--exclude-from",
@@ -301,17 +302,17 @@ def listing_reaches_protected(argv: list[Arg], root: str | None = None) -> list[
     name = command_key(argv[0].text)
     if name in FINDS:
         return find_reaches_protected(argv[1:], root)
-    if name in _GREPS:
+    if name in GREPS:
         return _grep_reaches(argv[1:], root)
-    if name in _FDS:
+    if name in FDS:
         return fd_reaches_protected(argv[1:], root)
-    if name in _RGS:
+    if name in RGS:
         return _rg_reaches(argv[1:], root)
     return []
 
 
 def _grep_reaches(args: list[Arg], root: str | None) -> list[str]:
-    options, operands = _getopt([a.text for a in args], _GREP_VALUED_SHORT, _GREP_VALUED_LONG)
+    options, operands = getopt([a.text for a in args], GREP_VALUED_SHORT, GREP_VALUED_LONG)
     recursive = any(
         o in ("-r", "-R", "--recursive", "--dereference-recursive")
         or (o in ("-d", "--directories") and v == "recurse")
@@ -329,8 +330,8 @@ def _grep_reaches(args: list[Arg], root: str | None) -> list[str]:
     return _places(tops, folders)
 
 
-_FDS = frozenset({"fd", "fdfind"})
-_FD_VALUED = frozenset(
+FDS = frozenset({"fd", "fdfind"})
+FD_VALUED = frozenset(
     {
         "-e", "--extension", "-E", "--exclude", "-t", "--type", "-d", "--max-depth", "--maxdepth",
         "--min-depth", "--exact-depth", "-S", "--size", "--changed-within", "--changed-before",
@@ -339,7 +340,7 @@ _FD_VALUED = frozenset(
         "--batch-size",
     }
 )  # fmt: skip
-_FD_VALUED_SHORT = frozenset("eEtdSocj")
+FD_VALUED_SHORT = frozenset("eEtdSocj")
 _FD_EXECS = frozenset({"-x", "-X", "--exec", "--exec-batch"})
 
 
@@ -350,7 +351,7 @@ def fd_reaches_protected(args: list[Arg], root: str | None = None) -> list[str]:
     regular expression is not a name test.)"""
     words = [a.text for a in args]
     end = next((i for i, w in enumerate(words) if w in _FD_EXECS), len(words))  # the command fd runs follows
-    options, positional = _getopt(words[:end], _FD_VALUED_SHORT, _FD_VALUED)
+    options, positional = getopt(words[:end], FD_VALUED_SHORT, FD_VALUED)
     hidden = any(o in ("-H", "--hidden", "-u", "--unrestricted") for o, _ in options)
     excluded = [v for o, v in options if o in ("-E", "--exclude")]
     extensions = [v.lstrip(".").lower() for o, v in options if o in ("-e", "--extension")]
@@ -366,9 +367,9 @@ def fd_reaches_protected(args: list[Arg], root: str | None = None) -> list[str]:
     return _places(tops, folders)
 
 
-_RGS = frozenset({"rg", "ripgrep"})
-_RG_VALUED_SHORT = frozenset("efgtTmABCjMrEd")
-_RG_VALUED_LONG = frozenset(
+RGS = frozenset({"rg", "ripgrep"})
+RG_VALUED_SHORT = frozenset("efgtTmABCjMrEd")
+RG_VALUED_LONG = frozenset(
     {
         "--regexp", "--file", "--glob", "--iglob", "--type", "--type-not", "--max-count", "--after-context",
         "--before-context", "--context", "--threads", "--max-columns", "--replace", "--encoding",
@@ -386,7 +387,7 @@ def _rg_reaches(args: list[Arg], root: str | None) -> list[str]:
     """ripgrep skips hidden folders unless told not to (`--hidden`, `-.`, `-uu`); then, from a path at the
     top of the project, the folders no negated `--glob` leaves out and no `--glob NAME` or `--type` keeps
     out (ripgrep searches `.git` too: its own guide says to add `-g '!.git'`)."""
-    options, operands = _getopt([a.text for a in args], _RG_VALUED_SHORT, _RG_VALUED_LONG)
+    options, operands = getopt([a.text for a in args], RG_VALUED_SHORT, RG_VALUED_LONG)
     hidden = any(o in ("--hidden", "-.") for o, _ in options)
     unrestricted = sum(2 if o == "--unrestricted" else 1 for o, _ in options if o in ("-u", "--unrestricted"))
     patterned = any(o in ("-e", "-f", "--regexp", "--file", "--files") for o, _ in options)  # `--files`: none
@@ -404,7 +405,7 @@ def _rg_reaches(args: list[Arg], root: str | None) -> list[str]:
     return _places(tops, folders)
 
 
-def _getopt(
+def getopt(
     words: list[str], valued_short: frozenset[str], valued_long: frozenset[str]
 ) -> tuple[list[tuple[str, str]], list[str]]:
     """`words` as GNU getopt reads them: each option with its value ("" for a flag; a cluster `-rl` as `-r`
@@ -438,3 +439,124 @@ def _getopt(
             operands.append(word)
         i += 1
     return options, operands
+
+
+_FILTER_PATTERN_MAX = 200
+"""Characters of a filter's pattern read at most; a longer one may let anything through."""
+_FILTER_QUANTIFIERS_MAX = 2
+"""Repetitions in a filter's pattern at most: with no nesting and so few, matching it against a short path
+cannot take long (`(a*)*b`, which can, is not read)."""
+
+
+def filters_keep_out(filters: list[list[Arg]], place: str) -> bool:
+    """Does a line filter between a listing and the command it feeds drop every file of the protected folder
+    at `place` (`./.git`): `grep -v '\\.git/'` drops them, `grep '\\.py$'` lets none through; `sort`, `head`
+    and a pattern too intricate to read drop nothing for sure."""
+    folder = place.rpartition("/")[2]
+    names = _KEPT.get(folder)
+    if names is None:
+        return False
+    paths = [f"{place}/{n}" for n in names] + [
+        f"{place}/{sub}/{n}" for sub in _FOLDERS[folder] for n in names
+    ]
+    for argv in filters:
+        if not argv or command_key(argv[0].text) not in GREPS:
+            continue
+        read = _grep_filter(argv)
+        if read is None:
+            continue
+        matches, inverted = read
+        paths = [p for p in paths if bool(matches(p)) != inverted]
+        if not paths:
+            return True
+    return False
+
+
+def _grep_filter(argv: list[Arg]) -> tuple[Callable[[str], object], bool] | None:
+    """(a test of one line, whether `-v` inverts it) for the grep `argv` reading a pipe; None when its
+    patterns cannot be read with certainty."""
+    options, operands = getopt([a.text for a in argv[1:]], GREP_VALUED_SHORT, GREP_VALUED_LONG)
+    flags = {o for o, _ in options}
+    patterns = [v for o, v in options if o in ("-e", "--regexp")]
+    if any(o in ("-f", "--file") for o, _ in options):
+        return None
+    if not patterns:
+        if not operands:
+            return None
+        patterns = operands[:1]
+    if any(DYN in p or len(p) > _FILTER_PATTERN_MAX for p in patterns):
+        return None
+    name = command_key(argv[0].text)
+    fixed = name == "fgrep" or not flags.isdisjoint({"-F", "--fixed-strings"})
+    extended = name == "egrep" or not flags.isdisjoint({"-E", "--extended-regexp"})
+    if not flags.isdisjoint({"-P", "--perl-regexp"}):
+        return None
+    sources = []
+    for pattern in pattern_lines(patterns):
+        source = re.escape(pattern) if fixed else _posix_regex(pattern, extended)
+        if source is None:
+            return None
+        sources.append(source)
+    joined = "|".join(f"(?:{s})" for s in sources)
+    if not flags.isdisjoint({"-x", "--line-regexp"}):
+        joined = f"^(?:{joined})$"
+    elif not flags.isdisjoint({"-w", "--word-regexp"}):
+        joined = rf"(?<!\w)(?:{joined})(?!\w)"
+    case = re.IGNORECASE if not flags.isdisjoint({"-i", "--ignore-case", "-y"}) else 0
+    try:
+        compiled = re.compile(joined, case)
+    except re.error:
+        return None
+    return compiled.search, not flags.isdisjoint({"-v", "--invert-match"})
+
+
+def pattern_lines(patterns: list[str]) -> list[str]:
+    """grep's patterns, one per line of each (`-e 'a\nb'` is two)."""
+    return [line for p in patterns for line in p.split("\n")]
+
+
+def _posix_regex(pattern: str, extended: bool) -> str | None:
+    """A POSIX basic (or `extended`) regular expression as Python reads it, when it holds only literals,
+    `.`, anchors, bracket lists, groups, alternation and a few repetitions, none of them of a group; else
+    None."""
+    out: list[str] = []
+    quantifiers = 0
+    i, n = 0, len(pattern)
+    while i < n:
+        c = pattern[i]
+        escaped = c == "\\" and i + 1 < n
+        if escaped:
+            i += 1
+            c = pattern[i]
+            if c.isalnum() or c in "{}<>`'":
+                return None  # back-references, `\w`, `\<`, `\{m,n\}`: not read
+        # ERE's operators are bare; BRE's are escaped (`\(`, `\|`), and its bare ones are literals.
+        operator = c in "()|+?" and escaped != extended
+        if c == "[" and not escaped:
+            end = pattern.find("]", i + 2 if pattern[i + 1 : i + 2] in ("]", "^") else i + 1)
+            body = pattern[i + 1 : end]
+            if end < 0 or any(t in body for t in ("[", "\\", "--", "&&", "~~", "||")):
+                return None  # `[[:alpha:]]`, escapes in a list, what Python reads as set operations
+            out.append(pattern[i : end + 1])
+            i = end + 1
+            continue
+        if operator or (c == "*" and not escaped):
+            if c in "*+?":
+                if not out or out[-1] in ("(", "|", ")"):
+                    return None  # a repeated group, or a repetition of nothing
+                quantifiers += 1
+            out.append(c)
+        elif c == "{" and extended and not escaped:
+            return None  # `{m,n}`: not read
+        elif c == "." and not escaped:
+            out.append(".")
+        elif c == "^" and not escaped and (extended or not out or out[-1] in ("(", "|")):
+            out.append("^")
+        elif (
+            c == "$" and not escaped and (extended or i == n - 1 or pattern[i + 1 : i + 3] in ("\\)", "\\|"))
+        ):
+            out.append("$")
+        else:
+            out.append(re.escape(c))
+        i += 1
+    return "".join(out) if quantifiers <= _FILTER_QUANTIFIERS_MAX else None

@@ -15,6 +15,7 @@ from ._find_reach import fd_reaches_protected, find_reaches_protected, only_touc
 from ._findings import shown, shown_args
 from ._handed import in_program_folder
 from ._lazy import lazy_re
+from ._listed import listing_starts, under
 from ._models import Dialect, ExecutorSpec, ShellSpec
 from ._normalise import command_key
 from ._paths import named_from_here
@@ -477,7 +478,7 @@ class RunsOtherCode:
         found."""
         args = argv[1:]
         feed = Feed(lambda: (argv, None))
-        places: list[str] | None = None
+        places: list[tuple[Arg, str, bool]] | None = None  # (path, what it is, whether a reader counts too)
         for i, a in enumerate(args):
             if a.text not in _FD_EXEC:
                 continue
@@ -489,13 +490,20 @@ class RunsOtherCode:
             if command:
                 inner = frame.wrapped(f"`{name} {a.text}`")
                 self.command(command, inner, None, None, (feed,))
-                # With hidden folders searched, the path may be a file of `.git` or `.hazina` (`_find_reach`).
+                # The path lies below a search path, which may be outside the project (`fd . ../lib -x …`),
+                # and with hidden folders searched it may be a file of `.git` or `.hazina` (`_find_reach`).
                 if not only_touches(command):
                     if places is None:
-                        places = fd_reaches_protected(args, self.root)
-                    for place in places:
-                        there = inner.wrapped(f"the path of a file in {place}, which `{name}` finds")
-                        self.command(_fd_placed(command, place), there, None, None, (feed,))
+                        starts = listing_starts([argv[0], *args[:i]]) or []
+                        outside = [s for s in starts if not plainly_inside(s)]
+                        places = [(under(s), f"a path below {s.raw}", False) for s in outside]
+                        for place in fd_reaches_protected(args, self.root):
+                            places.append((Arg(f"{place}/x", f"{place}/x"), f"a file in {place}", True))
+                    for path, what, always in places:
+                        placed = _fd_placed(command, path)
+                        if always or self._writes_words(placed, frame, path):
+                            there = inner.wrapped(f"the path of {what}, which `{name}` finds")
+                            self.command(placed, there, None, None, (feed,))
 
     def _json_query(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
         """A `yq` expression reads files and variables of its own (`load("PATH")`, `load_str`, `strenv(NAME)`,
@@ -712,14 +720,15 @@ _FD_PLACEHOLDERS = lazy_re(r"\{(?:/|//|\.|/\.)?\}")
 """fd's placeholders for the path it found (`{}`, `{/}`, `{//}`, `{.}`, `{/.}`)."""
 
 
-def _fd_placed(command: list[Arg], place: str) -> list[Arg]:
-    """`command` as fd runs it on a file under `place`: each placeholder that file's path, or, with none,
-    the path added at the end as fd does."""
-    path = f"{place}/x"
+def _fd_placed(command: list[Arg], path: Arg) -> list[Arg]:
+    """`command` as fd runs it on the file `path`: each placeholder that path, or, with none, the path
+    added at the end as fd does."""
     if not any(_FD_PLACEHOLDERS.search(a.text) for a in command):
-        return [*command, Arg(path, path)]
+        return [*command, path]
+    # Functions, not strings: a `\1` in the path is the path's, not a group's.
+    text, raw = (lambda _: path.text), (lambda _: path.raw)
     return [
-        Arg(_FD_PLACEHOLDERS.sub(path, a.text), _FD_PLACEHOLDERS.sub(path, a.raw)) if "{" in a.text else a
+        Arg(_FD_PLACEHOLDERS.sub(text, a.text), _FD_PLACEHOLDERS.sub(raw, a.raw)) if "{" in a.text else a
         for a in command
     ]
 

@@ -867,7 +867,10 @@ class PosixWalker:
         """`rm $(find .)`, `rm "$(git ls-files)"`: the substitutions whose output becomes operands."""
         if node.type == "command_substitution":
             feed = self._feed_of(node)
-            return (feed,) if feed is not None else ()
+            if feed is None:
+                return ()
+            feed.source = self.text(node)
+            return (feed,)
         found: tuple[Feed, ...] = ()
         for child in node.named_children:
             if child.type in _HOLDS_SUBSTITUTION:

@@ -52,15 +52,17 @@ class Feed:
     """A command whose output another one consumes as operands or pipeline input, found only if asked.
 
     `producer()` gives that command's words and the feed of its own input (`find . | grep x | xargs rm`:
-    grep's feed is find), or None when the producer is not a simple command.
+    grep's feed is find), or None when the producer is not a simple command. `source`: the text of the
+    command substitution it is (`$(find src)`), so the word it makes can be told apart from others.
     """
 
-    __slots__ = ("_compute", "_done", "_value")
+    __slots__ = ("_compute", "_done", "_value", "source")
 
     def __init__(self, compute: Callable[[], tuple[list[Arg], Feed | None] | None]) -> None:
         self._compute = compute
         self._done = False
         self._value: tuple[list[Arg], Feed | None] | None = None
+        self.source: str | None = None
 
     @property
     def computed(self) -> bool:

@@ -5,7 +5,7 @@ writes and the program it runs, judged against the working directory (`_paths`).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from . import _locators, _parse_posix
 from ._compiled import NameInfo
@@ -13,6 +13,7 @@ from ._findings import shown_args
 from ._globbed import MAX_GLOB_WORDS, is_glob_path, maybe_glob
 from ._handed import first_word, in_program_folder, is_path, last_part, pieces
 from ._lazy import lazy_re
+from ._listed import listing, under
 from ._models import Dialect, ExecutorSpec, Rule, WrapperSpec
 from ._normalise import command_key
 from ._paths import (
@@ -36,7 +37,7 @@ from ._paths import (
     write_targets,
 )
 from ._screens import CaselessScreen
-from ._syntax import DYN, MAX_WORK, NAME_SCRIPT_WORK, PIECE_WORK, Arg, Frame, TooLarge
+from ._syntax import DYN, MAX_WORK, NAME_SCRIPT_WORK, PIECE_WORK, Arg, Feed, Frame, TooLarge
 from ._unwrap import executor, matching_wrapper
 
 _NAMES_ONLY = frozenset(
@@ -661,7 +662,7 @@ class WordChecks:
             targets = output_targets(info.names[-1], args)
             if targets:
                 words = self._argv(argv, info.names)
-                for target in targets:
+                for target in self._listed_below(targets, frame.feeds) if frame.feeds else targets:
                     self._judge_write(self.scope(frame), target, frame, words)
 
     def _may_name_machines(self, texts: str, dialect: Dialect) -> bool:
@@ -1163,7 +1164,10 @@ class WordChecks:
         creates = name not in DELETERS and name not in _MODE_CHANGERS
         words = None  # made once, not once per target: `rm` with thousands of files stays linear
         judged: set[tuple[str, str]] = set()
-        for target in write_targets(name, args, dialect):
+        targets = write_targets(name, args, dialect)
+        if frame.feeds:
+            targets = self._listed_below(targets, frame.feeds)
+        for target in targets:
             if (
                 lenient
                 and (
@@ -1186,6 +1190,25 @@ class WordChecks:
             if words is None:
                 words = self._argv(argv, info.names)
             self._judge_write(scope, target, frame, words, creates)
+
+    def _listed_below(self, targets: Iterable[Arg], feeds: tuple[Feed, ...]) -> Iterator[Arg]:
+        """`targets`, with a word made by a listing's substitution (`sed -i … $(grep -rl old src)`) standing
+        for a path below each of the listing's starts (`src/{}`), and for one in `.git` or `.hazina` where
+        the listing reaches them (see `_listed` and `_find_reach`)."""
+        by_source: dict[str, Feed] | None = None
+        for target in targets:
+            raw = target.raw
+            if DYN in target.text and raw[-1:] in (")", "`", '"'):
+                if by_source is None:  # (once: a line of thousands of substitutions stays linear)
+                    by_source = {f.source: f for f in feeds if f.source is not None}
+                feed = by_source.get(raw[1:-1] if raw[:1] == '"' == raw[-1:] else raw)
+                listed = listing(feed) if feed is not None else None
+                if listed is not None:
+                    yield from map(under, listed.starts)
+                    for place in listed.reaches_protected(self.root):
+                        yield Arg(f"{place}/{{}}", f"{place}/{{}}")
+                    continue
+            yield target
 
     def _judge_program(self, program: Arg, frame: Frame, argv: list[Arg]) -> None:
         """A program or script named by a path: fine in the project or where programs are installed; one on
