@@ -271,6 +271,10 @@ def hostile_inputs(size: int) -> Iterator[tuple[str, str, str]]:
         ("find . name tests | xargs sed", _fill("-name '*.p*' ", "find . -type f ", "| xargs sed -i s/a/b/")),
         ("find . one long path test", _fill("*a", "find . -path '", "' -exec sed -i s/a/b/ {} +")),
         ("grep -r includes | xargs", _fill("--include='*.p*' ", "grep -rl ", "x . | xargs sed -i s/a/b/")),
+        # What a listing hands a writer, judged below each start: thousands of listings, starts and filters.
+        ("listing substitutions", _fill(" $(grep -rl a .)", "sed -i s/a/b/")),
+        ("listing starts | xargs", _fill(" ../x", "find", " | xargs sed -i s/a/b/")),
+        ("grep filters | xargs", _fill(" | grep -v '.*a.*\\.git/'", "find . ", " | xargs sed -i s/a/b/")),
         ("python version probe", _fill("print(x.__version__); ", prefix="python -c 'import x; ", suffix="'")),
         ("huge quoted heredoc", _fill("line of text $x `y`\n", prefix="cat <<'EOF'\n", suffix="EOF")),
         ("huge heredoc to sh", _fill("echo hi\n", prefix="sh <<'EOF'\n", suffix="EOF")),
