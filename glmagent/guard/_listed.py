@@ -11,7 +11,7 @@ test`, `sort`, `head`) pass its lines on unchanged. Anything else prints what it
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ._artefacts import FINDS, find_start_words
 from ._find_reach import (
@@ -55,8 +55,7 @@ _GIT_LS_FREE = frozenset(
 _GIT_GREP_VALUED = frozenset({"-e", "-f", "-A", "-B", "-C", "-m", "--max-depth", "--threads", "--max-count"})
 
 
-@dataclass(frozen=True, slots=True)
-class Listing:
+class Listing(NamedTuple):
     """A listing that feeds a command: its words, its starts as written, and the line filters between."""
 
     argv: list[Arg]
