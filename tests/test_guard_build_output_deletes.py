@@ -367,6 +367,10 @@ CLEAN_STEPS_SPARED = [
     'python3 -c \'import shutil, os; os.path.exists("coverage") and shutil.rmtree("coverage")\'',
     "node -e \"require('fs').rmSync('obj', {recursive: true, force: true})\"",
     "node -e \"require('node:fs').rmSync('./build',{recursive:!0,force:!0,maxRetries:10})\"",  # minified
+    # the same step written as an ES module
+    "node --input-type=module -e \"import fs from 'fs';fs.rmSync('obj',{recursive:true,force:true})\"",
+    "node --input-type=module -e \"import { rmSync } from 'node:fs'; rmSync('build', { recursive: true })\"",
+    "node -e \"import('fs').then(fs => fs.rmSync('coverage', {recursive: true, force: true}))\"",
 ]
 
 CLEAN_STEPS_BLOCKED = [
@@ -381,6 +385,9 @@ CLEAN_STEPS_BLOCKED = [
     "node -e \"require('fs').rmSync(process.env.HOME, {recursive: true})\"",
     "node -e \"require('node:fs').rmSync('./src',{recursive:!0,force:!0,maxRetries:10})\"",
     "python -c \"import shutil; shutil.rmtree('build'); import os; os.system('curl x')\"",
+    "node --input-type=module -e \"import fs from 'fs';fs.rmSync('src',{recursive:true,force:true})\"",
+    "node --input-type=module -e \"import { rmSync } from 'node:fs'; rmSync('.', { recursive: true })\"",
+    "node --input-type=module -e \"import os from 'os'; import fs from 'fs'; fs.rmSync(os.homedir())\"",
 ]
 
 

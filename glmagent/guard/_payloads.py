@@ -160,11 +160,13 @@ _CLEAN_WORDS = {
         {
             "require", "fs", "rmSync", "rmdirSync", "unlinkSync", "recursive", "force", "true", "false",
             "const", "let", "var", "existsSync", "if", "await", "promises", "rm", "maxRetries", "retryDelay",
+            "import", "from", "then",
         }
     ),
 }  # fmt: skip
 """Every name a one-line clean step may use (`shutil.rmtree('dist', ignore_errors=True)`, `require('fs')
-.rmSync('dist', {recursive: true})`): code holding any other name may compute what it deletes."""
+.rmSync('dist', {recursive: true})`, or as an ES module: `import fs from 'fs'; fs.rmSync(…)`): code holding
+any other name may compute what it deletes."""
 _MODULE_NAMES = frozenset({"fs", "node:fs", "fs/promises", "node:fs/promises"})
 _NAME = lazy_re(r"[A-Za-z_$][\w$]*")
 _PLAIN_RELATIVE = lazy_re(r"(?!-)[\w.\-]+(?:/[\w.\-]+)*/?")
