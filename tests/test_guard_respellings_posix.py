@@ -308,3 +308,18 @@ def test_words_after_a_redirection_stay_harmless_arguments(command: str) -> None
 @pytest.mark.parametrize("command", ["ENV=production npm start", "BASH_ENV=./ci/env.sh bash -c 'make test'"])
 def test_an_env_value_that_runs_nothing_stays_allowed(command: str) -> None:
     guard_allows("posix", command)
+
+
+def test_words_the_grammar_splits_are_read_as_the_shell_reads_them() -> None:
+    """The grammar cuts a word before a backtick substitution with text after it (`rm a_`x`.o`) and after an
+    expansion followed by `-` (`$APP-amd64`); touching, the pieces are one word to the shell, so a piece no
+    longer reads as an option or as a file of its own."""
+    assert _check("rm resource_windows_`go env GOARCH`.syso").allowed  # as `$(go env GOARCH)` is
+    for line, target in [
+        ("mv $WORKDIR/$APP $WORKDIR/$APP-amd64", "$WORKDIR/$APP-amd64"),
+        ("cp app.bin $OUTDIR/bins/app-$VERSION.bin", "$OUTDIR/bins/app-$VERSION.bin"),
+        ("cp app.bin build/app-`date +%s`.bin $DEST-`uname -m`", "$DEST-`uname -m`"),
+    ]:
+        decision = _check(line)
+        assert decision.rule_id == "containment.write-unknown-target", (line, decision.reason)
+        assert target in decision.argv, decision.argv

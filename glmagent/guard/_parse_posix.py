@@ -420,15 +420,21 @@ class PosixWalker:
         nested: list[Node] = []
         glue = ""
         s = self.ascii
+        # Where the last argument made of one node ends: the grammar splits a word before a backtick
+        # substitution with text after it (`rm a_`x`.o` as `a_` and `` `x`.o ``); touching, they are one.
+        joinable = -1
         for child in node.children:
             kind = child.type
             if kind == "word" and s is not None:
                 # The bulk of all arguments: cut the plain word straight from the text.
                 raw = s[child.start_byte : child.end_byte]
-                if "\\" not in raw:
+                if child.start_byte == joinable:
+                    argv[-1] = _joined(argv[-1], Arg(fold_arg(self._value(child, raw)), raw))
+                elif "\\" not in raw:
                     argv.append(_new(Arg, (raw, raw, False, False, False, False)))
                 else:
                     argv.append(Arg(fold_arg(self._value(child, raw)), raw))
+                joinable = child.end_byte
             elif kind == "command_name":
                 first = child.named_child(0) if child.named_child_count == 1 else child
                 first_kind = first.type
@@ -467,8 +473,12 @@ class PosixWalker:
                 elif glue:
                     value = self.arg(child)
                     argv.append(Arg(fold_arg(posix_unescape_word(glue) + value.text), f"{glue}${value.raw}"))
+                elif child.start_byte == joinable and kind != "process_substitution":
+                    # (`--init-file=<(…)` stays two: the file a process substitution names is read apart)
+                    argv[-1] = _joined(argv[-1], self.arg(child))
                 else:
                     argv.append(self.arg(child))
+                joinable = child.end_byte if expanded is None and not glue else -1
                 glue = ""
                 if kind not in _LEAVES:
                     nested.append(child)
@@ -1370,6 +1380,11 @@ _BACKTICKS = lazy_re(r"`((?:[^`\\]|\\.)*)`", re.DOTALL)
 
 _DEFAULT_OPERATORS = frozenset({":-", "-", ":+", "+"})
 """Expansion operators that give a variable's value or a literal instead (`${X:-}`, `${X+set}`)."""
+
+
+def _joined(first: Arg, second: Arg) -> Arg:
+    """Two arguments the grammar split that the shell reads as one word."""
+    return Arg(first.text + second.text, first.raw + second.raw)
 
 
 def _emptiness_probe(argv: list[Arg]) -> bool:
