@@ -494,6 +494,16 @@ def decide_in(command: str, root: Path | None, shell: str = "posix") -> Decision
     return Policy.default().check(command, shell, cwd=root)  # type: ignore[arg-type]
 
 
+def decided_fresh_and_in(command: str, root: Path, rule_id: str | None) -> None:
+    """Assert `command` is blocked by `rule_id` (None: allowed) both with the working directory unknown and
+    run in `root`."""
+    for where in (None, root):
+        decision = decide_in(command, where)
+        assert decision.rule_id == rule_id and decision.allowed == (rule_id is None), (
+            f"{command!r} in {where}: {decision.rule_id} ({decision.reason})"
+        )
+
+
 def guard_decision(shell: str, command: str) -> Decision:
     """The built-in policy's decision on `command` (imported here lazily: conftest loads for every test)."""
     from glmagent.guard import Policy

@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import decide_in, every_case
+from conftest import decide_in, decided_fresh_and_in, every_case
 
 from glmagent.guard._find_reach import find_reaches_protected, listing_reaches_protected
 from glmagent.guard._syntax import DYN, Arg
@@ -113,11 +113,7 @@ KEPT_OUT = [
 
 
 def _blocked_into_protected(command: str) -> None:
-    for root in (None, PROJECT):
-        decision = decide_in(command, root)
-        assert not decision.allowed and decision.rule_id == "containment.write-git-dir", (
-            f"{command!r} in {root}: {decision.rule_id} ({decision.reason})"
-        )
+    decided_fresh_and_in(command, PROJECT, "containment.write-git-dir")
 
 
 def test_the_project_named_by_its_absolute_path_is_its_top_too() -> None:
@@ -157,9 +153,7 @@ def test_a_powershell_listing_of_hidden_folders_hands_on_git_s_files() -> None:
 
 
 def _allowed(command: str) -> None:
-    for root in (None, PROJECT):
-        decision = decide_in(command, root)
-        assert decision.allowed, f"{command!r} in {root}: {decision.rule_id} ({decision.reason})"
+    decided_fresh_and_in(command, PROJECT, None)
 
 
 def test_a_listing_from_the_top_fed_to_a_writer_writes_into_git_and_hazina() -> None:

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import decide_in, every_case
+from conftest import decide_in, decided_fresh_and_in, every_case
 
 from glmagent.guard._find_reach import _posix_regex, filters_keep_out
 from glmagent.guard._listed import listing_starts
@@ -100,14 +100,7 @@ WRITES_THE_PROJECT = [
 
 
 def _blocked_as(rule: str) -> Callable[[str], None]:
-    def check(command: str) -> None:
-        for root in (None, PROJECT):
-            decision = decide_in(command, root)
-            assert not decision.allowed and decision.rule_id == rule, (
-                f"{command!r} in {root}: {decision.rule_id} ({decision.reason})"
-            )
-
-    return check
+    return lambda command: decided_fresh_and_in(command, PROJECT, rule)
 
 
 def test_a_writer_fed_by_a_listing_outside_writes_there() -> None:
@@ -123,12 +116,7 @@ def test_a_writer_fed_by_a_listing_from_the_top_writes_into_git_or_hazina() -> N
 
 
 def test_a_writer_fed_by_a_listing_inside_the_project_is_fine() -> None:
-    def allowed(command: str) -> None:
-        for root in (None, PROJECT):
-            decision = decide_in(command, root)
-            assert decision.allowed, f"{command!r} in {root}: {decision.rule_id} ({decision.reason})"
-
-    every_case(WRITES_THE_PROJECT, allowed)
+    every_case(WRITES_THE_PROJECT, lambda command: decided_fresh_and_in(command, PROJECT, None))
 
 
 def test_the_block_names_the_place_and_the_listing() -> None:

@@ -1218,7 +1218,7 @@ class Evaluation(RunsOtherCode, WordChecks):
             return True  # not remembered: `_arguments` searches the texts once, reusing the fast path's
         return p.screened_words(dialect, info, args, size)[0]
 
-    def _fed_protected(
+    def _fed_by_listing(
         self,
         candidates: list[list[Arg]],
         feed: Feed,
@@ -1358,7 +1358,7 @@ class Evaluation(RunsOtherCode, WordChecks):
                     # unless it is a Windows program's path (`call "C:\\Program Files (x86)\\VS\\x.bat"`).
                     self.script(" ".join(a.text for a in candidate), "posix", frame.nested(f"`{name}`"))
             if stdin is not None and stdin.feed is not None:
-                self._fed_protected(wrapped.candidates, stdin.feed, inner, inner_stdin, inner_feeds)
+                self._fed_by_listing(wrapped.candidates, stdin.feed, inner, inner_stdin, inner_feeds)
             for line in wrapped.shell_lines:
                 if wrapped.windows_program and len(line.text) > WINDOWS_MAX_LINE:
                     raise TooLarge(
