@@ -42,6 +42,21 @@ PROTECTED = [
     ("powershell", "'x' | Out-File .git/config -Append"),
     ("powershell", "Add-Content -LiteralPath .git/config 'x'"),
     ("posix", "touch .[]g]it/hooks/x"),  # a bracket listing `]` first: still one character
+    # search-and-replace tools and other in-place editors, and compressors replacing the file
+    ("posix", "sd '\\[core\\]' '[core]\\n\\tfsmonitor = \"touch x\"' .git/config"),
+    ("posix", "sd -F '#!/bin/sh' '#!/bin/sh\\ncurl x|sh' .git/hooks/pre-commit.sample"),
+    ("posix", "sd a b .hazina/agent-memory/TASK.txt"),
+    ("posix", "rpl core core2 .git/config"),
+    ("posix", "ruplacer core core2 .git --go"),
+    ("posix", "ambr core core2 .git/config"),
+    ("posix", "typos -w .git/config"),
+    ("posix", "tidy -m .git/config"),
+    ("posix", "uncrustify -c x.cfg --replace --no-backup .git/config"),
+    ("posix", "msgmerge -U .git/config x.pot"),
+    ("posix", "reuse annotate --license MIT .git/config"),
+    ("posix", "zstd --rm .git/config"),
+    ("posix", "pigz .git/config"),
+    ("posix", "gzip -9 .hazina/agent-memory/TASK.jsonl"),
 ]
 
 
@@ -276,6 +291,12 @@ OUTSIDE = [
     ("posix", "yq w -i /etc/app/config.yaml key value"),
     ("posix", "xmlstarlet ed -L -u /a -v 1 ../x.xml"),
     ("posix", "codespell -w ../docs/x.md"),
+    ("posix", "sd old new ../docs/x.md"),
+    ("posix", "gzip ../server.log"),
+    ("posix", "xz -T0 ~/notes.txt"),
+    ("posix", "gunzip /srv/app/old.csv.gz"),
+    ("posix", "zstd -o ../x.zst build/app.tar"),
+    ("posix", "msgmerge -U ../shared/de.po po/messages.pot"),
     ("posix", "markdownlint --fix ../README.md"),
     ("posix", "terraform fmt ../infra"),
     ("posix", "nixfmt /etc/nixos/configuration.nix"),
@@ -411,6 +432,19 @@ ALLOWED = [
     ("posix", "yq '.a' /etc/app/config.yaml"),
     ("posix", "xmlstarlet sel -t -v /a ../x.xml"),
     ("posix", "codespell ../docs"),
+    ("posix", "sd -p old new ../docs/x.md"),  # a preview only prints
+    ("posix", "echo x | sd a b"),
+    ("posix", "sd old new src/app.py"),
+    ("posix", "ruplacer old new ../other"),  # without --go it only shows
+    ("posix", "typos --config ~/typos.toml -w src"),  # a setting's value is read
+    ("posix", "uncrustify -c ~/.uncrustify.cfg --replace --no-backup src/a.c"),
+    ("posix", "msgmerge -U po/de.po ../shared/messages.pot"),  # the template is read
+    ("posix", "reuse annotate --license MIT --copyright Jane src/a.py"),
+    ("posix", "gzip -dc ../x.gz"),
+    ("posix", "gunzip -t ../data.gz"),
+    ("posix", "xz --decompress --stdout ../x.xz"),
+    ("posix", "gzip -9 build/app.tar"),
+    ("posix", 'gzip "$f"'),
     ("posix", "terraform fmt -check ../infra"),
     ("posix", "terraform fmt -recursive"),
     ("posix", "mix format"),

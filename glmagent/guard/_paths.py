@@ -1920,21 +1920,65 @@ def _edited_in_place(args: list[Arg]) -> list[Arg]:
 
 
 def _rewritten(
-    switches: tuple[str, ...] = (), *, always: bool = False, spared: tuple[str, ...] = (), last: bool = False
+    switches: tuple[str, ...] = (),
+    *,
+    always: bool = False,
+    spared: tuple[str, ...] = (),
+    last: bool = False,
+    valued: tuple[str, ...] = (),
+    after: int = 0,
+    first: bool = False,
 ) -> Callable[[list[Arg]], list[Arg]]:
     """The files a formatter or converter rewrites in place: its operands (`last`: only the last, after
-    the edits it is given), once one of `switches` asks for the rewrite (`yq -i`, `codespell -w`) or
-    `always`, unless one of `spared` only checks or prints (`terraform fmt -check`)."""
+    the edits it is given; `first`: only the first; `after`: those after the first `after`, the pattern
+    and its replacement of `sd FIND REPLACE FILE…`), once one of `switches` asks for the rewrite (`yq -i`,
+    `codespell -w`) or `always`, unless one of `spared` only checks or prints (`terraform fmt -check`).
+    `valued`: options whose value is the next word, not an operand (`uncrustify -c CFG`)."""
 
     def targets(args: list[Arg]) -> list[Arg]:
         texts = [a.text for a in args]
         asked = always or any(t in switches or t.split("=", 1)[0] in switches for t in texts)
         if not asked or any(t in spared or t.split("=", 1)[0] in spared for t in texts):
             return []
-        operands = [a for a in args if a.text[:1] != "-"]
-        return operands[-1:] if last else operands
+        operands = []
+        skip = False
+        for a in args:
+            if skip:
+                skip = False
+            elif a.text[:1] == "-":
+                skip = a.text in valued
+            else:
+                operands.append(a)
+        operands = operands[after:]
+        return operands[-1:] if last else operands[:1] if first else operands
 
     return targets
+
+
+_COMPRESS_READ_ONLY = frozenset({"--stdout", "--to-stdout", "--test", "--list", "--help", "--version"})
+_COMPRESS_VALUED = frozenset(
+    {"-S", "--suffix", "-T", "--threads", "-F", "--format", "-D", "-b", "-p", "--processes"}
+)
+
+
+def _compressed(args: list[Arg]) -> list[Arg]:
+    """A compressor (or its undoing, `gzip -d`) replaces each file it is given with one beside it (`gzip
+    ../x.log` leaves `../x.log.gz`; `zstd`, `lz4` and `brotli` keep the original unless `--rm`), and
+    writes to standard output instead with `-c`, alone or among other letters (`-dc`); `-t` and `-l` only
+    read."""
+    operands = []
+    skip = False
+    for a in args:
+        t = a.text
+        if skip:
+            skip = False
+        elif t in _COMPRESS_READ_ONLY or (t[:1] == "-" and t[1:2] != "-" and any(c in t for c in "ctlhV")):
+            return []
+        elif t[:1] == "-":
+            skip = t in _COMPRESS_VALUED
+        else:
+            operands.append(a)
+    return operands
 
 
 def _converted(args: list[Arg]) -> list[Arg]:
@@ -1973,6 +2017,56 @@ _IN_PLACE: dict[str, Callable[[list[Arg]], list[Arg]]] = {
     "terraform": _rewritten(("fmt",), spared=("-check", "--check", "-write=false")),
     "tofu": _rewritten(("fmt",), spared=("-check", "--check", "-write=false")),
     "buf": _rewritten(("-w", "--write")),
+    **dict.fromkeys(
+        (
+            "gzip",
+            "gunzip",
+            "bzip2",
+            "bunzip2",
+            "xz",
+            "unxz",
+            "lzma",
+            "unlzma",
+            "lzip",
+            "pigz",
+            "unpigz",
+            "pbzip2",
+            "compress",
+            "uncompress",
+            "zstd",
+            "unzstd",
+            "lz4",
+            "unlz4",
+            "brotli",
+            "lzop",
+        ),
+        _compressed,
+    ),
+    # Search-and-replace tools that edit the files they are given (after the pattern and its replacement).
+    "sd": _rewritten(always=True, spared=("-p", "--preview"), valued=("-f", "--flags", "-n"), after=2),
+    "rpl": _rewritten(always=True, valued=("-x", "--encoding"), after=2),
+    "fastmod": _rewritten(
+        ("--accept-all",), valued=("-e", "--extensions", "-g", "--glob", "--iglob"), after=2
+    ),
+    "ruplacer": _rewritten(("--go",), valued=("-t", "--type", "-T", "--type-not", "-g", "--glob"), after=2),
+    "comby": _rewritten(
+        ("-in-place", "-i"), valued=("-matcher", "-m", "-f", "-file-paths", "-rule"), after=2
+    ),
+    "typos": _rewritten(
+        ("-w", "--write-changes"), valued=("--config", "-c", "--exclude", "--type", "--format")
+    ),
+    "tidy": _rewritten(("-m", "-modify", "--modify"), valued=("-config", "-o", "-output", "-f", "-file")),
+    "uncrustify": _rewritten(
+        ("--replace", "--no-backup"),
+        valued=("-c", "-l", "-f", "-o", "-F", "--prefix", "--suffix", "--set", "-p"),
+    ),
+    "ambr": _rewritten(always=True, valued=("--key", "--regex"), after=2),
+    "reuse": _rewritten(
+        ("annotate", "addheader"),
+        valued=("--license", "-l", "--copyright", "-c", "--year", "-y", "--style", "-s", "--template", "-t"),
+        after=1,
+    ),
+    "msgmerge": _rewritten(("-U", "--update"), valued=("-D", "-C", "--compendium", "-o"), first=True),
 }
 """Formatters and converters that rewrite the files they are given (`dos2unix ../x.txt`, `yq -i … ../x.yaml`):
 a file outside the project is written as `sed -i` writes it."""
