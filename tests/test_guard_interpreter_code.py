@@ -59,6 +59,10 @@ BLOCKED = [
     ("posix", "mix run -e 'File.rm_rf!(\"x\")'", "unverifiable.inline-code"),
     ("posix", "clojure -e '(clojure.java.shell/sh \"id\")'", "unverifiable.inline-code"),
     ("posix", "bb -e '(shell \"id\")'", "unverifiable.inline-code"),
+    ("posix", "ghci -e 'System.Process.callCommand \"id\"'", "unverifiable.inline-code"),
+    ("posix", "guile -c '(system \"id\")'", "unverifiable.inline-code"),
+    # a SQL file from outside the project is code nobody reviewed
+    ("posix", "duckdb -f ../other/x.sql", "unverifiable.outside-program"),
     # knife is a remote-management client first (its exec also reads as code the policy does not read).
     ("posix", "knife exec -E '...'", "network.remote-service"),
     # a network library's version printed next to a call of it
@@ -113,8 +117,13 @@ ALLOWED = [
     ("posix", "python3 -c 'import ssl; print(ssl.OPENSSL_VERSION)'"),
     ("posix", 'python -c "import aiohttp, yarl; print(aiohttp.__version__, yarl.__version__)"'),
     ("powershell", "python -c \"import requests; print('requests', requests.__version__)\""),
-    # duckdb runs one command and exits with `-c`
+    # duckdb runs one command and exits with `-c`, or a file's SQL with `-f`
     ("posix", 'build/reldebug/duckdb -c "SET max_execution_time=5000; SELECT count(*) FROM range(1000)"'),
+    ("posix", "duckdb -f scripts/report.sql"),
+    ("posix", "duckdb -readonly -f scripts/report.sql"),
+    # GHC's `-c` compiles without linking (only `-e` evaluates an expression)
+    ("posix", "ghc -c src/Lib.hs"),
+    ("posix", "ghc -O2 -c -o build/Lib.o src/Lib.hs -lm"),
     ("posix", "sqlite3 app.db \"SELECT * FROM t WHERE name = 'copy to me'\""),
     ("posix", 'psql -c "COPY t TO STDOUT"'),
     ("posix", "python -c \"import os, stat; print(stat.filemode(os.stat('setup.py').st_mode))\""),
