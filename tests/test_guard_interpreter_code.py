@@ -121,6 +121,11 @@ ALLOWED = [
     ("posix", 'build/reldebug/duckdb -c "SET max_execution_time=5000; SELECT count(*) FROM range(1000)"'),
     ("posix", "duckdb -f scripts/report.sql"),
     ("posix", "duckdb -readonly -f scripts/report.sql"),
+    # reading the pipe and writing to standard output touch no file
+    (
+        "posix",
+        "cat x.csv | duckdb -c \"COPY (FROM read_csv('/dev/stdin')) TO '/dev/stdout' WITH (FORMAT CSV)\"",
+    ),
     # GHC's `-c` compiles without linking (only `-e` evaluates an expression)
     ("posix", "ghc -c src/Lib.hs"),
     ("posix", "ghc -O2 -c -o build/Lib.o src/Lib.hs -lm"),
