@@ -69,6 +69,11 @@ SPARED = [
     ("posix", "rm -rf coverage coverage.json lcov.info hh-cache"),  # coverage reports and a tool's cache
     ("posix", "rm -rf mac-build/ linux_build"),  # one platform's build folder
     ("posix", "find test_results -name 'Test.xml' -type f -delete"),
+    # a find searching only build output hands rm no more than `rm -rf build` deletes
+    ("posix", "find build | xargs rm -rf"),
+    ("posix", "find build -name lib -exec rm -rf {} +"),
+    ("posix", "find build/ bin \\( -name lib -or -name Debug \\) -exec rm -rf '{}' \\; || true"),
+    ("posix", "find obj -name '*.txt' -print0 | xargs -0 rm -f"),
     ("posix", "rm -fr Module.symvers modules.order .tmp_versions"),  # a kernel module build's output
     ("posix", "rm -rf build coverage"),
     ("posix", "rm -rf CMakeFiles CMakeCache.txt"),  # what CMake configures in place; not there
@@ -225,7 +230,12 @@ BLOCKED = [
     ("posix", "touch build/lib/x; cat notes/idea.txt > build/lib/y; rm -rf build"),
     ("posix", "cd .. && rm -rf build"),
     ("posix", 'rm -rf "$OUT"'),
-    ("posix", "find build | xargs rm -rf"),
+    ("posix", "find build src -name x | xargs rm -rf"),
+    ("posix", "find -L build -name lib -exec rm -rf {} +"),  # following links out of the tree
+    ("posix", "find build/.. -name lib -exec rm -rf {} +"),
+    ("posix", "find build -name lib -exec rm -rf {} src +"),  # rm names a tree of its own
+    ("posix", "mv src build && find build -name '*.py' -exec rm -f {} +"),  # the sources moved in first
+    ("posix", "find build | sed s/x/y/ | xargs rm -rf"),  # a filter may rewrite the names
     ("powershell", "Remove-Item ./src -Recurse"),
     ("powershell", "Remove-Item ./bin -Recurse -Include *.dll"),
     ("powershell", "Remove-Item ./bin -Recurse -f"),  # -Filter or -Force: ambiguous

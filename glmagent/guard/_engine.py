@@ -1884,7 +1884,14 @@ class Evaluation(RunsOtherCode, WordChecks):
             return False
         spared = False  # a glob target that names nothing now loses nothing, whatever it is called
         walked = walked or argv
-        upto = len(self.seen) - 1 if self.seen and self.seen[-1] is walked else len(self.seen)
+        # The trees named before it: a find is followed by the `rm` it runs (and `xargs` between them), so
+        # the find's own starts are not "named earlier" (`find build -exec rm -rf {} +`, `find build | xargs
+        # rm -rf`: as equal words, since a pipeline's stage is read again for its feed).
+        upto = len(self.seen)
+        for i in range(len(self.seen) - 1, max(len(self.seen) - 4, -1), -1):
+            if self.seen[i] is walked or self.seen[i] == walked:
+                upto = i
+                break
         named = self._named_trees(upto)
         if _TOO_DEEP in named:
             return False  # which trees were named earlier is not worked out: none is spared
@@ -1988,9 +1995,10 @@ class Evaluation(RunsOtherCode, WordChecks):
         """Does `rm` delete only what a `find` sweep of compiled and cached files, or of trees named as build
         output git keeps nothing in, hands it (`find . -name '*.pyc' -exec rm -f {} +`, `find . -name
         __pycache__ | xargs rm -r`, `rm -rf $(find . -name __pycache__)`, `find . -name dist -exec rm -rf {}
-        +`)? Each feed must come straight from such a `find` (a filter between them may rewrite the names),
-        and `rm` may name nothing else. Nothing copied or renamed earlier in the line (`mv app.py app.pyc`
-        makes a source one of them)."""
+        +`), or a `find` searching only trees that are build output (`find target -name incremental -exec rm
+        -rf {} +`, as much as `rm -rf target` may)? Each feed must come straight from such a `find` (a filter
+        between them may rewrite the names), and `rm` may name nothing else. Nothing copied or renamed earlier
+        in the line (`mv app.py app.pyc` makes a source one of them)."""
         if (
             self.copied
             or frame.dialect != "posix"
@@ -2002,7 +2010,11 @@ class Evaluation(RunsOtherCode, WordChecks):
         return len(chains) == len(feeds) and all(
             (
                 not FINDS.isdisjoint(chain[0].names)
-                and (find_sweeps_artefacts(chain[0].argv[1:]) or self._sweeps_output(chain[0].argv, frame))
+                and (
+                    find_sweeps_artefacts(chain[0].argv[1:])
+                    or self._sweeps_output(chain[0].argv, frame)
+                    or self._finds_in_output_only(chain[0].argv, frame)
+                )
             )
             or grep_sweeps_artefacts([(view.names, view.argv) for view in chain])
             for chain in chains
