@@ -8,6 +8,12 @@ from conftest import assert_decided_as, every_case
 from conftest import guard_example as check
 
 NETWORK = [
+    # browser test runners fetching their browsers
+    "npx playwright install --with-deps chromium",
+    "pnpm exec playwright install-deps",
+    "python -m playwright install chromium",
+    "npx cypress install",
+    "npx puppeteer browsers install chrome",
     "skopeo inspect docker://registry.example/app",
     "docker manifest inspect alpine",
     "deno cache main.ts",
@@ -540,6 +546,8 @@ PROBES_AND_CLIENTS = [
 
 
 NETWORK_ALLOWED = [
+    "npx playwright test --project=chromium",
+    "npx cypress run --headless",
     "knex migrate:latest --env test",
     "php artisan migrate --env=testing",
     "gunicorn --version",  # prints and exits before serving anything
