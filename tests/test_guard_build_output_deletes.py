@@ -71,8 +71,8 @@ SPARED = [
     ("posix", "find test_results -name 'Test.xml' -type f -delete"),
     # a find searching only build output hands rm no more than `rm -rf build` deletes
     ("posix", "find build | xargs rm -rf"),
-    ("posix", "find build -name lib -exec rm -rf {} +"),
-    ("posix", "find build/ bin \\( -name lib -or -name Debug \\) -exec rm -rf '{}' \\; || true"),
+    ("posix", "find build -name incremental -exec rm -rf {} +"),
+    ("posix", "find build/ bin \\( -name incremental -or -name out.txt \\) -exec rm -rf '{}' \\; || true"),
     ("posix", "find obj -name '*.txt' -print0 | xargs -0 rm -f"),
     ("posix", "rm -fr Module.symvers modules.order .tmp_versions"),  # a kernel module build's output
     ("posix", "rm -rf build coverage"),
