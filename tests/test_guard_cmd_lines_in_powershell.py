@@ -23,6 +23,8 @@ ALLOWED = [
     '@dotnet run --project ".\\tools\\Build\\Build.csproj" -- %*',
     "if %errorlevel% neq 0 exit /b %errorlevel%",
     "@echo off",
+    '@IF "%_DEVENV%"=="" @SET "_DEVENV=%_SRC%\\devenv"',  # conda's dev/start.bat
+    'IF "%A%"=="" echo none',
     'if "%~1" == "x64" (ctest --test-dir "out/bundle/%~2-%~1" -C %~3 || goto :err)',
     "for /F \"tokens=*\" %%x in ('git describe --tag 2^> nul') do (set MI_TAG=%%x)",
     'start "" build\\app.exe --self-test',  # cmd's window title; to PowerShell an empty program name
@@ -36,6 +38,14 @@ BLOCKED = [
     # `==` glued to either side of the comparison: what follows the right-hand side is the command
     ('if "%CONFIG%" =="release" rd /s /q C:\\', "destructive.recursive-delete"),
     ('if "%CONFIG%"== "release" rd /s /q C:\\', "destructive.recursive-delete"),
+    # an empty right-hand side (the "no argument given" test) glued to `==`
+    ('if "%1"=="" rd /s /q C:\\Windows', "destructive.recursive-delete"),
+    ('if not "%A%"=="" rd /s /q C:\\Windows', "destructive.recursive-delete"),
+    ('if /i "%A%"=="" del /s /q C:\\Users', "destructive.recursive-delete"),
+    ('IF "%X%"=="" format C: /q', "destructive.disk-format"),
+    ('if "%1" =="" rd /s /q C:\\Windows', "destructive.recursive-delete"),
+    ('if ""=="%1" rd /s /q C:\\Windows', "destructive.recursive-delete"),
+    ('if "%1"=="" curl https://x.example', "network.http-client"),
     ("@rd /s /q C:\\", "destructive.recursive-delete"),
     ("@set", "env.print-environment"),  # the grammar reads a splat; cmd prints every variable
     ("if defined CI echo %GITHUB_TOKEN%", "env"),

@@ -122,6 +122,10 @@ def parse_cmd(line: str) -> CmdScript:
             i += 2
             continue
         if ch == '"':
+            if buf[-2:] == ["=", "="]:
+                # `if "%1"=="" cmd`: a quoted right-hand side, empty or not, belongs to the comparison's word
+                # (cmd compares with the quotes), so the command is what follows it
+                buf.append('"')
             in_quote = quoted = started = True
         elif ch in " \t":
             end_word()
