@@ -103,6 +103,7 @@ BLOCKED = [
     ('cmd /c "set X=%PATH%"', "env.powershell-environment"),
     ('$env:PATH = @($env:PATH, (Get-Content x)) -join ";"', "env.powershell-environment"),
     ('$env:PATH = @($env:PATH | Tee-Object x) -join ";"', "env.powershell-environment"),
+    ("$env:Path = [IO.Path]::GetTempPath() + $env:Path", "env.powershell-environment"),  # a call
     ('$env:X = @($env:PATH) -join ";"', "env.powershell-environment"),
     # in a bare word a variable's name ends at the next `$`: the key is expanded, then `$HOME`
     ("echo x$env:OPENAI_API_KEY$HOME", "env.powershell-environment"),
@@ -119,6 +120,9 @@ EXTENDED = [
     '$env:PSModulePath = @($env:PSModulePath, ".\\src\\") -join ";"',  # an array joined, as with `+`
     '$env:PATH = $env:PATH -replace "C:\\\\old", "C:\\new"',
     'cmd /c "set PATH=C:\\tools;%PATH% && build.bat"',
+    # the separator as .NET names it (the Sampler build template)
+    "$env:PSModulePath = $BuildModuleOutput + [System.IO.Path]::PathSeparator + $env:PSModulePath",
+    '$env:Path = "C:\\tools" + [IO.Path]::PathSeparator + $env:Path',
 ]
 
 

@@ -195,11 +195,20 @@ of such values: `@($env:PSModulePath, '.\\modules') -join ';'`): no command, sub
 script block that could print it or pass it on."""
 
 
+_SEPARATOR_CONSTANT = re.compile(
+    rb"\[(?:system\.)?io\.path\]::(?:pathseparator|directoryseparatorchar|altdirectoryseparatorchar)", re.I
+)
+"""`[System.IO.Path]::PathSeparator` and its kin: a constant character, as plain as a string."""
+
+
 def _plain_value(node: Node) -> bool:
-    """Is `node` made of strings, variables and operators alone, one pipeline stage (no `| Tee-Object`)?"""
+    """Is `node` made of strings, variables, operators and path-separator constants alone, one pipeline stage
+    (no `| Tee-Object`)?"""
     stack = [node]
     while stack:
         current = stack.pop()
+        if current.type == "member_access" and _SEPARATOR_CONSTANT.fullmatch(current.text or b""):
+            continue
         if current.type not in _PLAIN_VALUE or (
             current.type == "pipeline_chain" and current.named_child_count > 1
         ):
