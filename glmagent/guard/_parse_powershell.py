@@ -195,8 +195,8 @@ of such values: `@($env:PSModulePath, '.\\modules') -join ';'`): no command, sub
 script block that could print it or pass it on."""
 
 
-_SEPARATOR_CONSTANT = re.compile(
-    rb"\[(?:system\.)?io\.path\]::(?:pathseparator|directoryseparatorchar|altdirectoryseparatorchar)", re.I
+_SEPARATOR_CONSTANT = lazy_re(
+    r"\[(?:system\.)?io\.path\]::(?:pathseparator|directoryseparatorchar|altdirectoryseparatorchar)", re.I
 )
 """`[System.IO.Path]::PathSeparator` and its kin: a constant character, as plain as a string."""
 
@@ -207,7 +207,9 @@ def _plain_value(node: Node) -> bool:
     stack = [node]
     while stack:
         current = stack.pop()
-        if current.type == "member_access" and _SEPARATOR_CONSTANT.fullmatch(current.text or b""):
+        if current.type == "member_access" and _SEPARATOR_CONSTANT.fullmatch(
+            (current.text or b"").decode("utf-8", "replace")
+        ):
             continue
         if current.type not in _PLAIN_VALUE or (
             current.type == "pipeline_chain" and current.named_child_count > 1
