@@ -738,8 +738,7 @@ def _placed(command: list[Arg], start: Arg) -> list[Arg]:
     /var/www/{}`); a start known only at run time leaves a run-time word."""
     if DYN in start.text:
         return [Arg(DYN, a.raw) if "{}" in a.text else a for a in command]
-    base = start.text.rstrip("/") or "/"
-    under = f"{base}/{{}}" if base != "/" else "/{}"
+    path = under(start).text
     return [
-        Arg(a.text.replace("{}", under), a.raw.replace("{}", under)) if "{}" in a.text else a for a in command
+        Arg(a.text.replace("{}", path), a.raw.replace("{}", path)) if "{}" in a.text else a for a in command
     ]
