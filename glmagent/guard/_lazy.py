@@ -31,7 +31,8 @@ class LazyPattern:
         return getattr(compiled, name)
 
     def __reduce__(self) -> tuple[Any, tuple[str, int]]:
-        return LazyPattern, (self.pattern, self.flags)  # stays lazy when pickled again
+        # Stays lazy when pickled again; flags as a plain number, as a compiled pattern stores them.
+        return LazyPattern, (self.pattern, int(self.flags))
 
     def __repr__(self) -> str:
         return f"LazyPattern({self.pattern[:40]!r})"

@@ -259,13 +259,30 @@ def _climbed_match(match: Callable[[str], object], text: str) -> bool:
     return seen is not None and bool(match(seen))
 
 
+_PATH_FLAGS = re.IGNORECASE | re.DOTALL
+_GROUPED_PATHS = 32
+"""A `path` clause of this many paths or more is matched by `GroupedPathPattern`."""
+
+
 def path_regex(paths: list[str], except_paths: list[str]) -> PathPattern:
     """The matcher of a `path` clause, applied with `match` to an argument's text and raw spelling."""
+    if len(paths) < _GROUPED_PATHS:
+        return PathPattern(compile_once(_path_body(paths, except_paths), _PATH_FLAGS))
+    groups: dict[str, list[str]] = {}
+    for path in paths:
+        groups.setdefault(_path_needle(path).lower(), []).append(path)
+    return GroupedPathPattern(
+        lazy_re(_path_body(paths, except_paths), _PATH_FLAGS),
+        {needle: lazy_re(_path_body(group, []), _PATH_FLAGS) for needle, group in groups.items()},
+        lazy_re(_path_alternatives(except_paths), _PATH_FLAGS) if except_paths else None,
+    )
+
+
+def _path_body(paths: list[str], except_paths: list[str]) -> str:
     body = _PATH_LIKE
     if except_paths:
         body += f"(?!{_path_alternatives(except_paths)})"
-    body += f"(?:{_path_alternatives(paths)})"
-    return PathPattern(compile_once(body, re.IGNORECASE | re.DOTALL))
+    return body + f"(?:{_path_alternatives(paths)})"
 
 
 _SEPARATOR_RUN = lazy_re(r"[/\\]{5,}")
@@ -290,14 +307,89 @@ class PathPattern:
         self.pattern = regex.pattern
 
     def match(self, text: str) -> re.Match[str] | None:
-        if "/." in text or "\\." in text:
-            text = _DOT_STEPS.sub("", text)
-        if len(text) > 4 and _SEPARATOR_RUN.search(text) is not None:
-            text = _SEPARATOR_RUN.sub(lambda run: run.group(0)[:4], text)
-        return self.regex.match(text)
+        return self.regex.match(_steps_taken(text))
 
-    def __reduce__(self) -> tuple[type[PathPattern], tuple[re.Pattern[str]]]:
+    def __reduce__(self) -> tuple[type[PathPattern], tuple[object, ...]]:
         return PathPattern, (self.regex,)
+
+
+def _longest_first(literals: list[str]) -> str:
+    """An alternation of `literals` as a trie that matches the longest one where several begin a text."""
+    if not literals:
+        return "(?!)"
+    heads: dict[str, list[str]] = {}
+    for literal in literals:
+        heads.setdefault(literal[0], []).append(literal[1:])
+    parts = []
+    for head, tails in heads.items():
+        longer = [t for t in tails if t]
+        if not longer:
+            parts.append(re.escape(head))
+        elif len(longer) < len(tails):  # the head ends a literal too: the longer ones first, greedily
+            parts.append(f"{re.escape(head)}(?:{_longest_first(longer)})?")
+        else:
+            parts.append(re.escape(head) + _longest_first(longer))
+    return parts[0] if len(parts) == 1 else "(?:" + "|".join(parts) + ")"
+
+
+def _steps_taken(text: str) -> str:
+    """`text` with its `./` steps taken and its runs of separators cut to four (see `PathPattern`)."""
+    if "/." in text or "\\." in text:
+        text = _DOT_STEPS.sub("", text)
+    if len(text) > 4 and _SEPARATOR_RUN.search(text) is not None:
+        text = _SEPARATOR_RUN.sub(lambda run: run.group(0)[:4], text)
+    return text
+
+
+class GroupedPathPattern(PathPattern):
+    """A long `path` clause's matcher: its paths grouped by the literal each contains (`_path_needle`), and
+    only the groups whose literal a word holds tried on it.
+
+    The whole clause's regex (hundreds of paths, tens of thousands of characters) fails a word holding one
+    of its literals slowly: `config.yaml`, `.env.example`, `docs/windows.md` cost 35 to 60 us each, more
+    than the rest of their check, while the one or two groups they name cost one or two. A word matches
+    the whole regex exactly when it matches one group's: each is the same regex over fewer alternatives.
+    Words beyond ASCII (which `re.IGNORECASE` may match to ASCII letters) and long words, where looking
+    for the literals one place at a time would cost more than the regex, are read by the whole regex.
+    The clause's `except` paths are looked for only in a word a group matches (searched first, as the
+    whole regex does, they cost every word ten times what a group does). Every regex compiles on first
+    use: a check needs a few groups, not the clause's hundreds."""
+
+    __slots__ = ("always", "excepted", "groups", "needles", "within")
+
+    def __init__(
+        self, regex: re.Pattern[str], groups: dict[str, re.Pattern[str]], excepted: re.Pattern[str] | None
+    ) -> None:
+        super().__init__(regex)
+        self.groups = groups
+        self.excepted = excepted
+        self.always = [p for needle, p in groups.items() if not needle or not needle.isascii()]
+        """Groups whose literal is empty or beyond ASCII: tried on every word."""
+        literals = [needle for needle in groups if needle and needle.isascii()]
+        self.within = {
+            needle: [groups[needle[:end]] for end in range(1, len(needle) + 1) if needle[:end] in groups]
+            for needle in literals
+        }
+        """Per literal, the groups of it and of every literal it begins with."""
+        self.needles = lazy_re(f"(?=({_longest_first(literals)}))")
+        """Finds, at each place of a lower-cased word, the longest literal there (the rest begin it)."""
+
+    def match(self, text: str) -> re.Match[str] | None:
+        text = _steps_taken(text)
+        if len(text) > _SCREENED_WORD or not text.isascii():
+            return self.regex.match(text)
+        tried = list(self.always)
+        within = self.within
+        for found in self.needles.finditer(text.lower()):
+            tried += within[found.group(1)]
+        for pattern in tried:
+            hit = pattern.match(text)
+            if hit is not None:
+                return None if self.excepted is not None and self.excepted.match(text) else hit
+        return None
+
+    def __reduce__(self) -> tuple[type[PathPattern], tuple[object, ...]]:
+        return GroupedPathPattern, (self.regex, self.groups, self.excepted)
 
 
 # -- commands --
