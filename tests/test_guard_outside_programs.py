@@ -65,6 +65,21 @@ BLOCKED = [
     ("posix", "sqlplus -s user/pass @/opt/x.sql"),
     ("posix", "sqlplus -s / as sysdba @../other/drop.sql"),
     ("posix", "gcc @/tmp/args.rsp x.c"),
+    # a script an interpreter opens by a bare name is a file in the working directory a `cd` moved to
+    ("posix", "cd /tmp && python x.py"),
+    ("posix", "cd /testbed && python reproduce_issue.py"),
+    ("posix", "cd /tmp && bash x.sh"),
+    ("posix", "cd /tmp && node x.js"),
+    ("posix", "cd /tmp && pytest test_x.py"),
+    ("posix", "cd /tmp && python3 -m pytest test_x.py"),
+    ("posix", "cd ~/other && source env.sh"),
+    ("posix", "cd /tmp && pwsh -File x.ps1"),
+    ("powershell", "cd C:\\Temp; python x.py"),
+    # `/x.ps1` on Windows is the current drive's root, not a switch
+    ("powershell", "pwsh -File /x.ps1"),
+    ("powershell", "python /x.py"),
+    ("powershell", "Invoke-Pester -Path /x.Tests.ps1"),
+    ("powershell", "Invoke-Build -File /x.build.ps1"),
 ]
 
 ALLOWED = [
@@ -115,6 +130,15 @@ ALLOWED = [
     ("posix", "gcc @build/args.rsp x.c"),
     ("posix", "pnpm --filter @scope/pkg build"),
     ("posix", "git log @{u}..HEAD"),
+    ("posix", "python x.py"),
+    ("posix", "cd src && python x.py"),
+    ("posix", "cd tests && pytest test_x.py"),
+    ("posix", "cd /tmp && python -c 'print(1)'"),
+    ("posix", "cd /tmp && sed -n 1,20p x.py"),  # text it reads
+    ("posix", "cd /tmp && cat x.py"),
+    ("posix", "source activate myenv"),  # conda's script, found on PATH
+    ("powershell", "pwsh -File ./build.ps1"),
+    ("powershell", "cmd /c /?"),
 ]
 
 

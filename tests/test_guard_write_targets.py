@@ -186,6 +186,15 @@ OUTSIDE = [
     ("posix", "zip -9r ../dist/docs.zip ."),  # beside the project is outside it
     ("posix", "unzip -o x.zip -d /etc/nginx"),
     ("posix", "7z x x.7z -o/opt/x"),
+    # unpacked with no folder named: into the working directory, wherever a `cd` took the line
+    ("posix", "cd /etc && tar xf /tmp/p.tar"),
+    ("posix", "cd ~ && tar --extract --file=/tmp/p.tar"),
+    ("posix", "cd ~ && unzip -o /tmp/p.zip"),
+    ("posix", "cd /usr/local/bin && 7z x /tmp/p.7z"),
+    ("posix", "cd ~/.config && jar xf /tmp/p.jar"),
+    ("powershell", "cd C:\\; 7z x zig.zip"),
+    ("powershell", "Set-Location ~; Expand-Archive -Path zig.zip"),
+    ("powershell", "cd C:\\tools; tar -xf zig.tar"),
     # the archive's own names, kept absolute or with `../` (old-style letters without a dash too)
     ("posix", "tar xPf zipslip.tar"),
     ("posix", "tar xvPf backup.tar"),
@@ -537,6 +546,20 @@ ALLOWED = [
     ("posix", "7z a build/x.7z src"),
     ("powershell", "Compress-Archive -Path src -DestinationPath out\\src.zip -Force"),
     ("powershell", "Expand-Archive fixtures.zip"),
+    # unpacked into the working directory, or a folder of the project a `cd` moved to
+    ("posix", "tar xzf dist/p.tgz"),
+    ("posix", "unzip -o fixtures.zip"),
+    ("posix", "7z x fixtures.7z"),
+    ("posix", "cd build && tar xzf ../dist/p.tgz"),
+    ("powershell", "cd build; Expand-Archive ..\\dist\\p.zip"),
+    # outside, but listing, testing or printing the entries writes nothing
+    ("posix", "cd /etc && tar tf /tmp/p.tar"),
+    ("posix", "cd /etc && tar xOf /tmp/p.tar etc/hosts"),
+    ("posix", "cd /etc && tar -xzf /tmp/p.tgz --to-stdout"),
+    ("posix", "cd ~ && unzip -l /tmp/p.zip"),
+    ("posix", "cd ~ && unzip -p /tmp/p.zip README.md"),
+    ("posix", "cd / && 7z l /tmp/p.7z"),
+    ("posix", "cd / && 7z x /tmp/p.7z -so"),
     ("posix", "ln -s ../README.md docs/README.md"),  # docs/../README.md: a symbolic target counts from there
     ("posix", "ln -s ../lib vendor/lib"),
     ("posix", "ln -s -t bin ../tools/a ../tools/b"),  # bin/../tools/a
@@ -647,6 +670,12 @@ def test_without_a_working_directory_absolute_targets_count_as_outside() -> None
     assert not decide("echo x >> /home/dev/proj/notes.txt", cwd=None).allowed
     assert decide("echo x >> notes.txt", cwd=None).allowed
     assert not decide("echo x >> ../n.txt", cwd=None).allowed
+
+
+def test_an_unpacking_after_cd_says_where_it_writes() -> None:
+    assert "`.` (/etc) is outside" in decide("cd /etc && tar xf /tmp/p.tar").reason
+    assert "`.` (~/.config) is outside" in decide("cd ~/.config && unzip /tmp/p.zip").reason
+    assert "`.` (C:/tools) is outside" in decide("cd C:\\tools; 7z x zig.zip", "powershell").reason
 
 
 def test_the_block_tells_the_planner_what_to_do_instead() -> None:

@@ -241,7 +241,7 @@ class RunsOtherCode:
                 # `bash -n x.sh`, `for f in *.sh; do sh -n "$f"; done`: the shell only reads the script
                 # for syntax errors; nothing of it runs. A script named by its path is still judged.
                 if run.script is not None:
-                    self._judge_program(run.script, frame, argv)
+                    self._judge_program(run.script, frame, argv, script=True)
                     self._named_script(run.script, argv, frame, name)
                 return
             for init in run.init:
@@ -253,7 +253,7 @@ class RunsOtherCode:
                 elif source == "dynamic":
                     self._script_file(name, rcfile, argv, frame, stdin)
             if run.script is not None:
-                self._judge_program(run.script, frame, argv)
+                self._judge_program(run.script, frame, argv, script=True)
                 self._named_script(run.script, argv, frame, name)
                 self._script_locators(run.script, argv, frame)
                 if self.p.service_folders and self.p.service_script(run.script.text) is not None:
@@ -314,7 +314,7 @@ class RunsOtherCode:
             elif ps.file is not None and (ps.file.text[:1] == DYN or ps.file.raw.startswith("<(")):
                 self._script_file(name, ps.file, argv, frame, stdin, "powershell")
             elif ps.file is not None:
-                self._judge_program(ps.file, frame, argv)
+                self._judge_program(ps.file, frame, argv, script=True)
                 self._named_script(ps.file, argv, frame, name)
                 self._script_locators(ps.file, argv, frame)
         else:
@@ -359,7 +359,7 @@ class RunsOtherCode:
         if spec.language == "ruby":
             self._ruby_un(argv, frame)
         if run.script is not None:
-            self._judge_program(run.script, frame, argv)
+            self._judge_program(run.script, frame, argv, script=True)
             self._named_script(run.script, argv, frame, name)
         for program in run.program_files:
             self._judge_program(program, frame, argv)
@@ -398,7 +398,7 @@ class RunsOtherCode:
         elif source == "dynamic":
             self._script_file(name, args[0], argv, frame, stdin)
         else:
-            self._judge_program(script, frame, argv)
+            self._judge_program(script, frame, argv, script=True)
             self._named_script(script, argv, frame, name)
 
     def _script_file(

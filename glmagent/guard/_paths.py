@@ -40,6 +40,8 @@ _OUTSIDE_HOME = "/\x00home"
 """Stands for the home directory: never inside the project, never the temp directory."""
 _VIRTUAL_ROOT = "/\x00project"
 """The working directory when the caller did not say which it is: relative paths stay inside it."""
+_DRIVES = "/\x00drive/"
+"""Where a Windows drive's paths are kept (`C:\\x` is `/\\x00drive/c/x`)."""
 _ON_PROVIDER = "/\x00provider"
 """The working directory after `Set-Location HKLM:\\…`: relative names there are registry keys, certificates
 or remoting settings, never project files."""
@@ -484,6 +486,10 @@ class PathScope:
                     detail = f"`{raw}` leads through a link to {real}: {verdict.detail}"
                     return Judgement(verdict.event, detail)
             return None
+        if self.cwd is not None and not _inside(self.cwd, self.root) and text[:1] not in "/~$%\\":
+            # `cd /etc && tar -xf x.tar`: say where the relative word led
+            shown = _shown_path(path)
+            return Judgement("write-outside-project", f"`{raw}` ({shown}) is outside the working directory")
         return Judgement("write-outside-project", f"`{raw}` is outside the working directory")
 
     def beyond_project(self, text: str) -> str | None:
@@ -529,19 +535,30 @@ class PathScope:
         path = self._absolute(text)
         return path is not None and _inside(path, self.root)
 
-    def judge_program(self, program: Arg) -> Judgement | None:
+    def judge_program(self, program: Arg, script: bool = False) -> Judgement | None:
         """None when `program` is a bare name (found on PATH), inside the project, or in a folder where
         the system and the user's tool managers install programs; a program anywhere else (`/tmp/x`,
-        `C:\\Users\\Public\\x.exe`, `../other/x.sh`) is code the policy has never seen."""
+        `C:\\Users\\Public\\x.exe`, `../other/x.sh`) is code the policy has never seen. A `script` an
+        interpreter opens is a file even as a bare name, in the working directory (`cd /tmp && python x`)."""
         text = program.text
+        if script and "/" not in text and "\\" not in text and DYN not in text and text[:1] != "-":
+            text = "./" + text
         if DYN not in text and (self.dialect != "posix" or text[-4:].lower() == ".exe"):
             named = _WINDOWS_INDIRECT.match(text)
             if named is not None and named.lastgroup is not None:
                 return Judgement("outside-program", f"`{program.raw}` {_INDIRECT_REASONS[named.lastgroup]}")
         if DYN in text or ("/" not in text and "\\" not in text):
             return None  # a name found on PATH, or decided at run time (the engine blocks those itself)
-        if self.dialect != "posix" and text[:1] == "/" and "/" not in text[1:] and "\\" not in text:
-            return None  # `/query`: a Windows switch where a wrapper's command was looked for
+        if (
+            self.dialect != "posix"
+            and not script
+            and text[:1] == "/"
+            and "/" not in text[1:]
+            and "\\" not in text
+        ):
+            # `/query`: a Windows switch where a wrapper's command was looked for (a script is a file:
+            # `pwsh -File /x.ps1` runs it from the drive's root)
+            return None
         path = self._absolute(text)
         if path is None:
             return Judgement("outside-program", f"`{program.raw}` is in a directory only known at run time")
@@ -1229,10 +1246,14 @@ _TAR_WRITES = frozenset("cruA")
 _ZIP_VALUED = frozenset({"-b", "-n", "-t", "-tt", "-P", "-Z", "-s", "-O", "--out", "-x", "-i"})
 
 
+WORKING_FOLDER = Arg(".", ".")
+"""The folder an unpacker fills when none is named (`tar -xf x`, `unzip x.zip`, `7z x x.7z`): the working
+directory, wherever an earlier `cd` took the line."""
+
+
 def _archive_targets(name: str, args: list[Arg]) -> list[Arg]:
     """The archive a packer writes (`tar -czf F`, `zip F files`, `7z a F`), or the folder an unpacker fills
-    (`tar -xf x -C DIR`, `unzip x -d DIR`, `7z x x -oDIR`); unpacking into the working directory names
-    none."""
+    (`tar -xf x -C DIR`, `unzip x -d DIR`, `7z x x -oDIR`; without one, the working directory)."""
     if name in ("zip", "unzip"):
         return _zip_targets(name, args)
     if name.startswith("7z"):
@@ -1240,6 +1261,8 @@ def _archive_targets(name: str, args: list[Arg]) -> list[Arg]:
         glued = [Arg(a.text[2:], a.raw[2:]) for a in args if a.text[:2] == "-o" and len(a.text) > 2]
         if words and words[0].text in ("a", "u", "d", "rn") and len(words) > 1:
             return [words[1], *glued]
+        if words and words[0].text in ("x", "e") and not glued and not any(a.text == "-so" for a in args):
+            return [WORKING_FOLDER]
         return glued
     archive: list[Arg] = []
     folder: list[Arg] = []
@@ -1265,6 +1288,8 @@ def _archive_targets(name: str, args: list[Arg]) -> list[Arg]:
                 modes += "x"
             elif key == "--absolute-names":
                 modes += "P"
+            elif key in ("--to-stdout", "--to-command"):
+                modes += "O"
             continue
         bundle = t[1:] if t.startswith("-") else (t if i == 0 else "")
         for k, letter in enumerate(bundle):
@@ -1279,6 +1304,8 @@ def _archive_targets(name: str, args: list[Arg]) -> list[Arg]:
     # `-C DIR` is where an extraction writes, and where packing only reads from; `-P` (`--absolute-names`)
     # keeps the archive's `/` and `..` names, so an extraction writes wherever they lead.
     unpacked = folder if "x" in modes else []
+    if "x" in modes and not folder and "O" not in modes:  # (`-O`: the files go to standard output)
+        unpacked = [WORKING_FOLDER]
     if "x" in modes and "P" in modes:
         unpacked = [*unpacked, Arg("/", "/ (where the archive's absolute names lead, kept by P)")]
     return (archive if any(m in _TAR_WRITES for m in modes) else []) + unpacked
@@ -1314,9 +1341,17 @@ def _zip_targets(name: str, args: list[Arg]) -> list[Arg]:
             skip = True
         elif not t.startswith("-"):
             operands.append(a)
+        elif name == "unzip" and not t.startswith("--") and _UNZIP_NO_FILES.intersection(t[1:]):
+            return found  # it lists, tests or prints the entries: nothing is written
     if name == "zip" and operands:
         found.append(operands[0])
+    if name == "unzip" and not found and operands:
+        found.append(WORKING_FOLDER)
     return found
+
+
+_UNZIP_NO_FILES = frozenset("lvtpcZz")
+"""unzip's letters that list (`-l`, `-v`, `-Z`), test (`-t`), print (`-p`, `-c`) or show the note (`-z`)."""
 
 
 _TREE_DELETERS = frozenset({"rm", "grm", "rimraf", "del-cli", "remove-item", "rd", "rmdir"})
@@ -1778,6 +1813,8 @@ def _powershell_targets(name: str, args: list[Arg]) -> list[Arg]:
         # `Move-Item SOURCE DEST`: the source is taken away, the destination written; a source known only at
         # run time is the line's own file, as a copy's source is.
         found = [a for a in found if not (_run_time(a) and a in named.get("path", ()))]
+    if name == "expand-archive" and not named.get("destinationpath"):
+        found.append(WORKING_FOLDER)  # (its default: the working directory)
     leaves = named.get("name")
     if name == "new-item" and leaves and all(leaf.literal and ":" not in leaf.text for leaf in leaves):
         folders: list[Arg | None] = list(named.get("path") or [None])
@@ -2476,3 +2513,12 @@ def _joined_name(folder: Arg | None, leaf: Arg) -> Arg:
     base = folder.text if folder is not None else "."
     raw = folder.raw if folder is not None else "."
     return Arg(base.rstrip("\\/") + "\\" + leaf.text.lstrip("\\/"), raw + "\\" + leaf.raw)
+
+
+def _shown_path(path: str) -> str:
+    """A path as `_absolute` keeps it, as the user writes it: `~/x` for the home, `C:/x` for a drive."""
+    if path.startswith(_OUTSIDE_HOME):
+        return "~" + path[len(_OUTSIDE_HOME) :]
+    if path.startswith(_DRIVES) and len(path) > len(_DRIVES):
+        return path[len(_DRIVES)].upper() + ":/" + path[len(_DRIVES) + 2 :]
+    return path.replace("\x00", "")

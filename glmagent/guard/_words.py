@@ -816,13 +816,21 @@ class WordChecks:
                     continue
                 if "://" in text:
                     continue  # a URL: the locator rules judge it
-                if files and is_path(text) and p.code_files is not None and p.code_files.fullmatch(file_name):
+                if (
+                    files
+                    and (is_path(text) or piece.bare)
+                    and p.code_files is not None
+                    and p.code_files.fullmatch(file_name)
+                    and (is_path(text) or self.scope(frame).beyond_project(text) is not None)
+                ):
                     if info.executor is not None and info.executor.language in _TEXT_LANGUAGES:
                         if data_at is None:
                             data_at = _input_start(info.executor, args)
                         if i >= data_at:
                             continue  # `sed -n '1,20p' /opt/x/t.c`: text it reads, not code it runs
-                    self._outside_code(text, argv, names, frame)
+                    # (a bare name is a file where a `cd` outside the project took the line: `cd /tmp &&
+                    # pytest x.py`)
+                    self._outside_code(text, argv, names, frame, script=True)
                 program = files and p.program_files is not None and p.program_files.fullmatch(file_name)
                 if program and windows and launches and name != "call":
                     # (cmd's `call x.cmd` runs the batch file itself, judged below as any program by path)
@@ -885,11 +893,14 @@ class WordChecks:
                 Arg(text, word.raw), dialect, frame.nested(f"`{name}` given `{shown_start} …`"), argv
             )
 
-    def _outside_code(self, text: str, argv: list[Arg], names: tuple[str, ...], frame: Frame) -> None:
-        """A program, library or plugin handed to `names` is judged where it is, like a program run there."""
+    def _outside_code(
+        self, text: str, argv: list[Arg], names: tuple[str, ...], frame: Frame, script: bool = False
+    ) -> None:
+        """A program, library or plugin handed to `names` is judged where it is, like a program run there
+        (`script`: a code file, in the working directory when named bare)."""
         if not text or DYN in text:
             return
-        verdict = self.scope(frame).judge_program(Arg(text, text))
+        verdict = self.scope(frame).judge_program(Arg(text, text), script)
         if verdict is not None:
             self.event(
                 "outside-program",
@@ -1210,16 +1221,17 @@ class WordChecks:
                     continue
             yield target
 
-    def _judge_program(self, program: Arg, frame: Frame, argv: list[Arg]) -> None:
+    def _judge_program(self, program: Arg, frame: Frame, argv: list[Arg], script: bool = False) -> None:
         """A program or script named by a path: fine in the project or where programs are installed; one on
-        another machine (`\\\\host\\share\\x.bat`, also as a POSIX shell spells it) is network."""
+        another machine (`\\\\host\\share\\x.bat`, also as a POSIX shell spells it) is network. A `script`
+        an interpreter opens is judged as a file even when named bare (see `judge_program`)."""
         if frame.dialect == "posix" and program.text[:1] == "\\":
             names = (command_key(program.text),)
             for word in (program, *_locators.bash_unc([program])):
                 for rule, pattern, _ in self.p.locators["posix"]:
                     if pattern.match(word.text):
                         self._rule_finding(rule, argv, names, frame, word.text)
-        verdict = self.scope(frame).judge_program(program)
+        verdict = self.scope(frame).judge_program(program, script)
         if verdict is not None:
             self.event(verdict.event, frame, verdict.detail, self._argv(argv))  # type: ignore[arg-type]
 
