@@ -135,6 +135,11 @@ BLOCKED = [
     ("posix", "sudo grep -rn passw ./", "env.credential-dump"),
     ("posix", "grep -i password *.conf", "env.credential-dump"),
     ("posix", "rg -i secret .", "env.credential-dump"),
+    # the recursive searchers take grep -r's words (`grep -rn "SECRET_KEY=" .` was blocked, rg's twin not)
+    ("posix", 'rg -n "SECRET_KEY=" .', "env.credential-dump"),
+    ("posix", "ag client_secret .", "env.credential-dump"),
+    ("posix", "ack -i aws_access_key ./", "env.credential-dump"),
+    ("posix", "rg private_key_id ..", "env.credential-dump"),
     ("posix", 'find . -type f -exec grep -i -I "PASSWORD" {} /dev/null \\;', "env.credential-dump"),
     ("posix", "find . -type f | xargs grep -il credentials", "env.credential-dump"),
     # cloud-token kits, as cmdlets, scripts or modules
@@ -168,6 +173,9 @@ BLOCKED = [
 ]
 
 ALLOWED = [
+    ("posix", "rg -n SECRET_KEY src/settings.py"),  # a named file of the project
+    ("posix", "rg -n client_secret src/auth"),
+    ("posix", "ag access_key_id docs"),
     ("powershell", "Get-ChildItem -Recurse -Include *.ini"),  # the project's own
     ("powershell", "Get-ChildItem src -Recurse -Filter *.config"),
     ("powershell", "Get-ChildItem C:\\inetpub\\wwwroot"),  # a listing names no key file

@@ -22,6 +22,11 @@ from glmagent.guard import Policy
 
 SEARCH_PATHS_BLOCKED = [
     ("posix", "PATH=/tmp:$PATH make", "unverifiable.outside-program"),
+    # the home folder by its variable is the home folder (`~/Downloads` was blocked, `$HOME/Downloads` not)
+    ("posix", "PATH=$HOME/Downloads:$PATH make", "unverifiable.outside-program"),
+    ("posix", 'PATH="${HOME}/Downloads:$PATH" make', "unverifiable.outside-program"),
+    ("posix", 'export PATH="$HOME/.evil:$PATH"', "unverifiable.outside-program"),
+    ("powershell", '$env:Path = "$HOME\\Downloads;$env:Path"', "unverifiable.outside-program"),
     ("posix", "export PATH=/dev/shm/bin:$PATH; pytest", "unverifiable.outside-program"),
     ("posix", 'PATH="/home/user/.hidden:${PATH}" git status', "unverifiable.outside-program"),
     ("posix", "PATH=/var/tmp/x npm test", "unverifiable.outside-program"),  # replaces the whole value
@@ -64,6 +69,11 @@ SEARCH_PATHS_BLOCKED = [
 
 SEARCH_PATHS_ALLOWED = [
     ("posix", 'export PATH="$HOME/.cargo/bin:$PATH"'),
+    ("posix", "PATH=$HOME/go/bin:$PATH make test"),  # where a tool manager installs programs
+    ("posix", 'export PATH="$HOME/.local/bin:$PATH"'),
+    ("posix", "export PATH=$PATH:$HOME/x"),  # appended: shadows nothing
+    ("powershell", '$env:Path = "$HOME\\.dotnet\\tools;$env:Path"'),
+    ("powershell", '$env:Path += ";$HOME\\x"'),
     ("posix", 'export PATH="${PWD}/node_modules/.bin:${PATH}"'),
     ("posix", "PATH=./bats/bin:$PATH script/test"),
     ("posix", "PATH=$PATH:/tmp/tools make"),  # appended: shadows nothing

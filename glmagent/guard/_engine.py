@@ -64,7 +64,7 @@ from ._payloads import (
     written_literals,
 )
 from ._project import FreshCheckout, ProjectFiles, ReplaceableFiles, names_output
-from ._rules import MATCH, CommandView, dotnet_key
+from ._rules import MATCH, SCRIPT_ITSELF, CommandView, dotnet_key, spelled
 from ._syntax import (
     DISK_LOOKUP_WORK,
     DYN,
@@ -1548,6 +1548,9 @@ class Evaluation(RunsOtherCode, WordChecks):
         for entry in entries:
             if entry == OWN_VALUE:
                 return  # the existing value (`$PATH`, `%PATH%`): what follows it shadows nothing
+            home = spelled(Arg(DYN, entry)) if "$" in entry or "%" in entry else None
+            if home is not None and home != SCRIPT_ITSELF:
+                entry = home  # `$HOME/Downloads`, `%USERPROFILE%\x`: run-time words, but a known place
             if (
                 DYN in entry
                 or OWN_VALUE in entry

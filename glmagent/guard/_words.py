@@ -243,11 +243,23 @@ OWN_VALUE = "\x01"
 """Where a variable's new value keeps its old one (`$env:Path` in `"C:\\x;$env:Path"`)."""
 
 
+_PS_HOME_VARIABLES = frozenset(
+    {"$home", "${home}", "$env:userprofile", "${env:userprofile}", "$env:home", "${env:home}"}
+)
+
+
 def ps_pieces(raw: str, own: str = "") -> str:
     """A PowerShell value joined from strings and variables (`"C:\\x;$env:Path"`, `'C:\\x;' + $env:Path`)
-    as text with each variable a run-time piece, the variable `env:own` itself `OWN_VALUE`; any other part
-    (a command, a subexpression) is a run-time piece too."""
+    as text with each variable a run-time piece, the variable `env:own` itself `OWN_VALUE` and the home
+    folder's `~`; any other part (a command, a subexpression) is a run-time piece too."""
     mine = {f"$env:{own}".lower(), f"${{env:{own}}}".lower()} if own else set()
+
+    def known(variable: str) -> str:
+        spelled = variable.lower()
+        if spelled in mine:
+            return OWN_VALUE
+        return "~" if spelled in _PS_HOME_VARIABLES else DYN  # run-time words, but always the home folder
+
     out = []
     for piece in _PS_PLUS.split(raw.strip()):
         if piece.lower() in mine:
@@ -257,7 +269,7 @@ def ps_pieces(raw: str, own: str = "") -> str:
             out.append(piece[1:-1])
             continue
         if len(piece) > 1 and piece[0] == piece[-1] == '"':
-            piece = _ps_variables_replaced(piece[1:-1], lambda v: OWN_VALUE if v.lower() in mine else DYN)
+            piece = _ps_variables_replaced(piece[1:-1], known)
             if "$" not in piece and "`" not in piece:
                 out.append(piece)
                 continue
