@@ -139,6 +139,7 @@ ALLOWED = [
     ("posix", "source activate myenv"),  # conda's script, found on PATH
     ("powershell", "pwsh -File ./build.ps1"),
     ("powershell", "cmd /c /?"),
+    ("powershell", "cl.exe /D_USRDLL /I. example.cpp /LD /FeImGui.dll /link"),  # switches, not root paths
 ]
 
 

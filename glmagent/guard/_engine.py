@@ -65,6 +65,7 @@ from ._payloads import (
 )
 from ._project import FreshCheckout, ProjectFiles, ReplaceableFiles, names_output
 from ._rules import MATCH, SCRIPT_ITSELF, CommandView, dotnet_key, spelled
+from ._runners import RUNNERS, run_places
 from ._syntax import (
     DISK_LOOKUP_WORK,
     DYN,
@@ -619,6 +620,8 @@ class CompiledPolicy(PolicyTables):
                 return True, searched  # a listening option, or `-o ProxyCommand=…`
             if output_targets(info.names[-1], args):
                 return True, searched  # an output file: the walk judges where it is
+        if info.names[-1] in RUNNERS and run_places(info.names[-1], args):
+            return True, searched  # a folder or build file a runner runs: the walk judges where it is
         return False, searched
 
 
@@ -1085,6 +1088,8 @@ class Evaluation(RunsOtherCode, WordChecks):
                     # `Test-Path env:CI`: one variable named on the env: drive is read as `$env:CI` is (the
                     # drive itself, a wildcard or a run-time name is the env: drive rule's).
                     self.variable(f"env:{item.group(1)}", frame, a.raw)
+        if info.names[-1] in RUNNERS:
+            self._runner_places(info.names, argv, frame)
         if info.inert:
             # No rule names this program and it runs nothing else: only argument-wide rules, and a file
             # written earlier in the line, can matter.

@@ -492,6 +492,14 @@ class PathScope:
             return Judgement("write-outside-project", f"`{raw}` ({shown}) is outside the working directory")
         return Judgement("write-outside-project", f"`{raw}` is outside the working directory")
 
+    def moved_outside(self) -> str | None:
+        """Where the line's `cd`s took it, as a user writes it (`/tmp`, `~/x`, `C:/x`), when that is a known
+        place outside the project; else None."""
+        cwd = self.cwd
+        if cwd is None or _inside(cwd, self.root):
+            return None
+        return _shown_path(cwd)
+
     def beyond_project(self, text: str) -> str | None:
         """A relative path seen from a folder a `cd` in this line moved to outside the project (`cd ~ && cat
         .bashrc` reads `~/.bashrc`, `cd /etc && cat shadow` reads `/etc/shadow`): the path it names, the home

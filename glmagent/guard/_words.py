@@ -36,6 +36,7 @@ from ._paths import (
     quoted_whole,
     write_targets,
 )
+from ._runners import run_places
 from ._screens import CaselessScreen
 from ._syntax import DYN, MAX_WORK, NAME_SCRIPT_WORK, PIECE_WORK, Arg, Feed, Frame, TooLarge
 from ._unwrap import executor, matching_wrapper
@@ -842,7 +843,10 @@ class WordChecks:
                             continue  # `sed -n '1,20p' /opt/x/t.c`: text it reads, not code it runs
                     # (a bare name is a file where a `cd` outside the project took the line: `cd /tmp &&
                     # pytest x.py`)
-                    self._outside_code(text, argv, names, frame, script=True)
+                    # (and a parameter's value is a file, `-File /x.build.ps1`, where a word alone may be a
+                    # Windows switch, `cl /FeApp.dll`)
+                    file = not is_path(text) or (i > 0 and args[i - 1].param)
+                    self._outside_code(text, argv, names, frame, script=file)
                 program = files and p.program_files is not None and p.program_files.fullmatch(file_name)
                 if program and windows and launches and name != "call":
                     # (cmd's `call x.cmd` runs the batch file itself, judged below as any program by path)
@@ -904,6 +908,30 @@ class WordChecks:
             self._inline(
                 Arg(text, word.raw), dialect, frame.nested(f"`{name}` given `{shown_start} …`"), argv
             )
+
+    def _runner_places(self, names: tuple[str, ...], argv: list[Arg], frame: Frame) -> None:
+        """A build or test runner runs the code of the folders and build files it is given (`make -C DIR`,
+        `pytest DIR`), or of the working directory: each is judged like a program run from there, the
+        working directory only when a `cd` took the line to a known place outside the project."""
+        places = run_places(names[-1], argv[1:])
+        if places is None:
+            return
+        scope = self.scope(frame)
+        if not places:
+            moved = scope.moved_outside() if self.changed_directory() else None
+            if moved is None:
+                return
+            places = [Arg(".", moved)]
+        for place in places:
+            verdict = scope.judge_program(place, script=True)
+            if verdict is not None:
+                self.event(
+                    "outside-program",
+                    frame,
+                    f"`{shown_args(argv)}` runs the code of `{place.raw}`: {verdict.detail}",
+                    self._argv(argv, names),
+                )
+                return
 
     def _outside_code(
         self, text: str, argv: list[Arg], names: tuple[str, ...], frame: Frame, script: bool = False

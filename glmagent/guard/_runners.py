@@ -1,0 +1,115 @@
+"""Build and test runners: the folders and build files whose code a command line runs.
+
+`make -C DIR`, `npm --prefix DIR test`, `cargo test --manifest-path F`, `pytest DIR`, `Invoke-Pester DIR`
+run what DIR holds (its Makefile, package scripts, build script, tests) as surely as `bash DIR/x.sh` runs
+that script; with no folder named they run the working directory's. The engine judges each place found
+here as a program run from there (`PathScope.judge_program`)."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from ._syntax import DYN, Arg
+
+
+class Runner(NamedTuple):
+    """How one runner is told where the code it runs lies."""
+
+    options: tuple[str, ...] = ()
+    """Options whose value is a folder or build file it runs (`-C`, `--manifest-path`), lower case."""
+    operands: int = 0
+    """How many of its operands are test files or folders it runs (`pytest DIR`, `mocha DIR`; -1: all)."""
+    runs: frozenset[str] | None = None
+    """The subcommands that run the project's code (`npm test`, `cargo build`); None: every use runs it."""
+
+
+_NPM_RUNS = frozenset(
+    {"test", "t", "run", "run-script", "start", "restart", "stop", "install", "i", "ci", "exec"}
+)
+_MAKE = Runner(("-c", "--directory", "-f", "--file", "--makefile"))
+_GRADLE = Runner(("-p", "--project-dir", "-b", "--build-file", "-c", "--settings-file"))
+_MAVEN = Runner(("-f", "--file"))
+
+RUNNERS: dict[str, Runner] = {
+    "make": _MAKE,
+    "gmake": _MAKE,
+    "mingw32-make": _MAKE,
+    "npm": Runner(("--prefix",), runs=_NPM_RUNS),
+    "yarn": Runner(("--cwd",), runs=frozenset({"test", "run", "start", "build", "install", "exec", "node"})),
+    "pnpm": Runner(("-c", "--dir"), runs=_NPM_RUNS | {"build", "dlx"}),
+    "bun": Runner(("--cwd",), runs=frozenset({"test", "run", "install", "i", "x"})),
+    "cargo": Runner(
+        ("--manifest-path",),
+        runs=frozenset({"build", "b", "test", "t", "run", "r", "bench", "check", "c", "clippy", "doc"}),
+    ),
+    "go": Runner(("-c",), runs=frozenset({"build", "test", "run", "generate", "vet", "install"})),
+    "gradle": _GRADLE,
+    "gradlew": _GRADLE,
+    "mvn": _MAVEN,
+    "mvnw": _MAVEN,
+    "rake": Runner(("-f", "--rakefile", "-c", "--directory")),
+    "ant": Runner(("-f", "-file", "-buildfile")),
+    "just": Runner(("-f", "--justfile", "-d", "--working-directory")),
+    "task": Runner(("-d", "--dir", "-t", "--taskfile")),
+    "tox": Runner(("-c", "--conf")),
+    "pytest": Runner(("--rootdir", "-c", "--config-file"), operands=-1),
+    "py.test": Runner(("--rootdir", "-c", "--config-file"), operands=-1),
+    "mocha": Runner(operands=-1),
+    "invoke-pester": Runner(("-path", "-script"), operands=1),  # (its second position is -TestName)
+}
+"""Runners by command name (lower case)."""
+
+_ONLY_ASKS = frozenset({"--version", "-v", "--help", "-h", "version", "help", "-?", "/?"})
+
+
+def run_places(name: str, args: list[Arg]) -> list[Arg] | None:
+    """The folders and build files `name ARGS` runs the code of, as written, when they may lie outside the
+    working directory (a path from the root, the home, a drive or a share, or one with `..`); empty when
+    it names none of them; None when `name` is no runner or this use of it runs no project (`npm
+    --version`, `cargo fmt`)."""
+    runner = RUNNERS.get(name)
+    if runner is None:
+        return None
+    if len(args) == 1 and args[0].text.lower() in _ONLY_ASKS:
+        return None
+    if runner.runs is not None and not any(a.text.lower() in runner.runs for a in args):
+        return None
+    found: list[Arg] = []
+    options = runner.options
+    after_value = False
+    operands = runner.operands
+    for i, a in enumerate(args):
+        text = a.text
+        if after_value:
+            after_value = False
+            continue
+        lowered = text.lower()
+        if lowered in options and i + 1 < len(args):
+            found.append(args[i + 1])
+            after_value = True
+            continue
+        key, eq, value = text.partition("=")
+        if eq and key.lower() in options:
+            found.append(Arg(value, a.raw.partition("=")[2] or value))
+            continue
+        short = lowered[:2]
+        if len(text) > 2 and text[:1] == "-" and text[1:2] != "-" and short in options:
+            found.append(Arg(text[2:], a.raw[len(a.raw) - len(text) + 2 :]))  # `-C../x`, `-f/tmp/Makefile`
+            continue
+        if (text[:2] == "--" and not eq) or a.param:
+            # `--junitxml /tmp/x.xml`, `-OutputFile x.xml`: an option's value, not a test path
+            after_value = True
+            continue
+        if operands and text[:1] != "-":
+            found.append(a)
+            operands -= 1
+    return [a for a in found if _may_lie_outside(a)]
+
+
+def _may_lie_outside(word: Arg) -> bool:
+    """A path from the root, the home, a drive or a share, or one with `..`: written so it may leave the
+    working directory. A word holding a variable is only known at run time: the sandbox's to contain."""
+    text = word.text.partition("::")[0]  # (`pytest x.py::test_a`)
+    if not text or DYN in text or "$" in word.raw or text.startswith(("/dev/", "/proc/")):
+        return False  # (`make -f /dev/stdin`: a program read on standard input, the engine's own case)
+    return text[0] in "/\\~" or ".." in text or (len(text) > 1 and text[1] == ":")
