@@ -46,6 +46,7 @@ BLOCKED = [
     # Named through an environment variable's folder, another drive's current folder, or a Windows URI.
     ("powershell", '"%PROGRAMFILES(x86)%/Radmin Viewer 3/Radmin.exe"'),
     ("powershell", "%PROGRAMFILES%\\dcrypt\\dcrypt.exe"),
+    ("powershell", 'elixir %ELS_ELIXIR_OPTS% "%~dp0launch.exs"'),  # a script by a variable's name
     ("powershell", "'%APPDATA%\\x\\run.bat'"),
     ("powershell", 'Start-Process -FilePath "C:Program Files (x86)\\SupRemo\\SRServer.exe"'),
     ("powershell", 'Start-Process "shell:AppsFolder\\Microsoft.WindowsCalculator_8wekyb3d8bbwe!App"'),

@@ -549,12 +549,12 @@ class PathScope:
         `C:\\Users\\Public\\x.exe`, `../other/x.sh`) is code the policy has never seen. A `script` an
         interpreter opens is a file even as a bare name, in the working directory (`cd /tmp && python x`)."""
         text = program.text
-        if script and "/" not in text and "\\" not in text and DYN not in text and text[:1] != "-":
-            text = "./" + text
         if DYN not in text and (self.dialect != "posix" or text[-4:].lower() == ".exe"):
             named = _WINDOWS_INDIRECT.match(text)
             if named is not None and named.lastgroup is not None:
                 return Judgement("outside-program", f"`{program.raw}` {_INDIRECT_REASONS[named.lastgroup]}")
+        if script and "/" not in text and "\\" not in text and DYN not in text and text[:1] != "-":
+            text = "./" + text
         if DYN in text or ("/" not in text and "\\" not in text):
             return None  # a name found on PATH, or decided at run time (the engine blocks those itself)
         if (
