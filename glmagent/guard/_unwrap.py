@@ -971,9 +971,15 @@ def executor(spec: ExecutorSpec, args: list[Arg]) -> ExecutorRun:
     if spec.cmdlet:
         args = _cmdlet_words(spec, args)
     inline = spec.inline
+    own = args
+    if spec.script_operand and not spec.program_is_first_operand:
+        # Words after the script are the script's own (`php vendor/bin/php-coveralls -v`, `python3 x.py -h`):
+        # only the interpreter's options before it can make it print and read no program.
+        at = _first_operand(args, spec.value_options)
+        own = args if at is None else args[:at]
     if (
         spec.no_program_flags
-        and any(a.text in spec.no_program_flags for a in args)
+        and any(a.text in spec.no_program_flags for a in own)
         and not any(a.text[:2] in inline or a.text.partition("=")[0] in inline for a in args)
     ):
         return run  # `psql -l`, `php -m`: it lists or prints, and reads no program (unless given one too)
