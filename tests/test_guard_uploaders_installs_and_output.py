@@ -1,0 +1,110 @@
+"""Lines from public CI files, each blocked line with its allowed twin beside it.
+
+Coverage and code-analysis uploaders send the project's report (its file names, often its sources) to their
+service, whether run by name, as a script the project installed (`php vendor/bin/php-coveralls`) or as a
+build tool's task or goal (`mix coveralls.github`, `mvn sonar:sonar`); the same tools' local reports stay
+allowed. Installs under other words (`nimble install`, `stack setup`, `pod install`, browser drivers) are
+installs, while the builds beside them stay builds, as `cargo build` is. Nim's, Xcode's, esy's, opam's and
+Elixir's output folders are build output: spared when git ignores them and tracks nothing in them.
+"""
+
+from __future__ import annotations
+
+from conftest import assert_decided_as, every_case
+from conftest import guard_example as check
+
+UPLOADERS = [
+    # (blocked: sends the report, allowed twin: writes it locally or only prints)
+    ("mix coveralls.github", "mix coveralls"),
+    ("mix coveralls.post --token x", "mix coveralls.html"),
+    ("MIX_ENV=test mix coveralls.travis --pro", "MIX_ENV=test mix coveralls.json"),
+    ("mix coveralls.gitlab", "mix coveralls.detail --filter lib/app.ex"),
+    ("php vendor/bin/php-coveralls -v", "php vendor/bin/php-coveralls --dry-run"),
+    ("vendor/bin/php-coveralls --coverage_clover=build/logs/clover.xml", "php vendor/bin/phpunit -v"),
+    ("php vendor/bin/coveralls -v", "php vendor/bin/phpcs -v"),
+    ("php-coveralls", "php-coveralls --help"),
+    ("goveralls -coverprofile=covprofile -service=github", "go tool cover -html=covprofile"),
+    ("bundle exec rake coveralls:push", "bundle exec rake spec"),
+    ("cargo tarpaulin --ciserver github-ci --coveralls x", "cargo tarpaulin --out Html"),
+    ("cargo tarpaulin --coveralls=x", "cargo tarpaulin --out Xml --output-dir coverage"),
+    ("codecovcli upload-process -t x", "codecovcli --help"),
+    ("codecovcli do-upload --report-type test_results", "codecovcli --version"),
+    ("python -m coveralls", "python -m coverage xml"),
+    ("mvn coveralls:report", "mvn jacoco:report"),
+    ("mvn -B org.eluder.coveralls:coveralls-maven-plugin:report", "mvn -B verify"),
+    ("./gradlew coveralls", "./gradlew test"),
+    ("./gradlew jacocoTestReport coveralls", "./gradlew jacocoTestReport"),
+    ("./gradlew coverallsJacoco", "./gradlew check"),
+    ("sonar-scanner", "sonar-scanner --version"),
+    ("sonar-scanner -Dsonar.projectKey=app", "sonar-scanner --help"),
+    ("mvn sonar:sonar", "mvn clean verify"),
+    ("mvn org.sonarsource.scanner.maven:sonar-maven-plugin:3.9.1.2184:sonar", "mvn -q package"),
+    ("./gradlew sonar", "./gradlew build"),
+    ("gradle sonarqube -Dsonar.host.url=x", "gradle assemble"),
+    ("dotnet sonarscanner begin /k:app", "dotnet sonarscanner --help"),
+    ("dotnet sonarscanner end", "dotnet build"),
+    ("dotnet-sonarscanner begin /k:app", "dotnet test --no-build"),
+]
+
+INSTALLS = [
+    # (blocked: downloads and installs, allowed twin: builds or runs what is there)
+    ("nimble install", "nimble build"),
+    ("nimble install -y", "nimble test"),
+    ("nimble -y install --depsOnly", "nimble test2"),
+    ("nimble develop", "nim c -r src/app.nim"),
+    ("nimble refresh", "nimble tasks"),
+    ("php artisan dusk:chrome-driver --detect", "php artisan dusk"),
+    ("php artisan dusk:install", "php artisan test"),
+    ("seleniumbase install chromedriver", "seleniumbase --version"),
+    ("poetry run seleniumbase install chromedriver", "poetry run pytest"),
+    ("python -m seleniumbase install chromedriver", "python -m pytest --browser=chrome"),
+    ("sbase get chromedriver", "sbase --help"),
+    ("stack setup", "stack build"),
+    ("stack --resolver lts-22 setup", "stack --resolver lts-22 build"),
+    ("stack unpack text", "stack test"),
+    ("cabal v2-update", "cabal v2-build"),
+    ("cabal new-update", "cabal new-build all"),
+    ("cabal v2-install --lib hspec", "cabal v2-test"),
+    ("pod install", "pod lib lint"),
+    ("pod install --repo-update", "pod lib lint --fail-fast --allow-warnings"),
+    ("bundle exec pod update", "bundle exec pod --version"),
+    ("pod repo update", "pod --help"),
+    ("carthage bootstrap", "carthage build --no-skip-current"),
+    ("carthage update --use-xcframeworks", "carthage build --archive"),
+    ("webdriver-manager update", "webdriver-manager --help"),
+    ("node node_modules/protractor/bin/webdriver-manager update", "node node_modules/.bin/protractor"),
+]
+
+
+def test_uploaders_send_the_report_and_local_reports_stay_allowed() -> None:
+    def pair(blocked: str, allowed: str) -> None:
+        assert_decided_as("posix", blocked, check(blocked), "network.remote-service")
+        decision = check(allowed)
+        assert decision.allowed, f"{allowed!r}: {decision.rule_id} ({decision.reason})"
+
+    every_case(UPLOADERS, pair)
+
+
+def test_installs_under_other_words_are_installs_and_builds_stay_builds() -> None:
+    def pair(blocked: str, allowed: str) -> None:
+        assert_decided_as("posix", blocked, check(blocked), "network.package-install")
+        decision = check(allowed)
+        assert decision.allowed, f"{allowed!r}: {decision.rule_id} ({decision.reason})"
+
+    every_case(INSTALLS, pair)
+
+
+SCRIPT_WORDS = [
+    # (blocked: the script's own words after it, allowed twin: the interpreter's print-and-exit flag)
+    ("php tools/setup.py upload -v", "php -v"),
+    ("python3 tools/setup.py upload --help", "python3 --help"),
+    ("ruby vendor/bin/coveralls -c", "ruby -c tools/check.rb"),
+]
+
+
+def test_words_after_the_script_are_the_scripts_own() -> None:
+    def pair(blocked: str, allowed: str) -> None:
+        assert_decided_as("posix", blocked, check(blocked), "network")
+        assert check(allowed).allowed, allowed
+
+    every_case(SCRIPT_WORDS, pair)
