@@ -10,7 +10,12 @@ Elixir's output folders are build output: spared when git ignores them and track
 
 from __future__ import annotations
 
-from conftest import assert_decided_as, every_case
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from conftest import TEST_GIT, assert_decided_as, decide_in, every_case
 from conftest import guard_example as check
 
 UPLOADERS = [
@@ -108,3 +113,34 @@ def test_words_after_the_script_are_the_scripts_own() -> None:
         assert check(allowed).allowed, allowed
 
     every_case(SCRIPT_WORDS, pair)
+
+
+OUTPUT_NAMES = ["nimcache", "DerivedData", "_esy", "_opam", "cover"]
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Each output folder built and ignored, and a twin of each name holding tracked sources."""
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    root = tmp_path_factory.mktemp("proj")
+    subprocess.run(["git", "init", "-q"], cwd=root, check=True)
+    (root / ".gitignore").write_text("".join(f"/{name}/\n" for name in OUTPUT_NAMES))
+    for name in OUTPUT_NAMES:
+        (root / name).mkdir()
+        (root / name / "out.o").write_text("generated\n")
+        (root / "src" / name).mkdir(parents=True)
+        (root / "src" / name / "main.nim").write_text("echo 1\n")  # sources in a folder of that name
+    subprocess.run([*TEST_GIT, "add", ".gitignore", "src"], cwd=root, check=True)
+    subprocess.run([*TEST_GIT, "commit", "-qm", "init"], cwd=root, check=True)
+    return root
+
+
+def test_these_output_folders_are_spared_and_their_tracked_namesakes_are_not(project: Path) -> None:
+    def pair(name: str) -> None:
+        spared = decide_in(f"rm -rf {name}", project, "posix")
+        assert spared.allowed, (name, spared.rule_id, spared.reason)
+        kept = decide_in(f"rm -rf src/{name}", project, "posix")
+        assert not kept.allowed and kept.rule_id == "destructive.recursive-delete", name
+
+    every_case(OUTPUT_NAMES, pair)

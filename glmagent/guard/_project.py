@@ -63,7 +63,7 @@ OUTPUT_FOLDERS = frozenset(
         "module.symvers", "modules.order", "module.markers", ".eslintcache", ".stylelintcache",
         ".prettiercache", ".ipynb_checkpoints", ".vs", ".react-router", ".output", ".astro", ".contentlayer",
         ".vinxi", ".tanstack", "dbt_packages", "cmakefiles", "cmakecache.txt", "__pypackages__", "reports",
-        "test-reports",
+        "test-reports", "nimcache", "deriveddata", "_esy", "_opam", "cover",
     }
 )  # fmt: skip
 """Folder names build tools write their output to (compared in lower case); with `.egg-info` names and built
@@ -76,7 +76,9 @@ never committed), what web frameworks generate into the project (React Router's 
 Nitro's `.output`, Contentlayer's, Vinxi's and TanStack's caches), dbt's installed `dbt_packages`, what CMake
 configures in the folder it is run from (`CMakeFiles`, `CMakeCache.txt`), PDM's local packages
 (`__pypackages__`, as `node_modules`), the folders test runs write reports to (`reports`, `test-reports`),
-TypeScript's and bundlers' `compiled`, `_esm` and `_cjs`;
+TypeScript's and bundlers' `compiled`, `_esm` and `_cjs`, Nim's `nimcache`, Xcode's `DerivedData`, esy's
+`_esy` and an opam local switch's `_opam` (installed packages, as `node_modules`), Elixir's `cover` (what `mix
+test --cover` writes);
 protoc's and jsonnet's `*_out` output folders (`js_out`, `dashboards_out`: the `--js_out=` convention), and
 the coverage and JUnit reports test runs write (`coverage-unit.xml`, `junit.xml`, `junit-py312.xml`)."""
 _CONFIGURED_OUTPUT = lazy_re(
