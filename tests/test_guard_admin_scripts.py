@@ -1,0 +1,91 @@
+"""What public administration scripts run that changes the machine or the user's home, beside the forms of the
+same tools that only show.
+
+Image-based and unattended system updates (rpm-ostree, bootc, ostree, transactional-update,
+do-release-upgrade, unattended-upgrade, systemd-sysext, cloud-init) replace or reconfigure the running system:
+machine state. Their status, diff and query forms stay allowed.
+"""
+
+from __future__ import annotations
+
+from conftest import every_case, guard_allows, guard_blocks
+
+MACHINE_STATE = "destructive.machine-state"
+
+SYSTEM_UPDATES = [
+    ("posix", "rpm-ostree upgrade"),
+    ("posix", "rpm-ostree update --reboot"),
+    ("posix", "rpm-ostree install htop tmux"),
+    ("posix", "rpm-ostree install --apply-live -y podman-compose"),
+    ("posix", "rpm-ostree uninstall htop"),
+    ("posix", "rpm-ostree rebase ostree-unverified-registry:ghcr.io/ublue-os/bazzite:stable"),
+    ("posix", "rpm-ostree kargs --append=mitigations=off"),
+    ("posix", "rpm-ostree kargs --delete quiet --append-if-missing=rd.luks=0"),
+    ("posix", "rpm-ostree override remove firefox firefox-langpacks"),
+    ("posix", "rpm-ostree override reset --all"),
+    ("posix", "rpm-ostree reset"),
+    ("posix", "rpm-ostree reload"),
+    ("posix", "rpm-ostree deploy 39.20240101.0"),
+    ("posix", "rpm-ostree rollback -r"),
+    ("posix", "rpm-ostree cleanup -m"),
+    ("posix", "rpm-ostree initramfs --enable"),
+    ("posix", "rpm-ostree apply-live"),
+    ("posix", "bootc upgrade --apply"),
+    ("posix", "bootc switch quay.io/fedora/fedora-bootc:40"),
+    ("posix", "bootc rollback"),
+    ("posix", "ostree admin deploy fedora:fedora/40/x86_64/silverblue"),
+    ("posix", "ostree admin pin 0"),
+    ("posix", "transactional-update"),
+    ("posix", "transactional-update dup"),
+    ("posix", "transactional-update pkg install vim"),
+    ("posix", "transactional-update --non-interactive up"),
+    ("posix", "tukit execute zypper -n in vim"),
+    ("posix", "do-release-upgrade"),
+    ("posix", "do-release-upgrade -f DistUpgradeViewNonInteractive"),
+    ("posix", "unattended-upgrade -d"),
+    ("posix", "unattended-upgrades --dry-run --debug"),
+    ("posix", "systemd-sysext merge"),
+    ("posix", "systemd-sysext refresh --force"),
+    ("posix", "systemd-sysext unmerge"),
+    ("posix", "systemd-confext refresh"),
+    ("posix", "cloud-init clean --logs --reboot"),
+    ("posix", "cloud-init clean --machine-id --seed"),
+    ("posix", "cloud-init init --local"),
+    ("posix", "cloud-init modules --mode=final"),
+    ("posix", "cloud-init single --name cc_timezone"),
+]
+
+SYSTEM_UPDATES_SHOWN = [
+    ("posix", "rpm-ostree status"),
+    ("posix", "rpm-ostree status -v --json"),
+    ("posix", "rpm-ostree db diff"),
+    ("posix", "rpm-ostree db list"),
+    ("posix", "rpm-ostree kargs"),
+    ("posix", "rpm-ostree initramfs"),
+    ("posix", "rpm-ostree upgrade --check"),
+    ("posix", "rpm-ostree upgrade --preview"),
+    ("posix", "rpm-ostree --help"),
+    ("posix", "rpm-ostree --version"),
+    ("posix", "bootc status"),
+    ("posix", "bootc status --json"),
+    ("posix", "ostree admin status"),
+    ("posix", "transactional-update --help"),
+    ("posix", "do-release-upgrade --help"),
+    ("posix", "unattended-upgrade --help"),
+    ("posix", "systemd-sysext"),
+    ("posix", "systemd-sysext status"),
+    ("posix", "systemd-sysext list"),
+    ("posix", "cloud-init status --wait"),
+    ("posix", "cloud-init status --long"),
+    ("posix", "cloud-init query v1.region"),
+    ("posix", "cloud-init analyze show"),
+    ("posix", "cloud-init schema --config-file user-data.yaml"),
+]
+
+
+def test_image_based_and_unattended_system_updates_are_machine_state() -> None:
+    every_case(SYSTEM_UPDATES, lambda shell, command: guard_blocks(shell, command, MACHINE_STATE))
+
+
+def test_showing_system_update_state_stays_allowed() -> None:
+    every_case(SYSTEM_UPDATES_SHOWN, guard_allows)
