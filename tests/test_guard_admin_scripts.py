@@ -3,7 +3,9 @@ same tools that only show.
 
 Image-based and unattended system updates (rpm-ostree, bootc, ostree, transactional-update,
 do-release-upgrade, unattended-upgrade, systemd-sysext, cloud-init) replace or reconfigure the running system:
-machine state. Their status, diff and query forms stay allowed.
+machine state. Their status, diff and query forms stay allowed. So are macOS's launchd limits set, a disk
+image attached by `hdid`, pf enabled or released by token (`pfctl -E`, `-X`: the firewall) and dummynet's
+pipes configured (network configuration); printing the limits, pf's rules and dummynet's pipes is fine.
 """
 
 from __future__ import annotations
@@ -89,3 +91,44 @@ def test_image_based_and_unattended_system_updates_are_machine_state() -> None:
 
 def test_showing_system_update_state_stays_allowed() -> None:
     every_case(SYSTEM_UPDATES_SHOWN, guard_allows)
+
+
+MACOS_MACHINE_STATE = [
+    ("posix", "launchctl limit maxfiles 65536 200000", MACHINE_STATE),
+    ("posix", "sudo launchctl limit maxproc 2048 2048", "containment.privilege-elevation"),
+    ("posix", "launchctl limit maxfiles 524288 unlimited", MACHINE_STATE),
+    ("posix", "hdid x.dmg", MACHINE_STATE),
+    ("posix", "hdid -nomount ~/Downloads/installer.dmg", MACHINE_STATE),
+    ("posix", "pfctl -E", "destructive.firewall"),
+    ("posix", "pfctl -E -f /etc/pf.anchors/throttle", "destructive.firewall"),
+    ("posix", "pfctl -X 14012357089382781123", "destructive.firewall"),
+    ("posix", "pfctl -d", "destructive.firewall"),
+    ("posix", "pfctl -F all", "destructive.firewall"),
+    ("posix", "dnctl pipe 1 config bw 1Mbit/s delay 100 plr 0.01", "destructive.network-configuration"),
+    ("posix", "dnctl pipe delete 1", "destructive.network-configuration"),
+    ("posix", "dnctl -q flush", "destructive.network-configuration"),
+    ("posix", "dnctl queue 2 config pipe 1 weight 10", "destructive.network-configuration"),
+]
+
+MACOS_MACHINE_STATE_SHOWN = [
+    ("posix", "launchctl limit"),
+    ("posix", "launchctl limit maxfiles"),
+    ("posix", "hdiutil info"),
+    ("posix", "pfctl -s rules"),
+    ("posix", "pfctl -sr"),
+    ("posix", "pfctl -si"),
+    ("posix", "pfctl -a com.apple -s rules"),
+    ("posix", "pfctl -vnf pf.conf"),
+    ("posix", "dnctl list"),
+    ("posix", "dnctl show"),
+    ("posix", "dnctl pipe show"),
+    ("posix", "dnctl pipe list 1"),
+]
+
+
+def test_macos_limits_images_packet_filter_and_dummynet_changes_are_blocked() -> None:
+    every_case(MACOS_MACHINE_STATE, guard_blocks)
+
+
+def test_showing_macos_limits_packet_filter_and_dummynet_stays_allowed() -> None:
+    every_case(MACOS_MACHINE_STATE_SHOWN, guard_allows)
