@@ -6,6 +6,9 @@ do-release-upgrade, unattended-upgrade, systemd-sysext, cloud-init) replace or r
 machine state. Their status, diff and query forms stay allowed. So are macOS's launchd limits set, a disk
 image attached by `hdid`, pf enabled or released by token (`pfctl -E`, `-X`: the firewall) and dummynet's
 pipes configured (network configuration); printing the limits, pf's rules and dummynet's pipes is fine.
+
+Dotfile managers (stow, chezmoi, mackup, yadm, rcm, dotbot, homeshick, dotter, dotdrop) write the home
+folder's start-up files: a write outside the project. Their simulations, diffs and listings stay allowed.
 """
 
 from __future__ import annotations
@@ -132,3 +135,88 @@ def test_macos_limits_images_packet_filter_and_dummynet_changes_are_blocked() ->
 
 def test_showing_macos_limits_packet_filter_and_dummynet_stays_allowed() -> None:
     every_case(MACOS_MACHINE_STATE_SHOWN, guard_allows)
+
+
+WRITE_OUTSIDE = "containment.write-outside-project"
+
+DOTFILE_MANAGERS = [
+    ("posix", "stow zsh"),
+    ("posix", "stow -t ~ zsh git tmux"),
+    ("posix", "stow --target=$HOME git"),
+    ("posix", "stow -v -R -t ~ */"),
+    ("posix", "stow --dotfiles --adopt bash"),
+    ("posix", "stow -D vim"),
+    ("posix", "cd ~/dotfiles && stow nvim"),
+    ("posix", "chezmoi init --apply user"),
+    ("posix", "chezmoi init https://github.com/user/dotfiles.git"),
+    ("posix", "chezmoi apply"),
+    ("posix", "chezmoi apply -v --force"),
+    ("posix", "chezmoi update"),
+    ("posix", "chezmoi re-add"),
+    ("posix", "chezmoi add ~/.zshrc"),
+    ("posix", "chezmoi edit --apply ~/.bashrc"),
+    ("posix", "chezmoi import --strip-components 1 --destination ~/.oh-my-zsh oh-my-zsh.tar.gz"),
+    ("posix", "chezmoi merge ~/.bashrc"),
+    ("posix", "chezmoi purge --force"),
+    ("posix", "chezmoi forget ~/.vimrc"),
+    ("posix", "chezmoi state delete-bucket --bucket=scriptState"),
+    ("posix", "chezmoi git pull -- --rebase"),
+    ("posix", "mackup restore"),
+    ("posix", "mackup backup --force"),
+    ("posix", "mackup link install"),
+    ("posix", "mackup uninstall"),
+    ("posix", "yadm pull"),
+    ("posix", "yadm add ~/.bashrc"),
+    ("posix", "yadm commit -m x"),
+    ("posix", "yadm checkout ~"),
+    ("posix", "yadm bootstrap"),
+    ("posix", "yadm alt"),
+    ("posix", "rcup"),
+    ("posix", "rcup -v -d ~/dotfiles"),
+    ("posix", "rcdn"),
+    ("posix", "mkrc ~/.tmux.conf"),
+    ("posix", "dotbot -c install.conf.yaml"),
+    ("posix", "homeshick link"),
+    ("posix", "homeshick clone user/dotfiles"),
+    ("posix", "dotter deploy"),
+    ("posix", "dotter"),
+    ("posix", "dotdrop install -p laptop"),
+]
+
+DOTFILE_MANAGERS_SHOWN = [
+    ("posix", "stow -n zsh"),
+    ("posix", "stow --no -t ~ zsh"),
+    ("posix", "stow --simulate -v git"),
+    ("posix", "stow -nvt ~ zsh"),
+    ("posix", "stow --help"),
+    ("posix", "chezmoi diff"),
+    ("posix", "chezmoi apply --dry-run"),
+    ("posix", "chezmoi apply -n -v"),
+    ("posix", "chezmoi status"),
+    ("posix", "chezmoi doctor"),
+    ("posix", "chezmoi data"),
+    ("posix", "chezmoi managed"),
+    ("posix", "chezmoi git status"),
+    ("posix", "chezmoi --help"),
+    ("posix", "mackup list"),
+    ("posix", "mackup -n restore"),
+    ("posix", "yadm status"),
+    ("posix", "yadm diff"),
+    ("posix", "yadm log --oneline -5"),
+    ("posix", "yadm ls-files"),
+    ("posix", "lsrc"),
+    ("posix", "rcup -g"),
+    ("posix", "homeshick list"),
+    ("posix", "dotter init"),
+    ("posix", "dotter --dry-run"),
+    ("posix", "dotdrop compare"),
+    ("posix", "ls ~/dotfiles"),
+]
+
+
+def test_dotfile_managers_write_the_home_folders_start_up_files() -> None:
+    every_case(DOTFILE_MANAGERS, lambda shell, command: guard_blocks(shell, command, WRITE_OUTSIDE))
+
+
+def test_simulating_and_showing_dotfiles_stays_allowed() -> None:
+    every_case(DOTFILE_MANAGERS_SHOWN, guard_allows)
