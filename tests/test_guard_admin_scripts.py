@@ -9,6 +9,8 @@ pipes configured (network configuration); printing the limits, pf's rules and du
 
 Dotfile managers (stow, chezmoi, mackup, yadm, rcm, dotbot, homeshick, dotter, dotdrop) write the home
 folder's start-up files: a write outside the project. Their simulations, diffs and listings stay allowed.
+So does a package linked into the global prefix (`npm link`, `yarn link`, `bun link`, `pnpm link -g`), which
+puts the project's code on every shell's PATH; linking into the project's own dependencies stays allowed.
 """
 
 from __future__ import annotations
@@ -220,3 +222,38 @@ def test_dotfile_managers_write_the_home_folders_start_up_files() -> None:
 
 def test_simulating_and_showing_dotfiles_stays_allowed() -> None:
     every_case(DOTFILE_MANAGERS_SHOWN, guard_allows)
+
+
+GLOBAL_LINKS = [
+    ("posix", "npm link"),
+    ("posix", "npm link ../shared-lib"),
+    ("posix", "npm link my-cli"),
+    ("posix", "npm ln"),
+    ("posix", "cd packages/cli && npm link"),
+    ("posix", "npm unlink"),
+    ("posix", "yarn link"),
+    ("posix", "yarn unlink"),
+    ("posix", "pnpm link --global"),
+    ("posix", "pnpm link -g"),
+    ("posix", "pnpm link"),
+    ("posix", "bun link"),
+    ("posix", "bun unlink"),
+]
+
+PROJECT_LINKS = [
+    ("posix", "yarn link my-lib"),
+    ("posix", "yarn unlink my-lib"),
+    ("posix", "pnpm link ../lib"),
+    ("posix", "bun link my-lib"),
+    ("posix", "npm unlink my-lib"),
+    ("posix", "npm link --help"),
+    ("posix", "npm run link"),
+]
+
+
+def test_linking_a_package_into_the_global_prefix_writes_outside_the_project() -> None:
+    every_case(GLOBAL_LINKS, lambda shell, command: guard_blocks(shell, command, WRITE_OUTSIDE))
+
+
+def test_linking_into_the_projects_own_dependencies_stays_allowed() -> None:
+    every_case(PROJECT_LINKS, guard_allows)
