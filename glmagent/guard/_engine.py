@@ -256,14 +256,32 @@ nothing else (`pip install --help`, `docker run --help`, `git push --help`). Not
 script or a package named by the word (`yarn build --help` runs the build script, `npx pkg --help`
 fetches pkg), nor task runners that pass `--help` on (`rake`, `mix`, `make`)."""
 _SUBCOMMAND = lazy_re(r"[a-z][a-z0-9-]*")
+VERSION_FLAGS = {
+    "-V": frozenset(
+        {
+            "ssh", "ping", "ping6", "tracepath", "arping", "traceroute", "traceroute6", "ip", "tc", "ss",
+            "bridge", "iptables", "ip6tables", "nft", "su", "mount", "umount", "losetup", "fdisk", "sfdisk",
+            "swapon", "swapoff", "blkid", "wipefs", "curl", "wget", "nmap", "host", "rsync", "socat",
+            "netstat", "route", "arp", "python", "python3",
+        }
+    ),
+    "-v": frozenset({"dig", "parted", "mtr", "nft", "drill"}),
+    "-version": frozenset({"nslookup", "java", "javac", "ffmpeg", "ffprobe"}),
+}  # fmt: skip
+"""The spellings of a lone version request beyond `--version`, and the programs (by normalised name) that
+document it so: alone, each prints the version and exits. Elsewhere they are other options: `-V` is
+tcpdump's file of capture names and fsck's verbose mode, `-v` is verbose to ssh and most tools, and
+`-version` to getopt is a cluster of letters (`-v -e rsion`). A `version` subcommand is left to the rules:
+`kubectl version` and `docker version` ask a server."""
 
 
 def asks_help_only(argv: list[Arg], dialect: Dialect, names: tuple[str, ...]) -> bool:
     """Is this a program, named without a path, given nothing but a request for its usage text (`ftp --help`,
-    `robocopy /?`, `Get-Item -?`), or a `SUBCOMMAND_HELP` tool asked for one subcommand's (`pip install
-    --help`)? It prints that and exits. `/?` asks cmd's builtins and Windows programs, never a PowerShell
-    cmdlet or alias, to which it is a path (`del /?` in PowerShell is `Remove-Item /?`, a wildcard in the
-    drive's root); `-?` is help to PowerShell and Windows, a glob to a POSIX shell."""
+    `robocopy /?`, `Get-Item -?`) or its version (`nmap --version`, `ssh -V` as `VERSION_FLAGS` lists), or a
+    `SUBCOMMAND_HELP` tool asked for one subcommand's usage (`pip install --help`)? It prints that and exits.
+    `/?` asks cmd's builtins and Windows programs, never a PowerShell cmdlet or alias, to which it is a path
+    (`del /?` in PowerShell is `Remove-Item /?`, a wildcard in the drive's root); `-?` is help to PowerShell
+    and Windows, a glob to a POSIX shell."""
     if len(argv) == 3:
         word, sub, flag = argv[0].text, argv[1], argv[2]
         return (
@@ -278,7 +296,9 @@ def asks_help_only(argv: list[Arg], dialect: Dialect, names: tuple[str, ...]) ->
     word, flag = argv[0].text, argv[1].text
     if "/" in word or "\\" in word or DYN in word or argv[1].raw != flag:
         return False
-    if flag == "--help":
+    if flag in ("--help", "--version"):
+        return True
+    if names[0] in VERSION_FLAGS.get(flag, ()):
         return True
     if flag == "-?":
         return dialect != "posix"
@@ -1054,7 +1074,7 @@ class Evaluation(RunsOtherCode, WordChecks):
             self.event("depth-exceeded", frame, f"nesting deeper than {p.max_depth} levels", self._argv(argv))
             return
         if len(argv) <= 3 and asks_help_only(argv, dialect, names):
-            return  # `ftp --help`, `robocopy /?`, `pip install --help`: prints how to use it and exits
+            return  # `ftp --help`, `ssh -V`, `pip install --help`: prints its usage or version and exits
         if "/" in word or "\\" in word or (":" in word and dialect != "posix"):
             self._judge_program(head, frame, argv)  # a path, or a Windows URI (`shell:AppsFolder\…`)
             service = p.service_script(word) if dialect == "posix" and p.service_folders else None
