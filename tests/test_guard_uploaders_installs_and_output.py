@@ -78,6 +78,20 @@ INSTALLS = [
     ("carthage update --use-xcframeworks", "carthage build --archive"),
     ("webdriver-manager update", "webdriver-manager --help"),
     ("node node_modules/protractor/bin/webdriver-manager update", "node node_modules/.bin/protractor"),
+    # system packages for a workspace or a package's build, and other ecosystems' fetchers (admin scripts)
+    ("rosdep install --from-paths src --ignore-src -y", "rosdep --help"),
+    ("rosdep update", "rosdep check --from-paths src"),
+    ("dnf builddep -y --nogpgcheck app.spec", "dnf repoquery --help"),
+    ("yum-builddep app.spec", "rpmbuild -bb app.spec"),
+    ("yes | mk-build-deps -i", "mk-build-deps debian/control"),
+    ("pkcon install -y git", "pkcon --version"),
+    ("west update", "west build -b native_sim app"),
+    ("west init -m https://github.com/x/y", "west list"),
+    ("haxelib install hxcpp", "haxelib list"),
+    ("shards install", "shards build"),
+    ("mint bootstrap --link", "mint list"),
+    ("Rscript -e 'renv::restore()'", "Rscript -e 'renv::status()'"),
+    ("R -e 'renv::install(\"x\")'", "Rscript -e 'testthat::test_dir(\"tests\")'"),
 ]
 
 
