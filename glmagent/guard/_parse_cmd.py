@@ -157,9 +157,85 @@ def parse_cmd(line: str) -> CmdScript:
     end_command(False)
     loops = {m.group(1) for m in _FOR_LOOP.finditer(line)} if "%" in line else set()
     if loops:
+        _named_loop_values(line, commands)
         _loop_values(commands, loops)
     readings = _program_readings(line, commands) if '\\"' in line else []
     return CmdScript(commands, variables, readings)
+
+
+_FOR_NAMES = lazy_re(
+    r"""(?i)\bfor\s+(?P<opts>(?:/[dr](?:\s+(?![%/])[^\s%"/()]+)?\s+)*)%%?(?P<var>[A-Za-z])\s+in\s*"""
+    r"""\((?P<set>[^()'`"]*)\)\s*do\b"""
+)
+"""A `for` loop over a list of names (`for /d /r . %%d in (bin,obj) do …`), with its options."""
+_FOR_DIR = lazy_re(
+    r"""(?i)\bfor\s+/f(?:\s+"[^"]*")?\s+%%?(?P<var>[A-Za-z])\s+in\s*\(\s*'dir\s+(?P<args>[^'|&<>]*)'\s*\)\s*do\b"""
+)
+"""A `for /f` loop over what `dir` lists (`for /f "tokens=*" %%g in ('dir /b /ad /s bin') do …`)."""
+_PLAIN_NAME = lazy_re(r"[\w.-]+")
+LOOP_NAMES = 16
+"""Names of one loop's list followed one by one; a longer list leaves its variable a run-time word."""
+
+
+def _named_loop_values(line: str, commands: list[CmdCommand]) -> None:
+    """A loop over a list of plain names holds each of them in turn: its commands are read once per name,
+    the variable filled in (`for %%d in (bin,obj) do rd /s /q %%d` deletes `bin` and `obj`). With `/r
+    ROOT`, each name is found in every folder below ROOT, written as the glob that names them
+    (`ROOT\\**\\bin`, judged as `find ROOT -name bin` would be); `/d /r` over `*` is every such folder;
+    a `for /f` over `dir /s /b NAME` is every NAME below the working directory. Anything else (a wildcard,
+    a file's lines, a command's output) stays known only at run time."""
+    for m in _FOR_NAMES.finditer(line):
+        options = m.group("opts").split()
+        recursive = any(o.lower() == "/r" for o in options)
+        folders = any(o.lower() == "/d" for o in options)
+        root = next((o for o in options if o[:1] != "/"), ".")
+        names = [n.strip() for n in re.split(r"[,;\s]+", m.group("set")) if n.strip()]
+        if not names or len(names) > LOOP_NAMES:
+            continue
+        if names == ["*"] and folders:
+            values = [f"{root}\\**" if recursive else "*"]
+        elif all(_PLAIN_NAME.fullmatch(n) for n in names):
+            values = [f"{root}\\**\\{n}" if recursive else n for n in names]
+        else:
+            continue
+        # the list itself, which the reading above split off as a command of its own, runs nothing
+        listed = next((c for c in commands if [a.text for a in c.argv] == names and not c.redirects), None)
+        if listed is not None:
+            commands.remove(listed)
+        _fill_loop(commands, m.group("var"), values)
+    for m in _FOR_DIR.finditer(line):
+        words = m.group("args").split()
+        switches = {w.lower() for w in words if w[:1] == "/"}
+        names = [w.strip('"') for w in words if w[:1] != "/"]
+        if "/s" in switches and "/b" in switches and len(names) == 1 and _PLAIN_NAME.fullmatch(names[0]):
+            _fill_loop(commands, m.group("var"), [f".\\**\\{names[0]}"])
+
+
+def _fill_loop(commands: list[CmdCommand], letter: str, values: list[str]) -> None:
+    """Each command naming the loop variable `letter` plainly (`%%d`, `%d`; not `%%~nxd`), once per value."""
+    uses = re.compile(r"%%?" + letter + r"(?![A-Za-z0-9_])")
+
+    def filled(a: Arg, value: str) -> Arg:
+        if "%" not in a.text:
+            return a
+        return Arg(uses.sub(lambda _: value, a.text), uses.sub(lambda _: value, a.raw))
+
+    out: list[CmdCommand] = []
+    for command in commands:
+        if not any(uses.search(a.text) for a in command.argv) and not any(
+            uses.search(a.text) for _, a in command.redirects
+        ):
+            out.append(command)
+            continue
+        for value in values:
+            out.append(
+                CmdCommand(
+                    [filled(a, value) for a in command.argv],
+                    [(op, filled(a, value)) for op, a in command.redirects],
+                    command.piped,
+                )
+            )
+    commands[:] = out
 
 
 def _loop_values(commands: list[CmdCommand], letters: set[str]) -> None:
