@@ -95,22 +95,23 @@ INSTALLS = [
 ]
 
 
-def test_uploaders_send_the_report_and_local_reports_stay_allowed() -> None:
+def _blocked_beside_allowed(cases: list[tuple[str, str]], rule: str) -> None:
+    """Each case's first line blocked by `rule` (a rule id, or a category), its twin allowed."""
+
     def pair(blocked: str, allowed: str) -> None:
-        assert_decided_as("posix", blocked, check(blocked), "network.remote-service")
+        assert_decided_as("posix", blocked, check(blocked), rule)
         decision = check(allowed)
         assert decision.allowed, f"{allowed!r}: {decision.rule_id} ({decision.reason})"
 
-    every_case(UPLOADERS, pair)
+    every_case(cases, pair)
+
+
+def test_uploaders_send_the_report_and_local_reports_stay_allowed() -> None:
+    _blocked_beside_allowed(UPLOADERS, "network.remote-service")
 
 
 def test_installs_under_other_words_are_installs_and_builds_stay_builds() -> None:
-    def pair(blocked: str, allowed: str) -> None:
-        assert_decided_as("posix", blocked, check(blocked), "network.package-install")
-        decision = check(allowed)
-        assert decision.allowed, f"{allowed!r}: {decision.rule_id} ({decision.reason})"
-
-    every_case(INSTALLS, pair)
+    _blocked_beside_allowed(INSTALLS, "network.package-install")
 
 
 SCRIPT_WORDS = [
@@ -122,11 +123,7 @@ SCRIPT_WORDS = [
 
 
 def test_words_after_the_script_are_the_scripts_own() -> None:
-    def pair(blocked: str, allowed: str) -> None:
-        assert_decided_as("posix", blocked, check(blocked), "network")
-        assert check(allowed).allowed, allowed
-
-    every_case(SCRIPT_WORDS, pair)
+    _blocked_beside_allowed(SCRIPT_WORDS, "network")
 
 
 OUTPUT_NAMES = ["nimcache", "DerivedData", "_esy", "_opam", "cover"]

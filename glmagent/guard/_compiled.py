@@ -15,6 +15,7 @@ from ._models import Dialect, ExecutorSpec, PolicyFile, Rule, ShellSpec, Wrapper
 from ._normalise import command_key
 from ._paths import CHANGE_DIRECTORY, WRITERS
 from ._rules import CommandView, CompiledCommand, RuleIndex, SyntaxInfo, build_index
+from ._screens import trie_alternation
 from ._shape import record
 from ._syntax import DYN, Arg
 
@@ -146,24 +147,7 @@ def _suffix(extensions: list[str]) -> str:
     took 19 ms a search at 100 kB."""
     firsts = re.escape("".join(sorted({e[0] for e in extensions})))
     ahead = f"(?=[{firsts}])" if firsts else ""  # (a policy may list none)
-    return rf"\.{ahead}(?:{_alternation(extensions)})(?={_PIECE_END})"
-
-
-def _alternation(words: list[str]) -> str:
-    """A regex alternation of `words` (none empty) shaped as a trie: a word may extend another, and each
-    is kept, since the caller anchors what follows."""
-    heads: dict[str, list[str]] = {}
-    for word in words:
-        heads.setdefault(word[0], []).append(word[1:])
-    parts = []
-    for head, tails in heads.items():
-        rest = [t for t in tails if t]
-        if not rest:
-            parts.append(re.escape(head))
-            continue
-        inner = _alternation(rest)
-        parts.append(re.escape(head) + (f"(?:{inner})?" if "" in tails else f"(?:{inner})"))
-    return "|".join(parts)
+    return rf"\.{ahead}(?:{trie_alternation(extensions)})(?={_PIECE_END})"
 
 
 _CONSOLE_WORDS = frozenset({"shell", "console", "repl"})

@@ -31,7 +31,7 @@ from ._models import (
     VariableClause,
 )
 from ._paths import climbed
-from ._screens import AnyScreen, CaselessScreen, PatternList
+from ._screens import AnyScreen, CaselessScreen, PatternList, trie_alternation
 from ._shape import many, record, table
 from ._syntax import DYN, Arg
 
@@ -313,25 +313,6 @@ class PathPattern:
         return PathPattern, (self.regex,)
 
 
-def _longest_first(literals: list[str]) -> str:
-    """An alternation of `literals` as a trie that matches the longest one where several begin a text."""
-    if not literals:
-        return "(?!)"
-    heads: dict[str, list[str]] = {}
-    for literal in literals:
-        heads.setdefault(literal[0], []).append(literal[1:])
-    parts = []
-    for head, tails in heads.items():
-        longer = [t for t in tails if t]
-        if not longer:
-            parts.append(re.escape(head))
-        elif len(longer) < len(tails):  # the head ends a literal too: the longer ones first, greedily
-            parts.append(f"{re.escape(head)}(?:{_longest_first(longer)})?")
-        else:
-            parts.append(re.escape(head) + _longest_first(longer))
-    return parts[0] if len(parts) == 1 else "(?:" + "|".join(parts) + ")"
-
-
 def _steps_taken(text: str) -> str:
     """`text` with its `./` steps taken and its runs of separators cut to four (see `PathPattern`)."""
     if "/." in text or "\\." in text:
@@ -371,7 +352,7 @@ class GroupedPathPattern(PathPattern):
             for needle in literals
         }
         """Per literal, the groups of it and of every literal it begins with."""
-        self.needles = lazy_re(f"(?=({_longest_first(literals)}))")
+        self.needles = lazy_re(f"(?=({trie_alternation(literals) if literals else '(?!)'}))")
         """Finds, at each place of a lower-cased word, the longest literal there (the rest begin it)."""
 
     def match(self, text: str) -> re.Match[str] | None:

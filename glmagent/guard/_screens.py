@@ -114,6 +114,24 @@ def literal_screen(needles: list[str], flags: int = 0) -> re.Pattern[str] | None
     return compile_once(branch(words), flags)
 
 
+def trie_alternation(words: list[str]) -> str:
+    """A regex alternation of `words` (none empty) shaped as a trie, without an enclosing group: a word may
+    extend another and each is kept, the longer tried first, so where several begin a text the longest
+    matches."""
+    heads: dict[str, list[str]] = {}
+    for word in words:
+        heads.setdefault(word[0], []).append(word[1:])
+    parts = []
+    for head, tails in heads.items():
+        rest = [t for t in tails if t]
+        if not rest:
+            parts.append(re.escape(head))
+            continue
+        inner = trie_alternation(rest)
+        parts.append(re.escape(head) + (f"(?:{inner})?" if "" in tails else f"(?:{inner})"))
+    return "|".join(parts)
+
+
 class CaselessScreen:
     """`literal_screen` of needles in any case. ASCII text is lower-cased and searched case-sensitively,
     several times faster than `re.IGNORECASE`. Other text is searched as its UTF-8 bytes when every needle
