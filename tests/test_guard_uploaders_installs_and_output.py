@@ -86,7 +86,7 @@ INSTALLS = [
     ("yes | mk-build-deps -i", "mk-build-deps debian/control"),
     ("pkcon install -y git", "pkcon --version"),
     ("west update", "west build -b native_sim app"),
-    ("west init -m https://github.com/x/y", "west list"),
+    ("west init -m https://github.com/x/y", "west init -l app"),
     ("haxelib install hxcpp", "haxelib list"),
     ("shards install", "shards build"),
     ("mint bootstrap --link", "mint list"),
