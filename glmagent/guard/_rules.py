@@ -339,7 +339,11 @@ class GroupedPathPattern(PathPattern):
     __slots__ = ("always", "excepted", "groups", "needles", "within")
 
     def __init__(
-        self, regex: re.Pattern[str], groups: dict[str, re.Pattern[str]], excepted: re.Pattern[str] | None
+        self,
+        regex: re.Pattern[str],
+        groups: dict[str, re.Pattern[str]],
+        excepted: re.Pattern[str] | None,
+        needles: re.Pattern[str] | None = None,
     ) -> None:
         super().__init__(regex)
         self.groups = groups
@@ -352,7 +356,9 @@ class GroupedPathPattern(PathPattern):
             for needle in literals
         }
         """Per literal, the groups of it and of every literal it begins with."""
-        self.needles = lazy_re(f"(?=({trie_alternation(literals) if literals else '(?!)'}))")
+        if needles is None:  # (made once, when the policy is compiled: the load cache keeps it)
+            needles = lazy_re(f"(?=({trie_alternation(literals) if literals else '(?!)'}))")
+        self.needles = needles
         """Finds, at each place of a lower-cased word, the longest literal there (the rest begin it)."""
 
     def match(self, text: str) -> re.Match[str] | None:
@@ -370,7 +376,7 @@ class GroupedPathPattern(PathPattern):
         return None
 
     def __reduce__(self) -> tuple[type[PathPattern], tuple[object, ...]]:
-        return GroupedPathPattern, (self.regex, self.groups, self.excepted)
+        return GroupedPathPattern, (self.regex, self.groups, self.excepted, self.needles)
 
 
 # -- commands --
