@@ -1385,8 +1385,8 @@ _REMOVE_ITEM_PREFIXES = {
 _CMD_DELETES = frozenset({"del", "erase", "rd", "rmdir"})
 _CMD_SWITCH = lazy_re(r"/(?:[sqfp]|a(?::?-?[rhsail])*)", re.IGNORECASE)
 """A switch of cmd's `del`/`rd`: `/s`, `/q`, `/f`, `/p`, `/a`, `/a:h`, `/a-r`."""
-_CMD_SWITCHES = lazy_re(r"(?:/(?:[sqfp]|a(?::?-?[rhsail])*))+", re.IGNORECASE)
-"""Such switches written together, as cmd reads them apart (`rd /s/q x`)."""
+_CMD_SWITCHES = lazy_re(rf"(?:{_CMD_SWITCH.pattern})+", re.IGNORECASE)
+"""One or more such switches, written together as cmd reads them apart too (`rd /s/q x`)."""
 
 
 def cmd_delete_words(
@@ -1405,8 +1405,6 @@ def cmd_delete_words(
         text = a.text
         if text[:1] != "/":
             operands.append(a)
-        elif _CMD_SWITCH.fullmatch(text):
-            switches.add(text[:2].lower())
         elif _CMD_SWITCHES.fullmatch(text):
             switches.update(m.group(0)[:2].lower() for m in _CMD_SWITCH.finditer(text))
         else:

@@ -77,7 +77,7 @@ def run_places(name: str, args: list[Arg]) -> list[Arg] | None:
     found: list[Arg] = []
     options = runner.options
     after_value = False
-    operands = runner.operands
+    taken = 0  # operands read as test paths so far
     for i, a in enumerate(args):
         text = a.text
         if after_value:
@@ -100,9 +100,9 @@ def run_places(name: str, args: list[Arg]) -> list[Arg] | None:
             # `--junitxml /tmp/x.xml`, `-OutputFile x.xml`: an option's value, not a test path
             after_value = True
             continue
-        if operands and text[:1] != "-":
+        if text[:1] != "-" and (runner.operands < 0 or taken < runner.operands):
             found.append(a)
-            operands -= 1
+            taken += 1
     return [a for a in found if _may_lie_outside(a)]
 
 
