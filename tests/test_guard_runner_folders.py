@@ -32,12 +32,15 @@ OUTSIDE = [
     ("posix", "just --justfile /tmp/justfile test"),
     ("posix", "tox -c /tmp/x"),
     ("posix", "mocha /tmp/test"),
+    ("posix", "R CMD check /tmp/pkg_1.0.tar.gz"),
+    ("posix", "R CMD BATCH /tmp/x.R"),  # runs the script as `R -f /tmp/x.R` does
     # with no folder named: the working directory a `cd` took the line to
     ("posix", "cd /tmp && make"),
     ("posix", "cd /tmp/x && npm test"),
     ("posix", "cd ~/other && cargo test"),
     ("posix", "cd /tmp && pytest tests/"),
     ("posix", "cd /tmp && just"),
+    ("posix", "cd /tmp && R CMD build ."),
     ("powershell", "Invoke-Pester C:\\other"),
     ("powershell", "Invoke-Pester -Path C:\\other\\tests"),
     ("powershell", "cd C:\\other; Invoke-Pester"),
@@ -55,6 +58,9 @@ INSIDE = [
     ("posix", "cargo test --manifest-path crates/a/Cargo.toml"),
     ("posix", "mocha test/"),
     ("posix", "just test"),
+    ("posix", "R CMD build ."),
+    ("posix", "R CMD check --no-manual pkg_1.0.tar.gz"),
+    ("posix", "R CMD BATCH --vanilla scripts/report.R"),
     ("posix", "cd build && make"),
     ("posix", "cd docs && make html"),
     ("posix", 'cd "$BUILD_DIR" && make'),  # a folder only known at run time: the sandbox's

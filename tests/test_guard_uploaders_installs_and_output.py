@@ -92,6 +92,8 @@ INSTALLS = [
     ("mint bootstrap --link", "mint list"),
     ("Rscript -e 'renv::restore()'", "Rscript -e 'renv::status()'"),
     ("R -e 'renv::install(\"x\")'", "Rscript -e 'testthat::test_dir(\"tests\")'"),
+    ("R CMD INSTALL pkg_1.0.tar.gz", "R CMD build ."),
+    ("R CMD INSTALL --no-multiarch --with-keep.source .", "R CMD check --as-cran pkg_1.0.tar.gz"),
 ]
 
 

@@ -479,6 +479,10 @@ class ExecutorSpec(Shape):
     stdin or the terminal (`node --test` runs the project's test files); a script given is still judged."""
     interactive_flags: list[str] = many()
     """Flags that make it read the terminal after its program (`python -i x.py`)."""
+    tool_words: list[str] = many()
+    """First operands that name one of its own tools, not a script (`R CMD check`)."""
+    script_tools: list[str] = many()
+    """Those of its tools that run the script given as their first operand (`R CMD BATCH x.R`)."""
     subcommand: str = ""
     """Only this subcommand runs an inline program, the first operand after it (`deno eval CODE`); the
     program's other subcommands run no inline program (`deno run x.ts`, `deno test`)."""

@@ -56,6 +56,7 @@ RUNNERS: dict[str, Runner] = {
     "py.test": Runner(("--rootdir", "-c", "--config-file"), operands=-1),
     "mocha": Runner(operands=-1),
     "invoke-pester": Runner(("-path", "-script"), operands=1),  # (its second position is -TestName)
+    "r": Runner(operands=-1, runs=frozenset({"build", "check"})),  # (`R CMD check x.tar.gz`)
 }
 """Runners by command name (lower case)."""
 

@@ -1077,6 +1077,14 @@ def executor(spec: ExecutorSpec, args: list[Arg]) -> ExecutorRun:
         return run
     if not spec.script_operand:
         operand = None  # `psql DBNAME`: operands are data; the program comes from stdin
+    elif operand is not None and operand < n and args[operand].text in spec.tool_words:
+        # `R CMD build .`: one of its own tools, which runs no program unless it is one that runs a script
+        tool = operand + 1
+        if tool < n and args[tool].text in spec.script_tools:
+            script = next((a for a in args[tool + 1 :] if a.text[:1] != "-" or DYN in a.text), None)
+            if script is not None:
+                _program_file(run, script)
+        return run
     source = script_source(args[operand]) if operand is not None and operand < n else "stdin"
     finds = spec.finds_programs_flags
     if operand is None and finds and any(a.text in finds for a in args):
