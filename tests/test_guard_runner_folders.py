@@ -32,6 +32,8 @@ OUTSIDE = [
     ("posix", "just --justfile /tmp/justfile test"),
     ("posix", "tox -c /tmp/x"),
     ("posix", "mocha /tmp/test"),
+    ("posix", "pytest --lf /tmp/tests"),  # (a flag that takes no value)
+    ("posix", "pytest -x --ff --no-header ../other/tests"),
     ("posix", "R CMD check /tmp/pkg_1.0.tar.gz"),
     ("posix", "R CMD BATCH /tmp/x.R"),  # runs the script as `R -f /tmp/x.R` does
     # with no folder named: the working directory a `cd` took the line to
@@ -45,6 +47,8 @@ OUTSIDE = [
     ("powershell", "Invoke-Pester -Path C:\\other\\tests"),
     ("powershell", "cd C:\\other; Invoke-Pester"),
     ("powershell", "npm test --prefix C:\\x"),
+    ("powershell", "Invoke-Pester -CI C:\\other"),
+    ("powershell", "Invoke-Pester -PassThru C:\\other\\tests"),
 ]
 
 INSIDE = [
@@ -76,6 +80,8 @@ INSIDE = [
     ("powershell", 'Invoke-Pester -PassThru -OutputFile "$BuildRoot\\TestResult.xml" -OutputFormat NUnitXml'),
     ("powershell", "Invoke-Pester -Script $PSScriptRoot\\Tests -Verbose -PassThru"),
     ("powershell", "Invoke-Pester ./tests C:\\x"),  # (the second position is a test's name)
+    ("powershell", "Invoke-Pester -CI ./tests"),
+    ("posix", "pytest --lf --basetemp /tmp/pt tests"),
 ]
 
 
@@ -125,4 +131,4 @@ def test_the_places_a_runner_runs(name: str, words: list[str], places: list[str]
 
 def test_every_runner_is_known_by_its_lower_case_name() -> None:
     assert all(name == name.lower() for name in RUNNERS)
-    assert all(o == o.lower() for runner in RUNNERS.values() for o in runner.options)
+    assert all(o == o.lower() for runner in RUNNERS.values() for o in (*runner.options, *runner.flags))

@@ -21,6 +21,9 @@ class Runner(NamedTuple):
     """How many of its operands are test files or folders it runs (`pytest DIR`, `mocha DIR`; -1: all)."""
     runs: frozenset[str] | None = None
     """The subcommands that run the project's code (`npm test`, `cargo build`); None: every use runs it."""
+    flags: frozenset[str] = frozenset()
+    """Long options and PowerShell switches that take no value, so a word after one is an operand (`pytest
+    --lf /tmp/tests`, `Invoke-Pester -CI C:\\x`), lower case; any other option may take the next word."""
 
 
 _NPM_RUNS = frozenset(
@@ -29,6 +32,15 @@ _NPM_RUNS = frozenset(
 _MAKE = Runner(("-c", "--directory", "-f", "--file", "--makefile"))
 _GRADLE = Runner(("-p", "--project-dir", "-b", "--build-file", "-c", "--settings-file"))
 _MAVEN = Runner(("-f", "--file"))
+_PYTEST_FLAGS = frozenset({
+    "--lf", "--last-failed", "--ff", "--failed-first", "--nf", "--new-first", "--sw", "--stepwise",
+    "--sw-skip", "--cache-clear", "--exitfirst", "--co", "--collect-only", "--verbose", "--quiet",
+    "--showlocals", "--no-header", "--no-summary", "--strict-markers", "--strict-config",
+    "--doctest-modules", "--runxfail", "--disable-warnings", "--disable-pytest-warnings", "--full-trace",
+    "--setup-only", "--setup-show", "--setup-plan", "--fixtures", "--markers", "--cov-append", "--no-cov",
+    "--no-cov-on-fail", "--forked",
+})  # fmt: skip
+_PYTEST = Runner(("--rootdir", "-c", "--config-file"), operands=-1, flags=_PYTEST_FLAGS)
 
 RUNNERS: dict[str, Runner] = {
     "make": _MAKE,
@@ -52,10 +64,14 @@ RUNNERS: dict[str, Runner] = {
     "just": Runner(("-f", "--justfile", "-d", "--working-directory")),
     "task": Runner(("-d", "--dir", "-t", "--taskfile")),
     "tox": Runner(("-c", "--conf")),
-    "pytest": Runner(("--rootdir", "-c", "--config-file"), operands=-1),
-    "py.test": Runner(("--rootdir", "-c", "--config-file"), operands=-1),
+    "pytest": _PYTEST,
+    "py.test": _PYTEST,
     "mocha": Runner(operands=-1),
-    "invoke-pester": Runner(("-path", "-script"), operands=1),  # (its second position is -TestName)
+    "invoke-pester": Runner(  # (its second position is -TestName)
+        ("-path", "-script"),
+        operands=1,
+        flags=frozenset({"-ci", "-passthru", "-enableexit", "-strict", "-quiet", "-nonewpssession"}),
+    ),
     "r": Runner(operands=-1, runs=frozenset({"build", "check"})),  # (`R CMD check x.tar.gz`)
 }
 """Runners by command name (lower case)."""
@@ -97,7 +113,7 @@ def run_places(name: str, args: list[Arg]) -> list[Arg] | None:
         if len(text) > 2 and text[:1] == "-" and text[1:2] != "-" and short in options:
             found.append(Arg(text[2:], a.raw[len(a.raw) - len(text) + 2 :]))  # `-C../x`, `-f/tmp/Makefile`
             continue
-        if (text[:2] == "--" and not eq) or a.param:
+        if ((text[:2] == "--" and not eq) or a.param) and lowered not in runner.flags:
             # `--junitxml /tmp/x.xml`, `-OutputFile x.xml`: an option's value, not a test path
             after_value = True
             continue
