@@ -363,11 +363,11 @@ class PathScope:
     def __init__(self, root: str | None, dialect: str) -> None:
         self.lookups = 0
         """Writes into the temp folder followed through links on the disk so far (see `TEMP_LOOKUPS`)."""
+        self.dialect = dialect  # (first: a drive's root below is resolved by the dialect's rules)
         self.root = _normal(root.replace("\\", "/")) if root else _VIRTUAL_ROOT
         if _DRIVE.match(self.root.lstrip("/")):
             self.root = self._absolute(self.root.lstrip("/")) or self.root
         self.cwd: str | None = self.root
-        self.dialect = dialect
 
     # -- resolving --
     def _absolute(self, text: str) -> str | None:
