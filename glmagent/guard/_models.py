@@ -259,6 +259,8 @@ class PathClause(Shape):
     paths: Annotated[list[str], Check(min_length=1)]
     except_paths: list[str] = many()
     """Paths that `paths` would match but that are harmless (`~/.ssh/*.pub`)."""
+    outside_project: bool = False
+    """Only a path outside the project counts: the folder may hold the project itself (`/root/app`)."""
     shells: list[Dialect] = many("posix", "powershell", "cmd")
 
 

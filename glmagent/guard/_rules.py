@@ -264,10 +264,10 @@ _GROUPED_PATHS = 32
 """A `path` clause of this many paths or more is matched by `GroupedPathPattern`."""
 
 
-def path_regex(paths: list[str], except_paths: list[str]) -> PathPattern:
+def path_regex(paths: list[str], except_paths: list[str], outside_project: bool = False) -> PathPattern:
     """The matcher of a `path` clause, applied with `match` to an argument's text and raw spelling."""
-    if len(paths) < _GROUPED_PATHS:
-        return PathPattern(compile_once(_path_body(paths, except_paths), _PATH_FLAGS))
+    if len(paths) < _GROUPED_PATHS or outside_project:
+        return PathPattern(compile_once(_path_body(paths, except_paths), _PATH_FLAGS), outside_project)
     groups: dict[str, list[str]] = {}
     for path in paths:
         groups.setdefault(_path_needle(path).lower(), []).append(path)
@@ -300,17 +300,19 @@ class PathPattern:
     than four separators in a row (a prefix's, a separator, a `**` and another separator). Taken, a step
     is no longer a folder a glob's `*` could stand for (`~/./x` is `~/x`, not `~/*/x`)."""
 
-    __slots__ = ("pattern", "regex")
+    __slots__ = ("outside_project", "pattern", "regex")
 
-    def __init__(self, regex: re.Pattern[str]) -> None:
+    def __init__(self, regex: re.Pattern[str], outside_project: bool = False) -> None:
         self.regex = regex
         self.pattern = regex.pattern
+        self.outside_project = outside_project
+        """The clause spares a path inside the project (see `PathClause.outside_project`)."""
 
     def match(self, text: str) -> re.Match[str] | None:
         return self.regex.match(_steps_taken(text))
 
     def __reduce__(self) -> tuple[type[PathPattern], tuple[object, ...]]:
-        return PathPattern, (self.regex,)
+        return PathPattern, (self.regex, self.outside_project)
 
 
 def _steps_taken(text: str) -> str:
@@ -1309,7 +1311,7 @@ def build_index(rules: list[Rule], syntax: dict[str, SyntaxSpec]) -> RuleIndex:
                     pattern = glob_regex(clause.globs)
                     needles = [_needle(g) for g in clause.globs]
                 else:
-                    pattern = path_regex(clause.paths, clause.except_paths)
+                    pattern = path_regex(clause.paths, clause.except_paths, clause.outside_project)
                     needles = [_path_needle(p) for p in clause.paths]
                     for shell in clause.shells:
                         path_globs.setdefault(shell, []).extend(clause.paths)

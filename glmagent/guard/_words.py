@@ -1076,7 +1076,9 @@ class WordChecks:
                     and not (spelled and own.found(raw, raw_lowered))
                 ):
                     continue  # none of this rule's fragments: its pattern cannot match
-                if pattern.match(text) or (spelled and pattern.match(raw)):
+                if (pattern.match(text) or (spelled and pattern.match(raw))) and not (
+                    getattr(pattern, "outside_project", False) and self.scope(frame).holds(text)
+                ):
                     self._rule_finding(rule, argv, names, frame, text if DYN not in text else raw)
         scope = self._scope
         if scope is not None and scope.cwd is not scope.root:
