@@ -55,6 +55,8 @@ VERSION_ONLY = [
     ("posix", "rsync -V"),
     ("powershell", "ssh -V"),
     ("powershell", "nmap --version"),
+    ("posix", "xcrun swift -version"),  # (swift's long options take one dash: no cluster holding `-e`)
+    ("posix", "swift -help"),
 ]
 
 NOT_VERSION_ONLY = [
@@ -73,6 +75,7 @@ NOT_VERSION_ONLY = [
 NOT_HELP_ONLY = [
     ("posix", "ftp --help example.com", "network"),  # more than the help request
     ("posix", "ftp example.com", "network"),
+    ("posix", "swift -version -e 'print(1)'", "unverifiable.inline-code"),
     ("posix", "/tmp/x --help", "unverifiable.outside-program"),  # a program from outside the project runs
     ("posix", "rm /?", "containment"),  # a glob of the root's one-letter entries, not help
     ("powershell", "del /?", "containment"),  # `Remove-Item /?`: a wildcard path to a cmdlet

@@ -38,6 +38,9 @@ BLOCKED = [
     ("posix", "chcon -l s0 -t httpd_sys_content_t /var/www", "destructive.machine-state"),
     ("posix", "semodule -n -i local.pp", "destructive.machine-state"),
     ("posix", "kdestroy -A -- --help", "destructive.machine-state"),
+    # a device node opens the device it numbers past its permissions (a host's disk, from a container)
+    ("posix", "mknod sda b 8 0", "destructive.machine-state"),
+    ("posix", "mknod -m 660 build/null c 1 3", "destructive.machine-state"),
     ("posix", "chef-client -l debug", "destructive.machine-state"),  # -l is the log level: it converges
     ("posix", "salt-call --local state.apply -l info", "destructive.machine-state"),
     ("posix", "e2fsck -fy /dev/sdb1", "destructive.disk-format"),
@@ -358,6 +361,7 @@ BLOCKED = [
 ]
 
 ALLOWED = [
+    ("posix", "mknod build/fifo p"),
     ("posix", "bpftool prog show"),
     ("posix", "bpftool map dump name m"),
     ("posix", "bpftool feature probe kernel"),

@@ -80,9 +80,14 @@ BLOCKED = [
     ("posix", "/usr/bin/wireshark -k -i any", "network.socket"),
     ("posix", "dumpcap -i any -w cap.pcapng", "network.socket"),
     ("posix", "termshark -i eth0", "network.socket"),
+    ("posix", "ptftpd -p 69 tap0 .", "network.socket"),  # a TFTP server of the folder
+    # Sphinx's link checker requests every address the documentation links to
+    ("posix", "sphinx-build -b linkcheck docs docs/_build/linkcheck", "network.http-client"),
+    ("posix", "sphinx-build -M linkcheck docs build", "network.http-client"),
 ]
 
 ALLOWED = [
+    ("posix", "sphinx-build -b html docs docs/_build/html"),
     ("posix", "redis-server --version"),
     ("posix", "nginx -t"),
     ("posix", "memcached --version"),

@@ -20,6 +20,7 @@ from conftest import guard_example as check
 
 UPLOADERS = [
     # (blocked: sends the report, allowed twin: writes it locally or only prints)
+    ("appveyor PushArtifact build/app.zip", "appveyor AddMessage built"),
     ("mix coveralls.github", "mix coveralls"),
     ("mix coveralls.post --token x", "mix coveralls.html"),
     ("MIX_ENV=test mix coveralls.travis --pro", "MIX_ENV=test mix coveralls.json"),
@@ -94,6 +95,15 @@ INSTALLS = [
     ("R -e 'renv::install(\"x\")'", "Rscript -e 'testthat::test_dir(\"tests\")'"),
     ("R CMD INSTALL pkg_1.0.tar.gz", "R CMD build ."),
     ("R CMD INSTALL --no-multiarch --with-keep.source .", "R CMD check --as-cran pkg_1.0.tar.gz"),
+    # setuptools installing the project (and what it requires) into the interpreter's packages
+    ("python setup.py install", "python setup.py build"),
+    ("python3 setup.py develop", "python3 setup.py build_ext --inplace"),
+    ("python setup.py develop easy_install app[test]", "python setup.py sdist bdist_wheel"),
+    # a module fetched at a version and run, binaries fetched by a build tool's task
+    ("go run golang.org/x/tools/cmd/stringer@v0.1.0 -type=Pill", "go run ./cmd/stringer -type=Pill"),
+    ("go run github.com/golangci/golangci-lint/cmd/golangci-lint@v1.54.2 run", "go run . -email=a@b.c"),
+    ("mix tailwind.install", "mix tailwind default"),
+    ("mix esbuild.install --if-missing", "mix esbuild default --minify"),
 ]
 
 
