@@ -682,6 +682,16 @@ WRAPPED = [
     ("posix", "run-parts --new-session --regex '^sh$' /bin", "unverifiable"),
     ("posix", "sudo run-parts /etc/cron.daily", "unverifiable"),
     ("posix", "run-parts --arg=x ../other/hooks", "unverifiable"),
+    # a compose service's container, and each application of an Elixir umbrella project
+    ("posix", "docker compose exec app composer install", "network.package-install"),
+    ("posix", "docker-compose exec -T app npm ci", "network.package-install"),
+    ("posix", "docker compose exec -u www-data app env", "env.print-environment"),
+    ("posix", "mix cmd npm install --prefix assets", "network.package-install"),
+    ("posix", "mix cmd --app web mix deps.get", "network.package-install"),
+    ("posix", "mix do deps.get, compile", "network.package-install"),
+    # Compose's first release with its own options before the subcommand
+    ("posix", "docker-compose -f docker-compose-dev.yml up --force-recreate", "network.remote-service"),
+    ("posix", "docker-compose -f ci.yml down -v", "destructive.data-store"),
 ]
 
 WRAPPED_ALLOWED = [
@@ -692,6 +702,12 @@ WRAPPED_ALLOWED = [
     ("posix", 'nix develop .#ci --accept-flake-config --command ./ci/check.sh "./examples/${EXAMPLE}"'),
     ("posix", "setarch $(uname -m) make test"),
     ("posix", "setarch --list"),
+    ("posix", "docker compose exec -T app php artisan test"),
+    ("posix", "docker-compose exec app phpunit"),
+    ("posix", "mix cmd --app web mix test"),
+    ("posix", "mix do compile + test"),
+    ("posix", "docker-compose -f ci.yml ps"),
+    ("posix", "docker-compose -f ci.yml logs app"),
     ("posix", "linux32 make"),
     ("posix", "run-parts ./hooks.d"),
     ("posix", "run-parts -a --verbose hooks.d"),
