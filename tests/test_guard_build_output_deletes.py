@@ -107,6 +107,9 @@ SPARED = [
     ("posix", "rm -rf dbt/jaffle_shop/dbt_packages"),  # what `dbt deps` installs, as node_modules
     ("posix", "rm -rf .coverage coverage-unit.xml junit.xml junit-py312.xml"),  # test runs' reports
     ("powershell", "cmake -E remove_directory build/Release out"),
+    ("powershell", "rimraf coverage/ .nyc_output/"),  # node's deleters read alike in every shell
+    ("powershell", "npx rimraf coverage"),
+    ("powershell", "del-cli .nyc_output"),
     # one wildcard folder, then literal names: what it names in each folder there now
     ("posix", "rm -rf src/*/bin"),  # src/Tool/bin: ignored build output
     ("posix", "rimraf packages/*/dist"),  # no such folder: nothing to lose
@@ -200,6 +203,8 @@ BLOCKED = [
     ("posix", "rm -rf app/sign-out"),  # a web app's route, not `*_out`
     ("posix", "rm -rf coverage-tools"),  # no report's name
     ("posix", "rimraf lib"),  # named like output, but tracked sources
+    ("powershell", "rimraf lib"),
+    ("powershell", "npx rimraf src"),
     ("posix", "rm -rf htmlcov/../src"),  # Windows reads `..` by its text, whether htmlcov exists or not
     ("posix", "rm -rf htmlcov notes"),
     ("powershell", "Remove-Item htmlcov\\..\\src -Recurse"),

@@ -10,8 +10,10 @@ splatted variable: PowerShell reads `@name` followed by anything but a variable'
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
-from conftest import guard_allows, guard_blocks, guard_decision
+from conftest import decide_in, guard_allows, guard_blocks, guard_decision
 
 BLOCKED = [
     ("posix", "yarn workspace app exec rm -rf /", "destructive.recursive-delete"),
@@ -62,3 +64,21 @@ def test_a_scope_glued_to_anything_powershell_expands_is_not_respelled() -> None
     # `@x/$env:Y` expands a variable inside the word: it is not quoted as a literal word, so it stays blocked.
     decision = guard_decision("powershell", "yarn workspace @x/$env:Y build")
     assert not decision.allowed, decision
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "pnpm --filter mermaid types:build-config && tsx .build/types.ts",
+        "pnpm -F web build && node scripts/gen.js",
+        "yarn workspace web build && node scripts/gen.js",
+        "env -C build make; cat README.md",
+    ],
+)
+def test_the_selected_workspace_is_the_wrapped_commands_folder_not_the_lines(
+    project: Path, command: str
+) -> None:
+    # In a known project the selector's folders are unknown; the next command runs where the line stood.
+    decision = decide_in(command, project)
+    assert decision.allowed, f"{decision.rule_id}: {decision.reason}"
+    assert decide_in("env -C /tmp make && ./build/app", project).rule_id == "unverifiable.outside-program"

@@ -1360,8 +1360,10 @@ class Evaluation(RunsOtherCode, WordChecks):
             elif wrapped.stdin == "none":
                 inner_stdin = Stdin("file")  # `xargs sh`: the shell reads /dev/null
             elsewhere = wrapped.reruns_self and self.root is not None
+            moved: tuple[PathScope, str | None] | None = None
             if wrapped.directories or elsewhere:
                 scope = self.scope(frame)
+                moved = (scope, scope.cwd)
                 for folder in wrapped.directories:
                     scope.change_directory(folder)  # `env -C DIR cmd`: as `cd DIR` before it
                 if elsewhere:
@@ -1391,6 +1393,10 @@ class Evaluation(RunsOtherCode, WordChecks):
                         "characters)"
                     )
                 self._inline(line, "posix", frame.nested(f"`{name} -c`"), argv)
+            if moved is not None:
+                # The folder was the wrapped command's own: the line's next command runs where this one did
+                # (`pnpm --filter web build && tsx x.ts`, `env -C build make && ./app`).
+                moved[0].cwd = moved[1]
         if info.paths:
             self._paths(info, argv, frame)
         if info.writes_files:

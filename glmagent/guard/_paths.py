@@ -1363,6 +1363,8 @@ _UNZIP_NO_FILES = frozenset("lvtpcZz")
 
 
 _TREE_DELETERS = frozenset({"rm", "grm", "rimraf", "del-cli", "remove-item", "rd", "rmdir"})
+_NODE_DELETERS = frozenset({"rimraf", "del-cli"})
+"""Node's deleters: their words read alike in every shell."""
 _REMOVE_ITEM_VALUES = (
     "path", "literalpath", "erroraction", "warningaction", "informationaction", "progressaction",
     "errorvariable", "warningvariable", "informationvariable", "outvariable", "outbuffer", "pipelinevariable",
@@ -1443,12 +1445,11 @@ def tree_delete_targets(names: tuple[str, ...], args: list[Arg], dialect: str) -
         return None
     if names[:1] == ("git",):
         return _git_clean_targets(args)
-    if dialect == "powershell":
-        # An alias (`ri`, `rd`, `rm`) is Remove-Item; a native rm on Linux takes POSIX words, left alone.
-        return _remove_item_targets(args) if "remove-item" in names else None
+    if dialect == "powershell" and "remove-item" in names:
+        return _remove_item_targets(args)  # (an alias, `ri`, `rd`, `rm`, is Remove-Item)
     name = next((n for n in names if n in _TREE_DELETERS), None)
-    if name is None or name == "remove-item" or dialect != "posix":
-        return None
+    if name is None or name == "remove-item" or (dialect != "posix" and name not in _NODE_DELETERS):
+        return None  # (a native rm on Windows takes POSIX words, left alone; rimraf reads alike anywhere)
     operands, _ = _operands(args, ())
     if name == "del-cli":
         # `del-cli 'lib/*.js' '!lib/index.js'`: a `!` pattern keeps what it names
