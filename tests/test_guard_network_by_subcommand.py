@@ -84,10 +84,21 @@ BLOCKED = [
     # Sphinx's link checker requests every address the documentation links to
     ("posix", "sphinx-build -b linkcheck docs docs/_build/linkcheck", "network.http-client"),
     ("posix", "sphinx-build -M linkcheck docs build", "network.http-client"),
+    ("posix", "lychee docs", "network.http-client"),
+    ("posix", "markdown-link-check README.md", "network.http-client"),
+    ("posix", "htmlproofer ./_site", "network.http-client"),
+    # updaters asking a registry or a forge for the newest versions
+    ("posix", "pre-commit autoupdate -j4", "network.package-install"),
+    ("posix", "taze major -I", "network.package-install"),
+    ("posix", "pinact run -u", "network.package-install"),
+    ("posix", "gha-update", "network.package-install"),
 ]
 
 ALLOWED = [
     ("posix", "sphinx-build -b html docs docs/_build/html"),
+    ("posix", "lychee --offline docs"),
+    ("posix", "htmlproofer ./_site --disable-external"),
+    ("posix", "pre-commit run --all-files"),
     ("posix", "redis-server --version"),
     ("posix", "nginx -t"),
     ("posix", "memcached --version"),

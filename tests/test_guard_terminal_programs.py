@@ -40,6 +40,8 @@ BLOCKED = [
     ("powershell", "powershell -NoProfile"),
     ("powershell", "cmd"),
     ("powershell", "Invoke-Expression"),
+    ("posix", "git-cz"),  # commit-message wizards ask at the terminal
+    ("posix", "cz commit"),
 ]
 
 ALLOWED = [
@@ -61,6 +63,8 @@ ALLOWED = [
     ("powershell", "pwsh -File build.ps1"),
     ("powershell", "pwsh --version"),
     ("powershell", "cmd /c dir"),
+    ("posix", "cz bump --yes"),
+    ("posix", "git-cz --non-interactive --type=fix --subject='x'"),
 ]
 
 
