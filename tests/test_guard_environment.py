@@ -328,6 +328,7 @@ ENVIRONMENT = [
     "PS> wmic useraccount list",
     "PS> mimikatz",
     "PS> rundll32 keymgr.dll,KRShowKeyMgr",
+    "PS> kape.exe --tsource C: --tdest .\\out --target RegistryHives",  # a collector copies the hives
 ]
 
 

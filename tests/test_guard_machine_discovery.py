@@ -25,6 +25,7 @@ BLOCKED = [
     ("posix", "./linpeas.sh -a"),
     ("powershell", "winpeas.exe cmd > output.txt"),
     ("powershell", ".\\SharpUp.exe audit"),
+    ("powershell", "autorunsc.exe -a l"),  # what starts with the machine or a logon
     ("powershell", "Import-Module .\\PowerUp.ps1; Invoke-AllChecks"),
     # ... under any build or version of their family's name, and through any interpreter or launcher.
     ("posix", "sh linpeas.sh"),
