@@ -383,7 +383,7 @@ ALLOWED = [
     ("powershell", "(Get-WmiObject Win32_ComputerSystem).Name"),
     ("powershell", "Rename-Item old.txt new.txt"),
     ("powershell", "build-2021-01.ps1 -Configuration Release"),
-    ("powershell", "python setup.py install --user"),
+    ("powershell", "python setup.py sdist bdist_wheel"),  # (installing is `network.package-install`)
     ("powershell", "Get-Item .\\build\\x.txt | Set-ItemProperty -Name IsReadOnly -Value $true"),
     ("powershell", "Get-PnpDevice -Class Mouse"),
     ("powershell", "Get-VMSwitch"),  # listing devices; SharePoint's PnP cmdlets stay cloud
