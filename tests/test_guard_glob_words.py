@@ -1,8 +1,10 @@
 """Globs that expand to credential files: `cat /home/*/.*hist*` names every user's shell history only once
 the shell expands it, so a path rule reading the word literally would let it pass. A glob from the root or a
 home folder is compared with the path rules' globs component by component; what it may reach is judged as
-that path. A glob that says nothing of the name (`/usr/lib/*`, `~/*`), one inside the project, and one that
-cannot reach a hidden file (a shell's `*` skips names starting with `.`) stay allowed.
+that path. So is a name in the project that starts with what it names (`.env*`, `apps/*/.en?`): the
+secret file it reaches is read as if named. A glob that says nothing of the name (`/usr/lib/*`, `~/*`,
+`src/*.py`, `*.json`) and one that cannot reach a hidden file (a shell's `*` skips names starting with `.`)
+stay allowed.
 """
 
 from __future__ import annotations
@@ -27,6 +29,12 @@ BLOCKED = [
     ("posix", "rsync -a --exclude-from '/home/*/.ssh/*' src/ out/"),  # a file of patterns, read
     ("posix", "prettier --check '/home/*/.aws/*'"),  # a pattern of files to read
     ("powershell", "gc C:\\Users\\*\\AppData\\Roaming\\Microsoft\\Windows\\PowerShell\\PSReadLine\\*"),
+    # a project's secret files by a glob that starts with their name
+    ("posix", "cat .env*"),
+    ("posix", "grep -r ISAP apps/backend/.env*"),
+    ("posix", "cat apps/backend/.en?"),
+    ("posix", "head -n 5 config/secrets*"),
+    ("powershell", "Get-Content .env*"),
 ]
 
 ALLOWED = [
@@ -44,6 +52,11 @@ ALLOWED = [
     ("posix", "tar czf dist/src.tgz --exclude '/*/.aws/*' src"),
     ("powershell", "Get-ChildItem C:\\Windows\\*.log"),
     ("powershell", "Get-ChildItem .\\src\\*.cs"),
+    ("posix", "cat *.json"),  # says nothing of the names it reaches
+    ("posix", "cat README*"),
+    ("posix", "cat docs/*.md"),
+    ("posix", "test -f .env*"),  # whether one is there
+    ("posix", "cat .env?"),  # `.env` and `.env.x` are too short and too long for it
 ]
 
 

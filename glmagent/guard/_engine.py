@@ -32,7 +32,7 @@ from ._compiled import POWERSHELL_ONLY, NameInfo, PolicyTables, matching_clauses
 from ._disk_fill import endless_feed, endless_output
 from ._find_reach import lister_reaches_protected, only_touches
 from ._findings import Finding, finding_words, shown, shown_args
-from ._globbed import is_glob_path, maybe_glob
+from ._globbed import is_glob_path, is_named_glob, maybe_glob
 from ._launchers import RunsOtherCode
 from ._lazy import lazy_re
 from ._listed import listing, under
@@ -618,7 +618,7 @@ class CompiledPolicy(PolicyTables):
         searched: tuple[str, ...] = ()
         entries, screen = self.argument_rules[shell]
         if entries:
-            if maybe_glob(texts) and any(is_glob_path(a.text) for a in args):
+            if maybe_glob(texts) and any(is_glob_path(a.text) or is_named_glob(a.text) for a in args):
                 return True, ()  # a glob that may expand to a credential file: the walk judges it
             if screen is None or screen.search(texts) is not None:
                 return True, ()

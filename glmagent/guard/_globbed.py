@@ -103,6 +103,21 @@ def is_glob_path(text: str, posix: bool = False) -> bool:
     return head[:1] in ("~", "$", "%") and _HOME_PREFIX.fullmatch(text.replace("\\", "/")) is not None
 
 
+def is_named_glob(text: str) -> bool:
+    """Whether `text` is a glob of names in the project that starts with what it names (`.env*`,
+    `apps/*/.en?`), which `instances` expands too: a secret file it reaches is read as if named. (`*.json`
+    and `src/*.py` say nothing of the names they reach; `[` is as often an index, `a[0]`.)"""
+    name = text.replace("\\", "/").rpartition("/")[2]
+    return (
+        name[:1] not in _WILD
+        and ("*" in name or "?" in name)
+        and "[" not in name
+        and " " not in text
+        and text[:1] not in ("/", "~", "$", "%")
+        and _ABSOLUTE.match(text) is None
+    )
+
+
 def _anchors(word: str) -> bool:
     """Whether a word's component says something of the name it matches: a literal character beyond a
     leading dot (`*.kdbx`, `shad*`) or a dot starting it (`.*`: hidden files). `*` alone says nothing, so
@@ -230,6 +245,8 @@ class GlobPaths:
         if word[:1] in ("~", "$", "%"):
             return found  # what follows a home directory was compared with every rule above
         parts = [c for c in word.split("/") if c]
+        if word[:1] != "/" and _ABSOLUTE.match(word) is None:
+            parts.insert(0, "project")  # a name in the project lies in a folder (`**/.env` names `.env`)
         for rule, starts in _aligned(self.anywhere, parts, hides_dots, from_start=False):
             for start in starts:
                 names = _reach(parts[start:], rule, hides_dots)

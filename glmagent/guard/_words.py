@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable, Iterator
 from . import _locators, _parse_posix
 from ._compiled import NameInfo
 from ._findings import shown_args
-from ._globbed import MAX_GLOB_WORDS, is_glob_path, maybe_glob
+from ._globbed import MAX_GLOB_WORDS, is_glob_path, is_named_glob, maybe_glob
 from ._handed import first_word, in_program_folder, is_path, last_part, pieces
 from ._lazy import lazy_re
 from ._listed import listing, under
@@ -1133,13 +1133,18 @@ class WordChecks:
         frame: Frame,
         entries: list[tuple[Rule, re.Pattern[str], CaselessScreen | None]],
     ) -> None:
-        """Argument-wide rules on the credential files a glob word may expand to (`/home/*/.*hist*`)."""
+        """Argument-wide rules on the credential files a glob word may expand to (`/home/*/.*hist*`, and an
+        unquoted `.env*`)."""
         globs = self.p.glob_paths.get(frame.dialect)
         if globs is None:
             return
         posix = frame.dialect == "posix"
+        probe = names[-1] in _EXISTENCE_PROBES
         for i, a in enumerate(args):
-            if not is_glob_path(a.text, posix):
+            if not is_glob_path(a.text, posix) and not (
+                # (quoted, it reaches the program as a pattern: `grep -o 'x.*'`)
+                is_named_glob(a.text) and "'" not in a.raw and '"' not in a.raw
+            ):
                 continue
             if i and _EXCLUDING.fullmatch(args[i - 1].text) and (not posix or quoted_whole(a)):
                 # A pattern to leave out (`--ignore "/*/.cargo/*"`, `--exclude '/home/*/.ssh/*'`) keeps files
@@ -1154,6 +1159,8 @@ class WordChecks:
             found: set[str] = set()  # one finding a rule per word, naming the first path it reaches
             for path in paths:
                 for rule, pattern, _ in entries:
+                    if probe and rule.category == "env":
+                        continue  # `test -f .env*`: whether one is there
                     if rule.id not in found and pattern.match(path):
                         found.add(rule.id)
                         self._rule_finding(rule, argv, names, frame, f"{a.text}, which may expand to {path}")
