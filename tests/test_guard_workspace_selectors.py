@@ -73,6 +73,9 @@ def test_a_scope_glued_to_anything_powershell_expands_is_not_respelled() -> None
         "pnpm -F web build && node scripts/gen.js",
         "yarn workspace web build && node scripts/gen.js",
         "env -C build make; cat README.md",
+        # the selected workspace is one of the project's folders: its files are the project's
+        "pnpm --filter @legal/backend test test/email-queue.spec.ts",
+        "yarn workspace app exec node scripts/gen.js",
     ],
 )
 def test_the_selected_workspace_is_the_wrapped_commands_folder_not_the_lines(
@@ -82,3 +85,21 @@ def test_the_selected_workspace_is_the_wrapped_commands_folder_not_the_lines(
     decision = decide_in(command, project)
     assert decision.allowed, f"{decision.rule_id}: {decision.reason}"
     assert decide_in("env -C /tmp make && ./build/app", project).rule_id == "unverifiable.outside-program"
+
+
+@pytest.mark.parametrize(
+    ("command", "rule"),
+    [
+        ("pnpm -r exec rm -rf src", "destructive.recursive-delete"),
+        ("pnpm -r exec rm -rf dist", "destructive.recursive-delete"),  # whose dist, holding what: unknown
+        (
+            "pnpm --filter app exec touch ../../x",
+            "containment.write-outside-project",
+        ),  # (counted from the root)
+        ("pnpm --filter app exec python ../../../tmp/x.py", "unverifiable.outside-program"),
+    ],
+)
+def test_a_workspace_is_inside_the_project_and_a_climb_out_of_it_is_not(
+    project: Path, command: str, rule: str
+) -> None:
+    assert decide_in(command, project).rule_id == rule

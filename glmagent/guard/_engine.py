@@ -1367,9 +1367,9 @@ class Evaluation(RunsOtherCode, WordChecks):
                 for folder in wrapped.directories:
                     scope.change_directory(folder)  # `env -C DIR cmd`: as `cd DIR` before it
                 if elsewhere:
-                    # A workspace selector (`pnpm -r exec`, `yarn workspace app`) runs it in folders of its
-                    # choosing: in a known project, which files its relative paths name is unknown.
-                    scope.change_directory(Arg(DYN, DYN))
+                    # A workspace selector (`pnpm -r exec`, `yarn workspace app`) runs it in folders of the
+                    # project of its choosing: which files its relative paths name is unknown.
+                    scope.enter_workspace()
             self._hand_on(argv, [a for candidate in wrapped.candidates for a in candidate])
             for candidate in wrapped.candidates:
                 if wrapped.reruns_self:

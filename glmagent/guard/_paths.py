@@ -43,6 +43,9 @@ _VIRTUAL_ROOT = "/\x00project"
 _DRIVES = "/\x00drive/"
 """Where a Windows drive's paths are kept (`C:\\x` is `/\\x00drive/c/x`)."""
 _ON_PROVIDER = "/\x00provider"
+_SOME_WORKSPACE = "\x00workspace"
+"""The folder below the project's root where a workspace selector runs its command (`pnpm --filter app`):
+one of the project's, which one unknown."""
 """The working directory after `Set-Location HKLM:\\…`: relative names there are registry keys, certificates
 or remoting settings, never project files."""
 
@@ -406,6 +409,11 @@ class PathScope:
         else:
             self.cwd = self._absolute(target.text)
 
+    def enter_workspace(self) -> None:
+        """Follow a workspace selector (`pnpm --filter app`, `yarn workspace app`) into one of the project's
+        folders: its relative paths stay in the project (a climb out, `../../x`, counts from the root)."""
+        self.cwd = f"{self.root.rstrip('/')}/{_SOME_WORKSPACE}"
+
     # -- judging --
     def judge_write(self, target: Arg) -> Judgement | None:
         """None when writing `target` stays inside the project (outside `.git`/`.hazina`) or is harmless."""
@@ -533,7 +541,7 @@ class PathScope:
             relative = path[len(self.root) :].strip("/")
             if any(_may_name(PROTECTED, part) for part in distinct(relative.lower().split("/"))):
                 return None
-            return relative
+            return None if _SOME_WORKSPACE in relative else relative  # (which workspace is unknown)
         return None
 
     def holds(self, text: str) -> bool:
