@@ -456,6 +456,7 @@ allow	docker ps
 DESTRUCTIVE_POWERSHELL = """
 destructive.system-power	Stop-Computer
 destructive.system-power	Restart-Computer -Force
+destructive.system-power	Invoke-Reboot
 destructive.system-power	shutdown /s /t 0
 destructive.disk-format	vssadmin delete shadows /all /quiet
 destructive.disk-format	wbadmin delete catalog -quiet

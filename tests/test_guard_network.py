@@ -534,6 +534,7 @@ PROBES_AND_CLIENTS = [
     "PS> Invoke-WebRequest -Uri x -Method Post -Body (gc .env)",
     "PS> Install-Module x",
     "PS> Update-Module",
+    "PS> Invoke-PSDepend -Path . -Install -Force",
     "PS> winget upgrade --all",
     "PS> [Net.Sockets.UdpClient]::new()",
     "PS> [System.Net.HttpWebRequest]::Create('x')",
@@ -731,6 +732,7 @@ NETWORK_ALLOWED = [
     "grep -rn 'pip install' docs/",
     "which kubectl",
     "PS> Get-Help Install-Module",
+    "PS> Invoke-PSDepend -Path . -Test -Quiet",
 ]
 
 

@@ -101,6 +101,8 @@ BLOCKED = [
     ("powershell", "start wt -verb runAs"),
     ("powershell", "Start-Process cmd -Credential $cred"),
     ("powershell", "Start-Job -Credential (Get-Credential) { dir }"),
+    # Scoop's launcher told to elevate
+    ("powershell", "Invoke-ExternalCommand reg -ArgumentList @('import', \"$dir\\x.reg\") -RunAs | Out-Null"),
     ("powershell", "gsudo notepad C:\\Windows\\System32\\drivers\\etc\\hosts"),
     ("powershell", "Invoke-RunAs -User admin -Password $p -Command cmd.exe"),
     ("powershell", "Invoke-RunasCs -Username svc -Password x -Command whoami"),
@@ -136,6 +138,7 @@ BLOCKED = [
 
 ALLOWED = [
     ("posix", "sudo --help"),
+    ("powershell", "Invoke-ExternalCommand dotnet -ArgumentList @('build') -Activity 'Building...'"),
     ("posix", "osascript build.scpt"),
     ("posix", 'osascript -e \'display notification "privileges checked" with title "ci"\''),
     ("posix", "nsenter --help"),

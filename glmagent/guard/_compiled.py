@@ -90,6 +90,7 @@ SPECIAL = {
     "coproc": "_coproc",
     "invoke-expression": "_invoke_expression",
     "start-process": "_start_process",
+    "invoke-externalcommand": "_start_process",
     "set-alias": "_set_alias",
     "new-alias": "_set_alias",
     "new-object": "_new_object",
@@ -98,9 +99,10 @@ SPECIAL = {
 }
 
 # PowerShell cmdlet handlers do not apply to POSIX programs that happen to share the name.
-POWERSHELL_ONLY = frozenset(
-    {"invoke-expression", "start-process", "set-alias", "new-alias", "new-object", "import-module"}
-)
+POWERSHELL_ONLY = frozenset({
+    "invoke-expression", "start-process", "invoke-externalcommand", "set-alias", "new-alias", "new-object",
+    "import-module",
+})  # fmt: skip
 
 
 def _name_matcher(names: list[str]) -> re.Pattern[str]:

@@ -629,7 +629,9 @@ class RunsOtherCode:
             self._stdin_script(stdin, "powershell", frame, "Invoke-Expression", argv)
 
     def _start_process(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
+        # (and Scoop's Invoke-ExternalCommand: the same program and argument list, with its own parameters)
         valued = ("filepath", "argumentlist", "args", "workingdirectory", "verb", "windowstyle", "credential")
+        valued += ("activity", "continueexitcodes", "logpath")
         named, positional = self._ps_bind(argv[1:], valued)
         for style in _window_styles(argv[1:]):
             self._hidden_window(style, name, argv, frame)
