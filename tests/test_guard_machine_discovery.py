@@ -26,6 +26,7 @@ BLOCKED = [
     ("powershell", "winpeas.exe cmd > output.txt"),
     ("powershell", ".\\SharpUp.exe audit"),
     ("powershell", "autorunsc.exe -a l"),  # what starts with the machine or a logon
+    ("posix", "mdmclient QueryDeviceInformation"),  # the managed device's inventory
     ("powershell", "Import-Module .\\PowerUp.ps1; Invoke-AllChecks"),
     # ... under any build or version of their family's name, and through any interpreter or launcher.
     ("posix", "sh linpeas.sh"),

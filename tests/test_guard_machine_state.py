@@ -41,6 +41,12 @@ BLOCKED = [
     # a device node opens the device it numbers past its permissions (a host's disk, from a container)
     ("posix", "mknod sda b 8 0", "destructive.machine-state"),
     ("posix", "mknod -m 660 build/null c 1 3", "destructive.machine-state"),
+    # maintenance scripts, printers, a trusted development certificate, a simulator set's devices
+    ("posix", "periodic daily", "destructive.machine-state"),
+    ("posix", "printtool --reset -f", "destructive.machine-state"),
+    ("posix", "dotnet dev-certs https --trust", "destructive.machine-state"),
+    ("powershell", "dotnet dev-certs https --clean", "destructive.machine-state"),
+    ("posix", "xcrun simctl --set testing delete all", "destructive.machine-state"),
     ("posix", "chef-client -l debug", "destructive.machine-state"),  # -l is the log level: it converges
     ("posix", "salt-call --local state.apply -l info", "destructive.machine-state"),
     ("posix", "e2fsck -fy /dev/sdb1", "destructive.disk-format"),
@@ -361,6 +367,9 @@ BLOCKED = [
 ]
 
 ALLOWED = [
+    ("posix", "softwareupdate --history"),
+    ("posix", "dotnet dev-certs https --check"),
+    ("posix", "xcrun simctl --set testing list"),
     ("posix", "mknod build/fifo p"),
     ("posix", "bpftool prog show"),
     ("posix", "bpftool map dump name m"),
@@ -372,7 +381,6 @@ ALLOWED = [
     ("posix", "tune2fs -l /dev/sda1"),
     ("posix", "semodule -l"),
     ("posix", "chef-client --version"),
-    ("posix", "softwareupdate --list"),
     ("posix", "e2fsck -n /dev/sda1"),
     ("posix", "e2fsck -n /dev/sdb1"),
     ("posix", "swapon --show"),

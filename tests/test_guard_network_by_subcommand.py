@@ -92,6 +92,13 @@ BLOCKED = [
     ("posix", "taze major -I", "network.package-install"),
     ("posix", "pinact run -u", "network.package-install"),
     ("posix", "gha-update", "network.package-install"),
+    # models, corpora and extensions fetched by the tools that use them; Gitpod's apt wrappers
+    ("posix", "python -m spacy download en_core_web_sm", "network.package-install"),
+    ("posix", "python -m nltk.downloader punkt", "network.package-install"),
+    ("posix", "jupyter labextension install @jupyter-widgets/jupyterlab-manager", "network.package-install"),
+    ("posix", "install-packages ripgrep", "network.package-install"),
+    ("posix", "sdk env install", "network.package-install"),
+    ("posix", "softwareupdate -l", "network.http-client"),  # asks Apple's servers
 ]
 
 ALLOWED = [
@@ -99,6 +106,8 @@ ALLOWED = [
     ("posix", "lychee --offline docs"),
     ("posix", "htmlproofer ./_site --disable-external"),
     ("posix", "pre-commit run --all-files"),
+    ("posix", "jupyter labextension list"),
+    ("posix", "python -m spacy validate"),
     ("posix", "redis-server --version"),
     ("posix", "nginx -t"),
     ("posix", "memcached --version"),

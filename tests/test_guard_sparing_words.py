@@ -72,7 +72,7 @@ ALLOWED = [
     ("posix", "eselect python list"),
     ("powershell", "New-Item -ItemType Directory -Force -Path build"),
     ("posix", "spctl -a -t exec -vv build/App.app"),
-    ("posix", "softwareupdate --list"),
+    ("posix", "softwareupdate --history"),
     ("posix", "update-java-alternatives -l"),
     ("posix", "csf -l"),
     ("powershell", "w32tm /query /status"),
