@@ -105,11 +105,13 @@ def is_glob_path(text: str, posix: bool = False) -> bool:
 
 def is_named_glob(text: str) -> bool:
     """Whether `text` is a glob of names in the project that starts with what it names (`.env*`,
-    `apps/*/.en?`), which `instances` expands too: a secret file it reaches is read as if named. (`*.json`
-    and `src/*.py` say nothing of the names they reach; `[` is as often an index, `a[0]`.)"""
+    `apps/*/.en?`), which `instances` expands too: a secret file it reaches is read as if named. (`*.json`,
+    `src/*.py` and `src/.*` say nothing of the names they reach; `[` is as often an index, `a[0]`.)"""
     name = text.replace("\\", "/").rpartition("/")[2]
+    start = name[1:2] if name[:1] == "." else name[:1]
     return (
-        name[:1] not in _WILD
+        start not in _WILD
+        and start != ""
         and ("*" in name or "?" in name)
         and "[" not in name
         and " " not in text

@@ -1142,8 +1142,8 @@ class WordChecks:
         probe = names[-1] in _EXISTENCE_PROBES
         for i, a in enumerate(args):
             if not is_glob_path(a.text, posix) and not (
-                # (quoted, it reaches the program as a pattern: `grep -o 'x.*'`)
-                is_named_glob(a.text) and "'" not in a.raw and '"' not in a.raw
+                # (quoted or escaped, it reaches the program as a pattern: `grep -o 'x.*'`, `zip -x .git\\*`)
+                is_named_glob(a.text) and "'" not in a.raw and '"' not in a.raw and "\\" not in a.raw
             ):
                 continue
             if i and _EXCLUDING.fullmatch(args[i - 1].text) and (not posix or quoted_whole(a)):
