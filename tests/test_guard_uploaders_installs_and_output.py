@@ -104,6 +104,10 @@ INSTALLS = [
     ("go run github.com/golangci/golangci-lint/cmd/golangci-lint@v1.54.2 run", "go run . -email=a@b.c"),
     ("mix tailwind.install", "mix tailwind default"),
     ("mix esbuild.install --if-missing", "mix esbuild default --minify"),
+    # Composer's installer, and Composer run as the archive it downloads
+    ("php composer-setup.php --install-dir=/usr/local/bin", "php composer-setup.php --check"),
+    ("php composer.phar install", "php composer.phar dump-autoload"),
+    ("./composer.phar update", "php composer.phar validate"),
 ]
 
 
