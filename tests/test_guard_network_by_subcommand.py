@@ -95,6 +95,7 @@ BLOCKED = [
     # models, corpora and extensions fetched by the tools that use them; Gitpod's apt wrappers
     ("posix", "python -m spacy download en_core_web_sm", "network.package-install"),
     ("posix", "python -m nltk.downloader punkt", "network.package-install"),
+    ("posix", "python -c \"import nltk; nltk.download('punkt')\"", "network.payload"),
     ("posix", "jupyter labextension install @jupyter-widgets/jupyterlab-manager", "network.package-install"),
     ("posix", "install-packages ripgrep", "network.package-install"),
     ("posix", "sdk env install", "network.package-install"),
@@ -108,6 +109,7 @@ ALLOWED = [
     ("posix", "pre-commit run --all-files"),
     ("posix", "jupyter labextension list"),
     ("posix", "python -m spacy validate"),
+    ("posix", "python -c 'import nltk; print(nltk.__version__)'"),
     ("posix", "redis-server --version"),
     ("posix", "nginx -t"),
     ("posix", "memcached --version"),
