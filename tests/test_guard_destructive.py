@@ -216,6 +216,7 @@ allow	arch -arm64 make test
 allow	flatpak-spawn --host ls
 allow	watchexec -e py -- pytest
 allow	concurrently -k "npm:dev" "npm:api" "tsc -w"
+allow	concurrently "npm:reset-*(!all)"
 allow	concurrently -n watch: 'yarn:build:* --watch'
 allow	rg -c 'rm -rf x' src
 allow	sort -c data.txt

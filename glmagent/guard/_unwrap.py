@@ -18,9 +18,9 @@ from ._shape import many, record
 from ._syntax import DYN, Arg, lit
 
 _ASSIGNMENT = lazy_re(r"[A-Za-z_][A-Za-z0-9_]*=")
-_SCRIPT_SHORTCUT = lazy_re(r"(npm|yarn|pnpm|bun):(?=\S)")
-"""`concurrently "npm:watch-*"`: the package manager's `run` of the scripts so named; the rest of the line
-runs as written (`npm:x && y`)."""
+_SCRIPT_SHORTCUT = lazy_re(r"(npm|yarn|pnpm|bun):([^\s']+)")
+"""`concurrently "npm:watch-*"`: the package manager's `run` of the scripts so named (a pattern of names,
+quoted: `npm:lint:*(!fix)` is no shell syntax); the rest of the line runs as written (`npm:x && y`)."""
 
 _ENVIRONMENT_PREFIX = lazy_re(r"[A-Za-z0-9_.+-]+:(?=[^\s:])")
 """`test:` in `hatch run test:cov`: the environment a command runs in, named before the command."""
@@ -240,7 +240,7 @@ def unwrap(spec: WrapperSpec, args: list[Arg], stdin_words: list[Arg] | None) ->
         # `concurrently "tsc -w" "rm -rf x"`: each operand is a command line of its own.
         for a in rest:
             if a.text[:1] != "-":
-                text = _SCRIPT_SHORTCUT.sub(r"\1 run ", a.text, count=1) if DYN not in a.text else a.text
+                text = _SCRIPT_SHORTCUT.sub(r"\1 run '\2'", a.text, count=1) if DYN not in a.text else a.text
                 out.shell_lines.append(a if text == a.text else Arg(text, a.raw))
         rest = []
     if spec.operands_run_nothing:
