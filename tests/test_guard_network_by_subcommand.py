@@ -100,6 +100,11 @@ BLOCKED = [
     ("posix", "install-packages ripgrep", "network.package-install"),
     ("posix", "sdk env install", "network.package-install"),
     ("posix", "softwareupdate -l", "network.http-client"),  # asks Apple's servers
+    # rustup's toolchain named before cargo's subcommand
+    ("posix", "cargo +nightly install ripgrep", "network.package-install"),
+    ("posix", "cargo +nightly generate-lockfile -Z minimal-versions", "network.package-install"),
+    ("posix", "cargo +stable publish --allow-dirty", "network.publish"),
+    ("powershell", "cargo +1.80 fetch", "network.package-install"),
 ]
 
 ALLOWED = [
@@ -110,6 +115,8 @@ ALLOWED = [
     ("posix", "jupyter labextension list"),
     ("posix", "python -m spacy validate"),
     ("posix", "python -c 'import nltk; print(nltk.__version__)'"),
+    ("posix", "cargo +nightly fmt --all"),
+    ("posix", "cargo +nightly test --workspace"),
     ("posix", "redis-server --version"),
     ("posix", "nginx -t"),
     ("posix", "memcached --version"),

@@ -502,6 +502,8 @@ class SyntaxSpec(Shape):
     value_options: list[str] = many()
     option_words: int | None = None
     """At most this many leading words are options; later dash-words are operands (`kill -9 -1`)."""
+    option_signs: str = ""
+    """Signs besides `-` that start an option word (`+`: the toolchain of `cargo +nightly install x`)."""
 
 
 class PolicyFile(Shape):

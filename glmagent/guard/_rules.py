@@ -437,6 +437,8 @@ class SyntaxInfo:
 
     value_options: frozenset[str] = frozenset()
     option_words: int | None = None
+    option_signs: str = ""
+    """Signs besides `-` that start an option word (`+`: `cargo +nightly install x`)."""
 
 
 _NO_SYNTAX = SyntaxInfo()
@@ -593,7 +595,9 @@ class CommandView:
                 if t in value_options and t[:1] != "-":
                     skip = True  # a BSD-style option word and its value (`ps k size`, `ps o pid,comm`)
                     continue
-                if a.param or (len(t) > 1 and t[0] == "-" and DYN not in t):
+                if a.param or (
+                    len(t) > 1 and (t[0] == "-" or t[0] in self.syntax.option_signs) and DYN not in t
+                ):
                     seen += 1
                     if "=" not in t and t in value_options:
                         skip = True
@@ -1212,7 +1216,9 @@ class RuleIndex:
             return found[0]
         counts = [s.option_words for s in found if s.option_words is not None]
         return SyntaxInfo(
-            frozenset().union(*(s.value_options for s in found)), min(counts) if counts else None
+            frozenset().union(*(s.value_options for s in found)),
+            min(counts) if counts else None,
+            "".join(sorted({c for s in found for c in s.option_signs})),
         )
 
     def commands_for(self, names: tuple[str, ...]) -> list[CompiledCommand]:
@@ -1273,7 +1279,7 @@ def build_index(rules: list[Rule], syntax: dict[str, SyntaxSpec]) -> RuleIndex:
     tables: dict[str, SyntaxInfo] = {}
     for spec in syntax.values():
         for n in spec.names:
-            tables[n] = SyntaxInfo(frozenset(spec.value_options), spec.option_words)
+            tables[n] = SyntaxInfo(frozenset(spec.value_options), spec.option_words, spec.option_signs)
     index = RuleIndex(syntax=tables)
     literals: dict[Dialect, list[str]] = {}
     path_globs: dict[Dialect, list[str]] = {}
