@@ -326,6 +326,12 @@ allow	git tag "${tag}"
 """
 
 DESTRUCTIVE_POSIX = """
+allow	rsync -av --delete --dry-run src/ /tmp/mirror/
+destructive.rsync-delete	rsync -av --delete src/ build/mirror/
+destructive.machine-state	HISTSIZE=1 HISTFILESIZE=1
+allow	export HISTSIZE=10000
+network.local-server	/usr/sbin/in.telnetd -debug 23 &
+network.local-server	xinetd -stayalive
 destructive.crontab-remove	crontab file.txt
 destructive.crontab-remove	echo '* * * * * x' | crontab -
 destructive.crontab-remove	crontab -r
@@ -612,6 +618,17 @@ allow	find . -name '*.py' -print
 """
 
 UNVERIFIABLE_POWERSHELL = """
+unverifiable.terminal-program	powershell.exe -noexit -command Set-Location C:\\x
+unverifiable.terminal-program	pwsh -NoExit -File .\\x.ps1
+unverifiable.terminal-program	cmd /k dir
+allow	cmd /c dir
+allow	pwsh -NoProfile -Command Get-Date
+unverifiable.outside-program	MSBuild.exe C:\\Users\\Public\\config
+unverifiable.outside-program	dotnet msbuild C:\\Users\\Public\\config
+unverifiable.outside-program	dotnet test C:\\other\\tests.csproj
+allow	msbuild .\\App.csproj /t:Build /p:Configuration=Release
+allow	msbuild /t:Build /p:OutDir=C:/out/ App.sln
+allow	dotnet build src/App/App.csproj -c Release /p:Version=1.0
 unverifiable.scheduled-job	schtasks /create /tn x /tr calc.exe /sc daily
 destructive	schtasks /create /tn x /tr "cmd /c rd /s /q C:\\x" /sc once /st 00:00
 unverifiable.windows-launcher	runas /user:admin cmd

@@ -329,10 +329,15 @@ ENVIRONMENT = [
     "PS> mimikatz",
     "PS> rundll32 keymgr.dll,KRShowKeyMgr",
     "PS> kape.exe --tsource C: --tdest .\\out --target RegistryHives",  # a collector copies the hives
+    # a CI checkout's token, in a folder only known at run time
+    "grep -r AUTHORIZATION $GITHUB_WORKSPACE/.git/config",
+    "cat ${GITHUB_WORKSPACE}/.git/config | grep -i extraheader",
 ]
 
 
 ENVIRONMENT_ALLOWED = [
+    "grep -i version $GITHUB_WORKSPACE/package.json",
+    "cat $GITHUB_WORKSPACE/.git/config",
     "cat docs/age.md",  # a project file with the word, not a key
     "cat ~/.gitconfig",
     "ls ~/.config",

@@ -105,6 +105,10 @@ BLOCKED = [
     ("posix", "cargo +nightly generate-lockfile -Z minimal-versions", "network.package-install"),
     ("posix", "cargo +stable publish --allow-dirty", "network.publish"),
     ("powershell", "cargo +1.80 fetch", "network.package-install"),
+    # the index asked for newer releases; a gem's program fetched and run
+    ("posix", "pip list --outdated", "network.package-install"),
+    ("posix", "cargo outdated --workspace --exit-code 1", "network.package-install"),
+    ("posix", "gem exec sigstore-cli sign pkg/x.gem", "network.package-install"),
 ]
 
 ALLOWED = [
@@ -117,6 +121,8 @@ ALLOWED = [
     ("posix", "python -c 'import nltk; print(nltk.__version__)'"),
     ("posix", "cargo +nightly fmt --all"),
     ("posix", "cargo +nightly test --workspace"),
+    ("posix", "pip list --format=json"),
+    ("posix", "gem list"),
     ("posix", "redis-server --version"),
     ("posix", "nginx -t"),
     ("posix", "memcached --version"),

@@ -65,6 +65,8 @@ INSIDE = [
     ("posix", "R CMD build ."),
     ("posix", "R CMD check --no-manual pkg_1.0.tar.gz"),
     ("posix", "R CMD BATCH --vanilla scripts/report.R"),
+    # (a value attached with a colon, .NET's way: the next word is an option again)
+    ("posix", 'dotnet test -c Release --collect:"XPlat Code Coverage" --results-directory ../coverage'),
     ("posix", "cd build && make"),
     ("posix", "cd docs && make html"),
     ("posix", 'cd "$BUILD_DIR" && make'),  # a folder only known at run time: the sandbox's

@@ -21,6 +21,7 @@ from conftest import guard_example as check
 UPLOADERS = [
     # (blocked: sends the report, allowed twin: writes it locally or only prints)
     ("appveyor PushArtifact build/app.zip", "appveyor AddMessage built"),
+    ("smokeshow upload htmlcov", "coverage html -d htmlcov"),
     ("mix coveralls.github", "mix coveralls"),
     ("mix coveralls.post --token x", "mix coveralls.html"),
     ("MIX_ENV=test mix coveralls.travis --pro", "MIX_ENV=test mix coveralls.json"),

@@ -246,6 +246,14 @@ def _ruled_out(screen: CaselessScreen | None, text: str) -> bool:
     return screen is not None and len(text) > _SCREENED_WORD and screen.search(text) is None
 
 
+def _tail_anywhere(text: str, match: Callable[[str], object]) -> bool:
+    """Does a glob that starts with `*` name a word whose folder is only known at run time by the literal
+    path after it (`$GITHUB_WORKSPACE/.git/config` is `*git/config` wherever the folder is)? A sample folder
+    no literal glob names stands in for the unknown one, so only a glob free before the tail can match."""
+    tail = text[text.rfind(DYN) + 1 :] if DYN in text else ""
+    return len(tail) > 1 and tail[0] in "/\\" and match("\x01" + tail) is not None
+
+
 def _doubled_match(match: Callable[[str], object], text: str) -> bool:
     """Does an operand written with doubled separators (`c:\\\\`, `/etc//shadow`, as cheat sheets copied from
     escaped strings spell them; Windows and POSIX read them as one) match once they are single? (The caller
@@ -937,6 +945,8 @@ class CompiledCommand:
                     )
                 if hit_operand is None and DYN in view.texts():  # only a run-time word can be `$HOME` or `$0`
                     hit_operand = next((h for h in map(spelled, tested) if h and match(h)), None)
+                    if hit_operand is None:
+                        hit_operand = next((a.raw for a in tested if _tail_anywhere(a.text, match)), None)
                 if hit_operand is None:
                     return _NO
                 detail.append(hit_operand)

@@ -21,6 +21,8 @@ class Runner(NamedTuple):
     """How many of its operands are test files or folders it runs (`pytest DIR`, `mocha DIR`; -1: all)."""
     runs: frozenset[str] | None = None
     """The subcommands that run the project's code (`npm test`, `cargo build`); None: every use runs it."""
+    switches: bool = False
+    """Its options may be Windows switches (`msbuild /t:Build /p:X=1`): a word starting with `/` is one."""
     flags: frozenset[str] = frozenset()
     """Long options and PowerShell switches that take no value, so a word after one is an operand (`pytest
     --lf /tmp/tests`, `Invoke-Pester -CI C:\\x`), lower case; any other option may take the next word."""
@@ -73,6 +75,11 @@ RUNNERS: dict[str, Runner] = {
         flags=frozenset({"-ci", "-passthru", "-enableexit", "-strict", "-quiet", "-nonewpssession"}),
     ),
     "r": Runner(operands=-1, runs=frozenset({"build", "check"})),  # (`R CMD check x.tar.gz`)
+    # a project file of any name is a build's code (`msbuild C:\\Users\\Public\\config` runs its tasks)
+    "msbuild": Runner(operands=1, switches=True),
+    "dotnet": Runner(
+        ("--project",), operands=2, switches=True, runs=frozenset({"build", "msbuild", "test", "run", "pack"})
+    ),
 }
 """Runners by command name (lower case)."""
 
@@ -113,10 +120,14 @@ def run_places(name: str, args: list[Arg]) -> list[Arg] | None:
         if len(text) > 2 and text[:1] == "-" and text[1:2] != "-" and short in options:
             found.append(Arg(text[2:], a.raw[len(a.raw) - len(text) + 2 :]))  # `-C../x`, `-f/tmp/Makefile`
             continue
+        if runner.switches and text[:1] in "-/" and ":" in text:
+            continue  # `--collect:"XPlat Code Coverage"`, `-p:X=1`: its value is attached
         if ((text[:2] == "--" and not eq) or a.param) and lowered not in runner.flags:
             # `--junitxml /tmp/x.xml`, `-OutputFile x.xml`: an option's value, not a test path
             after_value = True
             continue
+        if runner.switches and text[:1] == "/" and (":" in text[1:] or text[1:].isalpha()):
+            continue  # `/t:Build`, `/restore`: a switch (a path has more than letters, and no colon)
         if text[:1] != "-" and (runner.operands < 0 or taken < runner.operands):
             found.append(a)
             taken += 1
