@@ -113,6 +113,9 @@ BLOCKED = [
 
 ALLOWED = [
     ("posix", "sphinx-build -b html docs docs/_build/html"),
+    ("posix", 'sphinx-build -b "$BUILDER" docs "$BUILDDIR"'),  # a builder only known at run time: a build
+    ("posix", "pear package-validate package.xml"),  # PEAR's checks of the project's own package
+    ("posix", "pear run-tests tests"),
     ("posix", "lychee --offline docs"),
     ("posix", "htmlproofer ./_site --disable-external"),
     ("posix", "pre-commit run --all-files"),

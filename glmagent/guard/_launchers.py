@@ -98,6 +98,10 @@ _SOURCING = frozenset({".", "source"})
 """Builtins that read a file into the running shell (`_named_script`)."""
 
 
+_NO_EXIT = frozenset({"-noe", "-noex", "-noexi", "-noexit", "/noe", "/noexit"})
+"""PowerShell's `-NoExit`, by its unique prefixes."""
+
+
 class RunsOtherCode:
     """How an `Evaluation` follows a command into the code it runs (a mixin: it calls back the
     evaluation's `script`, `command`, `payload` and `event`)."""
@@ -317,6 +321,8 @@ class RunsOtherCode:
                 self._judge_program(ps.file, frame, argv, script=True)
                 self._named_script(ps.file, argv, frame, name)
                 self._script_locators(ps.file, argv, frame)
+            if stdin is None and any(a.text.lower() in _NO_EXIT for a in args):
+                self._stays_open(name, argv, frame)  # `pwsh -NoExit -Command x`
         else:
             if frame.dialect == "powershell":
                 args = powershell_arrays(args)
@@ -332,8 +338,19 @@ class RunsOtherCode:
                 else:
                     script = Arg(DYN, line)  # a switch only known at run time: the whole line is unknown
                 self._inline(script, "cmd", frame.nested(f"`{name} /c`"), argv)
+                if at is not None and args[at].text.lower() in ("/k", "-k") and stdin is None:
+                    self._stays_open(name, argv, frame)  # `cmd /k dir`
             elif reads_stdin:
                 self._stdin_script(stdin, "cmd", frame, name, argv)
+
+    def _stays_open(self, name: str, argv: list[Arg], frame: Frame) -> None:
+        """A shell told to stay open once its command is done reads the terminal then, as one given none."""
+        self.event(
+            "terminal-program",
+            frame,
+            f"`{shown_args(argv)}` keeps `{name}` open for what is typed once its command is done",
+            self._argv(argv),
+        )
 
     def _executor(
         self, name: str, spec: ExecutorSpec, argv: list[Arg], frame: Frame, stdin: Stdin | None

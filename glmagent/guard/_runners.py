@@ -104,6 +104,8 @@ def run_places(name: str, args: list[Arg]) -> list[Arg] | None:
     taken = 0  # operands read as test paths so far
     for i, a in enumerate(args):
         text = a.text
+        if text == "--":
+            break  # what follows is the test program's own (`dotnet test -- --treenode-filter '/*/x'`)
         if after_value:
             after_value = False
             continue
