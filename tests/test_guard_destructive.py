@@ -326,6 +326,14 @@ allow	git tag "${tag}"
 """
 
 DESTRUCTIVE_POSIX = """
+destructive.recursive-delete	tar -cvf test.tar test --remove-files
+destructive.recursive-delete	tar -cf /dev/null src --remove-files
+destructive.recursive-delete	zip -rm out.zip src
+destructive.recursive-delete	zip -q -m -r out.zip src
+destructive.recursive-delete	7z a -sdel x.7z src
+allow	tar -cf build/src.tar src
+allow	zip -r build/out.zip src -x '*.tmp'
+allow	7z a "$ZIP" src
 allow	rsync -av --delete --dry-run src/ /tmp/mirror/
 destructive.rsync-delete	rsync -av --delete src/ build/mirror/
 destructive.machine-state	HISTSIZE=1 HISTFILESIZE=1
