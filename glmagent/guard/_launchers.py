@@ -98,10 +98,6 @@ _SOURCING = frozenset({".", "source"})
 """Builtins that read a file into the running shell (`_named_script`)."""
 
 
-_NO_EXIT = frozenset({"-noe", "-noex", "-noexi", "-noexit", "/noe", "/noexit"})
-"""PowerShell's `-NoExit`, by its unique prefixes."""
-
-
 class RunsOtherCode:
     """How an `Evaluation` follows a command into the code it runs (a mixin: it calls back the
     evaluation's `script`, `command`, `payload` and `event`)."""
@@ -321,7 +317,7 @@ class RunsOtherCode:
                 self._judge_program(ps.file, frame, argv, script=True)
                 self._named_script(ps.file, argv, frame, name)
                 self._script_locators(ps.file, argv, frame)
-            if stdin is None and any(a.text.lower() in _NO_EXIT for a in args):
+            if stdin is None and ps.no_exit:
                 self._stays_open(name, argv, frame)  # `pwsh -NoExit -Command x`
         else:
             if frame.dialect == "powershell":

@@ -674,6 +674,8 @@ class PowerShellRun:
     """The `-WindowStyle` value (`Hidden`, `-w h`)."""
     working_directory: Arg | None = None
     """The `-WorkingDirectory` value: where the script starts."""
+    no_exit: bool = False
+    """`-NoExit`: the shell stays open, reading the terminal, once its script is done."""
 
 
 def powershell_exe(args: list[Arg]) -> PowerShellRun:
@@ -699,6 +701,8 @@ def powershell_exe(args: list[Arg]) -> PowerShellRun:
             else:
                 run.inline = rest
             return run
+        if param == "noexit":
+            run.no_exit = True
         if param == "encodedcommand":
             run.encoded = args[i + 1] if i + 1 < n else Arg("", "")
             return run
