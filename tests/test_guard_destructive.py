@@ -634,6 +634,10 @@ allow	pwsh -NoProfile -Command Get-Date
 unverifiable.outside-program	MSBuild.exe C:\\Users\\Public\\config
 unverifiable.outside-program	dotnet msbuild C:\\Users\\Public\\config
 unverifiable.outside-program	dotnet test C:\\other\\tests.csproj
+unverifiable.outside-program	MSBuild.exe %AppData%\\Roaming\\Microsoft\\SystemCertificates\\config
+unverifiable.outside-program	dotnet test %PUBLIC%\\build
+allow	msbuild .\\App.csproj /p:Version=%VERSION%
+allow	msbuild /p:OutDir=%OUT%\\ App.sln
 allow	msbuild .\\App.csproj /t:Build /p:Configuration=Release
 allow	msbuild /t:Build /p:OutDir=C:/out/ App.sln
 allow	dotnet build src/App/App.csproj -c Release /p:Version=1.0

@@ -115,6 +115,11 @@ _CMD_KNOWN_FOLDER = lazy_re(
 )
 
 
+def holds_cmd_variable(raw: str) -> bool:
+    """Does a word hold a name cmd fills in when it runs the line (`%APPDATA%\\x`, `app-%VERSION%.zip`)?"""
+    return _PERCENT_NAME.search(raw) is not None
+
+
 def names_cmd_variable(raw: str) -> bool:
     """Is a word a name only known when cmd runs the line (`%zip%`, `dist\\app-%VERSION%.zip`), in no folder
     Windows names by a variable (`%APPDATA%\\x.zip` lies outside every project)?"""
