@@ -607,6 +607,8 @@ POSIX_CONDUITS = [
     "rm $({listing})",
     'rm -f "$({listing})"',
     '{listing} | while read -r f; do rm -- "$f"; done',
+    'for f in $({listing}); do rm -- "$f"; done',
+    "for f in `{listing}`; do rm $f; done",
     "{listing} | xargs sh -c 'rm \"$@\"' _",
 ]
 

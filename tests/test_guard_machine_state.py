@@ -191,6 +191,8 @@ BLOCKED = [
     ("posix", "killall node", "destructive.machine-state"),
     ("posix", "pkill -f uvicorn", "destructive.machine-state"),
     ("posix", "kill -9 $(pgrep cron)", "destructive.machine-state"),
+    ("posix", "for p in $(pgrep cron); do kill -9 $p; done", "destructive.machine-state"),
+    ("posix", "for p in `pidof nginx`; do kill $p; done", "destructive.machine-state"),
     ("posix", "pidof nginx | xargs kill", "destructive.machine-state"),
     # the user's saved passwords removed or added
     ("posix", 'security delete-internet-password -s "github.com"', "destructive.machine-state"),
@@ -477,6 +479,8 @@ ALLOWED = [
     ("posix", "kill %1"),
     ("posix", "kill $!"),
     ("posix", "kill -HUP $(cat server.pid)"),
+    ("posix", "for p in $(cat server.pid); do kill $p; done"),
+    ("posix", "for p in $(pgrep -f uvicorn); do echo $p; done"),
     ("posix", "cat server.pid | grep -v x | grep -v y | grep -v z | sort | uniq | head -1 | xargs kill"),
     ("posix", "pgrep -f uvicorn"),
     ("powershell", "Stop-Process -Id 1234"),

@@ -738,7 +738,7 @@ class PosixWalker:
             or not all(w.literal and (_CONSTANT_VALUE.fullmatch(w.text) or _plain_glob(w)) for w in words)
             or not self._set_only_by_loops(name)
         ):
-            self._children(node)
+            self._unrolled_loop(node, body, values)
             return
         before = self.constants.get(name)
         outer = self.loop_copies
@@ -755,6 +755,25 @@ class PosixWalker:
                 self.constants.pop(name, None)
             else:
                 self.constants[name] = before
+
+    def _unrolled_loop(self, node: Node, body: Node | None, values: list[Node]) -> None:
+        """A loop over words the walk does not unroll: a command substitution among them feeds the body's
+        run-time words, as a pipe into `while read` does (`for p in $(pgrep x); do kill $p; done`)."""
+        feeds = [f for v in values if v.type in _HOLDS_SUBSTITUTION for f in self._substitution_feeds(v)]
+        if body is None or not feeds:
+            self._children(node)
+            return
+        for child in node.named_children:
+            if child.type in _LEAVES:
+                continue
+            if child != body:
+                self.visit(child)
+                continue
+            saved, self.stage_feed = self.stage_feed, feeds[0]
+            try:
+                self.visit(child)
+            finally:
+                self.stage_feed = saved
 
     def _set_only_by_loops(self, name: str) -> bool:
         """Whether no assignment, `${x:=…}`, arithmetic or name-binding command of the script may set
