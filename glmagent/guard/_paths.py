@@ -86,16 +86,27 @@ def _judged_output(word: Arg) -> bool:
     return not _run_time(word) and _PERCENT_NAME.search(word.raw) is None
 
 
+_PLAIN_PART = lazy_re(r"[\w.~:-]*")
+
+
 def literal_folder(target: Arg) -> Arg | None:
-    """The folder of a path whose last part alone is only known at run time (`../app-$V.tgz` is in `..`,
-    `dist\\app-%VERSION%.zip` in `dist`); None when the folder is unknown too, or is the working directory."""
+    """The folder a path only partly known at run time lies in, as far as it is written out (`../app-$V.tgz`
+    is in `..`, `dist\\app-%VERSION%.zip` in `dist`, `../$NAME/data` in `..`); None when it starts with a
+    run-time part, or is in the working directory."""
     text, raw = target.text.replace("\\", "/"), target.raw.replace("\\", "/")
-    cut, raw_cut = text.rfind("/"), raw.rfind("/")
-    if cut < 0 or raw_cut < 0:
+    parts, raw_parts = text.split("/")[:-1], raw.split("/")[:-1]
+    spelled = len(parts) != len(raw_parts)
+    if spelled:
+        # PowerShell reads `"..\$n\x"` as one run-time word: the parts before the variable, as written
+        parts = [p.lstrip("\"'") if i == 0 else p for i, p in enumerate(raw_parts)]
+    known = 0
+    while known < len(parts) and not (
+        DYN in parts[known] or _RUN_TIME.search(raw_parts[known]) or _PERCENT_NAME.search(raw_parts[known])
+    ):
+        known += 1
+    if known == 0 or (spelled and not all(_PLAIN_PART.fullmatch(p) for p in parts[:known])):
         return None
-    head, raw_head = text[:cut] or "/", raw[:raw_cut].lstrip("\"'") or "/"
-    if DYN in head or _RUN_TIME.search(raw_head) or _PERCENT_NAME.search(raw_head):
-        return None
+    head, raw_head = "/".join(parts[:known]) or "/", "/".join(raw_parts[:known]).lstrip("\"'") or "/"
     return Arg(head, raw_head)
 
 
