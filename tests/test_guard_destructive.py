@@ -638,6 +638,9 @@ unverifiable.outside-program	MSBuild.exe %AppData%\\Roaming\\Microsoft\\SystemCe
 unverifiable.outside-program	dotnet test %PUBLIC%\\build
 allow	msbuild .\\App.csproj /p:Version=%VERSION%
 allow	msbuild /p:OutDir=%OUT%\\ App.sln
+allow	msbuild "%sln%" /nologo /m /t:Clean,Build
+allow	msbuild %MSBFLAGS% pgsql.sln
+allow	python -m pytest -vv %TEST_SUBSET%
 allow	msbuild .\\App.csproj /t:Build /p:Configuration=Release
 allow	msbuild /t:Build /p:OutDir=C:/out/ App.sln
 allow	dotnet build src/App/App.csproj -c Release /p:Version=1.0

@@ -126,9 +126,13 @@ _CMD_KNOWN_FOLDER = lazy_re(
 )
 
 
-def holds_cmd_variable(raw: str) -> bool:
-    """Does a word hold a name cmd fills in when it runs the line (`%APPDATA%\\x`, `app-%VERSION%.zip`)?"""
-    return _PERCENT_NAME.search(raw) is not None
+def in_cmd_variable_folder(raw: str) -> bool:
+    """Does a word start in a folder cmd names by a variable when it runs the line (`%APPDATA%\\x\\config`,
+    not `%SOLUTION%` or `app-%VERSION%.sln`)?"""
+    return _PERCENT_FOLDER.match(raw) is not None
+
+
+_PERCENT_FOLDER = lazy_re(r"[\"']?%[^%\s]+%[/\\]")
 
 
 def names_cmd_variable(raw: str) -> bool:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ._paths import holds_cmd_variable
+from ._paths import in_cmd_variable_folder
 from ._syntax import DYN, Arg
 
 
@@ -142,7 +142,7 @@ def _may_lie_outside(word: Arg) -> bool:
     working directory. A word holding a variable is only known at run time: the sandbox's to contain, but one
     under a folder cmd names by a variable (`%APPDATA%\\x\\config`) is judged where it lies, as a program is."""
     text = word.text.partition("::")[0]  # (`pytest x.py::test_a`)
-    if holds_cmd_variable(word.raw):
+    if in_cmd_variable_folder(word.raw):
         return True
     if not text or DYN in text or "$" in word.raw or text.startswith(("/dev/", "/proc/")):
         return False  # (`make -f /dev/stdin`: a program read on standard input, the engine's own case)
