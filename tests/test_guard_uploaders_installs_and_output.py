@@ -143,7 +143,7 @@ def test_words_after_the_script_are_the_scripts_own() -> None:
     _blocked_beside_allowed(SCRIPT_WORDS, "network")
 
 
-OUTPUT_NAMES = ["nimcache", "DerivedData", "_esy", "_opam", "cover"]
+OUTPUT_NAMES = ["nimcache", "DerivedData", "_esy", "_opam", "cover", "_output", "built"]
 
 
 @pytest.fixture(scope="module")

@@ -57,7 +57,7 @@ OUTPUT_FOLDERS = frozenset(
         "generated", "_install", "dev-dist", "elm-stuff", "benchmarkdotnet.artifacts", ".open-next",
         ".quarto", ".coverage", ".terraform", "packer_cache", ".yardoc", ".phpunit.cache", "coverage.out",
         "cover.out", "auto_examples", "gen_modules", "_autosummary", "esm", "cjs", "umd", "_esm", "_cjs",
-        "compiled",
+        "compiled", "_output", "built",
         "pip-wheel-metadata", "publish", ".cask", ".eask", ".eldev", ".deps", ".cpcache", "coverage.json",
         "coverage.xml", "coverage-final.json", "lcov.info", "coverage.lcov", "cobertura.xml", ".tmp_versions",
         "module.symvers", "modules.order", "module.markers", ".eslintcache", ".stylelintcache",
