@@ -139,8 +139,8 @@ def run_places(name: str, args: list[Arg]) -> list[Arg] | None:
 
 def _may_lie_outside(word: Arg) -> bool:
     """A path from the root, the home, a drive or a share, or one with `..`: written so it may leave the
-    working directory. A word holding a variable is only known at run time: the sandbox's to contain, but one
-    under a folder cmd names by a variable (`%APPDATA%\\x\\config`) is judged where it lies, as a program is."""
+    working directory. A word holding a variable is only known at run time: the sandbox's to contain, but
+    one under a folder cmd names by a variable (`%APPDATA%\\x\\config`) is judged where it lies."""
     text = word.text.partition("::")[0]  # (`pytest x.py::test_a`)
     if in_cmd_variable_folder(word.raw):
         return True
