@@ -18,7 +18,11 @@
 - A PowerShell parameter is written with one dash: `nox --session tests` names a session of nox, not a
   remote `-Session`.
 - `gh completion -s bash`, `gh help`, `gh --version` print and exit; every other `gh` command is the forge.
-- `git checkout -b "$name"`: the word after `-b` is the new branch's name, not a flag such as `-f`.
+- `git checkout -b "$name"`: the word after `-b` is the new branch's name, not a flag such as `-f`; so is
+  the word after a global option that takes a value (`git -C "$dir" status`, `tar -C "$D" -cf x.tar .`),
+  while a `-c` setting whose key is only known at run time may run anything (`git -c "$KV" log`).
+- `$(pwd)/build` is `$PWD/build`: the working directory, not a listing that feeds the command.
+- What a build writes (`go build -o bin/aws ./cmd/aws`) is no installed program it launches with arguments.
 - `git submodule foreach CMD` runs CMD in each submodule (checked like any command): no remote by itself.
 - `git -c core.pager=cat log`, `-c core.editor=true`, `-c diff.external=difft`, `-c alias.st=status`: the
   setting's command line is checked as the command git runs; other program settings (`core.sshCommand`,
@@ -140,6 +144,15 @@ ALLOWED = [
     ("posix", "git checkout -b $branchName"),  # the value of -b is a branch name, never a flag
     ("powershell", 'git checkout -b "docs/update-docs-$TimeStamp"'),
     ("posix", 'git switch -c "$name"'),
+    # what a build writes is no program it launches, whatever the name (`bin/aws`, a kubectl plugin)
+    ("posix", "go build -o bin/kubectl-cnpg ./cmd/kubectl-cnpg"),
+    ("posix", "go build -o bin/aws ./cmd/aws"),
+    # the value of a global option is no flag: `-C`'s folder, tar's `-C` folder
+    ("posix", 'git -C "$REPO_DIR" worktree prune'),
+    ("posix", "git -C $repo log -1 --format=%H"),
+    ("posix", 'git --git-dir "$G" status'),
+    ("posix", 'tar -C "$DESTDIR" -cf ota-update.tar .'),
+    ("posix", 'git -c user.name="$NAME" commit -m release'),
     ("powershell", "Add-Type -AssemblyName System.IO.Compression.FileSystem"),  # .NET's own, nothing compiled
     ("powershell", "Add-Type -AssemblyName System.Windows.Forms, System.Drawing"),
     ("posix", "for t in lint typecheck; do make $t; done"),
@@ -304,6 +317,12 @@ BLOCKED = [
     ("posix", "gh completion -s bash; gh repo clone x/y", "network.git-remote"),
     ("posix", "git checkout -b x -f", "destructive.git-discard"),
     ("posix", "git checkout $X", "dynamic.arguments"),
+    # a setting whose key is only known at run time may be `core.pager` or an alias; a word in a flag's
+    # place is still any flag
+    ("posix", 'git -c "$KV" status', "dynamic.script"),
+    ("posix", 'git -C "$D" -c $KV log', "dynamic.script"),
+    ("posix", 'git "$X" status', "dynamic.arguments"),
+    ("posix", 'tar -C "$D" "$OPT" x.tar', "dynamic.arguments"),
     ("powershell", "Add-Type -AssemblyName System.Web -TypeDefinition $src", "unverifiable.compiled-code"),
     ("powershell", "Add-Type -AssemblyName .\\tools\\x.dll", "unverifiable.compiled-code"),
     ("powershell", "Add-Type -Path x.dll", "unverifiable.compiled-code"),
@@ -439,6 +458,11 @@ def test_a_function_exported_under_a_program_s_path_redefines_it(command: str, b
         ("cd /proc/self; cat environ", False),
         ("realpath /proc/self/environ", False),  # the path itself still names it
         ("rm -rf .clj-kondo/.cache", True),  # a cache folder is build output
+        # `$(pwd)` prints the working directory, as `$PWD` names it: no listing that feeds the delete
+        ('rm -rf "$(pwd)/build"', True),
+        ("rm -rf `pwd`/build/fuzz/", True),
+        ("rm -rf $(pwd)/src", False),
+        ("rm -rf $(pwd)/../build", False),
     ],
 )
 def test_names_that_are_only_printed_open_nothing(command: str, allowed: bool) -> None:

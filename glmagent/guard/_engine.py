@@ -84,7 +84,15 @@ from ._syntax import (
     TooLarge,
     start_check,
 )
-from ._unwrap import FED_WORDS, Wrapped, git_command_settings, matching_wrapper, split_words, unwrap
+from ._unwrap import (
+    FED_WORDS,
+    Wrapped,
+    git_command_settings,
+    git_run_time_setting,
+    matching_wrapper,
+    split_words,
+    unwrap,
+)
 from ._words import (
     OWN_VALUE,
     WordChecks,
@@ -1309,6 +1317,15 @@ class Evaluation(RunsOtherCode, WordChecks):
         """Check the command lines of `git -c core.pager=…`, `-c alias.x='!…'` (see `git_command_settings`)
         as the commands they are; the rules judge git's other words."""
         kept, lines = git_command_settings(argv[1:])
+        unknown = git_run_time_setting(argv[1:])
+        if unknown is not None:
+            # `git -c "$KV" status`: a key only known at run time may be `core.pager` or an alias
+            self.event(
+                "dynamic-script",
+                frame,
+                f"`git -c {unknown.raw}` gives git a setting only known at run time",
+                self._argv(argv),
+            )
         for key, line in lines:
             text = line.text
             if text.strip():

@@ -175,6 +175,7 @@ def _changeable_names(text: str) -> tuple[dict[str, int], set[str]] | None:
 
 _PWD_HEAD = lazy_re(r"\"?(?:\$PWD|\$\{PWD\}|\$\(pwd(?: -[LP])?\)|`pwd`)\"?/")
 """A word that starts with the working directory (`$PWD/x`, `"${PWD}/x"`, `$(pwd)/x`)."""
+_PWD_ALONE = lazy_re(r"\$\(pwd(?: -[LP])?\)|`pwd`")
 _HOME_HEAD = lazy_re(r"\"?(?:(\$HOME|\$\{HOME\})|\$\(go env GOPATH\)|`go env GOPATH`)\"?/")
 """A word that starts with the home folder (`$HOME/x`) or Go's tool folder (`$(go env GOPATH)/bin/x`): where
 the user's environment says they are, as `~/x` and `~/go/x` spell them."""
@@ -895,6 +896,8 @@ class PosixWalker:
     def _substitution_feeds(self, node: Node) -> tuple[Feed, ...]:
         """`rm $(find .)`, `rm "$(git ls-files)"`: the substitutions whose output becomes operands."""
         if node.type == "command_substitution":
+            if _PWD_ALONE.fullmatch(self.text(node)):
+                return ()  # `$(pwd)/build`: the working directory, which the word is read as, not a listing
             feed = self._feed_of(node)
             if feed is None:
                 return ()

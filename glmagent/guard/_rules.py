@@ -477,6 +477,8 @@ class CommandView:
     _producers: list[list[CommandView]] | None = None
     _before: CommandView | None = None
     _texts: str | None = None
+    _valued: set[int] | None = None
+    """The run-time words that are an option's value (by identity), made on first use."""
 
     def __init__(
         self, names: tuple[str, ...], argv: list[Arg], dialect: Dialect, syntax: SyntaxInfo = _NO_SYNTAX
@@ -524,6 +526,26 @@ class CommandView:
                     value_next = t in values or "-" + t[-1] in values
             self._posix = (short, long, dyn, clusters)
         return self._posix
+
+    def may_add_flag(self, word: Arg) -> bool:
+        """Could the run-time `word` be read as an option? Not when it is the value of the option before it
+        (`git -C "$dir" status`, `tar -C "$D" -cf x.tar .`), as `posix_flags` reads it."""
+        if not word.may_be_flag:
+            return False
+        valued = self._valued
+        if valued is None:
+            valued = self._valued = set()
+            values = self.syntax.value_options
+            takes = False  # whether the word before takes the next as its value (`-C`, `-cf`)
+            for a in self.args if values else ():
+                t = a.text
+                if DYN in t:
+                    if takes:
+                        valued.add(id(a))
+                    takes = False
+                    continue
+                takes = t in values or (t[:1] == "-" and t[1:2] != "-" and "-" + t[-1] in values)
+        return id(word) not in valued
 
     def switches(self) -> tuple[set[str], bool]:
         """Windows switches (`/s`, `/S/Q`, `-s`) lower-cased, and whether a run-time word could add one."""
@@ -977,7 +999,7 @@ class CompiledCommand:
             if screen is not None and screen.search(view.texts()) is None:
                 # No word (nor a part of one) holds a literal every match needs: only a run-time word
                 # that may be a flag can still be one.
-                dyn = self.args_flaglike and any(DYN in a.text and a.may_be_flag for a in args)
+                dyn = self.args_flaglike and any(DYN in a.text and view.may_add_flag(a) for a in args)
                 args = []
             written = None
             if self.destination_last and not self.destination_last.isdisjoint(view.names):
@@ -995,7 +1017,9 @@ class CompiledCommand:
                     if a.param and ":" in t and match(value := t.partition(":")[2]):
                         hit_arg = value  # `-Path:env:SECRET` passes `env:SECRET` like `-Path env:SECRET`
                         break
-                elif (self.args_flaglike and a.may_be_flag) or (not _ruled_out(screen, t) and match(t)):
+                elif (self.args_flaglike and view.may_add_flag(a)) or (
+                    not _ruled_out(screen, t) and match(t)
+                ):
                     # `*` spans the run-time part, so `core.pager="$x"` may well be `core.pager*`.
                     dyn = True
             if hit_arg is not None:

@@ -479,6 +479,18 @@ def git_command_settings(args: list[Arg]) -> tuple[list[Arg], list[tuple[str, Ar
     return kept + args[i:], lines
 
 
+def git_run_time_setting(args: list[Arg]) -> Arg | None:
+    """The first of git's global `-c` settings whose key is only known at run time (`git -c "$KV" status`:
+    any key, `core.pager` or an alias among them); None when every key is written out."""
+    i, n = 0, len(args)
+    while i + 1 < n and args[i].text[:1] == "-" and DYN not in args[i].text:
+        flag, value = args[i].text, args[i + 1]
+        if flag == "-c" and DYN in value.text.partition("=")[0]:
+            return value
+        i += 2 if flag == "-c" or flag in _GIT_GLOBAL_VALUES else 1
+    return None
+
+
 def posix_shell(spec: ShellSpec, args: list[Arg], name: str = "") -> ShellRun:
     """Read `sh`/`bash`/`zsh` options: a short cluster holding `c` (`-lc`, `-xec`) takes the command line.
 

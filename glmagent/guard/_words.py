@@ -884,8 +884,14 @@ class WordChecks:
                         self.command([Arg(text, a.raw), *args[i + 1 :]], frame.wrapped(f"`{name}`"), None)
                     if piece.bare:
                         return
-                elif piece.bare and in_program_folder(text) and i + 1 < len(args):
-                    # `ip netns exec ns /usr/bin/id -u`: the words from here on are the command it runs.
+                elif (
+                    piece.bare
+                    and in_program_folder(text)
+                    and i + 1 < len(args)
+                    and not (i and args[i - 1].text.lower().lstrip("-/") in _OUTPUT_SWITCHES)
+                ):
+                    # `ip netns exec ns /usr/bin/id -u`: the words from here on are the command it runs (not
+                    # what it builds: `go build -o bin/aws ./cmd/aws`).
                     self.command([Arg(text, a.raw), *args[i + 1 :]], frame.wrapped(f"`{name}`"), None)
                     return
 
