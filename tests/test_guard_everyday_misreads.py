@@ -149,7 +149,7 @@ ALLOWED = [
     ("posix", "go build -o bin/aws ./cmd/aws"),
     # the value of a global option is no flag: `-C`'s folder, tar's `-C` folder
     ("posix", 'git -C "$REPO_DIR" worktree prune'),
-    ("posix", "git -C $repo log -1 --format=%H"),
+    ("powershell", "git -C $repoRoot log -1 --format=%H"),
     ("posix", 'git --git-dir "$G" status'),
     ("posix", 'tar -C "$DESTDIR" -cf ota-update.tar .'),
     ("posix", 'git -c user.name="$NAME" commit -m release'),
@@ -323,6 +323,8 @@ BLOCKED = [
     ("posix", 'git -C "$D" -c $KV log', "dynamic.script"),
     ("posix", 'git "$X" status', "dynamic.arguments"),
     ("posix", 'tar -C "$D" "$OPT" x.tar', "dynamic.arguments"),
+    # an unquoted POSIX word may split into more words, an option among them
+    ("posix", "tar -C $D --zstd -cf $OUT x", "dynamic.arguments"),
     ("powershell", "Add-Type -AssemblyName System.Web -TypeDefinition $src", "unverifiable.compiled-code"),
     ("powershell", "Add-Type -AssemblyName .\\tools\\x.dll", "unverifiable.compiled-code"),
     ("powershell", "Add-Type -Path x.dll", "unverifiable.compiled-code"),

@@ -528,8 +528,8 @@ class CommandView:
         return self._posix
 
     def may_add_flag(self, word: Arg) -> bool:
-        """Could the run-time `word` be read as an option? Not when it is the value of the option before it
-        (`git -C "$dir" status`, `tar -C "$D" -cf x.tar .`), as `posix_flags` reads it."""
+        """Could the run-time `word` be read as an option? Not when it is one word, the value of the option
+        before it (`git -C "$dir" status`, `tar -C "$D" -cf x.tar .`)."""
         if not word.may_be_flag:
             return False
         valued = self._valued
@@ -540,7 +540,8 @@ class CommandView:
             for a in self.args if values else ():
                 t = a.text
                 if DYN in t:
-                    if takes:
+                    # (an unquoted POSIX `$x` may split into more words, an option among them)
+                    if takes and (self.dialect != "posix" or (a.raw[:1] == '"' and "@" not in a.raw)):
                         valued.add(id(a))
                     takes = False
                     continue
