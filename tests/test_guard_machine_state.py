@@ -192,6 +192,11 @@ BLOCKED = [
     ("posix", "pkill -f uvicorn", "destructive.machine-state"),
     ("posix", "kill -9 $(pgrep cron)", "destructive.machine-state"),
     ("posix", "for p in $(pgrep cron); do kill -9 $p; done", "destructive.machine-state"),
+    (
+        "posix",
+        '"$OSInstaller/Contents/Resources/startosinstall" --applicationpath "$OSInstaller" --nointeraction',
+        "destructive.machine-state",
+    ),
     ("posix", "for p in `pidof nginx`; do kill $p; done", "destructive.machine-state"),
     ("posix", "pidof nginx | xargs kill", "destructive.machine-state"),
     # the user's saved passwords removed or added
@@ -480,6 +485,7 @@ ALLOWED = [
     ("posix", "kill $!"),
     ("posix", "kill -HUP $(cat server.pid)"),
     ("posix", "for p in $(cat server.pid); do kill $p; done"),
+    ("posix", "startosinstall --usage"),
     ("posix", "for p in $(pgrep -f uvicorn); do echo $p; done"),
     ("posix", "cat server.pid | grep -v x | grep -v y | grep -v z | sort | uniq | head -1 | xargs kill"),
     ("posix", "pgrep -f uvicorn"),
