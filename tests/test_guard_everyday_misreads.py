@@ -23,6 +23,8 @@
   while a `-c` setting whose key is only known at run time may run anything (`git -c "$KV" log`).
 - `$(pwd)/build` is `$PWD/build`: the working directory, not a listing that feeds the command.
 - What a build writes (`go build -o bin/aws ./cmd/aws`) is no installed program it launches with arguments.
+- A program by its path below a folder only known at run time (`"$ROOT"/hack/verify.sh`) is judged by its
+  name, as `bash "$ROOT/hack/verify.sh"` runs the script there; the home and the temp folder stay outside.
 - `git submodule foreach CMD` runs CMD in each submodule (checked like any command): no remote by itself.
 - `git -c core.pager=cat log`, `-c core.editor=true`, `-c diff.external=difft`, `-c alias.st=status`: the
   setting's command line is checked as the command git runs; other program settings (`core.sshCommand`,
@@ -144,6 +146,11 @@ ALLOWED = [
     ("posix", "git checkout -b $branchName"),  # the value of -b is a branch name, never a flag
     ("powershell", 'git checkout -b "docs/update-docs-$TimeStamp"'),
     ("posix", 'git switch -c "$name"'),
+    # a program by its path below a folder only known at run time, judged by its name as `bash
+    # "$ROOT/hack/x.sh"` is
+    ("posix", '"${ROOT_DIR}"/hack/verify-go-lint.sh || failed+=(go-lint)'),
+    ("posix", './"${ROOT_DIR}"/hack/update-codegen.sh'),
+    ("posix", "${GOPATH}/bin/controller-gen crd paths=./..."),
     # what a build writes is no program it launches, whatever the name (`bin/aws`, a kubectl plugin)
     ("posix", "go build -o bin/kubectl-cnpg ./cmd/kubectl-cnpg"),
     ("posix", "go build -o bin/aws ./cmd/aws"),
@@ -323,6 +330,15 @@ BLOCKED = [
     ("posix", 'git -C "$D" -c $KV log', "dynamic.script"),
     ("posix", 'git "$X" status', "dynamic.arguments"),
     ("posix", 'tar -C "$D" "$OPT" x.tar', "dynamic.arguments"),
+    # below a run-time folder the program's name still decides; the home and the temp folder are outside; a
+    # run-time name, a climb, or a word glued to the path (`${prefix}` may be `sudo `) is still unknown
+    ("posix", "$X/bin/curl http://x", "network.http-client"),
+    ("posix", '"$TOOLS"/rm -rf /', "destructive.recursive-delete"),
+    ("posix", "$TMPDIR/x", "unverifiable.outside-program"),
+    ("posix", "$X/$Y", "dynamic.command-name"),
+    ("posix", "$X/bin/$T", "dynamic.command-name"),
+    ("posix", "$d/../x.sh", "dynamic.command-name"),
+    ("posix", "${prefix}./svc.sh install", "dynamic.command-name"),
     # an unquoted POSIX word may split into more words, an option among them
     ("posix", "tar -C $D --zstd -cf $OUT x", "dynamic.arguments"),
     ("powershell", "Add-Type -AssemblyName System.Web -TypeDefinition $src", "unverifiable.compiled-code"),

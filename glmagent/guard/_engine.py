@@ -42,6 +42,7 @@ from ._paths import (
     DOTNET_OVERWRITERS,
     PIPED_PATH_WRITERS,
     PathScope,
+    below_run_time_folder,
     listed_selection,
     listed_trees,
     ln_links,
@@ -1045,6 +1046,24 @@ class Evaluation(RunsOtherCode, WordChecks):
                 head = argv[0]
                 word = head[0]
         if DYN in word:
+            below = None
+            if frame.dialect == "posix" and resolved_name is None:
+                below = below_run_time_folder(head)
+            if below is not None:
+                # `"$ROOT"/hack/verify.sh`: a program named by its path below a folder only known at run
+                # time, as `bash "$ROOT/hack/verify.sh"` runs a script there: judged by its name, the folder
+                # left to the sandbox unless it is the home or the temp folder.
+                program, outside = below
+                if outside:
+                    self.event(
+                        "outside-program",
+                        frame,
+                        f"`{head.raw}` is in the home or the temp folder, outside the project",
+                        self._argv(argv),
+                    )
+                    return
+                self.command([program, *argv[1:]], frame, stdin, None, feeds)  # (no run-time part left)
+                return
             self._dynamic_name(argv, frame, stdin, resolved_name, feeds)
             return
         p = self.p

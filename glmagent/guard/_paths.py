@@ -110,6 +110,22 @@ def literal_folder(target: Arg) -> Arg | None:
     return Arg(head, raw_head)
 
 
+def below_run_time_folder(word: Arg) -> tuple[Arg, bool] | None:
+    """A POSIX program path whose only run-time part is its first folder (`"$ROOT"/hack/verify.sh`,
+    `${GOPATH}/bin/controller-gen`, `./$BD/tool`): the path below that folder, as written (`hack/verify.sh`),
+    and whether the folder is one every project lies outside of (the home, the temp folder); None for any
+    other word (a run-time name, `$d/$tool`; a run-time part further down, `bin/$tool`)."""
+    text, raw = word.text, word.raw
+    if text[:2] == "./":
+        text, raw = text[2:], raw[2:]
+    head, _, tail = text.partition("/")
+    tail = tail.lstrip("/")
+    if head != DYN or not tail or DYN in tail or tail[-1:] == "/" or ".." in tail.split("/"):
+        return None  # (`${prefix}./svc.sh`: a word glued to the path, `sudo ` as like as a folder)
+    outside = in_home(raw) or _TEMP_VARIABLES.match(raw) is not None
+    return Arg(tail, raw), outside
+
+
 def in_home(raw: str) -> bool:
     """Does a word start at the user's home by its variable (`$HOME/x`, `$env:USERPROFILE\\x`, `$home\\x`)?
     Only known at run time, but known to lie outside every project."""
