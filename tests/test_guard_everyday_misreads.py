@@ -23,8 +23,9 @@
   while a `-c` setting whose key is only known at run time may run anything (`git -c "$KV" log`).
 - `$(pwd)/build` is `$PWD/build`: the working directory, not a listing that feeds the command.
 - What a build writes (`go build -o bin/aws ./cmd/aws`) is no installed program it launches with arguments.
-- A program by its path below a folder only known at run time (`"$ROOT"/hack/verify.sh`) is judged by its
-  name, as `bash "$ROOT/hack/verify.sh"` runs the script there; the home and the temp folder stay outside.
+- A program by its path below a folder only known at run time, a quoted variable (`"$ROOT"/hack/verify.sh`),
+  is judged by its name, as `bash "$ROOT/hack/verify.sh"` runs the script there; the home and the temp
+  folder stay outside, and an unquoted `$ROOT/x` may split into another program's name.
 - `git submodule foreach CMD` runs CMD in each submodule (checked like any command): no remote by itself.
 - `git -c core.pager=cat log`, `-c core.editor=true`, `-c diff.external=difft`, `-c alias.st=status`: the
   setting's command line is checked as the command git runs; other program settings (`core.sshCommand`,
@@ -150,7 +151,7 @@ ALLOWED = [
     # "$ROOT/hack/x.sh"` is
     ("posix", '"${ROOT_DIR}"/hack/verify-go-lint.sh || failed+=(go-lint)'),
     ("posix", './"${ROOT_DIR}"/hack/update-codegen.sh'),
-    ("posix", "${GOPATH}/bin/controller-gen crd paths=./..."),
+    ("posix", '"${GOPATH}/bin/controller-gen" crd paths=./...'),
     # what a build writes is no program it launches, whatever the name (`bin/aws`, a kubectl plugin)
     ("posix", "go build -o bin/kubectl-cnpg ./cmd/kubectl-cnpg"),
     ("posix", "go build -o bin/aws ./cmd/aws"),
@@ -332,12 +333,14 @@ BLOCKED = [
     ("posix", 'tar -C "$D" "$OPT" x.tar', "dynamic.arguments"),
     # below a run-time folder the program's name still decides; the home and the temp folder are outside; a
     # run-time name, a climb, or a word glued to the path (`${prefix}` may be `sudo `) is still unknown
-    ("posix", "$X/bin/curl http://x", "network.http-client"),
+    ("posix", '"$X"/bin/curl http://x', "network.http-client"),
     ("posix", '"$TOOLS"/rm -rf /', "destructive.recursive-delete"),
-    ("posix", "$TMPDIR/x", "unverifiable.outside-program"),
+    ("posix", '"$TMPDIR"/x', "unverifiable.outside-program"),
+    # unquoted, `$X` may split into words, another program first
+    ("posix", "${GOPATH}/bin/controller-gen crd", "dynamic.command-name"),
     ("posix", "$X/$Y", "dynamic.command-name"),
-    ("posix", "$X/bin/$T", "dynamic.command-name"),
-    ("posix", "$d/../x.sh", "dynamic.command-name"),
+    ("posix", '"$X/bin/$T"', "dynamic.command-name"),
+    ("posix", '"$d"/../x.sh', "dynamic.command-name"),
     ("posix", "${prefix}./svc.sh install", "dynamic.command-name"),
     # an unquoted POSIX word may split into more words, an option among them
     ("posix", "tar -C $D --zstd -cf $OUT x", "dynamic.arguments"),

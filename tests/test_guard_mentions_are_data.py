@@ -109,7 +109,7 @@ BLOCKED = [
     ("posix", 'git -c "alias.st=$y" st', "dynamic.arguments"),
     ("posix", "make SHELL=$x", "dynamic.arguments"),
     ("posix", "make .SHELLFLAGS=$(echo -c) all", "dynamic.arguments"),
-    ("powershell", 'git -c "core.pager=$x" log', "dynamic.arguments"),
+    ("powershell", 'git -c "core.pager=$x" log', "dynamic.script"),  # the whole setting is only known then
 ]
 
 

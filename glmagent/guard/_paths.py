@@ -110,11 +110,14 @@ def literal_folder(target: Arg) -> Arg | None:
     return Arg(head, raw_head)
 
 
+_QUOTED_VARIABLE_HEAD = lazy_re(r'"\$(?:[A-Za-z_]\w*|\{[A-Za-z_]\w*\})(?:"/|/)')
+
+
 def below_run_time_folder(word: Arg) -> tuple[Arg, bool] | None:
-    """A POSIX program path whose only run-time part is its first folder (`"$ROOT"/hack/verify.sh`,
-    `${GOPATH}/bin/controller-gen`, `./$BD/tool`): the path below that folder, as written (`hack/verify.sh`),
-    and whether the folder is one every project lies outside of (the home, the temp folder); None for any
-    other word (a run-time name, `$d/$tool`; a run-time part further down, `bin/$tool`)."""
+    """A POSIX program path whose only run-time part is its first folder, a quoted variable
+    (`"$ROOT"/hack/verify.sh`, `"${GOPATH}/bin/controller-gen"`): the path below it, as written
+    (`hack/verify.sh`), and whether the folder is one every project lies outside of (the home, the temp
+    folder); None for any other word (a run-time name, `"$d/$tool"`; a run-time part further down)."""
     text, raw = word.text, word.raw
     if text[:2] == "./":
         text, raw = text[2:], raw[2:]
@@ -122,6 +125,8 @@ def below_run_time_folder(word: Arg) -> tuple[Arg, bool] | None:
     tail = tail.lstrip("/")
     if head != DYN or not tail or DYN in tail or tail[-1:] == "/" or ".." in tail.split("/"):
         return None  # (`${prefix}./svc.sh`: a word glued to the path, `sudo ` as like as a folder)
+    if _QUOTED_VARIABLE_HEAD.match(raw) is None:
+        return None  # unquoted, `$X` may split into words, another program first; `$(cmd)` prints anything
     outside = in_home(raw) or _TEMP_VARIABLES.match(raw) is not None
     return Arg(tail, raw), outside
 
