@@ -95,8 +95,13 @@ SPECIAL = {
     "new-alias": "_set_alias",
     "new-object": "_new_object",
     "import-module": "_import_module",
+    "dotnet": "_dotnet",
     **dict.fromkeys(EDITORS, "_editor"),
 }
+
+HANDED_AS_ANY = frozenset({"dotnet"})
+"""Special commands whose words are otherwise checked as any program's (`dotnet`'s handler only looks for the
+assembly it runs: `dotnet add reference ../x.csproj` still hands it code from outside the project)."""
 
 # PowerShell cmdlet handlers do not apply to POSIX programs that happen to share the name.
 POWERSHELL_ONLY = frozenset({

@@ -58,6 +58,12 @@ def _window_styles(args: list[Arg]) -> list[Arg]:
     return out
 
 
+_DOTNET_HOST_VALUES = frozenset({
+    "--additionalprobingpath", "--additional-deps", "--depsfile", "--runtimeconfig", "--fx-version",
+    "--roll-forward", "--roll-forward-on-no-candidate-fx",
+})  # fmt: skip
+"""The .NET host's options (`dotnet [exec] OPTIONS x.dll`) that take a value."""
+
 _FD_EXEC = frozenset({"-x", "-X", "--exec", "--exec-batch"})
 """fd's options after which the rest of the words (to a `;`) are a command it runs on what it finds."""
 _QUERY_READS = lazy_re(
@@ -714,6 +720,30 @@ class RunsOtherCode:
         for module in named.get("name", []) + positional[:1]:
             self._judge_program(module, frame, argv)
             self._named_script(module, argv, frame, name, module=True)
+
+    def _dotnet(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
+        """`dotnet Inveigh.dll`, `dotnet exec .\\SharpHound.dll -c All`: the .NET host runs the assembly's
+        program, which is the tool its name says, as `.\\Inveigh.exe` or `python3 lazagne.py` is. The rules
+        that know a tool by its name (those whose programs also ship as scripts) judge it so; an assembly of
+        another name (`dotnet bin\\Debug\\App.dll`) is the project's."""
+        args = argv[1:]
+        i = 0
+        while i < len(args):
+            word = args[i].text
+            if word[:2] == "--" and "=" not in word and word.lower() in _DOTNET_HOST_VALUES:
+                i += 2  # `--depsfile x.deps.json`: an option of the host with its value
+            elif word[:1] == "-" or (i == 0 and word.lower() == "exec"):
+                i += 1
+            else:
+                break
+        if i >= len(args):
+            return
+        assembly = args[i]
+        text = assembly.text
+        if DYN in text or not text.lower().endswith(".dll") or len(text) <= 4:
+            return
+        program = Arg(text[:-4], assembly.raw)
+        self._named_script(program, [argv[0], program, *args[i + 1 :]], frame, name, module=True)
 
     def _new_object(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
         named, positional = self._ps_bind(argv[1:], ("typename", "comobject", "argumentlist", "property"))

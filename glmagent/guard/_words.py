@@ -8,7 +8,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 
 from . import _locators, _parse_posix
-from ._compiled import NameInfo
+from ._compiled import HANDED_AS_ANY, NameInfo
 from ._findings import shown_args
 from ._globbed import MAX_GLOB_WORDS, is_glob_path, is_named_glob, maybe_glob
 from ._handed import first_word, in_program_folder, is_path, last_part, pieces
@@ -658,7 +658,7 @@ class WordChecks:
             if spelled:
                 self._locators(spelled, argv, info, frame)
         if (
-            info.special is None
+            (info.special is None or info.special[0] in HANDED_AS_ANY)
             and p.file_tools.isdisjoint(names)
             and p.handed_screen.search(texts, self.changed_directory())
         ):
