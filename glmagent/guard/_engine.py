@@ -415,6 +415,27 @@ _POWERSHELL_SIGNS = lazy_re(r"[$`{}]")
 """What a cmd line never holds and a PowerShell one often does: variables, escapes, script blocks."""
 
 
+_CMD_SET_LIST = lazy_re(r'(?i)\s*set\s+"?[A-Za-z_][\w()-]*=([^"&|<>^\r\n]*;[^"&|<>^\r\n]*)"?\s*')
+"""cmd's `set NAME=a;b;c` (also `set "NAME=a;b"`): one assignment of a list of folders, alone on its line."""
+_CMD_LIST_ENTRY = lazy_re(r"%[A-Za-z_][\w()]*%(?:[\\/][^:;%]*)?|")
+"""A list entry under a folder cmd names by a variable (`%MYSQL_PATH%\\bin`, `%PATH%`), or an empty one."""
+_PARENTHESIS = lazy_re(r"[()]")
+
+
+def _cmd_folder_list(text: str) -> bool:
+    """Is a line cmd's assignment of a folder list whose entries after the first are folders cmd names by
+    variables (`SET PATH=%POSTGRES_PATH%\\bin;%MYSQL_PATH%\\bin;%PATH%`)? PowerShell's `;` would cut it into
+    commands, and read `%MYSQL_PATH%\\bin` as a program of that literal name under the working folder; cmd
+    runs nothing of it: the `;` separates folders. Only cmd's reading is judged then (where the list puts
+    the folder it names first: the search-path rules). An entry PowerShell would run from elsewhere
+    (`C:\\x\\bin`, `%B%\\..\\x`) leaves the line to both readings."""
+    found = _CMD_SET_LIST.fullmatch(text)
+    if found is None or not _written_for_cmd(text) or _PARENTHESIS.search(_CMD_VARIABLE.sub("", found[1])):
+        return False  # (PowerShell runs `(rm x)` in a word: `set X=a(rm -r x);%A%` is not only a list)
+    entries = found[1].split(";")[1:]
+    return all(".." not in e and _CMD_LIST_ENTRY.fullmatch(e.strip()) for e in entries)
+
+
 def _written_for_cmd(text: str) -> bool:
     """Is a line PowerShell cannot parse one written for cmd (see `_CMD_SIGNS`), with nothing of PowerShell's
     own in it?"""
@@ -954,6 +975,10 @@ class Evaluation(RunsOtherCode, WordChecks):
             self.parse_status = "cmd"
             if not (broken and _CMD_STATEMENT.match(text)):
                 module.walk(self, frame, src, root, text)
+            self._cmd_script(text, Frame("cmd", frame.depth, frame.via, feeds=frame.feeds))
+            return
+        if dialect == "powershell" and frame.depth == 0 and not broken and _cmd_folder_list(text):
+            self.parse_status = "cmd"
             self._cmd_script(text, Frame("cmd", frame.depth, frame.via, feeds=frame.feeds))
             return
         if not broken:
