@@ -1392,11 +1392,12 @@ class PowerShellWalker:
                 # `"env:$name"`: one value a path-like word may take is its text with every variable it was
                 # given (`$x = 'env'; gci "${x}:"`) and every other variable empty.
                 value = _VAR_IN_WORD.sub(
-                    lambda v: variables.get(_variable_name(v.group(0)).casefold(), ""), m.group(1)
+                    lambda v: variables.get(_variable_name(v.group(0)).casefold(), _EMPTIED), m.group(1)
                 )
                 # `bin\${env:Platform}\x`: an emptied folder leaves `bin\\x`, which Windows reads as `bin\x`
-                # (only a word's start is a UNC path)
-                value = _run_time_drive(quoted, _SEPARATOR_RUN.sub(_first_char, value))
+                # (only a word's start is a UNC path, and only one written so: `"$root\$name\x.txt"` is no
+                # share, `"\\$server\share"` is one)
+                value = _run_time_drive(quoted, _SEPARATOR_RUN.sub(_first_char, _emptied_start(value)))
             elif a.raw[:1] == '"':
                 value = _run_time_drive(a.raw, None)
             elif (
@@ -2182,6 +2183,26 @@ _SEPARATOR_RUN = lazy_re(r"(?<=[^\\/])[\\/]{2,}")
 
 def _first_char(m: re.Match[str]) -> str:
     return m.group(0)[0]
+
+
+_EMPTIED = "\x01"
+"""Where a variable the line gave no value stood in a word's one known value (see `_emptied_start`)."""
+_LEADING_SEPARATORS = lazy_re(r"[\\/\x01]+")
+_WRITTEN_SHARE = lazy_re(r"[\\/]{2}")
+
+
+def _emptied_start(value: str) -> str:
+    """A word's value with its emptied variables (`_EMPTIED`) taken out. Separators that only meet at its
+    start because the variables between them are empty (`$root\\$name\\x.txt`, `$a/$b/Public`) are one: a
+    UNC path is one written with two separators together (`\\\\$server\\share`), not one the values made."""
+    if _EMPTIED not in value:
+        return value
+    lead = _LEADING_SEPARATORS.match(value)
+    if lead is not None and _WRITTEN_SHARE.search(lead.group(0)) is None:
+        run = lead.group(0).replace(_EMPTIED, "")
+        if len(run) > 1:
+            value = run[0] + value[lead.end() :]
+    return value.replace(_EMPTIED, "")
 
 
 def _run_time_drive(raw: str, value: str | None) -> str | None:
