@@ -89,7 +89,6 @@ from ._unwrap import (
     FED_WORDS,
     Wrapped,
     git_command_settings,
-    git_run_time_setting,
     matching_wrapper,
     split_words,
     unwrap,
@@ -1360,8 +1359,7 @@ class Evaluation(RunsOtherCode, WordChecks):
     def _git_settings(self, argv: list[Arg], frame: Frame) -> list[Arg]:
         """Check the command lines of `git -c core.pager=…`, `-c alias.x='!…'` (see `git_command_settings`)
         as the commands they are; the rules judge git's other words."""
-        kept, lines = git_command_settings(argv[1:])
-        unknown = git_run_time_setting(argv[1:])
+        kept, lines, unknown = git_command_settings(argv[1:])
         if unknown is not None:
             # `git -c "$KV" status`: a key only known at run time may be `core.pager` or an alias
             self.event(

@@ -443,19 +443,23 @@ _GIT_GLOBAL_VALUES = frozenset(
 )
 
 
-def git_command_settings(args: list[Arg]) -> tuple[list[Arg], list[tuple[str, Arg]]]:
+def git_command_settings(args: list[Arg]) -> tuple[list[Arg], list[tuple[str, Arg]], Arg | None]:
     """`git -c core.pager=cat log`: git's words without the `-c` settings whose command line can be read
     (a pager, an editor, an external diff, an alias), and those settings as (key, the line git runs). An
     alias without `!` runs git itself (`alias.st=status`: `git status`). Settings known only at run time,
-    and every other key, stay among the words for the rules to judge."""
+    and every other key, stay among the words for the rules to judge. Last, the first setting whose key is
+    only known at run time (`git -c "$KV" status`: any key, `core.pager` or an alias among them)."""
     kept: list[Arg] = []
     lines: list[tuple[str, Arg]] = []
+    unknown: Arg | None = None
     i, n = 0, len(args)
     while i < n:
         t = args[i].text
         if t == "-c" and i + 1 < n:
             value = args[i + 1]
             key, eq, line = value.text.partition("=")
+            if unknown is None and DYN in key:
+                unknown = value
             key = key.lower()
             if (
                 eq
@@ -476,19 +480,7 @@ def git_command_settings(args: list[Arg]) -> tuple[list[Arg], list[tuple[str, Ar
             kept.append(args[i + 1])
             i += 1
         i += 1
-    return kept + args[i:], lines
-
-
-def git_run_time_setting(args: list[Arg]) -> Arg | None:
-    """The first of git's global `-c` settings whose key is only known at run time (`git -c "$KV" status`:
-    any key, `core.pager` or an alias among them); None when every key is written out."""
-    i, n = 0, len(args)
-    while i + 1 < n and args[i].text[:1] == "-" and DYN not in args[i].text:
-        flag, value = args[i].text, args[i + 1]
-        if flag == "-c" and DYN in value.text.partition("=")[0]:
-            return value
-        i += 2 if flag == "-c" or flag in _GIT_GLOBAL_VALUES else 1
-    return None
+    return kept + args[i:], lines, unknown
 
 
 def posix_shell(spec: ShellSpec, args: list[Arg], name: str = "") -> ShellRun:
