@@ -15,6 +15,7 @@ is the same sweep when the pattern says nothing but those names.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from itertools import pairwise
 
@@ -31,6 +32,7 @@ ARTEFACT_NAMES = frozenset(
         ".coverage.*", ".nyc_output", "*.a", "*.la", "*.so", ".dirstamp", "ctesttestfile.cmake",
         "cmake_install.cmake", "node_modules", "*.binlog", "*.pch", "*.ilk", "*.idb", "coverage.out",
         "cover.out", "*.coverprofile", "*.profraw", "*.rbc", ".yardoc", "*.egg", ".cache", "*.ds_store",
+        "*.pyd",
     }
 )  # fmt: skip
 """`-name` patterns (lower case) of compiled, cached, installed or system-made files: no one's work is in
@@ -38,8 +40,23 @@ them (`node_modules`: what the package manager installs, made again by an instal
 is spared; `*.pch`, `*.ilk`, `*.idb`: MSVC's precompiled headers and incremental-link state; `coverage.out`,
 `*.coverprofile`, `*.profraw`: the coverage profiles Go's and LLVM's test runs write; `*.rbc`: Rubinius's
 compiled Ruby; `.yardoc`: YARD's parse cache; `.cache`: tools' caches; `*.hie`, `*.dyn_o`, `*.p_hi`: GHC's
-extended interfaces and its dynamic and profiling objects). Editors' backups (`*~`) and what a merge
+extended interfaces and its dynamic and profiling objects; `*.pyd`: a compiled extension module on
+Windows, as `*.so` is elsewhere). Editors' backups (`*~`) and what a merge
 leaves (`*.orig`) are not among them: they hold the user's earlier text."""
+
+_ONE_CLASS = re.compile(r"([^\[\]]*)\[([a-z0-9]+)\]([^\[\]]*)")
+
+
+def is_artefact_name(name: str) -> bool:
+    """Is the pattern `name` (lower case) one of `ARTEFACT_NAMES`, or one class of letters standing for
+    several of them in any order (`*.py[ocd]` is `*.pyo`, `*.pyc` and `*.pyd`)?"""
+    if name in ARTEFACT_NAMES:
+        return True
+    spelled = _ONE_CLASS.fullmatch(name)
+    return spelled is not None and all(
+        spelled[1] + letter + spelled[3] in ARTEFACT_NAMES for letter in spelled[2]
+    )
+
 
 FINDS = frozenset({"find", "gfind"})
 _ACTIONS = frozenset({"-delete", "-print", "-print0"})
@@ -119,7 +136,7 @@ def del_sweeps_artefacts(names: tuple[str, ...], args: list[Arg], dialect: str) 
         name in ("del", "erase")
         and switches <= {"/s", "/q", "/f"}
         and bool(operands)
-        and all(a.text.lower() in ARTEFACT_NAMES for a in operands)
+        and all(is_artefact_name(a.text.lower()) for a in operands)
     )
 
 
@@ -127,7 +144,7 @@ def lister_sweeps_artefacts(paths: list[Arg], patterns: list[str]) -> bool:
     """Is `Get-ChildItem [PATH…] -Recurse -Filter '*.binlog'` (or `-Include *.pyc, *.pyo`), given what it
     lists (`listed_selection`), a sweep of compiled files as `find . -name '*.pyc'` is: only names in
     `ARTEFACT_NAMES`, under paths inside the project?"""
-    return bool(patterns) and all(p in ARTEFACT_NAMES for p in patterns) and all(map(plainly_inside, paths))
+    return bool(patterns) and all(map(is_artefact_name, patterns)) and all(map(plainly_inside, paths))
 
 
 def lister_swept_output(paths: list[Arg], patterns: list[str]) -> list[str] | None:
@@ -135,7 +152,7 @@ def lister_swept_output(paths: list[Arg], patterns: list[str]) -> list[str] | No
     names (compiled files' left out), whose trees are judged as `find_swept_output`'s are; else None."""
     if not patterns or not all(map(swept_name, patterns)) or not all(map(plainly_inside, paths)):
         return None
-    return [p for p in patterns if p not in ARTEFACT_NAMES]
+    return [p for p in patterns if not is_artefact_name(p)]
 
 
 _FOLLOWING = frozenset({"-L", "-H", "-follow"})
@@ -151,7 +168,7 @@ def find_sweeps_artefacts(args: list[Arg]) -> bool:
     with every action (`-delete`, `-exec CMD {} +`) applied to that selection? `args`: the words after
     `find`. Alternatives (`-name '*.pyc' -delete -o -name __pycache__ -delete`) must each be such a sweep,
     with an action of its own."""
-    return _find_sweeps(args, ARTEFACT_NAMES.__contains__)
+    return _find_sweeps(args, is_artefact_name)
 
 
 def find_swept_output(args: list[Arg]) -> tuple[list[Arg], list[str], bool] | None:
@@ -166,7 +183,7 @@ def find_swept_output(args: list[Arg]) -> tuple[list[Arg], list[str], bool] | No
     for before, (word, value) in zip([Arg("", ""), *args], pairwise(args), strict=False):
         # (compiled files are swept whatever git says; an excluded name only narrows the selection)
         named = word.text in ("-name", "-iname") and before.text not in ("-not", "!")
-        if named and value.text.lower() not in ARTEFACT_NAMES:
+        if named and not is_artefact_name(value.text.lower()):
             names.append(value.text)
             icase = icase or word.text == "-iname"
     return find_start_words(args), names, icase
@@ -174,7 +191,7 @@ def find_swept_output(args: list[Arg]) -> tuple[list[Arg], list[str], bool] | No
 
 def swept_name(name: str) -> bool:
     """Is `name` (lower case) one of compiled or cached files, or of a tree build output goes to?"""
-    return name in ARTEFACT_NAMES or is_output_folder(name)
+    return is_artefact_name(name) or is_output_folder(name)
 
 
 def _find_sweeps(args: list[Arg], accepts: Callable[[str], bool]) -> bool:

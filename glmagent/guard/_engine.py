@@ -14,7 +14,6 @@ from typing import Any, Protocol
 
 from . import _locators, _parse_cmd, _parse_posix, _parse_powershell
 from ._artefacts import (
-    ARTEFACT_NAMES,
     FINDS,
     del_sweeps_artefacts,
     fed_operands_only,
@@ -23,6 +22,7 @@ from ._artefacts import (
     find_swept_output,
     globstar_sweep,
     grep_sweeps_artefacts,
+    is_artefact_name,
     lister_sweeps_artefacts,
     lister_swept_output,
     plainly_inside,
@@ -2033,7 +2033,7 @@ class Evaluation(RunsOtherCode, WordChecks):
             return False
         if self._files is None:
             self._files = FreshCheckout() if self.root is None else ReplaceableFiles(self.root)
-        if lowered in ARTEFACT_NAMES:
+        if is_artefact_name(lowered):
             return self.scope(frame).replaceable_place(Arg(folder, folder), whole=True) is not None
         return self._output_swept([Arg(folder, folder)], [name], False, frame)
 
