@@ -66,6 +66,10 @@ ALLOWED = [
     ("posix", "make 2>&1 | tee >(grep -i error) build.log"),
     ("posix", "sort data/names.txt > data/sorted.txt"),
     ("posix", "pytest > out.txt; cat out.txt"),  # read after it is written
+    # written twice: the second write loses only what the first one of this line left
+    ("posix", "pytest > x.log; make > x.log"),
+    ("posix", "cargo test > new-out.txt || echo failed > new-out.txt"),
+    ("posix", "echo a > new.txt; for f in a b; do echo $f > new.txt; done"),
     ("posix", "echo '' > empty.out"),  # empty: nothing to lose
     # a printer's words are text, not files it reads first
     ("posix", "umask 022 && echo mode > mode"),
@@ -152,7 +156,6 @@ BLOCKED = [
     ("posix", "echo mode && cat mode > mode"),
     ("posix", "cat coverage.lcov | sort > coverage.lcov"),
     ("posix", "mv README.md new.txt; echo x > new.txt"),
-    ("posix", "pytest > x.log; make > x.log"),  # written twice
     ("posix", "echo x > ../outside.txt"),
     ("posix", "echo x > /tmp/glmagent-new-output.txt"),  # the temp folder is every program's
     ("posix", "echo x > .git/config"),
@@ -168,7 +171,6 @@ BLOCKED = [
     ("posix", "echo x | sponge ../outside.txt"),
     ("powershell", "Export-FormatData -InputObject $defs -Path C:\\Windows\\x.ps1xml"),
     ("powershell", "Export-FormatData -InputObject $defs new.ps1xml"),  # where it writes is not read: blocked
-    ("posix", "echo a > new.txt; for f in a b; do echo $f > new.txt; done"),  # written before the loop
     ("posix", "for i in 1 2; do sort new.txt > new.txt; done"),
     ("posix", "find . -name new.txt | xargs cat > new.txt"),  # found, read, then emptied
     ("posix", "find . -not -name x -name new.txt | xargs cat | tee new.txt"),
@@ -193,6 +195,7 @@ BLOCKED = [
 ]
 
 BLOCKED_BY_WHAT_IT_HOLDS = [  # blocked in `repo` for what its files hold or where they lead
+    ("posix", "echo x >> README.md; echo y > README.md"),  # appended to, then emptied: its text is lost
     # a value read in parentheses that holds more than the file's own content: another file, a command it
     # passes through (`| Out-Null` would empty the file), a command in the call's arguments, a variable
     ("powershell", "Set-Content -Path README.md -Value ((Get-Content README.md) + (Get-Content notes.txt))"),

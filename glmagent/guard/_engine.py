@@ -1735,8 +1735,10 @@ class Evaluation(RunsOtherCode, WordChecks):
         spared: bool | None = False if empty else None
         if names_file:
             key = path_key(target.text)
-            if key in self.written and not self._rewritten_by_loop(key):
-                spared = False  # written twice in one line: what the first write left is lost
+            # Written twice in one line (`cargo test > out.txt || echo failed > out.txt`), the second write
+            # loses what the first left there: only this line's output when the file held nothing to lose
+            # before the line, which `_replaceable` judges; a file another command named (`mv app.py
+            # out.txt`) is not spared there.
             self.written.add(key)
         dialect = frame.dialect
         for rule, clause, allow in self.index.redirects:
