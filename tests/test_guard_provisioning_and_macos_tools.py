@@ -11,7 +11,9 @@
 - rustup's toolchain and self updates and opam's system-package installs (`opam depext`) download.
 Everyday twins: `spctl -at exec -vv x.app` (assessment with its short options together), `cargo update
 --offline` (resolves from what is downloaded), a clean step spelling compiled names in any order
-(`find . -iname "*.py[ocd]" -delete`), and bpftrace's formatter.
+(`find . -iname "*.py[ocd]" -delete`), bpftrace's formatter, and file and malware analysers given a
+sample (`exiftool Install.lnk`). Also blocked: cpulimit pointed at a process by name or id, node-process-hider
+(`ph add x`), and `go run PKG@$V` (a module at a version only known at run time is still fetched).
 """
 
 from __future__ import annotations
@@ -51,6 +53,17 @@ BLOCKED = [
     ("posix", "spctl -avv --master-disable", "destructive.machine-state"),
     ("posix", "cargo update -p half", "network.package-install"),
     ("posix", "find . -name '*.py[cx]' -delete", "destructive.find-delete"),
+    ("posix", "cpulimit -e xmrig -l 50 -b", "destructive.machine-state"),
+    ("posix", "cpulimit -l 100 -e sgr1 &", "destructive.machine-state"),
+    ("posix", "cpulimit -p 1234 -l 10", "destructive.machine-state"),
+    ("posix", "ph add sgr1", "destructive.hide-or-backdate"),
+    (
+        "posix",
+        "go run github.com/mfridman/tparse@${TPARSE_VERSION} -all -format markdown",
+        "network.package-install",
+    ),
+    ("posix", 'go run "golang.org/x/tools/cmd/stringer@$VER" -type=Kind', "network.package-install"),
+    ("posix", "mshta payload.hta", "network.http-client"),
 ]
 
 ALLOWED = [
@@ -82,6 +95,15 @@ ALLOWED = [
     ("posix", 'find . -name "*.py[cdo]" -delete'),
     ("posix", 'find . -name "*.pyd" -delete'),
     ("posix", "find src tests tools -name '*.bt' -exec build/src/bpftrace --fmt {} -o {} \\;"),
+    ("posix", "cpulimit -l 50 -- make"),
+    ("posix", "cpulimit -l 50 make test"),
+    ("posix", "ph list"),
+    ("posix", "go run ./cmd/$TOOL"),
+    ("posix", "exiftool Install.lnk"),
+    ("posix", "lnkparse trick_or_treat.lnk"),
+    ("posix", "yara rules.yar Install.lnk"),
+    ("posix", "capa Install.lnk"),
+    ("posix", "js-beautify payload.hta"),
 ]
 
 

@@ -254,6 +254,14 @@ def _tail_anywhere(text: str, match: Callable[[str], object]) -> bool:
     return len(tail) > 1 and tail[0] in "/\\" and match("\x01" + tail) is not None
 
 
+def _head_anywhere(text: str, match: Callable[[str], object]) -> bool:
+    """Does a glob that ends free match a word whose literal start already says what it is, whatever the
+    run-time rest (`github.com/x/tparse@${V}` is a module at some version, `?*@?*`)? A sample character
+    stands in for the unknown rest."""
+    at = text.find(DYN)
+    return at > 0 and match(text[:at] + "\x01") is not None
+
+
 def _doubled_match(match: Callable[[str], object], text: str) -> bool:
     """Does an operand written with doubled separators (`c:\\\\`, `/etc//shadow`, as cheat sheets copied from
     escaped strings spell them; Windows and POSIX read them as one) match once they are single? (The caller
@@ -970,6 +978,9 @@ class CompiledCommand:
                     hit_operand = next((h for h in map(spelled, tested) if h and match(h)), None)
                     if hit_operand is None:
                         hit_operand = next((a.raw for a in tested if _tail_anywhere(a.text, match)), None)
+                    if hit_operand is None and self.first_operand is not None:
+                        # the one word a launcher fetches (`go run pkg@$V`): its written start names it
+                        hit_operand = next((a.raw for a in tested if _head_anywhere(a.text, match)), None)
                 if hit_operand is None:
                     return _NO
                 detail.append(hit_operand)
