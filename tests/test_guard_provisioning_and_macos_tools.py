@@ -13,7 +13,8 @@ Everyday twins: `spctl -at exec -vv x.app` (assessment with its short options to
 --offline` (resolves from what is downloaded), a clean step spelling compiled names in any order
 (`find . -iname "*.py[ocd]" -delete`), bpftrace's formatter, and file and malware analysers given a
 sample (`exiftool Install.lnk`). Also blocked: cpulimit pointed at a process by name or id, node-process-hider
-(`ph add x`), and `go run PKG@$V` (a module at a version only known at run time is still fetched).
+(`ph add x`), `go run PKG@$V` (a module at a version only known at run time is still fetched), and a make
+install target told to copy outside the project (`make install PREFIX=/usr/local`).
 """
 
 from __future__ import annotations
@@ -64,6 +65,9 @@ BLOCKED = [
     ),
     ("posix", 'go run "golang.org/x/tools/cmd/stringer@$VER" -type=Kind', "network.package-install"),
     ("posix", "mshta payload.hta", "network.http-client"),
+    ("posix", "make install PREFIX=/usr/local", "containment.write-outside-project"),
+    ("posix", "make DESTDIR=/ install", "containment.write-outside-project"),
+    ("posix", "make -j4 install prefix=$HOME/.local", "containment.write-outside-project"),
 ]
 
 ALLOWED = [
@@ -104,6 +108,10 @@ ALLOWED = [
     ("posix", "yara rules.yar Install.lnk"),
     ("posix", "capa Install.lnk"),
     ("posix", "js-beautify payload.hta"),
+    ("posix", "make install"),
+    ("posix", "make install PREFIX=build/prefix"),
+    ("posix", "make install DESTDIR=$PWD/stage"),
+    ("posix", "make PREFIX=/usr/local"),
 ]
 
 

@@ -2513,7 +2513,31 @@ def _pdftk_targets(args: list[Arg]) -> list[Arg]:
     return [args[i + 1] for i in range(len(args) - 1) if args[i].text.lower() == "output"]
 
 
+_INSTALL_FOLDERS = frozenset(
+    {"prefix", "destdir", "install_prefix", "exec_prefix", "bindir", "sbindir", "libdir", "includedir",
+     "datadir", "mandir", "sysconfdir", "install_root", "installdir", "pkgconfigdir"}
+)  # fmt: skip
+"""make variables naming where an `install` target copies the build (GNU's directory variables, any case)."""
+
+
+def _make_install_targets(args: list[Arg]) -> list[Arg]:
+    """`make install PREFIX=/usr/local`, `make DESTDIR=/ install`: the folders an install target is told to
+    copy into, when written out or in the home (`prefix=$HOME/.local`; another run-time one,
+    `DESTDIR="$STAGE"`, is the build's own business). Without an install target the variables only build."""
+    if not any(a.text.lower().startswith("install") for a in args if "=" not in a.text and a.text[:1] != "-"):
+        return []
+    found: list[Arg] = []
+    for a in args:
+        name, eq, value = a.text.partition("=")
+        raw = a.raw.partition("=")[2] or value
+        if eq and value and name.lower() in _INSTALL_FOLDERS and (DYN not in value or in_home(raw)):
+            found.append(Arg(value, raw))
+    return found
+
+
 _OWN_TARGETS: dict[str, Callable[[list[Arg]], list[Arg]]] = {
+    "make": _make_install_targets,
+    "gmake": _make_install_targets,
     **_ENVIRONMENT_MAKERS,
     **_BUILT,
     "pdftk": _pdftk_targets,
