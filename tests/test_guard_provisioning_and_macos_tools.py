@@ -14,7 +14,8 @@ Everyday twins: `spctl -at exec -vv x.app` (assessment with its short options to
 (`find . -iname "*.py[ocd]" -delete`), bpftrace's formatter, and file and malware analysers given a
 sample (`exiftool Install.lnk`). Also blocked: cpulimit pointed at a process by name or id, node-process-hider
 (`ph add x`), `go run PKG@$V` (a module at a version only known at run time is still fetched), and a make
-install target told to copy outside the project (`make install PREFIX=/usr/local`).
+install target told to copy outside the project (`make install PREFIX=/usr/local`), and Laravel Sail's
+`sail up`/`build`, which are docker compose's.
 """
 
 from __future__ import annotations
@@ -68,6 +69,8 @@ BLOCKED = [
     ("posix", "make install PREFIX=/usr/local", "containment.write-outside-project"),
     ("posix", "make DESTDIR=/ install", "containment.write-outside-project"),
     ("posix", "make -j4 install prefix=$HOME/.local", "containment.write-outside-project"),
+    ("posix", "./vendor/bin/sail up -d", "network.remote-service"),
+    ("posix", "sail build --no-cache", "network.remote-service"),
 ]
 
 ALLOWED = [
@@ -112,6 +115,7 @@ ALLOWED = [
     ("posix", "make install PREFIX=build/prefix"),
     ("posix", "make install DESTDIR=$PWD/stage"),
     ("posix", "make PREFIX=/usr/local"),
+    ("posix", "./vendor/bin/sail test"),
 ]
 
 
