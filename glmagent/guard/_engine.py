@@ -206,13 +206,13 @@ destructive. A statement that writes nothing (`: > f`, `> f`, `$null > f`) only 
 _REGENERATING = frozenset(
     {
         "tee", "sponge", "tee-object", "out-file", "set-content", "export-csv", "export-clixml",
-        "export-alias", "export-formatdata", "new-item", "ln", "gln",
+        "export-alias", "export-formatdata", "new-item", "ln", "gln", "dd", "dcfldd", "dc3dd",
         *DOTNET_OVERWRITERS,
     }
 )  # fmt: skip
 """Programs whose whole output replaces the files they name (`make | tee build.log`, `Out-File out.txt`,
 `sort x | sponge build/sorted.txt`, `Export-FormatData -Path out.ps1xml`, `New-Item x.txt -Force`,
-`[IO.File]::WriteAllText(F, …)`), and `ln -f`, whose link replaces the file of its name."""
+`[IO.File]::WriteAllText(F, …)`, `dd of=F`), and `ln -f`, whose link replaces the file of its name."""
 _PERCENT_NAME = lazy_re(r"%[^%\s]+%")
 _MAKE_MARKS = "@-+"  # what make strips from the start of a recipe line
 _CMD_BUILT_NAME = lazy_re(r"(?i)^%comspec%|%\w+:(?:~|[^%=\s]*=)")

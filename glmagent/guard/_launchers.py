@@ -104,6 +104,22 @@ _SOURCING = frozenset({".", "source"})
 """Builtins that read a file into the running shell (`_named_script`)."""
 
 
+_SQL_LANGUAGES = frozenset({"sql", "sql-file"})
+"""Database consoles, whose program piped from files of the project is judged as those files redirected in."""
+
+
+def _catted_files(stdin: Stdin) -> list[Arg] | None:
+    """The files `cat` prints into this pipe, when it is handed nothing but literal file names (`cat a.sql
+    b.sql | psql`); None for anything else (options, stdin, words known only at run time, other programs)."""
+    produced = stdin.feed.producer() if stdin.feed is not None else None
+    if produced is None or command_key(produced[0][0].text) != "cat":
+        return None
+    files = produced[0][1:]
+    if not files or any(DYN in a.text or a.text[:1] == "-" for a in files):
+        return None
+    return files
+
+
 class RunsOtherCode:
     """How an `Evaluation` follows a command into the code it runs (a mixin: it calls back the
     evaluation's `script`, `command`, `payload` and `event`)."""
@@ -146,7 +162,12 @@ class RunsOtherCode:
                     self._judge_program(path, frame, argv)
             return
         text = stdin.text()
-        if text is None:
+        files = _catted_files(stdin) if text is None and target in _SQL_LANGUAGES else None
+        if files is not None:
+            # `cat sql/*.sql | duckdb x.db`: the files are the program, judged as `duckdb x.db < a.sql`'s is
+            for path in files:
+                self._judge_program(path, frame, argv)
+        elif text is None:
             self.event(
                 "unknown-stdin", frame, f"`{who}` runs a script read from a {stdin.origin}", self._argv(argv)
             )
@@ -715,9 +736,12 @@ class RunsOtherCode:
         )
 
     def _import_module(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
-        """`Import-Module C:\\x\\evil.psm1` runs the module's code: a module named by a path is a script."""
-        named, positional = self._ps_bind(argv[1:], ("name", "fullyqualifiedname", "prefix", "scope"))
-        for module in named.get("name", []) + positional[:1]:
+        """`Import-Module C:\\x\\evil.psm1` runs the module's code: a module named by a path is a script. A
+        list of modules (`Import-Module Az, .\\x.psm1`) reaches here as words of their own: each is judged."""
+        named, positional = self._ps_bind(
+            argv[1:], ("name", "fullyqualifiedname", "prefix", "scope", "argumentlist")
+        )
+        for module in named.get("name", []) + positional:
             self._judge_program(module, frame, argv)
             self._named_script(module, argv, frame, name, module=True)
 

@@ -86,7 +86,7 @@ class CommandMatch(Shape):
     subcommands_none: list[str] = many()
     """Operands that spare the command when they are all it has, written like `subcommands`; a `*` word
     stands for any one word (`* status`: `service ssh status` reads the state, `service ssh status stop` may
-    not)."""
+    not), and a last `**` for any words after (`create **`)."""
     flags_any: list[str] = many()
     """POSIX-style flags (`-r` also inside clusters like `-rf`; `--recursive` also as a prefix `--rec`)."""
     flags_none: list[str] = many()
@@ -468,6 +468,9 @@ class ExecutorSpec(Shape):
     that word looks like a backup suffix (`''`, `.bak`), the next one is read as the program too."""
     file_flags: list[str] = many()
     """Flags that name a program file, after which there is no inline program (`awk -f x.awk`)."""
+    init_flags: list[str] = many()
+    """Flags that name a file run first, after which the program still comes from an operand, stdin or the
+    terminal (`sqlite3 -init x.sql db` then opens its shell)."""
     reads_stdin: bool = True
     """With neither inline program nor script operand, the program comes from stdin."""
     operands_before_program: int = 0

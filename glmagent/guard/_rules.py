@@ -1191,12 +1191,14 @@ class CompiledCommand:
         return spared
 
     def _spared(self, pos: list[Arg]) -> bool:
-        """Do the operands spell one of `subcommands_none`, and nothing more? A word known only at run time
-        spares nothing unless the entry takes any word there."""
+        """Do the operands spell one of `subcommands_none`, and nothing more (a last `**` takes any words
+        after)? A word known only at run time spares nothing unless the entry takes any word there."""
         for seq in self.sparing_words:
-            if len(pos) == len(seq) and all(
+            rest = seq[-1:] == ("**",)
+            head = seq[:-1] if rest else seq
+            if (len(pos) >= len(head) if rest else len(pos) == len(head)) and all(
                 word == "*" or (DYN not in a.text and a.text.lower() == word)
-                for a, word in zip(pos, seq, strict=True)
+                for a, word in zip(pos, head, strict=False)
             ):
                 return True
         return False

@@ -1025,11 +1025,15 @@ def executor(spec: ExecutorSpec, args: list[Arg]) -> ExecutorRun:
                 elif name in spec.file_flags:
                     file_given = True
                     _program_file(run, value)
+                elif name in spec.init_flags:
+                    _program_file(run, value)
                 elif name not in spec.value_options:
                     step = 1
                 i += step
                 continue
-            if len(t) > 2 and (t in spec.value_options or t in inline or t in spec.file_flags):
+            if len(t) > 2 and (
+                t in spec.value_options or t in inline or t in spec.file_flags or t in spec.init_flags
+            ):
                 # A long option written with one dash (`-cp DIR`, `sqlite3 -cmd SQL`), not a cluster.
                 value = args[i + 1] if i + 1 < n else Arg("", "")
                 if t in inline:
@@ -1037,6 +1041,8 @@ def executor(spec: ExecutorSpec, args: list[Arg]) -> ExecutorRun:
                 elif t in spec.file_flags:
                     file_given = True
                     _program_file(run, value)
+                elif t in spec.init_flags:
+                    _program_file(run, value)  # `sqlite3 -init x.sql db`: the shell still opens after it
                 i += 2
                 continue
             step = 1
