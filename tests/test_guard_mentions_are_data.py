@@ -77,7 +77,7 @@ FIXED = [
     ("powershell", "cmd /c echo %date% %time%", 'cmd /c "echo %CD%%GITHUB_TOKEN%"', _PS_ENV),
     # dd writing to /dev/null is a read benchmark; any other target (dd uses the last) writes.
     ("posix", "dd if=in.img of=/dev/null", "dd of=/dev/null of=/dev/sda", _DD),
-    ("posix", "dd if=/dev/zero of=/dev/null bs=1M count=100", "dd if=x of=disk.img", _DD),
+    ("posix", "dd if=/dev/zero of=/dev/null bs=1M count=100", "dd if=x of=/dev/sdb", _DD),
     ("posix", "dd if=/dev/sda of=/dev/null bs=4M", "dd of=/dev/sda of=/dev/null", _DD),
 ]
 
