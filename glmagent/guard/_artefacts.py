@@ -15,10 +15,10 @@ is the same sweep when the pattern says nothing but those names.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from itertools import pairwise
 
+from ._lazy import lazy_re
 from ._paths import PROTECTED, cmd_delete_words
 from ._project import is_output_folder, names_output
 from ._syntax import DYN, Arg
@@ -44,7 +44,7 @@ extended interfaces and its dynamic and profiling objects; `*.pyd`: a compiled e
 Windows, as `*.so` is elsewhere). Editors' backups (`*~`) and what a merge
 leaves (`*.orig`) are not among them: they hold the user's earlier text."""
 
-_ONE_CLASS = re.compile(r"([^\[\]]*)\[([a-z0-9]+)\]([^\[\]]*)")
+_ONE_CLASS = lazy_re(r"([^\[\]]*)\[([a-z0-9]+)\]([^\[\]]*)")
 
 
 def is_artefact_name(name: str) -> bool:
