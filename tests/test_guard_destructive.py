@@ -159,7 +159,7 @@ destructive	guix shell -- rm -rf x
 destructive	bwrap --ro-bind / / --dev /dev rm -rf x
 destructive	mpirun -np 2 rm -rf x
 destructive	srun -N 1 rm -rf x
-destructive	sbatch --wrap 'rm -rf x'
+network	sbatch --wrap 'rm -rf x'
 destructive	prime-run rm -rf x
 destructive	wine64 cmd /c rd /s /q x
 network.locator	xterm -display 203.0.113.10:0 -e ls
@@ -230,7 +230,7 @@ allow	foreman start
 allow	mpirun -np 4 ./build/solver
 allow	bwrap --ro-bind / / --dev /dev --unshare-net make test
 allow	py-spy record -o profile.svg -- python app.py
-allow	sbatch job.sh
+network	sbatch job.sh
 allow	xterm -display :0 -e make test
 allow	cmake -E make_directory build
 allow	cmake -E env CTEST_OUTPUT_ON_FAILURE=1 ctest

@@ -54,7 +54,7 @@ ALLOWED = [
     ("posix", "diff -u README.md src/app.py > data/diff.patch"),
     ("posix", "pytest -q > build/test.log 2>&1"),  # ignored
     # a script's `cd` moves the shell that runs it later, not this line
-    ("posix", 'echo "cd /tmp && cat /tmp/deps.out | nancy sleuth" > build/ci.sh'),
+    ("posix", 'echo "cd /tmp && cat /tmp/deps.out | wc -l" > build/ci.sh'),
     ("posix", 'echo "cd" > run.sh'),
     # `ln -f` replaces only the link it makes: a new name, or ignored output
     ("posix", "ln -snf ../.ai/skills .claude/skills"),
