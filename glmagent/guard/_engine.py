@@ -1731,15 +1731,13 @@ class Evaluation(RunsOtherCode, WordChecks):
             self.known_scripts.pop(key, None)
             if writer is not None:
                 self._written_script(target, writer, frame, key if first_whole else None, stdin)
-        # Decided on first need (it may read the disk); a statement that writes nothing only empties the file.
-        spared: bool | None = False if empty else None
-        if names_file:
-            key = path_key(target.text)
             # Written twice in one line (`cargo test > out.txt || echo failed > out.txt`), the second write
             # loses what the first left there: only this line's output when the file held nothing to lose
             # before the line, which `_replaceable` judges; a file another command named (`mv app.py
             # out.txt`) is not spared there.
             self.written.add(key)
+        # Decided on first need (it may read the disk); a statement that writes nothing only empties the file.
+        spared: bool | None = False if empty else None
         dialect = frame.dialect
         for rule, clause, allow in self.index.redirects:
             if dialect not in clause.shells or base not in clause.operators:
