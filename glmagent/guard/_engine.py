@@ -731,6 +731,7 @@ class Evaluation(RunsOtherCode, WordChecks):
         "parse_status",
         "root",
         "seen",
+        "staged",
         "work",
         "written",
     )
@@ -773,6 +774,9 @@ class Evaluation(RunsOtherCode, WordChecks):
         """Files of `written` this line writes whole, once, with text known in advance -> the language it runs
         in, and the text still to judge when the line runs it (None: judged where it was written, as
         `echo 'print(1)' > x.py` is). An interpreter of that language running one runs that text."""
+        self.staged = False
+        """Whether the line sets `DESTDIR`, which stages an install step's copy inside it (see
+        `configured_prefixes`)."""
         self.edited: set[str] = set()
         """Files a pipeline rewrites from their own content read whole first (see `in_place_edit`)."""
         self.loops: list[tuple[frozenset[str], bool]] = []
@@ -1531,6 +1535,8 @@ class Evaluation(RunsOtherCode, WordChecks):
         return out
 
     def assignment(self, name: str, value: Arg, frame: Frame) -> None:
+        if name == "DESTDIR":
+            self.staged = True
         if value.text and name.casefold() == "psexecutionpolicypreference":
             # PowerShell's execution policy for this process (and the PowerShell it starts): the variable is
             # where `Set-ExecutionPolicy -Scope Process` keeps it, so setting it is running that.

@@ -2535,9 +2535,82 @@ def _make_install_targets(args: list[Arg]) -> list[Arg]:
     return found
 
 
+_CONFIGURE_FOLDERS = frozenset(
+    {"--prefix", "--exec-prefix", "--bindir", "--sbindir", "--libdir", "--libexecdir", "--includedir",
+     "--datadir", "--datarootdir", "--sysconfdir", "--localstatedir", "--mandir", "--docdir"}
+)  # fmt: skip
+"""Autotools' options naming where a later `make install` copies the build (also `autogen.sh`'s and CMake's
+`bootstrap`, which hand them on)."""
+_CONFIGURERS = frozenset({"configure", "autogen.sh", "bootstrap", "cmake", "meson"})
+_STAGED = ("destdir=", "prefix=", "--destdir", "--prefix", "--install-prefix")
+
+
+def _prefix_option(name: str, option: str) -> bool:
+    """Is `option` (its `=value` cut off) one by which the configuring program `name` names an install
+    folder?"""
+    if name == "cmake":
+        return option.removeprefix("-D").partition(":")[0].upper() == "CMAKE_INSTALL_PREFIX" or option in (
+            "--install-prefix",
+        )
+    if name == "meson":
+        return option in ("--prefix", "-Dprefix")
+    return option.lower() in _CONFIGURE_FOLDERS
+
+
+def configured_prefixes(seen: list[list[Arg]]) -> list[Arg]:
+    """The install folders earlier commands of a line configured (`./configure --prefix=/usr`, `cmake
+    -DCMAKE_INSTALL_PREFIX=/opt/x ..`, `meson setup build --prefix /usr`), when written out or in the home:
+    a later `make install` copies the build there. A run-time one (`--prefix="$PREFIX"`) is the build's own
+    business, as `make install PREFIX="$STAGE"` is."""
+    if any(a.text.startswith("DESTDIR=") for argv in seen for a in argv):
+        return []  # `env DESTDIR=pkg ninja install`: staged inside the folder it names
+    found: list[Arg] = []
+    for argv in seen:
+        name = last_part(argv[0].text).lower() if argv else ""
+        if name not in _CONFIGURERS:
+            continue
+        args = argv[1:]
+        for i, a in enumerate(args):
+            option, eq, value = a.text.partition("=")
+            raw = a.raw.partition("=")[2] or value
+            if name == "cmake" and a.text == "-D" and i + 1 < len(args):
+                continue  # `-D CMAKE_INSTALL_PREFIX=/usr`: read with the next word
+            if name == "cmake" and i > 0 and args[i - 1].text == "-D":
+                option = "-D" + option
+            if not eq and i + 1 < len(args) and _prefix_option(name, option) and option[:2] == "--":
+                value, raw = args[i + 1].text, args[i + 1].raw  # `--prefix /usr`
+            elif not eq or not _prefix_option(name, option):
+                continue
+            if value and (DYN not in value or in_home(raw)):
+                found.append(Arg(value, raw))
+    return found
+
+
+def installs_configured(name: str, args: list[Arg]) -> bool:
+    """Does `name ARGS` install a build where its configure step chose (`make install`, `ninja -C build
+    install`, `meson install -C build`, `cmake --install build`, `cmake --build b --target install`), not
+    staged elsewhere (`DESTDIR=…`, `--destdir`) or given a folder of its own (`PREFIX=…`, `--prefix`)?"""
+    texts = [a.text for a in args]
+    if any(t.lower().startswith(_STAGED) for t in texts):
+        return False
+    if name in ("make", "gmake", "ninja", "samu"):
+        return any(t.lower().startswith("install") and "=" not in t for t in texts)
+    if name == "meson":
+        return bool(texts) and texts[0].lower() == "install"
+    if name == "cmake":
+        return "--install" in texts or any(
+            (t in ("--target", "-t") and texts[i + 1 : i + 2] == ["install"]) or t == "--target=install"
+            for i, t in enumerate(texts)
+        )
+    return False
+
+
 _OWN_TARGETS: dict[str, Callable[[list[Arg]], list[Arg]]] = {
     "make": _make_install_targets,
     "gmake": _make_install_targets,
+    # (their install steps are judged with the folders the line configured: `installs_configured`)
+    "ninja": lambda args: [],
+    "samu": lambda args: [],
     **_ENVIRONMENT_MAKERS,
     **_BUILT,
     "pdftk": _pdftk_targets,

@@ -28,7 +28,9 @@ from ._paths import (
     PathScope,
     climbed,
     cmd_delete_words,
+    configured_prefixes,
     in_home,
+    installs_configured,
     literal_folder,
     named_from_here,
     names_cmd_variable,
@@ -1231,6 +1233,8 @@ class WordChecks:
         words = None  # made once, not once per target: `rm` with thousands of files stays linear
         judged: set[tuple[str, str]] = set()
         targets = write_targets(name, args, dialect)
+        if not self.staged and installs_configured(name, args):
+            targets = [*targets, *configured_prefixes(self.seen)]
         if frame.feeds:
             targets = self._listed_below(targets, frame.feeds)
         for target in targets:
