@@ -42,6 +42,15 @@ _PLAIN_NAME = lazy_re(r"[a-z][a-z0-9_.-]*")
 
 _FED = "__GLMAGENT_STDIN__"
 
+_MODULE_PROGRAMS = {
+    "sphinx": "sphinx-build",
+    "torch.distributed.run": "torchrun",
+    "torch.distributed.launch": "torchrun",
+}
+"""Modules run with `python -m` that are a program the policy knows under its own name: `python -m sphinx
+SRC OUT` is `sphinx-build SRC OUT`, `python -m torch.distributed.run` is `torchrun` (its old
+`torch.distributed.launch` takes the same options)."""
+
 
 def _window_styles(args: list[Arg]) -> list[Arg]:
     """`Start-Process`'s `-WindowStyle` values, also under a prefix PowerShell finds ambiguous (`-w h`: then
@@ -395,6 +404,9 @@ class RunsOtherCode:
             else:
                 self.payload(spec.language, payload.text, frame, argv)
         if run.module_argv:
+            module = run.module_argv[0]
+            if module.text in _MODULE_PROGRAMS:
+                run.module_argv[0] = Arg(_MODULE_PROGRAMS[module.text], module.raw)
             self.command(run.module_argv, frame.wrapped(f"`{name} -m`"), stdin)
         if spec.language == "ruby":
             self._ruby_un(argv, frame)

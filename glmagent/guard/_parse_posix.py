@@ -1623,6 +1623,9 @@ def _placeholders(text: str) -> list[re.Match[str]]:
 _MAKE_AUTOMATIC = lazy_re(r"(?<!\$)\$[<^+]")
 """make's automatic variables a shell cannot read (`$<` is a `$` and a redirection to bash): the first
 prerequisite, all of them. make puts their file names there before the shell runs the line."""
+_MAKE_BRACED = lazy_re(r"\$\{(?:[<^+%][DF]?(?::[^{}\s'\"]*)?|[@*?][DF]|[@*][DF]?:[^{}\s'\"]*=[^{}\s'\"]*)\}")
+"""The same and `$@` braced, whole or with a substitution reference (`${^}`, `${<:.md=.tex}`,
+`"${@:.pdf=}.tex"`, `${@D}`), which no shell reads either (`$(@:.pdf=)` reads as a command substitution)."""
 
 
 _MARKED_COMPOUND = lazy_re(r"\A[ \t]*[@+-][@+ \t-]*(?=(?:for|if|while|until|case|select)[ \t]|[({[!])")
@@ -1740,6 +1743,8 @@ def repair(source: str) -> str | None:
     text = _MARKED_COMPOUND.sub("", source, count=1)
     if "$" in text:
         text = _MAKE_AUTOMATIC.sub("${make_automatic}", text)
+        if "${" in text:
+            text = _MAKE_BRACED.sub("${make_automatic}", text)
     if "$$" in text:
         text = text.replace("$$", "$")
     text = _AT_NAME.sub(lambda m: f"{m[1]}'{m[2]}'", text)

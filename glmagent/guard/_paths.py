@@ -1044,7 +1044,7 @@ _OUTPUT_LONG = frozenset(
 _OUTPUT_SHORT = frozenset(
     {
         "gcc", "g++", "cc", "c++", "clang", "clang++", "gfortran", "go", "rustc", "tcc", "ld", "as", "nasm",
-        "sort", "shuf", "pandoc", "dos2unix", "unix2dos", "iconv", "pdftotext", "convert", "magick", "ffmpeg",
+        "sort", "shuf", "dos2unix", "unix2dos", "iconv", "pdftotext", "convert", "magick", "ffmpeg",
         "xz", "zstd", "lz4", "base64", "openssl", "gpg", "gpg2", "protoc", "cython", "nuitka", "pyinstaller",
         "gzip", "bzip2", "varnishncsa", "tcpdump", "tshark", "exiftool", "strace", "ltrace", "gtester",
         "winget", "dotnet", "cookiecutter", "docker", "podman", "nerdctl",
@@ -1057,11 +1057,17 @@ _GENERATORS = frozenset(
         "asciidoctor-pdf", "uglifyjs", "rollup", "browserify", "swc", "flatc", "swig", "bison", "flex",
         "yacc", "re2c", "strip", "upx", "shiv", "pex", "wasm-opt", "emcc", "em++", "llc", "opt", "nvcc",
         "glslc", "img2pdf", "flac", "oggdec", "avifenc", "lilypond", "cpp", "windres", "moc", "uic", "rcc",
+        "pandoc", "rst2pdf", "jupytext",
     }
 )  # fmt: skip
 """Document, image and code generators whose `-o` names the file they write (`gs -o F`, `dot -o F`, `bison -o
-F`). Only a literal value is judged: their run-time outputs are a Makefile's (`dot -Tsvg $< -o $@`), which
-the policy did not judge before it knew them either."""
+F`, `pandoc -o F`). Only a literal value is judged: their run-time outputs are a Makefile's (`dot -Tsvg $< -o
+$@`), which the policy did not judge before it knew them either."""
+_DOCUMENT_CONVERTERS = frozenset(
+    {"pandoc", "jupytext", "quarto", "jupyter-nbconvert", "rst2pdf", "asciidoctor"}
+)
+"""Document and notebook converters whose `--output` is, as a generator's `-o`, only judged when literal:
+not a Makefile's `pandoc --output $@ $<`, `quarto render $< --output $@`, `jupyter nbconvert --output $@`."""
 _SHORT_OUTPUT_OPTIONS = ("-o", "-w")
 _OUTPUT_PARAMETERS = frozenset(
     {
@@ -1085,6 +1091,9 @@ def output_targets(name: str, args: list[Arg]) -> list[Arg]:
     """Files a program writes its result to, named by an output option (`sort -o F`, `--output=F`)."""
     found: list[Arg] = []
     generator = name in _GENERATORS
+    converter = name in _DOCUMENT_CONVERTERS or (
+        name == "jupyter" and bool(args) and args[0].text == "nbconvert"
+    )
     short = (
         generator or name in _OUTPUT_SHORT or (name == "git" and _git_subcommand(args) in _GIT_SHORT_OUTPUT)
     )
@@ -1117,6 +1126,16 @@ def output_targets(name: str, args: list[Arg]) -> list[Arg]:
             if generator and key not in _OUTPUT_LONG and not eq and i + 1 < len(args):
                 if _judged_output(args[i + 1]):
                     found.append(args[i + 1])  # `dot -o F`; not a Makefile's `-o $@` (see `_GENERATORS`)
+                continue
+            if converter and key in _OUTPUT_LONG:
+                if eq:
+                    named = Arg(value, a.raw.partition("=")[2] or value)
+                elif i + 1 < len(args):
+                    named = args[i + 1]
+                else:
+                    continue
+                if _judged_output(named):
+                    found.append(named)  # not a Makefile's `--output $@` (see `_DOCUMENT_CONVERTERS`)
                 continue
             if eq:
                 raw = a.raw

@@ -63,7 +63,8 @@ OUTPUT_FOLDERS = frozenset(
         "module.symvers", "modules.order", "module.markers", ".eslintcache", ".stylelintcache",
         ".prettiercache", ".ipynb_checkpoints", ".vs", ".react-router", ".output", ".astro", ".contentlayer",
         ".vinxi", ".tanstack", "dbt_packages", "cmakefiles", "cmakecache.txt", "__pypackages__", "reports",
-        "test-reports", "nimcache", "deriveddata", "_esy", "_opam", "cover",
+        "test-reports", "nimcache", "deriveddata", "_esy", "_opam", "cover", "_minted", "_bookdown_files",
+        "_book", "jupyter_execute", "svg-inkscape",
     }
 )  # fmt: skip
 """Folder names build tools write their output to (compared in lower case); with `.egg-info` names and built
@@ -78,14 +79,15 @@ configures in the folder it is run from (`CMakeFiles`, `CMakeCache.txt`), PDM's 
 (`__pypackages__`, as `node_modules`), the folders test runs write reports to (`reports`, `test-reports`),
 TypeScript's and bundlers' `compiled`, `_esm` and `_cjs`, Nim's `nimcache`, Xcode's `DerivedData`, esy's
 `_esy` and an opam local switch's `_opam` (installed packages, as `node_modules`), Elixir's `cover` (what `mix
-test --cover` writes);
+test --cover` writes), minted's `_minted` (and one job's `_minted-main`), bookdown's `_bookdown_files` and
+`_book`, myst-nb's `jupyter_execute`, LaTeX's `svg-inkscape` (what the svg package has Inkscape convert);
 protoc's and jsonnet's `*_out` output folders (`js_out`, `dashboards_out`: the `--js_out=` convention), and
 the coverage and JUnit reports test runs write (`coverage-unit.xml`, `junit.xml`, `junit-py312.xml`)."""
 _CONFIGURED_OUTPUT = lazy_re(
     r"(?:(?:build|out|bin|obj)[-_.](?:debug|release|relwithdebinfo|minsizerel|x64|x86|arm64|win32|win64|dbg|rel"
     r"|(?:[almt]|ub)san|sanitize|coverage|cov|gcc|clang|msvc|mingw|ninja|static|shared|wasm|emscripten|aarch64"
     r"|i386|amd64|linux|macos|windows|win|ios|android)|_?builddir"
-    r"|cmake-build-[\w.-]+|\.coverage\..+|[\w.-]+\.rcheck|[a-z0-9]+(?:[-.][a-z0-9]+)*_out"
+    r"|cmake-build-[\w.-]+|_minted-[\w.-]+|\.coverage\..+|[\w.-]+\.rcheck|[a-z0-9]+(?:[-.][a-z0-9]+)*_out"
     r"|coverage[-_.][\w.-]+\.(?:xml|json|lcov|info)|junit(?:[-_.][\w.-]+)?\.xml"
     r"|(?:mac|macos|osx|linux|win|win32|win64|windows|ios|android|wasm|web|arm64|x64|x86)[-_]build)\Z"
 )
