@@ -222,6 +222,19 @@ def is_local_host(value: str) -> bool:
     return host in _LOCAL_HOST_NAMES or _LOCAL_ADDRESS.match(host) is not None
 
 
+_SERVER_ADDRESS = lazy_re(
+    r"(?:[A-Za-z][A-Za-z0-9+.-]*+://|tcp:)?(\[[0-9A-Fa-f:.]++\]|[^\s/:?#@\[\]\\]++)(?::\d{1,5})?(?:[/?#]\S*+)?"
+)
+"""A server's address: an optional scheme (`http-get://`, wait-on's `tcp:`), a host, a port, a path."""
+
+
+def names_this_machine(word: str) -> bool:
+    """Does a word name only a server on this machine (`http://localhost:3000/x`, `tcp:127.0.0.1:5000`,
+    `http://[::1]:8080`)? A login (`user@host`) or any other host does not."""
+    m = _SERVER_ADDRESS.fullmatch(word)
+    return m is not None and is_local_host(m.group(1))
+
+
 _FILE_LIKE = lazy_re(r"[/\\]|\.\w+$")
 """A word that reads as a path or a file name (`data/x.bz2`, `x.gz`)."""
 
@@ -343,7 +356,9 @@ class LocatorMatcher:
     """Does one blank-free word hold a locator of the given kinds? (`match`, like a compiled pattern's.)
     `options` finds option values that name a machine among a command's words."""
 
-    __slots__ = ("address", "login", "machine", "naming", "only", "options", "stream", "unc_host", "variable")
+    __slots__ = (
+        "address", "local", "login", "machine", "naming", "only", "options", "stream", "unc_host", "variable",
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -369,6 +384,8 @@ class LocatorMatcher:
         """The programs this matcher is for (`sqlcmd -S`); empty: any program."""
         self.naming: frozenset[str] = frozenset()
         """Lower-case long options whose value only names an address (`--baseurl`): no machine to reach."""
+        self.local: frozenset[str] = frozenset()
+        """Programs to which an address of this machine is no other machine (`wait-on http://localhost`)."""
 
     def names_only(self, args: list[Arg], i: int, program: str) -> bool:
         """Is `args[i]` the value of a `naming` option (`--baseURL URL`, `--baseURL=URL`), of any program
@@ -382,6 +399,12 @@ class LocatorMatcher:
         if t[:1] in "-/" and (prop := _MSBUILD_PROPERTY.match(t)) is not None:
             return prop.group(1).lower() in self.naming  # `/p:RepositoryUrl=URL`: the package's metadata
         return i > 0 and self._naming(args[i - 1].text.lower(), program)
+
+    def this_machine(self, word: str, names: Iterable[str]) -> bool:
+        """Is `word` an address of this machine given to a `local` program, one that only waits for a
+        server to answer (`wait-on http://localhost:3000`, `start-server-and-test dev http://127.0.0.1:3000
+        test`)?"""
+        return bool(self.local) and not self.local.isdisjoint(names) and names_this_machine(word)
 
     def _naming(self, option: str, program: str) -> bool:
         return option in self.naming or f"{program} {option}" in self.naming

@@ -308,6 +308,10 @@ class LocatorClause(Shape):
     holds for that program only (`hugo -b`, `zola --base-url`: for API clients `--base-url` is the server)."""
     except_commands: list[str] = many()
     """Programs that read their words as text or local files only (`echo`, `grep`, `git commit -m`)."""
+    local_commands: list[str] = many()
+    """Programs that only wait for a server to answer (`wait-on`, `start-server-and-test`): an address of
+    this machine given to them (`http://localhost:3000`, `http-get://127.0.0.1:5000`, `tcp:localhost:3000`)
+    is no other machine; any other host still is."""
     commands: list[str] = many()
     """Only these programs (normalised names), for options whose meaning is theirs alone (`sqlcmd -S`,
     `certutil -config`); empty: any program."""
