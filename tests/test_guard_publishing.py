@@ -250,7 +250,7 @@ ALLOWED = [
     ("posix", "cabal build all"),
     ("posix", "dzil test"),
     ("posix", "conan create ."),
-    ("posix", "luarocks make"),
+    ("posix", "luarocks lint x-1.0-1.rockspec"),
     ("posix", "deno test -A"),
     ("posix", "rebar3 release"),
     ("posix", "kamal init"),

@@ -82,7 +82,8 @@ class CommandMatch(Shape):
     commands: Annotated[list[str], Check(min_length=1)]
     """Normalised command names (lower case, no extension, aliases resolved); `*` globs allowed."""
     subcommands: list[str] = many()
-    """First positional words (space-separated for several, e.g. "pip install"); any one must match."""
+    """First positional words (space-separated for several, e.g. "pip install"); any one must match. A `*`
+    word after the first stands for any one word (`with-profile * deps`: the profile's name)."""
     subcommands_none: list[str] = many()
     """Operands that spare the command when they are all it has, written like `subcommands`; a `*` word
     stands for any one word (`* status`: `service ssh status` reads the state, `service ssh status stop` may

@@ -1214,6 +1214,8 @@ class CompiledCommand:
             return UNKNOWN if any(DYN in a.text for a in pos) else NO
         state = MATCH
         for a, word in zip(pos, seq, strict=False):
+            if word == "*":
+                continue  # any one word (`with-profile * deps`: the profile's name)
             if DYN in a.text:
                 state = UNKNOWN
             elif a.text.lower() != word:

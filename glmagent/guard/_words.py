@@ -96,11 +96,14 @@ _NOT_LAUNCHERS = {
     **dict.fromkeys(("ninja", "samu", "nmake", "jom", "mingw32-make", *_MAKES), ()),
     "cmake": ("--build",),
     "meson": ("compile",),
+    "mklink": (),
+    "junction": (),
 }
 """Programs handed programs under these subcommands (any, when none are named) that launch nothing foreign:
 test runners (`dotnet test --test-modules "bin/**/*Tests.exe"`), a checksum (`certutil -hashfile app.exe`) and
-build tools, whose operands are targets to build (`ninja -C build mpv.exe`). Where the program lies is still
-judged (`dotnet test C:\\Users\\Public\\x.exe` runs a program from outside the project)."""
+build tools, whose operands are targets to build (`ninja -C build mpv.exe`), and cmd's links (`mklink /H luvi
+luvi.exe` makes a link, whose both ends are judged as written). Where the program lies is still judged
+(`dotnet test C:\\Users\\Public\\x.exe` runs a program from outside the project)."""
 
 
 def _launches_nothing(name: str, args: list[Arg]) -> bool:
