@@ -367,7 +367,7 @@ def test_payloads_are_scanned() -> None:
             ('python -c \'import subprocess; subprocess.run(["curl", "x"])\'', "network.http-client"),
             ("python -c 'import os; print(os.environ)'", "env.payload"),
             ("python -c 'import urllib.request'", "network.payload"),
-            ("python -c \"exec('x')\"", "unverifiable.payload-dynamic"),
+            ('python -c "exec(x)"', "unverifiable.payload-dynamic"),
             ("python -m http.server 8000", "network.local-server"),
             ("python -m pip install x", "network.package-install"),
             ("node -e \"require('fs').rmSync('x', {recursive: true})\"", "destructive.payload-delete"),

@@ -25,7 +25,7 @@ TAMPERING = [
     ("posix", 'rm -f "$HISTFILE"', "destructive.machine-state"),
     ("posix", "cat /dev/null > $HISTFILE", "destructive.machine-state"),
     ("posix", "ln -sf /dev/null ~/.bash_history", "destructive"),
-    ("posix", "rm ~/.bash_history", "env.secret-files"),
+    ("posix", "rm ~/.bash_history", "destructive.machine-state"),
     ("powershell", "Clear-History", "destructive.machine-state"),
     ("powershell", "Set-PSReadlineOption -HistorySaveStyle SaveNothing", "destructive.machine-state"),
     ("powershell", "Remove-Item (Get-PSReadlineOption).HistorySavePath", "destructive.machine-state"),

@@ -56,6 +56,7 @@ from ._payloads import (
     PREPARE,
     awk_prints_to_file,
     deleted_literals,
+    exec_literal_code,
     named_env_reads,
     python_version_probe,
     script_language,
@@ -2284,10 +2285,12 @@ class Evaluation(RunsOtherCode, WordChecks):
             self.variable(f"env:{name}" if frame.dialect == "powershell" else name, frame, code)
         return True
 
-    def variable(self, name: str, frame: Frame, raw: str) -> None:
+    def variable(self, name: str, frame: Frame, raw: str, program: str | None = None) -> None:
         self._spend(1 + len(name) // VARIABLE_CHARS_PER_UNIT)
-        for rule, pattern in self.index.variables.get(frame.dialect, ()):
+        for rule, pattern, printers in self.index.variables.get(frame.dialect, ()):
             if pattern.fullmatch(name):
+                if program is not None and program in printers:
+                    return  # `echo "$HISTFILE"`: the path printed, nothing of the file read
                 self._add(rule, [raw], f"`{raw}`{frame.where()} {rule.description}")
                 return
 
@@ -2337,6 +2340,11 @@ class Evaluation(RunsOtherCode, WordChecks):
     # -- payloads --
     def payload(self, language: str, text: str, frame: Frame, argv: list[Arg]) -> None:
         self._spend(len(text) // PAYLOAD_CHARS_PER_UNIT)  # before the patterns run over it
+        if language == "python" and ("exec" in text or "eval" in text):
+            code = exec_literal_code(text)
+            if code is not None:
+                self.payload(language, code, frame, argv)  # `exec('import json')` runs `import json`
+                return
         for path in written_literals(language, text):
             self._payload_write(language, path, frame, argv)
         p = self.p

@@ -46,9 +46,17 @@ given with a line number."""
 _PLACEHOLDER_LABEL = r"\{[A-Za-z_][\w-]*+\}|<[A-Za-z_][\w-]*+>|\[[A-Za-z_][\w-]*+\]"
 """A host name's label written as a reference's placeholder (`{server}.database.windows.net`,
 `<tenant>.example.com`): the rest of the name says the machine is another one whatever fills it in."""
+_ATTACKER_HOST = (
+    r"(?i:(?:attacker|attacking|attack|kali|lhost|rhost|vps|c2|evil|listener|tun0|attackbox)"
+    r"(?:[_-]?(?:ip|host|server|box|machine|addr|address|vm))?"
+    r"|(?:your|my)[_-]?(?:ip|host|server|machine|addr|address|vps|kali|box))"
+)
+"""A one-label host that a write-up puts for the attacker's own machine (`kali_ip:11601`, `ATTACKER:8080`,
+`lhost:443`, `your_ip:4444`): whatever fills it in is another machine. Everyday one-label names (`redis:6379`,
+`db:5432`, `app:8000`) name a container or service and stay no locator."""
 _HOST = (
     r"(?:\d{1,3}(?:\.\d{1,3}){3}|localhost|\[[0-9A-Fa-f:.]++\]"
-    rf"|(?:(?:[A-Za-z0-9_-]++|{_PLACEHOLDER_LABEL})\.)++(?:{_TOP_LEVEL}))"
+    rf"|(?:(?:[A-Za-z0-9_-]++|{_PLACEHOLDER_LABEL})\.)++(?:{_TOP_LEVEL})|{_ATTACKER_HOST})"
 )
 
 _PATTERNS = {

@@ -207,6 +207,10 @@ class VariableClause(Shape):
 
     on: Literal["variable"]
     names: Annotated[list[str], Check(min_length=1)]
+    printed_by: list[str] = many()
+    """Programs (lower-case names) that, given the value as an argument word, only print it or the attributes
+    of the file it names (`echo "$HISTFILE"`, `ls -l $HISTFILE`): for a variable holding a path they read
+    nothing of the file. A redirection to it, or the word given to any other program, still counts (POSIX)."""
     shells: list[Dialect] = many("posix", "powershell", "cmd")
 
     def __post_init__(self) -> None:

@@ -202,6 +202,7 @@ class PosixWalker:
         "inherited",
         "last_argv",
         "loop_copies",
+        "printing",
         "pwd_is_cwd",
         "rebound",
         "sink",
@@ -248,6 +249,8 @@ class PosixWalker:
         """The statement whose redirections are being read writes nothing (`> f`, `: > f`, `true > f`)."""
         self.last_argv: list[Arg] | None = None
         """The words of the simple command reported last."""
+        self.printing: tuple[str, Node] | None = None
+        """The program name and node of the simple command whose argument words are being walked."""
         self.writer: list[Arg] | None = None
         """The simple command whose output the redirections being read write (`echo x > f`), if one is."""
         self.writer_stdin: Stdin | None = None
@@ -533,8 +536,14 @@ class PosixWalker:
                 self._children(child)
             elif probed is not None and child is last:
                 self._children(probed)  # `test -n "$TOKEN"`: see `_unary`
-            else:
+            elif child.type in _REDIRECTS or not argv or DYN in argv[0].text:
                 self.visit(child)
+            else:
+                before, self.printing = self.printing, (argv[0].text.rpartition("/")[2].lower(), node)
+                try:
+                    self.visit(child)
+                finally:
+                    self.printing = before
 
     def _unary(self, node: Node, stdin: Stdin | None = None) -> None:
         """`[ -z "$TOKEN" ]`, `[[ -n $API_KEY ]]`: whether a variable is empty is all the test tells, so its
@@ -1188,7 +1197,19 @@ class PosixWalker:
                 if value is not None:
                     self.sink.script(value, "posix", self.frame.nested(f"`{raw}`"))
                 return
-        self.sink.variable(name, self.frame, raw)
+        # (only the plain value: `${HISTFILE:=/dev/null}` sets it)
+        self.sink.variable(name, self.frame, raw, None if ops else self._printing_program(node))
+
+    def _printing_program(self, node: Node) -> str | None:
+        """The program given expansion `node` as (part of) an argument word of its own simple command, if it
+        is the one whose words are being walked; None inside a substitution or anything else."""
+        if self.printing is None:
+            return None
+        program, command = self.printing
+        parent = node.parent
+        while parent is not None and parent.type in ("string", "concatenation"):
+            parent = parent.parent
+        return program if parent is not None and parent == command else None
 
 
 _BACKQUOTE_ESCAPE = lazy_re(r"\\([`$\\])")
@@ -1581,11 +1602,12 @@ grammar stops there. Quoted strings and escapes are matched only to be skipped."
 
 _PLACEHOLDER = lazy_re(
     r"""'[^']*'|"(?:\\.|[^"\\])*"|\\."""
-    r"|(?<![<>&|\w$])<([A-Za-z_][\w.:/-]*(?: [A-Za-z_][\w.:/-]*){0,3})>(?![>&|(])"
+    r"|(?<![<>&|\w$])<([A-Za-z_][\w.:/-]*(?: [A-Za-z_][\w.:/-]*){0,3})>(?![>&(])"
 )
 """A reference's placeholder (`git tag -a <tagname>`, `grep -r <pattern> <dir>`, `docker exec <container
-id> sh`): to a shell, a redirection from `tagname` and one to whatever word follows. Quoted strings and
-escapes are matched only to be skipped."""
+id> sh`): to a shell, a redirection from `tagname` and one to whatever word follows; glued to a pipe
+(`echo <payload>|base64 -d`) the `>|` is bash's clobbering redirection to the word after it. Quoted strings
+and escapes are matched only to be skipped."""
 _NO_REDIRECT_WORD = lazy_re(r"[ \t]*(?:\Z|[|;&<>)]|(?<=[ \t])#)")
 """What may follow a `>` where a shell needs the word to write to: the line's end, an operator, a comment."""
 
@@ -1598,9 +1620,17 @@ def _placeholders_filled(text: str) -> str | None:
     line as written (`cmd <in> out` writes `out`; see `placeholders_filled_in`) or it spans lines (the lines
     before one a shell refuses run)."""
     found = _placeholders(text)
-    if not any(_NO_REDIRECT_WORD.match(text, m.end()) for m in found):
+    if not any(_refused_after(text, m.end()) for m in found):
         return None
     return placeholders_as_values(text, found)
+
+
+def _refused_after(text: str, end: int) -> bool:
+    """Does the `>` closing a placeholder that ends at `end` leave nothing to write to? `<x>|y` is bash's
+    `>|y`, a redirection it runs; `<x> | y` and `<x>` at the end are not."""
+    if text.startswith("|", end) and _NO_REDIRECT_WORD.match(text, end + 1) is None:
+        return False
+    return _NO_REDIRECT_WORD.match(text, end) is not None
 
 
 def placeholders_filled_in(text: str) -> str | None:
@@ -1609,7 +1639,7 @@ def placeholders_filled_in(text: str) -> str | None:
     runs once someone fills them in (`docker exec -it ${container} sh`); None for a line with none, or one
     the shell refuses (which `repair` completes)."""
     found = _placeholders(text)
-    if not found or any(_NO_REDIRECT_WORD.match(text, m.end()) for m in found):
+    if not found or any(_refused_after(text, m.end()) for m in found):
         return None
     return placeholders_as_values(text, found)
 

@@ -288,6 +288,19 @@ _AWK_IN_STRING = lazy_re(r'["\\>]')
 _STANDARD_STREAM = lazy_re(r'\s*"/dev/(?:stderr|stdout|null)"')
 
 
+_EXEC_LITERAL = lazy_re(
+    r"""(?s)\s*+(?:exec|eval)\s*+\(\s*+[uU]?("(?:[^"\\\n]|\\.)*+"|'(?:[^'\\\n]|\\.)*+')\s*+\)\s*+;?\s*+"""
+)
+
+
+def exec_literal_code(payload: str) -> str | None:
+    """The code a Python payload runs when all it does is `exec` (or `eval`) one plain string literal
+    (`exec("import base64\\nprint(1)")`), escapes undone: that code is known, and is judged as if written
+    bare; None for anything else (`exec(input())`, `exec('im' + 'port os')`, an f-string)."""
+    m = _EXEC_LITERAL.fullmatch(payload)
+    return None if m is None else ansi_c_unescape(m.group(1)[1:-1])
+
+
 def string_literals(payload: str) -> list[str]:
     """Quoted strings in an interpreter payload (escapes undone), e.g. the command in `os.system("...")`.
 

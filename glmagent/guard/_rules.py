@@ -1236,7 +1236,7 @@ class RuleIndex:
     glob_always: tuple[int, ...] = ()
     """`by_glob` positions with no literal of three letters: tried for every name."""
     redirects: list[tuple[Rule, RedirectClause, re.Pattern[str]]] = many()
-    variables: dict[Dialect, list[tuple[Rule, re.Pattern[str]]]] = table()
+    variables: dict[Dialect, list[tuple[Rule, re.Pattern[str], frozenset[str]]]] = table()
     payloads: dict[str, list[tuple[Rule, PayloadClause, PatternList]]] = table()
     """Per language, each clause's patterns behind their literal screens."""
     dotnet: dict[str, list[tuple[Rule, re.Pattern[str] | None]]] = table()
@@ -1349,8 +1349,9 @@ def build_index(rules: list[Rule], syntax: dict[str, SyntaxSpec]) -> RuleIndex:
                 index.redirects.append((rule, clause, glob_regex(clause.allow_targets)))
             elif isinstance(clause, VariableClause):
                 pattern = compile_once("|".join(f"(?:{n})" for n in clause.names), re.IGNORECASE)
+                printers = frozenset(p.lower() for p in clause.printed_by)
                 for shell in clause.shells:
-                    index.variables.setdefault(shell, []).append((rule, pattern))
+                    index.variables.setdefault(shell, []).append((rule, pattern, printers))
             elif isinstance(clause, PayloadClause):
                 try:
                     patterns = [compile_once(p) for p in clause.patterns]

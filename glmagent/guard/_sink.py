@@ -44,8 +44,9 @@ class Sink(Protocol):
         `stdin` that command's input (a here-document); `output`: for a statement other than one command
         (`a | b > f`, `{ a; } > f`), its last simple command, with what feeds it."""
 
-    def variable(self, name: str, frame: Frame, raw: str) -> None:
-        """A variable read (`$NAME`, `${!prefix*}` as `!prefix*`, `$env:NAME` as `env:NAME`)."""
+    def variable(self, name: str, frame: Frame, raw: str, program: str | None = None) -> None:
+        """A variable read (`$NAME`, `${!prefix*}` as `!prefix*`, `$env:NAME` as `env:NAME`); `program`: the
+        simple command given the value as one of its argument words, when it is known."""
 
     def dotnet(
         self, type_name: str, member: str | None, frame: Frame, raw: str, called: bool = False
