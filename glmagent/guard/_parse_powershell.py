@@ -135,6 +135,11 @@ _HIDING = lazy_re(r"hidden|system", re.IGNORECASE)
 _MEMBER_OF = frozenset({"member_access", "invokation_expression", "element_access"})
 """Expressions whose first operand is the object they read from (`$f.FullName`, `$f[0]`, `$f.Name.Trim()`)."""
 _FOREACH_OBJECT = frozenset({"foreach-object", "%", "foreach"})
+_TO_UNDO = lazy_re(r"[$`\"']")
+"""What a bare command name may hold that PowerShell expands, unescapes or joins (`v"ssadmin"`, `n`et`)."""
+_READ_ONLY_MEMBER = lazy_re(r"(?i)\$executioncontext\.sessionstate\.languagemode")
+"""Properties of an object that is otherwise code to the policy, read as plain values: the session's language
+mode (whether it is constrained) runs, loads and expands nothing."""
 _REFERENCES = frozenset({"variable", "member_access", "string_literal"})
 """Expressions that may be a loop's whole item (`$f`, `$_.FullName`, `"$_"`)."""
 _RENAMES = frozenset({"rename-item", "rni", "ren"})
@@ -143,6 +148,14 @@ _HIDDEN_NAMES = lazy_re(r"(?i)\.(?:git|hazina)\b|\{.*\{")
 _WHERE_OBJECT = frozenset({"where-object", "?", "where"})
 _FILTER_STRINGS_MAX = 16
 """String literals of a `Where-Object` block checked as its words (a filter compares a few values)."""
+_FILTER_PARAMETERS = {"get-nettcpconnection": frozenset({"state"})}
+"""Cmdlets with a parameter that filters their output as a `Where-Object` comparing the property of that name
+does: `Get-NetTCPConnection | ? State -eq Listen` lists what `Get-NetTCPConnection -State Listen` does."""
+_EQUALITY_FILTER = lazy_re(
+    r"(?i)(?:where-object|where|\?)\s+(?:\{\s*\$(?:_|psitem)\.(\w+)\s+-[ic]?eq\s+(['\"]?)(\w+)\2\s*\}"
+    r"|(\w+)\s+-[ic]?eq\s+(['\"]?)(\w+)\5)\s*"
+)
+"""A `Where-Object` stage that only keeps objects whose one property equals one plain word."""
 _FOLDABLE = frozenset({"additive_expression", "format_expression", "expression_with_unary_operator"})
 _FORMAT_FIELD = lazy_re(r"\{(\d+)\}")
 _SUBSTITUTIONS = frozenset({"command", "pipeline_chain", "sub_expression", "array_expression"})
@@ -235,6 +248,7 @@ class PowerShellWalker:
         "bound",
         "empty_output",
         "extending",
+        "filter",
         "folded",
         "frame",
         "listed",
@@ -281,6 +295,8 @@ class PowerShellWalker:
         self.namespaces: list[str] = []
         self.piped: Node | None = None
         """The pipeline stage whose output feeds the command about to be read."""
+        self.filter: Node | None = None
+        """The pipeline stage the output of the command about to be read is piped into."""
         self.empty_output = False
         """The expression whose redirections are being read writes nothing (`$null > f`, `'' > f`)."""
         self.writer: list[Arg] | None = None
@@ -509,9 +525,12 @@ class PowerShellWalker:
             if ">" in raw and _GLUED_REDIRECT.search(raw) is not None:
                 # `2>nul Remove-Item x`: a redirection written first hides the command name from the grammar.
                 return Arg(DYN, raw), None
-            if self.ascii is not None and "$" not in raw and "`" not in raw:
+            if self.ascii is not None and not _TO_UNDO.search(raw):
                 return Arg(raw, raw), None  # nothing to undo or expand
-            return Arg(fold_arg(self._bare(raw)), raw), None
+            # `v"ssadmin"`, `ne''t`: PowerShell joins a bare word's quoted pieces, as in arguments; a name
+            # that leaves nothing is no name the policy can read (fail closed)
+            name = fold_arg(self._bare(raw))
+            return Arg(name if name.strip() else DYN, raw), None
         # `& <expr>` / `. <expr>`: a literal string or path is a name; anything else is decided at run time.
         inner = self.peel(node)
         if inner.type == "command_name_expr" and inner.named_child_count == 1:
@@ -714,6 +733,7 @@ class PowerShellWalker:
         self.opaque.clear()
         self.folded.clear()
         piped, self.piped = self.piped, None
+        filtered, self.filter = self.filter, None
         argv: list[Arg] = []
         later: list[Node] = []
         resolved: str | None = None
@@ -727,6 +747,8 @@ class PowerShellWalker:
             elif kind == "command_elements":
                 self._elements(child, argv, later)
         head = argv[0].text.lower() if argv else ""
+        if filtered is not None and command_key(head) in _FILTER_PARAMETERS:
+            argv += self._filter_parameter(argv, filtered)
         if head in LISTINGS:
             self.listed[(node.start_byte, node.end_byte)] = argv
         elif piped is not None and head in _RENAMES:
@@ -845,7 +867,8 @@ class PowerShellWalker:
         elif node.named_child_count > 1:
             self._in_place_edit(node)
         prev: Node | None = None
-        for child in node.named_children:
+        children = node.named_children
+        for i, child in enumerate(children):
             kind = child.type
             if kind in _LEAVES:
                 continue
@@ -861,9 +884,26 @@ class PowerShellWalker:
             if prev is not None:
                 stdin = self._pipe_from(prev, stdin)
             self.piped = prev
+            after = next((c for c in children[i + 1 :] if c.type not in _LEAVES), None)
+            into = after is not None and after.type == "command"
+            self.filter = after if kind == "command" and into else None
             self.visit(child, stdin)
             self.piped = None
+            self.filter = None
             prev = child
+
+    def _filter_parameter(self, argv: list[Arg], stage: Node) -> list[Arg]:
+        """`Get-NetTCPConnection | Where-Object State -eq Listen` as `-State Listen` (`_FILTER_PARAMETERS`):
+        the words the filter stands for, when the command does not set that parameter itself."""
+        m = _EQUALITY_FILTER.fullmatch(self.text(stage))
+        if m is None:
+            return []
+        name, value = (m.group(1), m.group(3)) if m.group(1) else (m.group(4), m.group(6))
+        if name.lower() not in _FILTER_PARAMETERS[command_key(argv[0].text)]:
+            return []
+        if any(a.param and a.text.lstrip("-").split(":", 1)[0].lower() == name.lower() for a in argv[1:]):
+            return []
+        return [Arg("-" + name, "-" + name, True), Arg(value, value)]
 
     def _printed_literal(self, node: Node | None) -> list[Arg] | None:
         """A lone string expression (`'text' > f`) as the command printing it (`Write-Output 'text'`); None
@@ -1538,6 +1578,12 @@ class PowerShellWalker:
         """`$o.M()`, `$o.M`, `(expr).M()`, `[T]::M()`: a member of an object whose type the policy does not
         know is reported with type `*`, so member rules (`Delete`) apply to any object; a member or a type
         named only at run time (`$o.$m()`, `[IO.File]::'Delete'`, `$t::M()`) cannot be checked."""
+        if (
+            node.type == "member_access"
+            and _READ_ONLY_MEMBER.fullmatch(self.text(node))
+            and not _assigned(node)
+        ):
+            return  # `$ExecutionContext.SessionState.LanguageMode`
         obj: Node | None = None
         op = ""
         name_node: Node | None = None
@@ -2344,6 +2390,16 @@ def _word_start(out: list[str]) -> int:
     while k > 0 and not out[k - 1].isspace() and out[k - 1] not in _OPENERS:
         k -= 1
     return k
+
+
+def _assigned(node: Node) -> bool:
+    """Whether `node` is (within) the left side of an assignment (`$o.P = 1`), up to its statement."""
+    parent = node.parent
+    while parent is not None and parent.type not in ("pipeline", "statement_list", "program"):
+        if parent.type == "left_assignment_expression":
+            return True
+        parent = parent.parent
+    return False
 
 
 def _joined_quotes(raw: str) -> str:

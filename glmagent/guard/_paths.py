@@ -1228,6 +1228,14 @@ def write_targets(name: str, args: list[Arg], dialect: str, through_links: bool 
         return _written_operands(name, args)
     if name in _SWITCH_TARGETS:
         return _switch_targets(_SWITCH_TARGETS[name], args)
+    if name == "reg":
+        # `reg export KEY FILE`, `reg save KEY FILE`: the file it writes (`reg import FILE` reads one)
+        words = [a for a in args if a.text[:1] not in "/-"]
+        return words[2:3] if words and words[0].text.lower() in ("export", "save") else []
+    if name == "regedit":
+        # `regedit /e FILE [KEY]` (`/a`: the same, in ANSI) exports; `regedit /s FILE` imports
+        at = next((i for i, a in enumerate(args) if a.text.lower() in ("/e", "/a", "-e", "-a")), None)
+        return args[at + 1 : at + 2] if at is not None else []
     if name == "makeappx":
         # `makeappx pack /d IN /p OUT.msix` writes the package; `unpack /p IN.msix /d OUT` fills the folder.
         verb = args[0].text.lower() if args else ""
@@ -2677,6 +2685,7 @@ WRITERS = (
     | frozenset(
         {"truncate", "dd", "sed", "plutil", "plistbuddy", "makeappx", "attrib", "compact", "ren", "rename"}
     )
+    | frozenset({"reg", "regedit"})
     | frozenset({*_WRITTEN_OPERANDS, *_OWN_TARGETS})
     | frozenset({*_PS_WRITERS, *_SWITCH_TARGETS})
 )

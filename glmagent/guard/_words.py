@@ -63,6 +63,8 @@ _NAMES_ONLY = frozenset(
 `cd` to a run-time folder reads no process environment, whatever `$0` is; nor does a change of folder
 itself (a folder is no environment file; what is read there later is judged from there)."""
 _MAKES = frozenset({"make", "gmake", "bmake", "pmake", "nmake", "jom", "remake"})
+_EXPORTERS = frozenset({"reg", "regedit"})
+"""Programs that write a file of code they would otherwise run (`reg export KEY out.reg`): it is output."""
 _MAKEFILE_OPTIONS = frozenset({"-f", "/f", "--file", "--makefile"})
 """`make -f Makefile.msc`: the makefile a make program reads in its own language (`.msc` is also an MMC
 snap-in's suffix, which only a code host runs)."""
@@ -826,6 +828,9 @@ class WordChecks:
                     and p.code_host_files is not None
                     and p.code_host_files.fullmatch(file_name)
                     and not (i and name in _MAKES and args[i - 1].text.lower() in _MAKEFILE_OPTIONS)
+                    and not (
+                        name in _EXPORTERS and any(w is a for w in write_targets(name, args, frame.dialect))
+                    )
                 ):
                     self.event(
                         "code-file",
