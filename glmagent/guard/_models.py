@@ -117,6 +117,11 @@ class CommandMatch(Shape):
     """Programs (of `commands`) whose last of two or more operands is where they write (`cp .env.example
     .env`): `args_any` does not test it, unless an option names the destination instead (`cp -t dir .env`,
     `Copy-Item .env -Destination x`)."""
+    pattern_first: list[str] = many()
+    """Programs (of `commands`) whose first operand is the pattern they search for, not a file they read
+    (`grep -q .env .gitignore` reads `.gitignore`): `args_any` does not test it, unless an option gives the
+    pattern (`-e`, `-f`, `--regexp`, `--file`, `Select-String -Pattern`, findstr's `/c:`), when every operand
+    is a file."""
     operands_any: list[str] = many()
     """Globs tested against operands: words after the options, `--` respected, option values skipped as the
     `[syntax]` table says (`kill -9 -1`: `-1` is a process id). A word known only at run time never matches
@@ -447,6 +452,9 @@ class WrapperSpec(Shape):
     environment_prefix: bool = False
     """The command's first word may name the environment it runs in before a colon (`hatch run test:cov`
     runs `cov` in the `test` environment): the command is what follows the colon."""
+    joined_line: bool = False
+    """It joins its command's words by blanks into one line a shell runs (`npm explore PKG -- CMD`): the
+    command is judged as that line besides as the words, and a `--` before it only ends its options."""
 
 
 class ShellSpec(Shape):

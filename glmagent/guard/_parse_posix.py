@@ -1696,9 +1696,10 @@ def marked_compound(source: str) -> bool:
 
 
 _SHELL_TOKEN = lazy_re(
-    r"""'[^']*'?|"(?:\\.|[^"\\])*"?|\\.|<<|&&|\|\||[;&|()\n]|(?<![^\s;&|()])#|[^\s;&|()'"\\]+"""
+    r"""'[^']*'?|"(?:\\.|[^"\\])*"?|\\.|<<<|<<|&&|\|\||[;&|()\n]|(?<![^\s;&|()])#|[^\s;&|()'"\\]+"""
 )
-"""One token of a shell line, roughly: a quoted string, an escape, an operator, a comment's start, a word."""
+"""One token of a shell line, roughly: a quoted string, an escape, an operator, a comment's start, a word. A
+here-string (`<<<`) is a token of its own: its word is on the line, unlike a here-document's (`<<`)."""
 _OPENERS = {"if": "fi", "for": "done", "while": "done", "until": "done", "select": "done", "{": "}"}
 _LEADS_TO_COMMAND = frozenset({"then", "do", "else", "elif", "{", "!", "if", "while", "until"})
 

@@ -397,14 +397,14 @@ _MODULE = r"[\w.]+(?:\s+as\s+\w+)?"
 _IMPORT = rf"(?>import\s+{_MODULE}(?:\s*,\s*{_MODULE})*|from\s+[\w.]+\s+import\s+\w+(?:\s*,\s*\w+)*)"
 _SHOWN = r"(?>[\w.]+\.(?:__file__|\w*[Vv][Ee][Rr][Ss][Ii][Oo][Nn]\w*)|'[^'\\{}]*'|\"[^\"\\{}]*\")"
 _PRINT = rf"print\(\s*{_SHOWN}(?:\s*,\s*{_SHOWN})*+\s*\)"
-_VERSION_PROBE = lazy_re(rf"\s*(?:{_IMPORT}\s*[;\n]\s*)++{_PRINT}(?:\s*[;\n]\s*{_PRINT})*+\s*;?\s*")
+_VERSION_PROBE = lazy_re(rf"\s*{_IMPORT}(?:\s*[;\n]\s*{_IMPORT})*+(?:\s*[;\n]\s*{_PRINT})*+\s*;?\s*")
 """Atomic groups and possessive repeats: each piece has one reading, so a long program that is no probe is
 refused in one pass instead of trying every way to split it."""
 
 
 def python_version_probe(text: str) -> bool:
-    """Is this Python program only imports and prints of their versions or files
-    (`import urllib3; print(urllib3.__version__)`, `import ssl; print(ssl.OPENSSL_VERSION)`)? Importing a
+    """Is this Python program only imports, and prints of their versions or files (`import requests`,
+    `import urllib3; print(urllib3.__version__)`, `import ssl; print(ssl.OPENSSL_VERSION)`)? Importing a
     network library opens no connection; a probe calls nothing but `print`."""
     return _VERSION_PROBE.fullmatch(text) is not None
 

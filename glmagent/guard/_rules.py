@@ -179,8 +179,9 @@ def _path_alternatives(paths: list[str]) -> str:
     if home:
         parts.append(rf"""["']?{_HOME}{_SEP}(?:{"|".join(home)}){end}""")
     if anywhere:
-        # `--file=/etc/passwd`: an option's value glued to it names the file as a word of its own does
-        parts.append(rf"""["']?(?:.*[/\\]|--?[a-z][\w-]*=)?(?:{"|".join(anywhere)}){end}""")
+        # `--file=/etc/passwd`: an option's value glued to it names the file as a word of its own does. An
+        # opening quote is the quote (possessive): a raw `".env"` is `.env`, not a `?*.env` whose `?` is `"`.
+        parts.append(rf"""["']?+(?:.*[/\\]|--?[a-z][\w-]*=)?(?:{"|".join(anywhere)}){end}""")
     parts += [_deep_alternative(h, p[len(h) + 1 :], end) for p, h in heads.items() if h is not None]
     return "|".join(f"(?:{p})" for p in parts)
 
@@ -458,6 +459,11 @@ class SyntaxInfo:
 
 
 _NO_SYNTAX = SyntaxInfo()
+_SEARCH_VALUED = (
+    "path", "literalpath", "lp", "pspath", "include", "exclude", "context", "encoding", "culture",
+    "inputobject",
+)  # fmt: skip
+"""Select-String's parameters that take a value (named by any prefix of these)."""
 
 
 class CommandView:
@@ -611,6 +617,57 @@ class CommandView:
         operands = self.positionals()
         return operands[-1] if len(operands) >= 2 else None
 
+    def pattern_operand(self) -> Arg | None:
+        """The word a searching program takes as its pattern: its first operand (`grep -q .env .gitignore`,
+        `Select-String .env .gitignore`, `findstr .env .gitignore`); None when an option anywhere gives the
+        pattern (`-e P`, `-f FILE`, `--regexp=P`, `-Pattern P`, `/c:P`, `/g:FILE`), so every operand is a
+        file, or when a word known only at run time may be such an option."""
+        names = self.names
+        first: Arg | None = None
+        skip = False
+        options_done = False
+        for a in self.args:
+            t = a.text
+            if skip:
+                skip = False
+                continue
+            if DYN in t:
+                if not options_done and a.may_be_flag:
+                    return None
+                first = first or a
+                continue
+            low = t.lower()
+            if "select-string" in names:
+                if not a.param:
+                    first = first or a
+                    continue
+                name, glued, _ = low.lstrip("-").partition(":")
+                if len(name) >= 3 and "pattern".startswith(name):
+                    return None
+                skip = not glued and len(name) > 1 and any(v.startswith(name) for v in _SEARCH_VALUED)
+            elif "findstr" in names:
+                if low[:1] == "/" and len(low) > 1:
+                    if low[:3] in ("/c:", "/g:"):
+                        return None
+                    continue
+                first = first or a
+            elif options_done or t[:1] != "-" or t == "-":
+                first = first or a
+            elif t == "--":
+                options_done = True
+            elif t[:2] == "--":
+                name = low.partition("=")[0]
+                if len(name) > 3 and any(o.startswith(name) for o in ("--regexp", "--file", "--match")):
+                    return None
+            else:
+                for k, letter in enumerate(t[1:], 1):
+                    if letter in "ef":
+                        return None
+                    if letter in "ABCm":
+                        skip = k == len(t) - 1  # `-A 3`; `-A3` holds its value
+                        break
+        return first
+
     def positionals(self) -> list[Arg]:
         """Operands after the command's options (whose values, and how many, its syntax table says)."""
         if self._positionals is None:
@@ -742,6 +799,7 @@ class CompiledCommand:
     host to some (`httping -h example.com`)."""
     args_flaglike: bool
     destination_last: frozenset[str]
+    pattern_first: frozenset[str]
     operands_any: re.Pattern[str] | None
     first_operand: int | None
     """With `first_operand_only`: how many operands (the subcommand's words) come before the one tested."""
@@ -818,6 +876,7 @@ class CompiledCommand:
             params_none=tuple(p.lower().lstrip("-") for p in clause.params_none),
             args_any=globs_except(clause.args_any, clause.args_except) if clause.args_any else None,
             destination_last=frozenset(clause.destination_last),
+            pattern_first=frozenset(clause.pattern_first),
             args_none=glob_regex(anywhere) if anywhere else None,
             args_none_exact=glob_regex(anywhere, fold=False) if deny and anywhere else None,
             subcommand_none=frozenset(w.lower() for w in subcommand_words),
@@ -1016,9 +1075,11 @@ class CompiledCommand:
             written = None
             if self.destination_last and not self.destination_last.isdisjoint(view.names):
                 written = view.written_operand()
+            elif self.pattern_first and not self.pattern_first.isdisjoint(view.names):
+                written = view.pattern_operand()
             for a in args:
                 if a is written:
-                    continue  # where a copy goes is not read (`cp .env.example .env`)
+                    continue  # where a copy goes is not read (`cp .env.example .env`), nor a search's pattern
                 t = a.text
                 if DYN not in t:
                     if _ruled_out(screen, t):

@@ -213,6 +213,8 @@ def unwrap(spec: WrapperSpec, args: list[Arg], stdin_words: list[Arg] | None) ->
     if i > n:
         i = n
     rest = list(args[i:])
+    if spec.joined_line and rest and rest[0].text == "--":
+        rest = rest[1:]  # `npm explore PKG -- CMD`: the `--` ends npm's options
     if spec.stop_at:
         for k, a in enumerate(rest):
             if a.text in spec.stop_at:
@@ -266,6 +268,10 @@ def unwrap(spec: WrapperSpec, args: list[Arg], stdin_words: list[Arg] | None) ->
         if spec.feeds_arguments:
             reading = _feed(reading, stdin_words, replace)
         out.candidates.append(reading)
+    if spec.joined_line:
+        # `npm explore x -- sh -c "cat ~/.ssh/id_rsa"`: npm runs `sh -c cat ~/.ssh/id_rsa` with the shell
+        for reading in out.candidates:
+            out.shell_lines.append(Arg(" ".join(a.text for a in reading), " ".join(a.raw for a in reading)))
     if not out.shell_lines and _starts_shell(spec, args, bool(out.candidates)):
         # `echo 'rm -rf x' | sudo -s`, `su root <<EOF`: a login shell reads its commands from stdin.
         out.candidates.append([lit("sh")])

@@ -606,6 +606,17 @@ _EXISTENCE_PROBES = frozenset({"test", "test-path"})
 """Commands that only ask whether a path is there (as `[ -f F ]` does): a credential file they name is not
 read. (Get-Item and ls show more: a file's size and times.)"""
 
+_PRINTERS = frozenset({"echo", "printf", "print", "write-output", "write-host", "add-content", "set-content"})
+"""Commands whose words are text they print or write (`echo "*.env" >> .gitignore`, `Add-Content .gitignore
+".env"`): a bare file name among them (no folder, no home) is a name that nothing reads; a path with a
+folder or in a home (`echo ~/.ssh/id_rsa`, `echo config/.env`) still counts, as a path named anywhere does."""
+
+
+def _bare_name(text: str) -> bool:
+    """Is `text` a file name with no folder, no home and no run-time part (`.env`, `*.env`, `!.env`)?"""
+    return DYN not in text and "/" not in text and "\\" not in text and text[:1] != "~"
+
+
 MAX_MATCHED = 8192
 """Characters of the words one line may have matched against the argument-wide rules, counting only words
 that hold a fragment one of the rules needs (twice the longest path Linux opens): their path expressions
@@ -1070,6 +1081,7 @@ class WordChecks:
                     return
         judged: set[tuple[str, str]] = set()
         probe = names[-1] in _EXISTENCE_PROBES
+        printer = names[-1] in _PRINTERS
         for a in args:
             if (
                 screen is not None
@@ -1085,9 +1097,10 @@ class WordChecks:
             spelled = raw != text
             lowered = text.lower() if text.isascii() else None
             raw_lowered = raw.lower() if spelled and raw.isascii() else None
+            name_only = printer and _bare_name(text)
             for rule, pattern, own in entries:
-                if probe and rule.category == "env":
-                    continue  # `test -f ~/.netrc`: whether it is there, not what it holds
+                if (probe or name_only) and rule.category == "env":
+                    continue  # `test -f ~/.netrc`: whether it is there, not what it holds; `echo .env`
                 if (
                     own is not None
                     and not own.found(text, lowered)
@@ -1158,6 +1171,7 @@ class WordChecks:
             return
         posix = frame.dialect == "posix"
         probe = names[-1] in _EXISTENCE_PROBES
+        printer = names[-1] in _PRINTERS
         for i, a in enumerate(args):
             if not is_glob_path(a.text, posix) and not (
                 # (quoted or escaped, it reaches the program as a pattern: `grep -o 'x.*'`, `zip -x .git\\*`)
@@ -1175,9 +1189,10 @@ class WordChecks:
             if paths is None:
                 raise TooLarge(f"`{a.text[:40]}…` is a glob too long or deep to compare with paths")
             found: set[str] = set()  # one finding a rule per word, naming the first path it reaches
+            name_only = printer and _bare_name(a.text)
             for path in paths:
                 for rule, pattern, _ in entries:
-                    if probe and rule.category == "env":
+                    if (probe or name_only) and rule.category == "env":
                         continue  # `test -f .env*`: whether one is there
                     if rule.id not in found and pattern.match(path):
                         found.add(rule.id)
