@@ -109,6 +109,7 @@ SPARED = [
     ("powershell", "cmake -E remove_directory build/Release out"),
     ("powershell", "rimraf coverage/ .nyc_output/"),  # node's deleters read alike in every shell
     ("powershell", "npx rimraf coverage"),
+    ("powershell", "rm -rf build"),  # Remove-Item knows no -rf: at worst nothing, judged as `rm -r -fo build`
     ("powershell", "del-cli .nyc_output"),
     # one wildcard folder, then literal names: what it names in each folder there now
     ("posix", "rm -rf src/*/bin"),  # src/Tool/bin: ignored build output
@@ -246,7 +247,7 @@ BLOCKED = [
     ("powershell", "Remove-Item ./bin -Recurse -f"),  # -Filter or -Force: ambiguous
     ("powershell", "Remove-Item $env:OUT -Recurse"),
     ("powershell", "Get-ChildItem -Recurse | Remove-Item -Recurse"),
-    ("powershell", "rm -rf build"),  # Remove-Item knows no -rf; a native rm is not read here
+    ("powershell", "rm -rf src"),  # Remove-Item knows no -rf; judged as `rm -r -fo src`
     ("powershell", "rd /s /q src"),
     ("powershell", "rd /s"),  # to PowerShell alone, `/s` is a path at the root of the drive
     ("powershell", "del /s /q src\\*.cs"),  # every .cs file in src's tree

@@ -90,7 +90,7 @@ ALLOWED = [
     ("powershell", "Test-Admin"),
     ("posix", "./services.sh --list"),
     ("powershell", "nltest /?"),
-    ("powershell", "echo %logonserver%"),
+    ("powershell", "echo %BUILD_CONFIG%"),
     ("powershell", "dir %TEMP%\\build"),
     ("posix", "echo 'run ngrok http 8080 to share it'"),
     ("posix", "nps build"),  # Node Package Scripts, which shares a name with the tunnel's server

@@ -42,6 +42,7 @@ from ._paths import (
     DOTNET_OVERWRITERS,
     PIPED_PATH_WRITERS,
     PathScope,
+    below_cmd_variable_folder,
     below_run_time_folder,
     listed_selection,
     listed_trees,
@@ -196,8 +197,9 @@ def _blocks_only(argv: list[Arg]) -> bool:
 
 _REG_HIVE = lazy_re(r"(?:\\\\[^\\]+\\)?hk", re.IGNORECASE)
 """A word that starts a registry key: a hive (`HKLM\\…`, `HKEY_CURRENT_USER\\…`), maybe on another machine."""
-_WINDOWS_PROGRAM_PATH = lazy_re(r"(?:[A-Za-z]:)?\\[^;|&<>$`\n%]*")
-"""A Windows program by its path, blanks and parentheses included (`C:\\Program Files (x86)\\VS\\x.bat`)."""
+_WINDOWS_PROGRAM_PATH = lazy_re(r"(?:[A-Za-z]:[/\\]|\\)[^;|&<>$`\n%]*")
+"""A Windows program by its path, blanks and parentheses included (`C:\\Program Files (x86)\\VS\\x.bat`,
+also with Windows' other separator, `C:/Program Files (x86)/VS/x.bat`)."""
 _CONTENTS = lazy_re(r"(?<=[^/\\.])[/\\]\*\Z")
 """`/*` ending a path below the working directory (`build/*`): everything in that folder."""
 REGENERABLE = frozenset({"destructive.truncating-redirect", "destructive.truncating-write"})
@@ -407,8 +409,10 @@ _CMD_STATEMENT = lazy_re(r"(?i)\s*(?:if\s+(?!\()|for\s+[/%])")
 """cmd's `if exist x …` and `for /f … do …`: PowerShell's `if` and `for` take a parenthesis first, so it
 rejects the whole line and runs none of it; what its grammar makes of the rest (`(rmdir /s /q build)` as a
 command in parentheses) is not what runs."""
-_NAMED_PROGRAM = lazy_re(r"%([A-Za-z][\w-]*)%(?=[ \t]|$)")
-"""A cmd line's program given as a variable named for it (`%REG% add …`, `%PYTHON% setup.py build`)."""
+_NAMED_PROGRAM = lazy_re(r"\s*(\"?)%([A-Za-z][\w-]*?)(?:_(?:exe|cmd|bin|path))?%\1(?=[ \t]|$)", re.IGNORECASE)
+"""A cmd line's program given as a variable named for it (`%REG% add …`, `%PYTHON% setup.py build`), also
+with a suffix saying it is a program (`%npm_exe% ci`, `%NUGET_CMD% push`) or quoted for the blanks of its
+folder (`"%MSBUILD%" app.sln`): the name without the suffix."""
 FILE_TEXT = "file-text"
 """The payload language of the text a command writes into a file (`echo … > f`), whatever the file is."""
 _POWERSHELL_SIGNS = lazy_re(r"[$`{}]")
@@ -438,13 +442,23 @@ def _cmd_folder_list(text: str) -> bool:
 
 def _written_for_cmd(text: str) -> bool:
     """Is a line PowerShell cannot parse one written for cmd (see `_CMD_SIGNS`), with nothing of PowerShell's
-    own in it?"""
+    own in it? The backquotes of cmd's `for /f "usebackq" %%i in (`cmd`)` are cmd's own quoting."""
+    if len(text) > CMD_MAX_LINE:
+        return False  # a longer one cmd refuses to run
+    backquoted = _USEBACKQ_FOR.match(text)
+    if backquoted is not None:
+        text = text[: backquoted.start(1)] + text[backquoted.end(1) :]
     return (
-        len(text) <= CMD_MAX_LINE  # a longer one cmd refuses to run
-        and _CMD_SIGNS.search(text) is not None
+        _CMD_SIGNS.search(text) is not None
         and _POWERSHELL_SIGNS.search(text) is None
         and not any(_CMDLET.fullmatch(w) for w in text.split())
     )
+
+
+_USEBACKQ_FOR = lazy_re(
+    r'(?i)\s*for\s+/f\s+"[^"]*\busebackq\b[^"]*"\s+%%?[A-Za-z]\s+in\s*\(\s*(`[^`]*`)\s*\)'
+)
+"""cmd's `for /f "usebackq …" %%i in (`command`)`: the backquoted command, run by cmd."""
 
 
 def _parsed_line(
@@ -950,6 +964,7 @@ class Evaluation(RunsOtherCode, WordChecks):
         split = not broken and glued
         if dialect == "posix" and not broken and _parse_posix.marked_compound(text):
             broken = True  # `@for f in …; do …; done`: read wrongly without an error, respelled below
+        written = text  # (as typed, before any respelling below)
         if (broken or split) and len(text) <= REPAIR_MAX:
             # Only a failed parse pays for the respelling and the second parse.
             repaired = module.repair(text)
@@ -979,6 +994,11 @@ class Evaluation(RunsOtherCode, WordChecks):
             self.parse_status = "cmd"
             if not (broken and _CMD_STATEMENT.match(text)):
                 module.walk(self, frame, src, root, text)
+            named = _NAMED_PROGRAM.match(text)
+            if named is not None and named[1]:
+                # `"%MSBUILD%" app.sln`: the quoted program variable is judged as the unquoted one is
+                self._named_program(named[2].lower() + text[named.end() :], frame)
+                return
             self._cmd_script(text, Frame("cmd", frame.depth, frame.via, feeds=frame.feeds))
             return
         if dialect == "powershell" and frame.depth == 0 and not broken and _cmd_folder_list(text):
@@ -990,10 +1010,15 @@ class Evaluation(RunsOtherCode, WordChecks):
                 self.command(argv, frame, None)  # what the walk would report, without walking
             else:
                 module.walk(self, frame, src, root, text)
-            if dialect == "powershell" and text[:1] == "%" and frame.depth == 0:
-                named = _NAMED_PROGRAM.match(text)
-                if named is not None and len(text) <= CMD_MAX_LINE:
-                    self._named_program(named[1].lower() + text[named.end() :], frame)
+            if dialect == "powershell" and frame.depth == 0 and "%" in written and _written_for_cmd(written):
+                # A batch file's line PowerShell also reads (`echo %NPM_TOKEN%`, nothing of PowerShell's own
+                # in it): cmd expands its variables.
+                cmd = Frame("cmd", frame.depth, frame.via, feeds=frame.feeds)
+                for name in _parse_cmd.values_read(written):
+                    self.variable(name, cmd, f"%{name}%")
+                named = _NAMED_PROGRAM.match(text) if text[:1] == "%" else None
+                if named is not None:
+                    self._named_program(named[2].lower() + text[named.end() :], frame)
             return
         if frame.depth == 0:
             self.parse_status = "error"
@@ -1043,6 +1068,11 @@ class Evaluation(RunsOtherCode, WordChecks):
     def _cmd_set(self, argv: list[Arg], frame: Frame) -> None:
         """`set NAME=value` (also `set "NAME=value"`) sets a variable for the commands after it, as an
         assignment does in the other shells; `set /a` computes and `set /p` reads the terminal."""
+        if len(argv) > 1 and argv[0].text.lower() == "path" and argv[1].text[:1] not in ("/", "="):
+            # `path C:\\x\\bin;%PATH%` is `set PATH=C:\\x\\bin;%PATH%`
+            value = " ".join(a.text for a in argv[1:])
+            self.assignment("PATH", Arg(value, " ".join(a.raw for a in argv[1:])), frame)
+            return
         if len(argv) < 2 or argv[0].text.lower() != "set" or argv[1].text.lower() in ("/a", "/p"):
             return
         name, eq, value = " ".join(a.text for a in argv[1:]).partition("=")
@@ -1078,6 +1108,8 @@ class Evaluation(RunsOtherCode, WordChecks):
             below = None
             if frame.dialect == "posix" and resolved_name is None:
                 below = below_run_time_folder(head)
+            elif frame.dialect == "cmd" and resolved_name is None:
+                below = below_cmd_variable_folder(head)  # `call %ROOT%\Build\pack.bat`: the same
             if below is not None:
                 # `"$ROOT"/hack/verify.sh`: a program named by its path below a folder only known at run
                 # time, as `bash "$ROOT/hack/verify.sh"` runs a script there: judged by its name, the folder
@@ -1087,7 +1119,10 @@ class Evaluation(RunsOtherCode, WordChecks):
                     self.event(
                         "outside-program",
                         frame,
-                        f"`{head.raw}` is in the home or the temp folder, outside the project",
+                        f"`{head.raw}` is in the home, the temp folder or another of Windows' own, "
+                        "outside the project"
+                        if frame.dialect == "cmd"
+                        else f"`{head.raw}` is in the home or the temp folder, outside the project",
                         self._argv(argv),
                     )
                     return

@@ -54,18 +54,65 @@ _WORDS = lazy_re(r"[^ \t]+")
 _SET = lazy_re(r'(?i)\bset\s+"?([A-Za-z_][^\s=%"&|]*)=([^&|\r\n]*)')
 
 
-def _read_variables(line: str) -> list[str]:
+# cmd's `path a;b;%PATH%`: the same as `set PATH=a;b;%PATH%`.
+_PATH_COMMAND = lazy_re(r"(?i)(?:^|[&|(])\s*@?path\s+(?!/)([^&|\r\n]*)")
+
+
+def _read_variables(line: str, delayed: bool = True) -> list[str]:
     """The variables `line` reads, leaving out a variable's own value handed back to it (`set
-    PATH=C:\\tools;%PATH%`): that read prints nothing and passes the value nowhere else."""
+    PATH=C:\\tools;%PATH%`): that read prints nothing and passes the value nowhere else. Without `delayed`,
+    only those read as `%NAME%` (a `!NAME!` is expanded only where delayed expansion is on)."""
+    lowered = line.lower()
     extending = (
         [(m.start(2), m.end(2), m.group(1).casefold()) for m in _SET.finditer(line)]
-        if "set" in line.lower()
+        if "set" in lowered
         else []
     )
+    if "path" in lowered:
+        extending += [(m.start(1), m.end(1), "path") for m in _PATH_COMMAND.finditer(line)]
     found = []
     for m in _VARIABLE.finditer(line):
-        name = m.group(1) or m.group(2)
+        name = m.group(1) or (m.group(2) if delayed else None)
+        if name is None:
+            continue
         if not any(start <= m.start() < end and name.casefold() == own for start, end, own in extending):
+            found.append(name)
+    return found
+
+
+def read_variables(line: str) -> list[str]:
+    """The variables a batch file's `line` reads as `%NAME%` (see `_read_variables`)."""
+    return _read_variables(line, delayed=False)
+
+
+_SINGLE_QUOTED = lazy_re(r"'[^'\r\n]*'")
+_FIRST_WORD = lazy_re(r"\s*@?[^\s]*")
+
+
+def values_read(line: str) -> list[str]:
+    """The variables whose values a batch file's `line`, which PowerShell reads as well, hands on as they
+    are (`echo %NPM_TOKEN%`, `signtool sign /p %SIGN_PASSWORD% x.exe`): not the program's own word
+    (`%COMSPEC% /c x`, judged as the program it names), a folder a path starts in (`%TEMP%\\x`, judged
+    where it leads), or text in PowerShell's single quotes (`git commit -m 'see %PATH%'`: to PowerShell,
+    where such a line is typed, quoted text)."""
+    start = _FIRST_WORD.match(line)
+    skip = [(0, start.end() if start else 0)] + [(m.start(), m.end()) for m in _SINGLE_QUOTED.finditer(line)]
+    lowered = line.lower()
+    extending = (
+        [(m.start(2), m.end(2), m.group(1).casefold()) for m in _SET.finditer(line)]
+        if "set" in lowered
+        else []
+    )
+    if "path" in lowered:
+        extending += [(m.start(1), m.end(1), "path") for m in _PATH_COMMAND.finditer(line)]
+    found = []
+    for m in _VARIABLE.finditer(line):
+        name = m.group(1)
+        if name is None or line[m.end() : m.end() + 1] in ("\\", "/"):
+            continue
+        if any(a <= m.start() < b for a, b in skip):
+            continue
+        if not any(a <= m.start() < b and name.casefold() == own for a, b, own in extending):
             found.append(name)
     return found
 

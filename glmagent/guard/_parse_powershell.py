@@ -1901,8 +1901,8 @@ _BRACED_WORD_REST = lazy_re(r"\$\{[^{}`'\"]+\}[^\s;|&)},<>'\"`(){}]*(?=[\s;|&)},
 _GLUED_PREFIX = lazy_re(r"[\w./\\:=+][\w./\\:=+-]*")
 """The plain start of a bare word a braced variable is glued to (`/p:Out=`, `x`); never a `-Param:` whose
 value it is, which quoting would turn into a string."""
-_BRACKET_GLOB = lazy_re(r"\[[\w!^-]+\][\w.*?\[\]-]*[*?][\w.*?\[\]-]*(?=[\s;|&)},<>]|$)")
-"""A wildcard word starting with a character class (`[0-9]*`, `[a-c]?.txt`): never a type name."""
+_BRACKET_GLOB = lazy_re(r"\[[\w!^-]+\](?:[\w.*?\[\]-]*[*?][\w.*?\[\]-]*|[\w.\[\]-]+)(?=[\s;|&)},<>]|$)")
+"""A wildcard word starting with a character class (`[0-9]*`, `[a-c]?.txt`, `[p]sake`): never a type name."""
 _DOTTED_PARAMETER = lazy_re(r"(-[A-Za-z_][A-Za-z_-]*)(\..*)")
 """`-I.`, `-H.`, `-Dmaven.test.skip`: a dash word holding a `.`, which PowerShell's tokenizer breaks in two
 there (PowerShell/PowerShell#6291); the grammar rejects it whole."""
@@ -2444,6 +2444,8 @@ _GLUED_MAX = 256
 _GLUED_CHARS = 16_384
 """Pieces of bare words `repair` reads back, in all, to find where each word glued to a string starts (a
 few milliseconds); a line that needs more is left a parse error."""
+_GLUED_TAIL = lazy_re(r"[^\s;|&<>(){},'\"#`$@\[\]]*(?=[\s;|&<>(){},]|\Z)")
+"""Literal text after a string glued to a bare word, up to where the word ends (`\\` of `/p:Out="$o"\\`)."""
 _COLON_PARAMETER = lazy_re(r"(?:^|(?<=[\s;|&{(]))-[A-Za-z_]\w*:\Z")
 """`-Types:` just before a string: a parameter whose value is the string, its own token to PowerShell too."""
 _NOT_BARE = frozenset("$@[('\"")
@@ -2718,6 +2720,11 @@ def repair(source: str) -> str | None:
                 if j >= n:
                     return None  # `cmd.exe" /c …`: a string never closed is PowerShell's parse error too
                 body = source[i + 1 : j]
+                tail = _GLUED_TAIL.match(source, j + 1)
+                if tail is not None and tail.end() > j + 1:
+                    # `/p:OutDir="$o"\\`: literal text after the string is the same word
+                    body += tail.group(0)
+                    j = tail.end() - 1
                 if ch == "'":
                     out.append("'" + prefix.replace("'", "''") + body + "'")
                 else:

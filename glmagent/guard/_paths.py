@@ -382,6 +382,41 @@ _WINDOWS_INDIRECT = lazy_re(
 (`%PROGRAMFILES%\\x\\x.exe`: any folder at all, as the variable is set), relative to the current folder of
 another drive (`C:Program Files\\x.exe`), or by a URI Windows resolves to an application
 (`shell:AppsFolder\\…!App`, `ms-settings:`)."""
+_CMD_VARIABLE_FOLDER = lazy_re(r"%([A-Za-z_][\w()]*)%[\\/][^%]*")
+"""A program below a folder a cmd variable names (`%ROOT%\\Build\\pack.bat`)."""
+_WHO_AND_WHERE = lazy_re(
+    r"(?i)PATH|PSMODULEPATH|USER\w*|HOME\w*|(?:LOCAL)?APPDATA|TEMP|TMP|TMPDIR|PUBLIC|PROGRAM[\w()]*"
+    r"|ALLUSERSPROFILE|SYSTEMROOT|WINDIR|SYSTEMDRIVE|COMMONPROGRAM[\w()]*|DRIVERDATA|ONEDRIVE\w*|COMSPEC|CD|COMPUTERNAME"
+    r"|LOGONSERVER|CLIENTNAME|SESSIONNAME|HOSTNAME"
+)
+"""The folders (and names) Windows keeps who and where the user is under: the home, temp, program and system
+folders, as the cmd variable clause of `env.powershell-environment` lists them."""
+
+
+def below_cmd_variable_folder(word: Arg) -> tuple[Arg, bool] | None:
+    """cmd's program path whose only run-time part is its first folder, a variable (`%ROOT%\\Build\\x.bat`):
+    the path below it, as written, and whether the folder is the user's or the system's (`%TEMP%`,
+    `%USERPROFILE%`: see `_WHO_AND_WHERE`); None for any other word."""
+    raw = word.raw.lstrip("@")  # (cmd's `@` hiding the echo)
+    if raw[:1] == '"' and raw[-1:] == '"' and len(raw) > 1:
+        raw = raw[1:-1]
+    found = _CMD_VARIABLE_FOLDER.fullmatch(raw)
+    if found is None or ".." in raw or '"' in raw:
+        return None
+    tail = raw[found.end(1) + 2 :].lstrip("\\/")
+    if not tail or tail[-1:] in ("\\", "/"):
+        return None
+    return Arg(tail, word.raw), _WHO_AND_WHERE.fullmatch(found[1]) is not None
+
+
+def _below_project_variable(text: str) -> bool:
+    """Is a Windows program below a folder a cmd variable names that is none of the user's or the system's
+    (`%ROOT%\\Build\\pack.bat`, `%QT_PATH%\\bin\\windeployqt.exe`)? It is judged by its name, the folder left
+    to the sandbox, as a POSIX `"$ROOT"/hack/verify.sh` is."""
+    found = _CMD_VARIABLE_FOLDER.fullmatch(text)
+    return found is not None and ".." not in text and _WHO_AND_WHERE.fullmatch(found[1]) is None
+
+
 _INDIRECT_REASONS = {
     "variable": "is in a folder an environment variable names, only known at run time",
     "drive": "is relative to the current folder of a drive, only known at run time",
@@ -600,7 +635,7 @@ class PathScope:
         text = program.text
         if DYN not in text and (self.dialect != "posix" or text[-4:].lower() == ".exe"):
             named = _WINDOWS_INDIRECT.match(text)
-            if named is not None and named.lastgroup is not None:
+            if named is not None and named.lastgroup is not None and not _below_project_variable(text):
                 return Judgement("outside-program", f"`{program.raw}` {_INDIRECT_REASONS[named.lastgroup]}")
         if script and "/" not in text and "\\" not in text and DYN not in text and text[:1] != "-":
             text = "./" + text
@@ -1578,6 +1613,8 @@ def _remove_item_targets(args: list[Arg]) -> list[Arg] | None:
             continue
         key, colon, _ = a.text[1:].partition(":")
         key = key.lower()
+        if key in ("rf", "fr") and not colon:
+            continue  # POSIX's `rm -rf dist` typed in PowerShell: no parameter, so it deletes nothing at all
         full = _REMOVE_ITEM_PREFIXES.get(key)
         if full is None or full in _REMOVE_ITEM_OTHERS:
             return None  # `-Include`, `-Filter`, `-WhatIf`, an ambiguous prefix (`-f`: Filter or Force)

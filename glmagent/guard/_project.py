@@ -240,12 +240,13 @@ def real_path(path: str) -> str:
 class ReplaceableFiles:
     """The files under one working directory that a command line may overwrite without loss."""
 
-    __slots__ = ("_asked", "_folders", "_globs", "_listed", "_real_root", "root")
+    __slots__ = ("_asked", "_folders", "_globs", "_listed", "_real_root", "_removable", "root")
 
     def __init__(self, root: str) -> None:
         self.root = os.path.abspath(root)
         self._real_root = os.path.realpath(self.root)
         self._asked = 0
+        self._removable: dict[tuple[str, ...], bool] = {}  # asked again by each clause of a rule it matches
         self._folders: dict[str, bool] = {}
         """Folder -> whether it really lies in the working directory (links resolved), asked once each."""
         self._listed: dict[str, tuple[str, ...] | None] = {}
@@ -355,6 +356,13 @@ class ReplaceableFiles:
         """Whether deleting each file or tree at `relatives` (inside the working directory, `/`-separated)
         loses nothing: build output git ignores and tracks nothing in (see the module). A path that does
         not exist loses nothing (a clean step run twice, or on a fresh checkout)."""
+        key = tuple(relatives)
+        known = self._removable.get(key)
+        if known is None:
+            known = self._removable[key] = self._removable_now(relatives)
+        return known
+
+    def _removable_now(self, relatives: list[str]) -> bool:
         existing: list[str] = []
         asked: list[str] = []
         for relative in relatives:

@@ -466,6 +466,12 @@ _SEARCH_VALUED = (
 """Select-String's parameters that take a value (named by any prefix of these)."""
 
 
+def _one_quoted(raw: str) -> bool:
+    """Is a shell word one pair of double quotes around the rest (`"%OUT%\\x.obj"`)? Whatever is expanded in
+    it, the program gets one operand, never a switch of its own."""
+    return len(raw) > 2 and raw[0] == raw[-1] == '"' and raw.count('"') == 2
+
+
 class CommandView:
     """One simple command as the rules see it; flag tables are computed on first use.
 
@@ -570,7 +576,8 @@ class CommandView:
             for a in self.args:
                 t = a.text
                 if DYN in t:
-                    dyn = dyn or t[:1] in ("/", "-", DYN) or a.splat
+                    # a word in one pair of quotes (`"%OUT%\\x.obj"`, `"$OUT\\x.obj"`) stays one operand
+                    dyn = dyn or (t[:1] in ("/", "-", DYN) and not _one_quoted(a.raw)) or a.splat
                     continue
                 if t[:1] == "/" and len(t) > 1:
                     for part in t.lower().split("/")[1:]:

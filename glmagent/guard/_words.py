@@ -561,6 +561,10 @@ _NAMED_BY_FOLDER = (
 """Writers whose target named at run time is judged by its literal folder, else left alone (`_paths`).
 Compress-Archive only ever writes a `.zip` (it adds the extension); Expand-Archive, which may plant any file
 in a run-time folder, is not among them."""
+_CMD_NAMED_FILE = lazy_re(r"^\"%[A-Za-z_][\w()]*%[^%*?\"]*[\\/][^\\/%*?\"]*\.[A-Za-z0-9]+\"$")
+"""A file named below a folder a cmd variable names (`"%OUT%\\x.obj"`): deleting it is deleting that one
+file, as `rm -f "$OUT/x.o"` is, unless the folder is one Windows names (`%APPDATA%\\x`, see
+`names_cmd_variable`)."""
 _FOLDER_TYPE = lazy_re(r"(?i)-[it][a-z]*(?::(.*))?")
 """New-Item's `-ItemType` (its only parameter starting with I, by any prefix) or its alias `-Type`."""
 _MODE_OPTION = lazy_re(r"-m|--mode\b|-[a-z]*m")
@@ -888,7 +892,7 @@ class WordChecks:
                         and (
                             self.written
                             or self.copied
-                            or ("/" not in text and "\\" not in text)
+                            or ("/" not in text and "\\" not in text and not self._project_batch(argv, frame))
                             or not self.scope(frame).holds(text)
                         )
                     ):
@@ -1269,6 +1273,12 @@ class WordChecks:
                     (DYN in target.text and not folder_only)
                     or "$" in target.raw
                     or (named_later and names_cmd_variable(target.raw))
+                    or (
+                        name in DELETERS
+                        and dialect != "posix"
+                        and _CMD_NAMED_FILE.search(target.raw)
+                        and names_cmd_variable(target.raw)
+                    )
                 )
                 and not in_home(target.raw)
             ):
@@ -1401,6 +1411,17 @@ class WordChecks:
                 key = path_key(a.text)
                 self.written.add(key)
                 self.known_scripts.pop(key, None)  # `tee x.py`: text the policy did not see
+
+    def _project_batch(self, argv: list[Arg], frame: Frame) -> bool:
+        """Is the program the project's own batch file by its path (`tools\\sign.bat`, `%~dp0tools\\x.bat`)? A
+        program's name it is handed (`x.exe`) is what it works on, as a path of the project would be."""
+        head = argv[0].text.lower().replace("%~dp0", "")
+        return (
+            DYN not in head
+            and head.endswith((".bat", ".cmd"))
+            and ("\\" in head or "/" in head)
+            and self.scope(frame).holds(head)
+        )
 
     def _language_of(self, word: str, frame: Frame) -> str:
         """The language the program `word` runs its script in (`python`: "python", `bash`: "posix"); "" for
