@@ -759,15 +759,6 @@ class RunsOtherCode:
             ),
         )  # fmt: skip
         for module in named.get("name", []) + positional:
-            if _WHOLE_VARIABLE.fullmatch(module.raw):
-                # `Import-Module $psakeModule`: which module's code runs is only known then, as `. $script`
-                self.event(
-                    "dynamic-command",
-                    frame,
-                    f"`{shown_args(argv)}` loads a module only known at run time",
-                    self._argv(argv),
-                )
-                continue
             self._judge_program(module, frame, argv)
             self._named_script(module, argv, frame, name, module=True)
 
@@ -811,8 +802,6 @@ class RunsOtherCode:
                 self.dotnet(a.text, "new", frame, f"New-Object {a.raw}")  # as `[T]::new()` would
 
 
-_WHOLE_VARIABLE = lazy_re(r"(\"?)\$(?:\{[^{}]+\}|[\w:]+)(?:\.\w+)*\1")
-"""A word that is one PowerShell variable, maybe a property of it (`$mod`, `"$psake"`, `$m.Path`)."""
 _FD_PLACEHOLDERS = lazy_re(r"\{(?:/|//|\.|/\.)?\}")
 """fd's placeholders for the path it found (`{}`, `{/}`, `{//}`, `{.}`, `{/.}`)."""
 
