@@ -468,7 +468,7 @@ _SEARCH_VALUED = (
 
 def _one_quoted(raw: str) -> bool:
     """Is a shell word one pair of double quotes around the rest (`"%OUT%\\x.obj"`)? Whatever is expanded in
-    it, the program gets one operand, never a switch of its own."""
+    it, the program gets one word."""
     return len(raw) > 2 and raw[0] == raw[-1] == '"' and raw.count('"') == 2
 
 
@@ -576,8 +576,10 @@ class CommandView:
             for a in self.args:
                 t = a.text
                 if DYN in t:
-                    # a word in one pair of quotes (`"%OUT%\\x.obj"`, `"$OUT\\x.obj"`) stays one operand
-                    dyn = dyn or (t[:1] in ("/", "-", DYN) and not _one_quoted(a.raw)) or a.splat
+                    # a word in one pair of quotes with a literal tail (`"%OUT%\\x.obj"`, `"$OUT\\x.obj"`)
+                    # stays one operand; a quoted variable alone (`"%FLAGS%"`) may still be a switch
+                    operand = _one_quoted(a.raw) and t[-1:] != DYN
+                    dyn = dyn or (t[:1] in ("/", "-", DYN) and not operand) or a.splat
                     continue
                 if t[:1] == "/" and len(t) > 1:
                     for part in t.lower().split("/")[1:]:
