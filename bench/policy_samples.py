@@ -67,7 +67,9 @@ def main() -> int:
     totals: dict[str, list[int]] = {}
     misses: list[str] = []
     with tempfile.TemporaryDirectory() as folder:
-        cwd = project(Path(folder))
+        # (a folder below the temp folder: `..` from the project must not be the temp folder itself,
+        # where writes are allowed, or `cp x ../y` would count as a write to scratch space)
+        cwd = project(Path(folder) / "work" / "app")
         print(f"{'sample':<10} {'lines':>5} {'fresh checkout':>15} {'in a project':>13}")
         for path in files:
             sample = rows(path)
