@@ -181,7 +181,11 @@ def _path_alternatives(paths: list[str]) -> str:
     if anywhere:
         # `--file=/etc/passwd`: an option's value glued to it names the file as a word of its own does. An
         # opening quote is the quote (possessive): a raw `".env"` is `.env`, not a `?*.env` whose `?` is `"`.
-        parts.append(rf"""["']?+(?:.*[/\\]|--?[a-z][\w-]*=)?(?:{"|".join(anywhere)}){end}""")
+        # What an option leaves out is not read (`tar --exclude=.env`, `grep --exclude=.env`).
+        parts.append(
+            rf"""(?!["']?+--?(?:exclude|ignore)[\w-]*=)["']?+(?:.*[/\\]|--?[a-z][\w-]*=)?"""
+            rf"""(?:{"|".join(anywhere)}){end}"""
+        )
     parts += [_deep_alternative(h, p[len(h) + 1 :], end) for p, h in heads.items() if h is not None]
     return "|".join(f"(?:{p})" for p in parts)
 
@@ -459,6 +463,8 @@ class SyntaxInfo:
 
 
 _NO_SYNTAX = SyntaxInfo()
+_EXCLUDING = lazy_re(r"--exclude|--ignore|(?:^|\s)-x(?:\s|$)")
+"""Words that may start an exclusion (see `CommandView.excluded`), screened for in the joined texts."""
 _SEARCH_VALUED = (
     "path", "literalpath", "lp", "pspath", "include", "exclude", "context", "encoding", "culture",
     "inputobject",
@@ -498,6 +504,7 @@ class CommandView:
     _before: CommandView | None = None
     _texts: str | None = None
     _valued: set[int] | None = None
+    _excluded: set[int] | None = None
     """The run-time words that are an option's value (by identity), made on first use."""
 
     def __init__(
@@ -625,6 +632,32 @@ class CommandView:
                 return None
         operands = self.positionals()
         return operands[-1] if len(operands) >= 2 else None
+
+    def excluded(self) -> set[int]:
+        """Words (by identity) that name what the command leaves out: the value of `--exclude`,
+        `--exclude-dir`, `--ignore` (`tar --exclude .env`, `rsync --exclude .env`) and zip's `-x` patterns
+        (every word up to the next option). What is left out is never read, so a secret file named there is
+        not handed to the program."""
+        if self._excluded is None:
+            found: set[int] = set()
+            zip_ = "zip" in self.names
+            after: str | None = None
+            for a in self.args:
+                t = a.text
+                if after == "value":
+                    found.add(id(a))
+                    after = None
+                    continue
+                if after == "zip" and t[:1] != "-":
+                    found.add(id(a))
+                    continue
+                after = None
+                if t in ("--exclude", "--exclude-dir", "--ignore", "--ignore-dir"):
+                    after = "value"
+                elif zip_ and t in ("-x", "--exclude"):
+                    after = "zip"
+            self._excluded = found
+        return self._excluded
 
     def pattern_operand(self) -> Arg | None:
         """The word a searching program takes as its pattern: its first operand (`grep -q .env .gitignore`,
@@ -1086,9 +1119,12 @@ class CompiledCommand:
                 written = view.written_operand()
             elif self.pattern_first and not self.pattern_first.isdisjoint(view.names):
                 written = view.pattern_operand()
+            excluded = view.excluded() if _EXCLUDING.search(view.texts()) else ()
             for a in args:
-                if a is written:
-                    continue  # where a copy goes is not read (`cp .env.example .env`), nor a search's pattern
+                if a is written or id(a) in excluded:
+                    # where a copy goes is not read (`cp .env.example .env`), nor a search's pattern, nor what
+                    # the command leaves out (`tar --exclude .env`)
+                    continue
                 t = a.text
                 if DYN not in t:
                     if _ruled_out(screen, t):
