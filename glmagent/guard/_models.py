@@ -455,6 +455,9 @@ class WrapperSpec(Shape):
     joined_line: bool = False
     """It joins its command's words by blanks into one line a shell runs (`npm explore PKG -- CMD`): the
     command is judged as that line besides as the words, and a `--` before it only ends its options."""
+    package_bins: bool = False
+    """The program word is an npm package whose command is named otherwise (`npx eas-cli build` runs `eas`,
+    `npx @railway/cli up` runs `railway`): the command is also judged by that name."""
 
 
 class ShellSpec(Shape):

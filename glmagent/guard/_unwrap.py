@@ -80,6 +80,23 @@ _SUBCOMMAND_WORDS: dict[str, tuple[str, ...]] = {}
 """Each wrapper subcommand (from the policy, a few dozen) as its words, split once."""
 
 
+_PACKAGE = lazy_re(r"(?:@([a-z0-9][\w.-]*)/)?([a-z0-9][\w.-]*?)(?:@[^/\s]+)?")
+
+
+def _package_bin(word: str) -> str | None:
+    """The command an npm package named for its CLI installs, when not its own name: `eas-cli` -> `eas`,
+    `@railway/cli` -> `railway`, `@vercel/cli@33` -> `vercel`; None for any other word."""
+    m = _PACKAGE.fullmatch(word.lower())
+    if m is None:
+        return None
+    scope, name = m.group(1), m.group(2)
+    if scope is not None and name in ("cli", "cli-tool"):
+        return scope
+    if name.endswith("-cli") and len(name) > 4:
+        return name[:-4]
+    return None
+
+
 def unwrap(spec: WrapperSpec, args: list[Arg], stdin_words: list[Arg] | None) -> Wrapped:
     """Read `sudo -u x cmd ...`, `timeout 5 cmd`, `env A=1 cmd`, `xargs -0 cmd`, `uv run cmd` ..."""
     out = Wrapped(windows_program=spec.windows_program, reruns_self=spec.reruns_self)
@@ -256,6 +273,8 @@ def unwrap(spec: WrapperSpec, args: list[Arg], stdin_words: list[Arg] | None) ->
         # The last unknown option might have taken the next word as its value; then a `--` after that word
         # ends the options (`xargs -Z file -- x` runs `x`), and is no program of its own.
         readings.append(rest[2:] if rest[1].text == "--" else rest[1:])
+    if spec.package_bins:
+        readings += [[lit(name), *r[1:]] for r in readings if r and (name := _package_bin(r[0].text))]
     whole_input = spec.feeds_arguments and replace is None and stdin_words and _delimited(args[:i])
     for reading in readings:
         if not reading:
