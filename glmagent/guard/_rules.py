@@ -463,8 +463,6 @@ class SyntaxInfo:
 
 
 _NO_SYNTAX = SyntaxInfo()
-_EXCLUDING = lazy_re(r"--exclude|--ignore|(?:^|\s)-x(?:\s|$)")
-"""Words that may start an exclusion (see `CommandView.excluded`), screened for in the joined texts."""
 _SEARCH_VALUED = (
     "path", "literalpath", "lp", "pspath", "include", "exclude", "context", "encoding", "culture",
     "inputobject",
@@ -640,6 +638,10 @@ class CommandView:
         not handed to the program."""
         if self._excluded is None:
             found: set[int] = set()
+            texts = self.texts()
+            if "--exclude" not in texts and "--ignore" not in texts and "-x" not in texts:
+                self._excluded = found  # (asked by every clause that tests words: screened once a view)
+                return found
             zip_ = "zip" in self.names
             after: str | None = None
             for a in self.args:
@@ -1119,7 +1121,7 @@ class CompiledCommand:
                 written = view.written_operand()
             elif self.pattern_first and not self.pattern_first.isdisjoint(view.names):
                 written = view.pattern_operand()
-            excluded = view.excluded() if _EXCLUDING.search(view.texts()) else ()
+            excluded = view.excluded()
             for a in args:
                 if a is written or id(a) in excluded:
                     # where a copy goes is not read (`cp .env.example .env`), nor a search's pattern, nor what
