@@ -58,10 +58,9 @@ _SET = lazy_re(r'(?i)\bset\s+"?([A-Za-z_][^\s=%"&|]*)=([^&|\r\n]*)')
 _PATH_COMMAND = lazy_re(r"(?i)(?:^|[&|(])\s*@?path\s+(?!/)([^&|\r\n]*)")
 
 
-def _read_variables(line: str, delayed: bool = True) -> list[str]:
-    """The variables `line` reads, leaving out a variable's own value handed back to it (`set
-    PATH=C:\\tools;%PATH%`): that read prints nothing and passes the value nowhere else. Without `delayed`,
-    only those read as `%NAME%` (a `!NAME!` is expanded only where delayed expansion is on)."""
+def _extended(line: str) -> list[tuple[int, int, str]]:
+    """Where `line` sets a variable from its own value (`set PATH=C:\\tools;%PATH%`, `path x;%PATH%`): the
+    value's (start, end) and the variable's case-folded name."""
     lowered = line.lower()
     extending = (
         [(m.start(2), m.end(2), m.group(1).casefold()) for m in _SET.finditer(line)]
@@ -70,6 +69,14 @@ def _read_variables(line: str, delayed: bool = True) -> list[str]:
     )
     if "path" in lowered:
         extending += [(m.start(1), m.end(1), "path") for m in _PATH_COMMAND.finditer(line)]
+    return extending
+
+
+def _read_variables(line: str, delayed: bool = True) -> list[str]:
+    """The variables `line` reads, leaving out a variable's own value handed back to it (`set
+    PATH=C:\\tools;%PATH%`): that read prints nothing and passes the value nowhere else. Without `delayed`,
+    only those read as `%NAME%` (a `!NAME!` is expanded only where delayed expansion is on)."""
+    extending = _extended(line)
     found = []
     for m in _VARIABLE.finditer(line):
         name = m.group(1) or (m.group(2) if delayed else None)
@@ -97,14 +104,7 @@ def values_read(line: str) -> list[str]:
     where such a line is typed, quoted text)."""
     start = _FIRST_WORD.match(line)
     skip = [(0, start.end() if start else 0)] + [(m.start(), m.end()) for m in _SINGLE_QUOTED.finditer(line)]
-    lowered = line.lower()
-    extending = (
-        [(m.start(2), m.end(2), m.group(1).casefold()) for m in _SET.finditer(line)]
-        if "set" in lowered
-        else []
-    )
-    if "path" in lowered:
-        extending += [(m.start(1), m.end(1), "path") for m in _PATH_COMMAND.finditer(line)]
+    extending = _extended(line)
     found = []
     for m in _VARIABLE.finditer(line):
         name = m.group(1)
