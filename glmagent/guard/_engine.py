@@ -494,6 +494,12 @@ def _parsed_line(
     return answer
 
 
+_LISTED_PLACES_JUDGED = 16
+"""Places a listing's words may stand for (below starts outside the project, `find ../a ../b … | xargs sed -i
+…`, and in `.git` or `.hazina`) judged one by one; a listing of more hands its commands a place known only
+at run time."""
+
+
 class _Stop(Exception):
     """A concrete deny was found; nothing later can change the decision."""
 
@@ -1354,14 +1360,21 @@ class Evaluation(RunsOtherCode, WordChecks):
             return
         lister = listed.argv[0].text
         places: list[tuple[Arg, str, list[list[Arg]]]] = []
-        outside = [s for s in listed.starts if not plainly_inside(s)]
+        outside = list({s.raw: s for s in listed.starts if not plainly_inside(s)}.values())
         if outside:
             # Only where a command writes what it reads does the place matter (`xargs grep -n x` only reads).
             writers = [c for c in fed if self._writes_words(c, frame, FED_WORDS)]
             if writers:
                 places += [(under(s), f"a path below {s.raw}", writers) for s in outside]
-        for place in listed.reaches_protected(self.root):
+        for place in dict.fromkeys(listed.reaches_protected(self.root)):
             places.append((Arg(f"{place}/{{}}", f"{place}/{{}}"), f"a file in {place}", fed))
+        if len(places) > _LISTED_PLACES_JUDGED:
+            # Each place costs a judgement of its commands; past a few, they are judged with a place known
+            # only at run time (a fail-closed block for a writer), as where a listing cannot be followed.
+            self._fed_anywhere(
+                list({id(c): c for *_, cs in places for c in cs}.values()), feed, frame, stdin, feeds
+            )
+            return
         for inside, what, commands in places:
             there = frame.wrapped(f"`{{}}` standing for {what}, which `{lister}` lists")
             for candidate in commands:
@@ -1379,13 +1392,23 @@ class Evaluation(RunsOtherCode, WordChecks):
         a command that writes the words xargs reads writes a place known only at run time, as `sed -i …
         $(cat list.txt)` does."""
         writers = [c for c in fed if self._writes_words(c, frame, FED_WORDS)]
-        if not writers:
-            return
+        if writers:
+            self._fed_anywhere(writers, feed, frame, stdin, feeds)
+
+    def _fed_anywhere(
+        self,
+        commands: list[list[Arg]],
+        feed: Feed,
+        frame: Frame,
+        stdin: Stdin | None,
+        feeds: tuple[Feed, ...],
+    ) -> None:
+        """Judge `commands` with the words `feed` hands them standing for a place known only at run time."""
         produced = feed.producer()
         text = shown_args(produced[0]) if produced is not None else "…"
         unknown = Arg(DYN, f"$({text})")
         there = frame.wrapped(f"the words `{text}` prints")
-        for candidate in writers:
+        for candidate in commands:
             self.command([unknown if a == FED_WORDS else a for a in candidate], there, stdin, None, feeds)
 
     def _writes_words(self, candidate: list[Arg], frame: Frame, handed: Arg) -> bool:
