@@ -463,6 +463,42 @@ class SyntaxInfo:
 
 
 _NO_SYNTAX = SyntaxInfo()
+
+
+def negated_globs(args: list[Arg]) -> set[int]:
+    """ripgrep's globs negated with `!` (`-g '!.env'`, `--glob=!*.pem`, `-g!.env`), by identity: they leave
+    the files they match out of the search, so a secret file named there is never read."""
+    found: set[int] = set()
+    valued = False
+    for a in args:
+        t = a.text
+        if valued:
+            if t[:1] == "!":
+                found.add(id(a))
+            valued = False
+        elif t in ("-g", "--glob", "--iglob"):
+            valued = True
+        elif t.startswith(("-g!", "--glob=!", "--iglob=!")):
+            found.add(id(a))
+    return found
+
+
+_RG_VALUED_SHORT = "ABCEMTdgjmrt"
+"""ripgrep's short options that take a value (`-g GLOB`, `-t TYPE`, `-r REPLACEMENT`, `-M NUM`, ...)."""
+_SEARCHER_VALUED_LONG = frozenset(
+    {
+        "--glob", "--iglob", "--type", "--type-not", "--type-add", "--type-clear", "--max-count",
+        "--max-depth", "--threads", "--replace", "--encoding", "--max-columns", "--context",
+        "--after-context",
+        "--before-context", "--sort", "--sortr", "--ignore-file", "--pre", "--pre-glob", "--colors",
+        "--path-separator", "--max-filesize", "--engine", "--context-separator", "--field-match-separator",
+        "--field-context-separator", "--include", "--exclude", "--exclude-dir", "--exclude-from", "--label",
+        "--binary-files", "--devices", "--directories", "--group-separator", "--file-search-regex",
+        "--ignore-dir", "--ignore-directory", "--depth",
+    }
+)  # fmt: skip
+"""Long options of grep, ripgrep, ag and ack that take a value, given as the next word when not glued with
+`=` (`rg --glob '*.py' TODO`, `grep --include '*.c' -r x .`)."""
 _SEARCH_VALUED = (
     "path", "literalpath", "lp", "pspath", "include", "exclude", "context", "encoding", "culture",
     "inputobject",
@@ -633,16 +669,18 @@ class CommandView:
 
     def excluded(self) -> set[int]:
         """Words (by identity) that name what the command leaves out: the value of `--exclude`,
-        `--exclude-dir`, `--ignore` (`tar --exclude .env`, `rsync --exclude .env`) and zip's `-x` patterns
-        (every word up to the next option). What is left out is never read, so a secret file named there is
-        not handed to the program."""
+        `--exclude-dir`, `--ignore` (`tar --exclude .env`, `rsync --exclude .env`), zip's `-x` patterns
+        (every word up to the next option) and ripgrep's negated globs (`negated_globs`). What is left out
+        is never read, so a secret file named there is not handed to the program."""
         if self._excluded is None:
             found: set[int] = set()
             texts = self.texts()
-            if "--exclude" not in texts and "--ignore" not in texts and "-x" not in texts:
+            if not any(o in texts for o in ("--exclude", "--ignore", "-x", "!")):
                 self._excluded = found  # (asked by every clause that tests words: screened once a view)
                 return found
             zip_ = "zip" in self.names
+            if "rg" in self.names:
+                found |= negated_globs(self.args)
             after: str | None = None
             for a in self.args:
                 t = a.text
@@ -700,15 +738,17 @@ class CommandView:
             elif t == "--":
                 options_done = True
             elif t[:2] == "--":
-                name = low.partition("=")[0]
+                name, glued, _ = low.partition("=")
                 if len(name) > 3 and any(o.startswith(name) for o in ("--regexp", "--file", "--match")):
                     return None
+                skip = not glued and name in _SEARCHER_VALUED_LONG  # `rg --glob .env KEY`: KEY is the pattern
             else:
+                valued = _RG_VALUED_SHORT if "rg" in names else "ABCm"
                 for k, letter in enumerate(t[1:], 1):
                     if letter in "ef":
                         return None
-                    if letter in "ABCm":
-                        skip = k == len(t) - 1  # `-A 3`; `-A3` holds its value
+                    if letter in valued:
+                        skip = k == len(t) - 1  # `-A 3`, `rg -g .env KEY`; `-A3` holds its value
                         break
         return first
 

@@ -38,6 +38,7 @@ from ._paths import (
     quoted_whole,
     write_targets,
 )
+from ._rules import negated_globs
 from ._runners import run_places
 from ._screens import CaselessScreen
 from ._syntax import DYN, MAX_WORK, NAME_SCRIPT_WORK, PIECE_WORK, Arg, Feed, Frame, TooLarge
@@ -1086,7 +1087,10 @@ class WordChecks:
         judged: set[tuple[str, str]] = set()
         probe = names[-1] in _EXISTENCE_PROBES
         printer = names[-1] in _PRINTERS
+        left_out = negated_globs(args) if names[-1] == "rg" and "!" in texts else ()
         for a in args:
+            if id(a) in left_out:
+                continue  # `rg -g '!.env' KEY`: what the search leaves out is not read
             if (
                 screen is not None
                 and not self._screen_finds(screen, frame.dialect, a.text, found)
