@@ -608,7 +608,7 @@ unverifiable.terminal-input	screen -S s -X stuff 'ls'
 unverifiable.terminal-input	xdotool type 'ls'
 unverifiable.terminal-input	kitty @ send-text ls
 allow	git -c color.ui=never log
-allow	at -l
+env.machine-discovery	at -l
 allow	tar -xzf a.tar.gz
 allow	tar -czf a.tar.gz src
 allow	zip -r a.zip src
@@ -621,7 +621,7 @@ allow	make test
 allow	make -f other.mk build
 allow	psql -f schema.sql
 allow	sqlite3 db 'select 1'
-allow	atq
+env.machine-discovery	atq
 allow	find . -name '*.py' -print
 """
 

@@ -102,6 +102,16 @@ BLOCKED = [
     ("posix", "bridge vlan add dev veth0 vid 10", "destructive.network-configuration"),
     ("posix", "bridge fdb del 52:54:00:12:34:56 dev br0", "destructive.network-configuration"),
     ("posix", "ipvsadm -a -t 10.0.0.1:80 -r 10.0.0.11:80 -m", "destructive.network-configuration"),
+    ("posix", "networkctl reconfigure enp3s0", "destructive.network-configuration"),
+    ("posix", "networkctl forcerenew wlan0", "destructive.network-configuration"),
+    ("posix", "nmtui-connect", "destructive.network-configuration"),
+    ("posix", "mii-tool --restart eth1", "destructive.network-configuration"),
+    ("posix", "ipsec rereadsecrets", "destructive.network-configuration"),
+    ("posix", "swanctl --initiate --child net-net", "destructive.network-configuration"),
+    # what starts later, listed: at's queue and a queued job's script, like `crontab -l`
+    ("posix", "atq", "env.machine-discovery"),
+    ("posix", "at -c 12", "env.machine-discovery"),
+    ("posix", "networkctl lldp", "env.machine-discovery"),
     # a recursive listing of every file's ACLs or attributes from the root, or of every home
     ("posix", "getfacl -R -p / > acl.txt", "env.machine-search"),
     ("posix", "lsattr -Ra /", "env.machine-search"),
@@ -164,6 +174,10 @@ ALLOWED = [
     ("posix", "getfacl -R src"),
     ("posix", "lsattr -R build"),
     ("posix", "xattr -r build/App.app"),
+    ("posix", "networkctl status enp3s0"),
+    ("posix", "mii-tool -v eth1"),
+    ("posix", "ipsec statusall"),
+    ("posix", "swanctl --list-conns"),
 ]
 
 
