@@ -218,6 +218,40 @@ _REGENERATING = frozenset(
 `[IO.File]::WriteAllText(F, …)`, `dd of=F`), and `ln -f`, whose link replaces the file of its name."""
 _PERCENT_NAME = lazy_re(r"%[^%\s]+%")
 _MAKE_MARKS = "@-+"  # what make strips from the start of a recipe line
+_MAKE_QUIET = lazy_re(r"(?:\$\((?:Q|QUIET(?:_\w+)?|QUITE(?:_\w+)?|AT|HIDE|SILENT|SILENCE)\))+")
+"""make's variables that hide a recipe line's echo (`$(Q)$(MAKE) -C x`, `$(AT)rm -f x.o`, `$(QUIET_CC)$(CC)`),
+set to `@` or to nothing: a mark like `@` itself, glued to the command or a word of its own."""
+_MAKE_REFERENCE = lazy_re(r"\$\((?:[A-Z][A-Z0-9_]*|[@<^*?%+][DF]?)(?::[^()\s$'\"`\\]*)?\)")
+"""make's references that bash reads as a command substitution of a program no system has (`$(DIST)`,
+`$(SRC:.c=.o)`, `$(@D)`): to bash, nothing."""
+_BASH_PLAIN = lazy_re(r"[\w./+@%,:=-]+")
+"""A word bash takes as written: no expansion, quote, escape or pattern."""
+_MAKE_PROGRAM_WORD = lazy_re(r"(\"?)(\$\([A-Z][A-Z0-9_]*\))\1")
+_MAKE_PROGRAMS: dict[str, tuple[str, ...]] = {
+    "MAKE": ("make",), "SHELL": ("sh",), "RM": ("rm", "-f"), "CC": ("cc",), "CXX": ("c++",),
+    "CPP": ("cc", "-E"), "LN_S": ("ln", "-s"), "MKDIR_P": ("mkdir", "-p"), "SPHINXBUILD": ("sphinx-build",),
+    "GOCMD": ("go",),
+    "GOBUILD": ("go", "build"), "GOTEST": ("go", "test"), "GOGET": ("go", "get"),
+    "GOINSTALL": ("go", "install"), "GORUN": ("go", "run"), "GOMOD": ("go", "mod"), "GOVET": ("go", "vet"),
+    "GOCLEAN": ("go", "clean"), "GOGENERATE": ("go", "generate"), "GOTOOL": ("go", "tool"),
+}  # fmt: skip
+"""What make's usual variables for programs hold when a name alone does not say it: make's own defaults
+(`RM = rm -f`, `SHELL = /bin/sh`), Sphinx's `SPHINXBUILD`, and Go's `GOCMD` family (`GOBUILD = $(GOCMD)
+build`)."""
+_MAKE_SUFFIX = lazy_re(r"_(?:BIN|EXE|CMD|PATH|PROG|TOOL)$")
+_PLAIN_WORD = lazy_re(r"[A-Za-z0-9_][\w.+-]*")
+"""A program name with nothing the shell would expand or strip (`rm`, `go`, `clang-format`)."""
+
+
+def make_program(name: str) -> tuple[str, ...]:
+    """The program a make variable is named for: `GO_CMD` -> go, `GOLANGCI_LINT` -> golangci-lint."""
+    known = _MAKE_PROGRAMS.get(name)
+    if known is None:
+        name = _MAKE_SUFFIX.sub("", name) or name
+        known = _MAKE_PROGRAMS.get(name) or (name.lower().replace("_", "-"),)
+    return known
+
+
 _CMD_BUILT_NAME = lazy_re(r"(?i)^%comspec%|%\w+:(?:~|[^%=\s]*=)")
 """A program name made with cmd's variables to hide what it is: cmd itself by `%COMSPEC%`, or a name cut
 or rewritten from a variable's value (`%TEMP:~-8,-7%`, `%X:a=b%`)."""
@@ -1113,6 +1147,8 @@ class Evaluation(RunsOtherCode, WordChecks):
         if DYN in word:
             below = None
             if frame.dialect == "posix" and resolved_name is None:
+                if self._make_variable(argv, frame, stdin, feeds):
+                    return
                 below = below_run_time_folder(head)
             elif frame.dialect == "cmd" and resolved_name is None:
                 below = below_cmd_variable_folder(head)  # `call %ROOT%\Build\pack.bat`: the same
@@ -1438,6 +1474,73 @@ class Evaluation(RunsOtherCode, WordChecks):
                     text = f"{{ {text}\n}} <&3"  # a pager reads what git prints: `sh` as one runs it
                 self.script(text, "posix", frame.nested(f"`git -c {key}`"))
         return [argv[0], *kept]
+
+    def _make_variable(
+        self, argv: list[Arg], frame: Frame, stdin: Stdin | None, feeds: tuple[Feed, ...]
+    ) -> bool:
+        """`$(MAKE) -C docs html`, `$(Q)$(GO) test ./...`, `$(AT)rm -f x.o`: a make recipe line whose program
+        is make's variable named for it (`_parse_posix.MAKE_VARIABLE`), or that starts with a variable hiding
+        its echo. Judged as make runs it, the program the name says (`make -C docs html`), and as bash runs
+        it, where the variable prints nothing and the words after it are the command; whether handled."""
+        head = argv[0]
+        raw = head.raw
+        quiet = _MAKE_QUIET.match(raw)
+        if quiet is not None:
+            raw = raw[quiet.end() :]
+            if not raw:  # `$(Q) dialyzer …`: the mark as a word of its own
+                if len(argv) > 1:
+                    self.command(argv[1:], frame, stdin, None, feeds)
+                return True
+            if _PLAIN_WORD.fullmatch(raw):
+                self.command([Arg(raw, raw), *argv[1:]], frame, stdin, None, feeds)  # `$(Q)rm -f x.o`
+                return True
+        named = _MAKE_PROGRAM_WORD.fullmatch(raw)
+        if named is None:
+            return False
+        raw = named[2]
+        program = make_program(raw[2:-1])
+        words = [Arg(program[0], raw), *(Arg(w, w) for w in program[1:])]
+        how = f"`{raw}` = `{' '.join(program)}`"
+        self.command([*words, *argv[1:]], frame.wrapped(how), stdin, None, feeds)
+        self._bash_reads(argv[1:], frame, stdin, feeds)
+        return True
+
+    def _bash_reads(
+        self, rest: list[Arg], frame: Frame, stdin: Stdin | None, feeds: tuple[Feed, ...]
+    ) -> None:
+        """The command bash runs after a make variable in command position, which prints nothing there:
+        `rest`, its first word without make's references (`$(CFLAGS) -o x` runs `-o x`, `$(BIN)/x y` runs
+        `/x y`). A program named like an option (`$(CC) -o x x.c`: `-o`), by make's automatic variables
+        (`$(STRIP) $^`: `$^`, `$` for `$<`) or at the root (`$(MKDIR) $(DIST)/x`: `/x`) is no program anyone
+        has; any other run-time part is judged so."""
+        while rest:
+            raw = rest[0].raw
+            if raw[:1] == "-" or raw.startswith("${make_automatic}"):
+                return
+            bare = _MAKE_REFERENCE.sub("", raw)
+            if bare == raw:
+                break
+            if bare:
+                if _BASH_PLAIN.fullmatch(bare):
+                    if bare[:1] == "/" and "/" not in bare[1:]:
+                        return  # `$(MKDIR) $(DIST)/examples`: `/examples`, a program at the root
+                    rest = [Arg(bare, bare), *rest[1:]]
+                break
+            rest = rest[1:]  # `$(CC) $(CFLAGS) -o x`: the word is gone
+        if rest:
+            self.command(rest, frame, stdin, None, feeds)
+
+    def make_variable(self, name: str, frame: Frame) -> None:
+        """`$(PYTHON)`, `$(AT)`: to bash, a program named NAME, which only a disk that ignores case finds
+        (`python`, `at`), run with nothing and its output taken as words. What it would do counts; that it
+        would wait for input or print words only known then does not: make's variable is what the line means
+        (`_make_variable` judges the program it names)."""
+        guessing = self.guessing
+        self.guessing = True
+        try:
+            self.command([Arg(name, name)], frame, None)
+        finally:
+            self.guessing = guessing
 
     def _dynamic_name(
         self,

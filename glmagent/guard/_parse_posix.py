@@ -51,6 +51,10 @@ MAX_PIPES = 256
 (1,000 stages of `a -c |` take about 60 ms) and it cannot be stopped while it finishes one, so a line with
 more pipes is too large to check before it is parsed."""
 _QUOTED = lazy_re(r"'[^']*'|\"(?:[^\"\\]|\\.)*\"")
+MAKE_VARIABLE = lazy_re(r"\$\(([A-Z][A-Z0-9_]*)\)")
+"""make's variable for a program in a recipe line copied whole (`$(MAKE) -C docs`, `$(GO) build`,
+`$(GOLANGCI_LINT) run`): upper case, as make's variables for programs are. To bash the same word runs a
+program of that name, which only a disk that ignores case finds (`PYTHON` as `python`)."""
 _PIPE = lazy_re(r"(?<!\|)\|(?!\|)")
 
 
@@ -659,8 +663,12 @@ class PosixWalker:
     def _substitution(self, node: Node, stdin: Stdin | None = None) -> None:
         """`$(...)` and backquotes. Inside backquotes `\\``, `\\$` and `\\\\` lose their backslash before the
         text is run, so `` `echo \\`rm -rf x\\`` `` runs a nested substitution the grammar reads as words."""
-        self._children(node)
         raw = self.text(node)
+        named = MAKE_VARIABLE.fullmatch(raw)
+        if named is not None:
+            self.sink.make_variable(named[1], self.frame)
+            return
+        self._children(node)
         if raw[:1] == "`" and "\\" in raw:
             inner = _BACKQUOTE_ESCAPE.sub(r"\1", raw[1:-1] if raw.endswith("`") else raw[1:])
             if "`" in inner or "$" in inner:

@@ -251,6 +251,7 @@ class PowerShellWalker:
         "filter",
         "folded",
         "frame",
+        "glued",
         "listed",
         "namespaces",
         "next_reportable",
@@ -272,6 +273,9 @@ class PowerShellWalker:
         self.ascii = text if text is not None and text.isascii() else None
         """The source as text when it is pure ASCII: byte offsets are then character offsets, so node text
         is sliced out of it directly instead of slicing and decoding bytes per node."""
+        self.glued: tuple[str, int] | None = None
+        """A redirection operator that ended a bare word with the file in the next one (`echo x>> f.txt`):
+        the operator and the index of that next word among the command's words."""
         self.next_reportable = (-1, -1)
         """The last `_inert` search of the ASCII source: where it started and the first `$ @ [ ( {` from there
         (the source's length if none)."""
@@ -576,6 +580,17 @@ class PowerShellWalker:
         return self.arg(inner), None
 
     def _elements(self, node: Node, argv: list[Arg], later: list[Node]) -> None:
+        outer, self.glued = self.glued, None
+        try:
+            self._element_words(node, argv, later)
+            if self.glued is not None and self.glued[1] < len(argv):
+                # `echo LIB=%LIB%>> %GITHUB_ENV%`: the word after the operator is the file it writes
+                op, index = self.glued
+                self.sink.redirect(op, argv.pop(index), self.frame)
+        finally:
+            self.glued = outer
+
+    def _element_words(self, node: Node, argv: list[Arg], later: list[Node]) -> None:
         children = node.named_children
         s = self.ascii
         n = len(children)
@@ -686,6 +701,8 @@ class PowerShellWalker:
             target = raw[m.end() :]
             if target:
                 self.sink.redirect(m.group(1), Arg(fold_arg(self._bare(target)), target), self.frame)
+            else:
+                self.glued = (m.group(1), len(argv))  # the file is the next word (`echo x>> out.txt`)
             return
         if kind == "generic_token" and "," in raw and raw[:1] not in _DASHES and _PLAIN_LIST.fullmatch(raw):
             # `gci .,env:` / `gci ., env:` (the grammar glues the comma to a word): an array, one word each; a

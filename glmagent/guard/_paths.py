@@ -110,12 +110,15 @@ def literal_folder(target: Arg) -> Arg | None:
     return Arg(head, raw_head)
 
 
-_QUOTED_VARIABLE_HEAD = lazy_re(r'"\$(?:[A-Za-z_]\w*|\{[A-Za-z_]\w*\})(?:"/|/)')
+_QUOTED_VARIABLE_HEAD = lazy_re(r'"\$(?:[A-Za-z_]\w*|\{[A-Za-z_]\w*\})(?:"/|/)|\$\([A-Z][A-Z0-9_]*\)/')
+"""A folder a quoted shell variable names, or make's variable in a recipe line (`$(GOBIN)/golangci-lint`),
+which make puts there as text."""
+_MAKE_HOME = lazy_re(r"\$\((?:HOME|TMPDIR|TMP|TEMP)\)/")
 
 
 def below_run_time_folder(word: Arg) -> tuple[Arg, bool] | None:
-    """A POSIX program path whose only run-time part is its first folder, a quoted variable
-    (`"$ROOT"/hack/verify.sh`, `"${GOPATH}/bin/controller-gen"`): the path below it, as written
+    """A POSIX program path whose only run-time part is its first folder, a quoted variable or make's
+    (`"$ROOT"/hack/verify.sh`, `"${GOPATH}/bin/controller-gen"`, `$(BIN)/buf`): the path below it, as written
     (`hack/verify.sh`), and whether the folder is one every project lies outside of (the home, the temp
     folder); None for any other word (a run-time name, `"$d/$tool"`; a run-time part further down)."""
     text, raw = word.text, word.raw
@@ -127,7 +130,7 @@ def below_run_time_folder(word: Arg) -> tuple[Arg, bool] | None:
         return None  # (`${prefix}./svc.sh`: a word glued to the path, `sudo ` as like as a folder)
     if _QUOTED_VARIABLE_HEAD.match(raw) is None:
         return None  # unquoted, `$X` may split into words, another program first; `$(cmd)` prints anything
-    outside = in_home(raw) or _TEMP_VARIABLES.match(raw) is not None
+    outside = in_home(raw) or _TEMP_VARIABLES.match(raw) is not None or _MAKE_HOME.match(raw) is not None
     return Arg(tail, raw), outside
 
 

@@ -54,6 +54,9 @@ class Sink(Protocol):
         """A .NET type used from PowerShell, with the static member accessed on it, if any; `called`: the
         member is invoked (`$shell.Run(...)`), not only read (`$config.Run.Path`)."""
 
+    def make_variable(self, name: str, frame: Frame) -> None:
+        """`$(NAME)`, make's variable for a program (`$(PYTHON)`): what running NAME alone would do."""
+
     def script(self, text: str, dialect: Dialect, frame: Frame) -> None:
         """Check `text` as a whole script (already nested in `frame`)."""
 
