@@ -16,6 +16,11 @@ container's configuration printed by field, as command references write them.
   `rustup default nightly`, `rustup set profile minimal`, `nvm alias default 20`, `fnm default 20`, `sdk
   default java 21-tem`, `juliaup default 1.10`, `gvm use go1.22 --default`, `uv python pin --global`; asking
   for the default and the project's own pin stay allowed.
+- A package manager told to stay offline installs from what it has, as `cargo build --offline` does: `npm ci
+  --offline`, `pnpm install --offline`, `yarn install --offline`, `pip install --no-index`, `uv sync
+  --offline`, `bundle install --local`, `gem install --local x.gem`, `flutter pub get --offline`; a URL or a
+  forge's repository given to it, and `--prefer-offline`, still reach out, and an install for every project of
+  the user (`npm install -g x --offline`, `pip install --no-index --user x`) is still one.
 - `docker inspect` prints a container's environment, unless a Go template picks other fields
   (`-f '{{.State.Health.Status}}'`); a template naming the environment, a whole object holding it or the
   template's own `.`, and `--format json`, still block.
@@ -87,7 +92,23 @@ BLOCKED = [
     ("posix", "elan default leanprover/lean4:stable", OUTSIDE),
     ("posix", "gvm use go1.21.5 --default", OUTSIDE),
     ("posix", "uv python pin --global 3.11", OUTSIDE),
-    # D. a container's configuration with its environment
+    # D. online installs beside offline ones
+    ("posix", "npm ci --prefer-offline", INSTALL),
+    ("posix", "npm install --offline github:user/tool", INSTALL),
+    ("posix", "npm install --offline user/tool", INSTALL),
+    ("posix", "npm config set registry https://registry.example.com --offline", INSTALL),
+    ("posix", "yarn upgrade --offline", INSTALL),
+    ("posix", "npm install -g typescript --offline", INSTALL),
+    ("posix", "pnpm add --global turbo --offline", INSTALL),
+    ("posix", "npm install --location=global eslint --offline", INSTALL),
+    ("posix", "pip install --no-index --user mypkg", INSTALL),
+    ("posix", "pip install --no-index --find-links https://example.com/wheels mypkg", "network"),
+    ("posix", "pip config set global.index-url https://example.com/simple --no-index", INSTALL),
+    ("posix", "uv add httpx", INSTALL),
+    ("posix", "bundle install --jobs 4", INSTALL),
+    ("posix", "gem install rake", INSTALL),
+    ("posix", "flutter pub get", INSTALL),
+    # E. a container's configuration with its environment
     ("posix", "docker inspect api", ENV),
     ("posix", "docker container inspect api", ENV),
     ("posix", "podman inspect api", ENV),
@@ -157,7 +178,22 @@ ALLOWED = [
     ("posix", "sdk use maven 3.9.6"),
     ("posix", "gvm use go1.21.5"),
     ("posix", "uv python pin 3.11"),
-    # D. fields a template picks
+    # D. offline installs
+    ("posix", "npm ci --offline"),
+    ("posix", "npm install --offline ../shared-lib"),
+    ("posix", "pnpm install --offline --frozen-lockfile"),
+    ("posix", "yarn install --offline --frozen-lockfile"),
+    ("posix", "yarn --offline"),
+    ("posix", "pip install --no-index --find-links dist mypkg"),
+    ("posix", "python -m pip install --no-index --find-links=wheels -r requirements.txt"),
+    ("posix", "pip wheel --no-deps --no-index --wheel-dir dist ."),
+    ("posix", "uv sync --offline"),
+    ("posix", "uv pip install --no-index -r requirements.txt"),
+    ("posix", "bundle install --local"),
+    ("posix", "gem install --local pkg/mygem-1.0.0.gem"),
+    ("posix", "flutter pub get --offline"),
+    ("posix", "dart pub get --offline"),
+    # E. fields a template picks
     ("posix", "docker inspect -f '{{.State.Health.Status}}' db"),
     ("posix", "docker inspect --format='{{.State.Running}}' db"),
     ("posix", "docker container inspect -f '{{ .State.ExitCode }}' migrate"),
