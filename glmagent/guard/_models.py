@@ -186,6 +186,15 @@ class CommandClause(CommandMatch):
     """The programs also ship as scripts, so each name matches with a script's extension too (`winpeas.ps1`,
     `lazagne.py`), and such a script handed to its interpreter or imported as a module is the program
     (`python3 lazagne.py all`, `Import-Module .\\PowerView.ps1`)."""
+    verbs: list[str] = many()
+    """PowerShell verbs: the clause names cmdlets by their nouns, each of `commands` written `*-NOUN` (a
+    glob), and matches one only under these verbs (`Set-FileShare`, `Grant-FileShareAccess`, never
+    `Get-FileShare`), so a module's changing verbs are listed once for all of its nouns."""
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.verbs and not all(c.startswith("*-") and len(c) > 2 for c in self.commands):
+            raise ValueError("a clause with verbs names its cmdlets by noun: every command is written *-NOUN")
 
 
 class RedirectClause(Shape):

@@ -1383,6 +1383,9 @@ class RuleIndex:
     new command name is tried against the few globs sharing one of its trigrams, not all of them."""
     glob_always: tuple[int, ...] = ()
     """`by_glob` positions with no literal of three letters: tried for every name."""
+    by_verb: dict[str, list[tuple[re.Pattern[str], CompiledCommand]]] = table()
+    """Clauses naming cmdlets by noun under a list of verbs (`CommandClause.verbs`): a verb -> (the nouns'
+    glob, the clause) of each, so a name is tried only against the clauses holding its verb."""
     redirects: list[tuple[Rule, RedirectClause, re.Pattern[str]]] = many()
     variables: dict[Dialect, list[tuple[Rule, re.Pattern[str], frozenset[str]]]] = table()
     payloads: dict[str, list[tuple[Rule, PayloadClause, PatternList]]] = table()
@@ -1426,6 +1429,12 @@ class RuleIndex:
             for compiled in self.by_name.get(name, ()):
                 if not any(c is compiled for c in found):
                     found.append(compiled)
+        if self.by_verb and not names[0].endswith(SCRIPT_EXTENSIONS):
+            for name in names:
+                verb, dash, noun = name.partition("-")
+                for nouns, compiled in self.by_verb.get(verb, ()) if dash else ():
+                    if nouns.match(noun) and not any(c is compiled for c in found):
+                        found.append(compiled)
         if self.by_glob:
             # A script's file name matched by a glob (`Update-AzCommandsMetadata.ps1` by `*-az?*`) names the
             # project's script, not the program, unless the program ships as scripts (`script_names`).
@@ -1486,6 +1495,11 @@ def build_index(rules: list[Rule], syntax: dict[str, SyntaxSpec]) -> RuleIndex:
         for clause in rule.when:
             if isinstance(clause, CommandClause):
                 compiled = CompiledCommand.build(rule, clause)
+                if clause.verbs:
+                    nouns = glob_regex([name.lower()[2:] for name in clause.commands])
+                    for verb in clause.verbs:
+                        index.by_verb.setdefault(verb.lower(), []).append((nouns, compiled))
+                    continue
                 suffixes = ("", *SCRIPT_EXTENSIONS) if clause.script_names else ("",)
                 for name in clause.commands:
                     for key in [name.lower() + suffix for suffix in suffixes]:
