@@ -15,6 +15,10 @@ DISM's `/Get-…` actions on the running Windows only read it, as `Get-WindowsOp
 any other `/online` action services it. A registry key's flags set (`reg flags KEY SET …`) is a
 registry write. Exporting a scheduled task prints what starts on its own, as
 `schtasks /query /xml` does.
+
+A block given to the `.ForEach` method in parentheses (`$list.ForEach({ $_.Name })`), which the grammar
+takes for the loop statement, is read as the same call with the block bare (`.ForEach{ … }`): its commands
+are judged, and a harmless one is no parse error.
 """
 
 from __future__ import annotations
@@ -164,6 +168,18 @@ REGISTRY_FLAGS_QUERIED = [
     ("powershell", "reg query HKLM\\Software\\Contoso /v SET"),
 ]
 
+FOREACH_METHOD_BLOCKS_ALLOWED = [
+    ("powershell", "$features.ForEach({ dism /online /Get-FeatureInfo /FeatureName:$_ })"),
+    ("powershell", "$names = (Get-ChildItem src).ForEach({ $_.Name })"),
+    ("powershell", "$list.ForEach( { Write-Output $_.ToUpper() } )"),
+]
+
+FOREACH_METHOD_BLOCKS_BLOCKED = [
+    ("powershell", "$features.ForEach({ dism /online /Enable-Feature /FeatureName:$_ })", MACHINE_STATE),
+    ("powershell", "$dirs.ForEach({ Remove-Item $_ -Recurse -Force })", "destructive.recursive-delete"),
+    ("powershell", "$hosts.ForEach({ $_.ForEach({ Invoke-WebRequest http://x.example }) })", "network"),
+]
+
 OTHER_EXPORTS = [
     ("powershell", "Export-ModuleMember -Function Get-Thing"),
     ("powershell", "Export-Csv -Path report.csv -InputObject $rows -NoTypeInformation"),
@@ -212,3 +228,8 @@ def test_exporting_scheduled_tasks_surveys_what_starts_on_its_own() -> None:
 
 def test_other_exports_stay_allowed() -> None:
     every_case(OTHER_EXPORTS, guard_allows)
+
+
+def test_a_block_given_to_foreach_in_parentheses_is_read_as_powershell_runs_it() -> None:
+    every_case(FOREACH_METHOD_BLOCKS_ALLOWED, lambda shell, c: guard_allows(shell, c, clean_parse=True))
+    every_case(FOREACH_METHOD_BLOCKS_BLOCKED, guard_blocks)

@@ -2452,6 +2452,8 @@ _NOT_GLUED = frozenset(
 """Elements after a `:` separator that are no word glued to it."""
 
 _MAGIC_METHOD = lazy_re(r"[\w)\]]\.where$", re.IGNORECASE)
+_FOREACH_CALL = lazy_re(r"[\w)\]]\.foreach$", re.IGNORECASE)
+"""`.ForEach(`: the grammar reads `foreach (` as the loop statement even after a dot."""
 
 
 _SPLITS_STRING = lazy_re(r"[\s;|&<>(){}]")
@@ -2571,8 +2573,9 @@ def repair(source: str) -> str | None:
     word where PowerShell does (`-I '.'`), quoting the dash word (`'--'`: the same text, still read as an
     option by the rules of native programs; one holding plain variables, `--jobs=$env:N`, in double quotes,
     where they expand as they did), lower-casing the suffix, calling the script with `&`, dropping the
-    comments and giving a bare block to `.Where{…}` or after a comma (`Name,{$_.Length}`) in parentheses
-    mean the same to PowerShell and nothing to the policy.
+    comments, giving a bare block to `.Where{…}` or after a comma (`Name,{$_.Length}`) in parentheses and
+    the block given in parentheses to `.ForEach({…})` bare mean the same to PowerShell and nothing to the
+    policy.
     A word that expands anything else is never quoted: it keeps the parse error, and the parse error blocks.
     """
     if _COMMENTS.sub("", source).isspace() or not _COMMENTS.sub("", source):
@@ -2797,17 +2800,28 @@ def repair(source: str) -> str | None:
         if ch == "{" and _MAGIC_METHOD.search("".join(out[-12:])) is not None:
             # `$list.Where{ $_.Ok }`: PowerShell calls `.Where` with a bare block; the grammar wants the
             # parentheses of a method call (`.Where({ $_.Ok })`, which means the same). It reads
-            # `.ForEach{ }` as it is, and fails on `.ForEach({ })`: that one is left alone.
+            # `.ForEach{ }` as it is, and fails on `.ForEach({ })`: that one is given its block bare.
             opened.append("m")
             out.append("({")
             i += 1
             continue
-        if ch in "({":
-            opened.append("h" if ch == "{" and out and out[-1] == "@" else ch)
-        elif ch in ")}" and opened and opened.pop() == "m":
-            out.append("})")  # the end of a block given to `.Where` (popped either way)
+        if ch == "(" and source[i + 1 :].lstrip()[:1] == "{" and _FOREACH_CALL.search("".join(out[-14:])):
+            # `$list.ForEach({ $_.Name })`: the block given to `.ForEach` bare (`.ForEach{ … }`, which means
+            # the same and which the grammar reads), its parentheses dropped
+            opened.append("d")
             i += 1
             continue
+        if ch in "({":
+            opened.append("h" if ch == "{" and out and out[-1] == "@" else ch)
+        elif ch in ")}" and opened:
+            kind = opened.pop()  # popped either way
+            if kind == "m":
+                out.append("})")  # the end of a block given to `.Where`
+                i += 1
+                continue
+            if kind == "d":
+                i += 1  # the `)` around a block given to `.ForEach`
+                continue
         out.append(ch)
         i += 1
     text = "".join(out)
