@@ -16,6 +16,11 @@ any other `/online` action services it. A registry key's flags set (`reg flags K
 registry write. Exporting a scheduled task prints what starts on its own, as
 `schtasks /query /xml` does.
 
+Reading the firewall's and IPsec's rules by any of their cmdlets (`Show-NetFirewallRule`, `Get-NetIPsecRule`),
+the DNS servers asked per name space and the VPN servers (`Get-DnsClientNrptRule`, `Get-VpnConnection`), and
+the SMB and NFS sessions and connections surveys the machine's network surroundings, as `Get-NetFirewallRule`
+and `Get-DnsClientServerAddress` do; the machine's own interfaces and listening ports stay readable.
+
 A block given to the `.ForEach` method in parentheses (`$list.ForEach({ $_.Name })`), which the grammar
 takes for the loop statement, is read as the same call with the block bare (`.ForEach{ … }`): its commands
 are judged, and a harmless one is no parse error.
@@ -107,7 +112,7 @@ MODULE_READS_AND_PROJECT_FUNCTIONS = [
     ("powershell", "Get-WindowsImage -ImagePath install.wim"),
     ("powershell", "Get-AppvClientPackage -All"),
     ("powershell", "Get-NetQosFlowControl"),
-    ("powershell", "Get-NfsShare"),
+    ("powershell", "Get-NfsSharePermission -Name share"),
     # a build's own functions: a noun of its own, or a verb a deploy script takes
     ("powershell", "Add-AppveyorMessage -Message 'Packing' -Category Information"),
     ("powershell", "Update-AppveyorBuild -Version $version"),
@@ -180,6 +185,27 @@ FOREACH_METHOD_BLOCKS_BLOCKED = [
     ("powershell", "$hosts.ForEach({ $_.ForEach({ Invoke-WebRequest http://x.example }) })", "network"),
 ]
 
+NETWORK_SURROUNDINGS_READ = [
+    ("powershell", "Show-NetFirewallRule | Where-Object Enabled -eq True"),
+    ("powershell", "Get-NetFirewallServiceFilter -Service TermService"),
+    ("powershell", "Get-NetIPsecRule | Format-Table DisplayName, InboundSecurity"),
+    ("powershell", "Get-NetIPsecQuickModeSA"),
+    ("powershell", "Find-NetIPsecRule -RemoteAddress 10.0.0.5"),
+    ("powershell", "$rules = Get-DnsClientNrptRule | Where-Object Namespace -eq '.corp'"),
+    ("powershell", "Get-VpnConnection -AllUserConnection | Select-Object Name, ServerAddress"),
+    ("powershell", "Find-NetRoute -RemoteIPAddress 10.1.2.3"),
+    ("powershell", "Get-SmbMultichannelConnection"),
+    ("powershell", "Get-NfsSession"),
+]
+
+OWN_NETWORK_FACTS = [
+    ("powershell", "Get-NetIPInterface -AddressFamily IPv4 | Select-Object InterfaceAlias, Dhcp"),
+    ("powershell", "Get-NetAdapter | Where-Object Status -eq Up"),
+    ("powershell", "Get-DnsClient -InterfaceAlias Ethernet"),
+    ("powershell", "Get-SmbServerConfiguration | Select-Object EnableSMB1Protocol"),
+    ("powershell", "Get-NetTCPConnection -State Listen -LocalPort 5000 -ErrorAction SilentlyContinue"),
+]
+
 OTHER_EXPORTS = [
     ("powershell", "Export-ModuleMember -Function Get-Thing"),
     ("powershell", "Export-Csv -Path report.csv -InputObject $rows -NoTypeInformation"),
@@ -233,3 +259,11 @@ def test_other_exports_stay_allowed() -> None:
 def test_a_block_given_to_foreach_in_parentheses_is_read_as_powershell_runs_it() -> None:
     every_case(FOREACH_METHOD_BLOCKS_ALLOWED, lambda shell, c: guard_allows(shell, c, clean_parse=True))
     every_case(FOREACH_METHOD_BLOCKS_BLOCKED, guard_blocks)
+
+
+def test_firewall_rules_name_resolution_policy_vpns_and_shares_are_network_surroundings() -> None:
+    every_case(NETWORK_SURROUNDINGS_READ, lambda shell, command: guard_blocks(shell, command, DISCOVERY))
+
+
+def test_the_machines_own_network_facts_stay_allowed() -> None:
+    every_case(OWN_NETWORK_FACTS, guard_allows)
