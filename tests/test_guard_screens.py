@@ -203,6 +203,11 @@ def _every_glob(index: object, names: tuple[str, ...]) -> list[object]:
             if not any(c is compiled for c in found):
                 found.append(compiled)
     script = names[0].endswith(SCRIPT_EXTENSIONS)  # a script file: only tools that ship as scripts
+    for name in () if script else names:  # cmdlets named by noun under their verbs (`CommandClause.verbs`)
+        verb, dash, noun = name.partition("-")
+        for nouns, compiled in index.by_verb.get(verb, ()) if dash else ():  # type: ignore[attr-defined]
+            if nouns.match(noun) and not any(c is compiled for c in found):
+                found.append(compiled)
     for _, pattern, compiled in index.by_glob:  # type: ignore[attr-defined]
         if script and not compiled.script_names:  # type: ignore[attr-defined]
             continue

@@ -10,11 +10,10 @@ and a project's own functions with a verb the modules share but a noun of their 
 (`Add-AppveyorMessage`, `Publish-WebApplication`).
 
 `Get-Certificate` given a template or a request is no reading: it enrolls with a certificate authority and
-stores what it issues. Defender's command-line client acts on Defender by every command but its usage.
-DISM's `/Get-…` actions on the running Windows only read it, as `Get-WindowsOptionalFeature -Online` does;
-any other `/online` action services it. A registry key's flags set (`reg flags KEY SET …`) is a
-registry write. Exporting a scheduled task prints what starts on its own, as
-`schtasks /query /xml` does.
+stores what it issues. Defender's command-line client acts on Defender by every command but its usage and
+a scan. DISM's `/Get-…` actions on the running Windows only read it, as `Get-WindowsOptionalFeature -Online`
+does; any other `/online` action services it. A registry key's flags set (`reg flags KEY SET …`) is a
+registry write. Exporting a scheduled task prints what starts on its own, as `schtasks /query /xml` does.
 
 Reading the firewall's and IPsec's rules by any of their cmdlets (`Show-NetFirewallRule`, `Get-NetIPsecRule`),
 the DNS servers asked per name space and the VPN servers (`Get-DnsClientNrptRule`, `Get-VpnConnection`), and
@@ -122,7 +121,6 @@ MODULE_READS_AND_PROJECT_FUNCTIONS = [
 
 DEFENDER_CLIENT = [
     ("powershell", "MpCmdRun.exe -SignatureUpdate -MMPC"),
-    ("powershell", "mpcmdrun -Scan -ScanType 2"),
     ("powershell", "MpCmdRun -ResetPlatform"),
     ("powershell", "& 'C:\\ProgramData\\Microsoft\\Windows Defender\\Platform\\4.18.2\\MpCmdRun.exe' -Trace"),
     ("powershell", "MpCmdRun.exe -CheckExclusion -Path C:\\src"),
@@ -130,6 +128,7 @@ DEFENDER_CLIENT = [
 ]
 
 DEFENDER_CLIENT_USAGE = [
+    ("powershell", "mpcmdrun -Scan -ScanType 2"),
     ("powershell", "MpCmdRun.exe -?"),
     ("powershell", "MpCmdRun -h"),
 ]
@@ -228,7 +227,7 @@ def test_defenders_command_line_client_changes_defender() -> None:
     every_case(DEFENDER_CLIENT, lambda shell, command: guard_blocks(shell, command, MACHINE_STATE))
 
 
-def test_defenders_command_line_usage_stays_allowed() -> None:
+def test_defenders_command_line_usage_and_scans_stay_allowed() -> None:
     every_case(DEFENDER_CLIENT_USAGE, guard_allows)
 
 
