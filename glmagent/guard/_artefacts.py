@@ -5,9 +5,11 @@
 file is made again by the next build or test run, so the sweep loses nothing, while the same line with
 `-name '*.py'` deletes the sources. Only names nobody writes by hand count (below), and only a selection
 that cannot reach anything else: start paths inside the project, tests that are names (grouped with `-o`
-only inside parentheses) and an optional `-type`, every action after the tests; a negated name or path
-(`-not -name keep.gcov`) only leaves files out. Any other negation, `-regex`, `-prune`, `-L` and any other
-test or option keep the line to the destructive rules. A find that starts only in trees named as build
+only inside parentheses) and an optional `-type` or `-empty`, every action after the tests; a negated name
+or path (`-not -name keep.gcov`) only leaves files out. A path or a regular expression that says nothing
+but such a name, in any folder or below it (`-path '*/__pycache__/*'`, `-regex '.*\\.py[co]'`), selects what
+`-name` of it does. Any other negation, path or expression, `-prune`, `-L` and any other test or option
+keep the line to the destructive rules. A find that starts only in trees named as build
 output (`find build -type f -empty -delete`) deletes no more than `rm -rf build` would, and is judged so.
 A plain listing filtered by `grep` to such names (`find . | grep -E "(__pycache__|\\.pyc)" | xargs rm -rf`)
 is the same sweep when the pattern says nothing but those names.
@@ -59,7 +61,7 @@ def is_artefact_name(name: str) -> bool:
 
 
 FINDS = frozenset({"find", "gfind"})
-_ACTIONS = frozenset({"-delete", "-print", "-print0"})
+_ACTIONS = frozenset({"-delete", "-print", "-print0", "-ls"})
 _EXECS = frozenset({"-exec", "-execdir"})
 _POSITIONLESS = frozenset(
     {"-depth", "-d", "-xdev", "-mount", "-noleaf", "-ignore_readdir_race", "-nowarn", "-prune"}
@@ -68,6 +70,39 @@ _POSITIONLESS = frozenset(
 before an `-o` it leaves that side without an action, which no sweep is)."""
 _VALUED_OPTIONS = frozenset({"-maxdepth", "-mindepth"})
 _TYPES = frozenset({"f", "d", "f,d", "d,f"})
+_PATH_TESTS = frozenset({"-path", "-ipath", "-wholename", "-iwholename"})
+_REGEX_TESTS = frozenset({"-regex", "-iregex"})
+_REGEX_PATH = lazy_re(r"\^?\.\*((?:[A-Za-z0-9_/-]|\\\.|\[[A-Za-z0-9]+\])+?)(/\.\*)?\$?")
+"""A regular expression for a whole path that any path glob says as well (`.*/__pycache__`, `.*\\.py[co]`,
+`.*/\\.mypy_cache/.*`): `.*`, then letters, `_`, `-`, `/`, escaped dots and classes of letters, then `/.*`."""
+
+
+def regex_path_glob(regex: str) -> str | None:
+    """The path glob that selects what `find -regex REGEX` does (`.*/__pycache__` is `*/__pycache__`,
+    `.*\\.pyc` is `*.pyc`; find's `*` crosses `/` as `.*` does), for the expressions `_REGEX_PATH` reads;
+    None for any other."""
+    said = _REGEX_PATH.fullmatch(regex)
+    if said is None:
+        return None
+    return "*" + said[1].replace("\\.", ".") + ("/*" if said[2] else "")
+
+
+def selects_artefacts(test: str, value: str) -> bool:
+    """Does `find TEST VALUE` (`-path`, `-wholename`, `-regex` or their case-blind forms) select only what
+    `-name NAME` of one of `ARTEFACT_NAMES` selects, or what lies below such a folder: `*/NAME` or `./NAME`,
+    with `/*` after it for the folder's contents (`-path '*/__pycache__/*'`: every file a `__pycache__`
+    holds), a name's ending alone (`-path '*.pyc'`), or the same said as a regular expression (`-regex
+    '.*/__pycache__'`, `.*\\.py[co]`)? A `*` also crosses `/`, which only reaches further below such a name
+    (`*/.coverage.*`)."""
+    pattern = value.lower() if test in _PATH_TESTS else regex_path_glob(value.lower())
+    if pattern is None:
+        return False
+    if pattern[:1] == "*" and "/" not in pattern:
+        return is_artefact_name(pattern)  # `*.pyc`: any path so ending is a name so ending
+    if pattern[:2] not in ("*/", "./"):
+        return False
+    name = pattern[2:].removesuffix("/*")
+    return bool(name) and "/" not in name and is_artefact_name(name)
 
 
 def find_start_words(args: list[Arg]) -> list[Arg]:
@@ -250,10 +285,21 @@ def _sweeps(args: list[Arg], accepts: Callable[[str], bool]) -> bool:
             named = True
             group_names += depth > 0
             i += 2
+        elif word in _PATH_TESTS or word in _REGEX_TESTS:
+            # `-path '*/__pycache__/*'`: only what a compiled or cached name holds (see `selects_artefacts`)
+            if acting or i + 1 >= n or not selects_artefacts(word, args[i + 1].text):
+                return False
+            named = True
+            group_names += depth > 0
+            i += 2
         elif word == "-type":
             if acting or depth or i + 1 >= n or args[i + 1].text not in _TYPES:
                 return False
             i += 2
+        elif word == "-empty":
+            if acting:
+                return False  # `-empty` only narrows what the names select
+            i += 1
         elif word in ("-not", "!") and i + 2 < n and args[i + 1].text in _EXCLUDING:
             # `-not -name keep.gcov` beside the other tests only narrows the selection (never in a group,
             # where `-o` would make it the selection)

@@ -9,7 +9,8 @@ folder above it, the project's own path, or a start known only at run time (see 
 
 Three things keep a folder out of the selection. A test on the name that none of the folder's files passes
 (`-name '*.py'`: git and glmagent keep no such files; `-name config*` or `-name '*.txt'` reaches git's
-configuration or glmagent's summaries). A test on the path that none of them passes (`-path './src/*'`). An
+configuration or glmagent's summaries). A test on the path that none of them passes (`-path './src/*'`, or
+a regular expression a path glob says as well, `-regex '.*\\.py'`). An
 exclusion of the folder itself (`-not -path './.git/*'`, `-path ./.git -prune -o …` first). With
 alternatives (`-o`), each action acts on what the tests before it in its own alternative select (`-name
 '*.pyc' -exec rm {} ; -o -name '*.pyo' -delete`); without an action, find prints what any alternative
@@ -23,7 +24,7 @@ import re
 from collections.abc import Callable
 from itertools import pairwise
 
-from ._artefacts import FINDS
+from ._artefacts import FINDS, regex_path_glob
 from ._globbed import glob_match, glob_units
 from ._normalise import command_key
 from ._paths import PROTECTED, lists_hidden_trees
@@ -119,8 +120,23 @@ def _not_kept_out(excluded: list[str], passes: Callable[[str], bool]) -> list[st
     return [f for f in PROTECTED if not any(DYN in g or glob_match(f, g) for g in excluded) and passes(f)]
 
 
+_REGEX_TESTS = {"-regex": "-path", "-iregex": "-ipath"}
+"""Regular-expression tests, read as the path test that says the same when one does (`-regex '.*\\.pyc'`)."""
+
+
+def _as_globs(words: list[str]) -> list[str]:
+    """The expression with each regular expression a path glob says as well (see `regex_path_glob`) written
+    as that path test; any other stays, and narrows nothing."""
+    out = list(words)
+    for i, (word, value) in enumerate(pairwise(words)):
+        glob = regex_path_glob(value) if word in _REGEX_TESTS else None
+        if glob is not None:
+            out[i : i + 2] = [_REGEX_TESTS[word], glob]
+    return out
+
+
 def _may_select(expression: list[Arg], folder: str) -> bool:
-    words = [a.text for a in expression]
+    words = _as_globs([a.text for a in expression])
     alternatives = _alternatives(words)
     if alternatives is None:
         return True
