@@ -12,12 +12,17 @@
 - Installs under other words: `lerna bootstrap`/`add`, `rush install`/`update`, `ng update`/`add`, `nx
   migrate`; running, linking and building stay fine.
 - Hook installers run as a module (`python -m pre_commit install`) as by name.
+- In a project, a glob with a wildcard folder and more wildcards after it (`rimraf packages/*/*.tsbuildinfo`)
+  deletes nothing when the wildcard folder names none; where it names one, what lies there is kept.
 """
 
 from __future__ import annotations
 
+import subprocess
+from pathlib import Path
+
 import pytest
-from conftest import guard_allows, guard_blocks
+from conftest import TEST_GIT, decide_in, guard_allows, guard_blocks
 
 BLOCKED = [
     # 1. sweeps whose path or expression reaches the sources, or that start outside the project
@@ -114,3 +119,32 @@ def test_wider_sweeps_releases_and_installs_block(shell: str, command: str, expe
 @pytest.mark.parametrize(("shell", "command"), ALLOWED)
 def test_cache_sweeps_local_release_steps_and_monorepo_runs_stay_allowed(shell: str, command: str) -> None:
     guard_allows(shell, command)
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A git project with tracked sources in `src/app/` and no `packages` folder."""
+    root = tmp_path_factory.mktemp("recipes")
+    (root / "src" / "app").mkdir(parents=True)
+    (root / "src" / "app" / "main.py").write_text("print(1)\n")
+    (root / "src" / "app" / "vendor.tgz").write_text("x\n")
+    (root / ".gitignore").write_text("dist/\n")
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "x"]):
+        subprocess.run([*TEST_GIT, *args], cwd=root, check=True, capture_output=True)
+    return root
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["rimraf packages/*/*.tsbuildinfo", "rm -rf ./packages/*/*.tgz", "rm -rf packages/*/lib/*.js"],
+)
+def test_a_deeper_glob_under_an_absent_folder_loses_nothing(project: Path, command: str) -> None:
+    decision = decide_in(command, project, "posix")
+    assert decision.allowed, (command, decision.rule_id, decision.reason)
+
+
+@pytest.mark.parametrize("command", ["rm -rf src/*/*.py", "rimraf src/*/*.tgz", "rm -rf ./*/app/*"])
+def test_a_deeper_glob_under_a_named_folder_keeps_what_is_there(project: Path, command: str) -> None:
+    decision = decide_in(command, project, "posix")
+    assert not decision.allowed, command
+    assert decision.rule_id == "destructive.recursive-delete", (command, decision.rule_id)

@@ -287,19 +287,22 @@ class ReplaceableFiles:
         """The files a glob that a line writes or deletes (`dist/*.tar.gz.sha256`, relative, `/`-separated)
         names now, as the shell expands it (a leading wildcard skips dot-files; case is ignored, as Windows
         and macOS do, which can only name more; one wildcard folder before literal names, `packages/*/dist`,
-        is followed into the folders it names); None when that is not known cheaply: more wildcards than
+        is followed into the folders it names; with more wildcards after it, `packages/*/*.tgz`, it names
+        nothing when that folder names none); None when that is not known cheaply: more wildcards than
         that, `**`, a folder too large, or too many matches."""
         folder, _, last = pattern.rpartition("/")
         if not last or self._globs >= GLOB_TARGETS:
             return None
         rest = ""
+        deeper = False
         if maybe_glob(folder):
             # `packages/*/dist`, `*/node_modules`: one wildcard folder, then literal names; what each folder
             # it names holds there (`**`, which globstar makes any depth, is not followed)
             parts = folder.split("/")
             at = next(i for i, part in enumerate(parts) if maybe_glob(part))
-            if "**" in parts[at] or maybe_glob("/".join(parts[at + 1 :])) or maybe_glob(last):
+            if "**" in parts[at]:
                 return None
+            deeper = maybe_glob("/".join(parts[at + 1 :])) or maybe_glob(last)
             folder, last, rest = "/".join(parts[:at]), parts[at], "/".join([*parts[at + 1 :], last])
         self._globs += 1
         names = self._listing(folder)
@@ -314,6 +317,8 @@ class ReplaceableFiles:
             for name in names
             if (hidden or name[:1] != ".") and match(name)
         ]
+        if deeper:
+            return [] if not found else None  # `packages/*/*.tgz` with no folder `packages/*` names: nothing
         if rest:
             if len(found) > GLOB_FOLLOWED:
                 return None
