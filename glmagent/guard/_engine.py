@@ -44,6 +44,7 @@ from ._paths import (
     PathScope,
     below_cmd_variable_folder,
     below_run_time_folder,
+    is_step_file,
     listed_selection,
     listed_trees,
     ln_links,
@@ -1915,6 +1916,8 @@ class Evaluation(RunsOtherCode, WordChecks):
                 continue  # descriptor duplication (`>&2`), not a file
             if allow.match(text) or allow.match(target.raw):
                 continue
+            if is_step_file(target.raw):
+                continue  # `> "$GITHUB_OUTPUT"`: the runner's file for a step's outputs, not the project's
             shown = f"{op} {target.raw}"
             if DYN in text:
                 self.event(
@@ -2433,7 +2436,8 @@ class Evaluation(RunsOtherCode, WordChecks):
         if self.edited and all(k in self.edited for k in keys):
             return True  # edited in place, like `sed -i`: what the file held is what is written back
         upto = len(self.seen) - 1 if self.seen and self.seen[-1] is argv else len(self.seen)
-        return all(self._replaceable(t, frame, upto) for t in targets)
+        # A CI step's output or summary file (`Out-File $env:GITHUB_STEP_SUMMARY`) holds only its own text.
+        return all(is_step_file(t.raw) or self._replaceable(t, frame, upto) for t in targets)
 
     def _reads_named_variables(self, language: str, program: str, patterns: Any, frame: Frame) -> bool:
         """Does a payload touch the environment only by reading variables by their literal names? Then each

@@ -734,8 +734,31 @@ class PosixWalker:
                 self.constants[key] = val.text
             else:
                 self.constants.pop(key, None)
+            own = self._own_default(value, key) if value is not None else None
+            if own is not None:
+                # `TOKEN="${TOKEN:-}"`: the variable's own value handed back to it reads nothing out and
+                # prints nothing; the line sets at most the literal default, judged as set so.
+                self._assigned(key, Arg(own, own))
+                return
             self._assigned(key, val)
         self._children(node)
+
+    def _own_default(self, value: Node, key: str) -> str | None:
+        """The literal default of a value that is only the assigned variable's own value or that default
+        (`X=$X`, `X="${X:-dummy}"`, `X=${X-}`); None for anything else (`X=${Y:-}`, `X="$X:y"`,
+        `X=${X:-$(cmd)}`)."""
+        probed = self._probed_variable(value)
+        if probed is None:
+            return None
+        names = [c for c in probed.named_children if c.type == "variable_name"]
+        if len(names) != 1 or self.text(names[0]) != key:
+            return None
+        text = self.text(probed)
+        if probed.type == "simple_expansion" or text == "${" + key + "}":
+            return ""
+        ops = [c.type for c in probed.children if not c.is_named and c.type not in ("${", "}")]
+        default = text[2 + len(key) + len(ops[0]) : -1] if len(ops) == 1 else "$"
+        return None if _RUN_TIME_TEXT.search(default) else default
 
     def _for(self, node: Node, stdin: Stdin | None = None) -> None:
         """`for x in a b c; do …; done`: with a short list of literal words that need no quoting, and a
@@ -1430,6 +1453,8 @@ _BACKTICKS = lazy_re(r"`((?:[^`\\]|\\.)*)`", re.DOTALL)
 
 
 _DEFAULT_OPERATORS = frozenset({":-", "-", ":+", "+"})
+_RUN_TIME_TEXT = lazy_re(r"[$`\\*?\[{}~'\"]")
+"""Characters that make a default's text more than itself (expansions, escapes, quotes, globs, tildes)."""
 """Expansion operators that give a variable's value or a literal instead (`${X:-}`, `${X+set}`)."""
 
 

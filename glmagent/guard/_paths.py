@@ -62,6 +62,14 @@ _STEP_FILES = lazy_re(
 """The files a CI runner gives a step for its outputs and its summary (`echo "v=1" >> "$GITHUB_OUTPUT"`):
 where the runner reads what the step hands on, written as its documentation says. `GITHUB_ENV` and
 `GITHUB_PATH`, which change what every later step runs with (`BASH_ENV=…`), stay unknown places."""
+
+
+def is_step_file(raw: str) -> bool:
+    """Is a written word one of the files a CI runner gives a step for its outputs (`"$GITHUB_OUTPUT"`,
+    `$env:GITHUB_STEP_SUMMARY`, cmd's `%GITHUB_OUTPUT%`)? Emptying it loses only what the step wrote there."""
+    return _STEP_FILES.fullmatch(raw) is not None
+
+
 _HOME_VARIABLES = lazy_re(
     r"^\"?(?:\$\{?HOME\}?|\$env:(?:USERPROFILE|HOME|APPDATA|LOCALAPPDATA)|\$HOME"
     r"|\$PROFILE(?:\.(?:CurrentUser|AllUsers)(?:Current|All)Hosts)?)\"?(?:[/\\]|\"?$)",
@@ -513,6 +521,8 @@ class PathScope:
                 "write-outside-project", f"`{raw}` is on a PowerShell drive outside the file system"
             )
         if self.dialect != "posix" and _PERCENT_NAME.search(raw):
+            if is_step_file(raw):
+                return None  # `echo v=1>> %GITHUB_OUTPUT%`: the step's output file, as `$env:GITHUB_OUTPUT`
             if _PERCENT_TEMP.match(raw) and ".." not in raw:
                 return None  # `%TEMP%\x`: the temp folder, like `$env:TEMP\x`
             # `%APPDATA%\x.exe`: a folder cmd fills in at run time (and a literal name to PowerShell, which
@@ -522,7 +532,7 @@ class PathScope:
             temp = _TEMP_VARIABLES if self.dialect == "posix" else _PS_TEMP_VARIABLES
             if temp.match(raw) and ".." not in raw:
                 return None
-            if _STEP_FILES.fullmatch(raw):
+            if is_step_file(raw):
                 return None
             if raw.strip("\"'").lower() in _WINDOWS_DEVICES:
                 return None
