@@ -544,6 +544,9 @@ _PARAMETER_VALUE = lazy_re(r"([^=:]+)[=:](.*)", re.DOTALL)
 """A parameter word with its value glued on (`-javaagent:C:\\x.jar`, `--plugin-dir=C:\\x`)."""
 _SETTING_KEY = lazy_re(r"[A-Za-z_][\w.-]*")
 """The key of a `KEY=VALUE` word (`action=…`, `core.editor=…`)."""
+_DISPLAY_NAME = lazy_re(r"(?:[\w.+-]+/)*[A-Z][a-z]*[A-Za-z0-9.+]*(?: [A-Z0-9][\w.+()-]*)+")
+"""A title written with blanks (`MySQL Log Viewer`, `dist/Python Launcher.app`, `Node Tools 2.0`): each word
+capitalised, no option, separator or variable; relative to the project when it holds a folder."""
 _COMMAND_IN_NAME = lazy_re(r"[;|`\n]|\$\(|&&")
 """Command separators and substitutions: in a file name, a command line waiting for an unquoted reader."""
 _GLOB_ALTERNATIVE = r"[^()|`$;&\s]*[*?\[][^()|`$;&\s]*"
@@ -928,6 +931,8 @@ class WordChecks:
         when one follows a command separator in it (`'}; /bin/sh #'`): check it as one."""
         p = self.p
         start = first_word(text)
+        if _DISPLAY_NAME.fullmatch(text) and not start.isupper() and not in_program_folder(start):
+            return  # `hdiutil create -volname "MySQL Log Viewer"`: an application's or a volume's name
         if "=" in start:
             # `action="sudo yabai --load-sa"`, `hook=bash x.sh`: a setting whose value is a command line
             key, _, value = text.partition("=")
