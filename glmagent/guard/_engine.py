@@ -92,9 +92,9 @@ from ._unwrap import (
     FED_WORDS,
     Wrapped,
     git_command_settings,
-    matching_wrapper,
     split_words,
     unwrap,
+    wrapper_reading,
 )
 from ._words import (
     OWN_VALUE,
@@ -636,7 +636,8 @@ class CompiledPolicy(PolicyTables):
             return None  # the walk runs out of work (and calls the line too large to check)
         acts = info.acts
         if acts:
-            if info.wrappers and matching_wrapper(info.wrappers, argv[1:]) is not None:
+            wrappers = info.wrappers
+            if wrappers and wrapper_reading(wrappers, argv[1:], info.syntax.value_options)[0] is not None:
                 return None  # it runs a command of its own: the walk checks that one
             # A wrapper whose spec does not read these words does nothing beyond its own rules.
             acts = bool(info.shell or info.executor or info.special or info.writes_files or info.paths)
@@ -1266,7 +1267,7 @@ class Evaluation(RunsOtherCode, WordChecks):
         inner_feeds = feeds
         wrapper = None
         if info.wrappers:
-            wrapper = matching_wrapper(info.wrappers, args)
+            wrapper, read = wrapper_reading(info.wrappers, args, info.syntax.value_options)
             if wrapper is not None:
                 stdin_words = None
                 if wrapper.feeds_arguments and stdin is not None and not stdin.is_file:
@@ -1276,7 +1277,7 @@ class Evaluation(RunsOtherCode, WordChecks):
                     if stdin.feed is not None:
                         # `find . | xargs rm`: the operands of rm come from find.
                         inner_feeds = (*feeds, stdin.feed)
-                wrapped = unwrap(wrapper, args, stdin_words)
+                wrapped = unwrap(wrapper, read, stdin_words)
         if info.clauses:
             clause_feeds = feeds
             piped = stdin is not None and stdin.feed is not None and dialect != "powershell"

@@ -80,6 +80,49 @@ _SUBCOMMAND_WORDS: dict[str, tuple[str, ...]] = {}
 """Each wrapper subcommand (from the policy, a few dozen) as its words, split once."""
 
 
+def wrapper_reading(
+    specs: tuple[WrapperSpec, ...], args: list[Arg], value_options: frozenset[str]
+) -> tuple[WrapperSpec | None, list[Arg]]:
+    """`matching_wrapper`, also past the program's own options before or between its subcommand words
+    (`docker compose -f ci.yml exec web sh`, `docker --log-level warn exec web sh`, given docker's
+    `value_options`): the spec and the words it reads, the options left out (the program's rules still see
+    them in the command's own words)."""
+    spec = matching_wrapper(specs, args)
+    if spec is not None or not value_options or not any(a.text[:1] == "-" for a in args):
+        return spec, args
+    for spec in specs:
+        if spec.subcommand is None:
+            continue
+        words = _SUBCOMMAND_WORDS.get(spec.subcommand)
+        if words is None:
+            words = _SUBCOMMAND_WORDS[spec.subcommand] = tuple(spec.subcommand.lower().split())
+        read = _past_options(words, args, value_options)
+        if read is not None:
+            return spec, read
+    return None, args
+
+
+def _past_options(words: tuple[str, ...], args: list[Arg], value_options: frozenset[str]) -> list[Arg] | None:
+    """`args` as the subcommand `words` and what follows the last of them, when they spell those words with
+    options (and the values of `value_options`) before or between them; None when they do not, or need no
+    option left out to (that reading is `matching_wrapper`'s)."""
+    kept: list[Arg] = []
+    i = 0
+    n = len(args)
+    for word in words:
+        while i < n and args[i].text[:1] == "-" and len(args[i].text) > 1:
+            if args[i].text == "--":
+                return None
+            i += 2 if args[i].text in value_options else 1
+        if i >= n or args[i].text.lower() != word:
+            return None
+        kept.append(args[i])
+        i += 1
+    if len(kept) == i:
+        return None
+    return kept + args[i:]
+
+
 _PACKAGE = lazy_re(r"(?:@([a-z0-9][\w.-]*)/)?([a-z0-9][\w.-]*?)(?:@[^/\s]+)?")
 
 

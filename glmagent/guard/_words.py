@@ -42,7 +42,7 @@ from ._rules import negated_globs
 from ._runners import run_places
 from ._screens import CaselessScreen
 from ._syntax import DYN, MAX_WORK, NAME_SCRIPT_WORK, PIECE_WORK, Arg, Feed, Frame, TooLarge
-from ._unwrap import executor, matching_wrapper
+from ._unwrap import executor, wrapper_reading
 
 _NAMES_ONLY = frozenset(
     {
@@ -664,7 +664,13 @@ class WordChecks:
         names = info.names
         texts = "\n".join([a.text for a in args])
         self._argument_rules(args, argv, names, frame, texts)
-        spec = wrapper if looked_up else matching_wrapper(info.wrappers, args) if info.wrappers else None
+        spec = (
+            wrapper
+            if looked_up
+            else wrapper_reading(info.wrappers, args, info.syntax.value_options)[0]
+            if info.wrappers
+            else None
+        )
         p = self.p
         if info.shell or spec is not None:
             if info.wrappers and ("-" in texts or ":" in texts):
