@@ -1517,7 +1517,7 @@ class Evaluation(RunsOtherCode, WordChecks):
         has; any other run-time part is judged so."""
         while rest:
             raw = rest[0].raw
-            if raw[:1] == "-" or raw.startswith("${make_automatic}"):
+            if raw[:1] == "-" or raw.startswith(_parse_posix.MAKE_AUTOMATIC_WORD):
                 return
             bare = _MAKE_REFERENCE.sub("", raw)
             if bare == raw:

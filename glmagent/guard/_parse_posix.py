@@ -51,6 +51,8 @@ MAX_PIPES = 256
 (1,000 stages of `a -c |` take about 60 ms) and it cannot be stopped while it finishes one, so a line with
 more pipes is too large to check before it is parsed."""
 _QUOTED = lazy_re(r"'[^']*'|\"(?:[^\"\\]|\\.)*\"")
+MAKE_AUTOMATIC_WORD = "${make_automatic}"
+"""The run-time word `repair` writes for make's automatic variables (`$@`, `$<`, `$(@D)`)."""
 MAKE_VARIABLE = lazy_re(r"\$\(([A-Z][A-Z0-9_]*)\)")
 """make's variable for a program in a recipe line copied whole (`$(MAKE) -C docs`, `$(GO) build`,
 `$(GOLANGCI_LINT) run`): upper case, as make's variables for programs are. To bash the same word runs a
@@ -1806,9 +1808,9 @@ def repair(source: str) -> str | None:
     compounds closed (`_closed`)."""
     text = _MARKED_COMPOUND.sub("", source, count=1)
     if "$" in text:
-        text = _MAKE_AUTOMATIC.sub("${make_automatic}", text)
+        text = _MAKE_AUTOMATIC.sub(MAKE_AUTOMATIC_WORD, text)
         if "${" in text:
-            text = _MAKE_BRACED.sub("${make_automatic}", text)
+            text = _MAKE_BRACED.sub(MAKE_AUTOMATIC_WORD, text)
     if "$$" in text:
         text = text.replace("$$", "$")
     text = _AT_NAME.sub(lambda m: f"{m[1]}'{m[2]}'", text)

@@ -489,12 +489,11 @@ _SEARCHER_VALUED_LONG = frozenset(
     {
         "--glob", "--iglob", "--type", "--type-not", "--type-add", "--type-clear", "--max-count",
         "--max-depth", "--threads", "--replace", "--encoding", "--max-columns", "--context",
-        "--after-context",
-        "--before-context", "--sort", "--sortr", "--ignore-file", "--pre", "--pre-glob", "--colors",
-        "--path-separator", "--max-filesize", "--engine", "--context-separator", "--field-match-separator",
-        "--field-context-separator", "--include", "--exclude", "--exclude-dir", "--exclude-from", "--label",
-        "--binary-files", "--devices", "--directories", "--group-separator", "--file-search-regex",
-        "--ignore-dir", "--ignore-directory", "--depth",
+        "--after-context", "--before-context", "--sort", "--sortr", "--ignore-file", "--pre", "--pre-glob",
+        "--colors", "--path-separator", "--max-filesize", "--engine", "--context-separator",
+        "--field-match-separator", "--field-context-separator", "--include", "--exclude", "--exclude-dir",
+        "--exclude-from", "--label", "--binary-files", "--devices", "--directories", "--group-separator",
+        "--file-search-regex", "--ignore-dir", "--ignore-directory", "--depth",
     }
 )  # fmt: skip
 """Long options of grep, ripgrep, ag and ack that take a value, given as the next word when not glued with

@@ -62,9 +62,7 @@ def matching_wrapper(specs: tuple[WrapperSpec, ...], args: list[Arg]) -> Wrapper
             if spec.runs_bins and (not args or args[0].text.lower() not in spec.runs_bins):
                 continue
             return spec
-        words = _SUBCOMMAND_WORDS.get(spec.subcommand)
-        if words is None:
-            words = _SUBCOMMAND_WORDS[spec.subcommand] = tuple(spec.subcommand.lower().split())
+        words = _subcommand_words(spec.subcommand)
         if len(args) < len(words):
             continue
         if first is None:
@@ -80,6 +78,13 @@ _SUBCOMMAND_WORDS: dict[str, tuple[str, ...]] = {}
 """Each wrapper subcommand (from the policy, a few dozen) as its words, split once."""
 
 
+def _subcommand_words(subcommand: str) -> tuple[str, ...]:
+    words = _SUBCOMMAND_WORDS.get(subcommand)
+    if words is None:
+        words = _SUBCOMMAND_WORDS[subcommand] = tuple(subcommand.lower().split())
+    return words
+
+
 def wrapper_reading(
     specs: tuple[WrapperSpec, ...], args: list[Arg], value_options: frozenset[str]
 ) -> tuple[WrapperSpec | None, list[Arg]]:
@@ -93,10 +98,7 @@ def wrapper_reading(
     for spec in specs:
         if spec.subcommand is None:
             continue
-        words = _SUBCOMMAND_WORDS.get(spec.subcommand)
-        if words is None:
-            words = _SUBCOMMAND_WORDS[spec.subcommand] = tuple(spec.subcommand.lower().split())
-        read = _past_options(words, args, value_options)
+        read = _past_options(_subcommand_words(spec.subcommand), args, value_options)
         if read is not None:
             return spec, read
     return None, args
