@@ -94,6 +94,10 @@ USAGE_ERRORS: dict[str, tuple[list[str], str]] = {
     "act deep": (["act", "[" * 20_000 + "]" * 20_000, "-C", "project"], "nested too deeply"),
     "act nul path": (["act", '{"tool": "read_file", "path": "a\\u0000b"}', "-C", "project"], "NUL"),
     "policy check policy file": (["policy", "check", "ls", "--policy", "bad.toml"], "bad.toml"),
+    # a mistyped -C judged writes against a folder that is not there, as if in a fresh checkout
+    "policy check missing dir": (["policy", "check", "ls", "-C", "nope"], "does not exist"),
+    "policy check dir is a file": (["policy", "check", "ls", "-C", "good.jsonl"], "does not exist"),
+    "policy explain missing dir": (["policy", "explain", "ls", "-C", "nope"], "does not exist"),
     "init into a file": (["init", "-C", "good.jsonl"], "does not exist"),
     "config show bad dir": (
         ["config", "show", "-C", "good.jsonl", "--max-iterations", "0"],

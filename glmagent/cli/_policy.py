@@ -94,6 +94,10 @@ def _load(args: argparse.Namespace) -> Any:
     from glmagent.userdirs import config_dir
 
     workdir = args.directory.expanduser().resolve()
+    if not workdir.is_dir():
+        from glmagent.errors import ConfigError
+
+        raise ConfigError(f"project directory does not exist: {workdir}")
     configs = (workdir / ".hazina" / "config.toml", config_dir() / "config.toml")
     if any(_names_policy_files(path) for path in configs):
         # Config files can name policy files: take them as a task would (this imports the settings).
