@@ -272,6 +272,30 @@ def test_a_long_word_is_screened_for_argument_rules_once(command: str, allowed: 
     assert any(word in text for text in counting.searched)
 
 
+@pytest.mark.usefixtures("untimed_parsing")
+def test_words_handed_on_within_a_long_text_found_clean_are_not_searched_again() -> None:
+    """The screen finds literal fragments, so what a wrapper hands on (`bash -c "…"`, then the script's
+    words), joined anew, lies within a text already found clean and needs no search of its own."""
+    policy = Policy.default()
+    compiled = policy._compiled
+    entries, screen = compiled.argument_rules["posix"]
+    counting = _CountingScreen(screen)
+    compiled.argument_rules["posix"] = (entries, counting)
+    word = "lib/Wallet.h" * 500
+    try:
+        decision = policy.check(f'nix develop --command bash -c "hls {word}"', "posix")
+    finally:
+        compiled.argument_rules["posix"] = (entries, screen)
+    assert decision.allowed, decision
+    searched = counting.searched
+    within = [t[:20] for i, t in enumerate(searched) if any(t in earlier for earlier in searched[:i])]
+    assert not within, within
+    # the walk still finds a fragment beside the long word
+    assert not policy.check(
+        f'nix develop --command bash -c "hls {word}; cat ~/.aws/credentials"', "posix"
+    ).allowed
+
+
 def test_a_word_listing_more_items_than_the_budget_left_is_split_no_further() -> None:
     """`pieces` stops one item past what the walk can still afford (the walk then blocks the line as too
     large, as it would have after splitting all of it); a word within the budget is split whole."""
