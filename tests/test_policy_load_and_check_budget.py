@@ -296,6 +296,38 @@ def test_words_handed_on_within_a_long_text_found_clean_are_not_searched_again()
     ).allowed
 
 
+class _MeasuredOptions:
+    """Stands in for one clause's machine options, recording how much text its screen reads."""
+
+    def __init__(self, options, read: list[int]) -> None:  # type: ignore[no-untyped-def]
+        self.options = options
+        self.read = read
+
+    def screen(self, texts: str) -> bool:
+        self.read.append(len(texts))
+        return self.options.screen(texts)
+
+
+@pytest.mark.usefixtures("untimed_parsing")
+def test_machine_option_screens_read_the_heads_of_long_words_only() -> None:
+    """The screens for options whose value names a machine (`psql --host=…`) look for a name at the start
+    of a word: a dozen of them each scanning a 100 kB word cost more than an everyday check. Past a few kB
+    they read each option word's head only, and still find the option after the long word."""
+    policy = Policy.default()
+    compiled = policy._compiled
+    saved = compiled._machine_options["posix"]
+    read: list[int] = []
+    compiled._machine_options["posix"] = [_MeasuredOptions(o, read) for o in saved]
+    word = "a." * 6_000
+    try:
+        assert policy.check(f"psql -f schema.sql {word}", "posix").allowed
+        found = policy.check(f"psql -f schema.sql {word} --host=db.prod.internal", "posix")
+    finally:
+        compiled._machine_options["posix"] = saved
+    assert found.rule_id == "network.locator", found
+    assert read and max(read) < 1_000, max(read)
+
+
 def test_a_word_listing_more_items_than_the_budget_left_is_split_no_further() -> None:
     """`pieces` stops one item past what the walk can still afford (the walk then blocks the line as too
     large, as it would have after splitting all of it); a word within the budget is split whole."""

@@ -330,6 +330,13 @@ def windows_words(argv: list[Arg]) -> list[Arg] | None:
     return out
 
 
+_OPTION_HEAD = 128
+"""How much of a word the machine-option screens read: more than any option's name and its `=` or `:` (a
+word cut shorter than its name could only be screened in, never out)."""
+_OPTION_HEADS_FROM = 4096
+"""Words joined longer than this are cut to their heads first."""
+
+
 class PolicyTables:
     """Rules and command tables in the shape the evaluation needs (built once per `Policy`)."""
 
@@ -424,6 +431,10 @@ class PolicyTables:
         """Could one of the words (joined by newlines) be an option whose value names a machine?"""
         if "-" not in texts and ("/" not in texts or not self._machine_switches[dialect]):
             return False  # no word written as an option: every screen below would say so
+        if len(texts) > _OPTION_HEADS_FROM:
+            # The screens read an option's name at the start of a word: a dozen of them each scanning a
+            # long word that is no option cost more than the whole check of an everyday line.
+            texts = "\n".join([w[:_OPTION_HEAD] for w in texts.split("\n") if w[:1] in ("-", "/")])
         return any(options.screen(texts) for options in self._machine_options[dialect])
 
     def is_runner(self, word: str) -> bool:
