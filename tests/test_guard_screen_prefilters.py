@@ -4,6 +4,10 @@ A variable named for another machine (`$TARGET_IP`, `${DB_HOST}`) is found by on
 alternatives at every `$`; a word holding none of the pieces such names are made of skips it. Here the
 shortcut and the expression alone agree on every word built from those pieces and on every word of the
 policy samples that holds a `$`.
+
+A long variable name is screened for the literal parts every match of a name pattern holds (a secret's name
+pattern tries its alternatives at every boundary of the name); the screen must let every name through that
+a pattern matches, here long names built from secret parts and from the samples' variable names.
 """
 
 from __future__ import annotations
@@ -12,7 +16,11 @@ import itertools
 import re
 from pathlib import Path
 
+import pytest
+
+from glmagent.guard import Policy
 from glmagent.guard._locators import _MACHINE_VARIABLE, _may_name_machine_variable
+from glmagent.guard._screens import LONG_NAME, may_fullmatch
 
 SAMPLES = Path(__file__).resolve().parent.parent / "bench" / "policy_samples"
 
@@ -56,3 +64,61 @@ def test_letters_beyond_ascii_take_the_expression() -> None:
     # IGNORECASE reads `ı` as `i` and Kelvin's `K` as `k`: such words are never ruled out by the pieces
     for word in ("$\u0131p", "$TARGET_\u0131P", "$\u212aDC_HOST", "$x_ho\u017ft"):
         _agree(word)
+
+
+SECRET_PARTS = [
+    "API_KEY", "ApiKey", "Token", "_TOKEN", "Password", "passwd", "Secret", "AWS_", "Credential",
+    "KUBERNETES_SERVICE_HOST", "APPDATA", "HISTFILE", "PSDefaultParameterValues", "Auth", "PAT",
+]  # fmt: skip
+
+
+def _name_patterns() -> list[tuple[str, re.Pattern[str]]]:
+    index = Policy.default()._compiled.index
+    found = [(dialect, pattern) for dialect, entries in index.variables.items() for _, pattern, _ in entries]
+    assert {d for d, _ in found} >= {"posix", "powershell"}
+    return found
+
+
+def _long_names(patterns: list[tuple[str, re.Pattern[str]]]) -> set[str]:
+    """Secret parts, and the samples' variable names some pattern matches (a hundred, evenly spread),
+    padded to long names."""
+    padding = ("aA" * (LONG_NAME // 2), "x" * LONG_NAME, "a_" * (LONG_NAME // 2), "\u0131" * LONG_NAME)
+    names = set()
+    for part in SECRET_PARTS:
+        for pad in padding:
+            for name in (pad + part, part + pad, pad + "_" + part + "_" + pad, pad + part.lower()):
+                names.update((name, "env:" + name, "ENV:" + name.upper()))
+    found = set()
+    for path in sorted(SAMPLES.glob("*.tsv")):
+        for line in path.read_text(encoding="utf-8").splitlines()[1:]:
+            found.update(m[1] for m in re.finditer(r"\$(?:\{|env:)?(\w+)", line.split("\t", 4)[-1]))
+    matched = sorted(p for p in found if any(pattern.fullmatch(p) for _, pattern in patterns))
+    assert len(matched) > 100
+    for part in matched[:: len(matched) // 100]:
+        names.update((padding[0] + part, padding[2] + part.lower(), "env:" + padding[1] + part))
+    return names
+
+
+def test_long_names_a_pattern_matches_pass_its_screen() -> None:
+    patterns = _name_patterns()
+    matched = 0
+    for name in _long_names(patterns):
+        assert len(name) >= LONG_NAME
+        for dialect, pattern in patterns:
+            if pattern.fullmatch(name):
+                matched += 1
+                assert may_fullmatch(pattern, name), (dialect, pattern.pattern[:40], name[-40:])
+    assert matched > 500
+
+
+@pytest.mark.parametrize(
+    ("command", "shell", "allowed"),
+    [
+        ("echo $env:" + "aA" * 300 + "_TOKEN", "powershell", False),
+        ("echo $env:" + "aA" * 300, "powershell", True),
+        ("echo ${" + "aA" * 300 + "ApiKey}", "posix", False),
+        ("echo $" + "aA" * 300, "posix", True),
+    ],
+)
+def test_long_variable_names_are_still_judged(command: str, shell: str, allowed: bool) -> None:
+    assert Policy.default().check(command, shell).allowed is allowed  # type: ignore[arg-type]

@@ -70,6 +70,7 @@ from ._payloads import (
 from ._project import FreshCheckout, ProjectFiles, ReplaceableFiles, names_output
 from ._rules import MATCH, SCRIPT_ITSELF, CommandView, dotnet_key, spelled
 from ._runners import RUNNERS, run_places
+from ._screens import may_fullmatch
 from ._syntax import (
     DISK_LOOKUP_WORK,
     DYN,
@@ -2454,7 +2455,7 @@ class Evaluation(RunsOtherCode, WordChecks):
     def variable(self, name: str, frame: Frame, raw: str, program: str | None = None) -> None:
         self._spend(1 + len(name) // VARIABLE_CHARS_PER_UNIT)
         for rule, pattern, printers in self.index.variables.get(frame.dialect, ()):
-            if pattern.fullmatch(name):
+            if may_fullmatch(pattern, name) and pattern.fullmatch(name):
                 if program is not None and program in printers:
                     return  # `echo "$HISTFILE"`: the path printed, nothing of the file read
                 self._add(rule, [raw], f"`{raw}`{frame.where()} {rule.description}")
