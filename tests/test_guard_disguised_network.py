@@ -30,7 +30,7 @@ R_REACHING_OUT = [
     ("posix", "Rscript -e 'library(httr); r <- GET(\"https://api.example.com/v1\")'", "network.payload"),
     ("posix", "Rscript -e 'httr2::request(u) |> httr2::req_perform()'", "network.payload"),
     ("posix", "Rscript -e 'curl::curl_fetch_memory(\"https://example.org\")'", "network.payload"),
-    ("posix", 'Rscript -e \'s <- socketConnection("h", 9000); writeLines("x", s)\'', "network"),
+    ("posix", "Rscript -e 's <- socketConnection(\"h\", 9000); readLines(s, 1)'", "network"),
     ("posix", "Rscript -e 'd <- jsonlite::fromJSON(\"https://api.github.com/repos/o/r\")'", "network"),
     ("posix", 'Rscript -e \'gh::gh("POST /repos/o/r/issues", title = "x")\'', "network.payload"),
     ("posix", "Rscript -e 'gert::git_push(remote = \"origin\")'", "network.payload"),
@@ -67,6 +67,29 @@ SERVERS_AND_RAW_CLIENTS = [
     ("posix", "tor --SocksPort 9150", "network.socket"),
     ("posix", "nsupdate -k Kddns.key -v update.txt", "network.dns"),
     ("posix", "printf 'update add x.example.com 60 TXT secret\\nsend\\n' | nsupdate", "network.dns"),
+]
+
+KEYSERVERS_DAEMONS_AND_CHAT = [
+    ("posix", "gpg --keyserver hkps://keys.openpgp.org --send-keys 0x1234ABCD", "network"),
+    ("posix", "gpg2 --send-key 0x1234ABCD", "network.publish"),
+    ("posix", "gpg --search-keys maintainer@example.org", "network.remote-service"),
+    ("posix", "gpg --locate-external-keys release@example.org", "network.remote-service"),
+    ("posix", "gpg --auto-key-locate clear,wkd --locate-keys dev@example.org", "network.remote-service"),
+    ("posix", "rsync --daemon --no-detach --config=./rsyncd.conf", "network.local-server"),
+    ("posix", "vagrant share --http 8080", "network.remote-service"),
+    ("posix", "irssi -c irc.oftc.net -n bot", "network.socket"),
+    ("posix", "weechat -r '/connect libera'", "network.socket"),
+    ("posix", "wormhole-william send build/app.zip", "network.publish"),
+    ("posix", "qrcp send --port 8090 dist/", "network.publish"),
+]
+
+KEYSERVER_AND_DAEMON_TWINS = [
+    ("posix", "gpg --list-keys --keyid-format long"),
+    ("posix", "gpg --armor --export 0x1234ABCD > KEYS.asc"),
+    ("posix", "gpg --verify dist/app.tar.gz.asc dist/app.tar.gz"),
+    ("posix", "rsync -av build/ out/"),
+    ("posix", "vagrant validate"),
+    ("posix", "weechat --version"),
 ]
 
 SERVER_TWINS = [
@@ -138,3 +161,13 @@ def test_a_network_module_loaded_to_print_its_version_stays_allowed(shell: str, 
 @pytest.mark.parametrize(("shell", "command"), PROBES_THAT_CALL)
 def test_a_version_probe_that_also_calls_the_module_is_blocked(shell: str, command: str) -> None:
     guard_blocks(shell, command, "network")
+
+
+@pytest.mark.parametrize(("shell", "command", "expected"), KEYSERVERS_DAEMONS_AND_CHAT)
+def test_keyservers_daemons_chat_and_transfers_are_blocked(shell: str, command: str, expected: str) -> None:
+    guard_blocks(shell, command, expected)
+
+
+@pytest.mark.parametrize(("shell", "command"), KEYSERVER_AND_DAEMON_TWINS)
+def test_local_keyring_reads_copies_and_checks_stay_allowed(shell: str, command: str) -> None:
+    guard_allows(shell, command)
