@@ -36,9 +36,18 @@ R_REACHING_OUT = [
     ("posix", "Rscript -e 'gert::git_push(remote = \"origin\")'", "network.payload"),
     ("posix", 'Rscript -e "pkgdown::deploy_to_branch(new_process = FALSE)"', "network.publish"),
     ("posix", "echo 'covr::codecov()' | R --vanilla --slave", "network.remote-service"),
+    ("posix", 'Rscript -e \'remotes::install_version("httr", "1.4.7")\'', "network.package-install"),
+    ("posix", "Rscript -e 'tinytex::install_tinytex(force = TRUE)'", "network.package-install"),
 ]
 
 R_STAYING_HOME = [
+    # covr's test-coverage step names where it installs the package under test, and uploads nothing
+    (
+        "posix",
+        "Rscript -e 'cov <- covr::package_coverage(quiet = FALSE, clean = FALSE, install_path = "
+        'file.path(normalizePath(Sys.getenv("RUNNER_TEMP"), winslash = "/"), "package")); '
+        "covr::to_cobertura(cov)'",
+    ),
     ("posix", "Rscript -e 'covr::report(covr::package_coverage(), file = \"coverage.html\")'"),
     ("posix", "Rscript -e 'library(covr); package_coverage(type = \"tests\")'"),
     ("posix", "Rscript -e 'devtools::check(document = FALSE)'"),
