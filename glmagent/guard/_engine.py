@@ -295,7 +295,8 @@ SUBCOMMAND_HELP = frozenset(
         "npm", "cargo", "rustup", "gh", "glab", "poetry", "uv", "hatch", "twine", "conda", "mamba",
         "micromamba", "brew", "terraform", "pulumi", "packer", "vagrant", "dotnet", "gcloud", "az", "fly",
         "flyctl", "heroku", "vercel", "netlify", "firebase", "wrangler", "vsce", "flutter", "dart", "winget",
-        "choco", "scoop", "apt", "apt-get", "dnf", "yum", "snap", "flatpak", "systemctl",
+        "choco", "scoop", "apt", "apt-get", "dnf", "yum", "snap", "flatpak", "systemctl", "ngrok",
+        "cloudflared", "tailscale",
     }
 )  # fmt: skip
 """Tools built on subcommands that answer `TOOL SUBCOMMAND --help` with that subcommand's usage and do
