@@ -59,12 +59,13 @@ from ._payloads import (
     awk_prints_to_file,
     deleted_literals,
     exec_literal_code,
+    module_version_probe,
     named_env_reads,
-    python_version_probe,
     script_language,
     sed_write_targets,
     static_output,
     string_literals,
+    version_probe,
     written_literals,
 )
 from ._project import FreshCheckout, ProjectFiles, ReplaceableFiles, names_output
@@ -295,7 +296,8 @@ SUBCOMMAND_HELP = frozenset(
         "npm", "cargo", "rustup", "gh", "glab", "poetry", "uv", "hatch", "twine", "conda", "mamba",
         "micromamba", "brew", "terraform", "pulumi", "packer", "vagrant", "dotnet", "gcloud", "az", "fly",
         "flyctl", "heroku", "vercel", "netlify", "firebase", "wrangler", "vsce", "flutter", "dart", "winget",
-        "choco", "scoop", "apt", "apt-get", "dnf", "yum", "snap", "flatpak", "systemctl",
+        "choco", "scoop", "apt", "apt-get", "dnf", "yum", "snap", "flatpak", "systemctl", "ngrok",
+        "cloudflared", "tailscale",
     }
 )  # fmt: skip
 """Tools built on subcommands that answer `TOOL SUBCOMMAND --help` with that subcommand's usage and do
@@ -664,6 +666,12 @@ class CompiledPolicy(PolicyTables):
                     find_sweeps_artefacts(argv[1:]) or find_starts(argv) or find_swept_output(argv[1:])
                 ):
                     return None  # a sweep of compiled files or of build output: the walk judges it
+                if (
+                    rule.id == _NETWORK_PAYLOAD
+                    and info.executor is not None
+                    and module_version_probe(info.executor.language, [a.text for a in argv[1:]])
+                ):
+                    return None  # a network module loaded only to print its version: the walk spares it
                 # The walk reaches the clauses before anything the program does, and stops at this deny.
                 out, reason = finding_words(rule, argv, info.names, "", detail)
                 return Decision.block(command, shell, rule, reason, out, "ok")
@@ -1323,6 +1331,12 @@ class Evaluation(RunsOtherCode, WordChecks):
                 if state == MATCH:
                     if rule_id in REGENERABLE and self._regenerates(names, argv, frame):
                         continue
+                    if (
+                        rule_id == _NETWORK_PAYLOAD
+                        and info.executor is not None
+                        and module_version_probe(info.executor.language, [a.text for a in argv[1:]])
+                    ):
+                        continue  # `perl -MIO::Socket::SSL -e 'print $IO::Socket::SSL::VERSION'`: no call
                     if (
                         rule_id in (TREE_DELETE, BULK_DELETE, GIT_CLEAN)
                         and not compiled.fed_by
@@ -2542,7 +2556,7 @@ class Evaluation(RunsOtherCode, WordChecks):
                     p.payload_results[key] = (program, found)
             if hit is None:
                 continue
-            if rule.id == _NETWORK_PAYLOAD and language == "python" and python_version_probe(text):
+            if rule.id == _NETWORK_PAYLOAD and version_probe(language, text):
                 continue  # a library's version printed: nothing is called
             if rule.id == _ENV_PAYLOAD and self._reads_named_variables(language, program, patterns, frame):
                 continue  # `os.environ.get('CI')`: each name judged as the shell's own read of it

@@ -409,6 +409,70 @@ def python_version_probe(text: str) -> bool:
     return _VERSION_PROBE.fullmatch(text) is not None
 
 
+_PERL_VERSION = r"\$(?:[A-Za-z_]\w*(?:::\w+)*::VERSION|\{[A-Za-z_]\w*(?:::\w+)*::VERSION\})"
+_PERL_SHOWN = (
+    rf"(?>{_PERL_VERSION}|\"(?:[^\"\\$@]|\\[nt]|{_PERL_VERSION})*+\"|'[^'\\]*'"
+    rf"|qq?\((?:[^()\\$@]|\\[nt]|{_PERL_VERSION})*+\)|\d+)"
+)
+_PERL_STATEMENT = (
+    rf"(?>(?:print|say)\s*+(?:\(\s*+)?{_PERL_SHOWN}(?:\s*+[,.]\s*+{_PERL_SHOWN})*+\s*+\)?"
+    r"|use\s++[A-Za-z_]\w*(?:::\w+)*|exit(?:\s*+\(?\s*+\d*\s*+\)?)?|\d+)"
+)
+_RUBY_VERSION = r"[A-Z]\w*(?:::[A-Z]\w*)*::[A-Z_]*VERSION[A-Z_]*"
+_RUBY_SHOWN = rf"(?>{_RUBY_VERSION}|\"(?:[^\"\\#]|\\[nt]|#\{{{_RUBY_VERSION}\}})*+\"|'[^'\\]*')"
+_RUBY_STATEMENT = (
+    rf"(?>(?:puts|print|p)\s*+(?:\(\s*+)?{_RUBY_SHOWN}(?:\s*+[,+]\s*+{_RUBY_SHOWN})*+\s*+\)?"
+    r"""|require\s*+\(?\s*+(?:"[\w/.-]+"|'[\w/.-]+')\s*+\)?|exit(?:\s*+\(?\s*+\d*\s*+\)?)?)"""
+)
+_LANGUAGE_PROBES = {
+    "perl": lazy_re(rf"\s*+(?:{_PERL_STATEMENT}\s*+(?:;\s*+)?)++"),
+    "ruby": lazy_re(rf"\s*+(?:{_RUBY_STATEMENT}\s*+(?:[;\n]\s*+)?)++"),
+}
+"""Per language besides Python, a program that only prints module versions and text, or exits: `print
+$IO::Socket::SSL::VERSION`, `print "$Net::SSLeay::VERSION\\n"`, `exit 0`, `puts Net::HTTP::VERSION`."""
+_PROBE_LOADS = {
+    "perl": lazy_re(r"-[mM]-?[A-Za-z_]\w*(?:::\w+)*|-[wWl]"),
+    "ruby": lazy_re(r"-r[\w/.-]+|-[wW]\d?"),
+}
+"""The options a probe may load modules with (`-MIO::Socket::SSL`, `-mLWP::Simple`, `-rnet/http`): a module
+by its plain name, never `-MX=…` or `-M'X;code'`, which hand the module words or run code of their own."""
+
+
+def version_probe(language: str, text: str) -> bool:
+    """Is this program of `language` only a look at what is installed: Python's imports and prints of their
+    versions (`python_version_probe`), Perl's or Ruby's prints of module versions and plain text, or an exit
+    (`print $IO::Socket::SSL::VERSION`, `exit 0`, `puts Net::HTTP::VERSION`)? It calls no network API."""
+    if language == "python":
+        return python_version_probe(text)
+    probe = _LANGUAGE_PROBES.get(language)
+    return probe is not None and probe.fullmatch(text) is not None
+
+
+def module_version_probe(language: str, words: list[str]) -> bool:
+    """Does an interpreter's command line (the words after its name) only load modules by name and run a
+    version probe (`perl -MIO::Socket::SSL -e 'print $IO::Socket::SSL::VERSION'`, `perl -mLWP::Simple -e1`,
+    `ruby -rnet/http -e 'puts Net::HTTP::VERSION'`)? Loading a network library opens no connection."""
+    loads = _PROBE_LOADS.get(language)
+    if loads is None:
+        return False
+    programs: list[str] = []
+    i = 0
+    while i < len(words):
+        word = words[i]
+        if word in ("-e", "-E"):
+            if i + 1 >= len(words):
+                return False
+            programs.append(words[i + 1])
+            i += 2
+            continue
+        if word[:2] in ("-e", "-E") and len(word) > 2:
+            programs.append(word[2:])
+        elif loads.fullmatch(word) is None:
+            return False
+        i += 1
+    return bool(programs) and all(version_probe(language, p) for p in programs)
+
+
 _VAR_NAME = r"(?P<name>[A-Za-z_]\w*)"
 _QUOTED_NAME = rf"""(?P<q>['"]){_VAR_NAME}(?P=q)"""
 _NAMED_ENV_READS: dict[str, tuple[re.Pattern[str], ...]] = {
