@@ -1,0 +1,102 @@
+"""Data-science and scientific-computing workflows: what a line of a paper's, an R package's, a Julia
+package's or a pipeline's scripts does is read from how the tool is called. R's inline code that uploads
+coverage, pushes a site, asks a remote builder or fetches every dependent package is a remote service
+(`covr::codecov()`, `pkgdown::deploy_to_branch()`, `devtools::check_win_devel()`,
+`revdepcheck::revdep_check()`), and R's, Julia's and Quarto's previews and apps are local servers (`quarto
+preview`, `shiny::runApp()`, `bookdown::serve_book()`, `Pluto.run()`, `servedocs()`); Snakemake building its
+steps' conda environments or images (`--use-conda`, `--sdm apptainer`) and conda-lock solving an
+environment install packages. Beside each, the same tools rendering, testing, checking, linting, planning
+or drawing the workflow stay allowed."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import guard_allows, guard_blocks
+
+BLOCKED = [
+    # R's clients of coverage services, forges and remote builders, in inline code
+    ("posix", "Rscript -e 'covr::codecov(quiet = FALSE)'", "network.remote-service"),
+    ("posix", "R -e 'library(covr); coveralls(token = \"x\")'", "network.remote-service"),
+    ("posix", "Rscript -e 'pkgdown::deploy_site_github()'", "network.remote-service"),
+    ("posix", 'Rscript -e "pkgdown::deploy_to_branch(new_process = FALSE)"', "network.remote-service"),
+    ("posix", "Rscript -e 'devtools::check_win_release()'", "network.remote-service"),
+    ("posix", "Rscript -e 'devtools::check_mac_release()'", "network.remote-service"),
+    ("posix", "Rscript -e 'rhub::rhub_check(platforms = \"linux\")'", "network.remote-service"),
+    ("posix", "R --vanilla -e 'revdepcheck::revdep_check(num_workers = 2)'", "network.remote-service"),
+    ("posix", "Rscript -e 'usethis::use_github_action(\"check-standard\")'", "network.remote-service"),
+    # previews and apps served to a browser
+    ("posix", "quarto preview", "network.local-server"),
+    ("posix", "quarto preview slides.qmd --port 4200 --no-browser", "network.local-server"),
+    ("posix", "quarto serve report.qmd", "network.local-server"),
+    ("posix", "Rscript -e 'shiny::runApp(\"inst/app\", launch.browser = FALSE)'", "network.local-server"),
+    ("posix", "R -e \"shiny::runExample('01_hello')\"", "network.local-server"),
+    ("posix", "Rscript -e 'bookdown::serve_book(dir = \".\")'", "network.local-server"),
+    ("posix", "Rscript -e 'blogdown::serve_site()'", "network.local-server"),
+    ("posix", "Rscript -e 'xaringan::inf_mr(\"slides.Rmd\")'", "network.local-server"),
+    ("posix", "Rscript -e 'plumber::pr_run(plumber::pr(\"api.R\"), port = 8000)'", "network.local-server"),
+    ("posix", "Rscript -e 'servr::httd(\"_site\")'", "network.local-server"),
+    ("posix", "julia -e 'import Pluto; Pluto.run(port=1234)'", "network.local-server"),
+    ("posix", "julia --project=docs -e 'using LiveServer; servedocs()'", "network.local-server"),
+    # environments built for a workflow's steps, and an environment solved against the channels
+    ("posix", "snakemake --use-conda -j 4", "network.package-install"),
+    ("posix", "snakemake --cores all --use-conda --conda-frontend mamba", "network.package-install"),
+    ("posix", "snakemake --use-apptainer --cores 8", "network.package-install"),
+    ("posix", "snakemake --use-singularity --profile slurm", "network.package-install"),
+    ("posix", "snakemake --conda-create-envs-only --use-conda", "network.package-install"),
+    ("posix", "snakemake --software-deployment-method conda --cores 2", "network.package-install"),
+    ("posix", "snakemake --sdm apptainer -c 4", "network.package-install"),
+    ("posix", "snakemake --sdm=conda --cores 1", "network.package-install"),
+    ("posix", "conda-lock lock -f environment.yml -p osx-arm64", "network.package-install"),
+    ("posix", "conda-lock", "network.package-install"),
+]
+
+ALLOWED = [
+    # R building, checking, testing, measuring coverage and rendering here
+    ("posix", "Rscript -e 'covr::package_coverage()'"),
+    ("posix", "Rscript -e 'covr::report(covr::package_coverage(), file = \"coverage.html\")'"),
+    ("posix", "Rscript -e 'pkgdown::build_site()'"),
+    ("posix", "Rscript -e 'devtools::check()'"),
+    ("posix", 'Rscript -e \'rcmdcheck::rcmdcheck(args = "--no-manual", error_on = "warning")\''),
+    ("posix", "Rscript -e 'devtools::test()'"),
+    ("posix", "Rscript -e 'lintr::lint_package()'"),
+    ("posix", "Rscript -e 'styler::style_pkg()'"),
+    ("posix", "Rscript -e 'usethis::use_testthat()'"),
+    ("posix", "Rscript -e 'testthat::test_dir(\"tests/testthat\")'"),
+    # rendering to files
+    ("posix", "quarto render"),
+    ("posix", "quarto render report.qmd --to pdf"),
+    ("posix", "quarto preview --help"),
+    ("posix", "quarto check"),
+    ("posix", 'Rscript -e \'rmarkdown::render("report.Rmd", output_dir = "out")\''),
+    ("posix", "Rscript -e 'bookdown::render_book(\"index.Rmd\")'"),
+    ("posix", "Rscript -e 'blogdown::build_site()'"),
+    ("posix", "Rscript -e 'shiny::testServer(server, { session$setInputs(x = 1) })'"),
+    ("posix", "julia --project=docs docs/make.jl"),
+    ("posix", "julia --project=. -e 'using Pkg; Pkg.test()'"),
+    # Snakemake planning, linting, drawing or running with what the machine has
+    ("posix", "snakemake --cores 4"),
+    ("posix", "snakemake -np --use-conda"),
+    ("posix", "snakemake -n --sdm conda"),
+    ("posix", "snakemake --lint --use-conda"),
+    ("posix", "snakemake --dag --use-conda"),
+    ("posix", "snakemake --use-conda --cores 1 --report report.zip"),
+    ("posix", "snakemake --unlock --use-conda"),
+    ("posix", "snakemake --use-envmodules -j 8"),
+    ("posix", "snakemake --sdm env-modules -c 4"),
+    ("posix", "snakemake --help"),
+    ("posix", "conda-lock render -p linux-64 conda-lock.yml"),
+    ("posix", "conda-lock --help"),
+    ("posix", "conda env export --no-builds > environment.yml"),
+]
+
+
+@pytest.mark.parametrize(("shell", "command", "expected"), BLOCKED)
+def test_science_workflow_services_servers_and_installs_are_blocked(
+    shell: str, command: str, expected: str
+) -> None:
+    guard_blocks(shell, command, expected)
+
+
+@pytest.mark.parametrize(("shell", "command"), ALLOWED)
+def test_the_same_tools_building_checking_and_planning_stay_allowed(shell: str, command: str) -> None:
+    guard_allows(shell, command)
