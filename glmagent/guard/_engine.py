@@ -1504,6 +1504,9 @@ class Evaluation(RunsOtherCode, WordChecks):
         words = [Arg(program[0], raw), *(Arg(w, w) for w in program[1:])]
         how = f"`{raw}` = `{' '.join(program)}`"
         self.command([*words, *argv[1:]], frame.wrapped(how), stdin, None, feeds)
+        spec = self.p.word_info(program[0], frame.dialect, frame.aliases).executor
+        if spec is not None and len(argv) > 1 and argv[1].raw in spec.tool_words:
+            return True  # `$(R) CMD check x.tar.gz`: R's own tool word, which bash would not run alone
         self._bash_reads(argv[1:], frame, stdin, feeds)
         return True
 
