@@ -3,20 +3,21 @@ package's or a pipeline's scripts does is read from how the tool is called. R's 
 coverage, pushes a site, asks a remote builder or fetches every dependent package is a remote service
 (`covr::codecov()`, `pkgdown::deploy_to_branch()`, `devtools::check_win_devel()`,
 `revdepcheck::revdep_check()`), and R's, Julia's and Quarto's previews and apps are local servers (`quarto
-preview`, `shiny::runApp()`, `bookdown::serve_book()`, `Pluto.run()`, `servedocs()`); Snakemake building its
-steps' conda environments or images (`--use-conda`, `--sdm apptainer`) and conda-lock solving an
-environment install packages. `R CMD` runs any program that is no tool of R's (`R CMD rm -rf x`), and
-latexmk runs the command its engine options set (`-pdflatex="pdflatex -interaction=nonstopmode"`): both
-are judged as those commands. A make recipe's `$(R) CMD check` is R's own tool and its `$(RCMD) -e`
-is R, Llama Stack's `llama model download` fetches models, and Julia's `--project=$DIR` names an
-environment, not a script, whatever the folder. Beside each, the same tools rendering, testing, checking,
-linting, planning or drawing the workflow stay allowed. A Jupyter kernel registered for the user writes
-outside the project, Snakemake's `--executor slurm` hands jobs to the cluster as `sbatch` does, and `dvc
-run` runs its stage's command, judged as that line. R's `Sys.getenv()` and Julia's `ENV` read the
-environment as Python's `os.environ` does (one variable by name is judged as the shell's `$NAME`), and
-R's `~/.Renviron` holds tokens. Public science archives' clients (`prefetch SRR1`, `efetch`, `datasets
-download`, `synapse get`, `zenodo_get`, `nf-core download`) and data sets fetched in a one-liner
-(`download=True`, `tfds.load`, `fetch_openml`) are network; a local `.sra` file and `nf-core lint` are not."""
+preview`, `shiny::runApp()`, `bookdown::serve_book()`, `Pluto.run()`, `servedocs()`); Snakemake building
+its steps' conda environments or images (`--use-conda`, `--sdm apptainer`), conda-lock solving an
+environment and `mlflow run` building an MLproject's install packages. `R CMD` runs any program that is no
+tool of R's (`R CMD rm -rf x`), and latexmk runs the command its engine options set (`-pdflatex="pdflatex
+-interaction=nonstopmode"`): both are judged as those commands. A make recipe's `$(R) CMD check` is R's
+own tool and its `$(RCMD) -e` is R, Llama Stack's `llama model download` fetches models, and Julia's
+`--project=$DIR` names an environment, not a script, whatever the folder. Beside each, the same tools
+rendering, testing, checking, linting, planning or drawing the workflow stay allowed. A Jupyter kernel
+registered for the user writes outside the project, Snakemake's `--executor slurm` hands jobs to the
+cluster as `sbatch` does, and `dvc run` runs its stage's command, judged as that line. R's `Sys.getenv()`
+and Julia's `ENV` read the environment as Python's `os.environ` does (one variable by name is judged as
+the shell's `$NAME`), and R's `~/.Renviron` holds tokens. Public science archives' clients (`prefetch
+SRR1`, `efetch`, `datasets download`, `synapse get`, `zenodo_get`, `nf-core download`) and data sets
+fetched in a one-liner (`download=True`, `tfds.load`, `fetch_openml`) are network; a local `.sra` file and
+`nf-core lint` are not."""
 
 from __future__ import annotations
 
@@ -58,6 +59,7 @@ BLOCKED = [
     ("posix", "snakemake --sdm=conda --cores 1", "network.package-install"),
     ("posix", "conda-lock lock -f environment.yml -p osx-arm64", "network.package-install"),
     ("posix", "conda-lock", "network.package-install"),
+    ("posix", "mlflow run . -P alpha=0.42 --experiment-name x", "network.package-install"),
     # an R package Makefile's `$(RCMD)` is R, and Llama Stack's client fetches Meta's models
     ("posix", '@$(RCMD) -e "revdepcheck::revdep_check()"', "network.remote-service"),
     ("posix", "$(RCMD) -e 'install.packages(\"lintr\")'", "network.package-install"),
@@ -175,6 +177,8 @@ ALLOWED = [
     ("posix", "snakemake --help"),
     ("posix", "conda-lock render -p linux-64 conda-lock.yml"),
     ("posix", "conda-lock --help"),
+    ("posix", "mlflow run . --env-manager=local -P alpha=0.42"),
+    ("posix", "mlflow run . --env-manager local"),
     ("posix", "conda env export --no-builds > environment.yml"),
     ("posix", '@$(RCMD) -e "devtools::document()"'),
     ("posix", "llama model list --show-all"),
