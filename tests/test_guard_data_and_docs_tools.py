@@ -174,7 +174,7 @@ ALLOWED = [
     ("posix", "dbt build --profiles-dir ."),
     ("posix", "quarto render"),
     ("posix", "quarto render report.qmd --to pdf"),
-    ("posix", "quarto preview"),
+    ("posix", "quarto preview --help"),
     ("posix", "cml --help"),
     ("posix", "hf --help"),
     ("posix", "jupyter-book build ."),

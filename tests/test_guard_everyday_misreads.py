@@ -62,7 +62,7 @@ ALLOWED = [
     ("posix", "yarn ci && yarn doctor"),
     # variables and a path in one bare word expand as in "...": `$root/bin/$Configuration/x.cat`
     ("powershell", "Remove-Item -ea Ignore $PSScriptRoot/bin/$Configuration/PSReadLine/PSReadLine.cat"),
-    # latexmk's `-xelatex`/`-lualatex` pick the engine; `-xelatex=CMD` (blocked) sets the command it runs
+    # latexmk's `-xelatex`/`-lualatex` pick the engine; `-xelatex=CMD` sets the command it runs, judged so
     ("posix", "latexmk -xelatex thesis.tex"),
     # switching a Jupyter extension on writes Jupyter's configuration; it starts no server
     ("posix", "jupyter server extension enable jupyterlab_git"),
@@ -235,7 +235,7 @@ BLOCKED = [
     ("posix", "yarn info react", "network.package-install"),  # yarn's own, which asks the registry
     ("posix", "npm docs", "network.package-install"),  # npm's own: opens the package's site
     ("posix", "grep == | rm -rf ~", "destructive.recursive-delete"),
-    ("posix", 'latexmk -pdflatex="sh -c id" x.tex', "unverifiable.inline-code"),
+    ("posix", "latexmk -pdflatex=\"sh -c 'rm -rf ~'\" x.tex", "destructive.recursive-delete"),
     ("posix", "jupyter lab --no-browser", "network.local-server"),
     ("powershell", "Remove-Item $root/bin/$Configuration -Recurse", "destructive.recursive-delete"),
     ("powershell", "Get-Item $root/x$(Remove-Item -Recurse C:\\x)", "destructive.recursive-delete"),

@@ -237,10 +237,11 @@ _MAKE_PROGRAMS: dict[str, tuple[str, ...]] = {
     "GOBUILD": ("go", "build"), "GOTEST": ("go", "test"), "GOGET": ("go", "get"),
     "GOINSTALL": ("go", "install"), "GORUN": ("go", "run"), "GOMOD": ("go", "mod"), "GOVET": ("go", "vet"),
     "GOCLEAN": ("go", "clean"), "GOGENERATE": ("go", "generate"), "GOTOOL": ("go", "tool"),
+    "RCMD": ("r",),
 }  # fmt: skip
 """What make's usual variables for programs hold when a name alone does not say it: make's own defaults
-(`RM = rm -f`, `SHELL = /bin/sh`), Sphinx's `SPHINXBUILD`, and Go's `GOCMD` family (`GOBUILD = $(GOCMD)
-build`)."""
+(`RM = rm -f`, `SHELL = /bin/sh`), Sphinx's `SPHINXBUILD`, Go's `GOCMD` family (`GOBUILD = $(GOCMD)
+build`), and R packages' `RCMD` (`RCMD := $(R) --vanilla`: `$(RCMD) -e "devtools::check()"`)."""
 _MAKE_SUFFIX = lazy_re(r"_(?:BIN|EXE|CMD|PATH|PROG|TOOL)$")
 _PLAIN_WORD = lazy_re(r"[A-Za-z0-9_][\w.+-]*")
 """A program name with nothing the shell would expand or strip (`rm`, `go`, `clang-format`)."""
@@ -1519,6 +1520,9 @@ class Evaluation(RunsOtherCode, WordChecks):
         words = [Arg(program[0], raw), *(Arg(w, w) for w in program[1:])]
         how = f"`{raw}` = `{' '.join(program)}`"
         self.command([*words, *argv[1:]], frame.wrapped(how), stdin, None, feeds)
+        spec = self.p.word_info(program[0], frame.dialect, frame.aliases).executor
+        if spec is not None and len(argv) > 1 and argv[1].raw in spec.tool_words:
+            return True  # `$(R) CMD check x.tar.gz`: R's own tool word, which bash would not run alone
         self._bash_reads(argv[1:], frame, stdin, feeds)
         return True
 

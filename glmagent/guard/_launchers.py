@@ -408,6 +408,8 @@ class RunsOtherCode:
             if module.text in _MODULE_PROGRAMS:
                 run.module_argv[0] = Arg(_MODULE_PROGRAMS[module.text], module.raw)
             self.command(run.module_argv, frame.wrapped(f"`{name} -m`"), stdin)
+        if run.tool_argv:
+            self.command(run.tool_argv, frame.wrapped(f"`{name}` runs `{run.tool_argv[0].raw}`"), stdin)
         if spec.language == "ruby":
             self._ruby_un(argv, frame)
         if run.script is not None:

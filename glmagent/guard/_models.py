@@ -416,6 +416,10 @@ class WrapperSpec(Shape):
     """NAME=VALUE words may precede the command (`env`)."""
     shell_options: list[str] = many()
     """Options whose value is a shell command line (`su -c CMD`); short ones may end a cluster (`-lc`)."""
+    attached_shell_options: list[str] = many()
+    """Options whose value, attached by `=` wherever the option stands, is a shell command line, while the
+    option alone is a switch (`latexmk -pdflatex="pdflatex -interaction=nonstopmode"`; `-pdflatex` picks
+    the engine)."""
     windows_program: bool = False
     """A Windows program: the command line it starts is at most `WINDOWS_MAX_LINE` characters long
     (`forfiles /c`, `schtasks /tr`), so a longer one is too large before it is parsed."""
@@ -517,6 +521,12 @@ class ExecutorSpec(Shape):
     """First operands that name one of its own tools, not a script (`R CMD check`)."""
     script_tools: list[str] = many()
     """Those of its tools that run the script given as their first operand (`R CMD BATCH x.R`)."""
+    own_tools: list[str] = many()
+    """Every tool of its own a tool word names (`R CMD check`); any other word there is a program it runs
+    with the words after it (`R CMD rm -rf x` runs `rm -rf x`), judged as that command."""
+    setting_options: list[str] = many()
+    """Long options whose attached value is a setting, never code or a file it runs (`julia --project=DIR`):
+    a value only known at run time there keeps the option's meaning."""
     subcommand: str = ""
     """Only this subcommand runs an inline program, the first operand after it (`deno eval CODE`); the
     program's other subcommands run no inline program (`deno run x.ts`, `deno test`)."""

@@ -494,10 +494,15 @@ _NAMED_ENV_READS: dict[str, tuple[re.Pattern[str], ...]] = {
     ),
     "awk": (lazy_re(rf"""\bENVIRON\s*\[\s*"{_VAR_NAME}"\s*\]"""),),
     "lua": (lazy_re(rf"\bos\s*\.\s*getenv\s*\(\s*{_QUOTED_NAME}\s*\)"),),
+    "r": (lazy_re(rf"\bSys\s*\.\s*getenv\s*\(\s*{_QUOTED_NAME}"),),
+    "julia": (
+        lazy_re(rf'\bENV\s*\[\s*"{_VAR_NAME}"\s*\]'),
+        lazy_re(rf'\bget\s*\(\s*ENV\s*,\s*"{_VAR_NAME}"'),
+    ),
 }
 """Per payload language, the spellings of one variable read by its literal name (`os.environ.get('CI')`,
-`process.env.npm_package_version`, `$ENV{HOME}`, `getenv("X")`), and Python's import of the reading
-functions (which reads nothing)."""
+`process.env.npm_package_version`, `$ENV{HOME}`, `getenv("X")`, R's `Sys.getenv("CI")`, Julia's
+`ENV["CI"]`), and Python's import of the reading functions (which reads nothing)."""
 
 
 def named_env_reads(language: str, program: str) -> tuple[list[tuple[str, str]], str] | None:

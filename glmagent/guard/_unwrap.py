@@ -175,11 +175,18 @@ def unwrap(spec: WrapperSpec, args: list[Arg], stdin_words: list[Arg] | None) ->
         if t == "--":
             i += 1
             break
+        if spec.attached_shell_options and "=" in t and t.partition("=")[0] in spec.attached_shell_options:
+            value = t.partition("=")[2]
+            out.shell_lines.append(Arg(value, value))  # `latexmk -pdflatex="pdflatex %O %S"`
+            i += 1
+            continue
         attached = t[:2] == "--" and "=" in t and DYN not in t.partition("=")[0]
         if DYN in t and a.may_be_flag and not attached:
             # `sudo $OPTS rm -rf /`: the word may be options or the command itself; check both readings.
-            # (`--python="$V"` is an option whatever `$V` holds: its value is attached.)
-            out.candidates.append(args[i + 1 :])
+            # (`--python="$V"` is an option whatever `$V` holds: its value is attached.) Where only an
+            # attached value is a command line (`latexmk $OPTS x.tex`), the words after it are no command.
+            if not (spec.attached_shell_options and not shell_opts):
+                out.candidates.append(args[i + 1 :])
             ambiguous_at = None
             break
         if t == "-" and "-" in spec.flag_options:
@@ -290,11 +297,13 @@ def unwrap(spec: WrapperSpec, args: list[Arg], stdin_words: list[Arg] | None) ->
             _inputs_as_commands(out, inputs, stdin_words, spec.stop_at)
         if any(a.text in ("--pipe", "--pipepart") for a in args[:i]):
             stdin_words = None  # the input goes to the command's stdin in blocks, not into its arguments
-    if shell_opts and not out.shell_lines:
+    if (shell_opts or spec.attached_shell_options) and not out.shell_lines:
         # GNU tools accept options after operands (`flock FILE -c CMD`): look for the command line anywhere.
         for k, a in enumerate(args):
             t = a.text
-            if t in shell_opts and k + 1 < n:
+            if "=" in t and t.partition("=")[0] in spec.attached_shell_options:
+                out.shell_lines.append(Arg(t.partition("=")[2], t.partition("=")[2]))
+            elif t in shell_opts and k + 1 < n:
                 out.shell_lines.append(args[k + 1])
             elif t.startswith("--") and t.split("=", 1)[0] in shell_opts and "=" in t:
                 out.shell_lines.append(Arg(t.split("=", 1)[1], a.raw))
@@ -939,6 +948,8 @@ class ExecutorRun:
 
     payloads: list[Arg] = many()
     module_argv: list[Arg] | None = None
+    tool_argv: list[Arg] | None = None
+    """The command one of its tool words runs when no tool of its own follows (`R CMD rm -rf x`)."""
     reads_stdin: bool = False
     script: Arg | None = None
     """The program file it runs (`python x.py`), when named by a literal path."""
@@ -1135,6 +1146,9 @@ def executor(spec: ExecutorSpec, args: list[Arg]) -> ExecutorRun:
             if run.payloads and spec.language == "python":
                 return run  # everything after `-c CODE` is the program's own argv
             continue
+        if t[:2] == "--" and t.partition("=")[0] in spec.setting_options and "=" in t:
+            i += 1  # `julia --project=$DIR x.jl`: whatever `$DIR` holds, it names the environment
+            continue
         if DYN in t and a.may_be_flag and not run.payloads and not file_given and spec.language != "make":
             # `python $FLAGS`: could be `-c <code>`; the program cannot be known (make takes it as a target).
             run.payloads.append(Arg(DYN, a.raw))
@@ -1168,6 +1182,13 @@ def executor(spec: ExecutorSpec, args: list[Arg]) -> ExecutorRun:
             script = next((a for a in args[tool + 1 :] if a.text[:1] != "-" or DYN in a.text), None)
             if script is not None:
                 _program_file(run, script)
+        elif (
+            tool < n
+            and spec.own_tools
+            and args[tool].text not in spec.own_tools
+            and (args[tool].text[:1] != "-" or DYN in args[tool].text)
+        ):
+            run.tool_argv = list(args[tool:])  # `R CMD rm -rf x`: no tool of R's, a program it runs
         return run
     source = script_source(args[operand]) if operand is not None and operand < n else "stdin"
     finds = spec.finds_programs_flags
