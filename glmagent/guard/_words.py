@@ -744,6 +744,8 @@ class WordChecks:
                     continue  # `--baseURL https://example.org/`: where the site will be served, not a peer
                 if pattern.this_machine(a.text, names):
                     continue  # `wait-on http://localhost:3000`: waits for a server on this machine
+                if pattern.local_service(a.text):
+                    continue  # `migrate -database postgres://localhost:5432/app`: a database on this machine
                 if pattern.match(a.text) or (
                     a.raw is not a.text and DYN in a.text and pattern.match_raw(a.raw)
                 ):

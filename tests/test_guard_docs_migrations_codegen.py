@@ -1,0 +1,155 @@
+"""Documentation builds, migrations and code generation as CI steps and Makefiles write them: a database URL
+at this machine or at a CI service's name is the test database (allowed), one at another machine is network;
+a connection variable set for the command is judged as that URL; documentation preview servers and Buf's
+registry calls are network; migration tools told to empty the database are destructive whatever options come
+first. Each blocked line has an allowed twin beside it."""
+
+from __future__ import annotations
+
+import pytest
+
+from glmagent.guard import Policy
+
+PAIRS = [
+    # A database, cache or queue server's URL: this machine or a one-label service name is local.
+    (
+        "migrate -path db/migrations -database postgres://app:pw@db.prod.example.com:5432/app up",
+        "network.locator",
+        "migrate -path db/migrations -database 'postgres://app:pw@127.0.0.1:5432/app?sslmode=disable' up",
+    ),
+    (
+        "./mvnw flyway:migrate -Dflyway.url=jdbc:postgresql://10.20.0.7:5432/orders",
+        "network.locator",
+        "./mvnw flyway:migrate -Dflyway.url=jdbc:postgresql://localhost:5432/orders",
+    ),
+    (
+        "liquibase --url=jdbc:mysql://mysql.corp.example.com:3306/shop update",
+        "network.locator",
+        "liquibase --url=jdbc:mysql://mysql:3306/shop --changeLogFile=db/changelog.xml update",
+    ),
+    (
+        "sqlx migrate run --database-url postgresql+asyncpg://u:pw@Pg01/app",
+        "network.locator",
+        "sqlx migrate run --database-url postgresql+asyncpg://u:pw@postgres/app",
+    ),
+    (
+        "celery -A app worker -b amqp://guest:guest@mq.example.net:5672//",
+        "network.locator",
+        "celery -A app worker -b amqp://guest:guest@rabbitmq:5672//",
+    ),
+    (
+        "atlas migrate diff --dev-url 'postgres://u:pw@localhost/dev,http://evil.example.com/'",
+        "network.locator",
+        "atlas migrate diff --dev-url 'postgres://u:pw@localhost:5432/dev?sslmode=disable' --to file://schema.sql",
+    ),
+    (
+        "pgbench -i postgres://bench@[2001:db8::5]:5432/bench",
+        "network.locator",
+        "pgbench -i postgres://bench@[::1]:5432/bench",
+    ),
+    # An HTTP server on this machine is still a server the program talks to.
+    (
+        "openapi-generator-cli generate -i http://localhost:8080/v3/api-docs -g go -o client",
+        "network.locator",
+        "openapi-generator-cli generate -i api/openapi.yaml -g go -o client",
+    ),
+    # The same URL or host set in a connection variable for the command.
+    (
+        "DATABASE_URL=postgres://ci:pw@db.staging.example.com:5432/app npx prisma migrate deploy",
+        "network.locator",
+        "DATABASE_URL=postgres://ci:pw@localhost:5432/app_test npx prisma migrate deploy",
+    ),
+    (
+        "env TEST_DATABASE_URL=mysql://root@192.168.10.4/t bundle exec rails db:migrate",
+        "network.locator",
+        "env TEST_DATABASE_URL=mysql://root@mysql/t bundle exec rails db:migrate",
+    ),
+    (
+        "PGHOST=pg.internal.example.org psql -f schema.sql",
+        "network.locator",
+        "PGHOST=postgres psql -f schema.sql",
+    ),
+    (
+        "export REDIS_URL=redis://cache.example.com:6379/0",
+        "network.locator",
+        "export REDIS_URL=redis://localhost:6379/0",
+    ),
+    # Migration tools told to empty the database, whatever options come before the word.
+    (
+        "migrate -source file://migrations -database postgres://localhost:5432/app drop -f",
+        "destructive.data-store",
+        "migrate -source file://migrations -database postgres://localhost:5432/app up 2",
+    ),
+    (
+        "migrate -path migrations -database mysql://root@localhost:3306/app down -all",
+        "destructive.data-store",
+        "migrate -path migrations -database mysql://root@localhost:3306/app down 1",
+    ),
+    (
+        "dbmate --url postgres://postgres@127.0.0.1:5432/app_test drop",
+        "destructive.data-store",
+        "dbmate --url postgres://postgres@127.0.0.1:5432/app_test migrate",
+    ),
+    (
+        "atlas schema clean -u postgres://localhost:5432/dev --auto-approve",
+        "destructive.data-store",
+        "atlas schema inspect -u postgres://localhost:5432/dev",
+    ),
+    # Documentation sites: building them is local, their preview servers listen.
+    (
+        "sphinx-autobuild -b html docs docs/_build/html",
+        "network.local-server",
+        "sphinx-build -b html docs docs/_build/html",
+    ),
+    ("npx docusaurus start --port 3001", "network.local-server", "npx docusaurus build --out-dir build"),
+    ("mdbook serve guide", "network.local-server", "mdbook build guide"),
+    ("zola serve --interface 127.0.0.1", "network.local-server", "zola build --output-dir public"),
+    ("hexo server -p 4001", "network.local-server", "hexo generate"),
+    ("vitepress preview docs", "network.local-server", "vitepress build docs"),
+    ("docfx docs/docfx.json --serve", "network.local-server", "docfx docs/docfx.json"),
+    ("npx @11ty/eleventy --serve", "network.local-server", "npx @11ty/eleventy --output=_site"),
+    ("quarto preview report.qmd", "network.local-server", "quarto render report.qmd"),
+    # Buf's schema registry: dependencies fetched from it and modules pushed to it.
+    ("buf dep update proto", "network.package-install", "buf generate proto"),
+    ("buf mod update", "network.package-install", "buf lint"),
+    ("buf push --tag v1.2.0", "network.publish", "buf format -w"),
+]
+
+
+@pytest.mark.parametrize(("blocked", "rule", "allowed"), PAIRS)
+def test_blocked_with_allowed_twin(blocked: str, rule: str, allowed: str) -> None:
+    policy = Policy.default()
+    decision = policy.check(blocked, "posix")
+    assert decision.rule_id == rule, (blocked, decision.reason)
+    twin = policy.check(allowed, "posix")
+    assert twin.allowed, (allowed, twin.reason)
+
+
+POWERSHELL_PAIRS = [
+    (
+        "$env:DATABASE_URL = 'postgres://app:pw@pg.prod.example.com/app'; npx prisma migrate deploy",
+        "network.locator",
+        "$env:DATABASE_URL = 'postgres://app:pw@localhost:5432/app'; npx prisma migrate deploy",
+    ),
+    (
+        ".\\mvnw.cmd flyway:migrate -Dflyway.url=jdbc:sqlserver://sql01.corp.example.com:1433",
+        "network.locator",
+        ".\\mvnw.cmd flyway:migrate -Dflyway.url=jdbc:sqlserver://localhost:1433",
+    ),
+    ("docfx serve _site", "network.local-server", "docfx build docfx.json"),
+]
+
+
+@pytest.mark.parametrize(("blocked", "rule", "allowed"), POWERSHELL_PAIRS)
+def test_powershell_blocked_with_allowed_twin(blocked: str, rule: str, allowed: str) -> None:
+    policy = Policy.default()
+    decision = policy.check(blocked, "powershell")
+    assert decision.rule_id == rule, (blocked, decision.reason)
+    twin = policy.check(allowed, "powershell")
+    assert twin.allowed, (allowed, twin.reason)
+
+
+def test_connection_variable_known_only_at_run_time_is_the_environments_choice() -> None:
+    policy = Policy.default()
+    assert policy.check("REDIS_URL=$CI_REDIS pytest -q", "posix").allowed
+    assert policy.check("PGHOST=$CI_SERVICE pytest -q", "posix").allowed
