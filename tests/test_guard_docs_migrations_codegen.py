@@ -153,3 +153,52 @@ def test_connection_variable_known_only_at_run_time_is_the_environments_choice()
     policy = Policy.default()
     assert policy.check("REDIS_URL=$CI_REDIS pytest -q", "posix").allowed
     assert policy.check("PGHOST=$CI_SERVICE pytest -q", "posix").allowed
+
+
+SCRIPT_PAIRS = [
+    # BSD sed's `-i ''` followed by several `-e` programs: each one is sed's program.
+    (
+        "sed -i '' -e 's/^version.*/version 2/' -e 'e touch /tmp/x' lib/App.pm",
+        "unverifiable.payload-process",
+        "sed -i '' -e 's/^version.*/version 2/' -e '/^our \\$VERSION/ s/.*/our $VERSION = 2;/' lib/App.pm",
+    ),
+    (
+        "sed -i '' -e 's/a/b/' -e 'w /etc/profile' setup.cfg",
+        "destructive.payload-write",
+        "sed -i '' -e 's/a/b/' -e '/^name/ s/=.*/= app/' setup.cfg",
+    ),
+    # An address before a command is sed's pattern, not a glob from the root.
+    (
+        "sed -n p /home/*/.ssh/id_*",
+        "env.secret-files",
+        "sed -i '/^__version__/ s/.*/__version__ = \"1.4.0\"/' pkg/__init__.py",
+    ),
+    (
+        "awk '{print}' /root/.ssh/*",
+        "env.secret-files",
+        "awk '/^## / {print $2}' CHANGELOG.md",
+    ),
+    # A patch or a find test's value named at run time is a file or a pattern, never another option.
+    ("git apply --unsafe-paths fix.patch", "unverifiable.git-config-exec", 'git apply --3way "$patch"'),
+    (
+        'find gen -newer "$stamp" -delete',
+        "destructive.find-delete",
+        'find gen -newer "$stamp" -name "*.pb.go"',
+    ),
+    ("find . -name '*.go' $action", "dynamic.arguments", 'find . -maxdepth "$depth" -name "*_string.go"'),
+    # pressly's goose migrator with its folder named at run time; Block's agent of the same name.
+    (
+        'goose -dir "$MIGRATIONS" session',
+        "unverifiable.coding-agent",
+        'goose -dir "$MIGRATIONS" sqlite3 ./app.db up',
+    ),
+]
+
+
+@pytest.mark.parametrize(("blocked", "rule", "allowed"), SCRIPT_PAIRS)
+def test_scripts_blocked_with_allowed_twin(blocked: str, rule: str, allowed: str) -> None:
+    policy = Policy.default()
+    decision = policy.check(blocked, "posix")
+    assert decision.rule_id == rule, (blocked, decision.reason)
+    twin = policy.check(allowed, "posix")
+    assert twin.allowed, (allowed, twin.reason)
