@@ -6,7 +6,12 @@ first. Each blocked line has an allowed twin beside it."""
 
 from __future__ import annotations
 
+import shutil
+import subprocess
+from pathlib import Path
+
 import pytest
+from conftest import TEST_GIT, decide_in
 
 from glmagent.guard import Policy
 
@@ -181,7 +186,7 @@ SCRIPT_PAIRS = [
     # A patch or a find test's value named at run time is a file or a pattern, never another option.
     ("git apply --unsafe-paths fix.patch", "unverifiable.git-config-exec", 'git apply --3way "$patch"'),
     (
-        'find gen -newer "$stamp" -delete',
+        'find proto -newer "$stamp" -delete',
         "destructive.find-delete",
         'find gen -newer "$stamp" -name "*.pb.go"',
     ),
@@ -202,3 +207,27 @@ def test_scripts_blocked_with_allowed_twin(blocked: str, rule: str, allowed: str
     assert decision.rule_id == rule, (blocked, decision.reason)
     twin = policy.check(allowed, "posix")
     assert twin.allowed, (allowed, twin.reason)
+
+
+@pytest.fixture(scope="module")
+def codegen_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A project whose ignored `gen/` holds generated code and whose tracked `api/gen/` holds committed
+    code."""
+    root = tmp_path_factory.mktemp("codegen")
+    subprocess.run(["git", "init", "-q"], cwd=root, check=True)
+    (root / ".gitignore").write_text("/gen/\n")
+    (root / "api" / "gen").mkdir(parents=True)
+    (root / "api" / "gen" / "api.pb.go").write_text("package gen\n")
+    subprocess.run([*TEST_GIT, "add", ".gitignore", "api"], cwd=root, check=True)
+    subprocess.run([*TEST_GIT, "commit", "-qm", "init"], cwd=root, check=True)
+    (root / "gen" / "go").mkdir(parents=True)
+    (root / "gen" / "go" / "x.pb.go").write_text("package go\n")
+    return root
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+def test_generated_code_folder_is_build_output(codegen_repo: Path) -> None:
+    assert decide_in("rm -rf gen", codegen_repo).allowed
+    assert decide_in("rm -rf gen/*", codegen_repo).allowed
+    tracked = decide_in("rm -rf api/gen", codegen_repo)
+    assert tracked.rule_id == "destructive.recursive-delete", tracked.reason
