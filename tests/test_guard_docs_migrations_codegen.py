@@ -1,8 +1,8 @@
 """Documentation builds, migrations and code generation as CI steps and Makefiles write them: a database URL
 at this machine or at a CI service's name is the test database (allowed), one at another machine is network;
-a connection variable set for the command is judged as that URL; documentation preview servers and Buf's
-registry calls are network; migration tools told to empty the database are destructive whatever options come
-first. Each blocked line has an allowed twin beside it."""
+a connection variable set for the command is judged as that URL; Buf's registry calls are network; migration
+tools told to empty the database are destructive whatever options come first. Each blocked line has an
+allowed twin beside it."""
 
 from __future__ import annotations
 
@@ -100,20 +100,6 @@ PAIRS = [
         "destructive.data-store",
         "atlas schema inspect -u postgres://localhost:5432/dev",
     ),
-    # Documentation sites: building them is local, their preview servers listen.
-    (
-        "sphinx-autobuild -b html docs docs/_build/html",
-        "network.local-server",
-        "sphinx-build -b html docs docs/_build/html",
-    ),
-    ("npx docusaurus start --port 3001", "network.local-server", "npx docusaurus build --out-dir build"),
-    ("mdbook serve guide", "network.local-server", "mdbook build guide"),
-    ("zola serve --interface 127.0.0.1", "network.local-server", "zola build --output-dir public"),
-    ("hexo server -p 4001", "network.local-server", "hexo generate"),
-    ("vitepress preview docs", "network.local-server", "vitepress build docs"),
-    ("docfx docs/docfx.json --serve", "network.local-server", "docfx docs/docfx.json"),
-    ("npx @11ty/eleventy --serve", "network.local-server", "npx @11ty/eleventy --output=_site"),
-    ("quarto preview report.qmd", "network.local-server", "quarto render report.qmd"),
     # Buf's schema registry: dependencies fetched from it and modules pushed to it.
     ("buf dep update proto", "network.package-install", "buf generate proto"),
     ("buf mod update", "network.package-install", "buf lint"),
@@ -141,7 +127,6 @@ POWERSHELL_PAIRS = [
         "network.locator",
         ".\\mvnw.cmd flyway:migrate -Dflyway.url=jdbc:sqlserver://localhost:1433",
     ),
-    ("docfx serve _site", "network.local-server", "docfx build docfx.json"),
 ]
 
 
