@@ -353,6 +353,7 @@ class PolicyTables:
         self.package_source_defaults = frozenset(v.lower() for v in data.package_source_defaults)
         self.program_variables = _name_matcher(data.program_variables)
         self.options_variables = {k.upper(): v for k, v in data.options_variables.items()}
+        self.connection_variables = _name_matcher(data.connection_variables)
         self.command_options = _option_matcher(data.command_options)
         """Options whose value a program runs as a command line (`--rsh`, `--*-cmd-prefix`), or None."""
         self.text_tools = frozenset(v.lower() for v in data.text_tools)

@@ -1765,6 +1765,13 @@ class Evaluation(RunsOtherCode, WordChecks):
             words = " ".join(shlex.quote(w) for w in value.text.split())
             self._spend(PIECE_WORK)
             self.script(f"{program} {words}", "posix", frame.nested(f"`{name}=`"))
+        elif value.text and DYN not in value.text and self.p.connection_variables.fullmatch(name):
+            # `DATABASE_URL=postgres://u:pw@db.example.com/app alembic upgrade head`: the program connects to
+            # the value, judged as a word on its command line (a database on this machine is none).
+            host = name.upper().endswith(("HOST", "HOSTNAME", "SERVER"))
+            words = [Arg(name, name), *([Arg("--host", "--host")] if host else []), value]
+            self._spend(PIECE_WORK)
+            self.command(words, frame.nested(f"`{name}=`"), None)
         elif value.text and self.p.code_loading.fullmatch(name):
             self.event(
                 "dynamic-script",

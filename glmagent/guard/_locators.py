@@ -234,6 +234,30 @@ def is_local_host(value: str) -> bool:
     return host in _LOCAL_HOST_NAMES or _LOCAL_ADDRESS.match(host) is not None
 
 
+_SERVICE_URL = lazy_re(
+    r"(?:-{0,2}[\w.-]*+=)?(?:jdbc:|r2dbc:)?([A-Za-z][A-Za-z0-9.-]*+)(?:\+[\w-]++)?://"
+    r"(?:[^\s/@]*+@)?(\[[0-9A-Fa-f:.]++\]|[^\s/:?#@\[\],;]++)(?::\d{1,5})?(?:[/?#;]\S*+)?"
+)
+"""A server's URL, after an option's `name=` (`-Dflyway.url=jdbc:postgresql://localhost:5432/app`): the
+scheme (without a driver's `+asyncpg`), then the host after any login."""
+_SERVICE_NAME = lazy_re(r"[a-z][a-z_-]*+")
+"""A one-label host in lower case without digits: a service's name on a CI or compose network (`postgres`,
+`db`, `redis`), as `psql -h postgres` names one."""
+
+
+def names_local_service(word: str, schemes: frozenset[str]) -> bool:
+    """Is `word` one URL of a server whose scheme is in `schemes` (a database's: `postgres://`,
+    `jdbc:mysql://`) at this machine or at a service's one-label name (`postgresql://u:pw@127.0.0.1:5432/app`,
+    `mysql://root@db:3306/x`)? Any other host, a second URL or a second login is not."""
+    if word.count("://") != 1 or word.count("@") > 1:
+        return False
+    m = _SERVICE_URL.fullmatch(word)
+    if m is None or m.group(1).lower() not in schemes:
+        return False
+    host = m.group(2)
+    return is_local_host(host) or _SERVICE_NAME.fullmatch(host) is not None
+
+
 _SERVER_ADDRESS = lazy_re(
     r"(?:[A-Za-z][A-Za-z0-9+.-]*+://|tcp:)?(\[[0-9A-Fa-f:.]++\]|[^\s/:?#@\[\]\\]++)(?::\d{1,5})?(?:[/?#]\S*+)?"
 )
@@ -369,7 +393,8 @@ class LocatorMatcher:
     `options` finds option values that name a machine among a command's words."""
 
     __slots__ = (
-        "address", "local", "login", "machine", "naming", "only", "options", "stream", "unc_host", "variable",
+        "address", "local", "login", "machine", "naming", "only", "options", "services", "stream", "unc_host",
+        "variable",
     )  # fmt: skip
 
     def __init__(
@@ -398,6 +423,9 @@ class LocatorMatcher:
         """Lower-case long options whose value only names an address (`--baseurl`): no machine to reach."""
         self.local: frozenset[str] = frozenset()
         """Programs to which an address of this machine is no other machine (`wait-on http://localhost`)."""
+        self.services: frozenset[str] = frozenset()
+        """Lower-case schemes of servers (`postgres`, `mysql`) whose URL at this machine or at a service's
+        one-label name names no other machine (`postgres://localhost:5432/app`, `redis://redis:6379`)."""
 
     def names_only(self, args: list[Arg], i: int, program: str) -> bool:
         """Is `args[i]` the value of a `naming` option (`--baseURL URL`, `--baseURL=URL`), of any program
@@ -417,6 +445,10 @@ class LocatorMatcher:
         server to answer (`wait-on http://localhost:3000`, `start-server-and-test dev http://127.0.0.1:3000
         test`)?"""
         return bool(self.local) and not self.local.isdisjoint(names) and names_this_machine(word)
+
+    def local_service(self, word: str) -> bool:
+        """Is `word` a URL of a server of a `services` scheme on this machine or a service's network?"""
+        return bool(self.services) and "://" in word and names_local_service(word, self.services)
 
     def _naming(self, option: str, program: str) -> bool:
         return option in self.naming or f"{program} {option}" in self.naming

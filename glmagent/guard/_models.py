@@ -327,6 +327,11 @@ class LocatorClause(Shape):
     holds for that program only (`hugo -b`, `zola --base-url`: for API clients `--base-url` is the server)."""
     except_commands: list[str] = many()
     """Programs that read their words as text or local files only (`echo`, `grep`, `git commit -m`)."""
+    service_schemes: list[str] = many()
+    """URL schemes of servers (databases, caches, queues: `postgres`, `jdbc:mysql`'s `mysql`, `redis`) whose
+    URL names no other machine when its host is this machine (`localhost`, loopback) or a service's one-label
+    name on a CI or compose network (`postgres`, `db`): `postgres://u:pw@localhost:5432/app`,
+    `-Dflyway.url=jdbc:postgresql://db:5432/app`. A driver's suffix (`postgresql+asyncpg`) is left out."""
     local_commands: list[str] = many()
     """Programs that only wait for a server to answer (`wait-on`, `start-server-and-test`): an address of
     this machine given to them (`http://localhost:3000`, `http-get://127.0.0.1:5000`, `tcp:localhost:3000`)
@@ -582,6 +587,10 @@ class PolicyFile(Shape):
     options_variables: dict[str, str] = table()
     """Environment variables whose value a program takes as its own options (`MAVEN_ARGS`: `mvn`), by
     name: a literal value is checked as that command line."""
+    connection_variables: list[str] = many()
+    """Environment variables naming the server a program connects to (`DATABASE_URL`, `REDIS_URL`, `PGHOST`;
+    `*` globs allowed): a literal value is judged as a word handed to that program (`--host VALUE` for a
+    name ending in `HOST` or `SERVER`), so another machine there is network as on its command line."""
     command_options: list[str] = many()
     """Option globs (`--*-command`, `--rsh`) whose value any program not described elsewhere runs as a
     command line: a literal value is checked as one, a value known only at run time blocks."""

@@ -54,7 +54,7 @@ OUTPUT_FOLDERS = frozenset(
         "zig-out", ".zig-cache", "zig-cache", "dist-newstyle", ".stack-work", ".hpc", ".build", ".dart_tool",
         ".angular", ".cache", ".godot", "out-tsc", "ipch", ".venv", "venv", ".hypothesis",
         "cache", ".jekyll-cache", ".sass-cache", ".swc", ".docusaurus", ".vite", "storybook-static",
-        "generated", "_install", "dev-dist", "elm-stuff", "benchmarkdotnet.artifacts", ".open-next",
+        "generated", "gen", "_install", "dev-dist", "elm-stuff", "benchmarkdotnet.artifacts", ".open-next",
         ".quarto", ".coverage", ".terraform", "packer_cache", ".yardoc", ".phpunit.cache", "coverage.out",
         "cover.out", "auto_examples", "gen_modules", "_autosummary", "esm", "cjs", "umd", "_esm", "_cjs",
         "compiled", "_output", "built",
@@ -81,6 +81,7 @@ TypeScript's and bundlers' `compiled`, `_esm` and `_cjs`, Nim's `nimcache`, Xcod
 `_esy` and an opam local switch's `_opam` (installed packages, as `node_modules`), Elixir's `cover` (what `mix
 test --cover` writes), minted's `_minted` (and one job's `_minted-main`), bookdown's `_bookdown_files` and
 `_book`, myst-nb's `jupyter_execute`, LaTeX's `svg-inkscape` (what the svg package has Inkscape convert);
+the `gen` folder code generators write to (`buf generate`, `protoc --go_out=gen`, `openapi-generator -o gen`);
 protoc's and jsonnet's `*_out` output folders (`js_out`, `dashboards_out`: the `--js_out=` convention), and
 the coverage and JUnit reports test runs write (`coverage-unit.xml`, `junit.xml`, `junit-py312.xml`)."""
 _CONFIGURED_OUTPUT = lazy_re(

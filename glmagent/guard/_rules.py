@@ -1551,6 +1551,7 @@ def build_index(rules: list[Rule], syntax: dict[str, SyntaxSpec]) -> RuleIndex:
                     pattern.only = frozenset(c.lower() for c in clause.commands)
                     pattern.naming = frozenset(o.lower() for o in clause.naming_options)
                     pattern.local = frozenset(c.lower() for c in clause.local_commands)
+                    pattern.services = frozenset(c.lower() for c in clause.service_schemes)
                     index.locators.setdefault(shell, []).append((rule, pattern, spared))
             else:
                 index.engine[clause.event] = rule

@@ -1168,10 +1168,12 @@ def executor(spec: ExecutorSpec, args: list[Arg]) -> ExecutorRun:
         run.payloads.append(args[operand])
         suffix = operand > 0 and args[operand - 1].text in spec.suffix_options
         if suffix and _SUFFIX.fullmatch(args[operand].text):
-            # `sed -i '' [-E] PROGRAM f`: BSD sed's reading (options may follow the suffix)
-            bsd = next((a for a in args[operand + 1 :] if a.text[:1] != "-" or DYN in a.text), None)
-            if bsd is not None:
-                run.payloads.append(bsd)
+            # `sed -i '' [-E] PROGRAM f`, `sed -i '' -e A -e B f`: BSD sed's reading, where the options and
+            # the program follow the suffix
+            bsd = executor(spec, args[operand + 1 :])
+            run.payloads.extend(bsd.payloads)
+            run.program_files.extend(bsd.program_files)
+            run.reads_stdin = run.reads_stdin or bsd.reads_stdin
         return run
     if not spec.script_operand:
         operand = None  # `psql DBNAME`: operands are data; the program comes from stdin

@@ -663,7 +663,12 @@ class WordChecks:
         program's wrapper spec that reads `args`, when the caller `looked_up` which one does."""
         names = info.names
         texts = "\n".join([a.text for a in args])
-        self._argument_rules(args, argv, names, frame, texts)
+        code: frozenset[str] = frozenset()
+        if info.executor is not None and maybe_glob(texts):
+            # An inline program is text in its own language (`sed -i '/^version/ s/.*/version 2/' x`): its `/`
+            # and `*` are an address and a pattern, not a glob from the root.
+            code = frozenset(p.text for p in executor(info.executor, args).payloads)
+        self._argument_rules(args, argv, names, frame, texts, code)
         spec = (
             wrapper
             if looked_up
@@ -744,6 +749,8 @@ class WordChecks:
                     continue  # `--baseURL https://example.org/`: where the site will be served, not a peer
                 if pattern.this_machine(a.text, names):
                     continue  # `wait-on http://localhost:3000`: waits for a server on this machine
+                if pattern.local_service(a.text):
+                    continue  # `migrate -database postgres://localhost:5432/app`: a database on this machine
                 if pattern.match(a.text) or (
                     a.raw is not a.text and DYN in a.text and pattern.match_raw(a.raw)
                 ):
@@ -1050,7 +1057,13 @@ class WordChecks:
         return hit
 
     def _argument_rules(
-        self, args: list[Arg], argv: list[Arg], names: tuple[str, ...], frame: Frame, texts: str
+        self,
+        args: list[Arg],
+        argv: list[Arg],
+        names: tuple[str, ...],
+        frame: Frame,
+        texts: str,
+        code: frozenset[str] = frozenset(),
     ) -> None:
         """Argument-wide rules (`/dev/tcp/*`, credential files) on every word of a command.
 
@@ -1083,7 +1096,8 @@ class WordChecks:
         if not entries:
             return
         if maybe_glob(texts):
-            self._glob_words(args, argv, names, frame, entries)
+            globbed = [a for a in args if a.text not in code] if code else args
+            self._glob_words(globbed, argv, names, frame, entries)
         if ".." in texts:
             self._climbed_words(args, argv, names, frame, entries, screen)
         found: dict[str, bool] = {}  # (a lone word is the words joined: searched once)
