@@ -73,6 +73,17 @@ BLOCKED = [
     # the disks' serial numbers: the machine's identity
     ("wmic diskdrive get Caption, SerialNumber /format:list", "env.machine-discovery"),
     ("Get-WmiObject Win32_PhysicalMedia | Select-Object Tag, SerialNumber", "env.machine-discovery"),
+    # the password dumpers' builds and relatives under their family's name
+    ("pwdump6.exe 127.0.0.1 > hashes.txt", "env.credential-dump"),
+    (".\\gsecdump-v2b5.exe -s", "env.credential-dump"),
+    ("lsadump2.exe", "env.credential-dump"),
+    # the services of any control set, however it is spelt
+    ('reg query "HKLM\\SYSTEM\\Current Control Set\\Services\\WinDefend"', "env.registry-security-keys"),
+    # Windows' own programs that run what their arguments name
+    ('DefaultPack.EXE /C:"C:\\Users\\Public\\x.exe args"', "unverifiable.windows-launcher"),
+    ("unregmp2 /HideWMP", "unverifiable.windows-launcher"),
+    # an F# or C# script from outside the project
+    ("dotnet fsi C:\\Users\\Public\\stage.fsscript", "unverifiable.outside-program"),
 ]
 
 ALLOWED = [
@@ -109,6 +120,10 @@ ALLOWED = [
     # a signing certificate's serial number, the free space of the drives
     "Get-AuthenticodeSignature .\\bin\\app.exe | Select -Expand SignerCertificate | Select SerialNumber",
     "wmic logicaldisk get Name, FreeSpace, Size",
+    # the project's own tools and scripts
+    ".\\tools\\dumpversion.exe --json",
+    "dotnet fsi .\\build.fsx",
+    "dotnet fsi scripts\\release.fsscript",
 ]
 
 
