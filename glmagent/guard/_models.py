@@ -102,6 +102,9 @@ class CommandMatch(Shape):
     params_none: list[str] = many()
     args_any: list[str] = many()
     """Globs tested against every argument (case-insensitive), e.g. `of=*`, `-delete`, `env:*`."""
+    args_parts: bool = False
+    """A wildcard search for part of a name, an argument written `*PART*` (four characters or more), also
+    matches where PART is part of a word `args_any` names as `*WORD*`: `-like '*sysm*'` finds `*sysmon*`."""
     args_none: list[str] = many()
     """Globs no argument may match (`set` lists variables unless given `NAME=value`). In a deny rule a plain
     word (`status`) names a subcommand: it spares the command only as the operand right after `subcommands`

@@ -63,6 +63,9 @@ def glob_regex(globs: list[str], *, fold: bool = True) -> re.Pattern[str]:
 _BARE_WORD = lazy_re(r"[A-Za-z][A-Za-z0-9_.-]*")
 """An `args_none` entry that is a plain word, neither an option nor a glob (`status`, `plan.out`)."""
 
+_PART_SEARCH = lazy_re(r"\*([^*?\[\]\\/]{4,})\*")
+"""A wildcard search for part of a name (`*sysm*`): what `CommandMatch.args_parts` compares."""
+
 _LONE_SWITCHES = frozenset({"-v", "-V", "-h", "-H"})
 """Short switches that ask a program only for its version or usage when nothing else is given, and may mean
 something else beside other words (`-v` verbose, `-h` a host): see `CompiledCommand.args_none_lone`."""
@@ -238,12 +241,34 @@ def _operands_regex(globs: list[str], paths: list[str]) -> re.Pattern[str] | Non
 
 
 _DOUBLED_SEPARATOR = lazy_re(r"([\\/])\1+")
+_DOUBLED_BACKSLASH = lazy_re(r"(?<=[^\\\n])\\{2,}")
+"""Backslashes doubled inside a word (`HKCU\\\\Software\\\\x`, copied from an escaped string); not those
+starting it (a UNC path)."""
 
 
 _SCREENED_WORD = 256
 """Words longer than this are searched for a clause's screen literals on their own before its glob regex
 reads them (when the words together hold one): the regex costs tens of times the search on a long word,
 more than the search costs on a short one."""
+
+
+_TEXT_SEARCHES = frozenset(
+    {"findstr", "find", "grep", "egrep", "fgrep", "ggrep", "rg", "ag", "select-string"}
+)
+"""Programs whose plain word is itself a search for any text holding it (`findstr antivir`)."""
+
+
+def _reaches_part(text: str, words: tuple[str, ...], plain: bool) -> bool:
+    """Does `text`, a wildcard search for part of a name (`*sysm*`), find one of `words` (`sysmon`)? With
+    `plain`, a word of six letters or more searched as text (`findstr antivir`) is such a part too."""
+    found = _PART_SEARCH.fullmatch(text)
+    if found is not None:
+        part = found[1].lower()
+    elif plain and len(text) >= 6 and text.isalpha():
+        part = text.lower()
+    else:
+        return False
+    return any(part in word for word in words)
 
 
 def _ruled_out(screen: CaselessScreen | None, text: str) -> bool:
@@ -914,6 +939,8 @@ class CompiledCommand:
     """Any switch or PowerShell parameter test."""
     script_names: bool = False
     """The clause's programs also ship as scripts (`CommandClause.script_names`)."""
+    args_parts: tuple[str, ...] = ()
+    """With `CommandMatch.args_parts`: the words `args_any` names as `*WORD*`, in lower case."""
     args_any_screen: CaselessScreen | None = None
     operands_any_screen: CaselessScreen | None = None
     args_none_screen: CaselessScreen | None = None
@@ -1002,6 +1029,13 @@ class CompiledCommand:
             windows=bool(clause.switches_any or clause.params_any or clause.params_none),
             params_any_prefixes=_prefixes(clause.params_any),
             params_none_prefixes=_prefixes(clause.params_none),
+            args_parts=tuple(
+                g[1:-1].lower()
+                for g in clause.args_any
+                if len(g) > 2 and g[0] == g[-1] == "*" and not _GLOB_WILDCARD.search(g[1:-1])
+            )
+            if clause.args_parts
+            else (),
             args_any_screen=glob_screen(clause.args_any),
             operands_any_screen=None if clause.operand_paths else glob_screen(clause.operands_any),
             args_none_screen=glob_screen(anywhere),
@@ -1150,7 +1184,11 @@ class CompiledCommand:
             dyn = False
             match = self.args_any.match
             screen = self.args_any_screen
-            if screen is not None and screen.search(view.texts()) is None:
+            searched = args
+            texts = view.texts()
+            if "\\\\" in texts:
+                texts = _DOUBLED_BACKSLASH.sub(r"\\", texts)
+            if screen is not None and screen.search(texts) is None:
                 # No word (nor a part of one) holds a literal every match needs: only a run-time word
                 # that may be a flag can still be one.
                 dyn = self.args_flaglike and any(DYN in a.text and view.may_add_flag(a) for a in args)
@@ -1168,6 +1206,10 @@ class CompiledCommand:
                     continue
                 t = a.text
                 if DYN not in t:
+                    if "\\\\" in t:
+                        # a key or path written with doubled backslashes (`HKCU\\Software\\x`) is read as
+                        # Windows reads it: single
+                        t = _DOUBLED_BACKSLASH.sub(r"\\", t)
                     if _ruled_out(screen, t):
                         continue  # (nor can its value after a `:`, a part of it)
                     if match(t):
@@ -1181,6 +1223,17 @@ class CompiledCommand:
                 ):
                     # `*` spans the run-time part, so `core.pager="$x"` may well be `core.pager*`.
                     dyn = True
+            if hit_arg is None and self.args_parts:
+                # `Get-Service | ? DisplayName -like '*sysm*'` looks for Sysmon by part of its name
+                plain = not _TEXT_SEARCHES.isdisjoint(view.names)
+                hit_arg = next(
+                    (
+                        a.text
+                        for a in searched
+                        if DYN not in a.text and _reaches_part(a.text, self.args_parts, plain)
+                    ),
+                    None,
+                )
             if hit_arg is not None:
                 detail.append(hit_arg)
             elif dyn:
