@@ -6,8 +6,10 @@
   (`rm -rf scan.log session.txt`: how tracks are covered), paths outside the project and a name the line
   moved something to first stay blocked.
 - JavaScript builds' variants of `dist` and `lib` are named as build output (`dist-electron`, `.dist`,
-  `test-dist`, `lib-esm`, `distribution`, `bundle`, the declarations `tsc --outDir types` emits,
-  Playwright's reports): git must still ignore them and track nothing in them.
+  `test-dist`, `lib-esm`, `es`, `distribution`, `bundle`, the declarations `tsc --outDir types` emits,
+  Playwright's reports, codegen's `__generated__`, frameworks' and deploy tools' folders such as `.solid`,
+  `.expo`, `cdk.out`): git must still ignore them and track nothing in them. `**/node_modules/.cache/x`
+  deletes inside the trees `**/node_modules` would.
 - A workspace selector's delete (`pnpm -r exec rimraf dist`) runs in one of the project's folders, which
   one unknown: a plain relative path named as build output or as a file is judged by its name, as in a
   fresh checkout; anything else, a climb out or a run-time word still blocks.
@@ -15,7 +17,8 @@
   as `./node_modules/.bin/jest` is, by what the program does.
 - Cloudflare's `wrangler types` writes types from the project's configuration, `--dry-run` bundles and
   uploads nothing, and `--local` works on the local stores `wrangler dev` uses; `--remote`, deploys and a
-  database or bucket deleted whole reach the account.
+  database or bucket deleted whole reach the account. The Vercel and Netlify CLIs' short names (`vc`, `ntl`)
+  are those CLIs.
 """
 
 from __future__ import annotations
@@ -44,6 +47,11 @@ ALLOWED = [
     ("posix", "del-cli distribution bundle"),
     ("posix", "rm -rf playwright-report blob-report test-results"),
     ("posix", "rimraf web-ext-artifacts component-built type-artefacts"),
+    ("posix", "rimraf lib es dist && father build"),
+    ("posix", "rm -rf .next .source .solid .nitro .expo && next build"),
+    ("posix", "find src -name __generated__ -type d -prune -exec rm -rf {} +"),
+    ("posix", "rm -rf cdk.out .aws-sam .serverless .webpack .rollup.cache"),
+    ("posix", "rm -rf **/node_modules/.cache/babel-loader && vite build"),
     # a workspace selector's delete of build output
     ("posix", "pnpm -r exec rimraf dist .turbo"),
     ("posix", "pnpm --filter './packages/**' exec rm -rf node_modules"),
@@ -61,6 +69,8 @@ ALLOWED = [
     ("posix", "wrangler deploy --dry-run --outdir=dist"),
     ("posix", "npx wrangler d1 migrations apply DB --local"),
     ("posix", "wrangler d1 execute DB --local --file=./schema.sql"),
+    ("posix", "vc --version"),
+    ("posix", "ntl --help"),
 ]
 
 BLOCKED = [
@@ -74,6 +84,9 @@ BLOCKED = [
     # named like output, but no output name
     ("posix", "rimraf distro", "destructive.recursive-delete"),
     ("posix", "rm -rf lib-utils typescript", "destructive.recursive-delete"),
+    ("posix", "rm -rf **/src/components", "destructive.recursive-delete"),
+    ("posix", "rm -rf **/node_modules/../src", "destructive.recursive-delete"),
+    ("posix", "rm -rf ~/.nx ~/.expo", "destructive.recursive-delete"),
     # a workspace selector's delete of anything else
     ("posix", "pnpm -r exec rm -rf src", "destructive.recursive-delete"),
     ("posix", "pnpm -r exec rimraf dist docs", "destructive.recursive-delete"),
@@ -91,6 +104,10 @@ BLOCKED = [
     ("posix", "wrangler d1 delete dev-db --local", "network.remote-service"),
     ("posix", "wrangler d1 execute DB --local --remote --command 'DROP TABLE x'", "network.remote-service"),
     ("posix", "wrangler kv key put k v --binding CACHE", "network.remote-service"),
+    # the Vercel and Netlify CLIs by their short names
+    ("posix", "npm run build && vc --prod --yes", "network.remote-service"),
+    ("posix", "pnpm vc deploy --prebuilt", "network.remote-service"),
+    ("posix", "ntl deploy --prod --dir=dist", "network.remote-service"),
 ]
 
 

@@ -64,8 +64,10 @@ OUTPUT_FOLDERS = frozenset(
         ".prettiercache", ".ipynb_checkpoints", ".vs", ".react-router", ".output", ".astro", ".contentlayer",
         ".vinxi", ".tanstack", "dbt_packages", "cmakefiles", "cmakecache.txt", "__pypackages__", "reports",
         "test-reports", "nimcache", "deriveddata", "_esy", "_opam", "cover", "_minted", "_bookdown_files",
-        "_book", "jupyter_execute", "svg-inkscape", ".dist", "distribution", "bundle", "types",
-        "playwright-report", "blob-report",
+        "_book", "jupyter_execute", "svg-inkscape", ".dist", "distribution", "bundle", "bundles", "types",
+        "es", "playwright-report", "blob-report", "__generated__", ".solid", ".source", ".nitro", ".expo",
+        ".vercel", ".netlify", ".wrangler", ".webpack", ".serverless", ".aws-sam", "cdk.out",
+        ".rollup.cache", ".pnpm-store", ".nx",
     }
 )  # fmt: skip
 """Folder names build tools write their output to (compared in lower case); with `.egg-info` names and built
@@ -85,8 +87,12 @@ test --cover` writes), minted's `_minted` (and one job's `_minted-main`), bookdo
 protoc's and jsonnet's `*_out` output folders (`js_out`, `dashboards_out`: the `--js_out=` convention), the
 coverage and JUnit reports test runs write (`coverage-unit.xml`, `junit.xml`, `junit-py312.xml`), and
 JavaScript builds' variants of `dist` and `lib` (`.dist`, `dist-electron`, `dist_tests`, `test-dist`,
-`component-built`, `web-ext-artifacts`, `lib-es5`, `lib-esm`; `distribution`, `bundle`, the declarations
-`tsc --outDir types` emits) and Playwright's `playwright-report` and `blob-report`."""
+`component-built`, `web-ext-artifacts`, `lib-es5`, `lib-esm`, the `es` modules beside `lib`;
+`distribution`, `bundle`, the declarations `tsc --outDir types` emits), Playwright's `playwright-report`
+and `blob-report`, GraphQL and Relay codegen's `__generated__`, what JavaScript frameworks, deploy tools
+and caches keep in the project (SolidStart's `.solid`, Fumadocs' `.source`, Nitro's `.nitro`, Expo's
+`.expo`, Vercel's, Netlify's and wrangler's local state, Electron Forge's `.webpack`, Serverless' and SAM's
+packages, `cdk.out`, Rollup's `.rollup.cache`, a local `.pnpm-store`, Nx's `.nx`) and any `*.cache` file."""
 _CONFIGURED_OUTPUT = lazy_re(
     r"(?:(?:build|out|bin|obj)[-_.](?:debug|release|relwithdebinfo|minsizerel|x64|x86|arm64|win32|win64|dbg|rel"
     r"|(?:[almt]|ub)san|sanitize|coverage|cov|gcc|clang|msvc|mingw|ninja|static|shared|wasm|emscripten|aarch64"
@@ -100,7 +106,7 @@ _CONFIGURED_OUTPUT = lazy_re(
 
 _OUTPUT_SUFFIXES = (
     ".egg-info", ".egg", ".tsbuildinfo", ".dsym", ".coverprofile", ".profraw", "_cache", "-cache", "-tmp",
-    "_tmp",
+    "_tmp", ".cache",
 )  # fmt: skip
 """Endings of output folder and file names (see `is_output_folder`)."""
 
