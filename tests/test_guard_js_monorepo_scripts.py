@@ -33,6 +33,7 @@ from conftest import TEST_GIT, decide_in, guard_allows, guard_blocks
 ALLOWED = [
     # files named by a recursive delete
     ("posix", "rimraf index.js index.js.map && tsc -p tsconfig.build.json"),
+    ("powershell", "npx rimraf index.js.map dist-electron"),
     ("posix", "rm -rf ./*.d.ts ./*.d.ts.map"),
     ("posix", 'del-cli "esm/**/*.d.ts" "types/**/*.d.ts.map"'),
     ("posix", "rimraf my-widget.{js,js.map,d.ts} test/my-widget_test.{js,d.ts}"),
@@ -81,6 +82,7 @@ BLOCKED = [
     ("posix", "rm -rf scan.log session.txt", "destructive.recursive-delete"),
     ("posix", "mv src app.js && rimraf app.js", "destructive.recursive-delete"),
     ("posix", "rimraf Demo.app", "destructive.recursive-delete"),
+    ("powershell", "rmdir /s /q vendor.js", "destructive.recursive-delete"),  # removes folders only
     # named like output, but no output name
     ("posix", "rimraf distro", "destructive.recursive-delete"),
     ("posix", "rm -rf lib-utils typescript", "destructive.recursive-delete"),

@@ -2159,6 +2159,7 @@ class Evaluation(RunsOtherCode, WordChecks):
         targets = tree_delete_targets(names, argv[1:], frame.dialect)
         if not targets or len(targets) > SPARED_DELETE_TARGETS:
             return False
+        files_too = "rd" not in names and "rmdir" not in names and "cmake" not in names  # (folders only)
         spared = False  # a glob target that names nothing now loses nothing, whatever it is called
         walked = walked or argv
         # The trees named before it: a find is followed by the `rm` it runs (and `xargs` between them), so
@@ -2188,7 +2189,7 @@ class Evaluation(RunsOtherCode, WordChecks):
                 return False  # the tree or something in it named earlier (`mv src build/; rm -rf build`)
             if (
                 self.scope(frame).in_some_workspace()
-                and names_workspace_output(target.text)
+                and names_workspace_output(target.text, files_too)
                 and key not in self.written
                 and not self._named(upto)[1]
             ):
@@ -2200,7 +2201,12 @@ class Evaluation(RunsOtherCode, WordChecks):
             place = self._untouched_place(target, frame, upto)
             if place is None or place[1]:
                 return False
-            if names_a_file(target.text) and self._files is not None and self._files.no_folder(place[0]):
+            if (
+                names_a_file(target.text)
+                and files_too
+                and self._files is not None
+                and self._files.no_folder(place[0])
+            ):
                 # `rimraf mocha.js mocha.js.map`, `rm -rf ./*.d.ts`: named files, deleted as `rm -f` would
                 spared = True
                 continue

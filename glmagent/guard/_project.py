@@ -190,16 +190,16 @@ def _output_path(parts: list[str]) -> bool:
     return any(is_output_folder(p.lower()) for p in distinct(parts))
 
 
-def names_workspace_output(text: str) -> bool:
+def names_workspace_output(text: str, files: bool = True) -> bool:
     """Is `text` a plain relative path (no `..`, no run-time word) named as build output or as a file
-    (`dist`, `node_modules`, `./packages/*/lib`, `x.tgz`)? What a workspace selector's delete of one removes
-    is judged as in a fresh checkout: which of the project's folders it runs in is unknown, so git is not
-    asked."""
+    (`dist`, `node_modules`, `./packages/*/lib`, `x.tgz`; not as a file with `files` False, for a delete of
+    folders only)? What a workspace selector's delete of one removes is judged as in a fresh checkout:
+    which of the project's folders it runs in is unknown, so git is not asked."""
     path = text.replace("\\", "/")
     if not path or path[0] in "/~$%" or "\x00" in path or ":" in path:
         return False
     parts = [p for p in path.split("/") if p not in ("", ".")]
-    return _output_path(parts) or (".." not in parts and names_a_file(path))
+    return _output_path(parts) or (files and ".." not in parts and names_a_file(path))
 
 
 def names_output(argv: list[Arg]) -> bool:
