@@ -10,9 +10,10 @@
   Playwright's reports, codegen's `__generated__`, frameworks' and deploy tools' folders such as `.solid`,
   `.expo`, `cdk.out`): git must still ignore them and track nothing in them. `**/node_modules/.cache/x`
   deletes inside the trees `**/node_modules` would.
-- A workspace selector's delete (`pnpm -r exec rimraf dist`) runs in one of the project's folders, which
-  one unknown: a plain relative path named as build output or as a file is judged by its name, as in a
-  fresh checkout; anything else, a climb out or a run-time word still blocks.
+- A workspace selector's delete (`pnpm -r exec rimraf dist`) runs in some of the project's folders, which
+  ones unknown: a plain relative path named as build output or as a file is judged as the sweep of that
+  name through the whole project (`**/dist`: git tracks nothing and keeps nothing untracked so named);
+  anything else, a climb out or a run-time word still blocks.
 - `$(yarn bin)/jest`, `"$(npm bin)/eslint"`, `$(npm root)/.bin/tsc` run the project's own programs: judged
   as `./node_modules/.bin/jest` is, by what the program does.
 - Cloudflare's `wrangler types` writes types from the project's configuration, `--dry-run` bundles and
@@ -134,7 +135,9 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (root / "types").mkdir()
     (root / "types" / "globals.d.ts").write_text("declare const VERSION: string;\n")  # hand-written
     (root / "index.js").write_text("module.exports = 1;\n")
-    subprocess.run([*TEST_GIT, "add", ".gitignore", "types", "index.js"], cwd=root, check=True)
+    (root / "actions" / "dist").mkdir(parents=True)
+    (root / "actions" / "dist" / "index.js").write_text("bundled\n")  # a GitHub Action commits its build
+    subprocess.run([*TEST_GIT, "add", ".gitignore", "types", "index.js", "actions"], cwd=root, check=True)
     subprocess.run([*TEST_GIT, "commit", "-qm", "init"], cwd=root, check=True)
     (root / "dist-electron").mkdir()
     (root / "dist-electron" / "main.js").write_text("built\n")
@@ -151,7 +154,7 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
         "rm -rf *.tgz app-1.0.0.tgz",
         "rimraf index.js.map",
         "rm -rf index.js",  # a tracked file deleted by name: git has it, as after `rm index.js`
-        "pnpm -r exec rimraf dist .turbo",  # in one of the project's folders, which one unknown
+        "pnpm -r exec rimraf lib .turbo",  # in some of the project's folders: no `lib` or `.turbo` kept
         "pnpm --filter web exec rm -rf node_modules *.tgz",
         "yarn workspaces foreach -A exec rm -rf lib dist-electron",
     ],
@@ -168,6 +171,7 @@ def test_in_a_project_output_and_named_files_are_spared(repo: Path, command: str
         "rimraf vendor.js",  # a folder, whatever its name says
         "rm -rf ./vendor.js dist-electron",
         "pnpm -r exec rm -rf src",
+        "pnpm -r exec rimraf dist",  # one of the folders it runs in may be `actions`: its `dist` is tracked
         "pnpm -r exec rm -rf ../../types",  # a climb out counts from the root: the tracked `types/`
     ],
 )

@@ -2160,6 +2160,7 @@ class Evaluation(RunsOtherCode, WordChecks):
         if not targets or len(targets) > SPARED_DELETE_TARGETS:
             return False
         files_too = "rd" not in names and "rmdir" not in names and "cmake" not in names  # (folders only)
+        swept: list[str] = []  # what a workspace selector's delete names, anywhere in the project
         spared = False  # a glob target that names nothing now loses nothing, whatever it is called
         walked = walked or argv
         # The trees named before it: a find is followed by the `rm` it runs (and `xargs` between them), so
@@ -2193,10 +2194,11 @@ class Evaluation(RunsOtherCode, WordChecks):
                 and key not in self.written
                 and not self._named(upto)[1]
             ):
-                # `pnpm -r exec rimraf dist`: build output in one of the project's folders, as named
-                if self._files is None:
-                    self._files = FreshCheckout() if self.root is None else ReplaceableFiles(self.root)
-                spared = True
+                # `pnpm -r exec rimraf dist`: build output in one of the project's folders, which one
+                # unknown: judged as the sweep of that name through the whole project (`**/dist`)
+                swept.append(
+                    "/".join(p for p in target.text.replace("\\", "/").split("/") if p not in ("", "."))
+                )
                 continue
             place = self._untouched_place(target, frame, upto)
             if place is None or place[1]:
@@ -2222,6 +2224,13 @@ class Evaluation(RunsOtherCode, WordChecks):
                     spared = True
                     continue
             places.append(place[0])
+        if swept:
+            self._spend(DISK_LOOKUP_WORK)
+            if self._files is None:
+                self._files = FreshCheckout() if self.root is None else ReplaceableFiles(self.root)
+            if not self._files.swept([""], swept, False):
+                return False
+            spared = True
         return self._files is not None and (self._files.removable(places) or (spared and not places))
 
     def _sweeps_below(self, sweep: tuple[str, str], named: set[str], upto: int, frame: Frame) -> bool:

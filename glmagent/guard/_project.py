@@ -193,8 +193,8 @@ def _output_path(parts: list[str]) -> bool:
 def names_workspace_output(text: str, files: bool = True) -> bool:
     """Is `text` a plain relative path (no `..`, no run-time word) named as build output or as a file
     (`dist`, `node_modules`, `./packages/*/lib`, `x.tgz`; not as a file with `files` False, for a delete of
-    folders only)? What a workspace selector's delete of one removes is judged as in a fresh checkout:
-    which of the project's folders it runs in is unknown, so git is not asked."""
+    folders only)? What a workspace selector's delete of one removes is judged as the sweep of that name
+    through the whole project: which of the project's folders it runs in is unknown."""
     path = text.replace("\\", "/")
     if not path or path[0] in "/~$%" or "\x00" in path or ":" in path:
         return False
