@@ -143,7 +143,8 @@ def test_a_deeper_glob_under_an_absent_folder_loses_nothing(project: Path, comma
     assert decision.allowed, (command, decision.rule_id, decision.reason)
 
 
-@pytest.mark.parametrize("command", ["rm -rf src/*/*.py", "rimraf src/*/*.tgz", "rm -rf ./*/app/*"])
+# (`rimraf src/*/*.tgz` names files, deleted as `rm -f src/*/*.tgz` would: see test_guard_js_monorepo_scripts)
+@pytest.mark.parametrize("command", ["rm -rf src/*/*.py", "rimraf src/*/vendor*", "rm -rf ./*/app/*"])
 def test_a_deeper_glob_under_a_named_folder_keeps_what_is_there(project: Path, command: str) -> None:
     decision = decide_in(command, project, "posix")
     assert not decision.allowed, command

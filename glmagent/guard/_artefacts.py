@@ -131,8 +131,17 @@ def globstar_sweep(text: str) -> tuple[str, str] | None:
     """(folder, name) when the path `text` is a literal folder inside the project, `**`, then one name
     (`**/bin`, `./**/__pycache__`, `tests/**/.pytest_cache`): what it names in any folder below is what
     `find FOLDER -name NAME` selects, or less (no `**` to the shell without globstar, no hidden folders to
-    globbing libraries). None for any other path."""
+    globbing libraries). A tree named as build output may be followed by plain names inside it
+    (`**/node_modules/.cache/jiti`): that is less than the output trees themselves. None for any other
+    path."""
     parts = text.replace("\\", "/").rstrip("/").split("/")
+    if "**" in parts[:-2] and DYN not in text:
+        at = len(parts) - 1 - parts[::-1].index("**")
+        inner = parts[at + 2 :]
+        if is_output_folder(parts[at + 1].lower()) and all(
+            p and p not in (".", "..") and not any(c in p for c in "*?[{$`") for p in inner
+        ):
+            parts = parts[: at + 2]  # `**/node_modules/.cache`: in the sweep of every `node_modules`
     if len(parts) < 2 or parts[-2] != "**" or DYN in text:
         return None
     name, folder = parts[-1], "/".join(parts[:-2]) or "."

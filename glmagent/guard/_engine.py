@@ -68,7 +68,14 @@ from ._payloads import (
     version_probe,
     written_literals,
 )
-from ._project import FreshCheckout, ProjectFiles, ReplaceableFiles, names_output
+from ._project import (
+    FreshCheckout,
+    ProjectFiles,
+    ReplaceableFiles,
+    names_a_file,
+    names_output,
+    names_workspace_output,
+)
 from ._rules import MATCH, SCRIPT_ITSELF, CommandView, dotnet_key, spelled
 from ._runners import RUNNERS, run_places
 from ._screens import may_fullmatch
@@ -659,6 +666,7 @@ class CompiledPolicy(PolicyTables):
                     and (
                         cwd is not None
                         or names_output(argv)
+                        or any(names_a_file(a.text) for a in argv[1:])
                         or del_sweeps_artefacts(info.names, argv[1:], shell)
                     )
                 ):
@@ -1616,7 +1624,9 @@ class Evaluation(RunsOtherCode, WordChecks):
                     # A workspace selector (`pnpm -r exec`, `yarn workspace app`) runs it in folders of the
                     # project of its choosing: which files its relative paths name is unknown.
                     scope.enter_workspace()
-            self._hand_on(argv, [a for candidate in wrapped.candidates for a in candidate])
+            # (a workspace selector's own words, `--filter './packages/**'`, select packages: no file)
+            handed = argv[1:] if wrapped.reruns_self else [a for c in wrapped.candidates for a in c]
+            self._hand_on(argv, handed)
             for candidate in wrapped.candidates:
                 if wrapped.reruns_self:
                     candidate = [argv[0], *candidate]  # `yarn workspace app exec x`: `yarn exec x` there
@@ -2168,11 +2178,15 @@ class Evaluation(RunsOtherCode, WordChecks):
         moved earlier in the line, and nothing in the trees named earlier (`mv src build/; rm -rf build`
         deletes the sources). `walked`: the command as the walk saw it, when `argv` stands for it (a `find`
         or an interpreter's clean step judged as the `rm -rf` it amounts to)."""
-        if self.copied or (self.root is None and not names_output(argv)):
-            return False  # a fresh checkout spares only trees named as build output
+        if self.copied or (
+            self.root is None and not names_output(argv) and not any(names_a_file(a.text) for a in argv[1:])
+        ):
+            return False  # a fresh checkout spares only trees named as build output, and files
         targets = tree_delete_targets(names, argv[1:], frame.dialect)
         if not targets or len(targets) > SPARED_DELETE_TARGETS:
             return False
+        files_too = "rd" not in names and "rmdir" not in names and "cmake" not in names  # (folders only)
+        swept: list[str] = []  # what a workspace selector's delete names, anywhere in the project
         spared = False  # a glob target that names nothing now loses nothing, whatever it is called
         walked = walked or argv
         # The trees named before it: a find is followed by the `rm` it runs (and `xargs` between them), so
@@ -2200,9 +2214,30 @@ class Evaluation(RunsOtherCode, WordChecks):
             key = path_key(target.text).rstrip("/")
             if _DRIVE.match(target.text) or key in named:
                 return False  # the tree or something in it named earlier (`mv src build/; rm -rf build`)
+            if (
+                self.scope(frame).in_some_workspace()
+                and names_workspace_output(target.text, files_too)
+                and key not in self.written
+                and not self._named(upto)[1]
+            ):
+                # `pnpm -r exec rimraf dist`: build output in one of the project's folders, which one
+                # unknown: judged as the sweep of that name through the whole project (`**/dist`)
+                swept.append(
+                    "/".join(p for p in target.text.replace("\\", "/").split("/") if p not in ("", "."))
+                )
+                continue
             place = self._untouched_place(target, frame, upto)
             if place is None or place[1]:
                 return False
+            if (
+                names_a_file(target.text)
+                and files_too
+                and self._files is not None
+                and self._files.no_folder(place[0])
+            ):
+                # `rimraf mocha.js mocha.js.map`, `rm -rf ./*.d.ts`: named files, deleted as `rm -f` would
+                spared = True
+                continue
             if maybe_glob(target.text):
                 if ".." in target.text or not maybe_glob(place[0]):
                     return False  # `build/*/lib/../../src`: where `..` leads past a glob depends on links
@@ -2215,6 +2250,13 @@ class Evaluation(RunsOtherCode, WordChecks):
                     spared = True
                     continue
             places.append(place[0])
+        if swept:
+            self._spend(DISK_LOOKUP_WORK)
+            if self._files is None:
+                self._files = FreshCheckout() if self.root is None else ReplaceableFiles(self.root)
+            if not self._files.swept([""], swept, False):
+                return False
+            spared = True
         return self._files is not None and (self._files.removable(places) or (spared and not places))
 
     def _sweeps_below(self, sweep: tuple[str, str], named: set[str], upto: int, frame: Frame) -> bool:

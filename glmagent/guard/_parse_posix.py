@@ -185,6 +185,10 @@ _PWD_ALONE = lazy_re(r"\$\(pwd(?: -[LP])?\)|`pwd`")
 _HOME_HEAD = lazy_re(r"\"?(?:(\$HOME|\$\{HOME\})|\$\(go env GOPATH\)|`go env GOPATH`)\"?/")
 """A word that starts with the home folder (`$HOME/x`) or Go's tool folder (`$(go env GOPATH)/bin/x`): where
 the user's environment says they are, as `~/x` and `~/go/x` spell them."""
+_NODE_BIN_HEAD = lazy_re(r"\"?(?:\$\((?:npm|yarn|pnpm) (bin|root)\)|`(?:npm|yarn|pnpm) (bin|root)`)\"?/")
+"""A word that starts with the project's own Node programs or packages (`$(yarn bin)/jest`, `"$(npm
+bin)/eslint"`, `$(npm root)/.bin/tsc`): the package manager prints the project's `node_modules/.bin` (or
+`node_modules`), as `./node_modules/.bin/jest` names it."""
 _ROOT_SLICE = lazy_re(r"\$\{(HOME|PWD|OLDPWD):0:1\}")
 """The first character of a variable holding an absolute path: `/` (`cat ${HOME:0:1}etc${HOME:0:1}passwd`)."""
 _PWD_REDEFINED = lazy_re(
@@ -307,6 +311,12 @@ class PosixWalker:
                 and "unset" not in self._source_text()
             ):
                 value = ("~" if head.group(1) else "~/go") + value[1:]  # `$(go env GOPATH)/bin/gocov`
+            elif "bin" in raw or "root" in raw:
+                node = _NODE_BIN_HEAD.match(raw)
+                if node is not None and self.frame.depth == 0:
+                    bin_folder = "bin" in (node.group(1), node.group(2))
+                    folder = "./node_modules/.bin" if bin_folder else "./node_modules"
+                    value = folder + value[1:]  # `$(yarn bin)/jest`: the project's own program
         return Arg(value, raw)
 
     def _unchanged(self, name: str) -> bool:

@@ -503,6 +503,10 @@ class PathScope:
         folders: its relative paths stay in the project (a climb out, `../../x`, counts from the root)."""
         self.cwd = f"{self.root.rstrip('/')}/{_SOME_WORKSPACE}"
 
+    def in_some_workspace(self) -> bool:
+        """Has a workspace selector moved the line into one of the project's folders, which one unknown?"""
+        return self.cwd is not None and _SOME_WORKSPACE in self.cwd
+
     # -- judging --
     def judge_write(self, target: Arg) -> Judgement | None:
         """None when writing `target` stays inside the project (outside `.git`/`.hazina`) or is harmless."""

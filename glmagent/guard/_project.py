@@ -64,7 +64,10 @@ OUTPUT_FOLDERS = frozenset(
         ".prettiercache", ".ipynb_checkpoints", ".vs", ".react-router", ".output", ".astro", ".contentlayer",
         ".vinxi", ".tanstack", "dbt_packages", "cmakefiles", "cmakecache.txt", "__pypackages__", "reports",
         "test-reports", "nimcache", "deriveddata", "_esy", "_opam", "cover", "_minted", "_bookdown_files",
-        "_book", "jupyter_execute", "svg-inkscape",
+        "_book", "jupyter_execute", "svg-inkscape", ".dist", "distribution", "bundle", "bundles", "types",
+        "es", "playwright-report", "blob-report", "__generated__", ".solid", ".source", ".nitro", ".expo",
+        ".vercel", ".netlify", ".wrangler", ".webpack", ".serverless", ".aws-sam", "cdk.out",
+        ".rollup.cache", ".pnpm-store", ".nx",
     }
 )  # fmt: skip
 """Folder names build tools write their output to (compared in lower case); with `.egg-info` names and built
@@ -82,21 +85,29 @@ TypeScript's and bundlers' `compiled`, `_esm` and `_cjs`, Nim's `nimcache`, Xcod
 test --cover` writes), minted's `_minted` (and one job's `_minted-main`), bookdown's `_bookdown_files` and
 `_book`, myst-nb's `jupyter_execute`, LaTeX's `svg-inkscape` (what the svg package has Inkscape convert);
 the `gen` folder code generators write to (`buf generate`, `protoc --go_out=gen`, `openapi-generator -o gen`);
-protoc's and jsonnet's `*_out` output folders (`js_out`, `dashboards_out`: the `--js_out=` convention), and
-the coverage and JUnit reports test runs write (`coverage-unit.xml`, `junit.xml`, `junit-py312.xml`)."""
+protoc's and jsonnet's `*_out` output folders (`js_out`, `dashboards_out`: the `--js_out=` convention), the
+coverage and JUnit reports test runs write (`coverage-unit.xml`, `junit.xml`, `junit-py312.xml`), and
+JavaScript builds' variants of `dist` and `lib` (`.dist`, `dist-electron`, `dist_tests`, `test-dist`,
+`component-built`, `web-ext-artifacts`, `lib-es5`, `lib-esm`, the `es` modules beside `lib`;
+`distribution`, `bundle`, the declarations `tsc --outDir types` emits), Playwright's `playwright-report`
+and `blob-report`, GraphQL and Relay codegen's `__generated__`, what JavaScript frameworks, deploy tools
+and caches keep in the project (SolidStart's `.solid`, Fumadocs' `.source`, Nitro's `.nitro`, Expo's
+`.expo`, Vercel's, Netlify's and wrangler's local state, Electron Forge's `.webpack`, Serverless' and SAM's
+packages, `cdk.out`, Rollup's `.rollup.cache`, a local `.pnpm-store`, Nx's `.nx`) and any `*.cache` file."""
 _CONFIGURED_OUTPUT = lazy_re(
     r"(?:(?:build|out|bin|obj)[-_.](?:debug|release|relwithdebinfo|minsizerel|x64|x86|arm64|win32|win64|dbg|rel"
     r"|(?:[almt]|ub)san|sanitize|coverage|cov|gcc|clang|msvc|mingw|ninja|static|shared|wasm|emscripten|aarch64"
     r"|i386|amd64|linux|macos|windows|win|ios|android)|_?builddir"
     r"|cmake-build-[\w.-]+|_minted-[\w.-]+|\.coverage\..+|[\w.-]+\.rcheck|[a-z0-9]+(?:[-.][a-z0-9]+)*_out"
     r"|coverage[-_.][\w.-]+\.(?:xml|json|lcov|info)|junit(?:[-_.][\w.-]+)?\.xml"
-    r"|(?:mac|macos|osx|linux|win|win32|win64|windows|ios|android|wasm|web|arm64|x64|x86)[-_]build)\Z"
+    r"|(?:mac|macos|osx|linux|win|win32|win64|windows|ios|android|wasm|web|arm64|x64|x86)[-_]build"
+    r"|dist[-_][\w.-]+|[\w.-]+[-_](?:dist|built|artifacts|artefacts)|lib[-_](?:es\d*|esm|cjs|umd|commonjs|module))\Z"
 )
 
 
 _OUTPUT_SUFFIXES = (
     ".egg-info", ".egg", ".tsbuildinfo", ".dsym", ".coverprofile", ".profraw", "_cache", "-cache", "-tmp",
-    "_tmp",
+    "_tmp", ".cache",
 )  # fmt: skip
 """Endings of output folder and file names (see `is_output_folder`)."""
 
@@ -111,6 +122,23 @@ def is_output_folder(name: str) -> bool:
         or name.endswith(_OUTPUT_SUFFIXES)
         or _CONFIGURED_OUTPUT.match(name) is not None
     )
+
+
+_FILE_NAMED = lazy_re(
+    r"(?:\A|[/\\])[^/\\]*[^/\\.]\.(?:[cm]?[jt]sx?|map|json5?|jsonc|html?|css|s[ac]ss|less|styl|svg|png"
+    r"|jpe?g|gif|webp|ico|ya?ml|toml|lock|wasm|node|tgz|gz|tar|zip|xpi|vsix|crx|snap|pyc|o|a|so"
+    r"|dylib|dll|exe|pdb|class|jar|whl|tsbuildinfo)\Z",
+    re.IGNORECASE,
+)
+"""A path whose last name has an extension only files carry (`mocha.js.map`, `index.d.ts`, `*.tgz`): what a
+recursive delete of it removes is that file, as `rm -f` would, unless a folder is really so named. Extensions
+folders carry (`x.app`, `conf.d`, `x.xcodeproj`, `x.egg-info`) are not among them, nor those of logs and
+notes (`scan.log`, `session.txt`: a recursive delete of those is how tracks are covered)."""
+
+
+def names_a_file(text: str) -> bool:
+    """Does a delete's target name a file by its extension (see `_FILE_NAMED`), not a folder (`dist/`)?"""
+    return _FILE_NAMED.search(text) is not None
 
 
 SWEPT_PATTERNS = 16
@@ -144,6 +172,12 @@ class ProjectFiles(Protocol):
         not known: it may then be a file)."""
         ...
 
+    def no_folder(self, relative: str) -> bool:
+        """Whether a recursive delete of `relative` (named as a file, `names_a_file`) removes at most that one
+        file: nothing is there, or a file or link is (not a folder), below folders inside the working
+        directory."""
+        ...
+
 
 def distinct(parts: list[str]) -> Collection[str]:
     """`parts`, each once when they are many (a path thousands of folders deep, `a/b/a/b/…`)."""
@@ -155,6 +189,18 @@ def _output_path(parts: list[str]) -> bool:
     if not parts or "." in parts or ".." in parts:
         return False  # `dist/../src`: Windows resolves it by its text, whatever exists
     return any(is_output_folder(p.lower()) for p in distinct(parts))
+
+
+def names_workspace_output(text: str, files: bool = True) -> bool:
+    """Is `text` a plain relative path (no `..`, no run-time word) named as build output or as a file
+    (`dist`, `node_modules`, `./packages/*/lib`, `x.tgz`; not as a file with `files` False, for a delete of
+    folders only)? What a workspace selector's delete of one removes is judged as the sweep of that name
+    through the whole project: which of the project's folders it runs in is unknown."""
+    path = text.replace("\\", "/")
+    if not path or path[0] in "/~$%" or "\x00" in path or ":" in path:
+        return False
+    parts = [p for p in path.split("/") if p not in ("", ".")]
+    return _output_path(parts) or (files and ".." not in parts and names_a_file(path))
 
 
 def names_output(argv: list[Arg]) -> bool:
@@ -192,6 +238,9 @@ class FreshCheckout:
     def folder(self, relative: str) -> bool:
         return False
 
+    def no_folder(self, relative: str) -> bool:
+        return True  # a name only files carry names a file of the checkout, or nothing
+
 
 class KeptFiles:
     """A working directory where every file holds work and no tree is build output: what a rule's examples
@@ -212,6 +261,9 @@ class KeptFiles:
         return False
 
     def folder(self, relative: str) -> bool:
+        return False
+
+    def no_folder(self, relative: str) -> bool:
         return False
 
 
@@ -283,6 +335,19 @@ class ReplaceableFiles:
         real = real_path(path)
         expected = os.path.join(self._real_root, *[p for p in relative.split("/") if p])
         return real == expected and os.path.isdir(real)
+
+    def no_folder(self, relative: str) -> bool:
+        path = os.path.join(self.root, *[p for p in relative.split("/") if p])
+        real = real_path(os.path.dirname(path))
+        if real != self._real_root and not real.startswith(self._real_root.rstrip(os.sep) + os.sep):
+            return False  # a link on the way leads out of the working directory
+        try:
+            info = os.lstat(path)
+        except FileNotFoundError:
+            return True
+        except OSError:
+            return False
+        return stat.S_ISREG(info.st_mode) or stat.S_ISLNK(info.st_mode)
 
     def matching(self, pattern: str) -> list[str] | None:
         """The files a glob that a line writes or deletes (`dist/*.tar.gz.sha256`, relative, `/`-separated)
