@@ -43,6 +43,7 @@ from ._paths import (
     PIPED_PATH_WRITERS,
     PathScope,
     below_cmd_variable_folder,
+    below_powershell_variable_folder,
     below_run_time_folder,
     is_step_file,
     listed_selection,
@@ -782,6 +783,7 @@ class Evaluation(RunsOtherCode, WordChecks):
         "index",
         "known_hits",
         "known_scripts",
+        "line",
         "loops",
         "matched",
         "p",
@@ -819,6 +821,8 @@ class Evaluation(RunsOtherCode, WordChecks):
         self.guessing = False
         """Walking a reading the line only may have (`_named_program`): what is only known at run time in
         it, or missing from an allowlist, is no finding."""
+        self.line = ""
+        """The command line being judged, as written."""
         self._fresh_line_state()
 
     def _fresh_line_state(self) -> None:
@@ -865,6 +869,7 @@ class Evaluation(RunsOtherCode, WordChecks):
     # -- entry points --
     def run(self, text: str, shell: ShellKind) -> None:
         start_check()
+        self.line = text
         try:
             self.script(text, shell, Frame(shell))
             self._filled_in_reading(text, shell)
@@ -887,6 +892,7 @@ class Evaluation(RunsOtherCode, WordChecks):
         """Run the whole evaluation of `command` and decide; `parsed` is its source, tree, `simple_command`
         words (see `_parsed_line`) and whether a word is glued to a quoted string, when the caller has them
         already."""
+        self.line = command
         if command and not command.isspace():
             if parsed is None:
                 start_check()  # else the caller started it before it parsed
@@ -1154,6 +1160,9 @@ class Evaluation(RunsOtherCode, WordChecks):
                 below = below_run_time_folder(head)
             elif frame.dialect == "cmd" and resolved_name is None:
                 below = below_cmd_variable_folder(head)  # `call %ROOT%\Build\pack.bat`: the same
+            elif frame.dialect == "powershell" and resolved_name is None and frame.depth == 0:
+                # `& "$PSScriptRoot\tools\nuget.exe"`: the same, where the line gives the variable no value
+                below = below_powershell_variable_folder(head, self.line)
             if below is not None:
                 # `"$ROOT"/hack/verify.sh`: a program named by its path below a folder only known at run
                 # time, as `bash "$ROOT/hack/verify.sh"` runs a script there: judged by its name, the folder
@@ -1165,7 +1174,7 @@ class Evaluation(RunsOtherCode, WordChecks):
                         frame,
                         f"`{head.raw}` is in the home, the temp folder or another of Windows' own, "
                         "outside the project"
-                        if frame.dialect == "cmd"
+                        if frame.dialect != "posix"
                         else f"`{head.raw}` is in the home or the temp folder, outside the project",
                         self._argv(argv),
                     )

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from ._lazy import lazy_re
 from ._listings import LISTINGS, bound_reference, listing_patterns, rebinds
 from ._normalise import command_key, fold_arg, ps_unescape
-from ._paths import DOTNET_WRITERS
+from ._paths import DOTNET_WRITERS, install_folder_variable
 from ._sink import Sink
 from ._syntax import DYN, Arg, Feed, Frame, Stdin, new_parser, parse_within_budget, placeholders_as_values
 
@@ -479,8 +479,9 @@ class PowerShellWalker:
         pos = node.start_byte + 1
         out = []
         for part in inner.named_children:
-            if part.start_byte == node.start_byte + 1 and self._location(part):
-                out.append(".")  # `"$PWD\build"`: the working directory, followed through the moves
+            if part.start_byte == node.start_byte + 1 and self._location(part, node.end_byte - 1):
+                # `"$PWD\build"`, `"$PWD"`: the working directory, followed through the moves
+                out.append(".")
                 pos = part.end_byte
                 continue
             if part.type != "sub_expression":
@@ -502,11 +503,14 @@ class PowerShellWalker:
             return DYN
         return ps_unescape(body.replace('""', '"'), True)
 
-    def _location(self, part: Node) -> bool:
+    def _location(self, part: Node, closing: int = -1) -> bool:
         """Is `part` of a string the working directory (`$PWD`, `$(Get-Location)`) followed by a path
-        separator, in the line's own script, which gives neither another meaning?"""
+        separator (or by the string's `closing` quote: `"$PWD"` is that folder itself), in the line's own
+        script, which gives neither another meaning?"""
         after = self.src[part.end_byte : part.end_byte + 1]
-        if after not in (b"\\", b"/") or _LOCATION.fullmatch(self.text(part)) is None or self.frame.depth:
+        if after not in (b"\\", b"/") and part.end_byte != closing:
+            return False
+        if _LOCATION.fullmatch(self.text(part)) is None or self.frame.depth:
             return False
         return _LOCATION_REDEFINED.search(self._source()) is None
 
@@ -1272,7 +1276,25 @@ class PowerShellWalker:
 
     def _variable(self, node: Node, stdin: Stdin | None = None) -> None:
         raw = self.text(node)
-        self._read(_variable_name(raw), raw)
+        name = _variable_name(raw)
+        if install_folder_variable(name) and self._starts_program_path(node):
+            return  # `& "${env:ProgramFiles(x86)}\…\vswhere.exe"`: the program is judged by its name
+        self._read(name, raw)
+
+    def _starts_program_path(self, node: Node) -> bool:
+        """Is the variable `node` the first folder of the path of the program a command runs (`&
+        "$env:ProgramFiles\\x\\x.exe"`, `& $env:windir\\x.exe`)?"""
+        parent = node.parent
+        if parent is None or self.src[node.end_byte : node.end_byte + 1] not in (b"\\", b"/"):
+            return False
+        if parent.type == "path_command_name":
+            return node.start_byte == parent.start_byte
+        if parent.type != "expandable_string_literal" or node.start_byte != parent.start_byte + 1:
+            return False
+        literal = parent.parent
+        return (
+            literal is not None and literal.parent is not None and literal.parent.type == "command_name_expr"
+        )
 
     def _read(self, name: str, raw: str) -> None:
         """Report a variable read, unless it is the one an assignment extends with its own value."""
