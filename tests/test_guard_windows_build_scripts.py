@@ -14,6 +14,9 @@ Azure Pipelines steps) and the lines an attack writes in the same form.
   no look at who and where the user is, and the program is judged by its name (NSIS's `uninst.exe`
   uninstalls, WinZip's `-s` is a password). Anywhere else (an argument, `start`), the read stays one.
 - `"$PWD"` quoted whole is the working directory, as `"$PWD\\out"` is a folder in it.
+- vcpkg's bootstrap scripts download vcpkg (`.\\bootstrap-vcpkg.bat`), and its integration writes the user's
+  MSBuild imports or shell profile (`vcpkg integrate install`, `integrate powershell`); its own commands on
+  the project's manifest stay as they were (`vcpkg list`, `vcpkg integrate project`).
 """
 
 from __future__ import annotations
@@ -66,6 +69,13 @@ BLOCKED = [
     # The working directory quoted whole.
     ("powershell", 'Remove-Item -Recurse "$PWD"', "destructive.recursive-delete"),
     ("powershell", 'Copy-Item app.exe -Destination "$HOME"', "containment"),
+    # vcpkg fetching itself, or writing into the user's MSBuild and shells.
+    ("powershell", "call .\\tools\\vcpkg\\bootstrap-vcpkg.bat -disableMetrics", "network.package-install"),
+    ("powershell", "& .\\vcpkg\\bootstrap-vcpkg.bat", "network.package-install"),
+    ("posix", "sh ./vcpkg/bootstrap-vcpkg.sh", "network.package-install"),
+    ("powershell", ".\\vcpkg\\vcpkg.exe integrate install", "containment.write-outside-project"),
+    ("powershell", "vcpkg integrate powershell", "containment.write-outside-project"),
+    ("posix", "./vcpkg/vcpkg integrate zsh", "containment.write-outside-project"),
 ]
 
 ALLOWED = [
@@ -95,6 +105,9 @@ ALLOWED = [
     ),
     ("powershell", "%WINDIR%\\Microsoft.NET\\Framework64\\v4.0.30319\\msbuild.exe App.sln /t:Rebuild"),
     ("powershell", 'Copy-Item bin\\Release\\app.dll -Destination "$PWD" -Force'),
+    ("powershell", ".\\vcpkg\\vcpkg.exe list"),
+    ("powershell", "vcpkg integrate --help"),
+    ("posix", "./vcpkg/vcpkg --version"),
 ]
 
 
