@@ -12,7 +12,10 @@ Azure Pipelines steps) and the lines an attack writes in the same form.
   `%ProgramFiles%`, `%WINDIR%`), start the path of an installed tool when they start the program's path
   (`& "${env:ProgramFiles(x86)}\\…\\vswhere.exe"`, cmd's `"%ProgramFiles%\\7-Zip\\7z.exe" a …`): that read is
   no look at who and where the user is, and the program is judged by its name (NSIS's `uninst.exe`
-  uninstalls, WinZip's `-s` is a password). Anywhere else (an argument, `start`), the read stays one.
+  uninstalls, WinZip's `-s` is a password), and so do they when they start an entry of a search path a
+  string assigns (`$env:Path += ";${env:ProgramFiles(x86)}\\WiX Toolset v3.11\\bin"`, cmd's `set
+  PATH=%ProgramFiles%\\CMake\\bin;%PATH%`), which the search-path rules judge. Anywhere else (an argument,
+  `start`, a value copied into another variable), the read stays one.
 - `"$PWD"` quoted whole is the working directory, as `"$PWD\\out"` is a folder in it.
 - vcpkg's bootstrap scripts download vcpkg (`.\\bootstrap-vcpkg.bat`), and its integration writes the user's
   MSBuild imports or shell profile (`vcpkg integrate install`, `integrate powershell`); its own commands on
@@ -66,6 +69,9 @@ BLOCKED = [
     ("powershell", 'Remove-Item "$env:SystemRoot\\Temp\\setup.log" -Force', "env"),
     ("powershell", 'start "" "%ProgramFiles%\\Vendor\\agent.exe" --stop', "env"),
     ("powershell", 'Get-ChildItem "$env:ProgramFiles"', "env"),
+    ("powershell", '$env:Path = "$env:TEMP\\tools;$env:Path"', "env"),
+    ("powershell", "set PATH=%APPDATA%\\tools;%PATH%", "env"),
+    ("powershell", '$p = "$env:ProgramFiles\\Git\\bin;$env:Path"', "env"),
     # The working directory quoted whole.
     ("powershell", 'Remove-Item -Recurse "$PWD"', "destructive.recursive-delete"),
     ("powershell", 'Copy-Item app.exe -Destination "$HOME"', "containment"),
@@ -105,6 +111,10 @@ ALLOWED = [
     ),
     ("powershell", "%WINDIR%\\Microsoft.NET\\Framework64\\v4.0.30319\\msbuild.exe App.sln /t:Rebuild"),
     ("powershell", 'Copy-Item bin\\Release\\app.dll -Destination "$PWD" -Force'),
+    ("powershell", '$env:Path += ";${env:ProgramFiles(x86)}\\WiX Toolset v3.11\\bin"'),
+    ("powershell", '$env:Path = "$env:ProgramFiles\\Git\\usr\\bin;$env:Path"'),
+    ("powershell", 'set "PATH=%ProgramFiles%\\CMake\\bin;%PATH%"'),
+    ("powershell", '$env:Path = "C:\\tools;${env:Path}"'),
     ("powershell", ".\\vcpkg\\vcpkg.exe list"),
     ("powershell", "vcpkg integrate --help"),
     ("posix", "./vcpkg/vcpkg --version"),

@@ -99,8 +99,17 @@ _COMMAND_START = lazy_re(r"(?i)(?:^|[(&|`']|\b(?:call|do))[\s\"@]*$")
 quoted command, `call`, a loop's `do`."""
 
 
+_SEARCH_PATH_SET = lazy_re(
+    r'(?i)\s*@?set\s+"?(?:path|lib|libpath|include|psmodulepath|classpath|pythonpath)='
+)
+"""cmd's assignment of a search path (`set PATH=%ProgramFiles%\\CMake\\bin;%PATH%`)."""
+
+
 def _runs_here(line: str, found: re.Match[str]) -> bool:
-    """Does the variable `found` start the path of the program a command of `line` runs?"""
+    """Does the variable `found` start the path of the program a command of `line` runs, or an entry of a
+    search path it sets (which the search-path rules judge)?"""
+    if _SEARCH_PATH_SET.match(line) is not None and line[found.start() - 1 : found.start()] in ("=", ";"):
+        return True
     return _COMMAND_START.search(line, 0, found.start()) is not None
 
 

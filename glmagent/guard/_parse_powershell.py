@@ -199,8 +199,8 @@ _PLAIN_VALUE = frozenset(
         "pipeline", "pipeline_chain", "logical_expression", "bitwise_expression", "comparison_expression",
         "additive_expression", "multiplicative_expression", "format_expression", "range_expression",
         "array_literal_expression", "unary_expression", "string_literal", "expandable_string_literal",
-        "verbatim_string_characters", "variable", "comparison_operator", "parenthesized_expression",
-        "array_expression", "statement_list",
+        "verbatim_string_characters", "variable", "braced_variable", "comparison_operator",
+        "parenthesized_expression", "array_expression", "statement_list",
     }
 )  # fmt: skip
 """Syntax a value made of strings, variables and operators alone is built from (`-join`, `-replace`, an array
@@ -1277,9 +1277,29 @@ class PowerShellWalker:
     def _variable(self, node: Node, stdin: Stdin | None = None) -> None:
         raw = self.text(node)
         name = _variable_name(raw)
-        if install_folder_variable(name) and self._starts_program_path(node):
+        if install_folder_variable(name) and (
+            self._starts_program_path(node) or self._starts_search_entry(node)
+        ):
             return  # `& "${env:ProgramFiles(x86)}\…\vswhere.exe"`: the program is judged by its name
         self._read(name, raw)
+
+    def _starts_search_entry(self, node: Node) -> bool:
+        """Is the variable `node` the first folder of an entry of a search path a string assigns
+        (`$env:Path = "$env:ProgramFiles\\Git\\bin;$env:Path"`, `$env:Path += ";$env:ProgramFiles\\7-Zip"`)?
+        The search-path rules judge the folders put first; one Windows installs programs in is fine."""
+        parent = node.parent
+        if parent is None or parent.type != "expandable_string_literal":
+            return False
+        if self.src[node.start_byte - 1 : node.start_byte] not in (b'"', b";"):
+            return False
+        if self.src[node.end_byte : node.end_byte + 1] not in (b"\\", b"/"):
+            return False
+        up = parent.parent
+        while up is not None and up.type in _VALUE_LEVELS:
+            up = up.parent
+        if up is None or up.type != "assignment_expression" or not up.named_child_count:
+            return False
+        return _SEARCH_PATH_TARGET.fullmatch(self.text(up.named_children[0]).strip()) is not None
 
     def _starts_program_path(self, node: Node) -> bool:
         """Is the variable `node` the first folder of the path of the program a command runs (`&
@@ -1963,6 +1983,20 @@ _VARIABLE_PATH = lazy_re(
 )
 """`$HOME\\x`, `${env:ProgramFiles}/x`, `$root/bin/$Configuration/x.dll`: variables and a path that the
 grammar cannot join into one word."""
+
+
+_SEARCH_PATH_TARGET = lazy_re(
+    r"(?i)\$(?:env:|\{env:)(?:path|psmodulepath|lib|libpath|include|classpath|pythonpath)\}?"
+)
+"""A search path's variable, assigned (`$env:Path = …`): where programs, modules, libraries are looked for."""
+_VALUE_LEVELS = frozenset(
+    {
+        "string_literal", "unary_expression", "array_literal_expression", "range_expression",
+        "format_expression", "multiplicative_expression", "additive_expression", "comparison_expression",
+        "bitwise_expression", "logical_expression", "pipeline_chain", "pipeline",
+    }
+)  # fmt: skip
+"""The expression levels between an assigned value and its `assignment_expression`."""
 
 
 _LOCATION = lazy_re(r"\$(?:pwd|\{pwd\})|\$\(\s*(?:get-location|gl|pwd)\s*\)", re.IGNORECASE)
