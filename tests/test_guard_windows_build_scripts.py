@@ -20,6 +20,8 @@ Azure Pipelines steps) and the lines an attack writes in the same form.
 - vcpkg's bootstrap scripts download vcpkg (`.\\bootstrap-vcpkg.bat`), and its integration writes the user's
   MSBuild imports or shell profile (`vcpkg integrate install`, `integrate powershell`); its own commands on
   the project's manifest stay as they were (`vcpkg list`, `vcpkg integrate project`).
+- PSDeploy's `Invoke-PSDeploy` runs the deployments a `*.psdeploy.ps1` file describes (the PowerShell Gallery,
+  a share): publishing; `Get-PSDeployment` only lists them.
 """
 
 from __future__ import annotations
@@ -82,6 +84,12 @@ BLOCKED = [
     ("powershell", ".\\vcpkg\\vcpkg.exe integrate install", "containment.write-outside-project"),
     ("powershell", "vcpkg integrate powershell", "containment.write-outside-project"),
     ("posix", "./vcpkg/vcpkg integrate zsh", "containment.write-outside-project"),
+    (
+        "powershell",
+        "Invoke-PSDeploy -Path .\\Build\\Module.psdeploy.ps1 -Tags PSGallery -Force",
+        "network.publish",
+    ),
+    ("powershell", "Invoke-PSDeploy @DeployParams", "network.publish"),
 ]
 
 ALLOWED = [
@@ -118,6 +126,8 @@ ALLOWED = [
     ("powershell", ".\\vcpkg\\vcpkg.exe list"),
     ("powershell", "vcpkg integrate --help"),
     ("posix", "./vcpkg/vcpkg --version"),
+    ("powershell", "Get-PSDeployment -Path .\\Build\\Module.psdeploy.ps1"),
+    ("powershell", "Import-Module PSDeploy"),
 ]
 
 
