@@ -14,14 +14,20 @@ Azure Pipelines steps) and the lines an attack writes in the same form.
   no look at who and where the user is, and the program is judged by its name (NSIS's `uninst.exe`
   uninstalls, WinZip's `-s` is a password), and so do they when they start an entry of a search path a
   string assigns (`$env:Path += ";${env:ProgramFiles(x86)}\\WiX Toolset v3.11\\bin"`, cmd's `set
-  PATH=%ProgramFiles%\\CMake\\bin;%PATH%`), which the search-path rules judge. Anywhere else (an argument,
-  `start`, a value copied into another variable), the read stays one.
+  PATH=%ProgramFiles%\\CMake\\bin;%PATH%`), which the search-path rules judge, or a path a variable is
+  given whole (`set MSBUILD="%ProgramFiles(x86)%\\…\\MSBuild.exe"`,
+  `$7z = "$env:ProgramFiles\\7-Zip\\7z.exe"`).
+  Anywhere else (an argument, `start`, the folder alone, a value joined to more), the read stays one.
+- cmd's `@` hiding a line's echo leaves a program variable the program it is named for (`@%NUGET% pack`).
 - `"$PWD"` quoted whole is the working directory, as `"$PWD\\out"` is a folder in it.
 - vcpkg's bootstrap scripts download vcpkg (`.\\bootstrap-vcpkg.bat`), and its integration writes the user's
   MSBuild imports or shell profile (`vcpkg integrate install`, `integrate powershell`); its own commands on
   the project's manifest stay as they were (`vcpkg list`, `vcpkg integrate project`).
 - PSDeploy's `Invoke-PSDeploy` runs the deployments a `*.psdeploy.ps1` file describes (the PowerShell Gallery,
   a share): publishing; `Get-PSDeployment` only lists them.
+- NuGet's per-user settings on Windows (`%APPDATA%\\NuGet\\NuGet.Config`) hold the feeds' stored passwords
+  and API keys: a credential file, as `~/.nuget/NuGet/NuGet.Config` is; the project's own `NuGet.Config` is
+  its file.
 """
 
 from __future__ import annotations
@@ -74,6 +80,14 @@ BLOCKED = [
     ("powershell", '$env:Path = "$env:TEMP\\tools;$env:Path"', "env"),
     ("powershell", "set PATH=%APPDATA%\\tools;%PATH%", "env"),
     ("powershell", '$p = "$env:ProgramFiles\\Git\\bin;$env:Path"', "env"),
+    ("powershell", '$x = "$env:ProgramFiles"', "env"),
+    ("powershell", '$x = "$env:ProgramFiles\\x" + $env:USERNAME', "env"),
+    (
+        "powershell",
+        "@%REG% add HKCU\\Software\\Microsoft\\Windows\\CurrentVersion\\Run /v x /d y /f",
+        "destructive",
+    ),
+    ("powershell", "@%NUGET% push dist\\x.nupkg -ApiKey %KEY%", "network"),
     # The working directory quoted whole.
     ("powershell", 'Remove-Item -Recurse "$PWD"', "destructive.recursive-delete"),
     ("powershell", 'Copy-Item app.exe -Destination "$HOME"', "containment"),
@@ -90,6 +104,9 @@ BLOCKED = [
         "network.publish",
     ),
     ("powershell", "Invoke-PSDeploy @DeployParams", "network.publish"),
+    ("powershell", "type %APPDATA%\\NuGet\\NuGet.Config", "env.secret-files"),
+    ("powershell", "Get-Content C:\\Users\\ci\\AppData\\Roaming\\NuGet\\NuGet.Config", "env.secret-files"),
+    ("powershell", "copy /Y nuget.config %APPDATA%\\NuGet\\NuGet.Config", "env.secret-files"),
 ]
 
 ALLOWED = [
@@ -123,11 +140,18 @@ ALLOWED = [
     ("powershell", '$env:Path = "$env:ProgramFiles\\Git\\usr\\bin;$env:Path"'),
     ("powershell", 'set "PATH=%ProgramFiles%\\CMake\\bin;%PATH%"'),
     ("powershell", '$env:Path = "C:\\tools;${env:Path}"'),
+    ("powershell", 'set MSBUILD="%ProgramFiles(x86)%\\MSBuild\\14.0\\Bin\\MSBuild.exe"'),
+    ("powershell", '@set "SIGNTOOL=%ProgramFiles(x86)%\\Windows Kits\\10\\bin\\x64\\signtool.exe"'),
+    ("powershell", '$7z = "$env:ProgramFiles\\7-Zip\\7z.exe"'),
+    ("powershell", "@%NUGET% pack App.nuspec -OutputDirectory dist"),
+    ("powershell", "@%MSBUILD% App.sln /t:Rebuild /p:Configuration=Release"),
     ("powershell", ".\\vcpkg\\vcpkg.exe list"),
     ("powershell", "vcpkg integrate --help"),
     ("posix", "./vcpkg/vcpkg --version"),
     ("powershell", "Get-PSDeployment -Path .\\Build\\Module.psdeploy.ps1"),
     ("powershell", "Import-Module PSDeploy"),
+    ("powershell", "type .nuget\\NuGet.Config"),
+    ("powershell", "Get-Content .\\NuGet.Config"),
 ]
 
 

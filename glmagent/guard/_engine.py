@@ -445,10 +445,13 @@ _CMD_STATEMENT = lazy_re(r"(?i)\s*(?:if\s+(?!\()|for\s+[/%])")
 """cmd's `if exist x …` and `for /f … do …`: PowerShell's `if` and `for` take a parenthesis first, so it
 rejects the whole line and runs none of it; what its grammar makes of the rest (`(rmdir /s /q build)` as a
 command in parentheses) is not what runs."""
-_NAMED_PROGRAM = lazy_re(r"\s*(\"?)%([A-Za-z][\w-]*?)(?:_(?:exe|cmd|bin|path))?%\1(?=[ \t]|$)", re.IGNORECASE)
+_NAMED_PROGRAM = lazy_re(
+    r"\s*(?:@\s*)?(\"?)%([A-Za-z][\w-]*?)(?:_(?:exe|cmd|bin|path))?%\1(?=[ \t]|$)", re.IGNORECASE
+)
 """A cmd line's program given as a variable named for it (`%REG% add …`, `%PYTHON% setup.py build`), also
-with a suffix saying it is a program (`%npm_exe% ci`, `%NUGET_CMD% push`) or quoted for the blanks of its
-folder (`"%MSBUILD%" app.sln`): the name without the suffix."""
+with a suffix saying it is a program (`%npm_exe% ci`, `%NUGET_CMD% push`), quoted for the blanks of its
+folder (`"%MSBUILD%" app.sln`) or with cmd's `@` hiding its echo (`@%NUGET% pack`): the name without the
+suffix."""
 FILE_TEXT = "file-text"
 """The payload language of the text a command writes into a file (`echo … > f`), whatever the file is."""
 _POWERSHELL_SIGNS = lazy_re(r"[$`{}]")
@@ -1043,8 +1046,8 @@ class Evaluation(RunsOtherCode, WordChecks):
             if not (broken and _CMD_STATEMENT.match(text)):
                 module.walk(self, frame, src, root, text)
             named = _NAMED_PROGRAM.match(text)
-            if named is not None and named[1]:
-                # `"%MSBUILD%" app.sln`: the quoted program variable is judged as the unquoted one is
+            if named is not None and (named[1] or text.lstrip()[:1] == "@"):
+                # `"%MSBUILD%" app.sln`, `@%NUGET% pack`: judged as the plain program variable is
                 self._named_program(named[2].lower() + text[named.end() :], frame)
                 return
             self._cmd_script(text, Frame("cmd", frame.depth, frame.via, feeds=frame.feeds))

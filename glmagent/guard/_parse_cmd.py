@@ -105,11 +105,17 @@ _SEARCH_PATH_SET = lazy_re(
 """cmd's assignment of a search path (`set PATH=%ProgramFiles%\\CMake\\bin;%PATH%`)."""
 
 
+_SET_START = lazy_re(r'(?i)(?:^|[(&|])\s*@?set\s+"?[A-Za-z_][\w.-]*="?$')
+"""cmd's `set NAME=` just before a value, the whole of which is a path."""
+
+
 def _runs_here(line: str, found: re.Match[str]) -> bool:
-    """Does the variable `found` start the path of the program a command of `line` runs, or an entry of a
-    search path it sets (which the search-path rules judge)?"""
+    """Does the variable `found` start the path of the program a command of `line` runs, an entry of a search
+    path it sets (which the search-path rules judge), or a path it sets a variable to?"""
     if _SEARCH_PATH_SET.match(line) is not None and line[found.start() - 1 : found.start()] in ("=", ";"):
         return True
+    if _SET_START.search(line, 0, found.start()) is not None:
+        return True  # `set MSBUILD="%ProgramFiles(x86)%\…\MSBuild.exe"`: a program's path, named for later
     return _COMMAND_START.search(line, 0, found.start()) is not None
 
 

@@ -1285,8 +1285,9 @@ class PowerShellWalker:
 
     def _starts_search_entry(self, node: Node) -> bool:
         """Is the variable `node` the first folder of an entry of a search path a string assigns
-        (`$env:Path = "$env:ProgramFiles\\Git\\bin;$env:Path"`, `$env:Path += ";$env:ProgramFiles\\7-Zip"`)?
-        The search-path rules judge the folders put first; one Windows installs programs in is fine."""
+        (`$env:Path = "$env:ProgramFiles\\Git\\bin;$env:Path"`, `$env:Path += ";$env:ProgramFiles\\7-Zip"`),
+        or of a path a variable is given whole (`$7z = "$env:ProgramFiles\\7-Zip\\7z.exe"`)? The search-path
+        rules judge the folders put first; one Windows installs programs in is fine."""
         parent = node.parent
         if parent is None or parent.type != "expandable_string_literal":
             return False
@@ -1299,6 +1300,11 @@ class PowerShellWalker:
             up = up.parent
         if up is None or up.type != "assignment_expression" or not up.named_child_count:
             return False
+        if self.src[node.start_byte - 1 : node.start_byte] == b'"' and parent.parent is not None:
+            # `$msbuild = "${env:ProgramFiles(x86)}\…\MSBuild.exe"`: a path, the whole value
+            whole = up.named_children[-1]
+            if self.text(whole).strip() == self.text(parent.parent):
+                return True
         return _SEARCH_PATH_TARGET.fullmatch(self.text(up.named_children[0]).strip()) is not None
 
     def _starts_program_path(self, node: Node) -> bool:
