@@ -20,7 +20,8 @@ Azure Pipelines steps) and the lines an attack writes in the same form.
   Anywhere else (an argument, `start`, the folder alone, a value joined to more), the read stays one.
 - cmd's `@` hiding a line's echo leaves a program variable the program it is named for (`@%NUGET% pack`).
 - `"$PWD"` quoted whole is the working directory, as `"$PWD\\out"` is a folder in it.
-- vcpkg's bootstrap scripts download vcpkg (`.\\bootstrap-vcpkg.bat`), and its integration writes the user's
+- Toolchains' installer scripts download what they install (vcpkg's `.\\bootstrap-vcpkg.bat`, .NET's
+  `dotnet-install.ps1`, `rustup-init`, `get-pip.py`), and vcpkg's integration writes the user's
   MSBuild imports or shell profile (`vcpkg integrate install`, `integrate powershell`); its own commands on
   the project's manifest stay as they were (`vcpkg list`, `vcpkg integrate project`).
 - PSDeploy's `Invoke-PSDeploy` runs the deployments a `*.psdeploy.ps1` file describes (the PowerShell Gallery,
@@ -95,6 +96,19 @@ BLOCKED = [
     ("powershell", "call .\\tools\\vcpkg\\bootstrap-vcpkg.bat -disableMetrics", "network.package-install"),
     ("powershell", "& .\\vcpkg\\bootstrap-vcpkg.bat", "network.package-install"),
     ("posix", "sh ./vcpkg/bootstrap-vcpkg.sh", "network.package-install"),
+    (
+        "powershell",
+        "& .\\.build\\dotnet-install.ps1 -Channel 8.0 -InstallDir .dotnet",
+        "network.package-install",
+    ),
+    (
+        "powershell",
+        '& "$PSScriptRoot\\tools\\dotnet-install.ps1" -JSonFile global.json',
+        "network.package-install",
+    ),
+    ("posix", "./eng/dotnet-install.sh --channel LTS --install-dir .dotnet", "network.package-install"),
+    ("powershell", ".\\rustup-init.exe -y --default-toolchain stable", "network.package-install"),
+    ("posix", "python3 get-pip.py --user", "network.package-install"),
     ("powershell", ".\\vcpkg\\vcpkg.exe integrate install", "containment.write-outside-project"),
     ("powershell", "vcpkg integrate powershell", "containment.write-outside-project"),
     ("posix", "./vcpkg/vcpkg integrate zsh", "containment.write-outside-project"),
@@ -148,6 +162,8 @@ ALLOWED = [
     ("powershell", ".\\vcpkg\\vcpkg.exe list"),
     ("powershell", "vcpkg integrate --help"),
     ("posix", "./vcpkg/vcpkg --version"),
+    ("posix", "./eng/dotnet-install.sh --help"),
+    ("powershell", "& .\\.dotnet\\dotnet.exe build -c Release"),
     ("powershell", "Get-PSDeployment -Path .\\Build\\Module.psdeploy.ps1"),
     ("powershell", "Import-Module PSDeploy"),
     ("powershell", "type .nuget\\NuGet.Config"),
