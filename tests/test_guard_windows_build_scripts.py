@@ -9,7 +9,9 @@ Azure Pipelines steps) and the lines an attack writes in the same form.
   the temp folder and Windows' other folders of the user's stay outside the project, and a variable the
   line sets, or the item of a pipeline or loop, stays unknown.
 - The folders Windows installs programs in, named by their variables (`${env:ProgramFiles(x86)}`,
-  `%ProgramFiles%`, `%WINDIR%`), start the path of an installed tool when they start the program's path
+  `%ProgramFiles%`, `%WINDIR%`), followed by a toolchain's folder (Visual Studio, the Windows SDK, MSBuild,
+  .NET, Inno Setup, NSIS, WiX, 7-Zip, Git, CMake, Windows' own `System32`), start the path of an installed
+  tool when they start the program's path
   (`& "${env:ProgramFiles(x86)}\\…\\vswhere.exe"`, cmd's `"%ProgramFiles%\\7-Zip\\7z.exe" a …`): that read is
   no look at who and where the user is, and the program is judged by its name (NSIS's `uninst.exe`
   uninstalls, WinZip's `-s` is a password), and so do they when they start an entry of a search path a
@@ -67,13 +69,14 @@ BLOCKED = [
         " HKCU\\Software\\Microsoft\\Windows\\CurrentVersion\\Run /v x /d y /f",
         "destructive",
     ),
-    ("powershell", '& "${env:ProgramFiles}\\Vendor\\uninst.exe" /S', "destructive.machine-state"),
-    ("powershell", '"%ProgramFiles%\\Vendor\\uninst.exe" /S', "destructive.machine-state"),
-    (
-        "powershell",
-        '"%ProgramFiles%\\WinZip\\winzip32.exe" -min -a -s"secret" out.zip docs',
-        "env.data-staging",
-    ),
+    ("powershell", '& "$PSScriptRoot\\vendor\\uninst.exe" /S', "destructive.machine-state"),
+    ("powershell", '"%TOOLS%\\Vendor\\uninst.exe" /S', "destructive.machine-state"),
+    # A program of another folder below the program folders stays a read of the variable.
+    ("powershell", '"%PROGRAMFILES(x86)%\\Remote Viewer\\viewer.exe" /connect:host', "env"),
+    ("powershell", '& "$env:ProgramFiles\\Vendor\\agent.exe" --stop', "env"),
+    ("powershell", '$env:Path += ";$env:ProgramFiles\\Vendor"', "env"),
+    ("powershell", '"%TOOLS%\\WinZip\\winzip32.exe" -min -a -s"secret" out.zip docs', "env.data-staging"),
+    ("powershell", '"%ProgramFiles%\\WinZip\\winzip32.exe" -min -a -s"secret" out.zip docs', "env"),
     # A program folder's variable read anywhere but at the start of the program's path.
     ("powershell", 'Remove-Item "$env:SystemRoot\\Temp\\setup.log" -Force', "env"),
     ("powershell", 'start "" "%ProgramFiles%\\Vendor\\agent.exe" --stop', "env"),

@@ -85,7 +85,7 @@ def _read_variables(line: str, delayed: bool = True) -> list[str]:
             continue
         if (
             line[m.end() : m.end() + 1] in ("\\", "/")
-            and install_folder_variable(name)
+            and install_folder_variable(name, line[m.end() :])
             and _runs_here(line, m)
         ):
             continue  # `"%ProgramFiles(x86)%\…\vswhere.exe" -latest`: the program is judged by its name

@@ -1277,7 +1277,8 @@ class PowerShellWalker:
     def _variable(self, node: Node, stdin: Stdin | None = None) -> None:
         raw = self.text(node)
         name = _variable_name(raw)
-        if install_folder_variable(name) and (
+        rest = self.src[node.end_byte : node.end_byte + 200].decode("utf-8", "replace")
+        if install_folder_variable(name, rest) and (
             self._starts_program_path(node) or self._starts_search_entry(node)
         ):
             return  # `& "${env:ProgramFiles(x86)}\…\vswhere.exe"`: the program is judged by its name

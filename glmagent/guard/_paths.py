@@ -414,15 +414,28 @@ _INSTALL_FOLDER = lazy_re(
 literal path (`C:\\Program Files\\7-Zip\\7z.exe`) is."""
 
 
-def install_folder_variable(name: str) -> bool:
-    """Is `name` (`ProgramFiles(x86)`, `env:windir`) a variable naming a folder programs are installed in?"""
-    return _INSTALL_FOLDER.fullmatch(name) is not None
+_TOOLCHAIN_FOLDER = lazy_re(
+    r"(?i)[\\/]+(?:microsoft visual studio[^\\/]*|msbuild|windows kits|microsoft sdks|microsoft\.net|dotnet"
+    r"|reference assemblies|inno setup[^\\/]*|nsis|wix toolset[^\\/]*|7-zip|git|cmake|llvm|java|nodejs"
+    r"|html help workshop|doxygen|system32|syswow64|windowspowershell|powershell)(?:[\\/]|$)"
+)
+"""The folders below those Windows installs programs in where the toolchains a build runs live (Visual
+Studio, MSBuild, the Windows SDK, .NET, Inno Setup, NSIS, WiX, 7-Zip, Git, CMake, LLVM, Java, Node.js) and
+Windows' own programs, which the rules know by name; not any program installed there (a remote-control or
+disk-encryption tool's folder)."""
 
 
-def _outside_variable(name: str) -> bool:
+def install_folder_variable(name: str, rest: str) -> bool:
+    """Is `name` (`ProgramFiles(x86)`, `env:windir`) a variable naming a folder programs are installed in,
+    with a toolchain's folder next in the path (`rest`, what follows the variable: `\\Windows Kits\\…`)?"""
+    return _INSTALL_FOLDER.fullmatch(name) is not None and _TOOLCHAIN_FOLDER.match(rest) is not None
+
+
+def _outside_variable(name: str, rest: str) -> bool:
     """Is a folder named by the variable `name` one every project lies outside of: the user's or the
-    system's (`TEMP`, `USERPROFILE`, `APPDATA`), though not one programs are installed in?"""
-    return _WHO_AND_WHERE.fullmatch(name) is not None and _INSTALL_FOLDER.fullmatch(name) is None
+    system's (`TEMP`, `USERPROFILE`, `APPDATA`), though not a toolchain's folder below one programs are
+    installed in (`rest`: what follows the variable)?"""
+    return _WHO_AND_WHERE.fullmatch(name) is not None and not install_folder_variable(name, rest)
 
 
 _PS_VARIABLE_FOLDER = lazy_re(
@@ -467,7 +480,7 @@ def below_powershell_variable_folder(word: Arg, line: str) -> tuple[Arg, bool] |
     if not found["q"] and _UNQUOTED_BREAK.search(tail) is not None:
         return None  # (unquoted, a blank, parenthesis or comma ends the word)
     bare = name[4:] if name[:4].lower() == "env:" else name
-    outside = in_home(word.raw.lstrip('"')) or _outside_variable(bare)
+    outside = in_home(word.raw.lstrip('"')) or _outside_variable(bare, "\\" + tail)
     return Arg(tail, word.raw), outside
 
 
@@ -484,7 +497,7 @@ def below_cmd_variable_folder(word: Arg) -> tuple[Arg, bool] | None:
     tail = raw[found.end(1) + 2 :].lstrip("\\/")
     if not tail or tail[-1:] in ("\\", "/"):
         return None
-    return Arg(tail, word.raw), _outside_variable(found[1])
+    return Arg(tail, word.raw), _outside_variable(found[1], "\\" + tail)
 
 
 def _below_project_variable(text: str) -> bool:
@@ -492,7 +505,9 @@ def _below_project_variable(text: str) -> bool:
     (`%ROOT%\\Build\\pack.bat`, `%QT_PATH%\\bin\\windeployqt.exe`)? It is judged by its name, the folder left
     to the sandbox, as a POSIX `"$ROOT"/hack/verify.sh` is."""
     found = _CMD_VARIABLE_FOLDER.fullmatch(text)
-    return found is not None and ".." not in text and not _outside_variable(found[1])
+    return (
+        found is not None and ".." not in text and not _outside_variable(found[1], text[found.end(1) + 1 :])
+    )
 
 
 _INDIRECT_REASONS = {
