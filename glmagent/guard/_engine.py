@@ -43,6 +43,7 @@ from ._paths import (
     PIPED_PATH_WRITERS,
     PathScope,
     below_cmd_variable_folder,
+    below_powershell_variable_folder,
     below_run_time_folder,
     is_step_file,
     listed_selection,
@@ -455,10 +456,13 @@ _CMD_STATEMENT = lazy_re(r"(?i)\s*(?:if\s+(?!\()|for\s+[/%])")
 """cmd's `if exist x …` and `for /f … do …`: PowerShell's `if` and `for` take a parenthesis first, so it
 rejects the whole line and runs none of it; what its grammar makes of the rest (`(rmdir /s /q build)` as a
 command in parentheses) is not what runs."""
-_NAMED_PROGRAM = lazy_re(r"\s*(\"?)%([A-Za-z][\w-]*?)(?:_(?:exe|cmd|bin|path))?%\1(?=[ \t]|$)", re.IGNORECASE)
+_NAMED_PROGRAM = lazy_re(
+    r"\s*(?:@\s*)?(\"?)%([A-Za-z][\w-]*?)(?:_(?:exe|cmd|bin|path))?%\1(?=[ \t]|$)", re.IGNORECASE
+)
 """A cmd line's program given as a variable named for it (`%REG% add …`, `%PYTHON% setup.py build`), also
-with a suffix saying it is a program (`%npm_exe% ci`, `%NUGET_CMD% push`) or quoted for the blanks of its
-folder (`"%MSBUILD%" app.sln`): the name without the suffix."""
+with a suffix saying it is a program (`%npm_exe% ci`, `%NUGET_CMD% push`), quoted for the blanks of its
+folder (`"%MSBUILD%" app.sln`) or with cmd's `@` hiding its echo (`@%NUGET% pack`): the name without the
+suffix."""
 FILE_TEXT = "file-text"
 """The payload language of the text a command writes into a file (`echo … > f`), whatever the file is."""
 _POWERSHELL_SIGNS = lazy_re(r"[$`{}]")
@@ -800,6 +804,7 @@ class Evaluation(RunsOtherCode, WordChecks):
         "index",
         "known_hits",
         "known_scripts",
+        "line",
         "loops",
         "matched",
         "p",
@@ -837,6 +842,8 @@ class Evaluation(RunsOtherCode, WordChecks):
         self.guessing = False
         """Walking a reading the line only may have (`_named_program`): what is only known at run time in
         it, or missing from an allowlist, is no finding."""
+        self.line = ""
+        """The command line being judged, as written."""
         self._fresh_line_state()
 
     def _fresh_line_state(self) -> None:
@@ -883,6 +890,7 @@ class Evaluation(RunsOtherCode, WordChecks):
     # -- entry points --
     def run(self, text: str, shell: ShellKind) -> None:
         start_check()
+        self.line = text
         try:
             self.script(text, shell, Frame(shell))
             self._filled_in_reading(text, shell)
@@ -905,6 +913,7 @@ class Evaluation(RunsOtherCode, WordChecks):
         """Run the whole evaluation of `command` and decide; `parsed` is its source, tree, `simple_command`
         words (see `_parsed_line`) and whether a word is glued to a quoted string, when the caller has them
         already."""
+        self.line = command
         if command and not command.isspace():
             if parsed is None:
                 start_check()  # else the caller started it before it parsed
@@ -1055,8 +1064,8 @@ class Evaluation(RunsOtherCode, WordChecks):
             if not (broken and _CMD_STATEMENT.match(text)):
                 module.walk(self, frame, src, root, text)
             named = _NAMED_PROGRAM.match(text)
-            if named is not None and named[1]:
-                # `"%MSBUILD%" app.sln`: the quoted program variable is judged as the unquoted one is
+            if named is not None and (named[1] or text.lstrip()[:1] == "@"):
+                # `"%MSBUILD%" app.sln`, `@%NUGET% pack`: judged as the plain program variable is
                 self._named_program(named[2].lower() + text[named.end() :], frame)
                 return
             self._cmd_script(text, Frame("cmd", frame.depth, frame.via, feeds=frame.feeds))
@@ -1172,6 +1181,9 @@ class Evaluation(RunsOtherCode, WordChecks):
                 below = below_run_time_folder(head)
             elif frame.dialect == "cmd" and resolved_name is None:
                 below = below_cmd_variable_folder(head)  # `call %ROOT%\Build\pack.bat`: the same
+            elif frame.dialect == "powershell" and resolved_name is None and frame.depth == 0:
+                # `& "$PSScriptRoot\tools\nuget.exe"`: the same, where the line gives the variable no value
+                below = below_powershell_variable_folder(head, self.line)
             if below is not None:
                 # `"$ROOT"/hack/verify.sh`: a program named by its path below a folder only known at run
                 # time, as `bash "$ROOT/hack/verify.sh"` runs a script there: judged by its name, the folder
@@ -1183,7 +1195,7 @@ class Evaluation(RunsOtherCode, WordChecks):
                         frame,
                         f"`{head.raw}` is in the home, the temp folder or another of Windows' own, "
                         "outside the project"
-                        if frame.dialect == "cmd"
+                        if frame.dialect != "posix"
                         else f"`{head.raw}` is in the home or the temp folder, outside the project",
                         self._argv(argv),
                     )

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from ._lazy import lazy_re
+from ._paths import install_folder_variable
 from ._shape import many, record
 from ._syntax import DYN, Arg
 from ._unwrap import windows_split
@@ -82,9 +83,40 @@ def _read_variables(line: str, delayed: bool = True) -> list[str]:
         name = m.group(1) or (m.group(2) if delayed else None)
         if name is None:
             continue
+        if (
+            line[m.end() : m.end() + 1] in ("\\", "/")
+            and install_folder_variable(name, line[m.end() :])
+            and _runs_here(line, m)
+        ):
+            continue  # `"%ProgramFiles(x86)%\…\vswhere.exe" -latest`: the program is judged by its name
         if not any(start <= m.start() < end and name.casefold() == own for start, end, own in extending):
             found.append(name)
     return found
+
+
+_COMMAND_START = lazy_re(r"(?i)(?:^|[(&|`']|\b(?:call|do))[\s\"@]*$")
+"""What may come before the program of a command: the line's start, a group, a chain or pipe, `for /f`'s
+quoted command, `call`, a loop's `do`."""
+
+
+_SEARCH_PATH_SET = lazy_re(
+    r'(?i)\s*@?set\s+"?(?:path|lib|libpath|include|psmodulepath|classpath|pythonpath)='
+)
+"""cmd's assignment of a search path (`set PATH=%ProgramFiles%\\CMake\\bin;%PATH%`)."""
+
+
+_SET_START = lazy_re(r'(?i)(?:^|[(&|])\s*@?set\s+"?[A-Za-z_][\w.-]*="?$')
+"""cmd's `set NAME=` just before a value, the whole of which is a path."""
+
+
+def _runs_here(line: str, found: re.Match[str]) -> bool:
+    """Does the variable `found` start the path of the program a command of `line` runs, an entry of a search
+    path it sets (which the search-path rules judge), or a path it sets a variable to?"""
+    if _SEARCH_PATH_SET.match(line) is not None and line[found.start() - 1 : found.start()] in ("=", ";"):
+        return True
+    if _SET_START.search(line, 0, found.start()) is not None:
+        return True  # `set MSBUILD="%ProgramFiles(x86)%\…\MSBuild.exe"`: a program's path, named for later
+    return _COMMAND_START.search(line, 0, found.start()) is not None
 
 
 def read_variables(line: str) -> list[str]:
@@ -329,6 +361,16 @@ def _program_readings(line: str, commands: list[CmdCommand]) -> list[list[Arg]]:
     return readings
 
 
+def _unmarked(raw: str, mark: str, end: bool = False) -> str:
+    """A word as written without the quote of `for /f`'s command that opens (or, at the `end`, closes) it
+    (`` `"%ProgramFiles%\\x.exe" `` is `"%ProgramFiles%\\x.exe"`), where that quote is its first (last)
+    character but for cmd's double quotes."""
+    at = raw.rfind(mark) if end else raw.find(mark)
+    if at < 0 or (raw[at + 1 :] if end else raw[:at]).strip('"'):
+        return raw  # (no such quote, or one inside the word)
+    return raw[:at] + raw[at + 1 :]
+
+
 def _peel(words: list[Arg], split: bool = True) -> list[Arg]:
     """Drop `@`, `call`, `start [title] [/opts]`, and the condition of `if` / the header of `for ... do`."""
     while words:
@@ -336,12 +378,12 @@ def _peel(words: list[Arg], split: bool = True) -> list[Arg]:
         if first in ("'", "`") and last == first and (len(words) > 1 or len(words[0].text) > 1):
             # `for /f %i in ('curl x') do ...` runs the quoted command (backquoted with usebackq).
             if len(words) == 1:
-                words = [Arg(words[0].text[1:-1], words[0].raw)]
+                words = [Arg(words[0].text[1:-1], _unmarked(_unmarked(words[0].raw, first), last, True))]
             else:
                 words = [
-                    Arg(words[0].text[1:], words[0].raw),
+                    Arg(words[0].text[1:], _unmarked(words[0].raw, first)),
                     *words[1:-1],
-                    Arg(words[-1].text[:-1], words[-1].raw),
+                    Arg(words[-1].text[:-1], _unmarked(words[-1].raw, last, True)),
                 ]
             words = [w for w in words if w.text]
             continue

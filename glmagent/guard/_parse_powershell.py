@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from ._lazy import lazy_re
 from ._listings import LISTINGS, bound_reference, listing_patterns, rebinds
 from ._normalise import command_key, fold_arg, ps_unescape
-from ._paths import DOTNET_WRITERS
+from ._paths import DOTNET_WRITERS, install_folder_variable
 from ._sink import Sink
 from ._syntax import DYN, Arg, Feed, Frame, Stdin, new_parser, parse_within_budget, placeholders_as_values
 
@@ -199,8 +199,8 @@ _PLAIN_VALUE = frozenset(
         "pipeline", "pipeline_chain", "logical_expression", "bitwise_expression", "comparison_expression",
         "additive_expression", "multiplicative_expression", "format_expression", "range_expression",
         "array_literal_expression", "unary_expression", "string_literal", "expandable_string_literal",
-        "verbatim_string_characters", "variable", "comparison_operator", "parenthesized_expression",
-        "array_expression", "statement_list",
+        "verbatim_string_characters", "variable", "braced_variable", "comparison_operator",
+        "parenthesized_expression", "array_expression", "statement_list",
     }
 )  # fmt: skip
 """Syntax a value made of strings, variables and operators alone is built from (`-join`, `-replace`, an array
@@ -479,8 +479,9 @@ class PowerShellWalker:
         pos = node.start_byte + 1
         out = []
         for part in inner.named_children:
-            if part.start_byte == node.start_byte + 1 and self._location(part):
-                out.append(".")  # `"$PWD\build"`: the working directory, followed through the moves
+            if part.start_byte == node.start_byte + 1 and self._location(part, node.end_byte - 1):
+                # `"$PWD\build"`, `"$PWD"`: the working directory, followed through the moves
+                out.append(".")
                 pos = part.end_byte
                 continue
             if part.type != "sub_expression":
@@ -502,11 +503,14 @@ class PowerShellWalker:
             return DYN
         return ps_unescape(body.replace('""', '"'), True)
 
-    def _location(self, part: Node) -> bool:
+    def _location(self, part: Node, closing: int = -1) -> bool:
         """Is `part` of a string the working directory (`$PWD`, `$(Get-Location)`) followed by a path
-        separator, in the line's own script, which gives neither another meaning?"""
+        separator (or by the string's `closing` quote: `"$PWD"` is that folder itself), in the line's own
+        script, which gives neither another meaning?"""
         after = self.src[part.end_byte : part.end_byte + 1]
-        if after not in (b"\\", b"/") or _LOCATION.fullmatch(self.text(part)) is None or self.frame.depth:
+        if after not in (b"\\", b"/") and part.end_byte != closing:
+            return False
+        if _LOCATION.fullmatch(self.text(part)) is None or self.frame.depth:
             return False
         return _LOCATION_REDEFINED.search(self._source()) is None
 
@@ -1272,7 +1276,52 @@ class PowerShellWalker:
 
     def _variable(self, node: Node, stdin: Stdin | None = None) -> None:
         raw = self.text(node)
-        self._read(_variable_name(raw), raw)
+        name = _variable_name(raw)
+        rest = self.src[node.end_byte : node.end_byte + 200].decode("utf-8", "replace")
+        if install_folder_variable(name, rest) and (
+            self._starts_program_path(node) or self._starts_search_entry(node)
+        ):
+            return  # `& "${env:ProgramFiles(x86)}\…\vswhere.exe"`: the program is judged by its name
+        self._read(name, raw)
+
+    def _starts_search_entry(self, node: Node) -> bool:
+        """Is the variable `node` the first folder of an entry of a search path a string assigns
+        (`$env:Path = "$env:ProgramFiles\\Git\\bin;$env:Path"`, `$env:Path += ";$env:ProgramFiles\\7-Zip"`),
+        or of a path a variable is given whole (`$7z = "$env:ProgramFiles\\7-Zip\\7z.exe"`)? The search-path
+        rules judge the folders put first; one Windows installs programs in is fine."""
+        parent = node.parent
+        if parent is None or parent.type != "expandable_string_literal":
+            return False
+        if self.src[node.start_byte - 1 : node.start_byte] not in (b'"', b";"):
+            return False
+        if self.src[node.end_byte : node.end_byte + 1] not in (b"\\", b"/"):
+            return False
+        up = parent.parent
+        while up is not None and up.type in _VALUE_LEVELS:
+            up = up.parent
+        if up is None or up.type != "assignment_expression" or not up.named_child_count:
+            return False
+        if self.src[node.start_byte - 1 : node.start_byte] == b'"' and parent.parent is not None:
+            # `$msbuild = "${env:ProgramFiles(x86)}\…\MSBuild.exe"`: a path, the whole value
+            whole = up.named_children[-1]
+            if self.text(whole).strip() == self.text(parent.parent):
+                return True
+        return _SEARCH_PATH_TARGET.fullmatch(self.text(up.named_children[0]).strip()) is not None
+
+    def _starts_program_path(self, node: Node) -> bool:
+        """Is the variable `node` the first folder of the path of the program a command runs (`&
+        "$env:ProgramFiles\\x\\x.exe"`, `& $env:windir\\x.exe`)?"""
+        parent = node.parent
+        if parent is None or self.src[node.end_byte : node.end_byte + 1] not in (b"\\", b"/"):
+            return False
+        if parent.type == "path_command_name":
+            return node.start_byte == parent.start_byte
+        if parent.type != "expandable_string_literal" or node.start_byte != parent.start_byte + 1:
+            return False
+        literal = parent.parent
+        return (
+            literal is not None and literal.parent is not None and literal.parent.type == "command_name_expr"
+        )
 
     def _read(self, name: str, raw: str) -> None:
         """Report a variable read, unless it is the one an assignment extends with its own value."""
@@ -1941,6 +1990,20 @@ _VARIABLE_PATH = lazy_re(
 )
 """`$HOME\\x`, `${env:ProgramFiles}/x`, `$root/bin/$Configuration/x.dll`: variables and a path that the
 grammar cannot join into one word."""
+
+
+_SEARCH_PATH_TARGET = lazy_re(
+    r"(?i)\$(?:env:|\{env:)(?:path|psmodulepath|lib|libpath|include|classpath|pythonpath)\}?"
+)
+"""A search path's variable, assigned (`$env:Path = …`): where programs, modules, libraries are looked for."""
+_VALUE_LEVELS = frozenset(
+    {
+        "string_literal", "unary_expression", "array_literal_expression", "range_expression",
+        "format_expression", "multiplicative_expression", "additive_expression", "comparison_expression",
+        "bitwise_expression", "logical_expression", "pipeline_chain", "pipeline",
+    }
+)  # fmt: skip
+"""The expression levels between an assigned value and its `assignment_expression`."""
 
 
 _LOCATION = lazy_re(r"\$(?:pwd|\{pwd\})|\$\(\s*(?:get-location|gl|pwd)\s*\)", re.IGNORECASE)

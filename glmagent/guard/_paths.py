@@ -406,6 +406,84 @@ _WHO_AND_WHERE = lazy_re(
 folders, as the cmd variable clause of `env.powershell-environment` lists them."""
 
 
+_INSTALL_FOLDER = lazy_re(
+    r"(?i)(?:env:)?(?:(?:COMMON)?PROGRAMFILES(?:\(X86\))?|(?:COMMON)?PROGRAMW6432|SYSTEMROOT|WINDIR)"
+)
+"""The folders Windows installs programs in, by the variables that name them (`%ProgramFiles(x86)%`,
+`$env:ProgramFiles`, `$env:SystemRoot`): a program below one is an installed tool, as one named by its
+literal path (`C:\\Program Files\\7-Zip\\7z.exe`) is."""
+
+
+_TOOLCHAIN_FOLDER = lazy_re(
+    r"(?i)[\\/]+(?:microsoft visual studio[^\\/]*|msbuild|windows kits|microsoft sdks|microsoft\.net|dotnet"
+    r"|reference assemblies|inno setup[^\\/]*|nsis|wix toolset[^\\/]*|7-zip|git|cmake|llvm|java|nodejs"
+    r"|html help workshop|doxygen|system32|syswow64|windowspowershell|powershell)(?:[\\/]|$)"
+)
+"""The folders below those Windows installs programs in where the toolchains a build runs live (Visual
+Studio, MSBuild, the Windows SDK, .NET, Inno Setup, NSIS, WiX, 7-Zip, Git, CMake, LLVM, Java, Node.js) and
+Windows' own programs, which the rules know by name; not any program installed there (a remote-control or
+disk-encryption tool's folder)."""
+
+
+def install_folder_variable(name: str, rest: str) -> bool:
+    """Is `name` (`ProgramFiles(x86)`, `env:windir`) a variable naming a folder programs are installed in,
+    with a toolchain's folder next in the path (`rest`, what follows the variable: `\\Windows Kits\\…`)?"""
+    return _INSTALL_FOLDER.fullmatch(name) is not None and _TOOLCHAIN_FOLDER.match(rest) is not None
+
+
+def _outside_variable(name: str, rest: str) -> bool:
+    """Is a folder named by the variable `name` one every project lies outside of: the user's or the
+    system's (`TEMP`, `USERPROFILE`, `APPDATA`), though not a toolchain's folder below one programs are
+    installed in (`rest`: what follows the variable)?"""
+    return _WHO_AND_WHERE.fullmatch(name) is not None and not install_folder_variable(name, rest)
+
+
+_PS_VARIABLE_FOLDER = lazy_re(
+    r"(?P<q>\"?)\$(?:\{(?P<braced>(?i:env:)?[A-Za-z_][\w()]*)\}|(?P<plain>(?i:env:)?[A-Za-z_]\w*))[\\/]"
+    r"(?P<tail>[^\"'`$;&|<>@*?\[\]{}]+)(?P=q)"
+)
+"""A PowerShell program path below a folder one variable names (`"$PSScriptRoot\\tools\\nuget.exe"`,
+`$env:ProgramFiles\\7-Zip\\7z.exe`, `"${env:ProgramFiles(x86)}\\…\\vswhere.exe"`)."""
+
+
+_UNQUOTED_BREAK = lazy_re(r"[\s(),]")
+
+
+_PS_BOUND = frozenset({"_", "psitem", "args", "input", "matches", "this", "sender", "event", "eventargs"})
+"""PowerShell's automatic variables a pipeline, a call or an event binds to something else each time."""
+_PS_SETS_VARIABLE = lazy_re(
+    r"(?i)-variable\b|\b[sn]v\b|-(?:out|pipeline|error|warning|information)?variable\b|-[oepwi]v\b"
+    r"|\bforeach\b|\bparam\s*\(|\[ref\]|setenvironmentvariable|(?<![${])env:"
+)
+"""What else may give a variable its value in a line: the variable cmdlets, common parameters that store
+output, loops, a script's parameters, references, the env: drive."""
+
+
+def below_powershell_variable_folder(word: Arg, line: str) -> tuple[Arg, bool] | None:
+    """A PowerShell program path whose only run-time part is its first folder, one variable the `line` gives
+    no value (`& "$PSScriptRoot\\tools\\nuget.exe"`, `& "${env:ProgramFiles(x86)}\\…\\vswhere.exe"`): the
+    path below it, as written, and whether the folder is one every project lies outside of (the home, the
+    temp folder and the other folders Windows keeps the user's files in; not those it installs programs in);
+    None for any other word."""
+    found = _PS_VARIABLE_FOLDER.fullmatch(word.raw)
+    if found is None:
+        return None
+    name = found["braced"] or found["plain"]
+    if name.lower() in _PS_BOUND or _PS_SETS_VARIABLE.search(line) is not None:
+        return None
+    assigned = re.search(rf"\$\{{?{re.escape(name)}\}}?\s*[-+*/%]?=(?!=)", line, re.IGNORECASE)
+    if assigned is not None:
+        return None  # `$d = 'C:\\Users\\Public'; & "$d\\x.exe"`
+    tail = found["tail"].lstrip("\\/")
+    if not tail or tail[-1:] in ("\\", "/") or ".." in tail.replace("\\", "/").split("/"):
+        return None
+    if not found["q"] and _UNQUOTED_BREAK.search(tail) is not None:
+        return None  # (unquoted, a blank, parenthesis or comma ends the word)
+    bare = name[4:] if name[:4].lower() == "env:" else name
+    outside = in_home(word.raw.lstrip('"')) or _outside_variable(bare, "\\" + tail)
+    return Arg(tail, word.raw), outside
+
+
 def below_cmd_variable_folder(word: Arg) -> tuple[Arg, bool] | None:
     """cmd's program path whose only run-time part is its first folder, a variable (`%ROOT%\\Build\\x.bat`):
     the path below it, as written, and whether the folder is the user's or the system's (`%TEMP%`,
@@ -419,7 +497,7 @@ def below_cmd_variable_folder(word: Arg) -> tuple[Arg, bool] | None:
     tail = raw[found.end(1) + 2 :].lstrip("\\/")
     if not tail or tail[-1:] in ("\\", "/"):
         return None
-    return Arg(tail, word.raw), _WHO_AND_WHERE.fullmatch(found[1]) is not None
+    return Arg(tail, word.raw), _outside_variable(found[1], "\\" + tail)
 
 
 def _below_project_variable(text: str) -> bool:
@@ -427,7 +505,9 @@ def _below_project_variable(text: str) -> bool:
     (`%ROOT%\\Build\\pack.bat`, `%QT_PATH%\\bin\\windeployqt.exe`)? It is judged by its name, the folder left
     to the sandbox, as a POSIX `"$ROOT"/hack/verify.sh` is."""
     found = _CMD_VARIABLE_FOLDER.fullmatch(text)
-    return found is not None and ".." not in text and _WHO_AND_WHERE.fullmatch(found[1]) is None
+    return (
+        found is not None and ".." not in text and not _outside_variable(found[1], text[found.end(1) + 1 :])
+    )
 
 
 _INDIRECT_REASONS = {

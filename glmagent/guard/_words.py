@@ -26,6 +26,7 @@ from ._paths import (
     REWRITERS,
     WRITERS,
     PathScope,
+    below_powershell_variable_folder,
     climbed,
     cmd_delete_words,
     configured_prefixes,
@@ -890,7 +891,8 @@ class WordChecks:
                     # (and a parameter's value is a file, `-File /x.build.ps1`, where a word alone may be a
                     # Windows switch, `cl /FeApp.dll`)
                     file = not is_path(text) or (i > 0 and args[i - 1].param)
-                    self._outside_code(text, argv, names, frame, script=file)
+                    below = self._below_variable_folder(a, frame) if text == a.text else None
+                    self._outside_code(text if below is None else below.text, argv, names, frame, script=file)
                 program = files and p.program_files is not None and p.program_files.fullmatch(file_name)
                 if program and windows and launches and name != "call":
                     # (cmd's `call x.cmd` runs the batch file itself, judged below as any program by path)
@@ -1356,9 +1358,20 @@ class WordChecks:
                 for rule, pattern, _ in self.p.locators["posix"]:
                     if pattern.match(word.text):
                         self._rule_finding(rule, argv, names, frame, word.text)
+        program = self._below_variable_folder(program, frame) or program
         verdict = self.scope(frame).judge_program(program, script)
         if verdict is not None:
             self.event(verdict.event, frame, verdict.detail, self._argv(argv))  # type: ignore[arg-type]
+
+    def _below_variable_folder(self, word: Arg, frame: Frame) -> Arg | None:
+        """A PowerShell script or module by its path below a folder one variable names, which the line gives
+        no value (`Import-Module "$PSScriptRoot\\x.psd1"`, `-File $PSScriptRoot\\x.build.ps1`): the path below
+        it, judged by its name as `"$ROOT"/hack/verify.sh` is; None for any other word, or a folder every
+        project lies outside of (`$env:TEMP\\x.ps1`, whose reading with the variable empty stands)."""
+        if frame.dialect != "powershell" or frame.depth:
+            return None
+        below = below_powershell_variable_folder(word, self.line)  # type: ignore[attr-defined]
+        return None if below is None or below[1] else below[0]
 
     def git_elsewhere(self, argv: list[Arg], frame: Frame) -> None:
         """`cd /usr/local && git stash -u`, `git -C ~/dotfiles commit -am x`: a git command that changes a
