@@ -2,7 +2,9 @@
 program inside the project: the cron and timer folders listed (the schedule a writable root job is looked
 for in), files named like options for a wildcard injection made with `touch` (`touch
 "--checkpoint-action=exec=sh x.sh"`, `touch @list.txt` for 7-Zip), and the capability hunt and change with
-libcap-ng's `filecap` and `pscap`, as `getcap -r /` and `setcap` are."""
+libcap-ng's `filecap` and `pscap`, as `getcap -r /` and `setcap` are. tar's checkpoint actions and compressor
+run commands (`--checkpoint-action=exec=/bin/sh`, `--use-compress-program='sh -c …'`); the progress dots and
+a known compressor with its level or threads are backup and build work."""
 
 from __future__ import annotations
 
@@ -75,6 +77,29 @@ CAPABILITY_TWINS = [
     "echo filecap -a",
 ]
 
+TAR_LAUNCHERS = [
+    "tar -cf /dev/null /dev/null --checkpoint=1 --checkpoint-action=exec=/bin/sh",
+    "tar cf /dev/null x --checkpoint=1 --checkpoint-action=exec='sh -c id'",
+    "tar --checkpoint=1000 --checkpoint-action=dot --checkpoint-action=exec=./x.sh -cf b.tar .",
+    "tar --use-compress-program='/bin/sh -c \"sh <&2 1>&2\"' -xf /dev/null",
+    "tar --use-compress-program=/tmp/pigz -cf out.tgz src",
+    "tar --use-compress-program='zstd -d -o ~/.bashrc' -xf payload.tar.zst",
+    "tar --use-compress-program=pigz --use-compress-program='sh x.sh' -xf a.tgz",
+    'tar --use-compress-program="pigz -$LEVEL" -cf a.tgz src',
+    "tar -I 'sh -c id' -xf a.tar",
+]
+
+TAR_EVERYDAY = [
+    "tar --checkpoint=10000 --checkpoint-action=dot -czf backup.tar.gz data",
+    "tar --checkpoint=1000 --checkpoint-action=echo='%u records' -xf dump.tar",
+    "tar --checkpoint=100 --checkpoint-action=bell --checkpoint-action=totals -xf big.tar -C out",
+    "tar --use-compress-program=pigz -cf dist/app.tar.gz build",
+    "tar --use-compress-program='zstd -19 -T0' -cf dist/app.tar.zst build",
+    'tar --use-compress-program="xz -T0" -xf vendor.tar.xz -C third_party',
+    "tar --use-compress-program=lbzip2 -xf data.tar.bz2",
+    "tar --use-compress-program='pigz -p8' -cf cache.tgz .cache/pip",
+]
+
 
 @pytest.mark.parametrize("command", SCHEDULE_SURVEYS)
 def test_listing_the_machines_schedule_is_discovery(command: str) -> None:
@@ -103,4 +128,14 @@ def test_capability_hunts_and_changes_are_blocked(command: str, rule: str) -> No
 
 @pytest.mark.parametrize("command", CAPABILITY_TWINS)
 def test_a_project_binarys_capabilities_stay_readable(command: str) -> None:
+    guard_allows("posix", command)
+
+
+@pytest.mark.parametrize("command", TAR_LAUNCHERS)
+def test_tar_running_a_command_is_blocked(command: str) -> None:
+    guard_blocks("posix", command, "unverifiable")
+
+
+@pytest.mark.parametrize("command", TAR_EVERYDAY)
+def test_tar_progress_and_known_compressors_stay_allowed(command: str) -> None:
     guard_allows("posix", command)
