@@ -1,10 +1,11 @@
 """Privilege-escalation cheat-sheet lines through ordinary programs, each beside the everyday use of the same
-program inside the project: the cron and timer folders listed (the schedule a writable root job is looked
-for in), files named like options for a wildcard injection made with `touch` (`touch
-"--checkpoint-action=exec=sh x.sh"`, `touch @list.txt` for 7-Zip), and the capability hunt and change with
-libcap-ng's `filecap` and `pscap`, as `getcap -r /` and `setcap` are. tar's checkpoint actions and compressor
-run commands (`--checkpoint-action=exec=/bin/sh`, `--use-compress-program='sh -c …'`); the progress dots and
-a known compressor with its level or threads are backup and build work."""
+program inside the project: the cron, timer and login-script folders listed (where a writable root job is
+looked for) and the neighbour and route tables read from /proc; files named like options for a wildcard
+injection made with `touch` (`touch "--checkpoint-action=exec=sh x.sh"`, `touch @list.txt` for 7-Zip); the
+capability hunt and change with libcap-ng's `filecap` and `pscap`, as `getcap -r /` and `setcap` are; tar's
+checkpoint actions and compressor running commands (`--checkpoint-action=exec=/bin/sh`,
+`--use-compress-program='sh -c …'`), where the progress dots and a known compressor with its level or threads
+are backup and build work."""
 
 from __future__ import annotations
 
@@ -23,6 +24,11 @@ SCHEDULE_SURVEYS = [
     "ls /etc/systemd/system/timers.target.wants",
     "cat /etc/systemd/system/timers.target.wants/logrotate.timer",
     "stat /etc/cron.d",
+    "ls -la /etc/update-motd.d/",
+    "cat /etc/update-motd.d/00-header",
+    "cat /etc/rc.local",
+    "cat /proc/net/arp",
+    "awk '$2 == \"00000000\" {print $3}' /proc/net/route",
 ]
 
 SCHEDULE_TWINS = [
@@ -33,6 +39,9 @@ SCHEDULE_TWINS = [
     "run-parts --test /etc/cron.daily",  # names the jobs a run would start, as before
     "ls -la /etc/",
     "find . -name '*.timer'",
+    "cat deploy/update-motd.d/50-app",
+    "grep -q ':1F90' /proc/net/tcp",  # a listening port, as `ss -tln` shows it
+    "cat /proc/net/dev",
 ]
 
 OPTION_NAMED_FILES = [
