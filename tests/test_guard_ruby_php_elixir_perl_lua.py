@@ -6,13 +6,20 @@ Each ecosystem's web server started by its framework's command is a server (`rai
 `perlbrew install-cpanm`, `pie install`, `bin/importmap pin`); its coverage uploaders send the report away
 (`luacov-coveralls`, `cover -report coveralls`); the gem-release plugin publishes (`gem release`); and the
 frameworks' encrypted secret stores printed in the clear are credential reads (`rails credentials:show`,
-`php artisan env:decrypt`). The same tools' tests, builds, routes, reports and version checks stay allowed.
+`php artisan env:decrypt`). The same tools' tests, builds, routes, reports and version checks stay allowed,
+and so do their clean steps: the build and install output they write (Bundler's gem `pkg`, MakeMaker's
+`blib`, Devel::Cover's `cover_db`, Mix's `deps`, Composer's `vendor`, LuaRocks' `lua_modules`) is deleted
+like `build` when git ignores it and tracks nothing in it.
 """
 
 from __future__ import annotations
 
+import shutil
+import subprocess
+from pathlib import Path
+
 import pytest
-from conftest import guard_allows, guard_blocks
+from conftest import TEST_GIT, decide_in, guard_allows, guard_blocks
 
 SERVER = "network.local-server"
 INSTALL = "network.package-install"
@@ -86,3 +93,47 @@ def test_ecosystem_tool_is_blocked(command: str, expected: str, twin: str) -> No
 @pytest.mark.parametrize(("command", "expected", "twin"), PAIRS)
 def test_its_everyday_twin_stays_allowed(command: str, expected: str, twin: str) -> None:
     guard_allows("posix", twin)
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A project whose ecosystems' output folders are ignored and untracked, beside tracked `doc` and `vendor`
+    folders of the user's own."""
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    root = tmp_path_factory.mktemp("proj")
+    subprocess.run(["git", "init", "-q"], cwd=root, check=True)
+    (root / ".gitignore").write_text("pkg/\nblib/\ncover_db/\ndeps/\nlua_modules/\nnytprof/\napp/vendor/\n")
+    for folder in ("doc", "vendor/theme", "lib"):
+        (root / folder).mkdir(parents=True)
+        (root / folder / "kept.md").write_text("the user's work\n")
+    subprocess.run([*TEST_GIT, "add", "-A"], cwd=root, check=True)
+    subprocess.run([*TEST_GIT, "commit", "-qm", "init"], cwd=root, check=True)
+    for folder in ("pkg", "blib/lib", "cover_db", "deps/jason", "lua_modules/lib", "nytprof", "app/vendor/x"):
+        (root / folder).mkdir(parents=True)
+        (root / folder / "out.txt").write_text("generated\n")
+    return root
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "rm -rf pkg && mkdir pkg",
+        "rm -rf blib cover_db nytprof",
+        "rm -rf deps _build",
+        "rm -rf lua_modules",
+        "rm -rf app/vendor",
+        "find . -name blib -type d -exec rm -rf {} +",
+        "find . -name '*.tdy' -delete",
+    ],
+)
+def test_ecosystem_build_output_is_deleted_like_build(repo: Path, command: str) -> None:
+    decision = decide_in(command, repo)
+    assert decision.allowed, f"{command!r}: {decision.rule_id} ({decision.reason})"
+
+
+@pytest.mark.parametrize(
+    "command", ["rm -rf doc", "rm -rf vendor", "rm -rf lib", "find . -name '*.pm.bak' -delete"]
+)
+def test_tracked_folders_of_the_same_names_and_backups_stay_kept(repo: Path, command: str) -> None:
+    assert not decide_in(command, repo).allowed
