@@ -6,7 +6,9 @@ Each ecosystem's web server started by its framework's command is a server (`rai
 `perlbrew install-cpanm`, `pie install`, `bin/importmap pin`); its coverage uploaders send the report away
 (`luacov-coveralls`, `cover -report coveralls`); the gem-release plugin publishes (`gem release`); and the
 frameworks' encrypted secret stores printed in the clear are credential reads (`rails credentials:show`,
-`php artisan env:decrypt`). The same tools' tests, builds, routes, reports and version checks stay allowed,
+`php artisan env:decrypt`); the Symfony CLI runs the project's console, PHP and Composer (`symfony console
+doctrine:database:drop` drops the database); and removing what LuaRocks or perlbrew installed changes the
+machine (`luarocks remove`). The same tools' tests, builds, routes, reports and version checks stay allowed,
 and so do their clean steps: the build and install output they write (Bundler's gem `pkg`, MakeMaker's
 `blib`, Devel::Cover's `cover_db`, Mix's `deps`, Composer's `vendor`, LuaRocks' `lua_modules`) is deleted
 like `build` when git ignores it and tracks nothing in it.
@@ -26,6 +28,8 @@ INSTALL = "network.package-install"
 REMOTE = "network.remote-service"
 PUBLISH = "network.publish"
 SECRETS = "env.credential-store"
+DATA = "destructive.data-store"
+MACHINE = "destructive.machine-state"
 
 # Each blocked line with an allowed twin of the same tool beside it.
 PAIRS = [
@@ -82,6 +86,18 @@ PAIRS = [
     ("php artisan env:decrypt --force", SECRETS, "php artisan env:encrypt"),
     ("php bin/console secrets:reveal STRIPE_KEY", SECRETS, "php bin/console secrets:list"),
     ("bin/console secrets:list --reveal", SECRETS, "bin/console secrets:set --random APP_SECRET"),
+    # the Symfony CLI runs the project's console, PHP and Composer
+    ("symfony console doctrine:database:drop --force", DATA, "symfony console doctrine:database:create"),
+    ("symfony php bin/console doctrine:schema:drop --force", DATA, "symfony php bin/phpunit --testdox"),
+    ("bin/console doctrine:schema:drop --force", DATA, "bin/console doctrine:schema:validate"),
+    ("symfony composer require symfony/mailer", INSTALL, "symfony composer dump-autoload -o"),
+    ("symfony new shop --webapp", INSTALL, "symfony console make:controller"),
+    ("symfony check:security", INSTALL, "symfony check:requirements"),
+    # removing what a language's package or version manager installed
+    ("luarocks remove lpeg --force", MACHINE, "luarocks list"),
+    ("luarocks purge --tree=/usr/local", MACHINE, "luarocks show busted"),
+    ("perlbrew uninstall perl-5.38.0", MACHINE, "perlbrew info"),
+    ("pm-uninstall Moose", MACHINE, "perldoc -l Moose"),
 ]
 
 
