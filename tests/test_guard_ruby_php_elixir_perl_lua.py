@@ -98,6 +98,21 @@ PAIRS = [
     ("luarocks purge --tree=/usr/local", MACHINE, "luarocks show busted"),
     ("perlbrew uninstall perl-5.38.0", MACHINE, "perlbrew info"),
     ("pm-uninstall Moose", MACHINE, "perldoc -l Moose"),
+    # rolling back every migration, and installs and services of the same ecosystems
+    ("MIX_ENV=test mix ecto.rollback --all", DATA, "mix ecto.rollback --step 1"),
+    (
+        "php bin/console doctrine:migrations:migrate first --no-interaction",
+        DATA,
+        "php bin/console doctrine:migrations:migrate -n",
+    ),
+    ("mix deps.audit", INSTALL, "mix deps.unlock --check-unused"),
+    ("bundle exec appraisal install", INSTALL, "bundle exec appraisal rails-7 rspec"),
+    ("bundle exec rbs collection update", INSTALL, "bundle exec rbs validate"),
+    ("bundle exec danger --fail-on-errors=true", REMOTE, "bundle exec danger dry_run"),
+    ("yarn danger ci", REMOTE, "yarn danger --version"),
+    # Elixir code given inline that reads the environment
+    ("elixir -e 'IO.inspect System.get_env()'", "env.payload", "elixir -e 'IO.puts System.version()'"),
+    ("elixir --eval 'IO.puts System.fetch_env!(\"SECRET_KEY_BASE\")'", "env.payload", "elixir --version"),
 ]
 
 
