@@ -110,6 +110,11 @@ PAIRS = [
     ("bundle exec rbs collection update", INSTALL, "bundle exec rbs validate"),
     ("bundle exec danger --fail-on-errors=true", REMOTE, "bundle exec danger dry_run"),
     ("yarn danger ci", REMOTE, "yarn danger --version"),
+    ("mix hex.user auth", INSTALL, "mix hex.build"),
+    ("mix hex.organization auth acme --key $HEX_KEY", INSTALL, "mix hex.docs offline"),
+    ("composer diagnose", INSTALL, "composer validate --strict"),
+    ("perl -MCPAN -e 'install Moose'", INSTALL, "perl -MCPAN::Meta -e 'print CPAN::Meta->VERSION'"),
+    ("luajit -e 'os.execute(\"id\")'", "unverifiable.payload-process", "luajit -bl src/parser.lua"),
     # Elixir code given inline that reads the environment
     ("elixir -e 'IO.inspect System.get_env()'", "env.payload", "elixir -e 'IO.puts System.version()'"),
     ("elixir --eval 'IO.puts System.fetch_env!(\"SECRET_KEY_BASE\")'", "env.payload", "elixir --version"),
