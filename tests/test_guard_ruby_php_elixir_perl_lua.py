@@ -115,6 +115,11 @@ PAIRS = [
     ("composer diagnose", INSTALL, "composer validate --strict"),
     ("perl -MCPAN -e 'install Moose'", INSTALL, "perl -MCPAN::Meta -e 'print CPAN::Meta->VERSION'"),
     ("luajit -e 'os.execute(\"id\")'", "unverifiable.payload-process", "luajit -bl src/parser.lua"),
+    ("vendor/bin/psalm --shepherd --threads=4", REMOTE, "vendor/bin/psalm --output-format=github"),
+    ("vendor/bin/security-checker security:check", REMOTE, "composer validate --no-check-publish"),
+    ("phive install --trust-gpg-keys CF1A108D0E7AE720 phpstan", INSTALL, "phive list"),
+    ("php artisan breeze:install blade --dark", INSTALL, "php artisan make:component Alert"),
+    ("php artisan install:api", INSTALL, "php artisan route:cache"),
     # Elixir code given inline that reads the environment
     ("elixir -e 'IO.inspect System.get_env()'", "env.payload", "elixir -e 'IO.puts System.version()'"),
     ("elixir --eval 'IO.puts System.fetch_env!(\"SECRET_KEY_BASE\")'", "env.payload", "elixir --version"),
@@ -173,3 +178,28 @@ def test_ecosystem_build_output_is_deleted_like_build(repo: Path, command: str) 
 )
 def test_tracked_folders_of_the_same_names_and_backups_stay_kept(repo: Path, command: str) -> None:
     assert not decide_in(command, repo).allowed
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "find src -name '*.php' -print0 | xargs -0 -n1 php -l",
+        "git ls-files '*.php' | xargs -n1 php -l",
+        'for f in $(find app tests -name "*.php"); do php -l "$f"; done',
+        "find lib -name '*.rb' | xargs -n1 ruby -c",
+    ],
+)
+def test_syntax_checks_of_files_only_known_at_run_time_stay_allowed(command: str) -> None:
+    guard_allows("posix", command)
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        ('php "$SCRIPT" --env=production', "dynamic.arguments"),
+        ("php -l -S 0.0.0.0:8080", SERVER),
+        ("php -l -r 'system(\"id\");'", "unverifiable.payload-process"),
+    ],
+)
+def test_a_syntax_check_spares_no_other_run_time_or_written_word(command: str, expected: str) -> None:
+    guard_blocks("posix", command, expected)
