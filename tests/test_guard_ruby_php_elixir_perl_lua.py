@@ -203,3 +203,21 @@ def test_syntax_checks_of_files_only_known_at_run_time_stay_allowed(command: str
 )
 def test_a_syntax_check_spares_no_other_run_time_or_written_word(command: str, expected: str) -> None:
     guard_blocks("posix", command, expected)
+
+
+@pytest.mark.parametrize(
+    ("shell", "command", "expected", "twin"),
+    [
+        # Rails' script run by ruby is Rails
+        ("posix", "ruby bin/rails server -p 3000", SERVER, "ruby bin/rails test"),
+        ("posix", "ruby bin/rails db:drop", DATA, "ruby bin/rails db:migrate"),
+        ("posix", "ruby bin/rails credentials:show", SECRETS, "ruby bin/rails routes"),
+        ("powershell", "ruby bin\\rails server", SERVER, "ruby bin\\rails test"),
+        # RubyInstaller's MSYS2 set-up and the commands it runs there
+        ("powershell", "ridk install 2 3", INSTALL, "ridk version"),
+        ("powershell", "ridk exec pacman -S --noconfirm mingw-w64-x86_64-libxml2", INSTALL, "ridk exec make"),
+    ],
+)
+def test_rails_scripts_and_rubyinstaller(shell: str, command: str, expected: str, twin: str) -> None:
+    guard_blocks(shell, command, expected)
+    guard_allows(shell, twin)
