@@ -49,7 +49,7 @@ PAIRS = [
     ("symfony server:start --no-tls -d", SERVER, "symfony check:requirements"),
     ("wp server --host=0.0.0.0", SERVER, "wp core version"),
     ("lapis server development", SERVER, "lapis migrate"),
-    ("overmind start -f Procfile.dev", SERVER, "foreman run bundle exec rake test"),
+    ("drush runserver 127.0.0.1:8888", SERVER, "drush cache:rebuild"),
     # installers, version managers and index queries
     ("cpm install -g --cpanfile cpanfile", INSTALL, "cpm --version"),
     ("perlbrew install perl-5.40.0", INSTALL, "perlbrew list"),
