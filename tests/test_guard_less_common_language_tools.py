@@ -168,7 +168,7 @@ ALLOWED = [
     ("posix", "scala-cli test ."),
     ("posix", "scala-cli compile ."),
     ("posix", "mix test"),
-    ("posix", "mix phx.server"),
+    ("posix", "mix phx.routes"),  # (`mix phx.server` serves: network.local-server)
     ("posix", "iex --version"),
     ("posix", "dune build"),
     ("posix", "dune test"),

@@ -159,6 +159,9 @@ FEED_FILTERS = 16
 kill`). Past them the producer counts as unseen: a rule that asks what feeds the command may match
 (`CommandView.cut`), so a longer chain of filters hides nothing, and a line of hundreds stays fast."""
 _SWEEP_DELETERS = frozenset({"rm", "grm", "unlink"})
+_SYNTAX_CHECKS = frozenset({"-l", "--syntax-check", "-c"})
+"""Interpreter options that only check the syntax of the files given (`php -l`, `ruby -c`), where the
+interpreter's executor also lists them among the options that run no program."""
 _LISTERS = frozenset({"get-childitem", "get-item"})
 _FIND_NAME_TESTS = frozenset({"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename"})
 _FIND_NOT = frozenset({"-not", "!"})
@@ -1375,6 +1378,8 @@ class Evaluation(RunsOtherCode, WordChecks):
                     ):
                         continue
                     self._rule_finding(compiled.rule, argv, names, frame, detail)
+                elif self._checks_syntax_only(names, argv):
+                    continue  # `php -l "$f"`, `xargs -n1 php -l`: a run-time word is one more file it lints
                 else:
                     rule = compiled.rule
                     self.event(
@@ -2333,6 +2338,16 @@ class Evaluation(RunsOtherCode, WordChecks):
         return paths is not None and self._deletes_output_only(
             ("rm",), [Arg("rm", "rm"), *(Arg(p, p) for p in paths)], frame, argv
         )
+
+    def _checks_syntax_only(self, names: tuple[str, ...], argv: list[Arg]) -> bool:
+        """Is this an interpreter told, by a word written out, only to check its files' syntax (`php -l`,
+        `ruby -c`: see `_SYNTAX_CHECKS`), so that a word known only at run time is one more file to check and
+        no subcommand, script or option that could make it serve or run anything?"""
+        spec = self.p.executor_for(names[0])
+        if spec is None:
+            return False
+        flags = _SYNTAX_CHECKS.intersection(spec.no_program_flags)
+        return any(a.text in flags and DYN not in a.text for a in argv[1:])
 
     def _deletes_swept_artefacts(
         self, names: tuple[str, ...], argv: list[Arg], feeds: tuple[Feed, ...], frame: Frame

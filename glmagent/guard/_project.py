@@ -67,7 +67,8 @@ OUTPUT_FOLDERS = frozenset(
         "_book", "jupyter_execute", "svg-inkscape", ".dist", "distribution", "bundle", "bundles", "types",
         "es", "playwright-report", "blob-report", "__generated__", ".solid", ".source", ".nitro", ".expo",
         ".vercel", ".netlify", ".wrangler", ".webpack", ".serverless", ".aws-sam", "cdk.out",
-        ".rollup.cache", ".pnpm-store", ".nx",
+        ".rollup.cache", ".pnpm-store", ".nx", "pkg", "blib", "cover_db", "nytprof", "deps", "vendor",
+        "lua_modules", "doc", ".elixir_ls", ".php-cs-fixer.cache", ".php_cs.cache", ".phpunit.result.cache",
     }
 )  # fmt: skip
 """Folder names build tools write their output to (compared in lower case); with `.egg-info` names and built
@@ -83,7 +84,11 @@ configures in the folder it is run from (`CMakeFiles`, `CMakeCache.txt`), PDM's 
 TypeScript's and bundlers' `compiled`, `_esm` and `_cjs`, Nim's `nimcache`, Xcode's `DerivedData`, esy's
 `_esy` and an opam local switch's `_opam` (installed packages, as `node_modules`), Elixir's `cover` (what `mix
 test --cover` writes), minted's `_minted` (and one job's `_minted-main`), bookdown's `_bookdown_files` and
-`_book`, myst-nb's `jupyter_execute`, LaTeX's `svg-inkscape` (what the svg package has Inkscape convert);
+`_book`, myst-nb's `jupyter_execute`, LaTeX's `svg-inkscape` (what the svg package has Inkscape convert),
+Ruby's, Perl's, Elixir's, PHP's and Lua's build and install output (Bundler's gem `pkg`, MakeMaker's `blib`,
+Devel::Cover's `cover_db`, NYTProf's `nytprof`, Mix's `deps`, Composer's and Bundler's `vendor`, LuaRocks'
+`lua_modules`, the `doc` YARD, RDoc and ExDoc generate, ElixirLS's `.elixir_ls`, PHP CS Fixer's and
+PHPUnit's result caches);
 the `gen` folder code generators write to (`buf generate`, `protoc --go_out=gen`, `openapi-generator -o gen`);
 protoc's and jsonnet's `*_out` output folders (`js_out`, `dashboards_out`: the `--js_out=` convention), the
 coverage and JUnit reports test runs write (`coverage-unit.xml`, `junit.xml`, `junit-py312.xml`), and

@@ -88,6 +88,8 @@ _WINDOWS_LAUNCHERS = frozenset(
 command line in a word starting with one, by name, is checked like one starting with a shell."""
 _CONSOLE_WORDS = frozenset({"shell", "console", "repl"})
 """A first operand that opens an interactive console (`poetry shell`, `flask shell`, `ansible-test shell`)."""
+_TOPIC_READERS = frozenset({"man", "info", "whatis", "apropos", "tldr", "get-help", "help"})
+"""Programs whose first operand names a manual page or help topic (`man console`, `Get-Help console`)."""
 _LABEL_BUILDERS = frozenset({"bazel", "bazelisk", "blaze", "buck", "buck2", "pants", "plz", "please"})
 """Build tools whose operands are targets named by label (`//cmd:app`, `@repo//go:x`, `//...`), not files."""
 _LABEL = lazy_re(r"(?:@[\w.~+-]*)?//(?:[^/]|$)|:[\w.+-]")
@@ -791,6 +793,7 @@ class WordChecks:
             and args
             and args[0].text.lower() in _CONSOLE_WORDS
             and all(a.text[:1] == "-" for a in args[1:])
+            and _TOPIC_READERS.isdisjoint(names)
         ):
             self.event(
                 "terminal-program",
