@@ -28,13 +28,13 @@ BLOCKED = [
     # R's clients of coverage services, forges and remote builders, in inline code
     ("posix", "Rscript -e 'covr::codecov(quiet = FALSE)'", "network.remote-service"),
     ("posix", "R -e 'library(covr); coveralls(token = \"x\")'", "network.remote-service"),
-    ("posix", "Rscript -e 'pkgdown::deploy_site_github()'", "network.remote-service"),
-    ("posix", 'Rscript -e "pkgdown::deploy_to_branch(new_process = FALSE)"', "network.remote-service"),
+    ("posix", "Rscript -e 'pkgdown::deploy_site_github()'", "network.publish"),
+    ("posix", 'Rscript -e "pkgdown::deploy_to_branch(new_process = FALSE)"', "network.publish"),
     ("posix", "Rscript -e 'devtools::check_win_release()'", "network.remote-service"),
     ("posix", "Rscript -e 'devtools::check_mac_release()'", "network.remote-service"),
     ("posix", "Rscript -e 'rhub::rhub_check(platforms = \"linux\")'", "network.remote-service"),
     ("posix", "R --vanilla -e 'revdepcheck::revdep_check(num_workers = 2)'", "network.remote-service"),
-    ("posix", "Rscript -e 'usethis::use_github_action(\"check-standard\")'", "network.remote-service"),
+    ("posix", "Rscript -e 'usethis::use_github_action(\"check-standard\")'", "network.payload"),
     # previews and apps served to a browser
     ("posix", "quarto preview", "network.local-server"),
     ("posix", "quarto preview slides.qmd --port 4200 --no-browser", "network.local-server"),
