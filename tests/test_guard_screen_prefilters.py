@@ -7,7 +7,9 @@ policy samples that holds a `$`.
 
 A long variable name is screened for the literal parts every match of a name pattern holds (a secret's name
 pattern tries its alternatives at every boundary of the name); the screen must let every name through that
-a pattern matches, here long names built from secret parts and from the samples' variable names.
+a pattern matches, here long names built from secret parts and from the samples' variable names. And what
+only a path's last names decide (a program folder, a file's extension, leading `./` steps) is read from
+there, with the answers a search of the whole path gives.
 """
 
 from __future__ import annotations
@@ -122,3 +124,48 @@ def test_long_names_a_pattern_matches_pass_its_screen() -> None:
 )
 def test_long_variable_names_are_still_judged(command: str, shell: str, allowed: bool) -> None:
     assert Policy.default().check(command, shell).allowed is allowed  # type: ignore[arg-type]
+
+
+PATH_PARTS = [
+    "",
+    "a",
+    ".",
+    "..",
+    "bin",
+    "sbin",
+    "System32",
+    "x.exe",
+    "x.js",
+    "x.d.ts",
+    ".js",
+    "m.js.map",
+    "dist",
+]
+SEPARATORS = ["/", "\\", "", "//", "./"]
+
+
+def _paths() -> list[str]:
+    return [
+        a + s1 + b + s2 + c
+        for a, b, c in itertools.product(PATH_PARTS, repeat=3)
+        for s1, s2 in itertools.product(SEPARATORS, repeat=2)
+    ]
+
+
+def test_reading_a_path_from_its_last_names_agrees_with_reading_all_of_it() -> None:
+    """A long path's folders are not searched one by one any more: the answers stay those of a search of
+    the whole path."""
+    from glmagent.guard._handed import _BIN_PROGRAM, in_program_folder
+    from glmagent.guard._project import _FILE_NAMED, names_a_file
+    from glmagent.guard._words import path_key
+
+    whole_file_named = re.compile(rf"(?:\A|[/\\])(?:{_FILE_NAMED.pattern})\Z", re.IGNORECASE)
+    paths = _paths()
+    assert len(paths) > 50_000
+    for path in paths:
+        assert in_program_folder(path) == (_BIN_PROGRAM.search(path) is not None), path
+        assert names_a_file(path) == (whole_file_named.search(path) is not None), path
+        key = path.replace("\\", "/")
+        while key.startswith("./"):
+            key = key[2:]
+        assert path_key(path) == key.lower(), path

@@ -96,7 +96,10 @@ def is_path(text: str) -> bool:
 
 def in_program_folder(text: str) -> bool:
     """`/usr/bin/id`, `/sbin/ip`, `C:\\Windows\\System32\\cmd.exe`: a program given by its installed path."""
-    return _BIN_PROGRAM.search(text) is not None
+    # Searched from the last folder's name on: from the start it tried each folder of a long path.
+    last = max(text.rfind("/"), text.rfind("\\"))
+    folder = max(text.rfind("/", 0, last), text.rfind("\\", 0, last)) if last > 0 else -1
+    return _BIN_PROGRAM.search(text, max(folder, 0)) is not None
 
 
 def first_word(line: str) -> str:

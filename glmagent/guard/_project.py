@@ -24,6 +24,7 @@ from collections.abc import Collection
 from typing import Protocol
 
 from ._globbed import NAME_MAX, glob_regex_source, glob_units, maybe_glob
+from ._handed import last_part
 from ._lazy import lazy_re
 from ._syntax import Arg
 
@@ -130,9 +131,9 @@ def is_output_folder(name: str) -> bool:
 
 
 _FILE_NAMED = lazy_re(
-    r"(?:\A|[/\\])[^/\\]*[^/\\.]\.(?:[cm]?[jt]sx?|map|json5?|jsonc|html?|css|s[ac]ss|less|styl|svg|png"
+    r"[^/\\]*[^/\\.]\.(?:[cm]?[jt]sx?|map|json5?|jsonc|html?|css|s[ac]ss|less|styl|svg|png"
     r"|jpe?g|gif|webp|ico|ya?ml|toml|lock|wasm|node|tgz|gz|tar|zip|xpi|vsix|crx|snap|pyc|o|a|so"
-    r"|dylib|dll|exe|pdb|class|jar|whl|tsbuildinfo)\Z",
+    r"|dylib|dll|exe|pdb|class|jar|whl|tsbuildinfo)",
     re.IGNORECASE,
 )
 """A path whose last name has an extension only files carry (`mocha.js.map`, `index.d.ts`, `*.tgz`): what a
@@ -143,7 +144,8 @@ notes (`scan.log`, `session.txt`: a recursive delete of those is how tracks are 
 
 def names_a_file(text: str) -> bool:
     """Does a delete's target name a file by its extension (see `_FILE_NAMED`), not a folder (`dist/`)?"""
-    return _FILE_NAMED.search(text) is not None
+    # The last name only: searching the whole path tried each of its folders (thousands in a long word).
+    return _FILE_NAMED.fullmatch(last_part(text)) is not None
 
 
 SWEPT_PATTERNS = 16

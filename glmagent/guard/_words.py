@@ -603,10 +603,12 @@ def _makes_folder(name: str, args: list[Arg]) -> bool:
 def path_key(path: str) -> str:
     """Compare file names loosely: `./x.sh`, `x.sh` and `.\\x.sh` are the same file."""
     key = path.replace("\\", "/")
-    start = 0
-    while key.startswith("./", start):
-        start += 2  # (cutting one `./` at a time copied the rest of the word for each)
-    return key[start:].lower()
+    # (cutting one `./` at a time copied the rest of the word for each; stepping over them one at a time
+    # cost a call each, 50,000 in a word of `./`)
+    return key[_DOT_STEPS.match(key).end() :].lower()  # type: ignore[union-attr]
+
+
+_DOT_STEPS = lazy_re(r"(?:\./)*")
 
 
 _NAME_MAX = 255
