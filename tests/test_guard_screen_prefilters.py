@@ -169,3 +169,92 @@ def test_reading_a_path_from_its_last_names_agrees_with_reading_all_of_it() -> N
         while key.startswith("./"):
             key = key[2:]
         assert path_key(path) == key.lower(), path
+
+
+CUT_NEEDLES = ["abcdefghij", "xy", "q/r", "id_rsa"]
+
+
+def _halves(needles: list[str]) -> list[str]:
+    return [n[:k] for n in needles for k in range(1, len(n))] + [
+        n[k:] for n in needles for k in range(1, len(n))
+    ]
+
+
+@pytest.mark.parametrize("own", [False, True], ids=["argument rules", "needles of known length"])
+def test_clean_texts_answer_as_a_full_search_does(own: bool) -> None:
+    """`CleanTexts` searches only what no remembered text covers (a text within one, the seam of a text
+    built on one, the part of a text before its first needle); its answers must be a full search's. The
+    texts are cut next to needles and glued from pieces of needles, so seams and cuts fall where they
+    matter, also for the longest needle."""
+    import random
+
+    from glmagent.guard._screens import CaselessScreen, CleanTexts
+
+    if own:
+        screen = CaselessScreen.of(CUT_NEEDLES)
+        halves = _halves(CUT_NEEDLES)
+    else:
+        screen = Policy.default()._compiled.argument_rules["posix"][1]
+        halves = [
+            "ss",
+            "h/",
+            ".ss",
+            "id_",
+            "rsa",
+            ".a",
+            "ws/",
+            "/proc/1/",
+            "envi",
+            "ron",
+            "wal",
+            "let",
+            ".en",
+            "v",
+        ]
+    assert screen is not None
+    filler = ["a", "b/", "./", "is", "-", "\n", "Wallet.h", "\u0131", "x" * 40]
+    rng = random.Random(20261206)
+    checked = 0
+    for _ in range(300):
+        clean = CleanTexts(screen)
+        base = "".join(rng.choice(filler) for _ in range(rng.randrange(600, 2400)))
+        if rng.random() < 0.7:
+            base += "".join(rng.choice(halves) for _ in range(3)) + "".join(
+                rng.choice(filler) for _ in range(50)
+            )
+        texts = [base]
+        for _ in range(12):
+            text = rng.choice(texts)
+            first = screen.search(text)
+            near = first.start() if first is not None and text.isascii() else rng.randrange(len(text) + 1)
+            cut = min(len(text), max(0, near + rng.randrange(-4, 12)))
+            glue = "".join(rng.choice(halves + filler) for _ in range(rng.randrange(1, 4)))
+            text = (text[cut:], text[:cut], glue + text, text + glue)[rng.randrange(4)]
+            texts.append(text)
+        for text in texts:
+            assert clean.finds(text) == (screen.search(text) is not None), text[-60:]
+            checked += 1
+    assert checked > 3_000
+
+
+def test_clean_texts_find_a_needle_across_every_seam_and_cut() -> None:
+    """A needle split at each of its characters between a clean text and what is added before or after it,
+    and a needle right after the clean stretch a text was found to have, is found."""
+    from glmagent.guard._screens import CaselessScreen, CleanTexts
+
+    screen = CaselessScreen.of(CUT_NEEDLES)
+    assert screen is not None
+    stretch = "a./" * 2_000
+    for needle in CUT_NEEDLES:
+        for k in range(1, len(needle)):
+            clean = CleanTexts(screen)
+            assert not clean.finds(needle[k:] + stretch)
+            assert clean.finds(needle[:k] + needle[k:] + stretch), (needle, k)
+            clean = CleanTexts(screen)
+            assert not clean.finds(stretch + needle[:k])
+            assert clean.finds(stretch + needle[:k] + needle[k:]), (needle, k)
+        clean = CleanTexts(screen)
+        text = stretch + needle + stretch
+        assert clean.finds(text)
+        for end in range(len(stretch), len(stretch) + len(needle) + 1):
+            assert clean.finds(text[:end]) == (end == len(stretch) + len(needle)), (needle, end)

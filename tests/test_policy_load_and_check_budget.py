@@ -235,6 +235,7 @@ class _CountingScreen:
 
     def __init__(self, screen) -> None:  # type: ignore[no-untyped-def]
         self.screen = screen
+        self.longest = screen.longest
         self.searched: list[str] = []
 
     def search(self, text: str):  # type: ignore[no-untyped-def]
@@ -294,6 +295,27 @@ def test_words_handed_on_within_a_long_text_found_clean_are_not_searched_again()
     assert not policy.check(
         f'nix develop --command bash -c "hls {word}; cat ~/.aws/credentials"', "posix"
     ).allowed
+
+
+@pytest.mark.usefixtures("untimed_parsing")
+def test_a_long_word_after_cd_is_searched_in_full_once() -> None:
+    """After `cd` out of the project each word is also read as the path it names there (`/web/` + the word):
+    what it adds to a word found clean is searched at the seam alone, and a word before the first fragment
+    a text was found to hold is clean without a search of its own."""
+    policy = Policy.default()
+    compiled = policy._compiled
+    entries, screen = compiled.argument_rules["posix"]
+    counting = _CountingScreen(screen)
+    compiled.argument_rules["posix"] = (entries, counting)
+    word = "--dist" + "is" * 20_000 + "-dir"
+    try:
+        decision = policy.check(f"cd ../web && parcel {word} ../d --config ../b/.rc x", "posix")
+    finally:
+        compiled.argument_rules["posix"] = (entries, screen)
+    assert decision.allowed, decision
+    assert len([t for t in counting.searched if len(t) > len(word) // 2]) == 1, [
+        len(t) for t in counting.searched
+    ]
 
 
 class _MeasuredOptions:

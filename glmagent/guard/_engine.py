@@ -79,7 +79,7 @@ from ._project import (
 )
 from ._rules import MATCH, SCRIPT_ITSELF, CommandView, dotnet_key, spelled
 from ._runners import RUNNERS, run_places
-from ._screens import may_fullmatch
+from ._screens import CleanTexts, may_fullmatch
 from ._syntax import (
     DISK_LOOKUP_WORK,
     DYN,
@@ -876,8 +876,8 @@ class Evaluation(RunsOtherCode, WordChecks):
         """(dialect, words, `NameInfo`, clause hits) the fast path computed for the line's one command."""
         self.clean_words: tuple[str, ...] = ()
         """(dialect, texts...) in which the fast path found no fragment of an argument-wide rule."""
-        self.clean_long_texts: set[tuple[str, str]] | None = None
-        """(dialect, text) of long texts the walk found no such fragment in (see `_screen_finds`)."""
+        self.clean_long_texts: dict[str, CleanTexts] = {}
+        """Per dialect, the long texts the walk found no such fragment in (see `_screen_finds`)."""
         self._names: tuple[set[str], int, bool] = (set(), 0, False)
         """`_named` so far: the files named, how many commands of `seen` that covers, any glob among them."""
         self._trees: tuple[set[str], int] = (set(), 0)

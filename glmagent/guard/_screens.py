@@ -139,17 +139,21 @@ class CaselessScreen:
     matches to ASCII letters, such as `ſ` for `s`, are written as those letters first), else with the
     IGNORECASE search."""
 
-    __slots__ = ("ascii", "folding")
+    __slots__ = ("ascii", "folding", "longest")
 
-    def __init__(self, ascii: re.Pattern[str], folding: re.Pattern[str]) -> None:
+    def __init__(self, ascii: re.Pattern[str], folding: re.Pattern[str], longest: int) -> None:
         self.ascii = ascii
         self.folding = folding
+        self.longest = longest
+        """The longest needle's length: no match spans more characters."""
 
     @classmethod
     def of(cls, needles: list[str]) -> CaselessScreen | None:
         lowered = literal_screen([n.lower() for n in needles])
         folding = literal_screen(needles, re.IGNORECASE)
-        return cls(lowered, folding) if lowered is not None and folding is not None else None
+        if lowered is None or folding is None:
+            return None
+        return cls(lowered, folding, max(map(len, needles)))
 
     def search(self, text: str) -> re.Match[str] | re.Match[bytes] | None:
         if text.isascii():
@@ -162,6 +166,50 @@ class CaselessScreen:
         """`search(text)` finds something, given `lowered`: `text.lower()` when it is ASCII, else None (for
         many screens searched in one text, lowered once)."""
         return (self.search(text) if lowered is None else self.ascii.search(lowered)) is not None
+
+
+class CleanTexts:
+    """Long texts one `CaselessScreen` found no needle in, remembered for a line. It finds literal needles, so
+    a text within a clean one is clean, a text that adds a few characters before or after a clean one needs
+    only the seam searched, and a text it found a needle in is clean up to that needle: a long word handed
+    on through wrappers and joined with other words again costs one full search, not one a level."""
+
+    __slots__ = ("screen", "texts")
+
+    SEAM = 4096
+    """At most this many characters added to a clean text are searched at the seam alone."""
+    KEPT = 16
+    """Texts remembered at most (each later text is compared with each)."""
+
+    def __init__(self, screen: CaselessScreen) -> None:
+        self.screen = screen
+        self.texts: list[str] = []
+
+    def finds(self, text: str) -> bool:
+        """`screen.search(text) is not None`, searching only what no remembered text covers."""
+        reach = self.screen.longest - 1
+        for clean in self.texts:
+            added = len(text) - len(clean)
+            if added <= 0:
+                if text in clean:
+                    if added < 0 and len(self.texts) < self.KEPT:
+                        self.texts.append(text)  # (the seam of a text built on it is then found)
+                    return False
+            elif added <= self.SEAM:
+                if text.endswith(clean):
+                    return self._searched(text, text[: added + reach])
+                if text.startswith(clean):
+                    return self._searched(text, text[max(0, len(clean) - reach) :])
+        return self._searched(text, text)
+
+    def _searched(self, text: str, part: str) -> bool:
+        found = self.screen.search(part)
+        if len(self.texts) < self.KEPT:
+            if found is None:
+                self.texts.append(text)
+            elif part is text and text.isascii() and found.start() >= self.SEAM:
+                self.texts.append(text[: found.start()])  # no needle starts before the first one found
+        return found is not None
 
 
 _FOLDED_TO_ASCII = (("\u0130", "i"), ("\u0131", "i"), ("\u017f", "s"), ("\u212a", "k"))

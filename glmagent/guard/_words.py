@@ -41,7 +41,7 @@ from ._paths import (
 )
 from ._rules import negated_globs
 from ._runners import run_places
-from ._screens import CaselessScreen
+from ._screens import CaselessScreen, CleanTexts
 from ._syntax import DYN, MAX_WORK, NAME_SCRIPT_WORK, PIECE_WORK, Arg, Feed, Frame, TooLarge
 from ._unwrap import executor, wrapper_reading
 
@@ -1043,23 +1043,19 @@ class WordChecks:
 
     def _screen_finds(self, screen: CaselessScreen, dialect: str, text: str, found: dict[str, bool]) -> bool:
         """Does the argument rules' `screen` (of `dialect`) find a fragment in `text`? Kept in `found` for
-        the command's other words, and a long text found clean for the rest of the line: a nested command
+        the command's other words, and a long text through the line's `CleanTexts`: a nested command
         (`nix develop --command bash -c "…"`, then the script's own words) hands the same words on, and a
-        100 kB word costs milliseconds a search. The screen finds literal fragments, so a text within one
-        found clean is clean too: the words handed on, joined again without the wrapper's own, need no
-        search of their own."""
+        100 kB word costs milliseconds a search."""
         hit = found.get(text)
         if hit is None:
-            long = len(text) >= _LONG_TEXT
-            kept = self.clean_long_texts  # type: ignore[attr-defined]
-            if long and kept is not None and any(d == dialect and text in k for d, k in kept):
-                hit = False
+            if len(text) >= _LONG_TEXT:
+                kept = self.clean_long_texts  # type: ignore[attr-defined]
+                clean = kept.get(dialect)
+                if clean is None:
+                    clean = kept[dialect] = CleanTexts(screen)
+                hit = clean.finds(text)
             else:
                 hit = screen.search(text) is not None
-                if long and not hit:
-                    if kept is None:
-                        kept = self.clean_long_texts = set()  # type: ignore[attr-defined]
-                    kept.add((dialect, text))
             found[text] = hit
         return hit
 
@@ -1157,7 +1153,9 @@ class WordChecks:
         if scope is not None and scope.cwd is not scope.root:
             for a in args:
                 seen = scope.beyond_project(a.text)
-                if seen is None or (screen is not None and screen.search(seen) is None):
+                if seen is None or (
+                    screen is not None and not self._screen_finds(screen, frame.dialect, seen, found)
+                ):
                     continue  # (screened and counted as the words are: each rule reads the whole path)
                 self._spend_matched(_match_cost(seen))
                 self._rules_on_path(seen, a.text, argv, names, frame, entries)
