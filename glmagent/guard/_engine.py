@@ -79,7 +79,7 @@ from ._project import (
 )
 from ._rules import MATCH, SCRIPT_ITSELF, CommandView, dotnet_key, spelled
 from ._runners import RUNNERS, run_places
-from ._screens import CleanTexts, may_fullmatch
+from ._screens import LONG_NAME, CleanTexts, may_fullmatch
 from ._syntax import (
     DISK_LOOKUP_WORK,
     DYN,
@@ -2343,6 +2343,8 @@ class Evaluation(RunsOtherCode, WordChecks):
         """Is this an interpreter told, by a word written out, only to check its files' syntax (`php -l`,
         `ruby -c`: see `_SYNTAX_CHECKS`), so that a word known only at run time is one more file to check and
         no subcommand, script or option that could make it serve or run anything?"""
+        if not any(a.text in _SYNTAX_CHECKS for a in argv[1:]):
+            return False  # (asked for each clause a run-time word leaves open: the words first)
         spec = self.p.executor_for(names[0])
         if spec is None:
             return False
@@ -2548,8 +2550,9 @@ class Evaluation(RunsOtherCode, WordChecks):
 
     def variable(self, name: str, frame: Frame, raw: str, program: str | None = None) -> None:
         self._spend(1 + len(name) // VARIABLE_CHARS_PER_UNIT)
+        long = len(name) >= LONG_NAME
         for rule, pattern, printers in self.index.variables.get(frame.dialect, ()):
-            if may_fullmatch(pattern, name) and pattern.fullmatch(name):
+            if (not long or may_fullmatch(pattern, name)) and pattern.fullmatch(name):
                 if program is not None and program in printers:
                     return  # `echo "$HISTFILE"`: the path printed, nothing of the file read
                 self._add(rule, [raw], f"`{raw}`{frame.where()} {rule.description}")

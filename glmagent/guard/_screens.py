@@ -245,12 +245,10 @@ def _caseless_required(pattern: re.Pattern[str]) -> tuple[CaselessScreen, ...]:
 
 
 def may_fullmatch(pattern: re.Pattern[str], text: str) -> bool:
-    """Could `pattern` match all of `text`? For a long text, each of the pattern's required sets must be
-    found in it, in any case (a screen only ever finds more than the pattern would). A name pattern with
-    boundaries between the parts of a name (`.*?(?<=[a-z])(?=[A-Z])…`) tries its alternatives at every
-    place of the text: 30 kB of `aAaA…` cost about 40 ms, where the screens cost a few."""
-    if len(text) < LONG_NAME:
-        return True
+    """Could `pattern` match all of `text` (a long one: see `LONG_NAME`)? Each of the pattern's required
+    sets must be found in it, in any case (a screen only ever finds more than the pattern would). A name
+    pattern with boundaries between the parts of a name (`.*?(?<=[a-z])(?=[A-Z])…`) tries its alternatives
+    at every place of the text: 30 kB of `aAaA…` cost about 40 ms, where the screens cost a few."""
     lowered = text.lower() if text.isascii() else None
     return all(screen.found(text, lowered) for screen in _caseless_required(pattern))
 
