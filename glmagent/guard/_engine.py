@@ -449,10 +449,11 @@ _ENV_ITEM = lazy_re(r"(?i:env:)[\\/]?([A-Za-z_][\w.]*)")
 
 _CMD_SIGNS = lazy_re(
     r"(?i)^\s*(?:@|(?:if|for|goto|call|setlocal|endlocal|exit\s+/b)\b|start\s+\"\"\s)"
-    r"|%(?:[\w~*]|%)|\d?>\s*nul\b"
+    r"|%(?:[\w~*]|%)|\d?>\s*nul\b|[(&|]\s*exit\s+/b\b"
 )
-"""What only cmd's lines hold: `@` hiding the echo, cmd's `if`/`for`/`goto`/`call`, `exit /b`, `start ""`
-(an empty window title), its variables and parameters (`%X%`, `%~1`, `%*`, `%%i`), output sent to `nul`."""
+"""What only cmd's lines hold: `@` hiding the echo, cmd's `if`/`for`/`goto`/`call`, `exit /b` (also after
+an operator or in a group, `x || (echo failed & exit /b 1)`), `start ""` (an empty window title), its
+variables and parameters (`%X%`, `%~1`, `%*`, `%%i`), output sent to `nul`."""
 _QUOTED_PROGRAM = lazy_re(r'\s*"([^"]*\\[^"]*)"[ \t]+[^\s|&;<>()]')
 """A line starting with a quoted program path followed by its arguments (`"C:\\Program Files\\7-Zip\\7z" a
 x.zip dist`): PowerShell refuses a string followed by words, cmd runs the program."""

@@ -149,6 +149,9 @@ def values_read(line: str) -> list[str]:
     return found
 
 
+_GROUP_WORDS = lazy_re(r"[\s()]+")
+
+
 def _assigns(words: list[Arg], buf: list[str]) -> bool:
     """Is the command read so far cmd's `set NAME=…` past its `=` (`@set`, `set "NAME=…` too)?"""
     if not words or words[0].text.lstrip("@").lower() != "set":
@@ -174,6 +177,8 @@ def parse_cmd(line: str) -> CmdScript:
     pending_redirect: str | None = None
     listed_at: int | None = None
     depth = 0
+    opened: list[int] = []
+    grouped: list[list[Arg]] = []
 
     def end_word() -> None:
         nonlocal buf, quoted, started, pending_redirect
@@ -226,7 +231,13 @@ def parse_cmd(line: str) -> CmdScript:
             continue
         elif ch in "()" and not depth and _assigns(words, buf):
             # outside a block cmd reads `set NAME=…`'s parentheses as part of the value (`set
-            # lib=%ProgramFiles%\\DirectX SDK (June 2010)\\Lib;%lib%`)
+            # lib=%ProgramFiles%\\DirectX SDK (June 2010)\\Lib;%lib%`); PowerShell, which reads such a line
+            # too, runs what they hold (`set X=a(rm -r x)`): that is judged as well
+            if ch == "(":
+                opened.append(i)
+            elif opened:
+                inside = line[opened.pop() + 1 : i]
+                grouped.append(_peel([_word(w, False) for w in _GROUP_WORDS.split(inside) if w]))
             buf.append(ch)
             started = True
         elif ch == "(":
@@ -267,7 +278,7 @@ def parse_cmd(line: str) -> CmdScript:
         _named_loop_values(line, commands)
         _loop_values(commands, loops)
     readings = _program_readings(line, commands) if '\\"' in line else []
-    return CmdScript(commands, variables, readings)
+    return CmdScript(commands, variables, readings + [g for g in grouped if g])
 
 
 _FOR_NAMES = lazy_re(
