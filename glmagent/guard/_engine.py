@@ -51,6 +51,7 @@ from ._paths import (
     ln_links,
     names_own_path,
     output_targets,
+    toolchain_program,
     tree_delete_targets,
     write_targets,
     written_value,
@@ -448,10 +449,14 @@ _ENV_ITEM = lazy_re(r"(?i:env:)[\\/]?([A-Za-z_][\w.]*)")
 
 _CMD_SIGNS = lazy_re(
     r"(?i)^\s*(?:@|(?:if|for|goto|call|setlocal|endlocal|exit\s+/b)\b|start\s+\"\"\s)"
-    r"|%(?:[\w~*]|%)|\d?>\s*nul\b"
+    r"|%(?:[\w~*]|%)|\d?>\s*nul\b|[(&|]\s*exit\s+/b\b"
 )
-"""What only cmd's lines hold: `@` hiding the echo, cmd's `if`/`for`/`goto`/`call`, `exit /b`, `start ""`
-(an empty window title), its variables and parameters (`%X%`, `%~1`, `%*`, `%%i`), output sent to `nul`."""
+"""What only cmd's lines hold: `@` hiding the echo, cmd's `if`/`for`/`goto`/`call`, `exit /b` (also after
+an operator or in a group, `x || (echo failed & exit /b 1)`), `start ""` (an empty window title), its
+variables and parameters (`%X%`, `%~1`, `%*`, `%%i`), output sent to `nul`."""
+_QUOTED_PROGRAM = lazy_re(r'\s*"([^"]*\\[^"]*)"[ \t]+[^\s|&;<>()]')
+"""A line starting with a quoted program path followed by its arguments (`"C:\\Program Files\\7-Zip\\7z" a
+x.zip dist`): PowerShell refuses a string followed by words, cmd runs the program."""
 _CMD_ONLY_START = lazy_re(r"(?i)\s*(?:@[A-Za-z]|start\s+\"\"\s)")
 """How only a cmd line starts, though PowerShell's grammar reads it: `@echo off`, `@set` (to PowerShell a
 splat it refuses there), `start "" x.exe` (to PowerShell an empty program name it refuses)."""
@@ -501,8 +506,9 @@ def _written_for_cmd(text: str) -> bool:
     backquoted = _USEBACKQ_FOR.match(text)
     if backquoted is not None:
         text = text[: backquoted.start(1)] + text[backquoted.end(1) :]
+    quoted = _QUOTED_PROGRAM.match(text)
     return (
-        _CMD_SIGNS.search(text) is not None
+        (_CMD_SIGNS.search(text) is not None or (quoted is not None and toolchain_program(quoted[1])))
         and _POWERSHELL_SIGNS.search(text) is None
         and not any(_CMDLET.fullmatch(w) for w in text.split())
     )

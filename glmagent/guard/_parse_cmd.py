@@ -149,6 +149,16 @@ def values_read(line: str) -> list[str]:
     return found
 
 
+_GROUP_WORDS = lazy_re(r"[\s()]+")
+
+
+def _assigns(words: list[Arg], buf: list[str]) -> bool:
+    """Is the command read so far cmd's `set NAME=…` past its `=` (`@set`, `set "NAME=…` too)?"""
+    if not words or words[0].text.lstrip("@").lower() != "set":
+        return False
+    return "=" in words[1].text if len(words) > 1 else "=" in "".join(buf)
+
+
 def parse_cmd(line: str) -> CmdScript:
     """Split a cmd.exe line into commands; never raises (cmd itself tolerates almost anything)."""
     variables = _read_variables(line)
@@ -165,6 +175,10 @@ def parse_cmd(line: str) -> CmdScript:
     started = False
     piped = False
     pending_redirect: str | None = None
+    listed_at: int | None = None
+    depth = 0
+    opened: list[int] = []
+    grouped: list[list[Arg]] = []
 
     def end_word() -> None:
         nonlocal buf, quoted, started, pending_redirect
@@ -215,8 +229,33 @@ def parse_cmd(line: str) -> CmdScript:
             end_command(ch == "|" and not double)
             i += 2 if double else 1
             continue
-        elif ch in "()":
+        elif ch in "()" and not depth and _assigns(words, buf):
+            # outside a block cmd reads `set NAME=…`'s parentheses as part of the value (`set
+            # lib=%ProgramFiles%\\DirectX SDK (June 2010)\\Lib;%lib%`); PowerShell, which reads such a line
+            # too, runs what they hold (`set X=a(rm -r x)`): that is judged as well
+            if ch == "(":
+                opened.append(i)
+            elif opened:
+                inside = line[opened.pop() + 1 : i]
+                grouped.append(_peel([_word(w, False) for w in _GROUP_WORDS.split(inside) if w]))
+            buf.append(ch)
+            started = True
+        elif ch == "(":
+            depth += 1
+            end_word()
+            heads = [w.text.lower() for w in words]
+            at = len(heads) - 1 - heads[::-1].index("for") if "for" in heads else -1
+            # a loop's list (`for %%i in ("%NAME%.zip") do …`) names values, it runs nothing; `for /f`'s may
+            # be a command or a file to read
+            loop_list = at >= 0 and heads[-1] == "in" and "/f" not in heads[at:]
             end_command(False)
+            listed_at = len(commands) if loop_list else None
+        elif ch == ")":
+            depth = max(0, depth - 1)
+            end_command(False)
+            if listed_at is not None and len(commands) == listed_at + 1 and not commands[-1].redirects:
+                commands.pop()
+            listed_at = None
         elif ch in "<>":
             fd = ""
             if started and "".join(buf) in ("0", "1", "2", "3"):
@@ -239,7 +278,7 @@ def parse_cmd(line: str) -> CmdScript:
         _named_loop_values(line, commands)
         _loop_values(commands, loops)
     readings = _program_readings(line, commands) if '\\"' in line else []
-    return CmdScript(commands, variables, readings)
+    return CmdScript(commands, variables, readings + [g for g in grouped if g])
 
 
 _FOR_NAMES = lazy_re(

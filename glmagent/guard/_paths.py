@@ -416,19 +416,38 @@ literal path (`C:\\Program Files\\7-Zip\\7z.exe`) is."""
 
 _TOOLCHAIN_FOLDER = lazy_re(
     r"(?i)[\\/]+(?:microsoft visual studio[^\\/]*|msbuild|windows kits|microsoft sdks|microsoft\.net|dotnet"
-    r"|reference assemblies|inno setup[^\\/]*|nsis|wix toolset[^\\/]*|7-zip|git|cmake|llvm|java|nodejs"
-    r"|html help workshop|doxygen|system32|syswow64|windowspowershell|powershell)(?:[\\/]|$)"
+    r"|reference assemblies|inno setup[^\\/]*|nsis|wix toolset[^\\/]*|7-zip|winrar|git|cmake|llvm|java|nodejs"
+    r"|html help workshop|doxygen|system32|syswow64|windowspowershell|powershell"
+    r"|[^\\/]*\bsdks?\b[^\\/]*)(?:[\\/]|$)"
 )
 """The folders below those Windows installs programs in where the toolchains a build runs live (Visual
-Studio, MSBuild, the Windows SDK, .NET, Inno Setup, NSIS, WiX, 7-Zip, Git, CMake, LLVM, Java, Node.js) and
-Windows' own programs, which the rules know by name; not any program installed there (a remote-control or
-disk-encryption tool's folder)."""
+Studio, MSBuild, the Windows SDK and any other SDK's (`Microsoft DirectX SDK (June 2010)`), .NET, Inno
+Setup, NSIS, WiX, 7-Zip, WinRAR, Git, CMake, LLVM, Java, Node.js) and Windows' own programs, which the rules
+know by name; not any program installed there (a remote-control or disk-encryption tool's folder)."""
 
 
 def install_folder_variable(name: str, rest: str) -> bool:
     """Is `name` (`ProgramFiles(x86)`, `env:windir`) a variable naming a folder programs are installed in,
     with a toolchain's folder next in the path (`rest`, what follows the variable: `\\Windows Kits\\…`)?"""
     return _INSTALL_FOLDER.fullmatch(name) is not None and _TOOLCHAIN_FOLDER.match(rest) is not None
+
+
+_INSTALL_FOLDER_PATH = lazy_re(r"(?i)[a-z]:\\program files(?: \(x86\))?(?=[\\/])")
+_RELATIVE_PROGRAM = lazy_re(r"(?![a-z]:|[\\/])(?!.*(?:^|[\\/])\.\.(?:[\\/]|$))[^:]*", re.IGNORECASE)
+
+
+def toolchain_program(path: str) -> bool:
+    """Is `path`, written literally, a program of a build toolchain installed where Windows installs programs
+    (`C:\\Program Files (x86)\\Windows Kits\\10\\bin\\x64\\signtool`, see `_TOOLCHAIN_FOLDER`) or one below
+    the working directory (`.\\tools\\nuget.exe`)? Not Windows' own programs, nor any other installed one."""
+    found = _INSTALL_FOLDER_PATH.match(path)
+    if found is None:
+        return _RELATIVE_PROGRAM.fullmatch(path) is not None
+    rest = path[found.end() :]
+    return _TOOLCHAIN_FOLDER.match(rest) is not None and not _WINDOWS_OWN.match(rest)
+
+
+_WINDOWS_OWN = lazy_re(r"(?i)[\\/]+(?:system32|syswow64|windowspowershell)(?:[\\/]|$)")
 
 
 def _outside_variable(name: str, rest: str) -> bool:
