@@ -335,7 +335,7 @@ allow	tar -cf build/src.tar src
 allow	zip -r build/out.zip src -x '*.tmp'
 allow	7z a "$ZIP" src
 allow	rsync -av --delete --dry-run src/ /tmp/mirror/
-destructive.rsync-delete	rsync -av --delete src/ build/mirror/
+destructive.rsync-delete	rsync -av --delete src/ backup/mirror/
 destructive.machine-state	HISTSIZE=1 HISTFILESIZE=1
 allow	export HISTSIZE=10000
 network.local-server	/usr/sbin/in.telnetd -debug 23 &

@@ -51,8 +51,8 @@ BLOCKED = [
     ("posix", "nvim --headless -c 'lua require(string.char(105, 111)).open(\"x\")' -c q", "unverifiable"),
     ("posix", "nvim --headless -c 'TSUpdateSync' -c q", "unverifiable.command-option"),  # downloads parsers
     ("posix", "nvim --headless -c 'helptags ALL' -c q", "unverifiable.command-option"),  # plugins' folders
-    ("posix", "vim -c 'wq' /etc/hosts", "unverifiable.command-option"),  # writes the buffer
-    ("posix", "vim -c '%s/a/b/g' -c 'wq' /etc/hosts", "unverifiable.command-option"),
+    ("posix", "vim -c 'wq' /etc/hosts", "containment.write-outside-project"),  # writes the buffer
+    ("posix", "vim -c '%s/a/b/g' -c 'wq' /etc/hosts", "containment.write-outside-project"),
     ("posix", 'nvim --headless -c "PlenaryBustedDirectory ${TESTS_DIR}"', "unverifiable.command-option"),
     ("posix", "nvim --headless -c 'source /tmp/x.vim' -c q", "unverifiable.outside-program"),
     ("posix", "nvim --headless -c 'set rtp+=/tmp/x' -c q", "unverifiable"),

@@ -149,6 +149,19 @@ FIND_DELETE = "destructive.find-delete"
 `_artefacts`); so does the recursive delete such a `find` feeds (`-exec rm -rf {} +`, `| xargs rm`)."""
 GIT_CLEAN = "destructive.git-clean"
 """Cleans of untracked files, which spare pathspecs that are all build output as `rm -rf` of them would."""
+SYNC_DELETE = "destructive.rsync-delete"
+"""`rsync --delete`, which spares a destination that `rm -rf` of it would (`rsync -a --delete
+docs/_build/html/ site/`: see `_syncs_into_output`)."""
+_RSYNC_VALUED = frozenset({
+    "-e", "--rsh", "--exclude", "--include", "--filter", "-f", "--files-from", "--exclude-from",
+    "--include-from", "--rsync-path", "-T", "--temp-dir", "--compare-dest", "--copy-dest", "--link-dest",
+    "--backup-dir", "--suffix", "--chmod", "--chown", "--log-file", "--partial-dir", "--password-file", "-B",
+    "--block-size", "--max-size", "--min-size", "--timeout", "--bwlimit", "--usermap", "--groupmap",
+    "--out-format", "--log-file-format", "--info", "--debug", "--modify-window", "--max-delete", "--iconv",
+    "--port", "--sockopts", "--remote-option", "-M", "--contimeout", "--address", "--only-write-batch",
+    "--write-batch", "--read-batch", "--checksum-choice", "--compress-choice", "--skip-compress",
+})  # fmt: skip
+"""rsync's options whose value may be the next word."""
 _NETWORK_PAYLOAD = "network.payload"
 _ENV_PAYLOAD = "env.payload"
 _PAYLOAD_DELETE = "destructive.payload-delete"
@@ -684,6 +697,8 @@ class CompiledPolicy(PolicyTables):
                     )
                 ):
                     return None  # the walk may spare a file or tree that holds nothing to lose
+                if rule.id == SYNC_DELETE and (cwd is not None or names_output(argv)):
+                    return None  # a sync into build output: the walk judges it
                 if rule.id == FIND_DELETE and (
                     find_sweeps_artefacts(argv[1:]) or find_starts(argv) or find_swept_output(argv[1:])
                 ):
@@ -1376,6 +1391,8 @@ class Evaluation(RunsOtherCode, WordChecks):
                             or (not self.copied and del_sweeps_artefacts(names, argv[1:], dialect))
                         )
                     ):
+                        continue
+                    if rule_id == SYNC_DELETE and self._syncs_into_output(names, argv, frame):
                         continue
                     if rule_id == FIND_DELETE and (
                         (not self.copied and find_sweeps_artefacts(argv[1:]))
@@ -2191,6 +2208,30 @@ class Evaluation(RunsOtherCode, WordChecks):
         if self._files is None:
             self._files = FreshCheckout() if self.root is None else ReplaceableFiles(self.root)
         return relative, wild
+
+    def _syncs_into_output(self, names: tuple[str, ...], argv: list[Arg], frame: Frame) -> bool:
+        """Does `rsync --delete SRC… DEST` delete only what `rm -rf DEST` may (build output, see
+        `_deletes_output_only`)? Not with `--remove-source-files`, which deletes the sources, nor a word known
+        only at run time, nor an option that may take the next word as its value."""
+        if "rsync" not in names:
+            return False  # (robocopy's `/MIR` is read by no one here)
+        operands: list[Arg] = []
+        value_next = False
+        for a in argv[1:]:
+            t = a.text
+            if DYN in t or t.startswith("--remove-source") or t == "--":
+                return False
+            if value_next:
+                value_next = False
+            elif t.startswith("--"):
+                value_next = t in _RSYNC_VALUED
+            elif t[:1] == "-" and len(t) > 1:
+                value_next = t in _RSYNC_VALUED or "-" + t[-1] in _RSYNC_VALUED
+            else:
+                operands.append(a)
+        if len(operands) < 2 or ":" in operands[-1].text:
+            return False
+        return self._deletes_output_only(("rm",), [Arg("rm", "rm"), operands[-1]], frame, argv)
 
     def _deletes_output_only(
         self, names: tuple[str, ...], argv: list[Arg], frame: Frame, walked: list[Arg] | None = None

@@ -10,7 +10,7 @@ import shlex
 
 from . import _parse_posix
 from ._artefacts import find_start_words, plainly_inside
-from ._editors import editor_inputs, ex_reading, reads_terminal
+from ._editors import edited_files, editor_inputs, ex_mode, ex_reading, reads_terminal, runtime_option
 from ._find_reach import fd_reaches_protected, find_reaches_protected, only_touches
 from ._findings import shown, shown_args
 from ._handed import in_program_folder
@@ -587,7 +587,7 @@ class RunsOtherCode:
         """vim and Neovim run the Ex command lines and the files their options give (`-c`, `--cmd`, `+CMD`,
         `-u`, `-S`, `-s`, `nvim -l`): a file is judged where it lies, as a script run from there would be; a
         command line is read by `ex_reading`, and one that may run what the policy cannot see blocks."""
-        lines, files = editor_inputs(argv[1:])
+        lines, files = editor_inputs(argv[1:], name)
         # each command read and each path judged costs like a listed item (`-c 'set x|set x|…'`), and the
         # text twice what an inline program's does (a `:lua` chunk is read by several expressions)
         self._spend(
@@ -613,7 +613,36 @@ class RunsOtherCode:
                 # a bare name is a file in the folder the editor starts in, not a program on the PATH
                 written = path if path[:1] in "/.~" else f"./{path}"
                 self._judge_program(Arg(written, path), frame, argv)
-        if reads_terminal(argv[1:], readings):
+        if any(r.unsafe is None and (r.writes or r.written) for r in readings):
+            # a batch edit (`-c '%s/a/b/g' -c wq f`) writes the files it edits and those its commands name
+            edited = edited_files(name, argv[1:])
+            if edited is None:
+                self.event(
+                    "editor-command",
+                    frame,
+                    f"`{shown_args(argv)}` writes a file it opens by a tag, an error list or a swap file",
+                    self._argv(argv),
+                )
+            else:
+                named = [Arg(w, w) for r in readings if r.unsafe is None for w in r.written]
+                opened = edited if any(r.writes for r in readings) else []
+                for target in [*opened, *named]:
+                    self._judge_write(self.scope(frame), target, frame, self._argv(argv))  # type: ignore[attr-defined]
+        if runtime_option(argv[1:]):
+            self.event(
+                "editor-command",
+                frame,
+                f"`{shown_args(argv)}` has a word known only at run time: an Ex command, option or script",
+                self._argv(argv),
+            )
+        elif ex_mode(name, argv[1:]) and not any(r.ends for r in readings):
+            self.event(
+                "editor-command",
+                frame,
+                f"`{shown_args(argv)}` reads Ex commands from its input once its own are done",
+                self._argv(argv),
+            )
+        elif reads_terminal(argv[1:], readings):
             self.event(
                 "terminal-program",
                 frame,

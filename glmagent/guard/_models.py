@@ -116,6 +116,11 @@ class CommandMatch(Shape):
     args_except: list[str] = many()
     """Globs of words that never count for `args_any` (`.env.example` is no `.env.*`). Unlike `args_none`
     they spare nothing: a word beside them still counts (`cat .env .env.example`)."""
+    values_except: list[str] = many()
+    """Globs of programs an option may run (`tar -I pigz`): the value of a `flags_any` short option (`-I
+    VALUE`, `-IVALUE`), or of an `args_any` option (`--use-compress-program=VALUE`, or the next word), does
+    not count when its first word is one of them and every further word a plain option or a number, naming no
+    file (`zstd -19 -T0`, `pigz --processes 8`; not `zstd -o x`, `--output=x`, a pipe or a run-time word)."""
     destination_last: list[str] = many()
     """Programs (of `commands`) whose last of two or more operands is where they write (`cp .env.example
     .env`): `args_any` does not test it, unless an option names the destination instead (`cp -t dir .env`,

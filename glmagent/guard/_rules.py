@@ -61,6 +61,11 @@ def glob_regex(globs: list[str], *, fold: bool = True) -> re.Pattern[str]:
 
 
 _BARE_WORD = lazy_re(r"[A-Za-z][A-Za-z0-9_.-]*")
+_VALUE_OPTION = lazy_re(
+    r"-[A-Za-np-z0-9]+|--(?!o|rm\b|trace|filelist|patch)[a-z][a-z0-9-]*(?:=[A-Za-z0-9.,:-]+)?|\d+"
+)
+"""A word after the program an option runs that names no file: short options but `-o FILE`, long ones but
+`--output…`, `--rm`, `--trace`, `--filelist`, `--patch-from`, with a plain value, or a number (`-p 8`)."""
 """An `args_none` entry that is a plain word, neither an option nor a glob (`status`, `plan.out`)."""
 
 _PART_SEARCH = lazy_re(r"\*([^*?\[\]\\/]{4,})\*")
@@ -867,6 +872,41 @@ def _shown_argv(argv: list[Arg]) -> str:
     return text if len(text) <= 60 else text[:59] + "…"
 
 
+def _spared_value(value: str, programs: re.Pattern[str]) -> bool:
+    """Is an option's `value` one of `programs` given plain options only (`CommandMatch.values_except`)?"""
+    words = value.split() if DYN not in value else []
+    return (
+        bool(words)
+        and programs.fullmatch(words[0]) is not None
+        and all(_VALUE_OPTION.fullmatch(w) for w in words[1:])
+    )
+
+
+def _short_values_spared(args: list[Arg], letter: str, programs: re.Pattern[str]) -> bool:
+    """Is every value the short option `letter` is given (`-I VALUE`, `-xIVALUE`) a spared program?"""
+    for i, a in enumerate(args):
+        t = a.text
+        if t == "--":
+            break
+        if t[:1] != "-" or t[:2] == "--" or letter not in t[1:] or DYN in t:
+            continue
+        glued = t[t.index(letter, 1) + 1 :]
+        value = glued or (args[i + 1].text if i + 1 < len(args) else "")
+        if not _spared_value(value, programs):
+            return False
+    return True
+
+
+def _long_value_spared(args: list[Arg], i: int, programs: re.Pattern[str]) -> bool:
+    """Is the value of the long option `args[i]` (`--opt=VALUE`, or the next word) a spared program?"""
+    name, eq, value = args[i].text.partition("=")
+    if not name.startswith("--"):
+        return False
+    if not eq:
+        value = args[i + 1].text if i + 1 < len(args) else ""
+    return _spared_value(value, programs)
+
+
 _ALL_DIALECTS: frozenset[str] = frozenset({"posix", "powershell", "cmd"})
 
 
@@ -941,6 +981,8 @@ class CompiledCommand:
     """The clause's programs also ship as scripts (`CommandClause.script_names`)."""
     args_parts: tuple[str, ...] = ()
     """With `CommandMatch.args_parts`: the words `args_any` names as `*WORD*`, in lower case."""
+    values_except: re.Pattern[str] | None = None
+    """`CommandMatch.values_except`: the programs an option's value may name."""
     args_any_screen: CaselessScreen | None = None
     operands_any_screen: CaselessScreen | None = None
     args_none_screen: CaselessScreen | None = None
@@ -985,6 +1027,7 @@ class CompiledCommand:
             params_any=tuple((p.lower().lstrip("-"), p.lstrip("-")) for p in clause.params_any),
             params_none=tuple(p.lower().lstrip("-") for p in clause.params_none),
             args_any=globs_except(clause.args_any, clause.args_except) if clause.args_any else None,
+            values_except=glob_regex(clause.values_except) if clause.values_except else None,
             destination_last=frozenset(clause.destination_last),
             pattern_first=frozenset(clause.pattern_first),
             args_none=glob_regex(anywhere) if anywhere else None,
@@ -1104,7 +1147,10 @@ class CompiledCommand:
             if self.short_any or self.long_any:
                 hit = None
                 for letter in self.short_any:
-                    if letter in short:
+                    if letter in short and not (
+                        self.values_except is not None
+                        and _short_values_spared(args, letter, self.values_except)
+                    ):
                         hit = "-" + letter
                         break
                 if hit is None and long:
@@ -1199,7 +1245,7 @@ class CompiledCommand:
             elif self.pattern_first and not self.pattern_first.isdisjoint(view.names):
                 written = view.pattern_operand()
             excluded = view.excluded()
-            for a in args:
+            for i, a in enumerate(args):
                 if a is written or id(a) in excluded:
                     # where a copy goes is not read (`cp .env.example .env`), nor a search's pattern, nor what
                     # the command leaves out (`tar --exclude .env`)
@@ -1212,7 +1258,9 @@ class CompiledCommand:
                         t = _DOUBLED_BACKSLASH.sub(r"\\", t)
                     if _ruled_out(screen, t):
                         continue  # (nor can its value after a `:`, a part of it)
-                    if match(t):
+                    if match(t) and not (
+                        self.values_except is not None and _long_value_spared(args, i, self.values_except)
+                    ):
                         hit_arg = t
                         break
                     if a.param and ":" in t and match(value := t.partition(":")[2]):
