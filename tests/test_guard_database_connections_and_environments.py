@@ -32,6 +32,7 @@ BLOCKED = [
         "network.locator",
     ),
     ('isql -v -k "Driver={ODBC Driver 18};Server=sql.example.net;Uid=u;Pwd=p"', "network.locator"),
+    ("liquibase --url=jdbc:oracle:thin:@ora.corp.example:1521/ORCL update", "network.locator"),
     # a production environment's migrations, seeds and data loads
     ("RAILS_ENV=production bin/rake db:migrate", "network.remote-service"),
     ("RACK_ENV=production bundle exec rake db:seed", "network.remote-service"),
@@ -61,6 +62,8 @@ ALLOWED = [
     'isql -v -k "Driver={ODBC Driver 18 for SQL Server};Server=mssql;Uid=sa;Pwd=p" < check.sql',
     "sqlcmd -S tcp:mssql,1433 -U sa -i schema.sql",
     "sqlcmd -S db -d app -i seed.sql",
+    "liquibase --url=jdbc:oracle:thin:@localhost:1521/XEPDB1 update",
+    "flyway -url=jdbc:oracle:thin:app/pw@oracle:1521:FREE migrate",
     "RAILS_ENV=test bin/rake db:migrate",
     "RAILS_ENV=production bundle exec rake assets:precompile",
     "bundle exec rails db:migrate",

@@ -252,10 +252,22 @@ def _names_service(value: str) -> bool:
     return _SERVICE_NAME.fullmatch(host) is not None
 
 
+_ORACLE_THIN = lazy_re(
+    r"(?:-{0,2}[\w.-]*+=)?jdbc:oracle:thin:(?:[\w$-]*+/[^\s@/]*+)?@(?://)?([^\s/:?#@\[\],;]++)(?::\d{1,5})?"
+    r"(?:[/:][\w.$-]*+)?",
+    re.IGNORECASE,
+)
+"""Oracle's thin driver's URL, `jdbc:oracle:thin:@HOST:PORT:SID` or `…:@//HOST:PORT/SERVICE`, with an
+optional `user/password` before the `@`."""
+
+
 def names_local_service(word: str, schemes: frozenset[str]) -> bool:
     """Is `word` one URL of a server whose scheme is in `schemes` (a database's: `postgres://`,
-    `jdbc:mysql://`) at this machine or at a service's one-label name (`postgresql://u:pw@127.0.0.1:5432/app`,
-    `mysql://root@db:3306/x`)? Any other host, a second URL or a second login is not."""
+    `jdbc:mysql://`, Oracle's `jdbc:oracle:thin:@localhost:1521:XE`) at this machine or at a service's
+    one-label name (`postgresql://u:pw@127.0.0.1:5432/app`, `mysql://root@db:3306/x`)? Any other host, a
+    second URL or a second login is not."""
+    if "oracle" in schemes and (m := _ORACLE_THIN.fullmatch(word)) is not None:
+        return is_local_host(m.group(1)) or _SERVICE_NAME.fullmatch(m.group(1)) is not None
     if word.count("://") != 1 or word.count("@") > 1:
         return False
     m = _SERVICE_URL.fullmatch(word)
@@ -501,7 +513,9 @@ class LocatorMatcher:
 
     def local_service(self, word: str) -> bool:
         """Is `word` a URL of a server of a `services` scheme on this machine or a service's network?"""
-        return bool(self.services) and "://" in word and names_local_service(word, self.services)
+        if not self.services or ("://" not in word and "@" not in word):
+            return False  # (Oracle's thin URL has no `://`: `jdbc:oracle:thin:@localhost:1521:XE`)
+        return names_local_service(word, self.services)
 
     def _naming(self, option: str, program: str) -> bool:
         return option in self.naming or f"{program} {option}" in self.naming
