@@ -60,8 +60,6 @@ ALLOWED = [
     'psql "host=/var/run/postgresql dbname=stats" -c "select 1"',
     'sqlpackage /Action:Publish /SourceFile:db.dacpac /TargetConnectionString:"Server=127.0.0.1;Database=x;"',
     'isql -v -k "Driver={ODBC Driver 18 for SQL Server};Server=mssql;Uid=sa;Pwd=p" < check.sql',
-    "sqlcmd -S tcp:mssql,1433 -U sa -i schema.sql",
-    "sqlcmd -S db -d app -i seed.sql",
     "liquibase --url=jdbc:oracle:thin:@localhost:1521/XEPDB1 update",
     "flyway -url=jdbc:oracle:thin:app/pw@oracle:1521:FREE migrate",
     "RAILS_ENV=test bin/rake db:migrate",

@@ -245,13 +245,6 @@ _SERVICE_NAME = lazy_re(r"[a-z][a-z_-]*+")
 `db`, `redis`), as `psql -h postgres` names one."""
 
 
-def _names_service(value: str) -> bool:
-    """Is a server's value (`tcp:db,1433`, `mssql`, `postgres:5432`) a service's one-label name?"""
-    host = _SQL_PROTOCOL.sub("", value.strip("\"'")).split("\\", 1)[0].split(",", 1)[0]
-    host = host.rsplit(":", 1)[0] if host.count(":") == 1 else host
-    return _SERVICE_NAME.fullmatch(host) is not None
-
-
 _ORACLE_THIN = lazy_re(
     r"(?:-{0,2}[\w.-]*+=)?jdbc:oracle:thin:(?:[\w$-]*+/[^\s@/]*+)?@(?://)?([^\s/:?#@\[\],;]++)(?::\d{1,5})?"
     r"(?:[/:][\w.$-]*+)?",
@@ -346,7 +339,7 @@ class MachineOptions:
       first character says which). A build script's `-Node 18` is neither.
     """
 
-    __slots__ = ("_screen", "host", "machine", "parameters", "service_names", "switches")
+    __slots__ = ("_screen", "host", "machine", "parameters", "switches")
 
     def __init__(
         self, machine: Iterable[str], host: Iterable[str], parameters: Iterable[str], windows: bool
@@ -356,9 +349,6 @@ class MachineOptions:
         parameters = [n.lower() for n in parameters] if windows else []
         self.parameters = frozenset(n.lstrip("-") for n in parameters if n[:1] == "-")
         self.switches = frozenset(n.lstrip("/") for n in parameters if n[:1] == "/")
-        self.service_names = False
-        """A service's one-label name (`sqlcmd -S tcp:db,1433`, `-S mssql`) is no other machine: the clause
-        names `service_schemes`, whose servers run as services on a CI or compose network."""
         """Windows switches (`/node:srv`, `/S srv`): not on POSIX, where `/node` is a path."""
         dashed = "|".join(
             re.escape(n) for n in sorted(self.machine | self.host | self.parameters, key=len)[::-1]
@@ -439,7 +429,7 @@ class MachineOptions:
                 continue
             if len(value) <= 2 and not value.isalnum():
                 continue  # a separator (`sqlcmd -s ,`, `-s "\\t"`): no machine
-            if is_local_host(value) or (self.service_names and _names_service(value)):
+            if is_local_host(value):
                 continue
             if strong or _HOST_WORD.fullmatch(value) is not None or _UNC_HOST.fullmatch(value) is not None:
                 return shown

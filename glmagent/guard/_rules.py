@@ -1605,10 +1605,6 @@ def build_index(rules: list[Rule], syntax: dict[str, SyntaxSpec]) -> RuleIndex:
                     pattern.naming = frozenset(o.lower() for o in clause.naming_options)
                     pattern.local = frozenset(c.lower() for c in clause.local_commands)
                     pattern.services = frozenset(c.lower() for c in clause.service_schemes)
-                    if pattern.options is not None and clause.service_schemes and clause.commands:
-                        # a database client's own server option (`sqlcmd -S tcp:db,1433`), never a machine
-                        # option of any program (`-ComputerName dc`)
-                        pattern.options.service_names = True
                     index.locators.setdefault(shell, []).append((rule, pattern, spared))
             else:
                 index.engine[clause.event] = rule
