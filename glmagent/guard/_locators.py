@@ -245,10 +245,22 @@ _SERVICE_NAME = lazy_re(r"[a-z][a-z_-]*+")
 `db`, `redis`), as `psql -h postgres` names one."""
 
 
+_ORACLE_THIN = lazy_re(
+    r"(?:-{0,2}[\w.-]*+=)?jdbc:oracle:thin:(?:[\w$-]*+/[^\s@/]*+)?@(?://)?([^\s/:?#@\[\],;]++)(?::\d{1,5})?"
+    r"(?:[/:][\w.$-]*+)?",
+    re.IGNORECASE,
+)
+"""Oracle's thin driver's URL, `jdbc:oracle:thin:@HOST:PORT:SID` or `…:@//HOST:PORT/SERVICE`, with an
+optional `user/password` before the `@`."""
+
+
 def names_local_service(word: str, schemes: frozenset[str]) -> bool:
     """Is `word` one URL of a server whose scheme is in `schemes` (a database's: `postgres://`,
-    `jdbc:mysql://`) at this machine or at a service's one-label name (`postgresql://u:pw@127.0.0.1:5432/app`,
-    `mysql://root@db:3306/x`)? Any other host, a second URL or a second login is not."""
+    `jdbc:mysql://`, Oracle's `jdbc:oracle:thin:@localhost:1521:XE`) at this machine or at a service's
+    one-label name (`postgresql://u:pw@127.0.0.1:5432/app`, `mysql://root@db:3306/x`)? Any other host, a
+    second URL or a second login is not."""
+    if "oracle" in schemes and (m := _ORACLE_THIN.fullmatch(word)) is not None:
+        return is_local_host(m.group(1)) or _SERVICE_NAME.fullmatch(m.group(1)) is not None
     if word.count("://") != 1 or word.count("@") > 1:
         return False
     m = _SERVICE_URL.fullmatch(word)
@@ -256,6 +268,46 @@ def names_local_service(word: str, schemes: frozenset[str]) -> bool:
         return False
     host = m.group(2)
     return is_local_host(host) or _SERVICE_NAME.fullmatch(host) is not None
+
+
+_CONNECTION_HOST = lazy_re(
+    r"(?:^|[;\s:])\s*+(?:server|data\s*+source|host|hostname|hostaddr|address|addr|network\s*+address)"
+    r"\s*+=\s*+([^;\s]++)",
+    re.IGNORECASE,
+)
+"""A server named in a keyword connection string: ADO.NET's and ODBC's `Server=`, `Data Source=`, `Host=`
+(pairs cut by `;`) and libpq's `host=`, `hostaddr=` (pairs cut by blanks)."""
+_CONNECTION_KEY = lazy_re(
+    r"(?:^|[;\s])\s*+(?:database|initial\s*+catalog|dbname|user\s*+id|uid|user(?:name)?|password|pwd|port"
+    r"|integrated\s*+security|trusted_connection|encrypt|ssl\s*+mode|sslmode|driver|authentication)\s*+=",
+    re.IGNORECASE,
+)
+"""Another key of a connection string: a lone `host=x` is an option's value, not a connection."""
+_CONNECTION_SCREEN = lazy_re(r"(?:server|source|host|hostaddr|addr|address)\s*+=", re.IGNORECASE)
+_RUN_TIME_LABEL = lazy_re(r"\$\{?\w++\}?")
+
+
+def names_connection_host(word: str) -> bool:
+    """Does `word` hold a keyword connection string whose server is another machine
+    (`Server=tcp:db.example.com,1433;Database=app`, `Host=ep-x.neon.tech;Database=app`, `host=10.0.0.5
+    dbname=app`, `host=$DB_HOST dbname=app`)? This machine (`Server=localhost`, `(localdb)\\x`,
+    `.\\SQLEXPRESS`, `host=/var/run/postgresql`), a service's one-label name (`Server=mssql,1433`,
+    `Host=postgres`) and a database file (`Data Source=app.db`) are not; a host is one only when it can be
+    nothing else, as a `host` option's value."""
+    if "=" not in word or _CONNECTION_KEY.search(word) is None:
+        return False
+    for m in _CONNECTION_HOST.finditer(word):
+        host = m.group(1).strip("\"'")
+        if not host or is_local_host(host):
+            continue
+        bare = _SQL_PROTOCOL.sub("", host.lower()).split("\\", 1)[0].split(",", 1)[0]
+        if "$" in bare:
+            if _may_name_machine_variable(bare):
+                return True  # `host=$DB_HOST`: named for a machine
+            bare = _RUN_TIME_LABEL.sub("x", bare)  # `Server=tcp:$NAME.database.windows.net`
+        if _HOST_WORD.fullmatch(bare) is not None:
+            return True
+    return False
 
 
 _SERVER_ADDRESS = lazy_re(
@@ -393,8 +445,8 @@ class LocatorMatcher:
     `options` finds option values that name a machine among a command's words."""
 
     __slots__ = (
-        "address", "local", "login", "machine", "naming", "only", "options", "services", "stream", "unc_host",
-        "variable",
+        "address", "connection", "local", "login", "machine", "naming", "only", "options", "services",
+        "stream", "unc_host", "variable",
     )  # fmt: skip
 
     def __init__(
@@ -406,8 +458,11 @@ class LocatorMatcher:
         unc_host: bool = False,
         options: MachineOptions | None = None,
         variable: bool = False,
+        connection: bool = False,
     ) -> None:
         self.machine = machine
+        self.connection = connection
+        """Also a keyword connection string naming another machine's server (`Server=db.example.com;…`)."""
         """(needle, expression) per kind of locator: a word holds one when it holds the needle and the
         expression finds it."""
         self.variable = variable
@@ -448,7 +503,9 @@ class LocatorMatcher:
 
     def local_service(self, word: str) -> bool:
         """Is `word` a URL of a server of a `services` scheme on this machine or a service's network?"""
-        return bool(self.services) and "://" in word and names_local_service(word, self.services)
+        if not self.services or ("://" not in word and "@" not in word):
+            return False  # (Oracle's thin URL has no `://`: `jdbc:oracle:thin:@localhost:1521:XE`)
+        return names_local_service(word, self.services)
 
     def _naming(self, option: str, program: str) -> bool:
         return option in self.naming or f"{program} {option}" in self.naming
@@ -456,6 +513,8 @@ class LocatorMatcher:
     def match(self, word: str) -> bool:
         if not word:
             return False
+        if self.connection and "=" in word and names_connection_host(word):
+            return True
         if _BLANK.search(word) is not None:
             if "<" not in word:
                 return False
@@ -512,7 +571,7 @@ def locator_regex(
     kinds = list(kinds)
     machine = []
     for kind in kinds:
-        if kind in ("stream", "user-host", "address", "variable"):
+        if kind in ("stream", "user-host", "address", "variable", "connection"):
             continue
         if kind == "unc-slash":
             if dialect != "posix":
@@ -533,6 +592,7 @@ def locator_regex(
         unc_host="unc" in kinds and windows,
         options=options,
         variable="variable" in kinds,
+        connection="connection" in kinds,
     )
 
 
@@ -558,4 +618,5 @@ def screen(text: str) -> bool:
         or "//" in text
         or _AT_ADDRESS.search(text) is not None
         or ("." in text and _DOTTED.search(text) is not None)
+        or ("=" in text and _CONNECTION_SCREEN.search(text) is not None)
     )

@@ -300,7 +300,7 @@ class ArgumentClause(Shape):
 
 
 LocatorKind = Literal[
-    "url", "unc", "unc-slash", "scp", "host-port", "user-host", "address", "stream", "variable"
+    "url", "unc", "unc-slash", "scp", "host-port", "user-host", "address", "stream", "variable", "connection"
 ]
 
 
@@ -311,7 +311,9 @@ class LocatorClause(Shape):
     a login at a host (`user@10.0.0.1`, `corp/user:password@dc01.corp.local`), an IP address of another
     machine (`address`; not loopback, `0.0.0.0` or a dotted version), an option whose value names a machine
     (`machine_options`, `host_options`, `machine_parameters`), a word known only at run time whose variable
-    is named for a machine (`variable`: `$TARGET_IP`, `${DC_HOST}`, `$URL`)
+    is named for a machine (`variable`: `$TARGET_IP`, `${DC_HOST}`, `$URL`), a keyword connection string
+    naming a server by its address or a name with a top-level domain (`connection`:
+    `"Server=tcp:db.example.com;Database=app"`, `"host=db.example.com dbname=app"`)
     — or an NTFS alternate data stream (`file.txt:hidden.exe`). A word holding blanks is text (a message, a
     script), not a locator."""
 
@@ -425,6 +427,9 @@ class WrapperSpec(Shape):
     leading_positionals: int = 0
     """Words to skip before the options, when the first word is no option (`setarch ARCH -R cmd`, while
     `setarch -R cmd` names no architecture)."""
+    leading_count: bool = False
+    """A first word of digits is a count, not the command, and may be left out (`travis_wait 30 make`,
+    `travis_wait make`)."""
     assignments: bool = False
     """NAME=VALUE words may precede the command (`env`)."""
     shell_options: list[str] = many()

@@ -438,6 +438,7 @@ class PosixWalker:
         argv: list[Arg] = []
         resolved: str | None = None
         nested: list[Node] = []
+        selected: list[Arg] = []  # `RAILS_ENV=production`: the environment the command acts in
         glue = ""
         s = self.ascii
         # Where the last argument made of one node ends: the grammar splits a word before a backtick
@@ -472,6 +473,8 @@ class PosixWalker:
             elif kind == "variable_assignment":
                 self._prefix_assignment(child)
                 nested.append(child)
+                if self.text(child).partition("=")[0] in _ENVIRONMENT_SELECTORS:
+                    selected.append(self.arg(child))
             elif kind == "herestring_redirect":
                 if self._fd_before(child) in ("", "0"):
                     stdin = self._herestring(child)
@@ -506,6 +509,9 @@ class PosixWalker:
             argv.extend(self.arg(w) for w in self.trailing)  # `rm 2>/dev/null -rf /` runs `rm -rf /`
             nested.extend(w for w in self.trailing if w.type not in _LEAVES)
             self.trailing = []
+        if selected and argv:
+            # `RAILS_ENV=production rake db:migrate`, read as `rake db:migrate RAILS_ENV=production`
+            argv.extend(selected)
         after = node.next_sibling
         if after is not None and after.type == "heredoc_redirect" and after.start_byte > node.end_byte + 1:
             # The grammar drops a word standing just before `<<` (`pwsh -Command - <<EOF`): put back a lone
@@ -1285,6 +1291,9 @@ def _shell_quote(text: str) -> str:
 _QUOTED_ASSIGNMENT = lazy_re(r"([A-Za-z_][A-Za-z0-9_]*)=")
 """The `NAME=` a declaration's quoted word starts with (`export "PATH=…"`)."""
 _PROMPT_VARIABLES = frozenset({"PS0", "PS1", "PS2", "PS4"})
+_ENVIRONMENT_SELECTORS = frozenset({"RAILS_ENV", "RACK_ENV", "MIX_ENV", "DJANGO_SETTINGS_MODULE"})
+"""Variables choosing the environment, and so the database, a framework's tasks act on: set before a command
+they are read as a word after it, as rake reads `rake db:migrate RAILS_ENV=production`."""
 _HISTORY_VARIABLES = frozenset(
     {"HISTFILE", "HISTSIZE", "HISTFILESIZE", "SAVEHIST", "HISTCONTROL", "HISTIGNORE"}
 )

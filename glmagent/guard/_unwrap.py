@@ -158,6 +158,8 @@ def unwrap(spec: WrapperSpec, args: list[Arg], stdin_words: list[Arg] | None) ->
         i = len(spec.subcommand.split())  # the caller checked the args start with the subcommand
     if spec.leading_positionals and i < n and args[i].text[:1] != "-":
         i = min(n, i + spec.leading_positionals)
+    if spec.leading_count and i < n and args[i].text.isdigit():
+        i += 1
     if spec.command_after is not None:
         after = next((k for k in range(i, n) if args[k].text == spec.command_after), None)
         if after is not None and after + 1 < n:
