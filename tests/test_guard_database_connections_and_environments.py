@@ -99,3 +99,17 @@ def test_connection_string_on_powershell() -> None:
     assert blocked.rule_id == "network.locator", blocked.reason
     allowed = policy.check(f'{update} "Data Source=.;Initial Catalog=app"', "powershell")
     assert allowed.allowed, allowed.reason
+
+
+@pytest.mark.parametrize(
+    "command", ["rm -rf tmp/cache", "cp config/database.yml.ci config/database.yml", "ls -la log"]
+)
+def test_an_environment_selector_is_a_word_of_the_task_runners_only(command: str) -> None:
+    """`RAILS_ENV=test` before any other program is that program's environment, not one of its words: the
+    command is judged as written (`rm -rf tmp/cache` deletes build output, not also a file named so)."""
+    policy = Policy.default()
+    plain = policy.check(command, "posix")
+    for selector in ("RAILS_ENV=test", "MIX_ENV=prod", "DJANGO_SETTINGS_MODULE=app.settings.production"):
+        decision = policy.check(f"{selector} {command}", "posix")
+        assert (decision.allowed, decision.rule_id) == (plain.allowed, plain.rule_id), (selector, decision)
+        assert selector not in " ".join(decision.argv), decision.argv

@@ -509,7 +509,7 @@ class PosixWalker:
             argv.extend(self.arg(w) for w in self.trailing)  # `rm 2>/dev/null -rf /` runs `rm -rf /`
             nested.extend(w for w in self.trailing if w.type not in _LEAVES)
             self.trailing = []
-        if selected and argv:
+        if selected and argv and argv[0].text.rpartition("/")[2] in _SELECTOR_READERS:
             # `RAILS_ENV=production rake db:migrate`, read as `rake db:migrate RAILS_ENV=production`
             argv.extend(selected)
         after = node.next_sibling
@@ -1294,6 +1294,11 @@ _PROMPT_VARIABLES = frozenset({"PS0", "PS1", "PS2", "PS4"})
 _ENVIRONMENT_SELECTORS = frozenset({"RAILS_ENV", "RACK_ENV", "MIX_ENV", "DJANGO_SETTINGS_MODULE"})
 """Variables choosing the environment, and so the database, a framework's tasks act on: set before a command
 they are read as a word after it, as rake reads `rake db:migrate RAILS_ENV=production`."""
+_SELECTOR_READERS = frozenset(
+    {"rake", "rails", "bundle", "mix", "python", "python3", "manage.py", "django-admin"}
+)
+"""The frameworks' task runners those variables are read as words of (any other program, `rm -rf tmp/cache`,
+keeps its own words)."""
 _HISTORY_VARIABLES = frozenset(
     {"HISTFILE", "HISTSIZE", "HISTFILESIZE", "SAVEHIST", "HISTCONTROL", "HISTIGNORE"}
 )
