@@ -258,3 +258,28 @@ def test_clean_texts_find_a_needle_across_every_seam_and_cut() -> None:
         assert clean.finds(text)
         for end in range(len(stretch), len(stretch) + len(needle) + 1):
             assert clean.finds(text[:end]) == (end == len(stretch) + len(needle)), (needle, end)
+
+
+def test_connection_keys_ruled_out_by_their_stems_agree_with_the_expression() -> None:
+    """A text without `server`, `source`, `host` or `addr` skips the case-blind search for a keyword
+    connection string's host; every text built from the keys' pieces gets the expression's answer."""
+    from glmagent.guard._locators import _CONNECTION_SCREEN, _may_hold_connection
+
+    parts = [
+        "Server",
+        "SOURCE",
+        "host",
+        "HostAddr",
+        "addr",
+        "Address",
+        "data ",
+        "=",
+        " ",
+        "x",
+        ";",
+        "serve",
+        "ost",
+    ]
+    texts = ["".join(p) for p in itertools.product(parts, repeat=3)] + ["\u017ferver=db", "HOST\u0131=x"]
+    for text in texts:
+        assert _may_hold_connection(text) == (_CONNECTION_SCREEN.search(text) is not None), text

@@ -284,6 +284,8 @@ _CONNECTION_KEY = lazy_re(
 )
 """Another key of a connection string: a lone `host=x` is an option's value, not a connection."""
 _CONNECTION_SCREEN = lazy_re(r"(?:server|source|host|hostaddr|addr|address)\s*+=", re.IGNORECASE)
+_CONNECTION_STEMS = ("server", "source", "host", "addr")
+"""What every key `_CONNECTION_SCREEN` finds holds."""
 _RUN_TIME_LABEL = lazy_re(r"\$\{?\w++\}?")
 
 
@@ -618,5 +620,16 @@ def screen(text: str) -> bool:
         or "//" in text
         or _AT_ADDRESS.search(text) is not None
         or ("." in text and _DOTTED.search(text) is not None)
-        or ("=" in text and _CONNECTION_SCREEN.search(text) is not None)
+        or ("=" in text and _may_hold_connection(text))
     )
+
+
+def _may_hold_connection(text: str) -> bool:
+    """Could `text` hold a keyword connection string's host (`Server=…`, `host=…`)? An ASCII text without
+    one of the keys' stems is ruled out by substring tests, where the case-blind expression costs
+    milliseconds in a long word of `=`."""
+    if text.isascii():
+        lowered = text.lower()
+        if not any(stem in lowered for stem in _CONNECTION_STEMS):
+            return False
+    return _CONNECTION_SCREEN.search(text) is not None
