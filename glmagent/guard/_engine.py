@@ -703,11 +703,7 @@ class CompiledPolicy(PolicyTables):
                     find_sweeps_artefacts(argv[1:]) or find_starts(argv) or find_swept_output(argv[1:])
                 ):
                     return None  # a sweep of compiled files or of build output: the walk judges it
-                if (
-                    rule.id == _NETWORK_PAYLOAD
-                    and info.executor is not None
-                    and module_version_probe(info.executor.language, [a.text for a in argv[1:]])
-                ):
+                if rule.id == _NETWORK_PAYLOAD and _probes_module_version(info, argv):
                     return None  # a network module loaded only to print its version: the walk spares it
                 # The walk reaches the clauses before anything the program does, and stops at this deny.
                 out, reason = finding_words(rule, argv, info.names, "", detail)
@@ -779,6 +775,13 @@ class CompiledPolicy(PolicyTables):
 
 _REG_TWO_KEYS = frozenset({"copy", "compare"})
 _REG_KEY_THEN_FILE = frozenset({"export", "save", "load", "restore"})
+
+
+def _probes_module_version(info: NameInfo, argv: list[Arg]) -> bool:
+    """Is this interpreter told only to load a module and print its version (see `module_version_probe`)?"""
+    return info.executor is not None and module_version_probe(
+        info.executor.language, [a.text for a in argv[1:]]
+    )
 
 
 def registry_keys_joined(argv: list[Arg]) -> list[Arg]:
@@ -1376,11 +1379,7 @@ class Evaluation(RunsOtherCode, WordChecks):
                 if state == MATCH:
                     if rule_id in REGENERABLE and self._regenerates(names, argv, frame):
                         continue
-                    if (
-                        rule_id == _NETWORK_PAYLOAD
-                        and info.executor is not None
-                        and module_version_probe(info.executor.language, [a.text for a in argv[1:]])
-                    ):
+                    if rule_id == _NETWORK_PAYLOAD and _probes_module_version(info, argv):
                         continue  # `perl -MIO::Socket::SSL -e 'print $IO::Socket::SSL::VERSION'`: no call
                     if (
                         rule_id in (TREE_DELETE, BULK_DELETE, GIT_CLEAN)

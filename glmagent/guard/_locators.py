@@ -548,11 +548,17 @@ def _may_name_machine_variable(raw: str) -> bool:
     """`_MACHINE_VARIABLE` finds a variable in `raw`. Every name it matches holds one of
     `_MACHINE_VARIABLE_PARTS`: an ASCII word without one is ruled out by a few substring tests, where the
     expression itself tries its alternatives at every `$` (milliseconds in a 100 kB word of variables)."""
-    if raw.isascii():
-        lowered = raw.lower()
-        if not any(part in lowered for part in _MACHINE_VARIABLE_PARTS):
+    return _search_by_stems(_MACHINE_VARIABLE, _MACHINE_VARIABLE_PARTS, raw)
+
+
+def _search_by_stems(pattern: re.Pattern[str], stems: tuple[str, ...], text: str) -> bool:
+    """Does `pattern` find something in `text`, given `stems` (in lower case), one of which every match
+    holds? An ASCII text holding none is ruled out by substring tests, before the expression runs."""
+    if text.isascii():
+        lowered = text.lower()
+        if not any(stem in lowered for stem in stems):
             return False
-    return _MACHINE_VARIABLE.search(raw) is not None
+    return pattern.search(text) is not None
 
 
 _NEEDLES = {"url": "://", "unc": r"\\\\", "scp": "@", "host-port": r":\d"}
@@ -628,8 +634,4 @@ def _may_hold_connection(text: str) -> bool:
     """Could `text` hold a keyword connection string's host (`Server=…`, `host=…`)? An ASCII text without
     one of the keys' stems is ruled out by substring tests, where the case-blind expression costs
     milliseconds in a long word of `=`."""
-    if text.isascii():
-        lowered = text.lower()
-        if not any(stem in lowered for stem in _CONNECTION_STEMS):
-            return False
-    return _CONNECTION_SCREEN.search(text) is not None
+    return _search_by_stems(_CONNECTION_SCREEN, _CONNECTION_STEMS, text)
