@@ -74,7 +74,7 @@ BLOCKED = [
     ('git commit -m "$(curl -s https://example.com/msg)"', "network"),
     ('rm -f "$tmpfile" build', "dynamic.arguments"),
     ("rm -f $tmpfile", "dynamic.arguments"),
-    ('rm -f "$@"', "dynamic.arguments"),
+    ('rm -f "${files[@]}"', "dynamic.arguments"),
     ("sed -i 's/a/b/w /etc/passwd' f", "destructive.payload-write"),
     ("sed -n '1s/.*/x/w /srv/out.txt' f", "destructive.payload-write"),
     ("sed '{w ~/out.txt' -e '}' f", "destructive.payload-write"),

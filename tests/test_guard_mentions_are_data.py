@@ -101,7 +101,7 @@ BLOCKED = [
     ("powershell", "git restore --pathspec-from-file=paths.txt", "destructive.git-discard"),
     # A dd target known only at run time may be a disk.
     ("posix", "dd if=x of=$dev", "dynamic.arguments"),
-    ("posix", 'dd if=img "$@"', "dynamic.arguments"),
+    ("posix", 'dd if=img "$1"', "dynamic.arguments"),
     # A word whose literal part already fits a glob ending in `*` fits it whatever the run-time part is.
     ("posix", "git -c core.pager=\"$(printf 'rm -rf ~')\" log -1", "dynamic.arguments"),
     ("posix", 'read x; git -c core.pager="$x" log', "dynamic.arguments"),

@@ -39,7 +39,7 @@ BLOCKED = [
     ("posix", 'sh "$(echo x)"', "dynamic.script"),
     ("posix", "sh `echo x`", "dynamic.script"),
     ("posix", "bash $opts script.sh", "dynamic.script"),
-    ("posix", 'bash "$@"', "dynamic.script"),
+    ("posix", 'bash "$1"', "dynamic.script"),
     ("posix", "bash ${OPTS} -c 'ls'", "dynamic.script"),
     ("posix", "sh -$x 'rm -rf /'", "dynamic.script"),
     ("posix", "bash -e $x", "dynamic.script"),

@@ -1947,6 +1947,8 @@ class Evaluation(RunsOtherCode, WordChecks):
     ) -> None:
         self._spend(REDIRECT_WORK)
         base = op.lstrip("0123456789")
+        if not target.text and ">" in base and not base.endswith("&"):
+            return  # `> $@` where the line has no positional parameters, `> ""`: the shell opens no file
         names_file = ">" in base and DYN not in target.text and not base.endswith("&")
         if base == ">>" and names_file:
             # The same append again (`make >> log >> log`, a loop's later copy): judged once. Appending

@@ -179,6 +179,33 @@ def _changeable_names(text: str) -> tuple[dict[str, int], set[str]] | None:
     return counts, changed
 
 
+_ALL_ARGS = frozenset({"$@", "${@}", "$*", "${*}"})
+"""The positional parameters, all of them (`$@`, `"$@"`, `${*}`): what a script hands on to a program
+(`pytest "$@"`) and what a Makefile's recipe names its target by (`cc -o $@ x.c`). `$1` stays a run-time
+word: command references write it for the operand the reader fills in (`xattr -d com.apple.macl $1`)."""
+_NO_WORDS = frozenset({"$@", '"$@"', "${@}", '"${@}"', "$*", "${*}"})
+"""The spellings of all positional parameters that make no word at all when there are none (`"$*"` makes one
+empty word)."""
+_SETS_ARGS = lazy_re(
+    r"(?<![\w.$/@%+-])(?:set|eval|source)(?![\w./-])"
+    r"|(?:^|[;&|({!\n]|\b(?:then|do|else|command|builtin))[ \t]*\.(?=[ \t])"
+)
+"""Where a command that may give the script positional parameters may stand (`set`, `eval`, `source`, and
+`.` as a command: `go build -o $@ .` sources nothing)."""
+_OPTIONS_ONLY = lazy_re(r"set(?:[ \t]+(?:[-+][a-zA-Z]*o[ \t]+[a-z]+|[-+][a-zA-Z]+))*[ \t]*(?:$|[;&|)}\n#])")
+"""`set -e`, `set -euo pipefail`, `set +x`: options only, which give no positional parameters."""
+
+
+def _sets_positional(text: str) -> bool:
+    """May the script give itself positional parameters (`set -- a b`, `set -e x`, `eval …`, `. ./env.sh`)?"""
+    if "set" not in text and "eval" not in text and "source" not in text and "." not in text:
+        return False
+    for m in _SETS_ARGS.finditer(text):
+        if m[0] != "set" or _OPTIONS_ONLY.match(text, m.start()) is None:
+            return True
+    return False
+
+
 _PWD_HEAD = lazy_re(r"\"?(?:\$PWD|\$\{PWD\}|\$\(pwd(?: -[LP])?\)|`pwd`)\"?/")
 """A word that starts with the working directory (`$PWD/x`, `"${PWD}/x"`, `$(pwd)/x`)."""
 _PWD_ALONE = lazy_re(r"\$\(pwd(?: -[LP])?\)|`pwd`")
@@ -202,6 +229,7 @@ class PosixWalker:
     """One walk over one parsed script; `frame` carries depth, wrapper chain and literal assignments."""
 
     __slots__ = (
+        "args_empty",
         "ascii",
         "brace_work",
         "changeable",
@@ -240,6 +268,8 @@ class PosixWalker:
         """Names a `${x:=…}` default or arithmetic may set anywhere in the script (read on first need)."""
         self.pwd_is_cwd: bool | None = None
         """`_pwd_is_cwd`, once read."""
+        self.args_empty: bool | None = None
+        """`_args_empty`, once read (None: not yet)."""
         self.constants: dict[str, str] = {}
         """Variables this script set once, at its top level, to a literal that needs no quoting
         (`out=report.html`): a later `$out` is that value (`>> $out` writes report.html)."""
@@ -332,6 +362,25 @@ class PosixWalker:
             and name not in self.changeable[1]  # type: ignore[index]
         )
 
+    def _args_empty(self, node: Node) -> bool:
+        """Are the positional parameters empty at `node`, an argument's expansion? The agent starts a line
+        with none: so they stay in the line's own script, outside a function's body (which its caller hands
+        words), unless a `set` gives it some (`set -- /etc`; `set -euo pipefail` gives none) or `eval`,
+        `source` or `.` may. A nested script (`sh -c '…' _ x`) is handed its own. In a command name they
+        stay unknown: `c$@at` is written to hide a name, not to run `cat`."""
+        if self.frame.depth:
+            return False
+        if self.args_empty is None:
+            self.args_empty = _sets_positional(self._source_text()) is False
+        if not self.args_empty:
+            return False
+        parent = node.parent
+        while parent is not None:
+            if parent.type in ("function_definition", "command_name"):
+                return False
+            parent = parent.parent
+        return True
+
     def _pwd_is_cwd(self) -> bool:
         """Does `$PWD` (and `$(pwd)`) name the working directory here? In the line's own script, unless it
         sets `PWD` or defines a `pwd` of its own (a nested script may be handed another `PWD`)."""
@@ -390,9 +439,12 @@ class PosixWalker:
         return "".join(out)
 
     def _constant(self, node: Node) -> str:
-        """The value of `$x` / `${x}` when `x` is one of the script's constants; DYN otherwise."""
+        """The value of `$x` / `${x}` when `x` is one of the script's constants, or a positional parameter
+        the line was started without; DYN otherwise."""
         if node.type == "expansion" and (root := _ROOT_SLICE.fullmatch(self.text(node))) is not None:
             return "/" if self._unchanged(root.group(1)) else DYN
+        if self.text(node) in _ALL_ARGS and self._args_empty(node):
+            return ""
         if self.constants and node.type in ("simple_expansion", "expansion"):
             parts = node.named_children
             if len(parts) == 1 and parts[0].type == "variable_name":
@@ -505,6 +557,9 @@ class PosixWalker:
                 glue = ""
                 if kind not in _LEAVES:
                     nested.append(child)
+        if self.args_empty:
+            # `pytest "$@"`, `rm -f $*`: all the positional parameters, where the line has none, are no word
+            argv = [a for a in argv if a.text or a.raw not in _NO_WORDS]
         if self.trailing:
             argv.extend(self.arg(w) for w in self.trailing)  # `rm 2>/dev/null -rf /` runs `rm -rf /`
             nested.extend(w for w in self.trailing if w.type not in _LEAVES)
