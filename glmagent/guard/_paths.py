@@ -1446,8 +1446,10 @@ def write_targets(name: str, args: list[Arg], dialect: str, through_links: bool 
         # A move takes its sources away as it writes its destination: a source named outside the project is
         # written there too (one known only at run time is the line's own file, as a copy's source is).
         return targets + [a for a in operands[:-1] if not _run_time(a)] + operands[-1:]
-    if name == "install" and any(a.text in ("-d", "--directory") for a in args):
-        return operands  # `install -d DIR…` makes each folder
+    if name == "install" and any(
+        a.text == "--directory" or (a.text[:2] != "--" and _INSTALL_DIRECTORY.match(a.text)) for a in args
+    ):
+        return operands  # `install -d DIR…`, `install -dm755 DIR…` makes each folder
     if name == "cp" and dialect == "posix" and _copies_as_links(args):
         # `cp -s /etc/hosts x`, `cp -al /srv/app copy`: links to the sources, so writes through them reach
         # the sources (one known only at run time is the line's own file, as a move's source is).
@@ -1465,6 +1467,10 @@ def write_targets(name: str, args: list[Arg], dialect: str, through_links: bool 
             return operands  # `chmod -x /usr/bin/x`: the mode was the dash word, every operand is a file
         return operands[1:]
     return operands
+
+
+_INSTALL_DIRECTORY = lazy_re(r"-[bcCDpsvTZ]*d")
+"""install's `-d` (make folders), alone or bundled after flags that take no value (`-dm755`, `-vdm 0755`)."""
 
 
 _SED_IN_PLACE = lazy_re(r"--in-place|-[nErsuzab]*[iI]")
