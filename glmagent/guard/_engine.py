@@ -1947,6 +1947,12 @@ class Evaluation(RunsOtherCode, WordChecks):
     ) -> None:
         self._spend(REDIRECT_WORK)
         base = op.lstrip("0123456789")
+        if target.raw[:2] == ">(" and ">" in base and target.raw[-1:] == ")":
+            # `exec > >(tee -a build/ci.log) 2>&1`: a pipe to commands judged on their own, not a file; what
+            # is written into it without end still fills the disk through them (`yes > >(tee f)`).
+            if (writer is not None or output is not None) and op[: len(op) - len(base)] in ("", "1", "&"):
+                self._fills_disk(writer, stdin, output, frame, f"{op} {target.raw}")
+            return
         names_file = ">" in base and DYN not in target.text and not base.endswith("&")
         if base == ">>" and names_file:
             # The same append again (`make >> log >> log`, a loop's later copy): judged once. Appending
