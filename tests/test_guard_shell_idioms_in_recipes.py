@@ -197,3 +197,33 @@ def test_a_piped_log_replaces_a_tracked_file_only_as_tee_would(tmp_path: Path) -
     assert decide_in("exec > >(tee -a build/ci.log) 2>&1", root).allowed
     assert decide_in("exec > >(tee -a README.md) 2>&1", root).allowed  # appending loses nothing
     assert not decide_in("exec > >(tee README.md) 2>&1", root).allowed
+
+
+ONE_NAME_TARGETS = [
+    'for f in src/*.c; do gcc -c "$f" -o "build/$(basename "${f%.c}").o"; done',
+    'ls -1 src/*.c | while read -r f; do cc -c "$f" -o "obj/$(basename "$f" .c).o"; done',
+    "cp -v build/app dist/app-$(uname -s)-$(uname -m)",
+    'cp build/app "dist/app-$(date +%Y%m%d)-$(git rev-parse --short HEAD)"',
+]
+
+ONE_NAME_TARGETS_BLOCKED = [
+    'cp payload "$(basename "$f")"',  # no literal start: `basename /` prints `/`
+    'cp payload "../$(basename "$f")"',
+    'cp payload "build/$(basename "$f")/../../x"',
+    'cp payload "/usr/local/bin/$(basename "$f")"',
+    'cp build/app "dist/app-$(date +%D)"',  # `%D` prints slashes
+    'cp payload "build/$(basename $(dirname "$f"))"',
+    'cp payload "build/$(cat name.txt)"',
+    'cp payload ".git/hooks/$(basename "$f")"',
+]
+
+
+@pytest.mark.parametrize("line", ONE_NAME_TARGETS)
+def test_a_target_whose_run_time_part_is_one_name_is_judged_as_its_pattern(line: str) -> None:
+    decision = decide_in(line, None)
+    assert decision.allowed, f"{decision.rule_id}: {decision.reason}"
+
+
+@pytest.mark.parametrize("line", ONE_NAME_TARGETS_BLOCKED)
+def test_a_run_time_part_that_may_hold_a_slash_or_climb_stays_blocked(line: str) -> None:
+    assert not decide_in(line, None).allowed

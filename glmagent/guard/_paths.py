@@ -78,6 +78,12 @@ _HOME_VARIABLES = lazy_re(
 """Variables holding the user's home or a file in it (PowerShell's `$PROFILE` is the profile script every
 session runs, in the user's documents)."""
 _RUN_TIME = lazy_re(r"[$`]|<\(|>\(")
+_ONE_NAME = lazy_re(
+    r"\$\(\s*(?:basename\s[^()`]*|uname(?:\s+-[smrnpio]+)+|date\s+(['\"]?)\+(?:%[^Dxc/\s]|[\w.:-])+\1"
+    r"|git\s+rev-parse(?:\s+--short(?:=[0-9]+)?)?\s+HEAD)\s*\)"
+)
+"""A command substitution printing one name without a `/`: `$(basename "$f" .c)`, `$(uname -m)`, `$(date
++%Y%m%d)` (not `%D`, `%x` or `%c`, which may print one), `$(git rev-parse --short HEAD)`."""
 
 
 def _run_time(word: Arg) -> bool:
@@ -612,6 +618,16 @@ class PathScope:
         text, raw = target.text, target.raw
         if DYN in text and not _RUN_TIME.search(raw):
             # Only brace expansion or globbing made it dynamic (`touch f{1..3}.txt`): judge it as a pattern.
+            text = text.replace(DYN, "*")
+        elif (
+            DYN in text
+            and text[:1] != DYN
+            and "$(" in raw
+            and ".." not in raw
+            and not _RUN_TIME.search(_ONE_NAME.sub("", raw))
+        ):
+            # `-o "build/$(basename "$f" .c).o"`, `dist/app-$(uname -s)`: what runs prints one name, never a
+            # `/`, after a literal start; judged as the pattern `build/*.o`, every file it may name.
             text = text.replace(DYN, "*")
         if text in _SAFE_DEVICES or text.startswith("/dev/fd/") or raw.lower() in _WINDOWS_DEVICES:
             return None
