@@ -204,6 +204,8 @@ ONE_NAME_TARGETS = [
     'ls -1 src/*.c | while read -r f; do cc -c "$f" -o "obj/$(basename "$f" .c).o"; done',
     "cp -v build/app dist/app-$(uname -s)-$(uname -m)",
     'cp build/app "dist/app-$(date +%Y%m%d)-$(git rev-parse --short HEAD)"',
+    'for f in dist/*.tar.gz; do sha256sum "$f" > "dist/$(basename "$f").sha256"; done',
+    'go version > "build/go-$(uname -m).txt"',
 ]
 
 ONE_NAME_TARGETS_BLOCKED = [
@@ -215,6 +217,9 @@ ONE_NAME_TARGETS_BLOCKED = [
     'cp payload "build/$(basename $(dirname "$f"))"',
     'cp payload "build/$(cat name.txt)"',
     'cp payload ".git/hooks/$(basename "$f")"',
+    'echo x > "$(basename "$f")"',
+    'echo x > "../$(basename "$f")"',
+    'echo x > "/etc/$(basename "$f")"',
 ]
 
 
@@ -227,3 +232,14 @@ def test_a_target_whose_run_time_part_is_one_name_is_judged_as_its_pattern(line:
 @pytest.mark.parametrize("line", ONE_NAME_TARGETS_BLOCKED)
 def test_a_run_time_part_that_may_hold_a_slash_or_climb_stays_blocked(line: str) -> None:
     assert not decide_in(line, None).allowed
+
+
+@needs_git
+def test_a_one_name_redirect_is_judged_by_every_file_its_pattern_names(tmp_path: Path) -> None:
+    (tmp_path / "app").mkdir()
+    root = committed_repo(tmp_path / "app", {"README.md": "# app\n", "src/app.py": "print(1)\n"})
+    line = 'for f in dist/*.whl; do sha256sum "$f" > "dist/$(basename "$f").sha256"; done'
+    assert decide_in(line, root).allowed
+    assert decide_in('go version > "build/go-$(uname -m).txt"', root).allowed
+    assert not decide_in('echo x > "src/$(basename "$f")"', root).allowed  # `src/*` names tracked work
+    assert not decide_in('echo x > "README$(basename "$f")"', root).allowed  # `README*` names README.md

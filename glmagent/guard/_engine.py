@@ -50,6 +50,7 @@ from ._paths import (
     listed_trees,
     ln_links,
     names_own_path,
+    one_name_pattern,
     output_targets,
     toolchain_program,
     tree_delete_targets,
@@ -1953,6 +1954,10 @@ class Evaluation(RunsOtherCode, WordChecks):
             if (writer is not None or output is not None) and op[: len(op) - len(base)] in ("", "1", "&"):
                 self._fills_disk(writer, stdin, output, frame, f"{op} {target.raw}")
             return
+        if DYN in target.text and one_name_pattern(target):
+            # `> "dist/$(basename "$f").sha256"`: the pattern `dist/*.sha256` (see `one_name_pattern`)
+            pattern = target.text.replace(DYN, "*")
+            target = Arg(pattern, pattern)
         names_file = ">" in base and DYN not in target.text and not base.endswith("&")
         if base == ">>" and names_file:
             # The same append again (`make >> log >> log`, a loop's later copy): judged once. Appending

@@ -86,6 +86,20 @@ _ONE_NAME = lazy_re(
 +%Y%m%d)` (not `%D`, `%x` or `%c`, which may print one), `$(git rev-parse --short HEAD)`."""
 
 
+def one_name_pattern(word: Arg) -> bool:
+    """Is the run-time part of `word` only substitutions that print one name without a `/` (`_ONE_NAME`),
+    after a literal start and with no `..`: `"build/$(basename "$f" .c).o"`, `dist/app-$(uname -m)`? It
+    then names what the pattern with `*` there names, inside its literal folder."""
+    text, raw = word.text, word.raw
+    return (
+        text[:1] != DYN
+        and "$(" in raw
+        and ".." not in raw
+        and _ONE_NAME.search(raw) is not None
+        and not _RUN_TIME.search(_ONE_NAME.sub("", raw))
+    )
+
+
 def _run_time(word: Arg) -> bool:
     """Is any of a word only known at run time (`"$tmp"`; `$Script:Out\\x`, read as empty by PowerShell)?"""
     return DYN in word.text or _RUN_TIME.search(word.raw) is not None
@@ -619,15 +633,8 @@ class PathScope:
         if DYN in text and not _RUN_TIME.search(raw):
             # Only brace expansion or globbing made it dynamic (`touch f{1..3}.txt`): judge it as a pattern.
             text = text.replace(DYN, "*")
-        elif (
-            DYN in text
-            and text[:1] != DYN
-            and "$(" in raw
-            and ".." not in raw
-            and not _RUN_TIME.search(_ONE_NAME.sub("", raw))
-        ):
-            # `-o "build/$(basename "$f" .c).o"`, `dist/app-$(uname -s)`: what runs prints one name, never a
-            # `/`, after a literal start; judged as the pattern `build/*.o`, every file it may name.
+        elif DYN in text and one_name_pattern(target):
+            # `-o "build/$(basename "$f" .c).o"`, `dist/app-$(uname -s)`: judged as the pattern `build/*.o`
             text = text.replace(DYN, "*")
         if text in _SAFE_DEVICES or text.startswith("/dev/fd/") or raw.lower() in _WINDOWS_DEVICES:
             return None
