@@ -50,6 +50,7 @@ from ._paths import (
     listed_trees,
     ln_links,
     names_own_path,
+    one_name_pattern,
     output_targets,
     toolchain_program,
     tree_delete_targets,
@@ -1949,6 +1950,16 @@ class Evaluation(RunsOtherCode, WordChecks):
         base = op.lstrip("0123456789")
         if not target.text and ">" in base and not base.endswith("&"):
             return  # `> $@` where the line has no positional parameters, `> ""`: the shell opens no file
+        if target.raw[:2] == ">(" and ">" in base and target.raw[-1:] == ")":
+            # `exec > >(tee -a build/ci.log) 2>&1`: a pipe to commands judged on their own, not a file; what
+            # is written into it without end still fills the disk through them (`yes > >(tee f)`).
+            if (writer is not None or output is not None) and op[: len(op) - len(base)] in ("", "1", "&"):
+                self._fills_disk(writer, stdin, output, frame, f"{op} {target.raw}")
+            return
+        if DYN in target.text and one_name_pattern(target):
+            # `> "dist/$(basename "$f").sha256"`: the pattern `dist/*.sha256` (see `one_name_pattern`)
+            pattern = target.text.replace(DYN, "*")
+            target = Arg(pattern, pattern)
         names_file = ">" in base and DYN not in target.text and not base.endswith("&")
         if base == ">>" and names_file:
             # The same append again (`make >> log >> log`, a loop's later copy): judged once. Appending

@@ -209,6 +209,8 @@ def _sets_positional(text: str) -> bool:
 _PWD_HEAD = lazy_re(r"\"?(?:\$PWD|\$\{PWD\}|\$\(pwd(?: -[LP])?\)|`pwd`)\"?/")
 """A word that starts with the working directory (`$PWD/x`, `"${PWD}/x"`, `$(pwd)/x`)."""
 _PWD_ALONE = lazy_re(r"\$\(pwd(?: -[LP])?\)|`pwd`")
+_PWD_WORD = lazy_re(r"(\"?)(?:\$PWD|\$\{PWD\}|\$\(pwd(?: -[LP])?\)|`pwd`)\1")
+"""A word that is the working directory and nothing else (`$PWD`, `"${PWD}"`, `$(pwd)`)."""
 _HOME_HEAD = lazy_re(r"\"?(?:(\$HOME|\$\{HOME\})|\$\(go env GOPATH\)|`go env GOPATH`)\"?/")
 """A word that starts with the home folder (`$HOME/x`) or Go's tool folder (`$(go env GOPATH)/bin/x`): where
 the user's environment says they are, as `~/x` and `~/go/x` spell them."""
@@ -332,7 +334,9 @@ class PosixWalker:
             if node.type == "word" and "\\" not in raw and raw.isascii():
                 return Arg(raw, raw)
         value = fold_arg(self._value(node, raw))
-        if value[:2] == DYN + "/":
+        if value == DYN and "wd" in raw.lower() and _PWD_WORD.fullmatch(raw) and self._pwd_is_cwd():
+            value = "."  # `find $(pwd) -name '*.go'`, `"$PWD"`: the working directory, as `$PWD/x` is below
+        elif value[:2] == DYN + "/":
             if "PWD" in raw.upper() and _PWD_HEAD.match(raw) and self._pwd_is_cwd():
                 value = "." + value[1:]  # `"$PWD/build"`: the working directory, followed through the `cd`s
             elif (
@@ -872,22 +876,48 @@ class PosixWalker:
 
     def _unrolled_loop(self, node: Node, body: Node | None, values: list[Node]) -> None:
         """A loop over words the walk does not unroll: a command substitution among them feeds the body's
-        run-time words, as a pipe into `while read` does (`for p in $(pgrep x); do kill $p; done`)."""
+        run-time words, as a pipe into `while read` does (`for p in $(pgrep x); do kill $p; done`). Over that
+        substitution alone, the loop's variable is each of its words: `for f in $(find src -name '*.c'); do
+        sed -i … "$f"; done` edits what `sed -i … $(find src -name '*.c')` does."""
         feeds = [f for v in values if v.type in _HOLDS_SUBSTITUTION for f in self._substitution_feeds(v)]
         if body is None or not feeds:
             self._children(node)
             return
+        feed = feeds[0]
+        name_node = node.child_by_field_name("variable")
+        if len(values) == 1 and values[0].type == "command_substitution" and name_node is not None:
+            name = self.text(name_node)
+            if self._only_this_loop_sets(name, values[0]):
+                feed = Feed(feed.producer)
+                feed.source = "$" + name  # (the words `$f`, `"${f}"` are what `_listed_below` matches)
         for child in node.named_children:
             if child.type in _LEAVES:
                 continue
             if child != body:
                 self.visit(child)
                 continue
-            saved, self.stage_feed = self.stage_feed, feeds[0]
+            saved, self.stage_feed = self.stage_feed, feed
             try:
                 self.visit(child)
             finally:
                 self.stage_feed = saved
+
+    def _only_this_loop_sets(self, name: str, value: Node) -> bool:
+        """Does nothing but this loop set `name` (no assignment, other loop, default, arithmetic or
+        name-binding command)? The loop's own substitution runs in a subshell and is left out: its words
+        (`find . -name '*.c'`) bind nothing here."""
+        text = self.ascii
+        if text is None or self.frame.depth:
+            return False
+        rest = text[: value.start_byte] + text[value.end_byte :]
+        names = _changeable_names(rest)
+        return (
+            names is not None
+            and name not in names[0]
+            and _LOOP_NAME.findall(rest).count(name) == 1
+            and name not in _DEFAULTED_NAME.findall(rest)
+            and not any(name in _IDENTIFIER.findall(inner) for inner in _ARITHMETIC.findall(rest))
+        )
 
     def _set_only_by_loops(self, name: str) -> bool:
         """Whether no assignment, `${x:=…}`, arithmetic or name-binding command of the script may set
@@ -1874,6 +1904,41 @@ def _closed(text: str) -> str | None:
     return f"{body} {joined}" if last in _LEADS_TO_COMMAND else f"{body}; {joined}"
 
 
+_CLOSERS = frozenset({"fi", "done", "esac", "}"})
+_CLOSER_PAIR = lazy_re(r"(?:(?<![\w$./-])(?:fi|done|esac)|(?<=\s)\})[ \t]+(?:fi|done|esac|\})(?![\w./-])")
+"""A closing word right after another (`fi done`), screened before `_closers_separated` walks the tokens."""
+
+
+def _closers_separated(text: str) -> str:
+    """`text` with a `;` between a compound's closing word and the next closing word (`…; fi done`, `…; }
+    done`, `…; esac done`: a Makefile recipe's lines ending in `fi` and `done`, joined by make). Bash reads
+    the second word as closing the outer compound, as after a `;`; the grammar wants the `;`. Quoted strings
+    are left as they are; a line with a comment or a here-document is not respelled."""
+    if _CLOSER_PAIR.search(text) is None:
+        return text
+    parts: list[str] = []
+    at = 0
+    at_command = True
+    closed = False  # the previous token closed a compound where a command could start
+    for m in _SHELL_TOKEN.finditer(text):
+        token = m[0]
+        if token in ("#", "<<"):
+            return text
+        if token in (";", "&&", "||", "|", "&", "(", ")", "\n"):
+            at_command, closed = True, False
+            continue
+        if not at_command:
+            continue
+        if token in _CLOSERS:
+            if closed:
+                parts.append(text[at : m.start()].rstrip(" \t") + "; ")
+                at = m.start()
+            closed = True
+            continue
+        at_command, closed = token in _LEADS_TO_COMMAND, False
+    return "".join(parts) + text[at:] if parts else text
+
+
 def repair(source: str) -> str | None:
     """Respell valid shell text the grammar rejects without changing its words: a command name holding an
     `@` (`pipx run poetry@main`, `poetry@main --version`) or opening with a brace that expands nothing
@@ -1902,6 +1967,8 @@ def repair(source: str) -> str | None:
         text = _LITERAL_DOLLAR.sub(lambda m: "\\$" if m[0] == "$" else m[0], text)
     if "<" in text:
         text = _placeholders_filled(text) or text
+    if "done" in text or "fi" in text or "}" in text:
+        text = _closers_separated(text)
     closed = _closed(text)
     if closed is not None:
         text = closed

@@ -78,6 +78,26 @@ _HOME_VARIABLES = lazy_re(
 """Variables holding the user's home or a file in it (PowerShell's `$PROFILE` is the profile script every
 session runs, in the user's documents)."""
 _RUN_TIME = lazy_re(r"[$`]|<\(|>\(")
+_ONE_NAME = lazy_re(
+    r"\$\(\s*(?:basename\s[^()`]*|uname(?:\s+-[smrnpio]+)+|date\s+(['\"]?)\+(?:%[^Dxc/\s]|[\w.:-])+\1"
+    r"|git\s+rev-parse(?:\s+--short(?:=[0-9]+)?)?\s+HEAD)\s*\)"
+)
+"""A command substitution printing one name without a `/`: `$(basename "$f" .c)`, `$(uname -m)`, `$(date
++%Y%m%d)` (not `%D`, `%x` or `%c`, which may print one), `$(git rev-parse --short HEAD)`."""
+
+
+def one_name_pattern(word: Arg) -> bool:
+    """Is the run-time part of `word` only substitutions that print one name without a `/` (`_ONE_NAME`),
+    after a literal start and with no `..`: `"build/$(basename "$f" .c).o"`, `dist/app-$(uname -m)`? It
+    then names what the pattern with `*` there names, inside its literal folder."""
+    text, raw = word.text, word.raw
+    return (
+        text[:1] != DYN
+        and "$(" in raw
+        and ".." not in raw
+        and _ONE_NAME.search(raw) is not None
+        and not _RUN_TIME.search(_ONE_NAME.sub("", raw))
+    )
 
 
 def _run_time(word: Arg) -> bool:
@@ -612,6 +632,9 @@ class PathScope:
         text, raw = target.text, target.raw
         if DYN in text and not _RUN_TIME.search(raw):
             # Only brace expansion or globbing made it dynamic (`touch f{1..3}.txt`): judge it as a pattern.
+            text = text.replace(DYN, "*")
+        elif DYN in text and one_name_pattern(target):
+            # `-o "build/$(basename "$f" .c).o"`, `dist/app-$(uname -s)`: judged as the pattern `build/*.o`
             text = text.replace(DYN, "*")
         if text in _SAFE_DEVICES or text.startswith("/dev/fd/") or raw.lower() in _WINDOWS_DEVICES:
             return None
@@ -1446,8 +1469,10 @@ def write_targets(name: str, args: list[Arg], dialect: str, through_links: bool 
         # A move takes its sources away as it writes its destination: a source named outside the project is
         # written there too (one known only at run time is the line's own file, as a copy's source is).
         return targets + [a for a in operands[:-1] if not _run_time(a)] + operands[-1:]
-    if name == "install" and any(a.text in ("-d", "--directory") for a in args):
-        return operands  # `install -d DIR…` makes each folder
+    if name == "install" and any(
+        a.text == "--directory" or (a.text[:2] != "--" and _INSTALL_DIRECTORY.match(a.text)) for a in args
+    ):
+        return operands  # `install -d DIR…`, `install -dm755 DIR…` makes each folder
     if name == "cp" and dialect == "posix" and _copies_as_links(args):
         # `cp -s /etc/hosts x`, `cp -al /srv/app copy`: links to the sources, so writes through them reach
         # the sources (one known only at run time is the line's own file, as a move's source is).
@@ -1465,6 +1490,10 @@ def write_targets(name: str, args: list[Arg], dialect: str, through_links: bool 
             return operands  # `chmod -x /usr/bin/x`: the mode was the dash word, every operand is a file
         return operands[1:]
     return operands
+
+
+_INSTALL_DIRECTORY = lazy_re(r"-[bcCDpsvTZ]*d")
+"""install's `-d` (make folders), alone or bundled after flags that take no value (`-dm755`, `-vdm 0755`)."""
 
 
 _SED_IN_PLACE = lazy_re(r"--in-place|-[nErsuzab]*[iI]")

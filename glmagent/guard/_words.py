@@ -1339,10 +1339,13 @@ class WordChecks:
         by_source: dict[str, Feed] | None = None
         for target in targets:
             raw = target.raw
-            if DYN in target.text and raw[-1:] in (")", "`", '"'):
+            if DYN in target.text and (raw[-1:] in (")", "`", '"') or raw[:1] == "$"):
                 if by_source is None:  # (once: a line of thousands of substitutions stays linear)
                     by_source = {f.source: f for f in feeds if f.source is not None}
-                feed = by_source.get(raw[1:-1] if raw[:1] == '"' == raw[-1:] else raw)
+                key = raw[1:-1] if raw[:1] == '"' == raw[-1:] and len(raw) > 1 else raw
+                if key[:2] == "${" and key[-1:] == "}":
+                    key = "$" + key[2:-1]  # `"${f}"`: a loop's variable over a listing (`_unrolled_loop`)
+                feed = by_source.get(key)
                 listed = listing(feed) if feed is not None else None
                 if listed is not None:
                     yield from map(under, listed.starts)
