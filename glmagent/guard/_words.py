@@ -390,6 +390,20 @@ def git_names_folder(argv: list[Arg]) -> bool:
     )
 
 
+def git_subcommand_at(argv: list[Arg]) -> int:
+    """Where the subcommand of a git command stands, past git's own options and their values (`git -C sub -c
+    k=v crypt unlock`); 0 when the line has none or a word only known at run time comes first."""
+    i, n = 1, len(argv)
+    while i < n:
+        t = argv[i].text
+        if DYN in t:
+            return 0
+        if t[:1] != "-":
+            return i
+        i += 2 if t in GIT_VALUE_OPTIONS else 1
+    return 0
+
+
 def _git_repository(argv: list[Arg]) -> tuple[str | None, int]:
     """The folder a git command works in, relative to the working directory (`-C`, `--work-tree`,
     `--git-dir`), and where its command word stands; None when the folder is only known at run time or the

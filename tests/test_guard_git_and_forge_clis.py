@@ -1,0 +1,90 @@
+"""git and the forges' tools as build scripts and CI jobs call them: git's commands spelled as its programs
+(`git-push`, `git-filter-repo`) and its programs called as its commands (`git crypt unlock`), a submodule
+loop whose own options come first (`git submodule --quiet foreach CMD`), and repository secret tools. Each
+blocked line has an allowed neighbour of the same shape."""
+
+from __future__ import annotations
+
+import pytest
+
+from glmagent.guard import Policy
+
+BLOCKED = [
+    # git's command NAME is the program git-NAME (as libexec and pip-installed tools name it) ...
+    ("git-filter-repo --path secrets.txt --invert-paths", "destructive.git-history"),
+    ("git-filter-branch --tree-filter 'rm -f x' HEAD", "destructive.git-history"),
+    ("/usr/lib/git-core/git-push origin main", "network.git-remote"),
+    ("git-fetch --all", "network.git-remote"),
+    ("git-clean -fdx", "destructive.git-clean"),
+    ("git-reset --hard origin/main", "destructive.git-discard"),
+    ("git-obliterate config/secrets.yml", "destructive.git-history"),
+    ("git-lfs install", "unverifiable.git-config-exec"),
+    ("git-lfs pull --include='*.bin'", "network.git-remote"),
+    # ... and a command git does not have runs that program
+    ("git crypt unlock ../deploy.key", "env.credential-store"),
+    ("git -C infra crypt export-key /tmp/k", "env.credential-store"),
+    ("git cz", "unverifiable.terminal-program"),
+    # git-secret decrypts the repository's secret files with the user's key
+    ("git secret reveal -f", "env.credential-store"),
+    ("git-secret cat config/prod.yml", "env.credential-store"),
+    # `--quiet`/`-q` before `foreach` is a flag: the loop's command is still read
+    ("git submodule --quiet foreach 'rm -rf ~'", "destructive.recursive-delete"),
+    ("git submodule -q foreach --recursive git clean -ffdx", "destructive.git-clean"),
+    ("git submodule --quiet foreach --recursive git reset --hard", "destructive.git-discard"),
+    ("git submodule --quiet foreach 'git push origin HEAD'", "network.git-remote"),
+]
+
+ALLOWED = [
+    "git-log --oneline -5",
+    "git-filter-repo --help",
+    "/usr/lib/git-core/git-rev-parse --short HEAD",
+    "git-describe --tags --always",
+    "git-clean -n",
+    "git-reset --soft HEAD~1",
+    "git-lfs ls-files -l",
+    "git-lfs checkout assets/logo.png",
+    "git-cliff --latest -o CHANGELOG.md",
+    "git crypt status",
+    "git -C infra crypt status -e",
+    "git cz --help",
+    "git secret hide -m",
+    "git-secret list",
+    "git submodule --quiet foreach 'git rev-parse HEAD'",
+    "git submodule -q foreach --recursive git clean -ffdx build",
+    "git submodule --quiet status",
+    "git submodule -q foreach 'echo $name $sha1'",
+    "git summary",
+    "git lfs track '*.psd'",
+]
+
+
+@pytest.mark.parametrize(("command", "rule"), BLOCKED)
+def test_blocked(command: str, rule: str) -> None:
+    decision = Policy.default().check(command, "posix")
+    assert decision.rule_id == rule, decision.reason
+
+
+@pytest.mark.parametrize("command", ALLOWED)
+def test_allowed(command: str) -> None:
+    decision = Policy.default().check(command, "posix", cwd=None)
+    assert decision.allowed, decision.reason
+
+
+@pytest.mark.parametrize(
+    ("command", "rule"),
+    [
+        ("git-push origin --tags", "network.git-remote"),
+        ("git crypt unlock $env:KEY_FILE", "env.credential-store"),
+        ("git submodule --quiet foreach git clean -xdf", "destructive.git-clean"),
+    ],
+)
+def test_blocked_in_powershell(command: str, rule: str) -> None:
+    decision = Policy.default().check(command, "powershell")
+    assert decision.rule_id == rule, decision.reason
+
+
+@pytest.mark.parametrize(
+    "command", ["git-rev-parse HEAD", "git crypt status", "git submodule --quiet foreach git status"]
+)
+def test_allowed_in_powershell(command: str) -> None:
+    assert Policy.default().check(command, "powershell").allowed
