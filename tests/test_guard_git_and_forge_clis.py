@@ -32,6 +32,19 @@ BLOCKED = [
     ("git submodule -q foreach --recursive git clean -ffdx", "destructive.git-clean"),
     ("git submodule --quiet foreach --recursive git reset --hard", "destructive.git-discard"),
     ("git submodule --quiet foreach 'git push origin HEAD'", "network.git-remote"),
+    # a package script named for a release tool that publishes when run bare
+    ("npm run semantic-release", "network.publish"),
+    ("yarn run semantic-release --branches main", "network.publish"),
+    ("pnpm run-script release-it --ci", "network.publish"),
+    # git's plugins that fetch, push or open the forge's page for the user
+    ("git pr 42", "network.git-remote"),
+    ("git mr 7 upstream", "network.git-remote"),
+    ("git sync origin main", "network.git-remote"),
+    ("git release 2.0.1", "network.git-remote"),
+    ("git-extras update", "network.git-remote"),
+    ("git town ship --message 'feat: x'", "network.git-remote"),
+    ("git browse origin", "network.browser"),
+    ("git web--browse https://example.com/repo", "network.browser"),
 ]
 
 ALLOWED = [
@@ -55,6 +68,15 @@ ALLOWED = [
     "git submodule -q foreach 'echo $name $sha1'",
     "git summary",
     "git lfs track '*.psd'",
+    "npm run release",
+    "npm run semantic-release --help",
+    "yarn run changelog",
+    "npx semantic-release --dry-run",
+    "git effort --above 5",
+    "git town config",
+    "git show HEAD~1:package.json",
+    "git help -g",
+    "git standup -d 7",
 ]
 
 
