@@ -54,6 +54,11 @@ BLOCKED = [
     ('git archive -o "../$PKG-$VERSION.tar.gz" HEAD', "containment.write-outside-project"),
     ('git archive --format=zip --output="$HOME/src-$V.zip" HEAD', "containment.write-outside-project"),
     ('git format-patch -o "../$BRANCH" origin/main', "containment.write-outside-project"),
+    ('git archive --format=tar HEAD | gzip -9 > "../$NAME-$V.tgz"', "containment.write-outside-project"),
+    ('git archive HEAD > "$HOME/.profile"', "destructive.truncating-redirect"),
+    ('gzip -dc payload.gz > "$TARGET"', "dynamic.arguments"),
+    ('git log --oneline > "$OUT"', "dynamic.arguments"),
+    ('git archive HEAD >> "$OUT"', "containment.write-unknown-target"),
 ]
 
 ALLOWED = [
@@ -97,6 +102,11 @@ ALLOWED = [
     'git archive -o "dist/$PKG-$VERSION.tar.gz" --prefix="$PKG/" "$TAG"',
     'git archive --format=tar.gz --prefix="app/" HEAD -o "${archive}"',
     'git format-patch -o "patches/$BRANCH" origin/main',
+    "git archive --format=zip --prefix=mujs-$(VERSION)/ HEAD > mujs-$(VERSION).zip",
+    "git archive --format=zip HEAD > $(ZIPFILE)",
+    'git archive --format=tar --prefix="$project-$version/" "$commit" | xz > "$releasedir/$project.tar.xz"',
+    'git archive HEAD | gzip -9 > "dist/$NAME.tgz"',
+    'tar cf - src | zstd -19 -T0 > "build/$NAME.tar.zst"',
 ]
 
 

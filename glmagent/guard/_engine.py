@@ -45,9 +45,11 @@ from ._paths import (
     below_cmd_variable_folder,
     below_powershell_variable_folder,
     below_run_time_folder,
+    in_home,
     is_step_file,
     listed_selection,
     listed_trees,
+    literal_folder,
     ln_links,
     names_own_path,
     output_targets,
@@ -119,6 +121,13 @@ from ._words import (
 )
 
 _ALLOWED = "no deny rule matches any command in it"
+
+_STREAM_PACKERS = frozenset(
+    {"gzip", "pigz", "xz", "bzip2", "pbzip2", "zstd", "lz4", "lzma", "lzip", "brotli"}
+)
+"""Compressors that print what they compress, as a pipeline that packs an archive ends (`| gzip > x.tgz`)."""
+_UNPACKING = frozenset("dtl")
+"""Their one-letter options that decompress, test or list instead."""
 
 _GIT_SPELLED = ", as git spells it"
 """Ends the reading of `git-NAME` as `git NAME` (and of `git NAME` as `git-NAME`), so neither reads back."""
@@ -2045,6 +2054,8 @@ class Evaluation(RunsOtherCode, WordChecks):
             if is_step_file(target.raw):
                 continue  # `> "$GITHUB_OUTPUT"`: the runner's file for a step's outputs, not the project's
             shown = f"{op} {target.raw}"
+            if DYN in text and base in (">", ">|") and self._packs(writer, output, frame):
+                continue  # `git archive HEAD > "$NAME.zip"`: an archive named at run time (below)
             if DYN in text:
                 self.event(
                     "dynamic-arguments",
@@ -2081,11 +2092,41 @@ class Evaluation(RunsOtherCode, WordChecks):
                         rule, [op, target.text], f"`{op} {target.raw}`{frame.where()} {rule.description}"
                     )
         if ">" in base and not (base.endswith("&") and (target.text.isdigit() or target.text == "-")):
+            if (
+                DYN in target.text
+                and base in (">", ">|")
+                and not in_home(target.raw)
+                and self._packs(writer, output, frame)
+            ):
+                # The archive `git archive` or a compressor writes, named at run time, is judged by its folder
+                # as a packer's archive is (`| gzip > "dist/$NAME.tgz"`); a name all run time is left alone.
+                folder = literal_folder(target)
+                if folder is None:
+                    return
+                target = folder
             self._judge_write(self.scope(frame), target, frame, [op, target.raw])
         elif (
             "<" in base and maybe_environ(target.text) and self.scope(frame).reads_process_environment(target)
         ):
             self.event("proc-environ", frame, f"`{op} {target.raw}` may read a process environment", [op])
+
+    def _packs(self, writer: list[Arg] | None, output: Feed | None, frame: Frame) -> bool:
+        """Does the command `writer`, or the last of the pipeline `output`, print an archive: `git archive`
+        without `-o`, or a compressor compressing (`gzip -9`, `xz -T0`; not `-d`, `-t` or `-l`)?"""
+        if writer is None and output is not None:
+            produced = output.producer()
+            writer = produced[0] if produced is not None else None
+        if not writer or DYN in writer[0].text:
+            return False
+        name = self.p.word_info(writer[0].text, frame.dialect, frame.aliases).names[0]
+        if name == "git":
+            at = git_subcommand_at(writer)
+            return bool(at) and writer[at].text == "archive" and not output_targets("git", writer[1:])
+        return name in _STREAM_PACKERS and not any(
+            (a.text[:1] == "-" and a.text[1:2] != "-" and _UNPACKING.intersection(a.text[1:]))
+            or a.text in ("--decompress", "--uncompress", "--test", "--list")
+            for a in writer[1:]
+        )
 
     def _fills_disk(
         self, writer: list[Arg] | None, stdin: Stdin | None, output: Feed | None, frame: Frame, into: str
