@@ -128,6 +128,7 @@ def test_allowed(command: str) -> None:
         ("git-push origin --tags", "network.git-remote"),
         ("git crypt unlock $env:KEY_FILE", "env.credential-store"),
         ("git submodule --quiet foreach git clean -xdf", "destructive.git-clean"),
+        ("git archive --format=zip -o ..\\app-%VERSION%.zip HEAD", "containment.write-outside-project"),
     ],
 )
 def test_blocked_in_powershell(command: str, rule: str) -> None:
@@ -143,6 +144,8 @@ def test_blocked_in_powershell(command: str, rule: str) -> None:
         "git submodule --quiet foreach git status",
         "git rebase $env:BASE_BRANCH",
         "git bisect start $bad $good",
+        "git archive --format=zip -o dist\\app-%VERSION%.zip HEAD",
+        'git archive --format=zip --output "dist/$Env:APP-$Env:VER.zip" HEAD',
     ],
 )
 def test_allowed_in_powershell(command: str) -> None:

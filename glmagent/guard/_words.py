@@ -738,8 +738,13 @@ class WordChecks:
             if targets:
                 words = self._argv(argv, info.names)
                 packs = info.names[-1] == "git" and argv[git_subcommand_at(argv)].text in _GIT_PACKERS
+                cmd_named = frame.dialect != "posix"  # `-o dist\app-%VERSION%.zip`: named later by cmd
                 for target in self._listed_below(targets, frame.feeds) if frame.feeds else targets:
-                    if packs and DYN in target.text and not in_home(target.raw):
+                    if (
+                        packs
+                        and (DYN in target.text or (cmd_named and names_cmd_variable(target.raw)))
+                        and not in_home(target.raw)
+                    ):
                         folder = literal_folder(target)
                         if folder is None:
                             continue  # `-o "$OUT"`: left to the sandbox, as `tar czf "$OUT" .` is
