@@ -45,9 +45,11 @@ from ._paths import (
     below_cmd_variable_folder,
     below_powershell_variable_folder,
     below_run_time_folder,
+    in_home,
     is_step_file,
     listed_selection,
     listed_trees,
+    literal_folder,
     ln_links,
     names_own_path,
     one_name_pattern,
@@ -112,6 +114,7 @@ from ._words import (
     OWN_VALUE,
     WordChecks,
     git_names_folder,
+    git_subcommand_at,
     listens_or_runs_setting,
     maybe_environ,
     path_key,
@@ -119,6 +122,30 @@ from ._words import (
 )
 
 _ALLOWED = "no deny rule matches any command in it"
+
+_STREAM_PACKERS = frozenset(
+    {"gzip", "pigz", "xz", "bzip2", "pbzip2", "zstd", "lz4", "lzma", "lzip", "brotli"}
+)
+"""Compressors that print what they compress, as a pipeline that packs an archive ends (`| gzip > x.tgz`)."""
+_UNPACKING = frozenset("dtl")
+"""Their one-letter options that decompress, test or list instead."""
+
+_GIT_SPELLED = ", as git spells it"
+"""Ends the reading of `git-NAME` as `git NAME` (and of `git NAME` as `git-NAME`), so neither reads back."""
+
+
+def git_program(argv: list[Arg]) -> str | None:
+    """The program `git-NAME` a git command's subcommand `NAME` would run, were it none of git's own (`git
+    crypt unlock`: `git-crypt`); None without a literal subcommand."""
+    at = git_subcommand_at(argv)
+    if not at:
+        return None
+    sub = argv[at].text
+    if not sub or "/" in sub or "\\" in sub or DYN in sub:
+        return None
+    return "git-" + sub.lower()
+
+
 CMD_MAX_LINE = 8191
 """cmd.exe refuses longer command lines, so a longer one cannot run as written."""
 WINDOWS_MAX_LINE = 32767
@@ -668,6 +695,12 @@ class CompiledPolicy(PolicyTables):
             return Decision.allow(command, shell, _ALLOWED, "ok")
         if info.names[0] == "git" and git_names_folder(argv):
             return None  # `git -C ~/x commit`, `git init ../x`: the walk judges where the folder is
+        if info.names[0][:4] == "git-" or (
+            info.names[0] == "git"
+            and (name := git_program(argv)) is not None
+            and not self.word_info(name, shell, _NO_ALIASES).inert
+        ):
+            return None  # `git-push`, `git crypt unlock`: the walk judges git's command and its program
         if info.names[0] == "reg" and len(argv) > 3:
             argv = registry_keys_joined(argv)
         if nodes + len(argv) > MAX_WORK:
@@ -1303,9 +1336,14 @@ class Evaluation(RunsOtherCode, WordChecks):
                     self.variable(f"env:{item.group(1)}", frame, a.raw)
         if info.names[-1] in RUNNERS:
             self._runner_places(info.names, argv, frame)
+        spelled = (names[0] == "git" or names[0][:4] == "git-") and not (
+            frame.via and frame.via[-1].endswith(_GIT_SPELLED)
+        )
         if info.inert:
             # No rule names this program and it runs nothing else: only argument-wide rules, and a file
             # written earlier in the line, can matter.
+            if spelled:
+                self._git_spelled(names[0], argv, frame, stdin)
             if args and self._words_may_matter(args, info, dialect):
                 # (with the substitutions that made its words: `prettier --write $(git ls-files)`)
                 self._arguments(args, argv, info, frame.fed((*feeds, *frame.feeds)) if feeds else frame)
@@ -1422,6 +1460,8 @@ class Evaluation(RunsOtherCode, WordChecks):
             self._acts(info, argv, frame, stdin, wrapped, inner_feeds)
         elif (self.written or self.copied) and ("/" in word or "\\" in word):
             self._check_runs_written(argv, frame)
+        if spelled:
+            self._git_spelled(names[0], argv, frame, stdin)
 
     def _words_may_matter(self, args: list[Arg], info: NameInfo, dialect: Dialect) -> bool:
         """Whether `_arguments` could find anything in `args`. The fast path's word screens cover every check
@@ -1520,6 +1560,25 @@ class Evaluation(RunsOtherCode, WordChecks):
             return True
         info = self.p.word_info(candidate[0].text, frame.dialect, frame.aliases)
         return info.paths == "write" or handed in output_targets(info.names[-1], candidate[1:])
+
+    def _git_spelled(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
+        """git's command `NAME` runs the program `git-NAME` (where git has no such command of its own), and
+        the program is that command, so each is also judged as the other: `git crypt unlock` as `git-crypt
+        unlock`, where the rules name that program, and `git-filter-repo --invert-paths` or
+        `/usr/lib/git-core/git-push origin` as `git filter-repo …`, `git push …`."""
+        if frame.depth >= self.p.max_depth:
+            return
+        if name == "git":
+            program = git_program(argv)
+            if program is None or self.p.word_info(program, frame.dialect, frame.aliases).inert:
+                return
+            at = git_subcommand_at(argv)
+            how = f"`git {argv[at].raw}` runs `{program}`{_GIT_SPELLED}"
+            self.command([Arg(program, argv[at].raw), *argv[at + 1 :]], frame.wrapped(how), stdin)
+        elif name[:4] == "git-" and len(name) > 4:
+            sub = name[4:]
+            how = f"`{argv[0].raw}` is `git {sub}`{_GIT_SPELLED}"
+            self.command([Arg("git", "git"), Arg(sub, sub), *argv[1:]], frame.wrapped(how), stdin)
 
     def _git_settings(self, argv: list[Arg], frame: Frame) -> list[Arg]:
         """Check the command lines of `git -c core.pager=…`, `-c alias.x='!…'` (see `git_command_settings`)
@@ -2008,6 +2067,8 @@ class Evaluation(RunsOtherCode, WordChecks):
             if is_step_file(target.raw):
                 continue  # `> "$GITHUB_OUTPUT"`: the runner's file for a step's outputs, not the project's
             shown = f"{op} {target.raw}"
+            if DYN in text and base in (">", ">|") and self._packs(writer, output, frame):
+                continue  # `git archive HEAD > "$NAME.zip"`: an archive named at run time (below)
             if DYN in text:
                 self.event(
                     "dynamic-arguments",
@@ -2044,11 +2105,41 @@ class Evaluation(RunsOtherCode, WordChecks):
                         rule, [op, target.text], f"`{op} {target.raw}`{frame.where()} {rule.description}"
                     )
         if ">" in base and not (base.endswith("&") and (target.text.isdigit() or target.text == "-")):
+            if (
+                DYN in target.text
+                and base in (">", ">|")
+                and not in_home(target.raw)
+                and self._packs(writer, output, frame)
+            ):
+                # The archive `git archive` or a compressor writes, named at run time, is judged by its folder
+                # as a packer's archive is (`| gzip > "dist/$NAME.tgz"`); a name all run time is left alone.
+                folder = literal_folder(target)
+                if folder is None:
+                    return
+                target = folder
             self._judge_write(self.scope(frame), target, frame, [op, target.raw])
         elif (
             "<" in base and maybe_environ(target.text) and self.scope(frame).reads_process_environment(target)
         ):
             self.event("proc-environ", frame, f"`{op} {target.raw}` may read a process environment", [op])
+
+    def _packs(self, writer: list[Arg] | None, output: Feed | None, frame: Frame) -> bool:
+        """Does the command `writer`, or the last of the pipeline `output`, print an archive: `git archive`
+        without `-o`, or a compressor compressing (`gzip -9`, `xz -T0`; not `-d`, `-t` or `-l`)?"""
+        if writer is None and output is not None:
+            produced = output.producer()
+            writer = produced[0] if produced is not None else None
+        if not writer or DYN in writer[0].text:
+            return False
+        name = self.p.word_info(writer[0].text, frame.dialect, frame.aliases).names[0]
+        if name == "git":
+            at = git_subcommand_at(writer)
+            return bool(at) and writer[at].text == "archive" and not output_targets("git", writer[1:])
+        return name in _STREAM_PACKERS and not any(
+            (a.text[:1] == "-" and a.text[1:2] != "-" and _UNPACKING.intersection(a.text[1:]))
+            or a.text in ("--decompress", "--uncompress", "--test", "--list")
+            for a in writer[1:]
+        )
 
     def _fills_disk(
         self, writer: list[Arg] | None, stdin: Stdin | None, output: Feed | None, frame: Frame, into: str

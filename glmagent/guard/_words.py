@@ -390,6 +390,24 @@ def git_names_folder(argv: list[Arg]) -> bool:
     )
 
 
+_GIT_PACKERS = frozenset({"archive", "format-patch"})
+"""git commands whose output option names an archive or a folder of patches they make."""
+
+
+def git_subcommand_at(argv: list[Arg]) -> int:
+    """Where the subcommand of a git command stands, past git's own options and their values (`git -C sub -c
+    k=v crypt unlock`); 0 when the line has none or a word only known at run time comes first."""
+    i, n = 1, len(argv)
+    while i < n:
+        t = argv[i].text
+        if DYN in t:
+            return 0
+        if t[:1] != "-":
+            return i
+        i += 2 if t in GIT_VALUE_OPTIONS else 1
+    return 0
+
+
 def _git_repository(argv: list[Arg]) -> tuple[str | None, int]:
     """The folder a git command works in, relative to the working directory (`-C`, `--work-tree`,
     `--git-dir`), and where its command word stands; None when the folder is only known at run time or the
@@ -712,12 +730,25 @@ class WordChecks:
         self._output_targets(args, argv, info, frame)
 
     def _output_targets(self, args: list[Arg], argv: list[Arg], info: NameInfo, frame: Frame) -> None:
-        """Files named by an output option (`-o FILE`, `--output=FILE`, `/out:FILE`), judged as writes."""
+        """Files named by an output option (`-o FILE`, `--output=FILE`, `/out:FILE`), judged as writes. The
+        archive `git archive -o` packs and the folder `git format-patch -o` fills, named at run time, are
+        judged by their literal folder as a packer's archive is (`-o "dist/$PKG.tar.gz"` is in `dist`)."""
         if info.paths != "write":
             targets = output_targets(info.names[-1], args)
             if targets:
                 words = self._argv(argv, info.names)
+                packs = info.names[-1] == "git" and argv[git_subcommand_at(argv)].text in _GIT_PACKERS
+                cmd_named = frame.dialect != "posix"  # `-o dist\app-%VERSION%.zip`: named later by cmd
                 for target in self._listed_below(targets, frame.feeds) if frame.feeds else targets:
+                    if (
+                        packs
+                        and (DYN in target.text or (cmd_named and names_cmd_variable(target.raw)))
+                        and not in_home(target.raw)
+                    ):
+                        folder = literal_folder(target)
+                        if folder is None:
+                            continue  # `-o "$OUT"`: left to the sandbox, as `tar czf "$OUT" .` is
+                        target = folder
                     self._judge_write(self.scope(frame), target, frame, words)
 
     def _may_name_machines(self, texts: str, dialect: Dialect) -> bool:
