@@ -156,7 +156,8 @@ class CommandMatch(Shape):
     """Only when a wrapper (`env`) is given no command to run (so it prints the environment)."""
     global_options: bool = False
     """`flags_*` and `args_*` look only at the words before the first operand: the program's own options,
-    not its subcommand's (`git --config-env=… log`, never the message of `git commit -m "$msg"`)."""
+    not its subcommand's (`git --config-env=… log`, never the message of `git commit -m "$msg"`);
+    `subcommands` still names that first operand (`adb -s SERIAL shell`, not `adb shell am start -a X`)."""
     needs_operand: bool = False
     """The clause only matters when the command names something to act on (`rm -r` with nothing to delete
     does nothing), so a lone word only known at run time is the operand or a flag, never both: `rm -f "$f"`
@@ -564,6 +565,10 @@ class SyntaxSpec(Shape):
     """At most this many leading words are options; later dash-words are operands (`kill -9 -1`)."""
     option_signs: str = ""
     """Signs besides `-` that start an option word (`+`: the toolchain of `cargo +nightly install x`)."""
+    run_time_values: list[str] = many()
+    """Option prefixes after which a part known only at run time is the option's value, so the word stays an
+    option, never a subcommand or task (sbt's `-Dsbt.version=$V`, `-J-Xmx$MEM`, `++$SCALA_VERSION`). The
+    prefix itself must be literal."""
 
 
 class PolicyFile(Shape):

@@ -490,9 +490,25 @@ class SyntaxInfo:
     option_words: int | None = None
     option_signs: str = ""
     """Signs besides `-` that start an option word (`+`: `cargo +nightly install x`)."""
+    run_time_values: tuple[str, ...] = ()
+    """Option prefixes that keep a word an option when part of it is only known at run time (`-D`: sbt's
+    `-Dv=$V`, `++`: `++$SCALA_VERSION`)."""
 
 
 _NO_SYNTAX = SyntaxInfo()
+
+
+def _run_time_value(text: str, prefixes: tuple[str, ...]) -> bool:
+    """Is the one run-time part of this word the value of an option named by its literal prefix (`-Dv=$V`,
+    `++$V`)? Not when more is written between them (`"++2.13; all $TESTS"` names tasks at run time)."""
+    if not prefixes or text.count(DYN) != 1:
+        return False
+    head = text[: text.index(DYN)]
+    for prefix in prefixes:
+        if head.startswith(prefix):
+            rest = head[len(prefix) :]
+            return ";" not in rest and (prefix[0] == "-" or not rest.strip())
+    return False
 
 
 def negated_globs(args: list[Arg]) -> set[int]:
@@ -805,7 +821,12 @@ class CommandView:
                     skip = True  # a BSD-style option word and its value (`ps k size`, `ps o pid,comm`)
                     continue
                 if a.param or (
-                    len(t) > 1 and (t[0] == "-" or t[0] in self.syntax.option_signs) and DYN not in t
+                    len(t) > 1
+                    and (
+                        (t[0] == "-" or t[0] in self.syntax.option_signs)
+                        if DYN not in t
+                        else _run_time_value(t, self.syntax.run_time_values)
+                    )
                 ):
                     seen += 1
                     if "=" not in t and t in value_options:
@@ -1124,12 +1145,14 @@ class CompiledCommand:
             return _NO
         if self.name_only:
             return _MATCH  # `curl`, `mkfs`, `shred`: the name alone decides
+        full = view
         if self.global_options:
             view = view.before_operands()
         state = MATCH
         detail: list[str] = []
         args = view.args
-        if self.leading and (state := self._leading(view, detail)) == NO:
+        # (`subcommands` still names the first operand itself: `adb -s SERIAL shell`)
+        if self.leading and (state := self._leading(full if self.by_first_word else view, detail)) == NO:
             return _NO
         if self.flags:
             short, long, dyn, clusters = view.posix_flags()
@@ -1520,6 +1543,7 @@ class RuleIndex:
             frozenset().union(*(s.value_options for s in found)),
             min(counts) if counts else None,
             "".join(sorted({c for s in found for c in s.option_signs})),
+            tuple(sorted({p for s in found for p in s.run_time_values})),
         )
 
     def commands_for(self, names: tuple[str, ...]) -> list[CompiledCommand]:
@@ -1586,7 +1610,12 @@ def build_index(rules: list[Rule], syntax: dict[str, SyntaxSpec]) -> RuleIndex:
     tables: dict[str, SyntaxInfo] = {}
     for spec in syntax.values():
         for n in spec.names:
-            tables[n] = SyntaxInfo(frozenset(spec.value_options), spec.option_words, spec.option_signs)
+            tables[n] = SyntaxInfo(
+                frozenset(spec.value_options),
+                spec.option_words,
+                spec.option_signs,
+                tuple(spec.run_time_values),
+            )
     index = RuleIndex(syntax=tables)
     literals: dict[Dialect, list[str]] = {}
     path_globs: dict[Dialect, list[str]] = {}
