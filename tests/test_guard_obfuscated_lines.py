@@ -1,0 +1,51 @@
+"""Obfuscated and evasive lines, and the everyday lines that look like them.
+
+- Every process's command line read straight from /proc (`cat /proc/*/cmdline`, `/proc/[0-9]*/cmdline`, a
+  host's mounted into a container) is discovery, as `wmic process get commandline` is; the machine's own
+  facts (`/proc/cpuinfo`) and a project file of that name stay fine.
+- PowerShell's operators written against the string after them in an expression (`('a' +'b c')`, `$v = 'x'
+  +' y'`, `'{0} x' -f'y z'`) are operators, not a bare word glued to a string: such a line is read as
+  PowerShell reads it, not refused as unreadable; what the built string runs is still judged (`iex ('Remove-'
+  +'Item -Recurse C:\\x')`), and a bare word glued to a string in a command's arguments is still respelled.
+"""
+
+from __future__ import annotations
+
+import pytest
+from conftest import guard_allows, guard_blocks
+
+BLOCKED = [
+    ("posix", "cat /proc/*/cmdline", "env.machine-discovery"),
+    ("posix", "strings /proc/[0-9]*/cmdline | grep -i token", "env.machine-discovery"),
+    ("posix", "tr '\\0' ' ' < /proc/*/cmdline", "env.machine-discovery"),
+    ("posix", "for f in /proc/*/task/*/cmdline; do cat $f; done", "env.machine-discovery"),
+    ("posix", "head -c 200 /host/proc/1/cmdline", "env.machine-discovery"),
+    ("powershell", "iex ('Remove-It' +'em -Recurse C:\\src')", "destructive"),
+    ("powershell", "Invoke-Expression ('Remove-Item' +' -Recurse -Force C:\\src')", "destructive"),
+    ("powershell", "& ('I'+'EX') ('Write-Host' +' hi')", "unverifiable"),
+    ("powershell", "$c = 'Remove-Item' +' -Recurse ~'; iex $c", "destructive"),
+]
+
+ALLOWED = [
+    ("posix", "cat /proc/cpuinfo"),
+    ("posix", "cat /proc/self/status"),
+    ("posix", "cat tests/fixtures/proc/1/cmdline.txt"),
+    ("posix", "ps aux | grep uvicorn"),
+    ("powershell", "Write-Host ('Build' +' finished') -ForegroundColor Green"),
+    ("powershell", "Write-Host ( 'Obfu'  +'scation Ro' +  'cks!') -ForegroundColor Green"),
+    ("powershell", "$msg = 'Version ' +\"$v built\""),
+    ("powershell", "$label = '{0} build' -f'Release x64'"),
+    ("powershell", "if ($name -eq 'app' +' core') { Write-Host 'same' }"),
+    ("powershell", "$files = @{ Out = 'bin' +'\\Release x64' }"),
+    ("powershell", "Write-Output ($parts -join ' ')"),
+]
+
+
+@pytest.mark.parametrize(("shell", "command", "expected"), BLOCKED)
+def test_obfuscated_and_evasive_lines_are_blocked(shell: str, command: str, expected: str) -> None:
+    guard_blocks(shell, command, expected)
+
+
+@pytest.mark.parametrize(("shell", "command"), ALLOWED)
+def test_their_everyday_neighbours_stay_allowed(shell: str, command: str) -> None:
+    guard_allows(shell, command, clean_parse=shell == "powershell")
