@@ -7,6 +7,9 @@
   +' y'`, `'{0} x' -f'y z'`) are operators, not a bare word glued to a string: such a line is read as
   PowerShell reads it, not refused as unreadable; what the built string runs is still judged (`iex ('Remove-'
   +'Item -Recurse C:\\x')`), and a bare word glued to a string in a command's arguments is still respelled.
+- A line in the PowerShell box whose program's name is cut by cmd's escape (`n^e^t u^s^er`, `v^ssadmin`,
+  `pow^ershell -e …`) is a cmd line: PowerShell finds no such program, cmd runs `net user`. It is judged as
+  cmd runs it; a caret in an argument (`git log HEAD^`) is PowerShell's plain text.
 """
 
 from __future__ import annotations
@@ -15,15 +18,22 @@ import pytest
 from conftest import guard_allows, guard_blocks
 
 BLOCKED = [
-    ("posix", "cat /proc/*/cmdline", "env.machine-discovery"),
-    ("posix", "strings /proc/[0-9]*/cmdline | grep -i token", "env.machine-discovery"),
-    ("posix", "tr '\\0' ' ' < /proc/*/cmdline", "env.machine-discovery"),
-    ("posix", "for f in /proc/*/task/*/cmdline; do cat $f; done", "env.machine-discovery"),
-    ("posix", "head -c 200 /host/proc/1/cmdline", "env.machine-discovery"),
+    ("posix", "cat /proc/*/cmdline", "env.process-command-lines"),
+    ("posix", "strings /proc/[0-9]*/cmdline | grep -i token", "env.process-command-lines"),
+    ("posix", "tr '\\0' ' ' < /proc/*/cmdline", "env.process-command-lines"),
+    ("posix", "for f in /proc/*/task/*/cmdline; do cat $f; done", "env.process-command-lines"),
+    ("posix", "head -c 200 /host/proc/1/cmdline", "env.process-command-lines"),
     ("powershell", "iex ('Remove-It' +'em -Recurse C:\\src')", "destructive"),
     ("powershell", "Invoke-Expression ('Remove-Item' +' -Recurse -Force C:\\src')", "destructive"),
     ("powershell", "& ('I'+'EX') ('Write-Host' +' hi')", "unverifiable"),
     ("powershell", "$c = 'Remove-Item' +' -Recurse ~'; iex $c", "destructive"),
+    ("powershell", "n^e^t u^s^er", "env.accounts"),
+    ("powershell", "n^et user backup P@ss1 /add", "env"),
+    ("powershell", "v^ssadmin delete shadows /all /quiet", "destructive"),
+    ("powershell", "w^mic shadowcopy delete", "destructive"),
+    ("powershell", "r^eg add HKCU\\Software\\Microsoft\\Windows\\CurrentVersion\\Run /v x /f", "destructive"),
+    ("powershell", "pow^ershell -e SQBFAFgA", "unverifiable"),
+    ("powershell", "^c^m^d /c del /s /q C:\\src", "destructive"),
 ]
 
 ALLOWED = [
@@ -38,6 +48,10 @@ ALLOWED = [
     ("powershell", "if ($name -eq 'app' +' core') { Write-Host 'same' }"),
     ("powershell", "$files = @{ Out = 'bin' +'\\Release x64' }"),
     ("powershell", "Write-Output ($parts -join ' ')"),
+    ("powershell", "git log --oneline HEAD^..main"),
+    ("powershell", "git diff HEAD^ -- src"),
+    ("powershell", "net start"),
+    ("powershell", "echo ^<none^>"),
 ]
 
 
