@@ -48,6 +48,8 @@ ALLOWED = [
     ("powershell", "if ($name -eq 'app' +' core') { Write-Host 'same' }"),
     ("powershell", "$files = @{ Out = 'bin' +'\\Release x64' }"),
     ("powershell", "Write-Output ($parts -join ' ')"),
+    ("powershell", "throw 'Build failed: ' +'exit code 1'"),
+    ("powershell", "$words = $line -split' '"),
     ("powershell", "git log --oneline HEAD^..main"),
     ("powershell", "git diff HEAD^ -- src"),
     ("powershell", "net start"),

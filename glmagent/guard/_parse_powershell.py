@@ -2534,6 +2534,8 @@ _NOT_BARE = frozenset("$@[('\"")
 """First characters of a word that is an expression or a string, not a bare word (`$x="a b"`)."""
 _VALUE_START = frozenset("$@[('\"")
 """First characters of a statement or parenthesis that PowerShell reads as an expression."""
+_VALUE_KEYWORDS = frozenset(("return", "throw"))
+"""Keywords whose operand is an expression (`throw 'failed: ' +'exit 1'`)."""
 _OPERATOR_WORD = lazy_re(r"[-+*/%]|-[A-Za-z]+")
 """An operator written before a string in an expression (`'a' +'b c'`, `'{0} x' -f'y z'`)."""
 _GLUE_TOKENS = lazy_re(
@@ -2620,8 +2622,8 @@ def _splits_glued_string(source: str) -> bool:
             if not first:
                 first, start = head, i
             prev = piece[-1]
-            if piece == "=":
-                opening = True  # (an assignment's value, also a hashtable entry's)
+            if piece == "=" or (first == head and piece.lower() in _VALUE_KEYWORDS):
+                opening = True  # (an assignment's value, also a hashtable entry's; `return 'a' +'b c'`)
         i = m.end()
     return False
 
