@@ -10,6 +10,10 @@
 - A line in the PowerShell box whose program's name is cut by cmd's escape (`n^e^t u^s^er`, `v^ssadmin`,
   `pow^ershell -e …`) is a cmd line: PowerShell finds no such program, cmd runs `net user`. It is judged as
   cmd runs it; a caret in an argument (`git log HEAD^`) is PowerShell's plain text.
+- A path whose run-time start is glued to a folder's name (`${X}etc/shadow`, `$(pwd | cut -c1)etc/shadow`)
+  may name it from the root; one substitution glued to literal text whose output is knowable
+  (`/etc/$(rev <<< wodahs)`, `/etc/sh$(echo ad)ow`) is also judged as the path it prints. A build's own
+  paths built the same way (`docs/$(echo intro).md`, `out/$(date +%F)`, `${PREFIX}lib/pkgconfig`) stay fine.
 """
 
 from __future__ import annotations
@@ -34,6 +38,13 @@ BLOCKED = [
     ("powershell", "r^eg add HKCU\\Software\\Microsoft\\Windows\\CurrentVersion\\Run /v x /f", "destructive"),
     ("powershell", "pow^ershell -e SQBFAFgA", "unverifiable"),
     ("powershell", "^c^m^d /c del /s /q C:\\src", "destructive"),
+    ("posix", "cat ${X}etc/shadow", "env.secret-files"),
+    ("posix", "cat $(pwd | cut -c1)etc/shadow", "env.secret-files"),
+    ("posix", "tail ${ROOT}home/*/.bash_history", "env.secret-files"),
+    ("posix", "cat /etc/$(rev <<< wodahs)", "env.secret-files"),
+    ("posix", "cat /etc/sh$(echo ad)ow", "env.secret-files"),
+    ("posix", "cat /etc/$(echo c2hhZG93 | base64 -d)", "env.secret-files"),
+    ("posix", "cp /etc/$(printf 'sh%s' adow) build/", "env.secret-files"),
 ]
 
 ALLOWED = [
@@ -54,6 +65,12 @@ ALLOWED = [
     ("powershell", "git diff HEAD^ -- src"),
     ("powershell", "net start"),
     ("powershell", "echo ^<none^>"),
+    ("posix", "cat docs/$(echo intro).md"),
+    ("posix", "mkdir -p out/$(date +%F)"),
+    ("posix", "ls ${PREFIX}lib/pkgconfig"),
+    ("posix", "cp build/$(git rev-parse --short HEAD).tar.gz dist/"),
+    ("posix", "tar -czf dist/app-$(echo 1.0).tgz src"),
+    ("posix", "cat ${BUILD_DIR}etc/app.conf"),
 ]
 
 

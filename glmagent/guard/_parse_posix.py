@@ -619,6 +619,16 @@ class PosixWalker:
                         [Arg(text, a.raw)] if a.raw[:1] == '"' else [Arg(w, a.raw) for w in text.split()]
                     )
                     continue
+            elif i and tried < PRINTED_WORDS and a.text.count(DYN) == 1 and len(a.text) > 1:
+                # `cat /etc/$(rev <<< wodahs)`, `/etc/sh$(echo ad)ow`: one substitution glued to literal text
+                glued = _GLUED_SUBSTITUTION.fullmatch(a.raw)
+                if glued is not None and a.text == glued[1] + DYN + glued[3]:
+                    tried += 1
+                    text = substitution_output(self.sink, glued[2])
+                    if text is not None and not text.strip().count(" ") and "\n" not in text.strip():
+                        known = True
+                        out.append(Arg(glued[1] + text.strip() + glued[3], a.raw))
+                        continue
             out.append(a)
         return out if known else None
 
@@ -1443,6 +1453,8 @@ def _past_prefixes(argv: list[Arg]) -> list[Arg]:
 _ASSIGNMENT_WORD = lazy_re(r"[A-Za-z_][A-Za-z0-9_]*=")
 _WHOLE_SUBSTITUTION = lazy_re(r'"?(?:\$\(.*\)|`[^`]*`)"?', re.DOTALL)
 """A word that is one command substitution, quoted or not."""
+_GLUED_SUBSTITUTION = lazy_re(r"""([^$`"'\\\s]*)(\$\([^()]*\)|`[^`]*`)([^$`"'\\\s]*)""")
+"""A word of literal text and one command substitution (`/etc/$(echo c2hhZG93 | base64 -d)`)."""
 PRINTED_WORDS = 8
 """Substitutions of one command whose output is computed to check the command with it."""
 
