@@ -14,6 +14,8 @@
   may name it from the root; one substitution glued to literal text whose output is knowable
   (`/etc/$(rev <<< wodahs)`, `/etc/sh$(echo ad)ow`) is also judged as the path it prints. A build's own
   paths built the same way (`docs/$(echo intro).md`, `out/$(date +%F)`, `${PREFIX}lib/pkgconfig`) stay fine.
+- `${!v}` whose name the line sets once, literally (`v=VERSION`, a loop's words), reads that variable: fine
+  for a plain one, a secret read for a secret's name; one naming a place (`HOME`) stays a run-time read.
 """
 
 from __future__ import annotations
@@ -45,6 +47,10 @@ BLOCKED = [
     ("posix", "cat /etc/sh$(echo ad)ow", "env.secret-files"),
     ("posix", "cat /etc/$(echo c2hhZG93 | base64 -d)", "env.secret-files"),
     ("posix", "cp /etc/$(printf 'sh%s' adow) build/", "env.secret-files"),
+    ("posix", 'name=AWS_SECRET_ACCESS_KEY; echo "${!name}"', "env.secret-variable"),
+    ("posix", 'for v in VERSION GITHUB_TOKEN; do echo "${!v}"; done', "env.secret-variable"),
+    ("posix", "p=HOME; ls ${!p}", "env.secret-variable"),
+    ("posix", "echo ${!name}", "env.secret-variable"),
 ]
 
 ALLOWED = [
@@ -71,6 +77,8 @@ ALLOWED = [
     ("posix", "cp build/$(git rev-parse --short HEAD).tar.gz dist/"),
     ("posix", "tar -czf dist/app-$(echo 1.0).tgz src"),
     ("posix", "cat ${BUILD_DIR}etc/app.conf"),
+    ("posix", 'name=VERSION; echo "${!name}"'),
+    ("posix", 'for v in PYTHON_VERSION NODE_VERSION; do echo "$v=${!v}"; done'),
 ]
 
 

@@ -1244,6 +1244,15 @@ class PosixWalker:
         raw = self.text(node)
         if node.type == "expansion":
             if ops[:1] == ["!"]:
+                named = self.constants.get(name) if len(ops) == 1 else None
+                if (
+                    named is not None
+                    and _PLAIN_VARIABLE.fullmatch(named)
+                    and not _PLACE_VARIABLE.fullmatch(named)
+                ):
+                    # `name=VERSION; echo "${!name}"`: the script names the variable read, once, literally
+                    self.sink.variable(named, self.frame, raw)
+                    return
                 # `${!x}` reads a variable named at run time; `${!AWS*}` lists variable names.
                 self.sink.variable(
                     "!" + name + ("*" if "*" in ops or "@" in ops[1:] else ""), self.frame, raw
@@ -1271,6 +1280,14 @@ class PosixWalker:
         return program if parent is not None and parent == command else None
 
 
+_PLAIN_VARIABLE = lazy_re(r"[A-Za-z_][A-Za-z0-9_]*")
+"""A shell variable's name (`${!name}` reads the variable `name` holds the name of)."""
+_PLACE_VARIABLE = lazy_re(
+    r"(?i)HOME\w*|PWD|OLDPWD|TMPDIR|TMP|TEMP|USERPROFILE|XDG_\w+|\w*PATH\w*|SHELL|IFS|PS\d"
+    r"|\w*(?:HOST|IP|URL|URI|ADDR|ADDRESS|SERVER|ENDPOINT|DOMAIN)(?:_\w*)?"
+)
+"""Variables that name where the user is or another machine (their words are judged by that spelling) or
+change how the shell reads: `${!name}` naming one stays a run-time read."""
 _BACKQUOTE_ESCAPE = lazy_re(r"\\([`$\\])")
 _FISH_PREFIXES = frozenset({"and", "or", "not"})
 _GLOB_CHARS = lazy_re(r"[*?\[]")
