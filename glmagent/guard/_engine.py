@@ -491,16 +491,20 @@ _ENV_ITEM = lazy_re(r"(?i:env:)[\\/]?([A-Za-z_][\w.]*)")
 _CMD_SIGNS = lazy_re(
     r"(?i)^\s*(?:@|(?:if|for|goto|call|setlocal|endlocal|exit\s+/b)\b|start\s+\"\"\s)"
     r"|%(?:[\w~*]|%)|\d?>\s*nul\b|[(&|]\s*exit\s+/b\b"
+    r"|^\s*@?\^?[\w.\\:-]*\w\^\w"
 )
 """What only cmd's lines hold: `@` hiding the echo, cmd's `if`/`for`/`goto`/`call`, `exit /b` (also after
 an operator or in a group, `x || (echo failed & exit /b 1)`), `start ""` (an empty window title), its
-variables and parameters (`%X%`, `%~1`, `%*`, `%%i`), output sent to `nul`."""
+variables and parameters (`%X%`, `%~1`, `%*`, `%%i`), output sent to `nul`, a program's name cut by cmd's
+escape (`n^e^t user`: no program PowerShell could find)."""
 _QUOTED_PROGRAM = lazy_re(r'\s*"([^"]*\\[^"]*)"[ \t]+[^\s|&;<>()]')
 """A line starting with a quoted program path followed by its arguments (`"C:\\Program Files\\7-Zip\\7z" a
 x.zip dist`): PowerShell refuses a string followed by words, cmd runs the program."""
-_CMD_ONLY_START = lazy_re(r"(?i)\s*(?:@[A-Za-z]|start\s+\"\"\s)")
+_CMD_ONLY_START = lazy_re(r"(?i)\s*(?:@[A-Za-z]|start\s+\"\"\s|@?\^?[\w.\\:-]*\w\^\w)")
 """How only a cmd line starts, though PowerShell's grammar reads it: `@echo off`, `@set` (to PowerShell a
-splat it refuses there), `start "" x.exe` (to PowerShell an empty program name it refuses)."""
+splat it refuses there), `start "" x.exe` (to PowerShell an empty program name it refuses), a program's name
+cut by cmd's escape (`v^ssadmin delete shadows`, `pow^ershell -e …`: PowerShell finds no such program, cmd
+runs `vssadmin`)."""
 _CMD_STATEMENT = lazy_re(r"(?i)\s*(?:if\s+(?!\()|for\s+[/%])")
 """cmd's `if exist x …` and `for /f … do …`: PowerShell's `if` and `for` take a parenthesis first, so it
 rejects the whole line and runs none of it; what its grammar makes of the rest (`(rmdir /s /q build)` as a

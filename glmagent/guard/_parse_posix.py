@@ -678,6 +678,16 @@ class PosixWalker:
                         [Arg(text, a.raw)] if a.raw[:1] == '"' else [Arg(w, a.raw) for w in text.split()]
                     )
                     continue
+            elif i and tried < PRINTED_WORDS and a.text.count(DYN) == 1 and len(a.text) > 1:
+                # `cat /etc/$(rev <<< wodahs)`, `/etc/sh$(echo ad)ow`: one substitution glued to literal text
+                glued = _GLUED_SUBSTITUTION.fullmatch(a.raw)
+                if glued is not None and a.text == glued[1] + DYN + glued[3]:
+                    tried += 1
+                    text = substitution_output(self.sink, glued[2])
+                    if text is not None and not text.strip().count(" ") and "\n" not in text.strip():
+                        known = True
+                        out.append(Arg(glued[1] + text.strip() + glued[3], a.raw))
+                        continue
             out.append(a)
         return out if known else None
 
@@ -1319,6 +1329,15 @@ class PosixWalker:
         raw = self.text(node)
         if node.type == "expansion":
             if ops[:1] == ["!"]:
+                named = self.constants.get(name) if len(ops) == 1 else None
+                if (
+                    named is not None
+                    and _PLAIN_VARIABLE.fullmatch(named)
+                    and not _PLACE_VARIABLE.fullmatch(named)
+                ):
+                    # `name=VERSION; echo "${!name}"`: the script names the variable read, once, literally
+                    self.sink.variable(named, self.frame, raw)
+                    return
                 # `${!x}` reads a variable named at run time; `${!AWS*}` lists variable names.
                 self.sink.variable(
                     "!" + name + ("*" if "*" in ops or "@" in ops[1:] else ""), self.frame, raw
@@ -1346,6 +1365,14 @@ class PosixWalker:
         return program if parent is not None and parent == command else None
 
 
+_PLAIN_VARIABLE = lazy_re(r"[A-Za-z_][A-Za-z0-9_]*")
+"""A shell variable's name (`${!name}` reads the variable `name` holds the name of)."""
+_PLACE_VARIABLE = lazy_re(
+    r"(?i)HOME\w*|PWD|OLDPWD|TMPDIR|TMP|TEMP|USERPROFILE|XDG_\w+|\w*PATH\w*|SHELL|IFS|PS\d"
+    r"|\w*(?:HOST|IP|URL|URI|ADDR|ADDRESS|SERVER|ENDPOINT|DOMAIN)(?:_\w*)?"
+)
+"""Variables that name where the user is or another machine (their words are judged by that spelling) or
+change how the shell reads: `${!name}` naming one stays a run-time read."""
 _BACKQUOTE_ESCAPE = lazy_re(r"\\([`$\\])")
 _FISH_PREFIXES = frozenset({"and", "or", "not"})
 _GLOB_CHARS = lazy_re(r"[*?\[]")
@@ -1528,6 +1555,8 @@ def _past_prefixes(argv: list[Arg]) -> list[Arg]:
 _ASSIGNMENT_WORD = lazy_re(r"[A-Za-z_][A-Za-z0-9_]*=")
 _WHOLE_SUBSTITUTION = lazy_re(r'"?(?:\$\(.*\)|`[^`]*`)"?', re.DOTALL)
 """A word that is one command substitution, quoted or not."""
+_GLUED_SUBSTITUTION = lazy_re(r"""([^$`"'\\\s]*)(\$\([^()]*\)|`[^`]*`)([^$`"'\\\s]*)""")
+"""A word of literal text and one command substitution (`/etc/$(echo c2hhZG93 | base64 -d)`)."""
 PRINTED_WORDS = 8
 """Substitutions of one command whose output is computed to check the command with it."""
 

@@ -2532,6 +2532,12 @@ _COLON_PARAMETER = lazy_re(r"(?:^|(?<=[\s;|&{(]))-[A-Za-z_]\w*:\Z")
 """`-Types:` just before a string: a parameter whose value is the string, its own token to PowerShell too."""
 _NOT_BARE = frozenset("$@[('\"")
 """First characters of a word that is an expression or a string, not a bare word (`$x="a b"`)."""
+_VALUE_START = frozenset("$@[('\"")
+"""First characters of a statement or parenthesis that PowerShell reads as an expression."""
+_VALUE_KEYWORDS = frozenset(("return", "throw"))
+"""Keywords whose operand is an expression (`throw 'failed: ' +'exit 1'`)."""
+_OPERATOR_WORD = lazy_re(r"[-+*/%]|-[A-Za-z]+")
+"""An operator written before a string in an expression (`'a' +'b c'`, `'{0} x' -f'y z'`)."""
 _GLUE_TOKENS = lazy_re(
     r"""(?s)'[^']*(?:''[^']*)*'?|"[^"`]*(?:`.[^"`]*)*"?"""  # a string, to its close or the end
     r"""|#|\s+|[;|&{()},]|[^\s'"#;|&{()},]+"""
@@ -2564,6 +2570,10 @@ _LAST_GLUE_ANSWER: tuple[str | None, bool] = (None, False)
 def _splits_glued_string(source: str) -> bool:
     prev = " "
     first = ""  # the first character of the word being read
+    start = 0  # where that word starts
+    # Expression mode (a statement or parenthesis that starts with a value: `$v = 'a' +'b c'`, `('a'
+    # +'b c')`): there `+`, `-f` and the like before a string are operators, not a word glued to it.
+    expr, opening, outer = False, True, []
     i, n = 0, len(source)
     while i < n:
         m = _GLUE_TOKENS.match(source, i)
@@ -2571,6 +2581,8 @@ def _splits_glued_string(source: str) -> bool:
             return False
         piece = m.group()
         head = piece[0]
+        if opening and not head.isspace() and head not in ";|&{)},":
+            expr, opening = head in _VALUE_START or head.isdigit(), head == "("
         if head in "'\"":
             bare = first not in _NOT_BARE and first != head
             if (
@@ -2579,9 +2591,11 @@ def _splits_glued_string(source: str) -> bool:
                 and prev not in _STATEMENT_START
                 and _SPLITS_STRING.search(piece)
                 and not (prev == ":" and _COLON_PARAMETER.search(source, max(0, i - 64), i))
+                and not (expr and _OPERATOR_WORD.fullmatch(source, start, i))
             ):
                 return True
-            first = first or head
+            if not first:
+                first, start = head, i
             prev = piece[-1]
         elif head == "#" and (
             prev.isspace()
@@ -2597,9 +2611,19 @@ def _splits_glued_string(source: str) -> bool:
         elif head.isspace() or head in _STATEMENT_START or head in ",)}":
             first = ""
             prev = piece[-1]
+            if head == "(":
+                outer.append(expr)
+                opening = True
+            elif head == ")":
+                expr = outer.pop() if outer else False
+            elif head in ";|&{\n":
+                opening = True
         else:
-            first = first or head
+            if not first:
+                first, start = head, i
             prev = piece[-1]
+            if piece == "=" or (first == head and piece.lower() in _VALUE_KEYWORDS):
+                opening = True  # (an assignment's value, also a hashtable entry's; `return 'a' +'b c'`)
         i = m.end()
     return False
 

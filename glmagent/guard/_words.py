@@ -1134,6 +1134,8 @@ class WordChecks:
             self._glob_words(globbed, argv, names, frame, entries)
         if ".." in texts:
             self._climbed_words(args, argv, names, frame, entries, screen)
+        if frame.dialect == "posix" and DYN in texts:
+            self._rooted_words(args, argv, names, frame, entries, screen)
         found: dict[str, bool] = {}  # (a lone word is the words joined: searched once)
         if screen is not None:
             # The fast path may have searched these very texts already.
@@ -1211,6 +1213,28 @@ class WordChecks:
             self._spend_matched(len(seen))
             shown = a.text if DYN not in a.text else a.raw
             self._rules_on_path(seen, shown, argv, names, frame, entries)
+
+    def _rooted_words(
+        self,
+        args: list[Arg],
+        argv: list[Arg],
+        names: tuple[str, ...],
+        frame: Frame,
+        entries: list[tuple[Rule, re.Pattern[str], CaselessScreen | None]],
+        screen: CaselessScreen | None,
+    ) -> None:
+        """Argument-wide rules on a word whose run-time start is glued to a folder's name (`${X}etc/shadow`,
+        `$(pwd | cut -c1)etc/shadow`): that start may be `/` or end in one, so the word may name the path
+        from the root (`/etc/shadow`). `screen`: the rules' literal fragments, as for the words."""
+        for a in args:
+            text = a.text
+            if len(text) < 3 or text[0] != DYN or text[1] in "/\\" or DYN in text[1:] or "/" not in text:
+                continue
+            seen = "/" + text[1:]
+            if screen is not None and screen.search(seen) is None:
+                continue
+            self._spend_matched(len(seen))
+            self._rules_on_path(seen, a.raw, argv, names, frame, entries)
 
     def _rules_on_path(
         self,
