@@ -19,6 +19,9 @@ elsewhere or an output outside the project is not judged; a script after them is
 
 A searcher's quoted pattern (`grep -v '/.*/'`) is a regular expression the shell hands over unexpanded, not a
 glob from the root that may reach the home's dot files.
+
+lsof's process, user, command and descriptor options take a value: a run-time process id there
+(`lsof -p "$PID"`, `lsof -a -p $$ -d 0-2`) is no flag that could list every socket.
 """
 
 from __future__ import annotations
@@ -131,6 +134,19 @@ GLOBS_STILL_PATHS = [
 ]
 
 
+LSOF_VALUES = [
+    ("posix", 'lsof -p "$PID"'),
+    ("posix", "lsof -a -p $$ -d 0-2"),
+    ("posix", "lsof -p $! -Fn"),
+    ("posix", 'lsof -c "$name" -a -d cwd'),
+]
+
+LSOF_RUN_TIME_FLAGS_AND_SOCKETS = [
+    ("posix", "lsof $FLAGS", "dynamic.arguments"),
+    ("posix", 'lsof -p "$PID" -i', "env.machine-discovery"),
+]
+
+
 def test_loops_naming_outputs_by_a_cut_extension_write_beside_their_inputs() -> None:
     every_case(LOOP_OUTPUTS_BESIDE_INPUTS, guard_allows)
 
@@ -177,3 +193,11 @@ def test_a_searchers_quoted_pattern_is_no_glob_from_the_root() -> None:
 
 def test_the_same_words_unquoted_or_as_files_are_still_paths() -> None:
     every_case(GLOBS_STILL_PATHS, guard_blocks)
+
+
+def test_lsof_option_values_known_at_run_time_are_no_flags() -> None:
+    every_case(LSOF_VALUES, guard_allows)
+
+
+def test_lsof_run_time_flags_and_sockets_stay_blocked() -> None:
+    every_case(LSOF_RUN_TIME_FLAGS_AND_SOCKETS, guard_blocks)
