@@ -529,6 +529,8 @@ class ExecutorSpec(Shape):
     """With `program_is_first_operand`, operands that come before the program (`sqlite3 DB 'SQL'`: one)."""
     script_operand: bool = True
     """The first operand is a script file (`python x.py`); false when operands are data (`psql DBNAME`)."""
+    script_after_inline: bool = False
+    """A script operand still runs after the inline program (`gnuplot -e 'set term png' plot.gp`)."""
     no_program_flags: list[str] = many()
     """Flags with which it reads no program at all (`psql -l` lists the databases)."""
     finds_programs_flags: list[str] = many()

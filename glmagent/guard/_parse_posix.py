@@ -456,6 +456,11 @@ class PosixWalker:
                 text = self.text(node)
                 if text == f"${name}" or text == f"${{{name}}}":
                     return self.constants.get(name, DYN)
+            if node.type == "expansion" and (trim := _TRIM.fullmatch(self.text(node))) is not None:
+                value = self.constants.get(trim.group(1))
+                if value is not None:
+                    trimmed = _trimmed(value, trim.group(2), trim.group(3))
+                    return DYN if trimmed is None else trimmed
         return DYN
 
     def _constant_assignment(self, node: Node, key: str, val: Arg) -> bool:
@@ -1387,6 +1392,44 @@ _PLAIN_GLOB = lazy_re(r"(?!-)[\w./+,:@%=~*?-]*[*?][\w./+,:@%=~*?-]*")
 
 def _plain_glob(word: Arg) -> bool:
     return word.raw == word.text and _PLAIN_GLOB.fullmatch(word.text) is not None
+
+
+_TRIM = lazy_re(r"\$\{([A-Za-z_]\w*)(%%|%|##|#)([\w./+,:@=*?-]*)\}")
+"""`${f%.png}`, `${f##*/}`: a constant's value with a pattern cut from its end or start (no quotes, no `~`,
+no expansion in the pattern)."""
+_LAST_EXTENSION = lazy_re(r"\.[\w+,:@=-]+\Z")
+
+
+def _trimmed(value: str, op: str, pattern: str) -> str | None:
+    """What `${x%P}` (`%%`, `#`, `##`) leaves of `value`, a literal or a loop's glob (`*.flac`, which the walk
+    reads as the pattern itself); None when a glob's names may lose more or less than the pattern does.
+    A literal pattern is cut where it stands (`${f%.flac}` of `*.flac` is `*`); of a glob's wildcards only
+    the usual two are read: `${f%.*}` drops the extension a glob's names all end with, `${f##*/}` keeps the
+    last component, in which a glob's `*` finds no `/`."""
+    suffix = op[0] == "%"
+    if not any(c in pattern for c in "*?"):
+        if not pattern:
+            return value
+        if value.endswith(pattern) if suffix else value.startswith(pattern):
+            return value[: len(value) - len(pattern)] if suffix else value[len(pattern) :]
+        if suffix and "/" not in pattern:
+            return value  # (the names a glob matches lose at most a tail of their last component)
+        return None if any(c in value for c in "*?") else value
+    if not any(c in value for c in "*?"):
+        # the shortest cut first for `%` and `#`, the longest for `%%` and `##`
+        at = range(len(value), -1, -1) if op in ("%", "##") else range(len(value) + 1)
+        for i in at:
+            if glob_match(value[i:] if suffix else value[:i], pattern):
+                return value[:i] if suffix else value[i:]
+        return value
+    if op == "%" and pattern == ".*":
+        last = _LAST_EXTENSION.search(value, value.rfind("/") + 1)
+        if last is not None:
+            return value[: last.start()]
+        return None
+    if op == "##" and pattern == "*/":
+        return value.rpartition("/")[2]
+    return None
 
 
 _HEREDOC_ESCAPE = lazy_re(r"\\([$`\\])")

@@ -2298,6 +2298,47 @@ def _converted(args: list[Arg]) -> list[Arg]:
     return operands[1::2] if "-n" in texts or "--newfile" in texts else operands
 
 
+_EXIF_WRITES = lazy_re(r"-[\w:*#?-]+[-+^]?(?:=|<)", re.DOTALL)
+"""An exiftool tag set, shifted, deleted or copied in (`-All=`, `-Comment=x`, `-AllDates+=1:0:0`,
+`'-FileName<CreateDate'`)."""
+_EXIF_OPTIONS = frozenset(
+    {"-tagsfromfile", "-geotag", "-delete_original", "-delete_original!", "-restore_original"}
+)
+_EXIF_VALUED = frozenset(
+    {"-ext", "-extension", "-d", "-dateformat", "-if", "-p", "-printformat", "-w", "-textout", "-charset",
+     "-api", "-config", "-x", "-exclude", "-tagsfromfile", "-srcfile", "-fileorder", "-lang", "-sep",
+     "-separator", "-c", "-coordformat", "-geotag", "-userparam", "-globaltimeshift", "-i", "-ignore", "-o",
+     "-out", "-@"}
+)  # fmt: skip
+
+
+def _exiftool_targets(args: list[Arg]) -> list[Arg]:
+    """exiftool rewrites the files and folders it is given when it sets, shifts, deletes or copies in a tag
+    (`exiftool -All= x.jpg`, `-overwrite_original`, `-TagsFromFile @`, `'-FileName<CreateDate' DIR`), or
+    writes the file `-o OUT` names instead; reading tags (`exiftool x.jpg`, `-json`) writes nothing."""
+    writes = False
+    operands: list[Arg] = []
+    out: list[Arg] = []
+    skip = False
+    for i, a in enumerate(args):
+        t = a.text
+        if skip:
+            skip = False
+            continue
+        if t[:1] == "-" and len(t) > 1:
+            low = t.lower()
+            if low in ("-o", "-out"):
+                out.extend(args[i + 1 : i + 2])
+            if low in _EXIF_OPTIONS or low.startswith("-overwrite_original") or _EXIF_WRITES.match(t):
+                writes = True
+            skip = low in _EXIF_VALUED
+        else:
+            operands.append(a)
+    if out:
+        return out
+    return operands if writes else []
+
+
 def _yq_targets(args: list[Arg]) -> list[Arg]:
     """`yq [eval] -i EXPRESSION FILE…`: the files after the expression, when `-i` rewrites them."""
     if not any(a.text in ("-i", "--inplace") or a.text.startswith("--inplace=") for a in args):
@@ -2314,6 +2355,19 @@ _IN_PLACE: dict[str, Callable[[list[Arg]], list[Arg]]] = {
     "mac2unix": _converted,
     "unix2mac": _converted,
     "yq": _yq_targets,
+    "exiftool": _exiftool_targets,
+    # Image and metadata optimisers that rewrite (pngquant and mat2: write beside) the files they are given.
+    "optipng": _rewritten(always=True, spared=("-simulate",), valued=("-out", "-dir", "-log", "-i", "-f")),
+    "jpegoptim": _rewritten(
+        always=True,
+        spared=("-n", "--noaction", "--stdout"),
+        valued=("-d", "--dest", "-m", "--max", "-S", "--size", "-T", "--threshold"),
+    ),
+    "pngquant": _rewritten(
+        always=True, valued=("-o", "--output", "--ext", "-s", "--speed", "--quality", "--map")
+    ),
+    "mat2": _rewritten(always=True, spared=("-s", "--show", "-l", "--list", "--check-dependencies")),
+    "svgo": _rewritten(always=True, spared=("-o", "--output", "-s", "--string", "--show-plugins")),
     "xmlstarlet": _rewritten(("-L", "--inplace"), last=True),
     "codespell": _rewritten(("-w", "--write-changes")),
     "markdownlint": _rewritten(("--fix",)),
@@ -2446,11 +2500,21 @@ def _codesign_targets(args: list[Arg]) -> list[Arg]:
 
 
 def _cpio_targets(args: list[Arg]) -> list[Arg]:
-    """`cpio -pdm DIR`: copies the files listed on its input into DIR (`-i` unpacks into the working
-    directory, `-o` writes its output)."""
-    if not any(_SHORT_CLUSTER.fullmatch(a.text) and "p" in a.text for a in args):
-        return []
-    return _operands(args, ())[0][-1:]
+    """`cpio -pdm DIR`: copies the files listed on its input into DIR; `-i` unpacks into the working
+    directory, or into the folder `-D DIR` (`--directory=DIR`) names (`cpio -idv -D / < x.cpio`); `-o`
+    writes its output."""
+    found: list[Arg] = []
+    for i, a in enumerate(args):
+        t = a.text
+        if t.startswith("--directory="):
+            found.append(Arg(t.partition("=")[2], a.raw.partition("=")[2]))
+        elif t == "--directory" or (_SHORT_CLUSTER.fullmatch(t) and t.endswith("D")):
+            found.extend(args[i + 1 : i + 2])
+        elif t[:1] == "-" and t[1:2] != "-" and "D" in t and _SHORT_CLUSTER.fullmatch(t[: t.index("D") + 1]):
+            found.append(Arg(t[t.index("D") + 1 :], a.raw[a.raw.index("D") + 1 :] if "D" in a.raw else a.raw))
+    if any(_SHORT_CLUSTER.fullmatch(a.text) and "p" in a.text for a in args):
+        found.extend(_operands(args, ("-D", "--directory"))[0][-1:])
+    return found
 
 
 _SQLITE_VALUED = (

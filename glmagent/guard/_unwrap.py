@@ -1165,6 +1165,9 @@ def executor(spec: ExecutorSpec, args: list[Arg]) -> ExecutorRun:
         operand = i
         break
     if run.payloads or file_given:
+        script = args[operand] if operand is not None and operand < n and not file_given else None
+        if spec.script_after_inline and script is not None and script_source(script) == "file":
+            run.script = script
         return run
     if spec.program_is_first_operand and operand is not None:
         run.payloads.append(args[operand])

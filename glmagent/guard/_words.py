@@ -39,7 +39,7 @@ from ._paths import (
     quoted_whole,
     write_targets,
 )
-from ._rules import negated_globs
+from ._rules import _RG_VALUED_SHORT, _SEARCHER_VALUED_LONG, negated_globs
 from ._runners import run_places
 from ._screens import CaselessScreen, CleanTexts
 from ._syntax import DYN, MAX_WORK, NAME_SCRIPT_WORK, PIECE_WORK, Arg, Feed, Frame, TooLarge
@@ -648,6 +648,50 @@ def _bare_name(text: str) -> bool:
     return DYN not in text and "/" not in text and "\\" not in text and text[:1] != "~"
 
 
+_SEARCHERS = frozenset(
+    {"grep", "egrep", "fgrep", "ggrep", "zgrep", "zegrep", "rg", "ag", "ack", "pcregrep", "pcre2grep"}
+)
+"""Programs whose pattern (the first operand, or the value of `-e`) is a regular expression, not a path."""
+
+
+def _quoted_patterns(args: list[Arg], rg: bool) -> frozenset[str]:
+    """The quoted patterns a searcher is handed: the values of `-e`/`--regexp` or, with none, its first
+    operand (`grep -v '/.*/' x`). Quoted, the shell expands none of them: they are regular expressions."""
+    found: list[Arg] = []
+    first: Arg | None = None
+    given = want = skip = done = False
+    valued = _RG_VALUED_SHORT if rg else "ABCm"
+    for a in args:
+        t = a.text
+        if want or skip:
+            if want:
+                found.append(a)
+            want = skip = False
+            continue
+        if not done and t == "--":
+            done = True
+        elif not done and t[:1] == "-" and len(t) > 1:
+            if t[:2] == "--":
+                name, eq, _ = t.partition("=")
+                given = given or name in ("--regexp", "--file")
+                want = not eq and name == "--regexp"
+                skip = not eq and (name == "--file" or name in _SEARCHER_VALUED_LONG)
+                continue
+            for k, letter in enumerate(t[1:], 1):
+                if letter in "ef" or letter in valued:
+                    given = given or letter in "ef"
+                    want = k == len(t) - 1 and letter == "e"
+                    skip = k == len(t) - 1 and letter != "e"
+                    break
+        elif first is None:
+            first = a
+    if not given and first is not None:
+        found.append(first)
+    quoted = {a.text for a in found if a.raw[:1] in ("'", '"')}
+    # (a word of the same text elsewhere is still a path: `grep '/root/.*' /root/.*`)
+    return frozenset(quoted.difference(a.text for a in args if not any(a is f for f in found)))
+
+
 MAX_MATCHED = 8192
 """Characters of the words one line may have matched against the argument-wide rules, counting only words
 that hold a fragment one of the rules needs (twice the longest path Linux opens): their path expressions
@@ -691,6 +735,8 @@ class WordChecks:
             # An inline program is text in its own language (`sed -i '/^version/ s/.*/version 2/' x`): its `/`
             # and `*` are an address and a pattern, not a glob from the root.
             code = frozenset(p.text for p in executor(info.executor, args).payloads)
+        elif names[-1] in _SEARCHERS and maybe_glob(texts):
+            code = _quoted_patterns(args, names[-1] == "rg")  # `grep -v '/.*/' x`: a regex, not a glob
         self._argument_rules(args, argv, names, frame, texts, code)
         spec = (
             wrapper
