@@ -805,7 +805,9 @@ class CommandView:
                     skip = True  # a BSD-style option word and its value (`ps k size`, `ps o pid,comm`)
                     continue
                 if a.param or (
-                    len(t) > 1 and (t[0] == "-" or t[0] in self.syntax.option_signs) and DYN not in t
+                    len(t) > 1
+                    and (t[0] == "-" or t[0] in self.syntax.option_signs)
+                    and (DYN not in t or _quoted_glued_value(a))
                 ):
                     seen += 1
                     if "=" not in t and t in value_options:
@@ -852,6 +854,19 @@ class CommandView:
         if self._producers is None:
             self._producers = self.producers_of() if self.producers_of is not None else []
         return self._producers
+
+
+def _quoted_glued_value(a: Arg) -> bool:
+    """Is `a` a named option whose value, glued after `=` and quoted, is the only part known at run time
+    (`-chdir="$dir"`, `--config="$CFG"`)? One word whatever the value holds, so an option, never an operand;
+    unquoted (`-chdir=$d`) the value may split into further words."""
+    t = a.text
+    eq = t.find("=")
+    if eq < 2 or DYN in t[:eq]:
+        return False
+    raw = a.raw
+    at = raw.find("=")
+    return raw.count('"') == 2 and raw[-1:] == '"' and (raw[:1] == '"' or raw[at + 1 : at + 2] == '"')
 
 
 def _prefixes(params: list[str]) -> frozenset[str]:
