@@ -826,6 +826,7 @@ class CommandView:
                         (t[0] == "-" or t[0] in self.syntax.option_signs)
                         if DYN not in t
                         else _run_time_value(t, self.syntax.run_time_values)
+                        or ((t[0] == "-" or t[0] in self.syntax.option_signs) and _quoted_glued_value(a))
                     )
                 ):
                     seen += 1
@@ -873,6 +874,19 @@ class CommandView:
         if self._producers is None:
             self._producers = self.producers_of() if self.producers_of is not None else []
         return self._producers
+
+
+def _quoted_glued_value(a: Arg) -> bool:
+    """Is `a` a named option whose value, glued after `=` and quoted, is the only part known at run time
+    (`-chdir="$dir"`, `--config="$CFG"`)? One word whatever the value holds, so an option, never an operand;
+    unquoted (`-chdir=$d`) the value may split into further words."""
+    t = a.text
+    eq = t.find("=")
+    if eq < 2 or DYN in t[:eq]:
+        return False
+    raw = a.raw
+    at = raw.find("=")
+    return raw.count('"') == 2 and raw[-1:] == '"' and (raw[:1] == '"' or raw[at + 1 : at + 2] == '"')
 
 
 def _prefixes(params: list[str]) -> frozenset[str]:
