@@ -1,0 +1,138 @@
+"""The build tools of the less common language ecosystems, as their CI files, Makefiles and justfiles write
+them: Haskell, OCaml, Nim, Zig, Dart and Flutter, Swift, Crystal, D, Fortran, Erlang, Julia, Gleam, Elm,
+PureScript, Racket and Common Lisp.
+
+- Uploads are publishing, under each tool's own word: `nimble publish` alone (Nimble's other words run the
+  tasks the project's `.nimble` file defines: `nimble release` builds), `dart pub publish` and the old
+  standalone `pub publish` unless told only to validate (`--dry-run`, `-n`, as `npm publish --dry-run`),
+  `fpm publish` unless it only shows what it would send, Gleam's documentation and Hex commands (`gleam docs
+  publish`, `gleam hex retire`), PureScript's `spago publish` and `pulp publish`.
+- Installs under other words: PureScript's `spago install` and `psc-package install`, Roswell's and qlot's
+  (`ros install x`, `qlot install`), `fpm update`, the old standalone `pub get`, treeform's `nimby install`,
+  and the compiler installers `zigup 0.11.0`, `zvm install master` and `choosenim stable`.
+- Consoles and servers: `swift repl`, a bare `idris2`, Lustre's development server (`gleam run -m lustre/dev
+  start`).
+- Makefile recipes: make's `$(V)` (`V := @` unless `VERBOSE=1`) and MakeMaker's `$(NOECHO)` hide the echo as
+  `$(Q)` does (`$(V)$(NIMBLE) test`); a program variable followed by a word bash reserves (`$(REBAR3) do
+  eunit, cover`, `$(LEIN) do clean, test`) runs, to bash, a program named `do` that no system has, and to
+  make the build tool's own `do`.
+- Programs that `dart pub global activate`, opam, Roswell or juliaup installed run from their folders in the
+  home (`"$HOME/.pub-cache/bin/format_coverage"`, `~/.opam/default/bin/dune build`), as `~/.cargo/bin/x` does.
+
+Beside each, the same tools building, testing, formatting and running the project stay allowed."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import guard_allows, guard_blocks
+
+BLOCKED = [
+    # uploads under each tool's own word
+    ("posix", "nimble publish", "network.publish"),
+    ("posix", "nimble -y publish", "network.publish"),
+    ("posix", "dart pub publish", "network.publish"),
+    ("posix", "dart pub publish --force", "network.publish"),
+    ("posix", "flutter pub publish -f", "network.publish"),
+    ("posix", "flutter packages pub publish", "network.publish"),
+    ("posix", "echo y | pub publish", "network.publish"),
+    ("posix", "pub lish", "network.publish"),
+    ("posix", "fpm publish --token $FPM_TOKEN", "network.publish"),
+    ("posix", "gleam docs publish --version 1.2.0", "network.publish"),
+    ("posix", "gleam hex retire mylib 1.0.0 security", "network.publish"),
+    ("posix", "gleam hex revert --package mylib --version 1.0.1", "network.publish"),
+    ("posix", "spago publish", "network.publish"),
+    ("posix", "pulp publish --no-push", "network.publish"),
+    # installs under other words
+    ("posix", "spago install", "network.package-install"),
+    ("posix", "spago install aff argonaut", "network.package-install"),
+    ("posix", "psc-package install", "network.package-install"),
+    ("posix", "ros install fukamachi/rove", "network.package-install"),
+    ("posix", "qlot install", "network.package-install"),
+    ("posix", "qlot add mito", "network.package-install"),
+    ("posix", "fpm update", "network.package-install"),
+    ("posix", "pub get", "network.package-install"),
+    ("posix", "pub global activate dartdoc", "network.package-install"),
+    ("posix", "cd .. && nimby install -g pixie/pixie.nimble", "network.package-install"),
+    ("posix", "zigup 0.13.0", "network.package-install"),
+    ("posix", "zigup fetch master", "network.package-install"),
+    ("posix", "zvm install 0.12.0", "network.package-install"),
+    ("posix", "choosenim stable", "network.package-install"),
+    ("posix", "choosenim update devel", "network.package-install"),
+    # consoles and development servers
+    ("posix", "swift repl", "unverifiable.terminal-program"),
+    ("posix", "idris2", "unverifiable.terminal-program"),
+    ("posix", "gleam run -m lustre/dev start", "network.local-server"),
+    ("posix", "cd client && gleam run -m lustre/dev start --port=1234", "network.local-server"),
+    # a quiet mark is no cover for what follows it; make's `do` reading is still the tool's
+    ("posix", "$(V)rm -rf ~", "destructive.recursive-delete"),
+    ("posix", "$(NOECHO) rm -rf ~", "destructive.recursive-delete"),
+    ("posix", "$(MIX) do deps.get, compile", "network.package-install"),
+    # a program in the home that no tool manager installs stays outside
+    ("posix", "~/.pub-cache/hosted/x/run.sh", "unverifiable.outside-program"),
+    ("posix", "/tmp/.opam/default/bin/x", "unverifiable.outside-program"),
+]
+
+ALLOWED = [
+    # Nimble's own tasks, and validating a package before its upload
+    ("posix", "nimble release"),
+    ("posix", "nimble -y release"),
+    ("posix", "nimble deploy"),
+    ("posix", "nimble test"),
+    ("posix", "dart pub publish --dry-run"),
+    ("posix", "flutter pub publish --dry-run || exit 1"),
+    ("posix", "dart pub publish -n"),
+    ("posix", "pub publish --dry-run"),
+    ("posix", "fpm publish --dry-run"),
+    ("posix", "fpm publish --show-package-version"),
+    ("posix", "gleam docs build"),
+    ("posix", "gleam docs publish --help"),
+    ("posix", "spago build"),
+    ("posix", "spago test"),
+    ("posix", "pulp build"),
+    # building and running with what is there
+    ("posix", "spago bundle-app"),
+    ("posix", "psc-package build"),
+    ("posix", "ros run -- --version"),
+    ("posix", "qlot exec rove tests.asd"),
+    ("posix", "fpm build --profile release"),
+    ("posix", "fpm test"),
+    ("posix", "pub run test"),
+    ("posix", "zigup list"),
+    ("posix", "choosenim show"),
+    ("posix", "zig build test --summary all"),
+    ("posix", "nim c -d:release -o:bin/x src/x.nim"),
+    # the same tools building, testing, serving nothing
+    ("posix", "swift build -c release"),
+    ("posix", "swift test --parallel"),
+    ("posix", "idris2 --build x.ipkg"),
+    ("posix", "gleam run -m lustre/dev build"),
+    ("posix", "gleam run -m birdie"),
+    ("posix", "gleam test"),
+    # Makefile recipes as make and bash run them
+    ("posix", "$(V)$(NIM) check --styleCheck=hint src/x.nim"),
+    ("posix", "$(V)$(NIMBLE) test"),
+    ("posix", "$(NOECHO) $(RM_F) pm_to_blib"),
+    ("posix", "$(VERBOSE)$(CC) -c x.c"),
+    ("posix", "@$(REBAR3) do eunit -cv, cover -v"),
+    ("posix", "$(REBAR) do clean, compile"),
+    ("posix", "$(LEIN) do clean, test"),
+    ("posix", "$(MIX) do compile, test"),
+    # tools installed into the home by the language's tool managers
+    ("posix", '"$HOME/.pub-cache/bin/format_coverage" --lcov --in=coverage --out=coverage.lcov'),
+    ("posix", "~/.pub-cache/bin/melos run test"),
+    ("posix", "~/.opam/default/bin/dune build @install"),
+    ("posix", "$HOME/.roswell/bin/rove tests.asd"),
+    ("posix", "~/.juliaup/bin/julia --project=. test/runtests.jl"),
+]
+
+
+@pytest.mark.parametrize(("shell", "command", "expected"), BLOCKED)
+def test_uploads_installs_and_consoles_of_language_tools_are_blocked(
+    shell: str, command: str, expected: str
+) -> None:
+    guard_blocks(shell, command, expected)
+
+
+@pytest.mark.parametrize(("shell", "command"), ALLOWED)
+def test_the_same_tools_building_and_testing_stay_allowed(shell: str, command: str) -> None:
+    guard_allows(shell, command)
