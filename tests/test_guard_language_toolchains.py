@@ -16,6 +16,10 @@ PureScript, Racket and Common Lisp.
   `$(Q)` does (`$(V)$(NIMBLE) test`); a program variable followed by a word bash reserves (`$(REBAR3) do
   eunit, cover`, `$(LEIN) do clean, test`) runs, to bash, a program named `do` that no system has, and to
   make the build tool's own `do`.
+- Each task of a build tool's `do` chain is the tool given it alone (`mix do compile, cmd rm -rf ~` runs
+  `mix cmd rm -rf ~`; `rebar3 do compile, hex publish`, `lein do clean, deploy clojars`), and SBCL's inline
+  code that only ends the run after the files it loaded (`sbcl --load run-tests.lisp --eval '(quit)'`) runs
+  nothing else.
 - Programs that `dart pub global activate`, opam, Roswell or juliaup installed run from their folders in the
   home (`"$HOME/.pub-cache/bin/format_coverage"`, `~/.opam/default/bin/dune build`), as `~/.cargo/bin/x` does.
 
@@ -67,6 +71,17 @@ BLOCKED = [
     ("posix", "$(V)rm -rf ~", "destructive.recursive-delete"),
     ("posix", "$(NOECHO) rm -rf ~", "destructive.recursive-delete"),
     ("posix", "$(MIX) do deps.get, compile", "network.package-install"),
+    # each task of a build tool's `do` chain is the tool given it alone
+    ("posix", "mix do compile, cmd rm -rf ~", "destructive.recursive-delete"),
+    ("posix", "mix do compile + cmd rm -rf ~", "destructive.recursive-delete"),
+    ("posix", "mix do deps.compile, hex.publish --yes", "network"),
+    ("posix", "rebar3 do compile, hex publish", "network.publish"),
+    ("posix", "rebar3 as test do xref,coveralls send", "network.remote-service"),
+    ("posix", "lein do clean, deploy clojars", "network"),
+    ("posix", "$(MIX) do cmd rm -rf ~, compile", "destructive.recursive-delete"),
+    # SBCL's inline code beyond ending the run
+    ("posix", "sbcl --load run.lisp --eval '(quit)' --eval '(run-program \"/bin/sh\" nil)'", "unverifiable"),
+    ("posix", "sbcl --non-interactive --eval '(ql:quickload :x)'", "unverifiable"),
     # a program in the home that no tool manager installs stays outside
     ("posix", "~/.pub-cache/hosted/x/run.sh", "unverifiable.outside-program"),
     ("posix", "/tmp/.opam/default/bin/x", "unverifiable.outside-program"),
@@ -117,6 +132,17 @@ ALLOWED = [
     ("posix", "$(REBAR) do clean, compile"),
     ("posix", "$(LEIN) do clean, test"),
     ("posix", "$(MIX) do compile, test"),
+    # a `do` chain of build and test tasks
+    ("posix", "mix do compile --warnings-as-errors, test"),
+    ("posix", "mix do format --check-formatted + credo --strict"),
+    ("posix", "MIX_ENV=test mix do compile, test"),
+    ("posix", "lein with-profile +test do clean, test"),
+    ("posix", "rebar3 as test do xref,eunit,cover"),
+    ("posix", "rebar3 do clean, compile"),
+    # SBCL loading the project's file and ending the run
+    ("posix", "sbcl --noinform --load run-tests.lisp --eval '(quit)'"),
+    ("posix", "sbcl --non-interactive --load tests/run.lisp --eval '(sb-ext:exit)'"),
+    ("posix", "sbcl --load build.lisp --eval '(uiop:quit)'"),
     # tools installed into the home by the language's tool managers
     ("posix", '"$HOME/.pub-cache/bin/format_coverage" --lcov --in=coverage --out=coverage.lcov'),
     ("posix", "~/.pub-cache/bin/melos run test"),

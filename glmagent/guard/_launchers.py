@@ -129,6 +129,10 @@ def _catted_files(stdin: Stdin) -> list[Arg] | None:
     return files
 
 
+_TASK_PROFILE_WORDS = frozenset({"as", "with-profile", "with-profiles"})
+"""rebar3's and Leiningen's words that run what follows them under a profile (`rebar3 as test do x`)."""
+
+
 class RunsOtherCode:
     """How an `Evaluation` follows a command into the code it runs (a mixin: it calls back the
     evaluation's `script`, `command`, `payload` and `event`)."""
@@ -816,6 +820,34 @@ class RunsOtherCode:
             return
         program = Arg(text[:-4], assembly.raw)
         self._named_script(program, [argv[0], program, *args[i + 1 :]], frame, name, module=True)
+
+    def _task_chain(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
+        """`mix do deps.get, compile`, `mix do compile + hex.publish`, `lein do clean, test`, `rebar3 do
+        eunit,cover` (also under a profile: `rebar3 as test do …`, `lein with-profile +x do …`): the build
+        tool runs each task of the chain in turn, each judged as the tool given it alone (`mix do cmd rm -rf
+        ~, compile` runs `mix cmd rm -rf ~`). Commas end a task wherever they stand, as rebar3 reads them."""
+        args = argv[1:]
+        start = 2 if len(args) > 2 and args[0].text in _TASK_PROFILE_WORDS else 0
+        if len(args) <= start + 1 or args[start].text != "do" or frame.depth >= self.p.max_depth:
+            return
+        tasks: list[list[Arg]] = [[]]
+        for a in args[start + 1 :]:
+            text = a.text
+            if text == "+":
+                tasks.append([])
+            elif "," in text and DYN not in text:
+                pieces = text.split(",")
+                for i, piece in enumerate(pieces):
+                    if i:
+                        tasks.append([])
+                    if piece:
+                        tasks[-1].append(Arg(piece, piece))
+            else:
+                tasks[-1].append(a)
+        there = frame.wrapped(f"a task of `{name} do`")
+        for task in tasks:
+            if task:
+                self.command([argv[0], *args[:start], *task], there, stdin)
 
     def _new_object(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
         named, positional = self._ps_bind(argv[1:], ("typename", "comobject", "argumentlist", "property"))
