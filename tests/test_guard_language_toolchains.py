@@ -9,7 +9,8 @@ PureScript, Racket and Common Lisp.
   publish`, `gleam hex retire`), PureScript's `spago publish` and `pulp publish`.
 - Installs under other words: PureScript's `spago install` and `psc-package install`, Roswell's and qlot's
   (`ros install x`, `qlot install`), `fpm update`, the old standalone `pub get`, treeform's `nimby install`,
-  and the compiler installers `zigup 0.11.0`, `zvm install master` and `choosenim stable`.
+  elm-review's rules fetched from GitHub (`elm-review --template o/r/example`), and the compiler
+  installers `zigup 0.11.0`, `zvm install master` and `choosenim stable`.
 - Consoles and servers: `swift repl`, a bare `idris2`, Lustre's development server (`gleam run -m lustre/dev
   start`).
 - Makefile recipes: make's `$(V)` (`V := @` unless `VERBOSE=1`) and MakeMaker's `$(NOECHO)` hide the echo as
@@ -20,6 +21,9 @@ PureScript, Racket and Common Lisp.
   `mix cmd rm -rf ~`; `rebar3 do compile, hex publish`, `lein do clean, deploy clojars`), and SBCL's inline
   code that only ends the run after the files it loaded (`sbcl --load run-tests.lisp --eval '(quit)'`) runs
   nothing else.
+- A clean step deletes these ecosystems' build output and installed dependencies when git ignores them and
+  tracks nothing in them: PureScript's `output`, `.spago`, `.psci_modules` and `output-es`, D's `.dub`,
+  CocoaPods' `Pods`, Erlang's `ebin`, bisect_ppx's `_coverage`, the `htmldocs` of `nim doc`.
 - Programs that `dart pub global activate`, opam, Roswell or juliaup installed run from their folders in the
   home (`"$HOME/.pub-cache/bin/format_coverage"`, `~/.opam/default/bin/dune build`), as `~/.cargo/bin/x` does.
 
@@ -27,8 +31,12 @@ Beside each, the same tools building, testing, formatting and running the projec
 
 from __future__ import annotations
 
+import shutil
+import subprocess
+from pathlib import Path
+
 import pytest
-from conftest import guard_allows, guard_blocks
+from conftest import TEST_GIT, decide_in, guard_allows, guard_blocks
 
 BLOCKED = [
     # uploads under each tool's own word
@@ -62,6 +70,8 @@ BLOCKED = [
     ("posix", "zvm install 0.12.0", "network.package-install"),
     ("posix", "choosenim stable", "network.package-install"),
     ("posix", "choosenim update devel", "network.package-install"),
+    ("posix", "npx elm-review --template jfmengels/elm-review-unused/example --no-details", "network"),
+    ("posix", "elm-review --template=jfmengels/elm-review-simplify/example", "network"),
     # consoles and development servers
     ("posix", "swift repl", "unverifiable.terminal-program"),
     ("posix", "idris2", "unverifiable.terminal-program"),
@@ -115,6 +125,8 @@ ALLOWED = [
     ("posix", "zigup list"),
     ("posix", "choosenim show"),
     ("posix", "zig build test --summary all"),
+    ("posix", "npx elm-review --fix-all"),
+    ("posix", "elm-review --config review --ignore-dirs generated"),
     ("posix", "nim c -d:release -o:bin/x src/x.nim"),
     # the same tools building, testing, serving nothing
     ("posix", "swift build -c release"),
@@ -162,3 +174,50 @@ def test_uploads_installs_and_consoles_of_language_tools_are_blocked(
 @pytest.mark.parametrize(("shell", "command"), ALLOWED)
 def test_the_same_tools_building_and_testing_stay_allowed(shell: str, command: str) -> None:
     guard_allows(shell, command)
+
+
+OUTPUT = [".spago", ".psci_modules", "output-es", ".dub", "Pods", "ebin", "_coverage", "htmldocs"]
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A git project whose ignored build output and installed dependencies are there, beside tracked work."""
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    root = tmp_path_factory.mktemp("langs")
+    subprocess.run(["git", "init", "-q"], cwd=root, check=True)
+    (root / ".gitignore").write_text("".join(f"{name}/\n" for name in OUTPUT))
+    (root / "src").mkdir()
+    (root / "src" / "Main.purs").write_text("module Main where\n")
+    (root / "app" / "ebin").mkdir(parents=True)
+    (root / "app" / "ebin" / "app.app").write_text("{application, app, []}.\n")
+    subprocess.run([*TEST_GIT, "add", ".gitignore", "src"], cwd=root, check=True)
+    subprocess.run([*TEST_GIT, "add", "-f", "app/ebin/app.app"], cwd=root, check=True)  # committed output
+    subprocess.run([*TEST_GIT, "commit", "-qm", "init"], cwd=root, check=True)
+    for name in OUTPUT:
+        (root / name / "x").mkdir(parents=True)
+        (root / name / "x" / "made").write_text("generated\n")
+    return root
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "rm -rf .spago output-es",
+        "rm -rf .psci_modules",
+        "rm -rf .dub",
+        "rm -rf Pods",
+        "rm -rf ebin",
+        "rm -rf _coverage htmldocs",
+    ],
+)
+def test_deleting_these_ecosystems_build_output_is_a_clean_step(project: Path, command: str) -> None:
+    decision = decide_in(command, project)
+    assert decision.allowed, (command, decision.rule_id, decision.reason)
+
+
+@pytest.mark.parametrize("command", ["rm -rf app/ebin", "rm -rf src", "rm -rf .spago src"])
+def test_tracked_work_named_so_stays_blocked(project: Path, command: str) -> None:
+    decision = decide_in(command, project)
+    assert not decision.allowed, command
+    assert decision.rule_id == "destructive.recursive-delete"
