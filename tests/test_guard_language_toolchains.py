@@ -9,7 +9,8 @@ PureScript, Racket and Common Lisp.
   publish`, `gleam hex retire`), PureScript's `spago publish` and `pulp publish`.
 - Installs under other words: PureScript's `spago install` and `psc-package install`, Roswell's and qlot's
   (`ros install x`, `qlot install`), `fpm update`, the old standalone `pub get`, treeform's `nimby install`,
-  elm-review's rules fetched from GitHub (`elm-review --template o/r/example`), and the compiler
+  elm-review's rules fetched from GitHub (`elm-review --template o/r/example`), a registry package dub builds
+  or runs (`dub run dfmt -- -i source`, as `dub fetch dfmt`; `dub build -b release` builds), and the compiler
   installers `zigup 0.11.0`, `zvm install master` and `choosenim stable`.
 - Consoles and servers: `swift repl`, a bare `idris2`, Lustre's development server (`gleam run -m lustre/dev
   start`).
@@ -71,6 +72,10 @@ BLOCKED = [
     ("posix", "choosenim stable", "network.package-install"),
     ("posix", "choosenim update devel", "network.package-install"),
     ("posix", "npx elm-review --template jfmengels/elm-review-unused/example --no-details", "network"),
+    ("posix", "dub run dfmt --compiler=ldc2 -- --inplace source", "network.package-install"),
+    ("posix", "dub run doveralls", "network.package-install"),
+    ("posix", "dub build dpp@0.5.0 -b release", "network.package-install"),
+    ("posix", "dub test -b unittest mir-algorithm", "network.package-install"),
     ("posix", "elm-review --template=jfmengels/elm-review-simplify/example", "network"),
     # consoles and development servers
     ("posix", "swift repl", "unverifiable.terminal-program"),
@@ -126,6 +131,12 @@ ALLOWED = [
     ("posix", "choosenim show"),
     ("posix", "zig build test --summary all"),
     ("posix", "npx elm-review --fix-all"),
+    ("posix", "dub run"),
+    ("posix", "dub build -b release --compiler ldc2"),
+    ("posix", "dub run -- serve --port 8080"),
+    ("posix", "dub run :example"),
+    ("posix", "dub run --single scripts/gen.d"),
+    ("posix", "dub test -c unittest -b unittest-cov"),
     ("posix", "elm-review --config review --ignore-dirs generated"),
     ("posix", "nim c -d:release -o:bin/x src/x.nim"),
     # the same tools building, testing, serving nothing
