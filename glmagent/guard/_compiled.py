@@ -96,10 +96,14 @@ SPECIAL = {
     "new-object": "_new_object",
     "import-module": "_import_module",
     "dotnet": "_dotnet",
+    "mix": "_task_chain",
+    "lein": "_task_chain",
+    "rebar3": "_task_chain",
+    "dub": "_dub",
     **dict.fromkeys(EDITORS, "_editor"),
 }
 
-HANDED_AS_ANY = frozenset({"dotnet"})
+HANDED_AS_ANY = frozenset({"dotnet", "mix", "lein", "rebar3", "dub"})
 """Special commands whose words are otherwise checked as any program's (`dotnet`'s handler only looks for the
 assembly it runs: `dotnet add reference ../x.csproj` still hands it code from outside the project)."""
 

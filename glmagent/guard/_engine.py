@@ -274,12 +274,20 @@ _REGENERATING = frozenset(
 `[IO.File]::WriteAllText(F, …)`, `dd of=F`), and `ln -f`, whose link replaces the file of its name."""
 _PERCENT_NAME = lazy_re(r"%[^%\s]+%")
 _MAKE_MARKS = "@-+"  # what make strips from the start of a recipe line
-_MAKE_QUIET = lazy_re(r"(?:\$\((?:Q|QUIET(?:_\w+)?|QUITE(?:_\w+)?|AT|HIDE|SILENT|SILENCE)\))+")
-"""make's variables that hide a recipe line's echo (`$(Q)$(MAKE) -C x`, `$(AT)rm -f x.o`, `$(QUIET_CC)$(CC)`),
-set to `@` or to nothing: a mark like `@` itself, glued to the command or a word of its own."""
+_MAKE_QUIET = lazy_re(
+    r"(?:\$\((?:Q|QUIET(?:_\w+)?|QUITE(?:_\w+)?|AT|HIDE|SILENT|SILENCE|V|VERBOSE|NOECHO)\))+"
+)
+"""make's variables that hide a recipe line's echo (`$(Q)$(MAKE) -C x`, `$(AT)rm -f x.o`, `$(QUIET_CC)$(CC)`,
+`$(V)$(NIMBLE) test` as `V := @` unless `VERBOSE=1`, MakeMaker's `$(NOECHO)`), set to `@` or to nothing: a
+mark like `@` itself, glued to the command or a word of its own."""
 _MAKE_REFERENCE = lazy_re(r"\$\((?:[A-Z][A-Z0-9_]*|[@<^*?%+][DF]?)(?::[^()\s$'\"`\\]*)?\)")
 """make's references that bash reads as a command substitution of a program no system has (`$(DIST)`,
 `$(SRC:.c=.o)`, `$(@D)`): to bash, nothing."""
+_RESERVED_AFTER = frozenset(
+    {"do", "done", "then", "elif", "else", "fi", "esac", "in", "if", "for", "while", "until"}
+)
+"""Words bash reserves only where it parses a command: left first by an expansion that prints nothing
+(`$(REBAR3) do eunit, cover`, `$(LEIN) do clean, test`), each is the name of a program no system has."""
 _BASH_PLAIN = lazy_re(r"[\w./+@%,:=-]+")
 """A word bash takes as written: no expansion, quote, escape or pattern."""
 _MAKE_PROGRAM_WORD = lazy_re(r"(\"?)(\$\([A-Z][A-Z0-9_]*\))\1")
@@ -1642,12 +1650,13 @@ class Evaluation(RunsOtherCode, WordChecks):
     ) -> None:
         """The command bash runs after a make variable in command position, which prints nothing there:
         `rest`, its first word without make's references (`$(CFLAGS) -o x` runs `-o x`, `$(BIN)/x y` runs
-        `/x y`). A program named like an option (`$(CC) -o x x.c`: `-o`), by make's automatic variables
+        `/x y`). A program named like an option (`$(CC) -o x x.c`: `-o`) or by a reserved word (`$(REBAR3) do
+        eunit`: `do`), by make's automatic variables
         (`$(STRIP) $^`: `$^`, `$` for `$<`) or at the root (`$(MKDIR) $(DIST)/x`: `/x`) is no program anyone
         has; any other run-time part is judged so."""
         while rest:
             raw = rest[0].raw
-            if raw[:1] == "-" or raw.startswith(_parse_posix.MAKE_AUTOMATIC_WORD):
+            if raw[:1] == "-" or raw.startswith(_parse_posix.MAKE_AUTOMATIC_WORD) or raw in _RESERVED_AFTER:
                 return
             bare = _MAKE_REFERENCE.sub("", raw)
             if bare == raw:

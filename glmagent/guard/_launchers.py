@@ -129,6 +129,23 @@ def _catted_files(stdin: Stdin) -> list[Arg] | None:
     return files
 
 
+_TASK_PROFILE_WORDS = frozenset({"as", "with-profile", "with-profiles"})
+"""rebar3's and Leiningen's words that run what follows them under a profile (`rebar3 as test do x`)."""
+
+
+_DUB_BUILDS = frozenset({"run", "build", "test"})
+_DUB_VALUED = frozenset(
+    {
+        "-b", "--build", "-c", "--config", "--compiler", "-a", "--arch", "--root", "--registry", "--debug",
+        "--d-version", "--override-config", "--build-mode", "--filter", "--main-file", "--cache", "--color",
+        "--skip-registry", "--recipe",
+    }
+)  # fmt: skip
+"""dub's options that take the next word as their value (`dub build -b release`)."""
+_DUB_PACKAGE = lazy_re(r"[a-z0-9][a-z0-9_-]*(?::[a-z0-9_-]+)?(?:@[\w.~^<>=*+-]+)?")
+"""A package's name as the registry spells it, maybe a sub-package's and a version (`dfmt`, `dpp@0.5.0`)."""
+
+
 class RunsOtherCode:
     """How an `Evaluation` follows a command into the code it runs (a mixin: it calls back the
     evaluation's `script`, `command`, `payload` and `event`)."""
@@ -816,6 +833,56 @@ class RunsOtherCode:
             return
         program = Arg(text[:-4], assembly.raw)
         self._named_script(program, [argv[0], program, *args[i + 1 :]], frame, name, module=True)
+
+    def _task_chain(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
+        """`mix do deps.get, compile`, `mix do compile + hex.publish`, `lein do clean, test`, `rebar3 do
+        eunit,cover` (also under a profile: `rebar3 as test do …`, `lein with-profile +x do …`): the build
+        tool runs each task of the chain in turn, each judged as the tool given it alone (`mix do cmd rm -rf
+        ~, compile` runs `mix cmd rm -rf ~`). Commas end a task wherever they stand, as rebar3 reads them."""
+        args = argv[1:]
+        start = 2 if len(args) > 2 and args[0].text in _TASK_PROFILE_WORDS else 0
+        if len(args) <= start + 1 or args[start].text != "do" or frame.depth >= self.p.max_depth:
+            return
+        tasks: list[list[Arg]] = [[]]
+        for a in args[start + 1 :]:
+            text = a.text
+            if text == "+":
+                tasks.append([])
+            elif "," in text and DYN not in text:
+                pieces = text.split(",")
+                for i, piece in enumerate(pieces):
+                    if i:
+                        tasks.append([])
+                    if piece:
+                        tasks[-1].append(Arg(piece, piece))
+            else:
+                tasks[-1].append(a)
+        there = frame.wrapped(f"a task of `{name} do`")
+        for task in tasks:
+            if task:
+                self.command([argv[0], *args[:start], *task], there, stdin)
+
+    def _dub(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
+        """`dub run dfmt -- -i source`, `dub run doveralls`, `dub build dpp@0.5.0`: given a package's name
+        before `--`, dub's build commands fetch it from the registry first, as `dub fetch dfmt` does (`dub
+        run`, `dub build -b release`, `dub run :example` and `dub run --single app.d` build the project's)."""
+        args = argv[1:]
+        if not args or args[0].text not in _DUB_BUILDS or frame.depth >= self.p.max_depth:
+            return
+        skip = False
+        for a in args[1:]:
+            text = a.text
+            if skip:
+                skip = False
+            elif text == "--" or DYN in text:
+                return
+            elif text[:1] == "-":
+                skip = "=" not in text and text in _DUB_VALUED
+            else:
+                if _DUB_PACKAGE.fullmatch(text):
+                    fetch = [argv[0], Arg("fetch", "fetch"), a]
+                    self.command(fetch, frame.wrapped(f"`dub {args[0].text} {text}` fetches it"), stdin)
+                return
 
     def _new_object(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
         named, positional = self._ps_bind(argv[1:], ("typename", "comobject", "argumentlist", "property"))

@@ -70,6 +70,7 @@ OUTPUT_FOLDERS = frozenset(
         ".vercel", ".netlify", ".wrangler", ".webpack", ".serverless", ".aws-sam", "cdk.out",
         ".rollup.cache", ".pnpm-store", ".nx", "pkg", "blib", "cover_db", "nytprof", "deps", "vendor",
         "lua_modules", "doc", ".elixir_ls", ".php-cs-fixer.cache", ".php_cs.cache", ".phpunit.result.cache",
+        ".spago", ".psci_modules", "output-es", ".dub", "pods", "ebin", "_coverage", "htmldocs",
     }
 )  # fmt: skip
 """Folder names build tools write their output to (compared in lower case); with `.egg-info` names and built
@@ -89,7 +90,9 @@ test --cover` writes), minted's `_minted` (and one job's `_minted-main`), bookdo
 Ruby's, Perl's, Elixir's, PHP's and Lua's build and install output (Bundler's gem `pkg`, MakeMaker's `blib`,
 Devel::Cover's `cover_db`, NYTProf's `nytprof`, Mix's `deps`, Composer's and Bundler's `vendor`, LuaRocks'
 `lua_modules`, the `doc` YARD, RDoc and ExDoc generate, ElixirLS's `.elixir_ls`, PHP CS Fixer's and
-PHPUnit's result caches);
+PHPUnit's result caches), PureScript's installed `.spago`, its REPL's `.psci_modules` and the `output-es` of
+its ES backend, D's `.dub`, CocoaPods' installed `Pods`, Erlang's compiled `ebin`, bisect_ppx's `_coverage`
+and the `htmldocs` `nim doc` writes;
 the `gen` folder code generators write to (`buf generate`, `protoc --go_out=gen`, `openapi-generator -o gen`);
 protoc's and jsonnet's `*_out` output folders (`js_out`, `dashboards_out`: the `--js_out=` convention), the
 coverage and JUnit reports test runs write (`coverage-unit.xml`, `junit.xml`, `junit-py312.xml`), and
