@@ -382,10 +382,12 @@ _PROGRAM_FOLDERS = lazy_re(
     rf"|{_HOME_PREFIX}/(?:\.local/bin|\.cargo|go/bin|\.dotnet|\.npm-global|\.nvm|\.pyenv|\.rbenv"
     r"|\.volta|\.bun/bin|\.deno/bin|\.rustup|\.sdkman|\.jenv|\.poetry/bin|\.conda|miniconda3|anaconda3"
     r"|bin|\.local/share/pnpm|\.yarn/bin|appdata/local/programs|appdata/roaming/npm|scoop/shims"
-    r"|appdata/local/microsoft/windowsapps|\.ghcup/bin|\.cabal/bin|\.nimble/bin))(?:/|$)"
+    r"|appdata/local/microsoft/windowsapps|\.ghcup/bin|\.cabal/bin|\.nimble/bin"
+    # (the embedded toolchains' managers: PlatformIO, ESP-IDF's installer, the Arduino CLI)
+    r"|\.platformio/(?:penv|packages)|\.espressif/(?:tools|python_env)|\.arduino15/packages))(?:/|$)"
 )
-"""Folders the system and the usual tool managers (Homebrew, rustup, nvm, pyenv, Scoop, ghcup…) install
-programs in: running one of their programs is running an installed tool, like running it by name."""
+"""Folders the system and the usual tool managers (Homebrew, rustup, nvm, pyenv, Scoop, ghcup, PlatformIO…)
+install programs in: running one of their programs is running an installed tool, like running it by name."""
 
 
 _WINDOWS_INDIRECT = lazy_re(
