@@ -156,8 +156,10 @@ class CommandMatch(Shape):
     """Only when a wrapper (`env`) is given no command to run (so it prints the environment)."""
     global_options: bool = False
     """`flags_*` and `args_*` look only at the words before the first operand: the program's own options,
-    not its subcommand's (`git --config-env=… log`, never the message of `git commit -m "$msg"`);
-    `subcommands` still names that first operand (`adb -s SERIAL shell`, not `adb shell am start -a X`)."""
+    not its subcommand's (`git --config-env=… log`, never the message of `git commit -m "$msg"`); with
+    `subcommands` (all of one length), the words before the first operand after them: the subcommand's own
+    options, not those of the program it runs (`perf record -a -- sleep 5`, not `perf stat make -C build`);
+    `subcommands` still names that operand itself (`adb -s SERIAL shell`, not `adb shell am start -a X`)."""
     needs_operand: bool = False
     """The clause only matters when the command names something to act on (`rm -r` with nothing to delete
     does nothing), so a lone word only known at run time is the operand or a flag, never both: `rm -f "$f"`

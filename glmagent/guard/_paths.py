@@ -403,11 +403,13 @@ _PROGRAM_FOLDERS = lazy_re(
     r"|\.volta|\.bun/bin|\.deno/bin|\.rustup|\.sdkman|\.jenv|\.poetry/bin|\.conda|miniconda3|anaconda3"
     r"|bin|\.local/share/pnpm|\.yarn/bin|appdata/local/programs|appdata/roaming/npm|scoop/shims"
     r"|appdata/local/microsoft/windowsapps|\.ghcup/bin|\.cabal/bin|\.nimble/bin|\.pub-cache/bin|\.opam/[^/]+/bin"
-    r"|\.roswell/bin|\.juliaup/bin|\.mix/escripts|\.elan/bin|\.zvm/bin))(?:/|$)"
+    r"|\.roswell/bin|\.juliaup/bin|\.mix/escripts|\.elan/bin|\.zvm/bin"
+    # (the embedded toolchains' managers: PlatformIO, ESP-IDF's installer, the Arduino CLI)
+    r"|\.platformio/(?:penv|packages)|\.espressif/(?:tools|python_env)|\.arduino15/packages))(?:/|$)"
 )
 """Folders the system and the usual tool managers (Homebrew, rustup, nvm, pyenv, Scoop, ghcup, opam, `dart pub
-global activate`, Roswell, juliaup…) install programs in: running one of their programs is running an
-installed tool, like running it by name."""
+global activate`, Roswell, juliaup, PlatformIO…) install programs in: running one of their programs is running
+an installed tool, like running it by name."""
 
 
 _WINDOWS_INDIRECT = lazy_re(

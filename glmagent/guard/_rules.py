@@ -838,16 +838,20 @@ class CommandView:
             out.append(a)
         return out
 
-    def before_operands(self) -> CommandView:
-        """The command with only the words before its first operand (its global options); made once per
-        view, as every clause testing global options asks for it."""
-        before = self._before
+    def before_operands(self, skip: int = 0) -> CommandView:
+        """The command with only the words before its first operand (its global options), or before the first
+        one after `skip` subcommand words (that subcommand's options: `perf record -a -- sleep 5`, not the
+        options of what it runs); made once per view without `skip`, as every clause testing global options
+        asks for it."""
+        before = None if skip else self._before
         if before is None:
-            first = next((a for a in self.positionals() if DYN not in a.text), None)
+            first = next((a for a in self.positionals()[skip:] if DYN not in a.text), None)
             if first is None:
                 return self  # not remembered: a view holding itself would live until the cycle collector
             cut = next(i for i, a in enumerate(self.args) if a is first)
-            before = self._before = CommandView(self.names, self.argv[: cut + 1], self.dialect, self.syntax)
+            before = CommandView(self.names, self.argv[: cut + 1], self.dialect, self.syntax)
+            if not skip:
+                self._before = before
         return before
 
     def lone_unknown_operand(self) -> bool:
@@ -1161,7 +1165,7 @@ class CompiledCommand:
             return _MATCH  # `curl`, `mkfs`, `shred`: the name alone decides
         full = view
         if self.global_options:
-            view = view.before_operands()
+            view = view.before_operands(self.subcommand_at)
         state = MATCH
         detail: list[str] = []
         args = view.args
