@@ -1179,9 +1179,9 @@ class WordChecks:
             globbed = [a for a in args if a.text not in code] if code else args
             self._glob_words(globbed, argv, names, frame, entries)
         if ".." in texts:
-            self._climbed_words(args, argv, names, frame, entries, screen)
+            self._derived_paths(args, argv, names, frame, entries, screen, _climbed_path)
         if frame.dialect == "posix" and DYN in texts:
-            self._rooted_words(args, argv, names, frame, entries, screen)
+            self._derived_paths(args, argv, names, frame, entries, screen, _rooted_path)
         found: dict[str, bool] = {}  # (a lone word is the words joined: searched once)
         if screen is not None:
             # The fast path may have searched these very texts already.
@@ -1239,7 +1239,7 @@ class WordChecks:
                 self._spend_matched(_match_cost(seen))
                 self._rules_on_path(seen, a.text, argv, names, frame, entries)
 
-    def _climbed_words(
+    def _derived_paths(
         self,
         args: list[Arg],
         argv: list[Arg],
@@ -1247,40 +1247,21 @@ class WordChecks:
         frame: Frame,
         entries: list[tuple[Rule, re.Pattern[str], CaselessScreen | None]],
         screen: CaselessScreen | None,
+        derive: Callable[[Arg], tuple[str, str] | None],
     ) -> None:
-        """Argument-wide rules on the paths words name once their `..` steps are taken (`/tmp/../etc/passwd`,
-        `~/../../etc/passwd`; see `climbed`). `screen`: the rules' literal fragments, as for the words."""
+        """Argument-wide rules on the paths words lead to once read another way: `derive` gives a word's path
+        and how to show the word, or None. `screen`: the rules' literal fragments, as for the words."""
         judged: set[str] = set()
         for a in args:
-            seen = climbed(a.text)
-            if seen is None or seen in judged or (screen is not None and screen.search(seen) is None):
+            derived = derive(a)
+            if derived is None:
+                continue
+            seen, shown = derived
+            if seen in judged or (screen is not None and screen.search(seen) is None):
                 continue
             judged.add(seen)
             self._spend_matched(len(seen))
-            shown = a.text if DYN not in a.text else a.raw
             self._rules_on_path(seen, shown, argv, names, frame, entries)
-
-    def _rooted_words(
-        self,
-        args: list[Arg],
-        argv: list[Arg],
-        names: tuple[str, ...],
-        frame: Frame,
-        entries: list[tuple[Rule, re.Pattern[str], CaselessScreen | None]],
-        screen: CaselessScreen | None,
-    ) -> None:
-        """Argument-wide rules on a word whose run-time start is glued to a folder's name (`${X}etc/shadow`,
-        `$(pwd | cut -c1)etc/shadow`): that start may be `/` or end in one, so the word may name the path
-        from the root (`/etc/shadow`). `screen`: the rules' literal fragments, as for the words."""
-        for a in args:
-            text = a.text
-            if len(text) < 3 or text[0] != DYN or text[1] in "/\\" or DYN in text[1:] or "/" not in text:
-                continue
-            seen = "/" + text[1:]
-            if screen is not None and screen.search(seen) is None:
-                continue
-            self._spend_matched(len(seen))
-            self._rules_on_path(seen, a.raw, argv, names, frame, entries)
 
     def _rules_on_path(
         self,
@@ -1612,3 +1593,21 @@ class WordChecks:
                     self._argv(argv),
                 )
                 return
+
+
+def _climbed_path(a: Arg) -> tuple[str, str] | None:
+    """The path a word names once its `..` steps are taken (`/tmp/../etc/passwd`, `~/../../etc/passwd`; see
+    `climbed`)."""
+    seen = climbed(a.text)
+    if seen is None:
+        return None
+    return seen, a.text if DYN not in a.text else a.raw
+
+
+def _rooted_path(a: Arg) -> tuple[str, str] | None:
+    """The path from the root a word may name whose run-time start is glued to a folder's name
+    (`${X}etc/shadow`, `$(pwd | cut -c1)etc/shadow`): that start may be `/` or end in one."""
+    text = a.text
+    if len(text) < 3 or text[0] != DYN or text[1] in "/\\" or DYN in text[1:] or "/" not in text:
+        return None
+    return "/" + text[1:], a.raw
