@@ -88,6 +88,7 @@ from ._syntax import (
     DISK_LOOKUP_WORK,
     DYN,
     FED_WRAPPER_WORK,
+    MADE_TEMP,
     MAX_WORK,
     PAYLOAD_CHARS_PER_UNIT,
     PIECE_WORK,
@@ -100,6 +101,7 @@ from ._syntax import (
     Frame,
     Stdin,
     TooLarge,
+    in_made_temp,
     start_check,
 )
 from ._unwrap import (
@@ -610,6 +612,17 @@ _LISTED_PLACES_JUDGED = 16
 """Places a listing's words may stand for (below starts outside the project, `find ../a ../b … | xargs sed -i
 …`, and in `.git` or `.hazina`) judged one by one; a listing of more hands its commands a place known only
 at run time."""
+
+
+def _deletes_made_temp(names: tuple[str, ...], argv: list[Arg], dialect: Dialect) -> bool:
+    """Does a tree delete remove only what `mktemp -d` made for the line (`rm -rf "$tmp"`, `rm -rf
+    "${tmp:?}/x"`)? A path below it only under `${tmp:?}`: were `mktemp` to fail, `"$tmp"/*` is `/*`."""
+    if not any(MADE_TEMP in a.text for a in argv):
+        return False
+    targets = tree_delete_targets(names, argv[1:], dialect)
+    return bool(targets) and all(
+        t.text == MADE_TEMP or (in_made_temp(t.text) and ":?" in t.raw and DYN not in t.text) for t in targets
+    )
 
 
 class _Stop(Exception):
@@ -1439,6 +1452,7 @@ class Evaluation(RunsOtherCode, WordChecks):
                         and (
                             self._deletes_output_only(names, argv, frame)
                             or (not self.copied and del_sweeps_artefacts(names, argv[1:], dialect))
+                            or _deletes_made_temp(names, argv, dialect)
                         )
                     ):
                         continue
@@ -2276,6 +2290,8 @@ class Evaluation(RunsOtherCode, WordChecks):
         """May this line replace the whole of `target` without loss? Only for a file in the project that is
         new, empty or ignored output (see `_project`) and that this line leaves alone before the write (see
         `_untouched_place`). A file that exists also counts as named by any earlier glob or run-time word."""
+        if target.text == MADE_TEMP:
+            return True  # the file `mktemp` made for the line: empty, or holding what the line wrote
         place = self._untouched_place(target, frame, upto, written)
         if place is None or self._files is None:
             return False

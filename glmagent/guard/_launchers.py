@@ -21,7 +21,7 @@ from ._normalise import command_key
 from ._paths import named_from_here
 from ._payloads import dated, decode_powershell_b64
 from ._rules import MATCH, CommandView
-from ._syntax import DYN, PAYLOAD_CHARS_PER_UNIT, PIECE_WORK, Arg, Feed, Frame, Stdin
+from ._syntax import DYN, MADE_TEMP, PAYLOAD_CHARS_PER_UNIT, PIECE_WORK, Arg, Feed, Frame, Stdin
 from ._unwrap import (
     CMD_LINE_SWITCHES,
     cmd_exe,
@@ -41,6 +41,8 @@ _PLAIN_NAME = lazy_re(r"[a-z][a-z0-9_.-]*")
 """A command named by a bare word (folded), not a path, a drive or a URI."""
 
 _FED = "__GLMAGENT_STDIN__"
+_MADE_NAME = "__GLMAGENT_MKTEMP__"
+"""The name a `trap` body expanded when set reads `mktemp`'s folder by."""
 
 _MODULE_PROGRAMS = {
     "sphinx": "sphinx-build",
@@ -511,7 +513,17 @@ class RunsOtherCode:
     def _trap(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
         args = [a for a in argv[1:] if a.text != "--"]
         if len(args) >= 2 and not args[0].text.startswith("-"):
-            self._inline(args[0], "posix", frame.nested("`trap`"), argv)
+            inner = frame.nested("`trap`")
+            body = args[0]
+            if frame.constants:
+                inner.constants = dict(
+                    frame.constants
+                )  # the body sees the line's constants (see PosixWalker)
+                if MADE_TEMP in body.text:
+                    # `trap "rm -rf $tmp" EXIT`: expanded when set, to the name `mktemp` made, which stays it
+                    inner.constants[_MADE_NAME] = MADE_TEMP
+                    body = Arg(body.text.replace(MADE_TEMP, "${" + _MADE_NAME + "}"), body.raw)
+            self._inline(body, "posix", inner, argv)
 
     def _coproc(self, name: str, argv: list[Arg], frame: Frame, stdin: Stdin | None) -> None:
         # `coproc NAME { cmd; }` reaches us as words; the body after `{` is a command of its own.

@@ -14,6 +14,7 @@ from ._normalise import ansi_c_unescape, command_key, fold_arg, posix_unescape_d
 from ._sink import Sink
 from ._syntax import (
     DYN,
+    MADE_TEMP,
     MAX_WORK,
     Arg,
     Feed,
@@ -155,6 +156,15 @@ def _binds_names(text: str) -> bool:
 
 
 _CONSTANT_VALUE = lazy_re(r"[\w./+,:@%=~-]*")
+_MKTEMP_OPTION = lazy_re(r"-[dqt]{1,3}|--(?:directory|quiet|tmpdir)|--suffix=[\w.+,@%-]*")
+"""Options of `mktemp` that keep its name in the temp folder (`-t`, `--tmpdir`: put it there)."""
+_MKTEMP_TEMPLATE = lazy_re(
+    r"(\"?)((?:\$\{TMPDIR:-/tmp\}|\$\{TMPDIR\}|\$TMPDIR|/tmp|/var/tmp)/)?[\w+,@%][\w.+,@%-]*\1"
+)
+"""A template of `mktemp`: a plain name (`ci.XXXXXX`), or one in the temp folder (`"$TMPDIR/x.XXXX"`)."""
+_TMPDIR_READ = lazy_re(r"\$\{?TMPDIR")
+_REQUIRED = lazy_re(r"\$\{([A-Za-z_]\w*):?\?[^}]*\}")
+"""`${x:?}`, `${x?message}`: the value, or an error that stops the script when it is empty."""
 """A value that reads the same quoted or not: no blank splits it and no pattern character globs it."""
 _ASSIGNED_NAME = lazy_re(r"(?<![\w$./-])([A-Za-z_]\w*)(?:\[[^\]]*\])?\+?=")
 _LOOP_NAME = lazy_re(r"\bfor\s+([A-Za-z_]\w*)")
@@ -275,6 +285,15 @@ class PosixWalker:
         self.constants: dict[str, str] = {}
         """Variables this script set once, at its top level, to a literal that needs no quoting
         (`out=report.html`): a later `$out` is that value (`>> $out` writes report.html)."""
+        inherited = frame.constants
+        if inherited:
+            # A `trap` body runs at exit, when the setting script's constants hold their values: those it
+            # does not set again itself are known in it (`tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT`).
+            changeable = _changeable_names(src.decode("utf-8", "replace"))
+            if changeable is not None:
+                counts, changed = changeable
+                self.constants = {k: v for k, v in inherited.items() if k not in counts and k not in changed}
+        frame.constants = self.constants
         self.changeable: tuple[dict[str, int], set[str]] | bool | None = False
         """`_changeable_names` of the script, read at its first top-level assignment (False: not yet)."""
         """The source as text when it is pure ASCII: byte offsets are then character offsets, so words are
@@ -461,19 +480,24 @@ class PosixWalker:
                 if value is not None:
                     trimmed = _trimmed(value, trim.group(2), trim.group(3))
                     return DYN if trimmed is None else trimmed
+            if node.type == "expansion" and (need := _REQUIRED.fullmatch(self.text(node))) is not None:
+                return self.constants.get(need.group(1)) or DYN  # `${tmp:?}`: the value, never empty
         return DYN
 
-    def _constant_assignment(self, node: Node, key: str, val: Arg) -> bool:
-        """Is this assignment the only one the script makes to `key`, at its top level, of a plain literal?
-        Only then does every later `$key` in the script read as its value: an assignment inside a branch,
-        loop, function or subshell, a second one, or any command that binds names (`read`, `eval`, `.`)
-        leaves the variable unknown."""
+    def _constant_assignment(self, node: Node, key: str, val: Arg, made: bool = False) -> bool:
+        """Is this assignment the only one the script makes to `key`, at its top level, of a plain literal
+        (or, `made`, of the name `mktemp` prints)? Only then does every later `$key` in the script read as
+        its value: an assignment inside a branch, loop, function or subshell, a second one, or any command
+        that binds names (`read`, `eval`, `.`) leaves the variable unknown. The first command of a list
+        runs unconditionally (`tmp=$(mktemp -d) && cd "$tmp"`), as one at the top does."""
         parent = node.parent
         if parent is not None and parent.type == "declaration_command":
-            parent = parent.parent
-        if parent is None or parent.type != "program" or not val.literal:
+            node, parent = parent, parent.parent
+        while parent is not None and parent.type == "list" and parent.named_children[0] == node:
+            node, parent = parent, parent.parent
+        if parent is None or parent.type != "program" or not (made or val.literal):
             return False
-        if _CONSTANT_VALUE.fullmatch(val.text) is None:
+        if not made and _CONSTANT_VALUE.fullmatch(val.text) is None:
             return False
         if self.changeable is False:
             self.changeable = _changeable_names(self._source_text())
@@ -824,6 +848,12 @@ class PosixWalker:
                 self.frame.variables.pop(key, None)
             if self._constant_assignment(node, key, val):
                 self.constants[key] = val.text
+            elif (
+                value is not None
+                and self._made_temp(value)
+                and self._constant_assignment(node, key, val, True)
+            ):
+                self.constants[key] = MADE_TEMP  # `tmp=$(mktemp -d)`: a new name in the temp folder
             else:
                 self.constants.pop(key, None)
             own = self._own_default(value, key) if value is not None else None
@@ -834,6 +864,33 @@ class PosixWalker:
                 return
             self._assigned(key, val)
         self._children(node)
+
+    def _made_temp(self, value: Node) -> bool:
+        """Is `value` only `$(mktemp …)` (or `"$(mktemp …)"`, `` `mktemp` ``), naming a new file or folder in
+        the temp folder: no template, one under `-t`/`--tmpdir`, or one in `$TMPDIR` or `/tmp`, on a line that
+        points `TMPDIR` nowhere (`-p ~`, `--tmpdir=/etc`, a template in the project: not here)?"""
+        if value.type == "string" and len(value.named_children) == 1:
+            value = value.named_children[0]
+        if value.type != "command_substitution":
+            return False
+        text = self.text(value)
+        if "mktemp" not in text:
+            return False
+        words = text[2:-1].split() if text[:2] == "$(" else text[1:-1].split()
+        if not words or words[0] != "mktemp":
+            return False
+        in_temp = False
+        template = None
+        for w in words[1:]:
+            if _MKTEMP_OPTION.fullmatch(w):
+                in_temp = in_temp or w == "--tmpdir" or (w[1] != "-" and "t" in w)
+            elif template is None and (found := _MKTEMP_TEMPLATE.fullmatch(w)) is not None:
+                template = found
+            else:
+                return False
+        if template is not None and template.group(2) is None and not in_temp:
+            return False  # `mktemp -d x.XXXX`: a name in the working directory
+        return "TMPDIR" not in _TMPDIR_READ.sub("", self._source_text())
 
     def _own_default(self, value: Node, key: str) -> str | None:
         """The literal default of a value that is only the assigned variable's own value or that default

@@ -32,7 +32,7 @@ from ._globbed import glob_match, glob_units
 from ._handed import last_part
 from ._lazy import lazy_re
 from ._project import distinct, real_path
-from ._syntax import DYN, Arg, TooLarge
+from ._syntax import DYN, Arg, TooLarge, in_made_temp
 
 PROTECTED = (".git", ".hazina")
 
@@ -660,7 +660,7 @@ class PathScope:
             return Judgement("write-unknown-target", f"`{raw}` is in a folder named by a cmd variable")
         if DYN in text:
             temp = _TEMP_VARIABLES if self.dialect == "posix" else _PS_TEMP_VARIABLES
-            if temp.match(raw) and ".." not in raw:
+            if (temp.match(raw) and ".." not in raw) or in_made_temp(text):
                 return None
             if is_step_file(raw):
                 return None
@@ -674,6 +674,8 @@ class PathScope:
             return Judgement(
                 "write-unknown-target", f"`{raw}` is relative to a directory only known at run time"
             )
+        if in_made_temp(path):
+            return None  # what `mktemp -d` made for the line (`tmp=$(mktemp -d); cp -r dist "$tmp/"`)
         if _inside(path, self.root):
             parts = [p.lower() for p in path[len(self.root) :].split("/") if p]
             if len(parts) > PATH_PARTS_MAX:

@@ -118,7 +118,7 @@ class Frame:
     generated `__init__` calls a factory for each default dict.
     """
 
-    __slots__ = ("aliases", "depth", "dialect", "feeds", "variables", "via")
+    __slots__ = ("aliases", "constants", "depth", "dialect", "feeds", "variables", "via")
 
     def __init__(
         self,
@@ -137,6 +137,8 @@ class Frame:
         self.aliases = {} if aliases is None else aliases
         self.feeds = feeds
         """What feeds the command that runs this script (`find . -exec sh -c 'rm "$1"' _ {} ;`)."""
+        self.constants: dict[str, str] | None = None
+        """The walking script's constants (see `PosixWalker.constants`), for the `trap` body it sets."""
 
     def nested(self, how: str, dialect: Dialect | None = None) -> Frame:
         """A frame for a script or command run by a wrapper; definitions do not leak across processes."""
@@ -154,6 +156,18 @@ class Frame:
         if not self.via:
             return ""
         return " (inside " + " → ".join(self.via) + ")"
+
+
+MADE_TEMP = "/tmp/tmp.\x01mktemp"
+"""What a variable the line set once from `$(mktemp -d)` reads as: a new name in the temp folder, spelled so
+that no typed word names it."""
+
+
+def in_made_temp(text: str) -> bool:
+    """Is `text` the folder or file `mktemp` made for the line, or a path inside it that `..` cannot leave?"""
+    return text.startswith(MADE_TEMP) and (
+        len(text) == len(MADE_TEMP) or (text[len(MADE_TEMP)] == "/" and ".." not in text)
+    )
 
 
 def new_parser(grammar: str) -> Any:
