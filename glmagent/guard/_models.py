@@ -135,16 +135,18 @@ class CommandMatch(Shape):
     `[syntax]` table says (`kill -9 -1`: `-1` is a process id). A word known only at run time never matches
     (`kill $pid` stays allowed: the policy cannot know the number)."""
     first_operand_only: bool = False
-    """`operands_any` tests only the operand right after the `subcommands` words (`npx pkg@1 a@b`: the
-    package npx fetches, not the words given to the tool it runs); every entry of `subcommands` then has
-    the same number of words."""
+    """`operands_any` and `operand_not_in` test only the operand right after the `subcommands` words (`npx
+    pkg@1 a@b`: the package npx fetches, not the words given to the tool it runs); every entry of
+    `subcommands` then has the same number of words."""
     operand_paths: list[str] = many()
     """Paths tested against operands as a `path` clause reads them (`*` stays within one component, `/`
     is either separator), a trailing separator allowed: `/home/*` names a user's home folder itself, not a
     file deep inside it. An operand matching these or `operands_any` matches."""
     operand_not_in: list[str] | None = None
     """Only when some operand matches none of these globs (`tee out.txt`, not `tee /dev/null`); an operand
-    known only at run time may be anything, so it makes the match unknown (a fail-closed block)."""
+    known only at run time may be anything, so it makes the match unknown (a fail-closed block). With
+    `first_operand_only` only that operand counts, and a run-time one whose written start matches is in
+    (`git clone "file://$PWD"`)."""
     no_operands: bool = False
     """Only when there is no operand at all (`pkill -u bob` names no process: it kills all of them); operands
     known only at run time may be empty, so they make the match unknown (a fail-closed block)."""

@@ -1250,13 +1250,16 @@ class CompiledCommand:
             if self.operand_not_in is not None:
                 outside = None
                 unknown = False
-                for a in operands:
+                first = self.first_operand
+                for a in operands if first is None else operands[first : first + 1]:
                     if a.block or a.raw[:2] in (">(", "<("):
                         # a literal script block, or a process substitution (`tee >(cat 1>&2)`): a pipe to
                         # commands checked on their own, not a file
                         continue
                     if DYN in a.text:
-                        unknown = True
+                        # the one operand tested may be known by its written start (`"file://$PWD"`)
+                        if first is None or not self.operand_not_in.match(a.text):
+                            unknown = True
                     elif not self.operand_not_in.match(a.text):
                         outside = a.text
                         break
