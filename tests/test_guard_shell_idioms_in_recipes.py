@@ -115,7 +115,7 @@ LISTING_LOOPS_BLOCKED = [
     "for f in $(find /etc -name '*.conf'); do sed -i 's/a/b/' \"$f\"; done",
     "for f in $(cat files.txt); do sed -i 's/a/b/' \"$f\"; done",
     "for f in $(find docs -name '*.md'); do f=/etc/hosts; sed -i 's/a/b/' \"$f\"; done",
-    "for f in $(find docs -name '*.md'); do sed -i 's/a/b/' \"$f.bak\"; done",
+    "for f in $(find docs -name '*.md'); do sed -i 's/a/b/' \"$f\"/../x; done",
     "for f in $(find docs -name '*.md'); do for f in /etc/*; do :; done; sed -i 's/a/b/' $f; done",
     "for f in $(find docs -name '*.md'); do . ./env.sh; sed -i 's/a/b/' \"$f\"; done",
     "for f in $(find ~ -name '*.md'); do sed -i 's/a/b/' \"$f\"; done",

@@ -168,6 +168,7 @@ _REQUIRED = lazy_re(r"\$\{([A-Za-z_]\w*):?\?[^}]*\}")
 """A value that reads the same quoted or not: no blank splits it and no pattern character globs it."""
 _ASSIGNED_NAME = lazy_re(r"(?<![\w$./-])([A-Za-z_]\w*)(?:\[[^\]]*\])?\+?=")
 _LOOP_NAME = lazy_re(r"\bfor\s+([A-Za-z_]\w*)")
+_READ_NAME = lazy_re(r"[A-Za-z_]\w*")
 _DEFAULTED_NAME = lazy_re(r"\$\{([A-Za-z_]\w*):?=")
 _ARITHMETIC = lazy_re(r"\(\(([^)]*)")
 _IDENTIFIER = lazy_re(r"[A-Za-z_]\w*")
@@ -974,10 +975,69 @@ class PosixWalker:
             finally:
                 self.stage_feed = saved
 
-    def _only_this_loop_sets(self, name: str, value: Node) -> bool:
+    def _while(self, node: Node, stdin: Stdin | None = None) -> None:
+        """`… | while read -r f; do …; done`: a loop fed a listing through the pipe, whose variable alone
+        holds each line, is read as the loop over that listing's words (`_unrolled_loop`): `find docs -name
+        '*.md' | while read -r f; do sed -i … "$f"; done` edits what `sed -i … $(find docs -name '*.md')`
+        does. Anything else sets nothing more than run-time words (see `_pipeline`)."""
+        feed = self.stage_feed
+        condition = node.child_by_field_name("condition")
+        body = node.child_by_field_name("body")
+        parent = node.parent
+        if (
+            feed is None
+            or body is None
+            or condition is None
+            or self.inherited is None
+            or self.inherited.feed is not feed
+            or parent is None
+            or parent.type != "pipeline"
+        ):
+            self._children(node, stdin)
+            return
+        name = self._read_line_name(condition)
+        if name is None or not self._only_this_loop_sets(name, condition, 0):
+            self._children(node, stdin)
+            return
+        self.visit(condition)
+        named = Feed(feed.producer)
+        named.source = "$" + name  # (the words `$f`, `"${f}"` are what `_listed_below` matches)
+        self.stage_feed = named
+        try:
+            self.visit(body)
+        finally:
+            self.stage_feed = feed
+
+    def _read_line_name(self, condition: Node) -> str | None:
+        """The one name `read` fills with a whole line (`read -r f`, `IFS= read -r -d '' f`), or None."""
+        if condition.type != "command":
+            return None
+        argv: list[Arg] = []
+        for child in condition.children:
+            if child.type == "variable_assignment":
+                if self.text(child) != "IFS=":
+                    return None
+            elif child.is_named:
+                argv.append(self.arg(child))
+        if len(argv) < 2 or argv[0].raw != "read" or not _READ_NAME.fullmatch(argv[-1].raw):
+            return None
+        options = argv[1:-1]
+        i = 0
+        while i < len(options):
+            word = options[i].raw
+            if word in ("-d", "-rd") and i + 1 < len(options) and options[i + 1].raw in ("''", '""'):
+                i += 2
+            elif word == "-r":
+                i += 1
+            else:
+                return None
+        return argv[-1].raw
+
+    def _only_this_loop_sets(self, name: str, value: Node, loops: int = 1) -> bool:
         """Does nothing but this loop set `name` (no assignment, other loop, default, arithmetic or
         name-binding command)? The loop's own substitution runs in a subshell and is left out: its words
-        (`find . -name '*.c'`) bind nothing here."""
+        (`find . -name '*.c'`) bind nothing here. `loops`: the `for` loops naming it, this one included
+        (none for a `while` loop, whose `read` command is the `value` left out)."""
         text = self.ascii
         if text is None or self.frame.depth:
             return False
@@ -986,7 +1046,7 @@ class PosixWalker:
         return (
             names is not None
             and name not in names[0]
-            and _LOOP_NAME.findall(rest).count(name) == 1
+            and _LOOP_NAME.findall(rest).count(name) == loops
             and name not in _DEFAULTED_NAME.findall(rest)
             and not any(name in _IDENTIFIER.findall(inner) for inner in _ARITHMETIC.findall(rest))
         )
@@ -1726,6 +1786,7 @@ _HANDLERS: dict[str, Callable[[PosixWalker, Node, Stdin | None], None]] = {
     "heredoc_redirect": PosixWalker._heredoc,
     "function_definition": PosixWalker._function,
     "for_statement": PosixWalker._for,
+    "while_statement": PosixWalker._while,
     "command_substitution": PosixWalker._substitution,
 }
 

@@ -127,6 +127,9 @@ _OUTPUT_SWITCHES = frozenset(
 
 _VERSION_OPTION = lazy_re(r"[-/]{0,2}[\w-]*version", re.IGNORECASE)
 _DOTTED_NUMBER = lazy_re(r"\d+(?:\.\d+){3}")
+_NAMED_WITH_SUFFIX = lazy_re(r"(\$[A-Za-z_]\w*|\$\{[A-Za-z_]\w*\})((?=[\w.+-]*[A-Za-z0-9])[\w.+-]+)")
+"""A loop's variable with a name added (`$f.orig`, `${f}.sha256`): beside the listed path. Never dots
+alone (`"$f."` of `.` is `..`)."""
 """`-Version 1.2.3.4`, `--set-version 2.0.1.7`, `npm version 1.2.3.4`: the word after such an option or
 subcommand is a version, not an address."""
 
@@ -1428,9 +1431,19 @@ class WordChecks:
                 if key[:2] == "${" and key[-1:] == "}":
                     key = "$" + key[2:-1]  # `"${f}"`: a loop's variable over a listing (`_unrolled_loop`)
                 feed = by_source.get(key)
+                suffix = ""
+                if feed is None and key[:1] == "$":
+                    named = _NAMED_WITH_SUFFIX.fullmatch(key)  # `"$f.orig"`: beside the listed path
+                    if named is not None:
+                        name, suffix = named.groups()
+                        feed = by_source.get("$" + name[2:-1] if name[:2] == "${" else name)
                 listed = listing(feed) if feed is not None else None
                 if listed is not None:
-                    yield from map(under, listed.starts)
+                    if suffix:
+                        for start in map(under, listed.starts):
+                            yield Arg(start.text + suffix, start.raw + suffix)
+                    else:
+                        yield from map(under, listed.starts)
                     for place in listed.reaches_protected(self.root):
                         yield Arg(f"{place}/{{}}", f"{place}/{{}}")
                     continue
