@@ -128,7 +128,31 @@ _BINDER_REACH = 2000
 """Characters looked back from a binding word to where its command starts; past it, it counts as one."""
 
 
+_QUOTING = str.maketrans("", "", "'\"\\")
+_ANSI_C_STRING = lazy_re(r"\$'((?:[^'\\]|\\.)*)'")
+
+
+def _as_spelled(text: str) -> str:
+    """The script with its quoting taken away: `$'…'` strings decoded, then every quote and backslash
+    dropped. The shell removes quotes before it looks a command up, so `sour''ce`, `"."`, `e\\val` and
+    `$'\\x73et'` run `source`, `.`, `eval` and `set`; screens that look for such commands by name read this
+    spelling as well as the written one."""
+    if "'" not in text and '"' not in text and "\\" not in text:
+        return text
+    if "$'" in text:
+        text = _ANSI_C_STRING.sub(lambda m: ansi_c_unescape(m[1]), text)
+    return text.translate(_QUOTING)
+
+
 def _binds_names(text: str) -> bool:
+    """`_binds_written_names` of the script as written or as the shell spells its names (`_as_spelled`)."""
+    if _binds_written_names(text):
+        return True
+    spelled = _as_spelled(text)
+    return spelled is not text and _binds_written_names(spelled)
+
+
+def _binds_written_names(text: str) -> bool:
     """Does a script hold a command that may set variables named among its words (see `_NAME_BINDERS` and
     `_BINDING_BUILTINS`)? A builtin counts where a command starts: after a separator, a keyword, `builtin`,
     `command` or assignments (`x=1 read y`); as a word of another command (`defaults read x`, `git config
@@ -177,13 +201,23 @@ MAX_LOOP_COPIES = 16
 
 
 def _changeable_names(text: str) -> tuple[dict[str, int], set[str]] | None:
-    """One pass over a script: how often each name is assigned (`x=`, `x+=`, `x[0]=`), and the names a
-    loop, a `${x:=…}` default or arithmetic may change. None when a command that binds names appears."""
+    """One pass over a script: how often each name is assigned (`x=`, `x+=`, `x[0]=`, as written or
+    as the shell spells it: `export x''=/`), and the names a loop, a `${x:=…}` default or arithmetic may
+    change. None when a command that binds names appears."""
     if _binds_names(text):
         return None
     counts: dict[str, int] = {}
     for name in _ASSIGNED_NAME.findall(text):
         counts[name] = counts.get(name, 0) + 1
+    spelled = _as_spelled(text)
+    if spelled is not text:
+        # `export d''=/` sets `d` as `export d=/` does; a name counts as often as either spelling shows it
+        spelled_counts: dict[str, int] = {}
+        for name in _ASSIGNED_NAME.findall(spelled):
+            spelled_counts[name] = spelled_counts.get(name, 0) + 1
+        for name, count in spelled_counts.items():
+            if count > counts.get(name, 0):
+                counts[name] = count
     changed = set(_LOOP_NAME.findall(text)) | set(_DEFAULTED_NAME.findall(text))
     for inner in _ARITHMETIC.findall(text):
         changed.update(_IDENTIFIER.findall(inner))
@@ -208,7 +242,15 @@ _OPTIONS_ONLY = lazy_re(r"set(?:[ \t]+(?:[-+][a-zA-Z]*o[ \t]+[a-z]+|[-+][a-zA-Z]
 
 
 def _sets_positional(text: str) -> bool:
-    """May the script give itself positional parameters (`set -- a b`, `set -e x`, `eval …`, `. ./env.sh`)?"""
+    """May the script give itself positional parameters (`set -- a b`, `set -e x`, `eval …`, `. ./env.sh`),
+    as written or as the shell spells its names (`s''et -- /etc`, `"." ./env.sh`)?"""
+    if _sets_written_positional(text):
+        return True
+    spelled = _as_spelled(text)
+    return spelled is not text and _sets_written_positional(spelled)
+
+
+def _sets_written_positional(text: str) -> bool:
     if "set" not in text and "eval" not in text and "source" not in text and "." not in text:
         return False
     for m in _SETS_ARGS.finditer(text):
@@ -409,7 +451,12 @@ class PosixWalker:
         """Does `$PWD` (and `$(pwd)`) name the working directory here? In the line's own script, unless it
         sets `PWD` or defines a `pwd` of its own (a nested script may be handed another `PWD`)."""
         if self.pwd_is_cwd is None:
-            self.pwd_is_cwd = self._unchanged("PWD") and not _PWD_REDEFINED.search(self._source_text())
+            text = self._source_text()
+            self.pwd_is_cwd = (
+                self._unchanged("PWD")
+                and not _PWD_REDEFINED.search(text)
+                and not _PWD_REDEFINED.search(_as_spelled(text))
+            )
         return self.pwd_is_cwd
 
     def _value(self, node: Node, raw: str) -> str:
