@@ -1,7 +1,8 @@
 """The shell removes quotes before it looks a command up: `sour''ce`, `"."`, `\\.`, `rea''d` and `$'\\x73et'`
 run `source`, `.`, `read` and `set`, and `export d''=/` sets `d`. The screens that decide whether a line may
 change its own variables, positional parameters or `PWD` read the line as the shell spells those names too,
-so a quoted name-binding command makes them unknown exactly as the plain one does."""
+so a quoted name-binding command makes them unknown exactly as the plain one does. PowerShell's `$PWD` is
+read the same way (`` S`et-V`ariable P`WD ``), and in any scope (`$global:PWD = …`)."""
 
 from __future__ import annotations
 
@@ -42,3 +43,39 @@ def test_a_quoted_binding_command_makes_the_lines_values_unknown(allowed: str, b
     decision = decide(allowed)
     assert decision.allowed, decision.reason
     assert not decide(blocked).allowed, blocked
+
+
+# PowerShell: `$PWD` is the working directory unless the line may give it another value, in any scope or
+# spelling (backticks and quotes are removed from a command name before it is looked up)
+PS_PAIRS = [
+    (
+        r"Remove-Item -Recurse -Force $PWD\build",
+        r"S`et-V`ariable P`WD C:\ -Force; Remove-Item -Recurse -Force $PWD\build",
+    ),
+    (
+        r'Remove-Item -Recurse -Force "$PWD\dist"',
+        r'$global:PWD = "C:\"; Remove-Item -Recurse -Force "$PWD\dist"',
+    ),
+    (
+        r"Remove-Item -Recurse -Force $PWD\out",
+        r'$script:pwd = "C:\Users"; Remove-Item -Recurse -Force $PWD\out',
+    ),
+    (r"Remove-Item -Recurse -Force $PWD\out", r'$PWD += "\..\.."; Remove-Item -Recurse -Force $PWD\out'),
+    (
+        r"Remove-Item -Recurse -Force $PWD\out",
+        r"Set-Item variable:PWD C:\; Remove-Item -Recurse -Force $PWD\out",
+    ),
+    (r"Remove-Item -Recurse -Force $PWD\out", r"& 'sv' PWD C:\; Remove-Item -Recurse -Force $PWD\out"),
+    (
+        r"if ($PWD -ne $null) { Remove-Item -Recurse -Force $PWD\out }",
+        r"rv PWD; Remove-Item -Recurse -Force $PWD\out",
+    ),
+]
+
+
+@pytest.mark.parametrize(("allowed", "blocked"), PS_PAIRS)
+def test_a_redefined_location_is_unknown_in_powershell(allowed: str, blocked: str) -> None:
+    policy = Policy.default()
+    decision = policy.check(allowed, "powershell")
+    assert decision.allowed, decision.reason
+    assert not policy.check(blocked, "powershell").allowed, blocked

@@ -512,7 +512,11 @@ class PowerShellWalker:
             return False
         if _LOCATION.fullmatch(self.text(part)) is None or self.frame.depth:
             return False
-        return _LOCATION_REDEFINED.search(self._source()) is None
+        source = self._source()
+        return (
+            _LOCATION_REDEFINED.search(source) is None
+            and _LOCATION_REDEFINED.search(source.translate(_PS_QUOTING)) is None
+        )
 
     @staticmethod
     def _bare(raw: str) -> str:
@@ -2009,12 +2013,16 @@ _VALUE_LEVELS = frozenset(
 _LOCATION = lazy_re(r"\$(?:pwd|\{pwd\})|\$\(\s*(?:get-location|gl|pwd)\s*\)", re.IGNORECASE)
 """The working directory as a string holds it: `$PWD`, `${pwd}`, `$(Get-Location)`."""
 _LOCATION_REDEFINED = lazy_re(
-    r"\$(?:pwd|\{pwd\})\s*=|-variable\b|\b[sn]v\b|-alias\b|\b(?:sal|nal)\b|\bfunction\s+(?:global:|script:)?"
-    r"(?:pwd|gl|get-location)\b",
+    r"\$\{?(?:(?:global|script|local|private):)?pwd\}?\s*[-+*/%?]?=|-variable\b|\b(?:[gsnr]v|clv)\b|variable:"
+    r"|-alias\b|\b(?:sal|nal)\b|\bfunction\s+(?:global:|script:)?(?:pwd|gl|get-location)\b",
     re.IGNORECASE,
 )
 """A script that may give `$PWD` or `Get-Location` another meaning (a `Set-Location` only moves it, and the
-walk follows the moves as it does for `.`)."""
+walk follows the moves as it does for `.`): an assignment in any scope (`$script:PWD = …`, `$PWD += …`), the
+variable cmdlets and their aliases, the `variable:` drive, an alias or a function of that name."""
+_PS_QUOTING = str.maketrans("", "", "`'\"")
+"""Backticks and quotes, which PowerShell removes from a name before it looks the command up
+(`` S`et-V`ariable ``, `& 'sv'`)."""
 
 
 _ENV_NAME = lazy_re(r"[A-Za-z_][\w()]*+")
