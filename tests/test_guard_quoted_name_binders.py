@@ -27,6 +27,7 @@ PAIRS = [
     ('d=build; rm -rf "$d"', 'd=build; "getopts" ab d; rm -rf "$d"'),
     ('d=build; export d; rm -rf "$d"', "d=build; export d''=/srv; rm -rf \"$d\""),
     ('d=build; export d; rm -rf "$d"', 'd=build; export "d"=/srv/www; rm -rf "$d"'),
+    ("$HOME/go/bin/golangci-lint run", "export HO''ME=/tmp/x; $HOME/go/bin/golangci-lint run"),
     # the positional parameters: none at the top of the line, unless a quoted `set` or `.` gives some
     ("cp build/app.bin $@", "s''et -- /etc/x; cp build/app.bin $@"),
     ("cat a.txt b.txt > $@", "\\set -- ~/notes.txt; cat a.txt b.txt > $@"),
