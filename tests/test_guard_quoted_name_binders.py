@@ -28,6 +28,10 @@ PAIRS = [
     ('d=build; export d; rm -rf "$d"', "d=build; export d''=/srv; rm -rf \"$d\""),
     ('d=build; export d; rm -rf "$d"', 'd=build; export "d"=/srv/www; rm -rf "$d"'),
     ("$HOME/go/bin/golangci-lint run", "export HO''ME=/tmp/x; $HOME/go/bin/golangci-lint run"),
+    (
+        'f=$(mktemp --suffix=.desktop); cp app.desktop "$f"',
+        "export TMP''DIR=$HOME/.config/autostart; f=$(mktemp --suffix=.desktop); cp app.desktop \"$f\"",
+    ),
     # the positional parameters: none at the top of the line, unless a quoted `set` or `.` gives some
     ("cp build/app.bin $@", "s''et -- /etc/x; cp build/app.bin $@"),
     ("cat a.txt b.txt > $@", "\\set -- ~/notes.txt; cat a.txt b.txt > $@"),

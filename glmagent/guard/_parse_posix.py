@@ -938,7 +938,10 @@ class PosixWalker:
                 return False
         if template is not None and template.group(2) is None and not in_temp:
             return False  # `mktemp -d x.XXXX`: a name in the working directory
-        return "TMPDIR" not in _TMPDIR_READ.sub("", self._source_text())
+        text = self._source_text()
+        return "TMPDIR" not in _TMPDIR_READ.sub("", text) and "TMPDIR" not in _TMPDIR_READ.sub(
+            "", _as_spelled(text)
+        )
 
     def _own_default(self, value: Node, key: str) -> str | None:
         """The literal default of a value that is only the assigned variable's own value or that default
