@@ -83,3 +83,15 @@ def test_names_only_starting_alike_are_not(name: str) -> None:
 
 def test_a_scratch_clone_beside_home_still_blocks() -> None:
     guard_blocks("posix", "rm -rf temp_clone ~/work", "destructive.recursive-delete")
+
+
+@pytest.mark.parametrize(
+    ("command", "twin"),
+    [
+        ("cargo-release release patch --execute --no-confirm", "cargo-release release patch"),
+        ("cargo-release -x minor", "cargo-release --help"),
+    ],
+)
+def test_cargo_release_run_by_its_own_name_publishes_when_executed(command: str, twin: str) -> None:
+    guard_blocks("posix", command, PUBLISH)
+    guard_allows("posix", twin)
