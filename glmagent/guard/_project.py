@@ -119,16 +119,19 @@ _OUTPUT_SUFFIXES = (
     "_tmp", ".cache",
 )  # fmt: skip
 """Endings of output folder and file names (see `is_output_folder`)."""
+_OUTPUT_PREFIXES = ("tmp_", "tmp-")
+"""Beginnings of scratch folder names (`tmp_sphinx`, `tmp-build`; see `is_output_folder`)."""
 
 
 def is_output_folder(name: str) -> bool:
     """Is a folder name (in lower case) one build tools write their output to (see `OUTPUT_FOLDERS`), a
     tool's cache (`.mypy_cache`, `.parcel-cache`: any `*_cache` or `*-cache`, so `rm -rf .*_cache` too) or
-    scratch folder (`ffmpeg-tmp`: any `*-tmp` or `*_tmp`), or a file only a build writes
-    (`tsconfig.tsbuildinfo`, TypeScript's incremental state)?"""
+    scratch folder (`ffmpeg-tmp`, `tmp_sphinx`: any `*-tmp`, `*_tmp`, `tmp-*` or `tmp_*`), or a file only a
+    build writes (`tsconfig.tsbuildinfo`, TypeScript's incremental state)?"""
     return (
         name in OUTPUT_FOLDERS
         or name.endswith(_OUTPUT_SUFFIXES)
+        or name.startswith(_OUTPUT_PREFIXES)
         or _CONFIGURED_OUTPUT.match(name) is not None
     )
 
