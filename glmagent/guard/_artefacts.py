@@ -34,7 +34,7 @@ ARTEFACT_NAMES = frozenset(
         ".coverage.*", ".nyc_output", "*.a", "*.la", "*.so", ".dirstamp", "ctesttestfile.cmake",
         "cmake_install.cmake", "node_modules", "*.binlog", "*.pch", "*.ilk", "*.idb", "coverage.out",
         "cover.out", "*.coverprofile", "*.profraw", "*.rbc", ".yardoc", "*.egg", ".cache", "*.ds_store",
-        "*.pyd", "blib", "cover_db", "pm_to_blib", "*.tdy",
+        "*.pyd", "blib", "cover_db", "pm_to_blib", "*.tdy", "*.whl",
     }
 )  # fmt: skip
 """`-name` patterns (lower case) of compiled, cached, installed or system-made files: no one's work is in
@@ -44,7 +44,8 @@ is spared; `*.pch`, `*.ilk`, `*.idb`: MSVC's precompiled headers and incremental
 compiled Ruby; `.yardoc`: YARD's parse cache; `.cache`: tools' caches; `*.hie`, `*.dyn_o`, `*.p_hi`: GHC's
 extended interfaces and its dynamic and profiling objects; `*.pyd`: a compiled extension module on
 Windows, as `*.so` is elsewhere; `blib`, `pm_to_blib`: what a Perl build stages; `cover_db`: Devel::Cover's
-data; `*.tdy`: perltidy's output beside the file it tidied). Editors' backups (`*~`) and what a merge
+data; `*.tdy`: perltidy's output beside the file it tidied; `*.whl`: the wheels `python -m build` and
+`pip wheel` write). Editors' backups (`*~`) and what a merge
 leaves (`*.orig`) are not among them: they hold the user's earlier text."""
 
 _ONE_CLASS = lazy_re(r"([^\[\]]*)\[([a-z0-9]+)\]([^\[\]]*)")
