@@ -1269,8 +1269,44 @@ _SAVED_PATHS = frozenset({"-path", "-filepath", "-literalpath"})
 """A cmdlet that exports or saves (`Export-Counter -Path F`, `Export-StartLayout -Path F`) writes its path."""
 
 
+_WASM_PACK_VALUED = frozenset(
+    {"-t", "--target", "-d", "--out-dir", "--out-name", "-s", "--scope", "-m", "--mode", "--log-level",
+     "--profile", "--features", "--target-dir", "--pkg-dir"}
+)  # fmt: skip
+
+
+def _wasm_pack_targets(args: list[Arg]) -> list[Arg]:
+    """wasm-pack's `--out-dir`/`-d`, which it reads from the crate's folder, its path operand (`wasm-pack
+    build ./app --out-dir ../public/wasm` writes `./public/wasm`); cargo's options after `--` are not its."""
+    crate: Arg | None = None
+    out: Arg | None = None
+    skip = False
+    for i, a in enumerate(args):
+        t = a.text
+        if skip:
+            skip = False
+        elif t == "--":
+            break
+        elif t in ("-d", "--out-dir"):
+            out = args[i + 1] if i + 1 < len(args) else None
+            skip = True
+        elif t.startswith("--out-dir="):
+            out = Arg(t[10:], a.raw.partition("=")[2] or t[10:])
+        elif t in _WASM_PACK_VALUED:
+            skip = True
+        elif t[:1] != "-" and i and crate is None:
+            crate = a  # (the first word is the subcommand: `build`, `test`, `pack`)
+    if out is None:
+        return []
+    if crate is None or out.text[:1] in ("/", "~", "\\") or ":" in out.text[:3]:
+        return [out]
+    return [Arg(f"{crate.text.rstrip('/')}/{out.text}", f"{crate.raw.rstrip('/')}/{out.raw}")]
+
+
 def output_targets(name: str, args: list[Arg]) -> list[Arg]:
     """Files a program writes its result to, named by an output option (`sort -o F`, `--output=F`)."""
+    if name == "wasm-pack":
+        return _wasm_pack_targets(args)
     found: list[Arg] = []
     generator = name in _GENERATORS
     converter = name in _DOCUMENT_CONVERTERS or (
