@@ -1223,6 +1223,22 @@ _OUTPUT_LONG = frozenset(
         "--output-dir", "--output-directory", "--outputdir", "--dump-bin", "-logfile", "/out", "/output",
     }
 )  # fmt: skip
+_REPORT_OPTIONS = frozenset(
+    {
+        "--outputfile", "--coveragedirectory", "--report-dir", "--reports-dir", "--results-directory",
+        "--output-path", "--benchmark-json", "--junitfile", "--jsonfile", "--log-junit", "--coverage-clover",
+        "--coverage-cobertura", "--coverage-html", "--coverage-xml", "--output-junit", "--output-log",
+        "--export-json", "--export-csv", "--export-markdown", "--coverage-path", "-output-dir",
+        "-coverprofile", "-cpuprofile", "-memprofile", "-blockprofile", "-mutexprofile", "--cov-report",
+    }
+)  # fmt: skip
+"""Options naming the report a test runner, coverage or benchmark tool writes, whatever the program: jest's
+and vitest's `--outputFile`, jest's `--coverageDirectory`, nyc's and c8's `--report-dir`/`--reports-dir`,
+`dotnet test --results-directory`, `cargo llvm-cov --output-path`, pytest-benchmark's `--benchmark-json`,
+gotestsum's `--junitfile`, phpunit's logs and coverage, ctest's, hyperfine's exports, llvm-cov's
+`-output-dir`, `go test -coverprofile` and its other profiles, pytest-cov's `--cov-report=xml:FILE` (the file
+after the kind). As a generator's `-o`, only a literal value is judged: CI scripts name their report folders
+by variables (`-coverprofile="$COVER"`, `--junitfile $(ARTIFACTS)/junit.xml`)."""
 _OUTPUT_SHORT = frozenset(
     {
         "gcc", "g++", "cc", "c++", "clang", "clang++", "gfortran", "go", "rustc", "tcc", "ld", "as", "nasm",
@@ -1239,7 +1255,7 @@ _GENERATORS = frozenset(
         "asciidoctor-pdf", "uglifyjs", "rollup", "browserify", "swc", "flatc", "swig", "bison", "flex",
         "yacc", "re2c", "strip", "upx", "shiv", "pex", "wasm-opt", "emcc", "em++", "llc", "opt", "nvcc",
         "glslc", "img2pdf", "flac", "oggdec", "avifenc", "lilypond", "cpp", "windres", "moc", "uic", "rcc",
-        "pandoc", "rst2pdf", "jupytext",
+        "pandoc", "rst2pdf", "jupytext", "lcov", "geninfo", "genhtml", "gcovr", "grcov", "llvm-profdata",
     }
 )  # fmt: skip
 """Document, image and code generators whose `-o` names the file they write (`gs -o F`, `dot -o F`, `bison -o
@@ -1254,7 +1270,7 @@ _SHORT_OUTPUT_OPTIONS = ("-o", "-w")
 _OUTPUT_PARAMETERS = frozenset(
     {
         "-outfile", "-outputpath", "-outputfile", "-outputdirectory", "-outputfolder", "-outputdir",
-        "-outpath", "-destinationpath", "-exportpath",
+        "-outpath", "-destinationpath", "-exportpath", "-targetdir",
     }
 )  # fmt: skip
 r"""PowerShell's (and Windows tools') parameters naming the file or folder a command writes, whatever the
@@ -1333,11 +1349,21 @@ def output_targets(name: str, args: list[Arg]) -> list[Arg]:
             continue
         key, eq, value = t.partition("=")
         key = key.lower()
-        if (not eq and t[:1] == "/") or t[:4].lower() == "-out":
+        if not eq and (t[:1] == "/" or t[:4].lower() == "-out"):
             key, eq, value = t.partition(":")  # `/out:FILE`, `-out:FILE` (csc, vbc)
             key = key.lower()
             if not eq and t[:1] == "/":
                 continue  # a path, not a switch
+        if key in _REPORT_OPTIONS:
+            named = Arg(value, a.raw.partition("=")[2] or value) if eq else None
+            if named is None and i + 1 < len(args):
+                named = args[i + 1]
+            if named is not None and key == "--cov-report":
+                _kind, colon, path = named.text.partition(":")  # `xml:out/cov.xml`; `term-missing` names none
+                named = Arg(path, named.raw.partition(":")[2] or path) if colon and path else None
+            if named is not None and _judged_output(named):
+                found.append(named)  # not a CI script's `-coverprofile="$COVER"` (see `_REPORT_OPTIONS`)
+            continue
         if key in _OUTPUT_LONG or (
             short and key in _SHORT_OUTPUT_OPTIONS and (key != "-w" or name in _W_WRITES)
         ):
