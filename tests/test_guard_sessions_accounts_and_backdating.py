@@ -27,6 +27,17 @@ BLOCKED = [
     ("posix", "cat /var/run/utmp | strings", "env.machine-discovery"),
     ("posix", "strings /run/utmp", "env.machine-discovery"),
     ("posix", "last -f /var/run/utmp", "env.machine-discovery"),
+    # what starts on its own on a Mac or a BSD: login items and the periodic scripts
+    ("posix", "defaults read com.apple.loginitems", "env.machine-discovery"),
+    ("posix", "plutil -p ~/Library/Preferences/com.apple.loginitems.plist", "env.machine-discovery"),
+    (
+        "posix",
+        "cat ~/Library/Application\\ Support/com.apple.backgroundtaskmanagementagent/backgrounditems.btm",
+        "env.machine-discovery",
+    ),
+    ("posix", "ls -la /etc/periodic/daily", "env.machine-discovery"),
+    ("posix", "cat /etc/periodic/weekly/999.local", "env.machine-discovery"),
+    ("posix", "ls /usr/local/etc/periodic", "env.machine-discovery"),
     # every account or group, and the members of an elevating group
     ("posix", "compgen -u", "env.accounts"),
     ("posix", "compgen -g | sort", "env.accounts"),
@@ -49,6 +60,9 @@ ALLOWED = [
     ("posix", "compgen -f src/"),
     ("posix", "compgen -W 'build test lint' -- te"),
     ("posix", "members docker"),
+    ("posix", "defaults read com.apple.dock autohide"),
+    ("posix", "plutil -p build/App.app/Contents/Info.plist"),
+    ("posix", "ls etc/periodic"),
     ("posix", "ls -l /run/user"),
     ("posix", "touch -r ../configure.ac build/aclocal.m4"),
     ("posix", "touch -r /usr/share/zoneinfo/UTC build/tz.stamp"),
