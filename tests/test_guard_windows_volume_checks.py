@@ -1,0 +1,51 @@
+"""Windows volume checks, defragmenting and package-manager settings, read or changed.
+
+`defrag`'s progress and verbose switches (`/u`, `/v`) spared the command as if it only analysed, though
+without `/a` it defragments; `chkntfs` sets which volumes the boot-time check skips or runs; `winget
+settings --enable` turns an administrator's setting on for the machine. Each blocked line has a twin that
+only reads: an analysis, a volume's dirty bit, a mount point listed, the settings exported.
+"""
+
+from __future__ import annotations
+
+import pytest
+from conftest import guard_allows, guard_blocks
+
+MACHINE = "destructive.machine-state"
+
+BLOCKED = [
+    ("powershell", "defrag D: /U /V", MACHINE),
+    ("powershell", "defrag.exe E: /V", MACHINE),
+    ("powershell", "defrag C: -u -v", MACHINE),
+    ("powershell", "defrag D: /L /U", MACHINE),
+    ("powershell", "chkntfs /x D: E:", MACHINE),
+    ("powershell", "chkntfs.exe /C D:", MACHINE),
+    ("powershell", "chkntfs /D", MACHINE),
+    ("powershell", "chkntfs /t:5", MACHINE),
+    ("powershell", "mountvol E:\\mnt /d", "destructive.disk-format"),
+    ("powershell", "winget settings --enable InstallerHashOverride", MACHINE),
+    ("powershell", "winget settings --disable LocalArchiveMalwareScanOverride", MACHINE),
+    ("powershell", "winget settings", MACHINE),
+]
+
+ALLOWED = [
+    ("powershell", "defrag D: /A /U /V"),
+    ("powershell", "defrag.exe E: /A /V"),
+    ("powershell", "defrag /?"),
+    ("powershell", "chkntfs D:"),
+    ("powershell", "chkntfs.exe E:"),
+    ("powershell", "chkntfs /?"),
+    ("powershell", "mountvol E:\\mnt /L"),
+    ("powershell", "winget settings export"),
+    ("powershell", "winget list"),
+]
+
+
+@pytest.mark.parametrize(("shell", "command", "expected"), BLOCKED)
+def test_windows_volume_and_settings_changes_block(shell: str, command: str, expected: str) -> None:
+    guard_blocks(shell, command, expected)
+
+
+@pytest.mark.parametrize(("shell", "command"), ALLOWED)
+def test_windows_volume_and_settings_reads_are_allowed(shell: str, command: str) -> None:
+    guard_allows(shell, command)
