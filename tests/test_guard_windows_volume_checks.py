@@ -3,7 +3,9 @@
 `defrag`'s progress and verbose switches (`/u`, `/v`) spared the command as if it only analysed, though
 without `/a` it defragments; `chkntfs` sets which volumes the boot-time check skips or runs; `winget
 settings --enable` turns an administrator's setting on for the machine. Each blocked line has a twin that
-only reads: an analysis, a volume's dirty bit, a mount point listed, the settings exported.
+only reads: an analysis, a volume's dirty bit, a mount point listed, the settings exported. The ports the
+machine listens on are read by `Get-NetTCPConnection -State Listen` wherever `Listen` stands among its
+filters (`-LocalPort 443 -State Listen`), but not beside another state, whose connections are to other hosts.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import pytest
 from conftest import guard_allows, guard_blocks
 
 MACHINE = "destructive.machine-state"
+DISCOVERY = "env.machine-discovery"
 
 BLOCKED = [
     ("powershell", "defrag D: /U /V", MACHINE),
@@ -26,6 +29,10 @@ BLOCKED = [
     ("powershell", "winget settings --enable InstallerHashOverride", MACHINE),
     ("powershell", "winget settings --disable LocalArchiveMalwareScanOverride", MACHINE),
     ("powershell", "winget settings", MACHINE),
+    ("powershell", "Get-NetTCPConnection -LocalPort 443", DISCOVERY),
+    ("powershell", "Get-NetTCPConnection -LocalPort 8000 -State Established", DISCOVERY),
+    ("powershell", "Get-NetTCPConnection -State Listen,Established", DISCOVERY),
+    ("powershell", "Get-NetTCPConnection -State TimeWait, Listen -LocalPort 80", DISCOVERY),
 ]
 
 ALLOWED = [
@@ -38,6 +45,8 @@ ALLOWED = [
     ("powershell", "mountvol E:\\mnt /L"),
     ("powershell", "winget settings export"),
     ("powershell", "winget list"),
+    ("powershell", "Get-NetTCPConnection -LocalPort 443 -State Listen"),
+    ("powershell", "Get-NetTCPConnection -State Listen -LocalAddress 127.0.0.1 | Select-Object Id"),
 ]
 
 
