@@ -3,7 +3,8 @@
 `defrag`'s progress and verbose switches (`/u`, `/v`) spared the command as if it only analysed, though
 without `/a` it defragments; `chkntfs` sets which volumes the boot-time check skips or runs; `winget
 settings --enable` turns an administrator's setting on for the machine. Each blocked line has a twin that
-only reads: an analysis, a volume's dirty bit, a mount point listed, the settings exported. The ports the
+only reads: an analysis, a volume's dirty bit, a mount point listed, the settings exported. A folder
+made case-sensitive is the project's business inside it and the machine's outside it. The ports the
 machine listens on are read by `Get-NetTCPConnection -State Listen` wherever `Listen` stands among its
 filters (`-LocalPort 443 -State Listen`), but not beside another state, whose connections are to other hosts.
 """
@@ -29,6 +30,9 @@ BLOCKED = [
     ("powershell", "winget settings --enable InstallerHashOverride", MACHINE),
     ("powershell", "winget settings --disable LocalArchiveMalwareScanOverride", MACHINE),
     ("powershell", "winget settings", MACHINE),
+    ("powershell", "fsutil file setCaseSensitiveInfo D:\\work enable", MACHINE),
+    ("powershell", "fsutil.exe file setcasesensitiveinfo %USERPROFILE%\\src disable", MACHINE),
+    ("powershell", "fsutil file setCaseSensitiveInfo ..\\sibling enable", MACHINE),
     ("powershell", "Get-NetTCPConnection -LocalPort 443", DISCOVERY),
     ("powershell", "Get-NetTCPConnection -LocalPort 8000 -State Established", DISCOVERY),
     ("powershell", "Get-NetTCPConnection -State Listen,Established", DISCOVERY),
@@ -45,8 +49,11 @@ ALLOWED = [
     ("powershell", "mountvol E:\\mnt /L"),
     ("powershell", "winget settings export"),
     ("powershell", "winget list"),
+    ("powershell", "fsutil file setCaseSensitiveInfo .\\src enable"),
+    ("powershell", "fsutil.exe file setcasesensitiveinfo build disable"),
+    ("powershell", "fsutil file queryCaseSensitiveInfo D:\\work"),
     ("powershell", "Get-NetTCPConnection -LocalPort 443 -State Listen"),
-    ("powershell", "Get-NetTCPConnection -State Listen -LocalAddress 127.0.0.1 | Select-Object Id"),
+    ("powershell", "Get-NetTCPConnection -State Listen -LocalAddress 127.0.0.1 | Select-Object LocalPort"),
 ]
 
 
