@@ -11,6 +11,9 @@ is blocked.
   `list-users` list who is logged in, as `who` does.
 - A package's contents, signature and choices read (`pkgutil --check-signature`, `installer -pkginfo`);
   unpacking one writes the folder it is given (`dpkg-deb -x x.deb DIR`, `pkgutil --expand-full x.pkg DIR`).
+- `date` given digits sets the clock, but not the digits of `-r` (BSD: the time of those seconds) nor with
+  BSD's `-j`; a registry client printing its shell completion script reaches no registry.
+- Chocolatey's and winget's lists of pins and sources are read; adding one changes the machine.
 """
 
 from __future__ import annotations
@@ -68,6 +71,24 @@ PAIRS = [
         "dpkg-deb -R dist/app.deb /etc/app",
         "containment.write-outside-project",
         "dpkg-deb --build pkgroot dist/app_1.0_amd64.deb",
+    ),
+    ("posix", "date 0612153026", "destructive.machine-state", "date -r 1733500000"),
+    ("posix", "date -u 010100002030.00", "destructive.machine-state", "date -u -r 1700000000 +%Y-%m-%d"),
+    ("posix", "gdate --set='2030-01-01 00:00'", "destructive.machine-state", "date -j -f %s 1700000000 +%F"),
+    (
+        "posix",
+        "crane copy ghcr.io/acme/app:1 ghcr.io/acme/app:latest",
+        "network",
+        "crane completion zsh > build/_crane",
+    ),
+    ("posix", "gcrane ls gcr.io/acme", "network", "gcrane completion bash --no-descriptions"),
+    ("powershell", "choco pin add -n=nodejs", "destructive.machine-state", "choco pin list"),
+    ("powershell", "winget source add corp https://pkgs.example.com", "network", "winget source list"),
+    (
+        "powershell",
+        "choco source add -n=corp -s=https://pkgs.example.com",
+        "destructive.machine-state",
+        "choco source list --limit-output",
     ),
 ]
 
