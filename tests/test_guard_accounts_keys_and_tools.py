@@ -546,6 +546,7 @@ ALLOWED = [
     ("posix", "cat /private/etc/os-release"),
     ("posix", "ls /private/tmp/build-logs"),
     ("posix", 'loginctl show-session "$XDG_SESSION_ID" -p Type --value'),  # its own session, as `id`
+    ("posix", "loginctl user-status"),  # (the list of every session is `who`: machine discovery)
     ("posix", "cat /etc/ssh/ssh_host_ed25519_key.pub"),
     ("posix", "cat /var/backups/dpkg.status.0"),
     ("powershell", 'find /c /v "" README.md'),

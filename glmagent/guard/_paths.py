@@ -1004,6 +1004,9 @@ _WRITTEN_OPERANDS: dict[str, tuple[slice, frozenset[str], frozenset[str]]] = {
     "mkfile": (slice(1, None), frozenset(), frozenset()),  # macOS: `mkfile 1g F…`
 }  # fmt: skip
 """Programs that write a file named by an operand at a known place or by an option's value."""
+_UNPACKERS = {"dpkg-deb": ("-Z", "-z", "-S", "--path-exclude"), "pkgutil": ("--volume",)}
+"""Package tools that unpack a package into, or build one at, their second operand, with their options that
+take a value."""
 _IN_PLACE_FLAG = lazy_re(r"-[0-9a-hj-zA-HJ-Z]*i")
 """perl's and ruby's `-i` (`-i.bak`), alone or after flags (`-pi`, `-lpi`)."""
 _CODE_FLAG = lazy_re(r"-[0-9a-zA-Z]*[eE]")
@@ -1470,6 +1473,12 @@ def write_targets(name: str, args: list[Arg], dialect: str, through_links: bool 
         return _OWN_TARGETS[name](args)
     if name in _WRITTEN_OPERANDS:
         return _written_operands(name, args)
+    if name in _UNPACKERS:
+        # `dpkg-deb -x x.deb DIR`, `dpkg-deb -b DIR OUT`, `pkgutil --expand-full x.pkg DIR`: the second
+        # operand (`dpkg-deb -f x.deb Package` names a field, a word in the project); one known only at run
+        # time is the script's own, as a converter's output is
+        second = _operands(args, _UNPACKERS[name])[0][1:2]
+        return [a for a in second if _judged_output(a)]
     if name in _SWITCH_TARGETS:
         return _switch_targets(_SWITCH_TARGETS[name], args)
     if name == "reg":
@@ -3002,7 +3011,7 @@ WRITERS = (
         {"truncate", "dd", "sed", "plutil", "plistbuddy", "makeappx", "attrib", "compact", "ren", "rename"}
     )
     | frozenset({"reg", "regedit"})
-    | frozenset({*_WRITTEN_OPERANDS, *_OWN_TARGETS})
+    | frozenset({*_WRITTEN_OPERANDS, *_OWN_TARGETS, *_UNPACKERS})
     | frozenset({*_PS_WRITERS, *_SWITCH_TARGETS})
 )
 """Programs whose write targets `write_targets` can name."""
