@@ -10,7 +10,8 @@ folder above it, the project's own path, or a start known only at run time (see 
 Three things keep a folder out of the selection. A test on the name that none of the folder's files passes
 (`-name '*.py'`: git and glmagent keep no such files; `-name config*` or `-name '*.txt'` reaches git's
 configuration or glmagent's summaries). A test on the path that none of them passes (`-path './src/*'`, or
-a regular expression a path glob says as well, `-regex '.*\\.py'`). An
+a regular expression a path glob says as well, `-regex '.*\\.py'`, or a choice of endings git and glmagent
+keep no file with, `-regex '.*\\.\\(c\\|h\\)'`). An
 exclusion of the folder itself (`-not -path './.git/*'`, `-path ./.git -prune -o …` first). With
 alternatives (`-o`), each action acts on what the tests before it in its own alternative select (`-name
 '*.pyc' -exec rm {} ; -o -name '*.pyo' -delete`); without an action, find prints what any alternative
@@ -26,6 +27,7 @@ from itertools import pairwise
 
 from ._artefacts import FINDS, regex_path_glob
 from ._globbed import glob_match, glob_units
+from ._lazy import lazy_re
 from ._normalise import command_key
 from ._paths import PROTECTED, lists_hidden_trees
 from ._syntax import DYN, Arg
@@ -124,12 +126,30 @@ _REGEX_TESTS = {"-regex": "-path", "-iregex": "-ipath"}
 """Regular-expression tests, read as the path test that says the same when one does (`-regex '.*\\.pyc'`)."""
 
 
+_REGEX_ENDINGS = lazy_re(r"\^?\.\*\\\.\\?\(([A-Za-z0-9_+]+(?:\\?\|[A-Za-z0-9_+]+)*)\\?\)\$?")
+"""A regular expression for names with one of several endings (`.*\\.\\(c\\|h\\)`, `.*\\.(cpp|hpp)$`)."""
+
+
+def _endings_glob(regex: str) -> str | None:
+    """For a regular expression of `_REGEX_ENDINGS`, a path glob of one of its endings when no kept file has
+    any of them (so it keeps out what the regular expression keeps out); None otherwise."""
+    if "(" not in regex:
+        return None
+    said = _REGEX_ENDINGS.fullmatch(regex)
+    if said is None:
+        return None
+    endings = [e.lower() for e in said[1].replace("\\|", "|").split("|")]
+    kept = {n.lower().rpartition(".")[2] for names in _KEPT.values() for n in names if "." in n}
+    return None if kept.intersection(endings) else f"*.{endings[0]}"
+
+
 def _as_globs(words: list[str]) -> list[str]:
     """The expression with each regular expression a path glob says as well (see `regex_path_glob`) written
-    as that path test; any other stays, and narrows nothing."""
+    as that path test, a choice of endings none of the kept files has as one of them (see `_endings_glob`);
+    any other stays, and narrows nothing."""
     out = list(words)
     for i, (word, value) in enumerate(pairwise(words)):
-        glob = regex_path_glob(value) if word in _REGEX_TESTS else None
+        glob = (regex_path_glob(value) or _endings_glob(value)) if word in _REGEX_TESTS else None
         if glob is not None:
             out[i : i + 2] = [_REGEX_TESTS[word], glob]
     return out
