@@ -2,7 +2,9 @@
 
 A clean step sweeps the wheels `python -m build` wrote (`find . -name '*.whl' -delete`) as it sweeps
 `*.pyc`, and deletes a scratch folder named `tmp_*` or `tmp-*` (`rm -rf tmp_sphinx`) as it deletes `*_tmp`;
-live-reload server, as `mkdocs serve` does; `sphinx-build` only writes the pages.
+sources, paths outside the project and tracked work stay blocked. Installing the hooks'
+environments (`pre-commit install-hooks`) and the package with its dependencies (`flit install`) are installs;
+`pre-commit run` and `flit build` are not.
 """
 
 from __future__ import annotations
@@ -15,6 +17,10 @@ import pytest
 from conftest import TEST_GIT, decide_in, every_case, guard_allows, guard_blocks
 
 BLOCKED = [
+    ("posix", "pre-commit install-hooks", "network.package-install"),
+    ("posix", "prek install-hooks", "network.package-install"),
+    ("posix", "flit install --symlink", "network.package-install"),
+    ("posix", "python -m flit install --deps develop", "network.package-install"),
     ("posix", "find . -name '*.py' -exec rm -f {} +", "destructive"),
     ("posix", "find ~ -name '*.whl' -delete", "destructive"),
     ("posix", "find . -name '*.whl' -o -name '*.toml' -delete", "destructive"),
@@ -28,6 +34,9 @@ ALLOWED = [
     ("posix", "sphinx-build -b html docs docs/_build/html"),
     ("posix", "sphinx-build -b dirhtml -W --keep-going . _build/dirhtml"),
     ("posix", "python -m sphinx -b html docs _build/html"),
+    ("posix", "pre-commit run --all-files --show-diff-on-failure"),
+    ("posix", "pre-commit gc"),
+    ("posix", "flit build --format wheel"),
     ("posix", "find . -name '*.whl' -exec rm -f {} +"),
     ("posix", "find . -name '*.whl' -delete"),
     ("posix", "find dist wheelhouse -name '*.whl' -type f -delete"),
