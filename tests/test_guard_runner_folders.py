@@ -66,7 +66,7 @@ INSIDE = [
     ("posix", "R CMD check --no-manual pkg_1.0.tar.gz"),
     ("posix", "R CMD BATCH --vanilla scripts/report.R"),
     # (a value attached with a colon, .NET's way: the next word is an option again)
-    ("posix", 'dotnet test -c Release --collect:"XPlat Code Coverage" --results-directory ../coverage'),
+    ("posix", 'dotnet test -c Release --collect:"XPlat Code Coverage" --results-directory /tmp/coverage'),
     ("posix", "dotnet test -- --treenode-filter '/*/*/ReactiveCommandTest/*'"),  # the test program's
     ("posix", "cd build && make"),
     ("posix", "cd docs && make html"),
