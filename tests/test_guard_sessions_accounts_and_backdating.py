@@ -35,6 +35,8 @@ BLOCKED = [
         "cat ~/Library/Application\\ Support/com.apple.backgroundtaskmanagementagent/backgrounditems.btm",
         "env.machine-discovery",
     ),
+    ("posix", "find /var/db/com.apple.xpc.launchd -iname 'loginitems.*.plist'", "env.machine-discovery"),
+    ("posix", "ls /var/db/com.apple.backgroundtaskmanagement/", "env.machine-discovery"),
     ("posix", "ls -la /etc/periodic/daily", "env.machine-discovery"),
     ("posix", "cat /etc/periodic/weekly/999.local", "env.machine-discovery"),
     ("posix", "ls /usr/local/etc/periodic", "env.machine-discovery"),
