@@ -53,6 +53,8 @@ _FOLDERS = {
     ".hazina": ("agent-memory",),
 }
 """Folders within each, for path tests (`-path '*/hooks/*'`)."""
+_KEPT_ENDINGS = frozenset(n.lower().rpartition(".")[2] for names in _KEPT.values() for n in names if "." in n)
+"""The endings (after the last dot, in lower case) of the names kept there (see `_endings_glob`)."""
 _LONGEST = max(
     len(f"./{folder}/{place}/{name}")
     for folder, names in _KEPT.items()
@@ -139,8 +141,7 @@ def _endings_glob(regex: str) -> str | None:
     if said is None:
         return None
     endings = [e.lower() for e in said[1].replace("\\|", "|").split("|")]
-    kept = {n.lower().rpartition(".")[2] for names in _KEPT.values() for n in names if "." in n}
-    return None if kept.intersection(endings) else f"*.{endings[0]}"
+    return None if _KEPT_ENDINGS.intersection(endings) else f"*.{endings[0]}"
 
 
 def _as_globs(words: list[str]) -> list[str]:

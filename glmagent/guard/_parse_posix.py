@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import threading
+from collections import Counter
 from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -144,12 +145,17 @@ def _as_spelled(text: str) -> str:
     return text.translate(_QUOTING)
 
 
-def _binds_names(text: str) -> bool:
-    """`_binds_written_names` of the script as written or as the shell spells its names (`_as_spelled`)."""
-    if _binds_written_names(text):
+def _either_spelling(test: Callable[[str], bool], text: str) -> bool:
+    """Does `test` hold of the script as written or as the shell spells its names (`_as_spelled`)?"""
+    if test(text):
         return True
     spelled = _as_spelled(text)
-    return spelled is not text and _binds_written_names(spelled)
+    return spelled is not text and test(spelled)
+
+
+def _binds_names(text: str) -> bool:
+    """`_binds_written_names` of the script as written or as the shell spells its names."""
+    return _either_spelling(_binds_written_names, text)
 
 
 def _binds_written_names(text: str) -> bool:
@@ -206,18 +212,11 @@ def _changeable_names(text: str) -> tuple[dict[str, int], set[str]] | None:
     change. None when a command that binds names appears."""
     if _binds_names(text):
         return None
-    counts: dict[str, int] = {}
-    for name in _ASSIGNED_NAME.findall(text):
-        counts[name] = counts.get(name, 0) + 1
+    counts = Counter(_ASSIGNED_NAME.findall(text))
     spelled = _as_spelled(text)
     if spelled is not text:
         # `export d''=/` sets `d` as `export d=/` does; a name counts as often as either spelling shows it
-        spelled_counts: dict[str, int] = {}
-        for name in _ASSIGNED_NAME.findall(spelled):
-            spelled_counts[name] = spelled_counts.get(name, 0) + 1
-        for name, count in spelled_counts.items():
-            if count > counts.get(name, 0):
-                counts[name] = count
+        counts |= Counter(_ASSIGNED_NAME.findall(spelled))
     changed = set(_LOOP_NAME.findall(text)) | set(_DEFAULTED_NAME.findall(text))
     for inner in _ARITHMETIC.findall(text):
         changed.update(_IDENTIFIER.findall(inner))
@@ -244,10 +243,7 @@ _OPTIONS_ONLY = lazy_re(r"set(?:[ \t]+(?:[-+][a-zA-Z]*o[ \t]+[a-z]+|[-+][a-zA-Z]
 def _sets_positional(text: str) -> bool:
     """May the script give itself positional parameters (`set -- a b`, `set -e x`, `eval …`, `. ./env.sh`),
     as written or as the shell spells its names (`s''et -- /etc`, `"." ./env.sh`)?"""
-    if _sets_written_positional(text):
-        return True
-    spelled = _as_spelled(text)
-    return spelled is not text and _sets_written_positional(spelled)
+    return _either_spelling(_sets_written_positional, text)
 
 
 def _sets_written_positional(text: str) -> bool:
@@ -451,11 +447,8 @@ class PosixWalker:
         """Does `$PWD` (and `$(pwd)`) name the working directory here? In the line's own script, unless it
         sets `PWD` or defines a `pwd` of its own (a nested script may be handed another `PWD`)."""
         if self.pwd_is_cwd is None:
-            text = self._source_text()
-            self.pwd_is_cwd = (
-                self._unchanged("PWD")
-                and not _PWD_REDEFINED.search(text)
-                and not _PWD_REDEFINED.search(_as_spelled(text))
+            self.pwd_is_cwd = self._unchanged("PWD") and not _either_spelling(
+                lambda text: _PWD_REDEFINED.search(text) is not None, self._source_text()
             )
         return self.pwd_is_cwd
 
@@ -938,10 +931,7 @@ class PosixWalker:
                 return False
         if template is not None and template.group(2) is None and not in_temp:
             return False  # `mktemp -d x.XXXX`: a name in the working directory
-        text = self._source_text()
-        return "TMPDIR" not in _TMPDIR_READ.sub("", text) and "TMPDIR" not in _TMPDIR_READ.sub(
-            "", _as_spelled(text)
-        )
+        return not _either_spelling(lambda text: "TMPDIR" in _TMPDIR_READ.sub("", text), self._source_text())
 
     def _own_default(self, value: Node, key: str) -> str | None:
         """The literal default of a value that is only the assigned variable's own value or that default
